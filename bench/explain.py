@@ -36,7 +36,7 @@ def seed_files() -> tuple[list[Path], str | None]:
 
 def in_process(path: Path, runs: int) -> dict:
     """Median time of explain_offline on one text, after one warm-up call (which loads the glossary)."""
-    from service.offline import explain_offline
+    from service.explain.compose import explain_offline
 
     text = path.read_text(encoding="utf-8")
     started = time.perf_counter()
@@ -99,7 +99,7 @@ def whole_process(path: Path, runs: int, home: str) -> dict:
 def heaviest_imports(path: Path, home: str, top: int = 20) -> list[dict]:
     """`python -X importtime` on the explain path: the imports (down to three levels deep) with the most cumulative time."""
     env = dict(os.environ, UNJARGON_HOME=home, UNJARGON_BACKEND="offline", PYTHONPATH=str(ROOT))
-    code = ("import sys; from service.cli import main; "
+    code = ("import sys; from service.cli.main import main; "
             f"sys.exit(main(['explain', '--file', {str(path)!r}, '--backend', 'offline', '--no-cache']))")
     completed = subprocess.run([str(_tool("python")), "-X", "importtime", "-c", code], stdin=subprocess.DEVNULL,
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=ROOT)

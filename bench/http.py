@@ -65,7 +65,7 @@ def bare_app():
 
 def serve(which: str, host: str, port: int) -> None:
     """Run one server in this process with exactly the uvicorn call `unjargon serve` makes (service/serving.py)."""
-    from service import serving
+    from service.http import server as serving
 
     if which == "bare":
         sys.modules["bench_http_bare"] = sys.modules[__name__]

@@ -1,245 +1,93 @@
 """The explainer engine: backend choice and fallback, the response cache, single-flight, and the store."""
 
-import hashlib
 import json
 import logging
-import os
 import queue
 import threading
 import time
-from collections import OrderedDict
 from dataclasses import dataclass
-from functools import cache
-from pathlib import Path
 from typing import Callable, Iterator
 
-from . import backends
-from .backends.base import Answer, ExplainRequest
-from .errors import BackendUnavailable, Cancelled, ConfigurationError, ConversationNotFound
-from .home import db_path, default_home
-from .singleflight import SingleFlight
-from .store import Store
+from service import config, llm
+from service.config import Settings
+from service.errors import BackendUnavailable, Cancelled, ConversationNotFound
+from service.i18n import languages
+from service.llm.base import Answer, ExplainRequest
+from service.store import Store, close_stores as _close_store_files, open_store
+from service.store.cache import HitCache, cache_key, canonical_request, encode
+from service.store.singleflight import SingleFlight
 
 log = logging.getLogger(__name__)
 
-CACHE_FORMAT = 1  # bump when the shape of the canonical request or of cached results changes
-
-_stores: dict[Path, Store] = {}
-_stores_by_home: dict[str, Store] = {}  # the same, by the home as given: resolving a path costs system calls
-_stores_lock = threading.Lock()
 _flights = SingleFlight()
-LEASE_POLL_S = 0.05  # how often a process waiting for another's model answer looks for it
-
-
-class HitCache:
-    """Recently served cache entries of this process as JSON bytes, bounded in bytes (least recently used goes).
-
-    SQLite stays the shared truth; this saves reading and decoding tens of kilobytes per hit and lets
-    the HTTP layer send a hit without encoding it again. Entries never go stale: a cache row never
-    changes once stored (Store.cache_put).
-    """
-
-    def __init__(self, max_bytes: int = 16 * 1024 * 1024):
-        self.max_bytes = max_bytes
-        self._entries: OrderedDict[str, bytes] = OrderedDict()
-        self._size = 0
-        self._lock = threading.Lock()
-
-    def get(self, key: str) -> bytes | None:
-        with self._lock:
-            value = self._entries.get(key)
-            if value is not None:
-                self._entries.move_to_end(key)
-            return value
-
-    def put(self, key: str, value: bytes) -> None:
-        if len(value) > self.max_bytes // 4:
-            return
-        with self._lock:
-            old = self._entries.pop(key, None)
-            self._size += len(value) - (len(old) if old is not None else 0)
-            self._entries[key] = value
-            while self._size > self.max_bytes:
-                _, dropped = self._entries.popitem(last=False)
-                self._size -= len(dropped)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._entries.clear()
-            self._size = 0
-
-
 _hits = HitCache()
-
-
-def encode(value) -> bytes:
-    """JSON as the HTTP layer sends it (Starlette's JSONResponse settings)."""
-    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8")
+LEASE_POLL_S = 0.05  # how often a process waiting for another's answer looks for it
 
 
 @dataclass(frozen=True)
 class Plan:
-    """Which backend to try, which to fall back to, and where the store lives."""
+    """Which backend to try, what it falls back to, and the settings it runs under."""
 
-    mode: str  # what was asked: offline | anthropic | auto
-    backend: str  # what is tried first: offline | anthropic
-    home: Path
-    settings: object | None = None  # Settings; loaded only when a model may be called
+    mode: str  # what was asked: auto, or a backend's name
+    backend: str  # what is tried first
+    settings: Settings
     model: str | None = None
 
-
-def _plainly_offline(backend: str | None) -> bool:
-    """Whether the offline backend is certain without loading Settings.
-
-    Settings reads only environment variables, so these two answer the question as it would. Reading
-    them directly keeps `unjargon explain` offline free of pydantic-settings (and of the SDK, FastAPI and
-    sqlite-utils): the offline CLI must start about as fast as `import numpy`.
-    """
-    chosen = backend or os.environ.get("UNJARGON_BACKEND") or "auto"
-    if chosen == "offline":
-        return True
-    return chosen == "auto" and not (os.environ.get("ANTHROPIC_API_KEY") or "").strip()
+    @property
+    def home(self):
+        return self.settings.home
 
 
-def plan(backend: str | None = None, settings=None, model: str | None = None) -> Plan:
-    """Resolve argument > environment > default into a Plan."""
-    if settings is None and _plainly_offline(backend):
-        mode = backend or os.environ.get("UNJARGON_BACKEND") or "auto"
-        return Plan(mode=mode, backend="offline", home=default_home())
-    if settings is None:
-        from pydantic import ValidationError
-
-        from .settings import load_settings
-
-        try:
-            settings = load_settings(backend=backend, model=model)
-        except ValidationError as exc:
-            problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
-            raise ConfigurationError(f"invalid unjargon settings ({problems})") from None
-    else:
-        overrides = {key: value for key, value in (("backend", backend), ("model", model)) if value}
-        if overrides:
-            settings = settings.model_copy(update=overrides)
-    if settings.backend not in ("offline", "anthropic", "auto"):
-        raise ConfigurationError(f"unknown backend {settings.backend!r} (offline, anthropic, auto)")
+def plan(backend: str | None = None, settings: Settings | None = None, model: str | None = None) -> Plan:
+    """Resolve argument > environment > default into a Plan (SettingsError names a bad value)."""
+    settings = settings or config.current()
+    overrides = {key: value for key, value in (("backend", backend), ("model", model)) if value}
+    if overrides:
+        settings = settings.model_copy(update=overrides)
     resolved = settings.resolved_backend()
-    return Plan(mode=settings.backend, backend=resolved, home=settings.home, settings=settings,
-                model=settings.model if resolved == "anthropic" else None)
-
-
-def open_store(home: Path | str | None = None) -> Store:
-    """The store of `home` (default UNJARGON_HOME), one per file per process."""
-    given = str(home) if home is not None else None
-    if given is not None:
-        store = _stores_by_home.get(given)
-        if store is not None:
-            return store
-    path = db_path(home).resolve()
-    with _stores_lock:
-        store = _stores.get(path)
-        if store is None:
-            store = _stores[path] = Store(path)
-        if given is not None:
-            _stores_by_home[given] = store
-        return store
+    return Plan(mode=settings.backend, backend=resolved, settings=settings,
+                model=settings.model if resolved != "offline" else None)
 
 
 def close_stores() -> None:
-    """Close every store this process opened (tests call this between homes)."""
-    with _stores_lock:
-        stores = list(_stores.values())
-        _stores.clear()
-        _stores_by_home.clear()
+    """Close every store this process opened and forget its cached hits (tests call this between homes)."""
     _hits.clear()
-    for store in stores:
-        store.close()
-
-
-def _home(settings=None) -> Path:
-    return settings.home if settings is not None else default_home()
+    _close_store_files()
 
 
 def detect_language(text: str) -> str:
-    """ar when the text is mostly Arabic script, else en."""
-    try:
-        from .arabic import detect_language as detect
-    except ImportError:
-        arabic = sum("\u0600" <= c <= "\u06ff" for c in text)
-        latin = sum(c.isascii() and c.isalpha() for c in text)
-        return "ar" if arabic > latin else "en"
-    return detect(text)
+    """The registered language whose letters dominate the text, else the default (English)."""
+    return languages.detect(text)
 
 
-@cache
-def _data_version() -> str:
-    """Catalog and glossary versions: a corrected figure or definition must not serve an old answer."""
-    from calculators import catalog, resources
+@dataclass(frozen=True)
+class Prepared:
+    """A request worked out once: its plan, language, canonical form and cache key."""
 
-    try:
-        catalog_version = catalog.data_version()
-    except (FileNotFoundError, KeyError, ValueError):
-        catalog_version = "catalog:missing"
-    # A digest of the glossary files themselves (what glossary.load().version is), without building the
-    # glossary's index: a cache hit should not pay the ~0.2 s that loading it costs.
-    digest = hashlib.sha256()
-    try:
-        for path in sorted((resources.data_dir() / "glossary").glob("*.json")):
-            digest.update(path.read_bytes())
-    except FileNotFoundError:
-        pass
-    return f"{catalog_version};glossary:{digest.hexdigest()[:16]}"
+    plan: Plan
+    request: ExplainRequest
+    canonical: dict
+    key: str
 
 
-@cache
-def _composer_version() -> str:
-    """A digest of the offline composer's and calculators' source, so a code change never serves a stale answer."""
-    digest = hashlib.sha256()
-    here = Path(__file__).resolve().parent
-    for folder in (here, here.parent / "calculators"):
-        for path in sorted(folder.glob("*.py")):
-            digest.update(path.name.encode())
-            digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
-def canonical_request(current: Plan, request: ExplainRequest) -> dict:
-    """Everything that shapes an answer (never the API key): the cache key is its hash."""
-    canonical = {
-        "format": CACHE_FORMAT,
-        "text": request.text,
-        "kind": request.kind,
-        "language": request.language,
-        "history": [[e.get("kind"), e["user"], e.get("answer")] for e in request.history],
-        "backend": current.backend,
-        "data_version": _data_version(),
-    }
-    if current.backend == "anthropic":
-        from . import prompts
-
-        settings = current.settings
-        canonical.update(model=current.model, prompt_version=prompts.version(), max_tokens=settings.max_tokens,
-                         max_tool_rounds=settings.max_tool_rounds, history_max_chars=settings.history_max_chars)
-    else:
-        canonical["composer_version"] = _composer_version()
-    return canonical
-
-
-def cache_key(canonical: dict) -> str:
-    """sha256 of the canonical request's JSON (sorted keys, so equal requests hash equally)."""
-    encoded = json.dumps(canonical, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(encoded.encode("utf-8")).hexdigest()
+def prepare(current: Plan, request: ExplainRequest) -> Prepared:
+    """The cache key of `request` under `current` (computed once per request)."""
+    canonical = canonical_request(text=request.text, kind=request.kind, language=request.language,
+                                  history=request.history, backend=current.backend,
+                                  settings=current.settings, model=current.model)
+    return Prepared(current, request, canonical, cache_key(canonical))
 
 
 def _call_backend(current: Plan, request: ExplainRequest, on_text) -> Answer:
     """Ask the planned backend; in auto mode an unreachable model hands over to the offline explainer."""
     if current.backend == "offline":
-        return backends.get("offline").answer(request, on_text)
+        return llm.get("offline", current.settings).answer(request, on_text)
     try:
-        return backends.get("anthropic", current.settings).answer(request, on_text)
+        return llm.get(current.backend, current.settings).answer(request, on_text)
     except BackendUnavailable as exc:
         if current.mode != "auto":
             raise
-        answer = backends.get("offline").answer(request, on_text)
+        answer = llm.get("offline", current.settings).answer(request, on_text)
         answer.fallback = True
         answer.warnings.insert(0, f"{exc.message}; this explanation comes from the offline explainer instead.")
         return answer
@@ -267,22 +115,20 @@ def _lease_seconds(current: Plan) -> float:
     return (getattr(settings, "request_deadline_s", 120.0) or 120.0) + 30.0
 
 
-def _answer(current: Plan, store: Store, request: ExplainRequest, use_cache: bool,
-            on_text) -> tuple[Answer, str, str | None]:
+def _answer(prepared: Prepared, store: Store, use_cache: bool, on_text) -> tuple[Answer, str, str | None]:
     """The answer, where it came from (model: a backend ran; cache; shared: another caller's run), and its
     cache key when the answer is in the response cache."""
+    current, request, canonical, key = prepared.plan, prepared.request, prepared.canonical, prepared.key
     if not use_cache:
         return _call_backend(current, request, on_text), "model", None
-    canonical = canonical_request(current, request)
-    key = cache_key(canonical)
 
     def produce():
         hit = _lookup(store, key)
         if hit is not None:
             return hit, "cache"
-        # Calls that cost money are asked once across processes too: the first takes a lease on the key,
-        # the others wait for its answer to land in the cache (or for the lease to end without one).
-        leased = current.backend == "anthropic"
+        # Asked once across processes (and, on a shared database, across hosts): the first takes a lease on
+        # the key, the others wait for its answer to land in the cache (or for the lease to end without one).
+        leased = True
         if leased:
             give_up = time.monotonic() + _lease_seconds(current)
             while not store.take_lease(key, _lease_seconds(current)):
@@ -324,7 +170,7 @@ def _answer(current: Plan, store: Store, request: ExplainRequest, use_cache: boo
 
 
 def _priced(usage: dict) -> dict:
-    from .pricing import cost_usd
+    from service.store.pricing import cost_usd
 
     return {**usage, "cost_usd": cost_usd(usage, usage.get("model"))}
 
@@ -346,7 +192,8 @@ def _usage_summary(usage: list[dict]) -> dict | None:
 def explain(text: str, *, lang: str | None = None, backend: str | None = None, settings=None,
             use_cache: bool = True, conversation_id: str | None = None,
             on_text: Callable[[str], None] | None = None, model: str | None = None,
-            continue_last: bool = False, owner: str | None = None, history: list[dict] | None = None) -> dict:
+            continue_last: bool = False, owner: str | None = None, history: list[dict] | None = None,
+            prepared: Prepared | None = None) -> dict:
     """Explain `text` (or, with `conversation_id`, answer it as the next turn); DESIGN.md's explanation object.
 
     `continue_last` follows up the most recently used conversation. `owner` (an API token's digest)
@@ -356,9 +203,9 @@ def explain(text: str, *, lang: str | None = None, backend: str | None = None, s
     object. `on_text` receives the explanation's text as it is produced. Raises an UnjargonError
     subclass on failure.
     """
-    current = plan(backend, settings, model)
-    store = open_store(current.home)
-    language = lang or detect_language(text)
+    current = prepared.plan if prepared else plan(backend, settings, model)
+    store = open_store(current.settings)
+    language = prepared.request.language if prepared else lang or detect_language(text)
     notes = []
     if continue_last and conversation_id is None:
         conversation_id = store.latest_conversation(owner=owner)
@@ -379,9 +226,10 @@ def explain(text: str, *, lang: str | None = None, backend: str | None = None, s
     # the turn is pending (Store) until its answer or failure is stored.
     user_message = store.add_user_message(conversation_id, text, kind=kind, language=language,
                                           backend=current.backend, model=current.model, pending=True)
-    request = ExplainRequest(text=text, language=language, kind=kind, history=past)
+    if prepared is None or prepared.request.kind != kind or past:  # a turn with history has a key of its own
+        prepared = prepare(current, ExplainRequest(text=text, language=language, kind=kind, history=past))
     try:
-        answer, source, key = _answer(current, store, request, use_cache, on_text)
+        answer, source, key = _answer(prepared, store, use_cache, on_text)
     except BaseException as exc:
         message = getattr(exc, "message", None) or type(exc).__name__
         try:  # the conversation says this turn failed, rather than leaving it unanswered
@@ -408,22 +256,22 @@ def explain(text: str, *, lang: str | None = None, backend: str | None = None, s
 
 
 async def explain_cached(text: str, *, lang: str | None = None, backend: str | None = None, settings=None,
-                         owner: str | None = None) -> bytes | None:
+                         owner: str | None = None) -> tuple[bytes | None, Prepared]:
     """What explain(text) would answer for a new conversation, as JSON bytes, when this process has the answer
-    in memory; else None (then call explain). For the HTTP service: a hit costs no thread and no re-encoding.
+    in memory (else None), and the prepared request to hand to explain on a miss (worked out once).
+
+    For the HTTP service: a hit costs no thread and no re-encoding.
     """
     current = plan(backend, settings)
-    store = open_store(current.home)
-    language = lang or detect_language(text)
-    request = ExplainRequest(text=text, language=language)
-    key = cache_key(canonical_request(current, request))
-    encoded = _hits.get(_memory_key(store, key))
+    store = open_store(current.settings)
+    prepared = prepare(current, ExplainRequest(text=text, language=lang or detect_language(text)))
+    encoded = _hits.get(_memory_key(store, prepared.key))
     if encoded is None:
-        return None
+        return None, prepared
     conversation_id = await store.record_cached_exchange(
-        text, language=language, backend=current.backend, model=current.model, owner=owner, cache_key=key,
-        answer_backend=current.backend)  # the key holds the backend, and stand-in answers are never cached
-    return encoded[:-1] + f',"conversation_id":"{conversation_id}","usage":null}}'.encode()
+        text, language=prepared.request.language, backend=current.backend, model=current.model, owner=owner,
+        cache_key=prepared.key, answer_backend=current.backend)  # the key holds the backend; stand-ins are never cached
+    return encoded[:-1] + f',"conversation_id":"{conversation_id}","usage":null}}'.encode(), prepared
 
 
 def _store_exchange(store: Store, conversation_id: str, exchange: dict, kind: str, language: str) -> None:
@@ -475,17 +323,17 @@ def stream_explain(text: str, **options) -> Iterator[str | dict]:
 
 def new_conversation(title: str | None = None, *, settings=None, owner: str | None = None) -> str:
     """Create an empty conversation (belonging to `owner` when given); returns its id."""
-    return open_store(_home(settings)).new_conversation(title=title, owner=owner)
+    return open_store(settings or config.current()).new_conversation(title=title, owner=owner)
 
 
 def get_conversation(conversation_id: str, *, settings=None, owner: str | None = None) -> dict | None:
     """A conversation and its messages, or None (also when it belongs to another owner)."""
-    return open_store(_home(settings)).conversation(conversation_id, owner=owner)
+    return open_store(settings or config.current()).conversation(conversation_id, owner=owner)
 
 
 def resolve_conversation(prefix: str, *, settings=None, owner: str | None = None) -> str:
     """The full id of the one conversation whose id starts with `prefix`."""
-    store = open_store(_home(settings))
+    store = open_store(settings or config.current())
     found = store.conversations_starting(prefix, owner=owner) if prefix and prefix.strip() else []
     if not found:
         raise ConversationNotFound(f"no conversation {prefix!r}; `unjargon history` lists them")
@@ -496,9 +344,9 @@ def resolve_conversation(prefix: str, *, settings=None, owner: str | None = None
 
 def latest_conversation(*, settings=None, owner: str | None = None) -> str | None:
     """The id of the most recently used conversation (what --continue follows up), or None."""
-    return open_store(_home(settings)).latest_conversation(owner=owner)
+    return open_store(settings or config.current()).latest_conversation(owner=owner)
 
 
 def recent(limit: int = 20, *, settings=None, owner: str | None = None) -> list[dict]:
     """The most recently used conversations (of `owner`, when given), newest first."""
-    return open_store(_home(settings)).recent(limit, owner=owner)
+    return open_store(settings or config.current()).recent(limit, owner=owner)

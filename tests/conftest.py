@@ -10,7 +10,11 @@ if str(ROOT) not in sys.path:
 
 # --- Every test gets its own unjargon home and no Anthropic credentials (issue 4) ---------------
 
+import os  # noqa: E402
+
 import pytest  # noqa: E402
+
+from service import config  # noqa: E402
 
 _REMOVED_ENV = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "ANTHROPIC_PROFILE",
                 "ANTHROPIC_CUSTOM_HEADERS", "ANTHROPIC_LOG", "UNJARGON_BACKEND", "UNJARGON_MODEL", "UNJARGON_LANG")
@@ -23,9 +27,11 @@ def unjargon_home(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("UNJARGON_HOME", str(home))
     # The SDK would otherwise find credentials in ~/.config/anthropic; point it at an empty folder.
     monkeypatch.setenv("ANTHROPIC_CONFIG_DIR", str(home / "anthropic-config"))
-    for name in _REMOVED_ENV:
+    for name in _REMOVED_ENV + tuple(n for n in os.environ if n.startswith("UNJARGON_") and n != "UNJARGON_HOME"):
         monkeypatch.delenv(name, raising=False)
+    config.use(None)  # settings are read once per process: each test reads its own environment
     yield home
+    config.use(None)
     if "service.engine" in sys.modules:  # close this test's SQLite connections before its folder goes
         sys.modules["service.engine"].close_stores()
 

@@ -1,0 +1,169 @@
+"""The `unjargon` command line: explain and serve here; calc, chat and history in their own modules."""
+
+import argparse
+import json
+import sys
+
+from service.cli.calc import calc_command
+from service.cli.errors import EXIT_BAD_INPUT, UsageError
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the console script."""
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["calc"]:
+        return _guard(lambda: _with_settings(None) and calc_command(argv[1:]))
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "handler", None):
+        parser.print_help()
+        return 0
+    return _guard(lambda: _with_settings(args) and args.handler(args))
+
+
+def _with_settings(args) -> bool:
+    """Read and validate every setting once, with the command's options over the environment (SettingsError: exit 2)."""
+    from service import config
+
+    overrides = {name: getattr(args, name, None) for name in ("backend", "model", "lang", "host", "port", "workers")}
+    config.use(config.load(**overrides))
+    return True
+
+
+def _guard(action) -> int:
+    """Turn input errors into one line on stderr and exit status 2, never a traceback."""
+    from calculators import CalculatorInputError
+
+    from service.config import SettingsError
+    from service.errors import UnjargonError
+
+    try:
+        return action() or 0
+    except (UsageError, CalculatorInputError, SettingsError) as exc:
+        print(f"unjargon: error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except UnjargonError as exc:  # the model could not answer: say why and what to fix, no traceback
+        print(f"unjargon: error: {exc.message}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="unjargon", description="Explain jargon about training large AI models, and prove the numbers.")
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND")
+    explain = commands.add_parser("explain", help="explain a text (argument, --file or standard input)",
+                                  description="Explain every acronym and term of art in a text, and check its numbers.")
+    explain.add_argument("text", nargs="?", help="the text to explain; omit to read --file or standard input")
+    explain.add_argument("-f", "--file", help="read the text from this file")
+    explain.add_argument("-l", "--lang", default=None, metavar="LANG",
+                         help="answer language: en, ar, or any added language (default: the input's; env UNJARGON_LANG)")
+    explain.add_argument("-b", "--backend", default=None, metavar="BACKEND",
+                         help="offline (no network), anthropic (Claude) or auto (Claude when ANTHROPIC_API_KEY is set); env UNJARGON_BACKEND")
+    explain.add_argument("-m", "--model", default=None, help="Claude model (env UNJARGON_MODEL)")
+    explain.add_argument("--json", action="store_true", help="print the explanation object as JSON")
+    explain.add_argument("--no-cache", action="store_true", help="do not answer from the cache")
+    explain.set_defaults(handler=explain_command)
+    calc = commands.add_parser("calc", help="run a calculator (unjargon calc lists them)", add_help=False)
+    calc.set_defaults(handler=lambda args: calc_command([]))
+    serve = commands.add_parser("serve", help="start the HTTP chat service")
+    serve.add_argument("--host", default=None, help="address to listen on (env UNJARGON_HOST; default 127.0.0.1)")
+    serve.add_argument("--port", default=None, help="port to listen on, 1-65535 (env UNJARGON_PORT; default 8000)")
+    serve.add_argument("--workers", default=None, help="processes to run, 1-64 (env UNJARGON_WORKERS; default 1)")
+    serve.set_defaults(handler=serve_command)
+    from service.cli import chat as cli_chat
+
+    cli_chat.add_commands(commands, explain)
+    return parser
+
+
+def read_text(args) -> str:
+    """The text to explain from the argument, --file or standard input, checked for size and encoding."""
+    from service import config
+
+    limit = config.current().max_text_chars
+    if args.text is not None and args.file:
+        raise UsageError("give the text or --file, not both")
+    if args.text is not None:
+        raw = args.text.encode("utf-8", "surrogateescape")
+        where = "the text argument"
+    elif args.file:
+        try:
+            with open(args.file, "rb") as handle:
+                raw = handle.read(limit * 4 + 1)  # UTF-8 needs at most 4 bytes a character
+        except OSError as exc:
+            raise UsageError(f"cannot read --file {args.file}: {exc.strerror}") from exc
+        where = f"--file {args.file}"
+    elif not sys.stdin.isatty():
+        raw = sys.stdin.buffer.read(limit * 4 + 1)
+        where = "standard input"
+    else:
+        raise UsageError("nothing to explain: give a text, --file FILE, or pipe it on standard input")
+    if b"\x00" in raw:
+        raise UsageError(f"{where} is binary, not text")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{where} is not UTF-8 text (invalid byte at position {exc.start})") from exc
+    if not text.strip():
+        raise UsageError(f"{where} is empty: there is nothing to explain")
+    if len(text) > limit or len(raw) > limit * 4:
+        raise UsageError(f"{where} is too long ({len(text):,}+ characters); the limit is {limit:,} (UNJARGON_MAX_TEXT_CHARS)")
+    return text
+
+
+def explain_command(args) -> int:
+    """`unjargon explain`: print the explanation (markdown on a terminal, plain when piped) or JSON."""
+    from service import engine
+
+    text = read_text(args)
+    streamed = []
+    live = not args.json and sys.stdout.isatty() and engine.plan().backend != "offline"
+
+    def on_text(chunk: str):
+        if live:  # Claude's answer appears as it arrives
+            streamed.append(chunk)
+            sys.stdout.write(chunk)
+            sys.stdout.flush()
+
+    from service import config
+
+    result = engine.explain(text, lang=config.current().lang,
+                            use_cache=not args.no_cache, on_text=on_text, **_chat_options(args))
+    if args.json:
+        json.dump(result, sys.stdout, ensure_ascii=False, indent=2)
+        sys.stdout.write("\n")
+        return 0
+    if not streamed:
+        from service.cli.terminal import print_markdown
+
+        print_markdown(result["explanation"])
+    else:
+        sys.stdout.write("\n")
+    for warning in result.get("warnings", []):
+        print(f"warning: {warning}", file=sys.stderr)
+    return 0
+
+
+def _chat_options(args) -> dict:
+    """Options the conversation commands add to explain (e.g. --continue)."""
+    options = {}
+    if getattr(args, "continue_last", False):
+        options["continue_last"] = True
+    return options
+
+
+def serve_command(args) -> int:
+    """`unjargon serve`: the HTTP API and web page on uvicorn."""
+    from service import config
+    from service.http import server as serving
+
+    settings = config.current()
+    serving.run(settings.host, settings.port, settings.workers)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,105 @@
+"""The HTTP service: `create_app(settings)` builds the FastAPI application that `unjargon serve` runs."""
+
+import hashlib
+import logging
+from contextlib import asynccontextmanager
+from functools import cache
+from pathlib import Path
+
+from fastapi import Depends, FastAPI, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+
+from service.http import routes_explain as api, routes_conversations as conversations_api, error_responses as http_errors, openai_compat
+from service import engine
+from service.http.deps import get_settings
+from service.http.middleware import AuthMiddleware, BodyLimitMiddleware, CatchAllMiddleware, RateLimitMiddleware, SecurityHeadersMiddleware
+from service import config
+from service.config import Settings
+
+log = logging.getLogger(__name__)
+HERE = Path(__file__).resolve().parent
+STATIC = HERE / "static"
+TEMPLATES = HERE / "templates"
+
+
+@cache
+def _asset_version() -> str:
+    """A digest of the static files, so a browser never mixes an old script with a new page."""
+    digest = hashlib.sha256()
+    for path in sorted(STATIC.rglob("*")):
+        if path.is_file():
+            digest.update(path.name.encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The application, with `settings` (default: from the environment) injected into every route."""
+    settings = settings or config.current()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        # Turns a crashed process left pending become failed answers before this one serves (see Store).
+        swept = await run_in_threadpool(engine.open_store(app.state.settings).recover)
+        if swept:
+            log.warning("%d answers were interrupted when the service stopped; marked as failed", swept)
+        yield
+
+    app = FastAPI(
+        lifespan=lifespan,
+        title="unjargon",
+        summary="Explains jargon about training large AI models in plain language, and proves its numbers.",
+        version="0.1.0",
+        docs_url=None,  # Swagger UI and ReDoc load their scripts from a CDN; the schema stays at /openapi.json
+        redoc_url=None,
+        debug=False,
+    )
+    app.state.settings = settings
+    http_errors.install(app)
+
+    # Added innermost first: a request meets the headers, then the catch-all, body limit, auth and rate limit.
+    def settings_of() -> Settings:
+        return app.state.settings
+
+    app.add_middleware(RateLimitMiddleware, settings_of=settings_of)
+    app.add_middleware(AuthMiddleware, settings_of=settings_of)
+    app.add_middleware(BodyLimitMiddleware, settings_of=settings_of)
+    app.add_middleware(CatchAllMiddleware)
+    app.add_middleware(SecurityHeadersMiddleware)
+
+    templates = Jinja2Templates(directory=str(TEMPLATES))
+    app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
+
+    @app.get("/healthz", tags=["service"])
+    def healthz() -> dict:
+        """Liveness: no token needed."""
+        return {"status": "ok"}
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    def page(request: Request, settings: Settings = Depends(get_settings)):
+        """The chat page (a shell without data: it asks for the token when the service has one)."""
+        return templates.TemplateResponse(request, "index.html", {
+            "version": _asset_version(), "auth": bool(settings.api_tokens()),
+            "max_text_chars": settings.max_text_chars,
+        })
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> Response:
+        return Response(status_code=204)
+
+    app.include_router(api.router)
+    app.include_router(conversations_api.router)
+    app.include_router(openai_compat.router)
+
+    build_schema = app.openapi
+
+    def openapi() -> dict:
+        if app.openapi_schema is None:
+            app.openapi_schema = http_errors.document_errors(build_schema(), protected=bool(settings.api_tokens()))
+        return app.openapi_schema
+
+    app.openapi = openapi
+    return app

@@ -1,0 +1,178 @@
+"""Every HTTP error as JSON {"error": {"message", "type", "code", "param"}} (OpenAI's shape), never a traceback."""
+
+import logging
+import sqlite3
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from calculators import CalculatorInputError
+
+from service.errors import UnjargonError
+
+log = logging.getLogger(__name__)
+
+_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found", 405: "method_not_allowed",
+          406: "not_acceptable", 413: "request_too_large", 415: "unsupported_media_type", 422: "invalid_request",
+          429: "rate_limit_exceeded", 500: "internal_error", 502: "bad_gateway", 503: "unavailable", 504: "timeout"}
+
+
+class ErrorDetail(BaseModel):
+    """What went wrong, for a person (`message`) and for code (`type`, `code`, the `param` at fault)."""
+
+    message: str
+    type: str
+    code: str
+    param: str | None = None
+
+
+class ErrorBody(BaseModel):
+    """The body of every error response (OpenAI's shape)."""
+
+    error: ErrorDetail
+
+
+ERROR_DESCRIPTIONS = {
+    400: "malformed request (e.g. an invalid Content-Length), or a backend that cannot run here",
+    401: "missing or wrong bearer token (only when the service has tokens)",
+    404: "no such conversation or model (or it belongs to another token)",
+    413: "request body too large (UNJARGON_MAX_BODY_BYTES)",
+    422: "invalid input: the message names the field",
+    429: "rate limit reached; Retry-After says when to try again",
+    502: "the model's API refused the request (a setting to fix; retrying will not help)",
+    503: "the model (or the store) is unavailable or overloaded; Retry-After says when to try again",
+    504: "the model did not answer within the deadline",
+}
+# Answers that call a backend may meet every failure a model or the store can report.
+BACKEND_ERRORS = (400, 422, 502, 503, 504)
+
+
+def error_responses(*statuses: int) -> dict:
+    """OpenAPI `responses` for these error statuses, each with the error body's schema."""
+    return {status: {"model": ErrorBody, "description": ERROR_DESCRIPTIONS[status]} for status in statuses}
+
+
+def document_errors(schema: dict, protected: bool) -> dict:
+    """Declare, on every operation, the errors the middleware may answer before any route runs.
+
+    400 (invalid Content-Length) and 413 (body over the limit) can meet any request; 401 and 429 any
+    route that needs a token. With `protected` (tokens configured) the bearer scheme is declared too, so
+    clients and schemathesis know which routes need it.
+    """
+    from service.http.middleware import is_public
+
+    reference = {"$ref": "#/components/schemas/ErrorBody"}
+    components = schema.setdefault("components", {})
+    schemas = components.setdefault("schemas", {})
+    if "ErrorBody" not in schemas:
+        schemas["ErrorBody"] = ErrorBody.model_json_schema(ref_template="#/components/schemas/{model}")
+        for name, definition in schemas["ErrorBody"].pop("$defs", {}).items():
+            schemas.setdefault(name, definition)
+    if protected:
+        components.setdefault("securitySchemes", {})["bearerAuth"] = {"type": "http", "scheme": "bearer"}
+    for path, operations in schema.get("paths", {}).items():
+        for operation in operations.values():
+            statuses = [400, 413] + ([] if is_public(path) else [401, 429])
+            responses = operation.setdefault("responses", {})
+            for status in statuses:
+                responses.setdefault(str(status), {"description": ERROR_DESCRIPTIONS[status]})
+            for status, response in responses.items():
+                if status[:1] in "45" and not response.get("content"):
+                    response["content"] = {"application/json": {"schema": reference}}
+            if protected and not is_public(path):
+                operation["security"] = [{"bearerAuth": []}]
+    return schema
+
+
+def error_type(status: int) -> str:
+    """OpenAI's error `type` for a status, so its clients raise the matching exception."""
+    if status == 401:
+        return "authentication_error"
+    if status == 403:
+        return "permission_error"
+    if status == 429:
+        return "rate_limit_error"
+    if status >= 500:
+        return "server_error"
+    return "invalid_request_error"
+
+
+def error_body(status: int, message: str, code: str | None = None, param: str | None = None) -> dict:
+    """The JSON body of an error response."""
+    return {"error": {"message": message, "type": error_type(status), "code": code or _CODES.get(status, "error"),
+                      "param": param}}
+
+
+def error_response(status: int, message: str, code: str | None = None, param: str | None = None,
+                   headers: dict | None = None) -> JSONResponse:
+    """An error as a JSON response."""
+    return JSONResponse(error_body(status, message, code, param), status_code=status, headers=headers)
+
+
+class HTTPError(StarletteHTTPException):
+    """An HTTP error with our `code` and `param` (raised from routes and from the body-limit middleware)."""
+
+    def __init__(self, status: int, message: str, code: str | None = None, param: str | None = None,
+                 headers: dict | None = None):
+        super().__init__(status_code=status, detail=message, headers=headers)
+        self.code = code
+        self.param = param
+
+
+def _validation_message(exc: RequestValidationError) -> tuple[str, str | None]:
+    """'field: what is wrong' for each problem; the submitted values are never echoed back."""
+    parts, first = [], None
+    for problem in exc.errors()[:5]:
+        location = [str(item) for item in problem.get("loc", ()) if item not in ("body", "query", "path")]
+        where = ".".join(location)
+        first = first or where or None
+        parts.append(f"{where}: {problem.get('msg', 'invalid')}" if where else problem.get("msg", "invalid"))
+    return "; ".join(parts) or "invalid request", first
+
+
+def install(app: FastAPI) -> None:
+    """Register the handlers that give every failure the one JSON shape."""
+
+    @app.exception_handler(HTTPError)
+    async def _http_error(request: Request, exc: HTTPError):
+        return error_response(exc.status_code, exc.detail, exc.code, exc.param, exc.headers)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _starlette_error(request: Request, exc: StarletteHTTPException):
+        # Raised by routing (no route, wrong method) and by Starlette itself; ours are HTTPError, above.
+        if exc.status_code == 404:
+            message = f"no route {request.url.path}"
+        elif exc.status_code == 405:
+            message = f"{request.method} is not allowed on {request.url.path}"
+        else:
+            message = str(exc.detail)
+        return error_response(exc.status_code, message, headers=getattr(exc, "headers", None))
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation_error(request: Request, exc: RequestValidationError):
+        message, param = _validation_message(exc)
+        return error_response(422, message, "validation_error", param)
+
+    @app.exception_handler(CalculatorInputError)
+    async def _calculator_error(request: Request, exc: CalculatorInputError):
+        return error_response(422, str(exc), "invalid_calculator_input", exc.field)
+
+    @app.exception_handler(sqlite3.OperationalError)
+    async def _store_busy(request: Request, exc: sqlite3.OperationalError):
+        # Another process held the database past the busy timeout (or the disk is full): say so, briefly.
+        log.error("store unavailable on %s %s: %s", request.method, request.url.path, exc)
+        return error_response(503, "the conversation store is busy or unavailable; try again shortly", "store_unavailable",
+                              headers={"Retry-After": "2"})
+
+    @app.exception_handler(UnjargonError)
+    async def _unjargon_error(request: Request, exc: UnjargonError):
+        headers = {"Retry-After": "5"} if exc.status in (503, 504) else None
+        return error_response(exc.status, exc.message, exc.code, headers=headers)
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, exc: Exception):
+        log.error("unhandled %s on %s %s", type(exc).__name__, request.method, request.url.path, exc_info=exc)
+        return error_response(500, "internal error; the server log has the details", "internal_error")

@@ -1,0 +1,156 @@
+"""The JSON API: explain, calculators (one documented route each) and the chart."""
+
+from typing import Literal
+
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import Response
+from pydantic import BaseModel, ConfigDict, Field
+
+import calculators
+
+from service.http import chart
+from service import engine
+from service.http.deps import check_text, get_owner, get_settings
+from service.http.error_responses import BACKEND_ERRORS, HTTPError, error_responses
+from service.config import Settings
+
+router = APIRouter()
+
+# 400, 401, 413 and 429 are declared on every route by http_errors.document_errors (the middleware's).
+ERRORS = error_responses(422)
+
+
+class ExplainIn(BaseModel):
+    """A text to explain."""
+
+    model_config = ConfigDict(extra="forbid")
+    text: str = Field(description="the thread, post or chat to explain")
+    lang: Literal["en", "ar"] | None = Field(default=None, description="answer language (default: the text's)")
+    backend: Literal["offline", "anthropic", "auto"] | None = Field(default=None, description="default: the server's")
+
+
+class Explanation(BaseModel):
+    """DESIGN.md's explanation object, plus the conversation it was filed under and the usage."""
+
+    model_config = ConfigDict(extra="allow")
+    explanation: str
+    language: str
+    backend: str
+    cached: bool
+    terms: list[dict]
+    calculations: list[dict]
+    warnings: list[str]
+    conversation_id: str
+    usage: dict | None = None
+
+
+@router.post("/v1/explain", response_model=Explanation, responses=error_responses(*BACKEND_ERRORS))
+async def explain(body: ExplainIn, settings: Settings = Depends(get_settings), owner: str | None = Depends(get_owner)):
+    """Explain a text: every term expanded, every number from a calculator."""
+    check_text(body.text, settings, "text")
+    options = {"lang": body.lang, "backend": body.backend, "settings": settings, "owner": owner}
+    # A hit this process has served before is sent as the bytes it already has: no worker thread, no
+    # re-validation or re-encoding of tens of kilobytes (bench/http.py measures the difference).
+    encoded, prepared = await engine.explain_cached(body.text, **options)
+    if encoded is not None:
+        return Response(encoded, media_type="application/json")
+    return await run_in_threadpool(engine.explain, body.text, owner=owner, prepared=prepared)
+
+
+# ---- calculators ------------------------------------------------------------------------------
+
+
+def _catalog_entries(kind: str) -> list[dict]:
+    from calculators import catalog
+
+    source = catalog.hardware() if kind == "chip" else catalog.models()
+    return [{"id": entry["id"], "name": entry["name"]} for entry in source.entries]
+
+
+@router.get("/v1/calculators")
+def list_calculators() -> dict:
+    """Every calculator with its input schema, and the chips and models their `chip` and `model` accept."""
+    return {
+        "calculators": [{"name": name, "summary": calculators.summary(name), "url": f"/v1/calculators/{name}",
+                         "input_schema": calculators.schema(name)} for name in calculators.names()],
+        "chips": _catalog_entries("chip"),
+        "models": _catalog_entries("model"),
+    }
+
+
+class CalculationResult(BaseModel):
+    """DESIGN.md's calculator result."""
+
+    calculator: str
+    inputs: dict
+    outputs: dict
+    steps: list[str]
+    assumptions: list[str]
+    sources: list[str]
+
+
+async def _inputs(request: Request) -> dict:
+    try:
+        inputs = await request.json()
+    except (ValueError, RecursionError):  # RecursionError: arrays nested 100,000 deep were a 500
+        raise HTTPError(422, "the body must be a JSON object of the calculator's inputs", "validation_error") from None
+    if not isinstance(inputs, dict):
+        raise HTTPError(422, "the body must be a JSON object of the calculator's inputs", "validation_error")
+    return inputs
+
+
+def _calculator_route(name: str):
+    async def run_calculator(request: Request) -> dict:
+        inputs = await _inputs(request)
+        return calculators.jsonable(await run_in_threadpool(calculators.run, name, inputs))
+
+    run_calculator.__name__ = f"calculate_{name}"
+    run_calculator.__doc__ = calculators.summary(name)
+    return run_calculator
+
+
+for _name in calculators.names():
+    router.add_api_route(
+        f"/v1/calculators/{_name}", _calculator_route(_name), methods=["POST"], response_model=CalculationResult,
+        summary=calculators.summary(_name), tags=["calculators"], responses=ERRORS,
+        openapi_extra={"requestBody": {"required": True, "content": {
+            "application/json": {"schema": calculators.schema(_name)}}}},
+    )
+
+
+@router.post("/v1/calculators/{name}", include_in_schema=False)
+def unknown_calculator(name: str):
+    """Any other name: 404 naming the close matches."""
+    try:
+        calculators.schema(name)
+    except calculators.CalculatorInputError as exc:
+        raise HTTPError(404, str(exc), "unknown_calculator", "name") from None
+    raise HTTPError(404, f"no calculator {name!r}", "unknown_calculator", "name")  # pragma: no cover
+
+
+# ---- chart ------------------------------------------------------------------------------------
+
+
+@router.get("/v1/chart", response_class=Response, responses={
+    **ERRORS, 200: {"content": {"image/svg+xml": {}}, "description": "the chart as SVG"}})
+def draw_chart(
+    model: str | None = Query(None, max_length=100, description="model name or alias (K2, DSV3, llama-3-70b)"),
+    chip: str | None = Query(None, max_length=100, description="chip name (h100-sxm, tpu-v5p, gb200-nvl72)"),
+    global_batch_tokens: str = Query("4M", max_length=40, description="tokens per optimizer step"),
+    n_chips: str = Query("4096", max_length=40, description="the job's chip count, marked on the chart"),
+    params: str | None = Query(None, max_length=40, description="active parameters, when no model is named"),
+    tp_degree: str | None = Query(None, max_length=20),
+    pp_degree: str | None = Query(None, max_length=20),
+    ep_degree: str | None = Query(None, max_length=20),
+    moe_experts: str | None = Query(None, max_length=20),
+    moe_top_k: str | None = Query(None, max_length=20),
+    peak_flop_per_s: str | None = Query(None, max_length=40),
+    dp_bandwidth_bytes_per_s: str | None = Query(None, max_length=40),
+    chips_per_node: str | None = Query(None, max_length=20),
+    lang: Literal["en", "ar"] = "en",
+):
+    """Data-parallel communication vs compute time per step as chips grow, with where PP becomes necessary."""
+    inputs = {key: value for key, value in locals().items() if key != "lang"}  # every query field but lang
+    svg = chart.draw(chart.sweep(inputs), lang)
+    return Response(svg, media_type="image/svg+xml")

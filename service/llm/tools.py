@@ -1,0 +1,107 @@
+"""The tools a model may call: every calculator (same names, same schemas) plus a glossary look-up."""
+
+import json
+from dataclasses import dataclass, field
+
+import calculators
+
+GLOSSARY_TOOL = "glossary_lookup"
+
+
+@dataclass
+class ToolCall:
+    """One tool call of a model turn and what running it gave back."""
+
+    id: str
+    name: str
+    input: dict
+    content: str = ""  # the text sent back to the model as the tool_result
+    result: dict | None = None  # the calculator result or glossary entry, when it succeeded
+    is_error: bool = False
+    extra: dict = field(default_factory=dict)
+
+    def tool_result_block(self) -> dict:
+        """The tool_result content block answering this call."""
+        block = {"type": "tool_result", "tool_use_id": self.id, "content": self.content}
+        if self.is_error:
+            block["is_error"] = True
+        return block
+
+
+def names() -> list[str]:
+    """Every tool name, calculators first."""
+    return [*calculators.names(), GLOSSARY_TOOL]
+
+
+def definitions() -> list[dict]:
+    """Tool definitions for the Messages API, rendered from the registry and prompts/."""
+    from service.llm import prompts  # lazy: Jinja2 is only needed on the model path
+
+    tools = [
+        {
+            "name": name,
+            "description": prompts.tool_description(name, calculators.summary(name)),
+            "input_schema": calculators.schema(name),
+        }
+        for name in calculators.names()
+    ]
+    tools.append(
+        {
+            "name": GLOSSARY_TOOL,
+            "description": prompts.tool_description(GLOSSARY_TOOL, None, calculator=False),
+            "input_schema": prompts.glossary_schema(),
+        }
+    )
+    return tools
+
+
+def _error(call: ToolCall, message: str) -> ToolCall:
+    call.content = message
+    call.is_error = True
+    return call
+
+
+def _glossary(call: ToolCall) -> ToolCall:
+    term, lang = call.input.get("term"), call.input.get("lang") or "en"
+    extra = set(call.input) - {"term", "lang"}
+    if extra:
+        return _error(call, f"{sorted(extra)[0]}: is not an input of {GLOSSARY_TOOL} (inputs: term, lang)")
+    if not isinstance(term, str) or not term.strip():
+        return _error(call, "term: expected the acronym or term as a non-empty string")
+    if lang not in ("en", "ar"):
+        return _error(call, f"lang: expected en or ar, got {lang!r}")
+    try:
+        from service.explain import glossary  # the glossary may not be installed yet in every checkout
+    except ImportError:
+        return _error(call, "the glossary is not available in this installation")
+    lookup = getattr(glossary, "lookup", None)
+    if lookup is None:
+        return _error(call, "the glossary is not available in this installation")
+    entry = lookup(term, lang)
+    if entry is None:
+        return _error(call, f"no glossary entry for {term!r}; explain it from context and say it is not in the glossary")
+    call.result = calculators.jsonable(entry)
+    call.content = json.dumps(call.result, ensure_ascii=False)
+    return call
+
+
+def run(call: ToolCall) -> ToolCall:
+    """Run one tool call; invalid input and unknown tools become is_error results, never exceptions."""
+    if not isinstance(call.input, dict):
+        return _error(call, f"the input of {call.name} must be a JSON object of fields")
+    if call.name == GLOSSARY_TOOL:
+        try:
+            return _glossary(call)
+        except Exception as exc:  # a broken glossary file must not end the explanation
+            return _error(call, f"the glossary look-up failed: {type(exc).__name__}")
+    if call.name not in calculators.names():
+        return _error(call, f"unknown tool {call.name!r}; the tools are: {', '.join(names())}")
+    try:
+        result = calculators.run(call.name, call.input)
+    except calculators.CalculatorInputError as exc:
+        return _error(call, str(exc))
+    except Exception as exc:  # the contract says nothing else escapes; if it does, the model hears of it
+        return _error(call, f"{call.name} failed unexpectedly ({type(exc).__name__}); do not rely on it")
+    call.result = calculators.jsonable(result)
+    call.content = json.dumps(call.result, ensure_ascii=False)
+    return call

@@ -1,0 +1,97 @@
+"""`unjargon calc`: listing, help, a person's output, JSON, the hardware comparison, and clean errors."""
+
+import json
+
+import pytest
+
+import calculators
+from service.cli.main import main
+
+
+def run_cli(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_lists_every_calculator(capsys):
+    code, out, _ = run_cli(capsys, "calc")
+    assert code == 0
+    for name in calculators.names():
+        assert name in out
+
+
+def test_help_documents_every_field_with_unit_and_default(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["calc", "pipeline_bubble", "--help"])
+    out = capsys.readouterr().out
+    assert exit_info.value.code == 0
+    for flag in ("--pp-degree", "--microbatches", "--virtual-stages", "--schedule"):
+        assert flag in out
+    assert "[default: 1f1b]" in out and "a whole number" in out
+
+
+def test_person_output_has_outputs_steps_and_sources(capsys):
+    code, out, _ = run_cli(capsys, "calc", "mfu", "--params", "540.35B", "--n-chips", "6144", "--peak-flop-per-s", "275 TFLOP/s",
+                           "--tokens-per-s", "238.3k", "--n-layers", "118", "--n-heads", "48", "--head-dim", "256", "--seq-len", "2048")
+    assert code == 0
+    assert "46.23%" in out  # PaLM Table 3 reports 46.2% MFU for PaLM 540B (Chowdhery et al. 2022)
+    assert "Working:" in out and "Sources:" in out and "PaLM" in out
+
+
+def test_json_is_the_result_object(capsys):
+    code, out, _ = run_cli(capsys, "calc", "pipeline_bubble", "--pp-degree", "8", "--microbatches", "32", "--json")
+    result = json.loads(out)
+    assert code == 0
+    assert set(result) == {"calculator", "inputs", "outputs", "steps", "assumptions", "sources"}
+    assert result["outputs"]["bubble_over_ideal"] == pytest.approx(7 / 32)  # Megatron-LM: (p-1)/m
+
+
+def test_input_json_and_flags_combine(capsys):
+    code, out, _ = run_cli(capsys, "calc", "roofline", "--input", '{"flops": "1e12", "bytes": "10GB"}', "--chip", "h100", "--json")
+    # 1e12 FLOP over 10 GB is 100 FLOP/byte, below H100's ~295 critical intensity (scaling book roofline.md)
+    assert code == 0 and json.loads(out)["outputs"]["bound"] == "memory"
+
+
+def test_hardware_comparison_prints_one_row_per_chip(capsys):
+    code, out, _ = run_cli(capsys, "calc", "pp_necessity", "--model", "K2", "--global-batch-tokens", "16M", "--n-chips", "4096",
+                           "--chip", "tpu-v5p,h100,gb200-nvl72")
+    lines = out.strip().splitlines()
+    assert code == 0
+    assert lines[0].split()[:2] == ["chip", "model"]
+    assert [line.split()[0] for line in lines[1:]] == ["tpu-v5p", "h100-sxm", "gb200-nvl72"]
+    assert all("bound" in line for line in lines[1:])
+
+
+@pytest.mark.parametrize("argv, field", [
+    (["calc", "nope"], "unknown calculator"),
+    (["calc", "mfu", "--chip", "h1000", "--params", "7B", "--n-chips", "8", "--tokens-per-s", "1k"], "did you mean"),
+    (["calc", "pipeline_bubble", "--pp-degree", "4"], "microbatches"),
+    (["calc", "pipeline_bubble", "--pp-degree", "0", "--microbatches", "4"], "pp_degree"),
+    (["calc", "pipeline_bubble", "--pp-degree", "-4", "--microbatches", "4"], "pp_degree"),
+    (["calc", "roofline", "--flops", "nan", "--bytes", "1", "--chip", "h100"], "flops"),
+    (["calc", "roofline", "--flops", "inf", "--bytes", "1", "--chip", "h100"], "flops"),
+    (["calc", "roofline", "--flops", "lots", "--bytes", "1", "--chip", "h100"], "flops"),
+    (["calc", "collective_time", "--op", "all_reduce", "--size-bytes", "900GB/s", "--n-ranks", "8", "--bandwidth-bytes-per-s", "1"], "size_bytes"),
+    (["calc", "mfu", "--unknown-field", "3"], "unrecognized"),
+    (["calc", "roofline", "--input", "{not json"], "--input"),
+])
+def test_bad_input_is_one_line_and_exit_2(capsys, argv, field):
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 2
+    assert err.count("\n") == 1 and err.startswith("unjargon: error:")
+    assert field in err
+    assert "Traceback" not in err + out
+
+
+def test_moe_verdict_offers_expert_parallelism_and_it_holds(capsys):
+    # Scaling book (training.md, gpus.md): MoE needs tokens/chip > (E/k) C/W, and model parallelism spanning M
+    # chips' links multiplies W by M. K2 (E/k = 384/8) on TPU v5p (C/W = 850 over 3 ICI axes) at 3,906 tokens/chip.
+    code, out, _ = run_cli(capsys, "calc", "pp_necessity", "--model", "K2", "--global-batch-tokens", "16M",
+                           "--n-chips", "4096", "--chip", "tpu-v5p", "--json")
+    verdict = json.loads(out)["outputs"]["verdict"]
+    assert code == 0 and "expert parallelism over 16 chips" in verdict
+    _, out, _ = run_cli(capsys, "calc", "pp_necessity", "--model", "K2", "--global-batch-tokens", "16M",
+                        "--n-chips", "4096", "--chip", "tpu-v5p", "--ep-degree", "16", "--json")
+    outputs = json.loads(out)["outputs"]
+    assert outputs["dp_comm_bound"] is False and outputs["critical_tokens_per_chip"] == pytest.approx(850 * 48 / 16, rel=1e-3)

@@ -1,0 +1,19 @@
+"""One valid example input per calculator, shared by the error, property, HTTP and load tests."""
+
+VALID = {
+    "collective_time": {"op": "all_reduce", "size_bytes": "1 GiB", "n_ranks": 8, "bandwidth_bytes_per_s": "450 GB/s", "latency_s": "5 us"},
+    "nccl_busbw": {"op": "all_gather", "n_ranks": 16, "size_bytes": "8 GiB", "time_s": "47.5 ms"},
+    "training_flops": {"params": "70B", "tokens": "15T", "n_layers": 80, "n_heads": 64, "head_dim": 128, "seq_len": 8192},
+    "mfu": {"params": "70B", "n_chips": 4096, "peak_flop_per_s": "989 TFLOP/s", "global_batch_tokens": "16M", "step_time_s": "9 s",
+            "n_layers": 80, "n_heads": 64, "head_dim": 128, "seq_len": 8192, "recompute": "selective"},
+    "training_time": {"params": "70B", "tokens": "15T", "n_chips": 4096, "peak_flop_per_s": "989 TFLOP/s", "mfu": "40%"},
+    "dp_critical_batch": {"peak_flop_per_s": "989 TFLOP/s", "bandwidth_bytes_per_s": "400 GB/s", "moe_experts": 256, "moe_top_k": 8,
+                          "model_parallel_span": 2},
+    "pp_necessity": {"global_batch_tokens": "16M", "n_chips": 16384, "peak_flop_per_s": "989 TFLOP/s", "dp_bandwidth_bytes_per_s": "400 GB/s",
+                     "chips_per_node": 8, "tp_degree": 8, "pp_degree": 16},
+    "pipeline_bubble": {"pp_degree": 8, "microbatches": 32, "virtual_stages": 2, "schedule": "interleaved"},
+    "model_state_memory": {"params": "70B", "bytes_per_param": 16, "zero_stage": 1, "dp_degree": 64},
+    "activation_memory": {"seq_len": 2048, "micro_batch": 1, "d_model": 12288, "n_heads": 96, "n_layers": 96, "tp_degree": 8,
+                          "sequence_parallel": True, "recompute": "selective"},
+    "roofline": {"flops": "1.2e15", "bytes": "80 GB", "peak_flop_per_s": "989 TFLOP/s", "memory_bandwidth_bytes_per_s": "3.35 TB/s"},
+}
