@@ -83,9 +83,10 @@ class Glossary:
                 names.append(term)
             if len(expansion.split()) >= 2 and "(" not in expansion:
                 names.append(expansion)
-            ar = entry.get("ar") or {}
-            if ar.get("term"):
-                names.append(ar["term"])
+            for code in _other_languages():  # each language's columns: {"term", ...} and <code>_aliases
+                names.extend(entry.get(f"{code}_aliases") or [])
+                if (entry.get(code) or {}).get("term"):
+                    names.append(entry[code]["term"])
             for name in names:
                 if name:
                     self._add(name, entry)
@@ -180,6 +181,19 @@ class Glossary:
         return self.by_id.get(term.strip().lower()) or (matches[0].entry if len(matches) == 1 else None)
 
 
+def _other_languages() -> list[str]:
+    """Every registered language but the default, whose columns are the entries' main ones."""
+    from service.i18n import languages
+
+    return [code for code in languages.codes() if code != languages.DEFAULT]
+
+
+def _overlays() -> list[tuple[str, Path]]:
+    from service.i18n import languages
+
+    return [(lang.code, lang.glossary_overlay) for lang in languages.registry().values() if lang.glossary_overlay]
+
+
 @cache
 def load(folder: str | None = None) -> Glossary:
     """All glossary files of `folder` (default data/glossary) merged; later duplicates of an id are refused."""
@@ -195,6 +209,14 @@ def load(folder: str | None = None) -> Glossary:
                 raise ValueError(f"glossary id {entry['id']!r} is defined twice ({file.name})")
             seen.add(entry["id"])
             entries.append(entry)
+    by_id = {entry["id"]: entry for entry in entries}
+    for code, overlay in _overlays():  # an added language's columns, kept in its own file
+        raw = overlay.read_bytes()
+        digest.update(raw)
+        for term_id, columns in json.loads(raw)["columns"].items():
+            if term_id in by_id:
+                by_id[term_id][code] = {k: v for k, v in columns.items() if k != "aliases"}
+                by_id[term_id][f"{code}_aliases"] = columns.get("aliases") or []
     version = digest.hexdigest()[:16]
     cached = _read_index(version)
     if cached is not None:
@@ -277,11 +299,11 @@ def describe(match: Match, lang: str) -> dict:
     definition = (reading or {}).get("definition") or entry.get("definition", "")
     intuition = entry.get("intuition") if not reading or match.reading == 0 else None
     expansion = expansion_en
-    if lang == "ar":
-        ar = entry.get("ar") or {}
-        expansion = (reading or {}).get("ar_term") if reading and match.reading else ar.get("term") or expansion_en
-        definition = ((reading or {}).get("ar_definition") if reading and match.reading else ar.get("definition")) or definition
-        intuition = ar.get("intuition") if not reading or match.reading == 0 else None
+    columns = entry.get(lang) if lang and lang != "en" else None
+    if columns is not None:  # the language's own columns; a missing one falls back to English
+        expansion = (reading or {}).get(f"{lang}_term") if reading and match.reading else columns.get("term") or expansion_en
+        definition = ((reading or {}).get(f"{lang}_definition") if reading and match.reading else columns.get("definition")) or definition
+        intuition = (columns.get("intuition") or intuition) if not reading or match.reading == 0 else None
     item = {
         "id": entry["id"],
         "term": entry["term"],
@@ -299,5 +321,5 @@ def describe(match: Match, lang: str) -> dict:
         item["facts"] = [fact for fact in facts if fact]
     if reading is not None and len(entry.get("readings") or []) > 1:
         item["ambiguous"] = True
-        item["readings"] = [(r.get("ar_term") if lang == "ar" else None) or r.get("expansion") for r in entry["readings"]]
+        item["readings"] = [r.get(f"{lang}_term") or r.get("expansion") for r in entry["readings"]]
     return item

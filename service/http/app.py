@@ -15,7 +15,7 @@ from fastapi.templating import Jinja2Templates
 from service.http import routes_explain as api, routes_conversations as conversations_api, error_responses as http_errors, openai_compat
 from service import engine
 from service.http.deps import get_settings
-from service.http.middleware import AuthMiddleware, BodyLimitMiddleware, CatchAllMiddleware, RateLimitMiddleware, SecurityHeadersMiddleware
+from service.http.middleware import AuthMiddleware, BodyLimitMiddleware, CatchAllMiddleware, RateLimitMiddleware, SecurityHeadersMiddleware, is_public
 from service import config
 from service.config import Settings
 
@@ -98,7 +98,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     def openapi() -> dict:
         if app.openapi_schema is None:
-            app.openapi_schema = http_errors.document_errors(build_schema(), protected=bool(settings.api_tokens()))
+            app.openapi_schema = http_errors.document_errors(build_schema(), bool(settings.api_tokens()), is_public)
         return app.openapi_schema
 
     app.openapi = openapi

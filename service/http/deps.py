@@ -1,6 +1,9 @@
 """FastAPI dependencies shared by the routes: the settings, the caller's owner id, and input checks."""
 
+from typing import Annotated
+
 from fastapi import Request
+from pydantic import AfterValidator, Field
 
 from service.http.error_responses import HTTPError
 from service.config import Settings
@@ -42,3 +45,24 @@ def check_text(text: str, settings: Settings, field: str) -> str:
 def wants_event_stream(request: Request) -> bool:
     """Whether the client asked for server-sent events."""
     return "text/event-stream" in request.headers.get("accept", "")
+
+
+def _registered_language(code: str) -> str:
+    from service.i18n import languages
+
+    if code not in languages.codes():
+        raise ValueError(f"expected one of {', '.join(languages.codes())}")
+    return code
+
+
+def _registered_backend(name: str) -> str:
+    from service.llm import backend_names
+
+    if name != "auto" and name not in backend_names():
+        raise ValueError(f"expected one of auto, {', '.join(backend_names())}")
+    return name
+
+
+# Request fields checked against the registries, so an added language or backend needs no change here.
+LanguageCode = Annotated[str, AfterValidator(_registered_language), Field(description="answer language (default: the text's)", max_length=16)]
+BackendName = Annotated[str, AfterValidator(_registered_backend), Field(description="auto or a backend's name (default: the server's)", max_length=40)]

@@ -55,15 +55,14 @@ def error_responses(*statuses: int) -> dict:
     return {status: {"model": ErrorBody, "description": ERROR_DESCRIPTIONS[status]} for status in statuses}
 
 
-def document_errors(schema: dict, protected: bool) -> dict:
+def document_errors(schema: dict, protected: bool, is_public) -> dict:
     """Declare, on every operation, the errors the middleware may answer before any route runs.
 
     400 (invalid Content-Length) and 413 (body over the limit) can meet any request; 401 and 429 any
     route that needs a token. With `protected` (tokens configured) the bearer scheme is declared too, so
-    clients and schemathesis know which routes need it.
+    clients and schemathesis know which routes need it. `is_public(path)` says which routes need no token
+    (the middleware's rule, passed in: the middleware imports this module for its error bodies).
     """
-    from service.http.middleware import is_public
-
     reference = {"$ref": "#/components/schemas/ErrorBody"}
     components = schema.setdefault("components", {})
     schemas = components.setdefault("schemas", {})

@@ -1,7 +1,6 @@
 """Conversations over HTTP: create, list, read, and add a message (the answer as JSON or server-sent events)."""
 
 import logging
-from typing import Literal
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.concurrency import run_in_threadpool
@@ -11,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from service import engine
 from service.http import sse
 from service.errors import UnjargonError
-from service.http.deps import check_text, get_owner, get_settings, wants_event_stream
+from service.http.deps import BackendName, LanguageCode, check_text, get_owner, get_settings, wants_event_stream
 from service.http.error_responses import BACKEND_ERRORS, HTTPError, error_body, error_responses
 from service.http.html import render_result
 from service.config import Settings
@@ -19,7 +18,7 @@ from service.config import Settings
 log = logging.getLogger(__name__)
 router = APIRouter(tags=["conversations"])
 
-# 400, 401, 413 and 429 are declared on every route by http_errors.document_errors (the middleware's).
+# 400, 401, 413 and 429 are declared on every route by error_responses.document_errors (the middleware's).
 NOT_FOUND = error_responses(404)
 ERRORS = error_responses(422, 503)  # 503: the store was busy past its timeout
 
@@ -34,8 +33,8 @@ class MessageIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     content: str
-    lang: Literal["en", "ar"] | None = None
-    backend: Literal["offline", "anthropic", "auto"] | None = None
+    lang: LanguageCode | None = None
+    backend: BackendName | None = None
 
 
 def _not_found(conversation_id: str) -> HTTPError:

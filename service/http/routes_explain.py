@@ -1,6 +1,5 @@
 """The JSON API: explain, calculators (one documented route each) and the chart."""
 
-from typing import Literal
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.concurrency import run_in_threadpool
@@ -11,13 +10,13 @@ import calculators
 
 from service.http import chart
 from service import engine
-from service.http.deps import check_text, get_owner, get_settings
+from service.http.deps import BackendName, LanguageCode, check_text, get_owner, get_settings
 from service.http.error_responses import BACKEND_ERRORS, HTTPError, error_responses
 from service.config import Settings
 
 router = APIRouter()
 
-# 400, 401, 413 and 429 are declared on every route by http_errors.document_errors (the middleware's).
+# 400, 401, 413 and 429 are declared on every route by error_responses.document_errors (the middleware's).
 ERRORS = error_responses(422)
 
 
@@ -26,8 +25,8 @@ class ExplainIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     text: str = Field(description="the thread, post or chat to explain")
-    lang: Literal["en", "ar"] | None = Field(default=None, description="answer language (default: the text's)")
-    backend: Literal["offline", "anthropic", "auto"] | None = Field(default=None, description="default: the server's")
+    lang: LanguageCode | None = None
+    backend: BackendName | None = None
 
 
 class Explanation(BaseModel):
@@ -148,7 +147,7 @@ def draw_chart(
     peak_flop_per_s: str | None = Query(None, max_length=40),
     dp_bandwidth_bytes_per_s: str | None = Query(None, max_length=40),
     chips_per_node: str | None = Query(None, max_length=20),
-    lang: Literal["en", "ar"] = "en",
+    lang: str = Query("en", max_length=16, description="label language"),
 ):
     """Data-parallel communication vs compute time per step as chips grow, with where PP becomes necessary."""
     inputs = {key: value for key, value in locals().items() if key != "lang"}  # every query field but lang

@@ -7,7 +7,6 @@ from functools import cache
 from calculators.resources import prompts_dir
 from pathlib import Path
 
-LANGUAGES = ("en", "ar")
 
 
 
@@ -43,7 +42,12 @@ def render(template: str, **variables) -> str:
 
 def language_instructions(lang: str) -> str:
     """How to write in `lang` (English when there is no template for it)."""
-    return render(f"languages/{lang if lang in LANGUAGES else 'en'}.j2")
+    from service.i18n import languages
+
+    language = languages.get(lang)
+    if language.prompt_path is None:
+        language = languages.get(languages.DEFAULT)
+    return language.prompt_path.read_text(encoding="utf-8").strip()
 
 
 def system_prompt(lang: str) -> str:

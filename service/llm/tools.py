@@ -68,8 +68,10 @@ def _glossary(call: ToolCall) -> ToolCall:
         return _error(call, f"{sorted(extra)[0]}: is not an input of {GLOSSARY_TOOL} (inputs: term, lang)")
     if not isinstance(term, str) or not term.strip():
         return _error(call, "term: expected the acronym or term as a non-empty string")
-    if lang not in ("en", "ar"):
-        return _error(call, f"lang: expected en or ar, got {lang!r}")
+    from service.i18n import languages
+
+    if lang not in languages.codes():
+        return _error(call, f"lang: expected one of {', '.join(languages.codes())}, got {lang!r}")
     try:
         from service.explain import glossary  # the glossary may not be installed yet in every checkout
     except ImportError:
