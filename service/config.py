@@ -95,12 +95,9 @@ def _backend(text: str) -> str:
 
 
 def _language(text: str) -> str | None:
-    from service.i18n import languages
-
+    # Checked against the registry in load(), once UNJARGON_LANGUAGES_DIR (which adds languages) is known.
     value = str(text).strip().lower()
-    if not value:
-        return None
-    if value not in languages.codes():
+    if not value or len(value) > 16:
         raise ValueError
     return value
 
@@ -115,10 +112,10 @@ def _backends_accepted() -> str:
     return "one of auto, " + ", ".join(backend_names())
 
 
-def _languages_accepted() -> str:
+def _languages_accepted(extra: Path | None = None) -> str:
     from service.i18n import languages
 
-    return "a language code: " + ", ".join(languages.codes())
+    return "a language code: " + ", ".join(languages.codes(extra))  # extra None: the shipped ones only
 
 
 @dataclass(frozen=True)
@@ -144,7 +141,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("home", "UNJARGON_HOME", _folder, "a folder unjargon can create and write to", "folder of the SQLite store, cache and glossary index"),
     Setting("database_url", "UNJARGON_DATABASE_URL", _database_url, "a postgresql://user:password@host:port/database URL",
             "a PostgreSQL database shared by several replicas instead of the SQLite file", secret=True),
-    Setting("lang", "UNJARGON_LANG", _language, _languages_accepted, "answer language for the CLI"),
+    Setting("lang", "UNJARGON_LANG", _language, "a language code (en, ar, or one added in UNJARGON_LANGUAGES_DIR)", "answer language for the CLI"),
     Setting("languages_dir", "UNJARGON_LANGUAGES_DIR", _folder, "a folder of extra languages", "more languages beside the shipped ones (see Adding a language)"),
     Setting("max_text_chars", "UNJARGON_MAX_TEXT_CHARS", _integer(1), "a whole number of characters, at least 1", "longest text accepted"),
     Setting("max_tokens", "UNJARGON_MAX_TOKENS", _integer(256), "a whole number of tokens, at least 256", "longest answer the model may write"),
@@ -270,6 +267,12 @@ def load(environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings
         if value is not None:
             values[name] = _checked(BY_NAME[name], value, option=True)
     settings = Settings(**{k: v for k, v in values.items() if v is not None})
+    if settings.lang is not None:
+        from service.i18n import languages
+
+        if settings.lang not in languages.codes(settings.languages_dir):
+            label = "--lang" if overrides.get("lang") is not None else "UNJARGON_LANG"
+            raise SettingsError(label, _languages_accepted(settings.languages_dir), settings.lang)
     _check_home(settings.home, "UNJARGON_HOME" if "home" in values else "the unjargon home (~/.unjargon; set UNJARGON_HOME)")
     return settings
 

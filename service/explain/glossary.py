@@ -188,15 +188,20 @@ def _other_languages() -> list[str]:
     return [code for code in languages.codes() if code != languages.DEFAULT]
 
 
-def _overlays() -> list[tuple[str, Path]]:
+def _overlays() -> tuple[tuple[str, Path], ...]:
     from service.i18n import languages
 
-    return [(lang.code, lang.glossary_overlay) for lang in languages.registry().values() if lang.glossary_overlay]
+    return tuple((lang.code, lang.glossary_overlay) for lang in languages.registry().values() if lang.glossary_overlay)
+
+
+def load(folder: str | None = None) -> Glossary:
+    """All glossary files of `folder` (default data/glossary) merged, with the registered languages' columns."""
+    return _load(folder, _overlays())
 
 
 @cache
-def load(folder: str | None = None) -> Glossary:
-    """All glossary files of `folder` (default data/glossary) merged; later duplicates of an id are refused."""
+def _load(folder: str | None, overlays: tuple[tuple[str, Path], ...]) -> Glossary:
+    """load(), once per folder and set of languages; later duplicates of an id are refused."""
     path = Path(folder) if folder else data_dir() / "glossary"
     entries: list[dict] = []
     seen: set[str] = set()
@@ -210,7 +215,7 @@ def load(folder: str | None = None) -> Glossary:
             seen.add(entry["id"])
             entries.append(entry)
     by_id = {entry["id"]: entry for entry in entries}
-    for code, overlay in _overlays():  # an added language's columns, kept in its own file
+    for code, overlay in overlays:  # an added language's columns, kept in its own file
         raw = overlay.read_bytes()
         digest.update(raw)
         for term_id, columns in json.loads(raw)["columns"].items():

@@ -60,13 +60,16 @@ def _registry(extra: Path | None) -> dict[str, Language]:
     return languages
 
 
-def registry() -> dict[str, Language]:
-    """Every language, shipped and extra, by code."""
-    return _registry(_extra_dir())
+_FROM_SETTINGS = Path("<settings>")  # "the extra folder the settings name"; None means no extra folder
 
 
-def codes() -> list[str]:
-    return list(registry())
+def registry(extra: Path | None = _FROM_SETTINGS) -> dict[str, Language]:
+    """Every language, shipped and extra (from `extra`, by default the settings' UNJARGON_LANGUAGES_DIR), by code."""
+    return _registry(_extra_dir() if extra is _FROM_SETTINGS else extra)
+
+
+def codes(extra: Path | None = _FROM_SETTINGS) -> list[str]:
+    return list(registry(extra))
 
 
 def get(code: str | None) -> Language:
