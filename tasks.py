@@ -32,6 +32,9 @@ def ensure_venv(extras: str = "") -> None:
     if run(str(BIN / "python"), "-m", "pip", "install", "--quiet", "--upgrade", "pip") or \
        run(str(BIN / "python"), "-m", "pip", "install", "--quiet", "-e", spec):
         sys.exit("installing unjargon failed (see the pip output above)")
+    # Compile the bytecode now: a first `unjargon explain` would otherwise pay for it (and a shell with
+    # PYTHONDONTWRITEBYTECODE set would pay on every run).
+    run(str(BIN / "python"), "-m", "compileall", "-q", "-j", "0", "calculators", "service")
     stamp.touch()
 
 

@@ -86,10 +86,10 @@ def _secret(text: str) -> Secret | None:
 
 
 def _backend(text: str) -> str:
-    from service.llm import backend_names
+    from service.llm import is_backend
 
     value = str(text).strip().lower()
-    if value != "auto" and value not in backend_names():
+    if value != "auto" and not is_backend(value):
         raise ValueError
     return value
 

@@ -56,9 +56,9 @@ def _registered_language(code: str) -> str:
 
 
 def _registered_backend(name: str) -> str:
-    from service.llm import backend_names
+    from service.llm import backend_names, is_backend
 
-    if name != "auto" and name not in backend_names():
+    if name != "auto" and not is_backend(name):
         raise ValueError(f"expected one of auto, {', '.join(backend_names())}")
     return name
 

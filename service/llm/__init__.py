@@ -36,6 +36,11 @@ def backend_names() -> list[str]:
     return list(BUILT_IN) + list(_plugins())
 
 
+def is_backend(name: str) -> bool:
+    """Whether `name` is a backend; a built-in name is answered without reading installed packages' metadata."""
+    return name in BUILT_IN or name in _plugins()
+
+
 def _load_class(target: str):
     from importlib import import_module
 
