@@ -6,7 +6,6 @@ import json
 from service.cli.errors import UsageError
 
 
-
 def calc_command(argv: list[str]) -> int:
     """`unjargon calc [NAME] [--field value ...] [--json] [--input JSON]`."""
     import calculators
@@ -17,9 +16,26 @@ def calc_command(argv: list[str]) -> int:
             print(f"  {name:<20} {calculators.summary(name)}")
         return 0
     name = argv[0]
+    variants, as_json = read_inputs(name, argv[1:])
+    results = [calculators.run(name, variant) for variant in variants]
+    if as_json:
+        payload = calculators.jsonable(results[0] if len(results) == 1 else results)
+        print(json.dumps(payload, ensure_ascii=False, indent=2))
+    elif len(results) == 1:
+        _print_result(results[0])
+    else:
+        _print_table(results)
+    return 0
+
+
+def read_inputs(name: str, argv: list[str], prog: str | None = None) -> tuple[list[dict], bool]:
+    """A calculator's inputs from `--field value` options and --input JSON: one set per chip and model of a
+    comma list, and whether --json was asked for."""
+    import calculators
+
     calculator = calculators.get(name)
-    parser = _calc_parser(calculator)
-    args = parser.parse_args(argv[1:])
+    parser = _calc_parser(calculator, prog)
+    args = parser.parse_args(argv)
     inputs = {}
     if args.input:
         try:
@@ -32,20 +48,11 @@ def calc_command(argv: list[str]) -> int:
         value = getattr(args, field_name, None)
         if value is not None:
             inputs[field_name] = value
-    variants = _expand_name_lists(inputs)
-    results = [calculators.run(name, variant) for variant in variants]
-    if args.json:
-        payload = calculators.jsonable(results[0] if len(results) == 1 else results)
-        print(json.dumps(payload, ensure_ascii=False, indent=2))
-    elif len(results) == 1:
-        _print_result(results[0])
-    else:
-        _print_table(results)
-    return 0
+    return _expand_name_lists(inputs), args.json
 
 
-def _calc_parser(calculator) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=f"unjargon calc {calculator.name}", description=calculator.summary,
+def _calc_parser(calculator, prog: str | None = None) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog or f"unjargon calc {calculator.name}", description=calculator.summary,
                                      epilog="Numbers accept units: 900GB/s, 70B, 4M, 1.2e15, 16 GiB, 46%. Sources: " + "; ".join(calculator.sources))
     for spec in calculator.fields:
         default = "" if spec.required else f" [default: {spec.default:g}]" if isinstance(spec.default, float) else f" [default: {spec.default}]" if spec.default is not None else " [optional]"

@@ -13,6 +13,10 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["calc"]:
         return _guard(lambda: _with_settings(None) and calc_command(argv[1:]))
+    if argv[:1] == ["plan"]:
+        from service.cli.plan import plan_command
+
+        return _guard(lambda: _with_settings(None) and plan_command(argv[1:]))
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "handler", None):
@@ -68,6 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
     explain.set_defaults(handler=explain_command)
     calc = commands.add_parser("calc", help="run a calculator (unjargon calc lists them)", add_help=False)
     calc.set_defaults(handler=lambda args: calc_command([]))
+    commands.add_parser("plan", help="choose a training job's parallel layout and explain why (unjargon plan --help)", add_help=False)
     serve = commands.add_parser("serve", help="start the HTTP chat service")
     serve.add_argument("--host", default=None, help="address to listen on (env UNJARGON_HOST; default 127.0.0.1)")
     serve.add_argument("--port", default=None, help="port to listen on, 1-65535 (env UNJARGON_PORT; default 8000)")
