@@ -2,6 +2,7 @@
 
 import hashlib
 import json
+import os
 import threading
 from collections import OrderedDict
 from functools import cache
@@ -17,13 +18,14 @@ def source_digest(roots: tuple[Path, ...]) -> str:
     """sha256 over every file under `roots` (recursively, by relative path and content), first 16 hex digits."""
     digest = hashlib.sha256()
     for root in roots:
-        if not root.is_dir():
-            continue
-        for path in sorted(p for p in root.rglob("*") if p.is_file() and not _SKIPPED_PARTS.intersection(p.relative_to(root).parts)):
-            if path.suffix in (".pyc", ".pyo"):
-                continue
-            digest.update(root.name.encode() + b"/" + path.relative_to(root).as_posix().encode() + b"\0")
-            digest.update(path.read_bytes())
+        files = []
+        for folder, subfolders, names in os.walk(root):
+            subfolders[:] = [name for name in subfolders if name not in _SKIPPED_PARTS]
+            files.extend(os.path.join(folder, name) for name in names if not name.endswith((".pyc", ".pyo")))
+        prefix = len(str(root)) + 1
+        for path in sorted(files):
+            with open(path, "rb") as handle:
+                digest.update(f"{root.name}/{path[prefix:]}".encode() + b"\0" + handle.read())
     return digest.hexdigest()[:16]
 
 
