@@ -40,7 +40,7 @@ ERROR_DESCRIPTIONS = {
     401: "missing or wrong bearer token (only when the service has tokens)",
     404: "no such conversation or model (or it belongs to another token)",
     413: "request body too large (UNJARGON_MAX_BODY_BYTES)",
-    422: "invalid input: the message names the field",
+    422: "invalid input: the message names the field (code invalid_json: the body is not JSON at all)",
     429: "rate limit reached; Retry-After says when to try again",
     502: "the model's API refused the request (a setting to fix; retrying will not help)",
     503: "the model (or the store) is unavailable or overloaded; Retry-After says when to try again",
@@ -121,6 +121,49 @@ class HTTPError(StarletteHTTPException):
         self.param = param
 
 
+def body_not_json(content_type: str | None, reason: str | None = None) -> str:
+    """What to tell a client whose body is not JSON, naming the cause when it is the Content-Type."""
+    media = (content_type or "").split(";")[0].strip().lower()
+    if media and media != "application/json" and not media.endswith("+json"):
+        return f"the request body is not JSON: it was sent as {media[:60]}; send a JSON object with Content-Type: application/json"
+    if not media:
+        return "the request body is not JSON: send a JSON object with Content-Type: application/json"
+    return f"the request body is not valid JSON ({reason or 'it could not be parsed'}); send a JSON object"
+
+
+def _body_problem(request: Request, exc: RequestValidationError) -> tuple[str, str] | None:
+    """A body that is not JSON, or JSON but not an object, said plainly (pydantic would say "JSON decode error")."""
+    content_type = request.headers.get("content-type")
+    for problem in exc.errors():
+        location = tuple(problem.get("loc", ()))
+        if not location or location[0] != "body" or len(location) > 2:
+            continue
+        kind = problem.get("type")
+        if kind == "json_invalid":
+            reason = (problem.get("ctx") or {}).get("error") or "it could not be parsed"
+            where = f" at character {location[1]}" if len(location) == 2 and isinstance(location[1], int) else ""
+            return body_not_json(content_type, f"{reason}{where}"), "invalid_json"
+        if len(location) == 1 and kind == "missing":
+            return "the request body is empty; send a JSON object", "invalid_json"
+        if len(location) == 1 and kind in ("model_attributes_type", "dict_type", "model_type"):
+            if isinstance(problem.get("input"), bytes | bytearray):  # FastAPI parses JSON only when labelled so
+                return body_not_json(content_type), "invalid_json"
+            return "the request body must be a JSON object, not " + _json_kind(problem.get("input")), "validation_error"
+    return None
+
+
+def _json_kind(value) -> str:
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, bool):
+        return "true or false"
+    if value is None:
+        return "null"
+    return "a number"
+
+
 def _validation_message(exc: RequestValidationError) -> tuple[str, str | None]:
     """'field: what is wrong' for each problem; the submitted values are never echoed back."""
     parts, first = [], None
@@ -152,6 +195,9 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(request: Request, exc: RequestValidationError):
+        body = _body_problem(request, exc)
+        if body is not None:
+            return error_response(422, body[0], body[1])
         message, param = _validation_message(exc)
         return error_response(422, message, "validation_error", param)
 

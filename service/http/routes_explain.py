@@ -1,5 +1,6 @@
 """The JSON API: explain, calculators (one documented route each) and the chart."""
 
+import json
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.concurrency import run_in_threadpool
@@ -11,7 +12,7 @@ import calculators
 from service.http import chart
 from service import engine
 from service.http.deps import BackendName, LanguageCode, check_text, get_owner, get_settings
-from service.http.error_responses import BACKEND_ERRORS, HTTPError, error_responses
+from service.http.error_responses import BACKEND_ERRORS, HTTPError, body_not_json, error_responses
 from service.config import Settings
 
 router = APIRouter()
@@ -90,10 +91,15 @@ class CalculationResult(BaseModel):
 
 
 async def _inputs(request: Request) -> dict:
+    if not await request.body():
+        raise HTTPError(422, "the request body is empty; send a JSON object of the calculator's inputs", "invalid_json")
     try:
         inputs = await request.json()
-    except (ValueError, RecursionError):  # RecursionError: arrays nested 100,000 deep were a 500
-        raise HTTPError(422, "the body must be a JSON object of the calculator's inputs", "validation_error") from None
+    except RecursionError:  # arrays nested 100,000 deep were a 500
+        raise HTTPError(422, "the request body is JSON nested too deeply", "invalid_json") from None
+    except ValueError as exc:
+        reason = f"{exc.msg} at character {exc.pos}" if isinstance(exc, json.JSONDecodeError) else "not UTF-8 text"
+        raise HTTPError(422, body_not_json(request.headers.get("content-type"), reason), "invalid_json") from None
     if not isinstance(inputs, dict):
         raise HTTPError(422, "the body must be a JSON object of the calculator's inputs", "validation_error")
     return inputs
