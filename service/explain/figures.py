@@ -1,0 +1,955 @@
+"""Every figure a text states (English and Arabic), with the calculator quantity it gives and its value."""
+
+import ast
+import bisect
+import json
+import math
+import operator
+import re
+from dataclasses import dataclass, field
+
+from calculators import CalculatorInputError, catalog
+from calculators.resources import data_dir
+from calculators.units import parse_text
+
+# Arabic-Indic and Persian digits and the Arabic decimal/thousands separators map one character to one,
+# so offsets in the translated text are offsets in the input.
+_DIGITS = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹٫٬", "01234567890123456789.,")
+_AR = "\u0600-\u06FF"
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One number stated in a text: what it measures and its value in the calculators' units."""
+
+    quote: str
+    start: int
+    end: int
+    quantity: str
+    value: float
+    unit: str | None = None
+    approx: bool = False
+    chip: str | None = None
+    model: str | None = None
+    role: str | None = None
+    pair: int | None = None
+    detail: dict | None = field(default=None, hash=False)
+
+    def to_dict(self) -> dict:
+        """The JSON object of DESIGN.md's `figures` list."""
+        value = self.value
+        if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+            value = int(value)
+        out = {"quote": self.quote, "quantity": self.quantity, "value": value, "unit": self.unit,
+               "approx": self.approx, "start": self.start, "end": self.end}
+        for key in ("chip", "model", "role", "pair", "detail"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
+        return out
+
+
+# ----------------------------------------------------------------------------------------------- tables
+
+def _load() -> dict:
+    return json.loads((data_dir() / "figure_words.json").read_text(encoding="utf-8"))
+
+
+_W = _load()
+_EN, _ARW = _W["en"], _W["ar"]
+_I = re.IGNORECASE
+
+
+def _alt(words) -> str:
+    """A regex alternation of literal words, longest first so a longer word wins."""
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
+def _named(entries: list[dict], key: str, flags=0) -> tuple[re.Pattern, list[dict]]:
+    """One compiled alternation with a group per entry, so one match names the entry that fired."""
+    parts = [f"(?P<g{i}>{e[key]})" for i, e in enumerate(entries)]
+    return re.compile("|".join(parts), flags), entries
+
+
+def _which(match: re.Match, entries: list[dict]) -> dict:
+    return entries[int(match.lastgroup[1:])]
+
+
+_LETTERS = re.compile(r"[A-Za-z\u0600-\u06FF]+")
+
+
+class _Table:
+    """Patterns tried where a word starts; only those whose own words could begin with that word are tried."""
+
+    def __init__(self, entries: list[dict], key: str, suffix: str = "", flags: int = _I):
+        self.entries = entries
+        self.patterns = [re.compile(f"(?:{e[key]}){suffix}", flags) for e in entries]
+        self.words = [frozenset(w.lower() for w in _LETTERS.findall(e[key])) for e in entries]
+        # a pattern that opens with a character class ("[A-Z]\\d+") could start with any word
+        self.wild = [re.sub(r"^(?:\(\?:|\()+", "", e[key])[:1] in ("[", "\\", ".") for e in entries]
+        self.cache: dict[str, tuple[int, ...]] = {}
+
+    def candidates(self, word: str) -> tuple[int, ...]:
+        found = self.cache.get(word)
+        if found is None:
+            found = tuple(i for i, words in enumerate(self.words)
+                          if self.wild[i] or any(word.startswith(w) or w.startswith(word) for w in words))
+            if len(self.cache) > 50000:  # a long-running server meets unbounded vocabularies
+                self.cache.clear()
+            self.cache[word] = found
+        return found
+
+    def match(self, text: str, pos: int, endpos: int, word: str) -> tuple[dict, re.Match] | None:
+        """The first entry, in table order, that matches at pos."""
+        for i in self.candidates(word):
+            m = self.patterns[i].match(text, pos, endpos)
+            if m:
+                return self.entries[i], m
+        return None
+
+
+_MULTS = {**_EN["multipliers"], **_ARW["multipliers"]}
+_APPROX_BEFORE = re.compile(r"(?:(?<![\w])(?:" + _EN["approx_before"] + "|" + _ARW["approx_before"] + r")|[~≈∼])\s*$", _I)
+_APPROX_AFTER = re.compile(r"\s*(?:" + _EN["approx_after"] + "|" + _ARW["approx_after"] + r")(?![\w])", _I)
+
+# A number: digits (with thousands commas, decimals, exponent or "× 10^n"), then an optional multiplier.
+# one branch that opens with \d, so the engine's first-character skip applies (an alternation disables it)
+_NUMLIT = r"\d+(?:,\d{3}(?!\d))*(?:\.\d+)?(?:[eE][+-]?\d+)?"
+_EN_WORDS = _EN["number_words"]
+_AR_WORDS = _ARW["number_words"]
+_AR_WORD = r"[وبل]?(?:" + _alt(_AR_WORDS) + r")"
+_MULT = (r"(?:(?P<m1>[kKMBT]|bn|mn)(?![A-Za-z0-9])|(?P<m1b>[kmb])(?![A-Za-z0-9/])"
+         r"|[\s-]?(?P<m2>thousand|million|billion|trillion|quadrillion)(?![A-Za-z])"
+         rf"|\s?(?P<m3>{_alt(_ARW['multipliers'])})(?![{_AR}]))?")
+# Three scans that each start with a digit or a literal word, so the regex engine skips ahead cheaply; what
+# must not stand before a token (a letter before "100" in "H100") is checked in code.
+_DIGIT_TOKEN = re.compile(r"(?P<num>" + _NUMLIT + r")(?P<pow>\s*[×x]\s*10\s*(?:\^|\*\*)\s*[+-]?\d+)?" + _MULT)
+_EN_TOKEN = re.compile(r"(?P<enw>" + _alt([*_EN_WORDS, *(w.capitalize() for w in _EN_WORDS)]) + r")(?![A-Za-z-])")
+_AR_WORD = r"(?:" + _alt([*_AR_WORDS, *(p + w for w in _AR_WORDS for p in "وبل")]) + r")"
+_AR_TOKEN = re.compile(rf"(?P<arw>{_AR_WORD}(?:\s+و?\s?{_AR_WORD})*)(?![{_AR}])")
+_HAS_AR = re.compile(f"[{_AR}]")
+_HAS_AR_DIGIT = re.compile("[٠-٩۰-۹٫٬]")
+_HAS_EXPR = re.compile(r"\d\s*(?:[*×·÷^]|/\s*[\d(])")
+
+
+class _Tok:
+    """A number token: a match with the groups of any of the three scans, plus a currency sign before it."""
+
+    __slots__ = ("m", "cur", "lead")
+
+    def __init__(self, m: re.Match, norm: str):
+        self.m = m
+        self.cur, self.lead = None, m.start()
+        if "num" in m.re.groupindex:
+            at = m.start() - (2 if norm[m.start() - 2:m.start() - 1] in "$€£" and norm[m.start() - 1:m.start()] == " " else 1)
+            if at >= 0 and norm[at:at + 1] in ("$", "€", "£") and at < m.start():
+                self.cur, self.lead = norm[at:m.start()], at
+
+    def group(self, name=0):
+        if name == "cur":
+            return self.cur
+        if name == 0 or name in self.m.re.groupindex:
+            return self.m.group(name)
+        return None
+
+    def start(self, name=None):
+        if name is None:
+            return self.lead
+        return self.m.start(name) if name in self.m.re.groupindex else self.m.start()
+
+    def end(self):
+        return self.m.end()
+
+
+def _tokens(norm: str) -> list[_Tok]:
+    """Every number in the text, digits or words, in order."""
+    found = []
+    for m in _DIGIT_TOKEN.finditer(norm):
+        before = norm[m.start() - 1] if m.start() else " "
+        if not (before.isascii() and (before.isalnum() or before in "_.")):
+            found.append(_Tok(m, norm))
+    for m in _EN_TOKEN.finditer(norm):
+        if not m.start() or not (norm[m.start() - 1].isalpha() or norm[m.start() - 1] == "-"):
+            found.append(_Tok(m, norm))
+    if _HAS_AR.search(norm):
+        for m in _AR_TOKEN.finditer(norm):
+            if not m.start() or not ("\u0600" <= norm[m.start() - 1] <= "\u06FF"):
+                found.append(_Tok(m, norm))
+    return sorted(found, key=lambda t: t.start())
+
+
+_AR_SPLIT = re.compile(rf"[وبل]?(?:{_alt(_AR_WORDS)})(?![{_AR}])|(?<![{_AR}])[وبل]?(?:{_alt(_AR_WORDS)})")
+_AR_WEAK = set(_ARW["weak_number_words"])
+_AR_PLURAL_SCALE = set(_ARW["plural_scale_words"])
+_AR_SCALE = set(_ARW["scale_words"])
+_AR_TEEN = set(_ARW["teen_words"])
+
+# Units written right after a number; case matters (GB/s is bytes, Gb/s is bits).
+_UNIT_ENTRIES = _EN["units"] + _ARW["units"]
+_UNITS, _ = _named([{**e, "p": f"(?:{e['pattern']})" + ("" if e["class"] in ("percent", "ratio") else r"(?![\w/])")}
+                    for e in _UNIT_ENTRIES], "p")
+_UNIT_AT = re.compile(r"[ \t]?\+?-?[ \t]?")
+_NOUN_ENTRIES = _EN["nouns"] + _ARW["nouns"]
+_MODS = r"(?:(?:" + _EN["modifiers"] + "|" + _ARW["modifiers"] + r")[\s-]+){0,3}"
+_NOUNS = re.compile(r"[\s-]*" + _MODS + "(?:" + "|".join(f"(?P<g{i}>(?:{e['pattern']}))" for i, e in enumerate(_NOUN_ENTRIES))
+                    + rf")(?![\w])", _I)
+# Nouns a few words later: "14.8 trillion diverse and high-quality tokens".
+_NOUN_LATER = re.compile(r"(?:\s+[a-z][\w-]*){1,4}?\s+(?P<n>tokens|parameters|params|GPUs|TPUs|chips)\b(?!\s*/)")
+_WAY = re.compile(r"[\s-]?way\b", _I)
+_EN_NOUNS_WEAK_OK = {"chips", "tokens", "params", "layers", "experts", "heads", "stages", "virtual_stages", "microbatches",
+                     "dp", "tp", "ranks", "nodes", "sequences", "steps", "epochs", "chips_hyphen"}
+
+# Key phrases that name the quantity of the number after them ("sequence length of 8192").
+_KEYS = _EN["key_phrases"] + _ARW["key_phrases"]
+_FILL = r"(?:\s*[:=]\s*|\s+(?:of|is|was|are|were|to|at|set to|equals?|around|about|roughly|approximately|~|from|reached|reaches|only|just|up to|by|من|هو|هي|قدره|قدرها|بدرجة|بحجم|بقيمة|يبلغ|تبلغ|إلى)?\s*|\s*\(\s*)"
+_KEY_BEFORE = re.compile(r"(?<![\w])(?:" + "|".join(f"(?P<g{i}>{e['pattern']})" for i, e in enumerate(_KEYS)) + r")" + _FILL + r"(?:~\s*)?$", _I)
+_KEY_TABLE = _Table(_KEYS, "pattern", _FILL + r"(?:~\s*)?$")
+_KEY_AFTER = re.compile(r"\s*\)?\s*(?:" + "|".join(f"(?P<g{i}>{e['pattern']})" for i, e in enumerate(_KEYS)) + r")(?![\w])", _I)
+
+# Compact notation: TP8, TP=8, |TP|=2, EP8TP1, PP16/VPP2, GBS=1024, mbs 2, seq 4k, ZeRO-3, top-2.
+_ABBR = _EN["abbreviations_case_sensitive"]
+_SIGN_ONLY = set(_EN["abbreviations_that_need_a_sign"])
+_COMPACT = re.compile(
+    r"(?<![A-Za-z_])(?:\|(?P<abs>" + _alt(k for k in _ABBR if not k.endswith("-")) + r")\|\s*=\s*"
+    r"|(?P<abbr>" + _alt(_ABBR) + r")(?P<sep>\s*[=:]\s*|[ \t-]?))"
+    r"(?P<num>\d+(?:\.\d+)?(?:e-?\d+)?)(?P<k>[kK])?(?!\d|\.\d|[kK])"
+)
+_ABBR_DETAIL = _EN["abbreviation_detail"]
+
+# Names whose digits are not figures (Table 4, [12], arXiv ids, 1F1B, fp8, FSDP2, 3D parallelism, years below).
+_NAMES_WORD = re.compile("|".join(f"(?:{p})" for p in _EN["name_patterns"]["word_led"]))
+_LINK_CHUNK = re.compile(r"[(\[<\"']?(?:https?://|www\.|arXiv:|doi:|DOI:|\S*\.(?:com|org|io|ai|net|dev|edu|html?)\b)")
+_NAMES_DIGIT = re.compile("|".join(f"(?:{p})" for p in _EN["name_patterns"]["digit_led"]))
+_CHUNK = re.compile(r"\S+")
+
+
+_INDEX_TABLE = _Table([{"p": w} for w in _EN["index_words"].split("|")], "p", r"\s*#?\s*$")
+_LIST_MARK = re.compile(r"(?m)^[ \t]*(?:[-*•]\s*)?\(?\d+(?:\.\d+)*[.)](?=\s)|^[ \t]*\d+(?:\.\d+)+\s+(?=[A-Z])")
+_CLUTTER_LINE = re.compile(r"(?m)^[ \t]*[$€£]?\d[\d,.]*[kKMB]?[ \t]*$")
+
+
+def _chip_names() -> list[str]:
+    names = []
+    for entry in catalog.hardware().entries:
+        for name in (entry["id"], entry["name"], *entry.get("aliases", [])):
+            if any(c.isdigit() for c in name) or name.lower() in ("trillium", "ironwood"):
+                names.append(name)
+    return names
+
+
+def _flex(name: str) -> str:
+    """A catalog name as a regex where spaces and hyphens may differ or vanish."""
+    return r"[\s-]?".join(re.escape(part) for part in re.split(r"[\s\-_]+", name) if part)
+
+
+_CHIP_CORE = (r"(?:(?:NVIDIA|Nvidia|AMD|Google|Intel)\s+)?(?:" + "|".join(_flex(n) for n in sorted(_chip_names(), key=len, reverse=True))
+              + r"|TPU\s?v?\d+[a-z]*|MI\d{3}[A-Z]?|GB\d{3}(?:\s?NVL\d+)?|(?!(?:TP|PP|DP|EP|CP|SP|MP|VP|BS|SL)\d)[A-Z]{1,2}\d{2,4}[A-Z]?|Gaudi\s?\d|Trillium|Ironwood)")
+_CHIP_AFTER = re.compile(r"[ \t]*[x×]?[ \t]*(?P<name>" + _CHIP_CORE + r")(?P<pl>s)?(?:[ \t]+(?:SXM\d?|PCIe|\d+\s?GB))?"
+                         r"(?:[ \t]+(?:GPUs?|chips?|TPUs?|accelerators?|devices?|cards?))?(?![\w])")
+_PRODUCT = re.compile(r"(?<![\w.])(?P<a>\d+)\s*[x×]\s*(?P<b>\d+)(?=\s*(?:" + _CHIP_CORE + r"|GPUs?|TPUs?|chips?|accelerators?|devices?)(?![\w]))")
+_FAMILY = _EN["model_family"]
+_MODEL = re.compile(r"(?P<name>(?:" + _FAMILY + r")(?:[- ]?(?:v|V|R|K)?\d+(?:\.\d+)*)?(?:[- ](?:Instruct|Base|Chat))?)"
+                    r"(?:[- ](?P<size>\d+(?:\.\d+)?[BMT])(?:-A(?P<act>\d+(?:\.\d+)?[BMT]))?)?(?![\w.])")
+_MOE_NAME = re.compile(r"(?<![\w.])(?P<size>\d+(?:\.\d+)?[BT])-A(?P<act>\d+(?:\.\d+)?[BMT])(?![\w])")
+_BOUNDARY = re.compile(_EN["boundaries"] + r"|[،؛؟]")
+_FROM = re.compile(r"(?:(?<![\w])(?:" + _EN["from_to"]["from"] + "|" + _ARW["from_to"]["from"] + r")\s*(?:~\s*)?)$", _I)
+_ARROW = re.compile(r"^\s*(?:→|->|⟶|=>|⇒)\s*$")
+_TO = re.compile(r"^\s*(?:" + _EN["from_to"]["to"] + "|" + _ARW["from_to"]["to"] + r")\s*$", _I)
+_RANGE_DASH = re.compile(r"^\s?[–-]\s?$")
+_RESULT = re.compile(r"^\s*(?:=|≈|~|is about|is roughly|gives|yields)\s*$")
+
+_OPERAND = r"[(\[]*\s*(?:" + _NUMLIT + r")(?:\s*[×x]\s*10\s*(?:\^|\*\*)\s*[+-]?\d+)?(?:[kKMBT](?![A-Za-z]))?(?:\s*%)?\s*[)\]]*"
+_EXPR = re.compile(r"(?<![\w.])" + _OPERAND + r"(?:\s*(?:\*\*|[*×·/÷^+−]|-(?=\s))\s*" + _OPERAND + r")+")
+_EXPR_NEEDS = re.compile(r"\*|×|·|/|÷|\^")
+
+# Cues: words near a number that settle what it measures, per unit class, nearest first.
+_CUES = _EN["cues"] + _ARW["cues"]
+
+
+def _cue_tables(direction: str) -> dict[str, _Table]:
+    tables: dict[str, list[dict]] = {}
+    for cue in _CUES:
+        pattern = cue.get("near") or cue.get(direction)
+        if pattern:
+            tables.setdefault(cue["class"], []).append({**cue, "p": pattern})
+    return {cls: _Table(entries, "p") for cls, entries in tables.items()}
+
+
+_CUE_BEFORE = _cue_tables("before")
+_CUE_AFTER = _cue_tables("after")
+_UNIT_SECONDS = {**_EN["unit_seconds"], **_ARW["unit_seconds"]}
+_MAGNITUDE_DEFAULT = _EN["magnitude_default"]
+_WINDOW_BEFORE, _WINDOW_AFTER = 70, 60
+_SEQ_K = re.compile(r"^(?:1|2|4|8|16|32|64|128|256|512|1024)$")
+_FLOP_WORD = re.compile(r"FLOP|flop", 0)
+
+
+# ------------------------------------------------------------------------------------------- reading
+
+@dataclass
+class _Fig:
+    """A figure while it is being read; frozen into a Figure at the end."""
+
+    start: int
+    end: int
+    quantity: str
+    value: float
+    unit: str | None = None
+    approx: bool = False
+    chip: str | None = None
+    model: str | None = None
+    role: str | None = None
+    detail: dict | None = None
+    raw: float = 0.0        # the number as written, multiplier applied, before unit conversion
+    scale: float = 1.0      # value = raw * scale, so a partner in "from 100 to 128 tokens/s" can borrow it
+    generic: bool = True    # the quantity is a fallback, not read from a unit, noun, cue or notation
+    expression: bool = False
+    pair: "_Fig | None" = None
+
+
+_CHIP_CACHE: dict[str, str | None] = {}
+_MODEL_CACHE: dict[str, str | None] = {}
+
+
+def _chip_id(name: str) -> str | None:
+    """The catalog id of a chip name as written ("H100s", "TPU v4"), or None."""
+    if name not in _CHIP_CACHE:
+        found = None
+        for candidate in (name, re.sub(r"s$", "", name), re.sub(r"^(?:NVIDIA|Nvidia|AMD|Google|Intel)\s+", "", name)):
+            key = catalog.normalise_name(candidate)
+            if key in catalog.hardware()._index:
+                found = catalog.hardware()._index[key]["id"]
+                break
+        _CHIP_CACHE[name] = found
+    return _CHIP_CACHE[name]
+
+
+def _model_id(name: str) -> str | None:
+    if name not in _MODEL_CACHE:
+        entry = catalog.models()._index.get(catalog.normalise_name(name))
+        _MODEL_CACHE[name] = entry["id"] if entry else None
+    return _MODEL_CACHE[name]
+
+
+def _ar_number(words: str) -> tuple[float, bool]:
+    """The value of Arabic number words ("ألفين وثمانية وأربعين" = 2048) and whether it is a weak reading."""
+    parts = [re.sub(r"^[وبل](?=\S)", "", w) if re.sub(r"^[وبل](?=\S)", "", w) in _AR_WORDS else w
+             for w in _AR_SPLIT.findall(words)]
+    total, current = 0.0, 0.0
+    for word in parts:
+        value = _AR_WORDS[word]
+        if word in _AR_TEEN and 0 < current < 10:
+            current += 10
+        elif value == 100 and 0 < current < 10:
+            current *= 100
+        elif value >= 1000:
+            total += (current or 1) * value if word not in ("ألفان", "ألفين", "مليونان", "مليونين", "ملياران", "مليارين") or not current else current * value
+            current = 0
+        else:
+            current += value
+    weak = len(parts) == 1 and (parts[0] in _AR_WEAK or parts[0] in _AR_PLURAL_SCALE)
+    return total + current, weak
+
+
+def _number(match: "_Tok") -> tuple[float, str]:
+    """The value of a token, multiplier applied, and the multiplier as written."""
+    if match.group("enw"):
+        return float(_EN_WORDS[match.group("enw").lower()]), ""
+    if match.group("arw"):
+        return _ar_number(match.group("arw"))[0], ""
+    value = float(match.group("num").replace(",", ""))
+    if match.group("pow"):
+        value *= 10.0 ** int(re.search(r"[+-]?\d+$", match.group("pow")).group())
+    mult = match.group("m1") or match.group("m1b") or match.group("m2") or match.group("m3") or ""
+    factor = _MULTS.get(mult) or _MULTS.get(mult.lower()) or 1.0
+    return value * factor, mult
+
+
+class _Reader:
+    """The state of one read: the text, protected spans, tokens, and the figures found so far."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.norm = text.translate(_DIGITS) if _HAS_AR_DIGIT.search(text) else text
+        self.figs: list[_Fig] = []
+        # one byte per character: 1 where a name or a figure already stands, so overlap tests are one find()
+        self.taken = bytearray(len(text))
+        self.protected = bytearray(len(text))
+        self.bounds = [m.start() for m in _BOUNDARY.finditer(self.norm)]
+        self.tokens = _tokens(self.norm)
+        self.token_starts = [m.start() for m in self.tokens]
+        self.hints: dict[int, str] = {}
+        # where words start; after an Arabic conjunction or preposition written onto the word, too ("وحجم")
+        if _HAS_AR.search(self.norm):
+            self.starts = [p for m in _CHUNK.finditer(self.norm)
+                           for p in ((m.start(), m.start() + 1) if m.group(0)[0] in "وبلف" and len(m.group(0)) > 3 else (m.start(),))]
+        else:
+            self.starts = [m.start() for m in _CHUNK.finditer(self.norm)]
+        self._word: dict[int, str] = {}
+        self.moe_candidates: list[re.Match] = []
+        self.product_candidates: list[re.Match] = []
+
+    # -- helpers
+
+    def clause(self, start: int, end: int) -> tuple[int, int]:
+        i = bisect.bisect_right(self.bounds, start - 1)
+        lo = self.bounds[i - 1] + 1 if i else 0
+        j = bisect.bisect_left(self.bounds, end)
+        hi = self.bounds[j] if j < len(self.bounds) else len(self.norm)
+        return max(lo, start - _WINDOW_BEFORE), min(hi, end + _WINDOW_AFTER)
+
+    def is_free(self, start: int, end: int) -> bool:
+        return self.taken.find(1, start, end) < 0 and self.protected.find(1, start, end) < 0
+
+    def in_protected(self, start: int, end: int) -> bool:
+        return self.protected.find(1, start, end) >= 0
+
+    def protect_span(self, start: int, end: int) -> None:
+        self.protected[start:end] = b"\x01" * (end - start)
+
+    def number_between(self, a: int, b: int) -> bool:
+        """Whether another number stands between a cue and this number (the cue then belongs to it)."""
+        i = bisect.bisect_left(self.token_starts, a)
+        return i < len(self.token_starts) and self.token_starts[i] < b
+
+    def add(self, fig: _Fig) -> _Fig:
+        fig.approx = fig.approx or self.approx_at(fig.start, fig.end)
+        self.figs.append(fig)
+        if not fig.expression:
+            self.taken[fig.start:fig.end] = b"\x01" * (fig.end - fig.start)
+        return fig
+
+    def approx_at(self, start: int, end: int) -> bool:
+        return bool(_APPROX_BEFORE.search(self.norm, max(0, start - 20), start) or _APPROX_AFTER.match(self.norm, end))
+
+    def cue(self, cls: str, start: int, end: int) -> dict | None:
+        """The cue for a unit class nearest to the number, in the same clause, not claimed by another number."""
+        lo, hi = self.clause(start, end)
+        best, best_distance = None, 10**9
+        norm = self.norm
+        table = _CUE_BEFORE.get(cls)
+        if table:  # word starts nearest first; a match tried only where a word starts keeps this cheap
+            for pos in reversed(self.starts_in(lo, start)):
+                found = table.match(norm, pos, start, self.word(pos))
+                if not found:
+                    continue
+                entry, m = found
+                distance = start - m.end()
+                if distance <= entry.get("max_gap", 10**6) and not self.number_between(m.end(), start):
+                    best, best_distance = entry, distance
+                break
+        table = _CUE_AFTER.get(cls)
+        if table:
+            for pos in self.starts_in(end, hi):
+                if pos - end >= best_distance:
+                    break
+                found = table.match(norm, pos, hi, self.word(pos))
+                if not found:
+                    continue
+                if pos - end <= found[0].get("max_gap", 10**6) and not self.number_between(end, pos):
+                    best = found[0]
+                break
+        return best
+
+    def word(self, pos: int) -> str:
+        """The letters of the word at pos, lower-cased, which pick the patterns worth trying there."""
+        found = self._word.get(pos)
+        if found is None:
+            m = _LETTERS.search(self.norm, pos, pos + 8)
+            found = self._word[pos] = m.group(0).lower() if m else ""
+        return found
+
+    def starts_in(self, lo: int, hi: int) -> list[int]:
+        """Where words start between lo and hi."""
+        return self.starts[bisect.bisect_left(self.starts, lo):bisect.bisect_left(self.starts, hi)]
+
+    def key_before(self, start: int) -> dict | None:
+        found = None
+        for pos in self.starts_in(max(0, start - 60), start):  # farthest first: the longest key phrase wins
+            found = _KEY_TABLE.match(self.norm, pos, start, self.word(pos))
+            if found:
+                break
+        if not found:
+            return None
+        entry = found[0]
+        if "needs_nearby" in entry:
+            lo, hi = self.clause(start, start)
+            if not re.search(entry["needs_nearby"], self.norm[max(0, lo - 40):hi], _I):
+                return None
+        return entry
+
+    # -- passes
+
+    def protect(self) -> None:
+        norm = self.norm
+        for pattern in (_LIST_MARK, _CLUTTER_LINE):
+            for m in pattern.finditer(norm):
+                self.protect_span(*m.span())
+        # every name pattern holds a digit, so names are looked for only around the numbers
+        for t in self.tokens:
+            if t.group("num") is None:
+                continue
+            s, e = t.start("num"), t.end()
+            m = _NAMES_DIGIT.match(norm, s)
+            if m:
+                self.protect_span(*m.span())
+            for m in _NAMES_WORD.finditer(norm, max(0, s - 16), min(len(norm), e + 4)):
+                if m.start() <= s < m.end():
+                    self.protect_span(*m.span())
+            i = bisect.bisect_right(self.starts, s) - 1
+            if i >= 0 and _LINK_CHUNK.match(norm, self.starts[i]):
+                self.protect_span(s, e)
+            m = _MOE_NAME.match(norm, s)
+            if m:
+                self.moe_candidates.append(m)
+            m = _PRODUCT.match(norm, s)
+            if m:
+                self.product_candidates.append(m)
+        for m in _MODEL.finditer(norm):
+            if (not m.start() or not (norm[m.start() - 1].isalnum() or norm[m.start() - 1] == "-")) and not self.in_protected(*m.span()):
+                self.model_name(m, _model_id(m.group(0)))
+
+    def model_name(self, m: re.Match, model: str | None) -> None:
+        """A model's name is not a figure, but the size in it ("Llama 3 70B", "Qwen3-30B-A3B") is."""
+        sized = _MODEL.fullmatch(m.group(0)) or _MODEL.match(m.group(0))
+        offset = m.start()
+        if sized and sized.group("size") and "x" not in m.group(0).lower().split()[-1][:3]:
+            self.protect_span(offset, offset + sized.start("size"))
+            self.moe_name(sized, offset, model)
+        else:
+            self.protect_span(*m.span())
+
+    def moe_name(self, m: re.Match, offset: int, model: str | None) -> None:
+        size = m.group("size")
+        value, _ = _number(_Tok(_DIGIT_TOKEN.match(size), size))
+        s = offset + m.start("size")
+        self.add(_Fig(s, s + len(size), "params", value, model=model, raw=value, generic=False))
+        if m.group("act"):
+            s = offset + m.start("act") - 1  # the quote keeps the "A" of "A3B"
+            value, _ = _number(_Tok(_DIGIT_TOKEN.match(m.group("act")), m.group("act")))
+            self.add(_Fig(s, offset + m.end("act"), "active_params", value, model=model, raw=value, generic=False))
+
+    def moe_names(self) -> None:
+        for m in self.moe_candidates:
+            if self.is_free(*m.span()):
+                self.moe_name(m, 0, None)
+
+    def products(self) -> None:
+        """`8×8 H100`: nodes times chips per node."""
+        for m in self.product_candidates:
+            if not self.is_free(*m.span()):
+                continue
+            a, b = int(m.group("a")), int(m.group("b"))
+            tail = _CHIP_AFTER.match(self.norm, m.end())
+            end, chip = m.end(), None
+            if tail:
+                end, chip = tail.end(), _chip_id(tail.group("name"))
+            else:
+                noun = _NOUNS.match(self.norm, m.end())
+                end = noun.end() if noun else end
+            self.add(_Fig(m.start(), end, "n_chips", float(a * b), chip=chip, raw=float(a * b), generic=False,
+                          detail={"n_nodes": a, "chips_per_node": b}))
+
+    def compact(self) -> None:
+        for m in _COMPACT.finditer(self.norm):
+            abbr = m.group("abs") or m.group("abbr")
+            if abbr in _SIGN_ONLY and not (m.group("abs") or "=" in m.group("sep") or ":" in m.group("sep")):
+                continue
+            if m.group("sep") == "-" and abbr not in ("ZeRO", "Zero", "ZERO", "top-", "Top-", "TP", "PP", "DP", "EP", "CP"):
+                continue
+            if not self.is_free(m.start("num"), m.end()):
+                continue
+            if abbr == "FSDP" and not m.group("sep") and m.group("num") in ("1", "2"):
+                continue  # FSDP1 and FSDP2 are PyTorch's two implementations, not degrees
+            quantity = _ABBR[abbr]
+            raw = float(m.group("num"))
+            if m.group("k"):
+                raw *= 1024 if quantity == "seq_len" and _SEQ_K.match(m.group("num")) else 1000
+            detail = _ABBR_DETAIL.get(abbr)
+            start = m.start() if m.group("abs") is None else m.start()
+            self.add(_Fig(start, m.end(), quantity, raw, raw=raw, generic=False, detail=dict(detail) if detail else None))
+
+    def expressions(self) -> None:
+        if not _HAS_EXPR.search(self.norm):
+            return
+        for m in _EXPR.finditer(self.norm):
+            start, end = _balanced(self.norm, *m.span())
+            source = self.norm[start:end]
+            if not _EXPR_NEEDS.search(source) or len(re.findall(r"\d[\d,.]*", source)) < 2:
+                continue
+            if self.in_protected(start, end) or self.taken.find(0, start, end) < 0:
+                continue
+            if re.fullmatch(r"\s*\d+\s*/\s*\d+\s*", source) and "/" in source and self.norm[end:end + 1] == "/":
+                continue  # a date or path, not a division
+            value = _evaluate(source)
+            if value is None:
+                continue
+            self.add(_Fig(start, end, "expression", value, raw=value, generic=False, expression=True))
+            self.hints.update(_operand_roles(self.norm, start, end))
+
+    def generic(self) -> None:
+        for m in self.tokens:
+            start = m.start("num") if m.group("num") else m.start()
+            if not self.is_free(start, m.end()):
+                continue
+            fig = self.read_token(m, start)
+            if fig:
+                self.add(fig)
+
+    def read_token(self, m: re.Match, start: int) -> _Fig | None:
+        """One number read with what follows it (unit, noun, chip) and the words around it."""
+        norm = self.norm
+        raw, mult = _number(m)
+        end = m.end()
+        word = bool(m.group("enw") or m.group("arw"))
+        weak = bool(m.group("enw")) or (bool(m.group("arw")) and _ar_number(m.group("arw"))[1])
+        if m.group("arw"):
+            lead = re.match(r"[وبل](?=\S)", m.group("arw"))
+            if lead and re.sub(r"^[وبل]", "", m.group("arw").split()[0]) in _AR_WORDS and m.group("arw").split()[0] not in _AR_WORDS:
+                start += 1
+        if m.group("cur"):
+            return _Fig(m.start(), end, "cost_usd", raw, unit=m.group("cur").strip(), raw=raw, generic=False)
+        sci = bool(m.group("num") and re.search(r"[eE]", m.group("num")) or m.group("pow"))
+        # "2x A100", "512 H100s", "6144 TPU v4 chips"
+        chip = _CHIP_AFTER.match(norm, end)
+        if chip and not mult and not word:
+            cue = self.cue("chips", start, chip.end())
+            quantity = cue["quantity"] if cue else "n_chips"
+            return _Fig(start, chip.end(), quantity, raw, chip=_chip_id(chip.group("name")), raw=raw, generic=False)
+        way = _WAY.match(norm, end)
+        if way:
+            return self.read_way(start, way.end(), raw)
+        # a unit (%, GB/s, TFLOP/s, hours, ...) right after the number
+        at = _UNIT_AT.match(norm, end).end()
+        unit = _UNITS.match(norm, at) if not word else None
+        if unit and not (unit.group(0) in ("s", "h", "d", "us") and mult):
+            return self.read_unit(m, start, unit, raw, mult)
+        noun = _NOUNS.match(norm, end)
+        if noun:
+            entry = _which(noun, _NOUN_ENTRIES)
+            if entry.get("needs_magnitude") and not (mult or raw >= 1e6):
+                noun = None
+            elif word and entry["class"] not in _EN_NOUNS_WEAK_OK:
+                noun = None
+        if noun:
+            return self.read_noun(start, noun, _which(noun, _NOUN_ENTRIES), raw, mult)
+        if weak:
+            return None
+        later = _NOUN_LATER.match(norm, end) if mult else None
+        if later:
+            cls = {"tokens": "tokens", "parameters": "params", "params": "params"}.get(later.group("n"), "chips")
+            entry = next(e for e in _NOUN_ENTRIES if e["class"] == cls)
+            cue = self.cue(cls, start, end)
+            quantity = cue["quantity"] if cue else entry["quantity"]
+            return _Fig(start, end, quantity, raw, raw=raw, generic=False)
+        return self.read_bare(m, start, end, raw, mult, sci)
+
+    def read_way(self, start: int, end: int, raw: float) -> _Fig:
+        """"8-way tensor parallel", "tensor parallelism (4-way)", "64-way EP"."""
+        after = _KEY_AFTER.match(self.norm, end)
+        quantity = None
+        if after:
+            quantity = _which(after, _KEYS)["quantity"]
+        else:
+            abbr = re.match(r"\s*(" + _alt(k for k in _ABBR if not k.endswith("-")) + r")\b", self.norm[end:end + 8])
+            if abbr:
+                quantity = _ABBR[abbr.group(1)]
+            else:
+                before = re.search(r"(?:" + "|".join(f"(?:{e['pattern']})" for e in _KEYS[:7]) + r"|\b(?:TP|PP|DP|EP|CP|FSDP))\s*\(?\s*$",
+                                   self.norm[max(0, start - 50):start], _I)
+                if before:
+                    found = _KEY_BEFORE.search(before.group(0).rstrip(" (") + " ")
+                    quantity = _which(found, _KEYS)["quantity"] if found else _ABBR.get(before.group(0).strip(" ("))
+        return _Fig(start, end, quantity or "parallel_degree", raw, raw=raw, generic=quantity is None)
+
+    def read_unit(self, m: re.Match, start: int, unit: re.Match, raw: float, mult: str) -> _Fig | None:
+        entry = _which(unit, _UNIT_ENTRIES)
+        cls, kind, written = entry["class"], entry["kind"], unit.group(0).strip()
+        end = unit.end()
+        number = m.group("num").replace(",", "") if m.group("num") else str(raw)
+        if m.group("pow") or (mult and kind != "count"):
+            number = repr(raw)
+        try:
+            if kind == "fraction":
+                value, scale = raw / 100.0, 0.01
+            elif kind == "seconds":
+                seconds = _seconds(written)
+                value, scale = raw * seconds, seconds
+            elif kind == "count":
+                value, scale = raw, 1.0
+            else:
+                value = parse_text(entry["quantity"], f"{number} {_normalise_unit(written, kind)}", kind)
+                scale = value / raw if raw else 1.0
+        except (CalculatorInputError, KeyError, ValueError):
+            return None
+        quantity, sign = entry["quantity"], 1
+        key = self.key_before(m.start())
+        cue = self.cue(cls, start, end)
+        if key and cls in ("percent", "time", "tokens_per_s", "rate", "flop_rate", "bytes", "flops"):
+            quantity = key.get("if_unit", {}).get(cls, key["quantity"])
+        elif cue:
+            quantity, sign = cue["quantity"], cue.get("sign", 1)
+            if cue.get("as_rate"):  # "163 TFLOPs per GPU" is sloppy for TFLOP/s per GPU
+                value = parse_text(quantity, f"{number} {_normalise_unit(written, 'flops')}/s", "flop_per_s")
+                scale = value / raw if raw else 1.0
+                end = self.cue_end(end, cue)
+        if cls == "flop_rate" and value >= 1e17:
+            quantity = "flop_per_s"  # more than any one chip delivers: the job's total
+        if cls == "chip_hours":
+            chip = re.match(r"(H100|H800|A100|H200|B200)", written)
+            if chip:
+                return _Fig(start, end, quantity, value, unit="GPU hours", chip=_chip_id(chip.group(1)), raw=raw, scale=scale, generic=False)
+        if cls == "percent" and quantity == "percent_change":
+            value, scale = value * sign, scale * sign
+        if cls == "ratio" and quantity == "ratio":
+            quantity = "ratio"
+        unit_text = entry.get("unit") or written
+        if cls == "percent":
+            unit_text = "%"
+        return _Fig(start, end, quantity, value, unit=unit_text, raw=raw, scale=scale,
+                    generic=quantity == entry["quantity"] and cls == "percent")
+
+    def cue_end(self, end: int, cue: dict) -> int:
+        m = re.compile(r"\s*(?:" + cue["after"] + ")", _I).match(self.norm, end)
+        return m.end() if m else end
+
+    def read_noun(self, start: int, noun: re.Match, entry: dict, raw: float, mult: str) -> _Fig:
+        cls = entry["class"]
+        key = self.key_before(start)
+        cue = self.cue(cls, start, noun.start())  # the noun phrase's own words ("data parallel ranks") are cues too
+        quantity = entry["quantity"]
+        if key and key.get("if_unit", {}).get(cls):
+            quantity = key["if_unit"][cls]
+        elif key and cls in ("tokens", "sequences") and key["quantity"] in ("seq_len", "micro_batch"):
+            quantity = key["quantity"]
+        elif cue:
+            quantity = cue["quantity"]
+        value = raw
+        if quantity == "seq_len" and mult in ("k", "K") and _SEQ_K.match(f"{raw / 1000:g}"):
+            value = raw / 1000 * 1024
+        return _Fig(start, noun.end(), quantity, value, raw=raw, scale=value / raw if raw else 1.0, generic=False)
+
+    def read_bare(self, m: re.Match, start: int, end: int, raw: float, mult: str, sci: bool) -> _Fig | None:
+        """A number with no unit: its quantity from a key phrase, the words around it, or its size."""
+        norm = self.norm
+        key = self.key_before(m.start())
+        if key:
+            quantity = key["quantity"]
+            if "if_at_least" in key and raw >= key["if_at_least"]["value"]:
+                quantity = key["if_at_least"]["quantity"]
+            value = raw
+            if quantity == "seq_len" and mult in ("k", "K") and _SEQ_K.match(f"{raw / 1000:g}"):
+                value = raw / 1000 * 1024
+            if quantity in ("mfu", "hfu", "bubble_fraction") and value > 1:
+                value /= 100.0
+            return _Fig(start, end, quantity, value, raw=raw, scale=value / raw if raw else 1.0, generic=False)
+        if not mult and any(_INDEX_TABLE.match(norm, pos, start, self.word(pos)) for pos in self.starts_in(max(0, start - 24), start)):
+            return None
+        if not mult and not sci and raw == int(raw) and 1950 <= raw <= 2039 and "," not in m.group(0):
+            return None  # a year
+        after = _KEY_AFTER.match(norm, end)
+        if after and _which(after, _KEYS)["quantity"] in ("mfu", "hfu"):
+            return _Fig(start, end, _which(after, _KEYS)["quantity"], raw, raw=raw, generic=False)
+        if mult in _MAGNITUDE_DEFAULT or mult.lower() in ("b", "t", "bn"):
+            cue = self.cue("magnitude", start, end)
+            quantity = cue["quantity"] if cue else _MAGNITUDE_DEFAULT.get(mult, "params")
+            return _Fig(start, end, quantity, raw, raw=raw, generic=False)
+        if mult:
+            cue = self.cue("magnitude", start, end)
+            return _Fig(start, end, cue["quantity"] if cue else "count", raw, raw=raw, generic=cue is None)
+        cue = self.cue("bare", start, end)
+        if cue and 0 < raw < 1:
+            return _Fig(start, end, cue["quantity"], raw, raw=raw, generic=False)
+        if sci:
+            lo, hi = self.clause(start, end)
+            if raw >= 1e18:
+                return _Fig(start, end, "total_flops", raw, raw=raw, generic=False)
+            if 1e11 <= raw < 1e17 and _FLOP_WORD.search(norm, lo, hi):
+                return _Fig(start, end, "peak_flop_per_s", raw, raw=raw)
+        if start in self.hints:
+            return _Fig(start, end, self.hints[start], raw, raw=raw)
+        return _Fig(start, end, "number", raw, raw=raw)
+
+    # -- after the numbers are read
+
+    def pairs(self) -> None:
+        """"from 9% to 5%": the old and new value of one quantity; "8-16 GPUs": a range."""
+        figs = sorted((f for f in self.figs if not f.expression), key=lambda f: f.start)
+        for a, b in zip(figs, figs[1:]):
+            between = self.norm[a.end:b.start]
+            if len(between) > 12:
+                continue
+            before = _FROM.search(self.norm, max(0, a.start - 24), a.start)
+            if (before and _TO.match(between)) or _ARROW.match(between):
+                role = ("before", "after")
+            elif _RANGE_DASH.match(between) or (before is None and re.match(r"^\s*(?:to|–)\s*$", between)):
+                role = ("low", "high")
+            else:
+                continue
+            if role[0] == "low" and not (a.generic or b.generic):
+                continue
+            _share(a, b)
+            a.role, b.role = role
+            a.pair, b.pair = b, a
+        exprs = [f for f in self.figs if f.expression]
+        for e in exprs:
+            for f in figs:
+                if f.start >= e.end and _RESULT.match(self.norm[e.end:f.start]):
+                    f.role = "result"
+                    break
+
+    def inherit(self) -> None:
+        """A bare number equal to a figure read elsewhere in the text measures the same thing."""
+        known = {}
+        for f in self.figs:
+            if not f.generic and not f.expression:
+                known.setdefault(f.value, f)
+        for f in self.figs:
+            if f.quantity == "number" and f.value in known:
+                f.quantity, f.unit, f.generic = known[f.value].quantity, known[f.value].unit, False
+
+
+def _share(a: _Fig, b: _Fig) -> None:
+    """The unit and quantity of the more specific partner go to the other."""
+    if a.generic and not b.generic:
+        a.quantity, a.unit, a.scale, a.value = b.quantity, b.unit, b.scale, a.raw * b.scale
+        a.chip = a.chip or b.chip
+    elif b.generic and not a.generic:
+        b.quantity, b.unit, b.scale, b.value = a.quantity, a.unit, a.scale, b.raw * a.scale
+        b.chip = b.chip or a.chip
+    a.generic = b.generic = a.generic and b.generic
+
+
+_OPERAND_NUM = re.compile(r"(?<![\w.])(" + _NUMLIT + r")(?:\s*[×x]\s*10\s*(?:\^|\*\*)\s*([+-]?\d+))?([kKMBT](?![A-Za-z]))?")
+
+
+def _operand_roles(norm: str, start: int, end: int) -> dict[int, str]:
+    """What the bare operands of the two textbook estimates measure: time = FLOPs / (chips × FLOP/s × MFU), FLOPs = 6·N·D."""
+    operands = []
+    for m in _OPERAND_NUM.finditer(norm, start, end):
+        value = float(m.group(1).replace(",", "")) * (10.0 ** int(m.group(2)) if m.group(2) else 1.0)
+        value *= float(_SUFFIX_VALUE[m.group(3)].replace("e", "1e")) if m.group(3) else 1.0
+        operands.append((m.start(), value))
+    source = norm[start:end]
+    roles: dict[int, str] = {}
+    if "/" in source and operands and operands[0][1] >= 1e18:
+        roles[operands[0][0]] = "total_flops"
+        for at, value in operands[1:]:
+            if 1e11 <= value < 1e17:
+                roles[at] = "peak_flop_per_s"
+            elif 0 < value < 1:
+                roles[at] = "mfu"
+            elif value == int(value) and 1 < value < 1e7:
+                roles[at] = "n_chips"
+    elif "/" not in source and len(operands) == 3 and operands[0][1] in (2.0, 6.0, 8.0):
+        big = sorted(operands[1:], key=lambda o: o[1])
+        if big[0][1] >= 1e7:
+            roles[operands[0][0]] = "flops_per_param_token"
+            roles[big[0][0]], roles[big[1][0]] = "params", "tokens"
+    return roles
+
+
+def _normalise_unit(written: str, kind: str) -> str:
+    """Unit spellings calculators.units does not take ("petaFLOP/s", "FLOPs / second", "Gbps") in a form it does."""
+    unit = re.sub(r"\s+", " ", written.strip())
+    for word, prefix in (("kilo", "k"), ("mega", "M"), ("giga", "G"), ("tera", "T"), ("peta", "P"), ("exa", "E")):
+        if unit.lower().startswith(word):
+            unit = prefix + unit[len(word):]
+    if kind == "flop_per_s":
+        unit = re.sub(r"(?i)\s*(flops?|FLOPS?)\s*(?:/\s*s(?:ec(?:ond)?)?|per second|/sec)$", "FLOP/s", unit)
+        unit = re.sub(r"(?<=[kMGTPE])FLOPS$|^FLOPS$", "FLOP/s", unit)
+        unit = unit.replace(" ", "")
+    elif kind == "flops":
+        unit = re.sub(r"\s*(?:FLOPs|FLOP|flops|flop|Flops)$", "FLOP", unit).replace(" ", "")
+    elif kind == "bytes_per_s":
+        unit = re.sub(r"\s*/\s*", "/", unit).replace("per second", "/s").replace(" ", "")
+    return unit
+
+
+def _seconds(written: str) -> float:
+    word = written.lower().strip()
+    if word in _UNIT_SECONDS:
+        return float(_UNIT_SECONDS[word])
+    singular = re.sub(r"s$", "", word)
+    if singular in _UNIT_SECONDS:
+        return float(_UNIT_SECONDS[singular])
+    for name, seconds in _UNIT_SECONDS.items():
+        if word.startswith(name) and len(name) > 2:
+            return float(seconds)
+    raise KeyError(written)
+
+
+def _balanced(text: str, start: int, end: int) -> tuple[int, int]:
+    """Trim brackets an expression match took from the prose around it, and spaces."""
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    span = text[start:end]
+    while span and span.count("(") + span.count("[") > span.count(")") + span.count("]") and span[0] in "([":
+        start, span = start + 1, span[1:]
+    while span and span.count(")") + span.count("]") > span.count("(") + span.count("[") and span[-1] in ")]":
+        end, span = end - 1, span[:-1]
+    return start, end
+
+
+_BINOPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
+           ast.Pow: operator.pow}
+_SUFFIX = re.compile(r"(\d)([kKMBT])(?![A-Za-z])")
+_SUFFIX_VALUE = {"k": "e3", "K": "e3", "M": "e6", "B": "e9", "T": "e12"}
+
+
+def _evaluate(source: str) -> float | None:
+    """The value of arithmetic written in a text, through the ast of a restricted grammar (never eval)."""
+    expr = source.replace(",", "").replace("×", "*").replace("·", "*").replace("÷", "/").replace("−", "-")
+    expr = expr.replace("^", "**").replace("[", "(").replace("]", ")")
+    expr = re.sub(r"(\d(?:\.\d+)?)\s*%", r"(\1/100)", expr)
+    expr = _SUFFIX.sub(lambda m: m.group(1) + _SUFFIX_VALUE[m.group(2)], expr)
+    try:
+        tree = ast.parse(expr.strip(), mode="eval")
+        value = _walk(tree.body)
+    except (SyntaxError, ValueError, ZeroDivisionError, OverflowError, TypeError, RecursionError):
+        return None
+    return float(value) if math.isfinite(value) else None
+
+
+def _walk(node) -> float:
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+        return float(node.value)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        value = _walk(node.operand)
+        return -value if isinstance(node.op, ast.USub) else value
+    if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
+        left, right = _walk(node.left), _walk(node.right)
+        if isinstance(node.op, ast.Pow) and abs(right) > 400:
+            raise ValueError("exponent too large")
+        return _BINOPS[type(node.op)](left, right)
+    raise ValueError(f"not arithmetic: {type(node).__name__}")
+
+
+def read_figures(text: str) -> list[Figure]:
+    """Every figure the text states, in order, each once, with its quantity and value."""
+    if not text:
+        return []
+    reader = _Reader(text)
+    reader.protect()
+    reader.moe_names()
+    reader.products()
+    reader.compact()
+    reader.expressions()
+    reader.generic()
+    reader.pairs()
+    reader.inherit()
+    figs = sorted(reader.figs, key=lambda f: (f.start, -f.end))
+    kept: list[_Fig] = []
+    reach = -1
+    for fig in figs:  # a figure overlapping one already kept is the same figure read twice
+        if not fig.expression:
+            if fig.start < reach:
+                continue
+            reach = fig.end
+        kept.append(fig)
+    index = {id(f): i for i, f in enumerate(kept)}
+    return [Figure(quote=text[f.start:f.end], start=f.start, end=f.end, quantity=f.quantity, value=float(f.value),
+                   unit=f.unit, approx=f.approx, chip=f.chip, model=f.model, role=f.role,
+                   pair=index.get(id(f.pair)) if f.pair is not None else None, detail=f.detail)
+            for f in kept]
