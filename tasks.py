@@ -3,6 +3,7 @@
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import venv
@@ -17,6 +18,25 @@ EXAMPLE = ROOT / "examples" / "thread.txt"
 def run(*command: str, **kwargs) -> int:
     print("+", " ".join(command), flush=True)
     return subprocess.call(command, cwd=ROOT, **kwargs)
+
+
+def run_forwarding_signals(*command: str) -> int:
+    """Run `command` until it exits, passing on SIGTERM, SIGINT and SIGHUP so the child never outlives us."""
+    print("+", " ".join(command), flush=True)
+    child = subprocess.Popen(command, cwd=ROOT)
+
+    def forward(signum, frame):
+        if child.poll() is None:
+            child.send_signal(signum)
+
+    names = ("SIGTERM", "SIGINT", "SIGHUP")
+    previous = {sig: signal.signal(sig, forward) for sig in (getattr(signal, n) for n in names if hasattr(signal, n))}
+    try:
+        status = child.wait()
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    return 128 - status if status < 0 else status  # killed by a signal: the shell's convention
 
 
 def ensure_venv(extras: str = "") -> None:
@@ -66,7 +86,9 @@ def test(args: list[str]) -> int:
 def serve(args: list[str]) -> int:
     """Start the HTTP service and web page on 127.0.0.1:8000."""
     ensure_venv()
-    return run(str(BIN / "unjargon"), "serve", *args)
+    # Forwarded, not inherited: a supervisor's SIGTERM reaches only this process, and the server would
+    # otherwise keep its port after we are gone.
+    return run_forwarding_signals(str(BIN / "unjargon"), "serve", *args)
 
 
 if __name__ == "__main__":
