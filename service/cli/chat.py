@@ -79,6 +79,7 @@ def read_message(stream, interactive: bool) -> str | None:
 def chat_command(args) -> int:
     """`unjargon chat`: explain a thread, then answer follow-ups in the same conversation."""
     from service import config, engine
+    from service.cli.terminal import MarkdownStream
     from service.errors import UnjargonError
 
     interactive = sys.stdin.isatty()
@@ -108,20 +109,18 @@ def chat_command(args) -> int:
             print("(a new conversation)", file=sys.stderr)
             continue
 
-        def on_text(chunk: str) -> None:
-            sys.stdout.write(chunk)
-            sys.stdout.flush()
-
+        # Rendered like `explain` on a terminal (as it streams, then in full); unchanged when piped.
+        answer = MarkdownStream(sys.stdout)
         try:
-            result = engine.explain(message, lang=config.current().lang,
-                                    use_cache=not args.no_cache, conversation_id=conversation_id, on_text=on_text)
+            result = engine.explain(message, lang=config.current().lang, use_cache=not args.no_cache,
+                                    conversation_id=conversation_id, on_text=answer.write)
         except UnjargonError as exc:
             failures += 1
+            answer.close()
             print(f"\nunjargon: error: {exc.message}", file=sys.stderr)
             continue
         conversation_id = result["conversation_id"]
-        sys.stdout.write("\n\n")
-        sys.stdout.flush()
+        answer.close(result.get("explanation"))
         for warning in result.get("warnings", []):
             print(f"warning: {warning}", file=sys.stderr)
 
