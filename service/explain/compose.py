@@ -1,182 +1,294 @@
-"""Offline explainer: glossary terms + calculator grounding composed into markdown, deterministic, no network."""
+"""Stage 5, the offline composer: the gist, the claims with their checks, the terms, the corrections; no network."""
 
-from calculators import catalog, jsonable
-from calculators.formatting import human_field
+from functools import lru_cache
 
+from calculators import catalog
+from calculators import working as calculator_working
+
+from service.explain import followup, restate
+from service.explain.document import Document, analyse
 from service.i18n import arabic
-from service.explain import glossary
-from service.explain.grounding import Grounding, ground
 from service.i18n.messages import join_names, messages
 
 MAX_INPUT_CHARS = 100_000
+WORD_BUDGET_BASE = 250  # an answer has at most this many words plus twice the input's
+WORD_CAP = 1500
+FRAME_ORDER = ("pp_not_needed", "pp_only_when_dp_bound", "fast_links_no_pp", "dp_comms_bound", "pp_needed")
+REASON_FRAMES = ("fast_links_no_pp",)
+# From the most detailed answer to the shortest: terms and working are trimmed first, then claims.
+LEVELS = (
+    {"steps": 4, "terms": "lines", "claims": 8},
+    {"steps": 3, "terms": "short", "claims": 8},
+    {"steps": 2, "terms": "names", "claims": 8},
+    {"steps": 0, "terms": "names", "claims": 6},
+    {"steps": 0, "terms": "names", "claims": 4},
+    {"steps": 0, "terms": None, "claims": 3},
+)
+SHORT_DEFINITION_WORDS = 16
 
 
 def explain_offline(text: str, lang: str | None = None, context: str = "") -> dict:
     """The explanation object of DESIGN.md for `text`, composed without a model.
 
-    `context` is what the conversation said before (a follow-up such as "and on TPUs?" keeps the
-    models, numbers and topics of the thread it follows); only `text`'s own terms are explained.
+    `context` is what the conversation said before: a follow-up ("and on TPUs?") redoes the earlier
+    checks with what it changes; only `text`'s own terms are explained.
     """
     lang = lang or arabic.detect_language(text)
-    matches = glossary.detect(text)
-    if context:  # the new words first, so a number the follow-up states wins over the thread's
-        combined = f"{text}\n{context}"
-        grounding = ground(combined, glossary.detect(combined))
-    else:
-        grounding = ground(text, matches)
-    terms = [glossary.describe(match, lang) for match in matches]
-    corrections = _mistranslations(text, matches, lang)
-    warnings = [c["warning"] for c in corrections] + [f"calculation skipped: {f}" for f in grounding.failures]
-    markdown = compose(lang, terms, grounding, corrections)
+    previous = _analysed(context, lang) if context.strip() else None
+    doc = analyse(text, lang, previous)
+    is_followup = previous is not None and not doc.calculations and followup.retarget(doc, previous)
+    markdown = compose(doc, is_followup)
+    warnings = [c["warning"] for c in doc.corrections] + [f"calculation skipped: {f}" for f in doc.failures]
     return {
         "explanation": markdown,
         "language": lang,
         "backend": "offline",
         "cached": False,
-        "terms": terms,
-        "calculations": [jsonable(run) for run in grounding.runs],
+        "terms": doc.terms,
+        "calculations": doc.calculations,
         "warnings": warnings,
+        "plain": restate.plain(doc) if not is_followup else "",
+        "figures": [f.to_dict() for f in doc.figures],
+        "claims": [c.to_dict() for c in doc.claims],
     }
 
 
-def _fragments_present(phrase: str, normalised_text: str) -> bool:
-    """All parts of `phrase` (split at '...') occur in the text, compared in normalised form."""
-    parts = [p.strip() for p in phrase.replace("…", "...").split("...") if p.strip()]
-    return bool(parts) and all(_normalise(p) in normalised_text for p in parts)
+@lru_cache(maxsize=16)
+def _analysed(text: str, lang: str) -> Document:
+    """The earlier turns' document; a chat re-reads the same history at every turn."""
+    return analyse(text, lang)
 
 
-def _normalise(text: str) -> str:
-    words = []
-    for word in text.lower().split():
-        word = word.strip(".,;:()\"'«»“”،؛؟")
-        words.append(arabic.normalise_token(word) if arabic.ARABIC_LETTER.search(word) else word)
-    return " ".join(words)
+def budget(text: str) -> int:
+    """The most words an answer to `text` may have."""
+    return min(WORD_BUDGET_BASE + 2 * len(text.split()), WORD_CAP)
 
 
-def _mistranslations(text: str, matches: list[glossary.Match], lang: str) -> list[dict]:
-    """Known mistranslations of the matched terms (and of any glossary term) that the text contains."""
-    normalised = _normalise(text)
-    found = []
-    seen_ids = {m.entry["id"] for m in matches}
-    candidates = [m.entry for m in matches] + [e for e in glossary.load().entries if e.get("mistranslations") and e["id"] not in seen_ids]
-    seen_phrases: set[str] = set()
-    for entry in candidates:
-        for item in entry.get("mistranslations") or []:
-            if (item.get("as") or item.get("en")) in seen_phrases:
-                continue  # one phrase garbling two terms (K2 and DSV3) is corrected once
-            if not any(_fragments_present(phrase, normalised) for phrase in (item.get("as"), item.get("en")) if phrase):
-                continue
-            seen_phrases.add(item.get("as") or item.get("en"))
-            correction = item.get("ar_correction") if lang == "ar" and item.get("ar_correction") else item.get("correction", "")
-            found.append({
-                "entry": entry,
-                "as": item.get("as") or item.get("en"),
-                "en": item.get("en") or item.get("as"),
-                "correction": correction,
-                "warning": f"'{entry['term']}': the source's rendering “{item.get('as') or item.get('en')}” (“{item.get('en', '')}”) is wrong; {item.get('correction', '')}",
-            })
-    return found
+def compose(doc: Document, is_followup: bool = False) -> str:
+    """The markdown answer, at the most detailed level that fits the word budget."""
+    limit = budget(doc.text)
+    markdown = ""
+    for level in LEVELS:
+        markdown = _compose(doc, is_followup, level)
+        if len(markdown.split()) <= limit:
+            break
+    return markdown
 
 
-def compose(lang: str, terms: list[dict], grounding: Grounding, corrections: list[dict]) -> str:
-    """The markdown explanation: gist, terms, numbers, intuition, corrections."""
-    m = messages(lang)
+def _ordered_claims(doc: Document) -> list:
+    def rank(claim):
+        frame = FRAME_ORDER.index(claim.frame) if claim.frame in FRAME_ORDER else len(FRAME_ORDER)
+        return (frame, 0 if claim.calculations else 1, 0 if claim.verdict in ("inconsistent", "needs_more") else 1, claim.start)
+    return sorted(doc.claims, key=rank)
+
+
+def _compose(doc: Document, is_followup: bool, level: dict) -> str:
+    m = messages(doc.lang)
     h = m["headings"]
-    parts = [f"## {h['gist']}", _gist(lang, terms, grounding)]
-    if terms:
-        parts += [f"## {h['terms']}", "\n".join(_term_lines(lang, terms))]
-    parts += [f"## {h['numbers']}", _numbers(lang, grounding)]
-    intuitions = [m["topic_intuitions"][t] for t in _topics_shown(grounding) if t in m["topic_intuitions"]]
-    if intuitions:
-        parts += [f"## {h['intuition']}", "\n\n".join(intuitions)]
-    if corrections or grounding.failures:
-        lines = [m["mistranslation_line"].format(**{k: c[k] for k in ("as", "en", "correction")}) for c in corrections]
-        lines += [m["failure_line"].format(detail=f) for f in grounding.failures]
+    claims = _ordered_claims(doc)[:level["claims"]]
+    gist, in_gist = _gist(doc, claims, is_followup)
+    parts = [f"## {h['gist']}", gist]
+    section = _claims_section(doc, claims, in_gist, level)
+    if section:
+        parts += [f"## {h['claims']}", section]
+    if doc.terms and level["terms"]:
+        parts += [f"## {h['terms']}", _terms_section(doc, level["terms"])]
+    if doc.corrections:
+        lines = [m["mistranslation_line"].format(**{k: c[k] for k in ("as", "en", "correction")}) for c in doc.corrections]
         parts += [f"## {h['corrections']}", "\n".join(lines)]
     return "\n\n".join(parts) + "\n"
 
 
-def _topics_shown(grounding: Grounding) -> list[str]:
-    shown = list(dict.fromkeys(run["calculator"] for run in grounding.runs))
-    return shown or [t for t in grounding.topics if t in ("pp_necessity", "pipeline_bubble", "mfu")]
+# ------------------------------------------------------------------------------------------------ gist
 
-
-def _gist(lang: str, terms: list[dict], grounding: Grounding) -> str:
-    m = messages(lang)
-    if not terms:
-        return m["gist"]["no_terms"]
-    counts: dict[str, int] = {}
-    for term in terms:
-        if term.get("category") in m["categories"]:
-            counts[term["category"]] = counts.get(term["category"], 0) + 1
-    categories = sorted(counts, key=lambda c: -counts[c])  # stable: ties keep first appearance
-    lines = [m["gist"]["about"].format(topics=join_names([m["categories"][c] for c in categories[:4]], lang))]
-    lines += _pp_gist(lang, grounding)
-    for run in grounding.runs:
-        out = run["outputs"]
-        if run["calculator"] == "mfu":
-            lines.append(m["gist"]["mfu"].format(mfu=human_field("mfu", out["mfu"])))
-        elif run["calculator"] == "training_time":
-            lines.append(m["gist"]["training_time"].format(days=human_field("days", out["days"])))
-        elif run["calculator"] == "training_flops":
-            model = _model_name(run) or human_field("params", run["inputs"]["params"])
-            lines.append(m["gist"]["training_flops"].format(model=model, tokens=human_field("tokens", run["inputs"]["tokens"]),
-                                                            flops=human_field("total_flops", out["total_flops"])))
-        elif run["calculator"] == "model_state_memory":
-            lines.append(m["gist"]["model_state_memory"].format(bytes=human_field("bytes_total", out["bytes_total"])))
-    bubbles = {run["inputs"]["schedule"]: run for run in grounding.runs if run["calculator"] == "pipeline_bubble"}
-    if "1f1b" in bubbles and "interleaved" in bubbles:
-        plain, inter = bubbles["1f1b"], bubbles["interleaved"]
-        lines.append(m["gist"]["bubble"].format(
-            p=human_field("pp_degree", plain["inputs"]["pp_degree"]), m=human_field("microbatches", plain["inputs"]["microbatches"]),
-            fraction=human_field("bubble_fraction", plain["outputs"]["bubble_fraction"]),
-            fraction_v=human_field("bubble_fraction", inter["outputs"]["bubble_fraction"])))
-    return " ".join(lines)
-
-
-def _model_name(run: dict) -> str | None:
-    model_id = run["inputs"].get("model")
-    return catalog.models().get("model", model_id)["name"] if model_id else None
-
-
-def _chip_name(run: dict, lang: str = "en") -> str:
-    """The chip's catalog name; in Arabic without the English gloss in parentheses ("(per Blackwell GPU)")."""
-    if not run["inputs"].get("chip"):
-        return ""
-    name = catalog.hardware().get("chip", run["inputs"]["chip"])["name"]
-    return name.split(" (")[0] if lang != "en" else name
-
-
-def _pp_gist(lang: str, grounding: Grounding) -> list[str]:
-    m = messages(lang)
-    by_model: dict[str, list[dict]] = {}
-    for run in grounding.runs:
-        if run["calculator"] == "pp_necessity":
-            by_model.setdefault(_model_name(run) or "", []).append(run)
+def _gist(doc: Document, claims: list, is_followup: bool) -> tuple[str, set[int]]:
+    """2-5 plain sentences: what the author claims and why (for a follow-up, the answer to it)."""
+    m = messages(doc.lang)["gist"]
+    if is_followup:
+        chips = join_names([restate.chip_name(c, doc.lang) for c in doc.chips()], doc.lang)
+        models = join_names([restate.model_name(x) for x in doc.models()], doc.lang)
+        subject = chips or models or m["followup_same"]
+        lines = [m["followup"].format(subject=subject)]
+        lines += [_sentence(c.why) for c in claims if c.why][:3]
+        return " ".join(lines), {id(c) for c in claims}
+    shown: set[int] = set()
     lines = []
-    for model, runs in by_model.items():
-        good = join_names([_chip_name(r, lang) for r in runs if not r["outputs"]["dp_comm_bound"]], lang)
-        bad = join_names([_chip_name(r, lang) for r in runs if r["outputs"]["dp_comm_bound"]], lang)
-        key = "pp_split" if good and bad else "pp_all_good" if good else "pp_all_bad"
-        if len(runs) == 1:
-            key = "pp_one_good" if good else "pp_one_bad"
-        lines.append(m["gist"][key].format(good=good, bad=bad, model=model or m["dense_model_name"]))
+    framed = [c for c in claims if c.frame and c.frame not in REASON_FRAMES]
+    seen_plain: set[str] = set()
+    for claim in framed:
+        if claim.plain in seen_plain:
+            shown.add(id(claim))
+            continue
+        seen_plain.add(claim.plain)
+        key = "claim_first" if not lines else "claim_next"
+        lines.append(m[key].format(claim=_clause(claim.plain)))
+        shown.add(id(claim))
+        if len(lines) >= 2:
+            break
+    if not lines:
+        main = [c for c in claims if c.calculations or {"requirement", "cause", "measurement", "comparison"} & set(c.kinds)]
+        for claim in sorted(main[:2], key=lambda c: c.start):
+            key = "claim_first" if not lines else "claim_next"
+            lines.append(m[key].format(claim=_clause(claim.plain)))
+            shown.add(id(claim))
+    causes = [c for c in doc.claims if c.frame in REASON_FRAMES] + \
+        [c for c in doc.claims if "cause" in c.kinds and not c.frame and restate.same_language(c.quote, doc.lang)]
+    cause = next((c for c in causes if id(c) not in shown and c.plain not in seen_plain), None)
+    if cause is not None and lines:
+        lines.append(m["reason"].format(reason=_clause(cause.plain)))
+        shown.add(id(cause))
+    if not lines:
+        plain = restate.plain(doc).split("\n")
+        lines = [_sentence(p) for p in plain[:3] if p] or [m["nothing"]]
+    return " ".join(lines[:5]), shown
+
+
+def _clause(text: str) -> str:
+    """A restatement as a clause inside a gist sentence (no final stop, first letter kept)."""
+    return text.strip().rstrip(".。؟?!").strip()
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text if not text or text[-1] in ".!?؟" else text + "."
+
+
+# ---------------------------------------------------------------------------------------------- claims
+
+def _claims_section(doc: Document, claims: list, in_gist: set[int], level: dict) -> str:
+    m = messages(doc.lang)
+    verdicts = m["verdict_labels"]
+    shown_calcs: set[int] = set()
+    items = []
+    for number, claim in enumerate(claims, 1):
+        if not claim.calculations and claim.verdict == "explained" and (id(claim) in in_gist or level["claims"] <= 4):
+            continue  # stated in the gist and nothing to check: not said twice
+        if not claim.calculations and claim.verdict == "explained" and not claim.figures and level["steps"] <= 2:
+            continue
+        if not claim.calculations and claim.verdict == "explained" and not claim.frame and not claim.figures \
+                and not restate.same_language(claim.quote, doc.lang):
+            continue  # a restatement from a template says too little to list
+        if id(claim) not in in_gist:
+            head = _sentence(claim.plain)
+        elif restate.same_language(claim.quote, doc.lang):
+            head = m["claim_ref"].format(quote=_short(claim.quote))
+        else:  # the quote is in the other language: a few words of its restatement name it
+            head = m["claim_ref"].format(quote=_short(claim.plain, 8))
+        line = f"- **{head}**"
+        if claim.why:
+            line += f" {verdicts[claim.verdict]}: {_sentence(claim.why)}"
+        lines = [line]
+        new = [i for i in claim.calculations if i not in shown_calcs]
+        if any(doc.calculations[i]["calculator"] == "pp_necessity" for i in new):
+            # One table for every pipeline check of the answer, under the first claim that needs one.
+            new += [i for c in claims for i in c.calculations
+                    if doc.calculations[i]["calculator"] == "pp_necessity" and i not in new and i not in shown_calcs]
+        shown_calcs.update(new)
+        lines += _calculation_lines(doc, new, level)
+        items.append("\n".join(lines))
+    return "\n".join(items)
+
+
+def _short(quote: str, words: int = 12) -> str:
+    parts = quote.split()
+    return " ".join(parts[:words]) + (" …" if len(parts) > words else "")
+
+
+def _calculation_lines(doc: Document, indices: list[int], level: dict) -> list[str]:
+    """Each calculation once: a title, and a short Working list folded under it."""
+    m = messages(doc.lang)
+    runs = [doc.calculations[i] for i in indices]
+    lines = []
+    pp_runs = [r for r in runs if r["calculator"] == "pp_necessity"]
+    if pp_runs:
+        lines += ["", "  " + m["pp_table_header"], "  |---|---|---|---|---|"]
+        for run in pp_runs:
+            out = run["outputs"]
+            verdict = (m["verdict_ok"] if not out["dp_comm_bound"] else
+                       m["verdict_bound"].format(p=out["min_pp_degree"]) if out["min_pp_degree"] else m["verdict_unfixable"])
+            lines.append(f"  | {_chip(run, doc.lang)} | {_model(run) or m['dense_model_name']} | "
+                         f"{restate.value('tokens_per_chip', out['tokens_per_chip'])} | "
+                         f"{restate.value('critical_tokens_per_chip', out['critical_tokens_per_chip'])} | {verdict} |")
+        lines.append("")
+    steps_shown = level["steps"]
+    for run in runs:
+        if run["calculator"] == "pp_necessity" and run is not pp_runs[0]:
+            continue
+        title = _title(run, doc.lang)
+        lines.append(f"  - *{m['calculation']}: {title}*")
+        steps = _steps(run, doc.lang)[:steps_shown]
+        if steps:
+            lines.append(f"    {m['working_label']}:")
+            lines += [f"    - {step}" for step in steps]
+        assumed = [s["why"] for s in run.get("input_sources", {}).values() if s.get("source") == "assumed" and "why" in s
+                   and not s.get("default")]
+        mine = [a for a in dict.fromkeys(assumed) if a in run.get("assumptions", [])]
+        if mine and level["claims"] > 4:
+            lines.append(f"    {m['assuming']}: " + "; ".join(mine))
     return lines
 
 
-def _term_lines(lang: str, terms: list[dict]) -> list[str]:
+def _title(run: dict, lang: str) -> str:
+    """The calculator's name and what it was run on ("pipeline bubble, interleaved, 2 virtual stages")."""
     m = messages(lang)
+    name = m["calculator_names"].get(run["calculator"], run["calculator"])
+    inputs = run["inputs"]
+    if run["calculator"] == "pipeline_bubble":
+        subject = m["schedule_names"][inputs["schedule"]].format(v=restate.value("virtual_stages", inputs["virtual_stages"]))
+    else:
+        subject = join_names([x for x in (_model(run), _chip(run, lang)) if x], lang)
+    return m["title"].format(name=name, subject=subject) if subject else name
+
+
+def _steps(run: dict, lang: str) -> list[str]:
+    """The calculation's steps in `lang` (the structured working when the calculator gives it)."""
+    if run.get("working"):
+        rendered = calculator_working.render(run["working"], lang)
+        if lang == "en" or all(arabic.share_of_arabic(s) > 0.3 for s in rendered):
+            return rendered
+        return []
+    return list(run.get("steps") or []) if lang == "en" else []
+
+
+def _chip(run: dict, lang: str) -> str:
+    chip = run["inputs"].get("chip")
+    return restate.chip_name(catalog.hardware().get("chip", chip), lang) if chip else ""
+
+
+def _model(run: dict) -> str:
+    model = run["inputs"].get("model")
+    return catalog.models().get("model", model)["name"] if model else ""
+
+
+# ----------------------------------------------------------------------------------------------- terms
+
+def _terms_section(doc: Document, detail: str) -> str:
+    m = messages(doc.lang)
+    if detail == "names":
+        return join_names([_name_and_expansion(t, doc.lang) for t in doc.terms], doc.lang) + "."
     lines = []
-    for term in terms:
-        name, expansion = _display(term, lang)
+    for term in doc.terms:
+        name, expansion = _display(term, doc.lang)
+        definition = _first_sentence(term["definition"])
+        if detail == "short" and len(definition.split()) > SHORT_DEFINITION_WORDS:
+            definition = " ".join(definition.split()[:SHORT_DEFINITION_WORDS]).rstrip(",;:") + " …"
+        if term.get("defined_in_text"):
+            definition = m["defined_in_text"].format(meaning=term["defined_in_text"]) + " " + definition
         template = m["term_line"] if expansion and expansion.lower() != name.lower() else m["term_line_plain"]
-        lines.append(template.format(term=name, expansion=expansion, definition=term["definition"]))
-        if term.get("ambiguous"):
-            chosen = term["expansion"]
-            lines.append(m["ambiguous_note"].format(found_as=term["found_as"], readings=join_names(term["readings"], lang), chosen=chosen))
-        if term.get("intuition"):
-            lines.append(m["intuition_line"].format(intuition=term["intuition"]))
-    return lines
+        lines.append(template.format(term=name, expansion=expansion, definition=definition))
+    return "\n".join(lines)
+
+
+def _name_and_expansion(term: dict, lang: str) -> str:
+    name, expansion = _display(term, lang)
+    return f"**{name}** ({expansion})" if expansion and expansion.lower() != name.lower() else f"**{name}**"
+
+
+def _first_sentence(text: str) -> str:
+    for mark in (". ", "؛ ", ": "):
+        if mark in text[:400]:
+            return text[:text.index(mark) + 1].rstrip(":") if mark == ". " else text[:text.index(mark)] + "."
+    return text
 
 
 def _display(term: dict, lang: str) -> tuple[str, str]:
@@ -185,109 +297,15 @@ def _display(term: dict, lang: str) -> tuple[str, str]:
     found = term.get("found_as") or ""
     plural = found.lower().rstrip("s") == name.lower().rstrip("s")
     if found and not arabic.ARABIC_LETTER.search(found) and _is_acronym(found) and not plural:
-        # Show the term as the reader wrote it: "DSV3 (DeepSeek-V3)", "PPVP (virtual pipeline parallelism)".
         expansion = expansion.replace(f" ({found})", "")
         name, expansion = found, (term["term"] if found in expansion and lang == "en" else expansion)
     if lang == "ar" and not _is_acronym(name):
         name, expansion = expansion, term["term"]
     if expansion.lower().startswith(name.lower() + " (") and expansion.endswith(")"):
-        expansion = expansion[len(name) + 2:-1]  # "bandwidth (data rate of a link)" -> "data rate of a link"
+        expansion = expansion[len(name) + 2:-1]
     return name, expansion
 
 
 def _is_acronym(name: str) -> bool:
     letters = [c for c in name if c.isalpha()]
     return bool(letters) and sum(c.isupper() for c in letters) >= max(2, len(letters) - 1) and " " not in name
-
-
-def _numbers(lang: str, grounding: Grounding) -> str:
-    m = messages(lang)
-    if not grounding.runs:
-        return m["no_numbers"]
-    blocks = [m["numbers_intro"]]
-    pp_runs = [r for r in grounding.runs if r["calculator"] == "pp_necessity"]
-    if pp_runs:
-        rows = [m["pp_table_intro"], "", m["pp_table_header"], "|---|---|---|---|---|"]
-        for run in pp_runs:
-            out = run["outputs"]
-            verdict = (m["verdict_ok"] if not out["dp_comm_bound"] else
-                       m["verdict_bound"].format(p=out["min_pp_degree"]) if out["min_pp_degree"] else m["verdict_unfixable"])
-            rows.append(f"| {_chip_name(run, lang)} | {_model_name(run) or m['dense_model_name']} | {human_field('tokens_per_chip', out['tokens_per_chip'])} "
-                        f"| {human_field('critical_tokens_per_chip', out['critical_tokens_per_chip'])} | {verdict} |")
-        blocks.append("\n".join(rows))
-    bubble_runs = [r for r in grounding.runs if r["calculator"] == "pipeline_bubble"]
-    if bubble_runs:
-        rows = [m["bubble_table_intro"], "", m["bubble_table_header"], "|---|---|---|"]
-        for run in bubble_runs:
-            out = run["outputs"]
-            rows.append(f"| {_schedule_name(lang, run)} | {human_field('bubble_fraction', out['bubble_fraction'])} "
-                        f"| {human_field('activation_memory_factor', out['activation_memory_factor'])} |")
-        blocks.append("\n".join(rows))
-    other = [r for r in grounding.runs if r["calculator"] not in ("pp_necessity", "pipeline_bubble")]
-    if other:
-        blocks.append("\n".join(m["result_line"].format(title=_title(lang, r), summary=_summary(lang, r)) for r in other))
-    blocks.append(_working(lang, grounding))
-    notes = [m["assumption_notes"][key].format(model=model) for key, model in grounding.notes if key in m["assumption_notes"]]
-    if notes:
-        blocks.append(f"**{m['headings']['assumptions']}**\n\n" + "\n".join(f"- {n}" for n in notes))
-    return "\n\n".join(blocks)
-
-
-def _schedule_name(lang: str, run: dict) -> str:
-    schedule = run["inputs"]["schedule"]
-    return messages(lang)["schedules"][schedule].format(v=human_field("virtual_stages", run["inputs"]["virtual_stages"]))
-
-
-def _title(lang: str, run: dict) -> str:
-    m = messages(lang)
-    name = run["calculator"]
-    if name == "pp_necessity":
-        return m["titles"]["pp_necessity"].format(chip=_chip_name(run, lang), model=_model_name(run) or "")
-    if name == "pipeline_bubble":
-        return m["titles"]["pipeline_bubble"].format(schedule=_schedule_name(lang, run))
-    label = m.get("calculator_names", {}).get(name, name)
-    subject = _model_name(run) or _chip_name(run, lang)
-    return f"{label} ({subject})" if subject else label
-
-
-def _localised_value(lang: str, name: str, value):
-    m = messages(lang)
-    if isinstance(value, bool):
-        return m.get("verdict_words", {}).get(str(value).lower(), "yes" if value else "no")
-    if name == "bound" and lang != "en":
-        return m.get("bound_words", {}).get(value, value)
-    return human_field(name, value)
-
-
-def _summary(lang: str, run: dict) -> str:
-    template = messages(lang)["summaries"].get(run["calculator"], "")
-    values = {k: _localised_value(lang, k, v) for k, v in run["outputs"].items()}
-    return template.format(**values)
-
-
-def _working(lang: str, grounding: Grounding) -> str:
-    """Each calculation's steps: the calculator's own for English, labelled inputs, formula and results otherwise."""
-    m = messages(lang)
-    sections = [f"**{m['headings']['working']}**"]
-    for index, run in enumerate(grounding.runs, 1):
-        title = _title(lang, run)
-        if lang == "en":
-            steps = "\n".join(f"   {i}. {step}" for i, step in enumerate(run["steps"], 1))
-            sections.append(f"{index}. *{title}*\n{steps}")
-            continue
-        labels = m.get("field_labels", {})
-        inputs = "؛ ".join(f"{labels.get(k, k)}: {_input_value(k, v)}" for k, v in run["inputs"].items()
-                          if v is not None and k in labels)
-        outputs = "؛ ".join(f"{labels.get(k, k)}: {_localised_value(lang, k, v)}" for k, v in run["outputs"].items()
-                           if k in labels and v is not None)
-        sections.append(f"{index}. *{title}*\n   - {m['working_inputs']}: {inputs}\n   - {m['working_formula']}: "
-                        f"{m['formulas'].get(run['calculator'], '')}\n   - {m['working_outputs']}: {outputs}")
-    return "\n".join(sections)
-
-
-def _input_value(name: str, value) -> str:
-    if name == "chip":
-        return catalog.hardware().get("chip", value)["name"].split(" (")[0]
-    if name == "model":
-        return catalog.models().get("model", value)["name"]
-    return human_field(name, value)

@@ -56,6 +56,22 @@ def _tokenised(text: str) -> tuple[list, list[str], list[str]]:
     return tokens, exact_keys, [k.lower() for k in exact_keys]
 
 
+@lru_cache(maxsize=8)
+def _heads(text: str) -> tuple[list[frozenset], list[str | None]]:
+    """Per token: every key an alias may start with there (plural stems, no particle), and the particle-free key."""
+    _, exact_keys, folded_keys = _tokenised(text)
+    heads, particle_free = [], []
+    for head, folded in zip(exact_keys, folded_keys):
+        firsts = {head, folded, *_singulars(head), *_singulars(folded)}
+        free = arabic.without_particle(head) if arabic.ARABIC_LETTER.match(head) else None
+        if free:
+            free = arabic.normalise_token(free)
+            firsts.add(free)
+        heads.append(frozenset(firsts))
+        particle_free.append(free)
+    return heads, particle_free
+
+
 def _key_token(token: str, lower: bool) -> str:
     if arabic.ARABIC_LETTER.match(token):
         return arabic.normalise_token(token)
@@ -119,10 +135,14 @@ class Glossary:
     def find(self, text: str) -> list[Match]:
         """Every glossary term in `text`, longest match first, no overlaps, in order of appearance."""
         tokens, exact_keys, folded_keys = _tokenised(text)
+        heads, _ = _heads(text)
+        lengths = self._lengths
         matches: list[Match] = []
         i = 0
         while i < len(tokens):
-            found = self._match_at(i, tokens, exact_keys, folded_keys, len(tokens))
+            # Most tokens start no alias: one set test each, before any n-gram is built.
+            found = self._match_at(i, tokens, exact_keys, folded_keys, len(tokens), text) \
+                if any(first in lengths for first in heads[i]) else None
             if found:
                 entry, length = found
                 start, end = tokens[i][1], tokens[i + length - 1][2]
@@ -142,19 +162,15 @@ class Glossary:
         for j in range(first, stop):
             if arabic.ARABIC_LETTER.match(tokens[j][0]):
                 continue
-            found = self._match_at(j, tokens, exact_keys, folded_keys, stop)
+            found = self._match_at(j, tokens, exact_keys, folded_keys, stop, text)
             if found and found[0] is not outer:
                 start, end = tokens[j][1], tokens[j + found[1] - 1][2]
                 inner.append(Match(found[0], text[start:end], start, end))
         return inner
 
-    def _match_at(self, i, tokens, exact_keys, folded_keys, stop):
-        head = exact_keys[i]
-        firsts = {head, folded_keys[i], *_singulars(head), *_singulars(folded_keys[i])}
-        particle_free = arabic.without_particle(head) if arabic.ARABIC_LETTER.match(head) else None
-        if particle_free:
-            particle_free = arabic.normalise_token(particle_free)
-            firsts.add(particle_free)
+    def _match_at(self, i, tokens, exact_keys, folded_keys, stop, text):
+        heads, particle_frees = _heads(text)
+        firsts, particle_free = heads[i], particle_frees[i]
         lengths: set[int] = set()
         for first in firsts:
             lengths |= self._lengths.get(first, set())

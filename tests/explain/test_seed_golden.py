@@ -73,9 +73,13 @@ def test_pp_claim_is_grounded_across_hardware(result):
         assert run["steps"] and run["sources"] and run["assumptions"]
 
 
-def test_pipeline_cost_is_shown(result):
-    schedules = {c["inputs"]["schedule"] for c in result["calculations"] if c["calculator"] == "pipeline_bubble"}
-    assert {"gpipe", "1f1b", "interleaved"} <= schedules
+def test_pipeline_cost_is_explained_not_invented(result):
+    # The seed states no pipeline depth or micro-batch count, so no bubble is computed from made-up ones (issue 11);
+    # the cost of a pipeline is explained through its terms: the bubble that PPVP shrinks, the memory AFAB holds.
+    assert not [c for c in result["calculations"] if c["calculator"] == "pipeline_bubble"]
+    terms = {t["id"]: t for t in result["terms"]}
+    assert {"virtual-pipeline-parallelism", "all-forward-all-backward"} <= set(terms)
+    assert all(terms[i]["definition"].strip() for i in ("virtual-pipeline-parallelism", "all-forward-all-backward"))
 
 
 def test_no_number_without_a_source(result, seed_text):
@@ -96,6 +100,6 @@ def test_language_is_detected_and_arabic_is_arabic(seed_text):
 
 def test_sections_in_order(result):
     headings = re.findall(r"^## (.+)$", result["explanation"], re.M)
-    assert len(headings) >= 5
+    assert len(headings) == 4
     if result["language"] == "en":
-        assert headings[:5] == ["In short", "The terms", "What the numbers say", "An intuition", "Corrections"]
+        assert headings == ["In short", "What the text claims, checked", "The terms", "Corrections"]

@@ -1,0 +1,141 @@
+"""Stage 3: the statements a reader wants explained or checked, by sentence and clause, from data-driven cue words."""
+
+import re
+from functools import cache
+
+from service.explain import restate, terms
+from service.explain.document import Claim, Document
+
+# Sentence ends: . ! ? ؟ followed by a space or the end (not a decimal point), ; ؛ and line breaks.
+_BOUNDARY = re.compile(r"(?<=[.!?؟])\s+|[;؛]\s*|\n+")
+_ARABIC = re.compile(r"[\u0600-\u06FF]")
+
+# Figures whose quantity is a measured result, and those that describe a set-up.
+MEASURED = {"mfu", "hfu", "tokens_per_s", "tokens_per_s_per_chip", "samples_per_s", "step_time_s", "time_s",
+            "chip_hours", "chip_days", "bubble_fraction", "bus_bandwidth_bytes_per_s", "algbw_bytes_per_s",
+            "total_flops", "bytes", "activation_bytes", "memory_fraction", "flop_per_s", "flop_per_s_per_chip",
+            "speedup", "percent_change", "utilization", "latency_s"}
+LAYOUT = {"tp_degree", "pp_degree", "dp_degree", "ep_degree", "cp_degree", "virtual_stages", "n_chips", "n_nodes",
+          "global_batch_sequences", "global_batch_tokens", "micro_batch", "microbatches", "seq_len", "zero_stage"}
+# Kinds in the order a reader cares about them; a claim lists every kind that fits.
+KIND_ORDER = ("requirement", "cause", "computation", "comparison", "measurement", "configuration", "question")
+
+
+@cache
+def _patterns() -> dict[str, re.Pattern]:
+    """Each cue of data/claim_cues.json, both languages joined (Arabic posts quote English acronyms and back)."""
+    data = terms.cues()
+    joined: dict[str, list[str]] = {}
+    for lang in ("en", "ar"):
+        section = data[lang]
+        # An Arabic cue starts a word (after an optional attached particle): "لا" is not the start of "الاختناقات".
+        wrap = (lambda p: rf"(?<![\u0621-\u064A])[وفبلك]?(?:{p})") if lang == "ar" else (lambda p: p)
+        for name, pattern in section["kinds"].items():
+            joined.setdefault(name, []).append(pattern if name == "question" else wrap(pattern))
+        for name in ("negation", "condition", "dp_bound_words", "compute_bound_words", "memory_bound_words"):
+            joined.setdefault(name, []).append(wrap(section[name]))
+    return {name: re.compile("|".join(f"(?:{p})" for p in parts), re.I) for name, parts in joined.items()}
+
+
+def cue(name: str, text: str) -> bool:
+    """Whether the cue list `name` of data/claim_cues.json occurs in `text`."""
+    pattern = _patterns().get(name)
+    return bool(pattern and pattern.search(text))
+
+
+def sentences(text: str, clutter: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """(start, end) of each sentence or clause outside the page clutter, trimmed of spaces and bullets."""
+    spans, start = [], 0
+    for match in _BOUNDARY.finditer(text):
+        spans.append((start, match.start()))
+        start = match.end()
+    spans.append((start, len(text)))
+    out = []
+    for a, b in spans:
+        while a < b and (text[a].isspace() or text[a] in "•*-–·>"):
+            a += 1
+        while b > a and text[b - 1].isspace():
+            b -= 1
+        if b > a and not terms.inside(clutter, a):
+            out.append((a, b))
+    return out
+
+
+def _kinds(sentence: str, figures: list) -> list[str]:
+    kinds = [name for name in ("requirement", "cause", "comparison", "measurement", "question") if cue(name, sentence)]
+    quantities = {f.quantity for f in figures}
+    if "expression" in quantities:
+        kinds.append("computation")
+    if any(f.role in ("before", "after") for f in figures) and "comparison" not in kinds:
+        kinds.append("comparison")
+    if quantities & MEASURED and "measurement" not in kinds:
+        kinds.append("measurement")
+    if len(quantities & LAYOUT) >= 2:
+        kinds.append("configuration")
+    if "comparison" in kinds and not figures and not cue("comparison", re.sub(r"\b(?:cut|reduce[sd]?|improve[sd]?)\b", "", sentence)):
+        kinds.remove("comparison")  # "cut"/"reduce" without a number is an action, not a comparison
+    return [k for k in KIND_ORDER if k in kinds]
+
+
+def _frame(term_ids: set[str], sentence: str) -> str | None:
+    """The first frame of data/claim_cues.json whose terms and cues the sentence has."""
+    for frame in terms.cues()["frames"]:
+        if not set(frame["terms"]) <= term_ids:
+            continue
+        needs = frame["needs_any"]
+        if not needs or any(cue(n[1:], sentence) if n.startswith("@") else n in term_ids for n in needs):
+            return frame["id"]
+    return None
+
+
+def find_claims(doc: Document) -> None:
+    """Fill doc.sentences and doc.claims; each claim is restated plainly in the output language."""
+    text = doc.text
+    doc.sentences = sentences(text, doc.clutter)
+    for start, end in doc.sentences:
+        sentence = text[start:end]
+        figures = [f for f in doc.figures if start <= f.start < end]
+        inside = [m for m in doc.occurrences if start <= m.start < end]
+        term_ids = {m.entry["id"] for m in inside}
+        kinds = _kinds(sentence, figures)
+        frame = _frame(term_ids, sentence)
+        if frame:
+            frame_kind = next(f["kind"] for f in terms.cues()["frames"] if f["id"] == frame)
+            kinds = [k for k in KIND_ORDER if k in {*kinds, frame_kind}]
+        if not _is_claim(kinds, frame, figures, term_ids, sentence):
+            continue
+        named = [m for m in doc.mentions if start <= m.start < end]
+        claim = Claim(quote=sentence, start=start, end=end, kinds=kinds, frame=frame,
+                      negated=cue("negation", sentence), figures=figures, term_ids=sorted(term_ids),
+                      chips=_unique([m.entry for m in named if m.kind == "chip"]),
+                      models=_unique([m.entry for m in named if m.kind == "model"]))
+        doc.claims.append(claim)
+    for claim in doc.claims:
+        claim.plain = restate.claim(doc, claim)
+
+
+def _is_claim(kinds: list[str], frame, figures: list, term_ids: set[str], sentence: str) -> bool:
+    """A sentence is a claim when it states a figure of this field, fits a frame, or argues with its terms."""
+    if frame:
+        return True
+    if len(sentence.split()) < 3 or sentence.rstrip().endswith(":"):
+        return False  # headings and labels ("Key insight:") announce, they do not claim
+    if any(f.quantity in MEASURED | LAYOUT | {"expression", "params", "tokens", "active_params"} for f in figures):
+        return True
+    return bool(term_ids) and bool({"requirement", "cause", "comparison"} & set(kinds))
+
+
+def _unique(entries: list[dict]) -> list[dict]:
+    seen, out = set(), []
+    for entry in entries:
+        if entry["id"] not in seen:
+            seen.add(entry["id"])
+            out.append(entry)
+    return out
+
+
+def is_arabic(text: str) -> bool:
+    """Whether most letters of `text` are Arabic."""
+    arabic = len(_ARABIC.findall(text))
+    latin = sum(c.isascii() and c.isalpha() for c in text)
+    return arabic > latin

@@ -1,0 +1,87 @@
+"""The document the explainer's stages enrich in turn (terms -> figures -> claims -> checks), spaCy style."""
+
+from dataclasses import dataclass, field
+
+from service.explain import grounding
+
+
+@dataclass
+class Claim:
+    """One statement of the text a reader wants explained or checked."""
+
+    quote: str
+    start: int
+    end: int
+    kinds: list[str]  # requirement, cause, comparison, measurement, configuration, computation, question
+    frame: str | None = None  # a claim of this field recognised by its terms (data/claim_cues.json "frames")
+    negated: bool = False
+    figures: list = field(default_factory=list)  # Figure objects inside the claim
+    term_ids: list[str] = field(default_factory=list)
+    chips: list[dict] = field(default_factory=list)  # catalog chips named in the claim
+    models: list[dict] = field(default_factory=list)  # catalog models named in the claim
+    plain: str = ""
+    calculations: list[int] = field(default_factory=list)  # indices into Document.calculations
+    verdict: str = "explained"  # consistent | inconsistent | explained | needs_more
+    why: str = ""
+
+    def to_dict(self) -> dict:
+        """The JSON object of DESIGN.md's `claims` list."""
+        return {"quote": self.quote, "plain": self.plain, "kinds": self.kinds, "frame": self.frame,
+                "calculation": self.calculations[0] if self.calculations else None,
+                "calculations": list(self.calculations), "verdict": self.verdict, "why": self.why}
+
+
+@dataclass
+class Document:
+    """A text being explained, and what each stage found in it."""
+
+    text: str
+    lang: str
+    previous: "Document | None" = None  # the conversation's earlier turns, for a follow-up
+    clutter: list[tuple[int, int]] = field(default_factory=list)
+    definitions: dict[str, str] = field(default_factory=dict)
+    matches: list = field(default_factory=list)  # glossary matches, one per term
+    occurrences: list = field(default_factory=list)  # every occurrence of every term
+    terms: list[dict] = field(default_factory=list)
+    corrections: list[dict] = field(default_factory=list)
+    figures: list = field(default_factory=list)
+    mentions: list[grounding.Mention] = field(default_factory=list)  # catalog chips and models, in order
+    sentences: list[tuple[int, int]] = field(default_factory=list)
+    claims: list[Claim] = field(default_factory=list)
+    calculations: list[dict] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+
+    def chips(self) -> list[dict]:
+        """Catalog chips the text names, first mention first, each once."""
+        return grounding.unique([m.entry for m in self.mentions if m.kind == "chip"])
+
+    def models(self) -> list[dict]:
+        """Catalog models the text names, first mention first, each once."""
+        return grounding.unique([m.entry for m in self.mentions if m.kind == "model"])
+
+    def figure(self, quantity: str):
+        """The first figure of `quantity` the text states, or None."""
+        return next((f for f in self.figures if f.quantity == quantity), None)
+
+
+def read_figures(doc: Document) -> None:
+    """Stage 2: every figure the text states (outside page clutter), and the chips and models it names."""
+    from service.explain import terms
+    from service.explain.figures import read_figures as reader
+
+    doc.figures = [f for f in reader(doc.text) if not terms.inside(doc.clutter, f.start)]
+    spans = [(f.start, f.end) for f in doc.figures]
+    # "72-GPU" is a figure about a node, not a mention of the generic GPU cluster.
+    doc.mentions = [m for m in grounding.mentions(doc.text) if not terms.inside(doc.clutter, m.start)
+                    and not (m.generic and terms.inside(spans, m.start))]
+    terms.add_notation_terms(doc)
+
+
+def analyse(text: str, lang: str, previous: Document | None = None) -> Document:
+    """Run every stage on `text` (a follow-up of `previous` when given) and return the document."""
+    from service.explain import checks, claims, terms
+
+    doc = Document(text=text, lang=lang, previous=previous)
+    for stage in (terms.read_terms, read_figures, claims.find_claims, checks.check_claims):
+        stage(doc)
+    return doc

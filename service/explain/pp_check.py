@@ -1,0 +1,130 @@
+"""The check of claims about needing pipeline parallelism: pp_necessity with the text's batch, chips and degrees."""
+
+from calculators import catalog
+
+from service.explain import grounding, restate
+from service.explain.checks import MAX_MODELS, Inputs, _chips, _fig, _needs, _run
+from service.explain.document import Claim, Document
+from service.i18n.messages import join_names, messages
+
+
+def _batch(doc: Document, claim: Claim, inputs: Inputs, model: dict | None) -> bool:
+    fig = _fig(doc, claim, "global_batch_tokens")
+    if fig is not None:
+        inputs.text("global_batch_tokens", fig)
+        return True
+    sequences, seq = _fig(doc, claim, "global_batch_sequences"), _fig(doc, claim, "seq_len")
+    if sequences is not None and seq is not None:
+        inputs.derived("global_batch_tokens", sequences.value * seq.value, f"{sequences.quote} x {seq.quote}")
+        return True
+    if model and model.get("global_batch_tokens"):
+        inputs.catalog("global_batch_tokens", model["global_batch_tokens"], model["id"])
+        return True
+    data = grounding.grounding_data()
+    inputs.assumed("global_batch_tokens", data["default_global_batch_tokens"], "default_batch",
+                   batch=restate.value("global_batch_tokens", data["default_global_batch_tokens"]))
+    return True
+
+
+def _chip_count(doc: Document, claim: Claim, inputs: Inputs, model: dict | None) -> bool:
+    fig = _fig(doc, claim, "n_chips")
+    if fig is not None:
+        inputs.text("n_chips", fig)
+        return True
+    if model and model.get("training_chip_count"):
+        inputs.catalog("n_chips", model["training_chip_count"], model["id"])
+        return True
+    data = grounding.grounding_data()
+    inputs.assumed("n_chips", data["default_n_chips"], "default_chips", n=restate.value("n_chips", data["default_n_chips"]))
+    return True
+
+
+def check(doc: Document, claim: Claim, _done=None) -> None:
+    """Run pp_necessity for each model and chip the claim concerns, and judge the claim by the results."""
+    data = grounding.grounding_data()
+    hardware = catalog.hardware()
+    chips = _chips(doc, claim)
+    names_setup = claim.chips or claim.figures
+    if claim.frame != "pp_only_when_dp_bound" and not names_setup and doc.previous is None:
+        return  # a belief stated in general ("PP is considered necessary at scale") names no set-up to check
+    models = (claim.models or doc.models() or (doc.previous.models() if doc.previous else []))[:MAX_MODELS]
+    contrast = None
+    if claim.frame == "pp_only_when_dp_bound" and not any(c["id"] == data["contrast_chip"] for c in chips):
+        contrast = hardware.get("chip", data["contrast_chip"])  # the other side of "only when": a narrow-link cluster
+    if not chips and contrast is None:
+        _needs(doc, claim, ["chip"])
+        return
+    runs: list[tuple[dict, dict | None, int]] = []
+    missing: set[str] = set()
+    for model in models or [None]:
+        base = Inputs(doc.lang)
+        if model:
+            base.values["model"] = model["id"]
+            base.sources["model"] = {"source": "text", "quote": model["name"]}
+        if not _batch(doc, claim, base, model):
+            missing.add("global_batch_tokens")
+        if not _chip_count(doc, claim, base, model):
+            missing.add("n_chips")
+        if missing:
+            continue
+        for name in ("tp_degree", "pp_degree"):
+            fig = _fig(doc, claim, name)
+            if fig is not None:
+                base.text(name, fig)
+        for chip in chips + ([contrast] if contrast else []):
+            inputs = Inputs(doc.lang)
+            inputs.values, inputs.sources, inputs.assumptions = dict(base.values), dict(base.sources), list(base.assumptions)
+            if chip is contrast:
+                inputs.assumed("chip", chip["id"], "contrast_chip", chip=restate.chip_name(chip, doc.lang))
+            else:
+                inputs.values["chip"] = chip["id"]
+                inputs.sources["chip"] = {"source": "text", "quote": restate.chip_name(chip, "en")}
+            ep = _fig(doc, claim, "ep_degree")
+            if ep is not None:
+                inputs.text("ep_degree", ep)
+            elif model and grounding.expert_parallel_degree(model, chip) > 1:
+                inputs.assumed("ep_degree", grounding.expert_parallel_degree(model, chip), "expert_parallel_rule")
+            index = _run(doc, "pp_necessity", inputs)
+            if index is not None:
+                runs.append((chip, model, index))
+    if missing:
+        _needs(doc, claim, sorted(missing))
+        return
+    claim.calculations = [index for _, _, index in runs]
+    _judge(doc, claim, runs, contrast)
+
+
+def _judge(doc: Document, claim: Claim, runs: list[tuple[dict, dict | None, int]], contrast) -> None:
+    m = messages(doc.lang)
+    verdicts = m["pp_verdicts"]
+    groups: dict[tuple[bool, bool], dict[str, list[str]]] = {}  # (contrast, bound) -> chip -> models
+    for chip, model, index in runs:
+        bound = doc.calculations[index]["outputs"]["dp_comm_bound"]
+        models = groups.setdefault((chip is contrast, bound), {}).setdefault(restate.chip_name(chip, doc.lang), [])
+        if model:
+            models.append(restate.model_name(model))
+    several_models = len({id(r[1]) for r in runs}) > 1
+
+    def labels(contrast_side: bool | None, bound: bool) -> list[str]:
+        out = []
+        for side in ((False, True) if contrast_side is None else (contrast_side,)):
+            for chip, models in groups.get((side, bound), {}).items():
+                out.append(f"{chip} ({join_names(models, doc.lang)})" if several_models and models else chip)
+        return out
+    named_good, named_bad = labels(False, False), labels(False, True)
+    fields = {"good": join_names(named_good, doc.lang), "bad": join_names(named_bad, doc.lang),
+              "contrast_bad": join_names(labels(None, True), doc.lang)}
+    if claim.frame in ("pp_not_needed", "fast_links_no_pp") and not claim.kinds.count("question"):
+        claim.verdict = "consistent" if not named_bad else "inconsistent"
+        key = "holds" if not named_bad else "fails" if not named_good else "partly"
+    elif claim.frame in ("dp_comms_bound", "pp_needed") and "question" not in claim.kinds:
+        claim.verdict = "consistent" if named_bad and not named_good else "inconsistent" if named_good and not named_bad else "explained"
+        key = "bound" if named_bad and not named_good else "not_bound" if not named_bad else "partly"
+    elif claim.frame == "pp_only_when_dp_bound":
+        claim.verdict = "explained"
+        key = "rule" if named_good and fields["contrast_bad"] else "answer_bad" if not named_good else "answer_good"
+    else:
+        claim.verdict = "explained"
+        key = "rule" if fields["contrast_bad"] and not named_bad else "answer_bad" if named_bad and not named_good else \
+            "answer_good" if not named_bad else "partly"
+    claim.why = verdicts[key].format(**fields)
