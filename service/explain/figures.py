@@ -127,6 +127,8 @@ _EN_TOKEN = re.compile(r"(?P<enw>" + _alt([*_EN_WORDS, *(w.capitalize() for w in
 _AR_WORD = r"(?:" + _alt([*_AR_WORDS, *(p + w for w in _AR_WORDS for p in "وبل")]) + r")"
 _AR_TOKEN = re.compile(rf"(?P<arw>{_AR_WORD}(?:\s+و?\s?{_AR_WORD})*)(?![{_AR}])")
 _HAS_AR = re.compile(f"[{_AR}]")
+_AR_DUALS = _ARW["dual_time_words"]
+_AR_DUAL = re.compile(rf"[وبل]?({_alt(_AR_DUALS)})(?![{_AR}])")
 _HAS_AR_DIGIT = re.compile("[٠-٩۰-۹٫٬]")
 _HAS_EXPR = re.compile(r"\d\s*(?:[*×·÷^]|/\s*[\d(])")
 
@@ -187,7 +189,7 @@ _AR_TEEN = set(_ARW["teen_words"])
 _UNIT_ENTRIES = _EN["units"] + _ARW["units"]
 _UNITS, _ = _named([{**e, "p": f"(?:{e['pattern']})" + ("" if e["class"] in ("percent", "ratio") else r"(?![\w/])")}
                     for e in _UNIT_ENTRIES], "p")
-_UNIT_AT = re.compile(r"[ \t]?\+?-?[ \t]?")
+_UNIT_AT = re.compile(r"[ \t]?\+?-?[ \t]?(?:(?:" + _EN["precision_words"] + r")[ \t]+(?=[kMGTPE]?(?:FLOP|flop|[kMGTP]?B)))?")
 _NOUN_ENTRIES = _EN["nouns"] + _ARW["nouns"]
 _MODS = r"(?:(?:" + _EN["modifiers"] + "|" + _ARW["modifiers"] + r")[\s-]+){0,3}"
 _NOUNS = re.compile(r"[\s-]*" + _MODS + "(?:" + "|".join(f"(?P<g{i}>(?:{e['pattern']}))" for i, e in enumerate(_NOUN_ENTRIES))
@@ -586,6 +588,15 @@ class _Reader:
             self.add(_Fig(start, end, "expression", value, raw=value, generic=False, expression=True))
             self.hints.update(_operand_roles(self.norm, start, end))
 
+    def duals(self) -> None:
+        """Arabic dual time words ("أسبوعين", two weeks) are a number and a unit in one word."""
+        if not _HAS_AR.search(self.norm):
+            return
+        for m in _AR_DUAL.finditer(self.norm):
+            if (not m.start() or not "\u0600" <= self.norm[m.start() - 1] <= "\u06FF") and self.is_free(*m.span()):
+                seconds = float(_AR_DUALS[m.group(1)])
+                self.add(_Fig(m.start(), m.end(), "time_s", seconds, unit=m.group(1), raw=2.0, scale=seconds / 2, generic=False))
+
     def generic(self) -> None:
         for m in self.tokens:
             start = m.start("num") if m.group("num") else m.start()
@@ -609,9 +620,13 @@ class _Reader:
         if m.group("cur"):
             return _Fig(m.start(), end, "cost_usd", raw, unit=m.group("cur").strip(), raw=raw, generic=False)
         sci = bool(m.group("num") and re.search(r"[eE]", m.group("num")) or m.group("pow"))
+        at = _UNIT_AT.match(norm, end).end()
+        unit = _UNITS.match(norm, at)
+        if unit and _which(unit, _UNIT_ENTRIES)["class"] in ("chip_hours", "chip_days") and not word:
+            return self.read_unit(m, start, unit, raw, mult)  # "180K H800 GPU hours" before "180K H800 GPUs"
         # "2x A100", "512 H100s", "6144 TPU v4 chips"
         chip = _CHIP_AFTER.match(norm, end)
-        if chip and not mult and not word:
+        if chip and mult in ("", "k", "K", "M") and not word:
             cue = self.cue("chips", start, chip.end())
             quantity = cue["quantity"] if cue else "n_chips"
             return _Fig(start, chip.end(), quantity, raw, chip=_chip_id(chip.group("name")), raw=raw, generic=False)
@@ -619,11 +634,13 @@ class _Reader:
         if way:
             return self.read_way(start, way.end(), raw)
         # a unit (%, GB/s, TFLOP/s, hours, ...) right after the number
-        at = _UNIT_AT.match(norm, end).end()
-        unit = _UNITS.match(norm, at) if not word else None
+        if unit and word and _which(unit, _UNIT_ENTRIES)["class"] != "time":
+            unit = None  # "two months" is a time, but "one s" is not a second
         if unit and not (unit.group(0) in ("s", "h", "d", "us") and mult):
             return self.read_unit(m, start, unit, raw, mult)
         noun = _NOUNS.match(norm, end)
+        if noun and noun.group(0).lstrip().startswith("--"):
+            noun = None  # the next command-line flag ("--micro-batch-size"), not a noun
         if noun:
             entry = _which(noun, _NOUN_ENTRIES)
             if entry.get("needs_magnitude") and not (mult or raw >= 1e6):
@@ -676,6 +693,10 @@ class _Reader:
                 value, scale = raw * seconds, seconds
             elif kind == "count":
                 value, scale = raw, 1.0
+            elif kind == "power":
+                scale = {"k": 1e3, "M": 1e6, "G": 1e9}.get(written[:1], 1.0) if written[:1] in "kMG" and written[1:2] == "W" else 1.0
+                scale = 1e3 if written.lower().startswith("kilo") else 1e6 if written.lower().startswith("mega") else scale
+                value = raw * scale
             else:
                 value = parse_text(entry["quantity"], f"{number} {_normalise_unit(written, kind)}", kind)
                 scale = value / raw if raw else 1.0
@@ -726,7 +747,12 @@ class _Reader:
         value = raw
         if quantity == "seq_len" and mult in ("k", "K") and _SEQ_K.match(f"{raw / 1000:g}"):
             value = raw / 1000 * 1024
-        return _Fig(start, noun.end(), quantity, value, raw=raw, scale=value / raw if raw else 1.0, generic=False)
+        end, chip = noun.end(), None
+        if cls == "chips":  # "256 وحدة معالجة رسومات H100", "1024 chips (TPU v5p)"
+            named = _CHIP_AFTER.match(self.norm, end)
+            if named and named.group("name"):
+                end, chip = named.end(), _chip_id(named.group("name"))
+        return _Fig(start, end, quantity, value, chip=chip, raw=raw, scale=value / raw if raw else 1.0, generic=False)
 
     def read_bare(self, m: re.Match, start: int, end: int, raw: float, mult: str, sci: bool) -> _Fig | None:
         """A number with no unit: its quantity from a key phrase, the words around it, or its size."""
@@ -798,24 +824,28 @@ class _Reader:
                     break
 
     def inherit(self) -> None:
-        """A bare number equal to a figure read elsewhere in the text measures the same thing."""
+        """A bare number equal to a distinctive figure read elsewhere in the text (8960, 0.4) measures the same thing."""
         known = {}
         for f in self.figs:
-            if not f.generic and not f.expression:
+            if not f.generic and not f.expression and f.role != "result":
                 known.setdefault(f.value, f)
         for f in self.figs:
-            if f.quantity == "number" and f.value in known:
+            # small whole numbers (4, 8) recur with different meanings; only distinctive ones carry over
+            if f.quantity == "number" and f.value in known and (f.value != int(f.value) or abs(f.value) >= 100):
                 f.quantity, f.unit, f.generic = known[f.value].quantity, known[f.value].unit, False
 
 
 def _share(a: _Fig, b: _Fig) -> None:
     """The unit and quantity of the more specific partner go to the other."""
-    if a.generic and not b.generic:
-        a.quantity, a.unit, a.scale, a.value = b.quantity, b.unit, b.scale, a.raw * b.scale
-        a.chip = a.chip or b.chip
-    elif b.generic and not a.generic:
-        b.quantity, b.unit, b.scale, b.value = a.quantity, a.unit, a.scale, b.raw * a.scale
-        b.chip = b.chip or a.chip
+    for x, y in ((a, b), (b, a)):
+        if x.generic and not y.generic:
+            x.quantity, x.chip = y.quantity, x.chip or y.chip
+            if x.unit is None and y.unit is not None:
+                x.unit, x.scale, x.value = y.unit, y.scale, x.raw * y.scale
+            break
+    for x, y in ((a, b), (b, a)):  # "38-43%": the bare end of a range is a percentage too
+        if x.unit is None and y.unit == "%" and x.quantity == y.quantity and 0 <= x.value <= 1:
+            x.unit = "%"
     a.generic = b.generic = a.generic and b.generic
 
 
@@ -936,6 +966,7 @@ def read_figures(text: str) -> list[Figure]:
     reader.products()
     reader.compact()
     reader.expressions()
+    reader.duals()
     reader.generic()
     reader.pairs()
     reader.inherit()

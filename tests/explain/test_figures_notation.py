@@ -288,6 +288,31 @@ def test_exact_is_not_approximate():
     assert one("40% MFU", "mfu").approx is False
 
 
+def test_chip_hours_name_the_chip():
+    figure = one("training on each trillion tokens requires only 180K H800 GPU hours", "chip_hours")
+    assert (figure.value, figure.chip) == (180e3, "h800-sxm")
+
+
+def test_thousands_of_chips_and_power():
+    assert values("trained on up to 16K H100 GPUs, each running at 700W TDP") == {"n_chips": 16e3, "power_w": 700}
+
+
+def test_bytes_per_second_and_precision_between():
+    found = values("1.97e14 bf16 FLOPs/s and an HBM bandwidth of 8.2e11 bytes/s")
+    assert found == pytest.approx({"peak_flop_per_s": 1.97e14, "memory_bandwidth_bytes_per_s": 8.2e11})
+
+
+def test_command_line_flags():
+    found = values("--tensor-model-parallel-size 8 --pipeline-model-parallel-size 4 --num-layers 96 "
+                   "--seq-length 2048 --micro-batch-size 1 --global-batch-size 1536")
+    assert found == {"tp_degree": 8, "pp_degree": 4, "n_layers": 96, "seq_len": 2048, "micro_batch": 1,
+                     "global_batch_sequences": 1536}
+
+
+def test_number_words_with_time():
+    assert values("completed in less than two months") == {"time_s": 2 * 2592000}
+
+
 # -- names are not figures
 
 
@@ -401,6 +426,16 @@ def test_arabic_from_to():
 
 def test_arabic_compact_notation_and_time():
     assert values("استخدمنا TP=8 و PP4 لمدة ٣ أيام") == {"tp_degree": 8, "pp_degree": 4, "time_s": 3 * 86400}
+
+
+def test_arabic_dual_time_and_chip_after_noun():
+    figures = read_figures("باستخدام ١٠٢٤ شريحة TPU v5p لمدة أسبوعين")
+    assert [(f.quantity, f.value, f.chip) for f in figures] == [("n_chips", 1024, "tpu-v5p"), ("time_s", 14 * 86400, None)]
+
+
+def test_arabic_mfu_and_tokens():
+    found = values("وصل MFU إلى ٤٠٪ على ٢٥٦ وحدة معالجة رسومات H100 بحجم دفعة ٤ ملايين رمز")
+    assert found == pytest.approx({"mfu": 0.40, "n_chips": 256, "global_batch_tokens": 4e6})
 
 
 def test_arabic_words_that_are_not_numbers():
