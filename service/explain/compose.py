@@ -121,6 +121,8 @@ def _gist(doc: Document, claims: list, is_followup: bool) -> tuple[str, set[int]
             continue
         seen_plain.add(claim.plain)
         key = "claim_first" if not lines else "claim_next"
+        if "question" in claim.kinds and not lines:
+            key = "question_first"
         lines.append(m[key].format(claim=_clause(claim.plain)))
         shown.add(id(claim))
         if len(lines) >= 2:
@@ -150,6 +152,8 @@ def _clause(text: str) -> str:
 
 def _sentence(text: str) -> str:
     text = text.strip()
+    if text[:1].islower():
+        text = text[0].upper() + text[1:]
     return text if not text or text[-1] in ".!?؟" else text + "."
 
 

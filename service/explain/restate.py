@@ -135,7 +135,8 @@ def frame(doc, item) -> str:
     chips_text = join_names(list(dict.fromkeys(chip_name(c, doc.lang) for c in chips)), doc.lang)
     models_text = join_names([model_name(x) for x in models], doc.lang)
     parts = m["frame_parts"]
-    return m["frames"][item.frame].format(
+    key = f"{item.frame}_question" if "question" in item.kinds and f"{item.frame}_question" in m["frames"] else item.frame
+    return m["frames"][key].format(
         chips=(parts["on_chips"].format(chips=chips_text) if chips_text else ""),
         models=(parts["models"].format(models=models_text) if models_text else parts["a_large_model"]),
         metric=parts["good_mfu"] if "model-flops-utilization" in item.term_ids else parts["good_efficiency"])

@@ -1,0 +1,62 @@
+"""Claims: the statements a reader wants explained or checked, found by sentence and clause and restated plainly (issue 11.2)."""
+
+from service.explain.document import analyse
+
+ONE_SENTENCE = ("Our 70B run (FSDP8 TP8 PP4 on 256 H100s, GBS=1024 at seq 4k) reached 41% MFU; "
+                "interleaving with 2 virtual stages cut the bubble from 9% to 5%.")
+SEED_CLAIM = "with TPUs at K2 or DSV3 scale you get excellent MFU without PP; you only need PP when you're DP-comms bound"
+
+
+def test_the_issue_sentence_splits_into_a_configuration_and_a_comparison():
+    doc = analyse(ONE_SENTENCE, "en")
+    assert len(doc.claims) == 2
+    setup, bubble = doc.claims
+    assert {"configuration", "measurement"} <= set(setup.kinds)
+    assert "comparison" in bubble.kinds
+    quantities = {f.quantity: f.value for f in setup.figures}
+    assert quantities["tp_degree"] == 8 and quantities["pp_degree"] == 4 and quantities["n_chips"] == 256
+
+
+def test_a_configuration_is_restated_with_its_acronyms_expanded_and_figures_read():
+    plain = analyse(ONE_SENTENCE, "en").claims[0].plain
+    assert "tensor parallelism across 8" in plain and "a pipeline of 4 stages" in plain
+    assert "1,024 sequences" in plain and "4,096 tokens" in plain
+    assert "model FLOPs utilization (MFU)" in plain
+
+
+def test_requirement_frames_are_recognised_in_english():
+    frames = [c.frame for c in analyse(SEED_CLAIM, "en").claims]
+    assert frames == ["pp_not_needed", "pp_only_when_dp_bound"]
+
+
+def test_requirement_frames_are_recognised_in_arabic():
+    text = "هناك حاجة إلى توازي خطوط الأنابيب بشكل أساسي عندما تكون محدودا باتصالات DP."
+    doc = analyse(text, "ar")
+    assert [c.frame for c in doc.claims] == ["pp_only_when_dp_bound"]
+    assert "عنق الزجاجة" in doc.claims[0].plain
+
+
+def test_arabic_negation_does_not_fire_inside_a_word():
+    # "لا" starts no word in "الاختناقات" (traffic jams): the GPU analogy claims PP is needed, not that it is not.
+    text = "تشبه مجموعات GPU التقليدية وجود طرق ضيقة بين المدن، لذلك تحتاج إلى توجيه معقد (Pipeline Parallelism) لتجنب الاختناقات المرورية"
+    assert [c.frame for c in analyse(text, "ar").claims] == ["pp_needed"]
+
+
+def test_causes_and_computations_are_claims():
+    doc = analyse("Training takes 6.3e24 / (8960 * 4.59e14 * 0.4) seconds, about 20 days, because the pod is large.", "en")
+    kinds = doc.claims[0].kinds
+    assert "computation" in kinds and "cause" in kinds
+
+
+def test_page_clutter_makes_no_claim_and_no_term():
+    text = "Trending topics\n#\nPump.fun to raise $1B token sale, traders speculating on airdrop\n16.73K\nPP needs a pipeline bubble."
+    doc = analyse(text, "en")
+    assert all("Pump.fun" not in c.quote for c in doc.claims)
+    assert "token" not in {t["id"] for t in doc.terms}
+    assert not any(f.quantity == "cost_usd" for f in doc.figures)
+
+
+def test_a_definition_in_the_text_wins_over_the_glossary():
+    doc = analyse("Here DP means FSDP. We run DP over 64 GPUs.", "en")
+    dp = next(t for t in doc.terms if t["found_as"] == "DP")
+    assert dp["id"] == "fsdp" and dp["defined_in_text"] == "FSDP"
