@@ -182,7 +182,6 @@ def _tokens(norm: str) -> list[_Tok]:
 _AR_SPLIT = re.compile(rf"[وبل]?(?:{_alt(_AR_WORDS)})(?![{_AR}])|(?<![{_AR}])[وبل]?(?:{_alt(_AR_WORDS)})")
 _AR_WEAK = set(_ARW["weak_number_words"])
 _AR_PLURAL_SCALE = set(_ARW["plural_scale_words"])
-_AR_SCALE = set(_ARW["scale_words"])
 _AR_TEEN = set(_ARW["teen_words"])
 
 # Units written right after a number; case matters (GB/s is bytes, Gb/s is bits).
@@ -280,7 +279,7 @@ _CUE_BEFORE = _cue_tables("before")
 _CUE_AFTER = _cue_tables("after")
 _UNIT_SECONDS = {**_EN["unit_seconds"], **_ARW["unit_seconds"]}
 _MAGNITUDE_DEFAULT = _EN["magnitude_default"]
-_WINDOW_BEFORE, _WINDOW_AFTER = 70, 60
+_WINDOW_BEFORE, _WINDOW_AFTER = 48, 40  # a cue farther than a few words belongs to another number
 _SEQ_K = re.compile(r"^(?:1|2|4|8|16|32|64|128|256|512|1024)$")
 _FLOP_WORD = re.compile(r"FLOP|flop", 0)
 
@@ -426,6 +425,13 @@ class _Reader:
     def cue(self, cls: str, start: int, end: int) -> dict | None:
         """The cue for a unit class nearest to the number, in the same clause, not claimed by another number."""
         lo, hi = self.clause(start, end)
+        # words beyond the next number on either side are its cues, not this one's
+        i = bisect.bisect_left(self.token_starts, start)
+        if i:
+            lo = max(lo, self.token_starts[i - 1] + 1)
+        j = bisect.bisect_left(self.token_starts, end)
+        if j < len(self.token_starts):
+            hi = min(hi, self.token_starts[j])
         best, best_distance = None, 10**9
         norm = self.norm
         table = _CUE_BEFORE.get(cls)
@@ -466,7 +472,9 @@ class _Reader:
 
     def key_before(self, start: int) -> dict | None:
         found = None
-        for pos in self.starts_in(max(0, start - 60), start):  # farthest first: the longest key phrase wins
+        i = bisect.bisect_left(self.token_starts, start)
+        lo = max(start - 40, self.token_starts[i - 1] + 1 if i else 0)  # a key phrase is never past another number
+        for pos in self.starts_in(lo, start):  # farthest first: the longest key phrase wins
             found = _KEY_TABLE.match(self.norm, pos, start, self.word(pos))
             if found:
                 break
