@@ -1,8 +1,8 @@
 """Collective communication time and nccl-tests bus bandwidth."""
 
 from .errors import CalculatorInputError
-from .formatting import human as h
 from .registry import Calculator, Field, register
+from .working import step
 
 OPS = ("all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast")
 NCCL_TESTS = "NVIDIA nccl-tests doc/PERFORMANCE.md (busbw = algbw x factor; factors in src/*.cu GetBw)"
@@ -34,10 +34,10 @@ def collective_time(v: dict):
     time = transfer + steps_count * latency
     algbw = size / time
     steps = [
-        f"bus factor for {op} over n = {h(n, 'count')} ranks is {_FACTOR_TEXT[op]} = {h(factor)}",
-        f"transfer time = size x factor / bandwidth = {h(size, 'bytes')} x {h(factor)} / {h(bw, 'bytes_per_s')} = {h(transfer, 'seconds')}",
-        f"latency = {h(steps_count, 'count')} ring steps x {h(latency, 'seconds')} = {h(steps_count * latency, 'seconds')}",
-        f"time = {h(time, 'seconds')}; algorithm bandwidth = size / time = {h(algbw, 'bytes_per_s')}; bus bandwidth = algbw x factor = {h(algbw * factor, 'bytes_per_s')}",
+        step("collective_time.bus_factor", op=op, n=(n, "count"), formula=_FACTOR_TEXT[op], factor=factor),
+        step("collective_time.transfer", size=(size, "bytes"), factor=factor, bandwidth=(bw, "bytes_per_s"), transfer=(transfer, "seconds")),
+        step("collective_time.latency", steps=(steps_count, "count"), latency=(latency, "seconds"), total=(steps_count * latency, "seconds")),
+        step("collective_time.time", time=(time, "seconds"), algbw=(algbw, "bytes_per_s"), busbw=(algbw * factor, "bytes_per_s")),
     ]
     assumptions = [
         "size_bytes is the whole buffer (the full output of an all-gather), as nccl-tests reports it",
@@ -55,15 +55,15 @@ def nccl_busbw(v: dict):
     steps = []
     if v["algbw_bytes_per_s"] is not None:
         algbw = v["algbw_bytes_per_s"]
-        steps.append(f"algorithm bandwidth given: {h(algbw, 'bytes_per_s')}")
+        steps.append(step("nccl_busbw.algbw_given", algbw=(algbw, "bytes_per_s")))
     elif v["size_bytes"] is not None and v["time_s"] is not None:
         algbw = v["size_bytes"] / v["time_s"]
-        steps.append(f"algbw = size / time = {h(v['size_bytes'], 'bytes')} / {h(v['time_s'], 'seconds')} = {h(algbw, 'bytes_per_s')}")
+        steps.append(step("nccl_busbw.algbw", size=(v["size_bytes"], "bytes"), time=(v["time_s"], "seconds"), algbw=(algbw, "bytes_per_s")))
     else:
         missing = "time_s" if v["size_bytes"] is not None else "size_bytes"
         raise CalculatorInputError(missing, "is required: give size_bytes and time_s, or algbw_bytes_per_s")
     busbw = algbw * factor
-    steps.append(f"busbw = algbw x {_FACTOR_TEXT[op]} (n = {h(n, 'count')}) = {h(algbw, 'bytes_per_s')} x {h(factor)} = {h(busbw, 'bytes_per_s')}")
+    steps.append(step("nccl_busbw.busbw", formula=_FACTOR_TEXT[op], n=(n, "count"), algbw=(algbw, "bytes_per_s"), factor=factor, busbw=(busbw, "bytes_per_s")))
     assumptions = ["busbw is comparable to the hardware's per-rank link bandwidth for ring algorithms; NVLS, SHARP and hierarchical algorithms can report busbw above the wire speed"]
     return {"algbw_bytes_per_s": algbw, "busbw_bytes_per_s": busbw, "bus_factor": factor}, steps, assumptions
 

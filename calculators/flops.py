@@ -5,6 +5,7 @@ import numpy as np
 from .errors import CalculatorInputError
 from .formatting import human as h
 from .registry import Calculator, Field, register
+from .working import step
 
 PALM = "Chowdhery et al. 2022, PaLM, Appendix B: FLOPs per token = 6N + 12 L H Q T; MFU = tokens/s x FLOPs per token / peak"
 KORTHIKANTI = "Korthikanti et al. 2022, Reducing Activation Recomputation in Large Transformer Models, section 6 (model vs hardware FLOPs)"
@@ -39,16 +40,13 @@ def flops_per_token(v: dict):
         hardware = model + attention  # only attention scores are recomputed (Korthikanti et al.)
     else:
         hardware = model
-    steps = [f"dense FLOPs per token = 6 x parameters = 6 x {h(params, 'count')} = {h(dense, 'flops')} (2 forward + 4 backward per parameter)"]
+    steps = [step("flops.dense", params=(params, "count"), dense=(dense, "flops"))]
     if np.any(attention):  # a scalar, or an array when sweeping
-        steps.append(
-            f"attention FLOPs per token = 12 x layers x heads x head size x sequence = 12 x {h(v['n_layers'], 'count')} x {h(v['n_heads'], 'count')}"
-            f" x {h(v['head_dim'], 'count')} x {h(v['seq_len'], 'count')} = {h(attention, 'flops')}"
-        )
-        steps.append(f"model FLOPs per token = {h(dense, 'flops')} + {h(attention, 'flops')} = {h(model, 'flops')}")
+        steps.append(step("flops.attention", layers=(v["n_layers"], "count"), heads=(v["n_heads"], "count"), head_dim=(v["head_dim"], "count"),
+                          seq_len=(v["seq_len"], "count"), attention=(attention, "flops")))
+        steps.append(step("flops.model", dense=(dense, "flops"), attention=(attention, "flops"), model=(model, "flops")))
     if recompute != "none":
-        rule = "x 4/3 (an extra forward pass)" if recompute == "full" else "+ the attention term again"
-        steps.append(f"with {recompute} recomputation the hardware does {rule}: {h(hardware, 'flops')} per token")
+        steps.append(step(f"flops.recompute_{recompute}", hardware=(hardware, "flops")))
     return model, hardware, attention, steps
 
 
@@ -63,7 +61,7 @@ def training_flops(v: dict):
     """Total training FLOPs = FLOPs per token x tokens (Kaplan's 6ND plus PaLM's attention term)."""
     model, hardware, _, steps = flops_per_token(v)
     total = model * v["tokens"]
-    steps.append(f"total model FLOPs = {h(model, 'flops')} x {h(v['tokens'], 'count')} tokens = {h(total, 'flops')}")
+    steps.append(step("flops.total", model=(model, "flops"), tokens=(v["tokens"], "count"), total=(total, "flops")))
     assumptions = ["parameters are the ones each token uses (active parameters for a mixture of experts)",
                    "embedding and element-wise operations are inside the 6N approximation; the logits layer counts if its weights are in the parameter count"]
     outputs = {"flops_per_token": model, "total_flops": total, "hardware_flops_per_token": hardware}
@@ -77,7 +75,8 @@ def mfu(v: dict):
         tokens_per_s = v["tokens_per_s"]
     elif v["global_batch_tokens"] is not None and v["step_time_s"] is not None:
         tokens_per_s = v["global_batch_tokens"] / v["step_time_s"]
-        steps.append(f"throughput = batch / step time = {h(v['global_batch_tokens'], 'count')} tokens / {h(v['step_time_s'], 'seconds')} = {h(tokens_per_s, 'count')} tokens/s")
+        steps.append(step("mfu.throughput", batch=(v["global_batch_tokens"], "count"), step_time=(v["step_time_s"], "seconds"),
+                          tokens_per_s=(tokens_per_s, "count")))
     else:
         missing = "step_time_s" if v["global_batch_tokens"] is not None else "tokens_per_s"
         raise CalculatorInputError(missing, "is required: give tokens_per_s, or global_batch_tokens and step_time_s")
@@ -85,10 +84,12 @@ def mfu(v: dict):
     achieved = tokens_per_s * model
     value = achieved / (n * peak)
     hfu = tokens_per_s * hardware / (n * peak)
-    steps.append(f"model FLOP/s = {h(tokens_per_s, 'count')} tokens/s x {h(model, 'flops')} = {h(achieved, 'flop_per_s')}, or {h(achieved / n, 'flop_per_s')} per chip")
-    steps.append(f"MFU = {h(achieved / n, 'flop_per_s')} / peak {h(peak, 'flop_per_s')} = {h(value, 'fraction')}")
+    per_chip = (achieved / n, "flop_per_s")
+    steps.append(step("mfu.model_rate", tokens_per_s=(tokens_per_s, "count"), flops_per_token=(model, "flops"), achieved=(achieved, "flop_per_s"),
+                      per_chip=per_chip))
+    steps.append(step("mfu.mfu", per_chip=per_chip, peak=(peak, "flop_per_s"), mfu=(value, "fraction")))
     if v["recompute"] != "none":
-        steps.append(f"HFU (counting recomputed FLOPs) = {h(hfu, 'fraction')}")
+        steps.append(step("mfu.hfu", hfu=(hfu, "fraction")))
     assumptions = ["peak is the chip's dense bf16 rate (no sparsity)", "MFU counts only the FLOPs the model needs; recomputation raises HFU, not MFU"]
     outputs = {"mfu": value, "hfu": hfu, "model_flop_per_s_per_chip": achieved / n, "flops_per_token": model}
     return outputs, steps, _moe_note(v) + assumptions
@@ -99,23 +100,23 @@ def training_time(v: dict):
     model, hardware, _, steps = flops_per_token(v)
     tokens, n = v["tokens"], v["n_chips"]
     total = model * tokens
-    steps.append(f"total model FLOPs = {h(model, 'flops')} x {h(tokens, 'count')} tokens = {h(total, 'flops')}")
+    steps.append(step("flops.total", model=(model, "flops"), tokens=(tokens, "count"), total=(total, "flops")))
     if v["achieved_flop_per_s"] is not None:
         rate = v["achieved_flop_per_s"]
         work = hardware * tokens
         if v["recompute"] != "none":
-            steps.append(f"hardware FLOPs with {v['recompute']} recomputation = {h(work, 'flops')}")
-        steps.append(f"time = {h(work, 'flops')} / ({h(n, 'count')} chips x {h(rate, 'flop_per_s')} sustained each)")
+            steps.append(step(f"training_time.hardware_{v['recompute']}", work=(work, "flops")))
+        steps.append(step("training_time.time_sustained", work=(work, "flops"), n=(n, "count"), rate=(rate, "flop_per_s")))
     elif v["peak_flop_per_s"] is not None and v["mfu"] is not None:
         rate = v["peak_flop_per_s"] * v["mfu"]
         work = total
-        steps.append(f"useful rate per chip = peak {h(v['peak_flop_per_s'], 'flop_per_s')} x MFU {h(v['mfu'], 'fraction')} = {h(rate, 'flop_per_s')}")
-        steps.append(f"time = {h(work, 'flops')} / ({h(n, 'count')} chips x {h(rate, 'flop_per_s')})")
+        steps.append(step("training_time.rate", peak=(v["peak_flop_per_s"], "flop_per_s"), mfu=(v["mfu"], "fraction"), rate=(rate, "flop_per_s")))
+        steps.append(step("training_time.time_mfu", work=(work, "flops"), n=(n, "count"), rate=(rate, "flop_per_s")))
     else:
         missing = "mfu" if v["peak_flop_per_s"] is not None else "peak_flop_per_s"
         raise CalculatorInputError(missing, "is required: give peak_flop_per_s (or chip) and mfu, or achieved_flop_per_s")
     time = work / (n * rate)
-    steps.append(f"= {h(time, 'seconds')} = {h(time / 86400)} days, {h(time * n / 3600, 'count')} chip-hours")
+    steps.append(step("training_time.result", time=(time, "seconds"), days=time / 86400, chip_hours=(time * n / 3600, "count")))
     assumptions = ["the whole run sustains this rate: no restarts, failures, evaluation or data stalls"]
     outputs = {"time_s": time, "days": time / 86400.0, "chip_hours": time * n / 3600.0, "total_flops": total}
     return outputs, steps, _moe_note(v) + assumptions

@@ -16,6 +16,71 @@ def _sig(value: float, digits: int = 4) -> str:
     return text
 
 
+def _sig4(value: float) -> str:
+    """_sig(value, 4) with the format spec fixed: the calculators write a dozen numbers per call."""
+    text = f"{value:.4g}"
+    if "e" in text:
+        mantissa, exponent = text.split("e")
+        return f"{mantissa}e{int(exponent)}"
+    return text
+
+
+def _prefixed(suffix: str):
+    """Writer of a unit with decimal prefixes: 989 TFLOP/s, 400 GB/s, 16 B."""
+    tails = tuple((scale, f" {prefix}{suffix}") for scale, prefix in _PREFIXES)
+    bare = " " + suffix
+
+    def write(value: float) -> str:
+        magnitude = abs(value)
+        for scale, tail in tails:
+            if magnitude >= scale:
+                return _sig4(value / scale) + tail
+        return _sig4(value) + bare
+
+    return write
+
+
+_FLOP_COUNT = _prefixed("FLOP")
+
+
+def _flops(value: float) -> str:
+    if abs(value) >= 1e21:  # beyond exa, scientific notation reads better than zetta
+        return f"{_sig(value, 3)} FLOP"
+    return _FLOP_COUNT(value)
+
+
+def _seconds(value: float) -> str:
+    magnitude = abs(value)
+    if magnitude >= 86400 * 2:
+        return f"{_sig4(value / 86400)} days"
+    if magnitude >= 7200:
+        return f"{_sig4(value / 3600)} hours"
+    if magnitude >= 1 or value == 0:
+        return f"{_sig4(value)} s"
+    if magnitude >= 1e-3:
+        return f"{_sig4(value * 1e3)} ms"
+    return f"{_sig4(value * 1e6)} µs"
+
+
+def _fraction(value: float) -> str:
+    return f"{_sig4(value * 100)}%"
+
+
+def _count(value: float) -> str:
+    magnitude = abs(value)
+    for scale, word in _COUNT_WORDS:
+        if magnitude >= scale:
+            return f"{_sig4(value / scale)}{word}"
+    if value == int(value):
+        return f"{int(value):,}"
+    return f"{value:,.1f}"
+
+
+# one writer per unit kind, looked up once instead of testing the unit against each kind in turn
+_WRITERS = {unit: _prefixed(suffix) for unit, suffix in _SUFFIX.items()}
+_WRITERS.update(flops=_flops, seconds=_seconds, fraction=_fraction, count=_count)
+
+
 def human(value, unit: str = "") -> str:
     """`value` in `unit` (a calculator unit kind) as a person would write it."""
     if type(value) is not float:  # plain floats, by far the most common, skip the type checks
@@ -27,35 +92,8 @@ def human(value, unit: str = "") -> str:
         if isinstance(value, (bool, np.bool_)):
             return "yes" if value else "no"
         value = float(value)
-    magnitude = abs(value)
-    if unit == "flops" and magnitude >= 1e21:  # beyond exa, scientific notation reads better than zetta
-        return f"{_sig(value, 3)} FLOP"
-    suffix = _SUFFIX.get(unit)
-    if suffix is not None:
-        for scale, prefix in _PREFIXES:
-            if magnitude >= scale:
-                return f"{_sig(value / scale)} {prefix}{suffix}"
-        return f"{_sig(value)} {suffix}"
-    if unit == "seconds":
-        if magnitude >= 86400 * 2:
-            return f"{_sig(value / 86400)} days"
-        if magnitude >= 7200:
-            return f"{_sig(value / 3600)} hours"
-        if magnitude >= 1 or value == 0:
-            return f"{_sig(value)} s"
-        if magnitude >= 1e-3:
-            return f"{_sig(value * 1e3)} ms"
-        return f"{_sig(value * 1e6)} µs"
-    if unit == "fraction":
-        return f"{_sig(value * 100)}%"
-    if unit == "count":
-        for scale, word in _COUNT_WORDS:
-            if magnitude >= scale:
-                return f"{_sig(value / scale)}{word}"
-        if value == int(value):
-            return f"{int(value):,}"
-        return f"{value:,.1f}"
-    return _sig(value)
+    writer = _WRITERS.get(unit)
+    return _sig4(value) if writer is None else writer(value)
 
 
 _FRACTION_FIELDS = {"mfu", "hfu", "bubble_over_ideal", "bubble_fraction"}

@@ -5,6 +5,7 @@ import numpy as np
 from .errors import CalculatorInputError
 from .formatting import human as h
 from .registry import Calculator, Field, register
+from .working import step
 
 ZERO = "Rajbhandari et al. 2020, ZeRO: Memory Optimizations Toward Training Trillion Parameter Models, section 5 (2+2+K bytes per parameter, K=12 for Adam)"
 KORTHIKANTI = "Korthikanti et al. 2022, Reducing Activation Recomputation in Large Transformer Models, sections 4-5 and Table 2"
@@ -19,19 +20,19 @@ def model_state_memory(v: dict):
     grads = smaller(per_param - weights, 2.0)
     optimizer = per_param - weights - grads
     total = params * per_param
-    steps = [f"{h(params, 'count')} parameters x {h(per_param)} bytes = {h(total, 'bytes')} "
-             f"(weights {h(weights)} B, gradients {h(grads)} B, optimizer states {h(optimizer)} B per parameter)"]
+    steps = [step("model_state_memory.total", params=(params, "count"), per_param=per_param, total=(total, "bytes"),
+                  weights=weights, grads=grads, optimizer=optimizer)]
     stage = int(stage)
-    sharded = {0: (), 1: ("optimizer states",), 2: ("optimizer states", "gradients"), 3: ("optimizer states", "gradients", "weights")}[stage]
     per_chip_bytes_per_param = (
         weights / (dp if stage >= 3 else 1) + grads / (dp if stage >= 2 else 1) + optimizer / (dp if stage >= 1 else 1)
     )
     per_chip = params * per_chip_bytes_per_param
     if stage:
-        steps.append(f"ZeRO stage {stage} splits the {', '.join(sharded)} over {h(dp, 'count')} data-parallel chips: "
-                     f"{h(per_chip_bytes_per_param)} bytes per parameter per chip = {h(per_chip, 'bytes')}")
+        # one key per stage: what each stage shards is a phrase of its own in every language
+        steps.append(step(f"model_state_memory.zero_{stage}", dp=(dp, "count"), per_param_per_chip=per_chip_bytes_per_param,
+                          per_chip=(per_chip, "bytes")))
     else:
-        steps.append(f"without ZeRO every data-parallel chip holds all of it: {h(per_chip, 'bytes')} per chip")
+        steps.append(step("model_state_memory.no_zero", per_chip=(per_chip, "bytes")))
     assumptions = ["mixed-precision Adam: bf16 weights and gradients, fp32 master weights and two moments (16 bytes per parameter)",
                    "activations, temporary buffers and fragmentation come on top (see activation_memory)",
                    "tensor and pipeline parallelism would divide this further; they are not applied here"]
@@ -49,7 +50,7 @@ def activation_memory(v: dict):
     attention_scores = 5 * a * s / hidden
     if recompute == "full":
         per_layer = 2 * sbh / (t if sp else 1)
-        formula = "2sbh" + ("/t" if sp else "") + " (only each layer's input is kept)"
+        formula = "2sbh/t" if sp else "2sbh"
     elif recompute == "selective":
         per_layer = 34 * sbh / t if sp else sbh * (10 + 24 / t)
         formula = "34sbh/t" if sp else "sbh(10 + 24/t)"
@@ -64,9 +65,9 @@ def activation_memory(v: dict):
         formula = "sbh(10 + 24/t + 5as/(ht))"
     total = per_layer * layers
     steps = [
-        f"s x b x h = {h(s, 'count')} x {h(b, 'count')} x {h(hidden, 'count')} = {h(sbh, 'count')}; 5as/h = {h(attention_scores)}",
-        f"bytes per layer = {formula} = {h(per_layer, 'bytes')}",
-        f"all {h(layers, 'count')} layers: {h(total, 'bytes')}",
+        step("activation_memory.sbh", s=(s, "count"), b=(b, "count"), h=(hidden, "count"), sbh=(sbh, "count"), scores=attention_scores),
+        step("activation_memory.per_layer_full" if recompute == "full" else "activation_memory.per_layer", formula=formula, per_layer=(per_layer, "bytes")),
+        step("activation_memory.total", layers=(layers, "count"), total=(total, "bytes")),
     ]
     assumptions = ["16-bit activations and 1-byte dropout masks, as in Korthikanti et al.; no FlashAttention (which removes the 5as/h term like selective recomputation)",
                    "per microbatch in flight; a pipeline's first stage holds several (see pipeline_bubble)"]

@@ -7,6 +7,7 @@ import numpy as np
 from .errors import CalculatorInputError
 from .formatting import human as h
 from .registry import Calculator, Field, register
+from .working import step, word
 
 SCALING_BOOK = "Austin et al., How to Scale Your Model (JAX scaling book), training.md and gpus.md: data parallelism is compute-bound while tokens per chip > C/W (x E/k for MoE); model parallelism over M nodes multiplies W by M"
 MEGATRON_BUBBLE = "Narayanan et al. 2021 (Megatron-LM), sections 2.2.1-2.2.2: bubble / ideal time = (p-1)/m, interleaved (p-1)/(v m)"
@@ -27,7 +28,7 @@ def _all(x) -> bool:
     return bool(x.all()) if isinstance(x, np.ndarray) else bool(x)
 
 
-def _moe_factor(v: dict, steps: list[str]):
+def _moe_factor(v: dict, steps: list[dict]):
     experts, top_k = v.get("moe_experts"), v.get("moe_top_k")
     if experts is None and top_k is None:
         return 1.0
@@ -36,23 +37,22 @@ def _moe_factor(v: dict, steps: list[str]):
     if _any(top_k > experts):
         raise CalculatorInputError("moe_top_k", "cannot exceed moe_experts")
     factor = experts / top_k
-    steps.append(f"mixture of experts: {h(experts, 'count')} experts hold weights (and gradients) but each token uses {h(top_k, 'count')}, "
-                 f"so gradient bytes per FLOP are E/k = {h(factor)} times a dense model's")
+    steps.append(step("moe.factor", experts=(experts, "count"), top_k=(top_k, "count"), factor=factor))
     return factor
 
 
 def dp_critical_batch(v: dict):
     """Critical tokens per chip = C / (W x M) x E/k (scaling book, training.md 'data parallelism')."""
-    steps: list[str] = []
+    steps: list[dict] = []
     peak, bw, span = v["peak_flop_per_s"], v["bandwidth_bytes_per_s"], v["model_parallel_span"]
     effective = bw * span
     base = peak / effective
-    steps.append(f"compute per byte of gradient traffic: C / W = {h(peak, 'flop_per_s')} / {h(effective, 'bytes_per_s')}"
-                 + (f" (W = {h(bw, 'bytes_per_s')} x {h(span, 'count')} nodes spanned by model parallelism)" if _any(span != 1) else "")
-                 + f" = {h(base, 'count')} tokens per chip")
+    span_note = step("dp_critical_batch.span_note", bandwidth=(bw, "bytes_per_s"), span=(span, "count")) if _any(span != 1) else ""
+    steps.append(step("dp_critical_batch.compute_per_byte", peak=(peak, "flop_per_s"), effective=(effective, "bytes_per_s"), span_note=span_note,
+                      base=(base, "count")))
     factor = _moe_factor(v, steps)
     critical = base * factor
-    steps.append(f"data parallelism stays compute-bound while each chip processes more than {h(critical, 'count')} tokens per step")
+    steps.append(step("dp_critical_batch.critical", critical=(critical, "count")))
     assumptions = ["communication overlaps perfectly with compute (the book's roofline); in practice leave a margin",
                    "the bandwidth is the one data-parallel gradient traffic crosses (node egress across nodes, ICI within a TPU pod)"]
     return {"critical_tokens_per_chip": critical}, steps, assumptions
@@ -69,7 +69,7 @@ def _power_of_two_at_least(x):
 
 def pp_necessity(v: dict):
     """Is the job DP-communication bound, and which pipeline degree lifts it out (scaling book gpus.md)."""
-    steps: list[str] = []
+    steps: list[dict] = []
     batch, n, peak, bw = v["global_batch_tokens"], v["n_chips"], v["peak_flop_per_s"], v["dp_bandwidth_bytes_per_s"]
     per_node, tp, pp, ep = v["chips_per_node"], v["tp_degree"], v["pp_degree"], v["ep_degree"]
     sweep = any(_is_sweep(x) for x in (batch, n, peak, bw, per_node, tp, pp, ep, v.get("moe_experts"), v.get("moe_top_k")))
@@ -77,23 +77,24 @@ def pp_necessity(v: dict):
     if _any(group > n):
         raise CalculatorInputError("n_chips", "is smaller than tp_degree x pp_degree x ep_degree, one model replica")
     tokens_per_chip = batch / n
-    tokens_text = h(tokens_per_chip, 'count')  # each figure is written once and reused in the steps and verdict
-    steps.append(f"tokens per chip per step = batch / chips = {h(batch, 'count')} / {h(n, 'count')} = {tokens_text}")
+    tokens_text = h(tokens_per_chip, 'count')  # each figure is written once and reused in the verdict
+    tokens_value = (tokens_per_chip, "count")
+    steps.append(step("pp_necessity.tokens_per_chip", batch=(batch, "count"), n=(n, "count"), tokens_per_chip=tokens_value))
     span = np.maximum(1.0, group / per_node) if sweep else max(1.0, group / per_node)
     effective = bw * span
-    span_text, effective_text = h(span, 'count'), h(effective, 'bytes_per_s')
-    steps.append(f"one model replica spans max(1, TP x PP x EP / chips per node) = max(1, {h(group, 'count')} / {h(per_node, 'count')}) = {span_text} node(s), "
-                 f"so data-parallel traffic sees {h(bw, 'bytes_per_s')} x {span_text} = {effective_text}")
+    span_value, effective_value = (span, "count"), (effective, "bytes_per_s")
+    steps.append(step("pp_necessity.span", group=(group, "count"), per_node=(per_node, "count"), span=span_value, bandwidth=(bw, "bytes_per_s"),
+                      effective=effective_value))
     base = peak / effective
     factor = _moe_factor(v, steps)
     critical = base * factor
     critical_text = h(critical, 'count')
-    steps.append(f"critical tokens per chip = C / W_eff x E/k = {h(peak, 'flop_per_s')} / {effective_text} x {h(factor)} = {critical_text}")
+    critical_value = (critical, "count")
+    steps.append(step("pp_necessity.critical", peak=(peak, "flop_per_s"), effective=effective_value, factor=factor, critical=critical_value))
     ratio = critical / tokens_per_chip
     bound = tokens_per_chip < critical
-    steps.append(f"communication / compute time = {critical_text} / {tokens_text} = {h(ratio)}: "
-                 + ("per configuration" if sweep else "above 1, so gradient communication cannot hide behind compute (DP-comms bound)" if bound
-                    else "at most 1, so compute hides the gradient communication"))
+    conclusion = "word.per_configuration" if sweep else "word.dp_comm_bound" if bound else "word.compute_hides_comm"
+    steps.append(step("pp_necessity.ratio", critical=critical_value, tokens_per_chip=tokens_value, ratio=ratio, conclusion=word(conclusion)))
     # Smallest power-of-two PP degree whose span brings the critical batch under tokens per chip.
     needed_span = (peak / bw) * factor / tokens_per_chip
     if sweep:
@@ -124,7 +125,7 @@ def pp_necessity(v: dict):
                 min_ep = _power_of_two_at_least(needed_span * per_node / (tp * pp))
                 if min_ep <= experts and min_ep * tp * pp <= n:
                     verdict += f"; so does expert parallelism over {int(min_ep)} chips (ep_degree)"
-        steps.append(f"minimum pipeline degree (power of two) = {min_pp_out if min_pp_out is not None else 'none that fits'}")
+        steps.append(step("pp_necessity.min_pp", min_pp=(min_pp_out, "count")) if min_pp_out is not None else step("pp_necessity.min_pp_none"))
         outputs_verdict = verdict
     else:
         min_pp_out = min_pp_value
@@ -151,31 +152,31 @@ def pp_necessity(v: dict):
 def pipeline_bubble(v: dict):
     """Bubble over ideal (p-1)/(v m) and fraction (p-1)/(v m + p - 1); interleaving costs 1+(p-1)/(p v) activations."""
     p, m, virtual, schedule = v["pp_degree"], v["microbatches"], v["virtual_stages"], v["schedule"]
-    steps: list[str] = []
+    steps: list[dict] = []
     assumptions: list[str] = []
     if np.any(virtual > 1) and schedule != "interleaved":
         if schedule == "gpipe":
             raise CalculatorInputError("virtual_stages", "above 1 needs schedule interleaved (GPipe has one stage per device)")
         schedule = "interleaved"
-        steps.append("virtual_stages > 1 means the interleaved (virtual pipeline) schedule")
+        steps.append(step("pipeline_bubble.interleaved_implied"))
     if schedule != "interleaved":
         virtual = virtual * 0 + 1.0
     over_ideal = (p - 1) / (virtual * m)
     fraction = (p - 1) / (virtual * m + p - 1)
-    steps.append(f"idle time per step = (p - 1) / (v x m) of the ideal = ({h(p, 'count')} - 1) / ({h(virtual, 'count')} x {h(m, 'count')}) = {h(over_ideal, 'fraction')}")
-    steps.append(f"as a share of the whole step: (p - 1) / (v m + p - 1) = {h(fraction, 'fraction')}")
+    steps.append(step("pipeline_bubble.over_ideal", p=(p, "count"), v=(virtual, "count"), m=(m, "count"), over_ideal=(over_ideal, "fraction")))
+    steps.append(step("pipeline_bubble.fraction", fraction=(fraction, "fraction")))
     if schedule == "gpipe":
         inflight = m
         memory = m / np.minimum(p, m)
-        steps.append(f"GPipe (all forward, then all backward) keeps every one of the {h(m, 'count')} microbatches' activations: {h(memory)} x 1F1B's peak")
+        steps.append(step("pipeline_bubble.gpipe", m=(m, "count"), memory=memory))
     elif schedule == "1f1b":
         inflight = np.minimum(p, m)
         memory = inflight * 0 + 1.0
-        steps.append(f"1F1B starts a backward as soon as it can: at most {h(inflight, 'count')} microbatches in flight on the first stage")
+        steps.append(step("pipeline_bubble.1f1b", inflight=(inflight, "count")))
     else:
         inflight = np.minimum(p, m)
         memory = 1 + (p - 1) / (p * virtual)
-        steps.append(f"interleaving holds 1 + (p - 1)/(p v) = {h(memory)} x 1F1B's activations and sends v = {h(virtual, 'count')} times as many messages")
+        steps.append(step("pipeline_bubble.interleaved", memory=memory, v=(virtual, "count")))
         if np.ndim(m) == 0 and np.ndim(p) == 0 and m % p:
             assumptions.append(f"Megatron-LM's interleaved schedule needs microbatches divisible by pp_degree ({h(m, 'count')} is not a multiple of {h(p, 'count')})")
     assumptions.append("equal stage times and negligible point-to-point transfer time; zero-bubble and DualPipe schedules fill part of this bubble")

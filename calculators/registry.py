@@ -11,6 +11,7 @@ import numpy as np
 from . import catalog
 from .errors import CalculatorInputError
 from .units import KIND_WORDS, to_number
+from .working import render, text_step
 
 REQUIRED = object()  # sentinel: the field has no default
 
@@ -73,7 +74,7 @@ class Calculator:
     name: str
     summary: str
     fields: tuple[Field, ...]
-    compute: Callable[[dict], tuple[dict, list[str], list[str]]]
+    compute: Callable[[dict], tuple[dict, list[dict | str], list[str]]]  # steps from working.step
     sources: tuple[str, ...]
     takes_chip: bool = False
     takes_model: bool = False
@@ -272,7 +273,7 @@ def _check_finite(calculator: Calculator, resolved: dict, outputs: dict, steps: 
 
 
 def run(name: str, inputs: dict) -> dict:
-    """Run calculator `name` on `inputs`; the result object of DESIGN.md."""
+    """Run calculator `name` on `inputs`; the result object of DESIGN.md, plus "working" (the steps as keys and values)."""
     calculator = get(name)
     resolved, entries = resolve_inputs(calculator, inputs)
     context = dict(resolved)
@@ -282,6 +283,8 @@ def run(name: str, inputs: dict) -> dict:
             outputs, steps, assumptions = calculator.compute(context)
     else:  # plain floats overflow to inf without warnings; errstate costs more than a scalar calculation
         outputs, steps, assumptions = calculator.compute(context)
+    working = [item if type(item) is dict else text_step(item) for item in steps]
+    steps = render(working, "en")  # the English text once, here; other languages render "working" on demand
     _check_finite(calculator, resolved, outputs, steps)
     outputs = {k: (value.item() if isinstance(value, np.generic) else value) for k, value in outputs.items()}
     shown_inputs = {}
@@ -301,4 +304,5 @@ def run(name: str, inputs: dict) -> dict:
         "steps": steps,
         "assumptions": assumptions,
         "sources": sources,
+        "working": working,
     }

@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from .formatting import human as h
 from .registry import Calculator, Field, register
+from .working import step, word
 
 ROOFLINE = "Austin et al., How to Scale Your Model (JAX scaling book), roofline.md: T = max(FLOPs / C, bytes / B_HBM); critical intensity C / B_HBM; Williams et al. 2009"
 
@@ -16,10 +16,11 @@ def roofline(v: dict):
     time = np.maximum(compute_time, memory_time)
     compute_bound = intensity >= critical
     bound = ("compute" if compute_bound else "memory") if np.ndim(compute_bound) == 0 else np.where(compute_bound, "compute", "memory")
+    verdict = f"word.{bound}_bound" if np.ndim(bound) == 0 else "word.per_configuration_bound"
     steps = [
-        f"compute time = {h(flops, 'flops')} / {h(peak, 'flop_per_s')} = {h(compute_time, 'seconds')}",
-        f"memory time = {h(moved, 'bytes')} / {h(bw, 'bytes_per_s')} = {h(memory_time, 'seconds')}",
-        f"arithmetic intensity = {h(intensity)} FLOP/byte vs the chip's critical {h(critical)} FLOP/byte: {bound if np.ndim(bound) == 0 else 'per configuration'}-bound",
+        step("roofline.compute_time", flops=(flops, "flops"), peak=(peak, "flop_per_s"), time=(compute_time, "seconds")),
+        step("roofline.memory_time", bytes=(moved, "bytes"), bandwidth=(bw, "bytes_per_s"), time=(memory_time, "seconds")),
+        step("roofline.intensity", intensity=intensity, critical=critical, bound=word(verdict)),
     ]
     assumptions = ["compute and memory traffic overlap perfectly, so the slower one sets the time (a lower bound)"]
     return {"time_s": time, "bound": bound, "arithmetic_intensity": intensity, "critical_intensity": critical}, steps, assumptions

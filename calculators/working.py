@@ -1,0 +1,151 @@
+"""Calculator working as structured steps (a message key and its values), rendered in any language from data/locale.
+
+A calculator returns `step("roofline.compute_time", flops=(1.2e15, "flops"), ...)`; `render(steps, lang)` fills
+the template `steps[key]` of data/locale/<lang>.json. Numbers are written by formatting.human in every
+language (Latin digits, the same units), so only the words change between languages.
+
+The JSON form of a step, as it appears in a result's "working", is what `step` returns:
+    {"key": "roofline.compute_time", "values": {"flops": [1.2e15, "flops"], ...}}
+with each value one of: a number [value, unit] (unit kinds as in formatting.human, "" for a plain
+number); a sweep {"sweep": n, "unit"} (an array of n configurations, written "[n values]"); a word
+{"word": key} (a key of the same "steps" section, translated); a nested step (an optional phrase);
+or a plain string (names, operations and formulas, written as they are).
+"""
+
+import json
+from collections.abc import Iterable, Mapping
+from functools import cache
+from string import Formatter
+
+import numpy as np
+
+from .formatting import human
+from .resources import data_dir
+
+DEFAULT_LANGUAGE = "en"
+TEXT_KEY = "text"  # a step given as a finished English string, by a calculator not yet converted
+
+
+def word(key: str) -> dict:
+    """A translatable word or phrase as a step value: the key of a template without placeholders."""
+    return {"word": key}
+
+
+def step(key: str, **values) -> dict:
+    """One structured step: `key` names its template; numbers are (value, unit) pairs or bare plain numbers."""
+    for name, value in values.items():
+        kind = type(value)
+        if kind is tuple:
+            if type(value[0]) is not float:  # plain floats, by far the most common, are JSON already
+                values[name] = _number(*value)
+        elif kind is float:
+            values[name] = (value, "")
+        elif kind is not str and kind is not dict:  # a bare number; strings are names, dicts words or nested steps
+            values[name] = _number(value, "")
+    return {"key": key, "values": values}
+
+
+def _number(value, unit: str):
+    """A number's JSON form, [value, unit]; a sweep keeps only its size, since its values are in the outputs already."""
+    if isinstance(value, np.ndarray):
+        if value.size != 1:
+            return {"sweep": int(value.size), "unit": unit}
+        value = value.reshape(-1)[0]
+    if isinstance(value, np.generic):
+        value = value.item()
+    return (value, unit)
+
+
+def text_step(text: str) -> dict:
+    """A finished English sentence as a step, so a result's working has one shape throughout."""
+    return {"key": TEXT_KEY, "values": {"text": text}}
+
+
+@cache
+def templates(lang: str) -> dict[str, str]:
+    """The "steps" templates of locale/<lang>.json as they are (an absent file or section gives {})."""
+    path = data_dir() / "locale" / f"{lang}.json"
+    if not path.is_file():
+        return {}
+    return json.loads(path.read_text(encoding="utf-8")).get("steps", {})
+
+
+@cache
+def _parsed(template: str) -> tuple:
+    """A template as a positional format and its placeholder names, parsed once: cheaper to fill than by name."""
+    literal_parts, fields = [], []
+    for literal, field, _, _ in Formatter().parse(template):
+        literal_parts.append(literal.replace("{", "{{").replace("}", "}}"))
+        if field is not None:
+            literal_parts.append("{}")
+            fields.append(field)
+    return "".join(literal_parts).format, tuple(fields)
+
+
+@cache
+def _compiled(lang: str) -> dict:
+    return _compile(templates(lang))
+
+
+def _compile(own: Mapping) -> dict:
+    """`own` templates over English ones, parsed: a language that lacks a key says it in English (a test catches the gap)."""
+    return {key: _parsed(template) for key, template in {**templates(DEFAULT_LANGUAGE), **own}.items()}
+
+
+def render(steps: Iterable[dict], lang: str | Mapping = DEFAULT_LANGUAGE) -> list[str]:
+    """Each step as a sentence in `lang`: a language code, or a locale's messages (a dict with a "steps" section)."""
+    table = _compiled(lang) if isinstance(lang, str) else _compile(lang.get("steps", {}))
+    written: dict = {}  # a figure that several steps quote (tokens per chip, critical batch) is written once
+    try:
+        return [_render_one(item, table, written) for item in steps]
+    except KeyError as exc:
+        raise KeyError(f"calculator step template or value {exc.args[0]!r} missing (data/locale/{DEFAULT_LANGUAGE}.json \"steps\")") from None
+
+
+def _render_one(item, table: dict, written: dict) -> str:
+    if type(item) is str:
+        return item
+    key, values = item["key"], item["values"]
+    if key == TEXT_KEY:  # already words, in English: no template to translate it with
+        return values["text"]
+    fill, fields = table[key]
+    texts = []
+    for field in fields:
+        value = values[field]
+        kind = type(value)
+        if kind is tuple:  # a number, (value, unit)
+            text = written.get(value)
+            if text is None:
+                text = written[value] = human(value[0], value[1])
+        elif kind is str:
+            text = value
+        elif kind is list:  # a number after a trip through JSON
+            text = human(value[0], value[1])
+        elif "word" in value:
+            text = _render_one({"key": value["word"], "values": {}}, table, written)
+        elif "sweep" in value:
+            text = _render_one({"key": "word.sweep_values", "values": {"n": str(value["sweep"])}}, table, written)
+        else:
+            text = _render_one(value, table, written)
+        texts.append(text)
+    return fill(*texts)
+
+
+def keys_of(steps: Iterable[dict]) -> set[str]:
+    """Every template key a list of steps uses, nested phrases and words included."""
+    found = set()
+    for item in steps:
+        if isinstance(item, str):
+            continue
+        if item["key"] == TEXT_KEY:
+            continue
+        found.add(item["key"])
+        for value in item["values"].values():
+            if type(value) is dict:
+                if "word" in value:
+                    found.add(value["word"])
+                elif "sweep" in value:
+                    found.add("word.sweep_values")
+                elif "key" in value:
+                    found |= keys_of([value])
+    return found
