@@ -41,6 +41,9 @@ class Explanation(BaseModel):
     terms: list[dict]
     calculations: list[dict]
     warnings: list[str]
+    plain: str | None = None
+    figures: list[dict] | None = None
+    claims: list[dict] | None = None
     conversation_id: str
     usage: dict | None = None
 

@@ -251,7 +251,29 @@ class AnthropicBackend:
             tool_calls=[{"id": c.id, "name": c.name, "input": c.input, "result": c.result, "content": c.content,
                          "is_error": c.is_error} for c in loop.tool_calls],
             usage=[turn.usage for turn in loop.turns],
+            extra=_reading(request),
         )
+
+
+def _reading(request: ExplainRequest) -> dict:
+    """What the deterministic reader finds in the text (DESIGN.md `plain`, `figures`, `claims`), beside the model's answer."""
+    if request.kind != "explain":
+        return {}
+    try:
+        from service.explain import restate
+        from service.explain.document import analyse
+    except ImportError:  # a checkout without the explainer's data
+        return {}
+    doc = analyse(request.text, request.language)
+    claims = []
+    for claim in doc.claims:
+        item = claim.to_dict()
+        # The model ran its own calculations; the reader's indices point into a list this answer does not carry.
+        item.update(calculation=None, calculations=[], verdict="explained" if claim.verdict != "needs_more" else "needs_more")
+        if item["verdict"] == "explained":
+            item["why"] = ""
+        claims.append(item)
+    return {"plain": restate.plain(doc), "figures": [f.to_dict() for f in doc.figures], "claims": claims}
 
 
 def _host(base_url: str | None) -> str:

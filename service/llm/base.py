@@ -5,6 +5,8 @@ from typing import Callable, Protocol
 
 # Keys of DESIGN.md's explanation object that the engine owns or rebuilds.
 _CORE_KEYS = ("explanation", "language", "backend", "cached", "terms", "calculations", "warnings")
+# DESIGN.md's second-round keys, in this order after the core ones, so every path serialises one key order.
+_READING_KEYS = ("plain", "figures", "claims")
 
 TextCallback = Callable[[str], None]
 
@@ -68,7 +70,8 @@ class Answer:
             "terms": list(self.terms),
             "calculations": list(self.calculations),
             "warnings": list(self.warnings),
-            **self.extra,
+            **{k: self.extra[k] for k in _READING_KEYS if k in self.extra},
+            **{k: self.extra[k] for k in sorted(self.extra) if k not in _READING_KEYS},
         }
 
 
