@@ -68,8 +68,9 @@ def compose(doc: Document, is_followup: bool = False) -> str:
     """The markdown answer, at the most detailed level that fits the word budget."""
     limit = budget(doc.text)
     markdown = ""
+    memo: dict = {}  # sections that do not change between levels are composed once
     for level in LEVELS:
-        markdown = _compose(doc, is_followup, level)
+        markdown = _compose(doc, is_followup, level, memo)
         if len(markdown.split()) <= limit:
             break
     return markdown
@@ -82,17 +83,24 @@ def _ordered_claims(doc: Document) -> list:
     return sorted(doc.claims, key=rank)
 
 
-def _compose(doc: Document, is_followup: bool, level: dict) -> str:
+def _compose(doc: Document, is_followup: bool, level: dict, memo: dict) -> str:
     m = messages(doc.lang)
     h = m["headings"]
-    claims = _ordered_claims(doc)[:level["claims"]]
-    gist, in_gist = _gist(doc, claims, is_followup)
+    if "ordered" not in memo:
+        memo["ordered"] = _ordered_claims(doc)
+    claims = memo["ordered"][:level["claims"]]
+    key = ("gist", len(claims))
+    if key not in memo:
+        memo[key] = _gist(doc, claims, is_followup)
+    gist, in_gist = memo[key]
     parts = [f"## {h['gist']}", gist]
     section = _claims_section(doc, claims, in_gist, level)
     if section:
         parts += [f"## {h['claims']}", section]
     if doc.terms and level["terms"]:
-        parts += [f"## {h['terms']}", _terms_section(doc, level["terms"])]
+        if level["terms"] not in memo:
+            memo[level["terms"]] = _terms_section(doc, level["terms"])
+        parts += [f"## {h['terms']}", memo[level["terms"]]]
     if doc.corrections:
         lines = [m["mistranslation_line"].format(**{k: c[k] for k in ("as", "en", "correction")}) for c in doc.corrections]
         parts += [f"## {h['corrections']}", "\n".join(lines)]

@@ -1,6 +1,8 @@
 """Plain restatements in the output language: acronyms expanded, figures read out with what they measure."""
 
+import bisect
 import re
+from functools import lru_cache
 
 from calculators import catalog
 from calculators.formatting import human, human_field
@@ -60,8 +62,9 @@ def expand(doc, start: int, end: int, lang: str) -> str:
         if start <= fig.start and fig.end <= end and _needs_reading(fig):
             edits.append((fig.start, fig.end, figure(fig, lang)))
     seen: set[str] = set()
-    for match in doc.occurrences:
-        if not (start <= match.start and match.end <= end):
+    starts = [m.start for m in doc.occurrences]  # in text order: only the sentence's slice is scanned
+    for match in doc.occurrences[bisect.bisect_left(starts, start):bisect.bisect_left(starts, end)]:
+        if match.end > end:
             continue
         if any(a < match.end and match.start < b for a, b, _ in edits):
             continue
@@ -101,6 +104,7 @@ def _is_acronym(name: str) -> bool:
     return bool(letters) and sum(c.isupper() for c in letters) >= max(2, len(letters) - 1) and " " not in name.strip()
 
 
+@lru_cache(maxsize=4096)
 def same_language(text: str, lang: str) -> bool:
     share = arabic.share_of_arabic(text)
     return share > 0.5 if lang == "ar" else share < 0.3
