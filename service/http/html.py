@@ -16,30 +16,33 @@ import nh3
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from calculators import working as calculator_working
 from calculators.formatting import human_field
+from service.i18n import languages
+from service.i18n.messages import messages
 
 ALLOWED_TAGS = {
     "p", "br", "strong", "em", "code", "pre", "ul", "ol", "li", "blockquote", "h1", "h2", "h3", "h4", "h5", "h6",
     "table", "thead", "tbody", "tr", "th", "td", "a", "hr", "abbr", "details", "summary", "dl", "dt", "dd",
-    "section", "span", "s", "del",
+    "section", "span", "s", "del", "div", "bdi",
 }
 ALLOWED_ATTRIBUTES = {
     "a": {"href", "title"},
     "abbr": {"title", "class", "tabindex", "data-term"},
     "section": {"class", "dir", "data-calculator"},
     "details": {"class"},
+    "div": {"class"},
     "dl": {"class"},
+    "p": {"class"},
+    "h2": {"class"},
+    "dd": {"dir"},
+    "li": {"dir", "lang"},
     "span": {"class"},
     "th": {"align"},
     "td": {"align"},
     "ol": {"start"},
 }
 URL_SCHEMES = {"http", "https", "mailto"}
-
-WORKING = {"en": "show the working", "ar": "اعرض خطوات الحساب"}
-ASSUMPTIONS = {"en": "Assumptions", "ar": "الافتراضات"}
-SOURCES = {"en": "Sources", "ar": "المصادر"}
-
 
 def sanitize(fragment: str) -> str:
     """nh3 with the page's allow-list: the last word on what reaches the browser."""
@@ -66,6 +69,9 @@ def _markdown() -> MarkdownIt:
     md = MarkdownIt("js-default", {"html": False, "linkify": False, "typographer": False})
     md.enable("table")
     md.add_render_rule("image", _image_as_text)
+    # A wide table scrolls inside its own box instead of widening the page (a phone is 390 px wide).
+    md.add_render_rule("table_open", lambda *args: '<div class="table-wrap"><table>')
+    md.add_render_rule("table_close", lambda *args: "</table></div>")
     return md
 
 
@@ -120,53 +126,192 @@ def _mark_terms(tokens: list[Token], pattern: re.Pattern, spellings: dict[str, d
         block.children = children
 
 
-def render_markdown(markdown: str, terms: list[dict] | None = None) -> str:
-    """Markdown (raw HTML shown as text) to sanitised HTML, with `terms` marked where they appear."""
+def _drop_calculation_items(tokens: list[Token], marker: str) -> list[Token]:
+    """Remove the list items that open with an emphasised "<marker> ..." (the offline answer's calculation notes).
+
+    The page shows every calculation as a card with its working folded; the same calculation written out
+    again in the text would show it twice.
+    """
+    kept, index = [], 0
+    while index < len(tokens):
+        token = tokens[index]
+        if token.type == "list_item_open" and _opens_with(tokens, index, marker):
+            end = index + 1
+            while not (tokens[end].type == "list_item_close" and tokens[end].level == token.level):
+                end += 1
+            index = end + 1
+            continue
+        kept.append(token)
+        index += 1
+    # a list whose every item went goes too
+    result = []
+    for token in kept:
+        if token.type in ("bullet_list_close", "ordered_list_close") and result and \
+                result[-1].type == token.type.replace("close", "open") and result[-1].level == token.level:
+            result.pop()
+            continue
+        result.append(token)
+    return result
+
+
+def _opens_with(tokens: list[Token], index: int, marker: str) -> bool:
+    inline = next((t for t in tokens[index + 1:index + 3] if t.type == "inline"), None)
+    children = inline.children if inline is not None else None
+    return bool(children) and len(children) > 1 and children[0].type == "em_open" \
+        and children[1].type == "text" and children[1].content.startswith(marker)
+
+
+def render_markdown(markdown: str, terms: list[dict] | None = None, calculation_marker: str | None = None) -> str:
+    """Markdown (raw HTML shown as text) to sanitised HTML, with `terms` marked where they appear.
+
+    With `calculation_marker`, list items that open with it in italics are left out (shown as cards instead).
+    """
     md = _markdown()
     tokens = md.parse(markdown or "")
+    if calculation_marker:
+        tokens = _drop_calculation_items(tokens, calculation_marker)
     pattern, spellings = _term_pattern(terms or [])
     if pattern is not None:
         _mark_terms(tokens, pattern, spellings)
     return sanitize(md.renderer.render(tokens, md.options, {}))
 
 
-def _headline(calculation: dict) -> str:
-    outputs = calculation.get("outputs") or {}
-    verdict = outputs.get("verdict")
-    if isinstance(verdict, str):
-        return verdict
-    first = next(((k, v) for k, v in outputs.items() if v is not None), None)
-    return f"{first[0]} = {human_field(*first)}" if first else ""
+def _headline(calculation: dict, words: dict) -> str:
+    """The calculation's verdict in the answer's language, when it has one (pp_necessity, roofline)."""
+    outputs, inputs = calculation.get("outputs") or {}, calculation.get("inputs") or {}
+    if calculation.get("calculator") == "pp_necessity" and "dp_comm_bound" in outputs:
+        pp_degree = inputs.get("pp_degree") or 1
+        if not outputs["dp_comm_bound"]:
+            return words["pp_with"].format(pp=pp_degree) if pp_degree > 1 else words["pp_ok"]
+        if outputs.get("min_pp_degree"):
+            return words["pp_bound"].format(p=outputs["min_pp_degree"])
+        return words["pp_unfixable"]
+    if isinstance(outputs.get("bound"), str):
+        return words["roofline"].format(bound=words["values"].get(outputs["bound"], outputs["bound"]))
+    return ""
+
+
+def _catalog_name(kind: str, key) -> str | None:
+    from calculators import catalog
+
+    if not key:
+        return None
+    try:
+        return (catalog.models() if kind == "model" else catalog.hardware()).get(kind, key)["name"]
+    except Exception:  # a custom value rather than a catalog entry: shown as given
+        return str(key)
+
+
+def _title(calculation: dict, m: dict) -> str:
+    """The card's heading: what was calculated, and for which model and chip when they are named."""
+    name = str(calculation.get("calculator", ""))
+    name = m.get("calculator_names", {}).get(name, name.replace("_", " "))
+    name = name[:1].upper() + name[1:]
+    inputs = calculation.get("inputs") or {}
+    model, chip = _catalog_name("model", inputs.get("model")), _catalog_name("chip", inputs.get("chip"))
+    subject = m["card"]["model_on_chip"].format(model=model, chip=chip) if model and chip else model or chip
+    return m["card"]["title"].format(name=name, subject=subject) if subject else name
+
+
+def _shown_value(key: str, value, words: dict) -> str:
+    if isinstance(value, bool):
+        return words["yes"] if value else words["no"]
+    if isinstance(value, str):
+        return words["values"].get(value, value)
+    try:
+        return human_field(key, value)
+    except (TypeError, ValueError):
+        return str(value)
+
+
+def _in_language(text: str, lang: str) -> bool:
+    """Whether `text` is written in `lang` (for a language with its own letters: mostly those letters)."""
+    letters = languages.get(lang).letters
+    if letters is None:
+        return True
+    own, latin = len(letters.findall(text)), len(re.findall(r"[A-Za-z]", text))
+    return own > 0 and own >= 0.3 * (own + latin)
+
+
+def _steps(calculation: dict, lang: str) -> list[str]:
+    """The working in `lang`, from the structured steps when the calculation has them."""
+    if calculation.get("working"):
+        try:
+            return calculator_working.render(calculation["working"], lang)
+        except (KeyError, TypeError, ValueError):  # an older or foreign shape: the stored sentences instead
+            pass
+    return [str(step) for step in calculation.get("steps") or []]
+
+
+_CATALOG_SOURCE = re.compile(r"^(model|chip) (\S+): (data/\S+)")
+
+
+def _source(source: str) -> str:
+    """A source as the page cites it: a catalog entry by its name and file ("Kimi K2, data/models.json")."""
+    found = _CATALOG_SOURCE.match(source)
+    if found:
+        return f"{_catalog_name(found[1], found[2])}, {found[3]}"
+    return source
+
+
+def _distinct(calculations: list[dict]) -> list[dict]:
+    """Each calculation once: the same calculator on the same inputs is the same calculation."""
+    seen, kept = set(), []
+    for calculation in calculations or []:
+        if not isinstance(calculation, dict):
+            continue
+        key = json.dumps([calculation.get("calculator"), calculation.get("inputs")], sort_keys=True, default=str)
+        if key not in seen:
+            seen.add(key)
+            kept.append(calculation)
+    return kept
 
 
 def render_calculations(calculations: list[dict], lang: str = "en") -> str:
-    """Each calculation's outputs, with its steps, assumptions and sources behind a "show the working" toggle."""
-    lang = lang if lang in WORKING else "en"
+    """Each distinct calculation as a card: a heading, its results, and its working folded behind a toggle.
+
+    Every word is in the answer's language (data/locale, "card"); sentences a calculator wrote only in English
+    (its general assumptions, a step with no translation) are left out of another language's card rather
+    than shown half translated.
+    """
+    lang = languages.get(lang).code
+    m = messages(lang)
+    words, foreign = m["card"], lang != languages.DEFAULT
+    direction = languages.get(lang).direction
     parts = []
-    for calculation in calculations or []:
+    for calculation in _distinct(calculations):
         name = html.escape(str(calculation.get("calculator", "")))
         rows = []
         for key, value in (calculation.get("outputs") or {}).items():
-            if key == "verdict" or value is None:
+            if key == "verdict" or value is None or isinstance(value, (list, dict)):
                 continue
-            try:
-                shown = human_field(key, value)
-            except (TypeError, ValueError):
-                shown = str(value)
-            rows.append(f"<dt>{html.escape(key)}</dt><dd>{html.escape(shown)}</dd>")
-        steps = "".join(f"<li>{html.escape(str(step))}</li>" for step in calculation.get("steps") or [])
-        assumptions = "".join(f"<li>{html.escape(str(a))}</li>" for a in calculation.get("assumptions") or [])
-        sources = "".join(f"<li>{html.escape(str(s))}</li>" for s in calculation.get("sources") or [])
+            label = words["fields"].get(key, key.replace("_", " "))
+            # a quantity ("17.28 TB/s") reads left to right in every language; a word ("yes") goes with the card
+            direction_of_value = "" if isinstance(value, (bool, str)) else ' dir="ltr"'
+            rows.append(f"<dt>{html.escape(label)}</dt><dd{direction_of_value}>{html.escape(_shown_value(key, value, words))}</dd>")
+        steps = "".join(f"<li>{html.escape(step)}</li>" for step in _steps(calculation, lang)
+                        if not foreign or _in_language(step, lang))
+        assumptions = "".join(f"<li>{html.escape(str(a))}</li>" for a in calculation.get("assumptions") or []
+                              if not foreign or _in_language(str(a), lang))
+        # References are cited as published (English, left to right), like a bibliography in any language.
+        sources = "".join(f'<li dir="ltr" lang="en">{html.escape(_source(str(s)))}</li>'
+                          for s in calculation.get("sources") or [])
+        headline = _headline(calculation, words)
         parts.append(
-            f'<section class="calculation" dir="ltr" data-calculator="{name}">'
-            f"<h4><code>{name}</code> {html.escape(_headline(calculation))}</h4>"
-            f'<dl class="outputs">{"".join(rows)}</dl>'
-            f'<details class="working"><summary>{WORKING[lang]}</summary><ol>{steps}</ol>'
-            + (f"<p><strong>{ASSUMPTIONS[lang]}</strong></p><ul>{assumptions}</ul>" if assumptions else "")
-            + (f"<p><strong>{SOURCES[lang]}</strong></p><ul>{sources}</ul>" if sources else "")
-            + "</details></section>"
+            f'<section class="calculation" dir="{direction}" data-calculator="{name}">'
+            f"<h3>{html.escape(_title(calculation, m))}</h3>"
+            + (f'<p class="verdict">{html.escape(headline)}</p>' if headline else "")
+            + f'<dl class="outputs">{"".join(rows)}</dl>'
+            + (f'<details class="working"><summary>{html.escape(words["working"])}</summary>'
+               + (f"<ol>{steps}</ol>" if steps else "")
+               + (f"<p><strong>{html.escape(words['assumptions'])}</strong></p><ul>{assumptions}</ul>" if assumptions else "")
+               + (f"<p><strong>{html.escape(words['sources'])}</strong></p><ul>{sources}</ul>" if sources else "")
+               + "</details>" if steps or assumptions or sources else "")
+            + "</section>"
         )
-    return sanitize("".join(parts))
+    if not parts:
+        return ""
+    return sanitize(f'<h2 class="calculations-title">{html.escape(words["section"])}</h2>' + "".join(parts))
 
 
 _RENDERED: "OrderedDict[bytes, dict]" = OrderedDict()
@@ -189,7 +334,9 @@ def render_result(result: dict) -> dict:
         if found is not None:
             _RENDERED.move_to_end(key)
             return dict(found)
-    rendered = {"html": render_markdown(parts[0], parts[1]), "calculations_html": render_calculations(parts[2], parts[3])}
+    marker = f"{messages(parts[3])['calculation']}:" if parts[2] else None
+    rendered = {"html": render_markdown(parts[0], parts[1], marker),
+                "calculations_html": render_calculations(parts[2], parts[3])}
     with _rendered_lock:
         _RENDERED[key] = rendered
         while len(_RENDERED) > _RENDERED_MAX:

@@ -97,9 +97,9 @@ def test_calculations_have_their_working_behind_a_toggle():
     result = calculators.jsonable(calculators.run("pp_necessity", {
         "model": "K2", "chip": "h100-sxm", "global_batch_tokens": "67M", "n_chips": 4096}))
     html = render_calculations([result])
-    assert '<details class="working"><summary>show the working</summary>' in html
+    assert '<details class="working"><summary>Show the working</summary>' in html
     assert html.count("<li>") >= len(result["steps"])
-    assert "pp_necessity" in html and "DP-communication bound" in html
+    assert 'data-calculator="pp_necessity"' in html and "DP-communication bound" in html
     assert "اعرض خطوات الحساب" in render_calculations([result], "ar")
 
 
