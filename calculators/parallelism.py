@@ -77,7 +77,6 @@ def pp_necessity(v: dict):
     if _any(group > n):
         raise CalculatorInputError("n_chips", "is smaller than tp_degree x pp_degree x ep_degree, one model replica")
     tokens_per_chip = batch / n
-    tokens_text = h(tokens_per_chip, 'count')  # each figure is written once and reused in the verdict
     tokens_value = (tokens_per_chip, "count")
     steps.append(step("pp_necessity.tokens_per_chip", batch=(batch, "count"), n=(n, "count"), tokens_per_chip=tokens_value))
     span = np.maximum(1.0, group / per_node) if sweep else max(1.0, group / per_node)
@@ -88,7 +87,6 @@ def pp_necessity(v: dict):
     base = peak / effective
     factor = _moe_factor(v, steps)
     critical = base * factor
-    critical_text = h(critical, 'count')
     critical_value = (critical, "count")
     steps.append(step("pp_necessity.critical", peak=(peak, "flop_per_s"), effective=effective_value, factor=factor, critical=critical_value))
     ratio = critical / tokens_per_chip
@@ -107,6 +105,7 @@ def pp_necessity(v: dict):
         min_pp_value = min_pp if feasible else math.nan
     if not sweep:
         min_pp_out = None if math.isnan(min_pp_value) else int(min_pp_value)
+        tokens_text, critical_text = h(tokens_per_chip, 'count'), h(critical, 'count')
         if not bound and (min_pp_out == 1 or pp == 1):
             verdict = (f"compute-bound without pipeline parallelism: {tokens_text} tokens per chip is at least the "
                        f"{critical_text} needed")

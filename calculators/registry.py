@@ -11,7 +11,7 @@ import numpy as np
 from . import catalog
 from .errors import CalculatorInputError
 from .units import KIND_WORDS, to_number
-from .working import render, text_step
+from .working import plain, render, text_step
 
 REQUIRED = object()  # sentinel: the field has no default
 
@@ -278,12 +278,15 @@ def run(name: str, inputs: dict) -> dict:
     resolved, entries = resolve_inputs(calculator, inputs)
     context = dict(resolved)
     context["_entries"] = entries
-    if any(isinstance(value, np.ndarray) for value in resolved.values()):
+    sweep = any(isinstance(value, np.ndarray) for value in resolved.values())
+    if sweep:
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):  # checked below, as an input error
             outputs, steps, assumptions = calculator.compute(context)
     else:  # plain floats overflow to inf without warnings; errstate costs more than a scalar calculation
         outputs, steps, assumptions = calculator.compute(context)
     working = [item if type(item) is dict else text_step(item) for item in steps]
+    if sweep:  # arrays in the working become their size, not a copy of the outputs
+        working = plain(working)
     steps = render(working, "en")  # the English text once, here; other languages render "working" on demand
     _check_finite(calculator, resolved, outputs, steps)
     outputs = {k: (value.item() if isinstance(value, np.generic) else value) for k, value in outputs.items()}

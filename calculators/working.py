@@ -4,10 +4,10 @@ A calculator returns `step("roofline.compute_time", flops=(1.2e15, "flops"), ...
 the template `steps[key]` of data/locale/<lang>.json. Numbers are written by formatting.human in every
 language (Latin digits, the same units), so only the words change between languages.
 
-The JSON form of a step, as it appears in a result's "working", is what `step` returns:
+The JSON form of a step, as it appears in a result's "working" (`plain` converts numpy values):
     {"key": "roofline.compute_time", "values": {"flops": [1.2e15, "flops"], ...}}
-with each value one of: a number [value, unit] (unit kinds as in formatting.human, "" for a plain
-number); a sweep {"sweep": n, "unit"} (an array of n configurations, written "[n values]"); a word
+with each value one of: a number [value, unit] (unit kinds as in formatting.human), or bare for a plain
+number; a sweep {"sweep": n, "unit"} (an array of n configurations, written "[n values]"); a word
 {"word": key} (a key of the same "steps" section, translated); a nested step (an optional phrase);
 or a plain string (names, operations and formulas, written as they are).
 """
@@ -32,21 +32,32 @@ def word(key: str) -> dict:
 
 
 def step(key: str, **values) -> dict:
-    """One structured step: `key` names its template; numbers are (value, unit) pairs or bare plain numbers."""
-    for name, value in values.items():
+    """One structured step: `key` names its template; numbers are (value, unit) pairs, or bare for plain numbers."""
+    return {"key": key, "values": values}  # nothing converted here: a scalar call renders it once and moves on
+
+
+def plain(steps: list[dict]) -> list[dict]:
+    """Steps fit for JSON when they hold numpy values: a sweep's array becomes its size (its values are in the outputs)."""
+    return [_plain_step(item) for item in steps]
+
+
+def _plain_step(item: dict) -> dict:
+    values = {}
+    for name, value in item["values"].items():
         kind = type(value)
-        if kind is tuple:
-            if type(value[0]) is not float:  # plain floats, by far the most common, are JSON already
-                values[name] = _number(*value)
-        elif kind is float:
-            values[name] = (value, "")
-        elif kind is not str and kind is not dict:  # a bare number; strings are names, dicts words or nested steps
+        if kind is str or (kind is dict and "key" not in value):  # names and words
+            values[name] = value
+        elif kind is dict:
+            values[name] = _plain_step(value)
+        elif kind is tuple or kind is list:
+            values[name] = _number(value[0], value[1])
+        else:
             values[name] = _number(value, "")
-    return {"key": key, "values": values}
+    return {"key": item["key"], "values": values}
 
 
 def _number(value, unit: str):
-    """A number's JSON form, [value, unit]; a sweep keeps only its size, since its values are in the outputs already."""
+    """A number's JSON form, [value, unit], or {"sweep": size, "unit": unit} for an array of configurations."""
     if isinstance(value, np.ndarray):
         if value.size != 1:
             return {"sweep": int(value.size), "unit": unit}
@@ -95,14 +106,13 @@ def _compile(own: Mapping) -> dict:
 def render(steps: Iterable[dict], lang: str | Mapping = DEFAULT_LANGUAGE) -> list[str]:
     """Each step as a sentence in `lang`: a language code, or a locale's messages (a dict with a "steps" section)."""
     table = _compiled(lang) if isinstance(lang, str) else _compile(lang.get("steps", {}))
-    written: dict = {}  # a figure that several steps quote (tokens per chip, critical batch) is written once
     try:
-        return [_render_one(item, table, written) for item in steps]
+        return [_render_one(item, table) for item in steps]
     except KeyError as exc:
         raise KeyError(f"calculator step template or value {exc.args[0]!r} missing (data/locale/{DEFAULT_LANGUAGE}.json \"steps\")") from None
 
 
-def _render_one(item, table: dict, written: dict) -> str:
+def _render_one(item, table: dict) -> str:
     if type(item) is str:
         return item
     key, values = item["key"], item["values"]
@@ -110,25 +120,27 @@ def _render_one(item, table: dict, written: dict) -> str:
         return values["text"]
     fill, fields = table[key]
     texts = []
-    for field in fields:
+    append = texts.append
+    for field in fields:  # every scalar call renders once, so this loop is kept to the few cases that occur
         value = values[field]
         kind = type(value)
-        if kind is tuple:  # a number, (value, unit)
-            text = written.get(value)
-            if text is None:
-                text = written[value] = human(value[0], value[1])
+        if kind is tuple or kind is list:  # a number, (value, unit); a list after a trip through JSON
+            append(human(*value))
         elif kind is str:
-            text = value
-        elif kind is list:  # a number after a trip through JSON
-            text = human(value[0], value[1])
-        elif "word" in value:
-            text = _render_one({"key": value["word"], "values": {}}, table, written)
-        elif "sweep" in value:
-            text = _render_one({"key": "word.sweep_values", "values": {"n": str(value["sweep"])}}, table, written)
-        else:
-            text = _render_one(value, table, written)
-        texts.append(text)
+            append(value)
+        elif kind is dict:
+            append(_dict_text(value, table))
+        else:  # a bare plain number
+            append(human(value))
     return fill(*texts)
+
+
+def _dict_text(value: dict, table: dict) -> str:
+    if "word" in value:
+        return table[value["word"]][0]()
+    if "sweep" in value:
+        return table["word.sweep_values"][0](value["sweep"])
+    return _render_one(value, table)
 
 
 def keys_of(steps: Iterable[dict]) -> set[str]:
