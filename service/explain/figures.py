@@ -1,12 +1,18 @@
 """Every figure a text states (English and Arabic), with the calculator quantity it gives and its value."""
 
 import ast
+import atexit
 import bisect
 import json
+import marshal
 import math
 import operator
+import os
 import re
+import sys
+from array import array
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from calculators import CalculatorInputError, catalog
 from calculators.resources import data_dir
@@ -48,6 +54,113 @@ class Figure:
         return out
 
 
+# ------------------------------------------------------------------------------------- compiled patterns
+#
+# The reader's tables make a few hundred regular expressions (about 50,000 characters of pattern), and Python
+# compiles patterns in pure Python: about 200 ms, far over the CLI's start-up budget. So a pattern is compiled
+# only when a read first needs it (_Lazy), and the compiled program is kept, like a .pyc, in __pycache__ beside
+# this file, keyed by the interpreter, the regex engine's MAGIC and the pattern text itself: a later process
+# rebuilds each pattern from its stored program with _sre.compile (microseconds), exactly as re.compile would.
+# Any doubt (another Python, a damaged or unwritable cache, a changed pattern) falls back to re.compile.
+
+try:  # the engine's internals, as re.compile itself uses them (CPython 3.11+)
+    import _sre
+    from re import _compiler, _parser
+    if array("I").itemsize != _sre.CODESIZE:
+        raise ImportError("the engine's code size is not an unsigned int")
+    _STORE_PATH = (Path(__file__).resolve().parent / "__pycache__"
+                   / f"figures_re.{sys.implementation.cache_tag}-{_sre.MAGIC}.marshal")
+except (ImportError, AttributeError):
+    _sre = _STORE_PATH = None
+
+
+def _load_store() -> dict:
+    if _STORE_PATH is None:
+        return {}
+    try:
+        store = marshal.loads(_STORE_PATH.read_bytes())
+        return store if isinstance(store, dict) else {}
+    except (OSError, ValueError, EOFError, TypeError):
+        return {}
+
+
+_STORE = _load_store()
+_STORE_NEW: dict = {}
+
+
+def _compile(pattern: str, flags: int) -> re.Pattern:
+    key = (pattern, flags)
+    program = _STORE.get(key)
+    if program is not None:
+        try:
+            final_flags, code, groups, groupindex, indexgroup = program
+            return _sre.compile(pattern, final_flags, array("I", code).tolist(), groups, groupindex, indexgroup)
+        except Exception:  # noqa: BLE001 - a stored program the engine refuses: compile afresh
+            pass
+    if _sre is None:
+        return re.compile(pattern, flags)
+    try:  # the steps of re._compiler.compile, keeping the program
+        tree = _parser.parse(pattern, flags)
+        code = _compiler._code(tree, flags)
+        groupindex = dict(tree.state.groupdict)
+        indexgroup = [None] * tree.state.groups
+        for name, i in groupindex.items():
+            indexgroup[i] = name
+        compiled = _sre.compile(pattern, flags | tree.state.flags, code, tree.state.groups - 1, groupindex, tuple(indexgroup))
+        program = (int(flags | tree.state.flags), array("I", code).tobytes(), tree.state.groups - 1, groupindex, tuple(indexgroup))
+    except re.error:
+        raise
+    except Exception:  # noqa: BLE001 - internals changed: the public way
+        return re.compile(pattern, flags)
+    if not _STORE_NEW:
+        atexit.register(_save_store)
+    _STORE_NEW[key] = program
+    return compiled
+
+
+def _save_store() -> None:
+    """Add this process's newly compiled programs to the store (skipped where bytecode is not written)."""
+    if not _STORE_NEW or _STORE_PATH is None or sys.dont_write_bytecode:
+        return
+    try:
+        merged = {**_load_store(), **_STORE_NEW}
+        _STORE_PATH.parent.mkdir(exist_ok=True)
+        tmp = _STORE_PATH.with_name(f"{_STORE_PATH.name}.{os.getpid()}.tmp")
+        tmp.write_bytes(marshal.dumps(merged))
+        os.replace(tmp, _STORE_PATH)
+    except (OSError, ValueError):
+        pass
+
+
+class _Lazy:
+    """A pattern compiled on first use; then it acts as the compiled pattern."""
+
+    __slots__ = ("pattern", "flags", "_compiled")
+
+    def __init__(self, pattern: str, flags: int):
+        self.pattern, self.flags, self._compiled = pattern, flags, None
+
+    def compiled(self) -> re.Pattern:
+        if self._compiled is None:
+            self._compiled = _compile(self.pattern, self.flags)
+        return self._compiled
+
+    def __getattr__(self, name):  # match, search, finditer, fullmatch, findall, sub, groupindex
+        return getattr(self.compiled(), name)
+
+
+_LAZY: dict[tuple[str, int], _Lazy] = {}
+
+
+def _rx(pattern: str, flags: int = 0) -> _Lazy:
+    """The pattern, compiled when first used (one object per pattern and flags)."""
+    key = (pattern, int(flags))
+    found = _LAZY.get(key)
+    if found is None:
+        found = _LAZY[key] = _Lazy(pattern, int(flags))
+    return found
+
+
 # ----------------------------------------------------------------------------------------------- tables
 
 def _load() -> dict:
@@ -67,14 +180,14 @@ def _alt(words) -> str:
 def _named(entries: list[dict], key: str, flags=0) -> tuple[re.Pattern, list[dict]]:
     """One compiled alternation with a group per entry, so one match names the entry that fired."""
     parts = [f"(?P<g{i}>{e[key]})" for i, e in enumerate(entries)]
-    return re.compile("|".join(parts), flags), entries
+    return _rx("|".join(parts), flags), entries
 
 
 def _which(match: re.Match, entries: list[dict]) -> dict:
     return entries[int(match.lastgroup[1:])]
 
 
-_LETTERS = re.compile(r"[A-Za-z\u0600-\u06FF]+")
+_LETTERS = _rx(r"[A-Za-z\u0600-\u06FF]+")
 
 
 class _Table:
@@ -82,7 +195,7 @@ class _Table:
 
     def __init__(self, entries: list[dict], key: str, suffix: str = "", flags: int = _I):
         self.entries = entries
-        self.patterns = [re.compile(f"(?:{e[key]}){suffix}", flags) for e in entries]
+        self.patterns = [_rx(f"(?:{e[key]}){suffix}", flags) for e in entries]
         self.words = [frozenset(w.lower() for w in _LETTERS.findall(e[key])) for e in entries]
         # a pattern that opens with a character class ("[A-Z]\\d+") could start with any word
         self.wild = [re.sub(r"^(?:\(\?:|\()+", "", e[key])[:1] in ("[", "\\", ".") for e in entries]
@@ -108,8 +221,8 @@ class _Table:
 
 
 _MULTS = {**_EN["multipliers"], **_ARW["multipliers"]}
-_APPROX_BEFORE = re.compile(r"(?:(?<![\w])(?:" + _EN["approx_before"] + "|" + _ARW["approx_before"] + r")|[~≈∼])\s*$", _I)
-_APPROX_AFTER = re.compile(r"\s*(?:" + _EN["approx_after"] + "|" + _ARW["approx_after"] + r")(?![\w])", _I)
+_APPROX_BEFORE = _rx(r"(?:(?<![\w])(?:" + _EN["approx_before"] + "|" + _ARW["approx_before"] + r")|[~≈∼])\s*$", _I)
+_APPROX_AFTER = _rx(r"\s*(?:" + _EN["approx_after"] + "|" + _ARW["approx_after"] + r")(?![\w])", _I)
 
 # A number: digits (with thousands commas, decimals, exponent or "× 10^n"), then an optional multiplier.
 # one branch that opens with \d, so the engine's first-character skip applies (an alternation disables it)
@@ -122,15 +235,15 @@ _MULT = (r"(?:(?P<m1>[kKMBT]|bn|mn)(?![A-Za-z0-9])|(?P<m1b>[kmb])(?![A-Za-z0-9/]
          rf"|\s?(?P<m3>{_alt(_ARW['multipliers'])})(?![{_AR}]))?")
 # Three scans that each start with a digit or a literal word, so the regex engine skips ahead cheaply; what
 # must not stand before a token (a letter before "100" in "H100") is checked in code.
-_DIGIT_TOKEN = re.compile(r"(?P<num>" + _NUMLIT + r")(?P<pow>\s*[×x]\s*10\s*(?:\^|\*\*)\s*[+-]?\d+)?" + _MULT)
-_EN_TOKEN = re.compile(r"(?P<enw>" + _alt([*_EN_WORDS, *(w.capitalize() for w in _EN_WORDS)]) + r")(?![A-Za-z-])")
+_DIGIT_TOKEN = _rx(r"(?P<num>" + _NUMLIT + r")(?P<pow>\s*[×x]\s*10\s*(?:\^|\*\*)\s*[+-]?\d+)?" + _MULT)
+_EN_TOKEN = _rx(r"(?P<enw>" + _alt([*_EN_WORDS, *(w.capitalize() for w in _EN_WORDS)]) + r")(?![A-Za-z-])")
 _AR_WORD = r"(?:" + _alt([*_AR_WORDS, *(p + w for w in _AR_WORDS for p in "وبل")]) + r")"
-_AR_TOKEN = re.compile(rf"(?P<arw>{_AR_WORD}(?:\s+و?\s?{_AR_WORD})*)(?![{_AR}])")
-_HAS_AR = re.compile(f"[{_AR}]")
+_AR_TOKEN = _rx(rf"(?P<arw>{_AR_WORD}(?:\s+و?\s?{_AR_WORD})*)(?![{_AR}])")
+_HAS_AR = _rx(f"[{_AR}]")
 _AR_DUALS = _ARW["dual_time_words"]
-_AR_DUAL = re.compile(rf"[وبل]?({_alt(_AR_DUALS)})(?![{_AR}])")
-_HAS_AR_DIGIT = re.compile("[٠-٩۰-۹٫٬]")
-_HAS_EXPR = re.compile(r"\d\s*(?:[*×·÷^]|/\s*[\d(])")
+_AR_DUAL = _rx(rf"[وبل]?({_alt(_AR_DUALS)})(?![{_AR}])")
+_HAS_AR_DIGIT = _rx("[٠-٩۰-۹٫٬]")
+_HAS_EXPR = _rx(r"\d\s*(?:[*×·÷^]|/\s*[\d(])")
 
 
 class _Tok:
@@ -179,7 +292,7 @@ def _tokens(norm: str) -> list[_Tok]:
     return sorted(found, key=lambda t: t.start())
 
 
-_AR_SPLIT = re.compile(rf"[وبل]?(?:{_alt(_AR_WORDS)})(?![{_AR}])|(?<![{_AR}])[وبل]?(?:{_alt(_AR_WORDS)})")
+_AR_SPLIT = _rx(rf"[وبل]?(?:{_alt(_AR_WORDS)})(?![{_AR}])|(?<![{_AR}])[وبل]?(?:{_alt(_AR_WORDS)})")
 _AR_WEAK = set(_ARW["weak_number_words"])
 _AR_PLURAL_SCALE = set(_ARW["plural_scale_words"])
 _AR_TEEN = set(_ARW["teen_words"])
@@ -188,28 +301,28 @@ _AR_TEEN = set(_ARW["teen_words"])
 _UNIT_ENTRIES = _EN["units"] + _ARW["units"]
 _UNITS, _ = _named([{**e, "p": f"(?:{e['pattern']})" + ("" if e["class"] in ("percent", "ratio") else r"(?![\w/])")}
                     for e in _UNIT_ENTRIES], "p")
-_UNIT_AT = re.compile(r"[ \t]?\+?-?[ \t]?(?:(?:" + _EN["precision_words"] + r")[ \t]+(?=[kMGTPE]?(?:FLOP|flop|[kMGTP]?B)))?")
+_UNIT_AT = _rx(r"[ \t]?\+?-?[ \t]?(?:(?:" + _EN["precision_words"] + r")[ \t]+(?=[kMGTPE]?(?:FLOP|flop|[kMGTP]?B)))?")
 _NOUN_ENTRIES = _EN["nouns"] + _ARW["nouns"]
 _MODS = r"(?:(?:" + _EN["modifiers"] + "|" + _ARW["modifiers"] + r")[\s-]+){0,3}"
-_NOUNS = re.compile(r"[\s-]*" + _MODS + "(?:" + "|".join(f"(?P<g{i}>(?:{e['pattern']}))" for i, e in enumerate(_NOUN_ENTRIES))
+_NOUNS = _rx(r"[\s-]*" + _MODS + "(?:" + "|".join(f"(?P<g{i}>(?:{e['pattern']}))" for i, e in enumerate(_NOUN_ENTRIES))
                     + rf")(?![\w])", _I)
 # Nouns a few words later: "14.8 trillion diverse and high-quality tokens".
-_NOUN_LATER = re.compile(r"(?:\s+[a-z][\w-]*){1,4}?\s+(?P<n>tokens|parameters|params|GPUs|TPUs|chips)\b(?!\s*/)")
-_WAY = re.compile(r"[\s-]?way\b", _I)
+_NOUN_LATER = _rx(r"(?:\s+[a-z][\w-]*){1,4}?\s+(?P<n>tokens|parameters|params|GPUs|TPUs|chips)\b(?!\s*/)")
+_WAY = _rx(r"[\s-]?way\b", _I)
 _EN_NOUNS_WEAK_OK = {"chips", "tokens", "params", "layers", "experts", "heads", "stages", "virtual_stages", "microbatches",
                      "dp", "tp", "ranks", "nodes", "sequences", "steps", "epochs", "chips_hyphen"}
 
 # Key phrases that name the quantity of the number after them ("sequence length of 8192").
 _KEYS = _EN["key_phrases"] + _ARW["key_phrases"]
 _FILL = r"(?:\s*[:=]\s*|\s+(?:of|is|was|are|were|to|at|set to|equals?|around|about|roughly|approximately|~|from|reached|reaches|only|just|up to|by|من|هو|هي|قدره|قدرها|بدرجة|بحجم|بقيمة|يبلغ|تبلغ|إلى)?\s*|\s*\(\s*)"
-_KEY_BEFORE = re.compile(r"(?<![\w])(?:" + "|".join(f"(?P<g{i}>{e['pattern']})" for i, e in enumerate(_KEYS)) + r")" + _FILL + r"(?:~\s*)?$", _I)
+_KEY_BEFORE = _rx(r"(?<![\w])(?:" + "|".join(f"(?P<g{i}>{e['pattern']})" for i, e in enumerate(_KEYS)) + r")" + _FILL + r"(?:~\s*)?$", _I)
 _KEY_TABLE = _Table(_KEYS, "pattern", _FILL + r"(?:~\s*)?$")
-_KEY_AFTER = re.compile(r"\s*\)?\s*(?:" + "|".join(f"(?P<g{i}>{e['pattern']})" for i, e in enumerate(_KEYS)) + r")(?![\w])", _I)
+_KEY_AFTER = _rx(r"\s*\)?\s*(?:" + "|".join(f"(?P<g{i}>{e['pattern']})" for i, e in enumerate(_KEYS)) + r")(?![\w])", _I)
 
 # Compact notation: TP8, TP=8, |TP|=2, EP8TP1, PP16/VPP2, GBS=1024, mbs 2, seq 4k, ZeRO-3, top-2.
 _ABBR = _EN["abbreviations_case_sensitive"]
 _SIGN_ONLY = set(_EN["abbreviations_that_need_a_sign"])
-_COMPACT = re.compile(
+_COMPACT = _rx(
     r"(?<![A-Za-z_])(?:\|(?P<abs>" + _alt(k for k in _ABBR if not k.endswith("-")) + r")\|\s*=\s*"
     r"|(?P<abbr>" + _alt(_ABBR) + r")(?P<sep>\s*[=:]\s*|[ \t-]?))"
     r"(?P<num>\d+(?:\.\d+)?(?:e-?\d+)?)(?P<k>[kK])?(?!\d|\.\d|[kK])"
@@ -217,15 +330,15 @@ _COMPACT = re.compile(
 _ABBR_DETAIL = _EN["abbreviation_detail"]
 
 # Names whose digits are not figures (Table 4, [12], arXiv ids, 1F1B, fp8, FSDP2, 3D parallelism, years below).
-_NAMES_WORD = re.compile("|".join(f"(?:{p})" for p in _EN["name_patterns"]["word_led"]))
-_LINK_CHUNK = re.compile(r"[(\[<\"']?(?:https?://|www\.|arXiv:|doi:|DOI:|\S*\.(?:com|org|io|ai|net|dev|edu|html?)\b)")
-_NAMES_DIGIT = re.compile("|".join(f"(?:{p})" for p in _EN["name_patterns"]["digit_led"]))
-_CHUNK = re.compile(r"\S+")
+_NAMES_WORD = _rx("|".join(f"(?:{p})" for p in _EN["name_patterns"]["word_led"]))
+_LINK_CHUNK = _rx(r"[(\[<\"']?(?:https?://|www\.|arXiv:|doi:|DOI:|\S*\.(?:com|org|io|ai|net|dev|edu|html?)\b)")
+_NAMES_DIGIT = _rx("|".join(f"(?:{p})" for p in _EN["name_patterns"]["digit_led"]))
+_CHUNK = _rx(r"\S+")
 
 
 _INDEX_TABLE = _Table([{"p": w} for w in _EN["index_words"].split("|")], "p", r"\s*#?\s*$")
-_LIST_MARK = re.compile(r"(?m)^[ \t]*(?:[-*•]\s*)?\(?\d+(?:\.\d+)*[.)](?=\s)|^[ \t]*\d+(?:\.\d+)+\s+(?=[A-Z])")
-_CLUTTER_LINE = re.compile(r"(?m)^[ \t]*[$€£]?\d[\d,.]*[kKMB]?[ \t]*$")
+_LIST_MARK = _rx(r"(?m)^[ \t]*(?:[-*•]\s*)?\(?\d+(?:\.\d+)*[.)](?=\s)|^[ \t]*\d+(?:\.\d+)+\s+(?=[A-Z])")
+_CLUTTER_LINE = _rx(r"(?m)^[ \t]*[$€£]?\d[\d,.]*[kKMB]?[ \t]*$")
 
 
 def _chip_names() -> list[str]:
@@ -244,23 +357,23 @@ def _flex(name: str) -> str:
 
 _CHIP_CORE = (r"(?:(?:NVIDIA|Nvidia|AMD|Google|Intel)\s+)?(?:" + "|".join(_flex(n) for n in sorted(_chip_names(), key=len, reverse=True))
               + r"|TPU\s?v?\d+[a-z]*|MI\d{3}[A-Z]?|GB\d{3}(?:\s?NVL\d+)?|(?!(?:TP|PP|DP|EP|CP|SP|MP|VP|BS|SL)\d)[A-Z]{1,2}\d{2,4}[A-Z]?|Gaudi\s?\d|Trillium|Ironwood)")
-_CHIP_AFTER = re.compile(r"[ \t]*[x×]?[ \t]*(?P<name>" + _CHIP_CORE + r")(?P<pl>s)?(?:[ \t]+(?:SXM\d?|PCIe|\d+\s?GB))?"
+_CHIP_AFTER = _rx(r"[ \t]*[x×]?[ \t]*(?P<name>" + _CHIP_CORE + r")(?P<pl>s)?(?:[ \t]+(?:SXM\d?|PCIe|\d+\s?GB))?"
                          r"(?:[ \t]+(?:GPUs?|chips?|TPUs?|accelerators?|devices?|cards?))?(?![\w])")
-_PRODUCT = re.compile(r"(?<![\w.])(?P<a>\d+)\s*[x×]\s*(?P<b>\d+)(?=\s*(?:" + _CHIP_CORE + r"|GPUs?|TPUs?|chips?|accelerators?|devices?)(?![\w]))")
+_PRODUCT = _rx(r"(?<![\w.])(?P<a>\d+)\s*[x×]\s*(?P<b>\d+)(?=\s*(?:" + _CHIP_CORE + r"|GPUs?|TPUs?|chips?|accelerators?|devices?)(?![\w]))")
 _FAMILY = _EN["model_family"]
-_MODEL = re.compile(r"(?P<name>(?:" + _FAMILY + r")(?:[- ]?(?:v|V|R|K)?\d+(?:\.\d+)*)?(?:[- ](?:Instruct|Base|Chat))?)"
+_MODEL = _rx(r"(?P<name>(?:" + _FAMILY + r")(?:[- ]?(?:v|V|R|K)?\d+(?:\.\d+)*)?(?:[- ](?:Instruct|Base|Chat))?)"
                     r"(?:[- ](?P<size>\d+(?:\.\d+)?[BMT])(?:-A(?P<act>\d+(?:\.\d+)?[BMT]))?)?(?![\w.])")
-_MOE_NAME = re.compile(r"(?<![\w.])(?P<size>\d+(?:\.\d+)?[BT])-A(?P<act>\d+(?:\.\d+)?[BMT])(?![\w])")
-_BOUNDARY = re.compile(_EN["boundaries"] + r"|[،؛؟]")
-_FROM = re.compile(r"(?:(?<![\w])(?:" + _EN["from_to"]["from"] + "|" + _ARW["from_to"]["from"] + r")\s*(?:~\s*)?)$", _I)
-_ARROW = re.compile(r"^\s*(?:→|->|⟶|=>|⇒)\s*$")
-_TO = re.compile(r"^\s*(?:" + _EN["from_to"]["to"] + "|" + _ARW["from_to"]["to"] + r")\s*$", _I)
-_RANGE_DASH = re.compile(r"^\s?[–-]\s?$")
-_RESULT = re.compile(r"^\s*(?:=|≈|~|is about|is roughly|gives|yields)\s*$")
+_MOE_NAME = _rx(r"(?<![\w.])(?P<size>\d+(?:\.\d+)?[BT])-A(?P<act>\d+(?:\.\d+)?[BMT])(?![\w])")
+_BOUNDARY = _rx(_EN["boundaries"] + r"|[،؛؟]")
+_FROM = _rx(r"(?:(?<![\w])(?:" + _EN["from_to"]["from"] + "|" + _ARW["from_to"]["from"] + r")\s*(?:~\s*)?)$", _I)
+_ARROW = _rx(r"^\s*(?:→|->|⟶|=>|⇒)\s*$")
+_TO = _rx(r"^\s*(?:" + _EN["from_to"]["to"] + "|" + _ARW["from_to"]["to"] + r")\s*$", _I)
+_RANGE_DASH = _rx(r"^\s?[–-]\s?$")
+_RESULT = _rx(r"^\s*(?:=|≈|~|is about|is roughly|gives|yields)\s*$")
 
 _OPERAND = r"[(\[]*\s*(?:" + _NUMLIT + r")(?:\s*[×x]\s*10\s*(?:\^|\*\*)\s*[+-]?\d+)?(?:[kKMBT](?![A-Za-z]))?(?:\s*%)?\s*[)\]]*"
-_EXPR = re.compile(r"(?<![\w.])" + _OPERAND + r"(?:\s*(?:\*\*|[*×·/÷^+−]|-(?=\s))\s*" + _OPERAND + r")+")
-_EXPR_NEEDS = re.compile(r"\*|×|·|/|÷|\^")
+_EXPR = _rx(r"(?<![\w.])" + _OPERAND + r"(?:\s*(?:\*\*|[*×·/÷^+−]|-(?=\s))\s*" + _OPERAND + r")+")
+_EXPR_NEEDS = _rx(r"\*|×|·|/|÷|\^")
 
 # Cues: words near a number that settle what it measures, per unit class, nearest first.
 _CUES = _EN["cues"] + _ARW["cues"]
@@ -280,8 +393,8 @@ _CUE_AFTER = _cue_tables("after")
 _UNIT_SECONDS = {**_EN["unit_seconds"], **_ARW["unit_seconds"]}
 _MAGNITUDE_DEFAULT = _EN["magnitude_default"]
 _WINDOW_BEFORE, _WINDOW_AFTER = 48, 40  # a cue farther than a few words belongs to another number
-_SEQ_K = re.compile(r"^(?:1|2|4|8|16|32|64|128|256|512|1024)$")
-_FLOP_WORD = re.compile(r"FLOP|flop", 0)
+_SEQ_K = _rx(r"^(?:1|2|4|8|16|32|64|128|256|512|1024)$")
+_FLOP_WORD = _rx(r"FLOP|flop", 0)
 
 
 # ------------------------------------------------------------------------------------------- reading
@@ -738,7 +851,7 @@ class _Reader:
                     generic=quantity == entry["quantity"] and cls == "percent")
 
     def cue_end(self, end: int, cue: dict) -> int:
-        m = re.compile(r"\s*(?:" + cue["after"] + ")", _I).match(self.norm, end)
+        m = _rx(r"\s*(?:" + cue["after"] + ")", _I).match(self.norm, end)
         return m.end() if m else end
 
     def read_noun(self, start: int, noun: re.Match, entry: dict, raw: float, mult: str) -> _Fig:
@@ -857,7 +970,7 @@ def _share(a: _Fig, b: _Fig) -> None:
     a.generic = b.generic = a.generic and b.generic
 
 
-_OPERAND_NUM = re.compile(r"(?<![\w.])(" + _NUMLIT + r")(?:\s*[×x]\s*10\s*(?:\^|\*\*)\s*([+-]?\d+))?([kKMBT](?![A-Za-z]))?")
+_OPERAND_NUM = _rx(r"(?<![\w.])(" + _NUMLIT + r")(?:\s*[×x]\s*10\s*(?:\^|\*\*)\s*([+-]?\d+))?([kKMBT](?![A-Za-z]))?")
 
 
 def _operand_roles(norm: str, start: int, end: int) -> dict[int, str]:
@@ -932,7 +1045,7 @@ def _balanced(text: str, start: int, end: int) -> tuple[int, int]:
 
 _BINOPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
            ast.Pow: operator.pow}
-_SUFFIX = re.compile(r"(\d)([kKMBT])(?![A-Za-z])")
+_SUFFIX = _rx(r"(\d)([kKMBT])(?![A-Za-z])")
 _SUFFIX_VALUE = {"k": "e3", "K": "e3", "M": "e6", "B": "e9", "T": "e12"}
 
 
