@@ -105,5 +105,7 @@ def run(call: ToolCall) -> ToolCall:
     except Exception as exc:  # the contract says nothing else escapes; if it does, the model hears of it
         return _error(call, f"{call.name} failed unexpectedly ({type(exc).__name__}); do not rely on it")
     call.result = calculators.jsonable(result)
-    call.content = json.dumps(call.result, ensure_ascii=False)
+    # The model reads the English steps; the structured "working" (for rendering in other languages) would
+    # only double the tokens of every tool result.
+    call.content = json.dumps({k: v for k, v in call.result.items() if k != "working"}, ensure_ascii=False)
     return call
