@@ -18,6 +18,8 @@ from service.http.deps import get_settings
 from service.http.middleware import AuthMiddleware, BodyLimitMiddleware, CatchAllMiddleware, RateLimitMiddleware, SecurityHeadersMiddleware, is_public
 from service import config
 from service.config import Settings
+from service.i18n import languages
+from service.i18n.messages import messages
 
 log = logging.getLogger(__name__)
 HERE = Path(__file__).resolve().parent
@@ -34,6 +36,12 @@ def _asset_version() -> str:
             digest.update(path.name.encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()[:12]
+
+
+def _page_words(lang: str) -> dict:
+    """The page's words in `lang`, with the verdicts its what-if panel writes from a calculation's outputs."""
+    m = messages(lang)
+    return {**m["page"], **{key: m["card"][key] for key in ("pp_ok", "pp_with", "pp_bound", "pp_unfixable")}}
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -79,11 +87,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"status": "ok"}
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
-    def page(request: Request, settings: Settings = Depends(get_settings)):
-        """The chat page (a shell without data: it asks for the token when the service has one)."""
+    def page(request: Request, lang: str | None = None, settings: Settings = Depends(get_settings)):
+        """The chat page (a shell without data: it asks for the token when the service has one).
+
+        Its words come in every language, so it turns to the language (and direction) of each answer.
+        """
+        shown = languages.get(lang if lang in languages.registry() else None)
         return templates.TemplateResponse(request, "index.html", {
             "version": _asset_version(), "auth": bool(settings.api_tokens()),
             "max_text_chars": settings.max_text_chars,
+            "lang": shown.code, "dir": shown.direction, "words": messages(shown.code)["page"],
+            "languages": [(code, language.name) for code, language in languages.registry().items()],
+            "page_words": {code: {"dir": language.direction, "words": _page_words(code)}
+                           for code, language in languages.registry().items()},
         })
 
     @app.get("/favicon.ico", include_in_schema=False)

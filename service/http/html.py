@@ -300,7 +300,8 @@ def render_calculations(calculations: list[dict], lang: str = "en") -> str:
         parts.append(
             f'<section class="calculation" dir="{direction}" data-calculator="{name}">'
             f"<h3>{html.escape(_title(calculation, m))}</h3>"
-            + (f'<p class="verdict">{html.escape(headline)}</p>' if headline else "")
+            + (f'<p class="verdict{" bound" if (calculation.get("outputs") or {}).get("dp_comm_bound") is True else ""}">'
+               f"{html.escape(headline)}</p>" if headline else "")
             + f'<dl class="outputs">{"".join(rows)}</dl>'
             + (f'<details class="working"><summary>{html.escape(words["working"])}</summary>'
                + (f"<ol>{steps}</ol>" if steps else "")

@@ -170,7 +170,7 @@ def test_the_seed_is_explained_with_terms_a_chart_and_right_to_left_arabic(serve
     page.fill("#wi-chips", "64")
     page.wait_for_function("(old) => document.querySelector('#chart').src !== old", arg=old_chart)
     chart_loaded(page, "#chart")
-    page.wait_for_function("() => /compute-bound/.test(document.querySelector('#whatif-verdict').textContent)")
+    page.wait_for_function("() => /محدود بالحساب/.test(document.querySelector('#whatif-verdict').textContent)")
     # the history lists it
     assert page.locator("#history button.conversation").count() == 1
     browser_page.assert_same_origin()
@@ -184,7 +184,7 @@ def test_an_english_passage_reads_left_to_right_and_history_reopens_it(server, o
     browser_page.ask(ENGLISH)
     answer = page.locator(".message.assistant").last
     assert answer.locator("abbr.term").count() >= 4
-    assert answer.locator("details.working summary").first.text_content() == "show the working"
+    assert answer.locator("details.working summary").first.text_content() == "Show the working"
     chart_loaded(page, ".message.assistant img.answer-chart")
     assert page.evaluate("getComputedStyle(document.querySelector('.message.assistant .explanation')).direction") == "ltr"
     explanation = answer.locator(".explanation").inner_text()

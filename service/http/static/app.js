@@ -8,7 +8,26 @@
   const CHART_FIELDS = ["model", "chip", "global_batch_tokens", "n_chips", "tp_degree", "pp_degree", "ep_degree",
     "moe_experts", "moe_top_k", "peak_flop_per_s", "dp_bandwidth_bytes_per_s", "chips_per_node"];
   const $ = (id) => document.getElementById(id);
-  const state = { conversation: null, busy: false, extra: {}, chartUrl: null, whatifTimer: null };
+  const state = { conversation: null, busy: false, extra: {}, chartUrl: null, whatifTimer: null,
+    lang: document.documentElement.lang || "en", charts: new Set(), whatifMirrorsAnswer: false };
+  // The page's words in every language (data/locale "page"), so the page turns to the language of the answer.
+  const PAGE = JSON.parse(document.getElementById("page-words").textContent);
+
+  function t(key) {
+    const own = (PAGE[state.lang] || {}).words || {};
+    return own[key] !== undefined ? own[key] : (PAGE.en ? PAGE.en.words[key] : key);
+  }
+
+  function setLanguage(code) {
+    if (!code || !PAGE[code] || code === state.lang) return;
+    state.lang = code;
+    document.documentElement.lang = code;
+    document.documentElement.dir = PAGE[code].dir || "ltr";
+    for (const node of document.querySelectorAll("[data-ui]")) node.textContent = t(node.dataset.ui);
+    for (const node of document.querySelectorAll("[data-ui-alt]")) node.alt = t(node.dataset.uiAlt);
+    for (const button of document.querySelectorAll("button.copy")) button.textContent = t("copy");
+    scheduleWhatIf(); // its verdict and chart labels are in the page's language
+  }
 
   class AuthNeeded extends Error {}
 
@@ -31,7 +50,7 @@
     const response = await fetch(path, { ...options, headers, credentials: "same-origin", cache: "no-store" });
     if (response.status === 401) {
       askForToken();
-      throw new AuthNeeded("This service needs its API token.");
+      throw new AuthNeeded(t("token_needed"));
     }
     if (!response.ok) {
       let message = response.status + " " + response.statusText;
@@ -113,11 +132,11 @@
         document.execCommand("copy");
         area.remove();
       }
-      button.textContent = "Copied";
+      button.textContent = t("copied");
     } catch (e) {
-      button.textContent = "Copy failed";
+      button.textContent = t("copy_failed");
     }
-    setTimeout(() => { button.textContent = "Copy"; }, 1500);
+    setTimeout(() => { button.textContent = t("copy"); }, 1500);
   }
 
   function firstPipelineCheck(result) {
@@ -129,7 +148,7 @@
     for (const field of CHART_FIELDS) {
       if (inputs[field] !== undefined && inputs[field] !== null && inputs[field] !== "") query.set(field, String(inputs[field]));
     }
-    if (lang === "ar") query.set("lang", "ar");
+    if (lang && lang !== "en") query.set("lang", lang);
     return query;
   }
 
@@ -144,6 +163,7 @@
   }
 
   function finish(node, result) {
+    setLanguage(result.language);
     node.replaceChildren();
     const explanation = element("div", "explanation");
     explanation.dir = "auto";
@@ -156,26 +176,38 @@
       for (const warning of result.warnings) list.appendChild(element("li", "", warning));
       node.appendChild(list);
     }
-    const check = firstPipelineCheck(result);
-    if (check) {
-      const figure = element("figure", "chart");
-      const img = element("img");
-      img.className = "answer-chart";
-      img.width = 680;
-      img.height = 400;
-      img.alt = "Data-parallel communication time and compute time per step against the number of chips";
-      figure.appendChild(img);
-      node.appendChild(figure);
-      chartInto(img, chartQuery(check.inputs, result.language)).catch(() => figure.remove());
-      syncWhatIf(check.inputs);
-    }
+    let calculations = null;
     if (result.calculations_html) {
-      const calculations = element("div", "calculations");
+      calculations = element("div", "calculations");
       calculations.innerHTML = result.calculations_html; // sanitised by the server
       node.appendChild(calculations);
     }
+    const check = firstPipelineCheck(result);
+    if (check) {
+      // The chart belongs to the first pipeline check's card, and the page never shows the same chart twice.
+      const query = chartQuery(check.inputs, result.language);
+      const key = chartQuery(check.inputs, "").toString();
+      if (!state.charts.has(key)) {
+        state.charts.add(key);
+        const figure = element("figure", "chart");
+        const img = element("img");
+        img.className = "answer-chart";
+        img.width = 680;
+        img.height = 400;
+        img.alt = t("chart_alt");
+        img.dataset.uiAlt = "chart_alt";
+        figure.appendChild(img);
+        const card = calculations && calculations.querySelector('section.calculation[data-calculator="pp_necessity"]');
+        const before = card && card.querySelector("details.working");
+        if (before) card.insertBefore(figure, before);
+        else if (card) card.appendChild(figure);
+        else node.appendChild(figure);
+        chartInto(img, query).catch(() => figure.remove());
+      }
+      syncWhatIf(check.inputs);
+    }
     const actions = element("div", "actions");
-    const button = element("button", "copy", "Copy");
+    const button = element("button", "copy", t("copy"));
     button.type = "button";
     button.addEventListener("click", () => copy(result.explanation || "", button));
     actions.appendChild(button);
@@ -192,7 +224,7 @@
     if (state.busy) return;
     state.busy = true;
     $("send").disabled = true;
-    setStatus("Explaining…");
+    setStatus(t("explaining"));
     userMessage(text);
     const node = assistantMessage();
     const live = node.querySelector(".explanation");
@@ -214,7 +246,7 @@
         } else if (event.type === "done") {
           finish(node, event.data);
         } else if (event.type === "error") {
-          failed(node, event.data.error ? event.data.error.message : "the answer failed");
+          failed(node, event.data.error ? event.data.error.message : t("failed"));
         }
       }
       $("input").value = "";
@@ -242,7 +274,7 @@
     list.replaceChildren();
     for (const item of items) {
       const entry = element("li");
-      const button = element("button", "conversation", item.title || "(untitled)");
+      const button = element("button", "conversation", item.title || t("untitled"));
       button.type = "button";
       button.dir = "auto";
       if (item.id === state.conversation) button.setAttribute("aria-current", "true");
@@ -257,6 +289,7 @@
       const conversation = await (await api("/v1/conversations/" + encodeURIComponent(id))).json();
       state.conversation = conversation.id;
       $("messages").replaceChildren();
+      state.charts.clear();
       for (const message of conversation.messages) {
         if (message.role === "user") {
           userMessage(message.content || "");
@@ -326,14 +359,24 @@
     };
   }
 
+  function verdictText(result) {
+    const outputs = result.outputs, pp = Number((result.inputs || {}).pp_degree || 1);
+    if (!outputs.dp_comm_bound) return pp > 1 ? t("pp_with").replace("{pp}", pp) : t("pp_ok");
+    if (outputs.min_pp_degree) return t("pp_bound").replace("{p}", outputs.min_pp_degree);
+    return t("pp_unfixable");
+  }
+
   async function redrawWhatIf() {
     const inputs = whatIfInputs();
     const verdict = $("whatif-verdict");
+    // While the panel holds an answer's own values, its chart is the answer's: say so rather than draw it again.
+    $("whatif-chart").hidden = state.whatifMirrorsAnswer;
+    $("whatif-same").hidden = !state.whatifMirrorsAnswer;
     try {
       const result = await (await api("/v1/calculators/pp_necessity", { method: "POST", json: inputs })).json();
-      verdict.textContent = result.outputs.verdict;
+      verdict.textContent = verdictText(result);
       verdict.classList.toggle("bound", Boolean(result.outputs.dp_comm_bound));
-      await chartInto($("chart"), chartQuery(inputs, ""));
+      if (!state.whatifMirrorsAnswer) await chartInto($("chart"), chartQuery(inputs, state.lang));
     } catch (error) {
       verdict.textContent = error.message;
     }
@@ -359,6 +402,7 @@
     if (inputs.global_batch_tokens) $("wi-batch").value = compact(inputs.global_batch_tokens);
     if (inputs.n_chips) $("wi-chips").value = String(inputs.n_chips);
     state.extra = {};
+    state.whatifMirrorsAnswer = true;
     for (const field of ["tp_degree", "pp_degree", "ep_degree"]) {
       if (inputs[field] !== undefined && inputs[field] !== null) state.extra[field] = inputs[field];
     }
@@ -385,6 +429,11 @@
     $("new-chat").addEventListener("click", () => {
       state.conversation = null;
       $("messages").replaceChildren();
+      state.charts.clear();
+      if (state.whatifMirrorsAnswer) {
+        state.whatifMirrorsAnswer = false;
+        scheduleWhatIf();
+      }
       loadHistory();
       $("input").focus();
     });
@@ -399,9 +448,11 @@
     });
     $("whatif-form").addEventListener("input", (event) => {
       if (event.target.id === "wi-model") state.extra = {}; // expert-parallel degrees belong to a model
+      state.whatifMirrorsAnswer = false;
       scheduleWhatIf();
     });
     $("whatif-form").addEventListener("submit", (event) => event.preventDefault());
+    $("lang").addEventListener("change", () => setLanguage($("lang").value));
     if (document.body.dataset.auth === "required" && !token()) {
       askForToken(); // nothing to ask the API until the token is there
       return;
