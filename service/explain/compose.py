@@ -194,7 +194,8 @@ def _claims_section(doc: Document, claims: list, in_gist: set[int], level: dict)
         if any(doc.calculations[i]["calculator"] == "pp_necessity" for i in new):
             # One table for every pipeline check of the answer, under the first claim that needs one.
             new += [i for c in claims for i in c.calculations
-                    if doc.calculations[i]["calculator"] == "pp_necessity" and i not in new and i not in shown_calcs]
+                    if doc.calculations[i]["calculator"] == "pp_necessity" and i not in shown_calcs]
+            new = list(dict.fromkeys(new))  # a calculation two claims share is one row
         shown_calcs.update(new)
         lines += _calculation_lines(doc, new, level)
         items.append("\n".join(lines))
