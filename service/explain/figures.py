@@ -84,11 +84,14 @@ def _load_store() -> dict:
         return {}
 
 
-_STORE = _load_store()
+_STORE: dict | None = None  # read on the first compile, not at import
 _STORE_NEW: dict = {}
 
 
 def _compile(pattern: str, flags: int) -> re.Pattern:
+    global _STORE
+    if _STORE is None:
+        _STORE = _load_store()
     key = (pattern, flags)
     program = _STORE.get(key)
     if program is not None:
@@ -133,20 +136,21 @@ def _save_store() -> None:
 
 
 class _Lazy:
-    """A pattern compiled on first use; then it acts as the compiled pattern."""
+    """A pattern compiled on first use; then it acts as the compiled pattern (its methods become plain slots)."""
 
-    __slots__ = ("pattern", "flags", "_compiled")
+    __slots__ = ("pattern", "flags", "match", "search", "fullmatch", "finditer", "findall", "sub", "groupindex")
+    _METHODS = ("match", "search", "fullmatch", "finditer", "findall", "sub", "groupindex")
 
     def __init__(self, pattern: str, flags: int):
-        self.pattern, self.flags, self._compiled = pattern, flags, None
+        self.pattern, self.flags = pattern, flags
 
-    def compiled(self) -> re.Pattern:
-        if self._compiled is None:
-            self._compiled = _compile(self.pattern, self.flags)
-        return self._compiled
-
-    def __getattr__(self, name):  # match, search, finditer, fullmatch, findall, sub, groupindex
-        return getattr(self.compiled(), name)
+    def __getattr__(self, name):  # only reached while a method slot is still empty, before the first use
+        if name not in _Lazy._METHODS:
+            raise AttributeError(name)
+        compiled = _compile(self.pattern, self.flags)
+        for method in _Lazy._METHODS:
+            setattr(self, method, getattr(compiled, method))
+        return getattr(compiled, name)
 
 
 _LAZY: dict[tuple[str, int], _Lazy] = {}
@@ -195,15 +199,23 @@ class _Table:
 
     def __init__(self, entries: list[dict], key: str, suffix: str = "", flags: int = _I):
         self.entries = entries
-        self.patterns = [_rx(f"(?:{e[key]}){suffix}", flags) for e in entries]
-        self.words = [frozenset(w.lower() for w in _LETTERS.findall(e[key])) for e in entries]
-        # a pattern that opens with a character class ("[A-Z]\\d+") could start with any word
-        self.wild = [re.sub(r"^(?:\(\?:|\()+", "", e[key])[:1] in ("[", "\\", ".") for e in entries]
+        self.patterns = [_rx(f"(?:{e[key]}){suffix}", flags) for e in entries]  # each compiled when first tried
+        self.key = key
+        self.words: list[frozenset] | None = None  # the words of each entry, read on the first lookup
+        self.wild: list[bool] = []
         self.cache: dict[str, tuple[int, ...]] = {}
+
+    def _prepare(self) -> None:
+        key = self.key
+        self.words = [frozenset(w.lower() for w in _LETTERS.findall(e[key])) for e in self.entries]
+        # a pattern that opens with a character class ("[A-Z]\\d+") could start with any word
+        self.wild = [re.sub(r"^(?:\(\?:|\()+", "", e[key])[:1] in ("[", "\\", ".") for e in self.entries]
 
     def candidates(self, word: str) -> tuple[int, ...]:
         found = self.cache.get(word)
         if found is None:
+            if self.words is None:
+                self._prepare()
             found = tuple(i for i, words in enumerate(self.words)
                           if self.wild[i] or any(word.startswith(w) or w.startswith(word) for w in words))
             if len(self.cache) > 50000:  # a long-running server meets unbounded vocabularies
@@ -244,6 +256,7 @@ _AR_DUALS = _ARW["dual_time_words"]
 _AR_DUAL = _rx(rf"[وبل]?({_alt(_AR_DUALS)})(?![{_AR}])")
 _HAS_AR_DIGIT = _rx("[٠-٩۰-۹٫٬]")
 _HAS_EXPR = _rx(r"\d\s*(?:[*×·÷^]|/\s*[\d(])")
+_HAS_DIGIT = _rx(r"\d")
 
 
 class _Tok:
@@ -399,25 +412,23 @@ _FLOP_WORD = _rx(r"FLOP|flop", 0)
 
 # ------------------------------------------------------------------------------------------- reading
 
-@dataclass
 class _Fig:
-    """A figure while it is being read; frozen into a Figure at the end."""
+    """A figure while it is being read; frozen into a Figure at the end (a plain class: no dataclass to build at import)."""
 
-    start: int
-    end: int
-    quantity: str
-    value: float
-    unit: str | None = None
-    approx: bool = False
-    chip: str | None = None
-    model: str | None = None
-    role: str | None = None
-    detail: dict | None = None
-    raw: float = 0.0        # the number as written, multiplier applied, before unit conversion
-    scale: float = 1.0      # value = raw * scale, so a partner in "from 100 to 128 tokens/s" can borrow it
-    generic: bool = True    # the quantity is a fallback, not read from a unit, noun, cue or notation
-    expression: bool = False
-    pair: "_Fig | None" = None
+    __slots__ = ("start", "end", "quantity", "value", "unit", "approx", "chip", "model", "role", "detail", "raw", "scale",
+                 "generic", "expression", "pair")
+
+    def __init__(self, start: int, end: int, quantity: str, value: float, unit: str | None = None, approx: bool = False,
+                 chip: str | None = None, model: str | None = None, role: str | None = None, detail: dict | None = None,
+                 raw: float = 0.0, scale: float = 1.0, generic: bool = True, expression: bool = False,
+                 pair: "_Fig | None" = None):
+        self.start, self.end, self.quantity, self.value, self.unit, self.approx = start, end, quantity, value, unit, approx
+        self.chip, self.model, self.role, self.detail = chip, model, role, detail
+        self.raw = raw                  # the number as written, multiplier applied, before unit conversion
+        self.scale = scale              # value = raw * scale, so a partner in "from 100 to 128 tokens/s" can borrow it
+        self.generic = generic          # the quantity is a fallback, not read from a unit, noun, cue or notation
+        self.expression = expression
+        self.pair = pair
 
 
 _CHIP_CACHE: dict[str, str | None] = {}
@@ -488,21 +499,34 @@ class _Reader:
         # one byte per character: 1 where a name or a figure already stands, so overlap tests are one find()
         self.taken = bytearray(len(text))
         self.protected = bytearray(len(text))
-        self.bounds = [m.start() for m in _BOUNDARY.finditer(self.norm)]
+        self.has_digit = _HAS_DIGIT.search(self.norm) is not None
         self.tokens = _tokens(self.norm)
         self.token_starts = [m.start() for m in self.tokens]
         self.hints: dict[int, str] = {}
-        # where words start; after an Arabic conjunction or preposition written onto the word, too ("وحجم")
-        if _HAS_AR.search(self.norm):
-            self.starts = [p for m in _CHUNK.finditer(self.norm)
-                           for p in ((m.start(), m.start() + 1) if m.group(0)[0] in "وبلف" and len(m.group(0)) > 3 else (m.start(),))]
-        else:
-            self.starts = [m.start() for m in _CHUNK.finditer(self.norm)]
+        self._bounds: list[int] | None = None  # clause boundaries and word starts, found when first needed
+        self._starts: list[int] | None = None
         self._word: dict[int, str] = {}
         self.moe_candidates: list[re.Match] = []
         self.product_candidates: list[re.Match] = []
 
     # -- helpers
+
+    @property
+    def bounds(self) -> list[int]:
+        if self._bounds is None:
+            self._bounds = [m.start() for m in _BOUNDARY.finditer(self.norm)]
+        return self._bounds
+
+    @property
+    def starts(self) -> list[int]:
+        """Where words start; after an Arabic conjunction or preposition written onto the word, too ("وحجم")."""
+        if self._starts is None:
+            if _HAS_AR.search(self.norm):
+                self._starts = [p for m in _CHUNK.finditer(self.norm)
+                                for p in ((m.start(), m.start() + 1) if m.group(0)[0] in "وبلف" and len(m.group(0)) > 3 else (m.start(),))]
+            else:
+                self._starts = [m.start() for m in _CHUNK.finditer(self.norm)]
+        return self._starts
 
     def clause(self, start: int, end: int) -> tuple[int, int]:
         i = bisect.bisect_right(self.bounds, start - 1)
@@ -604,7 +628,7 @@ class _Reader:
 
     def protect(self) -> None:
         norm = self.norm
-        for pattern in (_LIST_MARK, _CLUTTER_LINE):
+        for pattern in (_LIST_MARK, _CLUTTER_LINE) if self.has_digit else ():  # both need a digit
             for m in pattern.finditer(norm):
                 self.protect_span(*m.span())
         # every name pattern holds a digit, so names are looked for only around the numbers
@@ -673,6 +697,8 @@ class _Reader:
                           detail={"n_nodes": a, "chips_per_node": b}))
 
     def compact(self) -> None:
+        if not self.has_digit:  # every compact notation ends in digits
+            return
         for m in _COMPACT.finditer(self.norm):
             abbr = m.group("abs") or m.group("abbr")
             if abbr in _SIGN_ONLY and not (m.group("abs") or "=" in m.group("sep") or ":" in m.group("sep")):
@@ -938,9 +964,13 @@ class _Reader:
             a.role, b.role = role
             a.pair, b.pair = b, a
         exprs = [f for f in self.figs if f.expression]
+        fig_starts = [f.start for f in figs]
         for e in exprs:
-            for f in figs:
-                if f.start >= e.end and _RESULT.match(self.norm[e.end:f.start]):
+            for f in figs[bisect.bisect_left(fig_starts, e.end):]:
+                between = self.norm[e.end:f.start]
+                if len(between.strip()) > 10:  # longer than "is roughly": no later figure can be the result either
+                    break
+                if _RESULT.match(between):
                     f.role = "result"
                     break
 
