@@ -213,15 +213,17 @@ def _title(calculation: dict, m: dict) -> str:
     return m["card"]["title"].format(name=name, subject=subject) if subject else name
 
 
-def _shown_value(key: str, value, words: dict) -> str:
+def _shown_value(key: str, value, words: dict, foreign: bool) -> str:
     if isinstance(value, bool):
         return words["yes"] if value else words["no"]
     if isinstance(value, str):
         return words["values"].get(value, value)
     try:
-        return human_field(key, value)
+        shown = human_field(key, value)
     except (TypeError, ValueError):
         return str(value)
+    # Long times are written in days, an English word; the day's unit symbol (d) reads in any language.
+    return shown[:-len(" days")] + " d" if foreign and shown.endswith(" days") else shown
 
 
 def _in_language(text: str, lang: str) -> bool:
@@ -288,7 +290,7 @@ def render_calculations(calculations: list[dict], lang: str = "en") -> str:
             label = words["fields"].get(key, key.replace("_", " "))
             # a quantity ("17.28 TB/s") reads left to right in every language; a word ("yes") goes with the card
             direction_of_value = "" if isinstance(value, (bool, str)) else ' dir="ltr"'
-            rows.append(f"<dt>{html.escape(label)}</dt><dd{direction_of_value}>{html.escape(_shown_value(key, value, words))}</dd>")
+            rows.append(f"<dt>{html.escape(label)}</dt><dd{direction_of_value}>{html.escape(_shown_value(key, value, words, foreign))}</dd>")
         steps = "".join(f"<li>{html.escape(step)}</li>" for step in _steps(calculation, lang)
                         if not foreign or _in_language(step, lang))
         assumptions = "".join(f"<li>{html.escape(str(a))}</li>" for a in calculation.get("assumptions") or []

@@ -366,12 +366,16 @@
     return t("pp_unfixable");
   }
 
-  async function redrawWhatIf() {
-    const inputs = whatIfInputs();
-    const verdict = $("whatif-verdict");
+  function showWhatIfChart() {
     // While the panel holds an answer's own values, its chart is the answer's: say so rather than draw it again.
     $("whatif-chart").hidden = state.whatifMirrorsAnswer;
     $("whatif-same").hidden = !state.whatifMirrorsAnswer;
+  }
+
+  async function redrawWhatIf() {
+    const inputs = whatIfInputs();
+    const verdict = $("whatif-verdict");
+    showWhatIfChart();
     try {
       const result = await (await api("/v1/calculators/pp_necessity", { method: "POST", json: inputs })).json();
       verdict.textContent = verdictText(result);
@@ -403,6 +407,7 @@
     if (inputs.n_chips) $("wi-chips").value = String(inputs.n_chips);
     state.extra = {};
     state.whatifMirrorsAnswer = true;
+    showWhatIfChart();
     for (const field of ["tp_degree", "pp_degree", "ep_degree"]) {
       if (inputs[field] !== undefined && inputs[field] !== null) state.extra[field] = inputs[field];
     }
