@@ -97,10 +97,19 @@ def mfu(v: dict):
 
 def training_time(v: dict):
     """Time = total FLOPs / (chips x sustained FLOP/s): 6ND / (n x peak x MFU), or Megatron's 8TP/(nX) with recomputation."""
-    model, hardware, _, steps = flops_per_token(v)
-    tokens, n = v["tokens"], v["n_chips"]
-    total = model * tokens
-    steps.append(step("flops.total", model=(model, "flops"), tokens=(tokens, "count"), total=(total, "flops")))
+    n = v["n_chips"]
+    if v["total_flops"] is not None:  # a text that states the FLOPs ("6.3e24 FLOPs") is checked with them as stated
+        if v["recompute"] != "none":
+            raise CalculatorInputError("recompute", "needs params and tokens: total_flops are model FLOPs, without recomputation")
+        model = hardware = total = v["total_flops"]
+        tokens, steps = 1.0, [step("training_time.total", total=(total, "flops"))]
+    elif v["params"] is None or v["tokens"] is None:
+        raise CalculatorInputError("params" if v["params"] is None else "tokens", "is required: give params (or model) and tokens, or total_flops")
+    else:
+        model, hardware, _, steps = flops_per_token(v)
+        tokens = v["tokens"]
+        total = model * tokens
+        steps.append(step("flops.total", model=(model, "flops"), tokens=(tokens, "count"), total=(total, "flops")))
     if v["achieved_flop_per_s"] is not None:
         rate = v["achieved_flop_per_s"]
         work = hardware * tokens
@@ -166,9 +175,10 @@ register(Calculator(
     name="training_time",
     summary="Wall-clock days and chip-hours to train on a number of tokens at a given MFU or sustained FLOP/s.",
     fields=(
-        _PARAMS,
-        Field("tokens", "count", "training tokens"),
+        Field("params", "count", _PARAMS.doc, default=None),
+        Field("tokens", "count", "training tokens", default=None),
         Field("n_chips", "count", "chips in the job", integer=True),
+        Field("total_flops", "flops", "total training FLOPs, instead of params and tokens", default=None),
         Field("peak_flop_per_s", "flop_per_s", "peak dense bf16 FLOP/s per chip", default=None),
         Field("mfu", "fraction", "model FLOPs utilisation", default=None),
         Field("achieved_flop_per_s", "flop_per_s", "hardware FLOP/s sustained per chip, recomputation included", default=None),

@@ -21,7 +21,7 @@ class Field:
     """One calculator input: its unit kind, default and constraints."""
 
     name: str
-    kind: str  # a units.KIND_WORDS key, or "choice", "bool", "text"
+    kind: str  # a units.KIND_WORDS key, or "choice", "bool", "text", "expression" (a number or written arithmetic)
     doc: str
     default: Any = REQUIRED
     choices: tuple[str, ...] = ()
@@ -40,6 +40,8 @@ class Field:
             return "true or false"
         if self.kind == "text":
             return "a name"
+        if self.kind == "expression":
+            return "a number or written arithmetic (e.g. 4.59e14 / 1.8e11, 1 GiB / 450 GB/s, 29%)"
         words = KIND_WORDS[self.kind]
         return "a whole number" if self.integer and self.kind == "count" else words
 
@@ -50,6 +52,8 @@ class Field:
             schema = {"type": "boolean"}
         elif self.kind == "text":
             schema = {"type": "string"}
+        elif self.kind == "expression":
+            schema = {"anyOf": [{"type": "number"}, {"type": "string", "minLength": 1}]}
         else:
             number: dict = {"type": "integer" if self.integer else "number"}
             if self.minimum is not None:
@@ -142,6 +146,12 @@ def _validate(spec: Field, value):
             return value.strip().lower() in ("true", "yes", "1", "on")
         raise CalculatorInputError(spec.name, f"expected true or false, got {value!r}")
     if spec.kind == "text":
+        return value
+    if spec.kind == "expression":  # parsed by the calculator itself, which knows what the text means
+        if isinstance(value, bool) or not isinstance(value, (str, int, float)) or (isinstance(value, str) and not value.strip()):
+            raise CalculatorInputError(spec.name, f"expected a number or written arithmetic, got {value!r}")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise CalculatorInputError(spec.name, f"must be a finite number, got {value!r}")
         return value
     number = to_number(spec.name, value, spec.kind)
     lowest = np.min(number) if isinstance(number, np.ndarray) else number
