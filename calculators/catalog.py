@@ -29,12 +29,20 @@ class Catalog:
                 self._index.setdefault(normalise_name(name), entry)
 
     def get(self, field: str, name: str) -> dict:
-        """The entry called `name`, or an error listing the close matches."""
+        """The entry called `name` (a generic name such as "TPU" gives the catalog's default), or an error listing the close matches."""
+        return self.resolve(field, name)[0]
+
+    def resolve(self, field: str, name: str) -> tuple[dict, dict | None]:
+        """The entry called `name`, and for a generic name ("TPU", "GPU") the default it was taken as, to be reported."""
         if not isinstance(name, str) or not name.strip():
             raise CalculatorInputError(field, f"expected a {self.kind} name, got {name!r}")
         key = normalise_name(name)
         if key in self._index:
-            return self._index[key]
+            return self._index[key], None
+        generic_table = generic_names(self.kind)
+        generic = generic_table.get(key) or (generic_table.get(key[:-1]) if key.endswith("s") else None)  # "TPUs"
+        if generic is not None and normalise_name(generic) in self._index:
+            return self._index[normalise_name(generic)], {"name": name.strip(), "kind": self.kind}
         close = difflib.get_close_matches(key, list(self._index), n=5, cutoff=0.6)
         suggestions = sorted({self._index[match]["id"] for match in close})
         hint = f"; did you mean {', '.join(suggestions)}?" if suggestions else ""
@@ -57,6 +65,21 @@ def models() -> Catalog:
     """Models from data/models.json."""
     raw = json.loads((data_dir() / "models.json").read_text(encoding="utf-8"))
     return Catalog("model", raw["models"], raw.get("version", "unknown"))
+
+
+@cache
+def generic_names(kind: str) -> dict[str, str]:
+    """Generic names ("TPU", "GPU") and the entry id each stands for, from data/grounding.json's generic_hardware.
+
+    Only consulted when a name is not an entry's own; an absent or broken file means no generic names.
+    """
+    if kind != "chip":
+        return {}
+    try:
+        raw = json.loads((data_dir() / "grounding.json").read_text(encoding="utf-8"))
+        return {normalise_name(alias): item["chip"] for item in raw.get("generic_hardware", []) for alias in item["aliases"]}
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
 
 
 def chip_fields(entry: dict) -> dict:

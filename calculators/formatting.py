@@ -1,5 +1,8 @@
 """Numbers written for people in calculator steps: 989 TFLOP/s, 400 GB/s, 3,906 tokens."""
 
+import re
+from functools import cache
+
 import numpy as np
 
 _PREFIXES = ((1e18, "E"), (1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"))
@@ -97,23 +100,34 @@ def human(value, unit: str = "") -> str:
 
 
 _FRACTION_FIELDS = {"mfu", "hfu", "bubble_over_ideal", "bubble_fraction"}
+_PER_THING = re.compile(r"(?:_per_(?!s(?:_|$))[a-z]+)+$")  # "_per_chip", "_per_token"; not "_per_s"
 _PLAIN_FIELDS = {"comm_to_compute_ratio", "activation_memory_factor", "bus_factor", "arithmetic_intensity", "critical_intensity",
                  "days", "bytes_per_param", "zero_stage"}
 
 
+_UNIT_SUFFIXES = (("bytes_per_s", "bytes_per_s"), ("flop_per_s", "flop_per_s"), ("flops", "flops"), ("bytes", "bytes"))
+
+
+@cache
 def unit_for_field(name: str) -> str:
-    """The unit kind a field's name declares (DESIGN.md: the unit is in the field name)."""
+    """The unit kind a field's name declares (DESIGN.md: the unit is in the field name).
+
+    A trailing "_per_<thing>" (per chip, token, layer, node) divides by a count and keeps the unit:
+    model_flop_per_s_per_chip is FLOP/s, bytes_per_s_per_chip B/s, flops_per_token FLOP. "_per_s" is a rate
+    of whatever precedes it, so tokens_per_s is a count per second, not a duration.
+    """
     if name in _FRACTION_FIELDS:
         return "fraction"
     if name in _PLAIN_FIELDS:
         return ""
-    for suffix, unit in (("_bytes_per_s", "bytes_per_s"), ("_flop_per_s", "flop_per_s"), ("_bytes", "bytes"), ("_s", "seconds")):
-        if name.endswith(suffix):
+    base = _PER_THING.sub("", name)
+    for suffix, unit in _UNIT_SUFFIXES:
+        if base == suffix or base.endswith("_" + suffix) or (unit == "bytes" and base.startswith("bytes")):
             return unit
-    if name.startswith("bytes"):
-        return "bytes"
-    if name in ("flops", "total_flops", "flops_per_token", "hardware_flops_per_token"):
-        return "flops"
+    if base.endswith("_per_s"):  # tokens_per_s, samples_per_s: a count per second
+        return "count"
+    if base == "s" or base.endswith("_s"):
+        return "seconds"
     return "count"
 
 

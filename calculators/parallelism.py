@@ -7,7 +7,7 @@ import numpy as np
 from .errors import CalculatorInputError
 from .formatting import human as h
 from .registry import Calculator, Field, register
-from .working import step, word
+from .working import render, step, word
 
 SCALING_BOOK = "Austin et al., How to Scale Your Model (JAX scaling book), training.md and gpus.md: data parallelism is compute-bound while tokens per chip > C/W (x E/k for MoE); model parallelism over M nodes multiplies W by M"
 MEGATRON_BUBBLE = "Narayanan et al. 2021 (Megatron-LM), sections 2.2.1-2.2.2: bubble / ideal time = (p-1)/m, interleaved (p-1)/(v m)"
@@ -67,12 +67,50 @@ def _power_of_two_at_least(x):
     return math.ldexp(1.0, exponent - 1 if mantissa == 0.5 else exponent)
 
 
+def _largest_power_of_two_at_most(x: float) -> float:
+    return math.ldexp(1.0, math.frexp(max(float(x), 1.0))[1] - 1)
+
+
+def _remedies(v: dict, span_chips: float, tokens_per_chip: float, factor: float, steps: list[dict]) -> str:
+    """Why no pipeline degree fits, and what would make the job compute-bound instead; steps for the working, English for the verdict.
+
+    The deepest pipeline that fits (at most one stage per layer, inside the job) is the base of each remedy: the
+    batch that would be compute-bound with it, the per-node bandwidth that would, and the expert or tensor
+    parallelism that would widen the model-parallel span to the `span_chips` it needs.
+    """
+    n, peak, bw = v["n_chips"], v["peak_flop_per_s"], v["dp_bandwidth_bytes_per_s"]
+    per_node, tp, pp, ep, layers = v["chips_per_node"], v["tp_degree"], v["pp_degree"], v["ep_degree"], v.get("n_layers")
+    room = n / (tp * ep)
+    limit = min(room, layers) if layers is not None else room
+    exact = float(math.ceil(span_chips / (tp * ep) - 1e-9))  # the stages it would take, uneven stages allowed
+    why = (step("pp_necessity.no_pp_layers", wanted=(exact, "count"), layers=(layers, "count"))
+           if layers is not None and exact > layers else step("pp_necessity.no_pp_chips", wanted=(exact, "count"), n=(n, "count")))
+    deepest = max(pp, _largest_power_of_two_at_most(limit))
+    if tp * deepest * ep <= per_node:  # a pipeline inside one node widens nothing: the remedies start from the layout as given
+        deepest = pp
+    span = max(1.0, tp * deepest * ep / per_node)
+    batch = peak / (bw * span) * factor * n
+    bandwidth = peak * factor / (tokens_per_chip * span)
+    found = [why, step("pp_necessity.remedy_batch", batch=(batch, "count"), pp=(deepest, "count")),
+             step("pp_necessity.remedy_bandwidth", bandwidth=(bandwidth, "bytes_per_s"), now=(bw, "bytes_per_s"), pp=(deepest, "count"))]
+    experts = v.get("moe_experts")
+    if experts:
+        min_ep = _power_of_two_at_least(span_chips / (tp * deepest))
+        if ep < min_ep <= experts and tp * deepest * min_ep <= n:
+            found.append(step("pp_necessity.remedy_ep", ep=(min_ep, "count"), pp=(deepest, "count")))
+    min_tp = _power_of_two_at_least(span_chips / (deepest * ep))
+    if tp < min_tp and min_tp * deepest * ep <= n:
+        found.append(step("pp_necessity.remedy_tp", tp=(min_tp, "count"), pp=(deepest, "count"), per_node=(per_node, "count")))
+    steps.extend(found)
+    return "; ".join(render(found, "en"))
+
+
 def pp_necessity(v: dict):
     """Is the job DP-communication bound, and which pipeline degree lifts it out (scaling book gpus.md)."""
     steps: list[dict] = []
     batch, n, peak, bw = v["global_batch_tokens"], v["n_chips"], v["peak_flop_per_s"], v["dp_bandwidth_bytes_per_s"]
     per_node, tp, pp, ep = v["chips_per_node"], v["tp_degree"], v["pp_degree"], v["ep_degree"]
-    sweep = any(_is_sweep(x) for x in (batch, n, peak, bw, per_node, tp, pp, ep, v.get("moe_experts"), v.get("moe_top_k")))
+    sweep = any(_is_sweep(x) for x in (batch, n, peak, bw, per_node, tp, pp, ep, v.get("moe_experts"), v.get("moe_top_k"), v.get("n_layers")))
     group = tp * pp * ep
     if _any(group > n):
         raise CalculatorInputError("n_chips", "is smaller than tp_degree x pp_degree x ep_degree, one model replica")
@@ -93,19 +131,34 @@ def pp_necessity(v: dict):
     bound = tokens_per_chip < critical
     conclusion = "word.per_configuration" if sweep else "word.dp_comm_bound" if bound else "word.compute_hides_comm"
     steps.append(step("pp_necessity.ratio", critical=critical_value, tokens_per_chip=tokens_value, ratio=ratio, conclusion=word(conclusion)))
-    # Smallest power-of-two PP degree whose span brings the critical batch under tokens per chip.
+    # Smallest power-of-two PP degree whose span brings the critical batch under tokens per chip; a stage holds at
+    # least one layer, so never more stages than layers.
+    layers = v.get("n_layers")
     needed_span = (peak / bw) * factor / tokens_per_chip
+    min_batch = critical * n  # the global batch at which this layout is compute-bound
     if sweep:
-        min_pp = np.where(needed_span <= 1.0, 1.0, _power_of_two_at_least(needed_span * per_node / (tp * ep)))
+        stages = needed_span * per_node / (tp * ep)
+        min_pp = np.where(needed_span <= 1.0, 1.0, _power_of_two_at_least(stages))
+        if layers is not None:  # as below: uneven stages where the power of two exceeds the layers
+            exact = np.ceil(stages - 1e-9)
+            min_pp = np.where((min_pp > layers) & (exact <= layers), exact, min_pp)
         feasible = min_pp * tp * ep <= n
+        if layers is not None:
+            feasible = feasible & (min_pp <= layers)
         min_pp_value = np.where(feasible, min_pp, np.nan)
     else:
         min_pp = 1.0 if needed_span <= 1.0 else _power_of_two_at_least(needed_span * per_node / (tp * ep))
-        feasible = min_pp * tp * ep <= n
+        if layers is not None and min_pp > layers:
+            exact = math.ceil(needed_span * per_node / (tp * ep) - 1e-9)  # uneven stages: any degree up to the layers
+            if exact <= layers:
+                min_pp = float(exact)
+        feasible = min_pp * tp * ep <= n and (layers is None or min_pp <= layers)
         min_pp_value = min_pp if feasible else math.nan
     if not sweep:
         min_pp_out = None if math.isnan(min_pp_value) else int(min_pp_value)
         tokens_text, critical_text = h(tokens_per_chip, 'count'), h(critical, 'count')
+        if layers is not None and pp > layers:
+            v["_warnings"].append(step("warning.pp_beyond_layers", pp=(pp, "count"), layers=(layers, "count")))
         if not bound and (min_pp_out == 1 or pp == 1):
             verdict = (f"compute-bound without pipeline parallelism: {tokens_text} tokens per chip is at least the "
                        f"{critical_text} needed")
@@ -114,8 +167,8 @@ def pp_necessity(v: dict):
                        f"the {critical_text} needed; without it the job would be DP-communication bound"
                        + (f" (degree {min_pp_out} is the least that avoids it)" if min_pp_out is not None else ""))
         elif min_pp_out is None:
-            verdict = (f"DP-communication bound ({tokens_text} tokens per chip < {critical_text}), and no pipeline degree that fits in "
-                       f"{h(n, 'count')} chips fixes it: raise the batch, use fewer chips or faster links")
+            remedy = _remedies(v, needed_span * per_node, tokens_per_chip, factor, steps)
+            verdict = f"DP-communication bound ({tokens_text} tokens per chip < {critical_text}); " + remedy
         else:
             verdict = (f"DP-communication bound: {tokens_text} tokens per chip < {critical_text}; pipeline parallelism of degree "
                        f"{min_pp_out} (or other model parallelism spanning as many chips) makes it compute-bound")
@@ -124,7 +177,10 @@ def pp_necessity(v: dict):
                 min_ep = _power_of_two_at_least(needed_span * per_node / (tp * pp))
                 if min_ep <= experts and min_ep * tp * pp <= n:
                     verdict += f"; so does expert parallelism over {int(min_ep)} chips (ep_degree)"
-        steps.append(step("pp_necessity.min_pp", min_pp=(min_pp_out, "count")) if min_pp_out is not None else step("pp_necessity.min_pp_none"))
+        if min_pp_out is not None:
+            steps.append(step("pp_necessity.min_pp", min_pp=(min_pp_out, "count")))
+        elif not bound:  # when bound, _remedies wrote why no degree fits and what would
+            steps.append(step("pp_necessity.min_pp_none"))
         outputs_verdict = verdict
     else:
         min_pp_out = min_pp_value
@@ -134,6 +190,8 @@ def pp_necessity(v: dict):
         "dp bandwidth is what gradient traffic crosses at cluster scale: a GPU node's scale-out egress shared by its chips, or a TPU chip's ICI links",
         "pipeline stages sit on different nodes; the pipeline bubble and activation memory are separate costs (see pipeline_bubble)",
     ]
+    if v.get("n_layers") is None:
+        assumptions.append("the model's layer count is not known, so the pipeline degree is not capped by it (a stage needs at least one layer)")
     if _any(factor > 1) and _all(ep == 1):
         assumptions.append("no expert parallelism: experts are replicated on every chip; expert parallelism across nodes (ep_degree) also widens the span")
     outputs = {
@@ -143,6 +201,7 @@ def pp_necessity(v: dict):
         "comm_to_compute_ratio": ratio,
         "dp_comm_bound": bound if _is_sweep(bound) else bool(bound),
         "min_pp_degree": min_pp_out,
+        "min_global_batch_tokens": min_batch,
         "verdict": outputs_verdict,
     }
     return outputs, steps, assumptions
@@ -219,12 +278,13 @@ register(Calculator(
         Field("pp_degree", "count", "pipeline-parallel degree already used", default=1.0, integer=True),
         Field("ep_degree", "count", "expert-parallel degree (experts split over this many chips)", default=1.0, integer=True),
         *_MOE,
+        Field("n_layers", "count", "transformer layers: a pipeline has at most one stage per layer (from model)", default=None, integer=True),
     ),
     compute=pp_necessity,
     sources=(SCALING_BOOK,),
     takes_chip=True,
     takes_model=True,
-    model_fields=("moe_experts", "moe_top_k"),
+    model_fields=("moe_experts", "moe_top_k", "n_layers"),
 ))
 
 register(Calculator(

@@ -11,7 +11,8 @@ import numpy as np
 from . import catalog
 from .errors import CalculatorInputError
 from .units import KIND_WORDS, to_number
-from .working import plain, render, text_step
+from .sanity import impossible
+from .working import plain, render, step, text_step
 
 REQUIRED = object()  # sentinel: the field has no default
 
@@ -182,8 +183,12 @@ def _catalog(kind: str) -> "catalog.Catalog":
         raise CalculatorInputError(kind, f"cannot be looked up: the {kind} catalog ({where}) is not available ({exc}); give the figures directly") from None
 
 
-def resolve_inputs(calculator: Calculator, inputs: dict) -> tuple[dict, dict]:
-    """Validated inputs after defaults and chip/model names, plus the catalog entries used."""
+def resolve_inputs(calculator: Calculator, inputs: dict) -> tuple[dict, dict, list[dict]]:
+    """Validated inputs after defaults and chip/model names, the catalog entries used, and what was assumed.
+
+    The assumptions are structured steps: a generic name taken as the catalog's default ("TPU" as TPU v5p),
+    and every default value used that the caller did not give.
+    """
     if not isinstance(inputs, dict):
         raise CalculatorInputError(None, f"inputs must be an object of field values, got {type(inputs).__name__}")
     for key in inputs:
@@ -196,8 +201,11 @@ def resolve_inputs(calculator: Calculator, inputs: dict) -> tuple[dict, dict]:
             raise CalculatorInputError(str(key), f"is not an input of {calculator.name}{hint} (inputs: {', '.join(accepted)})")
     filled: dict = {}
     entries: dict = {}
+    assumed: list[dict] = []
     if calculator.takes_model and inputs.get("model") is not None:
-        entry = _catalog("model").get("model", inputs["model"])
+        entry, generic = _catalog("model").resolve("model", inputs["model"])
+        if generic:
+            assumed.append(step("assumption.generic_model", name=generic["name"], entry=entry["name"]))
         entries["model"] = entry
         model_values = catalog.model_fields(entry)
         for spec in calculator.model_fields:
@@ -205,7 +213,9 @@ def resolve_inputs(calculator: Calculator, inputs: dict) -> tuple[dict, dict]:
             if (source or name) in model_values:
                 filled[name] = model_values[source or name]
     if calculator.takes_chip and inputs.get("chip") is not None:
-        entry = _catalog("chip").get("chip", inputs["chip"])
+        entry, generic = _catalog("chip").resolve("chip", inputs["chip"])
+        if generic:
+            assumed.append(step("assumption.generic_chip", name=generic["name"], entry=entry["name"]))
         entries["chip"] = entry
         filled.update({k: v for k, v in catalog.chip_fields(entry).items() if k in calculator.by_name})
     resolved: dict = {}
@@ -223,7 +233,18 @@ def resolve_inputs(calculator: Calculator, inputs: dict) -> tuple[dict, dict]:
             raise CalculatorInputError(spec.name, f"is required{hint}")
         else:
             resolved[spec.name] = spec.default
-    return resolved, entries
+            if spec.default is not None:
+                assumed.append(step("assumption.default", name=spec.name, value=_default_value(spec)))
+    return resolved, entries, assumed
+
+
+def _default_value(spec: Field):
+    """A default as a step value: a number with its unit, or a name written as it is."""
+    if spec.kind in ("choice", "text"):
+        return str(spec.default)
+    if spec.kind == "bool":
+        return "true" if spec.default else "false"
+    return (spec.default, spec.kind)
 
 
 def jsonable(value):
@@ -285,9 +306,10 @@ def _check_finite(calculator: Calculator, resolved: dict, outputs: dict, steps: 
 def run(name: str, inputs: dict) -> dict:
     """Run calculator `name` on `inputs`; the result object of DESIGN.md, plus "working" (the steps as keys and values)."""
     calculator = get(name)
-    resolved, entries = resolve_inputs(calculator, inputs)
+    resolved, entries, assumed = resolve_inputs(calculator, inputs)
     context = dict(resolved)
     context["_entries"] = entries
+    context["_warnings"] = warned = []  # a calculator may add structured warnings of its own
     sweep = any(isinstance(value, np.ndarray) for value in resolved.values())
     if sweep:
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):  # checked below, as an input error
@@ -299,6 +321,9 @@ def run(name: str, inputs: dict) -> dict:
         working = plain(working)
     steps = render(working, "en")  # the English text once, here; other languages render "working" on demand
     _check_finite(calculator, resolved, outputs, steps)
+    warned += impossible(resolved, outputs)
+    if sweep:
+        assumed, warned = plain(assumed), plain(warned)
     outputs = {k: (value.item() if isinstance(value, np.generic) else value) for k, value in outputs.items()}
     shown_inputs = {}
     for key, value in resolved.items():  # whole-number fields read back as integers
@@ -315,7 +340,10 @@ def run(name: str, inputs: dict) -> dict:
         "inputs": shown_inputs,
         "outputs": outputs,
         "steps": steps,
-        "assumptions": assumptions,
+        "assumptions": render(assumed, "en") + list(assumptions),
+        "warnings": render(warned, "en"),
         "sources": sources,
         "working": working,
+        # the assumptions and warnings above that were made here, as structured steps for other languages
+        "notes": {"assumptions": assumed, "warnings": warned},
     }

@@ -364,7 +364,7 @@ NAMES = calculators.names()
 @pytest.mark.parametrize("name", NAMES)
 def test_result_shape_and_json(name):
     result = calculators.run(name, VALID[name])
-    assert list(result) == ["calculator", "inputs", "outputs", "steps", "assumptions", "sources", "working"]
+    assert list(result) == ["calculator", "inputs", "outputs", "steps", "assumptions", "warnings", "sources", "working", "notes"]
     assert result["calculator"] == name
     for key in ("steps", "assumptions", "sources"):
         assert result[key] and all(isinstance(line, str) and line for line in result[key])

@@ -43,7 +43,7 @@ def test_json_is_the_result_object(capsys):
     code, out, _ = run_cli(capsys, "calc", "pipeline_bubble", "--pp-degree", "8", "--microbatches", "32", "--json")
     result = json.loads(out)
     assert code == 0
-    assert set(result) == {"calculator", "inputs", "outputs", "steps", "assumptions", "sources", "working"}
+    assert set(result) == {"calculator", "inputs", "outputs", "steps", "assumptions", "warnings", "sources", "working", "notes"}
     assert result["outputs"]["bubble_over_ideal"] == pytest.approx(7 / 32)  # Megatron-LM: (p-1)/m
 
 
