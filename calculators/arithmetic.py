@@ -118,16 +118,23 @@ def _agreement(stated: float, computed: float, tolerance: float) -> tuple[float,
     return error, error <= tolerance
 
 
+def unit_of(value: float) -> str:
+    """How a bare result is written: whole numbers and large ones with separators (18,823), small ones to 4 digits."""
+    return "count" if abs(value) >= 1000 or float(value).is_integer() else ""
+
+
 def arithmetic(v: dict):
     """value = the written arithmetic; with a stated result, its relative error and whether it agrees."""
     expression = v["expression"]
     value = evaluate(expression)
-    steps = [step("arithmetic.evaluate", expression=str(expression).strip(), value=(value, ""))]
+    steps = [step("arithmetic.evaluate", expression=str(expression).strip(), value=(value, unit_of(value)))]
     outputs = {"value": value}
     if v["stated_result"] is not None:
         stated = _stated(v["stated_result"], "stated_result")
         error, ok = _agreement(stated, value, v["tolerance"])
-        steps.append(step("arithmetic.compare", stated=(stated, ""), value=(value, ""), error=(error if math.isfinite(error) else 1.0, "fraction"),
+        # a stated percentage is compared, and written, as one
+        unit = "fraction" if str(v["stated_result"]).strip().endswith("%") else unit_of(stated)
+        steps.append(step("arithmetic.compare", stated=(stated, unit), value=(value, unit), error=(error if math.isfinite(error) else 1.0, "fraction"),
                           verdict=word("word.consistent" if ok else "word.inconsistent")))
         outputs.update(stated_result=stated, relative_error=error if math.isfinite(error) else None, consistent=ok)
     return outputs, steps, ["units are converted to bytes, bytes/s, FLOP/s and seconds before the arithmetic"]

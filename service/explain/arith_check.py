@@ -1,0 +1,434 @@
+"""Checks of the arithmetic a claim writes out, the changes it states and the degrees it multiplies, with the text's own numbers.
+
+General rules, none tied to a passage:
+- "EXPR = RESULT" (or "RESULT (EXPR)", or a chain "EXPR ≈ R1 ≈ R2") is checked by evaluating EXPR; the
+  textbook shapes get their calculator: 6·N·D is training_flops, FLOPs / (chips · peak · MFU) or
+  FLOPs / rate is training_time, a symbolic "C / W" before "a / b" is dp_critical_batch;
+- symbols assigned in the text (C=4.6e14, W=2 * 9e10) feed the calculator those symbols name;
+- a figure pair before/after (or "X, which is Z% faster than Y") with a stated change is checked by `ratio`;
+- data, tensor, pipeline and context degrees stated with a chip count must multiply to it;
+- a training time stated with total FLOPs, chips, a peak and an MFU is checked by training_time.
+"""
+
+import math
+import re
+from types import SimpleNamespace
+
+from calculators.arithmetic import evaluate
+from calculators.formatting import human
+from calculators.errors import CalculatorInputError
+
+from service.explain import restate
+from service.explain.checks import Inputs, _chip_inputs, _fig, _run
+from service.explain.document import Claim, Document
+from service.i18n.messages import messages
+
+_NUM = (r"(?<![\w.])(?P<n>\d[\d,]*(?:\.\d+)?(?:[eE][+-]?\d+)?)"
+        r"(?P<sci>\s*(?:[x×·*]|\\times|\\cdot)\s*10\s*(?:[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+|(?:\^|\*\*)\s*\{?[+-]?\d+\}?))?"
+        r"(?P<sfx>[kKMBT](?![A-Za-z0-9]))?(?P<pct>\s*%)?(?![A-Za-z0-9_])")
+_TOKEN = re.compile(r"(?P<num>" + _NUM + r")|(?P<op>\s+[-−–]\s+|\s*(?:[+*/×·÷^]|\\times|\\cdot|[x×](?=\s*[\d(]))\s*)"
+                    r"|(?P<eq>\s*(?:=|≈|≃|~=|\\approx|~(?=\s*\d))\s*)|(?P<lp>\()|(?P<rp>\))|(?P<sp>\s+)")
+_SYMBOL = re.compile(r"([A-Za-z](?:_\{?\\?(?:text\{)?\w+\}?\}?)?)\s*$")
+_SYMBOLIC_RATIO = re.compile(r"\bC\s*/\s*W\w*(?:_\S+)?")
+_CHIP_NOUN = re.compile(r"^[`'\")\s]*(?:chips?|GPUs?|TPUs?|devices?|accelerators?)\b", re.I)
+_APPROX = re.compile(r"~|≈|about|approx|roughly|around|nearly", re.I)
+_THAN = re.compile(r"\bthan\s+(?:the\s+|that\s+of\s+)?$", re.I)
+_FASTER = re.compile(r"faster|speed", re.I)
+_TIMES = {"time_s", "step_time_s", "latency_s"}
+_DEGREES = ("dp_degree", "tp_degree", "pp_degree", "cp_degree")
+RANK = {"inconsistent": 3, "consistent": 2, "needs_more": 1, "explained": 0}
+
+
+# ------------------------------------------------------------------------------------ reading equations
+
+def _tokens(text: str) -> list[tuple[str, int, int, re.Match | None]]:
+    """(kind, start, end, match) of arithmetic tokens; anything else is a break ("w")."""
+    clean = text.replace("`", " ").replace("$", " ")
+    out, at = [], 0
+    while at < len(clean):
+        m = _TOKEN.match(clean, at)
+        if m is None or m.end() == at:
+            end = at + 1
+            while end < len(clean) and _TOKEN.match(clean, end) is None:
+                end += 1
+            out.append(("w", at, end, None))
+            at = end
+            continue
+        kind = m.lastgroup if m.lastgroup in ("num", "op", "eq", "lp", "rp", "sp") else "num"
+        if kind != "sp":
+            out.append((kind, m.start(), m.end(), m))
+        at = m.end()
+    return out
+
+
+def _number(m: re.Match) -> float:
+    source = m.group("n") + (m.group("sci") or "") + (m.group("sfx") or "")
+    value = evaluate(source)
+    return value / 100 if m.group("pct") else value
+
+
+def _parts(segment: list) -> list[list]:
+    parts, current = [], []
+    for tok in segment:
+        if tok[0] == "eq":
+            parts.append(current)
+            current = []
+        else:
+            current.append(tok)
+    parts.append(current)
+    return parts
+
+
+def _is_expression(part: list) -> bool:
+    return sum(t[0] == "num" for t in part) >= 2 and any(t[0] == "op" for t in part) and part[0][0] in ("num", "lp")
+
+
+def equations(claim: Claim) -> tuple[list[dict], dict[str, SimpleNamespace]]:
+    """The equations a claim writes ({expr, results}) and the symbols it assigns (C=4.6e14)."""
+    text = claim.quote
+    toks = _tokens(text)
+    segments, current = [], []
+    for tok in toks:
+        if tok[0] == "w":
+            if current:
+                segments.append(current)
+            current = []
+            continue
+        current.append(tok)
+    if current:
+        segments.append(current)
+    found, symbols = [], {}
+    for segment in segments:
+        parts = _parts(segment)
+        if not parts[0] and len(parts) > 1:  # "=..." after prose: an assignment (C=...) or a chained result
+            symbol = _SYMBOL.search(text[:segment[0][1]])
+            value_part = parts[1]
+            if found and segment[0][1] - found[-1]["end"] <= 24 and len(value_part) == 1 and value_part[0][0] == "num":
+                found[-1]["results"].append(_result(text, value_part[0]))
+                found[-1]["end"] = value_part[0][2]
+            elif symbol and value_part and value_part[0][0] in ("num", "lp"):
+                source = text[value_part[0][1]:value_part[-1][2]].strip()
+                try:
+                    symbols[symbol.group(1).split("_")[0]] = SimpleNamespace(
+                        value=evaluate(source), quote=text[symbol.start(1):value_part[-1][2]].strip())
+                except CalculatorInputError:
+                    pass
+            continue
+        for i, part in enumerate(parts):
+            # "6.3e24 (15e12 * 70e9 * 6)": a figure, then the arithmetic that gives it, in brackets
+            if len(part) >= 4 and part[0][0] == "num" and part[1][0] == "lp" and part[-1][0] == "rp" and _is_expression(part[2:-1]):
+                found.append({"expr": _expression(text, part[2:-1]), "start": part[0][1], "end": part[-1][2],
+                              "results": [_result(text, part[0])]})
+                break
+            if _is_expression(part):
+                expr = _expression(text, part)
+                results = [_result(text, p[0]) for p in parts[i + 1:] if len(p) == 1 and p[0][0] == "num"]
+                if results:
+                    found.append({"expr": expr, "start": part[0][1], "end": results[-1]["end"], "results": results})
+                break
+    return found, symbols
+
+
+def _expression(text: str, part: list) -> str:
+    return text[part[0][1]:part[-1][2]].replace("`", "").replace("$", "").strip()
+
+
+def _result(text: str, tok) -> dict:
+    m = tok[3]
+    return {"quote": text[tok[1]:tok[2]].replace("$", "").strip(), "value": _number(m), "start": tok[1], "end": tok[2],
+            "percent": bool(m.group("pct"))}
+
+
+def _stated_value(claim: Claim, result: dict) -> tuple[float, float, str | None]:
+    """A result's value as written and, where the figure reader gave it a unit, in calculator units (and its quantity)."""
+    at = claim.start + result["start"]
+    fig = next((f for f in claim.figures if f.start <= at < f.end and f.quantity not in ("number", "expression")), None)
+    if fig is not None and not result["percent"]:
+        result["quote"] = fig.quote  # "70 million seconds", not "70"
+        return result["value"], fig.value, fig.quantity
+    return result["value"], result["value"], None
+
+
+def _tolerance(quote: str, value: float, approx: bool) -> float:
+    """2%, or the rounding of the last written digit ("2.2" is 2.15-2.25), or 5% for a figure said to be approximate."""
+    digits = re.sub(r"[^\d.]", "", quote.split("e")[0].split("E")[0])
+    rounding = 0.0
+    if digits and value:
+        decimals = len(digits.split(".")[1]) if "." in digits else 0
+        written = float(digits) if digits.replace(".", "").isdigit() else 0
+        if written:
+            rounding = 0.5 * 10 ** -decimals / written
+    return max(0.02, rounding, 0.05 if approx else 0.0)
+
+
+# ------------------------------------------------------------------------------------------- verdicts
+
+class Outcome:
+    """The verdicts of one claim's checks, combined: any inconsistency wins and is said first."""
+
+    def __init__(self):
+        self.items: list[tuple[str, str]] = []
+
+    def add(self, verdict: str, why: str) -> None:
+        self.items.append((verdict, why))
+
+    def apply(self, claim: Claim) -> bool:
+        if not self.items:
+            return False
+        ordered = sorted(self.items, key=lambda item: -RANK[item[0]])
+        claim.verdict = ordered[0][0]
+        claim.why = "; ".join(dict.fromkeys(why for _, why in ordered if why))
+        return True
+
+
+def _judge(doc: Document, outcome: Outcome, stated_quote: str, stated: float, computed: float, shown: str, approx: bool) -> None:
+    ok = abs(computed - stated) <= _tolerance(stated_quote, stated, approx) * abs(stated)
+    verdict = "consistent" if ok else "inconsistent"
+    outcome.add(verdict, messages(doc.lang)["verdicts"][verdict].format(stated=stated_quote, computed=shown))
+
+
+def _shown(value: float, percent: bool = False) -> str:
+    if percent:
+        return human(value, "fraction")
+    return human(value, "count" if abs(value) >= 1000 or float(value).is_integer() else "")
+
+
+def _operands(expr: str) -> list[float]:
+    return [_number(t[3]) for t in _tokens(expr) if t[0] == "num"]
+
+
+# ------------------------------------------------------------------------------------------- checks
+
+def _equation(doc: Document, claim: Claim, eq: dict, outcome: Outcome) -> None:
+    expr, results = eq["expr"], eq["results"]
+    approx = bool(_APPROX.search(claim.quote[max(0, eq["start"] - 12):eq["end"]]))
+    first = results[0]
+    raw, si, quantity = _stated_value(claim, first)
+    ops = _operands(expr)
+    source = {"source": "text", "quote": expr}
+    before = claim.quote[max(0, eq["start"] - 60):eq["start"]]
+    first_op = next((t for t in _tokens(expr) if t[0] == "op"), None)
+    top_level_div = first_op is not None and "/" in expr[first_op[1]:first_op[2]]
+    computed = None
+    if len(ops) == 3 and 6.0 in ops and "/" not in expr and sum(o >= 1e7 for o in ops) == 2:
+        params, tokens = sorted(o for o in ops if o >= 1e7)  # 6·N·D: parameters are fewer than training tokens
+        inputs = Inputs(doc.lang)
+        inputs.values.update(params=params, tokens=tokens)
+        inputs.sources.update(params=source, tokens=source)
+        index = _run(doc, "training_flops", inputs)
+        if index is not None:
+            claim.calculations.append(index)
+            computed, shown_q = doc.calculations[index]["outputs"]["total_flops"], "total_flops"
+            _judge(doc, outcome, first["quote"], raw if raw >= 1e12 else si, computed, restate.value(shown_q, computed), approx)
+    elif top_level_div and ops and ops[0] >= 1e18 and len(ops) >= 2:
+        computed = _time_from_expression(doc, claim, expr, ops, source)
+        if computed is not None:
+            stated = si if quantity == "time_s" else raw
+            _judge(doc, outcome, first["quote"], stated, computed, restate.value("time_s", computed), approx)
+    elif len(ops) == 2 and "/" in expr and _SYMBOLIC_RATIO.search(before):
+        inputs = Inputs(doc.lang)
+        inputs.values.update(peak_flop_per_s=ops[0], bandwidth_bytes_per_s=ops[1])
+        inputs.sources.update(peak_flop_per_s=source, bandwidth_bytes_per_s=source)
+        index = _run(doc, "dp_critical_batch", inputs)
+        if index is not None:
+            claim.calculations.append(index)
+            computed = doc.calculations[index]["outputs"]["critical_tokens_per_chip"]
+            _judge(doc, outcome, first["quote"], raw, computed, restate.value("critical_tokens_per_chip", computed), approx)
+    if computed is None:
+        inputs = Inputs(doc.lang)
+        probe = evaluate(expr)
+        if quantity is not None and abs(math.log(abs(si) or 1) - math.log(abs(probe) or 1)) < abs(math.log(abs(raw) or 1) - math.log(abs(probe) or 1)):
+            raw = si  # the written unit makes the result agree in calculator units ("≈ 70 million seconds")
+        inputs.values.update(expression=expr, stated_result=first["quote"] if first["percent"] else raw,
+                             tolerance=_tolerance(first["quote"], raw, approx))
+        inputs.sources.update(expression=source, stated_result={"source": "text", "quote": first["quote"]},
+                              tolerance={"source": "derived", "from": first["quote"]})
+        index = _run(doc, "arithmetic", inputs)
+        if index is None:
+            return
+        claim.calculations.append(index)
+        out = doc.calculations[index]["outputs"]
+        computed = out["value"]
+        verdict = "consistent" if out["consistent"] else "inconsistent"
+        outcome.add(verdict, messages(doc.lang)["verdicts"][verdict].format(stated=first["quote"], computed=_shown(computed, first["percent"])))
+        si = raw if quantity is None else si
+    # "≈ 70 million seconds ≈ 2.2 years": each later result restates the one before in another unit
+    previous = (first, si)
+    for later in results[1:]:
+        raw2, si2, _ = _stated_value(claim, later)
+        if si2 == raw2 or not raw2:
+            previous = (later, si2)
+            continue
+        per_unit = si2 / raw2
+        inputs = Inputs(doc.lang)
+        inputs.values.update(expression=f"{previous[1]:g} / {per_unit:g}", stated_result=raw2,
+                             tolerance=_tolerance(later["quote"], raw2, True))
+        inputs.sources.update(expression={"source": "derived", "from": f"{previous[0]['quote']} in the unit of {later['quote']}"},
+                              stated_result={"source": "text", "quote": later["quote"]},
+                              tolerance={"source": "derived", "from": later["quote"]})
+        index = _run(doc, "arithmetic", inputs)
+        if index is not None:
+            claim.calculations.append(index)
+            out = doc.calculations[index]["outputs"]
+            verdict = "consistent" if out["consistent"] else "inconsistent"
+            unit = re.sub(r"^[^A-Za-z\u0600-\u06FF]+", "", later["quote"])  # "2.2 years" -> "years"
+            shown = f"{_shown(out['value'])} {unit}".strip()
+            outcome.add(verdict, messages(doc.lang)["verdicts"][verdict].format(stated=later["quote"], computed=shown))
+        previous = (later, si2)
+
+
+def _time_from_expression(doc: Document, claim: Claim, expr: str, ops: list[float], source: dict) -> float | None:
+    """FLOPs / (chips × peak × MFU), or FLOPs / a whole system's rate: training_time with the written numbers."""
+    rest = ops[1:]
+    inputs = Inputs(doc.lang)
+    inputs.values["total_flops"], inputs.sources["total_flops"] = ops[0], source
+    chips = [o for o in rest if o.is_integer() and 1 < o < 1e7]
+    peaks = [o for o in rest if o >= 1e11]
+    fractions = [o for o in rest if 0 < o < 1]
+    if len(rest) == 1 and peaks:
+        inputs.derived("n_chips", 1, "the rate is the whole system's")
+        inputs.values["achieved_flop_per_s"], inputs.sources["achieved_flop_per_s"] = peaks[0], source
+    elif len(chips) == 1 and len(peaks) == 1 and len(fractions) == 1 and len(rest) == 3:
+        for name, value in (("n_chips", chips[0]), ("peak_flop_per_s", peaks[0]), ("mfu", fractions[0])):
+            inputs.values[name], inputs.sources[name] = value, source
+    else:
+        return None
+    index = _run(doc, "training_time", inputs)
+    if index is None:
+        return None
+    claim.calculations.append(index)
+    return doc.calculations[index]["outputs"]["time_s"]
+
+
+def _symbols(doc: Document, claim: Claim, symbols: dict, outcome: Outcome) -> None:
+    """C (FLOP/s) and W (bandwidth) assigned in the text: the critical batch per chip C / W, against the batch it states."""
+    if "C" not in symbols or "W" not in symbols:
+        return
+    inputs = Inputs(doc.lang)
+    inputs.text("peak_flop_per_s", symbols["C"])
+    inputs.text("bandwidth_bytes_per_s", symbols["W"])
+    index = _run(doc, "dp_critical_batch", inputs)
+    if index is None:
+        return
+    claim.calculations.append(index)
+    computed = doc.calculations[index]["outputs"]["critical_tokens_per_chip"]
+    last = max(claim.quote.find(s.quote) + len(s.quote) for s in symbols.values())
+    stated = next((f for f in claim.figures if f.start - claim.start >= last and f.quantity not in ("expression",)
+                   and 1 <= f.value < 1e7 and f.value != 1.0), None)
+    shown = restate.value("critical_tokens_per_chip", computed)
+    if stated is None:
+        outcome.add("explained", messages(doc.lang)["verdicts"]["computed"].format(computed=shown))
+    else:
+        _judge(doc, outcome, stated.quote, stated.value, computed, shown, stated.approx)
+
+
+def _change(doc: Document, claim: Claim, outcome: Outcome) -> None:
+    """A stated change between two figures: "from X to Y (+Z%)", "X, which is Z% faster than Y"."""
+    change = next((f for f in claim.figures if f.quantity in ("percent_change", "speedup")), None)
+    if change is None:
+        return
+    before = next((f for f in claim.figures if f.role == "before"), None)
+    after = next((f for f in claim.figures if f.role == "after"), None)
+    if before is None or after is None:
+        later = [f for f in claim.figures if f.start > change.end and _THAN.search(doc.text[max(0, f.start - 20):f.start])]
+        earlier = [f for f in claim.figures if f.end <= change.start and f.quantity not in ("expression",)]
+        if not later or not earlier:
+            return
+        before = later[0]
+        same = [f for f in earlier if (f.unit == before.unit or f.quantity == before.quantity)]
+        if not same:
+            return
+        after = same[-1]
+    if before.quantity in _TIMES and _FASTER.search(claim.quote):
+        before, after = after, before  # a faster run takes less time: speed changes by old time / new time
+    inputs = Inputs(doc.lang)
+    inputs.text("before", before)
+    inputs.text("after", after)
+    stated = change.quote.strip() if change.quantity == "speedup" or change.quote.strip().lower().endswith(("x", "×")) else change.value
+    inputs.values["stated_change"], inputs.sources["stated_change"] = stated, {"source": "text", "quote": change.quote}
+    inputs.values["tolerance"] = _tolerance(change.quote, change.value, change.approx)
+    inputs.sources["tolerance"] = {"source": "derived", "from": change.quote}
+    index = _run(doc, "ratio", inputs)
+    if index is None:
+        return
+    claim.calculations.append(index)
+    out = doc.calculations[index]["outputs"]
+    factor = isinstance(stated, str)
+    shown = _shown(out["factor"]) + "x" if factor else _shown(abs(out["change"]), True)
+    verdict = "consistent" if out["consistent"] else "inconsistent"
+    outcome.add(verdict, messages(doc.lang)["verdicts"][verdict].format(stated=change.quote, computed=shown))
+
+
+def _degrees(doc: Document, claim: Claim, outcome: Outcome) -> None:
+    """Data x tensor x pipeline (x context) degrees, all stated with the chip count, multiply to it."""
+    chips = next((f for f in claim.figures if f.quantity == "n_chips"), None)
+    stated = {q: f for q in _DEGREES for f in claim.figures if f.quantity == q}
+    if chips is None or "dp_degree" not in stated or len(stated) < 2:
+        return
+    figs = [stated[q] for q in _DEGREES if q in stated]
+    inputs = Inputs(doc.lang)
+    inputs.values.update(expression=" * ".join(f"{f.value:g}" for f in figs), stated_result=chips.value, tolerance=1e-9)
+    inputs.sources.update(expression={"source": "text", "quote": " x ".join(f.quote for f in figs)},
+                          stated_result={"source": "text", "quote": chips.quote},
+                          tolerance={"source": "derived", "from": "degrees are whole numbers"})
+    index = _run(doc, "arithmetic", inputs)
+    if index is None:
+        return
+    claim.calculations.append(index)
+    out = doc.calculations[index]["outputs"]
+    verdict = "consistent" if out["consistent"] else "inconsistent"
+    outcome.add(verdict, messages(doc.lang)["verdicts"][verdict].format(stated=chips.quote, computed=_shown(out["value"])))
+
+
+def _chip_count(doc: Document, claim: Claim):
+    """The chips of the job: a stated count, or a number the text follows with a chip noun ("18,823` chips")."""
+    for fig in claim.figures:
+        if fig.quantity == "n_chips" or (fig.quantity == "number" and fig.value.is_integer() and _CHIP_NOUN.match(doc.text[fig.end:])):
+            return fig
+    return _fig(doc, claim, "n_chips")
+
+
+def _time_from_flops(doc: Document, claim: Claim, outcome: Outcome) -> None:
+    """A training time stated with the total FLOPs, chips, per-chip peak and MFU it follows from."""
+    stated = next((f for f in claim.figures if f.quantity in ("time_s", "chip_hours")), None)
+    flops = next((f for f in claim.figures if f.quantity == "total_flops"), None) or _fig(doc, claim, "total_flops")
+    if stated is None or flops is None or _fig(doc, claim, "tokens") is not None and _fig(doc, claim, "params") is not None and flops not in claim.figures:
+        return
+    mfu = _fig(doc, claim, "mfu", "utilization")
+    chips = _chip_count(doc, claim)
+    inputs = Inputs(doc.lang)
+    inputs.text("total_flops", flops)
+    # an operand of written arithmetic ("15e12" in "(15e12 * 70e9 * 6)") is not a chip's peak
+    spans = [(claim.start + eq["start"], claim.start + eq["end"]) for eq in equations(claim)[0]]
+    peak = next((f for pool in (claim.figures, doc.figures) for f in pool if f.quantity in ("peak_flop_per_s", "flop_per_s_per_chip")
+                 and not any(a <= f.start < b for a, b in spans)), None)
+    if peak is not None:
+        inputs.text("peak_flop_per_s", peak)
+    if chips is None or mfu is None or (peak is None and not _chip_inputs(doc, claim, inputs)):
+        return
+    inputs.text("n_chips", chips)
+    inputs.text("mfu", mfu)
+    index = _run(doc, "training_time", inputs)
+    if index is None:
+        return
+    claim.calculations.append(index)
+    out = doc.calculations[index]["outputs"]
+    key = "chip_hours" if stated.quantity == "chip_hours" else "time_s"
+    _judge(doc, outcome, stated.quote, stated.value, out[key], restate.value(key, out[key]), stated.approx)
+
+
+def check(doc: Document, claim: Claim) -> bool:
+    """Run every check the claim's own numbers make; True when one ran (its verdict and why are set)."""
+    outcome = Outcome()
+    found, symbols = equations(claim)
+    for eq in found:
+        try:
+            _equation(doc, claim, eq, outcome)
+        except CalculatorInputError as exc:
+            doc.failures.append(f"arithmetic: {exc}")
+    _symbols(doc, claim, symbols, outcome)
+    _change(doc, claim, outcome)
+    _degrees(doc, claim, outcome)
+    if not any(doc.calculations[i]["calculator"] == "training_time" for i in claim.calculations):
+        _time_from_flops(doc, claim, outcome)
+    return outcome.apply(claim)
