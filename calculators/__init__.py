@@ -1,6 +1,7 @@
 """Deterministic calculators that ground claims about training large models at scale."""
 
 from . import arithmetic, collectives, flops, memory, parallelism, roofline  # noqa: F401  (they register themselves)
+from . import layout_search, layout_steps  # noqa: F401  (evaluate_layout and plan_layout register themselves)
 from .errors import CalculatorInputError
 from .registry import all_calculators, get, jsonable
 from .registry import run as _run
