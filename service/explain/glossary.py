@@ -88,6 +88,9 @@ class Glossary:
         self._exact: dict[tuple, dict] = {}
         self._folded: dict[tuple, dict] = {}
         self._lengths: dict[str, set[int]] = {}  # first key token -> n-gram lengths that start with it
+        self._salient: set[tuple] = set()  # folded one-word keys whose alias is a name ("DeepSeek"), not a common word
+        # (sensitive, key) -> {"cues": one of which the text must contain, "not_after": words that must not precede it}
+        self._conditions: dict[tuple, dict] = {}
         if index is not None:
             self._load_index(index)
             return
@@ -106,21 +109,34 @@ class Glossary:
             for name in names:
                 if name:
                     self._add(name, entry)
+            # Words that are this term only where the text is about it: "ranks" beside NCCL, "bubbles" beside PP.
+            for group in entry.get("context_aliases") or []:
+                condition = {"cues": group.get("cues") or [], "not_after": [w.lower() for w in group.get("not_after") or []]}
+                for name in group.get("aliases") or []:
+                    self._add(name, entry, condition)
 
-    def _add(self, alias: str, entry: dict):
+    def _add(self, alias: str, entry: dict, condition: dict | None = None):
         sensitive = _is_case_sensitive(alias)
         key = tuple(_key_token(tok, not sensitive) for tok, _, _ in _tokens(alias))
         if not key:
             return
         table = self._exact if sensitive else self._folded
-        table.setdefault(key, entry)
-        self._lengths.setdefault(key[0] if sensitive else key[0], set()).add(len(key))
+        if key in table:
+            return
+        table[key] = entry
+        if condition:
+            self._conditions[(sensitive, key)] = condition
+        if not sensitive and len(key) == 1 and any(c.isupper() for c in alias):
+            self._salient.add(key)
+        self._lengths.setdefault(key[0], set()).add(len(key))
 
     def index(self) -> dict:
         """The alias index as plain JSON, so a later process skips rebuilding it."""
         return {"format": INDEX_FORMAT, "version": self.version,
                 "exact": [[list(k), e["id"]] for k, e in self._exact.items()],
-                "folded": [[list(k), e["id"]] for k, e in self._folded.items()]}
+                "folded": [[list(k), e["id"]] for k, e in self._folded.items()],
+                "salient": [list(k) for k in self._salient],
+                "conditions": [[sensitive, list(k), c] for (sensitive, k), c in self._conditions.items()]}
 
     def _load_index(self, index: dict):
         for table, rows in ((self._exact, index["exact"]), (self._folded, index["folded"])):
@@ -128,30 +144,158 @@ class Glossary:
                 key = tuple(key)
                 table[key] = self.by_id[entry_id]
                 self._lengths.setdefault(key[0], set()).add(len(key))
+        self._salient = {tuple(k) for k in index.get("salient", [])}
+        self._conditions = {(sensitive, tuple(k)): c for sensitive, k, c in index.get("conditions", [])}
 
-    def _lookup(self, exact: tuple, folded: tuple) -> dict | None:
-        return self._exact.get(exact) or self._folded.get(folded)
+    def _lookup(self, exact: tuple, folded: tuple, text: str | None = None, before: str | None = None) -> dict | None:
+        entry = self._exact.get(exact)
+        if entry is not None and (not self._conditions or _met(self._conditions.get((True, exact)), text, before)):
+            return entry
+        entry = self._folded.get(folded)
+        if entry is not None and (not self._conditions or _met(self._conditions.get((False, folded)), text, before)):
+            return entry
+        return None
 
-    def find(self, text: str) -> list[Match]:
-        """Every glossary term in `text`, longest match first, no overlaps, in order of appearance."""
+    def _salient_key(self, exact: tuple, folded: tuple) -> bool:
+        """Whether the alias at this key names something (an acronym, a product, several words), not a common word."""
+        return len(exact) > 1 or exact in self._exact or folded in self._salient
+
+    def find(self, text: str, extended: bool = False) -> list[Match]:
+        """Every glossary term in `text`, longest match first, no overlaps, in order of appearance.
+
+        `extended` (the explainer's terms) also gives what a reader needs beyond the longest names: a term
+        that overlaps the end of another ("peak memory bandwidth" -> "memory bandwidth"), a named term inside a
+        longer one ("H800 GPU hours" -> "H800"), the first halves of coordinated terms ("tensor and pipeline
+        parallelism" -> "tensor parallelism"), and the entries' notation `patterns` ("6 × 70B × 15T" -> 6ND).
+        """
         tokens, exact_keys, folded_keys = _tokenised(text)
         heads, _ = _heads(text)
         lengths = self._lengths
         matches: list[Match] = []
         i = 0
-        while i < len(tokens):
+        n = len(tokens)
+        while i < n:
             # Most tokens start no alias: one set test each, before any n-gram is built.
-            found = self._match_at(i, tokens, exact_keys, folded_keys, len(tokens), text) \
+            found = self._match_at(i, tokens, exact_keys, folded_keys, n, text) \
                 if any(first in lengths for first in heads[i]) else None
             if found:
                 entry, length = found
                 start, end = tokens[i][1], tokens[i + length - 1][2]
                 matches.append(Match(entry, text[start:end], start, end))
                 matches += self._latin_inside_arabic(text, i, i + length, entry, tokens, exact_keys, folded_keys)
+                if extended:
+                    matches += self._inside(text, i, length, entry, tokens, exact_keys, folded_keys)
+                    matches += self._coordinated(text, i, length, tokens, exact_keys, folded_keys)
+                    overlap = self._overlapping(text, i, length, entry, tokens, exact_keys, folded_keys)
+                    if overlap is not None:
+                        j, (entry, length) = overlap
+                        start, end = tokens[j][1], tokens[j + length - 1][2]
+                        matches.append(Match(entry, text[start:end], start, end))
+                        matches += self._inside(text, j, length, entry, tokens, exact_keys, folded_keys)
+                        i = j
                 i += length
             else:
                 i += 1
+        if extended:
+            matches = self._with_patterns(text, self._with_degrees(text, matches))
         return matches
+
+    def _with_degrees(self, text: str, matches: list[Match]) -> list[Match]:
+        """Parallel degrees written into one word ("FSDP8", "TP8", "EP8TP1", "VPP2"): each abbreviation is a term."""
+        tokens, _, _ = _tokenised(text)
+        taken = {m.start for m in matches}
+        candidates = [(token, start) for token, start, _ in tokens if start not in taken and _DEGREES.fullmatch(token)]
+        # "TP8 PP4" or a layout term nearby; "an MP3 player" alone is not a model-parallel degree.
+        if not candidates or (len(candidates) < 2 and not any(m.entry.get("category") in ("parallelism", "hardware") for m in matches)):
+            return matches
+        extra = []
+        for token, start in candidates:
+            for part in _DEGREE.finditer(token):
+                entry = self._exact.get((part.group(1),))
+                if entry is not None and entry.get("category") == "parallelism" and not self._conditions.get((True, (part.group(1),))):
+                    a, b = start + part.start(1), start + part.end(1)
+                    extra.append(Match(entry, text[a:b], a, b))
+        return sorted(matches + extra, key=lambda m: (m.start, -m.end)) if extra else matches
+
+    def _overlapping(self, text, i, length, outer, tokens, exact_keys, folded_keys):
+        """A longer-reaching term that starts inside the match at i ("peak memory bandwidth": "memory bandwidth")."""
+        heads, _ = _heads(text)
+        end = i + length
+        for j in range(i + 1, end):
+            if not any(first in self._lengths for first in heads[j]):
+                continue
+            found = self._match_at(j, tokens, exact_keys, folded_keys, len(tokens), text)
+            if found and j + found[1] > end and found[1] > 1 and found[0] is not outer:
+                return j, found
+        return None
+
+    def _inside(self, text, i, length, outer, tokens, exact_keys, folded_keys) -> list[Match]:
+        """Named terms inside a longer one: "H800 GPU hours" also names the H800, "per-device batch size" a batch size."""
+        if length < 2:
+            return []
+        heads, _ = _heads(text)
+        inner: list[Match] = []
+        j = i
+        while j < i + length:
+            found = None
+            # Only whole words of a phrase: "ZeRO-1" and "DeepSeek-V3" are names, not "ZeRO" or "DeepSeek" plus a number.
+            if (j == i or text[tokens[j][1] - 1].isspace()) and any(first in self._lengths for first in heads[j]):
+                for size in range(i + length - j - (j == i), 0, -1):  # never the whole span again
+                    exact, folded = tuple(exact_keys[j:j + size]), tuple(folded_keys[j:j + size])
+                    entry = self._lookup(exact, folded, text)
+                    stop = j + size
+                    if stop < i + length and not text[tokens[stop - 1][2]:tokens[stop - 1][2] + 1].isspace():
+                        continue
+                    if entry is not None and entry is not outer and self._salient_key(exact, folded) \
+                            and not (entry.get("category") == outer.get("category") == "hardware"):  # "TPU v4" needs no "TPU"
+                        found = entry, size
+                        break
+            if found:
+                start, end = tokens[j][1], tokens[j + found[1] - 1][2]
+                inner.append(Match(found[0], text[start:end], start, end))
+                j += found[1]
+            else:
+                j += 1
+        return inner
+
+    def _coordinated(self, text, i, length, tokens, exact_keys, folded_keys) -> list[Match]:
+        """'tensor and pipeline parallelism', 'tensor, pipeline, and data parallelism': the earlier modifiers' terms."""
+        if length < 2 or i < 2:
+            return []
+        tail_exact, tail_folded = tuple(exact_keys[i + 1:i + length]), tuple(folded_keys[i + 1:i + length])
+        out: list[Match] = []
+        j = i - 1
+        while j >= 1 and folded_keys[j] in _CONNECTORS:
+            k = j - 1
+            if k >= 1 and folded_keys[k] in _CONNECTORS:  # ", and"
+                k -= 1
+            entry = self._lookup((exact_keys[k],) + tail_exact, (folded_keys[k],) + tail_folded, text)
+            if entry is None or not arabic.LATIN_LETTER.match(tokens[k][0]):
+                break
+            start, end = tokens[k][1], tokens[k][2]
+            out.append(Match(entry, text[start:end], start, end))
+            j = k - 1
+        return out[::-1]
+
+    def _with_patterns(self, text: str, matches: list[Match]) -> list[Match]:
+        """The entries' notation patterns ("6 × N × D", "ZeRO stages 1 and 2", "petaFLOP/s"), where no term is already."""
+        patterns = self._patterns()
+        if not patterns:
+            return matches
+        extra: list[Match] = []
+        for entry, pattern in patterns:
+            for found in pattern.finditer(text):
+                start, end = found.span()
+                if end > start and not any(m.entry is entry and m.start <= start < m.end for m in matches + extra):
+                    extra.append(Match(entry, text[start:end].strip(), start, end))
+        if not extra:
+            return matches
+        return sorted(matches + extra, key=lambda m: (m.start, -m.end))
+
+    def _patterns(self) -> list[tuple[dict, re.Pattern]]:
+        if not hasattr(self, "_compiled_patterns"):
+            self._compiled_patterns = [(entry, re.compile(p)) for entry in self.entries for p in entry.get("patterns") or []]
+        return self._compiled_patterns
 
     def _latin_inside_arabic(self, text, first, stop, outer, tokens, exact_keys, folded_keys) -> list[Match]:
         """Latin terms named inside an Arabic rendering ("استخدام نموذج FLOPs") are terms of their own."""
@@ -174,17 +318,18 @@ class Glossary:
         lengths: set[int] = set()
         for first in firsts:
             lengths |= self._lengths.get(first, set())
+        before = folded_keys[i - 1] if i else None
         for length in sorted(lengths, reverse=True):
             if i + length > stop:
                 continue
             exact = tuple(exact_keys[i:i + length])
             folded = tuple(folded_keys[i:i + length])
-            entry = self._lookup(exact, folded)
+            entry = self._lookup(exact, folded, text, before)
             for stem in _singulars(exact[-1]):  # plurals: "TPUs", "all-reduces"
                 if entry is None:
-                    entry = self._lookup(exact[:-1] + (stem,), folded[:-1] + (stem.lower(),))
+                    entry = self._lookup(exact[:-1] + (stem,), folded[:-1] + (stem.lower(),), text, before)
             if entry is None and particle_free:
-                entry = self._lookup((particle_free,) + exact[1:], (particle_free,) + folded[1:])
+                entry = self._lookup((particle_free,) + exact[1:], (particle_free,) + folded[1:], text, before)
             if entry is not None:
                 return entry, length
         return None
@@ -195,6 +340,32 @@ class Glossary:
         if matches and matches[0].found_as.strip() == term.strip():
             return matches[0].entry
         return self.by_id.get(term.strip().lower()) or (matches[0].entry if len(matches) == 1 else None)
+
+
+_CONNECTORS = {"and", "or", ",", "/", "&"}
+_DEGREE = re.compile(r"([A-Z]{2,5}?)(\d+)")
+_DEGREES = re.compile(r"(?:[A-Z]{2,5}?\d+)+")
+
+
+@lru_cache(maxsize=8)
+def _lowered(text: str) -> str:
+    return text.lower()
+
+
+@lru_cache(maxsize=8)
+def _token_set(text: str) -> frozenset[str]:
+    return frozenset(tok for tok, _, _ in _tokenised(text)[0])
+
+
+def _met(condition: dict | None, text: str | None, before: str | None) -> bool:
+    """No condition, or one of its cues occurs in `text` (a short capitalised cue as a whole token) and the word
+    before is none of its `not_after` ("low-rank" is not a process rank)."""
+    if not condition:
+        return True
+    if text is None or (before is not None and before in condition["not_after"]):
+        return False
+    tokens, lowered = _token_set(text), _lowered(text)
+    return any((cue in tokens) if _is_case_sensitive(cue) else (cue.lower() in lowered) for cue in condition["cues"])
 
 
 def _other_languages() -> list[str]:
@@ -247,7 +418,7 @@ def _load(folder: str | None, overlays: tuple[tuple[str, Path], ...]) -> Glossar
     return glossary
 
 
-INDEX_FORMAT = 4  # bump when the matcher's keys change
+INDEX_FORMAT = 5  # bump when the matcher's keys change
 
 
 def _index_path(version: str) -> Path:
@@ -276,17 +447,20 @@ def _write_index(glossary: "Glossary") -> None:
         pass  # a read-only home only costs the rebuild next time
 
 
+def reading_scores(entry: dict, text: str, tokens: set[str]) -> list[int]:
+    """How often each reading's cues occur in `text` (a short capitalised cue counts as a whole token)."""
+    lowered = text.lower()
+    return [sum((cue in tokens) if _is_case_sensitive(cue) else lowered.count(cue.lower()) for cue in reading.get("cues", []))
+            for reading in entry.get("readings") or []]
+
+
 def choose_reading(entry: dict, text: str, tokens: set[str]) -> int:
     """The reading of an ambiguous term whose cues occur most in the text (the first on a tie)."""
     readings = entry.get("readings") or []
     if len(readings) < 2:
         return 0
-    lowered = text.lower()
     best, best_score = 0, 0
-    for index, reading in enumerate(readings):
-        score = 0
-        for cue in reading.get("cues", []):
-            score += (cue in tokens) if _is_case_sensitive(cue) else lowered.count(cue.lower())
+    for index, score in enumerate(reading_scores(entry, text, tokens)):
         if score > best_score:
             best, best_score = index, score
     return best
@@ -297,7 +471,7 @@ def detect(text: str, glossary: Glossary | None = None) -> list[Match]:
     glossary = glossary or load()
     tokens = {tok for tok, _, _ in _tokens(text)}
     seen: dict[str, Match] = {}
-    for match in glossary.find(text):
+    for match in glossary.find(text, extended=True):
         if match.entry["id"] not in seen:
             reading = choose_reading(match.entry, text, tokens)
             seen[match.entry["id"]] = Match(match.entry, match.found_as, match.start, match.end, reading)

@@ -17,11 +17,9 @@ def cues() -> dict:
 
 
 @cache
-def _clutter_patterns() -> tuple[list[re.Pattern], list[tuple[str, re.Pattern]]]:
-    data = cues()["clutter"]
-    lines = [re.compile(p, re.I | re.M) for p in data["line_patterns"]]
-    contexts = [(c["term"], re.compile(c["pattern"], re.I)) for c in data["term_contexts"]]
-    return lines, contexts
+def _clutter_patterns() -> list[re.Pattern]:
+    """The line patterns of page furniture; which words are clutter is the glossary's `clutter` marks."""
+    return [re.compile(p, re.I | re.M) for p in cues()["clutter"]["line_patterns"]]
 
 
 @cache
@@ -32,7 +30,7 @@ def _definition_patterns() -> dict[str, list[re.Pattern]]:
 
 def clutter_spans(text: str) -> list[tuple[int, int]]:
     """The lines of `text` that are page furniture, as (start, end) offsets."""
-    patterns, _ = _clutter_patterns()
+    patterns = _clutter_patterns()
     spans, offset = [], 0
     for line in text.splitlines(keepends=True):
         if line.strip() and any(p.search(line) for p in patterns):
@@ -58,13 +56,41 @@ def definitions(text: str) -> dict[str, str]:
     return found
 
 
-def _wanted(match: glossary.Match, text: str, spans: list[tuple[int, int]]) -> bool:
-    """A match that is neither clutter nor a clutter word in a context that makes it something else."""
-    if inside(spans, match.start) or match.entry["id"] in cues()["clutter"]["terms"]:
-        return False
-    _, contexts = _clutter_patterns()
-    window = text[max(0, match.start - 40):match.end + 40]
-    return not any(term == match.entry["id"] and pattern.search(window) for term, pattern in contexts)
+def is_clutter(match: glossary.Match) -> bool:
+    """A match whose entry ("TL;DR") or chosen reading ("Claude, the chat tool the poster used") is page clutter."""
+    reading = (match.entry.get("readings") or [{}])[match.reading]
+    return bool(match.entry.get("clutter") or reading.get("clutter"))
+
+
+_WINDOW = 160  # characters either side of an occurrence that settle its reading, when they hold a cue
+
+
+def _reading(match: glossary.Match, text: str, overall: int) -> int:
+    """The reading of this occurrence: its own surroundings' cues decide, else the whole text's ('expert' said by a
+    chief engineer in one line, the MoE experts in the next)."""
+    window = text[max(0, match.start - _WINDOW):match.end + _WINDOW]
+    scores = glossary.reading_scores(match.entry, window, {tok for tok, _, _ in glossary._tokens(window)})
+    return max(range(len(scores)), key=lambda k: (scores[k], -k)) if any(scores) else overall
+
+
+def _unnested(matches: list[glossary.Match]) -> list[glossary.Match]:
+    """The occurrences that do not overlap an earlier, longer one: the restatement rewrites each span once."""
+    out, reach = [], -1
+    for match in sorted(matches, key=lambda m: (m.start, -m.end)):
+        if match.start >= reach:
+            out.append(match)
+            reach = match.end
+    return out
+
+
+def _blanked(text: str, spans: list[tuple[int, int]]) -> str:
+    """`text` with the clutter lines blanked (same offsets), so a ticker's "$" and "rally" pick no reading."""
+    if not spans:
+        return text
+    chars = list(text)
+    for a, b in spans:
+        chars[a:b] = " " * (b - a)
+    return "".join(chars)
 
 
 def read_terms(doc) -> None:
@@ -72,14 +98,23 @@ def read_terms(doc) -> None:
     text = doc.text
     doc.clutter = clutter_spans(text)
     doc.definitions = definitions(text)
-    every = [m for m in glossary.load().find(text) if _wanted(m, text, doc.clutter)]
-    doc.occurrences = every
-    tokens = {tok for tok, _, _ in glossary._tokenised(text)[0]}
-    first: dict[str, glossary.Match] = {}
-    for match in every:  # glossary.detect's result, from the one scan
-        if match.entry["id"] not in first:
-            reading = glossary.choose_reading(match.entry, text, tokens)
-            first[match.entry["id"]] = glossary.Match(match.entry, match.found_as, match.start, match.end, reading)
+    content = _blanked(text, doc.clutter)
+    tokens = {tok for tok, _, _ in glossary._tokenised(content)[0]}
+    overall: dict[str, int] = {}
+    every, first = [], {}
+    for match in glossary.load().find(text, extended=True):  # glossary.detect's scan, with readings per occurrence
+        if inside(doc.clutter, match.start):
+            continue
+        entry = match.entry
+        if entry.get("readings") and len(entry["readings"]) > 1:
+            if entry["id"] not in overall:
+                overall[entry["id"]] = glossary.choose_reading(entry, content, tokens)
+            match = glossary.Match(entry, match.found_as, match.start, match.end, _reading(match, content, overall[entry["id"]]))
+        if is_clutter(match):
+            continue
+        every.append(match)
+        first.setdefault(entry["id"], match)
+    doc.occurrences = _unnested(every)
     doc.matches = list(first.values())
     doc.matches = _with_definitions(doc.matches, doc.definitions)
     doc.terms = [_described(m, doc.lang, doc.definitions) for m in doc.matches]
@@ -98,7 +133,7 @@ def add_notation_terms(doc) -> None:
         if not match:
             continue
         entry = glossary.load().lookup(match.group(1))
-        if entry is None or entry["id"] in known or entry["id"] in cues()["clutter"]["terms"]:
+        if entry is None or entry["id"] in known or entry.get("clutter"):
             continue
         known.add(entry["id"])
         start = fig.start + match.start(1)
