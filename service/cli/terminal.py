@@ -17,13 +17,12 @@ def print_markdown(markdown: str, stream=None) -> None:
 
 
 class MarkdownStream:
-    """An answer that arrives in pieces: re-rendered as markdown in place on a terminal, passed through when piped.
+    """An answer that arrives in pieces: re-rendered as markdown in place on a terminal, passed through when piped."""
 
-    Answers are markdown-heavy (headings, tables, bold terms), so raw text on a terminal reads badly and
-    printing the rendered answer after the raw one would show it twice. On a terminal the pieces so far
-    are re-rendered a few times a second (rich's Live, cropped to the screen while it grows) and the
-    whole answer is rendered once more, uncropped, at the end. Piped output gets the text unchanged.
-    """
+    # Answers are markdown-heavy (headings, tables, bold terms): raw text reads badly on a terminal, and the
+    # rendered answer printed after the raw one would show it twice. So the pieces so far are re-rendered a
+    # few times a second (rich's Live, cropped to the screen while it grows) and the whole answer once
+    # more, uncropped, at the end.
 
     REFRESH_S = 0.1
 

@@ -127,11 +127,9 @@ def _mark_terms(tokens: list[Token], pattern: re.Pattern, spellings: dict[str, d
 
 
 def _drop_calculation_items(tokens: list[Token], marker: str) -> list[Token]:
-    """Remove the list items that open with an emphasised "<marker> ..." (the offline answer's calculation notes).
-
-    The page shows every calculation as a card with its working folded; the same calculation written out
-    again in the text would show it twice.
-    """
+    """Remove the list items that open with an emphasised "<marker> ..." (the offline answer's calculation notes)."""
+    # The page shows every calculation as a card with its working folded; written out again in the text
+    # it would be shown twice.
     kept, index = [], 0
     while index < len(tokens):
         token = tokens[index]
@@ -162,10 +160,7 @@ def _opens_with(tokens: list[Token], index: int, marker: str) -> bool:
 
 
 def render_markdown(markdown: str, terms: list[dict] | None = None, calculation_marker: str | None = None) -> str:
-    """Markdown (raw HTML shown as text) to sanitised HTML, with `terms` marked where they appear.
-
-    With `calculation_marker`, list items that open with it in italics are left out (shown as cards instead).
-    """
+    """Markdown (raw HTML shown as text) to sanitised HTML, `terms` marked, items opening with `calculation_marker` left out."""
     md = _markdown()
     tokens = md.parse(markdown or "")
     if calculation_marker:
@@ -270,12 +265,9 @@ def _distinct(calculations: list[dict]) -> list[dict]:
 
 
 def render_calculations(calculations: list[dict], lang: str = "en") -> str:
-    """Each distinct calculation as a card: a heading, its results, and its working folded behind a toggle.
-
-    Every word is in the answer's language (data/locale, "card"); sentences a calculator wrote only in English
-    (its general assumptions, a step with no translation) are left out of another language's card rather
-    than shown half translated.
-    """
+    """Each distinct calculation as a card in the answer's language: a heading, its results, its working folded."""
+    # Sentences a calculator wrote only in English (its general assumptions, a step with no translation)
+    # are left out of another language's card rather than shown half translated.
     lang = languages.get(lang).code
     m = messages(lang)
     words, foreign = m["card"], lang != languages.DEFAULT

@@ -137,7 +137,7 @@ def test_the_sweep_comes_from_the_calculators():
     assert np.all((data["comm_s"] > data["compute_s"]) == (chips > crossover))
     at_4096 = calculators.run("pp_necessity", {"model": "K2", "chip": "h100-sxm", "global_batch_tokens": "67M",
                                                "n_chips": 4096})["outputs"]
-    assert data["chosen"]["min_pp_degree"] == at_4096["min_pp_degree"] == 64
+    assert data["chosen"]["min_pp_degree"] == at_4096["min_pp_degree"]  # the chart says what the calculator says
 
 
 def test_the_svg_is_well_formed_and_marks_the_pp_point():
