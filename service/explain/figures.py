@@ -247,7 +247,10 @@ _MULT = (r"(?:(?P<m1>[kKMBT]|bn|mn)(?![A-Za-z0-9])|(?P<m1b>[kmb])(?![A-Za-z0-9/]
          rf"|\s?(?P<m3>{_alt(_ARW['multipliers'])})(?![{_AR}]))?")
 # Three scans that each start with a digit or a literal word, so the regex engine skips ahead cheaply; what
 # must not stand before a token (a letter before "100" in "H100") is checked in code.
-_DIGIT_TOKEN = _rx(r"(?P<num>" + _NUMLIT + r")(?P<pow>\s*[×x]\s*10\s*(?:\^|\*\*)\s*[+-]?\d+)?" + _MULT)
+_SUP = "⁰¹²³⁴⁵⁶⁷⁸⁹"
+_SUPS = str.maketrans(_SUP + "⁺⁻", "0123456789+-")
+_POW = r"\s*[×x]\s*10(?:\s*(?:\^|\*\*)\s*[+-]?\d+|[⁺⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)"  # × 10^24, × 10**24, × 10²⁴
+_DIGIT_TOKEN = _rx(r"(?P<num>" + _NUMLIT + r")(?P<pow>" + _POW + r")?" + _MULT)
 _EN_TOKEN = _rx(r"(?P<enw>" + _alt([*_EN_WORDS, *(w.capitalize() for w in _EN_WORDS)]) + r")(?![A-Za-z-])")
 _AR_WORD = r"(?:" + _alt([*_AR_WORDS, *(p + w for w in _AR_WORDS for p in "وبل")]) + r")"
 _AR_TOKEN = _rx(rf"(?P<arw>{_AR_WORD}(?:\s+و?\s?{_AR_WORD})*)(?![{_AR}])")
@@ -257,6 +260,39 @@ _AR_DUAL = _rx(rf"[وبل]?({_alt(_AR_DUALS)})(?![{_AR}])")
 _HAS_AR_DIGIT = _rx("[٠-٩۰-۹٫٬]")
 _HAS_EXPR = _rx(r"\d\s*(?:[*×·÷^]|/\s*[\d(])")
 _HAS_DIGIT = _rx(r"\d")
+
+
+_HAS_MARKUP = _rx(r"[$`\\]")
+_MATH = _rx(r"\$\$?([^$\n]{1,300}?)\$\$?")
+_MATH_SIGNS = _rx(r"[\\=<>^_{}]|^\s*~?\s*[\d.,]+\s*$")
+_TEX_COMMAND = _rx(r"\\(times|cdot|approx|sim|geq|leq|ge|le|gt|lt|text|mathrm|mathit|mathbf|operatorname|[A-Za-z]+)\s*\{?")
+_TEX_SIGN = {"times": "*", "cdot": "*", "approx": "~", "sim": "~", "geq": ">", "ge": ">", "gt": ">", "leq": "<", "le": "<", "lt": "<"}
+
+
+def _clean_markup(norm: str) -> str:
+    """Markdown code ticks and LaTeX math ($F=32,768$, `4.59e14`, $24 \\times 2048$) as plain text of the same length,
+    so offsets stay those of the input and a LaTeX dollar is not a currency."""
+    chars = list(norm.replace("`", " "))
+    for m in _MATH.finditer(norm):
+        body = m.group(1)
+        if not _MATH_SIGNS.search(body) and not norm.startswith("$$", m.start()):
+            continue  # "$5M and $" is money, not math
+        for i in range(m.start(), m.start(1)):
+            chars[i] = " "
+        for i in range(m.end(1), m.end()):
+            chars[i] = " "
+        for c in _TEX_COMMAND.finditer(norm, m.start(1), m.end(1)):
+            sign = _TEX_SIGN.get(c.group(1))
+            for i in range(c.start(), c.end()):
+                chars[i] = " "
+            if sign:
+                chars[c.end() - 1 if norm[c.end() - 1] != "{" else c.start()] = sign
+            elif c.group(1) not in ("text", "mathrm", "mathit", "mathbf", "operatorname"):
+                chars[c.start() + 1:c.start() + 1 + len(c.group(1))] = list(c.group(1))  # \alpha -> " alpha"
+        for i in range(m.start(1), m.end(1)):
+            if chars[i] in "{}":
+                chars[i] = " "
+    return "".join(chars)
 
 
 class _Tok:
@@ -327,7 +363,7 @@ _EN_NOUNS_WEAK_OK = {"chips", "tokens", "params", "layers", "experts", "heads", 
 
 # Key phrases that name the quantity of the number after them ("sequence length of 8192").
 _KEYS = _EN["key_phrases"] + _ARW["key_phrases"]
-_FILL = r"(?:\s*[:=]\s*|\s+(?:of|is|was|are|were|to|at|set to|equals?|around|about|roughly|approximately|~|from|reached|reaches|only|just|up to|by|من|هو|هي|قدره|قدرها|بدرجة|بحجم|بقيمة|يبلغ|تبلغ|إلى)?\s*|\s*\(\s*)"
+_FILL = r"(?:\s*[:=]\s*|\s+(?:of|is|was|are|were|to|at|set to|equals?|around|about|roughly|approximately|~|from|reached|reaches|only|just|up to|by|must be at least|must be|must exceed|exceeds?|at least|من|هو|هي|قدره|قدرها|بدرجة|بحجم|بقيمة|يبلغ|تبلغ|إلى)?\s*|\s*\(\s*)"
 _KEY_BEFORE = _rx(r"(?<![\w])(?:" + "|".join(f"(?P<g{i}>{e['pattern']})" for i, e in enumerate(_KEYS)) + r")" + _FILL + r"(?:~\s*)?$", _I)
 _KEY_TABLE = _Table(_KEYS, "pattern", _FILL + r"(?:~\s*)?$")
 _KEY_AFTER = _rx(r"\s*\)?\s*(?:" + "|".join(f"(?P<g{i}>{e['pattern']})" for i, e in enumerate(_KEYS)) + r")(?![\w])", _I)
@@ -338,9 +374,26 @@ _SIGN_ONLY = set(_EN["abbreviations_that_need_a_sign"])
 _COMPACT = _rx(
     r"(?<![A-Za-z_])(?:\|(?P<abs>" + _alt(k for k in _ABBR if not k.endswith("-")) + r")\|\s*=\s*"
     r"|(?P<abbr>" + _alt(_ABBR) + r")(?P<sep>\s*[=:]\s*|[ \t-]?))"
-    r"(?P<num>\d+(?:\.\d+)?(?:e-?\d+)?)(?P<k>[kK])?(?!\d|\.\d|[kK])"
+    r"(?P<num>\d+(?:\.\d+)?(?:e-?\d+)?)(?P<k>[kK]|M(?![A-Za-z]))?(?!\d|\.\d|[kK])"
 )
 _ABBR_DETAIL = _EN["abbreviation_detail"]
+_PER_CHIP = _rx(r"\s*(?:per|/|a|each)\s*(?:chip|device|GPU|TPU|accelerator|rank)\b", _I)
+_THRESHOLD = _rx(r"(?<![\w])(?:" + _EN["threshold_words"] + r")\s*(?:(?:about|roughly|approximately|only)\s+|~\s*)*$", _I)
+_SYMBOLS = {k: v for k, v in _EN["symbols"].items() if not k.startswith("_")}
+_SYMBOL = _rx(r"(?<![\w\\/])(?P<sym>" + _alt(_SYMBOLS) + r")(?:_\s*\w+)?\s*(?:(?P<cmp>=|>=?|<=?|≥|≤)|\s(?P<words>" + _EN["threshold_words"]
+              + r"))\s*(?:(?:about|roughly|approximately)\s+|~\s*)?(?=[(\d])")
+_UNIT_LABEL = _rx(r"(?P<u>(?P<p>[kmgtpe]|kilo|mega|giga|tera|peta|exa)?\s*flops?\s*/\s*s(?:ec)?|tokens?\s*/\s*s(?:ec)?(?P<chip>\s*/\s*(?:device|gpu|chip|accelerator|tpu))?)"
+                  r"\s*\)?\s*[:=]\s*(?:~\s*)?$", _I)
+_PREFIX_SCALE = {"k": 1e3, "m": 1e6, "g": 1e9, "t": 1e12, "p": 1e15, "e": 1e18, "kilo": 1e3, "mega": 1e6, "giga": 1e9,
+                 "tera": 1e12, "peta": 1e15, "exa": 1e18}
+
+
+def _symbol_quantity(symbol: str, value: float) -> str | None:
+    """The quantity a formula letter gives a value ("C=4.6e14" is a chip's FLOP/s, "C=6.3e24" a run's FLOPs)."""
+    for least, quantity in _SYMBOLS.get(symbol, ()):
+        if value >= least:
+            return quantity
+    return None
 
 # Names whose digits are not figures (Table 4, [12], arXiv ids, 1F1B, fp8, FSDP2, 3D parallelism, years below).
 _NAMES_WORD = _rx("|".join(f"(?:{p})" for p in _EN["name_patterns"]["word_led"]))
@@ -384,7 +437,7 @@ _TO = _rx(r"^\s*(?:" + _EN["from_to"]["to"] + "|" + _ARW["from_to"]["to"] + r")\
 _RANGE_DASH = _rx(r"^\s?[–-]\s?$")
 _RESULT = _rx(r"^\s*(?:=|≈|~|is about|is roughly|gives|yields)\s*$")
 
-_OPERAND = r"[(\[]*\s*(?:" + _NUMLIT + r")(?:\s*[×x]\s*10\s*(?:\^|\*\*)\s*[+-]?\d+)?(?:[kKMBT](?![A-Za-z]))?(?:\s*%)?\s*[)\]]*"
+_OPERAND = r"[(\[]*\s*(?:" + _NUMLIT + r")(?:" + _POW + r")?(?:[kKMBT](?![A-Za-z]))?(?:\s*%)?\s*[)\]]*"
 _EXPR = _rx(r"(?<![\w.])" + _OPERAND + r"(?:\s*(?:\*\*|[*×·/÷^+−]|-(?=\s))\s*" + _OPERAND + r")+")
 _EXPR_NEEDS = _rx(r"\*|×|·|/|÷|\^")
 
@@ -483,7 +536,8 @@ def _number(match: "_Tok") -> tuple[float, str]:
         return _ar_number(match.group("arw"))[0], ""
     value = float(match.group("num").replace(",", ""))
     if match.group("pow"):
-        value *= 10.0 ** int(re.search(r"[+-]?\d+$", match.group("pow")).group())
+        sup = re.search(r"[⁺⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+$", match.group("pow"))
+        value *= 10.0 ** int(sup.group().translate(_SUPS) if sup else re.search(r"[+-]?\d+$", match.group("pow")).group())
     mult = match.group("m1") or match.group("m1b") or match.group("m2") or match.group("m3") or ""
     factor = _MULTS.get(mult) or _MULTS.get(mult.lower()) or 1.0
     return value * factor, mult
@@ -495,6 +549,8 @@ class _Reader:
     def __init__(self, text: str):
         self.text = text
         self.norm = text.translate(_DIGITS) if _HAS_AR_DIGIT.search(text) else text
+        if _HAS_MARKUP.search(self.norm):
+            self.norm = _clean_markup(self.norm)
         self.figs: list[_Fig] = []
         # one byte per character: 1 where a name or a figure already stands, so overlap tests are one find()
         self.taken = bytearray(len(text))
@@ -503,6 +559,8 @@ class _Reader:
         self.tokens = _tokens(self.norm)
         self.token_starts = [m.start() for m in self.tokens]
         self.hints: dict[int, str] = {}
+        self.result_hints: dict[int, str] = {}  # expression start: what its stated result measures
+        self.assigned: dict[int, str] = {}      # expression start: the symbol it is assigned to ("W=2 * 9e10")
         self._bounds: list[int] | None = None  # clause boundaries and word starts, found when first needed
         self._starts: list[int] | None = None
         self._word: dict[int, str] = {}
@@ -711,11 +769,64 @@ class _Reader:
                 continue  # FSDP1 and FSDP2 are PyTorch's two implementations, not degrees
             quantity = _ABBR[abbr]
             raw = float(m.group("num"))
-            if m.group("k"):
+            end = m.end()
+            if m.group("k") == "M":
+                raw *= 1e6
+            elif m.group("k"):
                 raw *= 1024 if quantity == "seq_len" and _SEQ_K.match(m.group("num")) else 1000
+            if quantity == "global_batch_sequences":  # "BS=2M" is tokens; "BS=850 per TPU" one chip's share
+                per = _PER_CHIP.match(self.norm, end)
+                if per:
+                    end = per.end()
+                    quantity = "micro_batch" if raw < 128 else self.critical("tokens_per_chip", m.start())
+                elif raw >= 1e5:
+                    quantity = "global_batch_tokens"
             detail = _ABBR_DETAIL.get(abbr)
             start = m.start() if m.group("abs") is None else m.start()
-            self.add(_Fig(start, m.end(), quantity, raw, raw=raw, generic=False, detail=dict(detail) if detail else None))
+            self.add(_Fig(start, end, quantity, raw, raw=raw, generic=False, detail=dict(detail) if detail else None))
+
+    def critical(self, quantity: str, start: int) -> str:
+        """A per-chip batch stated as a minimum ("must be at least 2,550", "> 400") is the critical batch."""
+        if quantity == "tokens_per_chip" and _THRESHOLD.search(self.norm, max(0, start - 40), start):
+            return "critical_tokens_per_chip"
+        return quantity
+
+    def symbols(self) -> None:
+        """Formula letters given a value: "C=4.6e14", "$F=32,768$", "W=2 * 9e10", "$B/N > 400$"."""
+        if not self.has_digit or "=" not in self.norm and ">" not in self.norm and "exceed" not in self.norm and "least" not in self.norm:
+            return
+        for m in _SYMBOL.finditer(self.norm):
+            at = m.end()
+            while self.norm[at:at + 1] in "( ":
+                at += 1
+            expr = _EXPR.match(self.norm, m.end())
+            if expr and m.group("cmp") == "=" and _EXPR_NEEDS.search(expr.group(0)):
+                self.assigned[_balanced(self.norm, *expr.span())[0]] = m.group("sym")
+                continue
+            i = bisect.bisect_left(self.token_starts, at)
+            if i >= len(self.token_starts) or self.token_starts[i] != at:
+                continue
+            tok = self.tokens[i]
+            if tok.group("num") is None or not self.is_free(at, tok.end()):
+                continue
+            raw, _ = _number(tok)
+            quantity = _symbol_quantity(m.group("sym"), raw)
+            if quantity is None:
+                continue
+            if quantity == "tokens_per_chip" and (m.group("words") or (m.group("cmp") or "").startswith((">", "≥"))):
+                quantity = "critical_tokens_per_chip"
+            self.add(_Fig(at, tok.end(), quantity, raw, raw=raw, generic=False))
+
+    def unit_label(self, start: int, end: int, raw: float) -> "_Fig | None":
+        """A number after its unit as a label: "peak hardware tflop/s=459", "Tokens/s/device: 8672.758"."""
+        m = _UNIT_LABEL.search(self.norm, max(0, start - 40), start)
+        if not m:
+            return None
+        if m.group("p") is not None or "flop" in m.group("u").lower():
+            scale = _PREFIX_SCALE.get((m.group("p") or "").lower(), 1.0)
+            return _Fig(start, end, "peak_flop_per_s", raw * scale, unit=m.group("u"), raw=raw, scale=scale, generic=False)
+        quantity = "tokens_per_s_per_chip" if m.group("chip") else "tokens_per_s"
+        return _Fig(start, end, quantity, raw, unit=m.group("u"), raw=raw, generic=False)
 
     def expressions(self) -> None:
         if not _HAS_EXPR.search(self.norm):
@@ -732,8 +843,13 @@ class _Reader:
             value = _evaluate(source)
             if value is None:
                 continue
-            self.add(_Fig(start, end, "expression", value, raw=value, generic=False, expression=True))
-            self.hints.update(_operand_roles(self.norm, start, end))
+            roles = _operand_roles(self.norm, start, end)
+            if -1 in roles:
+                self.result_hints[start] = roles.pop(-1)
+            self.hints.update(roles)
+            symbol = self.assigned.get(start)
+            quantity = _symbol_quantity(symbol, value) if symbol else None
+            self.add(_Fig(start, end, quantity or "expression", value, raw=value, generic=False, expression=True))
 
     def duals(self) -> None:
         """Arabic dual time words ("أسبوعين", two weeks) are a number and a unit in one word."""
@@ -914,7 +1030,13 @@ class _Reader:
                 value = raw / 1000 * 1024
             if quantity in ("mfu", "hfu", "bubble_fraction") and value > 1:
                 value /= 100.0
+            quantity = self.critical(quantity, start)
             return _Fig(start, end, quantity, value, raw=raw, scale=value / raw if raw else 1.0, generic=False)
+        if start in self.hints:  # an operand of a textbook formula (6 × N × D, FLOPs / (chips × FLOP/s × MFU))
+            return _Fig(start, end, self.hints[start], raw, raw=raw, generic=False)
+        label = self.unit_label(start, end, raw)
+        if label:
+            return label
         if not mult and any(_INDEX_TABLE.match(norm, pos, start, self.word(pos)) for pos in self.starts_in(max(0, start - 24), start)):
             return None
         if not mult and not sci and raw == int(raw) and 1950 <= raw <= 2039 and "," not in m.group(0):
@@ -938,8 +1060,6 @@ class _Reader:
                 return _Fig(start, end, "total_flops", raw, raw=raw, generic=False)
             if 1e11 <= raw < 1e17 and _FLOP_WORD.search(norm, lo, hi):
                 return _Fig(start, end, "peak_flop_per_s", raw, raw=raw)
-        if start in self.hints:
-            return _Fig(start, end, self.hints[start], raw, raw=raw)
         return _Fig(start, end, "number", raw, raw=raw)
 
     # -- after the numbers are read
@@ -972,6 +1092,8 @@ class _Reader:
                     break
                 if _RESULT.match(between):
                     f.role = "result"
+                    if f.quantity == "number" and e.start in self.result_hints:
+                        f.quantity, f.generic = self.result_hints[e.start], False
                     break
 
     def inherit(self) -> None:
@@ -1000,31 +1122,40 @@ def _share(a: _Fig, b: _Fig) -> None:
     a.generic = b.generic = a.generic and b.generic
 
 
-_OPERAND_NUM = _rx(r"(?<![\w.])(" + _NUMLIT + r")(?:\s*[×x]\s*10\s*(?:\^|\*\*)\s*([+-]?\d+))?([kKMBT](?![A-Za-z]))?")
+_OPERAND_NUM = _rx(r"(?<![\w.])(" + _NUMLIT + r")(?:\s*[×x]\s*10(?:\s*(?:\^|\*\*)\s*([+-]?\d+)|([⁺⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)))?([kKMBT](?![A-Za-z]))?")
 
 
 def _operand_roles(norm: str, start: int, end: int) -> dict[int, str]:
     """What the bare operands of the two textbook estimates measure: time = FLOPs / (chips × FLOP/s × MFU), FLOPs = 6·N·D."""
     operands = []
     for m in _OPERAND_NUM.finditer(norm, start, end):
-        value = float(m.group(1).replace(",", "")) * (10.0 ** int(m.group(2)) if m.group(2) else 1.0)
-        value *= float(_SUFFIX_VALUE[m.group(3)].replace("e", "1e")) if m.group(3) else 1.0
+        power = m.group(2) or (m.group(3) or "").translate(_SUPS)
+        value = float(m.group(1).replace(",", "")) * (10.0 ** int(power) if power else 1.0)
+        value *= float(_SUFFIX_VALUE[m.group(4)].replace("e", "1e")) if m.group(4) else 1.0
         operands.append((m.start(), value))
     source = norm[start:end]
     roles: dict[int, str] = {}
     if "/" in source and operands and operands[0][1] >= 1e18:
         roles[operands[0][0]] = "total_flops"
-        for at, value in operands[1:]:
-            if 1e11 <= value < 1e17:
-                roles[at] = "peak_flop_per_s"
+        rest = operands[1:]
+        per_chip = any(0 < v < 1 for _, v in rest) or any(v == int(v) and 1 < v < 1e7 for _, v in rest)
+        for at, value in rest:
+            if 1e11 <= value < 1e18:  # with chips or MFU beside it, one chip's peak; alone, the rate the job achieves
+                roles[at] = "peak_flop_per_s" if per_chip else "flop_per_s"
             elif 0 < value < 1:
                 roles[at] = "mfu"
             elif value == int(value) and 1 < value < 1e7:
                 roles[at] = "n_chips"
-    elif "/" not in source and len(operands) == 3 and operands[0][1] in (2.0, 6.0, 8.0):
-        big = sorted(operands[1:], key=lambda o: o[1])
-        if big[0][1] >= 1e7:
-            roles[operands[0][0]] = "flops_per_param_token"
+    elif "/" in source and len(operands) == 2 and 1e11 <= operands[0][1] < 1e17 and 1e8 <= operands[1][1] < 1e13 \
+            and 50 <= operands[0][1] / operands[1][1] <= 1e5:
+        # C / W: a chip's FLOP/s over its bandwidth, the critical batch per chip (dp_critical_batch)
+        roles[operands[0][0]], roles[operands[1][0]] = "peak_flop_per_s", "bandwidth_bytes_per_s"
+        roles[-1] = "critical_tokens_per_chip"
+    elif "/" not in source and len(operands) == 3:
+        small = [o for o in operands if o[1] in (2.0, 6.0, 8.0)]
+        big = sorted((o for o in operands if o[1] >= 1e7), key=lambda o: o[1])
+        if len(small) == 1 and len(big) == 2:  # 6 × N × D in any order
+            roles[small[0][0]] = "flops_per_param_token"
             roles[big[0][0]], roles[big[1][0]] = "params", "tokens"
     return roles
 
@@ -1081,7 +1212,8 @@ _SUFFIX_VALUE = {"k": "e3", "K": "e3", "M": "e6", "B": "e9", "T": "e12"}
 
 def _evaluate(source: str) -> float | None:
     """The value of arithmetic written in a text, through the ast of a restricted grammar (never eval)."""
-    expr = source.replace(",", "").replace("×", "*").replace("·", "*").replace("÷", "/").replace("−", "-")
+    expr = re.sub(r"10([⁺⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)", lambda m: "10**" + m.group(1).translate(_SUPS), source)
+    expr = expr.replace(",", "").replace("×", "*").replace("·", "*").replace("÷", "/").replace("−", "-")
     expr = expr.replace("^", "**").replace("[", "(").replace("]", ")")
     expr = re.sub(r"(\d(?:\.\d+)?)\s*%", r"(\1/100)", expr)
     expr = _SUFFIX.sub(lambda m: m.group(1) + _SUFFIX_VALUE[m.group(2)], expr)
@@ -1116,6 +1248,7 @@ def read_figures(text: str) -> list[Figure]:
     reader.moe_names()
     reader.products()
     reader.compact()
+    reader.symbols()
     reader.expressions()
     reader.duals()
     reader.generic()
