@@ -74,9 +74,15 @@ def _url(text: str) -> str:
 
 
 def _database_url(text: str) -> str:
+    from urllib.parse import urlsplit
+
     value = str(text).strip()
     if not value.startswith(("postgresql://", "postgres://", "postgresql+psycopg://")) or "://" == value[-3:]:
         raise ValueError
+    parts = urlsplit(value)
+    _ = parts.port  # a port that is not a number raises ValueError here, at start-up
+    if not (parts.hostname or "host=" in parts.query) or not parts.path.strip("/"):
+        raise ValueError  # libpq would fall back to a local socket and the user's name: say so now instead
     return value
 
 

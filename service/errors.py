@@ -51,6 +51,13 @@ class ConversationNotFound(UnjargonError):
     status = 404
 
 
+class StoreUnavailable(UnjargonError):
+    """The database (UNJARGON_DATABASE_URL) cannot be reached; the request may be retried once it is back."""
+
+    code = "store_unavailable"
+    status = 503
+
+
 class Cancelled(Exception):
     """The reader went away (closed the stream); stop the work and store what was said."""
 

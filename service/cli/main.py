@@ -81,6 +81,9 @@ def build_parser() -> argparse.ArgumentParser:
     from service.cli import chat as cli_chat
 
     cli_chat.add_commands(commands, explain)
+    from service.cli import db as cli_db
+
+    cli_db.add_commands(commands)
     return parser
 
 
@@ -166,6 +169,10 @@ def serve_command(args) -> int:
     from service.http import server as serving
 
     settings = config.current()
+    if settings.database_url is not None:  # an unreachable database is said once, here, not by every worker
+        from service.cli.db import check_database
+
+        check_database(settings)
     serving.run(settings.host, settings.port, settings.workers)
     return 0
 

@@ -18,6 +18,7 @@ from service.http.deps import get_settings
 from service.http.middleware import AuthMiddleware, BodyLimitMiddleware, CatchAllMiddleware, RateLimitMiddleware, SecurityHeadersMiddleware, is_public
 from service import config
 from service.config import Settings
+from service.errors import StoreUnavailable
 from service.i18n import languages
 from service.i18n.messages import messages
 
@@ -51,7 +52,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         # Turns a crashed process left pending become failed answers before this one serves (see Store).
-        swept = await run_in_threadpool(engine.open_store(app.state.settings).recover)
+        try:
+            swept = await run_in_threadpool(engine.open_store(app.state.settings).recover)
+        except StoreUnavailable as exc:  # the database went away after `serve` checked it: serve 503s until it is back
+            log.warning("%s", exc.message)
+            swept = 0
         if swept:
             log.warning("%d answers were interrupted when the service stopped; marked as failed", swept)
         yield

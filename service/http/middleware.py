@@ -236,6 +236,15 @@ class RateLimiter:
             del self._seen[caller]
 
 
+async def shared_wait(settings, caller: str, limit: int) -> float:
+    """RateLimiter.check counted in the database every replica uses (a worker thread: it is a query)."""
+    from starlette.concurrency import run_in_threadpool
+
+    from service.store import open_store
+
+    return await run_in_threadpool(open_store(settings).rate_check, caller, limit)
+
+
 class RateLimitMiddleware:
     """UNJARGON_RATE_LIMIT_PER_MINUTE requests per token (or client address without auth); 429 with Retry-After."""
 
@@ -250,7 +259,16 @@ class RateLimitMiddleware:
             return await self.app(scope, receive, send)
         owner = scope.get("state", {}).get("owner")
         caller = owner or "client:" + str((scope.get("client") or ("?",))[0])
-        wait = self.limiter.check(caller, limit)
+        settings = self.settings_of()
+        if getattr(settings, "database_url", None) is not None:  # replicas share one database: they share the limit
+            from service.errors import StoreUnavailable
+
+            try:
+                wait = await shared_wait(settings, caller, limit)
+            except StoreUnavailable as exc:
+                return await send_json(send, 503, error_body(503, exc.message, exc.code), {"retry-after": "5"})
+        else:
+            wait = self.limiter.check(caller, limit)
         if wait > 0:
             return await send_json(send, 429, error_body(429, f"rate limit of {limit} requests a minute reached",
                                                          "rate_limit_exceeded"),

@@ -1,4 +1,5 @@
-"""Where unjargon records everything: the store (SQLite by default), its migrations, writer, cache and single-flight."""
+"""Where unjargon records everything: the store (SQLite by default, PostgreSQL with UNJARGON_DATABASE_URL), its
+migrations, writer, cache and single-flight."""
 
 import threading
 from pathlib import Path
@@ -7,16 +8,20 @@ from service.store.sqlite import Store
 
 __all__ = ["Store", "open_store", "close_stores"]
 
-_stores: dict[Path, Store] = {}
+_stores: dict[Path | str, Store] = {}
 _lock = threading.Lock()
 
 
 def open_store(settings=None) -> Store:
-    """The store `settings` name (default: the process's; the SQLite file under its home), one per file per process."""
+    """The store `settings` name (default: the process's): the PostgreSQL database of UNJARGON_DATABASE_URL, else
+    the SQLite file under its home; one per database per process."""
     if settings is None:
         from service import config
 
         settings = config.current()
+    url = settings.database_url.get_secret_value() if getattr(settings, "database_url", None) else None
+    if url:
+        return _open_postgres(url)
     path = settings.db_path
     store = _stores.get(path)
     if store is not None:
@@ -35,3 +40,16 @@ def close_stores() -> None:
         _stores.clear()
     for store in stores:
         store.close()
+
+
+def _open_postgres(url: str) -> Store:
+    store = _stores.get(url)
+    if store is None:
+        with _lock:
+            store = _stores.get(url)
+            if store is None:
+                # Imported only here: the offline CLI on SQLite never loads psycopg.
+                from service.store.postgres import PostgresStore
+
+                store = _stores[url] = PostgresStore(url)
+    return store

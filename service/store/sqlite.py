@@ -27,8 +27,8 @@ from typing import Callable
 from service.store.liveness import worker_alive, worker_id
 from service.store.writer import BUSY_TIMEOUT_S, Write, Writer
 
-# The schema version this code reads and writes; service/migrations.py holds one migration per step.
-SCHEMA_VERSION = 3
+# The schema version this code reads and writes; service/migrations.py holds one migration per step (schema.py describes them).
+SCHEMA_VERSION = 4
 INTERRUPTED = "interrupted: the service stopped before this answer was finished"
 
 
@@ -177,6 +177,8 @@ class Store:
 
     # -- turns in progress -----------------------------------------------------------------
 
+    worker_alive = staticmethod(worker_alive)  # PostgreSQL asks the database instead (its replicas span hosts)
+
     def recover(self) -> int:
         """Turn the pending turns and cache leases of processes that died into failures; returns how many turns."""
         return self.run_write(self._sweep)
@@ -184,7 +186,7 @@ class Store:
     def _sweep(self, conn: sqlite3.Connection) -> int:
         workers = [row[0] for row in conn.execute(
             "SELECT worker FROM pending_turns UNION SELECT worker FROM cache_leases")]
-        dead = [worker for worker in workers if worker != self.worker and not worker_alive(worker)]
+        dead = [worker for worker in workers if worker != self.worker and not self.worker_alive(worker)]
         if not dead:
             return 0
         marks = ",".join("?" * len(dead))

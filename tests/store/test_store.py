@@ -27,10 +27,10 @@ def test_a_new_file_is_migrated_to_the_current_schema(store):
     assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == len(migrations.migrations._migrations)
     tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert {"conversations", "messages", "tool_calls", "usage", "response_cache", "pending_turns", "cache_leases",
-            "_sqlite_migrations"} <= tables
+            "rate_hits", "_sqlite_migrations"} <= tables
     applied = conn.execute("SELECT name FROM _sqlite_migrations WHERE migration_set = 'unjargon'").fetchall()
     assert [row[0] for row in applied] == ["m001_initial", "m002_conversation_owner",
-                                           "m003_pending_turns_and_cache_references"]
+                                           "m003_pending_turns_and_cache_references", "m004_rate_hits"]
 
 
 def test_an_older_file_is_brought_up_to_date_and_keeps_its_rows(tmp_path):
