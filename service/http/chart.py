@@ -32,7 +32,7 @@ FSI, PDI = "\u2068", "\u2069"
 
 # pp_necessity fields the chart passes through, plus `params` (active parameters) when no model is named.
 PASSED = ("model", "chip", "global_batch_tokens", "peak_flop_per_s", "dp_bandwidth_bytes_per_s", "chips_per_node",
-          "tp_degree", "pp_degree", "ep_degree", "moe_experts", "moe_top_k")
+          "tp_degree", "pp_degree", "ep_degree", "moe_experts", "moe_top_k", "n_layers")
 
 
 def sweep(inputs: dict, n_points: int = 72) -> dict:

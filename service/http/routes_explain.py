@@ -153,6 +153,7 @@ def draw_chart(
     ep_degree: str | None = Query(None, max_length=20),
     moe_experts: str | None = Query(None, max_length=20),
     moe_top_k: str | None = Query(None, max_length=20),
+    n_layers: str | None = Query(None, max_length=20, description="transformer layers: the pipeline has at most one stage per layer"),
     peak_flop_per_s: str | None = Query(None, max_length=40),
     dp_bandwidth_bytes_per_s: str | None = Query(None, max_length=40),
     chips_per_node: str | None = Query(None, max_length=20),

@@ -6,9 +6,12 @@
 (function () {
   const TOKEN_KEY = "unjargon-token";
   const CHART_FIELDS = ["model", "chip", "global_batch_tokens", "n_chips", "tp_degree", "pp_degree", "ep_degree",
-    "moe_experts", "moe_top_k", "peak_flop_per_s", "dp_bandwidth_bytes_per_s", "chips_per_node"];
+    "moe_experts", "moe_top_k", "n_layers", "peak_flop_per_s", "dp_bandwidth_bytes_per_s", "chips_per_node"];
+  // What-if fields that a chip or a model fills when left empty; the panel shows the value used as a placeholder.
+  const CHIP_FILLED = ["peak_flop_per_s", "dp_bandwidth_bytes_per_s", "chips_per_node"];
+  const MODEL_FILLED = ["moe_experts", "moe_top_k", "n_layers"];
   const $ = (id) => document.getElementById(id);
-  const state = { conversation: null, busy: false, extra: {}, chartUrl: null, whatifTimer: null,
+  const state = { conversation: null, busy: false, chartUrl: null, whatifTimer: null,
     lang: document.documentElement.lang || "en", charts: new Set(), whatifMirrorsAnswer: false };
   // The page's words in every language (data/locale "page"), so the page turns to the language of the answer.
   const PAGE = JSON.parse(document.getElementById("page-words").textContent);
@@ -204,7 +207,7 @@
         else node.appendChild(figure);
         chartInto(img, query).catch(() => figure.remove());
       }
-      syncWhatIf(check.inputs);
+      syncWhatIf(check.inputs, check.input_sources);
     }
     const actions = element("div", "actions");
     const button = element("button", "copy", t("copy"));
@@ -352,11 +355,28 @@
     if (chosen) select.value = chosen;
   }
 
+  function whatIfField(name) {
+    return $("whatif-form").querySelector(`[name="${name}"]`);
+  }
+
+  // Every input the panel's calculation uses is one of its visible fields; nothing is carried over unseen.
   function whatIfInputs() {
-    return {
-      model: $("wi-model").value, chip: $("wi-chip").value,
-      global_batch_tokens: $("wi-batch").value.trim(), n_chips: $("wi-chips").value.trim(), ...state.extra,
-    };
+    const inputs = {};
+    for (const control of $("whatif-form").querySelectorAll("[name]")) {
+      const value = control.value.trim();
+      if (value !== "") inputs[control.name] = value;
+    }
+    return inputs;
+  }
+
+  function showUsedInputs(used) {
+    // An empty field takes the chip's or model's figure: show which one the calculation used.
+    for (const name of CHART_FIELDS) {
+      const control = whatIfField(name);
+      if (control && control.tagName === "INPUT") {
+        control.placeholder = used[name] === undefined || used[name] === null ? "" : compact(used[name]);
+      }
+    }
   }
 
   function verdictText(result) {
@@ -380,6 +400,7 @@
       const result = await (await api("/v1/calculators/pp_necessity", { method: "POST", json: inputs })).json();
       verdict.textContent = verdictText(result);
       verdict.classList.toggle("bound", Boolean(result.outputs.dp_comm_bound));
+      showUsedInputs(result.inputs || {});
       if (!state.whatifMirrorsAnswer) await chartInto($("chart"), chartQuery(inputs, state.lang));
     } catch (error) {
       verdict.textContent = error.message;
@@ -400,17 +421,24 @@
     return String(n);
   }
 
-  function syncWhatIf(inputs) {
-    if (inputs.model) $("wi-model").value = inputs.model;
-    if (inputs.chip) $("wi-chip").value = inputs.chip;
-    if (inputs.global_batch_tokens) $("wi-batch").value = compact(inputs.global_batch_tokens);
-    if (inputs.n_chips) $("wi-chips").value = String(inputs.n_chips);
-    state.extra = {};
+  // The panel takes every input of the answer's calculation: the model and chip, and each figure the text gave or
+  // the explainer assumed (a degree, an override); figures the chip or model supplied stay empty and show as placeholders.
+  function syncWhatIf(inputs, sources) {
+    $("wi-model").value = inputs.model || "";
+    $("wi-chip").value = inputs.chip || "";
+    $("wi-batch").value = inputs.global_batch_tokens ? compact(inputs.global_batch_tokens) : "";
+    $("wi-chips").value = inputs.n_chips ? String(inputs.n_chips) : "";
+    let more = false;
+    for (const name of CHART_FIELDS.slice(4)) {
+      const control = whatIfField(name), value = inputs[name];
+      if (!control) continue;
+      const fromCatalog = sources && sources[name] && sources[name].source === "catalog";
+      control.value = value === undefined || value === null || fromCatalog ? "" : compact(value);
+      if (control.value && (CHIP_FILLED.includes(name) || MODEL_FILLED.includes(name))) more = true;
+    }
+    if (more) $("wi-more").open = true;
     state.whatifMirrorsAnswer = true;
     showWhatIfChart();
-    for (const field of ["tp_degree", "pp_degree", "ep_degree"]) {
-      if (inputs[field] !== undefined && inputs[field] !== null) state.extra[field] = inputs[field];
-    }
     scheduleWhatIf();
   }
 
@@ -452,7 +480,9 @@
       startWhatIf();
     });
     $("whatif-form").addEventListener("input", (event) => {
-      if (event.target.id === "wi-model") state.extra = {}; // expert-parallel degrees belong to a model
+      // Figures a chip or model supplied belong to it: a new choice clears them (the placeholders show the new ones).
+      const cleared = event.target.id === "wi-model" ? MODEL_FILLED : event.target.id === "wi-chip" ? CHIP_FILLED : [];
+      for (const name of cleared) whatIfField(name).value = "";
       state.whatifMirrorsAnswer = false;
       scheduleWhatIf();
     });
