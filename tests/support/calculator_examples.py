@@ -1,5 +1,10 @@
 """One valid example input per calculator, shared by the error, property, HTTP and load tests."""
 
+_JOB = {"params": "70B", "n_layers": 80, "d_model": 8192, "n_heads": 64, "n_kv_heads": 8, "d_ff": 28672, "vocab_size": 128256,
+        "seq_len": 8192, "n_chips": 64, "global_batch_tokens": "1M", "peak_flop_per_s": "989 TFLOP/s", "hbm_bytes": "80 GB",
+        "memory_bandwidth_bytes_per_s": "3.35 TB/s", "fast_domain_chips": 8, "fast_bandwidth_bytes_per_s": "450 GB/s",
+        "network_bandwidth_bytes_per_s": "50 GB/s"}
+
 VALID = {
     "collective_time": {"op": "all_reduce", "size_bytes": "1 GiB", "n_ranks": 8, "bandwidth_bytes_per_s": "450 GB/s", "latency_s": "5 us"},
     "nccl_busbw": {"op": "all_gather", "n_ranks": 16, "size_bytes": "8 GiB", "time_s": "47.5 ms"},
@@ -20,4 +25,8 @@ VALID = {
     # Korthikanti et al. 2022 abstract: 54.2% MFU "is 29% faster than the 42.1%" with recomputation
     "ratio": {"before": "42.1%", "after": "54.2%", "stated_change": "29%"},
     "roofline": {"flops": "1.2e15", "bytes": "80 GB", "peak_flop_per_s": "989 TFLOP/s", "memory_bandwidth_bytes_per_s": "3.35 TB/s"},
+    # A 70B dense job on 64 H100-like chips in raw fields (no catalog names: the shape test compares the
+    # result's inputs with the field list).
+    "evaluate_layout": {**_JOB, "tp_degree": 8, "pp_degree": 2, "recompute": "full"},
+    "plan_layout": {**_JOB, "params": "8B", "n_layers": 32, "d_model": 4096, "n_heads": 32, "d_ff": 14336, "n_chips": 16},
 }
