@@ -17,7 +17,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from calculators import working as calculator_working
-from calculators.formatting import human_field
+from calculators.formatting import human, human_field
 from service.i18n import languages
 from service.i18n.messages import messages
 
@@ -208,11 +208,26 @@ def _title(calculation: dict, m: dict) -> str:
     return m["card"]["title"].format(name=name, subject=subject) if subject else name
 
 
+def _layout(layout: dict, words: dict) -> str:
+    """A parallel layout in acronyms, which read the same in every language: "TP 8 × PP 2 × DP 64, ZeRO-1"."""
+    degrees = [f"{name} {layout[key]}" for name, key in (("TP", "tp_degree"), ("PP", "pp_degree"), ("VPP", "virtual_stages"),
+               ("EP", "ep_degree"), ("CP", "cp_degree"), ("DP", "dp_degree")) if isinstance(layout.get(key), int)
+               and (layout[key] > 1 or key in ("tp_degree", "pp_degree", "dp_degree"))]
+    extras = [f"ZeRO-{layout['zero_stage']}"] if layout.get("zero_stage") else []
+    if layout.get("recompute") in ("selective", "full"):
+        extras.append(words["values"][layout["recompute"]])
+    return " × ".join(degrees) + "".join(f", {extra}" for extra in extras)
+
+
 def _shown_value(key: str, value, words: dict, foreign: bool) -> str:
     if isinstance(value, bool):
         return words["yes"] if value else words["no"]
     if isinstance(value, str):
         return words["values"].get(value, value)
+    if key == "layout" and isinstance(value, dict):
+        return _layout(value, words)
+    if "fraction" in key and isinstance(value, (int, float)):  # a share written as a percentage
+        return human(value, "fraction")
     try:
         shown = human_field(key, value)
     except (TypeError, ValueError):
@@ -277,7 +292,7 @@ def render_calculations(calculations: list[dict], lang: str = "en") -> str:
         name = html.escape(str(calculation.get("calculator", "")))
         rows = []
         for key, value in (calculation.get("outputs") or {}).items():
-            if key == "verdict" or value is None or isinstance(value, (list, dict)):
+            if key == "verdict" or value is None or isinstance(value, list) or (isinstance(value, dict) and key != "layout"):
                 continue
             label = words["fields"].get(key, key.replace("_", " "))
             # a quantity ("17.28 TB/s") reads left to right in every language; a word ("yes") goes with the card

@@ -68,8 +68,8 @@ def test_the_locale_files_hold_every_reader_facing_word_and_arabic_has_them_all(
 def test_every_calculator_output_has_a_label_in_every_language():
     for name, inputs in VALID.items():
         outputs = calculators.run(name, inputs)["outputs"]
-        for field in outputs:
-            if field != "verdict":
+        for field, value in outputs.items():
+            if field != "verdict" and (not isinstance(value, (list, dict)) or field == "layout"):  # cards show no tables
                 assert field in messages("en")["card"]["fields"], f"{name}.{field}"
                 assert field in json.load(open("data/locale/ar.json", encoding="utf-8"))["card"]["fields"], f"{name}.{field}"
 
