@@ -251,12 +251,16 @@ _SUP = "⁰¹²³⁴⁵⁶⁷⁸⁹"
 _SUPS = str.maketrans(_SUP + "⁺⁻", "0123456789+-")
 _POW = r"\s*[×x]\s*10(?:\s*(?:\^|\*\*)\s*[+-]?\d+|[⁺⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)"  # × 10^24, × 10**24, × 10²⁴
 _DIGIT_TOKEN = _rx(r"(?P<num>" + _NUMLIT + r")(?P<pow>" + _POW + r")?" + _MULT)
-_EN_TOKEN = _rx(r"(?P<enw>" + _alt([*_EN_WORDS, *(w.capitalize() for w in _EN_WORDS)]) + r")(?![A-Za-z-])")
+_EN_TOKEN = _rx(r"(?P<enw>" + _alt([*_EN_WORDS, *(w.capitalize() for w in _EN_WORDS)]) + r")"
+                r"(?:[\s-]+(?P<enm>thousand|million|billion|trillion))?(?![A-Za-z-])")
 _AR_WORD = r"(?:" + _alt([*_AR_WORDS, *(p + w for w in _AR_WORDS for p in "وبل")]) + r")"
 _AR_TOKEN = _rx(rf"(?P<arw>{_AR_WORD}(?:\s+و?\s?{_AR_WORD})*)(?![{_AR}])")
 _HAS_AR = _rx(f"[{_AR}]")
 _AR_DUALS = _ARW["dual_time_words"]
-_AR_DUAL = _rx(rf"[وبل]?({_alt(_AR_DUALS)})(?![{_AR}])")
+_AR_DUAL = _rx(rf"[وبل]?({_alt(_AR_DUALS)})(?![\u0621-\u064A\u066E-\u06D3])")
+_AR_DUAL_COUNTS = {k: v for k, v in _ARW["dual_count_words"].items() if not k.startswith("_")}
+_AR_LETTER = "\u0621-\u064A\u066E-\u06D3"  # letters only: a comma (،) may follow a word
+_AR_DUAL_COUNT = _rx(rf"[وبل]?({_alt(_AR_DUAL_COUNTS)})(?![{_AR_LETTER}])")
 _HAS_AR_DIGIT = _rx("[٠-٩۰-۹٫٬]")
 _HAS_EXPR = _rx(r"\d\s*(?:[*×·÷^]|/\s*[\d(])")
 _HAS_DIGIT = _rx(r"\d")
@@ -264,7 +268,7 @@ _HAS_DIGIT = _rx(r"\d")
 
 _HAS_MARKUP = _rx(r"[$`\\]")
 _MATH = _rx(r"\$\$?([^$\n]{1,300}?)\$\$?")
-_MATH_SIGNS = _rx(r"[\\=<>^_{}]|^\s*~?\s*[\d.,]+\s*$")
+_MATH_SIGNS = _rx(r"[\\=<>^_{}]|^\s*~?\s*[\d.,]+\s*$|^\s*[A-Za-z](?:\s*[/*·]\s*[A-Za-z])*\s*$")
 _TEX_COMMAND = _rx(r"\\(times|cdot|approx|sim|geq|leq|ge|le|gt|lt|text|mathrm|mathit|mathbf|operatorname|[A-Za-z]+)\s*\{?")
 _TEX_SIGN = {"times": "*", "cdot": "*", "approx": "~", "sim": "~", "geq": ">", "ge": ">", "gt": ">", "leq": "<", "le": "<", "lt": "<"}
 
@@ -358,7 +362,7 @@ _NOUNS = _rx(r"[\s-]*" + _MODS + "(?:" + "|".join(f"(?P<g{i}>(?:{e['pattern']}))
 # Nouns a few words later: "14.8 trillion diverse and high-quality tokens".
 _NOUN_LATER = _rx(r"(?:\s+[a-z][\w-]*){1,4}?\s+(?P<n>tokens|parameters|params|GPUs|TPUs|chips)\b(?!\s*/)")
 _WAY = _rx(r"[\s-]?way\b", _I)
-_EN_NOUNS_WEAK_OK = {"chips", "tokens", "params", "layers", "experts", "heads", "stages", "virtual_stages", "microbatches",
+_EN_NOUNS_WEAK_OK = {"axes", "pods", "chips", "tokens", "params", "layers", "experts", "heads", "stages", "virtual_stages", "microbatches",
                      "dp", "tp", "ranks", "nodes", "sequences", "steps", "epochs", "chips_hyphen"}
 
 # Key phrases that name the quantity of the number after them ("sequence length of 8192").
@@ -380,7 +384,7 @@ _ABBR_DETAIL = _EN["abbreviation_detail"]
 _PER_CHIP = _rx(r"\s*(?:per|/|a|each)\s*(?:chip|device|GPU|TPU|accelerator|rank)\b", _I)
 _THRESHOLD = _rx(r"(?<![\w])(?:" + _EN["threshold_words"] + r")\s*(?:(?:about|roughly|approximately|only)\s+|~\s*)*$", _I)
 _SYMBOLS = {k: v for k, v in _EN["symbols"].items() if not k.startswith("_")}
-_SYMBOL = _rx(r"(?<![\w\\/])(?P<sym>" + _alt(_SYMBOLS) + r")(?:_\s*\w+)?\s*(?:(?P<cmp>=|>=?|<=?|≥|≤)|\s(?P<words>" + _EN["threshold_words"]
+_SYMBOL = _rx(r"(?<![\w\\/])(?P<sym>" + _alt(_SYMBOLS) + r")(?:_\s*\w+)?\s*(?:(?P<cmp>=|>=?|<=?|≥|≤)|(?P<words>" + _EN["threshold_words"]
               + r"))\s*(?:(?:about|roughly|approximately)\s+|~\s*)?(?=[(\d])")
 _UNIT_LABEL = _rx(r"(?P<u>(?P<p>[kmgtpe]|kilo|mega|giga|tera|peta|exa)?\s*flops?\s*/\s*s(?:ec)?|tokens?\s*/\s*s(?:ec)?(?P<chip>\s*/\s*(?:device|gpu|chip|accelerator|tpu))?)"
                   r"\s*\)?\s*[:=]\s*(?:~\s*)?$", _I)
@@ -421,10 +425,12 @@ def _flex(name: str) -> str:
     return r"[\s-]?".join(re.escape(part) for part in re.split(r"[\s\-_]+", name) if part)
 
 
-_CHIP_CORE = (r"(?:(?:NVIDIA|Nvidia|AMD|Google|Intel)\s+)?(?:" + "|".join(_flex(n) for n in sorted(_chip_names(), key=len, reverse=True))
+_CHIP_CORE = (r"(?:(?:NVIDIA|Nvidia|AMD|Google|Intel)\s+)?(?:Tesla\s+)?(?:" + "|".join(_flex(n) for n in sorted(_chip_names(), key=len, reverse=True))
               + r"|TPU\s?v?\d+[a-z]*|MI\d{3}[A-Z]?|GB\d{3}(?:\s?NVL\d+)?|(?!(?:TP|PP|DP|EP|CP|SP|MP|VP|BS|SL)\d)[A-Z]{1,2}\d{2,4}[A-Z]?|Gaudi\s?\d|Trillium|Ironwood)")
 _CHIP_AFTER = _rx(r"[ \t]*[x×]?[ \t]*(?P<name>" + _CHIP_CORE + r")(?P<pl>s)?(?:[ \t]+(?:SXM\d?|PCIe|\d+\s?GB))?"
                          r"(?:[ \t]+(?:GPUs?|chips?|TPUs?|accelerators?|devices?|cards?))?(?![\w])")
+_GROUP_AFTER = _rx(r"[ \t]+((?:super)?pods?|SuperPODs?|slices?|nodes?|hosts?|servers?|machines?|racks?|systems?)\b", _I)
+_CHIP_BEFORE = _rx(r"(?<![\w])(?:" + _CHIP_CORE + r")[ \t-]?$")
 _PRODUCT = _rx(r"(?<![\w.])(?P<a>\d+)\s*[x×]\s*(?P<b>\d+)(?=\s*(?:" + _CHIP_CORE + r"|GPUs?|TPUs?|chips?|accelerators?|devices?)(?![\w]))")
 _FAMILY = _EN["model_family"]
 _MODEL = _rx(r"(?P<name>(?:" + _FAMILY + r")(?:[- ]?(?:v|V|R|K)?\d+(?:\.\d+)*)?(?:[- ](?:Instruct|Base|Chat))?)"
@@ -435,6 +441,18 @@ _FROM = _rx(r"(?:(?<![\w])(?:" + _EN["from_to"]["from"] + "|" + _ARW["from_to"][
 _ARROW = _rx(r"^\s*(?:→|->|⟶|=>|⇒)\s*$")
 _TO = _rx(r"^\s*(?:" + _EN["from_to"]["to"] + "|" + _ARW["from_to"]["to"] + r")\s*$", _I)
 _RANGE_DASH = _rx(r"^\s?[–-]\s?$")
+_SENTENCE_END = _rx(r"(?s:.*)(?:[.!?;]\s|\n)")
+_SUBJECT = _rx(r"(?<![\w])(?:MFU|HFU|(?:model |hardware |peak )?(?:FLOPs?|flops) utili[sz]ation|(?:GPU |compute |hardware )?utili[sz]ation)(?![\w])", _I)
+_BY = _rx(r"\bby\s+(?:(?:over|more than|up to|about|roughly|nearly|almost|around|approximately|only)\s+|~\s*)?$", _I)
+_CHANGE_VERB = _rx(r"\b(?:(?P<down>" + _EN["reduce_verbs"] + r")|(?P<up>" + _EN["increase_verbs"] + r"))\b", _I)
+_POD_WORD = _rx(r"\b(?:pods?|superpods?|SuperPODs?|slices?|supercomputers?)\b|حاسوب\w* عملاق|حواسيب عملاقة|كمبيوتر\w* عملاق", _I)
+_RESPECTIVELY = _rx(r"\brespectively\b", _I)
+_PARALLEL_NOUN = _rx(r"\b(tensor|pipeline|data|expert|context|sequence|TP|PP|DP|EP|CP|SP)\b", _I)
+_PARALLEL_DEGREE = {"te": "tp_degree", "pi": "pp_degree", "da": "dp_degree", "ex": "ep_degree", "co": "cp_degree", "se": "sp_degree",
+                    "tp": "tp_degree", "pp": "pp_degree", "dp": "dp_degree", "ep": "ep_degree", "cp": "cp_degree", "sp": "sp_degree"}
+_FRACTION_HINT = _rx(r"half|halves|third|quarter|fifth|tenth", _I)
+_FRACTION = _rx(r"(?<![\w-])(?:(?P<by>by)\s+)?(?P<n>(?:(?:a|one)\s+)?(?P<w>half|third|quarter|fifth|tenth))(?![\w-])(?P<of>\s+of\b)?", _I)
+_OR = _rx(r"^\s*(?:or|and|to|,)\s*$")
 _RESULT = _rx(r"^\s*(?:=|≈|~|is about|is roughly|gives|yields)\s*$")
 
 _OPERAND = r"[(\[]*\s*(?:" + _NUMLIT + r")(?:" + _POW + r")?(?:[kKMBT](?![A-Za-z]))?(?:\s*%)?\s*[)\]]*"
@@ -531,7 +549,8 @@ def _ar_number(words: str) -> tuple[float, bool]:
 def _number(match: "_Tok") -> tuple[float, str]:
     """The value of a token, multiplier applied, and the multiplier as written."""
     if match.group("enw"):
-        return float(_EN_WORDS[match.group("enw").lower()]), ""
+        scale = match.group("enm")
+        return float(_EN_WORDS[match.group("enw").lower()]) * (_MULTS.get(scale, 1.0) if scale else 1.0), ""
     if match.group("arw"):
         return _ar_number(match.group("arw"))[0], ""
     value = float(match.group("num").replace(",", ""))
@@ -852,9 +871,13 @@ class _Reader:
             self.add(_Fig(start, end, quantity or "expression", value, raw=value, generic=False, expression=True))
 
     def duals(self) -> None:
-        """Arabic dual time words ("أسبوعين", two weeks) are a number and a unit in one word."""
+        """Arabic dual time words ("أسبوعين", two weeks) are a number and a unit in one word; so are dual counts
+        ("حاسوبين عملاقين", two supercomputers)."""
         if not _HAS_AR.search(self.norm):
             return
+        for m in _AR_DUAL_COUNT.finditer(self.norm):
+            if (not m.start() or not "\u0600" <= self.norm[m.start() - 1] <= "\u06FF") and self.is_free(*m.span()):
+                self.add(_Fig(m.start(), m.end(), _AR_DUAL_COUNTS[m.group(1)], 2.0, raw=2.0, generic=False))
         for m in _AR_DUAL.finditer(self.norm):
             if (not m.start() or not "\u0600" <= self.norm[m.start() - 1] <= "\u06FF") and self.is_free(*m.span()):
                 seconds = float(_AR_DUALS[m.group(1)])
@@ -874,8 +897,8 @@ class _Reader:
         norm = self.norm
         raw, mult = _number(m)
         end = m.end()
-        word = bool(m.group("enw") or m.group("arw"))
-        weak = bool(m.group("enw")) or (bool(m.group("arw")) and _ar_number(m.group("arw"))[1])
+        word = bool(m.group("enw") and not m.group("enm") or m.group("arw"))
+        weak = bool(m.group("enw") and not m.group("enm")) or (bool(m.group("arw")) and _ar_number(m.group("arw"))[1])
         if m.group("arw"):
             lead = re.match(r"[وبل](?=\S)", m.group("arw"))
             if lead and re.sub(r"^[وبل]", "", m.group("arw").split()[0]) in _AR_WORDS and m.group("arw").split()[0] not in _AR_WORDS:
@@ -890,6 +913,10 @@ class _Reader:
         # "2x A100", "512 H100s", "6144 TPU v4 chips"
         chip = _CHIP_AFTER.match(norm, end)
         if chip and mult in ("", "k", "K", "M") and not word:
+            group = _GROUP_AFTER.match(norm, chip.end())
+            if group:  # "5 TPUv5 pods", "4 DGX H100 nodes": units of the chip, not chips
+                quantity = "n_pods" if group.group(1)[0].lower() in "ps" else "n_nodes"
+                return _Fig(start, group.end(), quantity, raw, chip=_chip_id(chip.group("name")), raw=raw, generic=False)
             cue = self.cue("chips", start, chip.end())
             quantity = cue["quantity"] if cue else "n_chips"
             return _Fig(start, chip.end(), quantity, raw, chip=_chip_id(chip.group("name")), raw=raw, generic=False)
@@ -976,8 +1003,16 @@ class _Reader:
                 value = parse_text(quantity, f"{number} {_normalise_unit(written, 'flops')}/s", "flop_per_s")
                 scale = value / raw if raw else 1.0
                 end = self.cue_end(end, cue)
-        if cls == "flop_rate" and value >= 1e17:
-            quantity = "flop_per_s"  # more than any one chip delivers: the job's total
+        if cls == "flop_rate":
+            if cue and not key and value >= cue.get("total_if_at_least", math.inf):
+                quantity = "flop_per_s"  # "~54-90 petaFLOPS effective": achieved, and more than one chip's
+            elif value >= 1e17:  # more than any one chip delivers: the job's or the system's total
+                quantity = "peak_flop_per_s_total" if cue and not key and cue["quantity"] == "peak_flop_per_s" else "flop_per_s"
+        if cls == "flops" and quantity == "total_flops" and not cue and not key and 1e11 <= value < 1e17 \
+                and _rx(r"\b(?:each|per|chips?|GPUs?|TPUs?|devices?)\b", _I).search(self.norm, *self.clause(start, end)):
+            quantity = "peak_flop_per_s"  # "each with 4.59e14 FLOPs": a chip's rate written as FLOPs; no run is that small
+        if cls == "bytes" and quantity == "bytes" and self.beside_chip(start, end):
+            quantity = "hbm_bytes"  # "H100-80GB", "80GB H100": the chip's memory
         if cls == "chip_hours":
             chip = re.match(r"(H100|H800|A100|H200|B200)", written)
             if chip:
@@ -991,6 +1026,10 @@ class _Reader:
             unit_text = "%"
         return _Fig(start, end, quantity, value, unit=unit_text, raw=raw, scale=scale,
                     generic=quantity == entry["quantity"] and cls == "percent")
+
+    def beside_chip(self, start: int, end: int) -> bool:
+        before = self.norm[max(0, start - 24):start]
+        return bool(_CHIP_BEFORE.search(before) or _CHIP_AFTER.match(self.norm, end) and _CHIP_AFTER.match(self.norm, end).group("name"))
 
     def cue_end(self, end: int, cue: dict) -> int:
         m = _rx(r"\s*(?:" + cue["after"] + ")", _I).match(self.norm, end)
@@ -1076,10 +1115,16 @@ class _Reader:
                 role = ("before", "after")
             elif _RANGE_DASH.match(between) or (before is None and re.match(r"^\s*(?:to|–)\s*$", between)):
                 role = ("low", "high")
+            elif _OR.match(between) and a.quantity == "number" and not b.generic and b.unit is None:
+                a.quantity, a.chip, a.generic = b.quantity, b.chip, False  # "8 or 128 H100 GPUs"
+                continue
             else:
                 continue
             if role[0] == "low" and not (a.generic or b.generic):
                 continue
+            for x, y in ((a, b), (b, a)):  # "47–48%", "30-50%": the bare end is a percentage too
+                if x.quantity == "number" and x.unit is None and y.unit == "%":
+                    x.quantity, x.unit, x.scale, x.value = y.quantity, "%", y.scale, x.raw * y.scale
             _share(a, b)
             a.role, b.role = role
             a.pair, b.pair = b, a
@@ -1096,16 +1141,86 @@ class _Reader:
                         f.quantity, f.generic = self.result_hints[e.start], False
                     break
 
+    def sentence_start(self, start: int) -> int:
+        m = _SENTENCE_END.search(self.norm, max(0, start - 300), start)
+        return m.end() if m else max(0, start - 300)
+
+    def subjects(self) -> None:
+        """What a bare percentage or factor measures, from its sentence: "MFU increases from 41% to 47-48%",
+        "reducing execution time overhead ... by over 90%", "reduces activation memory by 5x", "8-way and 16-way tensor and
+        pipeline parallelism, respectively", "each of them has 4000 chips" in a sentence about supercomputers (pods)."""
+        norm = self.norm
+        figs = sorted((f for f in self.figs if not f.expression), key=lambda f: f.start)
+        for i, f in enumerate(figs):
+            if f.quantity == "percent" and f.unit == "%":
+                lo = self.sentence_start(f.start)
+                subject = None
+                for subject in _SUBJECT.finditer(norm, lo, f.start):
+                    pass
+                if subject and all(g.unit == "%" for g in figs[:i] if g.start >= subject.end()):
+                    words = subject.group(0).lower()
+                    f.quantity = "hfu" if "hfu" in words or "hardware" in words else "mfu" if "mfu" in words or "flop" in words else "utilization"
+                    f.generic = False
+                    continue
+            if f.quantity in ("percent", "ratio") and _BY.search(norm, max(0, f.start - 24), f.start):
+                verb = None
+                for verb in _CHANGE_VERB.finditer(norm, self.sentence_start(f.start), f.start):
+                    pass
+                if verb is None:
+                    continue
+                down = verb.group("down") is not None
+                if f.quantity == "percent":
+                    f.quantity, f.value = "percent_change", -abs(f.value) if down else abs(f.value)
+                else:
+                    f.quantity = "reduction_factor" if down else "speedup"
+                f.generic = False
+            elif f.quantity == "chips_per_node" and _POD_WORD.search(norm, self.sentence_start(f.start), f.start):
+                f.quantity = "chips_per_pod"
+        if "respectively" in norm:
+            for m in _RESPECTIVELY.finditer(norm):
+                lo = self.sentence_start(m.start())
+                ways = [f for f in figs if lo <= f.start < m.start() and f.quantity == "parallel_degree"]
+                if not ways:
+                    continue
+                nouns = _PARALLEL_NOUN.findall(norm, ways[-1].end, m.start())
+                if len(nouns) == len(ways):
+                    for f, noun in zip(ways, nouns):
+                        f.quantity, f.generic = _PARALLEL_DEGREE[noun.lower()[:2]], False
+
+    def fractions(self) -> None:
+        """"by half", "a quarter of a TPU v5p pod": fractions written as words."""
+        if not _FRACTION_HINT.search(self.norm):
+            return
+        for m in _FRACTION.finditer(self.norm):
+            if not self.is_free(*m.span()):
+                continue
+            value = _EN["fractions"][m.group("w").lower()]
+            if m.group("by"):
+                verb = None
+                for verb in _CHANGE_VERB.finditer(self.norm, self.sentence_start(m.start()), m.start()):
+                    pass
+                if verb is None:
+                    continue
+                quantity, value = "percent_change", -value if verb.group("down") else value
+            elif m.group("of"):
+                after = self.norm[m.end():m.end() + 40]
+                quantity = ("fraction_of_pod" if _POD_WORD.match(after) or _rx(r"[^.,;]*?\b(?:pod|slice|superpod)s?\b", _I).match(after)
+                            else "fraction_of_node" if _rx(r"[^.,;]*?\b(?:node|host|server)s?\b", _I).match(after) else "fraction")
+            else:
+                continue
+            self.add(_Fig(m.start("n"), m.end(), quantity, value, raw=value, generic=False))
+
     def inherit(self) -> None:
         """A bare number equal to a distinctive figure read elsewhere in the text (8960, 0.4) measures the same thing."""
         known = {}
         for f in self.figs:
             if not f.generic and not f.expression and f.role != "result":
-                known.setdefault(f.value, f)
+                known.setdefault(float(f"{f.value:.12g}"), f)
         for f in self.figs:
             # small whole numbers (4, 8) recur with different meanings; only distinctive ones carry over
-            if f.quantity == "number" and f.value in known and (f.value != int(f.value) or abs(f.value) >= 100):
-                f.quantity, f.unit, f.generic = known[f.value].quantity, known[f.value].unit, False
+            v = float(f"{f.value:.12g}")
+            if f.quantity == "number" and v in known and (f.value != int(f.value) or abs(f.value) >= 100):
+                f.quantity, f.unit, f.generic = known[v].quantity, known[v].unit, False
 
 
 def _share(a: _Fig, b: _Fig) -> None:
@@ -1212,7 +1327,8 @@ _SUFFIX_VALUE = {"k": "e3", "K": "e3", "M": "e6", "B": "e9", "T": "e12"}
 
 def _evaluate(source: str) -> float | None:
     """The value of arithmetic written in a text, through the ast of a restricted grammar (never eval)."""
-    expr = re.sub(r"10([⁺⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)", lambda m: "10**" + m.group(1).translate(_SUPS), source)
+    expr = re.sub(r"(\d(?:\.\d+)?)\s*[×x*·]\s*10(?:\s*(?:\^|\*\*)\s*([+-]?\d+)|([⁺⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+))",
+                  lambda m: f"{m.group(1)}e{m.group(2) or m.group(3).translate(_SUPS)}", source)
     expr = expr.replace(",", "").replace("×", "*").replace("·", "*").replace("÷", "/").replace("−", "-")
     expr = expr.replace("^", "**").replace("[", "(").replace("]", ")")
     expr = re.sub(r"(\d(?:\.\d+)?)\s*%", r"(\1/100)", expr)
@@ -1252,7 +1368,9 @@ def read_figures(text: str) -> list[Figure]:
     reader.expressions()
     reader.duals()
     reader.generic()
+    reader.fractions()
     reader.pairs()
+    reader.subjects()
     reader.inherit()
     figs = sorted(reader.figs, key=lambda f: (f.start, -f.end))
     kept: list[_Fig] = []
