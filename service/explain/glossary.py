@@ -204,7 +204,8 @@ class Glossary:
         """Parallel degrees written into one word ("FSDP8", "TP8", "EP8TP1", "VPP2"): each abbreviation is a term."""
         tokens, _, _ = _tokenised(text)
         taken = {m.start for m in matches}
-        candidates = [(token, start) for token, start, _ in tokens if start not in taken and _DEGREES.fullmatch(token)]
+        candidates = [(token, start) for token, start, _ in tokens
+                      if token[-1].isdigit() and token[0].isupper() and start not in taken and _DEGREES.fullmatch(token)]
         # "TP8 PP4" or a layout term nearby; "an MP3 player" alone is not a model-parallel degree.
         if not candidates or (len(candidates) < 2 and not any(m.entry.get("category") in ("parallelism", "hardware") for m in matches)):
             return matches
@@ -222,7 +223,8 @@ class Glossary:
         heads, _ = _heads(text)
         end = i + length
         for j in range(i + 1, end):
-            if not any(first in self._lengths for first in heads[j]):
+            # only where some name starting here is long enough to reach past this match
+            if not any(max(self._lengths.get(first, (0,))) > end - j for first in heads[j]):
                 continue
             found = self._match_at(j, tokens, exact_keys, folded_keys, len(tokens), text)
             if found and j + found[1] > end and found[1] > 1 and found[0] is not outer:
@@ -231,15 +233,16 @@ class Glossary:
 
     def _inside(self, text, i, length, outer, tokens, exact_keys, folded_keys) -> list[Match]:
         """Named terms inside a longer one: "H800 GPU hours" also names the H800, "per-device batch size" a batch size."""
-        if length < 2:
-            return []
+        if length < 2 or not any(arabic.LATIN_LETTER.match(tok) for tok, _, _ in tokens[i:i + length]):
+            return []  # an Arabic phrase's words ("نقاط تفتيش التنشيط") are not terms of their own
         heads, _ = _heads(text)
         inner: list[Match] = []
         j = i
         while j < i + length:
             found = None
             # Only whole words of a phrase: "ZeRO-1" and "DeepSeek-V3" are names, not "ZeRO" or "DeepSeek" plus a number.
-            if (j == i or text[tokens[j][1] - 1].isspace()) and any(first in self._lengths for first in heads[j]):
+            if (j == i or text[tokens[j][1] - 1].isspace()) and arabic.LATIN_LETTER.match(tokens[j][0]) \
+                    and any(first in self._lengths for first in heads[j]):
                 for size in range(i + length - j - (j == i), 0, -1):  # never the whole span again
                     exact, folded = tuple(exact_keys[j:j + size]), tuple(folded_keys[j:j + size])
                     entry = self._lookup(exact, folded, text)
@@ -283,18 +286,26 @@ class Glossary:
         if not patterns:
             return matches
         extra: list[Match] = []
-        for entry, pattern in patterns:
-            for found in pattern.finditer(text):
-                start, end = found.span()
-                if end > start and not any(m.entry is entry and m.start <= start < m.end for m in matches + extra):
-                    extra.append(Match(entry, text[start:end].strip(), start, end))
+        lowered = _lowered(text)
+        windows: dict[tuple[str, ...], list[tuple[int, int]]] = {}
+        for entry, pattern, keys in patterns:
+            if keys not in windows:
+                windows[keys] = _windows(lowered, keys)
+            for start, end in windows[keys]:  # a pattern runs only around its key words: dozens of full scans cost ms
+                for found in pattern.finditer(text, start, end):
+                    a, b = found.span()
+                    if b > a and not any(m.entry is entry and m.start <= a < m.end for m in matches + extra):
+                        extra.append(Match(entry, text[a:b].strip(), a, b))
         if not extra:
             return matches
         return sorted(matches + extra, key=lambda m: (m.start, -m.end))
 
-    def _patterns(self) -> list[tuple[dict, re.Pattern]]:
+    def _patterns(self) -> list[tuple[dict, re.Pattern, tuple[str, ...]]]:
+        """Each entry's patterns: {"re": a regular expression, "if": lower-case strings one of which the text must hold}."""
         if not hasattr(self, "_compiled_patterns"):
-            self._compiled_patterns = [(entry, re.compile(p)) for entry in self.entries for p in entry.get("patterns") or []]
+            self._compiled_patterns = [
+                (entry, re.compile(p["re"] if isinstance(p, dict) else p), tuple(k.lower() for k in (p.get("if") or []) if k) if isinstance(p, dict) else ())
+                for entry in self.entries for p in entry.get("patterns") or []]
         return self._compiled_patterns
 
     def _latin_inside_arabic(self, text, first, stop, outer, tokens, exact_keys, folded_keys) -> list[Match]:
@@ -355,6 +366,29 @@ def _lowered(text: str) -> str:
 @lru_cache(maxsize=8)
 def _token_set(text: str) -> frozenset[str]:
     return frozenset(tok for tok, _, _ in _tokenised(text)[0])
+
+
+_REACH = 120  # characters a notation pattern may span either side of its key word
+
+
+def _windows(lowered: str, keys: tuple[str, ...]) -> list[tuple[int, int]]:
+    """The stretches of the text around each occurrence of a key (merged), or the whole text when there are no keys."""
+    if not keys:
+        return [(0, len(lowered))]
+    spots = []
+    for key in keys:
+        at = lowered.find(key)
+        while at >= 0:
+            spots.append(at)
+            at = lowered.find(key, at + 1)
+    windows: list[list[int]] = []
+    for at in sorted(spots):
+        a, b = max(0, at - _REACH), min(len(lowered), at + _REACH)
+        if windows and a <= windows[-1][1]:
+            windows[-1][1] = max(windows[-1][1], b)
+        else:
+            windows.append([a, b])
+    return [(a, b) for a, b in windows]
 
 
 def _met(condition: dict | None, text: str | None, before: str | None) -> bool:
@@ -450,8 +484,19 @@ def _write_index(glossary: "Glossary") -> None:
 def reading_scores(entry: dict, text: str, tokens: set[str]) -> list[int]:
     """How often each reading's cues occur in `text` (a short capitalised cue counts as a whole token)."""
     lowered = text.lower()
-    return [sum((cue in tokens) if _is_case_sensitive(cue) else lowered.count(cue.lower()) for cue in reading.get("cues", []))
-            for reading in entry.get("readings") or []]
+    return [sum((cue in tokens) if sensitive else lowered.count(cue) for cue, sensitive in cues) for cues in _reading_cues(entry["id"], entry)]
+
+
+_CUES: dict[str, list] = {}
+
+
+def _reading_cues(entry_id: str, entry: dict) -> list[list[tuple[str, bool]]]:
+    """Per reading, its cues as (cue, whole-token?) with the others lower-cased: classified once per entry."""
+    cues = _CUES.get(entry_id)
+    if cues is None:
+        cues = _CUES[entry_id] = [[(c, True) if _is_case_sensitive(c) else (c.lower(), False) for c in r.get("cues", [])]
+                                  for r in entry.get("readings") or []]
+    return cues
 
 
 def choose_reading(entry: dict, text: str, tokens: set[str]) -> int:

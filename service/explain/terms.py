@@ -1,8 +1,9 @@
 """Stage 1: page clutter, the text's terms (its own definitions first), and the mistranslations it contains."""
 
+import bisect
 import json
 import re
-from functools import cache
+from functools import cache, lru_cache
 
 from calculators.resources import data_dir
 
@@ -68,9 +69,17 @@ _WINDOW = 160  # characters either side of an occurrence that settle its reading
 def _reading(match: glossary.Match, text: str, overall: int) -> int:
     """The reading of this occurrence: its own surroundings' cues decide, else the whole text's ('expert' said by a
     chief engineer in one line, the MoE experts in the next)."""
-    window = text[max(0, match.start - _WINDOW):match.end + _WINDOW]
-    scores = glossary.reading_scores(match.entry, window, {tok for tok, _, _ in glossary._tokens(window)})
+    a, b = max(0, match.start - _WINDOW), match.end + _WINDOW
+    tokens, _, _ = glossary._tokenised(text)
+    starts = _starts(text)
+    near = {tok for tok, _, _ in tokens[bisect.bisect_left(starts, a):bisect.bisect_left(starts, b)]}
+    scores = glossary.reading_scores(match.entry, text[a:b], near)
     return max(range(len(scores)), key=lambda k: (scores[k], -k)) if any(scores) else overall
+
+
+@lru_cache(maxsize=4)
+def _starts(text: str) -> list[int]:
+    return [start for _, start, _ in glossary._tokenised(text)[0]]
 
 
 def _unnested(matches: list[glossary.Match]) -> list[glossary.Match]:
@@ -166,6 +175,7 @@ def _described(match: glossary.Match, lang: str, defined: dict[str, str]) -> dic
     return item
 
 
+@lru_cache(maxsize=1024)
 def _normalise(text: str) -> str:
     words = []
     for word in text.lower().split():
@@ -180,8 +190,30 @@ def _fragments_present(phrase: str, normalised_text: str) -> bool:
     return bool(parts) and all(_normalise(p) in normalised_text for p in parts)
 
 
+@cache
+def mistranslation_table() -> list[dict]:
+    """data/mistranslations_ar.json: machine translations of terms into Arabic, each mapped to its glossary entry."""
+    try:
+        return json.loads((data_dir() / "mistranslations_ar.json").read_text(encoding="utf-8"))["entries"]
+    except (OSError, ValueError, KeyError):
+        return []
+
+
+def _own_name(entry: dict, lang: str) -> str:
+    """The entry's own name in `lang` without its parenthesis: what the answer itself calls the term."""
+    return re.sub(r"\([^)]*\)", " ", (entry.get(lang) or {}).get("term") or "").strip()
+
+
+def _warning(entry: dict, phrase: str, en: str, correction: str, lang: str) -> str:
+    """The correction as a warning line, in the answer's language (acronyms and names stay as written)."""
+    if lang == "ar":
+        return f"«{phrase}» في النص ترجمة آلية للمصطلح {entry['term']} ({_own_name(entry, 'ar') or en})؛ {correction}"
+    return f"'{entry['term']}': the source's rendering “{phrase}” (“{en}”) is wrong; {correction}"
+
+
 def mistranslations(text: str, matches: list[glossary.Match], lang: str) -> list[dict]:
-    """Known mistranslations of the matched terms (and of any glossary term) that the text contains."""
+    """Known mistranslations the text contains: the matched terms' own `mistranslations`, any entry's, then the
+    table of data/mistranslations_ar.json."""
     normalised = _normalise(text)
     found = []
     seen_ids = {m.entry["id"] for m in matches}
@@ -190,14 +222,30 @@ def mistranslations(text: str, matches: list[glossary.Match], lang: str) -> list
     for entry in candidates:
         for item in entry.get("mistranslations") or []:
             phrase = item.get("as") or item.get("en")
-            if phrase in seen_phrases:
+            if _normalise(phrase) in seen_phrases:
                 continue  # one phrase garbling two terms (K2 and DSV3) is corrected once
             if not any(_fragments_present(p, normalised) for p in (item.get("as"), item.get("en")) if p):
                 continue
-            seen_phrases.add(phrase)
+            seen_phrases.add(_normalise(phrase))
+            seen_phrases.update(_normalise(part.strip()) for part in phrase.replace("…", "...").split("...") if part.strip())
             correction = item.get("ar_correction") if lang == "ar" and item.get("ar_correction") else item.get("correction", "")
             found.append({
                 "entry": entry, "as": phrase, "en": item.get("en") or phrase, "correction": correction,
-                "warning": f"'{entry['term']}': the source's rendering “{phrase}” (“{item.get('en', '')}”) is wrong; {item.get('correction', '')}",
+                "warning": _warning(entry, phrase, item.get("en", ""), correction, lang),
             })
+    by_id = glossary.load().by_id
+    for item in mistranslation_table():
+        phrase, entry = item.get("mistranslation") or "", by_id.get(item.get("term_id"))
+        key = _normalise(phrase)
+        if entry is None or not key or any(key in seen for seen in seen_phrases) or not _fragments_present(phrase, normalised):
+            continue
+        own = set(_normalise(_own_name(entry, "ar")).split())
+        if own and own <= set(key.split()):
+            continue  # the answer names the term so itself: calling that a mistranslation would contradict the answer
+        seen_phrases.add(key)
+        en = entry.get("expansion") or entry["term"]
+        en = re.sub(r"\s*\([^)]*\)", "", en).strip() or entry["term"]
+        correction = item.get("why_ar") if lang == "ar" and item.get("why_ar") else item.get("why", "")
+        found.append({"entry": entry, "as": phrase, "en": en, "correction": correction,
+                      "warning": _warning(entry, phrase, en, correction, lang)})
     return found
