@@ -90,7 +90,10 @@ class CalculationResult(BaseModel):
     outputs: dict
     steps: list[str]
     assumptions: list[str]
+    warnings: list[str] = []  # impossible results (MFU above 100%), with the likely slip
     sources: list[str]
+    working: list[dict] = []  # the steps as template keys and values, for other languages
+    notes: dict = {}  # the assumptions and warnings made while running, as structured steps
 
 
 async def _inputs(request: Request) -> dict:
