@@ -58,7 +58,7 @@ def copy_command(args) -> int:
 
     settings = config.current()
     try:
-        url = _checked(BY_VARIABLE[DATABASE_VARIABLE], args.to).get_secret_value()
+        url = str(_checked(BY_VARIABLE[DATABASE_VARIABLE], args.to))
     except SettingsError as exc:
         raise SettingsError("--to", exc.accepts) from None
     source = Path(args.source).expanduser() if args.source else settings.db_path

@@ -185,6 +185,7 @@ class PostgresStore(Store):
         self._migrated = False
         self._life: psycopg.Connection | None = None
         self._life_checked = 0.0
+        self._life_pid: int | None = None
 
     # -- connections and transactions ------------------------------------------------------
 
@@ -203,7 +204,7 @@ class PostgresStore(Store):
                     # A connection the server dropped (a restart) is replaced before use, not handed out.
                     check=ConnectionPool.check_connection)
                 self._pool.open(wait=False)
-                self._pid, self._life = os.getpid(), None
+                self._pid = os.getpid()
             return self._pool
 
     def _guarded(self, fn, write: bool):
@@ -248,7 +249,7 @@ class PostgresStore(Store):
             pool, self._pool = self._pool, None
             life, self._life = self._life, None
         for resource in (life, pool):
-            if resource is not None and self._pid == os.getpid():
+            if resource is not None and os.getpid() in (self._pid, self._life_pid):
                 try:
                     resource.close()
                 except Exception:  # closing after the database went away: nothing left to release
@@ -275,10 +276,10 @@ class PostgresStore(Store):
     def _hold_liveness(self) -> None:
         """Make sure this process holds its liveness lock (again, after the database restarted)."""
         life = self._life
-        if life is not None and self._pid == os.getpid() and time.monotonic() - self._life_checked < LIVENESS_CHECK_S:
+        if life is not None and self._life_pid == os.getpid() and time.monotonic() - self._life_checked < LIVENESS_CHECK_S:
             return
         with self._lock:
-            life = self._life
+            life = self._life if self._life_pid == os.getpid() else None  # a forked child holds its own
             if life is not None and not life.closed:
                 try:
                     life.execute("SELECT 1")
@@ -289,7 +290,7 @@ class PostgresStore(Store):
             life = self._connect_direct()
             # A try: another store of this process (same worker id) may hold it already, which says the same.
             life.execute("SELECT pg_try_advisory_lock(%s)", (advisory_key("worker", self.worker),))
-            self._life, self._life_checked = life, time.monotonic()
+            self._life, self._life_pid, self._life_checked = life, os.getpid(), time.monotonic()
 
     def worker_alive(self, worker: str) -> bool:
         """Whether the process a worker id names still holds its liveness lock on this database."""
