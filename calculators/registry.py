@@ -341,7 +341,7 @@ def run(name: str, inputs: dict) -> dict:
         "outputs": outputs,
         "steps": steps,
         "assumptions": render(assumed, "en") + list(assumptions),
-        "warnings": render(warned, "en"),
+        "warnings": render(warned, "en") if warned else [],
         "sources": sources,
         "working": working,
         # the assumptions and warnings above that were made here, as structured steps for other languages
