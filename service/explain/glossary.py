@@ -202,12 +202,11 @@ class Glossary:
 
     def _with_degrees(self, text: str, matches: list[Match]) -> list[Match]:
         """Parallel degrees written into one word ("FSDP8", "TP8", "EP8TP1", "VPP2"): each abbreviation is a term."""
-        tokens, _, _ = _tokenised(text)
         taken = {m.start for m in matches}
-        candidates = [(token, start) for token, start, _ in tokens
-                      if token[-1].isdigit() and token[0].isupper() and start not in taken and _DEGREES.fullmatch(token)]
+        candidates = [(found.group(), found.start()) for found in _DEGREES.finditer(text) if found.start() not in taken]
         # "TP8 PP4" or a layout term nearby; "an MP3 player" alone is not a model-parallel degree.
-        if not candidates or (len(candidates) < 2 and not any(m.entry.get("category") in ("parallelism", "hardware") for m in matches)):
+        if not candidates or (sum(len(_DEGREE.findall(token)) for token, _ in candidates) < 2
+                              and not any(m.entry.get("category") in ("parallelism", "hardware") for m in matches)):
             return matches
         extra = []
         for token, start in candidates:
@@ -222,14 +221,20 @@ class Glossary:
         """A longer-reaching term that starts inside the match at i ("peak memory bandwidth": "memory bandwidth")."""
         heads, _ = _heads(text)
         end = i + length
+        longest = self._longest()
         for j in range(i + 1, end):
             # only where some name starting here is long enough to reach past this match
-            if not any(max(self._lengths.get(first, (0,))) > end - j for first in heads[j]):
+            if not any(longest.get(first, 0) > end - j for first in heads[j]):
                 continue
             found = self._match_at(j, tokens, exact_keys, folded_keys, len(tokens), text)
             if found and j + found[1] > end and found[1] > 1 and found[0] is not outer:
                 return j, found
         return None
+
+    def _longest(self) -> dict[str, int]:
+        if not hasattr(self, "_longest_by_first"):
+            self._longest_by_first = {first: max(sizes) for first, sizes in self._lengths.items()}
+        return self._longest_by_first
 
     def _inside(self, text, i, length, outer, tokens, exact_keys, folded_keys) -> list[Match]:
         """Named terms inside a longer one: "H800 GPU hours" also names the H800, "per-device batch size" a batch size."""
@@ -355,7 +360,7 @@ class Glossary:
 
 _CONNECTORS = {"and", "or", ",", "/", "&"}
 _DEGREE = re.compile(r"([A-Z]{2,5}?)(\d+)")
-_DEGREES = re.compile(r"(?:[A-Z]{2,5}?\d+)+")
+_DEGREES = re.compile(r"(?<![A-Za-z0-9])(?:[A-Z]{2,5}?\d+)+(?![A-Za-z0-9])")
 
 
 @lru_cache(maxsize=8)

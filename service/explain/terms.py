@@ -67,7 +67,7 @@ _WINDOW = 160  # characters either side of an occurrence that settle its reading
 
 
 def _reading(match: glossary.Match, text: str, overall: int) -> int:
-    """The reading of this occurrence: its own surroundings' cues decide, else the whole text's ('expert' said by a
+    """The reading of this occurrence: its own surroundings' cues decide, else the whole text's (an expert quoted by a
     chief engineer in one line, the MoE experts in the next)."""
     a, b = max(0, match.start - _WINDOW), match.end + _WINDOW
     tokens, _, _ = glossary._tokenised(text)
