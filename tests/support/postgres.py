@@ -91,14 +91,18 @@ def _server_user() -> pwd.struct_passwd | None:
     raise RuntimeError("running as root and neither a `postgres` nor a `nobody` user exists to run PostgreSQL")
 
 
+try:  # looked up here: the child between fork and exec should run as little Python as possible
+    import ctypes
+
+    _prctl = ctypes.CDLL(None, use_errno=True).prctl
+except (ImportError, OSError, AttributeError):
+    _prctl = None
+
+
 def _die_with_parent() -> None:
     """In the server's child process: a fast shutdown if the test run dies without stopping it."""
-    try:
-        import ctypes
-
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGINT)  # PR_SET_PDEATHSIG
-    except OSError:
-        pass
+    if _prctl is not None:
+        _prctl(1, signal.SIGINT)  # PR_SET_PDEATHSIG
 
 
 class PostgresServer:
