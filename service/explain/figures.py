@@ -450,8 +450,12 @@ _RESPECTIVELY = _rx(r"\brespectively\b", _I)
 _PARALLEL_NOUN = _rx(r"\b(tensor|pipeline|data|expert|context|sequence|TP|PP|DP|EP|CP|SP)\b", _I)
 _PARALLEL_DEGREE = {"te": "tp_degree", "pi": "pp_degree", "da": "dp_degree", "ex": "ep_degree", "co": "cp_degree", "se": "sp_degree",
                     "tp": "tp_degree", "pp": "pp_degree", "dp": "dp_degree", "ep": "ep_degree", "cp": "cp_degree", "sp": "sp_degree"}
-_FRACTION_HINT = _rx(r"half|halves|third|quarter|fifth|tenth", _I)
+_FRACTION_WORDS = ("half", "halves", "third", "quarter", "fifth", "tenth")
 _FRACTION = _rx(r"(?<![\w-])(?:(?P<by>by)\s+)?(?P<n>(?:(?:a|one)\s+)?(?P<w>half|third|quarter|fifth|tenth))(?![\w-])(?P<of>\s+of\b)?", _I)
+_PRODUCT_OVER = _rx(r"\s*[\d.,]+\s*[*×·x]\s*[\d.,]+\s*/\s*[\d.,]+\s*")
+_TOKEN_WORD = _rx(r"\btokens?\b", _I)
+_DEVICE_WORD = _rx(r"\b(?:per[- ])?(?:device|chip|GPU|TPU)\b", _I)
+_MFU_WORD = _rx(r"\bMFU\b|model (?:FLOPs?|flops) utili[sz]ation", _I)
 _OR = _rx(r"^\s*(?:or|and|to|,)\s*$")
 _RESULT = _rx(r"^\s*(?:=|≈|~|is about|is roughly|gives|yields)\s*$")
 
@@ -859,6 +863,8 @@ class _Reader:
                 continue
             if re.fullmatch(r"\s*\d+\s*/\s*\d+\s*", source) and "/" in source and self.norm[end:end + 1] == "/":
                 continue  # a date or path, not a division
+            if end < len(self.norm) and self.norm[end] in "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻^":
+                continue  # "6.3 × 10²⁴" is one number, not 6.3 times 10
             value = _evaluate(source)
             if value is None:
                 continue
@@ -1069,6 +1075,10 @@ class _Reader:
                 value = raw / 1000 * 1024
             if quantity in ("mfu", "hfu", "bubble_fraction") and value > 1:
                 value /= 100.0
+            if quantity in ("global_batch_sequences", "global_batch_tokens"):
+                per = _PER_CHIP.match(norm, end)
+                if per:  # "a batch size of 4 per GPU" is one chip's share
+                    quantity, end = ("micro_batch" if raw < 128 else "tokens_per_chip"), per.end()
             quantity = self.critical(quantity, start)
             return _Fig(start, end, quantity, value, raw=raw, scale=value / raw if raw else 1.0, generic=False)
         if start in self.hints:  # an operand of a textbook formula (6 × N × D, FLOPs / (chips × FLOP/s × MFU))
@@ -1189,7 +1199,8 @@ class _Reader:
 
     def fractions(self) -> None:
         """"by half", "a quarter of a TPU v5p pod": fractions written as words."""
-        if not _FRACTION_HINT.search(self.norm):
+        low = self.norm.lower()
+        if not any(w in low for w in _FRACTION_WORDS):
             return
         for m in _FRACTION.finditer(self.norm):
             if not self.is_free(*m.span()):
@@ -1221,6 +1232,35 @@ class _Reader:
             v = float(f"{f.value:.12g}")
             if f.quantity == "number" and v in known and (f.value != int(f.value) or abs(f.value) >= 100):
                 f.quantity, f.unit, f.generic = known[v].quantity, known[v].unit, False
+        by_raw = {float(f"{f.raw:.12g}"): f for f in self.figs
+                  if not f.generic and not f.expression and f.scale != 1.0 and f.raw and f.quantity != "number"}
+        for f in self.figs:  # "tflop/s=459 ... 134.924 / 459": the same 459, in the unit it was first given in
+            v = float(f"{f.value:.12g}")
+            if f.quantity == "number" and v in by_raw and (f.value != int(f.value) or abs(f.value) >= 100):
+                k = by_raw[v]
+                f.quantity, f.unit, f.scale, f.value, f.generic = k.quantity, k.unit, k.scale, f.raw * k.scale, False
+        self.of_peak()
+
+    def of_peak(self) -> None:
+        """"134.924 / 459 = 29.40%" with 459 a chip's peak: the numerator is FLOP/s achieved, the result utilisation."""
+        exprs = [e for e in self.figs if e.expression and e.quantity == "expression" and "/" in self.norm[e.start:e.end]]
+        if not exprs:
+            return
+        figs = sorted((f for f in self.figs if not f.expression), key=lambda f: f.start)
+        starts = [f.start for f in figs]
+        for e in exprs:
+            inside = figs[bisect.bisect_left(starts, e.start):bisect.bisect_left(starts, e.end)]
+            if len(inside) != 2 or inside[1].quantity != "peak_flop_per_s" or inside[0].quantity != "number" \
+                    or "/" not in self.norm[inside[0].end:inside[1].start]:
+                continue
+            a, b = inside
+            a.quantity, a.unit, a.scale, a.value, a.generic = "flop_per_s_per_chip", b.unit, b.scale, a.raw * b.scale, False
+            for f in figs[bisect.bisect_left(starts, e.end):bisect.bisect_left(starts, e.end + 12)]:
+                if f.role == "result" and f.quantity in ("percent", "number"):
+                    f.quantity = "mfu" if _MFU_WORD.search(self.norm) else "utilization"
+                    if f.unit is None:
+                        f.value = f.raw / 100 if f.raw > 1 else f.raw
+                    f.generic = False
 
 
 def _share(a: _Fig, b: _Fig) -> None:
@@ -1266,6 +1306,18 @@ def _operand_roles(norm: str, start: int, end: int) -> dict[int, str]:
         # C / W: a chip's FLOP/s over its bandwidth, the critical batch per chip (dp_critical_batch)
         roles[operands[0][0]], roles[operands[1][0]] = "peak_flop_per_s", "bandwidth_bytes_per_s"
         roles[-1] = "critical_tokens_per_chip"
+    elif "/" in source and len(operands) == 3 and _PRODUCT_OVER.fullmatch(source) \
+            and _TOKEN_WORD.search(norm, max(0, start - 200), min(len(norm), end + 60)):
+        # batch × sequence length / step time = tokens per second (per device when the text speaks of one)
+        (a, va), (b, vb), (c, vc) = operands
+        seq = [o for o in ((a, va), (b, vb)) if o[1] >= 256 and o[1] == int(o[1]) and int(o[1]) & (int(o[1]) - 1) == 0]
+        if len(seq) == 1 and 0 < vc < 1e4:
+            other = (b, vb) if seq[0][0] == a else (a, va)
+            if other[1] == int(other[1]):
+                per_device = _DEVICE_WORD.search(norm, max(0, start - 200), min(len(norm), end + 60)) is not None
+                roles[seq[0][0]], roles[c] = "seq_len", "step_time_s"
+                roles[other[0]] = "micro_batch" if per_device else "global_batch_sequences"
+                roles[-1] = "tokens_per_s_per_chip" if per_device else "tokens_per_s"
     elif "/" not in source and len(operands) == 3:
         small = [o for o in operands if o[1] in (2.0, 6.0, 8.0)]
         big = sorted((o for o in operands if o[1] >= 1e7), key=lambda o: o[1])

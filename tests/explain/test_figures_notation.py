@@ -235,8 +235,10 @@ def test_from_to_bubble():
 
 
 def test_cluster_flops_and_fraction_of_peak():
+    # "achieved throughput of X% of theoretical peak" is achieved hardware FLOP/s over peak: hfu (was mfu, corrected;
+    # the Megatron paper counts recomputation in that throughput, and tests/data/passages_reading.json says hfu)
     found = values("at 502 petaFLOP/s on 3072 GPUs with achieved per-GPU throughput of 52% of theoretical peak")
-    assert found == pytest.approx({"flop_per_s": 502e15, "n_chips": 3072, "mfu": 0.52})
+    assert found == pytest.approx({"flop_per_s": 502e15, "n_chips": 3072, "hfu": 0.52})
 
 
 def test_tflops_per_gpu():
@@ -459,7 +461,7 @@ def test_passages_have_no_overlaps_and_right_offsets():
 def test_passage_figures():
     texts = {p["id"]: p["text"] for p in json.loads(PASSAGES.read_text(encoding="utf-8"))["passages"]}
     assert values(texts["megatron-paper-abstract"]) == pytest.approx(
-        {"percent_change": 0.10, "params": 1e12, "flop_per_s": 502e15, "n_chips": 3072, "mfu": 0.52})
+        {"percent_change": 0.10, "params": 1e12, "flop_per_s": 502e15, "n_chips": 3072, "hfu": 0.52})
     assert values(texts["deepseek-v3-abstract"]) == {"params": 671e9, "active_params": 37e9}
     assert values(texts["kimi-k2-intro"]) == {"active_params": 32e9, "params": 1e12}
     assert values(texts["playbook-afab"]) == {}
@@ -477,3 +479,181 @@ def test_seed_text():
     assert "16.73K" not in quotes                               # page clutter
     assert not any(f.quantity == "n_chips" for f in figures)     # "72-GPU" is the size of an NVL72 domain
     assert any(f.quantity == "chips_per_node" and f.value == 72 for f in figures)
+
+
+# -- formulas, LaTeX and markdown (issue 11.1)
+
+
+def test_formula_letters():
+    assert values("For TPUv5p, C=4.6e14 and W=2 * 9e10 for 1D data parallelism") == pytest.approx(
+        {"peak_flop_per_s": 4.6e14, "bandwidth_bytes_per_s": 1.8e11, "number": 2})
+    assert values("C = 6.3e24 and D = 15e12")["total_flops"] == 6.3e24
+    assert values("plug in $F=32,768$ and go") == {"d_ff": 32768}
+
+
+def test_critical_batch_per_chip():
+    assert values("This gives roughly $B/N > 400$.") == {"critical_tokens_per_chip": 400}
+    assert values("$B/N$ must exceed about $850$ to be compute bound") == {"critical_tokens_per_chip": 850}
+    assert values("our batch size per chip must be at least 2,550 to avoid being communication-bound") == {
+        "critical_tokens_per_chip": 2550}
+    assert values("can scale down to only BS=850 per TPU") == {"critical_tokens_per_chip": 850}
+    assert values("we use a batch size of 4 per GPU") == {"micro_batch": 4}
+
+
+def test_operational_intensity_division():
+    found = values("the ICI operational intensity C/W (`4.59e14 / 1.8e11 = 2550` for v5p)")
+    assert found["peak_flop_per_s"] == 4.59e14 and found["bandwidth_bytes_per_s"] == 1.8e11
+    assert found["critical_tokens_per_chip"] == 2550
+
+
+def test_latex_dollars_are_not_money():
+    assert values("we'd at most be able to use $\\approx 2400$ chips") == {"n_chips": 2400}
+    assert "cost_usd" not in values("must exceed about $850$ to be compute bound")
+    assert values("at a cost of ~$200k") == {"cost_usd": 200e3}
+
+
+def test_code_ticks_around_a_number():
+    assert values("over roughly `16e6 / (2550 / 3) = 18,823` chips")["n_chips"] == 18823
+
+
+def test_unit_as_label():
+    assert values("For TPU v5p, $\\text{peak hardware tflop/s}=459$.") == {"peak_flop_per_s": 459e12}
+    assert values("Here we have Tokens/s/device: 8672.758.") == {"tokens_per_s_per_chip": 8672.758}
+
+
+def test_division_by_a_stated_peak():
+    found = by_quantity("peak hardware tflop/s=459. Thus, $134.924 / 459 = 29.40$%. The MFU is not optimal.")
+    assert found["flop_per_s_per_chip"][0].value == pytest.approx(134.924e12)
+    assert found["mfu"][0].value == pytest.approx(0.294)
+
+
+def test_throughput_formula_operands():
+    found = values("Tokens/s/device: 8672.758. Let's verify: $24 \\times 2048 / 5.667 = 8673.372$.")
+    assert found["micro_batch"] == 24 and found["seq_len"] == 2048 and found["step_time_s"] == 5.667
+
+
+def test_superscript_powers():
+    found = by_quantity("6 × 70B × 15T = 6.3 × 10²⁴ FLOPs. At the end: 6.3 × 10²⁴ / 9 × 10¹⁶ ≈ 70 million seconds")
+    assert found["total_flops"][0].value == pytest.approx(6.3e24)
+    assert found["tokens"][0].value == 15e12 and found["params"][0].value == 70e9
+    assert [f.value for f in found["expression"]] == pytest.approx([6.3e24, 7e7])
+
+
+def test_six_n_d_in_any_order():
+    found = values("trained for approximately `6.3e24 (15e12 * 70e9 * 6)` FLOPs")
+    assert found["tokens"] == 15e12 and found["params"] == 70e9
+
+
+def test_flops_written_for_a_chips_rate():
+    assert values("2 pods of 8960 chips, each with `4.59e14` FLOPs running at 50% MFU")["peak_flop_per_s"] == 4.59e14
+
+
+# -- batches
+
+
+def test_local_and_global_batch():
+    assert values("Local batch size 32, global batch size 256.") == {"local_batch_sequences": 32, "global_batch_sequences": 256}
+
+
+def test_batch_with_a_million_suffix_is_tokens():
+    assert values("if we wanted to train with BS=2M") == {"global_batch_tokens": 2e6}
+
+
+def test_command_line_flag_batch():
+    assert values("With options `global-batch-size 1536`") == {"global_batch_sequences": 1536}
+    assert values("--global-batch-size 1536") == {"global_batch_sequences": 1536}
+
+
+# -- percentages and factors by their sentence
+
+
+def test_percentage_subject_mfu():
+    figures = by_quantity("MFU increases from 41% for the smallest model considered to 47–48% for the largest models")
+    assert [f.value for f in figures["mfu"]] == pytest.approx([0.41, 0.47, 0.48])
+    assert [f.value for f in by_quantity("Realistic MFU (Model FLOP Utilization) for training is 30-50%")["mfu"]] == \
+        pytest.approx([0.3, 0.5])
+
+
+def test_percentage_compared_with_an_mfu():
+    found = by_quantity("we achieve a Model Flops Utilization of 54.2%, which is 29% faster than the 42.1% we achieve")
+    assert [f.value for f in found["mfu"]] == pytest.approx([0.542, 0.421])
+    assert found["percent_change"][0].value == pytest.approx(0.29)
+
+
+def test_peak_flops_utilization_is_mfu():
+    assert values("running at 50% peak FLOPs utilization (often called MFU)") == {"mfu": 0.5}
+
+
+def test_reduced_by():
+    found = values("reduces activation memory by 5x, while reducing execution time overhead from activation recomputation by over 90%")
+    assert found == pytest.approx({"reduction_factor": 5, "percent_change": -0.9})
+    assert values("to reduce all-gather communication volume by half from FP16 to INT8") == {"percent_change": -0.5}
+
+
+def test_fraction_of_a_pod():
+    assert values("which is roughly a quarter of a TPU v5p pod") == {"fraction_of_pod": 0.25}
+    assert values("half precision") == {}
+
+
+def test_fraction_of_training():
+    assert values("used TPU v4 for 90% of training runs") == {"fraction_of_training": 0.9}
+    assert values("في 90% من عمليات تدريب نماذجها") == {"fraction_of_training": 0.9}
+
+
+# -- degrees, counts and chips
+
+
+def test_respectively_pairs_degrees_with_nouns():
+    found = values("It uses 8-way and 16-way tensor and pipeline parallelism, respectively.")
+    assert found == {"tp_degree": 8, "pp_degree": 16}
+
+
+def test_number_words_with_scale_and_modifiers():
+    assert values("language models up to one trillion parameters in scale") == {"params": 1e12}
+    assert values("an FSDP + PP run with four PP microbatches") == {"microbatches": 4}
+    assert values("if we dedicate all three axes of a TPUv5p pod") == {"n_axes": 3}
+
+
+def test_alternatives_share_the_noun():
+    assert [f.value for f in by_quantity("training on 8 or 128 H100 GPUs")["n_chips"]] == [8, 128]
+
+
+def test_nodes_times_gpus():
+    found = by_quantity("out of 64 available GPUs (8 nodes × 8 GPUs)")
+    assert found["n_chips"][0].value == 64 and found["n_nodes"][0].value == 8 and found["chips_per_node"][0].value == 8
+    found = values("We will use 4 nodes of 16x NVIDIA Tesla V100-SXM3 Tensor Core GPU")
+    assert found == {"n_nodes": 4, "chips_per_node": 16}
+
+
+def test_chip_pods_are_pods():
+    assert values("around 5 TPUv5 pods") == {"n_pods": 5}
+
+
+def test_memory_beside_a_chip_is_its_hbm():
+    assert values("on H100-80GB (TDP of 700W)") == {"hbm_bytes": 80e9, "power_w": 700}
+
+
+def test_system_peak_and_achieved_totals():
+    found = by_quantity("A single GB200 NVL72 rack delivers ~180 petaFLOPS peak at FP8. MFU is 30-50%, giving ~54-90 petaFLOPS effective throughput.")
+    assert found["peak_flop_per_s_total"][0].value == pytest.approx(1.8e17)
+    assert [f.value for f in found["flop_per_s"]] == pytest.approx([5.4e16, 9e16])
+
+
+def test_per_device_memory():
+    assert values("the per-device memory consumption can be reduced to 2.25GB") == {"memory_bytes_per_chip": 2.25e9}
+
+
+def test_figure_numbers_are_names():
+    assert values("Results of this evaluation are shown in Figures 2.") == {}
+
+
+# -- Arabic
+
+
+def test_arabic_dual_count_and_pod_size():
+    found = values("وصلّت حاسوبين عملاقين، كل منهما يتكون من 4000 معالج")
+    assert found == {"n_pods": 2, "chips_per_pod": 4000}
+
+
+def test_arabic_dollars():
+    assert values("لم تتجاوز 294 ألف دولار فقط") == {"cost_usd": 294e3}
