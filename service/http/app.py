@@ -12,6 +12,7 @@ from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
+from service.http import routes_plan
 from service.http import routes_explain as api, routes_conversations as conversations_api, error_responses as http_errors, openai_compat
 from service import engine
 from service.http.deps import get_settings
@@ -112,6 +113,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api.router)
     app.include_router(conversations_api.router)
     app.include_router(openai_compat.router)
+    app.include_router(routes_plan.router)
+
+    @app.get("/plan", response_class=HTMLResponse, include_in_schema=False)
+    def plan_page(request: Request, lang: str | None = None):
+        """The plan view: a training job's parallel layout, planned live as the reader edits it."""
+        return routes_plan.page(templates, request, _asset_version(), lang)
 
     build_schema = app.openapi
 

@@ -42,7 +42,7 @@ SettingsOf = Callable[[], object]
 def is_public(path: str) -> bool:
     """Routes open without a token: the health check, static assets and the page shell (it holds no data;
     the page asks for the token and sends it on every API call)."""
-    return path in ("/healthz", "/", "/favicon.ico") or path.startswith("/static/")
+    return path in ("/healthz", "/", "/plan", "/favicon.ico") or path.startswith("/static/")
 
 
 def token_owner(token: str) -> str:
