@@ -27,6 +27,7 @@ class Match:
     start: int
     end: int
     reading: int = 0  # index into entry["readings"] chosen by context
+    derived: bool = False  # found beyond the longest names (inside or across one, a notation pattern, a coordination)
 
 
 def _is_case_sensitive(alias: str) -> bool:
@@ -190,7 +191,7 @@ class Glossary:
                     if overlap is not None:
                         j, (entry, length) = overlap
                         start, end = tokens[j][1], tokens[j + length - 1][2]
-                        matches.append(Match(entry, text[start:end], start, end))
+                        matches.append(Match(entry, text[start:end], start, end, derived=True))
                         matches += self._inside(text, j, length, entry, tokens, exact_keys, folded_keys)
                         i = j
                 i += length
@@ -214,7 +215,7 @@ class Glossary:
                 entry = self._exact.get((part.group(1),))
                 if entry is not None and entry.get("category") == "parallelism" and not self._conditions.get((True, (part.group(1),))):
                     a, b = start + part.start(1), start + part.end(1)
-                    extra.append(Match(entry, text[a:b], a, b))
+                    extra.append(Match(entry, text[a:b], a, b, derived=True))
         return sorted(matches + extra, key=lambda m: (m.start, -m.end)) if extra else matches
 
     def _overlapping(self, text, i, length, outer, tokens, exact_keys, folded_keys):
@@ -260,7 +261,7 @@ class Glossary:
                         break
             if found:
                 start, end = tokens[j][1], tokens[j + found[1] - 1][2]
-                inner.append(Match(found[0], text[start:end], start, end))
+                inner.append(Match(found[0], text[start:end], start, end, derived=True))
                 j += found[1]
             else:
                 j += 1
@@ -281,7 +282,7 @@ class Glossary:
             if entry is None or not arabic.LATIN_LETTER.match(tokens[k][0]):
                 break
             start, end = tokens[k][1], tokens[k][2]
-            out.append(Match(entry, text[start:end], start, end))
+            out.append(Match(entry, text[start:end], start, end, derived=True))
             j = k - 1
         return out[::-1]
 
@@ -299,8 +300,8 @@ class Glossary:
             for start, end in windows[keys]:  # a pattern runs only around its key words: dozens of full scans cost ms
                 for found in pattern.finditer(text, start, end):
                     a, b = found.span()
-                    if b > a and not any(m.entry is entry and m.start <= a < m.end for m in matches + extra):
-                        extra.append(Match(entry, text[a:b].strip(), a, b))
+                    if b > a and not any(m.entry is entry and m.start < b and a < m.end for m in matches + extra):
+                        extra.append(Match(entry, text[a:b].strip(), a, b, derived=True))
         if not extra:
             return matches
         return sorted(matches + extra, key=lambda m: (m.start, -m.end))

@@ -83,12 +83,13 @@ def _starts(text: str) -> list[int]:
 
 
 def _unnested(matches: list[glossary.Match]) -> list[glossary.Match]:
-    """The occurrences that do not overlap an earlier, longer one: the restatement rewrites each span once."""
-    out, reach = [], -1
-    for match in sorted(matches, key=lambda m: (m.start, -m.end)):
-        if match.start >= reach:
-            out.append(match)
-            reach = match.end
+    """Occurrences that never overlap, the longest names first, then what was found beyond them where it fits:
+    the restatement rewrites each span once."""
+    out = sorted((m for m in matches if not m.derived), key=lambda m: m.start)  # the scan's names never overlap
+    for match in sorted((m for m in matches if m.derived), key=lambda m: (m.start, -m.end)):
+        at = bisect.bisect_left([m.start for m in out], match.end)  # out[:at] start before this match ends
+        if at == 0 or out[at - 1].end <= match.start:  # and, disjoint and in order, the last of them ends last
+            out.insert(at, match)
     return out
 
 
@@ -118,7 +119,8 @@ def read_terms(doc) -> None:
         if entry.get("readings") and len(entry["readings"]) > 1:
             if entry["id"] not in overall:
                 overall[entry["id"]] = glossary.choose_reading(entry, content, tokens)
-            match = glossary.Match(entry, match.found_as, match.start, match.end, _reading(match, content, overall[entry["id"]]))
+            match = glossary.Match(entry, match.found_as, match.start, match.end, _reading(match, content, overall[entry["id"]]),
+                                   match.derived)
         if is_clutter(match):
             continue
         every.append(match)
