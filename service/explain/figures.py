@@ -451,11 +451,13 @@ _PARALLEL_NOUN = _rx(r"\b(tensor|pipeline|data|expert|context|sequence|TP|PP|DP|
 _PARALLEL_DEGREE = {"te": "tp_degree", "pi": "pp_degree", "da": "dp_degree", "ex": "ep_degree", "co": "cp_degree", "se": "sp_degree",
                     "tp": "tp_degree", "pp": "pp_degree", "dp": "dp_degree", "ep": "ep_degree", "cp": "cp_degree", "sp": "sp_degree"}
 _FRACTION_WORDS = ("half", "halves", "third", "quarter", "fifth", "tenth")
-_FRACTION = _rx(r"(?<![\w-])(?:(?P<by>by)\s+)?(?P<n>(?:(?:a|one)\s+)?(?P<w>half|third|quarter|fifth|tenth))(?![\w-])(?P<of>\s+of\b)?", _I)
+_FRACTION = _rx(r"(?<![\w-])(?:(?P<by>by|in)\s+)?(?P<n>(?:(?:a|one)\s+)?(?P<w>half|third|quarter|fifth|tenth))(?![\w-])(?P<of>\s+of\b)?", _I)
 _PRODUCT_OVER = _rx(r"\s*[\d.,]+\s*[*×·x]\s*[\d.,]+\s*/\s*[\d.,]+\s*")
 _TOKEN_WORD = _rx(r"\btokens?\b", _I)
 _DEVICE_WORD = _rx(r"\b(?:per[- ])?(?:device|chip|GPU|TPU)\b", _I)
 _MFU_WORD = _rx(r"\bMFU\b|model (?:FLOPs?|flops) utili[sz]ation", _I)
+_LESS_AFTER = _rx(r"\s*(?:less|lower|smaller|fewer|reduction)\b", _I)
+_PEAK_AFTER = _rx(r"\s*(?:\(?\s*)?(?:peak|theoretical)\b", _I)
 _OR = _rx(r"^\s*(?:or|and|to|,)\s*$")
 _RESULT = _rx(r"^\s*(?:=|≈|~|is about|is roughly|gives|yields)\s*$")
 
@@ -1010,10 +1012,11 @@ class _Reader:
                 scale = value / raw if raw else 1.0
                 end = self.cue_end(end, cue)
         if cls == "flop_rate":
-            if cue and not key and value >= cue.get("total_if_at_least", math.inf):
+            peak_after = _PEAK_AFTER.match(self.norm, end) is not None
+            if cue and not key and not peak_after and value >= cue.get("total_if_at_least", math.inf):
                 quantity = "flop_per_s"  # "~54-90 petaFLOPS effective": achieved, and more than one chip's
             elif value >= 1e17:  # more than any one chip delivers: the job's or the system's total
-                quantity = "peak_flop_per_s_total" if cue and not key and cue["quantity"] == "peak_flop_per_s" else "flop_per_s"
+                quantity = "peak_flop_per_s_total" if peak_after or cue and not key and cue["quantity"] == "peak_flop_per_s" else "flop_per_s"
         if cls == "flops" and quantity == "total_flops" and not cue and not key and 1e11 <= value < 1e17 \
                 and _rx(r"\b(?:each|per|chips?|GPUs?|TPUs?|devices?)\b", _I).search(self.norm, *self.clause(start, end)):
             quantity = "peak_flop_per_s"  # "each with 4.59e14 FLOPs": a chip's rate written as FLOPs; no run is that small
@@ -1172,14 +1175,16 @@ class _Reader:
                     f.quantity = "hfu" if "hfu" in words or "hardware" in words else "mfu" if "mfu" in words or "flop" in words else "utilization"
                     f.generic = False
                     continue
-            if f.quantity in ("percent", "ratio") and _BY.search(norm, max(0, f.start - 24), f.start):
+            if f.quantity in ("ratio", "speedup") and _LESS_AFTER.match(norm, f.end):
+                f.quantity, f.generic = "reduction_factor", False  # "2x less memory"
+            elif f.quantity in ("percent", "ratio", "memory_fraction") and _BY.search(norm, max(0, f.start - 24), f.start):
                 verb = None
                 for verb in _CHANGE_VERB.finditer(norm, self.sentence_start(f.start), f.start):
                     pass
                 if verb is None:
                     continue
                 down = verb.group("down") is not None
-                if f.quantity == "percent":
+                if f.quantity in ("percent", "memory_fraction"):
                     f.quantity, f.value = "percent_change", -abs(f.value) if down else abs(f.value)
                 else:
                     f.quantity = "reduction_factor" if down else "speedup"

@@ -657,3 +657,16 @@ def test_arabic_dual_count_and_pod_size():
 
 def test_arabic_dollars():
     assert values("لم تتجاوز 294 ألف دولار فقط") == {"cost_usd": 294e3}
+
+
+def test_changes_in_other_words():
+    assert values("Activation checkpointing reduces memory by 60% but slows training by 30%.") == pytest.approx(
+        {"percent_change": -0.6})
+    assert values("FP8 training is 1.3x faster and uses 2x less memory.") == {"speedup": 1.3, "reduction_factor": 2}
+    assert values("we cut the step time in half") == {"percent_change": -0.5}
+    assert values("we ran it in half precision") == {}
+
+
+def test_peak_after_a_system_rate():
+    assert values("The cluster delivers 1.2 exaFLOPS peak; we sustained 400 petaFLOP/s.") == {
+        "peak_flop_per_s_total": 1.2e18, "flop_per_s": 4e17}
