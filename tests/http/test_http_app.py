@@ -107,7 +107,8 @@ def test_the_route_inventory_is_what_the_design_lists(client):
                 ("POST", "/v1/calculators/{name}"), ("POST", "/v1/conversations"), ("GET", "/v1/conversations"),
                 ("GET", "/v1/conversations/{conversation_id}"), ("POST", "/v1/conversations/{conversation_id}/messages"),
                 ("GET", "/v1/models"), ("POST", "/v1/chat/completions"), ("GET", "/v1/chart"),
-                ("GET", "/favicon.ico"), ("GET", "/openapi.json"), ("HEAD", "/openapi.json")}
+                ("GET", "/favicon.ico"), ("GET", "/openapi.json"), ("HEAD", "/openapi.json"),
+                ("GET", "/plan"), ("GET", "/v1/plan.svg")}  # the plan view (issue 12)
     expected |= {("POST", f"/v1/calculators/{name}") for name in calculators.names()}
     assert routes == expected  # no stray debug routes; /docs (a CDN page) is off
 
@@ -160,7 +161,7 @@ def test_conversations_create_list_read_and_answer(client):
     assert answer.status_code == 200
     result = answer.json()
     assert result["conversation_id"] == conversation_id
-    assert "<abbr" in result["html"] and "show the working" in result["calculations_html"]
+    assert "<abbr" in result["html"] and "Show the working" in result["calculations_html"]
     listing = client.get("/v1/conversations").json()["conversations"]
     assert listing[0]["id"] == conversation_id and listing[0]["title"] == "pipelines"
     read = client.get(f"/v1/conversations/{conversation_id}")
