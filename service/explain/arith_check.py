@@ -25,7 +25,8 @@ from service.i18n.messages import messages
 
 _NUM = (r"(?<![\w.])(?P<n>\d[\d,]*(?:\.\d+)?(?:[eE][+-]?\d+)?)"
         r"(?P<sci>\s*(?:[x×·*]|\\times|\\cdot)\s*10\s*(?:[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+|(?:\^|\*\*)\s*\{?[+-]?\d+\}?))?"
-        r"(?P<sfx>[kKMBT](?![A-Za-z0-9]))?(?P<pct>\s*%)?(?![A-Za-z0-9_])")
+        r"(?P<sfx>[kKMBT](?![A-Za-z0-9]))?(?P<unit>\s*(?:[KMGTPE]i?B(?:/s)?|[kMGTPE]?FLOP(?:/s|s)?|ms|µs|us|s)(?![A-Za-z0-9]))?"
+        r"(?P<pct>\s*%)?(?![A-Za-z0-9_])")
 _TOKEN = re.compile(r"(?P<num>" + _NUM + r")|(?P<op>\s+[-−–]\s+|\s*(?:[+*/×·÷^]|\\times|\\cdot|[x×](?=\s*[\d(]))\s*)"
                     r"|(?P<eq>\s*(?:=|≈|≃|~=|\\approx|~(?=\s*\d))\s*)|(?P<lp>\()|(?P<rp>\))|(?P<sp>\s+)")
 _SYMBOL = re.compile(r"([A-Za-z](?:_\{?\\?(?:text\{)?\w+\}?\}?)?)\s*$")
@@ -62,7 +63,7 @@ def _tokens(text: str) -> list[tuple[str, int, int, re.Match | None]]:
 
 
 def _number(m: re.Match) -> float:
-    source = m.group("n") + (m.group("sci") or "") + (m.group("sfx") or "")
+    source = m.group("n") + (m.group("sci") or "") + (m.group("sfx") or "") + (m.group("unit") or "")
     value = evaluate(source)
     return value / 100 if m.group("pct") else value
 
@@ -362,9 +363,15 @@ def _change(doc: Document, claim: Claim, outcome: Outcome) -> None:
 def _degrees(doc: Document, claim: Claim, outcome: Outcome) -> None:
     """Data x tensor x pipeline (x context) degrees, all stated with the chip count, multiply to it."""
     chips = next((f for f in claim.figures if f.quantity == "n_chips"), None)
-    stated = {q: f for q in _DEGREES for f in claim.figures if f.quantity == q}
+    spans = [(claim.start + eq["start"], claim.start + eq["end"]) for eq in equations(claim)[0]]
+    stated: dict = {}
+    for fig in claim.figures:  # each degree as first stated, not an operand of the arithmetic that multiplies them
+        if fig.quantity in _DEGREES and fig.role != "after" and not any(a <= fig.start < b for a, b in spans):
+            stated.setdefault(fig.quantity, fig)
     if chips is None or "dp_degree" not in stated or len(stated) < 2:
         return
+    if any(r["start"] <= chips.start - claim.start < r["end"] for eq in equations(claim)[0] for r in eq["results"]):
+        return  # the text multiplies them itself; that equation is checked as written
     figs = [stated[q] for q in _DEGREES if q in stated]
     inputs = Inputs(doc.lang)
     inputs.values.update(expression=" * ".join(f"{f.value:g}" for f in figs), stated_result=chips.value, tolerance=1e-9)
@@ -378,6 +385,36 @@ def _degrees(doc: Document, claim: Claim, outcome: Outcome) -> None:
     out = doc.calculations[index]["outputs"]
     verdict = "consistent" if out["consistent"] else "inconsistent"
     outcome.add(verdict, messages(doc.lang)["verdicts"][verdict].format(stated=chips.quote, computed=_shown(out["value"])))
+
+
+def _zero_split(doc: Document, claim: Claim, outcome: Outcome) -> None:
+    """A ZeRO stage that shards optimizer states over N data-parallel ranks: the per-device share is the stated total / N."""
+    zero, dp = _fig(doc, claim, "zero_stage"), _fig(doc, claim, "dp_degree", "n_ranks")
+    per_device = next((f for f in claim.figures if f.quantity in ("memory_bytes", "bytes", "memory_bytes_per_chip",
+                                                                   "optimizer_bytes_per_chip", "bytes_per_chip")), None)
+    total = _fig(doc, claim, "optimizer_state_bytes")
+    if zero is None or dp is None or per_device is None or total is None or zero.value < 1 or total is per_device:
+        return
+    context = Inputs(doc.lang)  # the whole model state per chip, for the reader: params from Adam's 12 bytes per parameter
+    context.derived("params", total.value / 12, f"{total.quote} / 12 bytes per parameter (fp32 Adam: master weights, two moments)")
+    context.text("zero_stage", zero)
+    context.text("dp_degree", dp)
+    index = _run(doc, "model_state_memory", context)
+    if index is not None:
+        claim.calculations.append(index)
+    inputs = Inputs(doc.lang)
+    inputs.values.update(expression=f"{total.quote} / {dp.value:g}", stated_result=per_device.value,
+                         tolerance=_tolerance(per_device.quote, per_device.value, per_device.approx))
+    inputs.sources.update(expression={"source": "text", "quote": f"{total.quote} / {dp.quote}"},
+                          stated_result={"source": "text", "quote": per_device.quote},
+                          tolerance={"source": "derived", "from": per_device.quote})
+    index = _run(doc, "arithmetic", inputs)
+    if index is None:
+        return
+    claim.calculations.append(index)
+    out = doc.calculations[index]["outputs"]
+    verdict = "consistent" if out["consistent"] else "inconsistent"
+    outcome.add(verdict, messages(doc.lang)["verdicts"][verdict].format(stated=per_device.quote, computed=human(out["value"], "bytes")))
 
 
 def _chip_count(doc: Document, claim: Claim):
@@ -429,6 +466,7 @@ def check(doc: Document, claim: Claim) -> bool:
     _symbols(doc, claim, symbols, outcome)
     _change(doc, claim, outcome)
     _degrees(doc, claim, outcome)
+    _zero_split(doc, claim, outcome)
     if not any(doc.calculations[i]["calculator"] == "training_time" for i in claim.calculations):
         _time_from_flops(doc, claim, outcome)
     return outcome.apply(claim)

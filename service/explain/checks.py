@@ -518,7 +518,8 @@ def _layout(doc: Document, claim: Claim) -> bool:
 def _training_flops(doc: Document, claim: Claim) -> bool:
     """Total training FLOPs for the tokens and model the text states."""
     tokens = next((f for f in claim.figures if f.quantity == "tokens"), None)
-    if tokens is None or "measurement" not in claim.kinds:
+    # a model size stated beside its training tokens is a computation a reader wants, measured or not
+    if tokens is None or not ("measurement" in claim.kinds or any(f.quantity in ("params", "active_params") for f in claim.figures)):
         return False
     inputs = Inputs(doc.lang)
     if not _model_inputs(doc, claim, inputs):
@@ -543,15 +544,26 @@ CHECKERS = (_computation, _bubble, _mfu, _training_time, _bus_bandwidth, _collec
 
 def check_claims(doc: Document) -> None:
     """Fill doc.calculations and each claim's calculations, verdict and why."""
-    from service.explain import pp_check
+    from service.explain import arith_check, pp_check
 
     pp_done: dict[str, list[int]] = {}
     for claim in doc.claims:
-        if claim.frame in PP_FRAMES:
+        own = (claim.verdict, claim.why) if arith_check.check(doc, claim) else None
+        if own is None and claim.frame in PP_FRAMES:
             pp_check.check(doc, claim, pp_done)
-            continue
+            continue  # with checks of its own numbers, a frame's general check would only add defaults
+        claim.verdict, claim.why = "explained", ""
         for checker in CHECKERS:
+            if own is not None and checker is _computation:
+                continue  # the written arithmetic is already redone
             if checker(doc, claim) and claim.verdict != "explained":
                 break
+        if own is not None:  # both kinds of check speak; an inconsistency is said first
+            outcome = arith_check.Outcome()
+            outcome.add(*own)
+            if claim.why:
+                outcome.add(claim.verdict, claim.why)
+            outcome.apply(claim)
+        claim.calculations = list(dict.fromkeys(claim.calculations))
     for result in doc.calculations:
         result.pop("_key", None)
