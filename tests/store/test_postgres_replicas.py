@@ -145,3 +145,13 @@ def test_a_database_that_goes_away_gives_503_and_recovers(tmp_path):
             assert "Traceback" not in replica.log_text()
     finally:
         server.destroy()
+
+
+def test_the_rate_limit_counts_requests_on_every_replica(tmp_path, postgres_database):
+    env = {"UNJARGON_DATABASE_URL": postgres_database, "UNJARGON_RATE_LIMIT_PER_MINUTE": "4"}
+    with ServerProcess(tmp_path, workers=1, env=env) as a, ServerProcess(tmp_path, workers=1, env=env) as b, \
+            httpx.Client(timeout=30) as client:
+        statuses = [client.get((a, b)[i % 2].url + "/v1/calculators").status_code for i in range(6)]
+        assert statuses == [200, 200, 200, 200, 429, 429]
+        refused = client.get(a.url + "/v1/calculators")
+        assert refused.json()["error"]["code"] == "rate_limit_exceeded" and int(refused.headers["retry-after"]) >= 1
