@@ -76,6 +76,8 @@ def _count(value: float) -> str:
             return f"{_sig4(value / scale)}{word}"
     if value == int(value):
         return f"{int(value):,}"
+    if magnitude < 1000:  # 1.25 experts per token, not "1.2": four significant digits, like every other unit
+        return _sig4(value)
     return f"{value:,.1f}"
 
 
