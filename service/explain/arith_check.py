@@ -28,7 +28,10 @@ _NUM = (r"(?<![\w.])(?P<n>\d[\d,]*(?:\.\d+)?(?:[eE][+-]?\d+)?)"
         r"(?P<sfx>[kKMBT](?![A-Za-z0-9]))?(?P<unit>\s*(?:[KMGTPE]i?B(?:/s)?|[kMGTPE]?FLOP(?:/s|s)?|ms|µs|us|s)(?![A-Za-z0-9]))?"
         r"(?P<pct>\s*%)?(?![A-Za-z0-9_])")
 _TOKEN = re.compile(r"(?P<num>" + _NUM + r")|(?P<op>\s+[-−–]\s+|\s*(?:[+*/×·÷^]|\\times|\\cdot|[x×](?=\s*[\d(]))\s*)"
-                    r"|(?P<eq>\s*(?:=|≈|≃|~=|\\approx|~(?=\s*\d))\s*)|(?P<lp>\()|(?P<rp>\))|(?P<sp>\s+)")
+                    r"|(?P<eq>\s*(?:=|≈|≃|~=|\\approx|~(?=\s*\d))\s*)|(?P<lp>\()|(?P<rp>\))|(?P<sp>\s+)"
+                    r"|(?P<w>[A-Za-z\u0600-\u06FF_]+|.)")
+# A claim can hold arithmetic only where a digit meets an operator or an equals sign.
+_MAYBE = re.compile(r"\d\s*(?:[-−+*/×·÷^=≈~)]|\\times|\\cdot|x\s*\d|[⁰¹²³⁴⁵⁶⁷⁸⁹])|[=≈]\s*\d")
 _SYMBOL = re.compile(r"([A-Za-z](?:_\{?\\?(?:text\{)?\w+\}?\}?)?)\s*$")
 _SYMBOLIC_RATIO = re.compile(r"\bC\s*/\s*W\w*(?:_\S+)?")
 _CHIP_NOUN = re.compile(r"^[`'\")\s]*(?:chips?|GPUs?|TPUs?|devices?|accelerators?)\b", re.I)
@@ -45,20 +48,11 @@ RANK = {"inconsistent": 3, "consistent": 2, "needs_more": 1, "explained": 0}
 def _tokens(text: str) -> list[tuple[str, int, int, re.Match | None]]:
     """(kind, start, end, match) of arithmetic tokens; anything else is a break ("w")."""
     clean = text.replace("`", " ").replace("$", " ")
-    out, at = [], 0
-    while at < len(clean):
-        m = _TOKEN.match(clean, at)
-        if m is None or m.end() == at:
-            end = at + 1
-            while end < len(clean) and _TOKEN.match(clean, end) is None:
-                end += 1
-            out.append(("w", at, end, None))
-            at = end
-            continue
-        kind = m.lastgroup if m.lastgroup in ("num", "op", "eq", "lp", "rp", "sp") else "num"
+    out = []
+    for m in _TOKEN.finditer(clean):
+        kind = m.lastgroup if m.lastgroup in ("op", "eq", "lp", "rp", "sp", "w") else "num"
         if kind != "sp":
             out.append((kind, m.start(), m.end(), m))
-        at = m.end()
     return out
 
 
@@ -84,8 +78,20 @@ def _is_expression(part: list) -> bool:
     return sum(t[0] == "num" for t in part) >= 2 and any(t[0] == "op" for t in part) and part[0][0] in ("num", "lp")
 
 
+_CACHE: dict[str, tuple] = {}
+
+
 def equations(claim: Claim) -> tuple[list[dict], dict[str, SimpleNamespace]]:
-    """The equations a claim writes ({expr, results}) and the symbols it assigns (C=4.6e14)."""
+    """The equations a claim writes ({expr, results}) and the symbols it assigns (C=4.6e14), read once per claim."""
+    key = claim.quote  # the reading depends on the words alone
+    if key not in _CACHE:
+        if len(_CACHE) > 256:
+            _CACHE.clear()
+        _CACHE[key] = _read_equations(claim) if _MAYBE.search(claim.quote) else ([], {})
+    return _CACHE[key]
+
+
+def _read_equations(claim: Claim) -> tuple[list[dict], dict[str, SimpleNamespace]]:
     text = claim.quote
     toks = _tokens(text)
     segments, current = [], []
