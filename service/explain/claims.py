@@ -3,7 +3,7 @@
 import re
 from functools import cache
 
-from service.explain import restate, terms
+from service.explain import pattern_cache, restate, terms
 from service.explain.document import Claim, Document
 
 # Sentence ends: . ! ? ؟ followed by a space or the end (not a decimal point), ; ؛ and line breaks.
@@ -34,7 +34,7 @@ def _patterns() -> dict[str, re.Pattern]:
             joined.setdefault(name, []).append(pattern if name == "question" else wrap(pattern))
         for name in ("negation", "condition", "dp_bound_words", "compute_bound_words", "memory_bound_words"):
             joined.setdefault(name, []).append(wrap(section[name]))
-    return {name: re.compile("|".join(f"(?:{p})" for p in parts), re.I) for name, parts in joined.items()}
+    return {name: pattern_cache.lazy("|".join(f"(?:{p})" for p in parts), re.I) for name, parts in joined.items()}
 
 
 def cue(name: str, text: str) -> bool:

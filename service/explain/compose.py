@@ -236,7 +236,7 @@ def _calculation_lines(doc: Document, indices: list[int], level: dict) -> list[s
         assumed = [s["why"] for s in run.get("input_sources", {}).values() if s.get("source") == "assumed" and "why" in s
                    and not s.get("default")]
         mine = [a for a in dict.fromkeys(assumed) if a in run.get("assumptions", [])]
-        if mine and level["claims"] > 4:
+        if mine:  # an assumption is never trimmed away (issue 13.8)
             lines.append(f"    {m['assuming']}: " + "; ".join(mine))
     return lines
 

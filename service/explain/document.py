@@ -55,6 +55,11 @@ class Document:
         """Catalog chips the text names, first mention first, each once."""
         return grounding.unique([m.entry for m in self.mentions if m.kind == "chip"])
 
+    def named_only_generically(self, chip: dict) -> bool:
+        """Whether the text names `chip` only as "TPU" or "GPU": the generation is then an assumption to state."""
+        mentions = [m for m in self.mentions if m.kind == "chip" and m.entry is chip]
+        return bool(mentions) and all(m.generic for m in mentions)
+
     def models(self) -> list[dict]:
         """Catalog models the text names, first mention first, each once."""
         return grounding.unique([m.entry for m in self.mentions if m.kind == "model"])

@@ -1,22 +1,17 @@
 """Every figure a text states (English and Arabic), with the calculator quantity it gives and its value."""
 
 import ast
-import atexit
 import bisect
 import json
-import marshal
 import math
 import operator
-import os
 import re
-import sys
-from array import array
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from calculators import CalculatorInputError, catalog
 from calculators.resources import data_dir
 from calculators.units import parse_text
+from service.explain import pattern_cache
 
 # Arabic-Indic and Persian digits and the Arabic decimal/thousands separators map one character to one,
 # so offsets in the translated text are offsets in the input.
@@ -54,115 +49,7 @@ class Figure:
         return out
 
 
-# ------------------------------------------------------------------------------------- compiled patterns
-#
-# The reader's tables make a few hundred regular expressions (about 50,000 characters of pattern), and Python
-# compiles patterns in pure Python: about 200 ms, far over the CLI's start-up budget. So a pattern is compiled
-# only when a read first needs it (_Lazy), and the compiled program is kept, like a .pyc, in __pycache__ beside
-# this file, keyed by the interpreter, the regex engine's MAGIC and the pattern text itself: a later process
-# rebuilds each pattern from its stored program with _sre.compile (microseconds), exactly as re.compile would.
-# Any doubt (another Python, a damaged or unwritable cache, a changed pattern) falls back to re.compile.
-
-try:  # the engine's internals, as re.compile itself uses them (CPython 3.11+)
-    import _sre
-    from re import _compiler, _parser
-    if array("I").itemsize != _sre.CODESIZE:
-        raise ImportError("the engine's code size is not an unsigned int")
-    _STORE_PATH = (Path(__file__).resolve().parent / "__pycache__"
-                   / f"figures_re.{sys.implementation.cache_tag}-{_sre.MAGIC}.marshal")
-except (ImportError, AttributeError):
-    _sre = _STORE_PATH = None
-
-
-def _load_store() -> dict:
-    if _STORE_PATH is None:
-        return {}
-    try:
-        store = marshal.loads(_STORE_PATH.read_bytes())
-        return store if isinstance(store, dict) else {}
-    except (OSError, ValueError, EOFError, TypeError):
-        return {}
-
-
-_STORE: dict | None = None  # read on the first compile, not at import
-_STORE_NEW: dict = {}
-
-
-def _compile(pattern: str, flags: int) -> re.Pattern:
-    global _STORE
-    if _STORE is None:
-        _STORE = _load_store()
-    key = (pattern, flags)
-    program = _STORE.get(key)
-    if program is not None:
-        try:
-            final_flags, code, groups, groupindex, indexgroup = program
-            return _sre.compile(pattern, final_flags, array("I", code).tolist(), groups, groupindex, indexgroup)
-        except Exception:  # noqa: BLE001 - a stored program the engine refuses: compile afresh
-            pass
-    if _sre is None:
-        return re.compile(pattern, flags)
-    try:  # the steps of re._compiler.compile, keeping the program
-        tree = _parser.parse(pattern, flags)
-        code = _compiler._code(tree, flags)
-        groupindex = dict(tree.state.groupdict)
-        indexgroup = [None] * tree.state.groups
-        for name, i in groupindex.items():
-            indexgroup[i] = name
-        compiled = _sre.compile(pattern, flags | tree.state.flags, code, tree.state.groups - 1, groupindex, tuple(indexgroup))
-        program = (int(flags | tree.state.flags), array("I", code).tobytes(), tree.state.groups - 1, groupindex, tuple(indexgroup))
-    except re.error:
-        raise
-    except Exception:  # noqa: BLE001 - internals changed: the public way
-        return re.compile(pattern, flags)
-    if not _STORE_NEW:
-        atexit.register(_save_store)
-    _STORE_NEW[key] = program
-    return compiled
-
-
-def _save_store() -> None:
-    """Add this process's newly compiled programs to the store (skipped where bytecode is not written)."""
-    if not _STORE_NEW or _STORE_PATH is None or sys.dont_write_bytecode:
-        return
-    try:
-        merged = {**_load_store(), **_STORE_NEW}
-        _STORE_PATH.parent.mkdir(exist_ok=True)
-        tmp = _STORE_PATH.with_name(f"{_STORE_PATH.name}.{os.getpid()}.tmp")
-        tmp.write_bytes(marshal.dumps(merged))
-        os.replace(tmp, _STORE_PATH)
-    except (OSError, ValueError):
-        pass
-
-
-class _Lazy:
-    """A pattern compiled on first use; then it acts as the compiled pattern (its methods become plain slots)."""
-
-    __slots__ = ("pattern", "flags", "match", "search", "fullmatch", "finditer", "findall", "sub", "groupindex")
-    _METHODS = ("match", "search", "fullmatch", "finditer", "findall", "sub", "groupindex")
-
-    def __init__(self, pattern: str, flags: int):
-        self.pattern, self.flags = pattern, flags
-
-    def __getattr__(self, name):  # only reached while a method slot is still empty, before the first use
-        if name not in _Lazy._METHODS:
-            raise AttributeError(name)
-        compiled = _compile(self.pattern, self.flags)
-        for method in _Lazy._METHODS:
-            setattr(self, method, getattr(compiled, method))
-        return getattr(compiled, name)
-
-
-_LAZY: dict[tuple[str, int], _Lazy] = {}
-
-
-def _rx(pattern: str, flags: int = 0) -> _Lazy:
-    """The pattern, compiled when first used (one object per pattern and flags)."""
-    key = (pattern, int(flags))
-    found = _LAZY.get(key)
-    if found is None:
-        found = _LAZY[key] = _Lazy(pattern, int(flags))
-    return found
+_rx = pattern_cache.lazy  # every pattern here is compiled on first use, from the on-disk store when it can be
 
 
 # ----------------------------------------------------------------------------------------------- tables

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from calculators.resources import data_dir  # noqa: F401  (re-exported for tests)
 
+from service.explain import pattern_cache
 from service.i18n import arabic
 
 # Words, numbers, Arabic words, and single punctuation marks are the tokens; spaces separate them.
@@ -310,7 +311,7 @@ class Glossary:
         """Each entry's patterns: {"re": a regular expression, "if": lower-case strings one of which the text must hold}."""
         if not hasattr(self, "_compiled_patterns"):
             self._compiled_patterns = [
-                (entry, re.compile(p["re"] if isinstance(p, dict) else p), tuple(k.lower() for k in (p.get("if") or []) if k) if isinstance(p, dict) else ())
+                (entry, pattern_cache.lazy(p["re"] if isinstance(p, dict) else p), tuple(k.lower() for k in (p.get("if") or []) if k) if isinstance(p, dict) else ())
                 for entry in self.entries for p in entry.get("patterns") or []]
         return self._compiled_patterns
 

@@ -76,6 +76,8 @@ def check(doc: Document, claim: Claim, _done=None) -> None:
             inputs.values, inputs.sources, inputs.assumptions = dict(base.values), dict(base.sources), list(base.assumptions)
             if chip is contrast:
                 inputs.assumed("chip", chip["id"], "contrast_chip", chip=restate.chip_name(chip, doc.lang))
+            elif doc.named_only_generically(chip):  # "TPUs": which generation is our assumption, said in words
+                inputs.assumed("chip", chip["id"], "generic_chip", chip=chip["name"])
             else:
                 inputs.values["chip"] = chip["id"]
                 inputs.sources["chip"] = {"source": "text", "quote": restate.chip_name(chip, "en")}

@@ -7,7 +7,7 @@ from functools import cache, lru_cache
 
 from calculators.resources import data_dir
 
-from service.explain import glossary
+from service.explain import glossary, pattern_cache
 from service.i18n import arabic
 
 
@@ -20,12 +20,12 @@ def cues() -> dict:
 @cache
 def _clutter_patterns() -> list[re.Pattern]:
     """The line patterns of page furniture; which words are clutter is the glossary's `clutter` marks."""
-    return [re.compile(p, re.I | re.M) for p in cues()["clutter"]["line_patterns"]]
+    return [pattern_cache.lazy(p, re.I | re.M) for p in cues()["clutter"]["line_patterns"]]
 
 
 @cache
 def _definition_patterns() -> dict[str, list[re.Pattern]]:
-    return {lang: [re.compile(p, re.I if lang == "en" else 0) for p in section["definitions"]]
+    return {lang: [pattern_cache.lazy(p, re.I if lang == "en" else 0) for p in section["definitions"]]
             for lang, section in cues().items() if isinstance(section, dict) and "definitions" in section}
 
 

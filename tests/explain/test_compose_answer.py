@@ -59,3 +59,13 @@ def test_the_seed_claim_comes_first_and_is_not_contradicted():
     tpu_runs = [c for c in result["calculations"] if c["calculator"] == "pp_necessity" and c["inputs"]["chip"] == "tpu-v5p"]
     assert tpu_runs and not any(r["outputs"]["dp_comm_bound"] for r in tpu_runs)
     assert result["claims"][0]["verdict"] == "consistent"
+
+
+def test_a_generic_chip_is_an_assumption_said_in_the_answer():
+    # Issue 13.8: "TPU" becomes a TPU v5p, and the reader is told so, in the JSON and in the text.
+    result = explain_offline("On TPUs at K2 scale you get good MFU without PP; you only need PP when you're DP-comms bound.",
+                             lang="en")
+    tpu = next(c for c in result["calculations"] if c["inputs"].get("chip") == "tpu-v5p")
+    assert tpu["input_sources"]["chip"]["source"] == "assumed"
+    assert any("TPU v5p" in a and "only the kind of chip" in a for a in tpu["assumptions"])
+    assert "TPU v5p: the text says only the kind of chip" in result["explanation"]

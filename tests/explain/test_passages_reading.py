@@ -84,35 +84,26 @@ def _summary() -> dict:
     return bench.summarise(rows)
 
 
-XFAIL = pytest.mark.xfail(strict=False, reason="issue 11 in progress")
-
-
-@XFAIL
 def test_target_terms_recall():
     assert _summary()["terms"] >= 0.95
 
 
-@XFAIL
 def test_target_figures_read():
     assert _summary()["figures"] >= 0.90
 
 
-@XFAIL
 def test_target_right_calculator_with_the_texts_inputs():
     assert _summary()["calculators"] >= 0.80
 
 
-@XFAIL
 def test_target_none_when_none():
     assert _summary()["none_when_none"] >= 0.90
 
 
-@XFAIL
 def test_target_every_altered_passage_flagged():
     assert _summary()["altered"] == 1.0
 
 
-@XFAIL
 def test_target_length_budget_and_never_no_numbers():
     s = _summary()
     assert s["errors"] == 0
