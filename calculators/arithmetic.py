@@ -74,7 +74,7 @@ def evaluate(source: str) -> float:
     except SyntaxError:
         raise CalculatorInputError("expression", f"{source!r} is not arithmetic (numbers, units, + - * / ^ and brackets)") from None
     try:
-        value = _walk(tree.body)
+        value = walk(tree.body)
     except ZeroDivisionError:
         raise CalculatorInputError("expression", f"{source!r} divides by zero") from None
     except (OverflowError, RecursionError):
@@ -84,14 +84,15 @@ def evaluate(source: str) -> float:
     return value
 
 
-def _walk(node) -> float:
+def walk(node) -> float:
+    """The value of a parsed arithmetic expression: numbers, + - * / ** and signs only (also the figures reader's)."""
     if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
         return float(node.value)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        value = _walk(node.operand)
+        value = walk(node.operand)
         return -value if isinstance(node.op, ast.USub) else value
     if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
-        left, right = _walk(node.left), _walk(node.right)
+        left, right = walk(node.left), walk(node.right)
         if isinstance(node.op, ast.Pow) and abs(right) > 400:
             raise OverflowError("exponent too large")
         return float(_BINOPS[type(node.op)](left, right))

@@ -3,7 +3,7 @@
 import re
 from functools import cache
 
-from service.explain import pattern_cache, restate, terms
+from service.explain import grounding, pattern_cache, restate, terms
 from service.explain.document import Claim, Document
 
 # Sentence ends: . ! ? ؟ followed by a space or the end (not a decimal point), ; ؛ and line breaks.
@@ -107,8 +107,8 @@ def find_claims(doc: Document) -> None:
         named = [m for m in doc.mentions if start <= m.start < end]
         claim = Claim(quote=sentence, start=start, end=end, kinds=kinds, frame=frame,
                       negated=cue("negation", sentence), figures=figures, term_ids=sorted(term_ids),
-                      chips=_unique([m.entry for m in named if m.kind == "chip"]),
-                      models=_unique([m.entry for m in named if m.kind == "model"]))
+                      chips=grounding.unique([m.entry for m in named if m.kind == "chip"]),
+                      models=grounding.unique([m.entry for m in named if m.kind == "model"]))
         doc.claims.append(claim)
     for claim in doc.claims:
         claim.plain = restate.claim(doc, claim)
@@ -123,15 +123,6 @@ def _is_claim(kinds: list[str], frame, figures: list, term_ids: set[str], senten
     if any(f.quantity in MEASURED | LAYOUT | {"expression", "params", "tokens", "active_params"} for f in figures):
         return True
     return bool(term_ids) and bool({"requirement", "cause", "comparison"} & set(kinds))
-
-
-def _unique(entries: list[dict]) -> list[dict]:
-    seen, out = set(), []
-    for entry in entries:
-        if entry["id"] not in seen:
-            seen.add(entry["id"])
-            out.append(entry)
-    return out
 
 
 def is_arabic(text: str) -> bool:

@@ -4,12 +4,12 @@ import ast
 import bisect
 import json
 import math
-import operator
 import re
 from dataclasses import dataclass, field
 
 from calculators import CalculatorInputError, catalog
 from calculators.resources import data_dir
+from calculators.arithmetic import walk
 from calculators.units import parse_text
 from service.explain import pattern_cache
 
@@ -1263,8 +1263,6 @@ def _balanced(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-_BINOPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
-           ast.Pow: operator.pow}
 _SUFFIX = _rx(r"(\d)([kKMBT])(?![A-Za-z])")
 _SUFFIX_VALUE = {"k": "e3", "K": "e3", "M": "e6", "B": "e9", "T": "e12"}
 
@@ -1279,24 +1277,11 @@ def _evaluate(source: str) -> float | None:
     expr = _SUFFIX.sub(lambda m: m.group(1) + _SUFFIX_VALUE[m.group(2)], expr)
     try:
         tree = ast.parse(expr.strip(), mode="eval")
-        value = _walk(tree.body)
+        value = walk(tree.body)
     except (SyntaxError, ValueError, ZeroDivisionError, OverflowError, TypeError, RecursionError):
         return None
     return float(value) if math.isfinite(value) else None
 
-
-def _walk(node) -> float:
-    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
-        return float(node.value)
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        value = _walk(node.operand)
-        return -value if isinstance(node.op, ast.USub) else value
-    if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
-        left, right = _walk(node.left), _walk(node.right)
-        if isinstance(node.op, ast.Pow) and abs(right) > 400:
-            raise ValueError("exponent too large")
-        return _BINOPS[type(node.op)](left, right)
-    raise ValueError(f"not arithmetic: {type(node).__name__}")
 
 
 def read_figures(text: str) -> list[Figure]:
