@@ -81,6 +81,9 @@ def _shape_key(lay: dict):
 
 def choose(lay: dict, speed, fits) -> tuple[int, int, int]:
     """(chosen, fastest fitting, near count): among fitting layouts within TOLERANCE of the fastest, the simplest."""
+    # Inputs beyond any physical range (a 1e308 FFN) give no finite speed: rank those last, and when none is
+    # finite the chosen layout's outputs are not finite either, which the registry reports against the input.
+    speed = np.where(np.isfinite(speed), speed, -np.inf)
     usable = np.where(fits, speed, -np.inf)
     if not np.any(fits):
         usable = speed  # nothing fits: rank all by speed and report the memory problem

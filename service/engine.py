@@ -12,6 +12,7 @@ from service import config, llm
 from service.config import Settings
 from service.errors import BackendUnavailable, Cancelled, ConversationNotFound
 from service.i18n import languages
+from service.i18n.messages import messages
 from service.llm.base import Answer, ExplainRequest
 from service.store import Store, close_stores as _close_store_files, open_store
 from service.store.cache import HitCache, cache_key, canonical_request, encode
@@ -210,24 +211,40 @@ def explain(text: str, *, lang: str | None = None, backend: str | None = None, s
     if continue_last and conversation_id is None:
         conversation_id = store.latest_conversation(owner=owner)
         if conversation_id is None:
-            notes.append("There was no earlier conversation to continue, so this one starts afresh.")
-    if conversation_id is None:
-        first = history[0]["user"] if history else text
-        conversation_id = store.new_conversation(title=first, language=language, owner=owner)
-        for index, exchange in enumerate(history or ()):
-            _store_exchange(store, conversation_id, exchange, "followup" if index else "explain", language)
-        past: list[dict] = store.exchanges(conversation_id) if history else []
-    elif not store.has_conversation(conversation_id, owner=owner):
-        raise ConversationNotFound(f"no conversation {conversation_id!r}; `unjargon history` lists them")
+            notes.append(messages(language)["notes"]["nothing_to_continue"])
+    fresh = conversation_id is None and not history
+    if fresh and (prepared is None or prepared.request.kind != "explain"):
+        prepared = prepare(current, ExplainRequest(text=text, language=language))
+    if fresh and use_cache and not notes:
+        hit = _lookup(store, prepared.key)
+        if hit is not None:  # one transaction files the conversation, the question and its cached answer
+            conversation_id = store.record_cached_exchange_now(
+                text, language=language, backend=current.backend, model=current.model, owner=owner,
+                cache_key=prepared.key, answer_backend=current.backend)
+            result = json.loads(hit)
+            if on_text and result.get("explanation"):
+                on_text(result["explanation"])
+            return {**result, "conversation_id": conversation_id, "usage": None}
+    if fresh:
+        # The reader's words are stored before any model is called, so a crash or failure never loses them;
+        # the turn is pending (Store) until its answer or failure is stored. One transaction with the conversation.
+        conversation_id, user_message = store.start_conversation(text, language=language, owner=owner,
+                                                                 backend=current.backend, model=current.model)
+        past: list[dict] = []
+        kind = "explain"
     else:
+        if conversation_id is None:
+            conversation_id = store.new_conversation(title=history[0]["user"], language=language, owner=owner)
+            for index, exchange in enumerate(history):
+                _store_exchange(store, conversation_id, exchange, "followup" if index else "explain", language)
+        elif not store.has_conversation(conversation_id, owner=owner):
+            raise ConversationNotFound(f"no conversation {conversation_id!r}; `unjargon history` lists them")
         past = store.exchanges(conversation_id)
-    kind = "followup" if past else "explain"
-    # The reader's words are stored before any model is called, so a crash or failure never loses them;
-    # the turn is pending (Store) until its answer or failure is stored.
-    user_message = store.add_user_message(conversation_id, text, kind=kind, language=language,
-                                          backend=current.backend, model=current.model, pending=True)
-    if prepared is None or prepared.request.kind != kind or past:  # a turn with history has a key of its own
-        prepared = prepare(current, ExplainRequest(text=text, language=language, kind=kind, history=past))
+        kind = "followup" if past else "explain"
+        user_message = store.add_user_message(conversation_id, text, kind=kind, language=language,
+                                              backend=current.backend, model=current.model, pending=True)
+        if prepared is None or prepared.request.kind != kind or past:  # a turn with history has a key of its own
+            prepared = prepare(current, ExplainRequest(text=text, language=language, kind=kind, history=past))
     try:
         answer, source, key = _answer(prepared, store, use_cache, on_text)
     except BaseException as exc:

@@ -233,11 +233,13 @@ def _calculation_lines(doc: Document, indices: list[int], level: dict) -> list[s
         if steps:
             lines.append(f"    {m['working_label']}:")
             lines += [f"    - {step}" for step in steps]
-        assumed = [s["why"] for s in run.get("input_sources", {}).values() if s.get("source") == "assumed" and "why" in s
-                   and not s.get("default")]
+        sources = run.get("input_sources", {})
+        # Which chip was assumed comes first: the hardware is what the reader most needs to know (issue 13.8).
+        ordered = sorted(sources.items(), key=lambda item: item[0] != "chip")
+        assumed = [s["why"] for _, s in ordered if s.get("source") == "assumed" and "why" in s and not s.get("default")]
         mine = [a for a in dict.fromkeys(assumed) if a in run.get("assumptions", [])]
-        if mine:  # an assumption is never trimmed away (issue 13.8)
-            lines.append(f"    {m['assuming']}: " + "; ".join(mine))
+        if mine and level["terms"]:  # a short answer keeps the first; only the shortest form drops them
+            lines.append(f"    {m['assuming']}: " + "; ".join(mine if level["claims"] > 4 else mine[:1]))
     return lines
 
 

@@ -305,9 +305,9 @@ class Store:
 
         return self.run_write(insert)
 
-    async def record_cached_exchange(self, text: str, *, language: str, backend: str, model: str | None,
-                                     owner: str | None, cache_key: str, answer_backend: str) -> str:
-        """A new conversation holding `text` and its answer from the response cache, in one transaction; its id."""
+    def _cached_exchange(self, text: str, language: str, backend: str, model: str | None, owner: str | None,
+                         cache_key: str, answer_backend: str):
+        """The write that files a new conversation holding `text` and its cached answer, and the conversation's id."""
         conversation_id = uuid.uuid4().hex
         stamp = now()
 
@@ -320,7 +320,33 @@ class Store:
                  (conversation_id, "assistant", None, None, language, answer_backend, model, 1, cache_key, stamp)])
             return conversation_id
 
-        return await self.run_write_async(insert)
+        return insert
+
+    async def record_cached_exchange(self, text: str, *, language: str, backend: str, model: str | None,
+                                     owner: str | None, cache_key: str, answer_backend: str) -> str:
+        """A new conversation holding `text` and its answer from the response cache, in one transaction; its id."""
+        return await self.run_write_async(self._cached_exchange(text, language, backend, model, owner, cache_key, answer_backend))
+
+    def record_cached_exchange_now(self, text: str, *, language: str, backend: str, model: str | None,
+                                   owner: str | None, cache_key: str, answer_backend: str) -> str:
+        """record_cached_exchange from synchronous code (the CLI): one transaction, one commit."""
+        return self.run_write(self._cached_exchange(text, language, backend, model, owner, cache_key, answer_backend))
+
+    def start_conversation(self, text: str, *, language: str | None, owner: str | None, backend: str | None,
+                           model: str | None) -> tuple[str, int]:
+        """A new conversation and the reader's first message, pending its answer, in one transaction: (id, message id)."""
+        conversation_id = uuid.uuid4().hex
+        stamp = now()
+        worker = self.worker
+
+        def insert(conn):
+            _insert_conversation(conn, conversation_id, text, language, owner, stamp)
+            message_id = _insert_user_message(conn, conversation_id, text, "explain", language, backend, model, stamp)
+            conn.execute("INSERT INTO pending_turns (message_id, conversation_id, worker, started) VALUES (?, ?, ?, ?)",
+                         (message_id, conversation_id, worker, stamp))
+            return conversation_id, message_id
+
+        return self.run_write(insert)
 
     def exchanges(self, conversation_id: str) -> list[dict]:
         """Past exchanges that got an answer, oldest first: kind, user text, answer text and API turns."""

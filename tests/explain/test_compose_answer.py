@@ -67,5 +67,5 @@ def test_a_generic_chip_is_an_assumption_said_in_the_answer():
                              lang="en")
     tpu = next(c for c in result["calculations"] if c["inputs"].get("chip") == "tpu-v5p")
     assert tpu["input_sources"]["chip"]["source"] == "assumed"
-    assert any("TPU v5p" in a and "only the kind of chip" in a for a in tpu["assumptions"])
-    assert "TPU v5p: the text says only the kind of chip" in result["explanation"]
+    assert any("TPU v5p" in a and "does not name the generation" in a for a in tpu["assumptions"])
+    assert "Google TPU v5p, as the text does not name the generation" in result["explanation"]
