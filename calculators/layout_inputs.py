@@ -9,6 +9,10 @@ from .errors import CalculatorInputError
 from .registry import Field
 from .resources import data_dir
 
+# Upper bounds no training job comes near (the largest runs use about 100,000 chips, a few hundred experts,
+# 128 heads and 126 layers); the layout search enumerates divisors, so larger values are refused, not searched.
+MAX_CHIPS, MAX_EXPERTS, MAX_HEADS, MAX_LAYERS = 2**22, 2**16, 2**16, 2**16
+
 SCHEDULES = ("1f1b", "interleaved", "gpipe", "dualpipe", "zero_bubble")
 RECOMPUTE = ("none", "selective", "full")
 OFFLOAD = ("none", "optimizer", "activations", "both")
@@ -155,6 +159,11 @@ def _hardware(v: dict, chip: dict, job: dict) -> None:
         peak = v.get("peak_fp8_flop_per_s") or chip.get("peak_fp8_flop_per_s")
         if not peak:
             raise CalculatorInputError("peak_fp8_flop_per_s", "is required for precision fp8 (this chip lists no fp8 peak)")
+    # The search enumerates the divisors of these counts; beyond any real job they would only hang it.
+    for name, limit in (("n_chips", MAX_CHIPS), ("moe_experts", MAX_EXPERTS), ("n_heads", MAX_HEADS), ("n_layers", MAX_LAYERS)):
+        value = v.get(name) if name in ("n_chips",) else job.get(name, v.get(name))
+        if value is not None and value > limit:
+            raise CalculatorInputError(name, f"is {value:g}, more than any training job has (at most {limit:,})")
     hbm = v.get("hbm_bytes") or chip.get("hbm_bytes")
     if not hbm:
         raise CalculatorInputError("hbm_bytes", "is required (or give chip)")

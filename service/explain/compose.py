@@ -38,7 +38,8 @@ def explain_offline(text: str, lang: str | None = None, context: str = "") -> di
     doc = analyse(text, lang, previous)
     is_followup = previous is not None and not doc.calculations and followup.retarget(doc, previous)
     markdown = compose(doc, is_followup)
-    warnings = [c["warning"] for c in doc.corrections] + [f"calculation skipped: {f}" for f in doc.failures]
+    skipped = messages(doc.lang)["notes"]["calculation_skipped"]
+    warnings = [c["warning"] for c in doc.corrections] + [skipped.format(reason=f) for f in doc.failures]
     return {
         "explanation": markdown,
         "language": lang,
