@@ -4,7 +4,7 @@ Run with the project's interpreter: `.venv/bin/python bench/replicas.py` (about 
 then the figures as JSON; nothing is asserted (DESIGN.md: benchmarks print figures).
 
 Method
-- PostgreSQL is the test suite's own throw-away server (tests/support/postgres.py: a temporary folder,
+- PostgreSQL is the test suite's own throw-away server (tests/support/postgres_server.py: a temporary folder,
   a loopback port, fsync off, as in the tests). Each replica is `unjargon serve --workers 1` (offline
   backend), started as tests/support/server_process.py starts it; the SQLite replica has its own home.
 - One text is explained once (a miss), then every request is that text again: a hit, which still writes
@@ -73,7 +73,7 @@ def _warm(servers: list[ServerProcess]) -> None:
 
 
 def run(args) -> dict:
-    from tests.support.postgres import ensure_bindir, PostgresServer
+    from tests.support.postgres_server import ensure_bindir, PostgresServer
 
     bindir, why = ensure_bindir()
     if bindir is None:

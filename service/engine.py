@@ -10,7 +10,7 @@ from typing import Callable, Iterator
 
 from service import config, llm
 from service.config import Settings
-from service.errors import BackendUnavailable, Cancelled, ConversationNotFound
+from service.failures import BackendUnavailable, Cancelled, ConversationNotFound
 from service.i18n import languages
 from service.i18n.messages import messages
 from service.llm.base import Answer, ExplainRequest

@@ -72,4 +72,4 @@ def no_network(monkeypatch):
     monkeypatch.setattr(socket.socket, "connect_ex", connect_ex)
 
 
-from tests.support.postgres import postgres_database, postgres_server, postgres_url  # noqa: E402,F401  (issue 14)
+from tests.support.postgres_server import postgres_database, postgres_server, postgres_url  # noqa: E402,F401  (issue 14)

@@ -3,7 +3,7 @@
 import argparse
 import json
 
-from service.cli.errors import UsageError
+from service.cli.usage import UsageError
 
 
 def calc_command(argv: list[str]) -> int:

@@ -80,7 +80,7 @@ def chat_command(args) -> int:
     """`unjargon chat`: explain a thread, then answer follow-ups in the same conversation."""
     from service import config, engine
     from service.cli.terminal import MarkdownStream
-    from service.errors import UnjargonError
+    from service.failures import UnjargonError
 
     interactive = sys.stdin.isatty()
     if interactive:
@@ -138,7 +138,7 @@ def _cost(value) -> str:
 def history_command(args) -> int:
     """`unjargon history`: recent conversations, or one conversation with its messages."""
     from service import engine
-    from service.errors import UnjargonError
+    from service.failures import UnjargonError
 
     try:
         if args.id:

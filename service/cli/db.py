@@ -22,7 +22,7 @@ def add_commands(commands) -> None:
 
 def check_database(settings) -> None:
     """At start-up: the configured PostgreSQL answers and has the schema; else one line naming the variable (exit 2)."""
-    from service.errors import StoreUnavailable
+    from service.failures import StoreUnavailable
     from service.store import open_store
 
     try:
@@ -52,7 +52,7 @@ def copy_command(args) -> int:
 
     from service import config
     from service.config import BY_VARIABLE, _checked
-    from service.errors import StoreUnavailable
+    from service.failures import StoreUnavailable
     from service.store.copy import CopyRefused, copy_sqlite_to_postgres
     from service.store.postgres import redact_url
 

@@ -5,7 +5,7 @@ import json
 import sys
 
 from service.cli.calc import calc_command
-from service.cli.errors import EXIT_BAD_INPUT, UsageError
+from service.cli.usage import EXIT_BAD_INPUT, UsageError
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -39,7 +39,7 @@ def _guard(action) -> int:
     from calculators import CalculatorInputError
 
     from service.config import SettingsError
-    from service.errors import UnjargonError
+    from service.failures import UnjargonError
 
     try:
         return action() or 0

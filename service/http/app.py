@@ -19,7 +19,7 @@ from service.http.deps import get_settings
 from service.http.middleware import AuthMiddleware, BodyLimitMiddleware, CatchAllMiddleware, RateLimitMiddleware, SecurityHeadersMiddleware, is_public
 from service import config
 from service.config import Settings
-from service.errors import StoreUnavailable
+from service.failures import StoreUnavailable
 from service.i18n import languages
 from service.i18n.messages import messages
 

@@ -11,7 +11,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from calculators import CalculatorInputError
 
-from service.errors import UnjargonError
+from service.failures import UnjargonError
 
 log = logging.getLogger(__name__)
 

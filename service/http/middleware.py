@@ -261,7 +261,7 @@ class RateLimitMiddleware:
         caller = owner or "client:" + str((scope.get("client") or ("?",))[0])
         settings = self.settings_of()
         if getattr(settings, "database_url", None) is not None:  # replicas share one database: they share the limit
-            from service.errors import StoreUnavailable
+            from service.failures import StoreUnavailable
 
             try:
                 wait = await shared_wait(settings, caller, limit)

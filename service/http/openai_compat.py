@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from service import engine
 from service.http import sse
-from service.errors import UnjargonError
+from service.failures import UnjargonError
 from service.http.deps import check_text, check_unicode, get_owner, get_settings
 from service.http.error_responses import BACKEND_ERRORS, HTTPError, error_body, error_responses
 from service.config import Settings

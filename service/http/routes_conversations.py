@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from service import engine
 from service.http import sse
-from service.errors import UnjargonError
+from service.failures import UnjargonError
 from service.http.deps import BackendName, LanguageCode, check_text, get_owner, get_settings, wants_event_stream
 from service.http.error_responses import BACKEND_ERRORS, HTTPError, error_body, error_responses
 from service.http.html import render_result

@@ -7,7 +7,7 @@ from functools import cache
 
 from service.explain.number_check import ungrounded_numbers
 from service.llm import message_history as history, prompts, tools
-from service.errors import BackendRejected, BackendUnavailable, Cancelled, ConfigurationError, DeadlineExceeded, redact
+from service.failures import BackendRejected, BackendUnavailable, Cancelled, ConfigurationError, DeadlineExceeded, redact
 from service.llm.base import Answer, ExplainRequest, ModelTurn, TextCallback
 from service.llm.toolloop import ToolLoop
 

@@ -29,7 +29,7 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 from psycopg_pool import ConnectionPool
 
-from service.errors import StoreUnavailable
+from service.failures import StoreUnavailable
 from service.store import schema
 from service.store.liveness import worker_id
 from service.store.sqlite import Store, now

@@ -199,7 +199,7 @@ def test_a_message_streams_as_server_sent_events_and_is_saved_once_complete(clie
 
 
 def test_a_failure_mid_stream_is_an_error_event(client, monkeypatch):
-    from service.errors import BackendUnavailable
+    from service.failures import BackendUnavailable
 
     def failing(text, **options):
         yield "first words "

@@ -10,7 +10,7 @@ import pytest
 
 from service import engine
 from service.llm.base import Answer
-from service.errors import Cancelled
+from service.failures import Cancelled
 from service.config import load as load_settings
 from tests.support.live_server import LiveServer
 from tests.support.http_helpers import sse_events
@@ -145,7 +145,7 @@ def test_openai_client_with_a_token(secured_server):
 
 
 def test_an_error_mid_stream_reaches_the_openai_client(server, monkeypatch):
-    from service.errors import BackendUnavailable
+    from service.failures import BackendUnavailable
 
     def failing(text, **options):
         yield "partial "

@@ -5,7 +5,7 @@ from fastapi.testclient import TestClient
 
 from service import engine
 from service.http import middleware as security
-from service.errors import ConversationNotFound
+from service.failures import ConversationNotFound
 from service.http.app import create_app
 from service.http.middleware import RateLimiter, match_token, token_owner
 from service.config import load as load_settings

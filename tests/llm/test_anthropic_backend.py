@@ -9,7 +9,7 @@ import pytest
 
 import calculators
 from service import engine
-from service.errors import BackendRejected, BackendUnavailable, DeadlineExceeded
+from service.failures import BackendRejected, BackendUnavailable, DeadlineExceeded
 from service.config import load as load_settings
 
 from tests.support.fake_anthropic import Fault, FakeAnthropic, Hang, Raw, Reply, text, tool_use

@@ -8,7 +8,7 @@ import pytest
 
 from service.cli import main as cli
 from service import engine
-from service.errors import UnjargonError
+from service.failures import UnjargonError
 from service.config import load as load_settings
 
 from tests.support.fake_anthropic import Fault, FakeAnthropic, Reply, text, tool_use

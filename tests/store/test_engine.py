@@ -12,7 +12,7 @@ import pytest
 
 from service import engine
 from service.llm.base import Answer, ExplainRequest
-from service.errors import BackendUnavailable, ConversationNotFound
+from service.failures import BackendUnavailable, ConversationNotFound
 from service.config import load as load_settings
 
 ROOT = Path(__file__).resolve().parents[2]

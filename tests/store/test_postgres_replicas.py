@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from service.store.postgres import PostgresStore
-from tests.support.postgres import start_server
+from tests.support.postgres_server import start_server
 from tests.support.server_process import ServerProcess
 
 pytestmark = pytest.mark.slow

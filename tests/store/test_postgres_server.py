@@ -1,4 +1,4 @@
-"""The suite's own PostgreSQL server (tests/support/postgres.py): loopback, non-superuser, fresh databases."""
+"""The suite's own PostgreSQL server (tests/support/postgres_server.py): loopback, non-superuser, fresh databases."""
 
 import psycopg
 
