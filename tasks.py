@@ -46,7 +46,9 @@ def ensure_venv(extras: str = "") -> None:
     if not (BIN / "python").exists():
         venv.create(VENV, with_pip=True)
     stamp = VENV / f".installed{extras or '-base'}"
-    if stamp.exists() and stamp.stat().st_mtime >= (ROOT / "pyproject.toml").stat().st_mtime:
+    # An install with the test extras also holds the base project: either stamp will do for the base.
+    fresh = [s for s in {stamp, VENV / ".installedtest"} if s.exists() and s.stat().st_mtime >= (ROOT / "pyproject.toml").stat().st_mtime]
+    if stamp in fresh or (not extras and fresh):
         return
     spec = f".[{extras}]" if extras else "."
     if run(str(BIN / "python"), "-m", "pip", "install", "--quiet", "--upgrade", "pip") or \
