@@ -142,7 +142,7 @@ def _model_inputs(doc: Document, claim: Claim, inputs: Inputs) -> bool:
 
 def _chip_inputs(doc: Document, claim: Claim, inputs: Inputs) -> bool:
     """The chip's peak from the text, else the chip it names (a figure's chip first)."""
-    fig = _fig(doc, claim, "peak_flop_per_s", "flop_per_s_per_chip")
+    fig = _fig(doc, claim, "peak_flop_per_s")  # a rate the job reached is not the chip's peak
     if fig is not None:
         inputs.text("peak_flop_per_s", fig)
         return True
@@ -492,13 +492,23 @@ def _layout(doc: Document, claim: Claim) -> bool:
     if "configuration" not in claim.kinds or "evaluate_layout" not in calculators.names():
         return False
     stated = next((f for f in claim.figures if f.quantity == "mfu"), None)
+    rate = next((f for f in claim.figures if f.quantity == "flop_per_s_per_chip"), None)
     inputs = Inputs(doc.lang)
     if not (_model_inputs(doc, claim, inputs) and _n_chips(doc, claim, inputs) and _chip_inputs(doc, claim, inputs)):
         return False
+    models = claim.models or doc.models()
+    if models and "model" not in inputs.values:  # the planner needs the architecture a stated size leaves out
+        inputs.values["model"] = models[0]["id"]
+        inputs.sources["model"] = {"source": "text", "quote": models[0]["name"]}
     for name in ("tp_degree", "pp_degree", "virtual_stages", "ep_degree", "cp_degree", "micro_batch", "seq_len", "zero_stage"):
         fig = _fig(doc, claim, name)
         if fig is not None:
             inputs.text(name, fig)
+    # Sharding named as a term (FSDP, ZeRO-3) rather than a degree: the stage it means is derived from it.
+    sharded = {"fsdp": 3, "zero-3": 3, "zero-2": 2, "zero-1": 1}
+    found = [t for t in doc.terms if t["id"] in sharded and t.get("found_as", "") in claim.quote]
+    if "zero_stage" not in inputs.values and found:
+        inputs.derived("zero_stage", sharded[found[0]["id"]], found[0]["found_as"])
     batch = _fig(doc, claim, "global_batch_tokens")
     sequences, seq = _fig(doc, claim, "global_batch_sequences"), _fig(doc, claim, "seq_len")
     if batch is not None:
@@ -511,12 +521,17 @@ def _layout(doc: Document, claim: Claim) -> bool:
     if index is None:
         return False
     claim.calculations.append(index)
-    computed = doc.calculations[index]["outputs"].get("mfu")
+    outputs = doc.calculations[index]["outputs"]
+    computed = outputs.get("mfu")
+    if stated is None and rate is not None and outputs.get("model_flop_per_s_per_chip"):
+        # A rate per chip is checked the same way, against the planner's model FLOP/s per chip.
+        stated, computed = rate, outputs["model_flop_per_s_per_chip"]
     if stated is not None and computed is not None:
         # The planner's MFU is a model's estimate, not a measurement: only a gap of 2x or more is flagged.
         ratio = stated.value / computed if computed else 0
         claim.verdict = "consistent" if 0.5 <= ratio <= 2 else "inconsistent"
-        claim.why = messages(doc.lang)["verdicts"]["estimate"].format(stated=stated.quote, computed=restate.value("mfu", computed))
+        field = "mfu" if stated.quantity == "mfu" else "model_flop_per_s_per_chip"
+        claim.why = messages(doc.lang)["verdicts"]["estimate"].format(stated=stated.quote, computed=restate.value(field, computed))
     return True
 
 

@@ -149,3 +149,17 @@ def test_a_stated_change_between_two_figures(change, verdict):
 def test_a_product_6nd_is_training_flops():
     got, why, names = _verdict("Training a 8B model on 15T tokens takes 6 × 8B × 15T = 7.2e23 FLOPs.", "6 ×")
     assert "training_flops" in names and got == "consistent"
+
+
+def test_a_layout_with_a_per_gpu_rate_is_scored_by_the_planner():
+    # Issue 12: the explainer checks configuration claims with evaluate_layout. The stated size (70B) does not
+    # hide the named model's architecture, a rate the job reached is not taken for the chip's peak, and FSDP
+    # named as a term means ZeRO stage 3.
+    result = explain_offline("We trained Llama 3 70B on 512 H100s with TP8 PP4 and FSDP, a 4M-token batch at seq 8192, "
+                             "and reached 420 TFLOP/s per GPU.", lang="en")
+    layout = next(c for c in result["calculations"] if c["calculator"] == "evaluate_layout")
+    assert layout["inputs"]["tp_degree"] == 8 and layout["inputs"]["pp_degree"] == 4 and layout["inputs"]["n_chips"] == 512
+    assert layout["inputs"]["zero_stage"] == 3 and layout["input_sources"]["zero_stage"]["source"] == "derived"
+    assert layout["inputs"]["peak_flop_per_s"] == pytest.approx(989e12, rel=0.01)  # the H100's, not the 420 reached
+    claim = next(c for c in result["claims"] if c["calculation"] is not None)
+    assert claim["verdict"] == "consistent" and "420 TFLOP/s" in claim["why"]
