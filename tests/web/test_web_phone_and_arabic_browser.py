@@ -5,7 +5,6 @@ Set SCREENSHOTS_DIR to keep a full-page screenshot of each case for a person to 
 
 import os
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -15,9 +14,6 @@ from tests.support.live_server import LiveServer
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else shutil.which("chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 SHOTS = os.environ.get("SCREENSHOTS_DIR")
 VIEWPORTS = {"phone": (390, 844), "desktop": (1280, 800)}
 TEXTS = {
@@ -39,20 +35,6 @@ READER_TEXT = """() => {
         for (const node of document.querySelectorAll(selector)) out.push(node.alt || node.textContent);
     return out.join(' | ');
 }"""
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not CHROMIUM:
-        pytest.skip("chromium is not installed (apt-get install chromium; python3 tasks.py test does it as root)")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (the test extra)")
-    with sync_api.sync_playwright() as playwright:
-        try:
-            launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, timeout=30_000)
-        except Exception as exc:  # e.g. a chromium that cannot start in this container
-            pytest.skip(f"chromium could not start: {exc}")
-        yield launched
-        launched.close()
 
 
 @pytest.fixture
