@@ -54,6 +54,11 @@ def _needs_reading(fig) -> bool:
     return bool(re.search(r"[=|:]|[A-Za-z]\d|\d[kKMBT]\b|^\w+\s+\d", quote)) and fig.quantity != "expression"
 
 
+_ARTICLE_BEFORE = re.compile(r"(?:^|\s)(?:a|an|the)\s+$", re.I)  # an article the text puts just before a figure
+_ARTICLE_FIRST = re.compile(r"(?:a|an|the)\s", re.I)  # a reading that starts with its own
+_NEXT_WORD = re.compile(r"\s+([A-Za-z]+)\b")
+
+
 def expand(doc, start: int, end: int, lang: str) -> str:
     """doc.text[start:end] with its acronyms expanded and its compact figures read out."""
     text = doc.text
@@ -85,6 +90,15 @@ def expand(doc, start: int, end: int, lang: str) -> str:
         is_figure = any(f.start == a for f in doc.figures)
         if is_figure and last_figure and not gap.strip():
             gap = ", "  # "FSDP8 TP8 PP4" read out is a list
+        if is_figure:
+            # The reading carries its own article and noun: "a 4M-token batch" reads "a global batch of 4M tokens",
+            # not "a a global batch of 4M tokens batch".
+            article = _ARTICLE_BEFORE.search(gap)
+            if article and _ARTICLE_FIRST.match(replacement):
+                gap = gap[:article.start()] + " "
+            noun = _NEXT_WORD.match(text, b, end)
+            if noun and noun.group(1).lower() in replacement.lower().split():
+                b = noun.end()
         out.append(gap)
         out.append(replacement)
         cursor, last_figure = b, is_figure

@@ -69,3 +69,11 @@ def test_a_generic_chip_is_an_assumption_said_in_the_answer():
     assert tpu["input_sources"]["chip"]["source"] == "assumed"
     assert any("TPU v5p" in a and "does not name the generation" in a for a in tpu["assumptions"])
     assert "Google TPU v5p, as the text does not name the generation" in result["explanation"]
+
+
+def test_a_figure_read_out_keeps_one_article_and_one_noun():
+    # "a 4M-token batch" reads "a global batch of 4M tokens", not "a a global batch of 4M tokens batch".
+    plain = explain_offline("K2 used a 16M-token batch on 2048 GPUs; the model uses TP=8 on the 64 GPUs.", lang="en")["plain"]
+    assert "used a global batch of 16M tokens on" in plain
+    assert "a a " not in plain and "tokens batch" not in plain
+    assert plain.startswith("K2 used") and "the model uses tensor parallelism across 8 GPUs" in plain
