@@ -8,6 +8,9 @@ from service.explain.document import Claim, Document
 
 # Sentence ends: . ! ? ؟ followed by a space or the end (not a decimal point), ; ؛ and line breaks.
 _BOUNDARY = re.compile(r"(?<=[.!?؟])\s+|[;؛]\s*|\n+")
+# A line broken in the middle of a sentence (a lower-case word or a comma, then a lower-case word on the
+# next line) is one sentence: text pasted from mail or a terminal is often hard-wrapped.
+_HARD_WRAP = re.compile(r"(?<=[a-z,])[ \t]*\n(?=[ \t]*[a-z])")
 _ARABIC = re.compile(r"[\u0600-\u06FF]")
 
 # Figures whose quantity is a measured result, and those that describe a set-up.
@@ -46,7 +49,8 @@ def cue(name: str, text: str) -> bool:
 def sentences(text: str, clutter: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """(start, end) of each sentence or clause outside the page clutter, trimmed of spaces and bullets."""
     spans, start = [], 0
-    for match in _BOUNDARY.finditer(text):
+    unwrapped = _HARD_WRAP.sub(lambda m: " " * len(m.group(0)), text)  # same length: offsets stay the text's
+    for match in _BOUNDARY.finditer(unwrapped):
         spans.append((start, match.start()))
         start = match.end()
     spans.append((start, len(text)))

@@ -1,5 +1,6 @@
 """Claims: the statements a reader wants explained or checked, found by sentence and clause and restated plainly (issue 11.2)."""
 
+from service.explain.compose import explain_offline
 from service.explain.document import analyse
 
 ONE_SENTENCE = ("Our 70B run (FSDP8 TP8 PP4 on 256 H100s, GBS=1024 at seq 4k) reached 41% MFU; "
@@ -60,3 +61,13 @@ def test_a_definition_in_the_text_wins_over_the_glossary():
     doc = analyse("Here DP means FSDP. We run DP over 64 GPUs.", "en")
     dp = next(t for t in doc.terms if t["found_as"] == "DP")
     assert dp["id"] == "fsdp" and dp["defined_in_text"] == "FSDP"
+
+
+def test_a_hard_wrapped_sentence_is_one_claim():
+    # Text pasted from mail or a terminal breaks lines mid-sentence; the claim (and its restatement) is whole.
+    text = ("TPUs and NVL72 have so much bandwidth over a\nlarge enough domain that you can get away with simpler "
+            "parallelism.\nHeadline\nAnother line")
+    result = explain_offline(text, lang="en")
+    quotes = [claim["quote"] for claim in result["claims"]]
+    assert any("over a\nlarge enough domain" in quote for quote in quotes), quotes
+    assert not any(quote.rstrip().endswith("over a") for quote in quotes)
