@@ -1,1 +1,1 @@
-"""explain"""
+"""Reading a passage in stages (terms, figures, claims, checks) and composing the offline answer."""

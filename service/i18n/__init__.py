@@ -1,1 +1,1 @@
-"""i18n"""
+"""Languages: the registry built from locale files, their wording, and Arabic text normalisation."""
