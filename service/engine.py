@@ -1,7 +1,6 @@
 """The explainer engine: backend choice and fallback, the response cache, single-flight, and the store."""
 
 import json
-import logging
 import queue
 import threading
 import time
@@ -18,7 +17,6 @@ from service.store import Store, close_stores as _close_store_files, open_store
 from service.store.cache import HitCache, cache_key, canonical_request, encode
 from service.store.singleflight import SingleFlight
 
-log = logging.getLogger(__name__)
 
 _flights = SingleFlight()
 _hits = HitCache()
@@ -253,7 +251,9 @@ def explain(text: str, *, lang: str | None = None, backend: str | None = None, s
             store.add_assistant_message(conversation_id, content="", language=language, backend=current.backend,
                                         model=current.model, status="failed", error=message, answers=user_message)
         except Exception:  # never hide the original failure behind a bookkeeping one
-            log.warning("could not record a failed answer", exc_info=True)
+            import logging  # only here: logging costs the offline start-up 4 ms
+
+            logging.getLogger(__name__).warning("could not record a failed answer", exc_info=True)
         raise
     cached = source != "model"
     usage = [] if cached else [_priced(item) for item in answer.usage]
