@@ -100,9 +100,10 @@ class _Table:
 
     def _prepare(self) -> None:
         key = self.key
-        self.words = [frozenset(w.lower() for w in _LETTERS.findall(e[key])) for e in self.entries]
         # a pattern that opens with a character class ("[A-Z]\\d+") could start with any word
         self.wild = [re.sub(r"^(?:\(\?:|\()+", "", e[key])[:1] in ("[", "\\", ".") for e in self.entries]
+        # words last: server threads read the table at once, and `words` set is the sign that `wild` is too
+        self.words = [frozenset(w.lower() for w in _LETTERS.findall(e[key])) for e in self.entries]
 
     def candidates(self, word: str) -> tuple[int, ...]:
         found = self.cache.get(word)
