@@ -114,21 +114,23 @@ def _lease_seconds(current: Plan) -> float:
     return (getattr(settings, "request_deadline_s", 120.0) or 120.0) + 30.0
 
 
-def _answer(prepared: Prepared, store: Store, use_cache: bool, on_text) -> tuple[Answer, str, str | None]:
-    """The answer, where it came from (model: a backend ran; cache; shared: another caller's run), and its
-    cache key when the answer is in the response cache."""
-    current, request, canonical, key = prepared.plan, prepared.request, prepared.canonical, prepared.key
+def _answer(prepared: Prepared, store: Store, use_cache: bool, on_text, coordinate: bool) -> tuple[Answer, str, bool]:
+    """The answer; where it came from (model: a backend ran here; cache; shared: another caller's run); and
+    whether it is in the response cache already (else the caller files it there with the turn).
+
+    `coordinate`: ask once across processes, through a lease on the key (see explain).
+    """
+    current, request, key = prepared.plan, prepared.request, prepared.key
     if not use_cache:
-        return _call_backend(current, request, on_text), "model", None
+        return _call_backend(current, request, on_text), "model", False
 
     def produce():
         hit = _lookup(store, key)
         if hit is not None:
             return hit, "cache"
-        # Asked once across processes (and, on a shared database, across hosts): the first takes a lease on
-        # the key, the others wait for its answer to land in the cache (or for the lease to end without one).
-        leased = True
-        if leased:
+        if coordinate:
+            # Asked once across processes (and, on a shared database, across hosts): the first takes a lease on
+            # the key, the others wait for its answer to land in the cache (or for the lease to end without one).
             give_up = time.monotonic() + _lease_seconds(current)
             while not store.take_lease(key, _lease_seconds(current)):
                 time.sleep(LEASE_POLL_S)
@@ -136,36 +138,19 @@ def _answer(prepared: Prepared, store: Store, use_cache: bool, on_text) -> tuple
                 if hit is not None:
                     return hit, "shared"
                 if time.monotonic() > give_up:
-                    leased = False  # the holder neither answered nor let go: ask without a lease
-                    break
-            else:
-                hit = _lookup(store, key)  # another process may have answered between the first look and the lease
-                if hit is not None:
-                    store.release_lease(key)
-                    return hit, "shared"
-        try:
-            answer = _call_backend(current, request, on_text)
-            if answer.cacheable:
-                store.cache_put(key, canonical, answer.result(cached=False), backend=answer.backend, model=answer.model)
-                leased = False  # cache_put ended the lease
-                _hits.put(_memory_key(store, key), encode(answer.result(cached=True)))
-        finally:
-            if leased:
-                store.release_lease(key)
-        return answer, "model"
+                    break  # the holder neither answered nor let go: ask without a lease
+        return _call_backend(current, request, on_text), "model"
 
     (value, source), leader = _flights.do(key, produce)
     if isinstance(value, bytes):
-        answer = Answer.from_result(json.loads(value), model=current.model)
-        in_cache = True
+        answer, in_cache = Answer.from_result(json.loads(value), model=current.model), True
     else:
-        answer = value
-        in_cache = answer.cacheable
+        answer, in_cache = value, False
         if not leader:
             source = "shared"
     if source != "model" and on_text and answer.explanation:
         on_text(answer.explanation)  # nothing streamed for this caller: the whole text arrives at once
-    return answer, source, key if in_cache else None
+    return answer, source, in_cache
 
 
 def _priced(usage: dict) -> dict:
@@ -223,13 +208,12 @@ def explain(text: str, *, lang: str | None = None, backend: str | None = None, s
             if on_text and result.get("explanation"):
                 on_text(result["explanation"])
             return {**result, "conversation_id": conversation_id, "usage": None}
+    # The reader's words are stored before any backend is called, so a failure or crash during a long model call
+    # never loses them: the turn stays pending (Store) until its answer or failure is stored. The same commit
+    # takes the lease that makes this process the one asking for this answer (see _answer); the answer, its
+    # cache row and the end of the lease are the second and last commit.
     if fresh:
-        # The reader's words are stored before any model is called, so a crash or failure never loses them;
-        # the turn is pending (Store) until its answer or failure is stored. One transaction with the conversation.
-        conversation_id, user_message = store.start_conversation(text, language=language, owner=owner,
-                                                                 backend=current.backend, model=current.model)
-        past: list[dict] = []
-        kind = "explain"
+        past, kind = [], "explain"
     else:
         if conversation_id is None:
             conversation_id = store.new_conversation(title=history[0]["user"], language=language, owner=owner)
@@ -239,17 +223,20 @@ def explain(text: str, *, lang: str | None = None, backend: str | None = None, s
             raise ConversationNotFound(f"no conversation {conversation_id!r}; `unjargon history` lists them")
         past = store.exchanges(conversation_id)
         kind = "followup" if past else "explain"
-        user_message = store.add_user_message(conversation_id, text, kind=kind, language=language,
-                                              backend=current.backend, model=current.model, pending=True)
         if prepared is None or prepared.request.kind != kind or past:  # a turn with history has a key of its own
             prepared = prepare(current, ExplainRequest(text=text, language=language, kind=kind, history=past))
+    lease_key = prepared.key if use_cache else None
+    conversation_id, user_message, leased = store.start_turn(
+        conversation_id, text, kind=kind, language=language, owner=owner, backend=current.backend,
+        model=current.model, lease=(lease_key, _lease_seconds(current)) if lease_key else None)
     try:
-        answer, source, key = _answer(prepared, store, use_cache, on_text)
+        answer, source, in_cache = _answer(prepared, store, use_cache, on_text, coordinate=not leased)
     except BaseException as exc:
         message = getattr(exc, "message", None) or type(exc).__name__
+        failed = {"content": "", "language": language, "backend": current.backend, "model": current.model,
+                  "status": "failed", "error": message}
         try:  # the conversation says this turn failed, rather than leaving it unanswered
-            store.add_assistant_message(conversation_id, content="", language=language, backend=current.backend,
-                                        model=current.model, status="failed", error=message, answers=user_message)
+            store.finish_turn(conversation_id, failed, answers=user_message, release_lease=lease_key)
         except Exception:  # never hide the original failure behind a bookkeeping one
             import logging  # only here: logging costs the offline start-up 4 ms
 
@@ -259,14 +246,20 @@ def explain(text: str, *, lang: str | None = None, backend: str | None = None, s
     usage = [] if cached else [_priced(item) for item in answer.usage]
     result = answer.result(cached=cached)
     result["warnings"] = notes + result["warnings"]
-    store.add_assistant_message(
-        conversation_id, content=answer.explanation, language=answer.language, backend=answer.backend,
-        model=answer.model, status=answer.status, cached=cached, result=result,
-        api_messages=None if cached else answer.api_messages,
-        tool_calls=[] if cached else answer.tool_calls, usage=usage, answers=user_message,
-        # A hit is stored as a reference to its cache row rather than a copy of tens of kilobytes.
-        cache_key=key if cached and key and not notes else None,
-    )
+    # An answer made in this process goes into the response cache with the turn (idempotent: the first row for a
+    # key stays), and the message refers to that row rather than holding a second copy of tens of kilobytes.
+    cache_row = None
+    if use_cache and not in_cache and answer.cacheable:
+        cache_row = {"key": prepared.key, "request": prepared.canonical, "result": answer.result(cached=False),
+                     "backend": answer.backend, "model": answer.model}
+    by_reference = use_cache and (in_cache or cache_row is not None) and not notes
+    stored = {"content": answer.explanation, "language": answer.language, "backend": answer.backend,
+              "model": answer.model, "status": answer.status, "cached": cached, "result": result,
+              "api_messages": None if cached else answer.api_messages, "tool_calls": [] if cached else answer.tool_calls,
+              "usage": usage, "cache_key": prepared.key if by_reference else None}
+    store.finish_turn(conversation_id, stored, answers=user_message, cache_row=cache_row, release_lease=lease_key)
+    if cache_row is not None:
+        _hits.put(_memory_key(store, prepared.key), encode(answer.result(cached=True)))
     result["conversation_id"] = conversation_id
     result["usage"] = _usage_summary(usage)
     return result

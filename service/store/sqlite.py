@@ -276,34 +276,10 @@ class Store:
         transaction). `cache_key`: the answer is that response-cache row, stored by reference (content and
         result are then left NULL).
         """
-        stamp = now()
-        if cache_key is not None:
-            content, result = None, None
-        result_json = _json(result)
-        api_json = _json(api_messages)
-
-        def insert(conn):
-            message_id = _insert_assistant_message(conn, conversation_id, content, language, backend, model, status,
-                                                   cached, error, result_json, api_json, cache_key, stamp)
-            conn.executemany(
-                "INSERT INTO tool_calls (message_id, conversation_id, tool_use_id, name, input, result, is_error, created)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [(message_id, conversation_id, call["id"], call["name"], _json(call["input"]),
-                  _json(call["result"]) if call.get("result") is not None else call.get("content"),
-                  int(call["is_error"]), stamp) for call in tool_calls],
-            )
-            conn.executemany(
-                "INSERT INTO usage (message_id, conversation_id, model, input_tokens, output_tokens, cache_read_tokens,"
-                " cache_write_tokens, cache_write_1h_tokens, cost_usd, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(message_id, conversation_id, item.get("model"), item.get("input_tokens", 0), item.get("output_tokens", 0),
-                  item.get("cache_read_tokens", 0), item.get("cache_write_tokens", 0),
-                  item.get("cache_write_1h_tokens", 0), item.get("cost_usd"), stamp) for item in usage],
-            )
-            if answers is not None:
-                conn.execute("DELETE FROM pending_turns WHERE message_id = ?", (answers,))
-            return message_id
-
-        return self.run_write(insert)
+        answer = {"content": content, "language": language, "backend": backend, "model": model, "status": status,
+                  "cached": cached, "error": error, "result": result, "api_messages": api_messages,
+                  "tool_calls": tool_calls, "usage": usage, "cache_key": cache_key}
+        return self.finish_turn(conversation_id, answer, answers=answers)
 
     def _cached_exchange(self, text: str, language: str, backend: str, model: str | None, owner: str | None,
                          cache_key: str, answer_backend: str):
@@ -332,19 +308,55 @@ class Store:
         """record_cached_exchange from synchronous code (the CLI): one transaction, one commit."""
         return self.run_write(self._cached_exchange(text, language, backend, model, owner, cache_key, answer_backend))
 
-    def start_conversation(self, text: str, *, language: str | None, owner: str | None, backend: str | None,
-                           model: str | None) -> tuple[str, int]:
-        """A new conversation and the reader's first message, pending its answer, in one transaction: (id, message id)."""
-        conversation_id = uuid.uuid4().hex
+    def start_turn(self, conversation_id: str | None, text: str, *, kind: str, language: str | None,
+                   owner: str | None, backend: str | None, model: str | None,
+                   lease: tuple[str, float] | None = None) -> tuple[str, int, bool]:
+        """The reader's message, pending its answer, in one transaction (with a new conversation when no id is given).
+
+        `lease` (key, seconds): also try to become the one process asking the model for that key, in the
+        same transaction. Returns (conversation id, message id, whether the lease was taken).
+        """
+        new_id = uuid.uuid4().hex if conversation_id is None else None
         stamp = now()
         worker = self.worker
 
         def insert(conn):
-            _insert_conversation(conn, conversation_id, text, language, owner, stamp)
-            message_id = _insert_user_message(conn, conversation_id, text, "explain", language, backend, model, stamp)
+            target = conversation_id
+            if new_id is not None:
+                target = new_id
+                _insert_conversation(conn, target, text, language, owner, stamp)
+            message_id = _insert_user_message(conn, target, text, kind, language, backend, model, stamp)
             conn.execute("INSERT INTO pending_turns (message_id, conversation_id, worker, started) VALUES (?, ?, ?, ?)",
-                         (message_id, conversation_id, worker, stamp))
-            return conversation_id, message_id
+                         (message_id, target, worker, stamp))
+            leased = lease is not None and _take_lease(conn, lease[0], worker, lease[1])
+            return target, message_id, leased
+
+        return self.run_write(insert)
+
+    def finish_turn(self, conversation_id: str, answer: dict, *, answers: int | None = None,
+                    cache_row: dict | None = None, release_lease: str | None = None) -> int:
+        """An answer (or failure) and what goes with it, in one transaction; returns the answer's message id.
+
+        `answer`: the fields add_assistant_message takes. `answers`: the pending user message this answers.
+        `cache_row` (key, request, result, backend, model): the response-cache row the answer came with (the
+        first one stored for a key stays), which ends every lease on the key. `release_lease`: a key whose
+        lease this process gives up, if it holds it (a failure, or an answer that is not cached).
+        """
+        rows = _answer_rows(**answer)
+        request_json, result_json = (_json(cache_row["request"]), _json(cache_row["result"])) if cache_row else (None, None)
+        stamp = now()
+        worker = self.worker
+
+        def insert(conn):
+            if cache_row is not None:
+                _insert_cache_row(conn, cache_row["key"], request_json, result_json, cache_row["backend"],
+                                  cache_row["model"], stamp)
+            message_id = _insert_answer(conn, conversation_id, rows, stamp)
+            if answers is not None:
+                conn.execute("DELETE FROM pending_turns WHERE message_id = ?", (answers,))
+            if release_lease is not None:
+                conn.execute("DELETE FROM cache_leases WHERE key = ? AND worker = ?", (release_lease, worker))
+            return message_id
 
         return self.run_write(insert)
 
@@ -436,29 +448,12 @@ class Store:
         stamp = now()
         request_json, result_json = _json(request), _json(result)
 
-        def insert(conn):
-            conn.execute(
-                "INSERT INTO response_cache (key, request, result, backend, model, created) VALUES (?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT(key) DO NOTHING",
-                (key, request_json, result_json, backend, model, stamp),
-            )
-            conn.execute("DELETE FROM cache_leases WHERE key = ?", (key,))
-
-        self.run_write(insert)
+        self.run_write(lambda conn: _insert_cache_row(conn, key, request_json, result_json, backend, model, stamp))
 
     def take_lease(self, key: str, seconds: float) -> bool:
         """Become the one process asking the model for `key` for `seconds` (unless another holds a live lease)."""
         worker, moment = self.worker, time.time()
-
-        def take(conn):
-            cursor = conn.execute(
-                "INSERT INTO cache_leases (key, worker, expires) VALUES (?, ?, ?)"
-                " ON CONFLICT(key) DO UPDATE SET worker = excluded.worker, expires = excluded.expires"
-                " WHERE cache_leases.expires < ? OR cache_leases.worker = excluded.worker",
-                (key, worker, moment + seconds, moment))
-            return cursor.rowcount == 1
-
-        return self.run_write(take)
+        return self.run_write(lambda conn: _take_lease(conn, key, worker, seconds, moment))
 
     def release_lease(self, key: str) -> None:
         """Give up this process's lease on `key` (the model failed, or its answer is not cacheable)."""
@@ -484,6 +479,61 @@ def _insert_user_message(conn, conversation_id: str, content: str, kind: str, la
     conn.execute("UPDATE conversations SET updated = ?, title = COALESCE(title, ?) WHERE id = ?",
                  (stamp, _title(content), conversation_id))
     return cursor.lastrowid
+
+
+def _take_lease(conn, key: str, worker: str, seconds: float, moment: float | None = None) -> bool:
+    """Hold `key`'s lease for `seconds` unless another worker holds a live one; whether it is held now."""
+    moment = time.time() if moment is None else moment
+    cursor = conn.execute(
+        "INSERT INTO cache_leases (key, worker, expires) VALUES (?, ?, ?)"
+        " ON CONFLICT(key) DO UPDATE SET worker = excluded.worker, expires = excluded.expires"
+        " WHERE cache_leases.expires < ? OR cache_leases.worker = excluded.worker",
+        (key, worker, moment + seconds, moment))
+    return cursor.rowcount == 1
+
+
+def _insert_cache_row(conn, key: str, request_json: str | None, result_json: str | None, backend: str,
+                      model: str | None, stamp: str) -> None:
+    """A response-cache row (the first one for a key stays: messages refer to it), ending every lease on the key."""
+    conn.execute(
+        "INSERT INTO response_cache (key, request, result, backend, model, created) VALUES (?, ?, ?, ?, ?, ?)"
+        " ON CONFLICT(key) DO NOTHING",
+        (key, request_json, result_json, backend, model, stamp),
+    )
+    conn.execute("DELETE FROM cache_leases WHERE key = ?", (key,))
+
+
+def _answer_rows(*, content: str | None, language: str | None, backend: str | None, model: str | None, status: str,
+                 cached: bool = False, error: str | None = None, result: dict | None = None,
+                 api_messages: list | None = None, tool_calls=(), usage=(), cache_key: str | None = None) -> dict:
+    """An answer's fields ready to insert (JSON encoded outside the writer's transaction)."""
+    if cache_key is not None:  # stored by reference to its cache row
+        content, result = None, None
+    return {"content": content, "language": language, "backend": backend, "model": model, "status": status,
+            "cached": cached, "error": error, "result_json": _json(result), "api_json": _json(api_messages),
+            "cache_key": cache_key, "tool_calls": list(tool_calls), "usage": list(usage)}
+
+
+def _insert_answer(conn, conversation_id: str, rows: dict, stamp: str) -> int:
+    """The assistant message with its tool calls and usage rows; its id."""
+    message_id = _insert_assistant_message(conn, conversation_id, rows["content"], rows["language"], rows["backend"],
+                                           rows["model"], rows["status"], rows["cached"], rows["error"],
+                                           rows["result_json"], rows["api_json"], rows["cache_key"], stamp)
+    conn.executemany(
+        "INSERT INTO tool_calls (message_id, conversation_id, tool_use_id, name, input, result, is_error, created)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        [(message_id, conversation_id, call["id"], call["name"], _json(call["input"]),
+          _json(call["result"]) if call.get("result") is not None else call.get("content"),
+          int(call["is_error"]), stamp) for call in rows["tool_calls"]],
+    )
+    conn.executemany(
+        "INSERT INTO usage (message_id, conversation_id, model, input_tokens, output_tokens, cache_read_tokens,"
+        " cache_write_tokens, cache_write_1h_tokens, cost_usd, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [(message_id, conversation_id, item.get("model"), item.get("input_tokens", 0), item.get("output_tokens", 0),
+          item.get("cache_read_tokens", 0), item.get("cache_write_tokens", 0),
+          item.get("cache_write_1h_tokens", 0), item.get("cost_usd"), stamp) for item in rows["usage"]],
+    )
+    return message_id
 
 
 def _insert_assistant_message(conn, conversation_id: str, content: str | None, language: str | None,

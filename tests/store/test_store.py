@@ -324,10 +324,38 @@ def test_a_cache_hit_is_stored_by_reference_and_read_back_whole(unjargon_home):
     conn = engine.open_store().connect()
     stored = conn.execute("SELECT content IS NULL, result IS NULL, cache_key IS NOT NULL FROM messages"
                           " WHERE role = 'assistant' ORDER BY id").fetchall()
-    assert [tuple(row) for row in stored] == [(0, 0, 0), (1, 1, 1), (1, 1, 1)]  # the first made it; hits point to it
+    # The first made the answer and filed it in the cache in the same commit; all three point to that one row.
+    assert [tuple(row) for row in stored] == [(1, 1, 1), (1, 1, 1), (1, 1, 1)]
+    made = engine.get_conversation(first["conversation_id"])["messages"][1]
+    assert made["content"] == first["explanation"] and made["cached"] is False and made["result"]["cached"] is False
     answer = engine.get_conversation(third["conversation_id"])["messages"][1]
     assert answer["content"] == first["explanation"] and answer["cached"] is True
     assert answer["result"]["calculations"] == first["calculations"] and answer["result"]["cached"] is True
     follow_up = engine.explain("and what is MFU?", backend="offline", conversation_id=third["conversation_id"])
     assert follow_up["conversation_id"] == third["conversation_id"]
     assert engine.open_store().exchanges(third["conversation_id"])[0]["answer"] == first["explanation"]
+
+
+def test_a_request_waits_on_one_commit_when_cached_and_two_when_answered(unjargon_home, monkeypatch):
+    # Issue 10: the question is filed (with the cache lease) before the backend runs, so a crash never loses
+    # it; the answer, its cache row and the end of the lease are the second commit. A cache hit is one.
+    store = engine.open_store()
+    writes: list[str] = []
+    real = store.run_write
+    monkeypatch.setattr(store, "run_write", lambda fn: writes.append(fn.__qualname__) or real(fn))
+    text = "with TPUs at K2 scale you get excellent MFU without PP"
+    first = engine.explain(text, backend="offline")
+    assert len(writes) == 2, writes
+    writes.clear()
+    engine._hits.clear()
+    assert engine.explain(text, backend="offline")["cached"] is True
+    assert len(writes) == 1, writes
+    writes.clear()
+    engine.explain("and what is MFU?", backend="offline", conversation_id=first["conversation_id"])
+    assert len(writes) == 2, writes
+    conn = store.connect()
+    assert conn.execute("SELECT COUNT(*) FROM pending_turns").fetchone()[0] == 0
+    assert conn.execute("SELECT COUNT(*) FROM cache_leases").fetchone()[0] == 0
+    assert conn.execute("SELECT COUNT(*) FROM response_cache").fetchone()[0] == 2
+    assert [m["role"] for m in engine.get_conversation(first["conversation_id"])["messages"]] == \
+        ["user", "assistant", "user", "assistant"]
