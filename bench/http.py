@@ -172,8 +172,10 @@ class Server:
             command = [str(BIN / "unjargon"), "serve", "--host", "127.0.0.1", "--port", str(self.port), "--workers", "1"]
         else:
             command = [sys.executable, str(Path(__file__).resolve()), "--serve", "bare", "--port", str(self.port)]
+        # The server's log goes to a file: a pipe nobody reads fills up and stalls a server that logs errors.
+        self.log = tempfile.TemporaryFile()
         self.process = subprocess.Popen(command, env=env, cwd=ROOT, stdin=subprocess.DEVNULL,
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                                        stdout=subprocess.DEVNULL, stderr=self.log)
         deadline = time.monotonic() + 30
         while True:
             try:
@@ -181,8 +183,7 @@ class Server:
                 break
             except OSError:
                 if self.process.poll() is not None or time.monotonic() > deadline:
-                    error = self.process.stderr.read().decode(errors="replace")[-800:] if self.process.stderr else ""
-                    raise RuntimeError(f"the {which} server did not start: {error}")
+                    raise RuntimeError(f"the {which} server did not start: {self.log_tail()}")
                 time.sleep(0.05)
 
     def measure(self, make_request, n_requests: int, connections: int, time_limit_s: float) -> dict:
@@ -201,8 +202,12 @@ class Server:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
-        if self.process.stderr:
-            self.process.stderr.close()
+        self.log.close()
+
+    def log_tail(self, chars: int = 800) -> str:
+        """The end of the server's log (a traceback, when it failed)."""
+        self.log.seek(0)
+        return self.log.read().decode(errors="replace")[-chars:]
 
 
 # ---- the CLI ---------------------------------------------------------------------------------------
