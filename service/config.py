@@ -15,7 +15,7 @@ import math
 import os
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, NamedTuple
 
 DB_NAME = "unjargon.db"
 # claude-sonnet-4-5 reaches end of life on 2026-11-30 (the SDK warns on every call); 4-6 is its successor.
@@ -124,8 +124,8 @@ def _languages_accepted(extra: Path | None = None) -> str:
     return "a language code: " + ", ".join(languages.codes(extra))  # extra None: the shipped ones only
 
 
-@dataclass(frozen=True)
-class Setting:
+# A NamedTuple, not a frozen dataclass: the same record, without a millisecond of class building at import.
+class Setting(NamedTuple):
     """One variable: the attribute it fills, how it is parsed, and what it accepts (said in errors and the README)."""
 
     name: str

@@ -4,8 +4,8 @@ import json
 import queue
 import threading
 import time
-from dataclasses import dataclass
-from typing import Callable, Iterator
+from functools import cached_property
+from typing import Callable, Iterator, NamedTuple
 
 from service import config, llm
 from service.config import Settings
@@ -23,8 +23,8 @@ _hits = HitCache()
 LEASE_POLL_S = 0.05  # how often a process waiting for another's answer looks for it
 
 
-@dataclass(frozen=True)
-class Plan:
+# Plan and Prepared are not dataclasses: building a dataclass costs each process about a millisecond at import.
+class Plan(NamedTuple):
     """Which backend to try, what it falls back to, and the settings it runs under."""
 
     mode: str  # what was asked: auto, or a backend's name
@@ -59,22 +59,31 @@ def detect_language(text: str) -> str:
     return languages.detect(text)
 
 
-@dataclass(frozen=True)
 class Prepared:
-    """A request worked out once: its plan, language, canonical form and cache key."""
+    """A request worked out once: its plan and language; its canonical form and cache key when first asked for.
 
-    plan: Plan
-    request: ExplainRequest
-    canonical: dict
-    key: str
+    Lazy because the key hashes the code and data that shape an answer (about 5 ms a process), which an
+    answer that skips the cache (--no-cache) never needs.
+    """
+
+    def __init__(self, plan: Plan, request: ExplainRequest):
+        self.plan, self.request = plan, request
+
+    @cached_property
+    def canonical(self) -> dict:
+        request, current = self.request, self.plan
+        return canonical_request(text=request.text, kind=request.kind, language=request.language,
+                                 history=request.history, backend=current.backend,
+                                 settings=current.settings, model=current.model)
+
+    @cached_property
+    def key(self) -> str:
+        return cache_key(self.canonical)
 
 
 def prepare(current: Plan, request: ExplainRequest) -> Prepared:
-    """The cache key of `request` under `current` (computed once per request)."""
-    canonical = canonical_request(text=request.text, kind=request.kind, language=request.language,
-                                  history=request.history, backend=current.backend,
-                                  settings=current.settings, model=current.model)
-    return Prepared(current, request, canonical, cache_key(canonical))
+    """`request` under `current`, its cache key computed once, when first needed."""
+    return Prepared(current, request)
 
 
 def _call_backend(current: Plan, request: ExplainRequest, on_text) -> Answer:
@@ -120,9 +129,10 @@ def _answer(prepared: Prepared, store: Store, use_cache: bool, on_text, coordina
 
     `coordinate`: ask once across processes, through a lease on the key (see explain).
     """
-    current, request, key = prepared.plan, prepared.request, prepared.key
+    current, request = prepared.plan, prepared.request
     if not use_cache:
         return _call_backend(current, request, on_text), "model", False
+    key = prepared.key
 
     def produce():
         hit = _lookup(store, key)

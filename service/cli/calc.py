@@ -57,7 +57,7 @@ def _calc_parser(calculator, prog: str | None = None) -> argparse.ArgumentParser
     for spec in calculator.fields:
         default = "" if spec.required else f" [default: {spec.default:g}]" if isinstance(spec.default, float) else f" [default: {spec.default}]" if spec.default is not None else " [optional]"
         parser.add_argument("--" + spec.name.replace("_", "-"), dest=spec.name, metavar="VALUE",
-                            help=f"{spec.doc}; {spec.describe_unit()}{default}")
+                            help=f"{spec.doc}; {spec.describe_unit()}{default}".replace("%", "%%"))  # argparse formats help with %
     if calculator.takes_chip:
         parser.add_argument("--chip", help="hardware name (h100, tpu-v5p, gb200-nvl72, ...); a comma list compares several")
     if calculator.takes_model:

@@ -8,8 +8,8 @@ QUIT = {"/quit", "/exit", "/q"}
 NEW = "/new"
 
 
-def add_commands(commands, explain_parser=None) -> None:
-    """Add `chat` and `history` to the `commands` subparsers, and --continue to `explain_parser`."""
+def add_commands(commands) -> None:
+    """Add `chat` and `history` to the `commands` subparsers."""
     chat = commands.add_parser(
         "chat", help="talk about a thread: explain it, then ask follow-up questions",
         description="An interactive conversation. A message ends with an empty line (or end of input), so a "
@@ -35,9 +35,11 @@ def add_commands(commands, explain_parser=None) -> None:
     history.add_argument("--json", action="store_true", help="print JSON")
     history.set_defaults(handler=history_command)
 
-    if explain_parser is not None:
-        explain_parser.add_argument("-c", "--continue", dest="continue_last", action="store_true",
-                                    help="follow up the most recently used conversation (see unjargon history)")
+
+def add_continue_option(explain_parser) -> None:
+    """Add --continue to `unjargon explain`."""
+    explain_parser.add_argument("-c", "--continue", dest="continue_last", action="store_true",
+                                help="follow up the most recently used conversation (see unjargon history)")
 
 
 def _positive_count(text: str) -> int:

@@ -18,26 +18,27 @@ from calculators.arithmetic import evaluate
 from calculators.formatting import human
 from calculators.errors import CalculatorInputError
 
-from service.explain import restate
+from service.explain import pattern_cache, restate
 from service.explain.checks import Inputs, _chip_inputs, _fig, _run
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
+_rx = pattern_cache.lazy  # compiled on first use, from the on-disk store when it can be
 _NUM = (r"(?<![\w.])(?P<n>\d[\d,]*(?:\.\d+)?(?:[eE][+-]?\d+)?)"
         r"(?P<sci>\s*(?:[x×·*]|\\times|\\cdot)\s*10\s*(?:[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+|(?:\^|\*\*)\s*\{?[+-]?\d+\}?))?"
         r"(?P<sfx>[kKMBT](?![A-Za-z0-9]))?(?P<unit>\s*(?:[KMGTPE]i?B(?:/s)?|[kMGTPE]?FLOP(?:/s|s)?|ms|µs|us|s)(?![A-Za-z0-9]))?"
         r"(?P<pct>\s*%)?(?![A-Za-z0-9_])")
-_TOKEN = re.compile(r"(?P<num>" + _NUM + r")|(?P<op>\s+[-−–]\s+|\s*(?:[+*/×·÷^]|\\times|\\cdot|[x×](?=\s*[\d(]))\s*)"
-                    r"|(?P<eq>\s*(?:=|≈|≃|~=|\\approx|~(?=\s*\d))\s*)|(?P<lp>\()|(?P<rp>\))|(?P<sp>\s+)"
-                    r"|(?P<w>[A-Za-z\u0600-\u06FF_]+|.)")
+_TOKEN = _rx(r"(?P<num>" + _NUM + r")|(?P<op>\s+[-−–]\s+|\s*(?:[+*/×·÷^]|\\times|\\cdot|[x×](?=\s*[\d(]))\s*)"
+             r"|(?P<eq>\s*(?:=|≈|≃|~=|\\approx|~(?=\s*\d))\s*)|(?P<lp>\()|(?P<rp>\))|(?P<sp>\s+)"
+             r"|(?P<w>[A-Za-z\u0600-\u06FF_]+|.)")
 # A claim can hold arithmetic only where a digit meets an operator or an equals sign.
-_MAYBE = re.compile(r"\d\s*(?:[-−+*/×·÷^=≈~)]|\\times|\\cdot|x\s*\d|[⁰¹²³⁴⁵⁶⁷⁸⁹])|[=≈]\s*\d")
-_SYMBOL = re.compile(r"([A-Za-z](?:_\{?\\?(?:text\{)?\w+\}?\}?)?)\s*$")
-_SYMBOLIC_RATIO = re.compile(r"\bC\s*/\s*W\w*(?:_\S+)?")
-_CHIP_NOUN = re.compile(r"^[`'\")\s]*(?:chips?|GPUs?|TPUs?|devices?|accelerators?)\b", re.I)
-_APPROX = re.compile(r"~|≈|about|approx|roughly|around|nearly", re.I)
-_THAN = re.compile(r"\bthan\s+(?:the\s+|that\s+of\s+)?$", re.I)
-_FASTER = re.compile(r"faster|speed", re.I)
+_MAYBE = _rx(r"\d\s*(?:[-−+*/×·÷^=≈~)]|\\times|\\cdot|x\s*\d|[⁰¹²³⁴⁵⁶⁷⁸⁹])|[=≈]\s*\d")
+_SYMBOL = _rx(r"([A-Za-z](?:_\{?\\?(?:text\{)?\w+\}?\}?)?)\s*$")
+_SYMBOLIC_RATIO = _rx(r"\bC\s*/\s*W\w*(?:_\S+)?")
+_CHIP_NOUN = _rx(r"^[`'\")\s]*(?:chips?|GPUs?|TPUs?|devices?|accelerators?)\b", re.I)
+_APPROX = _rx(r"~|≈|about|approx|roughly|around|nearly", re.I)
+_THAN = _rx(r"\bthan\s+(?:the\s+|that\s+of\s+)?$", re.I)
+_FASTER = _rx(r"faster|speed", re.I)
 _TIMES = {"time_s", "step_time_s", "latency_s"}
 _DEGREES = ("dp_degree", "tp_degree", "pp_degree", "cp_degree")
 RANK = {"inconsistent": 3, "consistent": 2, "needs_more": 1, "explained": 0}

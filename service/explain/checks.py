@@ -11,7 +11,7 @@ import re
 import calculators
 from calculators import catalog, jsonable
 
-from service.explain import grounding, restate, terms
+from service.explain import grounding, pattern_cache, restate, terms
 from service.explain.claims import cue
 from service.explain.document import Claim, Document
 from service.i18n.messages import join_names, messages
@@ -404,7 +404,7 @@ def _bus_bandwidth(doc: Document, claim: Claim) -> bool:
 def _collective(text: str) -> str | None:
     for lang in ("en", "ar"):
         for op, pattern in terms.cues()[lang]["collective_ops"].items():
-            if re.search(pattern, text, re.I):
+            if pattern_cache.lazy(pattern, re.I).search(text):
                 return op
     return None
 

@@ -7,11 +7,12 @@ from service.explain import grounding, pattern_cache, restate, terms
 from service.explain.document import Claim, Document
 
 # Sentence ends: . ! ? ؟ followed by a space or the end (not a decimal point), ; ؛ and line breaks.
-_BOUNDARY = re.compile(r"(?<=[.!?؟])\s+|[;؛]\s*|\n+")
+_BOUNDARY = pattern_cache.lazy(r"(?<=[.!?؟])\s+|[;؛]\s*|\n+")
 # A line broken in the middle of a sentence (a lower-case word or a comma, then a lower-case word on the
 # next line) is one sentence: text pasted from mail or a terminal is often hard-wrapped.
-_HARD_WRAP = re.compile(r"(?<=[a-z,])[ \t]*\n(?=[ \t]*[a-z])")
-_ARABIC = re.compile(r"[\u0600-\u06FF]")
+_HARD_WRAP = pattern_cache.lazy(r"(?<=[a-z,])[ \t]*\n(?=[ \t]*[a-z])")
+_ARABIC = pattern_cache.lazy(r"[\u0600-\u06FF]")
+_ACTION_VERB = pattern_cache.lazy(r"\b(?:cut|reduce[sd]?|improve[sd]?)\b")
 
 # Figures whose quantity is a measured result, and those that describe a set-up.
 MEASURED = {"mfu", "hfu", "tokens_per_s", "tokens_per_s_per_chip", "samples_per_s", "step_time_s", "time_s",
@@ -76,7 +77,7 @@ def _kinds(sentence: str, figures: list) -> list[str]:
         kinds.append("measurement")
     if len(quantities & LAYOUT) >= 2:
         kinds.append("configuration")
-    if "comparison" in kinds and not figures and not cue("comparison", re.sub(r"\b(?:cut|reduce[sd]?|improve[sd]?)\b", "", sentence)):
+    if "comparison" in kinds and not figures and not cue("comparison", _ACTION_VERB.sub("", sentence)):
         kinds.remove("comparison")  # "cut"/"reduce" without a number is an action, not a comparison
     return [k for k in KIND_ORDER if k in kinds]
 

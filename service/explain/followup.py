@@ -19,10 +19,10 @@ def retarget(doc: Document, previous: Document) -> bool:
     merged.mentions = [m for m in previous.mentions if not (m.kind == "chip" and chips) and not (m.kind == "model" and models)]
     merged.mentions += doc.mentions
     if chips:  # "4096 H100s" keeps its count but not its chip once the follow-up names another
-        merged.figures = [replace(f, chip=None) if f.chip else f for f in merged.figures]
+        merged.figures = [f._replace(chip=None) if f.chip else f for f in merged.figures]
     for claim in checked:
         figures = [overrides.get(f.quantity, f) for f in claim.figures]
-        figures = [replace(f, chip=None) if chips and f.chip else f for f in figures]
+        figures = [f._replace(chip=None) if chips and f.chip else f for f in figures]
         copy = replace(claim, figures=figures, chips=chips or claim.chips, models=models or claim.models,
                        calculations=[], verdict="explained", why="")
         merged.claims.append(copy)

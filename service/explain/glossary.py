@@ -4,27 +4,25 @@ Just over 500 lines: the alias index, its cache and the matcher that walks it (b
 particles, notation patterns) share one tokenisation and are kept together so they cannot drift.
 """
 
-import hashlib
 import json
-import os
 import re
-from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
+from typing import NamedTuple
 
 from calculators.resources import data_dir  # noqa: F401  (re-exported for tests)
 
-from service.explain import pattern_cache
+from service.explain import data_cache, pattern_cache
 from service.i18n import arabic
 
 # Words, numbers, Arabic words, and single punctuation marks are the tokens; spaces separate them.
 _ARABIC_WORD = "\u0621-\u065F\u066E-\u06D3\u06D5-\u06FF\u0640"  # letters and marks, not Arabic punctuation (، ؛ ؟ ۔)
-_TOKEN = re.compile(rf"[A-Za-z0-9]+|[{_ARABIC_WORD}]+|[^\sA-Za-z0-9{_ARABIC_WORD}]")
+_TOKEN = pattern_cache.lazy(rf"[A-Za-z0-9]+|[{_ARABIC_WORD}]+|[^\sA-Za-z0-9{_ARABIC_WORD}]")
 _SKIPPED = {"-", "_", "\u2010", "\u2011", "\u2013", "ـ"}  # hyphens do not change a term: all-reduce == all reduce
 
 
-@dataclass(frozen=True)
-class Match:
+# A NamedTuple, not a frozen dataclass: the same record, without a millisecond of class building at import.
+class Match(NamedTuple):
     """One occurrence of a glossary term in a text."""
 
     entry: dict
@@ -87,7 +85,7 @@ def _key_token(token: str, lower: bool) -> str:
 class Glossary:
     """Entries by id, and an n-gram index of every alias for fast, boundary-safe matching."""
 
-    def __init__(self, entries: list[dict], version: str, index: dict | None = None):
+    def __init__(self, entries: list[dict], version: str):
         self.entries = entries
         self.version = version
         self.by_id = {entry["id"]: entry for entry in entries}
@@ -97,9 +95,6 @@ class Glossary:
         self._salient: set[tuple] = set()  # folded one-word keys whose alias is a name ("DeepSeek"), not a common word
         # (sensitive, key) -> {"cues": one of which the text must contain, "not_after": words that must not precede it}
         self._conditions: dict[tuple, dict] = {}
-        if index is not None:
-            self._load_index(index)
-            return
         for entry in entries:
             # A bare display term like "reduce" or "loss" is an ordinary word: the aliases decide what matches.
             term, expansion = entry["term"], entry.get("expansion") or ""
@@ -136,22 +131,19 @@ class Glossary:
             self._salient.add(key)
         self._lengths.setdefault(key[0], set()).add(len(key))
 
-    def index(self) -> dict:
-        """The alias index as plain JSON, so a later process skips rebuilding it."""
-        return {"format": INDEX_FORMAT, "version": self.version,
-                "exact": [[list(k), e["id"]] for k, e in self._exact.items()],
-                "folded": [[list(k), e["id"]] for k, e in self._folded.items()],
-                "salient": [list(k) for k in self._salient],
-                "conditions": [[sensitive, list(k), c] for (sensitive, k), c in self._conditions.items()]}
+    def state(self) -> tuple:
+        """The entries and the built index, for marshal (which keeps an entry that several keys share one dict)."""
+        return (INDEX_FORMAT, self.entries, self.version, self._exact, self._folded, self._lengths, self._salient,
+                self._conditions)
 
-    def _load_index(self, index: dict):
-        for table, rows in ((self._exact, index["exact"]), (self._folded, index["folded"])):
-            for key, entry_id in rows:
-                key = tuple(key)
-                table[key] = self.by_id[entry_id]
-                self._lengths.setdefault(key[0], set()).add(len(key))
-        self._salient = {tuple(k) for k in index.get("salient", [])}
-        self._conditions = {(sensitive, tuple(k)): c for sensitive, k, c in index.get("conditions", [])}
+    @classmethod
+    def from_state(cls, state: tuple) -> "Glossary":
+        """A glossary as state() described it, without rebuilding the index."""
+        glossary = cls.__new__(cls)
+        (_, glossary.entries, glossary.version, glossary._exact, glossary._folded, glossary._lengths,
+         glossary._salient, glossary._conditions) = state
+        glossary.by_id = {entry["id"]: entry for entry in glossary.entries}
+        return glossary
 
     def _lookup(self, exact: tuple, folded: tuple, text: str | None = None, before: str | None = None) -> dict | None:
         entry = self._exact.get(exact)
@@ -365,8 +357,8 @@ class Glossary:
 
 
 _CONNECTORS = {"and", "or", ",", "/", "&"}
-_DEGREE = re.compile(r"([A-Z]{2,5}?)(\d+)")
-_DEGREES = re.compile(r"(?<![A-Za-z0-9])(?:[A-Z]{2,5}?\d+)+(?![A-Za-z0-9])")
+_DEGREE = pattern_cache.lazy(r"([A-Z]{2,5}?)(\d+)")
+_DEGREES = pattern_cache.lazy(r"(?<![A-Za-z0-9])(?:[A-Z]{2,5}?\d+)+(?![A-Za-z0-9])")
 
 
 @lru_cache(maxsize=8)
@@ -435,10 +427,25 @@ def load(folder: str | None = None) -> Glossary:
 def _load(folder: str | None, overlays: tuple[tuple[str, Path], ...]) -> Glossary:
     """load(), once per folder and set of languages; later duplicates of an id are refused."""
     path = Path(folder) if folder else data_dir() / "glossary"
+    files = sorted(path.glob("*.json"))
+    sources = fallback = None
+    if folder is None:  # the shipped glossary is kept built (data_cache); a folder given is a test's
+        try:  # the languages too: their codes decide which columns are indexed
+            sources = (tuple(_other_languages()), data_cache.stamp([*files, *(overlay for _, overlay in overlays), *MATCHER]))
+        except OSError:
+            pass  # a file vanished meanwhile: reading it below says which
+    cache_name = f"glossary-{INDEX_FORMAT}"
+    if sources is not None:
+        fallback = home_cache()
+        state = data_cache.read(cache_name, sources, fallback)
+        if valid_state(state):
+            return Glossary.from_state(state)
+    import hashlib  # only to build: loading OpenSSL costs 3 ms
+
     entries: list[dict] = []
     seen: set[str] = set()
     digest = hashlib.sha256()
-    for file in sorted(path.glob("*.json")):
+    for file in files:
         raw = file.read_bytes()
         digest.update(raw)
         for entry in json.loads(raw)["terms"]:
@@ -454,42 +461,30 @@ def _load(folder: str | None, overlays: tuple[tuple[str, Path], ...]) -> Glossar
             if term_id in by_id:
                 by_id[term_id][code] = {k: v for k, v in columns.items() if k != "aliases"}
                 by_id[term_id][f"{code}_aliases"] = columns.get("aliases") or []
-    version = digest.hexdigest()[:16]
-    cached = _read_index(version)
-    if cached is not None:
-        return Glossary(entries, version, cached)
-    glossary = Glossary(entries, version)
-    _write_index(glossary)
+    glossary = Glossary(entries, digest.hexdigest()[:16])
+    if sources is not None:
+        data_cache.write(cache_name, sources, glossary.state(), fallback)
     return glossary
 
 
-INDEX_FORMAT = 5  # bump when the matcher's keys change
+INDEX_FORMAT = 6  # bump when Glossary.state() changes
+# The code that makes the index's keys: an edit to it changes the stamp of every kept index, as a data edit does.
+MATCHER = (Path(__file__), Path(arabic.__file__))
 
 
-def _index_path(version: str) -> Path:
+def valid_state(state) -> bool:
+    """Whether `state` (data_cache.read's answer) is a Glossary.state() of this code's format."""
+    return isinstance(state, tuple) and len(state) == 8 and state[0] == INDEX_FORMAT
+
+
+def home_cache() -> Path | None:
+    """The unjargon home's cache folder: where the built index goes when __pycache__ cannot take it."""
     from service import config
 
-    return config.current().home / "cache" / f"glossary-index-{INDEX_FORMAT}-{version}.json"
-
-
-def _read_index(version: str) -> dict | None:
-    """The alias index a previous run built for these exact glossary files, if any (a pure speed-up)."""
     try:
-        index = json.loads(_index_path(version).read_bytes())
-        return index if index.get("format") == INDEX_FORMAT and index.get("version") == version else None
-    except (OSError, ValueError):
+        return config.current().home / "cache"
+    except config.SettingsError:
         return None
-
-
-def _write_index(glossary: "Glossary") -> None:
-    path = _index_path(glossary.version)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_suffix(f".{os.getpid()}.tmp")
-        temporary.write_text(json.dumps(glossary.index(), ensure_ascii=False), encoding="utf-8")
-        os.replace(temporary, path)  # atomic: a concurrent reader sees the old file or the new one
-    except OSError:
-        pass  # a read-only home only costs the rebuild next time
 
 
 def reading_scores(entry: dict, text: str, tokens: set[str]) -> list[int]:

@@ -7,6 +7,7 @@ from functools import lru_cache
 from calculators import catalog
 from calculators.formatting import human, human_field
 
+from service.explain import pattern_cache
 from service.i18n import arabic
 from service.i18n.messages import join_names, messages
 
@@ -54,9 +55,9 @@ def _needs_reading(fig) -> bool:
     return bool(re.search(r"[=|:]|[A-Za-z]\d|\d[kKMBT]\b|^\w+\s+\d", quote)) and fig.quantity != "expression"
 
 
-_ARTICLE_BEFORE = re.compile(r"(?:^|\s)(?:a|an|the)\s+$", re.I)  # an article the text puts just before a figure
-_ARTICLE_FIRST = re.compile(r"(?:a|an|the)\s", re.I)  # a reading that starts with its own
-_NEXT_WORD = re.compile(r"\s+([A-Za-z]+)\b")
+_ARTICLE_BEFORE = pattern_cache.lazy(r"(?:^|\s)(?:a|an|the)\s+$", re.I)  # an article the text puts just before a figure
+_ARTICLE_FIRST = pattern_cache.lazy(r"(?:a|an|the)\s", re.I)  # a reading that starts with its own
+_NEXT_WORD = pattern_cache.lazy(r"\s+([A-Za-z]+)\b")
 
 
 def expand(doc, start: int, end: int, lang: str) -> str:

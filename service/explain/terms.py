@@ -132,7 +132,7 @@ def read_terms(doc) -> None:
     doc.corrections = mistranslations(text, doc.matches, doc.lang)
 
 
-_NOTATION = re.compile(r"^\|?([A-Za-z][A-Za-z-]{1,7}?)\|?\s*[=:]?\s*\d")
+_NOTATION = pattern_cache.lazy(r"^\|?([A-Za-z][A-Za-z-]{1,7}?)\|?\s*[=:]?\s*\d")
 
 
 def add_notation_terms(doc) -> None:

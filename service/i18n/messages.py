@@ -1,14 +1,10 @@
 """Output wording per language, from the locale files (translators correct the data, not the code)."""
 
-import json
 from functools import cache
 
 from service.i18n import languages
 
-
-@cache
-def _load(path) -> dict:
-    return json.loads(path.read_text(encoding="utf-8"))
+_load = languages.read_locale
 
 
 def messages(lang: str | None) -> dict:

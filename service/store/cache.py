@@ -1,6 +1,5 @@
 """The response cache's key and its in-memory layer: what shapes an answer, hashed; recent hits kept as JSON bytes."""
 
-import hashlib
 import json
 import os
 import threading
@@ -16,6 +15,8 @@ _SKIPPED_PARTS = {"__pycache__", "static", "templates"}  # the web page's assets
 
 def source_digest(roots: tuple[Path, ...]) -> str:
     """sha256 over every file under `roots` (recursively, by relative path and content), first 16 hex digits."""
+    import hashlib  # here and in cache_key: loading OpenSSL costs 3 ms, which an answer without the cache never needs
+
     digest = hashlib.sha256()
     for root in roots:
         files = []
@@ -61,6 +62,8 @@ def canonical_request(*, text: str, kind: str, language: str, history: list[dict
 
 def cache_key(canonical: dict) -> str:
     """sha256 of the canonical request's JSON (sorted keys, so equal requests hash equally)."""
+    import hashlib
+
     encoded = json.dumps(canonical, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(encoded.encode("utf-8")).hexdigest()
 

@@ -31,6 +31,15 @@ def test_help_documents_every_field_with_unit_and_default(capsys):
     assert "[default: 1f1b]" in out and "a whole number" in out
 
 
+@pytest.mark.parametrize("command", [["plan"], *(["calc", name] for name in calculators.names())])
+def test_every_help_page_prints(capsys, command):
+    # A field's help with a percent sign ("0.4 or 40%") crashed argparse's help formatting.
+    with pytest.raises(SystemExit) as exit_info:
+        main([*command, "--help"])
+    out = capsys.readouterr().out
+    assert exit_info.value.code == 0 and "--json" in out
+
+
 def test_person_output_has_outputs_steps_and_sources(capsys):
     code, out, _ = run_cli(capsys, "calc", "mfu", "--params", "540.35B", "--n-chips", "6144", "--peak-flop-per-s", "275 TFLOP/s",
                            "--tokens-per-s", "238.3k", "--n-layers", "118", "--n-heads", "48", "--head-dim", "256", "--seq-len", "2048")
