@@ -149,6 +149,10 @@ def _answer(prepared: Prepared, store: Store, use_cache: bool, on_text, coordina
                     return hit, "shared"
                 if time.monotonic() > give_up:
                     break  # the holder neither answered nor let go: ask without a lease
+            else:
+                hit = _lookup(store, key)  # the holder may have answered just before its lease ended
+                if hit is not None:
+                    return hit, "shared"
         return _call_backend(current, request, on_text), "model"
 
     (value, source), leader = _flights.do(key, produce)

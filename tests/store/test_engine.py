@@ -206,6 +206,33 @@ def test_the_offline_path_imports_no_sdk_web_framework_or_settings_library(tmp_p
     runs = [subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, env=env)
             for _ in range(2)]
     assert all(run.returncode == 0 for run in runs), runs[0].stderr[-2000:]
-    # The first run creates the database (sqlite-utils runs the migration); later runs import none of them.
-    assert json.loads(runs[0].stdout.replace("'", '"')) == ["sqlite_utils"]
+    # The first run creates the database from new_database.sql (sqlite-utils only migrates older files).
+    assert json.loads(runs[0].stdout.replace("'", '"')) == []
     assert json.loads(runs[1].stdout.replace("'", '"')) == []
+
+
+def test_a_lease_that_ends_with_the_holders_answer_is_not_asked_again(unjargon_home, monkeypatch):
+    # Another process holds the lease; it stores its answer and ends the lease between two of our polls.
+    # Taking the lease then must be followed by a look in the cache, not by a second model call.
+    text = "you only need PP when you're DP-comms bound"
+    current = engine.plan("offline")
+    prepared = engine.prepare(current, ExplainRequest(text=text, language="en"))
+    store = engine.open_store(current.settings)
+    store.run_write(lambda conn: conn.execute(
+        "INSERT INTO cache_leases (key, worker, expires) VALUES (?, 'another-host:1:1', ?)", (prepared.key, time.time() + 60)))
+    answer = Answer.from_result(engine.explain(text + " (made elsewhere)", use_cache=False), backend="offline")
+    real_take = store.take_lease
+    polls = []
+
+    def take_lease(key, seconds):
+        polls.append(key)
+        if len(polls) == 2:  # the holder answers and its lease ends, just before this poll
+            store.cache_put(key, prepared.canonical, answer.result(cached=False), backend="offline", model=None)
+        return real_take(key, seconds)
+
+    asked = []
+    monkeypatch.setattr(store, "take_lease", take_lease)
+    monkeypatch.setattr(engine, "_call_backend", lambda *args: asked.append(args) or answer)
+    result = engine.explain(text, prepared=prepared)
+    assert asked == [] and len(polls) == 2
+    assert result["cached"] is True and result["explanation"] == answer.explanation

@@ -60,9 +60,23 @@ def test_sqlite_utils_is_imported_only_to_migrate(tmp_path):
         "print('sqlite_utils' in sys.modules)"
     )
     path = str(tmp_path / "u.db")
-    first = subprocess.run([sys.executable, "-c", script, path], capture_output=True, text=True, cwd=ROOT, check=True)
-    second = subprocess.run([sys.executable, "-c", script, path], capture_output=True, text=True, cwd=ROOT, check=True)
-    assert first.stdout.strip() == "True" and second.stdout.strip() == "False"
+
+    def imported() -> str:
+        return subprocess.run([sys.executable, "-c", script, path], capture_output=True, text=True, cwd=ROOT,
+                              check=True).stdout.strip()
+
+    assert imported() == "False"  # a new file is built from new_database.sql
+    assert imported() == "False"  # an up-to-date file needs nothing
+    conn = sqlite3.connect(path)  # the file as the version before the last step left it
+    conn.execute("DROP TABLE rate_hits")
+    conn.execute("DELETE FROM _sqlite_migrations WHERE name = 'm004_rate_hits'")
+    conn.execute("PRAGMA user_version = 3")
+    conn.commit()
+    conn.close()
+    assert imported() == "True"  # an older file is migrated by sqlite-utils
+    conn = sqlite3.connect(path)
+    assert conn.execute("SELECT COUNT(*) FROM rate_hits").fetchone()[0] == 0
+    conn.close()
 
 
 def test_wal_mode_busy_timeout_and_foreign_keys(store):
