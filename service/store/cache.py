@@ -13,20 +13,27 @@ _SERVICE = Path(__file__).resolve().parents[1]
 _SKIPPED_PARTS = {"__pycache__", "static", "templates"}  # the web page's assets do not shape an answer object
 
 
+def _source_files(roots: tuple[Path, ...]) -> list[tuple[Path, str]]:
+    """Every file under `roots` that can shape an answer, as (root, path), in a stable order."""
+    found = []
+    for root in roots:
+        files = []
+        for folder, subfolders, names in os.walk(root):
+            subfolders[:] = [name for name in subfolders if name not in _SKIPPED_PARTS]
+            files.extend(os.path.join(folder, name) for name in names
+                         if not name.endswith((".pyc", ".pyo", ".marshal", ".tmp")))
+        found.extend((root, path) for path in sorted(files))
+    return found
+
+
 def source_digest(roots: tuple[Path, ...]) -> str:
     """sha256 over every file under `roots` (recursively, by relative path and content), first 16 hex digits."""
     import hashlib  # here and in cache_key: loading OpenSSL costs 3 ms, which an answer without the cache never needs
 
     digest = hashlib.sha256()
-    for root in roots:
-        files = []
-        for folder, subfolders, names in os.walk(root):
-            subfolders[:] = [name for name in subfolders if name not in _SKIPPED_PARTS]
-            files.extend(os.path.join(folder, name) for name in names if not name.endswith((".pyc", ".pyo")))
-        prefix = len(str(root)) + 1
-        for path in sorted(files):
-            with open(path, "rb") as handle:
-                digest.update(f"{root.name}/{path[prefix:]}".encode() + b"\0" + handle.read())
+    for root, path in _source_files(roots):
+        with open(path, "rb") as handle:
+            digest.update(f"{root.name}/{path[len(str(root)) + 1:]}".encode() + b"\0" + handle.read())
     return digest.hexdigest()[:16]
 
 
@@ -39,7 +46,27 @@ def answer_version() -> str:
     """
     from calculators.resources import data_dir, prompts_dir
 
-    return source_digest((_SERVICE, _SERVICE.parent / "calculators", data_dir(), prompts_dir()))
+    return remembered_digest((_SERVICE, _SERVICE.parent / "calculators", data_dir(), prompts_dir()))
+
+
+def remembered_digest(roots: tuple[Path, ...]) -> str:
+    """source_digest(roots), reused from an earlier process while no file's size or modification time changed."""
+    from service.explain import data_cache
+
+    # Reading and hashing every file costs a process 5 ms; their sizes and modification times, as a .pyc is
+    # keyed, say whether the digest a process worked out before still holds.
+    try:
+        stamped = data_cache.stamp(path for _, path in _source_files(roots))
+    except OSError:  # a file went away while we looked: hash what is there
+        return source_digest(roots)
+    import zlib
+
+    name = f"source-digest-{zlib.crc32(repr([str(root) for root in roots]).encode()):08x}"  # one per set of folders
+    version = data_cache.read(name, stamped)
+    if not isinstance(version, str):
+        version = source_digest(roots)
+        data_cache.write(name, stamped, version)
+    return version
 
 
 def canonical_request(*, text: str, kind: str, language: str, history: list[dict], backend: str,

@@ -1,5 +1,6 @@
 """The cache key covers every file that shapes an answer, in every subfolder (issue 10)."""
 
+import os
 import shutil
 from pathlib import Path
 
@@ -42,3 +43,22 @@ def test_the_answer_version_reads_the_real_tree_and_the_key_changes_with_it(monk
     monkeypatch.setattr(cache, "answer_version", lambda: "0" * 16)
     changed = cache.canonical_request(text="t", kind="explain", language="en", history=[], backend="offline")
     assert cache.cache_key(canonical) != cache.cache_key(changed)
+
+
+def test_a_remembered_digest_follows_every_edit(tmp_path):
+    # answer_version reuses a digest worked out by an earlier process while no file's size or time changed.
+    root = tmp_path / "service"
+    (root / "explain").mkdir(parents=True)
+    source = root / "explain" / "compose.py"
+    source.write_text("A = 1\n")
+    first = cache.remembered_digest((root,))
+    assert first == cache.source_digest((root,))
+    assert cache.remembered_digest((root,)) == first  # read back, not recomputed: the same answer
+    source.write_text("A = 22\n")  # a new size
+    assert cache.remembered_digest((root,)) == cache.source_digest((root,)) != first
+    second = cache.remembered_digest((root,))
+    source.write_text("A = 23\n")  # the same size, a later modification time
+    os.utime(source, ns=(source.stat().st_atime_ns, source.stat().st_mtime_ns + 1_000_000))
+    assert cache.remembered_digest((root,)) == cache.source_digest((root,)) != second
+    (root / "explain" / "new.py").write_text("")  # a new file
+    assert cache.remembered_digest((root,)) == cache.source_digest((root,))
