@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Callable
 
 from service.store.liveness import worker_alive, worker_id
-from service.store.writer import BUSY_TIMEOUT_S, Write, Writer
+from service.store.writer import BUSY_TIMEOUT_S, LoopWrites, Write, Writer
 
 # The schema version this code reads and writes; service/migrations.py holds one migration per step (schema.py describes them).
 SCHEMA_VERSION = 4
@@ -82,6 +82,7 @@ class Store:
         self._lock = threading.Lock()
         self._migrated = False
         self._writer: Writer | None = None
+        self._loop_writes: LoopWrites | None = None  # the event loop's own batch of writes (the HTTP service)
         self.worker = worker_id()
 
     # -- connections and transactions ------------------------------------------------------
@@ -144,11 +145,15 @@ class Store:
         return self._writer_thread().submit(Write(fn)).future.result()
 
     async def run_write_async(self, fn: Callable[[sqlite3.Connection], object]):
-        """run_write for async code: the event loop goes on while the writer works."""
+        """run_write for async code: committed with the other writes of this turn of the event loop (LoopWrites)."""
         import asyncio  # only the HTTP service writes from async code
 
-        item = Write(fn, asyncio.get_running_loop())
-        return await self._writer_thread().submit(item).future
+        loop = asyncio.get_running_loop()
+        batcher = self._loop_writes
+        if batcher is None or batcher.loop is not loop or batcher.pid != os.getpid():
+            with self._lock:
+                batcher = self._loop_writes = LoopWrites(loop, self._open, self._writer_thread)
+        return await batcher.submit(fn)
 
     @contextmanager
     def write(self):
@@ -166,6 +171,7 @@ class Store:
         """Stop the writer (after what it was given) and close every connection this store opened."""
         with self._lock:
             writer, self._writer = self._writer, None
+            self._loop_writes = None  # its connection is closed below with the others
         if writer is not None and writer.pid == os.getpid():
             writer.stop()
         with self._lock:

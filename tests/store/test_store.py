@@ -373,3 +373,44 @@ def test_a_request_waits_on_one_commit_when_cached_and_two_when_answered(unjargo
     assert conn.execute("SELECT COUNT(*) FROM response_cache").fetchone()[0] == 2
     assert [m["role"] for m in engine.get_conversation(first["conversation_id"])["messages"]] == \
         ["user", "assistant", "user", "assistant"]
+
+
+def test_writes_of_one_event_loop_turn_commit_together_and_a_held_lock_never_blocks_the_loop(tmp_path):
+    # The HTTP service files cached hits from its event loop: one transaction per turn of the loop, and when
+    # another connection holds SQLite's write lock the batch goes to the writer thread instead of waiting.
+    import asyncio
+
+    store = Store(tmp_path / "loop.db")
+    store.connect()
+    commits = []
+
+    async def file_ten() -> list[str]:
+        return await asyncio.gather(*(store.run_write_async(
+            lambda conn, i=i: conn.execute("INSERT INTO conversations (id, created, updated) VALUES (?, 't', 't')",
+                                           (f"c{i}",)).rowcount) for i in range(10)))
+
+    async def main():
+        loop = asyncio.get_running_loop()
+        assert await file_ten() == [1] * 10
+        batcher = store._loop_writes
+        batcher.conn.set_trace_callback(lambda sql: commits.append(sql) if sql == "COMMIT" else None)
+        await asyncio.gather(*(store.run_write_async(
+            lambda conn, i=i: conn.execute("INSERT INTO conversations (id, created, updated) VALUES (?, 't', 't')",
+                                           (f"d{i}",))) for i in range(10)))
+        assert commits == ["COMMIT"]  # ten writes, one transaction
+        holder = sqlite3.connect(tmp_path / "loop.db", isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")  # another process writing
+        pending = asyncio.ensure_future(store.run_write_async(
+            lambda conn: conn.execute("INSERT INTO conversations (id, created, updated) VALUES ('late', 't', 't')")))
+        started = time.monotonic()
+        await asyncio.sleep(0.2)  # the loop runs on: nothing waits on the lock inside it
+        assert time.monotonic() - started < 1.0 and not pending.done()
+        holder.execute("COMMIT")
+        holder.close()
+        await asyncio.wait_for(pending, 5)
+        return loop
+
+    asyncio.run(main())
+    rows = store.connect().execute("SELECT COUNT(*) FROM conversations").fetchone()[0]
+    assert rows == 21
+    store.close()
