@@ -1,10 +1,9 @@
 """Training FLOPs, model and hardware FLOPs utilisation, and training time."""
 
-import numpy as np
-
 from .errors import CalculatorInputError
 from .formatting import human as h
 from .registry import Calculator, Field, register
+from .scalars import any_true
 from .working import step
 
 PALM = "Chowdhery et al. 2022, PaLM, Appendix B: FLOPs per token = 6N + 12 L H Q T; MFU = tokens/s x FLOPs per token / peak"
@@ -41,7 +40,7 @@ def flops_per_token(v: dict):
     else:
         hardware = model
     steps = [step("flops.dense", params=(params, "count"), dense=(dense, "flops"))]
-    if np.any(attention):  # a scalar, or an array when sweeping
+    if any_true(attention):  # a scalar, or an array when sweeping
         steps.append(step("flops.attention", layers=(v["n_layers"], "count"), heads=(v["n_heads"], "count"), head_dim=(v["head_dim"], "count"),
                           seq_len=(v["seq_len"], "count"), attention=(attention, "flops")))
         steps.append(step("flops.model", dense=(dense, "flops"), attention=(attention, "flops"), model=(model, "flops")))

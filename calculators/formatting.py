@@ -4,9 +4,11 @@ import re
 from functools import cache
 
 import numpy as np
+from numpy import bool_, ndarray  # bound once: numpy's module defines __getattr__, so the interpreter cannot cache np.<name> lookups
 
 _PREFIXES = ((1e18, "E"), (1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"))
 _COUNT_WORDS = ((1e12, "T"), (1e9, "B"), (1e6, "M"))
+_SMALLEST_COUNT_WORD = _COUNT_WORDS[-1][0]
 _SUFFIX = {"flop_per_s": "FLOP/s", "bytes_per_s": "B/s", "bytes": "B", "flops": "FLOP"}
 
 
@@ -20,21 +22,23 @@ def _sig(value: float, digits: int = 4) -> str:
 
 
 def _sig4(value: float) -> str:
-    """_sig(value, 4) with the format spec fixed: the calculators write a dozen numbers per call."""
-    text = f"{value:.4g}"
+    """_sig(value, 4) with the format fixed: the calculators write a dozen numbers per call."""
+    text = "%.4g" % value  # the same text as f"{value:.4g}", written in about half the time
     if "e" in text:
         mantissa, exponent = text.split("e")
         return f"{mantissa}e{int(exponent)}"
     return text
 
 
-def _prefixed(suffix: str):
-    """Writer of a unit with decimal prefixes: 989 TFLOP/s, 400 GB/s, 16 B."""
+def _prefixed(suffix: str, scientific_from: float | None = None):
+    """Writer of a unit with decimal prefixes: 989 TFLOP/s, 400 GB/s, 16 B; 3 significant digits and an exponent from `scientific_from`."""
     tails = tuple((scale, f" {prefix}{suffix}") for scale, prefix in _PREFIXES)
     bare = " " + suffix
 
     def write(value: float) -> str:
         magnitude = abs(value)
+        if scientific_from is not None and magnitude >= scientific_from:
+            return _sig(value, 3) + bare
         for scale, tail in tails:
             if magnitude >= scale:
                 return _sig4(value / scale) + tail
@@ -43,22 +47,18 @@ def _prefixed(suffix: str):
     return write
 
 
-_FLOP_COUNT = _prefixed("FLOP")
+# beyond exa, scientific notation reads better than zetta
+_flops = _prefixed("FLOP", scientific_from=1e21)
 
 
-def _flops(value: float) -> str:
-    if abs(value) >= 1e21:  # beyond exa, scientific notation reads better than zetta
-        return f"{_sig(value, 3)} FLOP"
-    return _FLOP_COUNT(value)
-
-
+# Float constants below, not ints: the interpreter specialises float-with-float arithmetic and comparisons only.
 def _seconds(value: float) -> str:
     magnitude = abs(value)
-    if magnitude >= 86400 * 2:
-        return f"{_sig4(value / 86400)} days"
-    if magnitude >= 7200:
-        return f"{_sig4(value / 3600)} hours"
-    if magnitude >= 1 or value == 0:
+    if magnitude >= 2 * 86400.0:
+        return f"{_sig4(value / 86400.0)} days"
+    if magnitude >= 7200.0:
+        return f"{_sig4(value / 3600.0)} hours"
+    if magnitude >= 1.0 or value == 0.0:
         return f"{_sig4(value)} s"
     if magnitude >= 1e-3:
         return f"{_sig4(value * 1e3)} ms"
@@ -66,17 +66,20 @@ def _seconds(value: float) -> str:
 
 
 def _fraction(value: float) -> str:
-    return f"{_sig4(value * 100)}%"
+    return _sig4(value * 100.0) + "%"
 
 
 def _count(value: float) -> str:
     magnitude = abs(value)
-    for scale, word in _COUNT_WORDS:
-        if magnitude >= scale:
-            return f"{_sig4(value / scale)}{word}"
-    if value == int(value):
-        return f"{int(value):,}"
-    if magnitude < 1000:  # 1.25 experts per token, not "1.2": four significant digits, like every other unit
+    if magnitude >= _SMALLEST_COUNT_WORD:  # one test for the common small counts (chips per node, degrees) instead of three
+        for scale, word in _COUNT_WORDS:
+            if magnitude >= scale:
+                return f"{_sig4(value / scale)}{word}"
+    whole = int(value)  # NaN raises ValueError here, as it always has
+    if value.is_integer():
+        # below 1,000 there is no separator to write, and str() costs a third of the "," format
+        return str(whole) if magnitude < 1000.0 else f"{whole:,}"
+    if magnitude < 1000.0:  # 1.25 experts per token, not "1.2": four significant digits, like every other unit
         return _sig4(value)
     return f"{value:,.1f}"
 
@@ -88,17 +91,16 @@ _WRITERS.update(flops=_flops, seconds=_seconds, fraction=_fraction, count=_count
 
 def human(value, unit: str = "") -> str:
     """`value` in `unit` (a calculator unit kind) as a person would write it."""
-    if type(value) is not float:  # plain floats, by far the most common, skip the type checks
-        if isinstance(value, np.ndarray):
-            if value.size == 1:
-                value = float(value.reshape(-1)[0])
-            else:
-                return f"[{value.size} values]"
-        if isinstance(value, (bool, np.bool_)):
-            return "yes" if value else "no"
-        value = float(value)
-    writer = _WRITERS.get(unit)
-    return _sig4(value) if writer is None else writer(value)
+    if type(value) is float:  # plain floats, by far the most common, skip the type checks
+        return _WRITERS.get(unit, _sig4)(value)
+    if isinstance(value, ndarray):
+        if value.size == 1:
+            value = float(value.reshape(-1)[0])
+        else:
+            return f"[{value.size} values]"
+    if isinstance(value, (bool, bool_)):
+        return "yes" if value else "no"
+    return _WRITERS.get(unit, _sig4)(float(value))
 
 
 _FRACTION_FIELDS = {"mfu", "hfu", "bubble_over_ideal", "bubble_fraction"}

@@ -1,10 +1,12 @@
 """Memory for model states (weights, gradients, optimizer; ZeRO) and for activations."""
 
 import numpy as np
+from numpy import ndarray  # bound once: numpy's module defines __getattr__, so the interpreter cannot cache np.ndarray lookups
 
 from .errors import CalculatorInputError
 from .formatting import human as h
 from .registry import Calculator, Field, register
+from .scalars import all_true
 from .working import step
 
 ZERO = "Rajbhandari et al. 2020, ZeRO: Memory Optimizations Toward Training Trillion Parameter Models, section 5 (2+2+K bytes per parameter, K=12 for Adam)"
@@ -15,7 +17,7 @@ def model_state_memory(v: dict):
     """Bytes of weights, gradients and optimizer states in total and per chip under ZeRO stage 0-3."""
     params, per_param, stage, dp = v["params"], v["bytes_per_param"], v["zero_stage"], v["dp_degree"]
     # Python floats for single questions: numpy scalars would warn on an overflow the registry reports itself.
-    smaller = np.minimum if isinstance(per_param, np.ndarray) else min
+    smaller = np.minimum if isinstance(per_param, ndarray) else min
     weights = smaller(per_param, 2.0)
     grads = smaller(per_param - weights, 2.0)
     optimizer = per_param - weights - grads
@@ -57,7 +59,7 @@ def activation_memory(v: dict):
     elif sp:
         per_layer = sbh / t * (34 + attention_scores)
         formula = "sbh/t (34 + 5as/h)"
-    elif np.all(t == 1):
+    elif all_true(t == 1):
         per_layer = sbh * (34 + attention_scores)
         formula = "sbh(34 + 5as/h)"
     else:
@@ -81,7 +83,7 @@ def _check_stage(v):
 
 def _model_state(v: dict):
     stage = v["zero_stage"]
-    if isinstance(stage, np.ndarray):
+    if isinstance(stage, ndarray):
         raise CalculatorInputError("zero_stage", "must be a single stage, not an array")
     _check_stage(stage)
     return model_state_memory(v)

@@ -3,29 +3,17 @@
 import math
 
 import numpy as np
+from numpy import ndarray  # bound once: numpy's module defines __getattr__, so the interpreter cannot cache np.ndarray lookups
 
 from .errors import CalculatorInputError
 from .formatting import human as h
 from .registry import Calculator, Field, register
+from .scalars import all_true, any_true, is_sweep
 from .working import render, step, word
 
 SCALING_BOOK = "Austin et al., How to Scale Your Model (JAX scaling book), training.md and gpus.md: data parallelism is compute-bound while tokens per chip > C/W (x E/k for MoE); model parallelism over M nodes multiplies W by M"
 MEGATRON_BUBBLE = "Narayanan et al. 2021 (Megatron-LM), sections 2.2.1-2.2.2: bubble / ideal time = (p-1)/m, interleaved (p-1)/(v m)"
 GPIPE = "Huang et al. 2019, GPipe: bubble (K-1)/(M+K-1) of the step, all microbatches' activations held"
-
-
-def _is_sweep(x) -> bool:
-    """True for an array of configurations (a sweep), False for one question's plain numbers."""
-    return isinstance(x, np.ndarray) and x.ndim > 0
-
-
-def _any(x) -> bool:
-    """np.any, without its microseconds of overhead on a plain Python bool."""
-    return bool(x.any()) if isinstance(x, np.ndarray) else bool(x)
-
-
-def _all(x) -> bool:
-    return bool(x.all()) if isinstance(x, np.ndarray) else bool(x)
 
 
 def _moe_factor(v: dict, steps: list[dict]):
@@ -34,7 +22,7 @@ def _moe_factor(v: dict, steps: list[dict]):
         return 1.0
     if experts is None or top_k is None:
         raise CalculatorInputError("moe_top_k" if top_k is None else "moe_experts", "is needed with the other MoE field (give moe_experts and moe_top_k together)")
-    if _any(top_k > experts):
+    if any_true(top_k > experts):
         raise CalculatorInputError("moe_top_k", "cannot exceed moe_experts")
     factor = experts / top_k
     steps.append(step("moe.factor", experts=(experts, "count"), top_k=(top_k, "count"), factor=factor))
@@ -47,7 +35,7 @@ def dp_critical_batch(v: dict):
     peak, bw, span = v["peak_flop_per_s"], v["bandwidth_bytes_per_s"], v["model_parallel_span"]
     effective = bw * span
     base = peak / effective
-    span_note = step("dp_critical_batch.span_note", bandwidth=(bw, "bytes_per_s"), span=(span, "count")) if _any(span != 1) else ""
+    span_note = step("dp_critical_batch.span_note", bandwidth=(bw, "bytes_per_s"), span=(span, "count")) if any_true(span != 1) else ""
     steps.append(step("dp_critical_batch.compute_per_byte", peak=(peak, "flop_per_s"), effective=(effective, "bytes_per_s"), span_note=span_note,
                       base=(base, "count")))
     factor = _moe_factor(v, steps)
@@ -60,7 +48,7 @@ def dp_critical_batch(v: dict):
 
 def _power_of_two_at_least(x):
     """Smallest power of two >= max(x, 1), exactly: frexp splits x = m 2^e with m in [0.5, 1) (no rounded log2)."""
-    if isinstance(x, np.ndarray):
+    if isinstance(x, ndarray):
         mantissa, exponent = np.frexp(np.maximum(x, 1.0))
         return np.ldexp(1.0, np.where(mantissa == 0.5, exponent - 1, exponent))
     mantissa, exponent = math.frexp(max(float(x), 1.0))
@@ -110,9 +98,10 @@ def pp_necessity(v: dict):
     steps: list[dict] = []
     batch, n, peak, bw = v["global_batch_tokens"], v["n_chips"], v["peak_flop_per_s"], v["dp_bandwidth_bytes_per_s"]
     per_node, tp, pp, ep = v["chips_per_node"], v["tp_degree"], v["pp_degree"], v["ep_degree"]
-    sweep = any(_is_sweep(x) for x in (batch, n, peak, bw, per_node, tp, pp, ep, v.get("moe_experts"), v.get("moe_top_k"), v.get("n_layers")))
+    sweep = v["_sweep"] and any(is_sweep(x) for x in (batch, n, peak, bw, per_node, tp, pp, ep, v.get("moe_experts"), v.get("moe_top_k"),
+                                                     v.get("n_layers")))
     group = tp * pp * ep
-    if _any(group > n):
+    if any_true(group > n):
         raise CalculatorInputError("n_chips", "is smaller than tp_degree x pp_degree x ep_degree, one model replica")
     tokens_per_chip = batch / n
     tokens_value = (tokens_per_chip, "count")
@@ -192,14 +181,14 @@ def pp_necessity(v: dict):
     ]
     if v.get("n_layers") is None:
         assumptions.append("the model's layer count is not known, so the pipeline degree is not capped by it (a stage needs at least one layer)")
-    if _any(factor > 1) and _all(ep == 1):
+    if any_true(factor > 1) and all_true(ep == 1):
         assumptions.append("no expert parallelism: experts are replicated on every chip; expert parallelism across nodes (ep_degree) also widens the span")
     outputs = {
         "tokens_per_chip": tokens_per_chip,
         "critical_tokens_per_chip": critical,
         "effective_dp_bandwidth_bytes_per_s": effective,
         "comm_to_compute_ratio": ratio,
-        "dp_comm_bound": bound if _is_sweep(bound) else bool(bound),
+        "dp_comm_bound": bound if is_sweep(bound) else bool(bound),
         "min_pp_degree": min_pp_out,
         "min_global_batch_tokens": min_batch,
         "verdict": outputs_verdict,
@@ -212,7 +201,7 @@ def pipeline_bubble(v: dict):
     p, m, virtual, schedule = v["pp_degree"], v["microbatches"], v["virtual_stages"], v["schedule"]
     steps: list[dict] = []
     assumptions: list[str] = []
-    if np.any(virtual > 1) and schedule != "interleaved":
+    if any_true(virtual > 1) and schedule != "interleaved":
         if schedule == "gpipe":
             raise CalculatorInputError("virtual_stages", "above 1 needs schedule interleaved (GPipe has one stage per device)")
         schedule = "interleaved"
@@ -235,7 +224,7 @@ def pipeline_bubble(v: dict):
         inflight = np.minimum(p, m)
         memory = 1 + (p - 1) / (p * virtual)
         steps.append(step("pipeline_bubble.interleaved", memory=memory, v=(virtual, "count")))
-        if np.ndim(m) == 0 and np.ndim(p) == 0 and m % p:
+        if not is_sweep(m) and not is_sweep(p) and m % p:
             assumptions.append(f"Megatron-LM's interleaved schedule needs microbatches divisible by pp_degree ({h(m, 'count')} is not a multiple of {h(p, 'count')})")
     assumptions.append("equal stage times and negligible point-to-point transfer time; zero-bubble and DualPipe schedules fill part of this bubble")
     outputs = {"bubble_over_ideal": over_ideal, "bubble_fraction": fraction, "peak_inflight_microbatches": inflight, "activation_memory_factor": memory}

@@ -4,9 +4,13 @@ import difflib
 import math
 import re
 from dataclasses import dataclass, field as dc_field
+from functools import lru_cache
 from typing import Any, Callable
 
 import numpy as np
+# bound once: numpy's module defines __getattr__, so the interpreter cannot cache np.<name> lookups
+from numpy import bool_, floating, ndarray
+from numpy import generic as numpy_scalar
 
 from . import catalog
 from .errors import CalculatorInputError
@@ -29,6 +33,11 @@ class Field:
     integer: bool = False
     allow_zero: bool = False
     minimum: float | None = None  # inclusive lower bound for integers, e.g. 2 ranks
+    # a choice as people write it (hyphens for underscores) -> the choice; built once here, not on every call
+    aliases: dict = dc_field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self):
+        self.aliases.update({c.replace("-", "_"): c for c in self.choices})
 
     @property
     def required(self) -> bool:
@@ -88,9 +97,11 @@ class Calculator:
     # outputs where NaN is a value of its own, "none" (null in JSON), e.g. no pipeline degree fits
     nan_means_none: tuple[str, ...] = ()
     by_name: dict = dc_field(default_factory=dict, compare=False)
+    whole_numbers: list = dc_field(default_factory=list, compare=False)  # names of the integer fields
 
     def __post_init__(self):
         self.by_name.update({f.name: f for f in self.fields})
+        self.whole_numbers.extend(f.name for f in self.fields if f.integer)
 
     def accepted(self) -> list[str]:
         extra = (["chip"] if self.takes_chip else []) + (["model"] if self.takes_model else [])
@@ -134,14 +145,38 @@ def all_calculators() -> list[Calculator]:
 
 def _validate(spec: Field, value):
     """Parse and check one supplied value; returns a float, array, str or bool."""
+    if spec.kind not in KIND_WORDS:
+        return _validate_word(spec, value)
+    number = to_number(spec.name, value, spec.kind)
+    sweep = type(number) is not float  # to_number gives a float, or an array for a sweep
+    lowest = np.min(number) if sweep else number
+    if spec.minimum is not None and lowest < spec.minimum:
+        raise CalculatorInputError(spec.name, f"must be at least {spec.minimum:g}, got {lowest:g}")
+    if spec.allow_zero:
+        if lowest < 0.0:  # float constants: the interpreter specialises float-with-float comparisons only
+            raise CalculatorInputError(spec.name, f"must not be negative, got {lowest:g}")
+    elif lowest <= 0.0:
+        raise CalculatorInputError(spec.name, f"must be positive, got {lowest:g}")
+    if spec.kind == "fraction":
+        highest = np.max(number) if sweep else number
+        if highest > 1.0:
+            raise CalculatorInputError(spec.name, f"is a fraction and must be at most 1 (write 46% or 0.46), got {highest:g}")
+    if spec.integer:
+        whole = np.all(np.floor(number) == number) if sweep else number.is_integer()
+        if not whole:
+            raise CalculatorInputError(spec.name, f"must be a whole number, got {value!r}")
+    return number
+
+
+def _validate_word(spec: Field, value):
+    """Check a value that is not a quantity: a choice, a yes or no, a name or written arithmetic."""
     if spec.kind == "choice":
         text = str(value).strip().lower().replace("-", "_") if isinstance(value, str) else None
-        aliases = {c.replace("-", "_"): c for c in spec.choices}
-        if text is None or text not in aliases:
+        if text is None or text not in spec.aliases:
             raise CalculatorInputError(spec.name, f"expected one of {', '.join(spec.choices)}, got {value!r}")
-        return aliases[text]
+        return spec.aliases[text]
     if spec.kind == "bool":
-        if isinstance(value, (bool, np.bool_)):
+        if isinstance(value, (bool, bool_)):
             return bool(value)
         if isinstance(value, str) and value.strip().lower() in ("true", "yes", "1", "on", "false", "no", "0", "off"):
             return value.strip().lower() in ("true", "yes", "1", "on")
@@ -154,24 +189,7 @@ def _validate(spec: Field, value):
         if isinstance(value, float) and not math.isfinite(value):
             raise CalculatorInputError(spec.name, f"must be a finite number, got {value!r}")
         return value
-    number = to_number(spec.name, value, spec.kind)
-    lowest = np.min(number) if isinstance(number, np.ndarray) else number
-    if spec.minimum is not None and lowest < spec.minimum:
-        raise CalculatorInputError(spec.name, f"must be at least {spec.minimum:g}, got {lowest:g}")
-    if spec.allow_zero:
-        if lowest < 0:
-            raise CalculatorInputError(spec.name, f"must not be negative, got {lowest:g}")
-    elif lowest <= 0:
-        raise CalculatorInputError(spec.name, f"must be positive, got {lowest:g}")
-    if spec.kind == "fraction":
-        highest = np.max(number) if isinstance(number, np.ndarray) else number
-        if highest > 1:
-            raise CalculatorInputError(spec.name, f"is a fraction and must be at most 1 (write 46% or 0.46), got {highest:g}")
-    if spec.integer:
-        whole = np.all(np.floor(number) == number) if isinstance(number, np.ndarray) else float(number).is_integer()
-        if not whole:
-            raise CalculatorInputError(spec.name, f"must be a whole number, got {value!r}")
-    return number
+    raise ValueError(f"field {spec.name} has an unknown kind {spec.kind!r}")
 
 
 def _catalog(kind: str) -> "catalog.Catalog":
@@ -191,14 +209,15 @@ def resolve_inputs(calculator: Calculator, inputs: dict) -> tuple[dict, dict, li
     """
     if not isinstance(inputs, dict):
         raise CalculatorInputError(None, f"inputs must be an object of field values, got {type(inputs).__name__}")
-    for key in inputs:
-        if key in calculator.by_name or (key == "chip" and calculator.takes_chip) or (key == "model" and calculator.takes_model):
-            continue
-        accepted = calculator.accepted()
-        if key not in accepted:
-            close = difflib.get_close_matches(str(key), accepted, n=2)
-            hint = f"; did you mean {', '.join(close)}?" if close else ""
-            raise CalculatorInputError(str(key), f"is not an input of {calculator.name}{hint} (inputs: {', '.join(accepted)})")
+    if not calculator.by_name.keys() >= inputs.keys():  # one set comparison in the usual case, every key a field
+        for key in inputs:
+            if key in calculator.by_name or (key == "chip" and calculator.takes_chip) or (key == "model" and calculator.takes_model):
+                continue
+            accepted = calculator.accepted()
+            if key not in accepted:
+                close = difflib.get_close_matches(str(key), accepted, n=2)
+                hint = f"; did you mean {', '.join(close)}?" if close else ""
+                raise CalculatorInputError(str(key), f"is not an input of {calculator.name}{hint} (inputs: {', '.join(accepted)})")
     filled: dict = {}
     entries: dict = {}
     assumed: list[dict] = []
@@ -220,11 +239,12 @@ def resolve_inputs(calculator: Calculator, inputs: dict) -> tuple[dict, dict, li
         filled.update({k: v for k, v in catalog.chip_fields(entry).items() if k in calculator.by_name})
     resolved: dict = {}
     for spec in calculator.fields:
-        if spec.name in inputs and inputs[spec.name] is not None:
-            resolved[spec.name] = _validate(spec, inputs[spec.name])
+        value = inputs.get(spec.name)
+        if value is not None:
+            resolved[spec.name] = _validate(spec, value)
         elif spec.name in filled:
             resolved[spec.name] = _validate(spec, filled[spec.name])
-        elif spec.required:
+        elif spec.default is REQUIRED:
             hint = ""
             if calculator.takes_chip and spec.name in ("peak_flop_per_s", "memory_bandwidth_bytes_per_s", "dp_bandwidth_bytes_per_s", "bandwidth_bytes_per_s"):
                 hint = " (or give chip)"
@@ -238,6 +258,12 @@ def resolve_inputs(calculator: Calculator, inputs: dict) -> tuple[dict, dict, li
     return resolved, entries, assumed
 
 
+@lru_cache(maxsize=1024)
+def _assumption_text(key: str, values: tuple) -> str:
+    """The English text of an assumption resolve_inputs made, cached: it holds only names and default values, no computed figures."""
+    return render([{"key": key, "values": dict(values)}], "en")[0]
+
+
 def _default_value(spec: Field):
     """A default as a step value: a number with its unit, or a name written as it is."""
     if spec.kind in ("choice", "text"):
@@ -249,11 +275,11 @@ def _default_value(spec: Field):
 
 def jsonable(value):
     """Plain JSON types from numpy scalars and arrays; NaN and infinity become null (JSON has neither)."""
-    if isinstance(value, np.ndarray):
+    if isinstance(value, ndarray):
         if value.dtype.kind in "fc" and not np.all(np.isfinite(value)):
             return jsonable(value.tolist())  # element-wise, so non-finite entries become None
         return value.tolist()
-    if isinstance(value, np.generic):
+    if isinstance(value, numpy_scalar):
         return jsonable(value.item())
     if isinstance(value, float) and not math.isfinite(value):
         return None
@@ -268,22 +294,47 @@ _NON_FINITE_WORD = re.compile(r"(?<![\w.])-?(?:inf|nan)(?![\w])")
 
 
 def _non_finite(value) -> bool:
-    if isinstance(value, np.ndarray):
+    if isinstance(value, ndarray):
         return value.dtype.kind in "fc" and not bool(np.all(np.isfinite(value)))
-    if isinstance(value, (float, np.floating)):
+    if isinstance(value, (float, floating)):
         return not math.isfinite(value)
     return False
 
 
-def _check_finite(calculator: Calculator, resolved: dict, outputs: dict, steps: list[str]) -> None:
+_ALWAYS_FINITE = (str, bool, int, type(None))  # output types that are never NaN or infinite (a verdict, a flag, a count)
+
+
+def _plain_outputs(calculator: Calculator, outputs: dict) -> tuple[dict, list[str]]:
+    """The outputs with numpy scalars as Python numbers, and the keys of those that are not finite numbers (NaN as "none" aside)."""
+    outputs = dict(outputs)
+    broken = []
+    for key, value in outputs.items():  # one pass over the outputs does both
+        if type(value) is float:  # the usual output of one question, tested without a call
+            if math.isfinite(value):
+                continue
+        elif type(value) in _ALWAYS_FINITE:
+            continue
+        else:
+            if isinstance(value, numpy_scalar):
+                outputs[key] = value = value.item()
+            if not _non_finite(value):
+                continue
+        if not (key in calculator.nan_means_none and not np.any(np.isinf(value))):
+            broken.append(key)
+    return outputs, broken
+
+
+def _check_finite(calculator: Calculator, resolved: dict, broken: list[str], steps: list[str]) -> None:
     """A result that overflowed (1e308 parameters) or divided by a denormal (5e-324 s) is an input error.
 
     Valid inputs in any physical range give finite figures; the culprit named is the numeric input
-    farthest from 1 in orders of magnitude, which is what pushed the arithmetic out of range.
+    farthest from 1 in orders of magnitude, which is what pushed the arithmetic out of range. `broken`
+    names the outputs that are not finite.
     """
-    broken = [key for key, value in outputs.items() if _non_finite(value)
-              and not (key in calculator.nan_means_none and not np.any(np.isinf(value)))]
-    if not broken and not any(("inf" in step or "nan" in step) and _NON_FINITE_WORD.search(step) for step in steps):
+    # One search of the steps joined: the newline between two steps is neither a word character nor a dot, so
+    # a word is found in the joined text exactly when it is found in one step.
+    text = "\n".join(steps)
+    if not broken and not (("inf" in text or "nan" in text) and _NON_FINITE_WORD.search(text)):
         return
     magnitudes = []
     for key, value in resolved.items():
@@ -307,10 +358,11 @@ def run(name: str, inputs: dict) -> dict:
     """Run calculator `name` on `inputs`; the result object of DESIGN.md, plus "working" (the steps as keys and values)."""
     calculator = get(name)
     resolved, entries, assumed = resolve_inputs(calculator, inputs)
+    sweep = ndarray in map(type, resolved.values())  # validated numbers are floats, or exactly ndarrays for a sweep
     context = dict(resolved)
     context["_entries"] = entries
     context["_warnings"] = warned = []  # a calculator may add structured warnings of its own
-    sweep = any(isinstance(value, np.ndarray) for value in resolved.values())
+    context["_sweep"] = sweep  # whether any input is an array, so a calculator need not look at each
     if sweep:
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):  # checked below, as an input error
             outputs, steps, assumptions = calculator.compute(context)
@@ -320,16 +372,15 @@ def run(name: str, inputs: dict) -> dict:
     if sweep:  # arrays in the working become their size, not a copy of the outputs
         working = plain(working)
     steps = render(working, "en")  # the English text once, here; other languages render "working" on demand
-    _check_finite(calculator, resolved, outputs, steps)
+    outputs, broken = _plain_outputs(calculator, outputs)
+    _check_finite(calculator, resolved, broken, steps)
     warned += impossible(resolved, outputs)
     if sweep:
         assumed, warned = plain(assumed), plain(warned)
-    outputs = {k: (value.item() if isinstance(value, np.generic) else value) for k, value in outputs.items()}
-    shown_inputs = {}
-    for key, value in resolved.items():  # whole-number fields read back as integers
-        if isinstance(value, float) and calculator.by_name[key].integer:
-            value = int(value)
-        shown_inputs[key] = value
+    shown_inputs = dict(resolved)
+    for key in calculator.whole_numbers:  # whole-number fields read back as integers
+        if type(shown_inputs[key]) is float:  # validated numbers are plain floats (arrays for a sweep)
+            shown_inputs[key] = int(shown_inputs[key])
     for kind, entry in entries.items():
         shown_inputs[kind] = entry["id"]
     sources = list(calculator.sources)
@@ -340,7 +391,7 @@ def run(name: str, inputs: dict) -> dict:
         "inputs": shown_inputs,
         "outputs": outputs,
         "steps": steps,
-        "assumptions": render(assumed, "en") + list(assumptions),
+        "assumptions": [_assumption_text(item["key"], tuple(item["values"].items())) for item in assumed] + list(assumptions),
         "warnings": render(warned, "en") if warned else [],
         "sources": sources,
         "working": working,

@@ -3,6 +3,7 @@
 import numpy as np
 
 from .registry import Calculator, Field, register
+from .scalars import is_sweep, maximum
 from .working import step, word
 
 ROOFLINE = "Austin et al., How to Scale Your Model (JAX scaling book), roofline.md: T = max(FLOPs / C, bytes / B_HBM); critical intensity C / B_HBM; Williams et al. 2009"
@@ -13,10 +14,11 @@ def roofline(v: dict):
     flops, moved, peak, bw = v["flops"], v["bytes"], v["peak_flop_per_s"], v["memory_bandwidth_bytes_per_s"]
     compute_time, memory_time = flops / peak, moved / bw
     intensity, critical = flops / moved, peak / bw
-    time = np.maximum(compute_time, memory_time)
+    time = maximum(compute_time, memory_time)
     compute_bound = intensity >= critical
-    bound = ("compute" if compute_bound else "memory") if np.ndim(compute_bound) == 0 else np.where(compute_bound, "compute", "memory")
-    verdict = f"word.{bound}_bound" if np.ndim(bound) == 0 else "word.per_configuration_bound"
+    sweep = is_sweep(compute_bound)
+    bound = np.where(compute_bound, "compute", "memory") if sweep else ("compute" if compute_bound else "memory")
+    verdict = "word.per_configuration_bound" if sweep else f"word.{bound}_bound"
     steps = [
         step("roofline.compute_time", flops=(flops, "flops"), peak=(peak, "flop_per_s"), time=(compute_time, "seconds")),
         step("roofline.memory_time", bytes=(moved, "bytes"), bandwidth=(bw, "bytes_per_s"), time=(memory_time, "seconds")),

@@ -1,6 +1,7 @@
 """Results no real training job can have (MFU above 100%, a time of zero, FLOP/s above peak), flagged with the likely slip."""
 
 import numpy as np
+from numpy import ndarray  # bound once: numpy's module defines __getattr__, so the interpreter cannot cache np.ndarray lookups
 
 from .formatting import unit_for_field
 from .working import step
@@ -12,14 +13,14 @@ _PER_CHIP_RATES = ("achieved_flop_per_s",)  # inputs that are per chip and canno
 
 def _largest(value) -> float:
     """The largest value of a scalar or a sweep (NaN entries ignored; NaN when none is a number)."""
-    if isinstance(value, np.ndarray):
+    if isinstance(value, ndarray):
         finite = value[np.isfinite(value)] if value.dtype.kind in "fc" else value
         return float(finite.max()) if finite.size else float("nan")
     return float(value)
 
 
 def _smallest(value) -> float:
-    if isinstance(value, np.ndarray):
+    if isinstance(value, ndarray):
         finite = value[np.isfinite(value)] if value.dtype.kind in "fc" else value
         return float(finite.min()) if finite.size else float("nan")
     return float(value)
@@ -48,14 +49,14 @@ def impossible(resolved: dict, outputs: dict) -> list[dict]:
         value = outputs.get(name)
         if value is not None and not isinstance(value, str):
             top = _largest(value)
-            if top > 1:
+            if top > 1.0:  # float constants, as _largest gives floats: the interpreter specialises float comparisons only
                 warnings.append(step("warning.utilisation_above_one", field=name.upper(), value=(top, "fraction"),
                                      cause=likely_cause(top, resolved.get("n_chips"))))
     for name in _TIMES:
         value = outputs.get(name)
         if value is not None and not isinstance(value, str):
             low = _smallest(value)
-            if low <= 0:
+            if low <= 0.0:
                 warnings.append(step("warning.time_not_positive", field=name, value=(low, unit_for_field(name) or "count"),
                                      cause=step("cause.unit_slip")))
     peak = resolved.get("peak_flop_per_s")
@@ -64,7 +65,7 @@ def impossible(resolved: dict, outputs: dict) -> list[dict]:
             value = resolved.get(name)
             if value is not None:
                 excess = _largest(value / peak)
-                if excess > 1:
+                if excess > 1.0:
                     warnings.append(step("warning.above_peak", field=name, value=(_largest(value), "flop_per_s"),
                                          peak=(_smallest(peak), "flop_per_s"), cause=likely_cause(excess, resolved.get("n_chips"))))
     return warnings

@@ -2,6 +2,7 @@
 
 import math
 import re
+from functools import lru_cache
 
 import numpy as np
 
@@ -110,6 +111,7 @@ def _scale(field: str, text: str, unit: str, kind: str) -> float:
     raise _incompatible(field, text, kind)
 
 
+@lru_cache(maxsize=4096)  # the same few strings ("989 TFLOP/s", "400 GB/s") recur; their regexes cost microseconds
 def parse_text(field: str, text: str, kind: str) -> float:
     """Parse one human quantity string into a float in the SI unit of `kind`."""
     match = _NUMBER.match(text)
@@ -124,9 +126,11 @@ def parse_text(field: str, text: str, kind: str) -> float:
 
 def to_number(field: str, value, kind: str):
     """A float, or a float64 array for sweeps, from a number, a human string or a sequence of them."""
-    if isinstance(value, bool) or value is None:
+    if type(value) is str:  # the usual input, a human quantity, tested first
+        number = parse_text(field, value, kind)
+    elif isinstance(value, bool) or value is None:
         raise CalculatorInputError(field, f"expected {KIND_WORDS[kind]}, got {value!r}")
-    if isinstance(value, (int, float)):
+    elif isinstance(value, (int, float)):
         try:
             number = float(value)
         except OverflowError:  # an int beyond the float range, e.g. 10**400
