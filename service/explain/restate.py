@@ -97,6 +97,7 @@ def expand(doc, start: int, end: int, lang: str) -> str:
             article = _ARTICLE_BEFORE.search(gap)
             if article and _ARTICLE_FIRST.match(replacement):
                 gap = gap[:article.start()] + " "
+            gap = _without_repeated_lead(gap, replacement)
             noun = _NEXT_WORD.match(text, b, end)
             if noun and noun.group(1).lower() in replacement.lower().split():
                 b = noun.end()
@@ -105,6 +106,20 @@ def expand(doc, start: int, end: int, lang: str) -> str:
         cursor, last_figure = b, is_figure
     out.append(text[cursor:end])
     return " ".join("".join(out).split())
+
+
+_LEAD = pattern_cache.lazy(r"(?:(?:a|an|the)\s+)?((?:[^\W\d]+\s+){2,5})(?=\d)")  # "a global batch of " before 16M
+
+
+def _without_repeated_lead(gap: str, replacement: str) -> str:
+    """The gap without the words the reading opens with, when the text already says them just before the figure:
+    "at a global batch of 16M tokens" stays so, not "at a global batch of a global batch of 16M tokens"."""
+    lead = _LEAD.match(replacement)
+    if not lead:
+        return gap
+    words = lead.group(1).split()
+    said = re.search(r"(?:(?<!\w)(?:a|an|the)\s+)?" + r"\s+".join(map(re.escape, words)) + r"\s*$", gap, re.I)
+    return gap[:said.start()] + " " if said else gap
 
 
 def _expansion(entry: dict, lang: str) -> str:
