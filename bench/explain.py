@@ -63,32 +63,25 @@ def _tool(name: str) -> Path:
     raise FileNotFoundError(f"no {name} in {BIN} or beside {sys.executable}; run `python3 tasks.py explain` once to create the venv")
 
 
-def _wall(command: list[str], env: dict) -> float:
-    started = time.perf_counter()
-    completed = subprocess.run(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-    elapsed = (time.perf_counter() - started) * 1000
-    if completed.returncode != 0:
-        raise RuntimeError(f"{' '.join(command)} exited {completed.returncode}: {completed.stderr.decode(errors='replace')[-500:]}")
-    return elapsed
+def _startup_bench():
+    """bench/startup.py, the one start-up measurement (loaded by path: bench/ is kept off sys.path here)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_startup", Path(__file__).with_name("startup.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-def whole_process(path: Path, runs: int, home: str) -> dict:
-    """Median wall time of `unjargon explain --backend offline --no-cache` against `python -c "import numpy"`, alternated."""
-    env = dict(os.environ, UNJARGON_HOME=home, UNJARGON_BACKEND="offline")
-    env.pop("ANTHROPIC_API_KEY", None)
+def whole_process(path: Path, runs: int) -> dict:
+    """bench/startup.py's alternated medians of `unjargon explain --backend offline --no-cache` and `import numpy`, one home kept."""
+    env = dict(os.environ)
     # Users run compiled modules (pip byte-compiles, and Python caches .pyc on first use); numpy's are
     # compiled too, so a PYTHONDONTWRITEBYTECODE set in this shell would measure source compilation instead.
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     subprocess.run([str(_tool("python")), "-m", "compileall", "-q", str(ROOT / "calculators"), str(ROOT / "service")],
                    env=env, check=True, stdout=subprocess.DEVNULL)
-    explain = [str(_tool("unjargon")), "explain", "--file", str(path), "--backend", "offline", "--no-cache"]
-    numpy = [str(_tool("python")), "-c", "import numpy"]
-    _wall(explain, env), _wall(numpy, env)  # warm the file-system cache and any .pyc writes
-    explain_ms, numpy_ms = [], []
-    for _ in range(runs):
-        explain_ms.append(_wall(explain, env))
-        numpy_ms.append(_wall(numpy, env))
-    explain_median, numpy_median = statistics.median(explain_ms), statistics.median(numpy_ms)
+    explain_median, numpy_median = _startup_bench().measure(path, runs, same_home=True)
     ratio = explain_median / numpy_median
     return {"seed": path.name, "runs": runs, "explain_median_ms": round(explain_median, 1),
             "import_numpy_median_ms": round(numpy_median, 1), "ratio": round(ratio, 2),
@@ -130,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
         os.environ["UNJARGON_HOME"] = home  # caches and the store go here, not into the real home
         for seed in seeds:
             report["in_process"].append(in_process(seed, args.runs))
-        report["whole_process"] = whole_process(seeds[0], args.process_runs, home)
+        report["whole_process"] = whole_process(seeds[0], args.process_runs)
         if args.importtime or not report["whole_process"]["pass"]:
             report["heaviest_imports"] = heaviest_imports(seeds[0], home)
 
