@@ -57,6 +57,11 @@ async def fire(ports: list[int], text: str, requests: int) -> tuple[int, int, fl
     return computed, failed, elapsed
 
 
+def tag(run: int) -> str:
+    """Letters naming a run uniquely (hex digits could spell a number such as 12e45678 that the text would be about)."""
+    return "".join("abcdefghijklmnop"[int(digit, 16)] for digit in uuid.uuid4().hex[:8]) + f"-{run}"
+
+
 def start_servers(args, root: Path):
     """The replicas and a function counting the computations of a text in their store; the PostgreSQL server."""
     if args.store == "sqlite":
@@ -105,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         ports = [server.port for server in servers]
         print(f"{args.store}: {len(servers)} replica(s) x {args.workers} worker(s), {args.requests} requests a run")
         for run in range(1, args.runs + 1):
-            text = f"{THREAD} (run {run}, {uuid.uuid4().hex[:8]})"
+            text = f"{THREAD} (burst {tag(run)})"
             answered, failed, elapsed = asyncio.run(fire(ports, text, args.requests))
             computed = store.connect().execute(COMPUTED_SQL, (text,)).fetchone()[0]
             failures += failed

@@ -123,11 +123,16 @@ def _lease_seconds(current: Plan) -> float:
     return (getattr(settings, "request_deadline_s", 120.0) or 120.0) + 30.0
 
 
-def _answer(prepared: Prepared, store: Store, use_cache: bool, on_text, coordinate: bool) -> tuple[Answer, str, bool]:
+def _answer(prepared: Prepared, store: Store, use_cache: bool, on_text, coordinate: bool,
+            file_answer: Callable[[Answer], None]) -> tuple[Answer, str, bool]:
     """The answer; where it came from (model: a backend ran here; cache; shared: another caller's run); and
     whether it is in the response cache already (else the caller files it there with the turn).
 
-    `coordinate`: ask once across processes, through a lease on the key (see explain).
+    `coordinate`: ask once across processes, through a lease on the key (see explain). `file_answer`: stores an
+    answer this caller's backend made, with the caller's turn and its cache row; it runs inside the single
+    flight, so a flight ends only once its answer can be found in the cache. (Ended before, a request of the
+    same process arriving between the end and the commit missed the cache, held the lease already, as its
+    process did, and asked the backend again: bench/double_compute.py, issue 21.)
     """
     current, request = prepared.plan, prepared.request
     if not use_cache:
@@ -153,13 +158,15 @@ def _answer(prepared: Prepared, store: Store, use_cache: bool, on_text, coordina
                 hit = _lookup(store, key)  # the holder may have answered just before its lease ended
                 if hit is not None:
                     return hit, "shared"
-        return _call_backend(current, request, on_text), "model"
+        answer = _call_backend(current, request, on_text)
+        file_answer(answer)
+        return answer, "model"
 
     (value, source), leader = _flights.do(key, produce)
     if isinstance(value, bytes):
         answer, in_cache = Answer.from_result(json.loads(value), model=current.model), True
-    else:
-        answer, in_cache = value, False
+    else:  # the flight's leader filed it, in the cache when it may be served again
+        answer, in_cache = value, value.cacheable
         if not leader:
             source = "shared"
     if source != "model" and on_text and answer.explanation:
@@ -243,9 +250,40 @@ def explain(text: str, *, lang: str | None = None, backend: str | None = None, s
     conversation_id, user_message, leased = store.start_turn(
         conversation_id, text, kind=kind, language=language, owner=owner, backend=current.backend,
         model=current.model, lease=(lease_key, _lease_seconds(current)) if lease_key else None)
+    filed: list[dict] = []  # the explanation object, once this turn's answer is stored
+
+    def file(answer: Answer, source: str, in_cache: bool) -> dict:
+        """Store this turn's answer (with its cache row when a backend made it here); the explanation object."""
+        cached = source != "model"
+        usage = [] if cached else [_priced(item) for item in answer.usage]
+        result = answer.result(cached=cached)
+        result["warnings"] = notes + result["warnings"]
+        # An answer made in this process goes into the response cache with the turn (idempotent: the first row for a
+        # key stays), and the message refers to that row rather than holding a second copy of tens of kilobytes.
+        cache_row = None
+        if use_cache and not in_cache and answer.cacheable:
+            cache_row = {"key": prepared.key, "request": prepared.canonical, "result": answer.result(cached=False),
+                         "backend": answer.backend, "model": answer.model}
+        by_reference = use_cache and (in_cache or cache_row is not None) and not notes
+        stored = {"content": answer.explanation, "language": answer.language, "backend": answer.backend,
+                  "model": answer.model, "status": answer.status, "cached": cached, "result": result,
+                  "api_messages": None if cached else answer.api_messages,
+                  "tool_calls": [] if cached else answer.tool_calls,
+                  "usage": usage, "cache_key": prepared.key if by_reference else None}
+        store.finish_turn(conversation_id, stored, answers=user_message, cache_row=cache_row, release_lease=lease_key)
+        result["conversation_id"] = conversation_id
+        result["usage"] = _usage_summary(usage)
+        filed.append(result)
+        if cache_row is not None:
+            _hits.put(_memory_key(store, prepared.key), encode(answer.result(cached=True)))
+        return result
+
     try:
-        answer, source, in_cache = _answer(prepared, store, use_cache, on_text, coordinate=not leased)
+        answer, source, in_cache = _answer(prepared, store, use_cache, on_text, coordinate=not leased,
+                                           file_answer=lambda made: file(made, "model", False))
     except BaseException as exc:
+        if filed:  # the answer is stored: what failed came after it, and the turn is not a failure
+            raise
         message = getattr(exc, "message", None) or type(exc).__name__
         failed = {"content": "", "language": language, "backend": current.backend, "model": current.model,
                   "status": "failed", "error": message}
@@ -256,27 +294,7 @@ def explain(text: str, *, lang: str | None = None, backend: str | None = None, s
 
             logging.getLogger(__name__).warning("could not record a failed answer", exc_info=True)
         raise
-    cached = source != "model"
-    usage = [] if cached else [_priced(item) for item in answer.usage]
-    result = answer.result(cached=cached)
-    result["warnings"] = notes + result["warnings"]
-    # An answer made in this process goes into the response cache with the turn (idempotent: the first row for a
-    # key stays), and the message refers to that row rather than holding a second copy of tens of kilobytes.
-    cache_row = None
-    if use_cache and not in_cache and answer.cacheable:
-        cache_row = {"key": prepared.key, "request": prepared.canonical, "result": answer.result(cached=False),
-                     "backend": answer.backend, "model": answer.model}
-    by_reference = use_cache and (in_cache or cache_row is not None) and not notes
-    stored = {"content": answer.explanation, "language": answer.language, "backend": answer.backend,
-              "model": answer.model, "status": answer.status, "cached": cached, "result": result,
-              "api_messages": None if cached else answer.api_messages, "tool_calls": [] if cached else answer.tool_calls,
-              "usage": usage, "cache_key": prepared.key if by_reference else None}
-    store.finish_turn(conversation_id, stored, answers=user_message, cache_row=cache_row, release_lease=lease_key)
-    if cache_row is not None:
-        _hits.put(_memory_key(store, prepared.key), encode(answer.result(cached=True)))
-    result["conversation_id"] = conversation_id
-    result["usage"] = _usage_summary(usage)
-    return result
+    return filed[0] if filed else file(answer, source, in_cache)
 
 
 async def explain_cached(text: str, *, lang: str | None = None, backend: str | None = None, settings=None,
