@@ -236,3 +236,37 @@ def test_a_lease_that_ends_with_the_holders_answer_is_not_asked_again(unjargon_h
     result = engine.explain(text, prepared=prepared)
     assert asked == [] and len(polls) == 2
     assert result["cached"] is True and result["explanation"] == answer.explanation
+
+
+def test_a_request_arriving_while_the_first_answer_is_stored_is_not_asked_again(backends, monkeypatch):
+    # Issue 21: the single flight ended before its leader stored the answer. A request of the same process arriving
+    # in between missed the cache, held the lease already (its process did) and asked the backend a second time.
+    store = engine.open_store(load_settings())
+    real_finish, real_do = store.finish_turn, engine._flights.do
+    late: dict = {}
+    sharing = threading.Event()
+
+    def do(key, fn):  # the late request joins a flight that is still running: it will share that answer
+        if threading.current_thread() is late.get("thread") and key in engine._flights._flights:
+            sharing.set()
+        return real_do(key, fn)
+
+    def finish_turn(*args, **kwargs):
+        if "thread" not in late:  # the first answer is about to be stored: the same question arrives now
+            late["thread"] = threading.Thread(
+                target=lambda: late.setdefault("result", engine.explain("same question", backend="offline")))
+            late["thread"].start()
+            deadline = time.monotonic() + 20
+            while late["thread"].is_alive() and not sharing.is_set() and time.monotonic() < deadline:
+                late["thread"].join(0.01)
+        return real_finish(*args, **kwargs)
+
+    monkeypatch.setattr(engine._flights, "do", do)
+    monkeypatch.setattr(store, "finish_turn", finish_turn)
+    first = engine.explain("same question", backend="offline")
+    late["thread"].join(20)
+    assert backends["offline"].calls == 1
+    assert (first["cached"], late["result"]["cached"]) == (False, True)
+    assert late["result"]["explanation"] == first["explanation"]
+    conversation = engine.get_conversation(late["result"]["conversation_id"])
+    assert conversation["messages"][1]["cached"] is True and conversation["messages"][1]["content"] == "offline words"
