@@ -1,9 +1,10 @@
 """Stress: N concurrent identical explain requests over several `unjargon serve` replicas must compute once (issue 21).
 
 Run with the project's interpreter, pinned to one core as the issue asks (every child inherits the pin):
-`taskset -c 0 .venv/bin/python bench/double_compute.py --runs 50` (about 3 s a run on a busy 2-core machine).
+`taskset -c 0 .venv/bin/python bench/double_compute.py --runs 50` (about 20 s on a busy 2-core machine).
 Prints one line per run and a summary: the runs whose answer was computed more than once. Nothing is
-asserted (DESIGN.md: benchmarks print figures); the exit status is 1 when any run computed twice.
+asserted (DESIGN.md: benchmarks print figures); the exit status is 1 when any run computed twice or a request
+failed (the servers' logs are then kept, and their folder named).
 
 Method
 - PostgreSQL is the test suite's own throw-away server (tests/support/postgres_server.py: a temporary folder,
@@ -20,6 +21,7 @@ Method
 import argparse
 import asyncio
 import json
+import shutil
 import sys
 import tempfile
 import time
@@ -63,14 +65,13 @@ def tag(run: int) -> str:
 
 
 def start_servers(args, root: Path):
-    """The replicas and a function counting the computations of a text in their store; the PostgreSQL server."""
+    """The replicas, a store on their database (to count computations) and the PostgreSQL server (None on SQLite)."""
     if args.store == "sqlite":
         home = root / "sqlite"
         home.mkdir()
         servers = [ServerProcess(home, workers=args.workers).start()]
-        from service.store.sqlite import Store
-
         from service.config import DB_NAME
+        from service.store.sqlite import Store
 
         store = Store(home / DB_NAME)
         return servers, store, None
@@ -124,6 +125,10 @@ def main(argv: list[str] | None = None) -> int:
             server.stop()
         if pg is not None:
             pg.destroy()
+        if failures:
+            print(f"failed requests: the servers' logs are in {root}")
+        else:
+            shutil.rmtree(root, ignore_errors=True)
     print(f"runs with a double computation: {len(doubled)} of {args.runs}"
           + (f" (runs {', '.join(map(str, doubled))})" if doubled else "") + f"; failed requests: {failures}")
     return 1 if doubled or failures else 0
