@@ -232,7 +232,7 @@ def explain(text: str, *, lang: str | None = None, backend: str | None = None, s
     # The reader's words are stored before any backend is called, so a failure or crash during a long model call
     # never loses them: the turn stays pending (Store) until its answer or failure is stored. The same commit
     # takes the lease that makes this process the one asking for this answer (see _answer); the answer, its
-    # cache row and the end of the lease are the second and last commit.
+    # cache row and the end of the lease are the second and last commit, made before the single flight ends.
     if fresh:
         past, kind = [], "explain"
     else:
