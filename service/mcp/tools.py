@@ -91,10 +91,36 @@ def definitions() -> list[dict]:
                         "its expansion, definition, intuition and source, and for an ambiguous acronym every reading "
                         "with the reading the context chooses."},
     ]
-    tools += [{"name": name, "input_schema": calculators.schema(name), "output_schema": CALCULATION_OUTPUT,
+    tools += [{"name": name, "input_schema": calculator_schema(name), "output_schema": CALCULATION_OUTPUT,
                "description": prompts.tool_description(name, calculators.summary(name))}
               for name in calculators.names()]
     return tools
+
+
+def calculator_schema(name: str) -> dict:
+    """The registry's JSON schema of a calculator, except that a field `chip` or `model` can fill is not listed as
+    required: it is required only when they are not given, as its description says (a rule JSON Schema could say
+    only with a top-level anyOf, which Claude's API refuses in a tool's schema)."""
+    import copy
+
+    from calculators import catalog, registry
+
+    calculator = registry.get(name)
+    schema = copy.deepcopy(calculators.schema(name))
+    fillers: dict[str, str] = {}
+    if calculator.takes_model:
+        fillers.update({spec.partition("=")[0]: "model" for spec in calculator.model_fields})
+    if calculator.takes_chip:
+        filled = {key for entry in catalog.hardware().entries for key in catalog.chip_fields(entry)}
+        fillers.update({key: "chip" for key in filled if key in calculator.by_name})
+    required = []
+    for field in schema["required"]:
+        if field in fillers:
+            schema["properties"][field]["description"] += f"; required unless {fillers[field]} is given"
+        else:
+            required.append(field)
+    schema["required"] = required
+    return schema
 
 
 def cli_line(message: str) -> str:
