@@ -119,7 +119,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(routes_plan.router)
     from service.mcp.http import PATH as MCP_PATH, MCPEndpoint
 
-    app.add_route(MCP_PATH, MCPEndpoint(), include_in_schema=False)  # the MCP tools over streamable HTTP
+    # the MCP tools over streamable HTTP (GET and DELETE are the transport's too; stateless, it refuses them itself)
+    app.add_route(MCP_PATH, MCPEndpoint(), methods=["POST", "GET", "DELETE"], include_in_schema=False)
 
     @app.get("/plan", response_class=HTMLResponse, include_in_schema=False)
     def plan_page(request: Request, lang: str | None = None):
