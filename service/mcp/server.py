@@ -64,25 +64,37 @@ def _tool_function(name: str, settings_of: Callable[[], Any]):
 
     async def run_tool(**arguments) -> CallToolResult:
         context: Context = arguments.pop(CONTEXT_ARGUMENT)
+        settings = settings_of()
         written = [0]  # characters of the explanation so far: progress only ever grows, as the protocol asks
-        on_text = _progress_reporter(context, written) if name == tools.EXPLAIN else None
+        words = _progress_words(arguments, settings) if name == tools.EXPLAIN else None
+        on_text = _progress_reporter(context, written, words) if words else None
         if on_text is not None:
-            await context.report_progress(0, None, "reading the text")
+            await context.report_progress(0, None, words["reading"])
         try:
             structured = await anyio.to_thread.run_sync(
-                lambda: tools.call(name, arguments, settings_of(), owner=_owner(context), on_text=on_text))
+                lambda: tools.call(name, arguments, settings, owner=_owner(context), on_text=on_text))
         except tools.ToolInputError as exc:
             return _error(str(exc))
         if on_text is not None:
             done = max(written[0], 1)
-            await context.report_progress(done, done, "done")
+            await context.report_progress(done, done, words["done"])
         return _result(structured)
 
     run_tool.__name__ = name
     return run_tool
 
 
-def _progress_reporter(context: Context, written: list[int]) -> Callable[[str], None]:
+def _progress_words(arguments: dict, settings) -> dict:
+    """The progress notices' words, in the language the explanation will be written in."""
+    from service.i18n import languages
+    from service.i18n.messages import messages
+
+    text = arguments.get("text") if isinstance(arguments.get("text"), str) else ""
+    lang = arguments.get("lang") or settings.lang or languages.detect(text)
+    return messages(lang if lang in languages.codes() else None)["mcp_progress"]
+
+
+def _progress_reporter(context: Context, written: list[int], words: dict) -> Callable[[str], None]:
     """An explain's on_text: from the worker thread, a progress notice (characters written so far) at most
     every PROGRESS_EVERY_S."""
     last = [0.0]
@@ -92,7 +104,7 @@ def _progress_reporter(context: Context, written: list[int]) -> Callable[[str], 
         now = time.monotonic()
         if now - last[0] >= PROGRESS_EVERY_S:
             last[0] = now
-            anyio.from_thread.run(context.report_progress, written[0], None, f"{written[0]:,} characters written")
+            anyio.from_thread.run(context.report_progress, written[0], None, words["written"].format(n=f"{written[0]:,}"))
 
     return on_text
 

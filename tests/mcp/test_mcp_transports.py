@@ -8,6 +8,7 @@ import threading
 import httpx
 import pytest
 
+from service.i18n.messages import messages as locale_messages
 from tests.support.mcp_client import child_env, http_session, run, unjargon_script
 from tests.support.server_process import ServerProcess
 
@@ -59,6 +60,8 @@ def test_stdio_writes_only_protocol_messages_and_ends_with_its_input(tmp_path):
     assert answers[4]["result"]["structuredContent"]["outputs"]["dp_comm_bound"] is True
     progress = [m["params"] for m in messages if m.get("method") == "notifications/progress"]
     assert progress and {p["progressToken"] for p in progress} == {"p1"}
+    words = locale_messages("en")["mcp_progress"]  # the notices' words come from the locale files
+    assert progress[0]["message"] == words["reading"] and progress[-1]["message"] == words["done"]
 
 
 @pytest.fixture(scope="module")
