@@ -4,6 +4,7 @@ as tool errors with the CLI's line, explain stored and cached (issue 22)."""
 
 import json
 
+import httpx
 import jsonschema
 import pytest
 
@@ -11,7 +12,7 @@ import calculators
 from tests.support.mcp_client import cli_error, cli_json, http_session, run, stdio_session
 from tests.support.server_process import ServerProcess
 
-TOKEN = "mcp-test-token-7"
+TOKEN, OTHER_TOKEN = "mcp-test-token-7", "mcp-other-token-8"
 
 # The same inputs through the tool and through `unjargon calc NAME --field value --json`.
 CALCULATIONS = [
@@ -26,19 +27,19 @@ CALCULATIONS = [
 def live(tmp_path_factory):
     """`unjargon serve` (one worker) on a free loopback port, with a bearer token."""
     home = tmp_path_factory.mktemp("mcp-serve-home")
-    with ServerProcess(home, workers=1, env={"UNJARGON_API_TOKEN": TOKEN}) as server:
+    with ServerProcess(home, workers=1, env={"UNJARGON_API_TOKEN": f"{TOKEN},{OTHER_TOKEN}"}) as server:
         yield server
 
 
 @pytest.fixture(params=["stdio", "http"])
 def connect(request, tmp_path):
-    """(open a session, the home its answers are stored in) for each transport."""
+    """(open a session, the home its answers are stored in, the service's URL over HTTP) for each transport."""
     if request.param == "stdio":
         home = tmp_path / "mcp-home"
         home.mkdir()
-        return (lambda: stdio_session(home)), home
+        return (lambda: stdio_session(home)), home, None
     server = request.getfixturevalue("live")
-    return (lambda: http_session(server.url + "/mcp", TOKEN)), server.home
+    return (lambda: http_session(server.url + "/mcp", TOKEN)), server.home, server.url
 
 
 def _flags(inputs: dict) -> list[str]:
@@ -46,7 +47,7 @@ def _flags(inputs: dict) -> list[str]:
 
 
 def test_every_calculator_is_a_tool_with_a_valid_schema(connect):
-    open_session, _ = connect
+    open_session, _, _ = connect
 
     async def body():
         async with open_session() as session:
@@ -73,7 +74,7 @@ def test_every_calculator_is_a_tool_with_a_valid_schema(connect):
 
 
 def test_calculators_give_what_the_cli_gives(connect, tmp_path):
-    open_session, _ = connect
+    open_session, _, _ = connect
 
     async def body():
         async with open_session() as session:
@@ -94,7 +95,7 @@ def test_calculators_give_what_the_cli_gives(connect, tmp_path):
 
 
 def test_explain_gives_what_the_cli_gives_and_is_stored_and_cached(connect, tmp_path):
-    open_session, home = connect
+    open_session, home, url = connect
     text = "with TPUs at K2 or DSV3 scale you get excellent MFU without PP; you only need PP when you're DP-comms bound"
     progress = []
 
@@ -118,12 +119,17 @@ def test_explain_gives_what_the_cli_gives_and_is_stored_and_cached(connect, tmp_
     assert again.structured_content["explanation"] == got["explanation"]
     stored = {row["id"] for row in cli_json(home, "history", "--limit", "100")}
     assert {got["conversation_id"], again.structured_content["conversation_id"]} <= stored
+    if url is not None:  # over HTTP the conversation is filed under the caller's token, as /v1/explain files it
+        mine = httpx.get(f"{url}/v1/conversations/{got['conversation_id']}", headers={"Authorization": f"Bearer {TOKEN}"})
+        theirs = httpx.get(f"{url}/v1/conversations/{got['conversation_id']}",
+                           headers={"Authorization": f"Bearer {OTHER_TOKEN}"})
+        assert (mine.status_code, theirs.status_code) == (200, 404)
     assert progress and progress[-1][0] == progress[-1][1]  # ends complete
     assert [done for done, _ in progress] == sorted(done for done, _ in progress)  # never goes back
 
 
 def test_bad_arguments_are_tool_errors_with_the_cli_line(connect, tmp_path):
-    open_session, _ = connect
+    open_session, _, _ = connect
     k2 = {"model": "K2", "global_batch_tokens": "16M", "chip": "h100"}
     cases = [  # (tool, arguments, the same mistake on the command line)
         ("pp_necessity", {**k2, "n_chips": 0}, ("calc", "pp_necessity", "--input", json.dumps({**k2, "n_chips": 0}))),
@@ -150,7 +156,7 @@ def test_bad_arguments_are_tool_errors_with_the_cli_line(connect, tmp_path):
 
 
 def test_lookup_term_reads_an_acronym_by_its_context(connect):
-    open_session, _ = connect
+    open_session, _, _ = connect
 
     async def body():
         async with open_session() as session:
