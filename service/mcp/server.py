@@ -104,7 +104,10 @@ def _progress_reporter(context: Context, written: list[int], words: dict) -> Cal
         now = time.monotonic()
         if now - last[0] >= PROGRESS_EVERY_S:
             last[0] = now
-            anyio.from_thread.run(context.report_progress, written[0], None, words["written"].format(n=f"{written[0]:,}"))
+            try:
+                anyio.from_thread.run(context.report_progress, written[0], None, words["written"].format(n=f"{written[0]:,}"))
+            except Exception:  # a notice that cannot be sent must not cost the reader the explanation
+                log.debug("could not send a progress notice", exc_info=True)
 
     return on_text
 
