@@ -103,6 +103,9 @@ def build_parser(only_explain: bool = False) -> argparse.ArgumentParser:
     serve.add_argument("--port", default=None, help="port to listen on, 1-65535 (env UNJARGON_PORT; default 8000)")
     serve.add_argument("--workers", default=None, help="processes to run, 1-64 (env UNJARGON_WORKERS; default 1)")
     serve.set_defaults(handler=serve_command)
+    commands.add_parser("mcp", help="serve the tools to an AI assistant over the Model Context Protocol (stdio)",
+                        description="An MCP server on standard input and output, started by the assistant "
+                                    "(Claude Desktop, Claude Code, ...).").set_defaults(handler=mcp_command)
     cli_chat.add_commands(commands)
     from service.cli import db as cli_db
 
@@ -110,11 +113,12 @@ def build_parser(only_explain: bool = False) -> argparse.ArgumentParser:
     return parser
 
 
-def read_text(args) -> str:
-    """The text to explain from the argument, --file or standard input, checked for size and encoding."""
+def read_text(args, limit: int | None = None) -> str:
+    """The text to explain from the argument, --file or standard input, checked for size and encoding
+    (`limit`: characters, default UNJARGON_MAX_TEXT_CHARS)."""
     from service import config
 
-    limit = config.current().max_text_chars
+    limit = limit or config.current().max_text_chars
     if args.text is not None and args.file:
         raise UsageError("give the text or --file, not both")
     if args.text is not None:
@@ -198,6 +202,13 @@ def serve_command(args) -> int:
         check_database(settings)
     serving.run(settings.host, settings.port, settings.workers)
     return 0
+
+
+def mcp_command(args) -> int:
+    """`unjargon mcp`: the MCP server over stdio (the SDK is imported here only)."""
+    from service.mcp.server import run_stdio
+
+    return run_stdio()
 
 
 if __name__ == "__main__":

@@ -60,7 +60,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             swept = 0
         if swept:
             log.warning("%d answers were interrupted when the service stopped; marked as failed", swept)
-        yield
+        from service.mcp import http as mcp_http  # the MCP SDK is imported here, never by the other commands
+
+        async with mcp_http.serving(app):
+            yield
 
     app = FastAPI(
         lifespan=lifespan,
@@ -114,6 +117,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(conversations_api.router)
     app.include_router(openai_compat.router)
     app.include_router(routes_plan.router)
+    from service.mcp.http import PATH as MCP_PATH, MCPEndpoint
+
+    # the MCP tools over streamable HTTP (GET and DELETE are the transport's too; stateless, it refuses them itself)
+    app.add_route(MCP_PATH, MCPEndpoint(), methods=["POST", "GET", "DELETE"], include_in_schema=False)
 
     @app.get("/plan", response_class=HTMLResponse, include_in_schema=False)
     def plan_page(request: Request, lang: str | None = None):

@@ -86,10 +86,11 @@ def test_missing_file_is_named(capsys, tmp_path):
 
 
 def test_piped_output_is_plain_markdown_and_no_heavy_imports(tmp_path):
-    # The offline path must not pull in the SDK, FastAPI or pydantic-settings (start-up time, issue 3).
+    # The offline path must not pull in the SDKs (Anthropic's, MCP's), FastAPI or pydantic-settings (start-up time,
+    # issues 3 and 22).
     probe = ("import sys, runpy; sys.argv=['unjargon','explain',%r];\n"
              "try:\n    runpy.run_module('service.cli.main', run_name='__main__')\nexcept SystemExit: pass\n"
-             "print('HEAVY', sorted(m for m in ('anthropic','fastapi','pydantic_settings','jinja2') if m in sys.modules), file=sys.stderr)") % CLAIM
+             "print('HEAVY', sorted(m for m in ('anthropic','fastapi','pydantic_settings','jinja2','mcp') if m in sys.modules), file=sys.stderr)") % CLAIM
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("## In short") and "\x1b[" not in done.stdout

@@ -109,6 +109,7 @@ def test_the_route_inventory_is_what_the_design_lists(client):
                 ("GET", "/v1/models"), ("POST", "/v1/chat/completions"), ("GET", "/v1/chart"),
                 ("GET", "/favicon.ico"), ("GET", "/openapi.json"), ("HEAD", "/openapi.json"),
                 ("GET", "/plan"), ("GET", "/v1/plan.svg")}  # the plan view (issue 12)
+    expected |= {("POST", "/mcp"), ("GET", "/mcp"), ("HEAD", "/mcp"), ("DELETE", "/mcp")}  # MCP (issue 22)
     expected |= {("POST", f"/v1/calculators/{name}") for name in calculators.names()}
     assert routes == expected  # no stray debug routes; /docs (a CDN page) is off
 
