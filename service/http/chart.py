@@ -134,6 +134,14 @@ def _compact(n: float) -> str:
     return f"{int(n):,}"
 
 
+def _seconds_tick(seconds: float) -> str:
+    """A time on the axis: "100 ms", "1000 s", then hours and days by their symbols (h, d), which read in any language."""
+    for size, symbol in ((86_400, "d"), (3_600, "h")):
+        if seconds >= 10 * size or (symbol == "h" and seconds >= 10_000):
+            return f"{seconds / size:.4g} {symbol}"
+    return human(seconds, "seconds")
+
+
 def _text_width(text: str, size: float, bold: bool = False) -> float:
     """A generous estimate of a label's width in px (no font metrics here): wider than DejaVu or Noto Sans draw it."""
     shown = [c for c in text if c not in (FSI, PDI)]
@@ -164,7 +172,7 @@ def _axes(out: list[str], box: tuple[float, float, float, float], scale: tuple[f
         out.append(f'<line x1="{left}" y1="{y:.1f}" x2="{left + plot_w}" y2="{y:.1f}" stroke="#e5e7eb"/>')
         # Quantities with units ("100 ms") read left to right in every language.
         out.append(f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end" direction="ltr" fill="#374151">'
-                   f'{escape(human(10.0**exponent, "seconds"))}</text>')
+                   f'{escape(_seconds_tick(10.0**exponent))}</text>')
     step = max(1, math.ceil((x1 - x0) / max_ticks))
     for exponent in range(math.ceil(x0), math.floor(x1) + 1, step):
         x = left + (exponent - x0) / (x1 - x0) * plot_w
@@ -228,7 +236,9 @@ def draw(data: dict, lang: str = "en", width: int = WIDTH) -> str:
     narrow = width < WIDE
     head: list[str] = []  # the title and key of a narrow chart, laid out from the top before the plot
     if narrow:
-        left, right = NARROW_LEFT, NARROW_RIGHT
+        # room on the left for the longest tick label ("2.778 hours"), which a phone cannot give away otherwise
+        ticks = [_seconds_tick(10.0**exponent) for exponent in range(y0, y1 + 1)]
+        left, right = max(NARROW_LEFT, math.ceil(max(_text_width(tick, 12) for tick in ticks)) + 10), NARROW_RIGHT
         edge = width - 8 if words.rtl else 8  # where lines start: the right edge in a right-to-left language
         y = 8
         for line in _wrap(title, width - 16, 14, bold=True):

@@ -7,8 +7,8 @@ registered language (RFC 4647 §3.4 lookup: "ar-EG" finds "ar").
 
 import re
 
-# One list member: a range ("ar-EG", "*") and its weight; anything else in the member is ignored.
-_MEMBER = re.compile(r"^\s*([A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*|\*)\s*(?:;\s*q\s*=\s*([01](?:\.\d{0,3})?))?\s*(?:;.*)?$")
+# One list member: a range ("ar-EG", "*") and its optional weight (0 to 1, three decimals at most).
+_MEMBER = re.compile(r"^\s*([A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*|\*)\s*(?:;\s*q\s*=\s*(0(?:\.\d{0,3})?|1(?:\.0{0,3})?))?\s*$")
 _MAX_MEMBERS = 32  # a header longer than any browser sends is read no further
 
 

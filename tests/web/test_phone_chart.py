@@ -1,0 +1,75 @@
+"""The chart drawn for a phone's answer box (issue 21): its own width, text at full size, every label in a key."""
+
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+from fastapi.testclient import TestClient
+
+from calculators.formatting import human
+from service.config import load
+from service.http import chart
+from service.http.app import create_app
+from service.i18n.messages import messages
+from tests.support.http_helpers import assert_error
+
+SVG = "{http://www.w3.org/2000/svg}"
+FSI, PDI = "\u2068", "\u2069"
+ENGLISH_WORD = re.compile(r"\b[a-z]{4,}\b")  # acronyms, names and units are allowed in Arabic
+JOB = {"model": "K2", "chip": "tpu-v5p", "global_batch_tokens": "67M", "n_chips": 4096}
+
+
+def texts(svg: str, css: str | None = None) -> list[str]:
+    return ["".join(node.itertext()) for node in ET.fromstring(svg).iter(f"{SVG}text")
+            if css is None or node.get("class") == css]
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+@pytest.mark.parametrize("width", [300, 327, 480])
+def test_a_narrow_chart_is_as_wide_as_asked_with_12_px_text_and_says_everything_the_wide_one_does(lang, width):
+    data = chart.sweep(JOB)
+    narrow, wide = chart.draw(data, lang, width), chart.draw(data, lang)
+    root = ET.fromstring(narrow)
+    assert root.get("width") == str(width) and root.get("viewBox").split()[:3] == ["0", "0", str(width)]
+    assert root.get("font-size") == "12"
+    for node in root.iter(f"{SVG}text"):  # drawn 1:1 in a box of that width, nothing is under 12 px
+        assert float(node.get("font-size") or root.get("font-size")) >= 12
+    # the title wraps onto lines that are, joined, the wide chart's title
+    assert " ".join(texts(narrow, "title")) == texts(wide, "title")[0]
+    # what the wide chart writes inside its plot, the narrow one writes in its key
+    words = messages(lang)["chart"]
+    key = " ".join(texts(narrow, "key"))
+    for name in ("compute", "comm", "region"):
+        assert words[name] in key
+    assert key.count(FSI) == key.count(PDI)
+    assert texts(wide, "chosen-label")[0] in key  # the same verdict for the reader's chip count
+    if lang == "ar":
+        assert root.get("direction") == "rtl"
+        assert ENGLISH_WORD.findall(" ".join(texts(narrow))) == []
+
+
+def test_the_narrow_chart_keeps_the_wide_charts_marks_and_numbers():
+    data = chart.sweep(JOB)
+    narrow, wide = ET.fromstring(chart.draw(data, "en", 330)), ET.fromstring(chart.draw(data, "en"))
+    for root in (narrow, wide):
+        assert len(root.findall(f"{SVG}polyline")) == 2
+        assert root.findall(f"{SVG}line[@class='pp-needed']") and root.findall(f"{SVG}rect[@class='pp-region']")
+        assert len(root.findall(f"{SVG}circle[@class='chosen']")) == 2
+    seconds = {"".join(n.itertext()) for n in narrow.iter(f"{SVG}text") if re.fullmatch(r"[\d.]+ (s|ms|µs)", n.text or "")}
+    assert seconds == {"".join(n.itertext()) for n in wide.iter(f"{SVG}text") if re.fullmatch(r"[\d.]+ (s|ms|µs)", n.text or "")}
+    crossover = human(round(data["crossover_chips"]), "count")  # where PP becomes necessary: in the plot, and in the key
+    assert crossover in " ".join(texts(chart.draw(data, "en", 330), "key")) and crossover in " ".join(texts(chart.draw(data)))
+
+
+@pytest.fixture(scope="module")
+def client():
+    return TestClient(create_app(load(backend="offline")))
+
+
+def test_the_chart_route_draws_for_the_width_it_is_given_and_names_a_bad_width(client):
+    query = {key: str(value) for key, value in JOB.items()}
+    assert ET.fromstring(client.get("/v1/chart", params=query).text).get("width") == "680"  # as before
+    assert ET.fromstring(client.get("/v1/chart", params={**query, "width": "330"}).text).get("width") == "330"
+    for bad in ("299", "681", "wide"):
+        error = assert_error(client.get("/v1/chart", params={**query, "width": bad}), 422)
+        assert "width" in error["message"] or error.get("field") == "width", error
