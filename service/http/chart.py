@@ -8,13 +8,13 @@ pipeline (or other model) parallelism becomes necessary.
 """
 
 import math
-import re
 from html import escape
 
 import numpy as np
 
 import calculators
 from calculators.formatting import human
+from service.http.svg_text import FSI, PDI, text_width, wrap
 from service.i18n import languages
 from service.i18n.messages import messages
 
@@ -30,9 +30,8 @@ HALO = 'stroke="#ffffff" stroke-width="4" stroke-linejoin="round" paint-order="s
 # The crossover does not depend on it (critical tokens per chip involve no parameter count); the times do.
 ASSUMED_MODEL = "llama-3-70b"
 
-# Bidirectional isolates: a name or number put into a right-to-left label keeps its own direction and its
-# place in the sentence (without them "Kimi K2 على Google TPU v5p: 4M" comes out in the wrong order).
-FSI, PDI = "\u2068", "\u2069"
+# Bidirectional isolates (FSI ... PDI, from svg_text): a name or number put into a right-to-left label keeps its own
+# direction and its place in the sentence (without them "Kimi K2 على Google TPU v5p: 4M" comes out in the wrong order).
 
 # pp_necessity fields the chart passes through, plus `params` (active parameters) when no model is named.
 PASSED = ("model", "chip", "global_batch_tokens", "peak_flop_per_s", "dp_bandwidth_bytes_per_s", "chips_per_node",
@@ -142,26 +141,6 @@ def _seconds_tick(seconds: float) -> str:
     return human(seconds, "seconds")
 
 
-def _text_width(text: str, size: float, bold: bool = False) -> float:
-    """A generous estimate of a label's width in px (no font metrics here): wider than DejaVu or Noto Sans draw it."""
-    shown = [c for c in text if c not in (FSI, PDI)]
-    return sum(0.36 if c in " .,:;()|'" else 0.72 if c.isupper() or c in "mwMW%" else 0.62 for c in shown) \
-        * size * (1.08 if bold else 1.0)
-
-
-def _wrap(text: str, room: float, size: float, bold: bool = False) -> list[str]:
-    """`text` in lines that fit `room` px, broken at spaces; an isolated name or number stays whole on its line."""
-    units = re.findall(rf"\S*{FSI}[^{PDI}]*{PDI}\S*|\S+", text)
-    lines: list[str] = []
-    for unit in units:
-        line = f"{lines[-1]} {unit}" if lines else unit
-        if lines and _text_width(line, size, bold) <= room:
-            lines[-1] = line
-        else:
-            lines.append(unit)
-    return lines or [""]
-
-
 def _axes(out: list[str], box: tuple[float, float, float, float], scale: tuple[float, float, float, float],
           words: "_Labels", max_ticks: int, axis_titles: bool, picture_w: float) -> None:
     """Grid lines, tick labels and the frame of the plot `box` (left, top, width, height); the axis titles when asked."""
@@ -178,7 +157,7 @@ def _axes(out: list[str], box: tuple[float, float, float, float], scale: tuple[f
         x = left + (exponent - x0) / (x1 - x0) * plot_w
         out.append(f'<line x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{top + plot_h}" stroke="#f3f4f6"/>')
         label = _compact(2.0**exponent)
-        half = _text_width(label, 12) / 2  # a label at the plot's edge stays inside the picture
+        half = text_width(label, 12) / 2  # a label at the plot's edge stays inside the picture
         centre = min(max(x, half + 2), picture_w - half - 2)
         out.append(f'<text x="{centre:.1f}" y="{top + plot_h + 16}" text-anchor="middle" direction="ltr" fill="#374151">'
                    f'{escape(label)}</text>')
@@ -238,10 +217,10 @@ def draw(data: dict, lang: str = "en", width: int = WIDTH) -> str:
     if narrow:
         # room on the left for the longest tick label ("2.778 hours"), which a phone cannot give away otherwise
         ticks = [_seconds_tick(10.0**exponent) for exponent in range(y0, y1 + 1)]
-        left, right = max(NARROW_LEFT, math.ceil(max(_text_width(tick, 12) for tick in ticks)) + 10), NARROW_RIGHT
+        left, right = max(NARROW_LEFT, math.ceil(max(text_width(tick, 12) for tick in ticks)) + 10), NARROW_RIGHT
         edge = width - 8 if words.rtl else 8  # where lines start: the right edge in a right-to-left language
         y = 8
-        for line in _wrap(title, width - 16, 14, bold=True):
+        for line in wrap(title, width - 16, 14, bold=True):
             y += 18
             head.append(f'<text class="title" x="{edge}" y="{y}" text-anchor="start" font-size="14" font-weight="bold" '
                         f'fill="#111827">{escape(line)}</text>')
@@ -254,7 +233,7 @@ def draw(data: dict, lang: str = "en", width: int = WIDTH) -> str:
         if marked:
             key.append(("chosen", _chosen_verdict(chosen, words)))
         for kind, text in key:
-            lines = _wrap(text, width - 16 - 30, 12)
+            lines = wrap(text, width - 16 - 30, 12)
             y += 16
             head.append(_key_mark(kind, width - 8 - 22 if words.rtl else 8, y - 4))
             for index, line in enumerate(lines):

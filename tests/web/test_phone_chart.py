@@ -73,3 +73,36 @@ def test_the_chart_route_draws_for_the_width_it_is_given_and_names_a_bad_width(c
     for bad in ("299", "681", "wide"):
         error = assert_error(client.get("/v1/chart", params={**query, "width": bad}), 422)
         assert "width" in error["message"] or error.get("field") == "width", error
+
+
+PLAN_JOB = {"model": "DSV3", "chip": "h800", "n_chips": "2048", "global_batch_tokens": "15M"}
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_the_plan_bars_drawn_for_a_phone_put_each_label_above_its_bar_at_12_px(client, lang):
+    wide = ET.fromstring(client.get("/v1/plan.svg", params={**PLAN_JOB, "lang": lang}).text)
+    narrow = ET.fromstring(client.get("/v1/plan.svg", params={**PLAN_JOB, "lang": lang, "width": "358"}).text)
+    assert wide.get("width") == "760" and narrow.get("width") == "358"
+    for node in narrow.iter(f"{SVG}text"):
+        assert float(node.get("font-size") or narrow.get("font-size")) >= 12
+    labels = [node for node in narrow.iter(f"{SVG}text") if node.get("direction") == "ltr"]
+    starts: dict[float, float] = {}  # each bar's top and its left end
+    for node in narrow.iter(f"{SVG}rect"):
+        if node.get("class"):
+            y = float(node.get("y"))
+            starts[y] = min(starts.get(y, 1e9), float(node.get("x")))
+    assert labels and len(starts) == len(labels)
+    for label in labels:  # each layout's label sits just above its bar, which starts at the left edge
+        below = [y for y in starts if 0 < y - float(label.get("y")) <= 8]
+        assert len(below) == 1 and starts[below[0]] == 6
+    # the same layouts, in the same order, as the wide bars
+    assert [node.text for node in labels] == [node.text for node in wide.iter(f"{SVG}text") if node.get("direction") == "ltr"]
+    if lang == "ar":  # right-to-left names read in their order
+        arabic = [node for node in narrow.iter(f"{SVG}text") if re.search("[\u0600-\u06ff]", node.text or "")]
+        assert arabic and all(node.get("direction") == "rtl" for node in arabic)
+
+
+def test_the_plan_route_names_a_bad_width(client):
+    for bad in ("299", "761", "phone"):
+        error = assert_error(client.get("/v1/plan.svg", params={**PLAN_JOB, "width": bad}), 422)
+        assert "width" in error["message"] or error.get("field") == "width", error

@@ -217,3 +217,20 @@ def test_an_answers_tables_and_charts_fit_the_phone_and_read_at_11_px_or_more(br
     assert measured["scrollWidth"] <= PHONE["width"]
     print(f"{lang}: smallest chart text {smallest:.1f} px; tables [left, right] {measured['tables']}, "
           f"charts {measured['charts']}, scrollWidth {measured['scrollWidth']}")
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_the_plan_views_bars_fit_the_phone_and_read_at_11_px_or_more(browser, server, phone, lang):
+    page = phone(lang)  # its language from the browser too
+    with page.expect_response(lambda response: "/v1/plan.svg?" in response.url) as drawn:
+        page.goto(server.url + "/plan")
+    assert page.evaluate("() => document.documentElement.lang") == lang
+    page.wait_for_function("() => document.getElementById('bars').naturalWidth > 0")
+    figure = page.evaluate("() => { const node = document.querySelector('.plan figure.chart'), box = node.getBoundingClientRect();"
+                           " return [Math.round(box.left), Math.round(box.right), node.scrollWidth, node.clientWidth]; }")
+    assert figure[0] >= 0 and figure[1] <= PHONE["width"] and figure[2] <= figure[3], figure
+    assert page.evaluate("() => document.scrollingElement.scrollWidth") <= PHONE["width"]
+    smallest = assert_chart_reads_on_the_phone(page, drawn_svg(drawn.value.url), "#bars", lang)
+    page.locator(".plan figure.chart").evaluate("(node) => node.scrollIntoView({block: 'start'})")
+    shoot(page, f"phone-{lang}-plan-bars")
+    print(f"plan {lang}: smallest text {smallest:.1f} px, figure {figure}")

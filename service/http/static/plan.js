@@ -127,7 +127,9 @@
       const result = await (await api("/v1/calculators/plan_layout", { method: "POST", json: job })).json();
       if (request !== state.request) return; // a newer edit is on its way
       show(result);
-      const query = new URLSearchParams({ ...job, lang: state.lang });
+      // drawn for the width of its box (a phone's 358 px or the desktop's 760), so its labels stay readable
+      const box = $("bars").parentElement.clientWidth || 760;
+      const query = new URLSearchParams({ ...job, lang: state.lang, width: String(Math.round(Math.max(300, Math.min(760, box)))) });
       const blob = await (await api("/v1/plan.svg?" + query.toString())).blob();
       if (request !== state.request) return;
       if (state.barsUrl) URL.revokeObjectURL(state.barsUrl);
