@@ -497,6 +497,7 @@
   document.addEventListener("DOMContentLoaded", () => {
     if (document.body.dataset.langChosen === "default") setLanguage(browserLanguage());
     $("history-fold").open = !NARROW.matches;
+    NARROW.addEventListener("change", (event) => { $("history-fold").open = !event.matches; }); // a phone turned sideways
     $("ask").addEventListener("submit", (event) => {
       event.preventDefault();
       const text = $("input").value;
