@@ -21,7 +21,7 @@ from service.i18n.messages import messages
 WIDTH, HEIGHT = 680, 400
 LEFT, RIGHT, TOP, BOTTOM = 78, 24, 56, 64
 # Narrower than WIDE (down to MIN_WIDTH, a phone's answer box), the chart is laid out for a phone (see draw).
-MIN_WIDTH, WIDE = 300, 560
+MIN_WIDTH, WIDE = 256, 560
 NARROW_LEFT, NARROW_RIGHT, NARROW_PLOT_HEIGHT = 52, 14, 230
 COMPUTE_COLOUR, COMM_COLOUR, PP_COLOUR, MARK_COLOUR = "#2563eb", "#d97706", "#dc2626", "#111827"
 MAX_CHIPS = 2**24

@@ -162,7 +162,7 @@ def draw_chart(
     chips_per_node: str | None = Query(None, max_length=20),
     lang: str = Query("en", max_length=16, description="label language"),
     width: int = Query(chart.WIDTH, ge=chart.MIN_WIDTH, le=chart.WIDTH,
-                       description="the width in px it is drawn for; below 560 it is laid out for a phone"),
+                       description="the width in px it is drawn for (256-680); below 560 it is laid out for a phone"),
 ):
     """Data-parallel communication vs compute time per step as chips grow, with where PP becomes necessary."""
     inputs = {key: value for key, value in locals().items() if key not in ("lang", "width")}  # the calculation's fields

@@ -10,6 +10,7 @@ from calculators.formatting import human
 from service.config import load
 from service.http import chart
 from service.http.app import create_app
+from service.http.svg_text import text_width, wrap
 from service.i18n.messages import messages
 from tests.support.http_helpers import assert_error
 
@@ -25,7 +26,7 @@ def texts(svg: str, css: str | None = None) -> list[str]:
 
 
 @pytest.mark.parametrize("lang", ["en", "ar"])
-@pytest.mark.parametrize("width", [300, 327, 480])
+@pytest.mark.parametrize("width", [256, 327, 480])
 def test_a_narrow_chart_is_as_wide_as_asked_with_12_px_text_and_says_everything_the_wide_one_does(lang, width):
     data = chart.sweep(JOB)
     narrow, wide = chart.draw(data, lang, width), chart.draw(data, lang)
@@ -70,7 +71,7 @@ def test_the_chart_route_draws_for_the_width_it_is_given_and_names_a_bad_width(c
     query = {key: str(value) for key, value in JOB.items()}
     assert ET.fromstring(client.get("/v1/chart", params=query).text).get("width") == "680"  # as before
     assert ET.fromstring(client.get("/v1/chart", params={**query, "width": "330"}).text).get("width") == "330"
-    for bad in ("299", "681", "wide"):
+    for bad in (str(chart.MIN_WIDTH - 1), str(chart.WIDTH + 1), "wide"):
         error = assert_error(client.get("/v1/chart", params={**query, "width": bad}), 422)
         assert "width" in error["message"] or error.get("field") == "width", error
 
@@ -106,3 +107,17 @@ def test_the_plan_route_names_a_bad_width(client):
     for bad in ("299", "761", "phone"):
         error = assert_error(client.get("/v1/plan.svg", params={**PLAN_JOB, "width": bad}), 422)
         assert "width" in error["message"] or error.get("field") == "width", error
+
+
+@pytest.mark.parametrize("room", [90, 150, 260, 1000])
+def test_a_wrapped_label_keeps_every_word_in_order_and_each_line_balanced_and_within_its_room(room):
+    label = f"{FSI}Kimi K2{PDI} على {FSI}NVIDIA GB200 NVL72 (per Blackwell GPU){PDI}: {FSI}67M{PDI} رمز في كل خطوة"
+    lines = wrap(label, room, 14, bold=True)
+    plain = lambda text: text.replace(FSI, "").replace(PDI, "")  # noqa: E731
+    assert " ".join(plain(line) for line in lines) == plain(label)
+    for line in lines:
+        assert line.count(FSI) == line.count(PDI) and "\x00" not in line
+        assert text_width(line, 14, bold=True) <= room or " " not in plain(line)  # only a single word may be wider
+    # the words of one name that share a line are one isolate, so a right-to-left line keeps their order
+    assert any(f"{FSI}NVIDIA GB200" in line for line in lines) or room < 150
+    assert len(lines) == 1 if room == 1000 else len(lines) > 1

@@ -9,7 +9,7 @@
     "moe_experts", "moe_top_k", "n_layers", "peak_flop_per_s", "dp_bandwidth_bytes_per_s", "chips_per_node"];
   // What-if fields that a chip or a model fills when left empty; the panel shows the value used as a placeholder.
   const CHIP_FILLED = ["peak_flop_per_s", "dp_bandwidth_bytes_per_s", "chips_per_node"];
-  const CHART_MIN_WIDTH = 300, CHART_MAX_WIDTH = 680; // the widths /v1/chart draws for
+  const CHART_MIN_WIDTH = 256, CHART_MAX_WIDTH = 680; // the widths /v1/chart draws for
   const NARROW = window.matchMedia("(max-width: 52rem)"); // where the history sits above the conversation
   const MODEL_FILLED = ["moe_experts", "moe_top_k", "n_layers"];
   const $ = (id) => document.getElementById(id);
