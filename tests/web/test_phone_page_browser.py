@@ -146,13 +146,17 @@ def test_on_a_wide_screen_the_history_stays_unfolded(browser, server):
 
 def test_an_arabic_browser_gets_the_arabic_page_from_the_first_load(browser, server, phone):
     page = phone("ar")
-    response = page.goto(server.url + "/")
+    with page.expect_response(lambda response: "/v1/chart?" in response.url) as drawn:  # the what-if panel's chart
+        response = page.goto(server.url + "/")
     served = response.text()  # before any script ran: the server chose Arabic from Accept-Language
     assert '<html lang="ar" dir="rtl">' in served and 'id="send" type="submit" data-ui="send">اشرح<' in served
     assert page.evaluate("() => [document.documentElement.lang, document.documentElement.dir, navigator.language]") == \
         ["ar", "rtl", "ar"]
     assert page.locator("#send").inner_text() == "اشرح"
     assert page.evaluate("() => getComputedStyle(document.querySelector('#ask')).direction") == "rtl"
+    assert "lang=ar" in drawn.value.url  # its chart too, before any answer: every heading and label in Arabic
+    page.wait_for_function("() => document.querySelector('#chart').naturalWidth > 0")
+    assert_chart_reads_on_the_phone(page, drawn_svg(drawn.value.url), "#chart", "ar")
     # ?lang= in the address wins over the browser's language
     page.goto(server.url + "/?lang=en")
     assert page.evaluate("() => [document.documentElement.lang, document.documentElement.dir]") == ["en", "ltr"]
@@ -234,3 +238,24 @@ def test_the_plan_views_bars_fit_the_phone_and_read_at_11_px_or_more(browser, se
     page.locator(".plan figure.chart").evaluate("(node) => node.scrollIntoView({block: 'start'})")
     shoot(page, f"phone-{lang}-plan-bars")
     print(f"plan {lang}: smallest text {smallest:.1f} px, figure {figure}")
+
+
+def test_a_phone_turned_sideways_gets_its_charts_drawn_again_for_the_wider_box(browser, server, phone):
+    page = phone("en")
+    with page.expect_response(lambda response: "/v1/chart?" in response.url) as first:
+        page.goto(server.url + "/")
+    narrow = int(re.search(r"width=(\d+)", first.value.url)[1])
+    assert narrow < 400
+    with page.expect_response(lambda response: "/v1/chart?" in response.url) as again:
+        page.set_viewport_size({"width": 844, "height": 390})
+    assert int(re.search(r"width=(\d+)", again.value.url)[1]) > narrow + 100
+    page.wait_for_function("(narrow) => document.querySelector('#chart').naturalWidth > narrow + 100", arg=narrow)
+    right = page.evaluate("() => document.querySelector('#chart').getBoundingClientRect().right")
+    assert right <= 844 and page.evaluate("() => document.scrollingElement.scrollWidth") <= 844
+    # and the plan view's bars
+    with page.expect_response(lambda response: "/v1/plan.svg?" in response.url) as bars:
+        page.goto(server.url + "/plan")
+    wide = int(re.search(r"width=(\d+)", bars.value.url)[1])
+    with page.expect_response(lambda response: "/v1/plan.svg?" in response.url) as bars_again:
+        page.set_viewport_size(PHONE)
+    assert int(re.search(r"width=(\d+)", bars_again.value.url)[1]) < wide - 100

@@ -181,6 +181,7 @@
 
   async function chartInto(img, query) {
     query.set("width", String(chartWidth(img)));
+    img.dataset.query = query.toString(); // to draw it again for a new width (a phone turned sideways)
     const response = await api("/v1/chart?" + query.toString());
     const blob = await response.blob();
     const url = URL.createObjectURL(blob);
@@ -479,6 +480,16 @@
     } catch (e) { /* shown when the token arrives */ }
   }
 
+  // A chart drawn for a box that has since grown or shrunk much is drawn again for the box it is in now.
+  function redrawResizedCharts() {
+    for (const img of document.querySelectorAll("img[data-query]")) {
+      const query = new URLSearchParams(img.dataset.query);
+      if (img.offsetParent !== null && Math.abs(chartWidth(img) - Number(query.get("width"))) > 24) {
+        chartInto(img, query).catch(() => {});
+      }
+    }
+  }
+
   // ---- wiring -------------------------------------------------------------------------------------
 
   // The server chose the page's language from ?lang= or Accept-Language; a browser that sent neither still
@@ -498,6 +509,8 @@
     if (document.body.dataset.langChosen === "default") setLanguage(browserLanguage());
     $("history-fold").open = !NARROW.matches;
     NARROW.addEventListener("change", (event) => { $("history-fold").open = !event.matches; }); // a phone turned sideways
+    let resizing = null;
+    window.addEventListener("resize", () => { clearTimeout(resizing); resizing = setTimeout(redrawResizedCharts, 300); });
     $("ask").addEventListener("submit", (event) => {
       event.preventDefault();
       const text = $("input").value;

@@ -128,8 +128,8 @@
       if (request !== state.request) return; // a newer edit is on its way
       show(result);
       // drawn for the width of its box (a phone's 358 px or the desktop's 760), so its labels stay readable
-      const box = $("bars").parentElement.clientWidth || 760;
-      const query = new URLSearchParams({ ...job, lang: state.lang, width: String(Math.round(Math.max(300, Math.min(760, box)))) });
+      state.barsWidth = barsWidth();
+      const query = new URLSearchParams({ ...job, lang: state.lang, width: String(state.barsWidth) });
       const blob = await (await api("/v1/plan.svg?" + query.toString())).blob();
       if (request !== state.request) return;
       if (state.barsUrl) URL.revokeObjectURL(state.barsUrl);
@@ -141,12 +141,18 @@
     }
   }
 
+  function barsWidth() {
+    return Math.round(Math.max(300, Math.min(760, $("bars").parentElement.clientWidth || 760)));
+  }
+
   function schedule() {
     clearTimeout(state.timer);
     state.timer = setTimeout(plan, 350);
   }
 
   $("job").addEventListener("input", schedule);
+  // bars drawn for a box that has since grown or shrunk much (a phone turned sideways) are drawn again
+  window.addEventListener("resize", () => { if (state.barsWidth && Math.abs(barsWidth() - state.barsWidth) > 24) schedule(); });
   $("job").addEventListener("submit", (event) => { event.preventDefault(); plan(); });
   $("lang").addEventListener("change", (event) => { setLanguage(event.target.value); schedule(); });
   $("token-form").addEventListener("submit", (event) => {
