@@ -21,6 +21,7 @@ from service import config
 from service.config import Settings
 from service.failures import StoreUnavailable
 from service.i18n import languages
+from service.i18n.accept_language import preferred
 from service.i18n.messages import messages
 
 log = logging.getLogger(__name__)
@@ -44,6 +45,21 @@ def _page_words(lang: str) -> dict:
     """The page's words in `lang`, with the verdicts its what-if panel writes from a calculation's outputs."""
     m = messages(lang)
     return {**m["page"], **{key: m["card"][key] for key in ("pp_ok", "pp_with", "pp_bound", "pp_unfixable")}}
+
+
+def _page_language(request: Request, lang: str | None) -> tuple[str, str]:
+    """A page's language and what chose it: ?lang= when it names one, else the browser's Accept-Language, else the default."""
+    if lang in languages.registry():
+        return lang, "query"
+    asked = preferred(request.headers.get("accept-language"), languages.codes())
+    return (asked, "header") if asked else (languages.DEFAULT, "default")
+
+
+def _varies_by_language(response: Response, code: str) -> Response:
+    """Tells caches that the page differs by Accept-Language, and says which language it is in."""
+    response.headers["Vary"] = "Accept-Language"
+    response.headers["Content-Language"] = code
+    return response
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -99,15 +115,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def page(request: Request, lang: str | None = None, settings: Settings = Depends(get_settings)):
         """The chat page (a shell without data: it asks for the token when the service has one)."""
         # Its words come in every language, so the page turns to the language (and direction) of each answer.
-        shown = languages.get(lang if lang in languages.registry() else None)
-        return templates.TemplateResponse(request, "index.html", {
+        code, chosen_by = _page_language(request, lang)
+        shown = languages.get(code)
+        return _varies_by_language(templates.TemplateResponse(request, "index.html", {
             "version": _asset_version(), "auth": bool(settings.api_tokens()),
-            "max_text_chars": settings.max_text_chars,
+            "max_text_chars": settings.max_text_chars, "chosen_by": chosen_by,
             "lang": shown.code, "dir": shown.direction, "words": messages(shown.code)["page"],
             "languages": [(code, language.name) for code, language in languages.registry().items()],
             "page_words": {code: {"dir": language.direction, "words": _page_words(code)}
                            for code, language in languages.registry().items()},
-        })
+        }), shown.code)
 
     @app.get("/favicon.ico", include_in_schema=False)
     def favicon() -> Response:
@@ -125,7 +142,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/plan", response_class=HTMLResponse, include_in_schema=False)
     def plan_page(request: Request, lang: str | None = None):
         """The plan view: a training job's parallel layout, planned live as the reader edits it."""
-        return routes_plan.page(templates, request, _asset_version(), lang)
+        code, _ = _page_language(request, lang)
+        return _varies_by_language(routes_plan.page(templates, request, _asset_version(), code), code)
 
     build_schema = app.openapi
 

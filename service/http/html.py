@@ -197,13 +197,15 @@ def _catalog_name(kind: str, key) -> str | None:
         return str(key)
 
 
-def _title(calculation: dict, m: dict) -> str:
+def _title(calculation: dict, m: dict, rtl: bool = False) -> str:
     """The card's heading: what was calculated, and for which model and chip when they are named."""
     name = str(calculation.get("calculator", ""))
     name = m.get("calculator_names", {}).get(name, name.replace("_", " "))
     name = name[:1].upper() + name[1:]
     inputs = calculation.get("inputs") or {}
     model, chip = _catalog_name("model", inputs.get("model")), _catalog_name("chip", inputs.get("chip"))
+    if rtl and model and chip:  # each name in its own isolate, or "DeepSeek-V3 على Google TPU v5p" reads out of order
+        model, chip = f"\u2068{model}\u2069", f"\u2068{chip}\u2069"
     subject = m["card"]["model_on_chip"].format(model=model, chip=chip) if model and chip else model or chip
     return m["card"]["title"].format(name=name, subject=subject) if subject else name
 
@@ -308,7 +310,7 @@ def render_calculations(calculations: list[dict], lang: str = "en") -> str:
         headline = _headline(calculation, words)
         parts.append(
             f'<section class="calculation" dir="{direction}" data-calculator="{name}">'
-            f"<h3>{html.escape(_title(calculation, m))}</h3>"
+            f"<h3>{html.escape(_title(calculation, m, direction == 'rtl'))}</h3>"
             + (f'<p class="verdict{" bound" if (calculation.get("outputs") or {}).get("dp_comm_bound") is True else ""}">'
                f"{html.escape(headline)}</p>" if headline else "")
             + f'<dl class="outputs">{"".join(rows)}</dl>'

@@ -161,8 +161,10 @@ def draw_chart(
     dp_bandwidth_bytes_per_s: str | None = Query(None, max_length=40),
     chips_per_node: str | None = Query(None, max_length=20),
     lang: str = Query("en", max_length=16, description="label language"),
+    width: int = Query(chart.WIDTH, ge=chart.MIN_WIDTH, le=chart.WIDTH,
+                       description="the width in px it is drawn for (256-680); below 560 it is laid out for a phone"),
 ):
     """Data-parallel communication vs compute time per step as chips grow, with where PP becomes necessary."""
-    inputs = {key: value for key, value in locals().items() if key != "lang"}  # every query field but lang
-    svg = chart.draw(chart.sweep(inputs), lang)
+    inputs = {key: value for key, value in locals().items() if key not in ("lang", "width")}  # the calculation's fields
+    svg = chart.draw(chart.sweep(inputs), lang, width)
     return Response(svg, media_type="image/svg+xml")

@@ -42,6 +42,8 @@ async def plan_svg(
     precision: str | None = Query(None, max_length=10),
     hbm_bytes: str | None = Query(None, max_length=20),
     lang: str = Query("en", max_length=16, description="label language"),
+    width: int = Query(plan_chart.WIDTH, ge=plan_chart.MIN_WIDTH, le=plan_chart.WIDTH,
+                       description="the width in px it is drawn for; below 560 each label sits above its bar"),
 ):
     """plan_layout for the job, drawn: the choice and its runner-ups, time per step and memory per chip."""
     if lang not in languages.codes():
@@ -50,7 +52,7 @@ async def plan_svg(
     result = await run_in_threadpool(calculators.run, "plan_layout", inputs)
     language = languages.get(lang)
     svg = plan_chart.draw(_rows(result), result["inputs"].get("hbm_bytes"), messages(lang)["plan_page"],
-                          rtl=language.direction == "rtl")
+                          rtl=language.direction == "rtl", width=width)
     return Response(svg, media_type="image/svg+xml")
 
 

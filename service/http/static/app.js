@@ -9,6 +9,8 @@
     "moe_experts", "moe_top_k", "n_layers", "peak_flop_per_s", "dp_bandwidth_bytes_per_s", "chips_per_node"];
   // What-if fields that a chip or a model fills when left empty; the panel shows the value used as a placeholder.
   const CHIP_FILLED = ["peak_flop_per_s", "dp_bandwidth_bytes_per_s", "chips_per_node"];
+  const CHART_MIN_WIDTH = 256, CHART_MAX_WIDTH = 680; // the widths /v1/chart draws for
+  const NARROW = window.matchMedia("(max-width: 52rem)"); // where the history sits above the conversation
   const MODEL_FILLED = ["moe_experts", "moe_top_k", "n_layers"];
   const $ = (id) => document.getElementById(id);
   const state = { conversation: null, busy: false, chartUrl: null, whatifTimer: null,
@@ -142,8 +144,30 @@
     setTimeout(() => { button.textContent = t("copy"); }, 1500);
   }
 
+  // On a phone each table row becomes a card (app.css): every cell carries its column's name to show beside it,
+  // and its content goes in one box so the name and the value are the two columns of the card's line.
+  function labelTableCells(root) {
+    for (const table of root.querySelectorAll("table")) {
+      const names = [...table.querySelectorAll("thead th")].map((th) => th.textContent.trim());
+      for (const row of table.querySelectorAll("tbody tr")) {
+        [...row.children].forEach((cell, index) => {
+          cell.dataset.label = names[index] || "";
+          const content = element("span", "cell");
+          content.append(...cell.childNodes);
+          cell.appendChild(content);
+        });
+      }
+    }
+  }
+
   function firstPipelineCheck(result) {
     return (result.calculations || []).find((c) => c.calculator === "pp_necessity");
+  }
+
+  // The chart is drawn for the width of its box (a phone's 330 px or the desktop's 680), so its text stays readable.
+  function chartWidth(img) {
+    const box = img.parentElement ? img.parentElement.clientWidth : 0;
+    return Math.round(Math.max(CHART_MIN_WIDTH, Math.min(CHART_MAX_WIDTH, box || CHART_MAX_WIDTH)));
   }
 
   function chartQuery(inputs, lang) {
@@ -156,6 +180,8 @@
   }
 
   async function chartInto(img, query) {
+    query.set("width", String(chartWidth(img)));
+    img.dataset.query = query.toString(); // to draw it again for a new width (a phone turned sideways)
     const response = await api("/v1/chart?" + query.toString());
     const blob = await response.blob();
     const url = URL.createObjectURL(blob);
@@ -172,6 +198,7 @@
     explanation.dir = "auto";
     explanation.lang = result.language || "";
     explanation.innerHTML = result.html; // rendered and sanitised by the server (markdown-it, then nh3)
+    labelTableCells(explanation);
     node.appendChild(explanation);
     if (result.warnings && result.warnings.length) {
       const list = element("ul", "warnings");
@@ -275,6 +302,7 @@
     }
     const list = $("history");
     list.replaceChildren();
+    $("history-count").textContent = items.length ? "(" + items.length + ")" : "";
     for (const item of items) {
       const entry = element("li");
       const button = element("button", "conversation", item.title || t("untitled"));
@@ -288,6 +316,7 @@
   }
 
   async function openConversation(id) {
+    if (NARROW.matches) $("history-fold").open = false; // the conversation, not the list, fills a phone's screen
     try {
       const conversation = await (await api("/v1/conversations/" + encodeURIComponent(id))).json();
       state.conversation = conversation.id;
@@ -451,9 +480,37 @@
     } catch (e) { /* shown when the token arrives */ }
   }
 
+  // A chart drawn for a box that has since grown or shrunk much is drawn again for the box it is in now.
+  function redrawResizedCharts() {
+    for (const img of document.querySelectorAll("img[data-query]")) {
+      const query = new URLSearchParams(img.dataset.query);
+      if (img.offsetParent !== null && Math.abs(chartWidth(img) - Number(query.get("width"))) > 24) {
+        chartInto(img, query).catch(() => {});
+      }
+    }
+  }
+
   // ---- wiring -------------------------------------------------------------------------------------
 
+  // The server chose the page's language from ?lang= or Accept-Language; a browser that sent neither still
+  // gets its own language when the page has it.
+  function browserLanguage() {
+    for (const tag of navigator.languages || [navigator.language]) {
+      const parts = String(tag || "").toLowerCase().split("-");
+      while (parts.length) {
+        if (PAGE[parts.join("-")]) return parts.join("-");
+        parts.pop();
+      }
+    }
+    return null;
+  }
+
   document.addEventListener("DOMContentLoaded", () => {
+    if (document.body.dataset.langChosen === "default") setLanguage(browserLanguage());
+    $("history-fold").open = !NARROW.matches;
+    NARROW.addEventListener("change", (event) => { $("history-fold").open = !event.matches; }); // a phone turned sideways
+    let resizing = null;
+    window.addEventListener("resize", () => { clearTimeout(resizing); resizing = setTimeout(redrawResizedCharts, 300); });
     $("ask").addEventListener("submit", (event) => {
       event.preventDefault();
       const text = $("input").value;

@@ -127,7 +127,9 @@
       const result = await (await api("/v1/calculators/plan_layout", { method: "POST", json: job })).json();
       if (request !== state.request) return; // a newer edit is on its way
       show(result);
-      const query = new URLSearchParams({ ...job, lang: state.lang });
+      // drawn for the width of its box (a phone's 358 px or the desktop's 760), so its labels stay readable
+      state.barsWidth = barsWidth();
+      const query = new URLSearchParams({ ...job, lang: state.lang, width: String(state.barsWidth) });
       const blob = await (await api("/v1/plan.svg?" + query.toString())).blob();
       if (request !== state.request) return;
       if (state.barsUrl) URL.revokeObjectURL(state.barsUrl);
@@ -139,12 +141,18 @@
     }
   }
 
+  function barsWidth() {
+    return Math.round(Math.max(300, Math.min(760, $("bars").parentElement.clientWidth || 760)));
+  }
+
   function schedule() {
     clearTimeout(state.timer);
     state.timer = setTimeout(plan, 350);
   }
 
   $("job").addEventListener("input", schedule);
+  // bars drawn for a box that has since grown or shrunk much (a phone turned sideways) are drawn again
+  window.addEventListener("resize", () => { if (state.barsWidth && Math.abs(barsWidth() - state.barsWidth) > 24) schedule(); });
   $("job").addEventListener("submit", (event) => { event.preventDefault(); plan(); });
   $("lang").addEventListener("change", (event) => { setLanguage(event.target.value); schedule(); });
   $("token-form").addEventListener("submit", (event) => {
