@@ -104,11 +104,25 @@ def _numbers(value, path: str = ""):
             yield from _numbers(v, f"{path}.{k}" if path else str(k))
 
 
-def impossible(calc: dict, hbm: dict[str, float]) -> list[str]:
-    """What is physically impossible in one calculation's outputs (empty when all is possible)."""
+def text_hbm(figures: list[dict], hbm: dict[str, float]) -> float | None:
+    """The HBM of the chip the text names (a figure's chip, or a stated HBM size), if any."""
+    for f in figures:
+        if f.get("quantity") == "hbm_bytes" and isinstance(f.get("value"), (int, float)):
+            return float(f["value"])
+    for f in figures:
+        if f.get("chip") and str(f["chip"]).lower() in hbm:
+            return hbm[str(f["chip"]).lower()]
+    return None
+
+
+def impossible(calc: dict, hbm: dict[str, float], named_hbm: float | None = None) -> list[str]:
+    """What is physically impossible in one calculation's outputs (empty when all is possible).
+
+    Memory per chip is compared with the HBM of the calculation's chip, else of the chip the text names.
+    """
     problems = []
     inputs = calc.get("inputs") or {}
-    chip_hbm_bytes = inputs.get("hbm_bytes") or hbm.get(str(inputs.get("chip") or "").lower())
+    chip_hbm_bytes = inputs.get("hbm_bytes") or hbm.get(str(inputs.get("chip") or "").lower()) or named_hbm
     for name, x in _numbers(calc.get("outputs") or {}):
         leaf = name.rsplit(".", 1)[-1]
         if math.isnan(x) or math.isinf(x):
@@ -175,8 +189,9 @@ def score_answer(passage: dict, out: dict, index: dict, hbm: dict, scoring) -> d
     inconsistent = [{"quote": c.get("quote", ""), "why": c.get("why", "")} for c in claims if c.get("verdict") == "inconsistent"]
     empty = [c.get("quote", "") for c in claims if c.get("verdict") == "explained" and not str(c.get("why") or "").strip()]
     impossible_found, outside = [], []
+    named_hbm = text_hbm(got, hbm)
     for i, calc in enumerate(calcs):
-        bad = impossible(calc, hbm)
+        bad = impossible(calc, hbm, named_hbm)
         if bad and shown(i, claims):
             impossible_found.append(f"{calc.get('calculator')}: {'; '.join(bad)}")
         if not numbers_from_text(calc):
