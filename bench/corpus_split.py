@@ -1,0 +1,91 @@
+"""Split the evaluation corpus into dev and test halves by source, deterministically."""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+CORPUS = Path(__file__).resolve().parent / "corpus" / "passages.json"
+SPLITS = ("dev", "test")
+RULE = (
+    "Groups (source_group) are taken in order of sha256(source_group); a group that already has a split keeps it; "
+    "each new group goes to the half with fewer passages in the group's main language, then fewer passages "
+    "overall, then dev. All passages of a group share its split."
+)
+
+
+def group_key(name: str) -> str:
+    """Stable order of a source group: the hex sha256 of its name."""
+    return hashlib.sha256(name.encode("utf-8")).hexdigest()
+
+
+def assign_splits(passages: list[dict]) -> list[dict]:
+    """Give every passage a split by its source group, keeping splits already given."""
+    groups: dict[str, list[dict]] = defaultdict(list)
+    for passage in passages:
+        groups[passage["source_group"]].append(passage)
+    fixed: dict[str, str] = {}
+    for name, members in groups.items():
+        given = {p.get("split") for p in members if p.get("split")}
+        if len(given) > 1:
+            raise ValueError(f"source_group {name!r} has passages in both splits")
+        if given:
+            fixed[name] = given.pop()
+    per_lang: dict[str, Counter] = {s: Counter() for s in SPLITS}
+    total: Counter = Counter()
+    for name, split in fixed.items():
+        for p in groups[name]:
+            per_lang[split][p["lang"]] += 1
+            total[split] += 1
+    for name in sorted(groups, key=group_key):
+        if name in fixed:
+            continue
+        members = groups[name]
+        lang = Counter(p["lang"] for p in members).most_common(1)[0][0]
+        split = min(SPLITS, key=lambda s: (per_lang[s][lang], total[s], SPLITS.index(s)))
+        fixed[name] = split
+        for p in members:
+            per_lang[split][p["lang"]] += 1
+            total[split] += 1
+    for passage in passages:
+        passage["split"] = fixed[passage["source_group"]]
+    return passages
+
+
+def summary(passages: list[dict]) -> str:
+    """One line per split: passages by language and number of source groups."""
+    lines = []
+    for split in SPLITS:
+        mine = [p for p in passages if p["split"] == split]
+        langs = Counter(p["lang"] for p in mine)
+        groups = {p["source_group"] for p in mine}
+        lines.append(f"{split}: {len(mine)} passages ({', '.join(f'{k} {v}' for k, v in sorted(langs.items()))}), {len(groups)} source groups")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Assign splits in the corpus file in place and print the summary."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--corpus", type=Path, default=CORPUS)
+    parser.add_argument("--check", action="store_true", help="only print the summary; change nothing")
+    args = parser.parse_args(argv)
+    data = json.loads(args.corpus.read_text(encoding="utf-8"))
+    passages = data["passages"]
+    ids = Counter(p["id"] for p in passages)
+    doubled = [i for i, n in ids.items() if n > 1]
+    if doubled:
+        print(f"duplicate passage ids: {doubled}", file=sys.stderr)
+        return 2
+    if not args.check:
+        assign_splits(passages)
+        data["split_rule"] = RULE
+        args.corpus.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    print(summary(passages))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

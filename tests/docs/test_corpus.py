@@ -1,0 +1,112 @@
+"""The evaluation corpus of issue 18 (bench/corpus/passages.json) and the checks of bench/corpus.py."""
+
+import importlib.util
+import json
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+BENCH = ROOT / "bench"
+
+
+def _module(name: str):
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", BENCH / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _passages() -> list[dict]:
+    return json.loads((BENCH / "corpus" / "passages.json").read_text(encoding="utf-8"))["passages"]
+
+
+def _used_urls() -> set[str]:
+    urls = set()
+    for name in ("passages.json", "passages_reading.json"):
+        for p in json.loads((ROOT / "tests" / "data" / name).read_text(encoding="utf-8"))["passages"]:
+            urls.add(p["source"]["url"])
+    urls.update(re.findall(r"https?://\S+", (ROOT / "examples" / "SOURCES.md").read_text(encoding="utf-8")))
+    return urls
+
+
+def test_corpus_is_new_sourced_and_split_by_source():
+    passages = _passages()
+    assert len(passages) >= 80
+    assert len({p["id"] for p in passages}) == len(passages)
+    assert sum(p["lang"] == "ar" for p in passages) >= 16
+    used = _used_urls()
+    splits_of_group: dict[str, set] = {}
+    for p in passages:
+        assert p["lang"] in ("en", "ar") and p["split"] in ("dev", "test") and p["text"].strip()
+        assert all(p["source"].get(k) for k in ("title", "url", "where")), p["id"]
+        assert p["source"]["url"] not in used, p["id"]
+        splits_of_group.setdefault(p["source_group"], set()).add(p["split"])
+    assert all(len(s) == 1 for s in splits_of_group.values())  # no source in both halves
+    for split in ("dev", "test"):
+        langs = {p["lang"] for p in passages if p["split"] == split}
+        assert langs == {"en", "ar"}
+    dev = sum(p["split"] == "dev" for p in passages)
+    assert abs(2 * dev - len(passages)) <= 0.1 * len(passages)
+
+
+def test_annotated_figures_are_quoted_from_the_text():
+    for p in _passages():
+        for f in (p.get("expected") or {}).get("figures", []):
+            assert f["quote"] in p["text"], (p["id"], f["quote"])
+            assert isinstance(f["value"], (int, float))
+
+
+def test_split_keeps_given_splits_and_never_straddles_a_group():
+    split = _module("corpus_split")
+    passages = [{"id": f"p{i}", "lang": "ar" if i % 4 == 0 else "en", "source_group": f"g{i // 2}"} for i in range(20)]
+    passages[0]["split"] = passages[1]["split"] = "test"
+    first = [p["split"] for p in split.assign_splits([dict(p) for p in passages])]
+    again = [p["split"] for p in split.assign_splits([dict(p) for p in passages])]
+    assert first == again and first[0] == first[1] == "test"
+    by_group: dict[str, set] = {}
+    for p, s in zip(passages, first):
+        by_group.setdefault(p["source_group"], set()).add(s)
+    assert all(len(s) == 1 for s in by_group.values())
+    assert {s for p, s in zip(passages, first) if p["lang"] == "ar"} == {"dev", "test"}
+
+
+def test_impossible_results_are_found():
+    corpus = _module("corpus")
+    hbm = {"h100-sxm": 80e9}
+    assert corpus.impossible({"outputs": {"mfu": 11.27}}, hbm)
+    assert not corpus.impossible({"outputs": {"mfu": 0.42, "hfu": 0.5}}, hbm)
+    assert corpus.impossible({"outputs": {"time_s": -3.0}}, hbm)
+    assert corpus.impossible({"outputs": {"breakdown": {"tokens_per_s": float("inf")}}}, hbm)
+    over = {"inputs": {"chip": "h100-sxm"}, "outputs": {"bytes_per_chip": 6.48e12}}
+    assert corpus.impossible(over, hbm)
+    assert not corpus.impossible({"inputs": {}, "outputs": {"bytes_per_chip": 6.48e12}}, hbm)  # no chip known
+    assert corpus.impossible({"inputs": {}, "outputs": {"bytes_per_chip": 6.48e12}}, hbm, named_hbm=80e9)
+
+
+def test_calculations_need_a_number_from_the_text():
+    corpus = _module("corpus")
+    assumed = {"input_sources": {"chip": {"source": "text"}, "n_chips": {"source": "assumed"},
+                                 "peak_flop_per_s": {"source": "catalog"}}}
+    stated = {"input_sources": {"n_chips": {"source": "text", "quote": "512 H100s"}}}
+    assert not corpus.numbers_from_text(assumed)
+    assert corpus.numbers_from_text(stated)
+
+
+def test_figures_match_on_any_listed_quantity_within_one_percent():
+    corpus = _module("corpus")
+    close = corpus._scoring()._close
+    expected = {"quote": "tps: 128", "quantity": ["tokens_per_s_per_chip", "tokens_per_s"], "value": 128}
+    assert corpus.figure_found(expected, [{"quantity": "tokens_per_s", "value": 128.5}], close)
+    assert not corpus.figure_found(expected, [{"quantity": "tokens_per_s", "value": 140}], close)
+    assert not corpus.figure_found(expected, [{"quantity": "number", "value": 128}], close)
+
+
+def test_judge_file_shows_passage_and_answer_only():
+    pack = _module("judge_pack")
+    passage = {"id": "secret-source-id", "text": "We used PP8.", "gist": "They used pipelines."}
+    answer = {"explanation": "## In short\n\nThey split the model.", "warnings": ["a note"], "calculations": [{"x": 1}]}
+    text = pack.answer_file("P07", passage, answer, "en", with_gist=False)
+    assert "We used PP8." in text and "They split the model." in text and "a note" in text
+    assert "secret-source-id" not in text and "They used pipelines." not in text and "calculations" not in text
+    order = [p["id"] for p in pack.anonymous_order([{"id": "b"}, {"id": "a"}, {"id": "c"}])]
+    assert sorted(order) == ["a", "b", "c"] and order == [p["id"] for p in pack.anonymous_order([{"id": "c"}, {"id": "a"}, {"id": "b"}])]
