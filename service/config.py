@@ -112,6 +112,14 @@ def _folder(text: str) -> Path:
     return Path(str(text).strip()).expanduser()
 
 
+def _languages_folder(text: str) -> Path:
+    # A folder that is not there (a typo, an unmounted volume) would add no language and say nothing.
+    folder = _folder(text)
+    if not (folder / "locale").is_dir():
+        raise ValueError
+    return folder
+
+
 def _backends_accepted() -> str:
     from service.llm import backend_names
 
@@ -148,7 +156,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("database_url", "UNJARGON_DATABASE_URL", _database_url, "a postgresql://user:password@host:port/database URL",
             "a PostgreSQL database shared by several replicas instead of the SQLite file", secret=True),
     Setting("lang", "UNJARGON_LANG", _language, "a language code (en, ar, or one added in UNJARGON_LANGUAGES_DIR)", "answer language for the CLI"),
-    Setting("languages_dir", "UNJARGON_LANGUAGES_DIR", _folder, "a folder of extra languages", "more languages beside the shipped ones (see Adding a language)"),
+    Setting("languages_dir", "UNJARGON_LANGUAGES_DIR", _languages_folder, "an existing folder of extra languages (with a locale/ folder inside)", "more languages beside the shipped ones (see Adding a language)"),
     Setting("max_text_chars", "UNJARGON_MAX_TEXT_CHARS", _integer(1), "a whole number of characters, at least 1", "longest text accepted"),
     Setting("max_tokens", "UNJARGON_MAX_TOKENS", _integer(256), "a whole number of tokens, at least 256", "longest answer the model may write"),
     Setting("max_tool_rounds", "UNJARGON_MAX_TOOL_ROUNDS", _integer(1, 20), "a whole number from 1 to 20", "rounds of calculator calls the model may make"),

@@ -21,6 +21,7 @@ BAD_ENVIRONMENT = [
     ("UNJARGON_DATABASE_URL", "mysql://x", "a postgresql://"),
     ("ANTHROPIC_BASE_URL", "ftp://example", "an http:// or https:// URL"),
     ("UNJARGON_MAX_TOKEN", "100", "did you mean UNJARGON_MAX_TOKENS?"),
+    ("UNJARGON_LANGUAGES_DIR", "/nonexistent", "an existing folder of extra languages"),  # issue 21
 ]
 COMMANDS = [["explain", "PP is pipeline parallelism"], ["calc", "pipeline_bubble", "--pp-degree", "4", "--microbatches", "8"],
             ["history"], ["serve"]]
