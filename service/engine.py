@@ -11,7 +11,6 @@ from service import config, llm
 from service.config import Settings
 from service.failures import BackendUnavailable, Cancelled, ConversationNotFound
 from service.i18n import languages
-from service.i18n.messages import messages
 from service.llm.base import Answer, ExplainRequest
 from service.store import Store, close_stores as _close_store_files, open_store
 from service.store.cache import HitCache, cache_key, canonical_request, encode
@@ -204,15 +203,14 @@ def explain(text: str, *, lang: str | None = None, backend: str | None = None, s
     current = prepared.plan if prepared else plan(backend, settings, model)
     store = open_store(current.settings)
     language = prepared.request.language if prepared else lang or detect_language(text)
-    notes = []
     if continue_last and conversation_id is None:
         conversation_id = store.latest_conversation(owner=owner)
-        if conversation_id is None:
-            notes.append(messages(language)["notes"]["nothing_to_continue"])
+        if conversation_id is None:  # a follow-up of nothing: say so rather than answer it as a new thread
+            raise ConversationNotFound.worded("nothing_to_continue")
     fresh = conversation_id is None and not history
     if fresh and (prepared is None or prepared.request.kind != "explain"):
         prepared = prepare(current, ExplainRequest(text=text, language=language))
-    if fresh and use_cache and not notes:
+    if fresh and use_cache:
         hit = _lookup(store, prepared.key)
         if hit is not None:  # one transaction files the conversation, the question and its cached answer
             conversation_id = store.record_cached_exchange_now(
@@ -259,14 +257,13 @@ def explain(text: str, *, lang: str | None = None, backend: str | None = None, s
     cached = source != "model"
     usage = [] if cached else [_priced(item) for item in answer.usage]
     result = answer.result(cached=cached)
-    result["warnings"] = notes + result["warnings"]
     # An answer made in this process goes into the response cache with the turn (idempotent: the first row for a
     # key stays), and the message refers to that row rather than holding a second copy of tens of kilobytes.
     cache_row = None
     if use_cache and not in_cache and answer.cacheable:
         cache_row = {"key": prepared.key, "request": prepared.canonical, "result": answer.result(cached=False),
                      "backend": answer.backend, "model": answer.model}
-    by_reference = use_cache and (in_cache or cache_row is not None) and not notes
+    by_reference = use_cache and (in_cache or cache_row is not None)
     stored = {"content": answer.explanation, "language": answer.language, "backend": answer.backend,
               "model": answer.model, "status": answer.status, "cached": cached, "result": result,
               "api_messages": None if cached else answer.api_messages, "tool_calls": [] if cached else answer.tool_calls,

@@ -5,7 +5,7 @@ import json
 import sys
 
 from service.cli.calc import calc_command
-from service.cli.usage import EXIT_BAD_INPUT, UsageError
+from service.cli.usage import EXIT_BAD_INPUT, UsageError, exit_status
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -64,9 +64,9 @@ def _guard(action) -> int:
     except (UsageError, CalculatorInputError, SettingsError) as exc:
         print(f"unjargon: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except UnjargonError as exc:  # the model could not answer: say why and what to fix, no traceback
+    except UnjargonError as exc:  # say why and what to fix, no traceback; 2 when the input was at fault
         print(f"unjargon: error: {exc.message}", file=sys.stderr)
-        return 1
+        return exit_status(exc)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

@@ -86,6 +86,12 @@ def document_errors(schema: dict, protected: bool, is_public) -> dict:
     return schema
 
 
+def surface(path: str) -> str:
+    """How an error on `path` names what to change: OpenAI's routes choose a backend by the model's name, the
+    others by the "backend" field (the wording is in data/locale, "errors")."""
+    return "openai" if path.startswith(("/v1/chat/", "/v1/models")) else "http"
+
+
 def error_type(status: int) -> str:
     """OpenAI's error `type` for a status, so its clients raise the matching exception."""
     if status == 401:
@@ -215,7 +221,7 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(UnjargonError)
     async def _unjargon_error(request: Request, exc: UnjargonError):
         headers = {"Retry-After": "5"} if exc.status in (503, 504) else None
-        return error_response(exc.status, exc.message, exc.code, headers=headers)
+        return error_response(exc.status, exc.message_for(surface(request.url.path)), exc.code, headers=headers)
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception):
