@@ -108,6 +108,24 @@ def _language(text: str) -> str | None:
     return value
 
 
+def _host(text: str) -> str:
+    # An IP address, or a name made of DNS labels: anything else ("bad host!") never resolves, and is said so
+    # here without asking a resolver. Whether the address is this machine's is checked when serving starts.
+    import ipaddress
+    import re
+
+    value = str(text).strip()
+    try:
+        ipaddress.ip_address(value.strip("[]"))
+        return value.strip("[]")
+    except ValueError:
+        pass
+    label = r"[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?"
+    if len(value) > 253 or not re.fullmatch(rf"{label}(?:\.{label})*\.?", value):
+        raise ValueError
+    return value
+
+
 def _folder(text: str) -> Path:
     return Path(str(text).strip()).expanduser()
 
@@ -166,7 +184,7 @@ SETTINGS: tuple[Setting, ...] = (
             "conversation history sent to the model; older turns are dropped, whole exchanges at a time"),
     Setting("api_token", "UNJARGON_API_TOKEN", _secret, "one or more tokens separated by commas",
             "bearer token(s) the HTTP service requires; several keep their conversations apart", secret=True),
-    Setting("host", "UNJARGON_HOST", _text, "a host name or IP address", "address `unjargon serve` listens on"),
+    Setting("host", "UNJARGON_HOST", _host, "a host name or IP address", "address `unjargon serve` listens on"),
     Setting("port", "UNJARGON_PORT", _integer(1, 65535), "a port number from 1 to 65535", "port `unjargon serve` listens on"),
     Setting("workers", "UNJARGON_WORKERS", _integer(1, 64), "a whole number from 1 to 64", "processes `unjargon serve` runs"),
     Setting("max_body_bytes", "UNJARGON_MAX_BODY_BYTES", _integer(1), "a whole number of bytes, at least 1", "largest HTTP request body (413 beyond)"),

@@ -196,6 +196,8 @@ def serve_command(args) -> int:
         from service.cli.db import check_database
 
         check_database(settings)
+    serving.check_can_listen(settings.host, settings.port, "--host" if args.host else "UNJARGON_HOST",
+                             "--port" if args.port else "UNJARGON_PORT")
     serving.run(settings.host, settings.port, settings.workers)
     return 0
 
