@@ -12,6 +12,7 @@ from service.config import Settings
 from service.failures import BackendUnavailable, Cancelled, ConversationNotFound
 from service.i18n import languages
 from service.llm.base import Answer, ExplainRequest
+from service.reader_text import without_controls
 from service.store import Store, close_stores as _close_store_files, open_store
 from service.store.cache import HitCache, cache_key, canonical_request, encode
 from service.store.singleflight import SingleFlight
@@ -200,6 +201,10 @@ def explain(text: str, *, lang: str | None = None, backend: str | None = None, s
     object. `on_text` receives the explanation's text as it is produced. Raises an UnjargonError
     subclass on failure.
     """
+    text = without_controls(text)  # a NUL or a terminal escape in the question never comes back in the answer
+    if history:
+        history = [{**exchange, "user": without_controls(exchange["user"]), "answer": without_controls(exchange["answer"])}
+                   for exchange in history]
     current = prepared.plan if prepared else plan(backend, settings, model)
     store = open_store(current.settings)
     language = prepared.request.language if prepared else lang or detect_language(text)
@@ -283,6 +288,7 @@ async def explain_cached(text: str, *, lang: str | None = None, backend: str | N
 
     For the HTTP service: a hit costs no thread and no re-encoding.
     """
+    text = without_controls(text)
     current = plan(backend, settings)
     store = open_store(current.settings)
     prepared = prepare(current, ExplainRequest(text=text, language=lang or detect_language(text)))

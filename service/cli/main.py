@@ -138,7 +138,9 @@ def read_text(args) -> str:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise UsageError(f"{where} is not UTF-8 text (invalid byte at position {exc.start})") from exc
-    if not text.strip():
+    from service.reader_text import without_controls
+
+    if not without_controls(text).strip():  # the engine drops control characters: only they would be left
         raise UsageError(f"{where} is empty: there is nothing to explain")
     if len(text) > limit or len(raw) > limit * 4:
         raise UsageError(f"{where} is too long ({len(text):,}+ characters); the limit is {limit:,} (UNJARGON_MAX_TEXT_CHARS)")
