@@ -9,7 +9,7 @@ from typing import Callable, Iterator, NamedTuple
 
 from service import config, llm
 from service.config import Settings
-from service.failures import BackendUnavailable, Cancelled, ConversationNotFound
+from service.failures import BackendUnavailable, Cancelled, ConversationNotFound, UnjargonError
 from service.i18n import languages
 from service.llm.base import Answer, ExplainRequest
 from service.reader_text import without_controls
@@ -249,7 +249,9 @@ def explain(text: str, *, lang: str | None = None, backend: str | None = None, s
     try:
         answer, source, in_cache = _answer(prepared, store, use_cache, on_text, coordinate=not leased)
     except BaseException as exc:
-        message = getattr(exc, "message", None) or type(exc).__name__
+        # as every surface may show it later (the history, GET /v1/conversations/{id}): no flag or field named
+        message = (exc.message_for("stored") if isinstance(exc, UnjargonError)
+                   else getattr(exc, "message", None) or type(exc).__name__)
         failed = {"content": "", "language": language, "backend": current.backend, "model": current.model,
                   "status": "failed", "error": message}
         try:  # the conversation says this turn failed, rather than leaving it unanswered

@@ -24,8 +24,9 @@ class UnjargonError(Exception):
         return error
 
     def message_for(self, surface: str) -> str:
-        """The message as `surface` says it: "cli" (options, commands), "http" (JSON fields, routes) or
-        "openai" (/v1/chat/completions, whose backend is chosen by the model name)."""
+        """The message as `surface` says it: "cli" (options, commands), "http" (JSON fields, routes), "openai"
+        (/v1/chat/completions, whose backend is chosen by the model name) or "stored" (a failed turn, which any
+        surface may show later)."""
         return self.message if self.wording is None else said(self.wording[0], surface, self.wording[1])
 
 

@@ -184,3 +184,16 @@ def test_a_bad_comma_list_is_a_422_naming_chip(client, chip, words):
     inputs = {"model": "K2", "chip": chip, "n_chips": 4096, "global_batch_tokens": "16M"}
     error = assert_error(client.post("/v1/calculators/pp_necessity", json=inputs), 422, "invalid_calculator_input")
     assert error["param"] == "chip" and words in error["message"]
+
+
+def test_a_failed_turn_is_stored_without_a_flag_or_a_field(tmp_path):
+    # The conversation is read later on any surface (the CLI's history, GET /v1/conversations/{id}).
+    with FakeAnthropic() as fake:
+        fake.always(Fault(401, "authentication_error", "invalid x-api-key"))
+        settings = load_settings(backend="anthropic", anthropic_api_key="sk-ant-test-0123456789", max_retries=0,
+                                 anthropic_base_url=fake.url, home=tmp_path)
+        with TestClient(create_app(settings)) as client:
+            created = client.post("/v1/conversations").json()["id"]
+            client.post(f"/v1/conversations/{created}/messages", json={"content": "what is PP?"})
+            [failed] = [m for m in client.get(f"/v1/conversations/{created}").json()["messages"] if m["role"] == "assistant"]
+    assert failed["status"] == "failed" and failed["error"] == "Anthropic rejected the API key (HTTP 401)"
