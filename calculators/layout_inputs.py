@@ -36,7 +36,7 @@ JOB_FIELDS = (
     Field("moe_experts", "count", "routed experts per MoE layer (dense model if absent)", default=None, integer=True),
     Field("moe_top_k", "count", "experts each token is routed to", default=None, integer=True),
     Field("n_chips", "count", "chips in the job", integer=True),
-    Field("global_batch_tokens", "count", "tokens per optimizer step across the job", maximum=MAX_BATCH_TOKENS, beyond=BATCH_TOKENS_BEYOND),
+    Field("global_batch_tokens", "count", "tokens per optimizer step across the job", minimum=1.0, maximum=MAX_BATCH_TOKENS, beyond=BATCH_TOKENS_BEYOND),
     Field("seq_len", "count", "tokens per sequence", default=None, integer=True),
     Field("precision", "choice", "number format of the matrix multiplies (the peak of that format is used)", default="bf16", choices=("bf16", "fp8")),
     Field("peak_flop_per_s", "flop_per_s", "dense bf16 peak per chip", default=None),

@@ -141,3 +141,12 @@ def test_the_largest_published_batch_is_accepted(capsys):
     code, out, _ = run_cli(capsys, "calc", "pp_necessity", "--model", "K2", "--chip", "h100", "--n-chips", "4096",
                            "--global-batch-tokens", "67M", "--json")
     assert code == 0 and json.loads(out)["inputs"]["global_batch_tokens"] == 67e6
+
+
+@pytest.mark.parametrize("name", [name for name, field in _bounded_fields() if field == "global_batch_tokens"])
+def test_a_batch_of_less_than_one_token_is_refused(capsys, name):
+    from tests.support.calculator_examples import VALID
+
+    command = ["plan"] if name == "plan_layout" else ["calc", name]
+    code, _, err = run_cli(capsys, *command, *_flags({**VALID[name], "global_batch_tokens": "1e-10"}))
+    assert code == 2 and err == "unjargon: error: global_batch_tokens: must be at least 1, got 1e-10\n"
