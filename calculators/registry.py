@@ -45,7 +45,7 @@ class Field:
     integer: bool = False
     allow_zero: bool = False
     minimum: float | None = None  # inclusive lower bound for integers, e.g. 2 ranks
-    maximum: float | None = None  # inclusive upper bound: beyond it no real job lies (see the bounds below)
+    maximum: float | None = None  # inclusive upper bound beyond which no real job lies (MAX_BATCH_TOKENS above)
     beyond: str = ""  # what exceeding `maximum` means, said in the error
     # a choice as people write it (hyphens for underscores) -> the choice; built once here, not on every call
     aliases: dict = dc_field(default_factory=dict, compare=False, repr=False)

@@ -1,11 +1,11 @@
 """What the command line reports as bad input: one clear line on stderr, exit status 2."""
 
 EXIT_BAD_INPUT = 2
+EXIT_FAILED = 1
 
 
 class UsageError(Exception):
     """Bad input from the person at the terminal: one clear line, exit status 2."""
-EXIT_FAILED = 1
 
 
 def exit_status(error) -> int:
