@@ -6,7 +6,11 @@ from .errors import CalculatorInputError
 from .registry import all_calculators, get, jsonable
 from .registry import run as _run
 
-__all__ = ["CalculatorInputError", "names", "run", "schema", "summary", "jsonable"]
+__all__ = ["CalculatorInputError", "names", "run", "schema", "summary", "jsonable", "variants"]
+
+# Combinations a comma list may ask for at once: every chip of the catalog, or a few models on a few chips;
+# beyond it a request (1 MB of "h100,h100,...") would run a calculator hundreds of thousands of times.
+MAX_VARIANTS = 24
 
 
 def names() -> list[str]:
@@ -32,3 +36,19 @@ def run(name: str, inputs: dict) -> dict:
         raise
     except (ArithmeticError, TypeError, ValueError) as exc:  # nothing else escapes, per the contract
         raise CalculatorInputError(None, f"{name}: cannot compute with these inputs ({exc})") from exc
+
+
+def variants(inputs: dict) -> list[dict]:
+    """One input set per chip and per model of a comma list ("h100,tpu-v5p"), to compare them; the CLI and HTTP alike."""
+    sets = [dict(inputs)]
+    for key in ("chip", "model"):
+        value = inputs.get(key)
+        if isinstance(value, str) and "," in value:
+            names = list(dict.fromkeys(name.strip() for name in value.split(",") if name.strip()))  # once each, in order
+            if not names:
+                raise CalculatorInputError(key, "is an empty comma list; give a name, or names separated by commas")
+            sets = [dict(item, **{key: name}) for item in sets for name in names]
+    if len(sets) > MAX_VARIANTS:
+        raise CalculatorInputError("chip" if "chip" in inputs else "model",
+                                   f"compares {len(sets)} combinations of chip and model; at most {MAX_VARIANTS} at once")
+    return sets

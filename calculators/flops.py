@@ -2,7 +2,7 @@
 
 from .errors import CalculatorInputError
 from .formatting import human as h
-from .registry import Calculator, Field, register
+from .registry import BATCH_TOKENS_BEYOND, MAX_BATCH_TOKENS, Calculator, Field, register
 from .scalars import any_true
 from .working import step
 
@@ -158,7 +158,7 @@ register(Calculator(
         Field("n_chips", "count", "chips in the job", integer=True),
         Field("peak_flop_per_s", "flop_per_s", "peak dense bf16 FLOP/s per chip"),
         Field("tokens_per_s", "count", "tokens processed per second by the whole job", default=None),
-        Field("global_batch_tokens", "count", "tokens per optimizer step", default=None),
+        Field("global_batch_tokens", "count", "tokens per optimizer step", default=None, minimum=1.0, maximum=MAX_BATCH_TOKENS, beyond=BATCH_TOKENS_BEYOND),
         Field("step_time_s", "seconds", "time per optimizer step", default=None),
         *_ATTENTION,
         _RECOMPUTE,

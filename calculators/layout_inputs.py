@@ -6,7 +6,7 @@ from functools import cache
 import numpy as np
 
 from .errors import CalculatorInputError
-from .registry import Field
+from .registry import BATCH_TOKENS_BEYOND, MAX_BATCH_TOKENS, MAX_MICRO_BATCH, MICRO_BATCH_BEYOND, Field
 from .resources import data_dir
 
 # Upper bounds no training job comes near (the largest runs use about 100,000 chips, a few hundred experts,
@@ -36,7 +36,7 @@ JOB_FIELDS = (
     Field("moe_experts", "count", "routed experts per MoE layer (dense model if absent)", default=None, integer=True),
     Field("moe_top_k", "count", "experts each token is routed to", default=None, integer=True),
     Field("n_chips", "count", "chips in the job", integer=True),
-    Field("global_batch_tokens", "count", "tokens per optimizer step across the job"),
+    Field("global_batch_tokens", "count", "tokens per optimizer step across the job", minimum=1.0, maximum=MAX_BATCH_TOKENS, beyond=BATCH_TOKENS_BEYOND),
     Field("seq_len", "count", "tokens per sequence", default=None, integer=True),
     Field("precision", "choice", "number format of the matrix multiplies (the peak of that format is used)", default="bf16", choices=("bf16", "fp8")),
     Field("peak_flop_per_s", "flop_per_s", "dense bf16 peak per chip", default=None),
@@ -60,7 +60,7 @@ LAYOUT_FIELDS = (
     Field("ep_degree", "count", "expert-parallel degree (experts spread over this many chips)", default=1.0, integer=True),
     Field("cp_degree", "count", "context-parallel degree (each sequence split over this many chips)", default=1.0, integer=True),
     Field("zero_stage", "count", "ZeRO stage: 0 none, 1 optimizer, 2 and gradients, 3 and weights (FSDP)", default=1.0, integer=True, allow_zero=True),
-    Field("micro_batch", "count", "sequences per micro-batch", default=1.0, integer=True),
+    Field("micro_batch", "count", "sequences per micro-batch", default=1.0, integer=True, maximum=MAX_MICRO_BATCH, beyond=MICRO_BATCH_BEYOND),
     Field("recompute", "choice", "activation recomputation", default="none", choices=RECOMPUTE),
     Field("schedule", "choice", "pipeline schedule (interleaved when virtual_stages > 1)", default=None, choices=SCHEDULES),
 )

@@ -5,7 +5,7 @@ from numpy import ndarray  # bound once: numpy's module defines __getattr__, so 
 
 from .errors import CalculatorInputError
 from .formatting import human as h
-from .registry import Calculator, Field, register
+from .registry import MAX_MICRO_BATCH, MICRO_BATCH_BEYOND, Calculator, Field, register
 from .scalars import all_true
 from .working import step
 
@@ -109,7 +109,7 @@ register(Calculator(
     summary="Activation memory per layer and in total for one microbatch (Korthikanti et al. 2022).",
     fields=(
         Field("seq_len", "count", "sequence length (s)", integer=True),
-        Field("micro_batch", "count", "sequences per microbatch (b)", integer=True),
+        Field("micro_batch", "count", "sequences per microbatch (b)", integer=True, maximum=MAX_MICRO_BATCH, beyond=MICRO_BATCH_BEYOND),
         Field("d_model", "count", "hidden size (h)", integer=True),
         Field("n_heads", "count", "attention heads (a)", integer=True),
         Field("n_layers", "count", "transformer layers (L)", integer=True),

@@ -7,7 +7,7 @@ from numpy import ndarray  # bound once: numpy's module defines __getattr__, so 
 
 from .errors import CalculatorInputError
 from .formatting import human as h
-from .registry import Calculator, Field, register
+from .registry import BATCH_TOKENS_BEYOND, MAX_BATCH_TOKENS, Calculator, Field, register
 from .scalars import all_true, any_true, is_sweep
 from .working import render, step, word
 
@@ -258,7 +258,7 @@ register(Calculator(
     nan_means_none=("min_pp_degree",),
     summary="Is training DP-communication bound at this batch and scale, and what pipeline degree would fix it?",
     fields=(
-        Field("global_batch_tokens", "count", "tokens per optimizer step across the job"),
+        Field("global_batch_tokens", "count", "tokens per optimizer step across the job", minimum=1.0, maximum=MAX_BATCH_TOKENS, beyond=BATCH_TOKENS_BEYOND),
         Field("n_chips", "count", "chips in the job", integer=True),
         _PEAK,
         Field("dp_bandwidth_bytes_per_s", "bytes_per_s", "bandwidth data-parallel traffic crosses per node (W)"),

@@ -20,6 +20,18 @@ from .working import plain, render, step, text_step
 
 REQUIRED = object()  # sentinel: the field has no default
 
+# Bounds shared by every calculator's batch fields (CLI, HTTP, the model's tools and the planner alike). The
+# largest published pre-training batches are tens of millions of tokens: 67M for Kimi K2 (arXiv:2507.20534,
+# section 2.5), 15,360 sequences of 4,096 tokens (63M) for DeepSeek-V3 (arXiv:2412.19437, section 4.2), 16M
+# for Llama 3 405B (arXiv:2407.21783, section 3.4.1); data/models.json cites each. 1e10 tokens is 150 times
+# the largest, generous for any future run, yet keeps 1e308 (which rendered "a step of 3e296 days") out.
+MAX_BATCH_TOKENS = 1e10
+BATCH_TOKENS_BEYOND = "tokens per step; the largest published batches are tens of millions of tokens"
+# Sequences in one micro-batch: at most the whole batch (K2's 67M tokens are about 16,000 sequences of 4K);
+# 2**20 leaves a margin of 60 times and keeps the planner's memory arithmetic finite.
+MAX_MICRO_BATCH = 2**20
+MICRO_BATCH_BEYOND = "sequences; a whole step of the largest published runs is about 16,000 sequences"
+
 
 @dataclass(frozen=True)
 class Field:
@@ -33,6 +45,8 @@ class Field:
     integer: bool = False
     allow_zero: bool = False
     minimum: float | None = None  # inclusive lower bound for integers, e.g. 2 ranks
+    maximum: float | None = None  # inclusive upper bound beyond which no real job lies (MAX_BATCH_TOKENS above)
+    beyond: str = ""  # what exceeding `maximum` means, said in the error
     # a choice as people write it (hyphens for underscores) -> the choice; built once here, not on every call
     aliases: dict = dc_field(default_factory=dict, compare=False, repr=False)
 
@@ -74,6 +88,8 @@ class Field:
                 number["exclusiveMinimum"] = 0
             if self.kind == "fraction":
                 number["maximum"] = 1
+            if self.maximum is not None:
+                number["maximum"] = self.maximum
             schema = {"anyOf": [number, {"type": "string", "description": "a human quantity, e.g. '900GB/s'"}]}
         schema["description"] = f"{self.doc} ({self.describe_unit()})"
         if not self.required and self.default is not None:
@@ -157,6 +173,10 @@ def _validate(spec: Field, value):
             raise CalculatorInputError(spec.name, f"must not be negative, got {lowest:g}")
     elif lowest <= 0.0:
         raise CalculatorInputError(spec.name, f"must be positive, got {lowest:g}")
+    if spec.maximum is not None:
+        highest = np.max(number) if sweep else number
+        if highest > spec.maximum:
+            raise CalculatorInputError(spec.name, f"must be at most {spec.maximum:,.0f} ({spec.beyond}), got {highest:g}")
     if spec.kind == "fraction":
         highest = np.max(number) if sweep else number
         if highest > 1.0:

@@ -108,8 +108,34 @@ def _language(text: str) -> str | None:
     return value
 
 
+def _host(text: str) -> str:
+    # An IP address, or a name made of DNS labels: anything else ("bad host!") never resolves, and is said so
+    # here without asking a resolver. Whether the address is this machine's is checked when serving starts.
+    import ipaddress
+    import re
+
+    value = str(text).strip()
+    try:
+        ipaddress.ip_address(value.strip("[]"))
+        return value.strip("[]")
+    except ValueError:
+        pass
+    label = r"[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?"
+    if len(value) > 253 or not re.fullmatch(rf"{label}(?:\.{label})*\.?", value):
+        raise ValueError
+    return value
+
+
 def _folder(text: str) -> Path:
     return Path(str(text).strip()).expanduser()
+
+
+def _languages_folder(text: str) -> Path:
+    # A folder that is not there (a typo, an unmounted volume) would add no language and say nothing.
+    folder = _folder(text)
+    if not (folder / "locale").is_dir():
+        raise ValueError
+    return folder
 
 
 def _backends_accepted() -> str:
@@ -148,7 +174,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("database_url", "UNJARGON_DATABASE_URL", _database_url, "a postgresql://user:password@host:port/database URL",
             "a PostgreSQL database shared by several replicas instead of the SQLite file", secret=True),
     Setting("lang", "UNJARGON_LANG", _language, "a language code (en, ar, or one added in UNJARGON_LANGUAGES_DIR)", "answer language for the CLI"),
-    Setting("languages_dir", "UNJARGON_LANGUAGES_DIR", _folder, "a folder of extra languages", "more languages beside the shipped ones (see Adding a language)"),
+    Setting("languages_dir", "UNJARGON_LANGUAGES_DIR", _languages_folder, "an existing folder of extra languages (with a locale/ folder inside)", "more languages beside the shipped ones (see Adding a language)"),
     Setting("max_text_chars", "UNJARGON_MAX_TEXT_CHARS", _integer(1), "a whole number of characters, at least 1", "longest text accepted"),
     Setting("max_tokens", "UNJARGON_MAX_TOKENS", _integer(256), "a whole number of tokens, at least 256", "longest answer the model may write"),
     Setting("max_tool_rounds", "UNJARGON_MAX_TOOL_ROUNDS", _integer(1, 20), "a whole number from 1 to 20", "rounds of calculator calls the model may make"),
@@ -158,7 +184,7 @@ SETTINGS: tuple[Setting, ...] = (
             "conversation history sent to the model; older turns are dropped, whole exchanges at a time"),
     Setting("api_token", "UNJARGON_API_TOKEN", _secret, "one or more tokens separated by commas",
             "bearer token(s) the HTTP service requires; several keep their conversations apart", secret=True),
-    Setting("host", "UNJARGON_HOST", _text, "a host name or IP address", "address `unjargon serve` listens on"),
+    Setting("host", "UNJARGON_HOST", _host, "a host name or IP address", "address `unjargon serve` listens on"),
     Setting("port", "UNJARGON_PORT", _integer(1, 65535), "a port number from 1 to 65535", "port `unjargon serve` listens on"),
     Setting("workers", "UNJARGON_WORKERS", _integer(1, 64), "a whole number from 1 to 64", "processes `unjargon serve` runs"),
     Setting("max_body_bytes", "UNJARGON_MAX_BODY_BYTES", _integer(1), "a whole number of bytes, at least 1", "largest HTTP request body (413 beyond)"),

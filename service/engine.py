@@ -9,10 +9,10 @@ from typing import Callable, Iterator, NamedTuple
 
 from service import config, llm
 from service.config import Settings
-from service.failures import BackendUnavailable, Cancelled, ConversationNotFound
+from service.failures import BackendUnavailable, Cancelled, ConversationNotFound, UnjargonError
 from service.i18n import languages
-from service.i18n.messages import messages
 from service.llm.base import Answer, ExplainRequest
+from service.reader_text import without_controls
 from service.store import Store, close_stores as _close_store_files, open_store
 from service.store.cache import HitCache, cache_key, canonical_request, encode
 from service.store.singleflight import SingleFlight
@@ -208,18 +208,21 @@ def explain(text: str, *, lang: str | None = None, backend: str | None = None, s
     object. `on_text` receives the explanation's text as it is produced. Raises an UnjargonError
     subclass on failure.
     """
+    text = without_controls(text)  # a NUL or a terminal escape in the question never comes back in the answer
+    if history:
+        history = [{**exchange, "user": without_controls(exchange["user"]), "answer": without_controls(exchange["answer"])}
+                   for exchange in history]
     current = prepared.plan if prepared else plan(backend, settings, model)
     store = open_store(current.settings)
     language = prepared.request.language if prepared else lang or detect_language(text)
-    notes = []
     if continue_last and conversation_id is None:
         conversation_id = store.latest_conversation(owner=owner)
-        if conversation_id is None:
-            notes.append(messages(language)["notes"]["nothing_to_continue"])
+        if conversation_id is None:  # a follow-up of nothing: say so rather than answer it as a new thread
+            raise ConversationNotFound.worded("nothing_to_continue")
     fresh = conversation_id is None and not history
     if fresh and (prepared is None or prepared.request.kind != "explain"):
         prepared = prepare(current, ExplainRequest(text=text, language=language))
-    if fresh and use_cache and not notes:
+    if fresh and use_cache:
         hit = _lookup(store, prepared.key)
         if hit is not None:  # one transaction files the conversation, the question and its cached answer
             conversation_id = store.record_cached_exchange_now(
@@ -257,14 +260,13 @@ def explain(text: str, *, lang: str | None = None, backend: str | None = None, s
         cached = source != "model"
         usage = [] if cached else [_priced(item) for item in answer.usage]
         result = answer.result(cached=cached)
-        result["warnings"] = notes + result["warnings"]
         # An answer made in this process goes into the response cache with the turn (idempotent: the first row for a
         # key stays), and the message refers to that row rather than holding a second copy of tens of kilobytes.
         cache_row = None
         if use_cache and not in_cache and answer.cacheable:
             cache_row = {"key": prepared.key, "request": prepared.canonical, "result": answer.result(cached=False),
                          "backend": answer.backend, "model": answer.model}
-        by_reference = use_cache and (in_cache or cache_row is not None) and not notes
+        by_reference = use_cache and (in_cache or cache_row is not None)
         stored = {"content": answer.explanation, "language": answer.language, "backend": answer.backend,
                   "model": answer.model, "status": answer.status, "cached": cached, "result": result,
                   "api_messages": None if cached else answer.api_messages,
@@ -284,7 +286,9 @@ def explain(text: str, *, lang: str | None = None, backend: str | None = None, s
     except BaseException as exc:
         if filed:  # the answer is stored: what failed came after it, and the turn is not a failure
             raise
-        message = getattr(exc, "message", None) or type(exc).__name__
+        # as every surface may show it later (the history, GET /v1/conversations/{id}): no flag or field named
+        message = (exc.message_for("stored") if isinstance(exc, UnjargonError)
+                   else getattr(exc, "message", None) or type(exc).__name__)
         failed = {"content": "", "language": language, "backend": current.backend, "model": current.model,
                   "status": "failed", "error": message}
         try:  # the conversation says this turn failed, rather than leaving it unanswered
@@ -304,6 +308,7 @@ async def explain_cached(text: str, *, lang: str | None = None, backend: str | N
 
     For the HTTP service: a hit costs no thread and no re-encoding.
     """
+    text = without_controls(text)
     current = plan(backend, settings)
     store = open_store(current.settings)
     prepared = prepare(current, ExplainRequest(text=text, language=lang or detect_language(text)))

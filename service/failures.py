@@ -6,6 +6,7 @@ class UnjargonError(Exception):
 
     code = "internal_error"
     status = 500
+    wording: tuple[str, dict] | None = None  # (key, values) in the locale's "errors", set by `worded`
 
     def __init__(self, message: str, *, code: str | None = None, status: int | None = None):
         super().__init__(message)
@@ -14,6 +15,31 @@ class UnjargonError(Exception):
             self.code = code
         if status:
             self.status = status
+
+    @classmethod
+    def worded(cls, key: str, *, code: str | None = None, **values) -> "UnjargonError":
+        """This error with the locale's message `key`, which says what to do as each surface says it."""
+        error = cls(said(key, "cli", values), code=code or key)
+        error.wording = (key, values)
+        return error
+
+    def message_for(self, surface: str) -> str:
+        """The message as `surface` says it: "cli" (options, commands), "http" (JSON fields, routes), "openai"
+        (/v1/chat/completions, whose backend is chosen by the model name) or "stored" (a failed turn, which any
+        surface may show later)."""
+        return self.message if self.wording is None else said(self.wording[0], surface, self.wording[1])
+
+
+def said(key: str, surface: str, values: dict) -> str:
+    """The locale's error message `key` for `surface` (the CLI's when the surface has none of its own).
+
+    Errors are said in English, as every other error message is (ar.json translates them, as it does every
+    user-facing string).
+    """
+    from service.i18n.messages import messages  # only on failure: the locale is not read otherwise
+
+    wording = messages("en")["errors"][key]
+    return wording.get(surface, wording["cli"]).format(**values)
 
 
 class BackendUnavailable(UnjargonError):

@@ -48,7 +48,7 @@ def read_inputs(name: str, argv: list[str], prog: str | None = None) -> tuple[li
         value = getattr(args, field_name, None)
         if value is not None:
             inputs[field_name] = value
-    return _expand_name_lists(inputs), args.json
+    return calculators.variants(inputs), args.json
 
 
 def _calc_parser(calculator, prog: str | None = None) -> argparse.ArgumentParser:
@@ -66,17 +66,6 @@ def _calc_parser(calculator, prog: str | None = None) -> argparse.ArgumentParser
     parser.add_argument("--json", action="store_true", help="print the result object as JSON")
     parser.error = lambda message: (_ for _ in ()).throw(UsageError(message))  # one line, exit 2
     return parser
-
-
-def _expand_name_lists(inputs: dict) -> list[dict]:
-    """One input set per chip and model of a comma list, to compare across hardware."""
-    variants = [dict(inputs)]
-    for key in ("chip", "model"):
-        value = inputs.get(key)
-        if isinstance(value, str) and "," in value:
-            names = [v.strip() for v in value.split(",") if v.strip()]
-            variants = [dict(v, **{key: name}) for v in variants for name in names]
-    return variants
 
 
 def _print_result(result: dict):

@@ -4,6 +4,8 @@ import json
 import sys
 from datetime import datetime
 
+from service.cli.usage import exit_status
+
 QUIT = {"/quit", "/exit", "/q"}
 NEW = "/new"
 
@@ -82,7 +84,7 @@ def chat_command(args) -> int:
     """`unjargon chat`: explain a thread, then answer follow-ups in the same conversation."""
     from service import config, engine
     from service.cli.terminal import MarkdownStream
-    from service.failures import UnjargonError
+    from service.failures import ConversationNotFound, UnjargonError
 
     interactive = sys.stdin.isatty()
     if interactive:
@@ -98,14 +100,16 @@ def chat_command(args) -> int:
             conversation_id = engine.resolve_conversation(args.conversation)
         elif args.continue_last:
             conversation_id = engine.latest_conversation()
+            if conversation_id is None:
+                raise ConversationNotFound.worded("nothing_to_continue")
     except UnjargonError as exc:
         print(f"unjargon: error: {exc.message}", file=sys.stderr)
-        return 1
-    failures = 0
+        return exit_status(exc)
+    failed = 0  # the exit status of the worst failure, for piped input
     while True:
         message = read_message(sys.stdin, interactive)
         if message is None or message in QUIT:
-            return 1 if failures and not interactive else 0
+            return 0 if interactive else failed
         if message == NEW:
             conversation_id = None
             print("(a new conversation)", file=sys.stderr)
@@ -117,7 +121,7 @@ def chat_command(args) -> int:
             result = engine.explain(message, lang=config.current().lang, use_cache=not args.no_cache,
                                     conversation_id=conversation_id, on_text=answer.write)
         except UnjargonError as exc:
-            failures += 1
+            failed = max(failed, exit_status(exc))
             answer.close()
             print(f"\nunjargon: error: {exc.message}", file=sys.stderr)
             continue
@@ -149,7 +153,7 @@ def history_command(args) -> int:
         rows = engine.recent(args.limit)
     except UnjargonError as exc:
         print(f"unjargon: error: {exc.message}", file=sys.stderr)
-        return 1
+        return exit_status(exc)
     if args.json:
         print(json.dumps(rows, ensure_ascii=False, indent=2))
         return 0

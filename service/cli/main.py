@@ -5,7 +5,7 @@ import json
 import sys
 
 from service.cli.calc import calc_command
-from service.cli.usage import EXIT_BAD_INPUT, UsageError
+from service.cli.usage import EXIT_BAD_INPUT, UsageError, exit_status
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -64,9 +64,9 @@ def _guard(action) -> int:
     except (UsageError, CalculatorInputError, SettingsError) as exc:
         print(f"unjargon: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except UnjargonError as exc:  # the model could not answer: say why and what to fix, no traceback
+    except UnjargonError as exc:  # say why and what to fix, no traceback; 2 when the input was at fault
         print(f"unjargon: error: {exc.message}", file=sys.stderr)
-        return 1
+        return exit_status(exc)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
@@ -142,7 +142,9 @@ def read_text(args, limit: int | None = None) -> str:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise UsageError(f"{where} is not UTF-8 text (invalid byte at position {exc.start})") from exc
-    if not text.strip():
+    from service.reader_text import without_controls
+
+    if not without_controls(text).strip():  # the engine drops control characters: only they would be left
         raise UsageError(f"{where} is empty: there is nothing to explain")
     if len(text) > limit or len(raw) > limit * 4:
         raise UsageError(f"{where} is too long ({len(text):,}+ characters); the limit is {limit:,} (UNJARGON_MAX_TEXT_CHARS)")
@@ -200,6 +202,8 @@ def serve_command(args) -> int:
         from service.cli.db import check_database
 
         check_database(settings)
+    serving.check_can_listen(settings.host, settings.port, "--host" if args.host else "UNJARGON_HOST",
+                             "--port" if args.port else "UNJARGON_PORT")
     serving.run(settings.host, settings.port, settings.workers)
     return 0
 

@@ -16,7 +16,7 @@ from service.http import routes_plan
 from service.http import routes_explain as api, routes_conversations as conversations_api, error_responses as http_errors, openai_compat
 from service import engine
 from service.http.deps import get_settings
-from service.http.middleware import AuthMiddleware, BodyLimitMiddleware, CatchAllMiddleware, RateLimitMiddleware, SecurityHeadersMiddleware, is_public
+from service.http.middleware import AuthMiddleware, BodyLimitMiddleware, CatchAllMiddleware, HeadMiddleware, RateLimitMiddleware, SecurityHeadersMiddleware, is_public
 from service import config
 from service.config import Settings
 from service.failures import StoreUnavailable
@@ -102,6 +102,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BodyLimitMiddleware, settings_of=settings_of)
     app.add_middleware(CatchAllMiddleware)
     app.add_middleware(SecurityHeadersMiddleware)
+    app.add_middleware(HeadMiddleware)  # outermost: a HEAD request is a GET to everything else
 
     templates = Jinja2Templates(directory=str(TEMPLATES))
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")

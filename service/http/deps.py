@@ -7,6 +7,7 @@ from pydantic import AfterValidator, Field
 
 from service.http.error_responses import HTTPError
 from service.config import Settings
+from service.reader_text import without_controls
 
 
 # Async, though they do no I/O: FastAPI runs a plain `def` dependency in a worker thread, and those two hops
@@ -34,7 +35,7 @@ def check_unicode(text: str, field: str) -> str:
 
 def check_text(text: str, settings: Settings, field: str) -> str:
     """422 for empty text, text over UNJARGON_MAX_TEXT_CHARS or text that is not valid Unicode, before any work."""
-    if not text or not text.strip():
+    if not text or not without_controls(text).strip():  # control characters are dropped (service/reader_text.py)
         raise HTTPError(422, f"{field}: there is nothing to explain", "validation_error", field)
     if len(text) > settings.max_text_chars:
         raise HTTPError(422, f"{field}: {len(text):,} characters is over the limit of {settings.max_text_chars:,}",

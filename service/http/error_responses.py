@@ -86,6 +86,12 @@ def document_errors(schema: dict, protected: bool, is_public) -> dict:
     return schema
 
 
+def surface(path: str) -> str:
+    """How an error on `path` names what to change: OpenAI's routes choose a backend by the model's name, the
+    others by the "backend" field (the wording is in data/locale, "errors")."""
+    return "openai" if path.startswith(("/v1/chat/", "/v1/models")) else "http"
+
+
 def error_type(status: int) -> str:
     """OpenAI's error `type` for a status, so its clients raise the matching exception."""
     if status == 401:
@@ -152,6 +158,19 @@ def _body_problem(request: Request, exc: RequestValidationError) -> tuple[str, s
     return None
 
 
+def shown_path(path: str, limit: int = 100) -> str:
+    """A request's path as an error may quote it: a 100 KB path came back whole in its 404."""
+    return path if len(path) <= limit else f"{path[:limit]}… ({len(path):,} characters)"
+
+
+def unreadable_body(cause: UnicodeDecodeError | RecursionError) -> str:
+    """Why a JSON body could not be read, said plainly: its bytes are not UTF-8, or it nests deeper than Python's
+    parser recurses (about a thousand levels; no request of this API nests beyond five)."""
+    if isinstance(cause, UnicodeDecodeError):
+        return f"the body is not valid UTF-8 (byte {cause.start}); send the JSON encoded as UTF-8"
+    return "the JSON is nested too deeply; send an object a few levels deep"
+
+
 def _json_kind(value) -> str:
     if isinstance(value, list):
         return "an array"
@@ -186,9 +205,12 @@ def install(app: FastAPI) -> None:
     async def _starlette_error(request: Request, exc: StarletteHTTPException):
         # Raised by routing (no route, wrong method) and by Starlette itself; ours are HTTPError, above.
         if exc.status_code == 404:
-            message = f"no route {request.url.path}"
+            message = f"no route {shown_path(request.url.path)}"
         elif exc.status_code == 405:
-            message = f"{request.method} is not allowed on {request.url.path}"
+            message = f"{request.method} is not allowed on {shown_path(request.url.path)}"
+        elif exc.status_code == 400 and isinstance(exc.__cause__, (UnicodeDecodeError, RecursionError)):
+            # FastAPI says only "There was an error parsing the body"; a body that is not JSON is a 422 here.
+            return error_response(422, unreadable_body(exc.__cause__), "invalid_json")
         else:
             message = str(exc.detail)
         return error_response(exc.status_code, message, headers=getattr(exc, "headers", None))
@@ -215,7 +237,7 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(UnjargonError)
     async def _unjargon_error(request: Request, exc: UnjargonError):
         headers = {"Retry-After": "5"} if exc.status in (503, 504) else None
-        return error_response(exc.status, exc.message, exc.code, headers=headers)
+        return error_response(exc.status, exc.message_for(surface(request.url.path)), exc.code, headers=headers)
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception):

@@ -96,6 +96,24 @@ class SecurityHeadersMiddleware(HTTPMiddleware):
         await self.app(scope, receive, send_with_headers)
 
 
+class HeadMiddleware(HTTPMiddleware):
+    """HEAD answered as GET is, without the body: monitors and link checkers send HEAD, and FastAPI's GET routes
+    answered it 405. The headers (Content-Length included) are the GET's, as RFC 9110 section 9.3.2 asks."""
+
+    async def http(self, scope, receive, send):
+        if scope["method"] != "HEAD":
+            return await self.app(scope, receive, send)
+
+        async def without_body(message):
+            if message["type"] == "http.response.body":
+                if message.get("more_body", False):
+                    return
+                message = {"type": "http.response.body", "body": b"", "more_body": False}
+            await send(message)
+
+        await self.app({**scope, "method": "GET"}, receive, without_body)
+
+
 class CatchAllMiddleware(HTTPMiddleware):
     """An unexpected exception becomes a JSON 500 (with the security headers), never a traceback."""
 

@@ -181,7 +181,7 @@ async def _chunks(text: str, options: dict, completion_id: str, created: int, mo
                 if include_usage:
                     yield chunk(None, usage=usage_of(item))
     except UnjargonError as exc:
-        yield sse.frame(error_body(exc.status, exc.message, exc.code))
+        yield sse.frame(error_body(exc.status, exc.message_for("openai"), exc.code))
     except Exception as exc:
         log.error("chat stream failed: %s", type(exc).__name__, exc_info=exc)
         yield sse.frame(error_body(500, "internal error; the server log has the details", "internal_error"))

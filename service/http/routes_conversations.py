@@ -106,7 +106,7 @@ async def _events(text: str, options: dict, keepalive_s: float):
                 rendered = await run_in_threadpool(render_result, item)
                 yield sse.frame({**item, **rendered}, "done")
     except UnjargonError as exc:
-        yield sse.frame(error_body(exc.status, exc.message, exc.code), "error")
+        yield sse.frame(error_body(exc.status, exc.message_for("http"), exc.code), "error")
     except Exception as exc:  # the stream has started: the error travels as an event, never as a traceback
         log.error("stream failed: %s", type(exc).__name__, exc_info=exc)
         yield sse.frame(error_body(500, "internal error; the server log has the details", "internal_error"), "error")

@@ -12,7 +12,7 @@ import calculators
 from service.http import chart
 from service import engine
 from service.http.deps import BackendName, LanguageCode, check_text, get_owner, get_settings
-from service.http.error_responses import BACKEND_ERRORS, HTTPError, body_not_json, error_responses
+from service.http.error_responses import BACKEND_ERRORS, HTTPError, body_not_json, error_responses, unreadable_body
 from service.config import Settings
 
 router = APIRouter()
@@ -101,29 +101,39 @@ async def _inputs(request: Request) -> dict:
         raise HTTPError(422, "the request body is empty; send a JSON object of the calculator's inputs", "invalid_json")
     try:
         inputs = await request.json()
-    except RecursionError:  # arrays nested 100,000 deep were a 500
-        raise HTTPError(422, "the request body is JSON nested too deeply", "invalid_json") from None
+    except (RecursionError, UnicodeDecodeError) as exc:  # arrays nested 100,000 deep were a 500
+        raise HTTPError(422, unreadable_body(exc), "invalid_json") from None
     except ValueError as exc:
-        reason = f"{exc.msg} at character {exc.pos}" if isinstance(exc, json.JSONDecodeError) else "not UTF-8 text"
+        reason = f"{exc.msg} at character {exc.pos}" if isinstance(exc, json.JSONDecodeError) else "it could not be parsed"
         raise HTTPError(422, body_not_json(request.headers.get("content-type"), reason), "invalid_json") from None
     if not isinstance(inputs, dict):
         raise HTTPError(422, "the body must be a JSON object of the calculator's inputs", "validation_error")
     return inputs
 
 
+def _run_each(name: str, sets: list[dict]) -> dict | list[dict]:
+    results = [calculators.jsonable(calculators.run(name, inputs)) for inputs in sets]
+    return results[0] if len(results) == 1 else results
+
+
 def _calculator_route(name: str):
-    async def run_calculator(request: Request) -> dict:
-        inputs = await _inputs(request)
-        return calculators.jsonable(await run_in_threadpool(calculators.run, name, inputs))
+    async def run_calculator(request: Request) -> dict | list[dict]:
+        # "chip": "h100,tpu-v5p" (or a list of models) compares them: one result each, as `unjargon calc` does
+        sets = calculators.variants(await _inputs(request))
+        return await run_in_threadpool(_run_each, name, sets)
 
     run_calculator.__name__ = f"calculate_{name}"
     run_calculator.__doc__ = calculators.summary(name)
+    if {"chip", "model"} & set(calculators.get(name).accepted()):
+        run_calculator.__doc__ += (" A comma list of chips or models (\"h100,tpu-v5p\") compares them: the answer is "
+                                   "then a list of results, one per combination.")
     return run_calculator
 
 
 for _name in calculators.names():
     router.add_api_route(
-        f"/v1/calculators/{_name}", _calculator_route(_name), methods=["POST"], response_model=CalculationResult,
+        f"/v1/calculators/{_name}", _calculator_route(_name), methods=["POST"],
+        response_model=CalculationResult | list[CalculationResult],  # a list for a comma list of chips or models
         summary=calculators.summary(_name), tags=["calculators"], responses=ERRORS,
         openapi_extra={"requestBody": {"required": True, "content": {
             "application/json": {"schema": calculators.schema(_name)}}}},

@@ -26,6 +26,28 @@ class NoDelayHTTPProtocol(AutoHTTPProtocol):
         super().connection_made(transport)
 
 
+def check_can_listen(host: str, port: int, host_label: str = "UNJARGON_HOST", port_label: str = "UNJARGON_PORT") -> None:
+    """Bind `host`:`port` once, as uvicorn will, so that a host that is not this machine's or a port in use is
+    one line naming the setting (SettingsError, exit status 2) rather than uvicorn's start-up and shut-down log."""
+    import errno
+
+    from service.config import SettingsError
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET  # uvicorn's own choice (uvicorn.Config.bind_socket)
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn sets it: a closed port in TIME_WAIT is free
+        try:
+            probe.bind((host, port))
+        except socket.gaierror as exc:
+            raise SettingsError(host_label, f"a host name or IP address of this machine ({host!r} does not resolve: {exc.strerror})") from None
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                raise SettingsError(port_label, f"a free port ({port} is already in use on {host})") from None
+            if exc.errno == errno.EACCES:
+                raise SettingsError(port_label, f"a port this user may open ({port} needs more privileges; ports below 1024 need root)") from None
+            raise SettingsError(host_label, f"an address of this machine (cannot listen on {host}: {exc.strerror})") from None
+
+
 def run(host: str, port: int, workers: int = 1, app: str = APP) -> None:
     """Serve `app` (an import string of an application factory) the way `unjargon serve` does."""
     import uvicorn

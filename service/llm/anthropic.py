@@ -105,10 +105,7 @@ class AnthropicBackend:
 
     def __init__(self, settings):
         if settings is None or not settings.anthropic_api_key:
-            raise ConfigurationError(
-                "the anthropic backend needs an API key: set ANTHROPIC_API_KEY, or use --backend offline",
-                code="missing_api_key",
-            )
+            raise ConfigurationError.worded("missing_api_key")  # worded per surface: a flag, a field or a model
         self.settings = settings
         self._shared_client = None  # built once, in the process's model loop (an async client belongs to one loop)
 
@@ -174,8 +171,7 @@ class AnthropicBackend:
 
         detail = said(getattr(exc, "api_message", None) or "")
         if isinstance(exc, anthropic.AuthenticationError):
-            return BackendRejected("Anthropic rejected the API key (HTTP 401). Check ANTHROPIC_API_KEY, "
-                                   "or use --backend offline.", code="invalid_api_key")
+            return BackendRejected.worded("invalid_api_key")
         if isinstance(exc, anthropic.PermissionDeniedError):
             return BackendRejected(f"The API key is not permitted to do this (HTTP 403{': ' + detail if detail else ''}). "
                                    "Check the key's workspace permissions, or set UNJARGON_MODEL to a model it may use.",

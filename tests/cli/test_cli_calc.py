@@ -104,3 +104,49 @@ def test_moe_verdict_offers_expert_parallelism_and_it_holds(capsys):
                         "--n-chips", "4096", "--chip", "tpu-v5p", "--ep-degree", "16", "--json")
     outputs = json.loads(out)["outputs"]
     assert outputs["dp_comm_bound"] is False and outputs["critical_tokens_per_chip"] == pytest.approx(850 * 48 / 16, rel=1e-3)
+
+
+def _bounded_fields() -> list[tuple[str, str]]:
+    """(calculator, field) for every batch field with an upper bound: each calculator that takes a batch."""
+    from calculators.registry import get
+
+    found = [(name, spec.name) for name in calculators.names() for spec in get(name).fields if spec.maximum is not None]
+    assert {name for name, field in found if field == "global_batch_tokens"} == {
+        name for name in calculators.names() if "global_batch_tokens" in get(name).by_name}
+    return found
+
+
+def _flags(inputs: dict) -> list[str]:
+    flags = []
+    for key, value in inputs.items():
+        flags += [f"--{key.replace('_', '-')}", str(value).lower() if isinstance(value, bool) else str(value)]
+    return flags
+
+
+@pytest.mark.parametrize("name, field", _bounded_fields())
+@pytest.mark.parametrize("value", ["1e308", "2e10"])
+def test_an_absurd_batch_is_one_line_naming_the_field(capsys, name, field, value):
+    # Issue 21: a batch of 1e308 tokens planned "1e296T tokens per step" and a step of 3e296 days.
+    from tests.support.calculator_examples import VALID
+
+    inputs = {**VALID[name], field: value}
+    command = ["plan"] if name == "plan_layout" else ["calc", name]
+    code, out, err = run_cli(capsys, *command, *_flags(inputs))
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith(f"unjargon: error: {field}: must be at most ") and f"got {float(value):g}" in err
+
+
+def test_the_largest_published_batch_is_accepted(capsys):
+    # Kimi K2: "the global batch size was held at 67M tokens" (arXiv:2507.20534, section 2.5).
+    code, out, _ = run_cli(capsys, "calc", "pp_necessity", "--model", "K2", "--chip", "h100", "--n-chips", "4096",
+                           "--global-batch-tokens", "67M", "--json")
+    assert code == 0 and json.loads(out)["inputs"]["global_batch_tokens"] == 67e6
+
+
+@pytest.mark.parametrize("name", [name for name, field in _bounded_fields() if field == "global_batch_tokens"])
+def test_a_batch_of_less_than_one_token_is_refused(capsys, name):
+    from tests.support.calculator_examples import VALID
+
+    command = ["plan"] if name == "plan_layout" else ["calc", name]
+    code, _, err = run_cli(capsys, *command, *_flags({**VALID[name], "global_batch_tokens": "1e-10"}))
+    assert code == 2 and err == "unjargon: error: global_batch_tokens: must be at least 1, got 1e-10\n"

@@ -53,7 +53,7 @@ def test_chat_continues_the_latest_or_a_named_conversation(capsys, monkeypatch):
     run(capsys, monkeypatch, ["chat", "-b", "offline", "--continue"], "and again\n")
     assert engine.recent(1)[0]["id"] == first["conversation_id"] and engine.recent(1)[0]["turns"] == 3
     status, _, err = run(capsys, monkeypatch, ["chat", "-b", "offline", "--cid", "zzzz"], "x\n")
-    assert status == 1 and "no conversation 'zzzz'" in err
+    assert status == 2 and "no conversation 'zzzz'" in err  # an unknown id is bad input (issue 21)
 
 
 def test_explain_continue_follows_up_the_last_explanation(capsys, monkeypatch):
@@ -93,3 +93,27 @@ def test_chat_streams_from_claude_and_reports_errors_without_leaving(capsys, mon
     assert "PP is pipeline parallelism." in out
     assert "unjargon: error: The Anthropic API refused the request" in err
     assert status == 1  # piped input that failed says so in the exit status
+
+
+# Issue 21: bad input is one line and exit status 2, and nothing is stored for it.
+@pytest.mark.parametrize("argv", [["explain", "-b", "offline", "--continue", "and on TPUs?"],
+                                  ["chat", "-b", "offline", "--continue"]], ids=["explain", "chat"])
+def test_continue_with_no_earlier_conversation_is_one_line_and_status_2(capsys, monkeypatch, argv):
+    status, out, err = run(capsys, monkeypatch, argv, "and on TPUs?\n")
+    assert status == 2 and out == ""
+    assert err == "unjargon: error: there is no earlier conversation to continue; leave out --continue to start one\n"
+    assert engine.recent() == []
+
+
+def test_history_of_an_unknown_conversation_is_status_2(capsys, monkeypatch):
+    status, out, err = run(capsys, monkeypatch, ["history", "zzz"])
+    assert (status, out) == (2, "") and err == "unjargon: error: no conversation 'zzz'; `unjargon history` lists them\n"
+
+
+@pytest.mark.parametrize("argv", [["explain", "what is PP?"], ["chat"]], ids=["explain", "chat"])
+def test_the_anthropic_backend_without_a_key_is_status_2_naming_the_fix(capsys, monkeypatch, argv):
+    monkeypatch.setenv("UNJARGON_BACKEND", "anthropic")
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    status, _, err = run(capsys, monkeypatch, argv, "what is PP?\n")
+    assert status == 2
+    assert "unjargon: error: the anthropic backend needs an API key: set ANTHROPIC_API_KEY, or use --backend offline" in err

@@ -106,3 +106,14 @@ def test_an_offline_follow_up_keeps_the_thread_in_view(capsys):
     assert ("tpu-v5p", "kimi-k2") in runs
     assert all(c["inputs"]["global_batch_tokens"] == 16e6 for c in result["calculations"] if c["calculator"] == "pp_necessity")
     assert [t["found_as"] for t in result["terms"]] == ["TPUs"]
+
+
+def test_control_characters_in_the_text_never_come_back(capsys, monkeypatch):
+    # Issue 21: a bell or a terminal's colour escape in a pasted thread came back inside the answer.
+    monkeypatch.setattr(sys, "stdin", FakeStdin("you only need PP\x07 when you're\x1b[31m DP-comms bound\r\n".encode()))
+    code, out, _ = run_cli(capsys, "explain", "--json")
+    assert code == 0 and "\\u0007" not in out and "\\u001b" not in out and "\\r" not in out
+    assert {"PP", "DP-comms bound"} <= {term["found_as"] for term in json.loads(out)["terms"]}
+    monkeypatch.setattr(sys, "stdin", FakeStdin(b"\x07\x1b\x7f"))
+    code, out, err = run_cli(capsys, "explain")
+    assert (code, out) == (2, "") and "there is nothing to explain" in err

@@ -1,5 +1,6 @@
 """Every setting is validated at start-up, on every command: one line naming it and what it accepts, exit 2 (issue 13.1-2)."""
 
+import socket
 import subprocess
 import sys
 
@@ -21,6 +22,8 @@ BAD_ENVIRONMENT = [
     ("UNJARGON_DATABASE_URL", "mysql://x", "a postgresql://"),
     ("ANTHROPIC_BASE_URL", "ftp://example", "an http:// or https:// URL"),
     ("UNJARGON_MAX_TOKEN", "100", "did you mean UNJARGON_MAX_TOKENS?"),
+    ("UNJARGON_LANGUAGES_DIR", "/nonexistent", "an existing folder of extra languages"),  # issue 21
+    ("UNJARGON_HOST", "bad host!", "a host name or IP address"),  # issue 21
 ]
 COMMANDS = [["explain", "PP is pipeline parallelism"], ["calc", "pipeline_bubble", "--pp-degree", "4", "--microbatches", "8"],
             ["history"], ["serve"]]
@@ -69,3 +72,40 @@ def test_the_installed_command_reports_a_bad_port_without_a_traceback(tmp_path):
                           capture_output=True, text=True, env=env, timeout=60)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.strip() == "unjargon: error: UNJARGON_PORT must be a port number from 1 to 65535, got 'abc'"
+
+
+@pytest.fixture
+def taken_port():
+    """A port another program already listens on (127.0.0.1)."""
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        yield holder.getsockname()[1]
+
+
+@pytest.fixture
+def no_uvicorn(monkeypatch):
+    """Serving must stop before uvicorn starts: if it would start, the test fails instead of serving."""
+    def run(*args, **kwargs):
+        raise AssertionError("uvicorn would have started")
+
+    monkeypatch.setattr("service.http.server.run", run)
+
+
+@pytest.mark.parametrize("how", ["option", "environment"])
+def test_a_port_in_use_is_one_line_naming_the_port(taken_port, how, no_uvicorn, monkeypatch, capsys):
+    # Issue 21: uvicorn said it in six lines and exit status 1 or 3.
+    if how == "environment":
+        monkeypatch.setenv("UNJARGON_PORT", str(taken_port))
+    status = main(["serve", "--port", str(taken_port)] if how == "option" else ["serve"])
+    label = "--port" if how == "option" else "UNJARGON_PORT"
+    assert (status, capsys.readouterr().err) == (
+        2, f"unjargon: error: {label} must be a free port ({taken_port} is already in use on 127.0.0.1)\n")
+
+
+def test_an_address_that_is_not_this_machines_is_one_line_naming_the_host(no_uvicorn, capsys):
+    # 192.0.2.1 is TEST-NET-1 (RFC 5737), never a local address: binding fails at once, nothing is sent.
+    assert main(["serve", "--host", "192.0.2.1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("unjargon: error: --host must be an address of this machine (cannot listen on 192.0.2.1")
+    assert err.count("\n") == 1

@@ -176,9 +176,11 @@ def test_follow_ups_carry_the_conversation(backends):
     assert engine.resolve_conversation(first["conversation_id"][:8]) == first["conversation_id"]
 
 
-def test_continue_with_nothing_to_continue_starts_afresh(backends):
-    result = engine.explain("hello", backend="offline", continue_last=True)
-    assert "no earlier conversation" in result["warnings"][0]
+def test_continue_with_nothing_to_continue_is_refused(backends):
+    # Issue 21: a follow-up of nothing is not answered as a new thread (the README promises one line, status 2).
+    with pytest.raises(ConversationNotFound, match="no earlier conversation to continue"):
+        engine.explain("hello", backend="offline", continue_last=True)
+    assert engine.recent() == [] and backends["offline"].calls == 0
 
 
 def test_the_users_message_is_stored_before_the_model_is_called(backends):
