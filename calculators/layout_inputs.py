@@ -190,7 +190,7 @@ def _hardware(v: dict, chip: dict, job: dict) -> None:
         fraction, fraction_source = entry["fraction"], entry["source"]
     job.update(
         chip_name=chip.get("name") or "the given chip", precision=precision, peak=float(peak), peak_bf16=float(peak_bf16),
-        hbm=float(hbm), hbm_bw=float(hbm_bw), domain=float(min(domain, v["n_chips"])), fast_bw=float(fast), network_bw=float(network),
+        hbm=float(hbm), hbm_bw=float(hbm_bw), domain=float(min(domain, v["n_chips"])), domain_chips=float(domain), fast_bw=float(fast), network_bw=float(network),
         torus_axes=float(axes) if axes else 0.0, gemm_fraction=float(fraction), gemm_fraction_source=fraction_source,
         attention_fraction=table["attention"]["fraction"], hbm_fraction=table["hbm"]["fraction"], step_overhead=table["step_overhead"]["fraction"],
         collective_fraction=table["collective"]["fraction"], shape=table["gemm_shape"],
@@ -230,5 +230,9 @@ def check_layout(job: dict, tp, pp, vs, ep, cp, mb, zero) -> None:
     sequences = job["batch_tokens"] / job["seq_len"]
     if np.any(n / (tp * pp * cp) > sequences):
         raise CalculatorInputError("global_batch_tokens", "has fewer sequences than data-parallel replicas")
-    if np.any(mb > np.ceil(sequences / (n / (tp * pp * cp)))):
+    per_replica = sequences / (n / (tp * pp * cp))
+    if np.any(mb > np.ceil(per_replica)):
         raise CalculatorInputError("micro_batch", "is larger than the sequences each data-parallel replica gets")
+    if np.any((np.mod(per_replica, 1.0) == 0) & (np.mod(per_replica, mb) != 0)):  # a rough batch ("4M") has no whole replica batch
+        raise CalculatorInputError("micro_batch", f"must divide the sequences each data-parallel replica gets "
+                                   f"({float(np.reshape(per_replica, -1)[0]):g} = global_batch_tokens / seq_len / data-parallel degree)")

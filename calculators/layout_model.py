@@ -12,7 +12,7 @@ GELU_MLP = 2.0
 SCHED = {name: float(i) for i, name in enumerate(SCHEDULES)}
 TIME_PARTS = ("compute", "tp_comm", "pp_bubble", "dp_comm", "ep_comm", "cp_comm")
 MEMORY_PARTS = ("weights", "grads", "optimizer", "activations", "buffers")
-OVERHEADS = ("tp_comm", "pp_bubble", "dp_comm", "ep_comm", "cp_comm", "offload")
+BINDING_PARTS = ("compute", "tp_comm", "pp_bubble", "dp_comm", "ep_comm", "cp_comm", "offload")
 
 
 def shape_efficiency(job: dict, m, k, n):
@@ -226,11 +226,17 @@ def evaluate(job: dict, lay: dict) -> dict:
 
 
 def binding(result: dict):
-    """What limits each layout: memory when it does not fit, else the largest exposed overhead above 10% of the step, else compute."""
-    names = np.array(OVERHEADS)
-    stacked = np.stack([result["times"][name] for name in OVERHEADS])
-    largest = np.argmax(stacked, axis=0)
-    share = np.max(stacked, axis=0) / result["step_time_s"]
-    label = np.where(share > 0.10, names[largest], "compute")
+    """What limits each layout: memory when it does not fit, else the largest part of its step time (compute included)."""
+    names = np.array(BINDING_PARTS)
+    stacked = np.stack([result["times"][name] for name in BINDING_PARTS])
+    label = names[np.argmax(stacked, axis=0)]
     label = np.where(label == "offload", "memory", label)  # offloading is there because memory is short
     return np.where(result["fits_memory"], label, "memory")
+
+
+def binding_share(result: dict, bind, i: int) -> float:
+    """The share of layout i's step time that its binding constraint takes (memory: the share of HBM it needs)."""
+    if bind[i] == "memory" and not result["fits_memory"][i]:
+        return float(result["memory_fraction_of_hbm"][i])
+    part = "offload" if bind[i] == "memory" else str(bind[i])
+    return float(result["times"][part][i] / result["step_time_s"][i])

@@ -2,8 +2,9 @@
 
 import numpy as np
 
+from .errors import CalculatorInputError
 from .layout_inputs import JOB_FIELDS, LAYOUT_FIELDS, MODEL_FIELDS, SCHEDULES, check_layout, resolve_job
-from .layout_model import MEMORY_PARTS, TIME_PARTS, binding, evaluate, flops_per_token, shape_efficiency
+from .layout_model import MEMORY_PARTS, TIME_PARTS, binding, binding_share, evaluate, flops_per_token, shape_efficiency
 from .registry import Calculator, register
 from .working import step, word
 
@@ -24,11 +25,12 @@ def layout_arrays(v: dict) -> dict:
     """The layout fields of one evaluate_layout call as one-element arrays, the schedule settled."""
     virtual = float(v["virtual_stages"])
     schedule = v["schedule"] or ("interleaved" if virtual > 1 else "1f1b")
+    if virtual > 1 and v["pp_degree"] == 1:
+        raise CalculatorInputError("virtual_stages", "above 1 needs pp_degree above 1 (virtual stages split a pipeline's stages)")
     if virtual > 1 and schedule not in ("interleaved", "dualpipe"):
-        from .errors import CalculatorInputError
         raise CalculatorInputError("virtual_stages", f"above 1 needs schedule interleaved, not {schedule}")
-    if schedule == "interleaved" and v["pp_degree"] == 1:
-        schedule = "1f1b"
+    if schedule != "1f1b" and v["pp_degree"] == 1:
+        raise CalculatorInputError("schedule", f"{schedule} is a pipeline schedule: it needs pp_degree above 1")
     v["schedule"] = schedule
     values = dict(tp=v["tp_degree"], pp=v["pp_degree"], vs=virtual, ep=v["ep_degree"], cp=v["cp_degree"], zero=v["zero_stage"],
                   mb=v["micro_batch"], rc=RECOMPUTE_CODE[v["recompute"]], sched=float(SCHEDULES.index(schedule)))
@@ -71,7 +73,7 @@ def outputs_of(job: dict, result: dict, bind, i: int) -> dict:
         "memory_breakdown_bytes": {name: float(result["memory"][name][i]) for name in MEMORY_PARTS},
         "memory_bytes_per_chip": float(result["memory_bytes_per_chip"][i]),
         "memory_fraction_of_hbm": float(result["memory_fraction_of_hbm"][i]), "fits_memory": bool(result["fits_memory"][i]),
-        "binding_constraint": str(bind[i]),
+        "binding_constraint": str(bind[i]), "binding_share": binding_share(result, bind, i),
     }
 
 
@@ -132,7 +134,9 @@ def explain(job: dict, lay: dict, r: dict, bind, i: int) -> list[dict]:
                       act_layer=(x["act_layer"], "bytes"), inflight=(x["inflight"], ""), total=(x["memory_bytes_per_chip"], "bytes"),
                       fraction=(x["memory_fraction_of_hbm"], "fraction"), hbm=(job["hbm"], "bytes"),
                       fits=word("layout.fits_yes" if x["fits_memory"] else "layout.fits_no")))
-    steps.append(step("layout.binding", binding=word(f"layout.bind.{bind[i]}")))
+    share = (binding_share(r, bind, i), "fraction")
+    steps.append(step("layout.binding_memory", share=share) if not x["fits_memory"]
+                 else step("layout.binding", binding=word(f"layout.bind.{bind[i]}"), share=share))
     return steps
 
 

@@ -165,3 +165,60 @@ def test_params_and_active_params_stay_apart():
     out = calculators.run("evaluate_layout", {"model": "DSV3", "chip": "h800", "n_chips": 2048, "global_batch_tokens": "60M",
                                               "pp_degree": 16, "ep_degree": 64})
     assert out["inputs"]["params"] == 671e9 and out["inputs"]["active_params"] == 37e9
+
+
+# Honest answers (issue 19): nothing that does not fit is chosen, ties are ties, the binding constraint matches the breakdown.
+
+def test_when_nothing_fits_the_plan_says_so_and_gives_the_chips_that_fit():
+    # 405B needs 16 bytes per parameter of model state (Rajbhandari et al. 2020): 6.5 TB, far beyond 8 x 80 GB.
+    out = _plan(model="llama-3-405b", chip="h100", n_chips=8, global_batch_tokens="4M")
+    assert out["fits_memory"] is False and out["binding_constraint"] == "memory"
+    chips = out["no_fit"]["min_chips"]
+    assert 6.5e12 / (0.8 * 80e9) <= chips <= 16 * 8  # at least the model state over 80% of HBM, and found within 4 doublings
+    assert _plan(model="llama-3-405b", chip="h100", n_chips=chips, global_batch_tokens="4M")["fits_memory"] is True
+    assert not _plan(model="llama-3-405b", chip="h100", n_chips=out["no_fit"]["largest_tried"], global_batch_tokens="4M")["fits_memory"]
+
+
+def test_a_plan_that_fits_has_no_no_fit_entry():
+    assert "no_fit" not in _plan(model="llama-3-70b", chip="h100", n_chips=1024, global_batch_tokens="4M")
+
+
+@pytest.mark.parametrize("job", [
+    {"model": "llama-3-70b", "chip": "h100", "n_chips": 1024, "global_batch_tokens": "4M"},
+    {"model": "llama-3-405b", "chip": "h100", "n_chips": 8192, "global_batch_tokens": "16M"},
+])
+def test_runner_ups_within_the_tolerance_are_ties_not_given_a_cause(job):
+    for other in _plan(**job)["runner_ups"]:
+        if other["fits_memory"] and abs(other["margin"]) < 0.03:
+            assert "within 3%" in other["lost_because"] and "+" not in other["lost_because"]
+        elif other["fits_memory"]:
+            assert "+" in other["lost_because"]  # a real gap names the part of the step that grew
+
+
+@pytest.mark.parametrize("job", [
+    {"model": "llama-3-70b", "chip": "h100", "n_chips": 1024, "global_batch_tokens": "4M"},
+    {"model": "DSV3", "chip": "h800", "n_chips": 2048, "global_batch_tokens": 15360 * 4096, "precision": "fp8"},
+])
+def test_the_binding_constraint_is_the_largest_part_of_the_step(job):
+    out = _plan(**job)
+    times = out["time_breakdown_s"]
+    assert out["binding_constraint"] == max(times, key=times.get)
+    assert out["binding_share"] == pytest.approx(max(times.values()) / out["step_time_s"])
+
+
+@pytest.mark.parametrize(("change", "field"), [
+    ({"virtual_stages": 2}, "virtual_stages"),          # virtual stages split pipeline stages: none here
+    ({"schedule": "dualpipe"}, "schedule"),             # DualPipe is a pipeline schedule
+    ({"micro_batch": 3, "global_batch_tokens": 1024 * 8192}, "micro_batch"),  # 1024 sequences over 64 replicas: 16 each, not 3s
+])
+def test_meaningless_layouts_without_a_pipeline_are_refused(change, field):
+    inputs = {"model": "llama-3-70b", "chip": "h100", "n_chips": 512, "global_batch_tokens": "4M", "tp_degree": 8} | change
+    with pytest.raises(CalculatorInputError) as caught:
+        calculators.run("evaluate_layout", inputs)
+    assert caught.value.field == field
+
+
+def test_plan_considers_only_micro_batches_that_divide_the_replica_batch():
+    out = _plan(model="llama-3-70b", chip="h100", n_chips=512, global_batch_tokens=1536 * 8192)
+    for layout in [out["layout"]] + [other["layout"] for other in out["runner_ups"]]:
+        assert (1536 / layout["dp_degree"]) % layout["micro_batch"] == 0
