@@ -35,6 +35,8 @@ JOB_FIELDS = (
     Field("vocab_size", "count", "vocabulary size (embedding and output layer)", default=None, integer=True),
     Field("moe_experts", "count", "routed experts per MoE layer (dense model if absent)", default=None, integer=True),
     Field("moe_top_k", "count", "experts each token is routed to", default=None, integer=True),
+    Field("moe_d_ff", "count", "feed-forward width of one routed expert (derived from params and active_params if absent)", default=None, integer=True),
+    Field("moe_shared_experts", "count", "shared experts every token passes through, each moe_d_ff wide (0 if absent)", default=None, integer=True, allow_zero=True),
     Field("n_chips", "count", "chips in the job", integer=True),
     Field("global_batch_tokens", "count", "tokens per optimizer step across the job"),
     Field("seq_len", "count", "tokens per sequence", default=None, integer=True),
@@ -59,6 +61,7 @@ LAYOUT_FIELDS = (
     Field("virtual_stages", "count", "model chunks per pipeline stage (interleaved schedule)", default=1.0, integer=True),
     Field("ep_degree", "count", "expert-parallel degree (experts spread over this many chips)", default=1.0, integer=True),
     Field("cp_degree", "count", "context-parallel degree (each sequence split over this many chips)", default=1.0, integer=True),
+    Field("expert_tp_degree", "count", "tensor-parallel degree inside each expert (tp_degree if absent); EP x expert TP may span TP x CP x DP (Megatron's MoE parallel folding)", default=None, integer=True),
     Field("zero_stage", "count", "ZeRO stage: 0 none, 1 optimizer, 2 and gradients, 3 and weights (FSDP)", default=1.0, integer=True, allow_zero=True),
     Field("micro_batch", "count", "sequences per micro-batch", default=1.0, integer=True),
     Field("recompute", "choice", "activation recomputation", default="none", choices=RECOMPUTE),
@@ -94,7 +97,8 @@ def resolve_job(v: dict, names: tuple) -> dict:
             value = model.get(_EXTRA_MODEL[name])
         job[name] = None if value is None else float(value)
     for name in ("moe_d_ff", "moe_shared_experts", "n_dense_layers", "head_dim"):
-        job[name] = None if model.get(name) is None else float(model[name])
+        value = v.get(name) if v.get(name) is not None else model.get(name)
+        job[name] = None if value is None else float(value)
     for name in ("n_layers", "d_model", "n_heads", "seq_len"):
         if job[name] is None:
             raise CalculatorInputError(name, "is required (or give model)")
@@ -203,7 +207,7 @@ def _hardware(v: dict, chip: dict, job: dict) -> None:
         raise CalculatorInputError("offload", f"needs the host memory and host link of the chip, which the catalog does not give for {job['chip_name']}")
 
 
-def check_layout(job: dict, tp, pp, vs, ep, cp, mb, zero) -> None:
+def check_layout(job: dict, tp, pp, vs, ep, cp, mb, zero, etp=None) -> None:
     """Impossible layouts raise an error naming the field; arrays are checked all at once (the first bad one is named)."""
     n, L = job["n_chips"], job["n_layers"]
     checks = (
@@ -223,10 +227,13 @@ def check_layout(job: dict, tp, pp, vs, ep, cp, mb, zero) -> None:
             raise CalculatorInputError("ep_degree", f"cannot exceed moe_experts ({int(job['moe_experts'])})")
         if np.any(np.mod(job["moe_experts"], ep) != 0):
             raise CalculatorInputError("ep_degree", f"must divide moe_experts ({int(job['moe_experts'])})")
-        if np.any(np.mod(n / (tp * pp * cp), ep) != 0):
-            raise CalculatorInputError("ep_degree", "must divide the data-parallel degree n_chips / (tp x pp x cp)")
+        etp = tp if etp is None else etp
+        if np.any(np.mod(n / pp, ep * etp) != 0):
+            raise CalculatorInputError("ep_degree", "x expert_tp_degree must divide the chips of one pipeline stage (tp x cp x data-parallel degree)")
     elif np.any(ep > 1):
         raise CalculatorInputError("ep_degree", "needs a mixture-of-experts model (moe_experts)")
+    elif etp is not None and np.any(etp != tp):
+        raise CalculatorInputError("expert_tp_degree", "needs a mixture-of-experts model (moe_experts)")
     sequences = job["batch_tokens"] / job["seq_len"]
     if np.any(n / (tp * pp * cp) > sequences):
         raise CalculatorInputError("global_batch_tokens", "has fewer sequences than data-parallel replicas")

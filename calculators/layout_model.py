@@ -63,6 +63,7 @@ def flops_per_token(job: dict) -> float:
 def evaluate(job: dict, lay: dict) -> dict:
     """Step time, its exposed parts, and memory per chip for every layout in `lay`."""
     tp, pp, vs, ep, cp, zero, mb, rc, sched = (lay[k] for k in ("tp", "pp", "vs", "ep", "cp", "zero", "mb", "rc", "sched"))
+    etp = lay.get("etp", tp)  # tensor parallelism inside the experts (Megatron's parallel folding lets it differ from tp)
     n, L, h, s = job["n_chips"], job["n_layers"], job["d_model"], job["seq_len"]
     a, kv, hd, ff, V = job["n_heads"], job["n_kv_heads"], job["head_dim"], job["d_ff"], job["vocab_size"]
     dp = n / (tp * pp * cp)
@@ -88,8 +89,8 @@ def evaluate(job: dict, lay: dict) -> dict:
     passes = np.where(full, 4.0, 3.0) / 3.0  # full recomputation repeats the forward pass (4/3 of the work)
     gemm_layer = 6 * job["dense_layer_params"] * tokens / tp * dense_spf * passes
     if job["moe"]:
-        per_expert = tokens * k * ep / job["moe_experts"]  # tokens each local expert receives per micro-batch
-        wide = job["moe_d_ff"] / tp
+        per_expert = tokens / tp * etp * k * ep / job["moe_experts"]  # tokens each local expert receives per micro-batch
+        wide = job["moe_d_ff"] / etp
         expert_spf = _seconds_per_flop(job, [(per_expert, h, 2 * wide, 1.0), (per_expert, wide, h, 1.0)])
         gemm_layer = gemm_layer + 6 * job["routed_active"] / L * tokens / tp * expert_spf * passes
     if job["fused_attention"]:  # a FlashAttention-style kernel skips the masked half: causal FLOPs, and keeps no s x s matrix
@@ -106,14 +107,16 @@ def evaluate(job: dict, lay: dict) -> dict:
     # Communication inside a layer, per micro-batch, and how much of it hides under compute.
     torus = job["torus_axes"]
     collectives = np.where(full, 12.0, 8.0)  # sequence parallelism: 2 all-gathers + 2 reduce-scatters per pass
-    tp_time = np.where(tp > 1, collectives * tokens * h * 2 * (tp - 1) / tp / _link(job, tp), 0.0)
+    def ring(d):  # half the collectives (attention's or the MLP's) over d chips
+        return np.where(d > 1, collectives / 2 * tokens * h * 2 * (d - 1) / d / _link(job, d), 0.0)
+    tp_time = ring(tp) + (1 - moe_share) * ring(tp) + moe_share * ring(etp)  # MoE layers' MLP gathers over the expert TP group
     tp_exposed = tp_time - np.minimum(job["tp_overlap"] * tp_time, compute_layer)
     kv_bytes = tokens * 2 * np.maximum(kv / tp, 1.0) * hd * 2
     cp_time = np.where(cp > 1, np.where(full, 4.0, 3.0) * (cp - 1) * kv_bytes / _link(job, tp * cp), 0.0)
     cp_exposed = np.maximum(0.0, cp_time - attention)
     if job["moe"]:
         per_copy = tokens / tp * h * ((1.0 if job["precision"] == "fp8" else 2.0) + 2.0)  # dispatch (fp8 under fp8) and combine, bf16
-        inside = np.clip(np.floor(job["domain"] / (tp * cp)), 1.0, ep)
+        inside = np.clip(np.floor(job["domain"] / etp), 1.0, ep)  # expert ranks: expert TP innermost, then EP (parallel folding)
         domains = ep / inside
         # A token crosses the network once per other domain holding one of its k experts, then fans out inside it (DeepEP).
         remote = (domains - 1) * (1 - (1 - 1 / domains) ** k)
@@ -141,12 +144,12 @@ def evaluate(job: dict, lay: dict) -> dict:
     layers_here = np.where(pp > 1, np.ceil(L / (pp * vs)) * vs, L)
     emb_share = np.where(pp > 1, 0.5, 1.0) * job["embedding_params"]
     dense_chip = (job["dense_layer_params"] * layers_here + emb_share) / tp
-    expert_chip = job["routed_params"] / L * layers_here / (ep * tp) if job["moe"] else 0.0 * tp
-    dp_group, expert_group = dp * cp, dp * cp / ep
+    expert_chip = job["routed_params"] / L * layers_here / (ep * etp) if job["moe"] else 0.0 * tp
+    dp_group, expert_group = dp * cp, dp * cp * tp / (ep * etp)
     dp_axes = np.maximum(1.0, torus - (tp > 1) - (cp > 1) - (ep > 1)) if torus else 1.0
     fast_dp = job["fast_bw"] * dp_axes
     rs = (_group_time(job, 2 * dense_chip, dp_group, tp, fast_dp)
-          + np.where(expert_group > 1, _group_time(job, 2 * expert_chip, expert_group, tp * ep, fast_dp), 0.0))
+          + np.where(expert_group > 1, _group_time(job, 2 * expert_chip, expert_group, etp * ep, fast_dp), 0.0))
     backward, forward = compute_mb * 2 / 3, compute_mb / 3
     dp_exposed = np.select(
         [zero == 0, zero == 1, zero == 2],
@@ -180,7 +183,7 @@ def evaluate(job: dict, lay: dict) -> dict:
     last = act_layer * layers_here + np.where(full, one_layer, 0.0) + logits
     activations = np.where(pp > 1, np.maximum(first, last), first + logits)
     buffers = (np.where(tp > 1, 2 * tokens * h * 2, 0.0) + np.where(zero >= 3, 2 * 2 * (job["dense_layer_params"] / tp
-               + (job["routed_params"] / L / (ep * tp) if job["moe"] else 0.0)), 0.0) + np.where(pp > 1, 4 * p2p * 0, 0.0))
+               + (job["routed_params"] / L / (ep * etp) if job["moe"] else 0.0)), 0.0))
     if job["moe"]:
         buffers = buffers + np.where(ep > 1, 2 * tokens / tp * k * h * 2, 0.0)
 

@@ -46,15 +46,23 @@ def candidates(job: dict, schedule: str | None) -> dict:
     if not rows:
         raise CalculatorInputError("n_chips", "admits no layout: no degrees divide the chips with at least one sequence per data-parallel replica")
     base = np.array(rows, dtype=float)
-    # Expert-parallel degrees: divisors of the experts that divide the data-parallel degree.
+    # Expert-parallel degrees: divisors of the experts; EP x expert TP must divide a stage's chips (tp x cp x dp). Expert TP is
+    # tp (experts split like the dense layers) or, with a TP group, 1: EP spans TP x DP (Megatron's MoE parallel folding).
     if job["moe"]:
         experts = int(job["moe_experts"])
         eps = np.array([d for d in _divisors(experts)], dtype=float)
-        ok = np.mod(base[:, 4:5], eps[None, :]) == 0
-        pick, which = np.nonzero(ok)
-        base = np.column_stack([base[pick], eps[which]])
+        tp, stage = base[:, 0], base[:, 0] * base[:, 3] * base[:, 4]
+        rows = []
+        for folded in (False, True):
+            etp = np.ones(len(base)) if folded else tp
+            ok = np.mod(stage[:, None], eps[None, :] * etp[:, None]) == 0
+            if folded:  # only where it differs: a TP group to fold, and experts spread
+                ok &= (tp[:, None] > 1) & (eps[None, :] > 1)
+            pick, which = np.nonzero(ok)
+            rows.append(np.column_stack([base[pick], eps[which], etp[pick]]))
+        base = np.concatenate(rows)
     else:
-        base = np.column_stack([base, np.ones(len(base))])
+        base = np.column_stack([base, np.ones(len(base)), base[:, 0]])
     recompute = (0.0, 1.0, 2.0) if not job["fused_attention"] else (0.0, 2.0)  # selective saves nothing beyond a fused kernel
     extra = np.array([(z, mb, rc) for z in (0.0, 1.0, 2.0, 3.0) for mb in (1.0, 2.0, 4.0, 8.0, 16.0) for rc in recompute])
     both = np.repeat(base, len(extra), axis=0)
@@ -70,7 +78,7 @@ def candidates(job: dict, schedule: str | None) -> dict:
         sched = np.where(vs > 1, SCHEDULES.index("interleaved"), SCHEDULES.index("1f1b")).astype(float)
     else:
         sched = np.where(pp > 1, SCHEDULES.index(schedule), SCHEDULES.index("1f1b")).astype(float)
-    return {"tp": both[:, 0], "pp": pp, "vs": vs, "cp": both[:, 3], "ep": both[:, 5], "zero": more[:, 0], "mb": more[:, 1],
+    return {"tp": both[:, 0], "pp": pp, "vs": vs, "cp": both[:, 3], "ep": both[:, 5], "etp": both[:, 6], "zero": more[:, 0], "mb": more[:, 1],
             "rc": more[:, 2], "sched": sched}
 
 
@@ -115,12 +123,10 @@ def runner_ups(job, lay, result, chosen: int, count: int = 5) -> list[int]:
     speed, fits = result["tokens_per_s_per_chip"], result["fits_memory"]
     shapes = _shape_key(lay)
     rank = np.lexsort((-speed, ~fits))  # fitting first, then fastest
-    picked, seen = [], {shapes[chosen]}
-    for i in rank:
-        if shapes[i] not in seen:
-            seen.add(shapes[i])
-            picked.append(int(i))
-    for i in rank:
+    _, first = np.unique(shapes[rank], return_index=True)  # the best-ranked layout of each shape
+    best_of_shape = rank[np.sort(first)]
+    picked = [int(i) for i in best_of_shape if shapes[i] != shapes[chosen]]
+    for i in rank[:count + len(picked) + 1]:
         if len(picked) >= count:
             break
         if i != chosen and int(i) not in picked:

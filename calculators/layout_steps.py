@@ -32,7 +32,8 @@ def layout_arrays(v: dict) -> dict:
     if schedule != "1f1b" and v["pp_degree"] == 1:
         raise CalculatorInputError("schedule", f"{schedule} is a pipeline schedule: it needs pp_degree above 1")
     v["schedule"] = schedule
-    values = dict(tp=v["tp_degree"], pp=v["pp_degree"], vs=virtual, ep=v["ep_degree"], cp=v["cp_degree"], zero=v["zero_stage"],
+    etp = v["tp_degree"] if v.get("expert_tp_degree") is None else v["expert_tp_degree"]
+    values = dict(tp=v["tp_degree"], pp=v["pp_degree"], vs=virtual, ep=v["ep_degree"], cp=v["cp_degree"], etp=etp, zero=v["zero_stage"],
                   mb=v["micro_batch"], rc=RECOMPUTE_CODE[v["recompute"]], sched=float(SCHEDULES.index(schedule)))
     return {key: np.array([float(value)]) for key, value in values.items()}
 
@@ -44,7 +45,7 @@ def describe(lay: dict, i: int, dp) -> str:
     if g["pp"] > 1:
         parts[-1] += f" ({SCHEDULES[g['sched']]}" + (f", {g['vs']} virtual)" if g["vs"] > 1 else ")")
     if g["ep"] > 1:
-        parts.append(f"EP {g['ep']}")
+        parts.append(f"EP {g['ep']}" + (f" (expert TP {int(lay['etp'][i])})" if "etp" in lay and lay["etp"][i] != lay["tp"][i] else ""))
     parts.append(f"DP {int(dp[i])}")
     parts.append("FSDP (ZeRO-3)" if g["zero"] == 3 else f"ZeRO-{g['zero']}" if g["zero"] else "no ZeRO")
     parts.append(f"micro-batch {g['mb']}")
@@ -56,7 +57,7 @@ def describe(lay: dict, i: int, dp) -> str:
 def layout_dict(lay: dict, i: int, dp) -> dict:
     """Layout i as DESIGN.md's layout fields."""
     return {"tp_degree": int(lay["tp"][i]), "pp_degree": int(lay["pp"][i]), "virtual_stages": int(lay["vs"][i]),
-            "ep_degree": int(lay["ep"][i]), "cp_degree": int(lay["cp"][i]), "dp_degree": int(dp[i]), "zero_stage": int(lay["zero"][i]),
+            "ep_degree": int(lay["ep"][i]), "cp_degree": int(lay["cp"][i]), "expert_tp_degree": int(lay.get("etp", lay["tp"])[i]), "dp_degree": int(dp[i]), "zero_stage": int(lay["zero"][i]),
             "micro_batch": int(lay["mb"][i]), "recompute": ("none", "selective", "full")[int(lay["rc"][i])],
             "schedule": SCHEDULES[int(lay["sched"][i])]}
 
@@ -160,7 +161,7 @@ def evaluate_layout(v: dict):
     """Score one layout: step time and its exposed parts, memory per chip, MFU and the binding constraint."""
     job = resolve_job(v, tuple(f.name for f in JOB_FIELDS + LAYOUT_FIELDS))
     lay = layout_arrays(v)
-    check_layout(job, lay["tp"], lay["pp"], lay["vs"], lay["ep"], lay["cp"], lay["mb"], lay["zero"])
+    check_layout(job, lay["tp"], lay["pp"], lay["vs"], lay["ep"], lay["cp"], lay["mb"], lay["zero"], lay["etp"])
     result = evaluate(job, lay)
     bind = binding(result)
     outputs = outputs_of(job, result, bind, 0)

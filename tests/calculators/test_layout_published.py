@@ -222,3 +222,24 @@ def test_plan_considers_only_micro_batches_that_divide_the_replica_batch():
     out = _plan(model="llama-3-70b", chip="h100", n_chips=512, global_batch_tokens=1536 * 8192)
     for layout in [out["layout"]] + [other["layout"] for other in out["runner_ups"]]:
         assert (1536 / layout["dp_degree"]) % layout["micro_batch"] == 0
+
+
+def test_expert_parallelism_may_span_tensor_parallelism_as_megatron_folds_it():
+    # Megatron-Core MoE parallel folding (Liu et al. 2025, arXiv:2504.14960): attention on TP x DP, experts on EP x expert-TP,
+    # so EP 128 with TP 8 fits 128 chips per stage although the data-parallel degree is only 16.
+    inputs = {"model": "DSV3", "chip": "h800", "n_chips": 2048, "global_batch_tokens": 15360 * 4096, "pp_degree": 16,
+              "tp_degree": 8, "ep_degree": 128, "zero_stage": 1, "recompute": "full"}
+    with pytest.raises(CalculatorInputError) as caught:
+        calculators.run("evaluate_layout", inputs)  # expert TP defaults to TP: 128 x 8 chips do not fit in a 128-chip stage
+    assert caught.value.field == "ep_degree"
+    out = calculators.run("evaluate_layout", inputs | {"expert_tp_degree": 1})["outputs"]
+    assert out["layout"]["expert_tp_degree"] == 1 and out["layout"]["dp_degree"] == 16
+
+
+def test_expert_width_and_shared_experts_can_be_given():
+    base = {"params": 47e9, "active_params": 13e9, "n_layers": 32, "d_model": 4096, "n_heads": 32, "n_kv_heads": 8, "d_ff": 14336,
+            "vocab_size": 32000, "moe_experts": 8, "moe_top_k": 2, "seq_len": 4096, "chip": "h100", "n_chips": 64,
+            "global_batch_tokens": 1024 * 4096, "tp_degree": 2, "ep_degree": 8}
+    narrow = calculators.run("evaluate_layout", base | {"moe_d_ff": 7168})["outputs"]
+    shared = calculators.run("evaluate_layout", base | {"moe_d_ff": 7168, "moe_shared_experts": 2})["outputs"]
+    assert shared["time_breakdown_s"]["compute"] > narrow["time_breakdown_s"]["compute"]
