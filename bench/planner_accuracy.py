@@ -1,0 +1,83 @@
+"""The planner against published runs: the calibration set it was fitted to, and the validation set it never saw (prints, never asserts)."""
+
+import json
+import statistics
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import calculators  # noqa: E402
+from calculators import CalculatorInputError  # noqa: E402
+from calculators.resources import data_dir  # noqa: E402
+
+LAYOUT = {"tp_degree", "pp_degree", "virtual_stages", "ep_degree", "cp_degree", "expert_tp_degree", "zero_stage", "micro_batch", "recompute",
+          "schedule"}
+
+
+def runs(name: str) -> list[dict]:
+    """data/<name>_runs.json's runs."""
+    return json.loads((data_dir() / f"{name}_runs.json").read_text(encoding="utf-8"))["runs"]
+
+
+def score(run: dict, with_plan: bool = True) -> dict:
+    """Predicted tokens/s per chip of the published layout, its error, whether it fits, and the structure plan_layout chooses."""
+    row = {"id": run["id"], "published": run["tokens_per_s_per_chip"], "source": run["source"].split(",")[0]}
+    try:
+        out = calculators.run("evaluate_layout", run["inputs"])["outputs"]
+    except CalculatorInputError as error:
+        return row | {"refused": str(error)}
+    row |= {"predicted": out["tokens_per_s_per_chip"], "error": out["tokens_per_s_per_chip"] / run["tokens_per_s_per_chip"] - 1,
+            "fits": out["fits_memory"], "memory": out["memory_fraction_of_hbm"]}
+    if with_plan:
+        job = {key: value for key, value in run["inputs"].items() if key not in LAYOUT and key != "tp_comm_overlap"}
+        plan = calculators.run("plan_layout", job)["outputs"]["layout"]
+        chosen = {"pipeline": plan["pp_degree"] > 1,
+                  "model_parallel": plan["tp_degree"] * plan["pp_degree"] * plan["cp_degree"] * plan["ep_degree"] > 1}
+        row |= {"structure_ok": chosen == run["structure"], "plan": chosen}
+    return row
+
+
+def summary(rows: list[dict]) -> dict:
+    """Median and worst |error|, mean signed error, fits_memory right (all these runs ran), structure chosen."""
+    scored = [r for r in rows if "error" in r]
+    errors = [r["error"] for r in scored]
+    planned = [r for r in scored if "structure_ok" in r]
+    return {"runs": len(rows), "accepted": len(scored), "median_abs": statistics.median(abs(e) for e in errors),
+            "worst": max(errors, key=abs), "mean_signed": statistics.fmean(errors), "fits": sum(r["fits"] for r in scored),
+            "structure": sum(r["structure_ok"] for r in planned), "planned": len(planned), "optimistic": sum(e > 0 for e in errors)}
+
+
+def table(rows: list[dict]) -> list[str]:
+    """A markdown table: source, published, predicted, error."""
+    lines = ["| run | source | published tok/s/chip | predicted | error | fits | structure |", "|---|---|---:|---:|---:|---|---|"]
+    for r in rows:
+        if "error" not in r:
+            lines.append(f"| {r['id']} | {r['source']} | {r['published']:,.0f} | refused: {r['refused']} | | | |")
+            continue
+        structure = "" if "structure_ok" not in r else ("yes" if r["structure_ok"] else "no")
+        lines.append(f"| {r['id']} | {r['source']} | {r['published']:,.1f} | {r['predicted']:,.1f} | {r['error']:+.0%} | "
+                     f"{'yes' if r['fits'] else 'no (' + format(r['memory'], '.0%') + ')'} | {structure} |")
+    return lines
+
+
+def line(name: str, s: dict) -> str:
+    return (f"{name}: {s['accepted']}/{s['runs']} runs accepted · median |error| {s['median_abs']:.1%} · worst {s['worst']:+.0%} · "
+            f"mean signed {s['mean_signed']:+.1%} ({s['optimistic']} optimistic) · fits_memory right {s['fits']}/{s['accepted']} · "
+            f"structure chosen {s['structure']}/{s['planned']}")
+
+
+def main() -> None:
+    results = {}
+    for name in ("calibration", "validation"):
+        rows = [score(run) for run in runs(name)]
+        results[name] = rows
+        print(f"\n## {name.capitalize()} set (data/{name}_runs.json)\n")
+        print("\n".join(table(rows)))
+    print()
+    for name, rows in results.items():
+        print(line(name, summary(rows)))
+
+
+if __name__ == "__main__":
+    main()
