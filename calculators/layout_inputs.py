@@ -198,6 +198,8 @@ def _hardware(v: dict, chip: dict, job: dict) -> None:
         torus_axes=float(axes) if axes else 0.0, gemm_fraction=float(fraction), gemm_fraction_source=fraction_source,
         attention_fraction=table["attention"]["fraction"], hbm_fraction=table["hbm"]["fraction"], step_overhead=table["step_overhead"]["fraction"],
         collective_fraction=table["collective"]["fraction"], shape=table["gemm_shape"],
+        collective_latency_s=table.get("collective_latency", {}).get("seconds", 0.0),
+        memory_reserve_fraction=table.get("memory_reserve", {}).get("fraction", 0.0), memory_reserve_bytes=table.get("memory_reserve", {}).get("bytes", 0.0),
         host_bytes=topo.get("host_memory_bytes_per_chip"), host_bw=topo.get("host_link_bandwidth_bytes_per_s"),
         n_chips=float(v["n_chips"]), batch_tokens=float(v["global_batch_tokens"]),
         tp_overlap=float(v["tp_comm_overlap"]), fused_attention=v["attention_kernel"] == "fused", ep_overlap=float(v["ep_comm_overlap"]), offload=v["offload"],
