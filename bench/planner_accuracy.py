@@ -22,13 +22,17 @@ def runs(name: str) -> list[dict]:
 
 def score(run: dict, with_plan: bool = True) -> dict:
     """Predicted tokens/s per chip of the published layout, its error, whether it fits, and the structure plan_layout chooses."""
-    row = {"id": run["id"], "published": run["tokens_per_s_per_chip"], "source": run["source"].split(",")[0]}
+    row = {"id": run["id"], "published": run.get("tokens_per_s_per_chip"), "source": run["source"].split(",")[0].split(" (")[0],
+           "ran": run.get("ran", True)}
     try:
         out = calculators.run("evaluate_layout", run["inputs"])["outputs"]
     except CalculatorInputError as error:
         return row | {"refused": str(error)}
-    row |= {"predicted": out["tokens_per_s_per_chip"], "error": out["tokens_per_s_per_chip"] / run["tokens_per_s_per_chip"] - 1,
-            "fits": out["fits_memory"], "memory": out["memory_fraction_of_hbm"]}
+    row |= {"predicted": out["tokens_per_s_per_chip"], "fits": out["fits_memory"], "memory": out["memory_fraction_of_hbm"]}
+    if row["published"]:
+        row["error"] = out["tokens_per_s_per_chip"] / row["published"] - 1
+    if not row["ran"]:
+        return row  # a run that ran out of memory: only whether it fits is scored
     if with_plan:
         job = {key: value for key, value in run["inputs"].items() if key not in LAYOUT and key != "tp_comm_overlap"}
         plan = calculators.run("plan_layout", job)["outputs"]["layout"]
@@ -39,12 +43,14 @@ def score(run: dict, with_plan: bool = True) -> dict:
 
 
 def summary(rows: list[dict]) -> dict:
-    """Median and worst |error|, mean signed error, fits_memory right (all these runs ran), structure chosen."""
+    """Median and worst |error|, mean signed error, fits_memory right (fits for runs that ran, not for those that ran out), structure chosen."""
     scored = [r for r in rows if "error" in r]
+    judged = [r for r in rows if "fits" in r]
     errors = [r["error"] for r in scored]
     planned = [r for r in scored if "structure_ok" in r]
     return {"runs": len(rows), "accepted": len(scored), "median_abs": statistics.median(abs(e) for e in errors),
-            "worst": max(errors, key=abs), "mean_signed": statistics.fmean(errors), "fits": sum(r["fits"] for r in scored),
+            "worst": max(errors, key=abs), "mean_signed": statistics.fmean(errors), "fits": sum(r["fits"] == r["ran"] for r in judged),
+            "judged": len(judged),
             "structure": sum(r["structure_ok"] for r in planned), "planned": len(planned), "optimistic": sum(e > 0 for e in errors)}
 
 
@@ -52,8 +58,12 @@ def table(rows: list[dict]) -> list[str]:
     """A markdown table: source, published, predicted, error."""
     lines = ["| run | source | published tok/s/chip | predicted | error | fits | structure |", "|---|---|---:|---:|---:|---|---|"]
     for r in rows:
+        if "refused" in r:
+            lines.append(f"| {r['id']} | {r['source']} | {r['published'] or ''} | refused: {r['refused']} | | | |")
+            continue
         if "error" not in r:
-            lines.append(f"| {r['id']} | {r['source']} | {r['published']:,.0f} | refused: {r['refused']} | | | |")
+            lines.append(f"| {r['id']} | {r['source']} | ran out of memory | | | {'no' if not r['fits'] else 'yes (wrong)'} "
+                         f"({r['memory']:.0%}) | |")
             continue
         structure = "" if "structure_ok" not in r else ("yes" if r["structure_ok"] else "no")
         lines.append(f"| {r['id']} | {r['source']} | {r['published']:,.1f} | {r['predicted']:,.1f} | {r['error']:+.0%} | "
@@ -63,7 +73,7 @@ def table(rows: list[dict]) -> list[str]:
 
 def line(name: str, s: dict) -> str:
     return (f"{name}: {s['accepted']}/{s['runs']} runs accepted · median |error| {s['median_abs']:.1%} · worst {s['worst']:+.0%} · "
-            f"mean signed {s['mean_signed']:+.1%} ({s['optimistic']} optimistic) · fits_memory right {s['fits']}/{s['accepted']} · "
+            f"mean signed {s['mean_signed']:+.1%} ({s['optimistic']} optimistic) · fits_memory right {s['fits']}/{s['judged']} · "
             f"structure chosen {s['structure']}/{s['planned']}")
 
 

@@ -41,7 +41,7 @@ def memory(job: Job, lay: Layouts, tokens, micro, layers_here, dense_here, exper
     per_layer = kept * tokens / tp
     one_layer = computed * tokens / tp  # the layer being recomputed or computed
     flight = in_flight(job, lay, micro)
-    logits = tokens * job.vocab / tp * 6  # bf16 logits and their fp32 softmax
+    logits = tokens * job.vocab / tp * job.logits_bytes  # bf16 logits, their fp32 copy, softmax and gradient at the loss
     recomputing = np.where(lay.full_recompute, one_layer, 0.0)
     first = per_layer * layers_here * np.where(pp > 1, flight, 1.0) + recomputing
     last = per_layer * layers_here + recomputing + logits

@@ -109,11 +109,11 @@ def evaluate(resolved: dict, lay_arrays: dict) -> dict:
     total = sum(memory.values())
     tokens_per_s = job.batch_tokens / (step_time * job.chips)
     model_flops = flops_per_token(resolved) * tokens_per_s
-    fits = (total <= 0.8 * job.hbm_bytes) & ((host_bytes == 0) | (host_bytes <= job.host_bytes * 0.8))
+    fits = (total <= job.memory_line * job.hbm_bytes) & ((host_bytes == 0) | (host_bytes <= job.host_bytes * 0.8))
     return {
         "step_time_s": step_time, "tokens_per_s_per_chip": tokens_per_s, "model_flop_per_s_per_chip": model_flops,
         "mfu": model_flops / job.peak_flops, "times": times, "memory": memory, "memory_bytes_per_chip": total,
-        "memory_fraction_of_hbm": total / job.hbm_bytes, "fits_memory": fits, "dp_degree": dp, "microbatches": micro,
+        "memory_fraction_of_hbm": total / job.hbm_bytes, "fits_memory": fits, "memory_line": job.memory_line, "dp_degree": dp, "microbatches": micro,
         # figures the working quotes
         "tokens_mb": tokens, "gemm_layer": compute["gemm"], "attention_layer": compute["attention"], "elementwise_layer": compute["memory_bound"],
         "compute_layer": compute_layer, "stage_units": stage_units, "compute_mb": compute_mb, "bubble_units": units,

@@ -15,7 +15,7 @@ SOURCES = (
     "Rajbhandari et al. 2020, ZeRO: 16 bytes per parameter for mixed-precision Adam, sharded by stage",
     "DeepSeek-AI 2024, DeepSeek-V3 Technical Report, Table 2: DualPipe bubble (PP/2-1)(F&B+B-3W) and two parameter copies",
     "Chowdhery et al. 2022, PaLM, Appendix B: model FLOPs per token 6N + 12 L H Q T",
-    "Fujii et al. 2024: no run with a memory estimate at or below 80% of HBM ran out of memory",
+    "data/achievable_fraction.json 'logits', 'memory_reserve' and 'memory_line': memory calibrated on peaks measured on an H100 80GB HBM3, 2026-11 (bench/calibrate.py)",
     "data/achievable_fraction.json: achievable fraction of peak per chip and precision (measured on an H100 80GB HBM3, 2026-11, and published benchmarks)",
 )
 RECOMPUTE_CODE = {"none": 0.0, "selective": 1.0, "full": 2.0}
@@ -74,6 +74,7 @@ def outputs_of(job: dict, result: dict, bind, i: int) -> dict:
         "memory_breakdown_bytes": {name: float(result["memory"][name][i]) for name in MEMORY_PARTS},
         "memory_bytes_per_chip": float(result["memory_bytes_per_chip"][i]),
         "memory_fraction_of_hbm": float(result["memory_fraction_of_hbm"][i]), "fits_memory": bool(result["fits_memory"][i]),
+        "memory_line": float(result["memory_line"]),
         "binding_constraint": str(bind[i]), "binding_share": binding_share(result, bind, i),
     }
 
@@ -134,7 +135,7 @@ def explain(job: dict, lay: dict, r: dict, bind, i: int) -> list[dict]:
                       a=(mem["activations"], "bytes"), b=(mem["buffers"], "bytes"), zero=(g["zero"], "count"),
                       act_layer=(x["act_layer"], "bytes"), inflight=(x["inflight"], ""), total=(x["memory_bytes_per_chip"], "bytes"),
                       fraction=(x["memory_fraction_of_hbm"], "fraction"), hbm=(job["hbm"], "bytes"),
-                      fits=word("layout.fits_yes" if x["fits_memory"] else "layout.fits_no")))
+                      fits=step("layout.fits_yes" if x["fits_memory"] else "layout.fits_no", line=(job["memory_line"], "fraction"))))
     share = (binding_share(r, bind, i), "fraction")
     steps.append(step("layout.binding_memory", share=share) if not x["fits_memory"]
                  else step("layout.binding", binding=word(f"layout.bind.{bind[i]}"), share=share))
@@ -146,7 +147,7 @@ def assumptions_of(job: dict) -> list[str]:
     notes = [
         "the achievable fraction of peak comes from the best large matrix multiply on this chip generation; thinner matrices run slower (a fit to H100 measurements, 2026-11)",
         f"{round((1 / job['step_overhead'] - 1) * 100)}% is added to compute for what per-kernel models miss (launches, synchronisation, data loading), fitted on published runs",
-        "collectives reach 80% of the links' one-way bandwidth; ranks are placed tensor-parallel innermost, then context, expert, data and pipeline (Megatron-LM's order)",
+        f"collectives reach {job['collective_fraction']:.0%} of the links' one-way bandwidth and pay {job['collective_latency_s'] * 1e6:g} µs per ring step; ranks are placed tensor-parallel innermost, then context, expert, data and pipeline (Megatron-LM's order)",
         "tensor parallelism uses sequence parallelism; gradients are reduced in bf16; Adam keeps fp32 master weights and two moments (12 bytes per parameter)",
         f"activations assume {'a fused attention kernel without dropout (32·s·b·h bytes per layer for a GPT layer, as measured on an H100)' if job['fused_attention'] else 'unfused attention (Korthikanti et al.: 34·s·b·h + 5·a·s²·b bytes per layer)'}",
     ]

@@ -1,7 +1,7 @@
 """SVG bars for a layout plan: where a step's time goes and where memory goes, for the choice and its runner-ups.
 
 Each row is one layout (evaluate_layout's breakdowns); the time bars share one scale (the slowest step),
-the memory bars another (the largest footprint, with the chip's HBM and its 80% line marked).
+the memory bars another (the largest footprint, with the chip's HBM and its memory line marked).
 """
 
 from html import escape
@@ -10,7 +10,7 @@ from calculators.formatting import human
 
 WIDTH, ROW, LABEL_W, RIGHT = 760, 30, 290, 80
 TIME_PARTS = ("compute", "pp_bubble", "tp_comm", "dp_comm", "ep_comm", "cp_comm")
-MEMORY_PARTS = ("weights", "grads", "optimizer", "activations", "buffers")
+MEMORY_PARTS = ("weights", "grads", "optimizer", "activations", "buffers", "reserve")
 COLOURS = {"compute": "#2563eb", "pp_bubble": "#dc2626", "tp_comm": "#7c3aed", "dp_comm": "#d97706", "ep_comm": "#059669",
            "cp_comm": "#db2777", "weights": "#1d4ed8", "grads": "#60a5fa", "optimizer": "#f59e0b", "activations": "#10b981",
            "buffers": "#9ca3af"}
@@ -81,7 +81,7 @@ def _legend(parts: tuple[str, ...], words: dict, y: int, present: set[str]) -> t
     return out, lines
 
 
-def draw(rows: list[tuple[str, dict, dict]], hbm_bytes: float | None, words: dict, rtl: bool = False) -> str:
+def draw(rows: list[tuple[str, dict, dict]], hbm_bytes: float | None, words: dict, rtl: bool = False, memory_line: float = 0.8) -> str:
     """The plan as one SVG: `rows` are (label, time breakdown in s, memory breakdown in bytes), the choice first."""
     top = 34
     out: list[str] = []
@@ -100,9 +100,9 @@ def draw(rows: list[tuple[str, dict, dict]], hbm_bytes: float | None, words: dic
     legend, lines = _legend(MEMORY_PARTS, words, top + 2, present_memory)
     out += legend
     top += 16 * (lines - 1)
-    limit = 0.8 * hbm_bytes if hbm_bytes else None
+    limit = memory_line * hbm_bytes if hbm_bytes else None
     bars, used = _bars([(label, memory) for label, _, memory in rows], MEMORY_PARTS, "bytes", words, top + 10, rtl,
-                       limit, words["limit"].format(limit=human(limit, "bytes")) if limit else "")
+                       limit, words["limit"].format(limit=human(limit, "bytes"), line=human(memory_line, "fraction")) if limit else "")
     out += bars
     height = top + used + 16
     header = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" viewBox="0 0 {WIDTH} {height}" '
