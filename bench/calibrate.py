@@ -3,8 +3,8 @@
 Fitted here, in this order, each with the runs it comes from:
   1. logits bytes per element and the allocator reserve: least squares on the measured peak memory of the H100 runs;
   2. the memory line: the share of HBM under which every calibration run that ran fits and above which every one that ran out lies;
-  3. the collective latency per ring step and the step overhead: the latency (on a grid) whose step overhead, the median ratio of
-     published to modelled throughput, leaves the smallest spread of the calibration runs' errors.
+  3. the collective latency per ring step, the memory-bound kernel passes and the step overhead: the latency and passes (on a grid)
+     whose step overhead, the median ratio of published to modelled throughput, leaves the smallest spread of the calibration runs' errors.
 Validation runs (data/validation_runs.json) are never read here.
 """
 
@@ -26,6 +26,7 @@ from calculators.layout_inputs import efficiencies  # noqa: E402
 from calculators.resources import data_dir  # noqa: E402
 
 LATENCIES = (0.0, 2e-6, 5e-6, 10e-6, 20e-6, 40e-6)
+PASSES = (1.0, 1.5, 2.0, 3.0, 4.0)
 
 
 def calibration_runs() -> list[dict]:
@@ -79,15 +80,19 @@ def fit_latency_and_overhead(table: dict, runs: list[dict]) -> dict:
     """For each latency, the step overhead is the median published/modelled ratio; the latency kept leaves the smallest spread."""
     timed = [r for r in runs if r.get("tokens_per_s_per_chip")]
     trials = []
-    for latency in LATENCIES:
-        table["collective_latency"]["seconds"], table["step_overhead"]["fraction"] = latency, 1.0
-        ratios = [r["tokens_per_s_per_chip"] / outputs(r)["tokens_per_s_per_chip"] for r in timed]
-        overhead = statistics.median(ratios)
-        spread = statistics.median(abs(math.log(x / overhead)) for x in ratios)
-        trials.append((spread, latency, overhead))
-    spread, latency, overhead = min(trials)
-    table["collective_latency"]["seconds"], table["step_overhead"]["fraction"] = latency, round(min(overhead, 1.0), 3)
-    return {"runs": len(timed), "trials": trials, "latency": latency, "overhead": table["step_overhead"]["fraction"], "spread": spread}
+    for passes in PASSES:
+        for latency in LATENCIES:
+            table["collective_latency"]["seconds"], table["step_overhead"]["fraction"] = latency, 1.0
+            table["memory_bound"]["passes"] = passes
+            ratios = [r["tokens_per_s_per_chip"] / outputs(r)["tokens_per_s_per_chip"] for r in timed]
+            overhead = min(statistics.median(ratios), 1.0)
+            spread = statistics.median(abs(math.log(x / overhead)) for x in ratios)
+            trials.append((round(spread, 4), latency, passes, overhead))
+    spread, latency, passes, overhead = min(trials)
+    table["collective_latency"]["seconds"], table["step_overhead"]["fraction"] = latency, round(overhead, 3)
+    table["memory_bound"]["passes"] = passes
+    return {"runs": len(timed), "trials": trials, "latency": latency, "passes": passes, "overhead": table["step_overhead"]["fraction"],
+            "spread": spread}
 
 
 def write(table: dict, memory: dict, line: dict, timing: dict) -> None:
@@ -109,6 +114,9 @@ def write(table: dict, memory: dict, line: dict, timing: dict) -> None:
     stored["collective_latency"] = {"seconds": table["collective_latency"]["seconds"], "source": (
         f"{how}: the latency per ring step (from {', '.join(format(x * 1e6, 'g') for x in LATENCIES)} µs) that leaves the smallest median "
         f"|log error| over the {timing['runs']} calibration runs once the step overhead is refitted for it")}
+    stored["memory_bound"] = {"passes": table["memory_bound"]["passes"], "source": (
+        f"{how}: kernels over each element of a layer's memory-bound work (norms, activation functions, residuals; 1 = one bf16 read and "
+        f"write per pass), from {', '.join(format(x, 'g') for x in PASSES)}, fitted jointly with the latency and the step overhead")}
     stored["step_overhead"]["fraction"] = table["step_overhead"]["fraction"]
     stored["step_overhead"]["source"] = (
         f"{how}: the median ratio of published to modelled throughput over its {timing['runs']} timed runs (Narayanan et al. 2021 Tables 1-2, "
@@ -116,7 +124,7 @@ def write(table: dict, memory: dict, line: dict, timing: dict) -> None:
         "model misses (launches, synchronisation, data loading)")
     stored["version"] = today
     text = path.read_text(encoding="utf-8")
-    for key in ("version", "logits", "memory_reserve", "memory_line", "collective_latency", "step_overhead"):  # each on its own line, as written
+    for key in ("version", "memory_bound", "logits", "memory_reserve", "memory_line", "collective_latency", "step_overhead"):  # each on its own line, as written
         line = re.compile(r'^  "' + key + r'": .*?(,?)$', re.M)
         text, count = line.subn(lambda m: f'  "{key}": {json.dumps(stored[key], ensure_ascii=False)}{m.group(1)}', text, count=1)
         assert count == 1, key
@@ -138,9 +146,10 @@ def main() -> None:
     print(f"memory line: {line['line']:.0%} of HBM (largest calibration run that ran {line['largest_ran']:.0%}, "
           f"smallest that ran out {line['smallest_out_of_memory']:.0%})")
     timing = fit_latency_and_overhead(table, runs)
-    for spread, latency, overhead in timing["trials"]:
-        print(f"  latency {latency * 1e6:5.1f} µs: step overhead {overhead:.3f}, median |log error| {spread:.3f}")
-    print(f"collective latency {timing['latency'] * 1e6:g} µs per ring step; step overhead {timing['overhead']:.3f} ({timing['runs']} timed runs)")
+    for spread, latency, passes, overhead in sorted(timing["trials"])[:8]:
+        print(f"  latency {latency * 1e6:5.1f} µs, memory-bound passes {passes:g}: step overhead {overhead:.3f}, median |log error| {spread:.3f}")
+    print(f"collective latency {timing['latency'] * 1e6:g} µs per ring step; memory-bound passes {timing['passes']:g}; "
+          f"step overhead {timing['overhead']:.3f} ({timing['runs']} timed runs)")
     if args.write:
         write(table, memory, line, timing)
         print("written to data/achievable_fraction.json")

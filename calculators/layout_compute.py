@@ -83,7 +83,8 @@ def memory_bound_time(job: Job, lay: Layouts, tokens):
     share, k = job.moe_share, job.top_k
     mlp_elements = (1 - share) * job.mlp_matrices * job.ffn_width + share * (k + job.shared_experts) * 3 * job.expert_width
     elements = 10 * job.hidden + mlp_elements  # per token: two norms, residuals, dropout on h; the MLP's activation on its width
-    return 2 * PASSES * elements * tokens / lay.tensor * recompute_factor(lay) / (job.hbm_bandwidth * job.hbm_fraction)
+    # each element read and written in bf16 per pass; memory_bound_passes (calibrated) counts the extra kernels a real stack runs over them
+    return 2 * PASSES * job.memory_bound_passes * elements * tokens / lay.tensor * recompute_factor(lay) / (job.hbm_bandwidth * job.hbm_fraction)
 
 
 def output_layer_time(job: Job, lay: Layouts, tokens):

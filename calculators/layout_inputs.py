@@ -200,7 +200,7 @@ def _hardware(v: dict, chip: dict, job: dict) -> None:
         collective_fraction=table["collective"]["fraction"], shape=table["gemm_shape"],
         collective_latency_s=table["collective_latency"]["seconds"],
         memory_reserve_fraction=table["memory_reserve"]["fraction"], memory_reserve_bytes=table["memory_reserve"]["bytes"],
-        logits_bytes=table["logits"]["bytes_per_element"], memory_line=table["memory_line"]["fraction"],
+        logits_bytes=table["logits"]["bytes_per_element"], memory_bound_passes=table["memory_bound"]["passes"], memory_line=table["memory_line"]["fraction"],
         host_bytes=topo.get("host_memory_bytes_per_chip"), host_bw=topo.get("host_link_bandwidth_bytes_per_s"),
         n_chips=float(v["n_chips"]), batch_tokens=float(v["global_batch_tokens"]),
         tp_overlap=float(v["tp_comm_overlap"]), fused_attention=v["attention_kernel"] == "fused", ep_overlap=float(v["ep_comm_overlap"]), offload=v["offload"],
