@@ -77,7 +77,31 @@ def line(name: str, s: dict) -> str:
             f"structure chosen {s['structure']}/{s['planned']}")
 
 
+def side_by_side(calibration: list[dict], validation: list[dict]) -> list[str]:
+    """The README's table: calibration runs on the left, validation runs on the right (published, predicted tokens/s per chip, error)."""
+    def cells(r):
+        if r is None:
+            return ["", "", "", ""]
+        if "error" not in r:
+            return [r["id"], "out of memory", "fits" if r.get("fits") else "does not fit", ""]
+        return [r["id"], f"{r['published']:,.0f}", f"{r['predicted']:,.0f}", f"{r['error']:+.0%}"]
+    lines = ["| calibration run | published | predicted | error | validation run | published | predicted | error |",
+             "|---|---:|---:|---:|---|---:|---:|---:|"]
+    for i in range(max(len(calibration), len(validation))):
+        left = cells(calibration[i] if i < len(calibration) else None)
+        right = cells(validation[i] if i < len(validation) else None)
+        lines.append("| " + " | ".join(left + right) + " |")
+    return lines
+
+
 def main() -> None:
+    if "--readme" in sys.argv:  # the README's short form
+        rows = {name: [score(run) for run in runs(name)] for name in ("calibration", "validation")}
+        print("\n".join(side_by_side(rows["calibration"], rows["validation"])))
+        print()
+        for name, scored in rows.items():
+            print("- " + line(name, summary(scored)))
+        return
     results = {}
     for name in ("calibration", "validation"):
         rows = [score(run) for run in runs(name)]

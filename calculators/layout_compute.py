@@ -53,16 +53,31 @@ def recompute_factor(lay: Layouts):
     return np.where(lay.full_recompute, 4.0, 3.0) / 3.0
 
 
+def _distinct_shapes(lay: Layouts):
+    """(first, inverse): one layout per distinct set of matrix shapes (tp, expert TP, EP, micro-batch, CP), and where each layout's is.
+
+    A search scores hundreds of thousands of layouts that share a few hundred shapes; the GEMM rates are computed once per shape.
+    """
+    code = np.zeros(lay.tensor.shape, dtype=np.int64)
+    for column, bits in ((lay.tensor, 16), (lay.expert_tensor, 16), (lay.expert, 16), (lay.micro_batch, 8), (lay.context, 8)):
+        code = (code << bits) | np.asarray(column, dtype=np.int64)
+    _, first, inverse = np.unique(code, return_index=True, return_inverse=True)
+    return first, inverse.reshape(-1)
+
+
 def matmul_time(job: Job, lay: Layouts, tokens) -> dict:
     """Seconds of a layer's matrix multiplies per micro-batch on one chip: dense layers and routed experts at their own shapes."""
-    dense_spf = seconds_per_flop(job, dense_gemms(job, lay, tokens))
+    first, inverse = _distinct_shapes(lay)
+    some = Layouts(*(np.asarray(getattr(lay, name))[first] for name in Layouts.__slots__))
+    some_tokens = np.asarray(tokens)[first] if np.ndim(tokens) else tokens
+    dense_spf = seconds_per_flop(job, dense_gemms(job, some, some_tokens))[inverse]
     passes = recompute_factor(lay)
     seconds = 2 * PASSES * job.dense_layer_params * tokens / lay.tensor * dense_spf * passes
     if job.moe:
         # Tokens each local expert receives: the expert-TP group pools its tokens, EP ranks send theirs; experts split by expert TP.
-        per_expert = tokens / lay.tensor * lay.expert_tensor * job.top_k * lay.expert / job.experts
-        wide = job.expert_width / lay.expert_tensor
-        expert_spf = seconds_per_flop(job, [(per_expert, job.hidden, 2 * wide, 1.0), (per_expert, wide, job.hidden, 1.0)])
+        per_expert = some_tokens / some.tensor * some.expert_tensor * job.top_k * some.expert / job.experts
+        wide = job.expert_width / some.expert_tensor
+        expert_spf = seconds_per_flop(job, [(per_expert, job.hidden, 2 * wide, 1.0), (per_expert, wide, job.hidden, 1.0)])[inverse]
         seconds = seconds + 2 * PASSES * job.routed_active / job.layers * tokens / lay.tensor * expert_spf * passes
     return {"seconds": seconds, "dense_seconds_per_flop": dense_spf}
 
@@ -91,7 +106,9 @@ def output_layer_time(job: Job, lay: Layouts, tokens):
     """Seconds of the output layer (logits over the vocabulary) per micro-batch, on the last pipeline stage."""
     if not job.vocab:
         return 0.0
-    spf = seconds_per_flop(job, [(tokens, job.hidden, np.maximum(job.vocab / lay.tensor, 1.0), 1.0)])
+    first, inverse = _distinct_shapes(lay)
+    some_tokens = np.asarray(tokens)[first] if np.ndim(tokens) else tokens
+    spf = seconds_per_flop(job, [(some_tokens, job.hidden, np.maximum(job.vocab / lay.tensor[first], 1.0), 1.0)])[inverse]
     return 2 * PASSES * job.vocab * job.hidden * tokens / lay.tensor * spf
 
 
