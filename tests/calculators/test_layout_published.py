@@ -243,3 +243,27 @@ def test_expert_width_and_shared_experts_can_be_given():
     narrow = calculators.run("evaluate_layout", base | {"moe_d_ff": 7168})["outputs"]
     shared = calculators.run("evaluate_layout", base | {"moe_d_ff": 7168, "moe_shared_experts": 2})["outputs"]
     assert shared["time_breakdown_s"]["compute"] > narrow["time_breakdown_s"]["compute"]
+
+
+def test_a_job_beyond_one_tpu_v4_pod_crosses_the_data_centre_network():
+    # PaLM 540B (Chowdhery et al. 2022, section 4): 6144 TPU v4 in two 3072-chip pods, 12-way model parallel x FSDP inside a pod,
+    # data parallel across pods over DCN. The catalog's v4 entry once had no DCN figure and refused any job beyond 4096 chips.
+    inputs = {"model": "palm", "chip": "tpu-v4", "n_chips": 6144, "global_batch_tokens": 2048 * 2048, "tp_degree": 12, "zero_stage": 3,
+              "recompute": "full"}
+    out = calculators.run("evaluate_layout", inputs)["outputs"]
+    assert out["fits_memory"] and out["time_breakdown_s"]["dp_comm"] >= 0
+    assert out["time_breakdown_s"]["dp_comm"] == 0  # the cross-pod gradient exchange hides under the backward pass
+    slower = calculators.run("evaluate_layout", inputs | {"network_bandwidth_bytes_per_s": "0.1 GB/s"})["outputs"]
+    assert slower["time_breakdown_s"]["dp_comm"] > 0 and slower["step_time_s"] > out["step_time_s"]  # a stated network moves the answer
+
+
+@pytest.mark.parametrize(("chip", "hbm", "peak"), [
+    ("a100-40gb", 40e9, 312e12),   # NVIDIA A100 datasheet: 40GB HBM2, 312 TFLOP/s bf16 dense
+    ("a800", 80e9, 312e12),        # A800 SXM4 80GB product brief: the A100's compute, NVLink cut to 400 GB/s
+    ("mi300x", 192e9, 1307.4e12),  # AMD Instinct MI300X data sheet: 192 GB HBM3, 1307.4 TFLOP/s bf16 dense
+    ("tpu-v3", 32 * 2**30, 123e12),  # Google Cloud TPU v3 page: 32 GiB HBM2, 123 TFLOP/s bf16 per chip
+])
+def test_chips_users_asked_for_are_in_the_catalog(chip, hbm, peak):
+    result = calculators.run("plan_layout", {"model": "llama-3-8b", "chip": chip, "n_chips": 64, "global_batch_tokens": "4M"})
+    assert result["inputs"]["hbm_bytes"] == hbm and result["inputs"]["peak_flop_per_s"] == peak
+    assert result["outputs"]["fits_memory"]
