@@ -101,7 +101,7 @@ def write(table: dict, memory: dict, line: dict, timing: dict) -> None:
     stored = json.loads(path.read_text(encoding="utf-8"))
     today = date.today().isoformat()
     how = f"fitted by bench/calibrate.py on {today} from data/calibration_runs.json only"
-    stored["logits"] = {"bytes_per_element": table["logits"]["bytes_per_element"], "source": (
+    stored["logits"] = {**stored["logits"], "bytes_per_element": table["logits"]["bytes_per_element"], "source": (
         f"{how}: least squares on the measured peak memory of {', '.join(memory['runs'])} (measured on an H100 80GB HBM3, 2026-11): "
         "bf16 logits, their fp32 copy for the softmax and its gradient held together at the loss")}
     stored["memory_reserve"] = {"fraction": table["memory_reserve"]["fraction"], "bytes": 0.0, "source": (

@@ -52,6 +52,7 @@ JOB_FIELDS = (
     Field("tp_comm_overlap", "fraction", "share of tensor-parallel communication hidden under compute", default=0.5, allow_zero=True),
     Field("ep_comm_overlap", "fraction", "share of expert-parallel all-to-all hidden under compute (DualPipe hides it all)", default=0.5, allow_zero=True),
     Field("attention_kernel", "choice", "fused (FlashAttention: no s x s matrix kept) or unfused (scores and softmax written out, as before 2022)", default="fused", choices=("fused", "unfused")),
+    Field("loss_kernel", "choice", "cross-entropy over the vocabulary: plain (fp32 logits, softmax and gradient held at the loss) or fused (bf16 logits, gradient written in place)", default="plain", choices=("plain", "fused")),
     Field("offload", "choice", "state kept in host memory instead of HBM", default="none", choices=OFFLOAD),
 )
 
@@ -200,7 +201,7 @@ def _hardware(v: dict, chip: dict, job: dict) -> None:
         collective_fraction=table["collective"]["fraction"], shape=table["gemm_shape"],
         collective_latency_s=table["collective_latency"]["seconds"],
         memory_reserve_fraction=table["memory_reserve"]["fraction"], memory_reserve_bytes=table["memory_reserve"]["bytes"],
-        logits_bytes=table["logits"]["bytes_per_element"], memory_bound_passes=table["memory_bound"]["passes"], memory_line=table["memory_line"]["fraction"],
+        logits_bytes=table["logits"]["bytes_per_element"] if v["loss_kernel"] == "plain" else table["logits"]["fused_bytes_per_element"], memory_bound_passes=table["memory_bound"]["passes"], memory_line=table["memory_line"]["fraction"],
         host_bytes=topo.get("host_memory_bytes_per_chip"), host_bw=topo.get("host_link_bandwidth_bytes_per_s"),
         n_chips=float(v["n_chips"]), batch_tokens=float(v["global_batch_tokens"]),
         tp_overlap=float(v["tp_comm_overlap"]), fused_attention=v["attention_kernel"] == "fused", ep_overlap=float(v["ep_comm_overlap"]), offload=v["offload"],

@@ -5,6 +5,7 @@ import numpy as np
 from .layout_job import Job, Layouts
 
 BF16, ADAM_STATE = 2.0, 12.0  # bytes per parameter: bf16 weights and gradients; fp32 master weights and two moments
+FP8_COPIES = 2.0  # bytes per parameter: an fp8 weight and its fp8 transpose (NVIDIA Transformer Engine's weight caching under fp8)
 
 
 def activation_bytes_per_token(job: Job, lay: Layouts):
@@ -35,6 +36,8 @@ def memory(job: Job, lay: Layouts, tokens, micro, layers_here, dense_here, exper
     unsharded = dense_here + experts_here
     copies = np.where(lay.is_schedule("dualpipe"), 2.0, 1.0)  # DualPipe keeps two copies of the parameters
     weights = BF16 * np.where(zero >= 3, sharded, unsharded) * copies
+    if job.precision == "fp8":  # Transformer Engine caches each weight in fp8 and its transpose for the backward pass: 2 bytes more
+        weights = weights + FP8_COPIES * np.where(zero >= 3, sharded, unsharded)
     grads = BF16 * np.where(zero >= 2, sharded, unsharded)
     optimizer = ADAM_STATE * np.where(zero >= 1, sharded, unsharded)
     kept, computed = activation_bytes_per_token(job, lay)
