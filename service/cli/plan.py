@@ -74,6 +74,9 @@ def describe_layout(layout: dict, lang: str = "en") -> str:
         if virtual > 1 and schedule != "interleaved":
             shown += ", " + words["virtual"].format(n=virtual)
         parts[[p.split()[0] for p in parts].index("PP")] += f" ({shown})"
+    expert_tp = layout.get("expert_tp_degree")
+    if expert_tp is not None and int(layout.get("ep_degree") or 1) > 1 and int(expert_tp) != int(layout.get("tp_degree") or 1):
+        parts[[p.split()[0] for p in parts].index("EP")] += " (" + words["expert_tp"].format(n=int(expert_tp)) + ")"
     zero = int(layout.get("zero_stage") or 0)
     if zero:
         parts.append(words["fsdp"] if zero == 3 else words["zero"].format(n=zero))
