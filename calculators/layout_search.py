@@ -160,7 +160,9 @@ def _min_chips(v: dict, job: dict) -> dict:
             lay = candidates(bigger, v["schedule"])
         except CalculatorInputError:
             return None  # no layout at all: more data-parallel replicas than sequences
-        return bool(np.any(evaluate(bigger, lay)["fits_memory"]))
+        # Only the leanest of each shape can decide whether any fits: FSDP, full recomputation, micro-batch 1 need the least memory.
+        lean = (lay["zero"] == 3) & (lay["rc"] == lay["rc"].max()) & (lay["mb"] == 1)
+        return bool(np.any(evaluate(bigger, {key: value[lean] for key, value in lay.items()})["fits_memory"]))
 
     below = n
     for k in range(1, 16):
