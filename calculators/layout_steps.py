@@ -132,7 +132,7 @@ def explain(job: dict, lay: dict, r: dict, bind, i: int) -> list[dict]:
     steps.append(step("layout.mfu", tps=(x["tokens_per_s_per_chip"], "count"), flops=(flops, "flops"), peak=(job["peak"], "flop_per_s"),
                       precision=job["precision"], mfu=(x["mfu"], "fraction")))
     steps.append(step("layout.memory", w=(mem["weights"], "bytes"), g=(mem["grads"], "bytes"), o=(mem["optimizer"], "bytes"),
-                      a=(mem["activations"], "bytes"), b=(mem["buffers"], "bytes"), zero=(g["zero"], "count"),
+                      a=(mem["activations"], "bytes"), b=(mem["buffers"], "bytes"), r=(mem["reserve"], "bytes"), zero=(g["zero"], "count"),
                       act_layer=(x["act_layer"], "bytes"), inflight=(x["inflight"], ""), total=(x["memory_bytes_per_chip"], "bytes"),
                       fraction=(x["memory_fraction_of_hbm"], "fraction"), hbm=(job["hbm"], "bytes"),
                       fits=step("layout.fits_yes" if x["fits_memory"] else "layout.fits_no", line=(job["memory_line"], "fraction"))))
