@@ -122,11 +122,17 @@ def runner_ups(job, lay, result, chosen: int, count: int = 5) -> list[int]:
     """The best layout of each other shape, fitting ones first; topped up with the next-best layouts if shapes run out."""
     speed, fits = result["tokens_per_s_per_chip"], result["fits_memory"]
     shapes = _shape_key(lay)
-    rank = np.lexsort((-speed, ~fits))  # fitting first, then fastest
-    _, first = np.unique(shapes[rank], return_index=True)  # the best-ranked layout of each shape
-    best_of_shape = rank[np.sort(first)]
-    picked = [int(i) for i in best_of_shape if shapes[i] != shapes[chosen]]
-    for i in rank[:count + len(picked) + 1]:
+    finite = np.where(np.isfinite(speed), speed, -np.inf)
+    key = np.where(fits, np.nanmax(np.abs(np.where(np.isfinite(speed), speed, 0.0))) * 2 + 1, 0.0) + finite  # fitting first, then fastest
+
+    def in_rank_order(rows):
+        rows = np.asarray(rows)
+        return rows[np.lexsort((rows, -key[rows]))]
+
+    best_of_shape = [idx[np.argmax(key[idx])] for idx in (np.flatnonzero(shapes == shape) for shape in np.unique(shapes))]
+    picked = [int(i) for i in in_rank_order(best_of_shape) if shapes[i] != shapes[chosen]]
+    top = min(len(key), count + len(picked) + 1)
+    for i in in_rank_order(np.argpartition(-key, top - 1)[:top]):
         if len(picked) >= count:
             break
         if i != chosen and int(i) not in picked:
