@@ -35,6 +35,8 @@ JOB_FIELDS = (
     Field("vocab_size", "count", "vocabulary size (embedding and output layer)", default=None, integer=True),
     Field("moe_experts", "count", "routed experts per MoE layer (dense model if absent)", default=None, integer=True),
     Field("moe_top_k", "count", "experts each token is routed to", default=None, integer=True),
+    Field("moe_d_ff", "count", "feed-forward width of one routed expert (derived from params and active_params if absent)", default=None, integer=True),
+    Field("moe_shared_experts", "count", "shared experts every token passes through, each moe_d_ff wide (0 if absent)", default=None, integer=True, allow_zero=True),
     Field("n_chips", "count", "chips in the job", integer=True),
     Field("global_batch_tokens", "count", "tokens per optimizer step across the job", minimum=1.0, maximum=MAX_BATCH_TOKENS, beyond=BATCH_TOKENS_BEYOND),
     Field("seq_len", "count", "tokens per sequence", default=None, integer=True),
@@ -50,6 +52,7 @@ JOB_FIELDS = (
     Field("tp_comm_overlap", "fraction", "share of tensor-parallel communication hidden under compute", default=0.5, allow_zero=True),
     Field("ep_comm_overlap", "fraction", "share of expert-parallel all-to-all hidden under compute (DualPipe hides it all)", default=0.5, allow_zero=True),
     Field("attention_kernel", "choice", "fused (FlashAttention: no s x s matrix kept) or unfused (scores and softmax written out, as before 2022)", default="fused", choices=("fused", "unfused")),
+    Field("loss_kernel", "choice", "cross-entropy over the vocabulary: plain (fp32 logits, softmax and gradient held at the loss) or fused (bf16 logits, gradient written in place)", default="plain", choices=("plain", "fused")),
     Field("offload", "choice", "state kept in host memory instead of HBM", default="none", choices=OFFLOAD),
 )
 
@@ -59,6 +62,7 @@ LAYOUT_FIELDS = (
     Field("virtual_stages", "count", "model chunks per pipeline stage (interleaved schedule)", default=1.0, integer=True),
     Field("ep_degree", "count", "expert-parallel degree (experts spread over this many chips)", default=1.0, integer=True),
     Field("cp_degree", "count", "context-parallel degree (each sequence split over this many chips)", default=1.0, integer=True),
+    Field("expert_tp_degree", "count", "tensor-parallel degree inside each expert (tp_degree if absent); EP x expert TP may span TP x CP x DP (Megatron's MoE parallel folding)", default=None, integer=True),
     Field("zero_stage", "count", "ZeRO stage: 0 none, 1 optimizer, 2 and gradients, 3 and weights (FSDP)", default=1.0, integer=True, allow_zero=True),
     Field("micro_batch", "count", "sequences per micro-batch", default=1.0, integer=True, maximum=MAX_MICRO_BATCH, beyond=MICRO_BATCH_BEYOND),
     Field("recompute", "choice", "activation recomputation", default="none", choices=RECOMPUTE),
@@ -94,7 +98,8 @@ def resolve_job(v: dict, names: tuple) -> dict:
             value = model.get(_EXTRA_MODEL[name])
         job[name] = None if value is None else float(value)
     for name in ("moe_d_ff", "moe_shared_experts", "n_dense_layers", "head_dim"):
-        job[name] = None if model.get(name) is None else float(model[name])
+        value = v.get(name) if v.get(name) is not None else model.get(name)
+        job[name] = None if value is None else float(value)
     for name in ("n_layers", "d_model", "n_heads", "seq_len"):
         if job[name] is None:
             raise CalculatorInputError(name, "is required (or give model)")
@@ -190,10 +195,13 @@ def _hardware(v: dict, chip: dict, job: dict) -> None:
         fraction, fraction_source = entry["fraction"], entry["source"]
     job.update(
         chip_name=chip.get("name") or "the given chip", precision=precision, peak=float(peak), peak_bf16=float(peak_bf16),
-        hbm=float(hbm), hbm_bw=float(hbm_bw), domain=float(min(domain, v["n_chips"])), fast_bw=float(fast), network_bw=float(network),
+        hbm=float(hbm), hbm_bw=float(hbm_bw), domain=float(min(domain, v["n_chips"])), domain_chips=float(domain), fast_bw=float(fast), network_bw=float(network),
         torus_axes=float(axes) if axes else 0.0, gemm_fraction=float(fraction), gemm_fraction_source=fraction_source,
         attention_fraction=table["attention"]["fraction"], hbm_fraction=table["hbm"]["fraction"], step_overhead=table["step_overhead"]["fraction"],
         collective_fraction=table["collective"]["fraction"], shape=table["gemm_shape"],
+        collective_latency_s=table["collective_latency"]["seconds"],
+        memory_reserve_fraction=table["memory_reserve"]["fraction"], memory_reserve_bytes=table["memory_reserve"]["bytes"],
+        logits_bytes=table["logits"]["bytes_per_element"] if v["loss_kernel"] == "plain" else table["logits"]["fused_bytes_per_element"], memory_bound_passes=table["memory_bound"]["passes"], memory_line=table["memory_line"]["fraction"],
         host_bytes=topo.get("host_memory_bytes_per_chip"), host_bw=topo.get("host_link_bandwidth_bytes_per_s"),
         n_chips=float(v["n_chips"]), batch_tokens=float(v["global_batch_tokens"]),
         tp_overlap=float(v["tp_comm_overlap"]), fused_attention=v["attention_kernel"] == "fused", ep_overlap=float(v["ep_comm_overlap"]), offload=v["offload"],
@@ -203,7 +211,7 @@ def _hardware(v: dict, chip: dict, job: dict) -> None:
         raise CalculatorInputError("offload", f"needs the host memory and host link of the chip, which the catalog does not give for {job['chip_name']}")
 
 
-def check_layout(job: dict, tp, pp, vs, ep, cp, mb, zero) -> None:
+def check_layout(job: dict, tp, pp, vs, ep, cp, mb, zero, etp=None) -> None:
     """Impossible layouts raise an error naming the field; arrays are checked all at once (the first bad one is named)."""
     n, L = job["n_chips"], job["n_layers"]
     checks = (
@@ -223,12 +231,19 @@ def check_layout(job: dict, tp, pp, vs, ep, cp, mb, zero) -> None:
             raise CalculatorInputError("ep_degree", f"cannot exceed moe_experts ({int(job['moe_experts'])})")
         if np.any(np.mod(job["moe_experts"], ep) != 0):
             raise CalculatorInputError("ep_degree", f"must divide moe_experts ({int(job['moe_experts'])})")
-        if np.any(np.mod(n / (tp * pp * cp), ep) != 0):
-            raise CalculatorInputError("ep_degree", "must divide the data-parallel degree n_chips / (tp x pp x cp)")
+        etp = tp if etp is None else etp
+        if np.any(np.mod(n / pp, ep * etp) != 0):
+            raise CalculatorInputError("ep_degree", "x expert_tp_degree must divide the chips of one pipeline stage (tp x cp x data-parallel degree)")
     elif np.any(ep > 1):
         raise CalculatorInputError("ep_degree", "needs a mixture-of-experts model (moe_experts)")
+    elif etp is not None and np.any(etp != tp):
+        raise CalculatorInputError("expert_tp_degree", "needs a mixture-of-experts model (moe_experts)")
     sequences = job["batch_tokens"] / job["seq_len"]
     if np.any(n / (tp * pp * cp) > sequences):
         raise CalculatorInputError("global_batch_tokens", "has fewer sequences than data-parallel replicas")
-    if np.any(mb > np.ceil(sequences / (n / (tp * pp * cp)))):
+    per_replica = sequences / (n / (tp * pp * cp))
+    if np.any(mb > np.ceil(per_replica)):
         raise CalculatorInputError("micro_batch", "is larger than the sequences each data-parallel replica gets")
+    if np.any((np.mod(per_replica, 1.0) == 0) & (np.mod(per_replica, mb) != 0)):  # a rough batch ("4M") has no whole replica batch
+        raise CalculatorInputError("micro_batch", f"must divide the sequences each data-parallel replica gets "
+                                   f"({float(np.reshape(per_replica, -1)[0]):g} = global_batch_tokens / seq_len / data-parallel degree)")

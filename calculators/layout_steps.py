@@ -2,8 +2,9 @@
 
 import numpy as np
 
+from .errors import CalculatorInputError
 from .layout_inputs import JOB_FIELDS, LAYOUT_FIELDS, MODEL_FIELDS, SCHEDULES, check_layout, resolve_job
-from .layout_model import MEMORY_PARTS, TIME_PARTS, binding, evaluate, flops_per_token, shape_efficiency
+from .layout_model import MEMORY_PARTS, TIME_PARTS, binding, binding_share, evaluate, flops_per_token, shape_efficiency
 from .registry import Calculator, register
 from .working import step, word
 
@@ -14,7 +15,7 @@ SOURCES = (
     "Rajbhandari et al. 2020, ZeRO: 16 bytes per parameter for mixed-precision Adam, sharded by stage",
     "DeepSeek-AI 2024, DeepSeek-V3 Technical Report, Table 2: DualPipe bubble (PP/2-1)(F&B+B-3W) and two parameter copies",
     "Chowdhery et al. 2022, PaLM, Appendix B: model FLOPs per token 6N + 12 L H Q T",
-    "Fujii et al. 2024: no run with a memory estimate at or below 80% of HBM ran out of memory",
+    "data/achievable_fraction.json 'logits', 'memory_reserve' and 'memory_line': memory calibrated on peaks measured on an H100 80GB HBM3, 2026-11 (bench/calibrate.py)",
     "data/achievable_fraction.json: achievable fraction of peak per chip and precision (measured on an H100 80GB HBM3, 2026-11, and published benchmarks)",
 )
 RECOMPUTE_CODE = {"none": 0.0, "selective": 1.0, "full": 2.0}
@@ -24,13 +25,15 @@ def layout_arrays(v: dict) -> dict:
     """The layout fields of one evaluate_layout call as one-element arrays, the schedule settled."""
     virtual = float(v["virtual_stages"])
     schedule = v["schedule"] or ("interleaved" if virtual > 1 else "1f1b")
+    if virtual > 1 and v["pp_degree"] == 1:
+        raise CalculatorInputError("virtual_stages", "above 1 needs pp_degree above 1 (virtual stages split a pipeline's stages)")
     if virtual > 1 and schedule not in ("interleaved", "dualpipe"):
-        from .errors import CalculatorInputError
         raise CalculatorInputError("virtual_stages", f"above 1 needs schedule interleaved, not {schedule}")
-    if schedule == "interleaved" and v["pp_degree"] == 1:
-        schedule = "1f1b"
+    if schedule != "1f1b" and v["pp_degree"] == 1:
+        raise CalculatorInputError("schedule", f"{schedule} is a pipeline schedule: it needs pp_degree above 1")
     v["schedule"] = schedule
-    values = dict(tp=v["tp_degree"], pp=v["pp_degree"], vs=virtual, ep=v["ep_degree"], cp=v["cp_degree"], zero=v["zero_stage"],
+    etp = v["tp_degree"] if v.get("expert_tp_degree") is None else v["expert_tp_degree"]
+    values = dict(tp=v["tp_degree"], pp=v["pp_degree"], vs=virtual, ep=v["ep_degree"], cp=v["cp_degree"], etp=etp, zero=v["zero_stage"],
                   mb=v["micro_batch"], rc=RECOMPUTE_CODE[v["recompute"]], sched=float(SCHEDULES.index(schedule)))
     return {key: np.array([float(value)]) for key, value in values.items()}
 
@@ -42,7 +45,7 @@ def describe(lay: dict, i: int, dp) -> str:
     if g["pp"] > 1:
         parts[-1] += f" ({SCHEDULES[g['sched']]}" + (f", {g['vs']} virtual)" if g["vs"] > 1 else ")")
     if g["ep"] > 1:
-        parts.append(f"EP {g['ep']}")
+        parts.append(f"EP {g['ep']}" + (f" (expert TP {int(lay['etp'][i])})" if "etp" in lay and lay["etp"][i] != lay["tp"][i] else ""))
     parts.append(f"DP {int(dp[i])}")
     parts.append("FSDP (ZeRO-3)" if g["zero"] == 3 else f"ZeRO-{g['zero']}" if g["zero"] else "no ZeRO")
     parts.append(f"micro-batch {g['mb']}")
@@ -54,7 +57,7 @@ def describe(lay: dict, i: int, dp) -> str:
 def layout_dict(lay: dict, i: int, dp) -> dict:
     """Layout i as DESIGN.md's layout fields."""
     return {"tp_degree": int(lay["tp"][i]), "pp_degree": int(lay["pp"][i]), "virtual_stages": int(lay["vs"][i]),
-            "ep_degree": int(lay["ep"][i]), "cp_degree": int(lay["cp"][i]), "dp_degree": int(dp[i]), "zero_stage": int(lay["zero"][i]),
+            "ep_degree": int(lay["ep"][i]), "cp_degree": int(lay["cp"][i]), "expert_tp_degree": int(lay.get("etp", lay["tp"])[i]), "dp_degree": int(dp[i]), "zero_stage": int(lay["zero"][i]),
             "micro_batch": int(lay["mb"][i]), "recompute": ("none", "selective", "full")[int(lay["rc"][i])],
             "schedule": SCHEDULES[int(lay["sched"][i])]}
 
@@ -71,7 +74,8 @@ def outputs_of(job: dict, result: dict, bind, i: int) -> dict:
         "memory_breakdown_bytes": {name: float(result["memory"][name][i]) for name in MEMORY_PARTS},
         "memory_bytes_per_chip": float(result["memory_bytes_per_chip"][i]),
         "memory_fraction_of_hbm": float(result["memory_fraction_of_hbm"][i]), "fits_memory": bool(result["fits_memory"][i]),
-        "binding_constraint": str(bind[i]),
+        "memory_line": float(result["memory_line"]),
+        "binding_constraint": str(bind[i]), "binding_share": binding_share(result, bind, i),
     }
 
 
@@ -128,11 +132,13 @@ def explain(job: dict, lay: dict, r: dict, bind, i: int) -> list[dict]:
     steps.append(step("layout.mfu", tps=(x["tokens_per_s_per_chip"], "count"), flops=(flops, "flops"), peak=(job["peak"], "flop_per_s"),
                       precision=job["precision"], mfu=(x["mfu"], "fraction")))
     steps.append(step("layout.memory", w=(mem["weights"], "bytes"), g=(mem["grads"], "bytes"), o=(mem["optimizer"], "bytes"),
-                      a=(mem["activations"], "bytes"), b=(mem["buffers"], "bytes"), zero=(g["zero"], "count"),
+                      a=(mem["activations"], "bytes"), b=(mem["buffers"], "bytes"), r=(mem["reserve"], "bytes"), zero=(g["zero"], "count"),
                       act_layer=(x["act_layer"], "bytes"), inflight=(x["inflight"], ""), total=(x["memory_bytes_per_chip"], "bytes"),
                       fraction=(x["memory_fraction_of_hbm"], "fraction"), hbm=(job["hbm"], "bytes"),
-                      fits=word("layout.fits_yes" if x["fits_memory"] else "layout.fits_no")))
-    steps.append(step("layout.binding", binding=word(f"layout.bind.{bind[i]}")))
+                      fits=step("layout.fits_yes" if x["fits_memory"] else "layout.fits_no", line=(job["memory_line"], "fraction"))))
+    share = (binding_share(r, bind, i), "fraction")
+    steps.append(step("layout.binding_memory", share=share) if not x["fits_memory"]
+                 else step("layout.binding", binding=word(f"layout.bind.{bind[i]}"), share=share))
     return steps
 
 
@@ -141,7 +147,7 @@ def assumptions_of(job: dict) -> list[str]:
     notes = [
         "the achievable fraction of peak comes from the best large matrix multiply on this chip generation; thinner matrices run slower (a fit to H100 measurements, 2026-11)",
         f"{round((1 / job['step_overhead'] - 1) * 100)}% is added to compute for what per-kernel models miss (launches, synchronisation, data loading), fitted on published runs",
-        "collectives reach 80% of the links' one-way bandwidth; ranks are placed tensor-parallel innermost, then context, expert, data and pipeline (Megatron-LM's order)",
+        f"collectives reach {job['collective_fraction']:.0%} of the links' one-way bandwidth and pay {job['collective_latency_s'] * 1e6:g} µs per ring step; ranks are placed tensor-parallel innermost, then context, expert, data and pipeline (Megatron-LM's order)",
         "tensor parallelism uses sequence parallelism; gradients are reduced in bf16; Adam keeps fp32 master weights and two moments (12 bytes per parameter)",
         f"activations assume {'a fused attention kernel without dropout (32·s·b·h bytes per layer for a GPT layer, as measured on an H100)' if job['fused_attention'] else 'unfused attention (Korthikanti et al.: 34·s·b·h + 5·a·s²·b bytes per layer)'}",
     ]
@@ -156,7 +162,7 @@ def evaluate_layout(v: dict):
     """Score one layout: step time and its exposed parts, memory per chip, MFU and the binding constraint."""
     job = resolve_job(v, tuple(f.name for f in JOB_FIELDS + LAYOUT_FIELDS))
     lay = layout_arrays(v)
-    check_layout(job, lay["tp"], lay["pp"], lay["vs"], lay["ep"], lay["cp"], lay["mb"], lay["zero"])
+    check_layout(job, lay["tp"], lay["pp"], lay["vs"], lay["ep"], lay["cp"], lay["mb"], lay["zero"], lay["etp"])
     result = evaluate(job, lay)
     bind = binding(result)
     outputs = outputs_of(job, result, bind, 0)

@@ -1,7 +1,7 @@
 """SVG bars for a layout plan: where a step's time goes and where memory goes, for the choice and its runner-ups.
 
 Each row is one layout (evaluate_layout's breakdowns); the time bars share one scale (the slowest step),
-the memory bars another (the largest footprint, with the chip's HBM and its 80% line marked).
+the memory bars another (the largest footprint, with the chip's HBM and its memory line marked).
 """
 
 from html import escape
@@ -14,7 +14,7 @@ WIDTH, ROW, LABEL_W, RIGHT = 760, 30, 290, 80
 MIN_WIDTH, WIDE, NARROW_ROW = 300, 560, 42
 RTL = ' direction="rtl"'  # on a title or label in a right-to-left language: its words in reading order
 TIME_PARTS = ("compute", "pp_bubble", "tp_comm", "dp_comm", "ep_comm", "cp_comm")
-MEMORY_PARTS = ("weights", "grads", "optimizer", "activations", "buffers")
+MEMORY_PARTS = ("weights", "grads", "optimizer", "activations", "buffers", "reserve")
 COLOURS = {"compute": "#2563eb", "pp_bubble": "#dc2626", "tp_comm": "#7c3aed", "dp_comm": "#d97706", "ep_comm": "#059669",
            "cp_comm": "#db2777", "weights": "#1d4ed8", "grads": "#60a5fa", "optimizer": "#f59e0b", "activations": "#10b981",
            "buffers": "#9ca3af"}
@@ -104,7 +104,7 @@ def _heading(text: str, top: int, rtl: bool, width: int) -> tuple[list[str], int
 
 
 def draw(rows: list[tuple[str, dict, dict]], hbm_bytes: float | None, words: dict, rtl: bool = False,
-         width: int = WIDTH) -> str:
+         width: int = WIDTH, memory_line: float = 0.8) -> str:
     """The plan as one SVG `width` px wide: `rows` are (label, time breakdown in s, memory breakdown in bytes), the choice first."""
     width = int(min(WIDTH, max(MIN_WIDTH, width)))
     top = 34
@@ -126,9 +126,10 @@ def draw(rows: list[tuple[str, dict, dict]], hbm_bytes: float | None, words: dic
     legend, lines = _legend(MEMORY_PARTS, words, top + 2, present_memory, width, rtl)
     out += legend
     top += 16 * (lines - 1)
-    limit = 0.8 * hbm_bytes if hbm_bytes else None
+    limit = memory_line * hbm_bytes if hbm_bytes else None
     bars, used = _bars([(label, memory) for label, _, memory in rows], MEMORY_PARTS, "bytes", words, top + 10, rtl,
-                       limit, words["limit"].format(limit=human(limit, "bytes")) if limit else "", width)
+                       limit, words["limit"].format(limit=human(limit, "bytes"), line=human(memory_line, "fraction")) if limit else "",
+                       width)
     out += bars
     height = top + used + 16
     header = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '

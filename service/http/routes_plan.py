@@ -52,7 +52,8 @@ async def plan_svg(
     result = await run_in_threadpool(calculators.run, "plan_layout", inputs)
     language = languages.get(lang)
     svg = plan_chart.draw(_rows(result), result["inputs"].get("hbm_bytes"), messages(lang)["plan_page"],
-                          rtl=language.direction == "rtl", width=width)
+                          rtl=language.direction == "rtl", width=width,
+                          memory_line=result["outputs"].get("memory_line", 0.8))
     return Response(svg, media_type="image/svg+xml")
 
 

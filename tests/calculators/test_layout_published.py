@@ -165,3 +165,105 @@ def test_params_and_active_params_stay_apart():
     out = calculators.run("evaluate_layout", {"model": "DSV3", "chip": "h800", "n_chips": 2048, "global_batch_tokens": "60M",
                                               "pp_degree": 16, "ep_degree": 64})
     assert out["inputs"]["params"] == 671e9 and out["inputs"]["active_params"] == 37e9
+
+
+# Honest answers (issue 19): nothing that does not fit is chosen, ties are ties, the binding constraint matches the breakdown.
+
+def test_when_nothing_fits_the_plan_says_so_and_gives_the_chips_that_fit():
+    # 405B needs 16 bytes per parameter of model state (Rajbhandari et al. 2020): 6.5 TB, far beyond 8 x 80 GB.
+    out = _plan(model="llama-3-405b", chip="h100", n_chips=8, global_batch_tokens="4M")
+    assert out["fits_memory"] is False and out["binding_constraint"] == "memory"
+    chips = out["no_fit"]["min_chips"]
+    assert 6.5e12 / 80e9 <= chips <= 16 * 8  # at least the model state over the whole HBM, and found within 4 doublings
+    assert _plan(model="llama-3-405b", chip="h100", n_chips=chips, global_batch_tokens="4M")["fits_memory"] is True
+    assert not _plan(model="llama-3-405b", chip="h100", n_chips=out["no_fit"]["largest_tried"], global_batch_tokens="4M")["fits_memory"]
+
+
+def test_a_plan_that_fits_has_no_no_fit_entry():
+    assert "no_fit" not in _plan(model="llama-3-70b", chip="h100", n_chips=1024, global_batch_tokens="4M")
+
+
+@pytest.mark.parametrize("job", [
+    {"model": "llama-3-70b", "chip": "h100", "n_chips": 1024, "global_batch_tokens": "4M"},
+    {"model": "llama-3-405b", "chip": "h100", "n_chips": 8192, "global_batch_tokens": "16M"},
+])
+def test_runner_ups_within_the_tolerance_are_ties_not_given_a_cause(job):
+    for other in _plan(**job)["runner_ups"]:
+        if other["fits_memory"] and abs(other["margin"]) < 0.03:
+            assert "within 3%" in other["lost_because"] and "+" not in other["lost_because"]
+        elif other["fits_memory"]:
+            assert "+" in other["lost_because"]  # a real gap names the part of the step that grew
+
+
+@pytest.mark.parametrize("job", [
+    {"model": "llama-3-70b", "chip": "h100", "n_chips": 1024, "global_batch_tokens": "4M"},
+    {"model": "DSV3", "chip": "h800", "n_chips": 2048, "global_batch_tokens": 15360 * 4096, "precision": "fp8"},
+])
+def test_the_binding_constraint_is_the_largest_part_of_the_step(job):
+    out = _plan(**job)
+    times = out["time_breakdown_s"]
+    assert out["binding_constraint"] == max(times, key=times.get)
+    assert out["binding_share"] == pytest.approx(max(times.values()) / out["step_time_s"])
+
+
+@pytest.mark.parametrize(("change", "field"), [
+    ({"virtual_stages": 2}, "virtual_stages"),          # virtual stages split pipeline stages: none here
+    ({"schedule": "dualpipe"}, "schedule"),             # DualPipe is a pipeline schedule
+    ({"micro_batch": 3, "global_batch_tokens": 1024 * 8192}, "micro_batch"),  # 1024 sequences over 64 replicas: 16 each, not 3s
+])
+def test_meaningless_layouts_without_a_pipeline_are_refused(change, field):
+    inputs = {"model": "llama-3-70b", "chip": "h100", "n_chips": 512, "global_batch_tokens": "4M", "tp_degree": 8} | change
+    with pytest.raises(CalculatorInputError) as caught:
+        calculators.run("evaluate_layout", inputs)
+    assert caught.value.field == field
+
+
+def test_plan_considers_only_micro_batches_that_divide_the_replica_batch():
+    out = _plan(model="llama-3-70b", chip="h100", n_chips=512, global_batch_tokens=1536 * 8192)
+    for layout in [out["layout"]] + [other["layout"] for other in out["runner_ups"]]:
+        assert (1536 / layout["dp_degree"]) % layout["micro_batch"] == 0
+
+
+def test_expert_parallelism_may_span_tensor_parallelism_as_megatron_folds_it():
+    # Megatron-Core MoE parallel folding (Liu et al. 2025, arXiv:2504.14960): attention on TP x DP, experts on EP x expert-TP,
+    # so EP 128 with TP 8 fits 128 chips per stage although the data-parallel degree is only 16.
+    inputs = {"model": "DSV3", "chip": "h800", "n_chips": 2048, "global_batch_tokens": 15360 * 4096, "pp_degree": 16,
+              "tp_degree": 8, "ep_degree": 128, "zero_stage": 1, "recompute": "full"}
+    with pytest.raises(CalculatorInputError) as caught:
+        calculators.run("evaluate_layout", inputs)  # expert TP defaults to TP: 128 x 8 chips do not fit in a 128-chip stage
+    assert caught.value.field == "ep_degree"
+    out = calculators.run("evaluate_layout", inputs | {"expert_tp_degree": 1})["outputs"]
+    assert out["layout"]["expert_tp_degree"] == 1 and out["layout"]["dp_degree"] == 16
+
+
+def test_expert_width_and_shared_experts_can_be_given():
+    base = {"params": 47e9, "active_params": 13e9, "n_layers": 32, "d_model": 4096, "n_heads": 32, "n_kv_heads": 8, "d_ff": 14336,
+            "vocab_size": 32000, "moe_experts": 8, "moe_top_k": 2, "seq_len": 4096, "chip": "h100", "n_chips": 64,
+            "global_batch_tokens": 1024 * 4096, "tp_degree": 2, "ep_degree": 8}
+    narrow = calculators.run("evaluate_layout", base | {"moe_d_ff": 7168})["outputs"]
+    shared = calculators.run("evaluate_layout", base | {"moe_d_ff": 7168, "moe_shared_experts": 2})["outputs"]
+    assert shared["time_breakdown_s"]["compute"] > narrow["time_breakdown_s"]["compute"]
+
+
+def test_a_job_beyond_one_tpu_v4_pod_crosses_the_data_centre_network():
+    # PaLM 540B (Chowdhery et al. 2022, section 4): 6144 TPU v4 in two 3072-chip pods, 12-way model parallel x FSDP inside a pod,
+    # data parallel across pods over DCN. The catalog's v4 entry once had no DCN figure and refused any job beyond 4096 chips.
+    inputs = {"model": "palm", "chip": "tpu-v4", "n_chips": 6144, "global_batch_tokens": 2048 * 2048, "tp_degree": 12, "zero_stage": 3,
+              "recompute": "full"}
+    out = calculators.run("evaluate_layout", inputs)["outputs"]
+    assert out["fits_memory"] and out["time_breakdown_s"]["dp_comm"] >= 0
+    assert out["time_breakdown_s"]["dp_comm"] == 0  # the cross-pod gradient exchange hides under the backward pass
+    slower = calculators.run("evaluate_layout", inputs | {"network_bandwidth_bytes_per_s": "0.1 GB/s"})["outputs"]
+    assert slower["time_breakdown_s"]["dp_comm"] > 0 and slower["step_time_s"] > out["step_time_s"]  # a stated network moves the answer
+
+
+@pytest.mark.parametrize(("chip", "hbm", "peak"), [
+    ("a100-40gb", 40e9, 312e12),   # NVIDIA A100 datasheet: 40GB HBM2, 312 TFLOP/s bf16 dense
+    ("a800", 80e9, 312e12),        # A800 SXM4 80GB product brief: the A100's compute, NVLink cut to 400 GB/s
+    ("mi300x", 192e9, 1307.4e12),  # AMD Instinct MI300X data sheet: 192 GB HBM3, 1307.4 TFLOP/s bf16 dense
+    ("tpu-v3", 32 * 2**30, 123e12),  # Google Cloud TPU v3 page: 32 GiB HBM2, 123 TFLOP/s bf16 per chip
+])
+def test_chips_users_asked_for_are_in_the_catalog(chip, hbm, peak):
+    result = calculators.run("plan_layout", {"model": "llama-3-8b", "chip": chip, "n_chips": 64, "global_batch_tokens": "4M"})
+    assert result["inputs"]["hbm_bytes"] == hbm and result["inputs"]["peak_flop_per_s"] == peak
+    assert result["outputs"]["fits_memory"]

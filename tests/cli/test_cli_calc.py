@@ -150,3 +150,24 @@ def test_a_batch_of_less_than_one_token_is_refused(capsys, name):
     command = ["plan"] if name == "plan_layout" else ["calc", name]
     code, _, err = run_cli(capsys, *command, *_flags({**VALID[name], "global_batch_tokens": "1e-10"}))
     assert code == 2 and err == "unjargon: error: global_batch_tokens: must be at least 1, got 1e-10\n"
+
+
+def test_plan_says_first_when_nothing_fits_and_answers_in_arabic(capsys):
+    # issue 19: 405B on 8 H100 fits in no layout; the answer says so first, names the chips that would fit, and exits 0.
+    from service.cli.main import main
+
+    assert main(["plan", "--model", "llama-3-405b", "--chip", "h100", "--n-chips", "8", "--global-batch-tokens", "4M"]) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if line.strip()]
+    assert lines[1].startswith("No layout fits") and "Chosen layout" not in "\n".join(lines)
+    assert main(["plan", "--model", "llama-3-70b", "--chip", "h100", "--n-chips", "64", "--global-batch-tokens", "4M", "--lang", "ar"]) == 0
+    text = capsys.readouterr().out
+    assert "التوزيع المختار" in text and "Chosen layout" not in text and "micro-batch" not in text
+    assert main(["plan", "--model", "llama-3-70b", "--chip", "h100", "--n-chips", "64", "--global-batch-tokens", "4M", "--lang", "xx"]) == 2
+
+
+def test_plan_names_a_model_given_by_its_architecture(capsys):
+    from service.cli.main import main
+
+    assert main(["plan", "--params", "70B", "--n-layers", "80", "--d-model", "8192", "--n-heads", "64", "--seq-len", "8192",
+                 "--chip", "h100", "--n-chips", "64", "--global-batch-tokens", "4M"]) == 0
+    assert "70B-parameter model (80 layers" in capsys.readouterr().out.splitlines()[0]

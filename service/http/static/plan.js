@@ -72,8 +72,9 @@
 
   // Why a runner-up lost, in the page's language: a simpler layout preferred, or the part of the step that grew most.
   function whyLost(chosen, other) {
-    if (other.margin < 0) return t("simpler_preferred");
     if (!other.fits_memory) return t("does_not_fit");
+    if (other.margin < 0) return t("simpler_preferred");
+    if (other.margin < 0.03) return t("tie"); // within 3% is a tie: no cause for a gap that is not there
     let worst = null, grew = 0;
     for (const part of TIME_PARTS) {
       const delta = (other.time_breakdown_s[part] || 0) - (chosen.time_breakdown_s[part] || 0);
@@ -84,7 +85,10 @@
 
   function show(result) {
     const out = result.outputs;
-    $("chosen").textContent = compact(out.layout);
+    // A layout that does not fit is never called chosen: the heading says none fits, and from how many chips one does.
+    document.querySelector('[data-ui="chosen"]').textContent = out.fits_memory ? t("chosen") : t("none_fits");
+    const fitsFrom = out.no_fit && out.no_fit.min_chips ? fill(t("fits_from"), { n: out.no_fit.min_chips.toLocaleString("en") }) : t("least_memory");
+    $("chosen").textContent = compact(out.layout) + (out.fits_memory ? "" : " — " + fitsFrom);
     const figures = $("figures");
     figures.replaceChildren();
     const rows = [["mfu", percent(out.mfu)], ["tokens_per_chip", Math.round(out.tokens_per_s_per_chip).toLocaleString("en")],
