@@ -6,7 +6,8 @@ from calculators import catalog
 from calculators import working as calculator_working
 
 from service.explain import followup, restate
-from service.explain.document import Document, analyse
+from service.explain.document import Document
+from service.explain.pipeline import analyse
 from service.i18n import arabic
 from service.i18n.messages import join_names, messages
 

@@ -67,26 +67,3 @@ class Document:
     def figure(self, quantity: str):
         """The first figure of `quantity` the text states, or None."""
         return next((f for f in self.figures if f.quantity == quantity), None)
-
-
-def read_figures(doc: Document) -> None:
-    """Stage 2: every figure the text states (outside page clutter), and the chips and models it names."""
-    from service.explain import terms
-    from service.explain.figures import read_figures as reader
-
-    doc.figures = [f for f in reader(doc.text) if not terms.inside(doc.clutter, f.start)]
-    spans = [(f.start, f.end) for f in doc.figures]
-    # "72-GPU" is a figure about a node, not a mention of the generic GPU cluster.
-    doc.mentions = [m for m in grounding.mentions(doc.text) if not terms.inside(doc.clutter, m.start)
-                    and not (m.generic and terms.inside(spans, m.start))]
-    terms.add_notation_terms(doc)
-
-
-def analyse(text: str, lang: str, previous: Document | None = None) -> Document:
-    """Run every stage on `text` (a follow-up of `previous` when given) and return the document."""
-    from service.explain import checks, claims, terms
-
-    doc = Document(text=text, lang=lang, previous=previous)
-    for stage in (terms.read_terms, read_figures, claims.find_claims, checks.check_claims):
-        stage(doc)
-    return doc

@@ -261,7 +261,7 @@ def _reading(request: ExplainRequest) -> dict:
         return {}
     try:
         from service.explain import restate
-        from service.explain.document import analyse
+        from service.explain.pipeline import analyse
     except ImportError:  # a checkout without the explainer's data
         return {}
     doc = analyse(request.text, request.language)

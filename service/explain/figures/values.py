@@ -6,30 +6,28 @@ import re
 from calculators import catalog
 from calculators.arithmetic import walk
 from service.explain.figures.record import _Fig
+from service.explain.process_cache import CACHE
 from service.explain.figures.words import _AR_PARTICLE, _AR_PLURAL_SCALE, _AR_SPLIT, _AR_TEEN, _AR_WEAK, _AR_WORDS, _DEVICE_WORD, _EN_WORDS, _MULTS, _NUMLIT, _PRODUCT_OVER, _SUPS, _TOKEN_WORD, _Tok, _UNIT_SECONDS, _rx
-
-_CHIP_CACHE: dict[str, str | None] = {}
-_MODEL_CACHE: dict[str, str | None] = {}
-
 
 def _chip_id(name: str) -> str | None:
     """The catalog id of a chip name as written ("H100s", "TPU v4"), or None."""
-    if name not in _CHIP_CACHE:
-        found = None
-        for candidate in (name, re.sub(r"s$", "", name), re.sub(r"^(?:NVIDIA|Nvidia|AMD|Google|Intel)\s+", "", name)):
-            key = catalog.normalise_name(candidate)
-            if key in catalog.hardware()._index:
-                found = catalog.hardware()._index[key]["id"]
-                break
-        _CHIP_CACHE[name] = found
-    return _CHIP_CACHE[name]
+    return CACHE.get("chip_ids", name, lambda: _find_chip(name))
+
+
+def _find_chip(name: str) -> str | None:
+    for candidate in (name, re.sub(r"s$", "", name), re.sub(r"^(?:NVIDIA|Nvidia|AMD|Google|Intel)\s+", "", name)):
+        key = catalog.normalise_name(candidate)
+        if key in catalog.hardware()._index:
+            return catalog.hardware()._index[key]["id"]
+    return None
 
 
 def _model_id(name: str) -> str | None:
-    if name not in _MODEL_CACHE:
+    """The catalog id of a model name as written, or None."""
+    def find() -> str | None:
         entry = catalog.models()._index.get(catalog.normalise_name(name))
-        _MODEL_CACHE[name] = entry["id"] if entry else None
-    return _MODEL_CACHE[name]
+        return entry["id"] if entry else None
+    return CACHE.get("model_ids", name, find)
 
 
 def _ar_number(words: str) -> tuple[float, bool]:

@@ -1,0 +1,50 @@
+"""MFU from the text's throughput (or batch and step time), chips, model and the chip's peak, against the MFU it states."""
+
+from service.explain.checks.core import Inputs, Result, chip_inputs, compare, computed, figure, model_inputs, n_chips, needs_more, run
+from service.explain.document import Claim, Document
+
+
+def mfu(doc: Document, claim: Claim) -> Result | None:
+    """The mfu calculator with the text's rate, chips, model and chip."""
+    stated = next((f for f in claim.figures if f.quantity == "mfu"), None)
+    rate = next((f for f in claim.figures if f.quantity in ("tokens_per_s", "tokens_per_s_per_chip", "step_time_s")), None)
+    if stated is None and rate is None:
+        return None
+    inputs = Inputs(doc.lang)
+    missing = []
+    rate = figure(doc, claim, "tokens_per_s", "tokens_per_s_per_chip")
+    if rate is not None and rate.quantity == "tokens_per_s_per_chip":
+        inputs.derived("n_chips", 1, rate.quote)
+        inputs.text("tokens_per_s", rate)
+    elif rate is not None:
+        inputs.text("tokens_per_s", rate)
+        if not n_chips(doc, claim, inputs):
+            missing.append("n_chips")
+    else:
+        batch, step = figure(doc, claim, "global_batch_tokens"), figure(doc, claim, "step_time_s")
+        if batch is None:
+            sequences, seq = figure(doc, claim, "global_batch_sequences"), figure(doc, claim, "seq_len")
+            if sequences is not None and seq is not None:
+                inputs.derived("global_batch_tokens", sequences.value * seq.value, f"{sequences.quote} x {seq.quote}")
+                batch = True
+        else:
+            inputs.text("global_batch_tokens", batch)
+        if batch is None or step is None:
+            missing.append("tokens_per_s")
+        else:
+            inputs.text("step_time_s", step)
+        if not n_chips(doc, claim, inputs):
+            missing.append("n_chips")
+    if not model_inputs(doc, claim, inputs):
+        missing.append("params")
+    if not chip_inputs(doc, claim, inputs):
+        missing.append("peak_flop_per_s")
+    if missing:
+        return needs_more(doc, missing) if stated is not None else None
+    index = run(doc, "mfu", inputs)
+    if index is None:
+        return None
+    value = doc.calculations[index]["outputs"]["mfu"]
+    if stated is not None:
+        return compare(doc, stated, value, "mfu", [index])
+    return computed(doc, "mfu", value, [index])
