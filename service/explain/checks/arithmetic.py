@@ -19,6 +19,7 @@ from calculators.formatting import human
 from calculators.errors import CalculatorInputError
 
 from service.explain import pattern_cache, restate
+from service.explain.checks import verdicts
 from service.explain.checks.core import Inputs, Result, chip_inputs, figure, run
 from service.explain.process_cache import CACHE
 from service.explain.document import Claim, Document
@@ -154,7 +155,7 @@ def _stated_value(claim: Claim, result: dict) -> tuple[float, float, str | None]
 
 
 def _tolerance(quote: str, value: float, approx: bool) -> float:
-    """2%, or the rounding of the last written digit ("2.2" is 2.15-2.25), or 5% for a figure said to be approximate."""
+    """data/verdicts.json's written-arithmetic tolerance: 2%, the rounding of the last written digit ("2.2" is 2.15-2.25), or 5% for "about"."""
     digits = re.sub(r"[^\d.]", "", quote.split("e")[0].split("E")[0])
     rounding = 0.0
     if digits and value:
@@ -162,7 +163,7 @@ def _tolerance(quote: str, value: float, approx: bool) -> float:
         written = float(digits) if digits.replace(".", "").isdigit() else 0
         if written:
             rounding = 0.5 * 10 ** -decimals / written
-    return max(0.02, rounding, 0.05 if approx else 0.0)
+    return verdicts.arithmetic_tolerance(rounding, approx)
 
 
 # ------------------------------------------------------------------------------------------- verdicts

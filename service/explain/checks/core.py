@@ -7,13 +7,12 @@ import calculators
 from calculators import catalog, jsonable
 
 from service.explain import grounding, restate
+from service.explain.checks import verdicts
 from service.explain.document import Claim, Document
 from service.i18n.messages import join_names, messages
 
 MAX_MODELS = 3
 MAX_CHIPS = 4
-# A stated result agrees with the calculation within this share (twice as wide when the text says "about").
-TOLERANCE = 0.1
 # Inputs a calculator takes from a chip or a model of the catalog when it is named.
 CHIP_FIELDS = {"peak_flop_per_s", "dp_bandwidth_bytes_per_s", "chips_per_node", "memory_bandwidth_bytes_per_s", "bandwidth_bytes_per_s"}
 MODEL_FIELDS = {"params", "moe_experts", "moe_top_k", "n_layers", "n_heads", "head_dim", "d_model", "seq_len"}
@@ -145,6 +144,10 @@ def dp_degree(doc: Document, claim: Claim) -> tuple[float, str] | None:
 
 def run(doc: Document, name: str, inputs: Inputs) -> int | None:
     """Run a calculator once per distinct input set; its index in doc.calculations, or None when it refuses."""
+    if not verdicts.grounded(inputs.sources):
+        # every input from the catalog or assumed: a calculation no sentence of the text asked for (data/verdicts.json)
+        doc.failures.append(f"{name}: not run, no input comes from the text")
+        return None
     key = json.dumps([name, inputs.values], sort_keys=True, default=str)
     for index, existing in enumerate(doc.calculations):
         if existing.get("_key") == key:
@@ -175,27 +178,58 @@ def _sources(result: dict, inputs: Inputs, lang: str) -> dict:
         elif given.get("model") and (name in MODEL_FIELDS or name.startswith("moe_")):
             out[name] = {"source": "catalog", "from": given["model"]}
         else:
-            out[name] = {"source": "assumed", "why": messages(lang)["assumed"]["calculator_default"].format(name=name)}
+            # a calculator's convention for a field the text leaves out, said in words but no assumption about the text
+            out[name] = {"source": "assumed", "why": messages(lang)["assumed"]["calculator_default"].format(name=name),
+                         "calculator_default": True}
     return out
 
 
 # ------------------------------------------------------------------------------------ results
 
-def agrees(stated: float, computed: float, approx: bool) -> bool:
-    tolerance = TOLERANCE * (2 if approx else 1)
-    return abs(computed - stated) <= tolerance * abs(stated) + (0.005 if abs(stated) <= 1 else 0)
-
-
 def compare(doc: Document, fig, computed: float, quantity: str, calculations: list[int] | None = None) -> Result:
-    """The verdict from a stated figure and the calculator's value of the same quantity."""
+    """The verdict from a stated figure and the calculator's value, under data/verdicts.json: like with like, possible,
+    and an inconsistency never built on an assumed input."""
     m = messages(doc.lang)["verdicts"]
-    verdict = "consistent" if agrees(fig.value, computed, getattr(fig, "approx", False)) else "inconsistent"
-    return Result(list(calculations or []), verdict, m[verdict].format(stated=fig.quote, computed=restate.value(quantity, computed)))
+    calculations = list(calculations or [])
+    shown = restate.value(quantity, computed)
+    if not verdicts.same_kind(fig.quantity, quantity):
+        return Result(calculations, "needs_more", m["uncertain_kind"].format(stated=fig.quote, computed=shown))
+    if not verdicts.possible(quantity, computed):
+        return impossible(doc, shown, calculations)
+    verdict = "consistent" if verdicts.agrees(fig.value, computed, getattr(fig, "approx", False)) else "inconsistent"
+    if verdict == "inconsistent":
+        assumed = assumed_in(doc, calculations)
+        if assumed:
+            names = [messages(doc.lang)["quantity_names"].get(a, a) for a in assumed]
+            return Result(calculations, "needs_more", m["rests_on_assumption"].format(
+                stated=fig.quote, computed=shown, assumed=join_names(names, doc.lang)))
+    return Result(calculations, verdict, m[verdict].format(stated=fig.quote, computed=shown))
 
 
 def computed(doc: Document, quantity: str, value: float, calculations: list[int]) -> Result:
-    """A calculation that checks nothing stated: its value, said as the why (the verdict stays as it was)."""
+    """A calculation that checks nothing stated: its value, said as the why (the verdict stays as it was); an impossible one is no finding."""
+    if not verdicts.possible(quantity, value):
+        return impossible(doc, restate.value(quantity, value), calculations)
     return Result(list(calculations), None, messages(doc.lang)["verdicts"]["computed"].format(computed=restate.value(quantity, value)))
+
+
+def impossible(doc: Document, shown: str, calculations: list[int]) -> Result:
+    """needs_more for a result outside the physical bounds, naming the figures whose reading is uncertain."""
+    quotes = []
+    for index in calculations:
+        for source in doc.calculations[index]["input_sources"].values():
+            if source.get("source") in ("text", "derived") and (source.get("quote") or source.get("from")):
+                quotes.append(f"“{source.get('quote') or source['from']}”")
+    return Result(list(calculations), "needs_more", messages(doc.lang)["verdicts"]["impossible"].format(
+        computed=shown, quotes=join_names(list(dict.fromkeys(quotes)), doc.lang)))
+
+
+def assumed_in(doc: Document, calculations: list[int]) -> list[str]:
+    """The inputs the calculations took as assumptions."""
+    found: list[str] = []
+    for index in calculations:
+        found += verdicts.assumed_inputs(doc.calculations[index]["input_sources"])
+    return list(dict.fromkeys(found))
 
 
 def needs_more(doc: Document, missing: list[str], calculations: list[int] | None = None) -> Result:

@@ -3,6 +3,7 @@
 import calculators
 
 from service.explain import restate
+from service.explain.checks import verdicts
 from service.explain.checks.core import Inputs, Result, chip_inputs, figure, model_inputs, n_chips, run
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
@@ -50,8 +51,7 @@ def layout(doc: Document, claim: Claim) -> Result | None:
     if stated is None or value is None:
         return Result([index])
     # The planner's MFU is a model's estimate, not a measurement: only a gap of 2x or more is flagged.
-    ratio = stated.value / value if value else 0
     field = "mfu" if stated.quantity == "mfu" else "model_flop_per_s_per_chip"
-    return Result([index], "consistent" if 0.5 <= ratio <= 2 else "inconsistent",
+    return Result([index], "consistent" if verdicts.estimate_agrees(stated.value, value) else "inconsistent",
                   messages(doc.lang)["verdicts"]["estimate"].format(stated=stated.quote, computed=restate.value(field, value)))
 
