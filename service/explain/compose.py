@@ -221,7 +221,9 @@ def _calculation_lines(doc: Document, indices: list[int], level: dict) -> list[s
             out = run["outputs"]
             verdict = (m["verdict_ok"] if not out["dp_comm_bound"] else
                        m["verdict_bound"].format(p=out["min_pp_degree"]) if out["min_pp_degree"] else m["verdict_unfixable"])
-            lines.append(f"  | {_chip(run, doc.lang)} | {_model(run) or m['dense_model_name']} | "
+            ep = run["inputs"].get("ep_degree") or 1
+            chip = _chip(run, doc.lang) + (("، " if doc.lang == "ar" else ", ") + f"EP {restate.value('ep_degree', ep)}" if ep > 1 else "")
+            lines.append(f"  | {chip} | {_model(run) or m['dense_model_name']} | "
                          f"{restate.value('tokens_per_chip', out['tokens_per_chip'])} | "
                          f"{restate.value('critical_tokens_per_chip', out['critical_tokens_per_chip'])} | {verdict} |")
         lines.append("")
@@ -230,7 +232,8 @@ def _calculation_lines(doc: Document, indices: list[int], level: dict) -> list[s
         if run["calculator"] == "pp_necessity" and run is not pp_runs[0]:
             continue
         title = _title(run, doc.lang)
-        lines.append(f"  - *{m['calculation']}: {title}*")
+        if not (run["calculator"] == "pp_necessity" and not steps_shown):  # the table above already names it
+            lines.append(f"  - *{m['calculation']}: {title}*")
         steps = _steps(run, doc.lang)[:steps_shown]
         if steps:
             lines.append(f"    {m['working_label']}:")
@@ -240,6 +243,15 @@ def _calculation_lines(doc: Document, indices: list[int], level: dict) -> list[s
         ordered = sorted(sources.items(), key=lambda item: item[0] != "chip")
         assumed = [s["why"] for _, s in ordered if s.get("source") == "assumed" and "why" in s and not s.get("default")]
         mine = [a for a in dict.fromkeys(assumed) if a in run.get("assumptions", [])]
+        if run["calculator"] == "pp_necessity":  # one table for every pipeline check: every row's assumptions are said
+            form = "why" if level["steps"] else "short"  # a short answer names each assumption in a few words
+            mine = list(dict.fromkeys(s.get(form, s["why"]) for r in pp_runs
+                                      for _, s in sorted(r.get("input_sources", {}).items(), key=lambda i: i[0] != "chip")
+                                      if s.get("source") == "assumed" and "why" in s and s["why"] in r.get("assumptions", [])))
+            if mine:  # every assumption the verdicts rest on, at every level
+                indent = "    " if steps_shown else "  - "
+                lines.append(f"{indent}{m['assuming']}: " + ("؛ " if doc.lang == "ar" else "; ").join(mine))
+            continue
         if mine and level["terms"]:  # a short answer keeps the first; only the shortest form drops them
             lines.append(f"    {m['assuming']}: " + "; ".join(mine if level["claims"] > 4 else mine[:1]))
     return lines

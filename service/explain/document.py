@@ -22,13 +22,15 @@ class Claim:
     plain: str = ""
     calculations: list[int] = field(default_factory=list)  # indices into Document.calculations
     verdict: str = "explained"  # consistent | inconsistent | explained | needs_more
-    why: str = ""
+    why: str = ""  # never empty once checked
+    confidence: str = "text"  # text | derived | assumed: the weakest source among the inputs of its calculations
 
     def to_dict(self) -> dict:
         """The JSON object of DESIGN.md's `claims` list."""
         return {"quote": self.quote, "plain": self.plain, "kinds": self.kinds, "frame": self.frame,
                 "calculation": self.calculations[0] if self.calculations else None,
-                "calculations": list(self.calculations), "verdict": self.verdict, "why": self.why}
+                "calculations": list(self.calculations), "verdict": self.verdict, "why": self.why,
+                "confidence": self.confidence}
 
 
 @dataclass

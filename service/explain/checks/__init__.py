@@ -15,6 +15,7 @@ from service.explain.checks.mfu import mfu
 from service.explain.checks.roofline import roofline
 from service.explain.checks.training_time import computation, training_time
 from service.explain.document import Claim, Document
+from service.i18n.messages import messages
 
 PP_FRAMES = ("pp_only_when_dp_bound", "pp_not_needed", "fast_links_no_pp", "dp_comms_bound", "pp_needed")
 CHECKERS = (computation, bubble, mfu, training_time, bus_bandwidth, collective_time, memory, roofline, layout, training_flops)
@@ -59,9 +60,21 @@ def check_claim(doc: Document, claim: Claim) -> None:
     claim.calculations = list(dict.fromkeys(claim.calculations))
 
 
+def _finish(doc: Document, claim: Claim) -> None:
+    """A why for every claim (an explained one says so in words) and its confidence from its calculations' inputs."""
+    if not claim.why:
+        words = messages(doc.lang)["verdicts"]
+        kind = next((k for k in ("question", "requirement", "cause", "comparison") if k in claim.kinds), "default")
+        claim.why = words[f"words_{kind}"]
+    sources = [s.get("source") for i in claim.calculations for name, s in doc.calculations[i]["input_sources"].items()
+               if not s.get("calculator_default")]
+    claim.confidence = "assumed" if "assumed" in sources else "derived" if {"derived", "catalog"} & set(sources) else "text"
+
+
 def check_claims(doc: Document) -> None:
     """Fill doc.calculations and each claim's calculations, verdict and why."""
     for claim in doc.claims:
         check_claim(doc, claim)
+        _finish(doc, claim)
     for result in doc.calculations:
         result.pop("_key", None)

@@ -1,6 +1,7 @@
 """The public core every checker shares: a calculator's inputs with their sources, running it once, and the result it gives a claim."""
 
 import json
+import re
 from dataclasses import dataclass, field
 
 import calculators
@@ -15,6 +16,8 @@ MAX_MODELS = 3
 MAX_CHIPS = 4
 # Inputs a calculator takes from a chip or a model of the catalog when it is named.
 CHIP_FIELDS = {"peak_flop_per_s", "dp_bandwidth_bytes_per_s", "chips_per_node", "memory_bandwidth_bytes_per_s", "bandwidth_bytes_per_s"}
+_MOE_WORDS = re.compile(r"\bMoE\b|mixture[- ]of[- ]experts|\bexperts?\b|خليط الخبراء|الخبراء", re.I)
+_POD = re.compile(r"\b(?:full|whole|entire|one|a|single)\s+(?:TPU\s*)?(?:v\d\w*\s+)?pod\b|\bpod\b", re.I)
 MODEL_FIELDS = {"params", "moe_experts", "moe_top_k", "n_layers", "n_heads", "head_dim", "d_model", "seq_len"}
 
 
@@ -55,8 +58,11 @@ class Inputs:
 
     def assumed(self, name: str, value, key: str, **fields) -> None:
         self.values[name] = value
-        sentence = messages(self.lang)["assumed"][key].format(**fields)
+        m = messages(self.lang)
+        sentence = m["assumed"][key].format(**fields)
         self.sources[name] = {"source": "assumed", "why": sentence}
+        if key in m.get("assumed_short", {}):  # the few words a short answer names it by
+            self.sources[name]["short"] = m["assumed_short"][key].format(**fields)
         self.assumptions.append(sentence)
 
 
@@ -82,18 +88,44 @@ def has(claim: Claim, quantity: str) -> bool:
     return any(f.quantity == quantity for f in claim.figures)
 
 
+def _mixture_of_experts(doc: Document) -> bool:
+    """Whether the text is about a mixture-of-experts model (the term, or experts named)."""
+    return any(t["id"] == "mixture-of-experts" for t in doc.terms) or bool(_MOE_WORDS.search(doc.text))
+
+
+def _moe_model(models: list[dict], total: float | None) -> dict | None:
+    """A named catalog mixture of experts (whose total size is the stated one, when one is stated)."""
+    for model in models:
+        active, full = model.get("params_active"), model.get("params_total")
+        if active and full and active != full and (total is None or abs(total - full) <= 0.15 * full):
+            return model
+    return None
+
+
 def model_inputs(doc: Document, claim: Claim, inputs: Inputs) -> bool:
-    """Params from the text (a stated size wins), else the model it names; False when neither is there."""
-    fig = figure(doc, claim, "active_params", "params")
+    """Params from the text (a stated size wins, active parameters first), else the model it names; False when neither
+    is there, or when the only size stated is a mixture of experts' total (FLOPs are 6 x ACTIVE parameters)."""
+    models = claim.models or doc.models() or (doc.previous.models() if doc.previous else [])
+    fig = figure(doc, claim, "active_params")
+    if fig is None:
+        fig = figure(doc, claim, "params")
+        if fig is not None and _moe_model(models, fig.value) is not None:
+            fig = None  # the named model's total: the catalog gives its active parameters
+        elif fig is not None and _mixture_of_experts(doc):
+            return False
     if fig is not None:
         inputs.text("params", fig)
         return True
-    models = claim.models or doc.models() or (doc.previous.models() if doc.previous else [])
     if models:
         inputs.values["model"] = models[0]["id"]
         inputs.sources["model"] = {"source": "text", "quote": models[0]["name"]}
         return True
     return False
+
+
+def params_missing(doc: Document, claim: Claim) -> str:
+    """The figure to name when model_inputs fails: the active parameters of a mixture of experts, else the model size."""
+    return "active_params" if figure(doc, claim, "params") is not None and _mixture_of_experts(doc) else "params"
 
 
 def chip_inputs(doc: Document, claim: Claim, inputs: Inputs) -> bool:
@@ -118,6 +150,17 @@ def chips(doc: Document, claim: Claim) -> list[dict]:
     if not found and doc.previous:
         found = doc.previous.chips()
     return found[:MAX_CHIPS]
+
+
+def pod_chips(doc: Document, claim: Claim) -> tuple[int, str] | None:
+    """The chip count of a whole TPU pod the text names ("a full v5p pod"): its ICI domain in data/hardware.json."""
+    if not _POD.search(claim.quote) and not _POD.search(doc.text):
+        return None
+    for chip in chips(doc, claim):
+        count = (chip.get("topology") or {}).get("fast_domain_chips")
+        if chip.get("kind") == "tpu" and count and not doc.named_only_generically(chip):
+            return int(count), f"{chip['name']} pod ({chip['id']} in data/hardware.json)"
+    return None
 
 
 def n_chips(doc: Document, claim: Claim, inputs: Inputs) -> bool:

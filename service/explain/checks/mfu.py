@@ -1,6 +1,7 @@
 """MFU from the text's throughput (or batch and step time), chips, model and the chip's peak, against the MFU it states."""
 
-from service.explain.checks.core import Inputs, Result, chip_inputs, compare, computed, figure, model_inputs, n_chips, needs_more, run
+from service.explain.checks.core import (Inputs, Result, chip_inputs, compare, computed, figure, model_inputs, n_chips, needs_more,
+                                         params_missing, run)
 from service.explain.document import Claim, Document
 
 
@@ -36,7 +37,7 @@ def mfu(doc: Document, claim: Claim) -> Result | None:
         if not n_chips(doc, claim, inputs):
             missing.append("n_chips")
     if not model_inputs(doc, claim, inputs):
-        missing.append("params")
+        missing.append(params_missing(doc, claim))
     if not chip_inputs(doc, claim, inputs):
         missing.append("peak_flop_per_s")
     if missing:

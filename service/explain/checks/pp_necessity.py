@@ -1,9 +1,12 @@
 """The check of claims about needing pipeline parallelism: pp_necessity with the text's batch, chips and degrees."""
 
+import re
+
 from calculators import catalog
 
 from service.explain import grounding, restate
-from service.explain.checks.core import MAX_MODELS, Inputs, Result, chips as claim_chips, figure, needs_more, run
+from service.explain.checks.core import (MAX_MODELS, Inputs, Result, assumed_in, chips as claim_chips, figure, needs_more, pod_chips,
+                                         run)
 from service.explain.document import Claim, Document
 from service.i18n.messages import join_names, messages
 
@@ -31,6 +34,10 @@ def _chip_count(doc: Document, claim: Claim, inputs: Inputs, model: dict | None)
     if fig is not None:
         inputs.text("n_chips", fig)
         return True
+    pod = pod_chips(doc, claim)
+    if pod is not None:  # "a full v5p pod": the pod's chip count, not a default
+        inputs.catalog("n_chips", pod[0], pod[1])
+        return True
     if model and model.get("training_chip_count"):
         inputs.catalog("n_chips", model["training_chip_count"], model["id"])
         return True
@@ -45,9 +52,13 @@ def check(doc: Document, claim: Claim) -> Result | None:
     hardware = catalog.hardware()
     chips = claim_chips(doc, claim)
     names_setup = claim.chips or claim.figures
-    if claim.frame != "pp_only_when_dp_bound" and not names_setup and doc.previous is None:
-        return None  # a belief stated in general ("PP is considered necessary at scale") names no set-up to check
     models = (claim.models or doc.models() or (doc.previous.models() if doc.previous else []))[:MAX_MODELS]
+    words = Result([], "explained", messages(doc.lang)["pp_verdicts"]["words"])
+    if claim.frame != "pp_only_when_dp_bound" and not names_setup and doc.previous is None:
+        return words  # a belief stated in general ("PP is considered necessary at scale") names no set-up to check
+    stated = any(figure(doc, claim, q) for q in ("global_batch_tokens", "global_batch_sequences", "n_chips", "tp_degree", "pp_degree", "ep_degree"))
+    if not chips and not models and not stated:
+        return words  # nothing of the text's own to check the rule on: explained in words, the planner offered
     contrast = None
     if claim.frame == "pp_only_when_dp_bound" and not any(c["id"] == data["contrast_chip"] for c in chips):
         contrast = hardware.get("chip", data["contrast_chip"])  # the other side of "only when": a narrow-link cluster
@@ -76,7 +87,8 @@ def check(doc: Document, claim: Claim) -> Result | None:
             if chip is contrast:
                 inputs.assumed("chip", chip["id"], "contrast_chip", chip=restate.chip_name(chip, doc.lang))
             elif doc.named_only_generically(chip):  # "TPUs": which generation is our assumption, said in words
-                inputs.assumed("chip", chip["id"], "generic_chip", chip=chip["name"])
+                inputs.assumed("chip", chip["id"], "generic_chip", chip=chip["name"],
+                               bare=re.sub(r"^(?:NVIDIA|Google|AMD)\s+", "", chip["name"]))
             else:
                 inputs.values["chip"] = chip["id"]
                 inputs.sources["chip"] = {"source": "text", "quote": restate.chip_name(chip, "en")}
@@ -90,7 +102,16 @@ def check(doc: Document, claim: Claim) -> Result | None:
                 runs.append((chip, model, index))
     if missing:
         return needs_more(doc, sorted(missing))
-    return _judge(doc, claim, runs, contrast)
+    if not runs:
+        return words
+    result = _judge(doc, claim, runs, contrast)
+    assumed = assumed_in(doc, result.calculations)
+    if result.verdict == "inconsistent" and assumed:  # data/verdicts.json: no inconsistency built on an assumption
+        m = messages(doc.lang)
+        names = [m["quantity_names"].get(a, a) for a in assumed]
+        result.verdict = "needs_more"
+        result.why = m["verdicts"]["assumption_suffix"].format(finding=result.why, assumed=join_names(names, doc.lang))
+    return result
 
 
 def _judge(doc: Document, claim: Claim, runs: list[tuple[dict, dict | None, int]], contrast) -> Result:
@@ -126,4 +147,9 @@ def _judge(doc: Document, claim: Claim, runs: list[tuple[dict, dict | None, int]
         verdict = "explained"
         key = "rule" if fields["contrast_bad"] and not named_bad else "answer_bad" if named_bad and not named_good else \
             "answer_good" if not named_bad else "partly"
+    needed = set(re.findall(r"\{(\w+)\}", verdicts[key]))
+    if any(not fields[name] for name in needed):  # a sentence never misses its chip's name ("on  data-parallel ...")
+        if not fields["contrast_bad"]:
+            return Result([index for _, _, index in runs], "explained", verdicts["words"])
+        verdict, key = "explained", "contrast_only"
     return Result([index for _, _, index in runs], verdict, verdicts[key].format(**fields))

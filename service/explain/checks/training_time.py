@@ -1,7 +1,9 @@
 """Training-time checks: arithmetic the text writes for a run's duration, and chip-hours or days stated for its tokens."""
 
 from service.explain import restate
-from service.explain.checks.core import Inputs, Result, chip_inputs, compare, figure, model_inputs, n_chips, needs_more, run
+from service.explain.checks import verdicts
+from service.explain.checks.core import (Inputs, Result, chip_inputs, compare, figure, impossible, model_inputs, n_chips,
+                                         needs_more, params_missing, run)
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
@@ -34,12 +36,18 @@ def computation(doc: Document, claim: Claim) -> Result | None:
 def training_time(doc: Document, claim: Claim) -> Result | None:
     """GPU-hours or days the text states for a training run, from its tokens and model (and chips, MFU)."""
     stated = next((f for f in claim.figures if f.quantity in ("chip_hours", "time_s", "chip_days")), None)
-    tokens = figure(doc, claim, "tokens")
-    if stated is None or tokens is None or "computation" in claim.kinds:
+    if stated is None or "computation" in claim.kinds:
         return None
+    tokens = next((f for f in claim.figures if f.quantity == "tokens"), None)
+    if tokens is None:
+        elsewhere = figure(doc, claim, "tokens")
+        if elsewhere is None:
+            return None
+        # a token count from another sentence may be another phase's (pre-training vs annealing): not combined
+        return Result([], "needs_more", messages(doc.lang)["verdicts"]["phases"].format(hours=stated.quote, tokens=elsewhere.quote))
     inputs = Inputs(doc.lang)
     if not model_inputs(doc, claim, inputs):
-        return needs_more(doc, ["params"])
+        return needs_more(doc, [params_missing(doc, claim)])
     inputs.text("tokens", tokens)
     if stated.quantity in ("chip_hours", "chip_days") and chip_inputs(doc, claim, inputs):
         # Chip-hours fix the per-chip rate: MFU = tokens x 6N / (chip-seconds x peak); one chip's view keeps it exact.
@@ -50,8 +58,10 @@ def training_time(doc: Document, claim: Claim) -> Result | None:
         index = run(doc, "mfu", inputs)
         if index is None:
             return Result()
-        return Result([index], None, messages(doc.lang)["verdicts"]["implied_mfu"].format(
-            hours=stated.quote, mfu=restate.value("mfu", doc.calculations[index]["outputs"]["mfu"])))
+        value = doc.calculations[index]["outputs"]["mfu"]
+        if not verdicts.possible("mfu", value):
+            return impossible(doc, restate.value("mfu", value), [index])
+        return Result([index], None, messages(doc.lang)["verdicts"]["implied_mfu"].format(hours=stated.quote, mfu=restate.value("mfu", value)))
     mfu = figure(doc, claim, "mfu")
     if not (n_chips(doc, claim, inputs) and mfu is not None and chip_inputs(doc, claim, inputs)):
         return needs_more(doc, [q for q, ok in (("n_chips", "n_chips" in inputs.values), ("mfu", mfu is not None),
