@@ -243,7 +243,7 @@ def compare(doc: Document, fig, computed: float, quantity: str, calculations: li
     if verdict == "inconsistent":
         assumed = assumed_in(doc, calculations)
         if assumed:
-            names = [messages(doc.lang)["quantity_names"].get(a, a) for a in assumed]
+            names = assumed_names(doc, calculations)
             return Result(calculations, "needs_more", m["rests_on_assumption"].format(
                 stated=fig.quote, computed=shown, assumed=join_names(names, doc.lang)))
     return Result(calculations, verdict, m[verdict].format(stated=fig.quote, computed=shown))
@@ -265,6 +265,17 @@ def impossible(doc: Document, shown: str, calculations: list[int]) -> Result:
                 quotes.append(f"“{source.get('quote') or source['from']}”")
     return Result(list(calculations), "needs_more", messages(doc.lang)["verdicts"]["impossible"].format(
         computed=shown, quotes=join_names(list(dict.fromkeys(quotes)), doc.lang)))
+
+
+def assumed_names(doc: Document, calculations: list[int]) -> list[str]:
+    """The assumptions of the calculations in a few words each (their short form, else the quantity's name)."""
+    names = messages(doc.lang)["quantity_names"]
+    found = []
+    for index in calculations:
+        for name, source in doc.calculations[index]["input_sources"].items():
+            if name in verdicts.assumed_inputs({name: source}):
+                found.append(source.get("short") or names.get(name, name))
+    return list(dict.fromkeys(found))
 
 
 def assumed_in(doc: Document, calculations: list[int]) -> list[str]:

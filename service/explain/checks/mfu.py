@@ -1,8 +1,13 @@
 """MFU from the text's throughput (or batch and step time), chips, model and the chip's peak, against the MFU it states."""
 
-from service.explain.checks.core import (Inputs, Result, chip_inputs, compare, computed, figure, model_inputs, n_chips, needs_more,
-                                         params_missing, run)
+import re
+
+from service.explain import restate
+from service.explain.checks.core import (Inputs, Result, chip_inputs, chips, compare, computed, figure, model_inputs, n_chips,
+                                         needs_more, params_missing, run)
 from service.explain.document import Claim, Document
+
+_FP8 = re.compile(r"\bfp8\b|\bfloat8\b|\be4m3\b", re.I)
 
 
 def mfu(doc: Document, claim: Claim) -> Result | None:
@@ -49,3 +54,33 @@ def mfu(doc: Document, claim: Claim) -> Result | None:
     if stated is not None:
         return compare(doc, stated, value, "mfu", [index])
     return computed(doc, "mfu", value, [index])
+
+
+def achieved_rate(doc: Document, claim: Claim) -> Result | None:
+    """"420 TFLOP/s per GPU, which is 42% MFU": the rate per chip over the chip's dense peak (catalog), against the MFU.
+
+    The calculator only divides; the verdict is the table's (data/verdicts.json), so the working never judges on its own."""
+    stated = next((f for f in claim.figures if f.quantity == "mfu"), None)
+    rate = next((f for f in claim.figures if f.quantity in ("flop_per_s_per_chip", "achieved_flop_per_s")), None)
+    if stated is None or rate is None:
+        return None
+    found = chips(doc, claim)
+    if not found:
+        return needs_more(doc, ["peak_flop_per_s"])
+    chip = found[0]
+    precision = "fp8" if _FP8.search(claim.quote) and chip.get("peak_fp8_flop_per_s") else "bf16"
+    peak = chip.get(f"peak_{precision}_flop_per_s")
+    if not peak:
+        return needs_more(doc, ["peak_flop_per_s"])
+    inputs = Inputs(doc.lang)
+    if doc.named_only_generically(chip):  # "per GPU": which GPU's peak is our assumption, said in words
+        inputs.assumed("expression", f"{rate.value:g} / {peak:g}", "generic_peak", chip=chip["name"], precision=precision,
+                       peak=restate.value("peak_flop_per_s", peak), bare=re.sub(r"^(?:NVIDIA|Google|AMD)\s+", "", chip["name"]))
+        inputs.sources["rate"] = {"source": "text", "quote": rate.quote}  # the text's own figure, for the grounding rule
+    else:
+        inputs.derived("expression", f"{rate.value:g} / {peak:g}",
+                       f"{rate.quote} / {chip['name']} dense {precision} peak ({peak / 1e12:g} TFLOP/s, data/hardware.json)")
+    index = run(doc, "arithmetic", inputs)
+    if index is None:
+        return None
+    return compare(doc, stated, doc.calculations[index]["outputs"]["value"], "mfu", [index])

@@ -5,7 +5,7 @@ import re
 from calculators import catalog
 
 from service.explain import grounding, restate
-from service.explain.checks.core import (MAX_MODELS, Inputs, Result, assumed_in, chips as claim_chips, figure, needs_more, pod_chips,
+from service.explain.checks.core import (MAX_MODELS, Inputs, Result, assumed_in, assumed_names, chips as claim_chips, figure, needs_more, pod_chips,
                                          run)
 from service.explain.document import Claim, Document
 from service.i18n.messages import join_names, messages
@@ -108,7 +108,7 @@ def check(doc: Document, claim: Claim) -> Result | None:
     assumed = assumed_in(doc, result.calculations)
     if result.verdict == "inconsistent" and assumed:  # data/verdicts.json: no inconsistency built on an assumption
         m = messages(doc.lang)
-        names = [m["quantity_names"].get(a, a) for a in assumed]
+        names = assumed_names(doc, result.calculations)
         result.verdict = "needs_more"
         result.why = m["verdicts"]["assumption_suffix"].format(finding=result.why, assumed=join_names(names, doc.lang))
     return result
