@@ -5,7 +5,7 @@ module of its own and returns a Result (or None when the claim is not its kind);
 """
 
 from service.explain.checks import arithmetic, pp_necessity
-from service.explain.checks.bandwidth import bus_bandwidth, collective_time
+from service.explain.checks.bandwidth import bits_and_bytes, bus_bandwidth, collective_time
 from service.explain.checks.bubble import bubble
 from service.explain.checks.core import Result
 from service.explain.checks.flops import training_flops
@@ -18,7 +18,7 @@ from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
 PP_FRAMES = ("pp_only_when_dp_bound", "pp_not_needed", "fast_links_no_pp", "dp_comms_bound", "pp_needed")
-CHECKERS = (computation, bubble, achieved_rate, mfu, training_time, bus_bandwidth, collective_time, memory, roofline, layout, training_flops)
+CHECKERS = (computation, bubble, achieved_rate, mfu, training_time, bus_bandwidth, collective_time, bits_and_bytes, memory, roofline, layout, training_flops)
 
 
 def _apply(claim: Claim, result: Result) -> None:
@@ -65,6 +65,8 @@ def _finish(doc: Document, claim: Claim) -> None:
     if not claim.why:
         words = messages(doc.lang)["verdicts"]
         kind = next((k for k in ("question", "requirement", "cause", "comparison") if k in claim.kinds), "default")
+        if any(f.quantity not in ("number", "expression") for f in claim.figures):
+            kind = "figures"
         claim.why = words[f"words_{kind}"]
     sources = [s.get("source") for i in claim.calculations for name, s in doc.calculations[i]["input_sources"].items()
                if not s.get("calculator_default")]

@@ -43,6 +43,7 @@ _THAN = _rx(r"\bthan\s+(?:the\s+|that\s+of\s+)?$", re.I)
 _FASTER = _rx(r"faster|speed", re.I)
 _TIMES = {"time_s", "step_time_s", "latency_s"}
 _DEGREES = ("dp_degree", "tp_degree", "pp_degree", "cp_degree")
+_SPEED_KINDS = {"time", "throughput", "compute_rate", "bandwidth"}
 RANK = {"inconsistent": 3, "consistent": 2, "needs_more": 1, "explained": 0}
 
 
@@ -344,6 +345,12 @@ def _change(doc: Document, claim: Claim, outcome: Outcome) -> None:
         if not same:
             return
         after = same[-1]
+    kinds = {verdicts.kind(before.quantity), verdicts.kind(after.quantity)}
+    if len(kinds) > 1 or (change.quantity == "speedup" and not kinds <= _SPEED_KINDS):
+        # a speed-up is a ratio of times or rates; a memory (or mixed) pair read as one is an uncertain reading
+        shown = f"{before.quote} → {after.quote}"
+        outcome.add("needs_more", messages(doc.lang)["verdicts"]["uncertain_kind"].format(stated=change.quote, computed=shown))
+        return
     if before.quantity in _TIMES and _FASTER.search(claim.quote):
         before, after = after, before  # a faster run takes less time: speed changes by old time / new time
     inputs = Inputs(doc.lang)

@@ -1,16 +1,40 @@
 """Model-state memory (weights, gradients, optimizer states, ZeRO sharding) against the memory the text states."""
 
-from service.explain.checks.core import Inputs, Result, compare, figure, model_inputs, run
+import re
+
+from service.explain import restate
+from service.explain.checks.core import Inputs, Result, compare, figure, run
 from service.explain.document import Claim, Document
+from service.i18n.messages import messages
+
+_NOT_STATES = re.compile(r"activation|peak|measured|max_memory|nvidia-smi|\bOOM\b|out of memory|KV cache|HBM|capacity", re.I)
+
+
+def _total_params(doc: Document, claim: Claim, inputs: Inputs) -> bool:
+    """Every parameter is stored, so memory takes a mixture of experts' TOTAL size: stated, else the named model's."""
+    fig = figure(doc, claim, "params")
+    if fig is not None:
+        inputs.text("params", fig)
+        return True
+    models = claim.models or doc.models() or (doc.previous.models() if doc.previous else [])
+    if models:
+        inputs.values["model"] = models[0]["id"]
+        inputs.sources["model"] = {"source": "text", "quote": models[0]["name"]}
+        return True
+    return False
 
 
 def memory(doc: Document, claim: Claim) -> Result | None:
     """model_state_memory with the text's model and ZeRO stage; the nearer of total and per-chip is compared."""
-    stated = next((f for f in claim.figures if f.quantity in ("bytes", "hbm_bytes", "size_bytes")), None)
-    if stated is None or "activation" in claim.quote.lower():
+    capacity = next((f for f in claim.figures if f.quantity == "hbm_bytes"), None)
+    if capacity is not None:
+        return _fits(doc, claim, capacity)
+    # a measured peak holds activations too: not comparable with model states
+    stated = next((f for f in claim.figures if f.quantity in ("bytes", "size_bytes")), None)
+    if stated is None or _NOT_STATES.search(claim.quote):
         return None
     inputs = Inputs(doc.lang)
-    if not model_inputs(doc, claim, inputs):
+    if not _total_params(doc, claim, inputs):
         return None
     zero, dp = figure(doc, claim, "zero_stage"), figure(doc, claim, "dp_degree", "n_ranks")
     if zero is not None:
@@ -27,3 +51,22 @@ def memory(doc: Document, claim: Claim) -> Result | None:
     if result.verdict == "inconsistent":  # a partial figure (optimizer states only) is explained, not wrong
         result.verdict = "explained"
     return result
+
+
+def _fits(doc: Document, claim: Claim, capacity) -> Result | None:
+    """A chip's memory the text states: whether the model states fit in it (a capacity is a bound, not a figure to equal)."""
+    inputs = Inputs(doc.lang)
+    if not _total_params(doc, claim, inputs):
+        return None
+    zero, dp = figure(doc, claim, "zero_stage"), figure(doc, claim, "dp_degree", "n_ranks")
+    if zero is not None:
+        inputs.text("zero_stage", zero)
+        if dp is not None:
+            inputs.text("dp_degree", dp)
+    index = run(doc, "model_state_memory", inputs)
+    if index is None:
+        return None
+    per_chip = doc.calculations[index]["outputs"]["bytes_per_chip"]
+    key = "fits" if per_chip <= capacity.value else "does_not_fit"
+    return Result([index], "explained", messages(doc.lang)["verdicts"][key].format(
+        computed=restate.value("bytes_per_chip", per_chip), stated=capacity.quote))
