@@ -20,7 +20,7 @@ from calculators.errors import CalculatorInputError
 
 from service.explain import pattern_cache, restate
 from service.explain.checks import verdicts
-from service.explain.checks.core import Inputs, Result, chip_inputs, figure, run
+from service.explain.checks.core import Inputs, Result, chip_inputs, figure, pod_chips, run
 from service.explain.process_cache import CACHE
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
@@ -374,6 +374,9 @@ def _change(doc: Document, claim: Claim, outcome: Outcome) -> None:
 def _degrees(doc: Document, claim: Claim, outcome: Outcome) -> None:
     """Data x tensor x pipeline (x context) degrees, all stated with the chip count, multiply to it."""
     chips = next((f for f in claim.figures if f.quantity == "n_chips"), None)
+    pod = pod_chips(doc, claim, whole=True) if chips is None else None
+    if pod is not None:  # "on a full v5p pod": the pod's chip count from data/hardware.json
+        chips = SimpleNamespace(value=float(pod[0]), quote=pod[1], start=-1, catalog=True)
     spans = [(claim.start + eq["start"], claim.start + eq["end"]) for eq in equations(claim)[0]]
     stated: dict = {}
     for fig in claim.figures:  # each degree as first stated, not an operand of the arithmetic that multiplies them
@@ -387,7 +390,8 @@ def _degrees(doc: Document, claim: Claim, outcome: Outcome) -> None:
     inputs = Inputs(doc.lang)
     inputs.values.update(expression=" * ".join(f"{f.value:g}" for f in figs), stated_result=chips.value, tolerance=1e-9)
     inputs.sources.update(expression={"source": "text", "quote": " x ".join(f.quote for f in figs)},
-                          stated_result={"source": "text", "quote": chips.quote},
+                          stated_result={"source": "catalog", "from": f"{chips.quote} pod (data/hardware.json)"} if getattr(chips, "catalog", False)
+                          else {"source": "text", "quote": chips.quote},
                           tolerance={"source": "derived", "from": "degrees are whole numbers"})
     index = run(doc, "arithmetic", inputs)
     if index is None:
@@ -395,7 +399,11 @@ def _degrees(doc: Document, claim: Claim, outcome: Outcome) -> None:
     outcome.calculations.append(index)
     out = doc.calculations[index]["outputs"]
     verdict = "consistent" if out["consistent"] else "inconsistent"
-    outcome.add(verdict, messages(doc.lang)["verdicts"][verdict].format(stated=chips.quote, computed=_shown(out["value"])))
+    m = messages(doc.lang)["verdicts"]
+    if getattr(chips, "catalog", False):
+        outcome.add(verdict, m["pod_degrees"].format(pod=chips.quote, n=_shown(chips.value), computed=_shown(out["value"])))
+    else:
+        outcome.add(verdict, m[verdict].format(stated=chips.quote, computed=_shown(out["value"])))
 
 
 def _zero_split(doc: Document, claim: Claim, outcome: Outcome) -> None:

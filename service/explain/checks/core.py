@@ -18,6 +18,7 @@ MAX_CHIPS = 4
 CHIP_FIELDS = {"peak_flop_per_s", "dp_bandwidth_bytes_per_s", "chips_per_node", "memory_bandwidth_bytes_per_s", "bandwidth_bytes_per_s"}
 _MOE_WORDS = re.compile(r"\bMoE\b|mixture[- ]of[- ]experts|\bexperts?\b|خليط الخبراء|الخبراء", re.I)
 _POD = re.compile(r"\b(?:full|whole|entire|one|a|single)\s+(?:TPU\s*)?(?:v\d\w*\s+)?pod\b|\bpod\b", re.I)
+_WHOLE_POD = re.compile(r"\b(?:full|whole|entire)\s+(?:TPU\s*)?(?:v\d\w*\s+)?pod\b", re.I)
 MODEL_FIELDS = {"params", "moe_experts", "moe_top_k", "n_layers", "n_heads", "head_dim", "d_model", "seq_len"}
 
 
@@ -152,14 +153,15 @@ def chips(doc: Document, claim: Claim) -> list[dict]:
     return found[:MAX_CHIPS]
 
 
-def pod_chips(doc: Document, claim: Claim) -> tuple[int, str] | None:
-    """The chip count of a whole TPU pod the text names ("a full v5p pod"): its ICI domain in data/hardware.json."""
-    if not _POD.search(claim.quote) and not _POD.search(doc.text):
+def pod_chips(doc: Document, claim: Claim, whole: bool = False) -> tuple[int, str] | None:
+    """The chip count of a TPU pod the text names ("a v5p pod"; with `whole`, only "a full/whole/entire pod"): its ICI domain."""
+    pattern = _WHOLE_POD if whole else _POD
+    if not pattern.search(claim.quote) and (whole or not pattern.search(doc.text)):
         return None
     for chip in chips(doc, claim):
         count = (chip.get("topology") or {}).get("fast_domain_chips")
         if chip.get("kind") == "tpu" and count and not doc.named_only_generically(chip):
-            return int(count), f"{chip['name']} pod ({chip['id']} in data/hardware.json)"
+            return int(count), chip["name"]
     return None
 
 

@@ -1,8 +1,13 @@
 """Model-state memory (weights, gradients, optimizer states, ZeRO sharding) against the memory the text states."""
 
+import json
 import re
+from functools import cache
+
+from calculators.resources import data_dir
 
 from service.explain import restate
+from service.explain.checks import verdicts
 from service.explain.checks.core import Inputs, Result, compare, figure, run
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
@@ -70,3 +75,31 @@ def _fits(doc: Document, claim: Claim, capacity) -> Result | None:
     key = "fits" if per_chip <= capacity.value else "does_not_fit"
     return Result([index], "explained", messages(doc.lang)["verdicts"][key].format(
         computed=restate.value("bytes_per_chip", per_chip), stated=capacity.quote))
+
+
+@cache
+def _formats() -> list[tuple[re.Pattern, float, str]]:
+    """data/precisions.json: each number format's pattern, bytes per value and name."""
+    data = json.loads((data_dir() / "precisions.json").read_text(encoding="utf-8"))
+    return [(re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(n) for n in f["names"]) + r")(?![\w-])", re.I), f["bytes"], f["names"][0])
+            for f in data["formats"]]
+
+
+def precision_change(doc: Document, claim: Claim) -> Result | None:
+    """"from bf16 to fp8 ... from 140 GB to 70 GB": memory scales by the ratio of the formats' widths (2 bytes -> 1)."""
+    before = next((f for f in claim.figures if f.role == "before" and verdicts.kind(f.quantity) == "memory"), None)
+    after = next((f for f in claim.figures if f.role == "after" and verdicts.kind(f.quantity) == "memory"), None)
+    if before is None or after is None:
+        return None
+    named = sorted((m.start(), size, name) for pattern, size, name in _formats() for m in pattern.finditer(claim.quote))
+    names = list(dict.fromkeys((size, name) for _, size, name in named))
+    if len(names) != 2 or names[0][0] == names[1][0]:
+        return None  # one change of format, in the order the text names them ("from bf16 to fp8")
+    (old_size, old), (new_size, new) = names
+    inputs = Inputs(doc.lang)
+    inputs.values["expression"] = f"{before.value:g} * {new_size:g} / {old_size:g}"
+    inputs.sources["expression"] = {"source": "derived", "from": f"{before.quote} x {new_size:g} / {old_size:g} bytes per value ({new} / {old})"}
+    index = run(doc, "arithmetic", inputs)
+    if index is None:
+        return None
+    return compare(doc, after, doc.calculations[index]["outputs"]["value"], "bytes", [index])
