@@ -262,9 +262,11 @@ def impossible(doc: Document, shown: str, calculations: list[int]) -> Result:
     """needs_more for a result outside the physical bounds, naming the figures whose reading is uncertain."""
     quotes = []
     for index in calculations:
-        for source in doc.calculations[index]["input_sources"].values():
-            if source.get("source") in ("text", "derived") and (source.get("quote") or source.get("from")):
-                quotes.append(f"“{source.get('quote') or source['from']}”")
+        for name, source in doc.calculations[index]["input_sources"].items():
+            said = source.get("quote") or source.get("from") or ""
+            # the figures read from the text, not the chip or model names that fed the calculation
+            if source.get("source") in ("text", "derived") and name not in ("chip", "model") and any(c.isdigit() for c in said):
+                quotes.append(f"“{said}”")
     return Result(list(calculations), "needs_more", messages(doc.lang)["verdicts"]["impossible"].format(
         computed=shown, quotes=join_names(list(dict.fromkeys(quotes)), doc.lang)))
 
