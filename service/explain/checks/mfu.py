@@ -73,12 +73,13 @@ def achieved_rate(doc: Document, claim: Claim) -> Result | None:
     if not peak:
         return needs_more(doc, ["peak_flop_per_s"])
     inputs = Inputs(doc.lang)
+    expression = f"{rate.value / 1e12:g} TFLOP/s / {peak / 1e12:g} TFLOP/s"  # the working reads "420 TFLOP/s / 989 TFLOP/s"
     if doc.named_only_generically(chip):  # "per GPU": which GPU's peak is our assumption, said in words
-        inputs.assumed("expression", f"{rate.value:g} / {peak:g}", "generic_peak", chip=chip["name"], precision=precision,
+        inputs.assumed("expression", expression, "generic_peak", chip=chip["name"], precision=precision,
                        peak=restate.value("peak_flop_per_s", peak), bare=re.sub(r"^(?:NVIDIA|Google|AMD)\s+", "", chip["name"]))
         inputs.sources["rate"] = {"source": "text", "quote": rate.quote}  # the text's own figure, for the grounding rule
     else:
-        inputs.derived("expression", f"{rate.value:g} / {peak:g}",
+        inputs.derived("expression", expression,
                        f"{rate.quote} / {chip['name']} dense {precision} peak ({peak / 1e12:g} TFLOP/s, data/hardware.json)")
     index = run(doc, "arithmetic", inputs)
     if index is None:
