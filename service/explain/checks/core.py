@@ -166,9 +166,14 @@ def pod_chips(doc: Document, claim: Claim, whole: bool = False) -> tuple[int, st
 
 
 def n_chips(doc: Document, claim: Claim, inputs: Inputs) -> bool:
+    """The job's chip count: stated, else the chip count of a full pod the claim names (catalog)."""
     fig = figure(doc, claim, "n_chips", "n_ranks")
     if fig is not None:
         inputs.text("n_chips", fig)
+        return True
+    pod = pod_chips(doc, claim, whole=True)
+    if pod is not None:
+        inputs.catalog("n_chips", pod[0], f"{pod[1]} pod (data/hardware.json)")
         return True
     return False
 
