@@ -26,7 +26,9 @@ def _apply(claim: Claim, result: Result) -> None:
     if result.verdict is not None:
         claim.verdict = result.verdict
     if result.why is not None:
-        claim.why = result.why
+        # a result that only computes adds its figure to what an earlier check said; a verdict's reason replaces it
+        keep = result.verdict is None and claim.why and result.why not in claim.why
+        claim.why = f"{claim.why}; {result.why}" if keep else result.why
 
 
 def check_claim(doc: Document, claim: Claim) -> None:

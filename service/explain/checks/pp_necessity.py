@@ -56,9 +56,12 @@ def check(doc: Document, claim: Claim) -> Result | None:
     words = Result([], "explained", messages(doc.lang)["pp_verdicts"]["words"])
     if claim.frame != "pp_only_when_dp_bound" and not names_setup and doc.previous is None:
         return words  # a belief stated in general ("PP is considered necessary at scale") names no set-up to check
-    stated = any(figure(doc, claim, q) for q in ("global_batch_tokens", "global_batch_sequences", "n_chips", "tp_degree", "pp_degree", "ep_degree"))
-    if not chips and not models and not stated:
-        return words  # nothing of the text's own to check the rule on: explained in words, the planner offered
+    if not chips and not models:
+        # no hardware and no model of the text's own: a batch or a degree alone does not make the rule checkable
+        stated = any(figure(doc, claim, q) for q in ("global_batch_tokens", "global_batch_sequences", "n_chips"))
+        if claim.frame == "pp_only_when_dp_bound" or not stated:
+            return words  # explained in words, the planner offered
+        return needs_more(doc, ["chip"])
     contrast = None
     if claim.frame == "pp_only_when_dp_bound" and not any(c["id"] == data["contrast_chip"] for c in chips):
         contrast = hardware.get("chip", data["contrast_chip"])  # the other side of "only when": a narrow-link cluster
