@@ -479,12 +479,13 @@ def valid_state(state) -> bool:
 
 def home_cache() -> Path | None:
     """The unjargon home's cache folder: where the built index goes when __pycache__ cannot take it."""
-    from service import config
+    from service import settings_holder  # filled by service.config; importing config here would close a cycle
 
     try:
-        return config.current().home / "cache"
-    except config.SettingsError:
+        settings = settings_holder.current()
+    except ValueError:  # a setting the environment gets wrong (config.SettingsError): no home to cache in
         return None
+    return settings.home / "cache" if settings is not None else None
 
 
 def reading_scores(entry: dict, text: str, tokens: set[str]) -> list[int]:

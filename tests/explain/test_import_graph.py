@@ -1,11 +1,13 @@
 """The house of service/: no import cycle, at module level or inside functions, and no module of service/explain over 600 lines."""
 
 import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVICE = ROOT / "service"
 MAX_LINES = 600
+_LOADED_BY_NAME = re.compile(r"^service(?:\.\w+)+:\w+$")
 
 
 def _modules() -> dict[str, Path]:
@@ -43,6 +45,11 @@ def imports(modules: dict[str, Path]) -> dict[str, set[str]]:
                     target = f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else _resolve(base, modules)
                     if target:
                         targets.add(target)
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str) and _LOADED_BY_NAME.match(node.value):
+                # "service.llm.anthropic:AnthropicBackend": a module imported by its name at run time is an edge too
+                target = _resolve(node.value.partition(":")[0], modules)
+                if target:
+                    targets.add(target)
         targets.discard(name)
         graph[name] = targets
     return graph
@@ -98,6 +105,11 @@ def test_imports_inside_functions_are_edges():
 
 def test_service_has_no_import_cycle():
     assert cycles(imports(_modules())) == []
+
+
+def test_a_backend_loaded_by_name_is_an_edge():
+    graph = imports(_modules())
+    assert "service.llm.anthropic" in graph["service.llm"]
 
 
 def test_no_module_of_service_explain_is_over_600_lines():
