@@ -245,7 +245,7 @@ def compare(doc: Document, fig, computed: float, quantity: str, calculations: li
     if not verdicts.same_kind(fig.quantity, quantity):
         return Result(calculations, "needs_more", m["uncertain_kind"].format(stated=fig.quote, computed=shown))
     if not verdicts.possible(quantity, computed):
-        return impossible(doc, shown, calculations)
+        return impossible(doc, written(quantity, computed), calculations)
     verdict = "consistent" if verdicts.agrees(fig.value, computed, getattr(fig, "approx", False)) else "inconsistent"
     if verdict == "inconsistent":
         assumed = assumed_in(doc, calculations)
@@ -259,8 +259,15 @@ def compare(doc: Document, fig, computed: float, quantity: str, calculations: li
 def computed(doc: Document, quantity: str, value: float, calculations: list[int]) -> Result:
     """A calculation that checks nothing stated: its value, said as the why (the verdict stays as it was); an impossible one is no finding."""
     if not verdicts.possible(quantity, value):
-        return impossible(doc, restate.value(quantity, value), calculations)
+        return impossible(doc, written(quantity, value), calculations)
     return Result(list(calculations), None, messages(doc.lang)["verdicts"]["computed"].format(computed=restate.value(quantity, value)))
+
+
+def written(quantity: str, value: float) -> str:
+    """A value as the answer writes it; an impossible share reads as a whole percentage ("17,692%", not "1.769e4%")."""
+    if verdicts.kind(quantity) in ("fraction_of_peak", "fraction") and abs(value) >= 10:
+        return f"{value * 100:,.0f}%"
+    return restate.value(quantity, value)
 
 
 def impossible(doc: Document, shown: str, calculations: list[int]) -> Result:
@@ -271,7 +278,7 @@ def impossible(doc: Document, shown: str, calculations: list[int]) -> Result:
             said = source.get("quote") or source.get("from") or ""
             # the figures read from the text, not the chip or model names that fed the calculation
             if source.get("source") in ("text", "derived") and name not in ("chip", "model") and any(c.isdigit() for c in said):
-                quotes.append(f"“{said}”")
+                quotes.append(f"«{said}»" if doc.lang == "ar" else f"“{said}”")
     return Result(list(calculations), "needs_more", messages(doc.lang)["verdicts"]["impossible"].format(
         computed=shown, quotes=join_names(list(dict.fromkeys(quotes)), doc.lang)))
 

@@ -3,7 +3,7 @@
 from service.explain import restate
 from service.explain.checks import verdicts
 from service.explain.checks.core import (Inputs, Result, chip_inputs, compare, figure, impossible, model_inputs, n_chips,
-                                         needs_more, params_missing, run)
+                                         needs_more, params_missing, run, written)
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
@@ -60,7 +60,7 @@ def training_time(doc: Document, claim: Claim) -> Result | None:
             return Result()
         value = doc.calculations[index]["outputs"]["mfu"]
         if not verdicts.possible("mfu", value):
-            return impossible(doc, restate.value("mfu", value), [index])
+            return impossible(doc, written("mfu", value), [index])
         return Result([index], None, messages(doc.lang)["verdicts"]["implied_mfu"].format(hours=stated.quote, mfu=restate.value("mfu", value)))
     mfu = figure(doc, claim, "mfu")
     if not (n_chips(doc, claim, inputs) and mfu is not None and chip_inputs(doc, claim, inputs)):
