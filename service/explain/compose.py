@@ -189,7 +189,7 @@ def _claims_section(doc: Document, claims: list, in_gist: set[int], level: dict)
         else:  # the quote is in the other language: a few words of its restatement name it
             head = m["claim_ref"].format(quote=_short(claim.plain, 8))
         line = f"- **{head}**"
-        if claim.why:
+        if claim.why and not claim.placeholder_why:
             line += f" {verdicts[claim.verdict]}: {_sentence(claim.why)}"
         lines = [line]
         new = [i for i in claim.calculations if i not in shown_calcs]

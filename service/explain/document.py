@@ -24,6 +24,7 @@ class Claim:
     verdict: str = "explained"  # consistent | inconsistent | explained | needs_more
     why: str = ""  # never empty once checked
     confidence: str = "text"  # text | derived | assumed: the weakest source among the inputs of its calculations
+    placeholder_why: bool = False  # `why` only says there is nothing to check: the answer's text leaves it out
 
     def to_dict(self) -> dict:
         """The JSON object of DESIGN.md's `claims` list."""
