@@ -200,3 +200,15 @@ def test_a_full_pod_gives_the_mfu_check_its_chip_count():
     result = explain_offline("Kimi K2 on a full TPU v4 pod reaches 3.1M tokens/s, about 50% MFU.", "en")
     run = next(c for c in result["calculations"] if c["calculator"] == "mfu")
     assert run["inputs"]["n_chips"] == 4096 and run["input_sources"]["n_chips"]["source"] == "catalog"
+
+
+def test_a_share_of_peak_is_the_rate_over_the_chips_peak():
+    # A100 SXM bf16 dense peak 312 TFLOP/s (NVIDIA A100 datasheet): 163 / 312 = 52.2%
+    assert _only("On 3072 A100s we trained at 163 TFLOP/s per GPU, 52% of peak.")["verdict"] == "consistent"
+
+
+def test_zero_3_shards_the_states_over_every_data_parallel_gpu():
+    # 70B x 16 bytes = 1.12 TB of model states; ZeRO-3 over 64 GPUs: 1.12 TB / 64 = 17.5 GB per GPU
+    claims = _claims("We are using ZeRO-3 across 64 GPUs; the 70B model's 1.12 TB of states is 17.5 GB per GPU.")
+    states = next(c for c in claims if "17.5 GB" in c["quote"])
+    assert states["verdict"] == "consistent" and "17.5 GB" in states["why"] and "1.12 TB" in states["why"]

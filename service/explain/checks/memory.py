@@ -30,32 +30,50 @@ def _total_params(doc: Document, claim: Claim, inputs: Inputs) -> bool:
 
 
 def memory(doc: Document, claim: Claim) -> Result | None:
-    """model_state_memory with the text's model and ZeRO stage; the nearer of total and per-chip is compared."""
+    """model_state_memory with the text's model and ZeRO stage; each stated size is compared with the nearer of the
+    total and the per-chip size ("1.12 TB of states is 17.5 GB per GPU" checks both)."""
     capacity = next((f for f in claim.figures if f.quantity == "hbm_bytes"), None)
     if capacity is not None:
         return _fits(doc, claim, capacity)
     # a measured peak holds activations too: not comparable with model states
-    stated = next((f for f in claim.figures if f.quantity in ("bytes", "size_bytes")), None)
-    if stated is None or _NOT_STATES.search(claim.quote):
+    stated = [f for f in claim.figures if f.quantity in ("bytes", "size_bytes")]
+    if not stated or _NOT_STATES.search(claim.quote):
         return None
     inputs = Inputs(doc.lang)
     if not _total_params(doc, claim, inputs):
         return None
-    zero, dp = figure(doc, claim, "zero_stage"), figure(doc, claim, "dp_degree", "n_ranks")
-    if zero is not None:
-        inputs.text("zero_stage", zero)
-        if dp is not None:
-            inputs.text("dp_degree", dp)
+    _sharding(doc, claim, inputs)
     index = run(doc, "model_state_memory", inputs)
     if index is None:
         return None
     out = doc.calculations[index]["outputs"]
     options = [("bytes_total", out["bytes_total"]), ("bytes_per_chip", out["bytes_per_chip"])]
-    name, value = min(options, key=lambda item: abs(item[1] - stated.value))
-    result = compare(doc, stated, value, name, [index])
-    if result.verdict == "inconsistent":  # a partial figure (optimizer states only) is explained, not wrong
-        result.verdict = "explained"
-    return result
+    results = []
+    for fig in stated:
+        name, value = min(options, key=lambda item: abs(item[1] - fig.value))
+        result = compare(doc, fig, value, name, [index])
+        if result.verdict == "inconsistent":  # a partial figure (optimizer states only) is explained, not wrong
+            result.verdict = "explained"
+        results.append(result)
+    if len(results) == 1:
+        return results[0]
+    order = {"needs_more": 0, "explained": 1, "consistent": 2}  # the weakest verdict speaks for the claim
+    verdict = min((r.verdict for r in results), key=lambda v: order.get(v, 0))
+    return Result([index], verdict, "; ".join(dict.fromkeys(r.why for r in results)))
+
+
+def _sharding(doc: Document, claim: Claim, inputs: Inputs) -> None:
+    """The ZeRO stage and the data-parallel ranks it shards over: stated, or every chip when no TP or PP is stated."""
+    zero, dp = figure(doc, claim, "zero_stage"), figure(doc, claim, "dp_degree", "n_ranks")
+    if zero is None:
+        return
+    inputs.text("zero_stage", zero)
+    if dp is not None:
+        inputs.text("dp_degree", dp)
+        return
+    count = figure(doc, claim, "n_chips")
+    if count is not None and figure(doc, claim, "tp_degree") is None and figure(doc, claim, "pp_degree") is None:
+        inputs.derived("dp_degree", count.value, f"{count.quote}, all data-parallel (no TP or PP stated)")
 
 
 def _fits(doc: Document, claim: Claim, capacity) -> Result | None:
@@ -63,11 +81,7 @@ def _fits(doc: Document, claim: Claim, capacity) -> Result | None:
     inputs = Inputs(doc.lang)
     if not _total_params(doc, claim, inputs):
         return None
-    zero, dp = figure(doc, claim, "zero_stage"), figure(doc, claim, "dp_degree", "n_ranks")
-    if zero is not None:
-        inputs.text("zero_stage", zero)
-        if dp is not None:
-            inputs.text("dp_degree", dp)
+    _sharding(doc, claim, inputs)
     index = run(doc, "model_state_memory", inputs)
     if index is None:
         return None

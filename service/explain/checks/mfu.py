@@ -60,7 +60,8 @@ def achieved_rate(doc: Document, claim: Claim) -> Result | None:
     """"420 TFLOP/s per GPU, which is 42% MFU": the rate per chip over the chip's dense peak (catalog), against the MFU.
 
     The calculator only divides; the verdict is the table's (data/verdicts.json), so the working never judges on its own."""
-    stated = next((f for f in claim.figures if f.quantity == "mfu"), None)
+    # "52% of peak" (hfu) is the same ratio of the rate to the chip's peak
+    stated = next((f for f in claim.figures if f.quantity in ("mfu", "hfu")), None)
     rate = next((f for f in claim.figures if f.quantity in ("flop_per_s_per_chip", "achieved_flop_per_s")), None)
     if stated is None or rate is None:
         return None
