@@ -212,3 +212,9 @@ def test_zero_3_shards_the_states_over_every_data_parallel_gpu():
     claims = _claims("We are using ZeRO-3 across 64 GPUs; the 70B model's 1.12 TB of states is 17.5 GB per GPU.")
     states = next(c for c in claims if "17.5 GB" in c["quote"])
     assert states["verdict"] == "consistent" and "17.5 GB" in states["why"] and "1.12 TB" in states["why"]
+
+
+def test_gpu_hours_over_gpus_is_the_runs_duration():
+    # 2.788e6 GPU hours / 2,048 GPUs = 1,361 hours = 56.7 days (the DeepSeek-V3 report's totals, arranged for this test)
+    assert _only("2.788M H800 GPU hours on 2,048 GPUs is about 57 days of training.")["verdict"] == "consistent"
+    assert _only("2.788M H800 GPU hours on 2,048 GPUs is about 30 days of training.")["verdict"] == "inconsistent"

@@ -13,12 +13,12 @@ from service.explain.checks.layout import layout
 from service.explain.checks.memory import memory, precision_change
 from service.explain.checks.mfu import achieved_rate, mfu
 from service.explain.checks.roofline import roofline
-from service.explain.checks.training_time import computation, training_time
+from service.explain.checks.training_time import computation, hours_over_chips, training_time
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
 PP_FRAMES = ("pp_only_when_dp_bound", "pp_not_needed", "fast_links_no_pp", "dp_comms_bound", "pp_needed")
-CHECKERS = (computation, bubble, achieved_rate, mfu, training_time, bus_bandwidth, collective_time, bits_and_bytes, precision_change, memory, roofline, layout, training_flops)
+CHECKERS = (computation, bubble, achieved_rate, mfu, hours_over_chips, training_time, bus_bandwidth, collective_time, bits_and_bytes, precision_change, memory, roofline, layout, training_flops)
 
 
 def _apply(claim: Claim, result: Result) -> None:

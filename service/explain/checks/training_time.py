@@ -73,3 +73,19 @@ def training_time(doc: Document, claim: Claim) -> Result | None:
     out = doc.calculations[index]["outputs"]
     key = "chip_hours" if stated.quantity == "chip_hours" else "time_s"
     return compare(doc, stated, out[key], key, [index])
+
+
+def hours_over_chips(doc: Document, claim: Claim) -> Result | None:
+    """"2.788M GPU hours on 2,048 GPUs is about 57 days": chip-hours / chips is the run's duration."""
+    hours = next((f for f in claim.figures if f.quantity == "chip_hours"), None)
+    count = next((f for f in claim.figures if f.quantity == "n_chips"), None)
+    stated = next((f for f in claim.figures if f.quantity == "time_s"), None)
+    if hours is None or count is None or stated is None:
+        return None
+    inputs = Inputs(doc.lang)
+    inputs.values["expression"] = f"{hours.value:g} * 3600 / {count.value:g}"
+    inputs.sources["expression"] = {"source": "text", "quote": f"{hours.quote} / {count.quote}"}
+    index = run(doc, "arithmetic", inputs)
+    if index is None:
+        return None
+    return compare(doc, stated, doc.calculations[index]["outputs"]["value"], "time_s", [index])
