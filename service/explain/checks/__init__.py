@@ -18,10 +18,13 @@ from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
 PP_FRAMES = ("pp_only_when_dp_bound", "pp_not_needed", "fast_links_no_pp", "dp_comms_bound", "pp_needed")
-CHECKERS = (computation, bubble, achieved_rate, mfu, hours_over_chips, training_time, bus_bandwidth, collective_time, bits_and_bytes, precision_change, memory, roofline, layout, training_flops)
+# In order: the first that reaches a verdict other than "explained" ends the claim's checks.
+CHECKERS = (computation, bubble, achieved_rate, mfu, hours_over_chips, training_time, bus_bandwidth, collective_time,
+            bits_and_bytes, precision_change, memory, roofline, layout, training_flops)
 
 
 def _apply(claim: Claim, result: Result) -> None:
+    """A checker's result on its claim: its calculations added, its verdict and reason set where it gives them."""
     claim.calculations.extend(result.calculations)
     if result.verdict is not None:
         claim.verdict = result.verdict
