@@ -218,3 +218,8 @@ def test_gpu_hours_over_gpus_is_the_runs_duration():
     # 2.788e6 GPU hours / 2,048 GPUs = 1,361 hours = 56.7 days (the DeepSeek-V3 report's totals, arranged for this test)
     assert _only("2.788M H800 GPU hours on 2,048 GPUs is about 57 days of training.")["verdict"] == "consistent"
     assert _only("2.788M H800 GPU hours on 2,048 GPUs is about 30 days of training.")["verdict"] == "inconsistent"
+
+
+def test_bits_and_bytes_in_an_arabic_sentence():
+    claim = _only("كل بطاقة شبكة تعمل بسرعة 400 Gbps أي 400 GB/s.", "ar")
+    assert claim["verdict"] == "inconsistent" and "50 GB/s" in claim["why"] and "بالبتات" in claim["why"]

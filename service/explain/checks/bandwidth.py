@@ -66,7 +66,7 @@ def collective_time(doc: Document, claim: Claim) -> Result | None:
 
 
 # Between two bandwidths, words that say the second restates the first ("400 Gb/s, i.e. 50 GB/s").
-_SAME = re.compile(r"^\s*(?:[A-Za-z-]+\s*){0,3}(?:,?\s*(?:i\.e\.|that is|which is|or|aka|=|≈|~|→|->)\s*|\s*\(\s*)"
+_SAME = re.compile(r"^\s*(?:[A-Za-z-]+\s*){0,3}(?:,?\s*(?:i\.e\.|that is|which is|or|aka|=|≈|~|→|->|أي|يعني|أو|ما يعادل|بما يعادل)\s*|\s*\(\s*)"
                    r"(?:about\s+|roughly\s+|~\s*)?$", re.I)
 _TIMES = re.compile(r"(?<![\w.])(\d+)\s*[x×]\s*$")
 _BITS = re.compile(r"b(?:/s|ps|it/s)$")
