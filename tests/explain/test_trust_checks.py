@@ -223,3 +223,31 @@ def test_gpu_hours_over_gpus_is_the_runs_duration():
 def test_bits_and_bytes_in_an_arabic_sentence():
     claim = _only("كل بطاقة شبكة تعمل بسرعة 400 Gbps أي 400 GB/s.", "ar")
     assert claim["verdict"] == "inconsistent" and "50 GB/s" in claim["why"] and "بالبتات" in claim["why"]
+
+
+# ---- the policy on every passage of the repository -------------------------------------------------------------
+
+def _passages() -> list[dict]:
+    root = __import__("pathlib").Path(__file__).resolve().parents[1] / "data"
+    found = []
+    for name in ("passages.json", "passages_reading.json"):
+        found += json.loads((root / name).read_text(encoding="utf-8"))["passages"]
+    return found
+
+
+@pytest.mark.parametrize("passage", _passages(), ids=lambda p: p["id"])
+def test_every_passage_keeps_the_verdict_policy(passage):
+    result = explain_offline(passage["text"], passage.get("lang") or "en")
+    for claim in result["claims"]:
+        assert claim["why"].strip() and claim["confidence"] in ("text", "derived", "assumed")
+        runs = [result["calculations"][i] for i in claim["calculations"]]
+        if claim["verdict"] == "inconsistent":  # never on an assumption, never on an impossible result
+            for run in runs:
+                assert not verdicts.assumed_inputs(run["input_sources"]), (claim["quote"], run["input_sources"])
+        if claim["verdict"] in ("consistent", "inconsistent", "explained"):
+            for run in runs:
+                for field, value in run["outputs"].items():
+                    if isinstance(value, (int, float)) and not isinstance(value, bool) and field in ("mfu", "time_s", "bubble_fraction"):
+                        assert verdicts.possible(field, value), (claim["quote"], field, value)
+    for run in result["calculations"]:  # every calculation rests on at least one figure of the text
+        assert verdicts.grounded(run["input_sources"]), run["calculator"]
