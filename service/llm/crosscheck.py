@@ -34,9 +34,10 @@ def contradictions(text: str, doc: Document) -> list[str]:
                 warnings.append(f"The answer says “{_short(sentence)}”, but the calculator finds the claim {claim.verdict}: "
                                 f"{claim.why}.")
                 break
-    for value in _mfus(doc):
+    for value, quotes in _mfus(doc):
         for sentence in sentences:
-            if not _MFU.search(sentence):
+            # about this run: the sentence names MFU and one of the figures the calculation took from the text
+            if not _MFU.search(sentence) or not any(q in sentence for q in quotes):
                 continue
             stated = {round(f.value * 100, 1) for f in doc.figures if f.quantity == "mfu"}
             for match in _PERCENT.finditer(sentence):
@@ -48,15 +49,17 @@ def contradictions(text: str, doc: Document) -> list[str]:
     return list(dict.fromkeys(warnings))
 
 
-def _mfus(doc: Document) -> list[float]:
-    """The MFUs the reader computed from the text's own figures (none resting on an assumption)."""
+def _mfus(doc: Document) -> list[tuple[float, list[str]]]:
+    """The MFUs the reader computed from the text's own figures (none resting on an assumption), with those figures."""
     found = []
     for run in doc.calculations:
         value = run.get("outputs", {}).get("mfu")
         sources = run.get("input_sources", {})
         if run.get("calculator") == "mfu" and value is not None and verdicts.possible("mfu", value) \
                 and not verdicts.assumed_inputs(sources):
-            found.append(value)
+            quotes = [s["quote"] for name, s in sources.items() if s.get("source") == "text" and s.get("quote")
+                      and name not in ("chip", "model")]
+            found.append((value, quotes))
     return found
 
 

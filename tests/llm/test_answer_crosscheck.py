@@ -51,3 +51,8 @@ def test_the_readers_claims_keep_their_reason(fake):
     result = _ask(fake, "The 80% MFU does not add up.")
     assert result["claims"] and all(c["why"] for c in result["claims"])
     assert result["claims"][0]["verdict"] == "inconsistent"
+
+
+def test_a_general_remark_about_mfu_is_not_flagged(fake):
+    result = _ask(fake, "The 80% MFU is inconsistent: these figures give about 41% MFU. Well-tuned dense runs often reach 60% MFU.")
+    assert _contradictions(result) == []
