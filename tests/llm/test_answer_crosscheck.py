@@ -56,3 +56,14 @@ def test_the_readers_claims_keep_their_reason(fake):
 def test_a_general_remark_about_mfu_is_not_flagged(fake):
     result = _ask(fake, "The 80% MFU is inconsistent: these figures give about 41% MFU. Well-tuned dense runs often reach 60% MFU.")
     assert _contradictions(result) == []
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_the_prompt_asks_for_the_gist_first_the_texts_reasons_and_nothing_else(lang):
+    from service.llm.prompts import system_prompt
+
+    prompt = system_prompt(lang)
+    assert "The gist first" in prompt and "the reasons the thread gives" in prompt
+    assert "Attribute to the author only what the thread states" in prompt
+    assert "active parameters" in prompt and "physically impossible" in prompt
+    assert prompt.index("The gist first") < prompt.index("The claims, each restated")
