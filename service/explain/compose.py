@@ -175,9 +175,12 @@ def _claims_section(doc: Document, claims: list, in_gist: set[int], level: dict)
     shown_calcs: set[int] = set()
     items = []
     for number, claim in enumerate(claims, 1):
-        if not claim.calculations and claim.verdict == "explained" and (id(claim) in in_gist or level["claims"] <= 4):
+        # a rule explained in words (no figures of the text's own to check it with) keeps its explanation
+        in_words = not claim.calculations and claim.verdict == "explained" and claim.why and not claim.placeholder_why
+        if not claim.calculations and claim.verdict == "explained" and (id(claim) in in_gist or level["claims"] <= 4) \
+                and not (in_words and level["steps"]):
             continue  # stated in the gist and nothing to check: not said twice
-        if not claim.calculations and claim.verdict == "explained" and not claim.figures and level["steps"] <= 2:
+        if not claim.calculations and claim.verdict == "explained" and not claim.figures and level["steps"] <= 2 and not in_words:
             continue
         if not claim.calculations and claim.verdict == "explained" and not claim.frame and not claim.figures \
                 and not restate.same_language(claim.quote, doc.lang):
