@@ -1,4 +1,4 @@
-"""Benchmark of the figures reader (service/explain/figures.py): import cost and read_figures time.
+"""Benchmark of the figures reader (service/explain/figures/): import cost and read_figures time.
 
 Run with the project's interpreter: `.venv/bin/python bench/figures.py [--runs N] [--json]`.
 Prints figures, never asserts (DESIGN.md: benchmarks print figures). Targets, for reference:

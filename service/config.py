@@ -17,6 +17,8 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any, Callable, Mapping, NamedTuple
 
+from service import settings_holder
+
 DB_NAME = "unjargon.db"
 # claude-sonnet-4-5 reaches end of life on 2026-11-30 (the SDK warns on every call); 4-6 is its successor.
 DEFAULT_MODEL = "claude-sonnet-4-6"
@@ -309,21 +311,17 @@ def load(environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings
     return settings
 
 
-_current: Settings | None = None
-
-
 def current() -> Settings:
     """The process's settings, read from the environment the first time they are asked for."""
-    global _current
-    if _current is None:
-        _current = load()
-    return _current
+    return settings_holder.current()
 
 
 def use(settings: Settings | None) -> None:
     """Make `settings` the process's settings (the CLI after parsing its options; tests; None forgets them)."""
-    global _current
-    _current = settings
+    settings_holder.use(settings)
+
+
+settings_holder.install(load)  # the holder lets modules below config (languages) read the settings without importing it
 
 
 def documented_variables() -> list[str]:

@@ -7,7 +7,8 @@ from service.explain import grounding, pattern_cache, restate, terms
 from service.explain.document import Claim, Document
 
 # Sentence ends: . ! ? ؟ followed by a space or the end (not a decimal point), ; ؛ and line breaks.
-_BOUNDARY = pattern_cache.lazy(r"(?<=[.!?؟])\s+|[;؛]\s*|\n+")
+# An abbreviation's stop ("i.e.", "e.g.", "vs.", "approx.") ends no sentence.
+_BOUNDARY = pattern_cache.lazy(r"(?<![\s(]i\.e\.)(?<![\s(]e\.g\.)(?<!\svs\.)(?<!approx\.)(?<=[.!?؟])\s+|[;؛]\s*|\n+")
 # A line broken in the middle of a sentence (a lower-case word or a comma, then a lower-case word on the
 # next line) is one sentence: text pasted from mail or a terminal is often hard-wrapped.
 _HARD_WRAP = pattern_cache.lazy(r"(?<=[a-z,])[ \t]*\n(?=[ \t]*[a-z])")
@@ -127,6 +128,8 @@ def _is_claim(kinds: list[str], frame, figures: list, term_ids: set[str], senten
         return False  # headings and labels ("Key insight:") announce, they do not claim
     if any(f.quantity in MEASURED | LAYOUT | {"expression", "params", "tokens", "active_params"} for f in figures):
         return True
+    if sum(f.quantity == "bandwidth_bytes_per_s" for f in figures) >= 2:
+        return True  # a link speed restated in other units ("400 Gbps (50 GB/s)") is a conversion to check
     return bool(term_ids) and bool({"requirement", "cause", "comparison"} & set(kinds))
 
 

@@ -6,7 +6,8 @@ from calculators import catalog
 from calculators import working as calculator_working
 
 from service.explain import followup, restate
-from service.explain.document import Document, analyse
+from service.explain.document import Document
+from service.explain.pipeline import analyse
 from service.i18n import arabic
 from service.i18n.messages import join_names, messages
 
@@ -174,9 +175,12 @@ def _claims_section(doc: Document, claims: list, in_gist: set[int], level: dict)
     shown_calcs: set[int] = set()
     items = []
     for number, claim in enumerate(claims, 1):
-        if not claim.calculations and claim.verdict == "explained" and (id(claim) in in_gist or level["claims"] <= 4):
+        # a rule explained in words (no figures of the text's own to check it with) keeps its explanation
+        in_words = not claim.calculations and claim.verdict == "explained" and claim.why and not claim.placeholder_why
+        if not claim.calculations and claim.verdict == "explained" and (id(claim) in in_gist or level["claims"] <= 4) \
+                and not (in_words and level["steps"]):
             continue  # stated in the gist and nothing to check: not said twice
-        if not claim.calculations and claim.verdict == "explained" and not claim.figures and level["steps"] <= 2:
+        if not claim.calculations and claim.verdict == "explained" and not claim.figures and level["steps"] <= 2 and not in_words:
             continue
         if not claim.calculations and claim.verdict == "explained" and not claim.frame and not claim.figures \
                 and not restate.same_language(claim.quote, doc.lang):
@@ -188,7 +192,7 @@ def _claims_section(doc: Document, claims: list, in_gist: set[int], level: dict)
         else:  # the quote is in the other language: a few words of its restatement name it
             head = m["claim_ref"].format(quote=_short(claim.plain, 8))
         line = f"- **{head}**"
-        if claim.why:
+        if claim.why and not claim.placeholder_why:
             line += f" {verdicts[claim.verdict]}: {_sentence(claim.why)}"
         lines = [line]
         new = [i for i in claim.calculations if i not in shown_calcs]
@@ -220,7 +224,9 @@ def _calculation_lines(doc: Document, indices: list[int], level: dict) -> list[s
             out = run["outputs"]
             verdict = (m["verdict_ok"] if not out["dp_comm_bound"] else
                        m["verdict_bound"].format(p=out["min_pp_degree"]) if out["min_pp_degree"] else m["verdict_unfixable"])
-            lines.append(f"  | {_chip(run, doc.lang)} | {_model(run) or m['dense_model_name']} | "
+            ep = run["inputs"].get("ep_degree") or 1
+            chip = _chip(run, doc.lang) + (("، " if doc.lang == "ar" else ", ") + f"EP {restate.value('ep_degree', ep)}" if ep > 1 else "")
+            lines.append(f"  | {chip} | {_model(run) or m['dense_model_name']} | "
                          f"{restate.value('tokens_per_chip', out['tokens_per_chip'])} | "
                          f"{restate.value('critical_tokens_per_chip', out['critical_tokens_per_chip'])} | {verdict} |")
         lines.append("")
@@ -229,7 +235,8 @@ def _calculation_lines(doc: Document, indices: list[int], level: dict) -> list[s
         if run["calculator"] == "pp_necessity" and run is not pp_runs[0]:
             continue
         title = _title(run, doc.lang)
-        lines.append(f"  - *{m['calculation']}: {title}*")
+        if not (run["calculator"] == "pp_necessity" and not steps_shown):  # the table above already names it
+            lines.append(f"  - *{m['calculation']}: {title}*")
         steps = _steps(run, doc.lang)[:steps_shown]
         if steps:
             lines.append(f"    {m['working_label']}:")
@@ -239,6 +246,15 @@ def _calculation_lines(doc: Document, indices: list[int], level: dict) -> list[s
         ordered = sorted(sources.items(), key=lambda item: item[0] != "chip")
         assumed = [s["why"] for _, s in ordered if s.get("source") == "assumed" and "why" in s and not s.get("default")]
         mine = [a for a in dict.fromkeys(assumed) if a in run.get("assumptions", [])]
+        if run["calculator"] == "pp_necessity":  # one table for every pipeline check: every row's assumptions are said
+            form = "why" if level["steps"] else "short"  # a short answer names each assumption in a few words
+            mine = list(dict.fromkeys(s.get(form, s["why"]) for r in pp_runs
+                                      for _, s in sorted(r.get("input_sources", {}).items(), key=lambda i: i[0] != "chip")
+                                      if s.get("source") == "assumed" and "why" in s and s["why"] in r.get("assumptions", [])))
+            if mine:  # every assumption the verdicts rest on, at every level
+                indent = "    " if steps_shown else "  - "
+                lines.append(f"{indent}{m['assuming']}: " + ("؛ " if doc.lang == "ar" else "; ").join(mine))
+            continue
         if mine and level["terms"]:  # a short answer keeps the first; only the shortest form drops them
             lines.append(f"    {m['assuming']}: " + "; ".join(mine if level["claims"] > 4 else mine[:1]))
     return lines

@@ -22,13 +22,16 @@ class Claim:
     plain: str = ""
     calculations: list[int] = field(default_factory=list)  # indices into Document.calculations
     verdict: str = "explained"  # consistent | inconsistent | explained | needs_more
-    why: str = ""
+    why: str = ""  # never empty once checked
+    confidence: str = "text"  # text | derived | assumed: the weakest source among the inputs of its calculations
+    placeholder_why: bool = False  # `why` only says there is nothing to check: the answer's text leaves it out
 
     def to_dict(self) -> dict:
         """The JSON object of DESIGN.md's `claims` list."""
         return {"quote": self.quote, "plain": self.plain, "kinds": self.kinds, "frame": self.frame,
                 "calculation": self.calculations[0] if self.calculations else None,
-                "calculations": list(self.calculations), "verdict": self.verdict, "why": self.why}
+                "calculations": list(self.calculations), "verdict": self.verdict, "why": self.why,
+                "confidence": self.confidence}
 
 
 @dataclass
@@ -67,26 +70,3 @@ class Document:
     def figure(self, quantity: str):
         """The first figure of `quantity` the text states, or None."""
         return next((f for f in self.figures if f.quantity == quantity), None)
-
-
-def read_figures(doc: Document) -> None:
-    """Stage 2: every figure the text states (outside page clutter), and the chips and models it names."""
-    from service.explain import terms
-    from service.explain.figures import read_figures as reader
-
-    doc.figures = [f for f in reader(doc.text) if not terms.inside(doc.clutter, f.start)]
-    spans = [(f.start, f.end) for f in doc.figures]
-    # "72-GPU" is a figure about a node, not a mention of the generic GPU cluster.
-    doc.mentions = [m for m in grounding.mentions(doc.text) if not terms.inside(doc.clutter, m.start)
-                    and not (m.generic and terms.inside(spans, m.start))]
-    terms.add_notation_terms(doc)
-
-
-def analyse(text: str, lang: str, previous: Document | None = None) -> Document:
-    """Run every stage on `text` (a follow-up of `previous` when given) and return the document."""
-    from service.explain import checks, claims, terms
-
-    doc = Document(text=text, lang=lang, previous=previous)
-    for stage in (terms.read_terms, read_figures, claims.find_claims, checks.check_claims):
-        stage(doc)
-    return doc

@@ -13,6 +13,7 @@ from typing import NamedTuple
 from calculators.resources import data_dir  # noqa: F401  (re-exported for tests)
 
 from service.explain import data_cache, pattern_cache
+from service.explain.process_cache import CACHE
 from service.i18n import arabic
 
 # Words, numbers, Arabic words, and single punctuation marks are the tokens; spaces separate them.
@@ -479,12 +480,13 @@ def valid_state(state) -> bool:
 
 def home_cache() -> Path | None:
     """The unjargon home's cache folder: where the built index goes when __pycache__ cannot take it."""
-    from service import config
+    from service import settings_holder  # filled by service.config; importing config here would close a cycle
 
     try:
-        return config.current().home / "cache"
-    except config.SettingsError:
+        settings = settings_holder.current()
+    except ValueError:  # a setting the environment gets wrong (config.SettingsError): no home to cache in
         return None
+    return settings.home / "cache" if settings is not None else None
 
 
 def reading_scores(entry: dict, text: str, tokens: set[str]) -> list[int]:
@@ -493,16 +495,11 @@ def reading_scores(entry: dict, text: str, tokens: set[str]) -> list[int]:
     return [sum((cue in tokens) if sensitive else lowered.count(cue) for cue, sensitive in cues) for cues in _reading_cues(entry["id"], entry)]
 
 
-_CUES: dict[str, list] = {}
-
-
 def _reading_cues(entry_id: str, entry: dict) -> list[list[tuple[str, bool]]]:
     """Per reading, its cues as (cue, whole-token?) with the others lower-cased: classified once per entry."""
-    cues = _CUES.get(entry_id)
-    if cues is None:
-        cues = _CUES[entry_id] = [[(c, True) if _is_case_sensitive(c) else (c.lower(), False) for c in r.get("cues", [])]
-                                  for r in entry.get("readings") or []]
-    return cues
+    return CACHE.get("reading_cues", entry_id, lambda: [
+        [(c, True) if _is_case_sensitive(c) else (c.lower(), False) for c in r.get("cues", [])]
+        for r in entry.get("readings") or []])
 
 
 def choose_reading(entry: dict, text: str, tokens: set[str]) -> int:

@@ -38,56 +38,64 @@ def _load_store() -> dict:
         return {}
 
 
-_STORE: dict | None = None  # read on the first compile, not at import
-_STORE_NEW: dict = {}
+class PatternStore:
+    """The process's compiled patterns: the programs read from disk, the ones compiled here, and the lazy handles."""
+
+    def __init__(self, path: Path | None):
+        self.path = path
+        self.stored: dict | None = None  # read on the first compile, not at import
+        self.new: dict = {}
+        self.lazy: dict[tuple[str, int], "_Lazy"] = {}
+
+    def compile(self, pattern: str, flags: int = 0) -> re.Pattern:
+        """`pattern` compiled, from the stored program when there is one."""
+        if self.stored is None:
+            self.stored = _load_store()
+        key = (pattern, flags)
+        program = self.stored.get(key)
+        if program is not None:
+            try:
+                final_flags, code, groups, groupindex, indexgroup = program
+                return _sre.compile(pattern, final_flags, array("I", code).tolist(), groups, groupindex, indexgroup)
+            except Exception:  # noqa: BLE001 - a stored program the engine refuses: compile afresh
+                pass
+        if _sre is None:
+            return re.compile(pattern, flags)
+        try:  # the steps of re._compiler.compile, keeping the program
+            tree = _parser.parse(pattern, flags)
+            code = _compiler._code(tree, flags)
+            groupindex = dict(tree.state.groupdict)
+            indexgroup = [None] * tree.state.groups
+            for name, i in groupindex.items():
+                indexgroup[i] = name
+            compiled = _sre.compile(pattern, flags | tree.state.flags, code, tree.state.groups - 1, groupindex, tuple(indexgroup))
+            program = (int(flags | tree.state.flags), array("I", code).tobytes(), tree.state.groups - 1, groupindex, tuple(indexgroup))
+        except re.error:
+            raise
+        except Exception:  # noqa: BLE001 - internals changed: the public way
+            return re.compile(pattern, flags)
+        if not self.new:
+            atexit.register(self.save)
+        self.new[key] = program
+        return compiled
+
+    def save(self) -> None:
+        """Add this process's newly compiled programs to the store (skipped where bytecode is not written)."""
+        if not self.new or self.path is None or sys.dont_write_bytecode:
+            return
+        try:
+            merged = {**_load_store(), **self.new}
+            self.path.parent.mkdir(exist_ok=True)
+            tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
+            tmp.write_bytes(marshal.dumps(merged))
+            os.replace(tmp, self.path)
+        except (OSError, ValueError):
+            pass
 
 
 def compile(pattern: str, flags: int = 0) -> re.Pattern:  # noqa: A001 - the same call as re.compile
     """`pattern` compiled, from the stored program when there is one."""
-    global _STORE
-    if _STORE is None:
-        _STORE = _load_store()
-    key = (pattern, flags)
-    program = _STORE.get(key)
-    if program is not None:
-        try:
-            final_flags, code, groups, groupindex, indexgroup = program
-            return _sre.compile(pattern, final_flags, array("I", code).tolist(), groups, groupindex, indexgroup)
-        except Exception:  # noqa: BLE001 - a stored program the engine refuses: compile afresh
-            pass
-    if _sre is None:
-        return re.compile(pattern, flags)
-    try:  # the steps of re._compiler.compile, keeping the program
-        tree = _parser.parse(pattern, flags)
-        code = _compiler._code(tree, flags)
-        groupindex = dict(tree.state.groupdict)
-        indexgroup = [None] * tree.state.groups
-        for name, i in groupindex.items():
-            indexgroup[i] = name
-        compiled = _sre.compile(pattern, flags | tree.state.flags, code, tree.state.groups - 1, groupindex, tuple(indexgroup))
-        program = (int(flags | tree.state.flags), array("I", code).tobytes(), tree.state.groups - 1, groupindex, tuple(indexgroup))
-    except re.error:
-        raise
-    except Exception:  # noqa: BLE001 - internals changed: the public way
-        return re.compile(pattern, flags)
-    if not _STORE_NEW:
-        atexit.register(_save_store)
-    _STORE_NEW[key] = program
-    return compiled
-
-
-def _save_store() -> None:
-    """Add this process's newly compiled programs to the store (skipped where bytecode is not written)."""
-    if not _STORE_NEW or _STORE_PATH is None or sys.dont_write_bytecode:
-        return
-    try:
-        merged = {**_load_store(), **_STORE_NEW}
-        _STORE_PATH.parent.mkdir(exist_ok=True)
-        tmp = _STORE_PATH.with_name(f"{_STORE_PATH.name}.{os.getpid()}.tmp")
-        tmp.write_bytes(marshal.dumps(merged))
-        os.replace(tmp, _STORE_PATH)
-    except (OSError, ValueError):
-        pass
+    return STORE.compile(pattern, flags)
 
 
 class _Lazy:
@@ -108,13 +116,13 @@ class _Lazy:
         return getattr(compiled, name)
 
 
-_LAZY: dict[tuple[str, int], _Lazy] = {}
+STORE = PatternStore(_STORE_PATH)
 
 
 def lazy(pattern: str, flags: int = 0) -> _Lazy:
     """The pattern, compiled when first used (one object per pattern and flags)."""
     key = (pattern, int(flags))
-    found = _LAZY.get(key)
+    found = STORE.lazy.get(key)
     if found is None:
-        found = _LAZY[key] = _Lazy(pattern, int(flags))
+        found = STORE.lazy[key] = _Lazy(pattern, int(flags))
     return found

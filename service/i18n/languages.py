@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from calculators.resources import data_dir, prompts_dir
+from service import settings_holder
 
 DEFAULT = "en"  # the language of the glossary's main columns and of every fallback
 _LATIN_LETTER = re.compile(r"[A-Za-z]")
@@ -33,9 +34,8 @@ class Language(NamedTuple):
 
 
 def _extra_dir() -> Path | None:
-    from service import config
-
-    return config.current().languages_dir
+    settings = settings_holder.current()  # filled by service.config, which imports this module to check a language
+    return settings.languages_dir if settings is not None else None
 
 
 @cache

@@ -239,6 +239,11 @@ class AnthropicBackend:
         if stray:  # DESIGN: every number not in the input comes from a calculation; say so when the model broke that
             warnings.append("These numbers in the answer come from neither the text nor a calculation; treat them "
                             f"with care: {', '.join(dict.fromkeys(stray[:12]))}")
+        doc = _analyse(request)
+        if doc is not None:  # the answer checked against the reading: a verdict or MFU the calculators contradict
+            from service.llm import crosscheck  # with the explainer: loaded only when an answer is composed
+
+            warnings += crosscheck.contradictions(text, doc)
         return Answer(
             explanation=text, language=request.language, backend=self.name,
             model=next((turn.model for turn in reversed(loop.turns) if turn.model), self.settings.model),
@@ -247,27 +252,33 @@ class AnthropicBackend:
             tool_calls=[{"id": c.id, "name": c.name, "input": c.input, "result": c.result, "content": c.content,
                          "is_error": c.is_error} for c in loop.tool_calls],
             usage=[turn.usage for turn in loop.turns],
-            extra=_reading(request),
+            extra=_reading(doc),
         )
 
 
-def _reading(request: ExplainRequest) -> dict:
-    """What the deterministic reader finds in the text (DESIGN.md `plain`, `figures`, `claims`), beside the model's answer."""
+def _analyse(request: ExplainRequest):
+    """The deterministic reader's document for an explain request (None for a follow-up or without the explainer)."""
     if request.kind != "explain":
-        return {}
+        return None
     try:
-        from service.explain import restate
-        from service.explain.document import analyse
+        from service.explain.pipeline import analyse
     except ImportError:  # a checkout without the explainer's data
+        return None
+    return analyse(request.text, request.language)
+
+
+def _reading(doc) -> dict:
+    """What the deterministic reader finds in the text (DESIGN.md `plain`, `figures`, `claims`), beside the model's answer."""
+    if doc is None:
         return {}
-    doc = analyse(request.text, request.language)
+    from service.explain import restate
+
     claims = []
     for claim in doc.claims:
         item = claim.to_dict()
-        # The model ran its own calculations; the reader's indices point into a list this answer does not carry.
-        item.update(calculation=None, calculations=[], verdict="explained" if claim.verdict != "needs_more" else "needs_more")
-        if item["verdict"] == "explained":
-            item["why"] = ""
+        # The model ran its own calculations; the reader's indices point into a list this answer does not carry,
+        # so its verdict travels with its why (never empty), which names the computed figure.
+        item.update(calculation=None, calculations=[])
         claims.append(item)
     return {"plain": restate.plain(doc), "figures": [f.to_dict() for f in doc.figures], "claims": claims}
 

@@ -101,7 +101,7 @@ def test_a_follow_up_redoes_the_check_on_what_it_names():
     assert runs and all(r["inputs"]["chip"] == "tpu-v5p" and r["inputs"]["global_batch_tokens"] == 16e6 for r in runs)
 
 
-# ---- checks from the claim's own numbers (service/explain/arith_check.py): sentences written for these tests
+# ---- checks from the claim's own numbers (service/explain/checks/arithmetic.py): sentences written for these tests
 
 def _verdict(text: str, needle: str) -> tuple[str, str, list[str]]:
     result = explain_offline(text, "en")

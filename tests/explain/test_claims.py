@@ -1,7 +1,7 @@
 """Claims: the statements a reader wants explained or checked, found by sentence and clause and restated plainly (issue 11.2)."""
 
 from service.explain.compose import explain_offline
-from service.explain.document import analyse
+from service.explain.pipeline import analyse
 
 ONE_SENTENCE = ("Our 70B run (FSDP8 TP8 PP4 on 256 H100s, GBS=1024 at seq 4k) reached 41% MFU; "
                 "interleaving with 2 virtual stages cut the bubble from 9% to 5%.")

@@ -68,7 +68,8 @@ def test_a_generic_chip_is_an_assumption_said_in_the_answer():
     tpu = next(c for c in result["calculations"] if c["inputs"].get("chip") == "tpu-v5p")
     assert tpu["input_sources"]["chip"]["source"] == "assumed"
     assert any("TPU v5p" in a and "does not name the generation" in a for a in tpu["assumptions"])
-    assert "Google TPU v5p, as the text does not name the generation" in result["explanation"]
+    # a short answer names each assumption in a few words (issue 18: every assumption of the table is said, so each is short)
+    assert "Assuming: TPU v5p;" in result["explanation"]
 
 
 def test_a_figure_read_out_keeps_one_article_and_one_noun():

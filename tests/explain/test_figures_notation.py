@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from service.explain.figures import Figure, _evaluate, read_figures
+from service.explain.figures import Figure, read_figures
+from service.explain.figures.values import _evaluate
 
 PASSAGES = Path(__file__).resolve().parents[1] / "data" / "passages.json"
 SEEDS = Path("/work/shared/seeds")

@@ -3,7 +3,7 @@
 import sys
 import threading
 
-from service.explain import figures
+from service.explain.figures import words as figures
 
 
 def test_a_table_prepared_by_one_thread_is_never_seen_half_built_by_another():

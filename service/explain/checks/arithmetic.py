@@ -19,7 +19,9 @@ from calculators.formatting import human
 from calculators.errors import CalculatorInputError
 
 from service.explain import pattern_cache, restate
-from service.explain.checks import Inputs, _chip_inputs, _fig, _run
+from service.explain.checks import verdicts
+from service.explain.checks.core import Inputs, Result, chip_inputs, figure, pod_chips, run
+from service.explain.process_cache import CACHE
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
@@ -41,6 +43,7 @@ _THAN = _rx(r"\bthan\s+(?:the\s+|that\s+of\s+)?$", re.I)
 _FASTER = _rx(r"faster|speed", re.I)
 _TIMES = {"time_s", "step_time_s", "latency_s"}
 _DEGREES = ("dp_degree", "tp_degree", "pp_degree", "cp_degree")
+_SPEED_KINDS = {"time", "throughput", "compute_rate", "bandwidth"}
 RANK = {"inconsistent": 3, "consistent": 2, "needs_more": 1, "explained": 0}
 
 
@@ -79,17 +82,12 @@ def _is_expression(part: list) -> bool:
     return sum(t[0] == "num" for t in part) >= 2 and any(t[0] == "op" for t in part) and part[0][0] in ("num", "lp")
 
 
-_CACHE: dict[str, tuple] = {}
-
-
 def equations(claim: Claim) -> tuple[list[dict], dict[str, SimpleNamespace]]:
     """The equations a claim writes ({expr, results}) and the symbols it assigns (C=4.6e14), read once per claim."""
-    key = claim.quote  # the reading depends on the words alone
-    if key not in _CACHE:
-        if len(_CACHE) > 256:
-            _CACHE.clear()
-        _CACHE[key] = _read_equations(claim) if _MAYBE.search(claim.quote) else ([], {})
-    return _CACHE[key]
+    if not _MAYBE.search(claim.quote):
+        return [], {}
+    # the reading depends on the words alone
+    return CACHE.get("equations", claim.quote, lambda: _read_equations(claim), limit=257)
 
 
 def _read_equations(claim: Claim) -> tuple[list[dict], dict[str, SimpleNamespace]]:
@@ -158,7 +156,7 @@ def _stated_value(claim: Claim, result: dict) -> tuple[float, float, str | None]
 
 
 def _tolerance(quote: str, value: float, approx: bool) -> float:
-    """2%, or the rounding of the last written digit ("2.2" is 2.15-2.25), or 5% for a figure said to be approximate."""
+    """data/verdicts.json's written-arithmetic tolerance: 2%, the rounding of the last written digit ("2.2" is 2.15-2.25), or 5% for "about"."""
     digits = re.sub(r"[^\d.]", "", quote.split("e")[0].split("E")[0])
     rounding = 0.0
     if digits and value:
@@ -166,7 +164,7 @@ def _tolerance(quote: str, value: float, approx: bool) -> float:
         written = float(digits) if digits.replace(".", "").isdigit() else 0
         if written:
             rounding = 0.5 * 10 ** -decimals / written
-    return max(0.02, rounding, 0.05 if approx else 0.0)
+    return verdicts.arithmetic_tolerance(rounding, approx)
 
 
 # ------------------------------------------------------------------------------------------- verdicts
@@ -176,17 +174,17 @@ class Outcome:
 
     def __init__(self):
         self.items: list[tuple[str, str]] = []
+        self.calculations: list[int] = []
 
     def add(self, verdict: str, why: str) -> None:
         self.items.append((verdict, why))
 
-    def apply(self, claim: Claim) -> bool:
+    def result(self) -> Result | None:
+        """The combined result, or None when no check judged."""
         if not self.items:
-            return False
+            return None
         ordered = sorted(self.items, key=lambda item: -RANK[item[0]])
-        claim.verdict = ordered[0][0]
-        claim.why = "; ".join(dict.fromkeys(why for _, why in ordered if why))
-        return True
+        return Result(list(self.calculations), ordered[0][0], "; ".join(dict.fromkeys(why for _, why in ordered if why)))
 
 
 def _judge(doc: Document, outcome: Outcome, stated_quote: str, stated: float, computed: float, shown: str, approx: bool) -> None:
@@ -223,13 +221,13 @@ def _equation(doc: Document, claim: Claim, eq: dict, outcome: Outcome) -> None:
         inputs = Inputs(doc.lang)
         inputs.values.update(params=params, tokens=tokens)
         inputs.sources.update(params=source, tokens=source)
-        index = _run(doc, "training_flops", inputs)
+        index = run(doc, "training_flops", inputs)
         if index is not None:
-            claim.calculations.append(index)
+            outcome.calculations.append(index)
             computed, shown_q = doc.calculations[index]["outputs"]["total_flops"], "total_flops"
             _judge(doc, outcome, first["quote"], raw if raw >= 1e12 else si, computed, restate.value(shown_q, computed), approx)
     elif top_level_div and ops and ops[0] >= 1e18 and len(ops) >= 2:
-        computed = _time_from_expression(doc, claim, expr, ops, source)
+        computed = _time_from_expression(doc, outcome, expr, ops, source)
         if computed is not None:
             stated = si if quantity == "time_s" else raw
             _judge(doc, outcome, first["quote"], stated, computed, restate.value("time_s", computed), approx)
@@ -237,9 +235,9 @@ def _equation(doc: Document, claim: Claim, eq: dict, outcome: Outcome) -> None:
         inputs = Inputs(doc.lang)
         inputs.values.update(peak_flop_per_s=ops[0], bandwidth_bytes_per_s=ops[1])
         inputs.sources.update(peak_flop_per_s=source, bandwidth_bytes_per_s=source)
-        index = _run(doc, "dp_critical_batch", inputs)
+        index = run(doc, "dp_critical_batch", inputs)
         if index is not None:
-            claim.calculations.append(index)
+            outcome.calculations.append(index)
             computed = doc.calculations[index]["outputs"]["critical_tokens_per_chip"]
             _judge(doc, outcome, first["quote"], raw, computed, restate.value("critical_tokens_per_chip", computed), approx)
     if computed is None:
@@ -251,10 +249,10 @@ def _equation(doc: Document, claim: Claim, eq: dict, outcome: Outcome) -> None:
                              tolerance=_tolerance(first["quote"], raw, approx))
         inputs.sources.update(expression=source, stated_result={"source": "text", "quote": first["quote"]},
                               tolerance={"source": "derived", "from": first["quote"]})
-        index = _run(doc, "arithmetic", inputs)
+        index = run(doc, "arithmetic", inputs)
         if index is None:
             return
-        claim.calculations.append(index)
+        outcome.calculations.append(index)
         out = doc.calculations[index]["outputs"]
         computed = out["value"]
         verdict = "consistent" if out["consistent"] else "inconsistent"
@@ -274,9 +272,9 @@ def _equation(doc: Document, claim: Claim, eq: dict, outcome: Outcome) -> None:
         inputs.sources.update(expression={"source": "derived", "from": f"{previous[0]['quote']} in the unit of {later['quote']}"},
                               stated_result={"source": "text", "quote": later["quote"]},
                               tolerance={"source": "derived", "from": later["quote"]})
-        index = _run(doc, "arithmetic", inputs)
+        index = run(doc, "arithmetic", inputs)
         if index is not None:
-            claim.calculations.append(index)
+            outcome.calculations.append(index)
             out = doc.calculations[index]["outputs"]
             verdict = "consistent" if out["consistent"] else "inconsistent"
             unit = re.sub(r"^[^A-Za-z\u0600-\u06FF]+", "", later["quote"])  # "2.2 years" -> "years"
@@ -285,7 +283,7 @@ def _equation(doc: Document, claim: Claim, eq: dict, outcome: Outcome) -> None:
         previous = (later, si2)
 
 
-def _time_from_expression(doc: Document, claim: Claim, expr: str, ops: list[float], source: dict) -> float | None:
+def _time_from_expression(doc: Document, outcome: Outcome, expr: str, ops: list[float], source: dict) -> float | None:
     """FLOPs / (chips × peak × MFU), or FLOPs / a whole system's rate: training_time with the written numbers."""
     rest = ops[1:]
     inputs = Inputs(doc.lang)
@@ -301,10 +299,10 @@ def _time_from_expression(doc: Document, claim: Claim, expr: str, ops: list[floa
             inputs.values[name], inputs.sources[name] = value, source
     else:
         return None
-    index = _run(doc, "training_time", inputs)
+    index = run(doc, "training_time", inputs)
     if index is None:
         return None
-    claim.calculations.append(index)
+    outcome.calculations.append(index)
     return doc.calculations[index]["outputs"]["time_s"]
 
 
@@ -315,10 +313,10 @@ def _symbols(doc: Document, claim: Claim, symbols: dict, outcome: Outcome) -> No
     inputs = Inputs(doc.lang)
     inputs.text("peak_flop_per_s", symbols["C"])
     inputs.text("bandwidth_bytes_per_s", symbols["W"])
-    index = _run(doc, "dp_critical_batch", inputs)
+    index = run(doc, "dp_critical_batch", inputs)
     if index is None:
         return
-    claim.calculations.append(index)
+    outcome.calculations.append(index)
     computed = doc.calculations[index]["outputs"]["critical_tokens_per_chip"]
     last = max(claim.quote.find(s.quote) + len(s.quote) for s in symbols.values())
     stated = next((f for f in claim.figures if f.start - claim.start >= last and f.quantity not in ("expression",)
@@ -347,6 +345,12 @@ def _change(doc: Document, claim: Claim, outcome: Outcome) -> None:
         if not same:
             return
         after = same[-1]
+    kinds = {verdicts.kind(before.quantity), verdicts.kind(after.quantity)}
+    if len(kinds) > 1 or (change.quantity == "speedup" and not kinds <= _SPEED_KINDS):
+        # a speed-up is a ratio of times or rates; a memory (or mixed) pair read as one is an uncertain reading
+        shown = f"{before.quote} → {after.quote}"
+        outcome.add("needs_more", messages(doc.lang)["verdicts"]["uncertain_kind"].format(stated=change.quote, computed=shown))
+        return
     if before.quantity in _TIMES and _FASTER.search(claim.quote):
         before, after = after, before  # a faster run takes less time: speed changes by old time / new time
     inputs = Inputs(doc.lang)
@@ -356,10 +360,10 @@ def _change(doc: Document, claim: Claim, outcome: Outcome) -> None:
     inputs.values["stated_change"], inputs.sources["stated_change"] = stated, {"source": "text", "quote": change.quote}
     inputs.values["tolerance"] = _tolerance(change.quote, change.value, change.approx)
     inputs.sources["tolerance"] = {"source": "derived", "from": change.quote}
-    index = _run(doc, "ratio", inputs)
+    index = run(doc, "ratio", inputs)
     if index is None:
         return
-    claim.calculations.append(index)
+    outcome.calculations.append(index)
     out = doc.calculations[index]["outputs"]
     factor = isinstance(stated, str)
     shown = _shown(out["factor"]) + "x" if factor else _shown(abs(out["change"]), True)
@@ -370,6 +374,9 @@ def _change(doc: Document, claim: Claim, outcome: Outcome) -> None:
 def _degrees(doc: Document, claim: Claim, outcome: Outcome) -> None:
     """Data x tensor x pipeline (x context) degrees, all stated with the chip count, multiply to it."""
     chips = next((f for f in claim.figures if f.quantity == "n_chips"), None)
+    pod = pod_chips(doc, claim, whole=True) if chips is None else None
+    if pod is not None:  # "on a full v5p pod": the pod's chip count from data/hardware.json
+        chips = SimpleNamespace(value=float(pod[0]), quote=pod[1], start=-1, catalog=True)
     spans = [(claim.start + eq["start"], claim.start + eq["end"]) for eq in equations(claim)[0]]
     stated: dict = {}
     for fig in claim.figures:  # each degree as first stated, not an operand of the arithmetic that multiplies them
@@ -383,42 +390,47 @@ def _degrees(doc: Document, claim: Claim, outcome: Outcome) -> None:
     inputs = Inputs(doc.lang)
     inputs.values.update(expression=" * ".join(f"{f.value:g}" for f in figs), stated_result=chips.value, tolerance=1e-9)
     inputs.sources.update(expression={"source": "text", "quote": " x ".join(f.quote for f in figs)},
-                          stated_result={"source": "text", "quote": chips.quote},
+                          stated_result={"source": "catalog", "from": f"{chips.quote} pod (data/hardware.json)"} if getattr(chips, "catalog", False)
+                          else {"source": "text", "quote": chips.quote},
                           tolerance={"source": "derived", "from": "degrees are whole numbers"})
-    index = _run(doc, "arithmetic", inputs)
+    index = run(doc, "arithmetic", inputs)
     if index is None:
         return
-    claim.calculations.append(index)
+    outcome.calculations.append(index)
     out = doc.calculations[index]["outputs"]
     verdict = "consistent" if out["consistent"] else "inconsistent"
-    outcome.add(verdict, messages(doc.lang)["verdicts"][verdict].format(stated=chips.quote, computed=_shown(out["value"])))
+    m = messages(doc.lang)["verdicts"]
+    if getattr(chips, "catalog", False):
+        outcome.add(verdict, m["pod_degrees"].format(pod=chips.quote, n=_shown(chips.value), computed=_shown(out["value"])))
+    else:
+        outcome.add(verdict, m[verdict].format(stated=chips.quote, computed=_shown(out["value"])))
 
 
 def _zero_split(doc: Document, claim: Claim, outcome: Outcome) -> None:
     """A ZeRO stage that shards optimizer states over N data-parallel ranks: the per-device share is the stated total / N."""
-    zero, dp = _fig(doc, claim, "zero_stage"), _fig(doc, claim, "dp_degree", "n_ranks")
+    zero, dp = figure(doc, claim, "zero_stage"), figure(doc, claim, "dp_degree", "n_ranks")
     per_device = next((f for f in claim.figures if f.quantity in ("memory_bytes", "bytes", "memory_bytes_per_chip",
                                                                    "optimizer_bytes_per_chip", "bytes_per_chip")), None)
-    total = _fig(doc, claim, "optimizer_state_bytes")
+    total = figure(doc, claim, "optimizer_state_bytes")
     if zero is None or dp is None or per_device is None or total is None or zero.value < 1 or total is per_device:
         return
     context = Inputs(doc.lang)  # the whole model state per chip, for the reader: params from Adam's 12 bytes per parameter
     context.derived("params", total.value / 12, f"{total.quote} / 12 bytes per parameter (fp32 Adam: master weights, two moments)")
     context.text("zero_stage", zero)
     context.text("dp_degree", dp)
-    index = _run(doc, "model_state_memory", context)
+    index = run(doc, "model_state_memory", context)
     if index is not None:
-        claim.calculations.append(index)
+        outcome.calculations.append(index)
     inputs = Inputs(doc.lang)
     inputs.values.update(expression=f"{total.quote} / {dp.value:g}", stated_result=per_device.value,
                          tolerance=_tolerance(per_device.quote, per_device.value, per_device.approx))
     inputs.sources.update(expression={"source": "text", "quote": f"{total.quote} / {dp.quote}"},
                           stated_result={"source": "text", "quote": per_device.quote},
                           tolerance={"source": "derived", "from": per_device.quote})
-    index = _run(doc, "arithmetic", inputs)
+    index = run(doc, "arithmetic", inputs)
     if index is None:
         return
-    claim.calculations.append(index)
+    outcome.calculations.append(index)
     out = doc.calculations[index]["outputs"]
     verdict = "consistent" if out["consistent"] else "inconsistent"
     outcome.add(verdict, messages(doc.lang)["verdicts"][verdict].format(stated=per_device.quote, computed=human(out["value"], "bytes")))
@@ -429,16 +441,16 @@ def _chip_count(doc: Document, claim: Claim):
     for fig in claim.figures:
         if fig.quantity == "n_chips" or (fig.quantity == "number" and fig.value.is_integer() and _CHIP_NOUN.match(doc.text[fig.end:])):
             return fig
-    return _fig(doc, claim, "n_chips")
+    return figure(doc, claim, "n_chips")
 
 
 def _time_from_flops(doc: Document, claim: Claim, outcome: Outcome) -> None:
     """A training time stated with the total FLOPs, chips, per-chip peak and MFU it follows from."""
     stated = next((f for f in claim.figures if f.quantity in ("time_s", "chip_hours")), None)
-    flops = next((f for f in claim.figures if f.quantity == "total_flops"), None) or _fig(doc, claim, "total_flops")
-    if stated is None or flops is None or _fig(doc, claim, "tokens") is not None and _fig(doc, claim, "params") is not None and flops not in claim.figures:
+    flops = next((f for f in claim.figures if f.quantity == "total_flops"), None) or figure(doc, claim, "total_flops")
+    if stated is None or flops is None or figure(doc, claim, "tokens") is not None and figure(doc, claim, "params") is not None and flops not in claim.figures:
         return
-    mfu = _fig(doc, claim, "mfu", "utilization")
+    mfu = figure(doc, claim, "mfu", "utilization")
     chips = _chip_count(doc, claim)
     inputs = Inputs(doc.lang)
     inputs.text("total_flops", flops)
@@ -448,21 +460,21 @@ def _time_from_flops(doc: Document, claim: Claim, outcome: Outcome) -> None:
                  and not any(a <= f.start < b for a, b in spans)), None)
     if peak is not None:
         inputs.text("peak_flop_per_s", peak)
-    if chips is None or mfu is None or (peak is None and not _chip_inputs(doc, claim, inputs)):
+    if chips is None or mfu is None or (peak is None and not chip_inputs(doc, claim, inputs)):
         return
     inputs.text("n_chips", chips)
     inputs.text("mfu", mfu)
-    index = _run(doc, "training_time", inputs)
+    index = run(doc, "training_time", inputs)
     if index is None:
         return
-    claim.calculations.append(index)
+    outcome.calculations.append(index)
     out = doc.calculations[index]["outputs"]
     key = "chip_hours" if stated.quantity == "chip_hours" else "time_s"
     _judge(doc, outcome, stated.quote, stated.value, out[key], restate.value(key, out[key]), stated.approx)
 
 
-def check(doc: Document, claim: Claim) -> bool:
-    """Run every check the claim's own numbers make; True when one ran (its verdict and why are set)."""
+def check(doc: Document, claim: Claim) -> Result | None:
+    """Every check the claim's own numbers make, combined; None when none judged."""
     outcome = Outcome()
     found, symbols = equations(claim)
     for eq in found:
@@ -474,6 +486,6 @@ def check(doc: Document, claim: Claim) -> bool:
     _change(doc, claim, outcome)
     _degrees(doc, claim, outcome)
     _zero_split(doc, claim, outcome)
-    if not any(doc.calculations[i]["calculator"] == "training_time" for i in claim.calculations):
+    if not any(doc.calculations[i]["calculator"] == "training_time" for i in outcome.calculations):
         _time_from_flops(doc, claim, outcome)
-    return outcome.apply(claim)
+    return outcome.result()

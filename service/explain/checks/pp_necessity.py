@@ -1,19 +1,22 @@
 """The check of claims about needing pipeline parallelism: pp_necessity with the text's batch, chips and degrees."""
 
+import re
+
 from calculators import catalog
 
 from service.explain import grounding, restate
-from service.explain.checks import MAX_MODELS, Inputs, _chips, _fig, _needs, _run
+from service.explain.checks.core import (MAX_MODELS, Inputs, Result, assumed_in, assumed_names, chips as claim_chips, figure, needs_more, pod_chips,
+                                         run)
 from service.explain.document import Claim, Document
 from service.i18n.messages import join_names, messages
 
 
 def _batch(doc: Document, claim: Claim, inputs: Inputs, model: dict | None) -> bool:
-    fig = _fig(doc, claim, "global_batch_tokens")
+    fig = figure(doc, claim, "global_batch_tokens")
     if fig is not None:
         inputs.text("global_batch_tokens", fig)
         return True
-    sequences, seq = _fig(doc, claim, "global_batch_sequences"), _fig(doc, claim, "seq_len")
+    sequences, seq = figure(doc, claim, "global_batch_sequences"), figure(doc, claim, "seq_len")
     if sequences is not None and seq is not None:
         inputs.derived("global_batch_tokens", sequences.value * seq.value, f"{sequences.quote} x {seq.quote}")
         return True
@@ -27,9 +30,13 @@ def _batch(doc: Document, claim: Claim, inputs: Inputs, model: dict | None) -> b
 
 
 def _chip_count(doc: Document, claim: Claim, inputs: Inputs, model: dict | None) -> bool:
-    fig = _fig(doc, claim, "n_chips")
+    fig = figure(doc, claim, "n_chips")
     if fig is not None:
         inputs.text("n_chips", fig)
+        return True
+    pod = pod_chips(doc, claim)
+    if pod is not None:  # "a full v5p pod": the pod's chip count, not a default
+        inputs.catalog("n_chips", pod[0], pod[1])
         return True
     if model and model.get("training_chip_count"):
         inputs.catalog("n_chips", model["training_chip_count"], model["id"])
@@ -39,21 +46,27 @@ def _chip_count(doc: Document, claim: Claim, inputs: Inputs, model: dict | None)
     return True
 
 
-def check(doc: Document, claim: Claim, _done=None) -> None:
-    """Run pp_necessity for each model and chip the claim concerns, and judge the claim by the results."""
+def check(doc: Document, claim: Claim) -> Result | None:
+    """pp_necessity for each model and chip the claim concerns, and the claim judged by the results; None when it names no set-up."""
     data = grounding.grounding_data()
     hardware = catalog.hardware()
-    chips = _chips(doc, claim)
+    chips = claim_chips(doc, claim)
     names_setup = claim.chips or claim.figures
-    if claim.frame != "pp_only_when_dp_bound" and not names_setup and doc.previous is None:
-        return  # a belief stated in general ("PP is considered necessary at scale") names no set-up to check
     models = (claim.models or doc.models() or (doc.previous.models() if doc.previous else []))[:MAX_MODELS]
+    words = Result([], "explained", messages(doc.lang)["pp_verdicts"]["words"])
+    if claim.frame != "pp_only_when_dp_bound" and not names_setup and doc.previous is None:
+        return words  # a belief stated in general ("PP is considered necessary at scale") names no set-up to check
+    if not chips and not models:
+        # no hardware and no model of the text's own: a batch or a degree alone does not make the rule checkable
+        stated = any(figure(doc, claim, q) for q in ("global_batch_tokens", "global_batch_sequences", "n_chips"))
+        if claim.frame == "pp_only_when_dp_bound" or not stated:
+            return words  # explained in words, the planner offered
+        return needs_more(doc, ["chip"])
     contrast = None
     if claim.frame == "pp_only_when_dp_bound" and not any(c["id"] == data["contrast_chip"] for c in chips):
         contrast = hardware.get("chip", data["contrast_chip"])  # the other side of "only when": a narrow-link cluster
     if not chips and contrast is None:
-        _needs(doc, claim, ["chip"])
-        return
+        return needs_more(doc, ["chip"])
     runs: list[tuple[dict, dict | None, int]] = []
     missing: set[str] = set()
     for model in models or [None]:
@@ -68,7 +81,7 @@ def check(doc: Document, claim: Claim, _done=None) -> None:
         if missing:
             continue
         for name in ("tp_degree", "pp_degree"):
-            fig = _fig(doc, claim, name)
+            fig = figure(doc, claim, name)
             if fig is not None:
                 base.text(name, fig)
         for chip in chips + ([contrast] if contrast else []):
@@ -77,26 +90,34 @@ def check(doc: Document, claim: Claim, _done=None) -> None:
             if chip is contrast:
                 inputs.assumed("chip", chip["id"], "contrast_chip", chip=restate.chip_name(chip, doc.lang))
             elif doc.named_only_generically(chip):  # "TPUs": which generation is our assumption, said in words
-                inputs.assumed("chip", chip["id"], "generic_chip", chip=chip["name"])
+                inputs.assumed("chip", chip["id"], "generic_chip", chip=chip["name"],
+                               bare=re.sub(r"^(?:NVIDIA|Google|AMD)\s+", "", chip["name"]))
             else:
                 inputs.values["chip"] = chip["id"]
                 inputs.sources["chip"] = {"source": "text", "quote": restate.chip_name(chip, "en")}
-            ep = _fig(doc, claim, "ep_degree")
+            ep = figure(doc, claim, "ep_degree")
             if ep is not None:
                 inputs.text("ep_degree", ep)
             elif model and grounding.expert_parallel_degree(model, chip) > 1:
                 inputs.assumed("ep_degree", grounding.expert_parallel_degree(model, chip), "expert_parallel_rule")
-            index = _run(doc, "pp_necessity", inputs)
+            index = run(doc, "pp_necessity", inputs)
             if index is not None:
                 runs.append((chip, model, index))
     if missing:
-        _needs(doc, claim, sorted(missing))
-        return
-    claim.calculations = [index for _, _, index in runs]
-    _judge(doc, claim, runs, contrast)
+        return needs_more(doc, sorted(missing))
+    if not runs:
+        return words
+    result = _judge(doc, claim, runs, contrast)
+    assumed = assumed_in(doc, result.calculations)
+    if result.verdict == "inconsistent" and assumed:  # data/verdicts.json: no inconsistency built on an assumption
+        m = messages(doc.lang)
+        names = assumed_names(doc, result.calculations)
+        result.verdict = "needs_more"
+        result.why = m["verdicts"]["assumption_suffix"].format(finding=result.why, assumed=join_names(names, doc.lang))
+    return result
 
 
-def _judge(doc: Document, claim: Claim, runs: list[tuple[dict, dict | None, int]], contrast) -> None:
+def _judge(doc: Document, claim: Claim, runs: list[tuple[dict, dict | None, int]], contrast) -> Result:
     m = messages(doc.lang)
     verdicts = m["pp_verdicts"]
     groups: dict[tuple[bool, bool], dict[str, list[str]]] = {}  # (contrast, bound) -> chip -> models
@@ -117,16 +138,21 @@ def _judge(doc: Document, claim: Claim, runs: list[tuple[dict, dict | None, int]
     fields = {"good": join_names(named_good, doc.lang), "bad": join_names(named_bad, doc.lang),
               "contrast_bad": join_names(labels(None, True), doc.lang)}
     if claim.frame in ("pp_not_needed", "fast_links_no_pp") and not claim.kinds.count("question"):
-        claim.verdict = "consistent" if not named_bad else "inconsistent"
+        verdict = "consistent" if not named_bad else "inconsistent"
         key = "holds" if not named_bad else "fails" if not named_good else "partly"
     elif claim.frame in ("dp_comms_bound", "pp_needed") and "question" not in claim.kinds:
-        claim.verdict = "consistent" if named_bad and not named_good else "inconsistent" if named_good and not named_bad else "explained"
+        verdict = "consistent" if named_bad and not named_good else "inconsistent" if named_good and not named_bad else "explained"
         key = "bound" if named_bad and not named_good else "not_bound" if not named_bad else "partly"
     elif claim.frame == "pp_only_when_dp_bound":
-        claim.verdict = "explained"
+        verdict = "explained"
         key = "rule" if named_good and fields["contrast_bad"] else "answer_bad" if not named_good else "answer_good"
     else:
-        claim.verdict = "explained"
+        verdict = "explained"
         key = "rule" if fields["contrast_bad"] and not named_bad else "answer_bad" if named_bad and not named_good else \
             "answer_good" if not named_bad else "partly"
-    claim.why = verdicts[key].format(**fields)
+    needed = set(re.findall(r"\{(\w+)\}", verdicts[key]))
+    if any(not fields[name] for name in needed):  # a sentence never misses its chip's name ("on  data-parallel ...")
+        if not fields["contrast_bad"]:
+            return Result([index for _, _, index in runs], "explained", verdicts["words"])
+        verdict, key = "explained", "contrast_only"
+    return Result([index for _, _, index in runs], verdict, verdicts[key].format(**fields))

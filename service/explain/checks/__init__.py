@@ -1,0 +1,88 @@
+"""Stage 4: for each claim with numbers, the checkers that check it with the text's own figures, their results applied.
+
+The public core (inputs from figures, running a calculator, `needs_more`) is core.py; each checker lives in a
+module of its own and returns a Result (or None when the claim is not its kind); only check_claims changes a claim.
+"""
+
+from service.explain.checks import arithmetic, pp_necessity
+from service.explain.checks.bandwidth import bits_and_bytes, bus_bandwidth, collective_time
+from service.explain.checks.bubble import bubble
+from service.explain.checks.core import Result
+from service.explain.checks.flops import training_flops
+from service.explain.checks.layout import layout
+from service.explain.checks.memory import memory, precision_change
+from service.explain.checks.mfu import achieved_rate, mfu
+from service.explain.checks.roofline import roofline
+from service.explain.checks.training_time import computation, hours_over_chips, training_time
+from service.explain.document import Claim, Document
+from service.i18n.messages import messages
+
+PP_FRAMES = ("pp_only_when_dp_bound", "pp_not_needed", "fast_links_no_pp", "dp_comms_bound", "pp_needed")
+# In order: the first that reaches a verdict other than "explained" ends the claim's checks.
+CHECKERS = (computation, bubble, achieved_rate, mfu, hours_over_chips, training_time, bus_bandwidth, collective_time,
+            bits_and_bytes, precision_change, memory, roofline, layout, training_flops)
+
+
+def _apply(claim: Claim, result: Result) -> None:
+    """A checker's result on its claim: its calculations added, its verdict and reason set where it gives them."""
+    claim.calculations.extend(result.calculations)
+    if result.verdict is not None:
+        claim.verdict = result.verdict
+    if result.why is not None:
+        # a result that only computes adds its figure to what an earlier check said; a verdict's reason replaces it
+        keep = result.verdict is None and claim.why and result.why not in claim.why
+        claim.why = f"{claim.why}; {result.why}" if keep else result.why
+
+
+def check_claim(doc: Document, claim: Claim) -> None:
+    """Run the checkers a claim calls for, in order, and set its calculations, verdict and why from their results."""
+    own = arithmetic.check(doc, claim)
+    if own is not None:
+        _apply(claim, own)
+    elif claim.frame in PP_FRAMES:
+        result = pp_necessity.check(doc, claim)
+        if result is not None:
+            claim.calculations = list(result.calculations)
+            claim.verdict, claim.why = result.verdict, result.why
+        return  # with checks of its own numbers, a frame's general check would only add defaults
+    claim.verdict, claim.why = "explained", ""
+    for checker in CHECKERS:
+        if own is not None and checker is computation:
+            continue  # the written arithmetic is already redone
+        result = checker(doc, claim)
+        if result is None:
+            continue
+        _apply(claim, result)
+        if claim.verdict != "explained":
+            break
+    if own is not None:  # both kinds of check speak; an inconsistency is said first
+        outcome = arithmetic.Outcome()
+        outcome.add(own.verdict, own.why)
+        if claim.why:
+            outcome.add(claim.verdict, claim.why)
+        combined = outcome.result()
+        claim.verdict, claim.why = combined.verdict, combined.why
+    claim.calculations = list(dict.fromkeys(claim.calculations))
+
+
+def _finish(doc: Document, claim: Claim) -> None:
+    """A why for every claim (an explained one says so in words) and its confidence from its calculations' inputs."""
+    claim.placeholder_why = not claim.why
+    if not claim.why:
+        words = messages(doc.lang)["verdicts"]
+        kind = next((k for k in ("question", "requirement", "cause", "comparison") if k in claim.kinds), "default")
+        if any(f.quantity not in ("number", "expression") for f in claim.figures):
+            kind = "figures"
+        claim.why = words[f"words_{kind}"]
+    sources = [s.get("source") for i in claim.calculations for name, s in doc.calculations[i]["input_sources"].items()
+               if not s.get("calculator_default")]
+    claim.confidence = "assumed" if "assumed" in sources else "derived" if {"derived", "catalog"} & set(sources) else "text"
+
+
+def check_claims(doc: Document) -> None:
+    """Fill doc.calculations and each claim's calculations, verdict and why."""
+    for claim in doc.claims:
+        check_claim(doc, claim)
+        _finish(doc, claim)
+    for result in doc.calculations:
+        result.pop("_key", None)

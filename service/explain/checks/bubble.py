@@ -1,0 +1,74 @@
+"""The pipeline bubble a text states, checked with its own pipeline depth, virtual stages and micro-batches."""
+
+from service.explain import restate
+from service.explain.checks.core import Inputs, Result, after, compare, dp_degree, figure, has, needs_more, run
+from service.explain.document import Claim, Document
+from service.i18n.messages import messages
+
+
+def bubble(doc: Document, claim: Claim) -> Result | None:
+    """pipeline_bubble under 1F1B (and interleaved, when virtual stages are stated) against the stated bubble."""
+    stated = [f for f in claim.figures if f.quantity == "bubble_fraction"]
+    if not stated and not (has(claim, "pp_degree") and has(claim, "microbatches")):
+        return None
+    pp = figure(doc, claim, "pp_degree")
+    if pp is None:
+        return needs_more(doc, ["pp_degree"])
+    virtual = figure(doc, claim, "virtual_stages")
+    before = next((f for f in stated if f.role == "before"), None)
+    last = after(claim, "bubble_fraction")
+    base = Inputs(doc.lang)
+    base.text("pp_degree", pp)
+    how = _microbatches(doc, claim, base, pp, before)
+    if how is None:
+        return needs_more(doc, ["microbatches"])
+    schedules = [("1f1b", None, before or (last if virtual is None else None))]
+    if virtual is not None and virtual.value > 1:
+        schedules.append(("interleaved", virtual, last))
+    result = Result()
+    for schedule, v, stated_fig in schedules:
+        inputs = base.copy()
+        inputs.values["schedule"] = schedule
+        if v is not None:
+            inputs.sources["schedule"] = {"source": "text", "quote": v.quote}
+            inputs.text("virtual_stages", v)
+        else:
+            inputs.sources["schedule"] = {"source": "assumed", "why": messages(doc.lang)["assumed"]["one_f_one_b"]}
+        index = run(doc, "pipeline_bubble", inputs)
+        if index is None:
+            continue
+        result.calculations.append(index)
+        # A bubble that fixed the micro-batch count cannot check itself; an assumed count checks nothing.
+        if stated_fig is not None and how in ("stated", "derived") or (how == "bubble" and stated_fig is not None and stated_fig is not before):
+            judged = compare(doc, stated_fig, doc.calculations[index]["outputs"]["bubble_fraction"], "bubble_fraction")
+            result.verdict, result.why = judged.verdict, judged.why
+    if result.calculations and result.why is None:
+        value = doc.calculations[result.calculations[-1]]["outputs"]["bubble_fraction"]
+        result.why = messages(doc.lang)["verdicts"]["computed"].format(computed=restate.value("bubble_fraction", value))
+    return result
+
+
+def _microbatches(doc: Document, claim: Claim, inputs: Inputs, pp, before) -> str | None:
+    """Micro-batches per step: stated; or global batch / (data-parallel degree x micro-batch size); or implied by a stated bubble."""
+    stated = figure(doc, claim, "microbatches")
+    if stated is not None:
+        inputs.text("microbatches", stated)
+        return "stated"
+    batch = figure(doc, claim, "global_batch_sequences")
+    dp = dp_degree(doc, claim)
+    micro = figure(doc, claim, "micro_batch")
+    if batch is not None and dp is not None and micro is not None:
+        inputs.derived("microbatches", max(1, round(batch.value / (dp[0] * micro.value))),
+                       f"{batch.quote} / ({dp[1]} x {micro.quote})")
+        return "derived"
+    if before is not None and 0 < before.value < 1:
+        # The 'before' bubble (p-1)/(m+p-1) fixes m; the 'after' figure is then checked against it.
+        implied = max(1, round((pp.value - 1) * (1 / before.value - 1)))
+        inputs.values["microbatches"] = implied
+        inputs.sources["microbatches"] = {"source": "derived", "from": f"{before.quote} bubble with {pp.quote}"}
+        return "bubble"
+    if batch is not None and dp is not None:
+        inputs.assumed("microbatches", max(1, round(batch.value / dp[0])), "one_sequence_per_microbatch",
+                       batch=batch.quote, dp=dp[1])
+        return "assumed"
+    return None

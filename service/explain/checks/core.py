@@ -1,0 +1,309 @@
+"""The public core every checker shares: a calculator's inputs with their sources, running it once, and the result it gives a claim."""
+
+import json
+import re
+from dataclasses import dataclass, field
+
+import calculators
+from calculators import catalog, jsonable
+
+from service.explain import grounding, restate
+from service.explain.checks import verdicts
+from service.explain.document import Claim, Document
+from service.i18n.messages import join_names, messages
+
+MAX_MODELS = 3
+MAX_CHIPS = 4
+# Inputs a calculator takes from a chip or a model of the catalog when it is named.
+CHIP_FIELDS = {"peak_flop_per_s", "dp_bandwidth_bytes_per_s", "chips_per_node", "memory_bandwidth_bytes_per_s", "bandwidth_bytes_per_s"}
+_MOE_WORDS = re.compile(r"\bMoE\b|mixture[- ]of[- ]experts|\bexperts?\b|خليط الخبراء|الخبراء", re.I)
+_POD = re.compile(r"\b(?:full|whole|entire|one|a|single)\s+(?:TPU\s*)?(?:v\d\w*\s+)?pod\b|\bpod\b", re.I)
+_WHOLE_POD = re.compile(r"\b(?:full|whole|entire)\s+(?:TPU\s*)?(?:v\d\w*\s+)?pod\b", re.I)
+MODEL_FIELDS = {"params", "moe_experts", "moe_top_k", "n_layers", "n_heads", "head_dim", "d_model", "seq_len"}
+
+
+@dataclass
+class Result:
+    """What one checker found for a claim: the calculations it ran and, when it judged, the verdict and why (None leaves them)."""
+
+    calculations: list[int] = field(default_factory=list)
+    verdict: str | None = None
+    why: str | None = None
+
+
+class Inputs:
+    """A calculator's inputs with where each came from (DESIGN.md `input_sources`)."""
+
+    def __init__(self, lang: str):
+        self.lang = lang
+        self.values: dict = {}
+        self.sources: dict[str, dict] = {}
+        self.assumptions: list[str] = []
+
+    def copy(self) -> "Inputs":
+        other = Inputs(self.lang)
+        other.values, other.sources, other.assumptions = dict(self.values), dict(self.sources), list(self.assumptions)
+        return other
+
+    def text(self, name: str, fig) -> None:
+        self.values[name] = fig.value
+        self.sources[name] = {"source": "text", "quote": fig.quote}
+
+    def catalog(self, name: str, value, origin: str) -> None:
+        self.values[name] = value
+        self.sources[name] = {"source": "catalog", "from": origin}
+
+    def derived(self, name: str, value, origin: str) -> None:
+        self.values[name] = value
+        self.sources[name] = {"source": "derived", "from": origin}
+
+    def assumed(self, name: str, value, key: str, **fields) -> None:
+        self.values[name] = value
+        m = messages(self.lang)
+        sentence = m["assumed"][key].format(**fields)
+        self.sources[name] = {"source": "assumed", "why": sentence}
+        if key in m.get("assumed_short", {}):  # the few words a short answer names it by
+            self.sources[name]["short"] = m["assumed_short"][key].format(**fields)
+        self.assumptions.append(sentence)
+
+
+# ------------------------------------------------------------------------------------ inputs from figures
+
+def figure(doc: Document, claim: Claim, *quantities: str):
+    """The figure of the first of `quantities` the claim states, else the document, else the earlier turns."""
+    for pool in (claim.figures, doc.figures, doc.previous.figures if doc.previous else []):
+        for quantity in quantities:
+            for fig in pool:
+                if fig.quantity == quantity and fig.role != "after":
+                    return fig
+    return None
+
+
+def after(claim: Claim, quantity: str):
+    """The 'after' figure of a from-to pair in the claim ("from 9% to 5%"), else the single stated one."""
+    figs = [f for f in claim.figures if f.quantity == quantity]
+    return next((f for f in figs if f.role == "after"), figs[-1] if figs else None)
+
+
+def has(claim: Claim, quantity: str) -> bool:
+    return any(f.quantity == quantity for f in claim.figures)
+
+
+def _mixture_of_experts(doc: Document) -> bool:
+    """Whether the text is about a mixture-of-experts model (the term, or experts named)."""
+    return any(t["id"] == "mixture-of-experts" for t in doc.terms) or bool(_MOE_WORDS.search(doc.text))
+
+
+def _moe_model(models: list[dict], total: float | None) -> dict | None:
+    """A named catalog mixture of experts (whose total size is the stated one, when one is stated)."""
+    for model in models:
+        active, full = model.get("params_active"), model.get("params_total")
+        if active and full and active != full and (total is None or abs(total - full) <= 0.15 * full):
+            return model
+    return None
+
+
+def model_inputs(doc: Document, claim: Claim, inputs: Inputs) -> bool:
+    """Params from the text (a stated size wins, active parameters first), else the model it names; False when neither
+    is there, or when the only size stated is a mixture of experts' total (FLOPs are 6 x ACTIVE parameters)."""
+    models = claim.models or doc.models() or (doc.previous.models() if doc.previous else [])
+    fig = figure(doc, claim, "active_params")
+    if fig is None:
+        fig = figure(doc, claim, "params")
+        if fig is not None and _moe_model(models, fig.value) is not None:
+            fig = None  # the named model's total: the catalog gives its active parameters
+        elif fig is not None and _mixture_of_experts(doc):
+            return False
+    if fig is not None:
+        inputs.text("params", fig)
+        return True
+    if models:
+        inputs.values["model"] = models[0]["id"]
+        inputs.sources["model"] = {"source": "text", "quote": models[0]["name"]}
+        return True
+    return False
+
+
+def params_missing(doc: Document, claim: Claim) -> str:
+    """The figure to name when model_inputs fails: the active parameters of a mixture of experts, else the model size."""
+    return "active_params" if figure(doc, claim, "params") is not None and _mixture_of_experts(doc) else "params"
+
+
+def chip_inputs(doc: Document, claim: Claim, inputs: Inputs) -> bool:
+    """The chip's peak from the text, else the chip it names (a figure's chip first)."""
+    fig = figure(doc, claim, "peak_flop_per_s")  # a rate the job reached is not the chip's peak
+    if fig is not None:
+        inputs.text("peak_flop_per_s", fig)
+        return True
+    found = chips(doc, claim)
+    if found:
+        inputs.values["chip"] = found[0]["id"]
+        inputs.sources["chip"] = {"source": "text", "quote": restate.chip_name(found[0], "en")}
+        return True
+    return False
+
+
+def chips(doc: Document, claim: Claim) -> list[dict]:
+    """The catalog chips a claim concerns: its figures' chips and names first, else the text's, else the earlier turns'."""
+    hardware = catalog.hardware()
+    from_figures = [hardware.get("chip", f.chip) for f in claim.figures if getattr(f, "chip", None)]
+    found = grounding.unique(from_figures + claim.chips) or doc.chips()
+    if not found and doc.previous:
+        found = doc.previous.chips()
+    return found[:MAX_CHIPS]
+
+
+def pod_chips(doc: Document, claim: Claim, whole: bool = False) -> tuple[int, str] | None:
+    """The chip count of a TPU pod the text names ("a v5p pod"; with `whole`, only "a full/whole/entire pod"): its ICI domain."""
+    pattern = _WHOLE_POD if whole else _POD
+    if not pattern.search(claim.quote) and (whole or not pattern.search(doc.text)):
+        return None
+    for chip in chips(doc, claim):
+        count = (chip.get("topology") or {}).get("fast_domain_chips")
+        if chip.get("kind") == "tpu" and count and not doc.named_only_generically(chip):
+            return int(count), chip["name"]
+    return None
+
+
+def n_chips(doc: Document, claim: Claim, inputs: Inputs) -> bool:
+    """The job's chip count: stated, else the chip count of a full pod the claim names (catalog)."""
+    fig = figure(doc, claim, "n_chips", "n_ranks")
+    if fig is not None:
+        inputs.text("n_chips", fig)
+        return True
+    pod = pod_chips(doc, claim, whole=True)
+    if pod is not None:
+        inputs.catalog("n_chips", pod[0], f"{pod[1]} pod (data/hardware.json)")
+        return True
+    return False
+
+
+def dp_degree(doc: Document, claim: Claim) -> tuple[float, str] | None:
+    """The data-parallel degree: stated, or chips / (TP x PP x CP) when those are stated."""
+    dp = figure(doc, claim, "dp_degree")
+    if dp is not None:
+        return dp.value, dp.quote
+    count, tp, pp = figure(doc, claim, "n_chips"), figure(doc, claim, "tp_degree"), figure(doc, claim, "pp_degree")
+    if count is not None and (tp is not None or pp is not None):
+        group = (tp.value if tp else 1) * (pp.value if pp else 1)
+        return count.value / group, f"{count.quote} / ({' x '.join(f.quote for f in (tp, pp) if f)})"
+    return None
+
+
+# ------------------------------------------------------------------------------------ running a calculator
+
+def run(doc: Document, name: str, inputs: Inputs) -> int | None:
+    """Run a calculator once per distinct input set; its index in doc.calculations, or None when it refuses."""
+    if not verdicts.grounded(inputs.sources):
+        # every input from the catalog or assumed: a calculation no sentence of the text asked for (data/verdicts.json)
+        doc.failures.append(f"{name}: not run, no input comes from the text")
+        return None
+    key = json.dumps([name, inputs.values], sort_keys=True, default=str)
+    for index, existing in enumerate(doc.calculations):
+        if existing.get("_key") == key:
+            return index
+    try:
+        result = jsonable(calculators.run(name, dict(inputs.values)))
+    except calculators.CalculatorInputError as exc:
+        doc.failures.append(f"{name}: {exc}")
+        return None
+    result["input_sources"] = _sources(result, inputs, doc.lang)
+    result["assumptions"] = inputs.assumptions + list(result.get("assumptions") or [])
+    result["_key"] = key
+    doc.calculations.append(result)
+    return len(doc.calculations) - 1
+
+
+def _sources(result: dict, inputs: Inputs, lang: str) -> dict:
+    """Every input of a result labelled text, catalog, derived or assumed."""
+    given = result["inputs"]
+    out = {}
+    for name, value in given.items():
+        if value is None:
+            continue
+        if name in inputs.sources:
+            out[name] = inputs.sources[name]
+        elif given.get("chip") and name in CHIP_FIELDS:
+            out[name] = {"source": "catalog", "from": given["chip"]}
+        elif given.get("model") and (name in MODEL_FIELDS or name.startswith("moe_")):
+            out[name] = {"source": "catalog", "from": given["model"]}
+        else:
+            # a calculator's convention for a field the text leaves out, said in words but no assumption about the text
+            out[name] = {"source": "assumed", "why": messages(lang)["assumed"]["calculator_default"].format(name=name),
+                         "calculator_default": True}
+    return out
+
+
+# ------------------------------------------------------------------------------------ results
+
+def compare(doc: Document, fig, computed: float, quantity: str, calculations: list[int] | None = None) -> Result:
+    """The verdict from a stated figure and the calculator's value, under data/verdicts.json: like with like, possible,
+    and an inconsistency never built on an assumed input."""
+    m = messages(doc.lang)["verdicts"]
+    calculations = list(calculations or [])
+    shown = restate.value(quantity, computed)
+    if not verdicts.same_kind(fig.quantity, quantity):
+        return Result(calculations, "needs_more", m["uncertain_kind"].format(stated=fig.quote, computed=shown))
+    if not verdicts.possible(quantity, computed):
+        return impossible(doc, written(quantity, computed), calculations)
+    verdict = "consistent" if verdicts.agrees(fig.value, computed, getattr(fig, "approx", False)) else "inconsistent"
+    if verdict == "inconsistent":
+        assumed = assumed_in(doc, calculations)
+        if assumed:
+            names = assumed_names(doc, calculations)
+            return Result(calculations, "needs_more", m["rests_on_assumption"].format(
+                stated=fig.quote, computed=shown, assumed=join_names(names, doc.lang)))
+    return Result(calculations, verdict, m[verdict].format(stated=fig.quote, computed=shown))
+
+
+def computed(doc: Document, quantity: str, value: float, calculations: list[int]) -> Result:
+    """A calculation that checks nothing stated: its value, said as the why (the verdict stays as it was); an impossible one is no finding."""
+    if not verdicts.possible(quantity, value):
+        return impossible(doc, written(quantity, value), calculations)
+    return Result(list(calculations), None, messages(doc.lang)["verdicts"]["computed"].format(computed=restate.value(quantity, value)))
+
+
+def written(quantity: str, value: float) -> str:
+    """A value as the answer writes it; an impossible share reads as a whole percentage ("17,692%", not "1.769e4%")."""
+    if verdicts.kind(quantity) in ("fraction_of_peak", "fraction") and abs(value) >= 10:
+        return f"{value * 100:,.0f}%"
+    return restate.value(quantity, value)
+
+
+def impossible(doc: Document, shown: str, calculations: list[int]) -> Result:
+    """needs_more for a result outside the physical bounds, naming the figures whose reading is uncertain."""
+    quotes = []
+    for index in calculations:
+        for name, source in doc.calculations[index]["input_sources"].items():
+            said = source.get("quote") or source.get("from") or ""
+            # the figures read from the text, not the chip or model names that fed the calculation
+            if source.get("source") in ("text", "derived") and name not in ("chip", "model") and any(c.isdigit() for c in said):
+                quotes.append(f"«{said}»" if doc.lang == "ar" else f"“{said}”")
+    return Result(list(calculations), "needs_more", messages(doc.lang)["verdicts"]["impossible"].format(
+        computed=shown, quotes=join_names(list(dict.fromkeys(quotes)), doc.lang)))
+
+
+def assumed_names(doc: Document, calculations: list[int]) -> list[str]:
+    """The assumptions of the calculations in a few words each (their short form, else the quantity's name)."""
+    names = messages(doc.lang)["quantity_names"]
+    found = []
+    for index in calculations:
+        for name, source in doc.calculations[index]["input_sources"].items():
+            if name in verdicts.assumed_inputs({name: source}):
+                found.append(source.get("short") or names.get(name, name))
+    return list(dict.fromkeys(found))
+
+
+def assumed_in(doc: Document, calculations: list[int]) -> list[str]:
+    """The inputs the calculations took as assumptions."""
+    found: list[str] = []
+    for index in calculations:
+        found += verdicts.assumed_inputs(doc.calculations[index]["input_sources"])
+    return list(dict.fromkeys(found))
+
+
+def needs_more(doc: Document, missing: list[str], calculations: list[int] | None = None) -> Result:
+    """`needs_more`, naming the figures the text would also need to give."""
+    m = messages(doc.lang)
+    names = [m["quantity_names"].get(q, q) for q in missing]
+    return Result(list(calculations or []), "needs_more", m["verdicts"]["needs_more"].format(missing=join_names(names, doc.lang)))

@@ -1,0 +1,24 @@
+"""Total training FLOPs for the tokens and model the text states."""
+
+from service.explain.checks.core import Inputs, Result, compare, computed, model_inputs, run
+from service.explain.document import Claim, Document
+
+
+def training_flops(doc: Document, claim: Claim) -> Result | None:
+    """training_flops (6 x parameters x tokens) against the FLOPs the text states, or said when it states none."""
+    tokens = next((f for f in claim.figures if f.quantity == "tokens"), None)
+    # a model size stated beside its training tokens is a computation a reader wants, measured or not
+    if tokens is None or not ("measurement" in claim.kinds or any(f.quantity in ("params", "active_params") for f in claim.figures)):
+        return None
+    inputs = Inputs(doc.lang)
+    if not model_inputs(doc, claim, inputs):
+        return None
+    inputs.text("tokens", tokens)
+    index = run(doc, "training_flops", inputs)
+    if index is None:
+        return None
+    value = doc.calculations[index]["outputs"]["total_flops"]
+    stated = next((f for f in claim.figures if f.quantity == "total_flops"), None)
+    if stated is not None:
+        return compare(doc, stated, value, "total_flops", [index])
+    return computed(doc, "total_flops", value, [index])

@@ -1,0 +1,119 @@
+"""Model-state memory (weights, gradients, optimizer states, ZeRO sharding) against the memory the text states."""
+
+import json
+import re
+from functools import cache
+
+from calculators.resources import data_dir
+
+from service.explain import restate
+from service.explain.checks import verdicts
+from service.explain.checks.core import Inputs, Result, compare, figure, run
+from service.explain.document import Claim, Document
+from service.i18n.messages import messages
+
+_NOT_STATES = re.compile(r"activation|peak|measured|max_memory|nvidia-smi|\bOOM\b|out of memory|KV cache|HBM|capacity", re.I)
+
+
+def _total_params(doc: Document, claim: Claim, inputs: Inputs) -> bool:
+    """Every parameter is stored, so memory takes a mixture of experts' TOTAL size: stated, else the named model's."""
+    fig = figure(doc, claim, "params")
+    if fig is not None:
+        inputs.text("params", fig)
+        return True
+    models = claim.models or doc.models() or (doc.previous.models() if doc.previous else [])
+    if models:
+        inputs.values["model"] = models[0]["id"]
+        inputs.sources["model"] = {"source": "text", "quote": models[0]["name"]}
+        return True
+    return False
+
+
+def memory(doc: Document, claim: Claim) -> Result | None:
+    """model_state_memory with the text's model and ZeRO stage; each stated size is compared with the nearer of the
+    total and the per-chip size ("1.12 TB of states is 17.5 GB per GPU" checks both)."""
+    capacity = next((f for f in claim.figures if f.quantity == "hbm_bytes"), None)
+    if capacity is not None:
+        return _fits(doc, claim, capacity)
+    # a measured peak holds activations too: not comparable with model states
+    stated = [f for f in claim.figures if f.quantity in ("bytes", "size_bytes")]
+    if not stated or _NOT_STATES.search(claim.quote):
+        return None
+    inputs = Inputs(doc.lang)
+    if not _total_params(doc, claim, inputs):
+        return None
+    _sharding(doc, claim, inputs)
+    index = run(doc, "model_state_memory", inputs)
+    if index is None:
+        return None
+    out = doc.calculations[index]["outputs"]
+    options = [("bytes_total", out["bytes_total"]), ("bytes_per_chip", out["bytes_per_chip"])]
+    results = []
+    for fig in stated:
+        name, value = min(options, key=lambda item: abs(item[1] - fig.value))
+        result = compare(doc, fig, value, name, [index])
+        if result.verdict == "inconsistent":  # a partial figure (optimizer states only) is explained, not wrong
+            result.verdict = "explained"
+        results.append(result)
+    if len(results) == 1:
+        return results[0]
+    order = {"needs_more": 0, "explained": 1, "consistent": 2}  # the weakest verdict speaks for the claim
+    verdict = min((r.verdict for r in results), key=lambda v: order.get(v, 0))
+    return Result([index], verdict, "; ".join(dict.fromkeys(r.why for r in results)))
+
+
+def _sharding(doc: Document, claim: Claim, inputs: Inputs) -> None:
+    """The ZeRO stage and the data-parallel ranks it shards over: stated, or every chip when no TP or PP is stated."""
+    zero, dp = figure(doc, claim, "zero_stage"), figure(doc, claim, "dp_degree", "n_ranks")
+    if zero is None:
+        return
+    inputs.text("zero_stage", zero)
+    if dp is not None:
+        inputs.text("dp_degree", dp)
+        return
+    count = figure(doc, claim, "n_chips")
+    if count is not None and figure(doc, claim, "tp_degree") is None and figure(doc, claim, "pp_degree") is None:
+        inputs.derived("dp_degree", count.value, f"{count.quote}, all data-parallel (no TP or PP stated)")
+
+
+def _fits(doc: Document, claim: Claim, capacity) -> Result | None:
+    """A chip's memory the text states: whether the model states fit in it (a capacity is a bound, not a figure to equal)."""
+    inputs = Inputs(doc.lang)
+    if not _total_params(doc, claim, inputs):
+        return None
+    _sharding(doc, claim, inputs)
+    index = run(doc, "model_state_memory", inputs)
+    if index is None:
+        return None
+    per_chip = doc.calculations[index]["outputs"]["bytes_per_chip"]
+    key = "fits" if per_chip <= capacity.value else "does_not_fit"
+    return Result([index], "explained", messages(doc.lang)["verdicts"][key].format(
+        computed=restate.value("bytes_per_chip", per_chip), stated=capacity.quote))
+
+
+@cache
+def _formats() -> list[tuple[re.Pattern, float, str]]:
+    """data/precisions.json: each number format's pattern, bytes per value and name."""
+    data = json.loads((data_dir() / "precisions.json").read_text(encoding="utf-8"))
+    return [(re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(n) for n in f["names"]) + r")(?![\w-])", re.I), f["bytes"], f["names"][0])
+            for f in data["formats"]]
+
+
+def precision_change(doc: Document, claim: Claim) -> Result | None:
+    """"from bf16 to fp8 ... from 140 GB to 70 GB": memory scales by the ratio of the formats' widths (2 bytes -> 1)."""
+    before = next((f for f in claim.figures if f.role == "before" and verdicts.kind(f.quantity) == "memory"), None)
+    after = next((f for f in claim.figures if f.role == "after" and verdicts.kind(f.quantity) == "memory"), None)
+    if before is None or after is None:
+        return None
+    named = sorted((m.start(), size, name) for pattern, size, name in _formats() for m in pattern.finditer(claim.quote))
+    names = list(dict.fromkeys((size, name) for _, size, name in named))
+    if len(names) != 2 or names[0][0] == names[1][0]:
+        return None  # one change of format, in the order the text names them ("from bf16 to fp8")
+    (old_size, old), (new_size, new) = names
+    inputs = Inputs(doc.lang)
+    inputs.values["expression"] = f"{before.value:g} * {new_size:g} / {old_size:g}"
+    inputs.sources["expression"] = {"source": "derived", "from": f"{before.quote} x {new_size:g} / {old_size:g} bytes per value ({new} / {old})"}
+    index = run(doc, "arithmetic", inputs)
+    if index is None:
+        return None
+    return compare(doc, after, doc.calculations[index]["outputs"]["value"], "bytes", [index])

@@ -1,0 +1,91 @@
+"""Training-time checks: arithmetic the text writes for a run's duration, and chip-hours or days stated for its tokens."""
+
+from service.explain import restate
+from service.explain.checks import verdicts
+from service.explain.checks.core import (Inputs, Result, chip_inputs, compare, figure, impossible, model_inputs, n_chips,
+                                         needs_more, params_missing, run, written)
+from service.explain.document import Claim, Document
+from service.i18n.messages import messages
+
+
+def computation(doc: Document, claim: Claim) -> Result | None:
+    """Arithmetic written in the text (6.3e24 / (8960 * 4.59e14 * 0.4)): the training-time calculator redoes it."""
+    expression = next((f for f in claim.figures if f.quantity == "expression"), None)
+    if expression is None:
+        return None
+    inside = [f for f in claim.figures if expression.start <= f.start < expression.end and f is not expression]
+    quantities = {f.quantity: f for f in inside}
+    if not ({"total_flops", "n_chips"} <= set(quantities) and ({"peak_flop_per_s", "mfu"} <= set(quantities) or "flop_per_s" in quantities)):
+        return None
+    inputs = Inputs(doc.lang)
+    for name in ("total_flops", "n_chips", "peak_flop_per_s", "mfu"):
+        if name in quantities:
+            inputs.text(name, quantities[name])
+    if "flop_per_s" in quantities:
+        inputs.text("achieved_flop_per_s", quantities["flop_per_s"])
+    index = run(doc, "training_time", inputs)
+    if index is None:
+        return None
+    time_s = doc.calculations[index]["outputs"]["time_s"]
+    stated = next((f for f in claim.figures if f.quantity in ("time_s",) and f.start >= expression.end), None)
+    if stated is not None:
+        return compare(doc, stated, time_s, "time_s", [index])
+    return Result([index], "explained", messages(doc.lang)["verdicts"]["computed"].format(computed=restate.value("time_s", time_s)))
+
+
+def training_time(doc: Document, claim: Claim) -> Result | None:
+    """GPU-hours or days the text states for a training run, from its tokens and model (and chips, MFU)."""
+    stated = next((f for f in claim.figures if f.quantity in ("chip_hours", "time_s", "chip_days")), None)
+    if stated is None or "computation" in claim.kinds:
+        return None
+    tokens = next((f for f in claim.figures if f.quantity == "tokens"), None)
+    if tokens is None:
+        elsewhere = figure(doc, claim, "tokens")
+        if elsewhere is None:
+            return None
+        # a token count from another sentence may be another phase's (pre-training vs annealing): not combined
+        return Result([], "needs_more", messages(doc.lang)["verdicts"]["phases"].format(hours=stated.quote, tokens=elsewhere.quote))
+    inputs = Inputs(doc.lang)
+    if not model_inputs(doc, claim, inputs):
+        return needs_more(doc, [params_missing(doc, claim)])
+    inputs.text("tokens", tokens)
+    if stated.quantity in ("chip_hours", "chip_days") and chip_inputs(doc, claim, inputs):
+        # Chip-hours fix the per-chip rate: MFU = tokens x 6N / (chip-seconds x peak); one chip's view keeps it exact.
+        hours = stated.value * (24 if stated.quantity == "chip_days" else 1)
+        inputs.derived("n_chips", 1, stated.quote)
+        inputs.derived("tokens_per_s", tokens.value / (hours * 3600), f"{tokens.quote} / {stated.quote}")
+        del inputs.values["tokens"], inputs.sources["tokens"]
+        index = run(doc, "mfu", inputs)
+        if index is None:
+            return Result()
+        value = doc.calculations[index]["outputs"]["mfu"]
+        if not verdicts.possible("mfu", value):
+            return impossible(doc, written("mfu", value), [index])
+        return Result([index], None, messages(doc.lang)["verdicts"]["implied_mfu"].format(hours=stated.quote, mfu=restate.value("mfu", value)))
+    mfu = figure(doc, claim, "mfu")
+    if not (n_chips(doc, claim, inputs) and mfu is not None and chip_inputs(doc, claim, inputs)):
+        return needs_more(doc, [q for q, ok in (("n_chips", "n_chips" in inputs.values), ("mfu", mfu is not None),
+                                                ("peak_flop_per_s", "chip" in inputs.values or "peak_flop_per_s" in inputs.values)) if not ok])
+    inputs.text("mfu", mfu)
+    index = run(doc, "training_time", inputs)
+    if index is None:
+        return Result()
+    out = doc.calculations[index]["outputs"]
+    key = "chip_hours" if stated.quantity == "chip_hours" else "time_s"
+    return compare(doc, stated, out[key], key, [index])
+
+
+def hours_over_chips(doc: Document, claim: Claim) -> Result | None:
+    """"2.788M GPU hours on 2,048 GPUs is about 57 days": chip-hours / chips is the run's duration."""
+    hours = next((f for f in claim.figures if f.quantity == "chip_hours"), None)
+    count = next((f for f in claim.figures if f.quantity == "n_chips"), None)
+    stated = next((f for f in claim.figures if f.quantity == "time_s"), None)
+    if hours is None or count is None or stated is None:
+        return None
+    inputs = Inputs(doc.lang)
+    inputs.values["expression"] = f"{hours.value:g} * 3600 / {count.value:g}"
+    inputs.sources["expression"] = {"source": "text", "quote": f"{hours.quote} / {count.quote}"}
+    index = run(doc, "arithmetic", inputs)
+    if index is None:
+        return None
+    return compare(doc, stated, doc.calculations[index]["outputs"]["value"], "time_s", [index])

@@ -1,0 +1,79 @@
+"""The verdict policy every checker follows, read from data/verdicts.json: kinds of quantity, tolerances, physical bounds."""
+
+import json
+from functools import cache
+
+from calculators.resources import data_dir
+
+
+@cache
+def table() -> dict:
+    """data/verdicts.json, parsed once."""
+    return json.loads((data_dir() / "verdicts.json").read_text(encoding="utf-8"))
+
+
+@cache
+def _kinds() -> dict[str, str]:
+    return {q: kind for kind, quantities in table()["kinds"].items() if not kind.startswith("_") for q in quantities}
+
+
+def kind(quantity: str) -> str:
+    """The kind of quantity a figure or an output measures (memory, throughput, ...); an unlisted quantity is its own kind."""
+    return _kinds().get(quantity, quantity)
+
+
+def same_kind(a: str, b: str) -> bool:
+    return kind(a) == kind(b)
+
+
+def bound(quantity: str) -> tuple[dict, str] | None:
+    """The physical bound a value of `quantity` must respect and the kind it is the bound of, or None."""
+    bounds = table()["bounds"]
+    for name, entry in bounds.items():
+        if not name.startswith("_") and quantity in entry.get("quantities", ()):
+            return entry, name
+    entry = bounds.get(kind(quantity))
+    return (entry, kind(quantity)) if isinstance(entry, dict) else None
+
+
+def possible(quantity: str, value: float) -> bool:
+    """Whether a value of `quantity` is physically possible (MFU in (0, 1], times, rates and sizes positive, memory within reason)."""
+    found = bound(quantity)
+    if found is None or value is None:
+        return True
+    entry, _ = found
+    low, high = entry.get("low"), entry.get("high")
+    if low is not None and (value < low or (entry.get("low_open") and value == low)):
+        return False
+    return high is None or value <= high
+
+
+def agrees(stated: float, computed: float, approx: bool) -> bool:
+    """A stated measurement against a calculation: within the measurement tolerance (wider for 'about')."""
+    rule = table()["tolerances"]["measurement"]
+    share = rule["share"] * (rule["approx_factor"] if approx else 1)
+    return abs(computed - stated) <= share * abs(stated) + (rule["fraction_slack"] if abs(stated) <= 1 else 0)
+
+
+def arithmetic_tolerance(rounding: float, approx: bool) -> float:
+    """Written arithmetic: the table's share, the rounding of the last written digit, or the wider share for 'about'."""
+    rule = table()["tolerances"]["written_arithmetic"]
+    return max(rule["share"], rounding if rule["last_digit"] else 0.0, rule["approx_share"] if approx else 0.0)
+
+
+def estimate_agrees(stated: float, computed: float) -> bool:
+    """A measurement against the layout planner's estimate: flagged only beyond the table's factor."""
+    rule = table()["tolerances"]["estimate"]
+    ratio = stated / computed if computed else 0
+    return rule["low"] <= ratio <= rule["high"]
+
+
+def grounded(sources: dict) -> bool:
+    """Whether at least one input of a calculation comes from the text (or is derived from it)."""
+    allowed = set(table()["grounding"]["text_sources"])
+    return any(s.get("source") in allowed for s in sources.values())
+
+
+def assumed_inputs(sources: dict) -> list[str]:
+    """The inputs the explainer assumed for a calculation (a calculator's own convention for an unstated field is not one)."""
+    return [name for name, s in sources.items() if s.get("source") == "assumed" and not s.get("calculator_default")]

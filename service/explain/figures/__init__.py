@@ -1,0 +1,42 @@
+"""Every figure a text states (English and Arabic), with the calculator quantity it gives and its value.
+
+The reader is one pass over the text in which every notation (compact degrees, formula letters, arithmetic,
+ranges, before/after pairs, Arabic words) claims its span before the generic rules see it; the order of those
+claims is `read_figures` below and `reader.py`. The words it reads are data (data/figure_words.json).
+"""
+
+from service.explain.figures.record import Figure, _Fig
+from service.explain.figures.reader import _Reader
+
+
+def read_figures(text: str) -> list[Figure]:
+    """Every figure the text states, in order, each once, with its quantity and value."""
+    if not text:
+        return []
+    reader = _Reader(text)
+    reader.protect()
+    reader.moe_names()
+    reader.products()
+    reader.compact()
+    reader.symbols()
+    reader.expressions()
+    reader.duals()
+    reader.generic()
+    reader.fractions()
+    reader.pairs()
+    reader.subjects()
+    reader.inherit()
+    figs = sorted(reader.figs, key=lambda f: (f.start, -f.end))
+    kept: list[_Fig] = []
+    reach = -1
+    for fig in figs:  # a figure overlapping one already kept is the same figure read twice
+        if not fig.expression:
+            if fig.start < reach:
+                continue
+            reach = fig.end
+        kept.append(fig)
+    index = {id(f): i for i, f in enumerate(kept)}
+    return [Figure(quote=text[f.start:f.end], start=f.start, end=f.end, quantity=f.quantity, value=float(f.value),
+                   unit=f.unit, approx=f.approx, chip=f.chip, model=f.model, role=f.role,
+                   pair=index.get(id(f.pair)) if f.pair is not None else None, detail=f.detail)
+            for f in kept]

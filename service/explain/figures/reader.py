@@ -1,0 +1,341 @@
+"""The state of one read of a text, and the notations that claim their span before the generic rules (the order lives here)."""
+
+import bisect
+import re
+from service.explain.figures.record import _DIGITS, _Fig
+from service.explain.figures.words import _ABBR, _ABBR_DETAIL, _APPROX_AFTER, _APPROX_BEFORE, _AR_DUAL, _AR_DUALS, _AR_DUAL_COUNT, _AR_DUAL_COUNTS, _BOUNDARY, _CHIP_AFTER, _CHUNK, _CLUTTER_LINE, _COMPACT, _CUE_AFTER, _CUE_BEFORE, _DIGIT_TOKEN, _EXPR, _EXPR_NEEDS, _HAS_AR, _HAS_AR_DIGIT, _HAS_DIGIT, _HAS_EXPR, _HAS_MARKUP, _I, _KEY_TABLE, _LETTERS, _LINK_CHUNK, _LIST_MARK, _MODEL, _MOE_NAME, _NAMES_DIGIT, _NAMES_WORD, _NOUNS, _PER_CHIP, _PREFIX_SCALE, _PRODUCT, _SEQ_K, _SIGN_ONLY, _SYMBOL, _THRESHOLD, _Tok, _UNIT_LABEL, _WINDOW_AFTER, _WINDOW_BEFORE, _clean_markup, _symbol_quantity, _tokens
+from service.explain.figures.values import _balanced, _chip_id, _evaluate, _model_id, _number, _operand_roles
+from service.explain.figures.units import _Units
+from service.explain.figures.relations import _Relations
+
+class _Reader(_Units, _Relations):
+    """The state of one read: the text, protected spans, tokens, and the figures found so far."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.norm = text.translate(_DIGITS) if _HAS_AR_DIGIT.search(text) else text
+        if _HAS_MARKUP.search(self.norm):
+            self.norm = _clean_markup(self.norm)
+        self.figs: list[_Fig] = []
+        # one byte per character: 1 where a name or a figure already stands, so overlap tests are one find()
+        self.taken = bytearray(len(text))
+        self.protected = bytearray(len(text))
+        self.has_digit = _HAS_DIGIT.search(self.norm) is not None
+        self.tokens = _tokens(self.norm)
+        self.token_starts = [m.start() for m in self.tokens]
+        self.hints: dict[int, str] = {}
+        self.result_hints: dict[int, str] = {}  # expression start: what its stated result measures
+        self.assigned: dict[int, str] = {}      # expression start: the symbol it is assigned to ("W=2 * 9e10")
+        self._bounds: list[int] | None = None  # clause boundaries and word starts, found when first needed
+        self._starts: list[int] | None = None
+        self._word: dict[int, str] = {}
+        self.moe_candidates: list[re.Match] = []
+        self.product_candidates: list[re.Match] = []
+
+    # -- helpers
+
+    @property
+    def bounds(self) -> list[int]:
+        if self._bounds is None:
+            self._bounds = [m.start() for m in _BOUNDARY.finditer(self.norm)]
+        return self._bounds
+
+    @property
+    def starts(self) -> list[int]:
+        """Where words start; after an Arabic conjunction or preposition written onto the word, too ("وحجم")."""
+        if self._starts is None:
+            if _HAS_AR.search(self.norm):
+                self._starts = [p for m in _CHUNK.finditer(self.norm)
+                                for p in ((m.start(), m.start() + 1) if m.group(0)[0] in "وبلف" and len(m.group(0)) > 3 else (m.start(),))]
+            else:
+                self._starts = [m.start() for m in _CHUNK.finditer(self.norm)]
+        return self._starts
+
+    def clause(self, start: int, end: int) -> tuple[int, int]:
+        i = bisect.bisect_right(self.bounds, start - 1)
+        lo = self.bounds[i - 1] + 1 if i else 0
+        j = bisect.bisect_left(self.bounds, end)
+        hi = self.bounds[j] if j < len(self.bounds) else len(self.norm)
+        return max(lo, start - _WINDOW_BEFORE), min(hi, end + _WINDOW_AFTER)
+
+    def is_free(self, start: int, end: int) -> bool:
+        return self.taken.find(1, start, end) < 0 and self.protected.find(1, start, end) < 0
+
+    def in_protected(self, start: int, end: int) -> bool:
+        return self.protected.find(1, start, end) >= 0
+
+    def protect_span(self, start: int, end: int) -> None:
+        self.protected[start:end] = b"\x01" * (end - start)
+
+    def number_between(self, a: int, b: int) -> bool:
+        """Whether another number stands between a cue and this number (the cue then belongs to it)."""
+        i = bisect.bisect_left(self.token_starts, a)
+        return i < len(self.token_starts) and self.token_starts[i] < b
+
+    def add(self, fig: _Fig) -> _Fig:
+        fig.approx = fig.approx or self.approx_at(fig.start, fig.end)
+        self.figs.append(fig)
+        if not fig.expression:
+            self.taken[fig.start:fig.end] = b"\x01" * (fig.end - fig.start)
+        return fig
+
+    def approx_at(self, start: int, end: int) -> bool:
+        return bool(_APPROX_BEFORE.search(self.norm, max(0, start - 20), start) or _APPROX_AFTER.match(self.norm, end))
+
+    def cue(self, cls: str, start: int, end: int) -> dict | None:
+        """The cue for a unit class nearest to the number, in the same clause, not claimed by another number."""
+        lo, hi = self.clause(start, end)
+        # words beyond the next number on either side are its cues, not this one's
+        i = bisect.bisect_left(self.token_starts, start)
+        if i:
+            lo = max(lo, self.token_starts[i - 1] + 1)
+        j = bisect.bisect_left(self.token_starts, end)
+        if j < len(self.token_starts):
+            hi = min(hi, self.token_starts[j])
+        best, best_distance = None, 10**9
+        norm = self.norm
+        table = _CUE_BEFORE.get(cls)
+        if table:  # word starts nearest first; a match tried only where a word starts keeps this cheap
+            for pos in reversed(self.starts_in(lo, start)):
+                found = table.match(norm, pos, start, self.word(pos))
+                if not found:
+                    continue
+                entry, m = found
+                distance = start - m.end()
+                if distance <= entry.get("max_gap", 10**6) and not self.number_between(m.end(), start):
+                    best, best_distance = entry, distance
+                break
+        table = _CUE_AFTER.get(cls)
+        if table:
+            for pos in self.starts_in(end, hi):
+                if pos - end >= best_distance:
+                    break
+                found = table.match(norm, pos, hi, self.word(pos))
+                if not found:
+                    continue
+                if pos - end <= found[0].get("max_gap", 10**6) and not self.number_between(end, pos):
+                    best = found[0]
+                break
+        return best
+
+    def word(self, pos: int) -> str:
+        """The letters of the word at pos, lower-cased, which pick the patterns worth trying there."""
+        found = self._word.get(pos)
+        if found is None:
+            m = _LETTERS.search(self.norm, pos, pos + 8)
+            found = self._word[pos] = m.group(0).lower() if m else ""
+        return found
+
+    def starts_in(self, lo: int, hi: int) -> list[int]:
+        """Where words start between lo and hi."""
+        return self.starts[bisect.bisect_left(self.starts, lo):bisect.bisect_left(self.starts, hi)]
+
+    def key_before(self, start: int) -> dict | None:
+        found = None
+        i = bisect.bisect_left(self.token_starts, start)
+        lo = max(start - 40, self.token_starts[i - 1] + 1 if i else 0)  # a key phrase is never past another number
+        for pos in self.starts_in(lo, start):  # farthest first: the longest key phrase wins
+            found = _KEY_TABLE.match(self.norm, pos, start, self.word(pos))
+            if found:
+                break
+        if not found:
+            return None
+        entry = found[0]
+        if "needs_nearby" in entry:
+            lo, hi = self.clause(start, start)
+            if not re.search(entry["needs_nearby"], self.norm[max(0, lo - 40):hi], _I):
+                return None
+        return entry
+
+    # -- passes
+
+    def protect(self) -> None:
+        norm = self.norm
+        for pattern in (_LIST_MARK, _CLUTTER_LINE) if self.has_digit else ():  # both need a digit
+            for m in pattern.finditer(norm):
+                self.protect_span(*m.span())
+        # every name pattern holds a digit, so names are looked for only around the numbers
+        for t in self.tokens:
+            if t.group("num") is None:
+                continue
+            s, e = t.start("num"), t.end()
+            m = _NAMES_DIGIT.match(norm, s)
+            if m:
+                self.protect_span(*m.span())
+            for m in _NAMES_WORD.finditer(norm, max(0, s - 16), min(len(norm), e + 4)):
+                if m.start() <= s < m.end():
+                    self.protect_span(*m.span())
+            i = bisect.bisect_right(self.starts, s) - 1
+            if i >= 0 and _LINK_CHUNK.match(norm, self.starts[i]):
+                self.protect_span(s, e)
+            m = _MOE_NAME.match(norm, s)
+            if m:
+                self.moe_candidates.append(m)
+            m = _PRODUCT.match(norm, s)
+            if m:
+                self.product_candidates.append(m)
+        for m in _MODEL.finditer(norm):
+            if (not m.start() or not (norm[m.start() - 1].isalnum() or norm[m.start() - 1] == "-")) and not self.in_protected(*m.span()):
+                self.model_name(m, _model_id(m.group(0)))
+
+    def model_name(self, m: re.Match, model: str | None) -> None:
+        """A model's name is not a figure, but the size in it ("Llama 3 70B", "Qwen3-30B-A3B") is."""
+        sized = _MODEL.fullmatch(m.group(0)) or _MODEL.match(m.group(0))
+        offset = m.start()
+        if sized and sized.group("size") and "x" not in m.group(0).lower().split()[-1][:3]:
+            self.protect_span(offset, offset + sized.start("size"))
+            self.moe_name(sized, offset, model)
+        else:
+            self.protect_span(*m.span())
+
+    def moe_name(self, m: re.Match, offset: int, model: str | None) -> None:
+        size = m.group("size")
+        value, _ = _number(_Tok(_DIGIT_TOKEN.match(size), size))
+        s = offset + m.start("size")
+        self.add(_Fig(s, s + len(size), "params", value, model=model, raw=value, generic=False))
+        if m.group("act"):
+            s = offset + m.start("act") - 1  # the quote keeps the "A" of "A3B"
+            value, _ = _number(_Tok(_DIGIT_TOKEN.match(m.group("act")), m.group("act")))
+            self.add(_Fig(s, offset + m.end("act"), "active_params", value, model=model, raw=value, generic=False))
+
+    def moe_names(self) -> None:
+        for m in self.moe_candidates:
+            if self.is_free(*m.span()):
+                self.moe_name(m, 0, None)
+
+    def products(self) -> None:
+        """`8×8 H100`: nodes times chips per node."""
+        for m in self.product_candidates:
+            if not self.is_free(*m.span()):
+                continue
+            a, b = int(m.group("a")), int(m.group("b"))
+            tail = _CHIP_AFTER.match(self.norm, m.end())
+            end, chip = m.end(), None
+            if tail:
+                end, chip = tail.end(), _chip_id(tail.group("name"))
+            else:
+                noun = _NOUNS.match(self.norm, m.end())
+                end = noun.end() if noun else end
+            self.add(_Fig(m.start(), end, "n_chips", float(a * b), chip=chip, raw=float(a * b), generic=False,
+                          detail={"n_nodes": a, "chips_per_node": b}))
+
+    def compact(self) -> None:
+        if not self.has_digit:  # every compact notation ends in digits
+            return
+        for m in _COMPACT.finditer(self.norm):
+            abbr = m.group("abs") or m.group("abbr")
+            if abbr in _SIGN_ONLY and not (m.group("abs") or "=" in m.group("sep") or ":" in m.group("sep")):
+                continue
+            if m.group("sep") == "-" and abbr not in ("ZeRO", "Zero", "ZERO", "top-", "Top-", "TP", "PP", "DP", "EP", "CP"):
+                continue
+            if not self.is_free(m.start("num"), m.end()):
+                continue
+            if abbr == "FSDP" and not m.group("sep") and m.group("num") in ("1", "2"):
+                continue  # FSDP1 and FSDP2 are PyTorch's two implementations, not degrees
+            quantity = _ABBR[abbr]
+            raw = float(m.group("num"))
+            end = m.end()
+            if m.group("k") == "M":
+                raw *= 1e6
+            elif m.group("k"):
+                raw *= 1024 if quantity == "seq_len" and _SEQ_K.match(m.group("num")) else 1000
+            if quantity == "global_batch_sequences":  # "BS=2M" is tokens; "BS=850 per TPU" one chip's share
+                per = _PER_CHIP.match(self.norm, end)
+                if per:
+                    end = per.end()
+                    quantity = "micro_batch" if raw < 128 else self.critical("tokens_per_chip", m.start())
+                elif raw >= 1e5:
+                    quantity = "global_batch_tokens"
+            detail = _ABBR_DETAIL.get(abbr)
+            start = m.start() if m.group("abs") is None else m.start()
+            self.add(_Fig(start, end, quantity, raw, raw=raw, generic=False, detail=dict(detail) if detail else None))
+
+    def critical(self, quantity: str, start: int) -> str:
+        """A per-chip batch stated as a minimum ("must be at least 2,550", "> 400") is the critical batch."""
+        if quantity == "tokens_per_chip" and _THRESHOLD.search(self.norm, max(0, start - 40), start):
+            return "critical_tokens_per_chip"
+        return quantity
+
+    def symbols(self) -> None:
+        """Formula letters given a value: "C=4.6e14", "$F=32,768$", "W=2 * 9e10", "$B/N > 400$"."""
+        if not self.has_digit or "=" not in self.norm and ">" not in self.norm and "exceed" not in self.norm and "least" not in self.norm:
+            return
+        for m in _SYMBOL.finditer(self.norm):
+            at = m.end()
+            while self.norm[at:at + 1] in "( ":
+                at += 1
+            expr = _EXPR.match(self.norm, m.end())
+            if expr and m.group("cmp") == "=" and _EXPR_NEEDS.search(expr.group(0)):
+                self.assigned[_balanced(self.norm, *expr.span())[0]] = m.group("sym")
+                continue
+            i = bisect.bisect_left(self.token_starts, at)
+            if i >= len(self.token_starts) or self.token_starts[i] != at:
+                continue
+            tok = self.tokens[i]
+            if tok.group("num") is None or not self.is_free(at, tok.end()):
+                continue
+            raw, _ = _number(tok)
+            quantity = _symbol_quantity(m.group("sym"), raw)
+            if quantity is None:
+                continue
+            if quantity == "tokens_per_chip" and (m.group("words") or (m.group("cmp") or "").startswith((">", "≥"))):
+                quantity = "critical_tokens_per_chip"
+            self.add(_Fig(at, tok.end(), quantity, raw, raw=raw, generic=False))
+
+    def unit_label(self, start: int, end: int, raw: float) -> "_Fig | None":
+        """A number after its unit as a label: "peak hardware tflop/s=459", "Tokens/s/device: 8672.758"."""
+        m = _UNIT_LABEL.search(self.norm, max(0, start - 40), start)
+        if not m:
+            return None
+        if m.group("p") is not None or "flop" in m.group("u").lower():
+            scale = _PREFIX_SCALE.get((m.group("p") or "").lower(), 1.0)
+            return _Fig(start, end, "peak_flop_per_s", raw * scale, unit=m.group("u"), raw=raw, scale=scale, generic=False)
+        quantity = "tokens_per_s_per_chip" if m.group("chip") else "tokens_per_s"
+        return _Fig(start, end, quantity, raw, unit=m.group("u"), raw=raw, generic=False)
+
+    def expressions(self) -> None:
+        if not _HAS_EXPR.search(self.norm):
+            return
+        for m in _EXPR.finditer(self.norm):
+            start, end = _balanced(self.norm, *m.span())
+            source = self.norm[start:end]
+            if not _EXPR_NEEDS.search(source) or len(re.findall(r"\d[\d,.]*", source)) < 2:
+                continue
+            if self.in_protected(start, end) or self.taken.find(0, start, end) < 0:
+                continue
+            if re.fullmatch(r"\s*\d+\s*/\s*\d+\s*", source) and "/" in source and self.norm[end:end + 1] == "/":
+                continue  # a date or path, not a division
+            if end < len(self.norm) and self.norm[end] in "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻^":
+                continue  # "6.3 × 10²⁴" is one number, not 6.3 times 10
+            value = _evaluate(source)
+            if value is None:
+                continue
+            roles = _operand_roles(self.norm, start, end)
+            if -1 in roles:
+                self.result_hints[start] = roles.pop(-1)
+            self.hints.update(roles)
+            symbol = self.assigned.get(start)
+            quantity = _symbol_quantity(symbol, value) if symbol else None
+            self.add(_Fig(start, end, quantity or "expression", value, raw=value, generic=False, expression=True))
+
+    def duals(self) -> None:
+        """Arabic dual time words ("أسبوعين", two weeks) are a number and a unit in one word; so are dual counts
+        ("حاسوبين عملاقين", two supercomputers)."""
+        if not _HAS_AR.search(self.norm):
+            return
+        for m in _AR_DUAL_COUNT.finditer(self.norm):
+            if (not m.start() or not "\u0600" <= self.norm[m.start() - 1] <= "\u06FF") and self.is_free(*m.span()):
+                self.add(_Fig(m.start(), m.end(), _AR_DUAL_COUNTS[m.group(1)], 2.0, raw=2.0, generic=False))
+        for m in _AR_DUAL.finditer(self.norm):
+            if (not m.start() or not "\u0600" <= self.norm[m.start() - 1] <= "\u06FF") and self.is_free(*m.span()):
+                seconds = float(_AR_DUALS[m.group(1)])
+                self.add(_Fig(m.start(), m.end(), "time_s", seconds, unit=m.group(1), raw=2.0, scale=seconds / 2, generic=False))
+
+    def generic(self) -> None:
+        for m in self.tokens:
+            start = m.start("num") if m.group("num") else m.start()
+            if not self.is_free(start, m.end()):
+                continue
+            fig = self.read_token(m, start)
+            if fig:
+                self.add(fig)

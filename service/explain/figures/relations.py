@@ -1,0 +1,162 @@
+"""Figures read together: from/to pairs, ranges, the subject of a bare percentage, fractions, inherited units."""
+
+import bisect
+import re
+from service.explain.figures.record import _Fig
+from service.explain.figures.words import _ARROW, _BY, _CHANGE_VERB, _EN, _FRACTION, _FRACTION_WORDS, _FROM, _I, _LESS_AFTER, _MFU_WORD, _OR, _PARALLEL_DEGREE, _PARALLEL_NOUN, _POD_WORD, _RANGE_DASH, _RESPECTIVELY, _RESULT, _SENTENCE_END, _SUBJECT, _TO, _rx
+from service.explain.figures.values import _share
+
+
+class _Relations:
+    """The reader's rules that relate figures (a mixin of _Reader: it uses the reader's state)."""
+
+    def pairs(self) -> None:
+        """"from 9% to 5%": the old and new value of one quantity; "8-16 GPUs": a range."""
+        figs = sorted((f for f in self.figs if not f.expression), key=lambda f: f.start)
+        for a, b in zip(figs, figs[1:]):
+            between = self.norm[a.end:b.start]
+            if len(between) > 12:
+                continue
+            before = _FROM.search(self.norm, max(0, a.start - 24), a.start)
+            if (before and _TO.match(between)) or _ARROW.match(between):
+                role = ("before", "after")
+            elif _RANGE_DASH.match(between) or (before is None and re.match(r"^\s*(?:to|–)\s*$", between)):
+                role = ("low", "high")
+            elif _OR.match(between) and a.quantity == "number" and not b.generic and b.unit is None:
+                a.quantity, a.chip, a.generic = b.quantity, b.chip, False  # "8 or 128 H100 GPUs"
+                continue
+            else:
+                continue
+            if role[0] == "low" and not (a.generic or b.generic):
+                continue
+            for x, y in ((a, b), (b, a)):  # "47–48%", "30-50%": the bare end is a percentage too
+                if x.quantity == "number" and x.unit is None and y.unit == "%":
+                    x.quantity, x.unit, x.scale, x.value = y.quantity, "%", y.scale, x.raw * y.scale
+            _share(a, b)
+            a.role, b.role = role
+            a.pair, b.pair = b, a
+        exprs = [f for f in self.figs if f.expression]
+        fig_starts = [f.start for f in figs]
+        for e in exprs:
+            for f in figs[bisect.bisect_left(fig_starts, e.end):]:
+                between = self.norm[e.end:f.start]
+                if len(between.strip()) > 10:  # longer than "is roughly": no later figure can be the result either
+                    break
+                if _RESULT.match(between):
+                    f.role = "result"
+                    if f.quantity == "number" and e.start in self.result_hints:
+                        f.quantity, f.generic = self.result_hints[e.start], False
+                    break
+
+    def sentence_start(self, start: int) -> int:
+        m = _SENTENCE_END.search(self.norm, max(0, start - 300), start)
+        return m.end() if m else max(0, start - 300)
+
+    def subjects(self) -> None:
+        """What a bare percentage or factor measures, from its sentence: "MFU increases from 41% to 47-48%",
+        "reducing execution time overhead ... by over 90%", "reduces activation memory by 5x", "8-way and 16-way tensor and
+        pipeline parallelism, respectively", "each of them has 4000 chips" in a sentence about supercomputers (pods)."""
+        norm = self.norm
+        figs = sorted((f for f in self.figs if not f.expression), key=lambda f: f.start)
+        for i, f in enumerate(figs):
+            if f.quantity == "percent" and f.unit == "%":
+                lo = self.sentence_start(f.start)
+                subject = None
+                for subject in _SUBJECT.finditer(norm, lo, f.start):
+                    pass
+                if subject and all(g.unit == "%" for g in figs[:i] if g.start >= subject.end()):
+                    words = subject.group(0).lower()
+                    f.quantity = "hfu" if "hfu" in words or "hardware" in words else "mfu" if "mfu" in words or "flop" in words else "utilization"
+                    f.generic = False
+                    continue
+            if f.quantity in ("ratio", "speedup") and _LESS_AFTER.match(norm, f.end):
+                f.quantity, f.generic = "reduction_factor", False  # "2x less memory"
+            elif f.quantity in ("percent", "ratio", "memory_fraction") and _BY.search(norm, max(0, f.start - 24), f.start):
+                verb = None
+                for verb in _CHANGE_VERB.finditer(norm, self.sentence_start(f.start), f.start):
+                    pass
+                if verb is None:
+                    continue
+                down = verb.group("down") is not None
+                if f.quantity in ("percent", "memory_fraction"):
+                    f.quantity, f.value = "percent_change", -abs(f.value) if down else abs(f.value)
+                else:
+                    f.quantity = "reduction_factor" if down else "speedup"
+                f.generic = False
+            elif f.quantity == "chips_per_node" and _POD_WORD.search(norm, self.sentence_start(f.start), f.start):
+                f.quantity = "chips_per_pod"
+        if "respectively" in norm:
+            for m in _RESPECTIVELY.finditer(norm):
+                lo = self.sentence_start(m.start())
+                ways = [f for f in figs if lo <= f.start < m.start() and f.quantity == "parallel_degree"]
+                if not ways:
+                    continue
+                nouns = _PARALLEL_NOUN.findall(norm, ways[-1].end, m.start())
+                if len(nouns) == len(ways):
+                    for f, noun in zip(ways, nouns):
+                        f.quantity, f.generic = _PARALLEL_DEGREE[noun.lower()[:2]], False
+
+    def fractions(self) -> None:
+        """"by half", "a quarter of a TPU v5p pod": fractions written as words."""
+        low = self.norm.lower()
+        if not any(w in low for w in _FRACTION_WORDS):
+            return
+        for m in _FRACTION.finditer(self.norm):
+            if not self.is_free(*m.span()):
+                continue
+            value = _EN["fractions"][m.group("w").lower()]
+            if m.group("by"):
+                verb = None
+                for verb in _CHANGE_VERB.finditer(self.norm, self.sentence_start(m.start()), m.start()):
+                    pass
+                if verb is None:
+                    continue
+                quantity, value = "percent_change", -value if verb.group("down") else value
+            elif m.group("of"):
+                after = self.norm[m.end():m.end() + 40]
+                quantity = ("fraction_of_pod" if _POD_WORD.match(after) or _rx(r"[^.,;]*?\b(?:pod|slice|superpod)s?\b", _I).match(after)
+                            else "fraction_of_node" if _rx(r"[^.,;]*?\b(?:node|host|server)s?\b", _I).match(after) else "fraction")
+            else:
+                continue
+            self.add(_Fig(m.start("n"), m.end(), quantity, value, raw=value, generic=False))
+
+    def inherit(self) -> None:
+        """A bare number equal to a distinctive figure read elsewhere in the text (8960, 0.4) measures the same thing."""
+        known = {}
+        for f in self.figs:
+            if not f.generic and not f.expression and f.role != "result":
+                known.setdefault(float(f"{f.value:.12g}"), f)
+        for f in self.figs:
+            # small whole numbers (4, 8) recur with different meanings; only distinctive ones carry over
+            v = float(f"{f.value:.12g}")
+            if f.quantity == "number" and v in known and (f.value != int(f.value) or abs(f.value) >= 100):
+                f.quantity, f.unit, f.generic = known[v].quantity, known[v].unit, False
+        by_raw = {float(f"{f.raw:.12g}"): f for f in self.figs
+                  if not f.generic and not f.expression and f.scale != 1.0 and f.raw and f.quantity != "number"}
+        for f in self.figs:  # "tflop/s=459 ... 134.924 / 459": the same 459, in the unit it was first given in
+            v = float(f"{f.value:.12g}")
+            if f.quantity == "number" and v in by_raw and (f.value != int(f.value) or abs(f.value) >= 100):
+                k = by_raw[v]
+                f.quantity, f.unit, f.scale, f.value, f.generic = k.quantity, k.unit, k.scale, f.raw * k.scale, False
+        self.of_peak()
+
+    def of_peak(self) -> None:
+        """"134.924 / 459 = 29.40%" with 459 a chip's peak: the numerator is FLOP/s achieved, the result utilisation."""
+        exprs = [e for e in self.figs if e.expression and e.quantity == "expression" and "/" in self.norm[e.start:e.end]]
+        if not exprs:
+            return
+        figs = sorted((f for f in self.figs if not f.expression), key=lambda f: f.start)
+        starts = [f.start for f in figs]
+        for e in exprs:
+            inside = figs[bisect.bisect_left(starts, e.start):bisect.bisect_left(starts, e.end)]
+            if len(inside) != 2 or inside[1].quantity != "peak_flop_per_s" or inside[0].quantity != "number" \
+                    or "/" not in self.norm[inside[0].end:inside[1].start]:
+                continue
+            a, b = inside
+            a.quantity, a.unit, a.scale, a.value, a.generic = "flop_per_s_per_chip", b.unit, b.scale, a.raw * b.scale, False
+            for f in figs[bisect.bisect_left(starts, e.end):bisect.bisect_left(starts, e.end + 12)]:
+                if f.role == "result" and f.quantity in ("percent", "number"):
+                    f.quantity = "mfu" if _MFU_WORD.search(self.norm) else "utilization"
+                    if f.unit is None:
+                        f.value = f.raw / 100 if f.raw > 1 else f.raw
+                    f.generic = False

@@ -1,0 +1,229 @@
+"""The generic rules: a number read with the unit, noun, cue or key phrase around it."""
+
+import math
+import re
+from calculators import CalculatorInputError
+from calculators.units import parse_text
+from service.explain.figures.record import _Fig
+from service.explain.figures.words import _ABBR, _AR_FIRST_LETTER, _AR_PARTICLE, _AR_WORDS, _CHIP_AFTER, _CHIP_BEFORE, _EN_NOUNS_WEAK_OK, _FLOP_WORD, _GROUP_AFTER, _I, _INDEX_TABLE, _KEYS, _KEY_AFTER, _KEY_BEFORE, _MAGNITUDE_DEFAULT, _NOUNS, _NOUN_ENTRIES, _NOUN_LATER, _PEAK_AFTER, _PER_CHIP, _SEQ_K, _UNITS, _UNIT_AT, _UNIT_ENTRIES, _WAY, _alt, _rx, _which
+from service.explain.figures.values import _ar_number, _chip_id, _normalise_unit, _number, _seconds
+
+
+class _Units:
+    """The reader's generic rules (a mixin of _Reader: it uses the reader's state)."""
+
+    def read_token(self, m: re.Match, start: int) -> _Fig | None:
+        """One number read with what follows it (unit, noun, chip) and the words around it."""
+        norm = self.norm
+        raw, mult = _number(m)
+        end = m.end()
+        word = bool(m.group("enw") and not m.group("enm") or m.group("arw"))
+        weak = bool(m.group("enw") and not m.group("enm")) or (bool(m.group("arw")) and _ar_number(m.group("arw"))[1])
+        if m.group("arw"):
+            lead = _AR_PARTICLE.match(m.group("arw"))
+            if lead and _AR_FIRST_LETTER.sub("", m.group("arw").split()[0]) in _AR_WORDS and m.group("arw").split()[0] not in _AR_WORDS:
+                start += 1
+        if m.group("cur"):
+            return _Fig(m.start(), end, "cost_usd", raw, unit=m.group("cur").strip(), raw=raw, generic=False)
+        sci = bool(m.group("num") and re.search(r"[eE]", m.group("num")) or m.group("pow"))
+        at = _UNIT_AT.match(norm, end).end()
+        unit = _UNITS.match(norm, at)
+        if unit and _which(unit, _UNIT_ENTRIES)["class"] in ("chip_hours", "chip_days") and not word:
+            return self.read_unit(m, start, unit, raw, mult)  # "180K H800 GPU hours" before "180K H800 GPUs"
+        # "2x A100", "512 H100s", "6144 TPU v4 chips"
+        chip = _CHIP_AFTER.match(norm, end)
+        if chip and mult in ("", "k", "K", "M") and not word:
+            group = _GROUP_AFTER.match(norm, chip.end())
+            if group:  # "5 TPUv5 pods", "4 DGX H100 nodes": units of the chip, not chips
+                quantity = "n_pods" if group.group(1)[0].lower() in "ps" else "n_nodes"
+                return _Fig(start, group.end(), quantity, raw, chip=_chip_id(chip.group("name")), raw=raw, generic=False)
+            cue = self.cue("chips", start, chip.end())
+            quantity = cue["quantity"] if cue else "n_chips"
+            return _Fig(start, chip.end(), quantity, raw, chip=_chip_id(chip.group("name")), raw=raw, generic=False)
+        way = _WAY.match(norm, end)
+        if way:
+            return self.read_way(start, way.end(), raw)
+        # a unit (%, GB/s, TFLOP/s, hours, ...) right after the number
+        if unit and word and _which(unit, _UNIT_ENTRIES)["class"] != "time":
+            unit = None  # "two months" is a time, but "one s" is not a second
+        if unit and not (unit.group(0) in ("s", "h", "d", "us") and mult):
+            return self.read_unit(m, start, unit, raw, mult)
+        noun = _NOUNS.match(norm, end)
+        if noun and noun.group(0).lstrip().startswith("--"):
+            noun = None  # the next command-line flag ("--micro-batch-size"), not a noun
+        if noun:
+            entry = _which(noun, _NOUN_ENTRIES)
+            if entry.get("needs_magnitude") and not (mult or raw >= 1e6):
+                noun = None
+            elif word and entry["class"] not in _EN_NOUNS_WEAK_OK:
+                noun = None
+        if noun:
+            return self.read_noun(start, noun, _which(noun, _NOUN_ENTRIES), raw, mult)
+        if weak:
+            return None
+        later = _NOUN_LATER.match(norm, end) if mult else None
+        if later:
+            cls = {"tokens": "tokens", "parameters": "params", "params": "params"}.get(later.group("n"), "chips")
+            entry = next(e for e in _NOUN_ENTRIES if e["class"] == cls)
+            cue = self.cue(cls, start, end)
+            quantity = cue["quantity"] if cue else entry["quantity"]
+            return _Fig(start, end, quantity, raw, raw=raw, generic=False)
+        return self.read_bare(m, start, end, raw, mult, sci)
+
+    def read_way(self, start: int, end: int, raw: float) -> _Fig:
+        """"8-way tensor parallel", "tensor parallelism (4-way)", "64-way EP"."""
+        after = _KEY_AFTER.match(self.norm, end)
+        quantity = None
+        if after:
+            quantity = _which(after, _KEYS)["quantity"]
+        else:
+            abbr = re.match(r"\s*(" + _alt(k for k in _ABBR if not k.endswith("-")) + r")\b", self.norm[end:end + 8])
+            if abbr:
+                quantity = _ABBR[abbr.group(1)]
+            else:
+                before = re.search(r"(?:" + "|".join(f"(?:{e['pattern']})" for e in _KEYS[:7]) + r"|\b(?:TP|PP|DP|EP|CP|FSDP))\s*\(?\s*$",
+                                   self.norm[max(0, start - 50):start], _I)
+                if before:
+                    found = _KEY_BEFORE.search(before.group(0).rstrip(" (") + " ")
+                    quantity = _which(found, _KEYS)["quantity"] if found else _ABBR.get(before.group(0).strip(" ("))
+        return _Fig(start, end, quantity or "parallel_degree", raw, raw=raw, generic=quantity is None)
+
+    def read_unit(self, m: re.Match, start: int, unit: re.Match, raw: float, mult: str) -> _Fig | None:
+        entry = _which(unit, _UNIT_ENTRIES)
+        cls, kind, written = entry["class"], entry["kind"], unit.group(0).strip()
+        end = unit.end()
+        number = m.group("num").replace(",", "") if m.group("num") else str(raw)
+        if m.group("pow") or (mult and kind != "count"):
+            number = repr(raw)
+        try:
+            if kind == "fraction":
+                value, scale = raw / 100.0, 0.01
+            elif kind == "seconds":
+                seconds = _seconds(written)
+                value, scale = raw * seconds, seconds
+            elif kind == "count":
+                value, scale = raw, 1.0
+            elif kind == "power":
+                scale = {"k": 1e3, "M": 1e6, "G": 1e9}.get(written[:1], 1.0) if written[:1] in "kMG" and written[1:2] == "W" else 1.0
+                scale = 1e3 if written.lower().startswith("kilo") else 1e6 if written.lower().startswith("mega") else scale
+                value = raw * scale
+            else:
+                value = parse_text(entry["quantity"], f"{number} {_normalise_unit(written, kind)}", kind)
+                scale = value / raw if raw else 1.0
+        except (CalculatorInputError, KeyError, ValueError):
+            return None
+        quantity, sign = entry["quantity"], 1
+        key = self.key_before(m.start())
+        cue = self.cue(cls, start, end)
+        if key and cls in ("percent", "time", "tokens_per_s", "rate", "flop_rate", "bytes", "flops"):
+            quantity = key.get("if_unit", {}).get(cls, key["quantity"])
+        elif cue:
+            quantity, sign = cue["quantity"], cue.get("sign", 1)
+            if cue.get("as_rate"):  # "163 TFLOPs per GPU" is sloppy for TFLOP/s per GPU
+                value = parse_text(quantity, f"{number} {_normalise_unit(written, 'flops')}/s", "flop_per_s")
+                scale = value / raw if raw else 1.0
+                end = self.cue_end(end, cue)
+        if cls == "flop_rate":
+            peak_after = _PEAK_AFTER.match(self.norm, end) is not None
+            if cue and not key and not peak_after and value >= cue.get("total_if_at_least", math.inf):
+                quantity = "flop_per_s"  # "~54-90 petaFLOPS effective": achieved, and more than one chip's
+            elif value >= 1e17:  # more than any one chip delivers: the job's or the system's total
+                quantity = "peak_flop_per_s_total" if peak_after or cue and not key and cue["quantity"] == "peak_flop_per_s" else "flop_per_s"
+        if cls == "flops" and quantity == "total_flops" and not cue and not key and 1e11 <= value < 1e17 \
+                and _rx(r"\b(?:each|per|chips?|GPUs?|TPUs?|devices?)\b", _I).search(self.norm, *self.clause(start, end)):
+            quantity = "peak_flop_per_s"  # "each with 4.59e14 FLOPs": a chip's rate written as FLOPs; no run is that small
+        if cls == "bytes" and quantity == "bytes" and self.beside_chip(start, end):
+            quantity = "hbm_bytes"  # "H100-80GB", "80GB H100": the chip's memory
+        if cls == "chip_hours":
+            chip = re.match(r"(H100|H800|A100|H200|B200)", written)
+            if chip:
+                return _Fig(start, end, quantity, value, unit="GPU hours", chip=_chip_id(chip.group(1)), raw=raw, scale=scale, generic=False)
+        if cls == "percent" and quantity == "percent_change":
+            value, scale = value * sign, scale * sign
+        if cls == "ratio" and quantity == "ratio":
+            quantity = "ratio"
+        unit_text = entry.get("unit") or written
+        if cls == "percent":
+            unit_text = "%"
+        return _Fig(start, end, quantity, value, unit=unit_text, raw=raw, scale=scale,
+                    generic=quantity == entry["quantity"] and cls == "percent")
+
+    def beside_chip(self, start: int, end: int) -> bool:
+        before = self.norm[max(0, start - 24):start]
+        return bool(_CHIP_BEFORE.search(before) or _CHIP_AFTER.match(self.norm, end) and _CHIP_AFTER.match(self.norm, end).group("name"))
+
+    def cue_end(self, end: int, cue: dict) -> int:
+        m = _rx(r"\s*(?:" + cue["after"] + ")", _I).match(self.norm, end)
+        return m.end() if m else end
+
+    def read_noun(self, start: int, noun: re.Match, entry: dict, raw: float, mult: str) -> _Fig:
+        cls = entry["class"]
+        key = self.key_before(start)
+        cue = self.cue(cls, start, noun.start())  # the noun phrase's own words ("data parallel ranks") are cues too
+        quantity = entry["quantity"]
+        if key and key.get("if_unit", {}).get(cls):
+            quantity = key["if_unit"][cls]
+        elif key and cls in ("tokens", "sequences") and key["quantity"] in ("seq_len", "micro_batch"):
+            quantity = key["quantity"]
+        elif cue:
+            quantity = cue["quantity"]
+        value = raw
+        if quantity == "seq_len" and mult in ("k", "K") and _SEQ_K.match(f"{raw / 1000:g}"):
+            value = raw / 1000 * 1024
+        end, chip = noun.end(), None
+        if cls == "chips":  # "256 وحدة معالجة رسومات H100", "1024 chips (TPU v5p)"
+            named = _CHIP_AFTER.match(self.norm, end)
+            if named and named.group("name"):
+                end, chip = named.end(), _chip_id(named.group("name"))
+        return _Fig(start, end, quantity, value, chip=chip, raw=raw, scale=value / raw if raw else 1.0, generic=False)
+
+    def read_bare(self, m: re.Match, start: int, end: int, raw: float, mult: str, sci: bool) -> _Fig | None:
+        """A number with no unit: its quantity from a key phrase, the words around it, or its size."""
+        norm = self.norm
+        key = self.key_before(m.start())
+        if key:
+            quantity = key["quantity"]
+            if "if_at_least" in key and raw >= key["if_at_least"]["value"]:
+                quantity = key["if_at_least"]["quantity"]
+            value = raw
+            if quantity == "seq_len" and mult in ("k", "K") and _SEQ_K.match(f"{raw / 1000:g}"):
+                value = raw / 1000 * 1024
+            if quantity in ("mfu", "hfu", "bubble_fraction") and value > 1:
+                value /= 100.0
+            if quantity in ("global_batch_sequences", "global_batch_tokens"):
+                per = _PER_CHIP.match(norm, end)
+                if per:  # "a batch size of 4 per GPU" is one chip's share
+                    quantity, end = ("micro_batch" if raw < 128 else "tokens_per_chip"), per.end()
+            quantity = self.critical(quantity, start)
+            return _Fig(start, end, quantity, value, raw=raw, scale=value / raw if raw else 1.0, generic=False)
+        if start in self.hints:  # an operand of a textbook formula (6 × N × D, FLOPs / (chips × FLOP/s × MFU))
+            return _Fig(start, end, self.hints[start], raw, raw=raw, generic=False)
+        label = self.unit_label(start, end, raw)
+        if label:
+            return label
+        if not mult and any(_INDEX_TABLE.match(norm, pos, start, self.word(pos)) for pos in self.starts_in(max(0, start - 24), start)):
+            return None
+        if not mult and not sci and raw == int(raw) and 1950 <= raw <= 2039 and "," not in m.group(0):
+            return None  # a year
+        after = _KEY_AFTER.match(norm, end)
+        if after and _which(after, _KEYS)["quantity"] in ("mfu", "hfu"):
+            return _Fig(start, end, _which(after, _KEYS)["quantity"], raw, raw=raw, generic=False)
+        if mult in _MAGNITUDE_DEFAULT or mult.lower() in ("b", "t", "bn"):
+            cue = self.cue("magnitude", start, end)
+            quantity = cue["quantity"] if cue else _MAGNITUDE_DEFAULT.get(mult, "params")
+            return _Fig(start, end, quantity, raw, raw=raw, generic=False)
+        if mult:
+            cue = self.cue("magnitude", start, end)
+            return _Fig(start, end, cue["quantity"] if cue else "count", raw, raw=raw, generic=cue is None)
+        cue = self.cue("bare", start, end)
+        if cue and 0 < raw < 1:
+            return _Fig(start, end, cue["quantity"], raw, raw=raw, generic=False)
+        if sci:
+            lo, hi = self.clause(start, end)
+            if raw >= 1e18:
+                return _Fig(start, end, "total_flops", raw, raw=raw, generic=False)
+            if 1e11 <= raw < 1e17 and _FLOP_WORD.search(norm, lo, hi):
+                return _Fig(start, end, "peak_flop_per_s", raw, raw=raw)
+        return _Fig(start, end, "number", raw, raw=raw)
+
+    # -- after the numbers are read
