@@ -5,6 +5,7 @@ import json
 import sys
 
 from service.cli.calc import calc_command
+from service.cli.text_input import read_text
 from service.cli.usage import EXIT_BAD_INPUT, UsageError, exit_status
 
 
@@ -111,44 +112,6 @@ def build_parser(only_explain: bool = False) -> argparse.ArgumentParser:
 
     cli_db.add_commands(commands)
     return parser
-
-
-def read_text(args, limit: int | None = None) -> str:
-    """The text to explain from the argument, --file or standard input, checked for size and encoding
-    (`limit`: characters, default UNJARGON_MAX_TEXT_CHARS)."""
-    from service import config
-
-    limit = limit or config.current().max_text_chars
-    if args.text is not None and args.file:
-        raise UsageError("give the text or --file, not both")
-    if args.text is not None:
-        raw = args.text.encode("utf-8", "surrogateescape")
-        where = "the text argument"
-    elif args.file:
-        try:
-            with open(args.file, "rb") as handle:
-                raw = handle.read(limit * 4 + 1)  # UTF-8 needs at most 4 bytes a character
-        except OSError as exc:
-            raise UsageError(f"cannot read --file {args.file}: {exc.strerror}") from exc
-        where = f"--file {args.file}"
-    elif not sys.stdin.isatty():
-        raw = sys.stdin.buffer.read(limit * 4 + 1)
-        where = "standard input"
-    else:
-        raise UsageError("nothing to explain: give a text, --file FILE, or pipe it on standard input")
-    if b"\x00" in raw:
-        raise UsageError(f"{where} is binary, not text")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise UsageError(f"{where} is not UTF-8 text (invalid byte at position {exc.start})") from exc
-    from service.reader_text import without_controls
-
-    if not without_controls(text).strip():  # the engine drops control characters: only they would be left
-        raise UsageError(f"{where} is empty: there is nothing to explain")
-    if len(text) > limit or len(raw) > limit * 4:
-        raise UsageError(f"{where} is too long ({len(text):,}+ characters); the limit is {limit:,} (UNJARGON_MAX_TEXT_CHARS)")
-    return text
 
 
 def explain_command(args) -> int:

@@ -157,7 +157,7 @@ def explain_settings(settings, arguments: dict):
 
 def explain_text(arguments: dict, settings) -> str:
     """The text to explain, checked by the CLI's own reader (empty, binary, too long: the same lines)."""
-    from service.cli.main import read_text
+    from service.cli.text_input import read_text
     from service.cli.usage import UsageError
 
     text = arguments.get("text")
