@@ -36,10 +36,17 @@ class Match(NamedTuple):
 def _is_case_sensitive(alias: str) -> bool:
     """Short acronyms ('PP', 'MFU', 'K2') must match their case, so 'pp' or 'it' stay ordinary words."""
     letters = [c for c in alias if c.isalpha()]
+    if _PRODUCT_CODE.match(alias):
+        return False  # a model number ("H100", "GB300", "BF16") is the same product written "h100" in a chat
     if len(alias) <= 4:
         return any(c.isupper() for c in letters)
     # A longer all-capitals acronym is still an acronym: "SHARP" the protocol is not "sharp" the adjective.
     return len(alias) <= 6 and " " not in alias and bool(letters) and all(c.isupper() for c in letters)
+
+
+_PRODUCT_CODE = pattern_cache.lazy(r"^[A-Za-z][A-Za-z-]*\d[A-Za-z0-9-]*$")  # letters, then a digit: a chip, format or model code
+# Words after a capitalised name that make it an organisation ("Epoch AI", "Mosaic Research"): not the common noun.
+_ORGANISATION_WORDS = frozenset({"AI", "Labs", "Lab", "Research", "Inc", "Corp", "Foundation", "Institute", "Technologies"})
 
 
 def _tokens(text: str) -> list[tuple[str, int, int]]:
@@ -176,6 +183,9 @@ class Glossary:
             # Most tokens start no alias: one set test each, before any n-gram is built.
             found = self._match_at(i, tokens, exact_keys, folded_keys, n, text) \
                 if any(first in lengths for first in heads[i]) else None
+            if found and self._names_organisation(i, found[1], tokens, exact_keys, folded_keys):
+                i += found[1]  # "Epoch AI" is a research group, not a training epoch: better unglossed than wrong
+                continue
             if found:
                 entry, length = found
                 start, end = tokens[i][1], tokens[i + length - 1][2]
@@ -197,6 +207,13 @@ class Glossary:
         if extended:
             matches = self._with_patterns(text, self._with_degrees(text, matches))
         return matches
+
+    def _names_organisation(self, i, length, tokens, exact_keys, folded_keys) -> bool:
+        """A common-word term written capitalised and followed by an organisation word ("Epoch AI", "Scale Labs")."""
+        stop = i + length
+        if stop >= len(tokens) or tokens[stop][0] not in _ORGANISATION_WORDS or not tokens[i][0][:1].isupper():
+            return False
+        return not self._salient_key(tuple(exact_keys[i:stop]), tuple(folded_keys[i:stop]))
 
     def _with_degrees(self, text: str, matches: list[Match]) -> list[Match]:
         """Parallel degrees written into one word ("FSDP8", "TP8", "EP8TP1", "VPP2"): each abbreviation is a term."""
