@@ -102,6 +102,9 @@ class Glossary:
         self._salient: set[tuple] = set()  # folded one-word keys whose alias is a name ("DeepSeek"), not a common word
         # (sensitive, key) -> {"cues": one of which the text must contain, "not_after": words that must not precede it}
         self._conditions: dict[tuple, dict] = {}
+        # (sensitive, key) -> [(entry, condition)]: another entry's sense of the same words, taken where its cues are
+        # in the text ("تجميع التدرجات" beside an all-reduce is the gradients' reduction, not their accumulation).
+        self._senses: dict[tuple, list] = {}
         for entry in entries:
             # A bare display term like "reduce" or "loss" is an ordinary word: the aliases decide what matches.
             term, expansion = entry["term"], entry.get("expansion") or ""
@@ -130,6 +133,14 @@ class Glossary:
             return
         table = self._exact if sensitive else self._folded
         if key in table:
+            existing, held = table[key], self._conditions.get((sensitive, key))
+            if existing is not entry and bool(condition) != bool(held):  # a contextual sense beside a plain one
+                if condition:
+                    self._senses.setdefault((sensitive, key), []).append((entry, condition))
+                else:
+                    self._senses.setdefault((sensitive, key), []).append((existing, held))
+                    table[key] = entry
+                    del self._conditions[(sensitive, key)]
             return
         table[key] = entry
         if condition:
@@ -141,18 +152,22 @@ class Glossary:
     def state(self) -> tuple:
         """The entries and the built index, for marshal (which keeps an entry that several keys share one dict)."""
         return (INDEX_FORMAT, self.entries, self.version, self._exact, self._folded, self._lengths, self._salient,
-                self._conditions)
+                self._conditions, self._senses)
 
     @classmethod
     def from_state(cls, state: tuple) -> "Glossary":
         """A glossary as state() described it, without rebuilding the index."""
         glossary = cls.__new__(cls)
         (_, glossary.entries, glossary.version, glossary._exact, glossary._folded, glossary._lengths,
-         glossary._salient, glossary._conditions) = state
+         glossary._salient, glossary._conditions, glossary._senses) = state
         glossary.by_id = {entry["id"]: entry for entry in glossary.entries}
         return glossary
 
     def _lookup(self, exact: tuple, folded: tuple, text: str | None = None, before: str | None = None) -> dict | None:
+        if self._senses:
+            for sense in (*self._senses.get((True, exact), ()), *self._senses.get((False, folded), ())):
+                if _met(sense[1], text, before):
+                    return sense[0]
         entry = self._exact.get(exact)
         if entry is not None and (not self._conditions or _met(self._conditions.get((True, exact)), text, before)):
             return entry
@@ -484,14 +499,14 @@ def _load(folder: str | None, overlays: tuple[tuple[str, Path], ...]) -> Glossar
     return glossary
 
 
-INDEX_FORMAT = 6  # bump when Glossary.state() changes
+INDEX_FORMAT = 7  # bump when Glossary.state() changes
 # The code that makes the index's keys: an edit to it changes the stamp of every kept index, as a data edit does.
 MATCHER = (Path(__file__), Path(arabic.__file__))
 
 
 def valid_state(state) -> bool:
     """Whether `state` (data_cache.read's answer) is a Glossary.state() of this code's format."""
-    return isinstance(state, tuple) and len(state) == 8 and state[0] == INDEX_FORMAT
+    return isinstance(state, tuple) and len(state) == 9 and state[0] == INDEX_FORMAT
 
 
 def home_cache() -> Path | None:
