@@ -36,7 +36,7 @@ class Match(NamedTuple):
 def _is_case_sensitive(alias: str) -> bool:
     """Short acronyms ('PP', 'MFU', 'K2') must match their case, so 'pp' or 'it' stay ordinary words."""
     letters = [c for c in alias if c.isalpha()]
-    if _PRODUCT_CODE.match(alias):
+    if len(alias) >= 3 and _PRODUCT_CODE.match(alias):
         return False  # a model number ("H100", "GB300", "BF16") is the same product written "h100" in a chat
     if len(alias) <= 4:
         return any(c.isupper() for c in letters)
