@@ -161,8 +161,8 @@ _LEAD_END = pattern_cache.lazy(r"[.!?؟](?:\s|$)|\n")
 
 
 def _by_salience(doc, items: list[dict]) -> list[dict]:
-    """The terms, the passage's central ones first: named in the author's prose most often (up to three times),
-    named in its first sentence (a title or the opening claim), then in order of first mention. A term named
+    """The terms, the passage's central ones first: named in the author's prose most often (up to three times, a
+    mention in the first sentence, a title or the opening claim, counting once more), then in order of first mention. A term named
     only in a pasted command or log line comes after the prose's terms."""
     text = doc.text
     lead = _LEAD_END.search(text.lstrip())
@@ -178,7 +178,7 @@ def _by_salience(doc, items: list[dict]) -> list[dict]:
         if match.start < lead_end:
             in_lead.add(match.entry["id"])
     order = {item["id"]: n for n, item in enumerate(items)}
-    return sorted(items, key=lambda t: (-(min(prose.get(t["id"], 0), 3) + 2 * (t["id"] in in_lead)),
+    return sorted(items, key=lambda t: (-(min(prose.get(t["id"], 0), 3) + (t["id"] in in_lead)),
                                         -(t["id"] in prose), order[t["id"]]))
 
 
