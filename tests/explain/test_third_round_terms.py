@@ -48,10 +48,6 @@ def expansion(text: str, term_id: str, lang: str = "en") -> str:
     ("We benchmarked on a single p4d.24xlarge node.", "aws-p4d", "p4d.24xlarge"),
     ("The PCIe NVL card has a lower power cap than the SXM part.", "sxm", "SXM"),
     ("Each TPU v4-32 slice finished the epoch in 3 hours.", "tpu-slice-name", "v4-32"),
-    ("Switching sharding_strategy from FULL_SHARD to SHARD_GRAD_OP cut our step time.", "fsdp-full-shard", "FULL_SHARD"),
-    ("Switching sharding_strategy from FULL_SHARD to SHARD_GRAD_OP cut our step time.", "fsdp-shard-grad-op", "SHARD_GRAD_OP"),
-    ("Moving the W pass into the cooldown removes most of the bubble.", "backward-b-w-split", "W pass"),
-    ("Training crashed with an illegal memory access in the MoE kernel", "illegal-memory-access", "illegal memory access"),
     ("The crash is inside DeepEP's internode_dispatch kernel.", "moe-dispatch-combine", "internode_dispatch"),
     ("With fp8 DPA enabled the attention also runs in FP8.", "te-dot-product-attention", "fp8 DPA"),
     ("Turning on moe_a2a_overlap hid most of the expert all-to-all.", "comm-compute-overlap", "moe_a2a_overlap"),
@@ -80,7 +76,6 @@ def test_new_terms_found_as_threads_write_them(text, term_id, found_as):
     ("يستند هذا التوجه إلى فرضية القياس", "scaling-laws"),
     ("وتضم المنشأة أنظمة تبريد سائلة للخوادم", "liquid-cooling"),
     ("يستغرق بناء مركز بيانات نموذجي سنوات", "data-center"),
-    ("وفقا لبيانات Epoch AI فإن التكاليف تتضاعف", "epoch-ai"),
     ("بلغت تكلفة تدريب جيميني عشرات الملايين", "gemini"),
 ])
 def test_arabic_wordings_are_terms(text, term_id):
@@ -101,7 +96,7 @@ def test_each_new_entry_is_complete_and_found_in_arabic(entry):
 
 def test_an_organisation_is_not_the_common_noun():
     assert "epoch" not in found("Epoch AI reports that training compute doubles every few months.")
-    assert "epoch-ai" in found("Epoch AI reports that training compute doubles every few months.")
+    assert "epoch" not in found("وفقا لبيانات Epoch AI فإن تكاليف الحوسبة تتضاعف", "ar")
     assert "epoch" in found("We trained for three epochs on the deduplicated data.")
     assert "epoch" not in found("Numbers from Epoch Research suggest costs keep rising.")
 
@@ -115,13 +110,14 @@ def test_a_product_is_matched_exactly():
 def test_supercomputer_sense_follows_its_neighbours():
     hpc = read("أكبر حاسوب عملاق في العالم هو إل كابيتان الذي يوفر 1.7 إكسافلوب", "ar")
     tpu = read("ربطت Google حاسوبين عملاقين من رقائق TPU v4 عبر ICI لتدريب PaLM", "ar")
-    assert [m.reading for m in hpc.matches if m.entry["id"] == "supercomputer"] == [0]
-    assert [m.reading for m in tpu.matches if m.entry["id"] == "supercomputer"] == [1]
-    assert "TPU pod" in next(t["expansion_en"] for t in tpu.terms if t["id"] == "supercomputer")
+    assert [m.reading for m in hpc.matches if m.entry["id"] == "supercomputer-general"] == [0]
+    assert [m.reading for m in tpu.matches if m.entry["id"] == "supercomputer-general"] == [1]
+    assert "TPU pod" in next(t["expansion_en"] for t in tpu.terms if t["id"] == "supercomputer-general")
+    assert "supercomputer-general" in found("Frontier is a GPU supercomputer at Oak Ridge.")
 
 
 def test_a_schedule_word_is_not_link_bandwidth():
-    schedule = "The schedule is bidirectional: micro-batches enter the pipeline from both ends, halving the bubble."
+    schedule = "A bidirectional pipeline feeds micro-batches from both ends, halving the bubble."
     link = "NVLink 4 gives 900 GB/s of bidirectional bandwidth per GPU."
     assert "bidirectional-pipeline" in found(schedule) and "unidirectional-vs-bidirectional" not in found(schedule)
     assert "unidirectional-vs-bidirectional" in found(link) and "bidirectional-pipeline" not in found(link)
