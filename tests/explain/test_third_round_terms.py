@@ -108,10 +108,11 @@ def test_a_product_is_matched_exactly():
 
 
 def test_supercomputer_sense_follows_its_neighbours():
-    hpc = read("أكبر حاسوب عملاق في العالم هو إل كابيتان الذي يوفر 1.7 إكسافلوب", "ar")
+    hpc = read("أكبر حاسوب فائق في العالم هو إل كابيتان الذي يوفر 1.7 إكسافلوب", "ar")
     tpu = read("ربطت Google حاسوبين عملاقين من رقائق TPU v4 عبر ICI لتدريب PaLM", "ar")
     assert [m.reading for m in hpc.matches if m.entry["id"] == "supercomputer-general"] == [0]
     assert [m.reading for m in tpu.matches if m.entry["id"] == "supercomputer-general"] == [1]
+    assert not any("TPU pod" in t["expansion_en"] for t in read("أكبر حاسوب عملاق في العالم يوفر 1.7 إكسافلوب", "ar").terms)
     assert "TPU pod" in next(t["expansion_en"] for t in tpu.terms if t["id"] == "supercomputer-general")
     assert "supercomputer-general" in found("Frontier is a GPU supercomputer at Oak Ridge.")
 
