@@ -198,8 +198,9 @@ class Glossary:
             # Most tokens start no alias: one set test each, before any n-gram is built.
             found = self._match_at(i, tokens, exact_keys, folded_keys, n, text) \
                 if any(first in lengths for first in heads[i]) else None
-            if found and self._names_organisation(i, found[1], tokens, exact_keys, folded_keys):
-                i += found[1]  # "Epoch AI" is a research group, not a training epoch: better unglossed than wrong
+            if found and (self._names_organisation(i, found[1], tokens, exact_keys, folded_keys)
+                          or _version_of_another_name(text, i, found[1], tokens)):
+                i += found[1]  # "Epoch AI" is a research group, "FP8_MX V2" a recipe's version: better unglossed than wrong
                 continue
             if found:
                 entry, length = found
@@ -386,6 +387,19 @@ class Glossary:
         if matches and matches[0].found_as.strip() == term.strip():
             return matches[0].entry
         return self.by_id.get(term.strip().lower()) or (matches[0].entry if len(matches) == 1 else None)
+
+
+_VERSION = pattern_cache.lazy(r"[VRK]\d+")
+_CODE = pattern_cache.lazy(r"[A-Z][A-Z0-9]+")
+
+
+def _version_of_another_name(text: str, i: int, length: int, tokens) -> bool:
+    """A bare version label ("V2", "R1") written right after another name in capitals ("FP8_MX V2", "API V2") is
+    that name's version, not the model family the label alone would name ("like V2" still is)."""
+    if length != 1 or i == 0 or not _VERSION.fullmatch(tokens[i][0]):
+        return False
+    before, gap = tokens[i - 1], text[tokens[i - 1][2]:tokens[i][1]]
+    return gap in (" ", "_") and bool(_CODE.fullmatch(before[0]))
 
 
 _CONNECTORS = {"and", "or", ",", "/", "&"}

@@ -189,3 +189,8 @@ def test_the_answer_shows_the_moe_definition_to_its_end():
     assert "active for each token" in line, line
     scout = next(t for t in analyse("Llama 4 Scout fits on a single H100 node.", "en").terms if t["id"] == "llama-4-scout")
     assert any("17B active" in fact for fact in scout["facts"])
+
+
+def test_a_version_label_after_another_name_is_that_names_version():
+    assert "deepseek-v2" not in found("It inherits the full GB300 FP8_MX V2 layout and only changes the batch.")
+    assert {"deepseek-v3", "deepseek-v2"} <= set(found("V3 keeps MLA from V2 and adds auxiliary-loss-free balancing."))
