@@ -9,7 +9,7 @@ import pytest
 
 from calculators.resources import data_dir
 from service.explain import compose, glossary, terms
-from service.explain.document import Document, analyse
+from service.explain.document import Document
 
 pytestmark = pytest.mark.skipif(not (data_dir() / "glossary" / "third_round_terms.json").exists(),
                                 reason="third-round glossary file not present")
@@ -57,7 +57,6 @@ def expansion(text: str, term_id: str, lang: str = "en") -> str:
     ("The cluster sits in a new data center in Texas.", "data-center", "data center"),
     ("The card is rated at 700 W TDP.", "thermal-design-power", "TDP"),
     ("The run used 900 MWh in total.", "megawatt-hour", "MWh"),
-    ("Llama 4 came in two open sizes; Scout fits on one H100 node.", "llama-4-scout", "Scout"),
 ])
 def test_new_terms_found_as_threads_write_them(text, term_id, found_as):
     got = found(text)
@@ -102,8 +101,8 @@ def test_an_organisation_is_not_the_common_noun():
 
 
 def test_a_product_is_matched_exactly():
-    got = found("Validated on 256 GB300 GPUs; the GB200 run used the older recipe.")
-    assert {"nvidia-gb300", "nvidia-gb200"} <= set(got), got
+    assert "nvidia-gb200" not in found("Validated on 256 GB300 GPUs with the new recipe.")
+    assert "nvidia-gb200" in found("The GB200 run used the older recipe.")
     assert "GB200" not in expansion("Our GB300 NVL72 rack arrived.", "nvl72").replace("GB200 NVL72, GB300", "")
 
 
@@ -183,12 +182,11 @@ def test_an_abbreviation_does_not_end_the_sentence():
     assert compose._first_sentence(text) == "The most power a chip may draw, e.g. 700 W on an H100 SXM, under load."
 
 
-def test_the_answer_shows_the_moe_definition_to_its_end():
-    answer = compose.explain_offline("Llama 4 Scout fits on a single H100 node after int4 quantization.", "en")
-    line = next(line for line in answer["explanation"].splitlines() if "Scout" in line and "mixture of experts" in line)
-    assert "active for each token" in line, line
-    scout = next(t for t in analyse("Llama 4 Scout fits on a single H100 node.", "en").terms if t["id"] == "llama-4-scout")
-    assert any("17B active" in fact for fact in scout["facts"])
+def test_the_answer_shows_the_moe_definition_past_its_colon():
+    # kimi-k2's definition names the model, then after a colon says how much of it is active per token
+    answer = compose.explain_offline("We fine-tuned Kimi K2 on 64 H100s with expert parallelism inside each node.", "en")
+    line = next(line for line in answer["explanation"].splitlines() if "Moonshot" in line)
+    assert "active" in line, line
 
 
 def test_a_version_label_after_another_name_is_that_names_version():
