@@ -317,10 +317,20 @@ def _name_and_expansion(term: dict, lang: str) -> str:
 
 
 def _first_sentence(text: str) -> str:
-    for mark in (". ", "؛ ", ": "):
-        if mark in text[:400]:
-            return text[:text.index(mark) + 1].rstrip(":") if mark == ". " else text[:text.index(mark)] + "."
+    """A definition's first sentence, whole: what follows its colon is the fact ("two kinds: ..."), and the dot of
+    "e.g." or of an initial ends nothing; a long sentence with no full stop ends at its first Arabic semicolon."""
+    at = text.find(". ")
+    while 0 <= at:
+        head = text[:at + 1]
+        if not head.endswith(_ABBREVIATIONS) and not (at >= 2 and text[at - 2] == " " and text[at - 1].isupper()):
+            return head
+        at = text.find(". ", at + 2)
+    if len(text) > 400 and "؛ " in text[:400]:
+        return text[:text.index("؛ ")] + "."
     return text
+
+
+_ABBREVIATIONS = ("e.g.", "i.e.", "vs.", "etc.", "et al.", "approx.", "cf.", "Fig.", "No.")
 
 
 def _display(term: dict, lang: str) -> tuple[str, str]:

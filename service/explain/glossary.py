@@ -37,10 +37,17 @@ class Match(NamedTuple):
 def _is_case_sensitive(alias: str) -> bool:
     """Short acronyms ('PP', 'MFU', 'K2') must match their case, so 'pp' or 'it' stay ordinary words."""
     letters = [c for c in alias if c.isalpha()]
+    if len(alias) >= 3 and _PRODUCT_CODE.match(alias):
+        return False  # a model number ("H100", "GB300", "BF16") is the same product written "h100" in a chat
     if len(alias) <= 4:
         return any(c.isupper() for c in letters)
     # A longer all-capitals acronym is still an acronym: "SHARP" the protocol is not "sharp" the adjective.
     return len(alias) <= 6 and " " not in alias and bool(letters) and all(c.isupper() for c in letters)
+
+
+_PRODUCT_CODE = pattern_cache.lazy(r"^[A-Za-z][A-Za-z-]*\d[A-Za-z0-9-]*$")  # letters, then a digit: a chip, format or model code
+# Words after a capitalised name that make it an organisation ("Epoch AI", "Mosaic Research"): not the common noun.
+_ORGANISATION_WORDS = frozenset({"AI", "Labs", "Lab", "Research", "Inc", "Corp", "Foundation", "Institute", "Technologies"})
 
 
 def _tokens(text: str) -> list[tuple[str, int, int]]:
@@ -96,6 +103,9 @@ class Glossary:
         self._salient: set[tuple] = set()  # folded one-word keys whose alias is a name ("DeepSeek"), not a common word
         # (sensitive, key) -> {"cues": one of which the text must contain, "not_after": words that must not precede it}
         self._conditions: dict[tuple, dict] = {}
+        # (sensitive, key) -> [(entry, condition)]: another entry's sense of the same words, taken where its cues are
+        # in the text ("تجميع التدرجات" beside an all-reduce is the gradients' reduction, not their accumulation).
+        self._senses: dict[tuple, list] = {}
         for entry in entries:
             # A bare display term like "reduce" or "loss" is an ordinary word: the aliases decide what matches.
             term, expansion = entry["term"], entry.get("expansion") or ""
@@ -124,6 +134,14 @@ class Glossary:
             return
         table = self._exact if sensitive else self._folded
         if key in table:
+            existing, held = table[key], self._conditions.get((sensitive, key))
+            if existing is not entry and bool(condition) != bool(held):  # a contextual sense beside a plain one
+                if condition:
+                    self._senses.setdefault((sensitive, key), []).append((entry, condition))
+                else:
+                    self._senses.setdefault((sensitive, key), []).append((existing, held))
+                    table[key] = entry
+                    del self._conditions[(sensitive, key)]
             return
         table[key] = entry
         if condition:
@@ -135,18 +153,22 @@ class Glossary:
     def state(self) -> tuple:
         """The entries and the built index, for marshal (which keeps an entry that several keys share one dict)."""
         return (INDEX_FORMAT, self.entries, self.version, self._exact, self._folded, self._lengths, self._salient,
-                self._conditions)
+                self._conditions, self._senses)
 
     @classmethod
     def from_state(cls, state: tuple) -> "Glossary":
         """A glossary as state() described it, without rebuilding the index."""
         glossary = cls.__new__(cls)
         (_, glossary.entries, glossary.version, glossary._exact, glossary._folded, glossary._lengths,
-         glossary._salient, glossary._conditions) = state
+         glossary._salient, glossary._conditions, glossary._senses) = state
         glossary.by_id = {entry["id"]: entry for entry in glossary.entries}
         return glossary
 
     def _lookup(self, exact: tuple, folded: tuple, text: str | None = None, before: str | None = None) -> dict | None:
+        if self._senses:
+            for sense in (*self._senses.get((True, exact), ()), *self._senses.get((False, folded), ())):
+                if _met(sense[1], text, before):
+                    return sense[0]
         entry = self._exact.get(exact)
         if entry is not None and (not self._conditions or _met(self._conditions.get((True, exact)), text, before)):
             return entry
@@ -177,6 +199,10 @@ class Glossary:
             # Most tokens start no alias: one set test each, before any n-gram is built.
             found = self._match_at(i, tokens, exact_keys, folded_keys, n, text) \
                 if any(first in lengths for first in heads[i]) else None
+            if found and (self._names_organisation(i, found[1], tokens, exact_keys, folded_keys)
+                          or _version_of_another_name(text, i, found[1], tokens)):
+                i += found[1]  # "Epoch AI" is a research group, "FP8_MX V2" a recipe's version: better unglossed than wrong
+                continue
             if found:
                 entry, length = found
                 start, end = tokens[i][1], tokens[i + length - 1][2]
@@ -198,6 +224,13 @@ class Glossary:
         if extended:
             matches = self._with_patterns(text, self._with_degrees(text, matches))
         return matches
+
+    def _names_organisation(self, i, length, tokens, exact_keys, folded_keys) -> bool:
+        """A common-word term written capitalised and followed by an organisation word ("Epoch AI", "Scale Labs")."""
+        stop = i + length
+        if stop >= len(tokens) or tokens[stop][0] not in _ORGANISATION_WORDS or not tokens[i][0][:1].isupper():
+            return False
+        return not self._salient_key(tuple(exact_keys[i:stop]), tuple(folded_keys[i:stop]))
 
     def _with_degrees(self, text: str, matches: list[Match]) -> list[Match]:
         """Parallel degrees written into one word ("FSDP8", "TP8", "EP8TP1", "VPP2"): each abbreviation is a term."""
@@ -357,6 +390,19 @@ class Glossary:
         return self.by_id.get(term.strip().lower()) or (matches[0].entry if len(matches) == 1 else None)
 
 
+_VERSION = pattern_cache.lazy(r"[VRK]\d+")
+_CODE = pattern_cache.lazy(r"[A-Z][A-Z0-9]+")
+
+
+def _version_of_another_name(text: str, i: int, length: int, tokens) -> bool:
+    """A bare version label ("V2", "R1") written right after another name in capitals ("FP8_MX V2", "API V2") is
+    that name's version, not the model family the label alone would name ("like V2" still is)."""
+    if length != 1 or i == 0 or not _VERSION.fullmatch(tokens[i][0]):
+        return False
+    before, gap = tokens[i - 1], text[tokens[i - 1][2]:tokens[i][1]]
+    return gap in (" ", "_") and bool(_CODE.fullmatch(before[0]))
+
+
 _CONNECTORS = {"and", "or", ",", "/", "&"}
 _DEGREE = pattern_cache.lazy(r"([A-Z]{2,5}?)(\d+)")
 _DEGREES = pattern_cache.lazy(r"(?<![A-Za-z0-9])(?:[A-Z]{2,5}?\d+)+(?![A-Za-z0-9])")
@@ -468,14 +514,14 @@ def _load(folder: str | None, overlays: tuple[tuple[str, Path], ...]) -> Glossar
     return glossary
 
 
-INDEX_FORMAT = 6  # bump when Glossary.state() changes
+INDEX_FORMAT = 7  # bump when Glossary.state() changes
 # The code that makes the index's keys: an edit to it changes the stamp of every kept index, as a data edit does.
 MATCHER = (Path(__file__), Path(arabic.__file__))
 
 
 def valid_state(state) -> bool:
     """Whether `state` (data_cache.read's answer) is a Glossary.state() of this code's format."""
-    return isinstance(state, tuple) and len(state) == 8 and state[0] == INDEX_FORMAT
+    return isinstance(state, tuple) and len(state) == 9 and state[0] == INDEX_FORMAT
 
 
 def home_cache() -> Path | None:

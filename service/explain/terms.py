@@ -128,7 +128,7 @@ def read_terms(doc) -> None:
     doc.occurrences = _unnested(every)
     doc.matches = list(first.values())
     doc.matches = _with_definitions(doc.matches, doc.definitions)
-    doc.terms = [_described(m, doc.lang, doc.definitions) for m in doc.matches]
+    doc.terms = _by_salience(doc, [_described(m, doc.lang, doc.definitions) for m in doc.matches])
     doc.corrections = mistranslations(text, doc.matches, doc.lang)
 
 
@@ -151,7 +151,35 @@ def add_notation_terms(doc) -> None:
         added.append(glossary.Match(entry, match.group(1), start, start + len(match.group(1))))
     if added:
         doc.matches = sorted(doc.matches + added, key=lambda m: m.start)
-        doc.terms = [_described(m, doc.lang, doc.definitions) for m in doc.matches]
+        doc.terms = _by_salience(doc, [_described(m, doc.lang, doc.definitions) for m in doc.matches])
+
+
+# A line of code, a config or a log ("--pipeline-model-parallel-size 4", "mbs=1, PP=2", "tps: 100  mfu: 26.52%"):
+# two such fields make the line machine output, whose terms matter less than the author's prose.
+_MACHINE_FIELD = pattern_cache.lazy(r"--[A-Za-z][\w-]*|\b\w+=\S|\b[\w/]+:\s*[\d.]+")
+_LEAD_END = pattern_cache.lazy(r"[.!?؟](?:\s|$)|\n")
+
+
+def _by_salience(doc, items: list[dict]) -> list[dict]:
+    """The terms, the passage's central ones first: named in the author's prose most often (up to three times, a
+    mention in the first sentence, a title or the opening claim, counting once more), then in order of first mention. A term named
+    only in a pasted command or log line comes after the prose's terms."""
+    text = doc.text
+    lead = _LEAD_END.search(text.lstrip())
+    lead_end = (len(text) - len(text.lstrip())) + (lead.end() if lead else len(text))
+    prose: dict[str, int] = {}
+    in_lead: set[str] = set()
+    for match in doc.occurrences or doc.matches:
+        line_start = text.rfind("\n", 0, match.start) + 1
+        line_end = text.find("\n", match.end)
+        line = text[line_start:line_end if line_end >= 0 else len(text)]
+        if len(_MACHINE_FIELD.findall(line)) < 2:
+            prose[match.entry["id"]] = prose.get(match.entry["id"], 0) + 1
+        if match.start < lead_end:
+            in_lead.add(match.entry["id"])
+    order = {item["id"]: n for n, item in enumerate(items)}
+    return sorted(items, key=lambda t: (-(min(prose.get(t["id"], 0), 3) + (t["id"] in in_lead)),
+                                        -(t["id"] in prose), order[t["id"]]))
 
 
 def _with_definitions(matches: list[glossary.Match], defined: dict[str, str]) -> list[glossary.Match]:

@@ -77,7 +77,8 @@ REAL_SPELLINGS = [
     # Arabic: a generation named in words, Google's pods called supercomputers, a bare "parallelism"
     ("tpu-v4", "أن الشركة اعتمدت على الجيل الرابع من معالجها \"TPU\" في 90% من عمليات تدريب نماذجها اللغوية الضخمة",
      "https://asharq.com/articles/48387/"),
-    ("tpu-pod", "وأضافت أنها وصلّت حاسوبين عملاقين، كل منهما يتكون من 4000 معالج، لتدريب نموذجها اللغوية الأضخم "
+    # (the supercomputer entry, read as a TPU pod here: tests/explain/test_third_round_terms.py checks the reading)
+    ("supercomputer-general", "وأضافت أنها وصلّت حاسوبين عملاقين، كل منهما يتكون من 4000 معالج، لتدريب نموذجها اللغوية الأضخم "
                 "على الإطلاق \"PaLM\"", "https://asharq.com/articles/48387/"),
     ("deepseek", "تكلفة تدريب DeepSeek R1 لم تتجاوز 294 ألف دولار فقط.", "https://arabhardware.net/news/deepseek-r1-training-cost"),
     ("parallelism", "المبدأ الأساسي وراء التدريب الموزع هو التوازي - تقسيم مهمة التدريب",
