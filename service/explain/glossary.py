@@ -13,7 +13,7 @@ from typing import NamedTuple
 from calculators.resources import data_dir  # noqa: F401  (re-exported for tests)
 
 from service.explain import data_cache, pattern_cache
-from service.explain.process_cache import CACHE
+from service.explain.readings import _is_case_sensitive, choose_reading, reading_scores  # noqa: F401  (re-exported)
 from service.i18n import arabic
 
 # Words, numbers, Arabic words, and single punctuation marks are the tokens; spaces separate them.
@@ -34,18 +34,6 @@ class Match(NamedTuple):
     derived: bool = False  # found beyond the longest names (inside or across one, a notation pattern, a coordination)
 
 
-def _is_case_sensitive(alias: str) -> bool:
-    """Short acronyms ('PP', 'MFU', 'K2') must match their case, so 'pp' or 'it' stay ordinary words."""
-    letters = [c for c in alias if c.isalpha()]
-    if len(alias) >= 3 and _PRODUCT_CODE.match(alias):
-        return False  # a model number ("H100", "GB300", "BF16") is the same product written "h100" in a chat
-    if len(alias) <= 4:
-        return any(c.isupper() for c in letters)
-    # A longer all-capitals acronym is still an acronym: "SHARP" the protocol is not "sharp" the adjective.
-    return len(alias) <= 6 and " " not in alias and bool(letters) and all(c.isupper() for c in letters)
-
-
-_PRODUCT_CODE = pattern_cache.lazy(r"^[A-Za-z][A-Za-z-]*\d[A-Za-z0-9-]*$")  # letters, then a digit: a chip, format or model code
 # Words after a capitalised name that make it an organisation ("Epoch AI", "Mosaic Research"): not the common noun.
 _ORGANISATION_WORDS = frozenset({"AI", "Labs", "Lab", "Research", "Inc", "Corp", "Foundation", "Institute", "Technologies"})
 
@@ -533,31 +521,6 @@ def home_cache() -> Path | None:
     except ValueError:  # a setting the environment gets wrong (config.SettingsError): no home to cache in
         return None
     return settings.home / "cache" if settings is not None else None
-
-
-def reading_scores(entry: dict, text: str, tokens: set[str]) -> list[int]:
-    """How often each reading's cues occur in `text` (a short capitalised cue counts as a whole token)."""
-    lowered = text.lower()
-    return [sum((cue in tokens) if sensitive else lowered.count(cue) for cue, sensitive in cues) for cues in _reading_cues(entry["id"], entry)]
-
-
-def _reading_cues(entry_id: str, entry: dict) -> list[list[tuple[str, bool]]]:
-    """Per reading, its cues as (cue, whole-token?) with the others lower-cased: classified once per entry."""
-    return CACHE.get("reading_cues", entry_id, lambda: [
-        [(c, True) if _is_case_sensitive(c) else (c.lower(), False) for c in r.get("cues", [])]
-        for r in entry.get("readings") or []])
-
-
-def choose_reading(entry: dict, text: str, tokens: set[str]) -> int:
-    """The reading of an ambiguous term whose cues occur most in the text (the first on a tie)."""
-    readings = entry.get("readings") or []
-    if len(readings) < 2:
-        return 0
-    best, best_score = 0, 0
-    for index, score in enumerate(reading_scores(entry, text, tokens)):
-        if score > best_score:
-            best, best_score = index, score
-    return best
 
 
 def detect(text: str, glossary: Glossary | None = None) -> list[Match]:
