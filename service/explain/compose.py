@@ -1,5 +1,6 @@
 """Stage 5, the offline composer: the gist, the claims with their checks, the terms, the corrections; no network."""
 
+import math
 from functools import lru_cache
 
 from calculators import catalog
@@ -40,7 +41,7 @@ def explain_offline(text: str, lang: str | None = None, context: str = "") -> di
     markdown = compose(doc, is_followup)
     skipped = messages(doc.lang)["notes"]["calculation_skipped"]
     warnings = [c["warning"] for c in doc.corrections] + [skipped.format(reason=f) for f in doc.failures]
-    return {
+    return finite({
         "explanation": markdown,
         "language": lang,
         "backend": "offline",
@@ -49,9 +50,24 @@ def explain_offline(text: str, lang: str | None = None, context: str = "") -> di
         "calculations": doc.calculations,
         "warnings": warnings,
         "plain": restate.plain(doc) if not is_followup else "",
-        "figures": [f.to_dict() for f in doc.figures],
+        "figures": [f.to_dict() for f in doc.figures if _is_finite(f.value)],
         "claims": [c.to_dict() for c in doc.claims],
-    }
+    })
+
+
+def _is_finite(number) -> bool:
+    return not isinstance(number, float) or math.isfinite(number)
+
+
+def finite(value):
+    """`value` with every infinite or NaN number replaced by None: JSON has no such numbers ("12e45678" reads as inf)."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [finite(v) for v in value]
+    return value
 
 
 @lru_cache(maxsize=16)
