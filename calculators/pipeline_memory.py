@@ -24,7 +24,10 @@ def pipeline_activation_memory(v: dict):
     assumptions: list[str] = []
     per_microbatch = v.get("stage_activation_bytes")
     model_fields = ("seq_len", "micro_batch", "d_model", "n_heads", "n_layers")
-    if per_microbatch is None:
+    given = [name for name in model_fields if v.get(name) is not None]
+    if per_microbatch is None and not given:
+        assumptions.append("no model shape or per-stage bytes given: only the count of microbatches held is compared")
+    elif per_microbatch is None:
         missing = [name for name in model_fields if v.get(name) is None]
         if missing:
             raise CalculatorInputError(missing[0], "is needed when stage_activation_bytes is not given "
@@ -36,17 +39,27 @@ def pipeline_activation_memory(v: dict):
         per_microbatch = layer["bytes_per_layer"] * v["n_layers"] / p
         steps.append(step("pipeline_memory.per_stage", per_layer=(layer["bytes_per_layer"], "bytes"),
                           layers=(v["n_layers"], "count"), p=(p, "count"), per_stage=(per_microbatch, "bytes")))
-        assumptions += layer_assumptions[:1]
+        if v.get("recompute") in (None, "none"):
+            assumptions += layer_assumptions[:1]
+        else:
+            assumptions.append(f"recompute = {v['recompute']}: Korthikanti et al.'s form for it (selective drops the attention scores, "
+                               "as FlashAttention does)")
         assumptions.append("layers split evenly over the stages; the first stage also holds the embedding, not counted here")
+    if per_microbatch is None:
+        per_microbatch = float("nan")
     afab_inflight = m * 1.0
     one_f_one_b = np.minimum(p, m) * 1.0
     afab_bytes, one_bytes = afab_inflight * per_microbatch, one_f_one_b * per_microbatch
     ratio = afab_inflight / one_f_one_b
-    steps += [
-        step("pipeline_memory.afab", m=(m, "count"), per_stage=(per_microbatch, "bytes"), total=(afab_bytes, "bytes")),
-        step("pipeline_memory.1f1b", inflight=(one_f_one_b, "count"), per_stage=(per_microbatch, "bytes"), total=(one_bytes, "bytes")),
-        step("pipeline_memory.ratio", ratio=ratio),
-    ]
+    if np.all(np.isnan(per_microbatch)):
+        steps += [step("pipeline_memory.afab_count", m=(m, "count")),
+                  step("pipeline_memory.1f1b_count", inflight=(one_f_one_b, "count"))]
+    else:
+        steps += [
+            step("pipeline_memory.afab", m=(m, "count"), per_stage=(per_microbatch, "bytes"), total=(afab_bytes, "bytes")),
+            step("pipeline_memory.1f1b", inflight=(one_f_one_b, "count"), per_stage=(per_microbatch, "bytes"), total=(one_bytes, "bytes")),
+        ]
+    steps.append(step("pipeline_memory.ratio", ratio=ratio))
     assumptions.append("the first stage, which holds the most microbatches under 1F1B (stage i holds p - i); "
                        "interleaving and zero-bubble schedules differ slightly (see pipeline_bubble)")
     outputs = {"afab_inflight_microbatches": afab_inflight, "one_f_one_b_inflight_microbatches": one_f_one_b,
@@ -57,6 +70,7 @@ def pipeline_activation_memory(v: dict):
 
 register(Calculator(
     name="pipeline_activation_memory",
+    nan_means_none=("afab_activation_bytes", "one_f_one_b_activation_bytes"),
     summary="Peak activation memory of a pipeline stage: all-forward-all-backward (GPipe) holds all m microbatches, 1F1B about p.",
     fields=(
         Field("pp_degree", "count", "pipeline stages (p)", integer=True),

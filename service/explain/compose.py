@@ -6,7 +6,7 @@ from functools import lru_cache
 from calculators import catalog
 from calculators import working as calculator_working
 
-from service.explain import followup, restate
+from service.explain import followup, gist as gist_module, reasons, restate
 from service.explain.document import Document, analyse
 from service.i18n import arabic
 from service.i18n.messages import join_names, messages
@@ -38,7 +38,9 @@ def explain_offline(text: str, lang: str | None = None, context: str = "") -> di
     previous = _analysed(context, lang) if context.strip() else None
     doc = analyse(text, lang, previous)
     is_followup = previous is not None and not doc.calculations and followup.retarget(doc, previous)
-    markdown = compose(doc, is_followup)
+    links = [] if is_followup else reasons.find(doc)
+    sentences = [] if is_followup else gist_module.gist(doc, links)
+    markdown = compose(doc, is_followup, links, sentences)
     skipped = messages(doc.lang)["notes"]["calculation_skipped"]
     warnings = [c["warning"] for c in doc.corrections] + [skipped.format(reason=f) for f in doc.failures]
     return finite({
@@ -52,6 +54,8 @@ def explain_offline(text: str, lang: str | None = None, context: str = "") -> di
         "plain": restate.plain(doc) if not is_followup else "",
         "figures": [f.to_dict() for f in doc.figures if _is_finite(f.value)],
         "claims": [c.to_dict() for c in doc.claims],
+        "gist": sentences,
+        "reasons": links,
     })
 
 
@@ -81,11 +85,11 @@ def budget(text: str) -> int:
     return min(WORD_BUDGET_BASE + 2 * len(text.split()), WORD_CAP)
 
 
-def compose(doc: Document, is_followup: bool = False) -> str:
+def compose(doc: Document, is_followup: bool = False, links: list | None = None, sentences: list | None = None) -> str:
     """The markdown answer, at the most detailed level that fits the word budget."""
     limit = budget(doc.text)
     markdown = ""
-    memo: dict = {}  # sections that do not change between levels are composed once
+    memo: dict = {"links": links or [], "gist_sentences": sentences or []}  # sections that do not change between levels
     for level in LEVELS:
         markdown = _compose(doc, is_followup, level, memo)
         if len(markdown.split()) <= limit:
@@ -108,9 +112,11 @@ def _compose(doc: Document, is_followup: bool, level: dict, memo: dict) -> str:
     claims = memo["ordered"][:level["claims"]]
     key = ("gist", len(claims))
     if key not in memo:
-        memo[key] = _gist(doc, claims, is_followup)
+        memo[key] = _from_sentences(doc, memo["gist_sentences"]) if memo["gist_sentences"] else _gist(doc, claims, is_followup)
     gist, in_gist = memo[key]
     parts = [f"## {h['gist']}", gist]
+    if memo["links"]:
+        parts += [f"## {h['reasons']}", _reasons_section(doc, memo["links"], level)]
     section = _claims_section(doc, claims, in_gist, level)
     if section:
         parts += [f"## {h['claims']}", section]
@@ -168,6 +174,47 @@ def _gist(doc: Document, claims: list, is_followup: bool) -> tuple[str, set[int]
         plain = restate.plain(doc).split("\n")
         lines = [_sentence(p) for p in plain[:3] if p] or [m["nothing"]]
     return " ".join(lines[:5]), shown
+
+
+def _from_sentences(doc: Document, sentences: list[dict]) -> tuple[str, set[int]]:
+    """The gist of gist.py's sentences, and the claims it restates (not listed again as they are)."""
+    starts = {doc.sentences[i][0] for item in sentences for i in item["from"]}
+    return " ".join(_sentence(item["text"]) for item in sentences), {id(c) for c in doc.claims if c.start in starts}
+
+
+# --------------------------------------------------------------------------------------------- reasons
+
+def _reasons_section(doc: Document, links: list[dict], level: dict) -> str:
+    """Each link the text makes, in plain words, with the calculation that sizes it and every assumption said."""
+    m = messages(doc.lang)
+    lines = []
+    for link in links:
+        start, end = doc.sentences[link["from"][0]]
+        quote = doc.text[start:end]
+        head = f"**{m['claim_ref'].format(quote=_short(quote, 10))}** " if restate.same_language(quote, doc.lang) else ""
+        item = [f"- {head}{_sentence(link['text'])}"]
+        if link.get("condition"):
+            item[0] += " " + m["reason_condition"].format(condition=link["condition"])
+        if link["calculation"] is not None:
+            run = doc.calculations[link["calculation"]]
+            item += _calculation_lines(doc, [link["calculation"]], {**level, "steps": max(level["steps"], 4)})
+            item.append("    " + m["assuming"] + ": " + "; ".join(_reason_assumptions(run, doc.lang)))
+        lines.append("\n".join(item))
+    return "\n".join(lines)
+
+
+def _reason_assumptions(run: dict, lang: str) -> list[str]:
+    """What a sizing took that the text does not say."""
+    words = messages(lang)["reason_assumed"]
+    inputs = run["inputs"]
+    out = []
+    if "example" in run.get("reason_assumptions", []):
+        out.append(words["example"].format(p=inputs["pp_degree"], m=inputs["microbatches"]))
+    if "model" in run.get("reason_assumptions", []):
+        out.append(words["model"].format(model=reasons.model_name(run)))
+    else:
+        out.append(words["no_model"])
+    return out
 
 
 def _clause(text: str) -> str:

@@ -40,13 +40,43 @@ def figure(fig, lang: str, chip_names: bool = True) -> str:
     template = readings.get(fig.quantity)
     shown = value(fig.quantity, fig.value)
     if fig.quantity == "n_chips" and fig.chip and chip_names:
-        name = catalog.hardware().get("chip", fig.chip)["name"].split(" (")[0].replace("NVIDIA ", "")
-        return readings.get("n_chips_named", "{value} {chip}").format(value=shown, chip=name)
+        name = _chip_as_written(fig, catalog.hardware().get("chip", fig.chip)["name"])
+        key = "n_chips_named_tpu" if "TPU" in name and "n_chips_named_tpu" in readings else "n_chips_named"
+        return _agreeing(readings.get(key, "{value} {chip}"), fig.value, lang).format(value=shown, chip=name)
     if template is None:
         return fig.quote
     if fig.quantity == "dp_degree" and (fig.detail or {}).get("zero_stage") == 3:
         template = readings.get("dp_degree_sharded", template)
-    return template.format(value=shown)
+    return _agreeing(template, fig.value, lang).format(value=shown)
+
+
+_VARIANT_WORDS = ("SXM", "PCIe", "NVL", "80GB", "40GB", "141GB")
+
+
+def _chip_as_written(fig, catalog_name: str) -> str:
+    """The chip's name without a variant ("SXM", "80GB") the text did not write: "512 H100s" is not "H100 SXM"."""
+    name = catalog_name.split(" (")[0].replace("NVIDIA ", "").replace("Google ", "")
+    words = [w for w in name.split() if w not in _VARIANT_WORDS or w.lower() in fig.quote.lower()]
+    return " ".join(words)
+
+
+def _agreeing(template: str, number, lang: str) -> str:
+    """`template` with the noun after {value} agreeing with `number` (data/locale "count_forms"): "across 1 GPU",
+    in Arabic "على شريحة واحدة", "على شريحتين", "على 16 شريحة"."""
+    forms = messages(lang).get("count_forms", {})
+    try:
+        n = float(number)
+    except (TypeError, ValueError):
+        return template
+    if not n.is_integer():
+        return template
+    n = int(n)
+    grade = "one" if n == 1 else "two" if n == 2 else "few" if 3 <= n <= 10 else "many" if n >= 11 else "other"
+    for noun, by_grade in forms.items():
+        said = "{value} " + noun
+        if said in template and grade in by_grade:
+            return template.replace(said, by_grade[grade], 1)
+    return template
 
 
 def _needs_reading(fig) -> bool:
@@ -60,14 +90,21 @@ _ARTICLE_FIRST = pattern_cache.lazy(r"(?:a|an|the)\s", re.I)  # a reading that s
 _NEXT_WORD = pattern_cache.lazy(r"\s+([A-Za-z]+)\b")
 
 
-def expand(doc, start: int, end: int, lang: str) -> str:
-    """doc.text[start:end] with its acronyms expanded and its compact figures read out."""
+def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None) -> str:
+    """doc.text[start:end] with its acronyms expanded and its compact figures read out.
+
+    A term is expanded once (`seen`, shared by the caller across sentences), where the sentence can carry it:
+    never inside a word or compound ("72-GPU", "70B-parameter"), after a number (a unit: "400 Gb/s"), inside
+    code, a flag or a config value, nor where the text glosses it already ("TPUs (Tensor ...)").
+    """
     text = doc.text
+    protected = protected_spans(doc)
     edits: list[tuple[int, int, str]] = []
     for fig in doc.figures:
-        if start <= fig.start and fig.end <= end and _needs_reading(fig):
+        if start <= fig.start and fig.end <= end and _needs_reading(fig) and not _in_spans(protected, fig.start) \
+                and not _attached(text, fig.start, fig.end):
             edits.append((fig.start, fig.end, figure(fig, lang)))
-    seen: set[str] = set()
+    seen = set() if seen is None else seen
     starts = [m.start for m in doc.occurrences]  # in text order: only the sentence's slice is scanned
     for match in doc.occurrences[bisect.bisect_left(starts, start):bisect.bisect_left(starts, end)]:
         if match.end > end:
@@ -78,11 +115,13 @@ def expand(doc, start: int, end: int, lang: str) -> str:
         if not _is_acronym(name) or arabic.ARABIC_LETTER.search(name):
             continue
         expansion = _expansion(match.entry, lang)
-        if not expansion or expansion.lower() == name.lower():
+        if not expansion or expansion.lower() == name.lower() or match.entry["id"] in seen:
             continue
-        first = match.entry["id"] not in seen
+        if _in_spans(protected, match.start) or _attached(text, match.start, match.end) or _after_number(text, match.start) \
+                or _glossed_after(text, match.end) or (lang != "en" and _head_said_before(text, match.start, expansion)):
+            continue
         seen.add(match.entry["id"])
-        edits.append((match.start, match.end, f"{expansion} ({name})" if first else expansion))
+        edits.append((match.start, match.end, f"{_agreeing_expansion(match.entry, name, expansion, lang)} ({name})"))
     out, cursor, last_figure = [], start, False
     for a, b, replacement in sorted(edits):
         if a < cursor:
@@ -108,6 +147,82 @@ def expand(doc, start: int, end: int, lang: str) -> str:
     return " ".join("".join(out).split())
 
 
+_CODE = pattern_cache.lazy(r"```.*?```|`[^`\n]*`", re.S)
+_FLAG = pattern_cache.lazy(r"(?<![\w-])--[A-Za-z][\w.-]*(?:[= ][^\s,;]+)?")
+# A config line holds one value: "tensor_model_parallel_size: 8", "precision = bf16", '"zero_stage": 3,'.
+_CONFIG_LINE = pattern_cache.lazy(r"(?m)^[ \t-]*[\"']?[A-Za-z_][\w.-]*[\"']?[ \t]*[:=][ \t]*"
+                                  r"(?:[^\s\[{\"]+|\[[^\n]*\]|\{[^\n]*\}|\"[^\n]*\")[ \t]*,?[ \t]*$")
+_PREVIOUS_WORD = pattern_cache.lazy(r"(\S+)\s+$")
+
+
+def protected_spans(doc) -> list[tuple[int, int]]:
+    """Code, flags and config values: written for a machine, so nothing is ever pasted inside them."""
+    cached = getattr(doc, "_protected", None)
+    if cached is None or cached[0] is not doc.text:
+        spans = sorted((m.start(), m.end()) for pattern in (_CODE, _FLAG, _CONFIG_LINE) for m in pattern.finditer(doc.text))
+        cached = (doc.text, spans)
+        try:
+            doc._protected = cached
+        except AttributeError:
+            pass
+    return cached[1]
+
+
+def _in_spans(spans: list[tuple[int, int]], position: int) -> bool:
+    return any(a <= position < b for a, b in spans)
+
+
+def _attached(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] is part of a longer word, compound or unit ("72-GPU", "1T-32A", "GPU-hours")."""
+    before = text[start - 1] if start > 0 else " "
+    after = text[end] if end < len(text) else " "
+    return before.isalnum() or before in "-_/." or after.isalnum() or after in "-_/"
+
+
+def _after_number(text: str, start: int) -> bool:
+    """Whether a number comes just before: the term is then a unit ("400 Gb/s")."""
+    return bool(re.search(r"\d\s?$", text[max(0, start - 3):start]))
+
+
+def _glossed_after(text: str, end: int) -> bool:
+    """Whether the text glosses the term itself right after it ("TPUs (Tensor Processing Units)")."""
+    return text[end:end + 3].lstrip().startswith("(")
+
+
+def _stems(word: str) -> set[str]:
+    """A word's first three letters, with and without an attached particle or article (وحدات: وحد and حدا)."""
+    word = word.strip("«»\"'()[]،,.:")
+    out = {word[:3]}
+    for prefix in ("وال", "بال", "لل", "ال", "و", "ب", "ل"):
+        if word.startswith(prefix) and len(word) - len(prefix) >= 3:
+            out.add(word[len(prefix):][:3])
+    return out
+
+
+def _head_said_before(text: str, start: int, expansion: str) -> bool:
+    """Whether the word before the term already says the expansion's head ("وحدات TPU" is not "وحدات وحدة ...")."""
+    previous = _PREVIOUS_WORD.search(text[max(0, start - 40):start])
+    return bool(previous and expansion.split() and _stems(previous.group(1)) & _stems(expansion.split()[0]))
+
+
+def _agreeing_expansion(entry: dict, name: str, expansion: str, lang: str) -> str:
+    """The expansion in the number the text uses: "TPUs" is "Tensor Processing Units", "وحدات معالجة الموترات"."""
+    term = entry.get("term") or ""
+    plural = name.endswith("s") and not term.endswith("s") and name[:-1].lower() == term.lower()
+    if not plural:
+        return expansion
+    words = expansion.split()
+    if lang != "en":
+        tail = words[1:]
+        return next((alias for alias in entry.get("ar_aliases") or [] if alias.split()[1:] == tail and alias != expansion
+                     and tail), expansion)
+    if " of " in expansion or words[-1].lower().endswith(("ism", "ing", "s")):
+        return expansion
+    last = words[-1]
+    words[-1] = last[:-1] + "ies" if last.endswith("y") and last[-2:-1] not in "aeiou" else last + ("es" if last.endswith(("x", "ch", "sh")) else "s")
+    return " ".join(words)
+
+
 _LEAD = pattern_cache.lazy(r"(?:(?:a|an|the)\s+)?((?:[^\W\d]+\s+){2,5})(?=\d)")  # "a global batch of " before 16M
 
 
@@ -124,7 +239,10 @@ def _without_repeated_lead(gap: str, replacement: str) -> str:
 
 def _expansion(entry: dict, lang: str) -> str:
     if lang != "en" and (entry.get(lang) or {}).get("term"):
-        return entry[lang]["term"]
+        own = entry[lang]["term"]
+        bare = re.sub(r"\s*\([^)]*\)\s*$", "", own).strip()
+        # "NVIDIA (إنفيديا)" for NVIDIA, "وحدة معالجة الرسومات (GPU)" for GPU: the name in brackets is added once, by expand
+        return "" if bare.lower() == (entry.get("term") or "").lower() else bare or own
     expansion = entry.get("expansion") or ""
     return re.sub(r"\s*\([^)]*\)\s*$", "", expansion)  # "DeepSeek-V3 (DSV3)" -> "DeepSeek-V3"
 
@@ -180,10 +298,11 @@ def plain(doc) -> str:
     """The whole input restated: each sentence expanded when it is in the output language, else its claims' restatements."""
     pieces = []
     claims_at = {c.start: c for c in doc.claims}
+    seen: set[str] = set()  # a term is expanded where it first appears, not in every sentence
     for start, end in doc.sentences:
         sentence = doc.text[start:end]
         if start in claims_at and (claims_at[start].frame or not same_language(sentence, doc.lang)):
             pieces.append(claims_at[start].plain)
         elif same_language(sentence, doc.lang):
-            pieces.append(expand(doc, start, end, doc.lang))
+            pieces.append(expand(doc, start, end, doc.lang, seen))
     return "\n".join(p for p in pieces if p)

@@ -41,9 +41,17 @@ def test_stage_bytes_from_the_model_shape_follow_korthikanti():
     assert result["afab_over_one_f_one_b"] == pytest.approx(4)
 
 
-def test_missing_shape_names_the_field():
-    with pytest.raises(CalculatorInputError, match="seq_len"):
-        calculators.run("pipeline_activation_memory", {"pp_degree": 4, "microbatches": 8})
+def test_a_partial_shape_names_the_missing_field():
+    with pytest.raises(CalculatorInputError, match="n_heads"):
+        calculators.run("pipeline_activation_memory", {"pp_degree": 4, "microbatches": 8, "seq_len": 2048, "micro_batch": 1,
+                                                       "d_model": 4096, "n_layers": 32})
+
+
+def test_without_a_shape_only_the_counts_are_compared():
+    result = calculators.run("pipeline_activation_memory", {"pp_degree": 4, "microbatches": 8})
+    assert result["outputs"]["afab_over_one_f_one_b"] == pytest.approx(2)
+    assert calculators.jsonable(result)["outputs"]["afab_activation_bytes"] is None  # no bytes without a shape
+    assert any("only the count" in a for a in result["assumptions"])
 
 
 def test_more_stages_than_layers_is_refused():
