@@ -51,7 +51,7 @@ def _terms_by_sentence(doc: Document) -> list[set[str]]:
     return ids
 
 
-def restated(doc: Document, index: int, links: list[dict]) -> str:
+def restated(doc: Document, index: int, links: list[dict], seen: set[str] | None = None) -> str:
     """Sentence `index` in plain words in doc.lang: the sentence itself with its terms read out when it is in that
     language (negations, conditions and who did what kept), else its polarity-checked frame or the reason it
     states; '' when nothing faithful can be said in doc.lang."""
@@ -59,7 +59,7 @@ def restated(doc: Document, index: int, links: list[dict]) -> str:
     sentence = doc.text[start:end]
     claim = next((c for c in doc.claims if c.start == start), None)
     if restate.same_language(sentence, doc.lang):
-        text = restate.expand(doc, start, end, doc.lang)
+        text = restate.expand(doc, start, end, doc.lang, seen)
         text = _corrected(doc, text)
         speaker = _SPEAKER.match(text)
         if speaker:
@@ -109,7 +109,9 @@ def gist(doc: Document, links: list[dict]) -> list[dict]:
     first, rest = chosen[0], sorted(chosen[1:])
     m = messages(doc.lang)["gist"]
     out = []
-    for number, (i, text) in enumerate([first, *rest]):
+    seen: set[str] = set()  # each term expanded once in the whole gist, where it first appears
+    for number, (i, _) in enumerate([first, *rest]):
+        text = restated(doc, i, links, seen)
         sentence = doc.text[slice(*doc.sentences[i])]
         if number == 0:
             key = "question_first" if sentence.rstrip().endswith(("?", "؟")) else "claim_first"
