@@ -112,7 +112,8 @@ def _compose(doc: Document, is_followup: bool, level: dict, memo: dict) -> str:
     claims = memo["ordered"][:level["claims"]]
     key = ("gist", len(claims))
     if key not in memo:
-        memo[key] = _from_sentences(doc, memo["gist_sentences"]) if memo["gist_sentences"] else _gist(doc, claims, is_followup)
+        memo[key] = _from_sentences(doc, memo["gist_sentences"]) if memo["gist_sentences"] or not is_followup \
+            else _gist(doc, claims, is_followup)
     gist, in_gist = memo[key]
     parts = [f"## {h['gist']}", gist]
     if memo["links"]:
@@ -178,6 +179,8 @@ def _gist(doc: Document, claims: list, is_followup: bool) -> tuple[str, set[int]
 
 def _from_sentences(doc: Document, sentences: list[dict]) -> tuple[str, set[int]]:
     """The gist of gist.py's sentences, and the claims it restates (not listed again as they are)."""
+    if not sentences:  # a template would say what the text does not: say that nothing is argued
+        return messages(doc.lang)["gist"]["nothing"], set()
     starts = {doc.sentences[i][0] for item in sentences for i in item["from"]}
     return " ".join(_sentence(item["text"]) for item in sentences), {id(c) for c in doc.claims if c.start in starts}
 
@@ -198,7 +201,7 @@ def _reasons_section(doc: Document, links: list[dict], level: dict) -> str:
         if link["calculation"] is not None:
             run = doc.calculations[link["calculation"]]
             item += _calculation_lines(doc, [link["calculation"]], {**level, "steps": max(level["steps"], 4)})
-            item.append("    " + m["assuming"] + ": " + "; ".join(_reason_assumptions(run, doc.lang)))
+            item.append("    " + m["assuming"] + ": " + m["reason_separator"].join(_reason_assumptions(run, doc.lang)))
         lines.append("\n".join(item))
     return "\n".join(lines)
 

@@ -10,6 +10,9 @@ from service.i18n.messages import messages
 MAX_SENTENCES = 3
 MIN_SCORE = 3.0  # below this a sentence argues nothing: a label, a gloss, an aside
 LONG_SENTENCE_WORDS = 60
+MAX_QUOTED_WORDS = 40
+# Frames that cannot both hold for the same hardware: one answer never states both.
+CONTRADICTING = {"pp_needed": {"pp_not_needed", "fast_links_no_pp"}, "dp_comms_bound": {"fast_links_no_pp", "pp_not_needed"}}
 
 # "1) data parallelism (DP): ...", "•TPU (Tensor Processing Unit): ..." gloss a term; they are not the author's point.
 _GLOSS = pattern_cache.lazy(r"^\s*(?:\d+[).]\s*)?[^:.!?؟]{1,60}\([^()]{1,60}\)\s*:")
@@ -17,6 +20,9 @@ _GLOSS = pattern_cache.lazy(r"^\s*(?:\d+[).]\s*)?[^:.!?؟]{1,60}\([^()]{1,60}\)\
 _ASIDE = pattern_cache.lazy(r"^\s*(?:meanwhile|btw|by the way|also|separately|side note|unrelated|p\.?s\.?)\b|^\s*(?:في الأثناء|بالمناسبة)", re.I)
 _SPEAKER = pattern_cache.lazy(r"^(?P<speaker>[A-Z][\w.'-]+(?: [A-Z][\w.'-]+){0,2})\s*:\s+(?=\S)")
 _TRAILING = ".。!?؟:;؛،, "
+# Words that announce a point rather than make it: "So the takeaway:", "TL;DR:", "الخلاصة:".
+_ANNOUNCER = pattern_cache.lazy(r"^(?:(?:so|and|thus|therefore|anyway|basically)\s*,?\s+)?(?:the\s+)?(?:takeaway|tl;?dr|bottom line|"
+                                r"in short|key (?:insight|point)|short version|الخلاصة|باختصار|البصيرة الرئيسية)\s*[:,-]\s*", re.I)
 
 
 def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
@@ -27,15 +33,21 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
     words = sentence.split()
     if len(words) < 4 or sentence.rstrip().endswith(":") or _GLOSS.match(sentence):
         return 0.0
-    figures = [f for f in doc.figures if start <= f.start < end]
-    if len(figures) >= 3 and len(words) - len(figures) * 2 < 6:
+    core = _without_asides(sentence)  # "Our 70B run (FSDP8 TP8 PP4 on 256 H100s) reached 41% MFU" is about its result
+    figures = [f for f in doc.figures if start <= f.start < end and f.quote in core]
+    if len(figures) >= 3 and len(core.split()) - len(figures) * 2 < 6:
         return 0.0  # a list of figures is not a point
     value = 3.0 * cues.cue("point", sentence) + 2.0 * cues.cue("requirement", sentence) + 1.0 * cues.cue("cause", sentence)
     value += 2.0 * sentence.rstrip().endswith(("?", "؟"))
     value += 1.0 * bool(claim is not None and claim.frame) + 0.5 * min(len(term_ids), 4)
     value += 0.5 * bool(claim is not None and claim.calculations)
+    value += 1.5 * bool(claim is not None and {"measurement", "comparison"} & set(claim.kinds))  # a report's result
     if _ASIDE.match(sentence):
         value -= 1.5
+    if sentence.count("(") != sentence.count(")"):
+        value -= 2.0  # a fragment cut inside a bracket
+    if cues.cue("analogy", sentence):
+        value -= 3.0  # an illustration, not the point
     if len(words) > LONG_SENTENCE_WORDS:
         value -= 2.0
     return value
@@ -51,16 +63,18 @@ def _terms_by_sentence(doc: Document) -> list[set[str]]:
     return ids
 
 
-def restated(doc: Document, index: int, links: list[dict], seen: set[str] | None = None) -> str:
+def restated(doc: Document, index: int, seen: set[str] | None = None) -> str:
     """Sentence `index` in plain words in doc.lang: the sentence itself with its terms read out when it is in that
     language (negations, conditions and who did what kept), else its polarity-checked frame or the reason it
-    states; '' when nothing faithful can be said in doc.lang."""
+    states; '' when nothing faithful can be said in doc.lang; a link's general wording
+    would attribute to the text what it did not say, so it goes under the reasons, never here)."""
     start, end = doc.sentences[index]
     sentence = doc.text[start:end]
     claim = next((c for c in doc.claims if c.start == start), None)
     if restate.same_language(sentence, doc.lang):
         text = restate.expand(doc, start, end, doc.lang, seen)
-        text = _corrected(doc, text)
+        text = _without_asides(_corrected(doc, text))
+        text = _ANNOUNCER.sub("", text, count=1)
         speaker = _SPEAKER.match(text)
         if speaker:
             rest = text[speaker.end():]
@@ -68,8 +82,30 @@ def restated(doc: Document, index: int, links: list[dict], seen: set[str] | None
         return text.strip().rstrip(_TRAILING)
     if claim is not None and claim.frame and claim.plain:
         return claim.plain.strip().rstrip(_TRAILING)
-    link = next((item for item in links if index in item["from"]), None)
-    return link["text"].strip().rstrip(_TRAILING) if link else ""
+    if len(sentence.split()) <= MAX_QUOTED_WORDS:  # no translation offline: the author's own words, quoted, not a template
+        return messages(doc.lang)["claim_ref"].format(quote=_without_asides(sentence.strip().rstrip(_TRAILING)))
+    return ""
+
+
+def _without_asides(text: str) -> str:
+    """The sentence without its long bracketed asides (a gloss of four words or more): a gist says the point."""
+    out, depth, group = [], 0, []
+    for char in text:
+        if char == "(":
+            depth += 1
+        if depth:
+            group.append(char)
+        else:
+            out.append(char)
+        if char == ")" and depth:
+            depth -= 1
+            if not depth:
+                inner = "".join(group)
+                if len(inner.split()) < 4:
+                    out.append(inner)
+                group = []
+    out.append("".join(group))
+    return " ".join("".join(out).replace(" ,", ",").replace(" ،", "،").split())
 
 
 def _corrected(doc: Document, text: str) -> str:
@@ -84,22 +120,38 @@ def _corrected(doc: Document, text: str) -> str:
 
 
 def gist(doc: Document, links: list[dict]) -> list[dict]:
-    """One to three gist sentences, [{"text", "from": [sentence indexes]}]: the author's point first."""
+    """One to three gist sentences, [{"text", "from": [sentence indexes]}]: the author's point first.
+
+    A sentence that links two of the field's ideas (`links`, from reasons.find) argues, so it weighs a little more.
+    """
     ids = _terms_by_sentence(doc)
+    linked = {i for item in links for i in item["from"]}
     claims_at = {c.start: c for c in doc.claims}
     scored = []
     for i, (start, _) in enumerate(doc.sentences):
-        value = score(doc, i, ids[i], claims_at.get(start))
+        value = score(doc, i, ids[i], claims_at.get(start)) + 0.5 * (i in linked)
         if value >= MIN_SCORE:
             scored.append((value, i))
+    if not scored:  # nothing argues strongly: the sentence that argues most, if any does
+        best = max(((score(doc, i, ids[i], claims_at.get(a)), i) for i, (a, _) in enumerate(doc.sentences)), default=(0.0, 0))
+        scored = [best] if best[0] >= MIN_SCORE / 2 else []
     scored.sort(key=lambda item: (-item[0], item[1]))
     chosen: list[tuple[int, str]] = []
     seen_words: list[set[str]] = []
+    frames: list[tuple[str, frozenset]] = []
     for _, i in scored:
-        text = restated(doc, i, links)
+        text = restated(doc, i)
         words = set(text.lower().split())
-        if not text or any(len(words & other) > 0.6 * min(len(words), len(other)) for other in seen_words):
+        if not text or any(len(words & other) > 0.75 * len(words | other) for other in seen_words):
             continue  # said already (a frame two sentences share, a repeated point)
+        claim = claims_at.get(doc.sentences[i][0])
+        frame = claim.frame if claim is not None and not restate.same_language(claim.quote, doc.lang) else None
+        chips = frozenset(c["id"] for c in claim.chips) if claim is not None else frozenset()
+        if frame and any(other in CONTRADICTING.get(frame, ()) or frame in CONTRADICTING.get(other, ())
+                         for other, other_chips in frames if other_chips == chips):
+            continue  # two frames that contradict each other for the same hardware: the better-placed one stays
+        if frame:
+            frames.append((frame, chips))
         chosen.append((i, text))
         seen_words.append(words)
         if len(chosen) >= MAX_SENTENCES:
@@ -110,12 +162,30 @@ def gist(doc: Document, links: list[dict]) -> list[dict]:
     m = messages(doc.lang)["gist"]
     out = []
     seen: set[str] = set()  # each term expanded once in the whole gist, where it first appears
+    reason_given = False
     for number, (i, _) in enumerate([first, *rest]):
-        text = restated(doc, i, links, seen)
+        text = restated(doc, i, seen)
         sentence = doc.text[slice(*doc.sentences[i])]
         if number == 0:
             key = "question_first" if sentence.rstrip().endswith(("?", "؟")) else "claim_first"
         else:
-            key = "reason" if cues.cue("cause", sentence) else "claim_next"
+            key = "reason" if cues.cue("cause", sentence) and not reason_given else "claim_next"
+            reason_given = reason_given or key == "reason"
         out.append({"text": m[key].format(claim=text, reason=text), "from": [i]})
-    return out
+    return _named_once(out)
+
+
+_BRACKETED_NAME = pattern_cache.lazy(r" \(([A-Z][\w-]{1,15})\)")
+
+
+def _named_once(sentences: list[dict]) -> list[dict]:
+    """An acronym is given in brackets once in the whole gist: a frame's own "(PP)" after the first is dropped."""
+    named: set[str] = set()
+
+    def keep_first(match):
+        if match.group(1) in named:
+            return ""
+        named.add(match.group(1))
+        return match.group(0)
+
+    return [{**item, "text": _BRACKETED_NAME.sub(keep_first, item["text"])} for item in sentences]

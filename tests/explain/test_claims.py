@@ -38,9 +38,15 @@ def test_requirement_frames_are_recognised_in_arabic():
 
 
 def test_arabic_negation_does_not_fire_inside_a_word():
-    # "لا" starts no word in "الاختناقات" (traffic jams): the GPU analogy claims PP is needed, not that it is not.
-    text = "تشبه مجموعات GPU التقليدية وجود طرق ضيقة بين المدن، لذلك تحتاج إلى توجيه معقد (Pipeline Parallelism) لتجنب الاختناقات المرورية"
+    # "لا" starts no word in "الاختناقات" (traffic jams): the sentence claims PP is needed, not that it is not.
+    text = "في عناقيد GPU التقليدية تحتاج إلى Pipeline Parallelism لتجنب الاختناقات في الشبكة"
     assert [c.frame for c in analyse(text, "ar").claims] == ["pp_needed"]
+
+
+def test_an_analogy_takes_no_frame():
+    # Issue 18: the seed's highway analogy illustrates; it used to be framed as "H100 clusters need PP".
+    text = "تشبه مجموعات GPU التقليدية وجود طرق ضيقة بين المدن، لذلك تحتاج إلى توجيه معقد (Pipeline Parallelism) لتجنب الاختناقات المرورية"
+    assert [c.frame for c in analyse(text, "ar").claims] == [None]
 
 
 def test_causes_and_computations_are_claims():
