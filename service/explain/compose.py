@@ -18,12 +18,12 @@ FRAME_ORDER = ("pp_not_needed", "pp_only_when_dp_bound", "fast_links_no_pp", "dp
 REASON_FRAMES = ("fast_links_no_pp",)
 # From the most detailed answer to the shortest: terms and working are trimmed first, then claims.
 LEVELS = (
-    {"steps": 4, "terms": "lines", "claims": 8},
-    {"steps": 3, "terms": "short", "claims": 8},
-    {"steps": 2, "terms": "names", "claims": 8},
-    {"steps": 0, "terms": "names", "claims": 6},
-    {"steps": 0, "terms": "names", "claims": 4},
-    {"steps": 0, "terms": None, "claims": 3},
+    {"steps": 4, "terms": "lines", "claims": 8, "reasons": 4},
+    {"steps": 3, "terms": "short", "claims": 8, "reasons": 4},
+    {"steps": 2, "terms": "names", "claims": 8, "reasons": 2},
+    {"steps": 0, "terms": "names", "claims": 6, "reasons": 1},
+    {"steps": 0, "terms": "names", "claims": 4, "reasons": 1, "sized_only": True},
+    {"steps": 0, "terms": None, "claims": 3, "reasons": 1, "sized_only": True},
 )
 SHORT_DEFINITION_WORDS = 16
 
@@ -116,8 +116,12 @@ def _compose(doc: Document, is_followup: bool, level: dict, memo: dict) -> str:
             else _gist(doc, claims, is_followup)
     gist, in_gist = memo[key]
     parts = [f"## {h['gist']}", gist]
-    if memo["links"]:
-        parts += [f"## {h['reasons']}", _reasons_section(doc, memo["links"], level)]
+    if memo["links"]:  # a link sized by a calculation first: it is the one a shorter answer keeps
+        links = sorted(memo["links"], key=lambda link: link["calculation"] is None)[:level["reasons"]]
+        if level.get("sized_only"):  # the shortest answers keep a reason only with the calculation that sizes it
+            links = [link for link in links if link["calculation"] is not None]
+        if links:
+            parts += [f"## {h['reasons']}", _reasons_section(doc, sorted(links, key=lambda link: link["from"]), level)]
     section = _claims_section(doc, claims, in_gist, level)
     if section:
         parts += [f"## {h['claims']}", section]
@@ -196,11 +200,11 @@ def _reasons_section(doc: Document, links: list[dict], level: dict) -> str:
         quote = doc.text[start:end]
         head = f"**{m['claim_ref'].format(quote=_short(quote, 10))}** " if restate.same_language(quote, doc.lang) else ""
         item = [f"- {head}{_sentence(link['text'])}"]
-        if link.get("condition"):
+        if link.get("condition") and level["reasons"] > 2:
             item[0] += " " + m["reason_condition"].format(condition=link["condition"])
         if link["calculation"] is not None:
             run = doc.calculations[link["calculation"]]
-            item += _calculation_lines(doc, [link["calculation"]], {**level, "steps": max(level["steps"], 4)})
+            item += _calculation_lines(doc, [link["calculation"]], {**level, "steps": 4 if level["reasons"] > 1 else 2})
             item.append("    " + m["assuming"] + ": " + m["reason_separator"].join(_reason_assumptions(run, doc.lang)))
         lines.append("\n".join(item))
     return "\n".join(lines)

@@ -176,6 +176,8 @@ def _attached(text: str, start: int, end: int) -> bool:
     """Whether text[start:end] is part of a longer word, compound or unit ("72-GPU", "1T-32A", "GPU-hours")."""
     before = text[start - 1] if start > 0 else " "
     after = text[end] if end < len(text) else " "
+    if before in "وبلفك" and (start < 2 or not text[start - 2].isalnum()):
+        before = " "  # an Arabic particle written onto the term ("وTP 2", "بـPP") is a word of its own
     return before.isalnum() or before in "-_/." or after.isalnum() or after in "-_/"
 
 
@@ -261,10 +263,10 @@ def same_language(text: str, lang: str) -> bool:
 def claim(doc, item) -> str:
     """A claim restated plainly in doc.lang."""
     m = messages(doc.lang)
+    if same_language(item.quote, doc.lang):  # the author's own words, read out, before any frame's wording
+        return expand(doc, item.start, item.end, doc.lang)
     if item.frame and item.frame in m.get("frames", {}):
         return frame(doc, item)
-    if same_language(item.quote, doc.lang):
-        return expand(doc, item.start, item.end, doc.lang)
     kind = item.kinds[0] if item.kinds else "cause"
     figures = join_names([figure(f, doc.lang) for f in item.figures if f.quantity != "expression"], doc.lang)
     about = join_names([_term_name(doc, term_id) for term_id in item.term_ids][:3], doc.lang)
@@ -301,7 +303,7 @@ def plain(doc) -> str:
     seen: set[str] = set()  # a term is expanded where it first appears, not in every sentence
     for start, end in doc.sentences:
         sentence = doc.text[start:end]
-        if start in claims_at and (claims_at[start].frame or not same_language(sentence, doc.lang)):
+        if start in claims_at and not same_language(sentence, doc.lang):
             pieces.append(claims_at[start].plain)
         elif same_language(sentence, doc.lang):
             pieces.append(expand(doc, start, end, doc.lang, seen))

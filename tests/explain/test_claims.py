@@ -34,7 +34,10 @@ def test_requirement_frames_are_recognised_in_arabic():
     text = "هناك حاجة إلى توازي خطوط الأنابيب بشكل أساسي عندما تكون محدودا باتصالات DP."
     doc = analyse(text, "ar")
     assert [c.frame for c in doc.claims] == ["pp_only_when_dp_bound"]
-    assert "عنق الزجاجة" in doc.claims[0].plain
+    # Issue 18: in the text's own language the restatement is the author's sentence (its condition kept);
+    # the frame's wording restates it only in the other language.
+    assert "عندما تكون محدودا باتصالات" in doc.claims[0].plain
+    assert "bottleneck" in analyse(text, "en").claims[0].plain
 
 
 def test_arabic_negation_does_not_fire_inside_a_word():
