@@ -84,3 +84,12 @@ def test_a_figure_read_out_keeps_one_article_and_one_noun():
     plain = explain_offline("Llama 3 405B reached 38-43% MFU at a global batch of 16M tokens on 16,384 GPUs.",
                             lang="en")["plain"]
     assert "at a global batch of 16M tokens" in plain and "batch of a global batch" not in plain
+
+
+def test_a_number_too_large_for_a_float_never_reaches_json():
+    # Issue 18 (bug 7): "12e45678" reads as infinity; the answer stays JSON (it was HTTP 500 / a CLI traceback).
+    import json
+
+    result = explain_offline("you only need PP when you're DP-comms bound (run 9, 12e45678)", "en")
+    json.dumps(result, allow_nan=False)
+    assert all(f["quote"] != "12e45678" for f in result["figures"])
