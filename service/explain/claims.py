@@ -139,7 +139,10 @@ def find_claims(doc: Document) -> None:
         inside = [m for m in doc.occurrences if start <= m.start < end]
         term_ids = {m.entry["id"] for m in inside}
         kinds = _kinds(sentence, figures)
-        frame = _frame(term_ids, sentence, [(m.entry["id"], m.start - start, m.end - start) for m in inside])
+        machine = sum(min(b, end) - max(a, start) for a, b in restate.protected_spans(doc) if a < end and start < b)
+        # A config line or a command sets options; it states no claim a frame could restate ("# never recommended").
+        frame = None if machine > 0.5 * (end - start) else \
+            _frame(term_ids, sentence, [(m.entry["id"], m.start - start, m.end - start) for m in inside])
         if frame:
             frame_kind = next(f["kind"] for f in terms.cues()["frames"] if f["id"] == frame)
             kinds = [k for k in KIND_ORDER if k in {*kinds, frame_kind}]

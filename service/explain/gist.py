@@ -18,6 +18,8 @@ CONTRADICTING = {"pp_needed": {"pp_not_needed", "fast_links_no_pp"}, "dp_comms_b
 _GLOSS = pattern_cache.lazy(r"^\s*(?:\d+[).]\s*)?[^:.!?؟]{1,60}\([^()]{1,60}\)\s*:")
 # An aside announces itself: "Meanwhile ...", "BTW ...", "وفي الأثناء".
 _ASIDE = pattern_cache.lazy(r"^\s*(?:meanwhile|btw|by the way|also|separately|side note|unrelated|p\.?s\.?)\b|^\s*(?:في الأثناء|بالمناسبة)", re.I)
+_ABOUT_THE_PAGE = pattern_cache.lazy(r"\b(?:for illustration|illustrat\w+|in the (?:figure|table|diagram|image)|see (?:below|above|figure)|"
+                                    r"shown (?:below|above)|this (?:figure|table|diagram))\b|(?:الشكل|الجدول) (?:أدناه|أعلاه)", re.I)
 _SPEAKER = pattern_cache.lazy(r"^(?P<speaker>[A-Z][\w.'-]+(?: [A-Z][\w.'-]+){0,2})\s*:\s+(?=\S)")
 _TRAILING = ".。!?؟:;؛،, "
 # Words that announce a point rather than make it: "So the takeaway:", "TL;DR:", "الخلاصة:".
@@ -33,6 +35,10 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
     words = sentence.split()
     if len(words) < 4 or sentence.rstrip().endswith(":") or _GLOSS.match(sentence):
         return 0.0
+    protected = restate.protected_spans(doc)
+    machine = sum(min(b, end) - max(a, start) for a, b in protected if a < end and start < b)
+    if machine > 0.5 * (end - start):
+        return 0.0  # a config line or a command is set-up, not the author's point
     core = _without_asides(sentence)  # "Our 70B run (FSDP8 TP8 PP4 on 256 H100s) reached 41% MFU" is about its result
     figures = [f for f in doc.figures if start <= f.start < end and f.quote in core]
     if len(figures) >= 3 and len(core.split()) - len(figures) * 2 < 6:
@@ -48,6 +54,8 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
         value -= 2.0  # a fragment cut inside a bracket
     if cues.cue("analogy", sentence):
         value -= 3.0  # an illustration, not the point
+    if _ABOUT_THE_PAGE.search(sentence):
+        value -= 2.0  # about the figure or the page, not about the subject
     if len(words) > LONG_SENTENCE_WORDS:
         value -= 2.0
     return value

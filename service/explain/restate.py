@@ -151,7 +151,7 @@ _CODE = pattern_cache.lazy(r"```.*?```|`[^`\n]*`", re.S)
 _FLAG = pattern_cache.lazy(r"(?<![\w-])--[A-Za-z][\w.-]*(?:[= ][^\s,;]+)?")
 # A config line holds one value: "tensor_model_parallel_size: 8", "precision = bf16", '"zero_stage": 3,'.
 _CONFIG_LINE = pattern_cache.lazy(r"(?m)^[ \t-]*[\"']?[A-Za-z_][\w.-]*[\"']?[ \t]*[:=][ \t]*"
-                                  r"(?:[^\s\[{\"]+|\[[^\n]*\]|\{[^\n]*\}|\"[^\n]*\")[ \t]*,?[ \t]*$")
+                                  r"(?:[^\s\[{\"]+|\[[^\n]*\]|\{[^\n]*\}|\"[^\n]*\")[ \t]*,?[ \t]*(?:#[^\n]*)?$")
 _PREVIOUS_WORD = pattern_cache.lazy(r"(\S+)\s+$")
 
 
@@ -207,6 +207,11 @@ def _head_said_before(text: str, start: int, expansion: str) -> bool:
     return bool(previous and expansion.split() and _stems(previous.group(1)) & _stems(expansion.split()[0]))
 
 
+_COUNT_NOUNS = {"unit", "processor", "chip", "card", "node", "accelerator", "switch", "kernel", "rank", "device", "link",
+                "layer", "token", "replica", "expert", "stage", "core", "controller", "adapter", "server", "rack", "pod",
+                "slice", "host", "engine", "model", "multiprocessor", "array", "interface", "stream", "collective"}
+
+
 def _agreeing_expansion(entry: dict, name: str, expansion: str, lang: str) -> str:
     """The expansion in the number the text uses: "TPUs" is "Tensor Processing Units", "وحدات معالجة الموترات"."""
     term = entry.get("term") or ""
@@ -218,8 +223,8 @@ def _agreeing_expansion(entry: dict, name: str, expansion: str, lang: str) -> st
         tail = words[1:]
         return next((alias for alias in entry.get("ar_aliases") or [] if alias.split()[1:] == tail and alias != expansion
                      and tail), expansion)
-    if " of " in expansion or words[-1].lower().endswith(("ism", "ing", "s")):
-        return expansion
+    if " of " in expansion or words[-1].lower() not in _COUNT_NOUNS:
+        return expansion  # "Fully Sharded Data Parallel" has no plural; only a countable head noun takes one
     last = words[-1]
     words[-1] = last[:-1] + "ies" if last.endswith("y") and last[-2:-1] not in "aeiou" else last + ("es" if last.endswith(("x", "ch", "sh")) else "s")
     return " ".join(words)
@@ -284,16 +289,27 @@ def _term_name(doc, term_id: str) -> str:
 def frame(doc, item) -> str:
     """A frame claim ("you only need PP when DP-comms bound") in the locale's plain words."""
     m = messages(doc.lang)
-    chips = item.chips  # a frame restates what the claim itself names, not the whole thread's hardware
+    # A frame restates what the claim itself names, not the whole thread's hardware, and never a chip the text
+    # names only as "GPUs" (the catalog's H100 is then an assumption of the check, not something the text said).
+    chips = [c for c in item.chips if not doc.named_only_generically(c) or c["id"].startswith("tpu")]
     models = item.models
     chips_text = join_names(list(dict.fromkeys(chip_name(c, doc.lang) for c in chips)), doc.lang)
     models_text = join_names([model_name(x) for x in models], doc.lang)
     parts = m["frame_parts"]
     key = f"{item.frame}_question" if "question" in item.kinds and f"{item.frame}_question" in m["frames"] else item.frame
+    if key == "pp_not_needed" and not _says_efficiency(item):
+        key = "pp_not_needed_no_metric"  # "trains at good efficiency" only when the text speaks of MFU or efficiency
     return m["frames"][key].format(
         chips=(parts["on_chips"].format(chips=chips_text) if chips_text else ""),
         models=(parts["models"].format(models=models_text) if models_text else parts["a_large_model"]),
         metric=parts["good_mfu"] if "model-flops-utilization" in item.term_ids else parts["good_efficiency"])
+
+
+_EFFICIENCY = pattern_cache.lazy(r"\b(?:MFU|HFU|efficien\w*|utili[sz]ation|throughput|fast|well)\b|كفاءة|استغلال|الإنتاجية", re.I)
+
+
+def _says_efficiency(item) -> bool:
+    return "model-flops-utilization" in item.term_ids or bool(_EFFICIENCY.search(item.quote))
 
 
 def plain(doc) -> str:

@@ -82,3 +82,18 @@ def test_an_arabic_gist_of_an_arabic_text_is_its_own_sentences():
 def test_nothing_argued_is_said_so_rather_than_templated():
     gist, sentences = gist_of("TP, PP, DP.")
     assert sentences == [] and "no claim" in gist
+
+
+def test_a_config_line_is_never_the_point_nor_a_frame():
+    text = ("dcn_pipeline_parallelism: 1 # never recommended\n"
+            "We keep FSDP on ICI and data parallelism over DCN, so the slow links only carry gradients.")
+    result = explain_offline(text, "en")
+    assert all(c["frame"] is None for c in result["claims"])
+    assert result["gist"] and all(item["from"] != [0] for item in result["gist"])
+
+
+def test_a_chip_named_only_as_gpus_is_not_restated_as_a_catalog_chip():
+    text = "metaseq trained the 175B model on NVIDIA GPUs without pipeline parallelism."
+    gist, _ = gist_of(text, "ar")
+    assert "H100" not in gist
+    assert "كفاءة جيدة" not in gist  # the text says nothing of efficiency
