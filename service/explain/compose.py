@@ -1,12 +1,13 @@
 """Stage 5, the offline composer: the gist, the claims with their checks, the terms, the corrections; no network."""
 
 import math
+import re
 from functools import lru_cache
 
 from calculators import catalog
 from calculators import working as calculator_working
 
-from service.explain import followup, gist as gist_module, reasons, restate
+from service.explain import followup, gist as gist_module, pattern_cache, reasons, restate
 from service.explain.document import Document, analyse
 from service.i18n import arabic
 from service.i18n.messages import join_names, messages
@@ -19,9 +20,9 @@ REASON_FRAMES = ("fast_links_no_pp",)
 # From the most detailed answer to the shortest: terms and working are trimmed first, then claims.
 LEVELS = (
     {"steps": 4, "terms": "lines", "claims": 8, "reasons": 4},
-    {"steps": 3, "terms": "short", "claims": 8, "reasons": 4},
+    {"steps": 3, "terms": "short", "claims": 8, "reasons": 3},
     {"steps": 2, "terms": "names", "claims": 8, "reasons": 2},
-    {"steps": 0, "terms": "names", "claims": 6, "reasons": 1},
+    {"steps": 0, "terms": "names", "claims": 6, "reasons": 1, "sized_only": True},
     {"steps": 0, "terms": "names", "claims": 4, "reasons": 1, "sized_only": True},
     {"steps": 0, "terms": None, "claims": 3, "reasons": 1, "sized_only": True},
 )
@@ -127,7 +128,9 @@ def _compose(doc: Document, is_followup: bool, level: dict, memo: dict) -> str:
         parts += [f"## {h['claims']}", section]
     if doc.terms and level["terms"]:
         if level["terms"] not in memo:
-            memo[level["terms"]] = _terms_section(doc, level["terms"])
+            central = {i for item in memo["gist_sentences"] for i in item["from"]} | \
+                {i for link in memo["links"] for i in link["from"]}
+            memo[level["terms"]] = _terms_section(doc, level["terms"], central)
         parts += [f"## {h['terms']}", memo[level["terms"]]]
     if doc.corrections:
         lines = [m["mistranslation_line"].format(**{k: c[k] for k in ("as", "en", "correction")}) for c in doc.corrections]
@@ -198,13 +201,21 @@ def _reasons_section(doc: Document, links: list[dict], level: dict) -> str:
     for link in links:
         start, end = doc.sentences[link["from"][0]]
         quote = doc.text[start:end]
-        head = f"**{m['claim_ref'].format(quote=_short(quote, 10))}** " if restate.same_language(quote, doc.lang) else ""
-        item = [f"- {head}{_sentence(link['text'])}"]
+        head = f"**{m['claim_ref'].format(quote=_short(quote, 10))}** " \
+            if restate.same_language(quote, doc.lang) and not level.get("sized_only") else ""
+        wording = link["short"] if level["reasons"] <= 2 and link.get("short") else link["text"]
+        item = [f"- {head}{_sentence(wording)}"]
         if link.get("condition") and level["reasons"] > 2:
             item[0] += " " + m["reason_condition"].format(condition=link["condition"])
         if link["calculation"] is not None:
             run = doc.calculations[link["calculation"]]
-            item += _calculation_lines(doc, [link["calculation"]], {**level, "steps": 4 if level["reasons"] > 1 else 2})
+            if level.get("sized_only"):  # a short answer keeps the comparison; its first line is inside the others
+                shown = Document(text=doc.text, lang=doc.lang)
+                shown.calculations = [{**run, "working": [s for s in run.get("working") or []
+                                                          if s.get("key") != "pipeline_memory.per_stage"]}]
+                item += _calculation_lines(shown, [0], {**level, "steps": 4})
+            else:
+                item += _calculation_lines(doc, [link["calculation"]], {**level, "steps": 4})
             item.append("    " + m["assuming"] + ": " + m["reason_separator"].join(_reason_assumptions(run, doc.lang)))
         lines.append("\n".join(item))
     return "\n".join(lines)
@@ -348,21 +359,55 @@ def _model(run: dict) -> str:
 
 # ----------------------------------------------------------------------------------------------- terms
 
-def _terms_section(doc: Document, detail: str) -> str:
+def salient_terms(doc: Document, central: set[int] | None = None) -> list[dict]:
+    """The text's terms, central ones first: those the gist's and the reasons' sentences name, then the most
+    repeated, then in order of first mention."""
+    central = central or set()
+    spans = [doc.sentences[i] for i in central if i < len(doc.sentences)]
+    counts: dict[str, int] = {}
+    in_point: set[str] = set()
+    for match in doc.occurrences:
+        counts[match.entry["id"]] = counts.get(match.entry["id"], 0) + 1
+        if any(a <= match.start < b for a, b in spans):
+            in_point.add(match.entry["id"])
+    order = {t["id"]: n for n, t in enumerate(doc.terms)}
+    return sorted(doc.terms, key=lambda t: (t["id"] not in in_point, -min(counts.get(t["id"], 0), 3), order[t["id"]]))
+
+
+def _terms_section(doc: Document, detail: str, central: set[int] | None = None) -> str:
     m = messages(doc.lang)
+    terms = salient_terms(doc, central)
     if detail == "names":
-        return join_names([_name_and_expansion(t, doc.lang) for t in doc.terms], doc.lang) + "."
+        return join_names([_name_and_expansion(t, doc.lang) for t in terms], doc.lang) + "."
     lines = []
-    for term in doc.terms:
+    for term in terms:
         name, expansion = _display(term, doc.lang)
         definition = _first_sentence(term["definition"])
         if detail == "short" and len(definition.split()) > SHORT_DEFINITION_WORDS:
-            definition = " ".join(definition.split()[:SHORT_DEFINITION_WORDS]).rstrip(",;:") + " …"
+            definition = _shortened(definition)
         if term.get("defined_in_text"):
             definition = m["defined_in_text"].format(meaning=term["defined_in_text"]) + " " + definition
         template = m["term_line"] if expansion and expansion.lower() != name.lower() else m["term_line_plain"]
         lines.append(template.format(term=name, expansion=expansion, definition=definition))
     return "\n".join(lines)
+
+
+def _shortened(definition: str) -> str:
+    """A definition cut to about SHORT_DEFINITION_WORDS words, never inside the clause that states its first fact
+    ("about one trillion parameters in total, thirty-two billion active per token")."""
+    words = definition.split()
+    cut = SHORT_DEFINITION_WORDS
+    if cut >= len(words):
+        return definition
+    clause_end = next((i + 1 for i in range(cut - 1, len(words)) if words[i].endswith((";", "؛", ".", ":"))), len(words))
+    if clause_end <= 2 * cut and _FACT_WORDS.search(" ".join(words[cut // 2:clause_end])):
+        cut = clause_end
+    if cut >= len(words):
+        return definition
+    return " ".join(words[:cut]).rstrip(",;:؛،") + " …"
+
+
+_FACT_WORDS = pattern_cache.lazy(r"\b(?:billion|trillion|million|parameters|active)\b|مليار|تريليون|معامل|نشطة", re.I)
 
 
 def _name_and_expansion(term: dict, lang: str) -> str:

@@ -65,6 +65,7 @@ def find(doc: Document) -> list[dict]:
     for item in found:
         link = item["link"]
         entry = {"id": item["id"], "from": item["from"], "text": link[doc.lang] if doc.lang in link else link["en"],
+                 "short": link.get(f"short_{doc.lang}") or link.get("short_en") or "",
                  "condition": link.get(f"condition_{doc.lang}") or link.get("condition_en", ""),
                  "source": link["source"], "calculation": None}
         if link.get("calculator") == "pipeline_activation_memory" and not any(o["calculation"] is not None for o in out):
