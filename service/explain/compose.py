@@ -38,10 +38,15 @@ def explain_offline(text: str, lang: str | None = None, context: str = "") -> di
     lang = lang or arabic.detect_language(text)
     previous = _analysed(context, lang) if context.strip() else None
     doc = analyse(text, lang, previous)
-    is_followup = previous is not None and not doc.calculations and followup.retarget(doc, previous)
-    links = [] if is_followup else reasons.find(doc)
-    sentences = [] if is_followup else gist_module.gist(doc, links)
-    markdown = compose(doc, is_followup, links, sentences)
+    answered = _why_answer(doc, previous) if previous is not None and followup.is_why(text) else None
+    if answered is not None:  # "why ...?": the text's own reasons, not the same check again
+        markdown, sentences, links = answered
+        is_followup = True
+    else:
+        is_followup = previous is not None and not doc.calculations and followup.retarget(doc, previous)
+        links = [] if is_followup else reasons.find(doc)
+        sentences = [] if is_followup else gist_module.gist(doc, links)
+        markdown = compose(doc, is_followup, links, sentences)
     skipped = messages(doc.lang)["notes"]["calculation_skipped"]
     warnings = [c["warning"] for c in doc.corrections] + [skipped.format(reason=f) for f in doc.failures]
     return finite({
@@ -73,6 +78,26 @@ def finite(value):
     if isinstance(value, (list, tuple)):
         return [finite(v) for v in value]
     return value
+
+
+def _why_answer(doc: Document, previous: Document) -> tuple[str, list, list] | None:
+    """A "why ...?" follow-up answered from the earlier text's own reasons, with the links they make; None when
+    the text gives no reason for what is asked."""
+    links = reasons.find(previous)
+    found = followup.why(doc, previous, links)
+    if not found:
+        return None
+    m = messages(doc.lang)
+    text = " ".join(_sentence(m["gist"]["why_answer" if n == 0 else "claim_next"].format(reason=_clause(item["text"]),
+                                                                                       claim=_clause(item["text"])))
+                    for n, item in enumerate(found))
+    parts = [f"## {m['headings']['gist']}", text]
+    asked = {i for item in found for i in item["from"]}
+    related = [link for link in links if set(link["from"]) & asked]
+    if related:
+        parts += [f"## {m['headings']['reasons']}", _reasons_section(previous, related, LEVELS[1])]
+    doc.calculations = previous.calculations  # a sizing shown under the reasons belongs to the answer
+    return "\n\n".join(parts) + "\n", found, related
 
 
 @lru_cache(maxsize=16)
