@@ -346,7 +346,7 @@ def _calculation_lines(doc: Document, indices: list[int], level: dict) -> list[s
         assumed = [s["why"] for _, s in ordered if s.get("source") == "assumed" and "why" in s and not s.get("default")]
         mine = [a for a in dict.fromkeys(assumed) if a in run.get("assumptions", [])]
         if mine and level["terms"]:  # a short answer keeps the first; only the shortest form drops them
-            lines.append(f"    {m['assuming']}: " + "; ".join(mine if level["claims"] > 4 else mine[:1]))
+            lines.append(f"    {m['assuming']}: " + m["reason_separator"].join(mine if level["claims"] > 4 else mine[:1]))
     return lines
 
 
@@ -459,6 +459,7 @@ def _display(term: dict, lang: str) -> tuple[str, str]:
         name, expansion = expansion, term["term"]
     if expansion.lower().startswith(name.lower() + " (") and expansion.endswith(")"):
         expansion = expansion[len(name) + 2:-1]
+    expansion = re.sub(rf"\s*\({re.escape(name)}\)$", "", expansion)  # "وحدة معالجة الموترات (TPU)" beside **TPU**
     return name, expansion
 
 

@@ -99,10 +99,10 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None) -
     """
     text = doc.text
     protected = protected_spans(doc)
-    edits: list[tuple[int, int, str]] = []
+    edits: list[tuple[int, int, str]] = _corrections(doc, start, end, lang)
     for fig in doc.figures:
         if start <= fig.start and fig.end <= end and _needs_reading(fig) and not _in_spans(protected, fig.start) \
-                and not _attached(text, fig.start, fig.end):
+                and not _attached(text, fig.start, fig.end) and not any(a < fig.end and fig.start < b for a, b, _ in edits):
             edits.append((fig.start, fig.end, figure(fig, lang)))
     seen = set() if seen is None else seen
     starts = [m.start for m in doc.occurrences]  # in text order: only the sentence's slice is scanned
@@ -112,6 +112,13 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None) -
         if any(a < match.end and match.start < b for a, b, _ in edits):
             continue
         name = match.found_as
+        if lang != "en" and not _is_acronym(name) and not arabic.ARABIC_LETTER.search(name) \
+                and match.entry.get("category") in _COMMON_NOUN_CATEGORIES and not _in_spans(protected, match.start) \
+                and not _attached(text, match.start, match.end):
+            own = _expansion(match.entry, lang)
+            if own and arabic.ARABIC_LETTER.search(own) and not _head_said_before(text, match.start, own):  # "Pipeline Parallelism" in an Arabic sentence is written in Arabic
+                edits.append((match.start, match.end, own))
+            continue
         if not _is_acronym(name) or arabic.ARABIC_LETTER.search(name):
             continue
         expansion = _expansion(match.entry, lang)
@@ -144,7 +151,7 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None) -
         out.append(replacement)
         cursor, last_figure = b, is_figure
     out.append(text[cursor:end])
-    return " ".join("".join(out).split())
+    return _EMPTY_BRACKETS.sub("", " ".join("".join(out).split()))
 
 
 _CODE = pattern_cache.lazy(r"```.*?```|`[^`\n]*`", re.S)
@@ -153,6 +160,28 @@ _FLAG = pattern_cache.lazy(r"(?<![\w-])--[A-Za-z][\w.-]*(?:[= ][^\s,;]+)?")
 _CONFIG_LINE = pattern_cache.lazy(r"(?m)^[ \t-]*[\"']?[A-Za-z_][\w.-]*[\"']?[ \t]*[:=][ \t]*"
                                   r"(?:[^\s\[{\"]+|\[[^\n]*\]|\{[^\n]*\}|\"[^\n]*\")[ \t]*,?[ \t]*(?:#[^\n]*)?$")
 _PREVIOUS_WORD = pattern_cache.lazy(r"(\S+)\s+$")
+
+
+# Words of the field an Arabic sentence should carry in Arabic; names (models, companies, products) stay as written.
+_COMMON_NOUN_CATEGORIES = {"parallelism", "pipeline", "communication", "collective", "memory", "moe", "training", "metric",
+                           "precision", "optimizer", "concept"}
+
+
+def _corrections(doc, start: int, end: int, lang: str) -> list[tuple[int, int, str]]:
+    """Known mistranslations inside doc.text[start:end], each replaced by the term meant ("منتقدا في اتصالات DP")."""
+    out: list[tuple[int, int, str]] = []
+    if lang == "en":
+        return out
+    for correction in doc.corrections:
+        phrase, entry = correction.get("as") or "", correction.get("entry") or {}
+        own = re.sub(r"\s*\([^)]*\)\s*$", "", (entry.get(lang) or {}).get("term") or "").strip()
+        if not phrase or not own or "..." in phrase or "…" in phrase:
+            continue
+        at = doc.text.find(phrase, start, end)
+        if at >= 0 and not any(a < at + len(phrase) and at < b for a, b, _ in out):
+            # A garbled name ("منتقدا في اتصالات DP") becomes the term; a wrong gloss of a sentence's length is dropped.
+            out.append((at, at + len(phrase), own if len(phrase.split()) <= 5 else ""))
+    return out
 
 
 def protected_spans(doc) -> list[tuple[int, int]]:
@@ -230,6 +259,7 @@ def _agreeing_expansion(entry: dict, name: str, expansion: str, lang: str) -> st
     return " ".join(words)
 
 
+_EMPTY_BRACKETS = pattern_cache.lazy(r"\s*\(\s*\)")
 _LEAD = pattern_cache.lazy(r"(?:(?:a|an|the)\s+)?((?:[^\W\d]+\s+){2,5})(?=\d)")  # "a global batch of " before 16M
 
 
