@@ -269,7 +269,7 @@ def _sentence(text: str) -> str:
     text = text.strip()
     if text[:1].islower():
         text = text[0].upper() + text[1:]
-    return text if not text or text[-1] in ".!?؟" else text + "."
+    return text if not text or text[-1] in ".!?؟…" or text.endswith(("….", "…»", "…”")) else text + "."
 
 
 # ---------------------------------------------------------------------------------------------- claims

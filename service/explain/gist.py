@@ -10,7 +10,6 @@ from service.i18n.messages import messages
 MAX_SENTENCES = 3
 MIN_SCORE = 3.0  # below this a sentence argues nothing: a label, a gloss, an aside
 LONG_SENTENCE_WORDS = 60
-MAX_QUOTED_WORDS = 40
 # Frames that cannot both hold for the same hardware: one answer never states both.
 CONTRADICTING = {"pp_needed": {"pp_not_needed", "fast_links_no_pp"}, "dp_comms_bound": {"fast_links_no_pp", "pp_not_needed"}}
 
@@ -33,8 +32,12 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
     start, end = doc.sentences[index]
     sentence = doc.text[start:end]
     words = sentence.split()
-    if len(words) < 4 or sentence.rstrip().endswith(":") or _GLOSS.match(sentence):
+    if len(words) < 4 or _GLOSS.match(sentence):
         return 0.0
+    if sentence.rstrip().endswith(":"):
+        # A label ("Key insight:") announces; a whole sentence that opens a list ("Llama 4 comes in three models:")
+        # states the topic, the point of a description when nothing else argues.
+        return 1.5 + 0.25 * min(len(term_ids), 2) if len(words) >= 6 else 0.0
     protected = restate.protected_spans(doc)
     machine = sum(min(b, end) - max(a, start) for a, b in protected if a < end and start < b)
     if machine > 0.5 * (end - start):
@@ -87,12 +90,25 @@ def restated(doc: Document, index: int, seen: set[str] | None = None) -> str:
         if speaker:
             rest = text[speaker.end():]
             text = messages(doc.lang)["gist"]["speaker_says"].format(speaker=speaker.group("speaker"), claim=rest)
-        return text.strip().rstrip(_TRAILING)
+        return _trimmed(text.strip().rstrip(_TRAILING))
     if claim is not None and claim.frame and claim.plain:
         return claim.plain.strip().rstrip(_TRAILING)
-    if len(sentence.split()) <= MAX_QUOTED_WORDS:  # no translation offline: the author's own words, quoted, not a template
-        return messages(doc.lang)["claim_ref"].format(quote=_without_asides(sentence.strip().rstrip(_TRAILING)))
+    quote = _trimmed(_without_asides(sentence.strip().rstrip(_TRAILING)))
+    if len(quote.split()) <= MAX_GIST_WORDS + 1:  # a trimmed quote ends with "…"  # no translation offline: the author's own words, quoted, not a template
+        return messages(doc.lang)["claim_ref"].format(quote=quote)
     return ""
+
+
+MAX_GIST_WORDS = 45
+
+
+def _trimmed(text: str) -> str:
+    """A very long sentence cut after the last clause that ends within MAX_GIST_WORDS words (a gist is short)."""
+    words = text.split()
+    if len(words) <= MAX_GIST_WORDS:
+        return text
+    ends = [i for i, w in enumerate(words[:MAX_GIST_WORDS]) if w.endswith((",", "،", ";", "؛")) and i >= 12]
+    return " ".join(words[:ends[-1] + 1]).rstrip(",،;؛") + " …" if ends else text
 
 
 def _without_asides(text: str) -> str:
@@ -179,7 +195,7 @@ def gist(doc: Document, links: list[dict]) -> list[dict]:
         else:
             key = "reason" if cues.cue("cause", sentence) and not reason_given else "claim_next"
             reason_given = reason_given or key == "reason"
-        out.append({"text": m[key].format(claim=text, reason=text), "from": [i]})
+        out.append({"text": m[key].format(claim=text, reason=text).replace("….", "…"), "from": [i]})
     return _named_once(out)
 
 
