@@ -163,7 +163,11 @@ def gist(doc: Document, links: list[dict]) -> list[dict]:
     chosen: list[tuple[int, str]] = []
     seen_words: list[set[str]] = []
     frames: list[tuple[str, frozenset]] = []
-    for _, i in scored:
+    # A sentence said in the answer's language comes before a quote in the other one; quotes only fill in.
+    in_language = [(v, i) for v, i in scored if restate.same_language(doc.text[slice(*doc.sentences[i])], doc.lang)
+                   or (claims_at.get(doc.sentences[i][0]) is not None and claims_at[doc.sentences[i][0]].frame)]
+    quoted = [(v, i) for v, i in scored if (v, i) not in in_language]
+    for _, i in in_language + (quoted if not in_language else []):
         text = restated(doc, i)
         words = set(text.lower().split())
         if not text or any(len(words & other) > 0.75 * len(words | other) for other in seen_words):
