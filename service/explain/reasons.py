@@ -106,8 +106,22 @@ def _pipeline_memory(doc: Document) -> dict | None:
     except calculators.CalculatorInputError:
         return None
     run["reason_assumptions"] = assumed
-    run["input_sources"] = {}
+    run["input_sources"] = _sources(doc, run["inputs"], stages, micro, model)
     return run
+
+
+def _sources(doc: Document, inputs: dict, stages, micro, model) -> dict:
+    """Where each input of the sizing came from, in the shape the checks use (text, catalog or assumed)."""
+    example = "an example pipeline; the text gives no {}".format
+    out = {"pp_degree": {"source": "text", "quote": stages.quote} if stages else {"source": "assumed", "why": example("stage count")},
+           "microbatches": {"source": "text", "quote": micro.quote} if micro else {"source": "assumed", "why": example("micro-batch count")}}
+    if model is not None:
+        mention = next((m for m in doc.mentions if m.kind == "model" and m.entry is model), None)
+        out["model"] = {"source": "text", "quote": doc.text[mention.start:mention.end]} if mention else {"source": "catalog"}
+        out.update({f: {"source": "catalog", "from": model["id"]} for f in SHAPE_FIELDS})
+        out["micro_batch"] = {"source": "assumed", "why": "one sequence per micro-batch"}
+        out["recompute"] = {"source": "assumed", "why": "attention recomputed, as FlashAttention does"}
+    return {k: v for k, v in out.items() if k in inputs}
 
 
 def model_name(run: dict) -> str:

@@ -70,3 +70,13 @@ def test_the_example_thread_explains_the_chain_too(lang):
     ids = [item["id"] for item in result["reasons"]]
     assert "batch_aux_loss_forces_afab" in ids and "aux_free_keeps_1f1b" in ids
     assert any(c["calculator"] == "pipeline_activation_memory" for c in result["calculations"])
+
+
+def test_the_sizing_says_where_each_input_came_from():
+    result = explain_offline(AUX_THREAD, "en")
+    run = next(c for c in result["calculations"] if c["calculator"] == "pipeline_activation_memory")
+    assert run["input_sources"]["pp_degree"] == {"source": "text", "quote": "PP 8"}
+    assert run["input_sources"]["microbatches"]["source"] == "text"
+    example = explain_offline(EXAMPLE.read_text(encoding="utf-8"), "en")
+    run = next(c for c in example["calculations"] if c["calculator"] == "pipeline_activation_memory")
+    assert run["input_sources"]["pp_degree"]["source"] == "assumed" and run["input_sources"]["model"]["source"] == "text"
