@@ -87,7 +87,7 @@ def _needs_reading(fig) -> bool:
 
 _ARTICLE_BEFORE = pattern_cache.lazy(r"(?:^|\s)(?:a|an|the)\s+$", re.I)  # an article the text puts just before a figure
 _ARTICLE_FIRST = pattern_cache.lazy(r"(?:a|an|the)\s", re.I)  # a reading that starts with its own
-_NEXT_WORD = pattern_cache.lazy(r"\s+([A-Za-z]+)\b")
+_NEXT_WORD = pattern_cache.lazy(r"\s+([A-Za-z]+|[\u0621-\u064A]+)(?![\w\u0621-\u064A])")
 
 
 def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None) -> str:
@@ -145,8 +145,10 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None) -
                 gap = gap[:article.start()] + " "
             gap = _without_repeated_lead(gap, replacement)
             noun = _NEXT_WORD.match(text, b, end)
-            if noun and noun.group(1).lower() in replacement.lower().split():
-                b = noun.end()
+            if noun and (noun.group(1).lower() in replacement.lower().split()
+                         or (arabic.ARABIC_LETTER.search(noun.group(1))
+                             and _stems(noun.group(1)) & {stem for w in replacement.split()[-2:] for stem in _stems(w)})):
+                b = noun.end()  # "PP=8 مراحل" reads "خط أنابيب من 8 مراحل", not "... 8 مراحل مراحل"
         out.append(gap)
         out.append(replacement)
         cursor, last_figure = b, is_figure
@@ -231,9 +233,10 @@ def _stems(word: str) -> set[str]:
 
 
 def _head_said_before(text: str, start: int, expansion: str) -> bool:
-    """Whether the word before the term already says the expansion's head ("وحدات TPU" is not "وحدات وحدة ...")."""
-    previous = _PREVIOUS_WORD.search(text[max(0, start - 40):start])
-    return bool(previous and expansion.split() and _stems(previous.group(1)) & _stems(expansion.split()[0]))
+    """Whether the words just before the term already say the expansion's head ("وحدات TPU" is not "وحدات وحدة ...",
+    "دفعة صغرى microbatches" is not "دفعة صغرى الدفعة الصغرى")."""
+    before = text[max(0, start - 40):start].split()[-3:]
+    return bool(expansion.split()) and any(_stems(word) & _stems(expansion.split()[0]) for word in before)
 
 
 _COUNT_NOUNS = {"unit", "processor", "chip", "card", "node", "accelerator", "switch", "kernel", "rank", "device", "link",

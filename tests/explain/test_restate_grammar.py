@@ -62,3 +62,10 @@ def test_no_chip_variant_the_text_did_not_say():
 def test_arabic_never_doubles_the_head_noun():
     out = plain("تتمتع وحدات TPU بعرض نطاق عال بين الشرائح.", "ar")
     assert "وحدات وحدة" not in out
+
+
+def test_arabic_never_says_a_noun_twice():
+    assert "مراحل مراحل" not in plain("نستخدم PP=8 مراحل في التدريب.", "ar")
+    assert "شرائح شرائح" not in plain("نستخدم TP=4 شرائح داخل العقدة.", "ar")
+    assert "الدفعة الصغرى" not in plain("نستخدم 16 دفعة صغرى microbatches.", "ar")  # the author's own gloss stays
+    assert "a pipeline of 8 stages." in plain("We use PP 8 stages.")
