@@ -36,7 +36,7 @@ def _patterns() -> dict[str, re.Pattern]:
         wrap = (lambda p: rf"(?<![\u0621-\u064A])[وفبلك]?(?:{p})") if lang == "ar" else (lambda p: p)
         for name, pattern in section["kinds"].items():
             joined.setdefault(name, []).append(pattern if name == "question" else wrap(pattern))
-        for name in ("negation", "condition", "dp_bound_words", "compute_bound_words", "memory_bound_words", "point", "analogy", "counterfactual"):
+        for name in ("negation", "condition", "dp_bound_words", "compute_bound_words", "memory_bound_words", "point", "analogy", "counterfactual", "reported"):
             joined.setdefault(name, []).append(wrap(section[name]))
     return {name: pattern_cache.lazy("|".join(f"(?:{p})" for p in parts), re.I) for name, parts in joined.items()}
 
@@ -113,7 +113,7 @@ def negated_at(sentence: str, start: int, end: int) -> bool:
 
 def _polarity_holds(polarity: dict, sentence: str, spots: list) -> bool:
     """Whether the sentence says what the frame would say: negated or affirmed term, conditional or not, no analogy."""
-    if cue("analogy", sentence) or (polarity.get("negated") and cue("counterfactual", sentence)):
+    if cue("analogy", sentence) or cue("reported", sentence) or (polarity.get("negated") and cue("counterfactual", sentence)):
         return False
     for key in ("negated", "affirmed"):
         term = polarity.get(key)

@@ -80,3 +80,9 @@ def test_a_hard_wrapped_sentence_is_one_claim():
     quotes = [claim["quote"] for claim in result["claims"]]
     assert any("over a\nlarge enough domain" in quote for quote in quotes), quotes
     assert not any(quote.rstrip().endswith("over a") for quote in quotes)
+
+
+def test_a_reported_belief_takes_no_frame():
+    # Issue 18: "PP is considered necessary" reports the belief the author argues against; it is not a claim to frame.
+    assert [c.frame for c in analyse("يعتبر التوازي في خطوط الأنابيب ضروريا للتدريب على نطاق واسع", "ar").claims] == [None]
+    assert [c.frame for c in analyse("PP is usually considered necessary for training at scale.", "en").claims] in ([None], [])
