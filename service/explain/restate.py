@@ -11,6 +11,7 @@ from service.explain import pattern_cache
 from service.i18n import arabic
 from service.i18n.messages import join_names, messages
 
+MAX_INLINE_WORDS = 6  # a longer expansion would bury the sentence; the terms section carries it
 _COUNT_RATES = {"tokens_per_s", "tokens_per_s_per_chip", "samples_per_s"}  # rates of things, not durations
 
 
@@ -80,8 +81,11 @@ def _agreeing(template: str, number, lang: str) -> str:
 
 
 def _needs_reading(fig) -> bool:
-    """Compact notation ("TP8", "GBS=1024", "seq 4k", "|TP|=2") is read out; plain prose figures stay as written."""
+    """Compact notation ("TP8", "GBS=1024", "seq 4k", "|TP|=2") is read out; plain prose figures stay as written,
+    and so does a model size ("70B", "5.1B params"): "-parameter" glued to it reads worse than the text."""
     quote = fig.quote
+    if fig.quantity in ("params", "active_params", "total_params") and not re.search(r"[=:]", quote):
+        return False
     return bool(re.search(r"[=|:]|[A-Za-z]\d|\d[kKMBT]\b|^\w+\s+\d", quote)) and fig.quantity != "expression"
 
 
@@ -124,6 +128,8 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None) -
         expansion = _expansion(match.entry, lang)
         if not expansion or expansion.lower() == name.lower() or match.entry["id"] in seen:
             continue
+        if "_" in name or ":" in expansion or len(expansion.split()) > MAX_INLINE_WORDS:
+            continue  # an identifier (ZB_2P, SHARD_GRAD_OP) or a long gloss: the terms section explains it
         if _in_spans(protected, match.start) or _attached(text, match.start, match.end) or _after_number(text, match.start) \
                 or _glossed_after(text, match.end) or (lang != "en" and _head_said_before(text, match.start, expansion)):
             continue

@@ -69,3 +69,10 @@ def test_arabic_never_says_a_noun_twice():
     assert "شرائح شرائح" not in plain("نستخدم TP=4 شرائح داخل العقدة.", "ar")
     assert "الدفعة الصغرى" not in plain("نستخدم 16 دفعة صغرى microbatches.", "ar")  # the author's own gloss stays
     assert "a pipeline of 8 stages." in plain("We use PP 8 stages.")
+
+
+def test_identifiers_long_glosses_and_model_sizes_stay_as_written():
+    out = plain("SHARD_GRAD_OP beats ZB_2P here. The config has 575 TFLOPs for MXFP8. Yes I profiled the 5.1B params model.")
+    assert "SHARD_GRAD_OP beats ZB_2P" in out
+    assert "MXFP8." in out and "block scales" not in out  # a gloss with a colon belongs in the terms section
+    assert "5.1B params" in out and "-parameter" not in out

@@ -56,3 +56,8 @@ def test_a_moe_definition_keeps_its_active_count_even_when_short():
     for entry_id, fact in (("kimi-k2", "thirty-two billion active"), ("deepseek-v3", "thirty-seven billion active")):
         definition = glossary.load().by_id[entry_id]["definition"]
         assert fact in _shortened(definition.split(". ")[0] + ".")
+
+
+def test_a_newer_chip_is_not_glossed_as_its_predecessor():
+    found = {t["id"]: t for t in analyse("It inherits the full GB300 FP8_MX V2 layout.", "en").terms}
+    assert "nvidia-gb300" in found and "nvidia-gb200" not in found
