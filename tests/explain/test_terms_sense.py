@@ -61,3 +61,9 @@ def test_a_moe_definition_keeps_its_active_count_even_when_short():
 def test_a_newer_chip_is_not_glossed_as_its_predecessor():
     found = {t["id"]: t for t in analyse("It inherits the full GB300 FP8_MX V2 layout.", "en").terms}
     assert "nvidia-gb300" in found and "nvidia-gb200" not in found
+
+
+def test_a_models_name_is_not_an_everyday_word():
+    found = {t["id"] for t in analyse("Llama 4 comes in two models. Scout: 17B active. Maverick: 17B active.", "en").terms}
+    assert {"llama-4-scout", "llama-4-maverick"} <= found
+    assert not {"llama-4-scout", "llama-4-maverick"} & {t["id"] for t in analyse("The scout was a maverick.", "en").terms}
