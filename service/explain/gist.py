@@ -17,8 +17,13 @@ CONTRADICTING = {"pp_needed": {"pp_not_needed", "fast_links_no_pp"}, "dp_comms_b
 _GLOSS = pattern_cache.lazy(r"^\s*(?:\d+[).]\s*)?[^:.!?؟]{1,60}\([^()]{1,60}\)\s*:")
 # An aside announces itself: "Meanwhile ...", "BTW ...", "وفي الأثناء".
 _ASIDE = pattern_cache.lazy(r"^\s*(?:meanwhile|btw|by the way|also|separately|side note|unrelated|p\.?s\.?)\b|^\s*(?:في الأثناء|بالمناسبة)", re.I)
-_ABOUT_THE_PAGE = pattern_cache.lazy(r"\b(?:for illustration|illustrat\w+|in the (?:figure|table|diagram|image)|see (?:below|above|figure)|"
+_ABOUT_THE_PAGE = pattern_cache.lazy(r"\b(?:for illustration|the following|as follows|illustrat\w+|in the (?:figure|table|diagram|image)|see (?:below|above|figure)|"
                                     r"shown (?:below|above)|this (?:figure|table|diagram))\b|(?:الشكل|الجدول) (?:أدناه|أعلاه)", re.I)
+# "DualPipe is an innovative bidirectional pipeline ..." states what a description is about.
+_DEFINES = pattern_cache.lazy(r"^\s*(?:[A-Z][\w.-]*(?:\s+[A-Z0-9][\w.-]*){0,3}|the\s+\w+)\s+(?:is|are)\s+(?:an?|the)\s"
+                              r"|^\s*\S+(?:\s+\S+)?\s+(?:هو|هي)\s")
+# A caption ("Example DualPipe scheduling for 8 PP ranks", "Figure 3:") describes a picture, not the subject.
+_CAPTION = pattern_cache.lazy(r"^\s*(?:example|figure|fig\.|table|diagram)\b|^\s*(?:مثال|الشكل|جدول)\s", re.I)
 _SPEAKER = pattern_cache.lazy(r"^(?P<speaker>[A-Z][\w.'-]+(?: [A-Z][\w.'-]+){0,2})\s*:\s+(?=\S)")
 _TRAILING = ".。!?؟:;؛،, "
 # Words that announce a point rather than make it: "So the takeaway:", "TL;DR:", "الخلاصة:".
@@ -37,7 +42,8 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
     if sentence.rstrip().endswith(":"):
         # A label ("Key insight:") announces; a whole sentence that opens a list ("Llama 4 comes in three models:")
         # states the topic, the point of a description when nothing else argues.
-        return 1.5 + 0.25 * min(len(term_ids), 2) if len(words) >= 6 else 0.0
+        topic = 1.5 + 0.25 * min(len(term_ids), 2) if len(words) >= 6 else 0.0
+        return max(0.0, topic - 2.0) if _ABOUT_THE_PAGE.search(sentence) or _CAPTION.match(sentence) else topic
     protected = restate.protected_spans(doc)
     machine = sum(min(b, end) - max(a, start) for a, b in protected if a < end and start < b)
     if machine > 0.5 * (end - start):
@@ -57,7 +63,9 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
         value -= 2.0  # a fragment cut inside a bracket
     if cues.cue("analogy", sentence):
         value -= 3.0  # an illustration, not the point
-    if _ABOUT_THE_PAGE.search(sentence):
+    if _DEFINES.match(sentence) and term_ids:
+        value += 1.5  # what the passage is about, the point of a description
+    if _ABOUT_THE_PAGE.search(sentence) or _CAPTION.match(sentence):
         value -= 2.0  # about the figure or the page, not about the subject
     if len(words) > LONG_SENTENCE_WORDS:
         value -= 2.0
@@ -158,7 +166,7 @@ def gist(doc: Document, links: list[dict]) -> list[dict]:
             scored.append((value, i))
     if not scored:  # nothing argues strongly: the sentence that argues most, if any does
         best = max(((score(doc, i, ids[i], claims_at.get(a)), i) for i, (a, _) in enumerate(doc.sentences)), default=(0.0, 0))
-        scored = [best] if best[0] >= MIN_SCORE / 2 else []
+        scored = [best] if best[0] >= MIN_SCORE / 6 else []  # a title ("Adding Tokens/s/device to the log") will do
     scored.sort(key=lambda item: (-item[0], item[1]))
     chosen: list[tuple[int, str]] = []
     seen_words: list[set[str]] = []

@@ -128,7 +128,7 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None) -
         expansion = _expansion(match.entry, lang)
         if not expansion or expansion.lower() == name.lower() or match.entry["id"] in seen:
             continue
-        if "_" in name or ":" in expansion or len(expansion.split()) > MAX_INLINE_WORDS:
+        if "_" in name or ":" in expansion or len(expansion.split()) > MAX_INLINE_WORDS or name.lower() in expansion.lower():
             continue  # an identifier (ZB_2P, SHARD_GRAD_OP) or a long gloss: the terms section explains it
         if _in_spans(protected, match.start) or _attached(text, match.start, match.end) or _after_number(text, match.start) \
                 or _glossed_after(text, match.end) or (lang != "en" and _head_said_before(text, match.start, expansion)):
@@ -167,6 +167,9 @@ _FLAG = pattern_cache.lazy(r"(?<![\w-])--[A-Za-z][\w.-]*(?:[= ][^\s,;]+)?")
 # A config line holds one value: "tensor_model_parallel_size: 8", "precision = bf16", '"zero_stage": 3,'.
 _CONFIG_LINE = pattern_cache.lazy(r"(?m)^[ \t-]*[\"']?[A-Za-z_][\w.-]*[\"']?[ \t]*[:=][ \t]*"
                                   r"(?:[^\s\[{\"]+|\[[^\n]*\]|\{[^\n]*\}|\"[^\n]*\")[ \t]*,?[ \t]*(?:#[^\n]*)?$")
+# A command line, or any line setting three options or more ("python3 train.py a=1 b=2 c=3").
+_COMMAND_LINE = pattern_cache.lazy(r"(?m)^[ \t]*(?:\$\s*)?(?:python3?|torchrun|deepspeed|srun|sbatch|bash|accelerate|mpirun|docker|"
+                                   r"pip|export|CUDA_VISIBLE_DEVICES=)\b[^\n]*$|^[ \t]*(?:[\w.-]+=\S+\s+){2,}[\w.-]+=\S+[^\n]*$")
 _PREVIOUS_WORD = pattern_cache.lazy(r"(\S+)\s+$")
 
 
@@ -196,7 +199,7 @@ def protected_spans(doc) -> list[tuple[int, int]]:
     """Code, flags and config values: written for a machine, so nothing is ever pasted inside them."""
     cached = getattr(doc, "_protected", None)
     if cached is None or cached[0] is not doc.text:
-        spans = sorted((m.start(), m.end()) for pattern in (_CODE, _FLAG, _CONFIG_LINE) for m in pattern.finditer(doc.text))
+        spans = sorted((m.start(), m.end()) for pattern in (_CODE, _FLAG, _CONFIG_LINE, _COMMAND_LINE) for m in pattern.finditer(doc.text))
         cached = (doc.text, spans)
         try:
             doc._protected = cached

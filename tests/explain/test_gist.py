@@ -97,3 +97,19 @@ def test_a_chip_named_only_as_gpus_is_not_restated_as_a_catalog_chip():
     gist, _ = gist_of(text, "ar")
     assert "H100" not in gist
     assert "كفاءة جيدة" not in gist  # the text says nothing of efficiency
+
+
+def test_a_command_line_is_never_the_point():
+    text = ("python3 train.py model=llama3_8b enable_checkpointing=false per_device_batch_size=8\n"
+            "We only lowered the batch per device because the 8B run hit OOM on v5e.")
+    result = explain_offline(text, "en")
+    assert result["gist"] and all(0 not in item["from"] for item in result["gist"])
+
+
+def test_a_description_leads_with_what_it_describes_not_its_caption():
+    text = ("Interleaved 1F1B is a pipeline schedule that gives each GPU several chunks of layers, which shrinks "
+            "the bubble. Example interleaved scheduling for 4 PP ranks and 8 micro-batches in two directions. "
+            "If a stage runs out of memory, we can choose to do the following.")
+    result = explain_offline(text, "en")
+    assert result["gist"][0]["from"] == [0]
+    assert all(item["from"] != [1] and item["from"] != [2] for item in result["gist"])
