@@ -287,7 +287,11 @@ def _claims_section(doc: Document, claims: list, in_gist: set[int], level: dict)
         if not claim.calculations and claim.verdict == "explained" and not claim.frame and not claim.figures \
                 and not restate.same_language(claim.quote, doc.lang):
             continue  # a restatement from a template says too little to list
-        if id(claim) not in in_gist:
+        if not claim.calculations and not claim.why.strip() and not restate.same_language(claim.quote, doc.lang):
+            continue  # a quote in the other language with nothing said about it is an empty item
+        if id(claim) not in in_gist and not claim.frame and not restate.same_language(claim.quote, doc.lang):
+            head = m["claim_ref"].format(quote=_short(claim.quote, 14))  # the author's words, not a template about them
+        elif id(claim) not in in_gist:
             head = _sentence(claim.plain)
         elif restate.same_language(claim.quote, doc.lang):
             head = m["claim_ref"].format(quote=_short(claim.quote))
