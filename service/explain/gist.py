@@ -92,7 +92,7 @@ def restated(doc: Document, index: int, seen: set[str] | None = None) -> str:
     claim = next((c for c in doc.claims if c.start == start), None)
     if restate.same_language(sentence, doc.lang):
         text = restate.expand(doc, start, end, doc.lang, seen)
-        text = _without_asides(_corrected(doc, text))
+        text = _without_asides(text)  # the text's known mistranslations are already the terms meant (restate.expand)
         text = _ANNOUNCER.sub("", text, count=1)
         speaker = _SPEAKER.match(text)
         if speaker:
@@ -138,17 +138,6 @@ def _without_asides(text: str) -> str:
                 group = []
     out.append("".join(group))
     return " ".join("".join(out).replace(" ,", ",").replace(" ،", "،").split())
-
-
-def _corrected(doc: Document, text: str) -> str:
-    """The restatement with the text's known mistranslations replaced by the term meant ("منتقدا في اتصالات DP")."""
-    for correction in doc.corrections:
-        phrase = correction.get("as") or ""
-        entry = correction.get("entry") or {}
-        own = (entry.get(doc.lang) or {}).get("term") if doc.lang != "en" else entry.get("expansion")
-        if phrase and own and "..." not in phrase and "…" not in phrase and phrase in text:
-            text = text.replace(phrase, own)
-    return text
 
 
 def gist(doc: Document, links: list[dict]) -> list[dict]:
