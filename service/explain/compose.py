@@ -224,7 +224,7 @@ def _reasons_section(doc: Document, links: list[dict], level: dict) -> str:
     m = messages(doc.lang)
     lines = []
     for link in links:
-        start, end = doc.sentences[link["from"][0]]
+        start, end = doc.sentences[link.get("quote_from", link["from"][0])]
         quote = doc.text[start:end]
         head = f"**{m['claim_ref'].format(quote=_short(quote, 10))}** " \
             if restate.same_language(quote, doc.lang) and not level.get("sized_only") else ""
@@ -458,7 +458,9 @@ def _display(term: dict, lang: str) -> tuple[str, str]:
     plural = found.lower().rstrip("s") == name.lower().rstrip("s")
     if found and not arabic.ARABIC_LETTER.search(found) and _is_acronym(found) and not plural:
         expansion = expansion.replace(f" ({found})", "")
-        name, expansion = found, (term["term"] if found in expansion and lang == "en" else expansion)
+        # "DSV3" shows its entry's name; a sibling code ("ZB-H2" under the ZB-H1 entry) keeps the expansion naming both
+        sibling = _is_acronym(term["term"]) and term["term"].lower() != found.lower()
+        name, expansion = found, (term["term"] if found in expansion and lang == "en" and not sibling else expansion)
     if lang == "ar" and not _is_acronym(name):
         name, expansion = expansion, term["term"]
     if expansion.lower().startswith(name.lower() + " (") and expansion.endswith(")"):

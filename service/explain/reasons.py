@@ -57,14 +57,16 @@ def find(doc: Document) -> list[dict]:
             names = set().union(*(ids[j] for j in window))
             causes, effects = names & cause, names & effect
             if causes and effects and len(causes | effects) > 1 and _linked(doc, window):
-                found.append({"id": link["id"], "from": window, "link": link})
+                naming = next((j for j in window if ids[j] & cause), window[0])  # the sentence that names the cause
+                found.append({"id": link["id"], "from": window, "link": link, "quote_from": naming})
                 break
     found.sort(key=lambda item: item["from"][0])
     found = _without_repeats(found)[:MAX_LINKS]
     out = []
     for item in found:
         link = item["link"]
-        entry = {"id": item["id"], "from": item["from"], "text": link[doc.lang] if doc.lang in link else link["en"],
+        entry = {"id": item["id"], "from": item["from"], "quote_from": item["quote_from"],
+                 "text": link[doc.lang] if doc.lang in link else link["en"],
                  "short": link.get(f"short_{doc.lang}") or link.get("short_en") or "",
                  "condition": link.get(f"condition_{doc.lang}") or link.get("condition_en", ""),
                  "source": link["source"], "calculation": None}
