@@ -2,6 +2,7 @@
 
 from . import arithmetic, collectives, flops, memory, parallelism, roofline  # noqa: F401  (they register themselves)
 from . import layout_search, layout_steps  # noqa: F401  (evaluate_layout and plan_layout register themselves)
+from . import pipeline_memory  # noqa: F401  (pipeline_activation_memory registers itself)
 from .errors import CalculatorInputError
 from .registry import all_calculators, get, jsonable
 from .registry import run as _run

@@ -37,7 +37,7 @@ def _patterns() -> dict[str, re.Pattern]:
         wrap = (lambda p: rf"(?<![\u0621-\u064A])[وفبلك]?(?:{p})") if lang == "ar" else (lambda p: p)
         for name, pattern in section["kinds"].items():
             joined.setdefault(name, []).append(pattern if name == "question" else wrap(pattern))
-        for name in ("negation", "condition", "dp_bound_words", "compute_bound_words", "memory_bound_words"):
+        for name in ("negation", "condition", "dp_bound_words", "compute_bound_words", "memory_bound_words", "point", "analogy", "counterfactual", "reported"):
             joined.setdefault(name, []).append(wrap(section[name]))
     return {name: pattern_cache.lazy("|".join(f"(?:{p})" for p in parts), re.I) for name, parts in joined.items()}
 
@@ -83,15 +83,51 @@ def _kinds(sentence: str, figures: list) -> list[str]:
     return [k for k in KIND_ORDER if k in kinds]
 
 
-def _frame(term_ids: set[str], sentence: str) -> str | None:
-    """The first frame of data/claim_cues.json whose terms and cues the sentence has."""
+def _frame(term_ids: set[str], sentence: str, spots: list | None = None) -> str | None:
+    """The first frame of data/claim_cues.json whose terms and cues the sentence has, with the sentence's polarity.
+
+    `spots` are the sentence's term occurrences as (term id, start, end) inside the sentence.
+    """
     for frame in terms.cues()["frames"]:
         if not set(frame["terms"]) <= term_ids:
             continue
         needs = frame["needs_any"]
         if not needs or any(cue(n[1:], sentence) if n.startswith("@") else n in term_ids for n in needs):
-            return frame["id"]
+            if _polarity_holds(frame.get("polarity") or {}, sentence, spots or []):
+                return frame["id"]
     return None
+
+
+_WORD = pattern_cache.lazy(r"\S+")
+
+
+@cache
+def _negation_after() -> re.Pattern:
+    return pattern_cache.lazy("|".join(f"(?:{terms.cues()[lang]['negation_after']})" for lang in ("en", "ar")), re.I)
+
+
+def negated_at(sentence: str, start: int, end: int) -> bool:
+    """Whether a negation governs the words sentence[start:end]: among the four words before, or "is not" just after."""
+    before = " ".join(_WORD.findall(sentence[:start])[-4:])
+    return cue("negation", before) or bool(_negation_after().search(sentence[end:end + 40]))
+
+
+def _polarity_holds(polarity: dict, sentence: str, spots: list) -> bool:
+    """Whether the sentence says what the frame would say: negated or affirmed term, conditional or not, no analogy."""
+    if cue("analogy", sentence) or cue("reported", sentence) or (polarity.get("negated") and cue("counterfactual", sentence)):
+        return False
+    for key in ("negated", "affirmed"):
+        term = polarity.get(key)
+        if not term:
+            continue
+        found = [negated_at(sentence, a, b) for term_id, a, b in spots if term_id == term]
+        if key == "negated" and not any(found):
+            return False
+        if key == "affirmed" and any(found):
+            return False
+    if "conditional" in polarity and cue("condition", sentence) != polarity["conditional"]:
+        return False
+    return True
 
 
 def find_claims(doc: Document) -> None:
@@ -104,7 +140,10 @@ def find_claims(doc: Document) -> None:
         inside = [m for m in doc.occurrences if start <= m.start < end]
         term_ids = {m.entry["id"] for m in inside}
         kinds = _kinds(sentence, figures)
-        frame = _frame(term_ids, sentence)
+        machine = sum(min(b, end) - max(a, start) for a, b in restate.protected_spans(doc) if a < end and start < b)
+        # A config line or a command sets options; it states no claim a frame could restate ("# never recommended").
+        frame = None if machine > 0.5 * (end - start) else \
+            _frame(term_ids, sentence, [(m.entry["id"], m.start - start, m.end - start) for m in inside])
         if frame:
             frame_kind = next(f["kind"] for f in terms.cues()["frames"] if f["id"] == frame)
             kinds = [k for k in KIND_ORDER if k in {*kinds, frame_kind}]

@@ -1,11 +1,13 @@
 """Stage 5, the offline composer: the gist, the claims with their checks, the terms, the corrections; no network."""
 
+import math
+import re
 from functools import lru_cache
 
 from calculators import catalog
 from calculators import working as calculator_working
 
-from service.explain import followup, restate
+from service.explain import followup, gist as gist_module, pattern_cache, reasons, restate
 from service.explain.document import Document
 from service.explain.pipeline import analyse
 from service.i18n import arabic
@@ -18,12 +20,12 @@ FRAME_ORDER = ("pp_not_needed", "pp_only_when_dp_bound", "fast_links_no_pp", "dp
 REASON_FRAMES = ("fast_links_no_pp",)
 # From the most detailed answer to the shortest: terms and working are trimmed first, then claims.
 LEVELS = (
-    {"steps": 4, "terms": "lines", "claims": 8},
-    {"steps": 3, "terms": "short", "claims": 8},
-    {"steps": 2, "terms": "names", "claims": 8},
-    {"steps": 0, "terms": "names", "claims": 6},
-    {"steps": 0, "terms": "names", "claims": 4},
-    {"steps": 0, "terms": None, "claims": 3},
+    {"steps": 4, "terms": "lines", "claims": 8, "reasons": 4},
+    {"steps": 3, "terms": "short", "claims": 8, "reasons": 3},
+    {"steps": 2, "terms": "names", "claims": 8, "reasons": 2},
+    {"steps": 0, "terms": "names", "claims": 6, "reasons": 1, "sized_only": True},
+    {"steps": 0, "terms": "names", "claims": 4, "reasons": 1, "sized_only": True},
+    {"steps": 0, "terms": None, "claims": 3, "reasons": 1, "sized_only": True},
 )
 SHORT_DEFINITION_WORDS = 16
 
@@ -37,11 +39,18 @@ def explain_offline(text: str, lang: str | None = None, context: str = "") -> di
     lang = lang or arabic.detect_language(text)
     previous = _analysed(context, lang) if context.strip() else None
     doc = analyse(text, lang, previous)
-    is_followup = previous is not None and not doc.calculations and followup.retarget(doc, previous)
-    markdown = compose(doc, is_followup)
+    answered = _why_answer(doc, previous) if previous is not None and followup.is_why(text) else None
+    if answered is not None:  # "why ...?": the text's own reasons, not the same check again
+        markdown, sentences, links = answered
+        is_followup = True
+    else:
+        is_followup = previous is not None and not doc.calculations and followup.retarget(doc, previous)
+        links = [] if is_followup else reasons.find(doc)
+        sentences = [] if is_followup else gist_module.gist(doc, links)
+        markdown = compose(doc, is_followup, links, sentences)
     skipped = messages(doc.lang)["notes"]["calculation_skipped"]
     warnings = [c["warning"] for c in doc.corrections] + [skipped.format(reason=f) for f in doc.failures]
-    return {
+    return finite({
         "explanation": markdown,
         "language": lang,
         "backend": "offline",
@@ -50,9 +59,46 @@ def explain_offline(text: str, lang: str | None = None, context: str = "") -> di
         "calculations": doc.calculations,
         "warnings": warnings,
         "plain": restate.plain(doc) if not is_followup else "",
-        "figures": [f.to_dict() for f in doc.figures],
+        "figures": [f.to_dict() for f in doc.figures if _is_finite(f.value)],
         "claims": [c.to_dict() for c in doc.claims],
-    }
+        "gist": sentences,
+        "reasons": links,
+    })
+
+
+def _is_finite(number) -> bool:
+    return not isinstance(number, float) or math.isfinite(number)
+
+
+def finite(value):
+    """`value` with every infinite or NaN number replaced by None: JSON has no such numbers ("12e45678" reads as inf)."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [finite(v) for v in value]
+    return value
+
+
+def _why_answer(doc: Document, previous: Document) -> tuple[str, list, list] | None:
+    """A "why ...?" follow-up answered from the earlier text's own reasons, with the links they make; None when
+    the text gives no reason for what is asked."""
+    links = reasons.find(previous)
+    found = followup.why(doc, previous, links)
+    if not found:
+        return None
+    m = messages(doc.lang)
+    text = " ".join(_sentence(m["gist"]["why_answer" if n == 0 else "claim_next"].format(reason=_clause(item["text"]),
+                                                                                       claim=_clause(item["text"])))
+                    for n, item in enumerate(found))
+    parts = [f"## {m['headings']['gist']}", text]
+    asked = {i for item in found for i in item["from"]}
+    related = [link for link in links if set(link["from"]) & asked]
+    if related:
+        parts += [f"## {m['headings']['reasons']}", _reasons_section(previous, related, LEVELS[1])]
+    doc.calculations = previous.calculations  # a sizing shown under the reasons belongs to the answer
+    return "\n\n".join(parts) + "\n", found, related
 
 
 @lru_cache(maxsize=16)
@@ -66,11 +112,11 @@ def budget(text: str) -> int:
     return min(WORD_BUDGET_BASE + 2 * len(text.split()), WORD_CAP)
 
 
-def compose(doc: Document, is_followup: bool = False) -> str:
+def compose(doc: Document, is_followup: bool = False, links: list | None = None, sentences: list | None = None) -> str:
     """The markdown answer, at the most detailed level that fits the word budget."""
     limit = budget(doc.text)
     markdown = ""
-    memo: dict = {}  # sections that do not change between levels are composed once
+    memo: dict = {"links": links or [], "gist_sentences": sentences or []}  # sections that do not change between levels
     for level in LEVELS:
         markdown = _compose(doc, is_followup, level, memo)
         if len(markdown.split()) <= limit:
@@ -93,15 +139,24 @@ def _compose(doc: Document, is_followup: bool, level: dict, memo: dict) -> str:
     claims = memo["ordered"][:level["claims"]]
     key = ("gist", len(claims))
     if key not in memo:
-        memo[key] = _gist(doc, claims, is_followup)
+        memo[key] = _from_sentences(doc, memo["gist_sentences"]) if memo["gist_sentences"] or not is_followup \
+            else _gist(doc, claims, is_followup)
     gist, in_gist = memo[key]
     parts = [f"## {h['gist']}", gist]
+    if memo["links"]:  # a link sized by a calculation first: it is the one a shorter answer keeps
+        links = sorted(memo["links"], key=lambda link: link["calculation"] is None)[:level["reasons"]]
+        if level.get("sized_only"):  # the shortest answers keep a reason only with the calculation that sizes it
+            links = [link for link in links if link["calculation"] is not None]
+        if links:
+            parts += [f"## {h['reasons']}", _reasons_section(doc, sorted(links, key=lambda link: link["from"]), level)]
     section = _claims_section(doc, claims, in_gist, level)
     if section:
         parts += [f"## {h['claims']}", section]
     if doc.terms and level["terms"]:
         if level["terms"] not in memo:
-            memo[level["terms"]] = _terms_section(doc, level["terms"])
+            central = {i for item in memo["gist_sentences"] for i in item["from"]} | \
+                {i for link in memo["links"] for i in link["from"]}
+            memo[level["terms"]] = _terms_section(doc, level["terms"], central)
         parts += [f"## {h['terms']}", memo[level["terms"]]]
     if doc.corrections:
         lines = [m["mistranslation_line"].format(**{k: c[k] for k in ("as", "en", "correction")}) for c in doc.corrections]
@@ -155,6 +210,57 @@ def _gist(doc: Document, claims: list, is_followup: bool) -> tuple[str, set[int]
     return " ".join(lines[:5]), shown
 
 
+def _from_sentences(doc: Document, sentences: list[dict]) -> tuple[str, set[int]]:
+    """The gist of gist.py's sentences, and the claims it restates (not listed again as they are)."""
+    if not sentences:  # a template would say what the text does not: say that nothing is argued
+        return messages(doc.lang)["gist"]["nothing"], set()
+    starts = {doc.sentences[i][0] for item in sentences for i in item["from"]}
+    return " ".join(_sentence(item["text"]) for item in sentences), {id(c) for c in doc.claims if c.start in starts}
+
+
+# --------------------------------------------------------------------------------------------- reasons
+
+def _reasons_section(doc: Document, links: list[dict], level: dict) -> str:
+    """Each link the text makes, in plain words, with the calculation that sizes it and every assumption said."""
+    m = messages(doc.lang)
+    lines = []
+    for link in links:
+        start, end = doc.sentences[link.get("quote_from", link["from"][0])]
+        quote = doc.text[start:end]
+        head = f"**{m['claim_ref'].format(quote=_short(quote, 10))}** " \
+            if restate.same_language(quote, doc.lang) and not level.get("sized_only") else ""
+        wording = link["short"] if level["reasons"] <= 2 and link.get("short") else link["text"]
+        item = [f"- {head}{_sentence(wording)}"]
+        if link.get("condition") and level["reasons"] > 2:
+            item[0] += " " + m["reason_condition"].format(condition=link["condition"])
+        if link["calculation"] is not None:
+            run = doc.calculations[link["calculation"]]
+            if level.get("sized_only"):  # a short answer keeps the comparison; its first line is inside the others
+                shown = Document(text=doc.text, lang=doc.lang)
+                shown.calculations = [{**run, "working": [s for s in run.get("working") or []
+                                                          if s.get("key") != "pipeline_memory.per_stage"]}]
+                item += _calculation_lines(shown, [0], {**level, "steps": 4})
+            else:
+                item += _calculation_lines(doc, [link["calculation"]], {**level, "steps": 4})
+            item.append("    " + m["assuming"] + ": " + m["reason_separator"].join(_reason_assumptions(run, doc.lang)))
+        lines.append("\n".join(item))
+    return "\n".join(lines)
+
+
+def _reason_assumptions(run: dict, lang: str) -> list[str]:
+    """What a sizing took that the text does not say."""
+    words = messages(lang)["reason_assumed"]
+    inputs = run["inputs"]
+    out = []
+    if "example" in run.get("reason_assumptions", []):
+        out.append(words["example"].format(p=inputs["pp_degree"], m=inputs["microbatches"]))
+    if "model" in run.get("reason_assumptions", []):
+        out.append(words["model"].format(model=reasons.model_name(run)))
+    else:
+        out.append(words["no_model"])
+    return out
+
+
 def _clause(text: str) -> str:
     """A restatement as a clause inside a gist sentence (no final stop, first letter kept)."""
     return text.strip().rstrip(".。؟?!").strip()
@@ -164,7 +270,7 @@ def _sentence(text: str) -> str:
     text = text.strip()
     if text[:1].islower():
         text = text[0].upper() + text[1:]
-    return text if not text or text[-1] in ".!?؟" else text + "."
+    return text if not text or text[-1] in ".!?؟…" or text.endswith(("….", "…»", "…”")) else text + "."
 
 
 # ---------------------------------------------------------------------------------------------- claims
@@ -185,7 +291,11 @@ def _claims_section(doc: Document, claims: list, in_gist: set[int], level: dict)
         if not claim.calculations and claim.verdict == "explained" and not claim.frame and not claim.figures \
                 and not restate.same_language(claim.quote, doc.lang):
             continue  # a restatement from a template says too little to list
-        if id(claim) not in in_gist:
+        if not claim.calculations and not claim.why.strip() and not restate.same_language(claim.quote, doc.lang):
+            continue  # a quote in the other language with nothing said about it is an empty item
+        if id(claim) not in in_gist and not claim.frame and not restate.same_language(claim.quote, doc.lang):
+            head = m["claim_ref"].format(quote=_short(claim.quote, 14))  # the author's words, not a template about them
+        elif id(claim) not in in_gist:
             head = _sentence(claim.plain)
         elif restate.same_language(claim.quote, doc.lang):
             head = m["claim_ref"].format(quote=_short(claim.quote))
@@ -253,10 +363,10 @@ def _calculation_lines(doc: Document, indices: list[int], level: dict) -> list[s
                                       if s.get("source") == "assumed" and "why" in s and s["why"] in r.get("assumptions", [])))
             if mine:  # every assumption the verdicts rest on, at every level
                 indent = "    " if steps_shown else "  - "
-                lines.append(f"{indent}{m['assuming']}: " + ("؛ " if doc.lang == "ar" else "; ").join(mine))
+                lines.append(f"{indent}{m['assuming']}: " + m["reason_separator"].join(mine))
             continue
         if mine and level["terms"]:  # a short answer keeps the first; only the shortest form drops them
-            lines.append(f"    {m['assuming']}: " + "; ".join(mine if level["claims"] > 4 else mine[:1]))
+            lines.append(f"    {m['assuming']}: " + m["reason_separator"].join(mine if level["claims"] > 4 else mine[:1]))
     return lines
 
 
@@ -294,21 +404,55 @@ def _model(run: dict) -> str:
 
 # ----------------------------------------------------------------------------------------------- terms
 
-def _terms_section(doc: Document, detail: str) -> str:
+def salient_terms(doc: Document, central: set[int] | None = None) -> list[dict]:
+    """The text's terms, central ones first: those the gist's and the reasons' sentences name, then the most
+    repeated, then in order of first mention."""
+    central = central or set()
+    spans = [doc.sentences[i] for i in central if i < len(doc.sentences)]
+    counts: dict[str, int] = {}
+    in_point: set[str] = set()
+    for match in doc.occurrences:
+        counts[match.entry["id"]] = counts.get(match.entry["id"], 0) + 1
+        if any(a <= match.start < b for a, b in spans):
+            in_point.add(match.entry["id"])
+    order = {t["id"]: n for n, t in enumerate(doc.terms)}
+    return sorted(doc.terms, key=lambda t: (t["id"] not in in_point, -min(counts.get(t["id"], 0), 3), order[t["id"]]))
+
+
+def _terms_section(doc: Document, detail: str, central: set[int] | None = None) -> str:
     m = messages(doc.lang)
+    terms = salient_terms(doc, central)
     if detail == "names":
-        return join_names([_name_and_expansion(t, doc.lang) for t in doc.terms], doc.lang) + "."
+        return join_names([_name_and_expansion(t, doc.lang) for t in terms], doc.lang) + "."
     lines = []
-    for term in doc.terms:
+    for term in terms:
         name, expansion = _display(term, doc.lang)
         definition = _first_sentence(term["definition"])
         if detail == "short" and len(definition.split()) > SHORT_DEFINITION_WORDS:
-            definition = " ".join(definition.split()[:SHORT_DEFINITION_WORDS]).rstrip(",;:") + " …"
+            definition = _shortened(definition)
         if term.get("defined_in_text"):
             definition = m["defined_in_text"].format(meaning=term["defined_in_text"]) + " " + definition
         template = m["term_line"] if expansion and expansion.lower() != name.lower() else m["term_line_plain"]
         lines.append(template.format(term=name, expansion=expansion, definition=definition))
     return "\n".join(lines)
+
+
+def _shortened(definition: str) -> str:
+    """A definition cut to about SHORT_DEFINITION_WORDS words, never inside the clause that states its first fact
+    ("about one trillion parameters in total, thirty-two billion active per token")."""
+    words = definition.split()
+    cut = SHORT_DEFINITION_WORDS
+    if cut >= len(words):
+        return definition
+    clause_end = next((i + 1 for i in range(cut - 1, len(words)) if words[i].endswith((";", "؛", ".", ":"))), len(words))
+    if clause_end <= 2 * cut and _FACT_WORDS.search(" ".join(words[cut // 2:clause_end])):
+        cut = clause_end
+    if cut >= len(words):
+        return definition
+    return " ".join(words[:cut]).rstrip(",;:؛،") + " …"
+
+
+_FACT_WORDS = pattern_cache.lazy(r"\b(?:billion|trillion|million|parameters|active)\b|مليار|تريليون|معامل|نشطة", re.I)
 
 
 def _name_and_expansion(term: dict, lang: str) -> str:
@@ -340,11 +484,14 @@ def _display(term: dict, lang: str) -> tuple[str, str]:
     plural = found.lower().rstrip("s") == name.lower().rstrip("s")
     if found and not arabic.ARABIC_LETTER.search(found) and _is_acronym(found) and not plural:
         expansion = expansion.replace(f" ({found})", "")
-        name, expansion = found, (term["term"] if found in expansion and lang == "en" else expansion)
+        # "DSV3" shows its entry's name; a sibling code ("ZB-H2" under the ZB-H1 entry) keeps the expansion naming both
+        sibling = _is_acronym(term["term"]) and term["term"].lower() != found.lower()
+        name, expansion = found, (term["term"] if found in expansion and lang == "en" and not sibling else expansion)
     if lang == "ar" and not _is_acronym(name):
         name, expansion = expansion, term["term"]
     if expansion.lower().startswith(name.lower() + " (") and expansion.endswith(")"):
         expansion = expansion[len(name) + 2:-1]
+    expansion = re.sub(rf"\s*\({re.escape(name)}\)$", "", expansion)  # "وحدة معالجة الموترات (TPU)" beside **TPU**
     return name, expansion
 
 

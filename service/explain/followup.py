@@ -1,16 +1,29 @@
-"""A follow-up ("and on TPUs?") as a question about the conversation: the earlier checks redone with what it changes."""
+"""A follow-up as a question about the conversation: "and on TPUs?" redoes the check it is about; "why ...?" is
+answered from the text's own reasons."""
 
+import re
 from dataclasses import replace
 
-from service.explain import checks
+from service.explain import checks, claims as cues, gist, pattern_cache
 from service.explain.document import Document
+
+_WHY = pattern_cache.lazy(r"^\s*(?:and\s+|but\s+|so\s+)?(?:why|how come|what makes|لماذا|ولماذا|لم\s|ما السبب|ما سبب)", re.I)
+MAX_REASONS = 2
+
+
+def _about(claim, chips: list, models: list, quantities: set[str]) -> bool:
+    """Whether a follow-up naming these chips, models or figures is about `claim`: it names the kind of thing replaced."""
+    return bool((chips and claim.chips) or (models and claim.models) or (quantities & {f.quantity for f in claim.figures}))
 
 
 def retarget(doc: Document, previous: Document) -> bool:
-    """Redo `previous`'s checked claims with the chips, models and figures `doc` names; False when it changes nothing."""
+    """Redo the earlier checked claims the follow-up is about (those naming the chip, model or figure it replaces)
+    with what `doc` names; False when it changes nothing."""
     chips, models = doc.chips(), doc.models()
     overrides = {f.quantity: f for f in doc.figures}
     checked = [c for c in previous.claims if c.calculations or c.verdict == "needs_more"]
+    about = [c for c in checked if _about(c, chips, models, set(overrides))]
+    checked = about or checked  # no claim names such a thing: the question is about the checks as a whole
     if not checked or not (chips or models or overrides):
         return False
     merged = Document(text=previous.text, lang=doc.lang, previous=None)
@@ -27,7 +40,40 @@ def retarget(doc: Document, previous: Document) -> bool:
                        calculations=[], verdict="explained", why="")
         merged.claims.append(copy)
     checks.check_claims(merged)
+    for claim in merged.claims:
+        # The text claimed nothing about what the follow-up names: the check answers the question, it does not judge
+        # the text, so it is neither consistent nor inconsistent with it.
+        if claim.verdict in ("consistent", "inconsistent"):
+            claim.verdict = "explained"
     doc.claims = merged.claims
     doc.calculations = merged.calculations
     doc.failures += merged.failures
     return True
+
+
+def is_why(text: str) -> bool:
+    """Whether a follow-up asks for a reason ("why did they ...?", "لماذا ...؟")."""
+    return bool(_WHY.match(text))
+
+
+def why(doc: Document, previous: Document, links: list[dict]) -> list[dict]:
+    """The earlier text's own reasons for what the question names: its sentences that argue (a cause, a link of
+    data/reasons.json) and share the most terms with the question, restated; [] when the text gives none."""
+    asked = {m.entry["id"] for m in doc.occurrences}
+    linked = {i for link in links for i in link["from"]}
+    scored = []
+    for i, (start, end) in enumerate(previous.sentences):
+        sentence = previous.text[start:end]
+        if not (cues.cue("cause", sentence) or i in linked):
+            continue
+        names = {m.entry["id"] for m in previous.occurrences if start <= m.start < end}
+        shared = len(asked & names)
+        if asked and not shared:
+            continue
+        scored.append((-shared, -(i in linked), i))
+    out, seen = [], set()
+    for _, _, i in sorted(scored)[:MAX_REASONS]:
+        text = gist.restated(previous, i, seen)
+        if text:
+            out.append({"text": text, "from": [i]})
+    return sorted(out, key=lambda item: item["from"])

@@ -11,6 +11,7 @@ from service.explain import pattern_cache
 from service.i18n import arabic
 from service.i18n.messages import join_names, messages
 
+MAX_INLINE_WORDS = 6  # a longer expansion would bury the sentence; the terms section carries it
 _COUNT_RATES = {"tokens_per_s", "tokens_per_s_per_chip", "samples_per_s"}  # rates of things, not durations
 
 
@@ -40,34 +41,74 @@ def figure(fig, lang: str, chip_names: bool = True) -> str:
     template = readings.get(fig.quantity)
     shown = value(fig.quantity, fig.value)
     if fig.quantity == "n_chips" and fig.chip and chip_names:
-        name = catalog.hardware().get("chip", fig.chip)["name"].split(" (")[0].replace("NVIDIA ", "")
-        return readings.get("n_chips_named", "{value} {chip}").format(value=shown, chip=name)
+        name = _chip_as_written(fig, catalog.hardware().get("chip", fig.chip)["name"])
+        key = "n_chips_named_tpu" if "TPU" in name and "n_chips_named_tpu" in readings else "n_chips_named"
+        return _agreeing(readings.get(key, "{value} {chip}"), fig.value, lang).format(value=shown, chip=name)
     if template is None:
         return fig.quote
     if fig.quantity == "dp_degree" and (fig.detail or {}).get("zero_stage") == 3:
         template = readings.get("dp_degree_sharded", template)
-    return template.format(value=shown)
+    return _agreeing(template, fig.value, lang).format(value=shown)
+
+
+_VARIANT_WORDS = ("SXM", "PCIe", "NVL", "80GB", "40GB", "141GB")
+
+
+def _chip_as_written(fig, catalog_name: str) -> str:
+    """The chip's name without a variant ("SXM", "80GB") the text did not write: "512 H100s" is not "H100 SXM"."""
+    name = catalog_name.split(" (")[0].replace("NVIDIA ", "").replace("Google ", "")
+    words = [w for w in name.split() if w not in _VARIANT_WORDS or w.lower() in fig.quote.lower()]
+    return " ".join(words)
+
+
+def _agreeing(template: str, number, lang: str) -> str:
+    """`template` with the noun after {value} agreeing with `number` (data/locale "count_forms"): "across 1 GPU",
+    in Arabic "على شريحة واحدة", "على شريحتين", "على 16 شريحة"."""
+    forms = messages(lang).get("count_forms", {})
+    try:
+        n = float(number)
+    except (TypeError, ValueError):
+        return template
+    if not n.is_integer():
+        return template
+    n = int(n)
+    grade = "one" if n == 1 else "two" if n == 2 else "few" if 3 <= n <= 10 else "many" if n >= 11 else "other"
+    for noun, by_grade in forms.items():
+        said = "{value} " + noun
+        if said in template and grade in by_grade:
+            return template.replace(said, by_grade[grade], 1)
+    return template
 
 
 def _needs_reading(fig) -> bool:
-    """Compact notation ("TP8", "GBS=1024", "seq 4k", "|TP|=2") is read out; plain prose figures stay as written."""
+    """Compact notation ("TP8", "GBS=1024", "seq 4k", "|TP|=2") is read out; plain prose figures stay as written,
+    and so does a model size ("70B", "5.1B params"): "-parameter" glued to it reads worse than the text."""
     quote = fig.quote
+    if fig.quantity in ("params", "active_params", "total_params") and not re.search(r"[=:]", quote):
+        return False
     return bool(re.search(r"[=|:]|[A-Za-z]\d|\d[kKMBT]\b|^\w+\s+\d", quote)) and fig.quantity != "expression"
 
 
 _ARTICLE_BEFORE = pattern_cache.lazy(r"(?:^|\s)(?:a|an|the)\s+$", re.I)  # an article the text puts just before a figure
 _ARTICLE_FIRST = pattern_cache.lazy(r"(?:a|an|the)\s", re.I)  # a reading that starts with its own
-_NEXT_WORD = pattern_cache.lazy(r"\s+([A-Za-z]+)\b")
+_NEXT_WORD = pattern_cache.lazy(r"\s+([A-Za-z]+|[\u0621-\u064A]+)(?![\w\u0621-\u064A])")
 
 
-def expand(doc, start: int, end: int, lang: str) -> str:
-    """doc.text[start:end] with its acronyms expanded and its compact figures read out."""
+def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None) -> str:
+    """doc.text[start:end] with its acronyms expanded and its compact figures read out.
+
+    A term is expanded once (`seen`, shared by the caller across sentences), where the sentence can carry it:
+    never inside a word or compound ("72-GPU", "70B-parameter"), after a number (a unit: "400 Gb/s"), inside
+    code, a flag or a config value, nor where the text glosses it already ("TPUs (Tensor ...)").
+    """
     text = doc.text
-    edits: list[tuple[int, int, str]] = []
+    protected = protected_spans(doc)
+    edits: list[tuple[int, int, str]] = _corrections(doc, start, end, lang)
     for fig in doc.figures:
-        if start <= fig.start and fig.end <= end and _needs_reading(fig):
+        if start <= fig.start and fig.end <= end and _needs_reading(fig) and not _in_spans(protected, fig.start) \
+                and not _attached(text, fig.start, fig.end) and not any(a < fig.end and fig.start < b for a, b, _ in edits):
             edits.append((fig.start, fig.end, figure(fig, lang)))
-    seen: set[str] = set()
+    seen = set() if seen is None else seen
     starts = [m.start for m in doc.occurrences]  # in text order: only the sentence's slice is scanned
     for match in doc.occurrences[bisect.bisect_left(starts, start):bisect.bisect_left(starts, end)]:
         if match.end > end:
@@ -75,14 +116,25 @@ def expand(doc, start: int, end: int, lang: str) -> str:
         if any(a < match.end and match.start < b for a, b, _ in edits):
             continue
         name = match.found_as
+        if lang != "en" and not _is_acronym(name) and not arabic.ARABIC_LETTER.search(name) \
+                and match.entry.get("category") in _COMMON_NOUN_CATEGORIES and not _in_spans(protected, match.start) \
+                and not _attached(text, match.start, match.end):
+            own = _expansion(match.entry, lang)
+            if own and arabic.ARABIC_LETTER.search(own) and not _head_said_before(text, match.start, own):  # "Pipeline Parallelism" in an Arabic sentence is written in Arabic
+                edits.append((match.start, match.end, own))
+            continue
         if not _is_acronym(name) or arabic.ARABIC_LETTER.search(name):
             continue
         expansion = _expansion(match.entry, lang)
-        if not expansion or expansion.lower() == name.lower():
+        if not expansion or expansion.lower() == name.lower() or match.entry["id"] in seen:
             continue
-        first = match.entry["id"] not in seen
+        if "_" in name or ":" in expansion or len(expansion.split()) > MAX_INLINE_WORDS or name.lower() in expansion.lower():
+            continue  # an identifier (ZB_2P, SHARD_GRAD_OP) or a long gloss: the terms section explains it
+        if _in_spans(protected, match.start) or _attached(text, match.start, match.end) or _after_number(text, match.start) \
+                or _glossed_after(text, match.end) or (lang != "en" and _head_said_before(text, match.start, expansion)):
+            continue
         seen.add(match.entry["id"])
-        edits.append((match.start, match.end, f"{expansion} ({name})" if first else expansion))
+        edits.append((match.start, match.end, f"{_agreeing_expansion(match.entry, name, expansion, lang)} ({name})"))
     out, cursor, last_figure = [], start, False
     for a, b, replacement in sorted(edits):
         if a < cursor:
@@ -99,15 +151,127 @@ def expand(doc, start: int, end: int, lang: str) -> str:
                 gap = gap[:article.start()] + " "
             gap = _without_repeated_lead(gap, replacement)
             noun = _NEXT_WORD.match(text, b, end)
-            if noun and noun.group(1).lower() in replacement.lower().split():
-                b = noun.end()
+            if noun and (noun.group(1).lower() in replacement.lower().split()
+                         or (arabic.ARABIC_LETTER.search(noun.group(1))
+                             and _stems(noun.group(1)) & {stem for w in replacement.split()[-2:] for stem in _stems(w)})):
+                b = noun.end()  # "PP=8 مراحل" reads "خط أنابيب من 8 مراحل", not "... 8 مراحل مراحل"
         out.append(gap)
         out.append(replacement)
         cursor, last_figure = b, is_figure
     out.append(text[cursor:end])
-    return " ".join("".join(out).split())
+    return _EMPTY_BRACKETS.sub("", " ".join("".join(out).split()))
 
 
+_CODE = pattern_cache.lazy(r"```.*?```|`[^`\n]*`", re.S)
+_FLAG = pattern_cache.lazy(r"(?<![\w-])--[A-Za-z][\w.-]*(?:[= ][^\s,;]+)?")
+# A config line holds one value: "tensor_model_parallel_size: 8", "precision = bf16", '"zero_stage": 3,'.
+_CONFIG_LINE = pattern_cache.lazy(r"(?m)^[ \t-]*[\"']?[A-Za-z_][\w.-]*[\"']?[ \t]*[:=][ \t]*"
+                                  r"(?:[^\s\[{\"]+|\[[^\n]*\]|\{[^\n]*\}|\"[^\n]*\")[ \t]*,?[ \t]*(?:#[^\n]*)?$")
+# A command line, or any line setting three options or more ("python3 train.py a=1 b=2 c=3").
+_COMMAND_LINE = pattern_cache.lazy(r"(?m)^[ \t]*(?:\$\s*)?(?:python3?|torchrun|deepspeed|srun|sbatch|bash|accelerate|mpirun|docker|"
+                                   r"pip|export|CUDA_VISIBLE_DEVICES=)\b[^\n]*$|^[ \t]*(?:[\w.-]+=\S+\s+){2,}[\w.-]+=\S+[^\n]*$")
+_PREVIOUS_WORD = pattern_cache.lazy(r"(\S+)\s+$")
+
+
+# Words of the field an Arabic sentence should carry in Arabic; names (models, companies, products) stay as written.
+_COMMON_NOUN_CATEGORIES = {"parallelism", "pipeline", "communication", "collective", "memory", "moe", "training", "metric",
+                           "precision", "optimizer", "concept"}
+
+
+def _corrections(doc, start: int, end: int, lang: str) -> list[tuple[int, int, str]]:
+    """Known mistranslations inside doc.text[start:end], each replaced by the term meant ("منتقدا في اتصالات DP")."""
+    out: list[tuple[int, int, str]] = []
+    if lang == "en":
+        return out
+    for correction in doc.corrections:
+        phrase, entry = correction.get("as") or "", correction.get("entry") or {}
+        own = re.sub(r"\s*\([^)]*\)\s*$", "", (entry.get(lang) or {}).get("term") or "").strip()
+        if not phrase or not own or "..." in phrase or "…" in phrase:
+            continue
+        at = doc.text.find(phrase, start, end)
+        if at >= 0 and not any(a < at + len(phrase) and at < b for a, b, _ in out):
+            # A garbled name ("منتقدا في اتصالات DP") becomes the term; a wrong gloss of a sentence's length is dropped.
+            out.append((at, at + len(phrase), own if len(phrase.split()) <= 5 else ""))
+    return out
+
+
+def protected_spans(doc) -> list[tuple[int, int]]:
+    """Code, flags and config values: written for a machine, so nothing is ever pasted inside them."""
+    cached = getattr(doc, "_protected", None)
+    if cached is None or cached[0] is not doc.text:
+        spans = sorted((m.start(), m.end()) for pattern in (_CODE, _FLAG, _CONFIG_LINE, _COMMAND_LINE) for m in pattern.finditer(doc.text))
+        cached = (doc.text, spans)
+        try:
+            doc._protected = cached
+        except AttributeError:
+            pass
+    return cached[1]
+
+
+def _in_spans(spans: list[tuple[int, int]], position: int) -> bool:
+    return any(a <= position < b for a, b in spans)
+
+
+def _attached(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] is part of a longer word, compound or unit ("72-GPU", "1T-32A", "GPU-hours")."""
+    before = text[start - 1] if start > 0 else " "
+    after = text[end] if end < len(text) else " "
+    if before in "وبلفك" and (start < 2 or not text[start - 2].isalnum()):
+        before = " "  # an Arabic particle written onto the term ("وTP 2", "بـPP") is a word of its own
+    return before.isalnum() or before in "-_/." or after.isalnum() or after in "-_/"
+
+
+def _after_number(text: str, start: int) -> bool:
+    """Whether a number comes just before: the term is then a unit ("400 Gb/s")."""
+    return bool(re.search(r"\d\s?$", text[max(0, start - 3):start]))
+
+
+def _glossed_after(text: str, end: int) -> bool:
+    """Whether the text glosses the term itself right after it ("TPUs (Tensor Processing Units)")."""
+    return text[end:end + 3].lstrip().startswith("(")
+
+
+def _stems(word: str) -> set[str]:
+    """A word's first three letters, with and without an attached particle or article (وحدات: وحد and حدا)."""
+    word = word.strip("«»\"'()[]،,.:")
+    out = {word[:3]}
+    for prefix in ("وال", "بال", "لل", "ال", "و", "ب", "ل"):
+        if word.startswith(prefix) and len(word) - len(prefix) >= 3:
+            out.add(word[len(prefix):][:3])
+    return out
+
+
+def _head_said_before(text: str, start: int, expansion: str) -> bool:
+    """Whether the words just before the term already say the expansion's head ("وحدات TPU" is not "وحدات وحدة ...",
+    "دفعة صغرى microbatches" is not "دفعة صغرى الدفعة الصغرى")."""
+    before = text[max(0, start - 40):start].split()[-3:]
+    return bool(expansion.split()) and any(_stems(word) & _stems(expansion.split()[0]) for word in before)
+
+
+_COUNT_NOUNS = {"unit", "processor", "chip", "card", "node", "accelerator", "switch", "kernel", "rank", "device", "link",
+                "layer", "token", "replica", "expert", "stage", "core", "controller", "adapter", "server", "rack", "pod",
+                "slice", "host", "engine", "model", "multiprocessor", "array", "interface", "stream", "collective"}
+
+
+def _agreeing_expansion(entry: dict, name: str, expansion: str, lang: str) -> str:
+    """The expansion in the number the text uses: "TPUs" is "Tensor Processing Units", "وحدات معالجة الموترات"."""
+    term = entry.get("term") or ""
+    plural = name.endswith("s") and not term.endswith("s") and name[:-1].lower() == term.lower()
+    if not plural:
+        return expansion
+    words = expansion.split()
+    if lang != "en":
+        tail = words[1:]
+        return next((alias for alias in entry.get("ar_aliases") or [] if alias.split()[1:] == tail and alias != expansion
+                     and tail), expansion)
+    if " of " in expansion or words[-1].lower() not in _COUNT_NOUNS:
+        return expansion  # "Fully Sharded Data Parallel" has no plural; only a countable head noun takes one
+    last = words[-1]
+    words[-1] = last[:-1] + "ies" if last.endswith("y") and last[-2:-1] not in "aeiou" else last + ("es" if last.endswith(("x", "ch", "sh")) else "s")
+    return " ".join(words)
+
+
+_EMPTY_BRACKETS = pattern_cache.lazy(r"\s*\(\s*\)")
 _LEAD = pattern_cache.lazy(r"(?:(?:a|an|the)\s+)?((?:[^\W\d]+\s+){2,5})(?=\d)")  # "a global batch of " before 16M
 
 
@@ -124,7 +288,10 @@ def _without_repeated_lead(gap: str, replacement: str) -> str:
 
 def _expansion(entry: dict, lang: str) -> str:
     if lang != "en" and (entry.get(lang) or {}).get("term"):
-        return entry[lang]["term"]
+        own = entry[lang]["term"]
+        bare = re.sub(r"\s*\([^)]*\)\s*$", "", own).strip()
+        # "NVIDIA (إنفيديا)" for NVIDIA, "وحدة معالجة الرسومات (GPU)" for GPU: the name in brackets is added once, by expand
+        return "" if bare.lower() == (entry.get("term") or "").lower() else bare or own
     expansion = entry.get("expansion") or ""
     return re.sub(r"\s*\([^)]*\)\s*$", "", expansion)  # "DeepSeek-V3 (DSV3)" -> "DeepSeek-V3"
 
@@ -143,10 +310,10 @@ def same_language(text: str, lang: str) -> bool:
 def claim(doc, item) -> str:
     """A claim restated plainly in doc.lang."""
     m = messages(doc.lang)
+    if same_language(item.quote, doc.lang):  # the author's own words, read out, before any frame's wording
+        return expand(doc, item.start, item.end, doc.lang)
     if item.frame and item.frame in m.get("frames", {}):
         return frame(doc, item)
-    if same_language(item.quote, doc.lang):
-        return expand(doc, item.start, item.end, doc.lang)
     kind = item.kinds[0] if item.kinds else "cause"
     figures = join_names([figure(f, doc.lang) for f in item.figures if f.quantity != "expression"], doc.lang)
     about = join_names([_term_name(doc, term_id) for term_id in item.term_ids][:3], doc.lang)
@@ -164,26 +331,38 @@ def _term_name(doc, term_id: str) -> str:
 def frame(doc, item) -> str:
     """A frame claim ("you only need PP when DP-comms bound") in the locale's plain words."""
     m = messages(doc.lang)
-    chips = item.chips  # a frame restates what the claim itself names, not the whole thread's hardware
+    # A frame restates what the claim itself names, not the whole thread's hardware, and never a chip the text
+    # names only as "GPUs" (the catalog's H100 is then an assumption of the check, not something the text said).
+    chips = [c for c in item.chips if not doc.named_only_generically(c) or c["id"].startswith("tpu")]
     models = item.models
     chips_text = join_names(list(dict.fromkeys(chip_name(c, doc.lang) for c in chips)), doc.lang)
     models_text = join_names([model_name(x) for x in models], doc.lang)
     parts = m["frame_parts"]
     key = f"{item.frame}_question" if "question" in item.kinds and f"{item.frame}_question" in m["frames"] else item.frame
+    if key == "pp_not_needed" and not _says_efficiency(item):
+        key = "pp_not_needed_no_metric"  # "trains at good efficiency" only when the text speaks of MFU or efficiency
     return m["frames"][key].format(
         chips=(parts["on_chips"].format(chips=chips_text) if chips_text else ""),
         models=(parts["models"].format(models=models_text) if models_text else parts["a_large_model"]),
         metric=parts["good_mfu"] if "model-flops-utilization" in item.term_ids else parts["good_efficiency"])
 
 
+_EFFICIENCY = pattern_cache.lazy(r"\b(?:MFU|HFU|efficien\w*|utili[sz]ation|throughput|fast|well)\b|كفاءة|استغلال|الإنتاجية", re.I)
+
+
+def _says_efficiency(item) -> bool:
+    return "model-flops-utilization" in item.term_ids or bool(_EFFICIENCY.search(item.quote))
+
+
 def plain(doc) -> str:
     """The whole input restated: each sentence expanded when it is in the output language, else its claims' restatements."""
     pieces = []
     claims_at = {c.start: c for c in doc.claims}
+    seen: set[str] = set()  # a term is expanded where it first appears, not in every sentence
     for start, end in doc.sentences:
         sentence = doc.text[start:end]
-        if start in claims_at and (claims_at[start].frame or not same_language(sentence, doc.lang)):
+        if start in claims_at and not same_language(sentence, doc.lang):
             pieces.append(claims_at[start].plain)
         elif same_language(sentence, doc.lang):
-            pieces.append(expand(doc, start, end, doc.lang))
+            pieces.append(expand(doc, start, end, doc.lang, seen))
     return "\n".join(p for p in pieces if p)

@@ -34,13 +34,22 @@ def test_requirement_frames_are_recognised_in_arabic():
     text = "هناك حاجة إلى توازي خطوط الأنابيب بشكل أساسي عندما تكون محدودا باتصالات DP."
     doc = analyse(text, "ar")
     assert [c.frame for c in doc.claims] == ["pp_only_when_dp_bound"]
-    assert "عنق الزجاجة" in doc.claims[0].plain
+    # Issue 18: in the text's own language the restatement is the author's sentence (its condition kept);
+    # the frame's wording restates it only in the other language.
+    assert "عندما تكون محدودا باتصالات" in doc.claims[0].plain
+    assert "bottleneck" in analyse(text, "en").claims[0].plain
 
 
 def test_arabic_negation_does_not_fire_inside_a_word():
-    # "لا" starts no word in "الاختناقات" (traffic jams): the GPU analogy claims PP is needed, not that it is not.
-    text = "تشبه مجموعات GPU التقليدية وجود طرق ضيقة بين المدن، لذلك تحتاج إلى توجيه معقد (Pipeline Parallelism) لتجنب الاختناقات المرورية"
+    # "لا" starts no word in "الاختناقات" (traffic jams): the sentence claims PP is needed, not that it is not.
+    text = "في عناقيد GPU التقليدية تحتاج إلى Pipeline Parallelism لتجنب الاختناقات في الشبكة"
     assert [c.frame for c in analyse(text, "ar").claims] == ["pp_needed"]
+
+
+def test_an_analogy_takes_no_frame():
+    # Issue 18: the seed's highway analogy illustrates; it used to be framed as "H100 clusters need PP".
+    text = "تشبه مجموعات GPU التقليدية وجود طرق ضيقة بين المدن، لذلك تحتاج إلى توجيه معقد (Pipeline Parallelism) لتجنب الاختناقات المرورية"
+    assert [c.frame for c in analyse(text, "ar").claims] == [None]
 
 
 def test_causes_and_computations_are_claims():
@@ -71,3 +80,9 @@ def test_a_hard_wrapped_sentence_is_one_claim():
     quotes = [claim["quote"] for claim in result["claims"]]
     assert any("over a\nlarge enough domain" in quote for quote in quotes), quotes
     assert not any(quote.rstrip().endswith("over a") for quote in quotes)
+
+
+def test_a_reported_belief_takes_no_frame():
+    # Issue 18: "PP is considered necessary" reports the belief the author argues against; it is not a claim to frame.
+    assert [c.frame for c in analyse("يعتبر التوازي في خطوط الأنابيب ضروريا للتدريب على نطاق واسع", "ar").claims] == [None]
+    assert [c.frame for c in analyse("PP is usually considered necessary for training at scale.", "en").claims] in ([None], [])

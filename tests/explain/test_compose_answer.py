@@ -55,7 +55,10 @@ def test_the_seed_claim_comes_first_and_is_not_contradicted():
     text = "with TPUs at K2 or DSV3 scale you get excellent MFU without PP; you only need PP when you're DP-comms bound"
     result = explain_offline(text, "en")
     gist = result["explanation"].split("## ")[1]
-    assert gist.index("TPU") < gist.index("only when")
+    # The gist restates both sentences with their polarity and condition (it used to paste a frame's wording).
+    assert re.search(r"without (?:pipeline parallelism|PP)\b", gist) and "only need pipeline parallelism (PP) when" in gist
+    assert gist.count("pipeline parallelism (PP)") == 1  # expanded once, where it first appears
+    assert sorted(i for item in result["gist"] for i in item["from"]) == [0, 1]
     tpu_runs = [c for c in result["calculations"] if c["calculator"] == "pp_necessity" and c["inputs"]["chip"] == "tpu-v5p"]
     assert tpu_runs and not any(r["outputs"]["dp_comm_bound"] for r in tpu_runs)
     assert result["claims"][0]["verdict"] == "consistent"
@@ -82,3 +85,12 @@ def test_a_figure_read_out_keeps_one_article_and_one_noun():
     plain = explain_offline("Llama 3 405B reached 38-43% MFU at a global batch of 16M tokens on 16,384 GPUs.",
                             lang="en")["plain"]
     assert "at a global batch of 16M tokens" in plain and "batch of a global batch" not in plain
+
+
+def test_a_number_too_large_for_a_float_never_reaches_json():
+    # Issue 18 (bug 7): "12e45678" reads as infinity; the answer stays JSON (it was HTTP 500 / a CLI traceback).
+    import json
+
+    result = explain_offline("you only need PP when you're DP-comms bound (run 9, 12e45678)", "en")
+    json.dumps(result, allow_nan=False)
+    assert all(f["quote"] != "12e45678" for f in result["figures"])

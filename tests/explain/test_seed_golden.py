@@ -100,6 +100,6 @@ def test_language_is_detected_and_arabic_is_arabic(seed_text):
 
 def test_sections_in_order(result):
     headings = re.findall(r"^## (.+)$", result["explanation"], re.M)
-    assert len(headings) == 4
+    assert len(headings) == 5
     if result["language"] == "en":
-        assert headings == ["In short", "What the text claims, checked", "The terms", "Corrections"]
+        assert headings == ["In short", "Why, step by step", "What the text claims, checked", "The terms", "Corrections"]

@@ -241,3 +241,11 @@ def test_settings_are_injected_and_can_be_overridden(tmp_path):
         response = test_client.post("/v1/explain", json={"text": "What is PP and why is DP slower?"})
     assert response.status_code == 200  # the override's limit applies, not the factory's
     assert (tmp_path / "unjargon.db").exists()
+
+
+def test_explain_with_a_number_beyond_float_range_answers_200(client):
+    # Issue 18: "12e45678" is infinity as a float; it used to reach JSON and fail with HTTP 500.
+    response = client.post("/v1/explain", json={"text": "you only need PP when you're DP-comms bound (run 9, 12e45678)",
+                                                "lang": "en", "backend": "offline"})
+    assert response.status_code == 200
+    assert "12e45678" not in [f["quote"] for f in response.json()["figures"]]

@@ -1,0 +1,216 @@
+"""The gist: the author's point restated from the author's own sentences, each gist sentence naming the ones it restates."""
+
+import re
+
+from service.explain import claims as cues
+from service.explain import pattern_cache, restate
+from service.explain.document import Document
+from service.i18n.messages import messages
+
+MAX_SENTENCES = 3
+MIN_SCORE = 3.0  # below this a sentence argues nothing: a label, a gloss, an aside
+LONG_SENTENCE_WORDS = 60
+# Frames that cannot both hold for the same hardware: one answer never states both.
+CONTRADICTING = {"pp_needed": {"pp_not_needed", "fast_links_no_pp"}, "dp_comms_bound": {"fast_links_no_pp", "pp_not_needed"}}
+
+# "1) data parallelism (DP): ...", "•TPU (Tensor Processing Unit): ..." gloss a term; they are not the author's point.
+_GLOSS = pattern_cache.lazy(r"^\s*(?:\d+[).]\s*)?[^:.!?؟]{1,60}\([^()]{1,60}\)\s*:")
+# An aside announces itself: "Meanwhile ...", "BTW ...", "وفي الأثناء".
+_ASIDE = pattern_cache.lazy(r"^\s*(?:meanwhile|btw|by the way|also|separately|side note|unrelated|p\.?s\.?)\b|^\s*(?:في الأثناء|بالمناسبة)", re.I)
+_ABOUT_THE_PAGE = pattern_cache.lazy(r"\b(?:for illustration|the following|as follows|illustrat\w+|in the (?:figure|table|diagram|image)|see (?:below|above|figure)|"
+                                    r"shown (?:below|above)|this (?:figure|table|diagram))\b|(?:الشكل|الجدول) (?:أدناه|أعلاه)", re.I)
+# "DualPipe is an innovative bidirectional pipeline ..." states what a description is about.
+_DEFINES = pattern_cache.lazy(r"^\s*(?:[A-Z][\w.-]*(?:\s+[A-Z0-9][\w.-]*){0,3}|the\s+\w+)\s+(?:is|are)\s+(?:an?|the)\s"
+                              r"|^\s*\S+(?:\s+\S+)?\s+(?:هو|هي)\s")
+# A caption ("Example DualPipe scheduling for 8 PP ranks", "Figure 3:") describes a picture, not the subject.
+_CAPTION = pattern_cache.lazy(r"^\s*(?:example|figure|fig\.|table|diagram)\b|^\s*(?:مثال|الشكل|جدول)\s", re.I)
+_SPEAKER = pattern_cache.lazy(r"^(?P<speaker>[A-Z][\w.'-]+(?: [A-Z][\w.'-]+){0,2})\s*:\s+(?=\S)")
+_TRAILING = ".。!?؟:;؛،, "
+# Words that announce a point rather than make it: "So the takeaway:", "TL;DR:", "الخلاصة:".
+_ANNOUNCER = pattern_cache.lazy(r"^(?:(?:so|and|thus|therefore|anyway|basically)\s*,?\s+)?(?:the\s+)?(?:takeaway|tl;?dr|bottom line|"
+                                r"in short|key (?:insight|point)|short version|الخلاصة|باختصار|البصيرة الرئيسية)\s*[:,-]\s*", re.I)
+
+
+def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
+    """How much sentence `index` carries the author's point: cue words of conclusions, requirements, recommendations
+    and questions, the field's terms it argues with; glosses, labels, asides and lists of figures score low."""
+    start, end = doc.sentences[index]
+    sentence = doc.text[start:end]
+    words = sentence.split()
+    if len(words) < 4 or _GLOSS.match(sentence):
+        return 0.0
+    if sentence.rstrip().endswith(":"):
+        # A label ("Key insight:") announces; a whole sentence that opens a list ("Llama 4 comes in three models:")
+        # states the topic, the point of a description when nothing else argues.
+        topic = 1.5 + 0.25 * min(len(term_ids), 2) if len(words) >= 6 else 0.0
+        return max(0.0, topic - 2.0) if _ABOUT_THE_PAGE.search(sentence) or _CAPTION.match(sentence) else topic
+    protected = restate.protected_spans(doc)
+    machine = sum(min(b, end) - max(a, start) for a, b in protected if a < end and start < b)
+    if machine > 0.5 * (end - start):
+        return 0.0  # a config line or a command is set-up, not the author's point
+    core = _without_asides(sentence)  # "Our 70B run (FSDP8 TP8 PP4 on 256 H100s) reached 41% MFU" is about its result
+    figures = [f for f in doc.figures if start <= f.start < end and f.quote in core]
+    if len(figures) >= 3 and len(core.split()) - len(figures) * 2 < 6:
+        return 0.0  # a list of figures is not a point
+    value = 3.0 * cues.cue("point", sentence) + 2.0 * cues.cue("requirement", sentence) + 1.0 * cues.cue("cause", sentence)
+    value += 2.0 * sentence.rstrip().endswith(("?", "؟"))
+    value += 1.0 * bool(claim is not None and claim.frame) + 0.5 * min(len(term_ids), 4)
+    value += 0.5 * bool(claim is not None and claim.calculations)
+    value += 1.5 * bool(claim is not None and {"measurement", "comparison"} & set(claim.kinds))  # a report's result
+    if _ASIDE.match(sentence):
+        value -= 1.5
+    if sentence.count("(") != sentence.count(")"):
+        value -= 2.0  # a fragment cut inside a bracket
+    if cues.cue("analogy", sentence):
+        value -= 3.0  # an illustration, not the point
+    if _DEFINES.match(sentence) and term_ids:
+        value += 1.5  # what the passage is about, the point of a description
+    if _ABOUT_THE_PAGE.search(sentence) or _CAPTION.match(sentence):
+        value -= 2.0  # about the figure or the page, not about the subject
+    if len(words) > LONG_SENTENCE_WORDS:
+        value -= 2.0
+    return value
+
+
+def _terms_by_sentence(doc: Document) -> list[set[str]]:
+    ids: list[set[str]] = [set() for _ in doc.sentences]
+    for match in doc.occurrences:
+        for i, (a, b) in enumerate(doc.sentences):
+            if a <= match.start < b:
+                ids[i].add(match.entry["id"])
+                break
+    return ids
+
+
+def restated(doc: Document, index: int, seen: set[str] | None = None) -> str:
+    """Sentence `index` in plain words in doc.lang: the sentence itself with its terms read out when it is in that
+    language (negations, conditions and who did what kept), else its polarity-checked frame or the reason it
+    states; '' when nothing faithful can be said in doc.lang; a link's general wording
+    would attribute to the text what it did not say, so it goes under the reasons, never here)."""
+    start, end = doc.sentences[index]
+    sentence = doc.text[start:end]
+    claim = next((c for c in doc.claims if c.start == start), None)
+    if restate.same_language(sentence, doc.lang):
+        text = restate.expand(doc, start, end, doc.lang, seen)
+        text = _without_asides(text)  # the text's known mistranslations are already the terms meant (restate.expand)
+        text = _ANNOUNCER.sub("", text, count=1)
+        speaker = _SPEAKER.match(text)
+        if speaker:
+            rest = text[speaker.end():]
+            text = messages(doc.lang)["gist"]["speaker_says"].format(speaker=speaker.group("speaker"), claim=rest)
+        return _trimmed(text.strip().rstrip(_TRAILING))
+    if claim is not None and claim.frame and claim.plain:
+        return claim.plain.strip().rstrip(_TRAILING)
+    quote = _trimmed(_without_asides(sentence.strip().rstrip(_TRAILING)))
+    if len(quote.split()) <= MAX_GIST_WORDS + 1:  # a trimmed quote ends with "…"  # no translation offline: the author's own words, quoted, not a template
+        return messages(doc.lang)["claim_ref"].format(quote=quote)
+    return ""
+
+
+MAX_GIST_WORDS = 45
+
+
+def _trimmed(text: str) -> str:
+    """A very long sentence cut after the last clause that ends within MAX_GIST_WORDS words (a gist is short)."""
+    words = text.split()
+    if len(words) <= MAX_GIST_WORDS:
+        return text
+    ends = [i for i, w in enumerate(words[:MAX_GIST_WORDS]) if w.endswith((",", "،", ";", "؛")) and i >= 12]
+    return " ".join(words[:ends[-1] + 1]).rstrip(",،;؛") + " …" if ends else text
+
+
+def _without_asides(text: str) -> str:
+    """The sentence without its long bracketed asides (a gloss of four words or more): a gist says the point."""
+    out, depth, group = [], 0, []
+    for char in text:
+        if char == "(":
+            depth += 1
+        if depth:
+            group.append(char)
+        else:
+            out.append(char)
+        if char == ")" and depth:
+            depth -= 1
+            if not depth:
+                inner = "".join(group)
+                if len(inner.split()) < 4:
+                    out.append(inner)
+                group = []
+    out.append("".join(group))
+    return " ".join("".join(out).replace(" ,", ",").replace(" ،", "،").split())
+
+
+def gist(doc: Document, links: list[dict]) -> list[dict]:
+    """One to three gist sentences, [{"text", "from": [sentence indexes]}]: the author's point first.
+
+    A sentence that links two of the field's ideas (`links`, from reasons.find) argues, so it weighs a little more.
+    """
+    ids = _terms_by_sentence(doc)
+    linked = {i for item in links for i in item["from"]}
+    claims_at = {c.start: c for c in doc.claims}
+    scored = []
+    for i, (start, _) in enumerate(doc.sentences):
+        value = score(doc, i, ids[i], claims_at.get(start)) + 0.5 * (i in linked)
+        if value >= MIN_SCORE:
+            scored.append((value, i))
+    if not scored:  # nothing argues strongly: the sentence that argues most, if any does
+        best = max(((score(doc, i, ids[i], claims_at.get(a)), i) for i, (a, _) in enumerate(doc.sentences)), default=(0.0, 0))
+        scored = [best] if best[0] >= MIN_SCORE / 6 else []  # a title ("Adding Tokens/s/device to the log") will do
+    scored.sort(key=lambda item: (-item[0], item[1]))
+    chosen: list[tuple[int, str]] = []
+    seen_words: list[set[str]] = []
+    frames: list[tuple[str, frozenset]] = []
+    # A sentence said in the answer's language comes before a quote in the other one; quotes only fill in.
+    in_language = [(v, i) for v, i in scored if restate.same_language(doc.text[slice(*doc.sentences[i])], doc.lang)
+                   or (claims_at.get(doc.sentences[i][0]) is not None and claims_at[doc.sentences[i][0]].frame)]
+    quoted = [(v, i) for v, i in scored if (v, i) not in in_language]
+    for _, i in in_language + (quoted if not in_language else []):
+        text = restated(doc, i)
+        words = set(text.lower().split())
+        if not text or any(len(words & other) > 0.75 * len(words | other) for other in seen_words):
+            continue  # said already (a frame two sentences share, a repeated point)
+        claim = claims_at.get(doc.sentences[i][0])
+        frame = claim.frame if claim is not None and not restate.same_language(claim.quote, doc.lang) else None
+        chips = frozenset(c["id"] for c in claim.chips) if claim is not None else frozenset()
+        if frame and any(other in CONTRADICTING.get(frame, ()) or frame in CONTRADICTING.get(other, ())
+                         for other, other_chips in frames if other_chips == chips):
+            continue  # two frames that contradict each other for the same hardware: the better-placed one stays
+        if frame:
+            frames.append((frame, chips))
+        chosen.append((i, text))
+        seen_words.append(words)
+        if len(chosen) >= MAX_SENTENCES:
+            break
+    if not chosen:
+        return []
+    first, rest = chosen[0], sorted(chosen[1:])
+    m = messages(doc.lang)["gist"]
+    out = []
+    seen: set[str] = set()  # each term expanded once in the whole gist, where it first appears
+    reason_given = False
+    for number, (i, _) in enumerate([first, *rest]):
+        text = restated(doc, i, seen)
+        sentence = doc.text[slice(*doc.sentences[i])]
+        if number == 0:
+            key = "question_first" if sentence.rstrip().endswith(("?", "؟")) else "claim_first"
+        else:
+            key = "reason" if cues.cue("cause", sentence) and not reason_given else "claim_next"
+            reason_given = reason_given or key == "reason"
+        out.append({"text": m[key].format(claim=text, reason=text).replace("….", "…"), "from": [i]})
+    return _named_once(out)
+
+
+_BRACKETED_NAME = pattern_cache.lazy(r" \(([A-Z][\w-]{1,15})\)")
+
+
+def _named_once(sentences: list[dict]) -> list[dict]:
+    """An acronym is given in brackets once in the whole gist: a frame's own "(PP)" after the first is dropped."""
+    named: set[str] = set()
+
+    def keep_first(match):
+        if match.group(1) in named:
+            return ""
+        named.add(match.group(1))
+        return match.group(0)
+
+    return [{**item, "text": _BRACKETED_NAME.sub(keep_first, item["text"])} for item in sentences]

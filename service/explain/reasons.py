@@ -1,0 +1,132 @@
+"""The reasons a text gives: links of data/reasons.json whose cause and effect its sentences name, sized by a calculator."""
+
+import bisect
+import json
+from functools import cache
+
+import calculators
+from calculators import catalog
+from calculators.resources import data_dir
+
+from service.explain import claims
+from service.explain.document import Document
+
+MAX_LINKS = 4
+# A pipeline the text does not describe: an example, said as such. Four micro-batches per stage keep the bubble
+# (p-1)/m near a quarter of the step (Narayanan et al. 2021, section 2.2.1, wants m much larger than p).
+EXAMPLE_STAGES, EXAMPLE_MICROBATCHES = 8, 32
+SHAPE_FIELDS = ("seq_len", "d_model", "n_heads", "n_layers")
+
+
+@cache
+def table() -> list[dict]:
+    """data/reasons.json's links, loaded once."""
+    return json.loads((data_dir() / "reasons.json").read_text(encoding="utf-8"))["links"]
+
+
+def _ids_by_sentence(doc: Document) -> list[set[str]]:
+    """The glossary terms each sentence names."""
+    ids: list[set[str]] = [set() for _ in doc.sentences]
+    starts = [a for a, _ in doc.sentences]
+    for match in doc.occurrences:
+        i = bisect.bisect_right(starts, match.start) - 1
+        if i >= 0 and match.start < doc.sentences[i][1]:
+            ids[i].add(match.entry["id"])
+    return ids
+
+
+def _linked(doc: Document, window: list[int]) -> bool:
+    """Whether the sentences argue (a cause, a consequence, a requirement, what a choice hurts or avoids)."""
+    text = " ".join(doc.text[doc.sentences[i][0]:doc.sentences[i][1]] for i in window)
+    return claims.cue("cause", text) or claims.cue("point", text) or claims.cue("requirement", text)
+
+
+def find(doc: Document) -> list[dict]:
+    """The links the text makes, first mention first: each with its wording in doc.lang, its source and sentences.
+
+    A link counts when one sentence, or two neighbouring ones, name one of its causes and one of its effects
+    (different terms) with words that argue; a link sized by a calculator gets that calculation appended to
+    doc.calculations (its index in `calculation`).
+    """
+    ids = _ids_by_sentence(doc)
+    found: list[dict] = []
+    windows = [[i] for i in range(len(doc.sentences))] + [[i, i + 1] for i in range(len(doc.sentences) - 1)]
+    for link in table():
+        cause, effect = set(link["cause"]), set(link["effect"])
+        for window in windows:  # one sentence before two neighbouring ones
+            names = set().union(*(ids[j] for j in window))
+            causes, effects = names & cause, names & effect
+            if causes and effects and len(causes | effects) > 1 and _linked(doc, window):
+                naming = next((j for j in window if ids[j] & cause), window[0])  # the sentence that names the cause
+                found.append({"id": link["id"], "from": window, "link": link, "quote_from": naming})
+                break
+    found.sort(key=lambda item: item["from"][0])
+    found = _without_repeats(found)[:MAX_LINKS]
+    out = []
+    for item in found:
+        link = item["link"]
+        entry = {"id": item["id"], "from": item["from"], "quote_from": item["quote_from"],
+                 "text": link[doc.lang] if doc.lang in link else link["en"],
+                 "short": link.get(f"short_{doc.lang}") or link.get("short_en") or "",
+                 "condition": link.get(f"condition_{doc.lang}") or link.get("condition_en", ""),
+                 "source": link["source"], "calculation": None}
+        if link.get("calculator") == "pipeline_activation_memory" and not any(o["calculation"] is not None for o in out):
+            run = _pipeline_memory(doc)
+            if run is not None:
+                doc.calculations.append(run)
+                entry["calculation"] = len(doc.calculations) - 1
+        out.append(entry)
+    return out
+
+
+def _without_repeats(found: list[dict]) -> list[dict]:
+    """One link per sentence window, and none that a link already shown states ('covers')."""
+    out, windows = [], set()
+    covered = {c for item in found for c in item["link"].get("covers", ())}
+    for item in found:
+        key = tuple(item["from"])
+        if key not in windows and item["id"] not in covered:
+            windows.add(key)
+            out.append(item)
+    return out
+
+
+def _pipeline_memory(doc: Document) -> dict | None:
+    """AFAB against 1F1B on the text's pipeline when it states one, else on an example pipeline, every assumption said."""
+    assumed: list[str] = []
+    stages, micro = doc.figure("pp_degree"), doc.figure("microbatches")
+    inputs: dict = {"pp_degree": int(stages.value) if stages else EXAMPLE_STAGES,
+                    "microbatches": int(micro.value) if micro else EXAMPLE_MICROBATCHES}
+    if not stages or not micro:
+        assumed.append("example")
+    model = next((m for m in doc.models() if all(m.get(f) for f in SHAPE_FIELDS)), None)
+    if model is not None and inputs["pp_degree"] <= model["n_layers"]:
+        inputs.update(model=model["id"], micro_batch=1, recompute="selective")
+        assumed.append("model")
+    try:
+        run = calculators.jsonable(calculators.run("pipeline_activation_memory", inputs))
+    except calculators.CalculatorInputError:
+        return None
+    run["reason_assumptions"] = assumed
+    run["input_sources"] = _sources(doc, run["inputs"], stages, micro, model)
+    return run
+
+
+def _sources(doc: Document, inputs: dict, stages, micro, model) -> dict:
+    """Where each input of the sizing came from, in the shape the checks use (text, catalog or assumed)."""
+    example = "an example pipeline; the text gives no {}".format
+    out = {"pp_degree": {"source": "text", "quote": stages.quote} if stages else {"source": "assumed", "why": example("stage count")},
+           "microbatches": {"source": "text", "quote": micro.quote} if micro else {"source": "assumed", "why": example("micro-batch count")}}
+    if model is not None:
+        mention = next((m for m in doc.mentions if m.kind == "model" and m.entry is model), None)
+        out["model"] = {"source": "text", "quote": doc.text[mention.start:mention.end]} if mention else {"source": "catalog"}
+        out.update({f: {"source": "catalog", "from": model["id"]} for f in SHAPE_FIELDS})
+        out["micro_batch"] = {"source": "assumed", "why": "one sequence per micro-batch"}
+        out["recompute"] = {"source": "assumed", "why": "attention recomputed, as FlashAttention does"}
+    return {k: v for k, v in out.items() if k in inputs}
+
+
+def model_name(run: dict) -> str:
+    """The catalog name of the model a sizing ran on, or ''."""
+    model = run["inputs"].get("model")
+    return catalog.models().get("model", model)["name"] if model else ""
