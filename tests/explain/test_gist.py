@@ -3,7 +3,7 @@
 import re
 
 from service.explain.compose import explain_offline
-from service.explain.document import analyse
+from service.explain.pipeline import analyse
 
 
 def gist_of(text: str, lang: str = "en") -> tuple[str, list[dict]]:

@@ -8,7 +8,7 @@ import pytest
 from calculators.resources import data_dir
 from service.explain import glossary, reasons
 from service.explain.compose import explain_offline
-from service.explain.document import analyse
+from service.explain.pipeline import analyse
 from service.explain.number_check import numbers_in
 
 SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"

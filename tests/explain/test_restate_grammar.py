@@ -1,7 +1,7 @@
 """Issue 18: the plain restatement stays grammatical: a term expanded once, where the sentence can carry it."""
 
 from service.explain import restate
-from service.explain.document import analyse
+from service.explain.pipeline import analyse
 
 
 def plain(text: str, lang: str = "en") -> str:

@@ -1,7 +1,7 @@
 """Issue 18: the passage's central terms first, each in the sense meant here, never cut before its key fact."""
 
 from service.explain.compose import explain_offline, salient_terms
-from service.explain.document import analyse
+from service.explain.pipeline import analyse
 
 
 def ids(text: str, lang: str = "en") -> list[str]:
