@@ -69,30 +69,46 @@ def fit_memory_line(table: dict, runs: list[dict]) -> dict:
     ran = [outputs(r)["memory_fraction_of_hbm"] for r in runs if r.get("ran", True)]
     out_of_memory = [outputs(r)["memory_fraction_of_hbm"] for r in runs if not r.get("ran", True)]
     upper = min(out_of_memory) if out_of_memory else 1.0
-    line = min(1.0, upper)
-    if max(ran) > line:
-        line = max(ran)
+    line = min(1.0, upper)  # never above the whole HBM: a run that ran while predicted above it is a miss of the memory model, not room
     table["memory_line"]["fraction"] = round(line, 3)
     return {"largest_ran": max(ran), "smallest_out_of_memory": upper, "line": table["memory_line"]["fraction"]}
 
 
 def fit_latency_and_overhead(table: dict, runs: list[dict]) -> dict:
-    """For each latency, the step overhead is the median published/modelled ratio; the latency kept leaves the smallest spread."""
+    """For each latency, the step overhead is the median published/modelled ratio; the latency kept leaves the smallest spread.
+
+    Then each stack with calibration runs of its own (inputs 'stack') gets its step overhead the same way, from its runs only, at the
+    latency and memory-bound passes fitted on all of them.
+    """
     timed = [r for r in runs if r.get("tokens_per_s_per_chip")]
-    trials = []
+    table["stacks"] = {}  # every run at the generic figures while they are fitted
+    ratios = {}
     for passes in PASSES:
         for latency in LATENCIES:
             table["collective_latency"]["seconds"], table["step_overhead"]["fraction"] = latency, 1.0
             table["memory_bound"]["passes"] = passes
-            ratios = [r["tokens_per_s_per_chip"] / outputs(r)["tokens_per_s_per_chip"] for r in timed]
-            overhead = min(statistics.median(ratios), 1.0)
-            spread = statistics.median(abs(math.log(x / overhead)) for x in ratios)
+            ratios[passes, latency] = {r["id"]: r["tokens_per_s_per_chip"] / outputs(r)["tokens_per_s_per_chip"] for r in timed}
+
+    def fit(ids, grid):  # (spread, latency, passes, overhead) of the best point of the grid for these runs
+        trials = []
+        for passes, latency in grid:
+            values = [ratios[passes, latency][i] for i in ids]
+            overhead = min(statistics.median(values), 1.0)
+            spread = statistics.median(abs(math.log(x / overhead)) for x in values)
             trials.append((round(spread, 4), latency, passes, overhead))
-    spread, latency, passes, overhead = min(trials)
+        return min(trials), trials
+
+    (spread, latency, passes, overhead), trials = fit([r["id"] for r in timed], list(ratios))
     table["collective_latency"]["seconds"], table["step_overhead"]["fraction"] = latency, round(overhead, 3)
     table["memory_bound"]["passes"] = passes
+    stacks = {}
+    for stack in sorted({r["inputs"].get("stack", "generic") for r in timed} - {"generic"}):
+        ids = [r["id"] for r in timed if r["inputs"].get("stack") == stack]
+        (s_spread, _, _, s_overhead), _ = fit(ids, [(passes, latency)])
+        stacks[stack] = {"step_overhead": round(s_overhead, 3), "runs": ids, "spread": s_spread}
+    table["stacks"] = {name: {"step_overhead": f["step_overhead"]} for name, f in stacks.items()}
     return {"runs": len(timed), "trials": trials, "latency": latency, "passes": passes, "overhead": table["step_overhead"]["fraction"],
-            "spread": spread}
+            "spread": spread, "stacks": stacks}
 
 
 def write(table: dict, memory: dict, line: dict, timing: dict) -> None:
@@ -108,7 +124,8 @@ def write(table: dict, memory: dict, line: dict, timing: dict) -> None:
         f"{how}: the share of activations and buffers the caching allocator holds beyond them (fragmentation), same fit as 'logits'")}
     stored["memory_line"] = {"fraction": table["memory_line"]["fraction"], "source": (
         f"{how}: with logits and the allocator reserve counted, the largest calibration run that ran needs {line['largest_ran']:.0%} of HBM "
-        f"and the smallest that ran out of memory {line['smallest_out_of_memory']:.0%}; the line is the whole HBM (at most 1), which PyTorch "
+        f"and the smallest that ran out of memory {line['smallest_out_of_memory']:.0%}; the line is the whole HBM (at most 1: a run that ran "
+        "while predicted above it is a miss of the memory model, such as torchtitan's Llama 3.1 8B runs with their 128K-vocabulary logits), which PyTorch "
         "reports as 79.18 GiB (85.0e9 bytes) usable on the 80e9-byte H100 (measured on an H100 80GB HBM3, 2026-11). It replaces Fujii et "
         "al. 2024's 80%, a margin for estimates that leave these out")}
     stored["collective_latency"] = {"seconds": table["collective_latency"]["seconds"], "source": (
@@ -120,11 +137,20 @@ def write(table: dict, memory: dict, line: dict, timing: dict) -> None:
     stored["step_overhead"]["fraction"] = table["step_overhead"]["fraction"]
     stored["step_overhead"]["source"] = (
         f"{how}: the median ratio of published to modelled throughput over its {timing['runs']} timed runs (Narayanan et al. 2021 Tables 1-2, "
-        "Llama 3 Table 4, the DeepSeek-V3 report, and GPT 1.3B / 350M measured on an H100 80GB HBM3, 2026-11), at most 1: what a per-kernel "
+        "Llama 3 Table 4, the DeepSeek-V3 report, GPT 1.3B / 350M measured on an H100 80GB HBM3, 2026-11, and torchtitan's benchmark records "
+        "llama3_h100_202412 and llama3_8b_h200_2025-06), at most 1: what a per-kernel "
         "model misses (launches, synchronisation, data loading)")
+    stored["stacks"] = {name: {"step_overhead": f["step_overhead"]} for name, f in timing["stacks"].items()}
+    stored["stacks"]["source"] = (
+        f"{how}: for each stack, the step overhead (the median ratio of published to modelled throughput, at most 1) over that stack's "
+        "calibration runs only, at the collective latency and memory-bound passes fitted on all of them: "
+        + "; ".join(f"{name} from {len(f['runs'])} runs ({', '.join(f['runs'])})" for name, f in timing["stacks"].items())
+        + ". A job whose stack is not given (generic) uses 'step_overhead' and 'memory_bound', fitted on every calibration run")
     stored["version"] = today
     text = path.read_text(encoding="utf-8")
-    for key in ("version", "memory_bound", "logits", "memory_reserve", "memory_line", "collective_latency", "step_overhead"):  # each on its own line, as written
+    if '"stacks"' not in text:  # first fit: a line of its own after step_overhead's
+        text = re.sub(r'^(  "step_overhead": .*?),?$', lambda m: m.group(1) + ',\n  "stacks": {},', text, count=1, flags=re.M)
+    for key in ("version", "memory_bound", "logits", "memory_reserve", "memory_line", "collective_latency", "step_overhead", "stacks"):  # each on its own line, as written
         line = re.compile(r'^  "' + key + r'": .*?(,?)$', re.M)
         text, count = line.subn(lambda m: f'  "{key}": {json.dumps(stored[key], ensure_ascii=False)}{m.group(1)}', text, count=1)
         assert count == 1, key
@@ -148,6 +174,8 @@ def main() -> None:
     timing = fit_latency_and_overhead(table, runs)
     for spread, latency, passes, overhead in sorted(timing["trials"])[:8]:
         print(f"  latency {latency * 1e6:5.1f} µs, memory-bound passes {passes:g}: step overhead {overhead:.3f}, median |log error| {spread:.3f}")
+    for name, fitted in timing["stacks"].items():
+        print(f"stack {name} ({len(fitted['runs'])} runs): step overhead {fitted['step_overhead']:.3f}, median |log error| {fitted['spread']:.3f}")
     print(f"collective latency {timing['latency'] * 1e6:g} µs per ring step; memory-bound passes {timing['passes']:g}; "
           f"step overhead {timing['overhead']:.3f} ({timing['runs']} timed runs)")
     if args.write:

@@ -16,6 +16,7 @@ MAX_CHIPS, MAX_EXPERTS, MAX_HEADS, MAX_LAYERS = 2**22, 2**16, 2**16, 2**16
 SCHEDULES = ("1f1b", "interleaved", "gpipe", "dualpipe", "zero_bubble")
 RECOMPUTE = ("none", "selective", "full")
 OFFLOAD = ("none", "optimizer", "activations", "both")
+STACKS = ("generic", "megatron", "pytorch")  # only stacks with calibration runs of their own (data/calibration_runs.json)
 
 # Fields `model` fills; "params" is the total (memory), "active_params" the active count (FLOPs).
 MODEL_FIELDS = ("params=total_params", "active_params=params", "n_layers", "d_model", "n_heads", "n_kv_heads", "d_ff",
@@ -54,6 +55,8 @@ JOB_FIELDS = (
     Field("attention_kernel", "choice", "fused (FlashAttention: no s x s matrix kept) or unfused (scores and softmax written out, as before 2022)", default="fused", choices=("fused", "unfused")),
     Field("loss_kernel", "choice", "cross-entropy over the vocabulary: plain (fp32 logits, softmax and gradient held at the loss) or fused (bf16 logits, gradient written in place)", default="plain", choices=("plain", "fused")),
     Field("offload", "choice", "state kept in host memory instead of HBM", default="none", choices=OFFLOAD),
+    Field("stack", "choice", "training software: megatron (Megatron-LM, NeMo: fused kernels), pytorch (PyTorch-native: FSDP, torchtitan, "
+          "llm-foundry, eager modules), or generic (unknown; fitted on every calibration run)", default="generic", choices=STACKS),
 )
 
 LAYOUT_FIELDS = (
@@ -74,6 +77,12 @@ LAYOUT_FIELDS = (
 def efficiencies() -> dict:
     """data/achievable_fraction.json, read once."""
     return json.loads((data_dir() / "achievable_fraction.json").read_text(encoding="utf-8"))
+
+
+def stack_figures(table: dict, stack: str) -> dict:
+    """Step overhead (and memory-bound passes) of a training stack: its own calibration fit, else the fit over every calibration run."""
+    generic = {"step_overhead": table["step_overhead"]["fraction"], "memory_bound_passes": table["memory_bound"]["passes"]}
+    return {**generic, **table.get("stacks", {}).get(stack, {})} if stack != "generic" else generic
 
 
 def _scalar(v: dict, name: str):
@@ -197,11 +206,11 @@ def _hardware(v: dict, chip: dict, job: dict) -> None:
         chip_name=chip.get("name") or "the given chip", precision=precision, peak=float(peak), peak_bf16=float(peak_bf16),
         hbm=float(hbm), hbm_bw=float(hbm_bw), domain=float(min(domain, v["n_chips"])), domain_chips=float(domain), fast_bw=float(fast), network_bw=float(network),
         torus_axes=float(axes) if axes else 0.0, gemm_fraction=float(fraction), gemm_fraction_source=fraction_source,
-        attention_fraction=table["attention"]["fraction"], hbm_fraction=table["hbm"]["fraction"], step_overhead=table["step_overhead"]["fraction"],
+        attention_fraction=table["attention"]["fraction"], hbm_fraction=table["hbm"]["fraction"], step_overhead=stack_figures(table, v.get("stack") or "generic")["step_overhead"],
         collective_fraction=table["collective"]["fraction"], shape=table["gemm_shape"],
         collective_latency_s=table["collective_latency"]["seconds"],
         memory_reserve_fraction=table["memory_reserve"]["fraction"], memory_reserve_bytes=table["memory_reserve"]["bytes"],
-        logits_bytes=table["logits"]["bytes_per_element"] if v["loss_kernel"] == "plain" else table["logits"]["fused_bytes_per_element"], memory_bound_passes=table["memory_bound"]["passes"], memory_line=table["memory_line"]["fraction"],
+        logits_bytes=table["logits"]["bytes_per_element"] if v["loss_kernel"] == "plain" else table["logits"]["fused_bytes_per_element"], memory_bound_passes=stack_figures(table, v.get("stack") or "generic")["memory_bound_passes"], memory_line=table["memory_line"]["fraction"],
         host_bytes=topo.get("host_memory_bytes_per_chip"), host_bw=topo.get("host_link_bandwidth_bytes_per_s"),
         n_chips=float(v["n_chips"]), batch_tokens=float(v["global_batch_tokens"]),
         tp_overlap=float(v["tp_comm_overlap"]), fused_attention=v["attention_kernel"] == "fused", ep_overlap=float(v["ep_comm_overlap"]), offload=v["offload"],
