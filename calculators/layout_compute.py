@@ -50,8 +50,17 @@ def dense_gemms(job: Job, lay: Layouts, tokens):
 
 
 def recompute_factor(lay: Layouts):
-    """Full recomputation repeats the forward pass: 4/3 of the matrix work (Korthikanti et al. 2022)."""
-    return np.where(lay.full_recompute, 4.0, 3.0) / 3.0
+    """Full recomputation repeats the forward pass: 4/3 of the matrix work (Korthikanti et al. 2022); the per-op policy half of it.
+
+    torchtitan's op-level selective checkpointing saves the output of every matrix multiply but each second one
+    (torchtitan/distributed/activation_checkpoint.py, '_custom_policy': 'Saves output of all compute ops, except every second mm').
+    """
+    return np.select([lay.full_recompute, lay.op_recompute], [4.0, 3.5], default=3.0) / 3.0
+
+
+def elementwise_recompute_factor(lay: Layouts):
+    """Element-wise kernels are redone by full recomputation and by the per-op policy (norms, activations are not in its save list)."""
+    return np.where(lay.full_recompute | lay.op_recompute, 4.0, 3.0) / 3.0
 
 
 def _distinct_shapes(lay: Layouts):
@@ -100,7 +109,7 @@ def memory_bound_time(job: Job, lay: Layouts, tokens):
     mlp_elements = (1 - share) * job.mlp_matrices * job.ffn_width + share * (k + job.shared_experts) * 3 * job.expert_width
     elements = 10 * job.hidden + mlp_elements  # per token: two norms, residuals, dropout on h; the MLP's activation on its width
     # each element read and written in bf16 per pass; memory_bound_passes (calibrated) counts the extra kernels a real stack runs over them
-    return 2 * PASSES * job.memory_bound_passes * elements * tokens / lay.tensor * recompute_factor(lay) / (job.hbm_bandwidth * job.hbm_fraction)
+    return 2 * PASSES * job.memory_bound_passes * elements * tokens / lay.tensor * elementwise_recompute_factor(lay) / (job.hbm_bandwidth * job.hbm_fraction)
 
 
 def output_layer_time(job: Job, lay: Layouts, tokens):

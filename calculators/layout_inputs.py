@@ -14,7 +14,7 @@ from .resources import data_dir
 MAX_CHIPS, MAX_EXPERTS, MAX_HEADS, MAX_LAYERS = 2**22, 2**16, 2**16, 2**16
 
 SCHEDULES = ("1f1b", "interleaved", "gpipe", "dualpipe", "zero_bubble")
-RECOMPUTE = ("none", "selective", "full")
+RECOMPUTE = ("none", "selective", "full", "selective_op")
 OFFLOAD = ("none", "optimizer", "activations", "both")
 STACKS = ("generic", "megatron", "pytorch")  # only stacks with calibration runs of their own (data/calibration_runs.json)
 
@@ -68,7 +68,8 @@ LAYOUT_FIELDS = (
     Field("expert_tp_degree", "count", "tensor-parallel degree inside each expert (tp_degree if absent); EP x expert TP may span TP x CP x DP (Megatron's MoE parallel folding)", default=None, integer=True),
     Field("zero_stage", "count", "ZeRO stage: 0 none, 1 optimizer, 2 and gradients, 3 and weights (FSDP)", default=1.0, integer=True, allow_zero=True),
     Field("micro_batch", "count", "sequences per micro-batch", default=1.0, integer=True, maximum=MAX_MICRO_BATCH, beyond=MICRO_BATCH_BEYOND),
-    Field("recompute", "choice", "activation recomputation", default="none", choices=RECOMPUTE),
+    Field("recompute", "choice", "activation recomputation: selective repeats the attention core (Korthikanti et al.), full the forward pass, "
+          "selective_op every second matrix multiply and the element-wise ops (torchtitan's per-op policy)", default="none", choices=RECOMPUTE),
     Field("schedule", "choice", "pipeline schedule (interleaved when virtual_stages > 1)", default=None, choices=SCHEDULES),
 )
 
