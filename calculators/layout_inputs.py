@@ -50,7 +50,8 @@ JOB_FIELDS = (
     Field("fast_bandwidth_bytes_per_s", "bytes_per_s", "one-way bandwidth per chip inside the fast domain (NVLink; a TPU's ICI per axis)", default=None),
     Field("network_bandwidth_bytes_per_s", "bytes_per_s", "one-way network bandwidth per chip beyond the fast domain (one NIC per GPU; DCN for TPUs)", default=None),
     Field("achievable_fraction", "fraction", "fraction of the peak the best large matrix multiply reaches (data/achievable_fraction.json)", default=None),
-    Field("tp_comm_overlap", "fraction", "share of tensor-parallel communication hidden under compute", default=0.5, allow_zero=True),
+    Field("tp_comm_overlap", "fraction", "share of tensor-parallel communication hidden under compute (the stack's usual share if absent: 0.5, "
+          "0 for pytorch, whose tensor parallelism waits on its collectives unless async TP is on)", default=None, allow_zero=True),
     Field("ep_comm_overlap", "fraction", "share of expert-parallel all-to-all hidden under compute (DualPipe hides it all)", default=0.5, allow_zero=True),
     Field("attention_kernel", "choice", "fused (the chip's best fused kernel: FlashAttention-2 on A100, FlashAttention-3 or cuDNN on Hopper and later; no s x s "
           "matrix kept), fused_fa2 (FlashAttention-2, or PyTorch SDPA's flash backend, on any chip: slower on Hopper) or unfused (scores and softmax "
@@ -86,6 +87,12 @@ def attention_fraction(table: dict, chip_id: str, kernel: str) -> float:
     """Fraction of the bf16 peak the attention kernel reaches: FlashAttention-2 falls short of it on the chips 'attention_fa2' lists."""
     slow = table["attention_fa2"]
     return slow["fraction"] if kernel == "fused_fa2" and chip_id in slow["chips"] else table["attention"]["fraction"]
+
+
+def tp_overlap_of(table: dict, stack: str) -> float:
+    """The share of tensor-parallel communication a stack hides under compute when the job does not say."""
+    shares = table["tp_overlap_by_stack"]
+    return shares.get(stack, shares["generic"])
 
 
 def stack_figures(table: dict, stack: str) -> dict:
@@ -222,7 +229,7 @@ def _hardware(v: dict, chip: dict, job: dict) -> None:
         logits_bytes=table["logits"]["bytes_per_element"] if v["loss_kernel"] == "plain" else table["logits"]["fused_bytes_per_element"], memory_bound_passes=stack_figures(table, v.get("stack") or "generic")["memory_bound_passes"], memory_line=table["memory_line"]["fraction"],
         host_bytes=topo.get("host_memory_bytes_per_chip"), host_bw=topo.get("host_link_bandwidth_bytes_per_s"),
         n_chips=float(v["n_chips"]), batch_tokens=float(v["global_batch_tokens"]),
-        tp_overlap=float(v["tp_comm_overlap"]), fused_attention=v["attention_kernel"] != "unfused", ep_overlap=float(v["ep_comm_overlap"]), offload=v["offload"],
+        tp_overlap=float(v["tp_comm_overlap"] if v["tp_comm_overlap"] is not None else tp_overlap_of(table, v.get("stack") or "generic")), fused_attention=v["attention_kernel"] != "unfused", ep_overlap=float(v["ep_comm_overlap"]), offload=v["offload"],
         fast_domain_name=topo.get("fast_domain") or f"a fast domain of {int(domain)} chips",
     )
     if job["offload"] != "none" and (not job["host_bytes"] or not job["host_bw"]):
