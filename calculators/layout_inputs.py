@@ -230,7 +230,7 @@ def _hardware(v: dict, chip: dict, job: dict) -> None:
         host_bytes=topo.get("host_memory_bytes_per_chip"), host_bw=topo.get("host_link_bandwidth_bytes_per_s"),
         n_chips=float(v["n_chips"]), batch_tokens=float(v["global_batch_tokens"]),
         tp_overlap=float(v["tp_comm_overlap"] if v["tp_comm_overlap"] is not None else tp_overlap_of(table, v.get("stack") or "generic")), fused_attention=v["attention_kernel"] != "unfused", ep_overlap=float(v["ep_comm_overlap"]), offload=v["offload"],
-        fast_domain_name=topo.get("fast_domain") or f"a fast domain of {int(domain)} chips",
+        fast_domain_name=topo.get("fast_domain") or f"a fast domain of {int(domain)} chips", stack=v.get("stack") or "generic",
     )
     if job["offload"] != "none" and (not job["host_bytes"] or not job["host_bw"]):
         raise CalculatorInputError("offload", f"needs the host memory and host link of the chip, which the catalog does not give for {job['chip_name']}")

@@ -146,7 +146,9 @@ def assumptions_of(job: dict) -> list[str]:
     """What the model takes for granted, in plain words."""
     notes = [
         "the achievable fraction of peak comes from the best large matrix multiply on this chip generation; thinner matrices run slower (a fit to H100 measurements, 2026-11)",
-        f"{round((1 / job['step_overhead'] - 1) * 100)}% is added to compute for what per-kernel models miss (launches, synchronisation, data loading), fitted on published runs",
+        f"{round((1 / job['step_overhead'] - 1) * 100)}% is added to compute for what per-kernel models miss (launches, synchronisation, data loading), "
+        + ("fitted on every calibration run (give stack megatron or pytorch to use that stack's own fit)" if job["stack"] == "generic"
+           else f"fitted on the calibration runs of the {job['stack']} stack"),
         f"collectives reach {job['collective_fraction']:.0%} of the links' one-way bandwidth and pay {job['collective_latency_s'] * 1e6:g} µs per ring step; ranks are placed tensor-parallel innermost, then context, expert, data and pipeline (Megatron-LM's order)",
         "tensor parallelism uses sequence parallelism; gradients are reduced in bf16; Adam keeps fp32 master weights and two moments (12 bytes per parameter)",
         f"activations assume {'a fused attention kernel without dropout (32·s·b·h bytes per layer for a GPT layer, as measured on an H100)' if job['fused_attention'] else 'unfused attention (Korthikanti et al.: 34·s·b·h + 5·a·s²·b bytes per layer)'}",

@@ -267,3 +267,33 @@ def test_chips_users_asked_for_are_in_the_catalog(chip, hbm, peak):
     result = calculators.run("plan_layout", {"model": "llama-3-8b", "chip": chip, "n_chips": 64, "global_batch_tokens": "4M"})
     assert result["inputs"]["hbm_bytes"] == hbm and result["inputs"]["peak_flop_per_s"] == peak
     assert result["outputs"]["fits_memory"]
+
+
+def _compute_step(inputs: dict) -> dict:
+    """The figures of evaluate_layout's 'layout.compute' step: one layer's matrix, attention and element-wise seconds."""
+    working = calculators.run("evaluate_layout", inputs)["working"]
+    values = next(s["values"] for s in working if s["key"] == "layout.compute")
+    return {name: values[name][0] for name in ("gemm", "attn", "elem")}
+
+
+def test_flashattention_2_on_hopper_runs_at_its_published_share_of_the_peak():
+    # Shah et al. 2024, FlashAttention-3, abstract: "FlashAttention-2 achieving only 35% utilization on the H100 GPU";
+    # on the A100, the chip it was written for, FlashAttention-2 is the chip's best fused kernel (Dao 2023, section 4.1).
+    job = {"model": "llama-3-8b", "n_chips": 8, "global_batch_tokens": 8 * 8192, "zero_stage": 3}
+    for chip, slower in (("h100", 0.6 / 0.35), ("a100", 1.0)):
+        best = _compute_step(job | {"chip": chip, "attention_kernel": "fused"})
+        fa2 = _compute_step(job | {"chip": chip, "attention_kernel": "fused_fa2"})
+        assert fa2["attn"] / best["attn"] == pytest.approx(slower)
+        assert fa2["gemm"] == best["gemm"]
+
+
+def test_torchtitan_per_op_recomputation_redoes_every_second_matrix_multiply():
+    # torchtitan/distributed/activation_checkpoint.py, '_custom_policy': "Saves output of all compute ops, except every second mm";
+    # attention's output is in its save list. Half the forward's matrix work again: 3.5 passes of 3, and no attention redone.
+    job = {"model": "llama-3-8b", "chip": "h100", "n_chips": 8, "global_batch_tokens": 8 * 8192, "zero_stage": 3}
+    none, per_op = _compute_step(job | {"recompute": "none"}), _compute_step(job | {"recompute": "selective_op"})
+    assert per_op["gemm"] / none["gemm"] == pytest.approx(3.5 / 3)
+    assert per_op["attn"] == none["attn"]
+    memory = {rc: calculators.run("evaluate_layout", job | {"recompute": rc})["outputs"]["memory_breakdown_bytes"]["activations"]
+              for rc in ("none", "selective_op", "full")}
+    assert memory["full"] < memory["selective_op"] < memory["none"]  # it keeps some matrix outputs, not all
