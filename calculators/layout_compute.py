@@ -109,7 +109,31 @@ def memory_bound_time(job: Job, lay: Layouts, tokens):
     mlp_elements = (1 - share) * job.mlp_matrices * job.ffn_width + share * (k + job.shared_experts) * 3 * job.expert_width
     elements = 10 * job.hidden + mlp_elements  # per token: two norms, residuals, dropout on h; the MLP's activation on its width
     # each element read and written in bf16 per pass; memory_bound_passes (calibrated) counts the extra kernels a real stack runs over them
-    return 2 * PASSES * job.memory_bound_passes * elements * tokens / lay.tensor * elementwise_recompute_factor(lay) / (job.hbm_bandwidth * job.hbm_fraction)
+    seconds = 2 * PASSES * job.memory_bound_passes * elements * tokens / lay.tensor * elementwise_recompute_factor(lay) / (job.hbm_bandwidth * job.hbm_fraction)
+    return seconds + fp8_cast_time(job, lay, tokens)
+
+
+FP8_CAST_BYTES = 6.0  # per element: bf16 read for the scale (amax) and again for the cast, an fp8 copy and its fp8 transpose written
+
+
+def fp8_cast_time(job: Job, lay: Layouts, tokens):
+    """Under fp8, each linear layer's input (forward) and output gradient (backward) are scaled and cast to fp8, with a transposed copy.
+
+    Hopper's fp8 matrix multiplies take only the 'TN' layout (cuBLAS, cublasLtMatmul FP8 requirements), so the weight-gradient GEMM
+    needs the input and the gradient transposed: Transformer Engine's fused cast-transpose, torchao's float8 casts. Weights are cast
+    once per step and left out.
+    """
+    if job.precision != "fp8":
+        return 0.0
+    h, a, kv, hd, share, k = job.hidden, job.heads, job.kv_heads, job.head_dim, job.moe_share, job.top_k
+    attention_in, attention_grad = h + a * hd, (a + 2 * kv) * hd + h  # QKV and output projections
+    dense_in, dense_grad = h + job.ffn_width, (job.mlp_matrices - 1) * job.ffn_width + h
+    routed = k + job.shared_experts
+    expert_in, expert_grad = routed * (h + job.expert_width), routed * (2 * job.expert_width + h)
+    inputs = attention_in + (1 - share) * dense_in + share * expert_in
+    grads = attention_grad + (1 - share) * dense_grad + share * expert_grad
+    forward_passes = recompute_factor(lay) * 3 - 2  # the forward's casts again when the forward is recomputed
+    return FP8_CAST_BYTES * (inputs * forward_passes + grads) * tokens / lay.tensor / (job.hbm_bandwidth * job.hbm_fraction)
 
 
 def output_layer_time(job: Job, lay: Layouts, tokens):
