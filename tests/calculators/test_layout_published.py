@@ -297,3 +297,13 @@ def test_torchtitan_per_op_recomputation_redoes_every_second_matrix_multiply():
     memory = {rc: calculators.run("evaluate_layout", job | {"recompute": rc})["outputs"]["memory_breakdown_bytes"]["activations"]
               for rc in ("none", "selective_op", "full")}
     assert memory["full"] < memory["selective_op"] < memory["none"]  # it keeps some matrix outputs, not all
+
+
+def test_fp8_casts_each_linear_input_and_output_gradient_over_hbm():
+    # Hopper's fp8 GEMMs take only the TN layout (cuBLAS, cublasLtMatmul FP8 requirements): the input (forward) and the output
+    # gradient (backward) of each linear layer are scaled, cast and transposed, 6 bytes per element. Llama 3 8B, one 8192-token
+    # sequence: inputs 2 x 4096 + 4096 + 14336 = 26,624; gradients (32 + 2 x 8) x 128 + 4096 + 2 x 14336 + 4096 = 43,008 elements;
+    # 6 x 69,632 x 8192 bytes over 90% of the H100's 3.35 TB/s = 1.134 ms per layer.
+    job = {"model": "llama-3-8b", "chip": "h100", "n_chips": 8, "global_batch_tokens": 8 * 8192, "zero_stage": 3}
+    bf16, fp8 = _compute_step(job | {"precision": "bf16"}), _compute_step(job | {"precision": "fp8"})
+    assert fp8["elem"] - bf16["elem"] == pytest.approx(6 * 69632 * 8192 / (3.35e12 * 0.9), rel=1e-9)
