@@ -16,7 +16,7 @@ MAX_CHIPS, MAX_EXPERTS, MAX_HEADS, MAX_LAYERS = 2**22, 2**16, 2**16, 2**16
 SCHEDULES = ("1f1b", "interleaved", "gpipe", "dualpipe", "zero_bubble")
 RECOMPUTE = ("none", "selective", "full", "selective_op")
 OFFLOAD = ("none", "optimizer", "activations", "both")
-STACKS = ("generic", "megatron", "pytorch")  # only stacks with calibration runs of their own (data/calibration_runs.json)
+STACKS = ("generic", "megatron", "pytorch", "pytorch_compile")  # only stacks with calibration runs of their own (data/calibration_runs.json)
 
 # Fields `model` fills; "params" is the total (memory), "active_params" the active count (FLOPs).
 MODEL_FIELDS = ("params=total_params", "active_params=params", "n_layers", "d_model", "n_heads", "n_kv_heads", "d_ff",
@@ -58,8 +58,9 @@ JOB_FIELDS = (
           "written out, as before 2022)", default="fused", choices=("fused", "fused_fa2", "unfused")),
     Field("loss_kernel", "choice", "cross-entropy over the vocabulary: plain (fp32 logits, softmax and gradient held at the loss) or fused (bf16 logits, gradient written in place)", default="plain", choices=("plain", "fused")),
     Field("offload", "choice", "state kept in host memory instead of HBM", default="none", choices=OFFLOAD),
-    Field("stack", "choice", "training software: megatron (Megatron-LM, NeMo: fused kernels), pytorch (PyTorch-native: FSDP, torchtitan, "
-          "llm-foundry, eager modules), or generic (unknown; fitted on every calibration run)", default="generic", choices=STACKS),
+    Field("stack", "choice", "training software: megatron (Megatron-LM, NeMo: fused kernels), pytorch (PyTorch-native, eager: FSDP, torchtitan, "
+          "llm-foundry), pytorch_compile (the same under torch.compile), or generic (unknown; fitted on every calibration run)",
+          default="generic", choices=STACKS),
 )
 
 LAYOUT_FIELDS = (
