@@ -50,11 +50,9 @@ def dense_gemms(job: Job, lay: Layouts, tokens):
 
 
 def recompute_factor(lay: Layouts):
-    """Full recomputation repeats the forward pass: 4/3 of the matrix work (Korthikanti et al. 2022); the per-op policy half of it.
-
-    torchtitan's op-level selective checkpointing saves the output of every matrix multiply but each second one
-    (torchtitan/distributed/activation_checkpoint.py, '_custom_policy': 'Saves output of all compute ops, except every second mm').
-    """
+    """Full recomputation repeats the forward pass: 4/3 of the matrix work (Korthikanti et al. 2022); the per-op policy half of it."""
+    # torchtitan's op-level selective checkpointing saves every matrix multiply's output but each second one
+    # (torchtitan/distributed/activation_checkpoint.py, '_custom_policy': "Saves output of all compute ops, except every second mm").
     return np.select([lay.full_recompute, lay.op_recompute], [4.0, 3.5], default=3.0) / 3.0
 
 
@@ -121,12 +119,10 @@ FP8_CAST_BYTES = 6.0  # per element: bf16 read for the scale (amax) and again fo
 
 
 def fp8_cast_time(job: Job, lay: Layouts, tokens):
-    """Under fp8, each linear layer's input (forward) and output gradient (backward) are scaled and cast to fp8, with a transposed copy.
-
-    Hopper's fp8 matrix multiplies take only the 'TN' layout (cuBLAS, cublasLtMatmul FP8 requirements), so the weight-gradient GEMM
-    needs the input and the gradient transposed: Transformer Engine's fused cast-transpose, torchao's float8 casts. Weights are cast
-    once per step and left out.
-    """
+    """Seconds of fp8's casts per layer and micro-batch: each linear layer's input and output gradient scaled, cast and transposed."""
+    # Hopper's fp8 matrix multiplies take only the 'TN' layout (cuBLAS, cublasLtMatmul FP8 requirements), so the weight-gradient GEMM
+    # needs the input and the gradient transposed too: Transformer Engine's fused cast-transpose, torchao's float8 casts. Weights are
+    # cast once per step and left out.
     if job.precision != "fp8":
         return 0.0
     h, a, kv, hd, share, k = job.hidden, job.heads, job.kv_heads, job.head_dim, job.moe_share, job.top_k
