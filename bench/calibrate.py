@@ -76,11 +76,7 @@ def fit_memory_line(table: dict, runs: list[dict]) -> dict:
 
 
 def fit_latency_and_overhead(table: dict, runs: list[dict]) -> dict:
-    """For each latency, the step overhead is the median published/modelled ratio; the latency kept leaves the smallest spread.
-
-    Then each stack with calibration runs of its own (inputs 'stack') gets its step overhead the same way, from its runs only, at the
-    latency and memory-bound passes fitted on all of them.
-    """
+    """Latency, memory-bound passes and step overhead (median ratio) leaving the smallest spread over all runs; then each stack's."""
     timed = [r for r in runs if r.get("tokens_per_s_per_chip")]
     table["stacks"] = {}  # every run at the generic figures while they are fitted
     ratios = {}
@@ -182,7 +178,7 @@ def write(table: dict, memory: dict, line: dict, timing: dict) -> None:
     eager = timing["stacks"].get("pytorch", {})
     stored["stacks"]["source"] = (
         f"{how}: for each stack, the step overhead (the median ratio of published to modelled throughput, at most 1) over that stack's "
-        "calibration runs only, at the collective latency fitted on all of them: "
+        "calibration runs only (pytorch and pytorch_compile together), at the collective latency fitted on all of them: "
         + "; ".join(f"{name} from {len(f['fitted_on'])} runs ({', '.join(f['fitted_on'])})" for name, f in timing["stacks"].items())
         + (f". Eager PyTorch's memory-bound passes ({eager['memory_bound_passes']:g}) are the median of the passes at which the modelled "
            "eager/compiled throughput ratio matches the published one for each pair of twins ("
