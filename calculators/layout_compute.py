@@ -18,7 +18,8 @@ def shape_efficiency(job: Job, m, k, n):
     def one(d, c):  # below about 1000 the fit is not used: a thin dimension halves the speed at most, the memory roofline does the rest
         return np.maximum((1 + (c / ref) ** 2) / (1 + (c / np.maximum(d, 1.0)) ** 2), 0.5)
 
-    return one(m, job.shape_mn_scale) * one(n, job.shape_mn_scale) * one(k, job.shape_k_scale)
+    # never above the 8192^3 rate: the maximum achievable matmul (Bekman's MAMF, a maximum over shapes) is within 1% of it on the H100
+    return np.minimum(one(m, job.shape_mn_scale) * one(n, job.shape_mn_scale) * one(k, job.shape_k_scale), 1.0)
 
 
 def seconds_per_flop(job: Job, gemms):
@@ -49,8 +50,15 @@ def dense_gemms(job: Job, lay: Layouts, tokens):
 
 
 def recompute_factor(lay: Layouts):
-    """Full recomputation repeats the forward pass: 4/3 of the matrix work (Korthikanti et al. 2022)."""
-    return np.where(lay.full_recompute, 4.0, 3.0) / 3.0
+    """Full recomputation repeats the forward pass: 4/3 of the matrix work (Korthikanti et al. 2022); the per-op policy half of it."""
+    # torchtitan's op-level selective checkpointing saves every matrix multiply's output but each second one
+    # (torchtitan/distributed/activation_checkpoint.py, '_custom_policy': "Saves output of all compute ops, except every second mm").
+    return np.select([lay.full_recompute, lay.op_recompute], [4.0, 3.5], default=3.0) / 3.0
+
+
+def elementwise_recompute_factor(lay: Layouts):
+    """Element-wise kernels are redone by full recomputation and by the per-op policy (norms, activations are not in its save list)."""
+    return np.where(lay.full_recompute | lay.op_recompute, 4.0, 3.0) / 3.0
 
 
 def _distinct_shapes(lay: Layouts):
@@ -85,12 +93,16 @@ def matmul_time(job: Job, lay: Layouts, tokens) -> dict:
 def attention_time(job: Job, lay: Layouts, tokens):
     """Seconds of the attention core (scores, softmax, weighted values) per layer and micro-batch on one chip."""
     a, hd, s, tp = job.heads, job.head_dim, job.seq_len, lay.tensor
+    recomputed = lay.full_recompute | lay.selective_recompute
     if job.fused_attention:  # a FlashAttention-style kernel skips the masked half: causal FLOPs, and keeps no s x s matrix
-        seconds = 6 * a * hd * s * tokens / tp / (job.peak_bf16_flops * job.attention_fraction)
+        # FlashAttention's backward recomputes the scores: 2.5 forwards, as its benchmarks count the work its efficiency is quoted on
+        # (flash-attention benchmarks/benchmark_flash_attention.py, flops(): bwd 2.5 f, fwd_bwd 3.5 f); recomputation adds a forward
+        forwards = 3.5 + recomputed
+        return forwards * 2 * a * hd * s * tokens / tp / (job.peak_bf16_flops * job.attention_fraction)
     else:  # scores and probabilities written out: two batched GEMMs over the full s x s, and the softmax and dropout passes over them
         scores = seconds_per_flop(job, [(s, hd, s, 1.0), (s, s, hd, 1.0)])
         seconds = 12 * a * hd * s * tokens / tp * scores + 20 * a * s * tokens / tp / (job.hbm_bandwidth * job.hbm_fraction)
-    return seconds * np.where(lay.full_recompute | lay.selective_recompute, 4.0, 3.0) / 3.0
+    return seconds * np.where(recomputed, 4.0, 3.0) / 3.0
 
 
 def memory_bound_time(job: Job, lay: Layouts, tokens):
@@ -99,7 +111,29 @@ def memory_bound_time(job: Job, lay: Layouts, tokens):
     mlp_elements = (1 - share) * job.mlp_matrices * job.ffn_width + share * (k + job.shared_experts) * 3 * job.expert_width
     elements = 10 * job.hidden + mlp_elements  # per token: two norms, residuals, dropout on h; the MLP's activation on its width
     # each element read and written in bf16 per pass; memory_bound_passes (calibrated) counts the extra kernels a real stack runs over them
-    return 2 * PASSES * job.memory_bound_passes * elements * tokens / lay.tensor * recompute_factor(lay) / (job.hbm_bandwidth * job.hbm_fraction)
+    seconds = 2 * PASSES * job.memory_bound_passes * elements * tokens / lay.tensor * elementwise_recompute_factor(lay) / (job.hbm_bandwidth * job.hbm_fraction)
+    return seconds + fp8_cast_time(job, lay, tokens)
+
+
+FP8_CAST_BYTES = 6.0  # per element: bf16 read for the scale (amax) and again for the cast, an fp8 copy and its fp8 transpose written
+
+
+def fp8_cast_time(job: Job, lay: Layouts, tokens):
+    """Seconds of fp8's casts per layer and micro-batch: each linear layer's input and output gradient scaled, cast and transposed."""
+    # Hopper's fp8 matrix multiplies take only the 'TN' layout (cuBLAS, cublasLtMatmul FP8 requirements), so the weight-gradient GEMM
+    # needs the input and the gradient transposed too: Transformer Engine's fused cast-transpose, torchao's float8 casts. Weights are
+    # cast once per step and left out.
+    if job.precision != "fp8":
+        return 0.0
+    h, a, kv, hd, share, k = job.hidden, job.heads, job.kv_heads, job.head_dim, job.moe_share, job.top_k
+    attention_in, attention_grad = h + a * hd, (a + 2 * kv) * hd + h  # QKV and output projections
+    dense_in, dense_grad = h + job.ffn_width, (job.mlp_matrices - 1) * job.ffn_width + h
+    routed = k + job.shared_experts
+    expert_in, expert_grad = routed * (h + job.expert_width), routed * (2 * job.expert_width + h)
+    inputs = attention_in + (1 - share) * dense_in + share * expert_in
+    grads = attention_grad + (1 - share) * dense_grad + share * expert_grad
+    forward_passes = recompute_factor(lay) * 3 - 2  # the forward's casts again when the forward is recomputed
+    return FP8_CAST_BYTES * (inputs * forward_passes + grads) * tokens / lay.tensor / (job.hbm_bandwidth * job.hbm_fraction)
 
 
 def output_layer_time(job: Job, lay: Layouts, tokens):

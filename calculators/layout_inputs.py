@@ -14,8 +14,9 @@ from .resources import data_dir
 MAX_CHIPS, MAX_EXPERTS, MAX_HEADS, MAX_LAYERS = 2**22, 2**16, 2**16, 2**16
 
 SCHEDULES = ("1f1b", "interleaved", "gpipe", "dualpipe", "zero_bubble")
-RECOMPUTE = ("none", "selective", "full")
+RECOMPUTE = ("none", "selective", "full", "selective_op")
 OFFLOAD = ("none", "optimizer", "activations", "both")
+STACKS = ("generic", "megatron", "pytorch", "pytorch_compile")  # only stacks with calibration runs of their own (data/calibration_runs.json)
 
 # Fields `model` fills; "params" is the total (memory), "active_params" the active count (FLOPs).
 MODEL_FIELDS = ("params=total_params", "active_params=params", "n_layers", "d_model", "n_heads", "n_kv_heads", "d_ff",
@@ -49,11 +50,17 @@ JOB_FIELDS = (
     Field("fast_bandwidth_bytes_per_s", "bytes_per_s", "one-way bandwidth per chip inside the fast domain (NVLink; a TPU's ICI per axis)", default=None),
     Field("network_bandwidth_bytes_per_s", "bytes_per_s", "one-way network bandwidth per chip beyond the fast domain (one NIC per GPU; DCN for TPUs)", default=None),
     Field("achievable_fraction", "fraction", "fraction of the peak the best large matrix multiply reaches (data/achievable_fraction.json)", default=None),
-    Field("tp_comm_overlap", "fraction", "share of tensor-parallel communication hidden under compute", default=0.5, allow_zero=True),
+    Field("tp_comm_overlap", "fraction", "share of tensor-parallel communication hidden under compute (the stack's usual share if absent: 0.5, "
+          "0 for pytorch, whose tensor parallelism waits on its collectives unless async TP is on)", default=None, allow_zero=True),
     Field("ep_comm_overlap", "fraction", "share of expert-parallel all-to-all hidden under compute (DualPipe hides it all)", default=0.5, allow_zero=True),
-    Field("attention_kernel", "choice", "fused (FlashAttention: no s x s matrix kept) or unfused (scores and softmax written out, as before 2022)", default="fused", choices=("fused", "unfused")),
+    Field("attention_kernel", "choice", "fused (the chip's best fused kernel: FlashAttention-2 on A100, FlashAttention-3 or cuDNN on Hopper and later; no s x s "
+          "matrix kept), fused_fa2 (FlashAttention-2, or PyTorch SDPA's flash backend, on any chip: slower on Hopper) or unfused (scores and softmax "
+          "written out, as before 2022)", default="fused", choices=("fused", "fused_fa2", "unfused")),
     Field("loss_kernel", "choice", "cross-entropy over the vocabulary: plain (fp32 logits, softmax and gradient held at the loss) or fused (bf16 logits, gradient written in place)", default="plain", choices=("plain", "fused")),
     Field("offload", "choice", "state kept in host memory instead of HBM", default="none", choices=OFFLOAD),
+    Field("stack", "choice", "training software: megatron (Megatron-LM, NeMo: fused kernels), pytorch (PyTorch-native, eager: FSDP, torchtitan, "
+          "llm-foundry), pytorch_compile (the same under torch.compile), or generic (unknown; fitted on every calibration run)",
+          default="generic", choices=STACKS),
 )
 
 LAYOUT_FIELDS = (
@@ -65,7 +72,8 @@ LAYOUT_FIELDS = (
     Field("expert_tp_degree", "count", "tensor-parallel degree inside each expert (tp_degree if absent); EP x expert TP may span TP x CP x DP (Megatron's MoE parallel folding)", default=None, integer=True),
     Field("zero_stage", "count", "ZeRO stage: 0 none, 1 optimizer, 2 and gradients, 3 and weights (FSDP)", default=1.0, integer=True, allow_zero=True),
     Field("micro_batch", "count", "sequences per micro-batch", default=1.0, integer=True, maximum=MAX_MICRO_BATCH, beyond=MICRO_BATCH_BEYOND),
-    Field("recompute", "choice", "activation recomputation", default="none", choices=RECOMPUTE),
+    Field("recompute", "choice", "activation recomputation: selective repeats the attention core (Korthikanti et al.), full the forward pass, "
+          "selective_op every second matrix multiply and the element-wise ops (torchtitan's per-op policy)", default="none", choices=RECOMPUTE),
     Field("schedule", "choice", "pipeline schedule (interleaved when virtual_stages > 1)", default=None, choices=SCHEDULES),
 )
 
@@ -74,6 +82,24 @@ LAYOUT_FIELDS = (
 def efficiencies() -> dict:
     """data/achievable_fraction.json, read once."""
     return json.loads((data_dir() / "achievable_fraction.json").read_text(encoding="utf-8"))
+
+
+def attention_fraction(table: dict, chip_id: str, kernel: str) -> float:
+    """Fraction of the bf16 peak the attention kernel reaches: FlashAttention-2 falls short of it on the chips 'attention_fa2' lists."""
+    slow = table["attention_fa2"]
+    return slow["fraction"] if kernel == "fused_fa2" and chip_id in slow["chips"] else table["attention"]["fraction"]
+
+
+def tp_overlap_of(table: dict, stack: str) -> float:
+    """The share of tensor-parallel communication a stack hides under compute when the job does not say."""
+    shares = table["tp_overlap_by_stack"]
+    return shares.get(stack, shares["generic"])
+
+
+def stack_figures(table: dict, stack: str) -> dict:
+    """Step overhead (and memory-bound passes) of a training stack: its own calibration fit, else the fit over every calibration run."""
+    generic = {"step_overhead": table["step_overhead"]["fraction"], "memory_bound_passes": table["memory_bound"]["passes"]}
+    return {**generic, **table.get("stacks", {}).get(stack, {})} if stack != "generic" else generic
 
 
 def _scalar(v: dict, name: str):
@@ -197,15 +223,15 @@ def _hardware(v: dict, chip: dict, job: dict) -> None:
         chip_name=chip.get("name") or "the given chip", precision=precision, peak=float(peak), peak_bf16=float(peak_bf16),
         hbm=float(hbm), hbm_bw=float(hbm_bw), domain=float(min(domain, v["n_chips"])), domain_chips=float(domain), fast_bw=float(fast), network_bw=float(network),
         torus_axes=float(axes) if axes else 0.0, gemm_fraction=float(fraction), gemm_fraction_source=fraction_source,
-        attention_fraction=table["attention"]["fraction"], hbm_fraction=table["hbm"]["fraction"], step_overhead=table["step_overhead"]["fraction"],
+        attention_fraction=attention_fraction(table, chip.get("id", ""), v["attention_kernel"]), hbm_fraction=table["hbm"]["fraction"], step_overhead=stack_figures(table, v.get("stack") or "generic")["step_overhead"],
         collective_fraction=table["collective"]["fraction"], shape=table["gemm_shape"],
         collective_latency_s=table["collective_latency"]["seconds"],
         memory_reserve_fraction=table["memory_reserve"]["fraction"], memory_reserve_bytes=table["memory_reserve"]["bytes"],
-        logits_bytes=table["logits"]["bytes_per_element"] if v["loss_kernel"] == "plain" else table["logits"]["fused_bytes_per_element"], memory_bound_passes=table["memory_bound"]["passes"], memory_line=table["memory_line"]["fraction"],
+        logits_bytes=table["logits"]["bytes_per_element"] if v["loss_kernel"] == "plain" else table["logits"]["fused_bytes_per_element"], memory_bound_passes=stack_figures(table, v.get("stack") or "generic")["memory_bound_passes"], memory_line=table["memory_line"]["fraction"],
         host_bytes=topo.get("host_memory_bytes_per_chip"), host_bw=topo.get("host_link_bandwidth_bytes_per_s"),
         n_chips=float(v["n_chips"]), batch_tokens=float(v["global_batch_tokens"]),
-        tp_overlap=float(v["tp_comm_overlap"]), fused_attention=v["attention_kernel"] == "fused", ep_overlap=float(v["ep_comm_overlap"]), offload=v["offload"],
-        fast_domain_name=topo.get("fast_domain") or f"a fast domain of {int(domain)} chips",
+        tp_overlap=float(v["tp_comm_overlap"] if v["tp_comm_overlap"] is not None else tp_overlap_of(table, v.get("stack") or "generic")), fused_attention=v["attention_kernel"] != "unfused", ep_overlap=float(v["ep_comm_overlap"]), offload=v["offload"],
+        fast_domain_name=topo.get("fast_domain") or f"a fast domain of {int(domain)} chips", stack=v.get("stack") or "generic",
     )
     if job["offload"] != "none" and (not job["host_bytes"] or not job["host_bw"]):
         raise CalculatorInputError("offload", f"needs the host memory and host link of the chip, which the catalog does not give for {job['chip_name']}")

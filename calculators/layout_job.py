@@ -145,5 +145,10 @@ class Layouts:
     def selective_recompute(self):
         return self.recompute == 1
 
+    @property
+    def op_recompute(self):
+        """torchtitan's per-op selective policy: attention's output kept, every second matrix multiply and the element-wise ops redone."""
+        return self.recompute == 3
+
     def is_schedule(self, name: str):
         return self.schedule == SCHEDULE_CODE[name]

@@ -18,7 +18,10 @@ def activation_bytes_per_token(job: Job, lay: Layouts):
     if not job.fused_attention:  # Korthikanti et al.: 5as/h more per token (scores, softmax, dropout mask), unless recomputed
         attention = attention + np.where(lay.selective_recompute, 0.0, 5 * a * job.seq_len)
     computed = attention + mlp
-    kept = np.where(lay.full_recompute, 2 * h, computed)  # full recomputation keeps each layer's input only
+    # The per-op policy keeps the layer's input, attention's output and every second matrix multiply's output (bf16).
+    outputs = a * hd + 2 * kv * hd + 2 * h + (job.mlp_matrices - 1) * (job.ffn_width if share < 1 else job.expert_width * (k + job.shared_experts))
+    per_op = np.minimum(2 * h + 2 * a * hd + outputs, computed)
+    kept = np.select([lay.full_recompute, lay.op_recompute], [2 * h, per_op], default=computed)  # full recomputation keeps each layer's input only
     return kept, computed
 
 

@@ -18,7 +18,7 @@ SOURCES = (
     "data/achievable_fraction.json 'logits', 'memory_reserve' and 'memory_line': memory calibrated on peaks measured on an H100 80GB HBM3, 2026-11 (bench/calibrate.py)",
     "data/achievable_fraction.json: achievable fraction of peak per chip and precision (measured on an H100 80GB HBM3, 2026-11, and published benchmarks)",
 )
-RECOMPUTE_CODE = {"none": 0.0, "selective": 1.0, "full": 2.0}
+RECOMPUTE_CODE = {"none": 0.0, "selective": 1.0, "full": 2.0, "selective_op": 3.0}
 
 
 def layout_arrays(v: dict) -> dict:
@@ -50,7 +50,7 @@ def describe(lay: dict, i: int, dp) -> str:
     parts.append("FSDP (ZeRO-3)" if g["zero"] == 3 else f"ZeRO-{g['zero']}" if g["zero"] else "no ZeRO")
     parts.append(f"micro-batch {g['mb']}")
     if g["rc"]:
-        parts.append(("selective" if g["rc"] == 1 else "full") + " recomputation")
+        parts.append({1: "selective", 2: "full", 3: "per-op selective"}[g["rc"]] + " recomputation")
     return " · ".join(parts)
 
 
@@ -58,7 +58,7 @@ def layout_dict(lay: dict, i: int, dp) -> dict:
     """Layout i as DESIGN.md's layout fields."""
     return {"tp_degree": int(lay["tp"][i]), "pp_degree": int(lay["pp"][i]), "virtual_stages": int(lay["vs"][i]),
             "ep_degree": int(lay["ep"][i]), "cp_degree": int(lay["cp"][i]), "expert_tp_degree": int(lay.get("etp", lay["tp"])[i]), "dp_degree": int(dp[i]), "zero_stage": int(lay["zero"][i]),
-            "micro_batch": int(lay["mb"][i]), "recompute": ("none", "selective", "full")[int(lay["rc"][i])],
+            "micro_batch": int(lay["mb"][i]), "recompute": ("none", "selective", "full", "selective_op")[int(lay["rc"][i])],
             "schedule": SCHEDULES[int(lay["sched"][i])]}
 
 
@@ -100,7 +100,7 @@ def explain(job: dict, lay: dict, r: dict, bind, i: int) -> list[dict]:
                       shape=(float(shape), "fraction"), rate=(job["peak"] * job["gemm_fraction"] * float(shape), "flop_per_s"),
                       attention=(job["attention_fraction"], "fraction"),
                       kernel=word("layout.kernel_fused" if job["fused_attention"] else "layout.kernel_unfused")))
-    note = {0: "", 1: word("layout.recompute_selective"), 2: word("layout.recompute_full")}[int(g["rc"])]
+    note = {0: "", 1: word("layout.recompute_selective"), 2: word("layout.recompute_full"), 3: word("layout.recompute_selective_op")}[int(g["rc"])]
     steps.append(step("layout.compute", gemm=(x["gemm_layer"], "seconds"), attn=(x["attention_layer"], "seconds"),
                       elem=(x["elementwise_layer"], "seconds"), layer=(x["compute_layer"], "seconds"), recompute=note,
                       units=(x["stage_units"], ""), micro=(micro, "count"), opt=(x["optimizer_step"], "seconds"),
@@ -146,7 +146,9 @@ def assumptions_of(job: dict) -> list[str]:
     """What the model takes for granted, in plain words."""
     notes = [
         "the achievable fraction of peak comes from the best large matrix multiply on this chip generation; thinner matrices run slower (a fit to H100 measurements, 2026-11)",
-        f"{round((1 / job['step_overhead'] - 1) * 100)}% is added to compute for what per-kernel models miss (launches, synchronisation, data loading), fitted on published runs",
+        f"{round((1 / job['step_overhead'] - 1) * 100)}% is added to compute for what per-kernel models miss (launches, synchronisation, data loading), "
+        + ("fitted on every calibration run (give stack megatron or pytorch to use that stack's own fit)" if job["stack"] == "generic"
+           else f"fitted on the calibration runs of the {job['stack']} stack"),
         f"collectives reach {job['collective_fraction']:.0%} of the links' one-way bandwidth and pay {job['collective_latency_s'] * 1e6:g} µs per ring step; ranks are placed tensor-parallel innermost, then context, expert, data and pipeline (Megatron-LM's order)",
         "tensor parallelism uses sequence parallelism; gradients are reduced in bf16; Adam keeps fp32 master weights and two moments (12 bytes per parameter)",
         f"activations assume {'a fused attention kernel without dropout (32·s·b·h bytes per layer for a GPT layer, as measured on an H100)' if job['fused_attention'] else 'unfused attention (Korthikanti et al.: 34·s·b·h + 5·a·s²·b bytes per layer)'}",
