@@ -291,8 +291,8 @@ def _claims_section(doc: Document, claims: list, in_gist: set[int], level: dict)
         if not claim.calculations and claim.verdict == "explained" and not claim.frame and not claim.figures \
                 and not restate.same_language(claim.quote, doc.lang):
             continue  # a restatement from a template says too little to list
-        if not claim.calculations and not claim.why.strip() and not restate.same_language(claim.quote, doc.lang):
-            continue  # a quote in the other language with nothing said about it is an empty item
+        if not claim.calculations and (claim.placeholder_why or not claim.why.strip()):
+            continue  # a quote with nothing checked and nothing explained about it is an empty item
         if id(claim) not in in_gist and not claim.frame and not restate.same_language(claim.quote, doc.lang):
             head = m["claim_ref"].format(quote=_short(claim.quote, 14))  # the author's words, not a template about them
         elif id(claim) not in in_gist:
