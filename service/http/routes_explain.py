@@ -4,7 +4,7 @@ import json
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import Response
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 import calculators
@@ -58,7 +58,10 @@ async def explain(body: ExplainIn, settings: Settings = Depends(get_settings), o
     encoded, prepared = await engine.explain_cached(body.text, **options)
     if encoded is not None:
         return Response(encoded, media_type="application/json")
-    return await run_in_threadpool(engine.explain, body.text, owner=owner, prepared=prepared)
+    result = await run_in_threadpool(engine.explain, body.text, owner=owner, prepared=prepared)
+    # Sent as the engine built it, like the fast path above: the response model would move the fields it does
+    # not declare (gist, reasons, config) after conversation_id, and the two paths would differ in order.
+    return JSONResponse(result)
 
 
 # ---- calculators ------------------------------------------------------------------------------

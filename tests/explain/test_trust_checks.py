@@ -251,3 +251,22 @@ def test_every_passage_keeps_the_verdict_policy(passage):
                         assert verdicts.possible(field, value), (claim["quote"], field, value)
     for run in result["calculations"]:  # every calculation rests on at least one figure of the text
         assert verdicts.grounded(run["input_sources"]), run["calculator"]
+
+
+def test_a_chip_count_that_names_its_chip_is_not_given_to_another_chip():
+    # "4096 H100s" counts H100s: the TPU row of the same check must not run on the H100 count.
+    from service.explain.compose import explain_offline
+
+    text = ("PP is only needed when training is DP-comms bound, and on TPUs at K2 scale it is not needed. "
+            "Is that right with a 4M-token batch on 4096 H100s?")
+    runs = [c for c in explain_offline(text, "en")["calculations"] if c["calculator"] == "pp_necessity"]
+    by_chip = {c["inputs"]["chip"]: c["input_sources"]["n_chips"] for c in runs}
+    assert any(chip.startswith("h100") and source["source"] == "text" for chip, source in by_chip.items()), by_chip
+    assert all(source["source"] != "text" for chip, source in by_chip.items() if chip.startswith("tpu")), by_chip
+
+
+def test_arabic_bounded_by_communications_is_the_dp_bound_condition():
+    from service.explain.pipeline import analyse
+
+    doc = analyse("يقول الباحثون إن توازي خطوط الأنابيب (PP) ضروري فقط عندما يكون التدريب محدودا باتصالات توازي البيانات.", "ar")
+    assert [c.frame for c in doc.claims] == ["pp_only_when_dp_bound"]

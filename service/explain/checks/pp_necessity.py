@@ -29,9 +29,10 @@ def _batch(doc: Document, claim: Claim, inputs: Inputs, model: dict | None) -> b
     return True
 
 
-def _chip_count(doc: Document, claim: Claim, inputs: Inputs, model: dict | None) -> bool:
+def _chip_count(doc: Document, claim: Claim, inputs: Inputs, model: dict | None, chip: dict | None = None) -> bool:
     fig = figure(doc, claim, "n_chips")
-    if fig is not None:
+    # "4096 H100s" counts H100s: another chip of the same sentence (TPUs, a contrast) gets its own count
+    if fig is not None and (chip is None or fig.chip is None or fig.chip == chip["id"]):
         inputs.text("n_chips", fig)
         return True
     pod = pod_chips(doc, claim)
@@ -84,9 +85,14 @@ def check(doc: Document, claim: Claim) -> Result | None:
             fig = figure(doc, claim, name)
             if fig is not None:
                 base.text(name, fig)
+        counted = figure(doc, claim, "n_chips")
         for chip in chips + ([contrast] if contrast else []):
             inputs = Inputs(doc.lang)
             inputs.values, inputs.sources, inputs.assumptions = dict(base.values), dict(base.sources), list(base.assumptions)
+            if counted is not None and counted.chip not in (None, chip["id"]):
+                inputs.values.pop("n_chips", None)
+                inputs.sources.pop("n_chips", None)
+                _chip_count(doc, claim, inputs, model, chip)
             if chip is contrast:
                 inputs.assumed("chip", chip["id"], "contrast_chip", chip=restate.chip_name(chip, doc.lang))
             elif doc.named_only_generically(chip):  # "TPUs": which generation is our assumption, said in words
