@@ -5,6 +5,8 @@ ranges, before/after pairs, Arabic words) claims its span before the generic rul
 claims is `read_figures` below and `reader.py`. The words it reads are data (data/figure_words.json).
 """
 
+import math
+
 from service.explain.figures.record import Figure, _Fig
 from service.explain.figures.reader import _Reader
 
@@ -30,6 +32,8 @@ def read_figures(text: str) -> list[Figure]:
     kept: list[_Fig] = []
     reach = -1
     for fig in figs:  # a figure overlapping one already kept is the same figure read twice
+        if not math.isfinite(fig.value):
+            continue  # a value scaled past float range by a shared unit is no figure either
         if not fig.expression:
             if fig.start < reach:
                 continue

@@ -1,6 +1,7 @@
 """The state of one read of a text, and the notations that claim their span before the generic rules (the order lives here)."""
 
 import bisect
+import math
 import re
 from service.explain.figures.record import _DIGITS, _Fig
 from service.explain.figures.words import _ABBR, _ABBR_DETAIL, _APPROX_AFTER, _APPROX_BEFORE, _AR_DUAL, _AR_DUALS, _AR_DUAL_COUNT, _AR_DUAL_COUNTS, _BOUNDARY, _CHIP_AFTER, _CHUNK, _CLUTTER_LINE, _COMPACT, _CUE_AFTER, _CUE_BEFORE, _DIGIT_TOKEN, _EXPR, _EXPR_NEEDS, _HAS_AR, _HAS_AR_DIGIT, _HAS_DIGIT, _HAS_EXPR, _HAS_MARKUP, _I, _KEY_TABLE, _LETTERS, _LINK_CHUNK, _LIST_MARK, _MODEL, _MOE_NAME, _NAMES_DIGIT, _NAMES_WORD, _NOUNS, _PER_CHIP, _PREFIX_SCALE, _PRODUCT, _SEQ_K, _SIGN_ONLY, _SYMBOL, _THRESHOLD, _Tok, _UNIT_LABEL, _WINDOW_AFTER, _WINDOW_BEFORE, _clean_markup, _symbol_quantity, _tokens
@@ -73,6 +74,10 @@ class _Reader(_Units, _Relations):
         return i < len(self.token_starts) and self.token_starts[i] < b
 
     def add(self, fig: _Fig) -> _Fig:
+        if not math.isfinite(fig.value) or not math.isfinite(fig.raw):
+            # "12e45678" overflows to infinity: no reader takes it as a figure, nor a part of it as another
+            self.taken[fig.start:fig.end] = b"\x01" * (fig.end - fig.start)
+            return fig
         fig.approx = fig.approx or self.approx_at(fig.start, fig.end)
         self.figs.append(fig)
         if not fig.expression:

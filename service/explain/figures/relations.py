@@ -3,8 +3,8 @@
 import bisect
 import re
 from service.explain.figures.record import _Fig
-from service.explain.figures.words import _ARROW, _BY, _CHANGE_VERB, _EN, _FRACTION, _FRACTION_WORDS, _FROM, _I, _LESS_AFTER, _MFU_WORD, _OR, _PARALLEL_DEGREE, _PARALLEL_NOUN, _POD_WORD, _RANGE_DASH, _RESPECTIVELY, _RESULT, _SENTENCE_END, _SUBJECT, _TO, _rx
-from service.explain.figures.values import _share
+from service.explain.figures.words import _ARROW, _BY, _CHANGE_VERB, _EN, _FRACTION, _FRACTION_WORDS, _FROM, _I, _LESS_AFTER, _MFU_WORD, _OR, _PARALLEL_DEGREE, _PARALLEL_NOUN, _POD_WORD, _RANGE_DASH, _RANGE_WORD, _UNIT_DEFAULTS, _VERSUS, _RESPECTIVELY, _RESULT, _SENTENCE_END, _SUBJECT, _TO, _rx
+from service.explain.figures.values import _number, _share
 
 
 class _Relations:
@@ -20,19 +20,34 @@ class _Relations:
             before = _FROM.search(self.norm, max(0, a.start - 24), a.start)
             if (before and _TO.match(between)) or _ARROW.match(between):
                 role = ("before", "after")
-            elif _RANGE_DASH.match(between) or (before is None and re.match(r"^\s*(?:to|–)\s*$", between)):
+            elif _RANGE_DASH.match(between) or (before is None and _RANGE_WORD.match(between)):
                 role = ("low", "high")
-            elif _OR.match(between) and a.quantity == "number" and not b.generic and b.unit is None:
-                a.quantity, a.chip, a.generic = b.quantity, b.chip, False  # "8 or 128 H100 GPUs"
+            elif _OR.match(between) and a.quantity == "number" and not b.generic and (b.unit is None or b.unit != "%"):
+                # "8 or 128 H100 GPUs", "532 and 557 TFLOPs", "30 و191 مليون دولار": the first number is in the second's unit
+                a.quantity, a.chip, a.generic = b.quantity, b.chip, False
+                if b.unit is not None:
+                    a.unit, a.scale, a.value = b.unit, b.scale, a.raw * b.scale
+                self.share_multiplier(a, b)
+                continue
+            elif _VERSUS.match(between) and b.quantity == "number" and not a.generic and a.unit is not None:
+                # "996 TFLOP/s/GPU versus 967": the number compared is in the same unit
+                b.quantity, b.chip, b.generic, b.unit, b.scale, b.value = a.quantity, a.chip, False, a.unit, a.scale, b.raw * a.scale
                 continue
             else:
                 continue
-            if role[0] == "low" and not (a.generic or b.generic):
+            one_bare = (a.unit is None) != (b.unit is None)
+            if role[0] == "low" and not (a.generic or b.generic or one_bare):
                 continue
             for x, y in ((a, b), (b, a)):  # "47–48%", "30-50%": the bare end is a percentage too
                 if x.quantity == "number" and x.unit is None and y.unit == "%":
                     x.quantity, x.unit, x.scale, x.value = y.quantity, "%", y.scale, x.raw * y.scale
             _share(a, b)
+            for x, y in ((a, b), (b, a)):  # "doubles every 5 to 9 months": the key's quantity, the unit's scale
+                if x.unit is None and y.unit is not None and x.quantity != "number" and x.quantity not in _UNIT_DEFAULTS \
+                        and y.quantity in _UNIT_DEFAULTS and not x.generic:
+                    y.quantity = x.quantity
+                    x.unit, x.scale, x.value = y.unit, y.scale, x.raw * y.scale
+            self.share_multiplier(a, b)
             a.role, b.role = role
             a.pair, b.pair = b, a
         exprs = [f for f in self.figs if f.expression]
@@ -47,6 +62,22 @@ class _Relations:
                     if f.quantity == "number" and e.start in self.result_hints:
                         f.quantity, f.generic = self.result_hints[e.start], False
                     break
+
+    def share_multiplier(self, a: _Fig, b: _Fig) -> None:
+        """"between 30 and 191 million dollars": a bare first number takes the second's written multiplier."""
+        fa, fb = self.multiplier_at(a.start), self.multiplier_at(b.start)
+        if fa == 1.0 and fb != 1.0 and a.raw * fb <= b.raw and a.quantity == b.quantity:
+            a.raw, a.value = a.raw * fb, a.value * fb
+
+    def multiplier_at(self, start: int) -> float:
+        """The multiplier written with the digit token at start ("191 مليون" -> 1e6), 1 when none."""
+        i = bisect.bisect_left(self.token_starts, start)
+        if i >= len(self.token_starts) or self.token_starts[i] != start or self.tokens[i].group("num") is None:
+            return 1.0
+        tok = self.tokens[i]
+        written = float(tok.group("num").replace(",", ""))
+        value, mult = _number(tok)
+        return value / written if mult and written else 1.0
 
     def sentence_start(self, start: int) -> int:
         m = _SENTENCE_END.search(self.norm, max(0, start - 300), start)

@@ -2,7 +2,7 @@
 
 import math
 import re
-from calculators import CalculatorInputError
+from calculators import CalculatorInputError, catalog
 from calculators.units import parse_text
 from service.explain.figures.record import _Fig
 from service.explain.figures.words import _ABBR, _AR_FIRST_LETTER, _AR_PARTICLE, _AR_WORDS, _CHIP_AFTER, _CHIP_BEFORE, _EN_NOUNS_WEAK_OK, _FLOP_WORD, _GROUP_AFTER, _I, _INDEX_TABLE, _KEYS, _KEY_AFTER, _KEY_BEFORE, _MAGNITUDE_DEFAULT, _NOUNS, _NOUN_ENTRIES, _NOUN_LATER, _PEAK_AFTER, _PER_CHIP, _SEQ_K, _UNITS, _UNIT_AT, _UNIT_ENTRIES, _WAY, _alt, _rx, _which
@@ -132,6 +132,11 @@ class _Units:
         if cls == "flops" and quantity == "total_flops" and not cue and not key and 1e11 <= value < 1e17 \
                 and _rx(r"\b(?:each|per|chips?|GPUs?|TPUs?|devices?)\b", _I).search(self.norm, *self.clause(start, end)):
             quantity = "peak_flop_per_s"  # "each with 4.59e14 FLOPs": a chip's rate written as FLOPs; no run is that small
+        if cls == "flops" and quantity == "total_flops" and not key and 1e11 <= value < 1e17 and written[:1] in "kMGTPEtpg":
+            quantity = "flop_per_s_per_chip"  # "113 TFLOPs at iteration 512": one chip's rate; no run's total is that small
+        if cls in ("flops", "flop_rate") and quantity in ("flop_per_s_per_chip", "peak_flop_per_s") and value < 1e17 \
+                and not (cue and "total_if_at_least" in cue) and self.chip_peak(value):
+            quantity = "peak_flop_per_s"  # "h100 is 989 tflops": a named chip's spec-sheet peak, never a measured rate
         if cls == "bytes" and quantity == "bytes" and self.beside_chip(start, end):
             quantity = "hbm_bytes"  # "H100-80GB", "80GB H100": the chip's memory
         if cls == "chip_hours":
@@ -147,6 +152,21 @@ class _Units:
             unit_text = "%"
         return _Fig(start, end, quantity, value, unit=unit_text, raw=raw, scale=scale,
                     generic=quantity == entry["quantity"] and cls == "percent")
+
+    def chip_peak(self, value: float) -> bool:
+        """Whether a FLOP/s figure is the catalog peak (bf16 or fp8, dense) of a chip the text names, or of any chip when it names none."""
+        peaks = getattr(self, "_peaks", None)
+        if peaks is None:
+            low = self.norm.lower()
+            named, every = [], []
+            for entry in catalog.hardware().entries:
+                values = [v for v in (entry.get("peak_bf16_flop_per_s"), entry.get("peak_fp8_flop_per_s")) if v]
+                every += values
+                names = (entry["id"], entry["name"], *entry.get("aliases", []))
+                if any(re.search(r"(?<![a-z0-9])" + re.escape(n.lower()) + r"(?![a-z0-9])", low) for n in names if any(c.isdigit() for c in n)):
+                    named += values
+            peaks = self._peaks = named or every
+        return any(abs(value - p) <= 0.005 * p for p in peaks)
 
     def beside_chip(self, start: int, end: int) -> bool:
         before = self.norm[max(0, start - 24):start]

@@ -138,6 +138,9 @@ def _normalise_unit(written: str, kind: str) -> str:
         if unit.lower().startswith(word):
             unit = prefix + unit[len(word):]
     if kind == "flop_per_s":
+        unit = re.sub(r"^(?:MODEL_|model[ _])|\s*/\s*(?:GPU|gpu|chip|device|accelerator|TPU)$", "", unit)  # TFLOP/s/GPU: per chip
+        unit = re.sub(r"^([tpg])(?=[Ff][Ll][Oo][Pp])", lambda m: m.group(1).upper(), unit)  # "tflops"
+        unit = re.sub(r"(?<=[kMGTPE])(?:Flops|flops)$", "FLOP/s", unit)
         unit = re.sub(r"(?i)\s*(flops?|FLOPS?)\s*(?:/\s*s(?:ec(?:ond)?)?|per second|/sec)$", "FLOP/s", unit)
         unit = re.sub(r"(?<=[kMGTPE])FLOPS$|^FLOPS$", "FLOP/s", unit)
         unit = unit.replace(" ", "")

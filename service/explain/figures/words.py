@@ -306,7 +306,11 @@ _DEVICE_WORD = _rx(r"\b(?:per[- ])?(?:device|chip|GPU|TPU)\b", _I)
 _MFU_WORD = _rx(r"\bMFU\b|model (?:FLOPs?|flops) utili[sz]ation", _I)
 _LESS_AFTER = _rx(r"\s*(?:less|lower|smaller|fewer|reduction)\b", _I)
 _PEAK_AFTER = _rx(r"\s*(?:\(?\s*)?(?:peak|theoretical)\b", _I)
-_OR = _rx(r"^\s*(?:or|and|to|,)\s*$")
+_OR = _rx(r"^\s*(?:or|and|to|,|و|أو)\s*$")
+_VERSUS = _rx(r"^\s*(?:versus|vs\.?|compared (?:to|with)|against|مقابل|مقارنة ب)\s*$", _I)
+_RANGE_WORD = _rx(r"^\s*(?:to|–|إلى|الى)\s*$")
+# the quantity a unit gives when nothing around the number says more: a key phrase's quantity is more specific
+_UNIT_DEFAULTS = frozenset({"time_s", "percent", "bytes", "count", "number", "cost_usd", "peak_flop_per_s", "total_flops"})
 _RESULT = _rx(r"^\s*(?:=|≈|~|is about|is roughly|gives|yields)\s*$")
 
 _OPERAND = r"[(\[]*\s*(?:" + _NUMLIT + r")(?:" + _POW + r")?(?:[kKMBT](?![A-Za-z]))?(?:\s*%)?\s*[)\]]*"
