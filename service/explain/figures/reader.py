@@ -294,8 +294,11 @@ class _Reader(_Units, _Relations):
             return None
         if m.group("p") is not None or "flop" in m.group("u").lower():
             scale = _PREFIX_SCALE.get((m.group("p") or "").lower(), 1.0)
-            return _Fig(start, end, "peak_flop_per_s", raw * scale, unit=m.group("u"), raw=raw, scale=scale, generic=False)
-        quantity = "tokens_per_s_per_chip" if m.group("chip") else "tokens_per_s"
+            # "TFLOP/s/device: 257.929" in a step log is what one device achieved; "peak hardware tflop/s=459" the peak
+            peak = not m.group("fchip") or re.search(r"peak|theoretical|hardware", self.norm[max(0, m.start() - 24):m.start()], _I)
+            return _Fig(start, end, "peak_flop_per_s" if peak else "flop_per_s_per_chip", raw * scale, unit=m.group("u"),
+                        raw=raw, scale=scale, generic=False)
+        quantity = "tokens_per_s_per_chip" if m.group("chip") or m.group("tgs") else "tokens_per_s"
         return _Fig(start, end, quantity, raw, unit=m.group("u"), raw=raw, generic=False)
 
     def expressions(self) -> None:

@@ -9,6 +9,14 @@ from service.explain.figures.words import _ABBR, _AR_FIRST_LETTER, _AR_PARTICLE,
 from service.explain.figures.values import _ar_number, _chip_id, _normalise_unit, _number, _seconds
 
 
+# "80G", "48G MEM": a byte size without its B, read only beside a chip or a memory word
+_SHORT_BYTES = re.compile(r"(?P<p>[KMGT])(?![\w/])(?:[ \t]*(?P<mem>MEM|Mem|mem(?:ory)?|Memory|RAM|VRAM|HBM\d?e?)\b)?")
+_NODE_AFTER = re.compile(r"[ \t]+(?:[\w-]+[ \t]+){0,2}(?:NVLink|NVSwitch|NVL\d+|nodes?|servers?|hosts?|machines?|box(?:es)?|racks?|systems?|DGX|HGX|baseboards?|boards?|"
+                         r"trays?|instances?|VMs?|NVLink domains?|islands?)\b", re.IGNORECASE)
+_DOMAIN_BEFORE = re.compile(r"NVL\d+|NVLink domain|scale-up domain|تكوين|configuration", re.IGNORECASE)
+_LABEL_VALUE = re.compile(r"\s*[:=]\s*~?\s*\d")
+
+
 class _Units:
     """The reader's generic rules (a mixin of _Reader: it uses the reader's state)."""
 
@@ -30,6 +38,10 @@ class _Units:
         unit = _UNITS.match(norm, at)
         if unit and _which(unit, _UNIT_ENTRIES)["class"] in ("chip_hours", "chip_days") and not word:
             return self.read_unit(m, start, unit, raw, mult)  # "180K H800 GPU hours" before "180K H800 GPUs"
+        if not unit and not word and not mult:
+            short = _SHORT_BYTES.match(norm, end)
+            if short and (short.group("mem") or self.beside_chip(start, end)):
+                return self.read_short_bytes(start, short, raw)
         # "2x A100", "512 H100s", "6144 TPU v4 chips"
         chip = _CHIP_AFTER.match(norm, end)
         if chip and mult in ("", "k", "K", "M") and not word:
@@ -44,8 +56,8 @@ class _Units:
         if way:
             return self.read_way(start, way.end(), raw)
         # a unit (%, GB/s, TFLOP/s, hours, ...) right after the number
-        if unit and word and _which(unit, _UNIT_ENTRIES)["class"] != "time":
-            unit = None  # "two months" is a time, but "one s" is not a second
+        if unit and word and _which(unit, _UNIT_ENTRIES)["class"] not in ("time", "cost" if m.group("arw") else "time"):
+            unit = None  # "two months" is a time and "مليار دولار" a sum, but "one s" is not a second
         if unit and not (unit.group(0) in ("s", "h", "d", "us") and mult):
             return self.read_unit(m, start, unit, raw, mult)
         noun = _NOUNS.match(norm, end)
@@ -69,6 +81,17 @@ class _Units:
             quantity = cue["quantity"] if cue else entry["quantity"]
             return _Fig(start, end, quantity, raw, raw=raw, generic=False)
         return self.read_bare(m, start, end, raw, mult, sci)
+
+    def read_short_bytes(self, start: int, short: re.Match, raw: float) -> _Fig:
+        """"48G MEM" in a results table is one device's memory in use; "H800 80G" the chip's memory."""
+        value = raw * {"K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}[short.group("p")]
+        mem = short.group("mem")
+        quantity = "memory_bytes_per_chip" if mem and mem.isupper() and mem.startswith("MEM") else "hbm_bytes"
+        if mem and not mem.startswith("MEM"):
+            cue = self.cue("bytes", start, short.end("p"))
+            quantity = cue["quantity"] if cue else quantity
+        return _Fig(start, short.end(), quantity, value, unit=short.group("p") + "B", raw=raw, scale=value / raw if raw else 1.0,
+                    generic=False)
 
     def read_way(self, start: int, end: int, raw: float) -> _Fig:
         """"8-way tensor parallel", "tensor parallelism (4-way)", "64-way EP"."""
@@ -143,6 +166,9 @@ class _Units:
             chip = re.match(r"(H100|H800|A100|H200|B200)", written)
             if chip:
                 return _Fig(start, end, quantity, value, unit="GPU hours", chip=_chip_id(chip.group(1)), raw=raw, scale=scale, generic=False)
+        if cls == "percent" and quantity == "percent" and self.figs and self.figs[-1].quantity in ("memory_bytes_per_chip", "memory_bytes") \
+                and re.fullmatch(r"\s*\(\s*", self.norm[self.figs[-1].end:start]):
+            quantity = "memory_fraction_of_hbm"  # "memory: 82.46GiB(86.80%)": the share of the device's memory in use
         if cls == "percent" and quantity == "percent_change":
             value, scale = value * sign, scale * sign
         if cls == "ratio" and quantity == "ratio":
@@ -187,6 +213,9 @@ class _Units:
             quantity = key["quantity"]
         elif cue:
             quantity = cue["quantity"]
+        elif cls == "chips_hyphen" and not _NODE_AFTER.match(self.norm, noun.end()) \
+                and not _DOMAIN_BEFORE.search(self.norm, max(0, start - 40), start):
+            quantity = "n_chips"  # "512-GPU experiments" are run on 512 GPUs; an "8-GPU node" holds 8
         value = raw
         if quantity == "seq_len" and mult in ("k", "K") and _SEQ_K.match(f"{raw / 1000:g}"):
             value = raw / 1000 * 1024
@@ -226,8 +255,11 @@ class _Units:
         if not mult and not sci and raw == int(raw) and 1950 <= raw <= 2039 and "," not in m.group(0):
             return None  # a year
         after = _KEY_AFTER.match(norm, end)
-        if after and _which(after, _KEYS)["quantity"] in ("mfu", "hfu"):
-            return _Fig(start, end, _which(after, _KEYS)["quantity"], raw, raw=raw, generic=False)
+        if after and _LABEL_VALUE.match(norm, after.end()):
+            after = None  # "tps: 100  mfu: 26.52%": a label before the next value names that value, not this one
+        if after and _which(after, _KEYS)["quantity"] in ("mfu", "hfu") and raw <= 100:
+            value = raw / 100.0 if raw > 1 else raw  # "45 MFU" is 45%, never a utilisation of 45
+            return _Fig(start, end, _which(after, _KEYS)["quantity"], value, raw=raw, scale=value / raw if raw else 1.0, generic=False)
         if mult in _MAGNITUDE_DEFAULT or mult.lower() in ("b", "t", "bn"):
             cue = self.cue("magnitude", start, end)
             quantity = cue["quantity"] if cue else _MAGNITUDE_DEFAULT.get(mult, "params")

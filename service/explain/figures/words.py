@@ -205,7 +205,7 @@ _UNITS, _ = _named([{**e, "p": f"(?:{e['pattern']})" + ("" if e["class"] in ("pe
 _UNIT_AT = _rx(r"[ \t]?\+?-?[ \t]?(?:(?:" + _EN["precision_words"] + r")[ \t]+(?=[kMGTPE]?(?:FLOP|flop|[kMGTP]?B)))?")
 _NOUN_ENTRIES = _EN["nouns"] + _ARW["nouns"]
 _MODS = r"(?:(?:" + _EN["modifiers"] + "|" + _ARW["modifiers"] + r")[\s-]+){0,3}"
-_NOUNS = _rx(r"[\s-]*" + _MODS + "(?:" + "|".join(f"(?P<g{i}>(?:{e['pattern']}))" for i, e in enumerate(_NOUN_ENTRIES))
+_NOUNS = _rx(r"[\s\-“”«»\"]*" + _MODS + "(?:" + "|".join(f"(?P<g{i}>(?:{e['pattern']}))" for i, e in enumerate(_NOUN_ENTRIES))
                     + rf")(?![\w])", _I)
 # Nouns a few words later: "14.8 trillion diverse and high-quality tokens".
 _NOUN_LATER = _rx(r"(?:\s+[a-z][\w-]*){1,4}?\s+(?P<n>tokens|parameters|params|GPUs|TPUs|chips)\b(?!\s*/)")
@@ -234,7 +234,8 @@ _THRESHOLD = _rx(r"(?<![\w])(?:" + _EN["threshold_words"] + r")\s*(?:(?:about|ro
 _SYMBOLS = {k: v for k, v in _EN["symbols"].items() if not k.startswith("_")}
 _SYMBOL = _rx(r"(?<![\w\\/])(?P<sym>" + _alt(_SYMBOLS) + r")(?:_\s*\w+)?\s*(?:(?P<cmp>=|>=?|<=?|≥|≤)|(?P<words>" + _EN["threshold_words"]
               + r"))\s*(?:(?:about|roughly|approximately)\s+|~\s*)?(?=[(\d])")
-_UNIT_LABEL = _rx(r"(?P<u>(?P<p>[kmgtpe]|kilo|mega|giga|tera|peta|exa)?\s*flops?\s*/\s*s(?:ec)?|tokens?\s*/\s*s(?:ec)?(?P<chip>\s*/\s*(?:device|gpu|chip|accelerator|tpu))?)"
+_UNIT_LABEL = _rx(r"(?P<u>(?P<p>[kmgtpe]|kilo|mega|giga|tera|peta|exa)?\s*flops?\s*/\s*s(?:ec)?(?P<fchip>\s*/\s*(?:device|gpu|chip|accelerator|tpu))?"
+                  r"|(?:tokens?\s*/\s*s(?:ec)?|tps|wps)(?P<chip>\s*/\s*(?:device|gpu|chip|accelerator|tpu))?|(?P<tgs>tgs))"
                   r"\s*\)?\s*[:=]\s*(?:~\s*)?$", _I)
 _PREFIX_SCALE = {"k": 1e3, "m": 1e6, "g": 1e9, "t": 1e12, "p": 1e15, "e": 1e18, "kilo": 1e3, "mega": 1e6, "giga": 1e9,
                  "tera": 1e12, "peta": 1e15, "exa": 1e18}
@@ -275,7 +276,7 @@ def _flex(name: str) -> str:
 
 _CHIP_CORE = (r"(?:(?:NVIDIA|Nvidia|AMD|Google|Intel)\s+)?(?:Tesla\s+)?(?:" + "|".join(_flex(n) for n in sorted(_chip_names(), key=len, reverse=True))
               + r"|TPU\s?v?\d+[a-z]*|MI\d{3}[A-Z]?|GB\d{3}(?:\s?NVL\d+)?|(?!(?:TP|PP|DP|EP|CP|SP|MP|VP|BS|SL)\d)[A-Z]{1,2}\d{2,4}[A-Z]?|Gaudi\s?\d|Trillium|Ironwood)")
-_CHIP_AFTER = _rx(r"[ \t]*[x×]?[ \t]*(?P<name>" + _CHIP_CORE + r")(?P<pl>s)?(?:[ \t]+(?:SXM\d?|PCIe|\d+\s?GB))?"
+_CHIP_AFTER = _rx(r"[ \t]*[x×*]?[ \t]*(?P<name>" + _CHIP_CORE + r")(?P<pl>s)?(?:[ \t]+(?:SXM\d?|PCIe|\d+\s?GB))?"
                          r"(?:[ \t]+(?:GPUs?|chips?|TPUs?|accelerators?|devices?|cards?))?(?![\w])")
 _GROUP_AFTER = _rx(r"[ \t]+((?:super)?pods?|SuperPODs?|slices?|nodes?|hosts?|servers?|machines?|racks?|systems?)\b", _I)
 _CHIP_BEFORE = _rx(r"(?<![\w])(?:" + _CHIP_CORE + r")[ \t-]?$")
