@@ -71,6 +71,8 @@ class _Reader(_Units, _Relations):
     def number_between(self, a: int, b: int) -> bool:
         """Whether another number stands between a cue and this number (the cue then belongs to it)."""
         i = bisect.bisect_left(self.token_starts, a)
+        while i < len(self.token_starts) and self.token_starts[i] < b and self.protected[self.token_starts[i]]:
+            i += 1
         return i < len(self.token_starts) and self.token_starts[i] < b
 
     def add(self, fig: _Fig) -> _Fig:
@@ -92,9 +94,13 @@ class _Reader(_Units, _Relations):
         lo, hi = self.clause(start, end)
         # words beyond the next number on either side are its cues, not this one's
         i = bisect.bisect_left(self.token_starts, start)
+        while i and self.protected[self.token_starts[i - 1]]:
+            i -= 1  # the digits of a name ("1F1B", "H100") are no number with cues of its own
         if i:
             lo = max(lo, self.token_starts[i - 1] + 1)
         j = bisect.bisect_left(self.token_starts, end)
+        while j < len(self.token_starts) and self.protected[self.token_starts[j]]:
+            j += 1
         if j < len(self.token_starts):
             hi = min(hi, self.token_starts[j])
         best, best_distance = None, 10**9

@@ -204,11 +204,12 @@ _UNITS, _ = _named([{**e, "p": f"(?:{e['pattern']})" + ("" if e["class"] in ("pe
                     for e in _UNIT_ENTRIES], "p")
 _UNIT_AT = _rx(r"[ \t]?\+?-?[ \t]?(?:(?:" + _EN["precision_words"] + r")[ \t]+(?=[kMGTPE]?(?:FLOP|flop|[kMGTP]?B)))?")
 _NOUN_ENTRIES = _EN["nouns"] + _ARW["nouns"]
-_MODS = r"(?:(?:" + _EN["modifiers"] + "|" + _ARW["modifiers"] + r")[\s-]+){0,3}"
-_NOUNS = _rx(r"[\s\-“”«»\"]*" + _MODS + "(?:" + "|".join(f"(?P<g{i}>(?:{e['pattern']}))" for i, e in enumerate(_NOUN_ENTRIES))
+_MODS = r"(?:(?:" + _EN["modifiers"] + "|" + _ARW["modifiers"] + r")[ \t-]+){0,3}"
+# a noun on the next line is the next table row's label ("405 billion\nTraining tokens: 15.6 trillion"), never this number's
+_NOUNS = _rx(r"[ \t\-“”«»\"]*" + _MODS + "(?:" + "|".join(f"(?P<g{i}>(?:{e['pattern']}))" for i, e in enumerate(_NOUN_ENTRIES))
                     + rf")(?![\w])", _I)
 # Nouns a few words later: "14.8 trillion diverse and high-quality tokens".
-_NOUN_LATER = _rx(r"(?:\s+[a-z][\w-]*){1,4}?\s+(?P<n>tokens|parameters|params|GPUs|TPUs|chips)\b(?!\s*/)")
+_NOUN_LATER = _rx(r"(?:[ \t]+[a-z][\w-]*){1,4}?[ \t]+(?P<n>tokens|parameters|params|GPUs|TPUs|chips)\b(?!\s*/)")
 _WAY = _rx(r"[\s-]?way\b", _I)
 _EN_NOUNS_WEAK_OK = {"axes", "pods", "chips", "tokens", "params", "layers", "experts", "heads", "stages", "virtual_stages", "microbatches",
                      "dp", "tp", "ranks", "nodes", "sequences", "steps", "epochs", "chips_hyphen"}
