@@ -21,6 +21,7 @@ def read_figures(text: str) -> list[Figure]:
     reader.products()
     reader.compact()
     reader.symbols()
+    reader.pipeline_letters()
     reader.expressions()
     reader.duals()
     reader.generic()

@@ -4,7 +4,7 @@ import bisect
 import math
 import re
 from service.explain.figures.record import _DIGITS, _Fig
-from service.explain.figures.words import _ABBR, _ABBR_DETAIL, _APPROX_AFTER, _APPROX_BEFORE, _AR_DUAL, _AR_DUALS, _AR_DUAL_COUNT, _AR_DUAL_COUNTS, _BOUNDARY, _CHIP_AFTER, _CHUNK, _CLUTTER_LINE, _COMPACT, _CUE_AFTER, _CUE_BEFORE, _DIGIT_TOKEN, _EXPR, _EXPR_NEEDS, _HAS_AR, _HAS_AR_DIGIT, _HAS_DIGIT, _HAS_EXPR, _HAS_MARKUP, _I, _KEY_TABLE, _LETTERS, _LINK_CHUNK, _LIST_MARK, _MODEL, _MOE_NAME, _NAMES_DIGIT, _NAMES_WORD, _NOUNS, _PER_CHIP, _PREFIX_SCALE, _PRODUCT, _SEQ_K, _SIGN_ONLY, _SYMBOL, _THRESHOLD, _Tok, _UNIT_LABEL, _WINDOW_AFTER, _WINDOW_BEFORE, _clean_markup, _symbol_quantity, _tokens
+from service.explain.figures.words import _ABBR, _ABBR_DETAIL, _APPROX_AFTER, _APPROX_BEFORE, _AR_DUAL, _AR_DUALS, _AR_DUAL_COUNT, _AR_DUAL_COUNTS, _BOUNDARY, _CHIP_AFTER, _CHUNK, _CLUTTER_LINE, _COMPACT, _CUE_AFTER, _CUE_BEFORE, _DIGIT_TOKEN, _EXPR, _EXPR_NEEDS, _HAS_AR, _HAS_AR_DIGIT, _HAS_DIGIT, _HAS_EXPR, _HAS_MARKUP, _I, _KEY_TABLE, _LETTERS, _LINK_CHUNK, _LIST_MARK, _MODEL, _MOE_NAME, _NAMES_DIGIT, _NAMES_WORD, _NOUNS, _PER_CHIP, _PIPE_CONTEXT, _PIPE_LETTER, _PIPE_LETTERS, _GEMM_SHAPE, _PREFIX_SCALE, _PRODUCT, _SEQ_K, _SIGN_ONLY, _SYMBOL, _THRESHOLD, _Tok, _UNIT_LABEL, _WINDOW_AFTER, _WINDOW_BEFORE, _clean_markup, _symbol_quantity, _tokens
 from service.explain.figures.values import _balanced, _chip_id, _evaluate, _model_id, _number, _operand_roles
 from service.explain.figures.units import _Units
 from service.explain.figures.relations import _Relations
@@ -292,6 +292,17 @@ class _Reader(_Units, _Relations):
             if quantity == "tokens_per_chip" and (m.group("words") or (m.group("cmp") or "").startswith((">", "≥"))):
                 quantity = "critical_tokens_per_chip"
             self.add(_Fig(at, tok.end(), quantity, raw, raw=raw, generic=False))
+
+    def pipeline_letters(self) -> None:
+        """"M=8", "P=4", "v=2" in a text about pipelines: micro-batches, stages and model chunks as the literature writes them."""
+        if "=" not in self.norm or not _PIPE_CONTEXT.search(self.norm):
+            return
+        for m in _PIPE_LETTER.finditer(self.norm):
+            s, e = m.start("num"), m.end()
+            if not self.is_free(m.start(), e) or _GEMM_SHAPE.search(self.norm, max(0, m.start() - 40), min(len(self.norm), e + 40)):
+                continue
+            raw = float(m.group("num"))
+            self.add(_Fig(m.start(), e, _PIPE_LETTERS[m.group("sym")], raw, raw=raw, generic=False))
 
     def unit_label(self, start: int, end: int, raw: float) -> "_Fig | None":
         """A number after its unit as a label: "peak hardware tflop/s=459", "Tokens/s/device: 8672.758"."""

@@ -7,6 +7,9 @@ from service.explain.figures.words import _ARROW, _BY, _CHANGE_VERB, _EN, _FRACT
 from service.explain.figures.values import _number, _share
 
 
+_GLOBAL_WORD = _rx(r"global|total|effective|GBS|gbs|overall", _I)
+
+
 class _Relations:
     """The reader's rules that relate figures (a mixin of _Reader: it uses the reader's state)."""
 
@@ -170,6 +173,19 @@ class _Relations:
                 k = by_raw[v]
                 f.quantity, f.unit, f.scale, f.value, f.generic = k.quantity, k.unit, k.scale, f.raw * k.scale, False
         self.of_peak()
+        self.per_device_batch()
+
+    def per_device_batch(self) -> None:
+        """"128 H100 GPUs ... batch size = 1": a batch far smaller than the chips the text names is each device's batch.
+
+        A global batch holds at least one sequence per data-parallel rank, and model parallelism rarely spans more than
+        64 chips (TP 8 x PP 8, whose pipeline also needs several micro-batches), so a global batch is at least chips / 64.
+        """
+        chips = max((f.value for f in self.figs if f.quantity == "n_chips" and not f.generic), default=0)
+        for f in self.figs:
+            if f.quantity == "global_batch_sequences" and 0 < f.value * 64 <= chips \
+                    and not _GLOBAL_WORD.search(self.norm, max(0, f.start - 30), f.start):
+                f.quantity = "local_batch_sequences"
 
     def of_peak(self) -> None:
         """"134.924 / 459 = 29.40%" with 459 a chip's peak: the numerator is FLOP/s achieved, the result utilisation."""

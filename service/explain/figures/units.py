@@ -14,6 +14,7 @@ _SHORT_BYTES = re.compile(r"(?P<p>[KMGT])(?![\w/])(?:[ \t]*(?P<mem>MEM|Mem|mem(?
 _NODE_AFTER = re.compile(r"[ \t]+(?:[\w-]+[ \t]+){0,2}(?:NVLink|NVSwitch|NVL\d+|nodes?|servers?|hosts?|machines?|box(?:es)?|racks?|systems?|DGX|HGX|baseboards?|boards?|"
                          r"trays?|instances?|VMs?|NVLink domains?|islands?)\b", re.IGNORECASE)
 _DOMAIN_BEFORE = re.compile(r"NVL\d+|NVLink domain|scale-up domain|تكوين|configuration", re.IGNORECASE)
+_NAMED_GROUP = re.compile(r"[ \t]+(?:[A-Z][\w-]*[ \t]+){1,3}(?P<g>nodes?|servers?|hosts?|machines?|GPUs|TPUs|chips|accelerators)\b")
 _LABEL_VALUE = re.compile(r"\s*[:=]\s*~?\s*\d")
 
 
@@ -73,6 +74,11 @@ class _Units:
             return self.read_noun(start, noun, _which(noun, _NOUN_ENTRIES), raw, mult)
         if weak:
             return None
+        named = _NAMED_GROUP.match(norm, end) if not mult else None
+        if named:  # "48 Jean Zay nodes", "16 DGX SuperPOD nodes": a machine's name between the count and its noun
+            group = named.group("g").lower()
+            quantity = "n_chips" if group.startswith(("gpu", "tpu", "chip", "accel")) else "n_nodes"
+            return _Fig(start, named.end(), quantity, raw, raw=raw, generic=False)
         later = _NOUN_LATER.match(norm, end) if mult else None
         if later:
             cls = {"tokens": "tokens", "parameters": "params", "params": "params"}.get(later.group("n"), "chips")
