@@ -1,0 +1,212 @@
+"""The figure reader on new passages written in the style of real threads (issue 18): log lines, config flags,
+colloquial FLOP units, chip peaks, tables, pipeline letters, Arabic units and sums, and values that are no figure."""
+
+import math
+
+import pytest
+
+from service.explain.figures import Figure, read_figures
+
+MONTH = 365.25 / 12 * 86400  # the mean calendar month
+
+
+def by_quantity(text: str) -> dict[str, list[Figure]]:
+    found: dict[str, list[Figure]] = {}
+    for figure in read_figures(text):
+        found.setdefault(figure.quantity, []).append(figure)
+    return found
+
+
+def got(text: str, quantity: str) -> list[float]:
+    """The values of one quantity in a text, in order."""
+    return [f.value for f in by_quantity(text).get(quantity, [])]
+
+
+def close(a: list[float], b: list[float]) -> bool:
+    return len(a) == len(b) and all(math.isclose(x, y, rel_tol=1e-9) for x, y in zip(a, b))
+
+
+# -- values that are no figure
+
+
+def test_a_value_past_float_range_is_never_a_figure():
+    text = "the loss spiked to 12e45678 at one point, then we trained on 3e5 tokens"
+    figures = read_figures(text)
+    assert all(math.isfinite(f.value) for f in figures)
+    assert not any("12e45678" in f.quote or "45678" in f.quote for f in figures)
+    assert got(text, "tokens") == [3e5]
+
+
+def test_names_stay_names_and_dimensions_are_no_numbers():
+    text = "We run on 256 H100 GPUs and still OOM in 1D at batch size = 2; see Table 4 and the v5p notes."
+    quotes = [f.quote for f in read_figures(text)]
+    assert "4" not in quotes and "1" not in quotes and "5" not in quotes
+    assert got(text, "n_chips") == [256]
+
+
+# -- FLOP rates: colloquial units, per-device units, a chip's peak versus what a run achieves
+
+
+def test_lower_case_tflops_is_a_rate_and_a_named_chips_peak_is_its_peak():
+    text = "on a100 i get 190 tflops, while the a100 peak is 312 tflops"
+    assert got(text, "flop_per_s_per_chip") == [190e12]
+    assert got(text, "peak_flop_per_s") == [312e12]
+
+
+def test_a_spec_sheet_value_is_the_peak_even_without_the_word():
+    assert got("h100 is 989 tflops at bf16, and 1,979tflops with sparsity", "peak_flop_per_s") == [989e12, 1979e12]
+    assert got("each TPU v4 chip has 275 TFLOPS per chip for BF16", "peak_flop_per_s") == [275e12]
+
+
+def test_a_small_tflops_count_is_a_per_chip_rate_not_a_run_total():
+    # no training run's total compute is 4e14 FLOPs: "TFLOPs" here is a per-second rate, as forum posts write it
+    text = "we hit 401 TFLOPs after the warmup"
+    assert got(text, "flop_per_s_per_chip") == [401e12]
+    assert got(text, "total_flops") == []
+
+
+@pytest.mark.parametrize("text, value", [
+    ("- ~1180 MODEL_TFLOP/s/GPU at GBS 2048", 1180e12),
+    ("the job sustained 142 TFlops/GPU for a week", 142e12),
+    ("about 880 calibrated TFLOP/s/GPU", 880e12),
+])
+def test_per_device_flop_units(text, value):
+    assert got(text, "flop_per_s_per_chip") == [value]
+
+
+def test_numbers_joined_by_and_or_versus_share_the_unit():
+    assert got("BF16 and FP8 runs reached 610 and 702 TFLOPs respectively", "flop_per_s_per_chip") == [610e12, 702e12]
+    assert got("about 880 TFLOP/s/GPU versus 842 for the baseline", "flop_per_s_per_chip") == [880e12, 842e12]
+
+
+# -- log lines and results tables
+
+
+def test_a_step_log_line():
+    text = "step: 120, seconds: 2.480, TFLOP/s/device: 301.5, Tokens/s/device: 4128.9"
+    assert got(text, "step_time_s") == [2.48]
+    assert got(text, "flop_per_s_per_chip") == [301.5e12]
+    assert got(text, "tokens_per_s_per_chip") == [4128.9]
+    assert got(text, "peak_flop_per_s") == []
+
+
+def test_a_label_after_a_value_names_the_next_value():
+    # "tps: 2,310  mfu: 41.07%": the "mfu" label belongs to 41.07%, never to 2,310 (an MFU of 231,000%)
+    text = "memory: 61.20GiB(64.42%)  tps: 2,310  mfu: 41.07%"
+    assert got(text, "tokens_per_s") == [2310]
+    assert got(text, "mfu") == [0.4107]
+    assert close(got(text, "memory_bytes_per_chip"), [61.20 * 2**30])
+    assert got(text, "memory_fraction_of_hbm") == [0.6442]
+
+
+def test_an_mfu_written_as_a_bare_number_is_a_percentage():
+    assert got("this one sits at 45 MFU", "mfu") == [0.45]
+    assert got("this one sits at 450 MFU", "mfu") == []
+
+
+def test_a_results_table_with_short_byte_sizes():
+    text = "node: 4*A800 80G\n1F1B   31 samples/(4 GPU)/seconds   61G MEM"
+    assert got(text, "n_chips") == [4]
+    assert got(text, "hbm_bytes") == [80e9]
+    assert got(text, "samples_per_s") == [31]
+    assert got(text, "memory_bytes_per_chip") == [61e9]
+
+
+def test_a_label_on_the_next_line_belongs_to_the_next_row():
+    text = "Model size: 70 billion\nTraining tokens: 2 trillion\nGPUs: 2,048 A100s"
+    assert got(text, "params") == [70e9]
+    assert got(text, "tokens") == [2e12]
+    assert got(text, "n_chips") == [2048]
+
+
+def test_a_run_of_n_gpus_and_a_server_of_n_gpus():
+    text = "results from our 256-GPU runs; each 8-GPU server has its own NICs"
+    assert got(text, "n_chips") == [256]
+    assert got(text, "chips_per_node") == [8]
+
+
+def test_a_machine_name_between_a_count_and_its_noun():
+    text = "it ran on 16 Frontier nodes for 2.5 months, using 300,000 hours of compute and 120 MWh"
+    assert got(text, "n_nodes") == [16]
+    assert close(got(text, "time_s"), [2.5 * MONTH])
+    assert got(text, "chip_hours") == [300000]
+    assert got(text, "energy_wh") == [120e6]
+
+
+def test_a_batch_far_smaller_than_the_cluster_is_per_device():
+    assert got("We run on 256 H100 GPUs and still OOM at batch size = 2", "local_batch_sequences") == [2]
+    text = "a batch size of 1,024 sequences on 2,048 GPUs"
+    assert got(text, "global_batch_sequences") == [1024]
+
+
+# -- config flags and notation
+
+
+def test_config_flags():
+    text = "max_target_length=8192 per_device_batch_size=6 ici_fsdp_parallelism=16"
+    assert got(text, "seq_len") == [8192]
+    assert got(text, "micro_batch") == [6]
+    assert got(text, "dp_degree") == [16]
+
+
+def test_an_abbreviation_then_from_and_to():
+    assert got("we bumped TP from 4 to 8 on the larger recipe", "tp_degree") == [4, 8]
+
+
+def test_pipeline_letters_in_a_pipeline_text_but_not_a_gemm_shape():
+    text = "the bubble fell from 43% to 27% (m=4→8) with p=4"
+    assert got(text, "microbatches") == [4, 8]
+    assert got(text, "pp_degree") == [4]
+    assert got("a pipeline stage runs a GEMM with M=8192, N=4096, K=4096", "microbatches") == []
+
+
+def test_interleaved_virtual_stages_letter():
+    assert got("interleaved 1F1B with v=2 and p=8", "virtual_stages") == [2]
+
+
+def test_a_ratio_sign_without_a_second_operand():
+    assert got("still 5.2× off the roofline", "ratio") == [5.2]
+
+
+def test_percentages_read_with_the_words_beside_them():
+    assert got("it beats the 1F1B schedule by up to 15% in throughput", "percent_change") == [0.15]
+    text = "the gain drops to 12% once the memory limit is lifted, and it frees 20% of GPU memory"
+    assert got(text, "memory_fraction") == [0.2]
+    assert got(text, "percent") == [0.12]
+
+
+def test_a_doubling_time():
+    assert close(got("training compute doubles roughly every 6 months", "doubling_time_s"), [6 * MONTH])
+
+
+# -- Arabic
+
+
+def test_arabic_units_of_a_chip_spec():
+    text = "تقدم الشريحة 2500 تيرافلوب في ذروة أدائها مع 96 جيجابايت من الذاكرة، وعرض نطاق 3.2 تيرابايت في الثانية"
+    assert got(text, "peak_flop_per_s") == [2500e12]
+    assert got(text, "hbm_bytes") == [96e9]
+    assert got(text, "bandwidth_bytes_per_s") == [3.2e12]
+
+
+def test_arabic_system_total_and_ratio():
+    text = "يحتوي النظام على 4096 شريحة، مما يتيح قوة حوسبة تصل إلى 18.8 إكسافلوب، أي أعلى بنحو 10 أضعاف"
+    assert got(text, "peak_flop_per_s_total") == [18.8e18]
+    assert got(text, "ratio") == [10]
+
+
+def test_arabic_sums_share_the_written_multiplier():
+    text = "أنفقت الشركة نحو مليار دولار، بينما قدرت تكلفة النموذج بين 40 و90 مليون دولار، وتمثل 20 إلى 35% من التكلفة الإجمالية"
+    assert got(text, "cost_usd") == [1e9, 40e6, 90e6]
+    assert got(text, "fraction") == [0.2, 0.35]
+
+
+def test_arabic_active_parameters_and_a_quoted_noun():
+    text = "يضم 12 مليار معلمة نشطة وسياقاً يصل إلى 2 مليون “رمز”"
+    assert got(text, "active_params") == [12e9]
+    assert got(text, "params") == []
+    assert got(text, "seq_len") == [2e6]
+
+
+def test_arabic_doubling_time_range():
+    assert close(got("تتضاعف الحوسبة كل 4 إلى 6 أشهر", "doubling_time_s"), [4 * MONTH, 6 * MONTH])
