@@ -79,6 +79,16 @@ def test_numbers_joined_by_and_or_versus_share_the_unit():
     assert got("about 880 TFLOP/s/GPU versus 842 for the baseline", "flop_per_s_per_chip") == [880e12, 842e12]
 
 
+def test_bytes_per_parameter_model_state_and_weights():
+    text = ("A mixed-precision Adam bound is roughly 70B x 16 bytes, or 1.1 TB of model state, before activations. "
+            "For inference, BF16 weights alone are about 140 GB.")
+    assert got(text, "bytes_per_param") == [16]
+    assert got(text, "bytes_total") == [1.1e12]
+    assert got(text, "weights_bytes") == [140e9]
+    assert got(text, "activation_bytes") == []
+    assert got("Adam needs 16 bytes per parameter; bf16 weights are 2 bytes/param", "bytes_per_param") == [16, 2]
+
+
 # -- log lines and results tables
 
 
@@ -186,7 +196,13 @@ def test_arabic_units_of_a_chip_spec():
     text = "تقدم الشريحة 2500 تيرافلوب في ذروة أدائها مع 96 جيجابايت من الذاكرة، وعرض نطاق 3.2 تيرابايت في الثانية"
     assert got(text, "peak_flop_per_s") == [2500e12]
     assert got(text, "hbm_bytes") == [96e9]
-    assert got(text, "bandwidth_bytes_per_s") == [3.2e12]
+    assert got(text, "memory_bandwidth_bytes_per_s") == [3.2e12]  # stated with the chip's memory: that memory's bandwidth
+
+
+def test_a_link_bandwidth_beside_a_memory_size_stays_a_link_bandwidth():
+    text = "the B200 has 192GB of HBM3e at 8 TB/s, and NVLink 5 at 1.8 TB/s"
+    assert got(text, "memory_bandwidth_bytes_per_s") == [8e12]
+    assert got(text, "bandwidth_bytes_per_s") == [1.8e12]
 
 
 def test_arabic_system_total_and_ratio():

@@ -7,6 +7,7 @@ from service.explain.figures.words import _ARROW, _BY, _CHANGE_VERB, _EN, _FRACT
 from service.explain.figures.values import _number, _share
 
 
+_LINK_WORD = _rx(r"NVLink|NVSwitch|ICI|interconnect|network|fabric|InfiniBand|Ethernet|PCIe|link|DCN|الشبكة|شبكة|ربط|الربط|وصلات", _I)
 _GLOBAL_WORD = _rx(r"global|total|effective|GBS|gbs|overall", _I)
 
 
@@ -119,6 +120,9 @@ class _Relations:
                 f.generic = False
             elif f.quantity == "chips_per_node" and _POD_WORD.search(norm, self.sentence_start(f.start), f.start):
                 f.quantity = "chips_per_pod"
+            elif f.quantity == "bandwidth_bytes_per_s" and any(g.quantity == "hbm_bytes" for g in figs[:i] if g.start >= self.sentence_start(f.start)) \
+                    and not _LINK_WORD.search(norm, self.sentence_start(f.start), f.end + 40):
+                f.quantity = "memory_bandwidth_bytes_per_s"  # "192 GB of HBM with 7.4 TB/s": the bandwidth of that memory
         if "respectively" in norm:
             for m in _RESPECTIVELY.finditer(norm):
                 lo = self.sentence_start(m.start())

@@ -15,6 +15,7 @@ _NODE_AFTER = re.compile(r"[ \t]+(?:[\w-]+[ \t]+){0,2}(?:NVLink|NVSwitch|NVL\d+|
                          r"trays?|instances?|VMs?|NVLink domains?|islands?)\b", re.IGNORECASE)
 _DOMAIN_BEFORE = re.compile(r"NVL\d+|NVLink domain|scale-up domain|تكوين|configuration", re.IGNORECASE)
 _NAMED_GROUP = re.compile(r"[ \t]+(?:[A-Z][\w-]*[ \t]+){1,3}(?P<g>nodes?|servers?|hosts?|machines?|GPUs|TPUs|chips|accelerators)\b")
+_TIMES_PARAMS = re.compile(r"(?:\d\s*[BMT]|param(?:eter)?s?)\s*[x×*]\s*$", re.IGNORECASE)
 _LABEL_VALUE = re.compile(r"\s*[:=]\s*~?\s*\d")
 
 
@@ -166,6 +167,8 @@ class _Units:
         if cls in ("flops", "flop_rate") and quantity in ("flop_per_s_per_chip", "peak_flop_per_s") and value < 1e17 \
                 and not (cue and "total_if_at_least" in cue) and self.chip_peak(value):
             quantity = "peak_flop_per_s"  # "h100 is 989 tflops": a named chip's spec-sheet peak, never a measured rate
+        if cls == "bytes" and quantity == "bytes" and value <= 32 and _TIMES_PARAMS.search(self.norm, max(0, start - 40), start):
+            quantity = "bytes_per_param"  # "175B x 16 bytes": bytes for each parameter
         if cls == "bytes" and quantity == "bytes" and self.beside_chip(start, end):
             quantity = "hbm_bytes"  # "H100-80GB", "80GB H100": the chip's memory
         if cls == "chip_hours":
