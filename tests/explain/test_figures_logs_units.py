@@ -226,3 +226,25 @@ def test_arabic_active_parameters_and_a_quoted_noun():
 
 def test_arabic_doubling_time_range():
     assert close(got("تتضاعف الحوسبة كل 4 إلى 6 أشهر", "doubling_time_s"), [4 * MONTH, 6 * MONTH])
+
+
+# -- commas: a relative clause, an appositive and an aside keep the figure with its words
+
+
+def test_a_relative_clause_keeps_its_noun():
+    assert got("we extended the context window, which is now 128K tokens", "seq_len") == [128 * 1024]
+    assert got("the global batch size, which we set to 1024 sequences", "global_batch_sequences") == [1024]
+
+
+def test_a_value_set_off_by_commas_after_its_key():
+    assert got("The sequence length, 8192, doubles the activations", "seq_len") == [8192]
+    assert got("we varied the batch size, 4 runs each", "global_batch_sequences") == []  # no aside: a count of runs
+
+
+def test_a_figure_in_an_aside_does_not_take_the_subject():
+    assert got("MFU, measured over 100 steps, was 38%", "mfu") == [0.38]
+    assert got("MFU, measured over 100 steps, was 38%", "steps") == [100]
+
+
+def test_tokens_per_second_per_gpu_written_after_the_unit():
+    assert got("throughput: 3,100 tokens/s per GPU, MFU: 41%", "tokens_per_s_per_chip") == [3100]

@@ -4,7 +4,7 @@ import bisect
 import math
 import re
 from service.explain.figures.record import _DIGITS, _Fig
-from service.explain.figures.words import _ABBR, _ABBR_DETAIL, _APPROX_AFTER, _APPROX_BEFORE, _AR_DUAL, _AR_DUALS, _AR_DUAL_COUNT, _AR_DUAL_COUNTS, _BOUNDARY, _CHIP_AFTER, _CHUNK, _CLUTTER_LINE, _COMPACT, _CUE_AFTER, _CUE_BEFORE, _DIGIT_TOKEN, _EXPR, _EXPR_NEEDS, _HAS_AR, _HAS_AR_DIGIT, _HAS_DIGIT, _HAS_EXPR, _HAS_MARKUP, _I, _KEY_TABLE, _LETTERS, _LINK_CHUNK, _LIST_MARK, _MODEL, _MOE_NAME, _NAMES_DIGIT, _NAMES_WORD, _NOUNS, _PER_CHIP, _PIPE_CONTEXT, _PIPE_LETTER, _PIPE_LETTERS, _GEMM_SHAPE, _PREFIX_SCALE, _PRODUCT, _SEQ_K, _SIGN_ONLY, _SYMBOL, _THRESHOLD, _Tok, _UNIT_LABEL, _WINDOW_AFTER, _WINDOW_BEFORE, _clean_markup, _symbol_quantity, _tokens
+from service.explain.figures.words import _ABBR, _ABBR_DETAIL, _APPROX_AFTER, _APPROX_BEFORE, _AR_DUAL, _AR_DUALS, _AR_DUAL_COUNT, _AR_DUAL_COUNTS, _BOUNDARY, _CHIP_AFTER, _CHUNK, _CLUTTER_LINE, _COMPACT, _CUE_AFTER, _CUE_BEFORE, _DIGIT_TOKEN, _EXPR, _EXPR_NEEDS, _HAS_AR, _HAS_AR_DIGIT, _HAS_DIGIT, _HAS_EXPR, _HAS_MARKUP, _I, _KEY_TABLE, _LETTERS, _Table, _LINK_CHUNK, _LIST_MARK, _MODEL, _MOE_NAME, _NAMES_DIGIT, _NAMES_WORD, _NOUNS, _PER_CHIP, _PIPE_CONTEXT, _PIPE_LETTER, _PIPE_LETTERS, _GEMM_SHAPE, _PREFIX_SCALE, _PRODUCT, _SEQ_K, _SIGN_ONLY, _SYMBOL, _THRESHOLD, _Tok, _UNIT_LABEL, _WINDOW_AFTER, _WINDOW_BEFORE, _clean_markup, _symbol_quantity, _tokens
 from service.explain.figures.values import _balanced, _chip_id, _evaluate, _model_id, _number, _operand_roles
 from service.explain.figures.units import _Units
 from service.explain.figures.relations import _Relations
@@ -141,12 +141,13 @@ class _Reader(_Units, _Relations):
         """Where words start between lo and hi."""
         return self.starts[bisect.bisect_left(self.starts, lo):bisect.bisect_left(self.starts, hi)]
 
-    def key_before(self, start: int) -> dict | None:
+    def key_before(self, start: int, table: "_Table | None" = None) -> dict | None:
+        table = table or _KEY_TABLE
         found = None
         i = bisect.bisect_left(self.token_starts, start)
         lo = max(start - 40, self.token_starts[i - 1] + 1 if i else 0)  # a key phrase is never past another number
         for pos in self.starts_in(lo, start):  # farthest first: the longest key phrase wins
-            found = _KEY_TABLE.match(self.norm, pos, start, self.word(pos))
+            found = table.match(self.norm, pos, start, self.word(pos))
             if found:
                 break
         if not found:

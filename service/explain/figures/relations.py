@@ -8,6 +8,7 @@ from service.explain.figures.values import _number, _share
 
 
 _LINK_WORD = _rx(r"NVLink|NVSwitch|ICI|interconnect|network|fabric|InfiniBand|Ethernet|PCIe|link|DCN|الشبكة|شبكة|ربط|الربط|وصلات", _I)
+_ASIDE = _rx(r",[^,.;\n]*,|\([^()\n]*\)")
 _GLOBAL_WORD = _rx(r"global|total|effective|GBS|gbs|overall", _I)
 
 
@@ -99,7 +100,10 @@ class _Relations:
                 subject = None
                 for subject in _SUBJECT.finditer(norm, lo, f.start):
                     pass
-                if subject and all(g.unit == "%" for g in figs[:i] if g.start >= subject.end()):
+                asides = [(a.start(), a.end()) for a in _ASIDE.finditer(norm, subject.end(), f.start)] if subject else []
+                if subject and all(g.unit == "%" or any(a <= g.start and g.end <= b for a, b in asides)
+                                   for g in figs[:i] if g.start >= subject.end()):
+                    # "MFU, measured over 100 steps, was 38%": a figure in an aside does not take the subject
                     words = subject.group(0).lower()
                     f.quantity = "hfu" if "hfu" in words or "hardware" in words else "mfu" if "mfu" in words or "flop" in words else "utilization"
                     f.generic = False

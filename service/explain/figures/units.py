@@ -5,7 +5,7 @@ import re
 from calculators import CalculatorInputError, catalog
 from calculators.units import parse_text
 from service.explain.figures.record import _Fig
-from service.explain.figures.words import _ABBR, _AR_FIRST_LETTER, _AR_PARTICLE, _AR_WORDS, _CHIP_AFTER, _CHIP_BEFORE, _EN_NOUNS_WEAK_OK, _FLOP_WORD, _GROUP_AFTER, _I, _INDEX_TABLE, _KEYS, _KEY_AFTER, _KEY_BEFORE, _MAGNITUDE_DEFAULT, _NOUNS, _NOUN_ENTRIES, _NOUN_LATER, _PEAK_AFTER, _PER_CHIP, _SEQ_K, _UNITS, _UNIT_AT, _UNIT_ENTRIES, _WAY, _alt, _rx, _which
+from service.explain.figures.words import _ABBR, _APPOSITIVE_END, _KEY_APPOSITIVE, _AR_FIRST_LETTER, _AR_PARTICLE, _AR_WORDS, _CHIP_AFTER, _CHIP_BEFORE, _EN_NOUNS_WEAK_OK, _FLOP_WORD, _GROUP_AFTER, _I, _INDEX_TABLE, _KEYS, _KEY_AFTER, _KEY_BEFORE, _MAGNITUDE_DEFAULT, _NOUNS, _NOUN_ENTRIES, _NOUN_LATER, _PEAK_AFTER, _PER_CHIP, _SEQ_K, _UNITS, _UNIT_AT, _UNIT_ENTRIES, _WAY, _alt, _rx, _which
 from service.explain.figures.values import _ar_number, _chip_id, _normalise_unit, _number, _seconds
 
 
@@ -239,6 +239,8 @@ class _Units:
         """A number with no unit: its quantity from a key phrase, the words around it, or its size."""
         norm = self.norm
         key = self.key_before(m.start())
+        if not key and _APPOSITIVE_END.match(norm, end):
+            key = self.key_before(m.start(), _KEY_APPOSITIVE)
         if key:
             quantity = key["quantity"]
             if "if_at_least" in key and raw >= key["if_at_least"]["value"]:

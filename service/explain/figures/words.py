@@ -219,6 +219,9 @@ _KEYS = _EN["key_phrases"] + _ARW["key_phrases"]
 _FILL = r"(?:\s*[:=]\s*|\s+(?:of|is|was|are|were|to|at|set to|equals?|around|about|roughly|approximately|~|from|reached|reaches|only|just|up to|by|must be at least|must be|must exceed|exceeds?|at least|من|هو|هي|قدره|قدرها|بدرجة|بحجم|بقيمة|يبلغ|تبلغ|إلى)?\s*|\s*\(\s*)"
 _KEY_BEFORE = _rx(r"(?<![\w])(?:" + "|".join(f"(?P<g{i}>{e['pattern']})" for i, e in enumerate(_KEYS)) + r")" + _FILL + r"(?:~\s*)?$", _I)
 _KEY_TABLE = _Table(_KEYS, "pattern", _FILL + r"(?:~\s*)?$")
+# "The sequence length, 8192, doubles ...": a key phrase and its value set off by commas (read only when the value closes the aside)
+_KEY_APPOSITIVE = _Table(_KEYS, "pattern", r"\s*,\s*(?:~\s*)?$")
+_APPOSITIVE_END = _rx(r"\s*(?:,|\)|;|\.(?:\s|$)|$)")
 _KEY_AFTER = _rx(r"\s*\)?\s*(?:" + "|".join(f"(?P<g{i}>{e['pattern']})" for i, e in enumerate(_KEYS)) + r")(?![\w])", _I)
 
 # Compact notation: TP8, TP=8, |TP|=2, EP8TP1, PP16/VPP2, GBS=1024, mbs 2, seq 4k, ZeRO-3, top-2.
