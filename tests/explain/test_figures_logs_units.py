@@ -248,3 +248,19 @@ def test_a_figure_in_an_aside_does_not_take_the_subject():
 
 def test_tokens_per_second_per_gpu_written_after_the_unit():
     assert got("throughput: 3,100 tokens/s per GPU, MFU: 41%", "tokens_per_s_per_chip") == [3100]
+
+
+def test_this_number_refers_to_the_figure_before():
+    text = "The new kernel improves throughput by 12%. This number rises to 20% with a larger batch."
+    assert got(text, "percent_change") == [0.12, 0.20]
+
+
+def test_a_slice_total_that_is_a_whole_number_of_chip_peaks_is_the_slice_peak():
+    text = "* a v5e-16 slice totals 3,152 TFLOPS: each TPU v5e chip has 197 TFLOPS for BF16"
+    assert got(text, "peak_flop_per_s_total") == [3152e12]
+    assert got(text, "peak_flop_per_s") == [197e12]
+    assert "16" not in [f.quote for f in read_figures(text)]  # "v5e-16" is the slice's name
+
+
+def test_a_micro_batch_setting():
+    assert got("microbatch=2 leaves the GPU idle half the time", "micro_batch") == [2]

@@ -9,6 +9,8 @@ from service.explain.figures.values import _number, _share
 
 _LINK_WORD = _rx(r"NVLink|NVSwitch|ICI|interconnect|network|fabric|InfiniBand|Ethernet|PCIe|link|DCN|الشبكة|شبكة|ربط|الربط|وصلات", _I)
 _ASIDE = _rx(r",[^,.;\n]*,|\([^()\n]*\)")
+_THIS_NUMBER = _rx(r"\b(?:this|that|the same) (?:number|figure|gain|improvement|speed-?up|advantage|margin)\b[^.;\n]*?\b(?:to|reach\w*|hit\w*)\s+(?:about |roughly |~\s*)?$", _I)
+_NEXT_SENTENCE_END = _rx(r"[.!?;](?:\s|$)|\n")
 _GLOBAL_WORD = _rx(r"global|total|effective|GBS|gbs|overall", _I)
 
 
@@ -127,6 +129,8 @@ class _Relations:
             elif f.quantity == "bandwidth_bytes_per_s" and any(g.quantity == "hbm_bytes" for g in figs[:i] if g.start >= self.sentence_start(f.start)) \
                     and not _LINK_WORD.search(norm, self.sentence_start(f.start), f.end + 40):
                 f.quantity = "memory_bandwidth_bytes_per_s"  # "192 GB of HBM with 7.4 TB/s": the bandwidth of that memory
+        self.peak_totals(figs)
+        self.anaphora(figs)
         if "respectively" in norm:
             for m in _RESPECTIVELY.finditer(norm):
                 lo = self.sentence_start(m.start())
@@ -137,6 +141,33 @@ class _Relations:
                 if len(nouns) == len(ways):
                     for f, noun in zip(ways, nouns):
                         f.quantity, f.generic = _PARALLEL_DEGREE[noun.lower()[:2]], False
+
+    def peak_totals(self, figs: list[_Fig]) -> None:
+        """"A v4-8 totals 2,200 TFLOPS: each chip has 275 TFLOPS": a total that is a whole number of the sentence's chip peaks
+        is the system's peak, not a rate it achieved."""
+        for f in figs:
+            if f.quantity != "flop_per_s":
+                continue
+            lo = self.sentence_start(f.start)
+            hi = _NEXT_SENTENCE_END.search(self.norm, f.end)
+            hi = hi.end() if hi else len(self.norm)
+            for g in figs:
+                if g.quantity == "peak_flop_per_s" and lo <= g.start < hi and g.value > 0:
+                    n = f.value / g.value
+                    if 2 <= round(n) <= 100000 and abs(n - round(n)) <= 0.005 * n:
+                        f.quantity, f.generic = "peak_flop_per_s_total", False
+                        break
+
+    def anaphora(self, figs: list[_Fig]) -> None:
+        """"up to 23% in throughput. This number can be further pushed to 31%": the same quantity as the figure it refers to."""
+        for i, f in enumerate(figs):
+            if f.quantity != "percent" or not f.generic and f.quantity != "percent":
+                continue
+            if not _THIS_NUMBER.search(self.norm, self.sentence_start(f.start), f.start):
+                continue
+            earlier = [g for g in figs[:i] if g.unit == "%" and g.quantity not in ("percent", "number")]
+            if earlier:
+                f.quantity, f.generic = earlier[-1].quantity, False
 
     def fractions(self) -> None:
         """"by half", "a quarter of a TPU v5p pod": fractions written as words."""
