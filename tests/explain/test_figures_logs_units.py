@@ -264,3 +264,8 @@ def test_a_slice_total_that_is_a_whole_number_of_chip_peaks_is_the_slice_peak():
 
 def test_a_micro_batch_setting():
     assert got("microbatch=2 leaves the GPU idle half the time", "micro_batch") == [2]
+
+
+def test_a_key_phrase_after_an_opening_bracket():
+    assert got("per-stage kernels (microbatch=2 leaves the GPU idle)", "micro_batch") == [2]
+    assert got("the run (batch size 16) was too small to saturate a node", "global_batch_sequences") == [16]

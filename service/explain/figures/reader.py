@@ -50,6 +50,10 @@ class _Reader(_Units, _Relations):
                                 for p in ((m.start(), m.start() + 1) if m.group(0)[0] in "وبلف" and len(m.group(0)) > 3 else (m.start(),))]
             else:
                 self._starts = [m.start() for m in _CHUNK.finditer(self.norm)]
+            # "(microbatch=4 ...": a word after an opening bracket or quote starts there too
+            opened = [p + 1 for p in self._starts if self.norm[p] in "([{\"'“«" and p + 1 < len(self.norm) and self.norm[p + 1].isalpha()]
+            if opened:
+                self._starts = sorted(set(self._starts).union(opened))
         return self._starts
 
     def clause(self, start: int, end: int) -> tuple[int, int]:
