@@ -269,3 +269,14 @@ def test_a_micro_batch_setting():
 def test_a_key_phrase_after_an_opening_bracket():
     assert got("per-stage kernels (microbatch=2 leaves the GPU idle)", "micro_batch") == [2]
     assert got("the run (batch size 16) was too small to saturate a node", "global_batch_sequences") == [16]
+
+
+def test_arabic_years_and_number_words():
+    text = "يستغرق بناء مركز بيانات حوالي أربع سنوات، منها ثلاث سنوات للتخطيط، وقد أنجزوه في 19 يومًا"
+    year = 365.25 * 86400
+    assert close(got(text, "time_s"), [4 * year, 3 * year, 19 * 86400])
+    assert got("في عام 2020 بدأ المشروع", "time_s") == []
+
+
+def test_arabic_memory_before_its_size():
+    assert got("تأتي كل شريحة مع ذاكرة 2 تيرابايت", "hbm_bytes") == [2e12]
