@@ -280,3 +280,8 @@ def test_arabic_years_and_number_words():
 
 def test_arabic_memory_before_its_size():
     assert got("تأتي كل شريحة مع ذاكرة 2 تيرابايت", "hbm_bytes") == [2e12]
+
+
+def test_a_memory_field_is_usage_only_in_a_log_line():
+    assert got("step 20 | loss: 2.31 | memory: 61.2GB | tps: 3000", "memory_bytes_per_chip") == [61.2e9]
+    assert got("GPU: H100\nMemory: 80 GB\nBandwidth: 3.35 TB/s", "memory_bytes_per_chip") == []

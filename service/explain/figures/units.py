@@ -16,6 +16,7 @@ _NODE_AFTER = re.compile(r"[ \t]+(?:[\w-]+[ \t]+){0,2}(?:NVLink|NVSwitch|NVL\d+|
 _DOMAIN_BEFORE = re.compile(r"NVL\d+|NVLink domain|scale-up domain|تكوين|configuration", re.IGNORECASE)
 _NAMED_GROUP = re.compile(r"[ \t]+(?:[A-Z][\w-]*[ \t]+){1,3}(?P<g>nodes?|servers?|hosts?|machines?|GPUs|TPUs|chips|accelerators)\b")
 _TIMES_PARAMS = re.compile(r"(?:\d\s*[BMT]|param(?:eter)?s?)\s*[x×*]\s*$", re.IGNORECASE)
+_LOG_LINE_AFTER = re.compile(r"\s*\(\s*[\d.]+\s*%|[^\n]*?(?:\s{2,}|,\s*|\|\s*)[A-Za-z_/]+\s*[:=]\s*~?\d")
 _LABEL_VALUE = re.compile(r"\s*[:=]\s*~?\s*\d")
 
 
@@ -144,6 +145,8 @@ class _Units:
             return None
         quantity, sign = entry["quantity"], 1
         key = self.key_before(m.start())
+        if key and key.get("log_field") and not _LOG_LINE_AFTER.match(self.norm, end):
+            key = None  # a field label outside a log line ("Memory: 80 GB" in a spec list)
         cue = self.cue(cls, start, end)
         if key and cls in ("percent", "time", "tokens_per_s", "rate", "flop_rate", "bytes", "flops"):
             quantity = key.get("if_unit", {}).get(cls, key["quantity"])
