@@ -285,3 +285,14 @@ def test_arabic_memory_before_its_size():
 def test_a_memory_field_is_usage_only_in_a_log_line():
     assert got("step 20 | loss: 2.31 | memory: 61.2GB | tps: 3000", "memory_bytes_per_chip") == [61.2e9]
     assert got("GPU: H100\nMemory: 80 GB\nBandwidth: 3.35 TB/s", "memory_bytes_per_chip") == []
+
+
+def test_a_count_of_operations_stays_a_count():
+    assert got("a 7B model needs 42 TFLOPs per sequence", "total_flops") == [42e12]
+    assert got("a forward pass is 2 TFLOPs for a 1B model", "total_flops") == [2e12]
+    assert got("that's 9 PFLOPs of compute", "total_flops") == [9e15]
+
+
+def test_numbers_far_apart_in_size_do_not_share_a_unit():
+    figures = read_figures("we stopped at iteration 500 and 1.2 TB of checkpoints")
+    assert [f.quote for f in figures if f.unit] == ["1.2 TB"]

@@ -29,7 +29,8 @@ class _Relations:
                 role = ("before", "after")
             elif _RANGE_DASH.match(between) or (before is None and _RANGE_WORD.match(between)):
                 role = ("low", "high")
-            elif _OR.match(between) and a.quantity == "number" and not b.generic and (b.unit is None or b.unit != "%"):
+            elif _OR.match(between) and a.quantity == "number" and not b.generic and (b.unit is None or b.unit != "%") \
+                    and self.comparable(a, b):
                 # "8 or 128 H100 GPUs", "532 and 557 TFLOPs", "30 و191 مليون دولار": the first number is in the second's unit
                 a.quantity, a.chip, a.generic = b.quantity, b.chip, False
                 if b.unit is not None:
@@ -69,6 +70,11 @@ class _Relations:
                     if f.quantity == "number" and e.start in self.result_hints:
                         f.quantity, f.generic = self.result_hints[e.start], False
                     break
+
+    def comparable(self, a: _Fig, b: _Fig) -> bool:
+        """Two numbers as written within a factor of 100 ("532 and 557 TFLOPs", "30 and 191 million"), not "step 500 and 1.2 TB"."""
+        written = b.raw / self.multiplier_at(b.start)
+        return b.unit is None or (written > 0 and 0.01 <= a.raw / written <= 100)
 
     def share_multiplier(self, a: _Fig, b: _Fig) -> None:
         """"between 30 and 191 million dollars": a bare first number takes the second's written multiplier."""

@@ -17,6 +17,9 @@ _DOMAIN_BEFORE = re.compile(r"NVL\d+|NVLink domain|scale-up domain|تكوين|co
 _NAMED_GROUP = re.compile(r"[ \t]+(?:[A-Z][\w-]*[ \t]+){1,3}(?P<g>nodes?|servers?|hosts?|machines?|GPUs|TPUs|chips|accelerators)\b")
 _TIMES_PARAMS = re.compile(r"(?:\d\s*[BMT]|param(?:eter)?s?)\s*[x×*]\s*$", re.IGNORECASE)
 _LOG_LINE_AFTER = re.compile(r"\s*\(\s*[\d.]+\s*%|[^\n]*?(?:\s{2,}|,\s*|\|\s*)[A-Za-z_/]+\s*[:=]\s*~?\d")
+# "42 TFLOPs per sequence", "9 PFLOPs of compute", "2 TFLOPs to process": a count of operations, not a rate
+_COUNT_OF = re.compile(r"\s*(?:per\b(?!\s+(?:GPU|chip|device|accelerator|TPU|rank)s?\b)|/\s*(?!s\b|GPU|chip|device)|of\b|to\b|in total\b|total\b"
+                       r"|for\b(?!\s+(?:BF16|bf16|FP8|fp8|FP16|fp16|FP32|fp32|TF32|INT8|MXFP8|NVFP4|FP4|dense|sparse)\b))")
 _LABEL_VALUE = re.compile(r"\s*[:=]\s*~?\s*\d")
 
 
@@ -163,9 +166,11 @@ class _Units:
             elif value >= 1e17:  # more than any one chip delivers: the job's or the system's total
                 quantity = "peak_flop_per_s_total" if peak_after or cue and not key and cue["quantity"] == "peak_flop_per_s" else "flop_per_s"
         if cls == "flops" and quantity == "total_flops" and not cue and not key and 1e11 <= value < 1e17 \
-                and _rx(r"\b(?:each|per|chips?|GPUs?|TPUs?|devices?)\b", _I).search(self.norm, *self.clause(start, end)):
+                and not _COUNT_OF.match(self.norm, end) \
+                and _rx(r"\b(?:each|per (?:chip|GPU|TPU|device|accelerator)|chips?|GPUs?|TPUs?|devices?)\b", _I).search(self.norm, *self.clause(start, end)):
             quantity = "peak_flop_per_s"  # "each with 4.59e14 FLOPs": a chip's rate written as FLOPs; no run is that small
-        if cls == "flops" and quantity == "total_flops" and not key and 1e11 <= value < 1e17 and written[:1] in "kMGTPEtpg":
+        if cls == "flops" and quantity == "total_flops" and not key and 1e11 <= value < 1e17 and written[:1] in "kMGTPEtpg" \
+                and not _COUNT_OF.match(self.norm, end):
             quantity = "flop_per_s_per_chip"  # "113 TFLOPs at iteration 512": one chip's rate; no run's total is that small
         if cls in ("flops", "flop_rate") and quantity in ("flop_per_s_per_chip", "peak_flop_per_s") and value < 1e17 \
                 and not (cue and "total_if_at_least" in cue) and self.chip_peak(value):
