@@ -296,3 +296,24 @@ def test_a_count_of_operations_stays_a_count():
 def test_numbers_far_apart_in_size_do_not_share_a_unit():
     figures = read_figures("we stopped at iteration 500 and 1.2 TB of checkpoints")
     assert [f.quote for f in figures if f.unit] == ["1.2 TB"]
+
+
+def test_a_torchtitan_style_log_line():
+    text = "[rank0]: step: 50  loss: 7.2041  memory: 45.93GiB(48.35%)  tps: 6,113  tflops: 354.02  mfu: 35.80%"
+    assert got(text, "tokens_per_s") == [6113]  # "tflops:" labels the next value, it is not the unit of 6,113
+    assert got(text, "flop_per_s_per_chip") == [354.02e12]  # measured in a log line, not a peak
+    assert got(text, "peak_flop_per_s") == []
+    assert got(text, "mfu") == [0.358]
+
+
+def test_a_megatron_style_log_line():
+    text = ("iteration 100/ 5000 | consumed samples: 51200 | elapsed time per iteration (ms): 4210.5 | "
+            "global batch size: 512 | TFLOP/s/GPU: 412.3")
+    assert got(text, "expression") == []  # "100/ 5000" is progress, not a division
+    assert close(got(text, "step_time_s"), [4.2105])
+    assert got(text, "global_batch_sequences") == [512]
+    assert got(text, "flop_per_s_per_chip") == [412.3e12]
+
+
+def test_memory_peaks_at():
+    assert close(got("Memory peaks at 71.3 GiB on the first stage.", "memory_bytes"), [71.3 * 2**30])

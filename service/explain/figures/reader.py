@@ -9,6 +9,10 @@ from service.explain.figures.values import _balanced, _chip_id, _evaluate, _mode
 from service.explain.figures.units import _Units
 from service.explain.figures.relations import _Relations
 
+# another "label: value" field on the line: a training log, whose rates are measured, not peaks
+_LOG_FIELD = re.compile(r"(?:^|\s{2}|[|,]\s*)[A-Za-z_/]+\s*:\s*~?\d|[^\n]*?(?:\s{2,}|[|,]\s*)[A-Za-z_/]+\s*[:=]\s*~?\d")
+
+
 class _Reader(_Units, _Relations):
     """The state of one read: the text, protected spans, tokens, and the figures found so far."""
 
@@ -298,6 +302,9 @@ class _Reader(_Units, _Relations):
                 quantity = "critical_tokens_per_chip"
             self.add(_Fig(at, tok.end(), quantity, raw, raw=raw, generic=False))
 
+    def line_start(self, pos: int) -> int:
+        return self.norm.rfind("\n", 0, pos) + 1
+
     def pipeline_letters(self) -> None:
         """"M=8", "P=4", "v=2" in a text about pipelines: micro-batches, stages and model chunks as the literature writes them."""
         if "=" not in self.norm or not _PIPE_CONTEXT.search(self.norm):
@@ -315,9 +322,12 @@ class _Reader(_Units, _Relations):
         if not m:
             return None
         if m.group("p") is not None or "flop" in m.group("u").lower():
-            scale = _PREFIX_SCALE.get((m.group("p") or "").lower(), 1.0)
-            # "TFLOP/s/device: 257.929" in a step log is what one device achieved; "peak hardware tflop/s=459" the peak
-            peak = not m.group("fchip") or re.search(r"peak|theoretical|hardware", self.norm[max(0, m.start() - 24):m.start()], _I)
+            scale = _PREFIX_SCALE.get((m.group("p") or m.group("p2") or "").lower(), 1.0)
+            # "TFLOP/s/device: 257.929" or "mfu: 35%  tflops: 354.02" in a step log is what one device achieved;
+            # "peak hardware tflop/s=459" is the peak
+            named_peak = re.search(r"peak|theoretical|hardware", self.norm[max(0, m.start() - 24):m.start()], _I)
+            log_line = _LOG_FIELD.search(self.norm, self.line_start(m.start()), m.start()) or _LOG_FIELD.match(self.norm, end)
+            peak = named_peak or not (m.group("fchip") or log_line)
             return _Fig(start, end, "peak_flop_per_s" if peak else "flop_per_s_per_chip", raw * scale, unit=m.group("u"),
                         raw=raw, scale=scale, generic=False)
         quantity = "tokens_per_s_per_chip" if m.group("chip") or m.group("tgs") else "tokens_per_s"

@@ -20,6 +20,7 @@ _LOG_LINE_AFTER = re.compile(r"\s*\(\s*[\d.]+\s*%|[^\n]*?(?:\s{2,}|,\s*|\|\s*)[A
 # "42 TFLOPs per sequence", "9 PFLOPs of compute", "2 TFLOPs to process": a count of operations, not a rate
 _COUNT_OF = re.compile(r"\s*(?:per\b(?!\s+(?:GPU|chip|device|accelerator|TPU|rank)s?\b)|/\s*(?!s\b|GPU|chip|device)|of\b|to\b|in total\b|total\b"
                        r"|for\b(?!\s+(?:BF16|bf16|FP8|fp8|FP16|fp16|FP32|fp32|TF32|INT8|MXFP8|NVFP4|FP4|dense|sparse)\b))")
+_LABEL_UNIT = re.compile(r"\((ms|s|sec|seconds)\)\s*[:=]\s*$")
 _LABEL_VALUE = re.compile(r"\s*[:=]\s*~?\s*\d")
 
 
@@ -64,6 +65,8 @@ class _Units:
         # a unit (%, GB/s, TFLOP/s, hours, ...) right after the number
         if unit and word and _which(unit, _UNIT_ENTRIES)["class"] not in ("time", "cost" if m.group("arw") else "time"):
             unit = None  # "two months" is a time and "مليار دولار" a sum, but "one s" is not a second
+        if unit and _LABEL_VALUE.match(norm, unit.end()):
+            unit = None  # "tps: 6,113  tflops: 354.02": the unit labels the next value
         if unit and not (unit.group(0) in ("s", "h", "d", "us") and mult):
             return self.read_unit(m, start, unit, raw, mult)
         noun = _NOUNS.match(norm, end)
@@ -258,6 +261,9 @@ class _Units:
                 value = raw / 1000 * 1024
             if quantity in ("mfu", "hfu", "bubble_fraction") and value > 1:
                 value /= 100.0
+            label_unit = _LABEL_UNIT.search(norm, max(0, start - 16), start)
+            if label_unit and quantity.endswith("_s") and label_unit.group(1) == "ms":
+                value /= 1000.0  # "elapsed time per iteration (ms): 4210.5"
             if quantity in ("global_batch_sequences", "global_batch_tokens"):
                 per = _PER_CHIP.match(norm, end)
                 if per:  # "a batch size of 4 per GPU" is one chip's share

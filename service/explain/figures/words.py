@@ -216,7 +216,7 @@ _EN_NOUNS_WEAK_OK = {"axes", "pods", "chips", "tokens", "params", "layers", "exp
 
 # Key phrases that name the quantity of the number after them ("sequence length of 8192").
 _KEYS = _EN["key_phrases"] + _ARW["key_phrases"]
-_FILL = r"(?:\s*[:=]\s*|\s+(?:of|is|was|are|were|to|at|set to|equals?|around|about|roughly|approximately|~|from|reached|reaches|only|just|up to|by|must be at least|must be|must exceed|exceeds?|at least|من|هو|هي|قدره|قدرها|بدرجة|بحجم|بقيمة|يبلغ|تبلغ|إلى)?\s*|\s*\(\s*)"
+_FILL = r"(?:\s*\((?:ms|s|sec|seconds|GB|GiB|MB|MiB)\)\s*[:=]\s*|\s*[:=]\s*|\s+(?:of|is|was|are|were|to|at|set to|equals?|around|about|roughly|approximately|~|from|reached|reaches|only|just|up to|by|must be at least|must be|must exceed|exceeds?|at least|من|هو|هي|قدره|قدرها|بدرجة|بحجم|بقيمة|يبلغ|تبلغ|إلى)?\s*|\s*\(\s*)"
 _KEY_BEFORE = _rx(r"(?<![\w])(?:" + "|".join(f"(?P<g{i}>{e['pattern']})" for i, e in enumerate(_KEYS)) + r")" + _FILL + r"(?:~\s*)?$", _I)
 _KEY_TABLE = _Table(_KEYS, "pattern", _FILL + r"(?:~\s*)?$")
 # "The sequence length, 8192, doubles ...": a key phrase and its value set off by commas (read only when the value closes the aside)
@@ -243,7 +243,7 @@ _SYMBOLS = {k: v for k, v in _EN["symbols"].items() if not k.startswith("_")}
 _SYMBOL = _rx(r"(?<![\w\\/])(?P<sym>" + _alt(_SYMBOLS) + r")(?:_\s*\w+)?\s*(?:(?P<cmp>=|>=?|<=?|≥|≤)|(?P<words>" + _EN["threshold_words"]
               + r"))\s*(?:(?:about|roughly|approximately)\s+|~\s*)?(?=[(\d])")
 _UNIT_LABEL = _rx(r"(?P<u>(?P<p>[kmgtpe]|kilo|mega|giga|tera|peta|exa)?\s*flops?\s*/\s*s(?:ec)?(?P<fchip>\s*/\s*(?:device|gpu|chip|accelerator|tpu))?"
-                  r"|(?:tokens?\s*/\s*s(?:ec)?|tps|wps)(?P<chip>\s*/\s*(?:device|gpu|chip|accelerator|tpu))?|(?P<tgs>tgs))"
+                  r"|(?P<p2>[tpg])flops|(?:tokens?\s*/\s*s(?:ec)?|tps|wps)(?P<chip>\s*/\s*(?:device|gpu|chip|accelerator|tpu))?|(?P<tgs>tgs))"
                   r"\s*\)?\s*[:=]\s*(?:~\s*)?$", _I)
 _PREFIX_SCALE = {"k": 1e3, "m": 1e6, "g": 1e9, "t": 1e12, "p": 1e15, "e": 1e18, "kilo": 1e3, "mega": 1e6, "giga": 1e9,
                  "tera": 1e12, "peta": 1e15, "exa": 1e18}
