@@ -317,3 +317,19 @@ def test_a_megatron_style_log_line():
 
 def test_memory_peaks_at():
     assert close(got("Memory peaks at 71.3 GiB on the first stage.", "memory_bytes"), [71.3 * 2**30])
+
+
+def test_arabic_chip_spec_sentence():
+    text = "تبلغ ذاكرة كل بطاقة 80 جيجابايت، وعرض النطاق الترددي للذاكرة 3.35 تيرابايت/ث، وتقدم 989 تيرافلوبس بدقة BF16."
+    assert got(text, "hbm_bytes") == [80e9]
+    assert got(text, "memory_bandwidth_bytes_per_s") == [3.35e12]
+    assert got(text, "peak_flop_per_s") == [989e12]
+
+
+def test_arabic_ratio_in_words_and_parallel_degrees():
+    assert got("كلّف تدريب النموذج نحو 100 مليون دولار، أي أكثر بثلاثة أضعاف من سابقه.", "ratio") == [3]
+    text = "استخدمنا توازي الموترات بدرجة 8 وتوازي خط الأنابيب بدرجة 4، مع دفعة عامة حجمها 1024 تسلسلًا وحجم دفعة صغيرة 2"
+    assert got(text, "tp_degree") == [8]
+    assert got(text, "pp_degree") == [4]
+    assert got(text, "global_batch_sequences") == [1024]
+    assert got(text, "micro_batch") == [2]

@@ -63,7 +63,7 @@ class _Units:
         if way:
             return self.read_way(start, way.end(), raw)
         # a unit (%, GB/s, TFLOP/s, hours, ...) right after the number
-        if unit and word and _which(unit, _UNIT_ENTRIES)["class"] not in ("time", "cost" if m.group("arw") else "time"):
+        if unit and word and _which(unit, _UNIT_ENTRIES)["class"] not in (("time", "cost", "ratio") if m.group("arw") else ("time",)):
             unit = None  # "two months" is a time and "مليار دولار" a sum, but "one s" is not a second
         if unit and _LABEL_VALUE.match(norm, unit.end()):
             unit = None  # "tps: 6,113  tflops: 354.02": the unit labels the next value
