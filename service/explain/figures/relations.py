@@ -132,8 +132,7 @@ class _Relations:
                 f.generic = False
             elif f.quantity == "chips_per_node" and _POD_WORD.search(norm, self.sentence_start(f.start), f.start):
                 f.quantity = "chips_per_pod"
-            elif f.quantity == "bandwidth_bytes_per_s" and any(g.quantity == "hbm_bytes" for g in figs[:i] if g.start >= self.sentence_start(f.start)) \
-                    and not _LINK_WORD.search(norm, self.sentence_start(f.start), f.end + 40):
+            elif f.quantity == "bandwidth_bytes_per_s" and self.beside_memory(figs, i):
                 f.quantity = "memory_bandwidth_bytes_per_s"  # "192 GB of HBM with 7.4 TB/s": the bandwidth of that memory
         self.peak_totals(figs)
         self.anaphora(figs)
@@ -147,6 +146,11 @@ class _Relations:
                 if len(nouns) == len(ways):
                     for f, noun in zip(ways, nouns):
                         f.quantity, f.generic = _PARALLEL_DEGREE[noun.lower()[:2]], False
+
+    def beside_memory(self, figs: list[_Fig], i: int) -> bool:
+        """Whether a bandwidth follows a chip's memory size in its sentence, with no link named there."""
+        f, lo = figs[i], self.sentence_start(figs[i].start)
+        return any(g.quantity == "hbm_bytes" and g.start >= lo for g in figs[:i]) and not _LINK_WORD.search(self.norm, lo, f.end + 40)
 
     def peak_totals(self, figs: list[_Fig]) -> None:
         """"A v4-8 totals 2,200 TFLOPS: each chip has 275 TFLOPS": a total that is a whole number of the sentence's chip peaks
