@@ -333,3 +333,28 @@ def test_arabic_ratio_in_words_and_parallel_degrees():
     assert got(text, "pp_degree") == [4]
     assert got(text, "global_batch_sequences") == [1024]
     assert got(text, "micro_batch") == [2]
+
+
+def test_a_deepspeed_style_report():
+    text = ("13B model, ZeRO-3, 4 nodes of 8xA100. Throughput is 1,850 tokens/s/GPU and samples/sec is 14.2. "
+            "Memory usage is ~74GB per GPU.")
+    assert got(text, "tokens_per_s_per_chip") == [1850]
+    assert got(text, "samples_per_s") == [14.2]
+    assert got(text, "memory_bytes_per_chip") == [74e9]
+
+
+def test_experts_activated_per_token():
+    text = "the MoE has 94 layers, 128 experts with 8 activated per token"
+    assert got(text, "moe_experts") == [128]
+    assert got(text, "moe_top_k") == [8]
+
+
+def test_a_key_phrase_before_the_next_number_is_not_this_ones_cue():
+    text = "The model was pre-trained on 36T tokens with a context length of 32,768, extended to 128K via YaRN."
+    assert got(text, "tokens") == [36e12]
+    assert got(text, "seq_len") == [32768, 128 * 1024]
+
+
+def test_a_value_changed_to_keeps_its_quantity():
+    assert got("we used TP=4 and later bumped it to 8", "tp_degree") == [4, 8]
+    assert got("the batch was 512 sequences, then increased to 1024", "global_batch_sequences") == [512, 1024]

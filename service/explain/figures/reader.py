@@ -9,6 +9,7 @@ from service.explain.figures.values import _balanced, _chip_id, _evaluate, _mode
 from service.explain.figures.units import _Units
 from service.explain.figures.relations import _Relations
 
+_LEADS_TO = re.compile(r"(?:\s*[:=]\s*|\s+(?:of|is|was|are|were|set to|equals?|to|at|around|about|roughly|~)?\s*|\s*\(\s*)(?:~\s*)?")
 # another "label: value" field on the line: a training log, whose rates are measured, not peaks
 _LOG_FIELD = re.compile(r"(?:^|\s{2}|[|,]\s*)[A-Za-z_/]+\s*:\s*~?\d|[^\n]*?(?:\s{2,}|[|,]\s*)[A-Za-z_/]+\s*[:=]\s*~?\d")
 
@@ -132,6 +133,8 @@ class _Reader(_Units, _Relations):
                 found = table.match(norm, pos, hi, self.word(pos))
                 if not found:
                     continue
+                if j < len(self.token_starts) and _LEADS_TO.fullmatch(norm, found[1].end(), self.token_starts[j]):
+                    break  # "36T tokens with a context length of 32,768": the phrase names the next number
                 if pos - end <= found[0].get("max_gap", 10**6) and not self.number_between(end, pos):
                     best = found[0]
                 break

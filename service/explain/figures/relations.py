@@ -3,7 +3,7 @@
 import bisect
 import re
 from service.explain.figures.record import _Fig
-from service.explain.figures.words import _ARROW, _BY, _CHANGE_VERB, _EN, _FRACTION, _FRACTION_WORDS, _FROM, _I, _LESS_AFTER, _MFU_WORD, _OR, _PARALLEL_DEGREE, _PARALLEL_NOUN, _POD_WORD, _RANGE_DASH, _RANGE_WORD, _UNIT_DEFAULTS, _VERSUS, _RESPECTIVELY, _RESULT, _SENTENCE_END, _SUBJECT, _TO, _rx
+from service.explain.figures.words import _SEQ_K, _ARROW, _BY, _CHANGE_VERB, _EN, _FRACTION, _FRACTION_WORDS, _FROM, _I, _LESS_AFTER, _MFU_WORD, _OR, _PARALLEL_DEGREE, _PARALLEL_NOUN, _POD_WORD, _RANGE_DASH, _RANGE_WORD, _UNIT_DEFAULTS, _VERSUS, _RESPECTIVELY, _RESULT, _SENTENCE_END, _SUBJECT, _TO, _rx
 from service.explain.figures.values import _number, _share
 
 
@@ -11,6 +11,7 @@ _LINK_WORD = _rx(r"NVLink|NVSwitch|ICI|interconnect|network|fabric|InfiniBand|Et
 _ASIDE = _rx(r",[^,.;\n]*,|\([^()\n]*\)")
 _THIS_NUMBER = _rx(r"\b(?:this|that|the same) (?:number|figure|gain|improvement|speed-?up|advantage|margin)\b[^.;\n]*?\b(?:to|reach\w*|hit\w*)\s+(?:about |roughly |~\s*)?$", _I)
 _NEXT_SENTENCE_END = _rx(r"[.!?;](?:\s|$)|\n")
+_CHANGED_TO = _rx(r",?\s*(?:and\s+)?(?:later\s+|then\s+)?(?:extended|increased|raised|grown|grew|scaled|expanded|reduced|cut|lowered|dropped|bumped|brought|moved|went)(?:\s+it)?(?:\s+up|\s+down)?\s+to\s*(?:~\s*)?", _I)
 _GLOBAL_WORD = _rx(r"global|total|effective|GBS|gbs|overall", _I)
 
 
@@ -22,11 +23,12 @@ class _Relations:
         figs = sorted((f for f in self.figs if not f.expression), key=lambda f: f.start)
         for a, b in zip(figs, figs[1:]):
             between = self.norm[a.end:b.start]
-            if len(between) > 12:
+            changed = len(between) <= 32 and _CHANGED_TO.fullmatch(between) and b.generic and not a.generic
+            if len(between) > 12 and not changed:
                 continue
             before = _FROM.search(self.norm, max(0, a.start - 24), a.start)
-            if (before and _TO.match(between)) or _ARROW.match(between):
-                role = ("before", "after")
+            if (before and _TO.match(between)) or _ARROW.match(between) or changed:
+                role = ("before", "after")  # "from 9% to 5%", "8→16", "32,768, extended to 128K"
             elif _RANGE_DASH.match(between) or (before is None and _RANGE_WORD.match(between)):
                 role = ("low", "high")
             elif _OR.match(between) and a.quantity == "number" and not b.generic and (b.unit is None or b.unit != "%") \
@@ -56,6 +58,9 @@ class _Relations:
                     y.quantity = x.quantity
                     x.unit, x.scale, x.value = y.unit, y.scale, x.raw * y.scale
             self.share_multiplier(a, b)
+            for x in (a, b):  # "extended to 128K": a context written in K is in units of 1,024 tokens
+                if x.quantity == "seq_len" and x.value == x.raw and self.multiplier_at(x.start) == 1000 and _SEQ_K.match(f"{x.raw / 1000:g}"):
+                    x.value = x.raw / 1000 * 1024
             a.role, b.role = role
             a.pair, b.pair = b, a
         exprs = [f for f in self.figs if f.expression]

@@ -21,6 +21,8 @@ _LOG_LINE_AFTER = re.compile(r"\s*\(\s*[\d.]+\s*%|[^\n]*?(?:\s{2,}|,\s*|\|\s*)[A
 _COUNT_OF = re.compile(r"\s*(?:per\b(?!\s+(?:GPU|chip|device|accelerator|TPU|rank)s?\b)|/\s*(?!s\b|GPU|chip|device)|of\b|to\b|in total\b|total\b"
                        r"|for\b(?!\s+(?:BF16|bf16|FP8|fp8|FP16|fp16|FP32|fp32|TF32|INT8|MXFP8|NVFP4|FP4|dense|sparse)\b))")
 _LABEL_UNIT = re.compile(r"\((ms|s|sec|seconds)\)\s*[:=]\s*$")
+_ACTIVATED = re.compile(r"\s+(?:activated|active|routed|selected)\b(?!\s+param)", re.IGNORECASE)
+_EXPERTS_WORD = re.compile(r"\bexperts?\b", re.IGNORECASE)
 _LABEL_VALUE = re.compile(r"\s*[:=]\s*~?\s*\d")
 
 
@@ -178,6 +180,8 @@ class _Units:
         if cls in ("flops", "flop_rate") and quantity in ("flop_per_s_per_chip", "peak_flop_per_s") and value < 1e17 \
                 and not (cue and "total_if_at_least" in cue) and self.chip_peak(value):
             quantity = "peak_flop_per_s"  # "h100 is 989 tflops": a named chip's spec-sheet peak, never a measured rate
+        if quantity == "memory_bytes" and _PER_CHIP.match(self.norm, end):
+            quantity = "memory_bytes_per_chip"  # "memory usage is ~74GB per GPU"
         if cls == "bytes" and quantity == "bytes" and value <= 32 and _TIMES_PARAMS.search(self.norm, max(0, start - 40), start):
             quantity = "bytes_per_param"  # "175B x 16 bytes": bytes for each parameter
         if cls == "bytes" and quantity == "bytes" and self.beside_chip(start, end):
@@ -236,6 +240,8 @@ class _Units:
         elif cls == "chips_hyphen" and not _NODE_AFTER.match(self.norm, noun.end()) \
                 and not _DOMAIN_BEFORE.search(self.norm, max(0, start - 40), start):
             quantity = "n_chips"  # "512-GPU experiments" are run on 512 GPUs; an "8-GPU node" holds 8
+        if quantity == "seq_len" and raw > 1e8:
+            quantity = entry["quantity"]  # no context is 36T tokens long: a cue for the next number's context length
         value = raw
         if quantity == "seq_len" and mult in ("k", "K") and _SEQ_K.match(f"{raw / 1000:g}"):
             value = raw / 1000 * 1024
@@ -275,6 +281,8 @@ class _Units:
         label = self.unit_label(start, end, raw)
         if label:
             return label
+        if _ACTIVATED.match(norm, end) and _EXPERTS_WORD.search(norm, *self.clause(start, end)):
+            return _Fig(start, end, "moe_top_k", raw, raw=raw, generic=False)  # "128 experts with 8 activated"
         if not mult and any(_INDEX_TABLE.match(norm, pos, start, self.word(pos)) for pos in self.starts_in(max(0, start - 24), start)):
             return None
         if not mult and not sci and raw == int(raw) and 1950 <= raw <= 2039 and "," not in m.group(0):
