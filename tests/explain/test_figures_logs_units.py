@@ -358,3 +358,20 @@ def test_a_key_phrase_before_the_next_number_is_not_this_ones_cue():
 def test_a_value_changed_to_keeps_its_quantity():
     assert got("we used TP=4 and later bumped it to 8", "tp_degree") == [4, 8]
     assert got("the batch was 512 sequences, then increased to 1024", "global_batch_sequences") == [512, 1024]
+
+
+def test_a_training_set_size_is_not_a_batch():
+    text = "We train for 1.4T tokens with a batch size of 4M tokens"
+    assert got(text, "tokens") == [1.4e12]
+    assert got(text, "global_batch_tokens") == [4e6]
+
+
+def test_from_to_with_units_on_both_sides_share_the_quantity():
+    assert got("FP8 training reduced step time from 1.9s to 1.4s (a 26% speedup)", "step_time_s") == [1.9, 1.4]
+
+
+def test_a_pipeline_letter_at_the_end_of_a_sentence():
+    text = "1F1B keeps at most p=8 micro-batches in flight, so activation memory is 8x a single micro-batch; GPipe holds all m=64."
+    assert got(text, "microbatches") == [64]
+    assert got(text, "pp_degree") == [8]
+    assert got(text, "ratio") == [8]

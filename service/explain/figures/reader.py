@@ -9,7 +9,7 @@ from service.explain.figures.values import _balanced, _chip_id, _evaluate, _mode
 from service.explain.figures.units import _Units
 from service.explain.figures.relations import _Relations
 
-_LEADS_TO = re.compile(r"(?:\s*[:=]\s*|\s+(?:of|is|was|are|were|set to|equals?|to|at|around|about|roughly|~)?\s*|\s*\(\s*)(?:~\s*)?")
+_LEADS_TO = re.compile(r"(?:[ \t]+(?:size|length|len|window|count|degree|rate|dimension))?(?:\s*[:=]\s*|\s+(?:of|is|was|are|were|set to|equals?|to|at|around|about|roughly|~)?\s*|\s*\(\s*)(?:~\s*)?")
 # another "label: value" field on the line: a training log, whose rates are measured, not peaks
 _LOG_FIELD = re.compile(r"(?:^|\s{2}|[|,]\s*)[A-Za-z_/]+\s*:\s*~?\d|[^\n]*?(?:\s{2,}|[|,]\s*)[A-Za-z_/]+\s*[:=]\s*~?\d")
 

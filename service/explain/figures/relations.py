@@ -15,6 +15,19 @@ _CHANGED_TO = _rx(r",?\s*(?:and\s+)?(?:later\s+|then\s+)?(?:extended|increased|r
 _GLOBAL_WORD = _rx(r"global|total|effective|GBS|gbs|overall", _I)
 
 
+def _dimension(quantity: str, unit: str | None) -> str | None:
+    """What a quantity measures, coarsely: a time, a size in bytes, a share, a FLOP rate or count."""
+    if unit == "%":
+        return "share"
+    if "bytes" in quantity and not quantity.endswith("_per_s") or quantity == "bytes":
+        return "bytes"
+    if quantity.endswith("_per_s") and "flop" in quantity:
+        return "flop_rate"
+    if quantity.endswith("_s") and not quantity.endswith("_per_s") or quantity == "time_s":
+        return "time"
+    return None
+
+
 class _Relations:
     """The reader's rules that relate figures (a mixin of _Reader: it uses the reader's state)."""
 
@@ -52,6 +65,10 @@ class _Relations:
                 if x.quantity == "number" and x.unit is None and y.unit == "%":
                     x.quantity, x.unit, x.scale, x.value = y.quantity, "%", y.scale, x.raw * y.scale
             _share(a, b)
+            for x, y in ((a, b), (b, a)):  # "step time from 1.9s to 1.4s": the unit's default takes the partner's quantity
+                if x.unit and y.unit and x.quantity in _UNIT_DEFAULTS and y.quantity not in _UNIT_DEFAULTS \
+                        and _dimension(x.quantity, x.unit) == _dimension(y.quantity, y.unit) is not None:
+                    x.quantity = y.quantity
             for x, y in ((a, b), (b, a)):  # "doubles every 5 to 9 months": the key's quantity, the unit's scale
                 if x.unit is None and y.unit is not None and x.quantity != "number" and x.quantity not in _UNIT_DEFAULTS \
                         and y.quantity in _UNIT_DEFAULTS and not x.generic:

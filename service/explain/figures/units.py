@@ -240,8 +240,8 @@ class _Units:
         elif cls == "chips_hyphen" and not _NODE_AFTER.match(self.norm, noun.end()) \
                 and not _DOMAIN_BEFORE.search(self.norm, max(0, start - 40), start):
             quantity = "n_chips"  # "512-GPU experiments" are run on 512 GPUs; an "8-GPU node" holds 8
-        if quantity == "seq_len" and raw > 1e8:
-            quantity = entry["quantity"]  # no context is 36T tokens long: a cue for the next number's context length
+        if quantity == "seq_len" and raw > 1e8 or quantity == "global_batch_tokens" and raw >= 1e10:
+            quantity = entry["quantity"]  # no context is 36T tokens long, nor a batch 1.4T: the cue names the next number
         value = raw
         if quantity == "seq_len" and mult in ("k", "K") and _SEQ_K.match(f"{raw / 1000:g}"):
             value = raw / 1000 * 1024

@@ -234,7 +234,7 @@ _COMPACT = _rx(
 )
 _ABBR_DETAIL = _EN["abbreviation_detail"]
 _PIPE_LETTERS = {k: v for k, v in _EN["pipeline_letters"]["letters"].items()}
-_PIPE_LETTER = _rx(r"(?<![\w\\/·*.])(?P<sym>" + _alt(_PIPE_LETTERS) + r")\s*=\s*(?P<num>\d+)(?![\w.])")
+_PIPE_LETTER = _rx(r"(?<![\w\\/·*.])(?P<sym>" + _alt(_PIPE_LETTERS) + r")\s*=\s*(?P<num>\d+)(?!\w|\.\d)")
 _PIPE_CONTEXT = _rx(_EN["pipeline_letters"]["context"], _I)
 _GEMM_SHAPE = _rx(r"(?<![\w])[NK]\s*=\s*\d")
 _PER_CHIP = _rx(r"\s*(?:per|/|a|each)\s*(?:chip|device|GPU|TPU|accelerator|rank)\b", _I)
