@@ -375,3 +375,19 @@ def test_a_pipeline_letter_at_the_end_of_a_sentence():
     assert got(text, "microbatches") == [64]
     assert got(text, "pp_degree") == [8]
     assert got(text, "ratio") == [8]
+
+
+def test_power_in_both_languages():
+    assert got("a 1.2 gigawatt campus, 30 MW per hall, 700 W per GPU", "power_w") == [1.2e9, 30e6, 700]
+    assert got("حاسوب عملاق بقدرة تصل إلى 1.5 جيجاواط", "power_w") == [1.5e9]
+
+
+def test_arabic_link_rates_in_bytes_and_bits():
+    text = "تصل سرعة الربط عبر NVLink إلى 900 جيجابايت في الثانية، مقارنة بـ 400 جيجابت في الثانية عبر إنفينيباند."
+    assert got(text, "bandwidth_bytes_per_s") == [900e9, 50e9]  # 400 Gb/s is 50 GB/s
+
+
+def test_arabic_micro_batch_count():
+    text = "انخفضت نسبة الفقاعة من 25% إلى 12% بعد زيادة عدد الدفعات الصغيرة إلى 32."
+    assert got(text, "bubble_fraction") == [0.25, 0.12]
+    assert got(text, "microbatches") == [32]

@@ -133,7 +133,7 @@ def _operand_roles(norm: str, start: int, end: int) -> dict[int, str]:
 
 _AR_UNIT_WORDS = ((r"\s*(?:في الثانية|/\s*ث(?:انية)?)$", "/s"), (r"^(?:كيلو)\s?", "k"), (r"^(?:ميجا|ميغا)\s?", "M"),
                   (r"^(?:جيجا|غيغا)\s?", "G"), (r"^تيرا\s?", "T"), (r"^بيتا\s?", "P"), (r"^(?:إكسا|اكسا)\s?", "E"),
-                  (r"فلوب(?:س|ز)?", "FLOP/s"), (r"بايت", "B"))
+                  (r"فلوب(?:س|ز)?", "FLOP/s"), (r"بايت", "B"), (r"بِ?ت", "b"), (r"واط", "W"))
 
 
 def _normalise_unit(written: str, kind: str) -> str:
