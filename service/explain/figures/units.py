@@ -144,7 +144,7 @@ class _Units:
                 value, scale = raw, 1.0
             elif kind == "power":
                 plain = _normalise_unit(written, kind)  # "جيجاواط" -> "GW"
-                scale = {"k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}.get(plain[:1], 1.0) if plain[:1] in "kMGT" and plain[1:2] == "W" else 1.0
+                scale = {"k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}.get(plain[:1], 1.0) if plain[:1] in "kMGT" and plain[1:2] in ("W", "w") else 1.0
                 lower = plain.lower()
                 scale = 1e3 if lower.startswith("kilo") else 1e6 if lower.startswith("mega") else 1e9 if lower.startswith("giga") else scale
                 value = raw * scale
