@@ -391,3 +391,18 @@ def test_arabic_micro_batch_count():
     text = "انخفضت نسبة الفقاعة من 25% إلى 12% بعد زيادة عدد الدفعات الصغيرة إلى 32."
     assert got(text, "bubble_fraction") == [0.25, 0.12]
     assert got(text, "microbatches") == [32]
+
+
+def test_an_out_of_memory_message():
+    text = ("torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 79.35 GiB total capacity; "
+            "75.12 GiB already allocated; 1.02 GiB free; 77.80 GiB reserved in total by PyTorch)")
+    assert close(got(text, "hbm_bytes"), [79.35 * 2**30])
+    assert close(got(text, "memory_bytes_per_chip"), [75.12 * 2**30, 77.80 * 2**30])
+
+
+def test_versions_and_source_lines_are_no_figures():
+    text = "NCCL error in: ProcessGroupNCCL.cpp:1207, NCCL version 2.18.1; env: torch 2.3.0, CUDA 12.1, 2 nodes x 8 H100"
+    quotes = [f.quote for f in read_figures(text)]
+    assert not any(q in quotes for q in ("1207", "12.1", "2.18", "2.3"))
+    assert got(text, "n_nodes") == [2]
+    assert got("env: transformer-engine 1.7, 2 nodes", "n_nodes") == [2]  # a decimal never joins a count

@@ -95,8 +95,10 @@ class _Relations:
 
     def comparable(self, a: _Fig, b: _Fig) -> bool:
         """Two numbers as written within a factor of 100 ("532 and 557 TFLOPs", "30 and 191 million"), not "step 500 and 1.2 TB"."""
+        if b.unit is None:  # "8 or 128 H100 GPUs"; never "transformer-engine 1.7, 2 nodes" (a count is whole)
+            return a.raw == int(a.raw) or b.raw != int(b.raw)
         written = b.raw / self.multiplier_at(b.start)
-        return b.unit is None or (written > 0 and 0.01 <= a.raw / written <= 100)
+        return written > 0 and 0.01 <= a.raw / written <= 100
 
     def share_multiplier(self, a: _Fig, b: _Fig) -> None:
         """"between 30 and 191 million dollars": a bare first number takes the second's written multiplier."""
