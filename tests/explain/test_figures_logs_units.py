@@ -406,3 +406,8 @@ def test_versions_and_source_lines_are_no_figures():
     assert not any(q in quotes for q in ("1207", "12.1", "2.18", "2.3"))
     assert got(text, "n_nodes") == [2]
     assert got("env: transformer-engine 1.7, 2 nodes", "n_nodes") == [2]  # a decimal never joins a count
+
+
+def test_a_greek_letter_with_digits_is_a_name():
+    quotes = [f.quote for f in read_figures("We use AdamW with β1 = 0.9, β2 = 0.95, weight decay 0.1")]
+    assert "1" not in quotes and "2" not in quotes

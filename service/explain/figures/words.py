@@ -179,7 +179,8 @@ def _tokens(norm: str) -> list[_Tok]:
     found = []
     for m in _DIGIT_TOKEN.finditer(norm):
         before = norm[m.start() - 1] if m.start() else " "
-        if not (before.isascii() and (before.isalnum() or before in "_.")):
+        # a letter before the digits makes them part of a name ("H100", "β1"); an Arabic particle ("و191") does not
+        if not (before.isascii() and (before.isalnum() or before in "_.") or before.isalpha() and not "\u0600" <= before <= "\u06FF"):
             found.append(_Tok(m, norm))
     for m in _EN_TOKEN.finditer(norm):
         if not m.start() or not (norm[m.start() - 1].isalpha() or norm[m.start() - 1] == "-"):
