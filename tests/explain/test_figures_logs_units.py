@@ -411,3 +411,10 @@ def test_versions_and_source_lines_are_no_figures():
 def test_a_greek_letter_with_digits_is_a_name():
     quotes = [f.quote for f in read_figures("We use AdamW with β1 = 0.9, β2 = 0.95, weight decay 0.1")]
     assert "1" not in quotes and "2" not in quotes
+
+
+def test_more_stages_than_ranks_are_the_stages_in_all():
+    text = "A V-shape schedule for 2 PP ranks (4 PP stages) and 6 micro-batches."
+    assert got(text, "pp_degree") == [2]
+    assert got(text, "pp_stages") == [4]
+    assert got("we split the model into 8 pipeline stages on 8 GPUs", "pp_degree") == [8]

@@ -12,6 +12,7 @@ _ASIDE = _rx(r",[^,.;\n]*,|\([^()\n]*\)")
 _THIS_NUMBER = _rx(r"\b(?:this|that|the same) (?:number|figure|gain|improvement|speed-?up|advantage|margin)\b[^.;\n]*?\b(?:to|reach\w*|hit\w*)\s+(?:about |roughly |~\s*)?$", _I)
 _NEXT_SENTENCE_END = _rx(r"[.!?;](?:\s|$)|\n")
 _CHANGED_TO = _rx(r",?\s*(?:and\s+)?(?:later\s+|then\s+)?(?:extended|increased|raised|grown|grew|scaled|expanded|reduced|cut|lowered|dropped|bumped|brought|moved|went)(?:\s+it)?(?:\s+up|\s+down)?\s+to\s*(?:~\s*)?", _I)
+_STAGE_WORD = _rx(r"stages?\b|مراحل|مرحلة", _I)
 _GLOBAL_WORD = _rx(r"global|total|effective|GBS|gbs|overall", _I)
 
 
@@ -160,6 +161,7 @@ class _Relations:
                 f.quantity = "memory_bandwidth_bytes_per_s"  # "192 GB of HBM with 7.4 TB/s": the bandwidth of that memory
         self.peak_totals(figs)
         self.anaphora(figs)
+        self.stages_over_ranks(figs)
         if "respectively" in norm:
             for m in _RESPECTIVELY.finditer(norm):
                 lo = self.sentence_start(m.start())
@@ -175,6 +177,17 @@ class _Relations:
         """Whether a bandwidth follows a chip's memory size in its sentence, with no link named there."""
         f, lo = figs[i], self.sentence_start(figs[i].start)
         return any(g.quantity == "hbm_bytes" and g.start >= lo for g in figs[:i]) and not _LINK_WORD.search(self.norm, lo, f.end + 40)
+
+    def stages_over_ranks(self, figs: list[_Fig]) -> None:
+        """"4 PP ranks (8 PP stages)": more stages than ranks in one sentence are the model's stages in all, several per rank."""
+        for f in figs:
+            if f.quantity != "pp_degree" or not _STAGE_WORD.search(self.norm, f.start, f.end):
+                continue
+            lo = self.sentence_start(f.start)
+            ranks = [g for g in figs if g is not f and g.quantity == "pp_degree" and lo <= g.start
+                     and g.start < f.start and not _STAGE_WORD.search(self.norm, g.start, g.end)]
+            if ranks and f.value > ranks[-1].value and f.value % ranks[-1].value == 0:
+                f.quantity = "pp_stages"
 
     def peak_totals(self, figs: list[_Fig]) -> None:
         """"A v4-8 totals 2,200 TFLOPS: each chip has 275 TFLOPS": a total that is a whole number of the sentence's chip peaks
