@@ -418,3 +418,9 @@ def test_more_stages_than_ranks_are_the_stages_in_all():
     assert got(text, "pp_degree") == [2]
     assert got(text, "pp_stages") == [4]
     assert got("we split the model into 8 pipeline stages on 8 GPUs", "pp_degree") == [8]
+
+
+def test_the_share_of_peak_a_stated_rate_reaches_is_its_mfu():
+    text = "the run sustained 140 TFlops/GPU (45% of BF16 peak performance) for three months."
+    assert got(text, "mfu") == [0.45]
+    assert got("HFU: we get 400 TFLOP/s per GPU, 40% of peak", "hfu") == [0.4]  # hardware FLOPs said: HFU

@@ -13,6 +13,7 @@ _THIS_NUMBER = _rx(r"\b(?:this|that|the same) (?:number|figure|gain|improvement|
 _NEXT_SENTENCE_END = _rx(r"[.!?;](?:\s|$)|\n")
 _CHANGED_TO = _rx(r",?\s*(?:and\s+)?(?:later\s+|then\s+)?(?:extended|increased|raised|grown|grew|scaled|expanded|reduced|cut|lowered|dropped|bumped|brought|moved|went)(?:\s+it)?(?:\s+up|\s+down)?\s+to\s*(?:~\s*)?", _I)
 _STAGE_WORD = _rx(r"stages?\b|مراحل|مرحلة", _I)
+_HFU_WORD = _rx(r"HFU|hardware (?:FLOPs?|flops) utili[sz]ation|recomput", _I)
 _GLOBAL_WORD = _rx(r"global|total|effective|GBS|gbs|overall", _I)
 
 
@@ -162,6 +163,7 @@ class _Relations:
         self.peak_totals(figs)
         self.anaphora(figs)
         self.stages_over_ranks(figs)
+        self.share_of_peak(figs)
         if "respectively" in norm:
             for m in _RESPECTIVELY.finditer(norm):
                 lo = self.sentence_start(m.start())
@@ -177,6 +179,18 @@ class _Relations:
         """Whether a bandwidth follows a chip's memory size in its sentence, with no link named there."""
         f, lo = figs[i], self.sentence_start(figs[i].start)
         return any(g.quantity == "hbm_bytes" and g.start >= lo for g in figs[:i]) and not _LINK_WORD.search(self.norm, lo, f.end + 40)
+
+    def share_of_peak(self, figs: list[_Fig]) -> None:
+        """"156 TFLOP/s per GPU (50% of peak)": the share of peak a stated per-chip rate reaches is its MFU (PaLM's definition:
+        observed throughput over peak), unless the text says it counts hardware FLOPs."""
+        for i, f in enumerate(figs):
+            if f.quantity != "hfu":
+                continue
+            lo = self.sentence_start(f.start)
+            if _HFU_WORD.search(self.norm, lo, f.end + 60):
+                continue
+            if any(g.quantity == "flop_per_s_per_chip" and g.start >= lo for g in figs[:i]):
+                f.quantity = "mfu"
 
     def stages_over_ranks(self, figs: list[_Fig]) -> None:
         """"4 PP ranks (8 PP stages)": more stages than ranks in one sentence are the model's stages in all, several per rank."""
