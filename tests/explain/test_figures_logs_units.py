@@ -424,3 +424,33 @@ def test_the_share_of_peak_a_stated_rate_reaches_is_its_mfu():
     text = "the run sustained 140 TFlops/GPU (45% of BF16 peak performance) for three months."
     assert got(text, "mfu") == [0.45]
     assert got("HFU: we get 400 TFLOP/s per GPU, 40% of peak", "hfu") == [0.4]  # hardware FLOPs said: HFU
+
+
+# -- config files pasted into threads: YAML, JSON, a device mesh
+
+
+def test_a_yaml_config():
+    text = ("parallelism:\n  dp: 8\n  pp: 2\n  tp: 4\n  expert_parallel_size: 2\ntokens:\n  micro_batch_size: 1\n"
+            "  sequence_length: 4096\n  batch_accumulation_per_replica: 32\noptimizer:\n  learning_rate: 2.0e-4")
+    assert got(text, "dp_degree") == [8]
+    assert got(text, "pp_degree") == [2]
+    assert got(text, "tp_degree") == [4]
+    assert got(text, "ep_degree") == [2]
+    assert got(text, "micro_batch") == [1]
+    assert got(text, "seq_len") == [4096]
+    assert got(text, "microbatches") == [32]
+    assert got(text, "learning_rate") == [2e-4]
+
+
+def test_a_json_config():
+    text = '{"train_micro_batch_size_per_gpu": 8, "gradient_accumulation_steps": 4, "zero_optimization": {"stage": 2}}'
+    assert got(text, "micro_batch") == [8]
+    assert got(text, "microbatches") == [4]
+    assert got(text, "zero_stage") == [2]
+
+
+def test_a_device_mesh():
+    text = "mesh: data=8, fsdp=64, tensor=2"
+    assert got(text, "dp_degree") == [8, 64]
+    assert got(text, "tp_degree") == [2]
+    assert got("the data=8 rows were dropped", "dp_degree") == []  # no mesh, no axis

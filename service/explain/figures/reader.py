@@ -35,6 +35,7 @@ class _Reader(_Units, _Relations):
         self._bounds: list[int] | None = None  # clause boundaries and word starts, found when first needed
         self._starts: list[int] | None = None
         self._word: dict[int, str] = {}
+        self._snake: str | None = None
         self.moe_candidates: list[re.Match] = []
         self.product_candidates: list[re.Match] = []
 
@@ -56,10 +57,29 @@ class _Reader(_Units, _Relations):
             else:
                 self._starts = [m.start() for m in _CHUNK.finditer(self.norm)]
             # "(microbatch=4 ...": a word after an opening bracket or quote starts there too
-            opened = [p + 1 for p in self._starts if self.norm[p] in "([{\"'“«" and p + 1 < len(self.norm) and self.norm[p + 1].isalpha()]
+            opened = [q for p in self._starts if self.norm[p] in "([{\"'“«" for q in (self.first_letter(p),) if q is not None]
             if opened:
                 self._starts = sorted(set(self._starts).union(opened))
         return self._starts
+
+    def first_letter(self, pos: int) -> int | None:
+        """Where the word inside opening brackets or quotes starts ('{"stage": 3' -> the s)."""
+        for k in (1, 2, 3):
+            if pos + k >= len(self.norm):
+                return None
+            c = self.norm[pos + k]
+            if c.isalpha():
+                return pos + k
+            if c not in "([{\"'“«":
+                return None
+        return None
+
+    @property
+    def snake(self) -> str:
+        """The text with underscores as spaces, so key phrases read config keys ('expert_parallel_size: 1')."""
+        if self._snake is None:
+            self._snake = self.norm.replace("_", " ")
+        return self._snake
 
     def clause(self, start: int, end: int) -> tuple[int, int]:
         i = bisect.bisect_right(self.bounds, start - 1)
@@ -159,6 +179,8 @@ class _Reader(_Units, _Relations):
         lo = max(start - 40, self.token_starts[i - 1] + 1 if i else 0)  # a key phrase is never past another number
         for pos in self.starts_in(lo, start):  # farthest first: the longest key phrase wins
             found = table.match(self.norm, pos, start, self.word(pos))
+            if not found and "_" in self.norm[pos:start]:
+                found = table.match(self.snake, pos, start, self.word(pos).split("_")[0])
             if found:
                 break
         if not found:
