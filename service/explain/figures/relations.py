@@ -38,7 +38,7 @@ class _Relations:
         figs = sorted((f for f in self.figs if not f.expression), key=lambda f: f.start)
         for a, b in zip(figs, figs[1:]):
             between = self.norm[a.end:b.start]
-            changed = len(between) <= 32 and _CHANGED_TO.fullmatch(between) and b.generic and not a.generic
+            changed = b.generic and not a.generic and len(between) <= 32 and _CHANGED_TO.fullmatch(between)
             if len(between) > 12 and not changed:
                 continue
             before = _FROM.search(self.norm, max(0, a.start - 24), a.start)

@@ -47,7 +47,7 @@ class _Units:
         unit = _UNITS.match(norm, at)
         if unit and _which(unit, _UNIT_ENTRIES)["class"] in ("chip_hours", "chip_days") and not word:
             return self.read_unit(m, start, unit, raw, mult)  # "180K H800 GPU hours" before "180K H800 GPUs"
-        if not unit and not word and not mult:
+        if not unit and not word and not mult and norm[end:end + 1] in ("K", "M", "G", "T"):
             short = _SHORT_BYTES.match(norm, end)
             if short and (short.group("mem") or self.beside_chip(start, end)):
                 return self.read_short_bytes(start, short, raw)
@@ -67,7 +67,7 @@ class _Units:
         # a unit (%, GB/s, TFLOP/s, hours, ...) right after the number
         if unit and word and _which(unit, _UNIT_ENTRIES)["class"] not in (("time", "cost", "ratio") if m.group("arw") else ("time",)):
             unit = None  # "two months" is a time and "مليار دولار" a sum, but "one s" is not a second
-        if unit and _LABEL_VALUE.match(norm, unit.end()):
+        if unit and norm[unit.end():unit.end() + 2].strip()[:1] in (":", "=") and _LABEL_VALUE.match(norm, unit.end()):
             unit = None  # "tps: 6,113  tflops: 354.02": the unit labels the next value
         if unit and not (unit.group(0) in ("s", "h", "d", "us") and mult):
             return self.read_unit(m, start, unit, raw, mult)
@@ -84,7 +84,7 @@ class _Units:
             return self.read_noun(start, noun, _which(noun, _NOUN_ENTRIES), raw, mult)
         if weak:
             return None
-        named = _NAMED_GROUP.match(norm, end) if not mult else None
+        named = _NAMED_GROUP.match(norm, end) if not mult and norm[end + 1:end + 2].isupper() else None
         if named:  # "48 Jean Zay nodes", "16 DGX SuperPOD nodes": a machine's name between the count and its noun
             group = named.group("g").lower()
             quantity = "n_chips" if group.startswith(("gpu", "tpu", "chip", "accel")) else "n_nodes"
@@ -258,7 +258,7 @@ class _Units:
         """A number with no unit: its quantity from a key phrase, the words around it, or its size."""
         norm = self.norm
         key = self.key_before(m.start())
-        if not key and _APPOSITIVE_END.match(norm, end):
+        if not key and norm[max(0, start - 2):start].strip() == "," and _APPOSITIVE_END.match(norm, end):
             key = self.key_before(m.start(), _KEY_APPOSITIVE)
         if key:
             quantity = key["quantity"]

@@ -39,6 +39,32 @@ def _which(match: re.Match, entries: list[dict]) -> dict:
 _LETTERS = _rx(r"[A-Za-z\u0600-\u06FF]+")
 
 
+def _leading_words(pattern: str) -> str:
+    """A pattern without its lookarounds and inline flags: the words in "(?=\\s+(?:from|to))" never start a match."""
+    out, i, n = [], 0, len(pattern)
+    while i < n:
+        if pattern.startswith(("(?=", "(?!", "(?<=", "(?<!"), i) and (i == 0 or pattern[i - 1] != "\\"):
+            depth = 0
+            while i < n:
+                c = pattern[i]
+                if c == "\\":
+                    i += 2
+                    continue
+                depth += c == "("
+                depth -= c == ")"
+                i += 1
+                if depth == 0:
+                    break
+            continue
+        if pattern.startswith("(?-i:", i) or pattern.startswith("(?i:", i):
+            out.append("(?:")
+            i += 5 if pattern.startswith("(?-i:", i) else 4
+            continue
+        out.append(pattern[i])
+        i += 1
+    return "".join(out)
+
+
 class _Table:
     """Patterns tried where a word starts; only those whose own words could begin with that word are tried."""
 
@@ -55,7 +81,7 @@ class _Table:
         # a pattern that opens with a character class ("[A-Z]\\d+") could start with any word
         self.wild = [re.sub(r"^(?:\(\?:|\()+", "", e[key])[:1] in ("[", "\\", ".") for e in self.entries]
         # words last: server threads read the table at once, and `words` set is the sign that `wild` is too
-        self.words = [frozenset(w.lower() for w in _LETTERS.findall(e[key])) for e in self.entries]
+        self.words = [frozenset(w.lower() for w in _LETTERS.findall(_leading_words(e[key]))) for e in self.entries]
 
     def candidates(self, word: str) -> tuple[int, ...]:
         found = self.cache.get(word)
