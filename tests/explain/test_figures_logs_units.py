@@ -454,3 +454,11 @@ def test_a_device_mesh():
     assert got(text, "dp_degree") == [8, 64]
     assert got(text, "tp_degree") == [2]
     assert got("the data=8 rows were dropped", "dp_degree") == []  # no mesh, no axis
+
+
+def test_arabic_chips_per_node_and_share_of_peak():
+    assert got("تعمل كل عقدة بثماني بطاقات H100 مترابطة عبر NVLink", "chips_per_node") == [8]
+    assert got("تضم كل عقدة 8 وحدات معالجة رسومات", "chips_per_node") == [8]
+    text = "يصل معدل الإنتاجية إلى 400 تيرافلوب لكل بطاقة، أي نحو 40% من الأداء الأقصى."
+    assert got(text, "flop_per_s_per_chip") == [400e12]
+    assert got(text, "mfu") == [0.4]

@@ -123,6 +123,8 @@ class _Reader(_Units, _Relations):
         lo, hi = self.clause(start, end)
         # words beyond the next number on either side are its cues, not this one's
         i = bisect.bisect_left(self.token_starts, start)
+        if i and self.token_starts[i - 1] == start - 1:
+            i -= 1  # this number's own token, read from after its Arabic particle ("بثماني")
         while i and self.protected[self.token_starts[i - 1]]:
             i -= 1  # the digits of a name ("1F1B", "H100") are no number with cues of its own
         if i:
