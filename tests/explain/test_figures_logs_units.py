@@ -462,3 +462,8 @@ def test_arabic_chips_per_node_and_share_of_peak():
     text = "يصل معدل الإنتاجية إلى 400 تيرافلوب لكل بطاقة، أي نحو 40% من الأداء الأقصى."
     assert got(text, "flop_per_s_per_chip") == [400e12]
     assert got(text, "mfu") == [0.4]
+
+
+def test_references_and_addresses_are_names():
+    text = "See #1234 and PR 5678, fixed on 2024-05-01 at 10:32:05; MASTER_ADDR=10.0.0.1:29500, on 64 GPUs."
+    assert [f.quote for f in read_figures(text)] == ["64 GPUs"]
