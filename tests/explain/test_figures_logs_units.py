@@ -467,3 +467,15 @@ def test_arabic_chips_per_node_and_share_of_peak():
 def test_references_and_addresses_are_names():
     text = "See #1234 and PR 5678, fixed on 2024-05-01 at 10:32:05; MASTER_ADDR=10.0.0.1:29500, on 64 GPUs."
     assert [f.quote for f in read_figures(text)] == ["64 GPUs"]
+
+
+def test_a_signed_percentage_is_a_change():
+    text = "Training throughput improved from 3,200 to 3,900 tokens/s/GPU (+22%), memory (-8%)."
+    assert close(got(text, "percent_change"), [0.22, -0.08])
+    assert got(text, "tokens_per_s_per_chip") == [3200, 3900]
+
+
+def test_a_computed_share_takes_the_sentences_subject():
+    assert got("The pipeline bubble is (p-1)/m = 3/12 = 25% for p=4, m=12.", "bubble_fraction") == [0.25]
+    text = "MFU = 380/989 = 38.4%"
+    assert got(text, "mfu") == [0.384]  # the operand 380 is no MFU of 380%

@@ -14,6 +14,7 @@ _NEXT_SENTENCE_END = _rx(r"[.!?;](?:\s|$)|\n")
 _CHANGED_TO = _rx(r",?\s*(?:and\s+)?(?:later\s+|then\s+)?(?:extended|increased|raised|grown|grew|scaled|expanded|reduced|cut|lowered|dropped|bumped|brought|moved|went)(?:\s+it)?(?:\s+up|\s+down)?\s+to\s*(?:~\s*)?", _I)
 _STAGE_WORD = _rx(r"stages?\b|مراحل|مرحلة", _I)
 _HFU_WORD = _rx(r"HFU|hardware (?:FLOPs?|flops) utili[sz]ation|recomput", _I)
+_RESULT_SUBJECT = _rx(r"\bbubble\b|\bMFU\b|\bHFU\b|(?:model|hardware) (?:FLOPs?|flops) utili[sz]ation", _I)
 _GLOBAL_WORD = _rx(r"global|total|effective|GBS|gbs|overall", _I)
 
 
@@ -93,6 +94,12 @@ class _Relations:
                     f.role = "result"
                     if f.quantity == "number" and e.start in self.result_hints:
                         f.quantity, f.generic = self.result_hints[e.start], False
+                    elif f.quantity == "percent":  # "The pipeline bubble is (p-1)/m = 3/12 = 25%": the sentence's subject
+                        subject = _RESULT_SUBJECT.search(self.norm, self.sentence_start(e.start), e.start)
+                        if subject:
+                            words = subject.group(0).lower()
+                            f.quantity = "bubble_fraction" if "bubble" in words else "hfu" if "hfu" in words or "hardware" in words else "mfu"
+                            f.generic = False
                     break
 
     def comparable(self, a: _Fig, b: _Fig) -> bool:

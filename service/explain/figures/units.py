@@ -23,6 +23,7 @@ _COUNT_OF = re.compile(r"\s*(?:per\b(?!\s+(?:GPU|chip|device|accelerator|TPU|ran
 _LABEL_UNIT = re.compile(r"\((ms|s|sec|seconds)\)\s*[:=]\s*$")
 _ACTIVATED = re.compile(r"\s+(?:activated|active|routed|selected)\b(?!\s+param)", re.IGNORECASE)
 _EXPERTS_WORD = re.compile(r"\bexperts?\b", re.IGNORECASE)
+_OPERAND_NEXT = re.compile(r"\s*[/×*÷]\s*\d")
 _LABEL_VALUE = re.compile(r"\s*[:=]\s*~?\s*\d")
 
 
@@ -195,6 +196,9 @@ class _Units:
         if cls == "percent" and quantity == "percent" and self.figs and self.figs[-1].quantity in ("memory_bytes_per_chip", "memory_bytes") \
                 and re.fullmatch(r"\s*\(\s*", self.norm[self.figs[-1].end:start]):
             quantity = "memory_fraction_of_hbm"  # "memory: 82.46GiB(86.80%)": the share of the device's memory in use
+        if cls == "percent" and quantity in ("percent", "memory_fraction") and start and self.norm[start - 1] in "+-−" \
+                and (start < 2 or self.norm[start - 2] in " (\t\n[,"):
+            quantity, sign = "percent_change", (1 if self.norm[start - 1] == "+" else -1)  # "(+22%)", "(-8%)": a change
         if cls == "percent" and quantity == "percent_change":
             value, scale = value * sign, scale * sign
         if cls == "ratio" and quantity == "ratio":
@@ -260,6 +264,8 @@ class _Units:
         key = self.key_before(m.start())
         if not key and norm[max(0, start - 2):start].strip() == "," and _APPOSITIVE_END.match(norm, end):
             key = self.key_before(m.start(), _KEY_APPOSITIVE)
+        if key and key["quantity"] in ("mfu", "hfu", "bubble_fraction") and (raw > 100 or _OPERAND_NEXT.match(norm, end)):
+            key = None  # "MFU = 380/989 = 38.4%": the key names the result, not an operand (nor a share over 100%)
         if key:
             quantity = key["quantity"]
             if "if_at_least" in key and raw >= key["if_at_least"]["value"]:
