@@ -479,3 +479,26 @@ def test_a_computed_share_takes_the_sentences_subject():
     assert got("The pipeline bubble is (p-1)/m = 3/12 = 25% for p=4, m=12.", "bubble_fraction") == [0.25]
     text = "MFU = 380/989 = 38.4%"
     assert got(text, "mfu") == [0.384]  # the operand 380 is no MFU of 380%
+
+
+# -- markdown tables: a bare cell measures what its column's header says
+
+
+def test_a_markdown_results_table():
+    text = ("| Model | #GPUs | GBS | TP | PP | VP | Tokens/sec/GPU | TFLOP/sec/GPU | Step time (ms) |\n"
+            "|---|---|---|---|---|---|---|---|---|\n"
+            "| 8B dense | 16 | 256 | 1 | 2 | 4 | 11,020 | 512 | 740 |\n"
+            "| 70B dense | 128 | 512 | 4 | 8 | 5 | 1,410 | 630 | 2,950 |")
+    assert got(text, "n_chips") == [16, 128]
+    assert got(text, "global_batch_sequences") == [256, 512]
+    assert got(text, "tp_degree") == [1, 4]
+    assert got(text, "pp_degree") == [2, 8]
+    assert got(text, "virtual_stages") == [4, 5]
+    assert got(text, "tokens_per_s_per_chip") == [11020, 1410]
+    assert got(text, "flop_per_s_per_chip") == [512e12, 630e12]
+    assert close(got(text, "step_time_s"), [0.74, 2.95])
+
+
+def test_a_table_without_a_header_rule_is_not_read_as_one():
+    text = "| 16 | 256 |\n| 32 | 512 |"
+    assert all(f.quantity == "number" for f in read_figures(text))

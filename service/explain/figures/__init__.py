@@ -2,7 +2,7 @@
 
 The reader is one pass over the text in which every notation (compact degrees, formula letters, arithmetic,
 ranges, before/after pairs, Arabic words) claims its span before the generic rules see it; the order of those
-claims is `read_figures` below and `reader.py`. The words it reads are data (data/figure_words.json).
+claims is `_Reader.read_all` in `reader.py`. The words it reads are data (data/figure_words.json).
 """
 
 import math
@@ -16,19 +16,7 @@ def read_figures(text: str) -> list[Figure]:
     if not text:
         return []
     reader = _Reader(text)
-    reader.protect()
-    reader.moe_names()
-    reader.products()
-    reader.compact()
-    reader.symbols()
-    reader.pipeline_letters()
-    reader.expressions()
-    reader.duals()
-    reader.generic()
-    reader.fractions()
-    reader.pairs()
-    reader.subjects()
-    reader.inherit()
+    reader.read_all()
     figs = sorted(reader.figs, key=lambda f: (f.start, -f.end))
     kept: list[_Fig] = []
     reach = -1

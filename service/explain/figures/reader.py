@@ -8,13 +8,14 @@ from service.explain.figures.words import _ABBR, _ABBR_DETAIL, _APPROX_AFTER, _A
 from service.explain.figures.values import _balanced, _chip_id, _evaluate, _model_id, _number, _operand_roles
 from service.explain.figures.units import _Units
 from service.explain.figures.relations import _Relations
+from service.explain.figures.tables import _Tables
 
 _LEADS_TO = re.compile(r"(?:[ \t]+(?:size|length|len|window|count|degree|rate|dimension))?(?:\s*[:=]\s*|\s+(?:of|is|was|are|were|set to|equals?|to|at|around|about|roughly|~)?\s*|\s*\(\s*)(?:~\s*)?")
 # another "label: value" field on the line: a training log, whose rates are measured, not peaks
 _LOG_FIELD = re.compile(r"(?:^|\s{2}|[|,]\s*)[A-Za-z_/]+\s*:\s*~?\d|[^\n]*?(?:\s{2,}|[|,]\s*)[A-Za-z_/]+\s*[:=]\s*~?\d")
 
 
-class _Reader(_Units, _Relations):
+class _Reader(_Units, _Relations, _Tables):
     """The state of one read: the text, protected spans, tokens, and the figures found so far."""
 
     def __init__(self, text: str):
@@ -38,6 +39,14 @@ class _Reader(_Units, _Relations):
         self._snake: str | None = None
         self.moe_candidates: list[re.Match] = []
         self.product_candidates: list[re.Match] = []
+
+    def read_all(self) -> list[_Fig]:
+        """Every pass, in the order in which notations claim their spans; the figures found (overlaps not yet removed)."""
+        for step in (self.protect, self.moe_names, self.products, self.compact, self.symbols, self.pipeline_letters,
+                     self.expressions, self.duals, self.generic, self.fractions, self.pairs, self.subjects, self.inherit,
+                     self.tables):
+            step()
+        return self.figs
 
     # -- helpers
 
