@@ -502,3 +502,9 @@ def test_a_markdown_results_table():
 def test_a_table_without_a_header_rule_is_not_read_as_one():
     text = "| 16 | 256 |\n| 32 | 512 |"
     assert all(f.quantity == "number" for f in read_figures(text))
+
+
+def test_release_numbers_and_sparsity_patterns_are_names():
+    text = "The 25.11 tracker ran container nemo:26.06.rc7; 1,979 TFLOPs is for 2:4 sparsity"
+    assert [f.quote for f in read_figures(text)] == ["1,979 TFLOPs"]
+    assert got("loss 23.05 at the end", "number") == [23.05]  # a loss is not a release
