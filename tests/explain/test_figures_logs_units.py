@@ -508,3 +508,9 @@ def test_release_numbers_and_sparsity_patterns_are_names():
     text = "The 25.11 tracker ran container nemo:26.06.rc7; 1,979 TFLOPs is for 2:4 sparsity"
     assert [f.quote for f in read_figures(text)] == ["1,979 TFLOPs"]
     assert got("loss 23.05 at the end", "number") == [23.05]  # a loss is not a release
+
+
+def test_a_context_written_in_k():
+    assert got("We train at 8K context on 512 B200s", "seq_len") == [8192]
+    assert got("a 128k context window", "seq_len") == [131072]
+    assert got("with 2 context parallel ranks", "seq_len") == []
