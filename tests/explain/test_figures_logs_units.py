@@ -514,3 +514,11 @@ def test_a_context_written_in_k():
     assert got("We train at 8K context on 512 B200s", "seq_len") == [8192]
     assert got("a 128k context window", "seq_len") == [131072]
     assert got("with 2 context parallel ranks", "seq_len") == []
+
+
+def test_arabic_twice_and_weights():
+    text = "أصبح التدريب أسرع بمرتين، وانخفض استهلاك الذاكرة بنسبة 30 في المائة."
+    assert got(text, "ratio") == [2]
+    assert [f.quote for f in read_figures(text)][0] == "مرتين"  # the particle ب is not part of the figure
+    assert got(text, "percent_change") == [-0.3]
+    assert got("يتطلب النموذج 140 جيجابايت لتخزين الأوزان بدقة BF16.", "weights_bytes") == [140e9]

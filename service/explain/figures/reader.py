@@ -401,7 +401,7 @@ class _Reader(_Units, _Relations, _Tables):
             return
         for m in _AR_DUAL_COUNT.finditer(self.norm):
             if (not m.start() or not "\u0600" <= self.norm[m.start() - 1] <= "\u06FF") and self.is_free(*m.span()):
-                self.add(_Fig(m.start(), m.end(), _AR_DUAL_COUNTS[m.group(1)], 2.0, raw=2.0, generic=False))
+                self.add(_Fig(m.start(1), m.end(), _AR_DUAL_COUNTS[m.group(1)], 2.0, raw=2.0, generic=False))
         for m in _AR_DUAL.finditer(self.norm):
             if (not m.start() or not "\u0600" <= self.norm[m.start() - 1] <= "\u06FF") and self.is_free(*m.span()):
                 seconds = float(_AR_DUALS[m.group(1)])
