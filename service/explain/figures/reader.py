@@ -37,6 +37,7 @@ class _Reader(_Units, _Relations, _Tables):
         self._starts: list[int] | None = None
         self._word: dict[int, str] = {}
         self._snake: str | None = None
+        self._peaks: list[float] | None = None  # catalog peaks of the chips the text names, found when first needed
         self.moe_candidates: list[re.Match] = []
         self.product_candidates: list[re.Match] = []
 
@@ -346,7 +347,7 @@ class _Reader(_Units, _Relations, _Tables):
         if "=" not in self.norm or not _PIPE_CONTEXT.search(self.norm):
             return
         for m in _PIPE_LETTER.finditer(self.norm):
-            s, e = m.start("num"), m.end()
+            e = m.end()
             if not self.is_free(m.start(), e) or _GEMM_SHAPE.search(self.norm, max(0, m.start() - 40), min(len(self.norm), e + 40)):
                 continue
             raw = float(m.group("num"))

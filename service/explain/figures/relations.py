@@ -229,7 +229,7 @@ class _Relations:
     def anaphora(self, figs: list[_Fig]) -> None:
         """"up to 23% in throughput. This number can be further pushed to 31%": the same quantity as the figure it refers to."""
         for i, f in enumerate(figs):
-            if f.quantity != "percent" or not f.generic and f.quantity != "percent":
+            if f.quantity != "percent":
                 continue
             if not _THIS_NUMBER.search(self.norm, self.sentence_start(f.start), f.start):
                 continue

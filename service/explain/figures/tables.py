@@ -2,8 +2,6 @@
 
 import re
 
-
-
 _ROW = re.compile(r"(?m)^[ \t]*\|.*\|[ \t]*$")
 _RULE = re.compile(r"^[ \t]*\|(?:[ \t]*:?-{2,}:?[ \t]*\|)+[ \t]*$")
 _HEADER_CLEAN = re.compile(r"^[#№]\s*|\s*\((?:#|count|num)\)$", re.IGNORECASE)
@@ -59,6 +57,3 @@ def _cell_spans(row: re.Match) -> list[tuple[int, int]]:
     """Where each cell of a table row stands in the text, between its pipes."""
     bars = [m.start() for m in re.finditer(r"\|", row.string[row.start():row.end()])]
     return [(row.start() + a + 1, row.start() + b) for a, b in zip(bars, bars[1:])]
-
-
-

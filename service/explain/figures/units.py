@@ -211,7 +211,7 @@ class _Units:
 
     def chip_peak(self, value: float) -> bool:
         """Whether a FLOP/s figure is the catalog peak (bf16 or fp8, dense) of a chip the text names, or of any chip when it names none."""
-        peaks = getattr(self, "_peaks", None)
+        peaks = self._peaks
         if peaks is None:
             low = self.norm.lower()
             named, every = [], []
