@@ -522,3 +522,13 @@ def test_arabic_twice_and_weights():
     assert [f.quote for f in read_figures(text)][0] == "مرتين"  # the particle ب is not part of the figure
     assert got(text, "percent_change") == [-0.3]
     assert got("يتطلب النموذج 140 جيجابايت لتخزين الأوزان بدقة BF16.", "weights_bytes") == [140e9]
+
+
+def test_progress_bar_rates_and_step_times():
+    text = "training runs at 1.8 it/s (0.55 s/it) on 8 GPUs; the big model needs 420 ms/step"
+    assert got(text, "steps_per_s") == [1.8]
+    assert close(got(text, "step_time_s"), [0.55, 0.42])
+
+
+def test_the_value_before_in_brackets():
+    assert got("throughput dropped to 41.2 samples/s (was 55.0)", "samples_per_s") == [41.2, 55.0]

@@ -139,7 +139,7 @@ class _Units:
             if kind == "fraction":
                 value, scale = raw / 100.0, 0.01
             elif kind == "seconds":
-                seconds = _seconds(written)
+                seconds = _seconds(written.split("/")[0].strip())  # "0.55 s/it": the seconds of one step
                 value, scale = raw * seconds, seconds
             elif kind == "count":
                 value, scale = raw, 1.0

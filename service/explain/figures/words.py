@@ -343,7 +343,7 @@ _MFU_WORD = _rx(r"\bMFU\b|model (?:FLOPs?|flops) utili[sz]ation", _I)
 _LESS_AFTER = _rx(r"\s*(?:less|lower|smaller|fewer|reduction)\b", _I)
 _PEAK_AFTER = _rx(r"\s*(?:\(?\s*)?(?:peak|theoretical)\b", _I)
 _OR = _rx(r"^\s*(?:or|and|to|,|و|أو)\s*$")
-_VERSUS = _rx(r"^\s*(?:versus|vs\.?|compared (?:to|with)|against|مقابل|مقارنة ب)\s*$", _I)
+_VERSUS = _rx(r"^\s*(?:versus|vs\.?|compared (?:to|with)|against|\(\s*(?:was|previously|before|vs\.?)|مقابل|مقارنة ب)\s*$", _I)
 _RANGE_WORD = _rx(r"^\s*(?:to|–|إلى|الى)\s*$")
 # the quantity a unit gives when nothing around the number says more: a key phrase's quantity is more specific
 _UNIT_DEFAULTS = frozenset({"time_s", "percent", "bytes", "count", "number", "cost_usd", "peak_flop_per_s", "total_flops"})
