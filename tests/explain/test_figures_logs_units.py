@@ -532,3 +532,19 @@ def test_progress_bar_rates_and_step_times():
 
 def test_the_value_before_in_brackets():
     assert got("throughput dropped to 41.2 samples/s (was 55.0)", "samples_per_s") == [41.2, 55.0]
+
+
+def test_arabic_thread_with_english_terms():
+    text = "دربنا النموذج على 512 GPU من نوع H100 بذاكرة 80GB لكل بطاقة، وحققنا 400 TFLOPs لكل GPU ونسبة MFU بلغت 40%."
+    assert got(text, "flop_per_s_per_chip") == [400e12]  # حققنا: achieved, not the chip's peak
+    assert got(text, "mfu") == [0.4]
+    assert got("وحققنا 400 TFLOPs في المتوسط", "flop_per_s_per_chip") == [400e12]
+    text = "استخدمنا TP=8 وPP=4 مع micro batch size يساوي 2 وglobal batch size يساوي 1024."
+    assert got(text, "micro_batch") == [2]
+    assert got(text, "global_batch_sequences") == [1024]
+
+
+def test_millions_of_hours_on_gpus_are_device_hours():
+    assert got("the run took 1.3 million hours on 2048 GPUs", "chip_hours") == [1.3e6]
+    assert got("تكلفة 5.6 مليون دولار لـ 2.8 مليون ساعة على البطاقات", "chip_hours") == [2.8e6]
+    assert got("it took 30 hours on 8 GPUs", "time_s") == [30 * 3600]

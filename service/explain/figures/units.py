@@ -24,6 +24,8 @@ _LABEL_UNIT = re.compile(r"\((ms|s|sec|seconds)\)\s*[:=]\s*$")
 _ACTIVATED = re.compile(r"\s+(?:activated|active|routed|selected)\b(?!\s+param)", re.IGNORECASE)
 _EXPERTS_WORD = re.compile(r"\bexperts?\b", re.IGNORECASE)
 _OPERAND_NEXT = re.compile(r"\s*[/×*÷]\s*\d")
+_YEARS_5 = 5 * 365.25 * 86400
+_DEVICE_WORD = re.compile(r"\b(?:GPUs?|TPUs?|chips?|accelerators?|devices?|H100s?|A100s?|H800s?)\b|بطاق|شريح|وحدات? معالجة", re.IGNORECASE)
 _LABEL_VALUE = re.compile(r"\s*[:=]\s*~?\s*\d")
 
 
@@ -193,6 +195,9 @@ class _Units:
             chip = re.match(r"(H100|H800|A100|H200|B200)", written)
             if chip:
                 return _Fig(start, end, quantity, value, unit="GPU hours", chip=_chip_id(chip.group(1)), raw=raw, scale=scale, generic=False)
+        if cls == "time" and quantity == "time_s" and value > _YEARS_5 and _seconds(written) == 3600 and _DEVICE_WORD.search(self.norm):
+            # "2.8 million hours" in a text about GPUs: no run lasts centuries; these are device-hours
+            return _Fig(start, end, "chip_hours", raw, unit="GPU hours", raw=raw, generic=False)
         if cls == "percent" and quantity == "percent" and self.figs and self.figs[-1].quantity in ("memory_bytes_per_chip", "memory_bytes") \
                 and re.fullmatch(r"\s*\(\s*", self.norm[self.figs[-1].end:start]):
             quantity = "memory_fraction_of_hbm"  # "memory: 82.46GiB(86.80%)": the share of the device's memory in use
@@ -229,6 +234,8 @@ class _Units:
         return bool(_CHIP_BEFORE.search(before) or _CHIP_AFTER.match(self.norm, end) and _CHIP_AFTER.match(self.norm, end).group("name"))
 
     def cue_end(self, end: int, cue: dict) -> int:
+        if not cue.get("after"):
+            return end  # a cue before the number ("حققنا 400 TFLOPs") adds nothing to the figure's span
         m = _rx(r"\s*(?:" + cue["after"] + ")", _I).match(self.norm, end)
         return m.end() if m else end
 

@@ -243,7 +243,7 @@ _EN_NOUNS_WEAK_OK = {"axes", "pods", "chips", "tokens", "params", "layers", "exp
 
 # Key phrases that name the quantity of the number after them ("sequence length of 8192").
 _KEYS = _EN["key_phrases"] + _ARW["key_phrases"]
-_FILL = r"(?:\s*\((?:ms|s|sec|seconds|GB|GiB|MB|MiB)\)\s*[:=]\s*|[\"']?\s*[:=]\s*|\s+(?:of|is|was|are|were|to|at|set to|equals?|around|about|roughly|approximately|~|from|reached|reaches|only|just|up to|by|must be at least|must be|must exceed|exceeds?|at least|من|هو|هي|قدره|قدرها|بدرجة|بحجم|بقيمة|يبلغ|تبلغ|إلى)?\s*|\s*\(\s*)"
+_FILL = r"(?:\s*\((?:ms|s|sec|seconds|GB|GiB|MB|MiB)\)\s*[:=]\s*|[\"']?\s*[:=]\s*|\s+(?:of|is|was|are|were|to|at|set to|equals?|around|about|roughly|approximately|~|from|reached|reaches|only|just|up to|by|must be at least|must be|must exceed|exceeds?|at least|من|هو|هي|قدره|قدرها|بدرجة|بحجم|بقيمة|يبلغ|تبلغ|بلغ|بلغت|يساوي|تساوي|إلى)?\s*|\s*\(\s*)"
 _KEY_BEFORE = _rx(r"(?<![\w])(?:" + "|".join(f"(?P<g{i}>{e['pattern']})" for i, e in enumerate(_KEYS)) + r")" + _FILL + r"(?:~\s*)?$", _I)
 _KEY_TABLE = _Table(_KEYS, "pattern", _FILL + r"(?:~\s*)?$")
 # "The sequence length, 8192, doubles ...": a key phrase and its value set off by commas (read only when the value closes the aside)
