@@ -259,6 +259,8 @@ class _Units:
         if quantity == "seq_len" and mult in ("k", "K") and _SEQ_K.match(f"{raw / 1000:g}"):
             value = raw / 1000 * 1024
         end, chip = noun.end(), None
+        if any(q in noun.group(0) for q in "“«\"") and self.norm[end:end + 1] in ("”", "»", "\""):
+            end += 1  # '10 ملايين “رمز”': the quoted noun with both its quotes
         if cls == "chips":  # "256 وحدة معالجة رسومات H100", "1024 chips (TPU v5p)"
             named = _CHIP_AFTER.match(self.norm, end)
             if named and named.group("name"):
