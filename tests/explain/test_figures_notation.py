@@ -313,7 +313,8 @@ def test_command_line_flags():
 
 
 def test_number_words_with_time():
-    assert values("completed in less than two months") == {"time_s": 2 * 2592000}
+    # a month is the mean calendar month, 365.25 / 12 days (2,629,800 s), not 30 days
+    assert values("completed in less than two months") == {"time_s": 2 * 2629800}
 
 
 # -- names are not figures

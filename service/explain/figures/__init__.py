@@ -2,8 +2,10 @@
 
 The reader is one pass over the text in which every notation (compact degrees, formula letters, arithmetic,
 ranges, before/after pairs, Arabic words) claims its span before the generic rules see it; the order of those
-claims is `read_figures` below and `reader.py`. The words it reads are data (data/figure_words.json).
+claims is `_Reader.read_all` in `reader.py`. The words it reads are data (data/figure_words.json).
 """
+
+import math
 
 from service.explain.figures.record import Figure, _Fig
 from service.explain.figures.reader import _Reader
@@ -14,22 +16,13 @@ def read_figures(text: str) -> list[Figure]:
     if not text:
         return []
     reader = _Reader(text)
-    reader.protect()
-    reader.moe_names()
-    reader.products()
-    reader.compact()
-    reader.symbols()
-    reader.expressions()
-    reader.duals()
-    reader.generic()
-    reader.fractions()
-    reader.pairs()
-    reader.subjects()
-    reader.inherit()
+    reader.read_all()
     figs = sorted(reader.figs, key=lambda f: (f.start, -f.end))
     kept: list[_Fig] = []
     reach = -1
     for fig in figs:  # a figure overlapping one already kept is the same figure read twice
+        if not math.isfinite(fig.value):
+            continue  # a value scaled past float range by a shared unit is no figure either
         if not fig.expression:
             if fig.start < reach:
                 continue

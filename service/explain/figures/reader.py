@@ -1,14 +1,21 @@
 """The state of one read of a text, and the notations that claim their span before the generic rules (the order lives here)."""
 
 import bisect
+import math
 import re
 from service.explain.figures.record import _DIGITS, _Fig
-from service.explain.figures.words import _ABBR, _ABBR_DETAIL, _APPROX_AFTER, _APPROX_BEFORE, _AR_DUAL, _AR_DUALS, _AR_DUAL_COUNT, _AR_DUAL_COUNTS, _BOUNDARY, _CHIP_AFTER, _CHUNK, _CLUTTER_LINE, _COMPACT, _CUE_AFTER, _CUE_BEFORE, _DIGIT_TOKEN, _EXPR, _EXPR_NEEDS, _HAS_AR, _HAS_AR_DIGIT, _HAS_DIGIT, _HAS_EXPR, _HAS_MARKUP, _I, _KEY_TABLE, _LETTERS, _LINK_CHUNK, _LIST_MARK, _MODEL, _MOE_NAME, _NAMES_DIGIT, _NAMES_WORD, _NOUNS, _PER_CHIP, _PREFIX_SCALE, _PRODUCT, _SEQ_K, _SIGN_ONLY, _SYMBOL, _THRESHOLD, _Tok, _UNIT_LABEL, _WINDOW_AFTER, _WINDOW_BEFORE, _clean_markup, _symbol_quantity, _tokens
+from service.explain.figures.words import _ABBR, _ABBR_DETAIL, _APPROX_AFTER, _APPROX_BEFORE, _AR_DUAL, _AR_DUALS, _AR_DUAL_COUNT, _AR_DUAL_COUNTS, _BOUNDARY, _CHIP_AFTER, _CHUNK, _CLUTTER_LINE, _COMPACT, _CUE_AFTER, _CUE_BEFORE, _DIGIT_TOKEN, _EXPR, _EXPR_NEEDS, _HAS_AR, _HAS_AR_DIGIT, _HAS_DIGIT, _HAS_EXPR, _HAS_MARKUP, _I, _KEY_TABLE, _LETTERS, _Table, _LINK_CHUNK, _LIST_MARK, _MODEL, _MOE_NAME, _NAMES_DIGIT, _NAMES_WORD, _NOUNS, _PER_CHIP, _PIPE_CONTEXT, _PIPE_LETTER, _PIPE_LETTERS, _GEMM_SHAPE, _PREFIX_SCALE, _PRODUCT, _SEQ_K, _SIGN_ONLY, _SYMBOL, _THRESHOLD, _Tok, _UNIT_LABEL, _WINDOW_AFTER, _WINDOW_BEFORE, _clean_markup, _symbol_quantity, _tokens
 from service.explain.figures.values import _balanced, _chip_id, _evaluate, _model_id, _number, _operand_roles
 from service.explain.figures.units import _Units
 from service.explain.figures.relations import _Relations
+from service.explain.figures.tables import _Tables
 
-class _Reader(_Units, _Relations):
+_LEADS_TO = re.compile(r"(?:[ \t]+(?:size|length|len|window|count|degree|rate|dimension))?(?:\s*[:=]\s*|\s+(?:of|is|was|are|were|set to|equals?|to|at|around|about|roughly|~)?\s*|\s*\(\s*)(?:~\s*)?")
+# another "label: value" field on the line: a training log, whose rates are measured, not peaks
+_LOG_FIELD = re.compile(r"(?:^|\s{2}|[|,]\s*)[A-Za-z_/]+\s*:\s*~?\d|[^\n]*?(?:\s{2,}|[|,]\s*)[A-Za-z_/]+\s*[:=]\s*~?\d")
+
+
+class _Reader(_Units, _Relations, _Tables):
     """The state of one read: the text, protected spans, tokens, and the figures found so far."""
 
     def __init__(self, text: str):
@@ -29,8 +36,18 @@ class _Reader(_Units, _Relations):
         self._bounds: list[int] | None = None  # clause boundaries and word starts, found when first needed
         self._starts: list[int] | None = None
         self._word: dict[int, str] = {}
+        self._snake: str | None = None
+        self._peaks: list[float] | None = None  # catalog peaks of the chips the text names, found when first needed
         self.moe_candidates: list[re.Match] = []
         self.product_candidates: list[re.Match] = []
+
+    def read_all(self) -> list[_Fig]:
+        """Every pass, in the order in which notations claim their spans; the figures found (overlaps not yet removed)."""
+        for step in (self.protect, self.moe_names, self.products, self.compact, self.symbols, self.pipeline_letters,
+                     self.expressions, self.duals, self.generic, self.fractions, self.pairs, self.subjects, self.inherit,
+                     self.tables):
+            step()
+        return self.figs
 
     # -- helpers
 
@@ -49,7 +66,30 @@ class _Reader(_Units, _Relations):
                                 for p in ((m.start(), m.start() + 1) if m.group(0)[0] in "وبلف" and len(m.group(0)) > 3 else (m.start(),))]
             else:
                 self._starts = [m.start() for m in _CHUNK.finditer(self.norm)]
+            # "(microbatch=4 ...": a word after an opening bracket or quote starts there too
+            opened = [q for p in self._starts if self.norm[p] in "([{\"'“«" for q in (self.first_letter(p),) if q is not None]
+            if opened:
+                self._starts = sorted(set(self._starts).union(opened))
         return self._starts
+
+    def first_letter(self, pos: int) -> int | None:
+        """Where the word inside opening brackets or quotes starts ('{"stage": 3' -> the s)."""
+        for k in (1, 2, 3):
+            if pos + k >= len(self.norm):
+                return None
+            c = self.norm[pos + k]
+            if c.isalpha():
+                return pos + k
+            if c not in "([{\"'“«":
+                return None
+        return None
+
+    @property
+    def snake(self) -> str:
+        """The text with underscores as spaces, so key phrases read config keys ('expert_parallel_size: 1')."""
+        if self._snake is None:
+            self._snake = self.norm.replace("_", " ")
+        return self._snake
 
     def clause(self, start: int, end: int) -> tuple[int, int]:
         i = bisect.bisect_right(self.bounds, start - 1)
@@ -70,9 +110,15 @@ class _Reader(_Units, _Relations):
     def number_between(self, a: int, b: int) -> bool:
         """Whether another number stands between a cue and this number (the cue then belongs to it)."""
         i = bisect.bisect_left(self.token_starts, a)
+        while i < len(self.token_starts) and self.token_starts[i] < b and self.protected[self.token_starts[i]]:
+            i += 1
         return i < len(self.token_starts) and self.token_starts[i] < b
 
     def add(self, fig: _Fig) -> _Fig:
+        if not math.isfinite(fig.value) or not math.isfinite(fig.raw):
+            # "12e45678" overflows to infinity: no reader takes it as a figure, nor a part of it as another
+            self.taken[fig.start:fig.end] = b"\x01" * (fig.end - fig.start)
+            return fig
         fig.approx = fig.approx or self.approx_at(fig.start, fig.end)
         self.figs.append(fig)
         if not fig.expression:
@@ -87,9 +133,15 @@ class _Reader(_Units, _Relations):
         lo, hi = self.clause(start, end)
         # words beyond the next number on either side are its cues, not this one's
         i = bisect.bisect_left(self.token_starts, start)
+        if i and self.token_starts[i - 1] == start - 1:
+            i -= 1  # this number's own token, read from after its Arabic particle ("بثماني")
+        while i and self.protected[self.token_starts[i - 1]]:
+            i -= 1  # the digits of a name ("1F1B", "H100") are no number with cues of its own
         if i:
             lo = max(lo, self.token_starts[i - 1] + 1)
         j = bisect.bisect_left(self.token_starts, end)
+        while j < len(self.token_starts) and self.protected[self.token_starts[j]]:
+            j += 1
         if j < len(self.token_starts):
             hi = min(hi, self.token_starts[j])
         best, best_distance = None, 10**9
@@ -113,6 +165,8 @@ class _Reader(_Units, _Relations):
                 found = table.match(norm, pos, hi, self.word(pos))
                 if not found:
                     continue
+                if j < len(self.token_starts) and _LEADS_TO.fullmatch(norm, found[1].end(), self.token_starts[j]):
+                    break  # "36T tokens with a context length of 32,768": the phrase names the next number
                 if pos - end <= found[0].get("max_gap", 10**6) and not self.number_between(end, pos):
                     best = found[0]
                 break
@@ -130,12 +184,15 @@ class _Reader(_Units, _Relations):
         """Where words start between lo and hi."""
         return self.starts[bisect.bisect_left(self.starts, lo):bisect.bisect_left(self.starts, hi)]
 
-    def key_before(self, start: int) -> dict | None:
+    def key_before(self, start: int, table: "_Table | None" = None) -> dict | None:
+        table = table or _KEY_TABLE
         found = None
         i = bisect.bisect_left(self.token_starts, start)
         lo = max(start - 40, self.token_starts[i - 1] + 1 if i else 0)  # a key phrase is never past another number
         for pos in self.starts_in(lo, start):  # farthest first: the longest key phrase wins
-            found = _KEY_TABLE.match(self.norm, pos, start, self.word(pos))
+            found = table.match(self.norm, pos, start, self.word(pos))
+            if not found and "_" in self.norm[pos:start]:
+                found = table.match(self.snake, pos, start, self.word(pos).split("_")[0])
             if found:
                 break
         if not found:
@@ -282,15 +339,35 @@ class _Reader(_Units, _Relations):
                 quantity = "critical_tokens_per_chip"
             self.add(_Fig(at, tok.end(), quantity, raw, raw=raw, generic=False))
 
+    def line_start(self, pos: int) -> int:
+        return self.norm.rfind("\n", 0, pos) + 1
+
+    def pipeline_letters(self) -> None:
+        """"M=8", "P=4", "v=2" in a text about pipelines: micro-batches, stages and model chunks as the literature writes them."""
+        if "=" not in self.norm or not _PIPE_CONTEXT.search(self.norm):
+            return
+        for m in _PIPE_LETTER.finditer(self.norm):
+            e = m.end()
+            if not self.is_free(m.start(), e) or _GEMM_SHAPE.search(self.norm, max(0, m.start() - 40), min(len(self.norm), e + 40)):
+                continue
+            raw = float(m.group("num"))
+            self.add(_Fig(m.start(), e, _PIPE_LETTERS[m.group("sym")], raw, raw=raw, generic=False))
+
     def unit_label(self, start: int, end: int, raw: float) -> "_Fig | None":
         """A number after its unit as a label: "peak hardware tflop/s=459", "Tokens/s/device: 8672.758"."""
         m = _UNIT_LABEL.search(self.norm, max(0, start - 40), start)
         if not m:
             return None
         if m.group("p") is not None or "flop" in m.group("u").lower():
-            scale = _PREFIX_SCALE.get((m.group("p") or "").lower(), 1.0)
-            return _Fig(start, end, "peak_flop_per_s", raw * scale, unit=m.group("u"), raw=raw, scale=scale, generic=False)
-        quantity = "tokens_per_s_per_chip" if m.group("chip") else "tokens_per_s"
+            scale = _PREFIX_SCALE.get((m.group("p") or m.group("p2") or "").lower(), 1.0)
+            # "TFLOP/s/device: 257.929" or "mfu: 35%  tflops: 354.02" in a step log is what one device achieved;
+            # "peak hardware tflop/s=459" is the peak
+            named_peak = re.search(r"peak|theoretical|hardware", self.norm[max(0, m.start() - 24):m.start()], _I)
+            log_line = _LOG_FIELD.search(self.norm, self.line_start(m.start()), m.start()) or _LOG_FIELD.match(self.norm, end)
+            peak = named_peak or not (m.group("fchip") or log_line)
+            return _Fig(start, end, "peak_flop_per_s" if peak else "flop_per_s_per_chip", raw * scale, unit=m.group("u"),
+                        raw=raw, scale=scale, generic=False)
+        quantity = "tokens_per_s_per_chip" if m.group("chip") or m.group("tgs") else "tokens_per_s"
         return _Fig(start, end, quantity, raw, unit=m.group("u"), raw=raw, generic=False)
 
     def expressions(self) -> None:
@@ -325,7 +402,7 @@ class _Reader(_Units, _Relations):
             return
         for m in _AR_DUAL_COUNT.finditer(self.norm):
             if (not m.start() or not "\u0600" <= self.norm[m.start() - 1] <= "\u06FF") and self.is_free(*m.span()):
-                self.add(_Fig(m.start(), m.end(), _AR_DUAL_COUNTS[m.group(1)], 2.0, raw=2.0, generic=False))
+                self.add(_Fig(m.start(1), m.end(), _AR_DUAL_COUNTS[m.group(1)], 2.0, raw=2.0, generic=False))
         for m in _AR_DUAL.finditer(self.norm):
             if (not m.start() or not "\u0600" <= self.norm[m.start() - 1] <= "\u06FF") and self.is_free(*m.span()):
                 seconds = float(_AR_DUALS[m.group(1)])

@@ -3,8 +3,32 @@
 import bisect
 import re
 from service.explain.figures.record import _Fig
-from service.explain.figures.words import _ARROW, _BY, _CHANGE_VERB, _EN, _FRACTION, _FRACTION_WORDS, _FROM, _I, _LESS_AFTER, _MFU_WORD, _OR, _PARALLEL_DEGREE, _PARALLEL_NOUN, _POD_WORD, _RANGE_DASH, _RESPECTIVELY, _RESULT, _SENTENCE_END, _SUBJECT, _TO, _rx
-from service.explain.figures.values import _share
+from service.explain.figures.words import _SEQ_K, _ARROW, _BY, _CHANGE_VERB, _EN, _FRACTION, _FRACTION_WORDS, _FROM, _I, _LESS_AFTER, _MFU_WORD, _OR, _PARALLEL_DEGREE, _PARALLEL_NOUN, _POD_WORD, _RANGE_DASH, _RANGE_WORD, _UNIT_DEFAULTS, _VERSUS, _RESPECTIVELY, _RESULT, _SENTENCE_END, _SUBJECT, _TO, _rx
+from service.explain.figures.values import _number, _share
+
+
+_LINK_WORD = _rx(r"NVLink|NVSwitch|ICI|interconnect|network|fabric|InfiniBand|Ethernet|PCIe|link|DCN|الشبكة|شبكة|ربط|الربط|وصلات", _I)
+_ASIDE = _rx(r",[^,.;\n]*,|\([^()\n]*\)")
+_THIS_NUMBER = _rx(r"\b(?:this|that|the same) (?:number|figure|gain|improvement|speed-?up|advantage|margin)\b[^.;\n]*?\b(?:to|reach\w*|hit\w*)\s+(?:about |roughly |~\s*)?$", _I)
+_NEXT_SENTENCE_END = _rx(r"[.!?;](?:\s|$)|\n")
+_CHANGED_TO = _rx(r",?\s*(?:and\s+)?(?:later\s+|then\s+)?(?:extended|increased|raised|grown|grew|scaled|expanded|reduced|cut|lowered|dropped|bumped|brought|moved|went)(?:\s+it)?(?:\s+up|\s+down)?\s+to\s*(?:~\s*)?", _I)
+_STAGE_WORD = _rx(r"stages?\b|مراحل|مرحلة", _I)
+_HFU_WORD = _rx(r"HFU|hardware (?:FLOPs?|flops) utili[sz]ation|recomput", _I)
+_RESULT_SUBJECT = _rx(r"\bbubble\b|\bMFU\b|\bHFU\b|(?:model|hardware) (?:FLOPs?|flops) utili[sz]ation", _I)
+_GLOBAL_WORD = _rx(r"global|total|effective|GBS|gbs|overall", _I)
+
+
+def _dimension(quantity: str, unit: str | None) -> str | None:
+    """What a quantity measures, coarsely: a time, a size in bytes, a share, a FLOP rate or count."""
+    if unit == "%":
+        return "share"
+    if "bytes" in quantity and not quantity.endswith("_per_s") or quantity == "bytes":
+        return "bytes"
+    if quantity.endswith("_per_s") and "flop" in quantity:
+        return "flop_rate"
+    if quantity.endswith("_s") and not quantity.endswith("_per_s") or quantity == "time_s":
+        return "time"
+    return None
 
 
 class _Relations:
@@ -15,24 +39,48 @@ class _Relations:
         figs = sorted((f for f in self.figs if not f.expression), key=lambda f: f.start)
         for a, b in zip(figs, figs[1:]):
             between = self.norm[a.end:b.start]
-            if len(between) > 12:
+            changed = b.generic and not a.generic and len(between) <= 32 and _CHANGED_TO.fullmatch(between)
+            if len(between) > 12 and not changed:
                 continue
             before = _FROM.search(self.norm, max(0, a.start - 24), a.start)
-            if (before and _TO.match(between)) or _ARROW.match(between):
-                role = ("before", "after")
-            elif _RANGE_DASH.match(between) or (before is None and re.match(r"^\s*(?:to|–)\s*$", between)):
+            if (before and _TO.match(between)) or _ARROW.match(between) or changed:
+                role = ("before", "after")  # "from 9% to 5%", "8→16", "32,768, extended to 128K"
+            elif _RANGE_DASH.match(between) or (before is None and _RANGE_WORD.match(between)):
                 role = ("low", "high")
-            elif _OR.match(between) and a.quantity == "number" and not b.generic and b.unit is None:
-                a.quantity, a.chip, a.generic = b.quantity, b.chip, False  # "8 or 128 H100 GPUs"
+            elif _OR.match(between) and a.quantity == "number" and not b.generic and (b.unit is None or b.unit != "%") \
+                    and self.comparable(a, b):
+                # "8 or 128 H100 GPUs", "532 and 557 TFLOPs", "30 و191 مليون دولار": the first number is in the second's unit
+                a.quantity, a.chip, a.generic = b.quantity, b.chip, False
+                if b.unit is not None:
+                    a.unit, a.scale, a.value = b.unit, b.scale, a.raw * b.scale
+                self.share_multiplier(a, b)
+                continue
+            elif _VERSUS.match(between) and b.quantity == "number" and not a.generic and a.unit is not None:
+                # "996 TFLOP/s/GPU versus 967": the number compared is in the same unit
+                b.quantity, b.chip, b.generic, b.unit, b.scale, b.value = a.quantity, a.chip, False, a.unit, a.scale, b.raw * a.scale
                 continue
             else:
                 continue
-            if role[0] == "low" and not (a.generic or b.generic):
+            one_bare = (a.unit is None) != (b.unit is None)
+            if role[0] == "low" and not (a.generic or b.generic or one_bare):
                 continue
             for x, y in ((a, b), (b, a)):  # "47–48%", "30-50%": the bare end is a percentage too
                 if x.quantity == "number" and x.unit is None and y.unit == "%":
                     x.quantity, x.unit, x.scale, x.value = y.quantity, "%", y.scale, x.raw * y.scale
             _share(a, b)
+            for x, y in ((a, b), (b, a)):  # "step time from 1.9s to 1.4s": the unit's default takes the partner's quantity
+                if x.unit and y.unit and x.quantity in _UNIT_DEFAULTS and y.quantity not in _UNIT_DEFAULTS \
+                        and _dimension(x.quantity, x.unit) == _dimension(y.quantity, y.unit) is not None:
+                    x.quantity = y.quantity
+            for x, y in ((a, b), (b, a)):  # "doubles every 5 to 9 months": the key's quantity, the unit's scale
+                if x.unit is None and y.unit is not None and x.quantity != "number" and x.quantity not in _UNIT_DEFAULTS \
+                        and y.quantity in _UNIT_DEFAULTS and not x.generic:
+                    y.quantity = x.quantity
+                    x.unit, x.scale, x.value = y.unit, y.scale, x.raw * y.scale
+            self.share_multiplier(a, b)
+            for x in (a, b):  # "extended to 128K": a context written in K is in units of 1,024 tokens
+                if x.quantity == "seq_len" and x.value == x.raw and self.multiplier_at(x.start) == 1000 and _SEQ_K.match(f"{x.raw / 1000:g}"):
+                    x.value = x.raw / 1000 * 1024
             a.role, b.role = role
             a.pair, b.pair = b, a
         exprs = [f for f in self.figs if f.expression]
@@ -46,7 +94,36 @@ class _Relations:
                     f.role = "result"
                     if f.quantity == "number" and e.start in self.result_hints:
                         f.quantity, f.generic = self.result_hints[e.start], False
+                    elif f.quantity == "percent":  # "The pipeline bubble is (p-1)/m = 3/12 = 25%": the sentence's subject
+                        subject = _RESULT_SUBJECT.search(self.norm, self.sentence_start(e.start), e.start)
+                        if subject:
+                            words = subject.group(0).lower()
+                            f.quantity = "bubble_fraction" if "bubble" in words else "hfu" if "hfu" in words or "hardware" in words else "mfu"
+                            f.generic = False
                     break
+
+    def comparable(self, a: _Fig, b: _Fig) -> bool:
+        """Two numbers as written within a factor of 100 ("532 and 557 TFLOPs", "30 and 191 million"), not "step 500 and 1.2 TB"."""
+        if b.unit is None:  # "8 or 128 H100 GPUs"; never "transformer-engine 1.7, 2 nodes" (a count is whole)
+            return a.raw == int(a.raw) or b.raw != int(b.raw)
+        written = b.raw / self.multiplier_at(b.start)
+        return written > 0 and 0.01 <= a.raw / written <= 100
+
+    def share_multiplier(self, a: _Fig, b: _Fig) -> None:
+        """"between 30 and 191 million dollars": a bare first number takes the second's written multiplier."""
+        fa, fb = self.multiplier_at(a.start), self.multiplier_at(b.start)
+        if fa == 1.0 and fb != 1.0 and a.raw * fb <= b.raw and a.quantity == b.quantity:
+            a.raw, a.value = a.raw * fb, a.value * fb
+
+    def multiplier_at(self, start: int) -> float:
+        """The multiplier written with the digit token at start ("191 مليون" -> 1e6), 1 when none."""
+        i = bisect.bisect_left(self.token_starts, start)
+        if i >= len(self.token_starts) or self.token_starts[i] != start or self.tokens[i].group("num") is None:
+            return 1.0
+        tok = self.tokens[i]
+        written = float(tok.group("num").replace(",", ""))
+        value, mult = _number(tok)
+        return value / written if mult and written else 1.0
 
     def sentence_start(self, start: int) -> int:
         m = _SENTENCE_END.search(self.norm, max(0, start - 300), start)
@@ -64,7 +141,10 @@ class _Relations:
                 subject = None
                 for subject in _SUBJECT.finditer(norm, lo, f.start):
                     pass
-                if subject and all(g.unit == "%" for g in figs[:i] if g.start >= subject.end()):
+                asides = [(a.start(), a.end()) for a in _ASIDE.finditer(norm, subject.end(), f.start)] if subject else []
+                if subject and all(g.unit == "%" or any(a <= g.start and g.end <= b for a, b in asides)
+                                   for g in figs[:i] if g.start >= subject.end()):
+                    # "MFU, measured over 100 steps, was 38%": a figure in an aside does not take the subject
                     words = subject.group(0).lower()
                     f.quantity = "hfu" if "hfu" in words or "hardware" in words else "mfu" if "mfu" in words or "flop" in words else "utilization"
                     f.generic = False
@@ -85,6 +165,12 @@ class _Relations:
                 f.generic = False
             elif f.quantity == "chips_per_node" and _POD_WORD.search(norm, self.sentence_start(f.start), f.start):
                 f.quantity = "chips_per_pod"
+            elif f.quantity == "bandwidth_bytes_per_s" and self.beside_memory(figs, i):
+                f.quantity = "memory_bandwidth_bytes_per_s"  # "192 GB of HBM with 7.4 TB/s": the bandwidth of that memory
+        self.peak_totals(figs)
+        self.anaphora(figs)
+        self.stages_over_ranks(figs)
+        self.share_of_peak(figs)
         if "respectively" in norm:
             for m in _RESPECTIVELY.finditer(norm):
                 lo = self.sentence_start(m.start())
@@ -95,6 +181,61 @@ class _Relations:
                 if len(nouns) == len(ways):
                     for f, noun in zip(ways, nouns):
                         f.quantity, f.generic = _PARALLEL_DEGREE[noun.lower()[:2]], False
+
+    def beside_memory(self, figs: list[_Fig], i: int) -> bool:
+        """Whether a bandwidth follows a chip's memory size in its sentence, with no link named there."""
+        f, lo = figs[i], self.sentence_start(figs[i].start)
+        return any(g.quantity == "hbm_bytes" and g.start >= lo for g in figs[:i]) and not _LINK_WORD.search(self.norm, lo, f.end + 40)
+
+    def share_of_peak(self, figs: list[_Fig]) -> None:
+        """"156 TFLOP/s per GPU (50% of peak)": the share of peak a stated per-chip rate reaches is its MFU (PaLM's definition:
+        observed throughput over peak), unless the text says it counts hardware FLOPs."""
+        for i, f in enumerate(figs):
+            if f.quantity != "hfu":
+                continue
+            lo = self.sentence_start(f.start)
+            if _HFU_WORD.search(self.norm, lo, f.end + 60):
+                continue
+            if any(g.quantity == "flop_per_s_per_chip" and g.start >= lo for g in figs[:i]):
+                f.quantity = "mfu"
+
+    def stages_over_ranks(self, figs: list[_Fig]) -> None:
+        """"4 PP ranks (8 PP stages)": more stages than ranks in one sentence are the model's stages in all, several per rank."""
+        for f in figs:
+            if f.quantity != "pp_degree" or not _STAGE_WORD.search(self.norm, f.start, f.end):
+                continue
+            lo = self.sentence_start(f.start)
+            ranks = [g for g in figs if g is not f and g.quantity == "pp_degree" and lo <= g.start
+                     and g.start < f.start and not _STAGE_WORD.search(self.norm, g.start, g.end)]
+            if ranks and f.value > ranks[-1].value and f.value % ranks[-1].value == 0:
+                f.quantity = "pp_stages"
+
+    def peak_totals(self, figs: list[_Fig]) -> None:
+        """"A v4-8 totals 2,200 TFLOPS: each chip has 275 TFLOPS": a total that is a whole number of the sentence's chip peaks
+        is the system's peak, not a rate it achieved."""
+        for f in figs:
+            if f.quantity != "flop_per_s":
+                continue
+            lo = self.sentence_start(f.start)
+            hi = _NEXT_SENTENCE_END.search(self.norm, f.end)
+            hi = hi.end() if hi else len(self.norm)
+            for g in figs:
+                if g.quantity == "peak_flop_per_s" and lo <= g.start < hi and g.value > 0:
+                    n = f.value / g.value
+                    if 2 <= round(n) <= 100000 and abs(n - round(n)) <= 0.005 * n:
+                        f.quantity, f.generic = "peak_flop_per_s_total", False
+                        break
+
+    def anaphora(self, figs: list[_Fig]) -> None:
+        """"up to 23% in throughput. This number can be further pushed to 31%": the same quantity as the figure it refers to."""
+        for i, f in enumerate(figs):
+            if f.quantity != "percent":
+                continue
+            if not _THIS_NUMBER.search(self.norm, self.sentence_start(f.start), f.start):
+                continue
+            earlier = [g for g in figs[:i] if g.unit == "%" and g.quantity not in ("percent", "number")]
+            if earlier:
+                f.quantity, f.generic = earlier[-1].quantity, False
 
     def fractions(self) -> None:
         """"by half", "a quarter of a TPU v5p pod": fractions written as words."""
@@ -139,6 +280,19 @@ class _Relations:
                 k = by_raw[v]
                 f.quantity, f.unit, f.scale, f.value, f.generic = k.quantity, k.unit, k.scale, f.raw * k.scale, False
         self.of_peak()
+        self.per_device_batch()
+
+    def per_device_batch(self) -> None:
+        """"128 H100 GPUs ... batch size = 1": a batch far smaller than the chips the text names is each device's batch.
+
+        A global batch holds at least one sequence per data-parallel rank, and model parallelism rarely spans more than
+        64 chips (TP 8 x PP 8, whose pipeline also needs several micro-batches), so a global batch is at least chips / 64.
+        """
+        chips = max((f.value for f in self.figs if f.quantity == "n_chips" and not f.generic), default=0)
+        for f in self.figs:
+            if f.quantity == "global_batch_sequences" and 0 < f.value * 64 <= chips \
+                    and not _GLOBAL_WORD.search(self.norm, max(0, f.start - 30), f.start):
+                f.quantity = "local_batch_sequences"
 
     def of_peak(self) -> None:
         """"134.924 / 459 = 29.40%" with 459 a chip's peak: the numerator is FLOP/s achieved, the result utilisation."""

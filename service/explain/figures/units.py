@@ -2,11 +2,31 @@
 
 import math
 import re
-from calculators import CalculatorInputError
+from calculators import CalculatorInputError, catalog
 from calculators.units import parse_text
 from service.explain.figures.record import _Fig
-from service.explain.figures.words import _ABBR, _AR_FIRST_LETTER, _AR_PARTICLE, _AR_WORDS, _CHIP_AFTER, _CHIP_BEFORE, _EN_NOUNS_WEAK_OK, _FLOP_WORD, _GROUP_AFTER, _I, _INDEX_TABLE, _KEYS, _KEY_AFTER, _KEY_BEFORE, _MAGNITUDE_DEFAULT, _NOUNS, _NOUN_ENTRIES, _NOUN_LATER, _PEAK_AFTER, _PER_CHIP, _SEQ_K, _UNITS, _UNIT_AT, _UNIT_ENTRIES, _WAY, _alt, _rx, _which
+from service.explain.figures.words import _ABBR, _APPOSITIVE_END, _KEY_APPOSITIVE, _AR_FIRST_LETTER, _AR_PARTICLE, _AR_WORDS, _CHIP_AFTER, _CHIP_BEFORE, _EN_NOUNS_WEAK_OK, _FLOP_WORD, _GROUP_AFTER, _I, _INDEX_TABLE, _KEYS, _KEY_AFTER, _KEY_BEFORE, _MAGNITUDE_DEFAULT, _NOUNS, _NOUN_ENTRIES, _NOUN_LATER, _PEAK_AFTER, _PER_CHIP, _SEQ_K, _UNITS, _UNIT_AT, _UNIT_ENTRIES, _WAY, _alt, _rx, _which
 from service.explain.figures.values import _ar_number, _chip_id, _normalise_unit, _number, _seconds
+
+
+# "80G", "48G MEM": a byte size without its B, read only beside a chip or a memory word
+_SHORT_BYTES = re.compile(r"(?P<p>[KMGT])(?![\w/])(?:[ \t]*(?P<mem>MEM|Mem|mem(?:ory)?|Memory|RAM|VRAM|HBM\d?e?)\b)?")
+_NODE_AFTER = re.compile(r"[ \t]+(?:[\w-]+[ \t]+){0,2}(?:NVLink|NVSwitch|NVL\d+|nodes?|servers?|hosts?|machines?|box(?:es)?|racks?|systems?|DGX|HGX|baseboards?|boards?|"
+                         r"trays?|instances?|VMs?|NVLink domains?|islands?)\b", re.IGNORECASE)
+_DOMAIN_BEFORE = re.compile(r"NVL\d+|NVLink domain|scale-up domain|تكوين|configuration", re.IGNORECASE)
+_NAMED_GROUP = re.compile(r"[ \t]+(?:[A-Z][\w-]*[ \t]+){1,3}(?P<g>nodes?|servers?|hosts?|machines?|GPUs|TPUs|chips|accelerators)\b")
+_TIMES_PARAMS = re.compile(r"(?:\d\s*[BMT]|param(?:eter)?s?)\s*[x×*]\s*$", re.IGNORECASE)
+_LOG_LINE_AFTER = re.compile(r"\s*\(\s*[\d.]+\s*%|[^\n]*?(?:\s{2,}|,\s*|\|\s*)[A-Za-z_/]+\s*[:=]\s*~?\d")
+# "42 TFLOPs per sequence", "9 PFLOPs of compute", "2 TFLOPs to process": a count of operations, not a rate
+_COUNT_OF = re.compile(r"\s*(?:per\b(?!\s+(?:GPU|chip|device|accelerator|TPU|rank)s?\b)|/\s*(?!s\b|GPU|chip|device)|of\b|to\b|in total\b|total\b"
+                       r"|for\b(?!\s+(?:BF16|bf16|FP8|fp8|FP16|fp16|FP32|fp32|TF32|INT8|MXFP8|NVFP4|FP4|dense|sparse)\b))")
+_LABEL_UNIT = re.compile(r"\((ms|s|sec|seconds)\)\s*[:=]\s*$")
+_ACTIVATED = re.compile(r"\s+(?:activated|active|routed|selected)\b(?!\s+param)", re.IGNORECASE)
+_EXPERTS_WORD = re.compile(r"\bexperts?\b", re.IGNORECASE)
+_OPERAND_NEXT = re.compile(r"\s*[/×*÷]\s*\d")
+_YEARS_5 = 5 * 365.25 * 86400
+_DEVICE_WORD = re.compile(r"\b(?:GPUs?|TPUs?|chips?|accelerators?|devices?|H100s?|A100s?|H800s?)\b|بطاق|شريح|وحدات? معالجة", re.IGNORECASE)
+_LABEL_VALUE = re.compile(r"\s*[:=]\s*~?\s*\d")
 
 
 class _Units:
@@ -30,6 +50,10 @@ class _Units:
         unit = _UNITS.match(norm, at)
         if unit and _which(unit, _UNIT_ENTRIES)["class"] in ("chip_hours", "chip_days") and not word:
             return self.read_unit(m, start, unit, raw, mult)  # "180K H800 GPU hours" before "180K H800 GPUs"
+        if not unit and not word and not mult and norm[end:end + 1] in ("K", "M", "G", "T"):
+            short = _SHORT_BYTES.match(norm, end)
+            if short and (short.group("mem") or self.beside_chip(start, end)):
+                return self.read_short_bytes(start, short, raw)
         # "2x A100", "512 H100s", "6144 TPU v4 chips"
         chip = _CHIP_AFTER.match(norm, end)
         if chip and mult in ("", "k", "K", "M") and not word:
@@ -44,8 +68,10 @@ class _Units:
         if way:
             return self.read_way(start, way.end(), raw)
         # a unit (%, GB/s, TFLOP/s, hours, ...) right after the number
-        if unit and word and _which(unit, _UNIT_ENTRIES)["class"] != "time":
-            unit = None  # "two months" is a time, but "one s" is not a second
+        if unit and word and _which(unit, _UNIT_ENTRIES)["class"] not in (("time", "cost", "ratio") if m.group("arw") else ("time",)):
+            unit = None  # "two months" is a time and "مليار دولار" a sum, but "one s" is not a second
+        if unit and norm[unit.end():unit.end() + 2].strip()[:1] in (":", "=") and _LABEL_VALUE.match(norm, unit.end()):
+            unit = None  # "tps: 6,113  tflops: 354.02": the unit labels the next value
         if unit and not (unit.group(0) in ("s", "h", "d", "us") and mult):
             return self.read_unit(m, start, unit, raw, mult)
         noun = _NOUNS.match(norm, end)
@@ -61,6 +87,11 @@ class _Units:
             return self.read_noun(start, noun, _which(noun, _NOUN_ENTRIES), raw, mult)
         if weak:
             return None
+        named = _NAMED_GROUP.match(norm, end) if not mult and norm[end + 1:end + 2].isupper() else None
+        if named:  # "48 Jean Zay nodes", "16 DGX SuperPOD nodes": a machine's name between the count and its noun
+            group = named.group("g").lower()
+            quantity = "n_chips" if group.startswith(("gpu", "tpu", "chip", "accel")) else "n_nodes"
+            return _Fig(start, named.end(), quantity, raw, raw=raw, generic=False)
         later = _NOUN_LATER.match(norm, end) if mult else None
         if later:
             cls = {"tokens": "tokens", "parameters": "params", "params": "params"}.get(later.group("n"), "chips")
@@ -69,6 +100,17 @@ class _Units:
             quantity = cue["quantity"] if cue else entry["quantity"]
             return _Fig(start, end, quantity, raw, raw=raw, generic=False)
         return self.read_bare(m, start, end, raw, mult, sci)
+
+    def read_short_bytes(self, start: int, short: re.Match, raw: float) -> _Fig:
+        """"48G MEM" in a results table is one device's memory in use; "H800 80G" the chip's memory."""
+        value = raw * {"K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}[short.group("p")]
+        mem = short.group("mem")
+        quantity = "memory_bytes_per_chip" if mem and mem.isupper() and mem.startswith("MEM") else "hbm_bytes"
+        if mem and not mem.startswith("MEM"):
+            cue = self.cue("bytes", start, short.end("p"))
+            quantity = cue["quantity"] if cue else quantity
+        return _Fig(start, short.end(), quantity, value, unit=short.group("p") + "B", raw=raw, scale=value / raw if raw else 1.0,
+                    generic=False)
 
     def read_way(self, start: int, end: int, raw: float) -> _Fig:
         """"8-way tensor parallel", "tensor parallelism (4-way)", "64-way EP"."""
@@ -99,13 +141,15 @@ class _Units:
             if kind == "fraction":
                 value, scale = raw / 100.0, 0.01
             elif kind == "seconds":
-                seconds = _seconds(written)
+                seconds = _seconds(written.split("/")[0].strip())  # "0.55 s/it": the seconds of one step
                 value, scale = raw * seconds, seconds
             elif kind == "count":
                 value, scale = raw, 1.0
             elif kind == "power":
-                scale = {"k": 1e3, "M": 1e6, "G": 1e9}.get(written[:1], 1.0) if written[:1] in "kMG" and written[1:2] == "W" else 1.0
-                scale = 1e3 if written.lower().startswith("kilo") else 1e6 if written.lower().startswith("mega") else scale
+                plain = _normalise_unit(written, kind)  # "جيجاواط" -> "GW"
+                scale = {"k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}.get(plain[:1], 1.0) if plain[:1] in "kMGT" and plain[1:2] in ("W", "w") else 1.0
+                lower = plain.lower()
+                scale = 1e3 if lower.startswith("kilo") else 1e6 if lower.startswith("mega") else 1e9 if lower.startswith("giga") else scale
                 value = raw * scale
             else:
                 value = parse_text(entry["quantity"], f"{number} {_normalise_unit(written, kind)}", kind)
@@ -114,6 +158,8 @@ class _Units:
             return None
         quantity, sign = entry["quantity"], 1
         key = self.key_before(m.start())
+        if key and key.get("log_field") and not _LOG_LINE_AFTER.match(self.norm, end):
+            key = None  # a field label outside a log line ("Memory: 80 GB" in a spec list)
         cue = self.cue(cls, start, end)
         if key and cls in ("percent", "time", "tokens_per_s", "rate", "flop_rate", "bytes", "flops"):
             quantity = key.get("if_unit", {}).get(cls, key["quantity"])
@@ -130,14 +176,34 @@ class _Units:
             elif value >= 1e17:  # more than any one chip delivers: the job's or the system's total
                 quantity = "peak_flop_per_s_total" if peak_after or cue and not key and cue["quantity"] == "peak_flop_per_s" else "flop_per_s"
         if cls == "flops" and quantity == "total_flops" and not cue and not key and 1e11 <= value < 1e17 \
-                and _rx(r"\b(?:each|per|chips?|GPUs?|TPUs?|devices?)\b", _I).search(self.norm, *self.clause(start, end)):
+                and not _COUNT_OF.match(self.norm, end) \
+                and _rx(r"\b(?:each|per (?:chip|GPU|TPU|device|accelerator)|chips?|GPUs?|TPUs?|devices?)\b", _I).search(self.norm, *self.clause(start, end)):
             quantity = "peak_flop_per_s"  # "each with 4.59e14 FLOPs": a chip's rate written as FLOPs; no run is that small
+        if cls == "flops" and quantity == "total_flops" and not key and 1e11 <= value < 1e17 and written[:1] in "kMGTPEtpg" \
+                and not _COUNT_OF.match(self.norm, end):
+            quantity = "flop_per_s_per_chip"  # "113 TFLOPs at iteration 512": one chip's rate; no run's total is that small
+        if cls in ("flops", "flop_rate") and quantity in ("flop_per_s_per_chip", "peak_flop_per_s") and value < 1e17 \
+                and not (cue and "total_if_at_least" in cue) and self.chip_peak(value):
+            quantity = "peak_flop_per_s"  # "h100 is 989 tflops": a named chip's spec-sheet peak, never a measured rate
+        if quantity == "memory_bytes" and _PER_CHIP.match(self.norm, end):
+            quantity = "memory_bytes_per_chip"  # "memory usage is ~74GB per GPU"
+        if cls == "bytes" and quantity == "bytes" and value <= 32 and _TIMES_PARAMS.search(self.norm, max(0, start - 40), start):
+            quantity = "bytes_per_param"  # "175B x 16 bytes": bytes for each parameter
         if cls == "bytes" and quantity == "bytes" and self.beside_chip(start, end):
             quantity = "hbm_bytes"  # "H100-80GB", "80GB H100": the chip's memory
         if cls == "chip_hours":
             chip = re.match(r"(H100|H800|A100|H200|B200)", written)
             if chip:
                 return _Fig(start, end, quantity, value, unit="GPU hours", chip=_chip_id(chip.group(1)), raw=raw, scale=scale, generic=False)
+        if cls == "time" and quantity == "time_s" and value > _YEARS_5 and _seconds(written) == 3600 and _DEVICE_WORD.search(self.norm):
+            # "2.8 million hours" in a text about GPUs: no run lasts centuries; these are device-hours
+            return _Fig(start, end, "chip_hours", raw, unit="GPU hours", raw=raw, generic=False)
+        if cls == "percent" and quantity == "percent" and self.figs and self.figs[-1].quantity in ("memory_bytes_per_chip", "memory_bytes") \
+                and re.fullmatch(r"\s*\(\s*", self.norm[self.figs[-1].end:start]):
+            quantity = "memory_fraction_of_hbm"  # "memory: 82.46GiB(86.80%)": the share of the device's memory in use
+        if cls == "percent" and quantity in ("percent", "memory_fraction") and start and self.norm[start - 1] in "+-−" \
+                and (start < 2 or self.norm[start - 2] in " (\t\n[,"):
+            quantity, sign = "percent_change", (1 if self.norm[start - 1] == "+" else -1)  # "(+22%)", "(-8%)": a change
         if cls == "percent" and quantity == "percent_change":
             value, scale = value * sign, scale * sign
         if cls == "ratio" and quantity == "ratio":
@@ -148,11 +214,28 @@ class _Units:
         return _Fig(start, end, quantity, value, unit=unit_text, raw=raw, scale=scale,
                     generic=quantity == entry["quantity"] and cls == "percent")
 
+    def chip_peak(self, value: float) -> bool:
+        """Whether a FLOP/s figure is the catalog peak (bf16 or fp8, dense) of a chip the text names, or of any chip when it names none."""
+        peaks = self._peaks
+        if peaks is None:
+            low = self.norm.lower()
+            named, every = [], []
+            for entry in catalog.hardware().entries:
+                values = [v for v in (entry.get("peak_bf16_flop_per_s"), entry.get("peak_fp8_flop_per_s")) if v]
+                every += values
+                names = (entry["id"], entry["name"], *entry.get("aliases", []))
+                if any(re.search(r"(?<![a-z0-9])" + re.escape(n.lower()) + r"(?![a-z0-9])", low) for n in names if any(c.isdigit() for c in n)):
+                    named += values
+            peaks = self._peaks = named or every
+        return any(abs(value - p) <= 0.005 * p for p in peaks)
+
     def beside_chip(self, start: int, end: int) -> bool:
         before = self.norm[max(0, start - 24):start]
         return bool(_CHIP_BEFORE.search(before) or _CHIP_AFTER.match(self.norm, end) and _CHIP_AFTER.match(self.norm, end).group("name"))
 
     def cue_end(self, end: int, cue: dict) -> int:
+        if not cue.get("after"):
+            return end  # a cue before the number ("حققنا 400 TFLOPs") adds nothing to the figure's span
         m = _rx(r"\s*(?:" + cue["after"] + ")", _I).match(self.norm, end)
         return m.end() if m else end
 
@@ -167,10 +250,17 @@ class _Units:
             quantity = key["quantity"]
         elif cue:
             quantity = cue["quantity"]
+        elif cls == "chips_hyphen" and not _NODE_AFTER.match(self.norm, noun.end()) \
+                and not _DOMAIN_BEFORE.search(self.norm, max(0, start - 40), start):
+            quantity = "n_chips"  # "512-GPU experiments" are run on 512 GPUs; an "8-GPU node" holds 8
+        if quantity == "seq_len" and raw > 1e8 or quantity == "global_batch_tokens" and raw >= 1e10:
+            quantity = entry["quantity"]  # no context is 36T tokens long, nor a batch 1.4T: the cue names the next number
         value = raw
         if quantity == "seq_len" and mult in ("k", "K") and _SEQ_K.match(f"{raw / 1000:g}"):
             value = raw / 1000 * 1024
         end, chip = noun.end(), None
+        if any(q in noun.group(0) for q in "“«\"") and self.norm[end:end + 1] in ("”", "»", "\""):
+            end += 1  # '10 ملايين “رمز”': the quoted noun with both its quotes
         if cls == "chips":  # "256 وحدة معالجة رسومات H100", "1024 chips (TPU v5p)"
             named = _CHIP_AFTER.match(self.norm, end)
             if named and named.group("name"):
@@ -181,6 +271,10 @@ class _Units:
         """A number with no unit: its quantity from a key phrase, the words around it, or its size."""
         norm = self.norm
         key = self.key_before(m.start())
+        if not key and norm[max(0, start - 2):start].strip() == "," and _APPOSITIVE_END.match(norm, end):
+            key = self.key_before(m.start(), _KEY_APPOSITIVE)
+        if key and key["quantity"] in ("mfu", "hfu", "bubble_fraction") and (raw > 100 or _OPERAND_NEXT.match(norm, end)):
+            key = None  # "MFU = 380/989 = 38.4%": the key names the result, not an operand (nor a share over 100%)
         if key:
             quantity = key["quantity"]
             if "if_at_least" in key and raw >= key["if_at_least"]["value"]:
@@ -190,6 +284,9 @@ class _Units:
                 value = raw / 1000 * 1024
             if quantity in ("mfu", "hfu", "bubble_fraction") and value > 1:
                 value /= 100.0
+            label_unit = _LABEL_UNIT.search(norm, max(0, start - 16), start)
+            if label_unit and quantity.endswith("_s") and label_unit.group(1) == "ms":
+                value /= 1000.0  # "elapsed time per iteration (ms): 4210.5"
             if quantity in ("global_batch_sequences", "global_batch_tokens"):
                 per = _PER_CHIP.match(norm, end)
                 if per:  # "a batch size of 4 per GPU" is one chip's share
@@ -201,13 +298,18 @@ class _Units:
         label = self.unit_label(start, end, raw)
         if label:
             return label
+        if _ACTIVATED.match(norm, end) and _EXPERTS_WORD.search(norm, *self.clause(start, end)):
+            return _Fig(start, end, "moe_top_k", raw, raw=raw, generic=False)  # "128 experts with 8 activated"
         if not mult and any(_INDEX_TABLE.match(norm, pos, start, self.word(pos)) for pos in self.starts_in(max(0, start - 24), start)):
             return None
         if not mult and not sci and raw == int(raw) and 1950 <= raw <= 2039 and "," not in m.group(0):
             return None  # a year
         after = _KEY_AFTER.match(norm, end)
-        if after and _which(after, _KEYS)["quantity"] in ("mfu", "hfu"):
-            return _Fig(start, end, _which(after, _KEYS)["quantity"], raw, raw=raw, generic=False)
+        if after and _LABEL_VALUE.match(norm, after.end()):
+            after = None  # "tps: 100  mfu: 26.52%": a label before the next value names that value, not this one
+        if after and _which(after, _KEYS)["quantity"] in ("mfu", "hfu") and raw <= 100:
+            value = raw / 100.0 if raw > 1 else raw  # "45 MFU" is 45%, never a utilisation of 45
+            return _Fig(start, end, _which(after, _KEYS)["quantity"], value, raw=raw, scale=value / raw if raw else 1.0, generic=False)
         if mult in _MAGNITUDE_DEFAULT or mult.lower() in ("b", "t", "bn"):
             cue = self.cue("magnitude", start, end)
             quantity = cue["quantity"] if cue else _MAGNITUDE_DEFAULT.get(mult, "params")

@@ -131,13 +131,23 @@ def _operand_roles(norm: str, start: int, end: int) -> dict[int, str]:
     return roles
 
 
+_AR_UNIT_WORDS = ((r"\s*(?:في الثانية|/\s*ث(?:انية)?)$", "/s"), (r"^(?:كيلو)\s?", "k"), (r"^(?:ميجا|ميغا)\s?", "M"),
+                  (r"^(?:جيجا|غيغا)\s?", "G"), (r"^تيرا\s?", "T"), (r"^بيتا\s?", "P"), (r"^(?:إكسا|اكسا)\s?", "E"),
+                  (r"فلوب(?:س|ز)?", "FLOP/s"), (r"بايت", "B"), (r"بِ?ت", "b"), (r"واط", "W"))
+
+
 def _normalise_unit(written: str, kind: str) -> str:
     """Unit spellings calculators.units does not take ("petaFLOP/s", "FLOPs / second", "Gbps") in a form it does."""
     unit = re.sub(r"\s+", " ", written.strip())
+    for word, symbol in _AR_UNIT_WORDS:  # "تيرافلوب" -> "TFLOP/s", "تيرابايت في الثانية" -> "TB/s"
+        unit = re.sub(word, symbol, unit)
     for word, prefix in (("kilo", "k"), ("mega", "M"), ("giga", "G"), ("tera", "T"), ("peta", "P"), ("exa", "E")):
         if unit.lower().startswith(word):
             unit = prefix + unit[len(word):]
     if kind == "flop_per_s":
+        unit = re.sub(r"^(?:MODEL_|model[ _])|\s*/\s*(?:GPU|gpu|chip|device|accelerator|TPU)$", "", unit)  # TFLOP/s/GPU: per chip
+        unit = re.sub(r"^([tpg])(?=[Ff][Ll][Oo][Pp])", lambda m: m.group(1).upper(), unit)  # "tflops"
+        unit = re.sub(r"(?<=[kMGTPE])(?:Flops|flops)$", "FLOP/s", unit)
         unit = re.sub(r"(?i)\s*(flops?|FLOPS?)\s*(?:/\s*s(?:ec(?:ond)?)?|per second|/sec)$", "FLOP/s", unit)
         unit = re.sub(r"(?<=[kMGTPE])FLOPS$|^FLOPS$", "FLOP/s", unit)
         unit = unit.replace(" ", "")

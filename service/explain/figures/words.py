@@ -39,6 +39,32 @@ def _which(match: re.Match, entries: list[dict]) -> dict:
 _LETTERS = _rx(r"[A-Za-z\u0600-\u06FF]+")
 
 
+def _leading_words(pattern: str) -> str:
+    """A pattern without its lookarounds and inline flags: the words in "(?=\\s+(?:from|to))" never start a match."""
+    out, i, n = [], 0, len(pattern)
+    while i < n:
+        if pattern.startswith(("(?=", "(?!", "(?<=", "(?<!"), i) and (i == 0 or pattern[i - 1] != "\\"):
+            depth = 0
+            while i < n:
+                c = pattern[i]
+                if c == "\\":
+                    i += 2
+                    continue
+                depth += c == "("
+                depth -= c == ")"
+                i += 1
+                if depth == 0:
+                    break
+            continue
+        if pattern.startswith("(?-i:", i) or pattern.startswith("(?i:", i):
+            out.append("(?:")
+            i += 5 if pattern.startswith("(?-i:", i) else 4
+            continue
+        out.append(pattern[i])
+        i += 1
+    return "".join(out)
+
+
 class _Table:
     """Patterns tried where a word starts; only those whose own words could begin with that word are tried."""
 
@@ -55,7 +81,7 @@ class _Table:
         # a pattern that opens with a character class ("[A-Z]\\d+") could start with any word
         self.wild = [re.sub(r"^(?:\(\?:|\()+", "", e[key])[:1] in ("[", "\\", ".") for e in self.entries]
         # words last: server threads read the table at once, and `words` set is the sign that `wild` is too
-        self.words = [frozenset(w.lower() for w in _LETTERS.findall(e[key])) for e in self.entries]
+        self.words = [frozenset(w.lower() for w in _LETTERS.findall(_leading_words(e[key]))) for e in self.entries]
 
     def candidates(self, word: str) -> tuple[int, ...]:
         found = self.cache.get(word)
@@ -179,7 +205,8 @@ def _tokens(norm: str) -> list[_Tok]:
     found = []
     for m in _DIGIT_TOKEN.finditer(norm):
         before = norm[m.start() - 1] if m.start() else " "
-        if not (before.isascii() and (before.isalnum() or before in "_.")):
+        # a letter before the digits makes them part of a name ("H100", "β1"); an Arabic particle ("و191") does not
+        if not (before.isascii() and (before.isalnum() or before in "_.") or before.isalpha() and not "\u0600" <= before <= "\u06FF"):
             found.append(_Tok(m, norm))
     for m in _EN_TOKEN.finditer(norm):
         if not m.start() or not (norm[m.start() - 1].isalpha() or norm[m.start() - 1] == "-"):
@@ -204,20 +231,24 @@ _UNITS, _ = _named([{**e, "p": f"(?:{e['pattern']})" + ("" if e["class"] in ("pe
                     for e in _UNIT_ENTRIES], "p")
 _UNIT_AT = _rx(r"[ \t]?\+?-?[ \t]?(?:(?:" + _EN["precision_words"] + r")[ \t]+(?=[kMGTPE]?(?:FLOP|flop|[kMGTP]?B)))?")
 _NOUN_ENTRIES = _EN["nouns"] + _ARW["nouns"]
-_MODS = r"(?:(?:" + _EN["modifiers"] + "|" + _ARW["modifiers"] + r")[\s-]+){0,3}"
-_NOUNS = _rx(r"[\s-]*" + _MODS + "(?:" + "|".join(f"(?P<g{i}>(?:{e['pattern']}))" for i, e in enumerate(_NOUN_ENTRIES))
+_MODS = r"(?:(?:" + _EN["modifiers"] + "|" + _ARW["modifiers"] + r")[ \t-]+){0,3}"
+# a noun on the next line is the next table row's label ("405 billion\nTraining tokens: 15.6 trillion"), never this number's
+_NOUNS = _rx(r"[ \t\-“”«»\"]*" + _MODS + "(?:" + "|".join(f"(?P<g{i}>(?:{e['pattern']}))" for i, e in enumerate(_NOUN_ENTRIES))
                     + rf")(?![\w])", _I)
 # Nouns a few words later: "14.8 trillion diverse and high-quality tokens".
-_NOUN_LATER = _rx(r"(?:\s+[a-z][\w-]*){1,4}?\s+(?P<n>tokens|parameters|params|GPUs|TPUs|chips)\b(?!\s*/)")
+_NOUN_LATER = _rx(r"(?:[ \t]+[a-z][\w-]*){1,4}?[ \t]+(?P<n>tokens|parameters|params|GPUs|TPUs|chips)\b(?!\s*/)")
 _WAY = _rx(r"[\s-]?way\b", _I)
 _EN_NOUNS_WEAK_OK = {"axes", "pods", "chips", "tokens", "params", "layers", "experts", "heads", "stages", "virtual_stages", "microbatches",
                      "dp", "tp", "ranks", "nodes", "sequences", "steps", "epochs", "chips_hyphen"}
 
 # Key phrases that name the quantity of the number after them ("sequence length of 8192").
 _KEYS = _EN["key_phrases"] + _ARW["key_phrases"]
-_FILL = r"(?:\s*[:=]\s*|\s+(?:of|is|was|are|were|to|at|set to|equals?|around|about|roughly|approximately|~|from|reached|reaches|only|just|up to|by|must be at least|must be|must exceed|exceeds?|at least|من|هو|هي|قدره|قدرها|بدرجة|بحجم|بقيمة|يبلغ|تبلغ|إلى)?\s*|\s*\(\s*)"
+_FILL = r"(?:\s*\((?:ms|s|sec|seconds|GB|GiB|MB|MiB)\)\s*[:=]\s*|[\"']?\s*[:=]\s*|\s+(?:of|is|was|are|were|to|at|set to|equals?|around|about|roughly|approximately|~|from|reached|reaches|only|just|up to|by|must be at least|must be|must exceed|exceeds?|at least|من|هو|هي|قدره|قدرها|بدرجة|بحجم|بقيمة|يبلغ|تبلغ|بلغ|بلغت|يساوي|تساوي|إلى)?\s*|\s*\(\s*)"
 _KEY_BEFORE = _rx(r"(?<![\w])(?:" + "|".join(f"(?P<g{i}>{e['pattern']})" for i, e in enumerate(_KEYS)) + r")" + _FILL + r"(?:~\s*)?$", _I)
 _KEY_TABLE = _Table(_KEYS, "pattern", _FILL + r"(?:~\s*)?$")
+# "The sequence length, 8192, doubles ...": a key phrase and its value set off by commas (read only when the value closes the aside)
+_KEY_APPOSITIVE = _Table(_KEYS, "pattern", r"\s*,\s*(?:~\s*)?$")
+_APPOSITIVE_END = _rx(r"\s*(?:,|\)|;|\.(?:\s|$)|$)")
 _KEY_AFTER = _rx(r"\s*\)?\s*(?:" + "|".join(f"(?P<g{i}>{e['pattern']})" for i, e in enumerate(_KEYS)) + r")(?![\w])", _I)
 
 # Compact notation: TP8, TP=8, |TP|=2, EP8TP1, PP16/VPP2, GBS=1024, mbs 2, seq 4k, ZeRO-3, top-2.
@@ -229,12 +260,17 @@ _COMPACT = _rx(
     r"(?P<num>\d+(?:\.\d+)?(?:e-?\d+)?)(?P<k>[kK]|M(?![A-Za-z]))?(?!\d|\.\d|[kK])"
 )
 _ABBR_DETAIL = _EN["abbreviation_detail"]
+_PIPE_LETTERS = {k: v for k, v in _EN["pipeline_letters"]["letters"].items()}
+_PIPE_LETTER = _rx(r"(?<![\w\\/·*.])(?P<sym>" + _alt(_PIPE_LETTERS) + r")\s*=\s*(?P<num>\d+)(?!\w|\.\d)")
+_PIPE_CONTEXT = _rx(_EN["pipeline_letters"]["context"], _I)
+_GEMM_SHAPE = _rx(r"(?<![\w])[NK]\s*=\s*\d")
 _PER_CHIP = _rx(r"\s*(?:per|/|a|each)\s*(?:chip|device|GPU|TPU|accelerator|rank)\b", _I)
 _THRESHOLD = _rx(r"(?<![\w])(?:" + _EN["threshold_words"] + r")\s*(?:(?:about|roughly|approximately|only)\s+|~\s*)*$", _I)
 _SYMBOLS = {k: v for k, v in _EN["symbols"].items() if not k.startswith("_")}
 _SYMBOL = _rx(r"(?<![\w\\/])(?P<sym>" + _alt(_SYMBOLS) + r")(?:_\s*\w+)?\s*(?:(?P<cmp>=|>=?|<=?|≥|≤)|(?P<words>" + _EN["threshold_words"]
               + r"))\s*(?:(?:about|roughly|approximately)\s+|~\s*)?(?=[(\d])")
-_UNIT_LABEL = _rx(r"(?P<u>(?P<p>[kmgtpe]|kilo|mega|giga|tera|peta|exa)?\s*flops?\s*/\s*s(?:ec)?|tokens?\s*/\s*s(?:ec)?(?P<chip>\s*/\s*(?:device|gpu|chip|accelerator|tpu))?)"
+_UNIT_LABEL = _rx(r"(?P<u>(?P<p>[kmgtpe]|kilo|mega|giga|tera|peta|exa)?\s*flops?\s*/\s*s(?:ec)?(?P<fchip>\s*/\s*(?:device|gpu|chip|accelerator|tpu))?"
+                  r"|(?P<p2>[tpg])flops|(?:tokens?\s*/\s*s(?:ec)?|tps|wps)(?P<chip>\s*/\s*(?:device|gpu|chip|accelerator|tpu))?|(?P<tgs>tgs))"
                   r"\s*\)?\s*[:=]\s*(?:~\s*)?$", _I)
 _PREFIX_SCALE = {"k": 1e3, "m": 1e6, "g": 1e9, "t": 1e12, "p": 1e15, "e": 1e18, "kilo": 1e3, "mega": 1e6, "giga": 1e9,
                  "tera": 1e12, "peta": 1e15, "exa": 1e18}
@@ -275,7 +311,7 @@ def _flex(name: str) -> str:
 
 _CHIP_CORE = (r"(?:(?:NVIDIA|Nvidia|AMD|Google|Intel)\s+)?(?:Tesla\s+)?(?:" + "|".join(_flex(n) for n in sorted(_chip_names(), key=len, reverse=True))
               + r"|TPU\s?v?\d+[a-z]*|MI\d{3}[A-Z]?|GB\d{3}(?:\s?NVL\d+)?|(?!(?:TP|PP|DP|EP|CP|SP|MP|VP|BS|SL)\d)[A-Z]{1,2}\d{2,4}[A-Z]?|Gaudi\s?\d|Trillium|Ironwood)")
-_CHIP_AFTER = _rx(r"[ \t]*[x×]?[ \t]*(?P<name>" + _CHIP_CORE + r")(?P<pl>s)?(?:[ \t]+(?:SXM\d?|PCIe|\d+\s?GB))?"
+_CHIP_AFTER = _rx(r"[ \t]*[x×*]?[ \t]*(?P<name>" + _CHIP_CORE + r")(?P<pl>s)?(?:[ \t]+(?:SXM\d?|PCIe|\d+\s?GB))?"
                          r"(?:[ \t]+(?:GPUs?|chips?|TPUs?|accelerators?|devices?|cards?))?(?![\w])")
 _GROUP_AFTER = _rx(r"[ \t]+((?:super)?pods?|SuperPODs?|slices?|nodes?|hosts?|servers?|machines?|racks?|systems?)\b", _I)
 _CHIP_BEFORE = _rx(r"(?<![\w])(?:" + _CHIP_CORE + r")[ \t-]?$")
@@ -306,7 +342,11 @@ _DEVICE_WORD = _rx(r"\b(?:per[- ])?(?:device|chip|GPU|TPU)\b", _I)
 _MFU_WORD = _rx(r"\bMFU\b|model (?:FLOPs?|flops) utili[sz]ation", _I)
 _LESS_AFTER = _rx(r"\s*(?:less|lower|smaller|fewer|reduction)\b", _I)
 _PEAK_AFTER = _rx(r"\s*(?:\(?\s*)?(?:peak|theoretical)\b", _I)
-_OR = _rx(r"^\s*(?:or|and|to|,)\s*$")
+_OR = _rx(r"^\s*(?:or|and|to|,|و|أو)\s*$")
+_VERSUS = _rx(r"^\s*(?:versus|vs\.?|compared (?:to|with)|against|\(\s*(?:was|previously|before|vs\.?)|مقابل|مقارنة ب)\s*$", _I)
+_RANGE_WORD = _rx(r"^\s*(?:to|–|إلى|الى)\s*$")
+# the quantity a unit gives when nothing around the number says more: a key phrase's quantity is more specific
+_UNIT_DEFAULTS = frozenset({"time_s", "percent", "bytes", "count", "number", "cost_usd", "peak_flop_per_s", "total_flops"})
 _RESULT = _rx(r"^\s*(?:=|≈|~|is about|is roughly|gives|yields)\s*$")
 
 _OPERAND = r"[(\[]*\s*(?:" + _NUMLIT + r")(?:" + _POW + r")?(?:[kKMBT](?![A-Za-z]))?(?:\s*%)?\s*[)\]]*"
