@@ -270,3 +270,13 @@ def test_arabic_bounded_by_communications_is_the_dp_bound_condition():
 
     doc = analyse("يقول الباحثون إن توازي خطوط الأنابيب (PP) ضروري فقط عندما يكون التدريب محدودا باتصالات توازي البيانات.", "ar")
     assert [c.frame for c in doc.claims] == ["pp_only_when_dp_bound"]
+
+
+def test_a_bubble_is_not_called_inconsistent_on_a_depth_from_another_sentence():
+    # The stated 47% bubble belongs to the first set-up; the depth P=4 is a later alternative's.
+    from service.explain.compose import explain_offline
+
+    text = ("With 8 micro-batches our pipeline bubble was 47%. "
+            "An alternative with coarser stages, P=4, would change that.")
+    claims = explain_offline(text, "en")["claims"]
+    assert all(c["verdict"] != "inconsistent" for c in claims), [(c["quote"], c["verdict"], c["why"]) for c in claims]

@@ -42,6 +42,12 @@ def bubble(doc: Document, claim: Claim) -> Result | None:
         if stated_fig is not None and how in ("stated", "derived") or (how == "bubble" and stated_fig is not None and stated_fig is not before):
             judged = compare(doc, stated_fig, doc.calculations[index]["outputs"]["bubble_fraction"], "bubble_fraction")
             result.verdict, result.why = judged.verdict, judged.why
+            borrowed = [name for name, fig in (("pp_degree", pp), ("virtual_stages", v)) if fig is not None and fig not in claim.figures]
+            if judged.verdict == "inconsistent" and borrowed:
+                # the depth came from another sentence, perhaps another set-up ("with coarser stages, P=4"): the
+                # disagreement may be ours, so it is no finding (data/verdicts.json: needs_more on an uncertain reading)
+                judged = needs_more(doc, borrowed, result.calculations)
+                result.verdict, result.why = judged.verdict, judged.why
     if result.calculations and result.why is None:
         value = doc.calculations[result.calculations[-1]]["outputs"]["bubble_fraction"]
         result.why = messages(doc.lang)["verdicts"]["computed"].format(computed=restate.value("bubble_fraction", value))
