@@ -213,7 +213,10 @@ def _gist(doc: Document, claims: list, is_followup: bool) -> tuple[str, set[int]
 def _from_sentences(doc: Document, sentences: list[dict]) -> tuple[str, set[int]]:
     """The gist of gist.py's sentences, and the claims it restates (not listed again as they are)."""
     if not sentences:  # a template would say what the text does not: say that nothing is argued
-        return messages(doc.lang)["gist"]["nothing"], set()
+        m = messages(doc.lang)["gist"]
+        if not restate.same_language(doc.text, doc.lang):  # not "no claim": the reading cannot summarise it offline
+            return m["nothing_other_language"].format(language=m["other_language"]), set()
+        return m["nothing"], set()
     starts = {doc.sentences[i][0] for item in sentences for i in item["from"]}
     return " ".join(_sentence(item["text"]) for item in sentences), {id(c) for c in doc.claims if c.start in starts}
 
@@ -438,21 +441,23 @@ def _terms_section(doc: Document, detail: str, central: set[int] | None = None) 
 
 
 def _shortened(definition: str) -> str:
-    """A definition cut to about SHORT_DEFINITION_WORDS words, never inside the clause that states its first fact
-    ("about one trillion parameters in total, thirty-two billion active per token")."""
-    words = definition.split()
-    cut = SHORT_DEFINITION_WORDS
-    if cut >= len(words):
-        return definition
-    clause_end = next((i + 1 for i in range(cut - 1, len(words)) if words[i].endswith((";", "؛", ".", ":"))), len(words))
-    if clause_end <= 2 * cut and _FACT_WORDS.search(" ".join(words[cut // 2:clause_end])):
-        cut = clause_end
-    if cut >= len(words):
-        return definition
-    return " ".join(words[:cut]).rstrip(",;:؛،") + " …"
+    """A definition shortened to its first sentences, about SHORT_DEFINITION_WORDS words: cut only where a sentence
+    ends, never mid-fact and never with a dangling "…" (the first sentence always stays whole)."""
+    text = definition.strip()
+    bounds = [0] + [m.start() for m in _SENTENCE_END.finditer(text)] + [len(text)]
+    pieces = [text[a:b].strip() for a, b in zip(bounds, bounds[1:]) if text[a:b].strip()]
+    kept = []
+    for piece in pieces:
+        so_far = len(" ".join(kept).split())
+        if kept and (so_far >= 8 or so_far + len(piece.split()) > 3 * SHORT_DEFINITION_WORDS) \
+                and so_far + len(piece.split()) > SHORT_DEFINITION_WORDS:
+            break  # a very short first sentence ("A chip.") takes the next one with it
+        kept.append(piece)
+    return " ".join(kept)
 
 
-_FACT_WORDS = pattern_cache.lazy(r"\b(?:billion|trillion|million|parameters|active)\b|مليار|تريليون|معامل|نشطة", re.I)
+# A sentence ends at ".", "!" or "?" followed by a space and a capital, a digit or Arabic (not "e.g. this" or "v4.8").
+_SENTENCE_END = pattern_cache.lazy(r"(?<=[.!?؟])\s+(?=[A-Z0-9\u0600-\u06FF'\"(])")
 
 
 def _name_and_expansion(term: dict, lang: str) -> str:

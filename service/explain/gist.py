@@ -5,9 +5,11 @@ import re
 from service.explain import claims as cues
 from service.explain import pattern_cache, restate
 from service.explain.document import Document
-from service.i18n.messages import messages
+from service.i18n import arabic
+from service.i18n.messages import join_names, messages
 
-MAX_SENTENCES = 3
+MAX_SENTENCES = 2  # the point and, at most, its reason or one short companion: a gist is one or two short sentences
+SHORT_PAIR_WORDS = 40  # a second sentence that is not the reason joins only when both together stay this short
 MIN_SCORE = 3.0  # below this a sentence argues nothing: a label, a gloss, an aside
 LONG_SENTENCE_WORDS = 60
 # Frames that cannot both hold for the same hardware: one answer never states both.
@@ -26,6 +28,10 @@ _DEFINES = pattern_cache.lazy(r"^\s*(?:[A-Z][\w.-]*(?:\s+[A-Z0-9][\w.-]*){0,3}|t
 _CAPTION = pattern_cache.lazy(r"^\s*(?:example|figure|fig\.|table|diagram)\b|^\s*(?:مثال|الشكل|جدول)\s", re.I)
 _SPEAKER = pattern_cache.lazy(r"^(?P<speaker>[A-Z][\w.'-]+(?: [A-Z][\w.'-]+){0,2})\s*:\s+(?=\S)")
 _TRAILING = ".。!?؟:;؛،, "
+# A reason names its cause ("because", "since", "due to"); "so"/"thus" open a consequence, not the reason.
+_REASON = pattern_cache.lazy(r"\b(?:because|since|due to|thanks to|as a result of|the reason)\b|(?<![\u0621-\u064A])(?:لأن|بسبب|نظرًا|نظرا|بفضل)", re.I)
+# Discourse openers that belong to the conversation, not the point: "Yes I profiled ...", "But, you have to ...".
+_OPENER = pattern_cache.lazy(r"^(?:(?:yes|no|ok|okay|well|but|and|so|also|however|while|anyway)\s*,\s*|(?:yes|but|and|so|anyway)\s+(?=\S))+", re.I)
 # Words that announce a point rather than make it: "So the takeaway:", "TL;DR:", "الخلاصة:".
 _ANNOUNCER = pattern_cache.lazy(r"^(?:(?:so|and|thus|therefore|anyway|basically)\s*,?\s+)?(?:the\s+)?(?:takeaway|tl;?dr|bottom line|"
                                 r"in short|key (?:insight|point)|short version|الخلاصة|باختصار|البصيرة الرئيسية)\s*[:,-]\s*", re.I)
@@ -94,6 +100,9 @@ def restated(doc: Document, index: int, seen: set[str] | None = None) -> str:
         text = restate.expand(doc, start, end, doc.lang, seen)
         text = _without_asides(text)  # the text's known mistranslations are already the terms meant (restate.expand)
         text = _ANNOUNCER.sub("", text, count=1)
+        opened = _OPENER.match(text)
+        if opened and opened.end() < len(text):
+            text = text[opened.end()].upper() + text[opened.end() + 1:]  # "Yes I profiled" -> "I profiled"
         speaker = _SPEAKER.match(text)
         if speaker:
             rest = text[speaker.end():]
@@ -101,10 +110,42 @@ def restated(doc: Document, index: int, seen: set[str] | None = None) -> str:
         return _trimmed(text.strip().rstrip(_TRAILING))
     if claim is not None and claim.frame and claim.plain:
         return claim.plain.strip().rstrip(_TRAILING)
-    quote = _trimmed(_without_asides(sentence.strip().rstrip(_TRAILING)))
-    if len(quote.split()) <= MAX_GIST_WORDS + 1:  # a trimmed quote ends with "…"  # no translation offline: the author's own words, quoted, not a template
-        return messages(doc.lang)["claim_ref"].format(quote=quote)
-    return ""
+    return _summary(doc, index)
+
+
+def _summary(doc: Document, index: int) -> str:
+    """A sentence in the other language, summarised from what the reading knows of it (its terms and its figures read
+    out in doc.lang), said to be the author's sentence in summary; '' when the reading knows nothing of it (no offline
+    translation: saying less beats a quote the reader cannot read or a claim the sentence does not make)."""
+    start, end = doc.sentences[index]
+    names = []
+    for match in doc.occurrences:
+        if start <= match.start < end:
+            name = _GLOSS_IN_NAME.sub("", restate._term_name(doc, match.entry["id"])).strip()
+            if name and _readable(name, doc.lang) and name not in names:
+                names.append(name)
+    figures = []
+    for fig in doc.figures:
+        if start <= fig.start < end and fig.quantity not in ("expression", "number", "count", "percent"):
+            reading = restate.figure(fig, doc.lang)
+            if reading != fig.quote and reading not in figures and _readable(reading, doc.lang):
+                figures.append(reading)
+    m = messages(doc.lang)
+    if not names and not figures:
+        return ""
+    parts = m["gist"]["summary_parts"]
+    about = parts["about"].format(terms=join_names(names[:3], doc.lang)) if names else ""
+    gives = parts["figures" if about else "figures_only"].format(figures=join_names(figures[:3], doc.lang)) if figures else ""
+    return m["gist"]["summary"].format(language=m["gist"]["other_language"], about=about, figures=gives).strip()
+
+
+# "الخبير (في نموذج خليط الخبراء)": a gloss of two words or more after a name is for the terms list, not the gist.
+_GLOSS_IN_NAME = pattern_cache.lazy(r"\s*\((?:[^()]*\s[^()]*)\)")
+
+
+def _readable(text: str, lang: str) -> bool:
+    """Whether a reading is written in `lang` (or is language-neutral: digits, names and units)."""
+    return arabic.share_of_arabic(text) < 0.3 if lang == "en" else not re.search(r"\b[a-z]{4,}\b", text)
 
 
 MAX_GIST_WORDS = 45
@@ -165,6 +206,8 @@ def gist(doc: Document, links: list[dict]) -> list[dict]:
                    or (claims_at.get(doc.sentences[i][0]) is not None and claims_at[doc.sentences[i][0]].frame)]
     quoted = [(v, i) for v, i in scored if (v, i) not in in_language]
     for _, i in in_language + (quoted if not in_language else []):
+        if chosen and not in_language:
+            break  # one summary of a sentence in the other language, not a chain of them
         text = restated(doc, i)
         words = set(text.lower().split())
         if not text or any(len(words & other) > 0.75 * len(words | other) for other in seen_words):
@@ -175,6 +218,11 @@ def gist(doc: Document, links: list[dict]) -> list[dict]:
         if frame and any(other in CONTRADICTING.get(frame, ()) or frame in CONTRADICTING.get(other, ())
                          for other, other_chips in frames if other_chips == chips):
             continue  # two frames that contradict each other for the same hardware: the better-placed one stays
+        if chosen:
+            sentence = doc.text[slice(*doc.sentences[i])]
+            pair = len(chosen[0][1].split()) + len(text.split())
+            if not (_REASON.search(sentence) and i != chosen[0][0]) and pair > SHORT_PAIR_WORDS:
+                continue  # neither the reason nor short enough to join the point: the claims list has it
         if frame:
             frames.append((frame, chips))
         chosen.append((i, text))
@@ -194,8 +242,11 @@ def gist(doc: Document, links: list[dict]) -> list[dict]:
         if number == 0:
             key = "question_first" if sentence.rstrip().endswith(("?", "؟")) else "claim_first"
         else:
-            key = "reason" if cues.cue("cause", sentence) and not reason_given else "claim_next"
+            key = "reason" if _REASON.search(sentence) and not reason_given else "claim_next"
             reason_given = reason_given or key == "reason"
+        if not restate.same_language(sentence, doc.lang) and text.startswith(m["summary"].split("{")[0]):
+            out.append({"text": text, "from": [i]})  # the summary names itself as the author's sentence
+            continue
         out.append({"text": m[key].format(claim=text, reason=text).replace("….", "…"), "from": [i]})
     return _named_once(out)
 

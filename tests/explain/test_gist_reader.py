@@ -1,0 +1,47 @@
+"""The opening and the terms as a reader meets them: one or two short sentences, no foreign quote, no cut definition."""
+
+from service.explain.compose import _shortened, explain_offline
+
+
+def opening(text: str, lang: str) -> str:
+    return explain_offline(text, lang)["explanation"].split("## ")[1].split("\n\n")[1]
+
+
+def test_the_gist_is_the_point_with_at_most_one_companion_not_a_chain():
+    text = ("Our 8B run reached 41% MFU on 64 H100s. The loss curve matched the reference run. "
+            "We kept the learning rate at 3e-4 for the whole run. Checkpoints were written every 500 steps.")
+    gist = opening(text, "en")
+    assert gist.count("Also:") <= 1 and len(gist.split()) <= 60
+
+
+def test_a_reason_is_labelled_only_when_the_sentence_gives_one():
+    text = ("You have to keep tensor parallelism inside one node. So the run will take several days. "
+            "The links between nodes are much slower than NVLink because they go through the network cards.")
+    gist = opening(text, "en")
+    assert "The reason given: So" not in gist
+
+
+def test_an_arabic_answer_to_an_english_passage_summarises_instead_of_quoting():
+    text = "The challenge is keeping all 512 H100s busy, because a naive split of the layers leaves most of them idle."
+    gist = opening(text, "ar")
+    assert "needs" not in gist and "fit" not in gist  # no English sentence pasted into an Arabic answer
+    assert "خلاصة" in gist  # said to be the author's sentence in summary
+
+
+def test_an_english_answer_to_an_arabic_passage_never_says_the_text_claims_nothing():
+    gist = opening("النموذج يتذكر سياق المحادثة الطويلة جداً دون أن يستهلك ذاكرة الخادم بالكامل.", "en")
+    assert "makes no claim" not in gist and "Arabic" in gist
+    assert not any("\u0600" <= ch <= "\u06ff" for ch in gist)
+
+
+def test_a_conversational_opener_is_not_part_of_the_point():
+    gist = opening("Yes I profiled the 30B MoE model briefly to find what was slow, and the all-to-all dominated.", "en")
+    assert "Yes" not in gist and "I profiled" in gist
+
+
+def test_a_short_definition_ends_at_a_sentence_end_never_mid_fact():
+    definition = ("Splitting an array (weights, gradients, optimizer state or activations) into pieces called shards, "
+                  "one per device. Each device keeps only its shard and gathers the rest when it needs them.")
+    short = _shortened(definition)
+    assert short == "Splitting an array (weights, gradients, optimizer state or activations) into pieces called shards, one per device."
+    assert "…" not in _shortened("A chip. It is good at doing huge numbers of simple calculations at the same time, as training needs.")
