@@ -26,6 +26,7 @@ _DEFINES = pattern_cache.lazy(r"^\s*(?:[A-Z][\w.-]*(?:\s+[A-Z0-9][\w.-]*){0,3}|t
                               r"|^\s*\S+(?:\s+\S+)?\s+(?:هو|هي)\s")
 # A caption ("Example DualPipe scheduling for 8 PP ranks", "Figure 3:") describes a picture, not the subject.
 _CAPTION = pattern_cache.lazy(r"^\s*(?:example|figure|fig\.|table|diagram)\b|^\s*(?:مثال|الشكل|جدول)\s", re.I)
+_DATA_ROW = pattern_cache.lazy(r"^\s*[-*•]?\s*[^:.!?؟]{1,40}:\s*[~≈<>]?\s*[\d.,]+(?:\s*[×x*^]\s*[\d^]+)?\s*\S{0,12}\s*(?:\([^()]{0,30}\))?\s*[.;]?\s*$")
 _SPEAKER = pattern_cache.lazy(r"^(?P<speaker>[A-Z][\w.'-]+(?: [A-Z][\w.'-]+){0,2})\s*:\s+(?=\S)")
 _TRAILING = ".。!?؟:;؛،, "
 # A reason names its cause ("because", "since", "due to"); "so"/"thus" open a consequence, not the reason.
@@ -50,6 +51,8 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
         # states the topic, the point of a description when nothing else argues.
         topic = 1.5 + 0.25 * min(len(term_ids), 2) if len(words) >= 6 else 0.0
         return max(0.0, topic - 2.0) if _ABOUT_THE_PAGE.search(sentence) or _CAPTION.match(sentence) else topic
+    if _DATA_ROW.match(sentence):
+        return 0.0  # "Peak FP16/BF16: 989 TFLOPs", "Training time: ~54 days": a row of a spec sheet, not a point
     protected = restate.protected_spans(doc)
     machine = sum(min(b, end) - max(a, start) for a, b in protected if a < end and start < b)
     if machine > 0.5 * (end - start):

@@ -45,3 +45,17 @@ def test_a_short_definition_ends_at_a_sentence_end_never_mid_fact():
     short = _shortened(definition)
     assert short == "Splitting an array (weights, gradients, optimizer state or activations) into pieces called shards, one per device."
     assert "…" not in _shortened("A chip. It is good at doing huge numbers of simple calculations at the same time, as training needs.")
+
+
+def test_a_spec_sheet_row_is_never_the_point():
+    text = ("Each chip provides:\nPeak BF16: 989 TFLOPs\nHBM: 80 GB\n"
+            "The run took 54 days, so the effective MFU was closer to 40% than to the 60% the team planned.")
+    gist = opening(text, "en")
+    assert "989" not in gist and "40%" in gist
+
+
+def test_a_finding_hedged_as_it_seems_weighs_as_the_point():
+    text = ("Yes I profiled the 30B MoE model with expert parallelism and FSDP on 8 H100s to get a sense of what was slow. "
+            "It seems to be the all-reduce in MoE layers.")
+    first = opening(text, "en").split(". ")[0]
+    assert "all-reduce" in first
