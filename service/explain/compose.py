@@ -296,6 +296,8 @@ def _claims_section(doc: Document, claims: list, in_gist: set[int], level: dict)
             continue  # a restatement from a template says too little to list
         if not claim.calculations and (claim.placeholder_why or not claim.why.strip()):
             continue  # a quote with nothing checked and nothing explained about it is an empty item
+        if claim.verdict == "explained" and any(_rests_on_defaults(doc.calculations[i]) for i in claim.calculations):
+            continue  # a sum the text did not ask for, on an input it never gave (16 bytes per parameter, a 1F1B schedule)
         if id(claim) not in in_gist and not claim.frame and not restate.same_language(claim.quote, doc.lang):
             head = m["claim_ref"].format(quote=_short(claim.quote, 14))  # the author's words, not a template about them
         elif id(claim) not in in_gist:
@@ -318,6 +320,13 @@ def _claims_section(doc: Document, claims: list, in_gist: set[int], level: dict)
         lines += _calculation_lines(doc, new, level)
         items.append("\n".join(lines))
     return "\n".join(items)
+
+
+def _rests_on_defaults(run: dict) -> bool:
+    """Whether at least half of a calculation's inputs are the calculator's defaults, not the text's
+    (175B x the default 16 bytes, ZeRO 0 and one chip: a sum the text never asked for)."""
+    defaults = sum(note.get("key") == "assumption.default" for note in (run.get("notes") or {}).get("assumptions", []))
+    return defaults > 0 and 2 * defaults >= len(run.get("inputs") or {})
 
 
 def _short(quote: str, words: int = 12) -> str:

@@ -59,3 +59,9 @@ def test_a_finding_hedged_as_it_seems_weighs_as_the_point():
             "It seems to be the all-reduce in MoE layers.")
     first = opening(text, "en").split(". ")[0]
     assert "all-reduce" in first
+
+
+def test_a_memory_sum_on_default_inputs_is_not_listed_as_a_finding():
+    text = "For serving, the 70B model's FP16 weights alone are about 140 GB, so it needs two 80 GB GPUs."
+    answer = explain_offline(text, "en")["explanation"]
+    assert "1.12 TB" not in answer and "x 16 bytes" not in answer  # 16 bytes per parameter is training, not the text's
