@@ -49,7 +49,10 @@ def explain_offline(text: str, lang: str | None = None, context: str = "") -> di
         sentences = [] if is_followup else gist_module.gist(doc, links)
         markdown = compose(doc, is_followup, links, sentences)
     skipped = messages(doc.lang)["notes"]["calculation_skipped"]
-    warnings = [c["warning"] for c in doc.corrections] + [skipped.format(reason=f) for f in doc.failures]
+    # A calculation left unrun because no input came from the text is the design working, not a warning to the reader
+    # ("pp_necessity: not run, ..." would leak an internal name into the answer).
+    failures = [f for f in doc.failures if not f.endswith(_NOT_GROUNDED)]
+    warnings = [c["warning"] for c in doc.corrections] + [skipped.format(reason=f) for f in failures]
     return finite({
         "explanation": markdown,
         "language": lang,
@@ -64,6 +67,9 @@ def explain_offline(text: str, lang: str | None = None, context: str = "") -> di
         "gist": sentences,
         "reasons": links,
     })
+
+
+_NOT_GROUNDED = "not run, no input comes from the text"  # checks.core.run's note for a calculation no sentence asked for
 
 
 def _is_finite(number) -> bool:

@@ -65,3 +65,8 @@ def test_a_memory_sum_on_default_inputs_is_not_listed_as_a_finding():
     text = "For serving, the 70B model's FP16 weights alone are about 140 GB, so it needs two 80 GB GPUs."
     answer = explain_offline(text, "en")["explanation"]
     assert "1.12 TB" not in answer and "x 16 bytes" not in answer  # 16 bytes per parameter is training, not the text's
+
+
+def test_a_calculation_the_text_never_asked_for_leaves_no_internal_warning():
+    result = explain_offline("Our team trained a decoder-only Transformer at 175B scale on GPUs without pipeline parallelism.", "ar")
+    assert not any("not run" in w or "pp_necessity" in w for w in result["warnings"])
