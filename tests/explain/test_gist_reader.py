@@ -68,5 +68,5 @@ def test_a_memory_sum_on_default_inputs_is_not_listed_as_a_finding():
 
 
 def test_a_calculation_the_text_never_asked_for_leaves_no_internal_warning():
-    result = explain_offline("Our team trained a decoder-only Transformer at 175B scale on GPUs without pipeline parallelism.", "ar")
+    result = explain_offline("Metaseq trained a decoder-only Transformer at 175B scale on NVIDIA GPUs without pipeline parallelism.", "ar")
     assert not any("not run" in w or "pp_necessity" in w for w in result["warnings"])
