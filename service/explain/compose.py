@@ -310,8 +310,9 @@ def _claims_section(doc: Document, claims: list, in_gist: set[int], level: dict)
             head = _sentence(claim.plain)
         elif restate.same_language(claim.quote, doc.lang):
             head = m["claim_ref"].format(quote=_short(claim.quote))
-        else:  # the quote is in the other language: a few words of its restatement name it
-            head = m["claim_ref"].format(quote=_short(claim.plain, 8))
+        else:  # the quote is in the other language: its first words name it (a template in quotation marks would
+            # put words in the author's mouth: "قياس: ..." is no one's sentence)
+            head = m["claim_ref"].format(quote=_short(claim.quote, 10))
         line = f"- **{head}**"
         if claim.why and not claim.placeholder_why:
             line += f" {verdicts[claim.verdict]}: {_sentence(claim.why)}"

@@ -70,3 +70,11 @@ def test_a_memory_sum_on_default_inputs_is_not_listed_as_a_finding():
 def test_a_calculation_the_text_never_asked_for_leaves_no_internal_warning():
     result = explain_offline("Metaseq trained a decoder-only Transformer at 175B scale on NVIDIA GPUs without pipeline parallelism.", "ar")
     assert not any("not run" in w or "pp_necessity" in w for w in result["warnings"])
+
+
+def test_a_claim_in_the_other_language_is_named_by_its_own_words_not_a_quoted_template():
+    text = "I was getting 104% MFU on our H100 cluster, then I realised the MFU was computed against the A100's 312 TFLOPs."
+    answer = explain_offline(text, "ar")["explanation"]
+    claims = answer.split("## ")[2]
+    assert "«قياس" not in claims and "«مقارنة" not in claims  # no template in quotation marks
+    assert "«I was getting 104%" in claims
