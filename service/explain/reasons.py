@@ -8,7 +8,7 @@ import calculators
 from calculators import catalog
 from calculators.resources import data_dir
 
-from service.explain import claims
+from service.explain import claims, restate
 from service.explain.document import Document
 
 MAX_LINKS = 4
@@ -49,6 +49,8 @@ def find(doc: Document) -> list[dict]:
     doc.calculations (its index in `calculation`).
     """
     ids = _ids_by_sentence(doc)
+    for i in _machine_text(doc):  # a config line or a command names settings, not causes
+        ids[i] = set()
     found: list[dict] = []
     windows = [[i] for i in range(len(doc.sentences))] + [[i, i + 1] for i in range(len(doc.sentences) - 1)]
     for link in table():
@@ -77,6 +79,13 @@ def find(doc: Document) -> list[dict]:
                 entry["calculation"] = len(doc.calculations) - 1
         out.append(entry)
     return out
+
+
+def _machine_text(doc: Document) -> list[int]:
+    """The sentences mostly of machine text (config lines, code, commands)."""
+    protected = restate.protected_spans(doc)
+    return [i for i, (start, end) in enumerate(doc.sentences)
+            if sum(min(b, end) - max(a, start) for a, b in protected if a < end and start < b) > 0.5 * (end - start)]
 
 
 def _without_repeats(found: list[dict]) -> list[dict]:

@@ -78,3 +78,11 @@ def test_a_claim_in_the_other_language_is_named_by_its_own_words_not_a_quoted_te
     claims = answer.split("## ")[2]
     assert "«قياس" not in claims and "«مقارنة" not in claims  # no template in quotation marks
     assert "«I was getting 104%" in claims
+
+
+def test_config_lines_state_no_reason():
+    text = ("These sharding values set the layout across TPU pods:\n"
+            "dcn_data_parallelism: -1  # recommended DCN axis to be auto-sharded\n"
+            "ici_fsdp_parallelism: -1  # recommended ICI axis to be auto-sharded\n"
+            "dcn_pipeline_parallelism: 1  # never recommended\n")
+    assert explain_offline(text, "en")["reasons"] == []
