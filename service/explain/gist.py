@@ -163,6 +163,9 @@ def _trimmed(text: str) -> str:
     return " ".join(words[:ends[-1] + 1]).rstrip(",،;؛") + " …" if ends else text
 
 
+_FIGURE_ASIDE = pattern_cache.lazy(r"\d\s*%|\d+(?:\.\d+)?\s*(?:x|×)\b|[٠-٩\d]+\s*٪")
+
+
 def _without_asides(text: str) -> str:
     """The sentence without its long bracketed asides (a gloss of four words or more): a gist says the point."""
     out, depth, group = [], 0, []
@@ -177,8 +180,8 @@ def _without_asides(text: str) -> str:
             depth -= 1
             if not depth:
                 inner = "".join(group)
-                if len(inner.split()) < 4:
-                    out.append(inner)
+                if len(inner.split()) < 4 or _FIGURE_ASIDE.search(inner):
+                    out.append(inner)  # a short gloss, or an aside that carries a figure ("(50% of BF16 peak)")
                 group = []
     out.append("".join(group))
     return " ".join("".join(out).replace(" ,", ",").replace(" ،", "،").split())
