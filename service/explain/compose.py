@@ -288,6 +288,7 @@ def _claims_section(doc: Document, claims: list, in_gist: set[int], level: dict)
     m = messages(doc.lang)
     verdicts = m["verdict_labels"]
     shown_calcs: set[int] = set()
+    said_missing: set[str] = set()
     items = []
     for number, claim in enumerate(claims, 1):
         # a rule explained in words (no figures of the text's own to check it with) keeps its explanation
@@ -303,7 +304,16 @@ def _claims_section(doc: Document, claims: list, in_gist: set[int], level: dict)
         if not claim.calculations and (claim.placeholder_why or not claim.why.strip()):
             continue  # a quote with nothing checked and nothing explained about it is an empty item
         if claim.verdict == "explained" and any(_rests_on_defaults(doc.calculations[i]) for i in claim.calculations):
-            continue  # a sum the text did not ask for, on an input it never gave (16 bytes per parameter, a 1F1B schedule)
+            continue  # a sum the text did not ask for, on an input it never gave (16 bytes per parameter)
+        bare = m["verdicts"]["computed"].split("{")[0].strip().lower()
+        if claim.verdict == "explained" and claim.why.strip().lower().startswith(bare) and any(
+                _any_default(doc.calculations[i]) for i in claim.calculations):
+            continue  # a bare number compared with nothing, on an assumed input (a 1F1B bubble under DualPipe)
+        why = " ".join((claim.why or "").split())  # a figure quoted across a line break stays on the bullet's line
+        if claim.verdict == "needs_more" and why in said_missing:
+            continue  # "the text would also need ..." once, not for every row of a table
+        if claim.verdict == "needs_more":
+            said_missing.add(why)
         if id(claim) not in in_gist and not claim.frame and not restate.same_language(claim.quote, doc.lang):
             head = m["claim_ref"].format(quote=_short(claim.quote, 14))  # the author's words, not a template about them
         elif id(claim) not in in_gist:
@@ -315,7 +325,7 @@ def _claims_section(doc: Document, claims: list, in_gist: set[int], level: dict)
             head = m["claim_ref"].format(quote=_short(claim.quote, 10))
         line = f"- **{head}**"
         if claim.why and not claim.placeholder_why:
-            line += f" {verdicts[claim.verdict]}: {_sentence(claim.why)}"
+            line += f" {verdicts[claim.verdict]}: {_sentence(why)}"
         lines = [line]
         new = [i for i in claim.calculations if i not in shown_calcs]
         if any(doc.calculations[i]["calculator"] == "pp_necessity" for i in new):
@@ -327,6 +337,11 @@ def _claims_section(doc: Document, claims: list, in_gist: set[int], level: dict)
         lines += _calculation_lines(doc, new, level)
         items.append("\n".join(lines))
     return "\n".join(items)
+
+
+def _any_default(run: dict) -> bool:
+    """Whether a calculation took any input from the calculator's defaults."""
+    return any(note.get("key") == "assumption.default" for note in (run.get("notes") or {}).get("assumptions", []))
 
 
 def _rests_on_defaults(run: dict) -> bool:

@@ -93,3 +93,18 @@ def test_an_aside_that_carries_the_figure_stays_in_the_gist():
             "the run sustained 150 TFLOP/s per GPU (48% of the A100's BF16 peak), against 120 before.")
     gist = opening(text, "en")
     assert "48% of the A100" in gist and "tuned the fused kernels" not in gist
+
+
+def test_a_bubble_under_an_assumed_schedule_is_not_shown_for_another_schedule():
+    text = ("DualPipe is a bidirectional pipeline parallelism algorithm that overlaps computation and communication. "
+            "Example DualPipe scheduling for 8 PP ranks and 20 micro-batches in two directions.")
+    answer = explain_offline(text, "en")["explanation"]
+    assert "The calculation gives" not in answer
+
+
+def test_the_same_missing_input_is_said_once_not_for_every_row():
+    text = ('"1F1B": memory: 82.46GiB(86.80%) tps: 100 mfu: 26.52%\n'
+            '"Interleaved1F1B": memory: 72.69GiB(76.52%) tps: 128 mfu: 33.88%\n'
+            '"ZeroBubble": memory: 89.73GiB(94.45%) tps: 13 mfu: 3.41%\n')
+    answer = explain_offline(text, "en")["explanation"]
+    assert answer.count("would also need") <= 1
