@@ -131,8 +131,12 @@ def _summary(doc: Document, index: int) -> str:
     for fig in doc.figures:
         if start <= fig.start < end and fig.quantity not in ("expression", "number", "count", "percent"):
             reading = restate.figure(fig, doc.lang)
-            if reading != fig.quote and reading not in figures and _readable(reading, doc.lang):
-                figures.append(reading)
+            if reading == fig.quote and not _UNIT_ONLY.fullmatch(fig.quote.strip()):
+                continue  # no reading of it in doc.lang: the quote would be a word of the other language
+            said = set(" ".join(names).split())
+            words = {w for w in reading.split() if not w[0].isdigit()}
+            if reading not in figures and _readable(reading, doc.lang) and not (words and words <= said):
+                figures.append(reading)  # a figure that only repeats a named term ("ZeRO stage 3") adds nothing
     m = messages(doc.lang)
     if not names and not figures:
         return ""
@@ -142,6 +146,8 @@ def _summary(doc: Document, index: int) -> str:
     return m["gist"]["summary"].format(language=m["gist"]["other_language"], about=about, figures=gives).strip()
 
 
+# "480ms", "2.8 TB", "1,979 TFLOPS": a number with a unit reads the same in both languages.
+_UNIT_ONLY = pattern_cache.lazy(r"[~≈]?\d[\d.,]*\s?[A-Za-z/]{1,8}")
 # "الخبير (في نموذج خليط الخبراء)": a gloss of two words or more after a name is for the terms list, not the gist.
 _GLOSS_IN_NAME = pattern_cache.lazy(r"\s*\((?:[^()]*\s[^()]*)\)")
 

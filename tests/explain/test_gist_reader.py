@@ -108,3 +108,9 @@ def test_the_same_missing_input_is_said_once_not_for_every_row():
             '"ZeroBubble": memory: 89.73GiB(94.45%) tps: 13 mfu: 3.41%\n')
     answer = explain_offline(text, "en")["explanation"]
     assert answer.count("would also need") <= 1
+
+
+def test_a_summary_gives_the_figures_with_units_and_does_not_repeat_a_named_term():
+    text = "Because I was using ZeRO3 on a machine with NVLink, I would expect the parameter gathering to take far less than 480ms."
+    gist = opening(text, "ar")
+    assert "480ms" in gist and "المرحلة 3 من ZeRO" not in gist
