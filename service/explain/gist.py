@@ -27,12 +27,13 @@ _DEFINES = pattern_cache.lazy(r"^\s*(?:[A-Z][\w.-]*(?:\s+[A-Z0-9][\w.-]*){0,3}|t
 # A caption ("Example DualPipe scheduling for 8 PP ranks", "Figure 3:") describes a picture, not the subject.
 _CAPTION = pattern_cache.lazy(r"^\s*(?:example|figure|fig\.|table|diagram)\b|^\s*(?:مثال|الشكل|جدول)\s", re.I)
 _DATA_ROW = pattern_cache.lazy(r"^\s*[-*•]?\s*[^:.!?؟]{1,40}:\s*[~≈<>]?\s*[\d.,]+(?:\s*[×x*^]\s*[\d^]+)?\s*\S{0,12}\s*(?:\([^()]{0,30}\))?\s*[.;]?\s*$")
+_EMOTICON = pattern_cache.lazy(r"\s+[:;]-?[/()DPp|\\]+(?=[\s.!?]*$)")  # "... each time :/" ends in a face, not a word
 _SPEAKER = pattern_cache.lazy(r"^(?P<speaker>[A-Z][\w.'-]+(?: [A-Z][\w.'-]+){0,2})\s*:\s+(?=\S)")
 _TRAILING = ".。!?؟:;؛،, "
 # A reason names its cause ("because", "since", "due to"); "so"/"thus" open a consequence, not the reason.
 _REASON = pattern_cache.lazy(r"\b(?:because|since|due to|thanks to|as a result of|the reason)\b|(?<![\u0621-\u064A])(?:لأن|بسبب|نظرًا|نظرا|بفضل)", re.I)
 # Discourse openers that belong to the conversation, not the point: "Yes I profiled ...", "But, you have to ...".
-_OPENER = pattern_cache.lazy(r"^(?:(?:yes|no|ok|okay|well|but|and|so|also|however|while|anyway)\s*,\s*|(?:yes|but|and|so|anyway)\s+(?=\S))+", re.I)
+_OPENER = pattern_cache.lazy(r"^(?:(?:yes|ok|okay|well|but|and|so|also|however|while|anyway)\s*,\s*|(?:yes|but|and|so|also|anyway)\s+(?=\S))+", re.I)
 # Words that announce a point rather than make it: "So the takeaway:", "TL;DR:", "الخلاصة:".
 _ANNOUNCER = pattern_cache.lazy(r"^(?:(?:so|and|thus|therefore|anyway|basically)\s*,?\s+)?(?:the\s+)?(?:takeaway|tl;?dr|bottom line|"
                                 r"in short|key (?:insight|point)|short version|الخلاصة|باختصار|البصيرة الرئيسية)\s*[:,-]\s*", re.I)
@@ -110,7 +111,7 @@ def restated(doc: Document, index: int, seen: set[str] | None = None) -> str:
         if speaker:
             rest = text[speaker.end():]
             text = messages(doc.lang)["gist"]["speaker_says"].format(speaker=speaker.group("speaker"), claim=rest)
-        return _trimmed(text.strip().rstrip(_TRAILING))
+        return _trimmed(_EMOTICON.sub("", text).strip().rstrip(_TRAILING))
     if claim is not None and claim.frame and claim.plain:
         return claim.plain.strip().rstrip(_TRAILING)
     return _summary(doc, index)
@@ -233,8 +234,9 @@ def gist(doc: Document, links: list[dict]) -> list[dict]:
         if chosen:
             sentence = doc.text[slice(*doc.sentences[i])]
             pair = len(chosen[0][1].split()) + len(text.split())
-            if not (_REASON.search(sentence) and i != chosen[0][0]) and pair > SHORT_PAIR_WORDS:
-                continue  # neither the reason nor short enough to join the point: the claims list has it
+            shares = bool(ids[i] & ids[chosen[0][0]]) or cues.cue("point", sentence)
+            if not (_REASON.search(sentence) and i != chosen[0][0]) and (pair > SHORT_PAIR_WORDS or not shares):
+                continue  # neither the reason nor a short sentence on the same subject: the claims list has it
         if frame:
             frames.append((frame, chips))
         chosen.append((i, text))

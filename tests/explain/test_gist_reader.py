@@ -114,3 +114,14 @@ def test_a_summary_gives_the_figures_with_units_and_does_not_repeat_a_named_term
     text = "Because I was using ZeRO3 on a machine with NVLink, I would expect the parameter gathering to take far less than 480ms."
     gist = opening(text, "ar")
     assert "480ms" in gist and "المرحلة 3 من ZeRO" not in gist
+
+
+def test_a_companion_sentence_on_another_subject_does_not_join_the_point():
+    text = ("The pipeline bubble is 12% with 8 stages and 64 micro-batches, so the schedule is not the bottleneck. "
+            "Checkpoint writes of the optimizer state take 40 seconds on the NFS storage with 16 CPU hosts.")
+    gist = opening(text, "en")
+    assert "bubble" in gist and "Checkpoint" not in gist
+
+
+def test_a_trailing_face_is_not_part_of_the_point():
+    assert ":/" not in opening("For MFU and TPS we lose perf by doubling the EP size each time :/", "en")
