@@ -312,6 +312,9 @@ def _claims_section(doc: Document, claims: list, in_gist: set[int], level: dict)
         why = " ".join((claim.why or "").split())  # a figure quoted across a line break stays on the bullet's line
         if claim.verdict == "needs_more" and why in said_missing:
             continue  # "the text would also need ..." once, not for every row of a table
+        missing = m["verdicts"]["needs_more"].split("{")[0].strip().lower()
+        if claim.verdict == "needs_more" and why.lower().startswith(missing) and set(claim.kinds) <= {"measurement", "comparison"}:
+            continue  # a reported figure nobody asked to verify: a list of what the check would need is noise
         if claim.verdict == "needs_more":
             said_missing.add(why)
         if id(claim) not in in_gist and not claim.frame and not restate.same_language(claim.quote, doc.lang):
