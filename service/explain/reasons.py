@@ -28,11 +28,25 @@ def _ids_by_sentence(doc: Document) -> list[set[str]]:
     """The glossary terms each sentence names."""
     ids: list[set[str]] = [set() for _ in doc.sentences]
     starts = [a for a, _ in doc.sentences]
+    asides = _bracketed(doc.text)
     for match in doc.occurrences:
         i = bisect.bisect_right(starts, match.start) - 1
-        if i >= 0 and match.start < doc.sentences[i][1]:
-            ids[i].add(match.entry["id"])
+        if i >= 0 and match.start < doc.sentences[i][1] and not any(a < match.start < b for a, b in asides):
+            ids[i].add(match.entry["id"])  # a term named only in a bracketed aside ("(globalbs/microbs/DP)") argues nothing
     return ids
+
+
+def _bracketed(text: str) -> list[tuple[int, int]]:
+    """The spans of bracketed asides of three words or more (a short gloss, "(TP)", still names its term)."""
+    spans, opened = [], []
+    for position, char in enumerate(text):
+        if char == "(":
+            opened.append(position)
+        elif char == ")" and opened:
+            start = opened.pop()
+            if not opened and len(text[start + 1:position].split()) >= 3:
+                spans.append((start, position))
+    return spans
 
 
 def _linked(doc: Document, window: list[int]) -> bool:

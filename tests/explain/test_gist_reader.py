@@ -130,3 +130,10 @@ def test_a_companion_sentence_on_another_subject_does_not_join_the_point():
 
 def test_a_trailing_face_is_not_part_of_the_point():
     assert ":/" not in opening("For MFU and TPS we lose perf by doubling the EP size each time :/", "en")
+
+
+def test_terms_named_only_in_a_bracketed_formula_state_no_reason():
+    text = ("Can you share the pipeline settings? Like the degree of PP and the number of microbatches "
+            "(can be calculated by globalbs/microbs/DP) and the number of virtual stages? "
+            "One possible reason is that the number of microbatches is very high, so interleaved 1F1B is already efficient.")
+    assert all(item["id"] != "big_batch_hides_dp" for item in explain_offline(text, "en")["reasons"])
