@@ -123,7 +123,8 @@ def _summary(doc: Document, index: int) -> str:
     translation: saying less beats a quote the reader cannot read or a claim the sentence does not make)."""
     start, end = doc.sentences[index]
     names = []
-    for match in doc.occurrences:
+    # The sentence's own subject first: words every passage of this field uses come after it.
+    for match in sorted(doc.occurrences, key=lambda o: (o.entry["id"] in _EVERYDAY_TERMS, o.start)):
         if start <= match.start < end:
             name = _GLOSS_IN_NAME.sub("", restate._term_name(doc, match.entry["id"])).strip()
             if name and _readable(name, doc.lang) and name not in names:
@@ -147,6 +148,7 @@ def _summary(doc: Document, index: int) -> str:
     return m["gist"]["summary"].format(language=m["gist"]["other_language"], about=about, figures=gives).strip()
 
 
+_EVERYDAY_TERMS = {"gpu", "chip", "node", "accelerator", "training-run", "training-step", "parameters", "token", "layer"}
 # "480ms", "2.8 TB", "1,979 TFLOPS": a number with a unit reads the same in both languages.
 _UNIT_ONLY = pattern_cache.lazy(r"[~≈]?\d[\d.,]*\s?[A-Za-z/]{1,8}")
 # "الخبير (في نموذج خليط الخبراء)": a gloss of two words or more after a name is for the terms list, not the gist.

@@ -137,3 +137,8 @@ def test_terms_named_only_in_a_bracketed_formula_state_no_reason():
             "(can be calculated by globalbs/microbs/DP) and the number of virtual stages? "
             "One possible reason is that the number of microbatches is very high, so interleaved 1F1B is already efficient.")
     assert all(item["id"] != "big_batch_hides_dp" for item in explain_offline(text, "en")["reasons"])
+
+
+def test_a_summary_names_the_sentences_subject_before_everyday_words():
+    gist = opening("Each GPU in the node all-gathers its ZeRO-3 shards of the weights before the forward pass.", "ar")
+    assert gist.index("ZeRO") < gist.index("GPU")
