@@ -28,6 +28,7 @@ _DEFINES = pattern_cache.lazy(r"^\s*(?:[A-Z][\w.-]*(?:\s+[A-Z0-9][\w.-]*){0,3}|t
 _CAPTION = pattern_cache.lazy(r"^\s*(?:example|figure|fig\.|table|diagram)\b|^\s*(?:مثال|الشكل|جدول)\s", re.I)
 _DATA_ROW = pattern_cache.lazy(r"^\s*[-*•]?\s*[^:.!?؟]{1,40}:\s*[~≈<>]?\s*[\d.,]+(?:\s*[×x*^]\s*[\d^]+)?\s*\S{0,12}\s*(?:\([^()]{0,30}\))?\s*[.;]?\s*$")
 _EMOTICON = pattern_cache.lazy(r"\s+[:;]-?[/()DPp|\\]+(?=[\s.!?]*$)")  # "... each time :/" ends in a face, not a word
+_PLAIN_WORD_FIRST = pattern_cache.lazy(r"[a-z]+[\s,]")  # "the flagship run ...", not "bing_bert", "h100" or "nvidia-smi"
 _SPEAKER = pattern_cache.lazy(r"^(?P<speaker>[A-Z][\w.'-]+(?: [A-Z][\w.'-]+){0,2})\s*:\s+(?=\S)")
 _TRAILING = ".。!?؟:;؛،, "
 # A reason names its cause ("because", "since", "due to"); "so"/"thus" open a consequence, not the reason.
@@ -111,7 +112,10 @@ def restated(doc: Document, index: int, seen: set[str] | None = None) -> str:
         if speaker:
             rest = text[speaker.end():]
             text = messages(doc.lang)["gist"]["speaker_says"].format(speaker=speaker.group("speaker"), claim=rest)
-        return _trimmed(_EMOTICON.sub("", text).strip().rstrip(_TRAILING))
+        text = _EMOTICON.sub("", text).strip().rstrip(_TRAILING)
+        if _PLAIN_WORD_FIRST.match(text):
+            text = text[0].upper() + text[1:]  # a sentence after "The author's point:" starts with a capital ("approximately ..."), code does not
+        return _trimmed(text)
     if claim is not None and claim.frame and claim.plain:
         return claim.plain.strip().rstrip(_TRAILING)
     return _summary(doc, index)

@@ -43,7 +43,7 @@ def test_the_point_is_chosen_by_what_it_says_not_by_position():
             "So the takeaway: keep TP inside the node and use FSDP across nodes.")
     gist, sentences = gist_of(text)
     assert sentences[0]["from"] == [2]
-    assert gist.startswith("The author's point: keep tensor parallelism (TP) inside the node")
+    assert gist.startswith("The author's point: Keep tensor parallelism (TP) inside the node")
     assert "Thanks" not in gist  # an aside is no point
     assert len(gist.split()) < len(text.split()) + 10  # not a copy of the passage with a label
 

@@ -142,3 +142,9 @@ def test_terms_named_only_in_a_bracketed_formula_state_no_reason():
 def test_a_summary_names_the_sentences_subject_before_everyday_words():
     gist = opening("Each GPU in the node all-gathers its ZeRO-3 shards of the weights before the forward pass.", "ar")
     assert gist.index("ZeRO") < gist.index("GPU")
+
+
+def test_the_restated_sentence_starts_with_a_capital_unless_it_starts_with_code():
+    assert opening("the flagship 405B run uses up to 16,000 H100 GPUs, each with 80GB of HBM3.", "en").startswith(
+        "The author's point: The flagship")
+    assert "bing_bert" in opening("bing_bert with 5.1B params improved its forward time from 470ms to 270ms.", "en")
