@@ -116,9 +116,16 @@ def restated(doc: Document, index: int, seen: set[str] | None = None) -> str:
         if _PLAIN_WORD_FIRST.match(text):
             text = text[0].upper() + text[1:]  # a sentence after "The author's point:" starts with a capital ("approximately ..."), code does not
         return _trimmed(text)
-    if claim is not None and claim.frame and claim.plain:
+    if claim is not None and claim.frame and claim.plain and _frame_filled(doc, claim):
         return claim.plain.strip().rstrip(_TRAILING)
     return _summary(doc, index)
+
+
+def _frame_filled(doc: Document, claim) -> bool:
+    """Whether a frame fits its sentence: a general rule ("you only need PP when DP-comms bound", no figures), or one
+    filled with the sentence's own model or chip; "a large model trains without PP" for a post about one 175B run
+    states a rule the sentence never made, so the summary of what it names stands instead."""
+    return not claim.figures or bool(claim.models) or any(not doc.named_only_generically(c) for c in claim.chips)
 
 
 def _summary(doc: Document, index: int) -> str:
@@ -222,7 +229,8 @@ def gist(doc: Document, links: list[dict]) -> list[dict]:
     frames: list[tuple[str, frozenset]] = []
     # A sentence said in the answer's language comes before a quote in the other one; quotes only fill in.
     in_language = [(v, i) for v, i in scored if restate.same_language(doc.text[slice(*doc.sentences[i])], doc.lang)
-                   or (claims_at.get(doc.sentences[i][0]) is not None and claims_at[doc.sentences[i][0]].frame)]
+                   or (claims_at.get(doc.sentences[i][0]) is not None and claims_at[doc.sentences[i][0]].frame
+                       and _frame_filled(doc, claims_at[doc.sentences[i][0]]))]
     quoted = [(v, i) for v, i in scored if (v, i) not in in_language]
     for _, i in in_language + (quoted if not in_language else []):
         if chosen and not in_language:

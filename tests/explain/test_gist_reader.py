@@ -148,3 +148,11 @@ def test_the_restated_sentence_starts_with_a_capital_unless_it_starts_with_code(
     assert opening("the flagship 405B run uses up to 16,000 H100 GPUs, each with 80GB of HBM3.", "en").startswith(
         "The author's point: The flagship")
     assert "bing_bert" in opening("bing_bert with 5.1B params improved its forward time from 470ms to 270ms.", "en")
+
+
+def test_a_frame_about_one_run_is_not_stated_as_a_general_rule():
+    text = "Metaseq was an open-source implementation for a decoder-only Transformer at 175B scale on GPUs without pipeline parallelism."
+    gist = opening(text, "ar")
+    assert "نموذج كبير" not in gist and "خلاصة" in gist  # not "a large model trains without PP"
+    rule = opening("You only need PP when you are DP-comms bound.", "ar")
+    assert "لا حاجة إلى توازي خطوط الأنابيب" in rule  # a general rule keeps its frame
