@@ -156,3 +156,8 @@ def test_a_frame_about_one_run_is_not_stated_as_a_general_rule():
     assert "نموذج كبير" not in gist and "خلاصة" in gist  # not "a large model trains without PP"
     rule = opening("You only need PP when you are DP-comms bound.", "ar")
     assert "لا حاجة إلى توازي خطوط الأنابيب" in rule  # a general rule keeps its frame
+
+
+def test_a_setting_before_a_colon_is_not_a_speaker():
+    gist = opening("SHARD_GRAD_OP: gradients and optimizer states are sharded during computation, parameters outside it.", "en")
+    assert "SHARD_GRAD_OP says" not in gist
