@@ -30,6 +30,7 @@ _DATA_ROW = pattern_cache.lazy(r"^\s*[-*•]?\s*[^:.!?؟]{1,40}:\s*[~≈<>]?\s*[
 _EMOTICON = pattern_cache.lazy(r"\s+[:;]-?[/()DPp|\\]+(?=[\s.!?]*$)")  # "... each time :/" ends in a face, not a word
 _PLAIN_WORD_FIRST = pattern_cache.lazy(r"[a-z]+[\s,]")  # "the flagship run ...", not "bing_bert", "h100" or "nvidia-smi"
 # A person's name ("Horace He:"), not a setting ("SHARD_GRAD_OP:", "FULL_SHARD:"): capitalised words with lower case.
+_URL = pattern_cache.lazy(r"https?://(?:www\.)?github\.com/[\w.-]+/[\w.-]+/(?P<kind>pull|issues|discussions)/(?P<number>\d+)\S*|https?://\S+")
 _SPEAKER = pattern_cache.lazy(r"^(?P<speaker>[A-Z][a-z][\w.'-]*(?: [A-Z][a-z][\w.'-]*){0,2})\s*:\s+(?=\S)")
 _TRAILING = ".。!?؟:;؛،, "
 # A reason names its cause ("because", "since", "due to"); "so"/"thus" open a consequence, not the reason.
@@ -105,6 +106,7 @@ def restated(doc: Document, index: int, seen: set[str] | None = None) -> str:
     if restate.same_language(sentence, doc.lang):
         text = restate.expand(doc, start, end, doc.lang, seen)
         text = _without_asides(text)  # the text's known mistranslations are already the terms meant (restate.expand)
+        text = _URL.sub(lambda found: _link_name(found, doc.lang), text)  # a reader reads "pull request #5471", not a URL
         text = _ANNOUNCER.sub("", text, count=1)
         opened = _OPENER.match(text)
         if opened and opened.end() < len(text):
@@ -185,6 +187,13 @@ def _trimmed(text: str) -> str:
 
 
 _FIGURE_ASIDE = pattern_cache.lazy(r"\d\s*%|\d+(?:\.\d+)?\s*(?:x|×)\b|[٠-٩\d]+\s*٪")
+
+
+def _link_name(found, lang: str) -> str:
+    """A URL as a reader names it: "pull request #5471", "issue #12", else "a linked page"."""
+    words = messages(lang)["gist"]["links"]
+    kind = found.group("kind")
+    return words[kind].format(number=found.group("number")) if kind else words["other"]
 
 
 def _without_asides(text: str) -> str:

@@ -161,3 +161,9 @@ def test_a_frame_about_one_run_is_not_stated_as_a_general_rule():
 def test_a_setting_before_a_colon_is_not_a_speaker():
     gist = opening("SHARD_GRAD_OP: gradients and optimizer states are sharded during computation, parameters outside it.", "en")
     assert "SHARD_GRAD_OP says" not in gist
+
+
+def test_a_link_in_the_point_is_named_not_pasted():
+    text = "Ports https://github.com/example/repo/pull/12 to the new recipes: lowers EP from 32 to 8 because DeepEP crashes."
+    gist = opening(text, "en")
+    assert "https://" not in gist and "pull request #12" in gist
