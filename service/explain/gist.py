@@ -36,7 +36,7 @@ _TRAILING = ".。!?؟:;؛،, "
 # A reason names its cause ("because", "since", "due to"); "so"/"thus" open a consequence, not the reason.
 _REASON = pattern_cache.lazy(r"\b(?:because|since|due to|thanks to|as a result of|the reason)\b|(?<![\u0621-\u064A])(?:لأن|بسبب|نظرًا|نظرا|بفضل)", re.I)
 # Discourse openers that belong to the conversation, not the point: "Yes I profiled ...", "But, you have to ...".
-_OPENER = pattern_cache.lazy(r"^(?:(?:yes|ok|okay|well|but|and|so|also|however|while|anyway)\s*,\s*|(?:yes|but|and|so|also|anyway)\s+(?=\S))+", re.I)
+_OPENER = pattern_cache.lazy(r"^(?:(?:yes|ok|okay|well|but|and|so|also|however|while|anyway|additionally|moreover|furthermore|in addition)\s*,\s*|(?:yes|but|and|so|also|anyway)\s+(?=\S))+", re.I)
 # Words that announce a point rather than make it: "So the takeaway:", "TL;DR:", "الخلاصة:".
 _ANNOUNCER = pattern_cache.lazy(r"^(?:(?:so|and|thus|therefore|anyway|basically)\s*,?\s+)?(?:the\s+)?(?:takeaway|tl;?dr|bottom line|"
                                 r"in short|key (?:insight|point)|short version|الخلاصة|باختصار|البصيرة الرئيسية)\s*[:,-]\s*", re.I)

@@ -167,3 +167,9 @@ def test_a_link_in_the_point_is_named_not_pasted():
     text = "Ports https://github.com/example/repo/pull/12 to the new recipes: lowers EP from 32 to 8 because DeepEP crashes."
     gist = opening(text, "en")
     assert "https://" not in gist and "pull request #12" in gist
+
+
+def test_a_companion_does_not_repeat_a_connective_after_also():
+    text = ("Our schedule outperforms the 1F1B schedule by up to 23% in throughput. "
+            "Additionally, to truly achieve zero bubble, we bypass synchronizations during the optimizer step.")
+    assert "Also: Additionally" not in opening(text, "en")
