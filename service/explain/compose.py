@@ -49,7 +49,10 @@ def explain_offline(text: str, lang: str | None = None, context: str = "") -> di
         sentences = [] if is_followup else gist_module.gist(doc, links)
         markdown = compose(doc, is_followup, links, sentences)
     skipped = messages(doc.lang)["notes"]["calculation_skipped"]
-    warnings = [c["warning"] for c in doc.corrections] + [skipped.format(reason=f) for f in doc.failures]
+    # A calculation left unrun because no input came from the text is the design working, not a warning to the reader
+    # ("pp_necessity: not run, ..." would leak an internal name into the answer).
+    failures = [f for f in doc.failures if not f.endswith(_NOT_GROUNDED)]
+    warnings = [c["warning"] for c in doc.corrections] + [skipped.format(reason=f) for f in failures]
     return finite({
         "explanation": markdown,
         "language": lang,
@@ -64,6 +67,9 @@ def explain_offline(text: str, lang: str | None = None, context: str = "") -> di
         "gist": sentences,
         "reasons": links,
     })
+
+
+_NOT_GROUNDED = "not run, no input comes from the text"  # checks.core.run's note for a calculation no sentence asked for
 
 
 def _is_finite(number) -> bool:
@@ -213,7 +219,10 @@ def _gist(doc: Document, claims: list, is_followup: bool) -> tuple[str, set[int]
 def _from_sentences(doc: Document, sentences: list[dict]) -> tuple[str, set[int]]:
     """The gist of gist.py's sentences, and the claims it restates (not listed again as they are)."""
     if not sentences:  # a template would say what the text does not: say that nothing is argued
-        return messages(doc.lang)["gist"]["nothing"], set()
+        m = messages(doc.lang)["gist"]
+        if not restate.same_language(doc.text, doc.lang):  # not "no claim": the reading cannot summarise it offline
+            return m["nothing_other_language"].format(language=m["other_language"]), set()
+        return m["nothing"], set()
     starts = {doc.sentences[i][0] for item in sentences for i in item["from"]}
     return " ".join(_sentence(item["text"]) for item in sentences), {id(c) for c in doc.claims if c.start in starts}
 
@@ -279,6 +288,7 @@ def _claims_section(doc: Document, claims: list, in_gist: set[int], level: dict)
     m = messages(doc.lang)
     verdicts = m["verdict_labels"]
     shown_calcs: set[int] = set()
+    said_missing: set[str] = set()
     items = []
     for number, claim in enumerate(claims, 1):
         # a rule explained in words (no figures of the text's own to check it with) keeps its explanation
@@ -293,17 +303,32 @@ def _claims_section(doc: Document, claims: list, in_gist: set[int], level: dict)
             continue  # a restatement from a template says too little to list
         if not claim.calculations and (claim.placeholder_why or not claim.why.strip()):
             continue  # a quote with nothing checked and nothing explained about it is an empty item
+        if claim.verdict == "explained" and any(_rests_on_defaults(doc.calculations[i]) for i in claim.calculations):
+            continue  # a sum the text did not ask for, on an input it never gave (16 bytes per parameter)
+        bare = m["verdicts"]["computed"].split("{")[0].strip().lower()
+        if claim.verdict == "explained" and claim.why.strip().lower().startswith(bare) and any(
+                _any_default(doc.calculations[i]) for i in claim.calculations):
+            continue  # a bare number compared with nothing, on an assumed input (a 1F1B bubble under DualPipe)
+        why = " ".join((claim.why or "").split())  # a figure quoted across a line break stays on the bullet's line
+        if claim.verdict == "needs_more" and why in said_missing:
+            continue  # "the text would also need ..." once, not for every row of a table
+        missing = m["verdicts"]["needs_more"].split("{")[0].strip().lower()
+        if claim.verdict == "needs_more" and why.lower().startswith(missing) and set(claim.kinds) <= {"measurement", "comparison"}:
+            continue  # a reported figure nobody asked to verify: a list of what the check would need is noise
+        if claim.verdict == "needs_more":
+            said_missing.add(why)
         if id(claim) not in in_gist and not claim.frame and not restate.same_language(claim.quote, doc.lang):
             head = m["claim_ref"].format(quote=_short(claim.quote, 14))  # the author's words, not a template about them
         elif id(claim) not in in_gist:
             head = _sentence(claim.plain)
         elif restate.same_language(claim.quote, doc.lang):
             head = m["claim_ref"].format(quote=_short(claim.quote))
-        else:  # the quote is in the other language: a few words of its restatement name it
-            head = m["claim_ref"].format(quote=_short(claim.plain, 8))
+        else:  # the quote is in the other language: its first words name it (a template in quotation marks would
+            # put words in the author's mouth: "قياس: ..." is no one's sentence)
+            head = m["claim_ref"].format(quote=_short(claim.quote, 10))
         line = f"- **{head}**"
         if claim.why and not claim.placeholder_why:
-            line += f" {verdicts[claim.verdict]}: {_sentence(claim.why)}"
+            line += f" {verdicts[claim.verdict]}: {_sentence(why)}"
         lines = [line]
         new = [i for i in claim.calculations if i not in shown_calcs]
         if any(doc.calculations[i]["calculator"] == "pp_necessity" for i in new):
@@ -315,6 +340,18 @@ def _claims_section(doc: Document, claims: list, in_gist: set[int], level: dict)
         lines += _calculation_lines(doc, new, level)
         items.append("\n".join(lines))
     return "\n".join(items)
+
+
+def _any_default(run: dict) -> bool:
+    """Whether a calculation took any input from the calculator's defaults."""
+    return any(note.get("key") == "assumption.default" for note in (run.get("notes") or {}).get("assumptions", []))
+
+
+def _rests_on_defaults(run: dict) -> bool:
+    """Whether at least half of a calculation's inputs are the calculator's defaults, not the text's
+    (175B x the default 16 bytes, ZeRO 0 and one chip: a sum the text never asked for)."""
+    defaults = sum(note.get("key") == "assumption.default" for note in (run.get("notes") or {}).get("assumptions", []))
+    return defaults > 0 and 2 * defaults >= len(run.get("inputs") or {})
 
 
 def _short(quote: str, words: int = 12) -> str:
@@ -438,21 +475,23 @@ def _terms_section(doc: Document, detail: str, central: set[int] | None = None) 
 
 
 def _shortened(definition: str) -> str:
-    """A definition cut to about SHORT_DEFINITION_WORDS words, never inside the clause that states its first fact
-    ("about one trillion parameters in total, thirty-two billion active per token")."""
-    words = definition.split()
-    cut = SHORT_DEFINITION_WORDS
-    if cut >= len(words):
-        return definition
-    clause_end = next((i + 1 for i in range(cut - 1, len(words)) if words[i].endswith((";", "؛", ".", ":"))), len(words))
-    if clause_end <= 2 * cut and _FACT_WORDS.search(" ".join(words[cut // 2:clause_end])):
-        cut = clause_end
-    if cut >= len(words):
-        return definition
-    return " ".join(words[:cut]).rstrip(",;:؛،") + " …"
+    """A definition shortened to its first sentences, about SHORT_DEFINITION_WORDS words: cut only where a sentence
+    ends, never mid-fact and never with a dangling "…" (the first sentence always stays whole)."""
+    text = definition.strip()
+    bounds = [0] + [m.start() for m in _SENTENCE_END.finditer(text)] + [len(text)]
+    pieces = [text[a:b].strip() for a, b in zip(bounds, bounds[1:]) if text[a:b].strip()]
+    kept = []
+    for piece in pieces:
+        so_far = len(" ".join(kept).split())
+        if kept and (so_far >= 8 or so_far + len(piece.split()) > 3 * SHORT_DEFINITION_WORDS) \
+                and so_far + len(piece.split()) > SHORT_DEFINITION_WORDS:
+            break  # a very short first sentence ("A chip.") takes the next one with it
+        kept.append(piece)
+    return " ".join(kept)
 
 
-_FACT_WORDS = pattern_cache.lazy(r"\b(?:billion|trillion|million|parameters|active)\b|مليار|تريليون|معامل|نشطة", re.I)
+# A sentence ends at ".", "!" or "?" followed by a space and a capital, a digit or Arabic (not "e.g. this" or "v4.8").
+_SENTENCE_END = pattern_cache.lazy(r"(?<=[.!?؟])\s+(?=[A-Z0-9\u0600-\u06FF'\"(])")
 
 
 def _name_and_expansion(term: dict, lang: str) -> str:

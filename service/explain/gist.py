@@ -5,9 +5,11 @@ import re
 from service.explain import claims as cues
 from service.explain import pattern_cache, restate
 from service.explain.document import Document
-from service.i18n.messages import messages
+from service.i18n import arabic
+from service.i18n.messages import join_names, messages
 
-MAX_SENTENCES = 3
+MAX_SENTENCES = 2  # the point and, at most, its reason or one short companion: a gist is one or two short sentences
+SHORT_PAIR_WORDS = 40  # a second sentence that is not the reason joins only when both together stay this short
 MIN_SCORE = 3.0  # below this a sentence argues nothing: a label, a gloss, an aside
 LONG_SENTENCE_WORDS = 60
 # Frames that cannot both hold for the same hardware: one answer never states both.
@@ -24,8 +26,17 @@ _DEFINES = pattern_cache.lazy(r"^\s*(?:[A-Z][\w.-]*(?:\s+[A-Z0-9][\w.-]*){0,3}|t
                               r"|^\s*\S+(?:\s+\S+)?\s+(?:هو|هي)\s")
 # A caption ("Example DualPipe scheduling for 8 PP ranks", "Figure 3:") describes a picture, not the subject.
 _CAPTION = pattern_cache.lazy(r"^\s*(?:example|figure|fig\.|table|diagram)\b|^\s*(?:مثال|الشكل|جدول)\s", re.I)
-_SPEAKER = pattern_cache.lazy(r"^(?P<speaker>[A-Z][\w.'-]+(?: [A-Z][\w.'-]+){0,2})\s*:\s+(?=\S)")
+_DATA_ROW = pattern_cache.lazy(r"^\s*[-*•]?\s*[^:.!?؟]{1,40}:\s*[~≈<>]?\s*[\d.,]+(?:\s*[×x*^]\s*[\d^]+)?\s*\S{0,12}\s*(?:\([^()]{0,30}\))?\s*[.;]?\s*$")
+_EMOTICON = pattern_cache.lazy(r"\s+[:;]-?[/()DPp|\\]+(?=[\s.!?]*$)")  # "... each time :/" ends in a face, not a word
+_PLAIN_WORD_FIRST = pattern_cache.lazy(r"[a-z]+[\s,]")  # "the flagship run ...", not "bing_bert", "h100" or "nvidia-smi"
+# A person's name ("Horace He:"), not a setting ("SHARD_GRAD_OP:", "FULL_SHARD:"): capitalised words with lower case.
+_URL = pattern_cache.lazy(r"https?://(?:www\.)?github\.com/[\w.-]+/[\w.-]+/(?P<kind>pull|issues|discussions)/(?P<number>\d+)\S*|https?://\S+")
+_SPEAKER = pattern_cache.lazy(r"^(?P<speaker>[A-Z][a-z][\w.'-]*(?: [A-Z][a-z][\w.'-]*){0,2})\s*:\s+(?=\S)")
 _TRAILING = ".。!?؟:;؛،, "
+# A reason names its cause ("because", "since", "due to"); "so"/"thus" open a consequence, not the reason.
+_REASON = pattern_cache.lazy(r"\b(?:because|since|due to|thanks to|as a result of|the reason)\b|(?<![\u0621-\u064A])(?:لأن|بسبب|نظرًا|نظرا|بفضل)", re.I)
+# Discourse openers that belong to the conversation, not the point: "Yes I profiled ...", "But, you have to ...".
+_OPENER = pattern_cache.lazy(r"^(?:(?:yes|ok|okay|well|but|and|so|also|however|while|anyway|additionally|moreover|furthermore|in addition)\s*,\s*|(?:yes|but|and|so|also|anyway)\s+(?=\S))+", re.I)
 # Words that announce a point rather than make it: "So the takeaway:", "TL;DR:", "الخلاصة:".
 _ANNOUNCER = pattern_cache.lazy(r"^(?:(?:so|and|thus|therefore|anyway|basically)\s*,?\s+)?(?:the\s+)?(?:takeaway|tl;?dr|bottom line|"
                                 r"in short|key (?:insight|point)|short version|الخلاصة|باختصار|البصيرة الرئيسية)\s*[:,-]\s*", re.I)
@@ -44,6 +55,8 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
         # states the topic, the point of a description when nothing else argues.
         topic = 1.5 + 0.25 * min(len(term_ids), 2) if len(words) >= 6 else 0.0
         return max(0.0, topic - 2.0) if _ABOUT_THE_PAGE.search(sentence) or _CAPTION.match(sentence) else topic
+    if _DATA_ROW.match(sentence):
+        return 0.0  # "Peak FP16/BF16: 989 TFLOPs", "Training time: ~54 days": a row of a spec sheet, not a point
     protected = restate.protected_spans(doc)
     machine = sum(min(b, end) - max(a, start) for a, b in protected if a < end and start < b)
     if machine > 0.5 * (end - start):
@@ -93,18 +106,72 @@ def restated(doc: Document, index: int, seen: set[str] | None = None) -> str:
     if restate.same_language(sentence, doc.lang):
         text = restate.expand(doc, start, end, doc.lang, seen)
         text = _without_asides(text)  # the text's known mistranslations are already the terms meant (restate.expand)
+        text = _URL.sub(lambda found: _link_name(found, doc.lang), text)  # a reader reads "pull request #5471", not a URL
         text = _ANNOUNCER.sub("", text, count=1)
+        opened = _OPENER.match(text)
+        if opened and opened.end() < len(text):
+            text = text[opened.end()].upper() + text[opened.end() + 1:]  # "Yes I profiled" -> "I profiled"
         speaker = _SPEAKER.match(text)
         if speaker:
             rest = text[speaker.end():]
             text = messages(doc.lang)["gist"]["speaker_says"].format(speaker=speaker.group("speaker"), claim=rest)
-        return _trimmed(text.strip().rstrip(_TRAILING))
-    if claim is not None and claim.frame and claim.plain:
+        text = _EMOTICON.sub("", text).strip().rstrip(_TRAILING)
+        if _PLAIN_WORD_FIRST.match(text):
+            text = text[0].upper() + text[1:]  # a sentence after "The author's point:" starts with a capital ("approximately ..."), code does not
+        return _trimmed(text)
+    if claim is not None and claim.frame and claim.plain and _frame_filled(doc, claim):
         return claim.plain.strip().rstrip(_TRAILING)
-    quote = _trimmed(_without_asides(sentence.strip().rstrip(_TRAILING)))
-    if len(quote.split()) <= MAX_GIST_WORDS + 1:  # a trimmed quote ends with "…"  # no translation offline: the author's own words, quoted, not a template
-        return messages(doc.lang)["claim_ref"].format(quote=quote)
-    return ""
+    return _summary(doc, index)
+
+
+def _frame_filled(doc: Document, claim) -> bool:
+    """Whether a frame fits its sentence: a general rule ("you only need PP when DP-comms bound", no figures), or one
+    filled with the sentence's own model or chip; "a large model trains without PP" for a post about one 175B run
+    states a rule the sentence never made, so the summary of what it names stands instead."""
+    return not claim.figures or bool(claim.models) or any(not doc.named_only_generically(c) for c in claim.chips)
+
+
+def _summary(doc: Document, index: int) -> str:
+    """A sentence in the other language, summarised from what the reading knows of it (its terms and its figures read
+    out in doc.lang), said to be the author's sentence in summary; '' when the reading knows nothing of it (no offline
+    translation: saying less beats a quote the reader cannot read or a claim the sentence does not make)."""
+    start, end = doc.sentences[index]
+    names = []
+    # The sentence's own subject first: words every passage of this field uses come after it.
+    for match in sorted(doc.occurrences, key=lambda o: (o.entry["id"] in _EVERYDAY_TERMS, o.start)):
+        if start <= match.start < end:
+            name = _GLOSS_IN_NAME.sub("", restate._term_name(doc, match.entry["id"])).strip()
+            if name and _readable(name, doc.lang) and name not in names:
+                names.append(name)
+    figures = []
+    for fig in doc.figures:
+        if start <= fig.start < end and fig.quantity not in ("expression", "number", "count", "percent"):
+            reading = restate.figure(fig, doc.lang)
+            if reading == fig.quote and not _UNIT_ONLY.fullmatch(fig.quote.strip()):
+                continue  # no reading of it in doc.lang: the quote would be a word of the other language
+            said = set(" ".join(names).split())
+            words = {w for w in reading.split() if not w[0].isdigit()}
+            if reading not in figures and _readable(reading, doc.lang) and not (words and words <= said):
+                figures.append(reading)  # a figure that only repeats a named term ("ZeRO stage 3") adds nothing
+    m = messages(doc.lang)
+    if not names and not figures:
+        return ""
+    parts = m["gist"]["summary_parts"]
+    about = parts["about"].format(terms=join_names(names[:3], doc.lang)) if names else ""
+    gives = parts["figures" if about else "figures_only"].format(figures=join_names(figures[:3], doc.lang)) if figures else ""
+    return m["gist"]["summary"].format(language=m["gist"]["other_language"], about=about, figures=gives).strip()
+
+
+_EVERYDAY_TERMS = {"gpu", "chip", "node", "accelerator", "training-run", "training-step", "parameters", "token", "layer"}
+# "480ms", "2.8 TB", "1,979 TFLOPS": a number with a unit reads the same in both languages.
+_UNIT_ONLY = pattern_cache.lazy(r"[~≈]?\d[\d.,]*\s?[A-Za-z/]{1,8}")
+# "الخبير (في نموذج خليط الخبراء)": a gloss of two words or more after a name is for the terms list, not the gist.
+_GLOSS_IN_NAME = pattern_cache.lazy(r"\s*\((?:[^()]*\s[^()]*)\)")
+
+
+def _readable(text: str, lang: str) -> bool:
+    """Whether a reading is written in `lang` (or is language-neutral: digits, names and units)."""
+    return arabic.share_of_arabic(text) < 0.3 if lang == "en" else not re.search(r"\b[a-z]{4,}\b", text)
 
 
 MAX_GIST_WORDS = 45
@@ -117,6 +184,16 @@ def _trimmed(text: str) -> str:
         return text
     ends = [i for i, w in enumerate(words[:MAX_GIST_WORDS]) if w.endswith((",", "،", ";", "؛")) and i >= 12]
     return " ".join(words[:ends[-1] + 1]).rstrip(",،;؛") + " …" if ends else text
+
+
+_FIGURE_ASIDE = pattern_cache.lazy(r"\d\s*%|\d+(?:\.\d+)?\s*(?:x|×)\b|[٠-٩\d]+\s*٪")
+
+
+def _link_name(found, lang: str) -> str:
+    """A URL as a reader names it: "pull request #5471", "issue #12", else "a linked page"."""
+    words = messages(lang)["gist"]["links"]
+    kind = found.group("kind")
+    return words[kind].format(number=found.group("number")) if kind else words["other"]
 
 
 def _without_asides(text: str) -> str:
@@ -133,8 +210,8 @@ def _without_asides(text: str) -> str:
             depth -= 1
             if not depth:
                 inner = "".join(group)
-                if len(inner.split()) < 4:
-                    out.append(inner)
+                if len(inner.split()) < 4 or _FIGURE_ASIDE.search(inner):
+                    out.append(inner)  # a short gloss, or an aside that carries a figure ("(50% of BF16 peak)")
                 group = []
     out.append("".join(group))
     return " ".join("".join(out).replace(" ,", ",").replace(" ،", "،").split())
@@ -162,9 +239,12 @@ def gist(doc: Document, links: list[dict]) -> list[dict]:
     frames: list[tuple[str, frozenset]] = []
     # A sentence said in the answer's language comes before a quote in the other one; quotes only fill in.
     in_language = [(v, i) for v, i in scored if restate.same_language(doc.text[slice(*doc.sentences[i])], doc.lang)
-                   or (claims_at.get(doc.sentences[i][0]) is not None and claims_at[doc.sentences[i][0]].frame)]
+                   or (claims_at.get(doc.sentences[i][0]) is not None and claims_at[doc.sentences[i][0]].frame
+                       and _frame_filled(doc, claims_at[doc.sentences[i][0]]))]
     quoted = [(v, i) for v, i in scored if (v, i) not in in_language]
     for _, i in in_language + (quoted if not in_language else []):
+        if chosen and not in_language:
+            break  # one summary of a sentence in the other language, not a chain of them
         text = restated(doc, i)
         words = set(text.lower().split())
         if not text or any(len(words & other) > 0.75 * len(words | other) for other in seen_words):
@@ -175,6 +255,12 @@ def gist(doc: Document, links: list[dict]) -> list[dict]:
         if frame and any(other in CONTRADICTING.get(frame, ()) or frame in CONTRADICTING.get(other, ())
                          for other, other_chips in frames if other_chips == chips):
             continue  # two frames that contradict each other for the same hardware: the better-placed one stays
+        if chosen:
+            sentence = doc.text[slice(*doc.sentences[i])]
+            pair = len(chosen[0][1].split()) + len(text.split())
+            shares = bool(ids[i] & ids[chosen[0][0]]) or cues.cue("point", sentence)
+            if not (_REASON.search(sentence) and i != chosen[0][0]) and (pair > SHORT_PAIR_WORDS or not shares):
+                continue  # neither the reason nor a short sentence on the same subject: the claims list has it
         if frame:
             frames.append((frame, chips))
         chosen.append((i, text))
@@ -194,8 +280,11 @@ def gist(doc: Document, links: list[dict]) -> list[dict]:
         if number == 0:
             key = "question_first" if sentence.rstrip().endswith(("?", "؟")) else "claim_first"
         else:
-            key = "reason" if cues.cue("cause", sentence) and not reason_given else "claim_next"
+            key = "reason" if _REASON.search(sentence) and not reason_given else "claim_next"
             reason_given = reason_given or key == "reason"
+        if not restate.same_language(sentence, doc.lang) and text.startswith(m["summary"].split("{")[0]):
+            out.append({"text": text, "from": [i]})  # the summary names itself as the author's sentence
+            continue
         out.append({"text": m[key].format(claim=text, reason=text).replace("….", "…"), "from": [i]})
     return _named_once(out)
 

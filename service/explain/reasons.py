@@ -8,7 +8,7 @@ import calculators
 from calculators import catalog
 from calculators.resources import data_dir
 
-from service.explain import claims
+from service.explain import claims, restate
 from service.explain.document import Document
 
 MAX_LINKS = 4
@@ -28,11 +28,25 @@ def _ids_by_sentence(doc: Document) -> list[set[str]]:
     """The glossary terms each sentence names."""
     ids: list[set[str]] = [set() for _ in doc.sentences]
     starts = [a for a, _ in doc.sentences]
+    asides = _bracketed(doc.text)
     for match in doc.occurrences:
         i = bisect.bisect_right(starts, match.start) - 1
-        if i >= 0 and match.start < doc.sentences[i][1]:
-            ids[i].add(match.entry["id"])
+        if i >= 0 and match.start < doc.sentences[i][1] and not any(a < match.start < b for a, b in asides):
+            ids[i].add(match.entry["id"])  # a term named only in a bracketed aside ("(globalbs/microbs/DP)") argues nothing
     return ids
+
+
+def _bracketed(text: str) -> list[tuple[int, int]]:
+    """The spans of bracketed asides of three words or more (a short gloss, "(TP)", still names its term)."""
+    spans, opened = [], []
+    for position, char in enumerate(text):
+        if char == "(":
+            opened.append(position)
+        elif char == ")" and opened:
+            start = opened.pop()
+            if not opened and len(text[start + 1:position].split()) >= 3:
+                spans.append((start, position))
+    return spans
 
 
 def _linked(doc: Document, window: list[int]) -> bool:
@@ -49,6 +63,8 @@ def find(doc: Document) -> list[dict]:
     doc.calculations (its index in `calculation`).
     """
     ids = _ids_by_sentence(doc)
+    for i in _machine_text(doc):  # a config line or a command names settings, not causes
+        ids[i] = set()
     found: list[dict] = []
     windows = [[i] for i in range(len(doc.sentences))] + [[i, i + 1] for i in range(len(doc.sentences) - 1)]
     for link in table():
@@ -77,6 +93,13 @@ def find(doc: Document) -> list[dict]:
                 entry["calculation"] = len(doc.calculations) - 1
         out.append(entry)
     return out
+
+
+def _machine_text(doc: Document) -> list[int]:
+    """The sentences mostly of machine text (config lines, code, commands)."""
+    protected = restate.protected_spans(doc)
+    return [i for i, (start, end) in enumerate(doc.sentences)
+            if sum(min(b, end) - max(a, start) for a, b in protected if a < end and start < b) > 0.5 * (end - start)]
 
 
 def _without_repeats(found: list[dict]) -> list[dict]:

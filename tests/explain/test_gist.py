@@ -24,7 +24,10 @@ def test_a_post_that_used_pp_never_opens_with_training_without_pp():
     for lang in ("en", "ar"):
         gist, _ = gist_of(text, lang)
         assert "without pipeline parallelism" not in gist and "دون توازي خطوط الأنابيب" not in gist
-        assert "used" in gist  # who did what: the authors used PP (quoted in Arabic: no translation offline)
+        if lang == "en":
+            assert "used" in gist  # who did what: the authors used PP
+        else:  # no translation offline: a summary of what the reading knows, said to be one, never an English quote
+            assert "خلاصة" in gist and "توازي خطوط الأنابيب" in gist and "used" not in gist
     assert all(c.frame != "pp_not_needed" for c in analyse(text, "en").claims)
 
 
@@ -40,7 +43,7 @@ def test_the_point_is_chosen_by_what_it_says_not_by_position():
             "So the takeaway: keep TP inside the node and use FSDP across nodes.")
     gist, sentences = gist_of(text)
     assert sentences[0]["from"] == [2]
-    assert gist.startswith("The author's point: keep tensor parallelism (TP) inside the node")
+    assert gist.startswith("The author's point: Keep tensor parallelism (TP) inside the node")
     assert "Thanks" not in gist  # an aside is no point
     assert len(gist.split()) < len(text.split()) + 10  # not a copy of the passage with a label
 
@@ -81,7 +84,7 @@ def test_an_arabic_gist_of_an_arabic_text_is_its_own_sentences():
 
 def test_nothing_argued_is_said_so_rather_than_templated():
     gist, sentences = gist_of("TP, PP, DP.")
-    assert sentences == [] and "no claim" in gist
+    assert sentences == [] and "No single sentence of the text sums up its point" in gist  # not "makes no claim"
 
 
 def test_a_config_line_is_never_the_point_nor_a_frame():
