@@ -217,6 +217,14 @@ def _without_asides(text: str) -> str:
     return " ".join("".join(out).replace(" ,", ",").replace(" ،", "،").split())
 
 
+def _gives_reason(sentence: str, index: int, point: int, ids: list[set[str]]) -> bool:
+    """Whether a sentence gives the reason for the point: a cause word, next to the point or on its subject.
+
+    A "because" three paragraphs away explains something else (the seed's peak memory is not why TPUs need no PP).
+    """
+    return bool(_REASON.search(sentence)) and index != point and (abs(index - point) <= 1 or bool(ids[index] & ids[point]))
+
+
 def gist(doc: Document, links: list[dict]) -> list[dict]:
     """One to three gist sentences, [{"text", "from": [sentence indexes]}]: the author's point first.
 
@@ -258,8 +266,9 @@ def gist(doc: Document, links: list[dict]) -> list[dict]:
         if chosen:
             sentence = doc.text[slice(*doc.sentences[i])]
             pair = len(chosen[0][1].split()) + len(text.split())
-            shares = bool(ids[i] & ids[chosen[0][0]]) or cues.cue("point", sentence)
-            if not (_REASON.search(sentence) and i != chosen[0][0]) and (pair > SHORT_PAIR_WORDS or not shares):
+            # on the same subject: shared terms, or another point made next to it (not one paragraphs away)
+            shares = bool(ids[i] & ids[chosen[0][0]]) or (cues.cue("point", sentence) and abs(i - chosen[0][0]) <= 2)
+            if not _gives_reason(sentence, i, chosen[0][0], ids) and (pair > SHORT_PAIR_WORDS or not shares):
                 continue  # neither the reason nor a short sentence on the same subject: the claims list has it
         if frame:
             frames.append((frame, chips))
@@ -280,7 +289,7 @@ def gist(doc: Document, links: list[dict]) -> list[dict]:
         if number == 0:
             key = "question_first" if sentence.rstrip().endswith(("?", "؟")) else "claim_first"
         else:
-            key = "reason" if _REASON.search(sentence) and not reason_given else "claim_next"
+            key = "reason" if _gives_reason(sentence, i, first[0], ids) and not reason_given else "claim_next"
             reason_given = reason_given or key == "reason"
         if not restate.same_language(sentence, doc.lang) and text.startswith(m["summary"].split("{")[0]):
             out.append({"text": text, "from": [i]})  # the summary names itself as the author's sentence

@@ -173,3 +173,15 @@ def test_a_companion_does_not_repeat_a_connective_after_also():
     text = ("Our schedule outperforms the 1F1B schedule by up to 23% in throughput. "
             "Additionally, to truly achieve zero bubble, we bypass synchronizations during the optimizer step.")
     assert "Also: Additionally" not in opening(text, "en")
+
+
+def test_a_because_paragraphs_away_is_not_given_as_the_points_reason():
+    # The TPU sentence and the "because" sentence four sentences on are about different things: never point + reason.
+    from service.explain.compose import explain_offline
+
+    text = ("We were surprised that on TPUs you do not need pipeline parallelism at all. "
+            "The models were large. The runs were long. The team was small. "
+            "Peak memory rises because every micro-batch's activations must be stored.")
+    gist = explain_offline(text, "en")["gist"]
+    used = {i for item in gist for i in item["from"]}
+    assert gist and not {0, 4} <= used, gist  # one of them may be the point; the other is not its reason
