@@ -35,6 +35,8 @@ def score(run: dict, with_plan: bool = True) -> dict:
         return row  # a run that ran out of memory: only whether it fits is scored
     if with_plan:
         job = {key: value for key, value in run["inputs"].items() if key not in LAYOUT and key != "tp_comm_overlap"}
+        if run.get("framework"):  # plan only what the run's framework could run (data/frameworks.json)
+            job["framework"] = run["framework"]
         plan = calculators.run("plan_layout", job)["outputs"]["layout"]
         chosen = {"pipeline": plan["pp_degree"] > 1,
                   "model_parallel": plan["tp_degree"] * plan["pp_degree"] * plan["cp_degree"] * plan["ep_degree"] > 1}

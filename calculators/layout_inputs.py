@@ -6,6 +6,7 @@ from functools import cache
 import numpy as np
 
 from .errors import CalculatorInputError
+from .layout_framework import framework_names
 from .registry import BATCH_TOKENS_BEYOND, MAX_BATCH_TOKENS, MAX_MICRO_BATCH, MICRO_BATCH_BEYOND, Field
 from .resources import data_dir
 
@@ -61,6 +62,9 @@ JOB_FIELDS = (
     Field("stack", "choice", "training software: megatron (Megatron-LM, NeMo: fused kernels), pytorch (PyTorch-native, eager: FSDP, torchtitan, "
           "llm-foundry), pytorch_compile (the same under torch.compile), or generic (unknown; fitted on every calibration run)",
           default="generic", choices=STACKS),
+    Field("framework", "choice", "training framework the job runs on (data/frameworks.json): only layouts it can run are searched or accepted "
+          "(llm-foundry-0.4 and fsdp have no tensor or pipeline parallelism, for example); none given: every layout",
+          default=None, choices=framework_names()),
 )
 
 LAYOUT_FIELDS = (
@@ -231,7 +235,7 @@ def _hardware(v: dict, chip: dict, job: dict) -> None:
         host_bytes=topo.get("host_memory_bytes_per_chip"), host_bw=topo.get("host_link_bandwidth_bytes_per_s"),
         n_chips=float(v["n_chips"]), batch_tokens=float(v["global_batch_tokens"]),
         tp_overlap=float(v["tp_comm_overlap"] if v["tp_comm_overlap"] is not None else tp_overlap_of(table, v.get("stack") or "generic")), fused_attention=v["attention_kernel"] != "unfused", ep_overlap=float(v["ep_comm_overlap"]), offload=v["offload"],
-        fast_domain_name=topo.get("fast_domain") or f"a fast domain of {int(domain)} chips", stack=v.get("stack") or "generic",
+        framework=v.get("framework"), fast_domain_name=topo.get("fast_domain") or f"a fast domain of {int(domain)} chips", stack=v.get("stack") or "generic",
     )
     if job["offload"] != "none" and (not job["host_bytes"] or not job["host_bw"]):
         raise CalculatorInputError("offload", f"needs the host memory and host link of the chip, which the catalog does not give for {job['chip_name']}")

@@ -5,6 +5,7 @@ import math
 import numpy as np
 
 from .errors import CalculatorInputError
+from .layout_framework import check_schedule, restriction_step, supported
 from .layout_inputs import JOB_FIELDS, MAX_CHIPS, MODEL_FIELDS, SCHEDULES, resolve_job
 from .layout_model import TIME_PARTS, binding, evaluate
 from .layout_steps import SOURCES, assumptions_of, describe, explain, layout_dict, outputs_of
@@ -80,6 +81,17 @@ def candidates(job: dict, schedule: str | None) -> dict:
         sched = np.where(pp > 1, SCHEDULES.index(schedule), SCHEDULES.index("1f1b")).astype(float)
     return {"tp": both[:, 0], "pp": pp, "vs": vs, "cp": both[:, 3], "ep": both[:, 5], "etp": both[:, 6], "zero": more[:, 0], "mb": more[:, 1],
             "rc": more[:, 2], "sched": sched}
+
+
+def runnable(job: dict, schedule: str | None) -> dict:
+    """The candidate layouts, less those the job's framework cannot run (all of them when no framework is given)."""
+    lay = candidates(job, schedule)
+    if not job.get("framework"):
+        return lay
+    keep = supported(job["framework"], lay, SCHEDULES)
+    if not np.any(keep):
+        raise CalculatorInputError("framework", f"{job['framework']} can run none of this job's layouts (data/frameworks.json)")
+    return {key: value[keep] for key, value in lay.items()}
 
 
 def _shape_key(lay: dict):
@@ -163,7 +175,7 @@ def _min_chips(v: dict, job: dict) -> dict:
     def fits_on(count: int) -> bool | None:
         bigger = dict(job, n_chips=float(count), domain=float(min(domain, count)))
         try:
-            lay = candidates(bigger, v["schedule"])
+            lay = runnable(bigger, v["schedule"])
         except CalculatorInputError:
             return None  # no layout at all: more data-parallel replicas than sequences
         # Only the leanest of each shape can decide whether any fits: FSDP, full recomputation, micro-batch 1 need the least memory.
@@ -195,7 +207,9 @@ def _min_chips(v: dict, job: dict) -> dict:
 def plan_layout(v: dict):
     """Search every valid layout and explain the choice, its binding constraint and the runner-ups."""
     job = resolve_job(v, tuple(f.name for f in JOB_FIELDS))
-    lay = candidates(job, v["schedule"])
+    if job["framework"]:
+        check_schedule(job["framework"], v["schedule"])
+    lay = runnable(job, v["schedule"])
     result = evaluate(job, lay)
     speed, fits = result["tokens_per_s_per_chip"], result["fits_memory"]
     chosen, fastest, near = choose(lay, speed, fits, result["memory_fraction_of_hbm"])
@@ -203,6 +217,10 @@ def plan_layout(v: dict):
     dp = result["dp_degree"]
     outputs = {"layout": layout_dict(lay, chosen, dp), **outputs_of(job, result, bind, chosen)}
     search = step("plan.search", count=(len(speed), "count"), n=(job["n_chips"], "count"), fitting=(int(fits.sum()), "count"))
+    if job["framework"]:  # said right after the search, so no layout below reads as one the framework could run
+        search = [search, restriction_step(job["framework"])]
+    else:
+        search = [search]
     if not fits[chosen]:
         # Nothing fits: said first, with the chip count that would fit; the layout shown is the one needing least memory.
         outputs["no_fit"] = no_fit = _min_chips(v, job)
@@ -211,9 +229,9 @@ def plan_layout(v: dict):
             steps.append(step("plan.min_chips", chips=(no_fit["min_chips"], "count"), below=(no_fit["largest_tried"], "count")))
         else:
             steps.append(step(f"plan.no_min_chips_{no_fit['reason']}", below=(no_fit["largest_tried"], "count")))
-        steps.append(search)
+        steps += search
     else:
-        steps = [search, step("plan.best", layout=describe(lay, fastest, dp), mfu=(float(result["mfu"][fastest]), "fraction"))]
+        steps = [*search, step("plan.best", layout=describe(lay, fastest, dp), mfu=(float(result["mfu"][fastest]), "fraction"))]
         if chosen != fastest:
             steps.append(step("plan.simplest", count=(near, "count"), tolerance=(TOLERANCE, "fraction"), layout=describe(lay, chosen, dp),
                               mfu=(float(result["mfu"][chosen]), "fraction"), margin=(1 - speed[chosen] / speed[fastest], "fraction")))

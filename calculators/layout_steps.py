@@ -3,6 +3,7 @@
 import numpy as np
 
 from .errors import CalculatorInputError
+from .layout_framework import check_supported
 from .layout_inputs import JOB_FIELDS, LAYOUT_FIELDS, MODEL_FIELDS, SCHEDULES, check_layout, resolve_job
 from .layout_model import MEMORY_PARTS, TIME_PARTS, binding, binding_share, evaluate, flops_per_token, shape_efficiency
 from .registry import Calculator, register
@@ -164,6 +165,8 @@ def evaluate_layout(v: dict):
     """Score one layout: step time and its exposed parts, memory per chip, MFU and the binding constraint."""
     job = resolve_job(v, tuple(f.name for f in JOB_FIELDS + LAYOUT_FIELDS))
     lay = layout_arrays(v)
+    if job["framework"]:
+        check_supported(job["framework"], lay, SCHEDULES)
     check_layout(job, lay["tp"], lay["pp"], lay["vs"], lay["ep"], lay["cp"], lay["mb"], lay["zero"], lay["etp"])
     result = evaluate(job, lay)
     bind = binding(result)

@@ -171,4 +171,7 @@ def plan_lines(result: dict, lang: str = "en") -> list[str]:
                                                   margin=pct(values["margin"][0])))
         elif key == "plan.fastest_is_simplest":
             lines.append(words["fastest_is_simplest"].format(tolerance=pct(item["values"]["tolerance"][0])))
+        elif key in ("plan.framework", "plan.framework_all"):  # the search was narrowed to what the job's framework can run
+            text = render([item], lang)[0]
+            lines.append(text[:1].upper() + text[1:] + ".")
     return lines
