@@ -10,7 +10,7 @@ from service.configs import options
 FALLBACK = {
     "megatron-lm": {
         "tp_degree": ("--tensor-model-parallel-size",), "pp_degree": ("--pipeline-model-parallel-size",),
-        "virtual_stages": ("--virtual-pipeline-model-parallel-size",), "layers_per_virtual_stage": ("--num-layers-per-virtual-pipeline-stage",),
+        "virtual_stages": ("--num-virtual-stages-per-pipeline-rank", "--virtual-pipeline-model-parallel-size"), "layers_per_virtual_stage": ("--num-layers-per-virtual-pipeline-stage",),
         "cp_degree": ("--context-parallel-size",), "ep_degree": ("--expert-model-parallel-size",),
         "expert_tp_degree": ("--expert-tensor-parallel-size",), "micro_batch": ("--micro-batch-size",),
         "global_batch": ("--global-batch-size",), "seq_len": ("--seq-length", "--encoder-seq-length"),
@@ -19,7 +19,9 @@ FALLBACK = {
         "moe_experts": ("--num-experts",), "moe_top_k": ("--moe-router-topk",),
         "recompute": ("--recompute-granularity", "--recompute-activations"), "precision": ("--fp8-format", "--bf16", "--fp16"),
         "distributed_optimizer": ("--use-distributed-optimizer",), "sequence_parallel": ("--sequence-parallel",),
-        "tp_comm_overlap": ("--tp-comm-overlap",), "zero_stage": ("--zero-stage",),
+        "tp_comm_overlap": ("--tp-comm-overlap",), "zero_stage": ("--zero-stage", "--data-parallel-sharding-strategy"),
+        "fsdp2": ("--use-torch-fsdp2", "--use-megatron-fsdp"), "moe_d_ff": ("--moe-ffn-hidden-size",),
+        "group_query_attention": ("--group-query-attention",), "n_layers_encoder": (),
     },
     "nemo": {
         "tp_degree": ("model.tensor_model_parallel_size",), "pp_degree": ("model.pipeline_model_parallel_size",),
@@ -101,15 +103,19 @@ SYNONYMS = {"nnodes": "n_nodes", "num_nodes": "n_nodes", "nproc_per_node": "gpus
 
 
 def field_of(framework: str, name: str) -> str | None:
-    """The layout fact option `name` of `framework` sets, or None."""
-    entry = options.entry(framework, name)
-    if entry and entry.get("layout_field"):
-        field = entry["layout_field"]
-        return SYNONYMS.get(field, field)
+    """The layout fact option `name` of `framework` sets, or None.
+
+    The code's own names come first where it reads the value in a way of its own (layers per virtual stage
+    give the number of stages; a distributed-optimizer switch is ZeRO-1); data/options' layout_field otherwise.
+    """
     spelling = options.canonical(framework, name) or name
     for field, names in FALLBACK.get(framework, {}).items():
         if name in names or spelling in names:
             return field
+    entry = options.entry(framework, name)
+    if entry and entry.get("layout_field"):
+        field = entry["layout_field"]
+        return SYNONYMS.get(field, field)
     return None
 
 

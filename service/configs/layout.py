@@ -9,12 +9,13 @@ from service.configs.setting import ParsedConfig
 DEGREES = ("tp_degree", "pp_degree", "cp_degree", "ep_degree", "virtual_stages", "fsdp_degree", "dp_degree", "expert_tp_degree")
 COUNTS = ("micro_batch", "global_batch", "seq_len", "n_layers", "d_model", "n_heads", "n_kv_heads", "d_ff", "vocab_size",
           "moe_experts", "moe_top_k", "grad_accum", "local_batch", "n_nodes", "gpus_per_node", "world_size", "layers_per_virtual_stage",
-          "pp_microbatches")
-FLAGS = ("sequence_parallel", "tp_comm_overlap", "distributed_optimizer", "reshard")
+          "pp_microbatches", "moe_d_ff")
+FLAGS = ("sequence_parallel", "tp_comm_overlap", "distributed_optimizer", "reshard", "fsdp2", "group_query_attention")
 # Frameworks whose unset degrees are 1 by their own defaults (Megatron's argparse, ModelParallelConfig, the launchers).
 _DEGREE_DEFAULTS = ("megatron-lm", "nemo", "megatron-bridge", "torchtitan", "maxtext", "accelerate", "deepspeed")
 _SHARDING = {"full_shard": 3, "1": 3, "shard_grad_op": 2, "2": 2, "no_shard": 0, "3": 0, "hybrid_shard": 3, "4": 3,
-             "hybrid_shard_zero2": 2, "_hybrid_shard_zero2": 2, "5": 2}
+             "hybrid_shard_zero2": 2, "_hybrid_shard_zero2": 2, "5": 2,
+             "optim": 1, "optim_grads": 2, "optim_grads_params": 3}  # the last three: Megatron's --data-parallel-sharding-strategy
 
 
 @dataclass
@@ -232,6 +233,8 @@ def _data_parallel(config, facts, world, model_parallel, out, notes) -> None:
             stage = 3  # FULL_SHARD is accelerate's default sharding strategy
         elif kind in ("MULTI_GPU", "NO", "") and stage is None:
             stage = 0
+    if stage is None and v.get("fsdp2"):
+        stage = 3
     if stage is None and v.get("distributed_optimizer"):
         stage = 1
     if stage is None and config.framework in ("megatron-lm", "nemo", "megatron-bridge", "deepspeed"):
