@@ -147,20 +147,21 @@ def _zero(value) -> int | None:
     return None
 
 
-def world_size(config: ParsedConfig, facts: Facts) -> tuple[int | None, str]:
-    """The number of GPUs or chips the configuration starts, and how it was told (or why it could not be)."""
+def world_size(config: ParsedConfig, facts: Facts, lang: str = "en") -> tuple[int | None, str]:
+    """The number of GPUs or chips the configuration starts, and how it was told."""
+    from service.i18n.messages import messages
+
+    m = messages(lang)["config"]
     values = facts.values
     if values.get("world_size"):
-        return int(values["world_size"]), "from " + " and ".join(facts.by["world_size"])
+        return int(values["world_size"]), m["world_options"].format(options=", ".join(f"`{n}`" for n in facts.by["world_size"]))
     if values.get("gpus_per_node"):
         nodes = int(values.get("n_nodes") or 1)
-        how = f"{nodes} node(s) × {int(values['gpus_per_node'])} per node ({', '.join(facts.by.get('n_nodes', []) + facts.by['gpus_per_node'])})"
-        return nodes * int(values["gpus_per_node"]), how
+        names = ", ".join(f"`{n}`" for n in facts.by.get("n_nodes", []) + facts.by["gpus_per_node"])
+        return nodes * int(values["gpus_per_node"]), m["world_nodes"].format(nodes=nodes, per=int(values["gpus_per_node"]), options=names)
     if config.framework == "maxtext" and not facts.fills and any(k in facts.by for k in DEGREES):
         degrees = [values.get(k, 1) for k in ("tp_degree", "pp_degree", "cp_degree", "ep_degree", "fsdp_degree", "dp_degree")]
-        return math.prod(int(d) for d in degrees), "the product of the ici_* and dcn_* parallelism degrees (MaxText requires it to equal the device count)"
-    if "gpus_per_node" in facts.unreadable or "world_size" in facts.unreadable:
-        return None, "the launcher's process count is not a number here"
+        return math.prod(int(d) for d in degrees), m["world_maxtext"]
     return None, ""
 
 

@@ -101,7 +101,7 @@ def describe(config: ParsedConfig, text: str, lang: str, blocks: list | None = N
     m = messages(lang)["config"]
     listed, unknown = explained_options(config, lang)
     facts = layouts.read_facts(config)
-    world, world_from = layouts.world_size(config, facts)
+    world, world_from = layouts.world_size(config, facts, lang)
     prose = prose_of(text, blocks or [])
     if world is None:
         stated = job.stated_gpus(prose) or job.stated_gpus(text)
@@ -111,27 +111,27 @@ def describe(config: ParsedConfig, text: str, lang: str, blocks: list | None = N
     chip_entry = job.stated_chip(text)
     chip_stated = chip_entry is not None
     chip_entry = chip_entry or job.default_chip(config.framework)
-    questions, notes = [], list(config.notes) + layout_notes
+    questions, notes, skipped = [], list(config.notes) + layout_notes, []
     if world is None:
         questions.append(m["ask_world"])
     evaluation, plan, model_how = None, None, ""
     model_fields, model_how = job.model_inputs(facts, config, prose + "\n" + text)
     inputs = None
     if world and model_fields:
-        inputs = _calculator_inputs(layout, world, model_fields, chip_entry, facts, notes, m)
+        inputs = _calculator_inputs(layout, world, model_fields, chip_entry, facts, skipped, m)
     elif not model_fields:
         questions.append(m["ask_model"])
     if inputs is not None:
         try:
             evaluation = calculators.run("evaluate_layout", inputs)
         except CalculatorInputError as exc:
-            notes.append(m["not_evaluated"].format(reason=str(exc)))
+            skipped.append(m["not_evaluated"].format(reason=str(exc)))
         if evaluation is not None:
             job_inputs = {k: val for k, val in inputs.items() if k not in job.layout_inputs(layout) or k == "precision"}
             try:
                 plan = calculators.run("plan_layout", job_inputs)
             except CalculatorInputError as exc:
-                notes.append(m["not_planned"].format(reason=str(exc)))
+                skipped.append(m["not_planned"].format(reason=str(exc)))
     context = rules.Context(config, facts, layout, world, chip_entry, chip_stated, evaluation)
     problems = rules.problems(context, lang)
     result = {
@@ -141,7 +141,7 @@ def describe(config: ParsedConfig, text: str, lang: str, blocks: list | None = N
         "chip": {"id": chip_entry["id"], "name": chip_entry["name"], "assumed": not chip_stated},
         "model": {"from": model_how, **({k: model_fields[k] for k in model_fields})} if model_fields else None,
         "evaluation": _trimmed(evaluation), "problems": problems, "suggestion": None,
-        "unresolved": config.unresolved, "unreadable": notes, "includes": config.files, "questions": questions,
+        "unresolved": config.unresolved, "unreadable": notes, "not_evaluated": skipped, "includes": config.files, "questions": questions,
     }
     if evaluation is not None and plan is not None:
         result["suggestion"] = _trim_suggestion(suggest.suggestion(config, plan, evaluation))

@@ -191,7 +191,10 @@ def _cases(c: Context, rule_id: str, key: str):
         condition = re.match(r"^\s*([\w.\-]+)", when)
         if condition and not when.startswith("always") and c.config.has(condition.group(1)):
             names.append(condition.group(1))
-        found.append((names, key, {"effect": case.get("effect", ""), "replacement": case.get("replacement", ""),
+        detail = key
+        if key == "ignored_case" and when.startswith("always"):
+            detail, when = "ignored_always", when.removeprefix("always").strip(" ()") or when
+        found.append((names, detail, {"effect": case.get("effect", ""), "replacement": case.get("replacement", ""),
                                    "when": when, "option": pattern}))
     return found
 

@@ -63,8 +63,8 @@ def _option_values(config: ParsedConfig, key: str, value, proposed: dict) -> lis
                 return [("--use-distributed-optimizer", None)]
             if value == 1:
                 return [("--use-distributed-optimizer", True)]
-            if value == 3:
-                return [("--use-torch-fsdp2", True)]
+            if value == 3:  # FSDP2 refuses Megatron's distributed optimizer beside it
+                return [("--use-distributed-optimizer", None)] * config.has("--use-distributed-optimizer") + [("--use-torch-fsdp2", True)]
             return [("--use-distributed-optimizer", True)]  # Megatron's sharding stops at the optimizer state (ZeRO-1)
         if fw in ("nemo",):
             return [("model.optim.name", "distributed_fused_adam" if value else "fused_adam")]

@@ -5,6 +5,7 @@ from functools import lru_cache
 from calculators import catalog
 from calculators import working as calculator_working
 
+from service import configs
 from service.explain import followup, restate
 from service.explain.document import Document, analyse
 from service.i18n import arabic
@@ -34,13 +35,14 @@ def explain_offline(text: str, lang: str | None = None, context: str = "") -> di
     checks with what it changes; only `text`'s own terms are explained.
     """
     lang = lang or arabic.detect_language(text)
+    text, config = configs.split(text, lang)  # a training configuration is read as one (service/configs); the prose around it as prose
     previous = _analysed(context, lang) if context.strip() else None
     doc = analyse(text, lang, previous)
     is_followup = previous is not None and not doc.calculations and followup.retarget(doc, previous)
     markdown = compose(doc, is_followup)
     skipped = messages(doc.lang)["notes"]["calculation_skipped"]
     warnings = [c["warning"] for c in doc.corrections] + [skipped.format(reason=f) for f in doc.failures]
-    return {
+    return configs.attach({
         "explanation": markdown,
         "language": lang,
         "backend": "offline",
@@ -51,7 +53,7 @@ def explain_offline(text: str, lang: str | None = None, context: str = "") -> di
         "plain": restate.plain(doc) if not is_followup else "",
         "figures": [f.to_dict() for f in doc.figures],
         "claims": [c.to_dict() for c in doc.claims],
-    }
+    }, config, lang)
 
 
 @lru_cache(maxsize=16)
