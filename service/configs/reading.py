@@ -96,19 +96,25 @@ def read(text: str, lang: str = "en") -> dict | None:
     return describe(config, text, lang, blocks)
 
 
-def describe(config: ParsedConfig, text: str, lang: str, blocks: list | None = None) -> dict:
-    """The `config` object of one parsed configuration (`text` is the whole input, for a chip or GPU count stated in prose)."""
+def describe(config: ParsedConfig, text: str, lang: str, blocks: list | None = None, given: dict | None = None) -> dict:
+    """The `config` object of one parsed configuration (`text` is the whole input, for a chip or GPU count stated in prose).
+
+    `given` overrides what the configuration says or lacks: n_chips, chip, model (`unjargon plan --from-config`).
+    """
     m = messages(lang)["config"]
+    given = given or {}
     listed, unknown = explained_options(config, lang)
     facts = layouts.read_facts(config)
     world, world_from = layouts.world_size(config, facts, lang)
     prose = prose_of(text, blocks or [])
+    if given.get("n_chips"):
+        world, world_from = int(given["n_chips"]), m["world_given"]
     if world is None:
         stated = job.stated_gpus(prose) or job.stated_gpus(text)
         if stated:
             world, world_from = stated, m["world_from_text"]
     layout, layout_notes = layouts.layout(config, facts, world)
-    chip_entry = job.stated_chip(text)
+    chip_entry = calculators.catalog.hardware().get("chip", given["chip"]) if given.get("chip") else job.stated_chip(text)
     chip_stated = chip_entry is not None
     chip_entry = chip_entry or job.default_chip(config.framework)
     questions, notes, skipped = [], list(config.notes) + layout_notes, []
@@ -116,6 +122,8 @@ def describe(config: ParsedConfig, text: str, lang: str, blocks: list | None = N
         questions.append(m["ask_world"])
     evaluation, plan, model_how = None, None, ""
     model_fields, model_how = job.model_inputs(facts, config, prose + "\n" + text)
+    if given.get("model"):
+        model_fields, model_how = {"model": calculators.catalog.models().get("model", given["model"])["id"]}, "given"
     inputs = None
     if world and model_fields:
         inputs = _calculator_inputs(layout, world, model_fields, chip_entry, facts, skipped, m)
@@ -126,12 +134,11 @@ def describe(config: ParsedConfig, text: str, lang: str, blocks: list | None = N
             evaluation = calculators.run("evaluate_layout", inputs)
         except CalculatorInputError as exc:
             skipped.append(m["not_evaluated"].format(reason=str(exc)))
-        if evaluation is not None:
-            job_inputs = {k: val for k, val in inputs.items() if k not in job.layout_inputs(layout) or k == "precision"}
-            try:
-                plan = calculators.run("plan_layout", job_inputs)
-            except CalculatorInputError as exc:
-                skipped.append(m["not_planned"].format(reason=str(exc)))
+        job_inputs = {k: val for k, val in inputs.items() if k not in job.layout_inputs(layout) or k == "precision"}
+        try:
+            plan = calculators.run("plan_layout", job_inputs)
+        except CalculatorInputError as exc:
+            skipped.append(m["not_planned"].format(reason=str(exc)))
     context = rules.Context(config, facts, layout, world, chip_entry, chip_stated, evaluation)
     problems = rules.problems(context, lang)
     result = {
@@ -143,8 +150,8 @@ def describe(config: ParsedConfig, text: str, lang: str, blocks: list | None = N
         "evaluation": _trimmed(evaluation), "problems": problems, "suggestion": None,
         "unresolved": config.unresolved, "unreadable": notes, "not_evaluated": skipped, "includes": config.files, "questions": questions,
     }
-    if evaluation is not None and plan is not None:
-        result["suggestion"] = _trim_suggestion(suggest.suggestion(config, plan, evaluation))
+    if plan is not None:
+        result["suggestion"] = _trim_suggestion(suggest.suggestion(config, plan, evaluation, layout))
     return calculators.jsonable(result)
 
 

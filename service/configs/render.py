@@ -102,9 +102,11 @@ def _suggestion_lines(suggestion: dict, m: dict) -> list[str]:
     verdict = suggestion["verdict"]
     if verdict == "same":
         return [m["suggestion_same"]]
+    if verdict == "none_fits":
+        return [m["suggestion_none_fits"].format(layout=layout, fraction=human(suggestion["memory_fraction_of_hbm"], "fraction"))]
     if verdict == "within_error":
         return [m["suggestion_within"].format(layout=layout, margin=f"{(margin or 0):.0%}", error=error)]
-    key = "suggestion_better" if verdict == "better" else "suggestion_fits"
+    key = {"better": "suggestion_better", "fits": "suggestion_fits", "replaces": "suggestion_replaces"}[verdict]
     lines = [m[key].format(layout=layout, margin=f"{(margin or 0):.0%}", mfu=human(suggestion["mfu"], "fraction"), error=error,
                            fraction=human(suggestion["memory_fraction_of_hbm"], "fraction"))]
     lines += [f"    {edit}" for edit in suggestion["edits"]] if suggestion["edits"] else []

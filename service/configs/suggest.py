@@ -12,14 +12,22 @@ COMPARED = ("tp_degree", "pp_degree", "virtual_stages", "cp_degree", "ep_degree"
 _ZERO_WORDS = {"accelerate1": {0: "NO_SHARD", 2: "SHARD_GRAD_OP", 3: "FULL_SHARD"}}
 
 
-def suggestion(config: ParsedConfig, plan: dict, evaluation: dict) -> dict:
-    """DESIGN.md's suggestion: the planner's layout, the option edits that give it, and the margin over the config's own."""
-    chosen, own = plan["outputs"], evaluation["outputs"]
-    margin = chosen["tokens_per_s_per_chip"] / own["tokens_per_s_per_chip"] - 1 if own["tokens_per_s_per_chip"] else None
-    current, proposed = own["layout"], chosen["layout"]
-    changes = {key: proposed[key] for key in COMPARED if proposed.get(key) != current.get(key)}
-    fits_better = chosen.get("fits_memory") and not own.get("fits_memory")
-    if not changes:
+def suggestion(config: ParsedConfig, plan: dict, evaluation: dict | None, layout: dict) -> dict:
+    """DESIGN.md's suggestion: the planner's layout, the option edits that give it, and the margin over the config's own.
+
+    Without an evaluation (the configuration's own layout cannot run) the planner's layout replaces it.
+    """
+    chosen = plan["outputs"]
+    own = evaluation["outputs"] if evaluation else None
+    margin = chosen["tokens_per_s_per_chip"] / own["tokens_per_s_per_chip"] - 1 if own and own["tokens_per_s_per_chip"] else None
+    current, proposed = (own["layout"] if own else layout), chosen["layout"]
+    changes = {key: proposed[key] for key in COMPARED if proposed.get(key) != current.get(key, 1 if key.endswith(("_degree", "stages")) else None)}
+    fits_better = own is not None and chosen.get("fits_memory") and not own.get("fits_memory")
+    if not chosen.get("fits_memory"):
+        verdict = "none_fits"  # the planner's best does not fit either: more chips are needed, not other options
+    elif own is None:
+        verdict = "replaces" if changes else "same"
+    elif not changes:
         verdict = "same"
     elif fits_better:
         verdict = "fits"
@@ -27,7 +35,7 @@ def suggestion(config: ParsedConfig, plan: dict, evaluation: dict) -> dict:
         verdict = "better"
     else:
         verdict = "within_error"
-    edits = edit_lines(config, changes, proposed) if verdict in ("better", "fits") else []
+    edits = edit_lines(config, changes, proposed) if verdict in ("better", "fits", "replaces") else []
     return {"layout": proposed, "mfu": chosen["mfu"], "tokens_per_s_per_chip": chosen["tokens_per_s_per_chip"],
             "memory_fraction_of_hbm": chosen["memory_fraction_of_hbm"], "fits_memory": chosen["fits_memory"],
             "margin": margin, "planner_error": PLANNER_ERROR, "verdict": verdict, "changes": changes, "edits": edits,
