@@ -12,6 +12,10 @@ def plan_command(argv: list[str]) -> int:
     """Run plan_layout and print the chosen layout, its breakdowns and the runner-ups (or --json)."""
     import calculators
 
+    if any(arg == "--from-config" or arg.startswith("--from-config=") for arg in argv):
+        from service.cli.plan_config import plan_from_config
+
+        return plan_from_config(argv)
     variants, as_json = read_inputs(PLANNER, argv, prog="unjargon plan")
     results = [calculators.run(PLANNER, variant) for variant in variants]
     if as_json:

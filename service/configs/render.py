@@ -105,7 +105,7 @@ def _suggestion_lines(suggestion: dict, m: dict) -> list[str]:
     if verdict == "none_fits":
         return [m["suggestion_none_fits"].format(layout=layout, fraction=human(suggestion["memory_fraction_of_hbm"], "fraction"))]
     if verdict == "within_error":
-        return [m["suggestion_within"].format(layout=layout, margin=f"{(margin or 0):.0%}", error=error)]
+        return [m["suggestion_within"].format(layout=layout, margin=f"{(margin or 0):+.0%}", error=error)]
     key = {"better": "suggestion_better", "fits": "suggestion_fits", "replaces": "suggestion_replaces"}[verdict]
     lines = [m[key].format(layout=layout, margin=f"{(margin or 0):.0%}", mfu=human(suggestion["mfu"], "fraction"), error=error,
                            fraction=human(suggestion["memory_fraction_of_hbm"], "fraction"))]
