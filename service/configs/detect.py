@@ -71,7 +71,7 @@ def blocks(text: str) -> list[Block]:
 
 def _mostly_config(text: str, form: str) -> bool:
     """Whether the whole input is a configuration rather than prose with some in it."""
-    lines = [line for line in text.splitlines() if line.strip()]
+    lines = [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
     if form == "json":
         return True
     matcher = {"shell": _SHELL_LINE, "yaml": _YAML_LINE, "toml": _TOML_LINE}[form]
@@ -83,7 +83,7 @@ def _is_prose(line: str) -> bool:
     """A line of sentences: several words of letters, ending as sentences do or long, with no option syntax."""
     words = line.split()
     letters = sum(1 for word in words if re.fullmatch(r"[^\W\d_][\w'’,.;:?!()-]*", word))
-    return len(words) >= 6 and letters >= 0.7 * len(words) and not _FLAG.search(line) and "=" not in line
+    return len(words) >= 3 and letters >= 0.7 * len(words) and not _FLAG.search(line) and "=" not in line
 
 
 def _pasted_runs(text: str) -> list[Block]:
@@ -118,8 +118,8 @@ def _pasted_runs(text: str) -> list[Block]:
 
 
 def _line_kind(line: str) -> str | None:
-    if not line.strip():
-        return "blank"
+    if not line.strip() or line.lstrip().startswith("#"):
+        return "blank"  # a comment continues whatever block it sits in
     if _is_prose(line):
         return None
     if _SHELL_LINE.match(line) or len(_FLAG.findall(line)) >= 2 or len(_OVERRIDES.findall(line)) >= 2:

@@ -110,6 +110,8 @@ class Interpreter:
             if value is None:
                 return match.group(0)
             return " ".join(value) if isinstance(value, list) else value
+        # "${ARGS[@]}" gives each element as its own word: read like the unquoted form, whose words are split again below.
+        text = re.sub(r'"(\$\{[A-Za-z_][A-Za-z0-9_]*\[[@*]\]\})"', r"\1", text)
         previous = None
         for _ in range(8):  # a value may hold further references; bounded, so a self-reference cannot loop
             if text == previous:
