@@ -31,8 +31,8 @@ def _guess_format(text: str) -> str | None:
     stripped = text.strip()
     if not stripped:
         return None
-    if stripped.startswith("{") and stripped.rstrip().endswith("}"):
-        return "json"
+    if stripped.startswith("{") and ('":' in stripped or stripped.endswith("}")):
+        return "json"  # also when it does not close: the JSON parser then names the line
     lines = [line for line in stripped.splitlines() if line.strip() and not line.strip().startswith("#")]
     if not lines:
         return None

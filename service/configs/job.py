@@ -30,7 +30,7 @@ def stated_chip(text: str) -> dict | None:
         for alias in (entry["id"], entry["name"], *entry.get("aliases", [])):
             if len(alias) < 3 or not re.search(r"\d", alias):
                 continue
-            if re.search(rf"(?<![\w-]){re.escape(alias)}(?![\w])", text, re.I) and (best is None or len(alias) > best[0]):
+            if re.search(rf"(?<![\w-]){re.escape(alias)}s?(?![\w])", text, re.I) and (best is None or len(alias) > best[0]):
                 best = (len(alias), entry)
     return best[1] if best else None
 

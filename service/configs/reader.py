@@ -76,9 +76,28 @@ def _framework_from_text(text: str, form: str) -> str | None:
 
 
 def _settle(settings: list[Setting], framework: str) -> list[Setting]:
+    """Settings with their framework; leaves under a key the framework's table explains as a whole (optimizer.params) joined into it."""
+    out: list[Setting] = []
+    joined: dict = {}
     for setting in settings:
         setting.framework = setting.framework or framework
-    return settings
+        parent = None
+        if "." in setting.name and not options.known(setting.framework, setting.name):
+            parts = setting.name.split(".")
+            for cut in range(len(parts) - 1, 0, -1):
+                prefix = ".".join(parts[:cut])
+                if options.known(setting.framework, prefix):
+                    parent = prefix
+                    break
+        if parent is None:
+            out.append(setting)
+            continue
+        rest = setting.name[len(parent) + 1:]
+        if parent not in joined:
+            joined[parent] = Setting(parent, {}, setting.line, setting.framework)
+            out.append(joined[parent])
+        joined[parent].value[rest] = setting.value
+    return out
 
 
 def _read_yaml(text: str) -> ParsedConfig | None:
@@ -147,7 +166,7 @@ def _read_shell(text: str) -> ParsedConfig | None:
             inner, _ = structured.read_json(body)
         except structured.ConfigSyntaxError:
             continue
-        documents += [Setting(s.name, s.value, (s.line or 1) + number - 1, "deepspeed") for s in inner]
+        documents += _settle([Setting(s.name, s.value, (s.line or 1) + number - 1, "deepspeed") for s in inner], "deepspeed")
     if framework is None and not documents:
         if launcher and settings:
             framework = launcher
