@@ -44,7 +44,7 @@ def gist(config: dict, lang: str) -> str:
     """One or two sentences on the configuration: what it is, its first problem or its expected MFU."""
     m = messages(lang)["config"]
     framework = m["framework_names"].get(config["framework"], config["framework"])
-    world = m["gist_world"].format(n=config["world_size"]) if config.get("world_size") else ""
+    world = m["gist_world"].format(n=config["world_size"], unit=render.units(config, m)) if config.get("world_size") else ""
     text = m["gist_intro"].format(framework=framework, world=world)
     if config["problems"]:
         text += " " + m["gist_problems"].format(n=len(config["problems"]), first=config["problems"][0]["why"].split(". ")[0].rstrip(".") + ".")

@@ -108,7 +108,11 @@ def _read_yaml(text: str) -> ParsedConfig | None:
     parsed = ParsedConfig(framework=framework, format="yaml", settings=_settle(settings, framework))
     defaults = parsed.value("defaults")
     if isinstance(defaults, list) and defaults:
-        parsed.files += [str(item if not isinstance(item, dict) else next(iter(item.items()))) for item in defaults]
+        for item in defaults:  # Hydra's defaults list: other config files this one is composed with
+            if isinstance(item, dict):
+                parsed.files += [f"{key}: {value}" for key, value in item.items()]
+            elif str(item) != "_self_":
+                parsed.files.append(str(item))
     for key in ("base_config", "base_config_path"):
         if parsed.value(key):
             parsed.files.append(str(parsed.value(key)))

@@ -38,7 +38,7 @@ def section(config: dict, lang: str) -> str:
     lines = [f"## {m['heading']}", m["intro"].format(framework=framework, where=where), ""]
     lines.append(m["layout_line"].format(layout=describe_layout(config["layout"])))
     if config.get("world_size"):
-        lines.append(m["world_line"].format(n=config["world_size"], how=config.get("world_size_from") or ""))
+        lines.append(m["world_line"].format(n=config["world_size"], unit=units(config, m), how=config.get("world_size_from") or ""))
     evaluation = config.get("evaluation")
     if evaluation:
         out = evaluation["outputs"]
@@ -64,7 +64,7 @@ def section(config: dict, lang: str) -> str:
     if config["problems"]:
         for problem in config["problems"]:
             options = ", ".join(f"`{name}`" for name in problem["options"])
-            lines.append(m["problem_line"].format(options=options, why=problem["why"]))
+            lines.append(m["problem_line"].format(options=options, why=problem["why"]) if options else f"- {problem['why']}")
     else:
         lines.append(m["no_problems"])
     suggestion = config.get("suggestion")
@@ -93,6 +93,11 @@ def section(config: dict, lang: str) -> str:
         lines.append("")
         lines.append(m["unknown_line"].format(names=join_names([f"`{n}`" for n in config["unknown_options"]], lang)))
     return "\n".join(lines).rstrip() + "\n"
+
+
+def units(config: dict, m: dict) -> str:
+    """GPUs, or chips for a TPU job."""
+    return m["unit_chips"] if str((config.get("chip") or {}).get("id", "")).startswith("tpu") else m["unit_gpus"]
 
 
 def _suggestion_lines(suggestion: dict, m: dict) -> list[str]:

@@ -169,7 +169,8 @@ def _does_not_fit(c: Context):
     # Raised only beyond the whole memory by more than the planner's validated error: an estimate between the 80%
     # line and that is a risk the evaluation line states, not a mistake of the file.
     if fraction is not None and fraction > 1.0 + PLANNER_ERROR:
-        return [(c.by("tp_degree", "pp_degree", "zero_stage", "micro_batch", "recompute"), "does_not_fit",
+        return [(c.by("tp_degree", "pp_degree", "cp_degree", "fsdp_degree", "dp_degree", "zero_stage", "distributed_optimizer", "fsdp2",
+                      "micro_batch", "per_device_batch", "local_batch", "recompute"), "does_not_fit",
                  {"fraction": f"{fraction:.0%}", "memory": f"{out['memory_bytes_per_chip'] / 1e9:.0f} GB"})]
     return []
 

@@ -22,6 +22,7 @@ def suggestion(config: ParsedConfig, plan: dict, evaluation: dict | None, layout
     margin = chosen["tokens_per_s_per_chip"] / own["tokens_per_s_per_chip"] - 1 if own and own["tokens_per_s_per_chip"] else None
     current, proposed = (own["layout"] if own else layout), chosen["layout"]
     changes = {key: proposed[key] for key in COMPARED if proposed.get(key) != current.get(key, 1 if key.endswith(("_degree", "stages")) else None)}
+    dp_changed = proposed.get("dp_degree") != current.get("dp_degree")
     fits_better = own is not None and chosen.get("fits_memory") and not own.get("fits_memory")
     if not chosen.get("fits_memory"):
         verdict = "none_fits"  # the planner's best does not fit either: more chips are needed, not other options
@@ -35,20 +36,46 @@ def suggestion(config: ParsedConfig, plan: dict, evaluation: dict | None, layout
         verdict = "better"
     else:
         verdict = "within_error"
-    edits = edit_lines(config, changes, proposed) if verdict in ("better", "fits", "replaces") else []
+    edits = edit_lines(config, changes, proposed, dp_changed) if verdict in ("better", "fits", "replaces") else []
     return {"layout": proposed, "mfu": chosen["mfu"], "tokens_per_s_per_chip": chosen["tokens_per_s_per_chip"],
             "memory_fraction_of_hbm": chosen["memory_fraction_of_hbm"], "fits_memory": chosen["fits_memory"],
             "margin": margin, "planner_error": PLANNER_ERROR, "verdict": verdict, "changes": changes, "edits": edits,
             "plan": plan}
 
 
-def edit_lines(config: ParsedConfig, changes: dict, proposed: dict) -> list[str]:
+def edit_lines(config: ParsedConfig, changes: dict, proposed: dict, dp_changed: bool = False) -> list[str]:
     """Each change as the line to write in the configuration ("--tensor-model-parallel-size 4", "zero_optimization.stage: 2")."""
     lines = []
     for key, value in changes.items():
         for name, written in _option_values(config, key, value, proposed):
             lines.append(render(config, name, written))
+    if dp_changed and "zero_stage" not in changes:
+        lines += [render(config, name, value) for name, value in _data_parallel_edits(config, proposed)]
+    if proposed.get("tp_degree") == 1:  # sequence parallelism and its overlap only act with tensor parallelism
+        from service.configs.fields import field_of
+
+        for setting in config.settings:
+            if field_of(setting.framework, setting.name) in ("sequence_parallel", "tp_comm_overlap") and setting.value not in (False, None):
+                lines.append(render(config, setting.name, None if setting.name.startswith("-") else False))
     return list(dict.fromkeys(lines))
+
+
+def _data_parallel_edits(config: ParsedConfig, proposed: dict) -> list[tuple[str, object]]:
+    """Where the data-parallel degrees are written out (MaxText, torchtitan), the one to change with the others; -1 fills itself."""
+    dp, sharded = proposed["dp_degree"], proposed.get("zero_stage") == 3
+    if config.framework == "maxtext":
+        outer = 1
+        for name in ("dcn_fsdp_parallelism", "dcn_data_parallelism"):
+            value = config.value(name)
+            outer *= value if isinstance(value, int) and value > 0 else 1
+        name = "ici_fsdp_parallelism" if sharded else "ici_data_parallelism"
+        if config.value(name) == -1 or dp % outer:
+            return []
+        return [(name, dp // outer)]
+    if config.framework == "torchtitan":
+        name = "parallelism.data_parallel_shard_degree" if sharded else "parallelism.data_parallel_replicate_degree"
+        return [] if config.value(name) == -1 else [(name, dp)]
+    return []
 
 
 def _own_name(config: ParsedConfig, key: str) -> str | None:
@@ -73,9 +100,12 @@ def _option_values(config: ParsedConfig, key: str, value, proposed: dict) -> lis
                 return [("--use-distributed-optimizer", True)]
             if value == 3:  # FSDP2 refuses Megatron's distributed optimizer beside it
                 return [("--use-distributed-optimizer", None)] * config.has("--use-distributed-optimizer") + [("--use-torch-fsdp2", True)]
-            return [("--use-distributed-optimizer", True)]  # Megatron's sharding stops at the optimizer state (ZeRO-1)
+            return [("--use-distributed-optimizer", True)]  # no ZeRO-2 in Megatron-LM: its distributed optimizer shards the optimizer state (ZeRO-1)
         if fw in ("nemo",):
-            return [("model.optim.name", "distributed_fused_adam" if value else "fused_adam")]
+            if value == 3:
+                return [("model.fsdp", True), ("model.fsdp_sharding_strategy", "full")]
+            return [("model.fsdp", None)] * config.has("model.fsdp") + \
+                [("model.optim.name", "distributed_fused_adam" if value else "fused_adam")]
         if fw == "megatron-bridge":
             return [(_own_name(config, "distributed_optimizer") or "ddp.use_distributed_optimizer", bool(value))]
         if fw == "accelerate":
@@ -112,6 +142,8 @@ def _option_values(config: ParsedConfig, key: str, value, proposed: dict) -> lis
                 return [("--num-layers-per-virtual-pipeline-stage", layers // (pp * value))]
             return [("--num-layers-per-virtual-pipeline-stage", None)]
         return [("--num-virtual-stages-per-pipeline-rank", value if value > 1 else None)]
+    if key == "virtual_stages" and value == 1 and fw in ("nemo", "megatron-bridge"):
+        return [(_own_name(config, key) or "model.virtual_pipeline_model_parallel_size", None)]  # null: no interleaving
     if key == "micro_batch" and fw == "maxtext":
         return [("per_device_batch_size", value)]
     if key == "micro_batch" and fw == "torchtitan" and proposed.get("pp_degree", 1) == 1:
