@@ -142,3 +142,15 @@ def test_claude_gets_the_parsed_config_as_a_tool_result(monkeypatch):
     parsed = json.loads(messages[2]["content"][0]["content"])
     assert parsed["framework"] == "megatron-lm" and {p["rule"] for p in parsed["problems"]} >= {"sequence_parallel_without_tp"}
     assert result["config"]["world_size"] == 16 and result["calculations"] == []
+
+
+def test_the_web_page_renders_the_config_section():
+    from service.http.html import render_result
+
+    result = explain_offline("Is this layout sensible on 128 H100s?\n```yaml\ntrainer:\n  devices: 8\n  num_nodes: 16\nmodel:\n"
+                             "  tensor_model_parallel_size: 4\n  pipeline_model_parallel_size: 4\n  virtual_pipeline_model_parallel_size: 3\n"
+                             "  micro_batch_size: 1\n  global_batch_size: 2048\n  encoder_seq_length: 4096\n  num_layers: 40\n"
+                             "  hidden_size: 5120\n  num_attention_heads: 40\n```\n", "en")
+    html = render_result(result)["html"]
+    assert "<h2>The configuration</h2>" in html and "<h3>Problems found</h3>" in html
+    assert "virtual_pipeline_model_parallel_size" in html and "<pre><code>" in html  # the edits, as a block to copy
