@@ -2,9 +2,6 @@
 
 import json
 import re
-import tomllib
-
-import yaml
 
 from service.configs.setting import Setting
 
@@ -19,6 +16,8 @@ class ConfigSyntaxError(ValueError):
 
 def read_yaml(text: str) -> list[Setting]:
     """Every leaf of a YAML document as a dotted key (lists of scalars as one value), with its 1-based line."""
+    import yaml  # here: the parser costs a process 10 ms at import, which a text without YAML never needs
+
     try:
         documents = list(yaml.compose_all(text, Loader=yaml.SafeLoader))
     except yaml.MarkedYAMLError as exc:
@@ -37,6 +36,8 @@ def read_yaml(text: str) -> list[Setting]:
 
 
 def _walk_yaml(node, prefix: str, out: list, constructor) -> None:
+    import yaml
+
     if isinstance(node, yaml.MappingNode):
         for key_node, value_node in node.value:
             key = str(key_node.value)
@@ -53,6 +54,8 @@ def _walk_yaml(node, prefix: str, out: list, constructor) -> None:
 
 
 def _yaml_value(node, constructor):
+    import yaml
+
     try:
         return constructor.construct_object(node, deep=True)
     except yaml.YAMLError:
@@ -90,6 +93,8 @@ def _is_reference(value) -> bool:
 
 def read_toml(text: str) -> list[Setting]:
     """Every leaf of a TOML file as a dotted key with its line."""
+    import tomllib
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
