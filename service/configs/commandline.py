@@ -58,8 +58,11 @@ def read_command(words: list[str]) -> dict:
     {"launcher": "torchrun" | None, "launcher_options": [(name, value)], "program": "pretrain_gpt.py" | None,
      "options": [(name, value)], "positional": [words]}
     """
-    head = words[0].rsplit("/", 1)[-1] if words else ""
-    launcher, launcher_options, rest = None, [], list(words)
+    rest = list(words)
+    if rest[:2] == ["uv", "run"]:  # `uv run python ...` runs what follows in the project's environment
+        rest = rest[2:]
+    head = rest[0].rsplit("/", 1)[-1] if rest else ""
+    launcher, launcher_options = None, []
     # srun/mpirun wrap the real launcher: their options first, then what they start.
     if head in ("srun", "mpirun"):
         found, stop = _options(rest[1:], stop_at_program=True)
@@ -75,10 +78,8 @@ def read_command(words: list[str]) -> dict:
         rest = rest[skip + stop:]
         head = rest[0].rsplit("/", 1)[-1] if rest else ""
     program = None
-    if head in ("python", "python3", "uv"):
+    if head in ("python", "python3"):
         rest = rest[1:]
-        if rest[:1] == ["run"]:
-            rest = rest[1:]
         if rest[:1] == ["-m"] and len(rest) > 1:
             program, rest = rest[1], rest[2:]
         elif rest and not rest[0].startswith("-"):

@@ -47,8 +47,10 @@ def read_facts(config: ParsedConfig) -> Facts:
     last: dict = {}
     for setting in config.settings:
         fact = field_of(setting.framework, setting.name)
-        if fact:
+        if fact and setting.value is not None:  # null (YAML) is the framework's default, as if unset
             last[(fact, setting.framework, setting.name)] = setting
+        elif fact:
+            last.pop((fact, setting.framework, setting.name), None)
     grouped: dict = {}
     for (fact, _, name), setting in last.items():
         grouped.setdefault(fact, []).append(setting)

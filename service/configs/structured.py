@@ -62,25 +62,65 @@ def _yaml_value(node, constructor):
         return node.value if isinstance(node, yaml.ScalarNode) else None
 
 
+_RESOLVERS = {"multiply": lambda a, b: a * b, "divide_ceil": lambda a, b: -(-a // b), "divide_floor": lambda a, b: a // b,
+              "sum": lambda a, b: a + b}  # NeMo-Framework-Launcher's OmegaConf resolvers
+_INNERMOST = re.compile(r"\$\{([^${}]*)\}")
+
+
 def _resolve_interpolations(settings: list[Setting]) -> None:
-    """OmegaConf's ${a.b} references to another key of the same file, substituted (a whole-value one keeps its type)."""
+    """OmegaConf's ${a.b} (absolute), ${.b} (relative) and ${multiply:x, y}-style references substituted, innermost first.
+
+    A value that is one whole reference keeps the referred value's type; what cannot be resolved stays as written.
+    """
     values = {s.name: s.value for s in settings}
-    for _ in range(4):
+
+    def lookup(reference: str, owner: str):
+        if reference.startswith("."):
+            parent = owner.rsplit(".", 1)[0] if "." in owner else ""
+            up = len(reference) - len(reference.lstrip("."))
+            for _ in range(up - 1):
+                parent = parent.rsplit(".", 1)[0] if "." in parent else ""
+            reference = f"{parent}.{reference.lstrip('.')}" if parent else reference.lstrip(".")
+        candidates = [reference] + [reference.split(".", cut)[-1] for cut in (1, 2) if reference.count(".") >= cut]
+        for name in candidates:  # a launcher file mounted under `training:` refers to ${training.model.x}
+            if name in values and not _is_reference(values[name]):
+                return True, values[name]
+        return False, None
+
+    def resolve_one(body: str, owner: str):
+        if ":" in body:
+            name, _, arguments = body.partition(":")
+            function = _RESOLVERS.get(name.strip())
+            numbers = []
+            for part in arguments.split(","):
+                part = part.strip()
+                try:
+                    numbers.append(float(part) if "." in part else int(part))
+                except ValueError:
+                    return False, None
+            if function is None or len(numbers) != 2 or (name.strip().startswith("divide") and numbers[1] == 0):
+                return False, None
+            return True, function(*numbers)
+        return lookup(body.strip(), owner)
+
+    for _ in range(6):
         changed = False
         for setting in settings:
-            if not isinstance(setting.value, str) or "${" not in setting.value:
+            value = setting.value
+            if not isinstance(value, str) or "${" not in value:
                 continue
-            whole = _INTERPOLATION.fullmatch(setting.value.strip())
-            if whole and whole.group(1) in values and not _is_reference(values[whole.group(1)]):
-                setting.value = values[whole.group(1)]
-                changed = True
-                continue
-            replaced = _INTERPOLATION.sub(lambda m: str(values[m.group(1)]) if m.group(1) in values and not _is_reference(values[m.group(1)])
-                                          else m.group(0), setting.value)
-            if replaced != setting.value:
-                setting.value, changed = replaced, True
-            values[setting.name] = setting.value
-        values = {s.name: s.value for s in settings}
+            def substitute(match):
+                ok, found = resolve_one(match.group(1), setting.name)
+                return str(found) if ok else match.group(0)
+            whole = _INNERMOST.fullmatch(value.strip())
+            if whole:
+                ok, found = resolve_one(whole.group(1), setting.name)
+                new = found if ok else value
+            else:
+                new = _INNERMOST.sub(substitute, value)
+            if new != value:
+                setting.value, changed = new, True
+                values[setting.name] = new
         if not changed:
             break
 
