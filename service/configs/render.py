@@ -7,19 +7,21 @@ from service.i18n.messages import join_names, messages
 _DEGREES = (("tp_degree", "TP"), ("cp_degree", "CP"), ("pp_degree", "PP"), ("ep_degree", "EP"), ("dp_degree", "DP"))
 
 
-def describe_layout(layout: dict, m: dict | None = None) -> str:
+def describe_layout(layout: dict, lang: str = "en") -> str:
     """'TP 8 · PP 16 · DP 4 · ZeRO-1 · micro-batch 1 · global batch 1536 · sequence 2048 · full recomputation · bf16'."""
+    words = messages(lang)["config"]["layout_words"]
     parts = [f"{label} {layout[key]}" for key, label in _DEGREES if layout.get(key) not in (None, 1)]
     if layout.get("virtual_stages", 1) not in (None, 1):
-        parts.append(f"{layout['virtual_stages']} virtual stages")
+        parts.append(words["virtual"].format(n=layout["virtual_stages"]))
     zero = layout.get("zero_stage")
     if zero:
         parts.append("FSDP (ZeRO-3)" if zero == 3 else f"ZeRO-{zero}")
-    for key, label in (("micro_batch", "micro-batch"), ("global_batch", "global batch"), ("seq_len", "sequence")):
+    for key in ("micro_batch", "global_batch", "seq_len"):
         if layout.get(key) is not None:
-            parts.append(f"{label} {layout[key]:g}" if isinstance(layout[key], float) else f"{label} {layout[key]}")
+            value = layout[key]
+            parts.append(words[key].format(n=f"{value:g}" if isinstance(value, float) else value))
     if layout.get("recompute") not in (None, "none"):
-        parts.append(f"{layout['recompute']} recomputation")
+        parts.append(words["recompute_" + layout["recompute"]])
     if layout.get("precision"):
         parts.append(layout["precision"])
     return " · ".join(parts) or "—"
@@ -36,7 +38,7 @@ def section(config: dict, lang: str) -> str:
     if config.get("launcher") and config["launcher"] != config["framework"]:
         framework += f" + {names.get(config['launcher'], config['launcher'])}"
     lines = [f"## {m['heading']}", m["intro"].format(framework=framework, where=where), ""]
-    lines.append(m["layout_line"].format(layout=describe_layout(config["layout"])))
+    lines.append(m["layout_line"].format(layout=describe_layout(config["layout"], lang)))
     if config.get("world_size"):
         lines.append(m["world_line"].format(n=config["world_size"], unit=units(config, m), how=config.get("world_size_from") or ""))
     evaluation = config.get("evaluation")
@@ -53,7 +55,7 @@ def section(config: dict, lang: str) -> str:
         total = sum(times.values())
         if total:
             part_names = everything.get("plan_page", {})
-            parts = ", ".join(f"{part_names.get(k, k.replace('_', ' '))} {v / total:.0%}" for k, v in sorted(times.items(), key=lambda kv: -kv[1]))
+            parts = everything["list"]["separator"].join(f"{part_names.get(k, k.replace('_', ' '))} {v / total:.0%}" for k, v in sorted(times.items(), key=lambda kv: -kv[1]) if v / total >= 0.005)
             lines.append(m["time_line"].format(parts=parts))
     for question in config.get("questions", []):
         lines.append(f"*{question}*")
@@ -70,7 +72,7 @@ def section(config: dict, lang: str) -> str:
     suggestion = config.get("suggestion")
     if suggestion:
         lines.append("")
-        lines += _suggestion_lines(suggestion, m)
+        lines += _suggestion_lines(suggestion, m, lang)
     notes = []
     if config.get("unreadable"):
         notes.append(m["unreadable_line"].format(what="; ".join(config["unreadable"])))
@@ -100,8 +102,8 @@ def units(config: dict, m: dict) -> str:
     return m["unit_chips"] if str((config.get("chip") or {}).get("id", "")).startswith("tpu") else m["unit_gpus"]
 
 
-def _suggestion_lines(suggestion: dict, m: dict) -> list[str]:
-    layout = describe_layout(suggestion["layout"])
+def _suggestion_lines(suggestion: dict, m: dict, lang: str) -> list[str]:
+    layout = describe_layout(suggestion["layout"], lang)
     margin = suggestion.get("margin")
     error = f"{suggestion['planner_error']:.0%}"
     verdict = suggestion["verdict"]
