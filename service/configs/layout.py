@@ -3,8 +3,9 @@
 import math
 from dataclasses import dataclass, field
 
-from service.configs.fields import field_of
-from service.configs.setting import ParsedConfig
+from service.configs import options
+from service.configs.fields import SYNONYMS, field_of
+from service.configs.setting import ParsedConfig, Setting
 
 DEGREES = ("tp_degree", "pp_degree", "cp_degree", "ep_degree", "virtual_stages", "fsdp_degree", "dp_degree", "expert_tp_degree")
 COUNTS = ("micro_batch", "global_batch", "seq_len", "n_layers", "d_model", "n_heads", "n_kv_heads", "d_ff", "vocab_size",
@@ -48,7 +49,7 @@ def read_facts(config: ParsedConfig) -> Facts:
     for setting in config.settings:
         fact = field_of(setting.framework, setting.name)
         if fact and setting.value is not None:  # null (YAML) is the framework's default, as if unset
-            last[(fact, setting.framework, setting.name)] = setting
+            last[(fact, setting.framework, setting.name)] = _mapped(setting, fact)
         elif fact:
             last.pop((fact, setting.framework, setting.name), None)
     grouped: dict = {}
@@ -70,7 +71,7 @@ def read_facts(config: ParsedConfig) -> Facts:
                 facts.fills.add(fact)
             facts.values[fact] = math.prod(int(n) for n in numbers if n != -1)
         elif fact in COUNTS or fact == "per_device_batch":
-            number = _number(values[-1])
+            number = 1 if values[-1] is True else _number(values[-1])  # a switch such as torchrun's --standalone: one
             if number is None:
                 facts.unreadable[fact] = str(values[-1])
             else:
@@ -93,6 +94,24 @@ def read_facts(config: ParsedConfig) -> Facts:
         else:
             facts.values[fact] = values[-1]
     return facts
+
+
+def _mapped(setting, fact: str):
+    """The setting with its value as data/options reads it for the layout (value_map, layout_value), where that entry sets this fact."""
+    entry = options.entry(setting.framework, setting.name)
+    if not entry or SYNONYMS.get(entry.get("layout_field"), entry.get("layout_field")) != fact:
+        return setting
+    value, table = setting.value, entry.get("value_map")
+    if table is not None:
+        spellings = value if isinstance(value, list) else [value]
+        for item in spellings:
+            for key in (item, str(item), str(item).lower()):
+                if isinstance(key, (str, int, float)) and not isinstance(key, bool) and key in table:
+                    return Setting(setting.name, table[key], setting.line, setting.framework)
+        return setting
+    if "layout_value" in entry and value not in (False, 0, "false", "False", "no"):
+        return Setting(setting.name, entry["layout_value"], setting.line, setting.framework)
+    return setting
 
 
 def _truthy(value) -> bool:
