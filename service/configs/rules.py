@@ -184,7 +184,7 @@ def _cases(c: Context, rule_id: str, key: str):
             continue  # another rule reports it
         pattern = case["option"]
         matched = [s for s in c.config.settings if (s.framework == case.get("framework") or case.get("framework") in (None, "*"))
-                   and (fnmatch.fnmatchcase(s.name, pattern))]
+                   and (fnmatch.fnmatchcase(s.name, pattern) or s.name.startswith(pattern + "."))]
         matched = [s for s in matched if s.value is not False and s.value is not None]
         if not matched or not _holds(c, when, matched):
             continue
