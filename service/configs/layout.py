@@ -186,7 +186,7 @@ def world_size(config: ParsedConfig, facts: Facts, lang: str = "en") -> tuple[in
     return None, ""
 
 
-def layout(config: ParsedConfig, facts: Facts, world: int | None) -> tuple[dict, list[str]]:
+def layout(config: ParsedConfig, facts: Facts, world: int | None, lang: str = "en") -> tuple[dict, list[str]]:
     """DESIGN.md's layout fields for the configuration, and notes on what had to be inferred or could not be."""
     v, notes = facts.values, []
     out: dict = {}
@@ -211,8 +211,13 @@ def layout(config: ParsedConfig, facts: Facts, world: int | None) -> tuple[dict,
         out["recompute"] = "none"
     if v.get("precision"):
         out["precision"] = v["precision"]
-    for fact in facts.unreadable:
-        notes.append(f"{' / '.join(facts.by.get(fact, [fact]))} is {facts.unreadable[fact]!s}, so {fact.replace('_', ' ')} is not known")
+    from service.i18n.messages import messages
+
+    m = messages(lang)["config"]
+    for fact, value in facts.unreadable.items():
+        key = "unknown_auto" if value == "auto" else "unknown_value"
+        notes.append(m[key].format(options=" / ".join(f"`{n}`" for n in facts.by.get(fact, [fact])), value=value,
+                                   fact=m["fact_names"].get(fact, fact.replace("_", " "))))
     return out, notes
 
 

@@ -113,7 +113,7 @@ def describe(config: ParsedConfig, text: str, lang: str, blocks: list | None = N
         stated = job.stated_gpus(prose) or job.stated_gpus(text)
         if stated:
             world, world_from = stated, m["world_from_text"]
-    layout, layout_notes = layouts.layout(config, facts, world)
+    layout, layout_notes = layouts.layout(config, facts, world, lang)
     chip_entry = calculators.catalog.hardware().get("chip", given["chip"]) if given.get("chip") else job.stated_chip(text)
     chip_stated = chip_entry is not None
     chip_entry = chip_entry or job.default_chip(config.framework)

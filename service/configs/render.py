@@ -1,5 +1,7 @@
 """The configuration section of the written answer, in the answer's language: layout, expected figures, problems, a better layout, every option."""
 
+import json
+
 from calculators.formatting import human
 
 from service.i18n.messages import join_names, messages
@@ -130,4 +132,8 @@ def _written(option: dict) -> str:
         return name
     if isinstance(value, list):
         value = " ".join(str(v) for v in value) if name.startswith("-") else value
+    if isinstance(value, bool):
+        value = "true" if value else "false"
+    elif isinstance(value, (dict, list)):
+        value = json.dumps(value, ensure_ascii=False)
     return f"{name} {value}" if name.startswith("-") else f"{name}: {value}"
