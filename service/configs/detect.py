@@ -100,7 +100,7 @@ def _pasted_runs(text: str) -> list[Block]:
                 index = end + 1
                 continue
         kind = _line_kind(line)
-        if kind is None:
+        if kind in (None, "blank"):
             index += 1
             continue
         end = index

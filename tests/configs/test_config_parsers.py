@@ -153,3 +153,21 @@ def test_pasted_lines_without_fences_and_an_inline_command_are_found():
 
 def test_plain_prose_holds_no_configuration():
     assert reading.find("We trained with tensor parallelism of 8 and pipeline parallelism of 4 on 512 GPUs.")[0] is None
+
+
+PIECES = ["--tensor-model-parallel-size", " 8", "\\\n", "$X", "${Y:-3}", "X=(", ")", '"', "'", "{", "}", "[training]", "a: b", "\n",
+          "  - x", "torchrun", " --nnodes", "=", "1:4", "if [[ $A == b ]]; then", "fi", "case $X in", "esac", "cat <<EOT", "EOT",
+          "```yaml\n", "```\n", "model.x=1 ", "ici_fsdp_parallelism=-1 ", "-1", "${multiply:2, ${.a}}", "zero_optimization:",
+          "stage: 3", "$((1/0))", "${A[@]}", "#", "auto", "# comment\n"]
+
+
+def test_any_mix_of_config_syntax_is_read_or_declined_never_raised():
+    from hypothesis import given, settings, strategies as st
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.lists(st.sampled_from(PIECES), min_size=1, max_size=40), st.sampled_from(["en", "ar"]))
+    def check(parts, lang):
+        found = reading.read("".join(parts), lang)
+        assert found is None or (found["framework"] and isinstance(found["problems"], list))
+
+    check()
