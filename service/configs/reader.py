@@ -190,14 +190,22 @@ def _read_shell(text: str) -> ParsedConfig | None:
 
 
 def _locate(settings: list[Setting], text: str) -> None:
-    """Each option's own line (in an array or a continued line), not the line where the command starts."""
-    lines = text.splitlines()
+    """Each option's own line (in an array or a continued line), not the line where the command starts.
+
+    One pass over the words of the text: a word's lines are indexed once, so a long command costs no more than its length.
+    """
+    where: dict = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.lstrip().startswith("#"):
+            continue
+        for word in re.findall(r"[^\s=\"'()]+", line):
+            where.setdefault(word, []).append(number)
     used: dict = {}
     for setting in settings:
-        pattern = re.compile(rf"(?<![\w-]){re.escape(setting.name)}(?![\w-])")
-        start = used.get(setting.name, 0)
-        for index in range(start, len(lines)):
-            if pattern.search(lines[index]) and not lines[index].lstrip().startswith("#"):
-                setting.line = index + 1
-                used[setting.name] = index + 1
-                break
+        lines = where.get(setting.name)
+        if not lines:
+            continue
+        after = used.get(setting.name, 0)
+        found = next((n for n in lines if n > after), None)
+        if found is not None:
+            setting.line = used[setting.name] = found
