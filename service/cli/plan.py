@@ -16,6 +16,9 @@ def plan_command(argv: list[str]) -> int:
         from service.cli.plan_config import plan_from_config
 
         return plan_from_config(argv)
+    if "-h" in argv or "--help" in argv:
+        print("unjargon plan --from-config FILE [--n-chips N] [--chip NAME] [--model NAME] [--json]: plan the job a training "
+              "configuration describes (Megatron-LM, NeMo, Megatron-Bridge, torchtitan, DeepSpeed, MaxText, accelerate, launchers).\n")
     variants, as_json = read_inputs(PLANNER, argv, prog="unjargon plan")
     results = [calculators.run(PLANNER, variant) for variant in variants]
     if as_json:
