@@ -15,7 +15,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--n-chips", dest="n_chips", type=int, metavar="N", help="GPUs or chips of the job, when the file does not say")
     parser.add_argument("--chip", help="the chip (h100, a100, tpu-v5p, ...), when the file does not say [default: H100; TPU v5p for MaxText]")
     parser.add_argument("--model", help="a catalog model (llama-3-70b, ...), when the file gives no architecture")
-    parser.add_argument("--lang", default="en", help="language of the text (en, ar)")
+    parser.add_argument("--lang", default="en", help="language of the answer (en, ar, or one added in UNJARGON_LANGUAGES_DIR)")
     parser.add_argument("--json", action="store_true", help="print the config object (with evaluation and suggestion) as JSON")
     parser.error = lambda message: (_ for _ in ()).throw(UsageError(message))  # one line, exit 2
     return parser
@@ -31,6 +31,10 @@ def plan_from_config(argv: list[str]) -> int:
         raise UsageError(f"cannot read --from-config {args.file}: {exc.strerror}") from exc
     except UnicodeDecodeError as exc:
         raise UsageError(f"--from-config {args.file} is not UTF-8 text (invalid byte at position {exc.start})") from exc
+    from service.i18n import languages
+
+    if args.lang not in languages.codes():
+        raise UsageError(f"--lang must be one of {', '.join(languages.codes())}, got {args.lang!r}")
     if args.n_chips is not None and args.n_chips < 1:
         raise UsageError(f"--n-chips must be at least 1, got {args.n_chips}")
     from service.configs import reading, render

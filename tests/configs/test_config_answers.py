@@ -154,3 +154,16 @@ def test_the_web_page_renders_the_config_section():
     html = render_result(result)["html"]
     assert "<h2>The configuration</h2>" in html and "<h3>Problems found</h3>" in html
     assert "virtual_pipeline_model_parallel_size" in html and "<pre><code>" in html  # the edits, as a block to copy
+
+
+def test_a_hydra_yaml_with_includes_and_overrides_names_what_is_elsewhere():
+    text = ("defaults:\n  - _self_\n  - optim: distributed_fused_adam\n  - override hydra/launcher: slurm\n"
+            "trainer:\n  devices: 8\n  num_nodes: 2\nmodel:\n  tensor_model_parallel_size: 2\n  micro_batch_size: 1\n"
+            "  global_batch_size: 64\n  encoder_seq_length: 4096\n  num_layers: 32\n  hidden_size: 4096\n"
+            "  num_attention_heads: 32\n  ffn_hidden_size: ${multiply:4, ${.hidden_size}}\n")
+    result = explain_offline(text, "en")
+    config = result["config"]
+    assert config["framework"] == "nemo" and config["world_size"] == 16 and config["layout"]["dp_degree"] == 8
+    assert config["includes"] == ["optim: distributed_fused_adam", "override hydra/launcher: slurm"]
+    assert "Read from other files that are not here" in result["explanation"]
+    assert next(o for o in config["options"] if o["name"] == "model.ffn_hidden_size")["value"] == 16384  # the interpolation resolved
