@@ -1,6 +1,7 @@
 """A launch command's words as settings: the launcher's own options, the program's `--flags` and `key=value` overrides."""
 
 import re
+import shlex
 
 from service.configs.setting import Setting, typed
 
@@ -68,6 +69,15 @@ def read_command(words: list[str]) -> dict:
         found, stop = _options(rest[1:], stop_at_program=True)
         launcher, launcher_options, rest = LAUNCHER_NAMES[head], [(n, v) for n, v, _ in found], rest[1 + stop:]
         head = rest[0].rsplit("/", 1)[-1] if rest else ""
+    if head in ("bash", "sh") and rest[1:2] == ["-c"] and len(rest) > 2:  # srun ... bash -c "the real command"
+        try:
+            rest = shlex.split(rest[2]) + rest[3:]
+        except ValueError:
+            rest = rest[2].split() + rest[3:]
+        head = rest[0].rsplit("/", 1)[-1] if rest else ""
+    if head in ("python", "python3"):  # interpreter switches before -m or the script (python -u -m torch.distributed.run)
+        while len(rest) > 2 and rest[1] in ("-u", "-O", "-OO", "-B", "-E", "-s", "-I"):
+            rest = [rest[0]] + rest[2:]
     if head in ("python", "python3") and rest[1:3] and rest[1] == "-m" and rest[2] in LAUNCHER_NAMES:
         head, rest = rest[2], [rest[2]] + rest[3:]
     if head in ("torchrun", "deepspeed", "torch.distributed.run", "torch.distributed.launch") or (head == "accelerate" and rest[1:2] == ["launch"]):

@@ -17,7 +17,7 @@ FALLBACK = {
         "n_layers": ("--num-layers", "--encoder-num-layers"), "d_model": ("--hidden-size",), "n_heads": ("--num-attention-heads",),
         "n_kv_heads": ("--num-query-groups",), "d_ff": ("--ffn-hidden-size",), "vocab_size": ("--vocab-size",),
         "moe_experts": ("--num-experts",), "moe_top_k": ("--moe-router-topk",),
-        "recompute": ("--recompute-granularity", "--recompute-activations"), "precision": ("--fp8-format", "--bf16", "--fp16"),
+        "recompute": ("--recompute-granularity", "--recompute-activations", "--checkpoint-activations"), "precision": ("--fp8-format", "--bf16", "--fp16"),
         "distributed_optimizer": ("--use-distributed-optimizer",), "sequence_parallel": ("--sequence-parallel",),
         "tp_comm_overlap": ("--tp-comm-overlap",), "zero_stage": ("--zero-stage", "--data-parallel-sharding-strategy"),
         "fsdp2": ("--use-torch-fsdp2", "--use-megatron-fsdp"), "moe_d_ff": ("--moe-ffn-hidden-size",),

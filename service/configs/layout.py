@@ -180,7 +180,11 @@ def world_size(config: ParsedConfig, facts: Facts, lang: str = "en") -> tuple[in
         nodes = int(values.get("n_nodes") or 1)
         names = ", ".join(f"`{n}`" for n in facts.by.get("n_nodes", []) + facts.by["gpus_per_node"])
         return nodes * int(values["gpus_per_node"]), m["world_nodes"].format(nodes=nodes, per=int(values["gpus_per_node"]), options=names)
-    if config.framework == "maxtext" and not facts.fills and any(k in facts.by for k in DEGREES):
+    # MaxText's mesh fixes the device count only when its axes are all given: base.yml fills ici_fsdp_parallelism and
+    # dcn_data_parallelism (-1) from the devices the job gets.
+    given = {s.name for s in config.settings}
+    if config.framework == "maxtext" and not facts.fills and any(n.startswith("dcn_") for n in given) \
+            and any(n.startswith("ici_fsdp") for n in given):
         degrees = [values.get(k, 1) for k in ("tp_degree", "pp_degree", "cp_degree", "ep_degree", "fsdp_degree", "dp_degree")]
         return math.prod(int(d) for d in degrees), m["world_maxtext"]
     return None, ""
@@ -191,6 +195,8 @@ def layout(config: ParsedConfig, facts: Facts, world: int | None, lang: str = "e
     v, notes = facts.values, []
     out: dict = {}
     defaults = config.framework in _DEGREE_DEFAULTS
+    if "expert_tp_degree" in v:
+        out["expert_tp_degree"] = int(v["expert_tp_degree"])
     for fact in ("tp_degree", "pp_degree", "cp_degree", "ep_degree", "virtual_stages"):
         if fact in v:
             out[fact] = int(v[fact])

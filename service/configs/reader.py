@@ -164,6 +164,8 @@ def _read_shell(text: str) -> ParsedConfig | None:
         unresolved += [name for name in shell.unresolved_in(words) if name not in unresolved]
     program_settings = [s for s in settings if not s.framework]
     framework = framework_of(program_settings, "shell", program)
+    if framework and launcher and _mostly_foreign(program_settings, framework):
+        framework = None  # a program of its own (DeepSpeed-Chat's main.py): its flags are not the framework's, the launcher is
     documents = []
     for number, body in reading.documents:  # a JSON the script writes (Megatron-DeepSpeed's ds_config)
         try:
@@ -187,6 +189,13 @@ def _read_shell(text: str) -> ParsedConfig | None:
     parsed.files += [str(word) for word in positional if isinstance(word, str) and word.endswith((".yml", ".yaml", ".json", ".toml"))]
     parsed.program = program
     return parsed
+
+
+def _mostly_foreign(settings: list[Setting], framework: str) -> bool:
+    """Whether most of a program's options are unknown to the framework its few known ones point to."""
+    names = {s.name for s in settings if s.name}
+    known = sum(options.known(framework, name) for name in names)
+    return bool(names) and known < 3 and known < 0.3 * len(names)
 
 
 def _locate(settings: list[Setting], text: str) -> None:

@@ -110,7 +110,7 @@ def describe(config: ParsedConfig, text: str, lang: str, blocks: list | None = N
     if given.get("n_chips"):
         world, world_from = int(given["n_chips"]), m["world_given"]
     if world is None:
-        stated = job.stated_gpus(prose) or job.stated_gpus(text)
+        stated = job.stated_gpus(prose)  # the thread's words; a comment in the file ("a preset for 64 GPUs") is not the launch
         if stated:
             world, world_from = stated, m["world_from_text"]
     layout, layout_notes = layouts.layout(config, facts, world, lang)

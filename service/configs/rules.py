@@ -138,7 +138,8 @@ def _pipeline_layers(c: Context):
     v, lay = c.facts.values, c.layout
     layers, pp = v.get("n_layers"), lay.get("pp_degree", 1)
     uneven = [s.name for s in c.config.settings if "first-pipeline" in s.name or "last-pipeline" in s.name or "pipeline-model-parallel-layout" in s.name
-              or "account-for" in s.name or "first_pipeline" in s.name or "last_pipeline" in s.name]
+              or "account-for" in s.name or "first_pipeline" in s.name or "last_pipeline" in s.name
+              or "pp-partition-method" in s.name]  # Megatron-DeepSpeed's own split, which may count embeddings as layers
     if not layers or pp <= 1 or uneven or "layers_per_virtual_stage" in v:
         return []
     if layers % pp:
@@ -201,34 +202,56 @@ def _cases(c: Context, rule_id: str, key: str):
 
 
 def _holds(c: Context, when: str, matched) -> bool:
-    """Whether a case's `when` holds: always; KEY == N, KEY < N, KEY is not VALUE; "and the value is true"."""
+    """Whether a case's `when` holds. Read: always; KEY == N, KEY < N, KEY is not VALUE, KEY is true; "x" in KEY,
+    "x" not in KEY; KEY is unset; joined by "and"; "the value is true" for the option itself. Anything else is not claimed."""
+    when = when.strip()
     if when.startswith("always"):
         return True
-    match = re.match(r"^\s*([\w.\-]+)\s*(==|<=|>=|<|>|is not|is)\s*([\w.\-]+)", when)
+    conditions = [part.strip() for part in re.split(r"\s+and\s+", when) if part.strip()]
+    return bool(conditions) and all(_condition(c, part, matched) for part in conditions)
+
+
+def _value_of(c: Context, name: str, matched):
+    value = c.config.value(name)
+    if value is None:
+        for framework in {s.framework for s in matched} | {c.config.framework}:
+            entry = options.entry(framework, name)
+            if entry and "default" in entry:
+                return entry["default"]
+    if value is None and name == "zero_optimization.stage":
+        return 0  # DeepSpeed's default stage
+    return value
+
+
+def _condition(c: Context, part: str, matched) -> bool:
+    part = re.sub(r"\s*\(.*\)\s*$", "", part)  # a reason in parentheses is for the reader
+    if re.fullmatch(r"(the )?value is true", part):
+        return any(s.value is True or str(s.value).lower() == "true" for s in matched)
+    member = re.fullmatch(r"[\"']?([\w.\-]+)[\"']?\s+(not in|in)\s+([\w.\-]+)", part)
+    if member:
+        item, op, name = member.groups()
+        value = _value_of(c, name, matched)
+        values = value if isinstance(value, list) else ([] if value is None else [value])
+        return (item in [str(v) for v in values]) == (op == "in")
+    unset = re.fullmatch(r"([\w.\-]+)\s+is\s+(unset|not set)", part)
+    if unset:
+        return not c.config.has(unset.group(1))
+    match = re.fullmatch(r"([\w.\-]+)\s*(==|!=|<=|>=|<|>|is not|is)\s*[\"']?([\w.\-]+)[\"']?", part)
     if not match:
         return False  # a condition this code cannot read is not claimed
     name, op, wanted = match.groups()
-    value = c.config.value(name)
-    if value is None:
-        for framework in {s.framework for s in matched}:
-            entry = options.entry(framework, name)
-            if entry and "default" in entry:
-                value = entry["default"]
-    if value is None and name == "zero_optimization.stage":
-        value = 0  # DeepSpeed's default stage
+    value = _value_of(c, name, matched)
     wanted_value = typed(wanted)
-    if op in ("is not",):
-        holds = str(value) != str(wanted_value)
-    elif op in ("==", "is"):
-        holds = value == wanted_value or str(value) == str(wanted_value)
-    else:
-        try:
-            holds = {"<": value < wanted_value, ">": value > wanted_value, "<=": value <= wanted_value, ">=": value >= wanted_value}[op]
-        except TypeError:
-            return False
-    if holds and "value is true" in when:
-        holds = any(s.value is True or str(s.value).lower() == "true" for s in matched)
-    return holds
+    if isinstance(value, str) and isinstance(wanted_value, bool):
+        value = typed(value)
+    if op in ("is not", "!="):
+        return str(value).lower() != str(wanted_value).lower()
+    if op in ("==", "is"):
+        return value == wanted_value or str(value).lower() == str(wanted_value).lower()
+    try:
+        return {"<": value < wanted_value, ">": value > wanted_value, "<=": value <= wanted_value, ">=": value >= wanted_value}[op]
+    except TypeError:
+        return False
 
 
 def _version_conflicts(c: Context):

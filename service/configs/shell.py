@@ -150,6 +150,8 @@ class Interpreter:
     # ------------------------------------------------------------------------------------------ control
 
     def run(self, text: str) -> ShellReading:
+        for name, value in slurm_directives(text).items():  # #SBATCH --nodes=24 sets $SLURM_NNODES for the script
+            self.reading.variables.setdefault(name, value)
         lines = logical_lines(text)
         self._block(lines, 0, len(lines), active=True)
         return self.reading
@@ -331,7 +333,7 @@ class Interpreter:
                 text = self._as_text(name) + text
             self.reading.variables[name] = text
             return index + 1
-        for command in re.split(r"\s*(?:&&|;|\|\|)\s*", line):
+        for command in _split_commands(line):
             self._command(number, command)
         return index + 1
 
@@ -343,6 +345,9 @@ class Interpreter:
         words = self.words(text, number)
         if not words:
             return
+        words = _without_redirections(words)
+        if not words:
+            return
         # Leading VAR=value words set the command's environment (CUDA_DEVICE_MAX_CONNECTIONS=1 torchrun ...).
         while words and _ASSIGN.match(words[0]) and "=" in words[0]:
             name, _, value = words[0].partition("=")
@@ -350,6 +355,78 @@ class Interpreter:
             words = words[1:]
         if words:
             self.reading.commands.append((number, words))
+
+
+_SBATCH_VARIABLES = {"--nodes": ("SLURM_NNODES", "SLURM_JOB_NUM_NODES"), "-N": ("SLURM_NNODES", "SLURM_JOB_NUM_NODES"),
+                     "--ntasks-per-node": ("SLURM_NTASKS_PER_NODE",), "--ntasks": ("SLURM_NTASKS",), "-n": ("SLURM_NTASKS",),
+                     "--gpus-per-node": ("SLURM_GPUS_PER_NODE",), "--gres": ("SLURM_GPUS_PER_NODE",)}
+
+
+def slurm_directives(text: str) -> dict:
+    """The environment Slurm gives a batch script from its #SBATCH lines (nodes, tasks, GPUs per node)."""
+    found = {}
+    for line in text.splitlines():
+        match = re.match(r"^#SBATCH\s+(\S+)(?:\s+(\S+))?", line)
+        if not match:
+            continue
+        option, _, value = match.group(1).partition("=")
+        value = value or (match.group(2) or "")
+        if option == "--gres":
+            gpus = re.search(r"gpu(?::[\w-]+)?:(\d+)", value)
+            value = gpus.group(1) if gpus else ""
+        value = value.split("-")[-1] if option in ("--nodes", "-N") else value  # a range 2-4: at most 4
+        if value.isdigit():
+            for name in _SBATCH_VARIABLES.get(option, ()):
+                found[name] = value
+    return found
+
+
+def _split_commands(line: str) -> list[str]:
+    """The commands of one line, split at ;, &&, || and | outside quotes."""
+    parts, current, quote, index = [], [], None, 0
+    while index < len(line):
+        char = line[index]
+        if quote:
+            current.append(char)
+            if char == quote:
+                quote = None
+            elif char == "\\" and quote == '"' and index + 1 < len(line):
+                current.append(line[index + 1])
+                index += 1
+        elif char in "'\"":
+            quote = char
+            current.append(char)
+        elif char == "\\" and index + 1 < len(line):
+            current += [char, line[index + 1]]
+            index += 1
+        elif line.startswith(("&&", "||"), index):
+            parts.append("".join(current))
+            current = []
+            index += 1
+        elif char in ";|" and not (char == "|" and index > 0 and line[index - 1] == ">"):
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(char)
+        index += 1
+    parts.append("".join(current))
+    return [part.strip() for part in parts if part.strip()]
+
+
+def _without_redirections(words: list[str]) -> list[str]:
+    """A command's words without its redirections (2>&1, > log, >> file, < input)."""
+    out, skip = [], False
+    for word in words:
+        if skip:
+            skip = False
+            continue
+        if re.fullmatch(r"\d*(>>?|<)", word) or word in ("&>", "&>>"):
+            skip = True
+            continue
+        if re.fullmatch(r"\d*(>>?|<)&?\S*", word) and not word.startswith("-"):
+            continue
+        out.append(word)
+    return out
 
 
 def _is_assignment(value: str) -> bool:
@@ -404,11 +481,17 @@ def unresolved_in(words: list[str]) -> list[str]:
     return found
 
 
+_NOT_LAUNCHERS = {"echo", "printf", "cat", "tee", "mkdir", "rm", "cp", "mv", "ls", "cd", "set", "source", ".", "export", "exit",
+                  "sleep", "wait", "trap", "kill", "grep", "sed", "awk", "head", "tail", "touch", "chmod", "pip", "git", "clear", "date"}
+
+
 def launch_commands(reading: ShellReading) -> list[tuple[int, list[str]]]:
     """The commands that start training (a launcher or a python program with options), in order."""
     found = []
     for number, words in reading.commands:
         head = words[0].rsplit("/", 1)[-1]
+        if head in _NOT_LAUNCHERS:
+            continue
         if head in LAUNCHERS or head.endswith(".py") or (len(words) > 2 and sum(w.startswith("--") for w in words) >= 2):
             if head in ("bash",) and not any(w.startswith("--") for w in words):
                 continue

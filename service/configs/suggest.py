@@ -123,7 +123,8 @@ def _option_values(config: ParsedConfig, key: str, value, proposed: dict) -> lis
     if key == "recompute":
         if fw == "megatron-lm":
             if value == "none":
-                return [(name, None) for name in ("--recompute-granularity", "--recompute-activations") if config.has(name)] or \
+                return [(name, None) for name in ("--recompute-granularity", "--recompute-activations", "--checkpoint-activations",
+                                                  "--recompute-method", "--recompute-num-layers") if config.has(name)] or \
                     [("--recompute-granularity", None)]
             extra = [("--recompute-method", "uniform"), ("--recompute-num-layers", 1)] if value == "full" else []
             return [("--recompute-granularity", value)] + extra
