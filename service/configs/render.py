@@ -6,6 +6,7 @@ from calculators.formatting import human
 
 from service.i18n.messages import join_names, messages
 
+UNKNOWN_SHOWN = 20
 _DEGREES = (("tp_degree", "TP"), ("cp_degree", "CP"), ("pp_degree", "PP"), ("ep_degree", "EP"), ("dp_degree", "DP"))
 
 
@@ -94,8 +95,11 @@ def section(config: dict, lang: str) -> str:
             line += m["option_cost"].format(cost=option["cost_or_benefit"])
         lines.append(line)
     if config.get("unknown_options"):
+        names = [f"`{n}`" for n in config["unknown_options"]]
+        if len(names) > UNKNOWN_SHOWN:  # the JSON lists them all; the answer names the first and counts the rest
+            names = names[:UNKNOWN_SHOWN] + [m["more"].format(n=len(names) - UNKNOWN_SHOWN)]
         lines.append("")
-        lines.append(m["unknown_line"].format(names=join_names([f"`{n}`" for n in config["unknown_options"]], lang)))
+        lines.append(m["unknown_line"].format(names=join_names(names, lang)))
     return "\n".join(lines).rstrip() + "\n"
 
 
