@@ -31,7 +31,7 @@ def attach(result: dict, config: dict | None, lang: str) -> dict:
     has_prose = config.pop("_prose", True)
     section = render.section({**config, "_prose": has_prose}, lang)
     if has_prose:
-        result["explanation"] = result["explanation"].rstrip("\n") + "\n\n" + section
+        result["explanation"] = _with_gist(result["explanation"].rstrip("\n"), gist(config, lang), lang) + "\n\n" + section
     else:
         heading = messages(lang)["headings"]["gist"]
         result["explanation"] = f"## {heading}\n\n{gist(config, lang)}\n\n{section}"
@@ -40,17 +40,33 @@ def attach(result: dict, config: dict | None, lang: str) -> dict:
     return result
 
 
+def _with_gist(markdown: str, sentence: str, lang: str) -> str:
+    """The prose answer with the configuration's gist added to its first section ("In short"), where readers look first."""
+    heading = f"## {messages(lang)['headings']['gist']}"
+    parts = markdown.split("\n\n")
+    if parts and parts[0].strip() == heading and len(parts) > 1:
+        parts[1] = parts[1].rstrip() + " " + sentence
+        return "\n\n".join(parts)
+    return markdown
+
+
 def gist(config: dict, lang: str) -> str:
     """One or two sentences on the configuration: what it is, its first problem or its expected MFU."""
     m = messages(lang)["config"]
     framework = m["framework_names"].get(config["framework"], config["framework"])
     world = m["gist_world"].format(n=config["world_size"], unit=render.units(config, m)) if config.get("world_size") else ""
     text = m["gist_intro"].format(framework=framework, world=world)
-    if config["problems"]:
-        text += " " + m["gist_problems"].format(n=len(config["problems"]), first=config["problems"][0]["why"].split(". ")[0].rstrip(".") + ".")
-    elif config.get("evaluation"):
+    if config.get("evaluation"):
         out = config["evaluation"]["outputs"]
         text += " " + m["gist_expected"].format(mfu=f"{out['mfu']:.0%}", chip=config["chip"]["name"].split(" (")[0])
+    if config["problems"]:
+        first = config["problems"][0]["why"].split(". ")[0].rstrip(".") + "."
+        text += " " + m["gist_problems"].format(n=len(config["problems"]), first=first)
     else:
-        text += " " + m["no_problems"]
+        text += " " + m["gist_clean"]
+    suggestion = config.get("suggestion") or {}
+    if suggestion.get("verdict") == "better":
+        text += " " + m["gist_better"].format(margin=f"{suggestion['margin']:.0%}")
+    elif suggestion.get("verdict") == "fits":
+        text += " " + m["gist_fits"]
     return text
