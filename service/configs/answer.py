@@ -61,7 +61,8 @@ def gist(config: dict, lang: str) -> str:
         text += " " + m["gist_expected"].format(mfu=f"{out['mfu']:.0%}", chip=config["chip"]["name"].split(" (")[0])
     if config["problems"]:
         first = config["problems"][0]["why"].split(". ")[0].rstrip(".") + "."
-        text += " " + m["gist_problems"].format(n=len(config["problems"]), first=first)
+        key = "gist_problem_one" if len(config["problems"]) == 1 else "gist_problems"
+        text += " " + m[key].format(n=len(config["problems"]), first=first)
     else:
         text += " " + m["gist_clean"]
     suggestion = config.get("suggestion") or {}
