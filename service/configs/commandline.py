@@ -105,6 +105,11 @@ def read_command(words: list[str]) -> dict:
 
 def settings_of(command: dict, line: int, program_framework: str) -> list[Setting]:
     """The command's options as settings, the launcher's under the launcher's framework."""
-    settings = [Setting(name, value, line, command["launcher"] or "") for name, value in command["launcher_options"]]
+    launcher = command["launcher"] or ""
+    # accelerate launch --num_processes 8 sets the same keys as its config file (num_processes: 8)
+    rename = (lambda name: name.lstrip("-").replace("-", "_")) if launcher == "accelerate" else (lambda name: name)
+    switches = {"use_fsdp": "FSDP", "use_deepspeed": "DEEPSPEED", "multi_gpu": "MULTI_GPU", "use_megatron_lm": "MEGATRON_LM"}
+    settings = [Setting("distributed_type", switches[rename(name)], line, launcher) if launcher == "accelerate" and rename(name) in switches
+                else Setting(rename(name), value, line, launcher) for name, value in command["launcher_options"]]
     settings += [Setting(name, value, line, program_framework) for name, value in command["options"]]
     return settings

@@ -195,7 +195,8 @@ def _mostly_foreign(settings: list[Setting], framework: str) -> bool:
     """Whether most of a program's options are unknown to the framework its few known ones point to."""
     names = {s.name for s in settings if s.name}
     known = sum(options.known(framework, name) for name in names)
-    return bool(names) and known < 3 and known < 0.3 * len(names)
+    signed = any(name in SIGNATURES.get(framework, ()) for name in names)
+    return bool(names) and not signed and known < 3 and known <= 0.5 * len(names)
 
 
 def _locate(settings: list[Setting], text: str) -> None:
