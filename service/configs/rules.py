@@ -203,7 +203,7 @@ def _cases(c: Context, rule_id: str, key: str):
 
 def _holds(c: Context, when: str, matched) -> bool:
     """Whether a case's `when` holds. Read: always; KEY == N, KEY < N, KEY is not VALUE, KEY is true; "x" in KEY,
-    "x" not in KEY; KEY is unset; joined by "and"; "the value is true" for the option itself. Anything else is not claimed."""
+    "x" not in KEY; KEY contains x; KEY is unset; joined by "and"; "the value is true" for the option itself. Anything else is not claimed."""
     when = when.strip()
     if when.startswith("always"):
         return True
@@ -233,6 +233,12 @@ def _condition(c: Context, part: str, matched) -> bool:
         value = _value_of(c, name, matched)
         values = value if isinstance(value, list) else ([] if value is None else [value])
         return (item in [str(v) for v in values]) == (op == "in")
+    contains = re.fullmatch(r"([\w.\-]+)\s+(contains|does not contain)\s+[\"']?([\w.\-]+)[\"']?", part)
+    if contains:
+        name, op, item = contains.groups()
+        value = _value_of(c, name, matched)
+        values = value if isinstance(value, list) else ([] if value is None else [value])
+        return (item in [str(v) for v in values]) == (op == "contains")
     unset = re.fullmatch(r"([\w.\-]+)\s+is\s+(unset|not set)", part)
     if unset:
         return not c.config.has(unset.group(1))
