@@ -52,11 +52,6 @@ def known(framework: str, name: str) -> bool:
     return canonical(framework, name) is not None
 
 
-def layout_options(framework: str, field: str) -> list[str]:
-    """The framework's options that set one evaluate_layout field, in the table's order."""
-    return [name for name, item in table(framework)["options"].items() if item.get("layout_field") == field]
-
-
 def read_from(framework: str) -> str:
     """'NVIDIA/Megatron-LM megatron/training/arguments.py @ core_r0.13.0': where the table was read."""
     where = table(framework).get("read_from") or {}

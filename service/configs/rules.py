@@ -13,7 +13,6 @@ from functools import cache
 from calculators.resources import data_dir
 
 from service.configs import options
-from service.configs.fields import field_of
 from service.configs.layout import Facts
 from service.configs.setting import ParsedConfig, typed
 from service.configs.suggest import PLANNER_ERROR
@@ -43,9 +42,6 @@ class Context:
         for fact in facts:
             names += [n for n in self.facts.by.get(fact, []) if n not in names]
         return names
-
-    def setting_names(self, predicate) -> list[str]:
-        return list(dict.fromkeys(s.name for s in self.config.settings if predicate(s)))
 
 
 def _degrees_product(c: Context):
@@ -307,6 +303,3 @@ def _applies(rule: dict, config: ParsedConfig) -> bool:
     frameworks = rule.get("frameworks") or ["*"]
     present = {config.framework} | {s.framework for s in config.settings}
     return "*" in frameworks or bool(present & set(frameworks))
-
-
-__all__ = ["CHECKS", "Context", "problems", "rules", "field_of"]
