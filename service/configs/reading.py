@@ -156,27 +156,22 @@ def describe(config: ParsedConfig, text: str, lang: str, blocks: list | None = N
 
 
 def _calculator_inputs(layout: dict, world: int, model_fields: dict, chip: dict, facts, notes: list, m: dict) -> dict | None:
-    """evaluate_layout's inputs, or None with a note naming what the configuration does not give."""
-    seq = layout.get("seq_len") or facts.values.get("seq_len")
-    if not seq and "model" in model_fields:
-        seq = None  # the catalog model's own sequence length is used
+    """evaluate_layout's inputs, or None with a note naming what the configuration does not give.
+
+    Without a sequence length of its own, a catalog model's is used (MaxText and torchtitan take it from the model).
+    """
     global_batch = layout.get("global_batch")
     if not global_batch:
         notes.append(m["no_batch"])
         return None
-    inputs = {**model_fields, **job.layout_inputs(layout), "chip": chip["id"], "n_chips": world}
-    if seq:
-        inputs["seq_len"] = seq
-        inputs["global_batch_tokens"] = global_batch * seq
-    else:
-        try:
-            seq = calculators.catalog.models().get("model", model_fields["model"])["seq_len"]
-        except Exception:
-            seq = None
-        if not seq:
-            notes.append(m["no_seq"])
-            return None
-        inputs["global_batch_tokens"] = global_batch * seq
+    seq = layout.get("seq_len") or facts.values.get("seq_len")
+    if not seq and "model" in model_fields:
+        seq = calculators.catalog.models().get("model", model_fields["model"]).get("seq_len")
+    if not seq:
+        notes.append(m["no_seq"])
+        return None
+    inputs = {**model_fields, **job.layout_inputs(layout), "chip": chip["id"], "n_chips": world,
+              "seq_len": int(seq), "global_batch_tokens": global_batch * seq}
     if not inputs.get("micro_batch"):
         inputs.pop("micro_batch", None)
     return inputs
