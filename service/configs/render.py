@@ -69,6 +69,9 @@ def section(config: dict, lang: str) -> str:
     if config["problems"]:
         for problem in config["problems"]:
             options = ", ".join(f"`{name}`" for name in problem["options"])
+            if problem.get("lines"):
+                key = "at_line" if len(problem["lines"]) == 1 else "at_lines"
+                options += " " + m[key].format(lines=", ".join(str(n) for n in problem["lines"]))
             lines.append(m["problem_line"].format(options=options, why=problem["why"]) if options else f"- {problem['why']}")
     else:
         lines.append(m["no_problems"])
