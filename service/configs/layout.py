@@ -192,6 +192,9 @@ def world_size(config: ParsedConfig, facts: Facts, lang: str = "en") -> tuple[in
 
 def layout(config: ParsedConfig, facts: Facts, world: int | None, lang: str = "en") -> tuple[dict, list[str]]:
     """DESIGN.md's layout fields for the configuration, and notes on what had to be inferred or could not be."""
+    from service.i18n.messages import messages
+
+    m = messages(lang)["config"]
     v, notes = facts.values, []
     out: dict = {}
     defaults = config.framework in _DEGREE_DEFAULTS
@@ -206,8 +209,8 @@ def layout(config: ParsedConfig, facts: Facts, world: int | None, lang: str = "e
         per_stage = v["n_layers"] / out["pp_degree"]
         out["virtual_stages"] = max(1, int(per_stage // v["layers_per_virtual_stage"]))
     model_parallel = math.prod(out.get(k, 1) for k in ("tp_degree", "pp_degree", "cp_degree"))
-    _data_parallel(config, facts, world, model_parallel, out, notes)
-    _batches(config, facts, world, out, notes)
+    _data_parallel(config, facts, world, model_parallel, out, notes, m)
+    _batches(config, facts, world, out, notes, m)
     for fact in ("seq_len",):
         if fact in v:
             out[fact] = int(v[fact])
@@ -217,9 +220,6 @@ def layout(config: ParsedConfig, facts: Facts, world: int | None, lang: str = "e
         out["recompute"] = "none"
     if v.get("precision"):
         out["precision"] = v["precision"]
-    from service.i18n.messages import messages
-
-    m = messages(lang)["config"]
     for fact, value in facts.unreadable.items():
         key = "unknown_auto" if value == "auto" else "unknown_value"
         notes.append(m[key].format(options=" / ".join(f"`{n}`" for n in facts.by.get(fact, [fact])), value=value,
@@ -227,7 +227,7 @@ def layout(config: ParsedConfig, facts: Facts, world: int | None, lang: str = "e
     return out, notes
 
 
-def _data_parallel(config, facts, world, model_parallel, out, notes) -> None:
+def _data_parallel(config, facts, world, model_parallel, out, notes, m) -> None:
     v = facts.values
     shard, replicate = v.get("fsdp_degree"), v.get("dp_degree")
     explicit = shard is not None or replicate is not None
@@ -237,13 +237,14 @@ def _data_parallel(config, facts, world, model_parallel, out, notes) -> None:
         if fill_what and world:
             filled = max(1, world // product) if world % product == 0 else None
             if filled is None:
-                notes.append(f"{' / '.join(facts.by[fill_what])} is -1 (all remaining ranks), but {world} is not a multiple of {product}")
+                notes.append(m["fill_not_multiple"].format(options=" / ".join(f"`{n}`" for n in facts.by[fill_what]), world=world,
+                                                                 product=product))
             elif fill_what == "fsdp_degree":
                 shard = (shard or 1) * filled
             else:
                 replicate = (replicate or 1) * filled
         elif fill_what:
-            notes.append(f"{' / '.join(facts.by[fill_what])} is -1 (all remaining ranks), and the world size is not known")
+            notes.append(m["fill_unknown_world"].format(options=" / ".join(f"`{n}`" for n in facts.by[fill_what])))
         if config.framework == "maxtext" and out.get("ep_degree", 1) > 1:
             pass  # MaxText's expert axis is its own mesh axis: it multiplies into the device count, not into data parallelism
         out["dp_degree"] = int((shard or 1) * (replicate or 1)) if not (fill_what and not world) else None
@@ -276,7 +277,7 @@ def _data_parallel(config, facts, world, model_parallel, out, notes) -> None:
         out["zero_stage"] = int(stage)
 
 
-def _batches(config, facts, world, out, notes) -> None:
+def _batches(config, facts, world, out, notes, m) -> None:
     v = facts.values
     dp = out.get("dp_degree")
     micro, global_batch = v.get("micro_batch"), v.get("global_batch")
@@ -300,7 +301,7 @@ def _batches(config, facts, world, out, notes) -> None:
         global_batch = micro * accumulation * dp
     if config.framework in ("megatron-lm", "nemo", "megatron-bridge") and global_batch is None and micro and dp:
         global_batch = micro * dp  # Megatron's default: one micro-batch per data-parallel rank
-        notes.append("no global batch is set, so it is one micro-batch per data-parallel rank (the framework's default)")
+        notes.append(m["default_global_batch"])
     if micro is not None:
         out["micro_batch"] = int(micro) if float(micro).is_integer() else micro
     if global_batch is not None:
