@@ -1,5 +1,7 @@
 """A configuration in the input read whole: its options explained, its layout evaluated, its problems, a better layout."""
 
+import re
+
 import calculators
 from calculators import CalculatorInputError
 
@@ -7,6 +9,7 @@ from service.configs import detect, job, layout as layouts, options, reader, rul
 from service.configs.setting import ParsedConfig
 from service.i18n.messages import messages
 
+_OPTION_WORDS = re.compile(r"(?<!\S)--?[A-Za-z][\w.-]*(?:=\S+|\s+(?!-)[^\s,;]+)?|(?<!\S)[\w.]+=\S+")
 _LAUNCHERS = ("torchrun", "deepspeed-launcher", "accelerate", "srun", "mpirun")
 
 
@@ -35,7 +38,10 @@ def find(text: str) -> tuple[ParsedConfig | None, list]:
 
 
 def prose_of(text: str, blocks: list) -> str:
-    """The input without its configuration blocks: what is left to explain as prose."""
+    """The input without its configuration blocks: what is left to explain as prose.
+
+    A pasted line that mixes words and options ("we run --tensor-model-parallel-size 8 and get OOM") keeps its words.
+    """
     if not blocks:
         return text
     lines = text.splitlines()
@@ -45,9 +51,13 @@ def prose_of(text: str, blocks: list) -> str:
         last = block.end_line - 1 + (1 if block.fenced else 0)
         for index in range(max(0, first), min(len(lines), last + 1)):
             keep[index] = False
-        if block.start_line == block.end_line and not block.fenced and block.text in lines[block.start_line - 1]:
-            keep[block.start_line - 1] = True
-            lines[block.start_line - 1] = lines[block.start_line - 1].replace(f"`{block.text}`", "").replace(block.text, "")
+        if block.start_line == block.end_line and not block.fenced and 0 < block.start_line <= len(lines):
+            line = lines[block.start_line - 1].replace(f"`{block.text}`", " ").replace(block.text, " ") \
+                if block.text != lines[block.start_line - 1] else lines[block.start_line - 1]
+            words = _OPTION_WORDS.sub(" ", line)
+            if re.search(r"[^\W\d_]{2,}(\s+[^\W\d_]{2,}){2,}", words) and not re.match(r"\s*(torchrun|deepspeed|python|--)", line):
+                keep[block.start_line - 1] = True
+                lines[block.start_line - 1] = re.sub(r"\s{2,}", " ", words).strip()
     return "\n".join(line for line, kept in zip(lines, keep) if kept)
 
 

@@ -171,3 +171,11 @@ def test_any_mix_of_config_syntax_is_read_or_declined_never_raised():
         assert found is None or (found["framework"] and isinstance(found["problems"], list))
 
     check()
+
+
+def test_a_sentence_with_options_keeps_its_words_as_prose():
+    text = "Help! We run --tensor-model-parallel-size 8 --pipeline-model-parallel-size 2 on 16 H100s and get out of memory errors."
+    config, blocks = reading.find(text)
+    assert config.framework == "megatron-lm" and config.value("--pipeline-model-parallel-size") == 2
+    assert reading.prose_of(text, blocks) == "Help! We run on 16 H100s and get out of memory errors."
+    assert reading.read(text, "en")["world_size"] == 16  # stated in the sentence, not by a launcher
