@@ -10,6 +10,7 @@ _LAUNCHER_FLAGS = {"--standalone", "--no_python", "--no-python", "--use_env", "-
                    "--module", "--force_multi", "--autotune", "--bind_cores_to_rank", "--multi_gpu", "--use_deepspeed",
                    "--use_fsdp", "--use_megatron_lm", "--tpu", "--exclusive", "--overlap"}
 _NEGATIVE = re.compile(r"^-\d")
+_VALUE_LIKE = re.compile(r"[\d/.,:_$]")  # the second and later values of a list option: numbers, paths, names with digits
 _OVERRIDE = re.compile(r"^(\+\+|\+|~)?([A-Za-z_][\w.\-/@]*)=(.*)$", re.S)
 LAUNCHER_NAMES = {"torchrun": "torchrun", "torch.distributed.run": "torchrun", "torch.distributed.launch": "torchrun",
                   "deepspeed": "deepspeed-launcher", "accelerate": "accelerate", "srun": "srun", "mpirun": "mpirun"}
@@ -45,6 +46,8 @@ def _options(words: list[str], stop_at_program: bool) -> tuple[list[tuple[str, o
                     break  # a launcher option takes one value; the program comes next
                 if not stop_at_program and _OVERRIDE.match(words[cursor]) and not values:
                     break
+                if values and not _VALUE_LIKE.search(words[cursor]):
+                    break  # a further plain word ("on", "and") is prose after the option, not another of its values
                 values.append(typed(words[cursor]))
                 cursor += 1
         value = True if not values else values[0] if len(values) == 1 else values
