@@ -110,7 +110,7 @@ def test_layout_of_the_gpt3_example_matches_what_the_script_says():
     assert [p["rule"] for p in entry["expected_problems"]] == ["degrees_product_world_size"]
 
 
-PLANTED_NAME = re.compile(r"^planted__(?P<rule>[a-z0-9_]+)__(?P<base>.+)$")
+PLANTED_NAME = re.compile(r"^planted__(?P<rule>[a-z0-9_]+?)__(?P<base>[a-z0-9-]+__.+)$")
 
 
 @pytest.mark.parametrize("entry", PLANTED, ids=lambda m: m["file"])
