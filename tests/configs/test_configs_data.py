@@ -170,3 +170,17 @@ def test_unknown_ok_options_really_are_absent_from_the_options_data(entry):
     data = _options(entry["framework"])["options"]
     known = set(data) | {a for e in data.values() for a in e.get("aliases", [])}
     assert not set(entry["unknown_ok"]) & known
+
+
+@pytest.mark.parametrize("entry", [m for m in MANIFEST if Path(m["file"]).suffix in {".yaml", ".yml", ".toml", ".json"}],
+                         ids=lambda m: m["file"])
+def test_structured_files_parse_with_the_standard_parsers(entry):
+    path = CONFIGS / entry["file"]
+    if path.suffix == ".json":
+        assert isinstance(json.loads(path.read_text(encoding="utf-8")), dict)
+    elif path.suffix == ".toml":
+        import tomllib
+        assert tomllib.loads(path.read_text(encoding="utf-8"))
+    else:
+        yaml = pytest.importorskip("yaml")
+        assert isinstance(yaml.safe_load(path.read_text(encoding="utf-8")), dict)
