@@ -187,6 +187,10 @@ def world_size(config: ParsedConfig, facts: Facts, lang: str = "en") -> tuple[in
             and any(n.startswith("ici_fsdp") for n in given):
         degrees = [values.get(k, 1) for k in ("tp_degree", "pp_degree", "cp_degree", "ep_degree", "fsdp_degree", "dp_degree")]
         return math.prod(int(d) for d in degrees), m["world_maxtext"]
+    # torchtitan checks dp_replicate x dp_shard x cp x tp x pp == world size when the shard degree is not -1.
+    if config.framework == "torchtitan" and "fsdp_degree" in values and not facts.fills:
+        degrees = [values.get(k, 1) for k in ("tp_degree", "pp_degree", "cp_degree", "fsdp_degree", "dp_degree")]
+        return math.prod(int(d) for d in degrees), m["world_torchtitan"]
     return None, ""
 
 
