@@ -13,6 +13,13 @@ def plan_command(argv: list[str]) -> int:
     """Run plan_layout and print the chosen layout, its breakdowns and the runner-ups (or --json), in --lang."""
     import calculators
 
+    if any(arg == "--from-config" or arg.startswith("--from-config=") for arg in argv):
+        from service.cli.plan_config import plan_from_config
+
+        return plan_from_config(argv)
+    if "-h" in argv or "--help" in argv:
+        print("unjargon plan --from-config FILE [--n-chips N] [--chip NAME] [--model NAME] [--json]: plan the job a training "
+              "configuration describes (Megatron-LM, NeMo, Megatron-Bridge, torchtitan, DeepSpeed, MaxText, accelerate, launchers).\n")
     lang, argv = _take_lang(argv)
     variants, as_json = read_inputs(PLANNER, argv, prog="unjargon plan")
     results = [calculators.run(PLANNER, variant) for variant in variants]

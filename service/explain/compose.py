@@ -7,6 +7,7 @@ from functools import lru_cache
 from calculators import catalog
 from calculators import working as calculator_working
 
+from service import configs
 from service.explain import followup, gist as gist_module, pattern_cache, reasons, restate
 from service.explain.document import Document
 from service.explain.pipeline import analyse
@@ -37,6 +38,7 @@ def explain_offline(text: str, lang: str | None = None, context: str = "") -> di
     checks with what it changes; only `text`'s own terms are explained.
     """
     lang = lang or arabic.detect_language(text)
+    text, config = configs.split(text, lang)  # a training configuration is read as one (service/configs); the prose around it as prose
     previous = _analysed(context, lang) if context.strip() else None
     doc = analyse(text, lang, previous)
     answered = _why_answer(doc, previous) if previous is not None and followup.is_why(text) else None
@@ -53,7 +55,7 @@ def explain_offline(text: str, lang: str | None = None, context: str = "") -> di
     # ("pp_necessity: not run, ..." would leak an internal name into the answer).
     failures = [f for f in doc.failures if not f.endswith(_NOT_GROUNDED)]
     warnings = [c["warning"] for c in doc.corrections] + [skipped.format(reason=f) for f in failures]
-    return finite({
+    return finite(configs.attach({
         "explanation": markdown,
         "language": lang,
         "backend": "offline",
@@ -66,7 +68,7 @@ def explain_offline(text: str, lang: str | None = None, context: str = "") -> di
         "claims": [c.to_dict() for c in doc.claims],
         "gist": sentences,
         "reasons": links,
-    })
+    }, config, lang))
 
 
 _NOT_GROUNDED = "not run, no input comes from the text"  # checks.core.run's note for a calculation no sentence asked for

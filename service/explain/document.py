@@ -53,6 +53,7 @@ class Document:
     claims: list[Claim] = field(default_factory=list)
     calculations: list[dict] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
+    config: dict | None = None  # a training configuration found in the input (service/configs), read apart from the prose
 
     def chips(self) -> list[dict]:
         """Catalog chips the text names, first mention first, each once."""

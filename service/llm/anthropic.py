@@ -134,6 +134,8 @@ class AnthropicBackend:
         system = [{"type": "text", "text": prompts.system_prompt(request.language), "cache_control": EPHEMERAL}]
         exchanges = [*request.history, {"user": request.text, "kind": request.kind}]
         messages, dropped = history.build(exchanges, prompts.user_turn, settings.history_max_chars)
+        if request.kind == "explain":  # a configuration in the text reaches the model already parsed, as a tool result
+            messages = messages + tools.config_seed(request.text, request.language)
         if self._shared_client is None:
             self._shared_client = self._client()
         client = self._shared_client
@@ -224,7 +226,7 @@ class AnthropicBackend:
                     f"{self.settings.max_tool_rounds} rounds.")
         calculations, seen = [], set()
         for call in loop.tool_calls:
-            if call.result is not None and call.name != tools.GLOSSARY_TOOL:
+            if call.result is not None and call.name not in (tools.GLOSSARY_TOOL, tools.CONFIG_TOOL):
                 key = repr(call.result)
                 if key not in seen:
                     seen.add(key)
@@ -264,7 +266,12 @@ def _analyse(request: ExplainRequest):
         from service.explain.pipeline import analyse
     except ImportError:  # a checkout without the explainer's data
         return None
-    return analyse(request.text, request.language)
+    from service import configs
+
+    prose, config = configs.split(request.text, request.language)  # the configuration is read as one, the rest as prose
+    doc = analyse(prose, request.language)
+    doc.config = config  # DESIGN.md's `config`, carried with the reading
+    return doc
 
 
 def _reading(doc) -> dict:
@@ -280,7 +287,12 @@ def _reading(doc) -> dict:
         # so its verdict travels with its why (never empty), which names the computed figure.
         item.update(calculation=None, calculations=[])
         claims.append(item)
-    return {"plain": restate.plain(doc), "figures": [f.to_dict() for f in doc.figures], "claims": claims}
+    reading = {"plain": restate.plain(doc), "figures": [f.to_dict() for f in doc.figures], "claims": claims}
+    config = doc.config
+    if config is not None:  # DESIGN.md's `config` beside the model's answer, as the offline explainer gives it
+        config.pop("_prose", None)
+        reading["config"] = config
+    return reading
 
 
 def _host(base_url: str | None) -> str:

@@ -77,3 +77,9 @@ def tool_description(name: str, summary: str | None, calculator: bool = True) ->
 def glossary_schema() -> dict:
     """The input schema of the glossary_lookup tool."""
     return json.loads((prompts_dir() / "glossary_lookup.schema.json").read_text(encoding="utf-8"))
+
+
+@cache
+def config_schema() -> dict:
+    """The input schema of the read_config tool."""
+    return json.loads((prompts_dir() / "read_config.schema.json").read_text(encoding="utf-8"))

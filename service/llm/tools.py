@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 import calculators
 
 GLOSSARY_TOOL = "glossary_lookup"
+CONFIG_TOOL = "read_config"  # the training configuration in a text, parsed (service/configs)
 
 
 @dataclass
@@ -30,7 +31,7 @@ class ToolCall:
 
 def names() -> list[str]:
     """Every tool name, calculators first."""
-    return [*calculators.names(), GLOSSARY_TOOL]
+    return [*calculators.names(), CONFIG_TOOL, GLOSSARY_TOOL]
 
 
 def definitions() -> list[dict]:
@@ -45,6 +46,8 @@ def definitions() -> list[dict]:
         }
         for name in calculators.names()
     ]
+    tools.append({"name": CONFIG_TOOL, "description": prompts.tool_description(CONFIG_TOOL, None, calculator=False),
+                  "input_schema": prompts.config_schema()})
     tools.append(
         {
             "name": GLOSSARY_TOOL,
@@ -87,10 +90,62 @@ def _glossary(call: ToolCall) -> ToolCall:
     return call
 
 
+def config_summary(config: dict) -> dict:
+    """The parsed configuration as the model reads it: small (options by name with their meaning; no working)."""
+    evaluation = (config.get("evaluation") or {}).get("outputs")
+    suggestion = config.get("suggestion") or {}
+    return {
+        "framework": config["framework"], "launcher": config.get("launcher"), "layout": config["layout"],
+        "world_size": config.get("world_size"), "chip": config.get("chip"),
+        "evaluation": {k: evaluation[k] for k in ("mfu", "tokens_per_s_per_chip", "step_time_s", "memory_fraction_of_hbm",
+                                                  "fits_memory", "binding_constraint", "time_breakdown_s")} if evaluation else None,
+        "problems": [{k: p[k] for k in ("rule", "options", "why")} for p in config.get("problems", [])],
+        "suggestion": {k: suggestion.get(k) for k in ("verdict", "layout", "margin", "planner_error", "edits")} if suggestion else None,
+        "options": {o["name"]: {"value": o["value"], "meaning": o.get("meaning")} for o in config.get("options", []) if o.get("known")},
+        "unknown_options": config.get("unknown_options", []), "unresolved": config.get("unresolved", []),
+        "not_read": config.get("unreadable", []) + config.get("not_evaluated", []), "questions": config.get("questions", []),
+    }
+
+
+def config_seed(text: str, lang: str) -> list[dict]:
+    """A read_config call already made on the reader's text, as an assistant turn and its tool result; [] without a configuration."""
+    from service.configs import split
+
+    _, config = split(text, lang)
+    if config is None:
+        return []
+    content = json.dumps(calculators.jsonable(config_summary(config)), ensure_ascii=False)
+    return [{"role": "assistant", "content": [{"type": "tool_use", "id": "read_config_0", "name": CONFIG_TOOL, "input": {"text": "<the reader's text>"}}]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "read_config_0", "content": content}]}]
+
+
+def _read_config(call: ToolCall) -> ToolCall:
+    text, lang = call.input.get("text"), call.input.get("lang") or "en"
+    extra = set(call.input) - {"text", "lang"}
+    if extra:
+        return _error(call, f"{sorted(extra)[0]}: is not an input of {CONFIG_TOOL} (inputs: text, lang)")
+    if not isinstance(text, str) or not text.strip():
+        return _error(call, "text: expected the configuration (or the text holding it) as a non-empty string")
+    from service.configs import split
+
+    _, config = split(text, lang if lang in ("en", "ar") else "en")
+    if config is None:
+        return _error(call, "no training configuration found in text (Megatron-LM, NeMo, Megatron-Bridge, torchtitan, DeepSpeed, "
+                            "MaxText, accelerate, torchrun or deepspeed launcher)")
+    call.result = calculators.jsonable(config_summary(config))
+    call.content = json.dumps(call.result, ensure_ascii=False)
+    return call
+
+
 def run(call: ToolCall) -> ToolCall:
     """Run one tool call; invalid input and unknown tools become is_error results, never exceptions."""
     if not isinstance(call.input, dict):
         return _error(call, f"the input of {call.name} must be a JSON object of fields")
+    if call.name == CONFIG_TOOL:
+        try:
+            return _read_config(call)
+        except Exception as exc:  # a configuration that breaks the reader must not end the explanation
+            return _error(call, f"the configuration could not be read ({type(exc).__name__})")
     if call.name == GLOSSARY_TOOL:
         try:
             return _glossary(call)

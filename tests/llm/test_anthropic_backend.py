@@ -64,7 +64,7 @@ def test_a_streamed_answer_and_the_request_it_came_from(fake):
     assert request["tools"][-1]["cache_control"] == {"type": "ephemeral"}
     assert request["cache_control"] == {"type": "ephemeral"}
     # The tools are exactly the calculators (same names and schemas) and the glossary look-up.
-    assert [t["name"] for t in request["tools"]] == [*calculators.names(), "glossary_lookup"]
+    assert [t["name"] for t in request["tools"]] == [*calculators.names(), "read_config", "glossary_lookup"]
     assert request["tools"][0]["input_schema"] == calculators.schema(calculators.names()[0])
     # The thread is data in the user turn, never in the system prompt.
     assert THREAD not in json.dumps(request["system"])

@@ -12,10 +12,11 @@ from service.llm import prompts, tools
 from service.llm.tools import ToolCall
 
 
-def test_tools_are_the_calculators_plus_the_glossary():
+def test_tools_are_the_calculators_plus_the_config_reader_and_the_glossary():
     definitions = tools.definitions()
-    assert [d["name"] for d in definitions] == [*calculators.names(), "glossary_lookup"]
-    for definition in definitions[:-1]:
+    assert [d["name"] for d in definitions] == [*calculators.names(), "read_config", "glossary_lookup"]
+    assert definitions[-2]["input_schema"]["required"] == ["text"]
+    for definition in definitions[:-2]:
         assert definition["input_schema"] == calculators.schema(definition["name"])
         assert definition["description"].startswith(calculators.summary(definition["name"]))
     assert definitions[-1]["input_schema"]["required"] == ["term"]
