@@ -58,6 +58,9 @@ JOB_FIELDS = (
           "matrix kept), fused_fa2 (FlashAttention-2, or PyTorch SDPA's flash backend, on any chip: slower on Hopper) or unfused (scores and softmax "
           "written out, as before 2022)", default="fused", choices=("fused", "fused_fa2", "unfused")),
     Field("loss_kernel", "choice", "cross-entropy over the vocabulary: plain (fp32 logits, softmax and gradient held at the loss) or fused (bf16 logits, gradient written in place)", default="plain", choices=("plain", "fused")),
+    Field("fp8_weights", "choice", "under fp8, how each weight is kept: cached (bf16 weight plus Transformer Engine's fp8 copy and its "
+          "transpose, the default) or fp8 (the weight itself in fp8 with its transpose, no bf16 copy: Megatron's --fp8-param-gather)",
+          default="cached", choices=("cached", "fp8")),
     Field("offload", "choice", "state kept in host memory instead of HBM", default="none", choices=OFFLOAD),
     Field("stack", "choice", "training software: megatron (Megatron-LM, NeMo: fused kernels), pytorch (PyTorch-native, eager: FSDP, torchtitan, "
           "llm-foundry), pytorch_compile (the same under torch.compile), or generic (unknown; fitted on every calibration run)",
@@ -231,7 +234,7 @@ def _hardware(v: dict, chip: dict, job: dict) -> None:
         collective_fraction=table["collective"]["fraction"], shape=table["gemm_shape"],
         collective_latency_s=table["collective_latency"]["seconds"],
         memory_reserve_fraction=table["memory_reserve"]["fraction"], memory_reserve_bytes=table["memory_reserve"]["bytes"],
-        logits_bytes=table["logits"]["bytes_per_element"] if v["loss_kernel"] == "plain" else table["logits"]["fused_bytes_per_element"], memory_bound_passes=stack_figures(table, v.get("stack") or "generic")["memory_bound_passes"], memory_line=table["memory_line"]["fraction"],
+        logits_bytes=table["logits"]["bytes_per_element"] if v["loss_kernel"] == "plain" else table["logits"]["fused_bytes_per_element"], fp8_weights=v["fp8_weights"], memory_bound_passes=stack_figures(table, v.get("stack") or "generic")["memory_bound_passes"], memory_line=table["memory_line"]["fraction"],
         host_bytes=topo.get("host_memory_bytes_per_chip"), host_bw=topo.get("host_link_bandwidth_bytes_per_s"),
         n_chips=float(v["n_chips"]), batch_tokens=float(v["global_batch_tokens"]),
         tp_overlap=float(v["tp_comm_overlap"] if v["tp_comm_overlap"] is not None else tp_overlap_of(table, v.get("stack") or "generic")), fused_attention=v["attention_kernel"] != "unfused", ep_overlap=float(v["ep_comm_overlap"]), offload=v["offload"],

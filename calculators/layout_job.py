@@ -68,6 +68,7 @@ class Job:
     memory_reserve_fraction: float
     memory_reserve_bytes: float
     logits_bytes: float  # bytes per logit held at the loss
+    fp8_weights: str  # under fp8: "cached" (bf16 weight + fp8 copy and transpose) or "fp8" (fp8 weight and transpose only)
     memory_bound_passes: float  # kernels over each element of a layer's memory-bound work (1: one read and one write per pass)
     memory_line: float  # share of HBM a layout may fill and still fit
 
@@ -90,7 +91,7 @@ class Job:
             step_overhead=job["step_overhead"], collective_fraction=job["collective_fraction"],
             collective_latency_s=job["collective_latency_s"], shape_reference=shape["reference_dim"], shape_k_scale=shape["k_scale"],
             shape_mn_scale=shape["mn_scale"], memory_reserve_fraction=job["memory_reserve_fraction"],
-            memory_reserve_bytes=job["memory_reserve_bytes"], logits_bytes=job["logits_bytes"], memory_bound_passes=job["memory_bound_passes"], memory_line=job["memory_line"])
+            memory_reserve_bytes=job["memory_reserve_bytes"], logits_bytes=job["logits_bytes"], fp8_weights=job["fp8_weights"], memory_bound_passes=job["memory_bound_passes"], memory_line=job["memory_line"])
         return cls(**names)
 
     @property

@@ -38,7 +38,9 @@ def memory(job: Job, lay: Layouts, tokens, micro, layers_here, dense_here, exper
     sharded = dense_here / dp_group + experts_here / np.maximum(expert_group, 1.0)
     unsharded = dense_here + experts_here
     copies = np.where(lay.is_schedule("dualpipe"), 2.0, 1.0)  # DualPipe keeps two copies of the parameters
-    weights = BF16 * np.where(zero >= 3, sharded, unsharded) * copies
+    # Megatron's --fp8-param-gather keeps the weight itself in fp8 (with its transpose): no bf16 copy beside it
+    kept = 0.0 if job.precision == "fp8" and job.fp8_weights == "fp8" else BF16
+    weights = kept * np.where(zero >= 3, sharded, unsharded) * copies
     if job.precision == "fp8":  # Transformer Engine caches each weight in fp8 and its transpose for the backward pass: 2 bytes more
         weights = weights + FP8_COPIES * np.where(zero >= 3, sharded, unsharded)
     grads = BF16 * np.where(zero >= 2, sharded, unsharded)

@@ -112,7 +112,7 @@ def _named_model(facts: Facts, config, text: str) -> dict | None:
 def layout_inputs(layout: dict) -> dict:
     """evaluate_layout's layout fields from the configuration's layout (precision fp16 and fp32 run at the bf16 peak here)."""
     inputs = {key: layout[key] for key in ("tp_degree", "pp_degree", "virtual_stages", "cp_degree", "ep_degree", "zero_stage",
-                                           "micro_batch", "recompute") if layout.get(key) is not None}
+                                           "micro_batch", "recompute", "loss_kernel", "fp8_weights") if layout.get(key) is not None}
     if "micro_batch" in inputs:
         inputs["micro_batch"] = max(1, int(round(inputs["micro_batch"])))
     inputs["precision"] = "fp8" if layout.get("precision") == "fp8" else "bf16"

@@ -224,6 +224,9 @@ def layout(config: ParsedConfig, facts: Facts, world: int | None, lang: str = "e
         out["recompute"] = "none"
     if v.get("precision"):
         out["precision"] = v["precision"]
+    for fact in ("loss_kernel", "fp8_weights"):  # kernels and weight formats that change memory (evaluate_layout reads them)
+        if fact in v:
+            out[fact] = v[fact]
     for fact, value in facts.unreadable.items():
         key = "unknown_auto" if value == "auto" else "unknown_value"
         notes.append(m[key].format(options=" / ".join(f"`{n}`" for n in facts.by.get(fact, [fact])), value=value,

@@ -43,3 +43,18 @@ def test_each_rule_is_caught_alone(rule):
 def test_a_clean_configuration_raises_nothing():
     found = reading.read(_megatron(extra="--tensor-model-parallel-size 2 --sequence-parallel --use-distributed-optimizer"), "en")
     assert found["problems"] == [] and found["evaluation"]["outputs"]["fits_memory"]
+
+
+def test_fused_loss_and_fp8_param_gather_are_read_into_the_evaluation():
+    # Megatron-LM arguments.py: --cross-entropy-loss-fusion fuses the loss (no fp32 logits kept); --fp8-param-gather
+    # keeps the weights themselves in fp8 (no bf16 copy). Both lower memory, and the evaluation must see them.
+    from service.configs import split
+
+    script = ("torchrun --nproc_per_node 8 pretrain_gpt.py --num-layers 32 --hidden-size 4096 --ffn-hidden-size 14336 "
+              "--num-attention-heads 32 --seq-length 8192 --micro-batch-size 1 --global-batch-size 128 --bf16 "
+              "--fp8-format hybrid --use-distributed-optimizer")
+    _, plain = split(script, "en")
+    _, lean = split(script + " --cross-entropy-loss-fusion --fp8-param-gather", "en")
+    assert lean["layout"]["loss_kernel"] == "fused" and lean["layout"]["fp8_weights"] == "fp8"
+    memory = lambda config: config["evaluation"]["outputs"]["memory_bytes_per_chip"]  # noqa: E731
+    assert memory(lean) < memory(plain)

@@ -23,7 +23,8 @@ LAYOUT_FIELDS = {"tp_degree", "pp_degree", "virtual_stages", "cp_degree", "ep_de
 # Option entries may also set a model field or a launcher count.
 OPTION_FIELDS = LAYOUT_FIELDS | {"n_layers", "d_model", "n_heads", "n_kv_heads", "d_ff", "vocab_size", "moe_experts",
                                  "moe_top_k", "moe_d_ff", "gpus_per_node", "n_nodes", "world_size", "dp_shard_degree",
-                                 "dp_replicate_degree", "ici_fsdp", "global_batch_tokens"}
+                                 "dp_replicate_degree", "ici_fsdp", "global_batch_tokens",
+                                 "loss_kernel", "fp8_weights"}  # evaluate_layout's kernel and weight-format fields
 HEX40 = re.compile(r"^[0-9a-f]{40}$")
 HEX40_ANYWHERE = re.compile(r"\b[0-9a-f]{40}\b")
 ISSUE = re.compile(r"^https://github\.com/[\w.-]+/[\w.-]+/(issues|pull|discussions)/\d+(#[\w-]+)?$")
