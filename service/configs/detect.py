@@ -76,7 +76,8 @@ def _mostly_config(text: str, form: str) -> bool:
         return True
     matcher = {"shell": _SHELL_LINE, "yaml": _YAML_LINE, "toml": _TOML_LINE}[form]
     prose = [line for line in lines if not matcher.match(line) and _is_prose(line)]
-    return len(prose) <= max(1, len(lines) // 10)
+    # one sentence in a short paste is the writer talking about the config, not part of it: read it as prose
+    return len(prose) <= len(lines) // 10
 
 
 def _is_prose(line: str) -> bool:

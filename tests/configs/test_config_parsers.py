@@ -179,3 +179,11 @@ def test_a_sentence_with_options_keeps_its_words_as_prose():
     assert config.framework == "megatron-lm" and config.value("--pipeline-model-parallel-size") == 2
     assert reading.prose_of(text, blocks) == "Help! We run on 16 H100s and get out of memory errors."
     assert reading.read(text, "en")["world_size"] == 16  # stated in the sentence, not by a launcher
+
+
+def test_a_sentence_after_a_short_command_is_prose_not_part_of_the_config():
+    from service.configs import split
+
+    prose, config = split("python3 train.py model=llama3_8b per_device_batch_size=8\n"
+                          "We lowered the batch per device because the run hit OOM on v5e.", "en")
+    assert config is not None and "We lowered the batch" in prose

@@ -106,7 +106,8 @@ def test_a_command_line_is_never_the_point():
     text = ("python3 train.py model=llama3_8b enable_checkpointing=false per_device_batch_size=8\n"
             "We only lowered the batch per device because the 8B run hit OOM on v5e.")
     result = explain_offline(text, "en")
-    assert result["gist"] and all(0 not in item["from"] for item in result["gist"])
+    # the command line is read as a configuration (service/configs), apart from the prose the gist restates
+    assert result["gist"] and all("train.py" not in item["text"] and "=" not in item["text"] for item in result["gist"])
 
 
 def test_a_description_leads_with_what_it_describes_not_its_caption():
