@@ -1,11 +1,13 @@
 """Stage 5, the offline composer: the gist, the claims with their checks, the terms, the corrections; no network."""
 
+import json
 import math
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from calculators import catalog
 from calculators import working as calculator_working
+from calculators.resources import data_dir
 
 from service.explain import followup, gist as gist_module, pattern_cache, reasons, restate
 from service.explain.document import Document
@@ -18,16 +20,18 @@ WORD_BUDGET_BASE = 250  # an answer has at most this many words plus twice the i
 WORD_CAP = 1500
 FRAME_ORDER = ("pp_not_needed", "pp_only_when_dp_bound", "fast_links_no_pp", "dp_comms_bound", "pp_needed")
 REASON_FRAMES = ("fast_links_no_pp",)
-# From the most detailed answer to the shortest: terms and working are trimmed first, then claims.
+# From the most detailed answer to the shortest: terms and working are trimmed first, then claims. "fit" lists as
+# many terms as the words left allow, each with its brief definition, the most central first (never bare names).
 LEVELS = (
     {"steps": 4, "terms": "lines", "claims": 8, "reasons": 4},
     {"steps": 3, "terms": "short", "claims": 8, "reasons": 3},
-    {"steps": 2, "terms": "names", "claims": 8, "reasons": 2},
-    {"steps": 0, "terms": "names", "claims": 6, "reasons": 1, "sized_only": True},
-    {"steps": 0, "terms": "names", "claims": 4, "reasons": 1, "sized_only": True},
+    {"steps": 2, "terms": "fit", "claims": 8, "reasons": 2},
+    {"steps": 0, "terms": "fit", "claims": 6, "reasons": 1, "sized_only": True},
+    {"steps": 0, "terms": "fit", "claims": 4, "reasons": 1, "sized_only": True},
     {"steps": 0, "terms": None, "claims": 3, "reasons": 1, "sized_only": True},
 )
 SHORT_DEFINITION_WORDS = 16
+MIN_FITTED_TERMS = 1  # a "fit" level with no room for even one defined term gives way to a shorter level
 
 
 def explain_offline(text: str, lang: str | None = None, context: str = "") -> dict:
@@ -122,7 +126,7 @@ def compose(doc: Document, is_followup: bool = False, links: list | None = None,
     """The markdown answer, at the most detailed level that fits the word budget."""
     limit = budget(doc.text)
     markdown = ""
-    memo: dict = {"links": links or [], "gist_sentences": sentences or []}  # sections that do not change between levels
+    memo: dict = {"links": links or [], "gist_sentences": sentences or [], "limit": limit}  # sections that do not change between levels
     for level in LEVELS:
         markdown = _compose(doc, is_followup, level, memo)
         if len(markdown.split()) <= limit:
@@ -158,16 +162,23 @@ def _compose(doc: Document, is_followup: bool, level: dict, memo: dict) -> str:
     section = _claims_section(doc, claims, in_gist, level)
     if section:
         parts += [f"## {h['claims']}", section]
-    if doc.terms and level["terms"]:
-        if level["terms"] not in memo:
-            central = {i for item in memo["gist_sentences"] for i in item["from"]} | \
-                {i for link in memo["links"] for i in link["from"]}
-            memo[level["terms"]] = _terms_section(doc, level["terms"], central)
-        parts += [f"## {h['terms']}", memo[level["terms"]]]
+    tail = []
     if doc.corrections:
         lines = [m["mistranslation_line"].format(**{k: c[k] for k in ("as", "en", "correction")}) for c in doc.corrections]
-        parts += [f"## {h['corrections']}", "\n".join(lines)]
-    return "\n\n".join(parts) + "\n"
+        tail = [f"## {h['corrections']}", "\n".join(lines)]
+    if doc.terms and level["terms"]:
+        central = {i for item in memo["gist_sentences"] for i in item["from"]} | \
+            {i for link in memo["links"] for i in link["from"]}
+        if level["terms"] == "fit":  # the words the other sections leave, the heading's included
+            room = memo.get("limit", WORD_CAP) - len("\n\n".join(parts + tail).split()) - len(h["terms"].split()) - 1
+            section = _terms_section(doc, "fit", central, room)
+        else:
+            if level["terms"] not in memo:
+                memo[level["terms"]] = _terms_section(doc, level["terms"], central)
+            section = memo[level["terms"]]
+        if section:
+            parts += [f"## {h['terms']}", section]
+    return "\n\n".join(parts + tail) + "\n"
 
 
 # ------------------------------------------------------------------------------------------------ gist
@@ -456,22 +467,60 @@ def salient_terms(doc: Document, central: set[int] | None = None) -> list[dict]:
     return sorted(doc.terms, key=lambda t: (t["id"] not in in_point, -min(counts.get(t["id"], 0), 3), order[t["id"]]))
 
 
-def _terms_section(doc: Document, detail: str, central: set[int] | None = None) -> str:
+def _terms_section(doc: Document, detail: str, central: set[int] | None = None, room: int | None = None) -> str:
+    """The terms section: "lines" (first sentences), "short" (about SHORT_DEFINITION_WORDS words each) or "fit" (as
+    many terms as `room` words hold, each with its brief definition). Every listed term has a definition; generic
+    words of the field (data/generic_terms.json) come last, in their brief form, and are the first left out."""
     m = messages(doc.lang)
-    terms = salient_terms(doc, central)
-    if detail == "names":
-        return join_names([_name_and_expansion(t, doc.lang) for t in terms], doc.lang) + "."
+    generic = generic_term_ids()
+    terms = sorted(salient_terms(doc, central), key=lambda t: t["id"] in generic)  # stable: salience kept within each
     lines = []
     for term in terms:
         name, expansion = _display(term, doc.lang)
         definition = _first_sentence(term["definition"])
-        if detail == "short" and len(definition.split()) > SHORT_DEFINITION_WORDS:
+        if detail == "fit" or term["id"] in generic:
+            definition = brief_definition(definition)
+        elif detail == "short" and len(definition.split()) > SHORT_DEFINITION_WORDS:
             definition = _shortened(definition)
         if term.get("defined_in_text"):
             definition = m["defined_in_text"].format(meaning=term["defined_in_text"]) + " " + definition
         template = m["term_line"] if expansion and expansion.lower() != name.lower() else m["term_line_plain"]
-        lines.append(template.format(term=name, expansion=expansion, definition=definition))
+        line = template.format(term=name, expansion=expansion, definition=definition)
+        if detail == "fit" and room is not None and len(lines) >= MIN_FITTED_TERMS \
+                and len(" ".join(lines + [line]).split()) > room:
+            break  # fewer terms, each still defined, rather than bare names
+        lines.append(line)
     return "\n".join(lines)
+
+
+@cache
+def generic_term_ids() -> frozenset[str]:
+    """The glossary ids data/generic_terms.json marks as everyday words of the field, loaded once."""
+    table = json.loads((data_dir() / "generic_terms.json").read_text(encoding="utf-8"))
+    return frozenset(i for group in table["groups"] for i in group["ids"])
+
+
+def brief_definition(sentence: str) -> str:
+    """A definition's first sentence cut to its first clause when it is long: only where a clause ends (";", a dash,
+    a colon, ", which"), never mid-fact and with no "…"; a sentence with no such end stays whole."""
+    if len(sentence.split()) <= SHORT_DEFINITION_WORDS:
+        return sentence
+    for end in _CLAUSE_END.finditer(sentence):
+        head = sentence[:end.start()].rstrip(" ,،")
+        if end.group().strip() == ":" and _ANNOUNCES.search(head):
+            continue  # "two kinds:" announces the fact that follows; cutting there would drop it
+        if len(head.split()) >= BRIEF_MIN_WORDS and head.count("(") == head.count(")"):
+            return head + "."
+    return sentence
+
+
+# Words before a colon that announce what follows it ("in two ways:", "as follows:"): that colon is no clause end.
+_ANNOUNCES = pattern_cache.lazy(r"\b(?:two|three|four|five|several|both|kinds?|types?|ways?|steps?|parts?|follows?|following|"
+                                r"namely|is|are|means?|اثنين|نوعين|نوعان|طريقتين|التالي|التالية)\W*$|\d\W*$")
+BRIEF_MIN_WORDS = 6  # a clause shorter than this ("A chip;") is no definition: the cut waits for the next clause end
+# Where a clause ends: a semicolon (Arabic too), a colon after a whole clause, a spaced dash, or ", which" / "، وهذا"
+# opening a comment on what was said.
+_CLAUSE_END = pattern_cache.lazy(r"\s*[;؛:]\s|\s[—–]\s|,\s(?:which|as in)\s|،\s(?:وهذا|وهو ما|وهي ما)\s")
 
 
 def _shortened(definition: str) -> str:
@@ -492,11 +541,6 @@ def _shortened(definition: str) -> str:
 
 # A sentence ends at ".", "!" or "?" followed by a space and a capital, a digit or Arabic (not "e.g. this" or "v4.8").
 _SENTENCE_END = pattern_cache.lazy(r"(?<=[.!?؟])\s+(?=[A-Z0-9\u0600-\u06FF'\"(])")
-
-
-def _name_and_expansion(term: dict, lang: str) -> str:
-    name, expansion = _display(term, lang)
-    return f"**{name}** ({expansion})" if expansion and expansion.lower() != name.lower() else f"**{name}**"
 
 
 def _first_sentence(text: str) -> str:
