@@ -518,9 +518,9 @@ def brief_definition(sentence: str) -> str:
 _ANNOUNCES = pattern_cache.lazy(r"\b(?:two|three|four|five|several|both|kinds?|types?|ways?|steps?|parts?|follows?|following|"
                                 r"namely|is|are|means?|اثنين|نوعين|نوعان|طريقتين|التالي|التالية)\W*$|\d\W*$")
 BRIEF_MIN_WORDS = 6  # a clause shorter than this ("A chip;") is no definition: the cut waits for the next clause end
-# Where a clause ends: a semicolon (Arabic too), a colon after a whole clause, a spaced dash, or ", which" / "، وهذا"
-# opening a comment on what was said.
-_CLAUSE_END = pattern_cache.lazy(r"\s*[;؛:]\s|\s[—–]\s|,\s(?:which|as in)\s|،\s(?:وهذا|وهو ما|وهي ما)\s")
+# Where a clause ends: a semicolon (Arabic too), a colon after a whole clause, a spaced dash, or ", which",
+# ", because", "، وهذا" opening a comment on what was said.
+_CLAUSE_END = pattern_cache.lazy(r"\s*[;؛:]\s|\s[—–]\s|,\s(?:which|because|as in)\s|،\s(?:وهذا|وهو ما|وهي ما)\s")
 
 
 def _shortened(definition: str) -> str:
