@@ -468,20 +468,20 @@ def salient_terms(doc: Document, central: set[int] | None = None) -> list[dict]:
 
 
 def _terms_section(doc: Document, detail: str, central: set[int] | None = None, room: int | None = None) -> str:
-    """The terms section: "lines" (first sentences), "short" (about SHORT_DEFINITION_WORDS words each) or "fit" (as
-    many terms as `room` words hold, each with its brief definition). Every listed term has a definition; generic
-    words of the field (data/generic_terms.json) come last, in their brief form, and are the first left out."""
+    """The terms section: "lines" (first sentences), "short" (brief definitions: a long first sentence cut to its
+    first clause) or "fit" (as many terms as `room` words hold, each with its brief definition). Every listed term has a definition; generic
+    words of the field (data/generic_terms.json) come last, in their brief form, and "fit" leaves them out."""
     m = messages(doc.lang)
     generic = generic_term_ids()
     terms = sorted(salient_terms(doc, central), key=lambda t: t["id"] in generic)  # stable: salience kept within each
+    if detail == "fit":  # a tight budget spends no words on what the reader already knows
+        terms = [t for t in terms if t["id"] not in generic] or terms[:1]
     lines = []
     for term in terms:
         name, expansion = _display(term, doc.lang)
         definition = _first_sentence(term["definition"])
-        if detail == "fit" or term["id"] in generic:
+        if detail in ("fit", "short") or term["id"] in generic:  # the first clause: details of no use here go
             definition = brief_definition(definition)
-        elif detail == "short" and len(definition.split()) > SHORT_DEFINITION_WORDS:
-            definition = _shortened(definition)
         if term.get("defined_in_text"):
             definition = m["defined_in_text"].format(meaning=term["defined_in_text"]) + " " + definition
         template = m["term_line"] if expansion and expansion.lower() != name.lower() else m["term_line_plain"]
@@ -505,10 +505,12 @@ def brief_definition(sentence: str) -> str:
     a colon, ", which"), never mid-fact and with no "…"; a sentence with no such end stays whole."""
     if len(sentence.split()) <= SHORT_DEFINITION_WORDS:
         return sentence
-    for end in _CLAUSE_END.finditer(sentence):
+    ends = list(_CLAUSE_END.finditer(sentence))
+    for n, end in enumerate(ends):
         head = sentence[:end.start()].rstrip(" ,،")
-        if end.group().strip() == ":" and _ANNOUNCES.search(head):
-            continue  # "two kinds:" announces the fact that follows; cutting there would drop it
+        after = sentence[end.end():ends[n + 1].start() if n + 1 < len(ends) else len(sentence)]
+        if end.group().strip() == ":" and (_ANNOUNCES.search(head) or _FIGURE.search(after)):
+            continue  # "two kinds:" announces the fact that follows, ": 32 billion active" is it; both stay
         if len(head.split()) >= BRIEF_MIN_WORDS and head.count("(") == head.count(")"):
             return head + "."
     return sentence
@@ -517,6 +519,8 @@ def brief_definition(sentence: str) -> str:
 # Words before a colon that announce what follows it ("in two ways:", "as follows:"): that colon is no clause end.
 _ANNOUNCES = pattern_cache.lazy(r"\b(?:two|three|four|five|several|both|kinds?|types?|ways?|steps?|parts?|follows?|following|"
                                 r"namely|is|are|means?|اثنين|نوعين|نوعان|طريقتين|التالي|التالية)\W*$|\d\W*$")
+# A figure after a colon is the fact the definition exists for (a MoE's active parameter count, issue 18).
+_FIGURE = pattern_cache.lazy(r"(?<![\w.])\d|\b(?:hundred|thousand|million|billion|trillion|percent)\b|مئة|ألف|مليون|مليار|تريليون")
 BRIEF_MIN_WORDS = 6  # a clause shorter than this ("A chip;") is no definition: the cut waits for the next clause end
 # Where a clause ends: a semicolon (Arabic too), a colon after a whole clause, a spaced dash, or ", which",
 # ", because", "، وهذا" opening a comment on what was said.

@@ -90,3 +90,14 @@ def test_a_roomy_answer_keeps_its_first_sentences():
     fsdp = next(line for line in answer["explanation"].splitlines() if line.startswith("- **FSDP**"))
     entry = next(t for t in answer["terms"] if t["term"] == "FSDP")
     assert compose._first_sentence(entry["definition"]) in fsdp
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_a_brief_definition_keeps_the_figures_after_its_colon(lang):
+    from service.explain import glossary
+
+    entry = glossary.load().by_id["kimi-k2"]
+    definition = entry["definition"] if lang == "en" else entry["ar"]["definition"]
+    brief = brief_definition(compose._first_sentence(definition))
+    assert ("thirty-two billion active" if lang == "en" else "اثنان وثلاثون مليارا نشطة") in brief
+    assert len(brief.split()) < len(compose._first_sentence(definition).split())  # the rest, after ";", goes
