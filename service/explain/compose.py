@@ -470,11 +470,11 @@ def salient_terms(doc: Document, central: set[int] | None = None) -> list[dict]:
 def _terms_section(doc: Document, detail: str, central: set[int] | None = None, room: int | None = None) -> str:
     """The terms section: "lines" (first sentences), "short" (brief definitions: a long first sentence cut to its
     first clause) or "fit" (as many terms as `room` words hold, each with its brief definition). Every listed term has a definition; generic
-    words of the field (data/generic_terms.json) come last, in their brief form, and "fit" leaves them out."""
+    words of the field (data/generic_terms.json) come last, in their brief form, and shorter levels leave them out."""
     m = messages(doc.lang)
     generic = generic_term_ids()
     terms = sorted(salient_terms(doc, central), key=lambda t: t["id"] in generic)  # stable: salience kept within each
-    if detail == "fit":  # a tight budget spends no words on what the reader already knows
+    if detail in ("fit", "short"):  # a tight budget spends no words on what the reader already knows
         terms = [t for t in terms if t["id"] not in generic] or terms[:1]
     lines = []
     for term in terms:
@@ -503,13 +503,14 @@ def generic_term_ids() -> frozenset[str]:
 def brief_definition(sentence: str) -> str:
     """A definition's first sentence cut to its first clause when it is long: only where a clause ends (";", a dash,
     a colon, ", which"), never mid-fact and with no "…"; a sentence with no such end stays whole."""
-    if len(sentence.split()) <= SHORT_DEFINITION_WORDS:
+    if len(sentence.split()) <= BRIEF_MAX_WORDS:
         return sentence
     ends = list(_CLAUSE_END.finditer(sentence))
     for n, end in enumerate(ends):
         head = sentence[:end.start()].rstrip(" ,،")
         after = sentence[end.end():ends[n + 1].start() if n + 1 < len(ends) else len(sentence)]
-        if end.group().strip() == ":" and (_ANNOUNCES.search(head) or _FIGURE.search(after)):
+        if end.group().strip() == ":" and (_ANNOUNCES.search(head) or _FIGURE.search(after)
+                                           or len(head.split()) < BRIEF_MIN_WORDS_BEFORE_COLON):
             continue  # "two kinds:" announces the fact that follows, ": 32 billion active" is it; both stay
         if len(head.split()) >= BRIEF_MIN_WORDS and head.count("(") == head.count(")"):
             return head + "."
@@ -520,7 +521,12 @@ def brief_definition(sentence: str) -> str:
 _ANNOUNCES = pattern_cache.lazy(r"\b(?:two|three|four|five|several|both|kinds?|types?|ways?|steps?|parts?|follows?|following|"
                                 r"namely|is|are|means?|اثنين|نوعين|نوعان|طريقتين|التالي|التالية)\W*$|\d\W*$")
 # A figure after a colon is the fact the definition exists for (a MoE's active parameter count, issue 18).
-_FIGURE = pattern_cache.lazy(r"(?<![\w.])\d|\b(?:hundred|thousand|million|billion|trillion|percent)\b|مئة|ألف|مليون|مليار|تريليون")
+_FIGURE = pattern_cache.lazy(
+    r"(?<![\w.])\d|\b(?:two|three|four|five|six|seven|eight|nine|ten|twelve|sixteen|hundred|thousand|million|billion|trillion"
+    r"|percent|half|twice|اثنان|اثنين|ثلاث|ثلاثة|أربع|أربعة|خمس|خمسة|ستة|سبع|سبعة|ثماني|ثمانية|تسع|تسعة|عشر|عشرة"
+    r"|مئة|ألف|مليون|مليار|مليارا|تريليون|نصف|ضعف)\b")
+BRIEF_MAX_WORDS = 24  # a first sentence this short is kept whole: its after-colon part is the fact (H800's links)
+BRIEF_MIN_WORDS_BEFORE_COLON = 8  # a short head before a colon is a heading ("How Google Cloud names a slice:")
 BRIEF_MIN_WORDS = 6  # a clause shorter than this ("A chip;") is no definition: the cut waits for the next clause end
 # Where a clause ends: a semicolon (Arabic too), a colon after a whole clause, a spaced dash, or ", which",
 # ", because", "، وهذا" opening a comment on what was said.

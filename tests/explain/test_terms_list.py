@@ -101,3 +101,15 @@ def test_a_brief_definition_keeps_the_figures_after_its_colon(lang):
     brief = brief_definition(compose._first_sentence(definition))
     assert ("thirty-two billion active" if lang == "en" else "اثنان وثلاثون مليارا نشطة") in brief
     assert len(brief.split()) < len(compose._first_sentence(definition).split())  # the rest, after ";", goes
+
+
+def test_a_colon_cut_keeps_the_fact_after_it():
+    # Sentences written for this test, in the glossary's style.
+    whole = "A variant of the H100 made for one market under export rules: same cores but much lower link bandwidth."
+    assert brief_definition(whole) == whole  # short enough: what follows the colon is the fact
+    counted = ("A server design that a large company contributed to an open hardware project years ago: eight GPUs "
+               "with their switch fabric, processors, power and networking in one chassis; later versions add more.")
+    assert "eight GPUs" in brief_definition(counted) and "later versions" not in brief_definition(counted)
+    heading = ("How a cloud names a slice: the version, a dash, and a size; the size counts cores on some "
+               "versions and chips on others, so the same name can mean two sizes.")
+    assert brief_definition(heading).startswith("How a cloud names a slice: the version, a dash, and a size")
