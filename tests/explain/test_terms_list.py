@@ -7,7 +7,8 @@ import pytest
 
 from calculators.resources import data_dir
 from service.explain import compose
-from service.explain.compose import brief_definition, budget, explain_offline, generic_term_ids
+from service.explain.compose import budget, explain_offline
+from service.explain.definitions import brief_definition, generic_term_ids
 from service.i18n.messages import messages
 
 # Written for these tests: a short post dense with acronyms, so the answer's word budget is tight.
