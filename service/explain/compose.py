@@ -9,6 +9,7 @@ from calculators import working as calculator_working
 
 from service import configs
 from service.explain import followup, gist as gist_module, pattern_cache, reasons, restate
+from service.explain.definitions import brief_definition, generic_term_ids
 from service.explain.document import Document
 from service.explain.pipeline import analyse
 from service.i18n import arabic
@@ -19,16 +20,18 @@ WORD_BUDGET_BASE = 250  # an answer has at most this many words plus twice the i
 WORD_CAP = 1500
 FRAME_ORDER = ("pp_not_needed", "pp_only_when_dp_bound", "fast_links_no_pp", "dp_comms_bound", "pp_needed")
 REASON_FRAMES = ("fast_links_no_pp",)
-# From the most detailed answer to the shortest: terms and working are trimmed first, then claims.
+# From the most detailed answer to the shortest: terms and working are trimmed first, then claims. "fit" lists as
+# many terms as the words left allow, each with its brief definition, the most central first (never bare names).
 LEVELS = (
     {"steps": 4, "terms": "lines", "claims": 8, "reasons": 4},
     {"steps": 3, "terms": "short", "claims": 8, "reasons": 3},
-    {"steps": 2, "terms": "names", "claims": 8, "reasons": 2},
-    {"steps": 0, "terms": "names", "claims": 6, "reasons": 1, "sized_only": True},
-    {"steps": 0, "terms": "names", "claims": 4, "reasons": 1, "sized_only": True},
+    {"steps": 2, "terms": "fit", "claims": 8, "reasons": 2},
+    {"steps": 0, "terms": "fit", "claims": 6, "reasons": 1, "sized_only": True},
+    {"steps": 0, "terms": "fit", "claims": 4, "reasons": 1, "sized_only": True},
     {"steps": 0, "terms": None, "claims": 3, "reasons": 1, "sized_only": True},
 )
 SHORT_DEFINITION_WORDS = 16
+MIN_FITTED_TERMS = 1  # a "fit" level with no room for even one defined term gives way to a shorter level
 
 
 def explain_offline(text: str, lang: str | None = None, context: str = "") -> dict:
@@ -124,7 +127,7 @@ def compose(doc: Document, is_followup: bool = False, links: list | None = None,
     """The markdown answer, at the most detailed level that fits the word budget."""
     limit = budget(doc.text)
     markdown = ""
-    memo: dict = {"links": links or [], "gist_sentences": sentences or []}  # sections that do not change between levels
+    memo: dict = {"links": links or [], "gist_sentences": sentences or [], "limit": limit}  # sections that do not change between levels
     for level in LEVELS:
         markdown = _compose(doc, is_followup, level, memo)
         if len(markdown.split()) <= limit:
@@ -160,16 +163,23 @@ def _compose(doc: Document, is_followup: bool, level: dict, memo: dict) -> str:
     section = _claims_section(doc, claims, in_gist, level)
     if section:
         parts += [f"## {h['claims']}", section]
-    if doc.terms and level["terms"]:
-        if level["terms"] not in memo:
-            central = {i for item in memo["gist_sentences"] for i in item["from"]} | \
-                {i for link in memo["links"] for i in link["from"]}
-            memo[level["terms"]] = _terms_section(doc, level["terms"], central)
-        parts += [f"## {h['terms']}", memo[level["terms"]]]
+    tail = []
     if doc.corrections:
         lines = [m["mistranslation_line"].format(**{k: c[k] for k in ("as", "en", "correction")}) for c in doc.corrections]
-        parts += [f"## {h['corrections']}", "\n".join(lines)]
-    return "\n\n".join(parts) + "\n"
+        tail = [f"## {h['corrections']}", "\n".join(lines)]
+    if doc.terms and level["terms"]:
+        central = {i for item in memo["gist_sentences"] for i in item["from"]} | \
+            {i for link in memo["links"] for i in link["from"]}
+        if level["terms"] == "fit":  # the words the other sections leave, the heading's included
+            room = memo.get("limit", WORD_CAP) - len("\n\n".join(parts + tail).split()) - len(h["terms"].split()) - 1
+            section = _terms_section(doc, "fit", central, room)
+        else:
+            if level["terms"] not in memo:
+                memo[level["terms"]] = _terms_section(doc, level["terms"], central)
+            section = memo[level["terms"]]
+        if section:
+            parts += [f"## {h['terms']}", section]
+    return "\n\n".join(parts + tail) + "\n"
 
 
 # ------------------------------------------------------------------------------------------------ gist
@@ -458,21 +468,29 @@ def salient_terms(doc: Document, central: set[int] | None = None) -> list[dict]:
     return sorted(doc.terms, key=lambda t: (t["id"] not in in_point, -min(counts.get(t["id"], 0), 3), order[t["id"]]))
 
 
-def _terms_section(doc: Document, detail: str, central: set[int] | None = None) -> str:
+def _terms_section(doc: Document, detail: str, central: set[int] | None = None, room: int | None = None) -> str:
+    """The terms section: "lines" (first sentences), "short" (brief definitions: a long first sentence cut to its
+    first clause) or "fit" (as many terms as `room` words hold, each with its brief definition). Every listed term has a definition; generic
+    words of the field (data/generic_terms.json) come last, in their brief form, and shorter levels leave them out."""
     m = messages(doc.lang)
-    terms = salient_terms(doc, central)
-    if detail == "names":
-        return join_names([_name_and_expansion(t, doc.lang) for t in terms], doc.lang) + "."
+    generic = generic_term_ids()
+    terms = sorted(salient_terms(doc, central), key=lambda t: t["id"] in generic)  # stable: salience kept within each
+    if detail in ("fit", "short"):  # a tight budget spends no words on what the reader already knows
+        terms = [t for t in terms if t["id"] not in generic] or terms[:1]
     lines = []
     for term in terms:
         name, expansion = _display(term, doc.lang)
         definition = _first_sentence(term["definition"])
-        if detail == "short" and len(definition.split()) > SHORT_DEFINITION_WORDS:
-            definition = _shortened(definition)
+        if detail in ("fit", "short") or term["id"] in generic:  # the first clause: details of no use here go
+            definition = brief_definition(definition)
         if term.get("defined_in_text"):
             definition = m["defined_in_text"].format(meaning=term["defined_in_text"]) + " " + definition
         template = m["term_line"] if expansion and expansion.lower() != name.lower() else m["term_line_plain"]
-        lines.append(template.format(term=name, expansion=expansion, definition=definition))
+        line = template.format(term=name, expansion=expansion, definition=definition)
+        if detail == "fit" and room is not None and len(lines) >= MIN_FITTED_TERMS \
+                and len(" ".join(lines + [line]).split()) > room:
+            break  # fewer terms, each still defined, rather than bare names
+        lines.append(line)
     return "\n".join(lines)
 
 
@@ -494,11 +512,6 @@ def _shortened(definition: str) -> str:
 
 # A sentence ends at ".", "!" or "?" followed by a space and a capital, a digit or Arabic (not "e.g. this" or "v4.8").
 _SENTENCE_END = pattern_cache.lazy(r"(?<=[.!?؟])\s+(?=[A-Z0-9\u0600-\u06FF'\"(])")
-
-
-def _name_and_expansion(term: dict, lang: str) -> str:
-    name, expansion = _display(term, lang)
-    return f"**{name}** ({expansion})" if expansion and expansion.lower() != name.lower() else f"**{name}**"
 
 
 def _first_sentence(text: str) -> str:

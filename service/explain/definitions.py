@@ -1,0 +1,49 @@
+"""Short forms of glossary definitions for the answer's terms list: a first clause cut only where a clause ends, and
+the everyday words of the field (data/generic_terms.json) that a tight answer leaves out."""
+
+import json
+from functools import cache
+
+from calculators.resources import data_dir
+
+from service.explain import pattern_cache
+
+
+@cache
+def generic_term_ids() -> frozenset[str]:
+    """The glossary ids data/generic_terms.json marks as everyday words of the field, loaded once."""
+    table = json.loads((data_dir() / "generic_terms.json").read_text(encoding="utf-8"))
+    return frozenset(i for group in table["groups"] for i in group["ids"])
+
+
+def brief_definition(sentence: str) -> str:
+    """A definition's first sentence cut to its first clause when it is long: only where a clause ends (";", a dash,
+    a colon, ", which"), never mid-fact and with no "…"; a sentence with no such end stays whole."""
+    if len(sentence.split()) <= BRIEF_MAX_WORDS:
+        return sentence
+    ends = list(_CLAUSE_END.finditer(sentence))
+    for n, end in enumerate(ends):
+        head = sentence[:end.start()].rstrip(" ,،")
+        after = sentence[end.end():ends[n + 1].start() if n + 1 < len(ends) else len(sentence)]
+        if end.group().strip() == ":" and (_ANNOUNCES.search(head) or _FIGURE.search(after)
+                                           or len(head.split()) < BRIEF_MIN_WORDS_BEFORE_COLON):
+            continue  # "two kinds:" announces the fact that follows, ": 32 billion active" is it; both stay
+        if len(head.split()) >= BRIEF_MIN_WORDS and head.count("(") == head.count(")"):
+            return head + "."
+    return sentence
+
+
+# Words before a colon that announce what follows it ("in two ways:", "as follows:"): that colon is no clause end.
+_ANNOUNCES = pattern_cache.lazy(r"\b(?:two|three|four|five|several|both|kinds?|types?|ways?|steps?|parts?|follows?|following|"
+                                r"namely|is|are|means?|اثنين|نوعين|نوعان|طريقتين|التالي|التالية)\W*$|\d\W*$")
+# A figure after a colon is the fact the definition exists for (a MoE's active parameter count, issue 18).
+_FIGURE = pattern_cache.lazy(
+    r"(?<![\w.])\d|\b(?:two|three|four|five|six|seven|eight|nine|ten|twelve|sixteen|hundred|thousand|million|billion|trillion"
+    r"|percent|half|twice|اثنان|اثنين|ثلاث|ثلاثة|أربع|أربعة|خمس|خمسة|ستة|سبع|سبعة|ثماني|ثمانية|تسع|تسعة|عشر|عشرة"
+    r"|مئة|ألف|مليون|مليار|مليارا|تريليون|نصف|ضعف)\b")
+BRIEF_MAX_WORDS = 24  # a first sentence this short is kept whole: its after-colon part is the fact (H800's links)
+BRIEF_MIN_WORDS_BEFORE_COLON = 8  # a short head before a colon is a heading ("How Google Cloud names a slice:")
+BRIEF_MIN_WORDS = 6  # a clause shorter than this ("A chip;") is no definition: the cut waits for the next clause end
+# Where a clause ends: a semicolon (Arabic too), a colon after a whole clause, a spaced dash, or ", which",
+# ", because", "، وهذا" opening a comment on what was said.
+_CLAUSE_END = pattern_cache.lazy(r"\s*[;؛:]\s|\s[—–]\s|,\s(?:which|because|as in)\s|،\s(?:وهذا|وهو ما|وهي ما)\s")
