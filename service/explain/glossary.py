@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 from calculators.resources import data_dir  # noqa: F401  (re-exported for tests)
 
-from service.explain import data_cache, pattern_cache
+from service.explain import acronym_case, data_cache, pattern_cache
 from service.explain.readings import _is_case_sensitive, choose_reading, reading_scores  # noqa: F401  (re-exported)
 from service.i18n import arabic
 
@@ -210,8 +210,18 @@ class Glossary:
             else:
                 i += 1
         if extended:
-            matches = self._with_patterns(text, self._with_degrees(text, matches))
+            matches = self._with_patterns(text, self._with_degrees(text, self._with_lowercase(text, tokens, matches)))
         return matches
+
+    def _with_lowercase(self, text: str, tokens: list, matches: list[Match]) -> list[Match]:
+        """Short acronyms written in lower case where the context marks them ("tp 2", "fsdp, dp and sp")."""
+        if not hasattr(self, "_lowercase"):
+            self._lowercase = acronym_case.table(self.entries)
+        evidence = any(m.entry.get("category") in _FIELD for m in matches)
+        spans = [(m.start, m.end) for m in matches]
+        extra = [Match(entry, text[a:b], a, b, derived=True)
+                 for entry, a, b in acronym_case.find(text, tokens, self._lowercase, spans, evidence)]
+        return sorted(matches + extra, key=lambda m: (m.start, -m.end)) if extra else matches
 
     def _names_organisation(self, i, length, tokens, exact_keys, folded_keys) -> bool:
         """A common-word term written capitalised and followed by an organisation word ("Epoch AI", "Scale Labs")."""
@@ -392,6 +402,9 @@ def _version_of_another_name(text: str, i: int, length: int, tokens) -> bool:
 
 
 _CONNECTORS = {"and", "or", ",", "/", "&"}
+# Categories of a term that make a bare "tp 2" beside it a parallel degree (an "Ep 4" alone may be an episode).
+_FIELD = frozenset({"parallelism", "hardware", "training", "moe", "collective", "interconnect", "framework", "metric",
+                    "memory", "optimizer", "precision"})
 _DEGREE = pattern_cache.lazy(r"([A-Z]{2,5}?)(\d+)")
 _DEGREES = pattern_cache.lazy(r"(?<![A-Za-z0-9])(?:[A-Z]{2,5}?\d+)+(?![A-Za-z0-9])")
 
