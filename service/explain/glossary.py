@@ -13,7 +13,7 @@ from typing import NamedTuple
 from calculators.resources import data_dir  # noqa: F401  (re-exported for tests)
 
 from service.explain import acronym_case, data_cache, pattern_cache
-from service.explain.readings import _is_case_sensitive, choose_reading, reading_scores  # noqa: F401  (re-exported)
+from service.explain.readings import _is_case_sensitive, choose_reading, reading_scores, text_fields, with_field  # noqa: F401  (re-exported)
 from service.i18n import arabic
 
 # Words, numbers, Arabic words, and single punctuation marks are the tokens; spaces separate them.
@@ -541,9 +541,11 @@ def detect(text: str, glossary: Glossary | None = None) -> list[Match]:
     glossary = glossary or load()
     tokens = {tok for tok, _, _ in _tokens(text)}
     seen: dict[str, Match] = {}
-    for match in glossary.find(text, extended=True):
+    found = glossary.find(text, extended=True)
+    fields = text_fields([m.entry for m in found])
+    for match in found:
         if match.entry["id"] not in seen:
-            reading = choose_reading(match.entry, text, tokens)
+            reading = choose_reading(match.entry, text, tokens, fields)
             seen[match.entry["id"]] = Match(match.entry, match.found_as, match.start, match.end, reading)
     return list(seen.values())
 
@@ -554,6 +556,12 @@ def lookup(term: str, lang: str = "en") -> dict | None:
     if entry is None:
         return None
     return describe(Match(entry, term, 0, len(term)), lang)
+
+
+def _source(holder: dict) -> str | None:
+    """The url (else title) of an entry's or a reading's own source."""
+    source = holder.get("source") or {}
+    return source.get("url") or source.get("title")
 
 
 def describe(match: Match, lang: str) -> dict:
@@ -579,7 +587,7 @@ def describe(match: Match, lang: str) -> dict:
         "category": entry.get("category"),
         "calculator": entry.get("calculator"),
         "found_as": match.found_as,
-        "source": (entry.get("source") or {}).get("url") or (entry.get("source") or {}).get("title"),
+        "source": _source(reading if reading and match.reading and reading.get("source") else entry),
     }
     facts = [fact.get(lang) or fact.get("en") for fact in entry.get("facts") or []]
     if facts:  # sourced figures, kept out of the prose so every number there comes from a calculator
