@@ -115,8 +115,9 @@ def _marked(text: str, tokens: list, k: int, known: dict, evidence: bool) -> boo
     if (text[end:end + 1] == "_" and k + 1 < len(tokens) and tokens[k + 1][0].lower() in words) or \
             (text[start - 1:start] == "_" and k and tokens[k - 1][0].lower() in words):
         return True  # "tp_rank", "enable_sp"
-    if evidence and text[end:end + 1] == " " and k + 1 < len(tokens) and tokens[k + 1][0].lower() in words:
-        return True  # "the sp axis", "tp size", "ep group" beside other terms of the field
+    if evidence and ((text[end:end + 1] == " " and k + 1 < len(tokens) and tokens[k + 1][0].lower() in words)
+                     or (text[start - 1:start] == " " and k and tokens[k - 1][0] in words)):
+        return True  # "the sp axis", "tp size", "محور sp" beside other terms of the field
     return _listed(tokens, k, known, set(data["connectors"]))
 
 
