@@ -587,7 +587,8 @@ def describe(match: Match, lang: str) -> dict:
         "category": entry.get("category"),
         "calculator": entry.get("calculator"),
         "found_as": match.found_as,
-        "source": _source(reading if reading and match.reading and reading.get("source") else entry),
+        # Another field's reading (TP as a true positive) is not what the entry's paper is about: its own source or none.
+        "source": _source(reading if reading is not None and match.reading else entry),
     }
     facts = [fact.get(lang) or fact.get("en") for fact in entry.get("facts") or []]
     if facts:  # sourced figures, kept out of the prose so every number there comes from a calculator

@@ -62,7 +62,9 @@ def test_context_parallelism_wins_over_checkpoint_in_a_parallel_training_text():
 
 
 def test_true_positive_only_outside_a_training_text():
-    assert found("Our classifier has 90 TP and 10 FP; precision and recall are high.")["TP"]["expansion"] == "true positive"
+    positive = found("Our classifier has 90 TP and 10 FP; precision and recall are high.")["TP"]
+    assert positive["expansion"] == "true positive"
+    assert "1909.08053" not in (positive["source"] or "")  # the Megatron paper is no source for a true positive
     assert found("With TP 4 and PP 2 the TP all-reduce stays inside NVLink; precision is bf16.")["TP"]["expansion"] \
         == "tensor parallelism"
 
@@ -76,3 +78,5 @@ def test_sp_beside_a_mesh_axis_or_ring_attention_is_the_sequence_axis():
     # Megatron's sense stays where its own cues are.
     megatron = found("SP with TP in Megatron splits LayerNorm and dropout activations.")["SP"]
     assert megatron["expansion"] == "sequence parallelism" and "2205.05198" in megatron["source"]
+    ulysses = found("DeepSpeed Ulysses SP uses all-to-all over attention heads for long sequences.")["SP"]
+    assert "Ulysses" in ulysses["expansion"] and "2309.14509" in ulysses["source"]
