@@ -23,6 +23,11 @@ _NUMBER = pattern_cache.lazy(r"\d+(?:\.\d+)?%?")
 _KEY_BEFORE = pattern_cache.lazy(r"(?:^|[{,])[ \t]*(?:-[ \t]+)?[\"']?$")  # a YAML or JSON key starts its line or item
 
 
+# Categories of a term that make a bare "tp 2" beside it a parallel degree (an "Ep 4" alone may be an episode).
+FIELD = frozenset({"parallelism", "hardware", "training", "moe", "collective", "interconnect", "framework", "metric",
+                   "memory", "optimizer", "precision"})
+
+
 @cache
 def contexts() -> dict:
     """data/acronym_contexts.json, loaded once."""

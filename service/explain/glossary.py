@@ -215,12 +215,9 @@ class Glossary:
 
     def _with_lowercase(self, text: str, tokens: list, matches: list[Match]) -> list[Match]:
         """Short acronyms written in lower case where the context marks them ("tp 2", "fsdp, dp and sp")."""
-        if not hasattr(self, "_lowercase"):
-            self._lowercase = acronym_case.table(self.entries)
-        evidence = any(m.entry.get("category") in _FIELD for m in matches)
-        spans = [(m.start, m.end) for m in matches]
-        extra = [Match(entry, text[a:b], a, b, derived=True)
-                 for entry, a, b in acronym_case.find(text, tokens, self._lowercase, spans, evidence)]
+        evidence = any(m.entry.get("category") in acronym_case.FIELD for m in matches)
+        extra = [Match(entry, text[a:b], a, b, derived=True) for entry, a, b in
+                 acronym_case.find(text, tokens, self._lowercase(), [(m.start, m.end) for m in matches], evidence)]
         return sorted(matches + extra, key=lambda m: (m.start, -m.end)) if extra else matches
 
     def _names_organisation(self, i, length, tokens, exact_keys, folded_keys) -> bool:
@@ -246,6 +243,11 @@ class Glossary:
                     a, b = start + part.start(1), start + part.end(1)
                     extra.append(Match(entry, text[a:b], a, b, derived=True))
         return sorted(matches + extra, key=lambda m: (m.start, -m.end)) if extra else matches
+
+    def _lowercase(self) -> dict[str, tuple[dict, str]]:
+        if not hasattr(self, "_lowercase_table"):
+            self._lowercase_table = acronym_case.table(self.entries)
+        return self._lowercase_table
 
     def _overlapping(self, text, i, length, outer, tokens, exact_keys, folded_keys):
         """A longer-reaching term that starts inside the match at i ("peak memory bandwidth": "memory bandwidth")."""
@@ -385,7 +387,8 @@ class Glossary:
         matches = self.find(term)
         if matches and matches[0].found_as.strip() == term.strip():
             return matches[0].entry
-        return self.by_id.get(term.strip().lower()) or (matches[0].entry if len(matches) == 1 else None)
+        return self.by_id.get(term.strip().lower()) or (matches[0].entry if len(matches) == 1 else None) \
+            or self._lowercase().get(term.strip().lower(), (None,))[0]  # "tp" asked alone is TP
 
 
 _VERSION = pattern_cache.lazy(r"[VRK]\d+")
@@ -402,9 +405,6 @@ def _version_of_another_name(text: str, i: int, length: int, tokens) -> bool:
 
 
 _CONNECTORS = {"and", "or", ",", "/", "&"}
-# Categories of a term that make a bare "tp 2" beside it a parallel degree (an "Ep 4" alone may be an episode).
-_FIELD = frozenset({"parallelism", "hardware", "training", "moe", "collective", "interconnect", "framework", "metric",
-                    "memory", "optimizer", "precision"})
 _DEGREE = pattern_cache.lazy(r"([A-Z]{2,5}?)(\d+)")
 _DEGREES = pattern_cache.lazy(r"(?<![A-Za-z0-9])(?:[A-Z]{2,5}?\d+)+(?![A-Za-z0-9])")
 

@@ -80,3 +80,15 @@ def test_sp_beside_a_mesh_axis_or_ring_attention_is_the_sequence_axis():
     assert megatron["expansion"] == "sequence parallelism" and "2205.05198" in megatron["source"]
     ulysses = found("DeepSpeed Ulysses SP uses all-to-all over attention heads for long sequences.")["SP"]
     assert "Ulysses" in ulysses["expansion"] and "2309.14509" in ulysses["source"]
+
+
+def test_a_lowercase_acronym_asked_alone_and_in_a_context():
+    from service.explain import glossary
+    from service.mcp.tools import run_lookup
+
+    assert glossary.lookup("tp")["expansion"] == "tensor parallelism"
+    assert glossary.lookup("it") is None
+    context = "With TP and CP on, we save a checkpoint every 500 steps and resume after a crash."
+    assert run_lookup({"term": "CP", "context": context})["entries"][0]["expansion"] == "context parallelism"
+    alone = "We save a checkpoint every 500 steps and resume after a crash; the CP is 2 GB."
+    assert run_lookup({"term": "CP", "context": alone})["entries"][0]["expansion"] == "checkpoint"
