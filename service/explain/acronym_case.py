@@ -108,7 +108,9 @@ def _marked(text: str, tokens: list, k: int, known: dict, evidence: bool) -> boo
     data = contexts()
     value = _VALUE.match(text, end)
     if value and degree(value.group("num"), value.group("sep")) and (evidence or value.group("sep").strip()):
-        return True
+        counted = re.match(r"\s+([A-Za-z]+)", text[value.end():value.end() + 20])  # "cp 2 files" counts files
+        if not (counted and counted.group(1).lower() in data["not_counting"]):
+            return True
     if text[max(0, start - 2):start] == "--" and (start < 3 or not text[start - 3].isalnum()):
         return True  # a command-line flag: "--tp 4", "--sp"
     line_start = text.rfind("\n", 0, start) + 1

@@ -33,6 +33,7 @@ def test_lowercase_acronyms_match_where_the_context_marks_them(text, terms):
     "cp: cannot stat 'foo': No such file or directory",  # the shell command's error
     "The S&P index (sp 500) rose; it is up pp 12-15 over the year.",  # not a degree, a range
     "Turn up the volume: it is an mp3 on my dp list.",  # ordinary words
+    "Training runs on 8 GPUs; first cp 2 files to the node.",  # a count of files, not a degree
 ])
 def test_ordinary_words_stay_ordinary(text):
     got = found(text)
