@@ -12,8 +12,8 @@ from typing import NamedTuple
 
 from calculators.resources import data_dir  # noqa: F401  (re-exported for tests)
 
-from service.explain import data_cache, pattern_cache
-from service.explain.readings import _is_case_sensitive, choose_reading, reading_scores  # noqa: F401  (re-exported)
+from service.explain import acronym_case, data_cache, pattern_cache
+from service.explain.readings import _is_case_sensitive, choose_reading, reading_scores, text_fields, with_field  # noqa: F401  (re-exported)
 from service.i18n import arabic
 
 # Words, numbers, Arabic words, and single punctuation marks are the tokens; spaces separate them.
@@ -210,8 +210,15 @@ class Glossary:
             else:
                 i += 1
         if extended:
-            matches = self._with_patterns(text, self._with_degrees(text, matches))
+            matches = self._with_patterns(text, self._with_degrees(text, self._with_lowercase(text, tokens, matches)))
         return matches
+
+    def _with_lowercase(self, text: str, tokens: list, matches: list[Match]) -> list[Match]:
+        """Short acronyms written in lower case where the context marks them ("tp 2", "fsdp, dp and sp")."""
+        evidence = any(m.entry.get("category") in acronym_case.FIELD for m in matches)
+        extra = [Match(entry, text[a:b], a, b, derived=True) for entry, a, b in
+                 acronym_case.find(text, tokens, self._lowercase(), [(m.start, m.end) for m in matches], evidence)]
+        return sorted(matches + extra, key=lambda m: (m.start, -m.end)) if extra else matches
 
     def _names_organisation(self, i, length, tokens, exact_keys, folded_keys) -> bool:
         """A common-word term written capitalised and followed by an organisation word ("Epoch AI", "Scale Labs")."""
@@ -236,6 +243,11 @@ class Glossary:
                     a, b = start + part.start(1), start + part.end(1)
                     extra.append(Match(entry, text[a:b], a, b, derived=True))
         return sorted(matches + extra, key=lambda m: (m.start, -m.end)) if extra else matches
+
+    def _lowercase(self) -> dict[str, tuple[dict, str]]:
+        if not hasattr(self, "_lowercase_table"):
+            self._lowercase_table = acronym_case.table(self.entries)
+        return self._lowercase_table
 
     def _overlapping(self, text, i, length, outer, tokens, exact_keys, folded_keys):
         """A longer-reaching term that starts inside the match at i ("peak memory bandwidth": "memory bandwidth")."""
@@ -375,7 +387,8 @@ class Glossary:
         matches = self.find(term)
         if matches and matches[0].found_as.strip() == term.strip():
             return matches[0].entry
-        return self.by_id.get(term.strip().lower()) or (matches[0].entry if len(matches) == 1 else None)
+        return self.by_id.get(term.strip().lower()) or (matches[0].entry if len(matches) == 1 else None) \
+            or self._lowercase().get(term.strip().lower(), (None,))[0]  # "tp" asked alone is TP
 
 
 _VERSION = pattern_cache.lazy(r"[VRK]\d+")
@@ -528,9 +541,11 @@ def detect(text: str, glossary: Glossary | None = None) -> list[Match]:
     glossary = glossary or load()
     tokens = {tok for tok, _, _ in _tokens(text)}
     seen: dict[str, Match] = {}
-    for match in glossary.find(text, extended=True):
+    found = glossary.find(text, extended=True)
+    fields = text_fields([m.entry for m in found])
+    for match in found:
         if match.entry["id"] not in seen:
-            reading = choose_reading(match.entry, text, tokens)
+            reading = choose_reading(match.entry, text, tokens, fields)
             seen[match.entry["id"]] = Match(match.entry, match.found_as, match.start, match.end, reading)
     return list(seen.values())
 
@@ -541,6 +556,12 @@ def lookup(term: str, lang: str = "en") -> dict | None:
     if entry is None:
         return None
     return describe(Match(entry, term, 0, len(term)), lang)
+
+
+def _source(holder: dict) -> str | None:
+    """The url (else title) of an entry's or a reading's own source."""
+    source = holder.get("source") or {}
+    return source.get("url") or source.get("title")
 
 
 def describe(match: Match, lang: str) -> dict:
@@ -566,7 +587,8 @@ def describe(match: Match, lang: str) -> dict:
         "category": entry.get("category"),
         "calculator": entry.get("calculator"),
         "found_as": match.found_as,
-        "source": (entry.get("source") or {}).get("url") or (entry.get("source") or {}).get("title"),
+        # Another field's reading (TP as a true positive) is not what the entry's paper is about: its own source or none.
+        "source": _source(reading if reading is not None and match.reading else entry),
     }
     facts = [fact.get(lang) or fact.get("en") for fact in entry.get("facts") or []]
     if facts:  # sourced figures, kept out of the prose so every number there comes from a calculator

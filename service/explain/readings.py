@@ -1,6 +1,6 @@
 """Which reading of an ambiguous term a text means: each reading's cue words counted around it."""
 
-from service.explain import pattern_cache
+from service.explain import acronym_case, pattern_cache
 from service.explain.process_cache import CACHE
 
 _PRODUCT_CODE = pattern_cache.lazy(r"^[A-Za-z][A-Za-z-]*\d[A-Za-z0-9-]*$")  # letters, then a digit: a chip, format or model code
@@ -30,13 +30,34 @@ def _reading_cues(entry_id: str, entry: dict) -> list[list[tuple[str, bool]]]:
         for r in entry.get("readings") or []])
 
 
-def choose_reading(entry: dict, text: str, tokens: set[str]) -> int:
-    """The reading of an ambiguous term whose cues occur most in the text (the first on a tie)."""
+def choose_reading(entry: dict, text: str, tokens: set[str], fields: frozenset[str] = frozenset()) -> int:
+    """The reading of an ambiguous term whose cues occur most in the text (the first on a tie); in a text about one of
+    `fields`, that field's readings win unless another's cues clearly outnumber theirs."""
     readings = entry.get("readings") or []
     if len(readings) < 2:
         return 0
     best, best_score = 0, 0
-    for index, score in enumerate(reading_scores(entry, text, tokens)):
+    for index, score in enumerate(with_field(entry, reading_scores(entry, text, tokens), fields)):
         if score > best_score:
             best, best_score = index, score
     return best
+
+
+def with_field(entry: dict, scores: list[int], fields: frozenset[str]) -> list[int]:
+    """The scores with a bonus for each reading of a field the text is about (TP as tensor parallelism among TP, PP, DP)."""
+    if not fields:
+        return scores
+    bonus = acronym_case.contexts()["parallel_training_text"]["bonus"]
+    return [score + bonus * (reading.get("field") in fields) for score, reading in zip(scores, entry.get("readings") or [])]
+
+
+def text_fields(entries: list[dict]) -> frozenset[str]:
+    """The fields a text is about, from the distinct entries found in it: "parallelism" where it names several
+    parallelism terms, or one beside MoE, collective, interconnect, framework or hardware terms."""
+    rule = acronym_case.contexts()["parallel_training_text"]
+    ids = {entry["id"]: entry.get("category") for entry in entries}
+    parallel = sum(category == "parallelism" for category in ids.values())
+    cues = sum(category in rule["cue_categories"] for category in ids.values())
+    if parallel >= rule["parallelism_terms"] or (parallel and cues >= rule["cue_terms"]):
+        return frozenset({"parallelism"})
+    return frozenset()

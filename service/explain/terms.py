@@ -7,7 +7,7 @@ from functools import cache, lru_cache
 
 from calculators.resources import data_dir
 
-from service.explain import glossary, pattern_cache
+from service.explain import acronym_case, glossary, pattern_cache
 from service.i18n import arabic
 
 
@@ -66,15 +66,33 @@ def is_clutter(match: glossary.Match) -> bool:
 _WINDOW = 160  # characters either side of an occurrence that settle its reading, when they hold a cue
 
 
-def _reading(match: glossary.Match, text: str, overall: int) -> int:
-    """The reading of this occurrence: its own surroundings' cues decide, else the whole text's (an expert quoted by a
-    chief engineer in one line, the MoE experts in the next)."""
+def _reading(match: glossary.Match, text: str, overall: int, fields: frozenset[str]) -> int:
+    """The reading of this occurrence: a degree after it ("CP=2", "tp 4") makes it the parallelism sense; else its own
+    surroundings' cues decide, else the whole text's (an expert quoted by a chief engineer in one line, the MoE experts
+    in the next). In a text about parallel training that field's readings start ahead (glossary.with_field)."""
+    readings = match.entry["readings"]
+    if acronym_case.followed_by_degree(text, match.end) and len(match.found_as) <= 5:
+        scores = glossary.with_field(match.entry, [0] * len(readings), frozenset({"parallelism"}))
+        if any(scores):  # a checkpoint or a true positive has no degree
+            return _best(scores, overall, readings, fields, text, match)
     a, b = max(0, match.start - _WINDOW), match.end + _WINDOW
     tokens, _, _ = glossary._tokenised(text)
     starts = _starts(text)
     near = {tok for tok, _, _ in tokens[bisect.bisect_left(starts, a):bisect.bisect_left(starts, b)]}
     scores = glossary.reading_scores(match.entry, text[a:b], near)
-    return max(range(len(scores)), key=lambda k: (scores[k], -k)) if any(scores) else overall
+    if not any(scores):
+        return overall
+    scores = glossary.with_field(match.entry, scores, fields)
+    return max(range(len(scores)), key=lambda k: (scores[k], -k))
+
+
+def _best(favoured: list[int], overall: int, readings: list, fields, text: str, match) -> int:
+    """Among the favoured readings, the text's own choice if it is one of them, else the nearby cues' best of them."""
+    if favoured[overall]:
+        return overall
+    a, b = max(0, match.start - _WINDOW), match.end + _WINDOW
+    near = glossary.reading_scores(match.entry, text[a:b], set(text[a:b].split()))
+    return max((k for k in range(len(readings)) if favoured[k]), key=lambda k: (near[k], -k))
 
 
 @lru_cache(maxsize=4)
@@ -112,15 +130,15 @@ def read_terms(doc) -> None:
     tokens = {tok for tok, _, _ in glossary._tokenised(content)[0]}
     overall: dict[str, int] = {}
     every, first = [], {}
-    for match in glossary.load().find(text, extended=True):  # glossary.detect's scan, with readings per occurrence
-        if inside(doc.clutter, match.start):
-            continue
+    found = [m for m in glossary.load().find(text, extended=True) if not inside(doc.clutter, m.start)]  # glossary.detect's scan
+    fields = glossary.text_fields([m.entry for m in found])
+    for match in found:  # with readings per occurrence
         entry = match.entry
         if entry.get("readings") and len(entry["readings"]) > 1:
             if entry["id"] not in overall:
-                overall[entry["id"]] = glossary.choose_reading(entry, content, tokens)
-            match = glossary.Match(entry, match.found_as, match.start, match.end, _reading(match, content, overall[entry["id"]]),
-                                   match.derived)
+                overall[entry["id"]] = glossary.choose_reading(entry, content, tokens, fields)
+            match = glossary.Match(entry, match.found_as, match.start, match.end,
+                                   _reading(match, content, overall[entry["id"]], fields), match.derived)
         if is_clutter(match):
             continue
         every.append(match)

@@ -204,7 +204,8 @@ def run_lookup(arguments: dict) -> dict:
     reading = 0
     if context and entry.get("readings"):
         words = {token for token, _, _ in glossary._tokens(context)}
-        reading = glossary.choose_reading(entry, context, words)
+        fields = glossary.text_fields([entry, *(m.entry for m in glossary.load().find(context, extended=True))])
+        reading = glossary.choose_reading(entry, context, words, fields)
     item = glossary.describe(glossary.Match(entry, term, 0, len(term), reading), lang)
     if entry.get("readings"):
         item["readings"] = [_reading(one, lang) for one in entry["readings"]]
