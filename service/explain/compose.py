@@ -12,6 +12,7 @@ from service.explain import followup, gist as gist_module, pattern_cache, reason
 from service.explain.definitions import brief_definition, generic_term_ids
 from service.explain.document import Document
 from service.explain.pipeline import analyse
+from service.explain.terms import read_terms
 from service.i18n import arabic
 from service.i18n.messages import join_names, messages
 
@@ -41,9 +42,12 @@ def explain_offline(text: str, lang: str | None = None, context: str = "") -> di
     checks with what it changes; only `text`'s own terms are explained.
     """
     lang = lang or arabic.detect_language(text)
+    given = text
     text, config = configs.split(text, lang)  # a training configuration is read as one (service/configs); the prose around it as prose
     previous = _analysed(context, lang) if context.strip() else None
     doc = analyse(text, lang, previous)
+    if config is not None:  # every term of the input is explained, the configuration's too (MoE in a launch line)
+        doc.terms += terms_in(given, lang, {t["id"] for t in doc.terms})
     answered = _why_answer(doc, previous) if previous is not None and followup.is_why(text) else None
     if answered is not None:  # "why ...?": the text's own reasons, not the same check again
         markdown, sentences, links = answered
@@ -110,6 +114,13 @@ def _why_answer(doc: Document, previous: Document) -> tuple[str, list, list] | N
         parts += [f"## {m['headings']['reasons']}", _reasons_section(previous, related, LEVELS[1])]
     doc.calculations = previous.calculations  # a sizing shown under the reasons belongs to the answer
     return "\n\n".join(parts) + "\n", found, related
+
+
+def terms_in(text: str, lang: str, known: set[str]) -> list[dict]:
+    """The glossary terms of `text` not among `known`: the terms stage alone, no figures, claims or checks."""
+    whole = Document(text=text, lang=lang)
+    read_terms(whole)
+    return [t for t in whole.terms if t["id"] not in known]
 
 
 @lru_cache(maxsize=16)

@@ -167,3 +167,14 @@ def test_a_hydra_yaml_with_includes_and_overrides_names_what_is_elsewhere():
     assert config["includes"] == ["optim: distributed_fused_adam", "override hydra/launcher: slurm"]
     assert "Read from other files that are not here" in result["explanation"]
     assert next(o for o in config["options"] if o["name"] == "model.ffn_hidden_size")["value"] == 16384  # the interpolation resolved
+
+
+def test_the_terms_of_a_pasted_launch_line_are_still_explained_as_terms():
+    # DESIGN.md: every acronym and term of art found in the input appears in `terms`, the configuration's too.
+    from service.explain.compose import explain_offline
+
+    text = ("python3 MaxText/train.py MaxText/configs/base.yml model_name=mixtral-8x7b megablox=true "
+            "ici_fsdp_parallelism=4 ici_expert_parallelism=2 per_device_batch_size=8 remat_policy=full")
+    result = explain_offline(text, "en")
+    assert result.get("config") is not None
+    assert {"fsdp", "expert-parallelism"} <= {t["id"] for t in result["terms"]}, result["terms"]
