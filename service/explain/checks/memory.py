@@ -39,11 +39,7 @@ def memory(doc: Document, claim: Claim) -> Result | None:
     stated = [f for f in claim.figures if f.quantity in ("bytes", "size_bytes")]
     if not stated or _NOT_STATES.search(claim.quote):
         return None
-    inputs = Inputs(doc.lang)
-    if not _total_params(doc, claim, inputs):
-        return None
-    _sharding(doc, claim, inputs)
-    index = run(doc, "model_state_memory", inputs)
+    index = _model_states(doc, claim)
     if index is None:
         return None
     out = doc.calculations[index]["outputs"]
@@ -62,6 +58,15 @@ def memory(doc: Document, claim: Claim) -> Result | None:
     return Result([index], verdict, "; ".join(dict.fromkeys(r.why for r in results)))
 
 
+def _model_states(doc: Document, claim: Claim) -> int | None:
+    """model_state_memory run on the text's model and sharding; its index in doc.calculations, or None."""
+    inputs = Inputs(doc.lang)
+    if not _total_params(doc, claim, inputs):
+        return None
+    _sharding(doc, claim, inputs)
+    return run(doc, "model_state_memory", inputs)
+
+
 def _sharding(doc: Document, claim: Claim, inputs: Inputs) -> None:
     """The ZeRO stage and the data-parallel ranks it shards over: stated, or every chip when no TP or PP is stated."""
     zero, dp = figure(doc, claim, "zero_stage"), figure(doc, claim, "dp_degree", "n_ranks")
@@ -78,11 +83,7 @@ def _sharding(doc: Document, claim: Claim, inputs: Inputs) -> None:
 
 def _fits(doc: Document, claim: Claim, capacity) -> Result | None:
     """A chip's memory the text states: whether the model states fit in it (a capacity is a bound, not a figure to equal)."""
-    inputs = Inputs(doc.lang)
-    if not _total_params(doc, claim, inputs):
-        return None
-    _sharding(doc, claim, inputs)
-    index = run(doc, "model_state_memory", inputs)
+    index = _model_states(doc, claim)
     if index is None:
         return None
     per_chip = doc.calculations[index]["outputs"]["bytes_per_chip"]
