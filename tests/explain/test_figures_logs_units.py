@@ -548,3 +548,12 @@ def test_millions_of_hours_on_gpus_are_device_hours():
     assert got("the run took 1.3 million hours on 2048 GPUs", "chip_hours") == [1.3e6]
     assert got("تكلفة 5.6 مليون دولار لـ 2.8 مليون ساعة على البطاقات", "chip_hours") == [2.8e6]
     assert got("it took 30 hours on 8 GPUs", "time_s") == [30 * 3600]
+
+
+def test_a_size_followed_by_a_model_word_is_the_models_size_even_beside_batch_words():
+    # "the 8B run" and "the 70B model" name models; the word "batch" earlier in the sentence does not make them batches.
+    from service.explain.pipeline import analyse
+
+    for text in ("We only lowered the batch per device because the 8B run hit OOM on v5e.",
+                 "We lowered the batch because the 70B model hit OOM."):
+        assert [(f.quantity) for f in analyse(text, "en").figures] == ["params"], text

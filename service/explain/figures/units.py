@@ -10,6 +10,8 @@ from service.explain.figures.values import _ar_number, _chip_id, _normalise_unit
 
 
 # "80G", "48G MEM": a byte size without its B, read only beside a chip or a memory word
+# A size in billions followed by a model word names the model, whatever batch or token words stand nearby.
+_MODEL_NEXT = re.compile(r"[ -]?(?:model|models|run|runs|llm|dense|moe|param|params|parameters?|checkpoint|variant)\b", re.I)
 _SHORT_BYTES = re.compile(r"(?P<p>[KMGT])(?![\w/])(?:[ \t]*(?P<mem>MEM|Mem|mem(?:ory)?|Memory|RAM|VRAM|HBM\d?e?)\b)?")
 _NODE_AFTER = re.compile(r"[ \t]+(?:[\w-]+[ \t]+){0,2}(?:NVLink|NVSwitch|NVL\d+|nodes?|servers?|hosts?|machines?|box(?:es)?|racks?|systems?|DGX|HGX|baseboards?|boards?|"
                          r"trays?|instances?|VMs?|NVLink domains?|islands?)\b", re.IGNORECASE)
@@ -311,6 +313,8 @@ class _Units:
             value = raw / 100.0 if raw > 1 else raw  # "45 MFU" is 45%, never a utilisation of 45
             return _Fig(start, end, _which(after, _KEYS)["quantity"], value, raw=raw, scale=value / raw if raw else 1.0, generic=False)
         if mult in _MAGNITUDE_DEFAULT or mult.lower() in ("b", "t", "bn"):
+            if mult.lower() in ("b", "bn") and _MODEL_NEXT.match(norm, end):
+                return _Fig(start, end, "params", raw, raw=raw, generic=False)  # "the 8B run", "a 70B model": a size
             cue = self.cue("magnitude", start, end)
             quantity = cue["quantity"] if cue else _MAGNITUDE_DEFAULT.get(mult, "params")
             return _Fig(start, end, quantity, raw, raw=raw, generic=False)
