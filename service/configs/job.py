@@ -14,12 +14,24 @@ _TPU_DEFAULT_CHIP = "tpu-v5p"
 
 
 def stated_gpus(text: str) -> int | None:
-    """A GPU or chip count the prose states ("on 64 H100s"), else None."""
-    for pattern in (_NAMED_GPUS, _GPUS):
-        match = pattern.search(text)
-        if match:
-            return int(match.group(1))
-    return None
+    """A GPU or chip count the prose states ("on 64 H100s", "2 nodes of 8 A100s" = 16), else None.
+
+    Read by the explainer's figure reader, so a count means in a config's thread what it means in any text.
+    """
+    from service.explain.figures import read_figures
+
+    figures = read_figures(text)
+    chips = next((f.value for f in figures if f.quantity == "n_chips"), None)
+    if chips is None:
+        nodes = next((f.value for f in figures if f.quantity == "n_nodes"), None)
+        per_node = next((f.value for f in figures if f.quantity == "chips_per_node"), None)
+        chips = nodes * per_node if nodes and per_node else None
+    if chips is None:  # the figure reader names no count: a bare "64 GPUs" or "8xH100" the patterns know
+        for pattern in (_NAMED_GPUS, _GPUS):
+            match = pattern.search(text)
+            if match:
+                return int(match.group(1))
+    return int(chips) if chips and chips == int(chips) else None
 
 
 def stated_chip(text: str) -> dict | None:

@@ -178,3 +178,14 @@ def test_the_terms_of_a_pasted_launch_line_are_still_explained_as_terms():
     result = explain_offline(text, "en")
     assert result.get("config") is not None
     assert {"fsdp", "expert-parallelism"} <= {t["id"] for t in result["terms"]}, result["terms"]
+
+
+def test_nodes_times_gpus_per_node_in_the_thread_is_the_world_size():
+    # "2 nodes of 8 A100" is 16 GPUs: with 8, a correct train_batch_size (4 x 8 x 16 = 512) was called wrong.
+    from service.configs import split
+
+    text = ('We train with this DeepSpeed config on 2 nodes of 8 A100 80GB and get 95 TFLOPS per GPU.\n```json\n'
+            '{"train_batch_size": 512, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 8,\n'
+            ' "bf16": {"enabled": true}, "zero_optimization": {"stage": 3}}\n```')
+    _, config = split(text, "en")
+    assert config["world_size"] == 16 and config["problems"] == []
