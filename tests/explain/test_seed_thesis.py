@@ -45,3 +45,17 @@ def test_no_inconsistent_verdict_rests_on_an_assumption(answer):
                 sources = answer["calculations"][index]["input_sources"].values()
                 assert not any(s["source"] == "assumed" and not s.get("calculator_default") for s in sources), claim["quote"]
         assert claim["why"]
+
+
+def test_the_thesis_is_put_to_the_layout_planner_on_the_same_inputs(answer):
+    # The thesis ("TPUs at K2/DSV3 scale: excellent MFU without PP") is answered by plan_layout on the same model, chip,
+    # chip count and batch as the pipeline check, and the MFU the answer states is the planner's own.
+    plans = [c for c in answer["calculations"] if c["calculator"] == "plan_layout"]
+    assert plans
+    for plan in plans:
+        given = {k: v for k, v in plan["inputs"].items() if k in ("model", "chip", "n_chips", "global_batch_tokens") and v is not None}
+        again = calculators.run("plan_layout", given)["outputs"]
+        assert again["layout"] == plan["outputs"]["layout"]
+        assert f"{round(100 * again['mfu'])}%" in answer["explanation"]
+    thesis = next(c for c in answer["claims"] if any(answer["calculations"][i]["calculator"] == "plan_layout" for i in c["calculations"]))
+    assert thesis["verdict"] == "consistent"

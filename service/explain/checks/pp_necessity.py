@@ -5,6 +5,7 @@ import re
 from calculators import catalog
 
 from service.explain import grounding, restate
+from service.explain.checks import pp_planner
 from service.explain.checks.core import (MAX_MODELS, Inputs, Result, assumed_in, assumed_names, chips as claim_chips, figure, needs_more, pod_chips,
                                          run)
 from service.explain.document import Claim, Document
@@ -114,6 +115,11 @@ def check(doc: Document, claim: Claim) -> Result | None:
     if not runs:
         return words
     result = _judge(doc, claim, runs, contrast)
+    planned = pp_planner.thesis(doc, claim, runs, chips)
+    if planned is not None:  # the thesis put to the layout planner on the same models, chips and batch
+        result.calculations = result.calculations + planned[0]
+        joiner = messages(doc.lang)["pp_planner"]["joiner"]
+        result.why = f"{result.why}{joiner}{planned[1]}" if result.why else planned[1]
     assumed = assumed_in(doc, result.calculations)
     if result.verdict == "inconsistent" and assumed:  # data/verdicts.json: no inconsistency built on an assumption
         m = messages(doc.lang)
