@@ -34,3 +34,14 @@ def test_a_claim_that_a_pipeline_is_needed_gets_no_planner_run():
     # Only the thesis "trains well without PP" is put to the planner; a rule with no set-up is explained in words.
     answer = explain_offline("You only need pipeline parallelism when you are DP-comms bound.", "en")
     assert not _plans(answer)
+
+
+def test_when_the_planner_and_the_pipeline_check_disagree_no_verdict_rests_on_either():
+    # On H100s the pipeline check (pp_necessity) finds DeepSeek-V3's data-parallel traffic exposed, while the planner's
+    # best layout without a pipeline ties one with it: the answer says both and does not call the claim consistent.
+    answer = explain_offline("With 2048 H100 GPUs you can train DeepSeek-V3 at an excellent MFU without pipeline parallelism.", "en")
+    claim = next(c for c in answer["claims"] if any(answer["calculations"][i]["calculator"] == "plan_layout" for i in c["calculations"]))
+    bound = [answer["calculations"][i]["outputs"]["dp_comm_bound"] for i in claim["calculations"]
+             if answer["calculations"][i]["calculator"] == "pp_necessity"]
+    assert any(bound)  # the pipeline check: DeepSeek-V3 on 2,048 H100s is DP-comms bound (its table row)
+    assert claim["verdict"] == "needs_more" and "does not agree" in claim["why"]

@@ -117,9 +117,12 @@ def check(doc: Document, claim: Claim) -> Result | None:
     result = _judge(doc, claim, runs, contrast)
     planned = pp_planner.thesis(doc, claim, runs, chips)
     if planned is not None:  # the thesis put to the layout planner on the same models, chips and batch
-        result.calculations = result.calculations + planned[0]
+        calculations, sentence, agrees = planned
+        result.calculations = result.calculations + calculations
         joiner = messages(doc.lang)["pp_planner"]["joiner"]
-        result.why = f"{result.why}{joiner}{planned[1]}" if result.why else planned[1]
+        result.why = f"{result.why}{joiner}{sentence}" if result.why else sentence
+        if not agrees and result.verdict in ("consistent", "inconsistent"):
+            result.verdict = "needs_more"  # two models of the same question disagree: no verdict rests on either alone
     assumed = assumed_in(doc, result.calculations)
     if result.verdict == "inconsistent" and assumed:  # data/verdicts.json: no inconsistency built on an assumption
         m = messages(doc.lang)

@@ -35,9 +35,10 @@ def _best(outputs: dict, with_pipeline: bool) -> float | None:
     return max(scores) if scores else None
 
 
-def thesis(doc: Document, claim: Claim, runs: list[tuple[dict, dict | None, int]], own_chips: list[dict]) -> tuple[list[int], str] | None:
-    """Plan each model of the claim on each chip it names (not the contrast chip); the planner's calculations and a
-    sentence saying where its best layout needs no pipeline; None when the claim is not the thesis or nothing ran."""
+def thesis(doc: Document, claim: Claim, runs: list[tuple[dict, dict | None, int]], own_chips: list[dict]) -> tuple[list[int], str, bool] | None:
+    """Plan each model of the claim on each chip it names (not the contrast chip): the planner's calculations, a
+    sentence saying where its best layout needs no pipeline, and whether it agrees with the pipeline check on every
+    set-up; None when the claim is not the thesis or nothing ran."""
     if claim.frame not in THESIS_FRAMES or "question" in claim.kinds:
         return None
     own = {c["id"] for c in own_chips}
@@ -45,6 +46,7 @@ def thesis(doc: Document, claim: Claim, runs: list[tuple[dict, dict | None, int]
     without: dict[str, list[str]] = {}  # chip -> models whose best layout needs no pipeline
     needs: dict[str, list[str]] = {}
     calculations = []
+    agrees = True
     for chip, model, index in runs:
         if chip["id"] not in own or model is None:
             continue
@@ -57,6 +59,7 @@ def thesis(doc: Document, claim: Claim, runs: list[tuple[dict, dict | None, int]
         name = restate.chip_name(chip, doc.lang)
         # no pipeline needed: the best layout without one is within the planner's tie of the best with one
         side = without if flat is not None and (piped is None or flat >= piped * (1 - TIE)) else needs
+        agrees = agrees and (side is needs) == bool(doc.calculations[index]["outputs"]["dp_comm_bound"])
         chosen_piped = outputs["layout"]["pp_degree"] > 1
         # the planner's headline MFU when its chosen layout is on that side, else the best layout of that side
         best = outputs["mfu"] if chosen_piped == (side is needs) else (flat if side is without else piped)
@@ -70,4 +73,5 @@ def thesis(doc: Document, claim: Claim, runs: list[tuple[dict, dict | None, int]
     if needs:
         parts.append(words["needs"].format(where=join_names([words["on_chip"].format(models=join_names(models, doc.lang), chip=chip)
                                                              for chip, models in needs.items()], doc.lang)))
-    return calculations, words["joiner"].join(parts)
+    opening = words["agrees" if agrees else "disagrees"]
+    return calculations, opening + words["joiner"].join(parts), agrees
