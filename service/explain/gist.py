@@ -86,7 +86,8 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
         value -= 2.0  # about the figure or the page, not about the subject
     if len(words) > LONG_SENTENCE_WORDS:
         value -= 2.0
-    if restate.same_language(sentence, doc.lang) and len(words) >= 6:  # "too low - lots of overflow" is a fragment
+    fragment = sentence[:1].islower() and doc.text[:start].rstrip().endswith((";", "؛")) and len(words) < 8
+    if restate.same_language(sentence, doc.lang) and len(words) >= 6 and not fragment:  # "; too low - lots of overflow"
         value += reported.point_weight(sentence, doc.lang)  # a question, a problem, a conclusion before a side remark
     return value
 
@@ -339,8 +340,8 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
     candidates = []
     for j in range(len(doc.sentences)):
         sentence = sentence_of(j)
-        if j == point or values.get(j, 0.0) <= 0.0 or not restate.same_language(sentence, lang):
-            continue  # a caption, a spec row, a config line or a gloss gives no reason
+        if j == point or values.get(j, 0.0) <= 0.0 or not restate.same_language(sentence, lang) or _quoted(doc, j):
+            continue  # a caption, a spec row, a config line, a gloss, or someone else's quoted words give no reason
         if abs(j - point) > 2 and not (ids[j] & ids[point]):
             continue  # a "because" paragraphs away explains something else
         rank = reported.companion_rank(point_sentence, sentence, lang)
@@ -376,3 +377,10 @@ def _ended(text: str) -> str:
     """A gist sentence without its trailing stop, but a quoted question keeps its question mark."""
     asked = text.rstrip().endswith(("?", "؟"))
     return text.rstrip(_TRAILING).replace("….", "…") + (text.rstrip()[-1] if asked else "")
+
+
+def _quoted(doc: Document, index: int) -> bool:
+    """Whether sentence `index` lies inside quotation marks: someone else's words, not the author's reason."""
+    start, end = doc.sentences[index]
+    before = doc.text[:start]
+    return doc.text[start:start + 1] in "\"“«" or before.count('"') % 2 == 1 or before.count("“") > before.count("”")

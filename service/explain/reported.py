@@ -10,7 +10,7 @@ from service.explain import pattern_cache
 from service.i18n.messages import messages
 
 # A sentence's main role, checked in this order: a question or a problem is what a post is about before its results.
-ORDER = ("question", "proposal", "problem", "expectation", "conclusion", "recommendation", "result", "news", "definition", "cause")
+ORDER = ("question", "proposal", "problem", "expectation", "conclusion", "recommendation", "result", "news", "definition", "cause", "contrast")
 # Words that point back to the sentence before ("That is much slower than expected"): it reads after that sentence.
 _ANAPHOR = pattern_cache.lazy(r"^(?:that|this|these|those|it|they)\b(?!\s+(?:is|are)\s+(?:an?|the)\s)|^(?:هذا|هذه|ذلك|تلك)\s", re.I)
 
@@ -259,6 +259,8 @@ def _lower_first(text: str, context: str = "") -> str:
     also capitalises inside a sentence ("Nvidia"), one followed by another capitalised word ("Cloud TPU"), an acronym."""
     parts = text.split(" ", 2)
     first = parts[0].strip(",")
+    if first == "A" and len(parts) > 1 and parts[1][:1].islower():
+        return "a" + text[1:]  # "A capacity factor ..." after "says that"
     if not (len(first) > 1 and first[0].isupper() and first[1:].islower() and first.isalpha()):
         return text
     if first.lower() not in _FUNCTION_WORDS and not first.endswith("ing"):
@@ -275,12 +277,22 @@ _FUNCTION_WORDS = {"the", "a", "an", "this", "that", "these", "those", "each", "
 
 
 def fit(texts: list[str], limit: int) -> list[str]:
-    """At most `limit` words in all: the first text whole (already short), a later one only if it fits."""
+    """At most `limit` words in all: the first text whole (already short); a later one whole if it fits, else cut after a
+    clause (never before "but", "unless", "not", "only", "if": what follows those changes what the clause says)."""
     out, used = [], 0
     for text in texts:
-        n = len(text.split())
-        if out and used + n > limit:
+        words = text.split()
+        if out and used + len(words) > limit:
+            room = limit - used
+            cuts = [i for i, w in enumerate(words[:room]) if w.endswith((",", "،")) and i >= 7 and i + 1 < len(words)
+                    and not _KEEPS_GOING.match(words[i + 1])]
+            if cuts:
+                out.append(" ".join(words[:cuts[-1] + 1]).rstrip(",،") + " …")
             break
         out.append(text)
-        used += n
+        used += len(words)
     return out
+
+
+_KEEPS_GOING = pattern_cache.lazy(r"(?:but|unless|except|although|though|yet|not|never|no|only|if|when|without|while|"
+                                  r"لكن|ولكن|إلا|إلا|دون|بدون|لا|لم|لن|إذا|إن|عندما|فقط)\b", re.I)
