@@ -18,7 +18,7 @@ CONTRADICTING = {"pp_needed": {"pp_not_needed", "fast_links_no_pp"}, "dp_comms_b
 # "1) data parallelism (DP): ...", "•TPU (Tensor Processing Unit): ..." gloss a term; they are not the author's point.
 _GLOSS = pattern_cache.lazy(r"^\s*(?:\d+[).]\s*)?[^:.!?؟]{1,60}\([^()]{1,60}\)\s*:")
 # An aside announces itself: "Meanwhile ...", "BTW ...", "وفي الأثناء".
-_ASIDE = pattern_cache.lazy(r"^\s*(?:meanwhile|btw|by the way|also|separately|side note|unrelated|p\.?s\.?)\b|^\s*(?:في الأثناء|بالمناسبة)", re.I)
+_ASIDE = pattern_cache.lazy(r"^\s*(?:meanwhile|btw|by the way|also|separately|side note|unrelated|p\.?s\.?|(?:please )?note that|n\.b\.)\b|^\s*(?:في الأثناء|بالمناسبة)", re.I)
 _ABOUT_THE_PAGE = pattern_cache.lazy(r"\b(?:for illustration|the following|as follows|illustrat\w+|in the (?:figure|table|diagram|image)|see (?:below|above|figure)|"
                                     r"shown (?:below|above)|this (?:figure|table|diagram))\b|(?:الشكل|الجدول) (?:أدناه|أعلاه)", re.I)
 # "DualPipe is an innovative bidirectional pipeline ..." states what a description is about.
@@ -360,17 +360,29 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
     seen: set[str] = set()  # each term expanded once in the whole gist, where it first appears
     texts = []
     for number, i in enumerate(order):
-        clause = restated(doc, i, seen)
+        lead = i - 1 if number == 0 and i > 0 and i - 1 not in order and sentence_of(i - 1).rstrip().endswith(":") \
+            and restate.same_language(sentence_of(i - 1), lang) and not reported.has_verb(sentence_of(i)) else None
+        if lead is not None:  # "The training took 54 days, suggesting:" + "- effective MFU near 50%" is one statement
+            clause = restated(doc, lead, seen).rstrip(": ") + " " + _lower_start(restated(doc, i, seen))
+        else:
+            clause = restated(doc, i, seen)
         if not clause:
             continue
+        sources = [lead, i] if lead is not None else [i]
         if lang == "en" and _SPEAKER.match(sentence_of(i)):
-            texts.append((i, clause))  # "Alice says ...": already said as someone's words
+            texts.append((sources, clause))  # "Alice says ...": already said as someone's words
         elif number == 0:
-            texts.append((i, reported.point(clause, sentence_of(i), lang, who, doc.text)))
+            texts.append((sources, reported.point(clause, sentence_of(sources[0]), lang, who, doc.text)))
         else:
-            texts.append((i, reported.companion(clause, sentence_of(i), lang, who, doc.text)))
+            texts.append((sources, reported.companion(clause, sentence_of(i), lang, who, doc.text)))
     kept = reported.fit([text for _, text in texts], MAX_REPORTED_WORDS)
-    return [{"text": _ended(text), "from": [i]} for (i, _), text in zip(texts, kept)]
+    return [{"text": _ended(text), "from": sources} for (sources, _), text in zip(texts, kept)]
+
+
+def _lower_start(text: str) -> str:
+    """A list item continuing a sentence: its first word in lower case unless it is an acronym or a name with capitals."""
+    first = text.split(" ", 1)[0]
+    return text[0].lower() + text[1:] if first[1:].islower() else text
 
 
 def _ended(text: str) -> str:

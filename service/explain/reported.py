@@ -201,6 +201,15 @@ _VERB_FIRST = pattern_cache.lazy(r"^(?:adds|ports|drops|fixes|updates|lowers|rai
 _FINITE = pattern_cache.lazy(r"\b(?:is|are|was|were|has|have|do|does|did|can|could|will|would|should|must|[a-z]{3,}(?:es|ed))\b")
 
 
+def has_verb(sentence: str) -> bool:
+    """Whether an English sentence has a finite verb (a list item such as "Effective MFU closer to ~50%" has none)."""
+    return bool(_FINITE.search(sentence) or _COMMON_VERB.search(sentence)) if sentence.isascii() else True
+
+
+_COMMON_VERB = pattern_cache.lazy(r"\b(?:get|got|need|use|used|run|ran|take|took|make|made|keep|kept|fit|split|hit|put|set|"
+                                  r"[a-z]{2,}s)\b(?<!\bits)(?<!\bthis)(?<!\bplus)")
+
+
 def _with_subject(clause: str, words: dict) -> str:
     """A sentence without a subject given one: a change description ("Ports X", "Validated on ...") is about the change;
     a title ("Adding X") is marked with a leading NUL for the "is about" wording."""
@@ -220,6 +229,8 @@ def companion(clause: str, sentence: str, lang: str, who: str, context: str = ""
     clause = without_fillers(clause, lang)
     if lang == "ar":
         return _arabic(clause, kind, words, who, lead=False)
+    if _IMPERATIVE.match(clause):  # "Use the following ..." after the point: the text's advice, not "It adds that use"
+        return _capital(words["imperative"].format(possessive=words["possessive_pronouns"][who], claim=_lower_first(clause, context)))
     if kind == "question":
         asked = indirect_question(clause)
         if asked is not None:

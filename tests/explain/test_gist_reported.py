@@ -145,3 +145,18 @@ def test_explain_on_the_command_line_opens_with_the_restated_point(capsys):
     assert gist.startswith("The author reports that they are not able to get the throughput")
     assert "Hi all" not in gist and "thanks" not in gist.lower()
     assert all(item["from"] for item in result["gist"])
+
+
+def test_a_list_item_without_a_verb_is_read_with_the_sentence_that_introduces_it():
+    text = ("The model card lists the set-up:\nParameters: 13 billion\nChips: 512\n"
+            "The run lasted about 20 days, suggesting:\n- effective MFU closer to ~40%\n- time lost to restarts")
+    result = explain_offline(text, "en")
+    first = result["gist"][0]
+    assert "lasted about 20 days, suggesting effective" in first["text"] and len(first["from"]) == 2
+
+
+def test_an_imperative_companion_is_reported_as_advice():
+    text = ("These values decide how the job is split across pods. "
+            "Use the following values for a single slice, because the links inside a slice are fast.")
+    gist = opening(text)
+    assert "adds that use" not in gist and "adds that Use" not in gist
