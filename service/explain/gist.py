@@ -89,6 +89,8 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
     fragment = sentence[:1].islower() and doc.text[:start].rstrip().endswith((";", "؛")) and len(words) < 8
     if restate.same_language(sentence, doc.lang) and len(words) >= 6 and not fragment:  # "; too low - lots of overflow"
         value += reported.point_weight(sentence, doc.lang)  # a question, a problem, a conclusion before a side remark
+        if index == 0:
+            value += reported.lead_weight(sentence, doc.lang)  # a news report's first sentence is its main fact
     return value
 
 
@@ -344,7 +346,9 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
             continue  # a caption, a spec row, a config line, a gloss, or someone else's quoted words give no reason
         if abs(j - point) > 2 and not (ids[j] & ids[point]):
             continue  # a "because" paragraphs away explains something else
-        rank = reported.companion_rank(point_sentence, sentence, lang)
+        claim = next((c for c in doc.claims if c.start == doc.sentences[j][0]), None)
+        measured = claim is not None and bool({"measurement", "comparison"} & set(claim.kinds))
+        rank = reported.companion_rank(point_sentence, sentence, lang, measured)
         if rank is None and lang == "en" and _SPEAKER.match(point_sentence) and _SPEAKER.match(sentence) and abs(j - point) <= 1:
             rank = 9  # in a conversation, the next speaker's answer on the same subject is the other side of the point
         if rank is not None:

@@ -56,10 +56,16 @@ def point_weight(sentence: str, lang: str) -> float:
 _CONTINUATION = pattern_cache.lazy(r"^\s*(?:like|such as|e\.g\.|for example|for instance)\b", re.I)
 
 
-def companion_rank(point_sentence: str, sentence: str, lang: str) -> int | None:
-    """How well `sentence` gives the reason or evidence for the point (0 best), or None when its role gives neither."""
+def lead_weight(sentence: str, lang: str) -> float:
+    """What a text's first sentence adds as the point when it reports news (a news report puts its main fact first)."""
+    return float(table().get("news_lead_weight", 0.0)) if role(sentence, lang) == "news" else 0.0
+
+
+def companion_rank(point_sentence: str, sentence: str, lang: str, measured: bool = False) -> int | None:
+    """How well `sentence` gives the reason or evidence for the point (0 best), or None when its role gives neither;
+    `measured`: the claims reader found a measurement or a comparison in it, which is a result."""
     wanted = table()["companions"].get(role(point_sentence, lang), table()["companions"]["other"])
-    found = roles(sentence, lang)
+    found = roles(sentence, lang) | ({"result"} if measured else set())
     ranks = [wanted.index(name) for name in found if name in wanted]
     return min(ranks) if ranks else None
 
@@ -162,7 +168,8 @@ _IMPERATIVE = pattern_cache.lazy(r"^(?:use|keep|set|avoid|try|make sure|consider
                                  r"decrease|lower|raise|limit|split|shard)\b", re.I)
 _LEADING_CONNECTIVE = {"en": pattern_cache.lazy(r"^(?:so|thus|hence|therefore|this means(?: that)?|which means(?: that)?|"
                                                 r"in short|overall|however|but|and|also|additionally|moreover)\s*,?\s+", re.I),
-                       "ar": pattern_cache.lazy(r"^(?:لذلك|لذا|وبالتالي|وعليه|باختصار|الخلاصة|كما|ولكن|لكن)\s*،?\s*")}
+                       "ar": pattern_cache.lazy(r"^(?:(?:لذلك|لذا|وبالتالي|وعليه|باختصار|الخلاصة|كما|ولكن|لكن)\s*،?\s*|"
+                                                r"و(?=(?:بعد|قد|في|من|كان|كانت|على|مع)\s))")}
 _VERB_FIRST_AR = pattern_cache.lazy(r"^(?:(?:[وف]?(?:ي|ت|ن|أ)[\u0621-\u064A]{2,}|[\u0621-\u064A]{3,}(?:ت|وا|نا)|لا|لم|لن|قد|كان|كانت|"
                                     r"أصبح|أصبحت|ليس|ليست|في|على|من|إلى|مع|عند|بعد|قبل)(?![\u0621-\u064A])|وفق|بدل|بالإضافة)")
 
@@ -295,7 +302,7 @@ def fit(texts: list[str], limit: int) -> list[str]:
         words = text.split()
         if out and used + len(words) > limit:
             room = limit - used
-            cuts = [i for i, w in enumerate(words[:room]) if w.endswith((",", "،")) and i >= 7 and i + 1 < len(words)
+            cuts = [i for i, w in enumerate(words[:room]) if w.endswith((",", "،")) and i >= 11 and i + 1 < len(words)
                     and not _KEEPS_GOING.match(words[i + 1])]
             if cuts:
                 out.append(" ".join(words[:cuts[-1] + 1]).rstrip(",،") + " …")

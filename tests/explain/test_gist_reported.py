@@ -160,3 +160,11 @@ def test_an_imperative_companion_is_reported_as_advice():
             "Use the following values for a single slice, because the links inside a slice are fast.")
     gist = opening(text)
     assert "adds that use" not in gist and "adds that Use" not in gist
+
+
+def test_a_news_report_leads_with_its_first_sentence():
+    text = ("The lab announced that it trained its new model on 20,000 accelerators. "
+            "The run used a mix of data and tensor parallelism across the halls. "
+            "Engineers said the cooling was the hardest part.")
+    assert explain_offline(text, "en")["gist"][0]["from"] == [0]
+    assert reported.lead_weight("The lab announced a new cluster.", "en") > 0 == reported.lead_weight("The cluster is new.", "en")
