@@ -3,7 +3,7 @@
 import re
 
 from service.explain import claims as cues
-from service.explain import pattern_cache, restate
+from service.explain import pattern_cache, reported, restate
 from service.explain.document import Document
 from service.i18n import arabic
 from service.i18n.messages import join_names, messages
@@ -18,7 +18,7 @@ CONTRADICTING = {"pp_needed": {"pp_not_needed", "fast_links_no_pp"}, "dp_comms_b
 # "1) data parallelism (DP): ...", "•TPU (Tensor Processing Unit): ..." gloss a term; they are not the author's point.
 _GLOSS = pattern_cache.lazy(r"^\s*(?:\d+[).]\s*)?[^:.!?؟]{1,60}\([^()]{1,60}\)\s*:")
 # An aside announces itself: "Meanwhile ...", "BTW ...", "وفي الأثناء".
-_ASIDE = pattern_cache.lazy(r"^\s*(?:meanwhile|btw|by the way|also|separately|side note|unrelated|p\.?s\.?)\b|^\s*(?:في الأثناء|بالمناسبة)", re.I)
+_ASIDE = pattern_cache.lazy(r"^\s*(?:meanwhile|btw|by the way|also|separately|side note|unrelated|p\.?s\.?|(?:please )?note that|n\.b\.)\b|^\s*(?:في الأثناء|بالمناسبة)", re.I)
 _ABOUT_THE_PAGE = pattern_cache.lazy(r"\b(?:for illustration|the following|as follows|illustrat\w+|in the (?:figure|table|diagram|image)|see (?:below|above|figure)|"
                                     r"shown (?:below|above)|this (?:figure|table|diagram))\b|(?:الشكل|الجدول) (?:أدناه|أعلاه)", re.I)
 # "DualPipe is an innovative bidirectional pipeline ..." states what a description is about.
@@ -63,8 +63,12 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
         return 0.0  # a config line or a command is set-up, not the author's point
     core = _without_asides(sentence)  # "Our 70B run (FSDP8 TP8 PP4 on 256 H100s) reached 41% MFU" is about its result
     figures = [f for f in doc.figures if start <= f.start < end and f.quote in core]
-    if len(figures) >= 3 and len(core.split()) - len(figures) * 2 < 6:
-        return 0.0  # a list of figures is not a point
+    # "12*2*16" is one figure, not four: the numbers inside an expression are not counted again
+    figures = [f for f in figures if not any(o is not f and o.start <= f.start and f.end <= o.end and o.end - o.start > f.end - f.start
+                                             for o in figures)]
+    if len(figures) >= 3 and len(core.split()) - len(figures) * 2 < 6 \
+            and not (restate.same_language(sentence, doc.lang) and reported.role(sentence, doc.lang) != "other"):
+        return 0.0  # a list of figures is not a point ("I only get 18% MFU on one node of 8 GPUs" reports a problem)
     value = 3.0 * cues.cue("point", sentence) + 2.0 * cues.cue("requirement", sentence) + 1.0 * cues.cue("cause", sentence)
     value += 2.0 * sentence.rstrip().endswith(("?", "؟"))
     value += 1.0 * bool(claim is not None and claim.frame) + 0.5 * min(len(term_ids), 4)
@@ -82,6 +86,11 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
         value -= 2.0  # about the figure or the page, not about the subject
     if len(words) > LONG_SENTENCE_WORDS:
         value -= 2.0
+    fragment = sentence[:1].islower() and doc.text[:start].rstrip().endswith((";", "؛")) and len(words) < 8
+    if restate.same_language(sentence, doc.lang) and len(words) >= 6 and not fragment:  # "; too low - lots of overflow"
+        value += reported.point_weight(sentence, doc.lang)  # a question, a problem, a conclusion before a side remark
+        if index == 0:
+            value += reported.lead_weight(sentence, doc.lang)  # a news report's first sentence is its main fact
     return value
 
 
@@ -104,14 +113,14 @@ def restated(doc: Document, index: int, seen: set[str] | None = None) -> str:
     sentence = doc.text[start:end]
     claim = next((c for c in doc.claims if c.start == start), None)
     if restate.same_language(sentence, doc.lang):
-        text = restate.expand(doc, start, end, doc.lang, seen)
+        text = restate.expand(doc, start, end, doc.lang, seen, reported.plain_words(doc.lang))
         text = _without_asides(text)  # the text's known mistranslations are already the terms meant (restate.expand)
         text = _URL.sub(lambda found: _link_name(found, doc.lang), text)  # a reader reads "pull request #5471", not a URL
         text = _ANNOUNCER.sub("", text, count=1)
         opened = _OPENER.match(text)
         if opened and opened.end() < len(text):
             text = text[opened.end()].upper() + text[opened.end() + 1:]  # "Yes I profiled" -> "I profiled"
-        speaker = _SPEAKER.match(text)
+        speaker = _SPEAKER.match(text) if doc.lang == "en" else None  # "Scout: يحتوي ..." labels an item, no one speaks
         if speaker:
             rest = text[speaker.end():]
             text = messages(doc.lang)["gist"]["speaker_says"].format(speaker=speaker.group("speaker"), claim=rest)
@@ -250,6 +259,12 @@ def gist(doc: Document, links: list[dict]) -> list[dict]:
                    or (claims_at.get(doc.sentences[i][0]) is not None and claims_at[doc.sentences[i][0]].frame
                        and _frame_filled(doc, claims_at[doc.sentences[i][0]]))]
     quoted = [(v, i) for v, i in scored if (v, i) not in in_language]
+    own = next((i for _, i in in_language if restate.same_language(doc.text[slice(*doc.sentences[i])], doc.lang)
+                and restated(doc, i)), None)
+    if own is not None and own == in_language[0][1]:
+        values = {i: v for v, i in scored}
+        return _named_once(_reported(doc, own, ids, {i: score(doc, i, ids[i], claims_at.get(a)) if i not in values else values[i]
+                                                       for i, (a, _) in enumerate(doc.sentences)}))
     for _, i in in_language + (quoted if not in_language else []):
         if chosen and not in_language:
             break  # one summary of a sentence in the other language, not a chain of them
@@ -312,3 +327,76 @@ def _named_once(sentences: list[dict]) -> list[dict]:
         return match.group(0)
 
     return [{**item, "text": _BRACKETED_NAME.sub(keep_first, item["text"])} for item in sentences]
+
+
+MAX_REPORTED_WORDS = 55  # the point and its reason in about 45 words: a gist is read in one breath
+
+
+def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, float]) -> list[dict]:
+    """The point in the answer's language in reported speech ("The author reports that ..."), with the sentence that
+    gives its reason or evidence (data/gist_roles.json: a cause, the expectation it contradicts, a measurement),
+    near it or on its subject; each gist sentence names the one it restates."""
+    lang = doc.lang
+    sentence_of = lambda i: doc.text[slice(*doc.sentences[i])]  # noqa: E731
+    point_sentence = sentence_of(point)
+    candidates = []
+    for j in range(len(doc.sentences)):
+        sentence = sentence_of(j)
+        if j == point or values.get(j, 0.0) <= 0.0 or not restate.same_language(sentence, lang) or _quoted(doc, j):
+            continue  # a caption, a spec row, a config line, a gloss, or someone else's quoted words give no reason
+        if abs(j - point) > 2 and not (ids[j] & ids[point]):
+            continue  # a "because" paragraphs away explains something else
+        claim = next((c for c in doc.claims if c.start == doc.sentences[j][0]), None)
+        measured = claim is not None and bool({"measurement", "comparison"} & set(claim.kinds))
+        rank = reported.companion_rank(point_sentence, sentence, lang, measured)
+        if rank is None and lang == "en" and _SPEAKER.match(point_sentence) and _SPEAKER.match(sentence) and abs(j - point) <= 1:
+            rank = 9  # in a conversation, the next speaker's answer on the same subject is the other side of the point
+        if rank is not None:
+            candidates.append((rank, abs(j - point), j))
+    companion = min(candidates)[2] if candidates else None
+    if reported.reads_back(point_sentence) and point > 0 and values.get(point - 1, 0.0) > 0.0 \
+            and restate.same_language(sentence_of(point - 1), lang):
+        companion = point - 1  # "That is much slower than expected" needs the sentence it points back to
+    order = [point] if companion is None else [companion, point] if companion < point and reported.reads_back(point_sentence) \
+        else [point, companion]
+    who = reported.speaker([sentence_of(i) for i in range(len(doc.sentences))
+                            if restate.same_language(sentence_of(i), lang)], lang)
+    seen: set[str] = set()  # each term expanded once in the whole gist, where it first appears
+    texts = []
+    for number, i in enumerate(order):
+        lead = i - 1 if number == 0 and i > 0 and i - 1 not in order and sentence_of(i - 1).rstrip().endswith(":") \
+            and restate.same_language(sentence_of(i - 1), lang) and not reported.has_verb(sentence_of(i)) else None
+        if lead is not None:  # "The training took 54 days, suggesting:" + "- effective MFU near 50%" is one statement
+            clause = restated(doc, lead, seen).rstrip(": ") + " " + _lower_start(restated(doc, i, seen))
+        else:
+            clause = restated(doc, i, seen)
+        if not clause:
+            continue
+        sources = [lead, i] if lead is not None else [i]
+        if lang == "en" and _SPEAKER.match(sentence_of(i)):
+            texts.append((sources, clause))  # "Alice says ...": already said as someone's words
+        elif number == 0:
+            texts.append((sources, reported.point(clause, sentence_of(sources[0]), lang, who, doc.text)))
+        else:
+            texts.append((sources, reported.companion(clause, sentence_of(i), lang, who, doc.text)))
+    kept = reported.fit([text for _, text in texts], MAX_REPORTED_WORDS)
+    return [{"text": _ended(text), "from": sources} for (sources, _), text in zip(texts, kept)]
+
+
+def _lower_start(text: str) -> str:
+    """A list item continuing a sentence: its first word in lower case unless it is an acronym or a name with capitals."""
+    first = text.split(" ", 1)[0]
+    return text[0].lower() + text[1:] if first[1:].islower() else text
+
+
+def _ended(text: str) -> str:
+    """A gist sentence without its trailing stop, but a quoted question keeps its question mark."""
+    asked = text.rstrip().endswith(("?", "؟"))
+    return text.rstrip(_TRAILING).replace("….", "…") + (text.rstrip()[-1] if asked else "")
+
+
+def _quoted(doc: Document, index: int) -> bool:
+    """Whether sentence `index` lies inside quotation marks: someone else's words, not the author's reason."""
+    start, end = doc.sentences[index]
+    before = doc.text[:start]
+    return doc.text[start:start + 1] in "\"“«" or before.count('"') % 2 == 1 or before.count("“") > before.count("”")

@@ -94,12 +94,13 @@ _ARTICLE_FIRST = pattern_cache.lazy(r"(?:a|an|the)\s", re.I)  # a reading that s
 _NEXT_WORD = pattern_cache.lazy(r"\s+([A-Za-z]+|[\u0621-\u064A]+)(?![\w\u0621-\u064A])")
 
 
-def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None) -> str:
+def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, plain: frozenset = frozenset()) -> str:
     """doc.text[start:end] with its acronyms expanded and its compact figures read out.
 
     A term is expanded once (`seen`, shared by the caller across sentences), where the sentence can carry it:
     never inside a word or compound ("72-GPU", "70B-parameter"), after a number (a unit: "400 Gb/s"), inside
-    code, a flag or a config value, nor where the text glosses it already ("TPUs (Tensor ...)").
+    code, a flag or a config value, nor where the text glosses it already ("TPUs (Tensor ...)"), nor a term of
+    `plain` (glossary ids a reader meets as plain words: "GPU"); an article before it agrees ("a model FLOPs ...").
     """
     text = doc.text
     protected = protected_spans(doc)
@@ -126,7 +127,7 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None) -
         if not _is_acronym(name) or arabic.ARABIC_LETTER.search(name):
             continue
         expansion = _expansion(match.entry, lang)
-        if not expansion or expansion.lower() == name.lower() or match.entry["id"] in seen:
+        if not expansion or expansion.lower() == name.lower() or match.entry["id"] in seen or match.entry["id"] in plain:
             continue
         if "_" in name or ":" in expansion or len(expansion.split()) > MAX_INLINE_WORDS or name.lower() in expansion.lower():
             continue  # an identifier (ZB_2P, SHARD_GRAD_OP) or a long gloss: the terms section explains it
@@ -155,11 +156,27 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None) -
                          or (arabic.ARABIC_LETTER.search(noun.group(1))
                              and _stems(noun.group(1)) & {stem for w in replacement.split()[-2:] for stem in _stems(w)})):
                 b = noun.end()  # "PP=8 مراحل" reads "خط أنابيب من 8 مراحل", not "... 8 مراحل مراحل"
+        elif replacement.endswith(")") and _ARTICLE_BEFORE.search(gap):
+            gap = _agreeing_article(gap, replacement)  # "an MFU" read out is "a model FLOPs utilization (MFU)"
         out.append(gap)
         out.append(replacement)
         cursor, last_figure = b, is_figure
     out.append(text[cursor:end])
     return _EMPTY_BRACKETS.sub("", " ".join("".join(out).split()))
+
+
+_VOWEL_SOUND = pattern_cache.lazy(r"(?!(?:uni|use|usu|uti|one|eu)\w)[aeiou]", re.I)
+
+
+def _agreeing_article(gap: str, replacement: str) -> str:
+    """The gap with its closing "a"/"an" agreeing with the first sound of the words that replace the acronym."""
+    found = re.search(r"\b(a|an)(\s+)$", gap, re.I)
+    if not found:
+        return gap  # "the" agrees with everything
+    article = "an" if _VOWEL_SOUND.match(replacement) else "a"
+    if found.group(1)[0].isupper():
+        article = article.capitalize()
+    return gap[:found.start()] + article + found.group(2)
 
 
 _CODE = pattern_cache.lazy(r"```.*?```|`[^`\n]*`", re.S)

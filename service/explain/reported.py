@@ -1,0 +1,316 @@
+"""Reported speech for the gist: a sentence's role, its person turned to the author's, and a role verb before it."""
+
+import json
+import re
+from functools import cache
+
+from calculators.resources import data_dir
+
+from service.explain import pattern_cache
+from service.i18n.messages import messages
+
+# A sentence's main role, checked in this order: a question or a problem is what a post is about before its results.
+ORDER = ("question", "proposal", "problem", "expectation", "conclusion", "recommendation", "result", "news", "definition", "cause", "contrast")
+# Words that point back to the sentence before ("That is much slower than expected"): it reads after that sentence.
+_ANAPHOR = pattern_cache.lazy(r"^(?:that|this|these|those|it|they)\b(?!\s+(?:is|are)\s+(?:an?|the)\s)|^(?:هذا|هذه|ذلك|تلك)\s", re.I)
+
+
+@cache
+def table() -> dict:
+    """data/gist_roles.json, loaded once."""
+    return json.loads((data_dir() / "gist_roles.json").read_text(encoding="utf-8"))
+
+
+@cache
+def _pattern(lang: str, name: str) -> re.Pattern:
+    section = table()["ar" if lang == "ar" else "en"]
+    source = section["roles"].get(name) or section[name]
+    if lang == "ar" and name in section["roles"] and name != "question":  # "؟" follows a letter
+        source = rf"(?<![\u0621-\u064A])[وفبلك]?(?:{source})(?![\u0621-\u064A])"  # a whole word, not "لان" inside another
+    return pattern_cache.lazy(source, re.I if lang != "ar" else 0)
+
+
+def plain_words(lang: str) -> frozenset:
+    """Glossary ids a reader of `lang` meets as plain words ("GPU"): not expanded inside the gist."""
+    return frozenset(table().get("plain_words", {}).get(lang, ()))
+
+
+def roles(sentence: str, lang: str) -> set[str]:
+    """Every role of data/gist_roles.json whose cue the sentence carries."""
+    return {name for name in ORDER if _pattern(lang, name).search(sentence)}
+
+
+def role(sentence: str, lang: str) -> str:
+    """The sentence's main role ('other' when no cue fits)."""
+    found = roles(sentence, lang)
+    return next((name for name in ORDER if name in found), "other")
+
+
+def point_weight(sentence: str, lang: str) -> float:
+    """What the sentence's role adds to its weight as the author's point."""
+    if _CONTINUATION.match(sentence):
+        return -2.0  # "Like the degree of PP?" continues the question before it
+    return float(table()["point_weight"].get(role(sentence, lang), 0.0))
+
+
+_CONTINUATION = pattern_cache.lazy(r"^\s*(?:like|such as|e\.g\.|for example|for instance)\b", re.I)
+
+
+def lead_weight(sentence: str, lang: str) -> float:
+    """What a text's first sentence adds as the point when it reports news (a news report puts its main fact first)."""
+    return float(table().get("news_lead_weight", 0.0)) if role(sentence, lang) == "news" else 0.0
+
+
+def companion_rank(point_sentence: str, sentence: str, lang: str, measured: bool = False) -> int | None:
+    """How well `sentence` gives the reason or evidence for the point (0 best), or None when its role gives neither;
+    `measured`: the claims reader found a measurement or a comparison in it, which is a result."""
+    wanted = table()["companions"].get(role(point_sentence, lang), table()["companions"]["other"])
+    found = roles(sentence, lang) | ({"result"} if measured else set())
+    ranks = [wanted.index(name) for name in found if name in wanted]
+    return min(ranks) if ranks else None
+
+
+def reads_back(sentence: str) -> bool:
+    """Whether the sentence opens by pointing back at the one before ("That is much slower ...")."""
+    return bool(_ANAPHOR.match(sentence.strip()))
+
+
+def speaker(sentences: list[str], lang: str) -> str:
+    """Who the gist names: 'author' (I, my), 'authors' (we, our) or 'text' (no one speaks in the first person)."""
+    joined = "\n".join(sentences)
+    if _pattern(lang, "first_singular").search(joined) or (lang != "ar" and re.search(r"(?<![\w/.-])i(?=\s+[a-z])", joined)):
+        return "author"
+    if _pattern(lang, "first_plural").search(joined):
+        return "authors"
+    return "text"
+
+
+# Person: the author's "I"/"we" become "they" (agreement: "I am" -> "they are", "I was" -> "they were").
+_PERSON_EN = [(r"\bI(?:'m| am)\b", "they are"), (r"\bI was\b", "they were"), (r"\bI'(?:ve)\b", "they have"),
+              (r"\bI'd\b", "they would"), (r"\bI'll\b", "they will"), (r"\bwe're\b", "they are"), (r"\bwe've\b", "they have"),
+              (r"\bwe'd\b", "they would"), (r"\bwe'll\b", "they will"), (r"(?<![\w/.-])(?:I|i)(?![\w/.'-])", "they"),
+              (r"\bwe\b", "they"), (r"(?<![\w/.-])me(?![\w/.-])", "them"), (r"(?<![\w/.-])us(?![\w/.-])", "them"),
+              (r"\b(?:my|our)\b", "their"), (r"\b(?:mine|ours)\b", "theirs"), (r"\b(?:myself|ourselves)\b", "themselves")]
+_PERSON_CASE = {"we", "my", "our", "mine", "ours", "myself", "ourselves", "we're", "we've", "we'd", "we'll"}
+
+
+def third_person(text: str, lang: str) -> str:
+    """The sentence with the author's first person turned to the third ("I was getting" -> "they were getting").
+
+    Arabic verbs carry their person in their form; the Arabic sentence keeps it and is quoted as the author's words.
+    """
+    if lang == "ar":
+        return text
+    for pattern, replacement in _PERSON_EN:
+        flags = re.I if any(word in pattern for word in _PERSON_CASE) else 0
+
+        def put(found, replacement=replacement):
+            word = found.group(0)
+            return replacement[0].upper() + replacement[1:] if word[0].isupper() and not word.startswith("I") and found.start() == 0 \
+                else replacement
+        text = re.sub(pattern, put, text, flags=flags)
+    return text
+
+
+_WH = r"(?:what|why|how|which|where|when|who|whom|whose)"
+_AUX = r"(?:is|are|was|were|can|could|would|will|should|has|have)"
+_PRONOUN = r"(?:it|this|that|there|they|we|I|you|he|she)"
+_LEADING_ADVERB = pattern_cache.lazy(r"^(?:(?:so|but|and|however|also|now|then|theoretically|practically|basically|generally)\s*,?\s+|\w+ly\s*,\s*)+", re.I)
+
+
+def indirect_question(text: str) -> str | None:
+    """An English direct question as the object of "asks" ("is it X?" -> "whether it is X"); None when it cannot be
+    turned without guessing a verb form (the question is then quoted whole)."""
+    section = table()["en"]
+    q = re.sub(section["tag_question"], "", text, flags=re.I)
+    tagged = q != text
+    q = re.sub(section["ask_opener"], "", q, flags=re.I)
+    q = _LEADING_ADVERB.sub("", q).strip().rstrip("?").strip()
+    if not q:
+        return None
+    request = re.match(section["request"], q + "?", re.I)
+    if request:
+        return "for " + request.group("object").rstrip("?").strip()
+    lowered = q[0].lower() + q[1:] if not q.startswith("I ") else q
+    if tagged:
+        return "whether " + lowered
+    if re.match(r"^(?:whether|if)\b", lowered, re.I):
+        return lowered  # "Does anyone know whether ..." asks whether ...
+    wh = re.match(rf"^(?P<wh>{_WH}(?:\s+\w+)?)\s+(?P<aux>{_AUX})\s+(?P<who>{_PRONOUN})\b(?P<rest>.*)$", lowered, re.I)
+    if wh:
+        return f"{wh.group('wh')} {wh.group('who')} {wh.group('aux')}{wh.group('rest')}"
+    wh_do = re.match(rf"^(?P<wh>{_WH}(?:\s+\w+)?)\s+do\s+(?P<who>they|we|I|you)\b(?P<rest>.*)$", lowered, re.I)
+    if wh_do:
+        return f"{wh_do.group('wh')} {wh_do.group('who')}{wh_do.group('rest')}"
+    if re.match(rf"^{_WH}\b", lowered, re.I):
+        return lowered  # "what would be a reasonable throughput": the question word is its subject
+    yes_no = re.match(rf"^(?P<aux>{_AUX})\s+(?P<who>{_PRONOUN}|the\s+\w+)\b(?P<rest>.*)$", lowered, re.I)
+    if yes_no:
+        return f"whether {yes_no.group('who')} {yes_no.group('aux')}{yes_no.group('rest')}"
+    yes_no_do = re.match(r"^do\s+(?P<who>they|we|I|you)\b(?P<rest>.*)$", lowered, re.I)
+    if yes_no_do:
+        return f"whether {yes_no_do.group('who')}{yes_no_do.group('rest')}"
+    if re.match(rf"^(?:{_AUX}|do|does|did)\b", lowered, re.I):
+        return None
+    return "whether " + lowered
+
+
+def without_fillers(text: str, lang: str) -> str:
+    """The sentence without greetings, thanks and discourse openers ("Hi, thanks! Just ...")."""
+    section = table()["ar" if lang == "ar" else "en"]
+    flags = re.I if lang != "ar" else 0
+    text = re.sub(section["fillers"], "", text, flags=flags)
+    text = re.sub(section["inline_fillers"], "", text, flags=flags)
+    return text.strip()
+
+
+_IMPERATIVE = pattern_cache.lazy(r"^(?:use|keep|set|avoid|try|make sure|consider|put|run|enable|disable|prefer|start|increase|"
+                                 r"decrease|lower|raise|limit|split|shard)\b", re.I)
+_LEADING_CONNECTIVE = {"en": pattern_cache.lazy(r"^(?:so|thus|hence|therefore|this means(?: that)?|which means(?: that)?|"
+                                                r"in short|overall|however|but|and|also|additionally|moreover)\s*,?\s+", re.I),
+                       "ar": pattern_cache.lazy(r"^(?:(?:لذلك|لذا|وبالتالي|وعليه|باختصار|الخلاصة|كما|ولكن|لكن)\s*،?\s*|"
+                                                r"و(?=(?:بعد|قد|في|من|كان|كانت|على|مع)\s))")}
+_VERB_FIRST_AR = pattern_cache.lazy(r"^(?:(?:[وف]?(?:ي|ت|ن|أ)[\u0621-\u064A]{2,}|[\u0621-\u064A]{3,}(?:ت|وا|نا)|لا|لم|لن|قد|كان|كانت|"
+                                    r"أصبح|أصبحت|ليس|ليست|في|على|من|إلى|مع|عند|بعد|قبل)(?![\u0621-\u064A])|وفق|بدل|بالإضافة)")
+
+
+def point(clause: str, sentence: str, lang: str, who: str, context: str = "") -> str:
+    """The point restated: a role verb and the author's sentence in reported speech ("The author reports that they
+    get only 15% MFU"); `clause` is the sentence already read out (terms expanded), `sentence` the author's words."""
+    words = messages(lang)["gist_reported"]
+    kind = role(sentence, lang)
+    clause = without_fillers(clause, lang)
+    if lang == "ar":
+        return _arabic(clause, kind, words, who, lead=True)
+    number = 1 if who == "authors" else 0
+    subject = words["subjects"][who]
+    if kind == "question":
+        asked = indirect_question(clause)
+        if asked is None:
+            return words["asks_quoted"][number].format(subject=subject, question=clause.rstrip("?").strip())
+        return _capital(f"{subject} {words['point']['question'][number]} {third_person(asked, lang)}")
+    clause = _LEADING_CONNECTIVE["en"].sub("", clause).strip()
+    if _IMPERATIVE.match(clause) and not re.search(r"\b(?:I|we|you)\b", clause.split(",")[0]):
+        return _capital(words["imperative"].format(possessive=words["possessive"][who], claim=_lower_first(clause, context)))
+    verb = words["point"].get(kind, words["point"]["other"])[0 if who != "authors" else 1]
+    clause = _with_subject(clause, words)
+    if clause.startswith("\0"):  # a title ("Adding X to the log"): what the text is about
+        return _capital(words["about"][0].format(subject=words["subjects"]["text"], claim=clause[1:]))
+    return _capital(f"{subject} {verb} {_lower_first(third_person(clause, lang), context)}")
+
+
+_GERUND_FIRST = pattern_cache.lazy(r"^[A-Z][a-z]+ing\b(?!\s+(?:is|are|was|were|has|can|will|takes?|makes?|gives?|keeps?)\b)")
+_PARTICIPLE_FIRST = pattern_cache.lazy(r"^[A-Z][a-z]+ed\s+(?=(?:on|for|with|in|at|by|using|against|across)\b)")
+_VERB_FIRST = pattern_cache.lazy(r"^(?:adds|ports|drops|fixes|updates|lowers|raises|removes|moves|makes|uses|enables|disables|"
+                                 r"introduces|implements|bumps|reverts|refactors|changes|replaces|supports)\b", re.I)
+
+
+_FINITE = pattern_cache.lazy(r"\b(?:is|are|was|were|has|have|do|does|did|can|could|will|would|should|must|[a-z]{3,}(?:es|ed))\b")
+
+
+def has_verb(sentence: str) -> bool:
+    """Whether an English sentence has a finite verb (a list item such as "Effective MFU closer to ~50%" has none)."""
+    return bool(_FINITE.search(sentence) or _COMMON_VERB.search(sentence)) if sentence.isascii() else True
+
+
+_COMMON_VERB = pattern_cache.lazy(r"\b(?:get|got|need|use|used|run|ran|take|took|make|made|keep|kept|fit|split|hit|put|set|"
+                                  r"[a-z]{2,}s)\b(?<!\bits)(?<!\bthis)(?<!\bplus)")
+
+
+def _with_subject(clause: str, words: dict) -> str:
+    """A sentence without a subject given one: a change description ("Ports X", "Validated on ...") is about the change;
+    a title ("Adding X") is marked with a leading NUL for the "is about" wording."""
+    if _GERUND_FIRST.match(clause) and not _FINITE.search(clause):
+        return "\0" + clause[0].lower() + clause[1:]
+    if _PARTICIPLE_FIRST.match(clause):
+        return words["change_was"] + " " + clause[0].lower() + clause[1:]
+    if _VERB_FIRST.match(clause):
+        return words["change_does"] + " " + clause[0].lower() + clause[1:]
+    return clause
+
+
+def companion(clause: str, sentence: str, lang: str, who: str, context: str = "") -> str:
+    """The reason or evidence restated after the point ("They explain that ...")."""
+    words = messages(lang)["gist_reported"]
+    kind = role(sentence, lang)
+    clause = without_fillers(clause, lang)
+    if lang == "ar":
+        return _arabic(clause, kind, words, who, lead=False)
+    if _IMPERATIVE.match(clause):  # "Use the following ..." after the point: the text's advice, not "It adds that use"
+        return _capital(words["imperative"].format(possessive=words["possessive_pronouns"][who], claim=_lower_first(clause, context)))
+    if kind == "question":
+        asked = indirect_question(clause)
+        if asked is not None:
+            return _capital(f"{words['pronouns'][who]} {words['companion']['question'][0 if who == 'text' else 1]} "
+                            f"{third_person(asked, lang)}")
+    clause = _LEADING_CONNECTIVE["en"].sub("", clause).strip()
+    verb = words["companion"].get(kind, words["companion"]["other"])[0 if who == "text" else 1]
+    said = third_person(clause, lang)
+    said = re.sub(r"^(?:That|This|It)\b(?=\s+(?:is|was|means|seems|shows))", "this", said)  # "... that this is slower"
+    said = re.sub(r"\bthey would expect\b", "they expected", said)
+    return _capital(f"{words['pronouns'][who]} {verb} {_lower_first(said, context)}")
+
+
+def _arabic(clause: str, kind: str, words: dict, who: str, lead: bool) -> str:
+    """An Arabic restatement: the reporting verb, then أنّ before a noun, أنه before a verb; a question and a sentence in
+    the first person are given as the author's words after a colon (their verbs carry the person)."""
+    clause = _LEADING_CONNECTIVE["ar"].sub("", clause).strip() if kind != "question" else clause
+    templates = words["point" if lead else "companion"]
+    opening = templates.get(kind, templates["other"]).format(subject=words["subjects"][who])
+    if kind == "question" or speaker([clause], "ar") != "text":
+        frame = words["said_quoted"] if kind != "question" else words["asks_quoted"][0]
+        return frame.format(lead=opening, claim=clause, question=clause.rstrip("؟?").strip())
+    clause = _LABEL_AR.sub(r"\1 ", clause, count=1)  # "التكوين الثاني: يحتوي على ..." is "التكوين الثاني يحتوي على ..."
+    that = words["that_verb"] if _VERB_FIRST_AR.match(clause) else words["that_noun"]
+    return f"{opening} {that} {clause}"
+
+
+_LABEL_AR = pattern_cache.lazy(r"^([^:،.]{1,30}?)\s*:\s+(?=[\u0621-\u064A])")
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _lower_first(text: str, context: str = "") -> str:
+    """'The throughput ...' -> 'the throughput ...' after a reporting verb; a name keeps its capital: a word the text
+    also capitalises inside a sentence ("Nvidia"), one followed by another capitalised word ("Cloud TPU"), an acronym."""
+    parts = text.split(" ", 2)
+    first = parts[0].strip(",")
+    if first == "A" and len(parts) > 1 and parts[1][:1].islower():
+        return "a" + text[1:]  # "A capacity factor ..." after "says that"
+    if not (len(first) > 1 and first[0].isupper() and first[1:].islower() and first.isalpha()):
+        return text
+    if first.lower() not in _FUNCTION_WORDS and not first.endswith("ing"):
+        following = parts[1] if len(parts) > 1 else ""
+        if following[:1].isupper() or re.search(rf"[a-z,;]\s+{re.escape(first)}\b", context):
+            return text
+    return text[0].lower() + text[1:]
+
+
+_FUNCTION_WORDS = {"the", "a", "an", "this", "that", "these", "those", "each", "every", "all", "some", "most", "many", "any",
+                   "its", "their", "there", "it", "they", "when", "if", "while", "with", "for", "in", "on", "at", "to", "from",
+                   "by", "as", "after", "before", "since", "because", "although", "only", "both", "one", "two", "no", "not",
+                   "such", "other", "another", "more", "less", "much", "few", "several", "here", "then", "now", "once"}
+
+
+def fit(texts: list[str], limit: int) -> list[str]:
+    """At most `limit` words in all: the first text whole (already short); a later one whole if it fits, else cut after a
+    clause (never before "but", "unless", "not", "only", "if": what follows those changes what the clause says)."""
+    out, used = [], 0
+    for text in texts:
+        words = text.split()
+        if out and used + len(words) > limit:
+            room = limit - used
+            cuts = [i for i, w in enumerate(words[:room]) if w.endswith((",", "،")) and i >= 11 and i + 1 < len(words)
+                    and not _KEEPS_GOING.match(words[i + 1])]
+            if cuts:
+                out.append(" ".join(words[:cuts[-1] + 1]).rstrip(",،") + " …")
+            break
+        out.append(text)
+        used += len(words)
+    return out
+
+
+_KEEPS_GOING = pattern_cache.lazy(r"(?:but|unless|except|although|though|yet|not|never|no|only|if|when|without|while|"
+                                  r"لكن|ولكن|إلا|إلا|دون|بدون|لا|لم|لن|إذا|إن|عندما|فقط)\b", re.I)
