@@ -23,7 +23,7 @@ def sense(text: str, term_id: str, lang: str = "en") -> str:
 
 
 @pytest.mark.parametrize("text, term_id, expected", [
-    ("I copied the parameters in the table below into my launch script, but the job still OOMs.", "parameters", "settings"),
+    ("I copied the parameters in the table below into my launch script, but the job still OOMs.", "parameters", "configuration settings"),
     ("The model has 13 billion parameters, so the weights alone take 26 GB in bf16.", "parameters", "weights"),
     ("We run CP=4 with TP=8 to fit 128k sequence length.", "context-parallelism", "context parallelism"),
     ("Resume from the latest CP saved last night; loading the checkpoint takes 5 minutes.", "context-parallelism", "checkpoint"),
@@ -87,5 +87,5 @@ def test_an_everyday_word_in_a_special_sense_is_listed_though_the_passage_has_te
             "the parameters in the table below are the settings of the launch script.")
     answer = explain_offline(text, "en")
     section = answer["explanation"].split("## The terms", 1)[1]
-    assert "**parameters** (settings" in section, section
+    assert "**parameters** (configuration settings)" in section, section
     assert "**GPU**" not in section  # an everyday word in its everyday sense is left out beside three terms of art
