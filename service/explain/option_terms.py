@@ -10,8 +10,8 @@ from service.i18n.messages import messages
 
 # A flag ("--tp-comm-overlap"), a dotted key ("parallelism.tensor_parallel_degree") or a snake_case key
 # ("per_device_batch_size"); an ALL-CAPS enum value ("FULL_SHARD") is the glossary's, not an option.
-_OPTION = pattern_cache.lazy(r"(?<![\w.-])(?:--[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+|--[a-z]{3,}"
-                             r"|[a-z][a-z0-9]*(?:\.[a-z][a-z0-9_]*)*(?:_[a-z0-9]+)+)(?![\w-])")
+_OPTION = pattern_cache.lazy(r"(?<![\w.-])(?:--[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+|--[a-z][a-z0-9]{2,}"
+                             r"|[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?![\w-])")
 # A line setting three options or more is a command or a config: the config reader explains its options one by one.
 _SETTING = pattern_cache.lazy(r"--[A-Za-z][\w-]*|\b\w+=\S")
 COMMAND_FIELDS = 3
@@ -63,6 +63,8 @@ def find(text: str, lang: str, known: set[str] | None = None) -> list[dict]:
     index, lowered, out, seen = _index(), text.lower(), [], set(known or ())
     for match in _OPTION.finditer(text):
         found = match.group()
+        if found not in index and "." in found:  # "args.overlap_grad_reduce": the attribute is the option
+            found = found.rsplit(".", 1)[1]
         candidates = index.get(found)
         if not candidates or _in_command(text, match.start()):
             continue
@@ -84,4 +86,4 @@ def find(text: str, lang: str, known: set[str] | None = None) -> list[dict]:
 
 def mentions(text: str, found_as: str) -> list[int]:
     """Offsets of `found_as` in `text` as a whole option name (not inside a longer one)."""
-    return [m.start() for m in re.finditer(rf"(?<![\w.-]){re.escape(found_as)}(?![\w-])", text)]
+    return [m.start() for m in re.finditer(rf"(?<![\w-]){re.escape(found_as)}(?![\w-])", text)]

@@ -89,3 +89,12 @@ def test_an_everyday_word_in_a_special_sense_is_listed_though_the_passage_has_te
     section = answer["explanation"].split("## The terms", 1)[1]
     assert "**parameters** (configuration settings)" in section, section
     assert "**GPU**" not in section  # an everyday word in its everyday sense is left out beside three terms of art
+
+
+def test_flags_dotted_keys_and_attribute_forms_are_options_and_unknown_names_are_not():
+    found = lambda text: [(t["term"], t["id"]) for t in read(text).terms if t["id"].startswith("option:")]
+    assert found("In NeMo, model.micro_batch_size is 1 and trainer.devices is 8.") == [
+        ("model.micro_batch_size", "option:nemo:model.micro_batch_size"), ("trainer.devices", "option:nemo:trainer.devices")]
+    assert found("Megatron reads args.overlap_grad_reduce before the first step.") == [
+        ("overlap_grad_reduce", "option:megatron-lm:--overlap-grad-reduce")]
+    assert found("We renamed my_custom_flag and --no-such-option; see base.yml, e.g. the defaults.") == []
