@@ -98,3 +98,8 @@ def test_flags_dotted_keys_and_attribute_forms_are_options_and_unknown_names_are
     assert found("Megatron reads args.overlap_grad_reduce before the first step.") == [
         ("overlap_grad_reduce", "option:megatron-lm:--overlap-grad-reduce")]
     assert found("We renamed my_custom_flag and --no-such-option; see base.yml, e.g. the defaults.") == []
+
+
+def test_an_imbalance_is_the_experts_load_only_beside_moe_words():
+    assert "load-balancing" in {t["id"] for t in read("Routing imbalances leave some experts idle while others overflow.").terms}
+    assert "load-balancing" not in {t["id"] for t in read("The imbalance between supply and demand raised GPU prices.").terms}
