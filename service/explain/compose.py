@@ -9,10 +9,10 @@ from calculators import working as calculator_working
 
 from service import configs
 from service.explain import followup, gist as gist_module, pattern_cache, reasons, restate
-from service.explain.definitions import brief_definition, generic_term_ids
+from service.explain.definitions import brief_definition
 from service.explain.document import Document
 from service.explain.pipeline import analyse
-from service.explain.salience import listed_terms, salient_terms  # noqa: F401  (salient_terms re-exported)
+from service.explain.salience import is_everyday, listed_terms, salient_terms  # noqa: F401  (salient_terms re-exported)
 from service.explain.terms import read_terms
 from service.i18n import arabic
 from service.i18n.messages import join_names, messages
@@ -471,15 +471,14 @@ def _terms_section(doc: Document, detail: str, central: set[int] | None = None, 
     first clause) or "fit" (as many terms as `room` words hold, each with its brief definition). Every listed term has a definition; generic
     words of the field (data/generic_terms.json) come last, in their brief form, and shorter levels leave them out."""
     m = messages(doc.lang)
-    generic = generic_term_ids()
     terms = listed_terms(doc, central)
     if detail in ("fit", "short"):  # a tight budget spends no words on what the reader already knows
-        terms = [t for t in terms if t["id"] not in generic or t.get("sense")] or terms[:1]
+        terms = [t for t in terms if not is_everyday(t)] or terms[:1]
     lines = []
     for term in terms:
         name, expansion = _display(term, doc.lang)
         definition = _first_sentence(term["definition"])
-        if detail in ("fit", "short") or term["id"] in generic:  # the first clause: details of no use here go
+        if detail in ("fit", "short") or is_everyday(term):  # the first clause: details of no use here go
             definition = brief_definition(definition)
         if term.get("defined_in_text"):
             definition = m["defined_in_text"].format(meaning=term["defined_in_text"]) + " " + definition

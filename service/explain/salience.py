@@ -3,7 +3,7 @@ the gist's and reasons' sentences, repeated), everyday words of the field only w
 own or means the word in a special sense, and a list as long as the passage warrants."""
 
 from service.explain import option_terms
-from service.explain.definitions import generic_term_ids
+from service.explain.definitions import generic_term_ids, named_products
 
 
 def salient_terms(doc, central: set[int] | None = None) -> list[dict]:
@@ -37,14 +37,19 @@ def terms_cap(text: str) -> int:
     return max(TERMS_MIN, min(TERMS_MAX, TERMS_MIN - 1 + len(text.split()) // WORDS_PER_TERM))
 
 
+def is_everyday(term: dict) -> bool:
+    """An everyday word of the field in its everyday sense: not found as a named product ("El Capitan"), not read in
+    another sense ("parameters" as settings)."""
+    return term["id"] in generic_term_ids() and not term.get("sense") and term.get("found_as") not in named_products()
+
+
 def listed_terms(doc, central: set[int] | None = None) -> list[dict]:
     """The terms the section lists, in order: the passage's own terms by salience, then everyday words only where the
     passage has few terms of its own or means the word in a special sense; a glossary term found as a flag the list
     already glosses as an option goes; every one has a definition; at most terms_cap(text)."""
-    generic = generic_term_ids()
     ordered = [t for t in salient_terms(doc, central) if (t.get("definition") or "").strip()]
     flags = {t["found_as"].lstrip("-") for t in ordered if t.get("category") == "option"}
     ordered = [t for t in ordered if t.get("category") == "option" or (t.get("found_as") or "").lstrip("-") not in flags]
-    everyday = [t for t in ordered if t["id"] in generic and not t.get("sense")]
+    everyday = [t for t in ordered if is_everyday(t)]
     own = [t for t in ordered if t not in everyday]
     return (own + (everyday if len(own) < FEW_TERMS else []))[:terms_cap(doc.text)]

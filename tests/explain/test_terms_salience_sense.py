@@ -103,3 +103,11 @@ def test_flags_dotted_keys_and_attribute_forms_are_options_and_unknown_names_are
 def test_an_imbalance_is_the_experts_load_only_beside_moe_words():
     assert "load-balancing" in {t["id"] for t in read("Routing imbalances leave some experts idle while others overflow.").terms}
     assert "load-balancing" not in {t["id"] for t in read("The imbalance between supply and demand raised GPU prices.").terms}
+
+
+def test_a_named_machine_is_the_passages_own_term_though_its_entry_is_everyday():
+    text = ("El Capitan reaches about 1.7 exaflops in FP64, while a TPU pod with ICI links and HBM on every chip "
+            "is rated in FP8.")  # four terms of art: an everyday word in its everyday sense would be left out
+    section = explain_offline(text, "en")["explanation"].split("## The terms", 1)[1]
+    line = next(line for line in section.splitlines() if line.startswith("- **supercomputer**"))
+    assert "El Capitan" in line
