@@ -35,6 +35,10 @@ def sense(text: str, term_id: str, lang: str = "en") -> str:
     ("Throughput is 400 TFLOP/s per GPU, about 40% MFU.", "throughput", "TFLOP/s"),
     ("Throughput is 3,000 tokens/s per GPU.", "throughput", "throughput"),
     ("MP=8 across the node, with model parallelism over NVLink and DP across nodes.", "model-parallelism", "model parallelism"),
+    ("MaxText offers these sharding axes on a TPU slice: Tensor Parallelism, FSDP and Sequence Parallel.",
+     "sequence-parallelism", "mesh axis"),
+    ("During pretraining the activations and KV tensors of a 128k context are split across chips.", "kv-cache", "keys and values"),
+    ("At inference the KV cache grows with every generated token.", "kv-cache", "key-value cache"),
 ])
 def test_the_sense_follows_the_context(text, term_id, expected):
     assert expected in sense(text, term_id)
