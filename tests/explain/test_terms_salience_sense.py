@@ -115,3 +115,11 @@ def test_a_named_machine_is_the_passages_own_term_though_its_entry_is_everyday()
     section = explain_offline(text, "en")["explanation"].split("## The terms", 1)[1]
     line = next(line for line in section.splitlines() if line.startswith("- **supercomputer**"))
     assert "El Capitan" in line
+
+
+def test_more_of_the_long_tail_with_context_where_a_word_is_ordinary():
+    ids = lambda text: {t["id"] for t in read(text).terms}
+    assert {"job-scheduler", "slurm"} <= ids("We queue the run on Kubernetes instead of SLURM.")
+    assert "fp8-amax" in ids("With current scaling each FP8 tensor's scale comes from its amax in this step.")
+    assert "lora" in ids("We fine-tune with adapters of rank 16.")
+    assert "lora" not in ids("The power adapter failed.")
