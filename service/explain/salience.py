@@ -26,7 +26,7 @@ def salient_terms(doc, central: set[int] | None = None) -> list[dict]:
 
 # How many terms the section lists: a few plus one per this many words of the passage, within these bounds (a
 # three-line post needs its four or five key terms, not twelve; blind readers, issue 18).
-TERMS_MIN, TERMS_MAX, WORDS_PER_TERM = 6, 12, 8
+TERMS_MIN, TERMS_MAX, WORDS_PER_TERM = 6, 16, 8
 # Everyday words of the field (data/generic_terms.json) are listed only when the passage has fewer terms of its own
 # than this, or when the text uses the word in another sense than its everyday one (parameters = settings).
 FEW_TERMS = 3
