@@ -9,9 +9,10 @@ from calculators import working as calculator_working
 
 from service import configs
 from service.explain import followup, gist as gist_module, pattern_cache, reasons, restate
-from service.explain.definitions import brief_definition, generic_term_ids
+from service.explain.definitions import brief_definition
 from service.explain.document import Document
 from service.explain.pipeline import analyse
+from service.explain.salience import is_everyday, listed_terms, salient_terms  # noqa: F401  (salient_terms re-exported)
 from service.explain.terms import read_terms
 from service.i18n import arabic
 from service.i18n.messages import join_names, messages
@@ -117,10 +118,11 @@ def _why_answer(doc: Document, previous: Document) -> tuple[str, list, list] | N
 
 
 def terms_in(text: str, lang: str, known: set[str]) -> list[dict]:
-    """The glossary terms of `text` not among `known`: the terms stage alone, no figures, claims or checks."""
+    """The glossary terms of `text` not among `known`: the terms stage alone, no figures, claims or checks (a
+    configuration's options are explained one by one in its own section, not again as terms)."""
     whole = Document(text=text, lang=lang)
     read_terms(whole)
-    return [t for t in whole.terms if t["id"] not in known]
+    return [t for t in whole.terms if t["id"] not in known and t.get("category") != "option"]
 
 
 @lru_cache(maxsize=16)
@@ -464,35 +466,19 @@ def _model(run: dict) -> str:
 
 # ----------------------------------------------------------------------------------------------- terms
 
-def salient_terms(doc: Document, central: set[int] | None = None) -> list[dict]:
-    """The text's terms, central ones first: those the gist's and the reasons' sentences name, then the most
-    repeated, then in order of first mention."""
-    central = central or set()
-    spans = [doc.sentences[i] for i in central if i < len(doc.sentences)]
-    counts: dict[str, int] = {}
-    in_point: set[str] = set()
-    for match in doc.occurrences:
-        counts[match.entry["id"]] = counts.get(match.entry["id"], 0) + 1
-        if any(a <= match.start < b for a, b in spans):
-            in_point.add(match.entry["id"])
-    order = {t["id"]: n for n, t in enumerate(doc.terms)}
-    return sorted(doc.terms, key=lambda t: (t["id"] not in in_point, -min(counts.get(t["id"], 0), 3), order[t["id"]]))
-
-
 def _terms_section(doc: Document, detail: str, central: set[int] | None = None, room: int | None = None) -> str:
     """The terms section: "lines" (first sentences), "short" (brief definitions: a long first sentence cut to its
     first clause) or "fit" (as many terms as `room` words hold, each with its brief definition). Every listed term has a definition; generic
     words of the field (data/generic_terms.json) come last, in their brief form, and shorter levels leave them out."""
     m = messages(doc.lang)
-    generic = generic_term_ids()
-    terms = sorted(salient_terms(doc, central), key=lambda t: t["id"] in generic)  # stable: salience kept within each
+    terms = listed_terms(doc, central)
     if detail in ("fit", "short"):  # a tight budget spends no words on what the reader already knows
-        terms = [t for t in terms if t["id"] not in generic] or terms[:1]
+        terms = [t for t in terms if not is_everyday(t)] or terms[:1]
     lines = []
     for term in terms:
         name, expansion = _display(term, doc.lang)
         definition = _first_sentence(term["definition"])
-        if detail in ("fit", "short") or term["id"] in generic:  # the first clause: details of no use here go
+        if detail in ("fit", "short") or is_everyday(term):  # the first clause: details of no use here go
             definition = brief_definition(definition)
         if term.get("defined_in_text"):
             definition = m["defined_in_text"].format(meaning=term["defined_in_text"]) + " " + definition
@@ -545,6 +531,8 @@ _ABBREVIATIONS = ("e.g.", "i.e.", "vs.", "etc.", "et al.", "approx.", "cf.", "Fi
 def _display(term: dict, lang: str) -> tuple[str, str]:
     """The name to show in bold and its expansion, without repeating one inside the other."""
     name, expansion = term["term"], term["expansion"] or ""
+    if term.get("category") == "option":  # a flag keeps its own spelling; what it belongs to is the expansion
+        return name, expansion
     found = term.get("found_as") or ""
     plural = found.lower().rstrip("s") == name.lower().rstrip("s")
     if found and not arabic.ARABIC_LETTER.search(found) and _is_acronym(found) and not plural:

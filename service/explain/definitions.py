@@ -16,6 +16,13 @@ def generic_term_ids() -> frozenset[str]:
     return frozenset(i for group in table["groups"] for i in group["ids"])
 
 
+@cache
+def named_products() -> frozenset[str]:
+    """Names of one machine or product that everyday entries also match ("El Capitan"): the passage's own terms."""
+    table = json.loads((data_dir() / "generic_terms.json").read_text(encoding="utf-8"))
+    return frozenset(table.get("named") or ())
+
+
 def brief_definition(sentence: str) -> str:
     """A definition's first sentence cut to its first clause when it is long: only where a clause ends (";", a dash,
     a colon, ", which"), never mid-fact and with no "…"; a sentence with no such end stays whole."""

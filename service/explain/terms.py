@@ -7,7 +7,7 @@ from functools import cache, lru_cache
 
 from calculators.resources import data_dir
 
-from service.explain import acronym_case, glossary, pattern_cache
+from service.explain import acronym_case, glossary, option_terms, pattern_cache
 from service.i18n import arabic
 
 
@@ -146,7 +146,8 @@ def read_terms(doc) -> None:
     doc.occurrences = _unnested(every)
     doc.matches = list(first.values())
     doc.matches = _with_definitions(doc.matches, doc.definitions)
-    doc.terms = _by_salience(doc, [_described(m, doc.lang, doc.definitions) for m in doc.matches])
+    doc.terms = _by_salience(doc, [_described(m, doc.lang, doc.definitions) for m in doc.matches]
+                             + option_terms.find(content, doc.lang))
     doc.corrections = mistranslations(text, doc.matches, doc.lang)
 
 
@@ -169,7 +170,8 @@ def add_notation_terms(doc) -> None:
         added.append(glossary.Match(entry, match.group(1), start, start + len(match.group(1))))
     if added:
         doc.matches = sorted(doc.matches + added, key=lambda m: m.start)
-        doc.terms = _by_salience(doc, [_described(m, doc.lang, doc.definitions) for m in doc.matches])
+        options = [t for t in doc.terms if t.get("category") == "option"]
+        doc.terms = _by_salience(doc, [_described(m, doc.lang, doc.definitions) for m in doc.matches] + options)
 
 
 # A line of code, a config or a log ("--pipeline-model-parallel-size 4", "mbs=1, PP=2", "tps: 100  mfu: 26.52%"):
@@ -181,20 +183,23 @@ _LEAD_END = pattern_cache.lazy(r"[.!?؟](?:\s|$)|\n")
 def _by_salience(doc, items: list[dict]) -> list[dict]:
     """The terms, the passage's central ones first: named in the author's prose most often (up to three times, a
     mention in the first sentence, a title or the opening claim, counting once more), then in order of first mention. A term named
-    only in a pasted command or log line comes after the prose's terms."""
+    only in a pasted command or log line comes after the prose's terms; a flag or config key the prose names counts as prose."""
     text = doc.text
     lead = _LEAD_END.search(text.lstrip())
     lead_end = (len(text) - len(text.lstrip())) + (lead.end() if lead else len(text))
     prose: dict[str, int] = {}
     in_lead: set[str] = set()
-    for match in doc.occurrences or doc.matches:
-        line_start = text.rfind("\n", 0, match.start) + 1
-        line_end = text.find("\n", match.end)
+    spans = [(m.entry["id"], m.start, m.end) for m in doc.occurrences or doc.matches]
+    spans += [(t["id"], start, start + len(t["found_as"])) for t in items if t.get("category") == "option"
+              for start in option_terms.mentions(text, t["found_as"])]
+    for item_id, start, end in spans:
+        line_start = text.rfind("\n", 0, start) + 1
+        line_end = text.find("\n", end)
         line = text[line_start:line_end if line_end >= 0 else len(text)]
-        if len(_MACHINE_FIELD.findall(line)) < 2:
-            prose[match.entry["id"]] = prose.get(match.entry["id"], 0) + 1
-        if match.start < lead_end:
-            in_lead.add(match.entry["id"])
+        if len(_MACHINE_FIELD.findall(line)) < 2 or item_id.startswith("option:"):
+            prose[item_id] = prose.get(item_id, 0) + 1
+        if start < lead_end:
+            in_lead.add(item_id)
     order = {item["id"]: n for n, item in enumerate(items)}
     return sorted(items, key=lambda t: (-(min(prose.get(t["id"], 0), 3) + (t["id"] in in_lead)),
                                         -(t["id"] in prose), order[t["id"]]))
@@ -216,6 +221,8 @@ def _with_definitions(matches: list[glossary.Match], defined: dict[str, str]) ->
 
 def _described(match: glossary.Match, lang: str, defined: dict[str, str]) -> dict:
     item = glossary.describe(match, lang)
+    if match.reading:  # not the entry's first sense ("parameters" as settings): an everyday word used in a special sense
+        item["sense"] = match.reading
     if match.found_as in defined:
         item["defined_in_text"] = defined[match.found_as]
         item.pop("ambiguous", None)  # the text settled it

@@ -9,14 +9,17 @@ from calculators.resources import data_dir
 from service.explain import compose
 from service.explain.compose import budget, explain_offline
 from service.explain.definitions import brief_definition, generic_term_ids
+from service.explain.salience import terms_cap
 from service.i18n.messages import messages
 
 # Written for these tests: a short post dense with acronyms, so the answer's word budget is tight.
 DENSE = ("We train a 70B model on 1024 H100 GPUs with TP=8, PP=4 and DP=32, ZeRO-1, bf16 and FlashAttention, and reach "
          "40% MFU at 400 TFLOP/s per GPU; the all-reduce over InfiniBand overlaps with the backward pass, and each "
          "token costs 6N FLOPs.")
-# A roomy one: few terms, generic words among them.
-ROOMY = "FSDP shards the weights across GPUs, so each token's forward pass all-gathers them first."
+# A roomy one: few terms of its own (one), so the generic words it uses are listed after it.
+ROOMY = "FSDP keeps only part of the weights on each GPU, so every token's forward pass must fetch them first."
+# The same idea with three terms of its own: the everyday words are left out.
+OWN_TERMS = "FSDP shards the weights across GPUs, so each token's forward pass all-gathers them first."
 
 
 def terms_section(markdown: str, lang: str) -> str:
@@ -114,3 +117,18 @@ def test_a_colon_cut_keeps_the_fact_after_it():
     heading = ("How a cloud names a slice: the version, a dash, and a size; the size counts cores on some "
                "versions and chips on others, so the same name can mean two sizes.")
     assert brief_definition(heading).startswith("How a cloud names a slice: the version, a dash, and a size")
+
+
+def test_everyday_words_are_left_out_when_the_passage_has_terms_of_its_own():
+    shown = re.findall(r"^- \*\*(.+?)\*\*", terms_section(explain_offline(OWN_TERMS, "en")["explanation"], "en"), flags=re.M)
+    assert shown[0] == "FSDP" and {"sharding", "all-gather"} <= set(shown), shown
+    assert not {"GPU", "token", "forward pass"} & set(shown), shown
+
+
+def test_the_list_is_as_long_as_the_passage_warrants():
+    # Written for this test: one short sentence naming many terms of the field.
+    short = "TP, PP, DP, CP, EP, FSDP, ZeRO-1, SP, VPP and 1F1B on H100 with NVLink and InfiniBand."
+    answer = explain_offline(short, "en")
+    shown = re.findall(r"^- \*\*(.+?)\*\*", terms_section(answer["explanation"], "en"), flags=re.M)
+    assert len(answer["terms"]) > terms_cap(short) == len(shown), shown  # the rest stay in the JSON terms
+    assert terms_cap(" ".join(["word"] * 400)) > terms_cap(short)

@@ -1,0 +1,89 @@
+"""Command-line flags and config keys named in prose ("--overlap-grad-reduce", "per_device_batch_size") as terms, each
+glossed with its meaning from the config reader's option tables (data/options/<framework>.json)."""
+
+import re
+from functools import cache
+
+from service.configs import options
+from service.explain import pattern_cache
+from service.i18n.messages import messages
+
+# A flag ("--tp-comm-overlap"), a dotted key ("parallelism.tensor_parallel_degree") or a snake_case key
+# ("per_device_batch_size"); an ALL-CAPS enum value ("FULL_SHARD") is the glossary's, not an option.
+_OPTION = pattern_cache.lazy(r"(?<![\w.-])(?:--[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+|--[a-z][a-z0-9]{2,}"
+                             r"|[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?![\w-])")
+# A line setting three options or more is a command or a config: the config reader explains its options one by one.
+_SETTING = pattern_cache.lazy(r"--[A-Za-z][\w-]*|\b\w+=\S")
+COMMAND_FIELDS = 3
+# Names of each framework as a text writes them: where a text names one, an option both tables know is read as its.
+_FRAMEWORK_WORDS = {"megatron-lm": ("megatron",), "nemo": ("nemo",), "megatron-bridge": ("megatron-bridge", "megatron bridge"),
+                    "torchtitan": ("torchtitan", "titan"), "deepspeed": ("deepspeed", "zero"), "maxtext": ("maxtext",),
+                    "accelerate": ("accelerate",), "torchrun": ("torchrun",), "deepspeed-launcher": ("deepspeed",)}
+_NAMES = {"megatron-lm": "Megatron-LM", "nemo": "NeMo", "megatron-bridge": "Megatron Bridge", "torchtitan": "torchtitan",
+          "deepspeed": "DeepSpeed", "maxtext": "MaxText", "accelerate": "Hugging Face Accelerate", "torchrun": "torchrun",
+          "deepspeed-launcher": "the DeepSpeed launcher"}
+
+
+@cache
+def _index() -> dict[str, list[tuple[str, str]]]:
+    """Every way a text names an option -> [(framework, canonical name)]: the name, its aliases, a Megatron flag's
+    attribute form (--overlap-grad-reduce is args.overlap_grad_reduce), a dotted key's last part when it has a "_"."""
+    index: dict[str, list[tuple[str, str]]] = {}
+    for framework in options.FRAMEWORKS:
+        for name, entry in options.table(framework)["options"].items():
+            spellings = {name, *(entry.get("aliases") or ())}
+            for spelling in list(spellings):
+                if spelling.startswith("--") and "-" in spelling[2:]:
+                    spellings.add(spelling[2:].replace("-", "_"))
+                if "." in spelling and "_" in spelling.rsplit(".", 1)[1]:
+                    spellings.add(spelling.rsplit(".", 1)[1])
+            for spelling in spellings:
+                if (framework, name) not in index.setdefault(spelling, []):
+                    index[spelling].append((framework, name))
+    return index
+
+
+def _framework(candidates: list[tuple[str, str]], lowered: str) -> tuple[str, str]:
+    """The candidate whose framework the text names, else the first table's."""
+    for framework, name in candidates:
+        if any(word in lowered for word in _FRAMEWORK_WORDS[framework]):
+            return framework, name
+    return candidates[0]
+
+
+def _in_command(text: str, start: int) -> bool:
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", start)
+    return len(_SETTING.findall(text[line_start:line_end if line_end >= 0 else len(text)])) >= COMMAND_FIELDS
+
+
+def find(text: str, lang: str, known: set[str] | None = None) -> list[dict]:
+    """The options named in the prose of `text`, first mention first, each once, as terms items (id "option:<framework>:<name>")
+    with the option's meaning in `lang` as the definition; options on a command or config line are left to the config reader."""
+    index, lowered, out, seen = _index(), text.lower(), [], set(known or ())
+    for match in _OPTION.finditer(text):
+        found = match.group()
+        if found not in index and "." in found:  # "args.overlap_grad_reduce": the attribute is the option
+            found = found.rsplit(".", 1)[1]
+        candidates = index.get(found)
+        if not candidates or _in_command(text, match.start()):
+            continue
+        framework, name = _framework(candidates, lowered)
+        entry = options.entry(framework, name) or {}
+        meaning = entry.get("meaning") or {}
+        definition = (meaning.get(lang) or "").strip()
+        item_id = f"option:{framework}:{name}"
+        if not definition or item_id in seen:
+            continue  # no definition in the answer's language: no name-only item
+        seen.add(item_id)
+        out.append({
+            "id": item_id, "term": found, "expansion": messages(lang)["option_term"].format(framework=_NAMES[framework]),
+            "expansion_en": messages("en")["option_term"].format(framework=_NAMES[framework]), "definition": definition,
+            "intuition": None, "category": "option", "calculator": None, "found_as": found, "source": entry.get("source"),
+        })
+    return out
+
+
+def mentions(text: str, found_as: str) -> list[int]:
+    """Offsets of `found_as` in `text` as a whole option name (not inside a longer one)."""
+    return [m.start() for m in re.finditer(rf"(?<![\w-]){re.escape(found_as)}(?![\w-])", text)]
