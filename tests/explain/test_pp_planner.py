@@ -1,6 +1,7 @@
 """A claim that a set-up trains well without pipeline parallelism is put to the layout planner on the text's own model and chips."""
 
 import calculators
+from service.explain import restate
 from service.explain.compose import explain_offline
 
 # Made-up sentences; the models and chips are the catalog's (data/models.json, data/hardware.json).
@@ -21,7 +22,7 @@ def test_the_planner_runs_on_the_texts_model_chip_and_count():
     again = calculators.run("plan_layout", {k: plan["inputs"][k] for k in ("model", "chip", "n_chips", "global_batch_tokens")})
     assert again["outputs"]["mfu"] == plan["outputs"]["mfu"]
     claim = next(c for c in answer["claims"] if plans and answer["calculations"].index(plan) in c["calculations"])
-    assert "layout planner" in claim["why"] and f"{round(100 * plan['outputs']['mfu'])}%" in claim["why"]
+    assert "layout planner" in claim["why"] and restate.value("mfu", plan["outputs"]["mfu"]) in claim["why"]
 
 
 def test_the_planners_finding_is_said_in_arabic_too():

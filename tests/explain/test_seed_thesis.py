@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 import calculators
+from service.explain import restate
 from service.explain.compose import explain_offline
 
 SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"
@@ -56,6 +57,6 @@ def test_the_thesis_is_put_to_the_layout_planner_on_the_same_inputs(answer):
         given = {k: v for k, v in plan["inputs"].items() if k in ("model", "chip", "n_chips", "global_batch_tokens") and v is not None}
         again = calculators.run("plan_layout", given)["outputs"]
         assert again["layout"] == plan["outputs"]["layout"]
-        assert f"{round(100 * again['mfu'])}%" in answer["explanation"]
+        assert restate.value("mfu", again["mfu"]) in answer["explanation"]
     thesis = next(c for c in answer["claims"] if any(answer["calculations"][i]["calculator"] == "plan_layout" for i in c["calculations"]))
     assert thesis["verdict"] == "consistent"

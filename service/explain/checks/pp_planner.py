@@ -63,7 +63,7 @@ def thesis(doc: Document, claim: Claim, runs: list[tuple[dict, dict | None, int]
         chosen_piped = outputs["layout"]["pp_degree"] > 1
         # the planner's headline MFU when its chosen layout is on that side, else the best layout of that side
         best = outputs["mfu"] if chosen_piped == (side is needs) else (flat if side is without else piped)
-        side.setdefault(name, []).append(words["model_mfu"].format(model=restate.model_name(model), mfu=f"{round(100 * best)}%"))
+        side.setdefault(name, []).append(words["model_mfu"].format(model=restate.model_name(model), mfu=restate.value("mfu", best)))
     if not calculations:
         return None
     parts = []
