@@ -3,7 +3,7 @@
 import re
 
 from service.explain import claims as cues
-from service.explain import pattern_cache, restate
+from service.explain import gist_cross, pattern_cache, restate
 from service.explain.document import Document
 from service.i18n import arabic
 from service.i18n.messages import join_names, messages
@@ -121,7 +121,7 @@ def restated(doc: Document, index: int, seen: set[str] | None = None) -> str:
         return _trimmed(text)
     if claim is not None and claim.frame and claim.plain and _frame_filled(doc, claim):
         return claim.plain.strip().rstrip(_TRAILING)
-    return _summary(doc, index)
+    return gist_cross.render(doc, gist_cross.read(doc, index))  # its role frame, filled from the sentence, or ''
 
 
 def _frame_filled(doc: Document, claim) -> bool:
@@ -233,6 +233,8 @@ def gist(doc: Document, links: list[dict]) -> list[dict]:
     ids = _terms_by_sentence(doc)
     linked = {i for item in links for i in item["from"]}
     claims_at = {c.start: c for c in doc.claims}
+    if not gist_cross.in_answer_language(doc):  # written in the other language: the gist is read, not quoted
+        return gist_cross.gist(doc, [score(doc, i, ids[i], claims_at.get(a)) + 0.5 * (i in linked) for i, (a, _) in enumerate(doc.sentences)])
     scored = []
     for i, (start, _) in enumerate(doc.sentences):
         value = score(doc, i, ids[i], claims_at.get(start)) + 0.5 * (i in linked)
