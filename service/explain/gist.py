@@ -293,7 +293,7 @@ def gist(doc: Document, links: list[dict]) -> list[dict]:
         else:
             key = "reason" if _gives_reason(sentence, i, first[0], ids) and not reason_given else "claim_next"
             reason_given = reason_given or key == "reason"
-        if not restate.same_language(sentence, doc.lang) and text.startswith(m["summary"].split("{")[0]):
+        if not restate.same_language(sentence, doc.lang) and gist_cross.is_frame(text, doc.lang):
             out.append({"text": text, "from": [i]})  # the summary names itself as the author's sentence
             continue
         out.append({"text": m[key].format(claim=text, reason=text).replace("….", "…"), "from": [i]})

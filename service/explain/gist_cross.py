@@ -21,16 +21,16 @@ from service.i18n.messages import join_names, messages
 MAX_SUBJECTS = 3
 MAX_CHIPS = 1e6  # more chips than any training job has used: the figure was misread
 MAX_FIGURES = 4
-MIN_SCORE = 0.5  # below this a sentence is a label or a row of a table, not something the author says
+MIN_SCORE = 1.0  # below this (gist.score and what the frame can say) a sentence is a label, not a point
 COMPANION_DISTANCE = 2  # a reason or the evidence for the point is said next to it, not paragraphs away
 # Words every passage of this field uses: the sentence's subject is what else it names.
 _EVERYDAY = {"gpu", "chip", "node", "accelerator", "training-run", "training-step", "parameters", "token", "layer",
              "teraflops", "flop-per-second", "tokens-per-second", "throughput", "gibibyte", "computing-power"}
 _NAME_CATEGORIES = {"model", "hardware", "framework", "organization", "software"}  # a name reads the same in both languages
-_SETUP = {"params", "active_params", "n_chips", "chips_per_node", "tp_degree", "pp_degree", "dp_degree", "ep_degree",
+_SETUP = {"params", "active_params", "n_chips", "chips_per_node", "n_nodes", "tp_degree", "pp_degree", "dp_degree", "ep_degree",
           "cp_degree", "virtual_stages", "zero_stage", "seq_len", "global_batch_sequences", "global_batch_tokens",
           "micro_batch", "microbatches", "moe_experts", "moe_top_k", "tokens"}
-_PERCENT = {"mfu", "hfu", "fraction", "percent_change", "memory_fraction_of_hbm", "utilization", "bubble_fraction"}
+_PERCENT = {"percent", "mfu", "hfu", "fraction", "percent_change", "memory_fraction_of_hbm", "utilization", "bubble_fraction"}
 _TIME = {"time_s", "step_time_s", "latency_s", "doubling_time_s"}
 _GLOSS_IN_NAME = re.compile(r"\s*\((?:[^()]*\s[^()]*)\)")  # "NVIDIA A100 Tensor Core GPU (Ampere generation)"
 
@@ -92,7 +92,7 @@ def read(doc: Document, index: int) -> Reading:
     question = sentence.rstrip().endswith(("?", "؟")) or bool(cue["question_start"].match(sentence) and cue["why"].search(sentence))
     negated = claim_cues.cue("negation", sentence)
     # A problem's or a question's figures after "as in", "than", "compared with" are what it is measured against.
-    marker = cue["reference"].search(sentence, after) if problem or question else None
+    marker = cue["reference"].search(sentence, after) if problem or question else None  # after the problem's own cue
     split = start + marker.start() if marker else end
     measured, setup = _figure_phrases(doc, start, split, cue, end)
     reference = []
@@ -117,7 +117,7 @@ def read(doc: Document, index: int) -> Reading:
         role = "cause"
     else:
         role = "topic"
-    own, everyday = _subjects(doc, start, split, bool(measured or setup))
+    own, everyday = _subjects(doc, start, split, bool(measured), bool(measured or setup))
     subjects = own if own or role not in _NEEDS_SUBJECT else everyday
     subjects, setup = _said_once(subjects, setup)
     return Reading(index=index, role=role, why=bool(cue["why"].search(sentence)), subjects=subjects, measured=measured,
@@ -157,12 +157,21 @@ def _problem(sentence: str, cue: dict) -> tuple[str, int]:
     its cue ends (what the problem is measured against comes after it: "... slower than expected, as in ZeRO-2 ...")."""
     for pattern, say, negative in cue["problems"]:
         found = pattern.search(sentence)
-        if found and (negative or not claim_cues.negated_at(sentence, found.start(), found.end())):
-            return say, found.end()
+        if found and (negative or not _negated(sentence, found.start(), found.end())):
+            return say, found.start()
     return "", 0
 
 
-def _subjects(doc: Document, start: int, end: int, measured: bool) -> tuple[list[str], list[str]]:
+def _negated(sentence: str, start: int, end: int) -> bool:
+    """Whether a negation governs sentence[start:end]: data/claim_cues.json's negations, and the determiner "no"
+    ("we see no OOM", "لا يوجد نفاد للذاكرة") that they leave out because it is not a verb's."""
+    return claim_cues.negated_at(sentence, start, end) or bool(_NO_BEFORE.search(sentence[max(0, start - 30):start]))
+
+
+_NO_BEFORE = re.compile(r"(?:\b(?:no|none of|nor|zero)|(?<![\u0621-\u064A])(?:لا|لم|لن|ليس|دون|بدون|عدم))\s+(?:\S+\s+)?$", re.I)
+
+
+def _subjects(doc: Document, start: int, end: int, measured: bool, figures: bool) -> tuple[list[str], list[str]]:
     """The names the sentence argues about, in the answer's language, and apart the words every passage of this field
     uses (GPU, TFLOP/s, parameters); a metric the figures already name ("an MFU of 15%") is not named twice."""
     terms = {t["id"]: t for t in doc.terms}
@@ -170,7 +179,8 @@ def _subjects(doc: Document, start: int, end: int, measured: bool) -> tuple[list
     everyday: list[str] = []
     urls = [(m.start(), m.end()) for m in _URL.finditer(doc.text, start, end)]
     for match in (o for o in doc.occurrences if start <= o.start < end):
-        if any(a <= match.start < b for a, b in urls) or (measured and match.entry["id"] in _MEASURE_TERMS):
+        if any(a <= match.start < b for a, b in urls) or (measured and match.entry["id"] in _MEASURE_TERMS) \
+                or (figures and match.entry["id"] in _SETUP_TERMS):
             continue
         name = _name(match, terms.get(match.entry["id"]), doc.lang)
         if not name or not _readable(name, doc.lang) or _QUOTE_MARKS.search(name):
@@ -193,8 +203,8 @@ _ACRONYM = re.compile(r"\b[A-Z][A-Z0-9]{2,}\b")
 _URL = re.compile(r"https?://\S+")
 # Terms that name what a figure measures: with the figure read out, naming them again says it twice.
 _MEASURE_TERMS = {"model-flops-utilization", "hardware-flops-utilization", "teraflops", "flop-per-second",
-                  "tokens-per-second", "throughput", "computing-power", "peak-flops", "bandwidth", "parameters",
-                  "active-parameters", "context-length", "sequence-length"}
+                  "tokens-per-second", "throughput", "computing-power", "peak-flops", "bandwidth"}
+_SETUP_TERMS = {"parameters", "active-parameters", "context-length", "sequence-length"}  # said by the set-up figures
 
 
 _QUOTE_MARKS = re.compile(r"[«»“”\"]")
@@ -227,7 +237,7 @@ def _figure_phrases(doc: Document, start: int, end: int, cue: dict, sentence_end
     sentence = doc.text[start:sentence_end or end]
     # A number glued into a name ("TPU v4-128s", "1F1B") is part of the name, not a figure to read out.
     figures = [f for f in doc.figures if start <= f.start < end and f.quantity not in ("number", "expression", "bits")
-               and not claim_cues.negated_at(sentence, f.start - start, f.end - start)
+               and not _negated(sentence, f.start - start, f.end - start)
                and not restate._attached(doc.text, f.start, f.end)]
     measured: list[str] = []
     setup: list[tuple[str, str]] = []
@@ -237,6 +247,14 @@ def _figure_phrases(doc: Document, start: int, end: int, cue: dict, sentence_end
             continue
         partner = figures[i + 1] if i + 1 < len(figures) and figures[i + 1].quantity == fig.quantity else None
         kind = _pairing(doc, fig, partner, start, cue) if partner is not None else None
+        if fig.quantity == "n_nodes" and partner is None and i + 1 < len(figures) and figures[i + 1].quantity == "chips_per_node":
+            nodes = _setup_phrase(fig, doc.lang, sentence)
+            chips = _setup_phrase(figures[i + 1], doc.lang, sentence)
+            if nodes and chips:  # "one node of 8 A100 GPUs"
+                of = messages(doc.lang)["gist"]["cross"]["setup"]["nodes_of"]
+                setup.append((of.format(nodes=nodes[0], chips=chips[0]), of.format(nodes=nodes[1], chips=chips[0])))
+                skip = i + 1
+                continue
         if fig.quantity in _SETUP:
             phrase = _setup_phrase(fig, doc.lang, sentence)
             other = _setup_phrase(partner, doc.lang, sentence) if kind == "change" else None
@@ -258,16 +276,19 @@ def _direction(sentence: str, cue: dict) -> str:
     """Whether the sentence says its change is a gain ("outperforms", "faster") or a loss ("slower", "drops"); ''
     when it says neither, both, or negates the word."""
     found = {name for name in ("gain", "loss") for m in cue[name].finditer(sentence)
-             if not claim_cues.negated_at(sentence, m.start(), m.end())}
+             if not _negated(sentence, m.start(), m.end())}
     return found.pop() if len(found) == 1 else ""
+
+
+_ARROW = re.compile(r"→|->")
 
 
 def _pairing(doc: Document, fig, partner, start: int, cue: dict) -> str | None:
     """How two figures of one quantity next to each other relate: "change" (from A to B), "range", "versus"."""
     gap = doc.text[fig.end:partner.start]
     before = doc.text[max(start, fig.start - 30):fig.start]
-    if cue["to"].match(gap) and cue["from"].search(before):
-        return "change"
+    if cue["to"].match(gap) and (cue["from"].search(before) or _ARROW.search(gap)):
+        return "change"  # "from 470ms to 270ms", "M=8→16"
     if cue["and"].match(gap) and (cue["between"].search(before) or fig.role == "low"):
         return "range"
     if cue["versus"].match(gap):
@@ -303,7 +324,13 @@ def _setup_phrase(fig, lang: str, sentence: str) -> tuple[str, str] | None:
         return forms["bare"].format(amount=amount), forms["pre"].format(amount=amount)
     if fig.quantity == "n_chips" and fig.value > MAX_CHIPS:
         return None  # "175B" read as a chip count is a model's size misread: no job has that many chips
-    reading = restate.figure(fig, lang)
+    if fig.quantity == "n_nodes" and float(fig.value).is_integer():
+        forms = words["nodes"]
+        nodes = arabic_numbers.count(fig.value, forms) if lang == "ar" else \
+            f"{arabic_numbers.digits(fig.value)} {forms['one'] if fig.value == 1 else forms['plural']}"
+        return nodes, words["chips"]["pre"].format(reading=nodes)
+    # "8 A100 GPUs" in a node reads as any count of chips does.
+    reading = restate.figure(fig._replace(quantity="n_chips") if fig.quantity == "chips_per_node" and fig.chip else fig, lang)
     if reading == fig.quote or not _readable(reading, lang):
         return None  # no reading of it in the answer's language: the quote would be a word of the other one
     # The chip as the sentence names it: no variant ("NVL72", "SXM") the sentence does not write.
@@ -382,6 +409,8 @@ def render(doc: Document, reading: Reading) -> str:
     subjects = join_names(reading.subjects, doc.lang)
     figures = join_names(reading.measured, doc.lang)
     bare = join_names(reading.measured + [b for b, _ in reading.setup], doc.lang)  # "a time of 480 ms and 16 GPUs"
+    if reading.measured and reading.setup:  # "an MFU of 15% for a model of 7 billion parameters on 8 A100 GPUs"
+        bare = join_names(reading.measured, doc.lang) + " " + " ".join(p for _, p in reading.setup)
     tied = " ".join(p for _, p in reading.setup)  # "for a model of 7 billion parameters on 16 H100 GPUs"
     role = reading.role
     against = words["against"].format(figures=join_names(reading.reference, doc.lang)) if reading.reference else ""
@@ -417,6 +446,13 @@ def _frame_plain(doc: Document, index: int) -> str:
     return claim.plain.strip().rstrip(".。!?؟") if filled else ""
 
 
+def is_frame(text: str, lang: str) -> bool:
+    """Whether a gist sentence is one of this module's frames (it names its own subject: "The author asks ..."), so
+    that it is not put after another lead ("The author's point: The author asks ...")."""
+    frames = messages(lang)["gist"]["cross"]["frames"].values()
+    return any(text.startswith(f.split("{")[0]) for f in frames if f.split("{")[0].strip())
+
+
 def restated(doc: Document, index: int) -> str:
     """Sentence `index`, written in the other language, as one gist sentence in doc.lang ('' when nothing faithful
     can be said): a recognised frame of the field, else the role frame of its reading."""
@@ -435,29 +471,46 @@ def gist(doc: Document, scores: list[float]) -> list[dict]:
     sentence next to it gives one. `scores` are gist.score's, one per sentence (how much it carries the point)."""
     candidates = []
     for i, (start, end) in enumerate(doc.sentences):
-        if scores[i] < MIN_SCORE or restate.same_language(doc.text[start:end], doc.lang):
+        if restate.same_language(doc.text[start:end], doc.lang) or _machine(doc, start, end):
             continue
         reading = read(doc, i)
         text = restated(doc, i)
+        value = scores[i] + _ROLE_WEIGHT[reading.role] + 0.5 * bool(reading.measured)
         if text:
-            bonus = _ROLE_WEIGHT[reading.role] + 0.5 * bool(reading.measured)
-            candidates.append((scores[i] + bonus, i, reading, text))
+            candidates.append((value, i, reading, text))
     if not candidates:
         return []
+    # Below MIN_SCORE a sentence argues little; one honest sentence about it still beats "cannot be summarised".
+    candidates = [c for c in candidates if c[0] >= MIN_SCORE] or [max(candidates, key=lambda c: (c[0], -c[1]))]
     candidates.sort(key=lambda item: (-item[0], item[1]))
-    _, point, point_reading, point_text = candidates[0]
+    best = candidates[0]
+    if best[2].role == "question":  # "I get 15%, lower than reported. Why?": the situation first, then the question
+        before = next((c for c in candidates if c[1] == best[1] - 1 and c[2].role in ("problem", "result") and c[2].measured), None)
+        best = before or best
+    _, point, point_reading, point_text = best
     out = [{"text": point_text, "from": [point]}]
-    companion = _companion(doc, point, point_reading, candidates[1:])
+    companion = _companion(doc, point, point_reading, candidates)
     if companion:
         out.append(companion)
     return out
 
 
+def _machine(doc: Document, start: int, end: int) -> bool:
+    """Whether most of a sentence is a config line, a command or code: set-up, not the author's point."""
+    covered = sum(min(b, end) - max(a, start) for a, b in restate.protected_spans(doc) if a < end and start < b)
+    return covered > 0.5 * (end - start)
+
+
 def _companion(doc: Document, point: int, point_reading: Reading, others: list) -> dict | None:
     """The reason for the point or the evidence it rests on, from a sentence next to it; None when none is read."""
-    for _, i, reading, _ in sorted(others, key=lambda item: abs(item[1] - point)):
+    for _, i, reading, _ in sorted((c for c in others if c[1] != point), key=lambda item: abs(item[1] - point)):
         if abs(i - point) > COMPANION_DISTANCE:
             break
+        words = messages(doc.lang)["gist"]["cross"]
+        if reading.role == "question" and point_reading.role in ("problem", "result") and abs(i - point) == 1:
+            asks = words["companion"]["asks_why" if reading.why else "asks"]  # "... lower than reported. Why?"
+            return {"text": asks.format(subjects=join_names(reading.subjects, doc.lang)) if reading.subjects or reading.why
+                    else words["companion"]["asks_bare"], "from": [i]}
         fresh = [s for s in reading.subjects if s not in point_reading.subjects]
         if reading.reason and not point_reading.reason and fresh and i == point + 1:  # "X. Because Y."
             text = messages(doc.lang)["gist"]["cross"]["companion"]["reason"].format(subjects=join_names(fresh, doc.lang))
@@ -465,7 +518,6 @@ def _companion(doc: Document, point: int, point_reading: Reading, others: list) 
         new_figures = [f for f in reading.measured if f not in point_reading.measured]
         if new_figures and point_reading.role in ("question", "problem", "result"):
             setup = [s for s in reading.setup if s not in point_reading.setup]
-            words = messages(doc.lang)["gist"]["cross"]
             text = words["companion"]["evidence"].format(figures=join_names(new_figures, doc.lang))
             if setup:
                 text += words["tied"].format(setup=" ".join(p for _, p in setup))
