@@ -185,9 +185,13 @@ def _subjects(doc: Document, start: int, end: int, measured: bool, figures: bool
         name = _name(match, terms.get(match.entry["id"]), doc.lang)
         if not name or not _readable(name, doc.lang) or _QUOTE_MARKS.search(name):
             continue  # a gloss in quotes («مع التناثر») is the glossary's wording, not the sentence's subject
-        names = everyday if match.entry["id"] in _EVERYDAY else own
+        # One everyday English word ("experts from IDRIS", "the node") may not be the field's sense of it: it names
+        # the subject only when nothing else does.
+        plain_word = match.found_as.isalpha() and match.found_as.islower() and match.entry.get("category") not in _NAME_CATEGORIES
+        names = everyday if match.entry["id"] in _EVERYDAY or plain_word else own
         if not any(_same_name(name, other) for other in own + everyday):
             names.append(name)
+    own.sort(key=lambda name: not _LATIN_NAME.match(name))  # names (models, chips, frameworks) before concepts
     return own[:MAX_SUBJECTS], everyday[:MAX_SUBJECTS]
 
 
@@ -216,7 +220,8 @@ def _name(match, term: dict | None, lang: str) -> str:
     if entry.get("category") in _NAME_CATEGORIES:
         found = match.found_as
         name = found if found[:1].isupper() and not arabic.ARABIC_LETTER.search(found) else entry.get("term") or found
-        return _GLOSS_IN_NAME.sub("", name).strip()
+        name = _GLOSS_IN_NAME.sub("", name).strip()
+        return "the " + name if lang == "en" and name[:1].islower() else name  # "the data center"
     if term is None:
         return ""
     name = _GLOSS_IN_NAME.sub("", term["expansion"] if lang != "en" else term["expansion_en"].split(" (")[0]).strip()
@@ -260,7 +265,7 @@ def _figure_phrases(doc: Document, start: int, end: int, cue: dict, sentence_end
             other = _setup_phrase(partner, doc.lang, sentence) if kind == "change" else None
             if phrase and other:  # "lowers EP from 32 to 8"
                 change = messages(doc.lang)["gist"]["cross"]["pairs"]["setup_change"]
-                phrase = (change.format(a=phrase[0], b=other[0]), change.format(a=phrase[1], b=other[1]))
+                phrase = (change.format(a=phrase[0], b=other[0]), change.format(a=phrase[0], b=other[1]))
                 skip = i + 1
             if phrase and phrase not in setup:
                 setup.append(phrase)
