@@ -366,10 +366,13 @@ def _value(fig, lang: str) -> str:
         shown = arabic_numbers.count(value, words["times"]) if lang == "ar" else f"{arabic_numbers.digits(value)}×"
     elif fig.quantity in ("tokens_per_s", "tokens_per_s_per_chip", "samples_per_s"):
         counted = words["tokens_per_s" if fig.quantity != "samples_per_s" else "samples_per_s"]
+        value = round(value) if value >= 100 else value  # "36,653 tokens/s", not "36,653.24"
         shown = arabic_numbers.count(value, counted) if lang == "ar" else f"{arabic_numbers.digits(value)} {counted['plural']}"
     else:
         try:
             shown = human_field("flop_per_s" if "flop_per_s" in fig.quantity else fig.quantity, value)
+            if "flop_per_s" in fig.quantity and 1e12 <= value < 1e16:  # "1,979 TFLOP/s" as chips are quoted, not "1.979 PFLOP/s"
+                shown = f"{arabic_numbers.digits(round(value / 1e12, 1))} TFLOP/s"
         except (KeyError, ValueError, TypeError):
             return ""
         if not re.search(r"[A-Za-z%]", shown):
@@ -415,8 +418,8 @@ def render(doc: Document, reading: Reading) -> str:
     figures = join_names(reading.measured, doc.lang)
     bare = join_names(reading.measured + [b for b, _ in reading.setup], doc.lang)  # "a time of 480 ms and 16 GPUs"
     if reading.measured and reading.setup:  # "an MFU of 15% for a model of 7 billion parameters on 8 A100 GPUs"
-        bare = join_names(reading.measured, doc.lang) + " " + " ".join(p for _, p in reading.setup)
-    tied = " ".join(p for _, p in reading.setup)  # "for a model of 7 billion parameters on 16 H100 GPUs"
+        bare = join_names(reading.measured, doc.lang) + " " + _tie(reading.setup, doc.lang)
+    tied = _tie(reading.setup, doc.lang)  # "for a model of 7 billion parameters on 16 H100 GPUs"
     role = reading.role
     against = words["against"].format(figures=join_names(reading.reference, doc.lang)) if reading.reference else ""
     if role == "question":
@@ -438,6 +441,19 @@ def render(doc: Document, reading: Reading) -> str:
     if role in ("requirement", "cause") and bare:  # "gives a reason, citing 512 H100 GPUs": what it does, and its figures
         return frames[role + "_bare"] + words["citing"].format(figures=bare)
     return ""
+
+
+def _tie(setup: list[tuple[str, str]], lang: str) -> str:
+    """The set-up phrases after a result, one preposition for a run of them: "with a 12-stage pipeline and
+    micro-batches of 2", not "with ... with ..."."""
+    out: list[str] = []
+    for bare, tied in setup:
+        lead = tied.split(" ", 1)[0]
+        if out and out[-1].split(" ", 1)[0] == lead and tied != bare and tied.endswith(bare):
+            out[-1] = join_names([out[-1], bare], lang)
+        else:
+            out.append(tied)
+    return " ".join(out)
 
 
 def _frame_plain(doc: Document, index: int) -> str:
@@ -525,6 +541,6 @@ def _companion(doc: Document, point: int, point_reading: Reading, others: list) 
             setup = [s for s in reading.setup if s not in point_reading.setup]
             text = words["companion"]["evidence"].format(figures=join_names(new_figures, doc.lang))
             if setup:
-                text += words["tied"].format(setup=" ".join(p for _, p in setup))
+                text += words["tied"].format(setup=_tie(setup, doc.lang))
             return {"text": text, "from": [i]}
     return None

@@ -155,3 +155,13 @@ def test_unjargon_explain_in_arabic_opens_with_the_read_gist(capsys):
     assert "13 مليار معامل" in gist and "64 شريحة H100" in gist
     assert all(item["from"] for item in result["gist"])
     assert "تتناول" not in result["explanation"].split("##")[1]  # the topic template is gone
+
+
+def test_a_chip_peak_is_read_in_the_unit_chips_are_quoted_in():
+    said = opening("The H100 reaches a peak of 1979 TFLOPS with 2:4 sparsity.", "ar")
+    assert "1,979 TFLOP/s" in said and "PFLOP" not in said
+
+
+def test_set_up_figures_after_a_result_share_one_preposition():
+    said = opening("We get 113 TFLOPs per GPU with PP=12 and MBS=2 on the first iterations.", "ar")
+    assert said.count("مع ") == 1 and "خط أنابيب من 12 مرحلة ودفعات صغرى من تسلسلين" in said
