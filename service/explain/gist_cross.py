@@ -47,6 +47,7 @@ class Reading(NamedTuple):
     reference: list[str]  # what a problem's figures are compared with ("as in ZeRO-2 the forward time is 60 ms")
     problem: str  # a key of gist.cross.problems, or ""
     reason: bool  # the sentence gives a cause
+    because: list[str] = []  # what the sentence's own cause clause names ("..., because the IB links were slow")
 
 
 @cache
@@ -117,11 +118,34 @@ def read(doc: Document, index: int) -> Reading:
         role = "cause"
     else:
         role = "topic"
-    own, everyday = _subjects(doc, start, split, bool(measured), bool(measured or setup))
+    main, because = (start, split), []
+    clause = _cause_clause(sentence, cue) if role not in ("question", "cause") else None
+    if clause:  # the point's subject is named outside its cause clause; the clause names the reason
+        a, b, opening = clause
+        main = (start + b, split) if opening else (start, min(split, start + a))
+        reason_own, reason_everyday = _subjects(doc, start + a, start + b, False, False)
+        because = reason_own or reason_everyday
+    own, everyday = _subjects(doc, main[0], main[1], bool(measured), bool(measured or setup))
     subjects = own if own or role not in _NEEDS_SUBJECT else everyday
+    because = [name for name in because if not any(_same_name(name, other) for other in subjects)]
     subjects, setup = _said_once(subjects, setup)
+    _, setup = _said_once(because, setup)  # "ZeRO stage 3" is not said again beside a reason that names ZeRO-3
     return Reading(index=index, role=role, why=bool(cue["why"].search(sentence)), subjects=subjects, measured=measured,
-                   setup=setup, reference=reference, problem=problem, reason=bool(cue["cause"].search(sentence)))
+                   setup=setup, reference=reference, problem=problem, reason=bool(cue["cause"].search(sentence)),
+                   because=because)
+
+
+def _cause_clause(sentence: str, cue: dict) -> tuple[int, int, bool] | None:
+    """Where the sentence's cause clause is: after its last cause word not under a negation ("not because of memory
+    but because the IB links were slow" gives the IB links), or from an opening "Since" to the first comma."""
+    found = [m for m in cue["cause"].finditer(sentence) if not _negated(sentence, m.start(), m.end())]
+    if not found:
+        return None
+    last = found[-1]
+    if last.start() < 3:
+        comma = re.search(r"[,،]", sentence[last.end():])
+        return (last.end(), last.end() + comma.start(), True) if comma else None
+    return last.end(), len(sentence), False
 
 
 def _said_once(subjects: list[str], setup: list[tuple[str, str]]) -> tuple[list[str], list[tuple[str, str]]]:
@@ -412,6 +436,13 @@ def _english_amount(value: float, noun: str) -> str:
 
 def render(doc: Document, reading: Reading) -> str:
     """A reading in a frame of doc.lang, every slot filled from the sentence; '' when the frame cannot be filled."""
+    text = _render(doc, reading)
+    if text and reading.because:
+        text += messages(doc.lang)["gist"]["cross"]["because"].format(subjects=join_names(reading.because, doc.lang))
+    return text
+
+
+def _render(doc: Document, reading: Reading) -> str:
     words = messages(doc.lang)["gist"]["cross"]
     frames = words["frames"]
     subjects = join_names(reading.subjects, doc.lang)

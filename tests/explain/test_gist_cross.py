@@ -165,3 +165,10 @@ def test_a_chip_peak_is_read_in_the_unit_chips_are_quoted_in():
 def test_set_up_figures_after_a_result_share_one_preposition():
     said = opening("We get 113 TFLOPs per GPU with PP=12 and MBS=2 on the first iterations.", "ar")
     assert said.count("مع ") == 1 and "خط أنابيب من 12 مرحلة ودفعات صغرى من تسلسلين" in said
+
+
+def test_the_sentences_own_reason_is_named_and_a_denied_reason_is_not():
+    said = opening("Our 13B run reaches 38% MFU on 64 H100 GPUs because the InfiniBand links are slow.", "ar")
+    assert "قدرها 38%" in said and "ويذكر سببًا يخص" in said and "InfiniBand" in said.split("سببًا")[1]
+    denied = opening("Our 13B run reaches 38% MFU on 64 H100 GPUs, not because of the InfiniBand links.", "ar")
+    assert "سبب" not in denied
