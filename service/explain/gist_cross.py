@@ -39,7 +39,7 @@ class Reading(NamedTuple):
     """What one sentence does, read from its own language, with every slot already in the answer's language."""
 
     index: int
-    role: str  # question, problem, news, result, description, requirement, cause, topic
+    role: str  # question, problem, news, comparison, result, description, requirement, cause, topic
     why: bool
     subjects: list[str]
     measured: list[str]  # results with what they measure, comparisons folded in ("a time going from 470 ms to 270 ms")
@@ -107,6 +107,8 @@ def read(doc: Document, index: int) -> Reading:
         role = "problem"
     elif cue["news"].search(sentence):
         role = "news"
+    elif cue["compare"].search(sentence) and not measured:
+        role = "comparison"  # "Interleaved 1F1B seems slightly faster than ZB-V": who is compared with whom
     elif (cue["description"].match(sentence) or _opens_with_term(doc, start, sentence)) and not negated and not measured \
             and not cue["cause"].search(sentence):
         role = "description"
@@ -127,6 +129,7 @@ def read(doc: Document, index: int) -> Reading:
         because = reason_own or reason_everyday
     own, everyday = _subjects(doc, main[0], main[1], bool(measured), bool(measured or setup))
     subjects = own if own or role not in _NEEDS_SUBJECT else everyday
+    role = "topic" if role == "comparison" and len(subjects) < 2 else role
     because = [name for name in because if not any(_same_name(name, other) for other in subjects)]
     subjects, setup = _said_once(subjects, setup)
     _, setup = _said_once(because, setup)  # "ZeRO stage 3" is not said again beside a reason that names ZeRO-3
@@ -267,7 +270,8 @@ def _figure_phrases(doc: Document, start: int, end: int, cue: dict, sentence_end
     # A number glued into a name ("TPU v4-128s", "1F1B") is part of the name, not a figure to read out.
     figures = [f for f in doc.figures if start <= f.start < end and f.quantity not in ("number", "expression", "bits")
                and not _negated(sentence, f.start - start, f.end - start)
-               and not restate._attached(doc.text, f.start, f.end)]
+               and not restate._attached(doc.text, f.start, f.end)
+               and not (f.quantity.endswith("_degree") and f.value == 1)]  # "B on one stage" is no 1-stage pipeline
     measured: list[str] = []
     setup: list[tuple[str, str]] = []
     skip = -1
@@ -466,6 +470,8 @@ def _render(doc: Document, reading: Reading) -> str:
         return text + (words["tied"].format(setup=tied) if tied else "")
     if role == "description" and subjects:
         return frames["description"].format(subjects=subjects) + (words["has"].format(setup=bare) if bare else "")
+    if role == "comparison":
+        return frames["comparison"].format(subjects=subjects) + (words["citing"].format(figures=bare) if bare else "")
     if role in ("requirement", "cause", "news", "topic", "result") and subjects:
         text = frames["news_topic" if role == "news" else "topic" if role == "result" else role].format(subjects=subjects)
         return text + (words["citing"].format(figures=bare) if bare else "")
@@ -514,7 +520,7 @@ def restated(doc: Document, index: int) -> str:
     return render(doc, read(doc, index))
 
 
-_ROLE_WEIGHT = {"problem": 4.0, "question": 1.5, "result": 1.0, "news": 1.0, "description": 0.5, "requirement": 0.5,
+_ROLE_WEIGHT = {"problem": 4.0, "question": 1.5, "result": 1.0, "news": 1.0, "comparison": 0.5, "description": 0.5, "requirement": 0.5,
                 "cause": 0.0, "topic": -1.5}  # a frame that says what the sentence does beats one that only names it
 
 

@@ -172,3 +172,8 @@ def test_the_sentences_own_reason_is_named_and_a_denied_reason_is_not():
     assert "قدرها 38%" in said and "ويذكر سببًا يخص" in said and "InfiniBand" in said.split("سببًا")[1]
     denied = opening("Our 13B run reaches 38% MFU on 64 H100 GPUs, not because of the InfiniBand links.", "ar")
     assert "سبب" not in denied
+
+
+def test_two_things_compared_without_figures_are_said_to_be_compared():
+    said = opening("Interleaved 1F1B seems slightly faster than ZB-V but uses more memory.", "ar")
+    assert said.startswith("يقارن الكاتب بين")
