@@ -212,6 +212,8 @@ def _subjects(doc: Document, start: int, end: int, measured: bool, figures: bool
         name = _name(match, terms.get(match.entry["id"]), doc.lang)
         if not name or not _readable(name, doc.lang) or _QUOTE_MARKS.search(name):
             continue  # a gloss in quotes («مع التناثر») is the glossary's wording, not the sentence's subject
+        if doc.lang == "ar" and not arabic.ARABIC_LETTER.search(name) and _bare(name) not in _bare(doc.text):
+            continue  # a Latin name the English text never writes ("ZB-V" for "V-shape schedule") is another thing's
         # One everyday English word ("experts from IDRIS", "the node") may not be the field's sense of it: it names
         # the subject only when nothing else does.
         plain_word = match.found_as.isalpha() and match.found_as.islower() and match.entry.get("category") not in _NAME_CATEGORIES
@@ -220,6 +222,11 @@ def _subjects(doc: Document, start: int, end: int, measured: bool, figures: bool
             names.append(name)
     own.sort(key=lambda name: not _LATIN_NAME.match(name))  # names (models, chips, frameworks) before concepts
     return own[:MAX_SUBJECTS], everyday[:MAX_SUBJECTS]
+
+
+def _bare(text: str) -> str:
+    """Lower case without hyphens, underscores and spaces: "ZB_V" and "ZB-V" are one name."""
+    return re.sub(r"[-_\s]", "", text.lower())
 
 
 def _same_name(a: str, b: str) -> bool:

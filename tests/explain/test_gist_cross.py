@@ -177,3 +177,9 @@ def test_the_sentences_own_reason_is_named_and_a_denied_reason_is_not():
 def test_two_things_compared_without_figures_are_said_to_be_compared():
     said = opening("Interleaved 1F1B seems slightly faster than ZB-V but uses more memory.", "ar")
     assert said.startswith("يقارن الكاتب بين")
+
+
+def test_a_latin_name_the_english_text_never_writes_is_not_its_subject():
+    said = opening("DualPipeV is a concise V-shape schedule derived from DualPipe.", "ar")
+    assert "ZB-V" not in said
+    assert "ZB-V" in opening("Interleaved 1F1B is slightly faster than ZB_V on 8 GPUs.", "ar")
