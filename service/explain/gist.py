@@ -3,10 +3,9 @@
 import re
 
 from service.explain import claims as cues
-from service.explain import pattern_cache, reported, restate
+from service.explain import gist_cross, pattern_cache, reported, restate
 from service.explain.document import Document
-from service.i18n import arabic
-from service.i18n.messages import join_names, messages
+from service.i18n.messages import messages
 
 MAX_SENTENCES = 2  # the point and, at most, its reason or one short companion: a gist is one or two short sentences
 SHORT_PAIR_WORDS = 40  # a second sentence that is not the reason joins only when both together stay this short
@@ -130,7 +129,7 @@ def restated(doc: Document, index: int, seen: set[str] | None = None) -> str:
         return _trimmed(text)
     if claim is not None and claim.frame and claim.plain and _frame_filled(doc, claim):
         return claim.plain.strip().rstrip(_TRAILING)
-    return _summary(doc, index)
+    return gist_cross.render(doc, gist_cross.read(doc, index))  # its role frame, filled from the sentence, or ''
 
 
 def _frame_filled(doc: Document, claim) -> bool:
@@ -138,49 +137,6 @@ def _frame_filled(doc: Document, claim) -> bool:
     filled with the sentence's own model or chip; "a large model trains without PP" for a post about one 175B run
     states a rule the sentence never made, so the summary of what it names stands instead."""
     return not claim.figures or bool(claim.models) or any(not doc.named_only_generically(c) for c in claim.chips)
-
-
-def _summary(doc: Document, index: int) -> str:
-    """A sentence in the other language, summarised from what the reading knows of it (its terms and its figures read
-    out in doc.lang), said to be the author's sentence in summary; '' when the reading knows nothing of it (no offline
-    translation: saying less beats a quote the reader cannot read or a claim the sentence does not make)."""
-    start, end = doc.sentences[index]
-    names = []
-    # The sentence's own subject first: words every passage of this field uses come after it.
-    for match in sorted(doc.occurrences, key=lambda o: (o.entry["id"] in _EVERYDAY_TERMS, o.start)):
-        if start <= match.start < end:
-            name = _GLOSS_IN_NAME.sub("", restate._term_name(doc, match.entry["id"])).strip()
-            if name and _readable(name, doc.lang) and name not in names:
-                names.append(name)
-    figures = []
-    for fig in doc.figures:
-        if start <= fig.start < end and fig.quantity not in ("expression", "number", "count", "percent"):
-            reading = restate.figure(fig, doc.lang)
-            if reading == fig.quote and not _UNIT_ONLY.fullmatch(fig.quote.strip()):
-                continue  # no reading of it in doc.lang: the quote would be a word of the other language
-            said = set(" ".join(names).split())
-            words = {w for w in reading.split() if not w[0].isdigit()}
-            if reading not in figures and _readable(reading, doc.lang) and not (words and words <= said):
-                figures.append(reading)  # a figure that only repeats a named term ("ZeRO stage 3") adds nothing
-    m = messages(doc.lang)
-    if not names and not figures:
-        return ""
-    parts = m["gist"]["summary_parts"]
-    about = parts["about"].format(terms=join_names(names[:3], doc.lang)) if names else ""
-    gives = parts["figures" if about else "figures_only"].format(figures=join_names(figures[:3], doc.lang)) if figures else ""
-    return m["gist"]["summary"].format(language=m["gist"]["other_language"], about=about, figures=gives).strip()
-
-
-_EVERYDAY_TERMS = {"gpu", "chip", "node", "accelerator", "training-run", "training-step", "parameters", "token", "layer"}
-# "480ms", "2.8 TB", "1,979 TFLOPS": a number with a unit reads the same in both languages.
-_UNIT_ONLY = pattern_cache.lazy(r"[~≈]?\d[\d.,]*\s?[A-Za-z/]{1,8}")
-# "الخبير (في نموذج خليط الخبراء)": a gloss of two words or more after a name is for the terms list, not the gist.
-_GLOSS_IN_NAME = pattern_cache.lazy(r"\s*\((?:[^()]*\s[^()]*)\)")
-
-
-def _readable(text: str, lang: str) -> bool:
-    """Whether a reading is written in `lang` (or is language-neutral: digits, names and units)."""
-    return arabic.share_of_arabic(text) < 0.3 if lang == "en" else not re.search(r"\b[a-z]{4,}\b", text)
 
 
 MAX_GIST_WORDS = 45
@@ -242,6 +198,8 @@ def gist(doc: Document, links: list[dict]) -> list[dict]:
     ids = _terms_by_sentence(doc)
     linked = {i for item in links for i in item["from"]}
     claims_at = {c.start: c for c in doc.claims}
+    if not gist_cross.in_answer_language(doc):  # written in the other language: the gist is read, not quoted
+        return gist_cross.gist(doc, [score(doc, i, ids[i], claims_at.get(a)) + 0.5 * (i in linked) for i, (a, _) in enumerate(doc.sentences)])
     scored = []
     for i, (start, _) in enumerate(doc.sentences):
         value = score(doc, i, ids[i], claims_at.get(start)) + 0.5 * (i in linked)
@@ -306,7 +264,7 @@ def gist(doc: Document, links: list[dict]) -> list[dict]:
         else:
             key = "reason" if _gives_reason(sentence, i, first[0], ids) and not reason_given else "claim_next"
             reason_given = reason_given or key == "reason"
-        if not restate.same_language(sentence, doc.lang) and text.startswith(m["summary"].split("{")[0]):
+        if not restate.same_language(sentence, doc.lang) and gist_cross.is_frame(text, doc.lang):
             out.append({"text": text, "from": [i]})  # the summary names itself as the author's sentence
             continue
         out.append({"text": m[key].format(claim=text, reason=text).replace("….", "…"), "from": [i]})

@@ -1,0 +1,590 @@
+"""The gist of a passage written in the other language from the answer: what the author's chosen sentences do (ask,
+report a problem or a result, compare, explain, require, give a reason, report what was said), read from cues in
+their own language (data/gist_cross_cues.json), rendered in role frames of the answer's language (data/locale
+gist.cross) with every slot filled from the sentence: its subject, its figures with what they measure, what they
+are compared with. There is no offline translation, so a frame that cannot be filled is not used: it says less."""
+
+import json
+import re
+from functools import cache
+from typing import NamedTuple
+
+from calculators.formatting import human_field
+from calculators.resources import data_dir
+
+from service.explain import claims as claim_cues
+from service.explain import restate
+from service.explain.document import Document
+from service.i18n import arabic, arabic_numbers
+from service.i18n.messages import join_names, messages
+
+MAX_SUBJECTS = 3
+MAX_CHIPS = 1e6  # more chips than any training job has used: the figure was misread
+MAX_FIGURES = 4
+MIN_SCORE = 1.0  # below this (gist.score and what the frame can say) a sentence is a label, not a point
+COMPANION_DISTANCE = 2  # a reason or the evidence for the point is said next to it, not paragraphs away
+# Words every passage of this field uses: the sentence's subject is what else it names.
+_EVERYDAY = {"gpu", "chip", "node", "accelerator", "training-run", "training-step", "parameters", "token", "layer",
+             "teraflops", "flop-per-second", "tokens-per-second", "throughput", "gibibyte", "computing-power"}
+_NAME_CATEGORIES = {"model", "hardware", "framework", "organization", "software"}  # a name reads the same in both languages
+_SETUP = {"params", "active_params", "n_chips", "chips_per_node", "n_nodes", "tp_degree", "pp_degree", "dp_degree", "ep_degree",
+          "cp_degree", "virtual_stages", "zero_stage", "seq_len", "global_batch_sequences", "global_batch_tokens",
+          "micro_batch", "microbatches", "moe_experts", "moe_top_k", "tokens"}
+_PERCENT = {"percent", "mfu", "hfu", "fraction", "percent_change", "memory_fraction_of_hbm", "utilization", "bubble_fraction"}
+_TIME = {"time_s", "step_time_s", "latency_s", "doubling_time_s"}
+_GLOSS_IN_NAME = re.compile(r"\s*\((?:[^()]*\s[^()]*)\)")  # "NVIDIA A100 Tensor Core GPU (Ampere generation)"
+
+
+class Reading(NamedTuple):
+    """What one sentence does, read from its own language, with every slot already in the answer's language."""
+
+    index: int
+    role: str  # question, problem, news, comparison, result, description, requirement, cause, topic
+    why: bool
+    subjects: list[str]
+    measured: list[str]  # results with what they measure, comparisons folded in ("a time going from 470 ms to 270 ms")
+    setup: list[tuple[str, str]]  # the model, the chips, the layout, bare and with their preposition
+    reference: list[str]  # what a problem's figures are compared with ("as in ZeRO-2 the forward time is 60 ms")
+    problem: str  # a key of gist.cross.problems, or ""
+    reason: bool  # the sentence gives a cause
+    because: list[str] = []  # what the sentence's own cause clause names ("..., because the IB links were slow")
+
+
+@cache
+def _cues(lang: str) -> dict:
+    """data/gist_cross_cues.json for the language of a sentence, compiled once."""
+    section = json.loads((data_dir() / "gist_cross_cues.json").read_text(encoding="utf-8"))[lang]
+    # An Arabic cue starts a word, after an optional attached particle ("وقال", "فهل").
+    wrap = (lambda p: rf"(?<![\u0621-\u064A])[وفبلك]?(?:{p})") if lang == "ar" else (lambda p: p)
+    anchored = {"question_start", "description", "from", "to", "between", "and", "versus"}
+    out: dict = {}
+    for key, value in section.items():
+        if key == "problems":
+            out[key] = [(re.compile(wrap(e["cue"]), re.I), e["say"], bool(e.get("negative"))) for e in value]
+        else:
+            out[key] = re.compile(value if key in anchored else wrap(value), re.I)
+    return out
+
+
+def _language_of(text: str) -> str:
+    return "ar" if arabic.share_of_arabic(text) > 0.5 else "en"
+
+
+def in_answer_language(doc: Document) -> bool:
+    """Whether most of the passage's sentences (by length) are written in the answer's language."""
+    total = other = 0
+    for start, end in doc.sentences:
+        sentence = doc.text[start:end]
+        if not arabic.ARABIC_LETTER.search(sentence) and not re.search(r"[A-Za-z]", sentence):
+            continue
+        total += end - start
+        other += 0 if restate.same_language(sentence, doc.lang) else end - start
+    return total == 0 or other * 2 < total
+
+
+# ------------------------------------------------------------------------------------------------ reading
+
+def read(doc: Document, index: int) -> Reading:
+    """Sentence `index` read from cues in its own language: role, subject, figures, polarity."""
+    start, end = doc.sentences[index]
+    sentence = doc.text[start:end]
+    cue = _cues(_language_of(sentence))
+    problem, after = _problem(sentence, cue)
+    question = sentence.rstrip().endswith(("?", "؟")) or bool(cue["question_start"].match(sentence) and cue["why"].search(sentence))
+    negated = claim_cues.cue("negation", sentence)
+    # A problem's or a question's figures after "as in", "than", "compared with" are what it is measured against.
+    marker = cue["reference"].search(sentence, after) if problem or question else None  # after the problem's own cue
+    split = start + marker.start() if marker else end
+    measured, setup = _figure_phrases(doc, start, split, cue, end)
+    reference = []
+    if marker:
+        against, tied = _figure_phrases(doc, split, end, cue)
+        if against:
+            reference = [join_names(against, doc.lang) + "".join(" " + p for _, p in tied)]
+    if question:
+        role = "question"
+    elif problem:
+        role = "problem"
+    elif cue["news"].search(sentence):
+        role = "news"
+    elif cue["compare"].search(sentence) and not measured:
+        role = "comparison"  # "Interleaved 1F1B seems slightly faster than ZB-V": who is compared with whom
+    elif (cue["description"].match(sentence) or _opens_with_term(doc, start, sentence)) and not negated and not measured \
+            and not cue["cause"].search(sentence):
+        role = "description"
+    elif measured:
+        role = "result"
+    elif cue["requirement"].search(sentence) and not negated:
+        role = "requirement"  # "no need for PP" is not a requirement: who needs what is left to the sentence itself
+    elif cue["cause"].search(sentence):
+        role = "cause"
+    else:
+        role = "topic"
+    main, because = (start, split), []
+    clause = _cause_clause(sentence, cue) if role not in ("question", "cause") else None
+    if clause:  # the point's subject is named outside its cause clause; the clause names the reason
+        a, b, opening = clause
+        main = (start + b, split) if opening else (start, min(split, start + a))
+        reason_own, reason_everyday = _subjects(doc, start + a, start + b, False, False)
+        because = reason_own or reason_everyday
+    own, everyday = _subjects(doc, main[0], main[1], bool(measured), bool(measured or setup))
+    subjects = own if own or role not in _NEEDS_SUBJECT else everyday
+    role = "topic" if role == "comparison" and len(subjects) < 2 else role
+    because = [name for name in because if not any(_same_name(name, other) for other in subjects)]
+    subjects, setup = _said_once(subjects, setup)
+    _, setup = _said_once(because, setup)  # "ZeRO stage 3" is not said again beside a reason that names ZeRO-3
+    return Reading(index=index, role=role, why=bool(cue["why"].search(sentence)), subjects=subjects, measured=measured,
+                   setup=setup, reference=reference, problem=problem, reason=bool(cue["cause"].search(sentence)),
+                   because=because)
+
+
+def _cause_clause(sentence: str, cue: dict) -> tuple[int, int, bool] | None:
+    """Where the sentence's cause clause is: after its last cause word not under a negation ("not because of memory
+    but because the IB links were slow" gives the IB links), or from an opening "Since" to the first comma."""
+    found = [m for m in cue["cause"].finditer(sentence) if not _negated(sentence, m.start(), m.end())]
+    if not found:
+        return None
+    last = found[-1]
+    if last.start() < 3:
+        comma = re.search(r"[,،]", sentence[last.end():])
+        return (last.end(), last.end() + comma.start(), True) if comma else None
+    return last.end(), len(sentence), False
+
+
+def _said_once(subjects: list[str], setup: list[tuple[str, str]]) -> tuple[list[str], list[tuple[str, str]]]:
+    """Each thing named once: a subject a figure names more precisely ("H100s" beside "512 H100 GPUs") goes, and so
+    does a set-up figure that repeats a subject's name ("ZeRO stage 3" beside "ZeRO-3")."""
+    kept = [s for s in subjects if not (_tokens(s) and any(_tokens(s) <= _tokens(bare) for bare, _ in setup))]
+    named = set().union(*(_tokens(s) for s in kept)) if kept else set()
+    return kept, [(bare, tied) for bare, tied in setup if _CHIP_COUNT.search(bare) or not (_tokens(bare) & named)]
+
+
+def _tokens(text: str) -> set[str]:
+    """The Latin names in a phrase, lower case, without a plural s ("H100s" -> "h100")."""
+    return {re.sub(r"(?<=\w)s$", "", t.lower()) for t in _LATIN_NAME.findall(text)}
+
+
+_LATIN_NAME = re.compile(r"[A-Za-z][\w.-]*[A-Za-z0-9]")
+_CHIP_COUNT = re.compile(r"\d\s*(?:شريحة|شرائح|شريحتين|GPUs?|chips?|TPUs?)|(?:شريحة|شريحتين) ")
+
+
+_NEEDS_SUBJECT = {"description", "requirement", "cause", "topic"}  # frames that say nothing without a subject
+_VERB_AFTER = re.compile(r"\s+(?:\([^()]{1,40}\)\s+)?(?:[a-z]+ly\s+)?[a-z]{3,}(?<!s)s\b")  # "DP replicates", "FSDP (...) shards"
+
+
+def _opens_with_term(doc: Document, start: int, sentence: str) -> bool:
+    """Whether an English sentence opens with a term and a verb in the present ("Data Parallelism (DP) replicates the
+    model ..."): it says what that term does, the way a description does."""
+    first = next((o for o in doc.occurrences if start <= o.start < start + 3), None)
+    return first is not None and not arabic.ARABIC_LETTER.search(sentence) and bool(_VERB_AFTER.match(doc.text, first.end))
+
+
+def _problem(sentence: str, cue: dict) -> tuple[str, int]:
+    """The problem the sentence reports ("slower than expected", "OOM"), never one it denies ("no OOM"), and where
+    its cue ends (what the problem is measured against comes after it: "... slower than expected, as in ZeRO-2 ...")."""
+    for pattern, say, negative in cue["problems"]:
+        found = pattern.search(sentence)
+        if found and (negative or not _negated(sentence, found.start(), found.end())):
+            return say, found.start()
+    return "", 0
+
+
+def _negated(sentence: str, start: int, end: int) -> bool:
+    """Whether a negation governs sentence[start:end]: data/claim_cues.json's negations, and the determiner "no"
+    ("we see no OOM", "لا يوجد نفاد للذاكرة") that they leave out because it is not a verb's."""
+    return claim_cues.negated_at(sentence, start, end) or bool(_NO_BEFORE.search(sentence[max(0, start - 30):start]))
+
+
+_NO_BEFORE = re.compile(r"(?:\b(?:no|none of|nor|zero)|(?<![\u0621-\u064A])(?:لا|لم|لن|ليس|دون|بدون|عدم))\s+(?:\S+\s+)?$", re.I)
+
+
+def _subjects(doc: Document, start: int, end: int, measured: bool, figures: bool) -> tuple[list[str], list[str]]:
+    """The names the sentence argues about, in the answer's language, and apart the words every passage of this field
+    uses (GPU, TFLOP/s, parameters); a metric the figures already name ("an MFU of 15%") is not named twice."""
+    terms = {t["id"]: t for t in doc.terms}
+    own: list[str] = []
+    everyday: list[str] = []
+    urls = [(m.start(), m.end()) for m in _URL.finditer(doc.text, start, end)]
+    for match in (o for o in doc.occurrences if start <= o.start < end):
+        if any(a <= match.start < b for a, b in urls) or (measured and match.entry["id"] in _MEASURE_TERMS) \
+                or (figures and match.entry["id"] in _SETUP_TERMS):
+            continue
+        name = _name(match, terms.get(match.entry["id"]), doc.lang)
+        if not name or not _readable(name, doc.lang) or _QUOTE_MARKS.search(name):
+            continue  # a gloss in quotes («مع التناثر») is the glossary's wording, not the sentence's subject
+        if doc.lang == "ar" and not arabic.ARABIC_LETTER.search(name) and _bare(name) not in _bare(doc.text):
+            continue  # a Latin name the English text never writes ("ZB-V" for "V-shape schedule") is another thing's
+        # One everyday English word ("experts from IDRIS", "the node") may not be the field's sense of it: it names
+        # the subject only when nothing else does.
+        plain_word = match.found_as.isalpha() and match.found_as.islower() and match.entry.get("category") not in _NAME_CATEGORIES
+        names = everyday if match.entry["id"] in _EVERYDAY or plain_word else own
+        if not any(_same_name(name, other) for other in own + everyday):
+            names.append(name)
+    own.sort(key=lambda name: not _LATIN_NAME.match(name))  # names (models, chips, frameworks) before concepts
+    return own[:MAX_SUBJECTS], everyday[:MAX_SUBJECTS]
+
+
+def _bare(text: str) -> str:
+    """Lower case without hyphens, underscores and spaces: "ZB_V" and "ZB-V" are one name."""
+    return re.sub(r"[-_\s]", "", text.lower())
+
+
+def _same_name(a: str, b: str) -> bool:
+    """Two names of one thing: one inside the other ("H100", "NVIDIA H100"), or the same acronym ("... (FSDP)")."""
+    if set(_ACRONYM.findall(a)) & set(_ACRONYM.findall(b)):
+        return True
+    a, b = a.lower(), b.lower()
+    return a in b or b in a
+
+
+_ACRONYM = re.compile(r"\b[A-Z][A-Z0-9]{2,}\b")
+_URL = re.compile(r"https?://\S+")
+# Terms that name what a figure measures: with the figure read out, naming them again says it twice.
+_MEASURE_TERMS = {"model-flops-utilization", "hardware-flops-utilization", "teraflops", "flop-per-second",
+                  "tokens-per-second", "throughput", "computing-power", "peak-flops", "bandwidth"}
+_SETUP_TERMS = {"parameters", "active-parameters", "context-length", "sequence-length"}  # said by the set-up figures
+
+
+_QUOTE_MARKS = re.compile(r"[«»“”\"]")
+
+
+def _name(match, term: dict | None, lang: str) -> str:
+    """A term as the answer names it: a name by its glossary name ("H100", not "h100"), a concept by its expansion."""
+    entry = match.entry
+    if entry.get("category") in _NAME_CATEGORIES:
+        found = match.found_as
+        name = found if found[:1].isupper() and not arabic.ARABIC_LETTER.search(found) else entry.get("term") or found
+        name = _GLOSS_IN_NAME.sub("", name).strip()
+        return "the " + name if lang == "en" and name[:1].islower() else name  # "the data center"
+    if term is None:
+        return ""
+    name = _GLOSS_IN_NAME.sub("", term["expansion"] if lang != "en" else term["expansion_en"].split(" (")[0]).strip()
+    return "the " + name if lang == "en" and name[:1].islower() else name  # "the data center", not "data center"
+
+
+def _readable(text: str, lang: str) -> bool:
+    """Whether a phrase is written in `lang` (or is language-neutral: digits, names and units)."""
+    return arabic.share_of_arabic(text) < 0.3 if lang == "en" else not re.search(r"\b[a-z]{4,}\b", text)
+
+
+def _figure_phrases(doc: Document, start: int, end: int, cue: dict, sentence_end: int | None = None) \
+        -> tuple[list[str], list[tuple[str, str]]]:
+    """The sentence's figures with what they measure, in doc.lang; pairs read as a change, a range or a comparison.
+
+    A figure a negation governs ("does not reach 50% MFU") is left out: the frame would state it as a result.
+    """
+    sentence = doc.text[start:sentence_end or end]
+    # A number glued into a name ("TPU v4-128s", "1F1B") is part of the name, not a figure to read out.
+    figures = [f for f in doc.figures if start <= f.start < end and f.quantity not in ("number", "expression", "bits")
+               and not _negated(sentence, f.start - start, f.end - start)
+               and not restate._attached(doc.text, f.start, f.end)
+               and not (f.quantity.endswith("_degree") and f.value == 1)]  # "B on one stage" is no 1-stage pipeline
+    measured: list[str] = []
+    setup: list[tuple[str, str]] = []
+    skip = -1
+    for i, fig in enumerate(figures):
+        if i == skip:
+            continue
+        partner = figures[i + 1] if i + 1 < len(figures) and figures[i + 1].quantity == fig.quantity else None
+        kind = _pairing(doc, fig, partner, start, cue) if partner is not None else None
+        if fig.quantity == "n_nodes" and partner is None and i + 1 < len(figures) and figures[i + 1].quantity == "chips_per_node":
+            nodes = _setup_phrase(fig, doc.lang, sentence)
+            chips = _setup_phrase(figures[i + 1], doc.lang, sentence)
+            if nodes and chips:  # "one node of 8 A100 GPUs"
+                of = messages(doc.lang)["gist"]["cross"]["setup"]["nodes_of"]
+                setup.append((of.format(nodes=nodes[0], chips=chips[0]), of.format(nodes=nodes[1], chips=chips[0])))
+                skip = i + 1
+                continue
+        if fig.quantity in _SETUP:
+            phrase = _setup_phrase(fig, doc.lang, sentence)
+            other = _setup_phrase(partner, doc.lang, sentence) if kind == "change" else None
+            if phrase and other:  # "lowers EP from 32 to 8"
+                change = messages(doc.lang)["gist"]["cross"]["pairs"]["setup_change"]
+                phrase = (change.format(a=phrase[0], b=other[0]), change.format(a=phrase[0], b=other[1]))
+                skip = i + 1
+            if phrase and phrase not in setup:
+                setup.append(phrase)
+            continue
+        phrase = _measure_phrase(fig, partner if kind else None, kind, doc.lang, _direction(sentence, cue))
+        if phrase:
+            measured.append(phrase)
+            skip = i + 1 if kind else -1
+    return measured[:MAX_FIGURES], setup[:MAX_FIGURES]
+
+
+def _direction(sentence: str, cue: dict) -> str:
+    """Whether the sentence says its change is a gain ("outperforms", "faster") or a loss ("slower", "drops"); ''
+    when it says neither, both, or negates the word."""
+    found = {name for name in ("gain", "loss") for m in cue[name].finditer(sentence)
+             if not _negated(sentence, m.start(), m.end())}
+    return found.pop() if len(found) == 1 else ""
+
+
+_ARROW = re.compile(r"→|->")
+
+
+def _pairing(doc: Document, fig, partner, start: int, cue: dict) -> str | None:
+    """How two figures of one quantity next to each other relate: "change" (from A to B), "range", "versus"."""
+    gap = doc.text[fig.end:partner.start]
+    before = doc.text[max(start, fig.start - 30):fig.start]
+    if cue["to"].match(gap) and (cue["from"].search(before) or _ARROW.search(gap)):
+        return "change"  # "from 470ms to 270ms", "M=8→16"
+    if cue["and"].match(gap) and (cue["between"].search(before) or fig.role == "low"):
+        return "range"
+    if cue["versus"].match(gap):
+        return "versus"
+    return None
+
+
+def _measure_phrase(fig, partner, kind: str | None, lang: str, direction: str = "") -> str:
+    """One measured figure (or a pair) with the noun of what it measures: "a time of about 480 ms"."""
+    words = messages(lang)["gist"]["cross"]
+    noun = words["quantities"].get(fig.quantity)
+    if noun is None:
+        return ""
+    value = _value(fig, lang)
+    if not value:
+        return ""
+    if fig.quantity == "percent_change" and direction:
+        noun = words["quantities"]["percent_" + direction]
+    if kind and partner is not None:
+        other = _value(partner, lang)
+        if other:
+            return words["pairs"][kind].format(noun=noun["noun"], a=value, b=other)
+    return noun["one"].format(value=value)
+
+
+def _setup_phrase(fig, lang: str, sentence: str) -> tuple[str, str] | None:
+    """A figure of the set-up (the model's size, the chips, the layout) as the answer reads it: bare ("16 H100 GPUs")
+    and with the preposition that ties it to a result ("on 16 H100 GPUs"); None when it has no reading in `lang`."""
+    words = messages(lang)["gist"]["cross"]["setup"]
+    if fig.quantity in ("params", "active_params"):
+        forms = words[fig.quantity]
+        amount = arabic_numbers.amount(fig.value, forms["counted"]) if lang == "ar" else _english_amount(fig.value, forms["counted"])
+        return forms["bare"].format(amount=amount), forms["pre"].format(amount=amount)
+    if fig.quantity == "n_chips" and fig.value > MAX_CHIPS:
+        return None  # "175B" read as a chip count is a model's size misread: no job has that many chips
+    if fig.quantity == "n_nodes" and float(fig.value).is_integer():
+        forms = words["nodes"]
+        nodes = arabic_numbers.count(fig.value, forms) if lang == "ar" else \
+            f"{arabic_numbers.digits(fig.value)} {forms['one'] if fig.value == 1 else forms['plural']}"
+        return nodes, words["chips"]["pre"].format(reading=nodes)
+    # "8 A100 GPUs" in a node reads as any count of chips does.
+    reading = restate.figure(fig._replace(quantity="n_chips") if fig.quantity == "chips_per_node" and fig.chip else fig, lang)
+    if reading == fig.quote or not _readable(reading, lang):
+        return None  # no reading of it in the answer's language: the quote would be a word of the other one
+    # The chip as the sentence names it: no variant ("NVL72", "SXM") the sentence does not write.
+    reading = " ".join(w for w in reading.split() if not (_VARIANT.fullmatch(w) and w.lower() not in sentence.lower()))
+    forms = words["chips" if fig.quantity in ("n_chips", "chips_per_node") else "other"]
+    return forms["bare"].format(reading=reading), forms["pre"].format(reading=reading)
+
+
+_VARIANT = re.compile(r"(?:NVL|SXM|PCIe)\d*|\d+GB")
+
+
+def _approx(fig, lang: str) -> str:
+    return messages(lang)["gist"]["cross"]["about"] if fig.approx else ""
+
+
+def _value(fig, lang: str) -> str:
+    """A figure's value written for a reader of `lang` from its value in the calculators' units (not the quote,
+    which may be in the other language): "480 ms", "19 يومًا", "$191 million", "24 ضعفًا"."""
+    words = messages(lang)["gist"]["cross"]
+    value = fig.value
+    if fig.quantity in _PERCENT:
+        shown = f"{arabic_numbers.digits(round(value * 100, 2))}%"
+    elif fig.quantity in _TIME:
+        shown = _duration(value, lang)
+    elif fig.quantity == "cost_usd":
+        shown = arabic_numbers.amount(value, words["dollar"]) if lang == "ar" else "$" + _english_amount(value, "").strip()
+    elif fig.quantity in ("ratio", "speedup"):
+        shown = arabic_numbers.count(value, words["times"]) if lang == "ar" else f"{arabic_numbers.digits(value)}×"
+    elif fig.quantity in ("tokens_per_s", "tokens_per_s_per_chip", "samples_per_s"):
+        counted = words["tokens_per_s" if fig.quantity != "samples_per_s" else "samples_per_s"]
+        value = round(value) if value >= 100 else value  # "36,653 tokens/s", not "36,653.24"
+        shown = arabic_numbers.count(value, counted) if lang == "ar" else f"{arabic_numbers.digits(value)} {counted['plural']}"
+    else:
+        try:
+            shown = human_field("flop_per_s" if "flop_per_s" in fig.quantity else fig.quantity, value)
+            if "flop_per_s" in fig.quantity and 1e12 <= value < 1e16:  # "1,979 TFLOP/s" as chips are quoted, not "1.979 PFLOP/s"
+                shown = f"{arabic_numbers.digits(round(value / 1e12, 1))} TFLOP/s"
+        except (KeyError, ValueError, TypeError):
+            return ""
+        if not re.search(r"[A-Za-z%]", shown):
+            return ""  # a bare number: what it counts is not known, so it is not said
+    return _approx(fig, lang) + shown
+
+
+_DURATIONS = ((365.25 * 86400, "year"), (30.44 * 86400, "month"), (86400, "day"), (3600, "hour"), (60, "minute"))
+
+
+def _duration(seconds: float, lang: str) -> str:
+    """A duration in the unit a reader expects: "480 ms", "21.5 s", "19 days", "4 سنوات"."""
+    if seconds < 1:
+        return f"{arabic_numbers.digits(round(seconds * 1000, 1))} ms"
+    if seconds < 120:
+        return f"{arabic_numbers.digits(round(seconds, 2))} s"
+    units = messages(lang)["gist"]["cross"]["durations"]
+    for size, unit in _DURATIONS:
+        number = round(seconds / size, 1)
+        if number >= 2 or (number >= 1 and number.is_integer()):  # "54 days", not "1.8 months"
+            forms = units[unit]
+            if lang == "ar":
+                return arabic_numbers.count(number, forms)
+            return f"{arabic_numbers.digits(number)} {forms['one'] if number == 1 else forms['plural']}"
+    return f"{arabic_numbers.digits(round(seconds))} s"
+
+
+def _english_amount(value: float, noun: str) -> str:
+    """7e9 parameters as "7 billion parameters", 30e6 as "30 million"."""
+    for scale, word in ((1e12, "trillion"), (1e9, "billion"), (1e6, "million")):
+        if abs(value) >= scale:
+            return f"{arabic_numbers.digits(round(value / scale, 2))} {word} {noun}".strip()
+    return f"{arabic_numbers.digits(value)} {noun}".strip()
+
+
+# ---------------------------------------------------------------------------------------------- rendering
+
+def render(doc: Document, reading: Reading) -> str:
+    """A reading in a frame of doc.lang, every slot filled from the sentence; '' when the frame cannot be filled."""
+    text = _render(doc, reading)
+    if text and reading.because:
+        text += messages(doc.lang)["gist"]["cross"]["because"].format(subjects=join_names(reading.because, doc.lang))
+    return text
+
+
+def _render(doc: Document, reading: Reading) -> str:
+    words = messages(doc.lang)["gist"]["cross"]
+    frames = words["frames"]
+    subjects = join_names(reading.subjects, doc.lang)
+    figures = join_names(reading.measured, doc.lang)
+    bare = join_names(reading.measured + [b for b, _ in reading.setup], doc.lang)  # "a time of 480 ms and 16 GPUs"
+    if reading.measured and reading.setup:  # "an MFU of 15% for a model of 7 billion parameters on 8 A100 GPUs"
+        bare = join_names(reading.measured, doc.lang) + " " + _tie(reading.setup, doc.lang)
+    tied = _tie(reading.setup, doc.lang)  # "for a model of 7 billion parameters on 16 H100 GPUs"
+    role = reading.role
+    against = words["against"].format(figures=join_names(reading.reference, doc.lang)) if reading.reference else ""
+    if role == "question":
+        key = "question_why" if reading.why else "question"
+        text = frames[key].format(subjects=subjects) if subjects else frames[key + "_bare"]
+        return text + (words["citing"].format(figures=bare) if bare else "") + against
+    if role == "problem":
+        problem = words["problems"][reading.problem]
+        text = (frames["problem"] if subjects else frames["problem_bare"]).format(subjects=subjects, problem=problem)
+        return text + (words["with"].format(figures=bare) if bare else "") + against
+    if role in ("result", "news") and figures:
+        text = frames[role if subjects else role + "_bare"].format(subjects=subjects, figures=figures)
+        return text + (words["tied"].format(setup=tied) if tied else "")
+    if role == "description" and subjects:
+        return frames["description"].format(subjects=subjects) + (words["has"].format(setup=bare) if bare else "")
+    if role == "comparison":
+        return frames["comparison"].format(subjects=subjects) + (words["citing"].format(figures=bare) if bare else "")
+    if role in ("requirement", "cause", "news", "topic", "result") and subjects:
+        text = frames["news_topic" if role == "news" else "topic" if role == "result" else role].format(subjects=subjects)
+        return text + (words["citing"].format(figures=bare) if bare else "")
+    if role in ("requirement", "cause") and bare:  # "gives a reason, citing 512 H100 GPUs": what it does, and its figures
+        return frames[role + "_bare"] + words["citing"].format(figures=bare)
+    return ""
+
+
+def _tie(setup: list[tuple[str, str]], lang: str) -> str:
+    """The set-up phrases after a result, one preposition for a run of them: "with a 12-stage pipeline and
+    micro-batches of 2", not "with ... with ..."."""
+    out: list[str] = []
+    for bare, tied in setup:
+        lead = tied.split(" ", 1)[0]
+        if out and out[-1].split(" ", 1)[0] == lead and tied != bare and tied.endswith(bare):
+            out[-1] = join_names([out[-1], bare], lang)
+        else:
+            out.append(tied)
+    return " ".join(out)
+
+
+def _frame_plain(doc: Document, index: int) -> str:
+    """A recognised claim of this field (data/claim_cues.json frames, polarity checked) restated by the claims
+    stage, when it is filled from the sentence's own model or chip or is a general rule without figures."""
+    start = doc.sentences[index][0]
+    claim = next((c for c in doc.claims if c.start == start), None)
+    if claim is None or not claim.frame or not claim.plain:
+        return ""
+    filled = not claim.figures or bool(claim.models) or any(not doc.named_only_generically(c) for c in claim.chips)
+    return claim.plain.strip().rstrip(".。!?؟") if filled else ""
+
+
+def is_frame(text: str, lang: str) -> bool:
+    """Whether a gist sentence is one of this module's frames (it names its own subject: "The author asks ..."), so
+    that it is not put after another lead ("The author's point: The author asks ...")."""
+    frames = messages(lang)["gist"]["cross"]["frames"].values()
+    return any(text.startswith(f.split("{")[0]) for f in frames if f.split("{")[0].strip())
+
+
+def restated(doc: Document, index: int) -> str:
+    """Sentence `index`, written in the other language, as one gist sentence in doc.lang ('' when nothing faithful
+    can be said): a recognised frame of the field, else the role frame of its reading."""
+    plain = _frame_plain(doc, index)
+    if plain:
+        return messages(doc.lang)["gist"]["cross"]["frame_point"].format(claim=plain)
+    return render(doc, read(doc, index))
+
+
+_ROLE_WEIGHT = {"problem": 4.0, "question": 1.5, "result": 1.0, "news": 1.0, "comparison": 0.5, "description": 0.5, "requirement": 0.5,
+                "cause": 0.0, "topic": -1.5}  # a frame that says what the sentence does beats one that only names it
+
+
+def gist(doc: Document, scores: list[float]) -> list[dict]:
+    """The gist of a passage in the other language: the point (its role frame), then its reason or evidence when a
+    sentence next to it gives one. `scores` are gist.score's, one per sentence (how much it carries the point)."""
+    candidates = []
+    for i, (start, end) in enumerate(doc.sentences):
+        if restate.same_language(doc.text[start:end], doc.lang) or _machine(doc, start, end):
+            continue
+        reading = read(doc, i)
+        text = restated(doc, i)
+        value = scores[i] + _ROLE_WEIGHT[reading.role] + 0.5 * bool(reading.measured)
+        if text:
+            candidates.append((value, i, reading, text))
+    if not candidates:
+        return []
+    # Below MIN_SCORE a sentence argues little; one honest sentence about it still beats "cannot be summarised".
+    candidates = [c for c in candidates if c[0] >= MIN_SCORE] or [max(candidates, key=lambda c: (c[0], -c[1]))]
+    candidates.sort(key=lambda item: (-item[0], item[1]))
+    best = candidates[0]
+    if best[2].role == "question":  # "I get 15%, lower than reported. Why?": the situation first, then the question
+        before = next((c for c in candidates if c[1] == best[1] - 1 and c[2].role in ("problem", "result") and c[2].measured), None)
+        best = before or best
+    _, point, point_reading, point_text = best
+    out = [{"text": point_text, "from": [point]}]
+    companion = _companion(doc, point, point_reading, candidates)
+    if companion:
+        out.append(companion)
+    return out
+
+
+def _machine(doc: Document, start: int, end: int) -> bool:
+    """Whether most of a sentence is a config line, a command or code: set-up, not the author's point."""
+    covered = sum(min(b, end) - max(a, start) for a, b in restate.protected_spans(doc) if a < end and start < b)
+    return covered > 0.5 * (end - start)
+
+
+def _companion(doc: Document, point: int, point_reading: Reading, others: list) -> dict | None:
+    """The reason for the point or the evidence it rests on, from a sentence next to it; None when none is read."""
+    for _, i, reading, _ in sorted((c for c in others if c[1] != point), key=lambda item: abs(item[1] - point)):
+        if abs(i - point) > COMPANION_DISTANCE:
+            break
+        words = messages(doc.lang)["gist"]["cross"]
+        if reading.role == "question" and point_reading.role in ("problem", "result") and abs(i - point) == 1:
+            asks = words["companion"]["asks_why" if reading.why else "asks"]  # "... lower than reported. Why?"
+            return {"text": asks.format(subjects=join_names(reading.subjects, doc.lang)) if reading.subjects or reading.why
+                    else words["companion"]["asks_bare"], "from": [i]}
+        fresh = [s for s in reading.subjects if s not in point_reading.subjects]
+        if reading.reason and not point_reading.reason and fresh and i == point + 1:  # "X. Because Y."
+            text = messages(doc.lang)["gist"]["cross"]["companion"]["reason"].format(subjects=join_names(fresh, doc.lang))
+            return {"text": text, "from": [i]}
+        new_figures = [f for f in reading.measured if f not in point_reading.measured]
+        if new_figures and point_reading.role in ("question", "problem", "result"):
+            setup = [s for s in reading.setup if s not in point_reading.setup]
+            text = words["companion"]["evidence"].format(figures=join_names(new_figures, doc.lang))
+            if setup:
+                text += words["tied"].format(setup=_tie(setup, doc.lang))
+            return {"text": text, "from": [i]}
+    return None
