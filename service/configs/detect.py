@@ -118,9 +118,14 @@ def _pasted_runs(text: str) -> list[Block]:
     return found
 
 
+_TRAILING_COMMENT = re.compile(r"\s+#.*$")
+
+
 def _line_kind(line: str) -> str | None:
     if not line.strip() or line.lstrip().startswith("#"):
         return "blank"  # a comment continues whatever block it sits in
+    # "ici_fsdp_parallelism: -1 # recommended ICI axis to be auto-sharded": the trailing comment's words are not prose
+    line = _TRAILING_COMMENT.sub("", line)
     if _is_prose(line):
         return None
     if _SHELL_LINE.match(line) or len(_FLAG.findall(line)) >= 2 or len(_OVERRIDES.findall(line)) >= 2:
