@@ -102,7 +102,8 @@ def test_a_check_with_every_input_assumed_is_not_run():
     # "TPUs" alone: the generation, the batch and the chip count would all be defaults
     result = explain_offline("PP only pays off once you're DP-comms bound; on TPUs you rarely are.", "en")
     assert result["calculations"] == []
-    assert result["claims"] and all("rule of thumb" in c["why"] for c in result["claims"])
+    # explained in words, without the "rule of thumb ... ask again with yours" noise of a check that cannot run
+    assert result["claims"] and all(c["why"] and "ask again" not in c["why"] for c in result["claims"])
 
 
 def test_a_named_pod_gives_its_chip_count_not_a_default():

@@ -36,6 +36,8 @@ _TOKEN = _rx(r"(?P<num>" + _NUM + r")|(?P<op>\s+[-−–]\s+|\s*(?:[+*/×·÷^]|
 # A claim can hold arithmetic only where a digit meets an operator or an equals sign.
 _MAYBE = _rx(r"\d\s*(?:[-−+*/×·÷^=≈~)]|\\times|\\cdot|x\s*\d|[⁰¹²³⁴⁵⁶⁷⁸⁹])|[=≈]\s*\d")
 _SYMBOL = _rx(r"([A-Za-z](?:_\{?\\?(?:text\{)?\w+\}?\}?)?)\s*$")
+_SQRT = _rx(r"\bsqrt\s{0,0}\(")
+_FUNCTION = _rx(r"(?:\b(?:sqrt|cbrt|log\d*|ln|exp|sin|cos|tan|min|max|abs|root)|√|∛)\s*\(?\s*$", re.I)
 _SYMBOLIC_RATIO = _rx(r"\bC\s*/\s*W\w*(?:_\S+)?")
 _CHIP_NOUN = _rx(r"^[`'\")\s]*(?:chips?|GPUs?|TPUs?|devices?|accelerators?)\b", re.I)
 _APPROX = _rx(r"~|≈|about|approx|roughly|around|nearly", re.I)
@@ -90,8 +92,26 @@ def equations(claim: Claim) -> tuple[list[dict], dict[str, SimpleNamespace]]:
     return CACHE.get("equations", claim.quote, lambda: _read_equations(claim), limit=257)
 
 
+def _sqrt_as_power(text: str) -> str:
+    """"sqrt(a * b)" rewritten as "(a * b)^0.5" (same length, so every position still points into the claim)."""
+    while True:
+        m = _SQRT.search(text)
+        if m is None:
+            return text
+        depth, end = 0, None
+        for i in range(m.end() - 1, len(text)):
+            depth += {"(": 1, ")": -1}.get(text[i], 0)
+            if depth == 0:
+                end = i
+                break
+        if end is None or ")" in text[end + 1:end + 2]:
+            return text
+        inner = text[m.end():end]
+        text = text[:m.start()] + "(" + inner + ")^0.5" + text[end + 1:]
+
+
 def _read_equations(claim: Claim) -> tuple[list[dict], dict[str, SimpleNamespace]]:
-    text = claim.quote
+    text = _sqrt_as_power(claim.quote)
     toks = _tokens(text)
     segments, current = [], []
     for tok in toks:
@@ -105,6 +125,8 @@ def _read_equations(claim: Claim) -> tuple[list[dict], dict[str, SimpleNamespace
         segments.append(current)
     found, symbols = [], {}
     for segment in segments:
+        if _FUNCTION.search(text[:segment[0][1]]):
+            continue  # an argument of a function the evaluator does not know (log, √, exp): not parsed fully, not checked
         parts = _parts(segment)
         if not parts[0] and len(parts) > 1:  # "=..." after prose: an assignment (C=...) or a chained result
             symbol = _SYMBOL.search(text[:segment[0][1]])

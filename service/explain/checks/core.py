@@ -79,6 +79,26 @@ def figure(doc: Document, claim: Claim, *quantities: str):
     return None
 
 
+def unique(doc: Document, claim: Claim, *quantities: str):
+    """The claim's own figure of the first of `quantities`, else the text's when every figure of it there has one value
+    (one set-up); None when two values compete (two runs, phases or settings: which one the claim means is uncertain)."""
+    for quantity in quantities:
+        own = next((f for f in claim.figures if f.quantity == quantity and f.role != "after"), None)
+        if own is not None:
+            return own
+    for quantity in quantities:
+        found = [f for f in doc.figures if f.quantity == quantity]
+        if found and all(abs(f.value - found[0].value) <= 0.01 * abs(found[0].value) for f in found):
+            return found[0]
+    return None
+
+
+def competing(doc: Document, quantity: str) -> list:
+    """The text's figures of `quantity` when they hold more than one value (else an empty list)."""
+    found = [f for f in doc.figures if f.quantity == quantity]
+    return found if len({round(f.value, 6) for f in found}) > 1 else []
+
+
 def after(claim: Claim, quantity: str):
     """The 'after' figure of a from-to pair in the claim ("from 9% to 5%"), else the single stated one."""
     figs = [f for f in claim.figures if f.quantity == quantity]

@@ -8,10 +8,12 @@ from calculators.resources import data_dir
 
 from service.explain import restate
 from service.explain.checks import verdicts
-from service.explain.checks.core import Inputs, Result, compare, figure, run
+from service.explain.checks.core import Inputs, Result, compare, figure, impossible, run
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
+# A chip's memory is a bound the model states are checked against only when the sentence speaks of fitting in it.
+_FITTING = re.compile(r"\bfits?\b|\bfitting\b|\bOOM\b|out of memory|enough memory|memory[- ]bound|\bhold\b|تتسع|يتسع|نفاد الذاكرة", re.I)
 _NOT_STATES = re.compile(r"activation|peak|measured|max_memory|nvidia-smi|\bOOM\b|out of memory|KV cache|HBM|capacity", re.I)
 
 
@@ -34,7 +36,8 @@ def memory(doc: Document, claim: Claim) -> Result | None:
     total and the per-chip size ("1.12 TB of states is 17.5 GB per GPU" checks both)."""
     capacity = next((f for f in claim.figures if f.quantity == "hbm_bytes"), None)
     if capacity is not None:
-        return _fits(doc, claim, capacity)
+        # a chip's specification ("80GB HBM3 each") is no claim that the model fits: nothing to size
+        return _fits(doc, claim, capacity) if _FITTING.search(claim.quote) else None
     # a measured peak holds activations too: not comparable with model states
     stated = [f for f in claim.figures if f.quantity in ("bytes", "size_bytes")]
     if not stated or _NOT_STATES.search(claim.quote):
@@ -87,6 +90,8 @@ def _fits(doc: Document, claim: Claim, capacity) -> Result | None:
     if index is None:
         return None
     per_chip = doc.calculations[index]["outputs"]["bytes_per_chip"]
+    if not verdicts.possible("bytes_per_chip", per_chip):
+        return impossible(doc, restate.value("bytes_per_chip", per_chip), [index])
     key = "fits" if per_chip <= capacity.value else "does_not_fit"
     return Result([index], "explained", messages(doc.lang)["verdicts"][key].format(
         computed=restate.value("bytes_per_chip", per_chip), stated=capacity.quote))
@@ -98,6 +103,12 @@ def _formats() -> list[tuple[re.Pattern, float, str]]:
     data = json.loads((data_dir() / "precisions.json").read_text(encoding="utf-8"))
     return [(re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(n) for n in f["names"]) + r")(?![\w-])", re.I), f["bytes"], f["names"][0])
             for f in data["formats"]]
+
+
+def precisions_named(text: str) -> list[str]:
+    """The number formats a text names (data/precisions.json), by their first name, in the order they appear."""
+    named = sorted((m.start(), name) for pattern, _, name in _formats() for m in pattern.finditer(text))
+    return list(dict.fromkeys(name for _, name in named))
 
 
 def precision_change(doc: Document, claim: Claim) -> Result | None:

@@ -16,6 +16,8 @@ def mfu(doc: Document, claim: Claim) -> Result | None:
     rate = next((f for f in claim.figures if f.quantity in ("tokens_per_s", "tokens_per_s_per_chip", "step_time_s")), None)
     if stated is None and rate is None:
         return None
+    if rate is None and sum(f.quantity == "peak_flop_per_s" for f in claim.figures) >= 2:
+        return None  # a sentence weighing two peaks for its MFU (rebased_mfu): its throughput is not what it asks about
     inputs = Inputs(doc.lang)
     missing = []
     rate = figure(doc, claim, "tokens_per_s", "tokens_per_s_per_chip")
