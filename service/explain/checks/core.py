@@ -49,6 +49,11 @@ class Inputs:
         self.values[name] = fig.value
         self.sources[name] = {"source": "text", "quote": fig.quote}
 
+    def text_with(self, name: str, value, quote: str, catalog: str) -> None:
+        """An input built from the text's figure (quoted) and a catalog value (named): the text's number is in it."""
+        self.values[name] = value
+        self.sources[name] = {"source": "text", "quote": quote, "with": catalog}
+
     def catalog(self, name: str, value, origin: str) -> None:
         self.values[name] = value
         self.sources[name] = {"source": "catalog", "from": origin}

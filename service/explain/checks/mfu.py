@@ -82,8 +82,8 @@ def achieved_rate(doc: Document, claim: Claim) -> Result | None:
                        peak=restate.value("peak_flop_per_s", peak), bare=re.sub(r"^(?:NVIDIA|Google|AMD)\s+", "", chip["name"]))
         inputs.sources["rate"] = {"source": "text", "quote": rate.quote}  # the text's own figure, for the grounding rule
     else:
-        inputs.derived("expression", expression,
-                       f"{rate.quote} / {chip['name']} dense {precision} peak ({peak / 1e12:g} TFLOP/s, data/hardware.json)")
+        inputs.text_with("expression", expression, rate.quote,
+                         f"{chip['name']} dense {precision} peak ({peak / 1e12:g} TFLOP/s, data/hardware.json)")
     index = run(doc, "arithmetic", inputs)
     if index is None:
         return None

@@ -63,9 +63,8 @@ def share_of_peak(doc: Document, claim: Claim) -> Result | None:
         if not peak:
             continue
         inputs = Inputs(doc.lang)
-        inputs.derived("expression", f"{rate.value / 1e12:g} TFLOP/s / {peak / 1e12:g} TFLOP/s",
-                       f"{rate.quote} / {chip['name']} dense {precision} peak ({peak / 1e12:g} TFLOP/s, data/hardware.json)")
-        inputs.sources["rate"] = {"source": "text", "quote": rate.quote}
+        inputs.text_with("expression", f"{rate.value / 1e12:g} TFLOP/s / {peak / 1e12:g} TFLOP/s", rate.quote,
+                         f"{chip['name']} dense {precision} peak ({peak / 1e12:g} TFLOP/s, data/hardware.json)")
         index = run(doc, "arithmetic", inputs)
         if index is None:
             continue

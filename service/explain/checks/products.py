@@ -15,6 +15,9 @@ from service.i18n.messages import join_names, messages
 _APPROX = re.compile(r"~|≈|about|approx|roughly|around|nearly|حوالي|نحو|تقريب", re.I)
 _BYTES_PER = {"fp32": 4, "float32": 4, "bf16": 2, "bfloat16": 2, "fp16": 2, "float16": 2, "fp8": 1, "int8": 1}
 _WEIGHT_FORMAT = re.compile(r"\b(fp32|float32|bf16|bfloat16|fp16|float16|fp8|int8)\s+weights\b|\bweights\s+(?:in|at)\s+(fp32|float32|bf16|bfloat16|fp16|float16|fp8|int8)\b", re.I)
+# "8 x 24 Gb", "8 dies of 24 Gb": a size in bits (a lower-case b, not a rate), with the count it is multiplied by
+_BITS_SIZE = re.compile(r"(?:(?<![\w.])(\d+)\s*(?:[x×*]|\w+\s+of)\s*)?(?<![\w.])(\d+(?:\.\d+)?)\s*([KMGT])b(?:its?)?\b(?!\s*/\s*s|ps)")
+_PREFIX = {"K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
 _EXPERTS = ("moe_experts", "experts", "n_experts")
 
 
@@ -104,18 +107,18 @@ def experts_per_chip(doc: Document, claim: Claim) -> Result | None:
         return None
     experts = unique(doc, claim, *_EXPERTS)
     if experts is not None:
-        count, quote, origin = experts.value, experts.quote, experts.quote
+        count, quote, origin = experts.value, experts.quote, "the text's expert count"
     else:
         models = [m for m in (claim.models or doc.models()) if m.get("moe_experts")]
         if len(models) != 1:
             return None
         count, quote = float(models[0]["moe_experts"]), f"{models[0]['moe_experts']:g}"
-        origin = f"{models[0]['name']}'s {quote} routed experts (data/models.json)"
+        origin = f"{models[0]['name']}: {quote} routed experts (data/models.json)"
     calculations, reasons, uneven = [], [], False
     m = messages(doc.lang)["verdicts"]
     for ep in degrees:
         inputs = Inputs(doc.lang)
-        inputs.derived("expression", f"{count:g} / {ep.value:g}", f"{origin} / {ep.quote}")
+        inputs.text_with("expression", f"{count:g} / {ep.value:g}", ep.quote if experts is None else f"{experts.quote} / {ep.quote}", origin)
         index = run(doc, "arithmetic", inputs)
         if index is None:
             continue
@@ -168,3 +171,26 @@ def implied_mfu(doc: Document, claim: Claim) -> Result | None:
         return compare(doc, mfu, value, "mfu", [index])
     return Result([index], None, m["verdicts"]["implied_mfu_flops"].format(
         flops=flops.quote, chips=chips.quote, peak=restate.value("peak_flop_per_s", peak), time=time.quote, mfu=restate.value("mfu", value)))
+
+
+def bits_to_bytes(doc: Document, claim: Claim) -> Result | None:
+    """A memory size in bits restated in bytes ("8 x 24 Gb = 24 GB"): equal once divided by 8; off by exactly 8 is bits read as bytes."""
+    found = _BITS_SIZE.search(claim.quote)
+    if found is None:
+        return None
+    count = float(found.group(1) or 1)
+    bits = float(found.group(2)) * _PREFIX[found.group(3)]
+    stated = next((f for f in claim.figures if verdicts.kind(f.quantity) == "memory" and f.start - claim.start >= found.end()), None)
+    if stated is None:
+        return None
+    quote = found.group(0).strip()
+    index = _arith(doc, f"{count:g} * {bits:g} / 8", f"{quote} / 8 bits per byte", stated, bool(_APPROX.search(claim.quote)))
+    if index is None:
+        return None
+    value = doc.calculations[index]["outputs"]["value"]
+    if doc.calculations[index]["outputs"]["consistent"]:
+        return _verdict(doc, index, stated, "bytes")
+    if abs(stated.value / value - 8) <= 0.16:  # the bits were read as bytes
+        return Result([index], "inconsistent", messages(doc.lang)["verdicts"]["bits_bytes_size"].format(
+            first=quote, computed=restate.value("bytes", value), stated=stated.quote))
+    return Result([index])  # another factor (per die vs per stack): no finding
