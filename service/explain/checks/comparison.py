@@ -12,11 +12,10 @@ from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
 LOOK_BACK = 3  # claims searched for the other side of a comparison that spans sentences
-_WORD = re.compile(r"[A-Za-z\u0600-\u06FF]{4,}")
 _TOWARDS = re.compile(r"\bto\b|→|->|إلى")
 _ARTICLE = re.compile(r"^(?:[وبفلك]?ال)(?=\w{3})")  # Arabic "the" and its clitics: الحوسبة and حوسبة are one word
 _APPROX = re.compile(r"~|≈|about|approx|roughly|around|nearly|some|حوالي|نحو|تقريب", re.I)
-_WITH = re.compile(r"\b(with|without)\s+([A-Za-z][\w-]+)", re.I)
+_WITH = re.compile(r"\b(with|without)\s+([A-Za-z][\w-]+)((?:\s+[A-Za-z][\w-]+)?)", re.I)
 
 
 @cache
@@ -72,12 +71,31 @@ def _respectively(doc: Document, claim: Claim, index: int) -> list[tuple]:
     return list(zip(now, before))
 
 
-def _subject(claim: Claim) -> set[str]:
-    """The content words of a sentence outside its figures: what its figures measure ("forward time", "throughput")."""
+def _words_of(claim: Claim) -> list[str]:
+    """The words of a sentence outside its figures, normalised (lower case, no Arabic article)."""
     text = claim.quote
     for fig in claim.figures:
         text = text.replace(fig.quote, " ")
-    return {_ARTICLE.sub("", w.lower()) for w in _WORD.findall(text)} - _rules()["stop"]
+    return [_ARTICLE.sub("", w.lower()) for w in re.findall(r"[A-Za-z\u0600-\u06FF]+", text)]
+
+
+def _content(word: str) -> bool:
+    return len(word) >= 4 and word not in _rules()["stop"]
+
+
+def _shared_subject(a: Claim, b: Claim) -> bool:
+    """Whether two sentences measure the same thing: a content word in both ("throughput", "forward time"), not qualified
+    by different words ("tokenizer step" vs "optimizer step" are two things)."""
+    words_a, words_b = _words_of(a), _words_of(b)
+
+    def qualifiers(words: list[str], word: str) -> set[str]:
+        return {words[i - 1] for i, w in enumerate(words) if w == word and i and _content(words[i - 1])}
+
+    for word in {w for w in words_a if _content(w)} & set(words_b):
+        one, other = qualifiers(words_a, word), qualifiers(words_b, word)
+        if not (one and other and not one & other):
+            return True
+    return False
 
 
 def _setups(a: Claim, b: Claim) -> tuple[str, str] | None:
@@ -86,11 +104,11 @@ def _setups(a: Claim, b: Claim) -> tuple[str, str] | None:
         one, other = names(a), names(b)
         if one and other and not one & other:
             return ", ".join(sorted(one)), ", ".join(sorted(other))
-    with_a = {m.group(2).lower(): m.group(1).lower() for m in _WITH.finditer(a.quote)}
-    with_b = {m.group(2).lower(): m.group(1).lower() for m in _WITH.finditer(b.quote)}
-    for word in with_a.keys() & with_b.keys():
-        if with_a[word] != with_b[word]:
-            return f"{with_a[word]} {word}", f"{with_b[word]} {word}"
+    with_a = {m.group(2).lower(): m.group(0) for m in _WITH.finditer(a.quote)}
+    with_b = {m.group(2).lower(): m.group(0) for m in _WITH.finditer(b.quote)}
+    for word in with_a.keys() & with_b.keys():  # "with activation checkpointing" in one, "without ..." in the other
+        if with_a[word].split()[0].lower() != with_b[word].split()[0].lower():
+            return with_a[word].lower(), with_b[word].lower()
     return None
 
 
@@ -98,14 +116,15 @@ def _across(doc: Document, claim: Claim, index: int) -> tuple | None:
     """The other side of a comparison a sentence makes with an earlier one ("... reaching 230 TFLOP/s" after "130 TFLOPS"):
     (x, y, earlier claim) when the later sentence says it compares, holds one like figure and shares a subject."""
     figs = _comparable(claim)
-    if len(figs) != 1 or not _rules()["across"].search(claim.quote):
+    says_factor = any(f.quantity == "ratio" for f in claim.figures)  # "about 24x the compute of ..." compares too
+    if len(figs) != 1 or not (_rules()["across"].search(claim.quote) or says_factor):
         return None
     x = figs[0]
     for earlier in reversed(doc.claims[max(0, index - LOOK_BACK):index]):
         like = [f for f in _comparable(earlier) if _group(f) == _group(x)]
         if not like:
             continue
-        if len(like) != 1 or not _subject(claim) & _subject(earlier):
+        if len(like) != 1 or not (says_factor or _shared_subject(claim, earlier)):
             return None
         return x, like[0], earlier
     return None

@@ -239,6 +239,12 @@ def run(doc: Document, name: str, inputs: Inputs) -> int | None:
     return len(doc.calculations) - 1
 
 
+def discard(doc: Document, index: int) -> None:
+    """Take back the calculation just run when its result is no finding (it is the last, and no claim cites it yet)."""
+    if index == len(doc.calculations) - 1 and not any(index in c.calculations for c in doc.claims):
+        doc.calculations.pop()
+
+
 def _sources(result: dict, inputs: Inputs, lang: str) -> dict:
     """Every input of a result labelled text, catalog, derived or assumed."""
     given = result["inputs"]

@@ -8,12 +8,11 @@ from calculators.resources import data_dir
 
 from service.explain import restate
 from service.explain.checks import verdicts
-from service.explain.checks.core import Inputs, Result, compare, figure, impossible, run
+from service.explain.checks.core import Inputs, Result, compare, discard, figure, run
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
-# A chip's memory is a bound the model states are checked against only when the sentence speaks of fitting in it.
-_FITTING = re.compile(r"\bfits?\b|\bfitting\b|\bOOM\b|out of memory|enough memory|memory[- ]bound|\bhold\b|تتسع|يتسع|نفاد الذاكرة", re.I)
+_UNSHARDED_FACTOR = 10  # data/verdicts.json checkers.memory: model states over 10x a chip's memory are not shown
 _NOT_STATES = re.compile(r"activation|peak|measured|max_memory|nvidia-smi|\bOOM\b|out of memory|KV cache|HBM|capacity", re.I)
 
 
@@ -36,8 +35,7 @@ def memory(doc: Document, claim: Claim) -> Result | None:
     total and the per-chip size ("1.12 TB of states is 17.5 GB per GPU" checks both)."""
     capacity = next((f for f in claim.figures if f.quantity == "hbm_bytes"), None)
     if capacity is not None:
-        # a chip's specification ("80GB HBM3 each") is no claim that the model fits: nothing to size
-        return _fits(doc, claim, capacity) if _FITTING.search(claim.quote) else None
+        return _fits(doc, claim, capacity)
     # a measured peak holds activations too: not comparable with model states
     stated = [f for f in claim.figures if f.quantity in ("bytes", "size_bytes")]
     if not stated or _NOT_STATES.search(claim.quote):
@@ -90,8 +88,10 @@ def _fits(doc: Document, claim: Claim, capacity) -> Result | None:
     if index is None:
         return None
     per_chip = doc.calculations[index]["outputs"]["bytes_per_chip"]
-    if not verdicts.possible("bytes_per_chip", per_chip):
-        return impossible(doc, restate.value("bytes_per_chip", per_chip), [index])
+    if not verdicts.possible("bytes_per_chip", per_chip) or per_chip > _UNSHARDED_FACTOR * capacity.value:
+        # far beyond the chip: the text's job shards or offloads in a way it does not state; an unsharded size is no finding
+        discard(doc, index)
+        return None
     key = "fits" if per_chip <= capacity.value else "does_not_fit"
     return Result([index], "explained", messages(doc.lang)["verdicts"][key].format(
         computed=restate.value("bytes_per_chip", per_chip), stated=capacity.quote))

@@ -25,8 +25,8 @@ def _chip(doc: Document, claim: Claim) -> dict | None:
     """The one chip the claim concerns (its own, else the text's only one); None when it is uncertain or only 'GPU'."""
     own = [c for c in claim.chips] + [c for c in chips(doc, claim) if any(getattr(f, "chip", None) == c["id"] for f in claim.figures)]
     found = own or doc.chips()
-    found = list({c["id"]: c for c in found}.values())
-    if len(found) != 1 or doc.named_only_generically(found[0]):
+    found = [c for c in {c["id"]: c for c in found}.values() if not doc.named_only_generically(c)]  # "per GPU" names none
+    if len(found) != 1:
         return None
     return found[0]
 
