@@ -47,6 +47,9 @@ def test_experts_over_the_expert_parallel_degree_are_experts_per_gpu():
     assert "4 experts per GPU" in claim.why
     (index,) = claim.calculations
     assert doc.calculations[index]["input_sources"]["expression"]["source"] == "text"
+    # Mixtral of Experts (Jiang et al. 2024): 8 experts per layer; EP=8 puts one on each GPU
+    _, one = _claim("We train Mixtral 8x7B with EP=8 and TP=2.", "EP=8")
+    assert "one expert per GPU" in one.why
     _, uneven = _claim("The model has 60 experts and we run it with EP=8.", "EP=8")
     assert "do not divide evenly" in uneven.why and "7.5" in uneven.why
 

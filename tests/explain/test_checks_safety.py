@@ -52,6 +52,9 @@ def test_a_claim_with_no_figure_gets_words_not_a_calculation():
     # a belief stated in general is not given a canned reason either
     other = analyse("Pipeline parallelism is considered necessary at scale.", "en")
     assert other.calculations == [] and all("data-parallel traffic" not in c.why for c in other.claims)
+    # a report that a run used no pipeline is not answered with the rule either
+    report = analyse("They trained a 175B decoder on NVIDIA GPUs without pipeline parallelism.", "en")
+    assert all("gradient exchange" not in c.why for c in report.claims)
 
 
 def test_a_chips_memory_spec_is_not_a_fit_check():

@@ -33,7 +33,7 @@ def _chip(doc: Document, claim: Claim) -> dict | None:
 
 def _short(chip: dict) -> str:
     """The catalog chip the peak is taken from, without its vendor ("H100 SXM")."""
-    return re.sub(r"^(?:NVIDIA|Google|AMD)\s+", "", chip["name"].split(" (")[0])
+    return re.sub(r"^(?:NVIDIA|Google|AMD)\s+", "", chip["name"].split(" (")[0].split(" NVL")[0])  # a GPU, not its rack
 
 
 def _peak(chip: dict, precision: str | None) -> float | None:

@@ -126,7 +126,8 @@ def experts_per_chip(doc: Document, claim: Claim) -> Result | None:
         value = doc.calculations[index]["outputs"]["value"]
         even = float(value).is_integer()
         uneven |= not even
-        reasons.append(m["experts_per_chip" if even else "experts_uneven"].format(experts=quote, ep=ep.quote, computed=f"{value:g}"))
+        key = "experts_uneven" if not even else "expert_per_chip" if value == 1 else "experts_per_chip"
+        reasons.append(m[key].format(experts=quote, ep=ep.quote, computed=f"{value:g}"))
     if not calculations:
         return None
     return Result(calculations, None, "; ".join(reasons))
