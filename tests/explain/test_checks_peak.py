@@ -33,6 +33,13 @@ def test_a_stated_mfu_is_judged_against_rate_over_dense_peak():
     assert wrong.verdict == "inconsistent"
 
 
+def test_a_share_of_peak_with_no_chip_named_gives_the_peak_it_implies():
+    # BLOOM (BigScience 2022): 156 TFLOP/s per GPU, 50% of peak; 156 / 0.5 = 312, the A100's dense BF16 peak (A100 datasheet)
+    _, claim = _claim("The model sustained 156 TFLOP/s per GPU (50% of the BF16 peak).", "156")
+    assert claim.verdict == "explained"
+    assert "312 TFLOP/s" in claim.why and "A100" in claim.why and "SXM" not in claim.why
+
+
 def test_a_generic_gpu_gets_no_share_of_a_guessed_peak():
     # "per GPU" with no chip named: which peak is unknown, so no share is computed (no calculation on an assumed chip)
     doc, claim = _claim("The paper reports up to 147 TFLOP/s per GPU.", "147")
@@ -60,6 +67,9 @@ def test_an_mfu_computed_on_the_wrong_peak_is_rebased():
     _, claim = _claim("We saw 104% MFU on H100 because the MFU was based on 312 TFLOPS, while H100 is 989 TFLOPS.", "104%")
     assert "32.81%" in claim.why
     assert claim.verdict != "inconsistent"
+    # the right peak in the next paragraph, or only in the catalog: the chip the sentence names gives it
+    _, split = _claim("I got 104% MFU on H100 but the MFU was based on A100 312 TFLOPS\n\nH100 is 989 TFLOPS at bf16.", "104%")
+    assert "32.81%" in split.why
 
 
 def test_share_of_peak_in_arabic():

@@ -72,6 +72,8 @@ def check_claim(doc: Document, claim: Claim) -> None:
 def _finish(doc: Document, claim: Claim) -> None:
     """A why for every claim (an explained one says so in words) and its confidence from its calculations' inputs."""
     claim.placeholder_why = not claim.why
+    if doc.lang == "ar":  # reasons joined by the checkers take the Arabic semicolon
+        claim.why = claim.why.replace("; ", "؛ ")
     if not claim.why:
         words = messages(doc.lang)["verdicts"]
         kind = next((k for k in ("question", "requirement", "cause", "comparison") if k in claim.kinds), "default")

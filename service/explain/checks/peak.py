@@ -2,6 +2,7 @@
 stated peak that is the 2:4-sparsity figure (twice the dense one, data/verdicts.json "sparsity")."""
 
 import re
+from types import SimpleNamespace
 
 from service.explain import restate
 from service.explain.checks import verdicts
@@ -120,14 +121,25 @@ def rebased_mfu(doc: Document, claim: Claim) -> Result | None:
     """"104% MFU ... based on 312 TFLOPS; the chip is 989": the stated MFU x the peak it was based on / the right peak."""
     mfu = next((f for f in claim.figures if f.quantity in ("mfu", "hfu")), None)
     peaks = [f for f in claim.figures if f.quantity == "peak_flop_per_s"]
-    if mfu is None or len(peaks) < 2:
+    if mfu is None or not peaks:
         return None
     old = next((f for f in peaks if _BASED_ON.search(doc.text[max(0, f.start - 40):f.start])), None)
+    if old is None:
+        return None
     rule = verdicts.table()["sparsity"]
     others = [f for f in peaks if f is not old and not any(abs(f.value - rule["factor"] * g.value) <= 0.01 * f.value for g in peaks)]
-    if old is None or len(others) != 1:
-        return None
-    new = others[0]
+    if len(others) == 1:
+        new = others[0]
+    else:
+        # "104% MFU on h100 ... based on a100 312 tflops": the dense peak of the other chip the sentence names, quoted
+        # from the text when it states it ("h100 is 989 tflops"), else from data/hardware.json
+        dense = [(c, c.get("peak_bf16_flop_per_s")) for c in claim.chips if c.get("peak_bf16_flop_per_s")]
+        dense = [(c, p) for c, p in dense if abs(p - old.value) > 0.01 * p]
+        if others or len(dense) != 1:
+            return None
+        chip, peak = dense[0]
+        new = next((f for f in doc.figures if f.quantity == "peak_flop_per_s" and abs(f.value - peak) <= 0.01 * peak), None) \
+            or SimpleNamespace(value=peak, quote=f"{_short(chip)} {restate.value('peak_flop_per_s', peak)}")
     inputs = Inputs(doc.lang)
     inputs.values["expression"] = f"{mfu.value:g} * {old.value / 1e12:g} / {new.value / 1e12:g}"
     inputs.sources["expression"] = {"source": "text", "quote": f"{mfu.quote} x {old.quote} / {new.quote}"}
