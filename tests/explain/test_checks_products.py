@@ -83,3 +83,12 @@ def test_a_size_in_bits_restated_in_bytes():
     assert right.verdict == "consistent"
     _, wrong = _claim("Each HBM3E stack of 8 dies of 24 Gb holds 192 GB.", "24 Gb")
     assert wrong.verdict == "inconsistent" and "counts bits" in wrong.why
+
+
+def test_two_bubbles_with_their_micro_batch_counts_give_the_pipeline_depth():
+    # 1F1B bubble share (p-1)/(m+p-1) (GPipe, Huang et al. 2019; Megatron-LM, Narayanan et al. 2021, section 2.2):
+    # p = 8 gives 7/15 = 46.7% at m = 8 and 7/23 = 30.4% at m = 16
+    _, claim = _claim("Raising the micro-batches cut the bubble from 47% to 30% (M=8→16) but throughput stayed flat.", "bubble")
+    assert claim.verdict == "explained" and "8 stages" in claim.why
+    _, odd = _claim("Raising the micro-batches cut the bubble from 47% to 10% (M=8→16) but throughput stayed flat.", "bubble")
+    assert "stages" not in odd.why  # no one depth fits both: nothing is inferred
