@@ -25,6 +25,13 @@ def test_the_precision_the_text_states_picks_the_peak():
     assert "14.11%" in claim.why and "FP8" in claim.why
 
 
+def test_the_baseline_of_a_comparison_gets_no_share_of_its_own():
+    # 420 / 989 = 42.47% (H100 datasheet); the 380 it is compared with is said through the ratio, not a second share
+    _, claim = _claim("On H100 we now reach 420 TFLOP/s per GPU versus 380 TFLOP/s per GPU before.", "420")
+    assert "42.47%" in claim.why and "38.42%" not in claim.why
+    assert "about 11% higher" in claim.why
+
+
 def test_a_stated_mfu_is_judged_against_rate_over_dense_peak():
     # NVIDIA H100 datasheet, 989 TFLOPS dense BF16: 420 / 989 = 42.5%
     _, right = _claim("We reach 420 TFLOP/s per H100, which is 42% MFU.", "420")

@@ -166,6 +166,16 @@ def _ratio(doc: Document, x, y, stated=None) -> tuple[int, dict] | None:
     return None if index is None else (index, doc.calculations[index]["outputs"])
 
 
+def earlier_side(doc: Document, claim: Claim) -> set[int]:
+    """The ids of the claim's figures another comparison takes as its reference: the 'y' of its own pairs, and every
+    figure of a list the next sentence compares place by place ("... respectively" twice)."""
+    index = doc.claims.index(claim) if claim in doc.claims else 0
+    ids = {id(y) for _, y in _pairs_within(doc, claim)}
+    if index + 1 < len(doc.claims):
+        ids |= {id(y) for _, y in _respectively(doc, doc.claims[index + 1], index + 1)}
+    return ids
+
+
 def comparison(doc: Document, claim: Claim) -> Result | None:
     """Each pair of like figures the claim compares: the ratio and difference said; a stated factor judged."""
     if any(f.quantity in ("percent_change", "speedup") for f in claim.figures):

@@ -6,6 +6,7 @@ from types import SimpleNamespace
 
 from service.explain import restate
 from service.explain.checks import verdicts
+from service.explain.checks.comparison import earlier_side
 from service.explain.checks.core import Inputs, Result, chips, impossible, run
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
@@ -48,6 +49,7 @@ def share_of_peak(doc: Document, claim: Claim) -> Result | None:
         return None
     rates = [f for f in claim.figures if f.quantity in _RATES]
     chip = _chip(doc, claim) if rates else None
+    reference = earlier_side(doc, claim) if chip is not None else set()
     if chip is None:
         return None
     named = _formats(claim.quote)
@@ -61,7 +63,7 @@ def share_of_peak(doc: Document, claim: Claim) -> Result | None:
     name = _short(chip)
     for rate, precision in zip(rates, formats):
         peak = _peak(chip, precision)
-        if not peak:
+        if not peak or id(rate) in reference:  # the baseline of a comparison: its ratio to the newer figure says enough
             continue
         inputs = Inputs(doc.lang)
         inputs.text_with("expression", f"{rate.value / 1e12:g} TFLOP/s / {peak / 1e12:g} TFLOP/s", rate.quote,
