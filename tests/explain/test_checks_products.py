@@ -92,3 +92,19 @@ def test_two_bubbles_with_their_micro_batch_counts_give_the_pipeline_depth():
     assert claim.verdict == "explained" and "8 stages" in claim.why
     _, odd = _claim("Raising the micro-batches cut the bubble from 47% to 10% (M=8→16) but throughput stayed flat.", "bubble")
     assert "stages" not in odd.why  # no one depth fits both: nothing is inferred
+
+
+def test_a_mesh_multiplies_to_the_device_count():
+    # no published figure: the product of the axis sizes the sentence writes (1 x 64 x 4 x 1 = 256, not 64)
+    _, right = _claim("We use a device mesh of 1x64x4x1 (data, fsdp, tensor, pipeline) on 256 TPU v5p chips.", "mesh")
+    assert right.verdict == "consistent"
+    _, wrong = _claim("The run uses a (2, 64, 2) mesh over 128 chips.", "mesh")
+    assert wrong.verdict == "inconsistent" and "256" in wrong.why
+    plain = analyse("We trained on 8x8 H100s, 64 GPUs in all, for a week.", "en")
+    assert all(c.verdict != "inconsistent" for c in plain.claims)  # two factors, no mesh word: the figure reader's count
+
+
+def test_flops_per_second_over_tokens_per_second_is_flops_per_token():
+    # 6 FLOPs per parameter per token (Kaplan et al. 2020): 7.2e9 FLOP per token is a model of at most about 1.2B parameters
+    _, claim = _claim("Example step log: TFLOP/s/device: 360, Tokens/s/device: 50000, loss: 2.1", "TFLOP/s/device")
+    assert "7.2 GFLOP per token" in claim.why and "1.2B parameters" in claim.why

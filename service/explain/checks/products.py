@@ -18,6 +18,9 @@ _WEIGHT_FORMAT = re.compile(r"\b(fp32|float32|bf16|bfloat16|fp16|float16|fp8|int
 # "8 x 24 Gb", "8 dies of 24 Gb": a size in bits (a lower-case b, not a rate), with the count it is multiplied by
 _BITS_SIZE = re.compile(r"(?:(?<![\w.])(\d+)\s*(?:[x×*]|\w+\s+of)\s*)?(?<![\w.])(\d+(?:\.\d+)?)\s*([KMGT])b(?:its?)?\b(?!\s*/\s*s|ps)")
 _PREFIX = {"K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
+# "a 1x64x4x1 mesh", "(2, 64, 2) mesh", "4x4x4 topology": three or more axis sizes whose product is the device count
+_MESH = re.compile(r"(?<![\w.])(\d+(?:\s*[x×]\s*\d+){2,})(?![\w.])|\((\s*\d+(?:\s*,\s*\d+){2,}\s*)\)")
+_MESH_WORD = re.compile(r"\bmesh\b|\btopology\b|\bshape\b|\baxes\b|\bslice\b|شبكة الأجهزة|طوبولوجيا", re.I)
 _EXPERTS = ("moe_experts", "experts", "n_experts")
 
 
@@ -195,3 +198,33 @@ def bits_to_bytes(doc: Document, claim: Claim) -> Result | None:
         return Result([index], "inconsistent", messages(doc.lang)["verdicts"]["bits_bytes_size"].format(
             first=quote, computed=restate.value("bytes", value), stated=stated.quote))
     return Result([index])  # another factor (per die vs per stack): no finding
+
+
+def mesh(doc: Document, claim: Claim) -> Result | None:
+    """A device mesh or topology written as axis sizes ("1x64x4x1", "(2, 64, 2)") against the chips the sentence states:
+    the product is the device count (whole numbers: exact)."""
+    found = _MESH.search(claim.quote)
+    count = next((f for f in claim.figures if f.quantity == "n_chips"), None)
+    if found is None or count is None or not _MESH_WORD.search(claim.quote):
+        return None
+    sizes = [int(n) for n in re.findall(r"\d+", found.group(1) or found.group(2))]
+    quote = found.group(0).strip()
+    index = _arith(doc, " * ".join(str(n) for n in sizes), quote, count, exact=True)
+    if index is None:
+        return None
+    return _verdict(doc, index, count, "n_chips")
+
+
+def flops_per_token(doc: Document, claim: Claim) -> Result | None:
+    """A rate per device in FLOP/s beside tokens per second per device: FLOPs per token, and the model size it implies at
+    6 FLOPs per parameter per token (Kaplan et al. 2020), said in words."""
+    rate = next((f for f in claim.figures if f.quantity == "flop_per_s_per_chip"), None)
+    tokens = next((f for f in claim.figures if f.quantity == "tokens_per_s_per_chip"), None)
+    if rate is None or tokens is None or not tokens.value:
+        return None
+    index = _arith(doc, f"{rate.value:g} / {tokens.value:g}", f"{rate.quote} / {tokens.quote}", None)
+    if index is None:
+        return None
+    per_token = doc.calculations[index]["outputs"]["value"]
+    return Result([index], None, messages(doc.lang)["verdicts"]["flops_per_token"].format(
+        rate=rate.quote, tokens=tokens.quote, computed=restate.value("total_flops", per_token), params=restate.value("params", per_token / 6)))
