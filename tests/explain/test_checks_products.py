@@ -70,6 +70,13 @@ def test_two_training_times_are_never_combined_into_an_mfu():
     assert claim.verdict == "needs_more" and "54 days" in claim.why and "3 days" in claim.why
 
 
+def test_flops_and_a_time_from_a_named_phase_are_never_combined():
+    text = "Pre-training used 3.8 × 10^25 FLOPs on 16,384 H100s. The annealing phase took 12 days. The MFU was about 41%."
+    doc, claim = _claim(text, "MFU was")
+    assert claim.verdict == "needs_more" and "12 days" in claim.why
+    assert all(c.verdict != "inconsistent" for c in doc.claims)  # 12 days is not checked against pre-training's FLOPs
+
+
 def test_a_format_change_halves_what_it_stores_and_a_measured_saving_is_said_beside_it():
     # data/precisions.json: bf16 2 bytes, fp8 1 byte (OCP 8-bit floating point specification)
     _, claim = _claim("Switching the weights from bf16 to fp8 should halve their memory, but we measured a 39% saving.", "39%")

@@ -44,6 +44,7 @@ _APPROX = _rx(r"~|≈|about|approx|roughly|around|nearly", re.I)
 _THAN = _rx(r"\bthan\s+(?:the\s+|that\s+of\s+)?$", re.I)
 _FASTER = _rx(r"faster|speed", re.I)
 _TIMES = {"time_s", "step_time_s", "latency_s"}
+_PHASE = _rx(r"\bphase|\bstage\b|long[- ]context|anneal|pre-?train|fine-?tun|warm-?up|post-?train|مرحلة", re.I)
 _DEGREES = ("dp_degree", "tp_degree", "pp_degree", "cp_degree")
 _SPEED_KINDS = {"time", "throughput", "compute_rate", "bandwidth"}
 RANK = {"inconsistent": 3, "consistent": 2, "needs_more": 1, "explained": 0}
@@ -466,6 +467,12 @@ def _chip_count(doc: Document, claim: Claim):
     return figure(doc, claim, "n_chips")
 
 
+def _sentence_at(doc: Document, fig) -> str:
+    """The claim a figure is stated in (or the text around it)."""
+    claim = next((c for c in doc.claims if c.start <= fig.start < c.end), None)
+    return claim.quote if claim is not None else doc.text[max(0, fig.start - 80):fig.end + 80]
+
+
 def _time_from_flops(doc: Document, claim: Claim, outcome: Outcome) -> None:
     """A training time stated with the total FLOPs, chips, per-chip peak and MFU it follows from."""
     stated = next((f for f in claim.figures if f.quantity in ("time_s", "chip_hours")), None)
@@ -484,6 +491,9 @@ def _time_from_flops(doc: Document, claim: Claim, outcome: Outcome) -> None:
         inputs.text("peak_flop_per_s", peak)
     if chips is None or mfu is None or (peak is None and not chip_inputs(doc, claim, inputs)):
         return
+    borrowed = [f for f in (flops, mfu, chips) if f not in claim.figures]
+    if borrowed and (_PHASE.search(claim.quote) or any(_PHASE.search(_sentence_at(doc, f)) for f in borrowed)):
+        return  # "The annealing phase took 12 days": the FLOPs and MFU of another sentence are another phase's
     inputs.text("n_chips", chips)
     inputs.text("mfu", mfu)
     index = run(doc, "training_time", inputs)
@@ -492,7 +502,13 @@ def _time_from_flops(doc: Document, claim: Claim, outcome: Outcome) -> None:
     outcome.calculations.append(index)
     out = doc.calculations[index]["outputs"]
     key = "chip_hours" if stated.quantity == "chip_hours" else "time_s"
+    before = len(outcome.items)
     _judge(doc, outcome, stated.quote, stated.value, out[key], restate.value(key, out[key]), stated.approx)
+    if borrowed and outcome.items[before][0] == "inconsistent":
+        # figures from other sentences may be another run's: a disagreement built on them is an uncertain reading
+        names = messages(doc.lang)["quantity_names"]
+        outcome.items[before] = ("needs_more", messages(doc.lang)["verdicts"]["needs_more"].format(
+            missing=", ".join(names.get(f.quantity, f.quantity) for f in borrowed)))
 
 
 def check(doc: Document, claim: Claim) -> Result | None:

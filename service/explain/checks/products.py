@@ -21,6 +21,7 @@ _PREFIX = {"K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
 # "a 1x64x4x1 mesh", "(2, 64, 2) mesh", "4x4x4 topology": three or more axis sizes whose product is the device count
 _MESH = re.compile(r"(?<![\w.])(\d+(?:\s*[x×]\s*\d+){2,})(?![\w.])|\((\s*\d+(?:\s*,\s*\d+){2,}\s*)\)")
 _MESH_WORD = re.compile(r"\bmesh\b|\btopology\b|\bshape\b|\baxes\b|\bslice\b|شبكة الأجهزة|طوبولوجيا", re.I)
+_PHASE = re.compile(r"\bphase|\bstage\b|long[- ]context|anneal|pre-?train|fine-?tun|warm-?up|post-?train|مرحلة|المرحلة", re.I)
 _EXPERTS = ("moe_experts", "experts", "n_experts")
 
 
@@ -156,6 +157,9 @@ def implied_mfu(doc: Document, claim: Claim) -> Result | None:
     inputs = Inputs(doc.lang)
     if time is None or chips is None or not chip_inputs(doc, claim, inputs):
         return None
+    if _sentence_of(doc, flops) != _sentence_of(doc, time) and any(_PHASE.search(_sentence_of(doc, f)) for f in (flops, time)):
+        # "Pre-training used 3.8e25 FLOPs. The annealing phase took 3 days.": a phase is named, so not one run's figures
+        return Result([], "needs_more", m["verdicts"]["phases_flops"].format(flops=flops.quote, time=time.quote))
     peak = inputs.values.get("peak_flop_per_s")
     if peak is None:  # the named chip's dense 16-bit peak (data/hardware.json)
         peak = catalog.hardware().get("chip", inputs.values["chip"]).get("peak_bf16_flop_per_s")
@@ -228,3 +232,9 @@ def flops_per_token(doc: Document, claim: Claim) -> Result | None:
     per_token = doc.calculations[index]["outputs"]["value"]
     return Result([index], None, messages(doc.lang)["verdicts"]["flops_per_token"].format(
         rate=rate.quote, tokens=tokens.quote, computed=restate.value("total_flops", per_token), params=restate.value("params", per_token / 6)))
+
+
+def _sentence_of(doc: Document, fig) -> str:
+    """The sentence (claim) a figure is stated in, or the text around it."""
+    claim = next((c for c in doc.claims if c.start <= fig.start < c.end), None)
+    return claim.quote if claim is not None else doc.text[max(0, fig.start - 80):fig.end + 80]
