@@ -18,11 +18,11 @@ def _calculators(doc, claim) -> list[str]:
 
 
 def test_two_rates_in_one_sentence_give_the_ratio_and_the_difference():
-    # no published figure: the check is a ratio of the sentence's own numbers (296.5 / 420.5 = 70.5%)
-    doc, claim = _claim("Our run reached only 296.5 TFLOP/s per GPU versus 420.5 TFLOP/s per GPU for the reference run.", "296.5")
+    # no published figure: the check is a ratio of the sentence's own numbers (310 / 440 = 70.5%)
+    doc, claim = _claim("Our run reached only 310 TFLOP/s per GPU versus 440 TFLOP/s per GPU for the reference run.", "310")
     assert "ratio" in _calculators(doc, claim)
     assert claim.verdict == "explained"
-    assert "70.5%" in claim.why and "about 29% lower" in claim.why
+    assert "70.5%" in claim.why and "about 30% lower" in claim.why
 
 
 def test_from_to_reads_as_a_change_from_the_first_figure():
@@ -85,6 +85,20 @@ def test_a_stated_change_is_left_to_the_arithmetic_check():
 
 @pytest.mark.parametrize("lang", ["en", "ar"])
 def test_the_working_is_said_in_the_answers_language(lang):
-    _, claim = _claim("Our run reached 296.5 TFLOP/s per GPU versus 420.5 TFLOP/s per GPU for the reference.", "296.5", lang)
+    _, claim = _claim("Our run reached 310 TFLOP/s per GPU versus 440 TFLOP/s per GPU for the reference.", "310", lang)
     assert claim.why.strip() and "70.5%" in claim.why
     assert ("مقابل" in claim.why) == (lang == "ar")
+
+
+@pytest.mark.parametrize("said,verdict", [("about 30% lower", "consistent"), ("60% lower", "inconsistent")])
+def test_a_change_the_sentence_states_for_its_pair_is_judged(said, verdict):
+    # 310 vs 440: 29.5% lower; "about" widens the tolerance to 5% (data/verdicts.json written_arithmetic)
+    _, claim = _claim(f"We get 310 TFLOP/s per GPU vs 440 TFLOP/s per GPU for the reference, {said}.", "310")
+    assert claim.verdict == verdict
+
+
+@pytest.mark.parametrize("said,verdict", [("4x lower", "consistent"), ("3.9x lower", "consistent"), ("6x lower", "inconsistent")])
+def test_a_factor_between_two_mfus_is_judged(said, verdict):
+    # 48% / 12.2% = 3.93; "4x" covers 3.5x-4.5x (the rounding of its last digit)
+    _, claim = _claim(f"Our MFU is 12.2% vs 48% for the reference, {said}.", "MFU")
+    assert claim.verdict == verdict, claim.why

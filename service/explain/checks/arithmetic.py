@@ -178,6 +178,11 @@ def _stated_value(claim: Claim, result: dict) -> tuple[float, float, str | None]
     return result["value"], result["value"], None
 
 
+def tolerance_of(quote: str, value: float, approx: bool) -> float:
+    """The written-arithmetic tolerance of a stated result (public for the checks that judge a stated change)."""
+    return _tolerance(quote, value, approx)
+
+
 def _tolerance(quote: str, value: float, approx: bool) -> float:
     """data/verdicts.json's written-arithmetic tolerance: 2%, the rounding of the last written digit ("2.2" is 2.15-2.25), or 5% for "about"."""
     digits = re.sub(r"[^\d.]", "", quote.split("e")[0].split("E")[0])

@@ -6,6 +6,7 @@ from functools import cache
 
 from service.explain import restate
 from service.explain.checks import verdicts
+from service.explain.checks.arithmetic import tolerance_of
 from service.explain.checks.core import Inputs, Result, run
 from service.explain.checks.memory import precisions_named
 from service.explain.document import Claim, Document
@@ -14,6 +15,8 @@ from service.i18n.messages import messages
 LOOK_BACK = 3  # claims searched for the other side of a comparison that spans sentences
 _TOWARDS = re.compile(r"\bto\b|→|->|إلى")
 _ARTICLE = re.compile(r"^(?:[وبفلك]?ال)(?=\w{3})")  # Arabic "the" and its clitics: الحوسبة and حوسبة are one word
+_STATED = ("percent_change", "ratio", "speedup", "reduction_factor")  # a change the text states for its pair
+_SPEED_KINDS = {"time", "throughput", "compute_rate", "bandwidth"}
 _APPROX = re.compile(r"~|≈|about|approx|roughly|around|nearly|some|حوالي|نحو|تقريب", re.I)
 _WITH = re.compile(r"\b(with|without)\s+([A-Za-z][\w-]+)((?:\s+[A-Za-z][\w-]+)?)", re.I)
 
@@ -152,15 +155,17 @@ def _words(doc: Document, x, y, factor: float) -> str:
 
 
 def _ratio(doc: Document, x, y, stated=None) -> tuple[int, dict] | None:
-    """The ratio calculator on y -> x (and a stated factor); its index and outputs."""
+    """The ratio calculator on y -> x, with the change or factor the text states (a factor is taken big over small)."""
     inputs = Inputs(doc.lang)
+    if stated is not None and stated.quantity != "percent_change" and x.value < y.value:
+        x, y = y, x  # "3.4x lower", "24x the compute": the factor between the two, whichever is larger
     inputs.text("before", y)
     inputs.text("after", x)
     if stated is not None:
-        inputs.values["stated_change"], inputs.sources["stated_change"] = f"{stated.value:g}x", {"source": "text", "quote": stated.quote}
-        rule = verdicts.table()["tolerances"]["written_arithmetic"]
+        value = stated.value if stated.quantity == "percent_change" else f"{stated.value:g}x"
+        inputs.values["stated_change"], inputs.sources["stated_change"] = value, {"source": "text", "quote": stated.quote}
         approx = stated.approx or bool(_APPROX.search(doc.text[max(0, stated.start - 16):stated.start]))
-        inputs.values["tolerance"] = rule["approx_share"] if approx else rule["share"]
+        inputs.values["tolerance"] = tolerance_of(stated.quote, abs(stated.value), approx)  # "3x" covers 2.5x-3.5x
         inputs.sources["tolerance"] = {"source": "derived", "from": stated.quote}
     index = run(doc, "ratio", inputs)
     return None if index is None else (index, doc.calculations[index]["outputs"])
@@ -177,12 +182,13 @@ def earlier_side(doc: Document, claim: Claim) -> set[int]:
 
 
 def comparison(doc: Document, claim: Claim) -> Result | None:
-    """Each pair of like figures the claim compares: the ratio and difference said; a stated factor judged."""
-    if any(f.quantity in ("percent_change", "speedup") for f in claim.figures):
-        return None  # the sentence states its change: the arithmetic check judges it (or finds the kinds do not match)
+    """Each pair of like figures the claim compares: the ratio and difference said; a change or factor it states judged
+    (unless the arithmetic check already judged it)."""
+    if any(doc.calculations[i]["calculator"] == "ratio" for i in claim.calculations):
+        return None  # the sentence's stated change is already judged (or found to pair unlike kinds)
     index = doc.claims.index(claim) if claim in doc.claims else 0
     pairs = _pairs_within(doc, claim) or _respectively(doc, claim, index)
-    stated = next((f for f in claim.figures if f.quantity == "ratio" and f.value > 1), None)
+    stated = next((f for f in claim.figures if f.quantity in _STATED and f.value), None)
     if not pairs:
         found = _across(doc, claim, index)
         if found is None:
@@ -193,20 +199,22 @@ def comparison(doc: Document, claim: Claim) -> Result | None:
             return Result([], "needs_more", messages(doc.lang)["verdicts"]["compare_setups"].format(
                 x=x.quote, y=y.quote, a=setups[0], b=setups[1]))
         pairs = [(x, y)]
+    if stated is not None and (len(pairs) != 1 or stated.quantity == "speedup" and verdicts.kind(pairs[0][0].quantity) not in _SPEED_KINDS):
+        return None  # which pair the change is about, or a speed-up over sizes, is an uncertain reading (arithmetic says so)
     calculations, reasons = [], []
     for x, y in pairs:
         if not (x.value and y.value) or not verdicts.possible(x.quantity, x.value) or not verdicts.possible(y.quantity, y.value):
             continue
-        judged = stated if stated is not None and len(pairs) == 1 else None
-        big, small = (x, y) if x.value >= y.value else (y, x)
-        ran = _ratio(doc, big, small, judged) if judged is not None else _ratio(doc, x, y)
+        ran = _ratio(doc, x, y, stated) if stated is not None else _ratio(doc, x, y)
         if ran is None:
             continue
         calculations.append(ran[0])
-        if judged is not None:
+        if stated is not None:
             verdict = "consistent" if ran[1]["consistent"] else "inconsistent"
-            shown = f"{ran[1]['factor']:.1f}".rstrip("0").rstrip(".") + "x"
-            return Result(calculations, verdict, messages(doc.lang)["verdicts"][verdict].format(stated=judged.quote, computed=shown))
+            factor = ran[1]["factor"]
+            shown = _share(abs(ran[1]["change"])) if stated.quantity == "percent_change" else \
+                f"{max(factor, 1 / factor):.2f}".rstrip("0").rstrip(".") + "x"
+            return Result(calculations, verdict, messages(doc.lang)["verdicts"][verdict].format(stated=stated.quote, computed=shown))
         reasons.append(_words(doc, x, y, ran[1]["factor"]))
     if not calculations:
         return None

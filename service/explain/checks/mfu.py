@@ -20,7 +20,8 @@ def mfu(doc: Document, claim: Claim) -> Result | None:
     rate = next((f for f in claim.figures if f.quantity in ("tokens_per_s", "tokens_per_s_per_chip", "step_time_s")), None)
     if stated is None and rate is None:
         return None
-    if rate is None and any(f.quantity in ("peak_flop_per_s", "flop_per_s_per_chip", "achieved_flop_per_s") for f in claim.figures):
+    if rate is None and (any(f.quantity in ("peak_flop_per_s", "flop_per_s_per_chip", "achieved_flop_per_s") for f in claim.figures)
+                         or sum(f.quantity == "mfu" for f in claim.figures) >= 2):  # two MFUs compared (comparison)
         return None  # an MFU with its rate per chip or the peak it was taken on (achieved_rate, rebased_mfu): no throughput asked
     inputs = Inputs(doc.lang)
     missing = []
