@@ -33,6 +33,11 @@ def test_from_to_reads_as_a_change_from_the_first_figure():
     assert "900 ms vs 270 ms" not in claim.why  # figures of two different pairs are never compared
 
 
+def test_a_range_is_not_a_comparison():
+    doc, claim = _claim("The library gets an MFU between 53% and 57% on these runs.", "MFU")
+    assert "ratio" not in _calculators(doc, claim) and " vs " not in claim.why
+
+
 def test_a_large_factor_is_said_as_times():
     _, claim = _claim("The forward pass takes 480 ms under ZeRO-3. Under ZeRO-2 the forward pass takes only 60 ms.", "ZeRO-2")
     assert "about 8 times as much" in claim.why

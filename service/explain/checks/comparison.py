@@ -13,6 +13,7 @@ from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
 LOOK_BACK = 3  # claims searched for the other side of a comparison that spans sentences
+_RANGE = re.compile(r"\b(?:between|ranging from|range of)\s*$|بين\s*$", re.I)
 _TOWARDS = re.compile(r"\bto\b|→|->|إلى")
 _ARTICLE = re.compile(r"^(?:[وبفلك]?ال)(?=\w{3})")  # Arabic "the" and its clitics: الحوسبة and حوسبة are one word
 _STATED = ("percent_change", "ratio", "speedup", "reduction_factor")  # a change the text states for its pair
@@ -45,6 +46,8 @@ def _pairs_within(doc: Document, claim: Claim) -> list[tuple]:
     befores = [f for f in figs if f.role == "before"]
     pairs = []
     for before in befores:
+        if _RANGE.search(doc.text[max(0, before.start - 16):before.start]):
+            continue  # "between 53% and 57%" is a range, not a change from one to the other
         after = next((f for f in figs if f.role == "after" and f.start > before.start and _group(f) == _group(before)), None)
         if after is not None:
             pairs.append((after, before))
