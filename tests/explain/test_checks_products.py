@@ -31,6 +31,12 @@ def test_a_systems_total_over_its_chips_is_the_per_chip_rate():
     assert claim.verdict == "consistent"
 
 
+def test_a_total_over_a_per_chip_peak_is_the_chip_count():
+    # Google Cloud TPU v4 docs: 275 TFLOPS (bf16) per chip; 1,100 / 275 = 4 chips
+    _, claim = _claim("The slice totals 1,100 TFLOPS: each TPU v4 chip has 275 TFLOPS for BF16.", "1,100")
+    assert "= 4 chips" in claim.why
+
+
 def test_global_batch_over_micro_batch_and_dp_is_the_micro_batch_count():
     # Megatron-LM's rule, num_micro_batches = global_batch_size / (micro_batch_size x data_parallel_size)
     # (megatron/core/num_microbatches_calculator.py); Narayanan et al. 2021, Table 1: the 1T model on 3072 GPUs, batch 3072

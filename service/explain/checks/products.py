@@ -68,6 +68,15 @@ def per_chip_total(doc: Document, claim: Claim) -> Result | None:
     """"9,216 chips give 42.5 exaflops" with "4,614 TFLOPs" per chip stated: the total over the chips against it."""
     total = next((f for f in claim.figures if f.quantity in ("peak_flop_per_s_total", "flop_per_s")), None)
     count = next((f for f in claim.figures if f.quantity == "n_chips"), None)
+    own_per = next((f for f in claim.figures if f.quantity == "peak_flop_per_s"), None)
+    if total is not None and count is None and own_per is not None and own_per.value:
+        # "totals 2,200 TFLOPS: each chip has 275 TFLOPS": the chip count the two imply, said
+        index = _arith(doc, f"{total.value:g} / {own_per.value:g}", f"{total.quote} / {own_per.quote}", None)
+        if index is None:
+            return None
+        value = doc.calculations[index]["outputs"]["value"]
+        return Result([index], None, messages(doc.lang)["verdicts"]["chips_implied"].format(
+            total=total.quote, per=own_per.quote, computed=f"{value:.3g}"))
     if total is None or count is None or not count.value:
         return None
     per = unique(doc, claim, "peak_flop_per_s", "flop_per_s_per_chip")
