@@ -107,3 +107,15 @@ def test_a_factor_between_two_mfus_is_judged(said, verdict):
     # 48% / 12.2% = 3.93; "4x" covers 3.5x-4.5x (the rounding of its last digit)
     _, claim = _claim(f"Our MFU is 12.2% vs 48% for the reference, {said}.", "MFU")
     assert claim.verdict == verdict, claim.why
+
+
+def test_rows_of_a_log_are_compared_with_the_first_row():
+    # no published figure: each row's MFU against the first row's (30% / 20% = 1.5; 20% / 4% = 5 times)
+    text = ('Results on 64 GPUs:\n"A": memory: 60GiB  tps: 100  mfu: 20%\n"B": memory: 55GiB  tps: 150  mfu: 30%\n'
+            '"C": memory: 70GiB  tps: 20  mfu: 4%')
+    doc = analyse(text, "en")
+    rows = [c for c in doc.claims if "mfu" in c.quote]
+    assert len(rows) == 3 and " vs " not in rows[0].why
+    assert "30% vs 20%: 150% of it, about 50% higher" in rows[1].why
+    assert "20% vs 4%: about 5 times as much" in rows[2].why
+    assert all(c.verdict != "needs_more" for c in rows)  # a row's MFU is not asked for a model size it never gives

@@ -28,7 +28,8 @@ def _rules() -> dict:
     rule = verdicts.table()["comparison"]
     return {"groups": {q: i for i, group in enumerate(rule["groups"]) for q in group},
             "within": re.compile(rule["cues_within"], re.I), "across": re.compile(rule["cues_across"], re.I),
-            "respectively": re.compile(rule["respectively"], re.I), "stop": set(rule["not_subjects"])}
+            "respectively": re.compile(rule["respectively"], re.I), "stop": set(rule["not_subjects"]),
+            "row_fields": rule["row_fields"]}
 
 
 def _group(fig) -> int | None:
@@ -75,6 +76,35 @@ def _respectively(doc: Document, claim: Claim, index: int) -> list[tuple]:
     if any(_group(a) != _group(b) for a, b in zip(now, before)):
         return []
     return list(zip(now, before))
+
+
+def table_row(doc: Document, claim: Claim) -> bool:
+    """Whether the claim is a row of a table or log: the sentence before or after states the same quantities."""
+    index = doc.claims.index(claim) if claim in doc.claims else -1
+    shape = [f.quantity for f in claim.figures]
+    if len(shape) < 2 or index < 0:
+        return False
+    near = doc.claims[max(0, index - 1):index] + doc.claims[index + 1:index + 2]
+    return any([f.quantity for f in c.figures] == shape for c in near)
+
+
+def _rows(doc: Document, claim: Claim, index: int) -> list[tuple]:
+    """Rows of one table or log (consecutive sentences stating the same quantities, "tps: 128  mfu: 33.88%"): the row's
+    headline figure (MFU, else a throughput or step time) against the first row's."""
+    shape = [f.quantity for f in claim.figures]
+    if len(shape) < 2 or index == 0:
+        return []
+    first = index
+    while first > 0 and [f.quantity for f in doc.claims[first - 1].figures] == shape:
+        first -= 1
+    if first == index:
+        return []
+    field = next((q for q in _rules()["row_fields"] if q in shape), None)
+    if field is None:
+        return []
+    x = next(f for f in claim.figures if f.quantity == field)
+    y = next(f for f in doc.claims[first].figures if f.quantity == field)
+    return [(x, y)]
 
 
 def _words_of(claim: Claim) -> list[str]:
@@ -190,7 +220,7 @@ def comparison(doc: Document, claim: Claim) -> Result | None:
     if any(doc.calculations[i]["calculator"] == "ratio" for i in claim.calculations):
         return None  # the sentence's stated change is already judged (or found to pair unlike kinds)
     index = doc.claims.index(claim) if claim in doc.claims else 0
-    pairs = _pairs_within(doc, claim) or _respectively(doc, claim, index)
+    pairs = _pairs_within(doc, claim) or _respectively(doc, claim, index) or _rows(doc, claim, index)
     stated = next((f for f in claim.figures if f.quantity in _STATED and f.value), None)
     if not pairs:
         found = _across(doc, claim, index)

@@ -6,6 +6,7 @@ from calculators import catalog
 
 from service.explain import restate
 from service.explain.checks import verdicts
+from service.explain.checks.comparison import table_row
 from service.explain.checks.core import (Inputs, Result, chip_inputs, chips, compare, computed, figure, model_inputs, n_chips,
                                          needs_more, params_missing, run)
 from service.explain.document import Claim, Document
@@ -20,6 +21,7 @@ def mfu(doc: Document, claim: Claim) -> Result | None:
     rate = next((f for f in claim.figures if f.quantity in ("tokens_per_s", "tokens_per_s_per_chip", "step_time_s")), None)
     if stated is None and rate is None:
         return None
+    own_rate = rate
     if rate is None and (any(f.quantity in ("peak_flop_per_s", "flop_per_s_per_chip", "achieved_flop_per_s") for f in claim.figures)
                          or sum(f.quantity == "mfu" for f in claim.figures) >= 2):  # two MFUs compared (comparison)
         return None  # an MFU with its rate per chip or the peak it was taken on (achieved_rate, rebased_mfu): no throughput asked
@@ -53,7 +55,9 @@ def mfu(doc: Document, claim: Claim) -> Result | None:
     if not chip_inputs(doc, claim, inputs):
         missing.append("peak_flop_per_s")
     if missing:
-        return needs_more(doc, missing) if stated is not None else None
+        if stated is None or (set(claim.kinds) <= {"measurement"} and (own_rate is None or table_row(doc, claim))):
+            return None  # a reported MFU nobody asked to verify (a log line, a table row): listing what is missing is noise
+        return needs_more(doc, missing)
     index = run(doc, "mfu", inputs)
     if index is None:
         return None
