@@ -165,10 +165,12 @@ def _is_claim(kinds: list[str], frame, figures: list, term_ids: set[str], senten
         return True
     if len(sentence.split()) < 3 or sentence.rstrip().endswith(":"):
         return False  # headings and labels ("Key insight:") announce, they do not claim
-    if any(f.quantity in MEASURED | LAYOUT | {"expression", "params", "tokens", "active_params"} for f in figures):
+    if any(f.quantity in MEASURED | LAYOUT | {"expression", "params", "tokens", "active_params", "weights_bytes"} for f in figures):
         return True
     if sum(f.quantity == "bandwidth_bytes_per_s" for f in figures) >= 2:
         return True  # a link speed restated in other units ("400 Gbps (50 GB/s)") is a conversion to check
+    if sum(f.quantity in ("peak_flop_per_s", "peak_flop_per_s_total") for f in figures) >= 2:
+        return True  # two peaks side by side (sparse and dense, or the one an MFU was based on) are a check to make
     return bool(term_ids) and bool({"requirement", "cause", "comparison"} & set(kinds))
 
 

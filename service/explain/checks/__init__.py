@@ -7,11 +7,14 @@ module of its own and returns a Result (or None when the claim is not its kind);
 from service.explain.checks import arithmetic, pp_necessity
 from service.explain.checks.bandwidth import bits_and_bytes, bus_bandwidth, collective_time
 from service.explain.checks.bubble import bubble
+from service.explain.checks.comparison import comparison
 from service.explain.checks.core import Result
 from service.explain.checks.flops import training_flops
 from service.explain.checks.layout import layout
 from service.explain.checks.memory import memory, precision_change
 from service.explain.checks.mfu import achieved_rate, mfu
+from service.explain.checks.peak import rebased_mfu, share_of_peak, sparsity_peak
+from service.explain.checks.products import bits_to_bytes, experts_per_chip, flops_per_token, mesh, implied_mfu, microbatches, per_chip_total, stated_product
 from service.explain.checks.roofline import roofline
 from service.explain.checks.training_time import computation, hours_over_chips, training_time
 from service.explain.document import Claim, Document
@@ -19,8 +22,9 @@ from service.i18n.messages import messages
 
 PP_FRAMES = ("pp_only_when_dp_bound", "pp_not_needed", "fast_links_no_pp", "dp_comms_bound", "pp_needed")
 # In order: the first that reaches a verdict other than "explained" ends the claim's checks.
-CHECKERS = (computation, bubble, achieved_rate, mfu, hours_over_chips, training_time, bus_bandwidth, collective_time,
-            bits_and_bytes, precision_change, memory, roofline, layout, training_flops)
+CHECKERS = (computation, bubble, implied_mfu, achieved_rate, rebased_mfu, sparsity_peak, mfu, hours_over_chips, training_time, per_chip_total,
+            microbatches, bus_bandwidth, collective_time, bits_and_bytes, bits_to_bytes, precision_change, stated_product, memory, roofline,
+            layout, training_flops, mesh, experts_per_chip, flops_per_token, share_of_peak, comparison)
 
 
 def _apply(claim: Claim, result: Result) -> None:
@@ -68,6 +72,8 @@ def check_claim(doc: Document, claim: Claim) -> None:
 def _finish(doc: Document, claim: Claim) -> None:
     """A why for every claim (an explained one says so in words) and its confidence from its calculations' inputs."""
     claim.placeholder_why = not claim.why
+    if doc.lang == "ar":  # reasons joined by the checkers take the Arabic semicolon
+        claim.why = claim.why.replace("; ", "؛ ")
     if not claim.why:
         words = messages(doc.lang)["verdicts"]
         kind = next((k for k in ("question", "requirement", "cause", "comparison") if k in claim.kinds), "default")

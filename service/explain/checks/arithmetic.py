@@ -36,12 +36,15 @@ _TOKEN = _rx(r"(?P<num>" + _NUM + r")|(?P<op>\s+[-−–]\s+|\s*(?:[+*/×·÷^]|
 # A claim can hold arithmetic only where a digit meets an operator or an equals sign.
 _MAYBE = _rx(r"\d\s*(?:[-−+*/×·÷^=≈~)]|\\times|\\cdot|x\s*\d|[⁰¹²³⁴⁵⁶⁷⁸⁹])|[=≈]\s*\d")
 _SYMBOL = _rx(r"([A-Za-z](?:_\{?\\?(?:text\{)?\w+\}?\}?)?)\s*$")
+_SQRT = _rx(r"\bsqrt\s{0,0}\(")
+_FUNCTION = _rx(r"(?:\b(?:sqrt|cbrt|log\d*|ln|exp|sin|cos|tan|min|max|abs|root)|√|∛)\s*\(?\s*$", re.I)
 _SYMBOLIC_RATIO = _rx(r"\bC\s*/\s*W\w*(?:_\S+)?")
 _CHIP_NOUN = _rx(r"^[`'\")\s]*(?:chips?|GPUs?|TPUs?|devices?|accelerators?)\b", re.I)
 _APPROX = _rx(r"~|≈|about|approx|roughly|around|nearly", re.I)
 _THAN = _rx(r"\bthan\s+(?:the\s+|that\s+of\s+)?$", re.I)
 _FASTER = _rx(r"faster|speed", re.I)
 _TIMES = {"time_s", "step_time_s", "latency_s"}
+_PHASE = _rx(r"\bphase|\bstage\b|long[- ]context|anneal|pre-?train|fine-?tun|warm-?up|post-?train|مرحلة", re.I)
 _DEGREES = ("dp_degree", "tp_degree", "pp_degree", "cp_degree")
 _SPEED_KINDS = {"time", "throughput", "compute_rate", "bandwidth"}
 RANK = {"inconsistent": 3, "consistent": 2, "needs_more": 1, "explained": 0}
@@ -90,8 +93,26 @@ def equations(claim: Claim) -> tuple[list[dict], dict[str, SimpleNamespace]]:
     return CACHE.get("equations", claim.quote, lambda: _read_equations(claim), limit=257)
 
 
+def _sqrt_as_power(text: str) -> str:
+    """"sqrt(a * b)" rewritten as "(a * b)^0.5" (same length, so every position still points into the claim)."""
+    while True:
+        m = _SQRT.search(text)
+        if m is None:
+            return text
+        depth, end = 0, None
+        for i in range(m.end() - 1, len(text)):
+            depth += {"(": 1, ")": -1}.get(text[i], 0)
+            if depth == 0:
+                end = i
+                break
+        if end is None or ")" in text[end + 1:end + 2]:
+            return text
+        inner = text[m.end():end]
+        text = text[:m.start()] + "(" + inner + ")^0.5" + text[end + 1:]
+
+
 def _read_equations(claim: Claim) -> tuple[list[dict], dict[str, SimpleNamespace]]:
-    text = claim.quote
+    text = _sqrt_as_power(claim.quote)
     toks = _tokens(text)
     segments, current = [], []
     for tok in toks:
@@ -105,6 +126,8 @@ def _read_equations(claim: Claim) -> tuple[list[dict], dict[str, SimpleNamespace
         segments.append(current)
     found, symbols = [], {}
     for segment in segments:
+        if _FUNCTION.search(text[:segment[0][1]]):
+            continue  # an argument of a function the evaluator does not know (log, √, exp): not parsed fully, not checked
         parts = _parts(segment)
         if not parts[0] and len(parts) > 1:  # "=..." after prose: an assignment (C=...) or a chained result
             symbol = _SYMBOL.search(text[:segment[0][1]])
@@ -153,6 +176,11 @@ def _stated_value(claim: Claim, result: dict) -> tuple[float, float, str | None]
         result["quote"] = fig.quote  # "70 million seconds", not "70"
         return result["value"], fig.value, fig.quantity
     return result["value"], result["value"], None
+
+
+def tolerance_of(quote: str, value: float, approx: bool) -> float:
+    """The written-arithmetic tolerance of a stated result (public for the checks that judge a stated change)."""
+    return _tolerance(quote, value, approx)
 
 
 def _tolerance(quote: str, value: float, approx: bool) -> float:
@@ -444,6 +472,12 @@ def _chip_count(doc: Document, claim: Claim):
     return figure(doc, claim, "n_chips")
 
 
+def _sentence_at(doc: Document, fig) -> str:
+    """The claim a figure is stated in (or the text around it)."""
+    claim = next((c for c in doc.claims if c.start <= fig.start < c.end), None)
+    return claim.quote if claim is not None else doc.text[max(0, fig.start - 80):fig.end + 80]
+
+
 def _time_from_flops(doc: Document, claim: Claim, outcome: Outcome) -> None:
     """A training time stated with the total FLOPs, chips, per-chip peak and MFU it follows from."""
     stated = next((f for f in claim.figures if f.quantity in ("time_s", "chip_hours")), None)
@@ -462,6 +496,9 @@ def _time_from_flops(doc: Document, claim: Claim, outcome: Outcome) -> None:
         inputs.text("peak_flop_per_s", peak)
     if chips is None or mfu is None or (peak is None and not chip_inputs(doc, claim, inputs)):
         return
+    borrowed = [f for f in (flops, mfu, chips) if f not in claim.figures]
+    if borrowed and (_PHASE.search(claim.quote) or any(_PHASE.search(_sentence_at(doc, f)) for f in borrowed)):
+        return  # "The annealing phase took 12 days": the FLOPs and MFU of another sentence are another phase's
     inputs.text("n_chips", chips)
     inputs.text("mfu", mfu)
     index = run(doc, "training_time", inputs)
@@ -470,7 +507,13 @@ def _time_from_flops(doc: Document, claim: Claim, outcome: Outcome) -> None:
     outcome.calculations.append(index)
     out = doc.calculations[index]["outputs"]
     key = "chip_hours" if stated.quantity == "chip_hours" else "time_s"
+    before = len(outcome.items)
     _judge(doc, outcome, stated.quote, stated.value, out[key], restate.value(key, out[key]), stated.approx)
+    if borrowed and outcome.items[before][0] == "inconsistent":
+        # figures from other sentences may be another run's: a disagreement built on them is an uncertain reading
+        names = messages(doc.lang)["quantity_names"]
+        outcome.items[before] = ("needs_more", messages(doc.lang)["verdicts"]["needs_more"].format(
+            missing=", ".join(names.get(f.quantity, f.quantity) for f in borrowed)))
 
 
 def check(doc: Document, claim: Claim) -> Result | None:

@@ -11,6 +11,10 @@ def bubble(doc: Document, claim: Claim) -> Result | None:
     stated = [f for f in claim.figures if f.quantity == "bubble_fraction"]
     if not stated and not (has(claim, "pp_degree") and has(claim, "microbatches")):
         return None
+    if not has(claim, "pp_degree"):
+        inferred = _depth_from_bubbles(doc, claim, stated)
+        if inferred is not None:
+            return inferred
     pp = figure(doc, claim, "pp_degree")
     if pp is None:
         return needs_more(doc, ["pp_degree"])
@@ -78,3 +82,39 @@ def _microbatches(doc: Document, claim: Claim, inputs: Inputs, pp, before) -> st
                        batch=batch.quote, dp=dp[1])
         return "assumed"
     return None
+
+
+def _depth_from_bubbles(doc: Document, claim: Claim, stated: list) -> Result | None:
+    """"the bubble went from 47% to 30% (M=8 -> 16)" with no depth in the sentence: 1F1B's (p-1)/(m+p-1) solved for p
+    from each pair; when both give one whole depth, pipeline_bubble with it reproduces both (explained: p is inferred)."""
+    counts = [f for f in claim.figures if f.quantity == "microbatches"]
+    pairs = []
+    for role in ("before", "after"):
+        b = next((f for f in stated if f.role == role), None)
+        m = next((f for f in counts if f.role == role), None)
+        if b is None or m is None or not 0 < b.value < 1:
+            return None
+        pairs.append((b, m))
+    depths = [1 + b.value * m.value / (1 - b.value) for b, m in pairs]
+    depth = round(sum(depths) / len(depths))
+    if depth < 2 or any(abs(d - depth) > 0.35 for d in depths):
+        return None
+    result = Result()
+    shown = []
+    for b, m in pairs:
+        inputs = Inputs(doc.lang)
+        inputs.derived("pp_degree", depth, f"{pairs[0][0].quote} at {pairs[0][1].quote} and {pairs[1][0].quote} at {pairs[1][1].quote}")
+        inputs.text("microbatches", m)
+        inputs.values["schedule"] = "1f1b"
+        inputs.sources["schedule"] = {"source": "assumed", "why": messages(doc.lang)["assumed"]["one_f_one_b"]}
+        index = run(doc, "pipeline_bubble", inputs)
+        if index is None:
+            return None
+        result.calculations.append(index)
+        value = doc.calculations[index]["outputs"]["bubble_fraction"]
+        if compare(doc, b, value, "bubble_fraction").verdict != "consistent":
+            return None
+        shown.append(f"({depth}-1)/({m.value:g}+{depth}-1) = {restate.value('bubble_fraction', value)}")
+    result.why = messages(doc.lang)["verdicts"]["depth_from_bubbles"].format(
+        first=pairs[0][0].quote, second=pairs[1][0].quote, depth=depth, working=", ".join(shown))
+    return result

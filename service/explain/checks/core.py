@@ -49,6 +49,11 @@ class Inputs:
         self.values[name] = fig.value
         self.sources[name] = {"source": "text", "quote": fig.quote}
 
+    def text_with(self, name: str, value, quote: str, catalog: str) -> None:
+        """An input built from the text's figure (quoted) and a catalog value (named): the text's number is in it."""
+        self.values[name] = value
+        self.sources[name] = {"source": "text", "quote": quote, "with": catalog}
+
     def catalog(self, name: str, value, origin: str) -> None:
         self.values[name] = value
         self.sources[name] = {"source": "catalog", "from": origin}
@@ -77,6 +82,26 @@ def figure(doc: Document, claim: Claim, *quantities: str):
                 if fig.quantity == quantity and fig.role != "after":
                     return fig
     return None
+
+
+def unique(doc: Document, claim: Claim, *quantities: str):
+    """The claim's own figure of the first of `quantities`, else the text's when every figure of it there has one value
+    (one set-up); None when two values compete (two runs, phases or settings: which one the claim means is uncertain)."""
+    for quantity in quantities:
+        own = next((f for f in claim.figures if f.quantity == quantity and f.role != "after"), None)
+        if own is not None:
+            return own
+    for quantity in quantities:
+        found = [f for f in doc.figures if f.quantity == quantity]
+        if found and all(abs(f.value - found[0].value) <= 0.01 * abs(found[0].value) for f in found):
+            return found[0]
+    return None
+
+
+def competing(doc: Document, quantity: str) -> list:
+    """The text's figures of `quantity` when they hold more than one value (else an empty list)."""
+    found = [f for f in doc.figures if f.quantity == quantity]
+    return found if len({round(f.value, 6) for f in found}) > 1 else []
 
 
 def after(claim: Claim, quantity: str):
@@ -212,6 +237,12 @@ def run(doc: Document, name: str, inputs: Inputs) -> int | None:
     result["_key"] = key
     doc.calculations.append(result)
     return len(doc.calculations) - 1
+
+
+def discard(doc: Document, index: int) -> None:
+    """Take back the calculation just run when its result is no finding (it is the last, and no claim cites it yet)."""
+    if index == len(doc.calculations) - 1 and not any(index in c.calculations for c in doc.claims):
+        doc.calculations.pop()
 
 
 def _sources(result: dict, inputs: Inputs, lang: str) -> dict:

@@ -1,12 +1,23 @@
 """Total training FLOPs for the tokens and model the text states."""
 
-from service.explain.checks.core import Inputs, Result, compare, computed, model_inputs, run
+from service.explain.checks.core import Inputs, Result, compare, computed, model_inputs, run, unique
 from service.explain.document import Claim, Document
 
 
 def training_flops(doc: Document, claim: Claim) -> Result | None:
     """training_flops (6 x parameters x tokens) against the FLOPs the text states, or said when it states none."""
     tokens = next((f for f in claim.figures if f.quantity == "tokens"), None)
+    stated = next((f for f in claim.figures if f.quantity == "total_flops"), None)
+    if tokens is None and stated is not None:
+        tokens = unique(doc, claim, "tokens")  # "Estimated FLOPs: 3.8e25" under a list of one run's tokens and size
+        if tokens is None:
+            return None
+        inputs = Inputs(doc.lang)
+        if not model_inputs(doc, claim, inputs):
+            return None
+        inputs.text("tokens", tokens)
+        index = run(doc, "training_flops", inputs)
+        return None if index is None else compare(doc, stated, doc.calculations[index]["outputs"]["total_flops"], "total_flops", [index])
     # a model size stated beside its training tokens is a computation a reader wants, measured or not
     if tokens is None or not ("measurement" in claim.kinds or any(f.quantity in ("params", "active_params") for f in claim.figures)):
         return None

@@ -2,10 +2,15 @@
 
 import re
 
+from calculators import catalog
+
 from service.explain import restate
+from service.explain.checks import verdicts
+from service.explain.checks.comparison import table_row
 from service.explain.checks.core import (Inputs, Result, chip_inputs, chips, compare, computed, figure, model_inputs, n_chips,
                                          needs_more, params_missing, run)
 from service.explain.document import Claim, Document
+from service.i18n.messages import join_names, messages
 
 _FP8 = re.compile(r"\bfp8\b|\bfloat8\b|\be4m3\b", re.I)
 
@@ -16,6 +21,10 @@ def mfu(doc: Document, claim: Claim) -> Result | None:
     rate = next((f for f in claim.figures if f.quantity in ("tokens_per_s", "tokens_per_s_per_chip", "step_time_s")), None)
     if stated is None and rate is None:
         return None
+    own_rate = rate
+    if rate is None and (any(f.quantity in ("peak_flop_per_s", "flop_per_s_per_chip", "achieved_flop_per_s") for f in claim.figures)
+                         or sum(f.quantity == "mfu" for f in claim.figures) >= 2):  # two MFUs compared (comparison)
+        return None  # an MFU with its rate per chip or the peak it was taken on (achieved_rate, rebased_mfu): no throughput asked
     inputs = Inputs(doc.lang)
     missing = []
     rate = figure(doc, claim, "tokens_per_s", "tokens_per_s_per_chip")
@@ -46,7 +55,9 @@ def mfu(doc: Document, claim: Claim) -> Result | None:
     if not chip_inputs(doc, claim, inputs):
         missing.append("peak_flop_per_s")
     if missing:
-        return needs_more(doc, missing) if stated is not None else None
+        if stated is None or (set(claim.kinds) <= {"measurement"} and (own_rate is None or table_row(doc, claim))):
+            return None  # a reported MFU nobody asked to verify (a log line, a table row): listing what is missing is noise
+        return needs_more(doc, missing)
     index = run(doc, "mfu", inputs)
     if index is None:
         return None
@@ -65,9 +76,9 @@ def achieved_rate(doc: Document, claim: Claim) -> Result | None:
     rate = next((f for f in claim.figures if f.quantity in ("flop_per_s_per_chip", "achieved_flop_per_s")), None)
     if stated is None or rate is None:
         return None
-    found = chips(doc, claim)
+    found = [c for c in chips(doc, claim) if not doc.named_only_generically(c)]
     if not found:
-        return needs_more(doc, ["peak_flop_per_s"])
+        return _implied_peak(doc, rate, stated)  # "per GPU": the peak the share implies, not a guessed chip's
     chip = found[0]
     precision = "fp8" if _FP8.search(claim.quote) and chip.get("peak_fp8_flop_per_s") else "bf16"
     peak = chip.get(f"peak_{precision}_flop_per_s")
@@ -75,14 +86,33 @@ def achieved_rate(doc: Document, claim: Claim) -> Result | None:
         return needs_more(doc, ["peak_flop_per_s"])
     inputs = Inputs(doc.lang)
     expression = f"{rate.value / 1e12:g} TFLOP/s / {peak / 1e12:g} TFLOP/s"  # the working reads "420 TFLOP/s / 989 TFLOP/s"
-    if doc.named_only_generically(chip):  # "per GPU": which GPU's peak is our assumption, said in words
-        inputs.assumed("expression", expression, "generic_peak", chip=chip["name"], precision=precision,
-                       peak=restate.value("peak_flop_per_s", peak), bare=re.sub(r"^(?:NVIDIA|Google|AMD)\s+", "", chip["name"]))
-        inputs.sources["rate"] = {"source": "text", "quote": rate.quote}  # the text's own figure, for the grounding rule
-    else:
-        inputs.derived("expression", expression,
-                       f"{rate.quote} / {chip['name']} dense {precision} peak ({peak / 1e12:g} TFLOP/s, data/hardware.json)")
+    inputs.text_with("expression", expression, rate.quote, f"{chip['name']} dense {precision} peak ({peak / 1e12:g} TFLOP/s, data/hardware.json)")
     index = run(doc, "arithmetic", inputs)
     if index is None:
         return None
     return compare(doc, stated, doc.calculations[index]["outputs"]["value"], "mfu", [index])
+
+
+def _implied_peak(doc: Document, rate, stated) -> Result | None:
+    """"156 TFLOP/s per GPU (50% of peak)" with no chip named: the peak that implies (rate / share), and the catalog chip
+    whose dense peak it is, said in words (explained: which chip it was is the text's to say)."""
+    if not stated.value or not verdicts.possible("mfu", stated.value):
+        return None
+    inputs = Inputs(doc.lang)
+    inputs.values["expression"] = f"{rate.value / 1e12:g} TFLOP/s / {stated.value:g}"
+    inputs.sources["expression"] = {"source": "text", "quote": f"{rate.quote} / {stated.quote}"}
+    index = run(doc, "arithmetic", inputs)
+    if index is None:
+        return None
+    peak = doc.calculations[index]["outputs"]["value"]
+    match = [(c, p) for c in catalog.hardware().entries for p in ("bf16", "fp8")
+             if c.get(f"peak_{p}_flop_per_s") and abs(c[f"peak_{p}_flop_per_s"] - peak) <= 0.01 * peak]
+    m = messages(doc.lang)["verdicts"]
+    shown = restate.value("peak_flop_per_s", peak)
+    names = list(dict.fromkeys(re.sub(r"^(?:NVIDIA|Google|AMD)\s+", "", re.split(r" \(| SXM| PCIe| NVL", c["name"])[0]) for c, _ in match))
+    if match and len({p for _, p in match}) == 1:
+        why = m["implied_peak_chip"].format(rate=rate.quote, share=stated.quote, peak=shown, chips=join_names(names[:3], doc.lang),
+                                            precision=match[0][1].upper())
+    else:
+        why = m["implied_peak"].format(rate=rate.quote, share=stated.quote, peak=shown)
+    return Result([index], None, why)

@@ -57,12 +57,14 @@ def check(doc: Document, claim: Claim) -> Result | None:
     models = (claim.models or doc.models() or (doc.previous.models() if doc.previous else []))[:MAX_MODELS]
     words = Result([], "explained", messages(doc.lang)["pp_verdicts"]["words"])
     if claim.frame != "pp_only_when_dp_bound" and not names_setup and doc.previous is None:
-        return words  # a belief stated in general ("PP is considered necessary at scale") names no set-up to check
+        return None  # a belief stated in general ("PP is considered necessary at scale") names no set-up: nothing to size
     if not chips and not models:
         # no hardware and no model of the text's own: a batch or a degree alone does not make the rule checkable
         stated = any(figure(doc, claim, q) for q in ("global_batch_tokens", "global_batch_sequences", "n_chips"))
-        if claim.frame == "pp_only_when_dp_bound" or not stated:
-            return words  # explained in words, the planner offered
+        if claim.frame == "pp_only_when_dp_bound":
+            return words  # the rule explained in words, the planner offered in one clause
+        if not stated:
+            return None
         return needs_more(doc, ["chip"])
     contrast = None
     if claim.frame == "pp_only_when_dp_bound" and not any(c["id"] == data["contrast_chip"] for c in chips):
@@ -112,8 +114,8 @@ def check(doc: Document, claim: Claim) -> Result | None:
                 runs.append((chip, model, index))
     if missing:
         return needs_more(doc, sorted(missing))
-    if not runs:
-        return words
+    if not runs:  # nothing of the text's own to run it on: the rule is said in words; a report of a set-up needs nothing
+        return words if claim.frame == "pp_only_when_dp_bound" else None
     result = _judge(doc, claim, runs, contrast)
     planned = pp_planner.thesis(doc, claim, runs, chips)
     if planned is not None:  # the thesis put to the layout planner on the same models, chips and batch

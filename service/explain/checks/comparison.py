@@ -1,0 +1,254 @@
+"""Like with like: two figures of one quantity the text compares ("X vs Y", "from X to Y", "only X ... while Y"), as a
+ratio and a difference in plain words; a factor the text states for them is judged under data/verdicts.json."""
+
+import re
+from functools import cache
+
+from service.explain import restate
+from service.explain.checks import verdicts
+from service.explain.checks.arithmetic import tolerance_of
+from service.explain.checks.core import Inputs, Result, run
+from service.explain.checks.memory import precisions_named
+from service.explain.document import Claim, Document
+from service.i18n.messages import messages
+
+LOOK_BACK = 3  # claims searched for the other side of a comparison that spans sentences
+_RANGE = re.compile(r"\b(?:between|ranging from|range of)\s*$|بين\s*$", re.I)
+_TOWARDS = re.compile(r"\bto\b|→|->|إلى")
+_ARTICLE = re.compile(r"^(?:[وبفلك]?ال)(?=\w{3})")  # Arabic "the" and its clitics: الحوسبة and حوسبة are one word
+_STATED = ("percent_change", "ratio", "speedup", "reduction_factor")  # a change the text states for its pair
+_SPEED_KINDS = {"time", "throughput", "compute_rate", "bandwidth"}
+_APPROX = re.compile(r"~|≈|about|approx|roughly|around|nearly|some|حوالي|نحو|تقريب", re.I)
+_WITH = re.compile(r"\b(with|without)\s+([A-Za-z][\w-]+)((?:\s+[A-Za-z][\w-]+)?)", re.I)
+
+
+@cache
+def _rules() -> dict:
+    """data/verdicts.json "comparison": the groups of like quantities, the cue words and the words no subject is made of."""
+    rule = verdicts.table()["comparison"]
+    return {"groups": {q: i for i, group in enumerate(rule["groups"]) for q in group},
+            "within": re.compile(rule["cues_within"], re.I), "across": re.compile(rule["cues_across"], re.I),
+            "respectively": re.compile(rule["respectively"], re.I), "stop": set(rule["not_subjects"]),
+            "row_fields": rule["row_fields"]}
+
+
+def _group(fig) -> int | None:
+    return _rules()["groups"].get(fig.quantity)
+
+
+def _comparable(claim: Claim) -> list:
+    """The claim's figures that a comparison may take (measured quantities of a declared group), in text order."""
+    return [f for f in claim.figures if _group(f) is not None]
+
+
+def _pairs_within(doc: Document, claim: Claim) -> list[tuple]:
+    """(x, y) pairs in one sentence: each 'from y to x', else two like figures joined by a comparison cue."""
+    figs = _comparable(claim)
+    befores = [f for f in figs if f.role == "before"]
+    pairs = []
+    for before in befores:
+        if _RANGE.search(doc.text[max(0, before.start - 16):before.start]):
+            continue  # "between 53% and 57%" is a range, not a change from one to the other
+        after = next((f for f in figs if f.role == "after" and f.start > before.start and _group(f) == _group(before)), None)
+        if after is not None:
+            pairs.append((after, before))
+    if pairs or _rules()["respectively"].search(claim.quote):
+        return pairs  # "A and B for bf16 and fp8 respectively": two settings listed, not compared
+    used: set[int] = set()
+    for first, second in zip(figs, figs[1:]):
+        between = doc.text[first.end:second.start]
+        if id(first) in used or _group(first) != _group(second) or not _rules()["within"].search(between):
+            continue
+        # "X to Y" / "X → Y" reads as a change from X; "X vs Y", "X than Y" compare X with Y
+        pairs.append((second, first) if _TOWARDS.search(between) else (first, second))
+        used.update((id(first), id(second)))
+    return pairs
+
+
+def _respectively(doc: Document, claim: Claim, index: int) -> list[tuple]:
+    """Two sentences listing the same settings "respectively": each figure against the one in the same place before."""
+    if index == 0 or not _rules()["respectively"].search(claim.quote):
+        return []
+    earlier = doc.claims[index - 1]
+    now, before = _comparable(claim), _comparable(earlier)
+    if not _rules()["respectively"].search(earlier.quote) or len(now) != len(before) or len(now) < 2:
+        return []
+    if any(_group(a) != _group(b) for a, b in zip(now, before)):
+        return []
+    return list(zip(now, before))
+
+
+def table_row(doc: Document, claim: Claim) -> bool:
+    """Whether the claim is a row of a table or log: the sentence before or after states the same quantities."""
+    index = doc.claims.index(claim) if claim in doc.claims else -1
+    shape = [f.quantity for f in claim.figures]
+    if len(shape) < 2 or index < 0:
+        return False
+    near = doc.claims[max(0, index - 1):index] + doc.claims[index + 1:index + 2]
+    return any([f.quantity for f in c.figures] == shape for c in near)
+
+
+def _rows(doc: Document, claim: Claim, index: int) -> list[tuple]:
+    """Rows of one table or log (consecutive sentences stating the same quantities, "tps: 128  mfu: 33.88%"): the row's
+    headline figure (MFU, else a throughput or step time) against the first row's."""
+    shape = [f.quantity for f in claim.figures]
+    if len(shape) < 2 or index == 0:
+        return []
+    first = index
+    while first > 0 and [f.quantity for f in doc.claims[first - 1].figures] == shape:
+        first -= 1
+    if first == index:
+        return []
+    field = next((q for q in _rules()["row_fields"] if q in shape), None)
+    if field is None:
+        return []
+    x = next(f for f in claim.figures if f.quantity == field)
+    y = next(f for f in doc.claims[first].figures if f.quantity == field)
+    return [(x, y)]
+
+
+def _words_of(claim: Claim) -> list[str]:
+    """The words of a sentence outside its figures, normalised (lower case, no Arabic article)."""
+    text = claim.quote
+    for fig in claim.figures:
+        text = text.replace(fig.quote, " ")
+    return [_ARTICLE.sub("", w.lower()) for w in re.findall(r"[A-Za-z\u0600-\u06FF]+", text)]
+
+
+def _content(word: str) -> bool:
+    return len(word) >= 4 and word not in _rules()["stop"]
+
+
+def _shared_subject(a: Claim, b: Claim) -> bool:
+    """Whether two sentences measure the same thing: a content word in both ("throughput", "forward time"), not qualified
+    by different words ("tokenizer step" vs "optimizer step" are two things)."""
+    words_a, words_b = _words_of(a), _words_of(b)
+
+    def qualifiers(words: list[str], word: str) -> set[str]:
+        return {words[i - 1] for i, w in enumerate(words) if w == word and i and _content(words[i - 1])}
+
+    for word in {w for w in words_a if _content(w)} & set(words_b):
+        one, other = qualifiers(words_a, word), qualifiers(words_b, word)
+        if not (one and other and not one & other):
+            return True
+    return False
+
+
+def _setups(a: Claim, b: Claim) -> tuple[str, str] | None:
+    """What sets two sentences apart as different set-ups (another chip, model or number format, with vs without X), or None."""
+    for names in (lambda c: {x["name"] for x in c.chips}, lambda c: {x["name"] for x in c.models}, lambda c: set(precisions_named(c.quote))):
+        one, other = names(a), names(b)
+        if one and other and not one & other:
+            return ", ".join(sorted(one)), ", ".join(sorted(other))
+    with_a = {m.group(2).lower(): m.group(0) for m in _WITH.finditer(a.quote)}
+    with_b = {m.group(2).lower(): m.group(0) for m in _WITH.finditer(b.quote)}
+    for word in with_a.keys() & with_b.keys():  # "with activation checkpointing" in one, "without ..." in the other
+        if with_a[word].split()[0].lower() != with_b[word].split()[0].lower():
+            return with_a[word].lower(), with_b[word].lower()
+    return None
+
+
+def _across(doc: Document, claim: Claim, index: int) -> tuple | None:
+    """The other side of a comparison a sentence makes with an earlier one ("... reaching 230 TFLOP/s" after "130 TFLOPS"):
+    (x, y, earlier claim) when the later sentence says it compares, holds one like figure and shares a subject."""
+    figs = _comparable(claim)
+    says_factor = any(f.quantity == "ratio" for f in claim.figures)  # "about 24x the compute of ..." compares too
+    if len(figs) != 1 or not (_rules()["across"].search(claim.quote) or says_factor):
+        return None
+    x = figs[0]
+    for earlier in reversed(doc.claims[max(0, index - LOOK_BACK):index]):
+        like = [f for f in _comparable(earlier) if _group(f) == _group(x)]
+        if not like:
+            continue
+        if len(like) != 1 or not (says_factor or _shared_subject(claim, earlier)):
+            return None
+        return x, like[0], earlier
+    return None
+
+
+def _share(value: float) -> str:
+    text = f"{value * 100:.1f}".rstrip("0").rstrip(".")
+    return f"{text}%"
+
+
+def _difference(value: float) -> str:
+    return f"{abs(value) * 100:.0f}%" if abs(value) >= 0.05 else _share(abs(value))
+
+
+def _words(doc: Document, x, y, factor: float) -> str:
+    """The ratio and the difference of x against y in plain words."""
+    m = messages(doc.lang)["verdicts"]
+    if abs(factor - 1) < 0.005:
+        return m["compare_same"].format(x=x.quote, y=y.quote)
+    if factor >= 2 or factor <= 0.5:
+        big, small, times = (x, y, factor) if factor >= 1 else (y, x, 1 / factor)
+        return m["compare_times"].format(x=big.quote, y=small.quote, factor=f"{times:.1f}".rstrip("0").rstrip("."))
+    key = "compare_lower" if factor < 1 else "compare_higher"
+    return m[key].format(x=x.quote, y=y.quote, share=_share(factor), diff=_difference(factor - 1))
+
+
+def _ratio(doc: Document, x, y, stated=None) -> tuple[int, dict] | None:
+    """The ratio calculator on y -> x, with the change or factor the text states (a factor is taken big over small)."""
+    inputs = Inputs(doc.lang)
+    if stated is not None and stated.quantity != "percent_change" and x.value < y.value:
+        x, y = y, x  # "3.4x lower", "24x the compute": the factor between the two, whichever is larger
+    inputs.text("before", y)
+    inputs.text("after", x)
+    if stated is not None:
+        value = stated.value if stated.quantity == "percent_change" else f"{stated.value:g}x"
+        inputs.values["stated_change"], inputs.sources["stated_change"] = value, {"source": "text", "quote": stated.quote}
+        approx = stated.approx or bool(_APPROX.search(doc.text[max(0, stated.start - 16):stated.start]))
+        inputs.values["tolerance"] = tolerance_of(stated.quote, abs(stated.value), approx)  # "3x" covers 2.5x-3.5x
+        inputs.sources["tolerance"] = {"source": "derived", "from": stated.quote}
+    index = run(doc, "ratio", inputs)
+    return None if index is None else (index, doc.calculations[index]["outputs"])
+
+
+def earlier_side(doc: Document, claim: Claim) -> set[int]:
+    """The ids of the claim's figures another comparison takes as its reference: the 'y' of its own pairs, and every
+    figure of a list the next sentence compares place by place ("... respectively" twice)."""
+    index = doc.claims.index(claim) if claim in doc.claims else 0
+    ids = {id(y) for _, y in _pairs_within(doc, claim)}
+    if index + 1 < len(doc.claims):
+        ids |= {id(y) for _, y in _respectively(doc, doc.claims[index + 1], index + 1)}
+    return ids
+
+
+def comparison(doc: Document, claim: Claim) -> Result | None:
+    """Each pair of like figures the claim compares: the ratio and difference said; a change or factor it states judged
+    (unless the arithmetic check already judged it)."""
+    if any(doc.calculations[i]["calculator"] == "ratio" for i in claim.calculations):
+        return None  # the sentence's stated change is already judged (or found to pair unlike kinds)
+    index = doc.claims.index(claim) if claim in doc.claims else 0
+    pairs = _pairs_within(doc, claim) or _respectively(doc, claim, index) or _rows(doc, claim, index)
+    stated = next((f for f in claim.figures if f.quantity in _STATED and f.value), None)
+    if not pairs:
+        found = _across(doc, claim, index)
+        if found is None:
+            return None
+        x, y, earlier = found
+        setups = _setups(claim, earlier)
+        if setups is not None:
+            return Result([], "needs_more", messages(doc.lang)["verdicts"]["compare_setups"].format(
+                x=x.quote, y=y.quote, a=setups[0], b=setups[1]))
+        pairs = [(x, y)]
+    if stated is not None and (len(pairs) != 1 or stated.quantity == "speedup" and verdicts.kind(pairs[0][0].quantity) not in _SPEED_KINDS):
+        return None  # which pair the change is about, or a speed-up over sizes, is an uncertain reading (arithmetic says so)
+    calculations, reasons = [], []
+    for x, y in pairs:
+        if not (x.value and y.value) or not verdicts.possible(x.quantity, x.value) or not verdicts.possible(y.quantity, y.value):
+            continue
+        ran = _ratio(doc, x, y, stated) if stated is not None else _ratio(doc, x, y)
+        if ran is None:
+            continue
+        calculations.append(ran[0])
+        if stated is not None:
+            verdict = "consistent" if ran[1]["consistent"] else "inconsistent"
+            factor = ran[1]["factor"]
+            shown = _share(abs(ran[1]["change"])) if stated.quantity == "percent_change" else \
+                f"{max(factor, 1 / factor):.2f}".rstrip("0").rstrip(".") + "x"
+            return Result(calculations, verdict, messages(doc.lang)["verdicts"][verdict].format(stated=stated.quote, computed=shown))
+        reasons.append(_words(doc, x, y, ran[1]["factor"]))
+    if not calculations:
+        return None
+    return Result(calculations, None, "; ".join(reasons))

@@ -1,0 +1,155 @@
+"""Share of peak: a rate per chip over the named chip's dense peak at the stated precision (data/hardware.json), and a
+stated peak that is the 2:4-sparsity figure (twice the dense one, data/verdicts.json "sparsity")."""
+
+import re
+from types import SimpleNamespace
+
+from service.explain import restate
+from service.explain.checks import verdicts
+from service.explain.checks.comparison import earlier_side
+from service.explain.checks.core import Inputs, Result, chips, impossible, run
+from service.explain.document import Claim, Document
+from service.i18n.messages import messages
+
+# The format a rate is measured in; 16-bit formats share the bf16 peak (the datasheets list FP16 and BF16 together).
+_PRECISION = re.compile(r"\b(?:mx)?fp8\b|\bfloat8\b|\be4m3\b|\be5m2\b|\bfp8[_-]mx\b|(?P<b16>\bbf16\b|\bbfloat16\b|\bfp16\b|\bfloat16\b|16-bit)"
+                        r"|(?P<other>\bfp32\b|\bfloat32\b|\btf32\b|\b(?:nv|mx)?fp4\b|\bfp64\b|\bint8\b)", re.I)
+_RATES = ("flop_per_s_per_chip", "achieved_flop_per_s")
+_RESPECTIVELY = re.compile(r"\brespectively\b|على التوالي|على الترتيب", re.I)
+
+
+def _formats(text: str) -> list[str | None]:
+    """The formats a text names, in order: 'fp8', 'bf16', or None for one with no peak in the catalog (fp32, fp4)."""
+    return ["bf16" if m.group("b16") else None if m.group("other") else "fp8" for m in _PRECISION.finditer(text)]
+
+
+def _chip(doc: Document, claim: Claim) -> dict | None:
+    """The one chip the claim concerns (its own, else the text's only one); None when it is uncertain or only 'GPU'."""
+    own = [c for c in claim.chips] + [c for c in chips(doc, claim) if any(getattr(f, "chip", None) == c["id"] for f in claim.figures)]
+    found = own or doc.chips()
+    found = [c for c in {c["id"]: c for c in found}.values() if not doc.named_only_generically(c)]  # "per GPU" names none
+    if len(found) != 1:
+        return None
+    return found[0]
+
+
+def _short(chip: dict) -> str:
+    """The catalog chip the peak is taken from, without its vendor ("H100 SXM")."""
+    return re.sub(r"^(?:NVIDIA|Google|AMD)\s+", "", chip["name"].split(" (")[0].split(" NVL")[0])  # a GPU, not its rack
+
+
+def _peak(chip: dict, precision: str | None) -> float | None:
+    return chip.get(f"peak_{precision}_flop_per_s") if precision else None
+
+
+def share_of_peak(doc: Document, claim: Claim) -> Result | None:
+    """"reaching 230 TFLOP/s" on a named H100: 230 / 989 = 23% of the dense BF16 peak, said in words (no MFU stated;
+    achieved_rate judges one that is)."""
+    if any(f.quantity in ("mfu", "hfu") for f in claim.figures):
+        return None
+    rates = [f for f in claim.figures if f.quantity in _RATES]
+    chip = _chip(doc, claim) if rates else None
+    reference = earlier_side(doc, claim) if chip is not None else set()
+    if chip is None:
+        return None
+    named = _formats(claim.quote)
+    if _RESPECTIVELY.search(claim.quote) and len(named) == len(rates):
+        formats = named  # "532 and 557 TFLOPs for BF16 and MXFP8 respectively"
+    elif len(set(named)) <= 1:
+        formats = [named[0] if named else "bf16"] * len(rates)
+    else:
+        return None  # several formats and no telling which rate is which
+    calculations, reasons = [], []
+    name = _short(chip)
+    for rate, precision in zip(rates, formats):
+        peak = _peak(chip, precision)
+        if not peak or id(rate) in reference:  # the baseline of a comparison: its ratio to the newer figure says enough
+            continue
+        inputs = Inputs(doc.lang)
+        inputs.text_with("expression", f"{rate.value / 1e12:g} TFLOP/s / {peak / 1e12:g} TFLOP/s", rate.quote,
+                         f"{chip['name']} dense {precision} peak ({peak / 1e12:g} TFLOP/s, data/hardware.json)")
+        index = run(doc, "arithmetic", inputs)
+        if index is None:
+            continue
+        value = doc.calculations[index]["outputs"]["value"]
+        if not verdicts.possible("mfu", value):
+            # above the dense peak: a rate per node, a sparsity peak or another chip; a misreading, never a finding
+            return impossible(doc, f"{value * 100:,.0f}%", calculations + [index])
+        calculations.append(index)
+        reasons.append(messages(doc.lang)["verdicts"]["share_of_peak"].format(
+            rate=rate.quote, share=restate.value("mfu", value), chip=name, precision=precision.upper(),
+            peak=restate.value("peak_flop_per_s", peak)))
+    if not calculations:
+        return None
+    return Result(calculations, None, "; ".join(reasons))
+
+
+def sparsity_peak(doc: Document, claim: Claim) -> Result | None:
+    """A stated peak equal to twice the named NVIDIA chip's dense peak is its 2:4-sparsity figure: said, with the dense one;
+    a dense figure stated beside it is checked to be half."""
+    rule = verdicts.table()["sparsity"]
+    peaks = [f for f in claim.figures if f.quantity == "peak_flop_per_s"]
+    if not peaks:
+        return None
+    named = [p for p in _formats(claim.quote) if p]
+    precision = named[0] if len(set(named)) == 1 else "bf16" if not named else None
+    candidates = [c for c in list({c["id"]: c for c in claim.chips + chips(doc, claim)}.values()) if c.get("vendor") in rule["vendors"]]
+    found = None
+    for chip in candidates:  # the chip whose dense peak is exactly half a stated one (the value tells which chip it is)
+        dense = _peak(chip, precision)
+        sparse = next((f for f in peaks if dense and abs(f.value - rule["factor"] * dense) <= 0.01 * rule["factor"] * dense), None)
+        if sparse is not None:
+            found = (chip, dense, sparse)
+            break
+    if found is None:
+        return None
+    chip, dense, sparse = found
+    inputs = Inputs(doc.lang)
+    inputs.values["expression"] = f"{sparse.value / 1e12:g} TFLOP/s / {rule['factor']}"
+    inputs.sources["expression"] = {"source": "text", "quote": sparse.quote}
+    stated_dense = next((f for f in peaks if f is not sparse and abs(f.value - dense) <= 0.01 * dense), None)
+    index = run(doc, "arithmetic", inputs)
+    if index is None:
+        return None
+    why = messages(doc.lang)["verdicts"]["sparse_peak"].format(stated=sparse.quote, chip=_short(chip),
+                                                              precision=precision.upper(), dense=restate.value("peak_flop_per_s", dense))
+    return Result([index], "consistent" if stated_dense is not None else None, why)
+
+
+_BASED_ON = re.compile(r"(?:based\s+on|against|relative\s+to|denominator(?:\s+of)?|computed\s+(?:with|from)|using)\W+(?:\w+\W+){0,2}$", re.I)
+
+
+def rebased_mfu(doc: Document, claim: Claim) -> Result | None:
+    """"104% MFU ... based on 312 TFLOPS; the chip is 989": the stated MFU x the peak it was based on / the right peak."""
+    mfu = next((f for f in claim.figures if f.quantity in ("mfu", "hfu")), None)
+    peaks = [f for f in claim.figures if f.quantity == "peak_flop_per_s"]
+    if mfu is None or not peaks:
+        return None
+    old = next((f for f in peaks if _BASED_ON.search(doc.text[max(0, f.start - 40):f.start])), None)
+    if old is None:
+        return None
+    rule = verdicts.table()["sparsity"]
+    others = [f for f in peaks if f is not old and not any(abs(f.value - rule["factor"] * g.value) <= 0.01 * f.value for g in peaks)]
+    if len(others) == 1:
+        new = others[0]
+    else:
+        # "104% MFU on h100 ... based on a100 312 tflops": the dense peak of the other chip the sentence names, quoted
+        # from the text when it states it ("h100 is 989 tflops"), else from data/hardware.json
+        dense = [(c, c.get("peak_bf16_flop_per_s")) for c in claim.chips if c.get("peak_bf16_flop_per_s")]
+        dense = [(c, p) for c, p in dense if abs(p - old.value) > 0.01 * p]
+        if others or len(dense) != 1:
+            return None
+        chip, peak = dense[0]
+        new = next((f for f in doc.figures if f.quantity == "peak_flop_per_s" and abs(f.value - peak) <= 0.01 * peak), None) \
+            or SimpleNamespace(value=peak, quote=f"{_short(chip)} {restate.value('peak_flop_per_s', peak)}")
+    inputs = Inputs(doc.lang)
+    inputs.values["expression"] = f"{mfu.value:g} * {old.value / 1e12:g} / {new.value / 1e12:g}"
+    inputs.sources["expression"] = {"source": "text", "quote": f"{mfu.quote} x {old.quote} / {new.quote}"}
+    index = run(doc, "arithmetic", inputs)
+    if index is None:
+        return None
+    value = doc.calculations[index]["outputs"]["value"]
+    if not verdicts.possible("mfu", value):
+        return impossible(doc, f"{value * 100:,.0f}%", [index])
+    return Result([index], None, messages(doc.lang)["verdicts"]["rebased_mfu"].format(
+        mfu=mfu.quote, old=old.quote, new=new.quote, computed=restate.value("mfu", value)))

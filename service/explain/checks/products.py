@@ -1,0 +1,249 @@
+"""Products and divisions a text implies with its own figures: a size stated as a product (175B x 16 bytes = 2.8 TB),
+a system's rate over its chips, micro-batches per step, experts per GPU, and the MFU that training FLOPs over chips,
+peak and time imply. Figures from other sentences are used only when the text gives one value of them (one set-up)."""
+
+import re
+
+from calculators import catalog
+
+from service.explain import restate
+from service.explain.checks import verdicts
+from service.explain.checks.core import Inputs, Result, chip_inputs, compare, competing, impossible, run, unique, written
+from service.explain.document import Claim, Document
+from service.i18n.messages import join_names, messages
+
+_APPROX = re.compile(r"~|≈|about|approx|roughly|around|nearly|حوالي|نحو|تقريب", re.I)
+_BYTES_PER = {"fp32": 4, "float32": 4, "bf16": 2, "bfloat16": 2, "fp16": 2, "float16": 2, "fp8": 1, "int8": 1}
+_WEIGHT_FORMAT = re.compile(r"\b(fp32|float32|bf16|bfloat16|fp16|float16|fp8|int8)\s+weights\b|\bweights\s+(?:in|at)\s+(fp32|float32|bf16|bfloat16|fp16|float16|fp8|int8)\b", re.I)
+# "8 x 24 Gb", "8 dies of 24 Gb": a size in bits (a lower-case b, not a rate), with the count it is multiplied by
+_BITS_SIZE = re.compile(r"(?:(?<![\w.])(\d+)\s*(?:[x×*]|\w+\s+of)\s*)?(?<![\w.])(\d+(?:\.\d+)?)\s*([KMGT])b(?:its?)?\b(?!\s*/\s*s|ps)")
+_PREFIX = {"K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
+# "a 1x64x4x1 mesh", "(2, 64, 2) mesh", "4x4x4 topology": three or more axis sizes whose product is the device count
+_MESH = re.compile(r"(?<![\w.])(\d+(?:\s*[x×]\s*\d+){2,})(?![\w.])|\((\s*\d+(?:\s*,\s*\d+){2,}\s*)\)")
+_MESH_WORD = re.compile(r"\bmesh\b|\btopology\b|\bshape\b|\baxes\b|\bslice\b|شبكة الأجهزة|طوبولوجيا", re.I)
+_PHASE = re.compile(r"\bphase|\bstage\b|long[- ]context|anneal|pre-?train|fine-?tun|warm-?up|post-?train|مرحلة|المرحلة", re.I)
+_EXPERTS = ("moe_experts", "experts", "n_experts")
+
+
+def _arith(doc: Document, expression: str, quote: str, stated, approx: bool = False, exact: bool = False) -> int | None:
+    """The arithmetic calculator on an expression built from the text's figures, against a stated figure."""
+    rule = verdicts.table()["tolerances"]
+    inputs = Inputs(doc.lang)
+    inputs.values["expression"], inputs.sources["expression"] = expression, {"source": "text", "quote": quote}
+    if stated is not None:
+        share = rule["whole_numbers"]["share"] if exact else rule["written_arithmetic"]["approx_share" if approx else "share"]
+        inputs.values.update(stated_result=stated.value, tolerance=max(share, 1e-9))
+        inputs.sources.update(stated_result={"source": "text", "quote": stated.quote}, tolerance={"source": "derived", "from": stated.quote})
+    return run(doc, "arithmetic", inputs)
+
+
+def _verdict(doc: Document, index: int, stated, quantity: str) -> Result:
+    out = doc.calculations[index]["outputs"]
+    verdict = "consistent" if out["consistent"] else "inconsistent"
+    return Result([index], verdict, messages(doc.lang)["verdicts"][verdict].format(stated=stated.quote, computed=restate.value(quantity, out["value"])))
+
+
+def stated_product(doc: Document, claim: Claim) -> Result | None:
+    """"175B x 16 bytes, or 2.8 TB": parameters x bytes per parameter against the size stated beside them; "FP16 weights
+    are about 350 GB": the text's one parameter count x the format's bytes."""
+    params = next((f for f in claim.figures if f.quantity == "params"), None)
+    per = next((f for f in claim.figures if f.quantity == "bytes_per_param"), None)
+    size = next((f for f in claim.figures if f.quantity in ("bytes_total", "bytes", "weights_bytes", "size_bytes") and f is not per), None)
+    approx = bool(_APPROX.search(claim.quote))
+    if params is not None and per is not None and size is not None:
+        index = _arith(doc, f"{params.value:g} * {per.value:g}", f"{params.quote} x {per.quote}", size, approx)
+        return None if index is None else _verdict(doc, index, size, "bytes")
+    fmt = _WEIGHT_FORMAT.search(claim.quote)
+    if fmt is None or size is None or per is not None:
+        return None
+    params = unique(doc, claim, "params")
+    if params is None:
+        return None
+    width = _BYTES_PER[(fmt.group(1) or fmt.group(2)).lower()]
+    index = _arith(doc, f"{params.value:g} * {width}", f"{params.quote} x {width} bytes ({fmt.group(0)})", size, approx)
+    return None if index is None else _verdict(doc, index, size, "bytes")
+
+
+def per_chip_total(doc: Document, claim: Claim) -> Result | None:
+    """"9,216 chips give 42.5 exaflops" with "4,614 TFLOPs" per chip stated: the total over the chips against it."""
+    total = next((f for f in claim.figures if f.quantity in ("peak_flop_per_s_total", "flop_per_s")), None)
+    count = next((f for f in claim.figures if f.quantity == "n_chips"), None)
+    own_per = next((f for f in claim.figures if f.quantity == "peak_flop_per_s"), None)
+    if total is not None and count is None and own_per is not None and own_per.value:
+        # "totals 2,200 TFLOPS: each chip has 275 TFLOPS": the chip count the two imply, said
+        index = _arith(doc, f"{total.value:g} / {own_per.value:g}", f"{total.quote} / {own_per.quote}", None)
+        if index is None:
+            return None
+        value = doc.calculations[index]["outputs"]["value"]
+        return Result([index], None, messages(doc.lang)["verdicts"]["chips_implied"].format(
+            total=total.quote, per=own_per.quote, computed=f"{value:.3g}"))
+    if total is None or count is None or not count.value:
+        return None
+    per = unique(doc, claim, "peak_flop_per_s", "flop_per_s_per_chip")
+    index = _arith(doc, f"{total.value:g} / {count.value:g}", f"{total.quote} / {count.quote}", per, True)
+    if index is None:
+        return None
+    value = doc.calculations[index]["outputs"]["value"]
+    if per is not None:
+        result = compare(doc, per, value, "peak_flop_per_s", [index])
+        return result
+    return Result([index], None, messages(doc.lang)["verdicts"]["per_chip_total"].format(
+        total=total.quote, chips=count.quote, computed=restate.value("peak_flop_per_s", value)))
+
+
+def microbatches(doc: Document, claim: Claim) -> Result | None:
+    """Global batch / (micro-batch x DP) = micro-batches per step, against the number stated (whole numbers: exact)."""
+    stated = next((f for f in claim.figures if f.quantity == "microbatches"), None)
+    batch = unique(doc, claim, "global_batch_sequences")
+    micro, dp = unique(doc, claim, "micro_batch"), unique(doc, claim, "dp_degree")
+    if batch is None or micro is None or dp is None or not (micro.value and dp.value):
+        return None
+    if stated is None and not all(f in claim.figures for f in (batch, micro, dp)):
+        return None  # the sentence that states the micro-batches (or all three figures) is the one checked
+    expression = f"{batch.value:g} / ({micro.value:g} * {dp.value:g})"
+    index = _arith(doc, expression, f"{batch.quote} / ({micro.quote} x {dp.quote})", stated, exact=True)
+    if index is None:
+        return None
+    value = doc.calculations[index]["outputs"]["value"]
+    why = messages(doc.lang)["verdicts"]["microbatches"].format(batch=batch.quote, micro=micro.quote, dp=dp.quote, computed=restate.value("microbatches", value))
+    if stated is None:
+        return Result([index], None, why)
+    verdict = "consistent" if doc.calculations[index]["outputs"]["consistent"] else "inconsistent"
+    return Result([index], verdict, why if verdict == "consistent" else messages(doc.lang)["verdicts"][verdict].format(
+        stated=stated.quote, computed=restate.value("microbatches", value)))
+
+
+def experts_per_chip(doc: Document, claim: Claim) -> Result | None:
+    """Experts / the stated expert-parallel degree = experts per GPU (stated experts, else the named model's), and whether it divides."""
+    degrees = [f for f in claim.figures if f.quantity == "ep_degree" and f.value > 1]
+    if not degrees:
+        return None
+    experts = unique(doc, claim, *_EXPERTS)
+    if experts is not None:
+        count, quote, origin = experts.value, experts.quote, "the text's expert count"
+    else:
+        models = [m for m in (claim.models or doc.models()) if m.get("moe_experts")]
+        if len(models) != 1:
+            return None
+        count, quote = float(models[0]["moe_experts"]), f"{models[0]['moe_experts']:g}"
+        origin = f"{models[0]['name']}: {quote} routed experts (data/models.json)"
+    calculations, reasons, uneven = [], [], False
+    m = messages(doc.lang)["verdicts"]
+    for ep in degrees:
+        inputs = Inputs(doc.lang)
+        inputs.text_with("expression", f"{count:g} / {ep.value:g}", ep.quote if experts is None else f"{experts.quote} / {ep.quote}", origin)
+        index = run(doc, "arithmetic", inputs)
+        if index is None:
+            continue
+        calculations.append(index)
+        value = doc.calculations[index]["outputs"]["value"]
+        even = float(value).is_integer()
+        uneven |= not even
+        key = "experts_uneven" if not even else "expert_per_chip" if value == 1 else "experts_per_chip"
+        reasons.append(m[key].format(experts=quote, ep=ep.quote, computed=f"{value:g}"))
+    if not calculations:
+        return None
+    return Result(calculations, None, "; ".join(reasons))
+
+
+def implied_mfu(doc: Document, claim: Claim) -> Result | None:
+    """Training FLOPs / (chips x peak x time) = the MFU they imply, against a stated MFU; each figure the text's only
+    value of its quantity (else needs_more naming the competing figures)."""
+    mfu = next((f for f in claim.figures if f.quantity == "mfu"), None)
+    time = next((f for f in claim.figures if f.quantity == "time_s"), None)
+    if mfu is None and time is None:
+        return None
+    flops = next((f for f in claim.figures if f.quantity == "total_flops"), None) or unique(doc, claim, "total_flops")
+    if flops is None or (flops not in claim.figures and mfu is None):
+        return None
+    m = messages(doc.lang)
+    for quantity in ("time_s", "n_chips", "total_flops"):
+        found = competing(doc, quantity)
+        if found and not any(f in claim.figures for f in found):
+            return Result([], "needs_more", m["verdicts"]["competing"].format(
+                name=m["quantity_names"].get(quantity, quantity), quotes=join_names([f.quote for f in found], doc.lang)))
+    time, chips = time or unique(doc, claim, "time_s"), unique(doc, claim, "n_chips")
+    inputs = Inputs(doc.lang)
+    if time is None or chips is None or not chip_inputs(doc, claim, inputs):
+        return None
+    if _sentence_of(doc, flops) != _sentence_of(doc, time) and any(_PHASE.search(_sentence_of(doc, f)) for f in (flops, time)):
+        # "Pre-training used 3.8e25 FLOPs. The annealing phase took 3 days.": a phase is named, so not one run's figures
+        return Result([], "needs_more", m["verdicts"]["phases_flops"].format(flops=flops.quote, time=time.quote))
+    peak = inputs.values.get("peak_flop_per_s")
+    if peak is None:  # the named chip's dense 16-bit peak (data/hardware.json)
+        peak = catalog.hardware().get("chip", inputs.values["chip"]).get("peak_bf16_flop_per_s")
+    if not peak:
+        return None
+    expression = f"{flops.value:g} / ({chips.value:g} * {peak:g} * {time.value:g})"
+    calc = Inputs(doc.lang)
+    calc.values["expression"] = expression
+    calc.sources["expression"] = {"source": "text", "quote": f"{flops.quote} / ({chips.quote} x {restate.value('peak_flop_per_s', peak)} x {time.quote})"}
+    index = run(doc, "arithmetic", calc)
+    if index is None:
+        return None
+    value = doc.calculations[index]["outputs"]["value"]
+    if not verdicts.possible("mfu", value):
+        return impossible(doc, written("mfu", value), [index])
+    if mfu is not None:
+        return compare(doc, mfu, value, "mfu", [index])
+    return Result([index], None, m["verdicts"]["implied_mfu_flops"].format(
+        flops=flops.quote, chips=chips.quote, peak=restate.value("peak_flop_per_s", peak), time=time.quote, mfu=restate.value("mfu", value)))
+
+
+def bits_to_bytes(doc: Document, claim: Claim) -> Result | None:
+    """A memory size in bits restated in bytes ("8 x 24 Gb = 24 GB"): equal once divided by 8; off by exactly 8 is bits read as bytes."""
+    found = _BITS_SIZE.search(claim.quote)
+    if found is None:
+        return None
+    count = float(found.group(1) or 1)
+    bits = float(found.group(2)) * _PREFIX[found.group(3)]
+    stated = next((f for f in claim.figures if verdicts.kind(f.quantity) == "memory" and f.start - claim.start >= found.end()), None)
+    if stated is None:
+        return None
+    quote = found.group(0).strip()
+    index = _arith(doc, f"{count:g} * {bits:g} / 8", f"{quote} / 8 bits per byte", stated, bool(_APPROX.search(claim.quote)))
+    if index is None:
+        return None
+    value = doc.calculations[index]["outputs"]["value"]
+    if doc.calculations[index]["outputs"]["consistent"]:
+        return _verdict(doc, index, stated, "bytes")
+    if abs(stated.value / value - 8) <= 0.16:  # the bits were read as bytes
+        return Result([index], "inconsistent", messages(doc.lang)["verdicts"]["bits_bytes_size"].format(
+            first=quote, computed=restate.value("bytes", value), stated=stated.quote))
+    return Result([index])  # another factor (per die vs per stack): no finding
+
+
+def mesh(doc: Document, claim: Claim) -> Result | None:
+    """A device mesh or topology written as axis sizes ("1x64x4x1", "(2, 64, 2)") against the chips the sentence states:
+    the product is the device count (whole numbers: exact)."""
+    found = _MESH.search(claim.quote)
+    count = next((f for f in claim.figures if f.quantity == "n_chips"), None)
+    if found is None or count is None or not _MESH_WORD.search(claim.quote):
+        return None
+    sizes = [int(n) for n in re.findall(r"\d+", found.group(1) or found.group(2))]
+    quote = found.group(0).strip()
+    index = _arith(doc, " * ".join(str(n) for n in sizes), quote, count, exact=True)
+    if index is None:
+        return None
+    return _verdict(doc, index, count, "n_chips")
+
+
+def flops_per_token(doc: Document, claim: Claim) -> Result | None:
+    """A rate per device in FLOP/s beside tokens per second per device: FLOPs per token, and the model size it implies at
+    6 FLOPs per parameter per token (Kaplan et al. 2020), said in words."""
+    rate = next((f for f in claim.figures if f.quantity == "flop_per_s_per_chip"), None)
+    tokens = next((f for f in claim.figures if f.quantity == "tokens_per_s_per_chip"), None)
+    if rate is None or tokens is None or not tokens.value:
+        return None
+    index = _arith(doc, f"{rate.value:g} / {tokens.value:g}", f"{rate.quote} / {tokens.quote}", None)
+    if index is None:
+        return None
+    per_token = doc.calculations[index]["outputs"]["value"]
+    return Result([index], None, messages(doc.lang)["verdicts"]["flops_per_token"].format(
+        rate=rate.quote, tokens=tokens.quote, computed=restate.value("total_flops", per_token), params=restate.value("params", per_token / 6)))
+
+
+def _sentence_of(doc: Document, fig) -> str:
+    """The sentence (claim) a figure is stated in, or the text around it."""
+    claim = next((c for c in doc.claims if c.start <= fig.start < c.end), None)
+    return claim.quote if claim is not None else doc.text[max(0, fig.start - 80):fig.end + 80]

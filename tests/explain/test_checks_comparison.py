@@ -1,0 +1,121 @@
+"""Like-with-like comparison: two figures of one quantity the text compares, as a ratio and a difference in plain words.
+
+The sentences are written for these tests; where a figure is a published one, its source is beside it."""
+
+import pytest
+
+from service.explain.pipeline import analyse
+
+
+def _claim(text: str, needle: str, lang: str = "en"):
+    doc = analyse(text, lang)
+    claim = next(c for c in doc.claims if needle in c.quote)
+    return doc, claim
+
+
+def _calculators(doc, claim) -> list[str]:
+    return [doc.calculations[i]["calculator"] for i in claim.calculations]
+
+
+def test_two_rates_in_one_sentence_give_the_ratio_and_the_difference():
+    # no published figure: the check is a ratio of the sentence's own numbers (310 / 440 = 70.5%)
+    doc, claim = _claim("Our run reached only 310 TFLOP/s per GPU versus 440 TFLOP/s per GPU for the reference run.", "310")
+    assert "ratio" in _calculators(doc, claim)
+    assert claim.verdict == "explained"
+    assert "70.5%" in claim.why and "about 30% lower" in claim.why
+
+
+def test_from_to_reads_as_a_change_from_the_first_figure():
+    # 470 -> 270 ms is 57.4% of the old time (43% less); 900 -> 670 ms is 74.4% (26% less)
+    _, claim = _claim("Forward time improved from 470 ms to 270 ms, and backward time improved from 900 ms to 670 ms.", "Forward")
+    assert "270 ms vs 470 ms: 57.4%" in claim.why and "43% lower" in claim.why
+    assert "670 ms vs 900 ms: 74.4%" in claim.why
+    assert "900 ms vs 270 ms" not in claim.why  # figures of two different pairs are never compared
+
+
+def test_a_range_is_not_a_comparison():
+    doc, claim = _claim("The library gets an MFU between 53% and 57% on these runs.", "MFU")
+    assert "ratio" not in _calculators(doc, claim) and " vs " not in claim.why
+
+
+def test_a_large_factor_is_said_as_times():
+    _, claim = _claim("The forward pass takes 480 ms under ZeRO-3. Under ZeRO-2 the forward pass takes only 60 ms.", "ZeRO-2")
+    assert "about 8 times as much" in claim.why
+
+
+def test_a_comparison_across_sentences_needs_a_shared_subject():
+    # "reaching" compares, and both sentences measure throughput
+    doc, claim = _claim("The job on 16 H100 GPUs reached a throughput of 130 TFLOP/s per GPU. After the fixes the throughput "
+                        "increased, reaching 230 TFLOP/s per GPU.", "After the fixes")
+    assert "230 TFLOP/s vs 130 TFLOP/s" in claim.why and "about 77% higher" in claim.why
+    # two sentences about different things are not compared
+    _, other = _claim("The tokenizer step takes 40 ms. The optimizer step only takes 90 ms.", "optimizer")
+    assert "vs" not in other.why
+
+
+def test_figures_from_different_setups_are_not_compared():
+    # one sentence with activation checkpointing, the other without: which run is which is the uncertain reading
+    doc, claim = _claim("With activation checkpointing the step time was 2.1 s. Without activation checkpointing the step "
+                        "time increased to 1.6 s.", "Without")
+    assert claim.verdict == "needs_more"
+    assert "with activation checkpointing" in claim.why and "without activation checkpointing" in claim.why
+    assert "ratio" not in _calculators(doc, claim)
+
+
+def test_two_lists_of_settings_are_compared_place_by_place():
+    # "respectively": bf16 with bf16, fp8 with fp8 (532 -> 575 is 8% higher, 557 -> 635 is 14% higher)
+    _, claim = _claim("The old recipe has 532 and 557 TFLOP/s per GPU for BF16 and FP8 respectively. The new recipe has "
+                      "575 and 635 TFLOP/s per GPU for BF16 and FP8 respectively.", "new recipe")
+    assert "about 8% higher" in claim.why and "about 14% higher" in claim.why
+    _, first = _claim("The old recipe has 532 and 557 TFLOP/s per GPU for BF16 and FP8 respectively.", "old recipe")
+    assert "vs" not in first.why  # two settings listed in one sentence are not a comparison
+
+
+def test_a_stated_factor_across_sentences_is_judged_with_the_table_tolerance():
+    # Google, "Ironwood: The first Google TPU for the age of inference" (April 2025): 9,216 chips give 42.5 exaflops,
+    # "more than 24x" El Capitan's 1.7 exaflops; 42.5 / 1.7 = 25, within 5% of "about 24"
+    _, claim = _claim("A pod of 9,216 chips delivers 42.5 EFLOP/s. This is about 24x the compute of El Capitan, "
+                      "which delivers 1.7 EFLOP/s.", "El Capitan")
+    assert claim.verdict == "consistent"
+    _, wrong = _claim("A pod of 9,216 chips delivers 42.5 EFLOP/s. This is 40x the compute of El Capitan, "
+                      "which delivers 1.7 EFLOP/s.", "El Capitan")
+    assert wrong.verdict == "inconsistent" and "25x" in wrong.why
+
+
+def test_a_stated_change_is_left_to_the_arithmetic_check():
+    # a speed-up over a memory pair is an uncertain reading (arithmetic._change), never re-judged here
+    _, claim = _claim("Activation checkpointing cut peak memory from 76 GB to 41 GB, a 1.9x speedup.", "76 GB")
+    assert claim.verdict == "needs_more"
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_the_working_is_said_in_the_answers_language(lang):
+    _, claim = _claim("Our run reached 310 TFLOP/s per GPU versus 440 TFLOP/s per GPU for the reference.", "310", lang)
+    assert claim.why.strip() and "70.5%" in claim.why
+    assert ("مقابل" in claim.why) == (lang == "ar")
+
+
+@pytest.mark.parametrize("said,verdict", [("about 30% lower", "consistent"), ("60% lower", "inconsistent")])
+def test_a_change_the_sentence_states_for_its_pair_is_judged(said, verdict):
+    # 310 vs 440: 29.5% lower; "about" widens the tolerance to 5% (data/verdicts.json written_arithmetic)
+    _, claim = _claim(f"We get 310 TFLOP/s per GPU vs 440 TFLOP/s per GPU for the reference, {said}.", "310")
+    assert claim.verdict == verdict
+
+
+@pytest.mark.parametrize("said,verdict", [("4x lower", "consistent"), ("3.9x lower", "consistent"), ("6x lower", "inconsistent")])
+def test_a_factor_between_two_mfus_is_judged(said, verdict):
+    # 48% / 12.2% = 3.93; "4x" covers 3.5x-4.5x (the rounding of its last digit)
+    _, claim = _claim(f"Our MFU is 12.2% vs 48% for the reference, {said}.", "MFU")
+    assert claim.verdict == verdict, claim.why
+
+
+def test_rows_of_a_log_are_compared_with_the_first_row():
+    # no published figure: each row's MFU against the first row's (30% / 20% = 1.5; 20% / 4% = 5 times)
+    text = ('Results on 64 GPUs:\n"A": memory: 60GiB  tps: 100  mfu: 20%\n"B": memory: 55GiB  tps: 150  mfu: 30%\n'
+            '"C": memory: 70GiB  tps: 20  mfu: 4%')
+    doc = analyse(text, "en")
+    rows = [c for c in doc.claims if "mfu" in c.quote]
+    assert len(rows) == 3 and " vs " not in rows[0].why
+    assert "30% vs 20%: 150% of it, about 50% higher" in rows[1].why
+    assert "20% vs 4%: about 5 times as much" in rows[2].why
+    assert all(c.verdict != "needs_more" for c in rows)  # a row's MFU is not asked for a model size it never gives

@@ -1,0 +1,84 @@
+"""Share of peak: a rate per chip over the named chip's dense peak at the stated precision, the 2:4-sparsity peak,
+and an MFU rebased from the peak it was computed on. Sentences written for these tests, published figures sourced."""
+
+from service.explain.pipeline import analyse
+
+
+def _claim(text: str, needle: str, lang: str = "en"):
+    doc = analyse(text, lang)
+    return doc, next(c for c in doc.claims if needle in c.quote)
+
+
+def test_a_rate_on_a_named_chip_is_said_as_a_share_of_its_dense_peak():
+    # NVIDIA H100 Tensor Core GPU datasheet: H100 SXM BF16 989 TFLOPS dense (1,979 with sparsity); 230 / 989 = 23.26%
+    doc, claim = _claim("On 16 H100 GPUs the job reached 230 TFLOP/s per GPU.", "230")
+    assert claim.verdict == "explained"
+    assert "23.26%" in claim.why and "dense BF16 peak" in claim.why and "989" in claim.why
+    (index,) = claim.calculations
+    assert doc.calculations[index]["input_sources"]["expression"]["source"] == "text"  # the text's rate is in it
+
+
+def test_the_precision_the_text_states_picks_the_peak():
+    # NVIDIA DGX B200 datasheet: B200 dense BF16 2.25 PFLOPS, dense FP8 4.5 PFLOPS; 575 / 2250 = 25.56%, 635 / 4500 = 14.11%
+    _, claim = _claim("On B200 the recipe reaches 575 and 635 TFLOP/s per GPU for BF16 and FP8 respectively.", "575")
+    assert "25.56%" in claim.why and "BF16" in claim.why
+    assert "14.11%" in claim.why and "FP8" in claim.why
+
+
+def test_the_baseline_of_a_comparison_gets_no_share_of_its_own():
+    # 420 / 989 = 42.47% (H100 datasheet); the 380 it is compared with is said through the ratio, not a second share
+    _, claim = _claim("On H100 we now reach 420 TFLOP/s per GPU versus 380 TFLOP/s per GPU before.", "420")
+    assert "42.47%" in claim.why and "38.42%" not in claim.why
+    assert "about 11% higher" in claim.why
+
+
+def test_a_stated_mfu_is_judged_against_rate_over_dense_peak():
+    # NVIDIA H100 datasheet, 989 TFLOPS dense BF16: 420 / 989 = 42.5%
+    _, right = _claim("We reach 420 TFLOP/s per H100, which is 42% MFU.", "420")
+    assert right.verdict == "consistent"
+    _, wrong = _claim("We reach 420 TFLOP/s per H100, which is 60% MFU.", "420")
+    assert wrong.verdict == "inconsistent"
+
+
+def test_a_share_of_peak_with_no_chip_named_gives_the_peak_it_implies():
+    # BLOOM (BigScience 2022): 156 TFLOP/s per GPU, 50% of peak; 156 / 0.5 = 312, the A100's dense BF16 peak (A100 datasheet)
+    _, claim = _claim("The model sustained 156 TFLOP/s per GPU (50% of the BF16 peak).", "156")
+    assert claim.verdict == "explained"
+    assert "312 TFLOP/s" in claim.why and "A100" in claim.why and "SXM" not in claim.why
+
+
+def test_a_generic_gpu_gets_no_share_of_a_guessed_peak():
+    # "per GPU" with no chip named: which peak is unknown, so no share is computed (no calculation on an assumed chip)
+    doc, claim = _claim("The paper reports up to 147 TFLOP/s per GPU.", "147")
+    assert not claim.calculations and "%" not in claim.why
+
+
+def test_a_rate_above_the_dense_peak_is_never_a_finding():
+    # 1,500 TFLOP/s per H100 is beyond its 989 dense peak: a misreading (a node's rate, a sparse peak), needs_more
+    _, claim = _claim("Each H100 reached 1500 TFLOP/s per GPU in our runs.", "1500")
+    assert claim.verdict == "needs_more" and "152%" in claim.why
+
+
+def test_the_sparsity_peak_is_named_and_the_dense_one_is_half():
+    # NVIDIA H100 datasheet: BF16 1,979 TFLOPS "with sparsity", 989 dense
+    _, claim = _claim("The H100 SXM peak we used was 1979 TFLOPS at BF16, and the dense peak is 989 TFLOPS at BF16.", "1979")
+    assert claim.verdict == "consistent"
+    assert "2:4 structured sparsity" in claim.why and "989" in claim.why
+    # A100 datasheet: BF16 624 TFLOPS with sparsity, 312 dense
+    _, a100 = _claim("Our A100 MFU is computed against 624 TFLOPS and a peak of 312 TFLOPS.", "624")
+    assert "2:4 structured sparsity" in a100.why
+
+
+def test_an_mfu_computed_on_the_wrong_peak_is_rebased():
+    # A100 BF16 312 TFLOPS (A100 datasheet) vs H100 SXM 989 (H100 datasheet): 104% x 312 / 989 = 32.8%
+    _, claim = _claim("We saw 104% MFU on H100 because the MFU was based on 312 TFLOPS, while H100 is 989 TFLOPS.", "104%")
+    assert "32.81%" in claim.why
+    assert claim.verdict != "inconsistent"
+    # the right peak in the next paragraph, or only in the catalog: the chip the sentence names gives it
+    _, split = _claim("I got 104% MFU on H100 but the MFU was based on A100 312 TFLOPS\n\nH100 is 989 TFLOPS at bf16.", "104%")
+    assert "32.81%" in split.why
+
+
+def test_share_of_peak_in_arabic():
+    _, claim = _claim("وصل التدريب على 16 وحدة H100 إلى 230 TFLOP/s لكل وحدة.", "230", "ar")
+    assert "23.26%" in claim.why and "ذروة" in claim.why
