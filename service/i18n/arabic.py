@@ -40,3 +40,118 @@ def share_of_arabic(text: str) -> float:
 def detect_language(text: str) -> str:
     """'ar' when Arabic letters dominate the prose, else 'en' (acronyms are Latin in both)."""
     return "ar" if share_of_arabic(text) >= 0.3 else "en"
+
+
+# ------------------------------------------------------------------------------------------------ counting
+
+_ARABIC_WORD = r"[\u0621-\u064A\u0671-\u06D3][\u0621-\u065F\u0670-\u06D3]*"
+_NUMBER = r"(?<![A-Za-z0-9_.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)"
+
+
+@lru_cache(maxsize=1)
+def _counting() -> dict:
+    """data/arabic_counting.json, with each noun's forms indexed by their written form (without diacritics)."""
+    import json
+
+    from calculators.resources import data_dir
+
+    data = json.loads((data_dir() / "arabic_counting.json").read_text(encoding="utf-8"))
+    forms = {}
+    for noun in data["nouns"]:
+        for form in ("singular", "accusative", "dual", "plural"):
+            forms.setdefault(noun[form], noun)
+    scale_forms = {}
+    for scale in data["scales"].values():
+        for form in ("singular", "plural", "accusative"):
+            scale_forms[scale[form]] = scale
+    return {"scales": data["scales"], "nouns": forms, "scale_forms": scale_forms}
+
+
+def count_form(number: float, noun: dict, alone: bool = True, shown: str | None = None) -> str:
+    """`number` and the noun in the form Arabic counting asks for: "شريحة واحدة", "شريحتين", "3 شرائح",
+    "16 تسلسلا", "100 رمز", "105 رموز"; a fraction takes the singular ("1.5 ساعة").
+
+    `alone` is False where an adjective follows the noun ("دفعة صغرى"): 1 and 2 then keep the digit and the
+    singular, as "واحدة" or a dual would have to agree with the adjective too.
+    """
+    shown = shown or _digits(number)
+    if number != int(number):
+        return f"{shown} {noun['singular']}"
+    n = int(number)
+    if n == 1 and alone:
+        return f"{noun['singular']} {'واحدة' if noun['gender'] == 'f' else 'واحد'}"
+    if n == 2 and alone:
+        return noun["dual"]
+    if n in (1, 2):
+        return f"{shown} {noun['singular']}"
+    last = n % 100 if n >= 100 else n
+    if 3 <= last <= 10:
+        return f"{shown} {noun['plural']}"
+    if 11 <= last <= 99:
+        return f"{shown} {noun['accusative']}"
+    return f"{shown} {noun['singular']}"
+
+
+def scaled(mantissa: float, scale: dict) -> str:
+    """A figure with a scale as Arabic words: (7, billions) -> "7 مليارات", (15, trillions) -> "15 تريليون",
+    (1, millions) -> "مليون", (1.46, millions) -> "1.46 مليون"; a noun after it stays singular."""
+    if mantissa == 1:
+        return scale["singular"]
+    shown = _digits(mantissa)
+    if mantissa == int(mantissa) and 3 <= int(mantissa) % 100 <= 10:
+        return f"{shown} {scale['plural']}"
+    return f"{shown} {scale['singular']}"
+
+
+def _digits(number: float) -> str:
+    if number == int(number):
+        return f"{int(number):,}" if number >= 10000 else str(int(number))
+    return f"{number:g}"
+
+
+_COUNTED = re.compile(_NUMBER + r"(?:\s?([KMBT]|k)(?![\w]))?(\s+)(" + _ARABIC_WORD + r")(?:(\s+)(" + _ARABIC_WORD + r"))?")
+
+
+def agree_numbers(text: str) -> str:
+    """Arabic `text` with every number before a counted noun agreeing with it (data/arabic_counting.json), and
+    figures with a scale suffix before one read as words: "7B معامل" -> "7 مليارات معامل", "16 تسلسل" ->
+    "16 تسلسلا", "2 شريحة" -> "شريحتين", "1.46M ساعة" -> "1.46 مليون ساعة"."""
+    counting = _counting()
+    return _COUNTED.sub(lambda m: _agreeing(m, counting), text)
+
+
+def _agreeing(m: re.Match, counting: dict) -> str:
+    number_text, suffix, space, word, gap, after = m.groups()
+    number = float(number_text.replace(",", ""))
+    tail = (gap or "") + (after or "")
+    bare = word.translate(_DIACRITICS)
+    if suffix:
+        noun = counting["nouns"].get(bare)
+        if noun is None:
+            return m.group(0)  # "نموذج 7B" names a model; only a counted noun makes "7B" a count
+        scale = counting["scales"]["K" if suffix == "k" else suffix]
+        return f"{scaled(number, scale)} {noun['singular']}{tail}"
+    if bare in counting["scale_forms"]:  # "7 مليار" -> "7 مليارات"; the noun after it is handled by the scale word
+        return f"{scaled(number, counting['scale_forms'][bare])}{space[:0]}{_singular_after(gap, after, counting)}"
+    noun = counting["nouns"].get(bare)
+    if noun is None:
+        return m.group(0)
+    alone = after is None or not _is_adjective(after, counting)
+    said = count_form(number, noun, alone, number_text)
+    if normalise_token(said.split()[-1]) == normalise_token(bare) and (said.split()[0] == number_text or not alone):
+        return m.group(0)  # already right: keep the text's own spelling (diacritics, digits)
+    return said + tail
+
+
+def _singular_after(gap: str | None, after: str | None, counting: dict) -> str:
+    if after is None:
+        return ""
+    noun = counting["nouns"].get(after.translate(_DIACRITICS))
+    return f"{gap}{noun['singular'] if noun else after}"
+
+
+def _is_adjective(word: str, counting: dict) -> bool:
+    """Whether `word` after a counted noun describes it ("دفعة صغرى"), rather than starting the next phrase."""
+    bare = word.translate(_DIACRITICS)
+    return bare not in counting["nouns"] and not bare.startswith(("في", "من", "على", "لكل", "إلى", "عن", "و")) \
+        and bare not in ("كل", "لكل", "أو", "ثم", "مع", "بين", "عبر", "تقريبا", "نحو", "فقط")

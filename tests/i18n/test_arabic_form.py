@@ -1,0 +1,162 @@
+"""The form of Arabic answers: one word for one thing, counting, Arabic for English words, punctuation, no doubles."""
+
+import json
+import re
+
+import pytest
+
+from calculators.resources import data_dir
+from service.i18n import arabic, arabic_style
+
+ROWS = {noun["singular"]: noun for noun in json.loads((data_dir() / "arabic_counting.json").read_text("utf-8"))["nouns"]}
+
+
+@pytest.mark.parametrize("n, noun, said", [
+    (1, "شريحة", "شريحة واحدة"), (1, "رمز", "رمز واحد"), (2, "شريحة", "شريحتين"), (3, "تسلسل", "3 تسلسلات"),
+    (10, "مرحلة", "10 مراحل"), (11, "تسلسل", "11 تسلسلا"), (16, "تسلسل", "16 تسلسلا"), (99, "خبير", "99 خبيرا"),
+    (100, "رمز", "100 رمز"), (105, "رمز", "105 رموز"), (1000, "شريحة", "1000 شريحة"), (4096, "رمز", "4096 رمزا"),
+    (1.5, "ساعة", "1.5 ساعة"),
+])
+def test_a_counted_noun_takes_the_form_its_number_asks_for(n, noun, said):
+    assert arabic.count_form(n, ROWS[noun]) == said
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("درب على 7B معامل", "درب على 7 مليارات معامل"),
+    ("و15T رمز", "و15 تريليون رمز"),
+    ("دفعة من 2M رمز", "دفعة من 2 مليون رمز"),
+    ("1B معامل", "مليار معامل"),
+    ("1.46M ساعة", "1.46 مليون ساعة"),
+    ("7 مليار معاملات", "7 مليارات معامل"),
+    ("دفعة من 16 تسلسل في كل خطوة", "دفعة من 16 تسلسلا في كل خطوة"),
+    ("على 1 شريحة فقط", "على شريحة واحدة فقط"),
+    ("على 2 شريحة", "على شريحتين"),
+    ("على 8 شريحة", "على 8 شرائح"),
+    ("على 128 شرائح", "على 128 شريحة"),
+    ("3 دفعة صغرى", "3 دفعات صغرى"),
+    ("طولها 4,096 رمز", "طولها 4,096 رمزا"),
+])
+def test_numbers_before_nouns_agree_and_scales_read_as_words(text, expected):
+    assert arabic.agree_numbers(text) == expected
+
+
+@pytest.mark.parametrize("text", ["نموذج 7B جديد", "16 تسلسلًا", "10 آلاف شريحة", "16,000 شريحة", "نسبة 42% من الذروة"])
+def test_what_is_already_right_or_not_a_count_is_kept(text):
+    assert arabic.agree_numbers(text) == text
+
+
+def test_rejected_variants_become_the_preferred_word_with_their_particles():
+    assert arabic_style.prefer("بين الرقائق وللرقائق ورقاقة") == "بين الشرائح وللشرائح وشريحة"
+    assert arabic_style.prefer("نموذج مزيج الخبراء بسرعة 400 جيجابت") == "نموذج خليط الخبراء بسرعة 400 غيغابت"
+    assert arabic_style.prefer("عامل تحجيم ومعامل تحجيم") == "عامل تحجيم وعامل تحجيم"
+    assert arabic_style.prefer("رقائقية") == "رقائقية"  # only whole words
+
+
+def test_polish_keeps_quotes_and_the_corrections_section():
+    text = ("## باختصار\nتعمل الرقائق بعرض عرض النطاق; كما قال «الرقائق 7B معامل; نعم».\n"
+            "## تصحيحات\n- يقول المصدر «النطاق الترددي»، والنطاق الترددي هنا معدل نقل.\n")
+    polished = arabic_style.polish(text, ("تصحيحات",))
+    assert "تعمل الشرائح بعرض النطاق؛ كما قال «الرقائق 7B معامل; نعم»." in polished
+    assert polished.endswith("## تصحيحات\n- يقول المصدر «النطاق الترددي»، والنطاق الترددي هنا معدل نقل.\n")
+
+
+def test_polish_gives_english_words_arabic_and_the_english_once():
+    polished = arabic_style.polish("تستخدم all-to-all ثم all-to-all مرة أخرى، وتذكر VRAM.")
+    assert polished == "تستخدم الكل إلى الكل (all-to-all) ثم الكل إلى الكل مرة أخرى، وتذكر ذاكرة GPU (VRAM)."
+    english = "The all-to-all dominates the step."
+    assert arabic_style.polish(english) == english  # an English sentence keeps its words
+
+
+def test_polish_reads_english_counts_after_numbers_in_arabic():
+    polished = arabic_style.polish("استغرق التدريب 54 days و1.46M H100 hours على 15.6 trillion رمز.")
+    assert polished == "استغرق التدريب 54 يوما و1.46 مليون ساعة H100 على 15.6 تريليون رمز."
+
+
+def test_polish_uses_arabic_punctuation_and_removes_doubled_words():
+    assert arabic_style.polish("في مرحلة المرحلة الأولى, ثم ماذا?") == "في المرحلة الأولى، ثم ماذا؟"
+    assert arabic_style.polish("قيمتا 1,024 و2,048 ثابتتان") == "قيمتا 1,024 و2,048 ثابتتان"  # digit groups stay
+    assert arabic_style.polish("- **إعادة الحساب (Recompute)** (recompute): نص") == "- **إعادة الحساب (Recompute)**: نص"
+    assert arabic_style.polish("الأسباب خطوة خطوة") == "الأسباب خطوة خطوة"  # step by step: Arabic, not a double
+
+
+def test_problems_finds_each_kind_and_none_after_polish():
+    text = "تعمل الرقائق والشرائح بعرض عرض النطاق; وتستخدم shards مع 7B معامل و54 days."
+    found = arabic_style.problems(text)
+    assert found["rejected"] == ["رقائق"] and found["inconsistent"] == ["شرائح/رقائق"]
+    assert found["english"] == ["shards", "54 days"] and found["punctuation"] == [";"]
+    assert found["doubled"] == ["بعرض عرض"] and found["numbers"]
+    assert not any(arabic_style.problems(arabic_style.polish(text)).values())
+
+
+def _arabic_strings():
+    """Every Arabic string unjargon writes itself: the Arabic locale and the glossary's `ar` fields."""
+    def walk(node, where, arabic_field):
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key in ("ar_aliases", "aliases", "mistranslations"):
+                    continue  # aliases match the reader's words; mistranslations name the source's
+                yield from walk(value, f"{where}.{key}", arabic_field or key == "ar" or key.startswith("ar_"))
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                yield from walk(value, f"{where}[{i}]", arabic_field)
+        elif isinstance(node, str) and arabic_field:
+            yield where, node
+    yield from walk(json.loads((data_dir() / "locale" / "ar.json").read_text("utf-8")), "ar.json", True)
+    for path in sorted((data_dir() / "glossary").glob("*.json")):
+        yield from walk(json.loads(path.read_text("utf-8")), path.name, False)
+
+
+def test_no_arabic_string_uses_a_rejected_variant():
+    strings = list(_arabic_strings())
+    assert len(strings) > 1000
+    bad = [(where, arabic_style.rejected_in(text)) for where, text in strings if arabic_style.rejected_in(text)]
+    assert bad == []
+
+
+def test_no_arabic_string_puts_latin_punctuation_between_arabic_words_or_doubles_a_word():
+    bad = [(where, found) for where, text in _arabic_strings()
+           for kind, found in arabic_style.problems(text).items() if found and kind in ("punctuation", "doubled")]
+    assert bad == []
+
+
+def test_glossary_ar_fields_give_common_english_words_in_arabic():
+    bad = [(where, found["english"]) for where, text in _arabic_strings()
+           if not where.startswith("ar.json") and (found := arabic_style.problems(text))["english"]
+           and not re.search(r"all-(?:reduce|gather|to-all)|reduce-scatter", " ".join(found["english"]))]
+    assert bad == []
+
+
+# Passages written for these tests (not corpus text): figures with scales, counts, collectives, a MoE, a TPU pod.
+ENGLISH = ("We pretrained a 7B dense model on 15T tokens with a global batch of 2M tokens (16 sequences per micro-batch) "
+           "on 512 H100 GPUs over 54 days, about 1.46M H100 hours. The MoE variant spends a third of each step in the "
+           "all-to-all between experts; with TP=8 and PP=4 across 16 nodes the all-reduce of gradients hides behind compute. "
+           "Dropout is off and VRAM is the limit.")
+ARABIC = ("درّبنا نموذج مزيج الخبراء بحجم 22B معامل على 64 رقاقة H100 موزعة على 8 عقد، بسرعة 400 جيجابت في الثانية لكل "
+          "رقاقة. يستهلك all-to-all ثلث زمن الخطوة، وتمتلئ ذاكرة الرقائق عند دفعة من 16 تسلسل. فهل نحتاج إلى توازي خط الأنابيب?")
+
+
+@pytest.mark.parametrize("passage", [ENGLISH, ARABIC], ids=["english", "arabic"])
+def test_a_rendered_arabic_answer_has_no_form_problem(passage):
+    from service.explain.compose import explain_offline
+    from service.i18n.messages import messages
+
+    answer = explain_offline(passage, "ar")
+    keep = (messages("ar")["headings"]["corrections"],)
+    rendered = "\n".join([answer["explanation"], *answer["warnings"]])
+    assert {kind: found for kind, found in arabic_style.problems(rendered, keep).items() if found} == {}
+    assert arabic.share_of_arabic(answer["explanation"]) > 0.5
+
+
+def test_english_words_take_the_arabic_of_their_glossary_entry():
+    entries = {}
+    for path in (data_dir() / "glossary").glob("*.json"):
+        entries.update({e["id"]: e for e in json.loads(path.read_text("utf-8"))["terms"]})
+    linked = [e for e in arabic_style.table()["english"] if e.get("glossary")]
+    assert linked
+    for entry in linked:
+        assert entries[entry["glossary"]]["ar"]["term"].split(" (")[0] == entry["ar"], entry["en"]
+
+
+def test_a_word_glossed_with_itself_is_said_once():
+    assert arabic_style.polish("- **الشريحة (الشريحة)** (chip): نص") == "- **الشريحة** (chip): نص"
+    assert arabic_style.problems("الشريحة (الشريحة)")["doubled"]
