@@ -2,7 +2,7 @@
 
 Run: `.venv/bin/python bench/arabic_form.py /tmp/<you>-pack`. Per kind (rejected variants, two words for one
 thing in one answer, common English words left, numbers not agreeing with their nouns, Latin punctuation between
-Arabic words, doubled words) it prints how many answers have one and how many there are in all, plus the
+Arabic words, doubled words, verbs not agreeing with their subjects) it prints how many answers have one and how many there are in all, plus the
 lowercase Latin words left in Arabic prose outside quotes, code and brackets (names and options mostly; read them).
 The passage and the corrections section are not counted: they are the source's words.
 """
@@ -45,7 +45,7 @@ def main(argv: list[str]) -> int:
         prose = arabic_style._blank(own, arabic_style._BRACKETED)
         latin.update(m.group(0) for m in _LATIN_WORD.finditer(prose))
     print(f"{len(answers)} Arabic answers in {folder}")
-    for kind in ("rejected", "inconsistent", "english", "numbers", "punctuation", "doubled"):
+    for kind in ("rejected", "inconsistent", "english", "numbers", "punctuation", "doubled", "agreement"):
         print(f"{kind:>13}: {with_kind[kind]:3d} answers, {totals[kind]:4d} in all")
     print(f"lowercase Latin words in Arabic prose: {sum(latin.values())} ({len(latin)} distinct)")
     print("  " + ", ".join(f"{w} {n}" for w, n in latin.most_common(25)))

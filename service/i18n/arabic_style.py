@@ -1,5 +1,5 @@
 """The form of unjargon's Arabic: one word for one thing, Arabic for common English words, numbers agreeing with
-their nouns, Arabic punctuation, no doubled words; `polish` applies it to an answer, `problems` finds what is left.
+their nouns, verbs agreeing with their subjects, Arabic punctuation, no doubled words; `polish` applies it to an answer, `problems` finds what is left.
 
 The passage's own words are kept: quotes «...», code `...` and the corrections section (which names the source's
 mistranslation) are never rewritten. The word table is data/arabic_terms.json; the counting rules are
@@ -17,7 +17,7 @@ from service.i18n import arabic
 _LETTER = "\u0621-\u064A\u0671-\u06D3"
 _PARTICLES = r"(?:[وف]?(?:ال|لل|[بك]ال|[بلك])?)"  # و or ف, then the article or a preposition with or without it
 _QUOTED = re.compile(r"«[^»\n]*»|```.*?```|`[^`\n]*`|\"[^\"\n]*\"|https?://\S+", re.S)
-_BRACKETED = re.compile(r"\([^()\n]*\)|\*\*[^*\n]+\*\*")
+_BRACKETED = re.compile(r"\([^()\n\u0600-\u06FF]*\)|\*\*[^*\n]+\*\*")  # an English bracket or a bold name
 
 
 @lru_cache(maxsize=1)
@@ -38,7 +38,8 @@ def _rejected() -> tuple[re.Pattern, dict]:
 @lru_cache(maxsize=1)
 def _english() -> tuple[re.Pattern, dict]:
     words = {entry["en"].lower(): entry["ar"] for entry in table()["english"]}
-    pattern = re.compile(r"(?<![\w\-./])(" + "|".join(map(re.escape, sorted(words, key=len, reverse=True))) + r")(?![\w\-])", re.I)
+    # An attached Arabic particle may precede ("وdropout"); a Latin letter, digit or joiner may not ("pre-shards")
+    pattern = re.compile(r"(?<![A-Za-z0-9_\-./])(" + "|".join(map(re.escape, sorted(words, key=len, reverse=True))) + r")(?![\w\-])", re.I)
     return pattern, words
 
 
@@ -66,7 +67,7 @@ def polish(text: str, keep_sections: tuple[str, ...] = ()) -> str:
         piece = prefer(piece)
         piece = _outside(piece, _BRACKETED, lambda s: _arabic_for_english(s, seen))
         piece = arabic.agree_numbers(_arabic_counts(piece))
-        piece = _punctuation(piece)
+        piece = _punctuation(_agreeing_verbs(piece))
         piece = _undoubled(piece)
         out.append(piece)
     return "".join(out)
@@ -75,7 +76,7 @@ def polish(text: str, keep_sections: tuple[str, ...] = ()) -> str:
 def problems(text: str, keep_sections: tuple[str, ...] = ()) -> dict[str, list[str]]:
     """What is wrong with the form of an Arabic answer, by kind (each a list of the offending snippets)."""
     found: dict[str, list[str]] = {"rejected": [], "inconsistent": [], "english": [], "numbers": [], "punctuation": [],
-                                   "doubled": []}
+                                   "doubled": [], "agreement": []}
     own = "".join(piece for kept, piece in _pieces(text, keep_sections) if not kept)
     found["rejected"] = rejected_in(own)
     found["inconsistent"] = inconsistent_terms(own)
@@ -86,6 +87,7 @@ def problems(text: str, keep_sections: tuple[str, ...] = ()) -> dict[str, list[s
         if arabic.agree_numbers(m.group(0)) != m.group(0):
             found["numbers"].append(m.group(0))
     found["punctuation"] = [m.group(0) for m in _LATIN_PUNCTUATION.finditer(prose)]
+    found["agreement"] = [m.group(0) for m, _ in _disagreeing(prose)]
     found["doubled"] = [f"{m.group(1)} {m.group(2)}" for m in _DOUBLED.finditer(prose) if _same(m.group(1), m.group(2))] + \
         [m.group(0) for m in _DOUBLED_BRACKET.finditer(own)]
     return found
@@ -240,3 +242,38 @@ def _arabic_counts(text: str) -> str:
             return f"{number} {arabic._counting()['scales'][word]['singular']}" if not scale else m.group(0)
         return f"{number}{scale} {word}" + (f" {name}" if name else "")
     return pattern.sub(arabic_count, text)
+
+
+# ------------------------------------------------------------------------------------------------ agreement
+
+@lru_cache(maxsize=1)
+def _agreement() -> tuple[re.Pattern, dict, dict]:
+    """The verbs that agree with the noun after them, each form's other form, and nouns' genders."""
+    rules = table()["agreement"]
+    other = {m: f for m, f in rules["verbs"]} | {f: m for m, f in rules["verbs"]}
+    genders = dict(rules["nouns"])
+    for noun in json.loads((data_dir() / "arabic_counting.json").read_text(encoding="utf-8"))["nouns"]:
+        genders.setdefault(noun["singular"], noun["gender"])
+        genders.setdefault(noun["plural"], "f")  # a plural of things takes the feminine singular
+    # only a definite noun: right after a verb it is the subject ("يحتاج النموذج"); an indefinite one is often not
+    pattern = re.compile(rf"(?<![{_LETTER}])(لا |هل |و|ف)?({'|'.join(sorted(other, key=len, reverse=True))})\s+(ال)([{_LETTER}]+)")
+    return pattern, other, genders
+
+
+def _disagreeing(text: str):
+    """The verbs in `text` whose form does not agree with the gender of the noun right after them."""
+    pattern, other, genders = _agreement()
+    for m in pattern.finditer(text):
+        gender = genders.get(m.group(4))
+        if gender is not None and (m.group(2).startswith("ت") != (gender == "f")):
+            yield m, other[m.group(2)]
+
+
+def _agreeing_verbs(text: str) -> str:
+    """`text` with each verb agreeing with its subject: "تحتاج النموذج" -> "يحتاج النموذج"."""
+    out, last = [], 0
+    for m, right in _disagreeing(text):
+        out += [text[last:m.start(2)], right]
+        last = m.end(2)
+    out.append(text[last:])
+    return "".join(out)

@@ -160,3 +160,24 @@ def test_english_words_take_the_arabic_of_their_glossary_entry():
 def test_a_word_glossed_with_itself_is_said_once():
     assert arabic_style.polish("- **الشريحة (الشريحة)** (chip): نص") == "- **الشريحة** (chip): نص"
     assert arabic_style.problems("الشريحة (الشريحة)")["doubled"]
+
+
+def test_an_english_word_after_an_attached_particle_is_found_and_given_arabic():
+    assert arabic_style.problems("تطبيع الطبقة وdropout معا")["english"] == ["dropout"]
+    assert arabic_style.polish("تطبيع الطبقة وdropout معا") == "تطبيع الطبقة والإسقاط العشوائي (dropout) معا"
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("هل تحتاج النموذج إلى توازي خط الأنابيب؟", "هل يحتاج النموذج إلى توازي خط الأنابيب؟"),
+    ("يحتاج الشريحة إلى ذاكرة أكبر", "تحتاج الشريحة إلى ذاكرة أكبر"),
+    ("وتستغرق الحساب دقيقة", "ويستغرق الحساب دقيقة"),
+    ("يكفي الذاكرة", "تكفي الذاكرة"),
+])
+def test_a_verb_agrees_with_the_subject_after_it(text, expected):
+    assert arabic_style.problems(text)["agreement"]
+    assert arabic_style.polish(text) == expected
+
+
+@pytest.mark.parametrize("text", ["يستهلك ذاكرة كبيرة", "تحتاجه المرحلة السابقة", "يحتاج النموذج", "تحتاج إلى الشرائح"])
+def test_objects_and_agreeing_verbs_are_left_alone(text):
+    assert arabic_style.polish(text) == text and not arabic_style.problems(text)["agreement"]
