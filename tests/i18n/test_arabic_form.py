@@ -181,3 +181,17 @@ def test_a_verb_agrees_with_the_subject_after_it(text, expected):
 @pytest.mark.parametrize("text", ["يستهلك ذاكرة كبيرة", "تحتاجه المرحلة السابقة", "يحتاج النموذج", "تحتاج إلى الشرائح"])
 def test_objects_and_agreeing_verbs_are_left_alone(text):
     assert arabic_style.polish(text) == text and not arabic_style.problems(text)["agreement"]
+
+
+@pytest.mark.parametrize("quantity, value, reading", [
+    ("params", 7e9, "7 مليارات معامل"), ("tokens", 15e12, "15 تريليون رمز"),
+    ("global_batch_sequences", 16, "دفعة كلية من 16 تسلسلا"), ("seq_len", 4096, "تسلسلات طولها 4,096 رمزا"),
+    ("tp_degree", 2, "توازي الموتر على شريحتين"), ("moe_experts", 256, "256 خبيرا"),
+])
+def test_arabic_figure_readings_count_in_arabic(quantity, value, reading):
+    from types import SimpleNamespace
+
+    from service.explain import restate
+
+    fig = SimpleNamespace(quantity=quantity, value=value, quote=str(value), chip=None, detail=None)
+    assert restate.figure(fig, "ar") == reading
