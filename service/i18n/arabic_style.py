@@ -59,13 +59,14 @@ def polish(text: str, keep_sections: tuple[str, ...] = ()) -> str:
     """An Arabic answer in its final form: preferred words, Arabic for common English words (the English once, in
     brackets), numbers agreeing with their nouns, Arabic punctuation, doubled words and brackets removed.
     `keep_sections` are headings whose section is left as it is (the corrections, quoting the source)."""
-    out, seen = [], set()
+    out, seen, glossed = [], set(), set()
     for kept, piece in _pieces(text, keep_sections):
         if kept:
             out.append(piece)
             continue
         piece = prefer(piece)
         piece = _outside(piece, _BRACKETED, lambda s: _arabic_for_english(s, seen))
+        piece = _outside(piece, _BOLD, lambda s: _english_once(s, glossed))
         piece = arabic.agree_numbers(_arabic_counts(piece))
         piece = _punctuation(_agreeing_verbs(piece))
         piece = _undoubled(piece)
@@ -157,6 +158,27 @@ def _arabic_for_english(text: str, seen: set[str]) -> str:
         seen.add(key)
         return f"{words[key]} ({m.group(1)})"
     return pattern.sub(arabic_word, text)
+
+
+_BOLD = re.compile(r"\*\*[^*\n]+\*\*")
+
+
+@lru_cache(maxsize=1)
+def _glossed_pattern() -> re.Pattern:
+    """An Arabic word of the table with its English in brackets after it ("الكل إلى الكل (all-to-all)")."""
+    pairs = [re.escape(e["ar"]) + r"\s*\((" + re.escape(e["en"]) + r")\)" for e in table()["english"]]
+    return re.compile("|".join(f"(?:{p})" for p in pairs), re.I)
+
+
+def _english_once(text: str, glossed: set[str]) -> str:
+    """The English after a table word kept where it first appears (a locale string or a definition may repeat it)."""
+    def once(m: re.Match) -> str:
+        english = next(g for g in m.groups() if g).lower()
+        if english not in glossed:
+            glossed.add(english)
+            return m.group(0)
+        return m.group(0)[:m.group(0).rindex("(")].rstrip()
+    return _glossed_pattern().sub(once, text)
 
 
 def _in_arabic(text: str, start: int, end: int) -> bool:

@@ -195,3 +195,14 @@ def test_arabic_figure_readings_count_in_arabic(quantity, value, reading):
 
     fig = SimpleNamespace(quantity=quantity, value=value, quote=str(value), chip=None, detail=None)
     assert restate.figure(fig, "ar") == reading
+
+
+def test_locale_strings_give_common_english_words_in_arabic():
+    bad = [(where, found) for where, text in _arabic_strings()
+           if where.startswith("ar.json") and (found := arabic_style.problems(text)["english"])]
+    assert bad == []
+
+
+def test_the_english_after_an_arabic_word_is_kept_once():
+    text = "- **الكل إلى الكل (all-to-all)**: all-to-all ثم اتصال الكل إلى الكل (all-to-all) ثم all-to-all."
+    assert arabic_style.polish(text) == "- **الكل إلى الكل (all-to-all)**: الكل إلى الكل (all-to-all) ثم اتصال الكل إلى الكل ثم الكل إلى الكل."
