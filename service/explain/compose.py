@@ -156,14 +156,16 @@ def compose(doc: Document, is_followup: bool = False, links: list | None = None,
     for level in LEVELS:
         markdown = _compose(doc, is_followup, level, memo)
         if doc.lang == "ar":  # its final form counts against the budget (Arabic words for "7B", brackets)
-            markdown = _within(arabic_style.polish(markdown, keep), limit, messages(doc.lang)["headings"]["terms"])
+            markdown = arabic_style.polish(markdown, keep)
+            if level["terms"] == "fit":  # the room was counted before the final form: the last items give way
+                markdown = _within(markdown, limit, messages(doc.lang)["headings"]["terms"])
         if len(markdown.split()) <= limit:
             break
     return markdown
 
 
 def _within(markdown: str, limit: int, terms_heading: str) -> str:
-    """`markdown` cut to `limit` words by dropping the terms section's last items (one item always stays)."""
+    """`markdown` cut to `limit` words by dropping the terms section's last (least central) items; one stays."""
     head, found, rest = markdown.partition(f"## {terms_heading}\n\n")
     if not found:
         return markdown
