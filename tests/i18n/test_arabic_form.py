@@ -206,3 +206,7 @@ def test_locale_strings_give_common_english_words_in_arabic():
 def test_the_english_after_an_arabic_word_is_kept_once():
     text = "- **الكل إلى الكل (all-to-all)**: all-to-all ثم اتصال الكل إلى الكل (all-to-all) ثم all-to-all."
     assert arabic_style.polish(text) == "- **الكل إلى الكل (all-to-all)**: الكل إلى الكل (all-to-all) ثم اتصال الكل إلى الكل ثم الكل إلى الكل."
+
+
+def test_the_reasons_all_to_all_is_the_glossarys():
+    assert arabic_style.polish("فيتداخل تبادل كل إلى كل لتوازي الخبراء") == "فيتداخل تبادل الكل إلى الكل لتوازي الخبراء"
