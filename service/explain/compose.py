@@ -155,7 +155,8 @@ def compose(doc: Document, is_followup: bool = False, links: list | None = None,
     keep = (messages(doc.lang)["headings"]["corrections"],)
     for level in LEVELS:
         markdown = _compose(doc, is_followup, level, memo)
-        if doc.lang == "ar":  # its final form counts against the budget (Arabic words for "7B", brackets)
+        if doc.lang == "ar" and (len(markdown.split()) <= limit * 1.2 or level is LEVELS[-1]):
+            # its final form counts against the budget (Arabic words for "7B", brackets); a level far over it is not worth it
             markdown = arabic_style.polish(markdown, keep)
             if level["terms"] == "fit":  # the room was counted before the final form: the last items give way
                 markdown = _within(markdown, limit, messages(doc.lang)["headings"]["terms"])

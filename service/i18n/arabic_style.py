@@ -148,6 +148,9 @@ def _outside(text: str, pattern: re.Pattern, change) -> str:
 def _arabic_for_english(text: str, seen: set[str]) -> str:
     """Common English words as Arabic; where the answer first uses one, the English follows in brackets."""
     pattern, words = _english()
+    lowered = text.lower()
+    if not any(word in lowered for word in words):  # most pieces: a scan in C instead of the pattern at every offset
+        return text
 
     def arabic_word(m: re.Match) -> str:
         if not _in_arabic(text, m.start(), m.end()):
@@ -196,10 +199,13 @@ _LATIN_PUNCTUATION = re.compile(
     rf"|(?<=[{_LETTER}\d%)»])\s?[;,](?=\s+[{_LETTER}])"  # after a figure, before Arabic ("1,024; للتحقق")
     rf"|(?<=[{_LETTER}])\?(?=\s|$)")  # an Arabic question's end
 _ARABIC_MARK = {";": "؛", ",": "،", "?": "؟"}
+_GLUED_COMMA = re.compile(rf"[{_LETTER}],")
 
 
 def _punctuation(text: str) -> str:
     """Latin ; , ? after an Arabic word and before Arabic (or a question's end) become ؛ ، ؟."""
+    if ";" not in text and ", " not in text and "?" not in text and not _GLUED_COMMA.search(text):
+        return text
     return _LATIN_PUNCTUATION.sub(lambda m: _ARABIC_MARK[m.group(0).strip()], text)
 
 
@@ -228,7 +234,8 @@ def _undoubled(text: str) -> str:
     text = _DOUBLED_BRACKET.sub(lambda m: m.group(1) or m.group(3), text)
     out, last = [], 0
     for m in _DOUBLED.finditer(text):
-        if m.start() < last or not _same(m.group(1), m.group(2)):
+        # the same word ends alike: a cheap test first, the normalised comparison only for the few that pass
+        if m.start() < last or m.group(1)[-2:] != m.group(2)[-2:] or not _same(m.group(1), m.group(2)):
             continue
         second = re.compile(r"\s+" + re.escape(m.group(2))).match(text, m.end())
         if m.group(2).startswith("ال") and not m.group(1).startswith(("ال", "بال", "وال", "فال", "كال", "لل")):
