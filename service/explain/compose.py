@@ -62,7 +62,7 @@ def explain_offline(text: str, lang: str | None = None, context: str = "") -> di
     # ("pp_necessity: not run, ..." would leak an internal name into the answer).
     failures = [f for f in doc.failures if not f.endswith(_NOT_GROUNDED)]
     warnings = [c["warning"] for c in doc.corrections] + [skipped.format(reason=f) for f in failures]
-    return _in_form(finite(configs.attach({
+    return arabic_style.in_final_form(finite(configs.attach({
         "explanation": markdown,
         "language": lang,
         "backend": "offline",
@@ -76,19 +76,6 @@ def explain_offline(text: str, lang: str | None = None, context: str = "") -> di
         "gist": sentences,
         "reasons": links,
     }, config, lang)))
-
-
-def _in_form(answer: dict) -> dict:
-    """An Arabic answer in its final form (service/i18n/arabic_style.py: words, numbers, punctuation); the
-    source's own words (quotes, the corrections section) kept."""
-    if answer["language"] != "ar":
-        return answer
-    keep = (messages("ar")["headings"]["corrections"],)
-    answer["explanation"] = arabic_style.polish(answer["explanation"], keep)
-    answer["warnings"] = [arabic_style.polish(w) for w in answer["warnings"]]
-    if answer.get("plain"):
-        answer["plain"] = arabic_style.polish(answer["plain"])
-    return answer
 
 
 _NOT_GROUNDED = "not run, no input comes from the text"  # checks.core.run's note for a calculation no sentence asked for
@@ -159,22 +146,10 @@ def compose(doc: Document, is_followup: bool = False, links: list | None = None,
             # its final form counts against the budget (Arabic words for "7B", brackets); a level far over it is not worth it
             markdown = arabic_style.polish(markdown, keep)
             if level["terms"] == "fit":  # the room was counted before the final form: the last items give way
-                markdown = _within(markdown, limit, messages(doc.lang)["headings"]["terms"])
+                markdown = arabic_style.within(markdown, limit, messages(doc.lang)["headings"]["terms"])
         if len(markdown.split()) <= limit:
             break
     return markdown
-
-
-def _within(markdown: str, limit: int, terms_heading: str) -> str:
-    """`markdown` cut to `limit` words by dropping the terms section's last (least central) items; one stays."""
-    head, found, rest = markdown.partition(f"## {terms_heading}\n\n")
-    if not found:
-        return markdown
-    section, gap, tail = rest.partition("\n\n## ")
-    items = section.rstrip("\n").split("\n")
-    while len(items) > 1 and len((head + "\n".join(items) + tail).split()) + len(terms_heading.split()) + 1 > limit:
-        items.pop()
-    return head + found + "\n".join(items) + ("\n" if not gap else "") + gap + tail
 
 
 def _ordered_claims(doc: Document) -> list:

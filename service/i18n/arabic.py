@@ -136,11 +136,48 @@ def _agreeing(m: re.Match, counting: dict) -> str:
     noun = counting["nouns"].get(bare)
     if noun is None:
         return m.group(0)
-    alone = after is None or not _is_adjective(after, counting)
+    described = after is not None and _is_adjective(after, counting)
+    joined = after is not None and after.translate(_DIACRITICS) in counting["nouns"]  # "ساعة شريحة": one noun of two
+    alone = not described and not joined
+    if described and number in (1, 2):
+        return _with_adjective(number, noun, gap, after)
+    if joined and number in (1, 2):  # "ساعة شريحة واحدة", "ساعتي شريحة" (a dual before its partner drops its ن)
+        one = "واحدة" if noun["gender"] == "f" else "واحد"
+        return f"{noun['singular']}{gap}{after} {one}" if number == 1 else f"{noun['dual'][:-1]}{gap}{after}"
     said = count_form(number, noun, alone, number_text)
+    if described:  # the adjective after agrees with the counted noun: "5 معاملات نشطة", "16 معاملا نشطا", "100 معامل نشط"
+        tail = f"{gap}{_agreeing_adjective(noun, said.split()[-1], after)}"
     if normalise_token(said.split()[-1]) == normalise_token(bare) and (said.split()[0] == number_text or not alone):
         return m.group(0)  # already right: keep the text's own spelling (diacritics, digits)
     return said + tail
+
+
+def _agreeing_adjective(noun: dict, counted: str, adjective: str) -> str:
+    """`adjective` agreeing with the counted form of `noun`: a plural of things takes the feminine singular, a
+    masculine singular the masculine (accusative after 11-99), a feminine noun the feminine."""
+    if counted == noun["plural"] and noun["plural"] != noun["singular"]:
+        return adjective if adjective.endswith(("ة", "ى")) else adjective + "ة"
+    if noun["gender"] == "f":
+        return adjective
+    masculine = adjective[:-1] if adjective.endswith("ة") else adjective
+    if counted == noun["accusative"] != noun["singular"] and not masculine.endswith(("ى", "ا")):
+        return masculine + "ا"
+    return masculine
+
+
+def _with_adjective(number: float, noun: dict, gap: str, adjective: str) -> str:
+    """One or two of a noun with its adjective agreeing: "مرحلة افتراضية واحدة", "مرحلتين افتراضيتين",
+    "دفعتين صغريين", "معامل نشط واحد", "معاملين نشطين" (a template's adjective agrees with a plural of things,
+    feminine singular; a masculine noun takes it back without ة)."""
+    if noun["gender"] == "f":
+        if number == 1:
+            return f"{noun['singular']}{gap}{adjective} واحدة"
+        stem = adjective[:-1] if adjective.endswith(("ة", "ى")) else adjective
+        return f"{noun['dual']}{gap}{stem}{'يين' if adjective.endswith('ى') else 'تين'}"
+    masculine = adjective[:-1] if adjective.endswith("ة") else adjective
+    if number == 1:
+        return f"{noun['singular']}{gap}{masculine} واحد"
+    return f"{noun['dual']}{gap}{masculine}ين"
 
 
 def _singular_after(gap: str | None, after: str | None, counting: dict) -> str:

@@ -13,6 +13,7 @@ from functools import lru_cache
 from calculators.resources import data_dir
 
 from service.i18n import arabic
+from service.i18n.messages import messages
 
 _LETTER = "\u0621-\u064A\u0671-\u06D3"
 _PARTICLES = r"(?:[وف]?(?:ال|لل|[بك]ال|[بلك])?)"  # و or ف, then the article or a preposition with or without it
@@ -72,6 +73,30 @@ def polish(text: str, keep_sections: tuple[str, ...] = ()) -> str:
         piece = _undoubled(piece)
         out.append(piece)
     return "".join(out)
+
+
+def in_final_form(answer: dict) -> dict:
+    """An offline answer object with its Arabic in final form (explanation, warnings, plain); other languages as they are."""
+    if answer["language"] != "ar":
+        return answer
+    keep = (messages("ar")["headings"]["corrections"],)
+    answer["explanation"] = polish(answer["explanation"], keep)
+    answer["warnings"] = [polish(w) for w in answer["warnings"]]
+    if answer.get("plain"):
+        answer["plain"] = polish(answer["plain"])
+    return answer
+
+
+def within(markdown: str, limit: int, terms_heading: str) -> str:
+    """`markdown` cut to `limit` words by dropping the terms section's last (least central) items; one stays."""
+    head, found, rest = markdown.partition(f"## {terms_heading}\n\n")
+    if not found:
+        return markdown
+    section, gap, tail = rest.partition("\n\n## ")
+    items = section.rstrip("\n").split("\n")
+    while len(items) > 1 and len((head + "\n".join(items) + tail).split()) + len(terms_heading.split()) + 1 > limit:
+        items.pop()
+    return head + found + "\n".join(items) + ("\n" if not gap else "") + gap + tail
 
 
 def problems(text: str, keep_sections: tuple[str, ...] = ()) -> dict[str, list[str]]:

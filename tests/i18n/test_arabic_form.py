@@ -210,3 +210,30 @@ def test_the_english_after_an_arabic_word_is_kept_once():
 
 def test_the_reasons_all_to_all_is_the_glossarys():
     assert arabic_style.polish("فيتداخل تبادل كل إلى كل لتوازي الخبراء") == "فيتداخل تبادل الكل إلى الكل لتوازي الخبراء"
+
+
+@pytest.mark.parametrize("n, grade", [(1, None), (2, None), (5, "plural"), (16, "accusative"), (105, "plural"),
+                                      (4096, "accusative"), ("7B", None), ("2M", None)])
+def test_every_locale_template_counting_a_noun_agrees_once_polished(n, grade):
+    forms = {form: row for row in ROWS.values() for form in (row["singular"], row["plural"], row["dual"], row["accusative"])}
+    templates = [text for where, text in _arabic_strings() if where.startswith("ar.json")
+                 and any(word in forms for word in re.findall(r"\{\w+\} ([\u0621-\u064A]+)", text))]
+    assert len(templates) > 20
+    for template in templates:
+        polished = arabic_style.polish(re.sub(r"\{\w+\}", str(n), template))
+        bare = polished.translate(arabic._DIACRITICS)  # "توزيعًا" is "توزيعا"
+        assert arabic_style.problems(polished)["numbers"] == [], template
+        for word in re.findall(rf"(?<![\d.,]){n} ([\u0621-\u064A]+)", bare):
+            if word in forms:  # 5 counts a plural, 16 an accusative singular; "7B" and "2M" are read as words
+                assert grade is not None and word == forms[word][grade], (template, polished)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("1 مراحل افتراضية لكل شريحة", "مرحلة افتراضية واحدة لكل شريحة"), ("2 مراحل افتراضية", "مرحلتين افتراضيتين"),
+    ("2 دفعة صغرى في كل خطوة", "دفعتين صغريين في كل خطوة"), ("1 معامل نشط", "معامل نشط واحد"),
+    ("2 معامل نشط", "معاملين نشطين"), ("5 معامل نشط", "5 معاملات نشطة"), ("16 معامل نشط", "16 معاملا نشطا"),
+    ("100 معامل نشط", "100 معامل نشط"), ("16 رموز إضافية", "16 رمزا إضافيا"), ("16 مراحل افتراضية", "16 مرحلة افتراضية"),
+    ("1 ساعة شريحة", "ساعة شريحة واحدة"), ("2 ساعة شريحة", "ساعتي شريحة"), ("8 خبراء لكل رمز", "8 خبراء لكل رمز"),
+])
+def test_an_adjective_or_a_second_noun_after_a_count_agrees_too(text, expected):
+    assert arabic.agree_numbers(text) == expected
