@@ -41,9 +41,7 @@ def main(argv: list[str]) -> int:
         for kind, found in arabic_style.problems(text, keep).items():
             totals[kind] += len(found)
             with_kind[kind] += bool(found)
-        own = "".join(piece for kept, piece in arabic_style._pieces(text, keep) if not kept)
-        prose = arabic_style._blank(own, arabic_style._BRACKETED)
-        latin.update(m.group(0) for m in _LATIN_WORD.finditer(prose))
+        latin.update(m.group(0) for m in _LATIN_WORD.finditer(arabic_style.prose(text, keep)))
     print(f"{len(answers)} Arabic answers in {folder}")
     for kind in ("rejected", "inconsistent", "english", "numbers", "punctuation", "doubled", "agreement"):
         print(f"{kind:>13}: {with_kind[kind]:3d} answers, {totals[kind]:4d} in all")

@@ -119,6 +119,12 @@ def problems(text: str, keep_sections: tuple[str, ...] = ()) -> dict[str, list[s
     return found
 
 
+def prose(text: str, keep_sections: tuple[str, ...] = ()) -> str:
+    """The answer's own prose: without quotes, code, kept sections, English brackets and bold names (blanked)."""
+    own = "".join(piece for kept, piece in _pieces(text, keep_sections) if not kept)
+    return _blank(own, _BRACKETED)
+
+
 def inconsistent_terms(text: str) -> list[str]:
     """Concepts `text` names with two words (a preferred and a rejected one), outside quotes: "شريحة/رقائق"."""
     bare = _blank(text, _QUOTED)
