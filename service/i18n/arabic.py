@@ -132,12 +132,15 @@ def _agreeing(m: re.Match, counting: dict) -> str:
         scale = counting["scales"]["K" if suffix == "k" else suffix]
         return f"{scaled(number, scale)} {noun['singular']}{tail}"
     if bare in counting["scale_forms"]:  # "7 مليار" -> "7 مليارات"; the noun after it is handled by the scale word
-        return f"{scaled(number, counting['scale_forms'][bare])}{space[:0]}{_singular_after(gap, after, counting)}"
+        scale = counting["scale_forms"][bare]
+        if _scale_form_fits(number, scale, bare):
+            return f"{number_text}{space}{word}{_singular_after(gap, after, counting)}"
+        return f"{scaled(number, scale)}{_singular_after(gap, after, counting)}"
     noun = counting["nouns"].get(bare)
     if noun is None:
         return m.group(0)
-    described = after is not None and _is_adjective(after, counting)
-    joined = after is not None and after.translate(_DIACRITICS) in counting["nouns"]  # "ساعة شريحة": one noun of two
+    described = after is not None and _is_adjective(after)
+    joined = after is not None and not described and _is_partner(after, counting)  # "ساعة شريحة", "رمز تدريب"
     alone = not described and not joined
     if described and number in (1, 2):
         return _with_adjective(number, noun, gap, after)
@@ -145,6 +148,8 @@ def _agreeing(m: re.Match, counting: dict) -> str:
         one = "واحدة" if noun["gender"] == "f" else "واحد"
         return f"{noun['singular']}{gap}{after} {one}" if number == 1 else f"{noun['dual'][:-1]}{gap}{after}"
     said = count_form(number, noun, alone, number_text)
+    if joined and said.endswith(noun["accusative"]) and noun["accusative"] != noun["singular"]:
+        said = f"{number_text} {noun['singular']}"  # "20 رمز تدريب": a noun before its partner takes no tanween
     if described:  # the adjective after agrees with the counted noun: "5 معاملات نشطة", "16 معاملا نشطا", "100 معامل نشط"
         tail = f"{gap}{_agreeing_adjective(noun, said.split()[-1], after)}"
     if normalise_token(said.split()[-1]) == normalise_token(bare) and (said.split()[0] == number_text or not alone):
@@ -187,8 +192,42 @@ def _singular_after(gap: str | None, after: str | None, counting: dict) -> str:
     return f"{gap}{noun['singular'] if noun else after}"
 
 
-def _is_adjective(word: str, counting: dict) -> bool:
-    """Whether `word` after a counted noun describes it ("دفعة صغرى"), rather than starting the next phrase."""
+_ADJECTIVES = ("نشط", "صغرى", "كبرى", "كامل", "كاملة", "إضافي", "مختلف", "مختلفة", "متتالية", "متتالي", "جديد", "جديدة",
+               "متوازية", "متوازي", "فعلي", "فعلية", "متسلسلة", "إجمالي", "كبير", "كبيرة", "صغير", "صغيرة", "نشطة")
+
+
+def _is_adjective(word: str) -> bool:
+    """Whether `word` after a counted noun describes it ("دفعة صغرى", "مراحل افتراضية"), not a second noun
+    ("ساعة شريحة", "رمز تدريب"): a known adjective or a relative one (nisba: -ي, -ية)."""
     bare = word.translate(_DIACRITICS)
-    return bare not in counting["nouns"] and not bare.startswith(("في", "من", "على", "لكل", "إلى", "عن", "و")) \
-        and bare not in ("كل", "لكل", "أو", "ثم", "مع", "بين", "عبر", "تقريبا", "نحو", "فقط")
+    stem = bare[:-1] if bare.endswith("ا") else bare  # an accusative adjective: "نشطا", "إضافيا"
+    return stem in _ADJECTIVES or stem.endswith(("ي", "ية")) and len(stem) > 3 and not _starts_phrase(bare)
+
+
+_PARTNERS = ("تدريب", "حساب", "اتصال", "ذاكرة", "معالجة", "بيانات", "انتباه", "إدخال", "إخراج")
+
+
+def _is_partner(word: str, counting: dict) -> bool:
+    """Whether `word` is a second noun the counted one is joined to (idafa: "ساعة شريحة", "رمز تدريب")."""
+    bare = word.translate(_DIACRITICS)
+    return bare in counting["nouns"] or bare in _PARTNERS
+
+
+def _starts_phrase(word: str) -> bool:
+    """Whether `word` after a counted noun starts the next phrase (a preposition, a conjunction, an adverb)."""
+    bare = word.translate(_DIACRITICS)
+    return bare.startswith(("في", "من", "على", "لكل", "إلى", "عن", "و", "ف", "ب", "ل")) \
+        or bare in ("كل", "أو", "ثم", "مع", "بين", "عبر", "تقريبا", "نحو", "فقط", "أي", "هي", "هو", "لا", "قد", "كما", "منها")
+
+
+def _scale_form_fits(number: float, scale: dict, written: str) -> bool:
+    """Whether a written scale word already agrees: "37 مليارا" (11-99 standalone) or "37 مليار", "7 مليارات",
+    "671 مليارا", "5.6 ملايين" (a fraction may take either form)."""
+    if number != int(number):
+        return written in (scale["singular"], scale["plural"])
+    last = int(number) % 100 if number >= 100 else int(number)
+    if 3 <= last <= 10:
+        return written == scale["plural"]
+    if 11 <= last <= 99:
+        return written in (scale["singular"], scale["accusative"])
+    return written == scale["singular"] or int(number) in (1, 2)

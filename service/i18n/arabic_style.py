@@ -109,7 +109,7 @@ def problems(text: str, keep_sections: tuple[str, ...] = ()) -> dict[str, list[s
     prose = _blank(_blank(own, _QUOTED), _BRACKETED)
     found["english"] = [m.group(1) for m in _english()[0].finditer(prose) if _in_arabic(prose, m.start(), m.end())] + \
         [m.group(0) for m in _english_counts()[0].finditer(prose) if _in_arabic(prose, m.start(), m.end())]
-    for m in arabic._COUNTED.finditer(prose):
+    for m in arabic._COUNTED.finditer(_blank(own, _QUOTED)):  # brackets kept: "2(n-1) خطوة" is no "2 خطوة"
         if arabic.agree_numbers(m.group(0)) != m.group(0):
             found["numbers"].append(m.group(0))
     found["punctuation"] = [m.group(0) for m in _LATIN_PUNCTUATION.finditer(prose)]
