@@ -49,11 +49,11 @@ _NUMBER = r"(?<![A-Za-z0-9_.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)"
 
 
 @lru_cache(maxsize=1)
-def _counting() -> dict:
+def counting() -> dict:
     """data/arabic_counting.json, with each noun's forms indexed by their written form (without diacritics)."""
-    import json
+    import json  # here, not at the top: language detection imports this module and needs neither
 
-    from calculators.resources import data_dir
+    from calculators.resources import data_dir  # the calculators package loads numpy; only counting needs data/
 
     data = json.loads((data_dir() / "arabic_counting.json").read_text(encoding="utf-8"))
     forms = {}
@@ -64,7 +64,8 @@ def _counting() -> dict:
     for scale in data["scales"].values():
         for form in ("singular", "plural", "accusative"):
             scale_forms[scale[form]] = scale
-    return {"scales": data["scales"], "nouns": forms, "scale_forms": scale_forms}
+    return {"scales": data["scales"], "nouns": forms, "scale_forms": scale_forms, "rows": data["nouns"],
+            "english": data["english"]}
 
 
 def count_form(number: float, noun: dict, alone: bool = True, shown: str | None = None) -> str:
@@ -116,8 +117,14 @@ def agree_numbers(text: str) -> str:
     """Arabic `text` with every number before a counted noun agreeing with it (data/arabic_counting.json), and
     figures with a scale suffix before one read as words: "7B معامل" -> "7 مليارات معامل", "16 تسلسل" ->
     "16 تسلسلا", "2 شريحة" -> "شريحتين", "1.46M ساعة" -> "1.46 مليون ساعة"."""
-    counting = _counting()
-    return _COUNTED.sub(lambda m: _agreeing(m, counting), text)
+    table = counting()
+    return _COUNTED.sub(lambda m: _agreeing(m, table), text)
+
+
+def disagreeing_counts(text: str) -> list[str]:
+    """The numbers-and-nouns in `text` that agree_numbers would change ("7B معامل", "16 تسلسل")."""
+    table = counting()
+    return [m.group(0) for m in _COUNTED.finditer(text) if _agreeing(m, table) != m.group(0)]
 
 
 def _agreeing(m: re.Match, counting: dict) -> str:

@@ -1,5 +1,7 @@
 """The form of unjargon's Arabic: one word for one thing, Arabic for common English words, numbers agreeing with
-their nouns, verbs agreeing with their subjects, Arabic punctuation, no doubled words; `polish` applies it to an answer, `problems` finds what is left.
+their nouns, verbs agreeing with their subjects, Arabic punctuation, no doubled words.
+
+`polish` applies it to an answer (`in_final_form` to an answer object); `problems` finds what is left.
 
 The passage's own words are kept: quotes «...», code `...` and the corrections section (which names the source's
 mistranslation) are never rewritten. The word table is data/arabic_terms.json; the counting rules are
@@ -109,9 +111,7 @@ def problems(text: str, keep_sections: tuple[str, ...] = ()) -> dict[str, list[s
     prose = _blank(_blank(own, _QUOTED), _BRACKETED)
     found["english"] = [m.group(1) for m in _english()[0].finditer(prose) if _in_arabic(prose, m.start(), m.end())] + \
         [m.group(0) for m in _english_counts()[0].finditer(prose) if _in_arabic(prose, m.start(), m.end())]
-    for m in arabic._COUNTED.finditer(_blank(own, _QUOTED)):  # brackets kept: "2(n-1) خطوة" is no "2 خطوة"
-        if arabic.agree_numbers(m.group(0)) != m.group(0):
-            found["numbers"].append(m.group(0))
+    found["numbers"] = arabic.disagreeing_counts(_blank(own, _QUOTED))  # brackets kept: "2(n-1) خطوة" is no "2 خطوة"
     found["punctuation"] = [m.group(0) for m in _LATIN_PUNCTUATION.finditer(prose)]
     found["agreement"] = [m.group(0) for m, _ in _disagreeing(prose)]
     found["doubled"] = [f"{m.group(1)} {m.group(2)}" for m in _DOUBLED.finditer(prose) if _same(m.group(1), m.group(2))] + \
@@ -283,7 +283,7 @@ def _undoubled(text: str) -> str:
 
 @lru_cache(maxsize=1)
 def _english_counts() -> tuple[re.Pattern, dict]:
-    words = json.loads((data_dir() / "arabic_counting.json").read_text(encoding="utf-8"))["english"]
+    words = arabic.counting()["english"]
     pattern = re.compile(r"(?<![A-Za-z0-9_.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(\s?[KMBT])?\s+"
                          r"((?:[A-Z][\w-]*\d[\w-]*\s+)?)(" + "|".join(sorted(words, key=len, reverse=True)) + r")(?![\w-])")
     return pattern, words
@@ -299,7 +299,7 @@ def _arabic_counts(text: str) -> str:
             return m.group(0)
         number, scale, name, word = m.group(1), (m.group(2) or "").strip(), m.group(3).strip(), words[m.group(4)]
         if len(word) == 1:  # a scale word: "15.6 trillion"
-            return f"{number} {arabic._counting()['scales'][word]['singular']}" if not scale else m.group(0)
+            return f"{number} {arabic.counting()['scales'][word]['singular']}" if not scale else m.group(0)
         return f"{number}{scale} {word}" + (f" {name}" if name else "")
     return pattern.sub(arabic_count, text)
 
@@ -312,9 +312,10 @@ def _agreement() -> tuple[re.Pattern, dict, dict]:
     rules = table()["agreement"]
     other = {m: f for m, f in rules["verbs"]} | {f: m for m, f in rules["verbs"]}
     genders = dict(rules["nouns"])
-    for noun in json.loads((data_dir() / "arabic_counting.json").read_text(encoding="utf-8"))["nouns"]:
+    for noun in arabic.counting()["rows"]:
         genders.setdefault(noun["singular"], noun["gender"])
-        genders.setdefault(noun["plural"], "f")  # a plural of things takes the feminine singular
+        if not noun.get("human"):
+            genders.setdefault(noun["plural"], "f")  # a plural of things takes the feminine singular
     # only a definite noun: right after a verb it is the subject ("يحتاج النموذج"); an indefinite one is often not
     pattern = re.compile(rf"(?<![{_LETTER}])(لا |هل |و|ف)?({'|'.join(sorted(other, key=len, reverse=True))})\s+(ال)([{_LETTER}]+)")
     return pattern, other, genders
