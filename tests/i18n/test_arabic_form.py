@@ -244,3 +244,7 @@ def test_an_adjective_or_a_second_noun_after_a_count_agrees_too(text, expected):
                                   "256 خبيرا موجها", "20 رمز تدريب", "16 ساعة شريحة", "2(n-1) خطوة"])
 def test_forms_arabic_allows_are_kept(text):
     assert arabic.agree_numbers(text) == text and not arabic_style.problems(text)["numbers"]
+
+
+def test_arabic_indic_digits_count_the_same_way():
+    assert arabic.agree_numbers("على ٨ شريحة و١٦ تسلسل و١ شريحة فقط") == "على ٨ شرائح و١٦ تسلسلا وشريحة واحدة فقط"
