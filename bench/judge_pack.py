@@ -59,8 +59,17 @@ def answer_file(number: str, passage: dict, answer: dict, lang: str, with_gist: 
     parts += ["## Answer", "", (answer.get("explanation") or "").strip(), ""]
     warnings = [w for w in answer.get("warnings") or [] if str(w).strip()]
     if warnings:
-        parts += ["## Warnings printed with the answer", ""] + [f"- {w}" for w in warnings] + [""]
+        heading = _heading("warnings", lang)  # the answer's language: an Arabic answer has no English heading
+        parts += [f"## {heading}", ""] + [f"- {w}" for w in warnings] + [""]
     return "\n".join(parts)
+
+
+def _heading(key: str, lang: str) -> str:
+    """A section heading from the answer language's locale (service/i18n)."""
+    sys.path.insert(0, str(ROOT))
+    from service.i18n.messages import messages
+
+    return messages(lang)["headings"][key]
 
 
 def write_pack(split: str, out: Path, with_gist: bool = False, only: list[str] | None = None) -> dict:

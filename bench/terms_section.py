@@ -41,7 +41,7 @@ def figures(folder: Path) -> dict:
     table: dict = {}
     for path in sorted(folder.glob("P*-*.md")):
         lang = path.stem.rsplit("-", 1)[1]
-        answer = path.read_text(encoding="utf-8").split("## Answer", 1)[1].split("## Warnings printed", 1)[0]
+        answer = path.read_text(encoding="utf-8").split("## Answer", 1)[1].split("## Warnings printed", 1)[0].split("## تنبيهات مع الإجابة", 1)[0]
         row = table.setdefault(lang, {"answers": 0, "with_terms": 0, "bare_names": 0, "terms": 0, "words": 0,
                                       "section_words": 0, "generic": 0, "generic_before_art": 0})
         row["answers"] += 1

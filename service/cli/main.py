@@ -142,8 +142,11 @@ def explain_command(args) -> int:
         print_markdown(result["explanation"])
     else:
         sys.stdout.write("\n")
+    from service.i18n.messages import messages
+
+    label = messages(result.get("language"))["headings"]["warning_label"]  # an Arabic answer's warnings say تنبيه
     for warning in result.get("warnings", []):
-        print(f"warning: {warning}", file=sys.stderr)
+        print(f"{label}: {warning}", file=sys.stderr)
     return 0
 
 

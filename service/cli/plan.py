@@ -29,7 +29,12 @@ def plan_command(argv: list[str]) -> int:
     for index, result in enumerate(results):
         if index:
             print("\n" + "-" * 72 + "\n")
-        print("\n".join(plan_lines(result, lang)))
+        lines = plan_lines(result, lang)
+        if lang == "ar":  # numbers agreeing with their nouns ("4 ملايين رمز", not "4M رمز"), Arabic punctuation
+            from service.i18n import arabic_style
+
+            lines = [arabic_style.polish(line) for line in lines]
+        print("\n".join(lines))
     return 0
 
 

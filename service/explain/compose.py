@@ -14,7 +14,7 @@ from service.explain.document import Document
 from service.explain.pipeline import analyse
 from service.explain.salience import is_everyday, listed_terms, salient_terms  # noqa: F401  (salient_terms re-exported)
 from service.explain.terms import read_terms
-from service.i18n import arabic
+from service.i18n import arabic, arabic_style
 from service.i18n.messages import join_names, messages
 
 MAX_INPUT_CHARS = 100_000
@@ -63,7 +63,7 @@ def explain_offline(text: str, lang: str | None = None, context: str = "") -> di
     # ("pp_necessity: not run, ..." would leak an internal name into the answer).
     failures = [f for f in doc.failures if not f.endswith(_NOT_GROUNDED)]
     warnings = [c["warning"] for c in doc.corrections] + [skipped.format(reason=f) for f in failures]
-    return finite(configs.attach({
+    return arabic_style.in_final_form(finite(configs.attach({
         "explanation": markdown,
         "language": lang,
         "backend": "offline",
@@ -76,7 +76,7 @@ def explain_offline(text: str, lang: str | None = None, context: str = "") -> di
         "claims": [c.to_dict() for c in doc.claims],
         "gist": sentences,
         "reasons": links,
-    }, config, lang))
+    }, config, lang)))
 
 
 _NOT_GROUNDED = "not run, no input comes from the text"  # checks.core.run's note for a calculation no sentence asked for
@@ -141,8 +141,14 @@ def compose(doc: Document, is_followup: bool = False, links: list | None = None,
     limit = budget(doc.text)
     markdown = ""
     memo: dict = {"links": links or [], "gist_sentences": sentences or [], "limit": limit}  # sections that do not change between levels
+    keep = (messages(doc.lang)["headings"]["corrections"],)
     for level in LEVELS:
         markdown = _compose(doc, is_followup, level, memo)
+        if doc.lang == "ar" and (len(markdown.split()) <= limit * 1.2 or level is LEVELS[-1]):
+            # its final form counts against the budget (Arabic words for "7B", brackets); a level far over it is not worth it
+            markdown = arabic_style.polish(markdown, keep)
+            if level["terms"] == "fit":  # the room was counted before the final form: the last items give way
+                markdown = arabic_style.within(markdown, limit, messages(doc.lang)["headings"]["terms"])
         if len(markdown.split()) <= limit:
             break
     return markdown

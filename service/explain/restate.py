@@ -43,12 +43,17 @@ def figure(fig, lang: str, chip_names: bool = True) -> str:
     if fig.quantity == "n_chips" and fig.chip and chip_names:
         name = _chip_as_written(fig, catalog.hardware().get("chip", fig.chip)["name"])
         key = "n_chips_named_tpu" if "TPU" in name and "n_chips_named_tpu" in readings else "n_chips_named"
-        return _agreeing(readings.get(key, "{value} {chip}"), fig.value, lang).format(value=shown, chip=name)
+        return _counted(_agreeing(readings.get(key, "{value} {chip}"), fig.value, lang).format(value=shown, chip=name), lang)
     if template is None:
         return fig.quote
     if fig.quantity == "dp_degree" and (fig.detail or {}).get("zero_stage") == 3:
         template = readings.get("dp_degree_sharded", template)
-    return _agreeing(template, fig.value, lang).format(value=shown)
+    return _counted(_agreeing(template, fig.value, lang).format(value=shown), lang)
+
+
+def _counted(reading: str, lang: str) -> str:
+    """An Arabic reading with its number agreeing with the noun after it ("7B معامل" -> "7 مليارات معامل")."""
+    return arabic.agree_numbers(reading) if lang == "ar" else reading
 
 
 _VARIANT_WORDS = ("SXM", "PCIe", "NVL", "80GB", "40GB", "141GB")

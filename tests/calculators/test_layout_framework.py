@@ -53,7 +53,7 @@ def test_the_answer_says_the_search_was_restricted_in_english_and_arabic():
     assert len(said) == 1
     english, arabic = render(said, "en")[0], render(said, "ar")[0]
     assert "llm-foundry 0.4" in english and "tensor parallelism" in english and "pipeline parallelism" in english
-    assert "llm-foundry 0.4" in arabic and "توازي الموترات" in arabic
+    assert "llm-foundry 0.4" in arabic and "توازي الموتر" in arabic
     assert not [item for item in _plan()["working"] if item["key"].startswith("plan.framework")]
 
 

@@ -117,3 +117,9 @@ def test_control_characters_in_the_text_never_come_back(capsys, monkeypatch):
     monkeypatch.setattr(sys, "stdin", FakeStdin(b"\x07\x1b\x7f"))
     code, out, err = run_cli(capsys, "explain")
     assert (code, out) == (2, "") and "there is nothing to explain" in err
+
+
+def test_an_arabic_answer_labels_its_warnings_in_arabic(capsys):
+    # A passage written for this test, with a machine translation of "bandwidth" (a correction is a warning).
+    code, out, err = run_cli(capsys, "explain", "--lang", "ar", "--no-cache", "النطاق الترددي بين الشرائح يحد من سرعة التدريب")
+    assert code == 0 and "تنبيه: " in err and "warning:" not in err

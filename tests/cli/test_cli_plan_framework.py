@@ -20,3 +20,9 @@ def test_plan_refuses_an_unknown_framework_naming_the_field_and_the_names(capsys
     assert main([*JOB, "--framework", "colossalai"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("unjargon: error: framework: expected one of ") and "llm-foundry-0.4" in err and "megatron-lm" in err
+
+
+def test_an_arabic_plan_counts_in_arabic(capsys):
+    assert main([*JOB, "--lang", "ar"]) == 0
+    header = capsys.readouterr().out.splitlines()[0]
+    assert "64 شريحة، 4 ملايين رمز" in header and "4M" not in header

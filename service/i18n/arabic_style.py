@@ -1,0 +1,340 @@
+"""The form of unjargon's Arabic: one word for one thing, Arabic for common English words, numbers agreeing with
+their nouns, verbs agreeing with their subjects, Arabic punctuation, no doubled words.
+
+`polish` applies it to an answer (`in_final_form` to an answer object); `problems` finds what is left.
+
+The passage's own words are kept: quotes «...», code `...` and the corrections section (which names the source's
+mistranslation) are never rewritten. The word table is data/arabic_terms.json; the counting rules are
+data/arabic_counting.json (service.i18n.arabic.agree_numbers).
+"""
+
+import json
+import re
+from functools import lru_cache
+
+from calculators.resources import data_dir
+
+from service.i18n import arabic
+from service.i18n.messages import messages
+
+_LETTER = "\u0621-\u064A\u0671-\u06D3"
+_PARTICLES = r"(?:[وف]?(?:ال|لل|[بك]ال|[بلك])?)"  # و or ف, then the article or a preposition with or without it
+_QUOTED = re.compile(r"«[^»\n]*»|```.*?```|`[^`\n]*`|\"[^\"\n]*\"|https?://\S+", re.S)
+_BRACKETED = re.compile(r"\([^()\n\u0600-\u06FF]*\)|\*\*[^*\n]+\*\*")  # an English bracket or a bold name
+
+
+@lru_cache(maxsize=1)
+def table() -> dict:
+    """data/arabic_terms.json, parsed once."""
+    return json.loads((data_dir() / "arabic_terms.json").read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=1)
+def _rejected() -> tuple[re.Pattern, dict]:
+    """One pattern for every rejected form (with an attached particle or article), and what replaces each."""
+    replace = {bad: good for concept in table()["concepts"] for bad, good in concept["rejected"].items()}
+    words = sorted(replace, key=len, reverse=True)
+    pattern = re.compile(rf"(?<![{_LETTER}])({_PARTICLES})(" + "|".join(map(re.escape, words)) + rf")(?![{_LETTER}])")
+    return pattern, replace
+
+
+@lru_cache(maxsize=1)
+def _english() -> tuple[re.Pattern, dict]:
+    words = {entry["en"].lower(): entry["ar"] for entry in table()["english"]}
+    # An attached Arabic particle may precede ("وdropout"); a Latin letter, digit or joiner may not ("pre-shards")
+    pattern = re.compile(r"(?<![A-Za-z0-9_\-./])(" + "|".join(map(re.escape, sorted(words, key=len, reverse=True))) + r")(?![\w\-])", re.I)
+    return pattern, words
+
+
+def prefer(text: str) -> str:
+    """`text` with every rejected variant replaced by its concept's preferred word ("الرقائق" -> "الشرائح")."""
+    pattern, replace = _rejected()
+    return pattern.sub(lambda m: m.group(1) + replace[m.group(2)], text)
+
+
+def rejected_in(text: str) -> list[str]:
+    """The rejected variants `text` uses (outside quotes and code)."""
+    pattern, _ = _rejected()
+    return [m.group(2) for m in pattern.finditer(_blank(text, _QUOTED))]
+
+
+def polish(text: str, keep_sections: tuple[str, ...] = ()) -> str:
+    """An Arabic answer in its final form: preferred words, Arabic for common English words (the English once, in
+    brackets), numbers agreeing with their nouns, Arabic punctuation, doubled words and brackets removed.
+    `keep_sections` are headings whose section is left as it is (the corrections, quoting the source)."""
+    out, seen, glossed = [], set(), set()
+    for kept, piece in _pieces(text, keep_sections):
+        if kept:
+            out.append(piece)
+            continue
+        piece = prefer(piece)
+        piece = _outside(piece, _BRACKETED, lambda s: _arabic_for_english(s, seen))
+        piece = _outside(piece, _BOLD, lambda s: _english_once(s, glossed))
+        piece = arabic.agree_numbers(_arabic_counts(piece))
+        piece = _punctuation(_agreeing_verbs(piece))
+        piece = _undoubled(piece)
+        out.append(piece)
+    return "".join(out)
+
+
+def in_final_form(answer: dict) -> dict:
+    """An offline answer object with its Arabic in final form (explanation, warnings, plain); other languages as they are."""
+    if answer["language"] != "ar":
+        return answer
+    keep = (messages("ar")["headings"]["corrections"],)
+    answer["explanation"] = polish(answer["explanation"], keep)
+    answer["warnings"] = [polish(w) for w in answer["warnings"]]
+    if answer.get("plain"):
+        answer["plain"] = polish(answer["plain"])
+    return answer
+
+
+def within(markdown: str, limit: int, terms_heading: str) -> str:
+    """`markdown` cut to `limit` words by dropping the terms section's last (least central) items; one stays."""
+    head, found, rest = markdown.partition(f"## {terms_heading}\n\n")
+    if not found:
+        return markdown
+    section, gap, tail = rest.partition("\n\n## ")
+    items = section.rstrip("\n").split("\n")
+    while len(items) > 1 and len((head + "\n".join(items) + tail).split()) + len(terms_heading.split()) + 1 > limit:
+        items.pop()
+    return head + found + "\n".join(items) + ("\n" if not gap else "") + gap + tail
+
+
+def problems(text: str, keep_sections: tuple[str, ...] = ()) -> dict[str, list[str]]:
+    """What is wrong with the form of an Arabic answer, by kind (each a list of the offending snippets)."""
+    found: dict[str, list[str]] = {"rejected": [], "inconsistent": [], "english": [], "numbers": [], "punctuation": [],
+                                   "doubled": [], "agreement": []}
+    own = "".join(piece for kept, piece in _pieces(text, keep_sections) if not kept)
+    found["rejected"] = rejected_in(own)
+    found["inconsistent"] = inconsistent_terms(own)
+    prose = _blank(_blank(own, _QUOTED), _BRACKETED)
+    found["english"] = [m.group(1) for m in _english()[0].finditer(prose) if _in_arabic(prose, m.start(), m.end())] + \
+        [m.group(0) for m in _english_counts()[0].finditer(prose) if _in_arabic(prose, m.start(), m.end())]
+    found["numbers"] = arabic.disagreeing_counts(_blank(own, _QUOTED))  # brackets kept: "2(n-1) خطوة" is no "2 خطوة"
+    found["punctuation"] = [m.group(0) for m in _LATIN_PUNCTUATION.finditer(prose)]
+    found["agreement"] = [m.group(0) for m, _ in _disagreeing(prose)]
+    found["doubled"] = [f"{m.group(1)} {m.group(2)}" for m in _DOUBLED.finditer(prose) if _same(m.group(1), m.group(2))] + \
+        [m.group(0) for m in _DOUBLED_BRACKET.finditer(own)]
+    return found
+
+
+def prose(text: str, keep_sections: tuple[str, ...] = ()) -> str:
+    """The answer's own prose: without quotes, code, kept sections, English brackets and bold names (blanked)."""
+    own = "".join(piece for kept, piece in _pieces(text, keep_sections) if not kept)
+    return _blank(own, _BRACKETED)
+
+
+def inconsistent_terms(text: str) -> list[str]:
+    """Concepts `text` names with two words (a preferred and a rejected one), outside quotes: "شريحة/رقائق"."""
+    bare = _blank(text, _QUOTED)
+    pairs = []
+    for concept in table()["concepts"]:
+        bad = [w for w in concept["rejected"] if re.search(rf"(?<![{_LETTER}]){_PARTICLES}{re.escape(w)}(?![{_LETTER}])", bare)]
+        good = [w for w in concept["preferred"] if re.search(rf"(?<![{_LETTER}]){_PARTICLES}{re.escape(w)}(?![{_LETTER}])", bare)]
+        if bad and good:
+            pairs.append(f"{good[0]}/{bad[0]}")
+    return pairs
+
+
+# ------------------------------------------------------------------------------------------------ pieces
+
+def _pieces(text: str, keep_sections: tuple[str, ...]) -> list[tuple[bool, str]]:
+    """`text` cut into (kept, piece): quotes, code and the kept sections are kept as they are."""
+    spans = [(m.start(), m.end()) for m in _QUOTED.finditer(text)]
+    for heading in keep_sections:
+        at = text.find(f"## {heading}\n")
+        if at >= 0:
+            following = text.find("\n## ", at + 3)
+            spans.append((at, len(text) if following < 0 else following))
+    spans.sort()
+    pieces, last = [], 0
+    for start, end in spans:
+        if start < last:
+            if end > last:
+                pieces[-1] = (True, pieces[-1][1] + text[last:end])
+                last = end
+            continue
+        pieces += [(False, text[last:start]), (True, text[start:end])]
+        last = end
+    pieces.append((False, text[last:]))
+    return [p for p in pieces if p[1]]
+
+
+def _blank(text: str, pattern: re.Pattern) -> str:
+    """`text` with `pattern`'s matches replaced by spaces of the same length (offsets kept)."""
+    return pattern.sub(lambda m: " " * len(m.group(0)), text)
+
+
+def _outside(text: str, pattern: re.Pattern, change) -> str:
+    """`change` applied to the parts of `text` outside `pattern`'s matches."""
+    out, last = [], 0
+    for m in pattern.finditer(text):
+        out += [change(text[last:m.start()]), m.group(0)]
+        last = m.end()
+    out.append(change(text[last:]))
+    return "".join(out)
+
+
+def _arabic_for_english(text: str, seen: set[str]) -> str:
+    """Common English words as Arabic; where the answer first uses one, the English follows in brackets."""
+    pattern, words = _english()
+    lowered = text.lower()
+    if not any(word in lowered for word in words):  # most pieces: a scan in C instead of the pattern at every offset
+        return text
+
+    def arabic_word(m: re.Match) -> str:
+        if not _in_arabic(text, m.start(), m.end()):
+            return m.group(0)  # an English sentence keeps its words
+        key = m.group(1).lower()
+        if key in seen:
+            return words[key]
+        seen.add(key)
+        return f"{words[key]} ({m.group(1)})"
+    return pattern.sub(arabic_word, text)
+
+
+_BOLD = re.compile(r"\*\*[^*\n]+\*\*")
+
+
+@lru_cache(maxsize=1)
+def _glossed_pattern() -> re.Pattern:
+    """An Arabic word of the table with its English in brackets after it ("الكل إلى الكل (all-to-all)")."""
+    pairs = [re.escape(e["ar"]) + r"\s*\((" + re.escape(e["en"]) + r")\)" for e in table()["english"]]
+    return re.compile("|".join(f"(?:{p})" for p in pairs), re.I)
+
+
+def _english_once(text: str, glossed: set[str]) -> str:
+    """The English after a table word kept where it first appears (a locale string or a definition may repeat it)."""
+    def once(m: re.Match) -> str:
+        english = next(g for g in m.groups() if g).lower()
+        if english not in glossed:
+            glossed.add(english)
+            return m.group(0)
+        return m.group(0)[:m.group(0).rindex("(")].rstrip()
+    return _glossed_pattern().sub(once, text)
+
+
+def _in_arabic(text: str, start: int, end: int) -> bool:
+    """Whether the nearest words around [start, end) are Arabic (the English word sits in Arabic prose)."""
+    before = re.findall(rf"[{_LETTER}]+|[A-Za-z]+", text[max(0, start - 40):start])
+    after = re.findall(rf"[{_LETTER}]+|[A-Za-z]+", text[end:end + 40])
+    near = before[-1:] + after[:1]
+    return any(arabic.ARABIC_LETTER.match(word) for word in near)
+
+
+# ------------------------------------------------------------------------------------------------ punctuation
+
+_LATIN_PUNCTUATION = re.compile(
+    rf"(?<=[{_LETTER}])\s?[;,?](?=\s*[{_LETTER}])"  # between Arabic words
+    rf"|(?<=[{_LETTER}\d%)»])\s?[;,](?=\s+[{_LETTER}])"  # after a figure, before Arabic ("1,024; للتحقق")
+    rf"|(?<=[{_LETTER}])\?(?=\s|$)")  # an Arabic question's end
+_ARABIC_MARK = {";": "؛", ",": "،", "?": "؟"}
+_GLUED_COMMA = re.compile(rf"[{_LETTER}],")
+
+
+def _punctuation(text: str) -> str:
+    """Latin ; , ? after an Arabic word and before Arabic (or a question's end) become ؛ ، ؟."""
+    if ";" not in text and ", " not in text and "?" not in text and not _GLUED_COMMA.search(text):
+        return text
+    return _LATIN_PUNCTUATION.sub(lambda m: _ARABIC_MARK[m.group(0).strip()], text)
+
+
+# ------------------------------------------------------------------------------------------------ doubled words
+
+_DOUBLED = re.compile(rf"(?<![{_LETTER}])([{_LETTER}]{{2,}})(?=\s+([{_LETTER}]{{2,}})(?![{_LETTER}]))")
+_DOUBLED_BRACKET = re.compile(r"(\(([^()\n]+)\)(?:\*\*)?)\s*\(\2\)|(?<![^\s*(])(([\u0621-\u064A]+)(?:\*\*)?)\s*\(\4\)", re.I)
+
+
+def _same(first: str, second: str) -> bool:
+    """Two neighbouring words that say the same word twice ("مرحلة المرحلة", "بعرض عرض").
+
+    The same indefinite word twice is Arabic's distributive repetition ("خطوة خطوة" step by step, "كتلة كتلة"),
+    not a slip; the slip is a word repeated with an article or a particle added, where a template met its slot."""
+    if first == second and not first.startswith("ال"):
+        return False
+    a, b = arabic.normalise_token(first), arabic.normalise_token(second)
+    if a == b:
+        return True
+    stem = arabic.without_particle(first)
+    return stem is not None and arabic.normalise_token(stem) == b
+
+
+def _undoubled(text: str) -> str:
+    """`text` without a word said twice in a row or a bracket repeated right after itself."""
+    text = _DOUBLED_BRACKET.sub(lambda m: m.group(1) or m.group(3), text)
+    out, last = [], 0
+    for m in _DOUBLED.finditer(text):
+        # the same word ends alike: a cheap test first, the normalised comparison only for the few that pass
+        if m.start() < last or m.group(1)[-2:] != m.group(2)[-2:] or not _same(m.group(1), m.group(2)):
+            continue
+        second = re.compile(r"\s+" + re.escape(m.group(2))).match(text, m.end())
+        if m.group(2).startswith("ال") and not m.group(1).startswith(("ال", "بال", "وال", "فال", "كال", "لل")):
+            out.append(text[last:m.start()])  # "مرحلة المرحلة الأولى": the definite one is the one the phrase needs
+            last = second.start() + len(second.group(0)) - len(m.group(2))
+        else:
+            out.append(text[last:m.end()])
+            last = second.end()
+    out.append(text[last:])
+    return "".join(out)
+
+
+# ------------------------------------------------------------------------------------------------ English counts
+
+@lru_cache(maxsize=1)
+def _english_counts() -> tuple[re.Pattern, dict]:
+    words = arabic.counting()["english"]
+    pattern = re.compile(r"(?<![A-Za-z0-9_.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(\s?[KMBT])?\s+"
+                         r"((?:[A-Z][\w-]*\d[\w-]*\s+)?)(" + "|".join(sorted(words, key=len, reverse=True)) + r")(?![\w-])")
+    return pattern, words
+
+
+def _arabic_counts(text: str) -> str:
+    """English count words after a number in Arabic prose as Arabic: "54 days" -> "54 يوم", "1.46M H100 hours"
+    -> "1.46M ساعة H100", "15.6 trillion" -> "15.6 T" (then counted by arabic.agree_numbers)."""
+    pattern, words = _english_counts()
+
+    def arabic_count(m: re.Match) -> str:
+        if not _in_arabic(text, m.start(), m.end()):
+            return m.group(0)
+        number, scale, name, word = m.group(1), (m.group(2) or "").strip(), m.group(3).strip(), words[m.group(4)]
+        if len(word) == 1:  # a scale word: "15.6 trillion"
+            return f"{number} {arabic.counting()['scales'][word]['singular']}" if not scale else m.group(0)
+        return f"{number}{scale} {word}" + (f" {name}" if name else "")
+    return pattern.sub(arabic_count, text)
+
+
+# ------------------------------------------------------------------------------------------------ agreement
+
+@lru_cache(maxsize=1)
+def _agreement() -> tuple[re.Pattern, dict, dict]:
+    """The verbs that agree with the noun after them, each form's other form, and nouns' genders."""
+    rules = table()["agreement"]
+    other = {m: f for m, f in rules["verbs"]} | {f: m for m, f in rules["verbs"]}
+    genders = dict(rules["nouns"])
+    for noun in arabic.counting()["rows"]:
+        genders.setdefault(noun["singular"], noun["gender"])
+        if not noun.get("human"):
+            genders.setdefault(noun["plural"], "f")  # a plural of things takes the feminine singular
+    # only a definite noun: right after a verb it is the subject ("يحتاج النموذج"); an indefinite one is often not
+    pattern = re.compile(rf"(?<![{_LETTER}])(لا |هل |و|ف)?({'|'.join(sorted(other, key=len, reverse=True))})\s+(ال)([{_LETTER}]+)")
+    return pattern, other, genders
+
+
+def _disagreeing(text: str):
+    """The verbs in `text` whose form does not agree with the gender of the noun right after them."""
+    pattern, other, genders = _agreement()
+    for m in pattern.finditer(text):
+        gender = genders.get(m.group(4))
+        if gender is not None and (m.group(2).startswith("ت") != (gender == "f")):
+            yield m, other[m.group(2)]
+
+
+def _agreeing_verbs(text: str) -> str:
+    """`text` with each verb agreeing with its subject: "تحتاج النموذج" -> "يحتاج النموذج"."""
+    out, last = [], 0
+    for m, right in _disagreeing(text):
+        out += [text[last:m.start(2)], right]
+        last = m.end(2)
+    out.append(text[last:])
+    return "".join(out)
