@@ -34,6 +34,7 @@ LEVELS = (
 )
 SHORT_DEFINITION_WORDS = 16
 MIN_FITTED_TERMS = 1  # a "fit" level with no room for even one defined term gives way to a shorter level
+TERMS_FLOOR = 80  # words the central terms keep at a "fit" level even past the budget: explaining the terms is the job
 
 
 def explain_offline(text: str, lang: str | None = None, context: str = "") -> dict:
@@ -148,8 +149,8 @@ def compose(doc: Document, is_followup: bool = False, links: list | None = None,
             # its final form counts against the budget (Arabic words for "7B", brackets); a level far over it is not worth it
             markdown = arabic_style.polish(markdown, keep)
             if level["terms"] == "fit":  # the room was counted before the final form: the last items give way
-                markdown = arabic_style.within(markdown, limit, messages(doc.lang)["headings"]["terms"])
-        if len(markdown.split()) <= limit:
+                markdown = arabic_style.within(markdown, limit + TERMS_FLOOR, messages(doc.lang)["headings"]["terms"])
+        if len(markdown.split()) <= limit + (TERMS_FLOOR if level["terms"] == "fit" else 0):
             break
     return markdown
 
@@ -191,6 +192,7 @@ def _compose(doc: Document, is_followup: bool, level: dict, memo: dict) -> str:
             {i for link in memo["links"] for i in link["from"]}
         if level["terms"] == "fit":  # the words the other sections leave, the heading's included
             room = memo.get("limit", WORD_CAP) - len("\n\n".join(parts + tail).split()) - len(h["terms"].split()) - 1
+            room = max(room, TERMS_FLOOR)
             section = _terms_section(doc, "fit", central, room)
         else:
             if level["terms"] not in memo:
@@ -397,25 +399,31 @@ def _calculation_lines(doc: Document, indices: list[int], level: dict) -> list[s
     lines = []
     pp_runs = [r for r in runs if r["calculator"] == "pp_necessity"]
     if pp_runs:
-        lines += ["", "  " + m["pp_table_header"], "  |---|---|---|---|---|"]
+        # a short answer keeps each row's verdict but not the token columns, so the terms still fit
+        header = m["pp_table_header"].split(" | ")
+        full = bool(level["steps"])
+        columns = header if full else [header[0], header[1], header[-1]]
+        lines += ["", "  " + " | ".join(columns), "  |" + "---|" * len(columns)]
         for run in pp_runs:
             out = run["outputs"]
             verdict = (m["verdict_ok"] if not out["dp_comm_bound"] else
                        m["verdict_bound"].format(p=out["min_pp_degree"]) if out["min_pp_degree"] else m["verdict_unfixable"])
             ep = run["inputs"].get("ep_degree") or 1
             chip = _chip(run, doc.lang) + (("، " if doc.lang == "ar" else ", ") + f"EP {restate.value('ep_degree', ep)}" if ep > 1 else "")
-            lines.append(f"  | {chip} | {_model(run) or m['dense_model_name']} | "
-                         f"{restate.value('tokens_per_chip', out['tokens_per_chip'])} | "
-                         f"{restate.value('critical_tokens_per_chip', out['critical_tokens_per_chip'])} | {verdict} |")
+            tokens = (f"{restate.value('tokens_per_chip', out['tokens_per_chip'])} | "
+                      f"{restate.value('critical_tokens_per_chip', out['critical_tokens_per_chip'])} | ") if full else ""
+            lines.append(f"  | {chip} | {_model(run) or m['dense_model_name']} | {tokens}{verdict} |")
         lines.append("")
     steps_shown = level["steps"]
-    for run in runs:
+    said: set[str] = set()
+    for run in sorted(runs, key=lambda r: r["calculator"] != "pp_necessity"):
         if run["calculator"] == "pp_necessity" and run is not pp_runs[0]:
             continue
         title = _title(run, doc.lang)
-        if not (run["calculator"] == "pp_necessity" and not steps_shown):  # the table above already names it
-            lines.append(f"  - *{m['calculation']}: {title}*")
         steps = _steps(run, doc.lang)[:steps_shown]
+        # a title with no working under it is an empty item (the claim's reason already says what it found)
+        if steps and run["calculator"] != "pp_necessity" or run["calculator"] == "pp_necessity" and steps_shown:
+            lines.append(f"  - *{m['calculation']}: {title}*")
         if steps:
             lines.append(f"    {m['working_label']}:")
             lines += [f"    - {step}" for step in steps]
@@ -423,8 +431,9 @@ def _calculation_lines(doc: Document, indices: list[int], level: dict) -> list[s
         # Which chip was assumed comes first: the hardware is what the reader most needs to know (issue 13.8).
         ordered = sorted(sources.items(), key=lambda item: item[0] != "chip")
         assumed = [s["why"] for _, s in ordered if s.get("source") == "assumed" and "why" in s and not s.get("default")]
-        mine = [a for a in dict.fromkeys(assumed) if a in run.get("assumptions", [])]
+        mine = [a for a in dict.fromkeys(assumed) if a in run.get("assumptions", []) and a not in said]  # each said once
         if run["calculator"] == "pp_necessity":  # one table for every pipeline check: every row's assumptions are said
+            said.update(s["why"] for r in pp_runs for s in r.get("input_sources", {}).values() if "why" in s)
             form = "why" if level["steps"] else "short"  # a short answer names each assumption in a few words
             mine = list(dict.fromkeys(s.get(form, s["why"]) for r in pp_runs
                                       for _, s in sorted(r.get("input_sources", {}).items(), key=lambda i: i[0] != "chip")
@@ -434,7 +443,8 @@ def _calculation_lines(doc: Document, indices: list[int], level: dict) -> list[s
                 lines.append(f"{indent}{m['assuming']}: " + m["reason_separator"].join(mine))
             continue
         if mine and level["terms"]:  # a short answer keeps the first; only the shortest form drops them
-            lines.append(f"    {m['assuming']}: " + m["reason_separator"].join(mine if level["claims"] > 4 else mine[:1]))
+            indent = "    " if steps else "  - "
+            lines.append(f"{indent}{m['assuming']}: " + m["reason_separator"].join(mine if level["claims"] > 4 else mine[:1]))
     return lines
 
 
