@@ -21,6 +21,9 @@ _RANGE_BETWEEN = pattern_cache.lazy(r"\s*(?:-|–|and|و|or)\s*[~≈]?\s*", re.I
 _COMPARES = pattern_cache.lazy(r"\b(?:than|vs\.?|versus|compared (?:to|with)|against|whereas|instead of|relative to)\b"
                                r"|(?:مقابل|مقارنة|بدلًا من|بدلا من|أكثر من|أقل من|أبطأ من|أسرع من)", re.I)
 
+# A later sentence that says its figure is what the earlier one became: "The throughput has increased, reaching 230".
+_CHANGED = pattern_cache.lazy(r"\b(?:increased|decreased|improved|dropped|rose|fell|went (?:up|down)|grew|shrank)\b|"
+                              r"(?:ارتفع|ارتفعت|انخفض|انخفضت|تحسن|تحسنت|زاد|زادت)", re.I)
 # What a gist can drop and still say what the author says: a parenthetical of words without a figure (an acronym's
 # "(MFU)" stays: it names the term the answer explains), a leading "By doing X,",
 # "I found that", "it seems that", an example after "e.g." (never a negation, a condition or a figure).
@@ -73,7 +76,9 @@ def pairs(doc: Document, indexes: list[int]) -> list[tuple]:
         before = doc.text[max(0, first.start - 16):first.start]
         if _RANGE_BEFORE.search(before) or (_RANGE_BETWEEN.fullmatch(between) and not _COMPARES.search(between)):
             continue  # a range or a list ("532 and 557 TFLOPs for BF16 and MXFP8 respectively")
-        if _ARROW.fullmatch(between) or (first.role == "before" and second.role == "after"):
+        later = next((a for a, b in doc.sentences if a <= second.start < b), second.start)
+        changed = not later <= first.start and _CHANGED.search(doc.text[later:second.start])
+        if _ARROW.fullmatch(between) or (first.role == "before" and second.role == "after") or changed:
             out.append((first, second, "change"))
         elif len(between) < 200 and _COMPARES.search(between + " " + _sentence_of(doc, second)):
             out.append((first, second, "versus"))
@@ -91,17 +96,19 @@ def _number(value: float) -> str:
     return f"{value:.0f}" if value >= 10 else f"{value:.1f}".rstrip("0").rstrip(".")
 
 
-def change_words(before: float, after: float, lang: str, kind: str, first_quote: str = "", percent: bool = False) -> str:
+def change_words(before: float, after: float, lang: str, kind: str, first_quote: str = "", percent: bool = False,
+                 ref: str = "") -> str:
     """The change or ratio worked out in words: 'about 43% less', 'about 8 times as much' ('change': after against
     before; 'versus': the first figure against the second); two percentages differ by points ('17 points less', not
     a share of a share). Only arithmetic: never 'slower' or 'better', which the text may or may not say."""
     words = messages(lang)["gist_synth"]
     ratio = after / before
     if percent:
-        said = words["points_" + ("more" if after > before else "less")].format(amount=f"{abs(after - before) * 100:.0f}")
+        said = words["points_" + ("more" if after > before else "less") + ("_ref" if ref else "")].format(
+            amount=f"{abs(after - before) * 100:.0f}", ref=ref)
         return words["versus"].format(first=first_quote, change=said) if kind == "versus" else said
     if abs(ratio - 1) < 0.005:
-        said = words["same"]
+        said = words["same" + ("_ref" if ref else "")].format(ref=ref)
         return words["versus"].format(first=first_quote, change=said) if kind == "versus" else said
     if ratio >= 1.5:
         amount = _number(ratio) if lang != "ar" else arabic_numbers.count(float(_number(ratio)), words["times_forms"])
@@ -109,7 +116,7 @@ def change_words(before: float, after: float, lang: str, kind: str, first_quote:
     else:
         amount = f"{abs(ratio - 1) * 100:.0f}"
         key = "more" if ratio > 1 else "less"
-    said = words[key].format(amount=amount)
+    said = words[key + ("_ref" if ref else "")].format(amount=amount, ref=ref)
     return words["versus"].format(first=first_quote, change=said) if kind == "versus" else said
 
 
@@ -121,12 +128,13 @@ def with_changes(doc: Document, clause: str, indexes: list[int], own: int) -> st
             continue
         percent = first.unit == second.unit == "%"
         if kind == "change":
-            said = change_words(first.value, second.value, doc.lang, kind, percent=percent)
+            ref = "" if first.quote in clause[:clause.find(second.quote)] else first.quote.strip()  # said in another sentence
+            said = change_words(first.value, second.value, doc.lang, kind, percent=percent, ref=ref)
         else:  # the first figure against the second: "480ms is about 8 times as much"
             said = change_words(second.value, first.value, doc.lang, kind, first.quote.strip(), percent)
         at = clause.find(second.quote) + len(second.quote)
-        if kind == "change" and first.quote not in clause[:at]:
-            continue
+        unit_tail = re.match(r"\s+per\s+[\w/-]+", clause[at:])  # "150 TFLOPS per GPU (about ...)", not inside its unit
+        at += unit_tail.end() if unit_tail else 0
         clause = f"{clause[:at]} ({said}){clause[at:]}"
     return clause
 

@@ -104,3 +104,9 @@ def test_a_finding_leads_only_when_it_rests_on_the_texts_own_figures():
     confirmed = {**base, "verdict": "consistent", "why": "the text says 384; the calculation gives 384"}
     assert synthesis.finding(_doc_with(Claim(**confirmed, confidence="derived"), "arithmetic"), [0]) == ""  # its own sum
     assert synthesis.finding(_doc_with(Claim(**{**base, "verdict": "needs_more"}, confidence="text"), "mfu"), [0]) == ""
+
+
+def test_a_later_sentence_that_says_its_figure_changed_is_compared_with_the_earlier_one():
+    gist = opening("Training our 7B model on 16 GPUs only reaches 100 TFLOPS per GPU. After the fixes, the throughput "
+                   "has increased, reaching about 150 TFLOPS per GPU.")
+    assert "150 TFLOPS per GPU (about 1.5 times the 100 TFLOPS)" in gist
