@@ -287,7 +287,7 @@ def _named_once(sentences: list[dict]) -> list[dict]:
     return [{**item, "text": _BRACKETED_NAME.sub(keep_first, item["text"])} for item in sentences]
 
 
-MAX_REPORTED_WORDS = 55  # the point and its reason in about 40 words: a gist is read in one breath
+MAX_REPORTED_WORDS = 60  # the point, its evidence and its reason in about 50 words: a gist is read in one breath
 
 
 def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, float]) -> list[dict]:
@@ -312,8 +312,11 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
         if rank is not None:
             candidates.append((rank, abs(j - point), j))
     companion = min(candidates)[2] if candidates else None
+    reason = None  # the reason the antecedent displaces: still said after them when it is a cause
     if reported.reads_back(point_sentence) and point > 0 and values.get(point - 1, 0.0) > 0.0 \
             and restate.same_language(sentence_of(point - 1), lang):
+        if candidates and min(candidates)[0] == 0 and "cause" in reported.roles(sentence_of(companion), lang):
+            reason = companion
         companion = point - 1  # "That is much slower than expected" needs the sentence it points back to
     order = [point] if companion is None else [companion, point] if companion < point and reported.reads_back(point_sentence) \
         else [point, companion]
@@ -343,7 +346,7 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
             texts.append((sources, reported.companion(clause, sentence_of(i), lang, who, doc.text)))
     if listed is not None:
         texts.append(listed)
-    follow = _follow_on(doc, order, values)
+    follow = reason if reason is not None and reason not in order else _follow_on(doc, order, values)
     if follow is not None:  # "I profiled it to see what was slow." + "It seems to be the all-reduce in MoE layers."
         clause = synthesis.compressed(restated(doc, follow, seen), lang)
         texts.append(([follow], reported.companion(clause, sentence_of(follow), lang, who, doc.text)))

@@ -110,3 +110,16 @@ def test_a_later_sentence_that_says_its_figure_changed_is_compared_with_the_earl
     gist = opening("Training our 7B model on 16 GPUs only reaches 100 TFLOPS per GPU. After the fixes, the throughput "
                    "has increased, reaching about 150 TFLOPS per GPU.")
     assert "150 TFLOPS per GPU (about 1.5 times the 100 TFLOPS)" in gist
+
+
+def test_the_reason_an_antecedent_displaces_is_still_said():
+    gist = opening("I run the 3B model with ZeRO-3 on one node. The step takes about 900ms. That is much slower than expected. "
+                   "This means the step is bound by gathering the parameters from all GPUs.")
+    assert "bound by gathering the parameters" in gist
+
+
+def test_an_arabic_clause_that_opens_its_own_sentence_is_quoted_not_put_after_anna():
+    from service.explain import reported
+    said = reported.companion("أما النموذج الثاني، فقد بلغت تكلفته 40 مليون دولار", "أما النموذج الثاني، فقد بلغت تكلفته 40 مليون دولار",
+                              "ar", "text")
+    assert "أنه أما" not in said and "أنّ أما" not in said and said.startswith("ويضيف: أما")
