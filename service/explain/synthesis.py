@@ -47,10 +47,16 @@ _KEEP = pattern_cache.lazy(r"\b(?:not|no|never|n't|only|just|unless|if|because|s
                            r"|\d", re.I)
 
 
+# A list item's label before a dash ("ZeRO - Also performs sharding ...") is the subject of its verb.
+_LABEL_DASH = pattern_cache.lazy(r"^(?P<label>\S[^-–:]{0,60}?)\s+[-–]\s+(?:(?P<also>Also)\s+)?(?P<verb>[A-Za-z][a-z]+s)\b")
+
+
 def compressed(text: str, lang: str) -> str:
     """The clause without what only decorates it; what it asserts, negates, conditions or measures stays."""
     for pattern in (_DROP_AR if lang == "ar" else _DROP_EN):
         text = pattern.sub("", text, count=1)
+    if lang != "ar":
+        text = _LABEL_DASH.sub(lambda f: f"{f.group('label')} {'also ' if f.group('also') else ''}{f.group('verb').lower()}", text, count=1)
     if lang != "ar":
         text = _RELATIVE_EN.sub(lambda found: found.group(0) if _KEEP.search(found.group(0)) else "", text)
     text = " ".join(text.replace(" ,", ",").replace(" ،", "،").split())

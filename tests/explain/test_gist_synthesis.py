@@ -64,6 +64,7 @@ def test_not_just_keeps_its_just():
     ("Gradient accumulation adds steps (e.g. four micro-batches) before each update.", "adds steps before each update", "e.g."),
     ("The loss spikes when the warm-up is short, e.g. under 200 steps.", "The loss spikes when the warm-up is short", "e.g."),
     ("We only get 20% MFU, which is not what the paper reports.", "which is not what the paper reports", None),
+    ("Sequence packing - Also removes the padding from every row.", "Sequence packing also removes the padding", " - "),
 ])
 def test_a_clause_is_cut_to_its_core_and_keeps_what_it_asserts(clause, kept, dropped):
     out = synthesis.compressed(clause, "en")
