@@ -154,14 +154,16 @@ def finding(doc: Document, indexes: list[int]) -> str:
         if claim.start not in starts or claim.verdict not in ("consistent", "inconsistent") or claim.confidence == "assumed" \
                 or not claim.why.strip() or claim.placeholder_why:
             continue
-        calculators = {doc.calculations[i].get("calculator") for i in claim.calculations if i < len(doc.calculations)}
-        if not calculators or calculators <= {"arithmetic"} and claim.verdict == "consistent":
-            continue  # "12*2*16 = 384" confirmed: the text's own multiplication, not an answer to its point
-        why = re.split(r"(?<=[.;؛])\s", claim.why.strip(), maxsplit=1)[0].rstrip(".;؛ ")
+        if not claim.calculations or (claim.verdict == "consistent" and any(f.quantity == "expression" for f in claim.figures)):
+            continue  # "12*2*16 = 384" confirmed: the text's own multiplication redone, not an answer to its point
+        why = re.split(r"(?<=\.)\s", claim.why.strip(), maxsplit=1)[0].rstrip(".;؛ ")
         if len(why.split()) > 25:
             continue
-        words = messages(doc.lang)["gist_synth"]
-        return words["finding"][claim.verdict].format(why=why)
+        words = messages(doc.lang)
+        labels = words["card"]["fields"]
+        label = next((labels[f.quantity] for f in claim.figures if f.quantity in COMPARED and f.quantity in labels), "")
+        frame = words["gist_synth"]["finding"][claim.verdict + ("_of" if label else "")]
+        return frame.format(why=why, label=label)
     return ""
 
 

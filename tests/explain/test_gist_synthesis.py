@@ -9,6 +9,7 @@ import pytest
 from service.explain import synthesis
 from service.explain.compose import explain_offline
 from service.explain.document import Claim, Document
+from service.explain.figures.record import Figure
 
 
 def opening(text: str, lang: str = "en") -> str:
@@ -101,9 +102,15 @@ def test_a_finding_leads_only_when_it_rests_on_the_texts_own_figures():
     why = "on the chip's dense peak of 989 TFLOP/s the same throughput is about 33% MFU"
     base = dict(quote=quote, start=0, end=len(quote), kinds=["measurement"], calculations=[0], verdict="inconsistent", why=why)
     assert why in synthesis.finding(_doc_with(Claim(**base, confidence="text"), "mfu"), [0])
+    assert "does not bear" in synthesis.finding(_doc_with(Claim(**base, confidence="text"), "mfu"), [0])
     assert synthesis.finding(_doc_with(Claim(**base, confidence="assumed"), "mfu"), [0]) == ""  # an assumed input
-    confirmed = {**base, "verdict": "consistent", "why": "the text says 384; the calculation gives 384"}
+    written = Figure(quote="12*2*16", start=0, end=7, quantity="expression", value=384.0)
+    confirmed = {**base, "verdict": "consistent", "why": "the text says 384; the calculation gives 384", "figures": [written]}
     assert synthesis.finding(_doc_with(Claim(**confirmed, confidence="derived"), "arithmetic"), [0]) == ""  # its own sum
+    stated = Figure(quote="50%", start=0, end=3, quantity="mfu", value=0.5, unit="%")
+    derived = {**base, "verdict": "consistent", "why": "the text says 50%; the calculation gives 50.3%", "figures": [stated]}
+    lead = synthesis.finding(_doc_with(Claim(**derived, confidence="text"), "arithmetic"), [0])
+    assert "confirms its MFU" in lead and "the calculation gives 50.3%" in lead  # a result worked out from its inputs
     assert synthesis.finding(_doc_with(Claim(**{**base, "verdict": "needs_more"}, confidence="text"), "mfu"), [0]) == ""
 
 
