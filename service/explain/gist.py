@@ -354,10 +354,10 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
     if asked is not None:  # a problem or a result, and what the author asks about it: "... They ask what would be ..."
         clause = synthesis.compressed(restated(doc, asked, seen), lang)
         texts.append(([asked], reported.companion(clause, sentence_of(asked), lang, who, doc.text)))
-    found = synthesis.finding(doc, order)
+    found = synthesis.finding(doc, [point])  # a check on the point itself, not on its evidence
     kept = reported.fit([text for _, text in texts], MAX_REPORTED_WORDS)
     out = [{"text": _ended(text), "from": sources} for (sources, _), text in zip(texts, kept)]
-    return ([{"text": found, "from": [order[0]]}] if found else []) + out
+    return ([{"text": found, "from": [point]}] if found else []) + out
 
 
 _FOLLOW_ON = pattern_cache.lazy(r"^(?:it|this|that)\s+(?:seems|looks|appears|means|must be|is|was|'s)\b|^(?:هذا|ذلك)\s+(?:يعني|يبدو)", re.I)
