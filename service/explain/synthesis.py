@@ -40,6 +40,8 @@ _DROP_EN = [pattern_cache.lazy(p, re.I) for p in (
 _DROP_AR = [pattern_cache.lazy(p) for p in (
     r"\s*\((?![^()]*[\d٠-٩])[^()\s]+\s[^()]*\)",
     r"،\s*(?:على وجه الخصوص|في الواقع|بطبيعة الحال)\s*،",
+    # "تكلفة تدريب X، وهو نموذج يدعم النصوص، والصور، تتراوح ...": the description between the noun and its verb
+    r"،\s*(?:وهو|وهي)\s(?![^.]*?[\d٠-٩][^.]*?،\s*[يت])[^.]*?،\s*(?=[يت][\u0621-\u064A]{2,}\s)",
     r"،\s*و?(?:الذي|التي)\s(?![^.]*(?:أن|[\d٠-٩]))[^.]*$",  # not "، والتي تنص على أن ...": that states the content
 )]
 _RELATIVE_EN = pattern_cache.lazy(r",\s*which\s+[^,;]*(?=[,;]|$)", re.I)
@@ -54,7 +56,7 @@ _LABEL_DASH = pattern_cache.lazy(r"^(?P<label>\S[^-–:]{0,60}?)\s+[-–]\s+(?:(
 def compressed(text: str, lang: str) -> str:
     """The clause without what only decorates it; what it asserts, negates, conditions or measures stays."""
     for pattern in (_DROP_AR if lang == "ar" else _DROP_EN):
-        text = pattern.sub("", text, count=1)
+        text = pattern.sub(" ", text, count=1).strip()  # inner spaces closed up below
     if lang != "ar":
         text = _LABEL_DASH.sub(lambda f: f"{f.group('label')} {'also ' if f.group('also') else ''}{f.group('verb').lower()}", text, count=1)
     if lang != "ar":

@@ -131,3 +131,10 @@ def test_an_arabic_clause_that_opens_its_own_sentence_is_quoted_not_put_after_an
     said = reported.companion("أما النموذج الثاني، فقد بلغت تكلفته 40 مليون دولار", "أما النموذج الثاني، فقد بلغت تكلفته 40 مليون دولار",
                               "ar", "text")
     assert "أنه أما" not in said and "أنّ أما" not in said and said.startswith("ويضيف: أما")
+
+
+def test_an_arabic_description_between_a_noun_and_its_verb_is_dropped():
+    out = synthesis.compressed("تكلفة تدريب النموذج، وهو نموذج لغوي يدعم النصوص، والصور، تتراوح بين 30 و90 مليون دولار.", "ar")
+    assert out == "تكلفة تدريب النموذج تتراوح بين 30 و90 مليون دولار."
+    kept = "يقسم الموجه الرموز، وهي الكلمات المقطعة، بين الخبراء."  # no verb follows the description: nothing dropped
+    assert synthesis.compressed(kept, "ar") == kept
