@@ -349,7 +349,11 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
     follow = reason if reason is not None and reason not in order else _follow_on(doc, order, values)
     if follow is not None:  # "I profiled it to see what was slow." + "It seems to be the all-reduce in MoE layers."
         clause = synthesis.compressed(restated(doc, follow, seen), lang)
-        texts.append(([follow], reported.companion(clause, sentence_of(follow), lang, who, doc.text)))
+        if follow == max(order) + 1 and texts and reported.role(sentence_of(follow), lang) == "other" and lang != "ar":
+            sources, last = texts[-1]  # what the sentence before looked for, and what it found: one sentence
+            texts[-1] = (sources + [follow], f"{last.rstrip(_TRAILING)}: {reported.third_person(clause[0].lower() + clause[1:], lang)}")
+        else:
+            texts.append(([follow], reported.companion(clause, sentence_of(follow), lang, who, doc.text)))
     asked = _question(doc, order, values, ids)
     if asked is not None:  # a problem or a result, and what the author asks about it: "... They ask what would be ..."
         clause = synthesis.compressed(restated(doc, asked, seen), lang)

@@ -33,6 +33,7 @@ _DROP_EN = [pattern_cache.lazy(p, re.I) for p in (
     r"as (?:far as )?(?:i|we) (?:know|can tell)|in fact|of course)\b[^;]{0,120}?,\s*"
     r"(?=(?:the|a|an|we|i|it|they|this|these|our|my|he|she|there)\b)",
     r"^(?:i|we) (?:think|believe|guess|feel|found|find|realized|realised|noticed|observed|saw|see)\s+(?:that\s+)?",
+    r"\s+with (?:the )?following (?:configuration|config|settings|setup|parameters)\b",  # points at page content not shown
     r"^it (?:seems|appears|turns out)\s*(?:that\s+|,\s*)",  # "It seems to be X" keeps its hedge: it is the whole claim
     r",?\s*\(?\b(?:e\.g\.|for example|for instance)[^;)]*\)?(?=[.;]?$)",
 )]

@@ -65,6 +65,7 @@ def test_not_just_keeps_its_just():
     ("Gradient accumulation adds steps (e.g. four micro-batches) before each update.", "adds steps before each update", "e.g."),
     ("The loss spikes when the warm-up is short, e.g. under 200 steps.", "The loss spikes when the warm-up is short", "e.g."),
     ("We only get 20% MFU, which is not what the paper reports.", "which is not what the paper reports", None),
+    ("For the 5B model with following configuration, the step takes 2s.", "For the 5B model, the step takes 2s", "following"),
     ("Sequence packing - Also removes the padding from every row.", "Sequence packing also removes the padding", " - "),
 ])
 def test_a_clause_is_cut_to_its_core_and_keeps_what_it_asserts(clause, kept, dropped):
@@ -138,3 +139,9 @@ def test_an_arabic_description_between_a_noun_and_its_verb_is_dropped():
     assert out == "تكلفة تدريب النموذج تتراوح بين 30 و90 مليون دولار."
     kept = "يقسم الموجه الرموز، وهي الكلمات المقطعة، بين الخبراء."  # no verb follows the description: nothing dropped
     assert synthesis.compressed(kept, "ar") == kept
+
+
+def test_what_a_search_found_joins_the_sentence_that_looked_for_it():
+    gist = opening("We lose about half the throughput each time we double the expert-parallel size. "
+                   "I profiled the 30B MoE model to see what was slow. It seems to be the all-reduce in the expert layers.")
+    assert "to see what was slow: it seems to be the all-reduce in the expert layers" in gist
