@@ -287,7 +287,7 @@ def _named_once(sentences: list[dict]) -> list[dict]:
     return [{**item, "text": _BRACKETED_NAME.sub(keep_first, item["text"])} for item in sentences]
 
 
-MAX_REPORTED_WORDS = 60  # the point, its evidence and its reason in about 50 words: a gist is read in one breath
+MAX_REPORTED_WORDS = 55  # the point, its evidence and its reason in about 45 words: a gist is read in one breath
 
 
 def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, float]) -> list[dict]:
