@@ -3,7 +3,7 @@
 import re
 
 from service.explain import claims as cues
-from service.explain import gist_cross, pattern_cache, reported, restate
+from service.explain import gist_cross, pattern_cache, reported, restate, synthesis
 from service.explain.document import Document
 from service.i18n.messages import messages
 
@@ -287,7 +287,7 @@ def _named_once(sentences: list[dict]) -> list[dict]:
     return [{**item, "text": _BRACKETED_NAME.sub(keep_first, item["text"])} for item in sentences]
 
 
-MAX_REPORTED_WORDS = 55  # the point and its reason in about 45 words: a gist is read in one breath
+MAX_REPORTED_WORDS = 55  # the point, its evidence and its reason in about 45 words: a gist is read in one breath
 
 
 def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, float]) -> list[dict]:
@@ -312,13 +312,19 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
         if rank is not None:
             candidates.append((rank, abs(j - point), j))
     companion = min(candidates)[2] if candidates else None
+    reason = None  # the reason the antecedent displaces: still said after them when it is a cause
     if reported.reads_back(point_sentence) and point > 0 and values.get(point - 1, 0.0) > 0.0 \
             and restate.same_language(sentence_of(point - 1), lang):
+        if candidates and min(candidates)[0] == 0 and "cause" in reported.roles(sentence_of(companion), lang):
+            reason = companion
         companion = point - 1  # "That is much slower than expected" needs the sentence it points back to
     order = [point] if companion is None else [companion, point] if companion < point and reported.reads_back(point_sentence) \
         else [point, companion]
     who = reported.speaker([sentence_of(i) for i in range(len(doc.sentences))
                             if restate.same_language(sentence_of(i), lang)], lang)
+    listed = _listed(doc, order, point)  # two sentences giving the same labels' values: one list of changes
+    if listed is not None:
+        order = [i for i in order if i == point or i not in listed[0]]
     seen: set[str] = set()  # each term expanded once in the whole gist, where it first appears
     texts = []
     for number, i in enumerate(order):
@@ -328,6 +334,7 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
             clause = restated(doc, lead, seen).rstrip(": ") + " " + _lower_start(restated(doc, i, seen))
         else:
             clause = restated(doc, i, seen)
+        clause = synthesis.with_changes(doc, synthesis.compressed(clause, lang), order, i)  # the core, its comparisons worked out
         if not clause:
             continue
         sources = [lead, i] if lead is not None else [i]
@@ -337,8 +344,65 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
             texts.append((sources, reported.point(clause, sentence_of(sources[0]), lang, who, doc.text)))
         else:
             texts.append((sources, reported.companion(clause, sentence_of(i), lang, who, doc.text)))
+    if listed is not None:
+        texts.append(listed)
+    follow = reason if reason is not None and reason not in order else _follow_on(doc, order, values)
+    if follow is not None:  # "I profiled it to see what was slow." + "It seems to be the all-reduce in MoE layers."
+        clause = synthesis.compressed(restated(doc, follow, seen), lang)
+        if follow == max(order) + 1 and texts and reported.role(sentence_of(follow), lang) == "other" and lang != "ar":
+            sources, last = texts[-1]  # what the sentence before looked for, and what it found: one sentence
+            texts[-1] = (sources + [follow], f"{last.rstrip(_TRAILING)}: {reported.third_person(clause[0].lower() + clause[1:], lang)}")
+        else:
+            texts.append(([follow], reported.companion(clause, sentence_of(follow), lang, who, doc.text)))
+    asked = _question(doc, order, values, ids)
+    if asked is not None:  # a problem or a result, and what the author asks about it: "... They ask what would be ..."
+        clause = synthesis.compressed(restated(doc, asked, seen), lang)
+        texts.append(([asked], reported.companion(clause, sentence_of(asked), lang, who, doc.text)))
+    found = synthesis.finding(doc, [point])  # a check on the point itself, not on its evidence
     kept = reported.fit([text for _, text in texts], MAX_REPORTED_WORDS)
-    return [{"text": _ended(text), "from": sources} for (sources, _), text in zip(texts, kept)]
+    out = [{"text": _ended(text), "from": sources} for (sources, _), text in zip(texts, kept)]
+    return ([{"text": found, "from": [point]}] if found else []) + out
+
+
+_FOLLOW_ON = pattern_cache.lazy(r"^(?:it|this|that)\s+(?:seems|looks|appears|means|must be|is|was|'s)\b|^(?:هذا|ذلك)\s+(?:يعني|يبدو)", re.I)
+FOLLOW_ON_WORDS = 14  # a short sentence right after, pointing back: the answer or the diagnosis the one before leads to
+
+
+def _follow_on(doc: Document, order: list[int], values: dict[int, float]) -> int | None:
+    """The short sentence right after the gist's last one that points back at it and says what it found or means
+    ("It seems to be the all-reduce in MoE layers", "This means the forward phase is bound by gathering")."""
+    after = max(order) + 1
+    if after >= len(doc.sentences) or values.get(after, 0.0) <= 0.0 or _quoted(doc, after):
+        return None
+    sentence = doc.text[slice(*doc.sentences[after])]
+    if len(sentence.split()) > FOLLOW_ON_WORDS or not restate.same_language(sentence, doc.lang) \
+            or reported.role(sentence, doc.lang) == "question" or not _FOLLOW_ON.match(sentence.strip()):
+        return None
+    return after
+
+
+def _listed(doc: Document, order: list[int], point: int) -> tuple[list[int], str] | None:
+    """([first, second], text) when a gist sentence and its neighbour list the same labels' values
+    (synthesis.parallel_lists), else None."""
+    for first in sorted({k for i in order for k in (i - 1, i)} | {point + 1}):
+        if 0 <= first and first + 1 < len(doc.sentences) and abs(first - point) <= 2:
+            text = synthesis.parallel_lists(doc, first, first + 1)
+            if text:
+                return [first, first + 1], text
+    return None
+
+
+def _question(doc: Document, order: list[int], values: dict[int, float], ids: list[set[str]]) -> int | None:
+    """The question the author asks about the point, when the gist has none yet: the best-weighted question sentence in
+    the answer's language on the point's subject or near it (a post reports a problem, then asks why)."""
+    sentence_of = lambda i: doc.text[slice(*doc.sentences[i])]  # noqa: E731
+    if any(reported.role(sentence_of(i), doc.lang) == "question" for i in order):
+        return None
+    asked = [(values.get(j, 0.0), j) for j in range(len(doc.sentences))
+             if j not in order and values.get(j, 0.0) > 0.0 and reported.role(sentence_of(j), doc.lang) == "question"
+             and restate.same_language(sentence_of(j), doc.lang) and not _quoted(doc, j)
+             and (abs(j - order[0]) <= 3 or ids[j] & ids[order[0]] or j == len(doc.sentences) - 1)]
+    return max(asked)[1] if asked else None
 
 
 def _lower_start(text: str) -> str:

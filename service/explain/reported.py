@@ -171,7 +171,9 @@ _LEADING_CONNECTIVE = {"en": pattern_cache.lazy(r"^(?:so|thus|hence|therefore|th
                        "ar": pattern_cache.lazy(r"^(?:(?:لذلك|لذا|وبالتالي|وعليه|باختصار|الخلاصة|كما|ولكن|لكن)\s*،?\s*|"
                                                 r"و(?=(?:بعد|قد|في|من|كان|كانت|على|مع)\s))")}
 _VERB_FIRST_AR = pattern_cache.lazy(r"^(?:(?:[وف]?(?:ي|ت|ن|أ)[\u0621-\u064A]{2,}|[\u0621-\u064A]{3,}(?:ت|وا|نا)|لا|لم|لن|قد|كان|كانت|"
-                                    r"أصبح|أصبحت|ليس|ليست|في|على|من|إلى|مع|عند|بعد|قبل)(?![\u0621-\u064A])|وفق|بدل|بالإضافة)")
+                                    r"أصبح|أصبحت|ليس|ليست|في|على|من|إلى|مع|عند|بعد|قبل|"
+                                    # past verbs of the derived forms that report a change ("انخفض زمن الخطوة")
+                                    r"انخفض|ارتفع|استغرق|استخدم|اعتمد|احتاج|انتقل|اشترى|تحسن|تضاعف|زاد|بلغ|وصل)(?![\u0621-\u064A])|وفق|بدل|بالإضافة)")
 
 
 def point(clause: str, sentence: str, lang: str, who: str, context: str = "") -> str:
@@ -256,8 +258,9 @@ def _arabic(clause: str, kind: str, words: dict, who: str, lead: bool) -> str:
     the first person are given as the author's words after a colon (their verbs carry the person)."""
     clause = _LEADING_CONNECTIVE["ar"].sub("", clause).strip() if kind != "question" else clause
     templates = words["point" if lead else "companion"]
-    opening = templates.get(kind, templates["other"]).format(subject=words["subjects"][who])
-    if kind == "question" or speaker([clause], "ar") != "text":
+    own = bool(_OWN_OPENING_AR.match(clause))  # quoted after a plain "ويضيف", not after "يخلص إلى"
+    opening = templates["other" if own else kind if kind in templates else "other"].format(subject=words["subjects"][who])
+    if kind == "question" or speaker([clause], "ar") != "text" or own:
         frame = words["said_quoted"] if kind != "question" else words["asks_quoted"][0]
         return frame.format(lead=opening, claim=clause, question=clause.rstrip("؟?").strip())
     clause = _LABEL_AR.sub(r"\1 ", clause, count=1)  # "التكوين الثاني: يحتوي على ..." is "التكوين الثاني يحتوي على ..."
@@ -265,6 +268,8 @@ def _arabic(clause: str, kind: str, words: dict, who: str, lead: bool) -> str:
     return f"{opening} {that} {clause}"
 
 
+# "أما ... فـ", "بينما", "إذ" open a sentence of their own: after أنّ/أنه they are ungrammatical, so the words are quoted.
+_OWN_OPENING_AR = pattern_cache.lazy(r"^(?:أما|بينما|إذ|حيث إن|حيث أن)\s")
 _LABEL_AR = pattern_cache.lazy(r"^([^:،.]{1,30}?)\s*:\s+(?=[\u0621-\u064A])")
 
 

@@ -1,0 +1,210 @@
+"""The gist synthesised, not reworded: the author's clause cut to its core, the text's own comparisons worked out
+(from 470 to 270 ms: about 43% less), the question folded in, and a decisive check of the text's figures first."""
+
+import re
+
+from service.explain import claims as claim_cues
+from service.explain import pattern_cache
+from service.explain.document import Document
+from service.i18n import arabic_numbers
+from service.i18n.messages import messages
+
+# Quantities a text compares as results (a time, a rate, a utilisation), never set-up numbers such as a degree or a count.
+COMPARED = claim_cues.MEASURED | {"flop_per_s_per_chip"}
+# "from 470ms to 270ms", "47%→30%", "32 -> 8": the text itself says one value became the other.
+_ARROW = pattern_cache.lazy(r"\s*(?:→|->|=>|⟶|to|إلى)\s*[~≈]?\s*", re.I)
+_FROM = pattern_cache.lazy(r"(?:\bfrom|من)\s*[~≈]?\s*$", re.I)
+# A range ("between 53.2% and 56.7%", "5 to 9 months", "30-191") is not a comparison.
+_RANGE_BEFORE = pattern_cache.lazy(r"(?:\bbetween|بين|تتراوح\s+بين)\s*[~≈]?\s*$", re.I)
+_RANGE_BETWEEN = pattern_cache.lazy(r"\s*(?:-|–|and|و|or)\s*[~≈]?\s*", re.I)
+# The words that make two figures a comparison in the text: "slower than", "vs", "compared with", "مقابل".
+_COMPARES = pattern_cache.lazy(r"\b(?:than|vs\.?|versus|compared (?:to|with)|against|whereas|instead of|relative to)\b"
+                               r"|(?:مقابل|مقارنة|بدلًا من|بدلا من|أكثر من|أقل من|أبطأ من|أسرع من)", re.I)
+
+# A later sentence that says its figure is what the earlier one became: "The throughput has increased, reaching 230".
+_CHANGED = pattern_cache.lazy(r"\b(?:increased|decreased|improved|dropped|rose|fell|went (?:up|down)|grew|shrank)\b|"
+                              r"(?:ارتفع|ارتفعت|انخفض|انخفضت|تحسن|تحسنت|زاد|زادت)", re.I)
+# What a gist can drop and still say what the author says: a parenthetical of words without a figure (an acronym's
+# "(MFU)" stays: it names the term the answer explains), a leading "By doing X,",
+# "I found that", "it seems that", an example after "e.g." (never a negation, a condition or a figure).
+_DROP_EN = [pattern_cache.lazy(p, re.I) for p in (
+    r"\s*\((?![^()]*\d)[^()\s]+\s[^()]*\)",
+    r"^(?:by|with the (?:support|help) of|to be (?:more )?(?:specific|honest)|in (?:my|our) (?:experience|tests?)|"
+    r"as (?:far as )?(?:i|we) (?:know|can tell)|in fact|of course)\b[^;]{0,120}?,\s*"
+    r"(?=(?:the|a|an|we|i|it|they|this|these|our|my|he|she|there)\b)",
+    r"^(?:i|we) (?:think|believe|guess|feel|found|find|realized|realised|noticed|observed|saw|see)\s+(?:that\s+)?",
+    r"\s+with (?:the )?following (?:configuration|config|settings|setup|parameters)\b",  # points at page content not shown
+    r"^it (?:seems|appears|turns out)\s*(?:that\s+|,\s*)",  # "It seems to be X" keeps its hedge: it is the whole claim
+    r",?\s*\(?\b(?:e\.g\.|for example|for instance)[^;)]*\)?(?=[.;]?$)",
+)]
+# A trailing "، والذي ..." / "، والتي ..." only describes what is before it; "على وجه الخصوص" is emphasis.
+_DROP_AR = [pattern_cache.lazy(p) for p in (
+    r"\s*\((?![^()]*[\d٠-٩])[^()\s]+\s[^()]*\)",
+    r"،\s*(?:على وجه الخصوص|في الواقع|بطبيعة الحال)\s*،",
+    # "تكلفة تدريب X، وهو نموذج يدعم النصوص، والصور، تتراوح ...": the description between the noun and its verb
+    r"،\s*(?:وهو|وهي)\s(?![^.]*?[\d٠-٩][^.]*?،\s*[يت])[^.]*?،\s*(?=[يت][\u0621-\u064A]{2,}\s)",
+    r"،\s*و?(?:الذي|التي)\s(?![^.]*(?:أن|[\d٠-٩]))[^.]*$",  # not "، والتي تنص على أن ...": that states the content
+)]
+_RELATIVE_EN = pattern_cache.lazy(r",\s*which\s+[^,;]*(?=[,;]|$)", re.I)
+_KEEP = pattern_cache.lazy(r"\b(?:not|no|never|n't|only|just|unless|if|because|since|due to|crash\w*|fail\w*|error|cannot|can't)\b"
+                           r"|\d", re.I)
+
+
+# A list item's label before a dash ("ZeRO - Also performs sharding ...") is the subject of its verb.
+_LABEL_DASH = pattern_cache.lazy(r"^(?P<label>\S[^-–:]{0,60}?)\s+[-–]\s+(?:(?P<also>Also)\s+)?(?P<verb>[A-Za-z][a-z]+s)\b")
+
+
+def compressed(text: str, lang: str) -> str:
+    """The clause without what only decorates it; what it asserts, negates, conditions or measures stays."""
+    for pattern in (_DROP_AR if lang == "ar" else _DROP_EN):
+        text = pattern.sub(" ", text, count=1).strip()  # inner spaces closed up below
+    if lang != "ar":
+        text = _LABEL_DASH.sub(lambda f: f"{f.group('label')} {'also ' if f.group('also') else ''}{f.group('verb').lower()}", text, count=1)
+    if lang != "ar":
+        text = _RELATIVE_EN.sub(lambda found: found.group(0) if _KEEP.search(found.group(0)) else "", text)
+    text = " ".join(text.replace(" ,", ",").replace(" ،", "،").split())
+    return text[:1].upper() + text[1:] if text[:1].islower() and lang != "ar" and not text.split(" ", 1)[0][1:2].isupper() \
+        and re.match(r"[a-z]+\b", text) else text
+
+
+def _in(doc: Document, index: int, figure) -> bool:
+    start, end = doc.sentences[index]
+    return start <= figure.start < end
+
+
+def pairs(doc: Document, indexes: list[int]) -> list[tuple]:
+    """(first, second, 'change'|'versus') for each two figures of one measured quantity that the text itself sets
+    side by side in these sentences: 'change' when it says one became the other, 'versus' when it compares them."""
+    figures = sorted((f for f in doc.figures if f.quantity in COMPARED and f.value > 0 and any(_in(doc, i, f) for i in indexes)),
+                     key=lambda f: f.start)
+    out, used = [], set()
+    for first, second in zip(figures, figures[1:]):
+        if first.quantity != second.quantity or first.value == second.value or first.start in used:
+            continue
+        between = doc.text[first.end:second.start]
+        before = doc.text[max(0, first.start - 16):first.start]
+        if _RANGE_BEFORE.search(before) or (_RANGE_BETWEEN.fullmatch(between) and not _COMPARES.search(between)):
+            continue  # a range or a list ("532 and 557 TFLOPs for BF16 and MXFP8 respectively")
+        later = next((a for a, b in doc.sentences if a <= second.start < b), second.start)
+        changed = not later <= first.start and _CHANGED.search(doc.text[later:second.start])
+        if _ARROW.fullmatch(between) or (first.role == "before" and second.role == "after") or changed:
+            out.append((first, second, "change"))
+        elif len(between) < 200 and _COMPARES.search(between + " " + _sentence_of(doc, second)):
+            out.append((first, second, "versus"))
+        else:
+            continue
+        used.update({first.start, second.start})
+    return out
+
+
+def _sentence_of(doc: Document, figure) -> str:
+    return next((doc.text[a:b] for a, b in doc.sentences if a <= figure.start < b), "")
+
+
+def _number(value: float) -> str:
+    return f"{value:.0f}" if value >= 10 else f"{value:.1f}".rstrip("0").rstrip(".")
+
+
+def change_words(before: float, after: float, lang: str, kind: str, first_quote: str = "", percent: bool = False,
+                 ref: str = "") -> str:
+    """The change or ratio worked out in words: 'about 43% less', 'about 8 times as much' ('change': after against
+    before; 'versus': the first figure against the second); two percentages differ by points ('17 points less', not
+    a share of a share). Only arithmetic: never 'slower' or 'better', which the text may or may not say."""
+    words = messages(lang)["gist_synth"]
+    ratio = after / before
+    if percent:
+        said = words["points_" + ("more" if after > before else "less") + ("_ref" if ref else "")].format(
+            amount=f"{abs(after - before) * 100:.0f}", ref=ref)
+        return words["versus"].format(first=first_quote, change=said) if kind == "versus" else said
+    if abs(ratio - 1) < 0.005:
+        said = words["same" + ("_ref" if ref else "")].format(ref=ref)
+        return words["versus"].format(first=first_quote, change=said) if kind == "versus" else said
+    if ratio >= 1.5:
+        amount = _number(ratio) if lang != "ar" else arabic_numbers.count(float(_number(ratio)), words["times_forms"])
+        key = "times"
+    else:
+        amount = f"{abs(ratio - 1) * 100:.0f}"
+        key = "more" if ratio > 1 else "less"
+    said = words[key + ("_ref" if ref else "")].format(amount=amount, ref=ref)
+    return words["versus"].format(first=first_quote, change=said) if kind == "versus" else said
+
+
+def with_changes(doc: Document, clause: str, indexes: list[int], own: int) -> str:
+    """The clause of sentence `own` with each comparison the text makes worked out beside its second figure
+    ('improved from ~470ms to ~270ms (about 43% less)')."""
+    for first, second, kind in pairs(doc, indexes):
+        if not _in(doc, own, second) or second.quote not in clause:
+            continue
+        percent = first.unit == second.unit == "%"
+        if kind == "change":
+            ref = "" if first.quote in clause[:clause.find(second.quote)] else first.quote.strip()  # said in another sentence
+            said = change_words(first.value, second.value, doc.lang, kind, percent=percent, ref=ref)
+        else:  # the first figure against the second: "480ms is about 8 times as much"
+            said = change_words(second.value, first.value, doc.lang, kind, first.quote.strip(), percent)
+        at = clause.find(second.quote) + len(second.quote)
+        unit_tail = re.match(r"\s+per\s+[\w/-]+", clause[at:])  # "150 TFLOPS per GPU (about ...)", not inside its unit
+        at += unit_tail.end() if unit_tail else 0
+        clause = f"{clause[:at]} ({said}){clause[at:]}"
+    return clause
+
+
+def finding(doc: Document, indexes: list[int]) -> str:
+    """The decisive check on the point's own sentences, as one short clause: a verdict reached from the text's own
+    figures by a calculator that does more than redo an expression the text writes out; '' when there is none, and
+    never a verdict resting on an input the text does not give (confidence 'assumed')."""
+    starts = {doc.sentences[i][0] for i in indexes}
+    for claim in doc.claims:
+        if claim.start not in starts or claim.verdict not in ("consistent", "inconsistent") or claim.confidence == "assumed" \
+                or not claim.why.strip() or claim.placeholder_why:
+            continue
+        if not claim.calculations or (claim.verdict == "consistent" and any(f.quantity == "expression" for f in claim.figures)):
+            continue  # "12*2*16 = 384" confirmed: the text's own multiplication redone, not an answer to its point
+        why = re.split(r"(?<=\.)\s", claim.why.strip(), maxsplit=1)[0].rstrip(".;؛ ")
+        if len(why.split()) > 25:
+            continue
+        words = messages(doc.lang)
+        labels = words["card"]["fields"]
+        label = next((labels[f.quantity] for f in claim.figures if f.quantity in COMPARED and f.quantity in labels), "")
+        frame = words["gist_synth"]["finding"][claim.verdict + ("_of" if label else "")]
+        return frame.format(why=why, label=label)
+    return ""
+
+
+_RESPECTIVELY = pattern_cache.lazy(r"\bfor\s+(?P<labels>[^.;:]{1,80}?)\s*,?\s+respectively\b", re.I)
+_LIST_SPLIT = pattern_cache.lazy(r"\s*(?:,\s*(?:and\s+)?|\band\b)\s*", re.I)
+_NEWER = pattern_cache.lazy(r"\b(?:updated|new|now|after|improved|optimi[sz]ed|with (?:this|the) (?:change|pr|fix|patch))\b", re.I)
+_NUMBER = pattern_cache.lazy(r"^[~≈]?\s*[\d.,]+\s*[KkMBT]?\b")
+
+
+def parallel_lists(doc: Document, first: int, second: int) -> str:
+    """Two sentences that give the same labels' values in the same order ("532 and 557 TFLOPs for BF16 and MXFP8
+    respectively" / "The updated config has 575 and 635 TFLOPs for BF16 and MXFP8 respectively"), read as one list
+    of changes ("BF16 from 532 to 575 TFLOPs (about 8% more) ..."); a change only when the second says it is the
+    newer state, else the two values side by side; '' when the sentences are not such lists."""
+    if doc.lang == "ar":
+        return ""
+    texts = [doc.text[slice(*doc.sentences[i])] for i in (first, second)]
+    found = [_RESPECTIVELY.search(t) for t in texts]
+    if not all(found):
+        return ""
+    labels = [[x for x in re.split(_LIST_SPLIT.pattern, f.group("labels").strip(), flags=re.I) if x] for f in found]
+    if [x.lower() for x in labels[0]] != [x.lower() for x in labels[1]] or len(labels[0]) < 2:
+        return ""
+    values = [[f for f in doc.figures if _in(doc, i, f) and f.quantity in COMPARED] for i in (first, second)]
+    if any(len(v) != len(labels[0]) for v in values) or len({f.quantity for v in values for f in v}) != 1 \
+            or any(f.value <= 0 for v in values for f in v):
+        return ""
+    words = messages(doc.lang)["gist_synth"]
+    unit = _NUMBER.sub("", values[1][-1].quote).strip() or _NUMBER.sub("", values[0][-1].quote).strip()
+    change = bool(_NEWER.search(texts[1])) and not _NEWER.search(texts[0])
+    items = []
+    for label, old, new in zip(labels[0], values[0], values[1]):
+        a, b = (_NUMBER.match(f.quote.strip()) for f in (old, new))
+        if not a or not b:
+            return ""
+        if change:
+            said = change_words(old.value, new.value, doc.lang, "change")
+            items.append(words["change_item"].format(label=label, a=a.group(0).strip(), b=b.group(0).strip(), unit=unit, change=said))
+        else:
+            items.append(words["pair_item"].format(label=label, a=a.group(0).strip(), b=b.group(0).strip(), unit=unit))
+    return words["figures"].format(items=words["and"].join(items))
