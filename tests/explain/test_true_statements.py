@@ -1,0 +1,56 @@
+"""An answer says only what is true: glossary facts, names as the text writes them, options by their value."""
+
+import json
+
+from calculators.resources import data_dir
+from service.explain import glossary
+from service.explain.compose import explain_offline
+
+# An Arabic phrase that names a thing, and the English words its English definition must then name too:
+# "نظام التشغيل" is an operating system, never a rendering of "serving system".
+_ARABIC_NAMES_THING = {"نظام التشغيل": ("operating system", "os ", "kernel", "cpu", "host")}
+
+
+def _entries():
+    for path in sorted((data_dir() / "glossary").glob("*.json")):
+        yield from json.loads(path.read_text(encoding="utf-8"))["terms"]
+
+
+def test_arabic_definitions_name_only_what_the_english_names():
+    wrong = []
+    for entry in _entries():
+        pairs = [(entry.get("definition") or "", (entry.get("ar") or {}).get("definition") or "")]
+        pairs += [(r.get("definition") or "", r.get("ar_definition") or "") for r in entry.get("readings") or []]
+        for en, ar in pairs:
+            for phrase, english in _ARABIC_NAMES_THING.items():
+                if phrase in ar and not any(word in en.lower() for word in english):
+                    wrong.append(entry["id"])
+    assert not wrong, wrong
+
+
+def test_serving_system_is_not_an_operating_system_in_arabic():
+    result = explain_offline("يعالج نظامنا 3000 رمز في الثانية لكل GPU أثناء التدريب.", "ar")
+    assert "نظام التشغيل" not in result["explanation"]
+
+
+def test_triton_is_not_said_to_be_started_by_openai():
+    # Tillet, Kung and Cox, MAPL 2019 (Harvard): Triton began before its development moved to OpenAI.
+    for entry in _entries():
+        for text in (entry.get("definition") or "", (entry.get("ar") or {}).get("definition") or ""):
+            assert "started at OpenAI" not in text and "started the Triton" not in text and "بدأت لغة Triton" not in text
+    triton = glossary.load().by_id["triton"]
+    assert "Tillet" in triton["definition"] and "Harvard" in triton["definition"]
+
+
+def test_a_chip_is_named_as_the_text_names_it():
+    said = explain_offline("We validated the change on 256 GB300 GPUs for 40 iterations.", "en")["explanation"]
+    assert "NVL72" not in said.split("## ")[1]  # the gist: the text wrote GB300, not the NVL72 rack
+    kept = explain_offline("We trained on 72 GB300 NVL72 GPUs in one rack.", "en")["explanation"]
+    assert "GB300 NVL72" in kept.split("## ")[1]
+
+
+def test_a_sibling_product_is_not_glossed_as_the_family_entry():
+    found = [m.entry["id"] for m in glossary.load().find("We ported the recipe to Megatron-Turbo last week.", extended=True)]
+    assert "megatron-lm" not in found
+    found = [m.entry["id"] for m in glossary.load().find("We train with Megatron and then with Megatron-Bridge.", extended=True)]
+    assert found == ["megatron-lm", "megatron-bridge"]
