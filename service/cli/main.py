@@ -142,7 +142,9 @@ def explain_command(args) -> int:
         print_markdown(result["explanation"])
     else:
         sys.stdout.write("\n")
-    for warning in result.get("warnings", []):
+    from service.explain.unsaid import warnings_to_print
+
+    for warning in warnings_to_print(result):  # a correction the answer shows is not printed twice
         print(f"warning: {warning}", file=sys.stderr)
     return 0
 

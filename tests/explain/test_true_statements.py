@@ -54,3 +54,22 @@ def test_a_sibling_product_is_not_glossed_as_the_family_entry():
     assert "megatron-lm" not in found
     found = [m.entry["id"] for m in glossary.load().find("We train with Megatron and then with Megatron-Bridge.", extended=True)]
     assert found == ["megatron-lm", "megatron-bridge"]
+
+
+def test_a_correction_fires_only_on_a_real_mistranslation_and_quotes_the_source():
+    standard = explain_offline("تقدم الشريحة عرض نطاق ترددي يبلغ 7 تيرابايت في الثانية.", "ar")
+    assert not [w for w in standard["warnings"] if "bandwidth" in w] and "## تصحيحات" not in standard["explanation"]
+    garbled = explain_offline("تتصل الرقائق بالنطاق الترددي البالغ 7 تيرابايت في الثانية.", "en")
+    assert "“بالنطاق الترددي”" in garbled["explanation"]  # the source's own words, as written
+    assert any("“بالنطاق الترددي”" in w for w in garbled["warnings"])
+
+
+def test_a_correction_is_said_once_under_an_answer():
+    from service.explain.unsaid import warnings_to_print
+
+    for lang in ("en", "ar"):
+        result = explain_offline("تتصل الرقائق بالنطاق الترددي البالغ 7 تيرابايت في الثانية.", lang)
+        assert result["warnings"] and not warnings_to_print(result)  # the answer's own section carries it
+    other = {"explanation": "## In short\n\nA text.", "warnings": ["'x': the source's rendering is wrong; it means a "
+                                                                   "data rate in bytes per second here."]}
+    assert warnings_to_print(other) == other["warnings"]
