@@ -4,6 +4,7 @@ import json
 
 from calculators.formatting import human
 
+from service.configs import switch
 from service.i18n.messages import join_names, messages
 
 UNKNOWN_SHOWN = 20
@@ -93,7 +94,8 @@ def section(config: dict, lang: str) -> str:
         if not option.get("known"):
             continue
         shown = _written(option)
-        line = m["option_line"].format(option=shown, meaning=option["meaning"])
+        meaning = switch.meaning_for_value(option.get("framework", ""), option["name"], option.get("value"), option["meaning"], lang)
+        line = m["option_line"].format(option=shown, meaning=meaning)
         if option.get("layout_field") or any(option["name"] in p["options"] for p in config["problems"]):
             line += m["option_cost"].format(cost=option["cost_or_benefit"])
         lines.append(line)

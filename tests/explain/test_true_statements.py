@@ -73,3 +73,22 @@ def test_a_correction_is_said_once_under_an_answer():
     other = {"explanation": "## In short\n\nA text.", "warnings": ["'x': the source's rendering is wrong; it means a "
                                                                    "data rate in bytes per second here."]}
     assert warnings_to_print(other) == other["warnings"]
+
+
+def test_an_option_switched_off_is_said_to_be_off():
+    command = ("python3 MaxText/train.py MaxText/configs/base.yml run_name=test per_device_batch_size=8 "
+               "enable_checkpointing=false async_checkpointing=true ici_fsdp_parallelism=8 steps=20")
+    for lang, off in (("en", "Off in this run"), ("ar", "معطَّل في هذا التشغيل")):
+        lines = {line.split("`")[1]: line for line in explain_offline(command, lang)["explanation"].splitlines()
+                 if line.startswith("- `") and "checkpointing" in line}
+        assert off in lines["enable_checkpointing: false"]  # never "Saves checkpoints" alone for false
+        assert off not in lines["async_checkpointing: true"]
+
+
+def test_an_option_set_false_in_prose_is_glossed_by_its_value():
+    def definition(text, lang):
+        return next(t["definition"] for t in explain_offline(text, lang)["terms"] if t["term"] == "enable_checkpointing")
+
+    assert definition("We ran MaxText with enable_checkpointing=false to profile.", "en").startswith("Off in this run")
+    assert definition("شغلنا MaxText مع enable_checkpointing=false للقياس.", "ar").startswith("معطَّل")
+    assert not definition("In MaxText, enable_checkpointing saves checkpoints; we keep it.", "en").startswith("Off")

@@ -1,0 +1,19 @@
+"""An on/off option's line says what its value does: a switch set to false is off, not what it does when on."""
+
+from service.configs import options
+from service.i18n.messages import messages
+
+_FALSE = frozenset({"false", "0", "off"})
+
+
+def is_off(value) -> bool:
+    """A written value that switches an option off (false, "False", "off")."""
+    return value is False or (isinstance(value, str) and value.strip().strip("'\"").lower() in _FALSE)
+
+
+def meaning_for_value(framework: str, name: str, value, meaning: str, lang: str) -> str:
+    """`meaning` (what the option does when on) as the line for `value`: "Off in this run. When on: ..." for false."""
+    entry = options.entry(framework, name) or {}
+    if entry.get("type") != "bool" or not meaning or not is_off(value):
+        return meaning
+    return messages(lang)["config"]["option_off"].format(meaning=meaning)
