@@ -517,7 +517,8 @@ def _first_sentence(text: str) -> str:
     at = text.find(". ")
     while 0 <= at:
         head = text[:at + 1]
-        if not head.endswith(_ABBREVIATIONS) and not (at >= 2 and text[at - 2] == " " and text[at - 1].isupper()):
+        if not head.endswith(_ABBREVIATIONS) and not (at >= 2 and text[at - 2] == " " and text[at - 1].isupper()) \
+                and len(head.split()) >= FIRST_SENTENCE_MIN_WORDS:  # "Standard single-precision floating point." is a label
             return head
         at = text.find(". ", at + 2)
     if len(text) > 400 and "؛ " in text[:400]:
@@ -526,6 +527,7 @@ def _first_sentence(text: str) -> str:
 
 
 _ABBREVIATIONS = ("e.g.", "i.e.", "vs.", "etc.", "et al.", "approx.", "cf.", "Fig.", "No.")
+FIRST_SENTENCE_MIN_WORDS = 6  # a shorter first sentence names the thing without saying what it does: the next one comes too
 
 
 def _display(term: dict, lang: str) -> tuple[str, str]:

@@ -92,3 +92,16 @@ def test_an_option_set_false_in_prose_is_glossed_by_its_value():
     assert definition("We ran MaxText with enable_checkpointing=false to profile.", "en").startswith("Off in this run")
     assert definition("شغلنا MaxText مع enable_checkpointing=false للقياس.", "ar").startswith("معطَّل")
     assert not definition("In MaxText, enable_checkpointing saves checkpoints; we keep it.", "en").startswith("Off")
+
+
+def test_a_definition_is_never_only_a_label_or_cut_before_its_fact():
+    from service.explain.compose import _first_sentence
+    from service.explain.definitions import brief_definition
+
+    label = "Standard double-width integer format. In our toy trainer it holds the step counter, which never overflows."
+    assert _first_sentence(label) == label  # a four-word first sentence names the thing; what it does comes next
+    whole = "A format used by the optimizer for its state. It is wide."
+    assert _first_sentence(whole) == "A format used by the optimizer for its state."
+    split = ("طريقة في جدولة خط الأنابيب تقسم كل خطوة من خطوات الحساب إلى جزأين: جزء تحتاجه المرحلة التالية فورا، "
+             "وجزء يمكن تأجيله إلى وقت الخمول، فتقل الفقاعة كثيرا عن الجدولة المعتادة في التدريب الموزع.")
+    assert brief_definition(split) == split  # "into two parts:" announces the fact; it is not cut there
