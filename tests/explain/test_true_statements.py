@@ -105,3 +105,10 @@ def test_a_definition_is_never_only_a_label_or_cut_before_its_fact():
     split = ("طريقة في جدولة خط الأنابيب تقسم كل خطوة من خطوات الحساب إلى جزأين: جزء تحتاجه المرحلة التالية فورا، "
              "وجزء يمكن تأجيله إلى وقت الخمول، فتقل الفقاعة كثيرا عن الجدولة المعتادة في التدريب الموزع.")
     assert brief_definition(split) == split  # "into two parts:" announces the fact; it is not cut there
+
+
+def test_a_filler_word_after_a_negation_is_kept():
+    # "not just X" says X is part of it; dropping "just" as a filler would say the opposite
+    text = "Our arithmetic shows that serving this 90B model is a memory problem, not just a latency problem. It needs 4 GPUs."
+    gist = explain_offline(text, "en")["explanation"].split("\n\n")[1]
+    assert "not just a latency problem" in gist
