@@ -90,11 +90,13 @@ def section(config: dict, lang: str) -> str:
     if notes:
         lines += [""] + notes
     lines += ["", f"### {m['options_heading']}"]
+    said: set[str] = set()  # a note shared by several options (the ici_* product rule) is said at its first one only
     for option in config["options"]:
         if not option.get("known"):
             continue
         shown = _written(option)
-        meaning = switch.meaning_for_value(option.get("framework", ""), option["name"], option.get("value"), option["meaning"], lang)
+        meaning = switch.meaning_for_value(option.get("framework", ""), option["name"], option.get("value"),
+                                           switch.unrepeated(option["meaning"], said), lang)
         line = m["option_line"].format(option=shown, meaning=meaning)
         if option.get("layout_field") or any(option["name"] in p["options"] for p in config["problems"]):
             line += m["option_cost"].format(cost=option["cost_or_benefit"])

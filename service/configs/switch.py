@@ -1,4 +1,7 @@
-"""An on/off option's line says what its value does: a switch set to false is off, not what it does when on."""
+"""An option's line says what its value does (a switch set to false is off, not what it does when on), and a note
+shared by several options is said once."""
+
+import re
 
 from service.configs import options
 from service.i18n.messages import messages
@@ -17,3 +20,15 @@ def meaning_for_value(framework: str, name: str, value, meaning: str, lang: str)
     if entry.get("type") != "bool" or not meaning or not is_off(value):
         return meaning
     return messages(lang)["config"]["option_off"].format(meaning=meaning)
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?؟])\s+")
+REPEATED_MIN_WORDS = 6  # a shorter sentence ("On by default.") may stand under several options
+
+
+def unrepeated(meaning: str, said: set[str]) -> str:
+    """`meaning` without the sentences an earlier option's line already said (recorded in `said`); the first stays."""
+    sentences = [s for s in _SENTENCE_END.split(meaning.strip()) if s]
+    kept = [s for n, s in enumerate(sentences) if n == 0 or len(s.split()) < REPEATED_MIN_WORDS or s not in said]
+    said.update(s for s in sentences if len(s.split()) >= REPEATED_MIN_WORDS)
+    return " ".join(kept)

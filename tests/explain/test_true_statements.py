@@ -112,3 +112,20 @@ def test_a_filler_word_after_a_negation_is_kept():
     text = "Our arithmetic shows that serving this 90B model is a memory problem, not just a latency problem. It needs 4 GPUs."
     gist = explain_offline(text, "en")["explanation"].split("\n\n")[1]
     assert "not just a latency problem" in gist
+
+
+def test_a_note_shared_by_several_options_is_said_once():
+    from service.configs.switch import unrepeated
+
+    said: set[str] = set()
+    note = "Every axis of this kind multiplies into the chips of one group here."
+    first = unrepeated("Splits the weights over this axis. " + note, said)
+    second = unrepeated("Splits the batch over this axis. " + note, said)
+    assert note in first and note not in second and second == "Splits the batch over this axis."
+    command = ("python3 MaxText/train.py MaxText/configs/base.yml run_name=t per_device_batch_size=8 "
+               "ici_fsdp_parallelism=4 ici_tensor_parallelism=2 steps=20")
+    for lang in ("en", "ar"):
+        options = [line for line in explain_offline(command, lang)["explanation"].splitlines() if line.startswith("- `ici_")]
+        assert len(options) == 2 and "ici_*" in options[0] and "ici_*" not in options[1]
+    arabic = explain_offline(command, "ar")["explanation"]
+    assert "عدد الشرائح في الشريحة" not in arabic  # a chip and a slice are two words in Arabic
