@@ -342,7 +342,7 @@ def mistranslations(text: str, matches: list[glossary.Match], lang: str) -> list
         seen_phrases.add(key)
         en = entry.get("expansion") or entry["term"]
         en = re.sub(r"\s*\([^)]*\)", "", en).strip() or entry["term"]
-        correction = item.get("why_ar") if lang == "ar" and item.get("why_ar") else item.get("why", "")
+        correction = item.get("why_ar") if lang == "ar" and item.get("why_ar") else _as_sentence(item.get("why", ""))
         found.append({"entry": entry, "as": written, "en": en, "correction": correction,
                       "warning": _warning(entry, written, en, correction, lang)})
     return found
@@ -353,3 +353,12 @@ def _wrong_renderings(entry: dict) -> set[str]:
     own = {_normalise(item.get("as") or item.get("en") or "") for item in entry.get("mistranslations") or []}
     return own | {_normalise(item.get("mistranslation") or "") for item in mistranslation_table()
                   if item.get("term_id") == entry.get("id")}
+
+
+# The table's notes open with a label ("'Router' as a network router device; ..."): said as a sentence in an answer.
+_LABEL_NOTE = pattern_cache.lazy(r"^('[^']+') (?:(?:rendered|read|taken|translated) )?(?=(?:in|as|with) )")
+
+
+def _as_sentence(why: str) -> str:
+    """A table note as a sentence: "The rendering reads 'Router' as a network router device; in MoE ..."."""
+    return _LABEL_NOTE.sub(r"The rendering reads \1 ", why, count=1)

@@ -129,3 +129,11 @@ def test_a_note_shared_by_several_options_is_said_once():
         assert len(options) == 2 and "ici_*" in options[0] and "ici_*" not in options[1]
     arabic = explain_offline(command, "ar")["explanation"]
     assert "عدد الشرائح في الشريحة" not in arabic  # a chip and a slice are two words in Arabic
+
+
+def test_a_table_note_is_said_as_a_sentence_in_english():
+    from service.explain.terms import _as_sentence
+
+    assert _as_sentence("'Widget' read as a small gadget; here it is a plotting window.") == \
+        "The rendering reads 'Widget' as a small gadget; here it is a plotting window."
+    assert _as_sentence("Literal calque of 'widget'; acceptable.") == "Literal calque of 'widget'; acceptable."
