@@ -527,7 +527,7 @@ def _first_sentence(text: str) -> str:
 
 
 _ABBREVIATIONS = ("e.g.", "i.e.", "vs.", "etc.", "et al.", "approx.", "cf.", "Fig.", "No.")
-FIRST_SENTENCE_MIN_WORDS = 6  # a shorter first sentence names the thing without saying what it does: the next one comes too
+FIRST_SENTENCE_MIN_WORDS = 5  # a shorter first sentence is a label ("Standard single-precision floating point."): the next one comes too
 
 
 def _display(term: dict, lang: str) -> tuple[str, str]:

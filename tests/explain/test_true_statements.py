@@ -98,8 +98,11 @@ def test_a_definition_is_never_only_a_label_or_cut_before_its_fact():
     from service.explain.compose import _first_sentence
     from service.explain.definitions import brief_definition
 
-    label = "Standard double-width integer format. In our toy trainer it holds the step counter, which never overflows."
+    label = "Standard double-width integers. In our toy trainer it holds the step counter, which never overflows."
     assert _first_sentence(label) == label  # a four-word first sentence names the thing; what it does comes next
+    fp32 = next(line for line in explain_offline("We keep master weights in fp32 and run matmuls in bf16.", "en")
+                ["explanation"].splitlines() if line.startswith("- **fp32**"))
+    assert "master weights" in fp32  # what fp32 is for here, not the label alone
     whole = "A format used by the optimizer for its state. It is wide."
     assert _first_sentence(whole) == "A format used by the optimizer for its state."
     split = ("طريقة في جدولة خط الأنابيب تقسم كل خطوة من خطوات الحساب إلى جزأين: جزء تحتاجه المرحلة التالية فورا، "
