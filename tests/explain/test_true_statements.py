@@ -140,3 +140,15 @@ def test_a_table_note_is_said_as_a_sentence_in_english():
     assert _as_sentence("'Widget' read as a small gadget; here it is a plotting window.") == \
         "The rendering reads 'Widget' as a small gadget; here it is a plotting window."
     assert _as_sentence("Literal calque of 'widget'; acceptable.") == "Literal calque of 'widget'; acceptable."
+
+
+def test_a_rate_in_bytes_is_not_glossed_as_gigabits():
+    item = next(t for t in explain_offline("The GPU reads its memory at 3.35 TB/s during the step.", "en")["terms"]
+                if t["term"] == "Gb/s vs GB/s" or t.get("found_as") == "TB/s")
+    assert "TB/s" in item["definition"] and "gigabits" not in item["expansion"]
+
+
+def test_r1_definition_states_only_what_its_paper_reports():
+    # DeepSeek-AI 2025 (arXiv 2501.12948) reports results comparable to o1; it reports no training cost.
+    r1 = glossary.load().by_id["deepseek-r1"]
+    assert "cost" not in r1["definition"] and "تكلفة" not in r1["ar"]["definition"]
