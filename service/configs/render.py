@@ -41,7 +41,9 @@ def section(config: dict, lang: str) -> str:
     framework = names.get(config["framework"], config["framework"])
     if config.get("launcher") and config["launcher"] != config["framework"]:
         framework += f" + {names.get(config['launcher'], config['launcher'])}"
-    lines = [f"## {m['heading']}", m["intro"].format(framework=framework, where=where), ""]
+    # The answer's "In short" already says what the configuration is when there is no prose: not said twice.
+    intro = [] if config.get("_intro_said") else [m["intro"].format(framework=framework, where=where)]
+    lines = [f"## {m['heading']}", *intro, ""]
     lines.append(m["layout_line"].format(layout=describe_layout(config["layout"], lang)))
     if config.get("world_size"):
         lines.append(m["world_line"].format(n=config["world_size"], unit=units(config, m), how=config.get("world_size_from") or ""))

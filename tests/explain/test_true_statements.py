@@ -152,3 +152,11 @@ def test_r1_definition_states_only_what_its_paper_reports():
     # DeepSeek-AI 2025 (arXiv 2501.12948) reports results comparable to o1; it reports no training cost.
     r1 = glossary.load().by_id["deepseek-r1"]
     assert "cost" not in r1["definition"] and "تكلفة" not in r1["ar"]["definition"]
+
+
+def test_a_configuration_alone_is_introduced_once():
+    command = "python3 MaxText/train.py MaxText/configs/base.yml run_name=t per_device_batch_size=8 ici_fsdp_parallelism=8 steps=20"
+    for lang in ("en", "ar"):
+        said = explain_offline(command, lang)["explanation"]
+        intro = said.split("\n\n")[1].split(".")[0]  # "This is a MaxText configuration"
+        assert said.count(intro) == 1, said[:300]
