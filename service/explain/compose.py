@@ -8,7 +8,7 @@ from calculators import catalog
 from calculators import working as calculator_working
 
 from service import configs
-from service.explain import followup, gist as gist_module, pattern_cache, reasons, restate
+from service.explain import followup, gist as gist_module, glossary, pattern_cache, reasons, restate
 from service.explain.definitions import brief_definition
 from service.explain.document import Document
 from service.explain.pipeline import analyse
@@ -536,6 +536,8 @@ def _display(term: dict, lang: str) -> tuple[str, str]:
     if term.get("category") == "option":  # a flag keeps its own spelling; what it belongs to is the expansion
         return name, expansion
     found = term.get("found_as") or ""
+    if found and _by_pattern(term["id"], found):  # "TPU v3-256" read by the slice-name notation: shown as the text wrote it
+        return found, expansion
     plural = found.lower().rstrip("s") == name.lower().rstrip("s")
     if found and not arabic.ARABIC_LETTER.search(found) and _is_acronym(found) and not plural:
         expansion = expansion.replace(f" ({found})", "")
@@ -548,6 +550,13 @@ def _display(term: dict, lang: str) -> tuple[str, str]:
         expansion = expansion[len(name) + 2:-1]
     expansion = re.sub(rf"\s*\({re.escape(name)}\)$", "", expansion)  # "وحدة معالجة الموترات (TPU)" beside **TPU**
     return name, expansion
+
+
+def _by_pattern(term_id: str, found: str) -> bool:
+    """Whether `found` is one member of a notation family other than the entry's own name ("TPU v3-256" under the
+    slice-name entry "TPU v4-8", an example the text never wrote)."""
+    entry = glossary.load().by_id.get(term_id) or {}
+    return bool(entry.get("patterns")) and found.lower() != (entry.get("term") or "").lower()
 
 
 def _is_acronym(name: str) -> bool:

@@ -160,3 +160,9 @@ def test_a_configuration_alone_is_introduced_once():
         said = explain_offline(command, lang)["explanation"]
         intro = said.split("\n\n")[1].split(".")[0]  # "This is a MaxText configuration"
         assert said.count(intro) == 1, said[:300]
+
+
+def test_a_member_of_a_notation_family_is_shown_as_the_text_wrote_it():
+    for lang in ("en", "ar"):
+        said = explain_offline("The larger models saturate the TPU v3-256 better than the small ones do.", lang)["explanation"]
+        assert "**TPU v3-256**" in said and "v4-8" not in said
