@@ -166,3 +166,9 @@ def test_a_member_of_a_notation_family_is_shown_as_the_text_wrote_it():
     for lang in ("en", "ar"):
         said = explain_offline("The larger models saturate the TPU v3-256 better than the small ones do.", lang)["explanation"]
         assert "**TPU v3-256**" in said and "v4-8" not in said
+
+
+def test_tflops_definition_fits_an_achieved_rate_too():
+    # "575 TFLOP/s per GPU" in a training log is an achieved rate, not the chip's speed
+    item = next(t for t in explain_offline("The run reached 575 TFLOP/s per GPU in bf16.", "en")["terms"] if "TFLOP" in t["found_as"])
+    assert "peak" in item["definition"] and "achieves" in item["definition"]
