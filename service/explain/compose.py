@@ -556,7 +556,11 @@ def _by_pattern(term_id: str, found: str) -> bool:
     """Whether `found` is one member of a notation family other than the entry's own name ("TPU v3-256" under the
     slice-name entry "TPU v4-8", an example the text never wrote)."""
     entry = glossary.load().by_id.get(term_id) or {}
-    return bool(entry.get("patterns")) and found.lower() != (entry.get("term") or "").lower()
+    term = entry.get("term") or ""
+    if not (re.search(r"\d", found) and re.search(r"\d", term)) or found.lower() in term.lower() or term.lower() in found.lower():
+        return False  # a code family only; "H100 SXM" for "H100": the entry's name still says what the text wrote
+    members = [re.compile(p["re"]) for p in entry.get("patterns") or [] if p.get("re")]
+    return any(m.fullmatch(term) for m in members) and any(m.fullmatch(found) for m in members)
 
 
 def _is_acronym(name: str) -> bool:
