@@ -57,7 +57,9 @@ def answer_file(number: str, passage: dict, answer: dict, lang: str, with_gist: 
     if with_gist and passage.get("gist"):
         parts += ["*Reference, from a person's reading: " + passage["gist"] + "*", ""]
     parts += ["## Answer", "", (answer.get("explanation") or "").strip(), ""]
-    warnings = [w for w in answer.get("warnings") or [] if str(w).strip()]
+    from service.explain.unsaid import warnings_to_print  # what the CLI prints under the answer
+
+    warnings = [w for w in warnings_to_print(answer) if str(w).strip()]
     if warnings:
         heading = _heading("warnings", lang)  # the answer's language: an Arabic answer has no English heading
         parts += [f"## {heading}", ""] + [f"- {w}" for w in warnings] + [""]

@@ -85,6 +85,7 @@ def chat_command(args) -> int:
     from service import config, engine
     from service.cli.terminal import MarkdownStream
     from service.failures import ConversationNotFound, UnjargonError
+    from service.explain.unsaid import warnings_to_print
 
     interactive = sys.stdin.isatty()
     if interactive:
@@ -127,7 +128,7 @@ def chat_command(args) -> int:
             continue
         conversation_id = result["conversation_id"]
         answer.close(result.get("explanation"))
-        for warning in result.get("warnings", []):
+        for warning in warnings_to_print(result):  # a correction the answer shows is not printed twice
             print(f"warning: {warning}", file=sys.stderr)
 
 

@@ -142,10 +142,11 @@ def explain_command(args) -> int:
         print_markdown(result["explanation"])
     else:
         sys.stdout.write("\n")
+    from service.explain.unsaid import warnings_to_print
     from service.i18n.messages import messages
 
     label = messages(result.get("language"))["headings"]["warning_label"]  # an Arabic answer's warnings say تنبيه
-    for warning in result.get("warnings", []):
+    for warning in warnings_to_print(result):  # a correction the answer shows is not printed twice
         print(f"{label}: {warning}", file=sys.stderr)
     return 0
 

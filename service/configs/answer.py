@@ -29,7 +29,7 @@ def attach(result: dict, config: dict | None, lang: str) -> dict:
     if config is None:
         return result
     has_prose = config.pop("_prose", True)
-    section = render.section({**config, "_prose": has_prose}, lang)
+    section = render.section({**config, "_prose": has_prose, "_intro_said": not has_prose}, lang)
     if has_prose:
         result["explanation"] = _with_gist(result["explanation"].rstrip("\n"), gist(config, lang), lang) + "\n\n" + section
     else:

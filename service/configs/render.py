@@ -4,6 +4,7 @@ import json
 
 from calculators.formatting import human
 
+from service.configs import switch
 from service.i18n.messages import join_names, messages
 
 UNKNOWN_SHOWN = 20
@@ -40,7 +41,9 @@ def section(config: dict, lang: str) -> str:
     framework = names.get(config["framework"], config["framework"])
     if config.get("launcher") and config["launcher"] != config["framework"]:
         framework += f" + {names.get(config['launcher'], config['launcher'])}"
-    lines = [f"## {m['heading']}", m["intro"].format(framework=framework, where=where), ""]
+    # The answer's "In short" already says what the configuration is when there is no prose: not said twice.
+    intro = [] if config.get("_intro_said") else [m["intro"].format(framework=framework, where=where)]
+    lines = [f"## {m['heading']}", *intro, ""]
     lines.append(m["layout_line"].format(layout=describe_layout(config["layout"], lang)))
     if config.get("world_size"):
         lines.append(m["world_line"].format(n=config["world_size"], unit=units(config, m), how=config.get("world_size_from") or ""))
@@ -89,11 +92,14 @@ def section(config: dict, lang: str) -> str:
     if notes:
         lines += [""] + notes
     lines += ["", f"### {m['options_heading']}"]
+    said: set[str] = set()  # a note shared by several options (the ici_* product rule) is said at its first one only
     for option in config["options"]:
         if not option.get("known"):
             continue
         shown = _written(option)
-        line = m["option_line"].format(option=shown, meaning=option["meaning"])
+        meaning = switch.meaning_for_value(option.get("framework", ""), option["name"], option.get("value"),
+                                           switch.unrepeated(option["meaning"], said), lang)
+        line = m["option_line"].format(option=shown, meaning=meaning)
         if option.get("layout_field") or any(option["name"] in p["options"] for p in config["problems"]):
             line += m["option_cost"].format(cost=option["cost_or_benefit"])
         lines.append(line)

@@ -8,7 +8,7 @@ from calculators import catalog
 from calculators import working as calculator_working
 
 from service import configs
-from service.explain import followup, gist as gist_module, pattern_cache, reasons, restate
+from service.explain import followup, gist as gist_module, glossary, pattern_cache, reasons, restate
 from service.explain.definitions import brief_definition
 from service.explain.document import Document
 from service.explain.pipeline import analyse
@@ -533,7 +533,8 @@ def _first_sentence(text: str) -> str:
     at = text.find(". ")
     while 0 <= at:
         head = text[:at + 1]
-        if not head.endswith(_ABBREVIATIONS) and not (at >= 2 and text[at - 2] == " " and text[at - 1].isupper()):
+        if not head.endswith(_ABBREVIATIONS) and not (at >= 2 and text[at - 2] == " " and text[at - 1].isupper()) \
+                and len(head.split()) >= FIRST_SENTENCE_MIN_WORDS:  # "Standard single-precision floating point." is a label
             return head
         at = text.find(". ", at + 2)
     if len(text) > 400 and "؛ " in text[:400]:
@@ -542,6 +543,7 @@ def _first_sentence(text: str) -> str:
 
 
 _ABBREVIATIONS = ("e.g.", "i.e.", "vs.", "etc.", "et al.", "approx.", "cf.", "Fig.", "No.")
+FIRST_SENTENCE_MIN_WORDS = 5  # a shorter first sentence is a label ("Standard single-precision floating point."): the next one comes too
 
 
 def _display(term: dict, lang: str) -> tuple[str, str]:
@@ -550,6 +552,8 @@ def _display(term: dict, lang: str) -> tuple[str, str]:
     if term.get("category") == "option":  # a flag keeps its own spelling; what it belongs to is the expansion
         return name, expansion
     found = term.get("found_as") or ""
+    if found and _by_pattern(term["id"], found):  # "TPU v3-256" read by the slice-name notation: shown as the text wrote it
+        return found, expansion
     plural = found.lower().rstrip("s") == name.lower().rstrip("s")
     if found and not arabic.ARABIC_LETTER.search(found) and _is_acronym(found) and not plural:
         expansion = expansion.replace(f" ({found})", "")
@@ -562,6 +566,17 @@ def _display(term: dict, lang: str) -> tuple[str, str]:
         expansion = expansion[len(name) + 2:-1]
     expansion = re.sub(rf"\s*\({re.escape(name)}\)$", "", expansion)  # "وحدة معالجة الموترات (TPU)" beside **TPU**
     return name, expansion
+
+
+def _by_pattern(term_id: str, found: str) -> bool:
+    """Whether `found` is one member of a notation family other than the entry's own name ("TPU v3-256" under the
+    slice-name entry "TPU v4-8", an example the text never wrote)."""
+    entry = glossary.load().by_id.get(term_id) or {}
+    term = entry.get("term") or ""
+    if not (re.search(r"\d", found) and re.search(r"\d", term)) or found.lower() in term.lower() or term.lower() in found.lower():
+        return False  # a code family only; "H100 SXM" for "H100": the entry's name still says what the text wrote
+    members = [re.compile(p["re"]) for p in entry.get("patterns") or [] if p.get("re")]
+    return any(m.fullmatch(term) for m in members) and any(m.fullmatch(found) for m in members)
 
 
 def _is_acronym(name: str) -> bool:

@@ -42,7 +42,8 @@ def brief_definition(sentence: str) -> str:
 
 # Words before a colon that announce what follows it ("in two ways:", "as follows:"): that colon is no clause end.
 _ANNOUNCES = pattern_cache.lazy(r"\b(?:two|three|four|five|several|both|kinds?|types?|ways?|steps?|parts?|follows?|following|"
-                                r"namely|is|are|means?|اثنين|نوعين|نوعان|طريقتين|التالي|التالية)\W*$|\d\W*$")
+                                r"namely|is|are|means?|اثنين|نوعين|نوعان|طريقتين|التالي|التالية"
+                                r"|جزأين|جزئين|جزءين|قسمين|خطوتين|مرحلتين|أجزاء|أنواع|طرق|خطوات)\W*$|\d\W*$")
 # A figure after a colon is the fact the definition exists for (a MoE's active parameter count, issue 18).
 _FIGURE = pattern_cache.lazy(
     r"(?<![\w.])\d|\b(?:two|three|four|five|six|seven|eight|nine|ten|twelve|sixteen|hundred|thousand|million|billion|trillion"

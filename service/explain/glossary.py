@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 from calculators.resources import data_dir  # noqa: F401  (re-exported for tests)
 
-from service.explain import acronym_case, data_cache, pattern_cache
+from service.explain import acronym_case, data_cache, pattern_cache, sibling_names
 from service.explain.readings import _is_case_sensitive, choose_reading, reading_scores, text_fields, with_field  # noqa: F401  (re-exported)
 from service.i18n import arabic
 
@@ -188,7 +188,8 @@ class Glossary:
             found = self._match_at(i, tokens, exact_keys, folded_keys, n, text) \
                 if any(first in lengths for first in heads[i]) else None
             if found and (self._names_organisation(i, found[1], tokens, exact_keys, folded_keys)
-                          or _version_of_another_name(text, i, found[1], tokens)):
+                          or _version_of_another_name(text, i, found[1], tokens)
+                          or sibling_names.names_a_sibling(found[0], text, tokens[i][1], tokens[i + found[1] - 1][2])):
                 i += found[1]  # "Epoch AI" is a research group, "FP8_MX V2" a recipe's version: better unglossed than wrong
                 continue
             if found:

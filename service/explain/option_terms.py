@@ -4,7 +4,7 @@ glossed with its meaning from the config reader's option tables (data/options/<f
 import re
 from functools import cache
 
-from service.configs import options
+from service.configs import options, switch
 from service.explain import pattern_cache
 from service.i18n.messages import messages
 
@@ -14,6 +14,8 @@ _OPTION = pattern_cache.lazy(r"(?<![\w.-])(?:--[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+|
                              r"|[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?![\w-])")
 # A line setting three options or more is a command or a config: the config reader explains its options one by one.
 _SETTING = pattern_cache.lazy(r"--[A-Za-z][\w-]*|\b\w+=\S")
+# The value the prose gives right after the name ("=false", ": False", " set to false").
+_SET_TO = pattern_cache.lazy(r"`?\s*(?:=|:|\s(?:set\s)?to\s|\s)\s*`?([A-Za-z0-9_.'\"-]+)")
 COMMAND_FIELDS = 3
 # Names of each framework as a text writes them: where a text names one, an option both tables know is read as its.
 _FRAMEWORK_WORDS = {"megatron-lm": ("megatron",), "nemo": ("nemo",), "megatron-bridge": ("megatron-bridge", "megatron bridge"),
@@ -72,6 +74,9 @@ def find(text: str, lang: str, known: set[str] | None = None) -> list[dict]:
         entry = options.entry(framework, name) or {}
         meaning = entry.get("meaning") or {}
         definition = (meaning.get(lang) or "").strip()
+        written = _SET_TO.match(text, match.end())  # "enable_checkpointing=false": the line says what false does
+        if written:
+            definition = switch.meaning_for_value(framework, name, written.group(1), definition, lang)
         item_id = f"option:{framework}:{name}"
         if not definition or item_id in seen:
             continue  # no definition in the answer's language: no name-only item

@@ -57,12 +57,15 @@ def _counted(reading: str, lang: str) -> str:
 
 
 _VARIANT_WORDS = ("SXM", "PCIe", "NVL", "80GB", "40GB", "141GB")
+# A variant word with its size ("NVL72", "SXM5", "94GB"): a rack or board the catalog names, not what the text said.
+_VARIANT = pattern_cache.lazy(r"(?:SXM|PCIe|NVL)\d*|\d+GB")
 
 
 def _chip_as_written(fig, catalog_name: str) -> str:
     """The chip's name without a variant ("SXM", "80GB") the text did not write: "512 H100s" is not "H100 SXM"."""
     name = catalog_name.split(" (")[0].replace("NVIDIA ", "").replace("Google ", "")
-    words = [w for w in name.split() if w not in _VARIANT_WORDS or w.lower() in fig.quote.lower()]
+    words = [w for w in name.split()
+             if not (w in _VARIANT_WORDS or _VARIANT.fullmatch(w)) or w.lower() in fig.quote.lower()]
     return " ".join(words)
 
 

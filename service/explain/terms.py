@@ -254,6 +254,41 @@ def mistranslation_table() -> list[dict]:
         return []
 
 
+_WORD = pattern_cache.lazy(r"[^\s.,;:()\"'«»“”،؛؟]+")
+
+
+def _spans(phrase: str, text: str) -> list[tuple[int, int]]:
+    """Where `phrase` stands in `text`, word for word in normalised form (the article and spelling aside)."""
+    want = _normalise(phrase).split()
+    words = [(m.start(), m.end(), _normalise(m.group())) for m in _WORD.finditer(text)]
+    spans = []
+    for i in range(len(words) - len(want) + 1 if want else 0):
+        if [w for _, _, w in words[i + 1:i + len(want)]] != want[1:]:
+            continue
+        first = text[words[i][0]:words[i][1]]
+        free = arabic.without_particle(first)  # "وتراكم": the conjunction is not part of the phrase
+        if words[i][2] == want[0]:
+            spans.append((words[i][0], words[i + len(want) - 1][1]))
+        elif free and _normalise(free) == want[0]:
+            spans.append((words[i][0] + 1, words[i + len(want) - 1][1]))
+    return spans
+
+
+def _as_written(phrase: str, text: str, entry: dict, wrong: set[str]) -> str | None:
+    """The source's own words for `phrase`, or None where every occurrence is part of an accepted rendering of the
+    term ("عرض نطاق ترددي" holds "نطاق ترددي" but is the standard Arabic for bandwidth)."""
+    if "..." in phrase or "…" in phrase:
+        return phrase
+    accepted = [a for a in [*(entry.get("ar_aliases") or []), _own_name(entry, "ar")]
+                if a and _normalise(a) not in wrong and len(_normalise(a).split()) > len(_normalise(phrase).split())]
+    covers = [span for a in accepted for span in _spans(a, text)]
+    spans = _spans(phrase, text)
+    for start, end in spans:
+        if not any(a <= start and end <= b for a, b in covers):
+            return text[start:end]
+    return None if spans else phrase  # found only inside a longer word: as the table writes it
+
+
 def _own_name(entry: dict, lang: str) -> str:
     """The entry's own name in `lang` without its parenthesis: what the answer itself calls the term."""
     return re.sub(r"\([^)]*\)", " ", (entry.get(lang) or {}).get("term") or "").strip()
@@ -263,6 +298,7 @@ def _warning(entry: dict, phrase: str, en: str, correction: str, lang: str) -> s
     """The correction as a warning line, in the answer's language (acronyms and names stay as written)."""
     if lang == "ar":
         return f"«{phrase}» في النص ترجمة آلية للمصطلح {entry['term']} ({_own_name(entry, 'ar') or en})؛ {correction}"
+    correction = correction[:1].lower() + correction[1:] if correction[1:2].islower() else correction  # after ';'
     return f"'{entry['term']}': the source's rendering “{phrase}” (“{en}”) is wrong; {correction}"
 
 
@@ -281,12 +317,15 @@ def mistranslations(text: str, matches: list[glossary.Match], lang: str) -> list
                 continue  # one phrase garbling two terms (K2 and DSV3) is corrected once
             if not any(_fragments_present(p, normalised) for p in (item.get("as"), item.get("en")) if p):
                 continue
+            written = _as_written(phrase, text, entry, _wrong_renderings(entry))
+            if written is None:
+                continue  # only inside the standard rendering: no mistranslation to correct
             seen_phrases.add(_normalise(phrase))
             seen_phrases.update(_normalise(part.strip()) for part in phrase.replace("…", "...").split("...") if part.strip())
             correction = item.get("ar_correction") if lang == "ar" and item.get("ar_correction") else item.get("correction", "")
             found.append({
-                "entry": entry, "as": phrase, "en": item.get("en") or phrase, "correction": correction,
-                "warning": _warning(entry, phrase, item.get("en", ""), correction, lang),
+                "entry": entry, "as": written, "en": item.get("en") or phrase, "correction": correction,
+                "warning": _warning(entry, written, item.get("en", ""), correction, lang),
             })
     by_id = glossary.load().by_id
     for item in mistranslation_table():
@@ -297,10 +336,29 @@ def mistranslations(text: str, matches: list[glossary.Match], lang: str) -> list
         own = set(_normalise(_own_name(entry, "ar")).split())
         if own and own <= set(key.split()):
             continue  # the answer names the term so itself: calling that a mistranslation would contradict the answer
+        written = _as_written(phrase, text, entry, _wrong_renderings(entry))
+        if written is None:
+            continue
         seen_phrases.add(key)
         en = entry.get("expansion") or entry["term"]
         en = re.sub(r"\s*\([^)]*\)", "", en).strip() or entry["term"]
-        correction = item.get("why_ar") if lang == "ar" and item.get("why_ar") else item.get("why", "")
-        found.append({"entry": entry, "as": phrase, "en": en, "correction": correction,
-                      "warning": _warning(entry, phrase, en, correction, lang)})
+        correction = item.get("why_ar") if lang == "ar" and item.get("why_ar") else _as_sentence(item.get("why", ""))
+        found.append({"entry": entry, "as": written, "en": en, "correction": correction,
+                      "warning": _warning(entry, written, en, correction, lang)})
     return found
+
+
+def _wrong_renderings(entry: dict) -> set[str]:
+    """Every rendering of `entry` known to be a mistranslation (its own field and the table), normalised."""
+    own = {_normalise(item.get("as") or item.get("en") or "") for item in entry.get("mistranslations") or []}
+    return own | {_normalise(item.get("mistranslation") or "") for item in mistranslation_table()
+                  if item.get("term_id") == entry.get("id")}
+
+
+# The table's notes open with a label ("'Router' as a network router device; ..."): said as a sentence in an answer.
+_LABEL_NOTE = pattern_cache.lazy(r"^('[^']+') (?:(?:rendered|read|taken|translated) )?(?=(?:in|as|with) )")
+
+
+def _as_sentence(why: str) -> str:
+    """A table note as a sentence: "The rendering reads 'Router' as a network router device; in MoE ..."."""
+    return _LABEL_NOTE.sub(r"The rendering reads \1 ", why, count=1)

@@ -75,6 +75,15 @@
     return node;
   }
 
+  // A warning whose substance (after its label and ";") the explanation states already is not shown twice
+  // (service/explain/unsaid.py is the same rule for the CLI).
+  function saidAlready(warning, explanation) {
+    const squeeze = (text) => String(text || "").split(/\s+/).join(" ").trim().toLowerCase();
+    const label = /[;؛]\s+/.exec(String(warning));
+    const substance = squeeze(label ? String(warning).slice(label.index + label[0].length) : warning).replace(/\.$/, "");
+    return substance.length >= 30 && squeeze(explanation).includes(substance);
+  }
+
   function setStatus(text) {
     $("status").textContent = text || "";
   }
@@ -203,7 +212,9 @@
     if (result.warnings && result.warnings.length) {
       const list = element("ul", "warnings");
       list.dir = "auto";
-      for (const warning of result.warnings) list.appendChild(element("li", "", warning));
+      for (const warning of result.warnings) {
+        if (!saidAlready(warning, result.explanation)) list.appendChild(element("li", "", warning));
+      }
       node.appendChild(list);
     }
     let calculations = null;

@@ -1,0 +1,14 @@
+"""A product family's short name written with another suffix: the text names a sibling, not the entry."""
+
+import re
+
+
+def names_a_sibling(entry: dict, text: str, start: int, end: int) -> bool:
+    """The entry's short name written with another suffix ("Megatron-Bridge" for the entry "Megatron-LM", found as
+    "Megatron"): the text names a sibling product, and glossing it as the entry would name what the text does not."""
+    said = text[start:end]
+    term = entry.get("term") or ""
+    if not term.startswith(said + "-") or end >= len(text) or text[end] not in "-\u2010\u2011":
+        return False
+    suffix = re.match(r"[A-Za-z0-9]+", text[end + 1:])
+    return bool(suffix) and not term[len(said) + 1:].lower().startswith(suffix.group().lower())

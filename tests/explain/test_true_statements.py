@@ -1,0 +1,174 @@
+"""An answer says only what is true: glossary facts, names as the text writes them, options by their value."""
+
+import json
+
+from calculators.resources import data_dir
+from service.explain import glossary
+from service.explain.compose import explain_offline
+
+# An Arabic phrase that names a thing, and the English words its English definition must then name too:
+# "نظام التشغيل" is an operating system, never a rendering of "serving system".
+_ARABIC_NAMES_THING = {"نظام التشغيل": ("operating system", "os ", "kernel", "cpu", "host")}
+
+
+def _entries():
+    for path in sorted((data_dir() / "glossary").glob("*.json")):
+        yield from json.loads(path.read_text(encoding="utf-8"))["terms"]
+
+
+def test_arabic_definitions_name_only_what_the_english_names():
+    wrong = []
+    for entry in _entries():
+        pairs = [(entry.get("definition") or "", (entry.get("ar") or {}).get("definition") or "")]
+        pairs += [(r.get("definition") or "", r.get("ar_definition") or "") for r in entry.get("readings") or []]
+        for en, ar in pairs:
+            for phrase, english in _ARABIC_NAMES_THING.items():
+                if phrase in ar and not any(word in en.lower() for word in english):
+                    wrong.append(entry["id"])
+    assert not wrong, wrong
+
+
+def test_serving_system_is_not_an_operating_system_in_arabic():
+    result = explain_offline("يعالج نظامنا 3000 رمز في الثانية لكل GPU أثناء التدريب.", "ar")
+    assert "نظام التشغيل" not in result["explanation"]
+
+
+def test_triton_is_not_said_to_be_started_by_openai():
+    # Tillet, Kung and Cox, MAPL 2019 (Harvard): Triton began before its development moved to OpenAI.
+    for entry in _entries():
+        for text in (entry.get("definition") or "", (entry.get("ar") or {}).get("definition") or ""):
+            assert "started at OpenAI" not in text and "started the Triton" not in text and "بدأت لغة Triton" not in text
+    triton = glossary.load().by_id["triton"]
+    assert "Tillet" in triton["definition"] and "Harvard" in triton["definition"]
+
+
+def test_a_chip_is_named_as_the_text_names_it():
+    said = explain_offline("We validated the change on 256 GB300 GPUs for 40 iterations.", "en")["explanation"]
+    assert "NVL72" not in said.split("## ")[1]  # the gist: the text wrote GB300, not the NVL72 rack
+    kept = explain_offline("We trained on 72 GB300 NVL72 GPUs in one rack.", "en")["explanation"]
+    assert "GB300 NVL72" in kept.split("## ")[1]
+
+
+def test_a_sibling_product_is_not_glossed_as_the_family_entry():
+    found = [m.entry["id"] for m in glossary.load().find("We ported the recipe to Megatron-Turbo last week.", extended=True)]
+    assert "megatron-lm" not in found
+    found = [m.entry["id"] for m in glossary.load().find("We train with Megatron and then with Megatron-Bridge.", extended=True)]
+    assert found == ["megatron-lm", "megatron-bridge"]
+
+
+def test_a_correction_fires_only_on_a_real_mistranslation_and_quotes_the_source():
+    standard = explain_offline("تقدم الشريحة عرض نطاق ترددي يبلغ 7 تيرابايت في الثانية.", "ar")
+    assert not [w for w in standard["warnings"] if "bandwidth" in w] and "## تصحيحات" not in standard["explanation"]
+    garbled = explain_offline("تتصل الرقائق بالنطاق الترددي البالغ 7 تيرابايت في الثانية.", "en")
+    assert "“بالنطاق الترددي”" in garbled["explanation"]  # the source's own words, as written
+    assert any("“بالنطاق الترددي”" in w for w in garbled["warnings"])
+
+
+def test_a_correction_is_said_once_under_an_answer():
+    from service.explain.unsaid import warnings_to_print
+
+    for lang in ("en", "ar"):
+        result = explain_offline("تتصل الرقائق بالنطاق الترددي البالغ 7 تيرابايت في الثانية.", lang)
+        assert result["warnings"] and not warnings_to_print(result)  # the answer's own section carries it
+    other = {"explanation": "## In short\n\nA text.", "warnings": ["'x': the source's rendering is wrong; it means a "
+                                                                   "data rate in bytes per second here."]}
+    assert warnings_to_print(other) == other["warnings"]
+
+
+def test_an_option_switched_off_is_said_to_be_off():
+    command = ("python3 MaxText/train.py MaxText/configs/base.yml run_name=test per_device_batch_size=8 "
+               "enable_checkpointing=false async_checkpointing=true ici_fsdp_parallelism=8 steps=20")
+    for lang, off in (("en", "Off in this run"), ("ar", "معطَّل في هذا التشغيل")):
+        lines = {line.split("`")[1]: line for line in explain_offline(command, lang)["explanation"].splitlines()
+                 if line.startswith("- `") and "checkpointing" in line}
+        assert off in lines["enable_checkpointing: false"]  # never "Saves checkpoints" alone for false
+        assert off not in lines["async_checkpointing: true"]
+
+
+def test_an_option_set_false_in_prose_is_glossed_by_its_value():
+    def definition(text, lang):
+        return next(t["definition"] for t in explain_offline(text, lang)["terms"] if t["term"] == "enable_checkpointing")
+
+    assert definition("We ran MaxText with enable_checkpointing=false to profile.", "en").startswith("Off in this run")
+    assert definition("شغلنا MaxText مع enable_checkpointing=false للقياس.", "ar").startswith("معطَّل")
+    assert not definition("In MaxText, enable_checkpointing saves checkpoints; we keep it.", "en").startswith("Off")
+
+
+def test_a_definition_is_never_only_a_label_or_cut_before_its_fact():
+    from service.explain.compose import _first_sentence
+    from service.explain.definitions import brief_definition
+
+    label = "Standard double-width integers. In our toy trainer it holds the step counter, which never overflows."
+    assert _first_sentence(label) == label  # a four-word first sentence names the thing; what it does comes next
+    fp32 = next(line for line in explain_offline("We keep master weights in fp32 and run matmuls in bf16.", "en")
+                ["explanation"].splitlines() if line.startswith("- **fp32**"))
+    assert "master weights" in fp32  # what fp32 is for here, not the label alone
+    whole = "A format used by the optimizer for its state. It is wide."
+    assert _first_sentence(whole) == "A format used by the optimizer for its state."
+    split = ("طريقة في جدولة خط الأنابيب تقسم كل خطوة من خطوات الحساب إلى جزأين: جزء تحتاجه المرحلة التالية فورا، "
+             "وجزء يمكن تأجيله إلى وقت الخمول، فتقل الفقاعة كثيرا عن الجدولة المعتادة في التدريب الموزع.")
+    assert brief_definition(split) == split  # "into two parts:" announces the fact; it is not cut there
+
+
+def test_a_filler_word_after_a_negation_is_kept():
+    # "not just X" says X is part of it; dropping "just" as a filler would say the opposite
+    text = "Our arithmetic shows that serving this 90B model is a memory problem, not just a latency problem. It needs 4 GPUs."
+    gist = explain_offline(text, "en")["explanation"].split("\n\n")[1]
+    assert "not just a latency problem" in gist
+
+
+def test_a_note_shared_by_several_options_is_said_once():
+    from service.configs.switch import unrepeated
+
+    said: set[str] = set()
+    note = "Every axis of this kind multiplies into the chips of one group here."
+    first = unrepeated("Splits the weights over this axis. " + note, said)
+    second = unrepeated("Splits the batch over this axis. " + note, said)
+    assert note in first and note not in second and second == "Splits the batch over this axis."
+    command = ("python3 MaxText/train.py MaxText/configs/base.yml run_name=t per_device_batch_size=8 "
+               "ici_fsdp_parallelism=4 ici_tensor_parallelism=2 steps=20")
+    for lang in ("en", "ar"):
+        options = [line for line in explain_offline(command, lang)["explanation"].splitlines() if line.startswith("- `ici_")]
+        assert len(options) == 2 and "ici_*" in options[0] and "ici_*" not in options[1]
+    arabic = explain_offline(command, "ar")["explanation"]
+    assert "عدد الشرائح في الشريحة" not in arabic  # a chip and a slice are two words in Arabic
+
+
+def test_a_table_note_is_said_as_a_sentence_in_english():
+    from service.explain.terms import _as_sentence
+
+    assert _as_sentence("'Widget' read as a small gadget; here it is a plotting window.") == \
+        "The rendering reads 'Widget' as a small gadget; here it is a plotting window."
+    assert _as_sentence("Literal calque of 'widget'; acceptable.") == "Literal calque of 'widget'; acceptable."
+
+
+def test_a_rate_in_bytes_is_not_glossed_as_gigabits():
+    item = next(t for t in explain_offline("The GPU reads its memory at 3.35 TB/s during the step.", "en")["terms"]
+                if t["term"] == "Gb/s vs GB/s" or t.get("found_as") == "TB/s")
+    assert "TB/s" in item["definition"] and "gigabits" not in item["expansion"]
+
+
+def test_r1_definition_states_only_what_its_paper_reports():
+    # DeepSeek-AI 2025 (arXiv 2501.12948) reports results comparable to o1; it reports no training cost.
+    r1 = glossary.load().by_id["deepseek-r1"]
+    assert "cost" not in r1["definition"] and "تكلفة" not in r1["ar"]["definition"]
+
+
+def test_a_configuration_alone_is_introduced_once():
+    command = "python3 MaxText/train.py MaxText/configs/base.yml run_name=t per_device_batch_size=8 ici_fsdp_parallelism=8 steps=20"
+    for lang in ("en", "ar"):
+        said = explain_offline(command, lang)["explanation"]
+        intro = said.split("\n\n")[1].split(".")[0]  # "This is a MaxText configuration"
+        assert said.count(intro) == 1, said[:300]
+
+
+def test_a_member_of_a_notation_family_is_shown_as_the_text_wrote_it():
+    for lang in ("en", "ar"):
+        said = explain_offline("The larger models saturate the TPU v3-256 better than the small ones do.", lang)["explanation"]
+        assert "**TPU v3-256**" in said and "v4-8" not in said
+
+
+def test_tflops_definition_fits_an_achieved_rate_too():
+    # "575 TFLOP/s per GPU" in a training log is an achieved rate, not the chip's speed
+    item = next(t for t in explain_offline("The run reached 575 TFLOP/s per GPU in bf16.", "en")["terms"] if "TFLOP" in t["found_as"])
+    assert "peak" in item["definition"] and "achieves" in item["definition"]
