@@ -119,7 +119,16 @@ def test_control_characters_in_the_text_never_come_back(capsys, monkeypatch):
     assert (code, out) == (2, "") and "there is nothing to explain" in err
 
 
-def test_an_arabic_answer_labels_its_warnings_in_arabic(capsys):
-    # A passage written for this test, with a machine translation of "bandwidth" (a correction is a warning).
+def test_an_arabic_answer_labels_its_warnings_in_arabic(capsys, monkeypatch):
+    # A passage written for this test, with a machine translation of "bandwidth" (a correction is a warning). The
+    # answer shows the correction, so it is not printed again; every warning kept is printed under its Arabic label.
+    from service.explain import unsaid
+
+    monkeypatch.setattr(unsaid, "warnings_to_print", lambda result: list(result["warnings"]))
     code, out, err = run_cli(capsys, "explain", "--lang", "ar", "--no-cache", "النطاق الترددي بين الشرائح يحد من سرعة التدريب")
     assert code == 0 and "تنبيه: " in err and "warning:" not in err
+
+
+def test_a_correction_the_answer_shows_is_not_printed_again(capsys):
+    code, out, err = run_cli(capsys, "explain", "--lang", "ar", "--no-cache", "النطاق الترددي بين الشرائح يحد من سرعة التدريب")
+    assert code == 0 and "النطاق الترددي" in out and "تنبيه: " not in err
