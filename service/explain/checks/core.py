@@ -1,5 +1,6 @@
 """The public core every checker shares: a calculator's inputs with their sources, running it once, and the result it gives a claim."""
 
+import copy
 import json
 import re
 from dataclasses import dataclass, field
@@ -10,7 +11,10 @@ from calculators import catalog, jsonable
 from service.explain import grounding, restate
 from service.explain.checks import verdicts
 from service.explain.document import Claim, Document
+from service.explain.process_cache import CACHE
 from service.i18n.messages import join_names, messages
+
+SEARCHES = {"plan_layout"}  # calculators that search (about 0.2 s each): one run per input set per process
 
 MAX_MODELS = 3
 MAX_CHIPS = 4
@@ -228,7 +232,10 @@ def run(doc: Document, name: str, inputs: Inputs) -> int | None:
         if existing.get("_key") == key:
             return index
     try:
-        result = jsonable(calculators.run(name, dict(inputs.values)))
+        if name in SEARCHES:  # a search over every layout: made once per input set, a fresh copy for each answer
+            result = copy.deepcopy(CACHE.get("searches", key, lambda: jsonable(calculators.run(name, dict(inputs.values))), limit=256))
+        else:
+            result = jsonable(calculators.run(name, dict(inputs.values)))
     except calculators.CalculatorInputError as exc:
         doc.failures.append(f"{name}: {exc}")
         return None
