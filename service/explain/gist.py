@@ -347,6 +347,9 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
             rank = 9  # in a conversation, the next speaker's answer on the same subject is the other side of the point
         if rank is not None:
             candidates.append((rank, abs(j - point), j))
+    corrected = _correction(doc, point)  # "X is not Y; it is Z": one claim, "X is not Y but Z"
+    if corrected is not None:
+        candidates = [c for c in candidates if c[2] != point + 1]
     companion = min(candidates)[2] if candidates else None
     reason = None  # the reason the antecedent displaces: still said after them when it is a cause
     if reported.reads_back(point_sentence) and point > 0 and values.get(point - 1, 0.0) > 0.0 \
@@ -373,10 +376,12 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
             clause = restated(doc, lead, seen).rstrip(": ") + " " + _lower_start(restated(doc, i, seen))
         else:
             clause = restated(doc, i, seen)
+        if i == point and corrected is not None:
+            clause = corrected
         clause = synthesis.with_changes(doc, synthesis.compressed(clause, lang), order, i)  # the core, its comparisons worked out
         if not clause:
             continue
-        sources = [lead, i] if lead is not None else [i]
+        sources = [lead, i] if lead is not None else [i] + ([point + 1] if i == point and corrected is not None else [])
         if lang == "en" and _SPEAKER.match(sentence_of(i)):
             texts.append((sources, clause))  # "Alice says ...": already said as someone's words
         elif number == 0:
@@ -384,7 +389,11 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
         else:
             texts.append((sources, reported.companion(clause, sentence_of(i), lang, who, doc.text)))
     if listed is not None:
-        texts.append(listed)
+        changed = gist_frames.listed_change(doc, point, listed[1])  # "This PR updates X, raising BF16 from ... to ..."
+        if changed is not None and texts and texts[0][0] == [point]:
+            texts[0] = ([point, *listed[0]], changed)
+        else:
+            texts.append(listed)
     follow = reason if reason is not None and reason not in order else _follow_on(doc, order, values)
     if follow is not None:  # "I profiled it to see what was slow." + "It seems to be the all-reduce in MoE layers."
         clause = synthesis.compressed(restated(doc, follow, seen), lang)
@@ -401,6 +410,23 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
     kept = reported.fit([text for _, text in texts], MAX_REPORTED_WORDS)
     out = [{"text": _ended(text), "from": sources} for (sources, _), text in zip(texts, kept)]
     return ([{"text": found, "from": [point]}] if found else []) + out
+
+
+_NOT_X = pattern_cache.lazy(r"^(?P<subject>.+?)\s+(?P<verb>is|are|was|were)\s+not\s+(?P<x>[^,;:]+?)\s*$", re.I)
+_IT_IS = pattern_cache.lazy(r"^(?:it|they)\s*(?:is|are|was|were|'s)\s+(?P<y>[^:;(]+?)\s*(?=[:;(]|$)", re.I)
+
+
+def _correction(doc: Document, point: int) -> str | None:
+    """The point "the bottleneck is not the bubble" and the clause after its semicolon "it is the per-stage overhead"
+    as one claim ("the bottleneck is not the bubble but the per-stage overhead"), else None."""
+    if point + 1 >= len(doc.sentences) or doc.lang == "ar":
+        return None
+    start, end = doc.sentences[point]
+    said, after = doc.text[start:end].strip().rstrip(".;"), doc.text[slice(*doc.sentences[point + 1])].strip()
+    negated, named = _NOT_X.match(said), _IT_IS.match(after)
+    if not negated or not named or not doc.text[start:doc.sentences[point + 1][0]].rstrip().endswith(";"):
+        return None
+    return f"{said} but {named.group('y').strip()}"
 
 
 FRAME_REACH = 3  # a frame's parts come from the point and the sentences this near it

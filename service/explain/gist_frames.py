@@ -211,3 +211,28 @@ def change(doc: Document, indexes: list[int]) -> tuple[list[int], str] | None:
     else:
         text = words["and"].join(items) + tail
     return sorted(set(sources)), text[:1].upper() + text[1:]
+
+
+_UPDATES_EN = pattern_cache.lazy(r"\b(?:updates?|changes?|tunes?|improves?|modif(?:y|ies))\s+(?:the\s+)?(?P<setup>[^,.;]{3,60}?)"
+                                 r"(?=\s+(?:for|to|so)\b|[,.;]|$)", re.I)
+
+
+def listed_change(doc: Document, point: int, listed: str) -> str | None:
+    """The point "This PR updates the X recipe" and its list of changes ("In figures: BF16 from 532 to 575 TFLOPs ...")
+    as one sentence: "This PR raised BF16 from 532 to 575 TFLOPs (...) in the X recipe"; None when the point names no
+    change of its own or the list gives no change."""
+    if doc.lang == "ar":
+        return None
+    words, synth = messages(doc.lang)["gist_frames"], messages(doc.lang)["gist_synth"]
+    sentence = doc.text[slice(*doc.sentences[point])]
+    actor, updated = _ACTOR_EN.search(sentence), _UPDATES_EN.search(sentence)
+    prefix = synth["figures"].split("{items}")[0]
+    if not actor or not updated or not listed.startswith(prefix) or " from " not in listed:
+        return None
+    items = listed[len(prefix):]
+    less, more = synth["less"].split("{amount}")[1].strip(), synth["more"].split("{amount}")[1].strip()
+    verb = words["changed" if less in items and more in items else "cut" if less in items else "raised"]
+    said = actor.group(0)
+    text = words["change_by"].format(actor=said[0].lower() + said[1:], verb=verb, items=items) \
+        + words["in_setup"].format(setup=updated.group("setup").strip())
+    return text[:1].upper() + text[1:]

@@ -62,3 +62,16 @@ def test_a_figure_alone_an_addition_and_an_unresolved_this_are_not_the_point():
     gist = opening("Each stage sends its activations to the next one. This all-gather blocks the pipeline and makes overlap "
                    "impossible. We replace the blocking collective with an asynchronous one, which keeps every stage busy.")
     assert not gist.startswith("The authors report that this all-gather")
+
+
+def test_not_x_then_it_is_y_is_one_claim_with_its_correction():
+    gist = opening("The step time stays flat at 2.1s whatever the batch size. So the limit is not the network; it is the "
+                   "host-side data loader: each worker decodes images on one core.")
+    assert "the limit is not the network but the host-side data loader" in gist
+
+
+def test_a_pr_and_its_list_of_changes_are_one_sentence():
+    gist = opening("This PR updates the Llama 8B H100 recipe for better throughput. The old tracker has 400 and 450 TFLOPs "
+                   "for BF16 and FP8 respectively. The updated config has 420 and 500 TFLOPs for BF16 and FP8 respectively.")
+    assert gist.startswith("This PR raised BF16 from 400 to 420 TFLOPs (about 5% more) and FP8 from 450 to 500 TFLOPs")
+    assert "in the Llama 8B H100 recipe" in gist
