@@ -95,6 +95,8 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
 
 
 SIDE_PENALTY = 2.0
+_HYPOTHESIS = pattern_cache.lazy(r"^\s*(?:(?:one|a|another)\s+)?(?:possible|likely|probable)\s+(?:reason|cause|explanation)\b|"
+                                 r"^\s*(?:maybe|perhaps)\b", re.I)
 _ADDITION = pattern_cache.lazy(r"^\s*(?:(?:it|they|this|the \w+)\s+)?also\b", re.I)
 _LIST_ITEM = pattern_cache.lazy(r"^\s*(?:[-*•]|\d{1,2}[.)])\s+")
 _REPORTING = pattern_cache.lazy(r"\b(?:the|a|an|this|that|it|its|they|their|we|our|i|my|up|to|of|at|per|on|for|in|with|and|"
@@ -116,6 +118,8 @@ def _side_weight(doc: Document, sentence: str, core: str, figures: list) -> floa
             penalty += SIDE_PENALTY
     if _LIST_ITEM.match(sentence):
         penalty += SIDE_PENALTY
+    if _HYPOTHESIS.match(sentence):
+        penalty += SIDE_PENALTY  # "One possible reason is ...": a guess offered for the question or problem, not the point
     if _ADDITION.match(sentence):
         penalty += SIDE_PENALTY  # "It also emphasizes ...": an addition to the point, not the point
     pointing = re.match(r"^\s*(?:this|that|these|those)\s+(?P<noun>[a-z][\w-]+)", sentence, re.I)

@@ -75,3 +75,10 @@ def test_a_pr_and_its_list_of_changes_are_one_sentence():
                    "for BF16 and FP8 respectively. The updated config has 420 and 500 TFLOPs for BF16 and FP8 respectively.")
     assert gist.startswith("This PR raised BF16 from 400 to 420 TFLOPs (about 5% more) and FP8 from 450 to 500 TFLOPs")
     assert "in the Llama 8B H100 recipe" in gist
+
+
+def test_a_guessed_reason_supports_the_question_it_follows():
+    gist = opening("Could you share the batch settings of your run? One possible reason is the micro-batch count is so high "
+                   "that the pipeline bubble is already small.")
+    assert gist.startswith("The text asks for the batch settings of your run.")
+    assert "one possible reason is the micro-batch count is so high" in gist
