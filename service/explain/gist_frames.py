@@ -148,7 +148,7 @@ def problem(doc: Document, indexes: list[int], who: str) -> tuple[list[int], str
     {vb}); they attribute it to {cause}, and expected {expectation}", or None when a slot it needs is not in the text."""
     lang = doc.lang
     for first, second, kind in synthesis.pairs(doc, indexes):
-        if kind != "versus" or first.quantity != second.quantity:
+        if kind != "versus":
             continue
         named = _condition_names(doc, first, second)
         quantity = _quantity(doc, first, lang) or _quantity(doc, second, lang)
@@ -165,7 +165,7 @@ def problem(doc: Document, indexes: list[int], who: str) -> tuple[list[int], str
         else:
             key, amount = ("higher" if ratio > 1 else "lower"), f"{abs(ratio - 1) * 100:.0f}"
         sources = sorted({i for i in indexes for f in (first, second) if doc.sentences[i][0] <= f.start < doc.sentences[i][1]})
-        text = words["compare_" + key].format(subject=words["subjects"][who], find=words["find"][1 if who == "authors" else 0],
+        text = words["compare_" + key].format(subject=words["subjects"][who], find=words["find"][who],
                                               quantity=quantity, amount=amount, a=named[0], b=named[1],
                                               va=_said(first, doc.text), vb=_said(second, doc.text))
         cause = _cause(doc, indexes, lang)

@@ -82,3 +82,10 @@ def test_a_guessed_reason_supports_the_question_it_follows():
                    "that the pipeline bubble is already small.")
     assert gist.startswith("The text asks for the batch settings of your run.")
     assert "one possible reason is the micro-batch count is so high" in gist
+
+
+def test_the_arabic_problem_frame_says_the_ratio_and_the_cause_in_arabic():
+    gist = opening("مع ZeRO-3 يبلغ زمن الخطوة نحو 900ms. وهذا أبطأ من المتوقع، إذ يبلغ زمن الخطوة مع ZeRO-2 نحو 300ms فقط. "
+                   "ويعود ذلك بسبب تجميع المعاملات عبر وحدات معالجة الرسومات.", "ar")
+    assert gist.startswith("يذكر النص أن زمن الخطوة مع ZeRO-3 أعلى بنحو 3 مرات منه مع ZeRO-2 (~900ms مقابل ~300ms)")
+    assert "ويعزو ذلك إلى تجميع المعاملات" in gist
