@@ -89,3 +89,9 @@ def test_the_arabic_problem_frame_says_the_ratio_and_the_cause_in_arabic():
                    "ويعود ذلك بسبب تجميع المعاملات عبر وحدات معالجة الرسومات.", "ar")
     assert gist.startswith("يذكر النص أن زمن الخطوة مع ZeRO-3 أعلى بنحو 3 مرات منه مع ZeRO-2 (~900ms مقابل ~300ms)")
     assert "ويعزو ذلك إلى تجميع المعاملات" in gist
+
+
+def test_i_cannot_understand_why_is_the_question_asked():
+    gist = opening("The guide says the pipeline is full only after 64 samples. I can't understand why the pipeline needs "
+                   "64 samples to be full.")
+    assert gist.startswith("The author asks why the pipeline needs 64 samples to be full")
