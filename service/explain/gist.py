@@ -3,7 +3,7 @@
 import re
 
 from service.explain import claims as cues
-from service.explain import gist_cross, pattern_cache, reported, restate, synthesis
+from service.explain import gist_cross, gist_frames, pattern_cache, reported, restate, synthesis
 from service.explain.document import Document
 from service.i18n.messages import messages
 
@@ -88,9 +88,49 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
     fragment = sentence[:1].islower() and doc.text[:start].rstrip().endswith((";", "؛")) and len(words) < 8
     if restate.same_language(sentence, doc.lang) and len(words) >= 6 and not fragment:  # "; too low - lots of overflow"
         value += reported.point_weight(sentence, doc.lang)  # a question, a problem, a conclusion before a side remark
+        value -= _side_weight(doc, sentence, core, figures)  # a figure alone, a list item, an unresolved "this X"
         if index == 0:
             value += reported.lead_weight(sentence, doc.lang)  # a news report's first sentence is its main fact
     return value
+
+
+SIDE_PENALTY = 2.0
+_HYPOTHESIS = pattern_cache.lazy(r"^\s*(?:(?:one|a|another)\s+)?(?:possible|likely|probable)\s+(?:reason|cause|explanation)\b|"
+                                 r"^\s*(?:maybe|perhaps)\b", re.I)
+_ADDITION = pattern_cache.lazy(r"^\s*(?:(?:it|they|this|the \w+)\s+)?also\b", re.I)
+_LIST_ITEM = pattern_cache.lazy(r"^\s*(?:[-*•]|\d{1,2}[.)])\s+")
+_REPORTING = pattern_cache.lazy(r"\b(?:the|a|an|this|that|it|its|they|their|we|our|i|my|up|to|of|at|per|on|for|in|with|and|"
+                                r"about|around|roughly|approximately|reports?|reported|says?|said|gives?|gets?|got|achieves?|"
+                                r"achieved|reaches|reached|is|are|was|were|has|have|also|only|of|paper|text|post|report)\b", re.I)
+
+
+def _side_weight(doc: Document, sentence: str, core: str, figures: list) -> float:
+    """What keeps a side sentence from being the point alone: a figure with nothing claimed about it ("The paper reports
+    up to 147 TFLOP/s per GPU"), a list item, a sentence opening on "this/that X" whose X the sentence before never named."""
+    penalty = 0.0
+    if doc.lang == "ar":
+        return penalty  # the cues below read English
+    if figures:
+        rest = core
+        for figure in figures:
+            rest = rest.replace(figure.quote, " ")
+        if len(re.findall(r"[A-Za-z][\w-]{2,}", _REPORTING.sub(" ", rest))) <= 1:
+            penalty += SIDE_PENALTY
+    if _LIST_ITEM.match(sentence):
+        penalty += SIDE_PENALTY
+    if _HYPOTHESIS.match(sentence):
+        penalty += SIDE_PENALTY  # "One possible reason is ...": a guess offered for the question or problem, not the point
+    if _ADDITION.match(sentence):
+        penalty += SIDE_PENALTY  # "It also emphasizes ...": an addition to the point, not the point
+    pointing = re.match(r"^\s*(?:this|that|these|those)\s+(?P<noun>[a-z][\w-]+)", sentence, re.I)
+    if pointing and not re.fullmatch(r"[a-z]+(?:s|ed)|is|was|can|will|would|could|pr|change|patch|commit|paper|post|work|study|"
+                                     r"article|thread|issue|section|setup|config|way|one|time|step|approach|method",
+                                     pointing.group("noun").lower()):  # "this forces ..." is a verb, "this PR" the post itself
+        head = pointing.group("noun").lower().rstrip("s")
+        before = doc.text[:doc.text.find(sentence)] if sentence in doc.text else ""
+        if head not in before.lower():
+            penalty += SIDE_PENALTY  # "This all-reduce ..." with no all-reduce named before: the antecedent is missing
+    return penalty
 
 
 def _terms_by_sentence(doc: Document) -> list[set[str]]:
@@ -302,8 +342,8 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
         sentence = sentence_of(j)
         if j == point or values.get(j, 0.0) <= 0.0 or not restate.same_language(sentence, lang) or _quoted(doc, j):
             continue  # a caption, a spec row, a config line, a gloss, or someone else's quoted words give no reason
-        if abs(j - point) > 2 and not (ids[j] & ids[point]):
-            continue  # a "because" paragraphs away explains something else
+        if abs(j - point) > 2 and not (ids[j] & ids[point]) and reported.role(sentence, lang) != "proposal":
+            continue  # a "because" paragraphs away explains something else; what the authors propose answers the point
         claim = next((c for c in doc.claims if c.start == doc.sentences[j][0]), None)
         measured = claim is not None and bool({"measurement", "comparison"} & set(claim.kinds))
         rank = reported.companion_rank(point_sentence, sentence, lang, measured)
@@ -311,6 +351,9 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
             rank = 9  # in a conversation, the next speaker's answer on the same subject is the other side of the point
         if rank is not None:
             candidates.append((rank, abs(j - point), j))
+    corrected = _correction(doc, point)  # "X is not Y; it is Z": one claim, "X is not Y but Z"
+    if corrected is not None:
+        candidates = [c for c in candidates if c[2] != point + 1]
     companion = min(candidates)[2] if candidates else None
     reason = None  # the reason the antecedent displaces: still said after them when it is a cause
     if reported.reads_back(point_sentence) and point > 0 and values.get(point - 1, 0.0) > 0.0 \
@@ -322,6 +365,9 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
         else [point, companion]
     who = reported.speaker([sentence_of(i) for i in range(len(doc.sentences))
                             if restate.same_language(sentence_of(i), lang)], lang)
+    framed = _framed(doc, point, values, who)  # a problem or a change built from its parts, when the text fills them
+    if framed is not None:
+        return _framed_gist(doc, framed, values, ids, who, point)
     listed = _listed(doc, order, point)  # two sentences giving the same labels' values: one list of changes
     if listed is not None:
         order = [i for i in order if i == point or i not in listed[0]]
@@ -334,10 +380,12 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
             clause = restated(doc, lead, seen).rstrip(": ") + " " + _lower_start(restated(doc, i, seen))
         else:
             clause = restated(doc, i, seen)
+        if i == point and corrected is not None:
+            clause = corrected
         clause = synthesis.with_changes(doc, synthesis.compressed(clause, lang), order, i)  # the core, its comparisons worked out
         if not clause:
             continue
-        sources = [lead, i] if lead is not None else [i]
+        sources = [lead, i] if lead is not None else [i] + ([point + 1] if i == point and corrected is not None else [])
         if lang == "en" and _SPEAKER.match(sentence_of(i)):
             texts.append((sources, clause))  # "Alice says ...": already said as someone's words
         elif number == 0:
@@ -345,7 +393,11 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
         else:
             texts.append((sources, reported.companion(clause, sentence_of(i), lang, who, doc.text)))
     if listed is not None:
-        texts.append(listed)
+        changed = gist_frames.listed_change(doc, point, listed[1])  # "This PR updates X, raising BF16 from ... to ..."
+        if changed is not None and texts and texts[0][0] == [point]:
+            texts[0] = ([point, *listed[0]], changed)
+        else:
+            texts.append(listed)
     follow = reason if reason is not None and reason not in order else _follow_on(doc, order, values)
     if follow is not None:  # "I profiled it to see what was slow." + "It seems to be the all-reduce in MoE layers."
         clause = synthesis.compressed(restated(doc, follow, seen), lang)
@@ -361,6 +413,55 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
     found = synthesis.finding(doc, [point])  # a check on the point itself, not on its evidence
     kept = reported.fit([text for _, text in texts], MAX_REPORTED_WORDS)
     out = [{"text": _ended(text), "from": sources} for (sources, _), text in zip(texts, kept)]
+    return ([{"text": found, "from": [point]}] if found else []) + out
+
+
+_NOT_X = pattern_cache.lazy(r"^(?P<subject>.+?)\s+(?P<verb>is|are|was|were)\s+not\s+(?P<x>[^,;:]+?)\s*$", re.I)
+_IT_IS = pattern_cache.lazy(r"^(?:it|they)\s*(?:is|are|was|were|'s)\s+(?P<y>[^:;(]+?)\s*(?=[:;(]|$)", re.I)
+
+
+def _correction(doc: Document, point: int) -> str | None:
+    """The point "the bottleneck is not the bubble" and the clause after its semicolon "it is the per-stage overhead"
+    as one claim ("the bottleneck is not the bubble but the per-stage overhead"), else None."""
+    if point + 1 >= len(doc.sentences) or doc.lang == "ar":
+        return None
+    start, end = doc.sentences[point]
+    said, after = doc.text[start:end].strip().rstrip(".;"), doc.text[slice(*doc.sentences[point + 1])].strip()
+    negated, named = _NOT_X.match(said), _IT_IS.match(after)
+    if not negated or not named or not doc.text[start:doc.sentences[point + 1][0]].rstrip().endswith(";"):
+        return None
+    return f"{said} but {named.group('y').strip()}"
+
+
+FRAME_REACH = 3  # a frame's parts come from the point and the sentences this near it
+
+
+def _framed(doc: Document, point: int, values: dict[int, float], who: str) -> tuple[list[int], str] | None:
+    """A problem frame (two compared figures under named conditions, the cause, the expectation) or a change frame
+    (a quantity from one figure to another) from the point and its neighbours in the answer's language."""
+    near = [j for j in range(max(0, point - FRAME_REACH), min(len(doc.sentences), point + FRAME_REACH + 1))
+            if (j == point or values.get(j, 0.0) > 0.0) and not _quoted(doc, j)
+            and restate.same_language(doc.text[slice(*doc.sentences[j])], doc.lang)]
+    kind = reported.role(doc.text[slice(*doc.sentences[point])], doc.lang)
+    changed = gist_frames.change(doc, near) if kind not in ("problem", "question", "expectation", "conclusion") else None
+    for framed in (gist_frames.problem(doc, near, who), changed):  # a change frame never replaces a problem or a question
+        if framed is not None and point in framed[0]:
+            return framed  # built on the point itself, never a side comparison in place of the point
+    return None
+
+
+def _framed_gist(doc: Document, framed: tuple[list[int], str], values: dict[int, float], ids: list[set[str]], who: str,
+                 point: int) -> list[dict]:
+    """The frame first, then the question the author asks about it, and a check on the point before both."""
+    sources, text = framed
+    texts = [(sources, text)]
+    asked = _question(doc, sources, values, ids)
+    if asked is not None:
+        clause = synthesis.compressed(restated(doc, asked, set()), doc.lang)
+        texts.append(([asked], reported.companion(clause, doc.text[slice(*doc.sentences[asked])], doc.lang, who, doc.text)))
+    found = synthesis.finding(doc, [point])
+    kept = reported.fit([t for _, t in texts], MAX_REPORTED_WORDS + 15)
+    out = [{"text": _ended(t), "from": s} for (s, _), t in zip(texts, kept)]
     return ([{"text": found, "from": [point]}] if found else []) + out
 
 

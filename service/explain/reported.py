@@ -10,7 +10,7 @@ from service.explain import pattern_cache
 from service.i18n.messages import messages
 
 # A sentence's main role, checked in this order: a question or a problem is what a post is about before its results.
-ORDER = ("question", "proposal", "problem", "expectation", "conclusion", "recommendation", "result", "news", "definition", "cause", "contrast")
+ORDER = ("question", "proposal", "problem", "expectation", "conclusion", "recommendation", "result", "news", "definition", "cause", "contrast", "overview")
 # Words that point back to the sentence before ("That is much slower than expected"): it reads after that sentence.
 _ANAPHOR = pattern_cache.lazy(r"^(?:that|this|these|those|it|they)\b(?!\s+(?:is|are)\s+(?:an?|the)\s)|^(?:هذا|هذه|ذلك|تلك)\s", re.I)
 
@@ -65,7 +65,7 @@ def companion_rank(point_sentence: str, sentence: str, lang: str, measured: bool
     """How well `sentence` gives the reason or evidence for the point (0 best), or None when its role gives neither;
     `measured`: the claims reader found a measurement or a comparison in it, which is a result."""
     wanted = table()["companions"].get(role(point_sentence, lang), table()["companions"]["other"])
-    found = roles(sentence, lang) | ({"result"} if measured else set())
+    found = (roles(sentence, lang) | ({"result"} if measured else set())) or {"other"}  # "other": a plain statement
     ranks = [wanted.index(name) for name in found if name in wanted]
     return min(ranks) if ranks else None
 

@@ -79,7 +79,7 @@ def pairs(doc: Document, indexes: list[int]) -> list[tuple]:
                      key=lambda f: f.start)
     out, used = [], set()
     for first, second in zip(figures, figures[1:]):
-        if first.quantity != second.quantity or first.value == second.value or first.start in used:
+        if _kind(first.quantity) != _kind(second.quantity) or first.value == second.value or first.start in used:
             continue
         between = doc.text[first.end:second.start]
         before = doc.text[max(0, first.start - 16):first.start]
@@ -95,6 +95,11 @@ def pairs(doc: Document, indexes: list[int]) -> list[tuple]:
             continue
         used.update({first.start, second.start})
     return out
+
+
+def _kind(quantity: str) -> str:
+    """Two durations are one kind of quantity: a step time and a time the reader could not tie to a step compare."""
+    return "time_s" if quantity.endswith("time_s") else quantity
 
 
 def _sentence_of(doc: Document, figure) -> str:
