@@ -4,7 +4,7 @@ The public core (inputs from figures, running a calculator, `needs_more`) is cor
 module of its own and returns a Result (or None when the claim is not its kind); only check_claims changes a claim.
 """
 
-from service.explain.checks import arithmetic, pp_necessity
+from service.explain.checks import arithmetic, names, pp_necessity
 from service.explain.checks.bandwidth import bits_and_bytes, bus_bandwidth, collective_time
 from service.explain.checks.bubble import bubble
 from service.explain.checks.comparison import comparison
@@ -92,3 +92,6 @@ def check_claims(doc: Document) -> None:
         _finish(doc, claim)
     for result in doc.calculations:
         result.pop("_key", None)
+    # a product name the catalog contradicts ("H200 Blackwell") is corrected once, as the answer's other corrections are
+    written = {c.get("as") for c in doc.corrections}
+    doc.corrections.extend(c for c in names.contradicting_names(doc.text, doc.lang) if c["as"] not in written)

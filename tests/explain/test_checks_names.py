@@ -1,0 +1,44 @@
+"""What a hardware name says on its own: TPU slice names and product names the catalog contradicts. Sentences written
+for these tests; the published rule or figure is sourced beside each case."""
+
+from service.explain.checks import names
+from service.explain.pipeline import analyse
+
+
+def _claim(text: str, needle: str, lang: str = "en"):
+    doc = analyse(text, lang)
+    return doc, next(c for c in doc.claims if needle in c.quote)
+
+
+def test_slice_names_count_tensorcores_up_to_v5p_and_chips_from_v5e():
+    # Google Cloud TPU docs, "TPU v4" / "TPU v5p": each chip contains two TensorCores and the accelerator type counts
+    # TensorCores (v4-8 = 4 chips); "TPU v5e" / "TPU v6e": one TensorCore per chip, the type counts chips (v5litepod-8 = 8)
+    found = {s.quote: s.chips for s in names.slices("v3-8, TPU v4-8, v5p-128, v5e-8, v5litepod-16 and v6e-256 slices")}
+    assert found == {"v3-8": 4, "TPU v4-8": 4, "v5p-128": 64, "v5e-8": 8, "v5litepod-16": 16, "v6e-256": 256}
+    assert names.slices("a v9-8 and the 2024-08 release") == []
+
+
+def test_a_slice_total_uses_the_chips_its_name_stands_for():
+    # Google Cloud TPU docs, "TPU v4": 275 TFLOPS bf16 per chip; a v4-8 is 4 chips, so 1,100 TFLOPS, not 2,200
+    _, wrong = _claim("Our TPU v4-8 totals 2,200 TFLOPS: each chip has 275 TFLOPS for BF16.", "2,200")
+    assert wrong.verdict == "inconsistent" and "4 chips" in wrong.why and "TensorCores" in wrong.why
+    _, right = _claim("Our TPU v4-8 totals 1,100 TFLOPS: each chip has 275 TFLOPS for BF16.", "1,100")
+    assert right.verdict == "consistent" and "4 chips" in right.why
+    # Google Cloud TPU docs, "TPU v5e": 197 TFLOPS bf16 per chip; a v5e-8 is 8 chips = 1,576 TFLOPS
+    _, chips = _claim("A v5e-8 totals 1,576 TFLOPS: each chip has 197 TFLOPS.", "1,576")
+    assert chips.verdict == "consistent" and "8 chips" in chips.why
+
+
+def test_a_gpu_named_with_another_generation_gets_one_correction():
+    # NVIDIA H200 product page: "Based on the NVIDIA Hopper architecture"; Blackwell is the B200/GB200 generation
+    doc = analyse("The lab installed 100,000 Nvidia H200 Blackwell GPUs in 19 days.", "en")
+    lines = [c["correction"] for c in doc.corrections if c["as"] == "H200 Blackwell"]
+    assert len(lines) == 1 and "Hopper" in lines[0] and "B200" in lines[0]
+    doc = analyse("تركيب 100,000 وحدة معالجة رسومية من طراز Nvidia H200 Blackwell في 19 يومًا.", "ar")
+    assert any("Hopper" in c["correction"] for c in doc.corrections)
+
+
+def test_a_gpu_named_with_its_own_generation_is_left_alone():
+    # NVIDIA DGX B200 page: "eight NVIDIA Blackwell GPUs"; GB300 NVL72 page: "Blackwell Ultra GPUs"
+    for text in ("The B200 Blackwell GPUs arrived.", "GB300 Blackwell Ultra racks", "H100 Hopper GPUs and Blackwell parts"):
+        assert names.contradicting_names(text, "en") == []
