@@ -42,3 +42,28 @@ def test_a_gpu_named_with_its_own_generation_is_left_alone():
     # NVIDIA DGX B200 page: "eight NVIDIA Blackwell GPUs"; GB300 NVL72 page: "Blackwell Ultra GPUs"
     for text in ("The B200 Blackwell GPUs arrived.", "GB300 Blackwell Ultra racks", "H100 Hopper GPUs and Blackwell parts"):
         assert names.contradicting_names(text, "en") == []
+
+
+def test_peaks_in_different_number_formats_are_not_compared_as_a_ratio():
+    # Google Ironwood announcement (2025): 4,614 TFLOPs per chip is the FP8 peak (data/hardware.json tpu7x);
+    # TOP500 (Nov 2024): El Capitan's 1.742 EFLOP/s is its FP64 HPL result
+    doc = analyse("Ironwood reaches 4,614 TFLOPS per chip. A pod of 9,216 chips gives 42.5 EFLOP/s, 24x more "
+                  "than the 1.7 EFLOP/s of El Capitan.", "en")
+    claim = next(c for c in doc.claims if "24x" in c.quote)
+    assert claim.verdict == "needs_more" and "FP8" in claim.why and "FP64" in claim.why
+    assert not any(doc.calculations[i]["calculator"] == "ratio" for i in claim.calculations)
+
+
+def test_achieved_rates_in_two_formats_are_still_a_speed_up():
+    # a run in FP8 against the same run in BF16: a speed-up the text may state (sentence written for this test)
+    doc = analyse("With FP8 the job reaches 600 TFLOP/s per GPU, compared to 400 TFLOP/s per GPU with BF16.", "en")
+    claim = next(c for c in doc.claims if "600" in c.quote)
+    assert claim.verdict != "needs_more" or "like for like" not in claim.why
+
+
+def test_an_arabic_fp8_pod_against_an_fp64_supercomputer_is_not_a_ratio():
+    # Ironwood's per-chip FP8 peak (data/hardware.json tpu7x) against El Capitan's FP64 HPL figure (TOP500, Nov 2024)
+    arabic = analyse("توفر آيرونوود 4614 تيرافلوب في ذروة أدائها. يحتوي التكوين على 9216 شريحة، مما يتيح 42.5 إكسافلوب. "
+                     "هذا الرقم يتجاوز بحوالي 24 ضعفًا قوة الحوسبة لدى إل كابيتان، الذي يوفر 1.7 إكسافلوب.", "ar")
+    claim = next(c for c in arabic.claims if "24" in c.quote)
+    assert claim.verdict == "needs_more" and "FP64" in claim.why
