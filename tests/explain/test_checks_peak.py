@@ -18,6 +18,16 @@ def test_a_rate_on_a_named_chip_is_said_as_a_share_of_its_dense_peak():
     assert doc.calculations[index]["input_sources"]["expression"]["source"] == "text"  # the text's rate is in it
 
 
+def test_no_share_of_peak_at_an_assumed_format_nobody_asked_about():
+    # NVIDIA GB300 NVL72 page: FP4, FP8 and BF16 peaks differ 2x each, and Blackwell recipes run in all of them; a log
+    # line that names no format and makes no point about efficiency would get its share at a guessed format (noise)
+    _, claim = _claim("Validated on 256 GB300 GPUs: 996 TFLOP/s/GPU versus 967 for the reference.", "996")
+    assert "dense BF16 peak" not in claim.why
+    # the same figures asked about ("is that low?") are answered with the share (GB300 dense BF16 2.5 PFLOP/s: 39.84%)
+    _, asked = _claim("On 256 GB300 GPUs we get 996 TFLOP/s/GPU. Is that low for this chip?", "996")
+    assert "39.84%" in asked.why
+
+
 def test_the_precision_the_text_states_picks_the_peak():
     # NVIDIA DGX B200 datasheet: B200 dense BF16 2.25 PFLOPS, dense FP8 4.5 PFLOPS; 575 / 2250 = 25.56%, 635 / 4500 = 14.11%
     _, claim = _claim("On B200 the recipe reaches 575 and 635 TFLOP/s per GPU for BF16 and FP8 respectively.", "575")

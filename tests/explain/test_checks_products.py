@@ -119,5 +119,12 @@ def test_a_mesh_multiplies_to_the_device_count():
 
 def test_flops_per_second_over_tokens_per_second_is_flops_per_token():
     # 6 FLOPs per parameter per token (Kaplan et al. 2020): 7.2e9 FLOP per token is a model of at most about 1.2B parameters
-    _, claim = _claim("Example step log: TFLOP/s/device: 360, Tokens/s/device: 50000, loss: 2.1", "TFLOP/s/device")
+    # ... shown beside the model size the text states (a 1B model), so the reader can compare the two
+    _, claim = _claim("We train a 1B model. Example step log: TFLOP/s/device: 360, Tokens/s/device: 50000, loss: 2.1", "TFLOP/s/device")
     assert "7.2 GFLOP per token" in claim.why and "1.2B parameters" in claim.why
+
+
+def test_no_model_size_is_inferred_from_a_log_line_alone():
+    # the same log with no model size stated: a size inferred from FLOPs per token answers nothing the text asked (noise)
+    _, claim = _claim("Example step log: TFLOP/s/device: 360, Tokens/s/device: 50000, loss: 2.1", "TFLOP/s/device")
+    assert "parameters" not in claim.why

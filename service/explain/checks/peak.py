@@ -53,6 +53,10 @@ def share_of_peak(doc: Document, claim: Claim) -> Result | None:
     if chip is None:
         return None
     named = _formats(claim.quote)
+    rule = verdicts.table()["share_of_peak"]
+    conventional = chip.get("kind") == "tpu" or (chip.get("architecture") or {}).get("name") in rule["bf16_by_convention"]
+    if not named and not _formats(doc.text) and not conventional and not re.search(rule["point_cues"], doc.text, re.I):
+        return None  # no format named, none by convention, no point about efficiency: a guessed format nobody asked about
     if _RESPECTIVELY.search(claim.quote) and len(named) == len(rates):
         formats = named  # "532 and 557 TFLOPs for BF16 and MXFP8 respectively"
     elif len(set(named)) <= 1:

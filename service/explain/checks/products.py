@@ -249,8 +249,8 @@ def flops_per_token(doc: Document, claim: Claim) -> Result | None:
     6 FLOPs per parameter per token (Kaplan et al. 2020), said in words."""
     rate = next((f for f in claim.figures if f.quantity == "flop_per_s_per_chip"), None)
     tokens = next((f for f in claim.figures if f.quantity == "tokens_per_s_per_chip"), None)
-    if rate is None or tokens is None or not tokens.value:
-        return None
+    if rate is None or tokens is None or not tokens.value or unique(doc, claim, "params", "active_params") is None:
+        return None  # a model size inferred from a log line is a curiosity, not a check, unless the text states the size
     index = _arith(doc, f"{rate.value:g} / {tokens.value:g}", f"{rate.quote} / {tokens.quote}", None)
     if index is None:
         return None
