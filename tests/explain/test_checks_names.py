@@ -67,3 +67,4 @@ def test_an_arabic_fp8_pod_against_an_fp64_supercomputer_is_not_a_ratio():
                      "هذا الرقم يتجاوز بحوالي 24 ضعفًا قوة الحوسبة لدى إل كابيتان، الذي يوفر 1.7 إكسافلوب.", "ar")
     claim = next(c for c in arabic.claims if "24" in c.quote)
     assert claim.verdict == "needs_more" and "FP64" in claim.why
+

@@ -4,7 +4,7 @@ The public core (inputs from figures, running a calculator, `needs_more`) is cor
 module of its own and returns a Result (or None when the claim is not its kind); only check_claims changes a claim.
 """
 
-from service.explain.checks import arithmetic, names, pp_necessity
+from service.explain.checks import arithmetic, names, pp_necessity, product_meaning
 from service.explain.checks.bandwidth import bits_and_bytes, bus_bandwidth, collective_time
 from service.explain.checks.bubble import bubble
 from service.explain.checks.comparison import comparison
@@ -67,6 +67,9 @@ def check_claim(doc: Document, claim: Claim) -> None:
         combined = outcome.result()
         claim.verdict, claim.why = combined.verdict, combined.why
     claim.calculations = list(dict.fromkeys(claim.calculations))
+    said = product_meaning.meaning(doc, claim) if claim.verdict == "consistent" else None
+    if said:  # "why 384 (12*2*16)?": what the product is, not only that it is right
+        claim.why = f"{claim.why}; {said}" if claim.why else said
 
 
 def _finish(doc: Document, claim: Claim) -> None:
