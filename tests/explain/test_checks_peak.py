@@ -92,3 +92,12 @@ def test_an_mfu_computed_on_the_wrong_peak_is_rebased():
 def test_share_of_peak_in_arabic():
     _, claim = _claim("وصل التدريب على 16 وحدة H100 إلى 230 TFLOP/s لكل وحدة.", "230", "ar")
     assert "23.26%" in claim.why and "ذروة" in claim.why
+
+
+def test_a_question_about_a_reasonable_rate_gets_the_share_as_mfu_and_its_ceiling():
+    # H100 dense BF16 989 TFLOP/s (NVIDIA datasheet): 230 / 989 = 23.26%; best bf16 GEMM about 79.7% of peak
+    # (data/achievable_fraction.json: measured 778-789 of 989; Bekman's ml-engineering MAMF 794.5 of 989)
+    _, claim = _claim("We reach around 230 TFLOP/s per GPU on H100. What would be a more reasonable throughput?", "230")
+    assert "23.26%" in claim.why and "MFU" in claim.why and "79.7%" in claim.why
+    _, plain = _claim("On 16 H100 GPUs the job reached 230 TFLOP/s per GPU.", "230")
+    assert "MFU" not in plain.why

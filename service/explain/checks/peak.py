@@ -4,6 +4,8 @@ stated peak that is the 2:4-sparsity figure (twice the dense one, data/verdicts.
 import re
 from types import SimpleNamespace
 
+from calculators.layout_inputs import efficiencies
+
 from service.explain import restate
 from service.explain.checks import verdicts
 from service.explain.checks.comparison import earlier_side
@@ -85,7 +87,19 @@ def share_of_peak(doc: Document, claim: Claim) -> Result | None:
             peak=restate.value("peak_flop_per_s", peak)))
     if not calculations:
         return None
-    return Result(calculations, None, "; ".join(reasons))
+    asked = _asked_meaning(doc, chip, formats[0], doc.calculations[calculations[0]]["outputs"]["value"]) if len(calculations) == 1 else None
+    return Result(calculations, None, "; ".join(reasons + ([asked] if asked else [])))
+
+
+def _asked_meaning(doc: Document, chip: dict, precision: str | None, share: float) -> str | None:
+    """"What would be a reasonable throughput?": the share read as MFU beside the best large GEMM's share of that peak."""
+    if not precision or not re.search(verdicts.table()["share_of_peak"]["question_cues"], doc.text, re.I):
+        return None
+    gemm = ((efficiencies()["gemm"].get(chip["id"]) or {}).get(precision) or {}).get("fraction")
+    if not gemm:
+        return None
+    return messages(doc.lang)["verdicts"]["share_meaning"].format(
+        share=restate.value("mfu", share), chip=_short(chip), gemm=restate.value("mfu", gemm))
 
 
 def sparsity_peak(doc: Document, claim: Claim) -> Result | None:
