@@ -24,7 +24,7 @@ PP_FRAMES = ("pp_only_when_dp_bound", "pp_not_needed", "fast_links_no_pp", "dp_c
 # In order: the first that reaches a verdict other than "explained" ends the claim's checks.
 CHECKERS = (computation, bubble, implied_mfu, achieved_rate, rebased_mfu, sparsity_peak, mfu, hours_over_chips, training_time, per_chip_total,
             microbatches, bus_bandwidth, collective_time, bits_and_bytes, bits_to_bytes, precision_change, stated_product, memory, roofline,
-            layout, training_flops, mesh, experts_per_chip, flops_per_token, share_of_peak, comparison)
+            layout, training_flops, mesh, experts_per_chip, flops_per_token, share_of_peak, comparison, names.slice_size)
 
 
 def _apply(claim: Claim, result: Result) -> None:

@@ -7,10 +7,12 @@ from functools import cache
 
 from calculators import catalog
 
+from service.explain.checks.core import Result
+from service.explain.document import Claim, Document
 from service.i18n.messages import join_names, messages
 
 # "v4-8", "TPU v5p-128", "v5litepod-16", "v6e-256": a TPU version, a dash, the size Google Cloud's accelerator type gives
-_SLICE = re.compile(r"(?<![\w.-])(?:TPU\s*)?(v\d+(?:p|e|litepod)?)-(\d+)(?![\w.])", re.I)
+_SLICE = re.compile(r"(?<![\w.-])(?:TPU\s*)?(v\d+(?:p|e|litepod)?)-(\d+)(?:s\b)?(?![\w.])", re.I)
 # a GPU's product code right before an architecture name ("H200 Blackwell", "B200 Hopper"), at most one word between
 _PRODUCT_ARCH = r"(?<![\w-])({codes})(?:\s+(?:SXM\d?|PCIe|NVL\d*|\d+\s*GB))?\s+(?:GPUs?\s+)?({archs})\b(?!\s*Ultra)"
 
@@ -42,8 +44,17 @@ def slices(text: str) -> list[Slice]:
         rule, size = entry["slice_name"], int(found.group(2))
         if size % rule["per_chip"]:
             continue  # not a size this version's names use
-        out.append(Slice(found.group(0).strip(), found.start(), size // rule["per_chip"], size, rule["counts"], entry))
+        quote = text[found.start():found.end(2)].strip()  # "v4-128s": the name without its plural
+        out.append(Slice(quote, found.start(), size // rule["per_chip"], size, rule["counts"], entry))
     return out
+
+
+def slice_size(doc: Document, claim: Claim) -> Result | None:
+    """A claim naming TPU slices ("on v4-128s", "the v3-256"): the chips each name stands for, said in words."""
+    named = slices(claim.quote)
+    if not named:
+        return None
+    return Result([], None, "; ".join(dict.fromkeys(slice_reading(doc.lang, s) for s in named)))
 
 
 def slice_reading(lang: str, s: Slice) -> str:
