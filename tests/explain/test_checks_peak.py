@@ -101,3 +101,10 @@ def test_a_question_about_a_reasonable_rate_gets_the_share_as_mfu_and_its_ceilin
     assert "23.26%" in claim.why and "MFU" in claim.why and "79.7%" in claim.why
     _, plain = _claim("On 16 H100 GPUs the job reached 230 TFLOP/s per GPU.", "230")
     assert "MFU" not in plain.why
+
+
+def test_the_share_read_as_mfu_is_said_once_per_answer():
+    # two rates on one chip, one question: the MFU reading and the GEMM ceiling (79.7%, H100 bf16) are said once
+    doc = analyse("On H100 we first got 130 TFLOP/s per GPU. After tuning we reach 230 TFLOP/s per GPU. "
+                  "What would be a reasonable throughput?", "en")
+    assert sum("79.7%" in c.why for c in doc.claims) == 1

@@ -98,8 +98,9 @@ def _asked_meaning(doc: Document, chip: dict, precision: str | None, share: floa
     gemm = ((efficiencies()["gemm"].get(chip["id"]) or {}).get(precision) or {}).get("fraction")
     if not gemm:
         return None
-    return messages(doc.lang)["verdicts"]["share_meaning"].format(
+    said = messages(doc.lang)["verdicts"]["share_meaning"].format(
         share=restate.value("mfu", share), chip=_short(chip), gemm=restate.value("mfu", gemm))
+    return None if any(said in c.why for c in doc.claims) else said  # said once per answer
 
 
 def sparsity_peak(doc: Document, claim: Claim) -> Result | None:
