@@ -185,7 +185,7 @@ def _compose(doc: Document, is_followup: bool, level: dict, memo: dict) -> str:
         parts += [f"## {h['claims']}", section]
     tail = []
     if doc.corrections:
-        lines = [m["mistranslation_line"].format(**{k: c[k] for k in ("as", "en", "correction")}) for c in doc.corrections]
+        lines = [c.get("line") or m["mistranslation_line"].format(**{k: c[k] for k in ("as", "en", "correction")}) for c in doc.corrections]
         tail = [f"## {h['corrections']}", "\n".join(lines)]
     if doc.terms and level["terms"]:
         central = {i for item in memo["gist_sentences"] for i in item["from"]} | \

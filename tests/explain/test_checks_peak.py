@@ -18,6 +18,16 @@ def test_a_rate_on_a_named_chip_is_said_as_a_share_of_its_dense_peak():
     assert doc.calculations[index]["input_sources"]["expression"]["source"] == "text"  # the text's rate is in it
 
 
+def test_no_share_of_peak_at_an_assumed_format_nobody_asked_about():
+    # NVIDIA GB300 NVL72 page: FP4, FP8 and BF16 peaks differ 2x each, and Blackwell recipes run in all of them; a log
+    # line that names no format and makes no point about efficiency would get its share at a guessed format (noise)
+    _, claim = _claim("Validated on 256 GB300 GPUs: 996 TFLOP/s/GPU versus 967 for the reference.", "996")
+    assert "dense BF16 peak" not in claim.why
+    # the same figures asked about ("is that low?") are answered with the share (GB300 dense BF16 2.5 PFLOP/s: 39.84%)
+    _, asked = _claim("On 256 GB300 GPUs we get 996 TFLOP/s/GPU. Is that low for this chip?", "996")
+    assert "39.84%" in asked.why
+
+
 def test_the_precision_the_text_states_picks_the_peak():
     # NVIDIA DGX B200 datasheet: B200 dense BF16 2.25 PFLOPS, dense FP8 4.5 PFLOPS; 575 / 2250 = 25.56%, 635 / 4500 = 14.11%
     _, claim = _claim("On B200 the recipe reaches 575 and 635 TFLOP/s per GPU for BF16 and FP8 respectively.", "575")
@@ -82,3 +92,19 @@ def test_an_mfu_computed_on_the_wrong_peak_is_rebased():
 def test_share_of_peak_in_arabic():
     _, claim = _claim("وصل التدريب على 16 وحدة H100 إلى 230 TFLOP/s لكل وحدة.", "230", "ar")
     assert "23.26%" in claim.why and "ذروة" in claim.why
+
+
+def test_a_question_about_a_reasonable_rate_gets_the_share_as_mfu_and_its_ceiling():
+    # H100 dense BF16 989 TFLOP/s (NVIDIA datasheet): 230 / 989 = 23.26%; best bf16 GEMM about 79.7% of peak
+    # (data/achievable_fraction.json: measured 778-789 of 989; Bekman's ml-engineering MAMF 794.5 of 989)
+    _, claim = _claim("We reach around 230 TFLOP/s per GPU on H100. What would be a more reasonable throughput?", "230")
+    assert "23.26%" in claim.why and "MFU" in claim.why and "79.7%" in claim.why
+    _, plain = _claim("On 16 H100 GPUs the job reached 230 TFLOP/s per GPU.", "230")
+    assert "MFU" not in plain.why
+
+
+def test_the_share_read_as_mfu_is_said_once_per_answer():
+    # two rates on one chip, one question: the MFU reading and the GEMM ceiling (79.7%, H100 bf16) are said once
+    doc = analyse("On H100 we first got 130 TFLOP/s per GPU. After tuning we reach 230 TFLOP/s per GPU. "
+                  "What would be a reasonable throughput?", "en")
+    assert sum("79.7%" in c.why for c in doc.claims) == 1

@@ -119,5 +119,23 @@ def test_a_mesh_multiplies_to_the_device_count():
 
 def test_flops_per_second_over_tokens_per_second_is_flops_per_token():
     # 6 FLOPs per parameter per token (Kaplan et al. 2020): 7.2e9 FLOP per token is a model of at most about 1.2B parameters
-    _, claim = _claim("Example step log: TFLOP/s/device: 360, Tokens/s/device: 50000, loss: 2.1", "TFLOP/s/device")
+    # ... shown beside the model size the text states (a 1B model), so the reader can compare the two
+    _, claim = _claim("We train a 1B model. Example step log: TFLOP/s/device: 360, Tokens/s/device: 50000, loss: 2.1", "TFLOP/s/device")
     assert "7.2 GFLOP per token" in claim.why and "1.2B parameters" in claim.why
+
+
+def test_no_model_size_is_inferred_from_a_log_line_alone():
+    # the same log with no model size stated: a size inferred from FLOPs per token answers nothing the text asked (noise)
+    _, claim = _claim("Example step log: TFLOP/s/device: 360, Tokens/s/device: 50000, loss: 2.1", "TFLOP/s/device")
+    assert "parameters" not in claim.why
+
+
+def test_a_written_product_says_what_its_factors_are():
+    # Narayanan et al. 2021 (Megatron-LM, section 2.2): a pipeline of p stages is full once p micro-batches are in
+    # flight per data-parallel replica, so the global batch is p x micro-batch size x replicas (here 12 x 2 x 16 = 384)
+    doc, claim = _claim("With PP=12 and MBS=2, only at a batch of 384 (12*2*16) will all pipeline stages be filled. "
+                        "Why 384?", "384")
+    assert claim.verdict == "consistent"
+    assert "12 pipeline stages" in claim.why and "data-parallel replicas" in claim.why
+    doc, claim = _claim("With PP=4 and TP=8 we use 4*8 = 32 GPUs.", "32")
+    assert "the number of pipeline stages" in claim.why and "tensor-parallel" in claim.why

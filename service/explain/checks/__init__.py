@@ -4,7 +4,7 @@ The public core (inputs from figures, running a calculator, `needs_more`) is cor
 module of its own and returns a Result (or None when the claim is not its kind); only check_claims changes a claim.
 """
 
-from service.explain.checks import arithmetic, pp_necessity
+from service.explain.checks import arithmetic, names, pp_necessity, product_meaning
 from service.explain.checks.bandwidth import bits_and_bytes, bus_bandwidth, collective_time
 from service.explain.checks.bubble import bubble
 from service.explain.checks.comparison import comparison
@@ -24,7 +24,7 @@ PP_FRAMES = ("pp_only_when_dp_bound", "pp_not_needed", "fast_links_no_pp", "dp_c
 # In order: the first that reaches a verdict other than "explained" ends the claim's checks.
 CHECKERS = (computation, bubble, implied_mfu, achieved_rate, rebased_mfu, sparsity_peak, mfu, hours_over_chips, training_time, per_chip_total,
             microbatches, bus_bandwidth, collective_time, bits_and_bytes, bits_to_bytes, precision_change, stated_product, memory, roofline,
-            layout, training_flops, mesh, experts_per_chip, flops_per_token, share_of_peak, comparison)
+            layout, training_flops, mesh, experts_per_chip, flops_per_token, share_of_peak, comparison, names.slice_size)
 
 
 def _apply(claim: Claim, result: Result) -> None:
@@ -67,6 +67,9 @@ def check_claim(doc: Document, claim: Claim) -> None:
         combined = outcome.result()
         claim.verdict, claim.why = combined.verdict, combined.why
     claim.calculations = list(dict.fromkeys(claim.calculations))
+    said = product_meaning.meaning(doc, claim) if claim.verdict == "consistent" else None
+    if said:  # "why 384 (12*2*16)?": what the product is, not only that it is right
+        claim.why = f"{claim.why}; {said}" if claim.why else said
 
 
 def _finish(doc: Document, claim: Claim) -> None:
@@ -92,3 +95,6 @@ def check_claims(doc: Document) -> None:
         _finish(doc, claim)
     for result in doc.calculations:
         result.pop("_key", None)
+    # a product name the catalog contradicts ("H200 Blackwell") is corrected once, as the answer's other corrections are
+    written = {c.get("as") for c in doc.corrections}
+    doc.corrections.extend(c for c in names.contradicting_names(doc.text, doc.lang) if c["as"] not in written)

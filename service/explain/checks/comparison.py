@@ -5,7 +5,7 @@ import re
 from functools import cache
 
 from service.explain import restate
-from service.explain.checks import verdicts
+from service.explain.checks import formats, verdicts
 from service.explain.checks.arithmetic import tolerance_of
 from service.explain.checks.core import Inputs, Result, run
 from service.explain.checks.memory import precisions_named
@@ -236,6 +236,9 @@ def comparison(doc: Document, claim: Claim) -> Result | None:
         return None  # which pair the change is about, or a speed-up over sizes, is an uncertain reading (arithmetic says so)
     calculations, reasons = [], []
     for x, y in pairs:
+        why = formats.unlike(doc, x, y)
+        if why is not None:  # an FP8 peak against an FP64 one: never a ratio
+            return Result([], "needs_more", why)
         if not (x.value and y.value) or not verdicts.possible(x.quantity, x.value) or not verdicts.possible(y.quantity, y.value):
             continue
         ran = _ratio(doc, x, y, stated) if stated is not None else _ratio(doc, x, y)

@@ -105,6 +105,11 @@ def _formats() -> list[tuple[re.Pattern, float, str]]:
             for f in data["formats"]]
 
 
+def number_formats() -> list[tuple[re.Pattern, float, str]]:
+    """Each number format's pattern, bytes per value and name (data/precisions.json), for other checkers."""
+    return _formats()
+
+
 def precisions_named(text: str) -> list[str]:
     """The number formats a text names (data/precisions.json), by their first name, in the order they appear."""
     named = sorted((m.start(), name) for pattern, _, name in _formats() for m in pattern.finditer(text))

@@ -4,6 +4,8 @@ stated peak that is the 2:4-sparsity figure (twice the dense one, data/verdicts.
 import re
 from types import SimpleNamespace
 
+from calculators.layout_inputs import efficiencies
+
 from service.explain import restate
 from service.explain.checks import verdicts
 from service.explain.checks.comparison import earlier_side
@@ -53,6 +55,10 @@ def share_of_peak(doc: Document, claim: Claim) -> Result | None:
     if chip is None:
         return None
     named = _formats(claim.quote)
+    rule = verdicts.table()["share_of_peak"]
+    conventional = chip.get("kind") == "tpu" or (chip.get("architecture") or {}).get("name") in rule["bf16_by_convention"]
+    if not named and not _formats(doc.text) and not conventional and not re.search(rule["point_cues"], doc.text, re.I):
+        return None  # no format named, none by convention, no point about efficiency: a guessed format nobody asked about
     if _RESPECTIVELY.search(claim.quote) and len(named) == len(rates):
         formats = named  # "532 and 557 TFLOPs for BF16 and MXFP8 respectively"
     elif len(set(named)) <= 1:
@@ -81,7 +87,20 @@ def share_of_peak(doc: Document, claim: Claim) -> Result | None:
             peak=restate.value("peak_flop_per_s", peak)))
     if not calculations:
         return None
-    return Result(calculations, None, "; ".join(reasons))
+    asked = _asked_meaning(doc, chip, formats[0], doc.calculations[calculations[0]]["outputs"]["value"]) if len(calculations) == 1 else None
+    return Result(calculations, None, "; ".join(reasons + ([asked] if asked else [])))
+
+
+def _asked_meaning(doc: Document, chip: dict, precision: str | None, share: float) -> str | None:
+    """"What would be a reasonable throughput?": the share read as MFU beside the best large GEMM's share of that peak."""
+    if not precision or not re.search(verdicts.table()["share_of_peak"]["question_cues"], doc.text, re.I):
+        return None
+    gemm = ((efficiencies()["gemm"].get(chip["id"]) or {}).get(precision) or {}).get("fraction")
+    if not gemm:
+        return None
+    said = messages(doc.lang)["verdicts"]["share_meaning"].format(
+        share=restate.value("mfu", share), chip=_short(chip), gemm=restate.value("mfu", gemm))
+    return None if any(said in c.why for c in doc.claims) else said  # said once per answer
 
 
 def sparsity_peak(doc: Document, claim: Claim) -> Result | None:

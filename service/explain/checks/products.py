@@ -7,7 +7,7 @@ import re
 from calculators import catalog
 
 from service.explain import restate
-from service.explain.checks import verdicts
+from service.explain.checks import names, verdicts
 from service.explain.checks.core import Inputs, Result, chip_inputs, compare, competing, impossible, run, unique, written
 from service.explain.document import Claim, Document
 from service.i18n.messages import join_names, messages
@@ -69,6 +69,9 @@ def per_chip_total(doc: Document, claim: Claim) -> Result | None:
     total = next((f for f in claim.figures if f.quantity in ("peak_flop_per_s_total", "flop_per_s")), None)
     count = next((f for f in claim.figures if f.quantity == "n_chips"), None)
     own_per = next((f for f in claim.figures if f.quantity == "peak_flop_per_s"), None)
+    named = names.slices(claim.quote)
+    if total is not None and count is None and own_per is not None and len(named) == 1:
+        return _slice_total(doc, named[0], total, own_per)
     if total is not None and count is None and own_per is not None and own_per.value:
         # "totals 2,200 TFLOPS: each chip has 275 TFLOPS": the chip count the two imply, said
         index = _arith(doc, f"{total.value:g} / {own_per.value:g}", f"{total.quote} / {own_per.quote}", None)
@@ -89,6 +92,19 @@ def per_chip_total(doc: Document, claim: Claim) -> Result | None:
         return result
     return Result([index], None, messages(doc.lang)["verdicts"]["per_chip_total"].format(
         total=total.quote, chips=count.quote, computed=restate.value("peak_flop_per_s", value)))
+
+
+def _slice_total(doc: Document, named, total, per) -> Result | None:
+    """"A v4-8 totals 2,200 TFLOPS at 275 per chip": the chips the slice's name stands for x the per-chip peak, against the total."""
+    reading = names.slice_reading(doc.lang, named)
+    index = _arith(doc, f"{named.chips} * {per.value:g}", f"{named.quote}: {named.chips} chips x {per.quote}", total, exact=True)
+    if index is None:
+        return None
+    out = doc.calculations[index]["outputs"]
+    key = "slice_total_ok" if out["consistent"] else "slice_total"
+    why = messages(doc.lang)["verdicts"][key].format(reading=reading, chips=named.chips, per=per.quote,
+                                                     computed=restate.value("peak_flop_per_s", out["value"]), stated=total.quote)
+    return Result([index], "consistent" if out["consistent"] else "inconsistent", why)
 
 
 def microbatches(doc: Document, claim: Claim) -> Result | None:
@@ -233,8 +249,8 @@ def flops_per_token(doc: Document, claim: Claim) -> Result | None:
     6 FLOPs per parameter per token (Kaplan et al. 2020), said in words."""
     rate = next((f for f in claim.figures if f.quantity == "flop_per_s_per_chip"), None)
     tokens = next((f for f in claim.figures if f.quantity == "tokens_per_s_per_chip"), None)
-    if rate is None or tokens is None or not tokens.value:
-        return None
+    if rate is None or tokens is None or not tokens.value or unique(doc, claim, "params", "active_params") is None:
+        return None  # a model size inferred from a log line is a curiosity, not a check, unless the text states the size
     index = _arith(doc, f"{rate.value:g} / {tokens.value:g}", f"{rate.quote} / {tokens.quote}", None)
     if index is None:
         return None
