@@ -183,3 +183,23 @@ def test_a_latin_name_the_english_text_never_writes_is_not_its_subject():
     said = opening("DualPipeV is a concise V-shape schedule derived from DualPipe.", "ar")
     assert "ZB-V" not in said
     assert "ZB-V" in opening("Interleaved 1F1B is slightly faster than ZB_V on 8 GPUs.", "ar")
+
+
+# ------------------------------------------------------------------------------------------------ changes
+
+def test_a_change_made_because_the_old_setting_fails_says_the_change_and_whose_problem_it_was():
+    said = opening("This PR lowers EP from 32 to 8 on the Mixtral 8x7B recipe, which crashes with an out of memory "
+                   "error on 64 H100 GPUs.", "ar")
+    assert said.startswith("يعتمد الكاتب توازي الخبراء على 8 شرائح بدلًا من 32 شريحة")
+    assert "مع الإعداد السابق" in said  # the crash belongs to EP 32, the setting left behind
+    english = opening("خفضنا توازي الخبراء من 16 إلى 4 لأن التدريب يتعطل على 64 شريحة H100.", "en")
+    assert english.startswith("The author switches to expert parallelism across 4 GPUs instead of 16 GPUs")
+    assert "because with the previous setting it crashes" in english
+
+
+def test_a_dropped_name_is_said_and_a_change_that_brings_the_problem_is_not_read_as_its_fix():
+    said = opening("The recipe drops DeepEP and lowers EP from 16 to 8 because the all-to-all crashes with an "
+                   "illegal memory access.", "ar")
+    assert said.startswith("يتخلى الكاتب عن DeepEP ويعتمد")
+    after = opening("After we raised the micro-batch count from 8 to 16, the run crashes on 32 H100 GPUs.", "ar")
+    assert "مع الإعداد السابق" not in after and "يعتمد الكاتب" not in after  # the crash comes with the new setting
