@@ -47,6 +47,8 @@ class Reading(NamedTuple):
     change: str = ""  # a set-up the sentence changes, in the answer's language ("8 ... instead of 32 ...")
     dropped: list[str] = []  # what the sentence says is dropped or removed ("drops DeepEP")
     left_because: bool = False  # the problem is why the old setting was left ("lowers EP from 32 to 8, which crash")
+    what: str = ""  # for a sentence that defines a term: the term's definition in the answer's language (first sentence)
+    recommends: bool = False  # a requirement said with "should"/"recommended", not "must"/"is required"
 
 
 @cache
@@ -133,12 +135,45 @@ def read(doc: Document, index: int) -> Reading:
     subjects = own if own or role not in _NEEDS_SUBJECT else everyday
     role = "topic" if role == "comparison" and len(subjects) < 2 else role
     because = [] if role == "change" and left_because else because  # the cause clause is the problem with the old setting
+    what = ""
+    if role == "description" and not setup:  # "DP replicates the model across GPUs": the term it opens with is defined
+        what, defined = _defined(doc, start, end)
+        subjects = [defined] if what else subjects
+    recommends = role == "requirement" and bool(cue["recommend"].search(sentence))
     because = [name for name in because if not any(_same_name(name, other) for other in subjects)]
     subjects, setup = _said_once(subjects, setup)
     _, setup = _said_once(because, setup)  # "ZeRO stage 3" is not said again beside a reason that names ZeRO-3
     return Reading(index=index, role=role, why=bool(cue["why"].search(sentence)), subjects=subjects, measured=measured,
                    setup=setup, reference=reference, problem=problem, reason=bool(cue["cause"].search(sentence)),
-                   because=because, change=change, dropped=dropped, left_because=left_because)
+                   because=because, change=change, dropped=dropped, left_because=left_because, what=what,
+                   recommends=recommends)
+
+
+MAX_DEFINITION_WORDS = 30  # a longer first sentence of a definition is a paragraph, not what a gist can carry
+
+
+def _defined(doc: Document, start: int, end: int) -> tuple[str, str]:
+    """The definition (its first sentence, whole) and the name of the term a defining sentence opens with; ('', '') when
+    it opens with no term of the glossary, with an everyday word, or the definition is too long to say in a gist."""
+    first = min((o for o in doc.occurrences if start <= o.start < min(end, start + 40)), key=lambda o: o.start, default=None)
+    term = next((t for t in doc.terms if first is not None and t["id"] == first.entry["id"]), None)
+    if first is not None and not _DEFINED_LEAD.fullmatch(doc.text[start:first.start]):
+        return "", ""  # "One possible reason is the number of microbatches ...": a reason, not a definition of them
+    if term is None or term["id"] in _EVERYDAY or not term.get("definition"):
+        return "", ""
+    sentence = re.split(r"(?<=[.!?؟])\s", term["definition"].strip(), maxsplit=1)[0].rstrip(".")
+    if len(sentence.split()) > MAX_DEFINITION_WORDS or not gist_values.readable(sentence, doc.lang):
+        sentence = re.split(r"\s*[،؛;]\s*", sentence, maxsplit=1)[0]  # its first clause, a whole fact of its own
+    name = _name(first, term, doc.lang)
+    if not 6 <= len(sentence.split()) <= MAX_DEFINITION_WORDS or not name or not gist_values.readable(sentence, doc.lang):
+        return "", ""
+    sentence = re.sub(r":\s+", "، " if doc.lang == "ar" else ", ", sentence)  # one colon in the frame: its own
+    if doc.lang == "en" and sentence[1:2].islower():
+        sentence = sentence[0].lower() + sentence[1:]  # after a colon: "...: every chip keeps a full copy"
+    return sentence, name
+
+
+_DEFINED_LEAD = re.compile(r"\s*(?:(?:the|an?|this (?:specifies|sets|controls|is)(?: the| an?)?)\s+)?", re.I)
 
 
 class _Changed(tuple):
@@ -417,6 +452,11 @@ def _render(doc: Document, reading: Reading) -> str:
     if role in ("result", "news") and figures:
         text = frames[role if subjects else role + "_bare"].format(subjects=subjects, figures=figures)
         return text + (words["tied"].format(setup=tied) if tied else "")
+    if role == "description" and reading.what:  # "The text explains data parallelism: each GPU keeps a copy ..."
+        return frames["description_what"].format(subjects=subjects, what=reading.what)
+    if role == "requirement" and subjects:
+        text = frames["recommendation" if reading.recommends else "requirement"].format(subjects=subjects)
+        return text + (words["citing"].format(figures=bare) if bare else "")
     if role == "description" and subjects:
         return frames["description"].format(subjects=subjects) + (words["has"].format(setup=bare) if bare else "")
     if role == "comparison":
@@ -425,7 +465,8 @@ def _render(doc: Document, reading: Reading) -> str:
         text = frames["news_topic" if role == "news" else "topic" if role == "result" else role].format(subjects=subjects)
         return text + (words["citing"].format(figures=bare) if bare else "")
     if role in ("requirement", "cause") and bare:  # "gives a reason, citing 512 H100 GPUs": what it does, and its figures
-        return frames[role + "_bare"] + words["citing"].format(figures=bare)
+        key = "recommendation_bare" if role == "requirement" and reading.recommends else role + "_bare"
+        return frames[key] + words["citing"].format(figures=bare)
     return ""
 
 
@@ -482,7 +523,7 @@ def gist(doc: Document, scores: list[float]) -> list[dict]:
             continue
         reading = read(doc, i)
         text = restated(doc, i)
-        value = scores[i] + _ROLE_WEIGHT[reading.role] + 0.5 * bool(reading.measured)
+        value = scores[i] + _ROLE_WEIGHT[reading.role] + 0.5 * bool(reading.measured) + 1.0 * bool(reading.what)
         if text:
             candidates.append((value, i, reading, text))
     if not candidates:

@@ -7,7 +7,7 @@ import re
 
 from calculators.formatting import human_field
 
-from service.explain import restate
+from service.explain import restate, synthesis
 from service.i18n import arabic, arabic_numbers
 from service.i18n.messages import messages
 
@@ -35,8 +35,21 @@ def measure_phrase(fig, partner, kind: str | None, lang: str, direction: str = "
     if kind and partner is not None:
         other = _value(partner, lang)
         if other:
-            return words["pairs"][kind].format(noun=noun["noun"], a=value, b=other)
+            return words["pairs"][kind].format(noun=noun["noun"], a=value, b=other) + _worked_out(fig, partner, kind, value, lang)
     return noun["one"].format(value=value)
+
+
+def _worked_out(fig, partner, kind: str, value: str, lang: str) -> str:
+    """A change or a comparison the sentence makes, worked out in the answer's language (" (about 43% less)",
+    " (أي إن 996 TFLOP/s أكبر بنحو 3%)"); two percentages differ by points; '' for a range or a value of 0."""
+    if kind not in ("change", "versus") or fig.value <= 0 or partner.value <= 0:
+        return ""
+    percent = fig.quantity in _PERCENT
+    if kind == "change":
+        said = synthesis.change_words(fig.value, partner.value, lang, "change", percent=percent)
+    else:
+        said = synthesis.change_words(partner.value, fig.value, lang, "versus", value, percent)
+    return f" ({said})"
 
 
 def setup_phrase(fig, lang: str, sentence: str) -> tuple[str, str] | None:

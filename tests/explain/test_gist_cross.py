@@ -203,3 +203,31 @@ def test_a_dropped_name_is_said_and_a_change_that_brings_the_problem_is_not_read
     assert said.startswith("يتخلى الكاتب عن DeepEP ويعتمد")
     after = opening("After we raised the micro-batch count from 8 to 16, the run crashes on 32 H100 GPUs.", "ar")
     assert "مع الإعداد السابق" not in after and "يعتمد الكاتب" not in after  # the crash comes with the new setting
+
+
+# ------------------------------------------------------------------------------ descriptions and requirements
+
+def test_a_sentence_that_defines_a_term_says_what_the_term_does_not_only_its_name():
+    said = opening("Pipeline parallelism splits the layers of the model into consecutive groups.", "ar")
+    assert said.startswith("يشرح النص توازي خطوط الأنابيب: ")
+    assert len(said.split(":", 1)[1].split()) >= 6  # the glossary's own first fact about it, in Arabic
+    english = opening("توازي البيانات هو طريقة لنسخ النموذج على كل شريحة.", "en")
+    assert english.startswith("The text explains the data parallelism: every chip keeps a full copy of the model")
+
+
+def test_a_reason_is_never_read_as_a_definition_of_the_term_inside_it():
+    reading = gist_cross.read(analyse("One possible reason is the number of microbatches in the schedule.", "ar"), 0)
+    assert reading.role == "cause" and not reading.what
+
+
+def test_a_recommendation_and_a_requirement_are_told_apart_by_the_sentences_own_modal():
+    assert opening("You should keep tensor parallelism inside one node.", "ar").startswith("يوصي الكاتب")
+    assert opening("Tensor parallelism must stay inside one node.", "ar").startswith("يذكر الكاتب ما يلزم")
+    assert opening("يجب أن يبقى توازي الموتر داخل العقدة الواحدة.", "en").startswith("The author says what is required")
+    assert opening("ينبغي أن يبقى توازي الموتر داخل العقدة الواحدة.", "en").startswith("The author makes a recommendation")
+    assert "توصية" not in opening("Tensor parallelism must stay inside one node.", "ar")  # no "condition or recommendation"
+
+
+def test_a_change_or_a_comparison_of_two_figures_is_worked_out_in_the_answers_language():
+    assert "(أقل بنحو 43%)" in opening("The forward pass went from 470 ms to 270 ms after the fix, on 8 A100 GPUs.", "ar")
+    assert "(15 percentage points more)" in opening("ارتفعت نسبة MFU من 30% إلى 45% على 64 شريحة H100.", "en")
