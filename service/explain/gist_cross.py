@@ -276,6 +276,8 @@ def _subjects(doc: Document, start: int, end: int, measured: bool, figures: bool
         if any(a <= match.start < b for a, b in urls) or (measured and match.entry["id"] in _MEASURE_TERMS) \
                 or (figures and match.entry["id"] in _SETUP_TERMS):
             continue
+        if _negated(doc.text[start:end], match.start - start, match.end - start):
+            continue  # "a sharding problem, not just a throughput problem" is not about throughput
         name = _name(match, terms.get(match.entry["id"]), doc.lang)
         if not name or not gist_values.readable(name, doc.lang) or _QUOTE_MARKS.search(name):
             continue  # a gloss in quotes («مع التناثر») is the glossary's wording, not the sentence's subject
@@ -530,6 +532,8 @@ def gist(doc: Document, scores: list[float]) -> list[dict]:
         return []
     # Below MIN_SCORE a sentence argues little; one honest sentence about it still beats "cannot be summarised".
     candidates = [c for c in candidates if c[0] >= MIN_SCORE] or [max(candidates, key=lambda c: (c[0], -c[1]))]
+    if any(c[2].what for c in candidates):  # a frame that only names subjects says less than one saying what a term does
+        candidates = [c for c in candidates if not _names_only(c[2])]
     candidates.sort(key=lambda item: (-item[0], item[1]))
     best = candidates[0]
     if best[2].role == "question":  # "I get 15%, lower than reported. Why?": the situation first, then the question
@@ -541,6 +545,13 @@ def gist(doc: Document, scores: list[float]) -> list[dict]:
     if companion:
         out.append(companion)
     return out
+
+
+def _names_only(reading: Reading) -> bool:
+    """Whether a reading's frame can say no more than the names it is about ("The author writes about X"): no figure,
+    no problem, no change, no question, no definition."""
+    return reading.role in ("topic", "requirement", "cause", "description", "comparison") and not reading.what \
+        and not reading.measured
 
 
 def _machine(doc: Document, start: int, end: int) -> bool:

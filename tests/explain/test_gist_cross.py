@@ -231,3 +231,10 @@ def test_a_recommendation_and_a_requirement_are_told_apart_by_the_sentences_own_
 def test_a_change_or_a_comparison_of_two_figures_is_worked_out_in_the_answers_language():
     assert "(أقل بنحو 43%)" in opening("The forward pass went from 470 ms to 270 ms after the fix, on 8 A100 GPUs.", "ar")
     assert "(15 percentage points more)" in opening("ارتفعت نسبة MFU من 30% إلى 45% على 64 شريحة H100.", "en")
+
+
+def test_a_frame_that_only_names_its_subjects_gives_way_to_one_that_says_what_a_term_does():
+    text = ("Pipeline parallelism splits the layers of the model into consecutive groups. "
+            "Gradients must be averaged across all GPUs before each optimizer step with ZeRO-3.")
+    said = opening(text, "ar")
+    assert said.startswith("يشرح النص توازي خطوط الأنابيب: ") and "ما يلزم" not in said
