@@ -132,6 +132,12 @@ def read(doc: Document, index: int) -> Reading:
         reason_own, reason_everyday = _subjects(doc, start + a, start + b, False, False)
         because = reason_own or reason_everyday
     own, everyday = _subjects(doc, main[0], main[1], bool(measured), bool(measured or setup))
+    if problem:  # "a problem with OOM: it runs out of memory" names the problem twice: its own term is no subject
+        span = next((m.span() for p, say, _ in cue["problems"] if say == problem for m in [p.search(sentence)] if m), (0, 0))
+        terms = {t["id"]: t for t in doc.terms}
+        said = {_name(o, terms.get(o.entry["id"]), doc.lang) for o in doc.occurrences
+                if o.start < start + span[1] and start + span[0] < o.end}
+        own, everyday = [s for s in own if s not in said], [s for s in everyday if s not in said]
     subjects = own if own or role not in _NEEDS_SUBJECT else everyday
     role = "topic" if role == "comparison" and len(subjects) < 2 else role
     because = [] if role == "change" and left_because else because  # the cause clause is the problem with the old setting

@@ -238,3 +238,8 @@ def test_a_frame_that_only_names_its_subjects_gives_way_to_one_that_says_what_a_
             "Gradients must be averaged across all GPUs before each optimizer step with ZeRO-3.")
     said = opening(text, "ar")
     assert said.startswith("يشرح النص توازي خطوط الأنابيب: ") and "ما يلزم" not in said
+
+
+def test_a_problem_is_not_named_again_as_its_own_subject():
+    said = opening("The 1D run hits OOM with ZeRO-3 on 64 GPUs.", "ar")
+    assert "تنفد الذاكرة" in said and "OOM" not in said.split(":")[0]
