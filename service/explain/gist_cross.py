@@ -268,6 +268,7 @@ def _negated(sentence: str, start: int, end: int) -> bool:
     return claim_cues.negated_at(sentence, start, end) or bool(_NO_BEFORE.search(sentence[max(0, start - 30):start]))
 
 
+_WITHOUT = re.compile(r"\bwithout\b|(?<![\u0621-\u064A])(?:بدون|دون)\s", re.I)
 _NO_BEFORE = re.compile(r"(?:\b(?:no|none of|nor|zero)|(?<![\u0621-\u064A])(?:لا|لم|لن|ليس|دون|بدون|عدم))\s+(?:\S+\s+)?$", re.I)
 
 
@@ -282,8 +283,8 @@ def _subjects(doc: Document, start: int, end: int, measured: bool, figures: bool
         if any(a <= match.start < b for a, b in urls) or (measured and match.entry["id"] in _MEASURE_TERMS) \
                 or (figures and match.entry["id"] in _SETUP_TERMS):
             continue
-        if _negated(doc.text[start:end], match.start - start, match.end - start):
-            continue  # "a sharding problem, not just a throughput problem" is not about throughput
+        if _negated(doc.text[start:end], match.start - start, match.end - start) and not _WITHOUT.search(doc.text[max(start, match.start - 20):match.start]):
+            continue  # "a sharding problem, not just a throughput problem" is not about throughput; "without PP" is
         name = _name(match, terms.get(match.entry["id"]), doc.lang)
         if not name or not gist_values.readable(name, doc.lang) or _QUOTE_MARKS.search(name):
             continue  # a gloss in quotes («مع التناثر») is the glossary's wording, not the sentence's subject
@@ -550,7 +551,8 @@ def gist(doc: Document, scores: list[float]) -> list[dict]:
     companion = _companion(doc, point, point_reading, candidates)
     if companion:
         out.append(companion)
-    return out
+    worked = gist_values.across_sentences(doc, [i for item in out for i in item["from"]], doc.lang)
+    return out + ([{"text": worked, "from": sorted({i for item in out for i in item["from"]})}] if worked else [])
 
 
 def _names_only(reading: Reading) -> bool:

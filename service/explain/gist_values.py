@@ -139,3 +139,20 @@ def _english_amount(value: float, noun: str) -> str:
         if abs(value) >= scale:
             return f"{arabic_numbers.digits(round(value / scale, 2))} {word} {noun}".strip()
     return f"{arabic_numbers.digits(value)} {noun}".strip()
+
+
+def across_sentences(doc, indexes: list[int], lang: str) -> str:
+    """The first comparison the text makes between figures of two of these sentences, worked out in the answer's
+    language ("أي إن 480 ms أكبر من 60 ms بنحو 8 مرات"); '' when none does. A pair inside one sentence is worked out
+    where its frame says it."""
+    for first, second, kind in synthesis.pairs(doc, indexes):
+        same = any(a <= first.start < b and a <= second.start < b for a, b in doc.sentences)
+        old, new = (_value(f._replace(approx=False), lang) for f in (first, second))
+        if same or not old or not new:
+            continue
+        percent = first.quantity in _PERCENT
+        if kind == "change":
+            said = synthesis.change_words(first.value, second.value, lang, "change", percent=percent, ref=old)
+            return messages(lang)["gist"]["cross"]["became"].format(value=new, change=said)
+        return synthesis.change_words(second.value, first.value, lang, "versus", old, percent, ref=new)
+    return ""

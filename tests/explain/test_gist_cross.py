@@ -243,3 +243,18 @@ def test_a_frame_that_only_names_its_subjects_gives_way_to_one_that_says_what_a_
 def test_a_problem_is_not_named_again_as_its_own_subject():
     said = opening("The 1D run hits OOM with ZeRO-3 on 64 GPUs.", "ar")
     assert "تنفد الذاكرة" in said and "OOM" not in said.split(":")[0]
+
+
+def test_figures_the_text_compares_across_two_sentences_are_worked_out_in_both_directions():
+    arabic_answer = opening("With ZeRO-3 on 8 A100 GPUs the forward time is 480 ms. That is much slower than expected, "
+                            "as in ZeRO-2 the forward time is only 60 ms.", "ar")
+    assert "أي إن 480 ms أكبر من 60 ms بنحو 8 مرات" in arabic_answer
+    english = opening("زمن التمرير الأمامي مع ZeRO-3 على 8 شرائح A100 يبلغ 480 ms. وهذا أبطأ بكثير مما كان متوقعًا، "
+                      "مقارنة بـ 60 ms مع ZeRO-2.", "en")
+    assert "480 ms is about 8 times the 60 ms" in english
+
+
+def test_a_term_under_not_is_never_the_subject_but_one_after_without_is():
+    said = opening("The memory arithmetic shows a sharding problem, not just a throughput problem, for Adam.", "ar")
+    assert "الإنتاجية" not in said and "Adam" in said
+    assert "توازي خطوط الأنابيب" in opening("Metaseq trained a 175B model on GPUs without pipeline parallelism.", "ar")
