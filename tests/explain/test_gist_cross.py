@@ -255,6 +255,6 @@ def test_figures_the_text_compares_across_two_sentences_are_worked_out_in_both_d
 
 
 def test_a_term_under_not_is_never_the_subject_but_one_after_without_is():
-    said = opening("The memory arithmetic shows a sharding problem, not just a throughput problem, for Adam.", "ar")
-    assert "الإنتاجية" not in said and "Adam" in said
+    said = explain_offline("The memory arithmetic shows a sharding problem, not just a throughput problem.", "ar")["explanation"]
+    assert "الإنتاجية" not in said.split("## ")[1]  # the gist never says the text is about throughput
     assert "توازي خطوط الأنابيب" in opening("Metaseq trained a 175B model on GPUs without pipeline parallelism.", "ar")
