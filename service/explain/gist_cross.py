@@ -268,6 +268,7 @@ def _negated(sentence: str, start: int, end: int) -> bool:
     return claim_cues.negated_at(sentence, start, end) or bool(_NO_BEFORE.search(sentence[max(0, start - 30):start]))
 
 
+_COORDINATED = re.compile(r"[\s\"'“”«»,،]*(?:or|and|nor|أو|و)?[\s\"'“”«»]*", re.I)
 _WITHOUT = re.compile(r"\bwithout\b|(?<![\u0621-\u064A])(?:بدون|دون)\s", re.I)
 _NO_BEFORE = re.compile(r"(?:\b(?:no|none of|nor|zero)|(?<![\u0621-\u064A])(?:لا|لم|لن|ليس|دون|بدون|عدم))\s+(?:\S+\s+)?$", re.I)
 
@@ -279,12 +280,15 @@ def _subjects(doc: Document, start: int, end: int, measured: bool, figures: bool
     own: list[str] = []
     everyday: list[str] = []
     urls = [(m.start(), m.end()) for m in _URL.finditer(doc.text, start, end)]
+    denied = -1
     for match in (o for o in doc.occurrences if start <= o.start < end):
         if any(a <= match.start < b for a, b in urls) or (measured and match.entry["id"] in _MEASURE_TERMS) \
                 or (figures and match.entry["id"] in _SETUP_TERMS):
             continue
-        if _negated(doc.text[start:end], match.start - start, match.end - start) and not _WITHOUT.search(doc.text[max(start, match.start - 20):match.start]):
-            continue  # "a sharding problem, not just a throughput problem" is not about throughput; "without PP" is
+        if (_negated(doc.text[start:end], match.start - start, match.end - start) or denied >= 0 and _COORDINATED.fullmatch(
+                doc.text[denied:match.start])) and not _WITHOUT.search(doc.text[max(start, match.start - 20):match.start]):
+            denied = match.end  # "not just a throughput problem" is not about throughput, nor "not NVL or SXM" about SXM
+            continue
         name = _name(match, terms.get(match.entry["id"]), doc.lang)
         if not name or not gist_values.readable(name, doc.lang) or _QUOTE_MARKS.search(name):
             continue  # a gloss in quotes («مع التناثر») is the glossary's wording, not the sentence's subject
@@ -330,6 +334,7 @@ def _name(match, term: dict | None, lang: str) -> str:
     if entry.get("category") in _NAME_CATEGORIES:
         found = match.found_as
         name = found if found[:1].isupper() and not arabic.ARABIC_LETTER.search(found) else entry.get("term") or found
+        name = re.sub(r"(?<=\d)s$", "", name) if lang == "ar" else name  # "H100s" is English plural: "H100" in Arabic
         name = _GLOSS_IN_NAME.sub("", name).strip()
         return "the " + name if lang == "en" and name[:1].islower() else name  # "the data center"
     if term is None:
