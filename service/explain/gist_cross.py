@@ -131,6 +131,9 @@ def read(doc: Document, index: int) -> Reading:
         main = (start + b, split) if opening else (start, min(split, start + a))
         reason_own, reason_everyday = _subjects(doc, start + a, start + b, False, False)
         because = reason_own or reason_everyday
+    compared = cue["reference"].search(sentence) if role in ("news", "result") and not marker else None
+    if compared:  # "a cost of $5.6M on H800 chips, compared with the A100": the A100 is not what the cost is about
+        main = (main[0], min(main[1], start + compared.start()))
     own, everyday = _subjects(doc, main[0], main[1], bool(measured), bool(measured or setup))
     if problem:  # "a problem with OOM: it runs out of memory" names the problem twice: its own term is no subject
         span = next((m.span() for p, say, _ in cue["problems"] if say == problem for m in [p.search(sentence)] if m), (0, 0))
@@ -376,7 +379,7 @@ def _figure_phrases(doc: Document, start: int, end: int, cue: dict, sentence_end
             other = gist_values.setup_phrase(partner, doc.lang, sentence) if kind == "change" else None
             if phrase and other:  # "lowers EP from 32 to 8"
                 change = messages(doc.lang)["gist"]["cross"]["pairs"]["setup_change"]
-                a = _shared_head_dropped(phrase[0], other[0])  # "EP over 8 GPUs instead of 32 GPUs", not "EP ... EP"
+                a = gist_values.shared_head_dropped(phrase[0], other[0])  # "EP over 8 GPUs instead of 32 GPUs", not "EP ... EP"
                 phrase = _Changed((change.format(a=a, b=other[0]), change.format(a=a, b=other[1])))
                 skip = i + 1
             if phrase and phrase not in setup:
@@ -387,17 +390,6 @@ def _figure_phrases(doc: Document, start: int, end: int, cue: dict, sentence_end
             measured.append(phrase)
             skip = i + 1 if kind else -1
     return measured[:MAX_FIGURES], setup[:MAX_FIGURES]
-
-
-def _shared_head_dropped(old: str, new: str) -> str:
-    """The old setting without the words it shares at its head with the new one: "expert parallelism over 32 GPUs"
-    after "expert parallelism over 8 GPUs" is "32 GPUs"; a phrase that would keep no figure stays whole."""
-    a, b = old.split(), new.split()
-    n = 0
-    while n < min(len(a), len(b)) - 1 and a[n] == b[n]:
-        n += 1
-    rest = " ".join(a[n:])
-    return rest if n and re.search(r"\d", rest) else old
 
 
 def _direction(sentence: str, cue: dict) -> str:

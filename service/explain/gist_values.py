@@ -156,3 +156,14 @@ def across_sentences(doc, indexes: list[int], lang: str) -> str:
             return messages(lang)["gist"]["cross"]["became"].format(value=new, change=said)
         return synthesis.change_words(second.value, first.value, lang, "versus", old, percent, ref=new)
     return ""
+
+
+def shared_head_dropped(old: str, new: str) -> str:
+    """The old setting without the words it shares at its head with the new one: "expert parallelism over 32 GPUs"
+    after "expert parallelism over 8 GPUs" is "32 GPUs"; a phrase that would keep no figure stays whole."""
+    a, b = old.split(), new.split()
+    n = 0
+    while n < min(len(a), len(b)) - 1 and a[n] == b[n]:
+        n += 1
+    rest = " ".join(a[n:])
+    return rest if n and re.search(r"\d", rest) else old

@@ -266,3 +266,10 @@ def test_a_negation_reaches_every_name_of_its_coordination_and_an_english_plural
                                       "\"NVL\" or \"SXM\".", "ar"), 0)
     assert not any("SXM" in s or "NVL" in s for s in reading.subjects)
     assert "H100s" not in opening("Parameters and optimizer state must be split across thousands of H100s.", "ar")
+
+
+def test_what_a_figure_is_compared_with_is_not_named_as_its_subject():
+    said = opening("The new recipe reaches 640 TFLOP/s per GPU on B200, compared with the H100 baseline.", "ar")
+    assert "B200" in said and "H100" not in said
+    english = opening("بلغت تكلفة تدريب النموذج 5.6 مليون دولار على شرائح H800 مقارنة بشرائح A100.", "en")
+    assert "H800" in english and "A100" not in english
