@@ -48,7 +48,7 @@ def _worked_out(fig, partner, kind: str, value: str, lang: str) -> str:
     if kind == "change":
         said = synthesis.change_words(fig.value, partner.value, lang, "change", percent=percent)
     else:
-        said = synthesis.change_words(partner.value, fig.value, lang, "versus", value, percent)
+        said = synthesis.change_words(partner.value, fig.value, lang, "versus", _value(fig._replace(approx=False), lang), percent)
     return f" ({said})"
 
 
