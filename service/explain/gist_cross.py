@@ -96,10 +96,10 @@ def read(doc: Document, index: int) -> Reading:
     # A problem's or a question's figures after "as in", "than", "compared with" are what it is measured against.
     marker = cue["reference"].search(sentence, after) if problem or question else None  # after the problem's own cue
     split = start + marker.start() if marker else end
-    measured, setup = _figure_phrases(doc, start, split, cue, end)
+    measured, setup, labels = _figure_phrases(doc, start, split, cue, end)
     reference = []
     if marker:
-        against, tied = _figure_phrases(doc, split, end, cue)
+        against, tied, _ = _figure_phrases(doc, split, end, cue)
         if against:
             reference = [join_names(against, doc.lang) + "".join(" " + p for _, p in tied)]
     change, dropped, left_because = _change(doc, start, sentence, setup, cue, problem)
@@ -141,7 +141,7 @@ def read(doc: Document, index: int) -> Reading:
         said = {_name(o, terms.get(o.entry["id"]), doc.lang) for o in doc.occurrences
                 if o.start < start + span[1] and start + span[0] < o.end}
         own, everyday = [s for s in own if s not in said], [s for s in everyday if s not in said]
-    subjects = own if own or role not in _NEEDS_SUBJECT else everyday
+    subjects = [n for n in (own if own or role not in _NEEDS_SUBJECT else everyday) if n not in labels]  # labels: by their figures
     role = "topic" if role == "comparison" and len(subjects) < 2 else role
     because = [] if role == "change" and left_because else because  # the cause clause is the problem with the old setting
     what = ""
@@ -347,7 +347,7 @@ def _name(match, term: dict | None, lang: str) -> str:
 
 
 def _figure_phrases(doc: Document, start: int, end: int, cue: dict, sentence_end: int | None = None) \
-        -> tuple[list[str], list[tuple[str, str]]]:
+        -> tuple[list[str], list[tuple[str, str]], list[str]]:
     """The sentence's figures with what they measure, in doc.lang; pairs read as a change, a range or a comparison.
 
     A figure a negation governs ("does not reach 50% MFU") is left out: the frame would state it as a result.
@@ -360,6 +360,7 @@ def _figure_phrases(doc: Document, start: int, end: int, cue: dict, sentence_end
                and not (f.quantity.endswith("_degree") and f.value == 1)]  # "B on one stage" is no 1-stage pipeline
     measured: list[str] = []
     setup: list[tuple[str, str]] = []
+    labels: list[str] = []
     skip = -1
     for i, fig in enumerate(figures):
         if i == skip:
@@ -385,11 +386,21 @@ def _figure_phrases(doc: Document, start: int, end: int, cue: dict, sentence_end
             if phrase and phrase not in setup:
                 setup.append(phrase)
             continue
-        phrase = gist_values.measure_phrase(fig, partner if kind else None, kind, doc.lang, _direction(sentence, cue))
+        label = _label(doc, fig, start) if kind == "change" else ""  # "backward time improved from 900 to 670 ms"
+        phrase = gist_values.measure_phrase(fig, partner if kind else None, kind, doc.lang, _direction(sentence, cue), label)
+        labels += [label] if label and phrase else []
         if phrase:
             measured.append(phrase)
             skip = i + 1 if kind else -1
-    return measured[:MAX_FIGURES], setup[:MAX_FIGURES]
+    return measured[:MAX_FIGURES], setup[:MAX_FIGURES], labels
+
+
+def _label(doc: Document, fig, start: int) -> str:
+    """The term that names what a changed figure measures, said just before it in its clause ("the backward time
+    improved from ..."); '' when none is (an everyday word or a term further away says nothing of this figure)."""
+    near = [o for o in doc.occurrences if start <= o.end <= fig.start and o.entry["id"] not in _EVERYDAY
+            and re.fullmatch(r"[^\d,;،؛()]{0,40}", doc.text[o.end:fig.start])]
+    return _name(near[-1], {t["id"]: t for t in doc.terms}.get(near[-1].entry["id"]), doc.lang) if near else ""
 
 
 def _direction(sentence: str, cue: dict) -> str:

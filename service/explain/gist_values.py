@@ -21,7 +21,7 @@ def readable(text: str, lang: str) -> bool:
     return arabic.share_of_arabic(text) < 0.3 if lang == "en" else not re.search(r"\b[a-z]{4,}\b", text)
 
 
-def measure_phrase(fig, partner, kind: str | None, lang: str, direction: str = "") -> str:
+def measure_phrase(fig, partner, kind: str | None, lang: str, direction: str = "", label: str = "") -> str:
     """One measured figure (or a pair) with the noun of what it measures: "a time of about 480 ms"."""
     words = messages(lang)["gist"]["cross"]
     noun = words["quantities"].get(fig.quantity)
@@ -35,7 +35,9 @@ def measure_phrase(fig, partner, kind: str | None, lang: str, direction: str = "
     if kind and partner is not None:
         other = _value(partner, lang)
         if other:
-            return words["pairs"][kind].format(noun=noun["noun"], a=value, b=other) + _worked_out(fig, partner, kind, value, lang)
+            said_twice = {w for w in noun["noun"].split() if len(w) > 3} & set(label.split())  # "a step time in the step time"
+            noun_said = words["labelled"].format(noun=noun["noun"], label=label) if label and not said_twice else noun["noun"]
+            return words["pairs"][kind].format(noun=noun_said, a=value, b=other) + _worked_out(fig, partner, kind, value, lang)
     return noun["one"].format(value=value)
 
 
