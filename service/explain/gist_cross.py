@@ -9,17 +9,15 @@ import re
 from functools import cache
 from typing import NamedTuple
 
-from calculators.formatting import human_field
 from calculators.resources import data_dir
 
 from service.explain import claims as claim_cues
-from service.explain import restate
+from service.explain import gist_values, restate
 from service.explain.document import Document
-from service.i18n import arabic, arabic_numbers
+from service.i18n import arabic
 from service.i18n.messages import join_names, messages
 
 MAX_SUBJECTS = 3
-MAX_CHIPS = 1e6  # more chips than any training job has used: the figure was misread
 MAX_FIGURES = 4
 MIN_SCORE = 1.0  # below this (gist.score and what the frame can say) a sentence is a label, not a point
 COMPANION_DISTANCE = 2  # a reason or the evidence for the point is said next to it, not paragraphs away
@@ -30,8 +28,6 @@ _NAME_CATEGORIES = {"model", "hardware", "framework", "organization", "software"
 _SETUP = {"params", "active_params", "n_chips", "chips_per_node", "n_nodes", "tp_degree", "pp_degree", "dp_degree", "ep_degree",
           "cp_degree", "virtual_stages", "zero_stage", "seq_len", "global_batch_sequences", "global_batch_tokens",
           "micro_batch", "microbatches", "moe_experts", "moe_top_k", "tokens"}
-_PERCENT = {"percent", "mfu", "hfu", "fraction", "percent_change", "memory_fraction_of_hbm", "utilization", "bubble_fraction"}
-_TIME = {"time_s", "step_time_s", "latency_s", "doubling_time_s"}
 _GLOSS_IN_NAME = re.compile(r"\s*\((?:[^()]*\s[^()]*)\)")  # "NVIDIA A100 Tensor Core GPU (Ampere generation)"
 
 
@@ -48,6 +44,11 @@ class Reading(NamedTuple):
     problem: str  # a key of gist.cross.problems, or ""
     reason: bool  # the sentence gives a cause
     because: list[str] = []  # what the sentence's own cause clause names ("..., because the IB links were slow")
+    change: str = ""  # a set-up the sentence changes, in the answer's language ("8 ... instead of 32 ...")
+    dropped: list[str] = []  # what the sentence says is dropped or removed ("drops DeepEP")
+    left_because: bool = False  # the problem is why the old setting was left ("lowers EP from 32 to 8, which crash")
+    what: str = ""  # for a sentence that defines a term: the term's definition in the answer's language (first sentence)
+    recommends: bool = False  # a requirement said with "should"/"recommended", not "must"/"is required"
 
 
 @cache
@@ -95,14 +96,17 @@ def read(doc: Document, index: int) -> Reading:
     # A problem's or a question's figures after "as in", "than", "compared with" are what it is measured against.
     marker = cue["reference"].search(sentence, after) if problem or question else None  # after the problem's own cue
     split = start + marker.start() if marker else end
-    measured, setup = _figure_phrases(doc, start, split, cue, end)
+    measured, setup, labels = _figure_phrases(doc, start, split, cue, end)
     reference = []
     if marker:
-        against, tied = _figure_phrases(doc, split, end, cue)
+        against, tied, _ = _figure_phrases(doc, split, end, cue)
         if against:
             reference = [join_names(against, doc.lang) + "".join(" " + p for _, p in tied)]
+    change, dropped, left_because = _change(doc, start, sentence, setup, cue, problem)
     if question:
         role = "question"
+    elif change and (left_because or not problem):
+        role = "change"  # "lowers EP from 32 to 8 because it crashes": the change is the point, the crash its reason
     elif problem:
         role = "problem"
     elif cue["news"].search(sentence):
@@ -127,15 +131,87 @@ def read(doc: Document, index: int) -> Reading:
         main = (start + b, split) if opening else (start, min(split, start + a))
         reason_own, reason_everyday = _subjects(doc, start + a, start + b, False, False)
         because = reason_own or reason_everyday
+    compared = cue["reference"].search(sentence) if role in ("news", "result") and not marker else None
+    if compared:  # "a cost of $5.6M on H800 chips, compared with the A100": the A100 is not what the cost is about
+        main = (main[0], min(main[1], start + compared.start()))
     own, everyday = _subjects(doc, main[0], main[1], bool(measured), bool(measured or setup))
-    subjects = own if own or role not in _NEEDS_SUBJECT else everyday
+    if problem:  # "a problem with OOM: it runs out of memory" names the problem twice: its own term is no subject
+        span = next((m.span() for p, say, _ in cue["problems"] if say == problem for m in [p.search(sentence)] if m), (0, 0))
+        terms = {t["id"]: t for t in doc.terms}
+        said = {_name(o, terms.get(o.entry["id"]), doc.lang) for o in doc.occurrences
+                if o.start < start + span[1] and start + span[0] < o.end}
+        own, everyday = [s for s in own if s not in said], [s for s in everyday if s not in said]
+    subjects = [n for n in (own if own or role not in _NEEDS_SUBJECT else everyday) if n not in labels]  # labels: by their figures
     role = "topic" if role == "comparison" and len(subjects) < 2 else role
+    because = [] if role == "change" and left_because else because  # the cause clause is the problem with the old setting
+    what = ""
+    if role == "description" and not setup:  # "DP replicates the model across GPUs": the term it opens with is defined
+        what, defined = _defined(doc, start, end)
+        subjects = [defined] if what else subjects
+    recommends = role == "requirement" and bool(cue["recommend"].search(sentence))
     because = [name for name in because if not any(_same_name(name, other) for other in subjects)]
     subjects, setup = _said_once(subjects, setup)
     _, setup = _said_once(because, setup)  # "ZeRO stage 3" is not said again beside a reason that names ZeRO-3
     return Reading(index=index, role=role, why=bool(cue["why"].search(sentence)), subjects=subjects, measured=measured,
                    setup=setup, reference=reference, problem=problem, reason=bool(cue["cause"].search(sentence)),
-                   because=because)
+                   because=because, change=change, dropped=dropped, left_because=left_because, what=what,
+                   recommends=recommends)
+
+
+MAX_DEFINITION_WORDS = 30  # a longer first sentence of a definition is a paragraph, not what a gist can carry
+
+
+def _defined(doc: Document, start: int, end: int) -> tuple[str, str]:
+    """The definition (its first sentence, whole) and the name of the term a defining sentence opens with; ('', '') when
+    it opens with no term of the glossary, with an everyday word, or the definition is too long to say in a gist."""
+    first = min((o for o in doc.occurrences if start <= o.start < min(end, start + 40)), key=lambda o: o.start, default=None)
+    term = next((t for t in doc.terms if first is not None and t["id"] == first.entry["id"]), None)
+    if first is not None and not _DEFINED_LEAD.fullmatch(doc.text[start:first.start]):
+        return "", ""  # "One possible reason is the number of microbatches ...": a reason, not a definition of them
+    if term is None or term["id"] in _EVERYDAY or not term.get("definition"):
+        return "", ""
+    sentence = re.split(r"(?<=[.!?؟])\s", term["definition"].strip(), maxsplit=1)[0].rstrip(".")
+    if len(sentence.split()) > MAX_DEFINITION_WORDS or not gist_values.readable(sentence, doc.lang):
+        sentence = re.split(r"\s*[،؛;]\s*", sentence, maxsplit=1)[0]  # its first clause, a whole fact of its own
+    name = _name(first, term, doc.lang)
+    if not 6 <= len(sentence.split()) <= MAX_DEFINITION_WORDS or not name or not gist_values.readable(sentence, doc.lang):
+        return "", ""
+    sentence = re.sub(r":\s+", "، " if doc.lang == "ar" else ", ", sentence)  # one colon in the frame: its own
+    if doc.lang == "en" and sentence[1:2].islower():
+        sentence = sentence[0].lower() + sentence[1:]  # after a colon: "...: every chip keeps a full copy"
+    return sentence, name
+
+
+_DEFINED_LEAD = re.compile(r"\s*(?:(?:the|an?|this (?:specifies|sets|controls|is)(?: the| an?)?)\s+)?", re.I)
+
+
+class _Changed(tuple):
+    """A set-up phrase the sentence changes ("from 32 to 8"), told apart from the set-up it only states."""
+
+
+def _change(doc: Document, start: int, sentence: str, setup: list, cue: dict, problem: str) -> tuple[str, list[str], bool]:
+    """The set-up change a sentence makes with a verb of change ("lowers EP from 32 to 8"), what it drops ("drops
+    DeepEP"), and whether its problem is the reason the old setting was left: said after the change in a clause of
+    cause or a relative clause ("..., which crash", "because it OOMs"), or before it with "so" ("it crashes, so we
+    lower ..."). A problem said otherwise may be the new setting's: it is not tied to either."""
+    verb = cue["change"].search(sentence)
+    changed = next((bare for bare, _ in (s for s in setup if isinstance(s, _Changed))), "")
+    if not verb or not changed:
+        return "", [], False
+    dropped = []
+    for found in cue["drop"].finditer(sentence):
+        term = next((o for o in doc.occurrences if o.start == start + found.end()), None)
+        name = _name(term, None, doc.lang) if term is not None and term.entry.get("category") in _NAME_CATEGORIES else ""
+        if name and name not in dropped:
+            dropped.append(name)
+    left = False
+    if problem:
+        at = next((m.start() for p, say, _ in cue["problems"] if say == problem for m in [p.search(sentence)] if m), -1)
+        if at > verb.start():
+            left = bool(cue["left_because"].search(sentence, verb.end(), at))
+        elif at >= 0:
+            left = bool(cue["so"].search(sentence, at, verb.start() + 1))
+    return changed, dropped, left
 
 
 def _cause_clause(sentence: str, cue: dict) -> tuple[int, int, bool] | None:
@@ -195,6 +271,8 @@ def _negated(sentence: str, start: int, end: int) -> bool:
     return claim_cues.negated_at(sentence, start, end) or bool(_NO_BEFORE.search(sentence[max(0, start - 30):start]))
 
 
+_COORDINATED = re.compile(r"[\s\"'“”«»,،]*(?:or|and|nor|أو|و)?[\s\"'“”«»]*", re.I)
+_WITHOUT = re.compile(r"\bwithout\b|(?<![\u0621-\u064A])(?:بدون|دون)\s", re.I)
 _NO_BEFORE = re.compile(r"(?:\b(?:no|none of|nor|zero)|(?<![\u0621-\u064A])(?:لا|لم|لن|ليس|دون|بدون|عدم))\s+(?:\S+\s+)?$", re.I)
 
 
@@ -205,12 +283,17 @@ def _subjects(doc: Document, start: int, end: int, measured: bool, figures: bool
     own: list[str] = []
     everyday: list[str] = []
     urls = [(m.start(), m.end()) for m in _URL.finditer(doc.text, start, end)]
+    denied = -1
     for match in (o for o in doc.occurrences if start <= o.start < end):
         if any(a <= match.start < b for a, b in urls) or (measured and match.entry["id"] in _MEASURE_TERMS) \
                 or (figures and match.entry["id"] in _SETUP_TERMS):
             continue
+        if (_negated(doc.text[start:end], match.start - start, match.end - start) or denied >= 0 and _COORDINATED.fullmatch(
+                doc.text[denied:match.start])) and not _WITHOUT.search(doc.text[max(start, match.start - 20):match.start]):
+            denied = match.end  # "not just a throughput problem" is not about throughput, nor "not NVL or SXM" about SXM
+            continue
         name = _name(match, terms.get(match.entry["id"]), doc.lang)
-        if not name or not _readable(name, doc.lang) or _QUOTE_MARKS.search(name):
+        if not name or not gist_values.readable(name, doc.lang) or _QUOTE_MARKS.search(name):
             continue  # a gloss in quotes («مع التناثر») is the glossary's wording, not the sentence's subject
         if doc.lang == "ar" and not arabic.ARABIC_LETTER.search(name) and _bare(name) not in _bare(doc.text):
             continue  # a Latin name the English text never writes ("ZB-V" for "V-shape schedule") is another thing's
@@ -254,6 +337,7 @@ def _name(match, term: dict | None, lang: str) -> str:
     if entry.get("category") in _NAME_CATEGORIES:
         found = match.found_as
         name = found if found[:1].isupper() and not arabic.ARABIC_LETTER.search(found) else entry.get("term") or found
+        name = re.sub(r"(?<=\d)s$", "", name) if lang == "ar" else name  # "H100s" is English plural: "H100" in Arabic
         name = _GLOSS_IN_NAME.sub("", name).strip()
         return "the " + name if lang == "en" and name[:1].islower() else name  # "the data center"
     if term is None:
@@ -262,13 +346,8 @@ def _name(match, term: dict | None, lang: str) -> str:
     return "the " + name if lang == "en" and name[:1].islower() else name  # "the data center", not "data center"
 
 
-def _readable(text: str, lang: str) -> bool:
-    """Whether a phrase is written in `lang` (or is language-neutral: digits, names and units)."""
-    return arabic.share_of_arabic(text) < 0.3 if lang == "en" else not re.search(r"\b[a-z]{4,}\b", text)
-
-
 def _figure_phrases(doc: Document, start: int, end: int, cue: dict, sentence_end: int | None = None) \
-        -> tuple[list[str], list[tuple[str, str]]]:
+        -> tuple[list[str], list[tuple[str, str]], list[str]]:
     """The sentence's figures with what they measure, in doc.lang; pairs read as a change, a range or a comparison.
 
     A figure a negation governs ("does not reach 50% MFU") is left out: the frame would state it as a result.
@@ -281,6 +360,7 @@ def _figure_phrases(doc: Document, start: int, end: int, cue: dict, sentence_end
                and not (f.quantity.endswith("_degree") and f.value == 1)]  # "B on one stage" is no 1-stage pipeline
     measured: list[str] = []
     setup: list[tuple[str, str]] = []
+    labels: list[str] = []
     skip = -1
     for i, fig in enumerate(figures):
         if i == skip:
@@ -288,28 +368,39 @@ def _figure_phrases(doc: Document, start: int, end: int, cue: dict, sentence_end
         partner = figures[i + 1] if i + 1 < len(figures) and figures[i + 1].quantity == fig.quantity else None
         kind = _pairing(doc, fig, partner, start, cue) if partner is not None else None
         if fig.quantity == "n_nodes" and partner is None and i + 1 < len(figures) and figures[i + 1].quantity == "chips_per_node":
-            nodes = _setup_phrase(fig, doc.lang, sentence)
-            chips = _setup_phrase(figures[i + 1], doc.lang, sentence)
+            nodes = gist_values.setup_phrase(fig, doc.lang, sentence)
+            chips = gist_values.setup_phrase(figures[i + 1], doc.lang, sentence)
             if nodes and chips:  # "one node of 8 A100 GPUs"
                 of = messages(doc.lang)["gist"]["cross"]["setup"]["nodes_of"]
                 setup.append((of.format(nodes=nodes[0], chips=chips[0]), of.format(nodes=nodes[1], chips=chips[0])))
                 skip = i + 1
                 continue
         if fig.quantity in _SETUP:
-            phrase = _setup_phrase(fig, doc.lang, sentence)
-            other = _setup_phrase(partner, doc.lang, sentence) if kind == "change" else None
+            phrase = gist_values.setup_phrase(fig, doc.lang, sentence)
+            other = gist_values.setup_phrase(partner, doc.lang, sentence) if kind == "change" else None
             if phrase and other:  # "lowers EP from 32 to 8"
                 change = messages(doc.lang)["gist"]["cross"]["pairs"]["setup_change"]
-                phrase = (change.format(a=phrase[0], b=other[0]), change.format(a=phrase[0], b=other[1]))
+                a = gist_values.shared_head_dropped(phrase[0], other[0])  # "EP over 8 GPUs instead of 32 GPUs", not "EP ... EP"
+                phrase = _Changed((change.format(a=a, b=other[0]), change.format(a=a, b=other[1])))
                 skip = i + 1
             if phrase and phrase not in setup:
                 setup.append(phrase)
             continue
-        phrase = _measure_phrase(fig, partner if kind else None, kind, doc.lang, _direction(sentence, cue))
+        label = _label(doc, fig, start) if kind == "change" else ""  # "backward time improved from 900 to 670 ms"
+        phrase = gist_values.measure_phrase(fig, partner if kind else None, kind, doc.lang, _direction(sentence, cue), label)
+        labels += [label] if label and phrase else []
         if phrase:
             measured.append(phrase)
             skip = i + 1 if kind else -1
-    return measured[:MAX_FIGURES], setup[:MAX_FIGURES]
+    return measured[:MAX_FIGURES], setup[:MAX_FIGURES], labels
+
+
+def _label(doc: Document, fig, start: int) -> str:
+    """The term that names what a changed figure measures, said just before it in its clause ("the backward time
+    improved from ..."); '' when none is (an everyday word or a term further away says nothing of this figure)."""
+    near = [o for o in doc.occurrences if start <= o.end <= fig.start and o.entry["id"] not in _EVERYDAY
+            and re.fullmatch(r"[^\d,;،؛()]{0,40}", doc.text[o.end:fig.start])]
+    return _name(near[-1], {t["id"]: t for t in doc.terms}.get(near[-1].entry["id"]), doc.lang) if near else ""
 
 
 def _direction(sentence: str, cue: dict) -> str:
@@ -336,113 +427,6 @@ def _pairing(doc: Document, fig, partner, start: int, cue: dict) -> str | None:
     return None
 
 
-def _measure_phrase(fig, partner, kind: str | None, lang: str, direction: str = "") -> str:
-    """One measured figure (or a pair) with the noun of what it measures: "a time of about 480 ms"."""
-    words = messages(lang)["gist"]["cross"]
-    noun = words["quantities"].get(fig.quantity)
-    if noun is None:
-        return ""
-    value = _value(fig, lang)
-    if not value:
-        return ""
-    if fig.quantity == "percent_change" and direction:
-        noun = words["quantities"]["percent_" + direction]
-    if kind and partner is not None:
-        other = _value(partner, lang)
-        if other:
-            return words["pairs"][kind].format(noun=noun["noun"], a=value, b=other)
-    return noun["one"].format(value=value)
-
-
-def _setup_phrase(fig, lang: str, sentence: str) -> tuple[str, str] | None:
-    """A figure of the set-up (the model's size, the chips, the layout) as the answer reads it: bare ("16 H100 GPUs")
-    and with the preposition that ties it to a result ("on 16 H100 GPUs"); None when it has no reading in `lang`."""
-    words = messages(lang)["gist"]["cross"]["setup"]
-    if fig.quantity in ("params", "active_params"):
-        forms = words[fig.quantity]
-        amount = arabic_numbers.amount(fig.value, forms["counted"]) if lang == "ar" else _english_amount(fig.value, forms["counted"])
-        return forms["bare"].format(amount=amount), forms["pre"].format(amount=amount)
-    if fig.quantity == "n_chips" and fig.value > MAX_CHIPS:
-        return None  # "175B" read as a chip count is a model's size misread: no job has that many chips
-    if fig.quantity == "n_nodes" and float(fig.value).is_integer():
-        forms = words["nodes"]
-        nodes = arabic_numbers.count(fig.value, forms) if lang == "ar" else \
-            f"{arabic_numbers.digits(fig.value)} {forms['one'] if fig.value == 1 else forms['plural']}"
-        return nodes, words["chips"]["pre"].format(reading=nodes)
-    # "8 A100 GPUs" in a node reads as any count of chips does.
-    reading = restate.figure(fig._replace(quantity="n_chips") if fig.quantity == "chips_per_node" and fig.chip else fig, lang)
-    if reading == fig.quote or not _readable(reading, lang):
-        return None  # no reading of it in the answer's language: the quote would be a word of the other one
-    # The chip as the sentence names it: no variant ("NVL72", "SXM") the sentence does not write.
-    reading = " ".join(w for w in reading.split() if not (_VARIANT.fullmatch(w) and w.lower() not in sentence.lower()))
-    forms = words["chips" if fig.quantity in ("n_chips", "chips_per_node") else "other"]
-    return forms["bare"].format(reading=reading), forms["pre"].format(reading=reading)
-
-
-_VARIANT = re.compile(r"(?:NVL|SXM|PCIe)\d*|\d+GB")
-
-
-def _approx(fig, lang: str) -> str:
-    return messages(lang)["gist"]["cross"]["about"] if fig.approx else ""
-
-
-def _value(fig, lang: str) -> str:
-    """A figure's value written for a reader of `lang` from its value in the calculators' units (not the quote,
-    which may be in the other language): "480 ms", "19 يومًا", "$191 million", "24 ضعفًا"."""
-    words = messages(lang)["gist"]["cross"]
-    value = fig.value
-    if fig.quantity in _PERCENT:
-        shown = f"{arabic_numbers.digits(round(value * 100, 2))}%"
-    elif fig.quantity in _TIME:
-        shown = _duration(value, lang)
-    elif fig.quantity == "cost_usd":
-        shown = arabic_numbers.amount(value, words["dollar"]) if lang == "ar" else "$" + _english_amount(value, "").strip()
-    elif fig.quantity in ("ratio", "speedup"):
-        shown = arabic_numbers.count(value, words["times"]) if lang == "ar" else f"{arabic_numbers.digits(value)}×"
-    elif fig.quantity in ("tokens_per_s", "tokens_per_s_per_chip", "samples_per_s"):
-        counted = words["tokens_per_s" if fig.quantity != "samples_per_s" else "samples_per_s"]
-        value = round(value) if value >= 100 else value  # "36,653 tokens/s", not "36,653.24"
-        shown = arabic_numbers.count(value, counted) if lang == "ar" else f"{arabic_numbers.digits(value)} {counted['plural']}"
-    else:
-        try:
-            shown = human_field("flop_per_s" if "flop_per_s" in fig.quantity else fig.quantity, value)
-            if "flop_per_s" in fig.quantity and 1e12 <= value < 1e16:  # "1,979 TFLOP/s" as chips are quoted, not "1.979 PFLOP/s"
-                shown = f"{arabic_numbers.digits(round(value / 1e12, 1))} TFLOP/s"
-        except (KeyError, ValueError, TypeError):
-            return ""
-        if not re.search(r"[A-Za-z%]", shown):
-            return ""  # a bare number: what it counts is not known, so it is not said
-    return _approx(fig, lang) + shown
-
-
-_DURATIONS = ((365.25 * 86400, "year"), (30.44 * 86400, "month"), (86400, "day"), (3600, "hour"), (60, "minute"))
-
-
-def _duration(seconds: float, lang: str) -> str:
-    """A duration in the unit a reader expects: "480 ms", "21.5 s", "19 days", "4 سنوات"."""
-    if seconds < 1:
-        return f"{arabic_numbers.digits(round(seconds * 1000, 1))} ms"
-    if seconds < 120:
-        return f"{arabic_numbers.digits(round(seconds, 2))} s"
-    units = messages(lang)["gist"]["cross"]["durations"]
-    for size, unit in _DURATIONS:
-        number = round(seconds / size, 1)
-        if number >= 2 or (number >= 1 and number.is_integer()):  # "54 days", not "1.8 months"
-            forms = units[unit]
-            if lang == "ar":
-                return arabic_numbers.count(number, forms)
-            return f"{arabic_numbers.digits(number)} {forms['one'] if number == 1 else forms['plural']}"
-    return f"{arabic_numbers.digits(round(seconds))} s"
-
-
-def _english_amount(value: float, noun: str) -> str:
-    """7e9 parameters as "7 billion parameters", 30e6 as "30 million"."""
-    for scale, word in ((1e12, "trillion"), (1e9, "billion"), (1e6, "million")):
-        if abs(value) >= scale:
-            return f"{arabic_numbers.digits(round(value / scale, 2))} {word} {noun}".strip()
-    return f"{arabic_numbers.digits(value)} {noun}".strip()
-
-
 # ---------------------------------------------------------------------------------------------- rendering
 
 def render(doc: Document, reading: Reading) -> str:
@@ -464,6 +448,16 @@ def _render(doc: Document, reading: Reading) -> str:
     tied = _tie(reading.setup, doc.lang)  # "for a model of 7 billion parameters on 16 H100 GPUs"
     role = reading.role
     against = words["against"].format(figures=join_names(reading.reference, doc.lang)) if reading.reference else ""
+    if role == "change":
+        text = frames["change"].format(change=reading.change)
+        if reading.dropped:
+            text = frames["change_drop"].format(dropped=join_names(reading.dropped, doc.lang), change=reading.change)
+        named = [s for s in reading.subjects if _LATIN_NAME.match(s) and not any(_same_name(s, d) for d in reading.dropped)
+                 and not any(t in _tokens(reading.change) for t in _tokens(s))]
+        text += words["for_subjects"].format(subjects=join_names(named, doc.lang)) if named else ""
+        if reading.problem:  # a problem the change is not said to leave behind keeps the problem frame
+            text += words["left_because"].format(problem=words["problems"][reading.problem])
+        return text
     if role == "question":
         key = "question_why" if reading.why else "question"
         text = frames[key].format(subjects=subjects) if subjects else frames[key + "_bare"]
@@ -475,6 +469,11 @@ def _render(doc: Document, reading: Reading) -> str:
     if role in ("result", "news") and figures:
         text = frames[role if subjects else role + "_bare"].format(subjects=subjects, figures=figures)
         return text + (words["tied"].format(setup=tied) if tied else "")
+    if role == "description" and reading.what:  # "The text explains data parallelism: each GPU keeps a copy ..."
+        return frames["description_what"].format(subjects=subjects, what=reading.what)
+    if role == "requirement" and subjects:
+        text = frames["recommendation" if reading.recommends else "requirement"].format(subjects=subjects)
+        return text + (words["citing"].format(figures=bare) if bare else "")
     if role == "description" and subjects:
         return frames["description"].format(subjects=subjects) + (words["has"].format(setup=bare) if bare else "")
     if role == "comparison":
@@ -483,7 +482,8 @@ def _render(doc: Document, reading: Reading) -> str:
         text = frames["news_topic" if role == "news" else "topic" if role == "result" else role].format(subjects=subjects)
         return text + (words["citing"].format(figures=bare) if bare else "")
     if role in ("requirement", "cause") and bare:  # "gives a reason, citing 512 H100 GPUs": what it does, and its figures
-        return frames[role + "_bare"] + words["citing"].format(figures=bare)
+        key = "recommendation_bare" if role == "requirement" and reading.recommends else role + "_bare"
+        return frames[key] + words["citing"].format(figures=bare)
     return ""
 
 
@@ -527,7 +527,7 @@ def restated(doc: Document, index: int) -> str:
     return render(doc, read(doc, index))
 
 
-_ROLE_WEIGHT = {"problem": 4.0, "question": 1.5, "result": 1.0, "news": 1.0, "comparison": 0.5, "description": 0.5, "requirement": 0.5,
+_ROLE_WEIGHT = {"change": 4.0, "problem": 4.0, "question": 1.5, "result": 1.0, "news": 1.0, "comparison": 0.5, "description": 0.5, "requirement": 0.5,
                 "cause": 0.0, "topic": -1.5}  # a frame that says what the sentence does beats one that only names it
 
 
@@ -540,13 +540,15 @@ def gist(doc: Document, scores: list[float]) -> list[dict]:
             continue
         reading = read(doc, i)
         text = restated(doc, i)
-        value = scores[i] + _ROLE_WEIGHT[reading.role] + 0.5 * bool(reading.measured)
+        value = scores[i] + _ROLE_WEIGHT[reading.role] + 0.5 * bool(reading.measured) + 1.0 * bool(reading.what)
         if text:
             candidates.append((value, i, reading, text))
     if not candidates:
         return []
     # Below MIN_SCORE a sentence argues little; one honest sentence about it still beats "cannot be summarised".
     candidates = [c for c in candidates if c[0] >= MIN_SCORE] or [max(candidates, key=lambda c: (c[0], -c[1]))]
+    if any(c[2].what for c in candidates):  # a frame that only names subjects says less than one saying what a term does
+        candidates = [c for c in candidates if not _names_only(c[2])]
     candidates.sort(key=lambda item: (-item[0], item[1]))
     best = candidates[0]
     if best[2].role == "question":  # "I get 15%, lower than reported. Why?": the situation first, then the question
@@ -557,7 +559,15 @@ def gist(doc: Document, scores: list[float]) -> list[dict]:
     companion = _companion(doc, point, point_reading, candidates)
     if companion:
         out.append(companion)
-    return out
+    worked = gist_values.across_sentences(doc, [i for item in out for i in item["from"]], doc.lang)
+    return out + ([{"text": worked, "from": sorted({i for item in out for i in item["from"]})}] if worked else [])
+
+
+def _names_only(reading: Reading) -> bool:
+    """Whether a reading's frame can say no more than the names it is about ("The author writes about X"): no figure,
+    no problem, no change, no question, no definition."""
+    return reading.role in ("topic", "requirement", "cause", "description", "comparison") and not reading.what \
+        and not reading.measured
 
 
 def _machine(doc: Document, start: int, end: int) -> bool:

@@ -1,0 +1,171 @@
+"""The figures of a cross-language gist written for a reader of the answer's language: a measured value with the noun
+of what it measures ("a time of about 480 ms", "زمنًا قدره 480 ms"), a set-up figure with its preposition ("on 16 H100
+GPUs"), durations in the unit a reader expects, amounts with their scale words; from the calculators' units, never
+from the quote, which is in the other language."""
+
+import re
+
+from calculators.formatting import human_field
+
+from service.explain import restate, synthesis
+from service.i18n import arabic, arabic_numbers
+from service.i18n.messages import messages
+
+MAX_CHIPS = 1e6  # more chips than any training job has used: the figure was misread
+_PERCENT = {"percent", "mfu", "hfu", "fraction", "percent_change", "memory_fraction_of_hbm", "utilization", "bubble_fraction"}
+_TIME = {"time_s", "step_time_s", "latency_s", "doubling_time_s"}
+
+
+def readable(text: str, lang: str) -> bool:
+    """Whether a phrase is written in `lang` (or is language-neutral: digits, names and units)."""
+    return arabic.share_of_arabic(text) < 0.3 if lang == "en" else not re.search(r"\b[a-z]{4,}\b", text)
+
+
+def measure_phrase(fig, partner, kind: str | None, lang: str, direction: str = "", label: str = "") -> str:
+    """One measured figure (or a pair) with the noun of what it measures: "a time of about 480 ms"."""
+    words = messages(lang)["gist"]["cross"]
+    noun = words["quantities"].get(fig.quantity)
+    if noun is None:
+        return ""
+    value = _value(fig, lang)
+    if not value:
+        return ""
+    if fig.quantity == "percent_change" and direction:
+        noun = words["quantities"]["percent_" + direction]
+    if kind and partner is not None:
+        other = _value(partner, lang)
+        if other:
+            said_twice = {w for w in noun["noun"].split() if len(w) > 3} & set(label.split())  # "a step time in the step time"
+            noun_said = words["labelled"].format(noun=noun["noun"], label=label) if label and not said_twice else noun["noun"]
+            return words["pairs"][kind].format(noun=noun_said, a=value, b=other) + _worked_out(fig, partner, kind, value, lang)
+    return noun["one"].format(value=value)
+
+
+def _worked_out(fig, partner, kind: str, value: str, lang: str) -> str:
+    """A change or a comparison the sentence makes, worked out in the answer's language (" (about 43% less)",
+    " (أي إن 996 TFLOP/s أكبر بنحو 3%)"); two percentages differ by points; '' for a range or a value of 0."""
+    if kind not in ("change", "versus") or fig.value <= 0 or partner.value <= 0:
+        return ""
+    percent = fig.quantity in _PERCENT
+    if kind == "change":
+        said = synthesis.change_words(fig.value, partner.value, lang, "change", percent=percent)
+    else:
+        said = synthesis.change_words(partner.value, fig.value, lang, "versus", _value(fig._replace(approx=False), lang), percent)
+    return f" ({said})"
+
+
+def setup_phrase(fig, lang: str, sentence: str) -> tuple[str, str] | None:
+    """A figure of the set-up (the model's size, the chips, the layout) as the answer reads it: bare ("16 H100 GPUs")
+    and with the preposition that ties it to a result ("on 16 H100 GPUs"); None when it has no reading in `lang`."""
+    words = messages(lang)["gist"]["cross"]["setup"]
+    if fig.quantity in ("params", "active_params"):
+        forms = words[fig.quantity]
+        amount = arabic_numbers.amount(fig.value, forms["counted"]) if lang == "ar" else _english_amount(fig.value, forms["counted"])
+        return forms["bare"].format(amount=amount), forms["pre"].format(amount=amount)
+    if fig.quantity == "n_chips" and fig.value > MAX_CHIPS:
+        return None  # "175B" read as a chip count is a model's size misread: no job has that many chips
+    if fig.quantity == "n_nodes" and float(fig.value).is_integer():
+        forms = words["nodes"]
+        nodes = arabic_numbers.count(fig.value, forms) if lang == "ar" else \
+            f"{arabic_numbers.digits(fig.value)} {forms['one'] if fig.value == 1 else forms['plural']}"
+        return nodes, words["chips"]["pre"].format(reading=nodes)
+    # "8 A100 GPUs" in a node reads as any count of chips does.
+    reading = restate.figure(fig._replace(quantity="n_chips") if fig.quantity == "chips_per_node" and fig.chip else fig, lang)
+    if reading == fig.quote or not readable(reading, lang):
+        return None  # no reading of it in the answer's language: the quote would be a word of the other one
+    # The chip as the sentence names it: no variant ("NVL72", "SXM") the sentence does not write.
+    reading = " ".join(w for w in reading.split() if not (_VARIANT.fullmatch(w) and w.lower() not in sentence.lower()))
+    forms = words["chips" if fig.quantity in ("n_chips", "chips_per_node") else "other"]
+    return forms["bare"].format(reading=reading), forms["pre"].format(reading=reading)
+
+
+_VARIANT = re.compile(r"(?:NVL|SXM|PCIe)\d*|\d+GB")
+
+
+def _approx(fig, lang: str) -> str:
+    return messages(lang)["gist"]["cross"]["about"] if fig.approx else ""
+
+
+def _value(fig, lang: str) -> str:
+    """A figure's value written for a reader of `lang` from its value in the calculators' units (not the quote,
+    which may be in the other language): "480 ms", "19 يومًا", "$191 million", "24 ضعفًا"."""
+    words = messages(lang)["gist"]["cross"]
+    value = fig.value
+    if fig.quantity in _PERCENT:
+        shown = f"{arabic_numbers.digits(round(value * 100, 2))}%"
+    elif fig.quantity in _TIME:
+        shown = _duration(value, lang)
+    elif fig.quantity == "cost_usd":
+        shown = arabic_numbers.amount(value, words["dollar"]) if lang == "ar" else "$" + _english_amount(value, "").strip()
+    elif fig.quantity in ("ratio", "speedup"):
+        shown = arabic_numbers.count(value, words["times"]) if lang == "ar" else f"{arabic_numbers.digits(value)}×"
+    elif fig.quantity in ("tokens_per_s", "tokens_per_s_per_chip", "samples_per_s"):
+        counted = words["tokens_per_s" if fig.quantity != "samples_per_s" else "samples_per_s"]
+        value = round(value) if value >= 100 else value  # "36,653 tokens/s", not "36,653.24"
+        shown = arabic_numbers.count(value, counted) if lang == "ar" else f"{arabic_numbers.digits(value)} {counted['plural']}"
+    else:
+        try:
+            shown = human_field("flop_per_s" if "flop_per_s" in fig.quantity else fig.quantity, value)
+            if "flop_per_s" in fig.quantity and 1e12 <= value < 1e16:  # "1,979 TFLOP/s" as chips are quoted, not "1.979 PFLOP/s"
+                shown = f"{arabic_numbers.digits(round(value / 1e12, 1))} TFLOP/s"
+        except (KeyError, ValueError, TypeError):
+            return ""
+        if not re.search(r"[A-Za-z%]", shown):
+            return ""  # a bare number: what it counts is not known, so it is not said
+    return _approx(fig, lang) + shown
+
+
+_DURATIONS = ((365.25 * 86400, "year"), (30.44 * 86400, "month"), (86400, "day"), (3600, "hour"), (60, "minute"))
+
+
+def _duration(seconds: float, lang: str) -> str:
+    """A duration in the unit a reader expects: "480 ms", "21.5 s", "19 days", "4 سنوات"."""
+    if seconds < 1:
+        return f"{arabic_numbers.digits(round(seconds * 1000, 1))} ms"
+    if seconds < 120:
+        return f"{arabic_numbers.digits(round(seconds, 2))} s"
+    units = messages(lang)["gist"]["cross"]["durations"]
+    for size, unit in _DURATIONS:
+        number = round(seconds / size, 1)
+        if number >= 2 or (number >= 1 and number.is_integer()):  # "54 days", not "1.8 months"
+            forms = units[unit]
+            if lang == "ar":
+                return arabic_numbers.count(number, forms)
+            return f"{arabic_numbers.digits(number)} {forms['one'] if number == 1 else forms['plural']}"
+    return f"{arabic_numbers.digits(round(seconds))} s"
+
+
+def _english_amount(value: float, noun: str) -> str:
+    """7e9 parameters as "7 billion parameters", 30e6 as "30 million"."""
+    for scale, word in ((1e12, "trillion"), (1e9, "billion"), (1e6, "million")):
+        if abs(value) >= scale:
+            return f"{arabic_numbers.digits(round(value / scale, 2))} {word} {noun}".strip()
+    return f"{arabic_numbers.digits(value)} {noun}".strip()
+
+
+def across_sentences(doc, indexes: list[int], lang: str) -> str:
+    """The first comparison the text makes between figures of two of these sentences, worked out in the answer's
+    language ("أي إن 480 ms أكبر من 60 ms بنحو 8 مرات"); '' when none does. A pair inside one sentence is worked out
+    where its frame says it."""
+    for first, second, kind in synthesis.pairs(doc, indexes):
+        same = any(a <= first.start < b and a <= second.start < b for a, b in doc.sentences)
+        old, new = (_value(f._replace(approx=False), lang) for f in (first, second))
+        if same or not old or not new:
+            continue
+        percent = first.quantity in _PERCENT
+        if kind == "change":
+            said = synthesis.change_words(first.value, second.value, lang, "change", percent=percent, ref=old)
+            return messages(lang)["gist"]["cross"]["became"].format(value=new, change=said)
+        return synthesis.change_words(second.value, first.value, lang, "versus", old, percent, ref=new)
+    return ""
+
+
+def shared_head_dropped(old: str, new: str) -> str:
+    """The old setting without the words it shares at its head with the new one: "expert parallelism over 32 GPUs"
+    after "expert parallelism over 8 GPUs" is "32 GPUs"; a phrase that would keep no figure stays whole."""
+    a, b = old.split(), new.split()
+    n = 0
+    while n < min(len(a), len(b)) - 1 and a[n] == b[n]:
+        n += 1
+    rest = " ".join(a[n:])
+    return rest if n and re.search(r"\d", rest) else old
