@@ -1,0 +1,23 @@
+"""Statements blind readers found false (issue 18, round 3): each guarded by a general rule, on text written here."""
+
+from service.explain.compose import explain_offline
+
+
+def _claims(text: str, lang: str = "en") -> list[dict]:
+    return explain_offline(text, lang)["claims"]
+
+
+# ---- a spec list of one run: its token count is the run's, not "perhaps another phase's" --------------------------
+
+def test_a_spec_list_of_one_run_combines_its_days_with_its_token_count():
+    text = "Parameters: 70 billion\nTraining tokens: 2 trillion\nGPUs: 2,048 A100 GPUs\nMFU: 40%\nTraining time: ~38 days"
+    days = next(c for c in _claims(text) if "38 days" in c["quote"])
+    assert "another phase" not in days["why"]
+    # 6 x 70e9 x 2e12 / (2048 x 312e12 x 0.4) = 3.29e6 s = 38.0 days (A100 bf16 dense peak 312 TFLOP/s, datasheet)
+    assert days["verdict"] == "consistent", days["why"]
+
+
+def test_a_text_that_names_a_phase_still_keeps_the_token_count_apart():
+    text = "Pretraining used 14.8T tokens on 2,048 H800s at 40% MFU. The annealing phase took 60 days for a 37B model."
+    days = next(c for c in _claims(text) if "60 days" in c["quote"])
+    assert days["verdict"] == "needs_more" and "14.8T" in days["why"]
