@@ -21,3 +21,14 @@ def test_a_text_that_names_a_phase_still_keeps_the_token_count_apart():
     text = "Pretraining used 14.8T tokens on 2,048 H800s at 40% MFU. The annealing phase took 60 days for a 37B model."
     days = next(c for c in _claims(text) if "60 days" in c["quote"])
     assert days["verdict"] == "needs_more" and "14.8T" in days["why"]
+
+
+# ---- a -1 note names the options set to -1, and only those ----------------------------------------------------------
+
+def test_the_fill_note_names_only_the_options_set_to_minus_one():
+    text = ("ici_data_parallelism: 1\nici_fsdp_parallelism: -1\nici_fsdp_transpose_parallelism: 1\n"
+            "ici_tensor_parallelism: 4\ndcn_data_parallelism: -1\ndcn_fsdp_parallelism: 1\n")
+    answer = explain_offline(text, "en")["explanation"]
+    note = next(line for line in answer.splitlines() if "is -1" in line)
+    assert "`ici_fsdp_parallelism` / `dcn_data_parallelism`" in note
+    assert "transpose" not in note and "dcn_fsdp" not in note
