@@ -32,3 +32,17 @@ def test_the_fill_note_names_only_the_options_set_to_minus_one():
     note = next(line for line in answer.splitlines() if "is -1" in line)
     assert "`ici_fsdp_parallelism` / `dcn_data_parallelism`" in note
     assert "transpose" not in note and "dcn_fsdp" not in note
+
+
+# ---- a sense from context: DDP in a JAX/TPU text is data parallelism, not PyTorch's module --------------------------
+
+def _term(text: str, term: str, lang: str = "en") -> dict:
+    return next(t for t in explain_offline(text, lang)["terms"] if t["term"] == term)
+
+
+def test_ddp_in_a_jax_text_is_not_defined_as_pytorchs():
+    jax = _term("In MaxText on a TPU slice, DDP keeps a full copy of the weights per chip and FSDP shards them.", "DDP")
+    assert "PyTorch" not in jax["definition"]
+    torch = _term("With PyTorch DDP each GPU keeps a full copy; FSDP shards the weights.", "DDP")
+    assert "PyTorch" in torch["definition"]
+    assert "PyTorch" not in _term("في MaxText على قطاع TPU، يحتفظ DDP بنسخة كاملة من الأوزان لكل شريحة.", "DDP", "ar")["definition"]
