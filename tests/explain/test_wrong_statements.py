@@ -46,3 +46,13 @@ def test_ddp_in_a_jax_text_is_not_defined_as_pytorchs():
     torch = _term("With PyTorch DDP each GPU keeps a full copy; FSDP shards the weights.", "DDP")
     assert "PyTorch" in torch["definition"]
     assert "PyTorch" not in _term("في MaxText على قطاع TPU، يحتفظ DDP بنسخة كاملة من الأوزان لكل شريحة.", "DDP", "ar")["definition"]
+
+
+# ---- a quantity the answer derives is labelled as the answer's estimate, not the text's ---------------------------
+
+def test_a_model_size_inferred_from_flops_per_token_is_labelled_an_estimate():
+    for lang, label in (("en", "not a figure of the text"), ("ar", "لا رقم من النص")):
+        (claim,) = [c for c in _claims("Step log: TFLOP/s/device: 360, Tokens/s/device: 50000, loss: 2.1", lang)
+                    if "50000" in c["quote"]]
+        # 360e12 / 50000 = 7.2e9 FLOP per token; / 6 (Kaplan et al. 2020) = 1.2e9 parameters at most
+        assert "1.2B" in claim["why"] and label in claim["why"]
