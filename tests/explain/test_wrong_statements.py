@@ -56,3 +56,11 @@ def test_a_model_size_inferred_from_flops_per_token_is_labelled_an_estimate():
                     if "50000" in c["quote"]]
         # 360e12 / 50000 = 7.2e9 FLOP per token; / 6 (Kaplan et al. 2020) = 1.2e9 parameters at most
         assert "1.2B" in claim["why"] and label in claim["why"]
+
+
+# ---- no expansion pasted into a quoted rate: "996 calibrated TFLOP/s/GPU" keeps its unit as written ----------------
+
+def test_a_rate_after_a_number_and_an_adjective_is_not_expanded_inside_the_quote():
+    answer = explain_offline("The new recipe reaches approximately 996 calibrated TFLOP/s/GPU versus 967 before.", "en")
+    assert "(TFLOP/s/GPU)" not in answer["explanation"]
+    assert "996 calibrated TFLOP/s/GPU" in answer["explanation"]
