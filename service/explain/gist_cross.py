@@ -30,7 +30,8 @@ _NAME_CATEGORIES = {"model", "hardware", "framework", "organization", "software"
 _SETUP = {"params", "active_params", "n_chips", "chips_per_node", "n_nodes", "tp_degree", "pp_degree", "dp_degree", "ep_degree",
           "cp_degree", "virtual_stages", "zero_stage", "seq_len", "global_batch_sequences", "global_batch_tokens",
           "micro_batch", "microbatches", "moe_experts", "moe_top_k", "tokens"}
-_PERCENT = {"percent", "mfu", "hfu", "fraction", "percent_change", "memory_fraction_of_hbm", "utilization", "bubble_fraction"}
+_NAMES_MFU = re.compile(r"MFU|FLOPs? utili[sz]ation|استغلال", re.I)
+_PERCENT = {"percent", "mfu", "share_of_peak", "hfu", "fraction", "percent_change", "memory_fraction_of_hbm", "utilization", "bubble_fraction"}
 _TIME = {"time_s", "step_time_s", "latency_s", "doubling_time_s"}
 _GLOSS_IN_NAME = re.compile(r"\s*\((?:[^()]*\s[^()]*)\)")  # "NVIDIA A100 Tensor Core GPU (Ampere generation)"
 
@@ -305,6 +306,8 @@ def _figure_phrases(doc: Document, start: int, end: int, cue: dict, sentence_end
             if phrase and phrase not in setup:
                 setup.append(phrase)
             continue
+        if fig.quantity == "mfu" and not _NAMES_MFU.search(sentence):
+            fig = fig._replace(quantity="share_of_peak")  # "50% of peak" the text does not call MFU (it may count recomputation)
         phrase = _measure_phrase(fig, partner if kind else None, kind, doc.lang, _direction(sentence, cue))
         if phrase:
             measured.append(phrase)

@@ -64,3 +64,13 @@ def test_a_rate_after_a_number_and_an_adjective_is_not_expanded_inside_the_quote
     answer = explain_offline("The new recipe reaches approximately 996 calibrated TFLOP/s/GPU versus 967 before.", "en")
     assert "(TFLOP/s/GPU)" not in answer["explanation"]
     assert "996 calibrated TFLOP/s/GPU" in answer["explanation"]
+
+
+# ---- a share of peak the text does not call MFU is not named MFU ------------------------------------------------------
+
+def test_a_share_of_peak_is_not_called_mfu_in_the_other_languages_gist():
+    text = "With DeepSpeed-Megatron, the model achieved 156 TFlops/GPU (50% of BF16 peak performance) on 48 nodes."
+    gist = explain_offline(text, "ar")["explanation"].split("##")[1]
+    assert "50%" in gist and "MFU" not in gist and "استغلال" not in gist
+    named = "With DeepSpeed-Megatron, the model achieved 156 TFlops/GPU, an MFU of 50%, on 48 nodes."
+    assert "MFU" in explain_offline(named, "ar")["explanation"].split("##")[1]
