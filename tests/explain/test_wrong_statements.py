@@ -1,5 +1,7 @@
 """Statements blind readers found false (issue 18, round 3): each guarded by a general rule, on text written here."""
 
+import pytest
+
 from service.explain.compose import explain_offline
 
 
@@ -74,3 +76,10 @@ def test_a_share_of_peak_is_not_called_mfu_in_the_other_languages_gist():
     assert "50%" in gist and "MFU" not in gist and "استغلال" not in gist
     named = "With DeepSpeed-Megatron, the model achieved 156 TFlops/GPU, an MFU of 50%, on 48 nodes."
     assert "MFU" in explain_offline(named, "ar")["explanation"].split("##")[1]
+
+
+# ---- a chip's memory is said per chip, never as the memory of the model it trains -----------------------------------
+
+def test_a_chips_memory_in_the_other_languages_gist_is_per_chip():
+    gist = explain_offline("The 405B run uses up to 16K H100 GPUs, each at 700W TDP with 80GB HBM3.", "ar")["explanation"].split("##")[1]
+    assert "80 GB لكل شريحة" in gist
