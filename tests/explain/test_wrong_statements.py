@@ -83,3 +83,24 @@ def test_a_share_of_peak_is_not_called_mfu_in_the_other_languages_gist():
 def test_a_chips_memory_in_the_other_languages_gist_is_per_chip():
     gist = explain_offline("The 405B run uses up to 16K H100 GPUs, each at 700W TDP with 80GB HBM3.", "ar")["explanation"].split("##")[1]
     assert "80 GB لكل شريحة" in gist
+
+
+# ---- senses from context: a compute cost in money vs in operations; the scaling hypothesis is not scaling laws -------
+
+def test_a_compute_cost_beside_dollars_is_money_and_beside_experts_is_operations():
+    money = _term("Training budgets jumped from a few million dollars to hundreds of millions as compute costs double "
+                  "every 8 months.", "compute cost")
+    assert "money" in money["definition"] and "floating-point operations" not in money["definition"]
+    work = _term("A mixture-of-experts model activates a few experts per token, which keeps compute costs low.", "compute cost")
+    assert "floating-point operations" in work["definition"]
+    ar = next(t for t in explain_offline("قفزت ميزانيات التدريب إلى مليارات الدولارات مع تضاعف تكاليف الحوسبة.", "ar")["terms"]
+              if t["id"] == "compute-cost")
+    assert "مال" in ar["definition"]
+    assert all(t["id"] != "compute-budget" for t in explain_offline("Compute costs double every 8 months.", "en")["terms"])
+
+
+def test_the_scaling_hypothesis_is_not_glossed_as_scaling_laws():
+    for text, lang in (("The main reason is the Scaling Hypothesis: more data, compute and bigger models.", "en"),
+                       ("يعود السبب إلى «فرضية القياس» التي تنص على أن الذكاء الأقوى يتطلب بيانات أكثر.", "ar")):
+        ids = {t["id"] for t in explain_offline(text, lang)["terms"]}
+        assert "scaling-hypothesis" in ids and "scaling-laws" not in ids
