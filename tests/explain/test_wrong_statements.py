@@ -104,3 +104,14 @@ def test_the_scaling_hypothesis_is_not_glossed_as_scaling_laws():
                        ("يعود السبب إلى «فرضية القياس» التي تنص على أن الذكاء الأقوى يتطلب بيانات أكثر.", "ar")):
         ids = {t["id"] for t in explain_offline(text, lang)["terms"]}
         assert "scaling-hypothesis" in ids and "scaling-laws" not in ids
+
+
+# ---- a correction of a rendering says only what is known: no "machine translation", no self-contradiction -----------
+
+def test_a_rendering_correction_neither_contradicts_itself_nor_claims_machine_translation():
+    text = "يقرر جهاز التوجيه أي الخبراء يستخدم في نموذج خليط الخبراء لكل رمز."
+    en, ar = explain_offline(text, "en"), explain_offline(text, "ar")
+    line = next(line for line in en["explanation"].splitlines() if "جهاز التوجيه" in line and line.startswith("- "))
+    assert "that is" not in line and "for “router" in line
+    assert all("ترجمة آلية" not in w for w in ar["warnings"]) and "ترجمة آلية" not in ar["explanation"]
+    assert all("is wrong" not in w for w in en["warnings"])
