@@ -29,7 +29,8 @@ _EVERYDAY = {"gpu", "chip", "node", "accelerator", "training-run", "training-ste
 _NAME_CATEGORIES = {"model", "hardware", "framework", "organization", "software"}  # a name reads the same in both languages
 _SETUP = {"params", "active_params", "n_chips", "chips_per_node", "n_nodes", "tp_degree", "pp_degree", "dp_degree", "ep_degree",
           "cp_degree", "virtual_stages", "zero_stage", "seq_len", "global_batch_sequences", "global_batch_tokens",
-          "micro_batch", "microbatches", "moe_experts", "moe_top_k", "tokens"}
+          "micro_batch", "microbatches", "moe_experts", "moe_top_k", "tokens", "context_len"}
+_CONTEXT = re.compile(r"context|سياق|السياق", re.I)  # a length the sentence calls a context window, not the sequences trained on
 _NAMES_MFU = re.compile(r"MFU|FLOPs? utili[sz]ation|استغلال", re.I)
 _PERCENT = {"percent", "mfu", "share_of_peak", "hfu", "fraction", "percent_change", "memory_fraction_of_hbm", "utilization", "bubble_fraction"}
 _TIME = {"time_s", "step_time_s", "latency_s", "doubling_time_s"}
@@ -296,6 +297,8 @@ def _figure_phrases(doc: Document, start: int, end: int, cue: dict, sentence_end
                 setup.append((of.format(nodes=nodes[0], chips=chips[0]), of.format(nodes=nodes[1], chips=chips[0])))
                 skip = i + 1
                 continue
+        if fig.quantity == "seq_len" and _CONTEXT.search(sentence):
+            fig = fig._replace(quantity="context_len")  # "a context window of up to 10M tokens"
         if fig.quantity in _SETUP:
             phrase = _setup_phrase(fig, doc.lang, sentence)
             other = _setup_phrase(partner, doc.lang, sentence) if kind == "change" else None

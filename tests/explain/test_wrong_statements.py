@@ -115,3 +115,13 @@ def test_a_rendering_correction_neither_contradicts_itself_nor_claims_machine_tr
     assert "that is" not in line and "for “router" in line
     assert all("ترجمة آلية" not in w for w in ar["warnings"]) and "ترجمة آلية" not in ar["explanation"]
     assert all("is wrong" not in w for w in en["warnings"])
+
+
+# ---- a context window is not "sequences of N tokens" ----------------------------------------------------------------
+
+def test_a_context_window_is_read_as_a_context_window_not_as_training_sequences():
+    text = "Scout has 17 billion active parameters and a context window of up to 10 million tokens."
+    gist = explain_offline(text, "ar")["explanation"].split("##")[1]
+    assert "نافذة سياق" in gist and "تسلسلات" not in gist
+    trained = explain_offline("We train the 7B model on sequences of 4,096 tokens with 64 GPUs.", "ar")["explanation"]
+    assert "نافذة سياق" not in trained
