@@ -125,3 +125,12 @@ def test_a_context_window_is_read_as_a_context_window_not_as_training_sequences(
     assert "نافذة سياق" in gist and "تسلسلات" not in gist
     trained = explain_offline("We train the 7B model on sequences of 4,096 tokens with 64 GPUs.", "ar")["explanation"]
     assert "نافذة سياق" not in trained
+
+
+# ---- a named variant is defined as that variant, not as its whole family ------------------------------------------
+
+def test_zb_2p_is_the_two_times_memory_variant_not_the_zero_bubble_family():
+    text = "Interleaved 1F1B is slightly slower than ZB_2P but saves a lot of GPU memory."
+    zb = _term(text, "ZB-2p")
+    assert "twice" in zb["definition"] and "family" not in zb["definition"]
+    assert "نحو ضعف" in _term(text, "ZB-2p", "ar")["definition"]
