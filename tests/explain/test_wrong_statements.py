@@ -134,3 +134,13 @@ def test_zb_2p_is_the_two_times_memory_variant_not_the_zero_bubble_family():
     zb = _term(text, "ZB-2p")
     assert "twice" in zb["definition"] and "family" not in zb["definition"]
     assert "نحو ضعف" in _term(text, "ZB-2p", "ar")["definition"]
+
+
+# ---- a step log's "tps" beside one device's memory share is tokens per second per device ----------------------------
+
+def test_tps_in_a_per_device_step_log_is_per_device():
+    from service.explain.pipeline import analyse
+    log = analyse("step: 10  loss: 3.2  memory: 62.10GiB(65.30%)  tps: 4,210  tflops: 250.1  mfu: 25.29%", "en")
+    assert [f.quantity for f in log.figures if f.quote == "4,210"] == ["tokens_per_s_per_chip"]
+    job = analyse("The cluster sustained tps: 1,200,000 over the run.", "en")
+    assert [f.quantity for f in job.figures if f.quote == "1,200,000"] == ["tokens_per_s"]
