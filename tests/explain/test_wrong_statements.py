@@ -1,7 +1,5 @@
 """Statements blind readers found false (issue 18, round 3): each guarded by a general rule, on text written here."""
 
-import pytest
-
 from service.explain.compose import explain_offline
 
 
