@@ -142,3 +142,10 @@ def test_tps_in_a_per_device_step_log_is_per_device():
     assert [f.quantity for f in log.figures if f.quote == "4,210"] == ["tokens_per_s_per_chip"]
     job = analyse("The cluster sustained tps: 1,200,000 over the run.", "en")
     assert [f.quantity for f in job.figures if f.quote == "1,200,000"] == ["tokens_per_s"]
+
+
+def test_token_dropping_is_defined_as_not_processing_the_token_first():
+    # Fedus et al. 2021, section 2.2: a dropped token's computation is skipped; the residual path is how Switch carries it on
+    text = "If the expert capacity is reached we can drop this token (token dropping) or send it to the next layer."
+    first_clause = _term(text, "token dropping")["definition"].split("(")[0]
+    assert "does not process" in first_clause and "residual" not in first_clause
