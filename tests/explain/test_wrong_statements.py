@@ -149,3 +149,18 @@ def test_token_dropping_is_defined_as_not_processing_the_token_first():
     text = "If the expert capacity is reached we can drop this token (token dropping) or send it to the next layer."
     first_clause = _term(text, "token dropping")["definition"].split("(")[0]
     assert "does not process" in first_clause and "residual" not in first_clause
+
+
+# ---- a reason says only the link the text makes: activation growth alone is no case for context parallelism ---------
+
+def test_activation_growth_with_sequence_length_alone_gets_no_context_parallelism_reason():
+    from service.explain.pipeline import analyse
+    plain = analyse("However, as the sequence length increases, the activation memory keeps growing quadratically.", "en")
+    assert all(link["id"] != "long_context_needs_cp" for link in _links(plain))
+    named = analyse("Because the sequence length is 128K tokens, we use context parallelism across 8 GPUs.", "en")
+    assert any(link["id"] == "long_context_needs_cp" for link in _links(named))
+
+
+def _links(doc) -> list[dict]:
+    from service.explain import reasons
+    return reasons.find(doc)
