@@ -164,3 +164,11 @@ def test_activation_growth_with_sequence_length_alone_gets_no_context_parallelis
 def _links(doc) -> list[dict]:
     from service.explain import reasons
     return reasons.find(doc)
+
+
+# ---- a size the text states in bytes is worked in bytes, not as a bare "350B" that reads as a parameter count -------
+
+def test_a_size_in_bytes_is_worked_in_bytes():
+    answer = explain_offline("A 70B model in FP16 needs 70B x 2 bytes, or 140 GB, for its weights alone.", "en")["explanation"]
+    working = [line for line in answer.splitlines() if "=" in line and "140" in line]
+    assert working and all("140 GB" in line for line in working), working
