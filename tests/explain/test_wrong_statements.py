@@ -172,3 +172,9 @@ def test_a_size_in_bytes_is_worked_in_bytes():
     answer = explain_offline("A 70B model in FP16 needs 70B x 2 bytes, or 140 GB, for its weights alone.", "en")["explanation"]
     working = [line for line in answer.splitlines() if "=" in line and "140" in line]
     assert working and all("140 GB" in line for line in working), working
+
+
+def test_zb_is_zero_bubble_only_beside_pipeline_words():
+    ids = lambda text: {t["id"] for t in explain_offline(text, "en")["terms"]}  # noqa: E731
+    assert "zero-bubble-pipeline" in ids("I found that ZB is better than 1F1B, and ZB_2P is fastest.")
+    assert "zero-bubble-pipeline" not in ids("The internet holds about 120 ZB of data, and storage grows every year.")
