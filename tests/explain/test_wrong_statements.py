@@ -182,6 +182,6 @@ def test_zb_is_zero_bubble_only_beside_pipeline_words():
 
 def test_a_zero_3_layout_names_its_data_parallel_axis_as_the_sharded_one():
     from service.configs.render import describe_layout
-    assert describe_layout({"dp_degree": 4, "zero_stage": 3}) == "DP 4 (FSDP, ZeRO-3)"
+    assert describe_layout({"dp_degree": 4, "zero_stage": 3}) == "DP 4 (FSDP/ZeRO-3)"
     assert describe_layout({"tp_degree": 2, "dp_degree": 8, "zero_stage": 1}) == "TP 2 · DP 8 · ZeRO-1"
     assert describe_layout({"zero_stage": 3}) == "FSDP (ZeRO-3)"
