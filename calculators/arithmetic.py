@@ -119,6 +119,9 @@ def _agreement(stated: float, computed: float, tolerance: float) -> tuple[float,
     return error, error <= tolerance
 
 
+_BYTES_UNIT = re.compile(r"\d\s*[kKMGTPE]?i?B\s*$")  # "2.8 TB", "350 GB", "80GiB"
+
+
 def unit_of(value: float) -> str:
     """How a bare result is written: whole numbers and large ones with separators (18,823), small ones to 4 digits."""
     return "count" if abs(value) >= 1000 or float(value).is_integer() else ""
@@ -128,13 +131,15 @@ def arithmetic(v: dict):
     """value = the written arithmetic; with a stated result, its relative error and whether it agrees."""
     expression = v["expression"]
     value = evaluate(expression)
-    steps = [step("arithmetic.evaluate", expression=str(expression).strip(), value=(value, unit_of(value)))]
+    # a result stated in bytes ("2.8 TB") is written in bytes, not as a bare "2.8T" that reads as a count
+    in_bytes = v["stated_result"] is not None and bool(_BYTES_UNIT.search(str(v["stated_result"])))
+    steps = [step("arithmetic.evaluate", expression=str(expression).strip(), value=(value, "bytes" if in_bytes else unit_of(value)))]
     outputs = {"value": value}
     if v["stated_result"] is not None:
         stated = _stated(v["stated_result"], "stated_result")
         error, ok = _agreement(stated, value, v["tolerance"])
         # a stated percentage is compared, and written, as one
-        unit = "fraction" if str(v["stated_result"]).strip().endswith("%") else unit_of(stated)
+        unit = "fraction" if str(v["stated_result"]).strip().endswith("%") else "bytes" if in_bytes else unit_of(stated)
         steps.append(step("arithmetic.compare", stated=(stated, unit), value=(value, unit), error=(error if math.isfinite(error) else 1.0, "fraction"),
                           verdict=word("word.consistent" if ok else "word.inconsistent")))
         outputs.update(stated_result=stated, relative_error=error if math.isfinite(error) else None, consistent=ok)

@@ -27,6 +27,7 @@ class Facts:
     by: dict = field(default_factory=dict)  # fact -> option names that set it
     unreadable: dict = field(default_factory=dict)  # fact -> "why" (unresolved variable, "auto")
     fills: set = field(default_factory=set)  # degree facts set to -1: "all remaining ranks"
+    filled_by: list = field(default_factory=list)  # the option names set to -1, in order
 
 
 def _number(value):
@@ -69,6 +70,7 @@ def read_facts(config: ParsedConfig) -> Facts:
                 continue
             if any(n == -1 for n in numbers):
                 facts.fills.add(fact)
+                facts.filled_by += [s.name for s, n in zip(settings, numbers) if n == -1]
             facts.values[fact] = math.prod(int(n) for n in numbers if n != -1)
         elif fact in COUNTS or fact == "per_device_batch":
             number = 1 if values[-1] is True else _number(values[-1])  # a switch such as torchrun's --standalone: one
@@ -93,6 +95,8 @@ def read_facts(config: ParsedConfig) -> Facts:
             facts.values[fact] = _truthy(values[-1])
         else:
             facts.values[fact] = values[-1]
+    filled = set(facts.filled_by)
+    facts.filled_by = list(dict.fromkeys(s.name for s in config.settings if s.name in filled))  # the text's order
     return facts
 
 
@@ -234,6 +238,12 @@ def layout(config: ParsedConfig, facts: Facts, world: int | None, lang: str = "e
     return out, notes
 
 
+def _filled(facts: Facts, fact: str) -> str:
+    """The options set to -1 (only those: the others of the same axis hold a number), named for a note."""
+    names = facts.filled_by or facts.by[fact]
+    return " / ".join(f"`{n}`" for n in names)
+
+
 def _data_parallel(config, facts, world, model_parallel, out, notes, m) -> None:
     v = facts.values
     shard, replicate = v.get("fsdp_degree"), v.get("dp_degree")
@@ -244,14 +254,14 @@ def _data_parallel(config, facts, world, model_parallel, out, notes, m) -> None:
         if fill_what and world:
             filled = max(1, world // product) if world % product == 0 else None
             if filled is None:
-                notes.append(m["fill_not_multiple"].format(options=" / ".join(f"`{n}`" for n in facts.by[fill_what]), world=world,
+                notes.append(m["fill_not_multiple"].format(options=_filled(facts, fill_what), world=world,
                                                                  product=product))
             elif fill_what == "fsdp_degree":
                 shard = (shard or 1) * filled
             else:
                 replicate = (replicate or 1) * filled
         elif fill_what:
-            notes.append(m["fill_unknown_world"].format(options=" / ".join(f"`{n}`" for n in facts.by[fill_what])))
+            notes.append(m["fill_unknown_world"].format(options=_filled(facts, fill_what)))
         if config.framework == "maxtext" and out.get("ep_degree", 1) > 1:
             pass  # MaxText's expert axis is its own mesh axis: it multiplies into the device count, not into data parallelism
         out["dp_degree"] = int((shard or 1) * (replicate or 1)) if not (fill_what and not world) else None

@@ -14,11 +14,13 @@ _DEGREES = (("tp_degree", "TP"), ("cp_degree", "CP"), ("pp_degree", "PP"), ("ep_
 def describe_layout(layout: dict, lang: str = "en") -> str:
     """'TP 8 · PP 16 · DP 4 · ZeRO-1 · micro-batch 1 · global batch 1536 · sequence 2048 · full recomputation · bf16'."""
     words = messages(lang)["config"]["layout_words"]
-    parts = [f"{label} {layout[key]}" for key, label in _DEGREES if layout.get(key) not in (None, 1)]
+    zero = layout.get("zero_stage")
+    # ZeRO-3 shards the data-parallel ranks themselves: "DP 4 (FSDP/ZeRO-3)" is one axis, not DP 4 beside an FSDP axis
+    parts = [f"{label} {layout[key]}" + (" (FSDP/ZeRO-3)" if key == "dp_degree" and zero == 3 else "")
+             for key, label in _DEGREES if layout.get(key) not in (None, 1)]
     if layout.get("virtual_stages", 1) not in (None, 1):
         parts.append(words["virtual"].format(n=layout["virtual_stages"]))
-    zero = layout.get("zero_stage")
-    if zero:
+    if zero and not (zero == 3 and layout.get("dp_degree") not in (None, 1)):
         parts.append("FSDP (ZeRO-3)" if zero == 3 else f"ZeRO-{zero}")
     for key in ("micro_batch", "global_batch", "seq_len"):
         if layout.get(key) is not None:

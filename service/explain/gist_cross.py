@@ -12,7 +12,7 @@ from typing import NamedTuple
 from calculators.resources import data_dir
 
 from service.explain import claims as claim_cues
-from service.explain import gist_values, restate
+from service.explain import gist_names, gist_values, restate
 from service.explain.document import Document
 from service.i18n import arabic
 from service.i18n.messages import join_names, messages
@@ -27,7 +27,9 @@ _EVERYDAY = {"gpu", "chip", "node", "accelerator", "training-run", "training-ste
 _NAME_CATEGORIES = {"model", "hardware", "framework", "organization", "software"}  # a name reads the same in both languages
 _SETUP = {"params", "active_params", "n_chips", "chips_per_node", "n_nodes", "tp_degree", "pp_degree", "dp_degree", "ep_degree",
           "cp_degree", "virtual_stages", "zero_stage", "seq_len", "global_batch_sequences", "global_batch_tokens",
-          "micro_batch", "microbatches", "moe_experts", "moe_top_k", "tokens"}
+          "micro_batch", "microbatches", "moe_experts", "moe_top_k", "tokens", "context_len"}
+_CONTEXT = re.compile(r"context|سياق|السياق", re.I)  # a length the sentence calls a context window, not the sequences trained on
+_NAMES_MFU = re.compile(r"MFU|FLOPs? utili[sz]ation|استغلال", re.I)
 _GLOSS_IN_NAME = re.compile(r"\s*\((?:[^()]*\s[^()]*)\)")  # "NVIDIA A100 Tensor Core GPU (Ampere generation)"
 
 
@@ -149,9 +151,9 @@ def read(doc: Document, index: int) -> Reading:
         what, defined = _defined(doc, start, end)
         subjects = [defined] if what else subjects
     recommends = role == "requirement" and bool(cue["recommend"].search(sentence))
-    because = [name for name in because if not any(_same_name(name, other) for other in subjects)]
-    subjects, setup = _said_once(subjects, setup)
-    _, setup = _said_once(because, setup)  # "ZeRO stage 3" is not said again beside a reason that names ZeRO-3
+    because = [name for name in because if not any(gist_names.same_name(name, other) for other in subjects)]
+    subjects, setup = gist_names.said_once(subjects, setup)
+    _, setup = gist_names.said_once(because, setup)  # "ZeRO stage 3" is not said again beside a reason that names ZeRO-3
     return Reading(index=index, role=role, why=bool(cue["why"].search(sentence)), subjects=subjects, measured=measured,
                    setup=setup, reference=reference, problem=problem, reason=bool(cue["cause"].search(sentence)),
                    because=because, change=change, dropped=dropped, left_because=left_because, what=what,
@@ -227,23 +229,6 @@ def _cause_clause(sentence: str, cue: dict) -> tuple[int, int, bool] | None:
     return last.end(), len(sentence), False
 
 
-def _said_once(subjects: list[str], setup: list[tuple[str, str]]) -> tuple[list[str], list[tuple[str, str]]]:
-    """Each thing named once: a subject a figure names more precisely ("H100s" beside "512 H100 GPUs") goes, and so
-    does a set-up figure that repeats a subject's name ("ZeRO stage 3" beside "ZeRO-3")."""
-    kept = [s for s in subjects if not (_tokens(s) and any(_tokens(s) <= _tokens(bare) for bare, _ in setup))]
-    named = set().union(*(_tokens(s) for s in kept)) if kept else set()
-    return kept, [(bare, tied) for bare, tied in setup if _CHIP_COUNT.search(bare) or not (_tokens(bare) & named)]
-
-
-def _tokens(text: str) -> set[str]:
-    """The Latin names in a phrase, lower case, without a plural s ("H100s" -> "h100")."""
-    return {re.sub(r"(?<=\w)s$", "", t.lower()) for t in _LATIN_NAME.findall(text)}
-
-
-_LATIN_NAME = re.compile(r"[A-Za-z][\w.-]*[A-Za-z0-9]")
-_CHIP_COUNT = re.compile(r"\d\s*(?:شريحة|شرائح|شريحتين|GPUs?|chips?|TPUs?)|(?:شريحة|شريحتين) ")
-
-
 _NEEDS_SUBJECT = {"description", "requirement", "cause", "topic"}  # frames that say nothing without a subject
 _VERB_AFTER = re.compile(r"\s+(?:\([^()]{1,40}\)\s+)?(?:[a-z]+ly\s+)?[a-z]{3,}(?<!s)s\b")  # "DP replicates", "FSDP (...) shards"
 
@@ -295,32 +280,18 @@ def _subjects(doc: Document, start: int, end: int, measured: bool, figures: bool
         name = _name(match, terms.get(match.entry["id"]), doc.lang)
         if not name or not gist_values.readable(name, doc.lang) or _QUOTE_MARKS.search(name):
             continue  # a gloss in quotes («مع التناثر») is the glossary's wording, not the sentence's subject
-        if doc.lang == "ar" and not arabic.ARABIC_LETTER.search(name) and _bare(name) not in _bare(doc.text):
+        if doc.lang == "ar" and not arabic.ARABIC_LETTER.search(name) and gist_names.bare(name) not in gist_names.bare(doc.text):
             continue  # a Latin name the English text never writes ("ZB-V" for "V-shape schedule") is another thing's
         # One everyday English word ("experts from IDRIS", "the node") may not be the field's sense of it: it names
         # the subject only when nothing else does.
         plain_word = match.found_as.isalpha() and match.found_as.islower() and match.entry.get("category") not in _NAME_CATEGORIES
         names = everyday if match.entry["id"] in _EVERYDAY or plain_word else own
-        if not any(_same_name(name, other) for other in own + everyday):
+        if not any(gist_names.same_name(name, other) for other in own + everyday):
             names.append(name)
-    own.sort(key=lambda name: not _LATIN_NAME.match(name))  # names (models, chips, frameworks) before concepts
+    own.sort(key=lambda name: not gist_names.LATIN_NAME.match(name))  # names (models, chips, frameworks) before concepts
     return own[:MAX_SUBJECTS], everyday[:MAX_SUBJECTS]
 
 
-def _bare(text: str) -> str:
-    """Lower case without hyphens, underscores and spaces: "ZB_V" and "ZB-V" are one name."""
-    return re.sub(r"[-_\s]", "", text.lower())
-
-
-def _same_name(a: str, b: str) -> bool:
-    """Two names of one thing: one inside the other ("H100", "NVIDIA H100"), or the same acronym ("... (FSDP)")."""
-    if set(_ACRONYM.findall(a)) & set(_ACRONYM.findall(b)):
-        return True
-    a, b = a.lower(), b.lower()
-    return a in b or b in a
-
-
-_ACRONYM = re.compile(r"\b[A-Z][A-Z0-9]{2,}\b")
 _URL = re.compile(r"https?://\S+")
 # Terms that name what a figure measures: with the figure read out, naming them again says it twice.
 _MEASURE_TERMS = {"model-flops-utilization", "hardware-flops-utilization", "teraflops", "flop-per-second",
@@ -375,6 +346,8 @@ def _figure_phrases(doc: Document, start: int, end: int, cue: dict, sentence_end
                 setup.append((of.format(nodes=nodes[0], chips=chips[0]), of.format(nodes=nodes[1], chips=chips[0])))
                 skip = i + 1
                 continue
+        if fig.quantity == "seq_len" and _CONTEXT.search(sentence):
+            fig = fig._replace(quantity="context_len")  # "a context window of up to 10M tokens"
         if fig.quantity in _SETUP:
             phrase = gist_values.setup_phrase(fig, doc.lang, sentence)
             other = gist_values.setup_phrase(partner, doc.lang, sentence) if kind == "change" else None
@@ -386,6 +359,8 @@ def _figure_phrases(doc: Document, start: int, end: int, cue: dict, sentence_end
             if phrase and phrase not in setup:
                 setup.append(phrase)
             continue
+        if fig.quantity == "mfu" and not _NAMES_MFU.search(sentence):
+            fig = fig._replace(quantity="share_of_peak")  # "50% of peak" the text does not call MFU (it may count recomputation)
         label = _label(doc, fig, start) if kind == "change" else ""  # "backward time improved from 900 to 670 ms"
         phrase = gist_values.measure_phrase(fig, partner if kind else None, kind, doc.lang, _direction(sentence, cue), label)
         labels += [label] if label and phrase else []
@@ -452,8 +427,8 @@ def _render(doc: Document, reading: Reading) -> str:
         text = frames["change"].format(change=reading.change)
         if reading.dropped:
             text = frames["change_drop"].format(dropped=join_names(reading.dropped, doc.lang), change=reading.change)
-        named = [s for s in reading.subjects if _LATIN_NAME.match(s) and not any(_same_name(s, d) for d in reading.dropped)
-                 and not any(t in _tokens(reading.change) for t in _tokens(s))]
+        named = [s for s in reading.subjects if gist_names.LATIN_NAME.match(s) and not any(gist_names.same_name(s, d) for d in reading.dropped)
+                 and not any(t in gist_names.tokens(reading.change) for t in gist_names.tokens(s))]
         text += words["for_subjects"].format(subjects=join_names(named, doc.lang)) if named else ""
         if reading.problem:  # a problem the change is not said to leave behind keeps the problem frame
             text += words["left_because"].format(problem=words["problems"][reading.problem])

@@ -12,7 +12,7 @@ from service.i18n import arabic, arabic_numbers
 from service.i18n.messages import messages
 
 MAX_CHIPS = 1e6  # more chips than any training job has used: the figure was misread
-_PERCENT = {"percent", "mfu", "hfu", "fraction", "percent_change", "memory_fraction_of_hbm", "utilization", "bubble_fraction"}
+_PERCENT = {"percent", "mfu", "share_of_peak", "hfu", "fraction", "percent_change", "memory_fraction_of_hbm", "utilization", "bubble_fraction"}
 _TIME = {"time_s", "step_time_s", "latency_s", "doubling_time_s"}
 
 

@@ -140,6 +140,7 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
         if "_" in name or ":" in expansion or len(expansion.split()) > MAX_INLINE_WORDS or name.lower() in expansion.lower():
             continue  # an identifier (ZB_2P, SHARD_GRAD_OP) or a long gloss: the terms section explains it
         if _in_spans(protected, match.start) or _attached(text, match.start, match.end) or _after_number(text, match.start) \
+                or _unit_of_number(text, match.start, name) \
                 or _glossed_after(text, match.end) or (lang != "en" and _head_said_before(text, match.start, expansion)):
             continue
         seen.add(match.entry["id"])
@@ -249,6 +250,11 @@ def _attached(text: str, start: int, end: int) -> bool:
 def _after_number(text: str, start: int) -> bool:
     """Whether a number comes just before: the term is then a unit ("400 Gb/s")."""
     return bool(re.search(r"\d\s?$", text[max(0, start - 3):start]))
+
+
+def _unit_of_number(text: str, start: int, name: str) -> bool:
+    """Whether a rate ("TFLOP/s/GPU") follows a number with a word or two between ("996 calibrated TFLOP/s/GPU"): a unit."""
+    return "/" in name and bool(re.search(r"\d[\d.,]*\s+(?:[A-Za-z][\w-]*\s+){1,2}$", text[max(0, start - 40):start]))
 
 
 def _glossed_after(text: str, end: int) -> bool:

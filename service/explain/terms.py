@@ -296,10 +296,11 @@ def _own_name(entry: dict, lang: str) -> str:
 
 def _warning(entry: dict, phrase: str, en: str, correction: str, lang: str) -> str:
     """The correction as a warning line, in the answer's language (acronyms and names stay as written)."""
+    # The text's wording is said not to fit the sense meant here, nothing more: who or what produced it is not known.
     if lang == "ar":
-        return f"«{phrase}» في النص ترجمة آلية للمصطلح {entry['term']} ({_own_name(entry, 'ar') or en})؛ {correction}"
+        return f"«{phrase}» في النص لا تناسب معنى المصطلح {entry['term']} ({_own_name(entry, 'ar') or en}) هنا؛ {correction}"
     correction = correction[:1].lower() + correction[1:] if correction[1:2].islower() else correction  # after ';'
-    return f"'{entry['term']}': the source's rendering “{phrase}” (“{en}”) is wrong; {correction}"
+    return f"'{entry['term']}': the source's wording “{phrase}” does not fit the sense meant here (“{en}”); {correction}"
 
 
 def mistranslations(text: str, matches: list[glossary.Match], lang: str) -> list[dict]:

@@ -103,7 +103,7 @@ def test_a_step_log_line():
 def test_a_label_after_a_value_names_the_next_value():
     # "tps: 2,310  mfu: 41.07%": the "mfu" label belongs to 41.07%, never to 2,310 (an MFU of 231,000%)
     text = "memory: 61.20GiB(64.42%)  tps: 2,310  mfu: 41.07%"
-    assert got(text, "tokens_per_s") == [2310]
+    assert got(text, "tokens_per_s_per_chip") == [2310]  # torchtitan's tps beside one device's memory share: per device
     assert got(text, "mfu") == [0.4107]
     assert close(got(text, "memory_bytes_per_chip"), [61.20 * 2**30])
     assert got(text, "memory_fraction_of_hbm") == [0.6442]
@@ -300,7 +300,7 @@ def test_numbers_far_apart_in_size_do_not_share_a_unit():
 
 def test_a_torchtitan_style_log_line():
     text = "[rank0]: step: 50  loss: 7.2041  memory: 45.93GiB(48.35%)  tps: 6,113  tflops: 354.02  mfu: 35.80%"
-    assert got(text, "tokens_per_s") == [6113]  # "tflops:" labels the next value, it is not the unit of 6,113
+    assert got(text, "tokens_per_s_per_chip") == [6113]  # "tflops:" labels the next value; tps is per device (354e12 / 6113 = 58 GFLOP per token, an 8B model)
     assert got(text, "flop_per_s_per_chip") == [354.02e12]  # measured in a log line, not a peak
     assert got(text, "peak_flop_per_s") == []
     assert got(text, "mfu") == [0.358]

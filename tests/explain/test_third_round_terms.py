@@ -72,7 +72,7 @@ def test_new_terms_found_as_threads_write_them(text, term_id, found_as):
     ("يوفر الحاسوب 1.7 إكسافلوب", "flop-per-second"),
     ("يحتوي النموذج على 17 مليار معلمة نشطة", "active-parameters"),
     ("للنموذج سعة سياقية تصل إلى مليون رمز", "context-length"),
-    ("يستند هذا التوجه إلى فرضية القياس", "scaling-laws"),
+    ("يستند هذا التوجه إلى فرضية القياس", "scaling-hypothesis"),  # the hypothesis, not the measured laws (round 3)
     ("وتضم المنشأة أنظمة تبريد سائلة للخوادم", "liquid-cooling"),
     ("يستغرق بناء مركز بيانات نموذجي سنوات", "data-center"),
     ("بلغت تكلفة تدريب جيميني عشرات الملايين", "gemini"),

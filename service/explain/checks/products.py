@@ -5,6 +5,8 @@ peak and time imply. Figures from other sentences are used only when the text gi
 import re
 
 from calculators import catalog
+from calculators.arithmetic import evaluate
+from calculators.errors import CalculatorInputError
 
 from service.explain import restate
 from service.explain.checks import names, verdicts
@@ -32,9 +34,20 @@ def _arith(doc: Document, expression: str, quote: str, stated, approx: bool = Fa
     inputs.values["expression"], inputs.sources["expression"] = expression, {"source": "text", "quote": quote}
     if stated is not None:
         share = rule["whole_numbers"]["share"] if exact else rule["written_arithmetic"]["approx_share" if approx else "share"]
-        inputs.values.update(stated_result=stated.value, tolerance=max(share, 1e-9))
+        inputs.values.update(stated_result=_as_stated(stated), tolerance=max(share, 1e-9))
         inputs.sources.update(stated_result={"source": "text", "quote": stated.quote}, tolerance={"source": "derived", "from": stated.quote})
     return run(doc, "arithmetic", inputs)
+
+
+def _as_stated(stated):
+    """A size in bytes as the text writes it ("2.8 TB", so the working shows bytes), else the stated value."""
+    if stated.quantity in ("bytes_total", "bytes", "weights_bytes", "size_bytes"):
+        try:
+            if abs(evaluate(stated.quote) - stated.value) <= 1e-9 * abs(stated.value):
+                return stated.quote
+        except CalculatorInputError:
+            pass
+    return stated.value
 
 
 def _verdict(doc: Document, index: int, stated, quantity: str) -> Result:

@@ -1,9 +1,11 @@
 """Training-time checks: arithmetic the text writes for a run's duration, and chip-hours or days stated for its tokens."""
 
+import re
+
 from service.explain import restate
 from service.explain.checks import verdicts
 from service.explain.checks.core import (Inputs, Result, chip_inputs, compare, figure, impossible, model_inputs, n_chips,
-                                         needs_more, params_missing, run, written)
+                                         needs_more, params_missing, run, unique, written)
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
@@ -33,6 +35,16 @@ def computation(doc: Document, claim: Claim) -> Result | None:
     return Result([index], "explained", messages(doc.lang)["verdicts"]["computed"].format(computed=restate.value("time_s", time_s)))
 
 
+# words that name a phase of a run: where one appears, a token count of another sentence may be another phase's
+_PHASE = re.compile(r"\bphase|\bstage\b|long[- ]context|anneal|pre-?train|fine-?tun|warm-?up|post-?train|continued|مرحلة|المرحلة", re.I)
+
+
+def _one_run(doc: Document, claim: Claim):
+    """The text's token count when it states one value and names no phase (a spec list of one run), else None."""
+    tokens = unique(doc, claim, "tokens")
+    return None if tokens is None or _PHASE.search(doc.text) else tokens
+
+
 def training_time(doc: Document, claim: Claim) -> Result | None:
     """GPU-hours or days the text states for a training run, from its tokens and model (and chips, MFU)."""
     stated = next((f for f in claim.figures if f.quantity in ("chip_hours", "time_s", "chip_days")), None)
@@ -43,6 +55,8 @@ def training_time(doc: Document, claim: Claim) -> Result | None:
         elsewhere = figure(doc, claim, "tokens")
         if elsewhere is None:
             return None
+        tokens = _one_run(doc, claim)
+    if tokens is None:
         # a token count from another sentence may be another phase's (pre-training vs annealing): not combined
         return Result([], "needs_more", messages(doc.lang)["verdicts"]["phases"].format(hours=stated.quote, tokens=elsewhere.quote))
     inputs = Inputs(doc.lang)
@@ -67,6 +81,11 @@ def training_time(doc: Document, claim: Claim) -> Result | None:
         return needs_more(doc, [q for q, ok in (("n_chips", "n_chips" in inputs.values), ("mfu", mfu is not None),
                                                 ("peak_flop_per_s", "chip" in inputs.values or "peak_flop_per_s" in inputs.values)) if not ok])
     inputs.text("mfu", mfu)
+    count = figure(doc, claim, "n_chips", "n_ranks")
+    if "peak_flop_per_s" not in inputs.values and getattr(count, "chip", None):
+        # "2,048 A100 GPUs": the chip the count names is the run's, not another chip the text mentions
+        inputs.values["chip"] = count.chip
+        inputs.sources["chip"] = {"source": "text", "quote": count.quote}
     index = run(doc, "training_time", inputs)
     if index is None:
         return Result()

@@ -14,6 +14,8 @@ _LEADS_TO = re.compile(r"(?:[ \t]+(?:size|length|len|window|count|degree|rate|di
 # another "label: value" field on the line: a training log, whose rates are measured, not peaks
 _LOG_FIELD = re.compile(r"(?:^|\s{2}|[|,]\s*)[A-Za-z_/]+\s*:\s*~?\d|[^\n]*?(?:\s{2,}|[|,]\s*)[A-Za-z_/]+\s*[:=]\s*~?\d")
 
+_MEMORY_SHARE = re.compile(r"mem(?:ory)?\s*:\s*[\d.]+\s*[GM]i?B\s*\(\s*[\d.]+%", re.I)  # one device's memory, with its share of HBM
+
 
 class _Reader(_Units, _Relations, _Tables):
     """The state of one read: the text, protected spans, tokens, and the figures found so far."""
@@ -367,7 +369,9 @@ class _Reader(_Units, _Relations, _Tables):
             peak = named_peak or not (m.group("fchip") or log_line)
             return _Fig(start, end, "peak_flop_per_s" if peak else "flop_per_s_per_chip", raw * scale, unit=m.group("u"),
                         raw=raw, scale=scale, generic=False)
-        quantity = "tokens_per_s_per_chip" if m.group("chip") or m.group("tgs") else "tokens_per_s"
+        # torchtitan's step log "memory: 82.46GiB(86.80%)  tps: 100  mfu: 26.52%" counts one device's tokens per second
+        per_device_log = m.group("u").lower() == "tps" and _MEMORY_SHARE.search(self.norm, self.line_start(m.start()), m.start())
+        quantity = "tokens_per_s_per_chip" if m.group("chip") or m.group("tgs") or per_device_log else "tokens_per_s"
         return _Fig(start, end, quantity, raw, unit=m.group("u"), raw=raw, generic=False)
 
     def expressions(self) -> None:
