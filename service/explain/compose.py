@@ -12,7 +12,7 @@ from service.explain import followup, gist as gist_module, glossary, pattern_cac
 from service.explain.definitions import brief_definition
 from service.explain.document import Document
 from service.explain.pipeline import analyse
-from service.explain.salience import is_everyday, listed_terms, salient_terms  # noqa: F401  (salient_terms re-exported)
+from service.explain.salience import central_count, is_everyday, listed_terms, salient_terms  # noqa: F401  (salient_terms re-exported)
 from service.explain.terms import read_terms
 from service.i18n import arabic, arabic_style
 from service.i18n.messages import join_names, messages
@@ -30,11 +30,13 @@ LEVELS = (
     {"steps": 2, "terms": "fit", "claims": 8, "reasons": 2},
     {"steps": 0, "terms": "fit", "claims": 6, "reasons": 1, "sized_only": True},
     {"steps": 0, "terms": "fit", "claims": 4, "reasons": 1, "sized_only": True},
-    {"steps": 0, "terms": None, "claims": 3, "reasons": 1, "sized_only": True},
+    {"steps": 0, "terms": "fit", "claims": 3, "reasons": 1, "sized_only": True},  # the central terms stay (TERMS_KEPT)
 )
 SHORT_DEFINITION_WORDS = 16
+FIT_DEFINITION_WORDS = 12  # a "fit" definition longer than this is cut to its first clause, so more terms fit
 MIN_FITTED_TERMS = 1  # a "fit" level with no room for even one defined term gives way to a shorter level
 TERMS_FLOOR = 80  # words the central terms keep at a "fit" level even past the budget: explaining the terms is the job
+TERMS_KEPT = 3  # the most central terms (named by the gist's or reasons' sentences or the claims) a "fit" list always keeps
 
 
 def explain_offline(text: str, lang: str | None = None, context: str = "") -> dict:
@@ -149,7 +151,8 @@ def compose(doc: Document, is_followup: bool = False, links: list | None = None,
             # its final form counts against the budget (Arabic words for "7B", brackets); a level far over it is not worth it
             markdown = arabic_style.polish(markdown, keep)
             if level["terms"] == "fit":  # the room was counted before the final form: the last items give way
-                markdown = arabic_style.within(markdown, limit + TERMS_FLOOR, messages(doc.lang)["headings"]["terms"])
+                markdown = arabic_style.within(markdown, limit + TERMS_FLOOR, messages(doc.lang)["headings"]["terms"],
+                                               keep=TERMS_KEPT)
         if len(markdown.split()) <= limit + (TERMS_FLOOR if level["terms"] == "fit" else 0):
             break
     return markdown
@@ -488,19 +491,20 @@ def _terms_section(doc: Document, detail: str, central: set[int] | None = None, 
     words of the field (data/generic_terms.json) come last, in their brief form, and shorter levels leave them out."""
     m = messages(doc.lang)
     terms = listed_terms(doc, central)
+    kept = max(MIN_FITTED_TERMS, min(TERMS_KEPT, central_count(doc, central)))
     if detail in ("fit", "short"):  # a tight budget spends no words on what the reader already knows
-        terms = [t for t in terms if not is_everyday(t)] or terms[:1]
+        terms = [t for n, t in enumerate(terms) if not is_everyday(t) or n < kept] or terms[:1]
     lines = []
     for term in terms:
         name, expansion = _display(term, doc.lang)
         definition = _first_sentence(term["definition"])
         if detail in ("fit", "short") or is_everyday(term):  # the first clause: details of no use here go
-            definition = brief_definition(definition)
+            definition = brief_definition(definition, FIT_DEFINITION_WORDS if detail == "fit" else None)
         if term.get("defined_in_text"):
             definition = m["defined_in_text"].format(meaning=term["defined_in_text"]) + " " + definition
         template = m["term_line"] if expansion and expansion.lower() != name.lower() else m["term_line_plain"]
         line = template.format(term=name, expansion=expansion, definition=definition)
-        if detail == "fit" and room is not None and len(lines) >= MIN_FITTED_TERMS \
+        if detail == "fit" and room is not None and len(lines) >= kept \
                 and len(" ".join(lines + [line]).split()) > room:
             break  # fewer terms, each still defined, rather than bare names
         lines.append(line)

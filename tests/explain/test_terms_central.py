@@ -1,0 +1,52 @@
+"""The terms that carry a passage's point come first and survive a tight budget; "fit" definitions are one clause."""
+
+import re
+
+from service.explain import compose
+from service.explain.compose import explain_offline
+from service.explain.definitions import brief_definition
+from service.explain.pipeline import analyse
+from service.explain.salience import salient_terms
+
+# Written for these tests: result rows labelled by schedule, units repeated in every row, the point in a note.
+ROWS = ("Results on 64 GPUs:\n"
+        "\"1F1B\": memory: 70.1GiB tps: 90 mfu: 30.2%\n"
+        "\"GPipe\": memory: 79.5GiB tps: 88 mfu: 29.8%\n"
+        "\"ZB-H1\": memory: 71.0GiB tps: 97 mfu: 32.5%\n")
+# A long post whose point (last sentence) names a term mentioned once, after many repeated everyday ones.
+LONG = " ".join(["The GPUs ran the job for a week and the GPUs stayed busy with tokens, throughput and bandwidth."] * 12) + \
+    " Our conclusion is that the all-to-all of expert parallelism, not the pipeline bubble, limits MFU here."
+
+
+def _shown(markdown: str) -> list[str]:
+    section = markdown.split("## The terms", 1)[1]
+    return re.findall(r"^- \*\*(.+?)\*\*", section, flags=re.M)
+
+
+def test_a_result_rows_label_outranks_the_units_every_row_repeats():
+    doc = analyse(ROWS, "en")
+    order = [t["id"] for t in salient_terms(doc)]
+    assert order.index("one-forward-one-backward") < order.index("gibibyte"), order
+    assert order.index("one-forward-one-backward") < order.index("model-flops-utilization"), order
+
+
+def test_the_point_sentences_terms_are_listed_first_and_kept_within_the_budget():
+    answer = explain_offline(LONG, "en")
+    shown = _shown(answer["explanation"])
+    point = {"all-to-all", "EP", "pipeline bubble", "MFU"}
+    assert len(point & set(shown)) >= compose.TERMS_KEPT, shown
+    assert set(shown[:compose.TERMS_KEPT]) <= point, shown  # before the everyday words repeated twelve times
+
+
+def test_the_shortest_level_still_lists_the_central_terms():
+    assert all(level["terms"] for level in compose.LEVELS)
+
+
+def test_a_fit_definition_is_its_first_clause():
+    sentence = ("A family of pipeline schedules that split each backward pass into two parts, computing the input "
+                "gradient first and the weight gradient later to fill the idle time.")
+    assert brief_definition(sentence, compose.FIT_DEFINITION_WORDS) == \
+        "A family of pipeline schedules that split each backward pass into two parts."
+    assert brief_definition(sentence) == sentence  # the roomier forms keep it whole
+    heading = "How Google Cloud names a slice: the chip generation and then the number of TensorCores it holds."
+    assert brief_definition(heading, compose.FIT_DEFINITION_WORDS) == heading  # a heading is no definition
