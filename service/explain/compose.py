@@ -556,6 +556,10 @@ def _display(term: dict, lang: str) -> tuple[str, str]:
     if term.get("category") == "option":  # a flag keeps its own spelling; what it belongs to is the expansion
         return name, expansion
     found = term.get("found_as") or ""
+    if _spelled_out(found, name):  # the text wrote the words ("microbatch size"), not the abbreviation: no MBS added
+        if lang == "ar" and expansion and arabic.ARABIC_LETTER.search(expansion):
+            return re.sub(r"\s*\([^)]*\)", "", expansion).strip() or expansion, ""
+        return found, ""
     if found and _by_pattern(term["id"], found):  # "TPU v3-256" read by the slice-name notation: shown as the text wrote it
         return found, expansion
     plural = found.lower().rstrip("s") == name.lower().rstrip("s")
@@ -570,6 +574,13 @@ def _display(term: dict, lang: str) -> tuple[str, str]:
         expansion = expansion[len(name) + 2:-1]
     expansion = re.sub(rf"\s*\({re.escape(name)}\)$", "", expansion)  # "وحدة معالجة الموترات (TPU)" beside **TPU**
     return name, expansion
+
+
+def _spelled_out(found: str, name: str) -> bool:
+    """Whether the text wrote an abbreviation's words ("device memory", "microbatch size") rather than it (VRAM, MBS):
+    the list then names what the text said (blind readers, issue 18: terms not in the text were listed)."""
+    return bool(found) and not arabic.ARABIC_LETTER.search(found) and _is_acronym(name) and not _is_acronym(found) \
+        and len(re.split(r"[\s_-]+", found.strip())) >= 2 and name.lower() not in found.lower()
 
 
 def _by_pattern(term_id: str, found: str) -> bool:

@@ -33,7 +33,7 @@ def test_a_result_rows_label_outranks_the_units_every_row_repeats():
 def test_the_point_sentences_terms_are_listed_first_and_kept_within_the_budget():
     answer = explain_offline(LONG, "en")
     shown = _shown(answer["explanation"])
-    point = {"all-to-all", "EP", "pipeline bubble", "MFU"}
+    point = {"all-to-all", "expert parallelism", "pipeline bubble", "MFU"}
     assert len(point & set(shown)) >= compose.TERMS_KEPT, shown
     assert set(shown[:compose.TERMS_KEPT]) <= point, shown  # before the everyday words repeated twelve times
 
@@ -50,3 +50,15 @@ def test_a_fit_definition_is_its_first_clause():
     assert brief_definition(sentence) == sentence  # the roomier forms keep it whole
     heading = "How Google Cloud names a slice: the chip generation and then the number of TensorCores it holds."
     assert brief_definition(heading, compose.FIT_DEFINITION_WORDS) == heading  # a heading is no definition
+
+
+def test_a_term_is_shown_as_the_text_wrote_it_not_as_an_abbreviation_it_never_used():
+    text = "Activation memory grows with the microbatch size, so the device memory runs out before the weights do."
+    for lang, absent in (("en", ("MBS", "VRAM")), ("ar", ("MBS", "VRAM"))):
+        markdown = explain_offline(text, lang)["explanation"]
+        heading = "## " + ("The terms" if lang == "en" else "المصطلحات")
+        section = markdown.split(heading, 1)[1]
+        names = re.findall(r"^- \*\*(.+?)\*\*(?: \((.*?)\))?:", section, flags=re.M)
+        assert names and not any(word in name + " " + expansion for name, expansion in names for word in absent), names
+    assert "microbatch size" in [n for n, _ in re.findall(r"^- \*\*(.+?)\*\*(?: \((.*?)\))?:",
+                                                            explain_offline(text, "en")["explanation"], flags=re.M)]
