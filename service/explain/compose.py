@@ -1,14 +1,13 @@
 """Stage 5, the offline composer: the gist, the claims with their checks, the terms, the corrections; no network."""
 
 import math
-import re
 from functools import lru_cache
 
 from calculators import catalog
 from calculators import working as calculator_working
 
 from service import configs
-from service.explain import followup, gist as gist_module, glossary, pattern_cache, reasons, restate
+from service.explain import followup, gist as gist_module, pattern_cache, reasons, restate, term_display
 from service.explain.definitions import brief_definition
 from service.explain.document import Document
 from service.explain.pipeline import analyse
@@ -496,7 +495,7 @@ def _terms_section(doc: Document, detail: str, central: set[int] | None = None, 
         terms = [t for n, t in enumerate(terms) if not is_everyday(t) or n < kept] or terms[:1]
     lines = []
     for term in terms:
-        name, expansion = _display(term, doc.lang)
+        name, expansion = term_display.display(term, doc.lang)
         definition = _first_sentence(term["definition"])
         if detail in ("fit", "short") or is_everyday(term):  # the first clause: details of no use here go
             definition = brief_definition(definition, FIT_DEFINITION_WORDS if detail == "fit" else None)
@@ -548,52 +547,3 @@ def _first_sentence(text: str) -> str:
 
 _ABBREVIATIONS = ("e.g.", "i.e.", "vs.", "etc.", "et al.", "approx.", "cf.", "Fig.", "No.")
 FIRST_SENTENCE_MIN_WORDS = 5  # a shorter first sentence is a label ("Standard single-precision floating point."): the next one comes too
-
-
-def _display(term: dict, lang: str) -> tuple[str, str]:
-    """The name to show in bold and its expansion, without repeating one inside the other."""
-    name, expansion = term["term"], term["expansion"] or ""
-    if term.get("category") == "option":  # a flag keeps its own spelling; what it belongs to is the expansion
-        return name, expansion
-    found = term.get("found_as") or ""
-    if _spelled_out(found, name):  # the text wrote the words ("microbatch size"), not the abbreviation: no MBS added
-        if lang == "ar" and expansion and arabic.ARABIC_LETTER.search(expansion):
-            return re.sub(r"\s*\([^)]*\)", "", expansion).strip() or expansion, ""
-        return found, ""
-    if found and _by_pattern(term["id"], found):  # "TPU v3-256" read by the slice-name notation: shown as the text wrote it
-        return found, expansion
-    plural = found.lower().rstrip("s") == name.lower().rstrip("s")
-    if found and not arabic.ARABIC_LETTER.search(found) and _is_acronym(found) and not plural:
-        expansion = expansion.replace(f" ({found})", "")
-        # "DSV3" shows its entry's name; a sibling code ("ZB-H2" under the ZB-H1 entry) keeps the expansion naming both
-        sibling = _is_acronym(term["term"]) and term["term"].lower() != found.lower()
-        name, expansion = found, (term["term"] if found in expansion and lang == "en" and not sibling else expansion)
-    if lang == "ar" and not _is_acronym(name):
-        name, expansion = expansion, term["term"]
-    if expansion.lower().startswith(name.lower() + " (") and expansion.endswith(")"):
-        expansion = expansion[len(name) + 2:-1]
-    expansion = re.sub(rf"\s*\({re.escape(name)}\)$", "", expansion)  # "وحدة معالجة الموترات (TPU)" beside **TPU**
-    return name, expansion
-
-
-def _spelled_out(found: str, name: str) -> bool:
-    """Whether the text wrote an abbreviation's words ("device memory", "microbatch size") rather than it (VRAM, MBS):
-    the list then names what the text said (blind readers, issue 18: terms not in the text were listed)."""
-    return bool(found) and not arabic.ARABIC_LETTER.search(found) and _is_acronym(name) and not _is_acronym(found) \
-        and len(re.split(r"[\s_-]+", found.strip())) >= 2 and name.lower() not in found.lower()
-
-
-def _by_pattern(term_id: str, found: str) -> bool:
-    """Whether `found` is one member of a notation family other than the entry's own name ("TPU v3-256" under the
-    slice-name entry "TPU v4-8", an example the text never wrote)."""
-    entry = glossary.load().by_id.get(term_id) or {}
-    term = entry.get("term") or ""
-    if not (re.search(r"\d", found) and re.search(r"\d", term)) or found.lower() in term.lower() or term.lower() in found.lower():
-        return False  # a code family only; "H100 SXM" for "H100": the entry's name still says what the text wrote
-    members = [re.compile(p["re"]) for p in entry.get("patterns") or [] if p.get("re")]
-    return any(m.fullmatch(term) for m in members) and any(m.fullmatch(found) for m in members)
-
-
-def _is_acronym(name: str) -> bool:
-    letters = [c for c in name if c.isalpha()]
-    return bool(letters) and sum(c.isupper() for c in letters) >= max(2, len(letters) - 1) and " " not in name

@@ -63,4 +63,5 @@ _CLAUSE_END = pattern_cache.lazy(r"\s*[;؛:]\s|\s[—–]\s|,\s(?:which|because|
 # In the tightest form ("fit") an example, a consequence or a participle clause after a comma ends the clause too:
 # "A family of schedules that split each backward pass in two, computing ..." keeps what the term is, not how.
 _FIT_CLAUSE_END = pattern_cache.lazy(r"\s*[;؛:]\s|\s[—–]\s|,\s(?:which|because|as in|for example|e\.g\.|such as|so that|so|"
-                                     r"and then|then|while|whereas|[a-z]+ing)\s|،\s(?:وهذا|وهو ما|وهي ما|مثل|مثلا|أي)\s")
+                                     r"and then|then|while|whereas|[a-z]+ing)\s|،\s(?:وهذا|وهو ما|وهي ما|مثل|مثلا|أي|كأن|كما)\s"
+                                     r"|،\s(?=[وف]?[تين][\u0621-\u064A]{2,})")  # an Arabic comma before a verb ("، وتنتقل", "، تكبر")

@@ -16,7 +16,7 @@ def salient_terms(doc, central: set[int] | None = None) -> list[dict]:
 def central_count(doc, central: set[int] | None = None) -> int:
     """How many of the listed terms the gist's or reasons' sentences, the claims or a row's label name."""
     rank = _rank_key(doc, central)
-    return sum(1 for t in listed_terms(doc, central) if rank(t)[0] < 2)
+    return sum(1 for t in listed_terms(doc, central) if rank(t)[0] < 1.5)
 
 
 def _rank_key(doc, central: set[int] | None):
@@ -38,7 +38,18 @@ def _rank_key(doc, central: set[int] | None):
         if _is_row_label(doc.text, start):  # what a row reports is about its label, not its units
             labels.add(term_id)
     order = {t["id"]: n for n, t in enumerate(doc.terms)}
-    return lambda t: (tier.get(t["id"], 2), t["id"] not in labels, -min(counts.get(t["id"], 0), 3), order[t["id"]])
+    # A model's or a company's name comes after the central ideas: the restatement already names it as written, while
+    # "MFU" or "all-forward-all-backward" is what the reader cannot look up in the sentence itself.
+    return lambda t: (_tier(tier.get(t["id"], 2), t.get("category") in NAME_CATEGORIES), t["id"] not in labels,
+                      -min(counts.get(t["id"], 0), 3), order[t["id"]])
+
+
+def _tier(tier: int, is_name: bool) -> float:
+    """A central name ranks after the central ideas, before the terms that are not central."""
+    return max(tier, 1) + 0.5 if is_name and tier < 2 else tier
+
+
+NAME_CATEGORIES = frozenset({"model", "organisation", "organization"})
 
 
 def _is_row_label(text: str, start: int) -> bool:
@@ -47,8 +58,9 @@ def _is_row_label(text: str, start: int) -> bool:
     line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", start)
     line = text[start:line_end if line_end >= 0 else len(text)]
-    label, colon, _ = line.partition(":")
-    return bool(colon) and not text[line_start:start].strip(" \t-*•|\"'`") and len(label.split()) <= 4
+    label, colon, rest = line.partition(":")
+    return bool(colon) and not text[line_start:start].strip(" \t-*•|\"'`") and len(label.split()) <= 4 \
+        and any(c.isdigit() for c in rest)
 
 
 # How many terms the section lists: a few plus one per this many words of the passage, within these bounds (a

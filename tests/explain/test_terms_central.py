@@ -62,3 +62,27 @@ def test_a_term_is_shown_as_the_text_wrote_it_not_as_an_abbreviation_it_never_us
         assert names and not any(word in name + " " + expansion for name, expansion in names for word in absent), names
     assert "microbatch size" in [n for n, _ in re.findall(r"^- \*\*(.+?)\*\*(?: \((.*?)\))?:",
                                                             explain_offline(text, "en")["explanation"], flags=re.M)]
+
+
+def test_an_arabic_fit_definition_ends_at_the_comma_before_a_verb():
+    sentence = ("تقسم طبقات النموذج إلى مجموعات متتالية توضع كل منها على شرائح مختلفة، وتنتقل التنشيطات من مرحلة إلى "
+                "التي تليها كما في خط التجميع.")
+    assert brief_definition(sentence, compose.FIT_DEFINITION_WORDS) == \
+        "تقسم طبقات النموذج إلى مجموعات متتالية توضع كل منها على شرائح مختلفة."
+    listing = "يحفظ كل جهاز نسخة كاملة من الأوزان، والتدرجات، وحالات المحسن، ويحدثها بعد كل خطوة من خطوات التدريب."
+    assert brief_definition(listing, compose.FIT_DEFINITION_WORDS).startswith("يحفظ كل جهاز نسخة كاملة من الأوزان، والتدرجات")
+
+
+def test_a_name_is_shown_once_not_again_as_its_expansion():
+    from service.explain.term_display import display
+    term = {"id": "x", "term": "K2", "expansion": "Kimi K2 (نموذج Moonshot AI)", "found_as": "K2"}
+    name, expansion = display(term, "ar")
+    assert expansion == "" or expansion.lower() not in name.lower(), (name, expansion)
+
+
+def test_a_central_model_name_comes_after_the_central_ideas():
+    text = "Kimi K2 reaches high MFU without pipeline parallelism because it is not DP-comms bound."
+    doc = analyse(text, "en")
+    order = [t["id"] for t in salient_terms(doc, set(range(len(doc.sentences))))]
+    assert order.index("kimi-k2") > order.index("model-flops-utilization"), order
+    assert order.index("kimi-k2") > order.index("dp-comms-bound"), order
