@@ -19,6 +19,8 @@ def display(term: dict, lang: str) -> tuple[str, str]:
         return found, ""
     if found and _by_pattern(term["id"], found):  # "TPU v3-256" read by the slice-name notation: shown as the text wrote it
         return found, expansion
+    if lang == "en" and _other_words(found, name):  # "token overflow" under "token dropping": the text's words first
+        return found, name
     plural = found.lower().rstrip("s") == name.lower().rstrip("s")
     if found and not arabic.ARABIC_LETTER.search(found) and _is_acronym(found) and not plural:
         expansion = expansion.replace(f" ({found})", "")
@@ -56,3 +58,15 @@ def _by_pattern(term_id: str, found: str) -> bool:
 def _is_acronym(name: str) -> bool:
     letters = [c for c in name if c.isalpha()]
     return bool(letters) and sum(c.isupper() for c in letters) >= max(2, len(letters) - 1) and " " not in name
+
+
+def _other_words(found: str, name: str) -> bool:
+    """Whether the text named the idea in other words than the entry's name ("token overflow" for token dropping): at
+    least two words, at most half of them in the name, and not the name with other spacing or a plural."""
+    words = [w.rstrip("s") for w in re.split(r"[\s_/-]+", found.lower()) if w]
+    named = {w.rstrip("s") for w in re.split(r"[\s_/()-]+", name.lower()) if w}
+    joined, name_joined = "".join(words), "".join(re.split(r"[\s_/()-]+", name.lower())).rstrip("s")
+    if len(words) < 2 or arabic.ARABIC_LETTER.search(found) or _is_acronym(name) or joined in name_joined \
+            or name_joined in joined:
+        return False
+    return sum(w in named for w in words) * 2 <= len(words)

@@ -86,3 +86,11 @@ def test_a_central_model_name_comes_after_the_central_ideas():
     order = [t["id"] for t in salient_terms(doc, set(range(len(doc.sentences))))]
     assert order.index("kimi-k2") > order.index("model-flops-utilization"), order
     assert order.index("kimi-k2") > order.index("dp-comms-bound"), order
+
+
+def test_an_idea_named_in_other_words_is_listed_under_the_texts_words():
+    from service.explain.term_display import display
+    assert display({"id": "x", "term": "token dropping", "expansion": "token dropping", "found_as": "token overflow"},
+                   "en") == ("token overflow", "token dropping")
+    # a plural, other spacing or hyphens are the same words: the entry's name stays
+    assert display({"id": "x", "term": "microbatch", "expansion": "", "found_as": "micro-batches"}, "en")[0] == "microbatch"
