@@ -27,8 +27,8 @@ def display(term: dict, lang: str) -> tuple[str, str]:
         # "DSV3" shows its entry's name; a sibling code ("ZB-H2" under the ZB-H1 entry) keeps the expansion naming both
         sibling = _is_acronym(term["term"]) and term["term"].lower() != found.lower()
         name, expansion = found, (term["term"] if found in expansion and lang == "en" and not sibling else expansion)
-    if lang == "ar" and not _is_acronym(name):
-        name, expansion = expansion, term["term"]
+    if lang == "ar" and not _is_acronym(name):  # the English beside the Arabic is what the text wrote ("token overflow")
+        name, expansion = expansion, (found if _other_words(found, term["term"]) else term["term"])
     if expansion.lower().startswith(name.lower() + " (") and expansion.endswith(")"):
         expansion = expansion[len(name) + 2:-1]
     expansion = re.sub(rf"\s*\({re.escape(name)}\)$", "", expansion)  # "وحدة معالجة الموترات (TPU)" beside **TPU**

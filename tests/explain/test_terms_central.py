@@ -94,3 +94,6 @@ def test_an_idea_named_in_other_words_is_listed_under_the_texts_words():
                    "en") == ("token overflow", "token dropping")
     # a plural, other spacing or hyphens are the same words: the entry's name stays
     assert display({"id": "x", "term": "microbatch", "expansion": "", "found_as": "micro-batches"}, "en")[0] == "microbatch"
+    name, expansion = display({"id": "x", "term": "token dropping", "expansion": "إسقاط الرموز", "found_as": "token overflow"},
+                              "ar")
+    assert (name, expansion) == ("إسقاط الرموز", "token overflow")
