@@ -1,18 +1,17 @@
 """Stage 5, the offline composer: the gist, the claims with their checks, the terms, the corrections; no network."""
 
 import math
-import re
 from functools import lru_cache
 
 from calculators import catalog
 from calculators import working as calculator_working
 
 from service import configs
-from service.explain import followup, gist as gist_module, glossary, pattern_cache, reasons, restate
+from service.explain import followup, gist as gist_module, pattern_cache, reasons, restate, term_display
 from service.explain.definitions import brief_definition
 from service.explain.document import Document
 from service.explain.pipeline import analyse
-from service.explain.salience import is_everyday, listed_terms, salient_terms  # noqa: F401  (salient_terms re-exported)
+from service.explain.salience import central_count, is_everyday, listed_terms, salient_terms  # noqa: F401  (salient_terms re-exported)
 from service.explain.terms import read_terms
 from service.i18n import arabic, arabic_style
 from service.i18n.messages import join_names, messages
@@ -30,11 +29,13 @@ LEVELS = (
     {"steps": 2, "terms": "fit", "claims": 8, "reasons": 2},
     {"steps": 0, "terms": "fit", "claims": 6, "reasons": 1, "sized_only": True},
     {"steps": 0, "terms": "fit", "claims": 4, "reasons": 1, "sized_only": True},
-    {"steps": 0, "terms": None, "claims": 3, "reasons": 1, "sized_only": True},
+    {"steps": 0, "terms": "fit", "claims": 3, "reasons": 1, "sized_only": True},  # the central terms stay (TERMS_KEPT)
 )
 SHORT_DEFINITION_WORDS = 16
+FIT_DEFINITION_WORDS = 12  # a "fit" definition longer than this is cut to its first clause, so more terms fit
 MIN_FITTED_TERMS = 1  # a "fit" level with no room for even one defined term gives way to a shorter level
 TERMS_FLOOR = 80  # words the central terms keep at a "fit" level even past the budget: explaining the terms is the job
+TERMS_KEPT = 3  # the most central terms (named by the gist's or reasons' sentences or the claims) a "fit" list always keeps
 
 
 def explain_offline(text: str, lang: str | None = None, context: str = "") -> dict:
@@ -149,7 +150,8 @@ def compose(doc: Document, is_followup: bool = False, links: list | None = None,
             # its final form counts against the budget (Arabic words for "7B", brackets); a level far over it is not worth it
             markdown = arabic_style.polish(markdown, keep)
             if level["terms"] == "fit":  # the room was counted before the final form: the last items give way
-                markdown = arabic_style.within(markdown, limit + TERMS_FLOOR, messages(doc.lang)["headings"]["terms"])
+                markdown = arabic_style.within(markdown, limit + TERMS_FLOOR, messages(doc.lang)["headings"]["terms"],
+                                               keep=TERMS_KEPT)
         if len(markdown.split()) <= limit + (TERMS_FLOOR if level["terms"] == "fit" else 0):
             break
     return markdown
@@ -488,19 +490,20 @@ def _terms_section(doc: Document, detail: str, central: set[int] | None = None, 
     words of the field (data/generic_terms.json) come last, in their brief form, and shorter levels leave them out."""
     m = messages(doc.lang)
     terms = listed_terms(doc, central)
+    kept = max(MIN_FITTED_TERMS, min(TERMS_KEPT, central_count(doc, central)))
     if detail in ("fit", "short"):  # a tight budget spends no words on what the reader already knows
-        terms = [t for t in terms if not is_everyday(t)] or terms[:1]
+        terms = [t for n, t in enumerate(terms) if not is_everyday(t) or n < kept] or terms[:1]
     lines = []
     for term in terms:
-        name, expansion = _display(term, doc.lang)
+        name, expansion = term_display.display(term, doc.lang)
         definition = _first_sentence(term["definition"])
         if detail in ("fit", "short") or is_everyday(term):  # the first clause: details of no use here go
-            definition = brief_definition(definition)
+            definition = brief_definition(definition, FIT_DEFINITION_WORDS if detail == "fit" else None)
         if term.get("defined_in_text"):
             definition = m["defined_in_text"].format(meaning=term["defined_in_text"]) + " " + definition
         template = m["term_line"] if expansion and expansion.lower() != name.lower() else m["term_line_plain"]
         line = template.format(term=name, expansion=expansion, definition=definition)
-        if detail == "fit" and room is not None and len(lines) >= MIN_FITTED_TERMS \
+        if detail == "fit" and room is not None and len(lines) >= kept \
                 and len(" ".join(lines + [line]).split()) > room:
             break  # fewer terms, each still defined, rather than bare names
         lines.append(line)
@@ -544,41 +547,3 @@ def _first_sentence(text: str) -> str:
 
 _ABBREVIATIONS = ("e.g.", "i.e.", "vs.", "etc.", "et al.", "approx.", "cf.", "Fig.", "No.")
 FIRST_SENTENCE_MIN_WORDS = 5  # a shorter first sentence is a label ("Standard single-precision floating point."): the next one comes too
-
-
-def _display(term: dict, lang: str) -> tuple[str, str]:
-    """The name to show in bold and its expansion, without repeating one inside the other."""
-    name, expansion = term["term"], term["expansion"] or ""
-    if term.get("category") == "option":  # a flag keeps its own spelling; what it belongs to is the expansion
-        return name, expansion
-    found = term.get("found_as") or ""
-    if found and _by_pattern(term["id"], found):  # "TPU v3-256" read by the slice-name notation: shown as the text wrote it
-        return found, expansion
-    plural = found.lower().rstrip("s") == name.lower().rstrip("s")
-    if found and not arabic.ARABIC_LETTER.search(found) and _is_acronym(found) and not plural:
-        expansion = expansion.replace(f" ({found})", "")
-        # "DSV3" shows its entry's name; a sibling code ("ZB-H2" under the ZB-H1 entry) keeps the expansion naming both
-        sibling = _is_acronym(term["term"]) and term["term"].lower() != found.lower()
-        name, expansion = found, (term["term"] if found in expansion and lang == "en" and not sibling else expansion)
-    if lang == "ar" and not _is_acronym(name):
-        name, expansion = expansion, term["term"]
-    if expansion.lower().startswith(name.lower() + " (") and expansion.endswith(")"):
-        expansion = expansion[len(name) + 2:-1]
-    expansion = re.sub(rf"\s*\({re.escape(name)}\)$", "", expansion)  # "وحدة معالجة الموترات (TPU)" beside **TPU**
-    return name, expansion
-
-
-def _by_pattern(term_id: str, found: str) -> bool:
-    """Whether `found` is one member of a notation family other than the entry's own name ("TPU v3-256" under the
-    slice-name entry "TPU v4-8", an example the text never wrote)."""
-    entry = glossary.load().by_id.get(term_id) or {}
-    term = entry.get("term") or ""
-    if not (re.search(r"\d", found) and re.search(r"\d", term)) or found.lower() in term.lower() or term.lower() in found.lower():
-        return False  # a code family only; "H100 SXM" for "H100": the entry's name still says what the text wrote
-    members = [re.compile(p["re"]) for p in entry.get("patterns") or [] if p.get("re")]
-    return any(m.fullmatch(term) for m in members) and any(m.fullmatch(found) for m in members)
-
-
-def _is_acronym(name: str) -> bool:
-    letters = [c for c in name if c.isalpha()]
-    return bool(letters) and sum(c.isupper() for c in letters) >= max(2, len(letters) - 1) and " " not in name

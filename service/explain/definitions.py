@@ -23,19 +23,22 @@ def named_products() -> frozenset[str]:
     return frozenset(table.get("named") or ())
 
 
-def brief_definition(sentence: str) -> str:
-    """A definition's first sentence cut to its first clause when it is long: only where a clause ends (";", a dash,
-    a colon, ", which"), never mid-fact and with no "…"; a sentence with no such end stays whole."""
-    if len(sentence.split()) <= BRIEF_MAX_WORDS:
+def brief_definition(sentence: str, max_words: int | None = None) -> str:
+    """A definition's first sentence cut to its first clause when it is longer than `max_words` (BRIEF_MAX_WORDS):
+    only where a clause ends (";", a dash, a colon, ", which"), never mid-fact and with no "…"; a sentence with no
+    such end stays whole."""
+    if len(sentence.split()) <= (max_words or BRIEF_MAX_WORDS):
         return sentence
-    ends = list(_CLAUSE_END.finditer(sentence))
+    ends = list((_FIT_CLAUSE_END if max_words else _CLAUSE_END).finditer(sentence))
     for n, end in enumerate(ends):
         head = sentence[:end.start()].rstrip(" ,،")
         after = sentence[end.end():ends[n + 1].start() if n + 1 < len(ends) else len(sentence)]
-        if end.group().strip() == ":" and (_ANNOUNCES.search(head) or _FIGURE.search(after)
-                                           or len(head.split()) < BRIEF_MIN_WORDS_BEFORE_COLON):
+        before_colon = FIT_MIN_WORDS_BEFORE_COLON if max_words else BRIEF_MIN_WORDS_BEFORE_COLON
+        if end.group().strip() == ":" and (_ANNOUNCES.search(head) or _FIGURE.search(after) or _HEADING.match(head)
+                                           or len(head.split()) < before_colon):
             continue  # "two kinds:" announces the fact that follows, ": 32 billion active" is it; both stay
-        if len(head.split()) >= BRIEF_MIN_WORDS and head.count("(") == head.count(")"):
+        if len(head.split()) >= (FIT_MIN_WORDS_BEFORE_COLON if max_words else BRIEF_MIN_WORDS) \
+                and head.count("(") == head.count(")"):
             return head + "."
     return sentence
 
@@ -51,7 +54,14 @@ _FIGURE = pattern_cache.lazy(
     r"|مئة|ألف|مليون|مليار|مليارا|تريليون|نصف|ضعف)\b")
 BRIEF_MAX_WORDS = 24  # a first sentence this short is kept whole: its after-colon part is the fact (H800's links)
 BRIEF_MIN_WORDS_BEFORE_COLON = 8  # a short head before a colon is a heading ("How Google Cloud names a slice:")
+FIT_MIN_WORDS_BEFORE_COLON = 5  # in the tightest form "Idle time in pipeline parallelism:" is the definition
+_HEADING = pattern_cache.lazy(r"(?:How|What|Why|When|Where|Which)\b|(?:كيف|ماذا|لماذا|متى|أين)\s")  # a question-like head
 BRIEF_MIN_WORDS = 6  # a clause shorter than this ("A chip;") is no definition: the cut waits for the next clause end
 # Where a clause ends: a semicolon (Arabic too), a colon after a whole clause, a spaced dash, or ", which",
 # ", because", "، وهذا" opening a comment on what was said.
 _CLAUSE_END = pattern_cache.lazy(r"\s*[;؛:]\s|\s[—–]\s|,\s(?:which|because|as in)\s|،\s(?:وهذا|وهو ما|وهي ما)\s")
+# In the tightest form ("fit") an example, a consequence or a participle clause after a comma ends the clause too:
+# "A family of schedules that split each backward pass in two, computing ..." keeps what the term is, not how.
+_FIT_CLAUSE_END = pattern_cache.lazy(r"\s*[;؛:]\s|\s[—–]\s|,\s(?:which|because|as in|for example|e\.g\.|such as|so that|so|"
+                                     r"and then|then|while|whereas|[a-z]+ing)\s|،\s(?:وهذا|وهو ما|وهي ما|مثل|مثلا|أي|كأن|كما)\s"
+                                     r"|،\s(?=[وف]?[تين][\u0621-\u064A]{2,})")  # an Arabic comma before a verb ("، وتنتقل", "، تكبر")

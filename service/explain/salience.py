@@ -7,21 +7,60 @@ from service.explain.definitions import generic_term_ids, named_products
 
 
 def salient_terms(doc, central: set[int] | None = None) -> list[dict]:
-    """The text's terms, central ones first: those the gist's and the reasons' sentences name, then the most
-    repeated, then in order of first mention. A flag or config key the prose names counts by its own mentions."""
+    """The text's terms, central ones first: those the gist's and the reasons' sentences name, then those its claims
+    or the labels of its result rows name ("1F1B": memory ...), then the most repeated, then in order of first
+    mention. A flag or config key the prose names counts by its own mentions."""
+    return sorted(doc.terms, key=_rank_key(doc, central))
+
+
+def central_count(doc, central: set[int] | None = None) -> int:
+    """How many of the listed terms the gist's or reasons' sentences, the claims or a row's label name."""
+    rank = _rank_key(doc, central)
+    return sum(1 for t in listed_terms(doc, central) if rank(t)[0] < 1.5)
+
+
+def _rank_key(doc, central: set[int] | None):
     central = central or set()
     spans = [doc.sentences[i] for i in central if i < len(doc.sentences)]
+    claimed = [(c.start, c.end) for c in getattr(doc, "claims", None) or []]
     counts: dict[str, int] = {}
-    in_point: set[str] = set()
+    tier: dict[str, int] = {}
+    labels: set[str] = set()
     starts = [(m.entry["id"], m.start) for m in doc.occurrences]
     starts += [(t["id"], at) for t in doc.terms if t.get("category") == "option"
                for at in option_terms.mentions(doc.text, t["found_as"])]
     for term_id, start in starts:
         counts[term_id] = counts.get(term_id, 0) + 1
         if any(a <= start < b for a, b in spans):
-            in_point.add(term_id)
+            tier[term_id] = 0
+        elif any(a <= start < b for a, b in claimed) or _is_row_label(doc.text, start):
+            tier[term_id] = min(tier.get(term_id, 1), 1)
+        if _is_row_label(doc.text, start):  # what a row reports is about its label, not its units
+            labels.add(term_id)
     order = {t["id"]: n for n, t in enumerate(doc.terms)}
-    return sorted(doc.terms, key=lambda t: (t["id"] not in in_point, -min(counts.get(t["id"], 0), 3), order[t["id"]]))
+    # A model's or a company's name comes after the central ideas: the restatement already names it as written, while
+    # "MFU" or "all-forward-all-backward" is what the reader cannot look up in the sentence itself.
+    return lambda t: (_tier(tier.get(t["id"], 2), t.get("category") in NAME_CATEGORIES), t["id"] not in labels,
+                      -min(counts.get(t["id"], 0), 3), order[t["id"]])
+
+
+def _tier(tier: int, is_name: bool) -> float:
+    """A central name ranks after the central ideas, before the terms that are not central."""
+    return max(tier, 1) + 0.5 if is_name and tier < 2 else tier
+
+
+NAME_CATEGORIES = frozenset({"model", "organisation", "organization"})
+
+
+def _is_row_label(text: str, start: int) -> bool:
+    """Whether the term at `start` opens its line as the label of a row of results ("1F1B": memory: 82 GiB, "- ZB-H1:
+    12.3 s"): what the row reports is about it, although the line reads as machine output."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", start)
+    line = text[start:line_end if line_end >= 0 else len(text)]
+    label, colon, rest = line.partition(":")
+    return bool(colon) and not text[line_start:start].strip(" \t-*•|\"'`") and len(label.split()) <= 4 \
+        and any(c.isdigit() for c in rest)
 
 
 # How many terms the section lists: a few plus one per this many words of the passage, within these bounds (a

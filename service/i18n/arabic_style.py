@@ -89,14 +89,14 @@ def in_final_form(answer: dict) -> dict:
     return answer
 
 
-def within(markdown: str, limit: int, terms_heading: str) -> str:
-    """`markdown` cut to `limit` words by dropping the terms section's last (least central) items; one stays."""
+def within(markdown: str, limit: int, terms_heading: str, keep: int = 1) -> str:
+    """`markdown` cut to `limit` words by dropping the terms section's last (least central) items; `keep` stay."""
     head, found, rest = markdown.partition(f"## {terms_heading}\n\n")
     if not found:
         return markdown
     section, gap, tail = rest.partition("\n\n## ")
     items = section.rstrip("\n").split("\n")
-    while len(items) > 1 and len((head + "\n".join(items) + tail).split()) + len(terms_heading.split()) + 1 > limit:
+    while len(items) > max(1, keep) and len((head + "\n".join(items) + tail).split()) + len(terms_heading.split()) + 1 > limit:
         items.pop()
     return head + found + "\n".join(items) + ("\n" if not gap else "") + gap + tail
 
