@@ -11,7 +11,8 @@ and overall:
   calculations run (expected name, text's inputs) over all passages;
 - none-when-none: of conceptual passages, the share that got no calculation;
 - altered: deliberately wrong passages flagged (a claim with verdict "inconsistent");
-- budget: words in the explanation against 250 + 2 x the input's words;
+- budget: words in the explanation against 250 + 2 x the input's words, plus the words the central terms keep past it
+  (service.explain.compose.TERMS_FLOOR);
 - "no numbers": the explanation says the text states no numbers although it does.
 
 A benchmark, not a test: it prints figures and exits 0 whatever they are (tests/explain/test_passages_reading.py
@@ -166,7 +167,9 @@ def score_passage(p: dict, out: dict, index: dict[str, set[str]]) -> dict:
     # words
     explanation = out.get("explanation") or ""
     words = len(explanation.split())
-    budget = 250 + 2 * len(p["text"].split())
+    from service.explain import compose  # the answer's own budget rule, read where it is defined
+
+    budget = compose.budget(p["text"]) + compose.TERMS_FLOOR
     says_no_numbers = bool(exp["figures"]) and bool(_NO_NUMBERS.search(explanation))
     return {
         "id": p["id"], "kind": p.get("kind"), "lang": p.get("lang"),

@@ -34,7 +34,7 @@ LEVELS = (
 SHORT_DEFINITION_WORDS = 16
 FIT_DEFINITION_WORDS = 12  # a "fit" definition longer than this is cut to its first clause, so more terms fit
 MIN_FITTED_TERMS = 1  # a "fit" level with no room for even one defined term gives way to a shorter level
-TERMS_FLOOR = 80  # words the central terms keep at a "fit" level even past the budget: explaining the terms is the job
+TERMS_FLOOR = 120  # words the central terms keep at a "fit" level even past the budget: explaining the terms is the job
 TERMS_KEPT = 3  # the most central terms (named by the gist's or reasons' sentences or the claims) a "fit" list always keeps
 
 
