@@ -156,10 +156,11 @@ def with_changes(doc: Document, clause: str, indexes: list[int], own: int) -> st
 def finding(doc: Document, indexes: list[int]) -> str:
     """The decisive check on the point's own sentences, as one short clause: a verdict reached from the text's own
     figures by a calculator that does more than redo an expression the text writes out; '' when there is none, and
-    never a verdict resting on an input the text does not give (confidence 'assumed')."""
+    never a verdict resting on an input the text does not give (confidence 'assumed'). Only a confirmation leads: a
+    disagreement is the tool's finding, not the author's point, and is said with its working under the claims."""
     starts = {doc.sentences[i][0] for i in indexes}
     for claim in doc.claims:
-        if claim.start not in starts or claim.verdict not in ("consistent", "inconsistent") or claim.confidence == "assumed" \
+        if claim.start not in starts or claim.verdict != "consistent" or claim.confidence == "assumed" \
                 or not claim.why.strip() or claim.placeholder_why:
             continue
         if not claim.calculations or (claim.verdict == "consistent" and any(f.quantity == "expression" for f in claim.figures)):
