@@ -27,11 +27,13 @@ def measure_phrase(fig, partner, kind: str | None, lang: str, direction: str = "
     noun = words["quantities"].get(fig.quantity)
     if noun is None:
         return ""
+    if fig.quantity == "percent_change" and direction:
+        noun = words["quantities"]["percent_" + direction]
+    elif fig.quantity == "percent_change":  # no direction word in the sentence: its size, never a sign we cannot vouch for
+        fig = fig._replace(value=abs(fig.value))
     value = _value(fig, lang)
     if not value:
         return ""
-    if fig.quantity == "percent_change" and direction:
-        noun = words["quantities"]["percent_" + direction]
     if kind and partner is not None:
         other = _value(partner, lang)
         if other:

@@ -282,3 +282,21 @@ def test_each_changed_figure_is_named_by_the_term_just_before_it_not_by_the_sent
     assert "في زمن خطوة" not in said  # a term that is the figure's own noun is not said again as its label
     english = opening("مع ZeRO-3 تحسن زمن التمرير الأمامي من 470 ms إلى 270 ms على 8 شرائح A100.", "en")
     assert "in the forward pass going from 470 ms to 270 ms" in english
+
+
+# ---- trust first: a figure's role or sign the reading cannot vouch for is not said ------------------------------------
+
+def test_a_compute_rate_is_never_called_a_peak_in_the_other_language():
+    # Written for this test: 480 is an achieved rate, 1979 the datasheet's number; a misread role would be a false statement.
+    said = opening("The 7B model runs at 480 TFLOPs / sec on the H100 SXM, whose max is 1979 TFLOPs / sec.", "ar")
+    assert "ذروة حسابية قدرها 480" not in said
+
+
+def test_a_change_without_a_direction_word_keeps_its_size_not_a_sign():
+    from service.explain.gist_values import measure_phrase
+    from service.explain.figures import Figure
+
+    change = Figure(quote="37%", start=0, end=3, quantity="percent_change", value=-0.37, unit="%")
+    for lang in ("en", "ar"):
+        phrase = measure_phrase(change, None, None, lang)
+        assert "37" in phrase and "-37" not in phrase and "−37" not in phrase
