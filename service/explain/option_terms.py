@@ -45,12 +45,14 @@ def _index() -> dict[str, list[tuple[str, str]]]:
     return index
 
 
-def _framework(candidates: list[tuple[str, str]], lowered: str) -> tuple[str, str]:
-    """The candidate whose framework the text names, else the first table's."""
+def _framework(candidates: list[tuple[str, str]], lowered: str, spelling: str) -> tuple[str, str] | None:
+    """The candidate whose framework the text names; else the first table's for a flag ("--overlap-grad-reduce" is
+    one framework's), but None for a plain key ("global_batch_size", "num_experts"): many codebases use such names,
+    and another framework's meaning would be a wrong sense."""
     for framework, name in candidates:
         if any(word in lowered for word in _FRAMEWORK_WORDS[framework]):
             return framework, name
-    return candidates[0]
+    return candidates[0] if spelling.startswith("--") else None
 
 
 def _in_command(text: str, start: int) -> bool:
@@ -70,7 +72,10 @@ def find(text: str, lang: str, known: set[str] | None = None) -> list[dict]:
         candidates = index.get(found)
         if not candidates or _in_command(text, match.start()):
             continue
-        framework, name = _framework(candidates, lowered)
+        chosen = _framework(candidates, lowered, found)
+        if chosen is None:
+            continue
+        framework, name = chosen
         entry = options.entry(framework, name) or {}
         meaning = entry.get("meaning") or {}
         definition = (meaning.get(lang) or "").strip()

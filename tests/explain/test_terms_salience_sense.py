@@ -123,3 +123,12 @@ def test_more_of_the_long_tail_with_context_where_a_word_is_ordinary():
     assert "fp8-amax" in ids("With current scaling each FP8 tensor's scale comes from its amax in this step.")
     assert "lora" in ids("We fine-tune with adapters of rank 16.")
     assert "lora" not in ids("The power adapter failed.")
+
+
+def test_a_plain_config_key_is_glossed_only_when_the_text_names_a_framework_that_has_it():
+    # Written for this test: many codebases (OLMo, Hugging Face) use these names; another framework's meaning would
+    # be a wrong sense, so without a named framework they are not glossed from the option tables.
+    bare = explain_offline("We set global_batch_size to 1024 and num_experts to 64 in our own trainer.", "en")
+    assert not [t for t in bare["terms"] if str(t.get("id", "")).startswith("option:")]
+    named = explain_offline("In Megatron-LM we set global_batch_size to 1024 and num_experts to 64.", "en")
+    assert any(str(t.get("id", "")).startswith("option:") for t in named["terms"])
