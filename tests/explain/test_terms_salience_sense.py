@@ -132,3 +132,11 @@ def test_a_plain_config_key_is_glossed_only_when_the_text_names_a_framework_that
     assert not [t for t in bare["terms"] if str(t.get("id", "")).startswith("option:")]
     named = explain_offline("In Megatron-LM we set global_batch_size to 1024 and num_experts to 64.", "en")
     assert any(str(t.get("id", "")).startswith("option:") for t in named["terms"])
+
+
+def test_throughput_is_read_as_a_flop_rate_only_beside_a_flop_rate():
+    # Written for this test: an MFU beside a tokens/s throughput does not make the throughput a TFLOP/s figure.
+    def sense(text):
+        return next(t.get("expansion") for t in explain_offline(text, "en")["terms"] if t["term"].lower() == "throughput")
+    assert "TFLOP/s" not in sense("Our throughput is 9600 tokens/s per node, which gives an MFU of 40% on H100s.")
+    assert "TFLOP/s" in sense("The throughput reached 420 TFLOP/s per GPU on H100s.")
