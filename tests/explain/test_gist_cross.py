@@ -300,3 +300,11 @@ def test_a_change_without_a_direction_word_keeps_its_size_not_a_sign():
     for lang in ("en", "ar"):
         phrase = measure_phrase(change, None, None, lang)
         assert "37" in phrase and "-37" not in phrase and "−37" not in phrase
+
+
+def test_less_than_a_number_is_a_bound_not_a_comparison_of_two_things():
+    # Written for this test: "أقل من 10 نانوثانية" bounds a time; it does not compare the sentence's two subjects.
+    reading = gist_cross.read(analyse("يعمل ZeRO-3 مع ذاكرة HBM بزمن أقل من 10 نانوثانية.", "en"), 0)
+    assert reading.role != "comparison"
+    reading = gist_cross.read(analyse("ZeRO-3 is slower than ZeRO-2 on this node.", "ar"), 0)
+    assert reading.role == "comparison"
