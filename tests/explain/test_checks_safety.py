@@ -95,3 +95,11 @@ def test_an_mfu_is_not_called_wrong_with_another_sentences_throughput():
         first = next(c for c in answer["claims"] if "0.48" in c["quote"])
         assert first["verdict"] == "needs_more" and "1600" in first["why"]
         assert not [c for c in answer["claims"] if c["verdict"] == "inconsistent"]
+
+
+def test_memory_for_loading_a_model_is_not_compared_with_its_training_states():
+    # Written for this test: 8 GB of host RAM per process to load weights is not the 70B x 16 bytes (1.12 TB) of training
+    # states (weights, gradients, Adam moments; Rajbhandari et al. 2020, ZeRO), so no "calculation gives 1.12 TB" is said.
+    answer = explain_offline("Loading a 70B model for fine-tuning on 8 GPUs runs out of CPU RAM: each process needs 8 GB "
+                             "just to load the weights.", "en")
+    assert not any("1.12 TB" in c["why"] for c in answer["claims"])

@@ -13,7 +13,9 @@ from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
 _UNSHARDED_FACTOR = 10  # data/verdicts.json checkers.memory: model states over 10x a chip's memory are not shown
-_NOT_STATES = re.compile(r"activation|peak|measured|max_memory|nvidia-smi|\bOOM\b|out of memory|KV cache|HBM|capacity", re.I)
+_NOT_STATES = re.compile(r"activation|peak|measured|max_memory|nvidia-smi|\bOOM\b|out of memory|KV cache|HBM|capacity"
+                         # loading or serving a model, or the host's memory: not the training states of every chip
+                         r"|\bload(?:s|ing|ed)?\b|inference|serving|\bRAM\b|CPU memory|host memory|per process", re.I)
 
 
 def _total_params(doc: Document, claim: Claim, inputs: Inputs) -> bool:
