@@ -103,3 +103,10 @@ def test_memory_for_loading_a_model_is_not_compared_with_its_training_states():
     answer = explain_offline("Loading a 70B model for fine-tuning on 8 GPUs runs out of CPU RAM: each process needs 8 GB "
                              "just to load the weights.", "en")
     assert not any("1.12 TB" in c["why"] for c in answer["claims"])
+
+
+def test_a_batch_after_each_gpu_is_one_devices_batch_not_the_global_batch():
+    # Written for this test: "each GPU processes a batch of 16" is a per-device batch; the global one is 512.
+    doc = analyse("Every device gets a batch size of 8 sequences while the global batch is 512 sequences.", "en")
+    found = {f.quote: f.quantity for f in doc.figures}
+    assert found["8 sequences"] == "local_batch_sequences" and found["512 sequences"] == "global_batch_sequences"

@@ -16,6 +16,8 @@ _STAGE_WORD = _rx(r"stages?\b|مراحل|مرحلة", _I)
 _HFU_WORD = _rx(r"HFU|hardware (?:FLOPs?|flops) utili[sz]ation|recomput", _I)
 _RESULT_SUBJECT = _rx(r"\bbubble\b|\bMFU\b|\bHFU\b|(?:model|hardware) (?:FLOPs?|flops) utili[sz]ation", _I)
 _GLOBAL_WORD = _rx(r"global|total|effective|GBS|gbs|overall", _I)
+# "Each GPU processes a batch of 16 sequences": a per-device opener before a batch makes it one device's share.
+_EACH_CHIP_BEFORE = re.compile(r"\b(?:each|every|per)\s+(?:chip|device|GPU|TPU|accelerator|rank|worker)\b[^.;:]*$", re.I)
 
 
 def _dimension(quantity: str, unit: str | None) -> str | None:
@@ -290,9 +292,12 @@ class _Relations:
         """
         chips = max((f.value for f in self.figs if f.quantity == "n_chips" and not f.generic), default=0)
         for f in self.figs:
-            if f.quantity == "global_batch_sequences" and 0 < f.value * 64 <= chips \
-                    and not _GLOBAL_WORD.search(self.norm, max(0, f.start - 30), f.start):
+            if f.quantity != "global_batch_sequences" or _GLOBAL_WORD.search(self.norm, max(0, f.start - 30), f.start):
+                continue
+            if 0 < f.value * 64 <= chips:
                 f.quantity = "local_batch_sequences"
+            elif _EACH_CHIP_BEFORE.search(self.norm, self.sentence_start(f.start), f.start):
+                f.quantity = "local_batch_sequences"  # "each GPU processes a batch of 16 sequences": one device's batch
 
     def of_peak(self) -> None:
         """"134.924 / 459 = 29.40%" with 459 a chip's peak: the numerator is FLOP/s achieved, the result utilisation."""
