@@ -64,7 +64,7 @@ def explain_offline(text: str, lang: str | None = None, context: str = "") -> di
     # A calculation left unrun because no input came from the text is the design working, not a warning to the reader
     # ("pp_necessity: not run, ..." would leak an internal name into the answer).
     failures = [f for f in doc.failures if not f.endswith(_NOT_GROUNDED)]
-    warnings = [c["warning"] for c in doc.corrections] + [skipped.format(reason=f) for f in failures]
+    warnings = list(dict.fromkeys([c["warning"] for c in doc.corrections] + [skipped.format(reason=f) for f in failures]))
     return arabic_style.in_final_form(finite(configs.attach({
         "explanation": markdown,
         "language": lang,

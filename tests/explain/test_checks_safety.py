@@ -110,3 +110,11 @@ def test_a_batch_after_each_gpu_is_one_devices_batch_not_the_global_batch():
     doc = analyse("Every device gets a batch size of 8 sequences while the global batch is 512 sequences.", "en")
     found = {f.quote: f.quantity for f in doc.figures}
     assert found["8 sequences"] == "local_batch_sequences" and found["512 sequences"] == "global_batch_sequences"
+
+
+def test_a_bare_model_size_gives_no_layout_evaluation_and_no_internal_warning():
+    # Written for this test: "a 13B dense model" names no architecture, so evaluate_layout has nothing to lay out; the
+    # reader gets no "a calculation was skipped: evaluate_layout: n_layers ..." line.
+    answer = explain_offline("We trained a 13B dense model on 256 A100 80GB GPUs with TP=2, PP=4 and DP=32.", "en")
+    assert not [w for w in answer["warnings"] if "evaluate_layout" in w]
+    assert not [c for c in answer["calculations"] if c["calculator"] == "evaluate_layout"]

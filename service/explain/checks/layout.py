@@ -25,6 +25,8 @@ def layout(doc: Document, claim: Claim) -> Result | None:
     if models and "model" not in inputs.values:  # the planner needs the architecture a stated size leaves out
         inputs.values["model"] = models[0]["id"]
         inputs.sources["model"] = {"source": "text", "quote": models[0]["name"]}
+    if "model" not in inputs.values and figure(doc, claim, "n_layers") is None:
+        return None  # a bare size ("a 13B dense model") gives no architecture to lay out: nothing to evaluate
     for name in ("tp_degree", "pp_degree", "virtual_stages", "ep_degree", "cp_degree", "micro_batch", "seq_len", "zero_stage"):
         fig = figure(doc, claim, name)
         if fig is not None:
