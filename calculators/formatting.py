@@ -9,6 +9,7 @@ from numpy import bool_, ndarray  # bound once: numpy's module defines __getattr
 _PREFIXES = ((1e18, "E"), (1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"))
 _COUNT_WORDS = ((1e12, "T"), (1e9, "B"), (1e6, "M"))
 _SMALLEST_COUNT_WORD = _COUNT_WORDS[-1][0]
+_PAST_COUNT_WORDS = 1e15  # a thousand trillion: "2.081e12T" reads worse than the plain exponent "2.081e24"
 _SUFFIX = {"flop_per_s": "FLOP/s", "bytes_per_s": "B/s", "bytes": "B", "flops": "FLOP"}
 
 
@@ -72,6 +73,8 @@ def _fraction(value: float) -> str:
 def _count(value: float) -> str:
     magnitude = abs(value)
     if magnitude >= _SMALLEST_COUNT_WORD:  # one test for the common small counts (chips per node, degrees) instead of three
+        if magnitude >= _PAST_COUNT_WORDS:
+            return _sig4(value)  # never an exponent followed by a count word
         for scale, word in _COUNT_WORDS:
             if magnitude >= scale:
                 return f"{_sig4(value / scale)}{word}"

@@ -11,6 +11,10 @@ _LAUNCHER_FLAGS = {"--standalone", "--no_python", "--no-python", "--use_env", "-
                    "--use_fsdp", "--use_megatron_lm", "--tpu", "--exclusive", "--overlap"}
 _NEGATIVE = re.compile(r"^-\d")
 _VALUE_LIKE = re.compile(r"[\d/.,:_$]")  # the second and later values of a list option: numbers, paths, names with digits
+# Words of a sentence that never are an option's value; a word ending a clause (",", ".") is the option's last value.
+_PROSE_WORDS = frozenset("and or as to with without but so if when while because on in at for of the a an is are was were "
+                         "i we you it this that which also too".split())
+_SENTENCE_END = re.compile(r"(?<=[A-Za-z])[,.;:)]+$")
 _OVERRIDE = re.compile(r"^(\+\+|\+|~)?([A-Za-z_][\w.\-/@]*)=(.*)$", re.S)
 LAUNCHER_NAMES = {"torchrun": "torchrun", "torch.distributed.run": "torchrun", "torch.distributed.launch": "torchrun",
                   "deepspeed": "deepspeed-launcher", "accelerate": "accelerate", "srun": "srun", "mpirun": "mpirun"}
@@ -35,6 +39,7 @@ def _options(words: list[str], stop_at_program: bool) -> tuple[list[tuple[str, o
             index += 1
             continue
         name, has_equals, inline = word.partition("=")
+        name = name.rstrip(",.;:)") if not has_equals else name  # "--distribute-saved-activations." ends a sentence
         if has_equals:
             found.append((name, typed(inline), index))
             index += 1
@@ -48,7 +53,15 @@ def _options(words: list[str], stop_at_program: bool) -> tuple[list[tuple[str, o
                     break
                 if values and not _VALUE_LIKE.search(words[cursor]):
                     break  # a further plain word ("on", "and") is prose after the option, not another of its values
-                values.append(typed(words[cursor]))
+                if not values and (words[cursor].startswith("(") or words[cursor].lower() in _PROSE_WORDS):
+                    break  # "--overlap-grad-reduce and ...", "--tp-comm-overlap (I assume ...": a switch, then prose
+                word_value = words[cursor]
+                if _SENTENCE_END.search(word_value):
+                    word_value = _SENTENCE_END.sub("", word_value)  # "--recompute-method uniform, ..." in a sentence
+                    values.append(typed(word_value))
+                    cursor += 1
+                    break
+                values.append(typed(word_value))
                 cursor += 1
         value = True if not values else values[0] if len(values) == 1 else values
         found.append((name, value, index))

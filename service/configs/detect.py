@@ -81,10 +81,42 @@ def _mostly_config(text: str, form: str) -> bool:
 
 
 def _is_prose(line: str) -> bool:
-    """A line of sentences: several words of letters, ending as sentences do or long, with no option syntax."""
+    """A line of sentences: several words of letters, ending as sentences do or long, with no option syntax; or a
+    sentence that names options ("I have also used --overlap-grad-reduce and --overlap-param-gather")."""
     words = line.split()
     letters = sum(1 for word in words if re.fullmatch(r"[^\W\d_][\w'’,.;:?!()-]*", word))
-    return len(words) >= 3 and letters >= 0.7 * len(words) and not _FLAG.search(line) and "=" not in line
+    if len(words) >= 3 and letters >= 0.7 * len(words) and not _FLAG.search(line) and "=" not in line:
+        return True
+    return sentence_with_options(line)
+
+
+# Words of a sentence, never of a command line's values: a line with three of them outside its flags is prose.
+_FUNCTION_WORDS = frozenset("i we you they it my our your and or but also if when while because so as to with without "
+                            "of for in on at by from the a an is are was were be been have has had do does did use used "
+                            "using tried try get got set enable enabled assume think this that these those which what "
+                            "how why may could should would can will not well".split())
+SENTENCE_WORDS = 3
+
+
+def sentence_with_options(line: str) -> bool:
+    """Whether a line is a sentence that mentions options rather than a command that sets them ("I have also used
+    --overlap-grad-reduce and --overlap-param-gather"): it does not open as a command or a setting does, at least
+    SENTENCE_WORDS words outside its flags are words only sentences use, and some flag is followed by punctuation, a
+    bracket or such a word instead of a value. "We run --tensor-model-parallel-size 8 on 16 H100s" sets a value: read."""
+    if _SHELL_LINE.match(line) or _YAML_LINE.match(line) or _OVERRIDES.match(line) or not _FLAG.search(line):
+        return False
+    outside = re.sub(r"(?:^|\s)--[A-Za-z][\w.-]*(?:=\S+)?", " ", line)
+    words = [w.strip("(),.;:!?'\"`").lower() for w in outside.split()]
+    if sum(w in _FUNCTION_WORDS for w in words) < SENTENCE_WORDS:
+        return False
+    for after in _AFTER_FLAG.finditer(line):
+        if after.group("mark") or after.group("word").lower() in _FUNCTION_WORDS:
+            return True
+    return False
+
+
+# What follows a flag: punctuation or a bracket ("--tp-comm-overlap (I assume"), or the next word ("and").
+_AFTER_FLAG = re.compile(r"(?<![\w-])--[A-Za-z][\w.-]*?(?:(?P<mark>[,.;:)]|\s*\(|\s*$)|\s+(?P<word>[A-Za-z']+)\b)")
 
 
 def _pasted_runs(text: str) -> list[Block]:

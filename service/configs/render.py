@@ -39,7 +39,7 @@ def section(config: dict, lang: str) -> str:
     m = everything["config"]
     names = m["framework_names"]
     first, last = config["lines"]
-    where = m["intro_whole"] if first == 1 and not config.get("_prose") else m["intro_lines"].format(first=first, last=last)
+    where = m["intro_whole"] if first == 1 and not config.get("_prose") else (m["intro_line"] if first == last else m["intro_lines"]).format(first=first, last=last)
     framework = names.get(config["framework"], config["framework"])
     if config.get("launcher") and config["launcher"] != config["framework"]:
         framework += f" + {names.get(config['launcher'], config['launcher'])}"

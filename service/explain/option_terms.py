@@ -4,7 +4,7 @@ glossed with its meaning from the config reader's option tables (data/options/<f
 import re
 from functools import cache
 
-from service.configs import options, switch
+from service.configs import detect, options, switch
 from service.explain import pattern_cache
 from service.i18n.messages import messages
 
@@ -56,9 +56,11 @@ def _framework(candidates: list[tuple[str, str]], lowered: str, spelling: str) -
 
 
 def _in_command(text: str, start: int) -> bool:
+    """Whether the option sits on a command or config line (a sentence naming several flags is not one)."""
     line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", start)
-    return len(_SETTING.findall(text[line_start:line_end if line_end >= 0 else len(text)])) >= COMMAND_FIELDS
+    line = text[line_start:line_end if line_end >= 0 else len(text)]
+    return len(_SETTING.findall(line)) >= COMMAND_FIELDS and not detect.sentence_with_options(line)
 
 
 def find(text: str, lang: str, known: set[str] | None = None) -> list[dict]:

@@ -164,13 +164,17 @@ def without_fillers(text: str, lang: str) -> str:
     return text.strip()
 
 
+# Verbs an instruction opens with ("Combine it with TP"): after "says that" they would read as a broken sentence.
 _IMPERATIVE = pattern_cache.lazy(r"^(?:use|keep|set|avoid|try|make sure|consider|put|run|enable|disable|prefer|start|increase|"
-                                 r"decrease|lower|raise|limit|split|shard)\b", re.I)
+                                 r"decrease|lower|raise|limit|split|shard|combine|add|remove|check|note|install|pass|turn|switch|"
+                                 r"change|reduce|tune|choose|pick|apply|replace|adjust|configure|specify|ensure|remember|follow|"
+                                 r"do not|don't|never|always)\b(?!\s+(?:is|are|was|were|has|have|can|will)\b)", re.I)
 _LEADING_CONNECTIVE = {"en": pattern_cache.lazy(r"^(?:so|thus|hence|therefore|this means(?: that)?|which means(?: that)?|"
                                                 r"in short|overall|however|but|and|also|additionally|moreover)\s*,?\s+", re.I),
                        "ar": pattern_cache.lazy(r"^(?:(?:لذلك|لذا|وبالتالي|وعليه|باختصار|الخلاصة|كما|ولكن|لكن)\s*،?\s*|"
                                                 r"و(?=(?:بعد|قد|في|من|كان|كانت|على|مع)\s))")}
-_VERB_FIRST_AR = pattern_cache.lazy(r"^(?:(?:[وف]?(?:ي|ت|ن|أ)[\u0621-\u064A]{2,}|[\u0621-\u064A]{3,}(?:ت|وا|نا)|لا|لم|لن|قد|كان|كانت|"
+_VERB_FIRST_AR = pattern_cache.lazy(r"^(?:تم|يتم|بسبب|نظرا|نظرًا|رغم|بفضل|عبر|خلال|عندما|إذا|حتى|"  # a verb or a preposition: أنه, not أنّ
+                                    r"(?:[وف]?(?:ي|ت|ن|أ)[\u064B-\u0652]?[\u0621-\u064A\u064B-\u0652]{2,}|[\u0621-\u064A]{3,}(?:ت|وا|نا)|لا|لم|لن|قد|كان|كانت|"
                                     r"أصبح|أصبحت|ليس|ليست|في|على|من|إلى|مع|عند|بعد|قبل|"
                                     # past verbs of the derived forms that report a change ("انخفض زمن الخطوة")
                                     r"انخفض|ارتفع|استغرق|استخدم|اعتمد|احتاج|انتقل|اشترى|تحسن|تضاعف|زاد|بلغ|وصل)(?![\u0621-\u064A])|وفق|بدل|بالإضافة)")
@@ -296,7 +300,8 @@ def _lower_first(text: str, context: str = "") -> str:
 _FUNCTION_WORDS = {"the", "a", "an", "this", "that", "these", "those", "each", "every", "all", "some", "most", "many", "any",
                    "its", "their", "there", "it", "they", "when", "if", "while", "with", "for", "in", "on", "at", "to", "from",
                    "by", "as", "after", "before", "since", "because", "although", "only", "both", "one", "two", "no", "not",
-                   "such", "other", "another", "more", "less", "much", "few", "several", "here", "then", "now", "once"}
+                   "such", "other", "another", "more", "less", "much", "few", "several", "here", "then", "now", "once",
+                   "you", "your"}  # a pronoun is never a name: "advise that You also need" reads "that you also need"
 
 
 def fit(texts: list[str], limit: int) -> list[str]:

@@ -112,9 +112,11 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
     """
     text = doc.text
     protected = protected_spans(doc)
+    quoted = quoted_spans(text, start, end)  # a quoted name or label is the text's own words: nothing pasted inside
     edits: list[tuple[int, int, str]] = _corrections(doc, start, end, lang)
     for fig in doc.figures:
         if start <= fig.start and fig.end <= end and _needs_reading(fig) and not _in_spans(protected, fig.start) \
+                and not _in_spans(quoted, fig.start) \
                 and not _attached(text, fig.start, fig.end) and not any(a < fig.end and fig.start < b for a, b, _ in edits):
             edits.append((fig.start, fig.end, figure(fig, lang)))
     seen = set() if seen is None else seen
@@ -140,7 +142,8 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
         if "_" in name or ":" in expansion or len(expansion.split()) > MAX_INLINE_WORDS or name.lower() in expansion.lower():
             continue  # an identifier (ZB_2P, SHARD_GRAD_OP) or a long gloss: the terms section explains it
         if _in_spans(protected, match.start) or _attached(text, match.start, match.end) or _after_number(text, match.start) \
-                or _unit_of_number(text, match.start, name) \
+                or _unit_of_number(text, match.start, name) or _in_spans(quoted, match.start) \
+                or _bracketed(text, match.start, match.end) or _modifies_noun(text, match.end) \
                 or _glossed_after(text, match.end) or (lang != "en" and _head_said_before(text, match.start, expansion)):
             continue
         seen.add(match.entry["id"])
@@ -151,8 +154,8 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
             continue
         gap = text[cursor:a]
         is_figure = any(f.start == a for f in doc.figures)
-        if is_figure and last_figure and not gap.strip():
-            gap = ", "  # "FSDP8 TP8 PP4" read out is a list
+        if is_figure and last_figure and (not gap.strip() or gap.strip() in _LIST_MARKS):
+            gap = ", "  # "FSDP8 TP8 PP4" (or "TP4,PP2") read out is a list
         if is_figure:
             # The reading carries its own article and noun: "a 4M-token batch" reads "a global batch of 4M tokens",
             # not "a a global batch of 4M tokens batch".
@@ -232,6 +235,35 @@ def protected_spans(doc) -> list[tuple[int, int]]:
         except AttributeError:
             pass
     return cached[1]
+
+
+_LIST_MARKS = {",", ";", "/", "+"}
+_QUOTED = pattern_cache.lazy(r"(?<![\w'])'[^'\n]{1,120}'(?![\w'])|\"[^\"\n]{1,120}\"|“[^”\n]{1,120}”|«[^»\n]{1,120}»")
+
+
+def quoted_spans(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
+    """Quoted names and labels ("'Train Step MFU'", “…”, «…») inside text[start:end] (apostrophes inside words are not quotes)."""
+    return [(m.start(), m.end()) for m in _QUOTED.finditer(text, start, len(text) if end is None else end)]
+
+
+def _bracketed(text: str, start: int, end: int) -> bool:
+    """Whether the term is itself the text's gloss in brackets ("Grouped-Query Attention (GQA)"): the words are said."""
+    return text[max(0, start - 1):start] == "(" and text[end:end + 1] == ")"
+
+
+# Head nouns an abbreviation modifies ("the 6NP formula", "GPU cards", "DP groups"): an expansion in brackets before
+# the noun would split the compound ("graphics processing unit (GPU) cards"); the terms section carries it instead.
+_COMPOUND_HEADS = pattern_cache.lazy(r"\s+(?:formula|formulas|rule|rules|number|numbers|figure|figures|card|cards|group|groups|"
+                                     r"degree|degrees|size|sizes|rank|ranks|dimension|dimensions|axis|axes|domain|domains|"
+                                     r"config|configs|setting|settings|value|values|score|scores|ratio|implementation|library|"
+                                     r"code|kernel|kernels|traffic|overhead|style|mode|variant|version|versions|setup|estimate|"
+                                     r"estimates|calculation|calculations|metric|metrics|counter|counters|label|labels|"
+                                     r"paper|papers|team|teams|report|repo|docs|cluster|clusters)\b")
+
+
+def _modifies_noun(text: str, end: int) -> bool:
+    """Whether the abbreviation is the first word of a compound noun ("MFU numbers")."""
+    return bool(_COMPOUND_HEADS.match(text, end))
 
 
 def _in_spans(spans: list[tuple[int, int]], position: int) -> bool:

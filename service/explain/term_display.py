@@ -8,7 +8,16 @@ from service.i18n import arabic
 
 
 def display(term: dict, lang: str) -> tuple[str, str]:
-    """The name to show in bold and its expansion, without repeating one inside the other."""
+    """The name to show in bold and its expansion, without repeating one inside the other nor nesting brackets."""
+    name, expansion = _display(term, lang)
+    expansion = unnested(name, expansion)
+    if expansion and term.get("category") != "option" and _INNER.search(name):
+        # "**التنشيطات (النتائج الوسيطة)** (activations)": two glosses in a row; the definition says what the first did
+        name = _without_brackets(name) or name
+    return name, expansion
+
+
+def _display(term: dict, lang: str) -> tuple[str, str]:
     name, expansion = term["term"], term["expansion"] or ""
     if term.get("category") == "option":  # a flag keeps its own spelling; what it belongs to is the expansion
         return name, expansion
@@ -35,6 +44,47 @@ def display(term: dict, lang: str) -> tuple[str, str]:
     if expansion and expansion.lower() in name.lower():  # "**Kimi K2 (نموذج Moonshot AI)** (K2)": said once
         expansion = ""
     return name, expansion
+
+
+_INNER = re.compile(r"\s*\([^()]*\)")
+# "Here throughput is ..." opening a definition of **throughput**: the term is in bold just before.
+_HERE_TERM = "(?:here|in this text),?\\s+(?:the\\s+)?{name}\\s+(?:is|are|means|refers\\s+to)\\s+"
+
+
+def unnested(name: str, expansion: str) -> str:
+    """The expansion as a reader can carry it beside the bold name: without a gloss of its own in brackets (the
+    definition after it carries the meaning: "teraFLOP/s (trillion ...)" would nest inside the name's brackets), and
+    left out when it repeats the name with a qualifier ("throughput in TFLOP/s" beside **throughput**)."""
+    plain = _without_brackets(expansion)
+    if not plain:
+        return ""
+    lowered, named = plain.lower(), name.lower().strip()
+    if named and (lowered == named or lowered.startswith(named + " ") or lowered.startswith(named + ",")):
+        return ""  # "**throughput** (throughput in TFLOP/s)": said twice; the definition says which sense
+    return plain
+
+
+def _without_brackets(text: str) -> str:
+    """`text` without any bracketed part, nested ones included (innermost first)."""
+    while True:
+        shorter = _INNER.sub("", text)
+        if shorter == text:
+            return " ".join(text.split()).strip(" ,;:")
+        text = shorter
+
+
+def unrepeated_definition(name: str, definition: str) -> str:
+    """A definition without an opening that restates its own term ("Here throughput is the arithmetic rate ..."
+    under **throughput** reads "The arithmetic rate ...")."""
+    if not name or not definition:
+        return definition
+    opening = re.match(_HERE_TERM.format(name=re.escape(name.strip())), definition, re.I)
+    if not opening and name.split():  # "الإنتاجية هنا هي معدل ..." under **الإنتاجية بوحدة TFLOP/s**
+        opening = re.match(rf"{re.escape(name.split()[0])}\s+هنا\s+(?:هي|هو|تعني|يعني|يقصد\s+بها|يقصد\s+به)\s+", definition)
+    if not opening:
+        return definition
+    rest = definition[opening.end():]
+    return rest[:1].upper() + rest[1:] if rest else definition
 
 
 def _spelled_out(found: str, name: str) -> bool:

@@ -1,0 +1,114 @@
+"""Issue 18, readability: no debris in the answer's plain text (nested or self-repeating expansions, pasted words in
+option names, broken reported speech, "lines 3-3", "2.1e12T"). Sentences written for these rules, not corpus text."""
+
+from calculators.formatting import human
+from service.configs import commandline, detect
+from service.explain import reported, restate, term_display
+from service.explain.pipeline import analyse
+
+
+def plain(text: str, lang: str = "en") -> str:
+    return restate.plain(analyse(text, lang))
+
+
+# --- the terms section: an expansion said once, never nested, never restating the name
+
+def test_an_expansion_with_its_own_gloss_is_not_nested_in_the_name_brackets():
+    assert term_display.unnested("TFLOPS", "teraFLOP/s (trillion floating-point operations per second)") == "teraFLOP/s"
+    assert term_display.unnested("VPP", "virtual (interleaved) pipeline parallelism") == "virtual pipeline parallelism"
+    assert "(" not in term_display.unnested("X9", "widget standard (version 2 (draft))")
+
+
+def test_an_expansion_that_repeats_the_name_is_left_out():
+    assert term_display.unnested("throughput", "throughput in tokens per second (the rate of the whole job)") == ""
+    assert term_display.unnested("latency", "latency") == ""
+    assert term_display.unnested("kernel", "GPU kernel") == "GPU kernel"  # the name is not its opening: kept
+
+
+def test_a_definition_does_not_restate_its_own_term():
+    assert term_display.unrepeated_definition("goodput", "Here goodput is the share of time spent on useful steps.") \
+        == "The share of time spent on useful steps."
+    assert term_display.unrepeated_definition("RAM", "Here RAM means the host's memory.") == "The host's memory."
+    kept = "Goodput is the share of time spent on useful steps."
+    assert term_display.unrepeated_definition("goodput", kept) == kept  # no "here": the definition's own wording stays
+    assert term_display.unrepeated_definition("الإنتاجية الفعلية", "الإنتاجية هنا هي نسبة الوقت المفيد.") == "نسبة الوقت المفيد."
+
+
+def test_a_bold_name_with_its_own_gloss_loses_it_before_a_second_one():
+    term = {"id": "x", "term": "activations", "expansion": "التنشيطات (النتائج الوسيطة)", "found_as": "activations",
+            "category": "memory"}
+    name, expansion = term_display.display(term, "ar")
+    assert "(" not in name and "(" not in expansion
+
+
+# --- restated sentences: nothing pasted into a quote, a gloss or a compound
+
+def test_an_abbreviation_the_text_already_spells_out_before_it_is_not_expanded_again():
+    out = plain("The new model uses Grouped-Query Attention (GQA) to save memory.")
+    assert "Grouped-Query Attention (GQA)" in out and "attention (GQA))" not in out
+
+
+def test_nothing_is_pasted_inside_a_quoted_label():
+    out = plain("The dashboard shows 'Step MFU': 0.41 for the small run.")
+    assert "'Step MFU'" in out and "utilization (MFU)'" not in out
+
+
+def test_an_abbreviation_heading_a_compound_noun_is_not_split_by_its_expansion():
+    out = plain("Our MFU numbers dropped after the upgrade.")
+    assert "MFU numbers" in out and "(MFU) numbers" not in out
+
+
+def test_figures_written_with_a_comma_between_them_read_as_a_list():
+    out = plain("We trained with TP4,PP2 on the new nodes.")
+    assert ",a " not in out and ",t" not in out
+
+
+# --- reported speech stays grammatical
+
+def test_a_sentence_to_the_reader_is_not_spliced_after_that():
+    said = reported.point("You also need to lower the learning rate.", "You also need to lower the learning rate.", "en", "authors")
+    assert "that You" not in said and "that you also need" in said
+    advice = reported.point("Combine it with data parallelism for larger batches.",
+                            "Combine it with data parallelism for larger batches.", "en", "text")
+    assert "that combine" not in advice and "advice is to combine" in advice
+
+
+def test_a_question_with_an_opener_is_asked_without_it():
+    question = "First of all, I was wondering how do you split the layers across the nodes?"
+    asked = reported.point(question, question, "en", "author")
+    assert "whether first" not in asked and asked.startswith("The author asks how")
+    polite = "May I check if this matches your recipe?"
+    assert reported.point(polite, polite, "en", "author") == "The author asks whether this matches your recipe"
+
+
+def test_arabic_that_is_followed_by_a_noun_never_a_verb_or_a_preposition():
+    for sentence in ("تم تدريب النموذج بدقة منخفضة.", "بسبب حجم النموذج، يحتاج التدريب إلى ذاكرة كبيرة.",
+                     "تُشغّل هذه الشرائح معظم النماذج الكبيرة."):
+        said = reported.point(sentence, sentence, "ar", "text")
+        assert "أنّ" not in said and "أنه" in said, said
+    noun = "الذاكرة أكبر من المتوقع."
+    assert "أنّ الذاكرة" in reported.point(noun, noun, "ar", "text")
+
+
+# --- options named in a sentence are prose, not a command; their values carry no prose
+
+def test_a_sentence_naming_switches_is_not_a_command_line():
+    assert detect.sentence_with_options("I also tried --fast-init and --pin-memory but nothing changed.")
+    assert detect.sentence_with_options("When I enable --bucket-merge (as the docs say) it hangs.")
+    assert not detect.sentence_with_options("We run --hidden-size 4096 --num-layers 32 on 64 GPUs and it works.")
+    assert not detect.sentence_with_options("python train.py --hidden-size 4096 --num-layers 32")
+
+
+def test_option_values_stop_at_prose_words_and_clause_ends():
+    options = dict(commandline.read_command("train.py --fast-init and --mode eager, --layers 8 --pin-memory.".split())["options"])
+    assert options == {"--fast-init": True, "--mode": "eager", "--layers": 8, "--pin-memory": True}
+    assert dict(commandline.read_command("train.py --split 98,2,0 --name run.v2".split())["options"]) == \
+        {"--split": "98,2,0", "--name": "run.v2"}
+
+
+# --- numbers: an exponent is never followed by a count word
+
+def test_very_large_counts_are_written_with_an_exponent_only():
+    assert human(3.6e24, "count") == "3.6e24"
+    assert human(2.5e12, "count") == "2.5T"
+    assert human(999e12, "count") == "999T"
