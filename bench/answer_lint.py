@@ -50,7 +50,8 @@ CLASSES = {
     "reported_splice": re.compile(rf"\b(?:say|said|advise|recommend|note|explain|report|write|add|argue|suggest|ask|wonder|state|claim|point)"
                                   rf"(?:s|ed|d)?(?:\s+out)?\s+(?:that|whether)\s+(?:(?:{'|'.join(w.capitalize() for w in _SENTENCE_OPENERS)})\b(?![-.])"
                                   rf"|(?:{'|'.join(_IMPERATIVES)})\s+(?:it|the|a|an|this|that|them|your|with|to|on|off)\b"
-                                  rf"|(?:{'|'.join(_QUESTION_OPENERS[:9])})\b\s+(?:of\s+all|do|does|you|we|i)\b)"
+                                  rf"|(?:{'|'.join(_QUESTION_OPENERS[:9])})\b\s+(?:of\s+all|do|does|you|we|i)\b"
+                                  r"|(?:such as|for example|for instance|e\.g\.|of note|a few points)\b)"
                                   r"|أنّ\s+(?:تم|يتم|بسبب|لقد|قد|كان|كانت|يجب|ينبغي|يمكن|تُ\w+|يُ\w+)(?![\w\u0621-\u064A])"),
     # "lines 8-8 of the text", "الأسطر 8-8"
     "single_line_range": re.compile(r"(\d+)\s*[-–]\s*\1\b(?=\s*(?:of|من|\)))"),
@@ -66,6 +67,13 @@ CLASSES = {
                           r"|a\s+(?!one|uni|use|usu|uti|eu|ur)[aeio]\w+)"),
     # a comma with no space before a word: "across 4 GPUs,a pipeline"
     "comma_paste": re.compile(r"[A-Za-z)],(?=[A-Za-z])"),
+    # a nonzero figure rounded to nothing: "a time of 0 ms" for 10 ns
+    "zero_reading": re.compile(r"(?:\bof|\babout|قدره|قدرها|نحو)\s+0\s?(?:ms|s|µs|ns|[KMGT]?B|[KMGT]?B/s|[TPE]?FLOP/s)(?!\w)"),
+    # an expansion splitting a compound noun: "graphics processing unit (GPU) cards", "the 6ND rule (6NP) formula"
+    "expansion_in_compound": re.compile(r"[a-z]\s\([A-Z][A-Za-z0-9-]*\)\s+(?:formula|numbers|results|cards|recipes|groups|modes|"
+                                        r"degree|size|ranks|traffic|framework|communication|gradient)\b"),
+    # a list pasted into a sentence: "... the reason: • it gives ... •accuracy?"
+    "bullet_in_sentence": re.compile(r"[^\s*-]\s*•"),
     # a parser's error shown in an answer (it belongs in an answer only when the text is mostly a config)
     "parser_error": re.compile(r"does not parse|Could not be read|تعذّرت قراءته"),
 }

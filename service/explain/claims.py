@@ -8,7 +8,8 @@ from service.explain.document import Claim, Document
 
 # Sentence ends: . ! ? ؟ followed by a space or the end (not a decimal point), ; ؛ and line breaks.
 # An abbreviation's stop ("i.e.", "e.g.", "vs.", "approx.") ends no sentence.
-_BOUNDARY = pattern_cache.lazy(r"(?<![\s(]i\.e\.)(?<![\s(]e\.g\.)(?<!\svs\.)(?<!approx\.)(?<=[.!?؟])\s+|[;؛]\s*|\n+")
+# A bullet inside a line ("why it matters: • faster math • accuracy?") starts an item of a list pasted on one line.
+_BOUNDARY = pattern_cache.lazy(r"(?<![\s(]i\.e\.)(?<![\s(]e\.g\.)(?<!\svs\.)(?<!approx\.)(?<=[.!?؟])\s+|[;؛]\s*|\n+|\s*•\s*")
 # A line broken in the middle of a sentence (a lower-case word or a comma, then a lower-case word on the
 # next line) is one sentence: text pasted from mail or a terminal is often hard-wrapped.
 _HARD_WRAP = pattern_cache.lazy(r"(?<=[a-z,])[ \t]*\n(?=[ \t]*[a-z])")

@@ -122,6 +122,9 @@ _DURATIONS = ((365.25 * 86400, "year"), (30.44 * 86400, "month"), (86400, "day")
 
 def _duration(seconds: float, lang: str) -> str:
     """A duration in the unit a reader expects: "480 ms", "21.5 s", "19 days", "4 سنوات"."""
+    if 0 < seconds < 1e-3:  # "10 ns" is not "a time of 0 ms": a short time keeps a unit that shows it
+        scale, unit = (1e9, "ns") if seconds < 1e-6 else (1e6, "µs")
+        return f"{arabic_numbers.digits(round(seconds * scale, 1))} {unit}"
     if seconds < 1:
         return f"{arabic_numbers.digits(round(seconds * 1000, 1))} ms"
     if seconds < 120:

@@ -169,8 +169,11 @@ _IMPERATIVE = pattern_cache.lazy(r"^(?:use|keep|set|avoid|try|make sure|consider
                                  r"decrease|lower|raise|limit|split|shard|combine|add|remove|check|note|install|pass|turn|switch|"
                                  r"change|reduce|tune|choose|pick|apply|replace|adjust|configure|specify|ensure|remember|follow|"
                                  r"do not|don't|never|always)\b(?!\s+(?:is|are|was|were|has|have|can|will)\b)", re.I)
+# "such as"/"for example" and "of note" open a sentence that cannot follow "that": "It adds that such as X is preferred".
 _LEADING_CONNECTIVE = {"en": pattern_cache.lazy(r"^(?:so|thus|hence|therefore|this means(?: that)?|which means(?: that)?|"
-                                                r"in short|overall|however|but|and|also|additionally|moreover)\s*,?\s+", re.I),
+                                                r"in short|overall|however|but|and|also|additionally|moreover|such as|"
+                                                r"for example|for instance|e\.g\.|of note(?:\s*,?\s*though)?|"
+                                                r"a few (?:points|things) to note(?: here)?)\s*,?\s+", re.I),
                        "ar": pattern_cache.lazy(r"^(?:(?:لذلك|لذا|وبالتالي|وعليه|باختصار|الخلاصة|كما|ولكن|لكن)\s*،?\s*|"
                                                 r"و(?=(?:بعد|قد|في|من|كان|كانت|على|مع)\s))")}
 _VERB_FIRST_AR = pattern_cache.lazy(r"^(?:تم|يتم|بسبب|نظرا|نظرًا|رغم|بفضل|عبر|خلال|عندما|إذا|حتى|"  # a verb or a preposition: أنه, not أنّ

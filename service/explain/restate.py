@@ -144,6 +144,7 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
         if _in_spans(protected, match.start) or _attached(text, match.start, match.end) or _after_number(text, match.start) \
                 or _unit_of_number(text, match.start, name) or _in_spans(quoted, match.start) \
                 or _bracketed(text, match.start, match.end) or _modifies_noun(text, match.end) \
+                or (lang == "en" and not spells(name, expansion)) \
                 or _glossed_after(text, match.end) or (lang != "en" and _head_said_before(text, match.start, expansion)):
             continue
         seen.add(match.entry["id"])
@@ -258,7 +259,24 @@ _COMPOUND_HEADS = pattern_cache.lazy(r"\s+(?:formula|formulas|rule|rules|number|
                                      r"config|configs|setting|settings|value|values|score|scores|ratio|implementation|library|"
                                      r"code|kernel|kernels|traffic|overhead|style|mode|variant|version|versions|setup|estimate|"
                                      r"estimates|calculation|calculations|metric|metrics|counter|counters|label|labels|"
-                                     r"paper|papers|team|teams|report|repo|docs|cluster|clusters)\b")
+                                     r"paper|papers|team|teams|report|repo|docs|cluster|clusters|result|results|recipe|recipes|gradient|"
+                                     r"gradients|communication|framework|frameworks|modes)\b")
+
+
+def spells(acronym: str, expansion: str) -> bool:
+    """Whether the expansion's word initials spell the acronym's capitals in order ("model FLOPs utilization" spells
+    MFU; "feed-forward network" does not spell MLP): a gloss that does not is a sense, said in the terms section."""
+    capitals = [c.lower() for c in acronym if c.isupper()]
+    initials = [w[0].lower() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+", expansion) if w[0].isalpha()]
+    if not capitals or not initials or capitals[0] != initials[0]:
+        return False
+    # in order among the initials, or (FLOPs: "floating-point operations") among all the letters
+    return _in_order(capitals, initials) or _in_order(capitals, [c for c in expansion.lower() if c.isalpha()])
+
+
+def _in_order(wanted: list[str], letters: list[str]) -> bool:
+    found = iter(letters)
+    return all(any(letter == c for c in found) for letter in wanted)
 
 
 def _modifies_noun(text: str, end: int) -> bool:

@@ -61,6 +61,9 @@ def unnested(name: str, expansion: str) -> str:
     lowered, named = plain.lower(), name.lower().strip()
     if named and (lowered == named or lowered.startswith(named + " ") or lowered.startswith(named + ",")):
         return ""  # "**throughput** (throughput in TFLOP/s)": said twice; the definition says which sense
+    rest = re.sub(rf"(?<![\w-]){re.escape(named)}(?![\w-])", " ", lowered) if named else lowered
+    if rest != lowered and len(rest.split()) <= 1:
+        return ""  # "**FP4** (صيغة FP4)", "**kernel** (GPU kernel)": the name and one word add nothing the definition lacks
     return plain
 
 

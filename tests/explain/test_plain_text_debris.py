@@ -22,7 +22,8 @@ def test_an_expansion_with_its_own_gloss_is_not_nested_in_the_name_brackets():
 def test_an_expansion_that_repeats_the_name_is_left_out():
     assert term_display.unnested("throughput", "throughput in tokens per second (the rate of the whole job)") == ""
     assert term_display.unnested("latency", "latency") == ""
-    assert term_display.unnested("kernel", "GPU kernel") == "GPU kernel"  # the name is not its opening: kept
+    assert term_display.unnested("FP6", "صيغة FP6") == ""  # the name and one generic word
+    assert term_display.unnested("B300", "NVIDIA B300 Tensor Core GPU") == "NVIDIA B300 Tensor Core GPU"  # says more: kept
 
 
 def test_a_definition_does_not_restate_its_own_term():
@@ -112,3 +113,24 @@ def test_very_large_counts_are_written_with_an_exponent_only():
     assert human(3.6e24, "count") == "3.6e24"
     assert human(2.5e12, "count") == "2.5T"
     assert human(999e12, "count") == "999T"
+
+
+def test_an_inline_expansion_spells_its_abbreviation():
+    assert restate.spells("MFU", "model FLOPs utilization") and restate.spells("FLOPs", "floating-point operations")
+    assert restate.spells("ZeRO", "Zero Redundancy Optimizer") and restate.spells("DSV3", "DeepSeek-V3")
+    assert not restate.spells("MLP", "feed-forward network")  # a sense, not the words the letters stand for
+    assert not restate.spells("RAM", "host memory")
+
+
+def test_a_short_time_keeps_a_unit_that_shows_it():
+    from service.explain import gist_values
+
+    assert gist_values._duration(1e-8, "en") == "10 ns" and gist_values._duration(2.5e-5, "en") == "25 µs"
+    assert gist_values._duration(0.48, "en") == "480 ms"
+
+
+def test_a_bullet_inside_a_line_starts_a_new_item():
+    from service.explain import claims
+
+    text = "Why it matters: • faster math • lower memory?"
+    assert [text[a:b] for a, b in claims.sentences(text, [])] == ["Why it matters:", "faster math", "lower memory?"]
