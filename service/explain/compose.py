@@ -312,9 +312,14 @@ def _clause(text: str) -> str:
 
 def _sentence(text: str) -> str:
     text = text.strip()
-    if text[:1].islower():
+    if text[:1].islower() and not _code_name(text.split()[0]):  # "fp8", "per_device_batch_size", "vLLM" keep their spelling
         text = text[0].upper() + text[1:]
     return text if not text or text[-1] in ".!?؟…" or text.endswith(("….", "…»", "…”")) else text + "."
+
+
+def _code_name(word: str) -> bool:
+    """A name written for a machine or a brand: a digit, an underscore or a capital after its first letter."""
+    return any(c.isdigit() or c == "_" or c.isupper() for c in word[1:])
 
 
 # ---------------------------------------------------------------------------------------------- claims

@@ -134,3 +134,19 @@ def test_a_bullet_inside_a_line_starts_a_new_item():
 
     text = "Why it matters: • faster math • lower memory?"
     assert [text[a:b] for a, b in claims.sentences(text, [])] == ["Why it matters:", "faster math", "lower memory?"]
+
+
+def test_a_sentence_opening_with_a_code_name_keeps_its_spelling():
+    from service.explain import compose
+
+    assert compose._sentence("fp8 halves the bytes") == "fp8 halves the bytes."
+    assert compose._sentence("vLLM serves the model") == "vLLM serves the model."
+    assert compose._sentence("the run slowed down") == "The run slowed down."
+
+
+def test_a_format_saving_is_read_towards_the_narrower_format():
+    from service.explain import compose
+
+    answer = compose.explain_offline("Our FP8 recipe cut memory use by 35% compared with the BF16 baseline.", "en")
+    line = next(ln for ln in answer["explanation"].splitlines() if "bytes per value" in ln)
+    assert "bf16 -> fp8 is 2 -> 1 bytes per value, 50% less" in line and "-100%" not in line

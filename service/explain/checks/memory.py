@@ -148,6 +148,8 @@ _MEMORY = re.compile(r"memory|\bGB\b|\bHBM\b|footprint|ذاكرة|الذاكرة
 def _saving(doc: Document, saving, said: str, old: str, old_size: float, new: str, new_size: float) -> Result | None:
     """"bf16 -> fp8 should halve the memory, but we measured a 39% saving": the format's own saving beside the measured one
     (smaller when part of the memory, activations or optimizer states, stays in another format); explained, never judged."""
+    if new_size > old_size:  # a saving goes to the narrower format, whichever the text names first ("fp8 ... than bf16")
+        old, old_size, new, new_size = new, new_size, old, old_size
     inputs = Inputs(doc.lang)
     inputs.text_with("expression", f"1 - {new_size:g} / {old_size:g}", said, f"{old_size:g} and {new_size:g} bytes per value (data/precisions.json)")
     index = run(doc, "arithmetic", inputs)
