@@ -74,6 +74,10 @@ CLASSES = {
                                         r"degree|size|ranks|traffic|framework|communication|gradient)\b"),
     # a list pasted into a sentence: "... the reason: • it gives ... •accuracy?"
     "bullet_in_sentence": re.compile(r"[^\s*-]\s*•"),
+    # a signed change with a word that already gives its sign: "-100% less", "-37% faster"
+    "signed_and_worded": re.compile(r"(?<![\w.])[-−]\d[\d.,]*\s?%\s+(?:less|more|lower|higher|faster|slower|smaller|larger)\b"),
+    # a unit the text gave, dropped by the calculation: "the text says 2TB; the calculation gives 2.24T"
+    "unit_dropped": re.compile(r"says\s+[\d.,]+\s?[KMGTP]B\b[^;]*;\s+the calculation gives\s+[\d.,]+\s?[kKMGTPB](?![\w/])"),
     # a parser's error shown in an answer (it belongs in an answer only when the text is mostly a config)
     "parser_error": re.compile(r"does not parse|Could not be read|تعذّرت قراءته"),
 }

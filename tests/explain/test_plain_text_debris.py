@@ -150,3 +150,11 @@ def test_a_format_saving_is_read_towards_the_narrower_format():
     answer = compose.explain_offline("Our FP8 recipe cut memory use by 35% compared with the BF16 baseline.", "en")
     line = next(ln for ln in answer["explanation"].splitlines() if "bytes per value" in ln)
     assert "bf16 -> fp8 is 2 -> 1 bytes per value, 50% less" in line and "-100%" not in line
+
+
+def test_a_checked_result_is_shown_in_the_unit_the_text_wrote():
+    from service.explain import compose
+
+    answer = compose.explain_offline("Loading the 30B model on every rank needs 30*4*8 GB ~ 1TB of host memory per node.", "en")
+    line = next(ln for ln in answer["explanation"].splitlines() if "calculation gives" in ln)
+    assert "the calculation gives 960 GB" in line and "960B" not in line

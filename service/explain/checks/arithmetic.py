@@ -271,7 +271,9 @@ def _equation(doc: Document, claim: Claim, eq: dict, outcome: Outcome) -> None:
     if computed is None:
         inputs = Inputs(doc.lang)
         probe = evaluate(expr)
-        if quantity is not None and abs(math.log(abs(si) or 1) - math.log(abs(probe) or 1)) < abs(math.log(abs(raw) or 1) - math.log(abs(probe) or 1)):
+        in_unit = quantity is not None and si != raw and \
+            abs(math.log(abs(si) or 1) - math.log(abs(probe) or 1)) < abs(math.log(abs(raw) or 1) - math.log(abs(probe) or 1))
+        if in_unit:
             raw = si  # the written unit makes the result agree in calculator units ("≈ 70 million seconds")
         inputs.values.update(expression=expr, stated_result=first["quote"] if first["percent"] else raw,
                              tolerance=_tolerance(first["quote"], raw, approx))
@@ -284,7 +286,12 @@ def _equation(doc: Document, claim: Claim, eq: dict, outcome: Outcome) -> None:
         out = doc.calculations[index]["outputs"]
         computed = out["value"]
         verdict = "consistent" if out["consistent"] else "inconsistent"
-        outcome.add(verdict, messages(doc.lang)["verdicts"][verdict].format(stated=first["quote"], computed=_shown(computed, first["percent"])))
+        # "70*4*8 GB ~ 2TB" gives 2.24 TB, in the unit the text wrote, not the bare count "2.24T"
+        in_scale = quantity is not None and not first["percent"] and si and 0.1 <= abs(computed / si) <= 10
+        shown = restate.value(quantity, computed) if in_scale else _shown(computed, first["percent"])
+        if in_scale and quantity == "time_s" and re.search(r"\de\d", shown):
+            shown = f"{human(computed, '')} s"  # "5e9 s" as the text wrote it, not "5.787e4 days"
+        outcome.add(verdict, messages(doc.lang)["verdicts"][verdict].format(stated=first["quote"], computed=shown))
         si = raw if quantity is None else si
     # "≈ 70 million seconds ≈ 2.2 years": each later result restates the one before in another unit
     previous = (first, si)
