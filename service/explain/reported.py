@@ -131,6 +131,8 @@ def indirect_question(text: str) -> str | None:
     request = re.match(section["request"], q + "?", re.I)
     if request:
         return "for " + request.group("object").rstrip("?").strip()
+    if _ASKED_FOR.match(q):  # "Any guidance on expert placement?" has no verb: the author asks for it
+        return "for " + q[0].lower() + q[1:]
     lowered = q[0].lower() + q[1:] if not q.startswith("I ") else q
     if tagged:
         return "whether " + lowered
@@ -204,6 +206,8 @@ def point(clause: str, sentence: str, lang: str, who: str, context: str = "") ->
     verb = words["point"].get(kind, words["point"]["other"])[0 if who != "authors" else 1]
     clause = _with_subject(clause, words)
     if clause.startswith("\0"):  # a title ("Adding X to the log"): what the text is about
+        if who != "text" and "writes_about" in words:  # "The author writes about ...": a later "They ask" has its referent
+            return _capital(words["writes_about"][number].format(subject=subject, claim=clause[1:]))
         return _capital(words["about"][0].format(subject=words["subjects"]["text"], claim=clause[1:]))
     return _capital(f"{subject} {verb} {_lower_first(third_person(clause, lang), context)}")
 
@@ -226,9 +230,19 @@ _COMMON_VERB = pattern_cache.lazy(r"\b(?:get|got|need|use|used|run|ran|take|took
                                   r"[a-z]{2,}s)\b(?<!\bits)(?<!\bthis)(?<!\bplus)")
 
 
+# A question that is only the thing asked for ("Any guidance on expert placement?", "Tips for faster startup?").
+_ASKED_FOR = pattern_cache.lazy(r"^(?:(?:any|some)\s+)?(?:guidance|advice|tips?|suggestions?|recommendations?|ideas?|thoughts?|"
+                                r"pointers?|help|insights?|references?|examples?)\b(?!\s+(?:is|are|was|were|would|will)\b)", re.I)
+# A heading-like line ("Recommended parallelism layout for 32 GPUs"): an adjective and a noun, no verb of its own.
+_TITLE_FIRST = pattern_cache.lazy(r"^(?:Recommended|Suggested|Proposed|Preferred|Optimal|Best|Ideal|Expected)\s+[a-z]")
+_AUX_ANY = pattern_cache.lazy(r"\b(?:is|are|was|were|be|been|should|must|can|could|will|would|do|does|did|has|have|had)\b", re.I)
+
+
 def _with_subject(clause: str, words: dict) -> str:
     """A sentence without a subject given one: a change description ("Ports X", "Validated on ...") is about the change;
-    a title ("Adding X") is marked with a leading NUL for the "is about" wording."""
+    a title ("Adding X", "Recommended layout for ...") is marked with a leading NUL for the "is about" wording."""
+    if _TITLE_FIRST.match(clause) and not _AUX_ANY.search(clause):
+        return "\0" + clause[0].lower() + clause[1:]
     if _GERUND_FIRST.match(clause) and not _FINITE.search(clause):
         return "\0" + clause[0].lower() + clause[1:]
     if _PARTICIPLE_FIRST.match(clause):
@@ -253,6 +267,10 @@ def companion(clause: str, sentence: str, lang: str, who: str, context: str = ""
             return _capital(f"{words['pronouns'][who]} {words['companion']['question'][0 if who == 'text' else 1]} "
                             f"{third_person(asked, lang)}")
     clause = _LEADING_CONNECTIVE["en"].sub("", clause).strip()
+    if _TITLE_FIRST.match(clause) and not _AUX_ANY.search(clause):  # a heading, not a sentence "that" can carry
+        about = words.get("writes_about") if who != "text" else None
+        subject = words["pronouns"][who] if about else words["subjects"]["text"]
+        return _capital((about[1] if about else words["about"][0]).format(subject=subject, claim=clause[0].lower() + clause[1:]))
     verb = words["companion"].get(kind, words["companion"]["other"])[0 if who == "text" else 1]
     said = third_person(clause, lang)
     said = re.sub(r"^(?:That|This|It)\b(?=\s+(?:is|was|means|seems|shows))", "this", said)  # "... that this is slower"

@@ -158,3 +158,12 @@ def test_a_checked_result_is_shown_in_the_unit_the_text_wrote():
     answer = compose.explain_offline("Loading the 30B model on every rank needs 30*4*8 GB ~ 1TB of host memory per node.", "en")
     line = next(ln for ln in answer["explanation"].splitlines() if "calculation gives" in ln)
     assert "the calculation gives 960 GB" in line and "960B" not in line
+
+
+def test_a_heading_and_a_bare_request_are_not_spliced_after_that_or_whether():
+    heading = "Recommended sharding layout for 16-512 chips with 32 experts."
+    assert reported.point(heading, heading, "en", "author").startswith("The author writes about recommended sharding layout")
+    assert reported.companion(heading, heading, "en", "author").startswith("They write about recommended sharding layout")
+    assert reported.point(heading, heading, "en", "text").startswith("The text is about recommended sharding layout")
+    request = "Any advice on placing the experts to keep traffic inside a node?"
+    assert reported.point(request, request, "en", "author").startswith("The author asks for any advice on placing")
