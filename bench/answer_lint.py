@@ -51,7 +51,10 @@ CLASSES = {
                                   rf"(?:s|ed|d)?(?:\s+out)?\s+(?:that|whether)\s+(?:(?:{'|'.join(w.capitalize() for w in _SENTENCE_OPENERS)})\b(?![-.])"
                                   rf"|(?:{'|'.join(_IMPERATIVES)})\s+(?:it|the|a|an|this|that|them|your|with|to|on|off)\b"
                                   rf"|(?:{'|'.join(_QUESTION_OPENERS[:9])})\b\s+(?:of\s+all|do|does|you|we|i)\b"
-                                  r"|(?:such as|for example|for instance|e\.g\.|of note|a few points)\b)"
+                                  r"|(?:such as|for example|for instance|e\.g\.|of note|a few points)\b"
+                                  r"|(?:recommended|suggested|proposed|optimal|best)\s+[a-z]+\s+(?!is|are|was|were)[a-z(]"
+                                  r"|(?:any|some)\s+(?:guidance|advice|tips?|suggestions?|ideas?|help)\b"
+                                  r"|(?:why|how|where|when)\s+(?:is|are|was|were)\s+the\b)"
                                   r"|أنّ\s+(?:تم|يتم|بسبب|لقد|قد|كان|كانت|يجب|ينبغي|يمكن|تُ\w+|يُ\w+)(?![\w\u0621-\u064A])"),
     # "lines 8-8 of the text", "الأسطر 8-8"
     "single_line_range": re.compile(r"(\d+)\s*[-–]\s*\1\b(?=\s*(?:of|من|\)))"),

@@ -144,6 +144,9 @@ def indirect_question(text: str) -> str | None:
     wh_do = re.match(rf"^(?P<wh>{_WH}(?:\s+\w+)?)\s+do\s+(?P<who>they|we|I|you)\b(?P<rest>.*)$", lowered, re.I)
     if wh_do:
         return f"{wh_do.group('wh')} {wh_do.group('who')}{wh_do.group('rest')}"
+    wh_noun = _WH_BE_NOUN.match(lowered)
+    if wh_noun:  # "why is the MFU only 20%" -> "why the MFU is only 20%"
+        return f"{wh_noun.group('wh')} {wh_noun.group('who')} {wh_noun.group('aux')} {wh_noun.group('rest')}"
     if re.match(rf"^{_WH}\b", lowered, re.I):
         return lowered  # "what would be a reasonable throughput": the question word is its subject
     yes_no = re.match(rf"^(?P<aux>{_AUX})\s+(?P<who>{_PRONOUN}|the\s+\w+)\b(?P<rest>.*)$", lowered, re.I)
@@ -155,6 +158,16 @@ def indirect_question(text: str) -> str | None:
     if re.match(rf"^(?:{_AUX}|do|does|did)\b", lowered, re.I):
         return None
     return "whether " + lowered
+
+
+# "why is the step time so high": the subject is "the" and up to four words, ending before a word that cannot be part of it.
+_WH_BE_NOUN = pattern_cache.lazy(r"^(?P<wh>why|how|where|when)\s+(?P<aux>is|are|was|were)\s+"
+                                 r"(?P<who>(?:the|this|that|my|our|their|your)(?:\s+(?!(?:only|so|much|not|too|very|still|always|"
+                                 r"lower|higher|slower|faster|different|worse|better|than|in|on|at|with|when|for|from|by|"
+                                 r"to|of|such|more|less|about|almost|nearly|\d)\b)(?![\w./-]*(?:ed|en)\b)[\w./-]+){1,4})"
+                                 r"\s+(?P<rest>(?:only|so|much|not|too|very|still|always|lower|higher|slower|faster|different|"
+                                 r"worse|better|than|in|on|at|with|when|for|from|by|to|of|such|more|less|about|almost|nearly|\d)\b.*)$",
+                                 re.I)
 
 
 def without_fillers(text: str, lang: str) -> str:

@@ -167,3 +167,9 @@ def test_a_heading_and_a_bare_request_are_not_spliced_after_that_or_whether():
     assert reported.point(heading, heading, "en", "text").startswith("The text is about recommended sharding layout")
     request = "Any advice on placing the experts to keep traffic inside a node?"
     assert reported.point(request, request, "en", "author").startswith("The author asks for any advice on placing")
+
+
+def test_an_indirect_question_puts_its_subject_before_the_verb():
+    assert reported.indirect_question("Why is the step time so high on the new cluster?") == \
+        "why the step time is so high on the new cluster"
+    assert reported.indirect_question("How is the gradient reduced in fp32?") == "how is the gradient reduced in fp32"  # unsure: as written
