@@ -145,6 +145,7 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
                 or _unit_of_number(text, match.start, name) or _in_spans(quoted, match.start) \
                 or _bracketed(text, match.start, match.end) or _modifies_noun(text, match.end) \
                 or (lang == "en" and not spells(name, expansion)) \
+                or (lang == "ar" and _disagrees_with_verb(text, match.start, expansion)) \
                 or _glossed_after(text, match.end) or (lang != "en" and _head_said_before(text, match.start, expansion)):
             continue
         seen.add(match.entry["id"])
@@ -261,6 +262,16 @@ _COMPOUND_HEADS = pattern_cache.lazy(r"\s+(?:formula|formulas|rule|rules|number|
                                      r"estimates|calculation|calculations|metric|metrics|counter|counters|label|labels|"
                                      r"paper|papers|team|teams|report|repo|docs|cluster|clusters|result|results|recipe|recipes|gradient|"
                                      r"gradients|communication|framework|frameworks|modes)\b")
+
+
+_MASCULINE_VERB_BEFORE = pattern_cache.lazy(r"(?:^|\s)[وف]?ي[\u0621-\u064A\u064B-\u0652]{3,}\s+$")
+
+
+def _disagrees_with_verb(text: str, start: int, expansion: str) -> bool:
+    """Whether an Arabic expansion with a feminine head would follow a masculine verb as its subject ("يوفر NVFP4"
+    is not "يوفر صيغة FP4"): the abbreviation stays as written, the terms section explains it."""
+    head = expansion.split()[0] if expansion.split() else ""
+    return head.endswith("ة") and bool(_MASCULINE_VERB_BEFORE.search(text[max(0, start - 30):start]))
 
 
 def spells(acronym: str, expansion: str) -> bool:

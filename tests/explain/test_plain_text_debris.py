@@ -173,3 +173,9 @@ def test_an_indirect_question_puts_its_subject_before_the_verb():
     assert reported.indirect_question("Why is the step time so high on the new cluster?") == \
         "why the step time is so high on the new cluster"
     assert reported.indirect_question("How is the gradient reduced in fp32?") == "how is the gradient reduced in fp32"  # unsure: as written
+
+
+def test_an_arabic_expansion_never_breaks_agreement_with_the_verb_before_it():
+    out = plain("يوفر NVFP4 ذاكرة أقل بنسبة 50%.", "ar")
+    assert "يوفر NVFP4" in out and "(NVFP4)" not in out
+    assert "وحدة معالجة الموترات (TPU)" in plain("يستخدم النموذج TPU للتدريب.", "ar")  # not the verb's subject: expanded
