@@ -128,6 +128,10 @@ def indirect_question(text: str) -> str | None:
     q = _LEADING_ADVERB.sub("", q).strip().rstrip("?").strip()
     if not q:
         return None
+    checked = _CHECK_TAG.match(q)
+    if checked:  # "We get 40% MFU, is this expected?" -> "whether this is expected: we get 40% MFU"
+        head = checked.group("head").strip()
+        return f"whether this is {checked.group('adj')}{checked.group('rest')}: {head[0].lower() + head[1:] if not head.startswith('I ') else head}"
     request = re.match(section["request"], q + "?", re.I)
     if request:
         return "for " + request.group("object").rstrip("?").strip()
@@ -243,6 +247,9 @@ _COMMON_VERB = pattern_cache.lazy(r"\b(?:get|got|need|use|used|run|ran|take|took
                                   r"[a-z]{2,}s)\b(?<!\bits)(?<!\bthis)(?<!\bplus)")
 
 
+# A statement with a check tag after it: "X, is that right (for Y)?" asks whether X is right.
+_CHECK_TAG = pattern_cache.lazy(r"^(?P<head>.{8,}?),\s*(?:is|was)\s+(?:that|this|it)\s+(?P<adj>right|correct|true|expected|normal|"
+                                r"reasonable|ok|okay|accurate|plausible)(?P<rest>(?:\s+(?:for|with|on|at|in)\b[^,]*)?)$", re.I)
 # A question that is only the thing asked for ("Any guidance on expert placement?", "Tips for faster startup?").
 _ASKED_FOR = pattern_cache.lazy(r"^(?:(?:any|some)\s+)?(?:guidance|advice|tips?|suggestions?|recommendations?|ideas?|thoughts?|"
                                 r"pointers?|help|insights?|references?|examples?)\b(?!\s+(?:is|are|was|were|would|will)\b)", re.I)

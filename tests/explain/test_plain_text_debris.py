@@ -179,3 +179,9 @@ def test_an_arabic_expansion_never_breaks_agreement_with_the_verb_before_it():
     out = plain("يوفر NVFP4 ذاكرة أقل بنسبة 50%.", "ar")
     assert "يوفر NVFP4" in out and "(NVFP4)" not in out
     assert "وحدة معالجة الموترات (TPU)" in plain("يستخدم النموذج TPU للتدريب.", "ar")  # not the verb's subject: expanded
+
+
+def test_a_statement_with_a_check_tag_asks_whether_it_holds():
+    question = "We measure 35% MFU on 256 chips, is that normal for this model?"
+    assert reported.point(question, question, "en", "authors") == \
+        "The authors ask whether this is normal for this model: they measure 35% MFU on 256 chips"
