@@ -86,6 +86,9 @@ CLASSES = {
     "parser_error": re.compile(r"does not parse|Could not be read|تعذّرت قراءته"),
 }
 _TERM_HEAD = re.compile(r"^\s*-\s+\*\*[^*]+\*\*(?:\s*\((?:[^()]|\([^()]*\))*\))?")  # "- **X** (expansion)" of a terms line
+_SENTENCE_SPLIT = re.compile(r"(?<=[.!?؟])\s+|;\s+|؛\s*")
+_BOLD = re.compile(r"^\s*-\s+\*\*.*?\*\*\s*|\*")  # a claim's quoted words are the text's; what follows is the answer's
+REPEAT_WORDS = 6  # a shorter sentence ("Consistent.") may well come back
 CODE_BLOCK = re.compile(r"```.*?```", re.S)
 CONFIG_SHARE = 0.5  # a text whose lines are half config-like or more is a config: its parser errors may be shown
 _CONFIG_LIKE = re.compile(r"^\s*(?:[-\w.\"']+\s*[:=]|--[\w-]+|[{}\[\]]|#|-\s)")
@@ -117,7 +120,18 @@ def lint(text: str, answer: dict) -> dict[str, list[str]]:
     """Class -> the answer lines matching it (a parser error counts only where the text is not mostly a config)."""
     found: dict[str, list[str]] = defaultdict(list)
     config = mostly_config(text)
+    said: set[str] = set()
     for line in answer_lines(answer):
+        if line.startswith((" ", "\t")) or (line.lstrip("- ").startswith("*") and not line.lstrip("- ").startswith("**")):
+            sentences = []  # a calculation's label or working step repeats by design
+        else:
+            sentences = _SENTENCE_SPLIT.split(_BOLD.sub("", line))
+        for sentence in sentences:
+            key = " ".join(sentence.lower().split())
+            if len(key.split()) >= REPEAT_WORDS and key in said:
+                found["repeated_sentence"].append(line)  # "nothing said twice" (JUDGING.md)
+                break
+            said.add(key)
         for name, pattern in CLASSES.items():
             if name == "parser_error" and config:
                 continue
@@ -170,12 +184,12 @@ def main(argv: list[str] | None = None) -> int:
         explain.close()
     print(f"answer lint: splits {', '.join(args.split)}; languages {', '.join(args.lang)}")
     print(f"  {'class':28} " + " ".join(f"{lang:>6}" for lang in args.lang) + f" {'all':>6}")
-    for name in CLASSES:
+    for name in [*CLASSES, "repeated_sentence"]:
         by_lang = [counts[name][lang] for lang in args.lang]
         print(f"  {name:28} " + " ".join(f"{n:>6}" for n in by_lang) + f" {sum(by_lang):>6}")
-    total = [sum(counts[name][lang] for name in CLASSES) for lang in args.lang]
+    total = [sum(counts[name][lang] for name in [*CLASSES, "repeated_sentence"]) for lang in args.lang]
     print(f"  {'total':28} " + " ".join(f"{n:>6}" for n in total) + f" {sum(total):>6}")
-    for name in CLASSES:
+    for name in [*CLASSES, "repeated_sentence"]:
         if examples[name]:
             print(f"\n{name}:")
             for line in examples[name]:
