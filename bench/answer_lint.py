@@ -140,8 +140,10 @@ def lint(text: str, answer: dict) -> dict[str, list[str]]:
                        and not re.fullmatch(r"(\S+)\s+ب\1", m.group(0)) for m in pattern.finditer(line)):  # "طبقة بطبقة": an idiom
                     found[name].append(line)
                 continue
-            if name == "nested_expansion":  # a term's name and expansion, not the glossary's definition after them
+            if name == "nested_expansion":  # a term's name and expansion; the glossary's definition is counted apart
                 line_part = _TERM_HEAD.match(line)
+                if line_part and pattern.search(line[line_part.end():]):
+                    found["nested_in_definition"].append(line)
                 if not pattern.search(line_part.group(0) if line_part else line):
                     continue
             if pattern.search(line):
@@ -184,12 +186,12 @@ def main(argv: list[str] | None = None) -> int:
         explain.close()
     print(f"answer lint: splits {', '.join(args.split)}; languages {', '.join(args.lang)}")
     print(f"  {'class':28} " + " ".join(f"{lang:>6}" for lang in args.lang) + f" {'all':>6}")
-    for name in [*CLASSES, "repeated_sentence"]:
+    for name in [*CLASSES, "nested_in_definition", "repeated_sentence"]:
         by_lang = [counts[name][lang] for lang in args.lang]
         print(f"  {name:28} " + " ".join(f"{n:>6}" for n in by_lang) + f" {sum(by_lang):>6}")
-    total = [sum(counts[name][lang] for name in [*CLASSES, "repeated_sentence"]) for lang in args.lang]
+    total = [sum(counts[name][lang] for name in [*CLASSES, "nested_in_definition", "repeated_sentence"]) for lang in args.lang]
     print(f"  {'total':28} " + " ".join(f"{n:>6}" for n in total) + f" {sum(total):>6}")
-    for name in [*CLASSES, "repeated_sentence"]:
+    for name in [*CLASSES, "nested_in_definition", "repeated_sentence"]:
         if examples[name]:
             print(f"\n{name}:")
             for line in examples[name]:

@@ -501,7 +501,7 @@ def _terms_section(doc: Document, detail: str, central: set[int] | None = None, 
     lines = []
     for term in terms:
         name, expansion = term_display.display(term, doc.lang)
-        definition = _first_sentence(term_display.unrepeated_definition(name, term["definition"]))
+        definition = term_display.flat_brackets(_first_sentence(term_display.unrepeated_definition(name, term["definition"])), doc.lang)
         if detail in ("fit", "short") or is_everyday(term):  # the first clause: details of no use here go
             definition = brief_definition(definition, FIT_DEFINITION_WORDS if detail == "fit" else None)
         if term.get("defined_in_text"):

@@ -76,6 +76,22 @@ def _without_brackets(text: str) -> str:
         text = shorter
 
 
+# A word's gloss in brackets inside other brackets: "(usually an all-reduce (AR))"; never a formula's brackets.
+_NESTED = re.compile(r"(\([^()]*?[^\W\d_]{2})\s+\((?![\d\s])([^()=+*/^<>]*[^\W\d_][^()=+*/^<>]*)\)")
+
+
+def flat_brackets(text: str, lang: str) -> str:
+    """Brackets inside brackets flattened: a word's gloss inside a bracketed part is left out, the word before it
+    stays ("(usually an all-reduce (AR))" reads "(usually an all-reduce)"); a formula's brackets are kept. A reader
+    never counts closing brackets."""
+    for _ in range(3):  # three levels at most in the glossary
+        flattened = _NESTED.sub(lambda m: m.group(1) if not re.search(r"\s[-–]\s", m.group(2)) else m.group(0), text)
+        if flattened == text:
+            break
+        text = flattened
+    return text
+
+
 def unrepeated_definition(name: str, definition: str) -> str:
     """A definition without an opening that restates its own term ("Here throughput is the arithmetic rate ..."
     under **throughput** reads "The arithmetic rate ...")."""

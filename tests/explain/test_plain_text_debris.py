@@ -185,3 +185,12 @@ def test_a_statement_with_a_check_tag_asks_whether_it_holds():
     question = "We measure 35% MFU on 256 chips, is that normal for this model?"
     assert reported.point(question, question, "en", "authors") == \
         "The authors ask whether this is normal for this model: they measure 35% MFU on 256 chips"
+
+
+def test_a_gloss_inside_brackets_is_left_out_and_formulas_keep_theirs():
+    assert term_display.flat_brackets("partial sums are combined (usually by a reduce-scatter (RS)) in each layer", "en") == \
+        "partial sums are combined (usually by a reduce-scatter) in each layer"
+    assert term_display.flat_brackets("تُجمع التدرجات (عادة بعملية الاختزال الشامل (all-reduce)) ثم", "ar") == \
+        "تُجمع التدرجات (عادة بعملية الاختزال الشامل) ثم"
+    formula = "the bubble is (p - 1) / (m + (p - 1)) of the step"
+    assert term_display.flat_brackets(formula, "en") == formula
