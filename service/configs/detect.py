@@ -103,9 +103,9 @@ def sentence_with_options(line: str) -> bool:
     --overlap-grad-reduce and --overlap-param-gather"): it does not open as a command or a setting does, at least
     SENTENCE_WORDS words outside its flags are words only sentences use, and some flag is followed by punctuation, a
     bracket or such a word instead of a value. "We run --tensor-model-parallel-size 8 on 16 H100s" sets a value: read."""
-    if _SHELL_LINE.match(line) or _YAML_LINE.match(line) or _OVERRIDES.match(line) or not _FLAG.search(line):
-        return False
-    outside = re.sub(r"(?:^|\s)--[A-Za-z][\w.-]*(?:=\S+)?", " ", line)
+    if _SHELL_LINE.match(line) or _OVERRIDES.match(line) or not _MENTIONED_FLAG.search(line):
+        return False  # ("Note: when you pass --x and --y ..." opens like a YAML key, and is a sentence all the same)
+    outside = _MENTIONED_FLAG.sub(" ", line)
     words = [w.strip("(),.;:!?'\"`").lower() for w in outside.split()]
     if sum(w in _FUNCTION_WORDS for w in words) < SENTENCE_WORDS:
         return False
@@ -115,8 +115,10 @@ def sentence_with_options(line: str) -> bool:
     return False
 
 
+# A flag in a sentence, bare or in backticks ("pass `--tp-comm-overlap` with ..."), with its "=value" if any.
+_MENTIONED_FLAG = re.compile(r"(?:^|(?<=[\s`(]))--[A-Za-z][\w.-]*(?:=\S+)?")
 # What follows a flag: punctuation or a bracket ("--tp-comm-overlap (I assume"), or the next word ("and").
-_AFTER_FLAG = re.compile(r"(?<![\w-])--[A-Za-z][\w.-]*?(?:(?P<mark>[,.;:)]|\s*\(|\s*$)|\s+(?P<word>[A-Za-z']+)\b)")
+_AFTER_FLAG = re.compile(r"(?<![\w-])--[A-Za-z][\w.-]*?(?:(?P<mark>[,.;:)`]|\s*\(|\s*$)|\s+(?P<word>[A-Za-z']+)\b)")
 
 
 def _pasted_runs(text: str) -> list[Block]:

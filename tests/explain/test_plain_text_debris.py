@@ -98,6 +98,16 @@ def test_a_sentence_naming_switches_is_not_a_command_line():
     assert detect.sentence_with_options("When I enable --bucket-merge (as the docs say) it hangs.")
     assert not detect.sentence_with_options("We run --hidden-size 4096 --num-layers 32 on 64 GPUs and it works.")
     assert not detect.sentence_with_options("python train.py --hidden-size 4096 --num-layers 32")
+    assert detect.sentence_with_options("Tip: when you pass `--fast-init` with `--pin-memory`, set `--workers 4` and keep it low.")
+    assert not detect.sentence_with_options("args: --hidden-size 4096 --num-layers 32 --seq-len 2048")
+
+
+def test_options_named_in_a_sentence_are_explained_as_terms():
+    from service.explain import option_terms
+
+    text = "Tip: when you pass `--overlap-grad-reduce` with `--overlap-param-gather`, set `--tensor-model-parallel-size 4` too."
+    names = [item["term"] for item in option_terms.find(text, "en")]
+    assert "--overlap-grad-reduce" in names and "--tensor-model-parallel-size" in names
 
 
 def test_option_values_stop_at_prose_words_and_clause_ends():
@@ -158,6 +168,8 @@ def test_a_checked_result_is_shown_in_the_unit_the_text_wrote():
     answer = compose.explain_offline("Loading the 30B model on every rank needs 30*4*8 GB ~ 1TB of host memory per node.", "en")
     line = next(ln for ln in answer["explanation"].splitlines() if "calculation gives" in ln)
     assert "the calculation gives 960 GB" in line and "960B" not in line
+    working = compose.explain_offline("With ZeRO-3 on 128 GPUs the states of a 40B model take 40e9 * 16 / 128 = 5 GB per GPU.", "en")
+    assert "the text states 5 GB; the arithmetic gives 5 GB" in working["explanation"]
 
 
 def test_a_heading_and_a_bare_request_are_not_spliced_after_that_or_whether():

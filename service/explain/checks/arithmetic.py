@@ -221,6 +221,18 @@ def _judge(doc: Document, outcome: Outcome, stated_quote: str, stated: float, co
     outcome.add(verdict, messages(doc.lang)["verdicts"][verdict].format(stated=stated_quote, computed=shown))
 
 
+def _written_in_bytes(quote: str, compared: float) -> bool:
+    """Whether a stated result is a size the arithmetic calculator reads with its unit ("4.375 GB") as the very number
+    compared: its working then says "4.375 GB", not the count "4.375B"."""
+    text = quote.strip().replace(",", "")
+    if not re.fullmatch(r"[\d.]+\s*[kKMGTPE]?i?B", text):
+        return False
+    try:
+        return math.isclose(evaluate(text), compared, rel_tol=1e-9)
+    except Exception:  # noqa: BLE001 - an unreadable quote keeps the number
+        return False
+
+
 def _shown(value: float, percent: bool = False) -> str:
     if percent:
         return human(value, "fraction")
@@ -275,7 +287,8 @@ def _equation(doc: Document, claim: Claim, eq: dict, outcome: Outcome) -> None:
             abs(math.log(abs(si) or 1) - math.log(abs(probe) or 1)) < abs(math.log(abs(raw) or 1) - math.log(abs(probe) or 1))
         if in_unit:
             raw = si  # the written unit makes the result agree in calculator units ("≈ 70 million seconds")
-        inputs.values.update(expression=expr, stated_result=first["quote"] if first["percent"] else raw,
+        stated_result = first["quote"] if first["percent"] or _written_in_bytes(first["quote"], raw) else raw
+        inputs.values.update(expression=expr, stated_result=stated_result,
                              tolerance=_tolerance(first["quote"], raw, approx))
         inputs.sources.update(expression=source, stated_result={"source": "text", "quote": first["quote"]},
                               tolerance={"source": "derived", "from": first["quote"]})
