@@ -218,8 +218,8 @@ def point(clause: str, sentence: str, lang: str, who: str, context: str = "") ->
             return words["asks_quoted"][number].format(subject=subject, question=clause.rstrip("?").strip())
         return _capital(f"{subject} {words['point']['question'][number]} {third_person(asked, lang)}")
     clause = _LEADING_CONNECTIVE["en"].sub("", clause).strip()
-    if _IMPERATIVE.match(clause) and not re.search(r"\b(?:I|we|you)\b", clause.split(",")[0]):
-        return _capital(words["imperative"].format(possessive=words["possessive"][who], claim=_lower_first(clause, context)))
+    if _IMPERATIVE.match(clause) and (_NEGATIVE_IMPERATIVE.match(clause) or not re.search(r"\b(?:I|we|you)\b", clause.split(",")[0])):
+        return _capital(_advice(words["imperative"], words["possessive"][who], _lower_first(clause, context)))
     verb = words["point"].get(kind, words["point"]["other"])[0 if who != "authors" else 1]
     clause = _with_subject(clause, words)
     if clause.startswith("\0"):  # a title ("Adding X to the log"): what the text is about
@@ -258,6 +258,18 @@ _TITLE_FIRST = pattern_cache.lazy(r"^(?:Recommended|Suggested|Proposed|Preferred
 _AUX_ANY = pattern_cache.lazy(r"\b(?:is|are|was|were|be|been|should|must|can|could|will|would|do|does|did|has|have|had)\b", re.I)
 
 
+_NEGATIVE_IMPERATIVE = pattern_cache.lazy(r"^(?:do not|don't|never)\s+", re.I)
+
+
+def _advice(template: str, possessive: str, claim: str) -> str:
+    """The advice template filled: "Don't shard across nodes" is advice "not to shard across nodes", never "to don't"."""
+    negative = _NEGATIVE_IMPERATIVE.match(claim)
+    if negative and " to {claim}" in template:
+        word = "never" if negative.group(0).strip().lower() == "never" else "not"
+        return template.replace(" to {claim}", f" {word} to {{claim}}").format(possessive=possessive, claim=claim[negative.end():])
+    return template.format(possessive=possessive, claim=claim)
+
+
 def _with_subject(clause: str, words: dict) -> str:
     """A sentence without a subject given one: a change description ("Ports X", "Validated on ...") is about the change;
     a title ("Adding X", "Recommended layout for ...") is marked with a leading NUL for the "is about" wording."""
@@ -280,7 +292,7 @@ def companion(clause: str, sentence: str, lang: str, who: str, context: str = ""
     if lang == "ar":
         return _arabic(clause, kind, words, who, lead=False)
     if _IMPERATIVE.match(clause):  # "Use the following ..." after the point: the text's advice, not "It adds that use"
-        return _capital(words["imperative"].format(possessive=words["possessive_pronouns"][who], claim=_lower_first(clause, context)))
+        return _capital(_advice(words["imperative"], words["possessive_pronouns"][who], _lower_first(clause, context)))
     if kind == "question":
         asked = indirect_question(clause)
         if asked is not None:

@@ -165,8 +165,11 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
             if article and _ARTICLE_FIRST.match(replacement):
                 gap = gap[:article.start()] + " "
             gap = _without_repeated_lead(gap, replacement)
+            said_after = _repeated_tail(text, b, end, replacement)
+            if said_after:
+                b = said_after  # "9k tokens/s per GPU" reads "9,000 tokens per second per GPU", not "... per GPU per GPU"
             noun = _NEXT_WORD.match(text, b, end)
-            if noun and (noun.group(1).lower() in replacement.lower().split()
+            if noun and noun.group(1).lower() not in _LINKING_WORDS and (noun.group(1).lower() in replacement.lower().split()
                          or (arabic.ARABIC_LETTER.search(noun.group(1))
                              and _stems(noun.group(1)) & {stem for w in replacement.split()[-2:] for stem in _stems(w)})):
                 b = noun.end()  # "PP=8 مراحل" reads "خط أنابيب من 8 مراحل", not "... 8 مراحل مراحل"
@@ -177,6 +180,22 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
         cursor, last_figure = b, is_figure
     out.append(text[cursor:end])
     return _EMPTY_BRACKETS.sub("", " ".join("".join(out).split()))
+
+
+# Words that link a figure to what follows ("per GPU", "of 2 stages"): never taken as the figure's own noun.
+_LINKING_WORDS = {"per", "of", "in", "on", "at", "a", "an", "the", "to", "from", "with", "across", "for", "by", "and", "or"}
+
+
+def _repeated_tail(text: str, at: int, end: int, reading: str) -> int | None:
+    """Where the text's words right after a figure end, when they repeat the last two or three words of its reading."""
+    words = reading.split()
+    for k in (3, 2):
+        if len(words) > k:
+            tail = r"\s+".join(map(re.escape, words[-k:]))
+            said = re.match(rf"\s+{tail}(?![\w\u0621-\u064A])", text[at:end], re.I)
+            if said:
+                return at + said.end()
+    return None
 
 
 _VOWEL_SOUND = pattern_cache.lazy(r"(?!(?:uni|use|usu|uti|one|eu)\w)[aeiou]", re.I)

@@ -206,3 +206,20 @@ def test_a_gloss_inside_brackets_is_left_out_and_formulas_keep_theirs():
         "تُجمع التدرجات (عادة بعملية الاختزال الشامل) ثم"
     formula = "the bubble is (p - 1) / (m + (p - 1)) of the step"
     assert term_display.flat_brackets(formula, "en") == formula
+
+
+def test_a_negative_instruction_is_advice_not_to():
+    advice = "Don't mix the two schedules unless memory is short."
+    assert reported.point(advice, advice, "en", "text") == "The text's advice is not to mix the two schedules unless memory is short."
+    never = "Never run the collective across racks."
+    assert reported.companion(never, never, "en", "author") == "Their advice is never to run the collective across racks."
+
+
+def test_a_request_to_explain_asks_the_embedded_question():
+    question = "Could someone explain why my 3B model stalls at 40% MFU?"
+    assert reported.point(question, question, "en", "author") == "The author asks why their 3B model stalls at 40% MFU"
+
+
+def test_a_figure_reading_does_not_repeat_the_words_the_text_says_after_it():
+    out = plain("Our 13B run only gets 3k tokens/s per GPU on the old nodes.")
+    assert "per GPU per GPU" not in out and "GPU GPU" not in out
