@@ -4,7 +4,7 @@
 import re
 
 from service.explain import claims as claim_cues
-from service.explain import pattern_cache
+from service.explain import pattern_cache, reported
 from service.explain.document import Document
 from service.i18n import arabic_numbers
 from service.i18n.messages import messages
@@ -32,11 +32,13 @@ _DROP_EN = [pattern_cache.lazy(p, re.I) for p in (
     r"^(?:by|with the (?:support|help) of|to be (?:more )?(?:specific|honest)|in (?:my|our) (?:experience|tests?)|"
     r"as (?:far as )?(?:i|we) (?:know|can tell)|in fact|of course)\b[^;]{0,120}?,\s*"
     r"(?=(?:the|a|an|we|i|it|they|this|these|our|my|he|she|there)\b)",
-    r"^(?:i|we) (?:think|believe|guess|feel|found|find|realized|realised|noticed|observed|saw|see)\s+(?:that\s+)?",
+    r"^(?:i|we) (?:think|believe|guess|feel)\s+(?:that\s+)?",
     r"\s+with (?:the )?following (?:configuration|config|settings|setup|parameters)\b",  # points at page content not shown
     r"^it (?:seems|appears|turns out)\s*(?:that\s+|,\s*)",  # "It seems to be X" keeps its hedge: it is the whole claim
     r",?\s*\(?\b(?:e\.g\.|for example|for instance)[^;)]*\)?(?=[.;]?$)",
 )]
+# "I found (that) X": X is what the author says, when X is a clause of its own.
+_PERCEIVED = pattern_cache.lazy(r"^(?:i|we) (?:found|find|realized|realised|noticed|observed|saw|see)\s+(?P<that>that\s+)?", re.I)
 # A trailing "، والذي ..." / "، والتي ..." only describes what is before it; "على وجه الخصوص" is emphasis.
 _DROP_AR = [pattern_cache.lazy(p) for p in (
     r"\s*\((?![^()]*[\d٠-٩])[^()\s]+\s[^()]*\)",
@@ -58,6 +60,11 @@ def compressed(text: str, lang: str) -> str:
     """The clause without what only decorates it; what it asserts, negates, conditions or measures stays."""
     for pattern in (_DROP_AR if lang == "ar" else _DROP_EN):
         text = pattern.sub(" ", text, count=1).strip()  # inner spaces closed up below
+    if lang != "ar":
+        seen = _PERCEIVED.match(text)
+        rest = text[seen.end():] if seen else ""
+        if seen and (seen.group("that") or (rest[:1].isalpha() and reported.has_verb(rest))):
+            text = text[seen.end():]  # "I found the step takes 3s" says the step takes 3s; "we see 45% of ..." keeps its verb
     if lang != "ar":
         text = _LABEL_DASH.sub(lambda f: f"{f.group('label')} {'also ' if f.group('also') else ''}{f.group('verb').lower()}", text, count=1)
     if lang != "ar":

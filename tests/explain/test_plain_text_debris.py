@@ -223,3 +223,10 @@ def test_a_request_to_explain_asks_the_embedded_question():
 def test_a_figure_reading_does_not_repeat_the_words_the_text_says_after_it():
     out = plain("Our 13B run only gets 3k tokens/s per GPU on the old nodes.")
     assert "per GPU per GPU" not in out and "GPU GPU" not in out
+
+
+def test_a_perception_verb_with_an_object_is_not_dropped_from_a_clause():
+    from service.explain import synthesis
+
+    assert synthesis.compressed("We see 30% of the step in the all-gather on 16 nodes.", "en").startswith("We see 30%")
+    assert synthesis.compressed("We see that the all-gather takes 30% of the step.", "en").startswith("The all-gather takes")
