@@ -10,6 +10,8 @@ from service.i18n import arabic
 def display(term: dict, lang: str) -> tuple[str, str]:
     """The name to show in bold and its expansion, without repeating one inside the other nor nesting brackets."""
     name, expansion = _display(term, lang)
+    if term.get("category") != "option":
+        name = name.rstrip("-_/") or name  # "ZeRO-" cut from "ZeRO-3": the name, not the prefix of another
     expansion = unnested(name, expansion)
     if expansion and term.get("category") != "option" and _INNER.search(name):
         # "**التنشيطات (النتائج الوسيطة)** (activations)": two glosses in a row; the definition says what the first did
@@ -58,8 +60,9 @@ def unnested(name: str, expansion: str) -> str:
     plain = _without_brackets(expansion)
     if not plain:
         return ""
-    lowered, named = plain.lower(), name.lower().strip()
-    if named and (lowered == named or lowered.startswith(named + " ") or lowered.startswith(named + ",")):
+    acronym = _is_acronym(name)  # "ZeRO" is not the word "Zero" of its own expansion: compared as written
+    lowered, named = (plain, name.strip()) if acronym else (plain.lower(), name.lower().strip())
+    if named and not acronym and (lowered == named or lowered.startswith(named + " ") or lowered.startswith(named + ",")):
         return ""  # "**throughput** (throughput in TFLOP/s)": said twice; the definition says which sense
     rest = re.sub(rf"(?<![\w-]){re.escape(named)}(?![\w-])", " ", lowered) if named else lowered
     if rest != lowered and len(rest.split()) <= 1:

@@ -230,3 +230,9 @@ def test_a_perception_verb_with_an_object_is_not_dropped_from_a_clause():
 
     assert synthesis.compressed("We see 30% of the step in the all-gather on 16 nodes.", "en").startswith("We see 30%")
     assert synthesis.compressed("We see that the all-gather takes 30% of the step.", "en").startswith("The all-gather takes")
+
+
+def test_an_acronym_keeps_the_words_it_stands_for_and_loses_a_trailing_hyphen():
+    assert term_display.unnested("ZeRO", "Zero Redundancy Optimizer") == "Zero Redundancy Optimizer"
+    term = {"id": "x", "term": "ZeRO", "expansion": "Zero Redundancy Optimizer", "found_as": "ZeRO-", "category": "memory"}
+    assert term_display.display(term, "en") == ("ZeRO", "Zero Redundancy Optimizer")
