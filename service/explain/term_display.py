@@ -56,7 +56,7 @@ _HERE_TERM = "(?:here|in this text),?\\s+(?:the\\s+)?{name}\\s+(?:is|are|means|r
 def unnested(name: str, expansion: str) -> str:
     """The expansion as a reader can carry it beside the bold name: without a gloss of its own in brackets (the
     definition after it carries the meaning: "teraFLOP/s (trillion ...)" would nest inside the name's brackets), and
-    left out when it repeats the name with a qualifier ("throughput in TFLOP/s" beside **throughput**)."""
+    left out when it opens with the name itself ("throughput in TFLOP/s" beside **throughput**)."""
     plain = _without_brackets(expansion)
     if not plain:
         return ""
@@ -64,9 +64,8 @@ def unnested(name: str, expansion: str) -> str:
     lowered, named = (plain, name.strip()) if acronym else (plain.lower(), name.lower().strip())
     if named and not acronym and (lowered == named or lowered.startswith(named + " ") or lowered.startswith(named + ",")):
         return ""  # "**throughput** (throughput in TFLOP/s)": said twice; the definition says which sense
-    rest = re.sub(rf"(?<![\w-]){re.escape(named)}(?![\w-])", " ", lowered) if named else lowered
-    if rest != lowered and len(rest.split()) <= 1:
-        return ""  # "**FP4** (صيغة FP4)", "**kernel** (GPU kernel)": the name and one word add nothing the definition lacks
+    if named and lowered == named:
+        return ""  # "**MFU** (MFU)"; a qualifier ("process rank", "expert load balancing") says the sense: kept
     return plain
 
 
