@@ -236,3 +236,8 @@ def test_an_acronym_keeps_the_words_it_stands_for_and_loses_a_trailing_hyphen():
     assert term_display.unnested("ZeRO", "Zero Redundancy Optimizer") == "Zero Redundancy Optimizer"
     term = {"id": "x", "term": "ZeRO", "expansion": "Zero Redundancy Optimizer", "found_as": "ZeRO-", "category": "memory"}
     assert term_display.display(term, "en") == ("ZeRO", "Zero Redundancy Optimizer")
+
+
+def test_a_name_that_looks_like_a_verb_is_no_instruction():
+    said = "Switch layers route each token to one expert."
+    assert "advice" not in reported.companion(said, said, "en", "text")
