@@ -200,9 +200,26 @@ def _compose(doc: Document, is_followup: bool, level: dict, memo: dict) -> str:
             if level["terms"] not in memo:
                 memo[level["terms"]] = _terms_section(doc, level["terms"], central)
             section = memo[level["terms"]]
+        section = _not_said_in(section, gist)
         if section:
             parts += [f"## {h['terms']}", section]
     return "\n\n".join(parts + tail) + "\n"
+
+
+REPEAT_WORDS = 8  # a definition this long, already said word for word in the opening, is not said again
+
+
+def _not_said_in(section: str, gist: str) -> str:
+    """The terms section without a term whose definition the opening already gives word for word (JUDGING.md:
+    nothing said twice)."""
+    kept = []
+    for line in section.split("\n"):
+        definition = line.split("): ", 1)[-1] if "): " in line else line.split("**: ", 1)[-1]
+        core = definition.strip().rstrip(".")
+        if len(core.split()) >= REPEAT_WORDS and core in gist:
+            continue
+        kept.append(line)
+    return "\n".join(kept)
 
 
 # ------------------------------------------------------------------------------------------------ gist

@@ -241,3 +241,11 @@ def test_an_acronym_keeps_the_words_it_stands_for_and_loses_a_trailing_hyphen():
 def test_a_name_that_looks_like_a_verb_is_no_instruction():
     said = "Switch layers route each token to one expert."
     assert "advice" not in reported.companion(said, said, "en", "text")
+
+
+def test_a_definition_the_opening_already_gives_is_not_listed_again():
+    from service.explain import compose
+
+    section = "- **Foo**: A library that trains large models on many chips at once.\n- **Bar**: A chip."
+    gist = "The text explains Foo: A library that trains large models on many chips at once."
+    assert compose._not_said_in(section, gist) == "- **Bar**: A chip."
