@@ -82,6 +82,10 @@ CLASSES = {
     "signed_and_worded": re.compile(r"(?<![\w.])[-−]\d[\d.,]*\s?%\s+(?:less|more|lower|higher|faster|slower|smaller|larger)\b"),
     # a unit the text gave, dropped by the calculation: "the text says 2TB; the calculation gives 2.24T"
     "unit_dropped": re.compile(r"says\s+[\d.,]+\s?[KMGTP]B\b[^;]*;\s+the calculation gives\s+[\d.,]+\s?[kKMGTPB](?![\w/])"),
+    # an empty item: "**Layout:** —.", "Explained: ." (JUDGING.md: no empty items)
+    "empty_item": re.compile(r"\*\*[^*]+:\*\*\s*[—-]?\s*\.?\s*$|:\s*[—-]\s*\.\s*$|(?:Explained|Consistent|شرح|متسق):\s*\.?\s*$"),
+    # a term named by config syntax: "**zero_optimization": {"stage": 3**"
+    "code_in_term_name": re.compile(r"^\s*-\s+\*\*(?![“«\"])[^*]*[{}\"=][^*]*\*\*(?:\s\(|:)"),
     # a parser's error shown in an answer (it belongs in an answer only when the text is mostly a config)
     "parser_error": re.compile(r"does not parse|Could not be read|تعذّرت قراءته"),
 }

@@ -9,6 +9,8 @@ from service.i18n import arabic
 
 def display(term: dict, lang: str) -> tuple[str, str]:
     """The name to show in bold and its expansion, without repeating one inside the other nor nesting brackets."""
+    if term.get("category") != "option" and _CODE_PUNCTUATION.search(term.get("found_as") or ""):
+        term = {**term, "found_as": term["term"]}  # 'zero_optimization": {"stage": 3' read by a pattern: the entry's name
     name, expansion = _display(term, lang)
     if term.get("category") != "option":
         name = name.rstrip("-_/") or name  # "ZeRO-" cut from "ZeRO-3": the name, not the prefix of another
@@ -48,6 +50,7 @@ def _display(term: dict, lang: str) -> tuple[str, str]:
     return name, expansion
 
 
+_CODE_PUNCTUATION = re.compile(r"[{}\[\]\"=;]|:\s")
 _INNER = re.compile(r"\s*\([^()]*\)")
 # "Here throughput is ..." opening a definition of **throughput**: the term is in bold just before.
 _HERE_TERM = "(?:here|in this text),?\\s+(?:the\\s+)?{name}\\s+(?:is|are|means|refers\\s+to)\\s+"

@@ -249,3 +249,19 @@ def test_a_definition_the_opening_already_gives_is_not_listed_again():
     section = "- **Foo**: A library that trains large models on many chips at once.\n- **Bar**: A chip."
     gist = "The text explains Foo: A library that trains large models on many chips at once."
     assert compose._not_said_in(section, gist) == "- **Bar**: A chip."
+
+
+def test_a_term_read_inside_config_syntax_is_named_by_its_entry():
+    term = {"id": "zero-3", "term": "ZeRO-3", "expansion": "full sharding", "found_as": 'zero_optimization": {"stage": 3',
+            "category": "memory"}
+    assert term_display.display(term, "en")[0] == "ZeRO-3"
+
+
+def test_a_configuration_with_no_layout_read_shows_no_empty_layout_line():
+    from service.configs import render
+
+    config = {"framework": "maxtext", "lines": (2, 4), "layout": {}, "_prose": True, "problems": [], "options": []}
+    section = render.section(config, "en")
+    assert "This is a MaxText configuration (lines 2-4 of the text)." in section and "**Layout:**" not in section
+    with_degrees = render.section({**config, "layout": {"tp_degree": 4}}, "en")
+    assert "**Layout:** TP 4." in with_degrees
