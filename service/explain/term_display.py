@@ -16,8 +16,11 @@ def display(term: dict, lang: str) -> tuple[str, str]:
         name = name.rstrip("-_/") or name  # "ZeRO-" cut from "ZeRO-3": the name, not the prefix of another
     expansion = unnested(name, expansion)
     if expansion and term.get("category") != "option" and _INNER.search(name):
-        # "**التنشيطات (النتائج الوسيطة)** (activations)": two glosses in a row; the definition says what the first did
-        name = _without_brackets(name) or name
+        # "**المعاملات (الأوزان)** (parameters)": two brackets in a row become one, the sense first, nothing lost
+        glosses = [g.strip() for g in re.findall(r"\(([^()]*)\)", name) if g.strip()]
+        base = _without_brackets(name)
+        if base and glosses:
+            name, expansion = base, ("، " if lang == "ar" else ", ").join([*glosses, expansion])
     return name, expansion
 
 
