@@ -187,7 +187,8 @@ def _arabic_for_english(text: str, seen: set[str]) -> str:
         if not _in_arabic(text, m.start(), m.end()):
             return m.group(0)  # an English sentence keeps its words
         key = m.group(1).lower()
-        if key in seen:
+        line = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
+        if key in seen or line.count("(") > line.count(")"):  # inside brackets: no bracket nested in them
             return words[key]
         seen.add(key)
         return f"{words[key]} ({m.group(1)})"

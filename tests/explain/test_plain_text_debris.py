@@ -265,3 +265,10 @@ def test_a_configuration_with_no_layout_read_shows_no_empty_layout_line():
     assert "This is a MaxText configuration (lines 2-4 of the text)." in section and "**Layout:**" not in section
     with_degrees = render.section({**config, "layout": {"tp_degree": 4}}, "en")
     assert "**Layout:** TP 4." in with_degrees
+
+
+def test_an_english_word_written_in_arabic_inside_brackets_gets_no_nested_gloss():
+    from service.i18n import arabic_style
+
+    out = arabic_style.polish("تنخفض الحركة (بعد all-gather في كل طبقة) ثم نكرر all-gather مرة أخرى.")
+    assert "(بعد التجميع الشامل في كل طبقة)" in out and "ثم نكرر التجميع الشامل (all-gather)" in out
