@@ -37,7 +37,7 @@ def test_corpus_is_new_sourced_and_split_by_source():
     used = _used_urls()
     splits_of_group: dict[str, set] = {}
     for p in passages:
-        assert p["lang"] in ("en", "ar") and p["split"] in ("dev", "test") and p["text"].strip()
+        assert p["lang"] in ("en", "ar") and p["split"] in ("dev", "test", "holdout") and p["text"].strip()
         assert all(p["source"].get(k) for k in ("title", "url", "where")), p["id"]
         assert p["source"]["url"] not in used, p["id"]
         splits_of_group.setdefault(p["source_group"], set()).add(p["split"])
@@ -45,8 +45,9 @@ def test_corpus_is_new_sourced_and_split_by_source():
     for split in ("dev", "test"):
         langs = {p["lang"] for p in passages if p["split"] == split}
         assert langs == {"en", "ar"}
-    dev = sum(p["split"] == "dev" for p in passages)
-    assert abs(2 * dev - len(passages)) <= 0.1 * len(passages)
+    halves = [p for p in passages if p["split"] != "holdout"]  # a later round's held-out set stands apart
+    dev = sum(p["split"] == "dev" for p in halves)
+    assert abs(2 * dev - len(halves)) <= 0.1 * len(halves)
 
 
 def test_annotated_figures_are_quoted_from_the_text():
@@ -68,6 +69,9 @@ def test_split_keeps_given_splits_and_never_straddles_a_group():
         by_group.setdefault(p["source_group"], set()).add(s)
     assert all(len(s) == 1 for s in by_group.values())
     assert {s for p, s in zip(passages, first) if p["lang"] == "ar"} == {"dev", "test"}
+    passages[2]["split"] = passages[3]["split"] = "holdout"  # a held-out group keeps its split, outside the balance
+    kept = [p["split"] for p in split.assign_splits([dict(p) for p in passages])]
+    assert kept[2] == kept[3] == "holdout" and "holdout" not in kept[4:]
 
 
 def test_impossible_results_are_found():
