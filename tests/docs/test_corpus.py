@@ -114,3 +114,14 @@ def test_judge_file_shows_passage_and_answer_only():
     assert "secret-source-id" not in text and "They used pipelines." not in text and "calculations" not in text
     order = [p["id"] for p in pack.anonymous_order([{"id": "b"}, {"id": "a"}, {"id": "c"}])]
     assert sorted(order) == ["a", "b", "c"] and order == [p["id"] for p in pack.anonymous_order([{"id": "c"}, {"id": "a"}, {"id": "b"}])]
+
+
+def test_unsupported_numbers_are_those_nothing_in_the_text_or_the_working_gives():
+    check = _module("unsupported_numbers")
+    text = "Our 7B model reaches 3.7k tokens/s per H100 and the switch reconfigures in under 10 ns."
+    said = {"explanation": "## In short\n\nThe author reports 3,700 tokens per second, about 61.3% of the 6,036 they expected, "
+                           "and a time of 0 ms.\n\n## The terms\n\n- **H100**: 989 TFLOP/s of dense BF16, 80 GB.\n",
+            "calculations": [{"inputs": {"tokens_per_s": 3700}, "outputs": {"expected": 6036, "share": 0.613}}]}
+    found = check.unsupported(text, said)
+    assert [f.split()[0] for f in found] == ["0"]  # 3,700 is the text's 3.7k; 61.3% and 6,036 are the working's
+    assert check.unsupported(text, {**said, "calculations": []})[0].split()[0] == "61.3%"
