@@ -4,7 +4,7 @@ answered from the text's own reasons."""
 import re
 from dataclasses import replace
 
-from service.explain import checks, claims as cues, gist, pattern_cache
+from service.explain import checks, claims as cues, gist, pattern_cache, reasons
 from service.explain.document import Document
 
 _WHY = pattern_cache.lazy(r"^\s*(?:and\s+|but\s+|so\s+)?(?:why|how come|what makes|لماذا|ولماذا|لم\s|ما السبب|ما سبب)", re.I)
@@ -77,3 +77,27 @@ def why(doc: Document, previous: Document, links: list[dict]) -> list[dict]:
         if text:
             out.append({"text": text, "from": [i]})
     return sorted(out, key=lambda item: item["from"])
+
+
+def from_table(doc: Document, previous: Document) -> dict | None:
+    """The link of data/reasons.json that a "why ...?" follow-up asks about, when the earlier text gives no reason:
+    the question names one of its terms, and the question or the earlier text names one of the other side's; None
+    when no link fits, or when the earlier text uses the terms in a sense the link rules out."""
+    asked = {m.entry["id"] for m in doc.occurrences}
+    if not asked:
+        return None
+    context = asked | {m.entry["id"] for m in previous.occurrences}
+    best, best_score = None, 0
+    for link in reasons.table():
+        cause, effect = set(link["cause"]), set(link["effect"])
+        if not (context & cause and context & effect) or len(context & (cause | effect)) < 2:
+            continue
+        if link.get("also") and not context & set(link["also"]):
+            continue
+        if any(link.get(key) and reasons.contradicted(link[key], text)
+               for key, text in (("unless", doc.text), ("unless", previous.text), ("unless_text", previous.text))):
+            continue
+        score = 2 * len(asked & (cause | effect)) + (bool(asked & cause) and bool(asked & effect))
+        if len(asked & (cause | effect)) and score > best_score:
+            best, best_score = link, score
+    return best

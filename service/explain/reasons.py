@@ -2,6 +2,7 @@
 
 import bisect
 import json
+import re
 from functools import cache
 
 import calculators
@@ -49,17 +50,33 @@ def _bracketed(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _linked(doc: Document, window: list[int]) -> bool:
-    """Whether the sentences argue (a cause, a consequence, a requirement, what a choice hurts or avoids)."""
+def _linked(doc: Document, window: list[int], link: dict) -> bool:
+    """Whether the sentences argue (a cause, a consequence, a requirement, what a choice hurts or avoids, a question
+    about them) in the way the link needs ('requires': one of these cue lists) and say nothing it would contradict
+    ('unless': words of the opposite case, such as FSDP found faster than DDP)."""
     text = " ".join(doc.text[doc.sentences[i][0]:doc.sentences[i][1]] for i in window)
-    return claims.cue("cause", text) or claims.cue("point", text) or claims.cue("requirement", text)
+    if not any(claims.cue(name, text) for name in ("cause", "point", "requirement", "question")):
+        return False
+    if link.get("requires") and not any(claims.cue(name, text) for name in link["requires"]):
+        return False
+    return not (link.get("unless") and _unless(link["unless"]).search(text))
+
+
+@cache
+def _unless(pattern: str) -> re.Pattern:
+    return re.compile(pattern, re.I)
+
+
+def contradicted(pattern: str, text: str) -> bool:
+    """Whether `text` has the words (a link's 'unless' or 'unless_text') of a case the link does not hold in."""
+    return bool(_unless(pattern).search(text))
 
 
 def find(doc: Document) -> list[dict]:
     """The links the text makes, first mention first: each with its wording in doc.lang, its source and sentences.
 
     A link counts when one sentence, or two neighbouring ones, name one of its causes and one of its effects
-    (different terms) with words that argue; a link sized by a calculator gets that calculation appended to
+    (different terms) and one of its 'also' terms when it lists them, with words that argue; a link sized by a calculator gets that calculation appended to
     doc.calculations (its index in `calculation`).
     """
     ids = _ids_by_sentence(doc)
@@ -68,20 +85,26 @@ def find(doc: Document) -> list[dict]:
     found: list[dict] = []
     windows = [[i] for i in range(len(doc.sentences))] + [[i, i + 1] for i in range(len(doc.sentences) - 1)]
     for link in table():
-        cause, effect = set(link["cause"]), set(link["effect"])
+        if link.get("unless_text") and _unless(link["unless_text"]).search(doc.text):
+            continue  # the text uses the link's terms in another sense (SP as ring attention's axis)
+        cause, effect, also = set(link["cause"]), set(link["effect"]), set(link.get("also", ()))
         for window in windows:  # one sentence before two neighbouring ones
             names = set().union(*(ids[j] for j in window))
             causes, effects = names & cause, names & effect
-            if causes and effects and len(causes | effects) > 1 and _linked(doc, window):
+            if causes and effects and len(causes | effects) > 1 and (not also or names & also) \
+                    and _linked(doc, window, link):
                 naming = next((j for j in window if ids[j] & cause), window[0])  # the sentence that names the cause
-                found.append({"id": link["id"], "from": window, "link": link, "quote_from": naming})
+                found.append({"id": link["id"], "from": window, "link": link, "quote_from": naming,
+                              "named": len(causes | effects | (names & also))})
                 break
-    found.sort(key=lambda item: item["from"][0])
+    # first mention first; of two links drawn from the same sentences, the one naming more of its terms
+    found.sort(key=lambda item: (item["from"][0], -item["named"]))
     found = _without_repeats(found)[:MAX_LINKS]
     out = []
     for item in found:
         link = item["link"]
-        entry = {"id": item["id"], "from": item["from"], "quote_from": item["quote_from"],
+        start, end = doc.sentences[item["quote_from"]]
+        entry = {"id": item["id"], "from": item["from"], "quote_from": item["quote_from"], "quote": doc.text[start:end],
                  "text": link[doc.lang] if doc.lang in link else link["en"],
                  "short": link.get(f"short_{doc.lang}") or link.get("short_en") or "",
                  "condition": link.get(f"condition_{doc.lang}") or link.get("condition_en", ""),
@@ -153,3 +176,12 @@ def model_name(run: dict) -> str:
     """The catalog name of the model a sizing ran on, or ''."""
     model = run["inputs"].get("model")
     return catalog.models().get("model", model)["name"] if model else ""
+
+
+def citation(source: str) -> str:
+    """A link's sources as short citations: each work's authors, year, title and identifiers, without the notes in
+    brackets (a bracket of more than three words)."""
+    def short(part: str) -> str:
+        return re.sub(r"\s*\(([^()]*(?:\([^()]*\)[^()]*)*)\)",
+                      lambda m: "" if len(m.group(1).split()) > 3 else m.group(0), part).strip(" ,")
+    return "; ".join(p for p in map(short, source.split("; ")) if p)
