@@ -94,7 +94,7 @@ def from_table(doc: Document, previous: Document) -> dict | None:
             continue
         if link.get("also") and not context & set(link["also"]):
             continue
-        if any(link.get(key) and reasons.contradicted(link[key], text)
+        if any(link.get(key) and reasons.matches(link[key], text)
                for key, text in (("unless", doc.text), ("unless", previous.text), ("unless_text", previous.text))):
             continue
         score = 2 * len(asked & (cause | effect)) + (bool(asked & cause) and bool(asked & effect))

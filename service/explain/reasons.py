@@ -51,25 +51,32 @@ def _bracketed(text: str) -> list[tuple[int, int]]:
 
 
 def _linked(doc: Document, window: list[int], link: dict) -> bool:
-    """Whether the sentences argue (a cause, a consequence, a requirement, what a choice hurts or avoids, a question
-    about them) in the way the link needs ('requires': one of these cue lists) and say nothing it would contradict
-    ('unless': words of the opposite case, such as FSDP found faster than DDP)."""
-    text = " ".join(doc.text[doc.sentences[i][0]:doc.sentences[i][1]] for i in window)
-    if not any(claims.cue(name, text) for name in ("cause", "point", "requirement", "question")):
+    """Whether the sentences argue in the way the link needs and say nothing it would contradict.
+
+    Arguing is a cause, a consequence, a requirement, what a choice hurts or avoids, or a question about them, or
+    the link's own kinds of sentence ('requires': cue lists of data/claim_cues.json, such as a comparison for a link
+    that explains why one thing is slower) or words ('words'); 'unless' names words of the opposite case (FSDP found
+    faster than DDP), in which the link is not shown.
+    """
+    text = _window_text(doc, window)
+    kinds = link.get("requires") or ("cause", "point", "requirement", "question")
+    if not (any(claims.cue(name, text) for name in kinds) or (link.get("words") and matches(link["words"], text))):
         return False
-    if link.get("requires") and not any(claims.cue(name, text) for name in link["requires"]):
-        return False
-    return not (link.get("unless") and _unless(link["unless"]).search(text))
+    return not (link.get("unless") and matches(link["unless"], text))
+
+
+def _window_text(doc: Document, window: list[int]) -> str:
+    return " ".join(doc.text[doc.sentences[i][0]:doc.sentences[i][1]] for i in window)
 
 
 @cache
-def _unless(pattern: str) -> re.Pattern:
+def _pattern(pattern: str) -> re.Pattern:
     return re.compile(pattern, re.I)
 
 
-def contradicted(pattern: str, text: str) -> bool:
-    """Whether `text` has the words (a link's 'unless' or 'unless_text') of a case the link does not hold in."""
-    return bool(_unless(pattern).search(text))
+def matches(pattern: str, text: str) -> bool:
+    """Whether `text` has the words of a link's pattern ('words', 'effect_words', 'unless', 'unless_text')."""
+    return bool(_pattern(pattern).search(text))
 
 
 def find(doc: Document) -> list[dict]:
@@ -85,12 +92,14 @@ def find(doc: Document) -> list[dict]:
     found: list[dict] = []
     windows = [[i] for i in range(len(doc.sentences))] + [[i, i + 1] for i in range(len(doc.sentences) - 1)]
     for link in table():
-        if link.get("unless_text") and _unless(link["unless_text"]).search(doc.text):
+        if link.get("unless_text") and _pattern(link["unless_text"]).search(doc.text):
             continue  # the text uses the link's terms in another sense (SP as ring attention's axis)
         cause, effect, also = set(link["cause"]), set(link["effect"]), set(link.get("also", ()))
         for window in windows:  # one sentence before two neighbouring ones
             names = set().union(*(ids[j] for j in window))
             causes, effects = names & cause, names & effect
+            if causes and not effects and link.get("effect_words") and matches(link["effect_words"], _window_text(doc, window)):
+                effects = {"effect_words"}  # the effect said in plain words ("training speed") rather than as a term
             if causes and effects and len(causes | effects) > 1 and (not also or names & also) \
                     and _linked(doc, window, link):
                 naming = next((j for j in window if ids[j] & cause), window[0])  # the sentence that names the cause
