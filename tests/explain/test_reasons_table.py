@@ -25,7 +25,8 @@ def test_the_table_covers_the_fields_common_links_each_with_a_source():
     cues = json.loads((data_dir() / "claim_cues.json").read_text(encoding="utf-8"))["en"]["kinds"]
     for link in links:
         assert link["condition_en"] and link["condition_ar"] and re.search(r"\d{4}|documentation|datasheet|doc/", link["source"]), link["id"]
-        assert set(link.get("requires", ())) <= set(cues) | {"point"}, link["id"]
+        assert set(link.get("requires", ())) <= set(cues) | {"point", "words"}, link["id"]
+        assert "words" not in link.get("requires", ()) or "words" in link, link["id"]
         assert set(link.get("covers", ())) <= ids, link["id"]
         for key in ("words", "effect_words", "unless", "unless_text"):
             if key in link:
