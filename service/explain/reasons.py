@@ -20,9 +20,18 @@ SHAPE_FIELDS = ("seq_len", "d_model", "n_heads", "n_layers")
 
 
 @cache
+def _data() -> dict:
+    return json.loads((data_dir() / "reasons.json").read_text(encoding="utf-8"))
+
+
 def table() -> list[dict]:
     """data/reasons.json's links, loaded once."""
-    return json.loads((data_dir() / "reasons.json").read_text(encoding="utf-8"))["links"]
+    return _data()["links"]
+
+
+def _purpose() -> str:
+    """The purpose clause that argues for every link ("to prevent OOM, ...")."""
+    return _data()["purpose"]["pattern"]
 
 
 def _ids_by_sentence(doc: Document) -> list[set[str]]:
@@ -60,7 +69,9 @@ def _linked(doc: Document, window: list[int], link: dict) -> bool:
     """
     text = _window_text(doc, window)
     kinds = link.get("requires") or ("cause", "point", "requirement", "question")
-    if not (any(claims.cue(name, text) for name in kinds) or (link.get("words") and matches(link["words"], text))):
+    argues = any(claims.cue(name, text) for name in kinds) or (link.get("words") and matches(link["words"], text)) \
+        or (not link.get("requires") and matches(_purpose(), text))
+    if not argues:
         return False
     return not (link.get("unless") and matches(link["unless"], text))
 
