@@ -134,3 +134,16 @@ def test_citations_keep_authors_titles_and_identifiers_but_not_notes():
               "and backward, reduce-scatter after); Rajbhandari et al. 2020, ZeRO (arXiv:1910.02054), section 7")
     assert reasons.citation(source) == ("Zhao et al. 2023, 'PyTorch FSDP' (arXiv:2304.11277), sections 3.1-3.2; "
                                         "Rajbhandari et al. 2020, ZeRO (arXiv:1910.02054), section 7")
+
+
+def test_a_finding_a_link_was_drawn_from_is_not_the_texts_own_reason():
+    context = "FSDP is slower than DDP in our runs: 1,700 against 8,000 tokens per second per GPU."
+    result = explain_offline("why is FSDP slower?", "en", context=context)
+    assert result["explanation"].split("\n\n")[1].startswith("The text gives no reason for this.")
+
+
+def test_the_table_answer_is_the_link_whose_terms_the_question_names():
+    context = ("We compared pipeline parallelism and tensor parallelism on one DGX node with 64 micro-batches per step, "
+               "and pipeline parallelism was 30% faster.")
+    result = explain_offline("why is pipeline parallelism faster than tensor parallelism here?", "en", context=context)
+    assert [link["id"] for link in result["reasons"]] == ["many_microbatches_favour_pp"]
