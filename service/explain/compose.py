@@ -105,7 +105,7 @@ def _why_answer(doc: Document, previous: Document) -> tuple[str, list, list] | N
     links = reasons.find(previous)
     found = followup.why(doc, previous, links)
     if not found:
-        return _why_from_table(doc, previous)
+        return _why_from_table(doc, previous, links)
     m = messages(doc.lang)
     text = " ".join(_sentence(m["gist"]["why_answer" if n == 0 else "claim_next"].format(reason=_clause(item["text"]),
                                                                                        claim=_clause(item["text"])))
@@ -119,10 +119,10 @@ def _why_answer(doc: Document, previous: Document) -> tuple[str, list, list] | N
     return "\n\n".join(parts) + "\n", found, related
 
 
-def _why_from_table(doc: Document, previous: Document) -> tuple[str, list, list] | None:
+def _why_from_table(doc: Document, previous: Document, links: list[dict]) -> tuple[str, list, list] | None:
     """A "why ...?" the earlier text gives no reason for, answered from data/reasons.json and said to be so; None
     when no link of the table is about what the question names."""
-    link = followup.from_table(doc, previous)
+    link = followup.from_table(doc, previous, links)
     if link is None:
         return None
     m = messages(doc.lang)

@@ -80,7 +80,7 @@ def why(doc: Document, previous: Document, links: list[dict]) -> list[dict]:
     return sorted(out, key=lambda item: item["from"])
 
 
-def from_table(doc: Document, previous: Document) -> dict | None:
+def from_table(doc: Document, previous: Document, links: list[dict]) -> dict | None:
     """The link of data/reasons.json that a "why ...?" follow-up asks about, when the earlier text gives no reason:
     the question names one of its terms, and the question or the earlier text names one of the other side's; the
     one whose terms the question names most, a link the text itself makes before one it does not. None when no
@@ -89,7 +89,7 @@ def from_table(doc: Document, previous: Document) -> dict | None:
     if not asked:
         return None
     context = asked | {m.entry["id"] for m in previous.occurrences}
-    made = {link["id"] for link in reasons.find(previous)}  # links in the text's own sense come first
+    made = {link["id"] for link in links}  # the links the earlier text makes (reasons.find), in its own sense, come first
     best, best_score = None, 0
     for link in reasons.table():
         cause, effect, also = set(link["cause"]), set(link["effect"]), set(link.get("also", ()))

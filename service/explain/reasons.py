@@ -132,8 +132,9 @@ def find(doc: Document) -> list[dict]:
         if link.get("calculator") == "pipeline_activation_memory" and not any(o["calculation"] is not None for o in out):
             run = _pipeline_memory(doc)
             if run is not None:
-                doc.calculations.append(run)
-                entry["calculation"] = len(doc.calculations) - 1
+                if run not in doc.calculations:  # a document read again (a follow-up's earlier turns) keeps one sizing
+                    doc.calculations.append(run)
+                entry["calculation"] = doc.calculations.index(run)
         out.append(entry)
     return out
 

@@ -147,3 +147,12 @@ def test_the_table_answer_is_the_link_whose_terms_the_question_names():
                "and pipeline parallelism was 30% faster.")
     result = explain_offline("why is pipeline parallelism faster than tensor parallelism here?", "en", context=context)
     assert [link["id"] for link in result["reasons"]] == ["many_microbatches_favour_pp"]
+
+
+def test_a_document_read_again_keeps_one_sizing():
+    doc = analyse("Our MoE uses a global-batch balance loss, and with PP that forces all-forward-all-backward, "
+                  "so peak memory blows up at 64 microbatches and PP 8.", "en")
+    first = reasons.find(doc)
+    count = len(doc.calculations)
+    again = reasons.find(doc)  # a follow-up re-reads the earlier turns' cached document
+    assert len(doc.calculations) == count and first[0]["calculation"] == again[0]["calculation"] is not None
