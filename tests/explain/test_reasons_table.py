@@ -31,7 +31,8 @@ def test_the_table_covers_the_fields_common_links_each_with_a_source():
         for key in ("words", "effect_words", "unless", "unless_text"):
             if key in link:
                 re.compile(link[key])
-        assert not re.search(r"[A-Za-z]{4,}", re.sub(r"\([^)]*\)|[A-Z][\w.-]*|\b[a-z]+[.-]\w+", "", link["ar"] + " " + link["condition_ar"])), link["id"]
+        assert not re.search(r"[A-Za-z]{4,}", re.sub(r"\([^)]*\)|[A-Z][\w.-]*|\b[a-z]+[.-]\w+", "", link["ar"] + " " + link["condition_ar"] + " " + link.get("short_ar", ""))), link["id"]
+        assert ("short_en" in link) == ("short_ar" in link), link["id"]  # an Arabic answer never falls back to English
 
 
 @pytest.mark.parametrize("lang", ["en", "ar"])
