@@ -157,3 +157,15 @@ def test_a_document_read_again_keeps_one_sizing():
     count = len(doc.calculations)
     again = reasons.find(doc)  # a follow-up re-reads the earlier turns' cached document
     assert len(doc.calculations) == count and first[0]["calculation"] == again[0]["calculation"] is not None
+
+
+@pytest.mark.parametrize("text", [
+    "In our runs DDP was slower than FSDP because the gradient all-reduce was not overlapped.",
+    "FSDP turned out faster than DDP here, so we switched.",
+])
+def test_a_text_where_fsdp_wins_is_never_told_that_fsdp_is_slower(text):
+    assert "fsdp_slower_than_ddp" not in _ids(text)
+
+
+def test_a_text_reporting_an_fp8_doubling_is_not_contradicted():
+    assert "fp8_step_speedup_below_twice" not in _ids("FP8 gave us a 2x throughput speedup over BF16 on H100, so we kept it.")
