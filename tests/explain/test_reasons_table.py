@@ -169,3 +169,8 @@ def test_a_text_where_fsdp_wins_is_never_told_that_fsdp_is_slower(text):
 
 def test_a_text_reporting_an_fp8_doubling_is_not_contradicted():
     assert "fp8_step_speedup_below_twice" not in _ids("FP8 gave us a 2x throughput speedup over BF16 on H100, so we kept it.")
+
+
+def test_a_text_where_fp8_slowed_training_is_not_told_it_speeds_up():
+    text = "Tokens per second dropped when we enabled FP8, because the amax history reductions were slow."
+    assert "fp8_step_speedup_below_twice" not in _ids(text)
