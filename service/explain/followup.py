@@ -95,13 +95,14 @@ def from_table(doc: Document, previous: Document, links: list[dict]) -> dict | N
         cause, effect, also = set(link["cause"]), set(link["effect"]), set(link.get("also", ()))
         if not (context & cause and context & effect) or len(context & (cause | effect)) < 2:
             continue
-        if link.get("also") and not context & set(link["also"]):
+        if also and not context & also:
             continue
         if any(link.get(key) and reasons.matches(link[key], text)
                for key, text in (("unless", doc.text), ("unless", previous.text), ("unless_text", previous.text))):
             continue
         named = asked & (cause | effect)
-        score = 4 * len(asked & (cause | effect | also)) + 2 * (link["id"] in made) + (bool(asked & cause) and bool(asked & effect))
+        score = 4 * len(asked & (cause | effect | also)) + 2 * (link["id"] in made) \
+            + (bool(asked & cause) and bool(asked & effect))
         if named and score > best_score:
             best, best_score = link, score
     return best

@@ -94,8 +94,9 @@ def find(doc: Document) -> list[dict]:
     """The links the text makes, first mention first: each with its wording in doc.lang, its source and sentences.
 
     A link counts when one sentence, or two neighbouring ones, name one of its causes and one of its effects
-    (different terms) and one of its 'also' terms when it lists them, with words that argue; a link sized by a calculator gets that calculation appended to
-    doc.calculations (its index in `calculation`).
+    (different terms; the effect may be said in its 'effect_words') and one of its 'also' terms when it lists them,
+    with words that argue; a link sized by a calculator gets that calculation appended to doc.calculations (its
+    index in `calculation`).
     """
     ids = _ids_by_sentence(doc)
     for i in _machine_text(doc):  # a config line or a command names settings, not causes
@@ -103,13 +104,14 @@ def find(doc: Document) -> list[dict]:
     found: list[dict] = []
     windows = [[i] for i in range(len(doc.sentences))] + [[i, i + 1] for i in range(len(doc.sentences) - 1)]
     for link in table():
-        if link.get("unless_text") and _pattern(link["unless_text"]).search(doc.text):
+        if link.get("unless_text") and matches(link["unless_text"], doc.text):
             continue  # the text uses the link's terms in another sense (SP as ring attention's axis)
         cause, effect, also = set(link["cause"]), set(link["effect"]), set(link.get("also", ()))
         for window in windows:  # one sentence before two neighbouring ones
             names = set().union(*(ids[j] for j in window))
             causes, effects = names & cause, names & effect
-            if causes and not effects and link.get("effect_words") and matches(link["effect_words"], _window_text(doc, window)):
+            if causes and not effects and link.get("effect_words") \
+                    and matches(link["effect_words"], _window_text(doc, window)):
                 effects = {"effect_words"}  # the effect said in plain words ("training speed") rather than as a term
             if causes and effects and len(causes | effects) > 1 and (not also or names & also) \
                     and _linked(doc, window, link):
