@@ -105,7 +105,7 @@ def _why_answer(doc: Document, previous: Document) -> tuple[str, list, list] | N
     links = reasons.find(previous)
     found = followup.why(doc, previous, links)
     if not found:
-        return None
+        return _why_from_table(doc, previous, links)
     m = messages(doc.lang)
     text = " ".join(_sentence(m["gist"]["why_answer" if n == 0 else "claim_next"].format(reason=_clause(item["text"]),
                                                                                        claim=_clause(item["text"])))
@@ -117,6 +117,22 @@ def _why_answer(doc: Document, previous: Document) -> tuple[str, list, list] | N
         parts += [f"## {m['headings']['reasons']}", _reasons_section(previous, related, LEVELS[1])]
     doc.calculations = previous.calculations  # a sizing shown under the reasons belongs to the answer
     return "\n\n".join(parts) + "\n", found, related
+
+
+def _why_from_table(doc: Document, previous: Document, links: list[dict]) -> tuple[str, list, list] | None:
+    """A "why ...?" the earlier text gives no reason for, answered from data/reasons.json and said to be so; None
+    when no link of the table is about what the question names."""
+    link = followup.from_table(doc, previous, links)
+    if link is None:
+        return None
+    m = messages(doc.lang)
+    lang = doc.lang if doc.lang in link else "en"
+    condition = link.get(f"condition_{lang}") or link.get("condition_en", "")
+    lines = [m["gist"]["why_table"].format(reason=_clause(link[lang]))]  # its wording says when it holds
+    lines.append(m["gist"]["why_table_source"].format(source=reasons.citation(link["source"])))
+    entry = {"id": link["id"], "from": [], "quote_from": None, "quote": "", "text": link[lang], "short": "",
+             "condition": condition, "source": link["source"], "calculation": None, "from_table": True}
+    return f"## {m['headings']['gist']}\n\n" + " ".join(lines) + "\n", [{"text": link[lang], "from": []}], [entry]
 
 
 def terms_in(text: str, lang: str, known: set[str]) -> list[dict]:
