@@ -7,7 +7,7 @@ from functools import cache
 from service.explain import restate
 from service.explain.checks import formats, verdicts
 from service.explain.checks.arithmetic import tolerance_of
-from service.explain.checks.core import Inputs, Result, run
+from service.explain.checks.core import Inputs, Result, discard, run
 from service.explain.checks.memory import precisions_named
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
@@ -29,7 +29,7 @@ def _rules() -> dict:
     return {"groups": {q: i for i, group in enumerate(rule["groups"]) for q in group},
             "within": re.compile(rule["cues_within"], re.I), "across": re.compile(rule["cues_across"], re.I),
             "respectively": re.compile(rule["respectively"], re.I), "stop": set(rule["not_subjects"]),
-            "row_fields": rule["row_fields"]}
+            "row_fields": rule["row_fields"], "same_within": rule["same_within"]}
 
 
 def _group(fig) -> int | None:
@@ -243,6 +243,9 @@ def comparison(doc: Document, claim: Claim) -> Result | None:
             continue
         ran = _ratio(doc, x, y, stated) if stated is not None else _ratio(doc, x, y)
         if ran is None:
+            continue
+        if stated is None and abs(ran[1]["factor"] - 1) < _rules()["same_within"]:
+            discard(doc, ran[0])  # two log rows of one run, nearly equal: a ratio nobody asked about is noise
             continue
         calculations.append(ran[0])
         if stated is not None:
