@@ -88,6 +88,9 @@ def test_a_format_change_halves_what_it_stores_and_a_measured_saving_is_said_bes
     _, claim = _claim("Switching the weights from bf16 to fp8 should halve their memory, but we measured a 39% saving.", "39%")
     assert claim.verdict == "explained"
     assert "50%" in claim.why and "part of the memory is not stored in fp8" in claim.why
+    # the narrower format named first ("our FP8 run ... than the BF16 one"): still bf16 -> fp8, never a -100% 'saving'
+    _, first = _claim("Our FP8 run used 39% less memory than the BF16 baseline.", "39%")
+    assert "bf16 -> fp8" in first.why and "50%" in first.why and "-100%" not in first.why
 
 
 def test_a_size_in_bits_restated_in_bytes():

@@ -132,6 +132,9 @@ def precision_change(doc: Document, claim: Claim) -> Result | None:
     (old_size, old), (new_size, new) = names
     if before is None or after is None:
         first, last = named[0][0], max(m.end() for pattern, _, _ in _formats() for m in pattern.finditer(claim.quote))
+        # a saving goes from the wider format to the narrower, whichever the text names first ("FP8 ... 39% less than
+        # the BF16 framework" is bf16 -> fp8): the other way round would be a 'saving' of -100%
+        (old_size, old), (new_size, new) = sorted(names, reverse=True)
         return _saving(doc, saving, claim.quote[first:last], old, old_size, new, new_size)
     inputs = Inputs(doc.lang)
     inputs.values["expression"] = f"{before.value:g} * {new_size:g} / {old_size:g}"
