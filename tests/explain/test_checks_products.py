@@ -142,3 +142,17 @@ def test_a_written_product_says_what_its_factors_are():
     assert "12 pipeline stages" in claim.why and "data-parallel replicas" in claim.why
     doc, claim = _claim("With PP=4 and TP=8 we use 4*8 = 32 GPUs.", "32")
     assert "the number of pipeline stages" in claim.why and "tensor-parallel" in claim.why
+
+
+def test_a_quoted_mesh_list_is_checked_against_the_count_written_after_it():
+    # a mesh's device count is the product of its axis sizes (jax.sharding.Mesh: devices reshaped to the mesh shape):
+    # 1 x 64 x 4 x 1 = 256, so "requires 64" is wrong; 1 x 1 x 4 x 64 = 256 is right and is not repeated
+    text = "For example, mesh_dim='1,32,4,1' requires 32 accelerators, and mesh_dim='1,1,4,32' requires 128 accelerators."
+    _, claim = _claim(text, "mesh_dim")
+    assert claim.verdict == "inconsistent"
+    assert "1 x 32 x 4 x 1 = 128" in claim.why and "not 32 accelerators" in claim.why and "'1,1,4,32'" not in claim.why
+    _, right = _claim(text.replace("requires 32 accelerators", "requires 128 accelerators"), "mesh_dim")
+    assert right.verdict == "consistent"
+    # a number with thousands separators is not a mesh
+    _, big = _claim("The mesh runs on 1,024 chips and processes '1,000,000' tokens.", "mesh")
+    assert big.verdict != "inconsistent"
