@@ -20,7 +20,7 @@ from calculators.errors import CalculatorInputError
 
 from service.explain import pattern_cache, restate
 from service.explain.checks import verdicts
-from service.explain.checks.core import Inputs, Result, chip_inputs, figure, pod_chips, run
+from service.explain.checks.core import Inputs, Result, chip_inputs, discard, figure, pod_chips, run
 from service.explain.process_cache import CACHE
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
@@ -424,9 +424,12 @@ def _degrees(doc: Document, claim: Claim, outcome: Outcome) -> None:
     index = run(doc, "arithmetic", inputs)
     if index is None:
         return
-    outcome.calculations.append(index)
     out = doc.calculations[index]["outputs"]
     verdict = "consistent" if out["consistent"] else "inconsistent"
+    if verdict == "consistent" and not getattr(chips, "catalog", False):
+        discard(doc, index)  # "TP8 PP2 DP48 on 768 GPUs" adds up as stated: a confirmation nobody asked for is noise
+        return
+    outcome.calculations.append(index)
     m = messages(doc.lang)["verdicts"]
     if getattr(chips, "catalog", False):
         outcome.add(verdict, m["pod_degrees"].format(pod=chips.quote, n=_shown(chips.value), computed=_shown(out["value"])))
