@@ -133,3 +133,12 @@ def test_the_share_of_one_runs_log_rows_is_said_once():
                   "completed step: 3, seconds: 1.995, TFLOP/s/device: 400.500, loss: 2.4", "en")
     whys = " ".join(c.why for c in doc.claims)
     assert whys.count("dense BF16 peak") == 1 and "the same" not in whys
+
+
+def test_a_rate_beside_a_plural_chip_name_is_not_another_chips_peak():
+    # 296.5 TFLOP/s is within 0.5% of the H20's FP8 peak (296 TFLOP/s, NVIDIA H20 spec), but the text runs on H100s:
+    # it is the rate reached, compared with the H100 SXM's dense BF16 peak (989 TFLOP/s): 296.5 / 989 = 29.98%
+    doc = analyse("On 128 GPUs (H100s) we only get 296.5 TFLOPs/s/GPU.", "en")
+    (fig,) = [f for f in doc.figures if f.value == 296.5e12]
+    assert fig.quantity == "flop_per_s_per_chip"
+    assert "29.98%" in doc.claims[0].why
