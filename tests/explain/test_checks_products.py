@@ -156,3 +156,25 @@ def test_a_quoted_mesh_list_is_checked_against_the_count_written_after_it():
     # a number with thousands separators is not a mesh
     _, big = _claim("The mesh runs on 1,024 chips and processes '1,000,000' tokens.", "mesh")
     assert big.verdict != "inconsistent"
+
+
+def test_a_version_before_a_size_is_not_a_range_of_sizes():
+    # "3.1-8B" is Llama 3.1's 8B model (Meta's model card: Llama 3.1 8B, 15T+ tokens, 1.46M H100-80GB GPU hours);
+    # 6 x 8e9 x 15e12 = 7.2e23 FLOPs over 1.46e6 h x 3600 s x 989e12 FLOP/s (H100 SXM dense BF16) = 13.8%, not 3.1B's 5.4%
+    doc, claim = _claim("Huggingface page says 3.1-8B used 1.46M H100 hours and trained over 15T tokens.", "3.1-8B")
+    assert not any(f.quantity == "params" and f.value == 3.1e9 for f in doc.figures)
+    assert "MFU of 13.8" in claim.why and "5.36" not in claim.why
+    # a range written with its unit word stays a range
+    doc, _ = _claim("We trained models of 1.5-8B parameters.", "1.5")
+    assert [f.role for f in doc.figures if f.quantity == "params"] == ["low", "high"]
+
+
+def test_a_written_flop_count_is_worked_in_scientific_notation_and_said_once():
+    # 6 x 15T x 8B = 7.2e23 (the 6ND rule, Kaplan et al. 2020); 1.46M x 9.9e14 x 3600 x 0.4 = 2.081e24
+    text = "I'll assume 40% utilization. 6ND: 6 * 15T * 8B = 7.2e23 FLOPs. Hardware: 1.46M * 9.9e14 * 3600 * 0.4 = 2.08e24 FLOPs"
+    doc = analyse(text, "en")
+    whys = " ".join(c.why for c in doc.claims)
+    assert "2.081e24" in whys and "e12T" not in whys
+    for claim in doc.claims:
+        parts = claim.why.split("; ")
+        assert len(parts) == len(set(parts))

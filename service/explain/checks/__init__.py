@@ -65,7 +65,8 @@ def check_claim(doc: Document, claim: Claim) -> None:
         if claim.why:
             outcome.add(claim.verdict, claim.why)
         combined = outcome.result()
-        claim.verdict, claim.why = combined.verdict, combined.why
+        # the same finding from both kinds of check ("the text says 7.2e23 FLOPs ...") is said once
+        claim.verdict, claim.why = combined.verdict, "; ".join(dict.fromkeys(combined.why.split("; ")))
     claim.calculations = list(dict.fromkeys(claim.calculations))
     said = product_meaning.meaning(doc, claim) if claim.verdict == "consistent" else None
     if said:  # "why 384 (12*2*16)?": what the product is, not only that it is right

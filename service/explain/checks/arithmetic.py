@@ -224,6 +224,8 @@ def _judge(doc: Document, outcome: Outcome, stated_quote: str, stated: float, co
 def _shown(value: float, percent: bool = False) -> str:
     if percent:
         return human(value, "fraction")
+    if abs(value) >= 1e15:  # beyond "1000T" a count reads as "2.081e24", never "2.081e12T"
+        return human(value, "")
     return human(value, "count" if abs(value) >= 1000 or float(value).is_integer() else "")
 
 
