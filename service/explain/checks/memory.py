@@ -17,6 +17,10 @@ _NOT_STATES = re.compile(r"activation|peak|measured|max_memory|nvidia-smi|\bOOM\
                          # loading or serving a model, or the host's memory: not the training states of every chip
                          r"|\bload(?:s|ing|ed)?\b|inference|serving|\bRAM\b|CPU memory|host memory|per process", re.I)
 
+# the sentence is about a capacity being enough or not: a size beside these words is the memory the weights must fit in
+CAPACITY_WORDS = re.compile(r"\bcapacity\b|\bexhaust\w*|\b(?:does not |doesn'?t |won'?t |can'?t |cannot )?fit\w*\b|\bexceed\w*|"
+                             r"\bout of memory\b|\bOOM\b|\btoo (?:big|large)\b|\bon (?:a |one |a single )\S*\s*\d+\s*GB\b|"
+                             r"سعة|تتسع|يتسع|تستنفد|يستنفد|تتجاوز|يتجاوز|نفاد الذاكرة", re.I)
 
 def _total_params(doc: Document, claim: Claim, inputs: Inputs) -> bool:
     """Every parameter is stored, so memory takes a mixture of experts' TOTAL size: stated, else the named model's."""
@@ -40,8 +44,8 @@ def memory(doc: Document, claim: Claim) -> Result | None:
         return _fits(doc, claim, capacity)
     # a measured peak holds activations too: not comparable with model states
     stated = [f for f in claim.figures if f.quantity in ("bytes", "size_bytes")]
-    if not stated or _NOT_STATES.search(claim.quote):
-        return None
+    if not stated or _NOT_STATES.search(claim.quote) or CAPACITY_WORDS.search(claim.quote):
+        return None  # a size the weights must fit in ("fits in the 80GB") is a capacity, not the states' size
     index = _model_states(doc, claim)
     if index is None:
         return None
