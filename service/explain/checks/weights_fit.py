@@ -12,7 +12,7 @@ from service.i18n.messages import messages
 _CAPACITIES = ("hbm_bytes", "bytes", "memory_bytes", "memory_bytes_per_chip")
 _BITS = {4: 0.5, 8: 1, 16: 2, 32: 4}
 _BITS_WORD = re.compile(r"(?<![\d.])(4|8|16|32)[- ]?(?:bits?\b|بت\b|بتات)", re.I)  # "16-bit", "بدقة 16 بت"
-_NOT_WEIGHTS = re.compile(r"\bper (?:GPU|chip|device|rank)\b|\beach (?:GPU|chip|device)\b|\bshard\w*|\bactivation|\bKV cache", re.I)
+_NOT_WEIGHTS = re.compile(r"\bper (?:GPU|chip|device|rank)\b|\beach (?:GPU|chip|device)\b|\b(?:a|each|its|one) shard\b|\bsharded\b|\bactivation|\bKV cache", re.I)
 
 
 def _width(claim: Claim) -> tuple[float, str] | None:
