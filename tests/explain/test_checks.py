@@ -166,3 +166,16 @@ def test_a_layout_with_a_per_gpu_rate_is_scored_by_the_planner():
     assert layout["inputs"]["peak_flop_per_s"] == pytest.approx(989e12, rel=0.01)  # the H100's, not the 420 reached
     claim = next(c for c in result["claims"] if c["calculation"] is not None)
     assert claim["verdict"] == "consistent" and "420 TFLOP/s" in claim["why"]
+
+
+def test_a_rate_per_gpu_with_a_model_and_a_named_chip_gives_the_mfu_it_means():
+    # 6 FLOPs per parameter per token (Kaplan et al. 2020): 3,700 x 6 x 7e9 = 155.4 TFLOP/s per A100, whose dense BF16
+    # peak is 312 TFLOP/s (NVIDIA A100 datasheet): 49.81%
+    result = explain_offline("We get 3,700 tokens/s per GPU training a 7B model on A100s.", "en")
+    (claim,) = result["claims"]
+    assert "155.4 TFLOP/s" in claim["why"] and "49.81%" in claim["why"] and "A100" in claim["why"]
+    # "per GPU" names no generation: no MFU is worked on a stand-in chip, and a stated one is not judged on it
+    bare = explain_offline("We get 3,700 tokens/s per GPU training a 7B model.", "en")
+    assert not any(c["calculator"] == "mfu" for c in bare["calculations"])
+    judged = explain_offline("Training a 7B model at 3,700 tokens/s per GPU gives 80% MFU.", "en")
+    assert judged["claims"][0]["verdict"] != "inconsistent"
