@@ -152,7 +152,11 @@ def ratio(v: dict):
     if before == 0:
         raise CalculatorInputError("before", "must not be zero: a change is measured from it")
     change, factor = (after - before) / before, after / before
-    steps = [step("ratio.change", before=(before, ""), after=(after, ""), change=(change, "fraction"), factor=(factor, ""))]
+    if v["stated_change"] is None and factor >= 2:
+        # "about 3.4 times as much": the working says the factor once, not also as a +243% change
+        steps = [step("ratio.factor", before=(before, ""), after=(after, ""), factor=(factor, ""))]
+    else:
+        steps = [step("ratio.change", before=(before, ""), after=(after, ""), change=(change, "fraction"), factor=(factor, ""))]
     outputs = {"change": change, "factor": factor}
     if v["stated_change"] is not None:
         raw = v["stated_change"]

@@ -5,6 +5,7 @@ The sentences are written for these tests; where a figure is a published one, it
 import pytest
 
 from service.explain.pipeline import analyse
+from service.explain.compose import explain_offline
 
 
 def _claim(text: str, needle: str, lang: str = "en"):
@@ -119,3 +120,12 @@ def test_rows_of_a_log_are_compared_with_the_first_row():
     assert "30% vs 20%: 150% of it, about 50% higher" in rows[1].why
     assert "20% vs 4%: about 5 times as much" in rows[2].why
     assert all(c.verdict != "needs_more" for c in rows)  # a row's MFU is not asked for a model size it never gives
+
+
+def test_a_gap_of_several_times_is_said_once_and_worked_the_same_way():
+    # 46.44% / 13.53% = 3.432: the words and the working both give the factor, big over small, and no -70.87% change
+    result = explain_offline("The table reports 46.44% MFU, but I can only achieve 13.53% MFU, which is far lower than the table.", "en")
+    claim = next(c for c in result["claims"] if "13.53%" in c["quote"])
+    assert "46.44% vs 13.53%: about 3.4 times as much" in claim["why"]
+    text = result["explanation"]
+    assert "3.432" in text and "-70.87%" not in text and "0.2913" not in text

@@ -192,6 +192,8 @@ def _ratio(doc: Document, x, y, stated=None) -> tuple[int, dict] | None:
     inputs = Inputs(doc.lang)
     if stated is not None and stated.quantity != "percent_change" and x.value < y.value:
         x, y = y, x  # "3.4x lower", "24x the compute": the factor between the two, whichever is larger
+    if stated is None and x.value and y.value and x.value / y.value <= 0.5:
+        x, y = y, x  # "about 3.4 times as much" is said big over small: the working divides the same way
     inputs.text("before", y)
     inputs.text("after", x)
     if stated is not None:
@@ -254,7 +256,7 @@ def comparison(doc: Document, claim: Claim) -> Result | None:
             shown = _share(abs(ran[1]["change"])) if stated.quantity == "percent_change" else \
                 f"{max(factor, 1 / factor):.2f}".rstrip("0").rstrip(".") + "x"
             return Result(calculations, verdict, messages(doc.lang)["verdicts"][verdict].format(stated=stated.quote, computed=shown))
-        reasons.append(_words(doc, x, y, ran[1]["factor"]))
+        reasons.append(_words(doc, x, y, x.value / y.value))  # the text's order (the working may divide big by small)
     if not calculations:
         return None
     return Result(calculations, None, "; ".join(reasons))
