@@ -179,3 +179,11 @@ def test_a_rate_per_gpu_with_a_model_and_a_named_chip_gives_the_mfu_it_means():
     assert not any(c["calculator"] == "mfu" for c in bare["calculations"])
     judged = explain_offline("Training a 7B model at 3,700 tokens/s per GPU gives 80% MFU.", "en")
     assert judged["claims"][0]["verdict"] != "inconsistent"
+
+
+def test_written_arithmetic_in_bytes_is_shown_in_bytes():
+    # 70B parameters x 4 bytes (fp32) x 8 processes = 2,240 GB: "2TB" is right within its rounding, and both sides
+    # are written as sizes ("2.24 TB"), not as a bare "2.24T"
+    result = explain_offline("Each of the 8 ranks loads the 70B model in fp32, so it would require 70*4*8 GB ~ 2TB of CPU RAM.", "en")
+    claim = next(c for c in result["claims"] if "70*4*8" in c["quote"])
+    assert claim["verdict"] == "consistent" and "2.24 TB" in claim["why"] and "2.24T" not in claim["why"]

@@ -30,3 +30,13 @@ def test_no_format_named_or_a_per_gpu_share_says_nothing():
     # a shard per GPU is not the whole model's weights
     _, shard = _claim("With FSDP each GPU holds a shard of the 70B model in bf16, well within its 80GB capacity.", "70B")
     assert "of weights" not in shard.why
+
+
+def test_training_states_are_not_set_against_one_chip_when_the_text_spreads_them():
+    # 7B x 16 bytes (mixed-precision Adam, ZeRO paper section 3.1) = 112 GB; on 8 GPUs with no sharding stated, whole
+    # states per chip would be a guess (FSDP or a pipeline splits them), so nothing is said
+    _, claim = _claim("I trained the 7B model on 8 H100 80GB GPUs at seqLen=2048.", "7B")
+    assert "112 GB" not in claim.why
+    # on one GPU they are whole: 112 GB does not fit in 80 GB
+    _, one = _claim("I trained the 7B model on one H100 80GB GPU.", "7B")
+    assert "112 GB" in one.why

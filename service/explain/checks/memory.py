@@ -90,6 +90,10 @@ def _sharding(doc: Document, claim: Claim, inputs: Inputs) -> None:
 
 def _fits(doc: Document, claim: Claim, capacity) -> Result | None:
     """A chip's memory the text states: whether the model states fit in it (a capacity is a bound, not a figure to equal)."""
+    split = [f for f in doc.figures if f.quantity in ("tp_degree", "pp_degree") and f.value > 1
+             or f.quantity in ("n_chips", "n_ranks") and f.value > 1]
+    if split and figure(doc, claim, "zero_stage") is None:
+        return None  # several chips and no sharding stated: whole unsharded states per chip would be a guess, not a finding
     index = _model_states(doc, claim)
     if index is None:
         return None
