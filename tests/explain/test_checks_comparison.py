@@ -129,3 +129,14 @@ def test_a_gap_of_several_times_is_said_once_and_worked_the_same_way():
     assert "46.44% vs 13.53%: about 3.4 times as much" in claim["why"]
     text = result["explanation"]
     assert "3.432" in text and "-70.87%" not in text and "0.2913" not in text
+
+
+def test_the_same_labelled_result_under_two_headings_is_compared_when_the_text_asks_about_the_gap():
+    text = ("DDP mode\nThroughput per Device: 6,000 tokens/device/second\n\nFSDP mode\n"
+            "Throughput per Device: 1,500 tokens/device/second\n\nWhy is there such a difference between the two?")
+    doc = analyse(text, "en")
+    claim = next(c for c in doc.claims if "1,500" in c.quote)
+    assert "6,000 tokens/device/second vs 1,500 tokens/device/second: about 4 times as much" in claim.why
+    # the same rows with no question about them: nothing is compared
+    quiet = analyse(text.split("\n\nWhy")[0], "en")
+    assert "times as much" not in " ".join(c.why for c in quiet.claims)

@@ -166,6 +166,23 @@ def _across(doc: Document, claim: Claim, index: int) -> tuple | None:
     return None
 
 
+_DIFFERENCE = re.compile(r"\b(?:difference|differ\w*|gap|slower|faster|compar\w*|versus|vs\.?)\b|فرق|الفرق|أبطأ|أسرع|مقارنة", re.I)
+
+
+def _same_label(doc: Document, claim: Claim, index: int) -> tuple | None:
+    """"Throughput per Device: 8,034 ..." and, under another heading, "Throughput per Device: 1,747 ...": the same label
+    with one like figure each, in a text that asks about their difference ("why is there such a difference ...?")."""
+    figs = _comparable(claim)
+    words = _words_of(claim)
+    if len(figs) != 1 or not any(_content(w) for w in words) or not _DIFFERENCE.search(doc.text):
+        return None
+    for earlier in reversed(doc.claims[max(0, index - LOOK_BACK):index]):
+        like = [f for f in _comparable(earlier) if _group(f) == _group(figs[0])]
+        if len(like) == 1 and _words_of(earlier) == words:
+            return figs[0], like[0], earlier
+    return None
+
+
 def _share(value: float) -> str:
     text = f"{value * 100:.1f}".rstrip("0").rstrip(".")
     return f"{text}%"
@@ -225,7 +242,7 @@ def comparison(doc: Document, claim: Claim) -> Result | None:
     pairs = _pairs_within(doc, claim) or _respectively(doc, claim, index) or _rows(doc, claim, index)
     stated = next((f for f in claim.figures if f.quantity in _STATED and f.value), None)
     if not pairs:
-        found = _across(doc, claim, index)
+        found = _across(doc, claim, index) or _same_label(doc, claim, index)
         if found is None:
             return None
         x, y, earlier = found
