@@ -178,3 +178,16 @@ def test_a_written_flop_count_is_worked_in_scientific_notation_and_said_once():
     for claim in doc.claims:
         parts = claim.why.split("; ")
         assert len(parts) == len(set(parts))
+
+
+def test_a_per_gpu_expert_count_in_a_config_sentence_is_judged():
+    # NeMo docs' rule: experts per GPU = num_moe_experts / expert_model_parallel_size (six experts, EP 3: two per GPU)
+    text = ("If the model has six experts (model.num_moe_experts=6), then setting model.expert_model_parallel_size=3 "
+            "results in each GPU processing two experts.")
+    _, claim = _claim(text, "six experts")
+    assert claim.verdict == "consistent" and "6 experts over an expert-parallel degree of 3: 2 experts per GPU" in claim.why
+    _, wrong = _claim(text.replace("processing two experts", "processing three experts"), "six experts")
+    assert wrong.verdict == "inconsistent" and "three experts" in wrong.why
+    # the per-GPU count alone is not taken for the model's expert count
+    _, alone = _claim("Setting model.expert_model_parallel_size=3 gives each GPU two experts.", "two experts")
+    assert "do not divide" not in alone.why

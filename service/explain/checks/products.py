@@ -27,6 +27,7 @@ _MESH = re.compile(r"(?<![\w.])(\d+(?:\s*[x×]\s*\d+){2,})(?![\w.])|\((\s*\d+(?:
 _MESH_WORD = re.compile(r"\bmesh(?:_\w+)?\b|\btopology\b|\bshape\b|\baxes\b|\bslice\b|شبكة الأجهزة|طوبولوجيا", re.I)
 _PHASE = re.compile(r"\bphase|\bstage\b|long[- ]context|anneal|pre-?train|fine-?tun|warm-?up|post-?train|مرحلة|المرحلة", re.I)
 _EXPERTS = ("moe_experts", "experts", "n_experts")
+_EACH_CHIP = re.compile(r"\b(?:each|every|per|one)\s+(?:GPU|chip|device|rank|accelerator)\b[^.;]*$|(?:كل|لكل)\s+(?:وحدة|شريحة|جهاز)[^.؛]*$", re.I)
 
 
 def _arith(doc: Document, expression: str, quote: str, stated, approx: bool = False, exact: bool = False) -> int | None:
@@ -149,9 +150,13 @@ def experts_per_chip(doc: Document, claim: Claim) -> Result | None:
     degrees = [f for f in claim.figures if f.quantity == "ep_degree" and f.value > 1]
     if not degrees:
         return None
-    experts = unique(doc, claim, *_EXPERTS)
+    # "each GPU processing two experts" states the result, not the model's expert count
+    stated = [f for f in claim.figures if f.quantity in _EXPERTS and _EACH_CHIP.search(doc.text[max(0, f.start - 40):f.start])]
+    experts = next((f for f in claim.figures if f.quantity in _EXPERTS and f not in stated), None) or unique(doc, claim, *_EXPERTS)
+    if experts in stated:
+        experts = None
     if experts is not None:
-        count, quote, origin = experts.value, experts.quote, "the text's expert count"
+        count, quote, origin = experts.value, f"{experts.value:g}", "the text's expert count"
     else:
         models = [m for m in (claim.models or doc.models()) if m.get("moe_experts")]
         if len(models) != 1:
@@ -174,6 +179,10 @@ def experts_per_chip(doc: Document, claim: Claim) -> Result | None:
         reasons.append(m[key].format(experts=quote, ep=ep.quote, computed=f"{value:g}"))
     if not calculations:
         return None
+    if len(stated) == 1 and len(calculations) == 1:  # the per-GPU count the text states, judged (whole numbers: exact)
+        value = doc.calculations[calculations[0]]["outputs"]["value"]
+        return Result(calculations, "consistent" if value == stated[0].value else "inconsistent",
+                      "; ".join(reasons) if value == stated[0].value else m["inconsistent"].format(stated=stated[0].quote, computed=f"{value:g}"))
     return Result(calculations, None, "; ".join(reasons))
 
 
