@@ -142,3 +142,14 @@ def test_a_rate_beside_a_plural_chip_name_is_not_another_chips_peak():
     (fig,) = [f for f in doc.figures if f.value == 296.5e12]
     assert fig.quantity == "flop_per_s_per_chip"
     assert "29.98%" in doc.claims[0].why
+
+
+def test_a_division_by_the_sparsity_peak_is_said_against_the_dense_one():
+    # NVIDIA H200 spec: 1,979 TFLOPS BF16 "with sparsity"; dense is half (989.5): 420 / 989.5 = 42.45%, not 420/1979 = 21%
+    doc = analyse("Training on H200x2, the util of GPU is 420/1979, that is very small, why is that?", "en")
+    why = " ".join(c.why for c in doc.claims)
+    assert "2:4 structured sparsity" in why and "420 / 989.5 = 42.45%" in why
+    assert [c["id"] for c in doc.chips()][:1] == ["h200-sxm"]  # "H200x2" names the H200
+    # a division by a dense peak says nothing of sparsity
+    plain = analyse("Training on H200x2, the util of GPU is 420/989, is that normal?", "en")
+    assert "sparsity" not in " ".join(c.why for c in plain.claims)

@@ -14,7 +14,7 @@ from service.explain.checks.layout import layout
 from service.explain.checks.memory import memory, precision_change
 from service.explain.checks.mfu import achieved_rate, mfu
 from service.explain.checks.pin_bandwidth import pin_bandwidth
-from service.explain.checks.peak import rebased_mfu, share_of_peak, sparsity_peak
+from service.explain.checks.peak import rebased_mfu, share_of_peak, sparse_denominator, sparsity_peak
 from service.explain.checks.products import bits_to_bytes, experts_per_chip, flops_per_token, mesh, implied_mfu, microbatches, per_chip_total, stated_product
 from service.explain.checks.replicas import replicas
 from service.explain.checks.roofline import roofline
@@ -25,7 +25,7 @@ from service.i18n.messages import messages
 
 PP_FRAMES = ("pp_only_when_dp_bound", "pp_not_needed", "fast_links_no_pp", "dp_comms_bound", "pp_needed")
 # In order: the first that reaches a verdict other than "explained" ends the claim's checks.
-CHECKERS = (computation, bubble, implied_mfu, achieved_rate, rebased_mfu, sparsity_peak, mfu, hours_over_chips, training_time, per_chip_total,
+CHECKERS = (computation, bubble, implied_mfu, achieved_rate, rebased_mfu, sparsity_peak, sparse_denominator, mfu, hours_over_chips, training_time, per_chip_total,
             microbatches, bus_bandwidth, collective_time, bits_and_bytes, bits_to_bytes, pin_bandwidth, precision_change, stated_product, weights_fit, memory, roofline,
             layout, training_flops, mesh, replicas, experts_per_chip, flops_per_token, share_of_peak, comparison, names.slice_size)
 

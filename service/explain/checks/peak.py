@@ -158,6 +158,36 @@ def sparsity_peak(doc: Document, claim: Claim) -> Result | None:
     return Result([index], "consistent" if stated_dense is not None else None, why)
 
 
+_DIVISION = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*/\s*(\d+(?:\.\d+)?)(?![\w.])")
+
+
+def sparse_denominator(doc: Document, claim: Claim) -> Result | None:
+    """"the util of GPU is 420/1979" on an H200: 1979 TFLOP/s is its 2:4-sparsity peak, so the share against the dense
+    peak (420 / 989.5) is said beside it (data/verdicts.json "sparsity")."""
+    if any(f.quantity == "peak_flop_per_s" for f in claim.figures):
+        return None  # a peak stated as a figure: sparsity_peak says what it is
+    rule = verdicts.table()["sparsity"]
+    candidates = [c for c in {c["id"]: c for c in claim.chips + chips(doc, claim)}.values()
+                  if c.get("vendor") in rule["vendors"] and not doc.named_only_generically(c)]
+    for found in _DIVISION.finditer(claim.quote):
+        rate, peak = float(found.group(1)), float(found.group(2))
+        for chip in candidates:
+            dense = (chip.get("peak_bf16_flop_per_s") or 0) / 1e12
+            if not dense or abs(peak - rule["factor"] * dense) > 0.01 * peak or rate >= peak:
+                continue
+            inputs = Inputs(doc.lang)
+            inputs.text_with("expression", f"{rate:g} / ({peak:g} / {rule['factor']})", found.group(0),
+                             f"{chip['name']} dense BF16 peak ({dense:g} TFLOP/s, data/hardware.json)")
+            index = run(doc, "arithmetic", inputs)
+            if index is None:
+                return None
+            value = doc.calculations[index]["outputs"]["value"]
+            return Result([index], None, messages(doc.lang)["verdicts"]["sparse_denominator"].format(
+                peak=found.group(2), chip=_short(chip), rate=found.group(1), half=f"{peak / rule['factor']:g}",
+                share=restate.value("mfu", value)))
+    return None
+
+
 _BASED_ON = re.compile(r"(?:based\s+on|against|relative\s+to|denominator(?:\s+of)?|computed\s+(?:with|from)|using)\W+(?:\w+\W+){0,2}$", re.I)
 
 
