@@ -140,3 +140,11 @@ def test_the_same_labelled_result_under_two_headings_is_compared_when_the_text_a
     # the same rows with no question about them: nothing is compared
     quiet = analyse(text.split("\n\nWhy")[0], "en")
     assert "times as much" not in " ".join(c.why for c in quiet.claims)
+
+
+def test_a_rate_unit_is_not_half_translated_in_an_arabic_answer():
+    # "tokens/device/second" is a unit: the Arabic answer keeps it whole rather than "رمزا/device/second"
+    text = ("DDP mode\nThroughput per Device: 6,000 tokens/device/second\n\nFSDP mode\n"
+            "Throughput per Device: 1,500 tokens/device/second\n\nWhy is there such a difference between the two?")
+    answer = explain_offline(text, "ar")["explanation"]
+    assert "6,000 tokens/device/second" in answer and "رمزا/device" not in answer
