@@ -68,8 +68,8 @@ def mfu(doc: Document, claim: Claim) -> Result | None:
             # the throughput is another sentence's, which may describe another setting ("turning on activation
             # checkpointing ... falls to 1600 tokens/s"): figures the sentence does not tie together prove no error
             words = messages(doc.lang)["verdicts"]
-            result = Result(result.calculations, "needs_more",
-                            words["untied_rate"].format(rate=rate.quote, stated=stated.quote))
+            # the working stays with the sentence that states the throughput, not under this one
+            result = Result([], "needs_more", words["untied_rate"].format(rate=rate.quote, stated=stated.quote))
         return result
     if inputs.sources.get("chip", {}).get("source") == "assumed":
         discard(doc, index)  # an MFU on a chip the text does not name answers nothing it said
