@@ -52,17 +52,17 @@ def states_fit(doc: Document, claim: Claim) -> Result | None:
     if params is None or len(counts) != 1 or not named or len(memories) != 1 or None in memories:
         return None  # no full training of a stated size, or the job's chips or their memory are uncertain
     chips, memory = counts.pop(), memories.pop()
-    count_fig = next(f for f in doc.figures if f.quantity == "n_chips")
     inputs = Inputs(doc.lang)
-    inputs.text_with("expression", f"{params.value:g} * {_ADAM_BYTES} / ({chips:g} * {memory:g})", f"{params.quote}, {count_fig.quote}",
+    inputs.text_with("expression", f"{params.value / 1e9:g}e9 * {_ADAM_BYTES} / ({chips:g} * {memory / 1e9:g}e9)", params.quote,
                      f"{_ADAM_BYTES} bytes per parameter (mixed-precision Adam, ZeRO paper) and {restate.value('bytes', memory)} per "
                      f"{named[0]['name']} (data/hardware.json)")
     index = run(doc, "arithmetic", inputs)
     if index is None:
         return None
-    if doc.calculations[index]["outputs"]["value"] <= 1:
+    ratio = doc.calculations[index]["outputs"]["value"]
+    if ratio <= 1:
         doc.calculations.pop()  # the states fit on the chips together (sharded): nothing worth saying
         return None
     return Result([index], None, messages(doc.lang)["verdicts"]["states_over_job"].format(
-        params=params.quote, states=restate.value("bytes", params.value * _ADAM_BYTES), chips=f"{chips:g}",
+        params=params.quote, states=restate.value("bytes", params.value * _ADAM_BYTES), chips=f"{chips:g}", ratio=f"{ratio:.2g}",
         memory=restate.value("bytes", memory), total=restate.value("bytes", chips * memory)))
