@@ -40,3 +40,8 @@ def test_training_states_are_not_set_against_one_chip_when_the_text_spreads_them
     # on one GPU they are whole: 112 GB does not fit in 80 GB
     _, one = _claim("I trained the 7B model on one H100 80GB GPU.", "7B")
     assert "112 GB" in one.why
+
+
+def test_an_arabic_answer_to_an_english_sentence_names_no_english_words_in_the_check():
+    _, claim = _claim("A single 70B parameter model in 16-bit precision exhausts the 80GB capacity of an H100.", "70B", "ar")
+    assert "70B × 2 بايت (16 بت) = 140 GB" in claim.why and "parameter" not in claim.why

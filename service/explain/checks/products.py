@@ -282,7 +282,8 @@ def mesh(doc: Document, claim: Claim) -> Result | None:
             written = f"'{match.group(3)}'" if match.group(3) else match.group(0).strip()  # a config value keeps its quotes
             result.why = messages(doc.lang)["verdicts"]["mesh_product"].format(
                 mesh=written, product=(" × " if doc.lang == "ar" else " x ").join(str(n) for n in sizes),
-                computed=f"{doc.calculations[index]['outputs']['value']:g}", stated=count.quote)
+                computed=f"{doc.calculations[index]['outputs']['value']:g}",
+                stated=count.quote if restate.same_language(count.quote, doc.lang) else f"{count.value:g}")  # no English words in Arabic
         results.append(result)
     wrong = [r for r in results if r.verdict == "inconsistent"]
     if not results:

@@ -3,6 +3,7 @@ text gives for one copy), when the text states no data-parallel degree of its ow
 
 import re
 
+from service.explain import restate
 from service.explain.checks.core import Inputs, Result, run
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
@@ -45,5 +46,6 @@ def replicas(doc: Document, claim: Claim) -> Result | None:
     if value < 2 or not float(value).is_integer():
         doc.calculations.pop()  # one replica says nothing; a fraction means the degrees are read wrong: nothing is said
         return None
+    same = restate.same_language(total.quote, doc.lang)  # an Arabic answer to an English text names no English words
     return Result([index], None, messages(doc.lang)["verdicts"]["replicas"].format(
-        total=total.quote, group=group, computed=f"{value:g}"))
+        total=total.quote if same else f"{total.value:g}", group=group, computed=f"{value:g}"))

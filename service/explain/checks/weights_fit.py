@@ -45,5 +45,8 @@ def weights_fit(doc: Document, claim: Claim) -> Result | None:
         return None
     weights = doc.calculations[index]["outputs"]["value"]
     key = "weights_over" if weights > cap.value else "weights_within"
+    same = restate.same_language(p.quote, doc.lang)  # an Arabic answer to an English text names no English words
+    shown_format = named if same or "bit" not in named.lower() else f"{int(per * 8)} بت"
     return Result([index], None, messages(doc.lang)["verdicts"][key].format(
-        params=p.quote, per=f"{per:g}", format=named, computed=restate.value("bytes", weights), stated=cap.quote))
+        params=p.quote if same else restate.value("params", p.value), per=f"{per:g}", format=shown_format,
+        computed=restate.value("bytes", weights), stated=cap.quote))
