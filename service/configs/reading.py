@@ -117,6 +117,9 @@ def _plain(value):
     return calculators.jsonable(value) if not isinstance(value, (list, dict)) else value
 
 
+_PROSE_DEGREES = re.compile(r"\b(?:TP|PP|CP|EP)\s*=?\s*\d|\btensor[- ]parallel|\bpipeline[- ]parallel", re.I)
+
+
 def read(text: str, lang: str = "en") -> dict | None:
     """DESIGN.md's `config` object for the configuration in `text`, or None when it holds none."""
     config, blocks = find(text)
@@ -143,6 +146,10 @@ def describe(config: ParsedConfig, text: str, lang: str, blocks: list | None = N
         if stated:
             world, world_from = stated, m["world_from_text"]
     layout, layout_notes = layouts.layout(config, facts, world, lang)
+    if world_from == m["world_from_text"] and layout.get("dp_degree") == world and _PROSE_DEGREES.search(prose):
+        # "TP8 PP2 and DP 48 on 768 GPUs" in the prose, flags only in the configuration: all 768 as data-parallel
+        # replicas would be the configuration's default, not the text's layout
+        del layout["dp_degree"]
     chip_entry = calculators.catalog.hardware().get("chip", given["chip"]) if given.get("chip") else job.stated_chip(text)
     chip_stated = chip_entry is not None
     chip_entry = chip_entry or job.default_chip(config.framework)

@@ -169,6 +169,8 @@ def _is_claim(kinds: list[str], frame, figures: list, term_ids: set[str], senten
         return True
     if sum(f.quantity == "bandwidth_bytes_per_s" for f in figures) >= 2:
         return True  # a link speed restated in other units ("400 Gbps (50 GB/s)") is a conversion to check
+    if any(f.quantity == "pin_rate_bytes_per_s" for f in figures) and any("bandwidth" in f.quantity for f in figures):
+        return True  # a memory's pin speed beside its bandwidth: pin speed x interface width is a check to make
     if sum(f.quantity in ("peak_flop_per_s", "peak_flop_per_s_total") for f in figures) >= 2:
         return True  # two peaks side by side (sparse and dense, or the one an MFU was based on) are a check to make
     return bool(term_ids) and bool({"requirement", "cause", "comparison"} & set(kinds))

@@ -369,14 +369,14 @@ def _claims_section(doc: Document, claims: list, in_gist: set[int], level: dict)
         if claim.verdict == "needs_more":
             said_missing.add(why)
         if id(claim) not in in_gist and not claim.frame and not restate.same_language(claim.quote, doc.lang):
-            head = m["claim_ref"].format(quote=_short(claim.quote, 14))  # the author's words, not a template about them
+            head = m["claim_ref"].format(quote=_excerpt(doc, claim, 14))  # the author's words, not a template about them
         elif id(claim) not in in_gist:
             head = _sentence(claim.plain)
         elif restate.same_language(claim.quote, doc.lang):
-            head = m["claim_ref"].format(quote=_short(claim.quote))
+            head = m["claim_ref"].format(quote=_excerpt(doc, claim))
         else:  # the quote is in the other language: its first words name it (a template in quotation marks would
             # put words in the author's mouth: "قياس: ..." is no one's sentence)
-            head = m["claim_ref"].format(quote=_short(claim.quote, 10))
+            head = m["claim_ref"].format(quote=_excerpt(doc, claim, 10))
         line = f"- **{head}**"
         if claim.why and not claim.placeholder_why:
             line += f" {verdicts[claim.verdict]}: {_sentence(why)}"
@@ -408,6 +408,25 @@ def _rests_on_defaults(run: dict) -> bool:
 def _short(quote: str, words: int = 12) -> str:
     parts = quote.split()
     return " ".join(parts[:words]) + (" …" if len(parts) > words else "")
+
+
+def _excerpt(doc: Document, claim, words: int = 12) -> str:
+    """The claim's words a reader sees above its check: its start, or, when the figures its check used lie beyond them,
+    the clause that holds the first ("… I can only achieve 13.53% MFU, which …", not "The rest of the cases are …")."""
+    quotes = [s.get("quote") or "" for i in claim.calculations for s in doc.calculations[i]["input_sources"].values()
+              if s.get("source") == "text"]
+    at = [claim.quote.find(q) for q in quotes if q and q in claim.quote]
+    first = min(at, default=None)
+    if first is None or len(claim.quote[:first].split()) < words - 2:
+        return _short(claim.quote, words)
+    head = claim.quote[:first]
+    cut = max(head.rfind(mark) for mark in (", ", "; ", ": ", "، ", "؛ ", " but ", " لكن "))
+    if cut < 0:
+        return _short(claim.quote, words)
+    rest = claim.quote[cut:].lstrip(",;:،؛ ").split()
+    if rest and rest[0] in ("but", "لكن"):
+        rest = rest[1:]
+    return "… " + " ".join(rest[:words]) + (" …" if len(rest) > words else "")
 
 
 def _calculation_lines(doc: Document, indices: list[int], level: dict) -> list[str]:

@@ -122,6 +122,10 @@ _DURATIONS = ((365.25 * 86400, "year"), (30.44 * 86400, "month"), (86400, "day")
 
 def _duration(seconds: float, lang: str) -> str:
     """A duration in the unit a reader expects: "480 ms", "21.5 s", "19 days", "4 سنوات"."""
+    if seconds < 1e-6:  # "under 10 ns" is no "0 ms": each scale in its own unit
+        return f"{arabic_numbers.digits(float(f'{seconds * 1e9:.3g}'))} ns"
+    if seconds < 1e-3:
+        return f"{arabic_numbers.digits(float(f'{seconds * 1e6:.3g}'))} µs"
     if seconds < 1:
         return f"{arabic_numbers.digits(round(seconds * 1000, 1))} ms"
     if seconds < 120:

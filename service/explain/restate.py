@@ -21,6 +21,8 @@ def value(quantity: str, number) -> str:
         return human(number, "count")
     if quantity == "time_s":
         return human(number, "seconds")
+    if quantity == "pin_rate_bytes_per_s":  # a memory pin's speed is written in bits, as its datasheet gives it
+        return f"{number * 8 / 1e9:.3g} Gb/s"
     return human_field(quantity, number)
 
 

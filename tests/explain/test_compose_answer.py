@@ -95,3 +95,13 @@ def test_a_number_too_large_for_a_float_never_reaches_json():
     result = explain_offline("you only need PP when you're DP-comms bound (run 9, 12e45678)", "en")
     json.dumps(result, allow_nan=False)
     assert all(f["quote"] != "12e45678" for f in result["figures"])
+
+
+def test_a_checked_quote_shows_the_clause_that_holds_its_figures():
+    # a long sentence whose figures come late: the bullet quotes the clause with them, not the sentence's first words
+    from service.explain.compose import explain_offline
+
+    text = ("I followed every parameter in the benchmarking table and ran the same model on the same eight GPUs, "
+            "but I can only achieve 13.53% MFU, which is far lower than the 46.44% in the table.")
+    answer = explain_offline(text, "en")["explanation"]
+    assert "“… I can only achieve 13.53% MFU" in answer

@@ -308,3 +308,10 @@ def test_less_than_a_number_is_a_bound_not_a_comparison_of_two_things():
     assert reading.role != "comparison"
     reading = gist_cross.read(analyse("ZeRO-3 is slower than ZeRO-2 on this node.", "ar"), 0)
     assert reading.role == "comparison"
+
+
+def test_a_duration_below_a_millisecond_keeps_its_scale():
+    # "under 10 nanoseconds" had been written "0 ms"
+    from service.explain.gist_values import _duration
+
+    assert _duration(1e-8, "en") == "10 ns" and _duration(2.5e-5, "en") == "25 µs" and _duration(0.48, "en") == "480 ms"

@@ -17,6 +17,9 @@ _LOG_FIELD = re.compile(r"(?:^|\s{2}|[|,]\s*)[A-Za-z_/]+\s*:\s*~?\d|[^\n]*?(?:\s
 _MEMORY_SHARE = re.compile(r"mem(?:ory)?\s*:\s*[\d.]+\s*[GM]i?B\s*\(\s*[\d.]+%", re.I)  # one device's memory, with its share of HBM
 
 
+_DOTTED_KEY = re.compile(r"(?<=[A-Za-z_])\.(?=[A-Za-z_]+\s*[=:])")  # "model.num_moe_experts=6": the dot before the key
+
+
 class _Reader(_Units, _Relations, _Tables):
     """The state of one read: the text, protected spans, tokens, and the figures found so far."""
 
@@ -70,6 +73,8 @@ class _Reader(_Units, _Relations, _Tables):
                 self._starts = [m.start() for m in _CHUNK.finditer(self.norm)]
             # "(microbatch=4 ...": a word after an opening bracket or quote starts there too
             opened = [q for p in self._starts if self.norm[p] in "([{\"'“«" for q in (self.first_letter(p),) if q is not None]
+            # "model.expert_model_parallel_size=3": a config key's last segment after its dotted prefix starts a word too
+            opened += [m.start() + 1 for m in _DOTTED_KEY.finditer(self.norm)]
             if opened:
                 self._starts = sorted(set(self._starts).union(opened))
         return self._starts

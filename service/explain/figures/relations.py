@@ -66,6 +66,12 @@ class _Relations:
             one_bare = (a.unit is None) != (b.unit is None)
             if role[0] == "low" and not (a.generic or b.generic or one_bare):
                 continue
+            if role[0] == "low" and between == "-" and a.unit is None and "." in self.norm[a.start:a.end] \
+                    and b.quantity in ("params", "active_params") and before is None \
+                    and not re.match(r"\s*(?:parameters?|params)\b", self.norm[b.end:]) and "param" not in self.norm[b.start:b.end].lower():
+                # "3.1-8B", "2.5-32B": a model's version and its size (Llama 3.1-8B, Qwen2.5-32B), not a range of sizes
+                a.quantity, a.value = "number", a.raw
+                continue
             for x, y in ((a, b), (b, a)):  # "47–48%", "30-50%": the bare end is a percentage too
                 if x.quantity == "number" and x.unit is None and y.unit == "%":
                     x.quantity, x.unit, x.scale, x.value = y.quantity, "%", y.scale, x.raw * y.scale

@@ -226,7 +226,9 @@ class _Units:
                 values = [v for v in (entry.get("peak_bf16_flop_per_s"), entry.get("peak_fp8_flop_per_s")) if v]
                 every += values
                 names = (entry["id"], entry["name"], *entry.get("aliases", []))
-                if any(re.search(r"(?<![a-z0-9])" + re.escape(n.lower()) + r"(?![a-z0-9])", low) for n in names if any(c.isdigit() for c in n)):
+                # a plural names the chip too ("128 GPUs (H100s)"): else every chip's peak is searched, and a rate of
+                # 296.5 TFLOP/s on H100s was taken for the H20's FP8 peak
+                if any(re.search(r"(?<![a-z0-9])" + re.escape(n.lower()) + r"s?(?![a-z0-9])", low) for n in names if any(c.isdigit() for c in n)):
                     named += values
             peaks = self._peaks = named or every
         return any(abs(value - p) <= 0.005 * p for p in peaks)
