@@ -7,7 +7,7 @@ from functools import cache, lru_cache
 
 from calculators.resources import data_dir
 
-from service.explain import acronym_case, glossary, option_terms, pattern_cache
+from service.explain import acronym_case, glossary, option_terms, pattern_cache, senses
 from service.i18n import arabic
 
 
@@ -71,6 +71,9 @@ def _reading(match: glossary.Match, text: str, overall: int, fields: frozenset[s
     surroundings' cues decide, else the whole text's (an expert quoted by a chief engineer in one line, the MoE experts
     in the next). In a text about parallel training that field's readings start ahead (glossary.with_field)."""
     readings = match.entry["readings"]
+    beside = senses.by_neighbours(match.entry, text, match.start, match.end)
+    if beside is not None:  # a compound or a unit against the term ("DRAM chips", "batch of 4K tokens") settles it
+        return beside
     if acronym_case.followed_by_degree(text, match.end) and len(match.found_as) <= 5:
         scores = glossary.with_field(match.entry, [0] * len(readings), frozenset({"parallelism"}))
         if any(scores):  # a checkpoint or a true positive has no degree
@@ -131,6 +134,7 @@ def read_terms(doc) -> None:
     overall: dict[str, int] = {}
     every, first = [], {}
     found = [m for m in glossary.load().find(text, extended=True) if not inside(doc.clutter, m.start)]  # glossary.detect's scan
+    found = senses.without_parts_of_identifiers(found)
     fields = glossary.text_fields([m.entry for m in found])
     for match in found:  # with readings per occurrence
         entry = match.entry

@@ -1,0 +1,106 @@
+"""Issue 18 (terms): each term in the sense meant here, chosen from the words around it, and nothing the text does not
+write; the field's long tail (data/glossary/field_vocabulary.json) detected with a source. Sentences written for the rules."""
+
+import json
+
+import pytest
+
+from calculators.resources import data_dir
+from service.explain import senses, term_display
+from service.explain.pipeline import analyse
+
+VOCABULARY = data_dir() / "glossary" / "field_vocabulary.json"
+pytestmark = pytest.mark.skipif(not VOCABULARY.exists(), reason="data/glossary/field_vocabulary.json not present")
+
+
+def terms(text: str, lang: str = "en") -> dict[str, dict]:
+    return {t["id"]: t for t in analyse(text, lang).terms}
+
+
+def test_memory_chips_are_dies_but_a_chip_with_memory_is_a_processor():
+    dies = terms("Each HBM3E stack holds eight DRAM chips, which is what 8-Hi means.")
+    assert "memory die" in dies["chip"]["definition"] and "GPU" not in dies["chip"]["definition"]
+    assert {"dram", "hbm-stack-height"} <= set(dies)
+    processor = terms("The TPU v5p has 95 GB of HBM per chip and a pod has 8,960 chips.")
+    assert "one GPU or one TPU" in processor["chip"]["definition"]
+
+
+def test_out_of_memory_on_the_host_is_not_accelerator_memory():
+    host = terms("Every rank loads the full checkpoint, so the host runs out of memory: CPU RAM is 1 TB per node.")
+    assert "host" in host["oom"]["expansion"] and "accelerator memory than" not in host["oom"]["definition"]
+    device = terms("The GPU hits CUDA out of memory at batch 8 with 80 GB of HBM.")
+    assert "accelerator memory" in device["oom"]["definition"]
+
+
+def test_load_balancing_of_work_over_devices_is_not_expert_balancing():
+    work = terms("The launcher does load balancing across the 16 GPUs so every worker gets equal work.")
+    assert "expert" not in work["load-balancing"]["expansion"] and "GPU" in work["load-balancing"]["definition"]
+    experts = terms("Without load balancing the router sends most tokens to two experts of the MoE layer.")
+    assert experts["load-balancing"]["expansion"] == "expert load balancing"
+
+
+def test_a_per_device_batch_counts_examples_unless_the_text_says_tokens():
+    samples = terms("We set per_device_batch_size: 4 and the global batch follows from the chip count.")
+    assert "examples" in samples["per-device-batch"]["definition"]
+    assert "tokens-per-chip" not in samples
+    tokens = terms("A per-device batch of 2K tokens is below the critical batch size.")
+    assert "tokens" in tokens["per-device-batch"]["expansion"]
+
+
+def test_device_memory_is_named_as_written_without_vram():
+    item = terms("The weights no longer fit in device memory on a TPU v4.")["device-memory"]
+    name, expansion = term_display.display(item, "en")
+    assert "VRAM" not in f"{name} {expansion} {item['definition']}" and "device memory" in name
+
+
+def test_tpu_chips_in_arabic_are_chips_not_slices():
+    found = terms("التزمت الشركة بنشر أكثر من مليون شريحة TPU لتدريب نماذجها.", "ar")
+    assert "chip" in found and "tpu-slice" not in found
+
+
+def test_a_word_inside_a_variable_name_is_not_a_term_of_its_own():
+    found = terms("Set NCCL_CROSS_NIC=1 and NCCL_DEBUG=INFO before the launch.")
+    assert {"nccl-environment-variable", "nccl-debug"} <= set(found) and "nic" not in found
+
+
+@pytest.mark.parametrize("sentence, term_id", [
+    # each sentence written for its term; the entry's source is in field_vocabulary.json
+    ("With TORCH_NCCL_AVOID_RECORD_STREAMS=1 the gathered weights are freed sooner.", "torch-nccl-avoid-record-streams"),
+    ("We pinned NCCL_IB_HCA to the four rails of the node.", "nccl-ib-hca"),
+    ("The gradients are rounded with stochastic rounding to keep them unbiased.", "stochastic-rounding"),
+    ("Random Hadamard transforms spread the outliers before FP4 quantization.", "hadamard-transform"),
+    ("Micron's stacks reach a pin speed above 9 Gb/s.", "pin-speed"),
+    ("Ironwood adds a SparseCore for embedding-heavy work.", "sparsecore"),
+    ("We tried Tutel for the MoE layers.", "tutel"),
+    ("The job died with a broken pipe after rank 3 crashed.", "broken-pipe"),
+    ("They report the geometric mean of the two estimates.", "geometric-mean"),
+    ("We fine-tune Qwen2.5-32B on one node.", "qwen-family"),
+    ("OPT-175B was trained on 992 A100 GPUs.", "opt"),
+    ("tokens are sent to their experts (dispatch all-to-all) and back (combine all-to-all)", "moe-dispatch-combine"),
+])
+def test_long_tail_terms_are_found(sentence, term_id):
+    assert term_id in terms(sentence)
+
+
+def test_model_names_keep_their_size_as_written():
+    found = terms("We compare Llama-2-7b-hf with mpt-7b.")
+    assert found["llama-2"]["found_as"] == "Llama-2-7b-hf" and found["mpt"]["found_as"] == "mpt-7b"
+
+
+def test_every_new_entry_has_a_source_and_both_languages():
+    entries = json.loads(VOCABULARY.read_text(encoding="utf-8"))["terms"]
+    for entry in entries:
+        assert entry["source"]["url"].startswith("https://"), entry["id"]
+        assert entry["definition"] and entry["ar"]["term"] and entry["ar"]["definition"], entry["id"]
+        for reading in entry.get("readings") or []:
+            assert reading["definition"] and reading["ar_term"] and reading["ar_definition"], entry["id"]
+
+
+def test_neighbour_rules_read_only_the_words_against_the_term():
+    entry = {"readings": [{"cues": []}, {"after_words": ["dram"], "cues": []}, {"followed_by": r"^\s+of tokens", "cues": []}]}
+    text = "eight DRAM chips; chips of tokens; memory, chips"
+    assert senses.by_neighbours(entry, text, text.index("chips"), text.index("chips") + 5) == 1
+    second = text.index("chips of")
+    assert senses.by_neighbours(entry, text, second, second + 5) == 2
+    last = text.rindex("chips")
+    assert senses.by_neighbours(entry, text, last, last + 5) is None  # a comma breaks the compound
