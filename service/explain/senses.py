@@ -47,3 +47,4 @@ def without_parts_of_identifiers(matches: list) -> list:
     if not whole:
         return matches
     return [m for m in matches if not any(a <= m.start and m.end <= b and (a, b) != (m.start, m.end) for a, b in whole)]
+

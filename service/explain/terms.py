@@ -7,7 +7,7 @@ from functools import cache, lru_cache
 
 from calculators.resources import data_dir
 
-from service.explain import acronym_case, glossary, option_terms, pattern_cache, senses
+from service.explain import acronym_case, glossary, key_terms, option_terms, pattern_cache, senses
 from service.i18n import arabic
 
 
@@ -150,8 +150,9 @@ def read_terms(doc) -> None:
     doc.occurrences = _unnested(every)
     doc.matches = list(first.values())
     doc.matches = _with_definitions(doc.matches, doc.definitions)
-    doc.terms = _by_salience(doc, [_described(m, doc.lang, doc.definitions) for m in doc.matches]
-                             + option_terms.find(content, doc.lang))
+    options = option_terms.find(content, doc.lang)
+    keys = key_terms.find(content, doc.lang, [(m.start, m.end) for m in doc.occurrences], {t["found_as"] for t in options})
+    doc.terms = _by_salience(doc, [_described(m, doc.lang, doc.definitions) for m in doc.matches] + options + keys)
     doc.corrections = mistranslations(text, doc.matches, doc.lang)
 
 

@@ -104,3 +104,22 @@ def test_neighbour_rules_read_only_the_words_against_the_term():
     assert senses.by_neighbours(entry, text, second, second + 5) == 2
     last = text.rindex("chips")
     assert senses.by_neighbours(entry, text, last, last + 5) is None  # a comma breaks the compound
+
+
+def test_a_key_no_framework_is_named_for_is_glossed_by_its_words_not_as_one_frameworks():
+    found = terms("Set model.num_moe_experts=8 in the YAML before launching.")
+    item = found["key:model.num_moe_experts"]
+    assert item["expansion"] == "a configuration setting" and "number of mixture-of-experts experts" in item["definition"]
+    arabic = terms("اضبط model.num_moe_experts على 8.", "ar")["key:model.num_moe_experts"]
+    assert "num (عدد)" in arabic["definition"] and "experts" not in arabic["expansion"]
+
+
+def test_a_key_with_an_unknown_word_is_left_out_rather_than_guessed():
+    assert not [t for t in terms("We call warmup_foo_bar once per run.").values() if t["id"].startswith("key:")]
+
+
+def test_options_listed_in_a_prose_sentence_are_terms_but_a_command_line_is_left_to_the_config_reader():
+    prose = terms("To avoid OOM I used --recompute-granularity full, --recompute-method uniform and --recompute-num-layers 2.")
+    assert any(t.startswith("option:") and "recompute-method" in t for t in prose)
+    command = terms("python pretrain_gpt.py --recompute-granularity full --recompute-method uniform --recompute-num-layers 2")
+    assert not any(t.startswith("option:") for t in command)
