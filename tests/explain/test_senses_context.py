@@ -123,3 +123,20 @@ def test_options_listed_in_a_prose_sentence_are_terms_but_a_command_line_is_left
     assert any(t.startswith("option:") and "recompute-method" in t for t in prose)
     command = terms("python pretrain_gpt.py --recompute-granularity full --recompute-method uniform --recompute-num-layers 2")
     assert not any(t.startswith("option:") for t in command)
+
+
+@pytest.mark.parametrize("sentence, term_id", [
+    ("We ran on H200x2 for the smoke test.", "nvidia-h200"),  # a count glued to the chip's name
+    ("Throughput fell to 21 samples/s with FSDP.", "samples-per-second"),
+    ("Weights in 16-bit precision take two bytes each.", "sixteen-bit-precision"),
+    ("GQA cuts the number of key and value heads.", "keys-and-values"),
+    ("Each TPU v4 cube is wired as a torus and OCS links the cubes.", "tpu-cube"),
+    ("The cluster uses NDR InfiniBand with one ConnectX-7 per GPU.", "infiniband-speed-grade"),
+])
+def test_more_long_tail_terms_are_found(sentence, term_id):
+    assert term_id in terms(sentence)
+
+
+def test_a_context_word_stays_ordinary_outside_its_field():
+    assert "tpu-cube" not in terms("Cut the cheese into a cube before serving.")
+    assert "infiniband-speed-grade" not in terms("The photo was shot in HDR on a phone.")
