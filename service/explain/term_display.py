@@ -38,9 +38,9 @@ def display(term: dict, lang: str) -> tuple[str, str]:
 
 
 def _spelled_out(found: str, name: str) -> bool:
-    """Whether the text wrote an abbreviation's words ("device memory", "microbatch size") rather than it (VRAM, MBS):
-    the list then names what the text said (blind readers, issue 18: terms not in the text were listed)."""
-    return bool(found) and not arabic.ARABIC_LETTER.search(found) and _is_acronym(name) and not _is_acronym(found) \
+    """Whether the text wrote an abbreviation's words ("device memory", "microbatch size", "ضرب المصفوفات") rather than
+    it (VRAM, MBS, GEMM): the list then names what the text said (blind readers, issue 18: terms not in the text were listed)."""
+    return bool(found) and _is_acronym(name) and not _is_acronym(found) \
         and len(re.split(r"[\s_-]+", found.strip())) >= 2 and name.lower() not in found.lower()
 
 

@@ -140,3 +140,9 @@ def test_more_long_tail_terms_are_found(sentence, term_id):
 def test_a_context_word_stays_ordinary_outside_its_field():
     assert "tpu-cube" not in terms("Cut the cheese into a cube before serving.")
     assert "infiniband-speed-grade" not in terms("The photo was shot in HDR on a phone.")
+
+
+def test_words_the_text_wrote_are_named_rather_than_an_acronym_it_never_used():
+    item = terms("يقضي المعالج معظم وقته في ضرب المصفوفات.", "ar")["matrix-multiplication"]
+    name, expansion = term_display.display(item, "ar")
+    assert "GEMM" not in f"{name} {expansion}" and "ضرب المصفوفات" in name
