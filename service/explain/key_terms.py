@@ -30,11 +30,12 @@ def words() -> dict[str, dict]:
 
 
 def _table_meaning(key: str, lang: str) -> tuple[str, dict | None] | None:
-    """The meaning of the one option table that knows `key` (its last dotted part too), or None (none, or several)."""
+    """The meaning of the one option table that spells `key` so (its name or an alias), or None (none, or several)."""
     index = option_terms._index()
-    candidates = index.get(key) or index.get(key.rsplit(".", 1)[-1]) or []
-    frameworks = {framework for framework, _ in candidates}
-    if len(frameworks) != 1:
+    candidates = [(framework, name) for framework, name in index.get(key) or index.get(key.rsplit(".", 1)[-1]) or []
+                  if key in {name, *((options.entry(framework, name) or {}).get("aliases") or ())}]
+    # only the table's own spelling: "num_experts" read off Megatron's --num-experts is another codebase's key
+    if len({framework for framework, _ in candidates}) != 1:
         return None
     framework, name = candidates[0]
     entry = options.entry(framework, name) or {}
