@@ -147,3 +147,14 @@ def test_words_the_text_wrote_are_named_rather_than_an_acronym_it_never_used():
     item = terms("يقضي المعالج معظم وقته في ضرب المصفوفات.", "ar")["matrix-multiplication"]
     name, expansion = term_display.display(item, "ar")
     assert "GEMM" not in f"{name} {expansion}" and "ضرب المصفوفات" in name
+
+
+def test_a_batch_counted_per_device_is_not_the_global_batch():
+    per_gpu = terms("The effective batch size per GPU is small in your case.")
+    assert "per device" in per_gpu["global-batch-size"]["expansion"]
+    total = terms("The effective batch size is 1024 sequences over all replicas.")
+    assert total["global-batch-size"]["expansion"] == "global batch size"
+
+
+def test_cpu_ram_is_the_hosts_memory():
+    assert "host" in terms("Loading the checkpoint needs 2 TB of CPU RAM.")["ram"]["expansion"]
