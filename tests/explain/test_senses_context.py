@@ -158,3 +158,13 @@ def test_a_batch_counted_per_device_is_not_the_global_batch():
 
 def test_cpu_ram_is_the_hosts_memory():
     assert "host" in terms("Loading the checkpoint needs 2 TB of CPU RAM.")["ram"]["expansion"]
+
+
+def test_a_plain_key_in_a_config_of_an_unnamed_framework_is_not_another_frameworks_setting():
+    found = terms("In the OLMo config we set global_batch_size to 2048 and num_experts to 64.")
+    assert not [t for t in found.values() if "Megatron" in (t.get("expansion") or "")]
+    assert found["key:num_experts"]["expansion"] == "a configuration setting"
+
+
+def test_alpas_two_levels_are_a_term():
+    assert "two-level-parallelism" in terms("Its two-level hierarchical space of parallelism follows the cluster.")
