@@ -168,3 +168,9 @@ def test_a_plain_key_in_a_config_of_an_unnamed_framework_is_not_another_framewor
 
 def test_alpas_two_levels_are_a_term():
     assert "two-level-parallelism" in terms("Its two-level hierarchical space of parallelism follows the cluster.")
+
+
+def test_a_tpu_cluster_names_the_tpu_and_its_chip_links_are_ici():
+    found = terms("Pushed to its extreme this is a TPU cluster whose inter-chip connection is not the bottleneck.")
+    assert {"tpu", "cluster", "ici"} <= set(found)
+    assert "ici" not in terms("Eight GPUs per node share one inter-chip connection through NVSwitch.")
