@@ -174,3 +174,10 @@ def test_a_tpu_cluster_names_the_tpu_and_its_chip_links_are_ici():
     found = terms("Pushed to its extreme this is a TPU cluster whose inter-chip connection is not the bottleneck.")
     assert {"tpu", "cluster", "ici"} <= set(found)
     assert "ici" not in terms("Eight GPUs per node share one inter-chip connection through NVSwitch.")
+
+
+def test_spreading_compute_over_gpus_in_arabic_is_not_expert_balancing():
+    work = terms("من مزايا استخدام وحدات معالجة الرسومات المتعددة القدرة على توزيع الحمل الحسابي.", "ar")["load-balancing"]
+    assert "الخبراء" not in work["expansion"]
+    experts = terms("يوزع الموجه الرموز على الخبراء، وتمنع موازنة الحمل تكدسها عند خبير واحد.", "ar")["load-balancing"]
+    assert "الخبراء" in experts["expansion"]
