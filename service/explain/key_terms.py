@@ -1,8 +1,8 @@
-"""Config keys and flags that no option table explains for this text, glossed by what their own words mean.
+"""Config keys that no option table explains for this text, glossed by what their own words mean.
 
 option_terms names a key as one framework's setting only where the text names that framework (or the key is a flag
 of one framework). A key it leaves out ("overlap_grad_sync" where no framework is named, "ici_data_parallelism" in a
-codebase with no table) is glossed here: with the meaning of the one table that knows it, as "a configuration
+codebase with no table) is glossed here: with the meaning of the one table that spells it so, as "a configuration
 setting" (no framework named), or else by its words (data/key_words.json) where every word is known; otherwise it
 is left out rather than guessed.
 """
@@ -21,6 +21,8 @@ _KEY = pattern_cache.lazy(r"(?<![\w.-])(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?:\.[a-z
                           r"|(?<=\")[a-z][a-z0-9]*(?:-[a-z0-9]+){2,}(?=\"\s*:)")
 _PARTS = re.compile(r"[._-]+")
 MOST = 4  # a pasted config of many keys is the config reader's; the terms list glosses only the first few
+_SOURCE = {"title": "data/key_words.json (the words frameworks join into config keys)",
+           "url": "https://github.com/NVIDIA/Megatron-LM/blob/main/megatron/training/arguments.py"}
 
 
 @cache
@@ -75,6 +77,3 @@ def find(text: str, lang: str, named: list[tuple[int, int]], known: set[str]) ->
         if len(out) >= MOST:
             break
     return out
-
-
-_SOURCE = {"title": "data/key_words.json (the words frameworks join into config keys)", "url": "https://github.com/NVIDIA/Megatron-LM/blob/main/megatron/training/arguments.py"}
