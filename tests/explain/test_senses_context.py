@@ -181,3 +181,18 @@ def test_spreading_compute_over_gpus_in_arabic_is_not_expert_balancing():
     assert "الخبراء" not in work["expansion"]
     experts = terms("يوزع الموجه الرموز على الخبراء، وتمنع موازنة الحمل تكدسها عند خبير واحد.", "ar")["load-balancing"]
     assert "الخبراء" in experts["expansion"]
+
+
+@pytest.mark.parametrize("sentence, term_id", [
+    ("Switch Transformers route each token with top-1 routing to one expert.", "top-k-routing"),
+    ("MegaBlocks computes the experts without dropping tokens.", "megablocks"),
+    ("We fine-tuned Llama-3.1-8B-Instruct with torchtune.", "instruct-model"),
+    ("The job runs on a Ray cluster of 16 nodes.", "ray"),
+    ("ECMP hashing put two large flows on one link.", "ecmp"),
+])
+def test_frameworks_routing_and_fabric_words_are_found(sentence, term_id):
+    assert term_id in terms(sentence)
+
+
+def test_top_1_outside_a_moe_text_is_an_ordinary_word():
+    assert "top-k-routing" not in terms("The top-1 accuracy on the image benchmark improved.")
