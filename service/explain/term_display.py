@@ -13,10 +13,12 @@ def display(term: dict, lang: str) -> tuple[str, str]:
     if term.get("category") == "option":  # a flag keeps its own spelling; what it belongs to is the expansion
         return name, expansion
     found = term.get("found_as") or ""
-    if _spelled_out(found, name):  # the text wrote the words ("microbatch size"), not the abbreviation: no MBS added
+    if _spelled_out(found, name, lang):  # the text wrote the words ("microbatch size"), not the abbreviation: no MBS added
         if lang == "ar" and expansion and arabic.ARABIC_LETTER.search(expansion):
             return re.sub(r"\s*\([^)]*\)", "", expansion).strip() or expansion, ""
         return found, ""
+    if found and term.get("category") == "model" and _family_member(found, name):
+        return found, _described_part(expansion)  # "Qwen2.5-32B" under the Qwen family: the model as the text named it
     if found and _by_pattern(term["id"], found):  # "TPU v3-256" read by the slice-name notation: shown as the text wrote it
         return found, expansion
     if lang == "en" and _other_words(found, name):  # "token overflow" under "token dropping": the text's words first
@@ -37,11 +39,26 @@ def display(term: dict, lang: str) -> tuple[str, str]:
     return name, expansion
 
 
-def _spelled_out(found: str, name: str) -> bool:
-    """Whether the text wrote an abbreviation's words ("device memory", "microbatch size") rather than it (VRAM, MBS):
-    the list then names what the text said (blind readers, issue 18: terms not in the text were listed)."""
-    return bool(found) and not arabic.ARABIC_LETTER.search(found) and _is_acronym(name) and not _is_acronym(found) \
+def _spelled_out(found: str, name: str, lang: str) -> bool:
+    """Whether the text wrote an abbreviation's words ("device memory", "microbatch size", "ضرب المصفوفات") rather than
+    it (VRAM, MBS, GEMM): the list then names what the text said (blind readers, issue 18: terms not in the text were listed)."""
+    if arabic.ARABIC_LETTER.search(found) and lang != "ar":
+        return False  # an English answer names an Arabic passage's term by its English name
+    return bool(found) and _is_acronym(name) and not _is_acronym(found) \
         and len(re.split(r"[\s_-]+", found.strip())) >= 2 and name.lower() not in found.lower()
+
+
+def _family_member(found: str, name: str) -> bool:
+    """Whether `found` names one model of the family `name` by adding a version or size ("Llama-2-7b-hf" in "Llama 2",
+    "mpt-7b" in "MPT models")."""
+    written, family = re.sub(r"[\W_]+", "", found.lower()), re.sub(r"[\W_]+", "", name.split()[0].lower())
+    return len(family) >= 2 and written.startswith(family) and written != family and bool(re.search(r"\d", found))
+
+
+def _described_part(expansion: str) -> str:
+    """The description inside an expansion written "Name (description)", or the expansion itself."""
+    inner = re.fullmatch(r"[^()]+\((.+)\)", expansion.strip())
+    return inner.group(1) if inner else expansion
 
 
 def _by_pattern(term_id: str, found: str) -> bool:
