@@ -29,6 +29,13 @@ _OPERAND_NEXT = re.compile(r"\s*[/×*÷]\s*\d")
 _YEARS_5 = 5 * 365.25 * 86400
 _DEVICE_WORD = re.compile(r"\b(?:GPUs?|TPUs?|chips?|accelerators?|devices?|H100s?|A100s?|H800s?)\b|بطاق|شريح|وحدات? معالجة", re.IGNORECASE)
 _LABEL_VALUE = re.compile(r"\s*[:=]\s*~?\s*\d")
+_ON_EACH_CHIP = re.compile(r"\s+(?:of\s+(?:GPU\s+|device\s+)?memory\s+)?(?:on|in|for|per)\s+(?:each|every|one|a|per)?\s*(?:GPU|chip|device|TPU|accelerator|rank)\b", re.I)
+# "where 4 is the number of bytes per parameter": a number defined by the words after it
+_NUMBER_OF = re.compile(r"\s+(?:is|are|=)\s+the\s+(?:number|count)\s+of\s+", re.I)
+# key phrases that name a number written before them ("8 tensor parallelism size", "(128K) vocabulary")
+_ON_EACH_NODE = re.compile(r"\s+(?:on|in|per)\s+(?:each|every|one|a|the)?\s*(?:node|server|host|machine|box)\b", re.I)
+_OWN_VALUE = re.compile(r"[\"']?\s*[:=]|\s+\d")
+_KEY_AFTER_OK = frozenset({"tp_degree", "pp_degree", "dp_degree", "ep_degree", "cp_degree", "sp_degree", "mp_degree", "vocab_size"})
 
 
 class _Units:
@@ -69,6 +76,14 @@ class _Units:
         way = _WAY.match(norm, end)
         if way:
             return self.read_way(start, way.end(), raw)
+        named_after = self.key_after(end, raw, mult) if not word and not unit else None
+        if named_after:
+            return _Fig(start, named_after[1], named_after[0], raw, raw=raw, generic=False)
+        defined = _NUMBER_OF.match(norm, end) if not word and not mult and not unit else None
+        if defined:  # "where 8 is the number of GPUs on each node": read as "8 GPUs on each node"
+            fig = self.read_defined(m, start, defined.end(), raw)
+            if fig:
+                return fig
         # a unit (%, GB/s, TFLOP/s, hours, ...) right after the number
         if unit and word and _which(unit, _UNIT_ENTRIES)["class"] not in (("time", "cost", "ratio") if m.group("arw") else ("time",)):
             unit = None  # "two months" is a time and "مليار دولار" a sum, but "one s" is not a second
@@ -102,6 +117,37 @@ class _Units:
             quantity = cue["quantity"] if cue else entry["quantity"]
             return _Fig(start, end, quantity, raw, raw=raw, generic=False)
         return self.read_bare(m, start, end, raw, mult, sci)
+
+    def key_after(self, end: int, raw: float, mult: str) -> tuple[str, int] | None:
+        """A parallel degree or vocabulary size named after its number ("8 tensor parallelism size", "64 fully sharded data
+        parallelism", "(128K) vocabulary"): the quantity and where the phrase ends."""
+        after = _KEY_AFTER.match(self.norm, end)
+        if not after or after.group(0).lstrip(" \t)").startswith("-") or _OWN_VALUE.match(self.norm, after.end()):
+            return None  # "6 ici_fsdp_parallelism=16", "8 --pipeline-model-parallel-size 4": the next setting, with its own value
+        quantity = _which(after, _KEYS)["quantity"]
+        if quantity not in _KEY_AFTER_OK:
+            return None
+        if quantity == "vocab_size":
+            return quantity, after.end()
+        # a degree is a whole number written alone, and the phrase says "parallel" ("8 pipeline stages" is a noun's)
+        if mult or raw != int(raw) or raw < 1 or "parallel" not in after.group(0).lower():
+            return None
+        return quantity, after.end()
+
+    def read_defined(self, m: re.Match, start: int, at: int, raw: float) -> "_Fig | None":
+        """"4 is the number of bytes per parameter": the unit or noun after "the number of" is this number's."""
+        norm = self.norm
+        unit = _UNITS.match(norm, at)
+        if unit and _which(unit, _UNIT_ENTRIES)["class"] == "bytes_per_param":
+            return _Fig(start, unit.end(), "bytes_per_param", raw, unit="bytes/param", raw=raw, generic=False)
+        noun = _NOUNS.match(norm, at - 1)
+        if noun:
+            entry = _which(noun, _NOUN_ENTRIES)
+            fig = self.read_noun(start, noun, entry, raw, "")
+            if entry["class"] == "chips" and _ON_EACH_NODE.match(norm, noun.end()):
+                fig.quantity = "chips_per_node"
+            return fig
+        return None
 
     def read_short_bytes(self, start: int, short: re.Match, raw: float) -> _Fig:
         """"48G MEM" in a results table is one device's memory in use; "H800 80G" the chip's memory."""
@@ -187,7 +233,7 @@ class _Units:
         if cls in ("flops", "flop_rate") and quantity in ("flop_per_s_per_chip", "peak_flop_per_s") and value < 1e17 \
                 and not (cue and "total_if_at_least" in cue) and self.chip_peak(value):
             quantity = "peak_flop_per_s"  # "h100 is 989 tflops": a named chip's spec-sheet peak, never a measured rate
-        if quantity == "memory_bytes" and _PER_CHIP.match(self.norm, end):
+        if quantity == "memory_bytes" and (_PER_CHIP.match(self.norm, end) or _ON_EACH_CHIP.match(self.norm, end)):
             quantity = "memory_bytes_per_chip"  # "memory usage is ~74GB per GPU"
         if cls == "bytes" and quantity == "bytes" and value <= 32 and _TIMES_PARAMS.search(self.norm, max(0, start - 40), start):
             quantity = "bytes_per_param"  # "175B x 16 bytes": bytes for each parameter
@@ -226,7 +272,7 @@ class _Units:
                 values = [v for v in (entry.get("peak_bf16_flop_per_s"), entry.get("peak_fp8_flop_per_s")) if v]
                 every += values
                 names = (entry["id"], entry["name"], *entry.get("aliases", []))
-                if any(re.search(r"(?<![a-z0-9])" + re.escape(n.lower()) + r"(?![a-z0-9])", low) for n in names if any(c.isdigit() for c in n)):
+                if any(re.search(r"(?<![a-z0-9])" + re.escape(n.lower()) + r"s?(?![a-z0-9])", low) for n in names if any(c.isdigit() for c in n)):
                     named += values
             peaks = self._peaks = named or every
         return any(abs(value - p) <= 0.005 * p for p in peaks)
