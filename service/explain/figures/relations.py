@@ -13,7 +13,6 @@ _THIS_NUMBER = _rx(r"\b(?:this|that|the same) (?:number|figure|gain|improvement|
 _OPERANDS = _rx(r"\d[\d,.]*")
 _RESULT_AFTER = _rx(r"\s*(?:=|≈|~|is about|is roughly|gives|yields)\s*\d")
 _PIN_WORD = _rx(r"\bpins?\b|per[- ]pin|data rate|دبوس|الدبوس", _I)
-_PEAK_NEAR = _rx(r"\b(?:peak|theoretical|spec|rated|dense|sparse)\b|ذروة|نظري", _I)
 _NEXT_SENTENCE_END = _rx(r"[.!?;](?:\s|$)|\n")
 _CHANGED_TO = _rx(r",?\s*(?:and\s+)?(?:later\s+|then\s+)?(?:extended|increased|raised|grown|grew|scaled|expanded|reduced|cut|lowered|dropped|bumped|brought|moved|went)(?:\s+it)?(?:\s+up|\s+down)?\s+to\s*(?:~\s*)?", _I)
 _STAGE_WORD = _rx(r"stages?\b|مراحل|مرحلة", _I)
@@ -110,8 +109,6 @@ class _Relations:
                     break
                 if _RESULT.match(between):
                     f.role = "result"
-                    if f.quantity == "peak_flop_per_s" and not self.chip_peak(f.value) and not _PEAK_NEAR.search(self.norm, max(0, e.start - 40), f.end + 12):
-                        f.quantity = "flop_per_s"  # "9600 * 0.5 = 480 TFLOPs / sec": a rate worked out, not a spec sheet's
                     if f.quantity == "number" and e.start in self.result_hints:
                         f.quantity, f.generic = self.result_hints[e.start], False
                     elif f.quantity == "percent":  # "The pipeline bubble is (p-1)/m = 3/12 = 25%": the sentence's subject

@@ -35,6 +35,10 @@ _NUMBER_OF = re.compile(r"\s+(?:is|are|=)\s+the\s+(?:number|count)\s+of\s+", re.
 # key phrases that name a number written before them ("8 tensor parallelism size", "(128K) vocabulary")
 _ON_EACH_NODE = re.compile(r"\s+(?:on|in|per)\s+(?:each|every|one|a|the)?\s*(?:node|server|host|machine|box)\b", re.I)
 _OWN_VALUE = re.compile(r"[\"']?\s*[:=]|\s+\d")
+_MEMORY_SIZE = re.compile(r"[ \t]*\(?\d+(?:\.\d+)?\s?(?:GB|GiB|G|gb)\)?(?![\w/])")
+# "the util of GPU is 420/1979": a bare divisor that is a named chip's peak in TFLOP/s, in a text about utilisation
+_DIVISOR_BEFORE = re.compile(r"\d(?:\.\d+)?\s*/\s*\(?\s*$")
+_UTIL_WORD = re.compile(r"\bMFU\b|\butili[sz]ation\b|\butil\b|model (?:FLOPs?|flops) utili[sz]ation", re.I)
 _KEY_AFTER_OK = frozenset({"tp_degree", "pp_degree", "dp_degree", "ep_degree", "cp_degree", "sp_degree", "mp_degree", "vocab_size"})
 
 
@@ -70,7 +74,8 @@ class _Units:
             if group:  # "5 TPUv5 pods", "4 DGX H100 nodes": units of the chip, not chips
                 quantity = "n_pods" if group.group(1)[0].lower() in "ps" else "n_nodes"
                 return _Fig(start, group.end(), quantity, raw, chip=_chip_id(chip.group("name")), raw=raw, generic=False)
-            cue = self.cue("chips", start, chip.end())
+            size = _MEMORY_SIZE.match(norm, chip.end())  # "4× A100 64 GB per node": the cue stands after the chip's memory
+            cue = self.cue("chips", start, size.end() if size else chip.end())
             quantity = cue["quantity"] if cue else "n_chips"
             return _Fig(start, chip.end(), quantity, raw, chip=_chip_id(chip.group("name")), raw=raw, generic=False)
         way = _WAY.match(norm, end)
@@ -262,8 +267,12 @@ class _Units:
         return _Fig(start, end, quantity, value, unit=unit_text, raw=raw, scale=scale,
                     generic=quantity == entry["quantity"] and cls == "percent")
 
-    def chip_peak(self, value: float) -> bool:
-        """Whether a FLOP/s figure is the catalog peak (bf16 or fp8, dense) of a chip the text names, or of any chip when it names none."""
+    def chip_peak(self, value: float, named_only: bool = False) -> bool:
+        """Whether a FLOP/s figure is the catalog peak (bf16 or fp8, dense) of a chip the text names, or of any chip when it names none
+        (named_only: of a chip the text names, never of any)."""
+        if named_only:
+            self.chip_peak(0.0)
+            return any(abs(value - p) <= 0.005 * p for p in self._named_peaks)
         peaks = self._peaks
         if peaks is None:
             low = self.norm.lower()
@@ -274,6 +283,7 @@ class _Units:
                 names = (entry["id"], entry["name"], *entry.get("aliases", []))
                 if any(re.search(r"(?<![a-z0-9])" + re.escape(n.lower()) + r"s?(?![a-z0-9])", low) for n in names if any(c.isdigit() for c in n)):
                     named += values
+            self._named_peaks = named
             peaks = self._peaks = named or every
         return any(abs(value - p) <= 0.005 * p for p in peaks)
 
@@ -350,6 +360,9 @@ class _Units:
             return _Fig(start, end, "moe_top_k", raw, raw=raw, generic=False)  # "128 experts with 8 activated"
         if not mult and any(_INDEX_TABLE.match(norm, pos, start, self.word(pos)) for pos in self.starts_in(max(0, start - 24), start)):
             return None
+        if not mult and not sci and 100 <= raw < 10000 and _DIVISOR_BEFORE.search(norm, max(0, start - 16), start) \
+                and _UTIL_WORD.search(norm) and self.chip_peak(raw * 1e12, named_only=True):
+            return _Fig(start, end, "peak_flop_per_s", raw * 1e12, unit="TFLOP/s", raw=raw, scale=1e12, generic=False)
         if not mult and not sci and raw == int(raw) and 1950 <= raw <= 2039 and "," not in m.group(0):
             return None  # a year
         after = _KEY_AFTER.match(norm, end)

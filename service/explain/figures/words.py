@@ -316,7 +316,7 @@ _CHIP_CORE = (r"(?:(?:NVIDIA|Nvidia|AMD|Google|Intel)\s+)?(?:Tesla\s+)?(?:" + "|
 _CHIP_AFTER = _rx(r"[ \t]*[x×*]?[ \t]*(?P<name>" + _CHIP_CORE + r")(?P<pl>s)?(?:[ \t]+(?:SXM\d?|PCIe))?"
                          r"(?:[ \t]+(?:GPUs?|chips?|TPUs?|accelerators?|devices?|cards?))?(?![\w])")
 _GROUP_AFTER = _rx(r"[ \t]+((?:super)?pods?|SuperPODs?|slices?|nodes?|hosts?|servers?|machines?|racks?|systems?)\b", _I)
-_CHIP_BEFORE = _rx(r"(?<![\w])(?:" + _CHIP_CORE + r")(?:[ \t-]?|[ \t]?\(\s*)$")
+_CHIP_BEFORE = _rx(r"(?:(?<![\w])|(?<=\d[x×]))(?:" + _CHIP_CORE + r")(?:[ \t-]?|[ \t]?\(\s*)$")
 _PRODUCT = _rx(r"(?<![\w.])(?P<a>\d+)\s*[x×]\s*(?P<b>\d+)(?=\s*(?:" + _CHIP_CORE + r"|GPUs?|TPUs?|chips?|accelerators?|devices?)(?![\w]))")
 _FAMILY = _EN["model_family"]
 _MODEL = _rx(r"(?P<name>(?:" + _FAMILY + r")(?:[- ]?(?:v|V|R|K)?\d+(?:\.\d+)*)?(?:[- ](?:Instruct|Base|Chat))?)"
