@@ -309,6 +309,8 @@ class _Reader(_Units, _Relations, _Tables):
             if abbr == "FSDP" and not m.group("sep") and m.group("num") in ("1", "2"):
                 continue  # FSDP1 and FSDP2 are PyTorch's two implementations, not degrees
             quantity = _ABBR[abbr]
+            if quantity.endswith("_degree") and not m.group("num").isdigit():
+                continue  # "FSDP: 9.75 samples/sec": a degree is a whole number; this is a log's value after its label
             raw = float(m.group("num"))
             end = m.end()
             if m.group("k") == "M":
