@@ -39,6 +39,9 @@ _MEMORY_SIZE = re.compile(r"[ \t]*\(?\d+(?:\.\d+)?\s?(?:GB|GiB|G|gb)\)?(?![\w/])
 # "the util of GPU is 420/1979": a bare divisor that is a named chip's peak in TFLOP/s, in a text about utilisation
 _DIVISOR_BEFORE = re.compile(r"\d(?:\.\d+)?\s*/\s*\(?\s*$")
 _UTIL_WORD = re.compile(r"\bMFU\b|\butili[sz]ation\b|\butil\b|model (?:FLOPs?|flops) utili[sz]ation", re.I)
+# a verb of use right before a size: what a run uses, when no word names what the bytes hold (optimizer states, weights)
+_USED_BEFORE = re.compile(r"\b(?:using|uses|used|use|consum(?:e|es|ed|ing)|occup(?:y|ies|ied|ying)|tak(?:e|es|ing)|took|allocat(?:e|es|ed|ing)"
+                          r"|need(?:s|ed|ing)?|requir(?:e|es|ed|ing))(?:\s+(?:only|just|about|roughly|around|nearly|almost|up to|over))?\s*~?\s*$", re.I)
 _KEY_AFTER_OK = frozenset({"tp_degree", "pp_degree", "dp_degree", "ep_degree", "cp_degree", "sp_degree", "mp_degree", "vocab_size"})
 
 
@@ -238,6 +241,9 @@ class _Units:
         if cls in ("flops", "flop_rate") and quantity in ("flop_per_s_per_chip", "peak_flop_per_s") and value < 1e17 \
                 and not (cue and "total_if_at_least" in cue) and self.chip_peak(value):
             quantity = "peak_flop_per_s"  # "h100 is 989 tflops": a named chip's spec-sheet peak, never a measured rate
+        if cls == "bytes" and (quantity == "bytes" or quantity == "hbm_bytes" and cue and "memory" in cue.get("after", "")) \
+                and not key and _USED_BEFORE.search(self.norm, max(0, start - 40), start):
+            quantity = "memory_bytes"  # "using 60 GB of memory on each GPU": memory a run uses, not a chip's capacity
         if quantity == "memory_bytes" and (_PER_CHIP.match(self.norm, end) or _ON_EACH_CHIP.match(self.norm, end)):
             quantity = "memory_bytes_per_chip"  # "memory usage is ~74GB per GPU"
         if cls == "bytes" and quantity == "bytes" and value <= 32 and _TIMES_PARAMS.search(self.norm, max(0, start - 40), start):
