@@ -153,3 +153,14 @@ def test_arabic_gains():
 
 def test_arabic_ratio_before_a_word():
     assert got("إنتاجية أسرع بمقدار 2-4× وذاكرة أقل", "ratio") == [2, 4]
+
+
+def test_operations_per_cycle():
+    assert got("the 128x128 array does 16,384 MACs per cycle", "ops_per_cycle") == [16384]
+    assert got("تعالج المصفوفة 16,384 عملية ضرب-تراكم لكل دورة", "ops_per_cycle") == [16384]
+
+
+def test_a_fraction_after_mfu_as_subject():
+    assert got("on A100s the MFU for 3 and 8B models drops to 0.35 here", "mfu") == [0.35]
+    assert got("on A100s the MFU for 3 and 8B models falls below 0.35 here", "mfu") == []  # a bound, not the MFU
+    assert got("MFU stays near 40% while the loss is 0.35", "mfu") == [0.4]  # the loss's value is not the MFU

@@ -42,6 +42,11 @@ _UTIL_WORD = re.compile(r"\bMFU\b|\butili[sz]ation\b|\butil\b|model (?:FLOPs?|fl
 # a verb of use right before a size: what a run uses, when no word names what the bytes hold (optimizer states, weights)
 _USED_BEFORE = re.compile(r"\b(?:using|uses|used|use|consum(?:e|es|ed|ing)|occup(?:y|ies|ied|ying)|tak(?:e|es|ing)|took|allocat(?:e|es|ed|ing)"
                           r"|need(?:s|ed|ing)?|requir(?:e|es|ed|ing))(?:\s+(?:only|just|about|roughly|around|nearly|almost|up to|over))?\s*~?\s*$", re.I)
+_LEVEL_BEFORE = re.compile(r"\b(?:is|was|are|were|falls?|fell|drops?|dropped|stays?|stayed|remains?|reach(?:es|ed)?|hits?|gets?|got|sits?)"
+                           r"(?:\s+(?:just|only|about|around|roughly|near|to|at))*\s*~?\s*$", re.I)  # a bound ("below 0.40") is no reading
+_UTIL_SUBJECT = re.compile(r"\b(?:MFU|HFU)\b|(?:model|hardware) (?:FLOPs?|flops) utili[sz]ation", re.I)
+_ANOTHER_CLAUSE = re.compile(r"\b(?:but|while|whereas|although|though|loss|and\s+(?!\d))\b|[,;:(]", re.I)
+_OTHER_SHARE = re.compile(r"(?<![\w.])0?\.\d+(?![\w.])|\d\s*%")
 _KEY_AFTER_OK = frozenset({"tp_degree", "pp_degree", "dp_degree", "ep_degree", "cp_degree", "sp_degree", "mp_degree", "vocab_size"})
 
 
@@ -156,6 +161,18 @@ class _Units:
                 fig.quantity = "chips_per_node"
             return fig
         return None
+
+    def utilisation_subject(self, start: int) -> str | None:
+        """"mfu" or "hfu" when the sentence before a number has MFU or HFU as its subject and no other fraction or percentage
+        stands between them."""
+        lo = self.sentence_start(start)
+        found = None
+        for found in _UTIL_SUBJECT.finditer(self.norm, lo, start):
+            pass
+        if found is None or start - found.end() > 48 or _OTHER_SHARE.search(self.norm, found.end(), start) \
+                or _ANOTHER_CLAUSE.search(self.norm, found.end(), start):
+            return None  # "MFU improved and the loss was 0.4": the number belongs to another clause
+        return "hfu" if found.group(0).upper() == "HFU" or "hardware" in found.group(0).lower() else "mfu"
 
     def read_short_bytes(self, start: int, short: re.Match, raw: float) -> _Fig:
         """"48G MEM" in a results table is one device's memory in use; "H800 80G" the chip's memory."""
@@ -389,6 +406,10 @@ class _Units:
         cue = self.cue("bare", start, end)
         if cue and 0 < raw < 1:
             return _Fig(start, end, cue["quantity"], raw, raw=raw, generic=False)
+        if 0 < raw < 1 and _LEVEL_BEFORE.search(norm, max(0, start - 40), start):
+            subject = self.utilisation_subject(start)
+            if subject:  # "the MFU for 7 and 13B falls below 0.40": the sentence's subject, past the sizes it names
+                return _Fig(start, end, subject, raw, raw=raw, generic=False)
         if sci:
             lo, hi = self.clause(start, end)
             if raw >= 1e18:
