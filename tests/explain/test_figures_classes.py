@@ -164,3 +164,8 @@ def test_a_fraction_after_mfu_as_subject():
     assert got("on A100s the MFU for 3 and 8B models drops to 0.35 here", "mfu") == [0.35]
     assert got("on A100s the MFU for 3 and 8B models falls below 0.35 here", "mfu") == []  # a bound, not the MFU
     assert got("MFU stays near 40% while the loss is 0.35", "mfu") == [0.4]  # the loss's value is not the MFU
+
+
+def test_a_key_before_arithmetic_names_its_result():
+    found = quantities("# Global batch = 16 * 4 = 64")
+    assert found["global_batch_sequences"] == [64]  # not the first operand, 16
