@@ -169,3 +169,8 @@ def test_a_fraction_after_mfu_as_subject():
 def test_a_key_before_arithmetic_names_its_result():
     found = quantities("# Global batch = 16 * 4 = 64")
     assert found["global_batch_sequences"] == [64]  # not the first operand, 16
+
+
+def test_a_batch_that_fits_is_one_devices():
+    assert got("ZeRO-3 allows bs=12 where plain DDP goes OOM", "micro_batch") == [12]
+    assert got("we train with bs=32 on 64 GPUs", "global_batch_sequences") == [32]

@@ -17,6 +17,8 @@ _LOG_FIELD = re.compile(r"(?:^|\s{2}|[|,]\s*)[A-Za-z_/]+\s*:\s*~?\d|[^\n]*?(?:\s
 # a router's k (Switch Transformer's k=1, "top-k") in a text about experts
 _EXPERT_CONTEXT = re.compile(r"\bexperts?\b|\bMoE\b|mixture[- ]of[- ]experts|\brout(?:er|ing)\b|خبير|خبراء|الخبراء|توجيه|الموجه", re.I)
 _TOP_K_LETTER = re.compile(r"(?<![\w.\-])k\s*=\s*(?P<num>\d{1,2})(?![\w.])")
+# memory limits a batch per device: "allows bs=16", "bs=8 fits", "OOM at bs=4"
+_FITS = re.compile(r"\b(?:allow(?:s|ed|ing)?|fits?|fitting|OOMs?|out of memory|runs? out of memory)\b", re.I)
 _MEMORY_SHARE = re.compile(r"mem(?:ory)?\s*:\s*[\d.]+\s*[GM]i?B\s*\(\s*[\d.]+%", re.I)  # one device's memory, with its share of HBM
 
 
@@ -324,6 +326,8 @@ class _Reader(_Units, _Relations, _Tables):
                     quantity = "micro_batch" if raw < 128 else self.critical("tokens_per_chip", m.start())
                 elif raw >= 1e5:
                     quantity = "global_batch_tokens"
+                elif raw < 128 and _FITS.search(self.norm, *self.clause(m.start(), end)):
+                    quantity = "micro_batch"  # "FSDP allows bs=16 (vs bs=2 for DDP)": what fits is what one device holds
             detail = _ABBR_DETAIL.get(abbr)
             start = m.start() if m.group("abs") is None else m.start()
             self.add(_Fig(start, end, quantity, raw, raw=raw, generic=False, detail=dict(detail) if detail else None))
