@@ -174,3 +174,8 @@ def test_a_key_before_arithmetic_names_its_result():
 def test_a_batch_that_fits_is_one_devices():
     assert got("ZeRO-3 allows bs=12 where plain DDP goes OOM", "micro_batch") == [12]
     assert got("we train with bs=32 on 64 GPUs", "global_batch_sequences") == [32]
+
+
+def test_vocabulary_size_in_brackets_quotes_the_number():
+    figure = next(f for f in read_figures("a larger (128K) vocabulary size") if f.quantity == "vocab_size")
+    assert (figure.quote, figure.value) == ("128K", 128000)

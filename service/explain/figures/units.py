@@ -141,8 +141,8 @@ class _Units:
         quantity = _which(after, _KEYS)["quantity"]
         if quantity not in _KEY_AFTER_OK:
             return None
-        if quantity == "vocab_size":
-            return quantity, after.end()
+        if quantity == "vocab_size":  # "(128K) vocabulary": the quote ends where its bracket closes
+            return quantity, end if ")" in after.group(0) else after.end()
         # a degree is a whole number written alone, and the phrase says "parallel" ("8 pipeline stages" is a noun's)
         if mult or raw != int(raw) or raw < 1 or "parallel" not in after.group(0).lower():
             return None
