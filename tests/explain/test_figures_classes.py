@@ -179,3 +179,15 @@ def test_a_batch_that_fits_is_one_devices():
 def test_vocabulary_size_in_brackets_quotes_the_number():
     figure = next(f for f in read_figures("a larger (128K) vocabulary size") if f.quantity == "vocab_size")
     assert (figure.quote, figure.value) == ("128K", 128000)
+
+
+def test_expert_count_before_a_top_k_setting():
+    found = quantities("we run with 32 experts, top-k=2")
+    assert found["moe_experts"] == [32] and found["moe_top_k"] == [2]
+    assert got("64 experts with top-2 routing", "moe_experts") == [64]
+    assert got("the top 8 experts of each layer", "moe_top_k") == [8]
+
+
+def test_degree_phrase_keeps_its_noun():
+    figure = next(f for f in read_figures("we use 2 pipeline parallel stages") if f.quantity == "pp_degree")
+    assert (figure.quote, figure.value) == ("2 pipeline parallel stages", 2)

@@ -48,6 +48,7 @@ _UTIL_SUBJECT = re.compile(r"\b(?:MFU|HFU)\b|(?:model|hardware) (?:FLOPs?|flops)
 _ANOTHER_CLAUSE = re.compile(r"\b(?:but|while|whereas|although|though|loss|and\s+(?!\d))\b|[,;:(]", re.I)
 _OTHER_SHARE = re.compile(r"(?<![\w.])0?\.\d+(?![\w.])|\d\s*%")
 _KEY_IS = re.compile(r"[=:]\s*$")
+_DEGREE_NOUN = re.compile(r"[ \t]+(?:stages?|ranks?|replicas?|groups?|workers?|shards?|ways?)\b", re.I)
 _KEY_AFTER_OK = frozenset({"tp_degree", "pp_degree", "dp_degree", "ep_degree", "cp_degree", "sp_degree", "mp_degree", "vocab_size"})
 
 
@@ -146,7 +147,8 @@ class _Units:
         # a degree is a whole number written alone, and the phrase says "parallel" ("8 pipeline stages" is a noun's)
         if mult or raw != int(raw) or raw < 1 or "parallel" not in after.group(0).lower():
             return None
-        return quantity, after.end()
+        noun = _DEGREE_NOUN.match(self.norm, after.end())  # "2 pipeline parallel stages": the noun is the phrase's too
+        return quantity, noun.end() if noun else after.end()
 
     def read_defined(self, m: re.Match, start: int, at: int, raw: float) -> "_Fig | None":
         """"4 is the number of bytes per parameter": the unit or noun after "the number of" is this number's."""
