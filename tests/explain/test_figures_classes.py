@@ -191,3 +191,7 @@ def test_expert_count_before_a_top_k_setting():
 def test_degree_phrase_keeps_its_noun():
     figure = next(f for f in read_figures("we use 2 pipeline parallel stages") if f.quantity == "pp_degree")
     assert (figure.quote, figure.value) == ("2 pipeline parallel stages", 2)
+
+
+def test_kinds_of_parallelism_are_no_degree():
+    assert got("the paper compares 3 tensor parallelism strategies", "tp_degree") == []

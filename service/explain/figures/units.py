@@ -48,6 +48,7 @@ _UTIL_SUBJECT = re.compile(r"\b(?:MFU|HFU)\b|(?:model|hardware) (?:FLOPs?|flops)
 _ANOTHER_CLAUSE = re.compile(r"\b(?:but|while|whereas|although|though|loss|and\s+(?!\d))\b|[,;:(]", re.I)
 _OTHER_SHARE = re.compile(r"(?<![\w.])0?\.\d+(?![\w.])|\d\s*%")
 _KEY_IS = re.compile(r"[=:]\s*$")
+_KINDS_OF = re.compile(r"[ \t]+(?:strateg|option|approach|method|scheme|mode|type|kind|technique|variant|implementation|framework|librar|paper|setting|config)", re.I)
 _DEGREE_NOUN = re.compile(r"[ \t]+(?:stages?|ranks?|replicas?|groups?|workers?|shards?|ways?)\b", re.I)
 _KEY_AFTER_OK = frozenset({"tp_degree", "pp_degree", "dp_degree", "ep_degree", "cp_degree", "sp_degree", "mp_degree", "vocab_size"})
 
@@ -145,8 +146,8 @@ class _Units:
         if quantity == "vocab_size":  # "(128K) vocabulary": the quote ends where its bracket closes
             return quantity, end if ")" in after.group(0) else after.end()
         # a degree is a whole number written alone, and the phrase says "parallel" ("8 pipeline stages" is a noun's)
-        if mult or raw != int(raw) or raw < 1 or "parallel" not in after.group(0).lower():
-            return None
+        if mult or raw != int(raw) or raw < 1 or "parallel" not in after.group(0).lower() or _KINDS_OF.match(self.norm, after.end()):
+            return None  # "3 tensor parallelism strategies" counts kinds of it, not its degree
         noun = _DEGREE_NOUN.match(self.norm, after.end())  # "2 pipeline parallel stages": the noun is the phrase's too
         return quantity, noun.end() if noun else after.end()
 
