@@ -45,7 +45,7 @@ class _Reader(_Units, _Relations, _Tables):
         self._word: dict[int, str] = {}
         self._snake: str | None = None
         self._peaks: list[float] | None = None  # catalog peaks of the chips the text names, found when first needed
-        self._named_peaks: list[float] = []
+        self._named_peaks: list[float] = []  # those of the chips the text names only
         self.moe_candidates: list[re.Match] = []
         self.product_candidates: list[re.Match] = []
 

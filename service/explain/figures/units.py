@@ -32,7 +32,6 @@ _LABEL_VALUE = re.compile(r"\s*[:=]\s*~?\s*\d")
 _ON_EACH_CHIP = re.compile(r"\s+(?:of\s+(?:GPU\s+|device\s+)?memory\s+)?(?:on|in|for|per)\s+(?:each|every|one|a|per)?\s*(?:GPU|chip|device|TPU|accelerator|rank)\b", re.I)
 # "where 4 is the number of bytes per parameter": a number defined by the words after it
 _NUMBER_OF = re.compile(r"\s+(?:is|are|=)\s+the\s+(?:number|count)\s+of\s+", re.I)
-# key phrases that name a number written before them ("8 tensor parallelism size", "(128K) vocabulary")
 _ON_EACH_NODE = re.compile(r"\s+(?:on|in|per)\s+(?:each|every|one|a|the)?\s*(?:node|server|host|machine|box)\b", re.I)
 _OWN_VALUE = re.compile(r"[\"']?\s*[:=]|\s+\d")
 _MEMORY_SIZE = re.compile(r"[ \t]*\(?\d+(?:\.\d+)?\s?(?:GB|GiB|G|gb)\)?(?![\w/])")
@@ -50,6 +49,7 @@ _OTHER_SHARE = re.compile(r"(?<![\w.])0?\.\d+(?![\w.])|\d\s*%")
 _KEY_IS = re.compile(r"[=:]\s*$")
 _KINDS_OF = re.compile(r"[ \t]+(?:strateg|option|approach|method|scheme|mode|type|kind|technique|variant|implementation|framework|librar|paper|setting|config)", re.I)
 _DEGREE_NOUN = re.compile(r"[ \t]+(?:stages?|ranks?|replicas?|groups?|workers?|shards?|ways?)\b", re.I)
+# key phrases that name a number written before them ("8 tensor parallelism size", "(128K) vocabulary")
 _KEY_AFTER_OK = frozenset({"tp_degree", "pp_degree", "dp_degree", "ep_degree", "cp_degree", "sp_degree", "mp_degree", "vocab_size"})
 
 
@@ -297,22 +297,23 @@ class _Units:
     def chip_peak(self, value: float, named_only: bool = False) -> bool:
         """Whether a FLOP/s figure is the catalog peak (bf16 or fp8, dense) of a chip the text names, or of any chip when it names none
         (named_only: of a chip the text names, never of any)."""
-        if named_only:
-            self.chip_peak(0.0)
-            return any(abs(value - p) <= 0.005 * p for p in self._named_peaks)
-        peaks = self._peaks
-        if peaks is None:
-            low = self.norm.lower()
-            named, every = [], []
-            for entry in catalog.hardware().entries:
-                values = [v for v in (entry.get("peak_bf16_flop_per_s"), entry.get("peak_fp8_flop_per_s")) if v]
-                every += values
-                names = (entry["id"], entry["name"], *entry.get("aliases", []))
-                if any(re.search(r"(?<![a-z0-9])" + re.escape(n.lower()) + r"s?(?![a-z0-9])", low) for n in names if any(c.isdigit() for c in n)):
-                    named += values
-            self._named_peaks = named
-            peaks = self._peaks = named or every
+        if self._peaks is None:
+            self.find_peaks()
+        peaks = self._named_peaks if named_only else self._peaks
         return any(abs(value - p) <= 0.005 * p for p in peaks)
+
+    def find_peaks(self) -> None:
+        """The catalog peaks of the chips the text names, and of every chip when it names none."""
+        low = self.norm.lower()
+        named, every = [], []
+        for entry in catalog.hardware().entries:
+            values = [v for v in (entry.get("peak_bf16_flop_per_s"), entry.get("peak_fp8_flop_per_s")) if v]
+            every += values
+            names = (entry["id"], entry["name"], *entry.get("aliases", []))
+            if any(re.search(r"(?<![a-z0-9])" + re.escape(n.lower()) + r"s?(?![a-z0-9])", low) for n in names if any(c.isdigit() for c in n)):
+                named += values
+        self._named_peaks = named
+        self._peaks = named or every
 
     def beside_chip(self, start: int, end: int) -> bool:
         before = self.norm[max(0, start - 24):start]
@@ -416,7 +417,7 @@ class _Units:
             return _Fig(start, end, cue["quantity"], raw, raw=raw, generic=False)
         if 0 < raw < 1 and _LEVEL_BEFORE.search(norm, max(0, start - 40), start):
             subject = self.utilisation_subject(start)
-            if subject:  # "the MFU for 7 and 13B falls below 0.40": the sentence's subject, past the sizes it names
+            if subject:  # "the MFU for 7 and 13B drops to 0.35": the sentence's subject, past the sizes it names
                 return _Fig(start, end, subject, raw, raw=raw, generic=False)
         if sci:
             lo, hi = self.clause(start, end)
