@@ -16,7 +16,7 @@ _ARABIC = pattern_cache.lazy(r"[\u0600-\u06FF]")
 _ACTION_VERB = pattern_cache.lazy(r"\b(?:cut|reduce[sd]?|improve[sd]?)\b")
 
 # Figures whose quantity is a measured result, and those that describe a set-up.
-MEASURED = {"mfu", "hfu", "tokens_per_s", "tokens_per_s_per_chip", "samples_per_s", "step_time_s", "time_s",
+MEASURED = {"mfu", "hfu", "tokens_per_s", "tokens_per_s_per_chip", "sequences_per_s", "step_time_s", "time_s",
             "chip_hours", "chip_days", "bubble_fraction", "bus_bandwidth_bytes_per_s", "algbw_bytes_per_s",
             "total_flops", "bytes", "activation_bytes", "memory_fraction", "flop_per_s", "flop_per_s_per_chip",
             "speedup", "percent_change", "utilization", "latency_s"}

@@ -10,6 +10,7 @@ from service import configs
 from service.explain import followup, gist as gist_module, pattern_cache, reasons, restate, term_display
 from service.explain.definitions import brief_definition
 from service.explain.document import Document
+from service.explain.figures import read_figures_on_lines
 from service.explain.pipeline import analyse
 from service.explain.salience import central_count, is_everyday, listed_terms, salient_terms  # noqa: F401  (salient_terms re-exported)
 from service.explain.terms import read_terms
@@ -74,7 +75,7 @@ def explain_offline(text: str, lang: str | None = None, context: str = "") -> di
         "calculations": doc.calculations,
         "warnings": warnings,
         "plain": restate.plain(doc) if not is_followup else "",
-        "figures": [f.to_dict() for f in doc.figures if _is_finite(f.value)],
+        "figures": [f.to_dict() for f in doc.figures if _is_finite(f.value)] + _config_figures(given, config),
         "claims": [c.to_dict() for c in doc.claims],
         "gist": sentences,
         "reasons": links,
@@ -82,6 +83,14 @@ def explain_offline(text: str, lang: str | None = None, context: str = "") -> di
 
 
 _NOT_GROUNDED = "not run, no input comes from the text"  # checks.core.run's note for a calculation no sentence asked for
+
+
+def _config_figures(given: str, config: dict | None) -> list[dict]:
+    """The figures of the configuration's lines (offsets in the input as given): listed, never checked as the prose's are."""
+    if config is None or not config.get("lines"):
+        return []
+    first, last = config["lines"]
+    return [f.to_dict() for f in read_figures_on_lines(given, first, last) if _is_finite(f.value)]
 
 
 def _is_finite(number) -> bool:

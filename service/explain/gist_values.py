@@ -101,8 +101,8 @@ def _value(fig, lang: str) -> str:
         shown = arabic_numbers.amount(value, words["dollar"]) if lang == "ar" else "$" + _english_amount(value, "").strip()
     elif fig.quantity in ("ratio", "speedup"):
         shown = arabic_numbers.count(value, words["times"]) if lang == "ar" else f"{arabic_numbers.digits(value)}×"
-    elif fig.quantity in ("tokens_per_s", "tokens_per_s_per_chip", "samples_per_s"):
-        counted = words["tokens_per_s" if fig.quantity != "samples_per_s" else "samples_per_s"]
+    elif fig.quantity in ("tokens_per_s", "tokens_per_s_per_chip", "sequences_per_s"):
+        counted = words["tokens_per_s" if fig.quantity != "sequences_per_s" else "samples_per_s"]
         value = round(value) if value >= 100 else value  # "36,653 tokens/s", not "36,653.24"
         shown = arabic_numbers.count(value, counted) if lang == "ar" else f"{arabic_numbers.digits(value)} {counted['plural']}"
     else:

@@ -12,7 +12,7 @@ from service.i18n import arabic
 from service.i18n.messages import join_names, messages
 
 MAX_INLINE_WORDS = 6  # a longer expansion would bury the sentence; the terms section carries it
-_COUNT_RATES = {"tokens_per_s", "tokens_per_s_per_chip", "samples_per_s"}  # rates of things, not durations
+_COUNT_RATES = {"tokens_per_s", "tokens_per_s_per_chip", "sequences_per_s"}  # rates of things, not durations
 
 
 def value(quantity: str, number) -> str:
