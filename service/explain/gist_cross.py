@@ -18,7 +18,7 @@ from service.i18n import arabic
 from service.i18n.messages import join_names, messages
 
 MAX_SUBJECTS = 3
-MAX_FIGURES = 4
+MAX_FIGURES = 2  # more than two figures in one frame is a list of figures, not a point
 MIN_SCORE = 1.0  # below this (gist.score and what the frame can say) a sentence is a label, not a point
 COMPANION_DISTANCE = 2  # a reason or the evidence for the point is said next to it, not paragraphs away
 # Words every passage of this field uses: the sentence's subject is what else it names.
@@ -51,6 +51,7 @@ class Reading(NamedTuple):
     left_because: bool = False  # the problem is why the old setting was left ("lowers EP from 32 to 8, which crash")
     what: str = ""  # for a sentence that defines a term: the term's definition in the answer's language (first sentence)
     recommends: bool = False  # a requirement said with "should"/"recommended", not "must"/"is required"
+    tie: bool = True  # the set-up figures belong with certainty to the figures measured (same clause, one of each)
 
 
 @cache
@@ -98,12 +99,12 @@ def read(doc: Document, index: int) -> Reading:
     # A problem's or a question's figures after "as in", "than", "compared with" are what it is measured against.
     marker = cue["reference"].search(sentence, after) if problem or question else None  # after the problem's own cue
     split = start + marker.start() if marker else end
-    measured, setup, labels = _figure_phrases(doc, start, split, cue, end)
+    measured, setup, labels, tie = _figure_phrases(doc, start, split, cue, end)
     reference = []
     if marker:
-        against, tied, _ = _figure_phrases(doc, split, end, cue)
+        against, tied, _, tied_certain = _figure_phrases(doc, split, end, cue, like=_compared_quantity(doc, start, split))
         if against:
-            reference = [join_names(against, doc.lang) + "".join(" " + p for _, p in tied)]
+            reference = [join_names(against, doc.lang) + ("".join(" " + p for _, p in tied) if tied_certain else "")]
     change, dropped, left_because = _change(doc, start, sentence, setup, cue, problem)
     if question:
         role = "question"
@@ -157,7 +158,7 @@ def read(doc: Document, index: int) -> Reading:
     return Reading(index=index, role=role, why=bool(cue["why"].search(sentence)), subjects=subjects, measured=measured,
                    setup=setup, reference=reference, problem=problem, reason=bool(cue["cause"].search(sentence)),
                    because=because, change=change, dropped=dropped, left_because=left_because, what=what,
-                   recommends=recommends)
+                   recommends=recommends, tie=tie)
 
 
 MAX_DEFINITION_WORDS = 30  # a longer first sentence of a definition is a paragraph, not what a gist can carry
@@ -317,11 +318,24 @@ def _name(match, term: dict | None, lang: str) -> str:
     return "the " + name if lang == "en" and name[:1].islower() else name  # "the data center", not "data center"
 
 
-def _figure_phrases(doc: Document, start: int, end: int, cue: dict, sentence_end: int | None = None) \
-        -> tuple[list[str], list[tuple[str, str]], list[str]]:
-    """The sentence's figures with what they measure, in doc.lang; pairs read as a change, a range or a comparison.
+def _compared_quantity(doc: Document, start: int, end: int) -> str:
+    """The named quantity of the first figure a problem or a question states ("an MFU of 15%"): "lower than the
+    reported 50%" compares the same thing, so a bare percentage after it reads as that quantity; '' for none."""
+    first = next((f for f in doc.figures if start <= f.start < end and f.quantity in _LIKE_PERCENT), None)
+    return first.quantity if first is not None else ""
 
-    A figure a negation governs ("does not reach 50% MFU") is left out: the frame would state it as a result.
+
+_LIKE_PERCENT = {"mfu", "hfu", "share_of_peak", "memory_fraction_of_hbm"}
+
+
+def _figure_phrases(doc: Document, start: int, end: int, cue: dict, sentence_end: int | None = None, like: str = "") \
+        -> tuple[list[str], list[tuple[str, str]], list[str], bool]:
+    """The sentence's figures with what they measure, in doc.lang; pairs read as a change, a range or a comparison;
+    and whether the set-up figures belong with certainty to the measured ones (`ties`).
+
+    A figure a negation governs ("does not reach 50% MFU") is left out: the frame would state it as a result. A figure
+    whose quantity the reading cannot name ("a ratio of 2x", "a difference of 31%", "an amount of 8 GB") is left out
+    too: said without what it measures, a reader gives it the wrong one.
     """
     sentence = doc.text[start:sentence_end or end]
     # A number glued into a name ("TPU v4-128s", "1F1B") is part of the name, not a figure to read out.
@@ -332,7 +346,10 @@ def _figure_phrases(doc: Document, start: int, end: int, cue: dict, sentence_end
     measured: list[str] = []
     setup: list[tuple[str, str]] = []
     labels: list[str] = []
+    placed: list[tuple[str, object]] = []  # ("measured" | "setup", figure) for every figure said, to judge the tie
+    whole = next((doc.text[a:b] for a, b in doc.sentences if a <= start < b), sentence)  # "than the reported 45%" of an MFU
     skip = -1
+    direction = _direction(sentence, cue)
     for i, fig in enumerate(figures):
         if i == skip:
             continue
@@ -358,16 +375,62 @@ def _figure_phrases(doc: Document, start: int, end: int, cue: dict, sentence_end
                 skip = i + 1
             if phrase and phrase not in setup:
                 setup.append(phrase)
+                placed.append(("changed" if isinstance(phrase, _Changed) else "setup", fig))
             continue
-        if fig.quantity == "mfu" and not _NAMES_MFU.search(sentence):
+        if fig.quantity == "mfu" and not _NAMES_MFU.search(whole):
             fig = fig._replace(quantity="share_of_peak")  # "50% of peak" the text does not call MFU (it may count recomputation)
         label = _label(doc, fig, start) if kind == "change" else ""  # "backward time improved from 900 to 670 ms"
-        phrase = gist_values.measure_phrase(fig, partner if kind else None, kind, doc.lang, _direction(sentence, cue), label)
+        if fig.quantity == "percent" and like:
+            fig = fig._replace(quantity=like)  # "much lower than the reported 50%" after "an MFU of 15%"
+        if _unnamed(fig, direction) and not label:
+            skip = i + 1 if kind else -1
+            continue  # "a ratio of about 2x for a 7B and a 70B model": what it is the ratio of is not read
+        if fig.quantity in _PER_CHIP and _PER_DEVICE.search(doc.text, fig.start, min(len(doc.text), fig.end + 24)):
+            fig = fig._replace(quantity=_PER_CHIP[fig.quantity])  # "36.7 TFLOP/s per device": a device may be one core
+        phrase = gist_values.measure_phrase(fig, partner if kind else None, kind, doc.lang, direction, label)
         labels += [label] if label and phrase else []
         if phrase:
             measured.append(phrase)
+            placed.append(("measured", fig))
             skip = i + 1 if kind else -1
-    return measured[:MAX_FIGURES], setup[:MAX_FIGURES], labels
+    return measured[:MAX_FIGURES], setup[:MAX_FIGURES], labels, _ties(doc, placed[:MAX_FIGURES * 2])
+
+
+# Quantities a reading names only by their figure ("a ratio", "a share", "an amount"): said alone, they mislead.
+_UNNAMED = {"percent", "ratio", "fraction", "bytes", "number"}
+# What a chip has (its memory, its peak, its links), never what a run or a model takes: no model or layout is tied to it.
+_SPEC = {"hbm_bytes", "peak_flop_per_s", "peak_flop_per_s_total", "bandwidth_bytes_per_s", "memory_bandwidth_bytes_per_s"}
+_PER_CHIP = {"flop_per_s_per_chip": "flop_per_s_per_device", "tokens_per_s_per_chip": "tokens_per_s_per_device",
+             "memory_bytes_per_chip": "memory_bytes_per_device"}
+_PER_DEVICE = re.compile(r"(?:per|/|each|every)[\s_-]*(?:device|core)|devices?\b|\bcores?\b|لكل (?:جهاز|نواة)", re.I)
+# What ends the clause a figure is said in: a stop, a colon, a bracket, or a word that opens another clause or a contrast.
+_CLAUSE_BREAK = re.compile(r"[;:؛()\[\]\n]|[,،]\s*(?:so|which|while|but|whereas|although|though|because|since|as|"
+                           r"لذا|لكن|بينما|مما|لأن|إذ|حيث)\b|\b(?:whose|than|compared|versus|vs\.?|while|whereas|but|because|"
+                           r"since|although|though|unlike)\b|(?<![\u0621-\u064A])(?:بينما|لكن|مقارنة|بخلاف|لأن|أما)"
+                           r"(?![\u0621-\u064A])", re.I)
+
+
+def _unnamed(fig, direction: str) -> bool:
+    """Whether a figure's reading does not say what it measures: a bare share or ratio, an amount of bytes, a change
+    with no word for its direction."""
+    return fig.quantity in _UNNAMED or (fig.quantity == "percent_change" and not direction)
+
+
+def _ties(doc: Document, placed: list) -> bool:
+    """Whether the set-up figures can follow the measured ones as theirs ("an MFU of 15% for a 7B model on 8 A100s"):
+    only when no measured figure is a chip's own (its memory, its peak), no set-up quantity is said twice ("7B and
+    70B": which one?), and each set-up figure is in the clause of a measured one. Otherwise the set-up is left out."""
+    measured = [f for kind, f in placed if kind == "measured"]
+    setup = [f for kind, f in placed if kind == "setup"]
+    if not measured or not setup:
+        return True
+    if any(f.quantity in _SPEC for f in measured):
+        return False
+    quantities = [f.quantity for f in setup]
+    if len(set(quantities)) < len(quantities):
+        return False
+    return all(any(not _CLAUSE_BREAK.search(doc.text, min(s.end, m.end), max(s.start, m.start)) for m in measured)
+               for s in setup)
 
 
 def _label(doc: Document, fig, start: int) -> str:
@@ -405,11 +468,13 @@ def _pairing(doc: Document, fig, partner, start: int, cue: dict) -> str | None:
 # ---------------------------------------------------------------------------------------------- rendering
 
 def render(doc: Document, reading: Reading) -> str:
-    """A reading in a frame of doc.lang, every slot filled from the sentence; '' when the frame cannot be filled."""
-    text = _render(doc, reading)
-    if text and reading.because:
-        text += messages(doc.lang)["gist"]["cross"]["because"].format(subjects=join_names(reading.because, doc.lang))
-    return text
+    """A reading in a frame of doc.lang, every slot filled from the sentence; '' when the frame cannot be filled.
+
+    A frame that names only what a sentence does ("the author recommends something about X", "explains a reason about
+    X", "asks a question") says nothing of what it does: it is never shown. Such a sentence is said as the one thing
+    known for sure, its subject ("the author writes about X"), and the cause it names is not said as "a reason about Y".
+    """
+    return _render(doc, reading)
 
 
 def _render(doc: Document, reading: Reading) -> str:
@@ -417,10 +482,11 @@ def _render(doc: Document, reading: Reading) -> str:
     frames = words["frames"]
     subjects = join_names(reading.subjects, doc.lang)
     figures = join_names(reading.measured, doc.lang)
-    bare = join_names(reading.measured + [b for b, _ in reading.setup], doc.lang)  # "a time of 480 ms and 16 GPUs"
-    if reading.measured and reading.setup:  # "an MFU of 15% for a model of 7 billion parameters on 8 A100 GPUs"
-        bare = join_names(reading.measured, doc.lang) + " " + _tie(reading.setup, doc.lang)
-    tied = _tie(reading.setup, doc.lang)  # "for a model of 7 billion parameters on 16 H100 GPUs"
+    setup = reading.setup if reading.tie or not reading.measured else []  # a set-up not surely theirs is left out
+    bare = join_names(reading.measured + [b for b, _ in setup], doc.lang)  # "a time of 480 ms and 16 GPUs"
+    if reading.measured and setup:  # "an MFU of 15% for a model of 7 billion parameters on 8 A100 GPUs"
+        bare = join_names(reading.measured, doc.lang) + " " + _tie(setup, doc.lang)
+    tied = _tie(setup, doc.lang)  # "for a model of 7 billion parameters on 16 H100 GPUs"
     role = reading.role
     against = words["against"].format(figures=join_names(reading.reference, doc.lang)) if reading.reference else ""
     if role == "change":
@@ -433,7 +499,9 @@ def _render(doc: Document, reading: Reading) -> str:
         if reading.problem:  # a problem the change is not said to leave behind keeps the problem frame
             text += words["left_because"].format(problem=words["problems"][reading.problem])
         return text
-    if role == "question":
+    if role == "question":  # what is asked about: its subjects, or why, about the figures it gives
+        if not subjects and not (reading.why and bare):
+            return ""  # "the author asks a question": no object, nothing said
         key = "question_why" if reading.why else "question"
         text = frames[key].format(subjects=subjects) if subjects else frames[key + "_bare"]
         return text + (words["citing"].format(figures=bare) if bare else "") + against
@@ -446,20 +514,36 @@ def _render(doc: Document, reading: Reading) -> str:
         return text + (words["tied"].format(setup=tied) if tied else "")
     if role == "description" and reading.what:  # "The text explains data parallelism: each GPU keeps a copy ..."
         return frames["description_what"].format(subjects=subjects, what=reading.what)
-    if role == "requirement" and subjects:
-        text = frames["recommendation" if reading.recommends else "requirement"].format(subjects=subjects)
-        return text + (words["citing"].format(figures=bare) if bare else "")
-    if role == "description" and subjects:
-        return frames["description"].format(subjects=subjects) + (words["has"].format(setup=bare) if bare else "")
-    if role == "comparison":
+    if role == "comparison" and len(reading.subjects) == 2:  # who is compared with whom; three names are a list
         return frames["comparison"].format(subjects=subjects) + (words["citing"].format(figures=bare) if bare else "")
-    if role in ("requirement", "cause", "news", "topic", "result") and subjects:
-        text = frames["news_topic" if role == "news" else "topic" if role == "result" else role].format(subjects=subjects)
-        return text + (words["citing"].format(figures=bare) if bare else "")
-    if role in ("requirement", "cause") and bare:  # "gives a reason, citing 512 H100 GPUs": what it does, and its figures
-        key = "recommendation_bare" if role == "requirement" and reading.recommends else role + "_bare"
-        return frames[key] + words["citing"].format(figures=bare)
-    return ""
+    main = main_subject(doc, reading.subjects)
+    if not main:
+        return ""
+    if role == "description":
+        return frames["description"].format(subjects=main) + (words["has"].format(setup=bare) if bare else "")
+    # A requirement, a recommendation, a cause, a comparison of more than two, a topic: what the sentence says of its
+    # subject is not read, so only its subject is said, with the figures it gives.
+    text = frames["news_topic" if role == "news" else "topic"].format(subjects=main)
+    return text + (words["citing"].format(figures=bare) if reading.measured else "")  # a set-up alone is no point
+
+
+def render_names(doc: Document, start: int, end: int) -> list[str]:
+    """The names, in the answer's language, of the terms a span of the text names."""
+    terms = {t["id"]: t for t in doc.terms}
+    return [_name(o, terms.get(o.entry["id"]), doc.lang) for o in doc.occurrences if start <= o.start < end]
+
+
+def main_subject(doc: Document, names: list[str]) -> str:
+    """Of a sentence's subjects, the one the whole passage names most often (the first on a tie); '' for none. A topic
+    said as one name, not a list of three ("deals with DP, TP and PP" reads as a list of terms)."""
+    if not names:
+        return ""
+    terms = {t["id"]: t for t in doc.terms}
+    counts: dict[str, int] = {}
+    for match in doc.occurrences:
+        name = _name(match, terms.get(match.entry["id"]), doc.lang)
+        counts[name] = counts.get(name, 0) + 1
+    return max(names, key=lambda name: (counts.get(name, 0), -names.index(name)))
 
 
 def _tie(setup: list[tuple[str, str]], lang: str) -> str:
@@ -509,17 +593,24 @@ _ROLE_WEIGHT = {"change": 4.0, "problem": 4.0, "question": 1.5, "result": 1.0, "
 def gist(doc: Document, scores: list[float]) -> list[dict]:
     """The gist of a passage in the other language: the point (its role frame), then its reason or evidence when a
     sentence next to it gives one. `scores` are gist.score's, one per sentence (how much it carries the point)."""
-    candidates = []
+    candidates, everything = [], []  # every sentence read, and those with a frame to say as the point
+    named: list[str] = []
     for i, (start, end) in enumerate(doc.sentences):
         if restate.same_language(doc.text[start:end], doc.lang) or _machine(doc, start, end):
             continue
         reading = read(doc, i)
         text = restated(doc, i)
         value = scores[i] + _ROLE_WEIGHT[reading.role] + 0.5 * bool(reading.measured) + 1.0 * bool(reading.what)
+        everything.append((value, i, reading, text))
         if text:
             candidates.append((value, i, reading, text))
-    if not candidates:
-        return []
+        named += reading.subjects
+    if not candidates:  # no sentence says anything a frame can carry: the passage's subject, the one thing sure
+        main = main_subject(doc, list(dict.fromkeys(named)))
+        if not main:
+            return []
+        text = messages(doc.lang)["gist"]["cross"]["frames"]["topic"].format(subjects=main)
+        return [{"text": text, "from": [i for i, (a, b) in enumerate(doc.sentences) if main in render_names(doc, a, b)][:1] or [0]}]
     # Below MIN_SCORE a sentence argues little; one honest sentence about it still beats "cannot be summarised".
     candidates = [c for c in candidates if c[0] >= MIN_SCORE] or [max(candidates, key=lambda c: (c[0], -c[1]))]
     if any(c[2].what for c in candidates):  # a frame that only names subjects says less than one saying what a term does
@@ -531,7 +622,7 @@ def gist(doc: Document, scores: list[float]) -> list[dict]:
         best = before or best
     _, point, point_reading, point_text = best
     out = [{"text": point_text, "from": [point]}]
-    companion = _companion(doc, point, point_reading, candidates)
+    companion = _companion(doc, point, point_reading, [c for c in everything if c[0] >= MIN_SCORE and (c[3] or c[2].role == "question")])
     if companion:
         out.append(companion)
     worked = gist_values.across_sentences(doc, [i for item in out for i in item["from"]], doc.lang)
@@ -558,16 +649,14 @@ def _companion(doc: Document, point: int, point_reading: Reading, others: list) 
             break
         words = messages(doc.lang)["gist"]["cross"]
         if reading.role == "question" and point_reading.role in ("problem", "result") and abs(i - point) == 1:
+            if not reading.subjects and not reading.why:
+                continue  # "and the author asks a question": no object, nothing said
             asks = words["companion"]["asks_why" if reading.why else "asks"]  # "... lower than reported. Why?"
-            return {"text": asks.format(subjects=join_names(reading.subjects, doc.lang)) if reading.subjects or reading.why
-                    else words["companion"]["asks_bare"], "from": [i]}
-        fresh = [s for s in reading.subjects if s not in point_reading.subjects]
-        if reading.reason and not point_reading.reason and fresh and i == point + 1:  # "X. Because Y."
-            text = messages(doc.lang)["gist"]["cross"]["companion"]["reason"].format(subjects=join_names(fresh, doc.lang))
-            return {"text": text, "from": [i]}
+            return {"text": asks.format(subjects=join_names(reading.subjects, doc.lang)), "from": [i]}
+        # A reason said only as "a reason about Y" is a role with no content: not said (say less, be right).
         new_figures = [f for f in reading.measured if f not in point_reading.measured]
         if new_figures and point_reading.role in ("question", "problem", "result"):
-            setup = [s for s in reading.setup if s not in point_reading.setup]
+            setup = [s for s in reading.setup if s not in point_reading.setup] if reading.tie else []
             text = words["companion"]["evidence"].format(figures=join_names(new_figures, doc.lang))
             if setup:
                 text += words["tied"].format(setup=_tie(setup, doc.lang))

@@ -93,6 +93,7 @@ def _value(fig, lang: str) -> str:
     which may be in the other language): "480 ms", "19 يومًا", "$191 million", "24 ضعفًا"."""
     words = messages(lang)["gist"]["cross"]
     value = fig.value
+    fig = fig._replace(quantity=fig.quantity.replace("_per_device", "_per_chip"))  # one device's value reads as one chip's
     if fig.quantity in _PERCENT:
         shown = f"{arabic_numbers.digits(round(value * 100, 2))}%"
     elif fig.quantity in _TIME:
