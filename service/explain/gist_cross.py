@@ -24,13 +24,12 @@ COMPANION_DISTANCE = 2  # a reason or the evidence for the point is said next to
 # Words every passage of this field uses: the sentence's subject is what else it names.
 _EVERYDAY = {"gpu", "chip", "node", "accelerator", "training-run", "training-step", "parameters", "token", "layer",
              "teraflops", "flop-per-second", "tokens-per-second", "throughput", "gibibyte", "computing-power"}
-_NAME_CATEGORIES = {"model", "hardware", "framework", "organization", "software"}  # a name reads the same in both languages
+_NAME_CATEGORIES = gist_names.NAME_CATEGORIES
 _SETUP = {"params", "active_params", "n_chips", "chips_per_node", "n_nodes", "tp_degree", "pp_degree", "dp_degree", "ep_degree",
           "cp_degree", "virtual_stages", "zero_stage", "seq_len", "global_batch_sequences", "global_batch_tokens",
           "micro_batch", "microbatches", "moe_experts", "moe_top_k", "tokens", "context_len"}
 _CONTEXT = re.compile(r"context|سياق|السياق", re.I)  # a length the sentence calls a context window, not the sequences trained on
 _NAMES_MFU = re.compile(r"MFU|FLOPs? utili[sz]ation|استغلال", re.I)
-_GLOSS_IN_NAME = re.compile(r"\s*\((?:[^()]*\s[^()]*)\)")  # "NVIDIA A100 Tensor Core GPU (Ampere generation)"
 
 
 class Reading(NamedTuple):
@@ -102,7 +101,7 @@ def read(doc: Document, index: int) -> Reading:
     measured, setup, labels, tie = _figure_phrases(doc, start, split, cue, end)
     reference = []
     if marker:
-        against, tied, _, tied_certain = _figure_phrases(doc, split, end, cue, like=_compared_quantity(doc, start, split))
+        against, tied, _, tied_certain = _figure_phrases(doc, split, end, cue, like=gist_values.compared_quantity(doc, start, split))
         if against:
             reference = [join_names(against, doc.lang) + ("".join(" " + p for _, p in tied) if tied_certain else "")]
     change, dropped, left_because = _change(doc, start, sentence, setup, cue, problem)
@@ -141,7 +140,7 @@ def read(doc: Document, index: int) -> Reading:
     if problem:  # "a problem with OOM: it runs out of memory" names the problem twice: its own term is no subject
         span = next((m.span() for p, say, _ in cue["problems"] if say == problem for m in [p.search(sentence)] if m), (0, 0))
         terms = {t["id"]: t for t in doc.terms}
-        said = {_name(o, terms.get(o.entry["id"]), doc.lang) for o in doc.occurrences
+        said = {gist_names.name_of(o, terms.get(o.entry["id"]), doc.lang) for o in doc.occurrences
                 if o.start < start + span[1] and start + span[0] < o.end}
         own, everyday = [s for s in own if s not in said], [s for s in everyday if s not in said]
     subjects = [n for n in (own if own or role not in _NEEDS_SUBJECT else everyday) if n not in labels]  # labels: by their figures
@@ -176,7 +175,7 @@ def _defined(doc: Document, start: int, end: int) -> tuple[str, str]:
     sentence = re.split(r"(?<=[.!?؟])\s", term["definition"].strip(), maxsplit=1)[0].rstrip(".")
     if len(sentence.split()) > MAX_DEFINITION_WORDS or not gist_values.readable(sentence, doc.lang):
         sentence = re.split(r"\s*[،؛;]\s*", sentence, maxsplit=1)[0]  # its first clause, a whole fact of its own
-    name = _name(first, term, doc.lang)
+    name = gist_names.name_of(first, term, doc.lang)
     if not 6 <= len(sentence.split()) <= MAX_DEFINITION_WORDS or not name or not gist_values.readable(sentence, doc.lang):
         return "", ""
     sentence = re.sub(r":\s+", "، " if doc.lang == "ar" else ", ", sentence)  # one colon in the frame: its own
@@ -204,7 +203,7 @@ def _change(doc: Document, start: int, sentence: str, setup: list, cue: dict, pr
     dropped = []
     for found in cue["drop"].finditer(sentence):
         term = next((o for o in doc.occurrences if o.start == start + found.end()), None)
-        name = _name(term, None, doc.lang) if term is not None and term.entry.get("category") in _NAME_CATEGORIES else ""
+        name = gist_names.name_of(term, None, doc.lang) if term is not None and term.entry.get("category") in _NAME_CATEGORIES else ""
         if name and name not in dropped:
             dropped.append(name)
     left = False
@@ -278,7 +277,7 @@ def _subjects(doc: Document, start: int, end: int, measured: bool, figures: bool
                 doc.text[denied:match.start])) and not _WITHOUT.search(doc.text[max(start, match.start - 20):match.start]):
             denied = match.end  # "not just a throughput problem" is not about throughput, nor "not NVL or SXM" about SXM
             continue
-        name = _name(match, terms.get(match.entry["id"]), doc.lang)
+        name = gist_names.name_of(match, terms.get(match.entry["id"]), doc.lang)
         if not name or not gist_values.readable(name, doc.lang) or _QUOTE_MARKS.search(name):
             continue  # a gloss in quotes («مع التناثر») is the glossary's wording, not the sentence's subject
         if doc.lang == "ar" and not arabic.ARABIC_LETTER.search(name) and gist_names.bare(name) not in gist_names.bare(doc.text):
@@ -301,31 +300,6 @@ _SETUP_TERMS = {"parameters", "active-parameters", "context-length", "sequence-l
 
 
 _QUOTE_MARKS = re.compile(r"[«»“”\"]")
-
-
-def _name(match, term: dict | None, lang: str) -> str:
-    """A term as the answer names it: a name by its glossary name ("H100", not "h100"), a concept by its expansion."""
-    entry = match.entry
-    if entry.get("category") in _NAME_CATEGORIES:
-        found = match.found_as
-        name = found if found[:1].isupper() and not arabic.ARABIC_LETTER.search(found) else entry.get("term") or found
-        name = re.sub(r"(?<=\d)s$", "", name) if lang == "ar" else name  # "H100s" is English plural: "H100" in Arabic
-        name = _GLOSS_IN_NAME.sub("", name).strip()
-        return "the " + name if lang == "en" and name[:1].islower() else name  # "the data center"
-    if term is None:
-        return ""
-    name = _GLOSS_IN_NAME.sub("", term["expansion"] if lang != "en" else term["expansion_en"].split(" (")[0]).strip()
-    return "the " + name if lang == "en" and name[:1].islower() else name  # "the data center", not "data center"
-
-
-def _compared_quantity(doc: Document, start: int, end: int) -> str:
-    """The named quantity of the first figure a problem or a question states ("an MFU of 15%"): "lower than the
-    reported 50%" compares the same thing, so a bare percentage after it reads as that quantity; '' for none."""
-    first = next((f for f in doc.figures if start <= f.start < end and f.quantity in _LIKE_PERCENT), None)
-    return first.quantity if first is not None else ""
-
-
-_LIKE_PERCENT = {"mfu", "hfu", "share_of_peak", "memory_fraction_of_hbm"}
 
 
 def _figure_phrases(doc: Document, start: int, end: int, cue: dict, sentence_end: int | None = None, like: str = "") \
@@ -382,55 +356,17 @@ def _figure_phrases(doc: Document, start: int, end: int, cue: dict, sentence_end
         label = _label(doc, fig, start) if kind == "change" else ""  # "backward time improved from 900 to 670 ms"
         if fig.quantity == "percent" and like:
             fig = fig._replace(quantity=like)  # "much lower than the reported 50%" after "an MFU of 15%"
-        if _unnamed(fig, direction) and not label:
+        if gist_values.unnamed(fig, direction) and not label:
             skip = i + 1 if kind else -1
             continue  # "a ratio of about 2x for a 7B and a 70B model": what it is the ratio of is not read
-        if fig.quantity in _PER_CHIP and _PER_DEVICE.search(doc.text, fig.start, min(len(doc.text), fig.end + 24)):
-            fig = fig._replace(quantity=_PER_CHIP[fig.quantity])  # "36.7 TFLOP/s per device": a device may be one core
+        fig = gist_values.per_device(doc.text, fig)  # "36.7 TFLOP/s per device": a device may be one core, not a chip
         phrase = gist_values.measure_phrase(fig, partner if kind else None, kind, doc.lang, direction, label)
         labels += [label] if label and phrase else []
         if phrase:
             measured.append(phrase)
             placed.append(("measured", fig))
             skip = i + 1 if kind else -1
-    return measured[:MAX_FIGURES], setup[:MAX_FIGURES], labels, _ties(doc, placed[:MAX_FIGURES * 2])
-
-
-# Quantities a reading names only by their figure ("a ratio", "a share", "an amount"): said alone, they mislead.
-_UNNAMED = {"percent", "ratio", "fraction", "bytes", "number"}
-# What a chip has (its memory, its peak, its links), never what a run or a model takes: no model or layout is tied to it.
-_SPEC = {"hbm_bytes", "peak_flop_per_s", "peak_flop_per_s_total", "bandwidth_bytes_per_s", "memory_bandwidth_bytes_per_s"}
-_PER_CHIP = {"flop_per_s_per_chip": "flop_per_s_per_device", "tokens_per_s_per_chip": "tokens_per_s_per_device",
-             "memory_bytes_per_chip": "memory_bytes_per_device"}
-_PER_DEVICE = re.compile(r"(?:per|/|each|every)[\s_-]*(?:device|core)|devices?\b|\bcores?\b|لكل (?:جهاز|نواة)", re.I)
-# What ends the clause a figure is said in: a stop, a colon, a bracket, or a word that opens another clause or a contrast.
-_CLAUSE_BREAK = re.compile(r"[;:؛()\[\]\n]|[,،]\s*(?:so|which|while|but|whereas|although|though|because|since|as|"
-                           r"لذا|لكن|بينما|مما|لأن|إذ|حيث)\b|\b(?:whose|than|compared|versus|vs\.?|while|whereas|but|because|"
-                           r"since|although|though|unlike)\b|(?<![\u0621-\u064A])(?:بينما|لكن|مقارنة|بخلاف|لأن|أما)"
-                           r"(?![\u0621-\u064A])", re.I)
-
-
-def _unnamed(fig, direction: str) -> bool:
-    """Whether a figure's reading does not say what it measures: a bare share or ratio, an amount of bytes, a change
-    with no word for its direction."""
-    return fig.quantity in _UNNAMED or (fig.quantity == "percent_change" and not direction)
-
-
-def _ties(doc: Document, placed: list) -> bool:
-    """Whether the set-up figures can follow the measured ones as theirs ("an MFU of 15% for a 7B model on 8 A100s"):
-    only when no measured figure is a chip's own (its memory, its peak), no set-up quantity is said twice ("7B and
-    70B": which one?), and each set-up figure is in the clause of a measured one. Otherwise the set-up is left out."""
-    measured = [f for kind, f in placed if kind == "measured"]
-    setup = [f for kind, f in placed if kind == "setup"]
-    if not measured or not setup:
-        return True
-    if any(f.quantity in _SPEC for f in measured):
-        return False
-    quantities = [f.quantity for f in setup]
-    if len(set(quantities)) < len(quantities):
-        return False
-    return all(any(not _CLAUSE_BREAK.search(doc.text, min(s.end, m.end), max(s.start, m.start)) for m in measured)
-               for s in setup)
+    return measured[:MAX_FIGURES], setup[:MAX_FIGURES], labels, gist_values.ties(doc.text, placed[:MAX_FIGURES * 2])
 
 
 def _label(doc: Document, fig, start: int) -> str:
@@ -438,7 +374,7 @@ def _label(doc: Document, fig, start: int) -> str:
     improved from ..."); '' when none is (an everyday word or a term further away says nothing of this figure)."""
     near = [o for o in doc.occurrences if start <= o.end <= fig.start and o.entry["id"] not in _EVERYDAY
             and re.fullmatch(r"[^\d,;،؛()]{0,40}", doc.text[o.end:fig.start])]
-    return _name(near[-1], {t["id"]: t for t in doc.terms}.get(near[-1].entry["id"]), doc.lang) if near else ""
+    return gist_names.name_of(near[-1], {t["id"]: t for t in doc.terms}.get(near[-1].entry["id"]), doc.lang) if near else ""
 
 
 def _direction(sentence: str, cue: dict) -> str:
@@ -516,7 +452,7 @@ def _render(doc: Document, reading: Reading) -> str:
         return frames["description_what"].format(subjects=subjects, what=reading.what)
     if role == "comparison" and len(reading.subjects) == 2:  # who is compared with whom; three names are a list
         return frames["comparison"].format(subjects=subjects) + (words["citing"].format(figures=bare) if bare else "")
-    main = main_subject(doc, reading.subjects)
+    main = gist_names.main_subject(doc, reading.subjects)
     if not main:
         return ""
     if role == "description":
@@ -524,26 +460,10 @@ def _render(doc: Document, reading: Reading) -> str:
     # A requirement, a recommendation, a cause, a comparison of more than two, a topic: what the sentence says of its
     # subject is not read, so only its subject is said, with the figures it gives.
     text = frames["news_topic" if role == "news" else "topic"].format(subjects=main)
-    return text + (words["citing"].format(figures=bare) if reading.measured else "")  # a set-up alone is no point
-
-
-def render_names(doc: Document, start: int, end: int) -> list[str]:
-    """The names, in the answer's language, of the terms a span of the text names."""
-    terms = {t["id"]: t for t in doc.terms}
-    return [_name(o, terms.get(o.entry["id"]), doc.lang) for o in doc.occurrences if start <= o.start < end]
-
-
-def main_subject(doc: Document, names: list[str]) -> str:
-    """Of a sentence's subjects, the one the whole passage names most often (the first on a tie); '' for none. A topic
-    said as one name, not a list of three ("deals with DP, TP and PP" reads as a list of terms)."""
-    if not names:
-        return ""
-    terms = {t["id"]: t for t in doc.terms}
-    counts: dict[str, int] = {}
-    for match in doc.occurrences:
-        name = _name(match, terms.get(match.entry["id"]), doc.lang)
-        counts[name] = counts.get(name, 0) + 1
-    return max(names, key=lambda name: (counts.get(name, 0), -names.index(name)))
+    # What a topic has ("Scout, with 17 billion active parameters") is said; a requirement's or a reason's set-up
+    # ("keep TP inside one node") is a condition whose role is not read: "mentions one node" would mislead.
+    cite = bare if role in ("topic", "news", "result") else figures
+    return text + (words["citing"].format(figures=cite) if cite else "")
 
 
 def _tie(setup: list[tuple[str, str]], lang: str) -> str:
@@ -606,11 +526,11 @@ def gist(doc: Document, scores: list[float]) -> list[dict]:
             candidates.append((value, i, reading, text))
         named += reading.subjects
     if not candidates:  # no sentence says anything a frame can carry: the passage's subject, the one thing sure
-        main = main_subject(doc, list(dict.fromkeys(named)))
+        main = gist_names.main_subject(doc, list(dict.fromkeys(named)))
         if not main:
             return []
         text = messages(doc.lang)["gist"]["cross"]["frames"]["topic"].format(subjects=main)
-        return [{"text": text, "from": [i for i, (a, b) in enumerate(doc.sentences) if main in render_names(doc, a, b)][:1] or [0]}]
+        return [{"text": text, "from": [i for i, (a, b) in enumerate(doc.sentences) if main in gist_names.render_names(doc, a, b)][:1] or [0]}]
     # Below MIN_SCORE a sentence argues little; one honest sentence about it still beats "cannot be summarised".
     candidates = [c for c in candidates if c[0] >= MIN_SCORE] or [max(candidates, key=lambda c: (c[0], -c[1]))]
     if any(c[2].what for c in candidates):  # a frame that only names subjects says less than one saying what a term does

@@ -63,7 +63,8 @@ def setup_phrase(fig, lang: str, sentence: str) -> tuple[str, str] | None:
     if fig.quantity in ("params", "active_params"):
         forms = words[fig.quantity]
         amount = arabic_numbers.amount(fig.value, forms["counted"]) if lang == "ar" else _english_amount(fig.value, forms["counted"])
-        return forms["bare"].format(amount=amount), forms["pre"].format(amount=amount)
+        after = _DUAL_NOMINATIVE.sub(lambda m: m.group(1) + "ي", amount) if lang == "ar" else amount
+        return forms["bare"].format(amount=amount), forms["pre"].format(amount=after)  # "من ملياري معامل", not "مليارا"
     if fig.quantity == "n_chips" and fig.value > MAX_CHIPS:
         return None  # "175B" read as a chip count is a model's size misread: no job has that many chips
     if fig.quantity == "n_nodes" and float(fig.value).is_integer():
@@ -81,6 +82,8 @@ def setup_phrase(fig, lang: str, sentence: str) -> tuple[str, str] | None:
     return forms["bare"].format(reading=reading), forms["pre"].format(reading=reading)
 
 
+# A dual scale word in the nominative ("مليارا معامل") takes the genitive after a preposition ("من ملياري معامل").
+_DUAL_NOMINATIVE = re.compile(r"^(مليار|مليون|تريليون|ألف)ا(?= )")
 _VARIANT = re.compile(r"(?:NVL|SXM|PCIe)\d*|\d+GB")
 
 
@@ -172,3 +175,57 @@ def shared_head_dropped(old: str, new: str) -> str:
         n += 1
     rest = " ".join(a[n:])
     return rest if n and re.search(r"\d", rest) else old
+
+
+# Quantities a reading names only by their figure ("a ratio", "a share", "an amount"): said alone, they mislead.
+_UNNAMED = {"percent", "ratio", "fraction", "bytes", "number"}
+# What a chip has (its memory, its peak, its links), never what a run or a model takes: no model or layout is tied to it.
+_SPEC = {"hbm_bytes", "peak_flop_per_s", "peak_flop_per_s_total", "bandwidth_bytes_per_s", "memory_bandwidth_bytes_per_s"}
+_PER_CHIP = {"flop_per_s_per_chip": "flop_per_s_per_device", "tokens_per_s_per_chip": "tokens_per_s_per_device",
+             "memory_bytes_per_chip": "memory_bytes_per_device"}
+_PER_DEVICE = re.compile(r"(?:per|/|each|every)[\s_-]*(?:device|core)|devices?\b|\bcores?\b|لكل (?:جهاز|نواة)", re.I)
+# What ends the clause a figure is said in: a stop, a colon, a bracket, or a word that opens another clause or a contrast.
+_CLAUSE_BREAK = re.compile(r"[;:؛()\[\]\n]|[,،]\s*(?:so|which|while|but|whereas|although|though|because|since|as|"
+                           r"لذا|لكن|بينما|مما|لأن|إذ|حيث)\b|\b(?:whose|than|compared|versus|vs\.?|while|whereas|but|because|"
+                           r"since|although|though|unlike)\b|(?<![\u0621-\u064A])(?:بينما|لكن|مقارنة|بخلاف|لأن|أما)"
+                           r"(?![\u0621-\u064A])", re.I)
+
+
+def unnamed(fig, direction: str) -> bool:
+    """Whether a figure's reading does not say what it measures: a bare share or ratio, an amount of bytes, a change
+    with no word for its direction."""
+    return fig.quantity in _UNNAMED or (fig.quantity == "percent_change" and not direction)
+
+
+def ties(text: str, placed: list) -> bool:
+    """Whether the set-up figures can follow the measured ones as theirs ("an MFU of 15% for a 7B model on 8 A100s"):
+    only when no measured figure is a chip's own (its memory, its peak), no set-up quantity is said twice ("7B and
+    70B": which one?), and each set-up figure is in the clause of a measured one. Otherwise the set-up is left out."""
+    measured = [f for kind, f in placed if kind == "measured"]
+    setup = [f for kind, f in placed if kind == "setup"]
+    if not measured or not setup:
+        return True
+    if any(f.quantity in _SPEC for f in measured):
+        return False
+    quantities = [f.quantity for f in setup]
+    if len(set(quantities)) < len(quantities):
+        return False
+    return all(any(not _CLAUSE_BREAK.search(text, min(s.end, m.end), max(s.start, m.start)) for m in measured)
+               for s in setup)
+
+
+def compared_quantity(doc, start: int, end: int) -> str:
+    """The named quantity of the first figure a problem or a question states ("an MFU of 15%"): "lower than the
+    reported 50%" compares the same thing, so a bare percentage after it reads as that quantity; '' for none."""
+    first = next((f for f in doc.figures if start <= f.start < end and f.quantity in _LIKE_PERCENT), None)
+    return first.quantity if first is not None else ""
+
+
+_LIKE_PERCENT = {"mfu", "hfu", "share_of_peak", "memory_fraction_of_hbm"}
+
+def per_device(text: str, fig):
+    """A per-chip figure the text gives per device or per core ("36.7 TFLOP/s per device"; JAX's device on a TPU v3 is
+    one core): read per device, never said per chip."""
+    if fig.quantity in _PER_CHIP and _PER_DEVICE.search(text, fig.start, min(len(text), fig.end + 24)):
+        return fig._replace(quantity=_PER_CHIP[fig.quantity])
+    return fig
