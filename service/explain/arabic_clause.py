@@ -16,7 +16,8 @@ _OPENERS = {"لا", "لم", "لن", "ليس", "ليست", "في", "على", "م�
 # Past verbs of the third person masculine that no letter pattern tells from a noun.
 _PAST = {"قال", "أعلن", "أكد", "أوضح", "كشف", "ذكر", "أشار", "بلغ", "وصل", "حقق", "تجاوز", "استخدم", "اعتمد", "اشترى", "أنفق",
          "انخفض", "ارتفع", "زاد", "تحسن", "تضاعف", "استغرق", "احتاج", "انتقل", "قدم", "أطلق", "طور", "درب", "كان", "أصبح", "ظل",
-         "بات", "صار", "أدى", "سمح", "أتاح", "جعل", "وفر", "يعد", "تعد", "شهد", "دفع", "أظهر", "بين", "أثبت"}
+         "بات", "صار", "أدى", "سمح", "أتاح", "جعل", "وفر", "يعد", "تعد", "شهد", "دفع", "أظهر", "بين", "أثبت",
+         "التزم", "التزمت", "التحق", "التحقت", "التقى", "التقت"}  # past verbs of form VIII that open like an article
 _NOT_VERBS = {"يوم", "يونيو", "يوليو", "يناير", "يد", "تحت", "تجاه", "ثابت", "وقت", "بيت", "صوت", "تمت"}
 # Particles and quantifiers that never stand inside a subject's chain of nouns ("قالت إنفيديا إن ...").
 _PARTICLES = {"إن", "إنّ", "أن", "أنّ", "كما", "التي", "الذي", "الذين", "ما", "عن", "أي", "كل", "بعض", "أو", "ثم", "نحو", "حوالي"}
@@ -33,10 +34,10 @@ def is_verb(word: str) -> bool:
     """Whether an Arabic word opening a sentence is a verb: an imperfect (يفعل, تفعل), a past of the third person
     feminine (فعلت), or one of the past verbs listed; nouns of the same letters (تدريب, تكلفة, توازي, تكاليف) are not."""
     w = _bare(word)
-    if w in _NOT_VERBS or w.startswith("ال") or len(w) < 3 or not re.fullmatch(r"[\u0621-\u064A]+", w):
-        return False
     if w in _PAST or w in _IMPERSONAL:
         return True
+    if w in _NOT_VERBS or w.startswith("ال") or len(w) < 3 or not re.fullmatch(r"[\u0621-\u064A]+", w):
+        return False
     if w.startswith("ي"):
         return True
     if w.startswith("ت"):  # a verb, unless a noun's pattern: -ة, -ات, -ية, تفعيل (تدريب), تفاعل/تفاعيل (توازي, تكاليف)
@@ -74,7 +75,13 @@ def subject_after(words: list[str]) -> int:
                 n += 1
                 continue
             if _LATIN.match(core):
-                head, defined = core, True
+                if n:
+                    return 0  # "وحدات معالجة Tensor من Google": a name inside a chain of nouns has no sure end
+                while n + 1 < len(words) and _LATIN.match(_bare(words[n + 1])) and not word.rstrip().endswith(tuple(_PUNCT)):
+                    n += 1  # "Llama 3", "HBM3 Gen2": one name of several words
+                    word = words[n]
+                n += 1
+                break  # what follows a name is not read as its adjective
             elif core.startswith("ال") and not core.startswith("الى"):
                 head, defined = core, True
             elif re.fullmatch(r"[\u0621-\u064A]+", core) and not is_verb(core) and core not in _OPENERS and n < 3 \
@@ -84,13 +91,15 @@ def subject_after(words: list[str]) -> int:
             else:
                 return 0
         else:
-            agrees = _feminine(core) == _feminine(head or "") if not _LATIN.match(head or "") else False
+            agrees = _feminine(core) == _feminine(head or "")
             if not (core.startswith("ال") and agrees):
+                if n > 1 and re.match(r"[بلك][\u0621-\u064A]{3,}", core) and not core.startswith(("بال", "لل")):
+                    return 0  # "ذاكرة ... الخاصة بشركة ميكرون": the adjective's own complement; the subject's end is not sure
                 break  # another definite word of another gender is the object, not an adjective
         n += 1
         if word.rstrip().endswith(tuple(_PUNCT)):
             break
-    if not defined or not n:
+    if not n or not (defined or _LATIN.match(_bare(words[0]))):
         return 0
     if _bare(head or "").endswith(("ون", "ين")) and not _LATIN.match(head or ""):
         return 0  # "قال الباحثون": before its verb the subject changes its case and the verb its number

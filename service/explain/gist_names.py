@@ -4,6 +4,7 @@ import re
 
 from service.i18n import arabic
 
+_ENGLISH_PLURAL = re.compile(r"\b[A-Za-z][a-z]{3,}s\b")
 NAME_CATEGORIES = {"model", "hardware", "framework", "organization", "software"}  # a name reads the same in both languages
 _GLOSS_IN_NAME = re.compile(r"\s*\((?:[^()]*\s[^()]*)\)")  # "NVIDIA A100 Tensor Core GPU (Ampere generation)"
 
@@ -65,6 +66,8 @@ def render_names(doc, start: int, end: int) -> list[str]:
 def main_subject(doc, names: list[str]) -> str:
     """Of a sentence's subjects, the one the whole passage names most often (the first on a tie); '' for none. A topic
     said as one name, not a list of three ("deals with DP, TP and PP" reads as a list of terms)."""
+    if doc.lang == "ar":  # "GPU Clusters", "Tensor Cores": English words left in an Arabic sentence, not a name
+        names = [n for n in names if not _ENGLISH_PLURAL.search(n)]
     if not names:
         return ""
     terms = {t["id"]: t for t in doc.terms}
