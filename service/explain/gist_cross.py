@@ -366,7 +366,12 @@ def _figure_phrases(doc: Document, start: int, end: int, cue: dict, sentence_end
             measured.append(phrase)
             placed.append(("measured", fig))
             skip = i + 1 if kind else -1
-    return measured[:MAX_FIGURES], setup[:MAX_FIGURES], labels, gist_values.ties(doc.text, placed[:MAX_FIGURES * 2])
+    # At most MAX_FIGURES results, the ones a reader judges a run by first (MFU, throughput, time), in the text's order.
+    results = [(phrase, fig) for phrase, (_, fig) in zip(measured, [p for p in placed if p[0] == "measured"])]
+    kept = sorted(sorted(range(len(results)), key=lambda k: gist_values.rank(results[k][1]))[:MAX_FIGURES])
+    measured = [results[k][0] for k in kept]
+    placed = [p for p in placed if p[0] != "measured"] + [("measured", results[k][1]) for k in kept]
+    return measured, setup[:MAX_FIGURES], labels, gist_values.ties(doc.text, placed)
 
 
 def _label(doc: Document, fig, start: int) -> str:

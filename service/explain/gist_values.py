@@ -126,6 +126,10 @@ _DURATIONS = ((365.25 * 86400, "year"), (30.44 * 86400, "month"), (86400, "day")
 
 def _duration(seconds: float, lang: str) -> str:
     """A duration in the unit a reader expects: "480 ms", "21.5 s", "19 days", "4 سنوات"."""
+    if seconds < 1e-6:  # "under 10 ns" is never "0 ms": a time is said in the unit that keeps its digits
+        return f"{arabic_numbers.digits(round(seconds * 1e9, 1))} ns"
+    if seconds < 1e-3:
+        return f"{arabic_numbers.digits(round(seconds * 1e6, 1))} µs"
     if seconds < 1:
         return f"{arabic_numbers.digits(round(seconds * 1000, 1))} ms"
     if seconds < 120:
@@ -180,7 +184,7 @@ def shared_head_dropped(old: str, new: str) -> str:
 # Quantities a reading names only by their figure ("a ratio", "a share", "an amount"): said alone, they mislead.
 _UNNAMED = {"percent", "ratio", "fraction", "bytes", "number"}
 # What a chip has (its memory, its peak, its links), never what a run or a model takes: no model or layout is tied to it.
-_SPEC = {"hbm_bytes", "peak_flop_per_s", "peak_flop_per_s_total", "bandwidth_bytes_per_s", "memory_bandwidth_bytes_per_s"}
+_SPEC = {"hbm_bytes", "peak_flop_per_s", "bandwidth_bytes_per_s", "memory_bandwidth_bytes_per_s"}
 _PER_CHIP = {"flop_per_s_per_chip": "flop_per_s_per_device", "tokens_per_s_per_chip": "tokens_per_s_per_device",
              "memory_bytes_per_chip": "memory_bytes_per_device"}
 _PER_DEVICE = re.compile(r"(?:per|/|each|every)[\s_-]*(?:device|core)|devices?\b|\bcores?\b|لكل (?:جهاز|نواة)", re.I)
@@ -229,3 +233,14 @@ def per_device(text: str, fig):
     if fig.quantity in _PER_CHIP and _PER_DEVICE.search(text, fig.start, min(len(text), fig.end + 24)):
         return fig._replace(quantity=_PER_CHIP[fig.quantity])
     return fig
+
+
+# What a reader judges a run by first, when a sentence gives more results than a gist can carry.
+_RANK = ("mfu", "hfu", "share_of_peak", "tokens_per_s_per_chip", "tokens_per_s_per_device", "tokens_per_s", "samples_per_s",
+         "flop_per_s_per_chip", "flop_per_s_per_device", "flop_per_s", "step_time_s", "time_s", "speedup", "percent_gain",
+         "percent_loss", "cost_usd")
+
+
+def rank(fig) -> int:
+    """A result's place in _RANK (anything else after, memory last among them)."""
+    return _RANK.index(fig.quantity) if fig.quantity in _RANK else len(_RANK)

@@ -129,3 +129,13 @@ def test_a_topic_in_an_arabic_answer_is_never_an_english_plural():
     from service.explain.pipeline import analyse
     doc = analyse("GPU Clusters with tensor parallelism need fast links.", "ar")
     assert gist_names.main_subject(doc, ["GPU Clusters", "توازي الموتر"]) == "توازي الموتر"
+
+
+def test_a_time_under_a_millisecond_is_never_said_as_zero():
+    from service.explain.gist_values import _duration
+    assert _duration(8e-9, "en") == "8 ns" and _duration(2.5e-5, "ar") == "25 µs" and _duration(0.48, "en") == "480 ms"
+
+
+def test_when_a_sentence_gives_many_results_the_gist_keeps_the_ones_a_run_is_judged_by():
+    said = opening("With 1F1B we see 88.54GiB memory (86.8%), 100 tokens/s per GPU and 26.52% MFU on 512 GPUs.", "ar")
+    assert "26.52%" in said and "100 رمز" in said and "88.54" not in said
