@@ -228,11 +228,21 @@ def compared_quantity(doc, start: int, end: int) -> str:
 _LIKE_PERCENT = {"mfu", "hfu", "share_of_peak", "memory_fraction_of_hbm"}
 
 def per_device(text: str, fig):
-    """A per-chip figure the text gives per device or per core ("36.7 TFLOP/s per device"; JAX's device on a TPU v3 is
-    one core): read per device, never said per chip."""
-    if fig.quantity in _PER_CHIP and _PER_DEVICE.search(text, fig.start, min(len(text), fig.end + 24)):
+    """A per-chip figure as the text gives it: per device or per core ("36.7 TFLOP/s per device"; JAX's device on a TPU
+    v3 is one core) is said per device; a rate the text ties to no unit at all (a log's "TFLOP/s: 36.7") is said as a
+    rate, with no "per chip" the text never wrote."""
+    if fig.quantity not in _PER_CHIP:
+        return fig
+    near = (max(0, fig.start - 40), min(len(text), fig.end + 24))
+    if _PER_DEVICE.search(text, fig.start, near[1]):
         return fig._replace(quantity=_PER_CHIP[fig.quantity])
+    if fig.quantity != "memory_bytes_per_chip" and not _PER_CHIP_SAID.search(text, *near):
+        return fig._replace(quantity=fig.quantity.replace("_per_chip", ""))
     return fig
+
+
+_PER_CHIP_SAID = re.compile(r"(?:per|/|each|every|a|an)[\s_-]*(?:gpu|chip|accelerator|card|tpu|h100|h200|a100|b200)|"
+                            r"(?:لكل|كل) (?:شريحة|وحدة|بطاقة)", re.I)
 
 
 # What a reader judges a run by first, when a sentence gives more results than a gist can carry.

@@ -139,3 +139,14 @@ def test_a_time_under_a_millisecond_is_never_said_as_zero():
 def test_when_a_sentence_gives_many_results_the_gist_keeps_the_ones_a_run_is_judged_by():
     said = opening("With 1F1B we see 88.54GiB memory (86.8%), 100 tokens/s per GPU and 26.52% MFU on 512 GPUs.", "ar")
     assert "26.52%" in said and "100 رمز" in said and "88.54" not in said
+
+
+def test_a_rate_the_text_ties_to_no_unit_is_not_said_per_chip():
+    said = opening("On a v3-32 the training logs show: completed step: 901, seconds: 3.4, TFLOP/s: 41.1, loss: 2.3", "ar")
+    assert "41.1 TFLOP/s" in said and "لكل شريحة" not in said
+
+
+def test_a_result_far_lower_than_a_published_one_is_a_problem_measured_against_it():
+    said = opening("On 16 A100 GPUs I can only reach 21.5% MFU, which is far lower than the 52% reported in the paper.", "ar")
+    assert said.startswith("يذكر الكاتب مشكلة") and "أقل من الرقم المنشور" in said
+    assert said.index("21.5%") < said.index("في حين يذكر") < said.index("52%")

@@ -78,7 +78,7 @@ def test_what_a_problem_is_measured_against_goes_in_its_own_slot():
     said = opening(text, "ar")
     assert said.startswith("يذكر الكاتب مشكلة")
     assert "النتيجة أقل من الرقم المنشور" in said
-    mine, reported = said.index("نحو 15%"), said.index("في حين يذكر نسبة استغلال عمليات النموذج (MFU) قدرها 50%")
+    mine, reported = said.index("نحو 15%"), said.index("في حين يذكر نسبة استغلال العمليات الحسابية للنموذج (MFU) قدرها 50%")
     assert mine < reported  # the author's own figure is the problem's, the reported one what it is compared with
     assert "لنموذج من 7 مليارات معامل على عقدة واحدة من 8 شرائح A100" in said
     assert said.rstrip(".").endswith("ويسأل الكاتب عن السبب")
