@@ -75,12 +75,14 @@ def subject_after(words: list[str]) -> int:
                 n += 1
                 continue
             if _LATIN.match(core):
-                if n:
-                    return 0  # "وحدات معالجة Tensor من Google": a name inside a chain of nouns has no sure end
                 while n + 1 < len(words) and _LATIN.match(_bare(words[n + 1])) and not word.rstrip().endswith(tuple(_PUNCT)):
                     n += 1  # "Llama 3", "HBM3 Gen2": one name of several words
                     word = words[n]
                 n += 1
+                following = _bare(words[n]) if n < len(words) and not word.rstrip().endswith(tuple(_PUNCT)) else ""
+                if n > 1 and (following.startswith("ال") or following in _OPENERS or re.match(r"[بل][\u0621-\u064A]{3,}", following)):
+                    return 0  # "وحدات معالجة Tensor من Google": what follows may still belong to the subject
+                defined = True
                 break  # what follows a name is not read as its adjective
             elif core.startswith("ال") and not core.startswith("الى"):
                 head, defined = core, True

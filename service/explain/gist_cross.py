@@ -144,6 +144,9 @@ def read(doc: Document, index: int) -> Reading:
                 if o.start < start + span[1] and start + span[0] < o.end}
         own, everyday = [s for s in own if s not in said], [s for s in everyday if s not in said]
     subjects = [n for n in (own if own or role not in _NEEDS_SUBJECT else everyday) if n not in labels]  # labels: by their figures
+    if role == "comparison" and len(subjects) > 2:  # "FSDP vs DDP in MFU": the metric is what they are compared in
+        compared, _ = _subjects(doc, main[0], main[1], True, False)
+        subjects = compared if len(compared) == 2 else subjects
     role = "topic" if role == "comparison" and len(subjects) < 2 else role
     because = [] if role == "change" and left_because else because  # the cause clause is the problem with the old setting
     what = ""
@@ -456,7 +459,8 @@ def _render(doc: Document, reading: Reading) -> str:
     if role == "description" and reading.what:  # "The text explains data parallelism: each GPU keeps a copy ..."
         return frames["description_what"].format(subjects=subjects, what=reading.what)
     if role == "comparison" and len(reading.subjects) == 2:  # who is compared with whom; three names are a list
-        return frames["comparison"].format(subjects=subjects) + (words["citing"].format(figures=bare) if bare else "")
+        # its results, not its set-up: "bs=16 vs bs=2" names no side's batch with certainty (global? per device?)
+        return frames["comparison"].format(subjects=subjects) + (words["citing"].format(figures=figures) if figures else "")
     main = gist_names.main_subject(doc, reading.subjects)
     if not main:
         return ""

@@ -150,3 +150,13 @@ def test_a_result_far_lower_than_a_published_one_is_a_problem_measured_against_i
     said = opening("On 16 A100 GPUs I can only reach 21.5% MFU, which is far lower than the 52% reported in the paper.", "ar")
     assert said.startswith("يذكر الكاتب مشكلة") and "أقل من الرقم المنشور" in said
     assert said.index("21.5%") < said.index("في حين يذكر") < said.index("52%")
+
+
+def test_two_things_compared_in_a_metric_are_the_two_things_and_their_setup_is_not_guessed():
+    said = opening("ZeRO-3 allows bs=32 for the 3B model (vs bs=4 for DDP) but MFU is a bit worse than for DDP.", "ar")
+    assert said.startswith("يقارن الكاتب بين") and said.count("،") <= 1
+    assert "دفعة كلية" not in said  # "bs=32" may be one device's batch: not said as the global one
+
+
+def test_a_name_ending_a_chain_of_nouns_ends_the_subject_only_when_nothing_may_follow_it():
+    assert arabic_clause.reported("تعد ذاكرة HBM نوعًا من الذاكرة.") == "أنّ ذاكرة HBM تعد نوعًا من الذاكرة."
