@@ -105,7 +105,22 @@ def subject_after(words: list[str]) -> int:
         return 0
     if _bare(head or "").endswith(("ون", "ين")) and not _LATIN.match(head or ""):
         return 0  # "قال الباحثون": before its verb the subject changes its case and the verb its number
+    if _glossed_further(words[n:]):
+        return 0  # "المرحلة الثالثة من ZeRO (ZeRO-3)": one name, glossed after its last word; the subject's end is not sure
     return n
+
+
+def _glossed_further(rest: list[str]) -> bool:
+    """Whether the words after a subject continue it up to a bracketed gloss: a preposition first, then a bracket within
+    a few words, with no verb and no stop between ("... من ZeRO (ZeRO-3) ...")."""
+    if not rest or _bare(rest[0]) not in _OPENERS | _PARTICLES:
+        return False
+    for word in rest[1:5]:
+        if word.startswith("("):
+            return True
+        if is_verb(word) or word.rstrip().endswith(tuple(_PUNCT)):
+            return False
+    return False
 
 
 def reported(clause: str, that_noun: str = "أنّ", that_verb: str = "أنه") -> str | None:

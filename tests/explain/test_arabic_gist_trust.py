@@ -160,3 +160,16 @@ def test_two_things_compared_in_a_metric_are_the_two_things_and_their_setup_is_n
 
 def test_a_name_ending_a_chain_of_nouns_ends_the_subject_only_when_nothing_may_follow_it():
     assert arabic_clause.reported("تعد ذاكرة HBM نوعًا من الذاكرة.") == "أنّ ذاكرة HBM تعد نوعًا من الذاكرة."
+
+
+def test_an_arabic_sentence_stating_an_effect_is_a_result_the_gist_can_choose():
+    from service.explain import reported
+    assert reported.role("تقلص هذه الطريقة استهلاك الذاكرة إلى النصف.", "ar") == "result"
+    text = ("يستهلك تدريب النماذج الكبيرة ذاكرة كثيرة. تقلص طريقة ZeRO-3 استهلاك الذاكرة إلى الربع تقريبًا على 64 شريحة. "
+            "ويعمل ذلك مع PyTorch.")
+    said = opening(text, "ar")
+    assert "الربع" in said and "تقلص من" not in said  # the point, and never a verb put inside a glossed name
+
+
+def test_a_subject_whose_name_is_glossed_further_on_is_not_cut_before_the_gloss():
+    assert arabic_clause.reported("تقلص طريقة المرحلة الثالثة من ZeRO (ZeRO-3) استهلاك الذاكرة.") is None
