@@ -234,13 +234,15 @@ def per_device(text: str, fig):
     if fig.quantity not in _PER_CHIP:
         return fig
     near = (max(0, fig.start - 40), min(len(text), fig.end + 24))
-    if _PER_DEVICE.search(text, fig.start, near[1]):
+    label = _LABEL_BEFORE.search(text[max(0, fig.start - 30):fig.start])  # "Tokens/s/device: 36653", a log's own label
+    if _PER_DEVICE.search(text, fig.start, near[1]) or (label and _PER_DEVICE.search(label.group(0))):
         return fig._replace(quantity=_PER_CHIP[fig.quantity])
     if fig.quantity != "memory_bytes_per_chip" and not _PER_CHIP_SAID.search(text, *near):
         return fig._replace(quantity=fig.quantity.replace("_per_chip", ""))
     return fig
 
 
+_LABEL_BEFORE = re.compile(r"[\w/.-]+\s*[:=]\s*$")
 _PER_CHIP_SAID = re.compile(r"(?:per|/|each|every|a|an)[\s_-]*(?:gpu|chip|accelerator|card|tpu|h100|h200|a100|b200)|"
                             r"(?:لكل|كل) (?:شريحة|وحدة|بطاقة)", re.I)
 

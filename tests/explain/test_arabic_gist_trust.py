@@ -173,3 +173,8 @@ def test_an_arabic_sentence_stating_an_effect_is_a_result_the_gist_can_choose():
 
 def test_a_subject_whose_name_is_glossed_further_on_is_not_cut_before_the_gloss():
     assert arabic_clause.reported("تقلص طريقة المرحلة الثالثة من ZeRO (ZeRO-3) استهلاك الذاكرة.") is None
+
+
+def test_a_logs_per_device_label_before_its_value_makes_it_a_per_device_value():
+    said = opening("completed step: 12, seconds: 1.25, TFLOP/s/device: 241.5, Tokens/s/device: 30112.7, loss: 2.4", "ar")
+    assert "لكل شريحة" not in said and "لكل جهاز" in said
