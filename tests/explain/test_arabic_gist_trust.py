@@ -178,3 +178,9 @@ def test_a_subject_whose_name_is_glossed_further_on_is_not_cut_before_the_gloss(
 def test_a_logs_per_device_label_before_its_value_makes_it_a_per_device_value():
     said = opening("completed step: 12, seconds: 1.25, TFLOP/s/device: 241.5, Tokens/s/device: 30112.7, loss: 2.4", "ar")
     assert "لكل شريحة" not in said and "لكل جهاز" in said
+
+
+def test_a_measured_figure_after_a_problem_keeps_its_case():
+    # "مع معدلًا حسابيًا" puts an accusative after a preposition; "ويذكر معدلًا حسابيًا" is the grammatical frame.
+    said = opening("Our 8x7B MoE only achieves low throughput: 140 TFLOPS on 32 H100 GPUs.", "ar")
+    assert "140 TFLOP/s" in said and "مع معدلًا" not in said and "مع زمنًا" not in said
