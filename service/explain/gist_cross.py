@@ -155,6 +155,8 @@ def read(doc: Document, index: int) -> Reading:
         subjects = [defined] if what else subjects
     recommends = role == "requirement" and bool(cue["recommend"].search(sentence))
     because = [name for name in because if not any(gist_names.same_name(name, other) for other in subjects)]
+    if role in ("result", "news") and measured:  # "On X, the author reports F": only what F's own clause names
+        subjects = gist_values.in_clause_of_results(doc, start, split, subjects, set(_SETUP))
     subjects, setup = gist_names.said_once(subjects, setup)
     _, setup = gist_names.said_once(because, setup)  # "ZeRO stage 3" is not said again beside a reason that names ZeRO-3
     return Reading(index=index, role=role, why=bool(cue["why"].search(sentence)), subjects=subjects, measured=measured,

@@ -7,7 +7,7 @@ import re
 
 from calculators.formatting import human_field
 
-from service.explain import restate, synthesis
+from service.explain import gist_names, restate, synthesis
 from service.i18n import arabic, arabic_numbers
 from service.i18n.messages import messages
 
@@ -256,3 +256,18 @@ _RANK = ("mfu", "hfu", "share_of_peak", "tokens_per_s_per_chip", "tokens_per_s_p
 def rank(fig) -> int:
     """A result's place in _RANK (anything else after, memory last among them)."""
     return _RANK.index(fig.quantity) if fig.quantity in _RANK else len(_RANK)
+
+
+def in_clause_of_results(doc, start: int, end: int, subjects: list[str], setup: set[str]) -> list[str]:
+    """The subjects named in the clause of one of the span's results ("On TPU, the author reports 10 ns" only when the
+    TPU and the 10 ns share a clause): a name elsewhere in the sentence is not what the figure is about."""
+    results = [f for f in doc.figures if start <= f.start < end and f.quantity not in setup
+               and f.quantity not in ("number", "expression", "bits")]
+    terms = {t["id"]: t for t in doc.terms}
+    kept = []
+    for name in subjects:
+        spans = [(o.start, o.end) for o in doc.occurrences if start <= o.start < end
+                 and gist_names.name_of(o, terms.get(o.entry["id"]), doc.lang) == name]
+        if any(not _CLAUSE_BREAK.search(doc.text, min(b, f.end), max(a, f.start)) for a, b in spans for f in results):
+            kept.append(name)
+    return kept

@@ -184,3 +184,8 @@ def test_a_measured_figure_after_a_problem_keeps_its_case():
     # "مع معدلًا حسابيًا" puts an accusative after a preposition; "ويذكر معدلًا حسابيًا" is the grammatical frame.
     said = opening("Our 8x7B MoE only achieves low throughput: 140 TFLOPS on 32 H100 GPUs.", "ar")
     assert "140 TFLOP/s" in said and "مع معدلًا" not in said and "مع زمنًا" not in said
+
+
+def test_a_result_is_said_of_what_its_own_clause_names_not_of_every_name_in_the_sentence():
+    said = opening("With Megatron-LM the step takes 2.4 s, while DeepSpeed is used only for the data loading.", "ar")
+    assert "2.4 s" in said and "DeepSpeed" not in said
