@@ -132,7 +132,7 @@ def read(doc: Document, index: int) -> Reading:
         a, b, opening = clause
         main = (start + b, split) if opening else (start, min(split, start + a))
         reason_own, reason_everyday = _subjects(doc, start + a, start + b, False, False)
-        because = reason_own or reason_everyday
+        because = reason_own  # an everyday word ("the layer") names no reason a reader can use
     compared = cue["reference"].search(sentence) if role in ("news", "result") and not marker else None
     if compared:  # "a cost of $5.6M on H800 chips, compared with the A100": the A100 is not what the cost is about
         main = (main[0], min(main[1], start + compared.start()))
@@ -418,9 +418,14 @@ def render(doc: Document, reading: Reading) -> str:
 
     A frame that names only what a sentence does ("the author recommends something about X", "explains a reason about
     X", "asks a question") says nothing of what it does: it is never shown. Such a sentence is said as the one thing
-    known for sure, its subject ("the author writes about X"), and the cause it names is not said as "a reason about Y".
+    known for sure, its subject ("the author writes about X"); the cause a sentence names is said after its point
+    only when the point itself says something (a result, a problem, a change).
     """
-    return _render(doc, reading)
+    text = _render(doc, reading)
+    content = reading.measured or reading.problem or reading.change  # the cause of a point said, not of a topic
+    if text and content and reading.because:  # "... 48% MFU, and gives a reason concerning the batch size"
+        text += messages(doc.lang)["gist"]["cross"]["because"].format(subjects=join_names(reading.because, doc.lang))
+    return text
 
 
 def _render(doc: Document, reading: Reading) -> str:

@@ -169,14 +169,13 @@ def test_set_up_figures_after_a_result_share_one_preposition():
     assert said.count("مع ") == 1 and "خط أنابيب من 12 مرحلة ودفعات صغرى من تسلسلين" in said
 
 
-def test_a_reason_is_never_said_as_a_role_without_its_content():
-    # "and gives a reason about InfiniBand" says that a reason exists, not what it is: an empty frame is never shown.
+def test_a_reason_is_named_after_a_point_with_content_never_as_a_frame_alone():
     said = opening("Our 13B run reaches 38% MFU on 64 H100 GPUs because the InfiniBand links are slow.", "ar")
-    assert "قدرها 38%" in said and "سبب" not in said
-    reading = gist_cross.read(analyse("Our 13B run reaches 38% MFU on 64 H100 GPUs because the InfiniBand links are slow.", "ar"), 0)
-    assert any("InfiniBand" in name for name in reading.because)  # still read, for the reasons section
-    denied = gist_cross.read(analyse("Our 13B run reaches 38% MFU on 64 H100 GPUs, not because of the InfiniBand links.", "ar"), 0)
-    assert not denied.because
+    assert "قدرها 38%" in said and "ويذكر سببًا يخص" in said and "InfiniBand" in said.split("سببًا")[1]
+    denied = opening("Our 13B run reaches 38% MFU on 64 H100 GPUs, not because of the InfiniBand links.", "ar")
+    assert "سبب" not in denied
+    alone = opening("Expert parallelism behaves this way because the all-to-all crosses nodes.", "ar")
+    assert "سبب" not in alone  # "explains a reason about X" with nothing said of X: an empty frame
 
 
 def test_two_things_compared_without_figures_are_said_to_be_compared():
