@@ -189,3 +189,10 @@ def test_a_measured_figure_after_a_problem_keeps_its_case():
 def test_a_result_is_said_of_what_its_own_clause_names_not_of_every_name_in_the_sentence():
     said = opening("With Megatron-LM the step takes 2.4 s, while DeepSpeed is used only for the data loading.", "ar")
     assert "2.4 s" in said and "DeepSpeed" not in said
+
+
+def test_a_figure_higher_than_expected_is_a_problem_not_a_comparison_of_two_things():
+    said = opening("With FSDP the peak memory is higher than expected on our 16 GPUs, so I profiled the run.", "ar")
+    assert said.startswith("يذكر الكاتب مشكلة") and "أعلى مما كان متوقعًا" in said and "يقارن" not in said
+    english = opening("ذروة استهلاك الذاكرة مع FSDP أعلى بكثير من المتوقع على 16 شريحة.", "en")
+    assert "higher than expected" in english and "compares" not in english
