@@ -258,6 +258,10 @@ def rank(fig) -> int:
     return _RANK.index(fig.quantity) if fig.quantity in _RANK else len(_RANK)
 
 
+# A bracket glosses inside a clause ("For H100 SXM and 16-bit (fp16 or bf16) the peak is 989"): it ends no subject's clause.
+_SUBJECT_BREAK = re.compile(_CLAUSE_BREAK.pattern.replace("[;:؛()\\[\\]\\n]", "[;:؛\\n]"), re.I)
+
+
 def in_clause_of_results(doc, start: int, end: int, subjects: list[str], setup: set[str]) -> list[str]:
     """The subjects named in the clause of one of the span's results ("On TPU, the author reports 10 ns" only when the
     TPU and the 10 ns share a clause): a name elsewhere in the sentence is not what the figure is about."""
@@ -268,6 +272,6 @@ def in_clause_of_results(doc, start: int, end: int, subjects: list[str], setup: 
     for name in subjects:
         spans = [(o.start, o.end) for o in doc.occurrences if start <= o.start < end
                  and gist_names.name_of(o, terms.get(o.entry["id"]), doc.lang) == name]
-        if any(not _CLAUSE_BREAK.search(doc.text, min(b, f.end), max(a, f.start)) for a, b in spans for f in results):
+        if any(not _SUBJECT_BREAK.search(doc.text, min(b, f.end), max(a, f.start)) for a, b in spans for f in results):
             kept.append(name)
     return kept

@@ -196,3 +196,8 @@ def test_a_figure_higher_than_expected_is_a_problem_not_a_comparison_of_two_thin
     assert said.startswith("يذكر الكاتب مشكلة") and "أعلى مما كان متوقعًا" in said and "يقارن" not in said
     english = opening("ذروة استهلاك الذاكرة مع FSDP أعلى بكثير من المتوقع على 16 شريحة.", "en")
     assert "higher than expected" in english and "compares" not in english
+
+
+def test_a_bracketed_gloss_does_not_cut_a_result_from_the_name_it_is_about():
+    said = opening("For the B200 and 8-bit floating point (either E4M3 or E5M2) the dense peak is 4500 TFLOPS.", "ar")
+    assert "B200" in said and "4,500 TFLOP/s" in said
