@@ -365,7 +365,8 @@ def _figure_phrases(doc: Document, start: int, end: int, cue: dict, sentence_end
             skip = i + 1 if kind else -1
             continue  # "a ratio of about 2x for a 7B and a 70B model": what it is the ratio of is not read
         fig = gist_values.per_device(doc.text, fig)  # "36.7 TFLOP/s per device": a device may be one core, not a chip
-        phrase = gist_values.measure_phrase(fig, partner if kind else None, kind, doc.lang, direction, label)
+        phrase = gist_values.measure_phrase(fig, partner if kind else None, kind, doc.lang, direction, label,
+                                            "" if kind else gist_values.bound_of(doc.text, fig))  # "under 10 ns"
         labels += [label] if label and phrase else []
         if phrase:
             measured.append(phrase)
@@ -393,6 +394,8 @@ def _direction(sentence: str, cue: dict) -> str:
     found = {name for name in ("gain", "loss") for m in cue[name].finditer(sentence)
              if not _negated(sentence, m.start(), m.end())}
     return found.pop() if len(found) == 1 else ""
+
+
 
 
 _ARROW = re.compile(r"→|->")
@@ -436,8 +439,8 @@ def _render(doc: Document, reading: Reading) -> str:
     setup = reading.setup if reading.tie or not reading.measured else []  # a set-up not surely theirs is left out
     bare = join_names(reading.measured + [b for b, _ in setup], doc.lang)  # "a time of 480 ms and 16 GPUs"
     if reading.measured and setup:  # "an MFU of 15% for a model of 7 billion parameters on 8 A100 GPUs"
-        bare = join_names(reading.measured, doc.lang) + " " + _tie(setup, doc.lang)
-    tied = _tie(setup, doc.lang)  # "for a model of 7 billion parameters on 16 H100 GPUs"
+        bare = join_names(reading.measured, doc.lang) + " " + gist_values.tie(setup, doc.lang)
+    tied = gist_values.tie(setup, doc.lang)  # "for a model of 7 billion parameters on 16 H100 GPUs"
     role = reading.role
     against = words["against"].format(figures=join_names(reading.reference, doc.lang)) if reading.reference else ""
     if role == "change":
@@ -480,19 +483,6 @@ def _render(doc: Document, reading: Reading) -> str:
     # ("keep TP inside one node") is a condition whose role is not read: "mentions one node" would mislead.
     cite = bare if role in ("topic", "news", "result") else figures
     return text + (words["citing"].format(figures=cite) if cite else "")
-
-
-def _tie(setup: list[tuple[str, str]], lang: str) -> str:
-    """The set-up phrases after a result, one preposition for a run of them: "with a 12-stage pipeline and
-    micro-batches of 2", not "with ... with ..."."""
-    out: list[str] = []
-    for bare, tied in setup:
-        lead = tied.split(" ", 1)[0]
-        if out and out[-1].split(" ", 1)[0] == lead and tied != bare and tied.endswith(bare):
-            out[-1] = join_names([out[-1], bare], lang)
-        else:
-            out.append(tied)
-    return " ".join(out)
 
 
 def _frame_plain(doc: Document, index: int) -> str:
@@ -595,6 +585,6 @@ def _companion(doc: Document, point: int, point_reading: Reading, others: list) 
             setup = [s for s in reading.setup if s not in point_reading.setup] if reading.tie else []
             text = words["companion"]["evidence"].format(figures=join_names(new_figures, doc.lang))
             if setup:
-                text += words["tied"].format(setup=_tie(setup, doc.lang))
+                text += words["tied"].format(setup=gist_values.tie(setup, doc.lang))
             return {"text": text, "from": [i]}
     return None

@@ -9,7 +9,7 @@ from calculators.formatting import human_field
 
 from service.explain import gist_names, restate, synthesis
 from service.i18n import arabic, arabic_numbers
-from service.i18n.messages import messages
+from service.i18n.messages import join_names, messages
 
 MAX_CHIPS = 1e6  # more chips than any training job has used: the figure was misread
 _PERCENT = {"percent", "mfu", "share_of_peak", "hfu", "fraction", "percent_change", "memory_fraction_of_hbm", "utilization", "bubble_fraction"}
@@ -21,8 +21,9 @@ def readable(text: str, lang: str) -> bool:
     return arabic.share_of_arabic(text) < 0.3 if lang == "en" else not re.search(r"\b[a-z]{4,}\b", text)
 
 
-def measure_phrase(fig, partner, kind: str | None, lang: str, direction: str = "", label: str = "") -> str:
-    """One measured figure (or a pair) with the noun of what it measures: "a time of about 480 ms"."""
+def measure_phrase(fig, partner, kind: str | None, lang: str, direction: str = "", label: str = "", bound: str = "") -> str:
+    """One measured figure (or a pair) with the noun of what it measures: "a time of about 480 ms"; a bound the text
+    puts on it kept ("less than 10 ns", "up to 147 TFLOP/s"): without it the figure would be a different claim."""
     words = messages(lang)["gist"]["cross"]
     noun = words["quantities"].get(fig.quantity)
     if noun is None:
@@ -40,7 +41,21 @@ def measure_phrase(fig, partner, kind: str | None, lang: str, direction: str = "
             said_twice = {w for w in noun["noun"].split() if len(w) > 3} & set(label.split())  # "a step time in the step time"
             noun_said = words["labelled"].format(noun=noun["noun"], label=label) if label and not said_twice else noun["noun"]
             return words["pairs"][kind].format(noun=noun_said, a=value, b=other) + _worked_out(fig, partner, kind, value, lang)
+    if bound:
+        value = words["bounds"][bound] + _value(fig._replace(approx=False), lang)
     return noun["one"].format(value=value)
+
+
+_BOUNDS = (("below", re.compile(r"(?:\b(?:less than|fewer than|under|below|at most)|(?<![\u0621-\u064A])(?:أقل من|دون))\s*[~≈]?\s*$", re.I)),
+           ("above", re.compile(r"(?:\b(?:more than|over|above|at least|exceeds?|exceeding)|(?<![\u0621-\u064A])(?:أكثر من|تزيد عن|تزيد على|يزيد عن|يزيد على|تجاوز|يتجاوز))\s*[~≈]?\s*$", re.I)),
+           ("up_to", re.compile(r"(?:\bup to|(?<![\u0621-\u064A])(?:حتى|تصل إلى|يصل إلى|تصل الى|يصل الى))\s*[~≈]?\s*$", re.I)))
+
+
+def bound_of(text: str, fig) -> str:
+    """The bound the words just before a figure put on it: 'below' ("under 10 ns", "أقل من"), 'above' ("more than"),
+    'up_to' ("up to 147", "تصل إلى"); '' for none."""
+    before = text[max(0, fig.start - 24):fig.start]
+    return next((name for name, pattern in _BOUNDS if pattern.search(before)), "")
 
 
 def _worked_out(fig, partner, kind: str, value: str, lang: str) -> str:
@@ -275,3 +290,16 @@ def in_clause_of_results(doc, start: int, end: int, subjects: list[str], setup: 
         if any(not _SUBJECT_BREAK.search(doc.text, min(b, f.end), max(a, f.start)) for a, b in spans for f in results):
             kept.append(name)
     return kept
+
+
+def tie(setup: list[tuple[str, str]], lang: str) -> str:
+    """The set-up phrases after a result, one preposition for a run of them: "with a 12-stage pipeline and
+    micro-batches of 2", not "with ... with ..."."""
+    out: list[str] = []
+    for bare, tied in setup:
+        lead = tied.split(" ", 1)[0]
+        if out and out[-1].split(" ", 1)[0] == lead and tied != bare and tied.endswith(bare):
+            out[-1] = join_names([out[-1], bare], lang)
+        else:
+            out.append(tied)
+    return " ".join(out)

@@ -201,3 +201,14 @@ def test_a_figure_higher_than_expected_is_a_problem_not_a_comparison_of_two_thin
 def test_a_bracketed_gloss_does_not_cut_a_result_from_the_name_it_is_about():
     said = opening("For the B200 and 8-bit floating point (either E4M3 or E5M2) the dense peak is 4500 TFLOPS.", "ar")
     assert "B200" in said and "4,500 TFLOP/s" in said
+
+
+@pytest.mark.parametrize("text, lang, said, unsaid", [
+    ("The report gives up to 152 TFLOP/s per GPU on 1024 A100 GPUs.", "ar", "حتى 152 TFLOP/s", "قدرها 152"),
+    ("The switch reconfigures the links in under 20 nanoseconds on TPU.", "ar", "أقل من 20 ns", "قدره 20 ns"),
+    ("بلغت الإنتاجية أكثر من 410 TFLOP/s لكل شريحة على 64 شريحة H100.", "en", "more than 410 TFLOP/s", "reports 410"),
+])
+def test_a_bound_the_text_puts_on_a_figure_is_kept(text, lang, said, unsaid):
+    # "up to 152" is not "152", and "under 20 ns" is not "20 ns": without its bound the figure is another claim.
+    answer = opening(text, lang)
+    assert said in answer and unsaid not in answer
