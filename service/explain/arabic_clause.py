@@ -133,6 +133,8 @@ def reported(clause: str, that_noun: str = "أنّ", that_verb: str = "أنه") 
         words[0] = words[0][1:]  # "وتتضمن الحوسبة ...": the conjunction joined the sentence before, not this one
         clause = " ".join(words)
     first = _bare(words[0])
+    if "•" in clause or first in ("إليك", "إليكم", "هاك"):
+        return None  # a list of bullets, "here is ...": no sentence a particle can take
     if first in _IMPERSONAL or first in _OPENERS or (first.startswith("و") and _bare(first[1:]) in _OPENERS):
         return f"{that_verb} {clause}"
     if first == "هناك" or not is_verb(words[0]):

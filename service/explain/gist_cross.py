@@ -93,7 +93,7 @@ def read(doc: Document, index: int) -> Reading:
     sentence = doc.text[start:end]
     cue = _cues(_language_of(sentence))
     problem, after = _problem(sentence, cue)
-    question = sentence.rstrip().endswith(("?", "؟")) or bool(cue["question_start"].match(sentence) and cue["why"].search(sentence))
+    question = _asks(sentence) or bool(cue["question_start"].match(sentence) and cue["why"].search(sentence))
     negated = claim_cues.cue("negation", sentence)
     # A problem's or a question's figures after "as in", "than", "compared with" are what it is measured against.
     marker = cue["reference"].search(sentence, after) if problem or question else None  # after the problem's own cue
@@ -163,6 +163,13 @@ def read(doc: Document, index: int) -> Reading:
                    setup=setup, reference=reference, problem=problem, reason=bool(cue["cause"].search(sentence)),
                    because=because, change=change, dropped=dropped, left_because=left_because, what=what,
                    recommends=recommends, tie=tie)
+
+
+def _asks(sentence: str) -> bool:
+    """Whether a sentence ends in a question the author asks: "•Accuracy? Practically identical." heads a list item it
+    answers itself (a question of one or two words after a bullet or a colon is a label, not a question)."""
+    last = re.split(r"[•:؛;\n]", sentence.rstrip())[-1].split()
+    return sentence.rstrip().endswith(("?", "؟")) and len(last) >= 3
 
 
 MAX_DEFINITION_WORDS = 30  # a longer first sentence of a definition is a paragraph, not what a gist can carry

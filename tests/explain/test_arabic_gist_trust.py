@@ -212,3 +212,13 @@ def test_a_bound_the_text_puts_on_a_figure_is_kept(text, lang, said, unsaid):
     # "up to 152" is not "152", and "under 20 ns" is not "20 ns": without its bound the figure is another claim.
     answer = opening(text, lang)
     assert said in answer and unsaid not in answer
+
+
+def test_a_one_word_question_heading_a_bullet_is_not_the_authors_question():
+    text = "إليك ما يميزه: • يوفر النموذج الجديد سرعة أعلى بمقدار 2× مقارنة بالقديم •الدقة؟ متطابقة عمليا."
+    for lang in ("ar", "en"):
+        said = opening(text, lang)
+        assert "يسأل" not in said and "asks" not in said
+    assert arabic_clause.reported("إليك ما يميزه: • يوفر النموذج سرعة أعلى") is None
+    from service.explain import reported
+    assert reported.role("هل نحتاج إلى توازي خطوط الأنابيب على 256 شريحة؟", "ar") == "question"
