@@ -470,8 +470,9 @@ def _render(doc: Document, reading: Reading) -> str:
         problem = words["problems"][reading.problem]
         text = (frames["problem"] if subjects else frames["problem_bare"]).format(subjects=subjects, problem=problem)
         return text + (words["with"].format(figures=bare) if bare else "") + against
-    if role in ("result", "news") and figures:
-        text = frames[role if subjects else role + "_bare"].format(subjects=subjects, figures=figures)
+    if role in ("result", "news") and figures:  # at most two names before the figures: three read as a list of terms
+        named = gist_names.most_named(doc, reading.subjects, 2)
+        text = frames[role if named else role + "_bare"].format(subjects=join_names(named, doc.lang), figures=figures)
         return text + (words["tied"].format(setup=tied) if tied else "")
     if role == "description" and reading.what:  # "The text explains data parallelism: each GPU keeps a copy ..."
         return frames["description_what"].format(subjects=subjects, what=reading.what)

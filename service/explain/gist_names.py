@@ -63,6 +63,24 @@ def render_names(doc, start: int, end: int) -> list[str]:
     return [name_of(o, terms.get(o.entry["id"]), doc.lang) for o in doc.occurrences if start <= o.start < end]
 
 
+def most_named(doc, names: list[str], limit: int) -> list[str]:
+    """At most `limit` of the names, those the passage names most often, in their own order."""
+    if len(names) <= limit:
+        return names
+    counts = _counts(doc)
+    keep = sorted(names, key=lambda name: (-counts.get(name, 0), names.index(name)))[:limit]
+    return [name for name in names if name in keep]
+
+
+def _counts(doc) -> dict[str, int]:
+    terms = {t["id"]: t for t in doc.terms}
+    counts: dict[str, int] = {}
+    for match in doc.occurrences:
+        name = name_of(match, terms.get(match.entry["id"]), doc.lang)
+        counts[name] = counts.get(name, 0) + 1
+    return counts
+
+
 def main_subject(doc, names: list[str]) -> str:
     """Of a sentence's subjects, the one the whole passage names most often (the first on a tie); '' for none. A topic
     said as one name, not a list of three ("deals with DP, TP and PP" reads as a list of terms)."""
@@ -70,9 +88,5 @@ def main_subject(doc, names: list[str]) -> str:
         names = [n for n in names if not _ENGLISH_PLURAL.search(n)]
     if not names:
         return ""
-    terms = {t["id"]: t for t in doc.terms}
-    counts: dict[str, int] = {}
-    for match in doc.occurrences:
-        name = name_of(match, terms.get(match.entry["id"]), doc.lang)
-        counts[name] = counts.get(name, 0) + 1
+    counts = _counts(doc)
     return max(names, key=lambda name: (counts.get(name, 0), -names.index(name)))

@@ -222,3 +222,10 @@ def test_a_one_word_question_heading_a_bullet_is_not_the_authors_question():
     assert arabic_clause.reported("إليك ما يميزه: • يوفر النموذج سرعة أعلى") is None
     from service.explain import reported
     assert reported.role("هل نحتاج إلى توازي خطوط الأنابيب على 256 شريحة؟", "ar") == "question"
+
+
+def test_a_result_names_at_most_two_things_before_its_figures():
+    said = opening("With Megatron-LM, tensor parallelism and pipeline parallelism on H100 we reach 410 TFLOP/s per GPU.", "ar")
+    import re
+    named = re.search(r"فيما يخص (.*?)، (?:إنتاجية|معدلًا)", said)
+    assert "410 TFLOP/s" in said and named and 1 + named.group(1).count("،") + named.group(1).count(" و") <= 2
