@@ -141,10 +141,10 @@ _DURATIONS = ((365.25 * 86400, "year"), (30.44 * 86400, "month"), (86400, "day")
 
 def _duration(seconds: float, lang: str) -> str:
     """A duration in the unit a reader expects: "480 ms", "21.5 s", "19 days", "4 سنوات"."""
-    if seconds < 1e-6:  # "under 10 ns" is never "0 ms": a time is said in the unit that keeps its digits
-        return f"{arabic_numbers.digits(round(seconds * 1e9, 1))} ns"
+    if seconds < 1e-6:  # "under 10 ns" is no "0 ms": each scale in its own unit
+        return f"{arabic_numbers.digits(float(f'{seconds * 1e9:.3g}'))} ns"
     if seconds < 1e-3:
-        return f"{arabic_numbers.digits(round(seconds * 1e6, 1))} µs"
+        return f"{arabic_numbers.digits(float(f'{seconds * 1e6:.3g}'))} µs"
     if seconds < 1:
         return f"{arabic_numbers.digits(round(seconds * 1000, 1))} ms"
     if seconds < 120:
@@ -264,6 +264,7 @@ _PER_CHIP_SAID = re.compile(r"(?:per|/|each|every|a|an)[\s_-]*(?:gpu|chip|accele
 
 # What a reader judges a run by first, when a sentence gives more results than a gist can carry.
 _RANK = ("mfu", "hfu", "share_of_peak", "tokens_per_s_per_chip", "tokens_per_s_per_device", "tokens_per_s", "samples_per_s",
+         "sequences_per_s",
          "flop_per_s_per_chip", "flop_per_s_per_device", "flop_per_s", "step_time_s", "time_s", "speedup", "percent_gain",
          "percent_loss", "cost_usd")
 
