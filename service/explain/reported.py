@@ -6,7 +6,7 @@ from functools import cache
 
 from calculators.resources import data_dir
 
-from service.explain import pattern_cache
+from service.explain import arabic_clause, pattern_cache
 from service.i18n.messages import messages
 
 # A sentence's main role, checked in this order: a question or a problem is what a post is about before its results.
@@ -170,10 +170,6 @@ _LEADING_CONNECTIVE = {"en": pattern_cache.lazy(r"^(?:so|thus|hence|therefore|th
                                                 r"in short|overall|however|but|and|also|additionally|moreover)\s*,?\s+", re.I),
                        "ar": pattern_cache.lazy(r"^(?:(?:لذلك|لذا|وبالتالي|وعليه|باختصار|الخلاصة|كما|ولكن|لكن)\s*،?\s*|"
                                                 r"و(?=(?:بعد|قد|في|من|كان|كانت|على|مع)\s))")}
-_VERB_FIRST_AR = pattern_cache.lazy(r"^(?:(?:[وف]?(?:ي|ت|ن|أ)[\u0621-\u064A]{2,}|[\u0621-\u064A]{3,}(?:ت|وا|نا)|لا|لم|لن|قد|كان|كانت|"
-                                    r"أصبح|أصبحت|ليس|ليست|في|على|من|إلى|مع|عند|بعد|قبل|"
-                                    # past verbs of the derived forms that report a change ("انخفض زمن الخطوة")
-                                    r"انخفض|ارتفع|استغرق|استخدم|اعتمد|احتاج|انتقل|اشترى|تحسن|تضاعف|زاد|بلغ|وصل)(?![\u0621-\u064A])|وفق|بدل|بالإضافة)")
 
 
 def point(clause: str, sentence: str, lang: str, who: str, context: str = "") -> str:
@@ -264,8 +260,10 @@ def _arabic(clause: str, kind: str, words: dict, who: str, lead: bool) -> str:
         frame = words["said_quoted"] if kind != "question" else words["asks_quoted"][0]
         return frame.format(lead=opening, claim=clause, question=clause.rstrip("؟?").strip())
     clause = _LABEL_AR.sub(r"\1 ", clause, count=1)  # "التكوين الثاني: يحتوي على ..." is "التكوين الثاني يحتوي على ..."
-    that = words["that_verb"] if _VERB_FIRST_AR.match(clause) else words["that_noun"]
-    return f"{opening} {that} {clause}"
+    said = arabic_clause.reported(clause, words["that_noun"], words["that_verb"])  # "أنّ الحوسبة تتضمن", never "أنه تتضمن"
+    if said is None:  # a verb whose subject is not read with certainty: the author's words, not a wrong particle
+        return words["said_quoted"].format(lead=opening, claim=clause)
+    return f"{opening} {said}"
 
 
 # "أما ... فـ", "بينما", "إذ" open a sentence of their own: after أنّ/أنه they are ungrammatical, so the words are quoted.
