@@ -90,8 +90,10 @@ _PERSON_EN = [(r"\bI(?:'m| am)\b", "they are"), (r"\bI was\b", "they were"), (r"
               (r"\bI'd\b", "they would"), (r"\bI'll\b", "they will"), (r"\bwe're\b", "they are"), (r"\bwe've\b", "they have"),
               (r"\bwe'd\b", "they would"), (r"\bwe'll\b", "they will"), (r"(?<![\w/.-])(?:I|i)(?![\w/.'-])", "they"),
               (r"\bwe\b", "they"), (r"(?<![\w/.-])me(?![\w/.-])", "them"), (r"(?<![\w/.-])us(?![\w/.-])", "them"),
-              (r"\b(?:my|our)\b", "their"), (r"\b(?:mine|ours)\b", "theirs"), (r"\b(?:myself|ourselves)\b", "themselves")]
-_PERSON_CASE = {"we", "my", "our", "mine", "ours", "myself", "ourselves", "we're", "we've", "we'd", "we'll"}
+              (r"\b(?:my|our)\b", "their"), (r"\b(?:mine|ours)\b", "theirs"), (r"\b(?:myself|ourselves)\b", "themselves"),
+              # the addressee's ("in your README"): reported, it is no longer "your"; the article keeps the noun definite
+              (r"(?<![\w/.-])your(?![\w/.'-])", "the")]
+_PERSON_CASE = {"we", "my", "our", "mine", "ours", "myself", "ourselves", "we're", "we've", "we'd", "we'll", "your"}
 
 
 def third_person(text: str, lang: str) -> str:

@@ -209,3 +209,11 @@ def test_a_default_is_not_a_problem_when_the_options_are_quoted_in_a_sentence():
     assert not [p for p in said["problems"] if p["rule"] == "sequence_parallel_without_tp"]
     launched = reading.read("torchrun --nproc_per_node 8 pretrain_gpt.py --sequence-parallel --tp-comm-overlap", "en")
     assert [p for p in launched["problems"] if p["rule"] == "sequence_parallel_without_tp"]
+
+
+def test_two_gpu_counts_in_the_prose_leave_the_world_size_unsaid():
+    from service.configs import job
+
+    # the README's run and the author's run: which count is this job's is not said
+    assert job.stated_gpus("The README ran 70B on 768 GPUs; mine runs on 128 GPUs with --overlap-grad-reduce.") is None
+    assert job.stated_gpus("We run --overlap-grad-reduce on 128 GPUs.") == 128

@@ -176,3 +176,10 @@ def test_announcing_phrases_are_dropped_from_a_restated_point():
                           "Another important aspect is that activation checkpointing adds a forward pass.", "en", "author")
     assert said.startswith("The author") and "aspect" not in said and "activation checkpointing adds a forward pass" in said
     assert reported.without_fillers("It is worth noting that FSDP all-gathers every layer.", "en") == "FSDP all-gathers every layer."
+
+
+def test_the_addressees_possessive_is_not_reported_as_the_readers():
+    # "in your README" written to maintainers: the answer's reader has no README
+    assert reported.third_person("I saw that in your README the throughput was 420 TFLOP/s.", "en") == \
+        "they saw that in the README the throughput was 420 TFLOP/s."
+    assert reported.third_person("Your batch is too small.", "en") == "The batch is too small."
