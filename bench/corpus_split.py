@@ -10,6 +10,8 @@ from pathlib import Path
 
 CORPUS = Path(__file__).resolve().parent / "corpus" / "passages.json"
 SPLITS = ("dev", "test")
+# A later round's fresh held-out set: given by hand, never assigned, never tuned on (issue 18, round 4).
+HOLDOUT = "holdout"
 RULE = (
     "Groups (source_group) are taken in order of sha256(source_group); a group that already has a split keeps it; "
     "each new group goes to the half with fewer passages in the group's main language, then fewer passages "
@@ -37,6 +39,8 @@ def assign_splits(passages: list[dict]) -> list[dict]:
     per_lang: dict[str, Counter] = {s: Counter() for s in SPLITS}
     total: Counter = Counter()
     for name, split in fixed.items():
+        if split == HOLDOUT:
+            continue
         for p in groups[name]:
             per_lang[split][p["lang"]] += 1
             total[split] += 1
@@ -58,8 +62,10 @@ def assign_splits(passages: list[dict]) -> list[dict]:
 def summary(passages: list[dict]) -> str:
     """One line per split: passages by language and number of source groups."""
     lines = []
-    for split in SPLITS:
+    for split in (*SPLITS, HOLDOUT):
         mine = [p for p in passages if p["split"] == split]
+        if not mine:
+            continue
         langs = Counter(p["lang"] for p in mine)
         groups = {p["source_group"] for p in mine}
         lines.append(f"{split}: {len(mine)} passages ({', '.join(f'{k} {v}' for k, v in sorted(langs.items()))}), {len(groups)} source groups")

@@ -140,8 +140,11 @@ def arithmetic(v: dict):
         error, ok = _agreement(stated, value, v["tolerance"])
         # a stated percentage is compared, and written, as one
         unit = "fraction" if str(v["stated_result"]).strip().endswith("%") else "bytes" if in_bytes else unit_of(stated)
-        steps.append(step("arithmetic.compare", stated=(stated, unit), value=(value, unit), error=(error if math.isfinite(error) else 1.0, "fraction"),
-                          verdict=word("word.consistent" if ok else "word.inconsistent")))
+        if ok and error < 0.001:  # the same figure up to rounding: "off by 0.01018%" is noise a reader must skip
+            steps.append(step("arithmetic.agrees", stated=(stated, unit), value=(value, unit), verdict=word("word.consistent")))
+        else:
+            steps.append(step("arithmetic.compare", stated=(stated, unit), value=(value, unit), error=(error if math.isfinite(error) else 1.0, "fraction"),
+                              verdict=word("word.consistent" if ok else "word.inconsistent")))
         outputs.update(stated_result=stated, relative_error=error if math.isfinite(error) else None, consistent=ok)
     return outputs, steps, ["units are converted to bytes, bytes/s, FLOP/s and seconds before the arithmetic"]
 
@@ -152,7 +155,11 @@ def ratio(v: dict):
     if before == 0:
         raise CalculatorInputError("before", "must not be zero: a change is measured from it")
     change, factor = (after - before) / before, after / before
-    steps = [step("ratio.change", before=(before, ""), after=(after, ""), change=(change, "fraction"), factor=(factor, ""))]
+    if v["stated_change"] is None and factor >= 2:
+        # "about 3.4 times as much": the working says the factor once, not also as a +243% change
+        steps = [step("ratio.factor", before=(before, ""), after=(after, ""), factor=(factor, ""))]
+    else:
+        steps = [step("ratio.change", before=(before, ""), after=(after, ""), change=(change, "fraction"), factor=(factor, ""))]
     outputs = {"change": change, "factor": factor}
     if v["stated_change"] is not None:
         raw = v["stated_change"]

@@ -131,7 +131,7 @@ def unit_for_field(name: str) -> str:
     for suffix, unit in _UNIT_SUFFIXES:
         if base == suffix or base.endswith("_" + suffix) or (unit == "bytes" and base.startswith("bytes")):
             return unit
-    if base.endswith("_per_s"):  # tokens_per_s, samples_per_s: a count per second
+    if base.endswith("_per_s"):  # tokens_per_s, sequences_per_s: a count per second
         return "count"
     if base == "s" or base.endswith("_s"):
         return "seconds"

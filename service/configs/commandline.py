@@ -11,10 +11,23 @@ _LAUNCHER_FLAGS = {"--standalone", "--no_python", "--no-python", "--use_env", "-
                    "--use_fsdp", "--use_megatron_lm", "--tpu", "--exclusive", "--overlap"}
 _NEGATIVE = re.compile(r"^-\d")
 _VALUE_LIKE = re.compile(r"[\d/.,:_$]")  # the second and later values of a list option: numbers, paths, names with digits
-# Words of a sentence that never are an option's value; a word ending a clause (",", ".") is the option's last value.
-_PROSE_WORDS = frozenset("and or as to with without but so if when while because on in at for of the a an is are was were "
-                         "i we you it this that which also too".split())
-_SENTENCE_END = re.compile(r"(?<=[A-Za-z])[,.;:)]+$")
+# Words that end a sentence's option rather than give its value ("I used --distribute-saved-activations. May I ...",
+# "--tp-comm-overlap (I assume ...", "--sequence-parallel as well"): function words and a bracket's opening.
+PROSE_WORDS = frozenset("a an and as at be but by can could for from i if in is it may might of on or so that the then this to "
+                        "was we well were when which while will with would you also because since".split())
+_CLOSING = ".,;:)"
+
+
+def prose_word(word: str) -> bool:
+    """Whether the word after an option is the sentence going on, not the option's value."""
+    return word.startswith("(") or word.rstrip(_CLOSING).lower() in PROSE_WORDS
+
+
+def closes(word: str) -> bool:
+    """Whether an option word ends its clause ("--distribute-saved-activations." or "--recompute-method uniform,")."""
+    return len(word) > 1 and word[-1] in _CLOSING and not word.endswith("...")
+
+
 _OVERRIDE = re.compile(r"^(\+\+|\+|~)?([A-Za-z_][\w.\-/@]*)=(.*)$", re.S)
 LAUNCHER_NAMES = {"torchrun": "torchrun", "torch.distributed.run": "torchrun", "torch.distributed.launch": "torchrun",
                   "deepspeed": "deepspeed-launcher", "accelerate": "accelerate", "srun": "srun", "mpirun": "mpirun"}
@@ -39,7 +52,10 @@ def _options(words: list[str], stop_at_program: bool) -> tuple[list[tuple[str, o
             index += 1
             continue
         name, has_equals, inline = word.partition("=")
-        name = name.rstrip(",.;:)") if not has_equals else name  # "--distribute-saved-activations." ends a sentence
+        if closes(word) and not has_equals:
+            found.append((name.rstrip(_CLOSING), True, index))  # "--x." or "--x," ends there: a switch, no value
+            index += 1
+            continue
         if has_equals:
             found.append((name, typed(inline), index))
             index += 1
@@ -53,16 +69,12 @@ def _options(words: list[str], stop_at_program: bool) -> tuple[list[tuple[str, o
                     break
                 if values and not _VALUE_LIKE.search(words[cursor]):
                     break  # a further plain word ("on", "and") is prose after the option, not another of its values
-                if not values and (words[cursor].startswith("(") or words[cursor].lower() in _PROSE_WORDS):
-                    break  # "--overlap-grad-reduce and ...", "--tp-comm-overlap (I assume ...": a switch, then prose
-                word_value = words[cursor]
-                if _SENTENCE_END.search(word_value):
-                    word_value = _SENTENCE_END.sub("", word_value)  # "--recompute-method uniform, ..." in a sentence
-                    values.append(typed(word_value))
-                    cursor += 1
+                if prose_word(words[cursor]):
                     break
-                values.append(typed(word_value))
+                values.append(typed(words[cursor].rstrip(_CLOSING) if closes(words[cursor]) else words[cursor]))
                 cursor += 1
+                if closes(words[cursor - 1]):
+                    break  # "--recompute-method uniform," : the comma ends the option
         value = True if not values else values[0] if len(values) == 1 else values
         found.append((name, value, index))
         index = cursor

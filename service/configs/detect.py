@@ -81,13 +81,10 @@ def _mostly_config(text: str, form: str) -> bool:
 
 
 def _is_prose(line: str) -> bool:
-    """A line of sentences: several words of letters, ending as sentences do or long, with no option syntax; or a
-    sentence that names options ("I have also used --overlap-grad-reduce and --overlap-param-gather")."""
+    """A line of sentences: several words of letters, ending as sentences do or long, with no option syntax."""
     words = line.split()
     letters = sum(1 for word in words if re.fullmatch(r"[^\W\d_][\w'’,.;:?!()-]*", word))
-    if len(words) >= 3 and letters >= 0.7 * len(words) and not _FLAG.search(line) and "=" not in line:
-        return True
-    return sentence_with_options(line)
+    return len(words) >= 3 and letters >= 0.7 * len(words) and not _FLAG.search(line) and "=" not in line
 
 
 # Words of a sentence, never of a command line's values: a line with three of them outside its flags is prose.

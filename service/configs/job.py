@@ -21,6 +21,9 @@ def stated_gpus(text: str) -> int | None:
     from service.explain.figures import read_figures
 
     figures = read_figures(text)
+    counts = {f.value for f in figures if f.quantity == "n_chips"}
+    if len(counts) > 1:
+        return None  # "the README's run used 768 GPUs; mine runs on 128": which one is this job's is not said
     chips = next((f.value for f in figures if f.quantity == "n_chips"), None)
     if chips is None:
         nodes = next((f.value for f in figures if f.quantity == "n_nodes"), None)

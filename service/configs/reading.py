@@ -5,12 +5,31 @@ import re
 import calculators
 from calculators import CalculatorInputError
 
-from service.configs import detect, job, layout as layouts, options, reader, rules, suggest
+from service.configs import commandline, detect, job, layout as layouts, options, reader, rules, suggest
 from service.configs.setting import ParsedConfig
 from service.i18n.messages import messages
 
 _OPTION_WORDS = re.compile(r"(?<!\S)--?[A-Za-z][\w.-]*(?:=\S+|\s+(?!-)[^\s,;]+)?|(?<!\S)[\w.]+=\S+")
 _LAUNCHERS = ("torchrun", "deepspeed-launcher", "accelerate", "srun", "mpirun")
+
+
+def _without_options(line: str) -> str:
+    """A sentence with the options written in it set as code ("I used `--x full` and `--y`. May I ..."): its words stay
+    whole, and the options are never read as words (nor a following word as an option's value)."""
+    def code(match: re.Match) -> str:
+        option, gap, value = match.group("option"), match.group("gap"), match.group("value")
+        if option is None:
+            return f"`{match.group(0)}`"
+        ending = option[-1] if commandline.closes(option) else ""
+        option = option.rstrip(".,;:)") if ending else option
+        if ending or value is None or "=" in option or commandline.prose_word(value) or value.startswith("-"):
+            return f"`{option}`{ending}" + (gap + value if value is not None else "")
+        tail = value[-1] if commandline.closes(value) else ""
+        return f"`{option} {value[:-1] if tail else value}`{tail}"
+    return _SENTENCE_OPTION.sub(code, line)
+
+
+_SENTENCE_OPTION = re.compile(r"(?<![\S`])(?P<option>--?[A-Za-z][\w.-]*(?:=\S+)?)(?:(?P<gap>\s+)(?P<value>[^\s`]+))?|(?<![\S`])[\w.]+=[^\s`]+")
 
 
 def find(text: str) -> tuple[ParsedConfig | None, list]:
@@ -54,7 +73,7 @@ def prose_of(text: str, blocks: list) -> str:
         if block.start_line == block.end_line and not block.fenced and 0 < block.start_line <= len(lines):
             line = lines[block.start_line - 1].replace(f"`{block.text}`", " ").replace(block.text, " ") \
                 if block.text != lines[block.start_line - 1] else lines[block.start_line - 1]
-            words = _OPTION_WORDS.sub(" ", line)
+            words = _without_options(line)
             if re.search(r"[^\W\d_]{2,}(\s+[^\W\d_]{2,}){2,}", words) and not re.match(r"\s*(torchrun|deepspeed|python|--)", line):
                 keep[block.start_line - 1] = True
                 lines[block.start_line - 1] = re.sub(r"\s{2,}", " ", words).strip()
@@ -98,6 +117,9 @@ def _plain(value):
     return calculators.jsonable(value) if not isinstance(value, (list, dict)) else value
 
 
+_PROSE_DEGREES = re.compile(r"\b(?:TP|PP|CP|EP)\s*=?\s*\d|\btensor[- ]parallel|\bpipeline[- ]parallel", re.I)
+
+
 def read(text: str, lang: str = "en") -> dict | None:
     """DESIGN.md's `config` object for the configuration in `text`, or None when it holds none."""
     config, blocks = find(text)
@@ -124,6 +146,10 @@ def describe(config: ParsedConfig, text: str, lang: str, blocks: list | None = N
         if stated:
             world, world_from = stated, m["world_from_text"]
     layout, layout_notes = layouts.layout(config, facts, world, lang)
+    if world_from == m["world_from_text"] and layout.get("dp_degree") == world and _PROSE_DEGREES.search(prose):
+        # "TP8 PP2 and DP 48 on 768 GPUs" in the prose, flags only in the configuration: all 768 as data-parallel
+        # replicas would be the configuration's default, not the text's layout
+        del layout["dp_degree"]
     chip_entry = calculators.catalog.hardware().get("chip", given["chip"]) if given.get("chip") else job.stated_chip(text)
     chip_stated = chip_entry is not None
     chip_entry = chip_entry or job.default_chip(config.framework)

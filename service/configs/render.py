@@ -46,9 +46,9 @@ def section(config: dict, lang: str) -> str:
     # The answer's "In short" already says what the configuration is when there is no prose: not said twice.
     intro = [] if config.get("_intro_said") else [m["intro"].format(framework=framework, where=where)]
     lines = [f"## {m['heading']}", *intro, ""]
-    layout = describe_layout(config["layout"], lang)
-    if layout != "—":  # no degree, batch or precision read: no empty "Layout: —." line
-        lines.append(m["layout_line"].format(layout=layout))
+    described = describe_layout(config["layout"], lang)
+    if described != "—":  # no degree, batch or format read: an empty "Layout: —." line says nothing
+        lines.append(m["layout_line"].format(layout=described))
     if config.get("world_size"):
         lines.append(m["world_line"].format(n=config["world_size"], unit=units(config, m), how=config.get("world_size_from") or ""))
     evaluation = config.get("evaluation")

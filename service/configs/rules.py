@@ -35,6 +35,9 @@ class Context:
                  chip_stated: bool, evaluation: dict | None):
         self.config, self.facts, self.layout, self.world = config, facts, layout, world
         self.chip, self.chip_stated, self.evaluation = chip, chip_stated, evaluation
+        # Options written inside a sentence ("to avoid OOM with TP8 I used --recompute-granularity full ..."): the
+        # sentence's words may state what no option sets (TP8), so a default is not evidence of a problem.
+        self.in_sentence = written_in_a_sentence(config.text)
 
     def by(self, *facts: str) -> list[str]:
         """The options that set these facts, in order, each once."""
@@ -42,6 +45,19 @@ class Context:
         for fact in facts:
             names += [n for n in self.facts.by.get(fact, []) if n not in names]
         return names
+
+
+_PLAIN_WORD = re.compile(r"[A-Za-z][a-z'’]*[,.;:?!)]*")
+SENTENCE_WORDS = 6
+
+
+def written_in_a_sentence(text: str) -> bool:
+    """Whether a configuration is options quoted inside one line of prose rather than a command or a file."""
+    tokens = text.split()
+    if "\n" in text.strip() or not tokens:
+        return False
+    words = [t for t in tokens if _PLAIN_WORD.fullmatch(t.lstrip("("))]
+    return len(words) >= SENTENCE_WORDS and len(words) >= 0.5 * len(tokens)
 
 
 def _degrees_product(c: Context):
@@ -100,14 +116,19 @@ def _global_batch(c: Context):
     return []
 
 
+def _stated(c: Context, fact: str) -> bool:
+    """Whether a fact the check relies on is set by an option, or may be taken from the framework's default."""
+    return bool(c.by(fact)) or not c.in_sentence
+
+
 def _sequence_parallel(c: Context):
-    if c.facts.values.get("sequence_parallel") and c.layout.get("tp_degree") == 1:
+    if c.facts.values.get("sequence_parallel") and c.layout.get("tp_degree") == 1 and _stated(c, "tp_degree"):
         return [(c.by("sequence_parallel", "tp_degree"), "sequence_parallel", {})]
     return []
 
 
 def _tp_overlap(c: Context):
-    if c.facts.values.get("tp_comm_overlap") and not c.facts.values.get("sequence_parallel"):
+    if c.facts.values.get("tp_comm_overlap") and not c.facts.values.get("sequence_parallel") and _stated(c, "sequence_parallel"):
         return [(c.by("tp_comm_overlap", "sequence_parallel") or c.by("tp_comm_overlap"), "tp_overlap", {})]
     return []
 

@@ -17,7 +17,7 @@ _ARABIC = pattern_cache.lazy(r"[\u0600-\u06FF]")
 _ACTION_VERB = pattern_cache.lazy(r"\b(?:cut|reduce[sd]?|improve[sd]?)\b")
 
 # Figures whose quantity is a measured result, and those that describe a set-up.
-MEASURED = {"mfu", "hfu", "tokens_per_s", "tokens_per_s_per_chip", "samples_per_s", "step_time_s", "time_s",
+MEASURED = {"mfu", "hfu", "tokens_per_s", "tokens_per_s_per_chip", "sequences_per_s", "step_time_s", "time_s",
             "chip_hours", "chip_days", "bubble_fraction", "bus_bandwidth_bytes_per_s", "algbw_bytes_per_s",
             "total_flops", "bytes", "activation_bytes", "memory_fraction", "flop_per_s", "flop_per_s_per_chip",
             "speedup", "percent_change", "utilization", "latency_s"}
@@ -170,6 +170,8 @@ def _is_claim(kinds: list[str], frame, figures: list, term_ids: set[str], senten
         return True
     if sum(f.quantity == "bandwidth_bytes_per_s" for f in figures) >= 2:
         return True  # a link speed restated in other units ("400 Gbps (50 GB/s)") is a conversion to check
+    if any(f.quantity == "pin_rate_bytes_per_s" for f in figures) and any("bandwidth" in f.quantity for f in figures):
+        return True  # a memory's pin speed beside its bandwidth: pin speed x interface width is a check to make
     if sum(f.quantity in ("peak_flop_per_s", "peak_flop_per_s_total") for f in figures) >= 2:
         return True  # two peaks side by side (sparse and dense, or the one an MFU was based on) are a check to make
     return bool(term_ids) and bool({"requirement", "cause", "comparison"} & set(kinds))

@@ -10,6 +10,7 @@ from service import configs
 from service.explain import followup, gist as gist_module, pattern_cache, reasons, restate, term_display
 from service.explain.definitions import brief_definition
 from service.explain.document import Document
+from service.explain.figures import read_figures_on_lines
 from service.explain.pipeline import analyse
 from service.explain.salience import central_count, is_everyday, listed_terms, salient_terms  # noqa: F401  (salient_terms re-exported)
 from service.explain.terms import read_terms
@@ -74,7 +75,7 @@ def explain_offline(text: str, lang: str | None = None, context: str = "") -> di
         "calculations": doc.calculations,
         "warnings": warnings,
         "plain": restate.plain(doc) if not is_followup else "",
-        "figures": [f.to_dict() for f in doc.figures if _is_finite(f.value)],
+        "figures": [f.to_dict() for f in doc.figures if _is_finite(f.value)] + _config_figures(given, config),
         "claims": [c.to_dict() for c in doc.claims],
         "gist": sentences,
         "reasons": links,
@@ -82,6 +83,14 @@ def explain_offline(text: str, lang: str | None = None, context: str = "") -> di
 
 
 _NOT_GROUNDED = "not run, no input comes from the text"  # checks.core.run's note for a calculation no sentence asked for
+
+
+def _config_figures(given: str, config: dict | None) -> list[dict]:
+    """The figures of the configuration's lines (offsets in the input as given): listed, never checked as the prose's are."""
+    if config is None or not config.get("lines"):
+        return []
+    first, last = config["lines"]
+    return [f.to_dict() for f in read_figures_on_lines(given, first, last) if _is_finite(f.value)]
 
 
 def _is_finite(number) -> bool:
@@ -105,7 +114,7 @@ def _why_answer(doc: Document, previous: Document) -> tuple[str, list, list] | N
     links = reasons.find(previous)
     found = followup.why(doc, previous, links)
     if not found:
-        return None
+        return _why_from_table(doc, previous, links)
     m = messages(doc.lang)
     text = " ".join(_sentence(m["gist"]["why_answer" if n == 0 else "claim_next"].format(reason=_clause(item["text"]),
                                                                                        claim=_clause(item["text"])))
@@ -117,6 +126,22 @@ def _why_answer(doc: Document, previous: Document) -> tuple[str, list, list] | N
         parts += [f"## {m['headings']['reasons']}", _reasons_section(previous, related, LEVELS[1])]
     doc.calculations = previous.calculations  # a sizing shown under the reasons belongs to the answer
     return "\n\n".join(parts) + "\n", found, related
+
+
+def _why_from_table(doc: Document, previous: Document, links: list[dict]) -> tuple[str, list, list] | None:
+    """A "why ...?" the earlier text gives no reason for, answered from data/reasons.json and said to be so; None
+    when no link of the table is about what the question names."""
+    link = followup.from_table(doc, previous, links)
+    if link is None:
+        return None
+    m = messages(doc.lang)
+    lang = doc.lang if doc.lang in link else "en"
+    condition = link.get(f"condition_{lang}") or link.get("condition_en", "")
+    lines = [m["gist"]["why_table"].format(reason=_clause(link[lang]))]  # its wording says when it holds
+    lines.append(m["gist"]["why_table_source"].format(source=reasons.citation(link["source"])))
+    entry = {"id": link["id"], "from": [], "quote_from": None, "quote": "", "text": link[lang], "short": "",
+             "condition": condition, "source": link["source"], "calculation": None, "from_table": True}
+    return f"## {m['headings']['gist']}\n\n" + " ".join(lines) + "\n", [{"text": link[lang], "from": []}], [entry]
 
 
 def terms_in(text: str, lang: str, known: set[str]) -> list[dict]:
@@ -200,26 +225,11 @@ def _compose(doc: Document, is_followup: bool, level: dict, memo: dict) -> str:
             if level["terms"] not in memo:
                 memo[level["terms"]] = _terms_section(doc, level["terms"], central)
             section = memo[level["terms"]]
-        section = _not_said_in(section, gist)
+        section = term_display.not_said_in(section, gist)
         if section:
             parts += [f"## {h['terms']}", section]
     return "\n\n".join(parts + tail) + "\n"
 
-
-REPEAT_WORDS = 8  # a definition this long, already said word for word in the opening, is not said again
-
-
-def _not_said_in(section: str, gist: str) -> str:
-    """The terms section without a term whose definition the opening already gives word for word (JUDGING.md:
-    nothing said twice)."""
-    kept = []
-    for line in section.split("\n"):
-        definition = line.split("): ", 1)[-1] if "): " in line else line.split("**: ", 1)[-1]
-        core = definition.strip().rstrip(".")
-        if len(core.split()) >= REPEAT_WORDS and core in gist:
-            continue
-        kept.append(line)
-    return "\n".join(kept)
 
 
 # ------------------------------------------------------------------------------------------------ gist
@@ -329,14 +339,9 @@ def _clause(text: str) -> str:
 
 def _sentence(text: str) -> str:
     text = text.strip()
-    if text[:1].islower() and not _code_name(text.split()[0]):  # "fp8", "per_device_batch_size", "vLLM" keep their spelling
+    if text[:1].islower() and not term_display.code_name(text.split()[0]):  # "fp8", "per_device_batch_size", "vLLM" keep their spelling
         text = text[0].upper() + text[1:]
     return text if not text or text[-1] in ".!?؟…" or text.endswith(("….", "…»", "…”")) else text + "."
-
-
-def _code_name(word: str) -> bool:
-    """A name written for a machine or a brand: a digit, an underscore or a capital after its first letter."""
-    return any(c.isdigit() or c == "_" or c.isupper() for c in word[1:])
 
 
 # ---------------------------------------------------------------------------------------------- claims
@@ -375,14 +380,14 @@ def _claims_section(doc: Document, claims: list, in_gist: set[int], level: dict)
         if claim.verdict == "needs_more":
             said_missing.add(why)
         if id(claim) not in in_gist and not claim.frame and not restate.same_language(claim.quote, doc.lang):
-            head = m["claim_ref"].format(quote=_short(claim.quote, 14))  # the author's words, not a template about them
+            head = m["claim_ref"].format(quote=_excerpt(doc, claim, 14))  # the author's words, not a template about them
         elif id(claim) not in in_gist:
             head = _sentence(claim.plain)
         elif restate.same_language(claim.quote, doc.lang):
-            head = m["claim_ref"].format(quote=_short(claim.quote))
+            head = m["claim_ref"].format(quote=_excerpt(doc, claim))
         else:  # the quote is in the other language: its first words name it (a template in quotation marks would
             # put words in the author's mouth: "قياس: ..." is no one's sentence)
-            head = m["claim_ref"].format(quote=_short(claim.quote, 10))
+            head = m["claim_ref"].format(quote=_excerpt(doc, claim, 10))
         line = f"- **{head}**"
         if claim.why and not claim.placeholder_why:
             line += f" {verdicts[claim.verdict]}: {_sentence(why)}"
@@ -414,6 +419,25 @@ def _rests_on_defaults(run: dict) -> bool:
 def _short(quote: str, words: int = 12) -> str:
     parts = quote.split()
     return " ".join(parts[:words]) + (" …" if len(parts) > words else "")
+
+
+def _excerpt(doc: Document, claim, words: int = 12) -> str:
+    """The claim's words a reader sees above its check: its start, or, when the figures its check used lie beyond them,
+    the clause that holds the first ("… I can only achieve 13.53% MFU, which …", not "The rest of the cases are …")."""
+    quotes = [s.get("quote") or "" for i in claim.calculations for s in doc.calculations[i]["input_sources"].values()
+              if s.get("source") == "text"]
+    at = [claim.quote.find(q) for q in quotes if q and q in claim.quote]
+    first = min(at, default=None)
+    if first is None or len(claim.quote[:first].split()) < words - 2:
+        return _short(claim.quote, words)
+    head = claim.quote[:first]
+    cut = max(head.rfind(mark) for mark in (", ", "; ", ": ", "، ", "؛ ", " but ", " لكن "))
+    if cut < 0:
+        return _short(claim.quote, words)
+    rest = claim.quote[cut:].lstrip(",;:،؛ ").split()
+    if rest and rest[0] in ("but", "لكن"):
+        rest = rest[1:]
+    return "… " + " ".join(rest[:words]) + (" …" if len(rest) > words else "")
 
 
 def _calculation_lines(doc: Document, indices: list[int], level: dict) -> list[str]:

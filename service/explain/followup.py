@@ -4,7 +4,7 @@ answered from the text's own reasons."""
 import re
 from dataclasses import replace
 
-from service.explain import checks, claims as cues, gist, pattern_cache
+from service.explain import checks, claims as cues, gist, pattern_cache, reasons
 from service.explain.document import Document
 
 _WHY = pattern_cache.lazy(r"^\s*(?:and\s+|but\s+|so\s+)?(?:why|how come|what makes|لماذا|ولماذا|لم\s|ما السبب|ما سبب)", re.I)
@@ -57,14 +57,15 @@ def is_why(text: str) -> bool:
 
 
 def why(doc: Document, previous: Document, links: list[dict]) -> list[dict]:
-    """The earlier text's own reasons for what the question names: its sentences that argue (a cause, a link of
-    data/reasons.json) and share the most terms with the question, restated; [] when the text gives none."""
+    """The earlier text's own reasons for what the question names: its sentences that give a cause and share the
+    most terms with the question (a sentence that makes a link of data/reasons.json first), restated; [] when the
+    text gives none (a sentence a link was drawn from without a cause of its own is a finding, not a reason)."""
     asked = {m.entry["id"] for m in doc.occurrences}
     linked = {i for link in links for i in link["from"]}
     scored = []
     for i, (start, end) in enumerate(previous.sentences):
         sentence = previous.text[start:end]
-        if not (cues.cue("cause", sentence) or i in linked):
+        if not cues.cue("cause", sentence):
             continue
         names = {m.entry["id"] for m in previous.occurrences if start <= m.start < end}
         shared = len(asked & names)
@@ -77,3 +78,31 @@ def why(doc: Document, previous: Document, links: list[dict]) -> list[dict]:
         if text:
             out.append({"text": text, "from": [i]})
     return sorted(out, key=lambda item: item["from"])
+
+
+def from_table(doc: Document, previous: Document, links: list[dict]) -> dict | None:
+    """The link of data/reasons.json that a "why ...?" follow-up asks about, when the earlier text gives no reason:
+    the question names one of its terms, and the question or the earlier text names one of the other side's; the
+    one whose terms the question names most, a link the text itself makes before one it does not. None when no
+    link fits, or when the earlier text uses the terms in a sense the link rules out."""
+    asked = {m.entry["id"] for m in doc.occurrences}
+    if not asked:
+        return None
+    context = asked | {m.entry["id"] for m in previous.occurrences}
+    made = {link["id"] for link in links}  # the links the earlier text makes (reasons.find), in its own sense, come first
+    best, best_score = None, 0
+    for link in reasons.table():
+        cause, effect, also = set(link["cause"]), set(link["effect"]), set(link.get("also", ()))
+        if not (context & cause and context & effect) or len(context & (cause | effect)) < 2:
+            continue
+        if also and not context & also:
+            continue
+        if any(link.get(key) and reasons.matches(link[key], text)
+               for key, text in (("unless", doc.text), ("unless", previous.text), ("unless_text", previous.text))):
+            continue
+        named = asked & (cause | effect)
+        score = 4 * len(asked & (cause | effect | also)) + 2 * (link["id"] in made) \
+            + (bool(asked & cause) and bool(asked & effect))
+        if named and score > best_score:
+            best, best_score = link, score
+    return best

@@ -58,8 +58,8 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
         return 0.0  # "Peak FP16/BF16: 989 TFLOPs", "Training time: ~54 days": a row of a spec sheet, not a point
     protected = restate.protected_spans(doc)
     machine = sum(min(b, end) - max(a, start) for a, b in protected if a < end and start < b)
-    if machine > 0.5 * (end - start):
-        return 0.0  # a config line or a command is set-up, not the author's point
+    if machine > 0.5 * (end - start) and len(_outside(sentence, start, protected).split()) < MIN_PROSE_WORDS:
+        return 0.0  # a config line or a command is set-up, not the author's point (a sentence quoting options is not)
     core = _without_asides(sentence)  # "Our 70B run (FSDP8 TP8 PP4 on 256 H100s) reached 41% MFU" is about its result
     figures = [f for f in doc.figures if start <= f.start < end and f.quote in core]
     # "12*2*16" is one figure, not four: the numbers inside an expression are not counted again
@@ -92,6 +92,15 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
         if index == 0:
             value += reported.lead_weight(sentence, doc.lang)  # a news report's first sentence is its main fact
     return value
+
+
+MIN_PROSE_WORDS = 10
+
+
+def _outside(sentence: str, start: int, protected: list[tuple[int, int]]) -> str:
+    """The words of a sentence outside its code, commands and options."""
+    kept = [ch if not any(a <= start + k < b for a, b in protected) else " " for k, ch in enumerate(sentence)]
+    return "".join(kept)
 
 
 SIDE_PENALTY = 2.0

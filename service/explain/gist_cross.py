@@ -18,19 +18,18 @@ from service.i18n import arabic
 from service.i18n.messages import join_names, messages
 
 MAX_SUBJECTS = 3
-MAX_FIGURES = 4
+MAX_FIGURES = 2  # more than two figures in one frame is a list of figures, not a point
 MIN_SCORE = 1.0  # below this (gist.score and what the frame can say) a sentence is a label, not a point
 COMPANION_DISTANCE = 2  # a reason or the evidence for the point is said next to it, not paragraphs away
 # Words every passage of this field uses: the sentence's subject is what else it names.
 _EVERYDAY = {"gpu", "chip", "node", "accelerator", "training-run", "training-step", "parameters", "token", "layer",
              "teraflops", "flop-per-second", "tokens-per-second", "throughput", "gibibyte", "computing-power"}
-_NAME_CATEGORIES = {"model", "hardware", "framework", "organization", "software"}  # a name reads the same in both languages
+_NAME_CATEGORIES = gist_names.NAME_CATEGORIES
 _SETUP = {"params", "active_params", "n_chips", "chips_per_node", "n_nodes", "tp_degree", "pp_degree", "dp_degree", "ep_degree",
           "cp_degree", "virtual_stages", "zero_stage", "seq_len", "global_batch_sequences", "global_batch_tokens",
           "micro_batch", "microbatches", "moe_experts", "moe_top_k", "tokens", "context_len"}
 _CONTEXT = re.compile(r"context|سياق|السياق", re.I)  # a length the sentence calls a context window, not the sequences trained on
 _NAMES_MFU = re.compile(r"MFU|FLOPs? utili[sz]ation|استغلال", re.I)
-_GLOSS_IN_NAME = re.compile(r"\s*\((?:[^()]*\s[^()]*)\)")  # "NVIDIA A100 Tensor Core GPU (Ampere generation)"
 
 
 class Reading(NamedTuple):
@@ -51,6 +50,7 @@ class Reading(NamedTuple):
     left_because: bool = False  # the problem is why the old setting was left ("lowers EP from 32 to 8, which crash")
     what: str = ""  # for a sentence that defines a term: the term's definition in the answer's language (first sentence)
     recommends: bool = False  # a requirement said with "should"/"recommended", not "must"/"is required"
+    tie: bool = True  # the set-up figures belong with certainty to the figures measured (same clause, one of each)
 
 
 @cache
@@ -93,17 +93,17 @@ def read(doc: Document, index: int) -> Reading:
     sentence = doc.text[start:end]
     cue = _cues(_language_of(sentence))
     problem, after = _problem(sentence, cue)
-    question = sentence.rstrip().endswith(("?", "؟")) or bool(cue["question_start"].match(sentence) and cue["why"].search(sentence))
+    question = _asks(sentence) or bool(cue["question_start"].match(sentence) and cue["why"].search(sentence))
     negated = claim_cues.cue("negation", sentence)
     # A problem's or a question's figures after "as in", "than", "compared with" are what it is measured against.
     marker = cue["reference"].search(sentence, after) if problem or question else None  # after the problem's own cue
     split = start + marker.start() if marker else end
-    measured, setup, labels = _figure_phrases(doc, start, split, cue, end)
+    measured, setup, labels, tie = _figure_phrases(doc, start, split, cue, end)
     reference = []
     if marker:
-        against, tied, _ = _figure_phrases(doc, split, end, cue)
+        against, tied, _, tied_certain = _figure_phrases(doc, split, end, cue, like=gist_values.compared_quantity(doc, start, split))
         if against:
-            reference = [join_names(against, doc.lang) + "".join(" " + p for _, p in tied)]
+            reference = [join_names(against, doc.lang) + ("".join(" " + p for _, p in tied) if tied_certain else "")]
     change, dropped, left_because = _change(doc, start, sentence, setup, cue, problem)
     if question:
         role = "question"
@@ -132,7 +132,7 @@ def read(doc: Document, index: int) -> Reading:
         a, b, opening = clause
         main = (start + b, split) if opening else (start, min(split, start + a))
         reason_own, reason_everyday = _subjects(doc, start + a, start + b, False, False)
-        because = reason_own or reason_everyday
+        because = reason_own  # an everyday word ("the layer") names no reason a reader can use
     compared = cue["reference"].search(sentence) if role in ("news", "result") and not marker else None
     if compared:  # "a cost of $5.6M on H800 chips, compared with the A100": the A100 is not what the cost is about
         main = (main[0], min(main[1], start + compared.start()))
@@ -140,10 +140,13 @@ def read(doc: Document, index: int) -> Reading:
     if problem:  # "a problem with OOM: it runs out of memory" names the problem twice: its own term is no subject
         span = next((m.span() for p, say, _ in cue["problems"] if say == problem for m in [p.search(sentence)] if m), (0, 0))
         terms = {t["id"]: t for t in doc.terms}
-        said = {_name(o, terms.get(o.entry["id"]), doc.lang) for o in doc.occurrences
+        said = {gist_names.name_of(o, terms.get(o.entry["id"]), doc.lang) for o in doc.occurrences
                 if o.start < start + span[1] and start + span[0] < o.end}
         own, everyday = [s for s in own if s not in said], [s for s in everyday if s not in said]
     subjects = [n for n in (own if own or role not in _NEEDS_SUBJECT else everyday) if n not in labels]  # labels: by their figures
+    if role == "comparison" and len(subjects) > 2:  # "FSDP vs DDP in MFU": the metric is what they are compared in
+        compared, _ = _subjects(doc, main[0], main[1], True, False)
+        subjects = compared if len(compared) == 2 else subjects
     role = "topic" if role == "comparison" and len(subjects) < 2 else role
     because = [] if role == "change" and left_because else because  # the cause clause is the problem with the old setting
     what = ""
@@ -152,12 +155,21 @@ def read(doc: Document, index: int) -> Reading:
         subjects = [defined] if what else subjects
     recommends = role == "requirement" and bool(cue["recommend"].search(sentence))
     because = [name for name in because if not any(gist_names.same_name(name, other) for other in subjects)]
+    if role in ("result", "news") and measured:  # "On X, the author reports F": only what F's own clause names
+        subjects = gist_values.in_clause_of_results(doc, start, split, subjects, set(_SETUP))
     subjects, setup = gist_names.said_once(subjects, setup)
     _, setup = gist_names.said_once(because, setup)  # "ZeRO stage 3" is not said again beside a reason that names ZeRO-3
     return Reading(index=index, role=role, why=bool(cue["why"].search(sentence)), subjects=subjects, measured=measured,
                    setup=setup, reference=reference, problem=problem, reason=bool(cue["cause"].search(sentence)),
                    because=because, change=change, dropped=dropped, left_because=left_because, what=what,
-                   recommends=recommends)
+                   recommends=recommends, tie=tie)
+
+
+def _asks(sentence: str) -> bool:
+    """Whether a sentence ends in a question the author asks: "•Accuracy? Practically identical." heads a list item it
+    answers itself (a question of one or two words after a bullet or a colon is a label, not a question)."""
+    last = re.split(r"[•:؛;\n]", sentence.rstrip())[-1].split()
+    return sentence.rstrip().endswith(("?", "؟")) and len(last) >= 3
 
 
 MAX_DEFINITION_WORDS = 30  # a longer first sentence of a definition is a paragraph, not what a gist can carry
@@ -175,7 +187,7 @@ def _defined(doc: Document, start: int, end: int) -> tuple[str, str]:
     sentence = re.split(r"(?<=[.!?؟])\s", term["definition"].strip(), maxsplit=1)[0].rstrip(".")
     if len(sentence.split()) > MAX_DEFINITION_WORDS or not gist_values.readable(sentence, doc.lang):
         sentence = re.split(r"\s*[،؛;]\s*", sentence, maxsplit=1)[0]  # its first clause, a whole fact of its own
-    name = _name(first, term, doc.lang)
+    name = gist_names.name_of(first, term, doc.lang)
     if not 6 <= len(sentence.split()) <= MAX_DEFINITION_WORDS or not name or not gist_values.readable(sentence, doc.lang):
         return "", ""
     sentence = re.sub(r":\s+", "، " if doc.lang == "ar" else ", ", sentence)  # one colon in the frame: its own
@@ -203,7 +215,7 @@ def _change(doc: Document, start: int, sentence: str, setup: list, cue: dict, pr
     dropped = []
     for found in cue["drop"].finditer(sentence):
         term = next((o for o in doc.occurrences if o.start == start + found.end()), None)
-        name = _name(term, None, doc.lang) if term is not None and term.entry.get("category") in _NAME_CATEGORIES else ""
+        name = gist_names.name_of(term, None, doc.lang) if term is not None and term.entry.get("category") in _NAME_CATEGORIES else ""
         if name and name not in dropped:
             dropped.append(name)
     left = False
@@ -277,7 +289,7 @@ def _subjects(doc: Document, start: int, end: int, measured: bool, figures: bool
                 doc.text[denied:match.start])) and not _WITHOUT.search(doc.text[max(start, match.start - 20):match.start]):
             denied = match.end  # "not just a throughput problem" is not about throughput, nor "not NVL or SXM" about SXM
             continue
-        name = _name(match, terms.get(match.entry["id"]), doc.lang)
+        name = gist_names.name_of(match, terms.get(match.entry["id"]), doc.lang)
         if not name or not gist_values.readable(name, doc.lang) or _QUOTE_MARKS.search(name):
             continue  # a gloss in quotes («مع التناثر») is the glossary's wording, not the sentence's subject
         if doc.lang == "ar" and not arabic.ARABIC_LETTER.search(name) and gist_names.bare(name) not in gist_names.bare(doc.text):
@@ -302,26 +314,14 @@ _SETUP_TERMS = {"parameters", "active-parameters", "context-length", "sequence-l
 _QUOTE_MARKS = re.compile(r"[«»“”\"]")
 
 
-def _name(match, term: dict | None, lang: str) -> str:
-    """A term as the answer names it: a name by its glossary name ("H100", not "h100"), a concept by its expansion."""
-    entry = match.entry
-    if entry.get("category") in _NAME_CATEGORIES:
-        found = match.found_as
-        name = found if found[:1].isupper() and not arabic.ARABIC_LETTER.search(found) else entry.get("term") or found
-        name = re.sub(r"(?<=\d)s$", "", name) if lang == "ar" else name  # "H100s" is English plural: "H100" in Arabic
-        name = _GLOSS_IN_NAME.sub("", name).strip()
-        return "the " + name if lang == "en" and name[:1].islower() else name  # "the data center"
-    if term is None:
-        return ""
-    name = _GLOSS_IN_NAME.sub("", term["expansion"] if lang != "en" else term["expansion_en"].split(" (")[0]).strip()
-    return "the " + name if lang == "en" and name[:1].islower() else name  # "the data center", not "data center"
+def _figure_phrases(doc: Document, start: int, end: int, cue: dict, sentence_end: int | None = None, like: str = "") \
+        -> tuple[list[str], list[tuple[str, str]], list[str], bool]:
+    """The sentence's figures with what they measure, in doc.lang; pairs read as a change, a range or a comparison;
+    and whether the set-up figures belong with certainty to the measured ones (`ties`).
 
-
-def _figure_phrases(doc: Document, start: int, end: int, cue: dict, sentence_end: int | None = None) \
-        -> tuple[list[str], list[tuple[str, str]], list[str]]:
-    """The sentence's figures with what they measure, in doc.lang; pairs read as a change, a range or a comparison.
-
-    A figure a negation governs ("does not reach 50% MFU") is left out: the frame would state it as a result.
+    A figure a negation governs ("does not reach 50% MFU") is left out: the frame would state it as a result. A figure
+    whose quantity the reading cannot name ("a ratio of 2x", "a difference of 31%", "an amount of 8 GB") is left out
+    too: said without what it measures, a reader gives it the wrong one.
     """
     sentence = doc.text[start:sentence_end or end]
     # A number glued into a name ("TPU v4-128s", "1F1B") is part of the name, not a figure to read out.
@@ -332,7 +332,10 @@ def _figure_phrases(doc: Document, start: int, end: int, cue: dict, sentence_end
     measured: list[str] = []
     setup: list[tuple[str, str]] = []
     labels: list[str] = []
+    placed: list[tuple[str, object]] = []  # ("measured" | "setup", figure) for every figure said, to judge the tie
+    whole = next((doc.text[a:b] for a, b in doc.sentences if a <= start < b), sentence)  # "than the reported 45%" of an MFU
     skip = -1
+    direction = _direction(sentence, cue)
     for i, fig in enumerate(figures):
         if i == skip:
             continue
@@ -358,16 +361,30 @@ def _figure_phrases(doc: Document, start: int, end: int, cue: dict, sentence_end
                 skip = i + 1
             if phrase and phrase not in setup:
                 setup.append(phrase)
+                placed.append(("changed" if isinstance(phrase, _Changed) else "setup", fig))
             continue
-        if fig.quantity == "mfu" and not _NAMES_MFU.search(sentence):
+        if fig.quantity == "mfu" and not _NAMES_MFU.search(whole):
             fig = fig._replace(quantity="share_of_peak")  # "50% of peak" the text does not call MFU (it may count recomputation)
         label = _label(doc, fig, start) if kind == "change" else ""  # "backward time improved from 900 to 670 ms"
-        phrase = gist_values.measure_phrase(fig, partner if kind else None, kind, doc.lang, _direction(sentence, cue), label)
+        if fig.quantity == "percent" and like:
+            fig = fig._replace(quantity=like)  # "much lower than the reported 50%" after "an MFU of 15%"
+        if gist_values.unnamed(fig, direction) and not label:
+            skip = i + 1 if kind else -1
+            continue  # "a ratio of about 2x for a 7B and a 70B model": what it is the ratio of is not read
+        fig = gist_values.per_device(doc.text, fig)  # "36.7 TFLOP/s per device": a device may be one core, not a chip
+        phrase = gist_values.measure_phrase(fig, partner if kind else None, kind, doc.lang, direction, label,
+                                            "" if kind else gist_values.bound_of(doc.text, fig))  # "under 10 ns"
         labels += [label] if label and phrase else []
         if phrase:
             measured.append(phrase)
+            placed.append(("measured", fig))
             skip = i + 1 if kind else -1
-    return measured[:MAX_FIGURES], setup[:MAX_FIGURES], labels
+    # At most MAX_FIGURES results, the ones a reader judges a run by first (MFU, throughput, time), in the text's order.
+    results = [(phrase, fig) for phrase, (_, fig) in zip(measured, [p for p in placed if p[0] == "measured"])]
+    kept = sorted(sorted(range(len(results)), key=lambda k: gist_values.rank(results[k][1]))[:MAX_FIGURES])
+    measured = [results[k][0] for k in kept]
+    placed = [p for p in placed if p[0] != "measured"] + [("measured", results[k][1]) for k in kept]
+    return measured, setup[:MAX_FIGURES], labels, gist_values.ties(doc.text, placed)
 
 
 def _label(doc: Document, fig, start: int) -> str:
@@ -375,7 +392,7 @@ def _label(doc: Document, fig, start: int) -> str:
     improved from ..."); '' when none is (an everyday word or a term further away says nothing of this figure)."""
     near = [o for o in doc.occurrences if start <= o.end <= fig.start and o.entry["id"] not in _EVERYDAY
             and re.fullmatch(r"[^\d,;،؛()]{0,40}", doc.text[o.end:fig.start])]
-    return _name(near[-1], {t["id"]: t for t in doc.terms}.get(near[-1].entry["id"]), doc.lang) if near else ""
+    return gist_names.name_of(near[-1], {t["id"]: t for t in doc.terms}.get(near[-1].entry["id"]), doc.lang) if near else ""
 
 
 def _direction(sentence: str, cue: dict) -> str:
@@ -384,6 +401,8 @@ def _direction(sentence: str, cue: dict) -> str:
     found = {name for name in ("gain", "loss") for m in cue[name].finditer(sentence)
              if not _negated(sentence, m.start(), m.end())}
     return found.pop() if len(found) == 1 else ""
+
+
 
 
 _ARROW = re.compile(r"→|->")
@@ -405,9 +424,16 @@ def _pairing(doc: Document, fig, partner, start: int, cue: dict) -> str | None:
 # ---------------------------------------------------------------------------------------------- rendering
 
 def render(doc: Document, reading: Reading) -> str:
-    """A reading in a frame of doc.lang, every slot filled from the sentence; '' when the frame cannot be filled."""
+    """A reading in a frame of doc.lang, every slot filled from the sentence; '' when the frame cannot be filled.
+
+    A frame that names only what a sentence does ("the author recommends something about X", "explains a reason about
+    X", "asks a question") says nothing of what it does: it is never shown. Such a sentence is said as the one thing
+    known for sure, its subject ("the author writes about X"); the cause a sentence names is said after its point
+    only when the point itself says something (a result, a problem, a change).
+    """
     text = _render(doc, reading)
-    if text and reading.because:
+    content = reading.measured or reading.problem or reading.change  # the cause of a point said, not of a topic
+    if text and content and reading.because:  # "... 48% MFU, and gives a reason concerning the batch size"
         text += messages(doc.lang)["gist"]["cross"]["because"].format(subjects=join_names(reading.because, doc.lang))
     return text
 
@@ -417,10 +443,11 @@ def _render(doc: Document, reading: Reading) -> str:
     frames = words["frames"]
     subjects = join_names(reading.subjects, doc.lang)
     figures = join_names(reading.measured, doc.lang)
-    bare = join_names(reading.measured + [b for b, _ in reading.setup], doc.lang)  # "a time of 480 ms and 16 GPUs"
-    if reading.measured and reading.setup:  # "an MFU of 15% for a model of 7 billion parameters on 8 A100 GPUs"
-        bare = join_names(reading.measured, doc.lang) + " " + _tie(reading.setup, doc.lang)
-    tied = _tie(reading.setup, doc.lang)  # "for a model of 7 billion parameters on 16 H100 GPUs"
+    setup = reading.setup if reading.tie or not reading.measured else []  # a set-up not surely theirs is left out
+    bare = join_names(reading.measured + [b for b, _ in setup], doc.lang)  # "a time of 480 ms and 16 GPUs"
+    if reading.measured and setup:  # "an MFU of 15% for a model of 7 billion parameters on 8 A100 GPUs"
+        bare = join_names(reading.measured, doc.lang) + " " + gist_values.tie(setup, doc.lang)
+    tied = gist_values.tie(setup, doc.lang)  # "for a model of 7 billion parameters on 16 H100 GPUs"
     role = reading.role
     against = words["against"].format(figures=join_names(reading.reference, doc.lang)) if reading.reference else ""
     if role == "change":
@@ -433,7 +460,9 @@ def _render(doc: Document, reading: Reading) -> str:
         if reading.problem:  # a problem the change is not said to leave behind keeps the problem frame
             text += words["left_because"].format(problem=words["problems"][reading.problem])
         return text
-    if role == "question":
+    if role == "question":  # what is asked about: its subjects, or why, about the figures it gives
+        if not subjects and not (reading.why and bare):
+            return ""  # "the author asks a question": no object, nothing said
         key = "question_why" if reading.why else "question"
         text = frames[key].format(subjects=subjects) if subjects else frames[key + "_bare"]
         return text + (words["citing"].format(figures=bare) if bare else "") + against
@@ -441,38 +470,27 @@ def _render(doc: Document, reading: Reading) -> str:
         problem = words["problems"][reading.problem]
         text = (frames["problem"] if subjects else frames["problem_bare"]).format(subjects=subjects, problem=problem)
         return text + (words["with"].format(figures=bare) if bare else "") + against
-    if role in ("result", "news") and figures:
-        text = frames[role if subjects else role + "_bare"].format(subjects=subjects, figures=figures)
+    if role in ("result", "news") and figures:  # at most two names before the figures: three read as a list of terms
+        named = gist_names.most_named(doc, reading.subjects, 2)
+        text = frames[role if named else role + "_bare"].format(subjects=join_names(named, doc.lang), figures=figures)
         return text + (words["tied"].format(setup=tied) if tied else "")
     if role == "description" and reading.what:  # "The text explains data parallelism: each GPU keeps a copy ..."
         return frames["description_what"].format(subjects=subjects, what=reading.what)
-    if role == "requirement" and subjects:
-        text = frames["recommendation" if reading.recommends else "requirement"].format(subjects=subjects)
-        return text + (words["citing"].format(figures=bare) if bare else "")
-    if role == "description" and subjects:
-        return frames["description"].format(subjects=subjects) + (words["has"].format(setup=bare) if bare else "")
-    if role == "comparison":
-        return frames["comparison"].format(subjects=subjects) + (words["citing"].format(figures=bare) if bare else "")
-    if role in ("requirement", "cause", "news", "topic", "result") and subjects:
-        text = frames["news_topic" if role == "news" else "topic" if role == "result" else role].format(subjects=subjects)
-        return text + (words["citing"].format(figures=bare) if bare else "")
-    if role in ("requirement", "cause") and bare:  # "gives a reason, citing 512 H100 GPUs": what it does, and its figures
-        key = "recommendation_bare" if role == "requirement" and reading.recommends else role + "_bare"
-        return frames[key] + words["citing"].format(figures=bare)
-    return ""
-
-
-def _tie(setup: list[tuple[str, str]], lang: str) -> str:
-    """The set-up phrases after a result, one preposition for a run of them: "with a 12-stage pipeline and
-    micro-batches of 2", not "with ... with ..."."""
-    out: list[str] = []
-    for bare, tied in setup:
-        lead = tied.split(" ", 1)[0]
-        if out and out[-1].split(" ", 1)[0] == lead and tied != bare and tied.endswith(bare):
-            out[-1] = join_names([out[-1], bare], lang)
-        else:
-            out.append(tied)
-    return " ".join(out)
+    if role == "comparison" and len(reading.subjects) == 2:  # who is compared with whom; three names are a list
+        # its results, not its set-up: "bs=16 vs bs=2" names no side's batch with certainty (global? per device?)
+        return frames["comparison"].format(subjects=subjects) + (words["citing"].format(figures=figures) if figures else "")
+    main = gist_names.main_subject(doc, reading.subjects)
+    if not main:
+        return ""
+    if role == "description":
+        return frames["description"].format(subjects=main) + (words["has"].format(setup=bare) if bare else "")
+    # A requirement, a recommendation, a cause, a comparison of more than two, a topic: what the sentence says of its
+    # subject is not read, so only its subject is said, with the figures it gives.
+    text = frames["news_topic" if role == "news" else "topic"].format(subjects=main)
+    # What a topic has ("Scout, with 17 billion active parameters") is said; a requirement's or a reason's set-up
+    # ("keep TP inside one node") is a condition whose role is not read: "mentions one node" would mislead.
+    cite = bare if role in ("topic", "news", "result") else figures
+    return text + (words["citing"].format(figures=cite) if cite else "")
 
 
 def _frame_plain(doc: Document, index: int) -> str:
@@ -509,17 +527,24 @@ _ROLE_WEIGHT = {"change": 4.0, "problem": 4.0, "question": 1.5, "result": 1.0, "
 def gist(doc: Document, scores: list[float]) -> list[dict]:
     """The gist of a passage in the other language: the point (its role frame), then its reason or evidence when a
     sentence next to it gives one. `scores` are gist.score's, one per sentence (how much it carries the point)."""
-    candidates = []
+    candidates, everything = [], []  # every sentence read, and those with a frame to say as the point
+    named: list[str] = []
     for i, (start, end) in enumerate(doc.sentences):
         if restate.same_language(doc.text[start:end], doc.lang) or _machine(doc, start, end):
             continue
         reading = read(doc, i)
         text = restated(doc, i)
         value = scores[i] + _ROLE_WEIGHT[reading.role] + 0.5 * bool(reading.measured) + 1.0 * bool(reading.what)
+        everything.append((value, i, reading, text))
         if text:
             candidates.append((value, i, reading, text))
-    if not candidates:
-        return []
+        named += reading.subjects
+    if not candidates:  # no sentence says anything a frame can carry: the passage's subject, the one thing sure
+        main = gist_names.main_subject(doc, list(dict.fromkeys(named)))
+        if not main:
+            return []
+        text = messages(doc.lang)["gist"]["cross"]["frames"]["topic"].format(subjects=main)
+        return [{"text": text, "from": [i for i, (a, b) in enumerate(doc.sentences) if main in gist_names.render_names(doc, a, b)][:1] or [0]}]
     # Below MIN_SCORE a sentence argues little; one honest sentence about it still beats "cannot be summarised".
     candidates = [c for c in candidates if c[0] >= MIN_SCORE] or [max(candidates, key=lambda c: (c[0], -c[1]))]
     if any(c[2].what for c in candidates):  # a frame that only names subjects says less than one saying what a term does
@@ -531,7 +556,7 @@ def gist(doc: Document, scores: list[float]) -> list[dict]:
         best = before or best
     _, point, point_reading, point_text = best
     out = [{"text": point_text, "from": [point]}]
-    companion = _companion(doc, point, point_reading, candidates)
+    companion = _companion(doc, point, point_reading, [c for c in everything if c[0] >= MIN_SCORE and (c[3] or c[2].role == "question")])
     if companion:
         out.append(companion)
     worked = gist_values.across_sentences(doc, [i for item in out for i in item["from"]], doc.lang)
@@ -558,18 +583,16 @@ def _companion(doc: Document, point: int, point_reading: Reading, others: list) 
             break
         words = messages(doc.lang)["gist"]["cross"]
         if reading.role == "question" and point_reading.role in ("problem", "result") and abs(i - point) == 1:
+            if not reading.subjects and not reading.why:
+                continue  # "and the author asks a question": no object, nothing said
             asks = words["companion"]["asks_why" if reading.why else "asks"]  # "... lower than reported. Why?"
-            return {"text": asks.format(subjects=join_names(reading.subjects, doc.lang)) if reading.subjects or reading.why
-                    else words["companion"]["asks_bare"], "from": [i]}
-        fresh = [s for s in reading.subjects if s not in point_reading.subjects]
-        if reading.reason and not point_reading.reason and fresh and i == point + 1:  # "X. Because Y."
-            text = messages(doc.lang)["gist"]["cross"]["companion"]["reason"].format(subjects=join_names(fresh, doc.lang))
-            return {"text": text, "from": [i]}
+            return {"text": asks.format(subjects=join_names(reading.subjects, doc.lang)), "from": [i]}
+        # A reason said only as "a reason about Y" is a role with no content: not said (say less, be right).
         new_figures = [f for f in reading.measured if f not in point_reading.measured]
         if new_figures and point_reading.role in ("question", "problem", "result"):
-            setup = [s for s in reading.setup if s not in point_reading.setup]
+            setup = [s for s in reading.setup if s not in point_reading.setup] if reading.tie else []
             text = words["companion"]["evidence"].format(figures=join_names(new_figures, doc.lang))
             if setup:
-                text += words["tied"].format(setup=_tie(setup, doc.lang))
+                text += words["tied"].format(setup=gist_values.tie(setup, doc.lang))
             return {"text": text, "from": [i]}
     return None

@@ -2,6 +2,12 @@
 
 import re
 
+from service.i18n import arabic
+
+_ENGLISH_PLURAL = re.compile(r"\b[A-Za-z][a-z]{3,}s\b")
+NAME_CATEGORIES = {"model", "hardware", "framework", "organization", "software"}  # a name reads the same in both languages
+_GLOSS_IN_NAME = re.compile(r"\s*\((?:[^()]*\s[^()]*)\)")  # "NVIDIA A100 Tensor Core GPU (Ampere generation)"
+
 
 def said_once(subjects: list[str], setup: list[tuple[str, str]]) -> tuple[list[str], list[tuple[str, str]]]:
     """Each thing named once: a subject a figure names more precisely ("H100s" beside "512 H100 GPUs") goes, and so
@@ -34,3 +40,53 @@ def same_name(a: str, b: str) -> bool:
 
 
 _ACRONYM = re.compile(r"\b[A-Z][A-Z0-9]{2,}\b")
+
+
+def name_of(match, term: dict | None, lang: str) -> str:
+    """A term as the answer names it: a name by its glossary name ("H100", not "h100"), a concept by its expansion."""
+    entry = match.entry
+    if entry.get("category") in NAME_CATEGORIES:
+        found = match.found_as
+        name = found if found[:1].isupper() and not arabic.ARABIC_LETTER.search(found) else entry.get("term") or found
+        name = re.sub(r"(?<=\d)s$", "", name) if lang == "ar" else name  # "H100s" is English plural: "H100" in Arabic
+        name = _GLOSS_IN_NAME.sub("", name).strip()
+        return "the " + name if lang == "en" and name[:1].islower() else name  # "the data center"
+    if term is None:
+        return ""
+    name = _GLOSS_IN_NAME.sub("", term["expansion"] if lang != "en" else term["expansion_en"].split(" (")[0]).strip()
+    return "the " + name if lang == "en" and name[:1].islower() else name  # "the data center", not "data center"
+
+
+def render_names(doc, start: int, end: int) -> list[str]:
+    """The names, in the answer's language, of the terms a span of the text names."""
+    terms = {t["id"]: t for t in doc.terms}
+    return [name_of(o, terms.get(o.entry["id"]), doc.lang) for o in doc.occurrences if start <= o.start < end]
+
+
+def most_named(doc, names: list[str], limit: int) -> list[str]:
+    """At most `limit` of the names, those the passage names most often, in their own order."""
+    if len(names) <= limit:
+        return names
+    counts = _counts(doc)
+    keep = sorted(names, key=lambda name: (-counts.get(name, 0), names.index(name)))[:limit]
+    return [name for name in names if name in keep]
+
+
+def _counts(doc) -> dict[str, int]:
+    terms = {t["id"]: t for t in doc.terms}
+    counts: dict[str, int] = {}
+    for match in doc.occurrences:
+        name = name_of(match, terms.get(match.entry["id"]), doc.lang)
+        counts[name] = counts.get(name, 0) + 1
+    return counts
+
+
+def main_subject(doc, names: list[str]) -> str:
+    """Of a sentence's subjects, the one the whole passage names most often (the first on a tie); '' for none. A topic
+    said as one name, not a list of three ("deals with DP, TP and PP" reads as a list of terms)."""
+    if doc.lang == "ar":  # "GPU Clusters", "Tensor Cores": English words left in an Arabic sentence, not a name
+        names = [n for n in names if not _ENGLISH_PLURAL.search(n)]
+    if not names:
+        return ""
+    counts = _counts(doc)
+    return max(names, key=lambda name: (counts.get(name, 0), -names.index(name)))

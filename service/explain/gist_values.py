@@ -7,9 +7,9 @@ import re
 
 from calculators.formatting import human_field
 
-from service.explain import restate, synthesis
+from service.explain import gist_names, restate, synthesis
 from service.i18n import arabic, arabic_numbers
-from service.i18n.messages import messages
+from service.i18n.messages import join_names, messages
 
 MAX_CHIPS = 1e6  # more chips than any training job has used: the figure was misread
 _PERCENT = {"percent", "mfu", "share_of_peak", "hfu", "fraction", "percent_change", "memory_fraction_of_hbm", "utilization", "bubble_fraction"}
@@ -21,8 +21,9 @@ def readable(text: str, lang: str) -> bool:
     return arabic.share_of_arabic(text) < 0.3 if lang == "en" else not re.search(r"\b[a-z]{4,}\b", text)
 
 
-def measure_phrase(fig, partner, kind: str | None, lang: str, direction: str = "", label: str = "") -> str:
-    """One measured figure (or a pair) with the noun of what it measures: "a time of about 480 ms"."""
+def measure_phrase(fig, partner, kind: str | None, lang: str, direction: str = "", label: str = "", bound: str = "") -> str:
+    """One measured figure (or a pair) with the noun of what it measures: "a time of about 480 ms"; a bound the text
+    puts on it kept ("less than 10 ns", "up to 147 TFLOP/s"): without it the figure would be a different claim."""
     words = messages(lang)["gist"]["cross"]
     noun = words["quantities"].get(fig.quantity)
     if noun is None:
@@ -40,7 +41,21 @@ def measure_phrase(fig, partner, kind: str | None, lang: str, direction: str = "
             said_twice = {w for w in noun["noun"].split() if len(w) > 3} & set(label.split())  # "a step time in the step time"
             noun_said = words["labelled"].format(noun=noun["noun"], label=label) if label and not said_twice else noun["noun"]
             return words["pairs"][kind].format(noun=noun_said, a=value, b=other) + _worked_out(fig, partner, kind, value, lang)
+    if bound:
+        value = words["bounds"][bound] + _value(fig._replace(approx=False), lang)
     return noun["one"].format(value=value)
+
+
+_BOUNDS = (("below", re.compile(r"(?:\b(?:less than|fewer than|under|below|at most)|(?<![\u0621-\u064A])(?:أقل من|دون))\s*[~≈]?\s*$", re.I)),
+           ("above", re.compile(r"(?:\b(?:more than|over|above|at least|exceeds?|exceeding)|(?<![\u0621-\u064A])(?:أكثر من|تزيد عن|تزيد على|يزيد عن|يزيد على|تجاوز|يتجاوز))\s*[~≈]?\s*$", re.I)),
+           ("up_to", re.compile(r"(?:\bup to|(?<![\u0621-\u064A])(?:حتى|تصل إلى|يصل إلى|تصل الى|يصل الى))\s*[~≈]?\s*$", re.I)))
+
+
+def bound_of(text: str, fig) -> str:
+    """The bound the words just before a figure put on it: 'below' ("under 10 ns", "أقل من"), 'above' ("more than"),
+    'up_to' ("up to 147", "تصل إلى"); '' for none."""
+    before = text[max(0, fig.start - 24):fig.start]
+    return next((name for name, pattern in _BOUNDS if pattern.search(before)), "")
 
 
 def _worked_out(fig, partner, kind: str, value: str, lang: str) -> str:
@@ -63,7 +78,8 @@ def setup_phrase(fig, lang: str, sentence: str) -> tuple[str, str] | None:
     if fig.quantity in ("params", "active_params"):
         forms = words[fig.quantity]
         amount = arabic_numbers.amount(fig.value, forms["counted"]) if lang == "ar" else _english_amount(fig.value, forms["counted"])
-        return forms["bare"].format(amount=amount), forms["pre"].format(amount=amount)
+        after = _DUAL_NOMINATIVE.sub(lambda m: m.group(1) + "ي", amount) if lang == "ar" else amount
+        return forms["bare"].format(amount=amount), forms["pre"].format(amount=after)  # "من ملياري معامل", not "مليارا"
     if fig.quantity == "n_chips" and fig.value > MAX_CHIPS:
         return None  # "175B" read as a chip count is a model's size misread: no job has that many chips
     if fig.quantity == "n_nodes" and float(fig.value).is_integer():
@@ -81,6 +97,8 @@ def setup_phrase(fig, lang: str, sentence: str) -> tuple[str, str] | None:
     return forms["bare"].format(reading=reading), forms["pre"].format(reading=reading)
 
 
+# A dual scale word in the nominative ("مليارا معامل") takes the genitive after a preposition ("من ملياري معامل").
+_DUAL_NOMINATIVE = re.compile(r"^(مليار|مليون|تريليون|ألف)ا(?= )")
 _VARIANT = re.compile(r"(?:NVL|SXM|PCIe)\d*|\d+GB")
 
 
@@ -93,6 +111,7 @@ def _value(fig, lang: str) -> str:
     which may be in the other language): "480 ms", "19 يومًا", "$191 million", "24 ضعفًا"."""
     words = messages(lang)["gist"]["cross"]
     value = fig.value
+    fig = fig._replace(quantity=fig.quantity.replace("_per_device", "_per_chip"))  # one device's value reads as one chip's
     if fig.quantity in _PERCENT:
         shown = f"{arabic_numbers.digits(round(value * 100, 2))}%"
     elif fig.quantity in _TIME:
@@ -101,8 +120,8 @@ def _value(fig, lang: str) -> str:
         shown = arabic_numbers.amount(value, words["dollar"]) if lang == "ar" else "$" + _english_amount(value, "").strip()
     elif fig.quantity in ("ratio", "speedup"):
         shown = arabic_numbers.count(value, words["times"]) if lang == "ar" else f"{arabic_numbers.digits(value)}×"
-    elif fig.quantity in ("tokens_per_s", "tokens_per_s_per_chip", "samples_per_s"):
-        counted = words["tokens_per_s" if fig.quantity != "samples_per_s" else "samples_per_s"]
+    elif fig.quantity in ("tokens_per_s", "tokens_per_s_per_chip", "sequences_per_s"):
+        counted = words["tokens_per_s" if fig.quantity != "sequences_per_s" else "samples_per_s"]
         value = round(value) if value >= 100 else value  # "36,653 tokens/s", not "36,653.24"
         shown = arabic_numbers.count(value, counted) if lang == "ar" else f"{arabic_numbers.digits(value)} {counted['plural']}"
     else:
@@ -122,9 +141,10 @@ _DURATIONS = ((365.25 * 86400, "year"), (30.44 * 86400, "month"), (86400, "day")
 
 def _duration(seconds: float, lang: str) -> str:
     """A duration in the unit a reader expects: "480 ms", "21.5 s", "19 days", "4 سنوات"."""
-    if 0 < seconds < 1e-3:  # "10 ns" is not "a time of 0 ms": a short time keeps a unit that shows it
-        scale, unit = (1e9, "ns") if seconds < 1e-6 else (1e6, "µs")
-        return f"{arabic_numbers.digits(round(seconds * scale, 1))} {unit}"
+    if seconds < 1e-6:  # "under 10 ns" is no "0 ms": each scale in its own unit
+        return f"{arabic_numbers.digits(float(f'{seconds * 1e9:.3g}'))} ns"
+    if seconds < 1e-3:
+        return f"{arabic_numbers.digits(float(f'{seconds * 1e6:.3g}'))} µs"
     if seconds < 1:
         return f"{arabic_numbers.digits(round(seconds * 1000, 1))} ms"
     if seconds < 120:
@@ -174,3 +194,113 @@ def shared_head_dropped(old: str, new: str) -> str:
         n += 1
     rest = " ".join(a[n:])
     return rest if n and re.search(r"\d", rest) else old
+
+
+# Quantities a reading names only by their figure ("a ratio", "a share", "an amount"): said alone, they mislead.
+_UNNAMED = {"percent", "ratio", "fraction", "bytes", "number"}
+# What a chip has (its memory, its peak, its links), never what a run or a model takes: no model or layout is tied to it.
+_SPEC = {"hbm_bytes", "peak_flop_per_s", "bandwidth_bytes_per_s", "memory_bandwidth_bytes_per_s"}
+_PER_CHIP = {"flop_per_s_per_chip": "flop_per_s_per_device", "tokens_per_s_per_chip": "tokens_per_s_per_device",
+             "memory_bytes_per_chip": "memory_bytes_per_device"}
+_PER_DEVICE = re.compile(r"(?:per|/|each|every)[\s_-]*(?:device|core)|devices?\b|\bcores?\b|لكل (?:جهاز|نواة)", re.I)
+# What ends the clause a figure is said in: a stop, a colon, a bracket, or a word that opens another clause or a contrast.
+_CLAUSE_BREAK = re.compile(r"[;:؛()\[\]\n]|[,،]\s*(?:so|which|while|but|whereas|although|though|because|since|as|"
+                           r"لذا|لكن|بينما|مما|لأن|إذ|حيث)\b|\b(?:whose|than|compared|versus|vs\.?|while|whereas|but|because|"
+                           r"since|although|though|unlike)\b|(?<![\u0621-\u064A])(?:بينما|لكن|مقارنة|بخلاف|لأن|أما)"
+                           r"(?![\u0621-\u064A])", re.I)
+
+
+def unnamed(fig, direction: str) -> bool:
+    """Whether a figure's reading does not say what it measures: a bare share or ratio, an amount of bytes, a change
+    with no word for its direction."""
+    return fig.quantity in _UNNAMED or (fig.quantity == "percent_change" and not direction)
+
+
+def ties(text: str, placed: list) -> bool:
+    """Whether the set-up figures can follow the measured ones as theirs ("an MFU of 15% for a 7B model on 8 A100s"):
+    only when no measured figure is a chip's own (its memory, its peak), no set-up quantity is said twice ("7B and
+    70B": which one?), and each set-up figure is in the clause of a measured one. Otherwise the set-up is left out."""
+    measured = [f for kind, f in placed if kind == "measured"]
+    setup = [f for kind, f in placed if kind == "setup"]
+    if not measured or not setup:
+        return True
+    if any(f.quantity in _SPEC for f in measured):
+        return False
+    quantities = [f.quantity for f in setup]
+    if len(set(quantities)) < len(quantities):
+        return False
+    return all(any(not _CLAUSE_BREAK.search(text, min(s.end, m.end), max(s.start, m.start)) for m in measured)
+               for s in setup)
+
+
+def compared_quantity(doc, start: int, end: int) -> str:
+    """The named quantity of the first figure a problem or a question states ("an MFU of 15%"): "lower than the
+    reported 50%" compares the same thing, so a bare percentage after it reads as that quantity; '' for none."""
+    first = next((f for f in doc.figures if start <= f.start < end and f.quantity in _LIKE_PERCENT), None)
+    return first.quantity if first is not None else ""
+
+
+_LIKE_PERCENT = {"mfu", "hfu", "share_of_peak", "memory_fraction_of_hbm"}
+
+def per_device(text: str, fig):
+    """A per-chip figure as the text gives it: per device or per core ("36.7 TFLOP/s per device"; JAX's device on a TPU
+    v3 is one core) is said per device; a rate the text ties to no unit at all (a log's "TFLOP/s: 36.7") is said as a
+    rate, with no "per chip" the text never wrote."""
+    if fig.quantity not in _PER_CHIP:
+        return fig
+    near = (max(0, fig.start - 40), min(len(text), fig.end + 24))
+    label = _LABEL_BEFORE.search(text[max(0, fig.start - 30):fig.start])  # "Tokens/s/device: 36653", a log's own label
+    if _PER_DEVICE.search(text, fig.start, near[1]) or (label and _PER_DEVICE.search(label.group(0))):
+        return fig._replace(quantity=_PER_CHIP[fig.quantity])
+    if fig.quantity != "memory_bytes_per_chip" and not _PER_CHIP_SAID.search(text, *near):
+        return fig._replace(quantity=fig.quantity.replace("_per_chip", ""))
+    return fig
+
+
+_LABEL_BEFORE = re.compile(r"[\w/.-]+\s*[:=]\s*$")
+_PER_CHIP_SAID = re.compile(r"(?:per|/|each|every|a|an)[\s_-]*(?:gpu|chip|accelerator|card|tpu|h100|h200|a100|b200)|"
+                            r"(?:لكل|كل) (?:شريحة|وحدة|بطاقة)", re.I)
+
+
+# What a reader judges a run by first, when a sentence gives more results than a gist can carry.
+_RANK = ("mfu", "hfu", "share_of_peak", "tokens_per_s_per_chip", "tokens_per_s_per_device", "tokens_per_s", "samples_per_s",
+         "sequences_per_s",
+         "flop_per_s_per_chip", "flop_per_s_per_device", "flop_per_s", "step_time_s", "time_s", "speedup", "percent_gain",
+         "percent_loss", "cost_usd")
+
+
+def rank(fig) -> int:
+    """A result's place in _RANK (anything else after, memory last among them)."""
+    return _RANK.index(fig.quantity) if fig.quantity in _RANK else len(_RANK)
+
+
+# A bracket glosses inside a clause ("For H100 SXM and 16-bit (fp16 or bf16) the peak is 989"): it ends no subject's clause.
+_SUBJECT_BREAK = re.compile(_CLAUSE_BREAK.pattern.replace("[;:؛()\\[\\]\\n]", "[;:؛\\n]"), re.I)
+
+
+def in_clause_of_results(doc, start: int, end: int, subjects: list[str], setup: set[str]) -> list[str]:
+    """The subjects named in the clause of one of the span's results ("On TPU, the author reports 10 ns" only when the
+    TPU and the 10 ns share a clause): a name elsewhere in the sentence is not what the figure is about."""
+    results = [f for f in doc.figures if start <= f.start < end and f.quantity not in setup
+               and f.quantity not in ("number", "expression", "bits")]
+    terms = {t["id"]: t for t in doc.terms}
+    kept = []
+    for name in subjects:
+        spans = [(o.start, o.end) for o in doc.occurrences if start <= o.start < end
+                 and gist_names.name_of(o, terms.get(o.entry["id"]), doc.lang) == name]
+        if any(not _SUBJECT_BREAK.search(doc.text, min(b, f.end), max(a, f.start)) for a, b in spans for f in results):
+            kept.append(name)
+    return kept
+
+
+def tie(setup: list[tuple[str, str]], lang: str) -> str:
+    """The set-up phrases after a result, one preposition for a run of them: "with a 12-stage pipeline and
+    micro-batches of 2", not "with ... with ..."."""
+    out: list[str] = []
+    for bare, tied in setup:
+        lead = tied.split(" ", 1)[0]
+        if out and out[-1].split(" ", 1)[0] == lead and tied != bare and tied.endswith(bare):
+            out[-1] = join_names([out[-1], bare], lang)
+        else:
+            out.append(tied)
+    return " ".join(out)

@@ -2,6 +2,7 @@
 
 import json
 import math
+import re
 from functools import cache
 from typing import NamedTuple
 
@@ -62,8 +63,12 @@ def _index() -> glossary.Glossary:
     return index
 
 
+_COUNT_SUFFIX = re.compile(r"(?<=[A-Za-z]\d\d)[x×](?=\d{1,4}\b)|(?<=[A-Za-z]\d\d\d)[x×](?=\d{1,4}\b)")  # "H200x2": the chip, then how many
+
+
 def mentions(text: str) -> list[Mention]:
     """Every chip and model named in `text`, in order of appearance."""
+    text = _COUNT_SUFFIX.sub(" ", text)  # same length, so every position stays the text's
     return [Mention(m.entry["_kind"], m.entry["_entry"], m.start, m.end, m.entry.get("_generic", False))
             for m in _index().find(text)]
 

@@ -56,11 +56,21 @@ def _framework(candidates: list[tuple[str, str]], lowered: str, spelling: str) -
 
 
 def _in_command(text: str, start: int) -> bool:
-    """Whether the option sits on a command or config line (a sentence naming several flags is not one)."""
+    """Whether `start` is on a command or config line: three settings or more in its sentence, not listed in prose
+    ("I used --a 1, --b 2 and --c": a list with commas or "and" is the author's sentence, whose options are terms)."""
     line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", start)
     line = text[line_start:line_end if line_end >= 0 else len(text)]
-    return len(_SETTING.findall(line)) >= COMMAND_FIELDS and not detect.sentence_with_options(line)
+    offset = start - line_start
+    begin = max((m.end() for m in _SENTENCE_END.finditer(line, 0, offset)), default=0)
+    stop = _SENTENCE_END.search(line, offset)
+    sentence = line[begin:stop.start() if stop else len(line)]
+    return len(_SETTING.findall(sentence)) >= COMMAND_FIELDS and not _PROSE_LIST.search(sentence) \
+        and not detect.sentence_with_options(sentence)  # "when you pass `--a` with `--b`, set `--c 4`": a mention
+
+
+_SENTENCE_END = pattern_cache.lazy(r"[.!?](?=\s+[A-Z(])")  # "model.num_moe_experts" and "1.5" do not end a sentence
+_PROSE_LIST = pattern_cache.lazy(r"\S,\s|\sand\s")
 
 
 def find(text: str, lang: str, known: set[str] | None = None) -> list[dict]:

@@ -1,18 +1,37 @@
 """The explainer's stages run in order on a Document: terms -> figures -> claims -> checks (spaCy style)."""
 
-from service.explain import checks, claims, grounding, terms
+import re
+
+from service.explain import checks, claims, grounding, pattern_cache, terms
 from service.explain.document import Document
 from service.explain.figures import read_figures as reader
 
 
 def read_figures(doc: Document) -> None:
     """Stage 2: every figure the text states (outside page clutter), and the chips and models it names."""
-    doc.figures = [f for f in reader(doc.text) if not terms.inside(doc.clutter, f.start)]
+    doc.figures = [_batch_scope(doc.text, f) for f in reader(doc.text) if not terms.inside(doc.clutter, f.start)]
     spans = [(f.start, f.end) for f in doc.figures]
     # "72-GPU" is a figure about a node, not a mention of the generic GPU cluster.
     doc.mentions = [m for m in grounding.mentions(doc.text) if not terms.inside(doc.clutter, m.start)
                     and not (m.generic and terms.inside(spans, m.start))]
     terms.add_notation_terms(doc)
+
+
+# Words that say a batch is the whole step's, not one device's ("global batch size 512", "GBS", "--global-batch-size").
+_GLOBAL_BATCH = pattern_cache.lazy(r"global|total|effective|overall|whole|per (?:step|iteration)|\bgbs\b|\bgb\b|"
+                                   r"across (?:all|the)|إجمالي|الكلي|الكلية|العام", re.I)
+BATCH_LABEL_REACH = 40  # characters before a figure where its label sits ("global_batch_size=", "a global batch of")
+
+
+def _batch_scope(text: str, fig):
+    """A batch figure whose words do not say it is the whole step's ("bs=2", "batch size 512") is marked so: the answer
+    then says "a batch of 2", not "a global batch", which would assert what the text leaves open."""
+    if fig.quantity not in ("global_batch_sequences", "global_batch_tokens"):
+        return fig
+    before = text[max(0, fig.start - BATCH_LABEL_REACH):fig.end]
+    if _GLOBAL_BATCH.search(before):
+        return fig
+    return fig._replace(detail={**(fig.detail or {}), "batch_scope": "unsaid"})
 
 
 def analyse(text: str, lang: str, previous: Document | None = None) -> Document:

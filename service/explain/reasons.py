@@ -2,6 +2,7 @@
 
 import bisect
 import json
+import re
 from functools import cache
 
 import calculators
@@ -19,9 +20,18 @@ SHAPE_FIELDS = ("seq_len", "d_model", "n_heads", "n_layers")
 
 
 @cache
+def _data() -> dict:
+    return json.loads((data_dir() / "reasons.json").read_text(encoding="utf-8"))
+
+
 def table() -> list[dict]:
     """data/reasons.json's links, loaded once."""
-    return json.loads((data_dir() / "reasons.json").read_text(encoding="utf-8"))["links"]
+    return _data()["links"]
+
+
+def _purpose() -> str:
+    """The purpose clause that argues for every link ("to prevent OOM, ...")."""
+    return _data()["purpose"]["pattern"]
 
 
 def _ids_by_sentence(doc: Document) -> list[set[str]]:
@@ -49,18 +59,44 @@ def _bracketed(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _linked(doc: Document, window: list[int]) -> bool:
-    """Whether the sentences argue (a cause, a consequence, a requirement, what a choice hurts or avoids)."""
-    text = " ".join(doc.text[doc.sentences[i][0]:doc.sentences[i][1]] for i in window)
-    return claims.cue("cause", text) or claims.cue("point", text) or claims.cue("requirement", text)
+def _linked(doc: Document, window: list[int], link: dict) -> bool:
+    """Whether the sentences argue in the way the link needs and say nothing it would contradict.
+
+    Arguing is a cause, a consequence, a requirement, what a choice hurts or avoids, or a question about them, or
+    the link's own kinds of sentence ('requires': cue lists of data/claim_cues.json, such as a comparison for a link
+    that explains why one thing is slower) or words ('words'); 'unless' names words of the opposite case (FSDP found
+    faster than DDP), in which the link is not shown.
+    """
+    text = _window_text(doc, window)
+    kinds = link.get("requires") or ("cause", "point", "requirement", "question")
+    argues = any(claims.cue(name, text) for name in kinds) or (link.get("words") and matches(link["words"], text)) \
+        or (not link.get("requires") and matches(_purpose(), text))
+    if not argues:
+        return False
+    return not (link.get("unless") and matches(link["unless"], text))
+
+
+def _window_text(doc: Document, window: list[int]) -> str:
+    return " ".join(doc.text[doc.sentences[i][0]:doc.sentences[i][1]] for i in window)
+
+
+@cache
+def _pattern(pattern: str) -> re.Pattern:
+    return re.compile(pattern, re.I)
+
+
+def matches(pattern: str, text: str) -> bool:
+    """Whether `text` has the words of a link's pattern ('words', 'effect_words', 'unless', 'unless_text')."""
+    return bool(_pattern(pattern).search(text))
 
 
 def find(doc: Document) -> list[dict]:
     """The links the text makes, first mention first: each with its wording in doc.lang, its source and sentences.
 
     A link counts when one sentence, or two neighbouring ones, name one of its causes and one of its effects
-    (different terms) with words that argue; a link sized by a calculator gets that calculation appended to
-    doc.calculations (its index in `calculation`).
+    (different terms; the effect may be said in its 'effect_words') and one of its 'also' terms when it lists them,
+    with words that argue; a link sized by a calculator gets that calculation appended to doc.calculations (its
+    index in `calculation`).
     """
     ids = _ids_by_sentence(doc)
     for i in _machine_text(doc):  # a config line or a command names settings, not causes
@@ -68,20 +104,29 @@ def find(doc: Document) -> list[dict]:
     found: list[dict] = []
     windows = [[i] for i in range(len(doc.sentences))] + [[i, i + 1] for i in range(len(doc.sentences) - 1)]
     for link in table():
-        cause, effect = set(link["cause"]), set(link["effect"])
+        if link.get("unless_text") and matches(link["unless_text"], doc.text):
+            continue  # the text uses the link's terms in another sense (SP as ring attention's axis)
+        cause, effect, also = set(link["cause"]), set(link["effect"]), set(link.get("also", ()))
         for window in windows:  # one sentence before two neighbouring ones
             names = set().union(*(ids[j] for j in window))
             causes, effects = names & cause, names & effect
-            if causes and effects and len(causes | effects) > 1 and _linked(doc, window):
+            if causes and not effects and link.get("effect_words") \
+                    and matches(link["effect_words"], _window_text(doc, window)):
+                effects = {"effect_words"}  # the effect said in plain words ("training speed") rather than as a term
+            if causes and effects and len(causes | effects) > 1 and (not also or names & also) \
+                    and _linked(doc, window, link):
                 naming = next((j for j in window if ids[j] & cause), window[0])  # the sentence that names the cause
-                found.append({"id": link["id"], "from": window, "link": link, "quote_from": naming})
+                found.append({"id": link["id"], "from": window, "link": link, "quote_from": naming,
+                              "named": len(causes | effects | (names & also))})
                 break
-    found.sort(key=lambda item: item["from"][0])
+    # first mention first; of two links drawn from the same sentences, the one naming more of its terms
+    found.sort(key=lambda item: (item["from"][0], -item["named"]))
     found = _without_repeats(found)[:MAX_LINKS]
     out = []
     for item in found:
         link = item["link"]
-        entry = {"id": item["id"], "from": item["from"], "quote_from": item["quote_from"],
+        start, end = doc.sentences[item["quote_from"]]
+        entry = {"id": item["id"], "from": item["from"], "quote_from": item["quote_from"], "quote": doc.text[start:end],
                  "text": link[doc.lang] if doc.lang in link else link["en"],
                  "short": link.get(f"short_{doc.lang}") or link.get("short_en") or "",
                  "condition": link.get(f"condition_{doc.lang}") or link.get("condition_en", ""),
@@ -89,8 +134,9 @@ def find(doc: Document) -> list[dict]:
         if link.get("calculator") == "pipeline_activation_memory" and not any(o["calculation"] is not None for o in out):
             run = _pipeline_memory(doc)
             if run is not None:
-                doc.calculations.append(run)
-                entry["calculation"] = len(doc.calculations) - 1
+                if run not in doc.calculations:  # a document read again (a follow-up's earlier turns) keeps one sizing
+                    doc.calculations.append(run)
+                entry["calculation"] = doc.calculations.index(run)
         out.append(entry)
     return out
 
@@ -153,3 +199,12 @@ def model_name(run: dict) -> str:
     """The catalog name of the model a sizing ran on, or ''."""
     model = run["inputs"].get("model")
     return catalog.models().get("model", model)["name"] if model else ""
+
+
+def citation(source: str) -> str:
+    """A link's sources as short citations: each work's authors, year, title and identifiers, without the notes in
+    brackets (a bracket of more than three words)."""
+    def short(part: str) -> str:
+        return re.sub(r"\s*\(([^()]*(?:\([^()]*\)[^()]*)*)\)",
+                      lambda m: "" if len(m.group(1).split()) > 3 else m.group(0), part).strip(" ,")
+    return "; ".join(p for p in map(short, source.split("; ")) if p)

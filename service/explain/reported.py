@@ -6,7 +6,7 @@ from functools import cache
 
 from calculators.resources import data_dir
 
-from service.explain import pattern_cache
+from service.explain import arabic_clause, pattern_cache
 from service.i18n.messages import messages
 
 # A sentence's main role, checked in this order: a question or a problem is what a post is about before its results.
@@ -90,8 +90,10 @@ _PERSON_EN = [(r"\bI(?:'m| am)\b", "they are"), (r"\bI was\b", "they were"), (r"
               (r"\bI'd\b", "they would"), (r"\bI'll\b", "they will"), (r"\bwe're\b", "they are"), (r"\bwe've\b", "they have"),
               (r"\bwe'd\b", "they would"), (r"\bwe'll\b", "they will"), (r"(?<![\w/.-])(?:I|i)(?![\w/.'-])", "they"),
               (r"\bwe\b", "they"), (r"(?<![\w/.-])me(?![\w/.-])", "them"), (r"(?<![\w/.-])us(?![\w/.-])", "them"),
-              (r"\b(?:my|our)\b", "their"), (r"\b(?:mine|ours)\b", "theirs"), (r"\b(?:myself|ourselves)\b", "themselves")]
-_PERSON_CASE = {"we", "my", "our", "mine", "ours", "myself", "ourselves", "we're", "we've", "we'd", "we'll"}
+              (r"\b(?:my|our)\b", "their"), (r"\b(?:mine|ours)\b", "theirs"), (r"\b(?:myself|ourselves)\b", "themselves"),
+              # the addressee's ("in your README"): reported, it is no longer "your"; the article keeps the noun definite
+              (r"(?<![\w/.-])your(?![\w/.'-])", "the")]
+_PERSON_CASE = {"we", "my", "our", "mine", "ours", "myself", "ourselves", "we're", "we've", "we'd", "we'll", "your"}
 
 
 def third_person(text: str, lang: str) -> str:
@@ -196,11 +198,6 @@ _LEADING_CONNECTIVE = {"en": pattern_cache.lazy(r"^(?:so|thus|hence|therefore|th
                                                 r"a few (?:points|things) to note(?: here)?)\s*,?\s+", re.I),
                        "ar": pattern_cache.lazy(r"^(?:(?:لذلك|لذا|وبالتالي|وعليه|باختصار|الخلاصة|كما|ولكن|لكن)\s*،?\s*|"
                                                 r"و(?=(?:بعد|قد|في|من|كان|كانت|على|مع)\s))")}
-_VERB_FIRST_AR = pattern_cache.lazy(r"^(?:تم|يتم|بسبب|نظرا|نظرًا|رغم|بفضل|عبر|خلال|عندما|إذا|حتى|"  # a verb or a preposition: أنه, not أنّ
-                                    r"(?:[وف]?(?:ي|ت|ن|أ)[\u064B-\u0652]?[\u0621-\u064A\u064B-\u0652]{2,}|[\u0621-\u064A]{3,}(?:ت|وا|نا)|لا|لم|لن|قد|كان|كانت|"
-                                    r"أصبح|أصبحت|ليس|ليست|في|على|من|إلى|مع|عند|بعد|قبل|"
-                                    # past verbs of the derived forms that report a change ("انخفض زمن الخطوة")
-                                    r"انخفض|ارتفع|استغرق|استخدم|اعتمد|احتاج|انتقل|اشترى|تحسن|تضاعف|زاد|بلغ|وصل)(?![\u0621-\u064A])|وفق|بدل|بالإضافة)")
 
 
 def point(clause: str, sentence: str, lang: str, who: str, context: str = "") -> str:
@@ -322,8 +319,10 @@ def _arabic(clause: str, kind: str, words: dict, who: str, lead: bool) -> str:
         frame = words["said_quoted"] if kind != "question" else words["asks_quoted"][0]
         return frame.format(lead=opening, claim=clause, question=clause.rstrip("؟?").strip())
     clause = _LABEL_AR.sub(r"\1 ", clause, count=1)  # "التكوين الثاني: يحتوي على ..." is "التكوين الثاني يحتوي على ..."
-    that = words["that_verb"] if _VERB_FIRST_AR.match(clause) else words["that_noun"]
-    return f"{opening} {that} {clause}"
+    said = arabic_clause.reported(clause, words["that_noun"], words["that_verb"])  # "أنّ الحوسبة تتضمن", never "أنه تتضمن"
+    if said is None:  # a verb whose subject is not read with certainty: the author's words, not a wrong particle
+        return words["said_quoted"].format(lead=opening, claim=clause)
+    return f"{opening} {said}"
 
 
 # "أما ... فـ", "بينما", "إذ" open a sentence of their own: after أنّ/أنه they are ungrammatical, so the words are quoted.

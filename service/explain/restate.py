@@ -12,7 +12,7 @@ from service.i18n import arabic
 from service.i18n.messages import join_names, messages
 
 MAX_INLINE_WORDS = 6  # a longer expansion would bury the sentence; the terms section carries it
-_COUNT_RATES = {"tokens_per_s", "tokens_per_s_per_chip", "samples_per_s"}  # rates of things, not durations
+_COUNT_RATES = {"tokens_per_s", "tokens_per_s_per_chip", "sequences_per_s"}  # rates of things, not durations
 
 
 def value(quantity: str, number) -> str:
@@ -21,6 +21,8 @@ def value(quantity: str, number) -> str:
         return human(number, "count")
     if quantity == "time_s":
         return human(number, "seconds")
+    if quantity == "pin_rate_bytes_per_s":  # a memory pin's speed is written in bits, as its datasheet gives it
+        return f"{number * 8 / 1e9:.3g} Gb/s"
     return human_field(quantity, number)
 
 
@@ -48,6 +50,9 @@ def figure(fig, lang: str, chip_names: bool = True) -> str:
         return fig.quote
     if fig.quantity == "dp_degree" and (fig.detail or {}).get("zero_stage") == 3:
         template = readings.get("dp_degree_sharded", template)
+    if fig.quantity in ("global_batch_sequences", "global_batch_tokens") and (fig.detail or {}).get("batch_scope") == "unsaid":
+        # "bs=2" or "batch size 512" does not say whose batch it is (one GPU's or the whole step's): not "global"
+        template = readings.get(fig.quantity + "_unqualified", template)
     return _counted(_agreeing(template, fig.value, lang).format(value=shown), lang)
 
 

@@ -29,10 +29,12 @@ def _display(term: dict, lang: str) -> tuple[str, str]:
     if term.get("category") == "option":  # a flag keeps its own spelling; what it belongs to is the expansion
         return name, expansion
     found = term.get("found_as") or ""
-    if _spelled_out(found, name):  # the text wrote the words ("microbatch size"), not the abbreviation: no MBS added
+    if _spelled_out(found, name, lang):  # the text wrote the words ("microbatch size"), not the abbreviation: no MBS added
         if lang == "ar" and expansion and arabic.ARABIC_LETTER.search(expansion):
             return re.sub(r"\s*\([^)]*\)", "", expansion).strip() or expansion, ""
         return found, ""
+    if found and term.get("category") == "model" and _family_member(found, name):
+        return found, _described_part(expansion)  # "Qwen2.5-32B" under the Qwen family: the model as the text named it
     if found and _by_pattern(term["id"], found):  # "TPU v3-256" read by the slice-name notation: shown as the text wrote it
         return found, expansion
     if lang == "en" and _other_words(found, name):  # "token overflow" under "token dropping": the text's words first
@@ -114,11 +116,26 @@ def unrepeated_definition(name: str, definition: str) -> str:
     return rest[:1].upper() + rest[1:] if rest else definition
 
 
-def _spelled_out(found: str, name: str) -> bool:
-    """Whether the text wrote an abbreviation's words ("device memory", "microbatch size") rather than it (VRAM, MBS):
-    the list then names what the text said (blind readers, issue 18: terms not in the text were listed)."""
-    return bool(found) and not arabic.ARABIC_LETTER.search(found) and _is_acronym(name) and not _is_acronym(found) \
+def _spelled_out(found: str, name: str, lang: str) -> bool:
+    """Whether the text wrote an abbreviation's words ("device memory", "microbatch size", "ضرب المصفوفات") rather than
+    it (VRAM, MBS, GEMM): the list then names what the text said (blind readers, issue 18: terms not in the text were listed)."""
+    if arabic.ARABIC_LETTER.search(found) and lang != "ar":
+        return False  # an English answer names an Arabic passage's term by its English name
+    return bool(found) and _is_acronym(name) and not _is_acronym(found) \
         and len(re.split(r"[\s_-]+", found.strip())) >= 2 and name.lower() not in found.lower()
+
+
+def _family_member(found: str, name: str) -> bool:
+    """Whether `found` names one model of the family `name` by adding a version or size ("Llama-2-7b-hf" in "Llama 2",
+    "mpt-7b" in "MPT models")."""
+    written, family = re.sub(r"[\W_]+", "", found.lower()), re.sub(r"[\W_]+", "", name.split()[0].lower())
+    return len(family) >= 2 and written.startswith(family) and written != family and bool(re.search(r"\d", found))
+
+
+def _described_part(expansion: str) -> str:
+    """The description inside an expansion written "Name (description)", or the expansion itself."""
+    inner = re.fullmatch(r"[^()]+\((.+)\)", expansion.strip())
+    return inner.group(1) if inner else expansion
 
 
 def _by_pattern(term_id: str, found: str) -> bool:
@@ -147,3 +164,24 @@ def _other_words(found: str, name: str) -> bool:
             or name_joined in joined:
         return False
     return sum(w in named for w in words) * 2 <= len(words)
+
+
+REPEAT_WORDS = 8  # a definition this long, already said word for word in the opening, is not said again
+
+
+def not_said_in(section: str, gist: str) -> str:
+    """The terms section without a term whose definition the opening already gives word for word (JUDGING.md:
+    nothing said twice)."""
+    kept = []
+    for line in section.split("\n"):
+        definition = line.split("): ", 1)[-1] if "): " in line else line.split("**: ", 1)[-1]
+        core = definition.strip().rstrip(".")
+        if len(core.split()) >= REPEAT_WORDS and core in gist:
+            continue
+        kept.append(line)
+    return "\n".join(kept)
+
+
+def code_name(word: str) -> bool:
+    """A name written for a machine or a brand: a digit, an underscore or a capital after its first letter."""
+    return any(c.isdigit() or c == "_" or c.isupper() for c in word[1:])

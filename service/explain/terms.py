@@ -7,7 +7,7 @@ from functools import cache, lru_cache
 
 from calculators.resources import data_dir
 
-from service.explain import acronym_case, glossary, option_terms, pattern_cache
+from service.explain import acronym_case, glossary, key_terms, option_terms, pattern_cache, senses
 from service.i18n import arabic
 
 
@@ -71,6 +71,9 @@ def _reading(match: glossary.Match, text: str, overall: int, fields: frozenset[s
     surroundings' cues decide, else the whole text's (an expert quoted by a chief engineer in one line, the MoE experts
     in the next). In a text about parallel training that field's readings start ahead (glossary.with_field)."""
     readings = match.entry["readings"]
+    beside = senses.by_neighbours(match.entry, text, match.start, match.end)
+    if beside is not None:  # a compound or a unit against the term ("DRAM chips", "batch of 4K tokens") settles it
+        return beside
     if acronym_case.followed_by_degree(text, match.end) and len(match.found_as) <= 5:
         scores = glossary.with_field(match.entry, [0] * len(readings), frozenset({"parallelism"}))
         if any(scores):  # a checkpoint or a true positive has no degree
@@ -131,6 +134,7 @@ def read_terms(doc) -> None:
     overall: dict[str, int] = {}
     every, first = [], {}
     found = [m for m in glossary.load().find(text, extended=True) if not inside(doc.clutter, m.start)]  # glossary.detect's scan
+    found = senses.without_parts_of_identifiers(found)
     fields = glossary.text_fields([m.entry for m in found])
     for match in found:  # with readings per occurrence
         entry = match.entry
@@ -146,8 +150,9 @@ def read_terms(doc) -> None:
     doc.occurrences = _unnested(every)
     doc.matches = list(first.values())
     doc.matches = _with_definitions(doc.matches, doc.definitions)
-    doc.terms = _by_salience(doc, [_described(m, doc.lang, doc.definitions) for m in doc.matches]
-                             + option_terms.find(content, doc.lang))
+    options = option_terms.find(content, doc.lang)
+    keys = key_terms.find(content, doc.lang, [(m.start, m.end) for m in doc.occurrences], {t["found_as"] for t in options})
+    doc.terms = _by_salience(doc, [_described(m, doc.lang, doc.definitions) for m in doc.matches] + options + keys)
     doc.corrections = mistranslations(text, doc.matches, doc.lang)
 
 

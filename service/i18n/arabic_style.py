@@ -286,7 +286,7 @@ def _undoubled(text: str) -> str:
 def _english_counts() -> tuple[re.Pattern, dict]:
     words = arabic.counting()["english"]
     pattern = re.compile(r"(?<![A-Za-z0-9_.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(\s?[KMBT])?\s+"
-                         r"((?:[A-Z][\w-]*\d[\w-]*\s+)?)(" + "|".join(sorted(words, key=len, reverse=True)) + r")(?![\w-])")
+                         r"((?:[A-Z][\w-]*\d[\w-]*\s+)?)(" + "|".join(sorted(words, key=len, reverse=True)) + r")(?![\w/-])")  # "tokens/s" is a unit
     return pattern, words
 
 

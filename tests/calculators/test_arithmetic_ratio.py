@@ -80,3 +80,13 @@ def test_training_time_from_total_flops():
     assert out["total_flops"] == 6.3e24
     with pytest.raises(CalculatorInputError):
         run("training_time", n_chips=8, peak_flop_per_s="1e15", mfu=0.4)
+
+
+def test_a_result_equal_up_to_rounding_is_worked_without_a_tiny_error():
+    # Megatron-LM issue answer: "420/(1979/2) = 42.45%" (H200 BF16 1979 TFLOPS with sparsity, NVIDIA spec): 0.42446,
+    # off by 0.01% only through rounding, so the working says it agrees rather than "off by 0.01018%"
+    result = calculators.run("arithmetic", {"expression": "420/(1979/2)", "stated_result": "42.45%"})
+    assert result["steps"][-1] == "the text states 42.45%; the arithmetic gives 42.45%: consistent" and result["outputs"]["consistent"]
+    # a real gap keeps its size in the working
+    off = calculators.run("arithmetic", {"expression": "420/(1979/2)", "stated_result": "45%"})
+    assert "off by" in off["steps"][-1]

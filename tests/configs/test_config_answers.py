@@ -189,3 +189,12 @@ def test_nodes_times_gpus_per_node_in_the_thread_is_the_world_size():
             ' "bf16": {"enabled": true}, "zero_optimization": {"stage": 3}}\n```')
     _, config = split(text, "en")
     assert config["world_size"] == 16 and config["problems"] == []
+
+
+def test_a_layout_the_prose_states_is_not_replaced_by_all_gpus_as_data_parallel():
+    # Megatron-LM's world = TP x PP x DP (Narayanan et al. 2021): "TP8 PP2 and DP 48 on 768 GPUs" is 48 replicas, so a
+    # flags-only configuration beside it must not be shown as "DP 768"
+    text = ("The README reports 70B with TP8 PP2 and DP 48 on 768 GPUs at 420 TFLOP/s per GPU. Mine is slower.\n\n"
+            "I have also used --overlap-grad-reduce and --overlap-param-gather")
+    answer = explain_offline(text, "en")["explanation"]
+    assert "DP 768" not in answer and "**Layout:** —" not in answer

@@ -177,7 +177,9 @@ def test_a_sentence_with_options_keeps_its_words_as_prose():
     text = "Help! We run --tensor-model-parallel-size 8 --pipeline-model-parallel-size 2 on 16 H100s and get out of memory errors."
     config, blocks = reading.find(text)
     assert config.framework == "megatron-lm" and config.value("--pipeline-model-parallel-size") == 2
-    assert reading.prose_of(text, blocks) == "Help! We run on 16 H100s and get out of memory errors."
+    # the options stay in the sentence as code, so its words still read as a sentence
+    assert reading.prose_of(text, blocks) == ("Help! We run `--tensor-model-parallel-size 8` `--pipeline-model-parallel-size 2` "
+                                              "on 16 H100s and get out of memory errors.")
     assert reading.read(text, "en")["world_size"] == 16  # stated in the sentence, not by a launcher
 
 
@@ -187,3 +189,31 @@ def test_a_sentence_after_a_short_command_is_prose_not_part_of_the_config():
     prose, config = split("python3 train.py model=llama3_8b per_device_batch_size=8\n"
                           "We lowered the batch per device because the run hit OOM on v5e.", "en")
     assert config is not None and "We lowered the batch" in prose
+
+
+def test_options_in_a_sentence_take_no_words_of_the_sentence_as_values():
+    text = ("To avoid OOM with TP8 I used --recompute-granularity full, --recompute-method uniform and --distribute-saved-activations. "
+            "May I ask why? With --tp-comm-overlap (I think --sequence-parallel is needed as well) it hangs.")
+    config, blocks = reading.find(text)
+    assert config.value("--recompute-granularity") == "full" and config.value("--recompute-method") == "uniform"
+    assert config.value("--distribute-saved-activations") is True and config.value("--tp-comm-overlap") is True
+    assert config.value("--sequence-parallel") is True
+    prose = reading.prose_of(text, blocks)
+    assert "`--distribute-saved-activations`. May I ask why?" in prose and "`--tp-comm-overlap` (I think" in prose
+    assert "`--recompute-granularity full`, `--recompute-method uniform` and" in prose
+
+
+def test_a_default_is_not_a_problem_when_the_options_are_quoted_in_a_sentence():
+    # The sentence says TP8 in words; no option sets the tensor-parallel degree, so its default (1) proves nothing.
+    said = reading.read("With TP8 and PP2 on our cluster we enable --sequence-parallel and --tp-comm-overlap, and it still hangs.", "en")
+    assert not [p for p in said["problems"] if p["rule"] == "sequence_parallel_without_tp"]
+    launched = reading.read("torchrun --nproc_per_node 8 pretrain_gpt.py --sequence-parallel --tp-comm-overlap", "en")
+    assert [p for p in launched["problems"] if p["rule"] == "sequence_parallel_without_tp"]
+
+
+def test_two_gpu_counts_in_the_prose_leave_the_world_size_unsaid():
+    from service.configs import job
+
+    # the README's run and the author's run: which count is this job's is not said
+    assert job.stated_gpus("The README ran 70B on 768 GPUs; mine runs on 128 GPUs with --overlap-grad-reduce.") is None
+    assert job.stated_gpus("We run --overlap-grad-reduce on 128 GPUs.") == 128

@@ -37,7 +37,7 @@ def test_corpus_is_new_sourced_and_split_by_source():
     used = _used_urls()
     splits_of_group: dict[str, set] = {}
     for p in passages:
-        assert p["lang"] in ("en", "ar") and p["split"] in ("dev", "test") and p["text"].strip()
+        assert p["lang"] in ("en", "ar") and p["split"] in ("dev", "test", "holdout") and p["text"].strip()
         assert all(p["source"].get(k) for k in ("title", "url", "where")), p["id"]
         assert p["source"]["url"] not in used, p["id"]
         splits_of_group.setdefault(p["source_group"], set()).add(p["split"])
@@ -45,8 +45,9 @@ def test_corpus_is_new_sourced_and_split_by_source():
     for split in ("dev", "test"):
         langs = {p["lang"] for p in passages if p["split"] == split}
         assert langs == {"en", "ar"}
-    dev = sum(p["split"] == "dev" for p in passages)
-    assert abs(2 * dev - len(passages)) <= 0.1 * len(passages)
+    halves = [p for p in passages if p["split"] != "holdout"]  # a later round's held-out set stands apart
+    dev = sum(p["split"] == "dev" for p in halves)
+    assert abs(2 * dev - len(halves)) <= 0.1 * len(halves)
 
 
 def test_annotated_figures_are_quoted_from_the_text():
@@ -68,6 +69,9 @@ def test_split_keeps_given_splits_and_never_straddles_a_group():
         by_group.setdefault(p["source_group"], set()).add(s)
     assert all(len(s) == 1 for s in by_group.values())
     assert {s for p, s in zip(passages, first) if p["lang"] == "ar"} == {"dev", "test"}
+    passages[2]["split"] = passages[3]["split"] = "holdout"  # a held-out group keeps its split, outside the balance
+    kept = [p["split"] for p in split.assign_splits([dict(p) for p in passages])]
+    assert kept[2] == kept[3] == "holdout" and "holdout" not in kept[4:]
 
 
 def test_impossible_results_are_found():
@@ -110,3 +114,14 @@ def test_judge_file_shows_passage_and_answer_only():
     assert "secret-source-id" not in text and "They used pipelines." not in text and "calculations" not in text
     order = [p["id"] for p in pack.anonymous_order([{"id": "b"}, {"id": "a"}, {"id": "c"}])]
     assert sorted(order) == ["a", "b", "c"] and order == [p["id"] for p in pack.anonymous_order([{"id": "c"}, {"id": "a"}, {"id": "b"}])]
+
+
+def test_unsupported_numbers_are_those_nothing_in_the_text_or_the_working_gives():
+    check = _module("unsupported_numbers")
+    text = "Our 7B model reaches 3.7k tokens/s per H100 and the switch reconfigures in under 10 ns."
+    said = {"explanation": "## In short\n\nThe author reports 3,700 tokens per second, about 61.3% of the 6,036 they expected, "
+                           "and a time of 0 ms.\n\n## The terms\n\n- **H100**: 989 TFLOP/s of dense BF16, 80 GB.\n",
+            "calculations": [{"inputs": {"tokens_per_s": 3700}, "outputs": {"expected": 6036, "share": 0.613}}]}
+    found = check.unsupported(text, said)
+    assert [f.split()[0] for f in found] == ["0"]  # 3,700 is the text's 3.7k; 61.3% and 6,036 are the working's
+    assert check.unsupported(text, {**said, "calculations": []})[0].split()[0] == "61.3%"

@@ -5,6 +5,7 @@ The sentences are written for these tests; where a figure is a published one, it
 import pytest
 
 from service.explain.pipeline import analyse
+from service.explain.compose import explain_offline
 
 
 def _claim(text: str, needle: str, lang: str = "en"):
@@ -119,3 +120,31 @@ def test_rows_of_a_log_are_compared_with_the_first_row():
     assert "30% vs 20%: 150% of it, about 50% higher" in rows[1].why
     assert "20% vs 4%: about 5 times as much" in rows[2].why
     assert all(c.verdict != "needs_more" for c in rows)  # a row's MFU is not asked for a model size it never gives
+
+
+def test_a_gap_of_several_times_is_said_once_and_worked_the_same_way():
+    # 46.44% / 13.53% = 3.432: the words and the working both give the factor, big over small, and no -70.87% change
+    result = explain_offline("The table reports 46.44% MFU, but I can only achieve 13.53% MFU, which is far lower than the table.", "en")
+    claim = next(c for c in result["claims"] if "13.53%" in c["quote"])
+    assert "46.44% vs 13.53%: about 3.4 times as much" in claim["why"]
+    text = result["explanation"]
+    assert "3.432" in text and "-70.87%" not in text and "0.2913" not in text
+
+
+def test_the_same_labelled_result_under_two_headings_is_compared_when_the_text_asks_about_the_gap():
+    text = ("DDP mode\nThroughput per Device: 6,000 tokens/device/second\n\nFSDP mode\n"
+            "Throughput per Device: 1,500 tokens/device/second\n\nWhy is there such a difference between the two?")
+    doc = analyse(text, "en")
+    claim = next(c for c in doc.claims if "1,500" in c.quote)
+    assert "6,000 tokens/device/second vs 1,500 tokens/device/second: about 4 times as much" in claim.why
+    # the same rows with no question about them: nothing is compared
+    quiet = analyse(text.split("\n\nWhy")[0], "en")
+    assert "times as much" not in " ".join(c.why for c in quiet.claims)
+
+
+def test_a_rate_unit_is_not_half_translated_in_an_arabic_answer():
+    # "tokens/device/second" is a unit: the Arabic answer keeps it whole rather than "رمزا/device/second"
+    text = ("DDP mode\nThroughput per Device: 6,000 tokens/device/second\n\nFSDP mode\n"
+            "Throughput per Device: 1,500 tokens/device/second\n\nWhy is there such a difference between the two?")
+    answer = explain_offline(text, "ar")["explanation"]
+    assert "6,000 tokens/device/second" in answer and "رمزا/device" not in answer

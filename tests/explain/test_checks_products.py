@@ -88,6 +88,9 @@ def test_a_format_change_halves_what_it_stores_and_a_measured_saving_is_said_bes
     _, claim = _claim("Switching the weights from bf16 to fp8 should halve their memory, but we measured a 39% saving.", "39%")
     assert claim.verdict == "explained"
     assert "50%" in claim.why and "part of the memory is not stored in fp8" in claim.why
+    # the narrower format named first ("our FP8 run ... than the BF16 one"): still bf16 -> fp8, never a -100% 'saving'
+    _, first = _claim("Our FP8 run used 39% less memory than the BF16 baseline.", "39%")
+    assert "bf16 -> fp8" in first.why and "50%" in first.why and "-100%" not in first.why
 
 
 def test_a_size_in_bits_restated_in_bytes():
@@ -139,3 +142,52 @@ def test_a_written_product_says_what_its_factors_are():
     assert "12 pipeline stages" in claim.why and "data-parallel replicas" in claim.why
     doc, claim = _claim("With PP=4 and TP=8 we use 4*8 = 32 GPUs.", "32")
     assert "the number of pipeline stages" in claim.why and "tensor-parallel" in claim.why
+
+
+def test_a_quoted_mesh_list_is_checked_against_the_count_written_after_it():
+    # a mesh's device count is the product of its axis sizes (jax.sharding.Mesh: devices reshaped to the mesh shape):
+    # 1 x 64 x 4 x 1 = 256, so "requires 64" is wrong; 1 x 1 x 4 x 64 = 256 is right and is not repeated
+    text = "For example, mesh_dim='1,32,4,1' requires 32 accelerators, and mesh_dim='1,1,4,32' requires 128 accelerators."
+    _, claim = _claim(text, "mesh_dim")
+    assert claim.verdict == "inconsistent"
+    assert "1 x 32 x 4 x 1 = 128" in claim.why and "not 32 accelerators" in claim.why and "'1,1,4,32'" not in claim.why
+    _, right = _claim(text.replace("requires 32 accelerators", "requires 128 accelerators"), "mesh_dim")
+    assert right.verdict == "consistent"
+    # a number with thousands separators is not a mesh
+    _, big = _claim("The mesh runs on 1,024 chips and processes '1,000,000' tokens.", "mesh")
+    assert big.verdict != "inconsistent"
+
+
+def test_a_version_before_a_size_is_not_a_range_of_sizes():
+    # "3.1-8B" is Llama 3.1's 8B model (Meta's model card: Llama 3.1 8B, 15T+ tokens, 1.46M H100-80GB GPU hours);
+    # 6 x 8e9 x 15e12 = 7.2e23 FLOPs over 1.46e6 h x 3600 s x 989e12 FLOP/s (H100 SXM dense BF16) = 13.8%, not 3.1B's 5.4%
+    doc, claim = _claim("Huggingface page says 3.1-8B used 1.46M H100 hours and trained over 15T tokens.", "3.1-8B")
+    assert not any(f.quantity == "params" and f.value == 3.1e9 for f in doc.figures)
+    assert "MFU of 13.8" in claim.why and "5.36" not in claim.why
+    # a range written with its unit word stays a range
+    doc, _ = _claim("We trained models of 1.5-8B parameters.", "1.5")
+    assert [f.role for f in doc.figures if f.quantity == "params"] == ["low", "high"]
+
+
+def test_a_written_flop_count_is_worked_in_scientific_notation_and_said_once():
+    # 6 x 15T x 8B = 7.2e23 (the 6ND rule, Kaplan et al. 2020); 1.46M x 9.9e14 x 3600 x 0.4 = 2.081e24
+    text = "I'll assume 40% utilization. 6ND: 6 * 15T * 8B = 7.2e23 FLOPs. Hardware: 1.46M * 9.9e14 * 3600 * 0.4 = 2.08e24 FLOPs"
+    doc = analyse(text, "en")
+    whys = " ".join(c.why for c in doc.claims)
+    assert "2.081e24" in whys and "e12T" not in whys
+    for claim in doc.claims:
+        parts = claim.why.split("; ")
+        assert len(parts) == len(set(parts))
+
+
+def test_a_per_gpu_expert_count_in_a_config_sentence_is_judged():
+    # NeMo docs' rule: experts per GPU = num_moe_experts / expert_model_parallel_size (six experts, EP 3: two per GPU)
+    text = ("If the model has six experts (model.num_moe_experts=6), then setting model.expert_model_parallel_size=3 "
+            "results in each GPU processing two experts.")
+    _, claim = _claim(text, "six experts")
+    assert claim.verdict == "consistent" and "6 experts over an expert-parallel degree of 3: 2 experts per GPU" in claim.why
+    _, wrong = _claim(text.replace("processing two experts", "processing three experts"), "six experts")
+    assert wrong.verdict == "inconsistent" and "three experts" in wrong.why
+    # the per-GPU count alone is not taken for the model's expert count
+    _, alone = _claim("Setting model.expert_model_parallel_size=3 gives each GPU two experts.", "two experts")
+    assert "do not divide" not in alone.why

@@ -77,9 +77,9 @@ def test_a_generic_chip_is_an_assumption_said_in_the_answer():
 
 
 def test_a_figure_read_out_keeps_one_article_and_one_noun():
-    # "a 4M-token batch" reads "a global batch of 4M tokens", not "a a global batch of 4M tokens batch".
+    # "a 4M-token batch" reads "a batch of 4M tokens", not "a a batch of 4M tokens batch" (nor "global": unsaid).
     plain = explain_offline("K2 used a 16M-token batch on 2048 GPUs; the model uses TP=8 on the 64 GPUs.", lang="en")["plain"]
-    assert "used a global batch of 16M tokens on" in plain
+    assert "used a batch of 16M tokens on" in plain
     assert "a a " not in plain and "tokens batch" not in plain
     assert plain.startswith("K2 used") and "the model uses tensor parallelism across 8 GPUs" in plain
     # The text already names what the figure measures: its words are not said twice.
@@ -95,3 +95,26 @@ def test_a_number_too_large_for_a_float_never_reaches_json():
     result = explain_offline("you only need PP when you're DP-comms bound (run 9, 12e45678)", "en")
     json.dumps(result, allow_nan=False)
     assert all(f["quote"] != "12e45678" for f in result["figures"])
+
+
+def test_a_checked_quote_shows_the_clause_that_holds_its_figures():
+    # a long sentence whose figures come late: the bullet quotes the clause with them, not the sentence's first words
+    from service.explain.compose import explain_offline
+
+    text = ("I followed every parameter in the benchmarking table and ran the same model on the same eight GPUs, "
+            "but I can only achieve 13.53% MFU, which is far lower than the 46.44% in the table.")
+    answer = explain_offline(text, "en")["explanation"]
+    assert "“… I can only achieve 13.53% MFU" in answer
+
+
+def test_a_batch_is_called_global_only_when_the_text_says_so():
+    # "bs=2" in a thread about DDP may be one GPU's batch: the answer must not assert it is the whole step's
+    said = explain_offline("With DDP we ran bs=2 and reached 0.396 MFU on 8 GPUs.", lang="en")
+    assert "a batch of 2 sequences" in said["plain"] and "global batch" not in said["explanation"]
+    from service.explain import pipeline, restate
+
+    for text, reading in [("We trained with a global batch size of 1024 on 256 GPUs.", "a global batch of 1,024 sequences"),
+                          ("--global-batch-size 1536", "a global batch of 1,536 sequences"),
+                          ("We trained with batch size 512 on 64 GPUs.", "a batch of 512 sequences")]:
+        doc = pipeline.analyse(text, "en")
+        assert [restate.figure(f, "en") for f in doc.figures if "batch" in f.quantity] == [reading]

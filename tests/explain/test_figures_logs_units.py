@@ -118,7 +118,7 @@ def test_a_results_table_with_short_byte_sizes():
     text = "node: 4*A800 80G\n1F1B   31 samples/(4 GPU)/seconds   61G MEM"
     assert got(text, "n_chips") == [4]
     assert got(text, "hbm_bytes") == [80e9]
-    assert got(text, "samples_per_s") == [31]
+    assert got(text, "sequences_per_s") == [31]
     assert got(text, "memory_bytes_per_chip") == [61e9]
 
 
@@ -339,7 +339,7 @@ def test_a_deepspeed_style_report():
     text = ("13B model, ZeRO-3, 4 nodes of 8xA100. Throughput is 1,850 tokens/s/GPU and samples/sec is 14.2. "
             "Memory usage is ~74GB per GPU.")
     assert got(text, "tokens_per_s_per_chip") == [1850]
-    assert got(text, "samples_per_s") == [14.2]
+    assert got(text, "sequences_per_s") == [14.2]
     assert got(text, "memory_bytes_per_chip") == [74e9]
 
 
@@ -531,7 +531,7 @@ def test_progress_bar_rates_and_step_times():
 
 
 def test_the_value_before_in_brackets():
-    assert got("throughput dropped to 41.2 samples/s (was 55.0)", "samples_per_s") == [41.2, 55.0]
+    assert got("throughput dropped to 41.2 samples/s (was 55.0)", "sequences_per_s") == [41.2, 55.0]
 
 
 def test_arabic_thread_with_english_terms():

@@ -80,7 +80,7 @@ def test_a_pr_and_its_list_of_changes_are_one_sentence():
 def test_a_guessed_reason_supports_the_question_it_follows():
     gist = opening("Could you share the batch settings of your run? One possible reason is the micro-batch count is so high "
                    "that the pipeline bubble is already small.")
-    assert gist.startswith("The text asks for the batch settings of your run.")
+    assert gist.startswith("The text asks for the batch settings of the run.")
     assert "one possible reason is the micro-batch count is so high" in gist
 
 

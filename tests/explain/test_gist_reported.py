@@ -168,3 +168,18 @@ def test_a_news_report_leads_with_its_first_sentence():
             "Engineers said the cooling was the hardest part.")
     assert explain_offline(text, "en")["gist"][0]["from"] == [0]
     assert reported.lead_weight("The lab announced a new cluster.", "en") > 0 == reported.lead_weight("The cluster is new.", "en")
+
+
+def test_announcing_phrases_are_dropped_from_a_restated_point():
+    # "Another important aspect is that X" announces X; the restatement says X itself
+    said = reported.point("Another important aspect is that activation checkpointing adds a forward pass.",
+                          "Another important aspect is that activation checkpointing adds a forward pass.", "en", "author")
+    assert said.startswith("The author") and "aspect" not in said and "activation checkpointing adds a forward pass" in said
+    assert reported.without_fillers("It is worth noting that FSDP all-gathers every layer.", "en") == "FSDP all-gathers every layer."
+
+
+def test_the_addressees_possessive_is_not_reported_as_the_readers():
+    # "in your README" written to maintainers: the answer's reader has no README
+    assert reported.third_person("I saw that in your README the throughput was 420 TFLOP/s.", "en") == \
+        "they saw that in the README the throughput was 420 TFLOP/s."
+    assert reported.third_person("Your batch is too small.", "en") == "The batch is too small."

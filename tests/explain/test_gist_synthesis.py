@@ -147,8 +147,8 @@ def test_what_a_search_found_joins_the_sentence_that_looked_for_it():
     assert "to see what was slow: it seems to be the all-reduce in the expert layers" in gist
 
 
-def test_an_arabic_sentence_that_opens_with_a_change_verb_takes_anhu():
+def test_an_arabic_sentence_that_opens_with_a_change_verb_puts_its_subject_first_after_anna():
     gist = opening("انخفض زمن الخطوة إلى النصف بعد تفعيل دمج النوى في التدريب.", "ar")
-    assert "أنه انخفض" in gist and "أنّ انخفض" not in gist
+    assert "أنّ زمن الخطوة انخفض" in gist and "أنّ انخفض" not in gist and "أنه انخفض" not in gist
     gist = opening("ارتفعت نسبة استغلال العتاد من 30% إلى 45% بعد تفعيل دمج النوى في التدريب.", "ar")
     assert "من 30% إلى 45% (أكثر بـ15 نقطة مئوية)" in gist

@@ -13,18 +13,22 @@ from service.explain.checks.flops import training_flops
 from service.explain.checks.layout import layout
 from service.explain.checks.memory import memory, precision_change
 from service.explain.checks.mfu import achieved_rate, mfu
-from service.explain.checks.peak import rebased_mfu, share_of_peak, sparsity_peak
+from service.explain.checks.pin_bandwidth import pin_bandwidth
+from service.explain.checks.peak import rebased_mfu, share_of_peak, sparse_denominator, sparsity_peak
 from service.explain.checks.products import bits_to_bytes, experts_per_chip, flops_per_token, mesh, implied_mfu, microbatches, per_chip_total, stated_product
+from service.explain.checks.replicas import replicas
 from service.explain.checks.roofline import roofline
+from service.explain.checks.states_fit import states_fit
+from service.explain.checks.weights_fit import weights_fit
 from service.explain.checks.training_time import computation, hours_over_chips, training_time
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
 PP_FRAMES = ("pp_only_when_dp_bound", "pp_not_needed", "fast_links_no_pp", "dp_comms_bound", "pp_needed")
 # In order: the first that reaches a verdict other than "explained" ends the claim's checks.
-CHECKERS = (computation, bubble, implied_mfu, achieved_rate, rebased_mfu, sparsity_peak, mfu, hours_over_chips, training_time, per_chip_total,
-            microbatches, bus_bandwidth, collective_time, bits_and_bytes, bits_to_bytes, precision_change, stated_product, memory, roofline,
-            layout, training_flops, mesh, experts_per_chip, flops_per_token, share_of_peak, comparison, names.slice_size)
+CHECKERS = (computation, bubble, implied_mfu, achieved_rate, rebased_mfu, sparsity_peak, sparse_denominator, mfu, hours_over_chips, training_time, per_chip_total,
+            microbatches, bus_bandwidth, collective_time, bits_and_bytes, bits_to_bytes, pin_bandwidth, precision_change, stated_product, weights_fit, states_fit, memory, roofline,
+            layout, training_flops, mesh, replicas, experts_per_chip, flops_per_token, share_of_peak, comparison, names.slice_size)
 
 
 def _apply(claim: Claim, result: Result) -> None:
@@ -65,7 +69,8 @@ def check_claim(doc: Document, claim: Claim) -> None:
         if claim.why:
             outcome.add(claim.verdict, claim.why)
         combined = outcome.result()
-        claim.verdict, claim.why = combined.verdict, combined.why
+        # the same finding from both kinds of check ("the text says 7.2e23 FLOPs ...") is said once
+        claim.verdict, claim.why = combined.verdict, "; ".join(dict.fromkeys(combined.why.split("; ")))
     claim.calculations = list(dict.fromkeys(claim.calculations))
     said = product_meaning.meaning(doc, claim) if claim.verdict == "consistent" else None
     if said:  # "why 384 (12*2*16)?": what the product is, not only that it is right

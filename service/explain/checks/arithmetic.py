@@ -20,7 +20,7 @@ from calculators.errors import CalculatorInputError
 
 from service.explain import pattern_cache, restate
 from service.explain.checks import verdicts
-from service.explain.checks.core import Inputs, Result, chip_inputs, figure, pod_chips, run
+from service.explain.checks.core import Inputs, Result, chip_inputs, discard, figure, pod_chips, run
 from service.explain.process_cache import CACHE
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
@@ -46,6 +46,7 @@ _FASTER = _rx(r"faster|speed", re.I)
 _TIMES = {"time_s", "step_time_s", "latency_s"}
 _PHASE = _rx(r"\bphase|\bstage\b|long[- ]context|anneal|pre-?train|fine-?tun|warm-?up|post-?train|مرحلة", re.I)
 _DEGREES = ("dp_degree", "tp_degree", "pp_degree", "cp_degree")
+_IN_BYTES = re.compile(r"\d\s*[kKMGTPE]?i?B\s*$")  # "2TB", "350 GB": a result written in bytes
 _SPEED_KINDS = {"time", "throughput", "compute_rate", "bandwidth"}
 RANK = {"inconsistent": 3, "consistent": 2, "needs_more": 1, "explained": 0}
 
@@ -221,22 +222,26 @@ def _judge(doc: Document, outcome: Outcome, stated_quote: str, stated: float, co
     outcome.add(verdict, messages(doc.lang)["verdicts"][verdict].format(stated=stated_quote, computed=shown))
 
 
-def _written_in_bytes(quote: str, compared: float) -> bool:
-    """Whether a stated result is a size the arithmetic calculator reads with its unit ("4.375 GB") as the very number
-    compared: its working then says "4.375 GB", not the count "4.375B"."""
-    text = quote.strip().replace(",", "")
-    if not re.fullmatch(r"[\d.]+\s*[kKMGTPE]?i?B", text):
-        return False
-    try:
-        return math.isclose(evaluate(text), compared, rel_tol=1e-9)
-    except Exception:  # noqa: BLE001 - an unreadable quote keeps the number
-        return False
+def _seconds(value: float) -> str:
+    """A computed duration: "21.5 s", "19 days", or "5e9 s" where days would need an exponent."""
+    shown = restate.value("time_s", value)
+    return f"{human(value, '')} s" if re.search(r"\de\d", shown) else shown
 
 
 def _shown(value: float, percent: bool = False) -> str:
     if percent:
         return human(value, "fraction")
+    if abs(value) >= 1e15:  # beyond "1000T" a count reads as "2.081e24", never "2.081e12T"
+        return human(value, "")
     return human(value, "count" if abs(value) >= 1000 or float(value).is_integer() else "")
+
+
+def _near(quote: str, value: float) -> bool:
+    """Whether a stated result, read with its unit, is within a factor of two of the value (so its unit is the result's)."""
+    try:
+        return abs(evaluate(quote) - value) <= 0.5 * abs(value)
+    except (CalculatorInputError, ValueError, ZeroDivisionError):
+        return False
 
 
 def _operands(expr: str) -> list[float]:
@@ -283,12 +288,11 @@ def _equation(doc: Document, claim: Claim, eq: dict, outcome: Outcome) -> None:
     if computed is None:
         inputs = Inputs(doc.lang)
         probe = evaluate(expr)
-        in_unit = quantity is not None and si != raw and \
-            abs(math.log(abs(si) or 1) - math.log(abs(probe) or 1)) < abs(math.log(abs(raw) or 1) - math.log(abs(probe) or 1))
-        if in_unit:
+        if quantity is not None and abs(math.log(abs(si) or 1) - math.log(abs(probe) or 1)) < abs(math.log(abs(raw) or 1) - math.log(abs(probe) or 1)):
             raw = si  # the written unit makes the result agree in calculator units ("≈ 70 million seconds")
-        stated_result = first["quote"] if first["percent"] or _written_in_bytes(first["quote"], raw) else raw
-        inputs.values.update(expression=expr, stated_result=stated_result,
+        in_bytes = bool(_IN_BYTES.search(first["quote"])) and _near(first["quote"], probe)
+        # a percentage, or a size in bytes ("~ 2TB" beside "70*4*8 GB"), is passed as written: the working shows its unit
+        inputs.values.update(expression=expr, stated_result=first["quote"] if first["percent"] or in_bytes else raw,
                              tolerance=_tolerance(first["quote"], raw, approx))
         inputs.sources.update(expression=source, stated_result={"source": "text", "quote": first["quote"]},
                               tolerance={"source": "derived", "from": first["quote"]})
@@ -299,11 +303,9 @@ def _equation(doc: Document, claim: Claim, eq: dict, outcome: Outcome) -> None:
         out = doc.calculations[index]["outputs"]
         computed = out["value"]
         verdict = "consistent" if out["consistent"] else "inconsistent"
-        # "70*4*8 GB ~ 2TB" gives 2.24 TB, in the unit the text wrote, not the bare count "2.24T"
-        in_scale = quantity is not None and not first["percent"] and si and 0.1 <= abs(computed / si) <= 10
-        shown = restate.value(quantity, computed) if in_scale else _shown(computed, first["percent"])
-        if in_scale and quantity == "time_s" and re.search(r"\de\d", shown):
-            shown = f"{human(computed, '')} s"  # "5e9 s" as the text wrote it, not "5.787e4 days"
+        # a duration ("5e9 seconds") is shown as one, in seconds as written, not as the bare count "5B"
+        in_time = quantity == "time_s" and not first["percent"] and si and 0.1 <= abs(computed / si) <= 10
+        shown = human(computed, "bytes") if in_bytes else _seconds(computed) if in_time else _shown(computed, first["percent"])
         outcome.add(verdict, messages(doc.lang)["verdicts"][verdict].format(stated=first["quote"], computed=shown))
         si = raw if quantity is None else si
     # "≈ 70 million seconds ≈ 2.2 years": each later result restates the one before in another unit
@@ -444,9 +446,12 @@ def _degrees(doc: Document, claim: Claim, outcome: Outcome) -> None:
     index = run(doc, "arithmetic", inputs)
     if index is None:
         return
-    outcome.calculations.append(index)
     out = doc.calculations[index]["outputs"]
     verdict = "consistent" if out["consistent"] else "inconsistent"
+    if verdict == "consistent" and not getattr(chips, "catalog", False):
+        discard(doc, index)  # "TP8 PP2 DP48 on 768 GPUs" adds up as stated: a confirmation nobody asked for is noise
+        return
+    outcome.calculations.append(index)
     m = messages(doc.lang)["verdicts"]
     if getattr(chips, "catalog", False):
         outcome.add(verdict, m["pod_degrees"].format(pod=chips.quote, n=_shown(chips.value), computed=_shown(out["value"])))

@@ -7,7 +7,7 @@ from functools import cache
 from service.explain import restate
 from service.explain.checks import formats, verdicts
 from service.explain.checks.arithmetic import tolerance_of
-from service.explain.checks.core import Inputs, Result, run
+from service.explain.checks.core import Inputs, Result, discard, run
 from service.explain.checks.memory import precisions_named
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
@@ -29,7 +29,7 @@ def _rules() -> dict:
     return {"groups": {q: i for i, group in enumerate(rule["groups"]) for q in group},
             "within": re.compile(rule["cues_within"], re.I), "across": re.compile(rule["cues_across"], re.I),
             "respectively": re.compile(rule["respectively"], re.I), "stop": set(rule["not_subjects"]),
-            "row_fields": rule["row_fields"]}
+            "row_fields": rule["row_fields"], "same_within": rule["same_within"]}
 
 
 def _group(fig) -> int | None:
@@ -166,6 +166,23 @@ def _across(doc: Document, claim: Claim, index: int) -> tuple | None:
     return None
 
 
+_DIFFERENCE = re.compile(r"\b(?:difference|differ\w*|gap|slower|faster|compar\w*|versus|vs\.?)\b|فرق|الفرق|أبطأ|أسرع|مقارنة", re.I)
+
+
+def _same_label(doc: Document, claim: Claim, index: int) -> tuple | None:
+    """"Throughput per Device: 8,034 ..." and, under another heading, "Throughput per Device: 1,747 ...": the same label
+    with one like figure each, in a text that asks about their difference ("why is there such a difference ...?")."""
+    figs = _comparable(claim)
+    words = _words_of(claim)
+    if len(figs) != 1 or not any(_content(w) for w in words) or not _DIFFERENCE.search(doc.text):
+        return None
+    for earlier in reversed(doc.claims[max(0, index - LOOK_BACK):index]):
+        like = [f for f in _comparable(earlier) if _group(f) == _group(figs[0])]
+        if len(like) == 1 and _words_of(earlier) == words:
+            return figs[0], like[0], earlier
+    return None
+
+
 def _share(value: float) -> str:
     text = f"{value * 100:.1f}".rstrip("0").rstrip(".")
     return f"{text}%"
@@ -192,6 +209,8 @@ def _ratio(doc: Document, x, y, stated=None) -> tuple[int, dict] | None:
     inputs = Inputs(doc.lang)
     if stated is not None and stated.quantity != "percent_change" and x.value < y.value:
         x, y = y, x  # "3.4x lower", "24x the compute": the factor between the two, whichever is larger
+    if stated is None and x.value and y.value and x.value / y.value <= 0.5:
+        x, y = y, x  # "about 3.4 times as much" is said big over small: the working divides the same way
     inputs.text("before", y)
     inputs.text("after", x)
     if stated is not None:
@@ -223,7 +242,7 @@ def comparison(doc: Document, claim: Claim) -> Result | None:
     pairs = _pairs_within(doc, claim) or _respectively(doc, claim, index) or _rows(doc, claim, index)
     stated = next((f for f in claim.figures if f.quantity in _STATED and f.value), None)
     if not pairs:
-        found = _across(doc, claim, index)
+        found = _across(doc, claim, index) or _same_label(doc, claim, index)
         if found is None:
             return None
         x, y, earlier = found
@@ -244,6 +263,9 @@ def comparison(doc: Document, claim: Claim) -> Result | None:
         ran = _ratio(doc, x, y, stated) if stated is not None else _ratio(doc, x, y)
         if ran is None:
             continue
+        if stated is None and abs(ran[1]["factor"] - 1) < _rules()["same_within"]:
+            discard(doc, ran[0])  # two log rows of one run, nearly equal: a ratio nobody asked about is noise
+            continue
         calculations.append(ran[0])
         if stated is not None:
             verdict = "consistent" if ran[1]["consistent"] else "inconsistent"
@@ -251,7 +273,7 @@ def comparison(doc: Document, claim: Claim) -> Result | None:
             shown = _share(abs(ran[1]["change"])) if stated.quantity == "percent_change" else \
                 f"{max(factor, 1 / factor):.2f}".rstrip("0").rstrip(".") + "x"
             return Result(calculations, verdict, messages(doc.lang)["verdicts"][verdict].format(stated=stated.quote, computed=shown))
-        reasons.append(_words(doc, x, y, ran[1]["factor"]))
+        reasons.append(_words(doc, x, y, x.value / y.value))  # the text's order (the working may divide big by small)
     if not calculations:
         return None
     return Result(calculations, None, "; ".join(reasons))

@@ -165,6 +165,11 @@ def chip_inputs(doc: Document, claim: Claim, inputs: Inputs) -> bool:
         inputs.text("peak_flop_per_s", fig)
         return True
     found = chips(doc, claim)
+    if found and doc.named_only_generically(found[0]):
+        # "per GPU" names no generation: the catalog's stand-in for "GPU" is an assumption, never the text's chip
+        inputs.assumed("chip", found[0]["id"], "generic_chip", chip=found[0]["name"],
+                       bare=re.sub(r"^(?:NVIDIA|Google|AMD)\s+", "", found[0]["name"]))
+        return True
     if found:
         inputs.values["chip"] = found[0]["id"]
         inputs.sources["chip"] = {"source": "text", "quote": restate.chip_name(found[0], "en")}
@@ -179,6 +184,8 @@ def chips(doc: Document, claim: Claim) -> list[dict]:
     found = grounding.unique(from_figures + claim.chips) or doc.chips()
     if not found and doc.previous:
         found = doc.previous.chips()
+    # a chip the text names ("A100s") before the stand-in for a bare "GPU"
+    found = sorted(found, key=lambda c: doc.named_only_generically(c))
     return found[:MAX_CHIPS]
 
 

@@ -17,6 +17,10 @@ _NOT_STATES = re.compile(r"activation|peak|measured|max_memory|nvidia-smi|\bOOM\
                          # loading or serving a model, or the host's memory: not the training states of every chip
                          r"|\bload(?:s|ing|ed)?\b|inference|serving|\bRAM\b|CPU memory|host memory|per process", re.I)
 
+# the sentence is about a capacity being enough or not: a size beside these words is the memory the weights must fit in
+CAPACITY_WORDS = re.compile(r"\bcapacity\b|\bexhaust\w*|\b(?:does not |doesn'?t |won'?t |can'?t |cannot )?fit\w*\b|\bexceed\w*|"
+                             r"\bout of memory\b|\bOOM\b|\btoo (?:big|large)\b|\bon (?:a |one |a single )\S*\s*\d+\s*GB\b|"
+                             r"سعة|تتسع|يتسع|تستنفد|يستنفد|تتجاوز|يتجاوز|نفاد الذاكرة", re.I)
 
 def _total_params(doc: Document, claim: Claim, inputs: Inputs) -> bool:
     """Every parameter is stored, so memory takes a mixture of experts' TOTAL size: stated, else the named model's."""
@@ -40,8 +44,8 @@ def memory(doc: Document, claim: Claim) -> Result | None:
         return _fits(doc, claim, capacity)
     # a measured peak holds activations too: not comparable with model states
     stated = [f for f in claim.figures if f.quantity in ("bytes", "size_bytes")]
-    if not stated or _NOT_STATES.search(claim.quote):
-        return None
+    if not stated or _NOT_STATES.search(claim.quote) or CAPACITY_WORDS.search(claim.quote):
+        return None  # a size the weights must fit in ("fits in the 80GB") is a capacity, not the states' size
     index = _model_states(doc, claim)
     if index is None:
         return None
@@ -86,6 +90,10 @@ def _sharding(doc: Document, claim: Claim, inputs: Inputs) -> None:
 
 def _fits(doc: Document, claim: Claim, capacity) -> Result | None:
     """A chip's memory the text states: whether the model states fit in it (a capacity is a bound, not a figure to equal)."""
+    split = [f for f in doc.figures if f.quantity in ("tp_degree", "pp_degree") and f.value > 1
+             or f.quantity in ("n_chips", "n_ranks") and f.value > 1]
+    if split and figure(doc, claim, "zero_stage") is None:
+        return None  # several chips and no sharding stated: whole unsharded states per chip would be a guess, not a finding
     index = _model_states(doc, claim)
     if index is None:
         return None
@@ -132,6 +140,9 @@ def precision_change(doc: Document, claim: Claim) -> Result | None:
     (old_size, old), (new_size, new) = names
     if before is None or after is None:
         first, last = named[0][0], max(m.end() for pattern, _, _ in _formats() for m in pattern.finditer(claim.quote))
+        # a saving goes from the wider format to the narrower, whichever the text names first ("FP8 ... 39% less than
+        # the BF16 framework" is bf16 -> fp8): the other way round would be a 'saving' of -100%
+        (old_size, old), (new_size, new) = sorted(names, reverse=True)
         return _saving(doc, saving, claim.quote[first:last], old, old_size, new, new_size)
     inputs = Inputs(doc.lang)
     inputs.values["expression"] = f"{before.value:g} * {new_size:g} / {old_size:g}"

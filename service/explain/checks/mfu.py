@@ -7,7 +7,7 @@ from calculators import catalog
 from service.explain import restate
 from service.explain.checks import verdicts
 from service.explain.checks.comparison import table_row
-from service.explain.checks.core import (Inputs, Result, chip_inputs, chips, compare, computed, figure, model_inputs, n_chips,
+from service.explain.checks.core import (Inputs, Result, chip_inputs, chips, compare, computed, discard, figure, model_inputs, n_chips,
                                          needs_more, params_missing, run)
 from service.explain.document import Claim, Document
 from service.i18n.messages import join_names, messages
@@ -68,10 +68,25 @@ def mfu(doc: Document, claim: Claim) -> Result | None:
             # the throughput is another sentence's, which may describe another setting ("turning on activation
             # checkpointing ... falls to 1600 tokens/s"): figures the sentence does not tie together prove no error
             words = messages(doc.lang)["verdicts"]
-            result = Result(result.calculations, "needs_more",
-                            words["untied_rate"].format(rate=rate.quote, stated=stated.quote))
+            # the working stays with the sentence that states the throughput, not under this one
+            result = Result([], "needs_more", words["untied_rate"].format(rate=rate.quote, stated=stated.quote))
         return result
-    return computed(doc, "mfu", value, [index])
+    if inputs.sources.get("chip", {}).get("source") == "assumed":
+        discard(doc, index)  # an MFU on a chip the text does not name answers nothing it said
+        return None
+    result = computed(doc, "mfu", value, [index])
+    out, given = doc.calculations[index]["outputs"], doc.calculations[index]["inputs"]
+    chip = catalog.hardware().get("chip", given["chip"]) if given.get("chip") else None
+    if result.verdict is None and chip is not None and out.get("model_flop_per_s_per_chip") and out.get("flops_per_token"):
+        # what the figure means, not only its value: the model FLOP/s per chip the rate implies, over the chip's peak
+        words = messages(doc.lang)["verdicts"]
+        six_n = given.get("params") and abs(out["flops_per_token"] - 6 * given["params"]) <= 0.01 * out["flops_per_token"]
+        result.why = words["mfu_from_rate"].format(
+            rate=rate.quote, per_token=restate.value("total_flops", out["flops_per_token"]) + (words["six_n"] if six_n else ""),
+            flops=restate.value("flop_per_s_per_chip", out["model_flop_per_s_per_chip"]),
+            chip=re.sub(r"^(?:NVIDIA|Google|AMD)\s+", "", chip["name"].split(" (")[0]),
+            peak=restate.value("peak_flop_per_s", given["peak_flop_per_s"]), computed=restate.value("mfu", value))
+    return result
 
 
 def achieved_rate(doc: Document, claim: Claim) -> Result | None:

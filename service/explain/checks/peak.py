@@ -18,6 +18,11 @@ _PRECISION = re.compile(r"\b(?:mx)?fp8\b|\bfloat8\b|\be4m3\b|\be5m2\b|\bfp8[_-]m
                         r"|(?P<other>\bfp32\b|\bfloat32\b|\btf32\b|\b(?:nv|mx)?fp4\b|\bfp64\b|\bint8\b)", re.I)
 _RATES = ("flop_per_s_per_chip", "achieved_flop_per_s")
 _RESPECTIVELY = re.compile(r"\brespectively\b|على التوالي|على الترتيب", re.I)
+# a rate per framework device: "/device", "per device", or MaxText's step log ("completed step: N, seconds: S, TFLOP/s: R"
+# reports per-device TFLOP/s: AI-Hypercomputer/maxtext MaxText/train.py, record_scalar_metrics 'perf/per_device_tflops_per_sec')
+_PER_DEVICE = re.compile(r"/\s*device|\bper[- ]device\b|\beach device\b|\bcompleted step\b|لكل جهاز", re.I)
+_PER_CHIP = re.compile(r"/\s*chip\b|\bper[- ]chip\b|\beach chip\b|لكل شريحة", re.I)
+_ALREADY = 0.05  # a rate within 5% of one whose share of the same peak is already said (log rows of one run) is not said again
 
 
 def _formats(text: str) -> list[str | None]:
@@ -65,15 +70,23 @@ def share_of_peak(doc: Document, claim: Claim) -> Result | None:
         formats = [named[0] if named else "bf16"] * len(rates)
     else:
         return None  # several formats and no telling which rate is which
+    devices = (chip.get("devices_per_chip") or {}).get("count") or 1
+    per_device = devices > 1 and bool(_PER_DEVICE.search(claim.quote))
+    if devices > 1 and not per_device and not _PER_CHIP.search(claim.quote):
+        return None  # a chip JAX splits into devices, and no telling whether the rate is per chip or per device
     calculations, reasons = [], []
     name = _short(chip)
     for rate, precision in zip(rates, formats):
         peak = _peak(chip, precision)
         if not peak or id(rate) in reference:  # the baseline of a comparison: its ratio to the newer figure says enough
             continue
+        if per_device:
+            peak = peak / devices
+        origin = f"{chip['name']} dense {precision} peak ({peak / 1e12:g} TFLOP/s" + (f" per device, 1/{devices} chip" if per_device else "") + ", data/hardware.json)"
+        if _said_before(doc, origin, rate.value / peak):
+            continue
         inputs = Inputs(doc.lang)
-        inputs.text_with("expression", f"{rate.value / 1e12:g} TFLOP/s / {peak / 1e12:g} TFLOP/s", rate.quote,
-                         f"{chip['name']} dense {precision} peak ({peak / 1e12:g} TFLOP/s, data/hardware.json)")
+        inputs.text_with("expression", f"{rate.value / 1e12:g} TFLOP/s / {peak / 1e12:g} TFLOP/s", rate.quote, origin)
         index = run(doc, "arithmetic", inputs)
         if index is None:
             continue
@@ -82,13 +95,23 @@ def share_of_peak(doc: Document, claim: Claim) -> Result | None:
             # above the dense peak: a rate per node, a sparsity peak or another chip; a misreading, never a finding
             return impossible(doc, f"{value * 100:,.0f}%", calculations + [index])
         calculations.append(index)
-        reasons.append(messages(doc.lang)["verdicts"]["share_of_peak"].format(
+        reasons.append(messages(doc.lang)["verdicts"]["share_of_peak_device" if per_device else "share_of_peak"].format(
             rate=rate.quote, share=restate.value("mfu", value), chip=name, precision=precision.upper(),
-            peak=restate.value("peak_flop_per_s", peak)))
+            peak=restate.value("peak_flop_per_s", peak), count=devices))
     if not calculations:
         return None
     asked = _asked_meaning(doc, chip, formats[0], doc.calculations[calculations[0]]["outputs"]["value"]) if len(calculations) == 1 else None
     return Result(calculations, None, "; ".join(reasons + ([asked] if asked else [])))
+
+
+def _said_before(doc: Document, origin: str, share: float) -> bool:
+    """Whether an earlier claim already said a rate's share of the same peak within _ALREADY (one run's log rows)."""
+    for calc in doc.calculations:
+        source = (calc.get("input_sources") or {}).get("expression") or {}
+        value = (calc.get("outputs") or {}).get("value")
+        if source.get("with") == origin and value and abs(value - share) <= _ALREADY * value:
+            return True
+    return False
 
 
 def _asked_meaning(doc: Document, chip: dict, precision: str | None, share: float) -> str | None:
@@ -99,7 +122,7 @@ def _asked_meaning(doc: Document, chip: dict, precision: str | None, share: floa
     if not gemm:
         return None
     said = messages(doc.lang)["verdicts"]["share_meaning"].format(
-        share=restate.value("mfu", share), chip=_short(chip), gemm=restate.value("mfu", gemm))
+        share=restate.value("mfu", share), chip=_short(chip), gemm=restate.value("mfu", round(gemm, 2)))  # the benchmark's whole percent
     return None if any(said in c.why for c in doc.claims) else said  # said once per answer
 
 
@@ -133,6 +156,36 @@ def sparsity_peak(doc: Document, claim: Claim) -> Result | None:
     why = messages(doc.lang)["verdicts"]["sparse_peak"].format(stated=sparse.quote, chip=_short(chip),
                                                               precision=precision.upper(), dense=restate.value("peak_flop_per_s", dense))
     return Result([index], "consistent" if stated_dense is not None else None, why)
+
+
+_DIVISION = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*/\s*(\d+(?:\.\d+)?)(?![\w.])")
+
+
+def sparse_denominator(doc: Document, claim: Claim) -> Result | None:
+    """"the util of GPU is 420/1979" on an H200: 1979 TFLOP/s is its 2:4-sparsity peak, so the share against the dense
+    peak (420 / 989.5) is said beside it (data/verdicts.json "sparsity")."""
+    if any(f.quantity == "peak_flop_per_s" for f in claim.figures):
+        return None  # a peak stated as a figure: sparsity_peak says what it is
+    rule = verdicts.table()["sparsity"]
+    candidates = [c for c in {c["id"]: c for c in claim.chips + chips(doc, claim)}.values()
+                  if c.get("vendor") in rule["vendors"] and not doc.named_only_generically(c)]
+    for found in _DIVISION.finditer(claim.quote):
+        rate, peak = float(found.group(1)), float(found.group(2))
+        for chip in candidates:
+            dense = (chip.get("peak_bf16_flop_per_s") or 0) / 1e12
+            if not dense or abs(peak - rule["factor"] * dense) > 0.01 * peak or rate >= peak:
+                continue
+            inputs = Inputs(doc.lang)
+            inputs.text_with("expression", f"{rate:g} / ({peak:g} / {rule['factor']})", found.group(0),
+                             f"{chip['name']} dense BF16 peak ({dense:g} TFLOP/s, data/hardware.json)")
+            index = run(doc, "arithmetic", inputs)
+            if index is None:
+                return None
+            value = doc.calculations[index]["outputs"]["value"]
+            return Result([index], None, messages(doc.lang)["verdicts"]["sparse_denominator"].format(
+                peak=found.group(2), chip=_short(chip), rate=found.group(1), half=f"{peak / rule['factor']:g}",
+                share=restate.value("mfu", value)))
+    return None
 
 
 _BASED_ON = re.compile(r"(?:based\s+on|against|relative\s+to|denominator(?:\s+of)?|computed\s+(?:with|from)|using)\W+(?:\w+\W+){0,2}$", re.I)

@@ -21,10 +21,13 @@ _WEIGHT_FORMAT = re.compile(r"\b(fp32|float32|bf16|bfloat16|fp16|float16|fp8|int
 _BITS_SIZE = re.compile(r"(?:(?<![\w.])(\d+)\s*(?:[x×*]|\w+\s+of)\s*)?(?<![\w.])(\d+(?:\.\d+)?)\s*([KMGT])b(?:its?)?\b(?!\s*/\s*s|ps)")
 _PREFIX = {"K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
 # "a 1x64x4x1 mesh", "(2, 64, 2) mesh", "4x4x4 topology": three or more axis sizes whose product is the device count
-_MESH = re.compile(r"(?<![\w.])(\d+(?:\s*[x×]\s*\d+){2,})(?![\w.])|\((\s*\d+(?:\s*,\s*\d+){2,}\s*)\)")
-_MESH_WORD = re.compile(r"\bmesh\b|\btopology\b|\bshape\b|\baxes\b|\bslice\b|شبكة الأجهزة|طوبولوجيا", re.I)
+# or a quoted axis list as configs write it: mesh_dim='1,64,4,1'
+_MESH = re.compile(r"(?<![\w.])(\d+(?:\s*[x×]\s*\d+){2,})(?![\w.])|\((\s*\d+(?:\s*,\s*\d+){2,}\s*)\)"
+                   r"|(?<=['\"=])(\d+(?:,\d+){2,})(?=['\"\s,;)]|$)")
+_MESH_WORD = re.compile(r"\bmesh(?:_\w+)?\b|\btopology\b|\bshape\b|\baxes\b|\bslice\b|شبكة الأجهزة|طوبولوجيا", re.I)
 _PHASE = re.compile(r"\bphase|\bstage\b|long[- ]context|anneal|pre-?train|fine-?tun|warm-?up|post-?train|مرحلة|المرحلة", re.I)
 _EXPERTS = ("moe_experts", "experts", "n_experts")
+_EACH_CHIP = re.compile(r"\b(?:each|every|per|one)\s+(?:GPU|chip|device|rank|accelerator)\b[^.;]*$|(?:كل|لكل)\s+(?:وحدة|شريحة|جهاز)[^.؛]*$", re.I)
 
 
 def _arith(doc: Document, expression: str, quote: str, stated, approx: bool = False, exact: bool = False) -> int | None:
@@ -147,9 +150,13 @@ def experts_per_chip(doc: Document, claim: Claim) -> Result | None:
     degrees = [f for f in claim.figures if f.quantity == "ep_degree" and f.value > 1]
     if not degrees:
         return None
-    experts = unique(doc, claim, *_EXPERTS)
+    # "each GPU processing two experts" states the result, not the model's expert count
+    stated = [f for f in claim.figures if f.quantity in _EXPERTS and _EACH_CHIP.search(doc.text[max(0, f.start - 40):f.start])]
+    experts = next((f for f in claim.figures if f.quantity in _EXPERTS and f not in stated), None) or unique(doc, claim, *_EXPERTS)
+    if experts in stated:
+        experts = None
     if experts is not None:
-        count, quote, origin = experts.value, experts.quote, "the text's expert count"
+        count, quote, origin = experts.value, f"{experts.value:g}", "the text's expert count"
     else:
         models = [m for m in (claim.models or doc.models()) if m.get("moe_experts")]
         if len(models) != 1:
@@ -172,6 +179,10 @@ def experts_per_chip(doc: Document, claim: Claim) -> Result | None:
         reasons.append(m[key].format(experts=quote, ep=ep.quote, computed=f"{value:g}"))
     if not calculations:
         return None
+    if len(stated) == 1 and len(calculations) == 1:  # the per-GPU count the text states, judged (whole numbers: exact)
+        value = doc.calculations[calculations[0]]["outputs"]["value"]
+        return Result(calculations, "consistent" if value == stated[0].value else "inconsistent",
+                      "; ".join(reasons) if value == stated[0].value else m["inconsistent"].format(stated=stated[0].quote, computed=f"{value:g}"))
     return Result(calculations, None, "; ".join(reasons))
 
 
@@ -243,18 +254,48 @@ def bits_to_bytes(doc: Document, claim: Claim) -> Result | None:
 
 
 def mesh(doc: Document, claim: Claim) -> Result | None:
-    """A device mesh or topology written as axis sizes ("1x64x4x1", "(2, 64, 2)") against the chips the sentence states:
-    the product is the device count (whole numbers: exact)."""
-    found = _MESH.search(claim.quote)
-    count = next((f for f in claim.figures if f.quantity == "n_chips"), None)
-    if found is None or count is None or not _MESH_WORD.search(claim.quote):
+    """A device mesh or topology written as axis sizes ("1x64x4x1", "(2, 64, 2)", mesh_dim='1,64,4,1') against the chips
+    the sentence states for it: the product is the device count (whole numbers: exact). Several meshes in one sentence
+    are each paired with the count written after it; when one disagrees, only the disagreement is said."""
+    if not _MESH_WORD.search(claim.quote):
         return None
-    sizes = [int(n) for n in re.findall(r"\d+", found.group(1) or found.group(2))]
-    quote = found.group(0).strip()
-    index = _arith(doc, " * ".join(str(n) for n in sizes), quote, count, exact=True)
-    if index is None:
+    found = [m for m in _MESH.finditer(claim.quote) if not _thousands(m)]
+    counts = [f for f in claim.figures if f.quantity == "n_chips"]
+    if not found or not counts:
         return None
-    return _verdict(doc, index, count, "n_chips")
+    pairs = []
+    for i, match in enumerate(found):
+        end = found[i + 1].start() if i + 1 < len(found) else len(claim.quote)
+        count = next((f for f in counts if match.end() <= f.start - claim.start < end), None)
+        if count is None and len(found) == 1 and len(counts) == 1:
+            count = counts[0]  # "64 chips with a 4x4x4 mesh": the sentence's one count
+        if count is not None:
+            pairs.append((match, count))
+    results = []
+    for match, count in pairs:
+        sizes = [int(n) for n in re.findall(r"\d+", next(g for g in match.groups() if g))]
+        index = _arith(doc, " * ".join(str(n) for n in sizes), match.group(0).strip(), count, exact=True)
+        if index is None:
+            continue
+        result = _verdict(doc, index, count, "n_chips")
+        if result.verdict == "inconsistent":  # the mesh named, its product worked out, the stated count beside it
+            written = f"'{match.group(3)}'" if match.group(3) else match.group(0).strip()  # a config value keeps its quotes
+            result.why = messages(doc.lang)["verdicts"]["mesh_product"].format(
+                mesh=written, product=(" × " if doc.lang == "ar" else " x ").join(str(n) for n in sizes),
+                computed=f"{doc.calculations[index]['outputs']['value']:g}",
+                stated=count.quote if restate.same_language(count.quote, doc.lang) else f"{count.value:g}")  # no English words in Arabic
+        results.append(result)
+    wrong = [r for r in results if r.verdict == "inconsistent"]
+    if not results:
+        return None
+    keep = wrong or results
+    return Result([i for r in keep for i in r.calculations], keep[0].verdict, "; ".join(r.why for r in keep))
+
+
+def _thousands(match: re.Match) -> bool:
+    """'1,024,000' is one number written with thousands separators, not three axis sizes."""
+    text = match.group(3)
+    return bool(text) and all(len(part) == 3 for part in text.split(",")[1:]) and len(text.split(",")[0]) <= 3
 
 
 def flops_per_token(doc: Document, claim: Claim) -> Result | None:

@@ -33,3 +33,15 @@ def read_figures(text: str) -> list[Figure]:
                    unit=f.unit, approx=f.approx, chip=f.chip, model=f.model, role=f.role,
                    pair=index.get(id(f.pair)) if f.pair is not None else None, detail=f.detail)
             for f in kept]
+
+
+def read_figures_on_lines(text: str, first: int, last: int) -> list[Figure]:
+    """The figures stated on lines first..last (1-based, inclusive) of text, offsets in text: a configuration's settings
+    ("ici_data_parallelism: 4") are figures the input states, though the configuration is read apart from the prose."""
+    if not text or first > last:
+        return []
+    starts = [0]
+    for line in text.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+    lo, hi = starts[max(0, first - 1)], starts[min(len(starts) - 1, last)]
+    return [f for f in read_figures(text) if lo <= f.start < hi]

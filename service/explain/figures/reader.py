@@ -14,7 +14,15 @@ _LEADS_TO = re.compile(r"(?:[ \t]+(?:size|length|len|window|count|degree|rate|di
 # another "label: value" field on the line: a training log, whose rates are measured, not peaks
 _LOG_FIELD = re.compile(r"(?:^|\s{2}|[|,]\s*)[A-Za-z_/]+\s*:\s*~?\d|[^\n]*?(?:\s{2,}|[|,]\s*)[A-Za-z_/]+\s*[:=]\s*~?\d")
 
+# a router's k (Switch Transformer's k=1, "top-k") in a text about experts
+_EXPERT_CONTEXT = re.compile(r"\bexperts?\b|\bMoE\b|mixture[- ]of[- ]experts|\brout(?:er|ing)\b|خبير|خبراء|الخبراء|توجيه|الموجه", re.I)
+_TOP_K_LETTER = re.compile(r"(?<![\w.\-])k\s*=\s*(?P<num>\d{1,2})(?![\w.])")
+# memory limits a batch per device: "allows bs=16", "bs=8 fits", "OOM at bs=4"
+_FITS = re.compile(r"\b(?:allow(?:s|ed|ing)?|fits?|fitting|OOMs?|out of memory|runs? out of memory)\b", re.I)
 _MEMORY_SHARE = re.compile(r"mem(?:ory)?\s*:\s*[\d.]+\s*[GM]i?B\s*\(\s*[\d.]+%", re.I)  # one device's memory, with its share of HBM
+
+
+_DOTTED_KEY = re.compile(r"(?<=[A-Za-z_])\.(?=[A-Za-z_]+\s*[=:])")  # "model.num_moe_experts=6": the dot before the key
 
 
 class _Reader(_Units, _Relations, _Tables):
@@ -40,6 +48,7 @@ class _Reader(_Units, _Relations, _Tables):
         self._word: dict[int, str] = {}
         self._snake: str | None = None
         self._peaks: list[float] | None = None  # catalog peaks of the chips the text names, found when first needed
+        self._named_peaks: list[float] = []  # those of the chips the text names only
         self.moe_candidates: list[re.Match] = []
         self.product_candidates: list[re.Match] = []
 
@@ -70,6 +79,8 @@ class _Reader(_Units, _Relations, _Tables):
                 self._starts = [m.start() for m in _CHUNK.finditer(self.norm)]
             # "(microbatch=4 ...": a word after an opening bracket or quote starts there too
             opened = [q for p in self._starts if self.norm[p] in "([{\"'“«" for q in (self.first_letter(p),) if q is not None]
+            # "model.expert_model_parallel_size=3": a config key's last segment after its dotted prefix starts a word too
+            opened += [m.start() + 1 for m in _DOTTED_KEY.finditer(self.norm)]
             if opened:
                 self._starts = sorted(set(self._starts).union(opened))
         return self._starts
@@ -186,12 +197,25 @@ class _Reader(_Units, _Relations, _Tables):
         """Where words start between lo and hi."""
         return self.starts[bisect.bisect_left(self.starts, lo):bisect.bisect_left(self.starts, hi)]
 
+    def dotted(self, starts: list[int], end: int) -> list[int]:
+        """Word starts, and after them where each part of a dotted key starts ("model.expert_model_parallel_size=3")."""
+        out = []
+        for i, pos in enumerate(starts):
+            out.append(pos)
+            stop = starts[i + 1] if i + 1 < len(starts) else end
+            dot = self.norm.find(".", pos, stop)
+            while 0 <= dot < stop - 1:
+                if self.norm[dot + 1].isalpha() and self.norm[dot - 1:dot].isalnum():
+                    out.append(dot + 1)
+                dot = self.norm.find(".", dot + 1, stop)
+        return out
+
     def key_before(self, start: int, table: "_Table | None" = None) -> dict | None:
         table = table or _KEY_TABLE
         found = None
         i = bisect.bisect_left(self.token_starts, start)
         lo = max(start - 40, self.token_starts[i - 1] + 1 if i else 0)  # a key phrase is never past another number
-        for pos in self.starts_in(lo, start):  # farthest first: the longest key phrase wins
+        for pos in self.dotted(self.starts_in(lo, start), start):  # farthest first: the longest key phrase wins
             found = table.match(self.norm, pos, start, self.word(pos))
             if not found and "_" in self.norm[pos:start]:
                 found = table.match(self.snake, pos, start, self.word(pos).split("_")[0])
@@ -292,6 +316,8 @@ class _Reader(_Units, _Relations, _Tables):
             if abbr == "FSDP" and not m.group("sep") and m.group("num") in ("1", "2"):
                 continue  # FSDP1 and FSDP2 are PyTorch's two implementations, not degrees
             quantity = _ABBR[abbr]
+            if quantity.endswith("_degree") and not m.group("num").isdigit():
+                continue  # "FSDP: 9.75 samples/sec": a degree is a whole number; this is a log's value after its label
             raw = float(m.group("num"))
             end = m.end()
             if m.group("k") == "M":
@@ -305,9 +331,16 @@ class _Reader(_Units, _Relations, _Tables):
                     quantity = "micro_batch" if raw < 128 else self.critical("tokens_per_chip", m.start())
                 elif raw >= 1e5:
                     quantity = "global_batch_tokens"
+                elif raw < 128 and _FITS.search(self.norm, *self.clause(m.start(), end)):
+                    quantity = "micro_batch"  # "FSDP allows bs=16 (vs bs=2 for DDP)": what fits is what one device holds
             detail = _ABBR_DETAIL.get(abbr)
             start = m.start() if m.group("abs") is None else m.start()
             self.add(_Fig(start, end, quantity, raw, raw=raw, generic=False, detail=dict(detail) if detail else None))
+        if "=" in self.norm and _EXPERT_CONTEXT.search(self.norm):
+            for m in _TOP_K_LETTER.finditer(self.norm):  # "k=1" beside experts: how many each token is routed to
+                if self.is_free(m.start(), m.end()):
+                    raw = float(m.group("num"))
+                    self.add(_Fig(m.start(), m.end(), "moe_top_k", raw, raw=raw, generic=False))
 
     def critical(self, quantity: str, start: int) -> str:
         """A per-chip batch stated as a minimum ("must be at least 2,550", "> 400") is the critical batch."""

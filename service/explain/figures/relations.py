@@ -10,6 +10,9 @@ from service.explain.figures.values import _number, _share
 _LINK_WORD = _rx(r"NVLink|NVSwitch|ICI|interconnect|network|fabric|InfiniBand|Ethernet|PCIe|link|DCN|الشبكة|شبكة|ربط|الربط|وصلات", _I)
 _ASIDE = _rx(r",[^,.;\n]*,|\([^()\n]*\)")
 _THIS_NUMBER = _rx(r"\b(?:this|that|the same) (?:number|figure|gain|improvement|speed-?up|advantage|margin)\b[^.;\n]*?\b(?:to|reach\w*|hit\w*)\s+(?:about |roughly |~\s*)?$", _I)
+_OPERANDS = _rx(r"\d[\d,.]*")
+_RESULT_AFTER = _rx(r"\s*(?:=|≈|~|is about|is roughly|gives|yields)\s*\d")
+_PIN_WORD = _rx(r"\bpins?\b|per[- ]pin|data rate|دبوس|الدبوس", _I)
 _NEXT_SENTENCE_END = _rx(r"[.!?;](?:\s|$)|\n")
 _CHANGED_TO = _rx(r",?\s*(?:and\s+)?(?:later\s+|then\s+)?(?:extended|increased|raised|grown|grew|scaled|expanded|reduced|cut|lowered|dropped|bumped|brought|moved|went)(?:\s+it)?(?:\s+up|\s+down)?\s+to\s*(?:~\s*)?", _I)
 _STAGE_WORD = _rx(r"stages?\b|مراحل|مرحلة", _I)
@@ -57,6 +60,10 @@ class _Relations:
                     a.unit, a.scale, a.value = b.unit, b.scale, a.raw * b.scale
                 self.share_multiplier(a, b)
                 continue
+            elif _VERSUS.match(between) and self.same_magnitude(a, b):
+                # "15.6 trillion tokens vs. 1.8 trillion for Llama 2": the second count is of the same thing
+                b.quantity, b.chip = a.quantity, a.chip
+                continue
             elif _VERSUS.match(between) and b.quantity == "number" and not a.generic and a.unit is not None:
                 # "996 TFLOP/s/GPU versus 967": the number compared is in the same unit
                 b.quantity, b.chip, b.generic, b.unit, b.scale, b.value = a.quantity, a.chip, False, a.unit, a.scale, b.raw * a.scale
@@ -65,6 +72,12 @@ class _Relations:
                 continue
             one_bare = (a.unit is None) != (b.unit is None)
             if role[0] == "low" and not (a.generic or b.generic or one_bare):
+                continue
+            if role[0] == "low" and between == "-" and a.unit is None and "." in self.norm[a.start:a.end] \
+                    and b.quantity in ("params", "active_params") and before is None \
+                    and not re.match(r"\s*(?:parameters?|params)\b", self.norm[b.end:]) and "param" not in self.norm[b.start:b.end].lower():
+                # "3.1-8B", "2.5-32B": a model's version and its size (Llama 3.1-8B, Qwen2.5-32B), not a range of sizes
+                a.quantity, a.value = "number", a.raw
                 continue
             for x, y in ((a, b), (b, a)):  # "47–48%", "30-50%": the bare end is a percentage too
                 if x.quantity == "number" and x.unit is None and y.unit == "%":
@@ -83,11 +96,19 @@ class _Relations:
             for x in (a, b):  # "extended to 128K": a context written in K is in units of 1,024 tokens
                 if x.quantity == "seq_len" and x.value == x.raw and self.multiplier_at(x.start) == 1000 and _SEQ_K.match(f"{x.raw / 1000:g}"):
                     x.value = x.raw / 1000 * 1024
+            if role[0] == "low" and a.quantity == b.quantity == "percent" and a.unit == b.unit == "%":
+                cue = self.cue("percent", a.start, a.end)  # "تحسينات تتراوح بين 30-40%": a change named before the range is both ends
+                if cue and cue["quantity"] == "percent_change":  # (a subject such as MFU is the subjects pass's to give)
+                    sign = cue.get("sign", 1)
+                    for x in (a, b):
+                        x.quantity, x.generic = "percent_change", False
+                        x.value, x.scale = x.value * sign, x.scale * sign
             a.role, b.role = role
             a.pair, b.pair = b, a
         exprs = [f for f in self.figs if f.expression]
         fig_starts = [f.start for f in figs]
         for e in exprs:
+            self.product_unit(e, figs[bisect.bisect_left(fig_starts, e.start):bisect.bisect_left(fig_starts, e.end)])
             for f in figs[bisect.bisect_left(fig_starts, e.end):]:
                 between = self.norm[e.end:f.start]
                 if len(between.strip()) > 10:  # longer than "is roughly": no later figure can be the result either
@@ -103,6 +124,30 @@ class _Relations:
                             f.quantity = "bubble_fraction" if "bubble" in words else "hfu" if "hfu" in words or "hardware" in words else "mfu"
                             f.generic = False
                     break
+
+    def product_unit(self, e: _Fig, inside: list[_Fig]) -> None:
+        """"70*4*8 GB ~ 2TB": the unit after the last operand is the product's, so that operand is a bare count (8 GPUs), not
+        a size of its own; said only where the product of three or more operands has a result stated after it."""
+        last = inside[-1] if inside else None
+        if last is None or last.unit is None or last.end <= e.end or len(_OPERANDS.findall(self.norm, e.start, e.end)) < 3:
+            return
+        if inside[0].unit is None and _RESULT_AFTER.match(self.norm, last.end):
+            last.quantity, last.unit, last.value, last.scale, last.generic = "number", None, last.raw, 1.0, True
+            last.end = e.end
+
+    def same_magnitude(self, a: _Fig, b: _Fig) -> bool:
+        """Whether b is a bare count with a scale word whose quantity is only the default guess for its scale, and a counts
+        tokens or parameters with the same scale written ("15.6 trillion tokens vs. 1.8 trillion")."""
+        if a.unit is not None or b.unit is not None or a.quantity not in ("tokens", "params") or b.quantity not in ("tokens", "params", "count"):
+            return False
+        if a.quantity == b.quantity or self.multiplier_at(a.start) == 1.0 or self.multiplier_at(b.start) != self.multiplier_at(a.start):
+            return False
+        return b.end == self.token_end(b.start) and self.cue("magnitude", b.start, b.end) is None
+
+    def token_end(self, start: int) -> int:
+        """Where the number token at start ends (its noun, if any, not included)."""
+        i = bisect.bisect_left(self.token_starts, start)
+        return self.tokens[i].end() if i < len(self.token_starts) and self.token_starts[i] == start else -1
 
     def comparable(self, a: _Fig, b: _Fig) -> bool:
         """Two numbers as written within a factor of 100 ("532 and 557 TFLOPs", "30 and 191 million"), not "step 500 and 1.2 TB"."""
@@ -187,7 +232,8 @@ class _Relations:
     def beside_memory(self, figs: list[_Fig], i: int) -> bool:
         """Whether a bandwidth follows a chip's memory size in its sentence, with no link named there."""
         f, lo = figs[i], self.sentence_start(figs[i].start)
-        return any(g.quantity == "hbm_bytes" and g.start >= lo for g in figs[:i]) and not _LINK_WORD.search(self.norm, lo, f.end + 40)
+        return any(g.quantity == "hbm_bytes" and g.start >= lo for g in figs[:i]) and not _LINK_WORD.search(self.norm, lo, f.end + 40) \
+            and not _PIN_WORD.search(self.norm, max(lo, f.start - 30), f.start)  # "a pin speed of 9.2 Gb/s" is one pin's rate
 
     def share_of_peak(self, figs: list[_Fig]) -> None:
         """"156 TFLOP/s per GPU (50% of peak)": the share of peak a stated per-chip rate reaches is its MFU (PaLM's definition:

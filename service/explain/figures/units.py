@@ -29,6 +29,28 @@ _OPERAND_NEXT = re.compile(r"\s*[/×*÷]\s*\d")
 _YEARS_5 = 5 * 365.25 * 86400
 _DEVICE_WORD = re.compile(r"\b(?:GPUs?|TPUs?|chips?|accelerators?|devices?|H100s?|A100s?|H800s?)\b|بطاق|شريح|وحدات? معالجة", re.IGNORECASE)
 _LABEL_VALUE = re.compile(r"\s*[:=]\s*~?\s*\d")
+_ON_EACH_CHIP = re.compile(r"\s+(?:of\s+(?:GPU\s+|device\s+)?memory\s+)?(?:on|in|for|per)\s+(?:each|every|one|a|per)?\s*(?:GPU|chip|device|TPU|accelerator|rank)\b", re.I)
+# "where 4 is the number of bytes per parameter": a number defined by the words after it
+_NUMBER_OF = re.compile(r"\s+(?:is|are|=)\s+the\s+(?:number|count)\s+of\s+", re.I)
+_ON_EACH_NODE = re.compile(r"\s+(?:on|in|per)\s+(?:each|every|one|a|the)?\s*(?:node|server|host|machine|box)\b", re.I)
+_OWN_VALUE = re.compile(r"[\"']?\s*[:=]|\s+\d")
+_MEMORY_SIZE = re.compile(r"[ \t]*\(?\d+(?:\.\d+)?\s?(?:GB|GiB|G|gb)\)?(?![\w/])")
+# "the util of GPU is 420/1979": a bare divisor that is a named chip's peak in TFLOP/s, in a text about utilisation
+_DIVISOR_BEFORE = re.compile(r"\d(?:\.\d+)?\s*/\s*\(?\s*$")
+_UTIL_WORD = re.compile(r"\bMFU\b|\butili[sz]ation\b|\butil\b|model (?:FLOPs?|flops) utili[sz]ation", re.I)
+# a verb of use right before a size: what a run uses, when no word names what the bytes hold (optimizer states, weights)
+_USED_BEFORE = re.compile(r"\b(?:using|uses|used|use|consum(?:e|es|ed|ing)|occup(?:y|ies|ied|ying)|tak(?:e|es|ing)|took|allocat(?:e|es|ed|ing)"
+                          r"|need(?:s|ed|ing)?|requir(?:e|es|ed|ing))(?:\s+(?:only|just|about|roughly|around|nearly|almost|up to|over))?\s*~?\s*$", re.I)
+_LEVEL_BEFORE = re.compile(r"\b(?:is|was|are|were|falls?|fell|drops?|dropped|stays?|stayed|remains?|reach(?:es|ed)?|hits?|gets?|got|sits?)"
+                           r"(?:\s+(?:just|only|about|around|roughly|near|to|at))*\s*~?\s*$", re.I)  # a bound ("below 0.40") is no reading
+_UTIL_SUBJECT = re.compile(r"\b(?:MFU|HFU)\b|(?:model|hardware) (?:FLOPs?|flops) utili[sz]ation", re.I)
+_ANOTHER_CLAUSE = re.compile(r"\b(?:but|while|whereas|although|though|loss|and\s+(?!\d))\b|[,;:(]", re.I)
+_OTHER_SHARE = re.compile(r"(?<![\w.])0?\.\d+(?![\w.])|\d\s*%")
+_KEY_IS = re.compile(r"[=:]\s*$")
+_KINDS_OF = re.compile(r"[ \t]+(?:strateg|option|approach|method|scheme|mode|type|kind|technique|variant|implementation|framework|librar|paper|setting|config)", re.I)
+_DEGREE_NOUN = re.compile(r"[ \t]+(?:stages?|ranks?|replicas?|groups?|workers?|shards?|ways?)\b", re.I)
+# key phrases that name a number written before them ("8 tensor parallelism size", "(128K) vocabulary")
+_KEY_AFTER_OK = frozenset({"tp_degree", "pp_degree", "dp_degree", "ep_degree", "cp_degree", "sp_degree", "mp_degree", "vocab_size"})
 
 
 class _Units:
@@ -63,12 +85,21 @@ class _Units:
             if group:  # "5 TPUv5 pods", "4 DGX H100 nodes": units of the chip, not chips
                 quantity = "n_pods" if group.group(1)[0].lower() in "ps" else "n_nodes"
                 return _Fig(start, group.end(), quantity, raw, chip=_chip_id(chip.group("name")), raw=raw, generic=False)
-            cue = self.cue("chips", start, chip.end())
+            size = _MEMORY_SIZE.match(norm, chip.end())  # "4× A100 64 GB per node": the cue stands after the chip's memory
+            cue = self.cue("chips", start, size.end() if size else chip.end())
             quantity = cue["quantity"] if cue else "n_chips"
             return _Fig(start, chip.end(), quantity, raw, chip=_chip_id(chip.group("name")), raw=raw, generic=False)
         way = _WAY.match(norm, end)
         if way:
             return self.read_way(start, way.end(), raw)
+        named_after = self.key_after(end, raw, mult) if not word and not unit else None
+        if named_after:
+            return _Fig(start, named_after[1], named_after[0], raw, raw=raw, generic=False)
+        defined = _NUMBER_OF.match(norm, end) if not word and not mult and not unit else None
+        if defined:  # "where 8 is the number of GPUs on each node": read as "8 GPUs on each node"
+            fig = self.read_defined(m, start, defined.end(), raw)
+            if fig:
+                return fig
         # a unit (%, GB/s, TFLOP/s, hours, ...) right after the number
         if unit and word and _which(unit, _UNIT_ENTRIES)["class"] not in (("time", "cost", "ratio") if m.group("arw") else ("time",)):
             unit = None  # "two months" is a time and "مليار دولار" a sum, but "one s" is not a second
@@ -102,6 +133,50 @@ class _Units:
             quantity = cue["quantity"] if cue else entry["quantity"]
             return _Fig(start, end, quantity, raw, raw=raw, generic=False)
         return self.read_bare(m, start, end, raw, mult, sci)
+
+    def key_after(self, end: int, raw: float, mult: str) -> tuple[str, int] | None:
+        """A parallel degree or vocabulary size named after its number ("8 tensor parallelism size", "64 fully sharded data
+        parallelism", "(128K) vocabulary"): the quantity and where the phrase ends."""
+        after = _KEY_AFTER.match(self.norm, end)
+        if not after or after.group(0).lstrip(" \t)").startswith("-") or _OWN_VALUE.match(self.norm, after.end()):
+            return None  # "6 ici_fsdp_parallelism=16", "8 --pipeline-model-parallel-size 4": the next setting, with its own value
+        quantity = _which(after, _KEYS)["quantity"]
+        if quantity not in _KEY_AFTER_OK:
+            return None
+        if quantity == "vocab_size":  # "(128K) vocabulary": the quote ends where its bracket closes
+            return quantity, end if ")" in after.group(0) else after.end()
+        # a degree is a whole number written alone, and the phrase says "parallel" ("8 pipeline stages" is a noun's)
+        if mult or raw != int(raw) or raw < 1 or "parallel" not in after.group(0).lower() or _KINDS_OF.match(self.norm, after.end()):
+            return None  # "3 tensor parallelism strategies" counts kinds of it, not its degree
+        noun = _DEGREE_NOUN.match(self.norm, after.end())  # "2 pipeline parallel stages": the noun is the phrase's too
+        return quantity, noun.end() if noun else after.end()
+
+    def read_defined(self, m: re.Match, start: int, at: int, raw: float) -> "_Fig | None":
+        """"4 is the number of bytes per parameter": the unit or noun after "the number of" is this number's."""
+        norm = self.norm
+        unit = _UNITS.match(norm, at)
+        if unit and _which(unit, _UNIT_ENTRIES)["class"] == "bytes_per_param":
+            return _Fig(start, unit.end(), "bytes_per_param", raw, unit="bytes/param", raw=raw, generic=False)
+        noun = _NOUNS.match(norm, at - 1)
+        if noun:
+            entry = _which(noun, _NOUN_ENTRIES)
+            fig = self.read_noun(start, noun, entry, raw, "")
+            if entry["class"] == "chips" and _ON_EACH_NODE.match(norm, noun.end()):
+                fig.quantity = "chips_per_node"
+            return fig
+        return None
+
+    def utilisation_subject(self, start: int) -> str | None:
+        """"mfu" or "hfu" when the sentence before a number has MFU or HFU as its subject and no other fraction or percentage
+        stands between them."""
+        lo = self.sentence_start(start)
+        found = None
+        for found in _UTIL_SUBJECT.finditer(self.norm, lo, start):
+            pass
+        if found is None or start - found.end() > 48 or _OTHER_SHARE.search(self.norm, found.end(), start) \
+                or _ANOTHER_CLAUSE.search(self.norm, found.end(), start):
+            return None  # "MFU improved and the loss was 0.4": the number belongs to another clause
+        return "hfu" if found.group(0).upper() == "HFU" or "hardware" in found.group(0).lower() else "mfu"
 
     def read_short_bytes(self, start: int, short: re.Match, raw: float) -> _Fig:
         """"48G MEM" in a results table is one device's memory in use; "H800 80G" the chip's memory."""
@@ -187,7 +262,10 @@ class _Units:
         if cls in ("flops", "flop_rate") and quantity in ("flop_per_s_per_chip", "peak_flop_per_s") and value < 1e17 \
                 and not (cue and "total_if_at_least" in cue) and self.chip_peak(value):
             quantity = "peak_flop_per_s"  # "h100 is 989 tflops": a named chip's spec-sheet peak, never a measured rate
-        if quantity == "memory_bytes" and _PER_CHIP.match(self.norm, end):
+        if cls == "bytes" and (quantity == "bytes" or quantity == "hbm_bytes" and cue and "memory" in cue.get("after", "")) \
+                and not key and _USED_BEFORE.search(self.norm, max(0, start - 40), start):
+            quantity = "memory_bytes"  # "using 60 GB of memory on each GPU": memory a run uses, not a chip's capacity
+        if quantity == "memory_bytes" and (_PER_CHIP.match(self.norm, end) or _ON_EACH_CHIP.match(self.norm, end)):
             quantity = "memory_bytes_per_chip"  # "memory usage is ~74GB per GPU"
         if cls == "bytes" and quantity == "bytes" and value <= 32 and _TIMES_PARAMS.search(self.norm, max(0, start - 40), start):
             quantity = "bytes_per_param"  # "175B x 16 bytes": bytes for each parameter
@@ -216,20 +294,26 @@ class _Units:
         return _Fig(start, end, quantity, value, unit=unit_text, raw=raw, scale=scale,
                     generic=quantity == entry["quantity"] and cls == "percent")
 
-    def chip_peak(self, value: float) -> bool:
-        """Whether a FLOP/s figure is the catalog peak (bf16 or fp8, dense) of a chip the text names, or of any chip when it names none."""
-        peaks = self._peaks
-        if peaks is None:
-            low = self.norm.lower()
-            named, every = [], []
-            for entry in catalog.hardware().entries:
-                values = [v for v in (entry.get("peak_bf16_flop_per_s"), entry.get("peak_fp8_flop_per_s")) if v]
-                every += values
-                names = (entry["id"], entry["name"], *entry.get("aliases", []))
-                if any(re.search(r"(?<![a-z0-9])" + re.escape(n.lower()) + r"(?![a-z0-9])", low) for n in names if any(c.isdigit() for c in n)):
-                    named += values
-            peaks = self._peaks = named or every
+    def chip_peak(self, value: float, named_only: bool = False) -> bool:
+        """Whether a FLOP/s figure is the catalog peak (bf16 or fp8, dense) of a chip the text names, or of any chip when it names none
+        (named_only: of a chip the text names, never of any)."""
+        if self._peaks is None:
+            self.find_peaks()
+        peaks = self._named_peaks if named_only else self._peaks
         return any(abs(value - p) <= 0.005 * p for p in peaks)
+
+    def find_peaks(self) -> None:
+        """The catalog peaks of the chips the text names, and of every chip when it names none."""
+        low = self.norm.lower()
+        named, every = [], []
+        for entry in catalog.hardware().entries:
+            values = [v for v in (entry.get("peak_bf16_flop_per_s"), entry.get("peak_fp8_flop_per_s")) if v]
+            every += values
+            names = (entry["id"], entry["name"], *entry.get("aliases", []))
+            if any(re.search(r"(?<![a-z0-9])" + re.escape(n.lower()) + r"s?(?![a-z0-9])", low) for n in names if any(c.isdigit() for c in n)):
+                named += values
+        self._named_peaks = named
+        self._peaks = named or every
 
     def beside_chip(self, start: int, end: int) -> bool:
         before = self.norm[max(0, start - 24):start]
@@ -277,6 +361,10 @@ class _Units:
             key = self.key_before(m.start(), _KEY_APPOSITIVE)
         if key and key["quantity"] in ("mfu", "hfu", "bubble_fraction") and (raw > 100 or _OPERAND_NEXT.match(norm, end)):
             key = None  # "MFU = 380/989 = 38.4%": the key names the result, not an operand (nor a share over 100%)
+        if key and _OPERAND_NEXT.match(norm, end) and _KEY_IS.search(norm, max(0, start - 4), start):
+            # "Global batch = 4 * 2 = 8": the key names what the arithmetic gives, not its first operand
+            self.result_hints.setdefault(start, key["quantity"])
+            key = None
         if key:
             quantity = key["quantity"]
             if "if_at_least" in key and raw >= key["if_at_least"]["value"]:
@@ -304,6 +392,9 @@ class _Units:
             return _Fig(start, end, "moe_top_k", raw, raw=raw, generic=False)  # "128 experts with 8 activated"
         if not mult and any(_INDEX_TABLE.match(norm, pos, start, self.word(pos)) for pos in self.starts_in(max(0, start - 24), start)):
             return None
+        if not mult and not sci and 100 <= raw < 10000 and _DIVISOR_BEFORE.search(norm, max(0, start - 16), start) \
+                and _UTIL_WORD.search(norm) and self.chip_peak(raw * 1e12, named_only=True):
+            return _Fig(start, end, "peak_flop_per_s", raw * 1e12, unit="TFLOP/s", raw=raw, scale=1e12, generic=False)
         if not mult and not sci and raw == int(raw) and 1950 <= raw <= 2039 and "," not in m.group(0):
             return None  # a year
         after = _KEY_AFTER.match(norm, end)
@@ -324,6 +415,10 @@ class _Units:
         cue = self.cue("bare", start, end)
         if cue and 0 < raw < 1:
             return _Fig(start, end, cue["quantity"], raw, raw=raw, generic=False)
+        if 0 < raw < 1 and _LEVEL_BEFORE.search(norm, max(0, start - 40), start):
+            subject = self.utilisation_subject(start)
+            if subject:  # "the MFU for 7 and 13B drops to 0.35": the sentence's subject, past the sizes it names
+                return _Fig(start, end, subject, raw, raw=raw, generic=False)
         if sci:
             lo, hi = self.clause(start, end)
             if raw >= 1e18:

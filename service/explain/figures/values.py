@@ -54,7 +54,9 @@ def _number(match: "_Tok") -> tuple[float, str]:
     """The value of a token, multiplier applied, and the multiplier as written."""
     if match.group("enw"):
         scale = match.group("enm")
-        return float(_EN_WORDS[match.group("enw").lower()]) * (_MULTS.get(scale, 1.0) if scale else 1.0), ""
+        word = match.group("enw").lower()
+        one = 1.0 if word in ("a", "an") else float(_EN_WORDS[word])
+        return one * (_MULTS.get(scale, 1.0) if scale else 1.0), ""
     if match.group("arw"):
         return _ar_number(match.group("arw"))[0], ""
     value = float(match.group("num").replace(",", ""))
@@ -153,6 +155,8 @@ def _normalise_unit(written: str, kind: str) -> str:
         unit = unit.replace(" ", "")
     elif kind == "flops":
         unit = re.sub(r"\s*(?:FLOPs|FLOP|flops|flop|Flops)$", "FLOP", unit).replace(" ", "")
+    elif kind == "bytes" and re.fullmatch(r"[kKmMgGtT][bB]", unit):
+        unit = unit.upper()  # "80gb", "80 Gb of memory": memory sizes are bytes, however cased
     elif kind == "bytes_per_s":
         unit = re.sub(r"\s*/\s*", "/", unit).replace("per second", "/s").replace(" ", "")
     return unit

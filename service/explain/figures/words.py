@@ -123,7 +123,7 @@ _SUP = "⁰¹²³⁴⁵⁶⁷⁸⁹"
 _SUPS = str.maketrans(_SUP + "⁺⁻", "0123456789+-")
 _POW = r"\s*[×x]\s*10(?:\s*(?:\^|\*\*)\s*[+-]?\d+|[⁺⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)"  # × 10^24, × 10**24, × 10²⁴
 _DIGIT_TOKEN = _rx(r"(?P<num>" + _NUMLIT + r")(?P<pow>" + _POW + r")?" + _MULT)
-_EN_TOKEN = _rx(r"(?P<enw>" + _alt([*_EN_WORDS, *(w.capitalize() for w in _EN_WORDS)]) + r")"
+_EN_TOKEN = _rx(r"(?P<enw>" + _alt([*_EN_WORDS, *(w.capitalize() for w in _EN_WORDS)]) + r"|(?:a|an|A|An)(?=[\s-]+(?:thousand|million|billion|trillion)\b))"
                 r"(?:[\s-]+(?P<enm>thousand|million|billion|trillion))?(?![A-Za-z-])")
 _AR_WORD = r"(?:" + _alt([*_AR_WORDS, *(p + w for w in _AR_WORDS for p in "وبل")]) + r")"
 _AR_TOKEN = _rx(rf"(?P<arw>{_AR_WORD}(?:\s+و?\s?{_AR_WORD})*)(?![{_AR}])")
@@ -209,6 +209,8 @@ def _tokens(norm: str) -> list[_Tok]:
         if not (before.isascii() and (before.isalnum() or before in "_.") or before.isalpha() and not "\u0600" <= before <= "\u06FF"):
             found.append(_Tok(m, norm))
     for m in _EN_TOKEN.finditer(norm):
+        if m.group("enm") is None and m.group("enw").lower() in ("a", "an"):
+            continue  # "a" is a number only before a scale word ("a trillion")
         if not m.start() or not (norm[m.start() - 1].isalpha() or norm[m.start() - 1] == "-"):
             found.append(_Tok(m, norm))
     if _HAS_AR.search(norm):
@@ -311,10 +313,10 @@ def _flex(name: str) -> str:
 
 _CHIP_CORE = (r"(?:(?:NVIDIA|Nvidia|AMD|Google|Intel)\s+)?(?:Tesla\s+)?(?:" + "|".join(_flex(n) for n in sorted(_chip_names(), key=len, reverse=True))
               + r"|TPU\s?v?\d+[a-z]*|MI\d{3}[A-Z]?|GB\d{3}(?:\s?NVL\d+)?|(?!(?:TP|PP|DP|EP|CP|SP|MP|VP|BS|SL)\d)[A-Z]{1,2}\d{2,4}[A-Z]?|Gaudi\s?\d|Trillium|Ironwood)")
-_CHIP_AFTER = _rx(r"[ \t]*[x×*]?[ \t]*(?P<name>" + _CHIP_CORE + r")(?P<pl>s)?(?:[ \t]+(?:SXM\d?|PCIe|\d+\s?GB))?"
+_CHIP_AFTER = _rx(r"[ \t]*[x×*]?[ \t]*(?P<name>" + _CHIP_CORE + r")(?P<pl>s)?(?:[ \t]+(?:SXM\d?|PCIe))?"
                          r"(?:[ \t]+(?:GPUs?|chips?|TPUs?|accelerators?|devices?|cards?))?(?![\w])")
 _GROUP_AFTER = _rx(r"[ \t]+((?:super)?pods?|SuperPODs?|slices?|nodes?|hosts?|servers?|machines?|racks?|systems?)\b", _I)
-_CHIP_BEFORE = _rx(r"(?<![\w])(?:" + _CHIP_CORE + r")[ \t-]?$")
+_CHIP_BEFORE = _rx(r"(?:(?<![\w])|(?<=\d[x×]))(?:" + _CHIP_CORE + r")(?:[ \t-]?|[ \t]?\(\s*)$")
 _PRODUCT = _rx(r"(?<![\w.])(?P<a>\d+)\s*[x×]\s*(?P<b>\d+)(?=\s*(?:" + _CHIP_CORE + r"|GPUs?|TPUs?|chips?|accelerators?|devices?)(?![\w]))")
 _FAMILY = _EN["model_family"]
 _MODEL = _rx(r"(?P<name>(?:" + _FAMILY + r")(?:[- ]?(?:v|V|R|K)?\d+(?:\.\d+)*)?(?:[- ](?:Instruct|Base|Chat))?)"
@@ -324,7 +326,7 @@ _BOUNDARY = _rx(_EN["boundaries"] + r"|[،؛؟]")
 _FROM = _rx(r"(?:(?<![\w])(?:" + _EN["from_to"]["from"] + "|" + _ARW["from_to"]["from"] + r")\s*(?:~\s*)?)$", _I)
 _ARROW = _rx(r"^\s*(?:→|->|⟶|=>|⇒)\s*$")
 _TO = _rx(r"^\s*(?:" + _EN["from_to"]["to"] + "|" + _ARW["from_to"]["to"] + r")\s*$", _I)
-_RANGE_DASH = _rx(r"^\s?[–-]\s?$")
+_RANGE_DASH = _rx(r"^(?:\s?[–-]\s?|~)$")
 _SENTENCE_END = _rx(r"(?s:.*)(?:[.!?;]\s|\n)")
 _SUBJECT = _rx(r"(?<![\w])(?:MFU|HFU|(?:model |hardware |peak )?(?:FLOPs?|flops) utili[sz]ation|(?:GPU |compute |hardware )?utili[sz]ation)(?![\w])", _I)
 _BY = _rx(r"\bby\s+(?:(?:over|more than|up to|about|roughly|nearly|almost|around|approximately|only)\s+|~\s*)?$", _I)

@@ -1,0 +1,150 @@
+"""An Arabic sentence after a reporting verb ("يذكر النص ..."): أنّ before a noun, the verb's subject brought before it
+when a sentence opens with its verb ("تتضمن الحوسبة ..." -> "أنّ الحوسبة تتضمن ..."), أنه only where Arabic puts it
+(before an impersonal verb, a negation or an opening adverbial: "أنه تم ...", "أنه لم ..."); None when no reading is
+sure, so that the sentence is given as the author's words instead of an ungrammatical "أنه تتضمن" or "أنّ تم"."""
+
+import re
+
+_TASHKEEL = re.compile(r"[\u064B-\u0652\u0640]")
+_PUNCT = "،,.:;؛!؟?"
+# Verbs with no subject after them: Arabic reports them with أنه ("أنه تم تدريب ...", "أنه يمكن ...").
+_IMPERSONAL = {"تم", "يتم", "يمكن", "يجب", "ينبغي", "يلزم", "يوجد", "توجد", "يبدو", "يُعتقد", "يعتقد", "يقال", "لابد"}
+# Words that open with a negation or an adverbial: أنه before them is the usual Arabic ("أنه لم ...", "أنه بعد ...").
+_OPENERS = {"لا", "لم", "لن", "ليس", "ليست", "في", "على", "من", "إلى", "مع", "عند", "بعد", "قبل", "خلال", "منذ", "رغم",
+            "بدلا", "بدلاً", "بدلًا", "وفقا", "وفقًا", "وفقاً", "بسبب", "حسب", "بحسب", "مثل", "عبر", "تحت", "بين", "نظرا",
+            "نظرًا", "نظراً", "لذلك", "بالإضافة", "عندما", "إذا", "لو", "كلما", "حين", "حيث", "قد", "لقد"}
+# Past verbs of the third person masculine that no letter pattern tells from a noun.
+_PAST = {"قال", "أعلن", "أكد", "أوضح", "كشف", "ذكر", "أشار", "بلغ", "وصل", "حقق", "تجاوز", "استخدم", "اعتمد", "اشترى", "أنفق",
+         "انخفض", "ارتفع", "زاد", "تحسن", "تضاعف", "استغرق", "احتاج", "انتقل", "قدم", "أطلق", "طور", "درب", "كان", "أصبح", "ظل",
+         "بات", "صار", "أدى", "سمح", "أتاح", "جعل", "وفر", "يعد", "تعد", "شهد", "دفع", "أظهر", "بين", "أثبت",
+         "التزم", "التزمت", "التحق", "التحقت", "التقى", "التقت"}  # past verbs of form VIII that open like an article
+_NOT_VERBS = {"يوم", "يونيو", "يوليو", "يناير", "يد", "تحت", "تجاه", "ثابت", "وقت", "بيت", "صوت", "تمت"}
+# Particles and quantifiers that never stand inside a subject's chain of nouns ("قالت إنفيديا إن ...").
+_PARTICLES = {"إن", "إنّ", "أن", "أنّ", "كما", "التي", "الذي", "الذين", "ما", "عن", "أي", "كل", "بعض", "أو", "ثم", "نحو", "حوالي"}
+_DEMONSTRATIVE = {"هذا", "هذه", "ذلك", "تلك", "هذان", "هاتان", "هؤلاء"}
+_LATIN = re.compile(r"^[A-Za-z][\w.+-]*$")
+MAX_SUBJECT_WORDS = 6
+
+
+def _bare(word: str) -> str:
+    return _TASHKEEL.sub("", word).strip(_PUNCT + "«»“”\"'")
+
+
+def is_verb(word: str) -> bool:
+    """Whether an Arabic word opening a sentence is a verb: an imperfect (يفعل, تفعل), a past of the third person
+    feminine (فعلت), or one of the past verbs listed; nouns of the same letters (تدريب, تكلفة, توازي, تكاليف) are not."""
+    w = _bare(word)
+    if w in _PAST or w in _IMPERSONAL:
+        return True
+    if w in _NOT_VERBS or w.startswith("ال") or len(w) < 3 or not re.fullmatch(r"[\u0621-\u064A]+", w):
+        return False
+    if w.startswith("ي"):
+        return True
+    if w.startswith("ت"):  # a verb, unless a noun's pattern: -ة, -ات, -ية, تفعيل (تدريب), تفاعل/تفاعيل (توازي, تكاليف)
+        return not (w.endswith(("ة", "ات", "ية")) or (len(w) == 5 and w[3] == "ي") or (len(w) >= 5 and w[2] == "ا"))
+    if w.endswith("ت") and not w.endswith("ات") and 4 <= len(w) <= 6:
+        return True  # "اشترت", "أعلنت", "قالت", "بلغت"
+    return False
+
+
+def _feminine(word: str) -> bool:
+    w = _bare(word)
+    return w.endswith(("ة", "ات"))
+
+
+def subject_after(words: list[str]) -> int:
+    """How many words after a sentence's opening verb are its subject: a definite noun ("الحوسبة"), a chain of nouns
+    ending in one ("تكلفة تدريب النموذج"), a demonstrative with its noun ("هذه الدراسة"), a Latin name; with the
+    adjectives that agree with it in gender and its bracketed gloss. 0 when no subject is read with certainty."""
+    n, head, defined = 0, None, False
+    while n < len(words) and n < MAX_SUBJECT_WORDS:
+        word = words[n]
+        core = _bare(word)
+        if word.startswith("(") and defined:  # "النموذج اللغوي الكبير (LLMs)"
+            close = next((k for k in range(n, len(words)) if ")" in words[k]), None)
+            if close is None:
+                return 0
+            n = close + 1
+            if words[close].rstrip().endswith(tuple(_PUNCT)):
+                break
+            continue
+        if not core:
+            break
+        if not defined:
+            if core in _DEMONSTRATIVE and n + 1 < len(words) and _bare(words[n + 1]).startswith("ال"):
+                n += 1
+                continue
+            if _LATIN.match(core):
+                while n + 1 < len(words) and _LATIN.match(_bare(words[n + 1])) and not word.rstrip().endswith(tuple(_PUNCT)):
+                    n += 1  # "Llama 3", "HBM3 Gen2": one name of several words
+                    word = words[n]
+                n += 1
+                following = _bare(words[n]) if n < len(words) and not word.rstrip().endswith(tuple(_PUNCT)) else ""
+                if n > 1 and (following.startswith("ال") or following in _OPENERS or re.match(r"[بل][\u0621-\u064A]{3,}", following)):
+                    return 0  # "وحدات معالجة Tensor من Google": what follows may still belong to the subject
+                defined = True
+                break  # what follows a name is not read as its adjective
+            elif core.startswith("ال") and not core.startswith("الى"):
+                head, defined = core, True
+            elif re.fullmatch(r"[\u0621-\u064A]+", core) and not is_verb(core) and core not in _OPENERS and n < 3 \
+                    and core not in _PARTICLES \
+                    and not core.startswith(("لل", "بال", "كال", "وال", "فال")):
+                head = head or core  # the first noun of an idafa chain ("تكلفة تدريب النموذج")
+            else:
+                return 0
+        else:
+            agrees = _feminine(core) == _feminine(head or "")
+            if not (core.startswith("ال") and agrees):
+                if n > 1 and re.match(r"[بلك][\u0621-\u064A]{3,}", core) and not core.startswith(("بال", "لل")):
+                    return 0  # "ذاكرة ... الخاصة بشركة ميكرون": the adjective's own complement; the subject's end is not sure
+                break  # another definite word of another gender is the object, not an adjective
+        n += 1
+        if word.rstrip().endswith(tuple(_PUNCT)):
+            break
+    if not n or not (defined or _LATIN.match(_bare(words[0]))):
+        return 0
+    if _bare(head or "").endswith(("ون", "ين")) and not _LATIN.match(head or ""):
+        return 0  # "قال الباحثون": before its verb the subject changes its case and the verb its number
+    if _glossed_further(words[n:]):
+        return 0  # "المرحلة الثالثة من ZeRO (ZeRO-3)": one name, glossed after its last word; the subject's end is not sure
+    return n
+
+
+def _glossed_further(rest: list[str]) -> bool:
+    """Whether the words after a subject continue it up to a bracketed gloss: a preposition first, then a bracket within
+    a few words, with no verb and no stop between ("... من ZeRO (ZeRO-3) ...")."""
+    if not rest or _bare(rest[0]) not in _OPENERS | _PARTICLES:
+        return False
+    for word in rest[1:5]:
+        if word.startswith("("):
+            return True
+        if is_verb(word) or word.rstrip().endswith(tuple(_PUNCT)):
+            return False
+    return False
+
+
+def reported(clause: str, that_noun: str = "أنّ", that_verb: str = "أنه") -> str | None:
+    """The clause as it follows a reporting verb: "أنّ الحوسبة الموزعة تتضمن ...", "أنه تم ...", "أنّ النموذج ...";
+    None when the clause opens with a verb whose subject is not read with certainty (the caller quotes it)."""
+    words = clause.split()
+    if not words:
+        return None
+    if words[0][:1] in "وف" and len(words[0]) > 4 and is_verb(words[0][1:]):
+        words[0] = words[0][1:]  # "وتتضمن الحوسبة ...": the conjunction joined the sentence before, not this one
+        clause = " ".join(words)
+    first = _bare(words[0])
+    if "•" in clause or first in ("إليك", "إليكم", "هاك"):
+        return None  # a list of bullets, "here is ...": no sentence a particle can take
+    if first in _IMPERSONAL or first in _OPENERS or (first.startswith("و") and _bare(first[1:]) in _OPENERS):
+        return f"{that_verb} {clause}"
+    if first == "هناك" or not is_verb(words[0]):
+        return f"{that_noun} {clause}"
+    count = subject_after(words[1:])
+    if not count:
+        return None
+    subject = " ".join(words[1:1 + count])
+    rest = " ".join(words[1 + count:])
+    ending = subject[-1] if subject[-1] in _PUNCT else ""
+    subject = subject.rstrip(_PUNCT)
+    verb = words[0]
+    return f"{that_noun} {subject} {verb}{ending}" + (f" {rest}" if rest else "")

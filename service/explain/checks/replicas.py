@@ -1,0 +1,51 @@
+"""Data-parallel replicas a layout implies: the chips over the chips one model copy takes (TP x PP, or the count the
+text gives for one copy), when the text states no data-parallel degree of its own."""
+
+import re
+
+from service.explain import restate
+from service.explain.checks.core import Inputs, Result, run
+from service.explain.document import Claim, Document
+from service.i18n.messages import messages
+
+# "one copy of the model takes 48 GPUs", "each replica spans 16 GPUs", "a model replica uses 64 chips"
+_ONE_COPY = re.compile(r"\b(?:one|each|a|every|single)\s+(?:full\s+)?(?:copy|replica|instance)\s+of\s+the\s+model\b|"
+                       r"\b(?:one|each|a|every)\s+model\s+(?:copy|replica)\b|نسخة واحدة من النموذج|كل نسخة من النموذج", re.I)
+_SPLITS = ("tp_degree", "pp_degree", "cp_degree")
+
+
+def replicas(doc: Document, claim: Claim) -> Result | None:
+    """Chips / chips per model copy = data-parallel replicas, said in words (whole numbers only; else nothing is said)."""
+    if any(f.quantity == "dp_degree" for f in doc.figures):
+        return None  # the text states its own data-parallel degree; the degrees check multiplies it
+    counts = [f for f in claim.figures if f.quantity == "n_chips"]
+    if _ONE_COPY.search(claim.quote) and len(counts) == 1:
+        per = counts[0]
+        totals = {f.value: f for f in doc.figures if f.quantity == "n_chips" and f.value > per.value}
+        if len(totals) != 1:
+            return None  # no total, or two (which run is meant is uncertain)
+        total = next(iter(totals.values()))
+        expression, quote, group = f"{total.value:g} / {per.value:g}", f"{total.quote} / {per.quote}", per.quote
+    else:
+        splits = [next(f for f in claim.figures if f.quantity == q) for q in _SPLITS if any(f.quantity == q for f in claim.figures)]
+        if len(counts) != 1 or not splits or any(len({f.value for f in claim.figures if f.quantity == s.quantity}) > 1 for s in splits):
+            return None  # no count, no split, or two values of one degree (two layouts): nothing is said
+        total = counts[0]
+        product = 1.0
+        for f in splits:
+            product *= f.value
+        expression = f"{total.value:g} / ({' * '.join(f'{f.value:g}' for f in splits)})"
+        quote = f"{total.quote} / ({' x '.join(f.quote for f in splits)})"
+        group = f"({' x '.join(f.quote for f in splits)})"
+    inputs = Inputs(doc.lang)
+    inputs.values["expression"], inputs.sources["expression"] = expression, {"source": "text", "quote": quote}
+    index = run(doc, "arithmetic", inputs)
+    if index is None:
+        return None
+    value = doc.calculations[index]["outputs"]["value"]
+    if value < 2 or not float(value).is_integer():
+        doc.calculations.pop()  # one replica says nothing; a fraction means the degrees are read wrong: nothing is said
+        return None
+    same = restate.same_language(total.quote, doc.lang)  # an Arabic answer to an English text names no English words
+    return Result([index], None, messages(doc.lang)["verdicts"]["replicas"].format(
+        total=total.quote if same else f"{total.value:g}", group=group, computed=f"{value:g}"))

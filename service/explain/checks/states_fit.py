@@ -1,0 +1,68 @@
+"""Whether a model's training states fit on all the job's chips together: parameters x 16 bytes (mixed-precision Adam)
+against chips x each chip's memory. Even fully sharded (ZeRO-3, FSDP) the states need that much memory in total, so
+more than all the chips hold means part of them must live in host memory (offload)."""
+
+import re
+
+from calculators import catalog
+
+from service.explain import restate
+from service.explain.checks.core import Inputs, Result, run
+from service.explain.document import Claim, Document
+from service.i18n.messages import messages
+
+# ZeRO (Rajbhandari et al. 2020, section 3.1): mixed-precision Adam keeps 2 (fp16 weights) + 2 (fp16 gradients) + 12
+# (fp32 master weights, momentum, variance) = 16 bytes per parameter
+_ADAM_BYTES = 16
+_TRAINED_AFTER = re.compile(r"\s*(?:-?param\w*\s+)?(?:model\s+)?(?:full\s+fine-?tun\w*|full[- ]parameter\s+\w+|FT\b|pre-?train\w*|training\b)", re.I)
+_TRAINED_BEFORE = re.compile(r"(?:full\s+fine-?tun\w*|\bpre-?train\w*|\btrain\w*)\s+(?:of\s+)?(?:an?\s+|the\s+)?(?:\S+\s+)?$", re.I)
+_NOT_FULL = re.compile(r"^\s*(?:-?param\w*\s+)?(?:model\s+)?(?:PEFT|LoRA|QLoRA|adapter|inference|serving)\b", re.I)
+
+
+_PARTIAL = re.compile(r"\b(?:PEFT|Q?LoRA|adapters?|frozen|freez\w*|4-?bit|8-?bit optim\w*|offload\w*|inference|serving)\b", re.I)
+
+
+def _clause(text: str, start: int, end: int) -> str:
+    """The clause around a figure: from the last , ; . ( before it to the next one after it."""
+    lo = max(text.rfind(mark, 0, start) for mark in ",;.(\n")
+    his = [i for i in (text.find(mark, end) for mark in ",;.(\n") if i >= 0]
+    return text[lo + 1:min(his) if his else len(text)]
+
+
+def _trained_params(doc: Document, claim: Claim):
+    """The parameter count the sentence says is trained in full ("70B FT", "training a 70B model"), the largest if several."""
+    found = []
+    for fig in claim.figures:
+        if fig.quantity != "params":
+            continue
+        after, before = doc.text[fig.end:fig.end + 40], doc.text[max(0, fig.start - 40):fig.start]
+        if _NOT_FULL.match(after) or _PARTIAL.search(_clause(doc.text, fig.start, fig.end)):
+            continue  # "70B PEFT", "training a 70B model with QLoRA": the states of a full training are not kept
+        if _TRAINED_AFTER.match(after) or _TRAINED_BEFORE.search(before):
+            found.append(fig)
+    return max(found, key=lambda f: f.value) if found else None
+
+
+def states_fit(doc: Document, claim: Claim) -> Result | None:
+    """"70B FT on 4xH100(80G)": 70B x 16 bytes = 1.12 TB > 4 x 80 GB = 320 GB: said in words (nothing when they fit)."""
+    params = _trained_params(doc, claim)
+    counts = {f.value for f in doc.figures if f.quantity == "n_chips"}
+    named = [c for c in doc.chips() if not doc.named_only_generically(c)]
+    memories = {c.get("hbm_bytes") for c in named}
+    if params is None or len(counts) != 1 or not named or len(memories) != 1 or None in memories:
+        return None  # no full training of a stated size, or the job's chips or their memory are uncertain
+    chips, memory = counts.pop(), memories.pop()
+    inputs = Inputs(doc.lang)
+    inputs.text_with("expression", f"{params.value / 1e9:g}e9 * {_ADAM_BYTES} / ({chips:g} * {memory / 1e9:g}e9)", params.quote,
+                     f"{_ADAM_BYTES} bytes per parameter (mixed-precision Adam, ZeRO paper) and {restate.value('bytes', memory)} per "
+                     f"{named[0]['name']} (data/hardware.json)")
+    index = run(doc, "arithmetic", inputs)
+    if index is None:
+        return None
+    ratio = doc.calculations[index]["outputs"]["value"]
+    if ratio <= 1:
+        doc.calculations.pop()  # the states fit on the chips together (sharded): nothing worth saying
+        return None
+    return Result([index], None, messages(doc.lang)["verdicts"]["states_over_job"].format(
+        params=params.quote, states=restate.value("bytes", params.value * _ADAM_BYTES), chips=f"{chips:g}", ratio=f"{ratio:.2g}",
+        memory=restate.value("bytes", memory), total=restate.value("bytes", chips * memory)))

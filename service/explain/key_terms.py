@@ -1,0 +1,79 @@
+"""Config keys that no option table explains for this text, glossed by what their own words mean.
+
+option_terms names a key as one framework's setting only where the text names that framework (or the key is a flag
+of one framework). A key it leaves out ("overlap_grad_sync" where no framework is named, "ici_data_parallelism" in a
+codebase with no table) is glossed here: with the meaning of the one table that spells it so, as "a configuration
+setting" (no framework named), or else by its words (data/key_words.json) where every word is known; otherwise it
+is left out rather than guessed.
+"""
+
+import json
+import re
+from functools import cache
+
+from calculators.resources import data_dir
+from service.configs import options
+from service.explain import option_terms, pattern_cache
+from service.i18n.messages import messages
+
+# snake_case or dotted keys, and quoted kebab-case keys of a JSON config ("pipe-parallel-size": 4)
+_KEY = pattern_cache.lazy(r"(?<![\w.-])(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?:\.[a-z][a-z0-9_]*)*|[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)+)(?![\w-])"
+                          r"|(?<=\")[a-z][a-z0-9]*(?:-[a-z0-9]+){2,}(?=\"\s*:)")
+_PARTS = re.compile(r"[._-]+")
+MOST = 4  # a pasted config of many keys is the config reader's; the terms list glosses only the first few
+_SOURCE = {"title": "data/key_words.json (the words frameworks join into config keys)",
+           "url": "https://github.com/NVIDIA/Megatron-LM/blob/main/megatron/training/arguments.py"}
+
+
+@cache
+def words() -> dict[str, dict]:
+    """data/key_words.json: each word or abbreviation that keys are made of -> {"en", "ar"}."""
+    return json.loads((data_dir() / "key_words.json").read_text(encoding="utf-8"))["words"]
+
+
+def _table_meaning(key: str, lang: str) -> tuple[str, dict | None] | None:
+    """The meaning of the one option table that spells `key` so (its name or an alias), or None (none, or several)."""
+    index = option_terms._index()
+    candidates = [(framework, name) for framework, name in index.get(key) or index.get(key.rsplit(".", 1)[-1]) or []
+                  if key in {name, *((options.entry(framework, name) or {}).get("aliases") or ())}]
+    # only the table's own spelling: "num_experts" read off Megatron's --num-experts is another codebase's key
+    if len({framework for framework, _ in candidates}) != 1:
+        return None
+    framework, name = candidates[0]
+    entry = options.entry(framework, name) or {}
+    meaning = ((entry.get("meaning") or {}).get(lang) or "").strip()
+    return (meaning, entry.get("source")) if meaning else None
+
+
+def _by_words(key: str, lang: str) -> str | None:
+    """The key read word by word ("num_moe_experts" -> number of mixture-of-experts experts), or None where a word is unknown."""
+    table, parts = words(), [p for p in _PARTS.split(key.rsplit(".", 1)[-1]) if p]
+    if len(parts) < 2 or any(p not in table for p in parts):
+        return None
+    if lang == "ar":  # Arabic word order differs: each word with its meaning, not a literal join
+        return "، ".join(f"{p} ({table[p]['ar']})" for p in parts if table[p]["ar"])
+    return " ".join(table[p]["en"] for p in parts if table[p]["en"])
+
+
+def find(text: str, lang: str, named: list[tuple[int, int]], known: set[str]) -> list[dict]:
+    """Terms items for the keys of `text` that neither a glossary name (`named` spans) nor an option item (`known`,
+    as written) covers, first mention first, each once, at most MOST."""
+    out, seen = [], set(known)
+    for match in _KEY.finditer(text):
+        key, start, end = match.group(), match.start(), match.end()
+        own = end - len(key.rsplit(".", 1)[-1])  # "model.expert_model_parallel_size": the glossary may name the last part
+        if key in seen or any(a <= own and end <= b for a, b in named) or option_terms._in_command(text, start):
+            continue  # a glossary name already, or a command line's option: the config reader explains those
+        seen.add(key)
+        from_table = _table_meaning(key, lang)
+        plain = None if from_table else _by_words(key, lang)
+        if not (from_table or plain):
+            continue
+        definition = from_table[0] if from_table else messages(lang)["key_term_words"].format(words=plain)
+        out.append({"id": f"key:{key}", "term": key, "expansion": messages(lang)["key_term"],
+                    "expansion_en": messages("en")["key_term"], "definition": definition, "intuition": None,
+                    "category": "option", "calculator": None, "found_as": key,
+                    "source": (from_table[1] if from_table else None) or _SOURCE})
+        if len(out) >= MOST:
+            break
+    return out

@@ -1,0 +1,50 @@
+"""A reading fixed by the words right beside one occurrence: the word a term follows ("DRAM chips" are memory dies,
+not processors) or what comes right after it ("a per-device batch of 4K tokens" counts tokens, not samples).
+
+Cue counting (readings.py) weighs a whole window; a compound or a unit written against the term settles its sense
+before that, and is never outvoted by the topic of the surrounding sentences ("HBM per chip" in a TPU passage).
+"""
+
+import re
+
+from service.explain import pattern_cache
+
+_WORD_BEFORE = pattern_cache.lazy(r"([A-Za-z0-9\u0600-\u06FF]+)[\s\-]*$")
+_AFTER_WINDOW = 48  # characters after an occurrence that a `followed_by` pattern may look at
+
+
+def word_before(text: str, start: int) -> str:
+    """The word written just before offset `start` (hyphens and spaces between them skipped), lower-cased."""
+    found = _WORD_BEFORE.search(text[max(0, start - 40):start])
+    return found.group(1).lower() if found else ""
+
+
+def by_neighbours(entry: dict, text: str, start: int, end: int) -> int | None:
+    """The index of the reading that the words against this occurrence select, or None where they select none.
+
+    A reading may declare `after_words` (lower-case words one of which is written right before the term) and
+    `followed_by` (a regular expression the text right after the term must match)."""
+    before = word_before(text, start)
+    after = text[end:end + _AFTER_WINDOW]
+    for index, reading in enumerate(entry.get("readings") or []):
+        if before and before in (reading.get("after_words") or ()):
+            return index
+        pattern = reading.get("followed_by")
+        if pattern and pattern_cache.lazy(pattern, re.I).match(after):
+            return index
+    return None
+
+
+def _is_identifier(name: str) -> bool:
+    """A name written as code ("NCCL_CROSS_NIC", "per_device_batch_size"): words joined by underscores, no space."""
+    return "_" in name and not any(c.isspace() for c in name)
+
+
+def without_parts_of_identifiers(matches: list) -> list:
+    """The matches less those lying inside an identifier another match names whole: "NIC" inside NCCL_CROSS_NIC is a
+    part of a variable's name, not a network card the text talks about."""
+    whole = [(m.start, m.end) for m in matches if _is_identifier(m.found_as)]
+    if not whole:
+        return matches
+    return [m for m in matches if not any(a <= m.start and m.end <= b and (a, b) != (m.start, m.end) for a, b in whole)]
+
