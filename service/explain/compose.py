@@ -52,6 +52,7 @@ def explain_offline(text: str, lang: str | None = None, context: str = "") -> di
     doc = analyse(text, lang, previous)
     if config is not None:  # every term of the input is explained, the configuration's too (MoE in a launch line)
         doc.terms += terms_in(given, lang, {t["id"] for t in doc.terms})
+
     answered = _why_answer(doc, previous) if previous is not None and followup.is_why(text) else None
     if answered is not None:  # "why ...?": the text's own reasons, not the same check again
         markdown, sentences, links = answered
@@ -61,6 +62,8 @@ def explain_offline(text: str, lang: str | None = None, context: str = "") -> di
         links = [] if is_followup else reasons.find(doc)
         sentences = [] if is_followup else gist_module.gist(doc, links)
         markdown = compose(doc, is_followup, links, sentences)
+    if config is not None:  # an option the configuration section explains is not listed among the terms too
+        markdown = term_display.without_lines_for({o["name"] for o in config.get("options") or []}, markdown)
     skipped = messages(doc.lang)["notes"]["calculation_skipped"]
     # A calculation left unrun because no input came from the text is the design working, not a warning to the reader
     # ("pp_necessity: not run, ..." would leak an internal name into the answer).

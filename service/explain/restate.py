@@ -149,6 +149,7 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
         if _in_spans(protected, match.start) or _attached(text, match.start, match.end) or _after_number(text, match.start) \
                 or _unit_of_number(text, match.start, name) or _in_spans(quoted, match.start) \
                 or _bracketed(text, match.start, match.end) or _modifies_noun(text, match.end) \
+                or _inside_brackets(text, start, match.start) \
                 or (lang == "en" and not spells(name, expansion)) \
                 or (lang == "ar" and _disagrees_with_verb(text, match.start, expansion)) \
                 or _glossed_after(text, match.end) or (lang != "en" and _head_said_before(text, match.start, expansion)):
@@ -270,6 +271,12 @@ _QUOTED = pattern_cache.lazy(r"(?<![\w'])'[^'\n]{1,120}'(?![\w'])|\"[^\"\n]{1,12
 def quoted_spans(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
     """Quoted names and labels ("'Train Step MFU'", “…”, «…») inside text[start:end] (apostrophes inside words are not quotes)."""
     return [(m.start(), m.end()) for m in _QUOTED.finditer(text, start, len(text) if end is None else end)]
+
+
+def _inside_brackets(text: str, start: int, at: int) -> bool:
+    """Whether `at` sits inside brackets the text opened in this sentence: an expansion there would nest brackets."""
+    before = text[start:at]
+    return before.count("(") > before.count(")")
 
 
 def _bracketed(text: str, start: int, end: int) -> bool:

@@ -185,3 +185,12 @@ def not_said_in(section: str, gist: str) -> str:
 def code_name(word: str) -> bool:
     """A name written for a machine or a brand: a digit, an underscore or a capital after its first letter."""
     return any(c.isdigit() or c == "_" or c.isupper() for c in word[1:])
+
+
+def without_lines_for(names: set[str], markdown: str) -> str:
+    """The answer without the terms-section lines of these names (explained in another section: not said twice)."""
+    heads = tuple(f"- **{name}**{after}" for name in names for after in (" (", ":"))
+    if not heads:
+        return markdown
+    kept = "\n".join(line for line in markdown.split("\n") if not line.startswith(heads))
+    return re.sub(r"(?m)^## [^\n]*\n\s*(?=^## |\Z)", "", kept)  # a section left with nothing under its heading goes

@@ -273,3 +273,15 @@ def test_an_english_word_written_in_arabic_inside_brackets_gets_no_nested_gloss(
 
     out = arabic_style.polish("تنخفض الحركة (بعد all-gather في كل طبقة) ثم نكرر all-gather مرة أخرى.")
     assert "(بعد التجميع الشامل في كل طبقة)" in out and "ثم نكرر التجميع الشامل (all-gather)" in out
+
+
+def test_nothing_is_expanded_inside_the_text_s_own_brackets():
+    out = plain("One replica spans 16 chips (using 70 GB on each GPU) in our run.")
+    assert "(using 70 GB on each GPU)" in out and "(GPU))" not in out
+
+
+def test_an_option_the_configuration_section_explains_is_not_listed_again():
+    markdown = "## In short\n\nText.\n\n## The terms\n\n- **--foo** (a setting): Does foo.\n\n## The configuration\n- `--foo`: Does foo.\n"
+    out = term_display.without_lines_for({"--foo"}, markdown)
+    assert "- **--foo**" not in out and "## The terms" not in out and "- `--foo`: Does foo." in out
+    assert term_display.without_lines_for(set(), markdown) == markdown
