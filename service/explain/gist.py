@@ -419,10 +419,30 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
     if asked is not None:  # a problem or a result, and what the author asks about it: "... They ask what would be ..."
         clause = synthesis.compressed(restated(doc, asked, seen), lang)
         texts.append(([asked], reported.companion(clause, sentence_of(asked), lang, who, doc.text)))
+    texts = _one_sentence(texts, who, lang)  # the point with its reason or its question, in one sentence
     found = synthesis.finding(doc, [point])  # a check on the point itself, not on its evidence
     kept = reported.fit([text for _, text in texts], MAX_REPORTED_WORDS)
     out = [{"text": _ended(text), "from": sources} for (sources, _), text in zip(texts, kept)]
     return ([{"text": found, "from": [point]}] if found else []) + out
+
+
+MAX_SENTENCE_WORDS = 40  # one gist sentence is read in one breath: longer reads as a copy of the passage
+
+
+def _one_sentence(texts: list[tuple[list[int], str]], who: str, lang: str) -> list[tuple[list[int], str]]:
+    """The point joined with the question the author asks about it, else with the sentence after it ("..., and asks
+    why ...", "..., and explains that ..."), when one sentence still fits MAX_SENTENCE_WORDS; else as they are."""
+    if len(texts) < 2 or texts[0][1].endswith("…"):
+        return texts
+    asking = messages(lang)["gist_reported"]["companion"]["question"]
+    pronoun = messages(lang)["gist_reported"]["pronouns"][who].capitalize()
+    order = sorted(range(1, len(texts)), key=lambda k: (not any(texts[k][1].startswith(f"{pronoun} {v} ") for v in asking), k))
+    for k in order:
+        both = reported.joined(texts[0][1], texts[k][1], who, lang)
+        if both is not None and len(both.split()) <= MAX_SENTENCE_WORDS:
+            first = (texts[0][0] + [i for i in texts[k][0] if i not in texts[0][0]], both)
+            return [first] + [t for n, t in enumerate(texts[1:], start=1) if n != k]
+    return texts
 
 
 _NOT_X = pattern_cache.lazy(r"^(?P<subject>.+?)\s+(?P<verb>is|are|was|were)\s+not\s+(?P<x>[^,;:]+?)\s*$", re.I)
@@ -468,6 +488,7 @@ def _framed_gist(doc: Document, framed: tuple[list[int], str], values: dict[int,
     if asked is not None:
         clause = synthesis.compressed(restated(doc, asked, set()), doc.lang)
         texts.append(([asked], reported.companion(clause, doc.text[slice(*doc.sentences[asked])], doc.lang, who, doc.text)))
+    texts = _one_sentence(texts, who, doc.lang)
     found = synthesis.finding(doc, [point])
     kept = reported.fit([t for _, t in texts], MAX_REPORTED_WORDS + 15)
     out = [{"text": _ended(t), "from": s} for (s, _), t in zip(texts, kept)]

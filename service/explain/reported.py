@@ -142,6 +142,8 @@ def indirect_question(text: str) -> str | None:
     wh_do = re.match(rf"^(?P<wh>{_WH}(?:\s+\w+)?)\s+do\s+(?P<who>they|we|I|you)\b(?P<rest>.*)$", lowered, re.I)
     if wh_do:
         return f"{wh_do.group('wh')} {wh_do.group('who')}{wh_do.group('rest')}"
+    if re.match(rf"^{_WH}(?:\s+\w+)?\s+(?:do|does|did)\b", lowered, re.I):
+        return None  # "why does the step take ..." needs its verb inflected ("takes"): quoted, not guessed
     if re.match(rf"^{_WH}\b", lowered, re.I):
         return lowered  # "what would be a reasonable throughput": the question word is its subject
     yes_no = re.match(rf"^(?P<aux>{_AUX})\s+(?P<who>{_PRONOUN}|the\s+\w+)\b(?P<rest>.*)$", lowered, re.I)
@@ -319,3 +321,53 @@ def fit(texts: list[str], limit: int) -> list[str]:
 
 _KEEPS_GOING = pattern_cache.lazy(r"(?:but|unless|except|although|though|yet|not|never|no|only|if|when|without|while|"
                                   r"لكن|ولكن|إلا|إلا|دون|بدون|لا|لم|لن|إذا|إن|عندما|فقط)\b", re.I)
+
+
+def joined(point_text: str, companion_text: str, who: str, lang: str) -> str | None:
+    """The point and its companion as ONE sentence with one subject ("The author reports that X, and asks why Y");
+    a question reported first is put after the situation it asks about. None when either does not open on the
+    reported-speech subject this module writes (a speaker's words, a frame), or in Arabic (kept as two sentences)."""
+    if lang == "ar":
+        return None
+    words = messages(lang)["gist_reported"]
+    number = 1 if who == "authors" else 0
+    subject = _capital(words["subjects"][who])
+    pronoun = _capital(words["pronouns"][who])
+    verbs = {pair[0 if who == "text" else 1]: pair[number] for pair in
+             [*words["companion"].values(), *words["point"].values()]}  # the companion's verb form -> the subject's
+    said = next(((verbs[v], companion_text[len(pronoun) + len(v) + 2:]) for v in sorted(verbs, key=len, reverse=True)
+                 if companion_text.startswith(f"{pronoun} {v} ")), None)
+    if said is None or not point_text.lower().startswith(subject.lower() + " "):
+        return None
+    asking = words["point"]["question"][number]
+    first = point_text[len(subject) + 1:].rstrip(_ENDING)
+    if _LABELLED.search(first.removeprefix(asking + ":")) or _LABELLED.search(said[1]):
+        return None  # a row "Throughput per Device: 1,747" is not a clause "and" can carry
+    if first.startswith((asking + " ", asking + ":")):  # "asks why X" + "reports that Y": the situation first
+        situation = {words["companion"][k][number] for k in _SITUATIONS if k in words["companion"]}
+        if said[0] not in situation:
+            return None  # a guessed reason or a second question is not the situation asked about
+        leading = {words["companion"][k][number]: words["point"][k][number] for k in words["companion"] if k in words["point"]}
+        verb = leading.get(said[0], said[0])  # the situation is said first: "says that", not "adds that"
+        return _capital(words["joined"].format(point=f"{subject} {verb} {said[1].rstrip(_ENDING)}", companion=first))
+    if point_text.rstrip().endswith("?"):
+        return None  # a quoted question ends its sentence
+    return _capital(words["joined"].format(point=point_text.rstrip(_ENDING), companion=f"{said[0]} {said[1]}"))
+
+
+_ENDING = ".!:;, "
+_SITUATIONS = ("problem", "result", "expectation", "contrast", "news", "other")  # what a question can be asked about
+_LABELLED = pattern_cache.lazy(r"\w:\s")
+_CARRIES_ON = pattern_cache.lazy(r"(?:because|since|as|due|so|which|but|unless|except|although|though|yet|not|never|no|only|if|"
+                                 r"when|without|while|than|whereas)\b", re.I)
+
+
+def clause_cut(text: str, limit: int, least: int = 12) -> str:
+    """At most `limit` words, cut after the last clause that ends within them (a comma, a dash, a semicolon; never a colon, which opens the content), never
+    before a reason, a condition, a negation or a comparison; the text unchanged when no such cut leaves `least` words."""
+    words = text.split()
+    if len(words) <= limit:
+        return text
+    cuts = [i for i, w in enumerate(words[:limit]) if i + 1 >= least and i + 1 < len(words)
+            and (w.endswith((",", ";")) or words[i + 1] in ("—", "–")) and not _CARRIES_ON.match(words[i + 1])]
+    return " ".join(words[:cuts[-1] + 1]).rstrip(",;:") + " …" if cuts else text
