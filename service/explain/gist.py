@@ -419,17 +419,33 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
     if asked is not None:  # a problem or a result, and what the author asks about it: "... They ask what would be ..."
         clause = synthesis.compressed(restated(doc, asked, seen), lang)
         texts.append(([asked], reported.companion(clause, sentence_of(asked), lang, who, doc.text)))
-    texts = _one_sentence(texts, who, lang)  # the point with its reason or its question, in one sentence
+    asked_first = reported.role(point_sentence, lang) == "question"
+    if asked_first:
+        texts = _with_rows(doc, texts, who)  # the figures asked about, when the text gives them as rows under headings
+    texts = _one_sentence(texts, who, lang, asked_first)  # the point with its reason or its question, in one sentence
     found = synthesis.finding(doc, [point])  # a check on the point itself, not on its evidence
     kept = reported.fit([text for _, text in texts], MAX_REPORTED_WORDS)
     out = [{"text": _ended(text), "from": sources} for (sources, _), text in zip(texts, kept)]
     return ([{"text": found, "from": [point]}] if found else []) + out
 
 
-MAX_SENTENCE_WORDS = 40  # one gist sentence is read in one breath: longer reads as a copy of the passage
+def _with_rows(doc: Document, texts: list[tuple[list[int], str]], who: str) -> list[tuple[list[int], str]]:
+    """A question's gist with the rows it asks about read as one comparison (gist_frames.compared_rows) right after
+    it, in place of a companion that restates one of those rows alone."""
+    rows = gist_frames.compared_rows(doc) if doc.lang == "en" and texts else None
+    if rows is None:
+        return texts
+    sources, text = rows
+    words = messages(doc.lang)["gist_reported"]
+    companion = f"{words['pronouns'][who].capitalize()} {words['companion']['result'][0 if who == 'text' else 1]} {text}"
+    return [texts[0], (sources, companion), *[t for t in texts[1:] if not set(t[0]) & set(sources)]]
 
 
-def _one_sentence(texts: list[tuple[list[int], str]], who: str, lang: str) -> list[tuple[list[int], str]]:
+MAX_SENTENCE_WORDS = 35  # one gist sentence, the point with its reason: longer reads as a copy of the passage
+MAX_ASKED_WORDS = 45  # a question with the situation it asks about (its figures) is one sentence up to this
+
+
+def _one_sentence(texts: list[tuple[list[int], str]], who: str, lang: str, asked: bool = False) -> list[tuple[list[int], str]]:
     """The point joined with the question the author asks about it, else with the sentence after it ("..., and asks
     why ...", "..., and explains that ..."), when one sentence still fits MAX_SENTENCE_WORDS; else as they are."""
     if len(texts) < 2 or texts[0][1].endswith("…"):
@@ -439,7 +455,7 @@ def _one_sentence(texts: list[tuple[list[int], str]], who: str, lang: str) -> li
     order = sorted(range(1, len(texts)), key=lambda k: (not any(texts[k][1].startswith(f"{pronoun} {v} ") for v in asking), k))
     for k in order:
         both = reported.joined(texts[0][1], texts[k][1], who, lang)
-        if both is not None and len(both.split()) <= MAX_SENTENCE_WORDS:
+        if both is not None and len(both.split()) <= (MAX_ASKED_WORDS if asked else MAX_SENTENCE_WORDS):
             first = (texts[0][0] + [i for i in texts[k][0] if i not in texts[0][0]], both)
             return [first] + [t for n, t in enumerate(texts[1:], start=1) if n != k]
     return texts

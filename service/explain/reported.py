@@ -142,8 +142,9 @@ def indirect_question(text: str) -> str | None:
     wh_do = re.match(rf"^(?P<wh>{_WH}(?:\s+\w+)?)\s+do\s+(?P<who>they|we|I|you)\b(?P<rest>.*)$", lowered, re.I)
     if wh_do:
         return f"{wh_do.group('wh')} {wh_do.group('who')}{wh_do.group('rest')}"
-    if re.match(rf"^{_WH}(?:\s+\w+)?\s+(?:do|does|did)\b", lowered, re.I):
-        return None  # "why does the step take ..." needs its verb inflected ("takes"): quoted, not guessed
+    if re.match(rf"^{_WH}(?:\s+\w+)?\s+(?:do|does|did)\b|^{_WH}\s+{_AUX}\s+(?:the|a|an|this|that|these|those|my|our|your|their)\s",
+                lowered, re.I):
+        return None  # "why does the step take ...", "why is the node slow": a verb to move or inflect, so quoted, not guessed
     if re.match(rf"^{_WH}\b", lowered, re.I):
         return lowered  # "what would be a reasonable throughput": the question word is its subject
     yes_no = re.match(rf"^(?P<aux>{_AUX})\s+(?P<who>{_PRONOUN}|the\s+\w+)\b(?P<rest>.*)$", lowered, re.I)
@@ -358,16 +359,3 @@ def joined(point_text: str, companion_text: str, who: str, lang: str) -> str | N
 _ENDING = ".!:;, "
 _SITUATIONS = ("problem", "result", "expectation", "contrast", "news", "other")  # what a question can be asked about
 _LABELLED = pattern_cache.lazy(r"\w:\s")
-_CARRIES_ON = pattern_cache.lazy(r"(?:because|since|as|due|so|which|but|unless|except|although|though|yet|not|never|no|only|if|"
-                                 r"when|without|while|than|whereas)\b", re.I)
-
-
-def clause_cut(text: str, limit: int, least: int = 12) -> str:
-    """At most `limit` words, cut after the last clause that ends within them (a comma, a dash, a semicolon; never a colon, which opens the content), never
-    before a reason, a condition, a negation or a comparison; the text unchanged when no such cut leaves `least` words."""
-    words = text.split()
-    if len(words) <= limit:
-        return text
-    cuts = [i for i, w in enumerate(words[:limit]) if i + 1 >= least and i + 1 < len(words)
-            and (w.endswith((",", ";")) or words[i + 1] in ("—", "–")) and not _CARRIES_ON.match(words[i + 1])]
-    return " ".join(words[:cuts[-1] + 1]).rstrip(",;:") + " …" if cuts else text

@@ -63,9 +63,9 @@ _DISCOURSE_EN = [pattern_cache.lazy(p, re.I) for p in (
     r",?\s+in (?:my|our|their) (?:opinion|view)(?=[,.;]|$)",
     r"^(?:i|we|they)\s+(?:was|were|am|are)\s+wondering\s+(?:if\s+|whether\s+)?(?=(?:how|why|what|which|where|when|who|"
     r"is|are|do|does|can|could|would|should|will|there|it|the|a|an|you)\b)",
-    r",?\s+as well(?=[.?!]?$)",
     r"^(?:rather|instead|anyway|that said|having said that)\s*,\s*",
 )]
+_AS_WELL = pattern_cache.lazy(r",?\s+as well(?=[.?!]?$)", re.I)  # a trailing "as well" adds nothing the gist needs
 # "It seems that X" keeps its hedge as "probably X": the author is not sure, so the gist is not either.
 _SEEMS_THAT = pattern_cache.lazy(r"^it (?:seems|appears|looks like)\s*(?:that\s+|,\s*)(?=\w)", re.I)
 
@@ -76,6 +76,7 @@ def compressed(text: str, lang: str) -> str:
         for pattern in _DISCOURSE_EN:
             text = pattern.sub(" ", text, count=1).strip()
         text = _SEEMS_THAT.sub("probably ", text, count=1)
+        text = _AS_WELL.sub("", text, count=1)
     for pattern in (_DROP_AR if lang == "ar" else _DROP_EN):
         text = pattern.sub(" ", text, count=1).strip()  # inner spaces closed up below
     if lang != "ar":

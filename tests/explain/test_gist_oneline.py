@@ -1,0 +1,84 @@
+"""The gist as one sentence: the point with its reason or the question asked about it, without talk about the talk.
+
+Every sentence here is written for the test; none comes from the corpus.
+"""
+
+import pytest
+
+from service.explain import gist_frames, reported, synthesis
+from service.explain.compose import explain_offline
+from service.explain.pipeline import analyse
+
+
+def opening(text: str) -> str:
+    return explain_offline(text, "en")["explanation"].split("## ")[1].split("\n\n")[1]
+
+
+def test_a_problem_and_the_question_about_it_are_one_sentence():
+    gist = opening("I only get 21% MFU when training a 3B model on 16 A100 GPUs. Why is it so low?")
+    assert gist.count(". ") == 0 and gist.endswith(".")
+    assert "they only get 21%" in gist and ", and asks why it is so low" in gist
+
+
+def test_a_question_asked_first_follows_the_situation_it_asks_about():
+    gist = opening("Why is the second node so slow? The step takes 800 ms on two nodes but only 350 ms on one node.")
+    assert gist.startswith("The text says that the step takes 800 ms on two nodes but only 350 ms on one node, and asks")
+    assert "Why is the second node so slow?" in gist  # a question it cannot turn without guessing a verb form is quoted
+
+
+def test_the_reason_joins_the_point_with_its_hedge():
+    gist = opening("I only reach 30% MFU with our 13B model on 64 GPUs. This is probably because the micro-batch is small.")
+    assert gist.count(". ") == 0
+    assert "64 GPUs, and explains that this is probably because the micro-batch is small" in gist
+
+
+def test_a_guessed_reason_never_becomes_the_situation_asked_about():
+    joined = reported.joined("The author asks for the launch settings", "They explain that one possible reason is the bubble",
+                             "author", "en")
+    assert joined is None
+
+
+def test_a_join_keeps_the_subject_and_its_verb_agreement():
+    assert reported.joined("The authors report that the loss diverges at step 900", "They ask whether warm-up helps",
+                           "authors", "en") == "The authors report that the loss diverges at step 900, and ask whether warm-up helps"
+    assert reported.joined("The text says that the cache is not used", "It adds that the flag is off", "text", "en") \
+        == "The text says that the cache is not used, and adds that the flag is off"
+
+
+def test_a_row_with_a_label_is_not_joined_as_a_clause():
+    assert reported.joined("The author asks why it is slow", "They add that Step time: 900 ms", "author", "en") is None
+
+
+def test_someone_elses_words_are_not_joined_under_the_authors_subject():
+    assert reported.joined("Alice says the bubble is small", "They add that the step is slow", "author", "en") is None
+
+
+@pytest.mark.parametrize("clause, kept", [
+    ("A few points to note here, the 13B run is not using the hardware well", "The 13B run is not using the hardware well"),
+    ("Of note though, the cache is only filled when the flag is set", "The cache is only filled when the flag is set"),
+    ("First of all, I was wondering how do you place 64 experts on 48 GPUs?", "How do you place 64 experts on 48 GPUs?"),
+    ("Rather, I am getting about 12% MFU", "I am getting about 12% MFU"),
+    ("It seems that the all-gather is not overlapped", "Probably the all-gather is not overlapped"),
+    ("The reduce-scatter runs in bf16 as well.", "The reduce-scatter runs in bf16."),
+    ("In my opinion, the bubble is not the bottleneck unless the stages are uneven",
+     "The bubble is not the bottleneck unless the stages are uneven"),
+])
+def test_talk_about_the_talk_is_dropped_and_the_claim_kept(clause, kept):
+    assert synthesis.compressed(clause, "en") == kept
+
+
+def test_rows_under_headings_are_read_as_one_comparison():
+    text = ("I ran the same 2B model twice on one node.\n\nRun A\nOptimizer: adam\nStep time: 410 ms\n\n"
+            "Run B\nOptimizer: lion\nStep time: 655 ms\n\nWhy is run B slower?")
+    doc = analyse(text, "en")
+    sources, said = gist_frames.compared_rows(doc)
+    assert said == "step time is 410 ms in Run A and 655 ms in Run B"
+    gist = opening(text)
+    assert "step time is 410 ms in Run A and 655 ms in Run B, and asks" in gist
+
+
+def test_rows_with_one_value_or_no_heading_compare_nothing():
+    same = analyse("Run A\nStep time: 410 ms\n\nRun B\nStep time: 410 ms\n\nIs that expected?", "en")
+    assert gist_frames.compared_rows(same) is None
+    bare = analyse("Step time: 410 ms\nStep time: 655 ms\nWhy?", "en")
+    assert gist_frames.compared_rows(bare) is None
