@@ -445,6 +445,17 @@ MAX_SENTENCE_WORDS = 35  # one gist sentence, the point with its reason: longer 
 MAX_ASKED_WORDS = 45  # a question with the situation it asks about (its figures) is one sentence up to this
 
 
+_POINTS_BACK = pattern_cache.lazy(r"\b(?:this|that|these|those|it)\b(?!\s+(?:the|a|an)\b)", re.I)
+_REPORTING_HEAD = pattern_cache.lazy(r"^(?:the (?:authors?|text)|they|it)\s+\w+(?:\s+(?:that|if|whether|why|how|what))?\s+", re.I)
+
+
+def _ties(anaphoric: tuple[list[int], str], other: tuple[list[int], str]) -> bool:
+    """Whether a gist sentence opening on "this"/"it" ("asks if this is how you run it") may be joined to `other`:
+    only when `other` is the sentence right before it, the one its "this" points back to."""
+    opening = " ".join(_REPORTING_HEAD.sub("", anaphoric[1], count=1).split()[:3])
+    return not _POINTS_BACK.search(opening) or max(other[0]) + 1 == min(anaphoric[0])
+
+
 def _one_sentence(texts: list[tuple[list[int], str]], who: str, lang: str, asked: bool = False) -> list[tuple[list[int], str]]:
     """The point joined with the question the author asks about it, else with the sentence after it ("..., and asks
     why ...", "..., and explains that ..."), when one sentence still fits MAX_SENTENCE_WORDS; else as they are."""
@@ -454,6 +465,8 @@ def _one_sentence(texts: list[tuple[list[int], str]], who: str, lang: str, asked
     pronoun = messages(lang)["gist_reported"]["pronouns"][who].capitalize()
     order = sorted(range(1, len(texts)), key=lambda k: (not any(texts[k][1].startswith(f"{pronoun} {v} ") for v in asking), k))
     for k in order:
+        if not _ties(texts[0], texts[k]) or not _ties(texts[k], texts[0]):
+            continue  # "asks if this is ..." where "this" is another sentence's subject: no "and" ties them
         both = reported.joined(texts[0][1], texts[k][1], who, lang)
         if both is not None and len(both.split()) <= (MAX_ASKED_WORDS if asked else MAX_SENTENCE_WORDS):
             first = (texts[0][0] + [i for i in texts[k][0] if i not in texts[0][0]], both)

@@ -82,3 +82,10 @@ def test_rows_with_one_value_or_no_heading_compare_nothing():
     assert gist_frames.compared_rows(same) is None
     bare = analyse("Step time: 410 ms\nStep time: 655 ms\nWhy?", "en")
     assert gist_frames.compared_rows(bare) is None
+
+
+def test_a_question_pointing_at_another_sentence_is_not_tied_to_the_point():
+    text = ("I use full recomputation on four stages to fit the model. May I check if this is how you run it? "
+            "Also, when I enable the overlap flag, I get a hang at step 3.")
+    gist = opening(text)
+    assert "hang at step 3, and asks" not in gist  # "this" is the recomputation, not the hang
