@@ -132,6 +132,8 @@ def indirect_question(text: str) -> str | None:
     if request:
         return "for " + request.group("object").rstrip("?").strip()
     lowered = q[0].lower() + q[1:] if not q.startswith("I ") else q
+    if re.match(r"^(?:when|if|while|after|before|once)\b[^,?]{3,80},", lowered, re.I):
+        return None  # "When I train X, the util is 20%?" opens on a condition: it does not ask "when"
     if tagged:
         return "whether " + lowered
     if re.match(r"^(?:whether|if)\b", lowered, re.I):

@@ -65,6 +65,9 @@ _DISCOURSE_EN = [pattern_cache.lazy(p, re.I) for p in (
     r"is|are|do|does|can|could|would|should|will|there|it|the|a|an|you)\b)",
     r"^(?:rather|instead|anyway|that said|having said that)\s*,\s*",
 )]
+# "On the A100s, we note that X" is the authors saying X: the gist already says who says it.
+_INNER_REPORTING = pattern_cache.lazy(r"^(?P<lead>[^,;]{1,40},\s*)(?:i|we)\s+(?:note|noted|notice|noticed|found|find|observe|observed|"
+                                      r"see|saw)\s+(?:that\s+)?(?=\w)", re.I)
 _AS_WELL = pattern_cache.lazy(r",?\s+as well(?=[.?!]?$)", re.I)  # a trailing "as well" adds nothing the gist needs
 # "It seems that X" keeps its hedge as "probably X": the author is not sure, so the gist is not either.
 _SEEMS_THAT = pattern_cache.lazy(r"^it (?:seems|appears|looks like)\s*(?:that\s+|,\s*)(?=\w)", re.I)
@@ -77,6 +80,7 @@ def compressed(text: str, lang: str) -> str:
             text = pattern.sub(" ", text, count=1).strip()
         text = _SEEMS_THAT.sub("probably ", text, count=1)
         text = _AS_WELL.sub("", text, count=1)
+        text = _INNER_REPORTING.sub(r"\g<lead>", text, count=1)
     for pattern in (_DROP_AR if lang == "ar" else _DROP_EN):
         text = pattern.sub(" ", text, count=1).strip()  # inner spaces closed up below
     if lang != "ar":

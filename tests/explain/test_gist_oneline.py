@@ -58,6 +58,7 @@ def test_someone_elses_words_are_not_joined_under_the_authors_subject():
     ("Of note though, the cache is only filled when the flag is set", "The cache is only filled when the flag is set"),
     ("First of all, I was wondering how do you place 64 experts on 48 GPUs?", "How do you place 64 experts on 48 GPUs?"),
     ("Rather, I am getting about 12% MFU", "I am getting about 12% MFU"),
+    ("On the smaller nodes, we found that the step is not faster", "On the smaller nodes, the step is not faster"),
     ("It seems that the all-gather is not overlapped", "Probably the all-gather is not overlapped"),
     ("The reduce-scatter runs in bf16 as well.", "The reduce-scatter runs in bf16."),
     ("In my opinion, the bubble is not the bottleneck unless the stages are uneven",
@@ -89,3 +90,9 @@ def test_a_question_pointing_at_another_sentence_is_not_tied_to_the_point():
             "Also, when I enable the overlap flag, I get a hang at step 3.")
     gist = opening(text)
     assert "hang at step 3, and asks" not in gist  # "this" is the recomputation, not the hang
+
+
+@pytest.mark.parametrize("question", ["When I train the 8B model on two nodes, the step takes 2 s, is that normal?",
+                                      "If we turn on recomputation, the memory drops by half?"])
+def test_a_question_opening_on_a_condition_is_not_asked_as_when_or_if(question):
+    assert reported.indirect_question(question) is None  # quoted whole rather than "asks when I train ..."
