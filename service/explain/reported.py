@@ -355,7 +355,8 @@ def joined(point_text: str, companion_text: str, who: str, lang: str) -> str | N
         return _capital(words["joined"].format(point=f"{subject} {verb} {said[1].rstrip(_ENDING)}", companion=first))
     if point_text.rstrip().endswith("?"):
         return None  # a quoted question ends its sentence
-    return _capital(words["joined"].format(point=point_text.rstrip(_ENDING), companion=f"{said[0]} {said[1]}"))
+    verb = words["companion"]["other"][number] if first.startswith(said[0] + " ") else said[0]  # not "reports ..., and reports"
+    return _capital(words["joined"].format(point=point_text.rstrip(_ENDING), companion=f"{verb} {said[1]}"))
 
 
 _ENDING = ".!:;, "

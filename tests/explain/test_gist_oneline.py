@@ -96,3 +96,9 @@ def test_a_question_pointing_at_another_sentence_is_not_tied_to_the_point():
                                       "If we turn on recomputation, the memory drops by half?"])
 def test_a_question_opening_on_a_condition_is_not_asked_as_when_or_if(question):
     assert reported.indirect_question(question) is None  # quoted whole rather than "asks when I train ..."
+
+
+def test_a_joined_sentence_does_not_repeat_its_reporting_verb():
+    joined = reported.joined("The author reports that the step is flat at 9 s", "They report that halving the bubble did nothing",
+                             "author", "en")
+    assert joined == "The author reports that the step is flat at 9 s, and adds that halving the bubble did nothing"
