@@ -130,7 +130,8 @@ def indirect_question(text: str) -> str | None:
         return None
     request = re.match(section["request"], q + "?", re.I)
     if request:
-        return "for " + request.group("object").rstrip("?").strip()
+        wanted = request.group("object").rstrip("?").strip()
+        return "for " + (wanted[0].lower() + wanted[1:] if wanted.split()[0][1:].islower() else wanted)  # "for any guidance"
     lowered = q[0].lower() + q[1:] if not q.startswith("I ") else q
     if re.match(r"^(?:when|if|while|after|before|once)\b[^,?]{3,80},", lowered, re.I):
         return None  # "When I train X, the util is 20%?" opens on a condition: it does not ask "when"
@@ -197,6 +198,8 @@ def point(clause: str, sentence: str, lang: str, who: str, context: str = "") ->
             return words["asks_quoted"][number].format(subject=subject, question=clause.rstrip("?").strip())
         return _capital(f"{subject} {words['point']['question'][number]} {third_person(asked, lang)}")
     clause = _LEADING_CONNECTIVE["en"].sub("", clause).strip()
+    if _WANTED.match(clause) and not _AUXILIARY.search(clause) and re.search(r"\?\s", context + " "):
+        return _capital(words["asks_about"][number].format(subject=subject, topic=clause[0].lower() + clause[1:]))
     if _IMPERATIVE.match(clause) and not re.search(r"\b(?:I|we|you)\b", clause.split(",")[0]):
         return _capital(words["imperative"].format(possessive=words["possessive"][who], claim=_lower_first(clause, context)))
     verb = words["point"].get(kind, words["point"]["other"])[0 if who != "authors" else 1]
@@ -206,6 +209,9 @@ def point(clause: str, sentence: str, lang: str, who: str, context: str = "") ->
     return _capital(f"{subject} {verb} {_lower_first(third_person(clause, lang), context)}")
 
 
+# In a post that asks, a line without a verb naming what is wanted ("Recommended layout for 64 GPUs.") is asked about.
+_WANTED = pattern_cache.lazy(r"^(?:recommended|suggested|preferred|best|optimal|ideal)\s+[a-z]", re.I)
+_AUXILIARY = pattern_cache.lazy(r"\b(?:is|are|was|were|be|has|have|had|should|must|can|could|will|would|do|does|did|may|might)\b", re.I)
 _GERUND_FIRST = pattern_cache.lazy(r"^[A-Z][a-z]+ing\b(?!\s+(?:is|are|was|were|has|can|will|takes?|makes?|gives?|keeps?)\b)")
 _PARTICIPLE_FIRST = pattern_cache.lazy(r"^[A-Z][a-z]+ed\s+(?=(?:on|for|with|in|at|by|using|against|across)\b)")
 _VERB_FIRST = pattern_cache.lazy(r"^(?:adds|ports|drops|fixes|updates|lowers|raises|removes|moves|makes|uses|enables|disables|"
@@ -348,6 +354,8 @@ def joined(point_text: str, companion_text: str, who: str, lang: str) -> str | N
         return None  # a row "Throughput per Device: 1,747" is not a clause "and" can carry
     if first.startswith((asking + " ", asking + ":")):  # "asks why X" + "reports that Y": the situation first
         situation = {words["companion"][k][number] for k in _SITUATIONS if k in words["companion"]}
+        if said[0] == asking and not point_text.rstrip().endswith("?"):  # two questions: "asks about X, and for Y"
+            return _capital(words["joined"].format(point=point_text.rstrip(_ENDING), companion=said[1]))
         if said[0] not in situation:
             return None  # a guessed reason or a second question is not the situation asked about
         leading = {words["companion"][k][number]: words["point"][k][number] for k in words["companion"] if k in words["point"]}

@@ -102,3 +102,18 @@ def test_a_joined_sentence_does_not_repeat_its_reporting_verb():
     joined = reported.joined("The author reports that the step is flat at 9 s", "They report that halving the bubble did nothing",
                              "author", "en")
     assert joined == "The author reports that the step is flat at 9 s, and adds that halving the bubble did nothing"
+
+
+def test_a_verbless_wanted_line_in_a_question_post_is_asked_about():
+    text = ("I want to train a 20B MoE model with 64 experts on 128 GPUs.\n\n"
+            "1. Recommended parallelism layout for 128 GPUs with 64 experts. Any advice on placing the experts?")
+    gist = opening(text)
+    assert "asks about the recommended parallelism layout for 128 GPUs with 64 experts" in gist
+    assert "advises" not in gist
+    assert ", and for any advice on placing the experts" in gist
+
+
+def test_a_verbless_recommended_line_in_a_document_is_not_made_a_question():
+    said = reported.point("Recommended batch size of 512 for eight nodes", "Recommended batch size of 512 for eight nodes.",
+                          "en", "text", "Recommended batch size of 512 for eight nodes. It keeps every GPU busy.")
+    assert "asks" not in said
