@@ -202,11 +202,22 @@ def point(clause: str, sentence: str, lang: str, who: str, context: str = "") ->
         return _capital(words["asks_about"][number].format(subject=subject, topic=clause[0].lower() + clause[1:]))
     if _IMPERATIVE.match(clause) and not re.search(r"\b(?:I|we|you)\b", clause.split(",")[0]):
         return _capital(words["imperative"].format(possessive=words["possessive"][who], claim=_lower_first(clause, context)))
-    verb = words["point"].get(kind, words["point"]["other"])[0 if who != "authors" else 1]
+    verb = words["point"].get(_said_as(kind, clause), words["point"]["other"])[0 if who != "authors" else 1]
     clause = _with_subject(clause, words)
     if clause.startswith("\0"):  # a title ("Adding X to the log"): what the text is about
         return _capital(words["about"][0].format(subject=words["subjects"]["text"], claim=clause[1:]))
     return _capital(f"{subject} {verb} {_lower_first(third_person(clause, lang), context)}")
+
+
+_ADVICE = pattern_cache.lazy(r"\b(?:should|recommend\w*|advis\w+|suggest\w*|better|best|prefer\w*|ought|you(?: also)? (?:need|have|must))\b"
+                             r"|^(?:use|keep|set|avoid|try|"
+                             r"make sure|consider)\b", re.I)
+
+
+def _said_as(kind: str, clause: str) -> str:
+    """The role whose reporting verb fits: a requirement ("all shapes must be fixed at compile time") is said, not
+    advised; only a sentence that advises ("should", "we recommend", "use ...") is reported as advice."""
+    return "other" if kind == "recommendation" and not _ADVICE.search(clause) else kind
 
 
 # In a post that asks, a line without a verb naming what is wanted ("Recommended layout for 64 GPUs.") is asked about.
@@ -257,7 +268,7 @@ def companion(clause: str, sentence: str, lang: str, who: str, context: str = ""
             return _capital(f"{words['pronouns'][who]} {words['companion']['question'][0 if who == 'text' else 1]} "
                             f"{third_person(asked, lang)}")
     clause = _LEADING_CONNECTIVE["en"].sub("", clause).strip()
-    verb = words["companion"].get(kind, words["companion"]["other"])[0 if who == "text" else 1]
+    verb = words["companion"].get(_said_as(kind, clause), words["companion"]["other"])[0 if who == "text" else 1]
     said = third_person(clause, lang)
     said = re.sub(r"^(?:That|This|It)\b(?=\s+(?:is|was|means|seems|shows))", "this", said)  # "... that this is slower"
     said = re.sub(r"\bthey would expect\b", "they expected", said)
@@ -304,7 +315,7 @@ def _lower_first(text: str, context: str = "") -> str:
     return text[0].lower() + text[1:]
 
 
-_FUNCTION_WORDS = {"the", "a", "an", "this", "that", "these", "those", "each", "every", "all", "some", "most", "many", "any",
+_FUNCTION_WORDS = {"you", "the", "a", "an", "this", "that", "these", "those", "each", "every", "all", "some", "most", "many", "any",
                    "its", "their", "there", "it", "they", "when", "if", "while", "with", "for", "in", "on", "at", "to", "from",
                    "by", "as", "after", "before", "since", "because", "although", "only", "both", "one", "two", "no", "not",
                    "such", "other", "another", "more", "less", "much", "few", "several", "here", "then", "now", "once"}

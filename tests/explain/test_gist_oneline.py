@@ -117,3 +117,12 @@ def test_a_verbless_recommended_line_in_a_document_is_not_made_a_question():
     said = reported.point("Recommended batch size of 512 for eight nodes", "Recommended batch size of 512 for eight nodes.",
                           "en", "text", "Recommended batch size of 512 for eight nodes. It keeps every GPU busy.")
     assert "asks" not in said
+
+
+@pytest.mark.parametrize("sentence, verb", [
+    ("On this chip all tensor shapes must be fixed when the graph is compiled.", "says that"),
+    ("You should keep each expert group inside one node.", "advises that"),
+    ("You also need to raise the batch size until the memory is full.", "advises that you also need"),
+])
+def test_a_requirement_is_said_and_only_advice_is_advised(sentence, verb):
+    assert reported.point(sentence.rstrip("."), sentence, "en", "text", sentence).startswith(f"The text {verb} ")
