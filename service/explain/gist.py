@@ -432,12 +432,19 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
 def _with_rows(doc: Document, texts: list[tuple[list[int], str]], who: str) -> list[tuple[list[int], str]]:
     """A question's gist with the rows it asks about read as one comparison (gist_frames.compared_rows) right after
     it, in place of a companion that restates one of those rows alone."""
-    rows = gist_frames.compared_rows(doc) if doc.lang == "en" and texts else None
-    if rows is None:
+    if doc.lang != "en" or not texts:
         return texts
-    sources, text = rows
     words = messages(doc.lang)["gist_reported"]
-    companion = f"{words['pronouns'][who].capitalize()} {words['companion']['result'][0 if who == 'text' else 1]} {text}"
+    form = 0 if who == "text" else 1
+    rows = gist_frames.compared_rows(doc)
+    if rows is not None:
+        companion = f"{words['pronouns'][who].capitalize()} {words['companion']['result'][form]} {rows[1]}"
+    else:  # a few rows with figures ("Step time: 2.4 s") are the situation, unless a sentence already gives one
+        rows = gist_frames.given_rows(doc)
+        if rows is None or any(not set(t[0]) & set(rows[0]) for t in texts[1:]):
+            return texts
+        companion = f"{words['pronouns'][who].capitalize()} {words['rows_given'][form]} {rows[1]}"
+    sources = rows[0]
     return [texts[0], (sources, companion), *[t for t in texts[1:] if not set(t[0]) & set(sources)]]
 
 

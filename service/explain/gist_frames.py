@@ -277,3 +277,25 @@ def compared_rows(doc: Document) -> tuple[list[int], str] | None:
         sources = sorted({i for *_, start in found for i, (a, b) in enumerate(doc.sentences) if a <= start < b})
         return sources, words["rows"].format(label=label, values=values_text)
     return None
+
+
+GIVEN_ROWS = 3  # a question's situation in at most three rows: more is a spec sheet, not a gist
+
+
+def given_rows(doc: Document) -> tuple[list[int], str] | None:
+    """The text's rows with figures ("Step time: 2.4 s", "MFU: 15%") as one list ("step time 2.4 s and MFU 15%"), the
+    situation a question post asks about; None when it has none, or more than GIVEN_ROWS (a spec sheet)."""
+    found, offset = [], 0
+    for line in doc.text.split("\n"):
+        row = _ROW.match(line)
+        if row:
+            found.append((row.group("label").strip(), row.group("value").strip().rstrip(".;"), offset))
+        offset += len(line) + 1
+    if not found or len(found) > GIVEN_ROWS:
+        return None
+    words = messages(doc.lang)["gist_frames"]
+    items = [words["row_given"].format(label=" ".join(w.lower() if w[1:].islower() else w for w in label.split()), value=value)
+             for label, value, _ in found]
+    text = items[0] if len(items) == 1 else ", ".join(items[:-1]) + words["and"] + items[-1]
+    sources = sorted({i for *_, start in found for i, (a, b) in enumerate(doc.sentences) if a <= start < b})
+    return sources, text

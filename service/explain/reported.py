@@ -354,7 +354,7 @@ def joined(point_text: str, companion_text: str, who: str, lang: str) -> str | N
     subject = _capital(words["subjects"][who])
     pronoun = _capital(words["pronouns"][who])
     verbs = {pair[0 if who == "text" else 1]: pair[number] for pair in
-             [*words["companion"].values(), *words["point"].values()]}  # the companion's verb form -> the subject's
+             [*words["companion"].values(), *words["point"].values(), words["rows_given"]]}  # companion's form -> subject's
     said = next(((verbs[v], companion_text[len(pronoun) + len(v) + 2:]) for v in sorted(verbs, key=len, reverse=True)
                  if companion_text.startswith(f"{pronoun} {v} ")), None)
     if said is None or not point_text.lower().startswith(subject.lower() + " "):
@@ -364,7 +364,7 @@ def joined(point_text: str, companion_text: str, who: str, lang: str) -> str | N
     if _LABELLED.search(first.removeprefix(asking + ":")) or _LABELLED.search(said[1]):
         return None  # a row "Throughput per Device: 1,747" is not a clause "and" can carry
     if first.startswith((asking + " ", asking + ":")):  # "asks why X" + "reports that Y": the situation first
-        situation = {words["companion"][k][number] for k in _SITUATIONS if k in words["companion"]}
+        situation = {words["companion"][k][number] for k in _SITUATIONS if k in words["companion"]} | {words["rows_given"][number]}
         if said[0] == asking and not point_text.rstrip().endswith("?"):  # two questions: "asks about X, and for Y"
             return _capital(words["joined"].format(point=point_text.rstrip(_ENDING), companion=said[1]))
         if said[0] not in situation:

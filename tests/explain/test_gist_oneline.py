@@ -126,3 +126,14 @@ def test_a_verbless_recommended_line_in_a_document_is_not_made_a_question():
 ])
 def test_a_requirement_is_said_and_only_advice_is_advised(sentence, verb):
     assert reported.point(sentence.rstrip("."), sentence, "en", "text", sentence).startswith(f"The text {verb} ")
+
+
+def test_a_question_post_gives_its_rows_as_the_situation_it_asks_about():
+    gist = opening("I train a 7B model with FSDP.\nStep time: 2.4 s\nTokens per second per GPU: 1,900\nIs this expected for A100s?")
+    assert gist == ("The author reports step time 2.4 s and tokens per second per GPU 1,900, "
+                    "and asks whether this is expected for A100s.")
+
+
+def test_a_spec_sheet_of_many_rows_is_not_a_situation():
+    rows = "\n".join(f"Setting {n}: {n * 8} GB" for n in range(1, 6))
+    assert gist_frames.given_rows(analyse(rows + "\nWhich one should I use?", "en")) is None
