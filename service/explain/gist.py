@@ -464,21 +464,15 @@ def _ties(anaphoric: tuple[list[int], str], other: tuple[list[int], str]) -> boo
 
 
 def _one_sentence(texts: list[tuple[list[int], str]], who: str, lang: str, asked: bool = False) -> list[tuple[list[int], str]]:
-    """The point joined with the question the author asks about it, else with the sentence after it ("..., and asks
-    why ...", "..., and explains that ..."), when one sentence still fits MAX_SENTENCE_WORDS; else as they are."""
-    if len(texts) < 2 or texts[0][1].endswith("…"):
+    """The point joined with the gist sentence after it ("..., and asks why ...", "..., and explains that ..."), when
+    one sentence still fits MAX_SENTENCE_WORDS; never with a later one over the one between (the order of what
+    the text says stays: a question asked after an update is not tied to the result before it)."""
+    if len(texts) < 2 or texts[0][1].endswith("…") or not _ties(texts[0], texts[1]) or not _ties(texts[1], texts[0]):
+        return texts  # "asks if this is ..." where "this" is another sentence's subject: no "and" ties them
+    both = reported.joined(texts[0][1], texts[1][1], who, lang)
+    if both is None or len(both.split()) > (MAX_ASKED_WORDS if asked else MAX_SENTENCE_WORDS):
         return texts
-    asking = messages(lang)["gist_reported"]["companion"]["question"]
-    pronoun = messages(lang)["gist_reported"]["pronouns"][who].capitalize()
-    order = sorted(range(1, len(texts)), key=lambda k: (not any(texts[k][1].startswith(f"{pronoun} {v} ") for v in asking), k))
-    for k in order:
-        if not _ties(texts[0], texts[k]) or not _ties(texts[k], texts[0]):
-            continue  # "asks if this is ..." where "this" is another sentence's subject: no "and" ties them
-        both = reported.joined(texts[0][1], texts[k][1], who, lang)
-        if both is not None and len(both.split()) <= (MAX_ASKED_WORDS if asked else MAX_SENTENCE_WORDS):
-            first = (texts[0][0] + [i for i in texts[k][0] if i not in texts[0][0]], both)
-            return [first] + [t for n, t in enumerate(texts[1:], start=1) if n != k]
-    return texts
+    return [(texts[0][0] + [i for i in texts[1][0] if i not in texts[0][0]], both)] + texts[2:]
 
 
 _NOT_X = pattern_cache.lazy(r"^(?P<subject>.+?)\s+(?P<verb>is|are|was|were)\s+not\s+(?P<x>[^,;:]+?)\s*$", re.I)

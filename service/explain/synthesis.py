@@ -54,13 +54,13 @@ _KEEP = pattern_cache.lazy(r"\b(?:not|no|never|n't|only|just|unless|if|because|s
 _LABEL_DASH = pattern_cache.lazy(r"^(?P<label>\S[^-–:]{0,60}?)\s+[-–]\s+(?:(?P<also>Also)\s+)?(?P<verb>[A-Za-z][a-z]+s)\b")
 
 
-# Talk about the talk, not the claim: "A few points to note here,", "Of note though,", "First of all,", "In my opinion,",
-# "I was wondering how ..." (the question stays), a trailing "as well"; each dropped once, never a word of the claim.
+# Talk about the talk, not the claim: "A few points to note here,", "Of note though,", "First of all,", "Rather,",
+# "I was wondering how ..." (the question stays); each dropped once, never a word of the claim ("in my opinion" is a
+# hedge: it stays).
 _DISCOURSE_EN = [pattern_cache.lazy(p, re.I) for p in (
     r"^(?:(?:a few|some|two|three)\s+)?(?:points?|things?)\s+to\s+note(?:\s+here)?\s*[,:]\s*",
-    r"^(?:of note|first of all|first off|for what it'?s worth|to be fair|in (?:my|our|their) (?:opinion|view)|"
+    r"^(?:of note|first of all|first off|for what it'?s worth|to be fair|"
     r"as (?:mentioned|said|noted) (?:above|before|earlier))(?:\s+though)?\s*,\s*",
-    r",?\s+in (?:my|our|their) (?:opinion|view)(?=[,.;]|$)",
     r"^(?:i|we|they)\s+(?:was|were|am|are)\s+wondering\s+(?:if\s+|whether\s+)?(?=(?:how|why|what|which|where|when|who|"
     r"is|are|do|does|can|could|would|should|will|there|it|the|a|an|you)\b)",
     r"^(?:rather|instead|anyway|that said|having said that)\s*,\s*",
