@@ -464,15 +464,24 @@ def _ties(anaphoric: tuple[list[int], str], other: tuple[list[int], str]) -> boo
 
 
 def _one_sentence(texts: list[tuple[list[int], str]], who: str, lang: str, asked: bool = False) -> list[tuple[list[int], str]]:
-    """The point joined with the gist sentence after it ("..., and asks why ...", "..., and explains that ..."), when
-    one sentence still fits MAX_SENTENCE_WORDS; never with a later one over the one between (the order of what
-    the text says stays: a question asked after an update is not tied to the result before it)."""
-    if len(texts) < 2 or texts[0][1].endswith("…") or not _ties(texts[0], texts[1]) or not _ties(texts[1], texts[0]):
-        return texts  # "asks if this is ..." where "this" is another sentence's subject: no "and" ties them
-    both = reported.joined(texts[0][1], texts[1][1], who, lang)
-    if both is None or len(both.split()) > (MAX_ASKED_WORDS if asked else MAX_SENTENCE_WORDS):
-        return texts
-    return [(texts[0][0] + [i for i in texts[1][0] if i not in texts[0][0]], both)] + texts[2:]
+    """Each gist sentence joined with the one after it ("..., and asks why ...", "..., and explains that ..."), when
+    one sentence still fits MAX_SENTENCE_WORDS (MAX_ASKED_WORDS for the question and its situation); two at most in
+    one, and never over the one between (the text's order stays: a question asked after an update is not tied to
+    the result before it); a sentence opening on "this" only after the sentence it points back to."""
+    out = texts[:1]
+    joins = [False]
+    for item in texts[1:]:
+        last = out[-1]
+        limit = MAX_ASKED_WORDS if asked and len(out) == 1 else MAX_SENTENCE_WORDS
+        both = None if joins[-1] or last[1].endswith("…") or not _ties(last, item) or not _ties(item, last) \
+            else reported.joined(last[1], item[1], who, lang)
+        if both is not None and len(both.split()) <= limit:
+            out[-1] = (last[0] + [i for i in item[0] if i not in last[0]], both)
+            joins[-1] = True
+        else:
+            out.append(item)
+            joins.append(False)
+    return out
 
 
 _NOT_X = pattern_cache.lazy(r"^(?P<subject>.+?)\s+(?P<verb>is|are|was|were)\s+not\s+(?P<x>[^,;:]+?)\s*$", re.I)

@@ -344,7 +344,8 @@ _KEEPS_GOING = pattern_cache.lazy(r"(?:but|unless|except|although|though|yet|not
 
 
 def joined(point_text: str, companion_text: str, who: str, lang: str) -> str | None:
-    """The point and its companion as ONE sentence with one subject ("The author reports that X, and asks why Y");
+    """The point and its companion as ONE sentence with one subject ("The author reports that X, and asks why Y"; two
+    later gist sentences alike: "They report that X, and ask Y");
     a question reported first is put after the situation it asks about. None when either does not open on the
     reported-speech subject this module writes (a speaker's words, a frame), or in Arabic (kept as two sentences)."""
     if lang == "ar":
@@ -353,6 +354,8 @@ def joined(point_text: str, companion_text: str, who: str, lang: str) -> str | N
     number = 1 if who == "authors" else 0
     subject = _capital(words["subjects"][who])
     pronoun = _capital(words["pronouns"][who])
+    if point_text.startswith(pronoun + " "):  # two later gist sentences: "They report X, and ask Y"
+        subject, number = pronoun, 0 if who == "text" else 1
     verbs = {pair[0 if who == "text" else 1]: pair[number] for pair in
              [*words["companion"].values(), *words["point"].values(), words["rows_given"]]}  # companion's form -> subject's
     said = next(((verbs[v], companion_text[len(pronoun) + len(v) + 2:]) for v in sorted(verbs, key=len, reverse=True)

@@ -137,3 +137,10 @@ def test_a_question_post_gives_its_rows_as_the_situation_it_asks_about():
 def test_a_spec_sheet_of_many_rows_is_not_a_situation():
     rows = "\n".join(f"Setting {n}: {n * 8} GB" for n in range(1, 6))
     assert gist_frames.given_rows(analyse(rows + "\nWhich one should I use?", "en")) is None
+
+
+def test_two_later_gist_sentences_join_under_their_pronoun():
+    assert reported.joined("They report that the step fell to 610 ms", "They ask what a good step time would be", "author", "en") \
+        == "They report that the step fell to 610 ms, and ask what a good step time would be"
+    assert reported.joined("It reports that the cache is cold", "It adds that the flag is off", "text", "en") \
+        == "It reports that the cache is cold, and adds that the flag is off"
