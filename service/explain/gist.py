@@ -351,6 +351,8 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
         sentence = sentence_of(j)
         if j == point or values.get(j, 0.0) <= 0.0 or not restate.same_language(sentence, lang) or _quoted(doc, j):
             continue  # a caption, a spec row, a config line, a gloss, or someone else's quoted words give no reason
+        if _EXAMPLE.match(sentence):
+            continue  # "For example, ...", "Such as ...": an illustration of the point, not its reason or evidence
         if abs(j - point) > 2 and not (ids[j] & ids[point]) and reported.role(sentence, lang) != "proposal":
             continue  # a "because" paragraphs away explains something else; what the authors propose answers the point
         claim = next((c for c in doc.claims if c.start == doc.sentences[j][0]), None)
@@ -448,6 +450,7 @@ def _with_rows(doc: Document, texts: list[tuple[list[int], str]], who: str) -> l
     return [texts[0], (sources, companion), *[t for t in texts[1:] if not set(t[0]) & set(sources)]]
 
 
+_EXAMPLE = pattern_cache.lazy(r"^\s*(?:for (?:example|instance)|e\.g\.|such as|as an example|مثلا|مثلًا|على سبيل المثال)\b", re.I)
 MAX_SENTENCE_WORDS = 35  # one gist sentence, the point with its reason: longer reads as a copy of the passage
 MAX_ASKED_WORDS = 45  # a question with the situation it asks about (its figures) is one sentence up to this
 

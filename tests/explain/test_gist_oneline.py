@@ -144,3 +144,9 @@ def test_two_later_gist_sentences_join_under_their_pronoun():
         == "They report that the step fell to 610 ms, and ask what a good step time would be"
     assert reported.joined("It reports that the cache is cold", "It adds that the flag is off", "text", "en") \
         == "It reports that the cache is cold, and adds that the flag is off"
+
+
+def test_an_example_is_not_the_points_companion():
+    gist = opening("The micro-batch count should be at least four times the number of stages. "
+                   "For example, 32 micro-batches on 8 stages keep the bubble small because every stage stays busy.")
+    assert "For example" not in gist and "32 micro-batches" not in gist
