@@ -351,6 +351,8 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
         sentence = sentence_of(j)
         if j == point or values.get(j, 0.0) <= 0.0 or not restate.same_language(sentence, lang) or _quoted(doc, j):
             continue  # a caption, a spec row, a config line, a gloss, or someone else's quoted words give no reason
+        if _EXAMPLE.match(sentence):
+            continue  # "For example, ...", "Such as ...": an illustration of the point, not its reason or evidence
         if abs(j - point) > 2 and not (ids[j] & ids[point]) and reported.role(sentence, lang) != "proposal":
             continue  # a "because" paragraphs away explains something else; what the authors propose answers the point
         claim = next((c for c in doc.claims if c.start == doc.sentences[j][0]), None)
@@ -419,10 +421,70 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
     if asked is not None:  # a problem or a result, and what the author asks about it: "... They ask what would be ..."
         clause = synthesis.compressed(restated(doc, asked, seen), lang)
         texts.append(([asked], reported.companion(clause, sentence_of(asked), lang, who, doc.text)))
+    asked_first = reported.role(point_sentence, lang) == "question"
+    if asked_first:
+        texts = _with_rows(doc, texts, who)  # the figures asked about, when the text gives them as rows under headings
+    texts = _one_sentence(texts, who, lang, asked_first)  # the point with its reason or its question, in one sentence
     found = synthesis.finding(doc, [point])  # a check on the point itself, not on its evidence
     kept = reported.fit([text for _, text in texts], MAX_REPORTED_WORDS)
     out = [{"text": _ended(text), "from": sources} for (sources, _), text in zip(texts, kept)]
     return ([{"text": found, "from": [point]}] if found else []) + out
+
+
+def _with_rows(doc: Document, texts: list[tuple[list[int], str]], who: str) -> list[tuple[list[int], str]]:
+    """A question's gist with the rows it asks about read as one comparison (gist_frames.compared_rows) right after
+    it, in place of a companion that restates one of those rows alone."""
+    if doc.lang != "en" or not texts:
+        return texts
+    words = messages(doc.lang)["gist_reported"]
+    form = 0 if who == "text" else 1
+    rows = gist_frames.compared_rows(doc)
+    if rows is not None:
+        companion = f"{words['pronouns'][who].capitalize()} {words['companion']['result'][form]} {rows[1]}"
+    else:  # a few rows with figures ("Step time: 2.4 s") are the situation, unless a sentence already gives one
+        rows = gist_frames.given_rows(doc)
+        if rows is None or any(not set(t[0]) & set(rows[0]) for t in texts[1:]):
+            return texts
+        companion = f"{words['pronouns'][who].capitalize()} {words['rows_given'][form]} {rows[1]}"
+    sources = rows[0]
+    return [texts[0], (sources, companion), *[t for t in texts[1:] if not set(t[0]) & set(sources)]]
+
+
+_EXAMPLE = pattern_cache.lazy(r"^\s*(?:for (?:example|instance)|e\.g\.|such as|as an example|مثلا|مثلًا|على سبيل المثال)\b", re.I)
+MAX_SENTENCE_WORDS = 35  # one gist sentence, the point with its reason: longer reads as a copy of the passage
+MAX_ASKED_WORDS = 45  # a question with the situation it asks about (its figures) is one sentence up to this
+
+
+_POINTS_BACK = pattern_cache.lazy(r"\b(?:this|that|these|those|it)\b(?!\s+(?:the|a|an)\b)", re.I)
+_REPORTING_HEAD = pattern_cache.lazy(r"^(?:the (?:authors?|text)|they|it)\s+\w+(?:\s+(?:that|if|whether|why|how|what))?\s+", re.I)
+
+
+def _ties(anaphoric: tuple[list[int], str], other: tuple[list[int], str]) -> bool:
+    """Whether a gist sentence opening on "this"/"it" ("asks if this is how you run it") may be joined to `other`:
+    only when `other` is the sentence right before it, the one its "this" points back to."""
+    opening = " ".join(_REPORTING_HEAD.sub("", anaphoric[1], count=1).split()[:3])
+    return not _POINTS_BACK.search(opening) or max(other[0]) + 1 == min(anaphoric[0])
+
+
+def _one_sentence(texts: list[tuple[list[int], str]], who: str, lang: str, asked: bool = False) -> list[tuple[list[int], str]]:
+    """Each gist sentence joined with the one after it ("..., and asks why ...", "..., and explains that ..."), when
+    one sentence still fits MAX_SENTENCE_WORDS (MAX_ASKED_WORDS for the question and its situation); two at most in
+    one, and never over the one between (the text's order stays: a question asked after an update is not tied to
+    the result before it); a sentence opening on "this" only after the sentence it points back to."""
+    out = texts[:1]
+    joins = [False]
+    for item in texts[1:]:
+        last = out[-1]
+        limit = MAX_ASKED_WORDS if asked and len(out) == 1 else MAX_SENTENCE_WORDS
+        both = None if joins[-1] or last[1].endswith("…") or not _ties(last, item) or not _ties(item, last) \
+            else reported.joined(last[1], item[1], who, lang)
+        if both is not None and len(both.split()) <= limit:
+            out[-1] = (last[0] + [i for i in item[0] if i not in last[0]], both)
+            joins[-1] = True
+        else:
+            out.append(item)
+            joins.append(False)
+    return out
 
 
 _NOT_X = pattern_cache.lazy(r"^(?P<subject>.+?)\s+(?P<verb>is|are|was|were)\s+not\s+(?P<x>[^,;:]+?)\s*$", re.I)
@@ -468,6 +530,7 @@ def _framed_gist(doc: Document, framed: tuple[list[int], str], values: dict[int,
     if asked is not None:
         clause = synthesis.compressed(restated(doc, asked, set()), doc.lang)
         texts.append(([asked], reported.companion(clause, doc.text[slice(*doc.sentences[asked])], doc.lang, who, doc.text)))
+    texts = _one_sentence(texts, who, doc.lang)
     found = synthesis.finding(doc, [point])
     kept = reported.fit([t for _, t in texts], MAX_REPORTED_WORDS + 15)
     out = [{"text": _ended(t), "from": s} for (s, _), t in zip(texts, kept)]

@@ -236,3 +236,66 @@ def listed_change(doc: Document, point: int, listed: str) -> str | None:
     text = words["change_by"].format(actor=said[0].lower() + said[1:], verb=verb, items=items) \
         + words["in_setup"].format(setup=updated.group("setup").strip())
     return text[:1].upper() + text[1:]
+
+
+# A data row "Throughput per Device: 8,034 tokens/device/second": a label, then a value that opens with a figure.
+_ROW = pattern_cache.lazy(r"^\s*[-*•]?\s*(?P<label>[^\W\d][^:\n]{1,40}?)\s*:\s*(?P<value>[~≈]?\s*[\d٠-٩][^\n]{0,40}?)\s*$")
+_LABELLED_LINE = pattern_cache.lazy(r"^\s*[-*•]?\s*[^\W\d][^:\n]{1,40}?\s*:\s*\S")
+HEADING_WORDS = 6  # "DDP Mode", "FSDP (8 GPUs)": a short line over a block of rows names what the block measures
+
+
+def compared_rows(doc: Document) -> tuple[list[int], str] | None:
+    """A label whose rows recur under different headings with different values ("Throughput per Device: 8,034 ..." under
+    "DDP Mode", "... 1,747 ..." under "FSDP Mode") as one comparison ("Throughput per Device is 8,034 ... in DDP Mode and
+    1,747 ... in FSDP Mode") with the sentences it reads; None when no label is compared across headed blocks."""
+    lines, offset = [], 0
+    for line in doc.text.split("\n"):
+        lines.append((offset, line))
+        offset += len(line) + 1
+    rows: dict[str, list[tuple[str, str, str, int]]] = {}
+    for n, (start, line) in enumerate(lines):
+        row = _ROW.match(line)
+        if not row:
+            continue
+        k = n - 1
+        while k >= 0 and _LABELLED_LINE.match(lines[k][1]):
+            k -= 1  # the block's other rows ("Distributed Strategy: ddp" too)
+        head = lines[k][1].strip().rstrip(":").strip() if k >= 0 else ""
+        if not head or len(head.split()) > HEADING_WORDS or head.endswith((".", "?", "؟", "!")):
+            continue  # a row with no heading over it compares nothing
+        rows.setdefault(row.group("label").strip().lower(), []).append((row.group("label").strip(), row.group("value").strip(), head, start))
+    words = messages(doc.lang)["gist_frames"]
+    for found in rows.values():
+        groups = {head.lower() for _, _, head, _ in found}
+        values = {value for _, value, _, _ in found}
+        if len(found) < 2 or len(groups) != len(found) or len(values) < 2:
+            continue  # one value per heading, and the values differ: else nothing is compared
+        label = found[0][0]
+        label = " ".join(w.lower() if w[1:].islower() else w for w in label.split())  # "Throughput per Device", not "GPU"
+        items = [words["row_value"].format(value=value, group=head) for _, value, head, _ in found]
+        values_text = ", ".join(items[:-1]) + words["and"] + items[-1]
+        sources = sorted({i for *_, start in found for i, (a, b) in enumerate(doc.sentences) if a <= start < b})
+        return sources, words["rows"].format(label=label, values=values_text)
+    return None
+
+
+GIVEN_ROWS = 3  # a question's situation in at most three rows: more is a spec sheet, not a gist
+
+
+def given_rows(doc: Document) -> tuple[list[int], str] | None:
+    """The text's rows with figures ("Step time: 2.4 s", "MFU: 15%") as one list ("step time 2.4 s and MFU 15%"), the
+    situation a question post asks about; None when it has none, or more than GIVEN_ROWS (a spec sheet)."""
+    found, offset = [], 0
+    for line in doc.text.split("\n"):
+        row = _ROW.match(line)
+        if row:
+            found.append((row.group("label").strip(), row.group("value").strip().rstrip(".;"), offset))
+        offset += len(line) + 1
+    if not found or len(found) > GIVEN_ROWS:
+        return None
+    words = messages(doc.lang)["gist_frames"]
+    items = [words["row_given"].format(label=" ".join(w.lower() if w[1:].islower() else w for w in label.split()), value=value)
+             for label, value, _ in found]
+    text = items[0] if len(items) == 1 else ", ".join(items[:-1]) + words["and"] + items[-1]
+    sources = sorted({i for *_, start in found for i, (a, b) in enumerate(doc.sentences) if a <= start < b})
+    return sources, text

@@ -136,10 +136,13 @@ def indirect_question(text: str) -> str | None:
         return f"whether this is {checked.group('adj')}{checked.group('rest')}: {head[0].lower() + head[1:] if not head.startswith('I ') else head}"
     request = re.match(section["request"], q + "?", re.I)
     if request:
-        return "for " + request.group("object").rstrip("?").strip()
+        wanted = request.group("object").rstrip("?").strip()
+        return "for " + (wanted[0].lower() + wanted[1:] if wanted.split()[0][1:].islower() else wanted)  # "for any guidance"
     if _ASKED_FOR.match(q):  # "Any guidance on expert placement?" has no verb: the author asks for it
         return "for " + q[0].lower() + q[1:]
     lowered = q[0].lower() + q[1:] if not q.startswith("I ") else q
+    if re.match(r"^(?:when|if|while|after|before|once)\b[^,?]{3,80},", lowered, re.I):
+        return None  # "When I train X, the util is 20%?" opens on a condition: it does not ask "when"
     if tagged:
         return "whether " + lowered
     if re.match(r"^(?:whether|if)\b", lowered, re.I):
@@ -153,6 +156,8 @@ def indirect_question(text: str) -> str | None:
     wh_noun = _WH_BE_NOUN.match(lowered)
     if wh_noun:  # "why is the MFU only 20%" -> "why the MFU is only 20%"
         return f"{wh_noun.group('wh')} {wh_noun.group('who')} {wh_noun.group('aux')} {wh_noun.group('rest')}"
+    if re.match(rf"^{_WH}(?:\s+\w+)?\s+(?:do|does|did)\b", lowered, re.I):
+        return None  # "why does the step take ...": a verb to inflect, so quoted, not guessed
     if re.match(rf"^{_WH}\b", lowered, re.I):
         return lowered  # "what would be a reasonable throughput": the question word is its subject
     yes_no = re.match(rf"^(?P<aux>{_AUX})\s+(?P<who>{_PRONOUN}|the\s+\w+)\b(?P<rest>.*)$", lowered, re.I)
@@ -216,9 +221,11 @@ def point(clause: str, sentence: str, lang: str, who: str, context: str = "") ->
             return words["asks_quoted"][number].format(subject=subject, question=clause.rstrip("?").strip())
         return _capital(f"{subject} {words['point']['question'][number]} {third_person(asked, lang)}")
     clause = _LEADING_CONNECTIVE["en"].sub("", clause).strip()
+    if _WANTED.match(clause) and not _AUXILIARY.search(clause) and re.search(r"\?\s", context + " "):
+        return _capital(words["asks_about"][number].format(subject=subject, topic=clause[0].lower() + clause[1:]))
     if _IMPERATIVE.match(clause) and (_NEGATIVE_IMPERATIVE.match(clause) or not re.search(r"\b(?:I|we|you)\b", clause.split(",")[0])):
         return _capital(_advice(words["imperative"], words["possessive"][who], _lower_first(clause, context)))
-    verb = words["point"].get(kind, words["point"]["other"])[0 if who != "authors" else 1]
+    verb = words["point"].get(_said_as(kind, clause), words["point"]["other"])[0 if who != "authors" else 1]
     clause = _with_subject(clause, words)
     if clause.startswith("\0"):  # a title ("Adding X to the log"): what the text is about
         if who != "text" and "writes_about" in words:  # "The author writes about ...": a later "They ask" has its referent
@@ -227,6 +234,20 @@ def point(clause: str, sentence: str, lang: str, who: str, context: str = "") ->
     return _capital(f"{subject} {verb} {_lower_first(third_person(clause, lang), context)}")
 
 
+_ADVICE = pattern_cache.lazy(r"\b(?:should|recommend\w*|advis\w+|suggest\w*|better|best|prefer\w*|ought|you(?: also)? (?:need|have|must))\b"
+                             r"|^(?:use|keep|set|avoid|try|"
+                             r"make sure|consider)\b", re.I)
+
+
+def _said_as(kind: str, clause: str) -> str:
+    """The role whose reporting verb fits: a requirement ("all shapes must be fixed at compile time") is said, not
+    advised; only a sentence that advises ("should", "we recommend", "use ...") is reported as advice."""
+    return "other" if kind == "recommendation" and not _ADVICE.search(clause) else kind
+
+
+# In a post that asks, a line without a verb naming what is wanted ("Recommended layout for 64 GPUs.") is asked about.
+_WANTED = pattern_cache.lazy(r"^(?:recommended|suggested|preferred|best|optimal|ideal)\s+[a-z]", re.I)
+_AUXILIARY = pattern_cache.lazy(r"\b(?:is|are|was|were|be|has|have|had|should|must|can|could|will|would|do|does|did|may|might)\b", re.I)
 _GERUND_FIRST = pattern_cache.lazy(r"^[A-Z][a-z]+ing\b(?!\s+(?:is|are|was|were|has|can|will|takes?|makes?|gives?|keeps?)\b)")
 _PARTICIPLE_FIRST = pattern_cache.lazy(r"^[A-Z][a-z]+ed\s+(?=(?:on|for|with|in|at|by|using|against|across)\b)")
 _VERB_FIRST = pattern_cache.lazy(r"^(?:adds|ports|drops|fixes|updates|lowers|raises|removes|moves|makes|uses|enables|disables|"
@@ -301,7 +322,7 @@ def companion(clause: str, sentence: str, lang: str, who: str, context: str = ""
         about = words.get("writes_about") if who != "text" else None
         subject = words["pronouns"][who] if about else words["subjects"]["text"]
         return _capital((about[1] if about else words["about"][0]).format(subject=subject, claim=clause[0].lower() + clause[1:]))
-    verb = words["companion"].get(kind, words["companion"]["other"])[0 if who == "text" else 1]
+    verb = words["companion"].get(_said_as(kind, clause), words["companion"]["other"])[0 if who == "text" else 1]
     said = third_person(clause, lang)
     said = re.sub(r"^(?:That|This|It)\b(?=\s+(?:is|was|means|seems|shows))", "this", said)  # "... that this is slower"
     said = re.sub(r"\bthey would expect\b", "they expected", said)
@@ -350,7 +371,7 @@ def _lower_first(text: str, context: str = "") -> str:
     return text[0].lower() + text[1:]
 
 
-_FUNCTION_WORDS = {"the", "a", "an", "this", "that", "these", "those", "each", "every", "all", "some", "most", "many", "any",
+_FUNCTION_WORDS = {"you", "the", "a", "an", "this", "that", "these", "those", "each", "every", "all", "some", "most", "many", "any",
                    "its", "their", "there", "it", "they", "when", "if", "while", "with", "for", "in", "on", "at", "to", "from",
                    "by", "as", "after", "before", "since", "because", "although", "only", "both", "one", "two", "no", "not",
                    "such", "other", "another", "more", "less", "much", "few", "several", "here", "then", "now", "once",
@@ -377,3 +398,46 @@ def fit(texts: list[str], limit: int) -> list[str]:
 
 _KEEPS_GOING = pattern_cache.lazy(r"(?:but|unless|except|although|though|yet|not|never|no|only|if|when|without|while|"
                                   r"لكن|ولكن|إلا|إلا|دون|بدون|لا|لم|لن|إذا|إن|عندما|فقط)\b", re.I)
+
+
+def joined(point_text: str, companion_text: str, who: str, lang: str) -> str | None:
+    """The point and its companion as ONE sentence with one subject ("The author reports that X, and asks why Y"; two
+    later gist sentences alike: "They report that X, and ask Y");
+    a question reported first is put after the situation it asks about. None when either does not open on the
+    reported-speech subject this module writes (a speaker's words, a frame), or in Arabic (kept as two sentences)."""
+    if lang == "ar":
+        return None
+    words = messages(lang)["gist_reported"]
+    number = 1 if who == "authors" else 0
+    subject = _capital(words["subjects"][who])
+    pronoun = _capital(words["pronouns"][who])
+    if point_text.startswith(pronoun + " "):  # two later gist sentences: "They report X, and ask Y"
+        subject, number = pronoun, 0 if who == "text" else 1
+    verbs = {pair[0 if who == "text" else 1]: pair[number] for pair in
+             [*words["companion"].values(), *words["point"].values(), words["rows_given"]]}  # companion's form -> subject's
+    said = next(((verbs[v], companion_text[len(pronoun) + len(v) + 2:]) for v in sorted(verbs, key=len, reverse=True)
+                 if companion_text.startswith(f"{pronoun} {v} ")), None)
+    if said is None or not point_text.lower().startswith(subject.lower() + " "):
+        return None
+    asking = words["point"]["question"][number]
+    first = point_text[len(subject) + 1:].rstrip(_ENDING)
+    if _LABELLED.search(first.removeprefix(asking + ":")) or _LABELLED.search(said[1]):
+        return None  # a row "Throughput per Device: 1,747" is not a clause "and" can carry
+    if first.startswith((asking + " ", asking + ":")):  # "asks why X" + "reports that Y": the situation first
+        situation = {words["companion"][k][number] for k in _SITUATIONS if k in words["companion"]} | {words["rows_given"][number]}
+        if said[0] == asking and not point_text.rstrip().endswith("?"):  # two questions: "asks about X, and for Y"
+            return _capital(words["joined"].format(point=point_text.rstrip(_ENDING), companion=said[1]))
+        if said[0] not in situation:
+            return None  # a guessed reason or a second question is not the situation asked about
+        leading = {words["companion"][k][number]: words["point"][k][number] for k in words["companion"] if k in words["point"]}
+        verb = leading.get(said[0], said[0])  # the situation is said first: "says that", not "adds that"
+        return _capital(words["joined"].format(point=f"{subject} {verb} {said[1].rstrip(_ENDING)}", companion=first))
+    if point_text.rstrip().endswith("?"):
+        return None  # a quoted question ends its sentence
+    verb = words["companion"]["other"][number] if first.startswith(said[0] + " ") else said[0]  # not "reports ..., and reports"
+    return _capital(words["joined"].format(point=point_text.rstrip(_ENDING), companion=f"{verb} {said[1]}"))
+
+
+_ENDING = ".!:;, "
+_SITUATIONS = ("problem", "result", "expectation", "contrast", "news", "other")  # what a question can be asked about
+_LABELLED = pattern_cache.lazy(r"\w:\s")

@@ -34,7 +34,7 @@ _DROP_EN = [pattern_cache.lazy(p, re.I) for p in (
     r"(?=(?:the|a|an|we|i|it|they|this|these|our|my|he|she|there)\b)",
     r"^(?:i|we) (?:think|believe|guess|feel)\s+(?:that\s+)?",
     r"\s+with (?:the )?following (?:configuration|config|settings|setup|parameters)\b",  # points at page content not shown
-    r"^it (?:seems|appears|turns out)\s*(?:that\s+|,\s*)",  # "It seems to be X" keeps its hedge: it is the whole claim
+    r"^it turns out\s*(?:that\s+|,\s*)",  # "it seems that" became "probably" above; "It seems to be X" is the whole claim
     r",?\s*\(?\b(?:e\.g\.|for example|for instance)[^;)]*\)?(?=[.;]?$)",
 )]
 # "I found (that) X": X is what the author says, when X is a clause of its own.
@@ -56,8 +56,33 @@ _KEEP = pattern_cache.lazy(r"\b(?:not|no|never|n't|only|just|unless|if|because|s
 _LABEL_DASH = pattern_cache.lazy(r"^(?P<label>\S[^-–:]{0,60}?)\s+[-–]\s+(?:(?P<also>Also)\s+)?(?P<verb>[A-Za-z][a-z]+s)\b")
 
 
+# Talk about the talk, not the claim: "A few points to note here,", "Of note though,", "First of all,", "Rather,",
+# "I was wondering how ..." (the question stays); each dropped once, never a word of the claim ("in my opinion" is a
+# hedge: it stays).
+_DISCOURSE_EN = [pattern_cache.lazy(p, re.I) for p in (
+    r"^(?:(?:a few|some|two|three)\s+)?(?:points?|things?)\s+to\s+note(?:\s+here)?\s*[,:]\s*",
+    r"^(?:of note|first of all|first off|for what it'?s worth|to be fair|"
+    r"as (?:mentioned|said|noted) (?:above|before|earlier))(?:\s+though)?\s*,\s*",
+    r"^(?:i|we|they)\s+(?:was|were|am|are)\s+wondering\s+(?:if\s+|whether\s+)?(?=(?:how|why|what|which|where|when|who|"
+    r"is|are|do|does|can|could|would|should|will|there|it|the|a|an|you)\b)",
+    r"^(?:rather|instead|anyway|that said|having said that)\s*,\s*",
+)]
+# "On the A100s, we note that X" is the authors saying X: the gist already says who says it.
+_INNER_REPORTING = pattern_cache.lazy(r"^(?P<lead>[^,;]{1,40},\s*)(?:i|we)\s+(?:note|noted|notice|noticed|found|find|observe|observed|"
+                                      r"see|saw)\s+(?:that\s+)?(?=\w)", re.I)
+_AS_WELL = pattern_cache.lazy(r",?\s+as well(?=[.?!]?$)", re.I)  # a trailing "as well" adds nothing the gist needs
+# "It seems that X" keeps its hedge as "probably X": the author is not sure, so the gist is not either.
+_SEEMS_THAT = pattern_cache.lazy(r"^it (?:seems|appears|looks like)\s*(?:that\s+|,\s*)(?=\w)", re.I)
+
+
 def compressed(text: str, lang: str) -> str:
     """The clause without what only decorates it; what it asserts, negates, conditions or measures stays."""
+    if lang != "ar":
+        for pattern in _DISCOURSE_EN:
+            text = pattern.sub(" ", text, count=1).strip()
+        text = _SEEMS_THAT.sub("probably ", text, count=1)
+        text = _AS_WELL.sub("", text, count=1)
+        text = _INNER_REPORTING.sub(r"\g<lead>", text, count=1)
     for pattern in (_DROP_AR if lang == "ar" else _DROP_EN):
         text = pattern.sub(" ", text, count=1).strip()  # inner spaces closed up below
     if lang != "ar":

@@ -1,0 +1,107 @@
+"""How close the offline gist comes to a person's: content-word overlap with the reference gist, length, copied run.
+
+Run with the project's interpreter: `.venv/bin/python bench/gist_overlap.py --split dev [--only ID ...] [--show]`.
+For every English passage of the split (English answer), prints the gist's recall and precision of the reference
+gist's content words (lower case, stop words dropped, plural "s" folded), the gist's word count, and the longest run
+of words the gist copies from the passage (a copy reads as no gist); then the means. Splits: dev and test only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import re
+import sys
+from pathlib import Path
+
+STOP = set("""a an the and or but if of to in on at by for with from as is are was were be been being it its this that these
+those they them their there then than so such not no do does did done has have had having can could would should will may
+might must i we you he she our my your his her which what who whom whose why how when where while about into over under
+per also only just very more most less much many some any each both all own same other up out off too via vs author authors
+asks asked ask says said reports reported text post passage""".split())
+_WORD = re.compile(r"[a-z0-9][a-z0-9.%/+-]*[a-z0-9%]|[a-z0-9]")
+
+
+def _corpus():
+    spec = importlib.util.spec_from_file_location("bench_corpus", Path(__file__).with_name("corpus.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def words(text: str) -> list[str]:
+    """Lower-case word tokens (numbers kept with their separators: "8,034" and "8034" are one figure)."""
+    return _WORD.findall(text.lower().replace(",", ""))
+
+
+def content(text: str) -> set[str]:
+    """The content words of a text: stop words dropped, a plural "s" folded."""
+    out = set()
+    for w in words(text):
+        if w in STOP or len(w) < 2 and not w.isdigit():
+            continue
+        out.add(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w)
+    return out
+
+
+def longest_copy(gist: str, passage: str) -> int:
+    """The longest run of consecutive words of the gist found in the same order in the passage."""
+    g, p = words(gist), words(passage)
+    grams = {}
+    best = 0
+    for n in range(1, len(g) + 1):
+        found = False
+        seen = grams.setdefault(n, {tuple(p[i:i + n]) for i in range(len(p) - n + 1)})
+        for i in range(len(g) - n + 1):
+            if tuple(g[i:i + n]) in seen:
+                found = True
+                break
+        if not found:
+            break
+        best = n
+        grams.pop(n - 1, None)
+    return best
+
+
+def measure(passage: dict, gist: str) -> dict:
+    """Recall and precision of the reference gist's content words, word count, longest copied run."""
+    ref, got = content(passage["gist"]), content(gist)
+    shared = ref & got
+    return {"id": passage["id"], "recall": len(shared) / len(ref) if ref else 0.0,
+            "precision": len(shared) / len(got) if got else 0.0, "words": len(gist.split()),
+            "copied": longest_copy(gist, passage["text"]), "gist": gist}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--split", choices=("dev", "test"), required=True)
+    ap.add_argument("--only", nargs="*")
+    ap.add_argument("--show", action="store_true", help="print each gist under its row")
+    args = ap.parse_args(argv)
+    corpus = _corpus()
+    passages = [p for p in corpus.load_corpus(args.split) if p["lang"] == "en" and p.get("gist")]
+    if args.only:
+        passages = [p for p in passages if p["id"] in set(args.only)]
+    explain = corpus.Explainer()
+    rows = []
+    try:
+        for p in passages:
+            answer = explain(p["text"], "en")
+            gist = " ".join(item["text"] for item in answer.get("gist") or [])
+            rows.append(measure(p, gist))
+    finally:
+        explain.close()
+    for r in rows:
+        print(f"{r['id'][:38]:38} recall {r['recall']:.2f} precision {r['precision']:.2f} words {r['words']:3d} copied {r['copied']:3d}")
+        if args.show:
+            print("    " + r["gist"])
+    n = len(rows) or 1
+    print(f"\n{args.split}: {len(rows)} English passages; mean recall {sum(r['recall'] for r in rows) / n:.3f}, "
+          f"precision {sum(r['precision'] for r in rows) / n:.3f}, words {sum(r['words'] for r in rows) / n:.1f}, "
+          f"copied run {sum(r['copied'] for r in rows) / n:.1f} (max {max((r['copied'] for r in rows), default=0)}), "
+          f"over 35 words {sum(r['words'] > 35 for r in rows)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
