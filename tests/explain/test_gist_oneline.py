@@ -23,7 +23,7 @@ def test_a_problem_and_the_question_about_it_are_one_sentence():
 def test_a_question_asked_first_follows_the_situation_it_asks_about():
     gist = opening("Why is the second node so slow? The step takes 800 ms on two nodes but only 350 ms on one node.")
     assert gist.startswith("The text says that the step takes 800 ms on two nodes but only 350 ms on one node, and asks")
-    assert "Why is the second node so slow?" in gist  # a question it cannot turn without guessing a verb form is quoted
+    assert gist.endswith("and asks why the second node is so slow.")  # "why is the X" turned without guessing a verb form
 
 
 def test_the_reason_joins_the_point_with_its_hedge():
@@ -95,7 +95,8 @@ def test_a_question_pointing_at_another_sentence_is_not_tied_to_the_point():
 @pytest.mark.parametrize("question", ["When I train the 8B model on two nodes, the step takes 2 s, is that normal?",
                                       "If we turn on recomputation, the memory drops by half?"])
 def test_a_question_opening_on_a_condition_is_not_asked_as_when_or_if(question):
-    assert reported.indirect_question(question) is None  # quoted whole rather than "asks when I train ..."
+    asked = reported.indirect_question(question)
+    assert asked is None or not asked.startswith(("when", "if"))  # quoted whole, or "whether this is normal: ...", never "asks when I train ..."
 
 
 def test_a_joined_sentence_does_not_repeat_its_reporting_verb():
