@@ -18,6 +18,13 @@ def split(text: str, lang: str) -> tuple[str, dict | None]:
     return answer.split(text, lang)
 
 
+def shows_section(config: dict) -> bool:
+    """Whether the answer gives the configuration its own section (options named in a post's sentence get none)."""
+    from service.configs import answer
+
+    return answer.shows_section(config)
+
+
 def attach(result: dict, config: dict | None, lang: str) -> dict:
     """The explanation object with `config` and the configuration's section added (unchanged without one)."""
     if config is None:
@@ -27,4 +34,4 @@ def attach(result: dict, config: dict | None, lang: str) -> dict:
     return answer.attach(result, config, lang)
 
 
-__all__ = ["attach", "split"]
+__all__ = ["attach", "shows_section", "split"]

@@ -28,7 +28,14 @@ def attach(result: dict, config: dict | None, lang: str) -> dict:
     """The explanation object with `config` added and the configuration's section after the prose's answer."""
     if config is None:
         return result
-    has_prose = config.pop("_prose", True)
+    has_prose = config.get("_prose", True)
+    if not shows_section(config):
+        config.pop("_prose", None)
+        # options named in a sentence of a post ("I also used --overlap-grad-reduce"): the terms explain them; a
+        # configuration section would only ask for a world size and a model the post was never meant to give
+        result["config"] = config
+        return result
+    config.pop("_prose", None)
     section = render.section({**config, "_prose": has_prose, "_intro_said": not has_prose}, lang)
     if has_prose:
         result["explanation"] = _with_gist(result["explanation"].rstrip("\n"), gist(config, lang), lang) + "\n\n" + section
@@ -38,6 +45,11 @@ def attach(result: dict, config: dict | None, lang: str) -> dict:
         result["plain"] = gist(config, lang)
     result["config"] = config
     return result
+
+
+def shows_section(config: dict) -> bool:
+    """Whether the answer gives the configuration its own section (options named in a post's sentence get none)."""
+    return not (config.get("_prose", True) and config.get("in_sentence") and not config.get("problems") and not config.get("evaluation"))
 
 
 def _with_gist(markdown: str, sentence: str, lang: str) -> str:

@@ -185,6 +185,7 @@ def describe(config: ParsedConfig, text: str, lang: str, blocks: list | None = N
         "model": {"from": model_how, **({k: model_fields[k] for k in model_fields})} if model_fields else None,
         "evaluation": _trimmed(evaluation), "problems": problems, "suggestion": None,
         "unresolved": config.unresolved, "unreadable": notes, "not_evaluated": skipped, "includes": config.files, "questions": questions,
+        "in_sentence": context.in_sentence,
     }
     if plan is not None:
         result["suggestion"] = _trim_suggestion(suggest.suggestion(config, plan, evaluation, layout))

@@ -62,7 +62,7 @@ def explain_offline(text: str, lang: str | None = None, context: str = "") -> di
         links = [] if is_followup else reasons.find(doc)
         sentences = [] if is_followup else gist_module.gist(doc, links)
         markdown = compose(doc, is_followup, links, sentences)
-    if config is not None:  # an option the configuration section explains is not listed among the terms too
+    if config is not None and configs.shows_section(config):  # an option the configuration section explains is not listed among the terms too
         markdown = term_display.without_lines_for({o["name"] for o in config.get("options") or []}, markdown)
     skipped = messages(doc.lang)["notes"]["calculation_skipped"]
     # A calculation left unrun because no input came from the text is the design working, not a warning to the reader

@@ -198,3 +198,16 @@ def test_a_layout_the_prose_states_is_not_replaced_by_all_gpus_as_data_parallel(
             "I have also used --overlap-grad-reduce and --overlap-param-gather")
     answer = explain_offline(text, "en")["explanation"]
     assert "DP 768" not in answer and "**Layout:** —" not in answer
+
+
+def test_options_named_in_a_posts_sentence_are_terms_not_a_configuration_section():
+    from service.explain.compose import explain_offline
+
+    said = explain_offline("Our 70B run on 128 H100s gets 296 TFLOP/s per GPU. I have also used --overlap-grad-reduce "
+                           "and --overlap-param-gather. What else should I try?", lang="en")
+    assert "## The configuration" not in said["explanation"] and "does not say" not in said["explanation"]
+    assert "**--overlap-grad-reduce**" in said["explanation"] and said["config"]["in_sentence"] is True
+    # a real command line keeps its section
+    command = explain_offline("torchrun --nproc_per_node 8 pretrain_gpt.py --tensor-model-parallel-size 2 --overlap-grad-reduce",
+                              lang="en")
+    assert "## The configuration" in command["explanation"]
