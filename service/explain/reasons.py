@@ -102,7 +102,11 @@ def find(doc: Document) -> list[dict]:
     for i in _machine_text(doc):  # a config line or a command names settings, not causes
         ids[i] = set()
     found: list[dict] = []
-    windows = [[i] for i in range(len(doc.sentences))] + [[i, i + 1] for i in range(len(doc.sentences) - 1)]
+    # Two neighbouring sentences argue together only when the second opens by pointing back ("So ...", "This means ...",
+    # "Because ..."): otherwise a cause in one and an effect in the next may belong to different points, and the reason
+    # shown would be one the author never gave (a batch rule explained by a link about hiding FSDP's gathers).
+    windows = [[i] for i in range(len(doc.sentences))] + [[i, i + 1] for i in range(len(doc.sentences) - 1)
+                                                          if _argued_together(doc, i)]
     for link in table():
         if link.get("unless_text") and matches(link["unless_text"], doc.text):
             continue  # the text uses the link's terms in another sense (SP as ring attention's axis)
@@ -139,6 +143,18 @@ def find(doc: Document) -> list[dict]:
                 entry["calculation"] = doc.calculations.index(run)
         out.append(entry)
     return out
+
+
+_POINTS_BACK = re.compile(r"^\W*(?:so|thus|hence|therefore|it|because|since|as a result|which|then|that's why)\b|"
+                          r"\b(?:this|these)\b|(?<![\u0621-\u064A])(?:لذلك|لذا|وبالتالي|هذا|هذه|ذلك|لأن|بسبب|مما)(?![\u0621-\u064A])",
+                          re.I)
+
+
+def _argued_together(doc: Document, i: int) -> bool:
+    """Whether sentence i and the next argue one point: the next opens on a consequence or a reason, or points back
+    with "this", asks about the first ("Why not X?"), or the first announces it with a colon ("... the following reasons:")."""
+    first, second = (doc.text[slice(*doc.sentences[j])] for j in (i, i + 1))
+    return first.rstrip().endswith((":", "：")) or second.rstrip().endswith(("?", "؟")) or bool(_POINTS_BACK.search(second))
 
 
 def _machine_text(doc: Document) -> list[int]:

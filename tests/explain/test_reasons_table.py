@@ -177,3 +177,15 @@ def test_a_text_reporting_an_fp8_doubling_is_not_contradicted():
 def test_a_text_where_fp8_slowed_training_is_not_told_it_speeds_up():
     text = "Tokens per second dropped when we enabled FP8, because the amax history reductions were slow."
     assert "fp8_step_speedup_below_twice" not in _ids(text)
+
+
+def test_two_sentences_argue_together_only_when_the_second_points_back():
+    from service.explain.compose import explain_offline
+
+    # the second sentence states a separate rule: the overlap reason of the first is not its reason
+    apart = explain_offline("A larger FSDP axis lets communication overlap with computation. "
+                            "The batch size should be at least fsdp * dp sequences.", "en")
+    assert "small_batch_exposes_sharding_traffic" not in {item["id"] for item in apart["reasons"]}
+    # a link whose effect is "no pipeline needed" is not drawn where the text calls the pipeline necessary
+    needed = explain_offline("Even with NVLink and FSDP inside each node, pipeline parallelism is still essential for scaling.", "en")
+    assert "fsdp_in_fast_domain_no_pp" not in {item["id"] for item in needed["reasons"]}
