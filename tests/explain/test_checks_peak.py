@@ -153,3 +153,11 @@ def test_a_division_by_the_sparsity_peak_is_said_against_the_dense_one():
     # a division by a dense peak says nothing of sparsity
     plain = analyse("Training on H200x2, the util of GPU is 420/989, is that normal?", "en")
     assert "sparsity" not in " ".join(c.why for c in plain.claims)
+
+
+def test_a_sparse_peak_written_as_the_divisor_gets_the_dense_share():
+    from service.explain.compose import explain_offline
+
+    # "480 / 1979" on H100s: 1979 TFLOP/s is the 2:4-sparsity peak; against the dense 989.5 the share is 48.5%
+    said = explain_offline("We train a 7B model on 8 H100s. The MFU is 480 / 1979 = 24.3%, below the 46% others report.", "en")
+    assert "480 / 989.5 = 48.51%" in said["explanation"]

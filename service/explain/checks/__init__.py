@@ -26,7 +26,7 @@ from service.i18n.messages import messages
 
 PP_FRAMES = ("pp_only_when_dp_bound", "pp_not_needed", "fast_links_no_pp", "dp_comms_bound", "pp_needed")
 # In order: the first that reaches a verdict other than "explained" ends the claim's checks.
-CHECKERS = (computation, bubble, implied_mfu, achieved_rate, rebased_mfu, sparsity_peak, sparse_denominator, mfu, hours_over_chips, training_time, per_chip_total,
+CHECKERS = (computation, bubble, implied_mfu, sparse_denominator, achieved_rate, rebased_mfu, sparsity_peak, mfu, hours_over_chips, training_time, per_chip_total,
             microbatches, bus_bandwidth, collective_time, bits_and_bytes, bits_to_bytes, pin_bandwidth, precision_change, stated_product, weights_fit, states_fit, memory, roofline,
             layout, training_flops, mesh, replicas, experts_per_chip, flops_per_token, share_of_peak, comparison, names.slice_size)
 
@@ -54,12 +54,16 @@ def check_claim(doc: Document, claim: Claim) -> None:
             claim.verdict, claim.why = result.verdict, result.why
         return  # with checks of its own numbers, a frame's general check would only add defaults
     claim.verdict, claim.why = "explained", ""
+    rebased = False
     for checker in CHECKERS:
         if own is not None and checker is computation:
             continue  # the written arithmetic is already redone
+        if rebased and checker in (achieved_rate, mfu, share_of_peak):
+            continue  # "480 / 1979": the share against the dense peak is said; an MFU verdict on it would say it twice, opposed
         result = checker(doc, claim)
         if result is None:
             continue
+        rebased = rebased or checker is sparse_denominator
         _apply(claim, result)
         if claim.verdict != "explained":
             break

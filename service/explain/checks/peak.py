@@ -146,6 +146,8 @@ def sparsity_peak(doc: Document, claim: Claim) -> Result | None:
     if found is None:
         return None
     chip, dense, sparse = found
+    if _divides(claim, sparse):
+        return None  # "480 / 1979 = 24.3%": the share against the dense peak is sparse_denominator's
     inputs = Inputs(doc.lang)
     inputs.values["expression"] = f"{sparse.value / 1e12:g} TFLOP/s / {rule['factor']}"
     inputs.sources["expression"] = {"source": "text", "quote": sparse.quote}
@@ -161,11 +163,18 @@ def sparsity_peak(doc: Document, claim: Claim) -> Result | None:
 _DIVISION = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*/\s*(\d+(?:\.\d+)?)(?![\w.])")
 
 
+def _divides(claim: Claim, figure) -> bool:
+    """Whether a figure is the divisor of a division written in the claim ("480 / 1979")."""
+    return any(float(m.group(2)) * 1e12 == figure.value or abs(float(m.group(2)) * 1e12 - figure.value) <= 0.001 * figure.value
+               for m in _DIVISION.finditer(claim.quote))
+
+
 def sparse_denominator(doc: Document, claim: Claim) -> Result | None:
     """"the util of GPU is 420/1979" on an H200: 1979 TFLOP/s is its 2:4-sparsity peak, so the share against the dense
     peak (420 / 989.5) is said beside it (data/verdicts.json "sparsity")."""
-    if any(f.quantity == "peak_flop_per_s" for f in claim.figures):
-        return None  # a peak stated as a figure: sparsity_peak says what it is
+    stated = [f for f in claim.figures if f.quantity == "peak_flop_per_s"]
+    if stated and not any(_divides(claim, f) for f in stated):
+        return None  # a peak stated as a figure, not divided by: sparsity_peak says what it is
     rule = verdicts.table()["sparsity"]
     candidates = [c for c in {c["id"]: c for c in claim.chips + chips(doc, claim)}.values()
                   if c.get("vendor") in rule["vendors"] and not doc.named_only_generically(c)]
