@@ -9,7 +9,7 @@ from service.explain.figures import read_figures as reader
 
 def read_figures(doc: Document) -> None:
     """Stage 2: every figure the text states (outside page clutter), and the chips and models it names."""
-    doc.figures = [_batch_scope(doc.text, f) for f in reader(doc.text) if not terms.inside(doc.clutter, f.start)]
+    doc.figures = [_batch_scope(doc.text, _rate_after(doc.text, f)) for f in reader(doc.text) if not terms.inside(doc.clutter, f.start)]
     spans = [(f.start, f.end) for f in doc.figures]
     # "72-GPU" is a figure about a node, not a mention of the generic GPU cluster.
     doc.mentions = [m for m in grounding.mentions(doc.text) if not terms.inside(doc.clutter, m.start)
@@ -21,6 +21,21 @@ def read_figures(doc: Document) -> None:
 _GLOBAL_BATCH = pattern_cache.lazy(r"global|total|effective|overall|whole|per (?:step|iteration)|\bgbs\b|\bgb\b|"
                                    r"across (?:all|the)|إجمالي|الكلي|الكلية|العام", re.I)
 BATCH_LABEL_REACH = 40  # characters before a figure where its label sits ("global_batch_size=", "a global batch of")
+
+
+# "49,345 tokens are processed per second", "3,000 tokens each second": a count made a rate by the words after it.
+_PER_SECOND_AFTER = pattern_cache.lazy(r"\s*(?:(?:are|is|were|was|get|gets|got|being)\s+)?(?:(?:\w+ed|seen|run)\s+)?"
+                                       r"(?:per|each|every|a)\s+(?:second|sec)\b", re.I)
+RATES_OF = {"tokens": "tokens_per_s"}
+
+
+def _rate_after(text: str, fig):
+    """A token count the sentence goes on to give per second is a rate, not a total (a total would be set against
+    the time of a whole run, and a step's 170 s called wrong)."""
+    rate = RATES_OF.get(fig.quantity)
+    if rate is None or not _PER_SECOND_AFTER.match(text, fig.end):
+        return fig
+    return fig._replace(quantity=rate)
 
 
 def _batch_scope(text: str, fig):

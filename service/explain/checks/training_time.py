@@ -45,11 +45,15 @@ def _one_run(doc: Document, claim: Claim):
     return None if tokens is None or _PHASE.search(doc.text) else tokens
 
 
+_ONE_STEP = re.compile(r"\b(?:one|a|each|every|per|single)\s+(?:training\s+|optimizer\s+)?(?:step|iteration)\b|"
+                       r"\bstep time\b|خطوة واحدة|كل خطوة|زمن الخطوة", re.I)
+
+
 def training_time(doc: Document, claim: Claim) -> Result | None:
     """GPU-hours or days the text states for a training run, from its tokens and model (and chips, MFU)."""
     stated = next((f for f in claim.figures if f.quantity in ("chip_hours", "time_s", "chip_days")), None)
-    if stated is None or "computation" in claim.kinds:
-        return None
+    if stated is None or "computation" in claim.kinds or _ONE_STEP.search(claim.quote):
+        return None  # "one step ... requires 170 seconds" is a step's time, not the run's
     tokens = next((f for f in claim.figures if f.quantity == "tokens"), None)
     if tokens is None:
         elsewhere = figure(doc, claim, "tokens")
