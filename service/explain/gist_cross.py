@@ -541,8 +541,8 @@ def gist(doc: Document, scores: list[float]) -> list[dict]:
         named += reading.subjects
     if not candidates:  # no sentence says anything a frame can carry: the passage's subject, the one thing sure
         main = gist_names.main_subject(doc, list(dict.fromkeys(named)))
-        if not main:
-            return []
+        if not main or not gist_names.central(doc, [main]):
+            return []  # a topic the passage names in passing would mislead: say that it cannot be summarised
         text = messages(doc.lang)["gist"]["cross"]["frames"]["topic"].format(subjects=main)
         return [{"text": text, "from": [i for i, (a, b) in enumerate(doc.sentences) if main in gist_names.render_names(doc, a, b)][:1] or [0]}]
     # Below MIN_SCORE a sentence argues little; one honest sentence about it still beats "cannot be summarised".
@@ -555,6 +555,8 @@ def gist(doc: Document, scores: list[float]) -> list[dict]:
         before = next((c for c in candidates if c[1] == best[1] - 1 and c[2].role in ("problem", "result") and c[2].measured), None)
         best = before or best
     _, point, point_reading, point_text = best
+    if _names_only(point_reading) and not gist_names.central(doc, point_reading.subjects):
+        return []  # "writes about X" where X is a side item says what the text is not about
     out = [{"text": point_text, "from": [point]}]
     companion = _companion(doc, point, point_reading, [c for c in everything if c[0] >= MIN_SCORE and (c[3] or c[2].role == "question")])
     if companion:

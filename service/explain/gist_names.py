@@ -90,3 +90,18 @@ def main_subject(doc, names: list[str]) -> str:
         return ""
     counts = _counts(doc)
     return max(names, key=lambda name: (counts.get(name, 0), -names.index(name)))
+
+
+CENTRAL_MENTIONS = 2  # a name a longer passage says once is a side item, not what it is about
+SHORT_PASSAGE = 2
+
+
+def central(doc, names: list[str]) -> bool:
+    """Whether a names-only gist would name what the passage is about: the name it says most, and more than once
+    ("The article reports on Grok" for an article about another system is wrong, not just thin)."""
+    counts = _counts(doc)
+    if not counts or not names:
+        return False
+    most = max(counts.values())
+    enough = most >= CENTRAL_MENTIONS or len(doc.sentences) <= SHORT_PASSAGE  # one sentence: its subject is the subject
+    return enough and any(counts.get(name, 0) == most for name in names)

@@ -338,3 +338,14 @@ def test_a_duration_below_a_millisecond_keeps_its_scale():
     from service.explain.gist_values import _duration
 
     assert _duration(1e-8, "en") == "10 ns" and _duration(2.5e-5, "en") == "25 µs" and _duration(0.48, "en") == "480 ms"
+
+
+def test_a_topic_named_once_in_a_longer_passage_is_not_given_as_its_subject():
+    from service.explain.compose import explain_offline
+
+    # both passages are about COMET; a names-only frame on the GPUs or on Grok, each named once, would mislead
+    arabic = ("أعلنت ByteDance عن نظام COMET لتدريب النماذج. يسرع COMET التدريب 1.71 مرة. ويعمل COMET على أكثر من 10 آلاف GPU. "
+              "وقد استخدمت شركات أخرى مثل xAI نموذج Grok.")
+    assert not [s for s in explain_offline(arabic, "en")["gist"] if "GPU" in s["text"] and "COMET" not in s["text"]]
+    english = "The COMET system speeds up MoE training. COMET overlaps communication. It was compared with Grok once."
+    assert not [s for s in explain_offline(english, "ar")["gist"] if "Grok" in s["text"] and "COMET" not in s["text"]]
