@@ -195,3 +195,15 @@ def test_degree_phrase_keeps_its_noun():
 
 def test_kinds_of_parallelism_are_no_degree():
     assert got("the paper compares 3 tensor parallelism strategies", "tp_degree") == []
+
+
+def test_a_spread_of_values_is_a_range_not_a_change():
+    from service.explain import pipeline
+
+    # "times range from 16 to 28 seconds across four models" was once worked out as "75% higher"
+    spread = pipeline.analyse("Training times range from 16 to 28 seconds across the four models.", "en").figures
+    assert [f.role for f in spread] == ["low", "high"]
+    change = pipeline.analyse("The step time went from 470 ms to 270 ms after the fix.", "en").figures
+    assert [f.role for f in change] == ["before", "after"]
+    between = pipeline.analyse("Training took between 16 s and 28 s for the four models.", "en").figures
+    assert not {f.role for f in between} & {"before", "after"}

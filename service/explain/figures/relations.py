@@ -36,6 +36,10 @@ def _dimension(quantity: str, unit: str | None) -> str | None:
     return None
 
 
+# Words that make "from X to Y" or "X and Y" a spread of values, not a change from one to the other.
+_RANGING = re.compile(r"\b(?:rang(?:e|es|ed|ing)|between|var(?:y|ies|ied|ying)|spread)\b|تتراوح|يتراوح|بين", re.I)
+
+
 class _Relations:
     """The reader's rules that relate figures (a mixin of _Reader: it uses the reader's state)."""
 
@@ -48,7 +52,10 @@ class _Relations:
             if len(between) > 12 and not changed:
                 continue
             before = _FROM.search(self.norm, max(0, a.start - 24), a.start)
-            if (before and _TO.match(between)) or _ARROW.match(between) or changed:
+            ranging = _RANGING.search(self.norm, max(0, a.start - 40), a.start)
+            if ranging and (_TO.match(between) or _RANGE_WORD.match(between) or re.match(r"\s*and\s*$", between)):
+                role = ("low", "high")  # "times range from 16 to 28 seconds across four models": a spread, not a change
+            elif (before and _TO.match(between)) or _ARROW.match(between) or changed:
                 role = ("before", "after")  # "from 9% to 5%", "8→16", "32,768, extended to 128K"
             elif _RANGE_DASH.match(between) or (before is None and _RANGE_WORD.match(between)):
                 role = ("low", "high")
