@@ -293,3 +293,14 @@ def test_a_step_time_is_never_checked_as_a_whole_runs_duration():
                            "requires 170 seconds. In other words, 49,345 tokens are processed per second.", "en")
     assert not [c for c in said["claims"] if c["verdict"] == "inconsistent"]
     assert {"49,345 tokens": "tokens_per_s"}.items() <= {f["quote"]: f["quantity"] for f in said["figures"]}.items()
+
+
+def test_lora_quantised_or_serving_memory_is_never_set_against_full_training_states():
+    from service.explain.compose import explain_offline
+
+    for text in ("Falcon-180B with QLoRA needs 160GB (2x A100 80GB).",
+                 "Serving a 180B model with GPTQ int4 takes 320GB on 8x A100.",
+                 "LoRA with ZeRO-3 on the 180B model: 1280GB, 16x A100 80GB."):
+        said = explain_offline(text, "en")
+        assert not [c for c in said["claims"] if c["verdict"] == "inconsistent"], text
+        assert not [c for c in said["calculations"] if c["calculator"] == "model_state_memory"], text

@@ -17,6 +17,10 @@ _NOT_STATES = re.compile(r"activation|peak|measured|max_memory|nvidia-smi|\bOOM\
                          # loading or serving a model, or the host's memory: not the training states of every chip
                          r"|\bload(?:s|ing|ed)?\b|inference|serving|\bRAM\b|CPU memory|host memory|per process", re.I)
 
+# Fine-tuning a few weights, quantised weights or serving: what a chip holds is not the full training states of
+# 16 bytes per parameter (a QLoRA row of a hardware table was set against 2.88 TB of Adam states).
+NOT_FULL_TRAINING = re.compile(r"\b(?:PEFT|Q?LoRA|adapters?|GPTQ|AWQ|int4|int8|[48]-?bit|quantiz\w*|quantis\w*|inference|serving)\b", re.I)
+
 # the sentence is about a capacity being enough or not: a size beside these words is the memory the weights must fit in
 CAPACITY_WORDS = re.compile(r"\bcapacity\b|\bexhaust\w*|\b(?:does not |doesn'?t |won'?t |can'?t |cannot )?fit\w*\b|\bexceed\w*|"
                              r"\bout of memory\b|\bOOM\b|\btoo (?:big|large)\b|\bon (?:a |one |a single )\S*\s*\d+\s*GB\b|"
@@ -39,6 +43,8 @@ def _total_params(doc: Document, claim: Claim, inputs: Inputs) -> bool:
 def memory(doc: Document, claim: Claim) -> Result | None:
     """model_state_memory with the text's model and ZeRO stage; each stated size is compared with the nearer of the
     total and the per-chip size ("1.12 TB of states is 17.5 GB per GPU" checks both)."""
+    if NOT_FULL_TRAINING.search(claim.quote):
+        return None
     capacity = next((f for f in claim.figures if f.quantity == "hbm_bytes"), None)
     if capacity is not None:
         return _fits(doc, claim, capacity)
