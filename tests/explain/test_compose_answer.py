@@ -118,3 +118,8 @@ def test_a_batch_is_called_global_only_when_the_text_says_so():
                           ("We trained with batch size 512 on 64 GPUs.", "a batch of 512 sequences")]:
         doc = pipeline.analyse(text, "en")
         assert [restate.figure(f, "en") for f in doc.figures if "batch" in f.quantity] == [reading]
+
+
+def test_a_products_factor_is_not_called_a_global_batch_unless_the_text_says_so():
+    said = explain_offline("With DDP we ran bs=8 on 48 GPUs, so 384 (8*48) sequences per step.", lang="en")
+    assert "8 (the batch in sequences, bs=8)" in said["explanation"] and "global batch" not in said["explanation"]

@@ -14,6 +14,13 @@ def _factor(doc: Document, value: float, names: dict) -> object | None:
     return next((f for f in doc.figures if f.quantity in names and f.value == value), None)
 
 
+def _name(fig, names: dict) -> str:
+    """What a factor is; a batch whose words never say it is the whole step's is not called global ("bs=8")."""
+    if (fig.detail or {}).get("batch_scope") == "unsaid":
+        return names.get(fig.quantity + "_unqualified", names[fig.quantity])
+    return names[fig.quantity]
+
+
 def meaning(doc: Document, claim: Claim) -> str | None:
     """Each factor of the claim's written product named by the text's figure of that value; a pipeline-fill product
     (stages x micro-batch x one unnamed factor) explained; None when fewer than two factors are named."""
@@ -25,7 +32,7 @@ def meaning(doc: Document, claim: Claim) -> str | None:
         if sum(f is not None for f in found) < 2:
             continue
         product = f"{expr.value:g}"
-        parts = [m["factor_named"].format(value=f"{v:g}", name=names[f.quantity], quote=f.quote) if f is not None
+        parts = [m["factor_named"].format(value=f"{v:g}", name=_name(f, names), quote=f.quote) if f is not None
                  else m["factor_unnamed"].format(value=f"{v:g}") for v, f in zip(values, found)]
         quantities = {f.quantity: f for f in found if f is not None}
         unnamed = [v for v, f in zip(values, found) if f is None]
