@@ -44,3 +44,11 @@ def test_the_process_cache_is_bounded_and_owned_by_one_object():
     assert cache.size("t") <= 3 and made == [0, 1, 2, 3, 4]
     cache.clear()
     assert cache.size("t") == 0
+
+
+def test_a_share_of_peak_below_a_thousandth_is_a_misreading_not_a_finding():
+    from service.explain.checks import verdicts
+
+    # "23 / (10000 * 3.12e14 * 1.28e6) = 5.8e-24" had been shown as an MFU: a count was read where FLOPs were meant
+    assert not verdicts.possible("mfu", 5.765e-24) and not verdicts.possible("mfu", 0.0004)
+    assert verdicts.possible("mfu", 0.05) and verdicts.possible("mfu", 1.0) and not verdicts.possible("mfu", 1.04)
