@@ -94,14 +94,22 @@ def main_subject(doc, names: list[str]) -> str:
 
 CENTRAL_MENTIONS = 2  # a name a longer passage says once is a side item, not what it is about
 SHORT_PASSAGE = 2
+CENTRAL_SHARE = 0.5  # as often as half the most named name at least
 
 
 def central(doc, names: list[str]) -> bool:
-    """Whether a names-only gist would name what the passage is about: the name it says most, and more than once
-    ("The article reports on Grok" for an article about another system is wrong, not just thin)."""
-    counts = _counts(doc)
+    """Whether a names-only gist would name what the passage is about: a name it says more than once and about as
+    often as its most named ("The article reports on Grok" for an article about another system is wrong, not thin)."""
+    counts: dict[str, int] = {}
+    for name, n in _counts(doc).items():
+        key = frozenset(tokens(name)) or name  # "TPU" and "TPUs" are one name
+        counts[key] = counts.get(key, 0) + n
     if not counts or not names:
         return False
     most = max(counts.values())
-    enough = most >= CENTRAL_MENTIONS or len(doc.sentences) <= SHORT_PASSAGE  # one sentence: its subject is the subject
-    return enough and any(counts.get(name, 0) == most for name in names)
+    short = len(doc.sentences) <= SHORT_PASSAGE  # one sentence: its subject is the subject
+    for name in names:
+        n = counts.get(frozenset(tokens(name)) or name, 0)
+        if short and n == most or n >= CENTRAL_MENTIONS and n >= CENTRAL_SHARE * most:
+            return True
+    return False
