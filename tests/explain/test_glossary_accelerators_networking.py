@@ -84,3 +84,20 @@ def test_every_entry_has_a_source_and_both_languages():
 def test_arabic_answer_explains_a_new_chip_in_arabic():
     found = terms("دربنا النموذج على 64 وحدة MI300X مع ROCm.", "ar")
     assert "amd-mi300x" in found and "ذاكرة" in found["amd-mi300x"]["definition"]
+
+
+@pytest.mark.parametrize("sentence, term_id", [
+    ("Traffic between two leaf switches goes up through a spine switch.", "leaf-spine"),
+    ("We set lora_r=16 and lora_alpha=32 on all attention projections.", "lora-rank"),
+    ("With 8-bit Adam the optimizer states take a quarter of the memory.", "eight-bit-optimizer"),
+    ("SGLang and TensorRT-LLM both use continuous batching.", "sglang"),
+    ("SGLang and TensorRT-LLM both use continuous batching.", "tensorrt-llm"),
+    ("SGLang and TensorRT-LLM both use continuous batching.", "continuous-batching"),
+    ("Speculative decoding with a draft model halved the latency.", "speculative-decoding"),
+    ("TTFT rose to 2 seconds under load while TPOT stayed at 30 ms.", "ttft-tpot"),
+    ("The eight MI300X GPUs are joined by Infinity Fabric links.", "amd-infinity-fabric"),
+    ("GH200 pairs a Grace CPU with a Hopper GPU.", "nvidia-gh200"),
+    ("MegaScale reached 55.2% MFU on 12,288 GPUs.", "megascale"),
+])
+def test_serving_and_fine_tuning_terms_are_found(sentence, term_id):
+    assert term_id in terms(sentence)
