@@ -101,3 +101,20 @@ def test_arabic_answer_explains_a_new_chip_in_arabic():
 ])
 def test_serving_and_fine_tuning_terms_are_found(sentence, term_id):
     assert term_id in terms(sentence)
+
+
+def test_a_stack_is_an_hbm_stack_only_beside_memory_words():
+    assert "hbm-stack" in terms("Each MI300X has eight HBM3 stacks of 24 GB.")
+    assert "hbm-stack" not in terms("Our software stacks differ between teams.")
+
+
+@pytest.mark.parametrize("sentence, term_id", [
+    ("RoCE needs PFC and ECN configured on every switch.", "pfc"),
+    ("The flaky link was a bad OSFP transceiver.", "optical-transceiver"),
+    ("We used GDS to load checkpoints from NVMe.", "gpudirect-storage"),
+    ("The MI300X sits on an OAM module on a UBB baseboard.", "oam-module"),
+    ("NCCL over EFA needs aws-ofi-nccl.", "aws-ofi-nccl"),
+    ("HBM4 doubles the interface width.", "hbm4"),
+])
+def test_network_and_memory_parts_are_found(sentence, term_id):
+    assert term_id in terms(sentence)
