@@ -87,7 +87,6 @@ def test_arabic_answer_explains_a_new_chip_in_arabic():
 
 
 @pytest.mark.parametrize("sentence, term_id", [
-    ("Traffic between two leaf switches goes up through a spine switch.", "leaf-spine"),
     ("We set lora_r=16 and lora_alpha=32 on all attention projections.", "lora-rank"),
     ("With 8-bit Adam the optimizer states take a quarter of the memory.", "eight-bit-optimizer"),
     ("SGLang and TensorRT-LLM both use continuous batching.", "sglang"),
