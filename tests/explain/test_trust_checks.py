@@ -304,3 +304,13 @@ def test_lora_quantised_or_serving_memory_is_never_set_against_full_training_sta
         said = explain_offline(text, "en")
         assert not [c for c in said["claims"] if c["verdict"] == "inconsistent"], text
         assert not [c for c in said["calculations"] if c["calculator"] == "model_state_memory"], text
+
+
+def test_bare_factors_with_a_unit_on_the_result_are_checked_as_written():
+    from service.explain import pipeline
+
+    # "32 x 16 = 512GB" had been called inconsistent: 512 (the bare product) against 512e9 bytes
+    right = pipeline.analyse("For example a trn1.32xlarge instance has 32 x 16 = 512GB of memory.", "en")
+    assert [c.verdict for c in right.claims if c.calculations] == ["consistent"]
+    wrong = pipeline.analyse("Each node has 4 x 80 = 640 GB of GPU memory.", "en")
+    assert [c.verdict for c in wrong.claims if c.calculations] == ["inconsistent"]

@@ -291,6 +291,11 @@ def _equation(doc: Document, claim: Claim, eq: dict, outcome: Outcome) -> None:
         if quantity is not None and abs(math.log(abs(si) or 1) - math.log(abs(probe) or 1)) < abs(math.log(abs(raw) or 1) - math.log(abs(probe) or 1)):
             raw = si  # the written unit makes the result agree in calculator units ("≈ 70 million seconds")
         in_bytes = bool(_IN_BYTES.search(first["quote"])) and _near(first["quote"], probe)
+        written = re.match(r"\s*[~≈]?\s*(\d[\d,]*(?:\.\d+)?)", first["quote"])
+        if written and not re.search(r"[A-Za-z]", re.sub(r"(?<=\d)\s*x\s*(?=\d)", "*", expr)) and not first["percent"]:
+            number = float(written.group(1).replace(",", ""))
+            if number and abs(probe - number) <= 0.02 * abs(number):
+                raw, in_bytes = number, False  # "32 x 16 = 512GB": bare factors, the unit belongs to the result as written
         # a percentage, or a size in bytes ("~ 2TB" beside "70*4*8 GB"), is passed as written: the working shows its unit
         inputs.values.update(expression=expr, stated_result=first["quote"] if first["percent"] or in_bytes else raw,
                              tolerance=_tolerance(first["quote"], raw, approx))
