@@ -325,6 +325,7 @@ def companion(clause: str, sentence: str, lang: str, who: str, context: str = ""
     verb = words["companion"].get(_said_as(kind, clause), words["companion"]["other"])[0 if who == "text" else 1]
     said = third_person(clause, lang)
     said = re.sub(r"^(?:That|This|It)\b(?=\s+(?:is|was|means|seems|shows))", "this", said)  # "... that this is slower"
+    said = re.sub(r"^(?:That|This|It)['’]s\b", "this is", said)  # "They add that That's ~43% MFU" -> "that this is"
     said = re.sub(r"\bthey would expect\b", "they expected", said)
     return _capital(f"{words['pronouns'][who]} {verb} {_lower_first(said, context)}")
 

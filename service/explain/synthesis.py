@@ -179,6 +179,7 @@ def with_changes(doc: Document, clause: str, indexes: list[int], own: int) -> st
         else:  # the first figure against the second: "480ms is about 8 times as much"
             said = change_words(second.value, first.value, doc.lang, kind, first.quote.strip(), percent)
         at = clause.find(second.quote) + len(second.quote)
+        at += len(re.match(r"\+?", clause[at:]).group(0))  # "50%+": the bracket after the sign, not inside the figure
         unit_tail = re.match(r"\s+per\s+[\w/-]+", clause[at:])  # "150 TFLOPS per GPU (about ...)", not inside its unit
         at += unit_tail.end() if unit_tail else 0
         clause = f"{clause[:at]} ({said}){clause[at:]}"

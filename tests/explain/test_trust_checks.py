@@ -314,3 +314,14 @@ def test_bare_factors_with_a_unit_on_the_result_are_checked_as_written():
     assert [c.verdict for c in right.claims if c.calculations] == ["consistent"]
     wrong = pipeline.analyse("Each node has 4 x 80 = 640 GB of GPU memory.", "en")
     assert [c.verdict for c in wrong.claims if c.calculations] == ["inconsistent"]
+
+
+def test_an_mfu_worked_from_batch_and_step_time_is_said_without_a_stated_rate():
+    from service.explain.compose import explain_offline
+
+    # the MFU check's reading of a rate once assumed the text stated one, and the answer crashed
+    said = explain_offline("We pretrain a 34B dense model on 1,024 H100s, global batch 4M tokens. Each step takes about "
+                           "9.5 s, which works out to roughly 430 TFLOP/s per GPU. That's ~43% MFU, lower than the 50%+ "
+                           "people report.", "en")
+    assert "4M tokens / 9.5 s" in said["explanation"]
+    assert "That That's" not in said["explanation"] and "50% (" not in said["explanation"]

@@ -28,6 +28,7 @@ def mfu(doc: Document, claim: Claim) -> Result | None:
     inputs = Inputs(doc.lang)
     missing = []
     rate = figure(doc, claim, "tokens_per_s", "tokens_per_s_per_chip")
+    rate_said = rate.quote if rate is not None else ""  # the throughput as the text gives it, or the batch over the step time
     if rate is not None and rate.quantity == "tokens_per_s_per_chip":
         inputs.derived("n_chips", 1, rate.quote)
         inputs.text("tokens_per_s", rate)
@@ -48,6 +49,8 @@ def mfu(doc: Document, claim: Claim) -> Result | None:
             missing.append("tokens_per_s")
         else:
             inputs.text("step_time_s", step)
+            said = inputs.sources.get("global_batch_tokens", {})
+            rate_said = f"{said.get('quote') or said.get('from') or ''} / {step.quote}".strip(" /")
         if not n_chips(doc, claim, inputs):
             missing.append("n_chips")
     if not model_inputs(doc, claim, inputs):
@@ -77,12 +80,12 @@ def mfu(doc: Document, claim: Claim) -> Result | None:
     result = computed(doc, "mfu", value, [index])
     out, given = doc.calculations[index]["outputs"], doc.calculations[index]["inputs"]
     chip = catalog.hardware().get("chip", given["chip"]) if given.get("chip") else None
-    if result.verdict is None and chip is not None and out.get("model_flop_per_s_per_chip") and out.get("flops_per_token"):
+    if result.verdict is None and chip is not None and rate_said and out.get("model_flop_per_s_per_chip") and out.get("flops_per_token"):
         # what the figure means, not only its value: the model FLOP/s per chip the rate implies, over the chip's peak
         words = messages(doc.lang)["verdicts"]
         six_n = given.get("params") and abs(out["flops_per_token"] - 6 * given["params"]) <= 0.01 * out["flops_per_token"]
         result.why = words["mfu_from_rate"].format(
-            rate=rate.quote, per_token=restate.value("total_flops", out["flops_per_token"]) + (words["six_n"] if six_n else ""),
+            rate=rate_said, per_token=restate.value("total_flops", out["flops_per_token"]) + (words["six_n"] if six_n else ""),
             flops=restate.value("flop_per_s_per_chip", out["model_flop_per_s_per_chip"]),
             chip=re.sub(r"^(?:NVIDIA|Google|AMD)\s+", "", chip["name"].split(" (")[0]),
             peak=restate.value("peak_flop_per_s", given["peak_flop_per_s"]), computed=restate.value("mfu", value))
