@@ -81,7 +81,7 @@ def build_parser(only_explain: bool = False) -> argparse.ArgumentParser:
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
     explain = commands.add_parser("explain", help="explain a text (argument, --file or standard input)",
                                   description="Explain every acronym and term of art in a text, and check its numbers.")
-    explain.add_argument("text", nargs="?", help="the text to explain; omit to read --file or standard input")
+    explain.add_argument("text", nargs="?", help="the text to explain, or the name of a file holding it; omit to read --file or standard input")
     explain.add_argument("-f", "--file", help="read the text from this file")
     explain.add_argument("-l", "--lang", default=None, metavar="LANG",
                          help="answer language: en, ar, or any added language (default: the input's; env UNJARGON_LANG)")

@@ -132,3 +132,24 @@ def test_an_arabic_answer_labels_its_warnings_in_arabic(capsys, monkeypatch):
 def test_a_correction_the_answer_shows_is_not_printed_again(capsys):
     code, out, err = run_cli(capsys, "explain", "--lang", "ar", "--no-cache", "النطاق الترددي بين الشرائح يحد من سرعة التدريب")
     assert code == 0 and "النطاق الترددي" in out and "تنبيه: " not in err
+
+
+def test_a_file_name_given_as_the_text_is_read(capsys, tmp_path, monkeypatch):
+    # A newcomer types `unjargon explain thread.txt`: the file is explained, not the words "thread.txt".
+    (tmp_path / "thread.txt").write_text(CLAIM, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run_cli(capsys, "explain", "thread.txt", "--json")
+    assert code == 0
+    assert {"MFU", "PP"} <= {t["found_as"] for t in json.loads(out)["terms"]}
+
+
+def test_a_missing_file_given_as_the_text_is_named(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run_cli(capsys, "explain", "examples/thred.txt")
+    assert code == 2 and "examples/thred.txt" in err and "No such file" in err
+
+
+def test_a_short_text_that_is_not_a_file_name_is_explained(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run_cli(capsys, "explain", "MFU", "--json")
+    assert code == 0 and "MFU" in {t["found_as"] for t in json.loads(out)["terms"]}
