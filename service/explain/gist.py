@@ -463,7 +463,10 @@ def _ties(anaphoric: tuple[list[int], str], other: tuple[list[int], str]) -> boo
     """Whether a gist sentence opening on "this"/"it" ("asks if this is how you run it") may be joined to `other`:
     only when `other` is the sentence right before it, the one its "this" points back to."""
     opening = " ".join(_REPORTING_HEAD.sub("", anaphoric[1], count=1).split()[:3])
-    return not _POINTS_BACK.search(opening) or max(other[0]) + 1 == min(anaphoric[0])
+    if not _POINTS_BACK.search(opening):
+        return True
+    # a sentence with no input sentences (a frame) has nothing for "this" to point back to
+    return bool(other[0] and anaphoric[0]) and max(other[0]) + 1 == min(anaphoric[0])
 
 
 def _one_sentence(texts: list[tuple[list[int], str]], who: str, lang: str, asked: bool = False) -> list[tuple[list[int], str]]:
