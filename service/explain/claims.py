@@ -49,6 +49,12 @@ def cue(name: str, text: str) -> bool:
     return bool(pattern and pattern.search(text))
 
 
+def cue_spans(name: str, text: str) -> list[tuple[int, int]]:
+    """Where the cue list `name` of data/claim_cues.json occurs in `text`."""
+    pattern = _patterns().get(name)
+    return [m.span() for m in pattern.finditer(text)] if pattern else []
+
+
 def sentences(text: str, clutter: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """(start, end) of each sentence or clause outside the page clutter, trimmed of spaces and bullets."""
     spans, start = [], 0

@@ -68,12 +68,32 @@ def _linked(doc: Document, window: list[int], link: dict) -> bool:
     faster than DDP), in which the link is not shown.
     """
     text = _window_text(doc, window)
+    own = _own_reason_terms(doc, window)
+    if own is not None and not own & (set(link["cause"]) | set(link["effect"])):
+        return False  # the text gives its own reason ("because ..."): a stock one about other things would speak for the author
     kinds = link.get("requires") or ("cause", "point", "requirement", "question")
     argues = any(claims.cue(name, text) for name in kinds) or (link.get("words") and matches(link["words"], text)) \
         or (not link.get("requires") and matches(_purpose(), text))
     if not argues:
         return False
-    return not (link.get("unless") and matches(link["unless"], text))
+    # the opposite case said anywhere in the text (FSDP found faster than DDP, two sentences on) contradicts the link
+    return not (link.get("unless") and matches(link["unless"], doc.text))
+
+
+_REASON_BEFORE = re.compile(r"why|لذلك|لهذا", re.I)  # "..., which is why": the reason comes before the words
+
+
+def _own_reason_terms(doc: Document, window: list[int]) -> set[str] | None:
+    """The glossary terms of the reason the text itself gives in these sentences ("because X", "due to X", "بسبب X"),
+    or None when it gives none."""
+    found = None
+    for i in window:
+        start, end = doc.sentences[i]
+        for a, b in claims.cue_spans("own_reason", doc.text[start:end]):
+            before = _REASON_BEFORE.search(doc.text[start + a:start + b])
+            lo, hi = (start, start + a) if before else (start + b, end)
+            found = (found or set()) | {m.entry["id"] for m in doc.occurrences if lo <= m.start < hi}
+    return found
 
 
 def _window_text(doc: Document, window: list[int]) -> str:

@@ -88,3 +88,23 @@ def test_a_link_is_quoted_from_the_sentence_that_names_its_cause():
     result = explain_offline(text, "en")
     link = next(item for item in result["reasons"] if item["id"] == "zero_bubble_splits_backward")
     assert link["quote_from"] == 1
+
+
+def _link_ids(text: str, lang: str = "en") -> set[str]:
+    return {item["id"] for item in reasons.find(analyse(text, lang))}
+
+
+def test_a_link_the_text_contradicts_elsewhere_is_not_shown():
+    # The comparison comes first, the author's finding (the opposite case) two sentences later: no stock
+    # "FSDP is slower than DDP" may stand beside a text that found it faster.
+    opening = "Compared to DDP: FSDP shards the weights, gradients and optimizer state, which costs more traffic."
+    assert "fsdp_slower_than_ddp" in _link_ids(opening)
+    assert "fsdp_slower_than_ddp" not in _link_ids(opening + " We sweep a few layouts. In our runs FSDP is faster than DDP.")
+
+
+def test_the_texts_own_reason_keeps_out_a_stock_reason_about_other_things():
+    # "because ..." gives the author's reason; a table link is shown only when it speaks of that reason's terms.
+    own = "FSDP is slower than DDP here because our host has too little CPU memory."
+    assert "fsdp_slower_than_ddp" not in _link_ids(own)
+    about_it = "FSDP is slower than DDP here because of the extra all-gather traffic."
+    assert _link_ids(about_it) & {"fsdp_slower_than_ddp", "zero3_more_traffic"}  # a link about the gathers' traffic
