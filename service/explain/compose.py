@@ -318,7 +318,8 @@ def _reasons_section(doc: Document, links: list[dict], level: dict) -> str:
                 item += _calculation_lines(doc, [link["calculation"]], {**level, "steps": 4})
             item.append("    " + m["assuming"] + ": " + m["reason_separator"].join(_reason_assumptions(run, doc.lang)))
         lines.append("\n".join(item))
-    return "\n".join(lines)
+    # the links come from a sourced table, not from the author: said once, so no reader takes them for the text's words
+    return "\n".join([m["reasons_intro"], ""] + lines) if lines else ""
 
 
 def _reason_assumptions(run: dict, lang: str) -> list[str]:
