@@ -8,7 +8,7 @@ from service.explain.checks import arithmetic, names, pp_necessity, product_mean
 from service.explain.checks.bandwidth import bits_and_bytes, bus_bandwidth, collective_time
 from service.explain.checks.bubble import bubble
 from service.explain.checks.comparison import comparison
-from service.explain.checks.core import Result
+from service.explain.checks.core import Result, discard
 from service.explain.checks.flops import training_flops
 from service.explain.checks.layout import layout
 from service.explain.checks.memory import memory, precision_change
@@ -64,6 +64,12 @@ def check_claim(doc: Document, claim: Claim) -> None:
         if result is None:
             continue
         rebased = rebased or checker is sparse_denominator
+        if result.verdict == "needs_more" and claim.calculations and claim.why:
+            # an earlier check already found something with the text's figures; what another check would still need
+            # (or a reading it doubts) is not said over it
+            for index in sorted(result.calculations, reverse=True):
+                discard(doc, index)
+            continue
         _apply(claim, result)
         if claim.verdict != "explained":
             break

@@ -210,8 +210,11 @@ def implied_mfu(doc: Document, claim: Claim) -> Result | None:
         # "Pre-training used 3.8e25 FLOPs. The annealing phase took 3 days.": a phase is named, so not one run's figures
         return Result([], "needs_more", m["verdicts"]["phases_flops"].format(flops=flops.quote, time=time.quote))
     peak = inputs.values.get("peak_flop_per_s")
+    origin = m["verdicts"]["peak_from_text"]
     if peak is None:  # the named chip's dense 16-bit peak (data/hardware.json)
-        peak = catalog.hardware().get("chip", inputs.values["chip"]).get("peak_bf16_flop_per_s")
+        chip = catalog.hardware().get("chip", inputs.values["chip"])
+        peak = chip.get("peak_bf16_flop_per_s")
+        origin = m["verdicts"]["peak_from_catalog"].format(chip=re.sub(r"^(?:NVIDIA|Google|AMD)\s+", "", chip["name"]))
     if not peak:
         return None
     expression = f"{flops.value:g} / ({chips.value:g} * {peak:g} * {time.value:g})"
@@ -227,7 +230,8 @@ def implied_mfu(doc: Document, claim: Claim) -> Result | None:
     if mfu is not None:
         return compare(doc, mfu, value, "mfu", [index])
     return Result([index], None, m["verdicts"]["implied_mfu_flops"].format(
-        flops=flops.quote, chips=chips.quote, peak=restate.value("peak_flop_per_s", peak), time=time.quote, mfu=restate.value("mfu", value)))
+        flops=flops.quote, chips=chips.quote, peak=restate.value("peak_flop_per_s", peak), time=time.quote, mfu=restate.value("mfu", value),
+        origin=origin))
 
 
 def bits_to_bytes(doc: Document, claim: Claim) -> Result | None:

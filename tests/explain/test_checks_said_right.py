@@ -1,0 +1,103 @@
+"""Checks that say less and are right: the check a sentence invites is made with the text's own numbers, and a trivial,
+unasked or doubtful one is left out. Sentences written for these tests; published figures sourced beside each case."""
+
+from service.explain.compose import explain_offline
+from service.explain.pipeline import analyse
+
+
+def _claim(text: str, needle: str, lang: str = "en"):
+    doc = analyse(text, lang)
+    return doc, next(c for c in doc.claims if needle in c.quote)
+
+
+def _figures(text: str) -> list[tuple[str, float]]:
+    return [(f.quantity, f.value) for f in analyse(text, "en").figures]
+
+
+# ---- a whole job's rate over the peak the text gives for all its chips ---------------------------------------------
+
+def test_a_rate_above_one_chip_is_set_against_the_total_peak_the_text_gives():
+    # Google Cloud TPU v4 docs: 275 TFLOP/s bf16 per chip; the sentence's own total is 64 x 275 = 17,600 TFLOP/s,
+    # and 5,000 / 17,600 = 28.41%. Against one chip's 275 it would be an impossible 1,818%.
+    doc, claim = _claim("Our TPU v4 slice has 64 x 275 TFLOPs = 17600 TFLOPs of peak compute. "
+                        "The profiler says the job runs at about 5000 TFLOPs.", "5000")
+    assert "28.41%" in claim.why and "17600 TFLOPs" in claim.why
+    assert claim.verdict == "explained"
+    assert all(doc.calculations[i]["outputs"]["value"] <= 1 for i in claim.calculations)
+
+
+def test_a_figure_that_is_the_chip_peak_gets_no_share_of_itself():
+    # NVIDIA A100 datasheet: 312 TFLOPS dense BF16; "312 / 312 = 1" tells the reader nothing
+    doc, claim = _claim("On an A100 a huge bf16 matmul should get around 312TFLOPS max.", "312")
+    assert not claim.calculations
+    assert "100%" not in claim.why
+
+
+# ---- a spread over several things is not a change from one to the other ----------------------------------------------
+
+def test_a_range_over_several_benchmarks_is_not_a_change():
+    doc, claim = _claim("The new system finished training in times from 12 to 40 minutes in five MLPerf benchmarks.", "12")
+    assert not claim.calculations and "higher" not in claim.why
+
+
+def test_a_change_from_one_figure_to_another_is_still_compared():
+    doc, claim = _claim("After the fix the step time went from 2.0 s to 1.6 s per step.", "2.0")
+    assert any(doc.calculations[i]["calculator"] == "ratio" for i in claim.calculations)
+
+
+# ---- a table whose rows state their own speed-up compares its set-ups ------------------------------------------------
+
+def test_table_rows_with_a_stated_speedup_are_compared():
+    # 2.00 / 1.60 = 1.25: the FP8 row's own "1.25x"
+    doc, claim = _claim("Config Time/step Speedup\nBF16 2.00s 1.0x\nFP8 1.60s 1.25x", "FP8")
+    assert claim.verdict == "consistent" and "1.25x" in claim.why
+
+
+def test_a_stated_speedup_off_by_far_is_inconsistent_in_a_table_too():
+    doc, claim = _claim("Config Time/step Speedup\nBF16 2.00s 1.0x\nFP8 1.60s 1.8x", "FP8")
+    assert claim.verdict == "inconsistent"
+
+
+# ---- figures read in the form their author writes ---------------------------------------------------------------------
+
+def test_a_power_of_ten_after_a_plus_is_read():
+    # OPT-175B logbook style: "3.14+23 FLOPs" is 3.14e23
+    assert ("total_flops", 6.3e23) in _figures("Our run consumed about 6.3+23 FLOPs in total.")
+
+
+def test_a_small_sum_is_never_read_as_a_power_of_ten():
+    assert not any(value > 1e5 for _, value in _figures("The loss went from 1.5+2 to 3.5 in our notation."))
+
+
+def test_chips_named_after_their_memory_size_are_counted():
+    # "1024 80GB A100s": 1024 chips, the 80 GB their memory
+    figures = _figures("Training ran for 30 days on 1024 80GB A100s.")
+    assert ("n_chips", 1024) in figures and ("hbm_bytes", 80e9) in figures
+
+
+# ---- never another chip's peak, never a needs_more said over a finding ----------------------------------------------
+
+def test_a_chip_the_catalog_lacks_is_never_given_another_chips_peak():
+    # the V100 is not in data/hardware.json: its sentence is never divided by the A100's 312 TFLOP/s named elsewhere
+    doc, claim = _claim("GPT-3 took 14.8 days on 10,000 V100s and 3.14E+23 FLOPs. We trained on 512 A100s.", "V100s")
+    assert not any("3.12e+14" in str(doc.calculations[i]["inputs"]) for i in claim.calculations)
+
+
+def test_an_implied_mfu_names_where_its_peak_comes_from():
+    # 4.3e23 / (1024 x 312e12 x 33 days) = 47.2%; 312 TFLOP/s is the A100's dense BF16 peak (NVIDIA A100 datasheet)
+    doc, claim = _claim("This needed 4.30E+23 FLOPs, or about 33 days on 1024 80GB A100s.", "4.30E+23")
+    assert "47.2%" in claim.why and "datasheet" in claim.why
+
+
+def test_an_impossible_reading_shows_no_working():
+    # 6 x 7e9 x 15e12 FLOPs in 1,000 H100-hours would be an MFU of about 17,700%: said as an uncertain reading only
+    answer = explain_offline("We trained the 7B model on 15T tokens in 1,000 H100 GPU hours.", "en")
+    (claim,) = [c for c in answer["claims"] if c["verdict"] == "needs_more"]
+    assert "1,000 H100 GPU hours" in claim["why"]
+    assert "17,69" not in answer["explanation"] and "Working" not in answer["explanation"]
+
+
+def test_the_uncertain_reading_is_said_in_arabic_too():
+    answer = explain_offline("We trained the 7B model on 15T tokens in 1,000 H100 GPU hours.", "ar")
+    (claim,) = [c for c in answer["claims"] if c["verdict"] == "needs_more"]
+    assert "غير مؤكدة" in claim["why"] and "%" not in claim["why"]
