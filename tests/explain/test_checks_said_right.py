@@ -101,3 +101,33 @@ def test_the_uncertain_reading_is_said_in_arabic_too():
     answer = explain_offline("We trained the 7B model on 15T tokens in 1,000 H100 GPU hours.", "ar")
     (claim,) = [c for c in answer["claims"] if c["verdict"] == "needs_more"]
     assert "غير مؤكدة" in claim["why"] and "%" not in claim["why"]
+
+
+# ---- bandwidth in one direction or both -----------------------------------------------------------------------------
+
+def test_a_figure_for_both_directions_is_halved_before_a_one_way_measurement():
+    # 800 / 2 = 400 GB/s each way; 300 / 400 = 75%
+    doc, claim = _claim("The link is rated 800 GB/s in both directions, yet our benchmark only reaches 300 GB/s in each direction.", "300")
+    assert "400 GB/s" in claim.why and "75%" in claim.why
+
+
+def test_a_named_chips_link_figure_is_known_to_count_both_directions():
+    # NVIDIA A100 datasheet: NVLink 600 GB/s, both directions together (300 GB/s one way); 240 / 300 = 80%
+    doc, claim = _claim("On an A100 node the advertised NVLink speed is 600 GB/s, but nccl-tests shows only 240 GB/s.", "240")
+    assert "300 GB/s" in claim.why and "80%" in claim.why and "A100" in claim.why
+    # ... and in Arabic, with the same working
+    _, ar = _claim("On an A100 node the advertised NVLink speed is 600 GB/s, but nccl-tests shows only 240 GB/s.", "240", "ar")
+    assert "الاتجاهين" in ar.why and "80%" in ar.why
+
+
+def test_a_one_way_figure_is_never_halved():
+    doc, claim = _claim("We measured 400 GB/s on a link that carries 450 GB/s in each direction, which is lower than expected.", "400")
+    assert "both directions" not in claim.why and "225" not in claim.why
+
+
+def test_a_share_written_beside_a_measured_bandwidth_is_redone():
+    # 180 / 400 = 45%
+    _, right = _claim("The spec is 400 GB/s and we measured 180 GB/s (45%).", "180")
+    assert right.verdict == "consistent" and "45%" in right.why
+    _, wrong = _claim("The spec is 400 GB/s and we measured 180 GB/s (60%).", "180")
+    assert wrong.verdict == "inconsistent"
