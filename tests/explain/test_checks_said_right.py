@@ -131,3 +131,20 @@ def test_a_share_written_beside_a_measured_bandwidth_is_redone():
     assert right.verdict == "consistent" and "45%" in right.why
     _, wrong = _claim("The spec is 400 GB/s and we measured 180 GB/s (60%).", "180")
     assert wrong.verdict == "inconsistent"
+
+
+# ---- a question the text asks about its own figures ------------------------------------------------------------------
+
+def test_the_global_batch_written_as_a_product_is_its_result():
+    # "global batch size is 16*64=1024": 1024 sequences, 16 per chip; the factor is not the global batch
+    figures = _figures("Our global batch size is 16*64=1024 and we train on 64 GPUs.")
+    assert ("global_batch_sequences", 1024) in figures and ("global_batch_sequences", 16) not in figures
+
+
+def test_a_step_time_is_redone_from_the_batch_and_the_rate():
+    # 1024 sequences / 256 sequences per second = 4 s per step
+    text = "We get 256 Sequences/Sec and the global batch size is 16*64=1024. So one step takes 4s. Am I right?"
+    doc, claim = _claim(text, "4s")
+    assert claim.verdict == "consistent" and "4 s" in claim.why
+    _, wrong = _claim(text.replace("takes 4s", "takes 9s"), "9s")
+    assert wrong.verdict == "inconsistent"

@@ -21,13 +21,13 @@ from service.explain.checks.replicas import replicas
 from service.explain.checks.roofline import roofline
 from service.explain.checks.states_fit import states_fit
 from service.explain.checks.weights_fit import weights_fit
-from service.explain.checks.training_time import computation, hours_over_chips, training_time
+from service.explain.checks.training_time import computation, hours_over_chips, step_time, training_time
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
 PP_FRAMES = ("pp_only_when_dp_bound", "pp_not_needed", "fast_links_no_pp", "dp_comms_bound", "pp_needed")
 # In order: the first that reaches a verdict other than "explained" ends the claim's checks.
-CHECKERS = (computation, bubble, implied_mfu, sparse_denominator, achieved_rate, rebased_mfu, sparsity_peak, mfu, hours_over_chips, training_time, per_chip_total,
+CHECKERS = (computation, bubble, implied_mfu, sparse_denominator, achieved_rate, rebased_mfu, sparsity_peak, mfu, hours_over_chips, step_time, training_time, per_chip_total,
             microbatches, bus_bandwidth, collective_time, bits_and_bytes, bits_to_bytes, directions, pin_bandwidth, precision_change, stated_product, weights_fit, states_fit, memory, roofline,
             layout, training_flops, mesh, replicas, experts_per_chip, flops_per_token, share_of_peak, comparison, names.slice_size)
 
