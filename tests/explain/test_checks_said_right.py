@@ -148,3 +148,18 @@ def test_a_step_time_is_redone_from_the_batch_and_the_rate():
     assert claim.verdict == "consistent" and "4 s" in claim.why
     _, wrong = _claim(text.replace("takes 4s", "takes 9s"), "9s")
     assert wrong.verdict == "inconsistent"
+
+
+# ---- a size that is the set-up's memory, not a model's states --------------------------------------------------------
+
+def test_a_requirement_equal_to_the_setups_memory_is_its_sum():
+    # 4 nodes x 8 H100 80GB = 32 x 80 GB = 2,560 GB
+    doc, claim = _claim("Model Task Memory Setup\nOur 70B Full fine-tuning 2560GB 4x 8x H100 80GB", "2560GB")
+    assert claim.verdict == "consistent" and "2,560 GB" in claim.why
+    assert "16 bytes" not in " ".join(str(doc.calculations[i]["steps"]) for i in claim.calculations)
+
+
+def test_a_size_that_is_not_the_sum_gets_no_contradiction():
+    # 3000 GB is not 32 x 80 GB: a requirement of another kind, never "the text says X, but the calculation gives Y"
+    doc, claim = _claim("Model Task Memory Setup\nOur 70B Full fine-tuning 3000GB 4x 8x H100 80GB", "3000GB")
+    assert claim.verdict != "inconsistent" and "but the calculation gives" not in claim.why
