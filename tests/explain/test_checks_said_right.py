@@ -163,3 +163,22 @@ def test_a_size_that_is_not_the_sum_gets_no_contradiction():
     # 3000 GB is not 32 x 80 GB: a requirement of another kind, never "the text says X, but the calculation gives Y"
     doc, claim = _claim("Model Task Memory Setup\nOur 70B Full fine-tuning 3000GB 4x 8x H100 80GB", "3000GB")
     assert claim.verdict != "inconsistent" and "but the calculation gives" not in claim.why
+
+
+# ---- a token count from the run's own settings ------------------------------------------------------------------------
+
+def test_a_token_count_is_redone_from_steps_batch_length_and_chips():
+    # steps=20000 x 8 sequences per GPU x seq_len=2048 x GPU=32 = 10.49B tokens, the sentence's "10B tokens"
+    doc, claim = _claim("With steps=20000, seq_len=2048, a per-GPU batch size of 8 and GPU=32, does that give about 10B tokens?", "steps")
+    assert claim.verdict == "consistent" and "10.49B" in claim.why
+
+
+def test_a_token_count_of_another_run_gets_no_verdict():
+    doc, claim = _claim("With steps=20000, seq_len=2048, a per-GPU batch size of 8 and GPU=32, the 7B model saw 1T tokens.", "steps")
+    assert claim.verdict != "inconsistent" and "10.49B" not in claim.why
+
+
+def test_a_flop_count_nobody_asked_for_is_not_shown():
+    # "1B ~60B tokens is on 64 GPUs" says nothing about compute: 6 x 1B x 60B = 3.6e20 FLOPs would be noise
+    doc, claim = _claim("Yes, the 1B model with 60B tokens is on 64 GPUs.", "60B")
+    assert not claim.calculations

@@ -1,6 +1,8 @@
 """Total training FLOPs for the tokens and model the text states."""
 
-from service.explain.checks.core import Inputs, Result, compare, computed, model_inputs, run, unique
+import re
+
+from service.explain.checks.core import Inputs, Result, compare, computed, discard, model_inputs, run, unique
 from service.explain.document import Claim, Document
 
 
@@ -32,4 +34,12 @@ def training_flops(doc: Document, claim: Claim) -> Result | None:
     stated = next((f for f in claim.figures if f.quantity == "total_flops"), None)
     if stated is not None:
         return compare(doc, stated, value, "total_flops", [index])
+    if not _COMPUTE.search(doc.text):
+        discard(doc, index)
+        return None  # "1B ~60B tokens is on 64 GPUs": a FLOP count for a text that speaks of no compute is noise
     return computed(doc, "total_flops", value, [index])
+
+
+# the text speaks of compute, FLOPs, what a run costs or how long it takes: a model's FLOP count answers something it says
+_COMPUTE = re.compile(r"\bcompute\b|\bFLOP|\bhours?\b|\bdays?\b|\bweeks?\b|\bmonths?\b|\bcost\w*\b|\bbudget\b"
+                      r"|حوسبة|الحوسبة|العمليات الحسابية|تكلفة|ساعة|ساعات|يوم|أيام|أسبوع|أسابيع|شهر|أشهر", re.I)
