@@ -182,3 +182,25 @@ def test_a_flop_count_nobody_asked_for_is_not_shown():
     # "1B ~60B tokens is on 64 GPUs" says nothing about compute: 6 x 1B x 60B = 3.6e20 FLOPs would be noise
     doc, claim = _claim("Yes, the 1B model with 60B tokens is on 64 GPUs.", "60B")
     assert not claim.calculations
+
+
+# ---- a cluster's chips from its machines -------------------------------------------------------------------------------
+
+def test_a_chip_total_is_checked_against_machines_times_chips():
+    # 250 x 8 = 2,000
+    doc, claim = _claim("The cluster had 2,000 H100 GPUs spread across 250 servers, with eight GPUs to a server.", "2,000")
+    assert claim.verdict == "consistent" and "250 x 8 = 2,000" in claim.why
+    _, wrong = _claim("The cluster had 2,100 H100 GPUs spread across 250 servers, with eight GPUs to a server.", "2,100")
+    assert wrong.verdict == "inconsistent"
+    _, ar = _claim("The cluster had 2,000 H100 GPUs spread across 250 servers, with eight GPUs to a server.", "2,000", "ar")
+    assert "250 × 8 = 2,000" in ar.why and "eight" not in ar.why
+
+
+def test_a_measurement_per_rail_is_set_against_the_line_rate_in_bytes():
+    # 200 Gb/s / 8 = 25 GB/s; 20 GB/s per NIC is 80% of it
+    text = "Each node has 8x ConnectX-6 200 Gb/s NICs.\nall_reduce_perf 8 GiB 150 GB/s busbw (per NIC ~20 GB/s)"
+    doc, claim = _claim(text, "per NIC")
+    assert "25 GB/s" in claim.why and "80%" in claim.why
+    # a figure that is not one link's ("1 rail ... 13.1 GB/s (send + recv)") is never set against it
+    other = analyse("Each node has 8x ConnectX-6 200 Gb/s NICs.\nsendrecv_perf, 2 ranks, 1 rail 13.1 GB/s (send + recv)", "en")
+    assert not any("line rate" in c.why for c in other.claims)

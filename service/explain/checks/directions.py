@@ -127,3 +127,28 @@ def directions(doc: Document, claim: Claim) -> Result | None:
         return None
     return Result(calculations, verdict, "; ".join(r for r in reasons if r))
 
+
+
+_BITS = re.compile(r"b(?:/s|ps|it/s)$")
+# the measurement's own words say it is one link's: "(per rail ~27 GB/s)" (not "1 rail ... 13.1 GB/s (send + recv)")
+_ONE_LINK = re.compile(r"\bper[- ](?:rail|NIC|port|link|HCA)\W{0,3}(?:~|≈|about\s+)?\s*$|لكل (?:منفذ|رابط)\W{0,3}$", re.I)
+
+
+def line_rate(doc: Document, claim: Claim) -> Result | None:
+    """"8x ConnectX-7 400 Gb/s ... (per rail ~27 GB/s)": the link's rate in bits over 8 is 50 GB/s, and the measurement
+    of one link is 54% of it; only when the text gives one link rate, in bits, and the measurement says it is one link's."""
+    lines = [f for f in doc.figures if f.quantity in _RATES and f.unit and _BITS.search(f.unit)]
+    if len({f.value for f in lines}) != 1:
+        return None
+    line = lines[0]
+    measured = [f for f in _rates(claim.figures) if f is not line and not (f.unit and _BITS.search(f.unit)) and f.value < line.value
+                and _ONE_LINK.search(doc.text[max(claim.start, f.start - 24):f.start])]
+    if len(measured) != 1:
+        return None
+    fig = measured[0]
+    index = _share(doc, fig, line.value, f"{fig.quote} / ({line.quote} / 8)")
+    if index is None:
+        return None
+    value = doc.calculations[index]["outputs"]["value"]
+    return Result([index], None, messages(doc.lang)["verdicts"]["line_rate"].format(
+        line=line.quote, bytes=restate.value("bandwidth_bytes_per_s", line.value), measured=fig.quote, share=restate.value("mfu", value)))
