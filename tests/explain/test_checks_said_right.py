@@ -204,3 +204,9 @@ def test_a_measurement_per_rail_is_set_against_the_line_rate_in_bytes():
     # a figure that is not one link's ("1 rail ... 13.1 GB/s (send + recv)") is never set against it
     other = analyse("Each node has 8x ConnectX-6 200 Gb/s NICs.\nsendrecv_perf, 2 ranks, 1 rail 13.1 GB/s (send + recv)", "en")
     assert not any("line rate" in c.why for c in other.claims)
+
+
+def test_a_token_count_of_another_models_sentence_is_not_borrowed():
+    # the GPT-3 sentence states no tokens; the 300B belongs to "our" model's run: not combined into 6 x N x D
+    doc, claim = _claim("Our 13B model completed its run on 300B tokens. The 175B GPT-3 model consumed 3.14E+23 FLOPs.", "GPT-3")
+    assert not any(doc.calculations[i]["calculator"] == "training_flops" for i in claim.calculations)
