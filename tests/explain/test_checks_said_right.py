@@ -210,3 +210,11 @@ def test_a_token_count_of_another_models_sentence_is_not_borrowed():
     # the GPT-3 sentence states no tokens; the 300B belongs to "our" model's run: not combined into 6 x N x D
     doc, claim = _claim("Our 13B model completed its run on 300B tokens. The 175B GPT-3 model consumed 3.14E+23 FLOPs.", "GPT-3")
     assert not any(doc.calculations[i]["calculator"] == "training_flops" for i in claim.calculations)
+
+
+def test_parts_that_add_up_to_the_whole_are_said():
+    # 300B + 700B = 1T tokens
+    doc, claim = _claim("The model was trained on 1T tokens: 300B tokens of code and 700B tokens of text.", "1T")
+    assert claim.verdict == "consistent" and "300B + 700B = 1T" in claim.why
+    _, other = _claim("The model was trained on 1T tokens: 300B tokens of code and 500B tokens of text.", "1T")
+    assert other.verdict != "inconsistent" and "add up" not in other.why
