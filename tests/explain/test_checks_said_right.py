@@ -218,3 +218,24 @@ def test_parts_that_add_up_to_the_whole_are_said():
     assert claim.verdict == "consistent" and "300B + 700B = 1T" in claim.why
     _, other = _claim("The model was trained on 1T tokens: 300B tokens of code and 500B tokens of text.", "1T")
     assert other.verdict != "inconsistent" and "add up" not in other.why
+
+
+# ---- a table row that states its own gain ----------------------------------------------------------------------------
+
+def test_a_rows_gain_is_redone_within_the_rounding_of_its_figures():
+    # 1200 / 800 - 1 = 50%; "12K 15K 20%": 15/12 - 1 = 25%, but 11.5K-12.5K and 14.5K-15.5K allow 16% to 34.8%
+    text = "Model size tokens/s (old) tokens/s (new) Percent gain\n8B 12K 15K 20%\n70B 800 1200 50%"
+    _, large = _claim(text, "70B")
+    assert large.verdict == "consistent" and "50%" in large.why
+    _, small = _claim(text, "8B")
+    assert small.verdict == "consistent" and "rounding" in small.why
+
+
+def test_a_rows_gain_far_outside_the_rounding_is_not_judged():
+    _, row = _claim("Model size tokens/s (old) tokens/s (new) Percent gain\n70B 800 1200 90%", "70B")
+    assert row.verdict != "consistent" and row.verdict != "inconsistent"
+
+
+def test_a_row_without_a_gain_header_is_left_alone():
+    _, row = _claim("Model size tokens/s (old) tokens/s (new) Share\n70B 800 1200 50%", "70B")
+    assert "gain" not in row.why
