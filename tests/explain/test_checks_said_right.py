@@ -239,3 +239,11 @@ def test_a_rows_gain_far_outside_the_rounding_is_not_judged():
 def test_a_row_without_a_gain_header_is_left_alone():
     _, row = _claim("Model size tokens/s (old) tokens/s (new) Share\n70B 800 1200 50%", "70B")
     assert "gain" not in row.why
+
+
+def test_two_token_counts_compared_are_said_as_a_factor_in_both_languages():
+    # 12 / 2 = 6 times
+    _, en = _claim("They trained on more data (12 trillion tokens vs. 2 trillion for the old model).", "12 trillion")
+    assert "6 times" in en.why
+    _, ar = _claim("They trained on more data (12 trillion tokens vs. 2 trillion for the old model).", "12 trillion", "ar")
+    assert "tokens" not in ar.why and "تريليون" in ar.why

@@ -201,9 +201,18 @@ def _difference(value: float) -> str:
     return f"{abs(value) * 100:.0f}%" if abs(value) >= 0.05 else _share(abs(value))
 
 
+class _Said:
+    """A figure as the answer writes it (only its quote is used in the words)."""
+
+    def __init__(self, quote: str):
+        self.quote = quote
+
+
 def _words(doc: Document, x, y, factor: float) -> str:
     """The ratio and the difference of x against y in plain words."""
     m = messages(doc.lang)["verdicts"]
+    if doc.lang == "ar":  # the figures read in Arabic ("15.6 تريليون رمز"), not an English quote inside an Arabic sentence
+        x, y = (_Said(restate.figure(f, "ar") or f.quote) for f in (x, y))
     if abs(factor - 1) < 0.005:
         return m["compare_same"].format(x=x.quote, y=y.quote)
     if factor >= 2 or factor <= 0.5:
