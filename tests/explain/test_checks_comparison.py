@@ -148,4 +148,4 @@ def test_a_rate_unit_is_not_half_translated_in_an_arabic_answer():
             "Throughput per Device: 1,500 tokens/device/second\n\nWhy is there such a difference between the two?")
     answer = explain_offline(text, "ar")["explanation"]
     assert "رمزا/device" not in answer and "6,000" in answer
-    assert "6,000 tokens/device/second" in answer or "6,000 رمزا في الثانية" in answer
+    assert "6,000 tokens/device/second" in answer or "6,000 رمز في الثانية" in answer
