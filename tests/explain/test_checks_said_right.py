@@ -247,3 +247,20 @@ def test_two_token_counts_compared_are_said_as_a_factor_in_both_languages():
     assert "6 times" in en.why
     _, ar = _claim("They trained on more data (12 trillion tokens vs. 2 trillion for the old model).", "12 trillion", "ar")
     assert "tokens" not in ar.why and "تريليون" in ar.why
+
+
+# ---- a size written as parameters x bytes -------------------------------------------------------------------------------
+
+def test_a_size_written_as_parameters_times_bytes_is_redone_in_both_languages():
+    # 500e6 x 2 bytes = 1 GB
+    for text, lang in (("That means (500 × 10^6) * (2 bytes) = 1 GB.", "en"), ("هذا يعني أن هناك (500 × 10^6) * (2 بايت) = 1 جيجابايت.", "ar"),
+                       ("That means 500M x 2 bytes = 1 GB.", "en")):
+        (claim,) = analyse(text, lang).claims
+        assert claim.verdict == "consistent", (text, claim.why)
+    (wrong,) = analyse("That means 500M x 2 bytes = 3 GB.", "en").claims
+    assert wrong.verdict == "inconsistent"
+
+
+def test_an_english_answer_names_an_arabic_figure_in_english():
+    (claim,) = analyse("هذا يعني أن هناك (500 × 10^6) * (2 بايت) = 1 جيجابايت.", "en").claims
+    assert "1 GB" in claim.why and "جيجابايت" not in claim.why

@@ -313,7 +313,18 @@ def compare(doc: Document, fig, computed: float, quantity: str, calculations: li
             names = assumed_names(doc, calculations)
             return Result(calculations, "needs_more", m["rests_on_assumption"].format(
                 stated=fig.quote, computed=shown, assumed=join_names(names, doc.lang)))
-    return Result(calculations, verdict, m[verdict].format(stated=fig.quote, computed=shown))
+    return Result(calculations, verdict, m[verdict].format(stated=said(doc, fig), computed=shown))
+
+
+def said(doc: Document, fig) -> str:
+    """A figure of the text as the answer says it: its quote, or its reading when the quote is in the other language
+    ("1.2 جيجابايت" in an English answer reads "1.2 GB")."""
+    if restate.same_language(fig.quote, doc.lang) or not any(c.isalpha() for c in fig.quote):
+        return fig.quote
+    reading = restate.figure(fig, doc.lang) or fig.quote
+    if doc.lang == "en" and not restate.same_language(reading, doc.lang):
+        reading = restate.value(fig.quantity, fig.value)  # "1.2 GB": an English answer writes the value, not the Arabic words
+    return reading
 
 
 def computed(doc: Document, quantity: str, value: float, calculations: list[int]) -> Result:
