@@ -7,7 +7,7 @@ from functools import cache
 from service.explain import restate
 from service.explain.checks import formats, verdicts
 from service.explain.checks.arithmetic import tolerance_of
-from service.explain.checks.core import Inputs, Result, discard, run
+from service.explain.checks.core import Inputs, Result, discard, run, said
 from service.explain.checks.memory import precisions_named
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
@@ -211,8 +211,8 @@ class _Said:
 def _words(doc: Document, x, y, factor: float) -> str:
     """The ratio and the difference of x against y in plain words."""
     m = messages(doc.lang)["verdicts"]
-    if doc.lang == "ar":  # the figures read in Arabic ("15.6 تريليون رمز"), not an English quote inside an Arabic sentence
-        x, y = (_Said(restate.figure(f, "ar") or f.quote) for f in (x, y))
+    # the figures in the answer's language ("15.6 تريليون رمز"), not a quote of the other language; "33.88%" as written
+    x, y = (_Said(said(doc, f)) for f in (x, y))
     if abs(factor - 1) < 0.005:
         return m["compare_same"].format(x=x.quote, y=y.quote)
     if factor >= 2 or factor <= 0.5:
