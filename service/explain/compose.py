@@ -403,7 +403,8 @@ def _claims_section(doc: Document, claims: list, in_gist: set[int], level: dict)
                     if doc.calculations[i]["calculator"] == "pp_necessity" and i not in shown_calcs]
             new = list(dict.fromkeys(new))  # a calculation two claims share is one row
         shown_calcs.update(new)
-        lines += _calculation_lines(doc, new, level)
+        if claim.verdict != "needs_more":  # an uncertain reading's working would show the number it refuses to conclude
+            lines += _calculation_lines(doc, new, level)
         items.append("\n".join(lines))
     return "\n".join(items)
 

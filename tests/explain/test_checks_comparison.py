@@ -143,8 +143,9 @@ def test_the_same_labelled_result_under_two_headings_is_compared_when_the_text_a
 
 
 def test_a_rate_unit_is_not_half_translated_in_an_arabic_answer():
-    # "tokens/device/second" is a unit: the Arabic answer keeps it whole rather than "رمزا/device/second"
+    # "tokens/device/second" is a unit: the Arabic answer reads it whole in Arabic (or keeps it whole), never "رمزا/device/second"
     text = ("DDP mode\nThroughput per Device: 6,000 tokens/device/second\n\nFSDP mode\n"
             "Throughput per Device: 1,500 tokens/device/second\n\nWhy is there such a difference between the two?")
     answer = explain_offline(text, "ar")["explanation"]
-    assert "6,000 tokens/device/second" in answer and "رمزا/device" not in answer
+    assert "رمزا/device" not in answer and "6,000" in answer
+    assert "6,000 tokens/device/second" in answer or "6,000 رمز في الثانية" in answer

@@ -66,7 +66,7 @@ def test_a_generic_gpu_gets_no_share_of_a_guessed_peak():
 def test_a_rate_above_the_dense_peak_is_never_a_finding():
     # 1,500 TFLOP/s per H100 is beyond its 989 dense peak: a misreading (a node's rate, a sparse peak), needs_more
     _, claim = _claim("Each H100 reached 1500 TFLOP/s per GPU in our runs.", "1500")
-    assert claim.verdict == "needs_more" and "152%" in claim.why
+    assert claim.verdict == "needs_more" and "1500 TFLOP/s" in claim.why and "152%" not in claim.why  # the impossible share is never said
 
 
 def test_the_sparsity_peak_is_named_and_the_dense_one_is_half():

@@ -7,8 +7,12 @@ module of its own and returns a Result (or None when the claim is not its kind);
 from service.explain.checks import arithmetic, names, pp_necessity, product_meaning
 from service.explain.checks.bandwidth import bits_and_bytes, bus_bandwidth, collective_time
 from service.explain.checks.bubble import bubble
+from service.explain.checks.capacity import setup_memory
+from service.explain.checks.cluster import machines_times_chips
+from service.explain.checks.parts import parts_sum
 from service.explain.checks.comparison import comparison
-from service.explain.checks.core import Result
+from service.explain.checks.directions import directions, line_rate
+from service.explain.checks.core import Result, discard
 from service.explain.checks.flops import training_flops
 from service.explain.checks.layout import layout
 from service.explain.checks.memory import memory, precision_change
@@ -18,17 +22,19 @@ from service.explain.checks.peak import rebased_mfu, share_of_peak, sparse_denom
 from service.explain.checks.products import bits_to_bytes, experts_per_chip, flops_per_token, mesh, implied_mfu, microbatches, per_chip_total, stated_product
 from service.explain.checks.replicas import replicas
 from service.explain.checks.roofline import roofline
+from service.explain.checks.rows import row_gain
 from service.explain.checks.states_fit import states_fit
+from service.explain.checks.token_budget import token_budget
 from service.explain.checks.weights_fit import weights_fit
-from service.explain.checks.training_time import computation, hours_over_chips, training_time
+from service.explain.checks.training_time import computation, hours_over_chips, step_time, training_time
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
 PP_FRAMES = ("pp_only_when_dp_bound", "pp_not_needed", "fast_links_no_pp", "dp_comms_bound", "pp_needed")
 # In order: the first that reaches a verdict other than "explained" ends the claim's checks.
-CHECKERS = (computation, bubble, implied_mfu, sparse_denominator, achieved_rate, rebased_mfu, sparsity_peak, mfu, hours_over_chips, training_time, per_chip_total,
-            microbatches, bus_bandwidth, collective_time, bits_and_bytes, bits_to_bytes, pin_bandwidth, precision_change, stated_product, weights_fit, states_fit, memory, roofline,
-            layout, training_flops, mesh, replicas, experts_per_chip, flops_per_token, share_of_peak, comparison, names.slice_size)
+CHECKERS = (computation, bubble, implied_mfu, sparse_denominator, achieved_rate, rebased_mfu, sparsity_peak, mfu, hours_over_chips, step_time, token_budget, training_time, per_chip_total,
+            microbatches, machines_times_chips, parts_sum, bus_bandwidth, collective_time, bits_and_bytes, bits_to_bytes, directions, line_rate, pin_bandwidth, precision_change, stated_product, setup_memory, weights_fit, states_fit, memory, roofline,
+            layout, training_flops, mesh, replicas, experts_per_chip, flops_per_token, share_of_peak, row_gain, comparison, names.slice_size)
 
 
 def _apply(claim: Claim, result: Result) -> None:
@@ -64,6 +70,12 @@ def check_claim(doc: Document, claim: Claim) -> None:
         if result is None:
             continue
         rebased = rebased or checker is sparse_denominator
+        if result.verdict == "needs_more" and claim.calculations and claim.why:
+            # an earlier check already found something with the text's figures; what another check would still need
+            # (or a reading it doubts) is not said over it
+            for index in sorted(result.calculations, reverse=True):
+                discard(doc, index)
+            continue
         _apply(claim, result)
         if claim.verdict != "explained":
             break

@@ -45,8 +45,9 @@ def collective_time(doc: Document, claim: Claim) -> Result | None:
     size = next((f for f in claim.figures if f.quantity in ("size_bytes", "bytes")), None)
     bandwidth = next((f for f in claim.figures if f.quantity in ("bandwidth_bytes_per_s", "bus_bandwidth_bytes_per_s")), None)
     op = collective(claim.quote)
-    if size is None or bandwidth is None or op is None:
-        return None
+    stated = next((f for f in claim.figures if f.quantity == "time_s"), None)
+    if size is None or bandwidth is None or op is None or stated is None:
+        return None  # no time stated: a collective's time over a measured bandwidth answers nothing the text asks
     ranks = figure(doc, claim, "n_ranks", "n_chips")
     if ranks is None:
         return needs_more(doc, ["n_ranks"])
@@ -58,11 +59,7 @@ def collective_time(doc: Document, claim: Claim) -> Result | None:
     index = run(doc, "collective_time", inputs)
     if index is None:
         return Result()
-    stated = next((f for f in claim.figures if f.quantity == "time_s"), None)
-    value = doc.calculations[index]["outputs"]["time_s"]
-    if stated is not None:
-        return compare(doc, stated, value, "time_s", [index])
-    return computed(doc, "time_s", value, [index])
+    return compare(doc, stated, doc.calculations[index]["outputs"]["time_s"], "time_s", [index])
 
 
 # Between two bandwidths, words that say the second restates the first ("400 Gb/s, i.e. 50 GB/s").

@@ -7,7 +7,7 @@ from functools import cache
 from service.explain import restate
 from service.explain.checks import formats, verdicts
 from service.explain.checks.arithmetic import tolerance_of
-from service.explain.checks.core import Inputs, Result, discard, run
+from service.explain.checks.core import Inputs, Result, discard, run, said
 from service.explain.checks.memory import precisions_named
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
@@ -15,6 +15,11 @@ from service.i18n.messages import messages
 LOOK_BACK = 3  # claims searched for the other side of a comparison that spans sentences
 _RANGE = re.compile(r"\b(?:between|ranging from|range of)\s*$|بين\s*$", re.I)
 _TOWARDS = re.compile(r"\bto\b|→|->|إلى")
+# after "from X to Y": over how many things the figures spread ("... in four MLPerf benchmarks", "across 8 models")
+_SPREAD = re.compile(r"[^.;:!?\n]{0,24}?\b(?:in|across|over|for|on|among)\s+(?:the\s+|each\s+of\s+(?:the\s+)?)?"
+                     r"(?:\d+|two|three|four|five|six|seven|eight|nine|ten|several|many|various|different|all)\s+\w+"
+                     r"|[^.;:!?\n]{0,24}?\b(?:depending on|according to)\b"
+                     r"|[^.;:!?\n]{0,24}?(?:في|عبر|على)\s+(?:\d+|اثن|ثلاث|أربع|خمس|ست|عدة|مختلف)", re.I)
 _ARTICLE = re.compile(r"^(?:[وبفلك]?ال)(?=\w{3})")  # Arabic "the" and its clitics: الحوسبة and حوسبة are one word
 _STATED = ("percent_change", "ratio", "speedup", "reduction_factor")  # a change the text states for its pair
 _SPEED_KINDS = {"time", "throughput", "compute_rate", "bandwidth"}
@@ -50,6 +55,8 @@ def _pairs_within(doc: Document, claim: Claim) -> list[tuple]:
         if _RANGE.search(doc.text[max(0, before.start - 16):before.start]):
             continue  # "between 53% and 57%" is a range, not a change from one to the other
         after = next((f for f in figs if f.role == "after" and f.start > before.start and _group(f) == _group(before)), None)
+        if after is not None and _SPREAD.match(doc.text, after.end):
+            continue  # "times from 16 to 28 seconds in four benchmarks": the spread over several things, not a change
         if after is not None:
             pairs.append((after, before))
     if pairs or _rules()["respectively"].search(claim.quote):
@@ -59,6 +66,8 @@ def _pairs_within(doc: Document, claim: Claim) -> list[tuple]:
         between = doc.text[first.end:second.start]
         if id(first) in used or _group(first) != _group(second) or not _rules()["within"].search(between):
             continue
+        if _TOWARDS.search(between) and _SPREAD.match(doc.text, second.end):
+            continue  # "from 16 to 28 seconds in four MLPerf models": a spread over several things, not a change
         # "X to Y" / "X → Y" reads as a change from X; "X vs Y", "X than Y" compare X with Y
         pairs.append((second, first) if _TOWARDS.search(between) else (first, second))
         used.update((id(first), id(second)))
@@ -192,9 +201,18 @@ def _difference(value: float) -> str:
     return f"{abs(value) * 100:.0f}%" if abs(value) >= 0.05 else _share(abs(value))
 
 
+class _Said:
+    """A figure as the answer writes it (only its quote is used in the words)."""
+
+    def __init__(self, quote: str):
+        self.quote = quote
+
+
 def _words(doc: Document, x, y, factor: float) -> str:
     """The ratio and the difference of x against y in plain words."""
     m = messages(doc.lang)["verdicts"]
+    # the figures in the answer's language ("15.6 تريليون رمز"), not a quote of the other language; "33.88%" as written
+    x, y = (_Said(said(doc, f)) for f in (x, y))
     if abs(factor - 1) < 0.005:
         return m["compare_same"].format(x=x.quote, y=y.quote)
     if factor >= 2 or factor <= 0.5:
@@ -233,6 +251,12 @@ def earlier_side(doc: Document, claim: Claim) -> set[int]:
     return ids
 
 
+def _table_row(doc: Document, claim: Claim, earlier: Claim) -> bool:
+    """Whether two claims are rows of one table whose first row is the baseline: a factor of 1 stated in the earlier one."""
+    return any(f.value == 1.0 and re.search(r"[x×]\s*$", f.quote) or f.quote.strip().lower() in ("1.0x", "1x", "1.00x")
+               for f in earlier.figures) or bool(re.search(r"(?<![\d.])1(?:\.0+)?\s*[x×](?!\w)", earlier.quote))
+
+
 def comparison(doc: Document, claim: Claim) -> Result | None:
     """Each pair of like figures the claim compares: the ratio and difference said; a change or factor it states judged
     (unless the arithmetic check already judged it)."""
@@ -247,7 +271,8 @@ def comparison(doc: Document, claim: Claim) -> Result | None:
             return None
         x, y, earlier = found
         setups = _setups(claim, earlier)
-        if setups is not None:
+        if setups is not None and not (stated is not None and _table_row(doc, claim, earlier)):
+            # (a table's rows that state their own speed-up, "BF16 1.02s 1.0x" / "FP8 0.90s 1.13x", compare the set-ups)
             return Result([], "needs_more", messages(doc.lang)["verdicts"]["compare_setups"].format(
                 x=x.quote, y=y.quote, a=setups[0], b=setups[1]))
         pairs = [(x, y)]

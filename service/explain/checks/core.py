@@ -141,7 +141,7 @@ def model_inputs(doc: Document, claim: Claim, inputs: Inputs) -> bool:
         fig = figure(doc, claim, "params")
         if fig is not None and _moe_model(models, fig.value) is not None:
             fig = None  # the named model's total: the catalog gives its active parameters
-        elif fig is not None and _mixture_of_experts(doc):
+        elif fig is not None and _mixture_of_experts(doc) and not _dense(claim, models):
             return False
     if fig is not None:
         inputs.text("params", fig)
@@ -153,9 +153,22 @@ def model_inputs(doc: Document, claim: Claim, inputs: Inputs) -> bool:
     return False
 
 
+_DENSE = re.compile(r"\bdense\b|الكثيف", re.I)
+
+
+def _dense(claim: Claim, models: list[dict]) -> bool:
+    """Whether the claim's model is dense although the text speaks of experts elsewhere: its sentence says "dense", or
+    every model it names is dense in the catalog (GPT-3 beside an MoE in another sentence)."""
+    if _DENSE.search(claim.quote) and not _MOE_WORDS.search(claim.quote):
+        return True
+    named = claim.models
+    return bool(named) and not _MOE_WORDS.search(claim.quote) and all(
+        not m.get("params_active") or m.get("params_active") == m.get("params_total") for m in named)
+
+
 def params_missing(doc: Document, claim: Claim) -> str:
     """The figure to name when model_inputs fails: the active parameters of a mixture of experts, else the model size."""
-    return "active_params" if figure(doc, claim, "params") is not None and _mixture_of_experts(doc) else "params"
+    return "active_params" if figure(doc, claim, "params") is not None and _mixture_of_experts(doc) and not _dense(claim, []) else "params"
 
 
 def chip_inputs(doc: Document, claim: Claim, inputs: Inputs) -> bool:
@@ -181,6 +194,8 @@ def chips(doc: Document, claim: Claim) -> list[dict]:
     """The catalog chips a claim concerns: its figures' chips and names first, else the text's, else the earlier turns'."""
     hardware = catalog.hardware()
     from_figures = [hardware.get("chip", f.chip) for f in claim.figures if getattr(f, "chip", None)]
+    if not from_figures and not claim.chips and re.search(verdicts.table()["other_chips"]["pattern"], claim.quote):
+        return []  # "on 10,000 V100s": a chip the catalog lacks, never another chip the text names elsewhere
     found = grounding.unique(from_figures + claim.chips) or doc.chips()
     if not found and doc.previous:
         found = doc.previous.chips()
@@ -298,7 +313,18 @@ def compare(doc: Document, fig, computed: float, quantity: str, calculations: li
             names = assumed_names(doc, calculations)
             return Result(calculations, "needs_more", m["rests_on_assumption"].format(
                 stated=fig.quote, computed=shown, assumed=join_names(names, doc.lang)))
-    return Result(calculations, verdict, m[verdict].format(stated=fig.quote, computed=shown))
+    return Result(calculations, verdict, m[verdict].format(stated=said(doc, fig), computed=shown))
+
+
+def said(doc: Document, fig) -> str:
+    """A figure of the text as the answer says it: its quote, or its reading when the quote is in the other language
+    ("1.2 جيجابايت" in an English answer reads "1.2 GB")."""
+    if restate.same_language(fig.quote, doc.lang) or not any(c.isalpha() for c in fig.quote):
+        return fig.quote
+    reading = restate.figure(fig, doc.lang) or fig.quote
+    if doc.lang == "en" and not restate.same_language(reading, doc.lang):
+        reading = restate.value(fig.quantity, fig.value)  # "1.2 GB": an English answer writes the value, not the Arabic words
+    return reading
 
 
 def computed(doc: Document, quantity: str, value: float, calculations: list[int]) -> Result:

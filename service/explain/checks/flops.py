@@ -1,6 +1,8 @@
 """Total training FLOPs for the tokens and model the text states."""
 
-from service.explain.checks.core import Inputs, Result, compare, computed, model_inputs, run, unique
+import re
+
+from service.explain.checks.core import Inputs, Result, compare, computed, discard, model_inputs, run, unique
 from service.explain.document import Claim, Document
 
 
@@ -10,7 +12,7 @@ def training_flops(doc: Document, claim: Claim) -> Result | None:
     stated = next((f for f in claim.figures if f.quantity == "total_flops"), None)
     if tokens is None and stated is not None:
         tokens = unique(doc, claim, "tokens")  # "Estimated FLOPs: 3.8e25" under a list of one run's tokens and size
-        if tokens is None:
+        if tokens is None or _other_model(doc, claim, tokens):
             return None
         inputs = Inputs(doc.lang)
         if not model_inputs(doc, claim, inputs):
@@ -32,4 +34,20 @@ def training_flops(doc: Document, claim: Claim) -> Result | None:
     stated = next((f for f in claim.figures if f.quantity == "total_flops"), None)
     if stated is not None:
         return compare(doc, stated, value, "total_flops", [index])
+    if not _COMPUTE.search(doc.text):
+        discard(doc, index)
+        return None  # "1B ~60B tokens is on 64 GPUs": a FLOP count for a text that speaks of no compute is noise
     return computed(doc, "total_flops", value, [index])
+
+
+# the text speaks of compute, FLOPs, what a run costs or how long it takes: a model's FLOP count answers something it says
+_COMPUTE = re.compile(r"\bcompute\b|\bFLOP|\bhours?\b|\bdays?\b|\bweeks?\b|\bmonths?\b|\bcost\w*\b|\bbudget\b"
+                      r"|حوسبة|الحوسبة|العمليات الحسابية|تكلفة|ساعة|ساعات|يوم|أيام|أسبوع|أسابيع|شهر|أشهر", re.I)
+
+
+def _other_model(doc: Document, claim: Claim, fig) -> bool:
+    """Whether the claim names a model that the sentence of a figure it would borrow does not ("The 175B GPT-3 model
+    ... 3.14e23 FLOPs" beside "our 175B model ... on 300B tokens"): another run's figure, never combined."""
+    own = {m["id"] for m in claim.models}
+    source = next((c for c in doc.claims if fig in c.figures), None)
+    return bool(own) and source is not None and source is not claim and not own & {m["id"] for m in source.models}

@@ -61,9 +61,14 @@ def memory(doc: Document, claim: Claim) -> Result | None:
     for fig in stated:
         name, value = min(options, key=lambda item: abs(item[1] - fig.value))
         result = compare(doc, fig, value, name, [index])
-        if result.verdict == "inconsistent":  # a partial figure (optimizer states only) is explained, not wrong
-            result.verdict = "explained"
+        if result.verdict in ("inconsistent", "needs_more"):
+            # a partial figure (optimizer states only) or a requirement of another kind: "the text says X, but the
+            # calculation gives Y" under "explained" read as a contradiction (blind readers), so it is not said
+            continue
         results.append(result)
+    if not results:
+        discard(doc, index)
+        return None
     if len(results) == 1:
         return results[0]
     order = {"needs_more": 0, "explained": 1, "consistent": 2}  # the weakest verdict speaks for the claim

@@ -82,6 +82,16 @@ def share_of_peak(doc: Document, claim: Claim) -> Result | None:
             continue
         if per_device:
             peak = peak / devices
+        if abs(rate.value / peak - 1) <= _IS_PEAK:
+            continue  # "312TFLOPS max" on an A100: the figure is the peak itself, and 312 / 312 = 1 says nothing
+        total = _total_peak(doc, peak, rate) if rate.value > peak else None
+        if total is not None:  # "800TFLOPs" beside "275TFLOPs*32 chips=8800TFLOPs": a whole job's rate, over the job's peak
+            index = _share_of_total(doc, rate, total)
+            if index is not None:
+                calculations.append(index)
+                reasons.append(messages(doc.lang)["verdicts"]["share_of_total_peak"].format(
+                    rate=rate.quote, total=total.quote, share=restate.value("mfu", doc.calculations[index]["outputs"]["value"])))
+            continue
         origin = f"{chip['name']} dense {precision} peak ({peak / 1e12:g} TFLOP/s" + (f" per device, 1/{devices} chip" if per_device else "") + ", data/hardware.json)"
         if _said_before(doc, origin, rate.value / peak):
             continue
@@ -102,6 +112,42 @@ def share_of_peak(doc: Document, claim: Claim) -> Result | None:
         return None
     asked = _asked_meaning(doc, chip, formats[0], doc.calculations[calculations[0]]["outputs"]["value"]) if len(calculations) == 1 else None
     return Result(calculations, None, "; ".join(reasons + ([asked] if asked else [])))
+
+
+_IS_PEAK = 0.01  # a stated rate within 1% of the chip's peak is that peak, not a rate achieved
+
+
+def _total_peak(doc: Document, peak: float, rate):
+    """A peak the text states for many chips together (a whole multiple of one chip's, "8800TFLOPs" = 32 x 275) that the
+    rate fits under; None when there is none, or more than one."""
+    totals = [f for f in doc.figures if (f.quantity in ("peak_flop_per_s", "peak_flop_per_s_total") or _peak_count(doc, f)) and f.value > peak
+              and round(f.value / peak) >= 2 and abs(f.value / peak - round(f.value / peak)) <= 0.01 * f.value / peak
+              and rate.value <= f.value]
+    return totals[0] if len({f.value for f in totals}) == 1 else None
+
+
+_PEAK_WORDS = re.compile(r"\bpeak\b|\btheoretical\b|\bmax(?:imum)?\b|ذروة|القصوى|النظري", re.I)
+
+
+def _peak_count(doc: Document, fig) -> bool:
+    """"17600 TFLOPs of peak compute": a count of FLOPs written where a peak rate is meant (TFLOPs for TFLOP/s), in a
+    sentence that calls it the peak."""
+    if fig.quantity != "total_flops" or not re.search(r"FLOPS?$", fig.quote, re.I):
+        return False
+    start = max(doc.text.rfind(".", 0, fig.start), doc.text.rfind("\n", 0, fig.start)) + 1
+    end = min([i for i in (doc.text.find(".", fig.end), doc.text.find("\n", fig.end)) if i >= 0] or [len(doc.text)])
+    return bool(_PEAK_WORDS.search(doc.text[start:end]))
+
+
+def _share_of_total(doc: Document, rate, total) -> int | None:
+    """The arithmetic of a rate over a total peak, both the text's figures."""
+    inputs = Inputs(doc.lang)
+    inputs.values["expression"] = f"{rate.value / 1e12:g} TFLOP/s / {total.value / 1e12:g} TFLOP/s"
+    inputs.sources["expression"] = {"source": "text", "quote": f"{rate.quote} / {total.quote}"}
+    index = run(doc, "arithmetic", inputs)
+    if index is None or not verdicts.possible("mfu", doc.calculations[index]["outputs"]["value"]):
+        return None
+    return index
 
 
 def _said_before(doc: Document, origin: str, share: float) -> bool:

@@ -10,7 +10,7 @@ from calculators.errors import CalculatorInputError
 
 from service.explain import restate
 from service.explain.checks import names, verdicts
-from service.explain.checks.core import Inputs, Result, chip_inputs, compare, competing, impossible, run, unique, written
+from service.explain.checks.core import Inputs, Result, chip_inputs, compare, competing, impossible, run, unique, written, said
 from service.explain.document import Claim, Document
 from service.i18n.messages import join_names, messages
 
@@ -56,7 +56,7 @@ def _as_stated(stated):
 def _verdict(doc: Document, index: int, stated, quantity: str) -> Result:
     out = doc.calculations[index]["outputs"]
     verdict = "consistent" if out["consistent"] else "inconsistent"
-    return Result([index], verdict, messages(doc.lang)["verdicts"][verdict].format(stated=stated.quote, computed=restate.value(quantity, out["value"])))
+    return Result([index], verdict, messages(doc.lang)["verdicts"][verdict].format(stated=said(doc, stated), computed=restate.value(quantity, out["value"])))
 
 
 def stated_product(doc: Document, claim: Claim) -> Result | None:
@@ -64,7 +64,10 @@ def stated_product(doc: Document, claim: Claim) -> Result | None:
     are about 350 GB": the text's one parameter count x the format's bytes."""
     params = next((f for f in claim.figures if f.quantity == "params"), None)
     per = next((f for f in claim.figures if f.quantity == "bytes_per_param"), None)
-    size = next((f for f in claim.figures if f.quantity in ("bytes_total", "bytes", "weights_bytes", "size_bytes") and f is not per), None)
+    if per is None:
+        params, per = _written_product(doc, claim, params)
+    size = next((f for f in claim.figures if f.quantity in ("bytes_total", "bytes", "weights_bytes", "size_bytes") and f is not per
+                 and f.value > 1e6), None)
     approx = bool(_APPROX.search(claim.quote))
     if params is not None and per is not None and size is not None:
         index = _arith(doc, f"{params.value:g} * {per.value:g}", f"{params.quote} x {per.quote}", size, approx)
@@ -78,6 +81,24 @@ def stated_product(doc: Document, claim: Claim) -> Result | None:
     width = _BYTES_PER[(fmt.group(1) or fmt.group(2)).lower()]
     index = _arith(doc, f"{params.value:g} * {width}", f"{params.quote} x {width} bytes ({fmt.group(0)})", size, approx)
     return None if index is None else _verdict(doc, index, size, "bytes")
+
+
+_TIMES_SIGN = re.compile(r"^\s*\)?\s*[x×*]\s*\(?\s*$")
+_BYTES_WORD = re.compile(r"\s*(?:bytes?\b|B\b|بايت)", re.I)
+
+
+def _written_product(doc: Document, claim: Claim, params):
+    """"(300 × 10^6) * (4 bytes) = 1.2 GB", "300M x 4 bytes": a count of parameters times a few bytes written as a
+    product (the bytes figure read as a size of 4 bytes, or a bare 4 before the word); (params, per) or (params, None)."""
+    for first, second in zip(claim.figures, claim.figures[1:]):
+        if not _TIMES_SIGN.match(doc.text[first.end:second.start]):
+            continue
+        big = first.quantity in ("params", "count", "number") and first.value >= 1e6
+        small = second.quantity in ("bytes", "number", "bytes_per_param") and 0 < second.value <= 32 and (
+            second.quantity != "number" or _BYTES_WORD.match(doc.text, second.end))
+        if big and small:
+            return first, second
+    return params, None
 
 
 def per_chip_total(doc: Document, claim: Claim) -> Result | None:
@@ -210,8 +231,11 @@ def implied_mfu(doc: Document, claim: Claim) -> Result | None:
         # "Pre-training used 3.8e25 FLOPs. The annealing phase took 3 days.": a phase is named, so not one run's figures
         return Result([], "needs_more", m["verdicts"]["phases_flops"].format(flops=flops.quote, time=time.quote))
     peak = inputs.values.get("peak_flop_per_s")
+    origin = m["verdicts"]["peak_from_text"]
     if peak is None:  # the named chip's dense 16-bit peak (data/hardware.json)
-        peak = catalog.hardware().get("chip", inputs.values["chip"]).get("peak_bf16_flop_per_s")
+        chip = catalog.hardware().get("chip", inputs.values["chip"])
+        peak = chip.get("peak_bf16_flop_per_s")
+        origin = m["verdicts"]["peak_from_catalog"].format(chip=re.sub(r"^(?:NVIDIA|Google|AMD)\s+", "", chip["name"]))
     if not peak:
         return None
     expression = f"{flops.value:g} / ({chips.value:g} * {peak:g} * {time.value:g})"
@@ -227,7 +251,8 @@ def implied_mfu(doc: Document, claim: Claim) -> Result | None:
     if mfu is not None:
         return compare(doc, mfu, value, "mfu", [index])
     return Result([index], None, m["verdicts"]["implied_mfu_flops"].format(
-        flops=flops.quote, chips=chips.quote, peak=restate.value("peak_flop_per_s", peak), time=time.quote, mfu=restate.value("mfu", value)))
+        flops=flops.quote, chips=chips.quote, peak=restate.value("peak_flop_per_s", peak), time=time.quote, mfu=restate.value("mfu", value),
+        origin=origin))
 
 
 def bits_to_bytes(doc: Document, claim: Claim) -> Result | None:

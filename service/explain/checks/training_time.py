@@ -81,6 +81,8 @@ def training_time(doc: Document, claim: Claim) -> Result | None:
             return impossible(doc, written("mfu", value), [index])
         return Result([index], None, messages(doc.lang)["verdicts"]["implied_mfu"].format(hours=stated.quote, mfu=restate.value("mfu", value)))
     mfu = figure(doc, claim, "mfu")
+    if mfu is None and re.search(verdicts.table()["other_chips"]["pattern"], claim.quote):
+        return None  # "14.8 days on 10,000 V100s": a chip the catalog lacks and no MFU; what a check would need is noise
     if not (n_chips(doc, claim, inputs) and mfu is not None and chip_inputs(doc, claim, inputs)):
         return needs_more(doc, [q for q, ok in (("n_chips", "n_chips" in inputs.values), ("mfu", mfu is not None),
                                                 ("peak_flop_per_s", "chip" in inputs.values or "peak_flop_per_s" in inputs.values)) if not ok])
@@ -112,3 +114,33 @@ def hours_over_chips(doc: Document, claim: Claim) -> Result | None:
     if index is None:
         return None
     return compare(doc, stated, doc.calculations[index]["outputs"]["value"], "time_s", [index])
+
+
+_PER_SECOND = re.compile(r"\s*(?:/\s*s(?:ec(?:ond)?)?\b|per\s+sec(?:ond)?\b|في الثانية)", re.I)
+
+
+def _sequence_rate(doc: Document, claim: Claim):
+    """The text's one rate in sequences per second ("465.45 Sequences/Sec"), or None."""
+    found = [f for f in claim.figures + doc.figures if f.quantity == "sequences_per_s"
+             or f.quantity == "sequences" and _PER_SECOND.match(doc.text, f.end)]
+    return found[0] if found and len({f.value for f in found}) == 1 else None
+
+
+def step_time(doc: Document, claim: Claim) -> Result | None:
+    """"So it costs 4.4s per step": the global batch over the rate the text gives (2048 sequences / 465.45 per second)."""
+    stated = next((f for f in claim.figures if f.quantity == "step_time_s"
+                   or f.quantity == "time_s" and _ONE_STEP.search(claim.quote)), None)
+    if stated is None:
+        return None
+    pairs = ((unique(doc, claim, "global_batch_sequences"), _sequence_rate(doc, claim)),
+             (unique(doc, claim, "global_batch_tokens"), unique(doc, claim, "tokens_per_s")))
+    batch, rate = next(((b, r) for b, r in pairs if b is not None and r is not None), (None, None))
+    if batch is None:
+        return None
+    inputs = Inputs(doc.lang)
+    inputs.values["expression"] = f"{batch.value:g} / {rate.value:g}"
+    inputs.sources["expression"] = {"source": "text", "quote": f"{batch.quote} / {rate.quote}"}
+    index = run(doc, "arithmetic", inputs)
+    if index is None:
+        return None
+    return compare(doc, stated, doc.calculations[index]["outputs"]["value"], "step_time_s", [index])

@@ -25,6 +25,11 @@ _MEMORY_SHARE = re.compile(r"mem(?:ory)?\s*:\s*[\d.]+\s*[GM]i?B\s*\(\s*[\d.]+%",
 _DOTTED_KEY = re.compile(r"(?<=[A-Za-z_])\.(?=[A-Za-z_]+\s*[=:])")  # "model.num_moe_experts=6": the dot before the key
 
 
+# A setting written inline as key=value ("steps=60000", "GPU=64"); only with "=", so a table's header or
+# "TFLOP/sec/GPU" is never read as one
+_INLINE_SETTING = re.compile(r"(?<![A-Za-z_./])(?P<key>(?:max_|train_|total_)?steps|GPUs?|num_gpus|n_gpus|ngpus)\s*=\s*(?P<num>\d+)(?!\d|[.,]\d)")
+
+
 class _Reader(_Units, _Relations, _Tables):
     """The state of one read: the text, protected spans, tokens, and the figures found so far."""
 
@@ -305,6 +310,11 @@ class _Reader(_Units, _Relations, _Tables):
     def compact(self) -> None:
         if not self.has_digit:  # every compact notation ends in digits
             return
+        for m in _INLINE_SETTING.finditer(self.norm):  # "steps=60000, ... GPU=64": a config written inline
+            if self.is_free(m.start(), m.end()):
+                raw = float(m.group("num"))
+                quantity = "steps" if m.group("key").lower().endswith("steps") else "n_chips"
+                self.add(_Fig(m.start(), m.end(), quantity, raw, raw=raw, generic=False))
         for m in _COMPACT.finditer(self.norm):
             abbr = m.group("abs") or m.group("abbr")
             if abbr in _SIGN_ONLY and not (m.group("abs") or "=" in m.group("sep") or ":" in m.group("sep")):

@@ -40,6 +40,13 @@ def _dimension(quantity: str, unit: str | None) -> str | None:
 _RANGING = re.compile(r"\b(?:rang(?:e|es|ed|ing)|between|var(?:y|ies|ied|ying)|spread)\b|تتراوح|يتراوح|بين", re.I)
 
 
+# After "from X to Y": over how many things the values spread ("... in four MLPerf models", "across 8 benchmarks").
+_SPREAD_AFTER = re.compile(r"[^.;:!?\n]{0,24}?\b(?:in|across|over|for|on|among)\s+(?:the\s+|each\s+of\s+(?:the\s+)?)?"
+                           r"(?:\d+|two|three|four|five|six|seven|eight|nine|ten|several|many|various|different|all)\s+\w+"
+                           r"|[^.;:!?\n]{0,24}?\b(?:depending on|according to)\b"
+                           r"|[^.;:!?\n]{0,24}?(?:في|عبر|على)\s+(?:\d+|اثن|ثلاث|أربع|خمس|ست|عدة|مختلف)", re.I)
+
+
 class _Relations:
     """The reader's rules that relate figures (a mixin of _Reader: it uses the reader's state)."""
 
@@ -53,7 +60,8 @@ class _Relations:
                 continue
             before = _FROM.search(self.norm, max(0, a.start - 24), a.start)
             ranging = _RANGING.search(self.norm, max(0, a.start - 40), a.start)
-            if ranging and (_TO.match(between) or _RANGE_WORD.match(between) or re.match(r"\s*and\s*$", between)):
+            spread = _TO.match(between) and _SPREAD_AFTER.match(self.norm, b.end)
+            if (ranging or spread) and (_TO.match(between) or _RANGE_WORD.match(between) or re.match(r"\s*and\s*$", between)):
                 role = ("low", "high")  # "times range from 16 to 28 seconds across four models": a spread, not a change
             elif (before and _TO.match(between)) or _ARROW.match(between) or changed:
                 role = ("before", "after")  # "from 9% to 5%", "8→16", "32,768, extended to 128K"

@@ -6,7 +6,7 @@ from calculators import CalculatorInputError, catalog
 from calculators.units import parse_text
 from service.explain.figures.record import _Fig
 from service.explain.figures.words import _ABBR, _APPOSITIVE_END, _KEY_APPOSITIVE, _AR_FIRST_LETTER, _AR_PARTICLE, _AR_WORDS, _CHIP_AFTER, _CHIP_BEFORE, _EN_NOUNS_WEAK_OK, _FLOP_WORD, _GROUP_AFTER, _I, _INDEX_TABLE, _KEYS, _KEY_AFTER, _KEY_BEFORE, _MAGNITUDE_DEFAULT, _NOUNS, _NOUN_ENTRIES, _NOUN_LATER, _PEAK_AFTER, _PER_CHIP, _SEQ_K, _UNITS, _UNIT_AT, _UNIT_ENTRIES, _WAY, _alt, _rx, _which
-from service.explain.figures.values import _ar_number, _chip_id, _normalise_unit, _number, _seconds
+from service.explain.figures.values import _ar_number, _chip_id, _normalise_unit, _number, _seconds, plain_number
 
 
 # "80G", "48G MEM": a byte size without its B, read only beside a chip or a memory word
@@ -46,11 +46,14 @@ _LEVEL_BEFORE = re.compile(r"\b(?:is|was|are|were|falls?|fell|drops?|dropped|sta
 _UTIL_SUBJECT = re.compile(r"\b(?:MFU|HFU)\b|(?:model|hardware) (?:FLOPs?|flops) utili[sz]ation", re.I)
 _ANOTHER_CLAUSE = re.compile(r"\b(?:but|while|whereas|although|though|loss|and\s+(?!\d))\b|[,;:(]", re.I)
 _OTHER_SHARE = re.compile(r"(?<![\w.])0?\.\d+(?![\w.])|\d\s*%")
-_KEY_IS = re.compile(r"[=:]\s*$")
+_KEY_IS = re.compile(r"(?:[=:]|\bis|\bof)\s*$")  # "batch = 4 * 2", "batch size is 8*256=2048"
 _KINDS_OF = re.compile(r"[ \t]+(?:strateg|option|approach|method|scheme|mode|type|kind|technique|variant|implementation|framework|librar|paper|setting|config)", re.I)
 _DEGREE_NOUN = re.compile(r"[ \t]+(?:stages?|ranks?|replicas?|groups?|workers?|shards?|ways?)\b", re.I)
 # key phrases that name a number written before them ("8 tensor parallelism size", "(128K) vocabulary")
 _KEY_AFTER_OK = frozenset({"tp_degree", "pp_degree", "dp_degree", "ep_degree", "cp_degree", "sp_degree", "mp_degree", "vocab_size"})
+
+
+_SIZE_THEN_CHIP = re.compile(r"[ \t]+\d+(?:\.\d+)?[ \t]?GB(?=[ \t])")
 
 
 class _Units:
@@ -89,6 +92,11 @@ class _Units:
             cue = self.cue("chips", start, size.end() if size else chip.end())
             quantity = cue["quantity"] if cue else "n_chips"
             return _Fig(start, chip.end(), quantity, raw, chip=_chip_id(chip.group("name")), raw=raw, generic=False)
+        sized = _SIZE_THEN_CHIP.match(norm, end) if not word and mult in ("", "k", "K") and not unit else None
+        chip = _CHIP_AFTER.match(norm, sized.end()) if sized else None
+        if chip and not _GROUP_AFTER.match(norm, chip.end()):
+            # "1024 80GB A100s": the count of the chips named after their memory size; the size stays a figure of its own
+            return _Fig(start, end, "n_chips", raw, chip=_chip_id(chip.group("name")), raw=raw, generic=False)
         way = _WAY.match(norm, end)
         if way:
             return self.read_way(start, way.end(), raw)
@@ -211,7 +219,7 @@ class _Units:
         entry = _which(unit, _UNIT_ENTRIES)
         cls, kind, written = entry["class"], entry["kind"], unit.group(0).strip()
         end = unit.end()
-        number = m.group("num").replace(",", "") if m.group("num") else str(raw)
+        number = plain_number(m.group("num")) if m.group("num") else str(raw)
         if m.group("pow") or (mult and kind != "count"):
             number = repr(raw)
         try:
@@ -361,7 +369,7 @@ class _Units:
             key = self.key_before(m.start(), _KEY_APPOSITIVE)
         if key and key["quantity"] in ("mfu", "hfu", "bubble_fraction") and (raw > 100 or _OPERAND_NEXT.match(norm, end)):
             key = None  # "MFU = 380/989 = 38.4%": the key names the result, not an operand (nor a share over 100%)
-        if key and _OPERAND_NEXT.match(norm, end) and _KEY_IS.search(norm, max(0, start - 4), start):
+        if key and _OPERAND_NEXT.match(norm, end) and _KEY_IS.search(norm, max(0, start - 5), start):
             # "Global batch = 4 * 2 = 8": the key names what the arithmetic gives, not its first operand
             self.result_hints.setdefault(start, key["quantity"])
             key = None

@@ -50,6 +50,12 @@ def _ar_number(words: str) -> tuple[float, bool]:
     return total + current, weak
 
 
+def plain_number(written: str) -> str:
+    """A number as float() reads it: thousands commas dropped, "3.14+23" (a power of ten after a plus) as 3.14e+23."""
+    written = written.replace(",", "")
+    return re.sub(r"(?<=\d)\+(?=\d+$)", "e+", written) if "e" not in written.lower() else written
+
+
 def _number(match: "_Tok") -> tuple[float, str]:
     """The value of a token, multiplier applied, and the multiplier as written."""
     if match.group("enw"):
@@ -59,7 +65,7 @@ def _number(match: "_Tok") -> tuple[float, str]:
         return one * (_MULTS.get(scale, 1.0) if scale else 1.0), ""
     if match.group("arw"):
         return _ar_number(match.group("arw"))[0], ""
-    value = float(match.group("num").replace(",", ""))
+    value = float(plain_number(match.group("num")))
     if match.group("pow"):
         sup = re.search(r"[⁺⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+$", match.group("pow"))
         value *= 10.0 ** int(sup.group().translate(_SUPS) if sup else re.search(r"[+-]?\d+$", match.group("pow")).group())

@@ -110,7 +110,9 @@ _APPROX_AFTER = _rx(r"\s*(?:" + _EN["approx_after"] + "|" + _ARW["approx_after"]
 
 # A number: digits (with thousands commas, decimals, exponent or "× 10^n"), then an optional multiplier.
 # one branch that opens with \d, so the engine's first-character skip applies (an alternation disables it)
-_NUMLIT = r"\d+(?:,\d{3}(?!\d))*(?:\.\d+)?(?:[eE][+-]?\d+)?"
+# "3.14+23 FLOPs", "~2.5+12": a power of ten written after a plus with no E (OPT's logbook writes its FLOP counts so);
+# only after a decimal part and for powers from 6 to 30, so a sum such as "1.5+2" is never read as one number
+_NUMLIT = r"\d+(?:,\d{3}(?!\d))*(?:\.\d+(?:\+(?:[6-9]|[12]\d|30)(?![\d,]|\.\d))?)?(?:[eE][+-]?\d+)?"
 _EN_WORDS = _EN["number_words"]
 _AR_WORDS = _ARW["number_words"]
 _AR_WORD = r"[وبل]?(?:" + _alt(_AR_WORDS) + r")"

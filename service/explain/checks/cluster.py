@@ -1,0 +1,38 @@
+"""A cluster's chip count from its machines: machines x chips per machine, against the total the sentence states."""
+
+import re
+
+from service.explain.checks.core import Inputs, Result, run
+from service.explain.document import Claim, Document
+from service.i18n.messages import messages
+
+# "eight GPUs to a computer", "8 GPUs per node", "with 8 H100s each": a count of chips in one machine
+_IN_ONE = re.compile(r"\s*(?:to|per|in|on)\s+(?:a|each|every|one|the)?\s*(?:computer|node|host|server|machine|box)s?\b|\s+each\b"
+                     r"|\s*(?:في|لكل)\s+(?:كل\s+)?(?:حاسوب|عقدة|خادم|جهاز)", re.I)
+
+
+def machines_times_chips(doc: Document, claim: Claim) -> Result | None:
+    """"4,088 H100 GPUs spread across 511 computers, with eight GPUs to a computer": 511 x 8 = 4,088, exact (whole
+    numbers, data/verdicts.json tolerances.whole_numbers)."""
+    machines = [f for f in claim.figures if f.quantity == "n_nodes"]
+    per = [f for f in claim.figures if f.quantity == "chips_per_node"
+           or f.quantity == "n_chips" and _IN_ONE.match(doc.text, f.end)]
+    totals = [f for f in claim.figures if f.quantity == "n_chips" and f not in per]
+    if len({f.value for f in machines}) != 1 or len(per) != 1 or len(totals) != 1:
+        return None
+    nodes, each, total = machines[0], per[0], totals[0]
+    if not (nodes.value > 1 and 1 < each.value < total.value):
+        return None
+    inputs = Inputs(doc.lang)
+    inputs.values["expression"] = f"{nodes.value:g} * {each.value:g}"
+    inputs.sources["expression"] = {"source": "text", "quote": f"{nodes.quote} x {each.quote}"}
+    inputs.values["stated_result"] = f"{total.value:g}"
+    inputs.sources["stated_result"] = {"source": "text", "quote": total.quote}
+    inputs.values["tolerance"] = 1e-9  # whole numbers: exact
+    index = run(doc, "arithmetic", inputs)
+    if index is None:
+        return None
+    out = doc.calculations[index]["outputs"]
+    verdict = "consistent" if out.get("consistent") else "inconsistent"
+    return Result([index], verdict, messages(doc.lang)["verdicts"][verdict].format(
+        stated=total.quote, computed=f"{nodes.value:,.0f} {'×' if doc.lang == 'ar' else 'x'} {each.value:,.0f} = {out['value']:,.0f}"))

@@ -1,0 +1,154 @@
+"""Bandwidth in one direction or both: a link figure that counts both directions set against a measurement of one,
+and a share the text states beside a measured bandwidth ("235GBps (40%)") redone from its two figures."""
+
+import re
+
+from service.explain import restate
+from service.explain.checks import verdicts
+from service.explain.checks.core import Inputs, Result, chips, compare, run
+from service.explain.document import Claim, Document
+from service.i18n.messages import messages
+
+_RATES = ("bandwidth_bytes_per_s", "bus_bandwidth_bytes_per_s", "busbw_bytes_per_s", "algbw_bytes_per_s")
+_SHARES = ("percent", "fraction", "utilization")
+# words beside a figure that say it counts both directions, or one
+_BOTH = re.compile(r"\bboth directions\b|\bbi-?directional\b|\bduplex\b|\bsum of (?:the )?two directions\b"
+                   r"|\bin total\b|الاتجاهين|ثنائي(?:ة)? الاتجاه", re.I)
+_ONE = re.compile(r"\b(?:each|per|one|a single|every) direction\b|\buni-?directional\b|\bone-way\b|\bsimplex\b"
+                  r"|كل اتجاه|اتجاه واحد|أحادي(?:ة)? الاتجاه", re.I)
+_NEAR = 48  # characters around a figure its direction words may stand in
+# a share written right after a figure: "235GBps (40%)", "396.40GBps ... 450GBps spec, or 88%"
+_SHARE_AFTER = re.compile(r"^\s*(?:\(\s*|,\s*(?:or|i\.e\.|that is|which is)\s+|=\s*|أي\s+)(?:about\s+|~\s*|≈\s*)?$", re.I)
+_POINT = re.compile(r"%|\?|\bonly\b|\bexpect\w*|\bsaturat\w*|\bspec\w*\b|\badvertised\b|\btheoretical\b|\bwire\b|فقط|المتوقع", re.I)
+
+
+def _said(fig) -> str:
+    """A figure as the text writes it, with its unit when the text left it to the sentence ("480/900")."""
+    return fig.quote if re.search(r"[^\d\s.,]", fig.quote) else restate.value("bandwidth_bytes_per_s", fig.value)
+
+
+def _rates(figures) -> list:
+    return [f for f in figures if f.quantity in _RATES and f.value > 0]
+
+
+def _near(doc: Document, fig, pattern: re.Pattern) -> bool:
+    """Whether direction words stand beside a figure, in its own clause."""
+    before = re.split(r"[.;!?\n]", doc.text[max(0, fig.start - _NEAR):fig.start])[-1]
+    after = re.split(r"[.;!?\n,]", doc.text[fig.end:fig.end + _NEAR])[0]
+    return bool(pattern.search(before) or pattern.search(after))
+
+
+def _both_from_text(doc: Document, claim: Claim):
+    """A bandwidth the text says counts both directions ("900 GB/s is the sum of both directions"), in the claim or before it."""
+    pool = _rates(claim.figures) + [f for f in _rates(doc.figures) if f.end <= claim.start]
+    return next((f for f in pool if _near(doc, f, _BOTH) and not _near(doc, f, _ONE)), None)
+
+
+def _both_from_catalog(doc: Document, claim: Claim):
+    """A bandwidth of the claim equal to twice the named chip's one-way scale-up figure (data/hardware.json), with the chip."""
+    found = [c for c in chips(doc, claim) if not doc.named_only_generically(c)]
+    if len(found) != 1:
+        return None, None
+    link = found[0].get("scale_up") or {}
+    one_way = link.get("bandwidth_bytes_per_s")
+    if not one_way or "both directions" not in (link.get("direction") or ""):
+        return None, None
+    fig = next((f for f in _rates(claim.figures) if abs(f.value - 2 * one_way) <= 0.01 * f.value and not _near(doc, f, _ONE)), None)
+    return fig, (found[0] if fig is not None else None)
+
+
+def _share(doc: Document, part, whole, quote: str | None = None) -> int | None:
+    """The arithmetic of one bandwidth over another, both as the text writes them."""
+    inputs = Inputs(doc.lang)
+    inputs.values["expression"] = f"{part.value / 1e9:g} GB/s / {whole / 1e9:g} GB/s"
+    inputs.sources["expression"] = {"source": "text", "quote": quote or f"{part.quote} / {restate.value('bandwidth_bytes_per_s', whole)}"}
+    return run(doc, "arithmetic", inputs)
+
+
+def _stated_after(doc: Document, claim: Claim, fig):
+    """The share the text writes right after a figure ("235GBps (40%)"), or None."""
+    return next((s for s in claim.figures if s.quantity in _SHARES and s.start > fig.end
+                 and _SHARE_AFTER.match(doc.text[fig.end:s.start])), None)
+
+
+def directions(doc: Document, claim: Claim) -> Result | None:
+    """"900 GB/s is the sum of both directions ... 370GB/s in each direction": 900 / 2 = 450 GB/s one way, and 370 is 82% of
+    it; a share the text writes beside a measured bandwidth ("235GBps (40%)" of "600GBps") is redone from the two."""
+    own = _rates(claim.figures)
+    if not own:
+        return None
+    m = messages(doc.lang)["verdicts"]
+    both, chip = _both_from_text(doc, claim), None
+    if both is None and _POINT.search(claim.quote):
+        both, chip = _both_from_catalog(doc, claim)
+    calculations, reasons, verdict = [], [], None
+    # shares the text writes beside a measured figure, against the larger like figure of the same sentence
+    for fig in own:
+        stated = _stated_after(doc, claim, fig)
+        whole = next((g for g in reversed(own) if g.start < fig.start and g.value > fig.value), None) or \
+            next((g for g in own if g.start > fig.end and g.value > fig.value), None)
+        if stated is None or whole is None:
+            continue
+        index = _share(doc, fig, whole.value, f"{fig.quote} / {whole.quote}")
+        if index is None:
+            continue
+        value = doc.calculations[index]["outputs"]["value"]
+        agrees = verdicts.agrees(stated.value, value, getattr(stated, "approx", False))
+        calculations.append(index)
+        reasons.append(m["consistent" if agrees else "inconsistent"].format(stated=stated.quote, computed=restate.value("mfu", value)))
+        verdict = "inconsistent" if not agrees or verdict == "inconsistent" else "consistent"
+    if both is not None:
+        half = both.value / 2
+        measured = [f for f in own if f is not both and abs(f.value - half) > 0.01 * half and f.value < both.value]
+        stated_half = next((f for f in _rates(doc.figures) if abs(f.value - half) <= 0.01 * half), None)
+        for fig in measured[:2]:
+            index = _share(doc, fig, half, f"{fig.quote} / ({both.quote} / 2)")
+            if index is None:
+                continue
+            value = doc.calculations[index]["outputs"]["value"]
+            if not verdicts.possible("bandwidth", value):
+                continue
+            calculations.append(index)
+            shown = restate.value("mfu", value)
+            if chip is not None and stated_half is None:
+                source = re.split(r" \(|, http| \[", (chip.get("sources") or {}).get("scale_up", "data/hardware.json"))[0]
+                reasons.append(m["duplex_catalog"].format(total=_said(both), chip=re.sub(r"^(?:NVIDIA|Google|AMD)\s+", "", chip["name"]),
+                                                         half=restate.value("bandwidth_bytes_per_s", half), source=source,
+                                                         measured=_said(fig), share=shown))
+            else:
+                reasons.append(m["duplex_text"].format(total=_said(both), half=stated_half.quote if stated_half is not None
+                                                       else restate.value("bandwidth_bytes_per_s", half), measured=_said(fig), share=shown))
+            stated = next((s for s in claim.figures if s.quantity in _SHARES and s.start > fig.end
+                           and not _SHARE_AFTER.match(doc.text[fig.end:s.start]) and abs(s.value - value) <= 0.1 * value), None)
+            if stated is not None:  # "... which is 300GBps, and then I get 80%": the text's own share of one direction
+                verdict = verdict or "consistent"
+                reasons[-1] += "; " + m["consistent"].format(stated=stated.quote, computed=shown)
+    if not calculations:
+        return None
+    return Result(calculations, verdict, "; ".join(r for r in reasons if r))
+
+
+
+_BITS = re.compile(r"b(?:/s|ps|it/s)$")
+# the measurement's own words say it is one link's: "(per rail ~27 GB/s)" (not "1 rail ... 13.1 GB/s (send + recv)")
+_ONE_LINK = re.compile(r"\bper[- ](?:rail|NIC|port|link|HCA)\W{0,3}(?:~|≈|about\s+)?\s*$|لكل (?:منفذ|رابط)\W{0,3}$", re.I)
+
+
+def line_rate(doc: Document, claim: Claim) -> Result | None:
+    """"8x ConnectX-7 400 Gb/s ... (per rail ~27 GB/s)": the link's rate in bits over 8 is 50 GB/s, and the measurement
+    of one link is 54% of it; only when the text gives one link rate, in bits, and the measurement says it is one link's."""
+    lines = [f for f in doc.figures if f.quantity in _RATES and f.unit and _BITS.search(f.unit)]
+    if len({f.value for f in lines}) != 1:
+        return None
+    line = lines[0]
+    measured = [f for f in _rates(claim.figures) if f is not line and not (f.unit and _BITS.search(f.unit)) and f.value < line.value
+                and _ONE_LINK.search(doc.text[max(claim.start, f.start - 24):f.start])]
+    if len(measured) != 1:
+        return None
+    fig = measured[0]
+    index = _share(doc, fig, line.value, f"{fig.quote} / ({line.quote} / 8)")
+    if index is None:
+        return None
+    value = doc.calculations[index]["outputs"]["value"]
+    return Result([index], None, messages(doc.lang)["verdicts"]["line_rate"].format(
+        line=line.quote, bytes=restate.value("bandwidth_bytes_per_s", line.value), measured=fig.quote, share=restate.value("mfu", value)))

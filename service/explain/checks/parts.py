@@ -1,0 +1,42 @@
+"""Parts that add up to the whole the same sentence states ("395B tokens: 116B Arabic and 279B English")."""
+
+from service.explain import restate
+from service.explain.checks.core import Inputs, Result, run
+from service.explain.document import Claim, Document
+from service.i18n.messages import messages
+
+_COUNTS = ("tokens", "params", "n_chips", "bytes", "memory_bytes", "chip_hours", "cost_usd")
+_EXACT = 0.005  # written figures that add up do so to their last digit; half a percent covers their rounding
+
+
+def parts_sum(doc: Document, claim: Claim) -> Result | None:
+    """Three or more figures of one quantity in a sentence, one the sum of the others: the addition said (consistent)."""
+    for quantity in _COUNTS:
+        figs = [f for f in claim.figures if f.quantity == quantity and f.value > 0]
+        if len(figs) < 3 or len({f.value for f in figs}) != len(figs):
+            continue
+        whole = max(figs, key=lambda f: f.value)
+        parts = [f for f in figs if f is not whole]
+        if abs(sum(f.value for f in parts) - whole.value) > _EXACT * whole.value:
+            continue
+        inputs = Inputs(doc.lang)
+        inputs.values["expression"] = " + ".join(f"{f.value:g}" for f in parts)
+        inputs.sources["expression"] = {"source": "text", "quote": " + ".join(f.quote for f in parts)}
+        index = run(doc, "arithmetic", inputs)
+        if index is None:
+            return None
+        return Result([index], "consistent", messages(doc.lang)["verdicts"]["parts_sum"].format(
+            parts=" + ".join(_written(quantity, f.value, doc.lang) for f in parts), whole=_written(quantity, whole.value, doc.lang)))
+    return None
+
+
+_AR_SCALES = ((1e12, "تريليون"), (1e9, "مليار"), (1e6, "مليون"))
+
+
+def _written(quantity: str, value: float, lang: str) -> str:
+    """A count as the answer writes it: "116B" in English, "116 مليار" in Arabic (no Latin scale letter in Arabic prose)."""
+    if lang == "ar" and quantity not in ("bytes", "memory_bytes"):
+        for scale, word in _AR_SCALES:
+            if value >= scale:
+                return f"{value / scale:g} {word}"
+    return restate.value(quantity, value)

@@ -1,0 +1,266 @@
+"""Checks that say less and are right: the check a sentence invites is made with the text's own numbers, and a trivial,
+unasked or doubtful one is left out. Sentences written for these tests; published figures sourced beside each case."""
+
+from service.explain.compose import explain_offline
+from service.explain.pipeline import analyse
+
+
+def _claim(text: str, needle: str, lang: str = "en"):
+    doc = analyse(text, lang)
+    return doc, next(c for c in doc.claims if needle in c.quote)
+
+
+def _figures(text: str) -> list[tuple[str, float]]:
+    return [(f.quantity, f.value) for f in analyse(text, "en").figures]
+
+
+# ---- a whole job's rate over the peak the text gives for all its chips ---------------------------------------------
+
+def test_a_rate_above_one_chip_is_set_against_the_total_peak_the_text_gives():
+    # Google Cloud TPU v4 docs: 275 TFLOP/s bf16 per chip; the sentence's own total is 64 x 275 = 17,600 TFLOP/s,
+    # and 5,000 / 17,600 = 28.41%. Against one chip's 275 it would be an impossible 1,818%.
+    doc, claim = _claim("Our TPU v4 slice has 64 x 275 TFLOPs = 17600 TFLOPs of peak compute. "
+                        "The profiler says the job runs at about 5000 TFLOPs.", "5000")
+    assert "28.41%" in claim.why and "17600 TFLOPs" in claim.why
+    assert claim.verdict == "explained"
+    assert all(doc.calculations[i]["outputs"]["value"] <= 1 for i in claim.calculations)
+
+
+def test_a_figure_that_is_the_chip_peak_gets_no_share_of_itself():
+    # NVIDIA A100 datasheet: 312 TFLOPS dense BF16; "312 / 312 = 1" tells the reader nothing
+    doc, claim = _claim("On an A100 a huge bf16 matmul should get around 312TFLOPS max.", "312")
+    assert not claim.calculations
+    assert "100%" not in claim.why
+
+
+# ---- a spread over several things is not a change from one to the other ----------------------------------------------
+
+def test_a_range_over_several_benchmarks_is_not_a_change():
+    doc, claim = _claim("The new system finished training in times from 12 to 40 minutes in five MLPerf benchmarks.", "12")
+    assert not claim.calculations and "higher" not in claim.why
+
+
+def test_a_change_from_one_figure_to_another_is_still_compared():
+    doc, claim = _claim("After the fix the step time went from 2.0 s to 1.6 s per step.", "2.0")
+    assert any(doc.calculations[i]["calculator"] == "ratio" for i in claim.calculations)
+
+
+# ---- a table whose rows state their own speed-up compares its set-ups ------------------------------------------------
+
+def test_table_rows_with_a_stated_speedup_are_compared():
+    # 2.00 / 1.60 = 1.25: the FP8 row's own "1.25x"
+    doc, claim = _claim("Config Time/step Speedup\nBF16 2.00s 1.0x\nFP8 1.60s 1.25x", "FP8")
+    assert claim.verdict == "consistent" and "1.25x" in claim.why
+
+
+def test_a_stated_speedup_off_by_far_is_inconsistent_in_a_table_too():
+    doc, claim = _claim("Config Time/step Speedup\nBF16 2.00s 1.0x\nFP8 1.60s 1.8x", "FP8")
+    assert claim.verdict == "inconsistent"
+
+
+# ---- figures read in the form their author writes ---------------------------------------------------------------------
+
+def test_a_power_of_ten_after_a_plus_is_read():
+    # OPT-175B logbook style: "3.14+23 FLOPs" is 3.14e23
+    assert ("total_flops", 6.3e23) in _figures("Our run consumed about 6.3+23 FLOPs in total.")
+
+
+def test_a_small_sum_is_never_read_as_a_power_of_ten():
+    assert not any(value > 1e5 for _, value in _figures("The loss went from 1.5+2 to 3.5 in our notation."))
+
+
+def test_chips_named_after_their_memory_size_are_counted():
+    # "1024 80GB A100s": 1024 chips, the 80 GB their memory
+    figures = _figures("Training ran for 30 days on 1024 80GB A100s.")
+    assert ("n_chips", 1024) in figures and ("hbm_bytes", 80e9) in figures
+
+
+# ---- never another chip's peak, never a needs_more said over a finding ----------------------------------------------
+
+def test_a_chip_the_catalog_lacks_is_never_given_another_chips_peak():
+    # the V100 is not in data/hardware.json: its sentence is never divided by the A100's 312 TFLOP/s named elsewhere
+    doc, claim = _claim("GPT-3 took 14.8 days on 10,000 V100s and 3.14E+23 FLOPs. We trained on 512 A100s.", "V100s")
+    assert not any("3.12e+14" in str(doc.calculations[i]["inputs"]) for i in claim.calculations)
+
+
+def test_an_implied_mfu_names_where_its_peak_comes_from():
+    # 4.3e23 / (1024 x 312e12 x 33 days) = 47.2%; 312 TFLOP/s is the A100's dense BF16 peak (NVIDIA A100 datasheet)
+    doc, claim = _claim("This needed 4.30E+23 FLOPs, or about 33 days on 1024 80GB A100s.", "4.30E+23")
+    assert "47.2%" in claim.why and "datasheet" in claim.why
+
+
+def test_an_impossible_reading_shows_no_working():
+    # 6 x 7e9 x 15e12 FLOPs in 1,000 H100-hours would be an MFU of about 17,700%: said as an uncertain reading only
+    answer = explain_offline("We trained the 7B model on 15T tokens in 1,000 H100 GPU hours.", "en")
+    (claim,) = [c for c in answer["claims"] if c["verdict"] == "needs_more"]
+    assert "1,000 H100 GPU hours" in claim["why"]
+    assert "17,69" not in answer["explanation"] and "Working" not in answer["explanation"]
+
+
+def test_the_uncertain_reading_is_said_in_arabic_too():
+    answer = explain_offline("We trained the 7B model on 15T tokens in 1,000 H100 GPU hours.", "ar")
+    (claim,) = [c for c in answer["claims"] if c["verdict"] == "needs_more"]
+    assert "غير مؤكدة" in claim["why"] and "%" not in claim["why"]
+
+
+# ---- bandwidth in one direction or both -----------------------------------------------------------------------------
+
+def test_a_figure_for_both_directions_is_halved_before_a_one_way_measurement():
+    # 800 / 2 = 400 GB/s each way; 300 / 400 = 75%
+    doc, claim = _claim("The link is rated 800 GB/s in both directions, yet our benchmark only reaches 300 GB/s in each direction.", "300")
+    assert "400 GB/s" in claim.why and "75%" in claim.why
+
+
+def test_a_named_chips_link_figure_is_known_to_count_both_directions():
+    # NVIDIA A100 datasheet: NVLink 600 GB/s, both directions together (300 GB/s one way); 240 / 300 = 80%
+    doc, claim = _claim("On an A100 node the advertised NVLink speed is 600 GB/s, but nccl-tests shows only 240 GB/s.", "240")
+    assert "300 GB/s" in claim.why and "80%" in claim.why and "A100" in claim.why
+    # ... and in Arabic, with the same working
+    _, ar = _claim("On an A100 node the advertised NVLink speed is 600 GB/s, but nccl-tests shows only 240 GB/s.", "240", "ar")
+    assert "الاتجاهين" in ar.why and "80%" in ar.why
+
+
+def test_a_one_way_figure_is_never_halved():
+    doc, claim = _claim("We measured 400 GB/s on a link that carries 450 GB/s in each direction, which is lower than expected.", "400")
+    assert "both directions" not in claim.why and "225" not in claim.why
+
+
+def test_a_share_written_beside_a_measured_bandwidth_is_redone():
+    # 180 / 400 = 45%
+    _, right = _claim("The spec is 400 GB/s and we measured 180 GB/s (45%).", "180")
+    assert right.verdict == "consistent" and "45%" in right.why
+    _, wrong = _claim("The spec is 400 GB/s and we measured 180 GB/s (60%).", "180")
+    assert wrong.verdict == "inconsistent"
+
+
+# ---- a question the text asks about its own figures ------------------------------------------------------------------
+
+def test_the_global_batch_written_as_a_product_is_its_result():
+    # "global batch size is 16*64=1024": 1024 sequences, 16 per chip; the factor is not the global batch
+    figures = _figures("Our global batch size is 16*64=1024 and we train on 64 GPUs.")
+    assert ("global_batch_sequences", 1024) in figures and ("global_batch_sequences", 16) not in figures
+
+
+def test_a_step_time_is_redone_from_the_batch_and_the_rate():
+    # 1024 sequences / 256 sequences per second = 4 s per step
+    text = "We get 256 Sequences/Sec and the global batch size is 16*64=1024. So one step takes 4s. Am I right?"
+    doc, claim = _claim(text, "4s")
+    assert claim.verdict == "consistent" and "4 s" in claim.why
+    _, wrong = _claim(text.replace("takes 4s", "takes 9s"), "9s")
+    assert wrong.verdict == "inconsistent"
+
+
+# ---- a size that is the set-up's memory, not a model's states --------------------------------------------------------
+
+def test_a_requirement_equal_to_the_setups_memory_is_its_sum():
+    # 4 nodes x 8 H100 80GB = 32 x 80 GB = 2,560 GB
+    doc, claim = _claim("Model Task Memory Setup\nOur 70B Full fine-tuning 2560GB 4x 8x H100 80GB", "2560GB")
+    assert claim.verdict == "consistent" and "2,560 GB" in claim.why
+    assert "16 bytes" not in " ".join(str(doc.calculations[i]["steps"]) for i in claim.calculations)
+
+
+def test_a_size_that_is_not_the_sum_gets_no_contradiction():
+    # 3000 GB is not 32 x 80 GB: a requirement of another kind, never "the text says X, but the calculation gives Y"
+    doc, claim = _claim("Model Task Memory Setup\nOur 70B Full fine-tuning 3000GB 4x 8x H100 80GB", "3000GB")
+    assert claim.verdict != "inconsistent" and "but the calculation gives" not in claim.why
+
+
+# ---- a token count from the run's own settings ------------------------------------------------------------------------
+
+def test_a_token_count_is_redone_from_steps_batch_length_and_chips():
+    # steps=20000 x 8 sequences per GPU x seq_len=2048 x GPU=32 = 10.49B tokens, the sentence's "10B tokens"
+    doc, claim = _claim("With steps=20000, seq_len=2048, a per-GPU batch size of 8 and GPU=32, does that give about 10B tokens?", "steps")
+    assert claim.verdict == "consistent" and "10.49B" in claim.why
+
+
+def test_a_token_count_of_another_run_gets_no_verdict():
+    doc, claim = _claim("With steps=20000, seq_len=2048, a per-GPU batch size of 8 and GPU=32, the 7B model saw 1T tokens.", "steps")
+    assert claim.verdict != "inconsistent" and "10.49B" not in claim.why
+
+
+def test_a_flop_count_nobody_asked_for_is_not_shown():
+    # "1B ~60B tokens is on 64 GPUs" says nothing about compute: 6 x 1B x 60B = 3.6e20 FLOPs would be noise
+    doc, claim = _claim("Yes, the 1B model with 60B tokens is on 64 GPUs.", "60B")
+    assert not claim.calculations
+
+
+# ---- a cluster's chips from its machines -------------------------------------------------------------------------------
+
+def test_a_chip_total_is_checked_against_machines_times_chips():
+    # 250 x 8 = 2,000
+    doc, claim = _claim("The cluster had 2,000 H100 GPUs spread across 250 servers, with eight GPUs to a server.", "2,000")
+    assert claim.verdict == "consistent" and "250 x 8 = 2,000" in claim.why
+    _, wrong = _claim("The cluster had 2,100 H100 GPUs spread across 250 servers, with eight GPUs to a server.", "2,100")
+    assert wrong.verdict == "inconsistent"
+    _, ar = _claim("The cluster had 2,000 H100 GPUs spread across 250 servers, with eight GPUs to a server.", "2,000", "ar")
+    assert "250 × 8 = 2,000" in ar.why and "eight" not in ar.why
+
+
+def test_a_measurement_per_rail_is_set_against_the_line_rate_in_bytes():
+    # 200 Gb/s / 8 = 25 GB/s; 20 GB/s per NIC is 80% of it
+    text = "Each node has 8x ConnectX-6 200 Gb/s NICs.\nall_reduce_perf 8 GiB 150 GB/s busbw (per NIC ~20 GB/s)"
+    doc, claim = _claim(text, "per NIC")
+    assert "25 GB/s" in claim.why and "80%" in claim.why
+    # a figure that is not one link's ("1 rail ... 13.1 GB/s (send + recv)") is never set against it
+    other = analyse("Each node has 8x ConnectX-6 200 Gb/s NICs.\nsendrecv_perf, 2 ranks, 1 rail 13.1 GB/s (send + recv)", "en")
+    assert not any("line rate" in c.why for c in other.claims)
+
+
+def test_a_token_count_of_another_models_sentence_is_not_borrowed():
+    # the GPT-3 sentence states no tokens; the 300B belongs to "our" model's run: not combined into 6 x N x D
+    doc, claim = _claim("Our 13B model completed its run on 300B tokens. The 175B GPT-3 model consumed 3.14E+23 FLOPs.", "GPT-3")
+    assert not any(doc.calculations[i]["calculator"] == "training_flops" for i in claim.calculations)
+
+
+def test_parts_that_add_up_to_the_whole_are_said():
+    # 300B + 700B = 1T tokens
+    doc, claim = _claim("The model was trained on 1T tokens: 300B tokens of code and 700B tokens of text.", "1T")
+    assert claim.verdict == "consistent" and "300B + 700B = 1T" in claim.why
+    _, other = _claim("The model was trained on 1T tokens: 300B tokens of code and 500B tokens of text.", "1T")
+    assert other.verdict != "inconsistent" and "add up" not in other.why
+
+
+# ---- a table row that states its own gain ----------------------------------------------------------------------------
+
+def test_a_rows_gain_is_redone_within_the_rounding_of_its_figures():
+    # 1200 / 800 - 1 = 50%; "12K 15K 20%": 15/12 - 1 = 25%, but 11.5K-12.5K and 14.5K-15.5K allow 16% to 34.8%
+    text = "Model size tokens/s (old) tokens/s (new) Percent gain\n8B 12K 15K 20%\n70B 800 1200 50%"
+    _, large = _claim(text, "70B")
+    assert large.verdict == "consistent" and "50%" in large.why
+    _, small = _claim(text, "8B")
+    assert small.verdict == "consistent" and "rounding" in small.why
+
+
+def test_a_rows_gain_far_outside_the_rounding_is_not_judged():
+    _, row = _claim("Model size tokens/s (old) tokens/s (new) Percent gain\n70B 800 1200 90%", "70B")
+    assert row.verdict != "consistent" and row.verdict != "inconsistent"
+
+
+def test_a_row_without_a_gain_header_is_left_alone():
+    _, row = _claim("Model size tokens/s (old) tokens/s (new) Share\n70B 800 1200 50%", "70B")
+    assert "gain" not in row.why
+
+
+def test_two_token_counts_compared_are_said_as_a_factor_in_both_languages():
+    # 12 / 2 = 6 times
+    _, en = _claim("They trained on more data (12 trillion tokens vs. 2 trillion for the old model).", "12 trillion")
+    assert "6 times" in en.why
+    _, ar = _claim("They trained on more data (12 trillion tokens vs. 2 trillion for the old model).", "12 trillion", "ar")
+    assert "tokens" not in ar.why and "تريليون" in ar.why
+
+
+# ---- a size written as parameters x bytes -------------------------------------------------------------------------------
+
+def test_a_size_written_as_parameters_times_bytes_is_redone_in_both_languages():
+    # 500e6 x 2 bytes = 1 GB
+    for text, lang in (("That means (500 × 10^6) * (2 bytes) = 1 GB.", "en"), ("هذا يعني أن هناك (500 × 10^6) * (2 بايت) = 1 جيجابايت.", "ar"),
+                       ("That means 500M x 2 bytes = 1 GB.", "en")):
+        (claim,) = analyse(text, lang).claims
+        assert claim.verdict == "consistent", (text, claim.why)
+    (wrong,) = analyse("That means 500M x 2 bytes = 3 GB.", "en").claims
+    assert wrong.verdict == "inconsistent"
+
+
+def test_an_english_answer_names_an_arabic_figure_in_english():
+    (claim,) = analyse("هذا يعني أن هناك (500 × 10^6) * (2 بايت) = 1 جيجابايت.", "en").claims
+    assert "1 GB" in claim.why and "جيجابايت" not in claim.why
