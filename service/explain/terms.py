@@ -7,7 +7,7 @@ from functools import cache, lru_cache
 
 from calculators.resources import data_dir
 
-from service.explain import acronym_case, glossary, key_terms, option_terms, pattern_cache, senses
+from service.explain import acronym_case, glossary, key_terms, model_names, option_terms, pattern_cache, senses
 from service.i18n import arabic
 
 
@@ -150,9 +150,12 @@ def read_terms(doc) -> None:
     doc.occurrences = _unnested(every)
     doc.matches = list(first.values())
     doc.matches = _with_definitions(doc.matches, doc.definitions)
+    # "Llama-3.1-70B-Instruct" read whole: the family's term spans the name and is glossed from its parts
+    doc.matches, doc.occurrences, named, models = model_names.merged(content, doc.lang, doc.matches, doc.occurrences)
     options = option_terms.find(content, doc.lang)
     keys = key_terms.find(content, doc.lang, [(m.start, m.end) for m in doc.occurrences], {t["found_as"] for t in options})
-    doc.terms = _by_salience(doc, [_described(m, doc.lang, doc.definitions) for m in doc.matches] + options + keys)
+    described = [{**_described(m, doc.lang, doc.definitions), **named.get(m.entry["id"], {})} for m in doc.matches]
+    doc.terms = _by_salience(doc, described + models + options + keys)
     doc.corrections = mistranslations(text, doc.matches, doc.lang)
 
 
@@ -195,19 +198,24 @@ def _by_salience(doc, items: list[dict]) -> list[dict]:
     prose: dict[str, int] = {}
     in_lead: set[str] = set()
     spans = [(m.entry["id"], m.start, m.end) for m in doc.occurrences or doc.matches]
-    spans += [(t["id"], start, start + len(t["found_as"])) for t in items if t.get("category") == "option"
+    spans += [(t["id"], start, start + len(t["found_as"])) for t in items if _counted_by_mentions(t)
               for start in option_terms.mentions(text, t["found_as"])]
     for item_id, start, end in spans:
         line_start = text.rfind("\n", 0, start) + 1
         line_end = text.find("\n", end)
         line = text[line_start:line_end if line_end >= 0 else len(text)]
-        if len(_MACHINE_FIELD.findall(line)) < 2 or item_id.startswith("option:"):
+        if len(_MACHINE_FIELD.findall(line)) < 2 or item_id.startswith(("option:", "model:")):
             prose[item_id] = prose.get(item_id, 0) + 1
         if start < lead_end:
             in_lead.add(item_id)
     order = {item["id"]: n for n, item in enumerate(items)}
     return sorted(items, key=lambda t: (-(min(prose.get(t["id"], 0), 3) + (t["id"] in in_lead)),
                                         -(t["id"] in prose), order[t["id"]]))
+
+
+def _counted_by_mentions(item: dict) -> bool:
+    """A flag, a config key or a model name no glossary entry holds: counted where its name is written."""
+    return item.get("category") == "option" or item["id"].startswith("model:")
 
 
 def _with_definitions(matches: list[glossary.Match], defined: dict[str, str]) -> list[glossary.Match]:
