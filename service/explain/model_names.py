@@ -68,6 +68,10 @@ def _shaped() -> re.Pattern:
                       rf"(?P<variants>(?:[-_](?:{_variant_words()})(?![\w]))*)")
 
 
+# A size before the word "model" ("a 7B model", "405B-parameter models"): a model of that size, no family named.
+_SIZED = pattern_cache.lazy(rf"(?<![\w.-])(?P<family>)(?P<size>{_SIZE})(?=(?:[- ]parameters?)? models?\b)")
+
+
 def _family_of(spelling: str) -> dict | None:
     folded = re.sub(r"[\s-]+", "", spelling.lower())
     for family in table()["families"]:
@@ -117,7 +121,20 @@ def find(text: str) -> list[Name]:
         name = _name(m, None)
         if name is not None:
             found.append(name)
+    taken = [(n.start, n.end) for n in found]
+    for m in _SIZED.finditer(text):  # the first only: its gloss says how every such size reads
+        if not any(a < m.end() and m.start() < b for a, b in taken) and (m.group("total") or m.group("experts")):
+            found.append(Name(m.start(), m.end(), m.group(), "", None, *_sizes(m), ()))
+            break
     return sorted(found, key=lambda n: n.start)
+
+
+def _sizes(m: re.Match) -> tuple:
+    """(total, active, experts, each) as the size in `m` writes them."""
+    if m.group("experts"):
+        return None, None, int(m.group("experts")), _amount(m.group("each"), "b")
+    total = _amount(m.group("total"), m.group("unit"))
+    return total, (_amount(m.group("active"), "b") if m.group("active") else None), None, None
 
 
 def _count(value: float, lang: str) -> str:
@@ -134,7 +151,9 @@ def _count(value: float, lang: str) -> str:
 def gloss(name: Name, lang: str) -> str:
     """What the name says, in `lang`: its family's maker, the size it states, its variants' meanings."""
     words = messages(lang)["model_name"]
-    if name.family is None:
+    if not name.base:  # "a 7B model": the size alone
+        parts = []
+    elif name.family is None:
         parts = [words["unknown"].format(name=name.base)]
     else:
         maker = name.family["maker"].get(lang) or name.family["maker"]["en"]
@@ -146,7 +165,7 @@ def gloss(name: Name, lang: str) -> str:
     elif name.total and name.active:
         parts.append(words["size_active"].format(total=_count(name.total, lang), active=_count(name.active, lang)))
     elif name.total:
-        parts.append(words["size"].format(total=_count(name.total, lang)))
+        parts.append(words["size" if parts else "sized"].format(total=_count(name.total, lang)))
     variants = table()["variants"]
     for variant in dict.fromkeys(name.variants):
         meaning = (variants.get(variant) or {}).get(lang) or (variants.get(variant) or {}).get("en")
@@ -165,7 +184,7 @@ def definition(name: Name, lang: str) -> str:
     """The family's description as a sentence, or what the convention alone says of an unknown family."""
     words = messages(lang)["model_name"]
     if name.family is None:
-        return words["definition_unknown"]
+        return words["definition_unknown" if name.base else "definition_sized"]
     what = name.family["what"].get(lang) or name.family["what"]["en"]
     return what[:1].upper() + what[1:] + ("." if lang != "ar" else ".")
 

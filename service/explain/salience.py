@@ -27,7 +27,7 @@ def _rank_key(doc, central: set[int] | None):
     tier: dict[str, int] = {}
     labels: set[str] = set()
     starts = [(m.entry["id"], m.start) for m in doc.occurrences]
-    starts += [(t["id"], at) for t in doc.terms if t.get("category") == "option" or t["id"].startswith("model:")
+    starts += [(t["id"], at) for t in doc.terms if t.get("category") == "option" or t["id"].startswith(("model:", "named:"))
                for at in option_terms.mentions(doc.text, t["found_as"])]
     for term_id, start in starts:
         counts[term_id] = counts.get(term_id, 0) + 1
@@ -49,7 +49,7 @@ def _tier(tier: int, is_name: bool) -> float:
     return max(tier, 1) + 0.5 if is_name and tier < 2 else tier
 
 
-NAME_CATEGORIES = frozenset({"model", "organisation", "organization"})
+NAME_CATEGORIES = frozenset({"model", "organisation", "organization", "named"})
 
 
 def _is_row_label(text: str, start: int) -> bool:

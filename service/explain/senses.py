@@ -32,7 +32,22 @@ def by_neighbours(entry: dict, text: str, start: int, end: int) -> int | None:
         pattern = reading.get("followed_by")
         if pattern and pattern_cache.lazy(pattern, re.I).match(after):
             return index
-    return None
+    return _by_head_noun(entry.get("readings") or [], after)
+
+
+_HEAD = pattern_cache.lazy(r"[ \t-]?([A-Za-z]{3,})\b")
+
+
+def _by_head_noun(readings: list[dict], after: str) -> int | None:
+    """The one reading whose cue is the word written right after the name, as its head noun ("Gemini Plugin" is the
+    plugin, "Gemini models" the models): a compound is settled by its own head, not by the topic around it."""
+    head = _HEAD.match(after)
+    if not head or len(readings) < 2:
+        return None
+    word = head.group(1).lower()
+    forms = {word, word[:-1]} if word.endswith("s") else {word, word + "s"}
+    hits = [i for i, r in enumerate(readings) if forms & {c.lower() for c in r.get("cues") or () if isinstance(c, str)}]
+    return hits[0] if len(hits) == 1 else None
 
 
 def _is_identifier(name: str) -> bool:

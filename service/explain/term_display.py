@@ -33,7 +33,7 @@ def _display(term: dict, lang: str) -> tuple[str, str]:
         if lang == "ar" and expansion and arabic.ARABIC_LETTER.search(expansion):
             return re.sub(r"\s*\([^)]*\)", "", expansion).strip() or expansion, ""
         return found, ""
-    if found and term.get("model_name"):  # "Llama-3.1-70B-Instruct" read by its parts: the name as written, what it says
+    if found and (term.get("model_name") or term.get("category") == "named"):  # "Llama-3.1-70B-Instruct" read by its parts: the name as written, what it says
         return found, expansion
     if found and term.get("category") == "model" and _family_member(found, name):
         return found, _described_part(expansion)  # "Qwen2.5-32B" under the Qwen family: the model as the text named it

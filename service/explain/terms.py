@@ -7,7 +7,7 @@ from functools import cache, lru_cache
 
 from calculators.resources import data_dir
 
-from service.explain import acronym_case, glossary, key_terms, model_names, option_terms, pattern_cache, senses
+from service.explain import acronym_case, glossary, key_terms, model_names, named_kinds, option_terms, pattern_cache, senses
 from service.i18n import arabic
 
 
@@ -155,7 +155,10 @@ def read_terms(doc) -> None:
     options = option_terms.find(content, doc.lang)
     keys = key_terms.find(content, doc.lang, [(m.start, m.end) for m in doc.occurrences], {t["found_as"] for t in options})
     described = [{**_described(m, doc.lang, doc.definitions), **named.get(m.entry["id"], {})} for m in doc.matches]
-    doc.terms = _by_salience(doc, described + models + options + keys)
+    covered = [(m.start, m.end) for m in doc.occurrences if m.entry.get("category") not in _ORGANISATIONS]
+    covered += [(a, a + len(t["found_as"])) for t in models + options + keys for a in option_terms.mentions(content, t["found_as"])]
+    kinds = named_kinds.find(content, doc.lang, covered, {t["found_as"].lower() for t in models + options + keys})
+    doc.terms = _by_salience(doc, described + models + options + keys + kinds)
     doc.corrections = mistranslations(text, doc.matches, doc.lang)
 
 
@@ -204,7 +207,7 @@ def _by_salience(doc, items: list[dict]) -> list[dict]:
         line_start = text.rfind("\n", 0, start) + 1
         line_end = text.find("\n", end)
         line = text[line_start:line_end if line_end >= 0 else len(text)]
-        if len(_MACHINE_FIELD.findall(line)) < 2 or item_id.startswith(("option:", "model:")):
+        if len(_MACHINE_FIELD.findall(line)) < 2 or item_id.startswith(("option:", "model:", "named:")):
             prose[item_id] = prose.get(item_id, 0) + 1
         if start < lead_end:
             in_lead.add(item_id)
@@ -213,9 +216,12 @@ def _by_salience(doc, items: list[dict]) -> list[dict]:
                                         -(t["id"] in prose), order[t["id"]]))
 
 
+_ORGANISATIONS = frozenset({"organisation", "organization", "company"})  # "NVIDIA" in "NVIDIA Foo card" names the maker only
+
+
 def _counted_by_mentions(item: dict) -> bool:
-    """A flag, a config key or a model name no glossary entry holds: counted where its name is written."""
-    return item.get("category") == "option" or item["id"].startswith("model:")
+    """A flag, a config key or a name no glossary entry holds: counted where its name is written."""
+    return item.get("category") == "option" or item["id"].startswith(("model:", "named:"))
 
 
 def _with_definitions(matches: list[glossary.Match], defined: dict[str, str]) -> list[glossary.Match]:

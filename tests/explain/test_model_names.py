@@ -106,3 +106,15 @@ def test_every_family_has_a_maker_a_description_and_a_source():
     for word, meaning in table["variants"].items():
         assert word == word.lower() and meaning["en"] and meaning["ar"]
     assert model_names.find("Pythia-1.4B")[0].total == 1.4e9
+
+
+def test_a_size_before_the_word_model_is_read_once():
+    found = terms("A 13B model fits on 8 GPUs; a 175B model needs 128 and a 1T model 256.")
+    sized = [t for t in found if t["id"].startswith("model:")]
+    assert [t["found_as"] for t in sized] == ["13B"]
+    assert sized[0]["expansion"] == "a model with 13 billion parameters"
+    assert "B for billions" in sized[0]["definition"]
+
+
+def test_a_size_of_tokens_is_not_a_model():
+    assert not any(t["id"].startswith("model:") for t in terms("We trained on 15T tokens with a 4M batch."))

@@ -1,0 +1,62 @@
+"""Issue 18, terms: names the glossary does not know, glossed by their head noun (data/head_nouns.json) and never
+with facts about the named thing; a name's own head noun settles which reading of a glossary term it is. All texts
+are written for these tests."""
+
+import json
+
+import pytest
+
+from calculators.resources import data_dir
+from service.explain import named_kinds, term_display
+from service.explain.document import Document
+from service.explain.terms import read_terms
+
+
+def terms(text: str, lang: str = "en") -> list[dict]:
+    doc = Document(text=text, lang=lang)
+    read_terms(doc)
+    return doc.terms
+
+
+@pytest.mark.parametrize("text, written, head", [
+    ("The Zorp fabric manager restarts every link after a failure.", "Zorp fabric manager", "fabric manager"),
+    ("Each server holds two Bar-7 cards.", "Bar-7 cards", "card"),
+    ("Pick the Quill Parallel Plugin for very long sequences.", "Quill Parallel Plugin", "plugin"),
+    ("Jobs run on the Marlo cluster at night.", "Marlo cluster", "cluster"),
+])
+def test_an_unknown_name_is_glossed_by_its_head_noun(text, written, head):
+    item = next(t for t in terms(text) if t["found_as"] == written)
+    assert item["definition"].startswith(named_kinds.heads()[head]["en"])
+    assert "nothing more about it is known" in item["definition"]
+    assert term_display.display(item, "en") == (written, "")
+
+
+def test_arabic_answer_keeps_the_name_and_glosses_in_arabic():
+    item = next(t for t in terms("يستخدم الخادم Bar-7 card واحدة.", "ar") if t["id"].startswith("named:"))
+    assert term_display.display(item, "ar")[0] == "Bar-7 card" and item["definition"].startswith("بطاقة")
+
+
+@pytest.mark.parametrize("text", [
+    "Each card has 80 GB of memory.",  # a determiner, not a name
+    "Network cards were the bottleneck.",  # a common noun opening the sentence
+    "Most AI models train on GPUs.",  # a field's abbreviation
+    "The Torch FSDP plugin shards the weights.",  # the glossary knows FSDP: its entry says more
+])
+def test_no_name_is_made_up(text):
+    assert not any(t["id"].startswith("named:") for t in terms(text))
+
+
+@pytest.mark.parametrize("text, reading", [
+    ("The Gemini Plugin suits models above ten billion parameters.", "ColossalAI"),
+    ("Gemini models were trained on TPUs by Google.", "Google DeepMind"),
+])
+def test_the_word_after_a_name_settles_its_reading(text, reading):
+    item = next(t for t in terms(text) if t["id"] == "gemini")
+    assert reading in item["expansion"]
+
+
+def test_every_head_noun_has_both_languages_and_a_source():
+    table = json.loads((data_dir() / "head_nouns.json").read_text(encoding="utf-8"))["heads"]
+    for word, meaning in table.items():
+        assert word == word.lower() and meaning["en"] and meaning["ar"], word
+        assert meaning["source"]["url"].startswith("https://"), word
