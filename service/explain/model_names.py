@@ -254,6 +254,8 @@ def merged(text: str, lang: str, matches: list, occurrences: list) -> tuple[list
         if owner is not None:
             kept.append(glossary.Match(owner.entry, name.written, name.start, name.end, owner.reading, owner.derived))
         family = name.family
+        if not name.base:
+            fields["minor"] = True  # "7B" alone: how a size reads, listed after the passage's own terms
         items.append({"id": f"model:{_folded(name.written)}", "term": name.written, **fields,
                       "definition": definition(name, lang) if owner is None else _owner_definition(owner, lang),
                       "intuition": None, "category": "model", "calculator": None,

@@ -90,5 +90,6 @@ def listed_terms(doc, central: set[int] | None = None) -> list[dict]:
     flags = {t["found_as"].lstrip("-") for t in ordered if t.get("category") == "option"}
     ordered = [t for t in ordered if t.get("category") == "option" or (t.get("found_as") or "").lstrip("-") not in flags]
     everyday = [t for t in ordered if is_everyday(t)]
-    own = [t for t in ordered if t not in everyday]
-    return (own + (everyday if len(own) < FEW_TERMS else []))[:terms_cap(doc.text)]
+    minor = [t for t in ordered if t.get("minor") and t not in everyday]  # a notation's reading ("7B"): last
+    own = [t for t in ordered if t not in everyday and t not in minor]
+    return (own + (everyday if len(own) < FEW_TERMS else []) + minor)[:terms_cap(doc.text)]
