@@ -154,6 +154,7 @@ def read_terms(doc) -> None:
     doc.matches, doc.occurrences, named, models = model_names.merged(content, doc.lang, doc.matches, doc.occurrences)
     options = option_terms.find(content, doc.lang)
     keys = key_terms.find(content, doc.lang, [(m.start, m.end) for m in doc.occurrences], {t["found_as"] for t in options})
+    doc.matches, doc.occurrences = _without_parts_of_options(content, options + keys, doc.matches, doc.occurrences)
     described = [{**_described(m, doc.lang, doc.definitions), **named.get(m.entry["id"], {})} for m in doc.matches]
     covered = [(m.start, m.end) for m in doc.occurrences if m.entry.get("category") not in _ORGANISATIONS]
     covered += [(a, a + len(t["found_as"])) for t in models + options + keys for a in option_terms.mentions(content, t["found_as"])]
@@ -217,6 +218,26 @@ def _by_salience(doc, items: list[dict]) -> list[dict]:
 
 
 _ORGANISATIONS = frozenset({"organisation", "organization", "company"})  # "NVIDIA" in "NVIDIA Foo card" names the maker only
+
+
+def _without_parts_of_options(text: str, items: list[dict], matches: list, occurrences: list) -> tuple[list, list]:
+    """The glossary's matches less a field name found after the dot of a dotted key the terms gloss as a whole
+    ("stage" in zero_optimization.stage is ZeRO's stage, not a pipeline stage): a field's sense is its section's.
+    The words of a snake_case key ("pipeline_parallelism") keep their own sense and stay."""
+    spans = [(a, a + len(t["found_as"])) for t in items if "." in t["found_as"]
+             for a in option_terms.mentions(text, t["found_as"])]
+    if not spans:
+        return matches, occurrences
+    part = lambda m: any(a < m.start and m.end <= b and text[m.start - 1] == "." for a, b in spans)  # noqa: E731
+    kept = [o for o in occurrences if not part(o)]
+    present = {o.entry["id"] for o in kept}
+    out = []
+    for match in matches:
+        if not part(match):
+            out.append(match)
+        elif match.entry["id"] in present:  # named elsewhere too: its first mention outside the option
+            out.append(next(o for o in kept if o.entry["id"] == match.entry["id"]))
+    return out, kept
 
 
 def _counted_by_mentions(item: dict) -> bool:

@@ -1,0 +1,39 @@
+"""Issue 18, terms: flags and config keys glossed from the option tables, naming a framework only where the text
+names it, and a dotted key's field read in its section's sense. All texts are written for these tests."""
+
+from service.explain.document import Document
+from service.explain.terms import read_terms
+
+
+def terms(text: str, lang: str = "en") -> dict[str, dict]:
+    doc = Document(text=text, lang=lang)
+    read_terms(doc)
+    return {t["found_as"]: t for t in doc.terms}
+
+
+def test_a_flag_is_no_frameworks_setting_where_the_text_names_none():
+    item = terms("Halving --micro-batch-size freed enough memory for the longer sequences.")["--micro-batch-size"]
+    assert item["expansion"] == "a command-line flag" and "Megatron" not in item["expansion"]
+    assert "sequences" in item["definition"]
+
+
+def test_a_flag_is_its_frameworks_setting_where_the_text_names_it():
+    item = terms("In Megatron, halving --micro-batch-size freed enough memory.")["--micro-batch-size"]
+    assert item["expansion"] == "a Megatron-LM setting"
+
+
+def test_arabic_flag_without_a_framework():
+    item = terms("خفضنا --micro-batch-size إلى النصف فتوفرت الذاكرة.", "ar")["--micro-batch-size"]
+    assert item["expansion"] == "خيار في سطر الأوامر"
+
+
+def test_a_dotted_keys_field_takes_its_sections_sense():
+    """'stage' in zero_optimization.stage is ZeRO's stage: no pipeline stage is listed."""
+    found = terms("We set zero_optimization.stage to 3 and kept offloading off.")
+    assert "zero_optimization.stage" in found
+    assert not any(t["id"] == "pipeline-stage" for t in found.values())
+
+
+def test_the_words_of_a_snake_case_key_keep_their_sense():
+    found = terms("MaxText reads dcn_pipeline_parallelism from the config; we set it to 4.")
+    assert any(t["id"] == "pipeline-parallelism" for t in found.values())
