@@ -33,6 +33,8 @@ def _display(term: dict, lang: str) -> tuple[str, str]:
         if lang == "ar" and expansion and arabic.ARABIC_LETTER.search(expansion):
             return re.sub(r"\s*\([^)]*\)", "", expansion).strip() or expansion, ""
         return found, ""
+    if found and term.get("category") == "defined":  # a name the text defines: its own Arabic name first where it gives one
+        return (expansion, found) if expansion else (found, "")
     if found and (term.get("model_name") or term.get("category") == "named"):  # "Llama-3.1-70B-Instruct" read by its parts: the name as written, what it says
         return found, expansion
     if found and term.get("category") == "model" and _family_member(found, name):

@@ -7,7 +7,8 @@ from functools import cache, lru_cache
 
 from calculators.resources import data_dir
 
-from service.explain import acronym_case, glossary, key_terms, model_names, named_kinds, option_terms, pattern_cache, senses
+from service.explain import (acronym_case, glossary, key_terms, model_names, named_kinds, option_terms, pattern_cache, senses,
+                             text_definitions)
 from service.i18n import arabic
 
 
@@ -50,11 +51,17 @@ def definitions(text: str) -> dict[str, str]:
     found: dict[str, str] = {}
     for patterns in _definition_patterns().values():
         for pattern in patterns:
+            capital = "(?P<term>[A-Z]" in pattern.pattern  # a name's pattern: matched case-blind, yet a name is capitalised
             for match in pattern.finditer(text):
                 term, meaning = match.group("term").strip(), match.group("meaning").strip(" \"'“”")
+                if capital and not term[:1].isupper() or _NOT_A_MEANING.match(meaning):
+                    continue  # "a larger micro-batch means fewer micro-batches" is a consequence, not a definition
                 if term and meaning and term.lower() != meaning.lower():
                     found.setdefault(term, meaning)
     return found
+
+
+_NOT_A_MEANING = pattern_cache.lazy(r"(?:that|fewer|more|less|lower|higher|we|you|it|there|this|much|many)\b", re.I)
 
 
 def is_clutter(match: glossary.Match) -> bool:
@@ -155,11 +162,17 @@ def read_terms(doc) -> None:
     options = option_terms.find(content, doc.lang)
     keys = key_terms.find(content, doc.lang, [(m.start, m.end) for m in doc.occurrences], {t["found_as"] for t in options})
     doc.matches, doc.occurrences = _without_parts_of_options(content, options + keys, doc.matches, doc.occurrences)
-    described = [{**_described(m, doc.lang, doc.definitions), **named.get(m.entry["id"], {})} for m in doc.matches]
-    covered = [(m.start, m.end) for m in doc.occurrences if m.entry.get("category") not in _ORGANISATIONS]
-    covered += [(a, a + len(t["found_as"])) for t in models + options + keys for a in option_terms.mentions(content, t["found_as"])]
-    kinds = named_kinds.find(content, doc.lang, covered, {t["found_as"].lower() for t in models + options + keys})
-    doc.terms = _by_salience(doc, described + models + options + keys + kinds)
+    own = text_definitions.find(content)  # what the text says its terms mean comes before any stock sense
+    described = [_with_text_sense({**_described(m, doc.lang, doc.definitions), **named.get(m.entry["id"], {})}, own, doc.lang)
+                 for m in doc.matches]
+    added = models + options + keys
+    spans = [(a, a + len(t["found_as"])) for t in added for a in option_terms.mentions(content, t["found_as"])]
+    defined = text_definitions.items(content, own, doc.lang, [(m.start, m.end) for m in doc.occurrences] + spans,
+                                     {t["found_as"].lower() for t in added})
+    added += defined
+    covered = [(m.start, m.end) for m in doc.occurrences if m.entry.get("category") not in _ORGANISATIONS] + spans
+    kinds = named_kinds.find(content, doc.lang, covered, {t["found_as"].lower() for t in added})
+    doc.terms = _by_salience(doc, described + added + kinds)
     doc.corrections = mistranslations(text, doc.matches, doc.lang)
 
 
@@ -208,7 +221,7 @@ def _by_salience(doc, items: list[dict]) -> list[dict]:
         line_start = text.rfind("\n", 0, start) + 1
         line_end = text.find("\n", end)
         line = text[line_start:line_end if line_end >= 0 else len(text)]
-        if len(_MACHINE_FIELD.findall(line)) < 2 or item_id.startswith(("option:", "model:", "named:")):
+        if len(_MACHINE_FIELD.findall(line)) < 2 or item_id.startswith(("option:", "model:", "named:", "text:")):
             prose[item_id] = prose.get(item_id, 0) + 1
         if start < lead_end:
             in_lead.add(item_id)
@@ -218,6 +231,15 @@ def _by_salience(doc, items: list[dict]) -> list[dict]:
 
 
 _ORGANISATIONS = frozenset({"organisation", "organization", "company"})  # "NVIDIA" in "NVIDIA Foo card" names the maker only
+
+
+def _with_text_sense(item: dict, own: list, lang: str) -> dict:
+    """A glossary term the text defines in words its entry's name does not say carries the text's sense first."""
+    if not item.get("defined_in_text"):
+        said = text_definitions.said_by_text(own, item["found_as"], item.get("expansion_en") or item["term"], lang)
+        if said:
+            item["defined_in_text"] = said
+    return item
 
 
 def _without_parts_of_options(text: str, items: list[dict], matches: list, occurrences: list) -> tuple[list, list]:
@@ -242,7 +264,7 @@ def _without_parts_of_options(text: str, items: list[dict], matches: list, occur
 
 def _counted_by_mentions(item: dict) -> bool:
     """A flag, a config key or a name no glossary entry holds: counted where its name is written."""
-    return item.get("category") == "option" or item["id"].startswith(("model:", "named:"))
+    return item.get("category") == "option" or item["id"].startswith(("model:", "named:", "text:"))
 
 
 def _with_definitions(matches: list[glossary.Match], defined: dict[str, str]) -> list[glossary.Match]:
