@@ -160,12 +160,17 @@ def gloss(name: Name, lang: str) -> str:
         own = _folded(name.base).startswith(_folded(name.family["maker"]["en"].split()[0]))  # "DeepSeek-V3": said once
         style = name.family.get("style_without_version") and _folded(name.base) == _folded(_family_spelling(name))
         parts = [words["style" if style else "known_self" if own else "known"].format(maker=maker, name=name.base)]
+    size = ""
     if name.experts:
-        parts.append(words["experts"].format(experts=_experts(name.experts, lang), each=_count(name.each, lang)))
+        size = words["experts"].format(experts=_experts(name.experts, lang), count=name.experts, each=_count(name.each, lang))
     elif name.total and name.active:
-        parts.append(words["size_active"].format(total=_count(name.total, lang), active=_count(name.active, lang)))
+        size = words["size_active"].format(total=_count(name.total, lang), active=_count(name.active, lang))
     elif name.total:
-        parts.append(words["size" if parts else "sized"].format(total=_count(name.total, lang)))
+        size = words["size"].format(total=_count(name.total, lang)) if parts else words["sized"].format(total=_count(name.total, lang))
+    if size and parts:  # "Falcon model with 180 billion parameters": the size qualifies the name, no comma between
+        parts[0] += " " + size
+    elif size:
+        parts.append(size)
     variants = table()["variants"]
     for variant in dict.fromkeys(name.variants):
         meaning = (variants.get(variant) or {}).get(lang) or (variants.get(variant) or {}).get("en")

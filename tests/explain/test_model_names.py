@@ -24,12 +24,12 @@ def named(text: str, written: str, lang: str = "en") -> dict:
 
 @pytest.mark.parametrize("text, written, says", [
     ("We fine-tuned Llama-3.1-70B-Instruct on our support tickets.", "Llama-3.1-70B-Instruct",
-     ["Meta", "70 billion parameters", "instruction-tuned"]),
-    ("Qwen2.5-7B fits on one card for inference.", "Qwen2.5-7B", ["Alibaba", "7 billion parameters"]),
-    ("Mixtral 8x7B sends each token to two of its experts.", "Mixtral 8x7B", ["8 experts", "7 billion parameters"]),
+     ["Llama-3.1 model with 70 billion parameters", "instruction-tuned"]),
+    ("Qwen2.5-7B fits on one card for inference.", "Qwen2.5-7B", ["Qwen2.5 model with 7 billion parameters"]),
+    ("Mixtral 8x7B sends each token to two of its experts.", "Mixtral 8x7B", ["8 experts", "less than 8 × 7 billion parameters"]),
     ("DeepSeek-V3 671B-A37B is cheap to serve for its size.", "DeepSeek-V3 671B-A37B",
      ["671 billion parameters", "37 billion of them active"]),
-    ("Our baseline is GPT-NeoX-20B on the Pile.", "GPT-NeoX-20B", ["EleutherAI", "20 billion parameters"]),
+    ("Our baseline is GPT-NeoX-20B on the Pile.", "GPT-NeoX-20B", ["GPT-NeoX model with 20 billion parameters"]),
     ("We load llama-2-7b-hf from the hub.", "llama-2-7b-hf", ["7 billion parameters", "Hugging Face"]),
 ])
 def test_a_model_name_is_glossed_from_its_parts(text, written, says):
@@ -44,14 +44,15 @@ def test_a_family_named_inside_another_familys_name_is_not_glossed():
     """'GPT' opens 'GPT-NeoX-20B' but the model is EleutherAI's: OpenAI's family entry would be a wrong sense."""
     found = terms("GPT-NeoX-20B was trained on 96 A100s.")
     assert not any(t["id"] == "gpt-family" for t in found)
-    assert "OpenAI" not in named("GPT-NeoX-20B was trained on 96 A100s.", "GPT-NeoX-20B")["expansion"]
+    item = named("GPT-NeoX-20B was trained on 96 A100s.", "GPT-NeoX-20B")
+    assert item["definition"].startswith("EleutherAI's") and "OpenAI" not in item["definition"] + item["expansion"]
 
 
 def test_a_version_is_not_another_models_entry():
     """'GPT-4.5' is not GPT-4: the GPT-4 entry's facts would be about another model."""
     found = terms("GPT-4.5 needed a team to fix bugs during training.")
     assert not any(t["id"] == "gpt-4" for t in found)
-    assert named("GPT-4.5 needed a team to fix bugs during training.", "GPT-4.5")["expansion"] == "OpenAI's GPT-4.5 model"
+    assert named("GPT-4.5 needed a team to fix bugs during training.", "GPT-4.5")["expansion"] == "GPT-4.5 model"
 
 
 def test_no_size_is_given_where_the_name_states_none():
@@ -67,7 +68,7 @@ def test_a_generic_architecture_name_gets_no_maker():
 
 def test_an_unknown_family_is_read_by_the_shape_alone():
     item = named("We distilled it into Zorblax-3B for phones.", "Zorblax-3B")
-    assert item["expansion"] == "Zorblax, a model, with 3 billion parameters"
+    assert item["expansion"] == "Zorblax, a model with 3 billion parameters"
     assert "Meta" not in item["definition"] and item["category"] == "model"
 
 
@@ -83,9 +84,9 @@ def test_a_size_without_a_models_name_is_not_a_model(text):
 
 def test_arabic_gloss_agrees_in_number():
     item = named("درّبنا Mixtral 8x7B و Qwen3-30B-A3B على عنقود صغير.", "Qwen3-30B-A3B", "ar")
-    assert "بحجم 30 مليار معامل" in item["expansion"] and "3 مليارات معامل لكل رمز" in item["expansion"]
+    assert item["expansion"] == "نموذج Qwen3 بحجم 30 مليار معامل، يُفعَّل منها 3 مليارات معامل لكل رمز"
     mixtral = named("درّبنا Mixtral 8x7B على عنقود صغير.", "Mixtral 8x7B", "ar")
-    assert "8 خبراء" in mixtral["expansion"] and "7 مليارات معامل" in mixtral["expansion"]
+    assert "8 خبراء" in mixtral["expansion"] and "أقل من 8 × 7 مليارات معامل" in mixtral["expansion"]
 
 
 def test_terms_inside_a_name_are_not_listed_apart():

@@ -86,7 +86,7 @@ def test_model_names_keep_their_size_as_written():
     found = terms("We compare Llama-2-7b-hf with mpt-7b.")
     assert found["llama-2"]["found_as"] == "Llama-2-7b-hf" and found["mpt"]["found_as"] == "mpt-7b"
     assert term_display.display(found["llama-2"], "en") == (
-        "Llama-2-7b-hf", "Meta's Llama-2 model, with 7 billion parameters, its weights in Hugging Face Transformers format")
+        "Llama-2-7b-hf", "Llama-2 model with 7 billion parameters, its weights in Hugging Face Transformers format")
 
 
 def test_every_new_entry_has_a_source_and_both_languages():

@@ -38,7 +38,7 @@ def test_no_definition_is_read_where_the_text_gives_none(text):
 
 def test_an_unknown_name_takes_the_texts_sense():
     item = terms("We release Falda, a family of Welsh chat models, under a permissive licence.")["Falda"]
-    assert item["definition"] == "As the text defines it: a family of Welsh chat models."
+    assert item["definition"] == "a family of Welsh chat models, as the text defines it."
     assert term_display.display(item, "en") == ("Falda", "")
 
 
@@ -46,7 +46,7 @@ def test_arabic_appositive_gives_the_arabic_name_and_sense():
     text = 'نقدّم نموذج "فلدة" (Falda)، وهي عائلة من نماذج المحادثة للغة الويلزية.'
     item = terms(text, "ar")["Falda"]
     assert term_display.display(item, "ar") == ("فلدة", "Falda")
-    assert item["definition"].startswith("كما يعرّفه النص: عائلة من نماذج المحادثة")
+    assert item["definition"] == "عائلة من نماذج المحادثة للغة الويلزية، كما يعرّفه النص."
     assert "Falda" not in terms(text, "en")  # an English answer does not quote the Arabic definition
 
 
