@@ -26,7 +26,7 @@ def named(text: str, written: str, lang: str = "en") -> dict:
     ("We fine-tuned Llama-3.1-70B-Instruct on our support tickets.", "Llama-3.1-70B-Instruct",
      ["Llama-3.1 model with 70 billion parameters", "instruction-tuned"]),
     ("Qwen2.5-7B fits on one card for inference.", "Qwen2.5-7B", ["Qwen2.5 model with 7 billion parameters"]),
-    ("Mixtral 8x7B sends each token to two of its experts.", "Mixtral 8x7B", ["8 experts", "less than 8 × 7 billion parameters"]),
+    ("Mixtral 8x7B sends each token to two of its experts.", "Mixtral 8x7B", ["8 experts per layer", "under 8 × 7 billion parameters in all"]),
     ("DeepSeek-V3 671B-A37B is cheap to serve for its size.", "DeepSeek-V3 671B-A37B",
      ["671 billion parameters", "37 billion of them active"]),
     ("Our baseline is GPT-NeoX-20B on the Pile.", "GPT-NeoX-20B", ["GPT-NeoX model with 20 billion parameters"]),
@@ -86,7 +86,7 @@ def test_arabic_gloss_agrees_in_number():
     item = named("درّبنا Mixtral 8x7B و Qwen3-30B-A3B على عنقود صغير.", "Qwen3-30B-A3B", "ar")
     assert item["expansion"] == "نموذج Qwen3 بحجم 30 مليار معامل، يُفعَّل منها 3 مليارات معامل لكل رمز"
     mixtral = named("درّبنا Mixtral 8x7B على عنقود صغير.", "Mixtral 8x7B", "ar")
-    assert "8 خبراء" in mixtral["expansion"] and "أقل من 8 × 7 مليارات معامل" in mixtral["expansion"]
+    assert "8 خبراء" in mixtral["expansion"] and "دون 8 × 7 مليارات معامل" in mixtral["expansion"]
 
 
 def test_terms_inside_a_name_are_not_listed_apart():
