@@ -63,3 +63,22 @@ def without_parts_of_identifiers(matches: list) -> list:
         return matches
     return [m for m in matches if not any(a <= m.start and m.end <= b and (a, b) != (m.start, m.end) for a, b in whole)]
 
+
+
+# A network term written as an everyday word ("bidirectional", "ثنائي الاتجاه") is that term only in a text that speaks
+# of machines: another network, hardware or collective term beside it. A translator "between Arabic and English in both
+# directions" has no link bandwidth.
+_LONE_SENSE_CATEGORIES = frozenset({"interconnect"})
+_FIELD_CATEGORIES = frozenset({"interconnect", "hardware", "collective", "communication", "memory"})
+_PLAIN_WORD = pattern_cache.lazy(r"[^A-Z0-9]*")
+
+
+def without_lone_field_words(matches: list, occurrences: list) -> tuple[list, list]:
+    """The matches less a network term written in everyday words where nothing else in the text is about machines."""
+    def lone(m) -> bool:
+        return m.entry.get("category") in _LONE_SENSE_CATEGORIES and bool(_PLAIN_WORD.fullmatch(m.found_as)) \
+            and not any(o.entry is not m.entry and o.entry.get("category") in _FIELD_CATEGORIES for o in matches)
+    dropped = {id(m.entry) for m in matches if lone(m)}
+    if not dropped:
+        return matches, occurrences
+    return [m for m in matches if id(m.entry) not in dropped], [o for o in occurrences if id(o.entry) not in dropped]

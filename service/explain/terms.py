@@ -157,6 +157,7 @@ def read_terms(doc) -> None:
     doc.occurrences = _unnested(every)
     doc.matches = list(first.values())
     doc.matches = _with_definitions(doc.matches, doc.definitions)
+    doc.matches, doc.occurrences = senses.without_lone_field_words(doc.matches, doc.occurrences)
     # "Llama-3.1-70B-Instruct" read whole: the family's term spans the name and is glossed from its parts
     doc.matches, doc.occurrences, named, models = model_names.merged(content, doc.lang, doc.matches, doc.occurrences)
     options = option_terms.find(content, doc.lang)

@@ -60,3 +60,13 @@ def test_every_head_noun_has_both_languages_and_a_source():
     for word, meaning in table.items():
         assert word == word.lower() and meaning["en"] and meaning["ar"], word
         assert meaning["source"]["url"].startswith("https://"), word
+
+
+@pytest.mark.parametrize("text, lang, kept", [
+    ("A bidirectional translator between Arabic and English, tuned in FP8.", "en", False),
+    ("نموذج للترجمة ثنائي الاتجاه بين العربية والإنجليزية.", "ar", False),
+    ("The link is 450 GB/s unidirectional over NVLink.", "en", True),
+    ("عرض النطاق ثنائي الاتجاه لوصلة NVLink يبلغ 900 غيغابايت/ثانية.", "ar", True),
+])
+def test_a_network_word_is_a_network_term_only_beside_machines(text, lang, kept):
+    assert any(t["id"] == "unidirectional-vs-bidirectional" for t in terms(text, lang)) is kept
