@@ -74,9 +74,10 @@ _PLAIN_WORD = pattern_cache.lazy(r"[^A-Z0-9]*")
 
 
 def without_lone_field_words(matches: list, occurrences: list) -> tuple[list, list]:
-    """The matches less a network term written in everyday words where nothing else in the text is about machines."""
+    """The matches less a network term written in everyday words, read in its network sense (its first reading),
+    where nothing else in the text is about machines; another reading the context chose (a schedule's) stays."""
     def lone(m) -> bool:
-        return m.entry.get("category") in _LONE_SENSE_CATEGORIES and bool(_PLAIN_WORD.fullmatch(m.found_as)) \
+        return m.entry.get("category") in _LONE_SENSE_CATEGORIES and not m.reading and bool(_PLAIN_WORD.fullmatch(m.found_as)) \
             and not any(o.entry is not m.entry and o.entry.get("category") in _FIELD_CATEGORIES for o in matches)
     dropped = {id(m.entry) for m in matches if lone(m)}
     if not dropped:
