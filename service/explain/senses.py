@@ -70,7 +70,7 @@ def without_parts_of_identifiers(matches: list) -> list:
 # directions" has no link bandwidth.
 _LONE_SENSE_CATEGORIES = frozenset({"interconnect"})
 _FIELD_CATEGORIES = frozenset({"interconnect", "hardware", "collective", "communication", "memory"})
-_PLAIN_WORD = pattern_cache.lazy(r"[^A-Z0-9]*")
+_PLAIN_WORD = pattern_cache.lazy(r"[a-z\u0600-\u06FF ]+")  # words of prose, not a command ("topo -m")
 
 
 def without_lone_field_words(matches: list, occurrences: list) -> tuple[list, list]:
