@@ -77,3 +77,34 @@ def find(text: str, lang: str, named: list[tuple[int, int]], known: set[str]) ->
         if len(out) >= MOST:
             break
     return out
+
+
+# A rate or a column label: two or three words joined by "/" ("Time/step", "Sequences/Sec", "s/iter", "FLOPs/param").
+_LABEL = pattern_cache.lazy(r"(?<![\w/.])([A-Za-z]{1,12}(?:/[A-Za-z]{1,12}){1,2})(?![\w/])")
+
+
+@cache
+def rate_words() -> dict[str, dict]:
+    """data/key_words.json's rate words: the words a rate label is made of -> {"en", "ar"}."""
+    return json.loads((data_dir() / "key_words.json").read_text(encoding="utf-8"))["rate_words"]
+
+
+def rate_labels(text: str, lang: str, named: list[tuple[int, int]]) -> list[dict]:
+    """Terms items for rate labels no glossary name covers whole (`named` spans), read word by word with "per"
+    ("Time/step" = time per training step), each once; a label with a word the table lacks is left out."""
+    out, seen, table = [], set(), rate_words()
+    for match in _LABEL.finditer(text):
+        label, start, end = match.group(1), match.start(1), match.end(1)
+        parts = [p.lower() for p in label.split("/")]
+        if label.lower() in seen or any(p not in table for p in parts) or len(set(parts)) < len(parts) \
+                or any(a <= start and end <= b for a, b in named):
+            continue
+        seen.add(label.lower())
+        m = messages(lang)
+        said = [table[p].get("en_first") if n == 0 and lang == "en" and table[p].get("en_first") else table[p].get(lang) or table[p]["en"]
+                for n, p in enumerate(parts)]
+        plain = m["rate_label_per"].join(said)
+        out.append({"id": f"label:{label.lower()}", "term": label, "expansion": "", "expansion_en": "",
+                    "definition": m["rate_label"].format(words=plain), "intuition": None, "category": "label",
+                    "calculator": None, "found_as": label, "source": _SOURCE})
+    return out

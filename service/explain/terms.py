@@ -162,6 +162,7 @@ def read_terms(doc) -> None:
     doc.matches, doc.occurrences, named, models = model_names.merged(content, doc.lang, doc.matches, doc.occurrences)
     options = option_terms.find(content, doc.lang)
     keys = key_terms.find(content, doc.lang, [(m.start, m.end) for m in doc.occurrences], {t["found_as"] for t in options})
+    keys += key_terms.rate_labels(content, doc.lang, [(m.start, m.end) for m in doc.occurrences])
     doc.matches, doc.occurrences = _without_parts_of_options(content, options + keys, doc.matches, doc.occurrences)
     own = text_definitions.find(content)  # what the text says its terms mean comes before any stock sense
     described = [_with_text_sense({**_described(m, doc.lang, doc.definitions), **named.get(m.entry["id"], {})}, own, doc.lang)
@@ -222,7 +223,7 @@ def _by_salience(doc, items: list[dict]) -> list[dict]:
         line_start = text.rfind("\n", 0, start) + 1
         line_end = text.find("\n", end)
         line = text[line_start:line_end if line_end >= 0 else len(text)]
-        if len(_MACHINE_FIELD.findall(line)) < 2 or item_id.startswith(("option:", "model:", "named:", "text:")):
+        if len(_MACHINE_FIELD.findall(line)) < 2 or item_id.startswith(("option:", "model:", "named:", "text:", "label:")):
             prose[item_id] = prose.get(item_id, 0) + 1
         if start < lead_end:
             in_lead.add(item_id)
@@ -265,7 +266,7 @@ def _without_parts_of_options(text: str, items: list[dict], matches: list, occur
 
 def _counted_by_mentions(item: dict) -> bool:
     """A flag, a config key or a name no glossary entry holds: counted where its name is written."""
-    return item.get("category") == "option" or item["id"].startswith(("model:", "named:", "text:"))
+    return item.get("category") == "option" or item["id"].startswith(("model:", "named:", "text:", "label:"))
 
 
 def _with_definitions(matches: list[glossary.Match], defined: dict[str, str]) -> list[glossary.Match]:

@@ -37,3 +37,21 @@ def test_a_dotted_keys_field_takes_its_sections_sense():
 def test_the_words_of_a_snake_case_key_keep_their_sense():
     found = terms("MaxText reads dcn_pipeline_parallelism from the config; we set it to 4.")
     assert any(t["id"] == "pipeline-parallelism" for t in found.values())
+
+
+def test_a_rate_label_is_read_word_by_word():
+    found = terms("| Time/step | Sequences/Sec |\n| 1.2 | 300 |\nIt runs at 0.5 s/iter with 6 FLOPs/param.")
+    assert found["Time/step"]["definition"] == "A rate or column label that reads “time per training step”."
+    assert "seconds per iteration" in found["s/iter"]["definition"]
+    assert "floating-point operations per parameter" in found["FLOPs/param"]["definition"]
+    assert "sequences per second" in found["Sequences/Sec"]["definition"]
+
+
+def test_a_slash_between_ordinary_words_is_no_label():
+    found = terms("Use fewer/bigger buckets and/or a larger batch in the forward/backward pass.")
+    assert not any(t["id"].startswith("label:") for t in found.values())
+
+
+def test_arabic_rate_label():
+    item = terms("الزمن Time/step هو 1.2 ثانية.", "ar")["Time/step"]
+    assert item["definition"] == "تسمية معدل أو عمود تعني: الزمن لكل خطوة تدريب."
