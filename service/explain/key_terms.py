@@ -108,3 +108,27 @@ def rate_labels(text: str, lang: str, named: list[tuple[int, int]]) -> list[dict
                     "definition": m["rate_label"].format(words=plain), "intuition": None, "category": "label",
                     "calculator": None, "found_as": label, "source": _SOURCE})
     return out
+
+
+# A mesh axis written with its degree: "model=8", "fsdp=8", "data: 4" (a word alone, not part of a key or a path).
+_AXIS = pattern_cache.lazy(r"(?<![\w.\-/])([a-z]+)\s*[=:]\s*\d+(?![\w.])")
+
+
+@cache
+def axis_words() -> dict[str, str]:
+    """data/key_words.json's axis words: a mesh axis's name -> the glossary id of the parallelism it carries."""
+    return json.loads((data_dir() / "key_words.json").read_text(encoding="utf-8"))["axis_words"]
+
+
+def axis_degrees(text: str) -> list[tuple[str, int, int]]:
+    """(glossary id, start, end) of each mesh axis written with a degree ("model=8"), where two such axes are written
+    (one "data: 4" alone may be a table's row), first mention of each id once."""
+    found = [(axis_words()[m.group(1)], m.start(), m.end()) for m in _AXIS.finditer(text) if m.group(1) in axis_words()]
+    if len({m[0] for m in found}) < 2:
+        return []
+    seen, out = set(), []
+    for term_id, start, end in found:
+        if term_id not in seen:
+            seen.add(term_id)
+            out.append((term_id, start, end))
+    return out

@@ -9,6 +9,8 @@ from service.i18n import arabic
 
 def display(term: dict, lang: str) -> tuple[str, str]:
     """The name to show in bold and its expansion, without repeating one inside the other nor nesting brackets."""
+    if _AXIS_DEGREE.fullmatch(term.get("found_as") or ""):  # "model=8": the axis as written, the parallelism it carries
+        return term["found_as"], _without_brackets(term.get("expansion") or "")
     if term.get("category") != "option" and _CODE_PUNCTUATION.search(term.get("found_as") or ""):
         term = {**term, "found_as": term["term"]}  # 'zero_optimization": {"stage": 3' read by a pattern: the entry's name
     name, expansion = _display(term, lang)
@@ -60,6 +62,7 @@ def _display(term: dict, lang: str) -> tuple[str, str]:
 
 
 _CODE_PUNCTUATION = re.compile(r"[{}\[\]\"=;]|:\s")
+_AXIS_DEGREE = re.compile(r"[a-z]+\s*[=:]\s*\d+")
 _INNER = re.compile(r"\s*\([^()]*\)")
 # "Here throughput is ..." opening a definition of **throughput**: the term is in bold just before.
 _HERE_TERM = "(?:here|in this text),?\\s+(?:the\\s+)?{name}\\s+(?:is|are|means|refers\\s+to)\\s+"

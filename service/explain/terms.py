@@ -154,6 +154,7 @@ def read_terms(doc) -> None:
             continue
         every.append(match)
         first.setdefault(entry["id"], match)
+    every, first = _with_axis_degrees(content, every, first)
     doc.occurrences = _unnested(every)
     doc.matches = list(first.values())
     doc.matches = _with_definitions(doc.matches, doc.definitions)
@@ -233,6 +234,25 @@ def _by_salience(doc, items: list[dict]) -> list[dict]:
 
 
 _ORGANISATIONS = frozenset({"organisation", "organization", "company"})  # "NVIDIA" in "NVIDIA Foo card" names the maker only
+
+
+def _with_axis_degrees(text: str, every: list, first: dict) -> tuple[list, dict]:
+    """Mesh axes written with their degree ("How does model=8 compare to fsdp=8?") as occurrences of the parallelism
+    each carries, shown as written; an axis the glossary already found there is left as found."""
+    by_id = glossary.load().by_id
+    taken = {(m.start, m.end) for m in every}
+    added = []
+    for term_id, start, end in key_terms.axis_degrees(text):
+        entry = by_id.get(term_id)
+        if entry is None or any(a <= start < b for a, b in taken):
+            continue
+        match = glossary.Match(entry, text[start:end], start, end, 0, True)
+        added.append(match)
+        if term_id not in first or first[term_id].start > start:
+            first[term_id] = match
+    if not added:
+        return every, first
+    return sorted(every + added, key=lambda m: (m.start, -m.end)), dict(sorted(first.items(), key=lambda kv: kv[1].start))
 
 
 def _with_text_sense(item: dict, own: list, lang: str) -> dict:

@@ -55,3 +55,15 @@ def test_a_slash_between_ordinary_words_is_no_label():
 def test_arabic_rate_label():
     item = terms("الزمن Time/step هو 1.2 ثانية.", "ar")["Time/step"]
     assert item["definition"] == "تسمية معدل أو عمود تعني: الزمن لكل خطوة تدريب."
+
+
+def test_mesh_axes_written_with_degrees_are_their_parallelism():
+    from service.explain import term_display
+    found = terms("Would data=16 with model=4 beat fsdp=64 on this slice?")
+    model = next(t for t in found.values() if t["id"] == "model-parallelism")
+    assert term_display.display(model, "en") == ("model=4", "model parallelism")
+    assert any(t["id"] == "data-parallelism" for t in found.values())
+
+
+def test_a_single_axis_like_row_is_not_read_as_a_mesh():
+    assert not any(t["id"] == "data-parallelism" for t in terms("The table row data: 4 is fine.").values())
