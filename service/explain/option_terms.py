@@ -18,8 +18,9 @@ _SETTING = pattern_cache.lazy(r"--[A-Za-z][\w-]*|\b\w+=\S")
 _SET_TO = pattern_cache.lazy(r"`?\s*(?:=|:|\s(?:set\s)?to\s|\s)\s*`?([A-Za-z0-9_.'\"-]+)")
 COMMAND_FIELDS = 3
 # Names of each framework as a text writes them: where a text names one, an option both tables know is read as its.
+# Only names: "ZeRO" is a technique FSDP texts discuss too, "titan" a GPU's name; neither names a framework.
 _FRAMEWORK_WORDS = {"megatron-lm": ("megatron",), "nemo": ("nemo",), "megatron-bridge": ("megatron-bridge", "megatron bridge"),
-                    "torchtitan": ("torchtitan", "titan"), "deepspeed": ("deepspeed", "zero"), "maxtext": ("maxtext",),
+                    "torchtitan": ("torchtitan",), "deepspeed": ("deepspeed", "zero_optimization", "ds_config"), "maxtext": ("maxtext",),
                     "accelerate": ("accelerate",), "torchrun": ("torchrun",), "deepspeed-launcher": ("deepspeed",)}
 _NAMES = {"megatron-lm": "Megatron-LM", "nemo": "NeMo", "megatron-bridge": "Megatron Bridge", "torchtitan": "torchtitan",
           "deepspeed": "DeepSpeed", "maxtext": "MaxText", "accelerate": "Hugging Face Accelerate", "torchrun": "torchrun",

@@ -67,3 +67,14 @@ def test_mesh_axes_written_with_degrees_are_their_parallelism():
 
 def test_a_single_axis_like_row_is_not_read_as_a_mesh():
     assert not any(t["id"] == "data-parallelism" for t in terms("The table row data: 4 is fine.").values())
+
+
+def test_a_technique_named_in_the_text_is_not_its_frameworks_name():
+    """'ZeRO-3' in an FSDP text does not make cpu_offload DeepSpeed's (deprecated) setting: read by its words."""
+    item = terms("FSDP with cpu_offload=True is similar to ZeRO-3 and trains larger models.")["cpu_offload"]
+    assert "DeepSpeed" not in item["expansion"] and "Deprecated" not in item["definition"]
+
+
+def test_a_key_is_read_by_its_words():
+    item = terms("FSDP with reshard_after_forward=False has the communication cost of DDP.")["reshard_after_forward"]
+    assert item["definition"] == "A setting whose name reads “re-sharding after forward pass”."
