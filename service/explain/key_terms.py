@@ -106,7 +106,7 @@ def rate_labels(text: str, lang: str, named: list[tuple[int, int]]) -> list[dict
         plain = m["rate_label_per"].join(said)
         out.append({"id": f"label:{label.lower()}", "term": label, "expansion": "", "expansion_en": "",
                     "definition": m["rate_label"].format(words=plain), "intuition": None, "category": "label",
-                    "calculator": None, "found_as": label, "source": _SOURCE})
+                    "calculator": None, "found_as": label, "source": _SOURCE, "minor": True})  # after the own terms
     return out
 
 
