@@ -13,7 +13,7 @@ from functools import cache
 
 from calculators.resources import data_dir
 from service.configs import options
-from service.explain import option_terms, pattern_cache
+from service.explain import glossary, option_terms, pattern_cache
 from service.i18n.messages import messages
 
 # snake_case or dotted keys, and quoted kebab-case keys of a JSON config ("pipe-parallel-size": 4)
@@ -53,6 +53,33 @@ def _by_words(key: str, lang: str) -> str | None:
     if lang == "ar":  # Arabic word order differs: each word with its meaning, not a literal join
         return "، ".join(f"{p} ({table[p]['ar']})" for p in parts if table[p]["ar"])
     return " ".join(table[p]["en"] for p in parts if table[p]["en"])
+
+
+# A name in code written in CamelCase ("DistributedFusedAdam", "NumProcess"): read by its words where all are known.
+_CAMEL = pattern_cache.lazy(r"(?<![\w.])(?:[A-Z][a-z]+){2,5}(?![\w])")
+
+
+def code_names(text: str, lang: str, named: list[tuple[int, int]], known: set[str]) -> list[dict]:
+    """Terms items for CamelCase names in code that no glossary name covers, read word by word (data/key_words.json),
+    each once; a name with a word the table lacks ("DeepSpeed") is left out."""
+    out, seen, table = [], set(known), words()
+    for match in _CAMEL.finditer(text):
+        name, start, end = match.group(), match.start(), match.end()
+        parts = [p.lower() for p in re.findall(r"[A-Z][a-z]+", name)]
+        if name in seen or any(p not in table for p in parts) or any(a < end and start < b for a, b in named):
+            continue
+        seen.add(name)
+        spaced = " ".join(re.findall(r"[A-Z][a-z]+", name))
+        if any(m.start == 0 and m.end == len(spaced) for m in glossary.load().find(spaced)):
+            continue  # "DataParallel" names a technique the glossary knows by its words: not glossed word by word
+        if lang == "ar":
+            plain = "، ".join(f"{p} ({table[p]['ar']})" for p in parts if table[p]["ar"])
+        else:
+            plain = " ".join(table[p]["en"] for p in parts if table[p]["en"])
+        out.append({"id": f"key:{name}", "term": name, "expansion": "", "expansion_en": "",
+                    "definition": messages(lang)["code_name_words"].format(words=plain), "intuition": None,
+                    "category": "label", "calculator": None, "found_as": name, "source": _SOURCE})
+    return out
 
 
 def find(text: str, lang: str, named: list[tuple[int, int]], known: set[str]) -> list[dict]:

@@ -78,3 +78,14 @@ def test_a_technique_named_in_the_text_is_not_its_frameworks_name():
 def test_a_key_is_read_by_its_words():
     item = terms("FSDP with reshard_after_forward=False has the communication cost of DDP.")["reshard_after_forward"]
     assert item["definition"] == "A setting whose name reads “re-sharding after forward pass”."
+
+
+def test_a_camel_case_name_in_code_is_read_by_its_words():
+    found = terms("Switching to DistributedFusedAdam with NumProcess 8 cut the memory.")
+    assert found["DistributedFusedAdam"]["definition"] == "A name in code that reads “distributed kernel-fused Adam optimizer”."
+    assert found["NumProcess"]["definition"] == "A name in code that reads “number of processes”."
+
+
+def test_a_camel_case_product_or_known_technique_is_not_read_word_by_word():
+    found = terms("DeepSpeed and DataParallel both wrap the model.")
+    assert not any(t["id"].startswith("key:") for t in found.values())
