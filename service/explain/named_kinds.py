@@ -7,7 +7,7 @@ import re
 from functools import cache
 
 from calculators.resources import data_dir
-from service.explain import pattern_cache
+from service.explain import grounding, pattern_cache
 from service.i18n.messages import messages
 
 
@@ -80,4 +80,26 @@ def find(text: str, lang: str, taken: list[tuple[int, int]], known: set[str]) ->
                     "expansion_en": "", "definition": m["definition"].format(what=meaning.get(lang) or meaning["en"]),
                     "intuition": None, "category": "named", "calculator": None, "found_as": written,
                     "source": meaning["source"]})
+    return out
+
+
+def catalog_chips(text: str, lang: str, taken: list[tuple[int, int]]) -> list[dict]:
+    """Terms items for chips of the catalog (data/hardware.json) the glossary does not name ("H20"): the vendor,
+    the kind and the architecture the catalog records, nothing more; each chip once."""
+    out, seen = [], set()
+    m = messages(lang)["named_kind"]
+    for mention in grounding.mentions(text):
+        chip = mention.entry
+        if mention.kind != "chip" or mention.generic or chip["id"] in seen \
+                or any(a < mention.end and mention.start < b for a, b in taken):
+            continue
+        seen.add(chip["id"])
+        architecture = (chip.get("architecture") or {}).get("name")
+        kind = m["kinds"].get(chip.get("kind") or "", m["kinds"]["chip"])
+        what = m["chip_with_architecture" if architecture else "chip"].format(
+            vendor=chip.get("vendor") or "", kind=kind, architecture=architecture or "")
+        written = text[mention.start:mention.end]
+        out.append({"id": f"chip:{chip['id']}", "term": written, "expansion": "", "expansion_en": "",
+                    "definition": what, "intuition": None, "category": "named", "calculator": None, "found_as": written,
+                    "source": {"title": "data/hardware.json (the chip catalog)", "url": (chip.get("architecture") or {}).get("source", "")}})
     return out

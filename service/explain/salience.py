@@ -29,7 +29,7 @@ def _rank_key(doc, central: set[int] | None):
     tier: dict[str, int] = {}
     labels: set[str] = set()
     starts = [(m.entry["id"], m.start) for m in doc.occurrences]
-    starts += [(t["id"], at) for t in doc.terms if t.get("category") == "option" or t["id"].startswith(("model:", "named:", "text:", "label:"))
+    starts += [(t["id"], at) for t in doc.terms if t.get("category") == "option" or t["id"].startswith(("model:", "named:", "text:", "label:", "chip:"))
                for at in option_terms.mentions(doc.text, t["found_as"])]
     openings = [a for a, _ in doc.sentences]
     for term_id, start in starts:

@@ -70,3 +70,15 @@ def test_every_head_noun_has_both_languages_and_a_source():
 ])
 def test_a_network_word_is_a_network_term_only_beside_machines(text, lang, kept):
     assert any(t["id"] == "unidirectional-vs-bidirectional" for t in terms(text, lang)) is kept
+
+
+def test_a_catalog_chip_the_glossary_lacks_is_glossed_from_the_catalog_only():
+    from calculators import catalog
+    chips = [c for c in catalog.hardware().entries if c.get("architecture")]
+    glossed = [t for t in terms("China gets the H20 while the H100 is banned.") if t["id"].startswith("chip:")]
+    for item in glossed:  # whichever catalog chips the glossary does not name: vendor and generation, nothing else
+        chip = next(c for c in chips if f"chip:{c['id']}" == item["id"])
+        assert item["definition"] == (f"{chip['vendor']}'s GPU of the {chip['architecture']['name']} generation, "
+                                      "as this project's chip catalog records it.")
+        assert not any(ch.isdigit() for ch in item["definition"])
+    assert not any(t["id"] == "chip:h100-sxm" for t in terms("The H100 is fast."))  # the glossary's entry says more
