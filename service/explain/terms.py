@@ -167,8 +167,6 @@ def read_terms(doc) -> None:
     keys += key_terms.code_names(content, doc.lang, [(m.start, m.end) for m in doc.occurrences], {t["found_as"] for t in keys})
     doc.matches, doc.occurrences = _without_parts_of_options(content, options + keys, doc.matches, doc.occurrences)
     own = text_definitions.find(content)  # what the text says its terms mean comes before any stock sense
-    described = [_with_text_sense({**_described(m, doc.lang, doc.definitions), **named.get(m.entry["id"], {})}, own, doc.lang)
-                 for m in doc.matches]
     added = models + options + keys
     spans = [(a, a + len(t["found_as"])) for t in added for a in option_terms.mentions(content, t["found_as"])]
     defined = text_definitions.items(content, own, doc.lang, [(m.start, m.end) for m in doc.occurrences] + spans,
@@ -177,6 +175,9 @@ def read_terms(doc) -> None:
     covered = [(m.start, m.end) for m in doc.occurrences if m.entry.get("category") not in _ORGANISATIONS] + spans
     kinds = named_kinds.find(content, doc.lang, covered, {t["found_as"].lower() for t in added})
     kinds += named_kinds.catalog_chips(content, doc.lang, covered)
+    doc.matches, doc.occurrences = _without_heads_of_names(content, kinds, doc.matches, doc.occurrences)
+    described = [_with_text_sense({**_described(m, doc.lang, doc.definitions), **named.get(m.entry["id"], {})}, own, doc.lang)
+                 for m in doc.matches]
     doc.terms = _by_salience(doc, described + added + kinds)
     doc.corrections = mistranslations(text, doc.matches, doc.lang)
 
@@ -255,6 +256,25 @@ def _with_axis_degrees(text: str, every: list, first: dict) -> tuple[list, dict]
     if not added:
         return every, first
     return sorted(every + added, key=lambda m: (m.start, -m.end)), dict(sorted(first.items(), key=lambda kv: kv[1].start))
+
+
+def _without_heads_of_names(text: str, kinds: list[dict], matches: list, occurrences: list) -> tuple[list, list]:
+    """The glossary's matches less a head noun that ends a name glossed by its head ("kernel" in "Linux kernel" is no
+    GPU kernel): the name's gloss says what it is; the word elsewhere in the text keeps its entry."""
+    ends = {(a + len(t["found_as"])) for t in kinds for a in option_terms.mentions(text, t["found_as"])}
+    starts = {a for t in kinds for a in option_terms.mentions(text, t["found_as"])}
+    if not ends:
+        return matches, occurrences
+    head = lambda m: m.end in ends and m.start not in starts  # noqa: E731
+    kept = [o for o in occurrences if not head(o)]
+    present = {o.entry["id"]: o for o in reversed(kept)}
+    out = []
+    for match in matches:
+        if not head(match):
+            out.append(match)
+        elif match.entry["id"] in present:
+            out.append(present[match.entry["id"]])
+    return out, kept
 
 
 def _with_text_sense(item: dict, own: list, lang: str) -> dict:

@@ -84,3 +84,11 @@ def test_a_catalog_chip_the_glossary_lacks_is_glossed_from_the_catalog_only():
                                       "as this project's chip catalog records it.")
         assert not any(ch.isdigit() for ch in item["definition"])
     assert not any(t["id"] == "chip:h100-sxm" for t in terms("The H100 is fast."))  # the glossary's entry says more
+
+
+def test_a_head_noun_ending_a_name_is_not_a_glossary_sense_of_its_own():
+    """'kernel' in 'Linux kernel' is no GPU kernel: the name is glossed by its head, the GPU sense is not listed."""
+    found = terms("After upgrading the Linux kernel, the jobs hung.")
+    assert any(t["found_as"] == "Linux kernel" for t in found)
+    assert not any(t["id"] == "gpu-kernel" for t in found)
+    assert any(t["id"] == "gpu-kernel" for t in terms("After upgrading the Linux kernel, each CUDA kernel was slow."))
