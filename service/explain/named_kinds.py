@@ -54,6 +54,8 @@ def _name(text: str, start: int, name: str) -> tuple[int, str] | None:
         return None  # "Network card" opening a sentence is a common noun
     if len(words) == 1 and words[0].isupper() and len(words[0]) <= 3:
         return None  # "AI models", "ML models": a field's abbreviation, not a product's name
+    if len(words) > 1 and not any(_name_like(w) for w in words):
+        return None  # "Efficient Training Framework": a title's ordinary words, not a name the reader could look up
     return start + offset, " ".join(words)
 
 
