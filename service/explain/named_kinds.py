@@ -34,7 +34,7 @@ def _pattern() -> re.Pattern:
 _SENTENCE_START = pattern_cache.lazy(r"(?:^|[.!?:]\s+|\n\s*(?:[-*•]\s*)?)$")
 
 
-def _name_like(word: str) -> bool:
+def name_like(word: str) -> bool:
     """A word that names something wherever it stands: a digit, a capital after the first letter ("DeepEP", "Bar-7")."""
     return any(c.isdigit() for c in word) or any(c.isupper() for c in word[1:])
 
@@ -50,11 +50,11 @@ def _name(text: str, start: int, name: str) -> tuple[int, str] | None:
     if not words:
         return None
     at_start = bool(_SENTENCE_START.search(text[max(0, start + offset - 4):start + offset])) or start + offset == 0
-    if len(words) == 1 and not _name_like(words[0]) and at_start:
+    if len(words) == 1 and not name_like(words[0]) and at_start:
         return None  # "Network card" opening a sentence is a common noun
     if len(words) == 1 and words[0].isupper() and len(words[0]) <= 3:
         return None  # "AI models", "ML models": a field's abbreviation, not a product's name
-    if len(words) > 1 and not any(_name_like(w) for w in words):
+    if len(words) > 1 and not any(name_like(w) for w in words):
         return None  # "Efficient Training Framework": a title's ordinary words, not a name the reader could look up
     return start + offset, " ".join(words)
 

@@ -66,7 +66,7 @@ def _head_noun(meaning: str) -> bool:
 def _is_name(term: str) -> bool:
     """A name, not a sentence's first word nor a title's ordinary words ("Efficient Training")."""
     words = term.split()
-    return words[0].lower() not in _NOT_NAMES and (len(words) == 1 or any(named_kinds._name_like(w) for w in words))
+    return words[0].lower() not in _NOT_NAMES and (len(words) == 1 or any(named_kinds.name_like(w) for w in words))
 
 
 def find(text: str) -> list[Definition]:
