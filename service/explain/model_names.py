@@ -91,6 +91,8 @@ def _name(m: re.Match, family: dict | None) -> Name | None:
         return None  # a family named alone is the glossary's ("Llama", "Qwen")
     if not size and family is not None and m.group("family") not in family["names"]:
         return None  # a version alone in other letter case ("gpt 4", "phi-2" in lower case) is too weak a sign
+    if not size and not variants_written and version and m.string[m.end("family"):m.start("version")] == " ":
+        return None  # "Falcon 9" is a rocket: a version apart from the name, with no size, names no model surely
     variants = tuple(v.lower() for v in re.findall(r"[A-Za-z0-9]+", variants_written))
     total = active = each = None
     experts = None

@@ -77,6 +77,7 @@ def test_an_unknown_family_is_read_by_the_shape_alone():
     "We cast the weights to FP8-7B style blocks.",  # a format's name before a size
     "The config llama_1B.yaml sets the width.",  # a config file's name, not a released model
     "The run used 15T tokens and 4B images.",
+    "The Falcon 9 launch was delayed.",  # a version apart from a family's word, with no size: no model surely
 ])
 def test_a_size_without_a_models_name_is_not_a_model(text):
     assert not any(t["id"].startswith("model:") or t.get("model_name") for t in terms(text))
