@@ -28,13 +28,16 @@ _AFTER_EXPANSION = pattern_cache.lazy(r"(?P<meaning>\b[A-Za-z][\w-]*(?:\s+[A-Za-
 _BEFORE_EXPANSION = pattern_cache.lazy(r"\b(?P<term>[A-Z][A-Z0-9]{1,7})s?\s*\((?P<meaning>[A-Za-z][A-Za-z -]{3,60})\)")
 _APPOSITIVE = pattern_cache.lazy(rf"(?<![\w.-])(?P<term>{_NAME})\s*,\s+(?P<meaning>(?:a|an)\s+[^,;.()\n]{{4,80}}?)\s*,(?=\s)")
 _COPULAR = pattern_cache.lazy(rf"(?:^|(?<=[.!?]\s)|(?<=\n))(?P<term>{_NAME})\s+(?:is|are)\s+(?P<meaning>(?:a|an)\s+[^;\n]{{6,140}}?)(?=\.\s|\.$|;|\n|$)")
+_BRACKETED = pattern_cache.lazy(rf"(?<![\w.-])(?P<term>{_NAME})\s*\((?P<meaning>(?:the|a|an)\s+[^()\n]{{4,70}})\)")
+_WHICH = pattern_cache.lazy(rf"(?<![\w.-])(?P<term>{_NAME}),\s+which\s+(?P<meaning>[^,;.()\n]{{6,100}}?)(?=[,;.]\s|[,;.]$|\n|$)")
 _CALLED = pattern_cache.lazy(r"\b(?P<meaning>(?:a|an|the|our|its|their)\s+(?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:called|named|dubbed|known\s+as)\s+"
                              r"[\"“']?(?P<term>[A-Za-z][\w+.-]*(?:\s[A-Za-z][\w+.-]*){0,3}?)[\"”']?(?=[\s,.;)]|$)")
 _ARABIC_APPOSITIVE = pattern_cache.lazy(r"[\"“«](?P<ar>[^\"”»\n]{2,30})[\"”»]\s*\((?P<term>[A-Za-z][\w .+-]{0,30})\)\s*،?\s*"
                                         r"(?:وهي|وهو|أي)\s+(?P<meaning>[^،.؛\n]{6,100})")
 _PERSONAL = pattern_cache.lazy(r"\b(?:I|we|you|my|our|your|us)\b", re.I)
 _NOT_NAMES = frozenset({"it", "this", "that", "these", "those", "there", "here", "which", "what", "the", "a", "an", "and",
-                        "but", "or", "so", "also", "then", "thus", "however", "below", "above", "why", "how", "when"})
+                        "but", "or", "so", "also", "then", "thus", "however", "below", "above", "why", "how", "when",
+                        "we", "i", "you", "they", "he", "she", "our", "their", "my", "your", "its"})
 
 
 def _initials(words: list[str]) -> str:
@@ -53,7 +56,7 @@ def _expansion(words: list[str], acronym: str) -> str | None:
     return None
 
 
-HEAD_WITHIN = 4  # words after the article where the defining noun stands ("a concise V-shape schedule ...")
+HEAD_WITHIN = 6  # words after the article where the defining noun stands ("a concise V-shape schedule ...")
 
 
 def _head_noun(meaning: str) -> bool:
@@ -61,6 +64,14 @@ def _head_noun(meaning: str) -> bool:
     ("a family of models"), not a verdict ("a pain to configure on a new cluster")."""
     words = {w.lower().rstrip("s") for w in re.findall(r"[A-Za-z]+", meaning)[1:1 + HEAD_WITHIN]}
     return any(head.split()[-1] in words for head in named_kinds.heads())
+
+
+def _trimmed(term: str) -> str:
+    """The name less the ordinary capitalised words before its name-like part ("Enable SHARP" -> "SHARP")."""
+    words = term.split()
+    while len(words) > 1 and not named_kinds.name_like(words[0]):
+        words = words[1:]
+    return " ".join(words)
 
 
 def _is_name(term: str) -> bool:
@@ -85,6 +96,19 @@ def find(text: str) -> list[Definition]:
             term, meaning = m.group("term"), m.group("meaning").strip()
             if _is_name(term) and not _PERSONAL.search(meaning) and (not needs_head or _head_noun(meaning)):
                 found.append(Definition(term, m.start("term"), meaning))
+    for m in _BRACKETED.finditer(text):  # "SHARP (the in-network reduction engine)"
+        term = _trimmed(m.group("term"))
+        if _is_name(term) and not _PERSONAL.search(m.group("meaning")):
+            found.append(Definition(term, m.end("term") - len(term), m.group("meaning").strip()))
+    for m in _WHICH.finditer(text):  # "DeepEP, which implements ..." / "HSDP, which is a mix of ..."
+        term, clause = _trimmed(m.group("term")), m.group("meaning").strip()
+        if not _is_name(term) or _PERSONAL.search(clause):
+            continue
+        copula = re.match(r"(?:is|are)\s+(?=(?:a|an|the)\s)", clause)
+        present = re.match(r"(?!was\b|has\s+been\b)[a-z]+s\b", clause)  # "implements", "has": what it does, not what it did
+        meaning = clause[copula.end():] if copula else f"one that {clause}" if present else ""
+        if meaning:
+            found.append(Definition(term, m.end("term") - len(term), meaning))
     for m in _CALLED.finditer(text):
         meaning = re.sub(r"^(?:our|their)\b", "the authors'", m.group("meaning"), flags=re.I)
         found.append(Definition(m.group("term").rstrip(".-"), m.start("term"), meaning))

@@ -20,6 +20,10 @@ def terms(text: str, lang: str = "en") -> dict[str, dict]:
     ("We release Falda, a family of Welsh chat models, under a permissive licence.", "Falda", "a family of Welsh chat models"),
     ("RingFlip is a schedule that reverses the ring every other step.", "RingFlip", "a schedule that reverses the ring every other step"),
     ("They trained it with a recipe called warm-and-freeze, then merged.", "warm-and-freeze", "a recipe"),
+    ("Enable QuuxNet (the switch's in-network reduction engine) on every leaf.", "QuuxNet", "the switch's in-network reduction engine"),
+    ("We use FlipEP, which implements expert-parallel all-to-all kernels, for dispatch.", "FlipEP",
+     "one that implements expert-parallel all-to-all kernels"),
+    ("ZSDP, which is a mix of sharding and replication, helps.", "ZSDP", "a mix of sharding and replication"),
 ])
 def test_the_text_defines_its_own_terms(text, term, meaning):
     found = {d.term: d.meaning for d in text_definitions.find(text)}
@@ -31,6 +35,8 @@ def test_the_text_defines_its_own_terms(text, term, meaning):
     "In 2023, a team at the lab trained it.",  # a year before the comma
     "GPUs, the cost of moving data grows.",  # no appositive: "the" and no closing comma
     "We are a small lab with an old cluster.",  # no name
+    "TP8, which was slower, lost to PP.",  # what it did, not what it is
+    "GPUs, which we rented, were slow.",  # the author's own words about them
 ])
 def test_no_definition_is_read_where_the_text_gives_none(text):
     assert [d for d in text_definitions.find(text) if d.term[0].isupper() and d.term not in ("GPU", "GPUs")] == []
