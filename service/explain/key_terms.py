@@ -52,7 +52,8 @@ def _by_words(key: str, lang: str) -> str | None:
         return None
     if lang == "ar":  # Arabic word order differs: each word with its meaning, not a literal join
         return "، ".join(f"{p} ({table[p]['ar']})" for p in parts if table[p]["ar"])
-    return " ".join(table[p]["en"] for p in parts if table[p]["en"])
+    plain = " ".join(table[p]["en"] for p in parts if table[p]["en"])
+    return plain[3:] if plain.startswith("in ") else plain  # "fp8_backend": "FP8 backend", not "in FP8 backend"
 
 
 # A name in code written in CamelCase ("DistributedFusedAdam", "NumProcess"): read by its words where all are known.
