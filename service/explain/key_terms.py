@@ -13,7 +13,7 @@ from functools import cache
 
 from calculators.resources import data_dir
 from service.configs import options
-from service.explain import option_terms, pattern_cache
+from service.explain import glossary, option_terms, pattern_cache
 from service.i18n.messages import messages
 
 # snake_case or dotted keys, and quoted kebab-case keys of a JSON config ("pipe-parallel-size": 4)
@@ -52,7 +52,35 @@ def _by_words(key: str, lang: str) -> str | None:
         return None
     if lang == "ar":  # Arabic word order differs: each word with its meaning, not a literal join
         return "، ".join(f"{p} ({table[p]['ar']})" for p in parts if table[p]["ar"])
-    return " ".join(table[p]["en"] for p in parts if table[p]["en"])
+    plain = " ".join(table[p]["en"] for p in parts if table[p]["en"])
+    return plain[3:] if plain.startswith("in ") else plain  # "fp8_backend": "FP8 backend", not "in FP8 backend"
+
+
+# A name in code written in CamelCase ("DistributedFusedAdam", "NumProcess"): read by its words where all are known.
+_CAMEL = pattern_cache.lazy(r"(?<![\w.])(?:[A-Z][a-z]+){2,5}(?![\w])")
+
+
+def code_names(text: str, lang: str, named: list[tuple[int, int]], known: set[str]) -> list[dict]:
+    """Terms items for CamelCase names in code that no glossary name covers, read word by word (data/key_words.json),
+    each once; a name with a word the table lacks ("DeepSpeed") is left out."""
+    out, seen, table = [], set(known), words()
+    for match in _CAMEL.finditer(text):
+        name, start, end = match.group(), match.start(), match.end()
+        parts = [p.lower() for p in re.findall(r"[A-Z][a-z]+", name)]
+        if name in seen or any(p not in table for p in parts) or any(a < end and start < b for a, b in named):
+            continue
+        seen.add(name)
+        spaced = " ".join(re.findall(r"[A-Z][a-z]+", name))
+        if any(m.start == 0 and m.end == len(spaced) for m in glossary.load().find(spaced)):
+            continue  # "DataParallel" names a technique the glossary knows by its words: not glossed word by word
+        if lang == "ar":
+            plain = "، ".join(f"{p} ({table[p]['ar']})" for p in parts if table[p]["ar"])
+        else:
+            plain = " ".join(table[p]["en"] for p in parts if table[p]["en"])
+        out.append({"id": f"key:{name}", "term": name, "expansion": "", "expansion_en": "",
+                    "definition": messages(lang)["code_name_words"].format(words=plain), "intuition": None,
+                    "category": "label", "calculator": None, "found_as": name, "source": _SOURCE})
+    return out
 
 
 def find(text: str, lang: str, named: list[tuple[int, int]], known: set[str]) -> list[dict]:
@@ -76,4 +104,59 @@ def find(text: str, lang: str, named: list[tuple[int, int]], known: set[str]) ->
                     "source": (from_table[1] if from_table else None) or _SOURCE})
         if len(out) >= MOST:
             break
+    return out
+
+
+# A rate or a column label: two or three words joined by "/" ("Time/step", "Sequences/Sec", "s/iter", "FLOPs/param").
+_LABEL = pattern_cache.lazy(r"(?<![\w/.])([A-Za-z]{1,12}(?:/[A-Za-z]{1,12}){1,2})(?![\w/])")
+
+
+@cache
+def rate_words() -> dict[str, dict]:
+    """data/key_words.json's rate words: the words a rate label is made of -> {"en", "ar"}."""
+    return json.loads((data_dir() / "key_words.json").read_text(encoding="utf-8"))["rate_words"]
+
+
+def rate_labels(text: str, lang: str, named: list[tuple[int, int]]) -> list[dict]:
+    """Terms items for rate labels no glossary name covers whole (`named` spans), read word by word with "per"
+    ("Time/step" = time per training step), each once; a label with a word the table lacks is left out."""
+    out, seen, table = [], set(), rate_words()
+    for match in _LABEL.finditer(text):
+        label, start, end = match.group(1), match.start(1), match.end(1)
+        parts = [p.lower() for p in label.split("/")]
+        if label.lower() in seen or any(p not in table for p in parts) or len(set(parts)) < len(parts) \
+                or any(a <= start and end <= b for a, b in named):
+            continue
+        seen.add(label.lower())
+        m = messages(lang)
+        said = [table[p].get("en_first") if n == 0 and lang == "en" and table[p].get("en_first") else table[p].get(lang) or table[p]["en"]
+                for n, p in enumerate(parts)]
+        plain = m["rate_label_per"].join(said)
+        out.append({"id": f"label:{label.lower()}", "term": label, "expansion": "", "expansion_en": "",
+                    "definition": m["rate_label"].format(words=plain), "intuition": None, "category": "label",
+                    "calculator": None, "found_as": label, "source": _SOURCE, "minor": True})  # after the own terms
+    return out
+
+
+# A mesh axis written with its degree: "model=8", "fsdp=8", "data: 4" (a word alone, not part of a key or a path).
+_AXIS = pattern_cache.lazy(r"(?<![\w.\-/])([a-z]+)\s*[=:]\s*\d+(?![\w.])")
+
+
+@cache
+def axis_words() -> dict[str, str]:
+    """data/key_words.json's axis words: a mesh axis's name -> the glossary id of the parallelism it carries."""
+    return json.loads((data_dir() / "key_words.json").read_text(encoding="utf-8"))["axis_words"]
+
+
+def axis_degrees(text: str) -> list[tuple[str, int, int]]:
+    """(glossary id, start, end) of each mesh axis written with a degree ("model=8"), where two such axes are written
+    (one "data: 4" alone may be a table's row), first mention of each id once."""
+    found = [(axis_words()[m.group(1)], m.start(), m.end()) for m in _AXIS.finditer(text) if m.group(1) in axis_words()]
+    if len({m[0] for m in found}) < 2:
+        return []
+    seen, out = set(), []
+    for term_id, start, end in found:
+        if term_id not in seen:
+            seen.add(term_id)
+            out.append((term_id, start, end))
     return out

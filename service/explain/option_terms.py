@@ -18,8 +18,9 @@ _SETTING = pattern_cache.lazy(r"--[A-Za-z][\w-]*|\b\w+=\S")
 _SET_TO = pattern_cache.lazy(r"`?\s*(?:=|:|\s(?:set\s)?to\s|\s)\s*`?([A-Za-z0-9_.'\"-]+)")
 COMMAND_FIELDS = 3
 # Names of each framework as a text writes them: where a text names one, an option both tables know is read as its.
+# Only names: "ZeRO" is a technique FSDP texts discuss too, "titan" a GPU's name; neither names a framework.
 _FRAMEWORK_WORDS = {"megatron-lm": ("megatron",), "nemo": ("nemo",), "megatron-bridge": ("megatron-bridge", "megatron bridge"),
-                    "torchtitan": ("torchtitan", "titan"), "deepspeed": ("deepspeed", "zero"), "maxtext": ("maxtext",),
+                    "torchtitan": ("torchtitan",), "deepspeed": ("deepspeed", "zero_optimization", "ds_config"), "maxtext": ("maxtext",),
                     "accelerate": ("accelerate",), "torchrun": ("torchrun",), "deepspeed-launcher": ("deepspeed",)}
 _NAMES = {"megatron-lm": "Megatron-LM", "nemo": "NeMo", "megatron-bridge": "Megatron Bridge", "torchtitan": "torchtitan",
           "deepspeed": "DeepSpeed", "maxtext": "MaxText", "accelerate": "Hugging Face Accelerate", "torchrun": "torchrun",
@@ -55,6 +56,17 @@ def _framework(candidates: list[tuple[str, str]], lowered: str, spelling: str) -
     return candidates[0] if spelling.startswith("--") else None
 
 
+def _names_framework(lowered: str, framework: str) -> bool:
+    """Whether the text names `framework` (its name, or a word only its users write)."""
+    return any(word in lowered for word in _FRAMEWORK_WORDS[framework])
+
+
+def _kind(lang: str, framework: str, said: bool) -> str:
+    """What the option is, as the answer says it: one framework's setting where the text names it, else a flag."""
+    m = messages(lang)
+    return m["option_term"].format(framework=_NAMES[framework]) if said else m["option_term_flag"]
+
+
 def _in_command(text: str, start: int) -> bool:
     """Whether `start` is on a command or config line: three settings or more in its sentence, not listed in prose
     ("I used --a 1, --b 2 and --c": a list with commas or "and" is the author's sentence, whose options are terms)."""
@@ -88,6 +100,7 @@ def find(text: str, lang: str, known: set[str] | None = None) -> list[dict]:
         if chosen is None:
             continue
         framework, name = chosen
+        said = _names_framework(lowered, framework)  # else the flag is glossed without a framework the text never named
         entry = options.entry(framework, name) or {}
         meaning = entry.get("meaning") or {}
         definition = (meaning.get(lang) or "").strip()
@@ -99,8 +112,8 @@ def find(text: str, lang: str, known: set[str] | None = None) -> list[dict]:
             continue  # no definition in the answer's language: no name-only item
         seen.add(item_id)
         out.append({
-            "id": item_id, "term": found, "expansion": messages(lang)["option_term"].format(framework=_NAMES[framework]),
-            "expansion_en": messages("en")["option_term"].format(framework=_NAMES[framework]), "definition": definition,
+            "id": item_id, "term": found, "expansion": _kind(lang, framework, said),
+            "expansion_en": _kind("en", framework, said), "definition": definition,
             "intuition": None, "category": "option", "calculator": None, "found_as": found, "source": entry.get("source"),
         })
     return out

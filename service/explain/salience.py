@@ -2,6 +2,8 @@
 the gist's and reasons' sentences, repeated), everyday words of the field only where the passage has few terms of its
 own or means the word in a special sense, and a list as long as the passage warrants."""
 
+import bisect
+
 from service.explain import option_terms
 from service.explain.definitions import generic_term_ids, named_products
 
@@ -27,10 +29,11 @@ def _rank_key(doc, central: set[int] | None):
     tier: dict[str, int] = {}
     labels: set[str] = set()
     starts = [(m.entry["id"], m.start) for m in doc.occurrences]
-    starts += [(t["id"], at) for t in doc.terms if t.get("category") == "option"
+    starts += [(t["id"], at) for t in doc.terms if t.get("category") == "option" or t["id"].startswith(("model:", "named:", "text:", "label:", "chip:"))
                for at in option_terms.mentions(doc.text, t["found_as"])]
+    openings = [a for a, _ in doc.sentences]
     for term_id, start in starts:
-        counts[term_id] = counts.get(term_id, 0) + 1
+        counts[term_id] = counts.get(term_id, 0) + 1 + _is_subject(doc.text, openings, start)
         if any(a <= start < b for a, b in spans):
             tier[term_id] = 0
         elif any(a <= start < b for a, b in claimed) or _is_row_label(doc.text, start):
@@ -44,12 +47,33 @@ def _rank_key(doc, central: set[int] | None):
                       -min(counts.get(t["id"], 0), 3), order[t["id"]])
 
 
+def _only_in_config_rows(text: str, name: str) -> bool:
+    """Whether every mention of an option opens a row of a pasted config ("ici_fsdp_parallelism: -1", "mbs=2"),
+    none a sentence of the author's."""
+    starts = option_terms.mentions(text, name)
+    return bool(starts) and all(not text[text.rfind("\n", 0, at) + 1:at].strip(" \t-*•`\"'")
+                                and text[at + len(name):at + len(name) + 3].lstrip(" \"'`")[:1] in (":", "=") for at in starts)
+
+
+SUBJECT_WORDS = 3  # a term this near a sentence's opening is what the sentence is about ("TE FP8 is slower than ...")
+_DETERMINERS = frozenset({"the", "a", "an", "this", "that", "these", "those", "our", "their", "its", "my", "each"})
+
+
+def _is_subject(text: str, openings: list[int], start: int) -> bool:
+    """Whether the occurrence at `start` opens its sentence, a determiner or two before it at most: its subject."""
+    at = bisect.bisect_right(openings, start) - 1
+    if at < 0:
+        return False
+    before = [w for w in text[openings[at]:start].split() if w.lower() not in _DETERMINERS]
+    return len(before) < SUBJECT_WORDS - 1
+
+
 def _tier(tier: int, is_name: bool) -> float:
     """A central name ranks after the central ideas, before the terms that are not central."""
     return max(tier, 1) + 0.5 if is_name and tier < 2 else tier
 
 
-NAME_CATEGORIES = frozenset({"model", "organisation", "organization"})
+NAME_CATEGORIES = frozenset({"model", "organisation", "organization", "named"})
 
 
 def _is_row_label(text: str, start: int) -> bool:
@@ -69,6 +93,7 @@ TERMS_MIN, TERMS_MAX, WORDS_PER_TERM = 6, 16, 8
 # Everyday words of the field (data/generic_terms.json) are listed only when the passage has fewer terms of its own
 # than this, or when the text uses the word in another sense than its everyday one (parameters = settings).
 FEW_TERMS = 3
+MOST_OPTIONS = 4  # flags and keys listed at most: more is a pasted config, which the config reader explains row by row
 
 
 def terms_cap(text: str) -> int:
@@ -78,8 +103,22 @@ def terms_cap(text: str) -> int:
 
 def is_everyday(term: dict) -> bool:
     """An everyday word of the field in its everyday sense: not found as a named product ("El Capitan"), not read in
-    another sense ("parameters" as settings)."""
-    return term["id"] in generic_term_ids() and not term.get("sense") and term.get("found_as") not in named_products()
+    another sense ("parameters" as settings), not written as an abbreviation or a compound the reader cannot undo
+    ("MHA" for multi-head attention, "intra-node")."""
+    return term["id"] in generic_term_ids() and not term.get("sense") and term.get("found_as") not in named_products() \
+        and not _written_as_jargon(term.get("found_as") or "", term.get("term") or "")
+
+
+def _written_as_jargon(found: str, name: str) -> bool:
+    """Whether the text wrote an everyday entry as an abbreviation other than its name ("MHA" under attention) or as
+    a hyphenated compound ("intra-node" under node): the passage's own usage, which the reader needs spelled out."""
+    if not found or not found.isascii():
+        return False  # an Arabic passage's word for it: compared in its own language elsewhere
+    written, named = found.lower().rstrip("s"), name.lower().rstrip("s")
+    if written == named:
+        return False
+    capitals = sum(c.isupper() for c in found)
+    return (capitals >= 2 and found.replace("-", "").isalnum() and " " not in found) or ("-" in found and named in written)
 
 
 def listed_terms(doc, central: set[int] | None = None) -> list[dict]:
@@ -89,6 +128,9 @@ def listed_terms(doc, central: set[int] | None = None) -> list[dict]:
     ordered = [t for t in salient_terms(doc, central) if (t.get("definition") or "").strip()]
     flags = {t["found_as"].lstrip("-") for t in ordered if t.get("category") == "option"}
     ordered = [t for t in ordered if t.get("category") == "option" or (t.get("found_as") or "").lstrip("-") not in flags]
+    pasted = [t for t in ordered if t.get("category") == "option" and _only_in_config_rows(doc.text, t["found_as"])]
+    ordered = [t for t in ordered if t not in pasted[MOST_OPTIONS:]]  # a pasted config's keys are the config reader's
     everyday = [t for t in ordered if is_everyday(t)]
-    own = [t for t in ordered if t not in everyday]
-    return (own + (everyday if len(own) < FEW_TERMS else []))[:terms_cap(doc.text)]
+    minor = [t for t in ordered if t.get("minor") and t not in everyday]  # a notation's reading ("7B"): last
+    own = [t for t in ordered if t not in everyday and t not in minor]
+    return (own + (everyday if len(own) < FEW_TERMS else []) + minor)[:terms_cap(doc.text)]

@@ -32,7 +32,22 @@ def by_neighbours(entry: dict, text: str, start: int, end: int) -> int | None:
         pattern = reading.get("followed_by")
         if pattern and pattern_cache.lazy(pattern, re.I).match(after):
             return index
-    return None
+    return _by_head_noun(entry.get("readings") or [], after)
+
+
+_HEAD = pattern_cache.lazy(r"[ \t-]?([A-Za-z]{3,})\b")
+
+
+def _by_head_noun(readings: list[dict], after: str) -> int | None:
+    """The one reading whose cue is the word written right after the name, as its head noun ("Gemini Plugin" is the
+    plugin, "Gemini models" the models): a compound is settled by its own head, not by the topic around it."""
+    head = _HEAD.match(after)
+    if not head or len(readings) < 2:
+        return None
+    word = head.group(1).lower()
+    forms = {word, word[:-1]} if word.endswith("s") else {word, word + "s"}
+    hits = [i for i, r in enumerate(readings) if forms & {c.lower() for c in r.get("cues") or () if isinstance(c, str)}]
+    return hits[0] if len(hits) == 1 else None
 
 
 def _is_identifier(name: str) -> bool:
@@ -48,3 +63,25 @@ def without_parts_of_identifiers(matches: list) -> list:
         return matches
     return [m for m in matches if not any(a <= m.start and m.end <= b and (a, b) != (m.start, m.end) for a, b in whole)]
 
+
+
+# A network term written as an everyday word ("bidirectional", "ثنائي الاتجاه") is that term only in a text that speaks
+# of machines: another network, hardware or collective term beside it. A translator "between Arabic and English in both
+# directions" has no link bandwidth.
+_LONE_SENSE_CATEGORIES = frozenset({"interconnect"})
+_FIELD_CATEGORIES = frozenset({"interconnect", "hardware", "collective", "communication", "memory", "parallelism"})
+_COMMUNICATION_LIBRARIES = frozenset({"nccl", "rccl", "hccl", "nccl-tests", "ucx", "libfabric"})  # filed as software
+_PLAIN_WORD = pattern_cache.lazy(r"[a-z\u0600-\u06FF ]+")  # words of prose, not a command ("topo -m")
+
+
+def without_lone_field_words(matches: list, occurrences: list) -> tuple[list, list]:
+    """The matches less a network term written in everyday words, read in its network sense (its first reading),
+    where nothing else in the text is about machines; another reading the context chose (a schedule's) stays."""
+    def lone(m) -> bool:
+        return m.entry.get("category") in _LONE_SENSE_CATEGORIES and not m.reading and bool(_PLAIN_WORD.fullmatch(m.found_as)) \
+            and not any(o.entry is not m.entry and (o.entry.get("category") in _FIELD_CATEGORIES
+                                                    or o.entry["id"] in _COMMUNICATION_LIBRARIES) for o in matches)
+    dropped = {id(m.entry) for m in matches if lone(m)}
+    if not dropped:
+        return matches, occurrences
+    return [m for m in matches if id(m.entry) not in dropped], [o for o in occurrences if id(o.entry) not in dropped]

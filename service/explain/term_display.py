@@ -9,6 +9,8 @@ from service.i18n import arabic
 
 def display(term: dict, lang: str) -> tuple[str, str]:
     """The name to show in bold and its expansion, without repeating one inside the other nor nesting brackets."""
+    if _AXIS_DEGREE.fullmatch(term.get("found_as") or ""):  # "model=8": the axis as written, the parallelism it carries
+        return term["found_as"], _without_brackets(term.get("expansion") or "")
     if term.get("category") != "option" and _CODE_PUNCTUATION.search(term.get("found_as") or ""):
         term = {**term, "found_as": term["term"]}  # 'zero_optimization": {"stage": 3' read by a pattern: the entry's name
     name, expansion = _display(term, lang)
@@ -33,6 +35,10 @@ def _display(term: dict, lang: str) -> tuple[str, str]:
         if lang == "ar" and expansion and arabic.ARABIC_LETTER.search(expansion):
             return re.sub(r"\s*\([^)]*\)", "", expansion).strip() or expansion, ""
         return found, ""
+    if found and term.get("category") == "defined":  # a name the text defines: its own Arabic name first where it gives one
+        return (expansion, found) if expansion else (found, "")
+    if found and (term.get("model_name") or term.get("category") in ("named", "label")):  # "Llama-3.1-70B-Instruct" read by its parts: the name as written, what it says
+        return found, expansion
     if found and term.get("category") == "model" and _family_member(found, name):
         return found, _described_part(expansion)  # "Qwen2.5-32B" under the Qwen family: the model as the text named it
     if found and _by_pattern(term["id"], found):  # "TPU v3-256" read by the slice-name notation: shown as the text wrote it
@@ -56,6 +62,7 @@ def _display(term: dict, lang: str) -> tuple[str, str]:
 
 
 _CODE_PUNCTUATION = re.compile(r"[{}\[\]\"=;]|:\s")
+_AXIS_DEGREE = re.compile(r"[a-z]+\s*[=:]\s*\d+")
 _INNER = re.compile(r"\s*\([^()]*\)")
 # "Here throughput is ..." opening a definition of **throughput**: the term is in bold just before.
 _HERE_TERM = "(?:here|in this text),?\\s+(?:the\\s+)?{name}\\s+(?:is|are|means|refers\\s+to)\\s+"

@@ -7,7 +7,8 @@ from functools import cache, lru_cache
 
 from calculators.resources import data_dir
 
-from service.explain import acronym_case, glossary, key_terms, option_terms, pattern_cache, senses
+from service.explain import (acronym_case, glossary, key_terms, model_names, named_kinds, option_terms, pattern_cache, senses,
+                             text_definitions)
 from service.i18n import arabic
 
 
@@ -50,11 +51,17 @@ def definitions(text: str) -> dict[str, str]:
     found: dict[str, str] = {}
     for patterns in _definition_patterns().values():
         for pattern in patterns:
+            capital = "(?P<term>[A-Z]" in pattern.pattern  # a name's pattern: matched case-blind, yet a name is capitalised
             for match in pattern.finditer(text):
                 term, meaning = match.group("term").strip(), match.group("meaning").strip(" \"'“”")
+                if capital and not term[:1].isupper() or _NOT_A_MEANING.match(meaning):
+                    continue  # "a larger micro-batch means fewer micro-batches" is a consequence, not a definition
                 if term and meaning and term.lower() != meaning.lower():
                     found.setdefault(term, meaning)
     return found
+
+
+_NOT_A_MEANING = pattern_cache.lazy(r"(?:that|fewer|more|less|lower|higher|we|you|it|there|this|much|many)\b", re.I)
 
 
 def is_clutter(match: glossary.Match) -> bool:
@@ -147,12 +154,31 @@ def read_terms(doc) -> None:
             continue
         every.append(match)
         first.setdefault(entry["id"], match)
+    every, first = _with_axis_degrees(content, every, first)
     doc.occurrences = _unnested(every)
     doc.matches = list(first.values())
     doc.matches = _with_definitions(doc.matches, doc.definitions)
+    doc.matches, doc.occurrences = senses.without_lone_field_words(doc.matches, doc.occurrences)
+    # "Llama-3.1-70B-Instruct" read whole: the family's term spans the name and is glossed from its parts
+    doc.matches, doc.occurrences, named, models = model_names.merged(content, doc.lang, doc.matches, doc.occurrences)
     options = option_terms.find(content, doc.lang)
     keys = key_terms.find(content, doc.lang, [(m.start, m.end) for m in doc.occurrences], {t["found_as"] for t in options})
-    doc.terms = _by_salience(doc, [_described(m, doc.lang, doc.definitions) for m in doc.matches] + options + keys)
+    keys += key_terms.rate_labels(content, doc.lang, [(m.start, m.end) for m in doc.occurrences])
+    keys += key_terms.code_names(content, doc.lang, [(m.start, m.end) for m in doc.occurrences], {t["found_as"] for t in keys})
+    doc.matches, doc.occurrences = _without_parts_of_options(content, options + keys, doc.matches, doc.occurrences)
+    own = text_definitions.find(content)  # what the text says its terms mean comes before any stock sense
+    added = models + options + keys
+    spans = [(a, a + len(t["found_as"])) for t in added for a in option_terms.mentions(content, t["found_as"])]
+    defined = text_definitions.items(content, own, doc.lang, [(m.start, m.end) for m in doc.occurrences] + spans,
+                                     {t["found_as"].lower() for t in added})
+    added += defined
+    covered = [(m.start, m.end) for m in doc.occurrences if m.entry.get("category") not in _ORGANISATIONS] + spans
+    kinds = named_kinds.find(content, doc.lang, covered, {t["found_as"].lower() for t in added})
+    kinds += named_kinds.catalog_chips(content, doc.lang, covered)
+    doc.matches, doc.occurrences = _without_heads_of_names(content, kinds, doc.matches, doc.occurrences)
+    described = [_with_text_sense({**_described(m, doc.lang, doc.definitions), **named.get(m.entry["id"], {})}, own, doc.lang)
+                 for m in doc.matches]
+    doc.terms = _by_salience(doc, described + added + kinds)
     doc.corrections = mistranslations(text, doc.matches, doc.lang)
 
 
@@ -195,19 +221,94 @@ def _by_salience(doc, items: list[dict]) -> list[dict]:
     prose: dict[str, int] = {}
     in_lead: set[str] = set()
     spans = [(m.entry["id"], m.start, m.end) for m in doc.occurrences or doc.matches]
-    spans += [(t["id"], start, start + len(t["found_as"])) for t in items if t.get("category") == "option"
+    spans += [(t["id"], start, start + len(t["found_as"])) for t in items if _counted_by_mentions(t)
               for start in option_terms.mentions(text, t["found_as"])]
     for item_id, start, end in spans:
         line_start = text.rfind("\n", 0, start) + 1
         line_end = text.find("\n", end)
         line = text[line_start:line_end if line_end >= 0 else len(text)]
-        if len(_MACHINE_FIELD.findall(line)) < 2 or item_id.startswith("option:"):
+        if len(_MACHINE_FIELD.findall(line)) < 2 or item_id.startswith(("option:", "model:", "named:", "text:", "label:", "chip:")):
             prose[item_id] = prose.get(item_id, 0) + 1
         if start < lead_end:
             in_lead.add(item_id)
     order = {item["id"]: n for n, item in enumerate(items)}
     return sorted(items, key=lambda t: (-(min(prose.get(t["id"], 0), 3) + (t["id"] in in_lead)),
                                         -(t["id"] in prose), order[t["id"]]))
+
+
+_ORGANISATIONS = frozenset({"organisation", "organization", "company"})  # "NVIDIA" in "NVIDIA Foo card" names the maker only
+
+
+def _with_axis_degrees(text: str, every: list, first: dict) -> tuple[list, dict]:
+    """Mesh axes written with their degree ("How does model=8 compare to fsdp=8?") as occurrences of the parallelism
+    each carries, shown as written; an axis the glossary already found there is left as found."""
+    by_id = glossary.load().by_id
+    taken = {(m.start, m.end) for m in every}
+    added = []
+    for term_id, start, end in key_terms.axis_degrees(text):
+        entry = by_id.get(term_id)
+        if entry is None or any(a <= start < b for a, b in taken):
+            continue
+        match = glossary.Match(entry, text[start:end], start, end, 0, True)
+        added.append(match)
+        if term_id not in first or first[term_id].start > start:
+            first[term_id] = match
+    if not added:
+        return every, first
+    return sorted(every + added, key=lambda m: (m.start, -m.end)), dict(sorted(first.items(), key=lambda kv: kv[1].start))
+
+
+def _without_heads_of_names(text: str, kinds: list[dict], matches: list, occurrences: list) -> tuple[list, list]:
+    """The glossary's matches less a head noun that ends a name glossed by its head ("kernel" in "Linux kernel" is no
+    GPU kernel): the name's gloss says what it is; the word elsewhere in the text keeps its entry."""
+    ends = {(a + len(t["found_as"])) for t in kinds for a in option_terms.mentions(text, t["found_as"])}
+    starts = {a for t in kinds for a in option_terms.mentions(text, t["found_as"])}
+    if not ends:
+        return matches, occurrences
+    head = lambda m: m.end in ends and m.start not in starts  # noqa: E731
+    kept = [o for o in occurrences if not head(o)]
+    present = {o.entry["id"]: o for o in reversed(kept)}
+    out = []
+    for match in matches:
+        if not head(match):
+            out.append(match)
+        elif match.entry["id"] in present:
+            out.append(present[match.entry["id"]])
+    return out, kept
+
+
+def _with_text_sense(item: dict, own: list, lang: str) -> dict:
+    """A glossary term the text defines in words its entry's name does not say carries the text's sense first."""
+    if not item.get("defined_in_text"):
+        said = text_definitions.said_by_text(own, item["found_as"], item.get("expansion_en") or item["term"], lang)
+        if said:
+            item["defined_in_text"] = said
+    return item
+
+
+def _without_parts_of_options(text: str, items: list[dict], matches: list, occurrences: list) -> tuple[list, list]:
+    """The glossary's matches less a field name found after the dot of a dotted key the terms gloss as a whole
+    ("stage" in zero_optimization.stage is ZeRO's stage, not a pipeline stage): a field's sense is its section's.
+    The words of a snake_case key ("pipeline_parallelism") keep their own sense and stay."""
+    spans = [(a, a + len(t["found_as"])) for t in items if "." in t["found_as"]
+             for a in option_terms.mentions(text, t["found_as"])]
+    if not spans:
+        return matches, occurrences
+    part = lambda m: any(a < m.start and m.end <= b and text[m.start - 1] == "." for a, b in spans)  # noqa: E731
+    kept = [o for o in occurrences if not part(o)]
+    present = {o.entry["id"] for o in kept}
+    out = []
+    for match in matches:
+        if not part(match):
+            out.append(match)
+        elif match.entry["id"] in present:  # named elsewhere too: its first mention outside the option
+            out.append(next(o for o in kept if o.entry["id"] == match.entry["id"]))
+    return out, kept
+
+
+def _counted_by_mentions(item: dict) -> bool:
+    """A flag, a config key or a name no glossary entry holds: counted where its name is written."""
+    return item.get("category") == "option" or item["id"].startswith(("model:", "named:", "text:", "label:", "chip:"))
 
 
 def _with_definitions(matches: list[glossary.Match], defined: dict[str, str]) -> list[glossary.Match]:

@@ -1,0 +1,285 @@
+"""Model names read by their naming convention: family, version, size and variant ("Llama-3.1-70B-Instruct" is Meta's
+Llama 3.1 with seventy billion parameters, instruction-tuned; "Mixtral 8x7B", "DeepSeek-V3 671B-A37B").
+
+The families and variant words are data/model_names.json (sourced). A size is said only where the name writes it;
+a family the table does not know is named as written ("LFM9-1.2B": a model with 1.2 billion parameters by its name),
+never given a maker.
+"""
+
+import json
+import re
+from functools import cache
+from typing import NamedTuple
+
+from calculators.resources import data_dir
+from service.explain import glossary, pattern_cache
+from service.i18n import arabic_numbers
+from service.i18n.messages import messages
+
+
+class Name(NamedTuple):
+    """One model name in a text, with the parts its spelling gives."""
+
+    start: int
+    end: int
+    written: str
+    base: str  # the name without its size and variant words ("Llama-3.1")
+    family: dict | None  # the table's family, None for a name read by its shape alone
+    total: float | None  # parameters the name states ("70B"), else None
+    active: float | None  # active parameters ("A37B")
+    experts: int | None  # "8x7B": experts per layer and the base model's size
+    each: float | None
+    variants: tuple[str, ...]  # variant words as the table keys them ("instruct", "hf")
+
+
+@cache
+def table() -> dict:
+    """data/model_names.json, loaded once."""
+    return json.loads((data_dir() / "model_names.json").read_text(encoding="utf-8"))
+
+
+_SCALE = {"b": 1e9, "m": 1e6, "t": 1e12}
+# A size: "70B", "1.2B", "125m", "8x7B" (experts x base), "671B-A37B" / "30B-A3B" (total and active).
+_SIZE = (r"(?:(?P<experts>\d+)\s?[x×]\s?(?P<each>\d+(?:\.\d+)?)[Bb]"
+         r"|(?P<total>\d+(?:\.\d+)?)(?P<unit>[BbMmTt])(?:[-_ ]?A(?P<active>\d+(?:\.\d+)?)[Bb])?)(?!\w|\.\d)")
+# A version joined to the family or after a hyphen or space ("Qwen2.5", "Llama-3.1", "DeepSeek-V3", "Kimi K2"), never a size.
+_VERSION = r"(?:[- ]?(?P<version>[vV]?\d+(?:\.\d+)*(?![\d.]*[BbMmTtx×]\b)|[VRK]\d+(?:\.\d+)?)(?![\w.]))"
+
+
+def _variant_words() -> str:
+    words = sorted(table()["variants"], key=len, reverse=True)
+    return "|".join(re.escape(w) for w in words)
+
+
+@cache
+def _known() -> re.Pattern:
+    """Every family of the table, longest spelling first ("GPT-NeoX" before "GPT"), then version, size and variants."""
+    names = sorted({n for f in table()["families"] for n in f["names"]}, key=len, reverse=True)
+    families = "|".join(re.escape(n).replace(r"\ ", r"[ -]?").replace(r"\-", r"[ -]?") for n in names)
+    return re.compile(rf"(?<![\w.-])(?P<family>{families}){_VERSION}?(?:[- ](?P<size>{_SIZE}))?"
+                      rf"(?P<variants>(?:[-_](?:{_variant_words()})(?![\w])|[ ](?:Instruct|Chat|Base|Coder|Vision)(?![\w]))*)",
+                      re.I)
+
+
+@cache
+def _shaped() -> re.Pattern:
+    """A capitalised name joined to a size by a hyphen ("LFM9-1.2B"): a model by the convention, family unknown."""
+    return re.compile(rf"(?<![\w.-])(?P<family>[A-Z][A-Za-z]+\d*(?:\.\d+)?)-(?P<size>{_SIZE})"
+                      rf"(?P<variants>(?:[-_](?:{_variant_words()})(?![\w]))*)")
+
+
+# A size before the word "model" ("a 7B model", "405B-parameter models"): a model of that size, no family named.
+_SIZED = pattern_cache.lazy(rf"(?<![\w.-])(?P<family>)(?P<size>{_SIZE})(?=(?:[- ]parameters?)? models?\b)")
+
+
+def _family_of(spelling: str) -> dict | None:
+    folded = re.sub(r"[\s-]+", "", spelling.lower())
+    for family in table()["families"]:
+        if any(re.sub(r"[\s-]+", "", n.lower()) == folded for n in family["names"]):
+            return family
+    return None
+
+
+def _amount(number: str, unit: str) -> float:
+    return float(number) * _SCALE[unit.lower()]
+
+
+def _name(m: re.Match, family: dict | None) -> Name | None:
+    size, variants_written = m.group("size"), m.group("variants") or ""
+    version = m.groupdict().get("version")
+    if not size and not variants_written and not version:
+        return None  # a family named alone is the glossary's ("Llama", "Qwen")
+    if not size and family is not None and m.group("family") not in family["names"]:
+        return None  # a version alone in other letter case ("gpt 4", "phi-2" in lower case) is too weak a sign
+    if not size and not variants_written and version and m.string[m.end("family"):m.start("version")] == " ":
+        return None  # "Falcon 9" is a rocket: a version apart from the name, with no size, names no model surely
+    variants = tuple(v.lower() for v in re.findall(r"[A-Za-z0-9]+", variants_written))
+    total = active = each = None
+    experts = None
+    if m.group("experts"):
+        experts, each = int(m.group("experts")), _amount(m.group("each"), "b")
+    elif m.group("total"):
+        total = _amount(m.group("total"), m.group("unit"))
+        active = _amount(m.group("active"), "b") if m.group("active") else None
+    end = m.end("size") if size else (m.end("version") if version else m.end("family"))
+    base = m.string[m.start():end if not size else m.start("size")].rstrip(" -_") or m.group("family")
+    return Name(m.start(), m.end(), m.group(), base, family, total, active, experts, each, variants)
+
+
+def find(text: str) -> list[Name]:
+    """The model names of `text` that carry a size, a version or a variant word, in order, never overlapping."""
+    found: list[Name] = []
+    for m in _known().finditer(text):
+        name = _name(m, _family_of(m.group("family")))
+        if name is not None:
+            found.append(name)
+    taken = [(n.start, n.end) for n in found]
+    for m in _shaped().finditer(text):
+        if any(a < m.end() and m.start() < b for a, b in taken):
+            continue
+        entry = glossary.load().lookup(m.group("family"))
+        if entry is not None and entry.get("category") != "model":
+            continue  # "FP8-7B", "H100-..." : another kind of name before the size
+        name = _name(m, None)
+        if name is not None:
+            found.append(name)
+    taken = [(n.start, n.end) for n in found]
+    for m in _SIZED.finditer(text):  # the first only: its gloss says how every such size reads
+        if not any(a < m.end() and m.start() < b for a, b in taken) and (m.group("total") or m.group("experts")):
+            found.append(Name(m.start(), m.end(), m.group(), "", None, *_sizes(m), ()))
+            break
+    return sorted(found, key=lambda n: n.start)
+
+
+def _sizes(m: re.Match) -> tuple:
+    """(total, active, experts, each) as the size in `m` writes them."""
+    if m.group("experts"):
+        return None, None, int(m.group("experts")), _amount(m.group("each"), "b")
+    total = _amount(m.group("total"), m.group("unit"))
+    return total, (_amount(m.group("active"), "b") if m.group("active") else None), None, None
+
+
+def _count(value: float, lang: str) -> str:
+    """An amount of parameters in words of `lang` ("70 billion", "1.2 مليار معامل")."""
+    if lang == "ar":
+        return arabic_numbers.amount(value, "معامل")
+    scales = messages(lang)["model_name"]["scales"]
+    for scale, word in ((1e12, scales["T"]), (1e9, scales["B"]), (1e6, scales["M"])):
+        if value >= scale:
+            return f"{arabic_numbers.digits(round(value / scale, 2))} {word}"
+    return arabic_numbers.digits(value)
+
+
+def gloss(name: Name, lang: str) -> str:
+    """What the name says, in `lang`: its family's maker, the size it states, its variants' meanings."""
+    words = messages(lang)["model_name"]
+    if not name.base:  # "a 7B model": the size alone
+        parts = []
+    elif name.family is None:
+        parts = [words["unknown"].format(name=name.base)]
+    else:
+        maker = name.family["maker"].get(lang) or name.family["maker"]["en"]
+        own = _folded(name.base).startswith(_folded(name.family["maker"]["en"].split()[0]))  # "DeepSeek-V3": said once
+        style = name.family.get("style_without_version") and _folded(name.base) == _folded(_family_spelling(name))
+        parts = [words["style" if style else "known_self" if own else "known"].format(maker=maker, name=name.base)]
+    size = ""
+    if name.experts:
+        size = words["experts"].format(experts=_experts(name.experts, lang), count=name.experts, each=_count(name.each, lang))
+    elif name.total and name.active:
+        size = words["size_active"].format(total=_count(name.total, lang), active=_count(name.active, lang))
+    elif name.total:
+        size = words["size"].format(total=_count(name.total, lang)) if parts else words["sized"].format(total=_count(name.total, lang))
+    if size and parts:  # "Falcon model with 180 billion parameters": the size qualifies the name, no comma between
+        parts[0] += " " + size
+    elif size:
+        parts.append(size)
+    variants = table()["variants"]
+    for variant in dict.fromkeys(name.variants):
+        meaning = (variants.get(variant) or {}).get(lang) or (variants.get(variant) or {}).get("en")
+        if meaning:
+            parts.append(meaning)
+    return words["join"].join(parts)
+
+
+def _experts(count: int, lang: str) -> str:
+    if lang == "ar":
+        return arabic_numbers.count(count, messages(lang)["model_name"]["expert_forms"])
+    return str(count)
+
+
+def definition(name: Name, lang: str) -> str:
+    """The family's description as a sentence, or what the convention alone says of an unknown family."""
+    words = messages(lang)["model_name"]
+    if name.family is None:
+        return words["definition_unknown" if name.base else "definition_sized"]
+    what = name.family["what"].get(lang) or name.family["what"]["en"]
+    return what[:1].upper() + what[1:] + ("." if lang != "ar" else ".")
+
+
+def _folded(text: str) -> str:
+    return re.sub(r"[\W_]+", "", text.lower())
+
+
+def _owns(match: glossary.Match, name: Name) -> bool:
+    """Whether a glossary model term found at the name's start is the name's own family ("Llama-3.1" in
+    "Llama-3.1-70B"), not the first word of another family's name ("GPT" in "GPT-NeoX-20B")."""
+    if match.entry.get("category") != "model" or match.start != name.start:
+        return False
+    found = _folded(match.found_as)
+    if not _folded(name.written).startswith(found) or name.written[len(match.found_as):][:1] not in ("", " ", "-", "_"):
+        return False  # "GPT-4" in "GPT-4.5" is another model
+    return name.family is None or found.startswith(_folded(_family_spelling(name)))
+
+
+def _family_spelling(name: Name) -> str:
+    """The family's spelling as the name starts with it ("GPT-NeoX", "Qwen2.5")."""
+    for spelling in sorted(name.family["names"], key=len, reverse=True):
+        if _folded(name.written).startswith(_folded(spelling)):
+            return spelling
+    return name.base
+
+
+_NUMBERED = pattern_cache.lazy(r"\d")
+
+
+def merged(text: str, lang: str, matches: list, occurrences: list) -> tuple[list, list, dict, list[dict]]:
+    """The glossary's matches and occurrences with the model names read whole: a family term found inside a name
+    spans the name (its item is glossed from the name), other terms found only inside a name go ("Instruct",
+    "A37B", "GPT" in "GPT-NeoX-20B"). Returns (matches, occurrences, {entry id: gloss item fields}, new items)."""
+    names = [n for n in find(text) if n.total or n.experts or n.variants or _NUMBERED.search(n.written)]
+    if not names:
+        return matches, occurrences, {}, []
+    spans = [(n.start, n.end) for n in names]
+    said = set(table().get("said_by_the_name") or ())
+    # a model family's term or one the gloss says goes; another idea written into the name ("A37B": active) stays
+    inside = lambda m: any(a <= m.start and m.end <= b for a, b in spans) and (  # noqa: E731
+        m.entry.get("category") == "model" or m.entry["id"] in said)
+    kept = [o for o in occurrences if not inside(o)]
+    overrides: dict[str, dict] = {}
+    items: list[dict] = []
+    firsts: dict[str, glossary.Match] = {}
+    seen_written: set[str] = set()
+    for name in names:
+        if name.written.lower() in seen_written:
+            owner = next((o for o in occurrences if o.start == name.start and _owns(o, name)), None)
+            if owner is not None:
+                kept.append(glossary.Match(owner.entry, name.written, name.start, name.end, owner.reading, owner.derived))
+            continue
+        seen_written.add(name.written.lower())
+        owner = next((o for o in occurrences if o.start == name.start and _owns(o, name)), None)
+        if owner is not None and owner.end == name.end and not (name.total or name.experts or name.variants):
+            kept.append(owner)  # "Llama 3", "GPT-4": the glossary names the model whole; its entry says more
+            continue
+        fields = {"expansion": gloss(name, lang), "expansion_en": gloss(name, "en"), "found_as": name.written,
+                  "model_name": True}
+        if owner is not None and owner.entry["id"] not in overrides:
+            full = glossary.Match(owner.entry, name.written, name.start, name.end, owner.reading, owner.derived)
+            kept.append(full)
+            firsts.setdefault(owner.entry["id"], full)
+            overrides[owner.entry["id"]] = fields
+            continue
+        if owner is not None:
+            kept.append(glossary.Match(owner.entry, name.written, name.start, name.end, owner.reading, owner.derived))
+        family = name.family
+        if not name.base:
+            fields["minor"] = True  # "7B" alone: how a size reads, listed after the passage's own terms
+        items.append({"id": f"model:{_folded(name.written)}", "term": name.written, **fields,
+                      "definition": definition(name, lang) if owner is None else _owner_definition(owner, lang),
+                      "intuition": None, "category": "model", "calculator": None,
+                      "source": (family or {}).get("source") or {"title": "data/model_names.json (model naming conventions)",
+                                                                  "url": table()["sources"][0]["url"]}})
+    kept.sort(key=lambda o: (o.start, -o.end))
+    present = {o.entry["id"] for o in kept}
+    out = []
+    for match in matches:
+        if match.entry["id"] in firsts and inside(match):
+            out.append(firsts[match.entry["id"]])
+        elif match.entry["id"] in present and inside(match):
+            out.append(next(o for o in kept if o.entry["id"] == match.entry["id"]))
+        elif not inside(match):
+            out.append(match)
+    return out, kept, overrides, items
+
+
+def _owner_definition(owner: glossary.Match, lang: str) -> str:
+    return glossary.describe(owner, lang)["definition"]

@@ -1,0 +1,159 @@
+"""What the text itself says its terms mean, read before any stock definition: an acronym it expands ("Global Batch
+Size (GBS)", "GBS (global batch size)"), an appositive ("Hala, a family of Arabic models, ..."), a definition
+sentence ("DualPipeV is a V-shape schedule derived from DualPipe"), a name it gives ("an approach called X"), and
+the Arabic forms ('"هالة" (Hala)، وهي عائلة ...').
+
+A name no other stage explains becomes a term with the text's sense; a glossary term the text defines otherwise
+than its entry's name says carries the text's sense first (compose's "Here, as the text defines it")."""
+
+import re
+from typing import NamedTuple
+
+from service.explain import named_kinds, pattern_cache
+from service.i18n import arabic
+from service.i18n.messages import messages
+
+
+class Definition(NamedTuple):
+    """One term the text defines: as written, where, and the meaning in the text's words."""
+
+    term: str
+    start: int
+    meaning: str
+    arabic_name: str = ""  # the Arabic name the text gives beside a Latin one ("هالة" for Hala)
+
+
+_NAME = r"(?:[A-Z][\w+.]*(?:-[\w+.]+)*|[a-z]+[A-Z][\w+.]*)(?:\s(?:[A-Z][\w+.]*(?:-[\w+.]+)*)){0,3}"
+_AFTER_EXPANSION = pattern_cache.lazy(r"(?P<meaning>\b[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,5})\s*\((?P<term>[A-Z][A-Za-z0-9]{1,7})\)")
+_BEFORE_EXPANSION = pattern_cache.lazy(r"\b(?P<term>[A-Z][A-Z0-9]{1,7})s?\s*\((?P<meaning>[A-Za-z][A-Za-z -]{3,60})\)")
+_APPOSITIVE = pattern_cache.lazy(rf"(?<![\w.-])(?P<term>{_NAME})\s*,\s+(?P<meaning>(?:a|an)\s+[^,;.()\n]{{4,80}}?)\s*,(?=\s)")
+_COPULAR = pattern_cache.lazy(rf"(?:^|(?<=[.!?]\s)|(?<=\n))(?P<term>{_NAME})\s+(?:is|are)\s+(?P<meaning>(?:a|an)\s+[^;\n]{{6,140}}?)(?=\.\s|\.$|;|\n|$)")
+_BRACKETED = pattern_cache.lazy(rf"(?<![\w.-])(?P<term>{_NAME})\s*\((?P<meaning>(?:the|a|an)\s+[^()\n]{{4,70}})\)")
+_WHICH = pattern_cache.lazy(rf"(?<![\w.-])(?P<term>{_NAME}),\s+which\s+(?P<meaning>[^,;.()\n]{{6,100}}?)(?=[,;.]\s|[,;.]$|\n|$)")
+_CALLED = pattern_cache.lazy(r"\b(?P<meaning>(?:a|an|the|our|its|their)\s+(?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:called|named|dubbed|known\s+as)\s+"
+                             r"[\"“']?(?P<term>[A-Za-z][\w+.-]*(?:\s[A-Za-z][\w+.-]*){0,3}?)[\"”']?(?=[\s,.;)]|$)")
+_ARABIC_APPOSITIVE = pattern_cache.lazy(r"[\"“«](?P<ar>[^\"”»\n]{2,30})[\"”»]\s*\((?P<term>[A-Za-z][\w .+-]{0,30})\)\s*،?\s*"
+                                        r"(?:وهي|وهو|أي)\s+(?P<meaning>[^،.؛\n]{6,100})")
+_PERSONAL = pattern_cache.lazy(r"\b(?:I|we|you|my|our|your|us)\b", re.I)
+_NOT_NAMES = frozenset({"it", "this", "that", "these", "those", "there", "here", "which", "what", "the", "a", "an", "and",
+                        "but", "or", "so", "also", "then", "thus", "however", "below", "above", "why", "how", "when",
+                        "we", "i", "you", "they", "he", "she", "our", "their", "my", "your", "its"})
+
+
+def _initials(words: list[str]) -> str:
+    """The first letters of the words and of their hyphenated parts ("Micro-Batch Size" -> "MBS")."""
+    return "".join(part[0] for word in words for part in word.split("-") if part)
+
+
+def _expansion(words: list[str], acronym: str) -> str | None:
+    """The shortest run of the last words whose initials spell `acronym` (small words may be skipped), else None."""
+    wants = {acronym.lower(), acronym[:-1].lower() if len(acronym) > 2 and acronym.endswith("s") else acronym.lower()}
+    for n in range(1, len(words) + 1):
+        tail = words[-n:]
+        content = [w for w in tail if w.lower() not in ("of", "and", "the", "for", "to", "in", "a")]
+        if _initials(tail).lower() in wants or _initials(content).lower() in wants:
+            return " ".join(tail) if tail[0].lower() not in ("the", "a", "an", "of") else None
+    return None
+
+
+HEAD_WITHIN = 6  # words after the article where the defining noun stands ("a concise V-shape schedule ...")
+
+
+def _head_noun(meaning: str) -> bool:
+    """Whether `meaning` opens by naming a kind of thing this field's names are (data/head_nouns.json): a definition
+    ("a family of models"), not a verdict ("a pain to configure on a new cluster")."""
+    words = {w.lower().rstrip("s") for w in re.findall(r"[A-Za-z]+", meaning)[1:1 + HEAD_WITHIN]}
+    return any(head.split()[-1] in words for head in named_kinds.heads())
+
+
+def _trimmed(term: str) -> str:
+    """The name less the ordinary capitalised words before its name-like part ("Enable SHARP" -> "SHARP")."""
+    words = term.split()
+    while len(words) > 1 and not named_kinds.name_like(words[0]):
+        words = words[1:]
+    return " ".join(words)
+
+
+def _is_name(term: str) -> bool:
+    """A name, not a sentence's first word nor a title's ordinary words ("Efficient Training")."""
+    words = term.split()
+    return words[0].lower() not in _NOT_NAMES and (len(words) == 1 or any(named_kinds.name_like(w) for w in words))
+
+
+def find(text: str) -> list[Definition]:
+    """Every term `text` defines itself, first definition of each term kept, in order."""
+    found: list[Definition] = []
+    for m in _AFTER_EXPANSION.finditer(text):
+        meaning = _expansion(m.group("meaning").split(), m.group("term"))
+        if meaning:
+            found.append(Definition(m.group("term"), m.start("term"), meaning))
+    for m in _BEFORE_EXPANSION.finditer(text):
+        meaning = _expansion(m.group("meaning").split(), m.group("term"))
+        if meaning and meaning == m.group("meaning").strip():
+            found.append(Definition(m.group("term"), m.start("term"), meaning))
+    for pattern, needs_head in ((_APPOSITIVE, False), (_COPULAR, True)):
+        for m in pattern.finditer(text):
+            term, meaning = m.group("term"), m.group("meaning").strip()
+            if _is_name(term) and not _PERSONAL.search(meaning) and (not needs_head or _head_noun(meaning)):
+                found.append(Definition(term, m.start("term"), meaning))
+    for m in _BRACKETED.finditer(text):  # "SHARP (the in-network reduction engine)"
+        term = _trimmed(m.group("term"))
+        if _is_name(term) and not _PERSONAL.search(m.group("meaning")):
+            found.append(Definition(term, m.end("term") - len(term), m.group("meaning").strip()))
+    for m in _WHICH.finditer(text):  # "DeepEP, which implements ..." / "HSDP, which is a mix of ..."
+        term, clause = _trimmed(m.group("term")), m.group("meaning").strip()
+        if not _is_name(term) or _PERSONAL.search(clause):
+            continue
+        copula = re.match(r"(?:is|are)\s+(?=(?:a|an|the)\s)", clause)
+        present = re.match(r"(?!was\b|has\s+been\b)[a-z]+s\b", clause)  # "implements", "has": what it does, not what it did
+        meaning = clause[copula.end():] if copula else f"one that {clause}" if present else ""
+        if meaning:
+            found.append(Definition(term, m.end("term") - len(term), meaning))
+    for m in _CALLED.finditer(text):
+        meaning = re.sub(r"^(?:our|their)\b", "the authors'", m.group("meaning"), flags=re.I)
+        found.append(Definition(m.group("term").rstrip(".-"), m.start("term"), meaning))
+    for m in _ARABIC_APPOSITIVE.finditer(text):
+        found.append(Definition(m.group("term").strip(), m.start("term"), m.group("meaning").strip(), m.group("ar").strip()))
+    firsts: dict[str, Definition] = {}
+    for definition in sorted(found, key=lambda d: d.start):
+        firsts.setdefault(definition.term.lower(), definition)
+    return list(firsts.values())
+
+
+def _same_language(meaning: str, lang: str) -> bool:
+    """A meaning an answer in `lang` can quote: Arabic words for an Arabic answer, none for an English one."""
+    share = arabic.share_of_arabic(meaning)
+    return share > 0.5 if lang == "ar" else share == 0
+
+
+def said_by_text(definitions: list[Definition], found_as: str, expansion: str, lang: str) -> str | None:
+    """The text's own meaning of a term written `found_as`, where it adds to the entry's expansion; else None."""
+    for definition in definitions:
+        if definition.term.lower() == found_as.lower() and _same_language(definition.meaning, lang):
+            if _folded(definition.meaning) in _folded(expansion) or _folded(expansion) in _folded(definition.meaning):
+                return None  # "Global Batch Size (GBS)" beside the entry "global batch size": nothing to add
+            return definition.meaning
+    return None
+
+
+def _folded(text: str) -> str:
+    return re.sub(r"[\W_]+", "", text.lower())
+
+
+def items(text: str, definitions: list[Definition], lang: str, covered: list[tuple[int, int]], known: set[str]) -> list[dict]:
+    """Terms items for the names the text defines that nothing else explains (no glossary term in `covered`, no
+    item named as in `known`), each with the text's own meaning."""
+    out = []
+    m = messages(lang)
+    for definition in definitions:
+        end = definition.start + len(definition.term)
+        if definition.term.lower() in known or any(a < end and definition.start < b for a, b in covered):
+            continue
+        if not _same_language(definition.meaning, lang):
+            continue  # an English answer does not quote Arabic, nor an Arabic one English
+        meaning = definition.meaning
+        out.append({"id": f"text:{definition.term.lower()}", "term": definition.term,
+                    "expansion": definition.arabic_name if lang == "ar" else "", "expansion_en": "",
+                    "definition": m["text_term"].format(meaning=meaning.rstrip(".")), "intuition": None,
+                    "category": "defined", "calculator": None, "found_as": definition.term, "source": None})
+    return out
