@@ -358,7 +358,8 @@ def _capital(text: str) -> str:
 
 def _lower_first(text: str, context: str = "") -> str:
     """'The throughput ...' -> 'the throughput ...' after a reporting verb; a name keeps its capital: a word the text
-    also capitalises inside a sentence ("Nvidia"), one followed by another capitalised word ("Cloud TPU"), an acronym."""
+    also capitalises inside a sentence ("Nvidia"), one followed by another capitalised word ("Cloud TPU") or by a size or
+    version ("Mixtral 8x22B"), an acronym."""
     parts = text.split(" ", 2)
     first = parts[0].strip(",")
     if first == "A" and len(parts) > 1 and parts[1][:1].islower():
@@ -367,7 +368,7 @@ def _lower_first(text: str, context: str = "") -> str:
         return text
     if first.lower() not in _FUNCTION_WORDS and not first.endswith("ing"):
         following = parts[1] if len(parts) > 1 else ""
-        if following[:1].isupper() or re.search(rf"[a-z,;]\s+{re.escape(first)}\b", context):
+        if following[:1].isupper() or following[:1].isdigit() or re.search(rf"[a-z,;]\s+{re.escape(first)}\b", context):
             return text
     return text[0].lower() + text[1:]
 

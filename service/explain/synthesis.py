@@ -66,6 +66,8 @@ _DISCOURSE_EN = [pattern_cache.lazy(p, re.I) for p in (
     r"^(?:i|we|they)\s+(?:was|were|am|are)\s+wondering\s+(?:if\s+|whether\s+)?(?=(?:how|why|what|which|where|when|who|"
     r"is|are|do|does|can|could|would|should|will|there|it|the|a|an|you)\b)",
     r"^(?:rather|instead|anyway|that said|having said that)\s*,\s*",
+    # "These results demonstrate that X" concluded is X concluded; "suggest"/"indicate" are hedges and stay
+    r"^(?:these|the|our|such) (?:results?|findings|numbers|experiments?|measurements?|benchmarks?) (?:show|demonstrate|confirm|prove)s? that\s+",
 )]
 # "On the A100s, we note that X" is the authors saying X: the gist already says who says it.
 _INNER_REPORTING = pattern_cache.lazy(r"^(?P<lead>[^,;]{1,40},\s*)(?:i|we)\s+(?:note|noted|notice|noticed|found|find|observe|observed|"
