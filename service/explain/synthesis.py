@@ -36,9 +36,15 @@ _DROP_EN = [pattern_cache.lazy(p, re.I) for p in (
     r"\s+with (?:the )?following (?:configuration|config|settings|setup|parameters)\b",  # points at page content not shown
     r"^it turns out\s*(?:that\s+|,\s*)",  # "it seems that" became "probably" above; "It seems to be X" is the whole claim
     r",?\s*\(?\b(?:e\.g\.|for example|for instance)[^;)]*\)?(?=[.;]?$)",
+    # a bracketed note, example or pointer ("(note speed up can be 1.3-1.5x for larger models)", "(see #412)") is aside
+    r"\s*\((?:note|n\.b\.|nb|see|e\.g\.|i\.e\.|for example|for instance|cf\.|edit|update)\b[^()]*\)",
+    # a label before the claim ("Case study:", "Update:") and where the result came from ("In further experiments,")
+    r"^(?:case study|update|edit|note|context|background)\s*:\s*",
+    r"^in (?:further|additional|more|later|our|these|follow-up) (?:experiments?|tests?|runs?|benchmarks?|measurements?)\s*,\s*",
 )]
 # "I found (that) X": X is what the author says, when X is a clause of its own.
-_PERCEIVED = pattern_cache.lazy(r"^(?:i|we) (?:found|find|realized|realised|noticed|observed|saw|see)\s+(?P<that>that\s+)?", re.I)
+_PERCEIVED = pattern_cache.lazy(r"^(?:i|we) (?:found|find|realized|realised|noticed|notice|observed|observe|saw|see)"
+                                r"(?:\s+(?:from|in) (?:table|figure|fig\.) ?\d+)?\s+(?P<that>that\s+)?", re.I)
 # A trailing "، والذي ..." / "، والتي ..." only describes what is before it; "على وجه الخصوص" is emphasis.
 _DROP_AR = [pattern_cache.lazy(p) for p in (
     r"\s*\((?![^()]*[\d٠-٩])[^()\s]+\s[^()]*\)",

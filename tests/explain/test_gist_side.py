@@ -41,3 +41,13 @@ def test_results_that_demonstrate_something_are_a_conclusion():
 def test_a_name_with_its_size_keeps_its_capital_after_a_reporting_verb():
     assert reported._lower_first("Mixtral 8x22B runs on 4 nodes.") == "Mixtral 8x22B runs on 4 nodes."
     assert reported._lower_first("Throughput doubles on 4 nodes.") == "throughput doubles on 4 nodes."
+
+
+def test_a_bracketed_note_a_label_and_where_a_result_was_seen_are_left_out():
+    from service.explain.synthesis import compressed
+    said = compressed("Case study: in further experiments, the fused optimizer cuts the step time by 12% "
+                      "(note the gain can be larger for bigger models)", "en")
+    assert said.startswith("The fused optimizer cuts the step time by 12%")
+    assert "note" not in said and "Case study" not in said
+    assert compressed("We observe from Table 2 that the larger models gain up to 40%", "en") == \
+        "The larger models gain up to 40%"
