@@ -3,7 +3,7 @@
 import re
 
 from service.explain import claims as cues
-from service.explain import gist_cross, gist_frames, gist_side, pattern_cache, reported, restate, synthesis
+from service.explain import gist_cross, gist_frames, gist_plain, gist_side, pattern_cache, reported, restate, synthesis
 from service.explain.document import Document
 from service.i18n.messages import messages
 
@@ -126,7 +126,7 @@ def restated(doc: Document, index: int, seen: set[str] | None = None) -> str:
     sentence = doc.text[start:end]
     claim = next((c for c in doc.claims if c.start == start), None)
     if restate.same_language(sentence, doc.lang):
-        text = restate.expand(doc, start, end, doc.lang, seen, reported.plain_words(doc.lang))
+        text = restate.expand(doc, start, end, doc.lang, seen, reported.plain_words(doc.lang), gist_plain.forms(doc.lang))
         text = _without_asides(text)  # the text's known mistranslations are already the terms meant (restate.expand)
         text = _URL.sub(lambda found: _link_name(found, doc.lang), text)  # a reader reads "pull request #5471", not a URL
         text = _ANNOUNCER.sub("", text, count=1)
@@ -189,8 +189,8 @@ def _without_asides(text: str) -> str:
             depth -= 1
             if not depth:
                 inner = "".join(group)
-                if len(inner.split()) < 4 or _FIGURE_ASIDE.search(inner):
-                    out.append(inner)  # a short gloss, or an aside that carries a figure ("(50% of BF16 peak)")
+                if len(inner.split()) < 4 or _FIGURE_ASIDE.search(inner) or inner[1:-1] in gist_plain.said():
+                    out.append(inner)  # a short gloss, a figure ("(50% of BF16 peak)"), a term's plain meaning
                 group = []
     out.append("".join(group))
     return " ".join("".join(out).replace(" ,", ",").replace(" ،", "،").split())
@@ -394,7 +394,7 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
         texts = _with_rows(doc, texts, who)  # the figures asked about, when the text gives them as rows under headings
     texts = _one_sentence(texts, who, lang, asked_first)  # the point with its reason or its question, in one sentence
     found = synthesis.finding(doc, [point])  # a check on the point itself, not on its evidence
-    kept = reported.fit([text for _, text in texts], MAX_REPORTED_WORDS)
+    kept = reported.fit([text for _, text in texts], MAX_REPORTED_WORDS + sum(_gloss_words(text) for _, text in texts))
     out = [{"text": _ended(text), "from": sources} for (sources, _), text in zip(texts, kept)]
     return ([{"text": found, "from": [point]}] if found else []) + out
 
@@ -446,13 +446,18 @@ def _one_sentence(texts: list[tuple[list[int], str]], who: str, lang: str, asked
         limit = MAX_ASKED_WORDS if asked and len(out) == 1 else MAX_SENTENCE_WORDS
         both = None if joins[-1] or last[1].endswith("…") or not _ties(last, item) or not _ties(item, last) \
             else reported.joined(last[1], item[1], who, lang)
-        if both is not None and len(both.split()) <= limit:
+        if both is not None and len(both.split()) - _gloss_words(both) <= limit:
             out[-1] = (last[0] + [i for i in item[0] if i not in last[0]], both)
             joins[-1] = True
         else:
             out.append(item)
             joins.append(False)
     return out
+
+
+def _gloss_words(text: str) -> int:
+    """How many words of `text` are terms' plain meanings in brackets: they explain, the claim's length is the rest."""
+    return sum(len(form.split()) for form in gist_plain.said() if f"({form})" in text)
 
 
 _NOT_X = pattern_cache.lazy(r"^(?P<subject>.+?)\s+(?P<verb>is|are|was|were)\s+not\s+(?P<x>[^,;:]+?)\s*$", re.I)
@@ -500,7 +505,7 @@ def _framed_gist(doc: Document, framed: tuple[list[int], str], values: dict[int,
         texts.append(([asked], reported.companion(clause, doc.text[slice(*doc.sentences[asked])], doc.lang, who, doc.text)))
     texts = _one_sentence(texts, who, doc.lang)
     found = synthesis.finding(doc, [point])
-    kept = reported.fit([t for _, t in texts], MAX_REPORTED_WORDS + 15)
+    kept = reported.fit([t for _, t in texts], MAX_REPORTED_WORDS + 15 + sum(_gloss_words(t) for _, t in texts))
     out = [{"text": _ended(t), "from": s} for (s, _), t in zip(texts, kept)]
     return ([{"text": found, "from": [point]}] if found else []) + out
 

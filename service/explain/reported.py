@@ -224,7 +224,8 @@ def point(clause: str, sentence: str, lang: str, who: str, context: str = "") ->
     if _WANTED.match(clause) and not _AUXILIARY.search(clause) and re.search(r"\?\s", context + " "):
         return _capital(words["asks_about"][number].format(subject=subject, topic=clause[0].lower() + clause[1:]))
     if _IMPERATIVE.match(clause) and (_NEGATIVE_IMPERATIVE.match(clause) or not re.search(r"\b(?:I|we|you)\b", clause.split(",")[0])):
-        return _capital(_advice(words["imperative"], words["possessive"][who], _lower_first(clause, context)))
+        advised = clause[0].lower() + clause[1:] if clause.split(" ", 1)[0][1:].islower() else clause  # "Keep TP ...": a verb
+        return _capital(_advice(words["imperative"], words["possessive"][who], advised))
     verb = words["point"].get(_said_as(kind, clause), words["point"]["other"])[0 if who != "authors" else 1]
     clause = _with_subject(clause, words)
     if clause.startswith("\0"):  # a title ("Adding X to the log"): what the text is about

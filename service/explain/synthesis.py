@@ -4,7 +4,7 @@
 import re
 
 from service.explain import claims as claim_cues
-from service.explain import pattern_cache, reported
+from service.explain import gist_plain, pattern_cache, reported
 from service.explain.document import Document
 from service.i18n import arabic_numbers
 from service.i18n.messages import messages
@@ -85,6 +85,13 @@ _SEEMS_THAT = pattern_cache.lazy(r"^it (?:seems|appears|looks like)\s*(?:that\s+
 
 def compressed(text: str, lang: str) -> str:
     """The clause without what only decorates it; what it asserts, negates, conditions or measures stays."""
+    for form in gist_plain.said():  # a term's plain meaning in brackets ("MFU (the share of ...)") is no aside
+        text = text.replace(f"({form})", f"\x01{form}\x02")
+    text = _compressed(text, lang)
+    return text.replace("\x01", "(").replace("\x02", ")")
+
+
+def _compressed(text: str, lang: str) -> str:
     if lang != "ar":
         for pattern in _DISCOURSE_EN:
             text = pattern.sub(" ", text, count=1).strip()
