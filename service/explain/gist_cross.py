@@ -12,7 +12,7 @@ from typing import NamedTuple
 from calculators.resources import data_dir
 
 from service.explain import claims as claim_cues
-from service.explain import gist_names, gist_values, restate
+from service.explain import gist_compare, gist_names, gist_values, restate
 from service.explain.document import Document
 from service.i18n import arabic
 from service.i18n.messages import join_names, messages
@@ -424,14 +424,11 @@ def _pairing(doc: Document, fig, partner, start: int, cue: dict) -> str | None:
 # ---------------------------------------------------------------------------------------------- rendering
 
 def render(doc: Document, reading: Reading) -> str:
-    """A reading in a frame of doc.lang, every slot filled from the sentence; '' when the frame cannot be filled.
-
-    A frame that names only what a sentence does ("the author recommends something about X", "explains a reason about
-    X", "asks a question") says nothing of what it does: it is never shown. Such a sentence is said as the one thing
-    known for sure, its subject ("the author writes about X"); the cause a sentence names is said after its point
-    only when the point itself says something (a result, a problem, a change).
-    """
-    text = _render(doc, reading)
+    """A reading in a frame of doc.lang, every slot filled from the sentence; '' when the frame cannot be filled. A plain
+    comparison of two named things is said as one (gist_compare); a frame that names only what a sentence does ("the
+    author recommends something about X") is never shown: the one thing known for sure is said, its subject; the cause
+    a sentence names follows only a point that says something (a result, a problem, a change)."""
+    text = gist_compare.comparative(doc, reading.index) or _render(doc, reading)
     content = reading.measured or reading.problem or reading.change  # the cause of a point said, not of a topic
     if text and content and reading.because:  # "... 48% MFU, and gives a reason concerning the batch size"
         text += messages(doc.lang)["gist"]["cross"]["because"].format(subjects=join_names(reading.because, doc.lang))
@@ -534,7 +531,7 @@ def gist(doc: Document, scores: list[float]) -> list[dict]:
             continue
         reading = read(doc, i)
         text = restated(doc, i)
-        value = scores[i] + _ROLE_WEIGHT[reading.role] + 0.5 * bool(reading.measured) + 1.0 * bool(reading.what)
+        value = scores[i] + _ROLE_WEIGHT[reading.role] + 0.5 * bool(reading.measured) + 1.0 * bool(reading.what or gist_compare.comparative(doc, i))
         everything.append((value, i, reading, text))
         if text:
             candidates.append((value, i, reading, text))
@@ -548,14 +545,14 @@ def gist(doc: Document, scores: list[float]) -> list[dict]:
     # Below MIN_SCORE a sentence argues little; one honest sentence about it still beats "cannot be summarised".
     candidates = [c for c in candidates if c[0] >= MIN_SCORE] or [max(candidates, key=lambda c: (c[0], -c[1]))]
     if any(c[2].what for c in candidates):  # a frame that only names subjects says less than one saying what a term does
-        candidates = [c for c in candidates if not _names_only(c[2])]
+        candidates = [c for c in candidates if not _names_only(c[2], doc)]
     candidates.sort(key=lambda item: (-item[0], item[1]))
     best = candidates[0]
     if best[2].role == "question":  # "I get 15%, lower than reported. Why?": the situation first, then the question
         before = next((c for c in candidates if c[1] == best[1] - 1 and c[2].role in ("problem", "result") and c[2].measured), None)
         best = before or best
     _, point, point_reading, point_text = best
-    if _names_only(point_reading) and not gist_names.central(doc, point_reading.subjects):
+    if _names_only(point_reading, doc) and not gist_names.central(doc, point_reading.subjects):
         return []  # "writes about X" where X is a side item says what the text is not about
     out = [{"text": point_text, "from": [point]}]
     companion = _companion(doc, point, point_reading, [c for c in everything if c[0] >= MIN_SCORE and (c[3] or c[2].role == "question")])
@@ -565,11 +562,11 @@ def gist(doc: Document, scores: list[float]) -> list[dict]:
     return out + ([{"text": worked, "from": sorted({i for item in out for i in item["from"]})}] if worked else [])
 
 
-def _names_only(reading: Reading) -> bool:
+def _names_only(reading: Reading, doc: Document | None = None) -> bool:
     """Whether a reading's frame can say no more than the names it is about ("The author writes about X"): no figure,
-    no problem, no change, no question, no definition."""
+    no problem, no change, no question, no definition, no comparison said with its direction (gist_compare)."""
     return reading.role in ("topic", "requirement", "cause", "description", "comparison") and not reading.what \
-        and not reading.measured
+        and not reading.measured and not (doc is not None and gist_compare.comparative(doc, reading.index))
 
 
 def _machine(doc: Document, start: int, end: int) -> bool:

@@ -1,0 +1,44 @@
+"""A plain comparison of two named things is restated across languages with its direction and degree; a negated,
+hedged or conditional one is not (the gist then says less rather than something the text does not)."""
+
+from service.explain import gist_compare
+from service.explain.compose import explain_offline
+from service.explain.pipeline import analyse
+
+
+def said(text: str, lang: str) -> list[str]:
+    doc = analyse(text, lang)
+    return [gist_compare.comparative(doc, i) for i in range(len(doc.sentences))]
+
+
+def test_an_english_comparison_is_said_in_arabic_with_its_direction():
+    out = said("In our runs FSDP is faster than DDP because the optimizer step is sharded.", "ar")
+    assert out[0].startswith("يذكر") and "(FSDP) أسرع من" in out[0] and out[0].endswith("(DDP)")
+
+
+def test_the_degree_given_as_a_figure_is_kept():
+    out = said("We measured that ZeRO-3 is 1.5x slower than FSDP on 64 GPUs.", "ar")
+    assert "أبطأ من" in out[0] and "بنحو 1.5 مرة" in out[0]
+
+
+def test_an_arabic_comparison_is_said_in_english():
+    assert said("شريحة H100 أسرع من A100 في التدريب.", "en") == ["The text says that H100 is faster than A100"]
+
+
+def test_a_negated_hedged_conditional_or_asked_comparison_is_not_restated():
+    for text in ("FSDP is not faster than DDP on one node.", "FSDP might be faster than DDP.",
+                 "FSDP is faster than DDP when the network is slow.", "Is FSDP faster than DDP?"):
+        assert said(text, "ar") == [""], text
+    assert said("FSDP is faster than expected.", "ar") == [""]  # no second named thing: nothing compared
+
+
+def test_the_cross_language_gist_prefers_the_comparison_to_a_definition():
+    text = ("FSDP is a type of data parallelism that shards the model state. "
+            "In practice FSDP is faster than DDP because the optimizer step is sharded.")
+    gist = " ".join(item["text"] for item in explain_offline(text, "ar")["gist"])
+    assert "أسرع من" in gist
+
+
+def test_a_metric_compared_across_two_setups_is_not_one_of_the_two_things():
+    assert said("ZeRO-3 allows a larger batch but MFU is a bit worse than for DDP.", "ar") == [""]
+    assert said("The throughput of FSDP is higher than DDP.", "ar") == [""]  # no adjective the table can say surely
