@@ -159,9 +159,13 @@ MAX_GIST_WORDS = 45
 def _trimmed(text: str) -> str:
     """A very long sentence cut after the last clause that ends within MAX_GIST_WORDS words (a gist is short)."""
     words = text.split()
-    if len(words) <= MAX_GIST_WORDS:
+    limit = MAX_GIST_WORDS + _gloss_words(text)  # a term's plain meaning explains; it is not the claim's length
+    if len(words) <= limit:
         return text
-    ends = [i for i, w in enumerate(words[:MAX_GIST_WORDS]) if w.endswith((",", "،", ";", "؛")) and i >= 12]
+    depth = [0]
+    for w in words:  # how many brackets are open after each word: a cut inside a bracket leaves it open
+        depth.append(max(0, depth[-1] + w.count("(") - w.count(")")))
+    ends = [i for i, w in enumerate(words[:limit]) if w.endswith((",", "،", ";", "؛")) and i >= 12 and not depth[i + 1]]
     return " ".join(words[:ends[-1] + 1]).rstrip(",،;؛") + " …" if ends else text
 
 

@@ -13,6 +13,7 @@ from service.i18n.messages import join_names, messages
 
 _NAME_GOES_ON = re.compile(r"[ \t]+[A-Z][\w-]*")  # "Torch FSDP Plugin": the acronym is inside a longer name
 _FIGURE_BEFORE = re.compile(r"[\d%٪]\s*$")  # an Arabic plain phrase in the name's place cannot follow its figure
+MAX_PLAIN_FORMS = 2  # two terms said in plain words are read in one breath; a third is left to the terms section
 MAX_INLINE_WORDS = 6  # a longer expansion would bury the sentence; the terms section carries it
 _COUNT_RATES = {"tokens_per_s", "tokens_per_s_per_chip", "sequences_per_s"}  # rates of things, not durations
 
@@ -146,7 +147,7 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
         if not _is_acronym(name) or arabic.ARABIC_LETTER.search(name):
             continue
         said_plainly = (plain_forms or {}).get(match.entry["id"]) if name == match.entry.get("term") \
-            and not _NAME_GOES_ON.match(text, match.end) \
+            and not _NAME_GOES_ON.match(text, match.end) and len(seen & set(plain_forms or ())) < MAX_PLAIN_FORMS \
             and not (lang != "en" and _FIGURE_BEFORE.search(text, max(start, match.start - 12), match.start)) else None
         expansion = said_plainly or _expansion(match.entry, lang)
         if not expansion or expansion.lower() == name.lower() or match.entry["id"] in seen or match.entry["id"] in plain:
