@@ -224,8 +224,7 @@ def gist(doc: Document, links: list[dict]) -> list[dict]:
         if value >= MIN_SCORE:
             scored.append((value, i))
     if not scored:  # nothing argues strongly: the sentence that argues most, if any does
-        best = max(((score(doc, i, ids[i], claims_at.get(a)), i) for i, (a, _) in enumerate(doc.sentences)),
-                   key=lambda item: (item[0], -item[1]), default=(0.0, 0))  # on a tie, the earlier sentence: a text opens on its point
+        best = max(((score(doc, i, ids[i], claims_at.get(a)), i) for i, (a, _) in enumerate(doc.sentences)), default=(0.0, 0))
         scored = [best] if best[0] >= MIN_SCORE / 6 else []  # a title ("Adding Tokens/s/device to the log") will do
     scored.sort(key=lambda item: (-item[0], item[1]))
     chosen: list[tuple[int, str]] = []
