@@ -372,7 +372,7 @@ def _lower_first(text: str, context: str = "") -> str:
         return text
     if first.lower() not in _FUNCTION_WORDS and not first.endswith("ing"):
         following = parts[1] if len(parts) > 1 else ""
-        if following[:1].isupper() or following[:1].isdigit() or re.search(rf"[a-z,;]\s+{re.escape(first)}\b", context):
+        if following[:1].isupper() or re.match(r"\d+(?:\.\d+)?(?:x\d+)?[BMKT]?\b", following) or re.search(rf"[a-z,;]\s+{re.escape(first)}\b", context):
             return text
     return text[0].lower() + text[1:]
 

@@ -41,6 +41,7 @@ def test_results_that_demonstrate_something_are_a_conclusion():
 def test_a_name_with_its_size_keeps_its_capital_after_a_reporting_verb():
     assert reported._lower_first("Mixtral 8x22B runs on 4 nodes.") == "Mixtral 8x22B runs on 4 nodes."
     assert reported._lower_first("Throughput doubles on 4 nodes.") == "throughput doubles on 4 nodes."
+    assert reported._lower_first("Interleaved 1F1B is faster.") == "interleaved 1F1B is faster."  # a schedule, not a size
 
 
 def test_a_bracketed_note_a_label_and_where_a_result_was_seen_are_left_out():
