@@ -71,6 +71,8 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
     value += 1.5 * bool(claim is not None and {"measurement", "comparison"} & set(claim.kinds))  # a report's result
     if _ASIDE.match(sentence):
         value -= 1.5
+    if _checked(doc, index) is not None:
+        value += 2.5  # "So each step takes 4.4 s. Am I correct?": what the author asks about, as a question weighs
     if sentence.count("(") != sentence.count(")"):
         value -= 2.0  # a fragment cut inside a bracket
     if cues.cue("analogy", sentence):
@@ -99,6 +101,15 @@ def _outside(sentence: str, start: int, protected: list[tuple[int, int]]) -> str
     """The words of a sentence outside its code, commands and options."""
     kept = [ch if not any(a <= start + k < b for a, b in protected) else " " for k, ch in enumerate(sentence)]
     return "".join(kept)
+
+
+def _checked(doc: Document, index: int) -> int | None:
+    """The sentence right after `index` when it only asks whether `index` is right ("Am I correct?"), else None."""
+    after = index + 1
+    if after >= len(doc.sentences):
+        return None
+    sentence = doc.text[slice(*doc.sentences[after])]
+    return after if restate.same_language(sentence, doc.lang) and reported.is_check_question(sentence, doc.lang) else None
 
 
 def _has_figure(doc: Document, index: int) -> bool:
@@ -370,6 +381,8 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
         sources = [lead, i] if lead is not None else [i] + ([point + 1] if i == point and corrected is not None else [])
         if lang == "en" and _SPEAKER.match(sentence_of(i)):
             texts.append((sources, clause))  # "Alice says ...": already said as someone's words
+        elif number == 0 and _checked(doc, i) is not None:  # "... Am I correct?": the author asks whether it holds
+            texts.append((sources + [_checked(doc, i)], reported.confirms(clause, lang, who)))
         elif number == 0:
             texts.append((sources, reported.point(clause, sentence_of(sources[0]), lang, who, doc.text)))
         else:

@@ -201,7 +201,7 @@ _LEADING_CONNECTIVE = {"en": pattern_cache.lazy(r"^(?:so|thus|hence|therefore|th
                                                 r"in short|overall|however|but|and|also|additionally|moreover|such as|"
                                                 r"for example|for instance|e\.g\.|of note(?:\s*,?\s*though)?|"
                                                 r"a few (?:points|things) to note(?: here)?)\s*,?\s+", re.I),
-                       "ar": pattern_cache.lazy(r"^(?:(?:لذلك|لذا|وبالتالي|وعليه|باختصار|الخلاصة|كما|ولكن|لكن)\s*،?\s*|"
+                       "ar": pattern_cache.lazy(r"^(?:(?:لذلك|لذا|وبالتالي|وعليه|باختصار|الخلاصة|كما|ولكن|لكن|إذن|إذًا|إذاً|اذن)\s*،?\s*|"
                                                 r"و(?=(?:بعد|قد|في|من|كان|كانت|على|مع)\s))")}
 
 
@@ -447,3 +447,34 @@ def joined(point_text: str, companion_text: str, who: str, lang: str) -> str | N
 _ENDING = ".!:;, "
 _SITUATIONS = ("problem", "result", "expectation", "contrast", "news", "other")  # what a question can be asked about
 _LABELLED = pattern_cache.lazy(r"\w:\s")
+
+
+# "Am I correct?", "Is my understanding right?", "هل هذا صحيح؟": the author asks whether the sentence before holds.
+_CHECK_QUESTION = {
+    "en": pattern_cache.lazy(r"^\s*(?:(?:am i|are we|was i|were we|is (?:this|that|it|my \w+|our \w+)|does (?:this|that) (?:sound|look|seem))"
+                             r"\s+(?:\w+\s+){0,2}?(?:correct|right|accurate|ok|okay|true|make sense)|right|correct)\b[^?]{0,30}\?\s*$", re.I),
+    "ar": pattern_cache.lazy(r"^\s*(?:هل\s+(?:هذا|ذلك|كلامي|فهمي|حسابي|استنتاجي)\s+(?:صحيح|دقيق|سليم)|هل (?:أنا|نحن) (?:محق|محقون|على حق|مصيب))"
+                             r"[^؟?]{0,20}[؟?]\s*$"),
+}
+
+
+def is_check_question(sentence: str, lang: str) -> bool:
+    """Whether the sentence only asks if the one before is right ("Am I correct?")."""
+    return bool(_CHECK_QUESTION["ar" if lang == "ar" else "en"].match(sentence))
+
+
+def confirms(clause: str, lang: str, who: str) -> str:
+    """The point as the author's request to check it: "The author asks whether they are right that each step takes 4.4 s"."""
+    words = messages(lang)["gist_reported"]
+    who = "author" if who == "text" else who  # someone asks: a text that asks "Am I correct?" has an author
+    subject = words["subjects"][who]
+    clause = without_fillers(clause, lang)
+    if lang == "ar":
+        clause = _LEADING_CONNECTIVE["ar"].sub("", clause).strip()  # "إذن تستغرق ...": the "so" is the question's, not the claim's
+        said = arabic_clause.reported(clause, words["that_noun"], words["that_verb"])
+        claim = said if said is not None else f"قوله: {clause}"
+        return words["confirms"].format(subject=subject, claim=claim)
+    clause = _LEADING_CONNECTIVE["en"].sub("", clause).strip()
+    clause = re.sub(r"^(?:so\s+)?(?:this|that|it) means(?: that)?\s+", "", clause, flags=re.I)  # "it means X": X is the claim
+    text = words["confirms"][1 if who == "authors" else 0].format(subject=subject, claim=_lower_first(third_person(clause, lang)))
+    return _capital(text)
