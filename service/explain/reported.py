@@ -223,6 +223,11 @@ def point(clause: str, sentence: str, lang: str, who: str, context: str = "") ->
     clause = _LEADING_CONNECTIVE["en"].sub("", clause).strip()
     if _WANTED.match(clause) and not _AUXILIARY.search(clause) and re.search(r"\?\s", context + " "):
         return _capital(words["asks_about"][number].format(subject=subject, topic=clause[0].lower() + clause[1:]))
+    changed = _CHANGE_IMPERATIVE.match(clause)
+    if changed and "change_does" in words:  # "Refactor kernels so ...", a pull request's list of changes: what it does
+        verb = changed.group("verb").lower()
+        does = verb + ("es" if verb.endswith(("s", "sh", "ch", "x", "z")) else "s")
+        return _capital(f"{words['change_does']} {does}{clause[changed.end('verb'):]}")
     if _IMPERATIVE.match(clause) and (_NEGATIVE_IMPERATIVE.match(clause) or not re.search(r"\b(?:I|we|you)\b", clause.split(",")[0])):
         advised = clause[0].lower() + clause[1:] if clause.split(" ", 1)[0][1:].islower() else clause  # "Keep TP ...": a verb
         return _capital(_advice(words["imperative"], words["possessive"][who], advised))
@@ -235,6 +240,10 @@ def point(clause: str, sentence: str, lang: str, who: str, context: str = "") ->
     return _capital(f"{subject} {verb} {_lower_first(third_person(clause, lang), context)}")
 
 
+# A change a pull request makes, said as an order ("Refactor kernels so ...", "Add option to ..."): not advice to the reader.
+_CHANGE_IMPERATIVE = pattern_cache.lazy(r"^(?P<verb>refactor|fix|implement|introduce|rename|port|bump|deprecate|migrate|expose|"
+                                        r"add(?=\s+(?:an?\s+|the\s+|new\s+)?(?:option|support|flag|argument|feature|test|kernel|check|"
+                                        r"api|config|parameter|benchmark|script)s?\b))\b", re.I)
 _ADVICE = pattern_cache.lazy(r"\b(?:should|recommend\w*|advis\w+|suggest\w*|better|best|prefer\w*|ought|you(?: also)? (?:need|have|must))\b"
                              r"|^(?:use|keep|set|avoid|try|"
                              r"make sure|consider)\b", re.I)

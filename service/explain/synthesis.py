@@ -43,7 +43,7 @@ _DROP_EN = [pattern_cache.lazy(p, re.I) for p in (
     r"^in (?:further|additional|more|later|our|these|follow-up) (?:experiments?|tests?|runs?|benchmarks?|measurements?)\s*,\s*",
 )]
 # "I found (that) X": X is what the author says, when X is a clause of its own.
-_PERCEIVED = pattern_cache.lazy(r"^(?:i|we) (?:found|find|realized|realised|noticed|notice|observed|observe|saw|see)"
+_PERCEIVED = pattern_cache.lazy(r"^(?:i|we) (?:found|find|realized|realised|noticed|notice|observed|observe|saw|see|(?:now )?know)"
                                 r"(?:\s+(?:from|in) (?:table|figure|fig\.) ?\d+)?\s+(?P<that>that\s+)?", re.I)
 # A trailing "، والذي ..." / "، والتي ..." only describes what is before it; "على وجه الخصوص" is emphasis.
 _DROP_AR = [pattern_cache.lazy(p) for p in (

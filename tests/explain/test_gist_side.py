@@ -52,3 +52,16 @@ def test_a_bracketed_note_a_label_and_where_a_result_was_seen_are_left_out():
     assert "note" not in said and "Case study" not in said
     assert compressed("We observe from Table 2 that the larger models gain up to 40%", "en") == \
         "The larger models gain up to 40%"
+
+
+def test_a_pull_requests_change_said_as_an_order_is_what_the_change_does():
+    gist = gist_of("This PR makes two changes:\n- Refactor the optimizer kernels so they never wait on the host.\n"
+                   "- Add option to keep only the low bits of the master weights.")
+    assert gist.startswith("The change refactors the optimizer kernels so they never wait on the host")
+    assert gist_of("Add more GPUs if the step is too slow.").startswith("The text's advice is to add more GPUs")
+
+
+def test_a_thing_that_should_use_less_is_an_expectation_and_a_puzzled_author_reports_a_problem():
+    assert reported.role("FP8 should use less memory than BF16 for the same batch.", "en") == "expectation"
+    assert reported.role("You should use FSDP across nodes.", "en") == "recommendation"
+    assert reported.role("I am scratching my head over why the fused kernel is slower.", "en") == "problem"
