@@ -17,6 +17,7 @@ _MEASURES = {"metric", "unit"}
 _MEASURE_IDS = {"model-flops-utilization", "hardware-flops-utilization", "throughput", "tokens-per-second", "bandwidth",
                 "latency", "teraflops", "flop-per-second", "peak-flops", "memory", "computing-power"}
 _PREPOSITION = re.compile(r"(?:for|with|in|on|using|under|at|when|ل|في|مع)\s*$", re.I)  # "than for DDP": a set-up
+_THE_MODEL = re.compile(r"(?<![\u0621-\u064A])(?:[وف]?يعتمد\s+)?ال(?:نموذج|طراز)(?![\u0621-\u064A])|\bthe model\b", re.I)
 NEAR_WORDS = 6  # a name further from the comparative than this is not surely what is compared
 
 
@@ -48,6 +49,19 @@ def _names(doc: Document, start: int, end: int) -> list[tuple[int, int, str]]:
     return out
 
 
+def _the_model(doc: Document, start: int, cue_at: int) -> str:
+    """The passage's one model, when the comparison's subject is "the model" ("ويعتمد النموذج على ...، مما يجعله أكثر
+    تطورًا من Llama 3.1"): the name of the only model the passage names before the sentence, else ''."""
+    if not _THE_MODEL.search(doc.text, start, cue_at):
+        return ""
+    models = {gist_names.bare(m.found_as): m for m in doc.occurrences if m.start < start and m.entry.get("category") == "model"}
+    if len(models) != 1:
+        return ""
+    match = next(iter(models.values()))
+    terms = {t["id"]: t for t in doc.terms}
+    return gist_names.name_of(match, terms.get(match.entry["id"]), doc.lang)
+
+
 def _metric_before(doc: Document, start: int, cue_at: int) -> bool:
     """Whether the last term before the comparative is a metric ("... but MFU is worse than ..."): a metric compared."""
     last = [m for m in doc.occurrences if start <= m.start and m.end <= cue_at]
@@ -70,18 +84,20 @@ def comparative(doc: Document, index: int) -> str:
         return ""
     before = [n for n in _names(doc, start, cue_at) if len(doc.text[n[1]:cue_at].split()) <= NEAR_WORDS
               and not re.search(r"[,;:،؛]", doc.text[n[1]:cue_at])]
-    after = [n for n in _names(doc, than_end, end) if len(doc.text[than_end:n[0]].split()) <= 1]
+    after = [n for n in _names(doc, than_end, end) if len(doc.text[than_end:n[0]].split()) <= (1 if lang == "en" else 3)
+             and not re.search(r"[\d٠-٩,،;؛:]", doc.text[than_end:n[0]])]  # "مقارنة بنموذج ميتا Llama 3.1": a descriptor first
     if _PREPOSITION.search(found.group(0)) or after and _PREPOSITION.search(doc.text[than_end:after[0][0]]):
         return ""
-    if not before or not after:
+    model = _the_model(doc, start, cue_at) if not before else ""
+    if not (before or model) or not after:
         return ""
-    a, b = before[-1][2], after[0][2]
+    a, b = before[-1][2] if before else model, after[0][2]
     if gist_names.same_name(a, b):
         return ""
     words = table["render"][doc.lang]
     adjective = table["adjectives"][key][doc.lang]
     degree = re.search(table["degree_en"], sentence[:found.start()]) if lang == "en" else None
-    if degree and before[-1][1] <= start + degree.start():
+    if degree and before and before[-1][1] <= start + degree.start():
         number = degree.group("degree").lstrip("~").rstrip("x×% ")
         form = "degree_percent" if degree.group("degree").rstrip().endswith("%") else "degree_times"
         clause = words[form].format(a=a, b=b, adjective=adjective, degree=number)

@@ -42,3 +42,12 @@ def test_the_cross_language_gist_prefers_the_comparison_to_a_definition():
 def test_a_metric_compared_across_two_setups_is_not_one_of_the_two_things():
     assert said("ZeRO-3 allows a larger batch but MFU is a bit worse than for DDP.", "ar") == [""]
     assert said("The throughput of FSDP is higher than DDP.", "ar") == [""]  # no adjective the table can say surely
+
+
+def test_the_model_compared_is_the_passages_one_model():
+    text = ("دُرّب نموذج Qwen2.5-72B على 18 تريليون رمز. "
+            "ويعتمد النموذج على بنية كثيفة، مما يجعله أسرع مقارنة بنموذج ميتا Llama 3.1 في الاستدلال.")
+    out = said(text, "en")
+    assert out[1] == "The text says that Qwen2.5-72B is faster than Llama 3.1"
+    two = "Mixtral and Qwen2.5-72B are trained on 18T tokens. The model is faster than Llama 3.1."
+    assert said(two, "ar")[1] == ""  # two models named before: "the model" is not surely one of them
