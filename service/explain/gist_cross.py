@@ -552,7 +552,9 @@ def gist(doc: Document, scores: list[float]) -> list[dict]:
         before = next((c for c in candidates if c[1] == best[1] - 1 and c[2].role in ("problem", "result") and c[2].measured), None)
         best = before or best
     _, point, point_reading, point_text = best
-    if _names_only(point_reading, doc) and not gist_names.central(doc, point_reading.subjects):
+    said = point_reading.subjects if point_reading.role == "comparison" else [gist_names.main_subject(doc, point_reading.subjects)]
+    if (_names_only(point_reading, doc) or point_reading.role == "topic") and not gist_compare.comparative(doc, point) \
+            and not gist_names.central(doc, said):  # "writes about X": X is the passage's subject, or nothing is said
         return []  # "writes about X" where X is a side item says what the text is not about
     out = [{"text": point_text, "from": [point]}]
     companion = _companion(doc, point, point_reading, [c for c in everything if c[0] >= MIN_SCORE and (c[3] or c[2].role == "question")])
