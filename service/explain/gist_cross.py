@@ -283,7 +283,7 @@ def _subjects(doc: Document, start: int, end: int, measured: bool, figures: bool
     denied = -1
     for match in (o for o in doc.occurrences if start <= o.start < end):
         if any(a <= match.start < b for a, b in urls) or (measured and match.entry["id"] in _MEASURE_TERMS) \
-                or (figures and match.entry["id"] in _SETUP_TERMS):
+                or (figures and match.entry["id"] in _SETUP_TERMS) or _UNIT_OF.search(doc.text, max(start, match.start - 8), match.start):
             continue
         if (_negated(doc.text[start:end], match.start - start, match.end - start) or denied >= 0 and _COORDINATED.fullmatch(
                 doc.text[denied:match.start])) and not _WITHOUT.search(doc.text[max(start, match.start - 20):match.start]):
@@ -305,6 +305,7 @@ def _subjects(doc: Document, start: int, end: int, measured: bool, figures: bool
 
 
 _URL = re.compile(r"https?://\S+")
+_UNIT_OF = re.compile(r"(?<![\w.])[\d٠-٩][\d.,]*\s*$")  # "480 GB/s": the unit of a figure is what it is measured in, not a subject
 # Terms that name what a figure measures: with the figure read out, naming them again says it twice.
 _MEASURE_TERMS = {"model-flops-utilization", "hardware-flops-utilization", "teraflops", "flop-per-second",
                   "tokens-per-second", "throughput", "computing-power", "peak-flops", "bandwidth"}
@@ -565,8 +566,7 @@ def gist(doc: Document, scores: list[float]) -> list[dict]:
 
 
 def _names_only(reading: Reading, doc: Document | None = None) -> bool:
-    """Whether a reading's frame can say no more than the names it is about ("The author writes about X"): no figure,
-    no problem, no change, no question, no definition, no comparison said with its direction (gist_compare)."""
+    """Whether a reading's frame says no more than its names ("The author writes about X"): no figure, nor anything else."""
     return reading.role in ("topic", "requirement", "cause", "description", "comparison") and not reading.what \
         and not reading.measured and not (doc is not None and gist_compare.comparative(doc, reading.index))
 

@@ -61,3 +61,9 @@ def test_a_topic_line_with_figures_never_names_a_side_item_as_the_subject():
             "These results demonstrate that AMD Instinct MI355X GPUs also scale for distributed training.")
     gist = " ".join(item["text"] for item in explain_offline(text, "ar")["gist"])
     assert "يتناول الكاتب Mixtral" not in gist
+
+
+def test_the_unit_of_a_figure_is_never_named_as_what_the_text_is_about():
+    text = "With NVLS enabled the all-reduce saturates at only 480 GB/s out of 900 GB/s on our H100 node."
+    gist = " ".join(item["text"] for item in explain_offline(text, "ar")["gist"])
+    assert "غيغابت/ثانية مقابل غيغابايت/ثانية" not in gist  # "GB/s" here is a unit, not the bits-vs-bytes topic
