@@ -429,8 +429,9 @@ def render(doc: Document, reading: Reading) -> str:
     comparison of two named things is said as one (gist_compare); a frame that names only what a sentence does ("the
     author recommends something about X") is never shown: the one thing known for sure is said, its subject; the cause
     a sentence names follows only a point that says something (a result, a problem, a change)."""
-    text = gist_compare.comparative(doc, reading.index) or _render(doc, reading)
-    content = reading.measured or reading.problem or reading.change  # the cause of a point said, not of a topic
+    compared = gist_compare.comparative(doc, reading.index)
+    text = compared or _render(doc, reading)
+    content = reading.measured or reading.problem or reading.change or compared  # the cause of a point said, not of a topic
     if text and content and reading.because:  # "... 48% MFU, and gives a reason concerning the batch size"
         text += messages(doc.lang)["gist"]["cross"]["because"].format(subjects=join_names(reading.because, doc.lang))
     return text

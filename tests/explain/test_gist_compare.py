@@ -67,3 +67,8 @@ def test_the_unit_of_a_figure_is_never_named_as_what_the_text_is_about():
     text = "With NVLS enabled the all-reduce saturates at only 480 GB/s out of 900 GB/s on our H100 node."
     gist = " ".join(item["text"] for item in explain_offline(text, "ar")["gist"])
     assert "غيغابت/ثانية مقابل غيغابايت/ثانية" not in gist  # "GB/s" here is a unit, not the bits-vs-bytes topic
+
+
+def test_a_comparison_with_its_own_reason_says_what_the_reason_concerns():
+    gist = explain_offline("In practice, FSDP is faster than DDP because the optimizer step is sharded.", "ar")["gist"]
+    assert "أسرع من" in gist[0]["text"] and "خطوة المحسن" in gist[0]["text"]
