@@ -140,7 +140,15 @@ def indirect_question(text: str) -> str | None:
         return "for " + (wanted[0].lower() + wanted[1:] if wanted.split()[0][1:].islower() else wanted)  # "for any guidance"
     if _ASKED_FOR.match(q):  # "Any guidance on expert placement?" has no verb: the author asks for it
         return "for " + q[0].lower() + q[1:]
+    q = re.sub(r"^(?:for (?:instance|example)|e\.g\.)\s*,?\s*", "", q, flags=re.I)  # an example's marker asks nothing
     lowered = q[0].lower() + q[1:] if not q.startswith("I ") else q
+    conditioned = _CONDITION_THEN_ASK.match(lowered)
+    if conditioned:  # "if using X, so does Y mean Z" -> "whether Y means Z, if using X": the condition kept, after
+        asked = indirect_question(conditioned.group("asked") + "?")
+        return f"{asked}, {conditioned.group('condition')}" if asked else None
+    does = _DOES_VERB.match(lowered)
+    if does:  # "does training 60B tokens mean ..." -> "whether training 60B tokens means ..."
+        return f"whether {does.group('who')} {does.group('verb')}s{does.group('rest')}"
     if re.match(r"^(?:when|if|while|after|before|once)\b[^,?]{3,80},", lowered, re.I):
         return None  # "When I train X, the util is 20%?" opens on a condition: it does not ask "when"
     if tagged:
@@ -160,7 +168,7 @@ def indirect_question(text: str) -> str | None:
         return None  # "why does the step take ...": a verb to inflect, so quoted, not guessed
     if re.match(rf"^{_WH}\b", lowered, re.I):
         return lowered  # "what would be a reasonable throughput": the question word is its subject
-    yes_no = re.match(rf"^(?P<aux>{_AUX})\s+(?P<who>{_PRONOUN}|the\s+\w+)\b(?P<rest>.*)$", lowered, re.I)
+    yes_no = re.match(rf"^(?P<aux>{_AUX})\s+(?P<who>{_PRONOUN}|the\s+\w[\w-]*)(?![\w-])(?P<rest>.*)$", lowered, re.I)
     if yes_no:
         return f"whether {yes_no.group('who')} {yes_no.group('aux')}{yes_no.group('rest')}"
     yes_no_do = re.match(r"^do\s+(?P<who>they|we|I|you)\b(?P<rest>.*)$", lowered, re.I)
@@ -171,6 +179,11 @@ def indirect_question(text: str) -> str | None:
     return "whether " + lowered
 
 
+_CONDITION_THEN_ASK = pattern_cache.lazy(r"^(?P<condition>(?:if|when)\b[^?]{3,120}?),\s*(?:so|then)?\s*"
+                                         r"(?P<asked>(?:does|do|is|are|can|could|would|will|should)\b.+)$", re.I)
+# A few regular verbs a "does X <verb>" question is asked with: their third person is the verb and "s".
+_DOES_VERB = pattern_cache.lazy(r"^does\s+(?P<who>(?!it\b|this\b|that\b)[^,?]{2,60}?)\s+(?P<verb>mean|need|require|take|use|work|"
+                                r"support|fit|help|matter|hurt|affect|improve|scale|run|include)\b(?P<rest>.*)$", re.I)
 # "why is the step time so high": the subject is "the" and up to four words, ending before a word that cannot be part of it.
 _WH_BE_NOUN = pattern_cache.lazy(r"^(?P<wh>why|how|where|when)\s+(?P<aux>is|are|was|were)\s+"
                                  r"(?P<who>(?:the|this|that|my|our|their|your)(?:\s+(?!(?:only|so|much|not|too|very|still|always|"

@@ -26,3 +26,10 @@ def test_the_arabic_gist_asks_the_same_and_drops_the_so():
     gist = gist_of("ندرب نموذجًا من 7 مليارات معامل على 64 شريحة. إذن تستغرق كل خطوة 3 ثوانٍ تقريبًا. هل هذا صحيح؟", "ar")
     assert gist[0]["text"].startswith("يسأل الكاتب هل هو محق في") and "إذن" not in gist[0]["text"]
     assert "3 ثوانٍ" in gist[0]["text"]
+
+
+def test_a_question_under_a_condition_is_asked_indirectly_with_its_condition_kept():
+    asked = reported.indirect_question("For example, if we train on 64 GPUs, so does a 1B model need FSDP at all?")
+    assert asked == "whether a 1B model needs FSDP at all, if we train on 64 GPUs"
+    assert reported.indirect_question("If we use TP=8, is the all-reduce the bottleneck?") == \
+        "whether the all-reduce is the bottleneck, if we use TP=8"
