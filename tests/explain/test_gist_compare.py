@@ -72,3 +72,11 @@ def test_the_unit_of_a_figure_is_never_named_as_what_the_text_is_about():
 def test_a_comparison_with_its_own_reason_says_what_the_reason_concerns():
     gist = explain_offline("In practice, FSDP is faster than DDP because the optimizer step is sharded.", "ar")["gist"]
     assert "أسرع من" in gist[0]["text"] and "خطوة المحسن" in gist[0]["text"]
+
+
+def test_a_news_line_never_names_a_side_item_as_what_the_article_reports_on():
+    text = ("أعلنت شركة بايت دانس عن تحسين كفاءة تدريب النماذج بمقدار 1.71 مرة بفضل نظام COMET القائم على مزيج الخبراء. "
+            "وبحسب صحيفة محلية، فإن هذه التقنية تُستخدم بالفعل في نماذج مثل Grok، وتتيح توسيع النماذج دون زيادة تكلفة الحوسبة. "
+            "وقد طبّقت الشركة نظام COMET على أكثر من 10,000 وحدة معالجة رسومية.")
+    gist = " ".join(item["text"] for item in explain_offline(text, "en")["gist"])
+    assert "reports on Grok" not in gist
