@@ -80,3 +80,10 @@ def test_a_news_line_never_names_a_side_item_as_what_the_article_reports_on():
             "وقد طبّقت الشركة نظام COMET على أكثر من 10,000 وحدة معالجة رسومية.")
     gist = " ".join(item["text"] for item in explain_offline(text, "en")["gist"])
     assert "reports on Grok" not in gist
+
+
+def test_a_memory_no_single_chip_has_is_never_said_per_chip():
+    from service.explain import gist_values
+    figure = next(f for f in analyse("Each GPU has 80GB of memory.", "ar").figures if f.quantity == "hbm_bytes")
+    assert "80" in gist_values.measure_phrase(figure, None, None, "ar")
+    assert gist_values.measure_phrase(figure._replace(value=640e9), None, None, "ar") == ""  # a total, not one chip
