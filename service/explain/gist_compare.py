@@ -96,7 +96,7 @@ def comparative(doc: Document, index: int) -> str:
         return ""
     words = table["render"][doc.lang]
     adjective = table["adjectives"][key][doc.lang]
-    degree = re.search(table["degree_en"], sentence[:found.start()]) if lang == "en" else None
+    degree = re.search(table["degree_" + lang], sentence[:found.start()])  # "1.5x faster", "11 مرة أفضل"
     if degree and before and before[-1][1] <= start + degree.start():
         number = degree.group("degree").lstrip("~").rstrip("x×% ")
         form = "degree_percent" if degree.group("degree").rstrip().endswith("%") else "degree_times"

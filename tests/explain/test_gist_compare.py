@@ -87,3 +87,7 @@ def test_a_memory_no_single_chip_has_is_never_said_per_chip():
     figure = next(f for f in analyse("Each GPU has 80GB of memory.", "ar").figures if f.quantity == "hbm_bytes")
     assert "80" in gist_values.measure_phrase(figure, None, None, "ar")
     assert gist_values.measure_phrase(figure._replace(value=640e9), None, None, "ar") == ""  # a total, not one chip
+
+
+def test_an_arabic_degree_in_times_is_kept():
+    assert said("تؤدي شريحة H100 بنسبة 3 مرات أفضل من A100 في التدريب.", "en") == ["The text says that H100 is 3x better than A100"]
