@@ -138,7 +138,7 @@ def restated(doc: Document, index: int, seen: set[str] | None = None) -> str:
     claim = next((c for c in doc.claims if c.start == start), None)
     if restate.same_language(sentence, doc.lang):
         text = restate.expand(doc, start, end, doc.lang, seen, reported.plain_words(doc.lang), gist_plain.forms(doc.lang))
-        text = _without_asides(text)  # the text's known mistranslations are already the terms meant (restate.expand)
+        text = gist_plain.phrased(_without_asides(text), doc.lang)  # "is sharded" said as "is split across the GPUs"
         text = _URL.sub(lambda found: _link_name(found, doc.lang), text)  # a reader reads "pull request #5471", not a URL
         text = _ANNOUNCER.sub("", text, count=1)
         opened = _OPENER.match(text)

@@ -14,7 +14,7 @@ def gist_of(text: str, lang: str = "en") -> tuple[str, list[dict]]:
 def test_without_being_comm_bound_is_never_communication_as_the_bottleneck():
     text = "We ran the 70B model on 512 H100s with FSDP inside each node, without being comm-bound."
     gist, sentences = gist_of(text)
-    assert "without being comm-bound" in gist
+    assert "without being comm-bound" in gist or "without being limited by communication" in gist  # polarity kept
     assert "bottleneck" not in gist
     assert all(c.frame != "dp_comms_bound" for c in analyse(text, "en").claims)
 

@@ -51,3 +51,18 @@ def test_at_most_two_terms_are_said_in_plain_words_and_a_long_gist_is_never_cut_
                    "which we did not expect, given that the interconnect is NVLink and the messages are small.")
     assert sum(gist.count(f"({form})") for form in gist_plain.forms("en").values()) <= 2
     assert gist.count("(") == gist.count(")")
+
+
+def test_the_fields_verb_phrases_are_said_in_plain_words_outside_code_and_quotes():
+    assert gist_plain.phrased("FSDP is faster because the optimizer step is sharded.", "en") == \
+        "FSDP is faster because the optimizer step is split across the GPUs."
+    assert gist_plain.phrased("The gathers can be overlapped with the forward pass.", "en") == \
+        "The gathers can run at the same time as the forward pass."
+    assert gist_plain.phrased("The decode step is memory-bound.", "en") == "The decode step is limited by memory bandwidth."
+    assert gist_plain.phrased('The flag "memory-bound" is set.', "en") == 'The flag "memory-bound" is set.'
+    assert gist_plain.phrased("We load a sharded checkpoint.", "en") == "We load a sharded checkpoint."
+
+
+def test_the_gist_of_a_sentence_with_such_phrases_says_them_plainly():
+    gist = gist_of("In our runs FSDP beats DDP because the optimizer step is sharded across the 64 GPUs.")
+    assert "is split across the 64 GPUs" in gist and "is sharded" not in gist  # never "across the GPUs across ..."
