@@ -161,7 +161,7 @@ def reported(clause: str, that_noun: str = "أنّ", that_verb: str = "أنه") 
 
 
 # A sentence that is itself someone's reported words: "وذكر كلارك أيضًا، أن ديل ...", "وقالت الشركة إن ...".
-_SAYS = re.compile(r"^[وف]?(?:قال|ذكر|أكد|أوضح|أشار|أعلن|كشف|أضاف|صرح|أفاد|شدد|لفت)(?:ت)?\s+(?P<who>(?:[^\s،,.]+\s+){0,4}?)"
+_SAYS = re.compile(r"^[وف]?(?:قال|ذكر|أكد|أوضح|أشار|أعلن|كشف|أضاف|صرح|أفاد|شدد|لفت|أخبر)(?:ت)?\s+(?P<who>(?:[^\s،,.]+\s+){0,4}?)"
                    r"(?:أيضًا|أيضاً|أيضا)?\s*[،,]?\s*(?:إلى\s+)?(?:أن|أنّ|إن|إنّ|أنه|إنه)\s")
 
 
@@ -172,5 +172,5 @@ def own_speech(clause: str) -> str | None:
     if not found or not found.group("who").strip():
         return None
     text = clause.strip()
-    text = text[1:] if text[:1] in "وف" and is_verb(text.split()[0][1:]) else text
+    text = text[1:] if text[:1] in "وف" and _SAYS.match(text[1:]) else text
     return re.sub(r"\s*(?:أيضًا|أيضاً|أيضا)\s*[،,]?", "", text, count=1)

@@ -365,8 +365,8 @@ def _arabic(clause: str, kind: str, words: dict, who: str, lead: bool) -> str:
         return frame.format(lead=opening, claim=clause, question=clause.rstrip("؟?").strip())
     clause = _LABEL_AR.sub(r"\1 ", clause, count=1)  # "التكوين الثاني: يحتوي على ..." is "التكوين الثاني يحتوي على ..."
     speech = arabic_clause.own_speech(clause)
-    if speech is not None and lead:
-        return speech  # "ذكر كلارك أن ...": who said it is in the sentence; "يذكر النص أنّ وذكر ..." would say it twice
+    if speech is not None:  # "ذكر كلارك أن ...": who said it is in the sentence; "يذكر النص أنّ وذكر ..." says it twice
+        return speech if lead else "و" + speech
     said = arabic_clause.reported(clause, words["that_noun"], words["that_verb"])  # "أنّ الحوسبة تتضمن", never "أنه تتضمن"
     if said is None:  # a verb whose subject is not read with certainty: the author's words, not a wrong particle
         return words["said_quoted"].format(lead=opening, claim=clause)

@@ -32,3 +32,9 @@ def test_the_arabic_gist_of_reported_words_is_never_framed_twice():
     gist = " ".join(item["text"] for item in explain_offline(text, "ar")["gist"])
     assert "أنّ وقال" not in gist and "يذكر النص أنّ و" not in gist
     assert "قال مدير الشركة إن وحدات المعالجة الجديدة لا تحتاج" in gist  # the negation and who said it kept
+
+
+def test_a_companion_that_reports_someones_words_keeps_its_speaker():
+    from service.explain import reported
+    said = "وأخبر كبير المهندسين الفريق أنه يكفي توازي البيانات المجزأ"
+    assert reported.companion(said, said, "ar", "text") == "وأخبر كبير المهندسين الفريق أنه يكفي توازي البيانات المجزأ"
