@@ -17,7 +17,8 @@ _OPENERS = {"لا", "لم", "لن", "ليس", "ليست", "في", "على", "م�
 _PAST = {"قال", "أعلن", "أكد", "أوضح", "كشف", "ذكر", "أشار", "بلغ", "وصل", "حقق", "تجاوز", "استخدم", "اعتمد", "اشترى", "أنفق",
          "انخفض", "ارتفع", "زاد", "تحسن", "تضاعف", "استغرق", "احتاج", "انتقل", "قدم", "أطلق", "طور", "درب", "كان", "أصبح", "ظل",
          "بات", "صار", "أدى", "سمح", "أتاح", "جعل", "وفر", "يعد", "تعد", "شهد", "دفع", "أظهر", "بين", "أثبت",
-         "التزم", "التزمت", "التحق", "التحقت", "التقى", "التقت"}  # past verbs of form VIII that open like an article
+         "التزم", "التزمت", "التحق", "التحقت", "التقى", "التقت",  # past verbs of form VIII that open like an article
+         "أصدر", "نشر", "طرح", "أضاف", "صرح", "أفاد", "شدد", "لفت", "استعرض", "عرض", "حذر", "أتم", "أنهى"}
 _NOT_VERBS = {"يوم", "يونيو", "يوليو", "يناير", "يد", "تحت", "تجاه", "ثابت", "وقت", "بيت", "صوت", "تمت"}
 # Particles and quantifiers that never stand inside a subject's chain of nouns ("قالت إنفيديا إن ...").
 _PARTICLES = {"إن", "إنّ", "أن", "أنّ", "كما", "التي", "الذي", "الذين", "ما", "عن", "أي", "كل", "بعض", "أو", "ثم", "نحو", "حوالي"}
@@ -40,6 +41,8 @@ def is_verb(word: str) -> bool:
         return False
     if w.startswith("ي"):
         return True
+    if w.startswith("س") and w[1:2] in ("ي", "ت", "ن") and len(w) >= 5:
+        return True  # a future: "سيحتاج", "ستتضمن", "سنقوم"
     if w.startswith("ت"):  # a verb, unless a noun's pattern: -ة, -ات, -ية, تفعيل (تدريب), تفاعل/تفاعيل (توازي, تكاليف)
         return not (w.endswith(("ة", "ات", "ية")) or (len(w) == 5 and w[3] == "ي") or (len(w) >= 5 and w[2] == "ا"))
     if w.endswith("ت") and not w.endswith("ات") and 4 <= len(w) <= 6:
@@ -129,8 +132,11 @@ def reported(clause: str, that_noun: str = "أنّ", that_verb: str = "أنه") 
     words = clause.split()
     if not words:
         return None
-    if words[0][:1] in "وف" and len(words[0]) > 4 and is_verb(words[0][1:]):
+    if words[0][:1] in "وف" and len(_bare(words[0])) >= 4 and is_verb(words[0][1:]):
         words[0] = words[0][1:]  # "وتتضمن الحوسبة ...": the conjunction joined the sentence before, not this one
+        clause = " ".join(words)
+    if words[0][:1] == "و" and _bare(words[0][1:]) in _DEMONSTRATIVE:
+        words[0] = words[0][1:]  # "وهذا أمر مثير ...": after أنّ the joining "و" has nothing to join
         clause = " ".join(words)
     first = _bare(words[0])
     if "•" in clause or first in ("إليك", "إليكم", "هاك"):
@@ -142,9 +148,29 @@ def reported(clause: str, that_noun: str = "أنّ", that_verb: str = "أنه") 
     count = subject_after(words[1:])
     if not count:
         return None
+    while 1 + count < len(words) and words[1 + count].startswith("(") and not words[count].endswith(tuple(_PUNCT)):
+        count += 1  # "اتحاد Ultra Ethernet (UEC)": the name's own bracketed short form goes with it
+        while 1 + count < len(words) and not words[count].endswith(")"):
+            count += 1
     subject = " ".join(words[1:1 + count])
     rest = " ".join(words[1 + count:])
     ending = subject[-1] if subject[-1] in _PUNCT else ""
     subject = subject.rstrip(_PUNCT)
     verb = words[0]
     return f"{that_noun} {subject} {verb}{ending}" + (f" {rest}" if rest else "")
+
+
+# A sentence that is itself someone's reported words: "وذكر كلارك أيضًا، أن ديل ...", "وقالت الشركة إن ...".
+_SAYS = re.compile(r"^[وف]?(?:قال|ذكر|أكد|أوضح|أشار|أعلن|كشف|أضاف|صرح|أفاد|شدد|لفت|أخبر)(?:ت)?\s+(?P<who>(?:[^\s،,.]+\s+){0,4}?)"
+                   r"(?:أيضًا|أيضاً|أيضا)?\s*[،,]?\s*(?:إلى\s+)?(?:أن|أنّ|إن|إنّ|أنه|إنه)\s")
+
+
+def own_speech(clause: str) -> str | None:
+    """The clause as its own speaker's words ("ذكر كلارك أن ديل ...") when it reports what a named someone said, without
+    the joining "و" and "أيضًا"; None otherwise (the text's own statement is reported by the gist's verb)."""
+    found = _SAYS.match(clause.strip())
+    if not found or not found.group("who").strip():
+        return None
+    text = clause.strip()
+    text = text[1:] if text[:1] in "وف" and _SAYS.match(text[1:]) else text
+    return re.sub(r"\s*(?:أيضًا|أيضاً|أيضا)\s*[،,]?", "", text, count=1)

@@ -3,7 +3,7 @@
 import re
 
 from service.explain import claims as cues
-from service.explain import gist_cross, gist_frames, pattern_cache, reported, restate, synthesis
+from service.explain import gist_cross, gist_frames, gist_plain, gist_side, pattern_cache, reported, restate, synthesis
 from service.explain.document import Document
 from service.i18n.messages import messages
 
@@ -18,13 +18,9 @@ CONTRADICTING = {"pp_needed": {"pp_not_needed", "fast_links_no_pp"}, "dp_comms_b
 _GLOSS = pattern_cache.lazy(r"^\s*(?:\d+[).]\s*)?[^:.!?؟]{1,60}\([^()]{1,60}\)\s*:")
 # An aside announces itself: "Meanwhile ...", "BTW ...", "وفي الأثناء".
 _ASIDE = pattern_cache.lazy(r"^\s*(?:meanwhile|btw|by the way|also|separately|side note|unrelated|p\.?s\.?|(?:please )?note that|n\.b\.)\b|^\s*(?:في الأثناء|بالمناسبة)", re.I)
-_ABOUT_THE_PAGE = pattern_cache.lazy(r"\b(?:for illustration|the following|as follows|illustrat\w+|in the (?:figure|table|diagram|image)|see (?:below|above|figure)|"
-                                    r"shown (?:below|above)|this (?:figure|table|diagram))\b|(?:الشكل|الجدول) (?:أدناه|أعلاه)", re.I)
 # "DualPipe is an innovative bidirectional pipeline ..." states what a description is about.
 _DEFINES = pattern_cache.lazy(r"^\s*(?:[A-Z][\w.-]*(?:\s+[A-Z0-9][\w.-]*){0,3}|the\s+\w+)\s+(?:is|are)\s+(?:an?|the)\s"
                               r"|^\s*\S+(?:\s+\S+)?\s+(?:هو|هي)\s")
-# A caption ("Example DualPipe scheduling for 8 PP ranks", "Figure 3:") describes a picture, not the subject.
-_CAPTION = pattern_cache.lazy(r"^\s*(?:example|figure|fig\.|table|diagram)\b|^\s*(?:مثال|الشكل|جدول)\s", re.I)
 _DATA_ROW = pattern_cache.lazy(r"^\s*[-*•]?\s*[^:.!?؟]{1,40}:\s*[~≈<>]?\s*[\d.,]+(?:\s*[×x*^]\s*[\d^]+)?\s*\S{0,12}\s*(?:\([^()]{0,30}\))?\s*[.;]?\s*$")
 _EMOTICON = pattern_cache.lazy(r"\s+[:;]-?[/()DPp|\\]+(?=[\s.!?]*$)")  # "... each time :/" ends in a face, not a word
 _PLAIN_WORD_FIRST = pattern_cache.lazy(r"[a-z]+[\s,]")  # "the flagship run ...", not "bing_bert", "h100" or "nvidia-smi"
@@ -53,7 +49,7 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
         # A label ("Key insight:") announces; a whole sentence that opens a list ("Llama 4 comes in three models:")
         # states the topic, the point of a description when nothing else argues.
         topic = 1.5 + 0.25 * min(len(term_ids), 2) if len(words) >= 6 else 0.0
-        return max(0.0, topic - 2.0) if _ABOUT_THE_PAGE.search(sentence) or _CAPTION.match(sentence) else topic
+        return max(0.0, topic - 2.0) if gist_side.about_the_page(sentence) or gist_side.pointer(sentence) else topic
     if _DATA_ROW.match(sentence):
         return 0.0  # "Peak FP16/BF16: 989 TFLOPs", "Training time: ~54 days": a row of a spec sheet, not a point
     protected = restate.protected_spans(doc)
@@ -75,20 +71,24 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
     value += 1.5 * bool(claim is not None and {"measurement", "comparison"} & set(claim.kinds))  # a report's result
     if _ASIDE.match(sentence):
         value -= 1.5
+    if _checked(doc, index) is not None:
+        value += 2.5  # "So each step takes 4.4 s. Am I correct?": what the author asks about, as a question weighs
     if sentence.count("(") != sentence.count(")"):
         value -= 2.0  # a fragment cut inside a bracket
     if cues.cue("analogy", sentence):
         value -= 3.0  # an illustration, not the point
     if _DEFINES.match(sentence) and term_ids:
         value += 1.5  # what the passage is about, the point of a description
-    if _ABOUT_THE_PAGE.search(sentence) or _CAPTION.match(sentence):
+    if gist_side.about_the_page(sentence):
         value -= 2.0  # about the figure or the page, not about the subject
+    if gist_side.pointer(sentence):
+        value -= 3.0  # where to read more, or what a test ran on: the claim is elsewhere
     if len(words) > LONG_SENTENCE_WORDS:
         value -= 2.0
     fragment = sentence[:1].islower() and doc.text[:start].rstrip().endswith((";", "؛")) and len(words) < 8
     if restate.same_language(sentence, doc.lang) and len(words) >= 6 and not fragment:  # "; too low - lots of overflow"
         value += reported.point_weight(sentence, doc.lang)  # a question, a problem, a conclusion before a side remark
-        value -= _side_weight(doc, sentence, core, figures)  # a figure alone, a list item, an unresolved "this X"
+        value -= gist_side.side_weight(doc, sentence, core, figures)  # a figure alone, a list item, an unresolved "this X"
         if index == 0:
             value += reported.lead_weight(sentence, doc.lang)  # a news report's first sentence is its main fact
     return value
@@ -103,43 +103,19 @@ def _outside(sentence: str, start: int, protected: list[tuple[int, int]]) -> str
     return "".join(kept)
 
 
-SIDE_PENALTY = 2.0
-_HYPOTHESIS = pattern_cache.lazy(r"^\s*(?:(?:one|a|another)\s+)?(?:possible|likely|probable)\s+(?:reason|cause|explanation)\b|"
-                                 r"^\s*(?:maybe|perhaps)\b", re.I)
-_ADDITION = pattern_cache.lazy(r"^\s*(?:(?:it|they|this|the \w+)\s+)?also\b", re.I)
-_LIST_ITEM = pattern_cache.lazy(r"^\s*(?:[-*•]|\d{1,2}[.)])\s+")
-_REPORTING = pattern_cache.lazy(r"\b(?:the|a|an|this|that|it|its|they|their|we|our|i|my|up|to|of|at|per|on|for|in|with|and|"
-                                r"about|around|roughly|approximately|reports?|reported|says?|said|gives?|gets?|got|achieves?|"
-                                r"achieved|reaches|reached|is|are|was|were|has|have|also|only|of|paper|text|post|report)\b", re.I)
+def _checked(doc: Document, index: int) -> int | None:
+    """The sentence right after `index` when it only asks whether `index` is right ("Am I correct?"), else None."""
+    after = index + 1
+    if after >= len(doc.sentences):
+        return None
+    sentence = doc.text[slice(*doc.sentences[after])]
+    return after if restate.same_language(sentence, doc.lang) and reported.is_check_question(sentence, doc.lang) else None
 
 
-def _side_weight(doc: Document, sentence: str, core: str, figures: list) -> float:
-    """What keeps a side sentence from being the point alone: a figure with nothing claimed about it ("The paper reports
-    up to 147 TFLOP/s per GPU"), a list item, a sentence opening on "this/that X" whose X the sentence before never named."""
-    penalty = 0.0
-    if doc.lang == "ar":
-        return penalty  # the cues below read English
-    if figures:
-        rest = core
-        for figure in figures:
-            rest = rest.replace(figure.quote, " ")
-        if len(re.findall(r"[A-Za-z][\w-]{2,}", _REPORTING.sub(" ", rest))) <= 1:
-            penalty += SIDE_PENALTY
-    if _LIST_ITEM.match(sentence):
-        penalty += SIDE_PENALTY
-    if _HYPOTHESIS.match(sentence):
-        penalty += SIDE_PENALTY  # "One possible reason is ...": a guess offered for the question or problem, not the point
-    if _ADDITION.match(sentence):
-        penalty += SIDE_PENALTY  # "It also emphasizes ...": an addition to the point, not the point
-    pointing = re.match(r"^\s*(?:this|that|these|those)\s+(?P<noun>[a-z][\w-]+)", sentence, re.I)
-    if pointing and not re.fullmatch(r"[a-z]+(?:s|ed)|is|was|can|will|would|could|pr|change|patch|commit|paper|post|work|study|"
-                                     r"article|thread|issue|section|setup|config|way|one|time|step|approach|method",
-                                     pointing.group("noun").lower()):  # "this forces ..." is a verb, "this PR" the post itself
-        head = pointing.group("noun").lower().rstrip("s")
-        before = doc.text[:doc.text.find(sentence)] if sentence in doc.text else ""
-        if head not in before.lower():
-            penalty += SIDE_PENALTY  # "This all-reduce ..." with no all-reduce named before: the antecedent is missing
-    return penalty
+def _has_figure(doc: Document, index: int) -> bool:
+    """Whether sentence `index` gives a figure: a sentence about a table that states its numbers is evidence, a caption is not."""
+    start, end = doc.sentences[index]
+    return any(start <= f.start < end for f in doc.figures)
 
 
 def _terms_by_sentence(doc: Document) -> list[set[str]]:
@@ -161,8 +137,8 @@ def restated(doc: Document, index: int, seen: set[str] | None = None) -> str:
     sentence = doc.text[start:end]
     claim = next((c for c in doc.claims if c.start == start), None)
     if restate.same_language(sentence, doc.lang):
-        text = restate.expand(doc, start, end, doc.lang, seen, reported.plain_words(doc.lang))
-        text = _without_asides(text)  # the text's known mistranslations are already the terms meant (restate.expand)
+        text = restate.expand(doc, start, end, doc.lang, seen, reported.plain_words(doc.lang), gist_plain.forms(doc.lang))
+        text = gist_plain.phrased(_without_asides(text), doc.lang)  # "is sharded" said as "is split across the GPUs"
         text = _URL.sub(lambda found: _link_name(found, doc.lang), text)  # a reader reads "pull request #5471", not a URL
         text = _ANNOUNCER.sub("", text, count=1)
         opened = _OPENER.match(text)
@@ -194,9 +170,13 @@ MAX_GIST_WORDS = 45
 def _trimmed(text: str) -> str:
     """A very long sentence cut after the last clause that ends within MAX_GIST_WORDS words (a gist is short)."""
     words = text.split()
-    if len(words) <= MAX_GIST_WORDS:
+    limit = MAX_GIST_WORDS + _gloss_words(text)  # a term's plain meaning explains; it is not the claim's length
+    if len(words) <= limit:
         return text
-    ends = [i for i, w in enumerate(words[:MAX_GIST_WORDS]) if w.endswith((",", "،", ";", "؛")) and i >= 12]
+    depth = [0]
+    for w in words:  # how many brackets are open after each word: a cut inside a bracket leaves it open
+        depth.append(max(0, depth[-1] + w.count("(") - w.count(")")))
+    ends = [i for i, w in enumerate(words[:limit]) if w.endswith((",", "،", ";", "؛")) and i >= 12 and not depth[i + 1]]
     return " ".join(words[:ends[-1] + 1]).rstrip(",،;؛") + " …" if ends else text
 
 
@@ -224,8 +204,8 @@ def _without_asides(text: str) -> str:
             depth -= 1
             if not depth:
                 inner = "".join(group)
-                if len(inner.split()) < 4 or _FIGURE_ASIDE.search(inner):
-                    out.append(inner)  # a short gloss, or an aside that carries a figure ("(50% of BF16 peak)")
+                if len(inner.split()) < 4 or _FIGURE_ASIDE.search(inner) or inner[1:-1] in gist_plain.said():
+                    out.append(inner)  # a short gloss, a figure ("(50% of BF16 peak)"), a term's plain meaning
                 group = []
     out.append("".join(group))
     return " ".join("".join(out).replace(" ,", ",").replace(" ،", "،").split())
@@ -351,8 +331,8 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
         sentence = sentence_of(j)
         if j == point or values.get(j, 0.0) <= 0.0 or not restate.same_language(sentence, lang) or _quoted(doc, j):
             continue  # a caption, a spec row, a config line, a gloss, or someone else's quoted words give no reason
-        if _EXAMPLE.match(sentence):
-            continue  # "For example, ...", "Such as ...": an illustration of the point, not its reason or evidence
+        if _EXAMPLE.match(sentence) or gist_side.pointer(sentence) or (gist_side.about_the_page(sentence) and not _has_figure(doc, j)):
+            continue  # "For example, ...", a caption, a pointer to other reading: neither reason nor evidence
         if abs(j - point) > 2 and not (ids[j] & ids[point]) and reported.role(sentence, lang) != "proposal":
             continue  # a "because" paragraphs away explains something else; what the authors propose answers the point
         claim = next((c for c in doc.claims if c.start == doc.sentences[j][0]), None)
@@ -368,7 +348,8 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
     companion = min(candidates)[2] if candidates else None
     reason = None  # the reason the antecedent displaces: still said after them when it is a cause
     if reported.reads_back(point_sentence) and point > 0 and values.get(point - 1, 0.0) > 0.0 \
-            and restate.same_language(sentence_of(point - 1), lang):
+            and restate.same_language(sentence_of(point - 1), lang) \
+            and not (gist_side.about_the_page(sentence_of(point - 1)) and not _has_figure(doc, point - 1)):
         if candidates and min(candidates)[0] == 0 and "cause" in reported.roles(sentence_of(companion), lang):
             reason = companion
         companion = point - 1  # "That is much slower than expected" needs the sentence it points back to
@@ -386,6 +367,7 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
     texts = []
     for number, i in enumerate(order):
         lead = i - 1 if number == 0 and i > 0 and i - 1 not in order and sentence_of(i - 1).rstrip().endswith(":") \
+            and len(sentence_of(i - 1).split()) >= 4 \
             and restate.same_language(sentence_of(i - 1), lang) and not reported.has_verb(sentence_of(i)) else None
         if lead is not None:  # "The training took 54 days, suggesting:" + "- effective MFU near 50%" is one statement
             clause = restated(doc, lead, seen).rstrip(": ") + " " + _lower_start(restated(doc, i, seen))
@@ -399,6 +381,8 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
         sources = [lead, i] if lead is not None else [i] + ([point + 1] if i == point and corrected is not None else [])
         if lang == "en" and _SPEAKER.match(sentence_of(i)):
             texts.append((sources, clause))  # "Alice says ...": already said as someone's words
+        elif number == 0 and _checked(doc, i) is not None:  # "... Am I correct?": the author asks whether it holds
+            texts.append((sources + [_checked(doc, i)], reported.confirms(clause, lang, who)))
         elif number == 0:
             texts.append((sources, reported.point(clause, sentence_of(sources[0]), lang, who, doc.text)))
         else:
@@ -426,7 +410,7 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
         texts = _with_rows(doc, texts, who)  # the figures asked about, when the text gives them as rows under headings
     texts = _one_sentence(texts, who, lang, asked_first)  # the point with its reason or its question, in one sentence
     found = synthesis.finding(doc, [point])  # a check on the point itself, not on its evidence
-    kept = reported.fit([text for _, text in texts], MAX_REPORTED_WORDS)
+    kept = reported.fit([text for _, text in texts], MAX_REPORTED_WORDS + sum(_gloss_words(text) for _, text in texts))
     out = [{"text": _ended(text), "from": sources} for (sources, _), text in zip(texts, kept)]
     return ([{"text": found, "from": [point]}] if found else []) + out
 
@@ -481,13 +465,18 @@ def _one_sentence(texts: list[tuple[list[int], str]], who: str, lang: str, asked
         limit = MAX_ASKED_WORDS if asked and len(out) == 1 else MAX_SENTENCE_WORDS
         both = None if joins[-1] or last[1].endswith("…") or not _ties(last, item) or not _ties(item, last) \
             else reported.joined(last[1], item[1], who, lang)
-        if both is not None and len(both.split()) <= limit:
+        if both is not None and len(both.split()) - _gloss_words(both) <= limit:
             out[-1] = (last[0] + [i for i in item[0] if i not in last[0]], both)
             joins[-1] = True
         else:
             out.append(item)
             joins.append(False)
     return out
+
+
+def _gloss_words(text: str) -> int:
+    """How many words of `text` are terms' plain meanings in brackets: they explain, the claim's length is the rest."""
+    return sum(len(form.split()) for form in gist_plain.said() if f"({form})" in text)
 
 
 _NOT_X = pattern_cache.lazy(r"^(?P<subject>.+?)\s+(?P<verb>is|are|was|were)\s+not\s+(?P<x>[^,;:]+?)\s*$", re.I)
@@ -535,7 +524,7 @@ def _framed_gist(doc: Document, framed: tuple[list[int], str], values: dict[int,
         texts.append(([asked], reported.companion(clause, doc.text[slice(*doc.sentences[asked])], doc.lang, who, doc.text)))
     texts = _one_sentence(texts, who, doc.lang)
     found = synthesis.finding(doc, [point])
-    kept = reported.fit([t for _, t in texts], MAX_REPORTED_WORDS + 15)
+    kept = reported.fit([t for _, t in texts], MAX_REPORTED_WORDS + 15 + sum(_gloss_words(t) for _, t in texts))
     out = [{"text": _ended(t), "from": s} for (s, _), t in zip(texts, kept)]
     return ([{"text": found, "from": [point]}] if found else []) + out
 

@@ -1,8 +1,7 @@
 """The gist of a passage written in the other language from the answer: what the author's chosen sentences do (ask,
 report a problem or a result, compare, explain, require, give a reason, report what was said), read from cues in
 their own language (data/gist_cross_cues.json), rendered in role frames of the answer's language (data/locale
-gist.cross) with every slot filled from the sentence: its subject, its figures with what they measure, what they
-are compared with. There is no offline translation, so a frame that cannot be filled is not used: it says less."""
+gist.cross) with every slot filled from the sentence (subject, figures, comparisons): a frame not filled says less."""
 
 import json
 import re
@@ -12,7 +11,7 @@ from typing import NamedTuple
 from calculators.resources import data_dir
 
 from service.explain import claims as claim_cues
-from service.explain import gist_names, gist_values, restate
+from service.explain import gist_compare, gist_names, gist_values, restate
 from service.explain.document import Document
 from service.i18n import arabic
 from service.i18n.messages import join_names, messages
@@ -283,7 +282,7 @@ def _subjects(doc: Document, start: int, end: int, measured: bool, figures: bool
     denied = -1
     for match in (o for o in doc.occurrences if start <= o.start < end):
         if any(a <= match.start < b for a, b in urls) or (measured and match.entry["id"] in _MEASURE_TERMS) \
-                or (figures and match.entry["id"] in _SETUP_TERMS):
+                or (figures and match.entry["id"] in _SETUP_TERMS) or _UNIT_OF.search(doc.text, max(start, match.start - 8), match.start):
             continue
         if (_negated(doc.text[start:end], match.start - start, match.end - start) or denied >= 0 and _COORDINATED.fullmatch(
                 doc.text[denied:match.start])) and not _WITHOUT.search(doc.text[max(start, match.start - 20):match.start]):
@@ -305,6 +304,7 @@ def _subjects(doc: Document, start: int, end: int, measured: bool, figures: bool
 
 
 _URL = re.compile(r"https?://\S+")
+_UNIT_OF = re.compile(r"(?<![\w.])[\d٠-٩][\d.,]*\s*$")  # "480 GB/s": the unit of a figure is what it is measured in, not a subject
 # Terms that name what a figure measures: with the figure read out, naming them again says it twice.
 _MEASURE_TERMS = {"model-flops-utilization", "hardware-flops-utilization", "teraflops", "flop-per-second",
                   "tokens-per-second", "throughput", "computing-power", "peak-flops", "bandwidth"}
@@ -424,15 +424,13 @@ def _pairing(doc: Document, fig, partner, start: int, cue: dict) -> str | None:
 # ---------------------------------------------------------------------------------------------- rendering
 
 def render(doc: Document, reading: Reading) -> str:
-    """A reading in a frame of doc.lang, every slot filled from the sentence; '' when the frame cannot be filled.
-
-    A frame that names only what a sentence does ("the author recommends something about X", "explains a reason about
-    X", "asks a question") says nothing of what it does: it is never shown. Such a sentence is said as the one thing
-    known for sure, its subject ("the author writes about X"); the cause a sentence names is said after its point
-    only when the point itself says something (a result, a problem, a change).
-    """
-    text = _render(doc, reading)
-    content = reading.measured or reading.problem or reading.change  # the cause of a point said, not of a topic
+    """A reading in a frame of doc.lang, every slot filled from the sentence; '' when the frame cannot be filled. A plain
+    comparison of two named things is said as one (gist_compare); a frame that names only what a sentence does ("the
+    author recommends something about X") is never shown: the one thing known for sure is said, its subject; the cause
+    a sentence names follows only a point that says something (a result, a problem, a change)."""
+    compared = gist_compare.comparative(doc, reading.index)
+    text = compared or _render(doc, reading)
+    content = reading.measured or reading.problem or reading.change or compared  # the cause of a point said, not of a topic
     if text and content and reading.because:  # "... 48% MFU, and gives a reason concerning the batch size"
         text += messages(doc.lang)["gist"]["cross"]["because"].format(subjects=join_names(reading.because, doc.lang))
     return text
@@ -534,7 +532,7 @@ def gist(doc: Document, scores: list[float]) -> list[dict]:
             continue
         reading = read(doc, i)
         text = restated(doc, i)
-        value = scores[i] + _ROLE_WEIGHT[reading.role] + 0.5 * bool(reading.measured) + 1.0 * bool(reading.what)
+        value = scores[i] + _ROLE_WEIGHT[reading.role] + 0.5 * bool(reading.measured) + 1.0 * bool(reading.what or gist_compare.comparative(doc, i))
         everything.append((value, i, reading, text))
         if text:
             candidates.append((value, i, reading, text))
@@ -548,14 +546,17 @@ def gist(doc: Document, scores: list[float]) -> list[dict]:
     # Below MIN_SCORE a sentence argues little; one honest sentence about it still beats "cannot be summarised".
     candidates = [c for c in candidates if c[0] >= MIN_SCORE] or [max(candidates, key=lambda c: (c[0], -c[1]))]
     if any(c[2].what for c in candidates):  # a frame that only names subjects says less than one saying what a term does
-        candidates = [c for c in candidates if not _names_only(c[2])]
+        candidates = [c for c in candidates if not _names_only(c[2], doc)]
     candidates.sort(key=lambda item: (-item[0], item[1]))
     best = candidates[0]
     if best[2].role == "question":  # "I get 15%, lower than reported. Why?": the situation first, then the question
         before = next((c for c in candidates if c[1] == best[1] - 1 and c[2].role in ("problem", "result") and c[2].measured), None)
         best = before or best
     _, point, point_reading, point_text = best
-    if _names_only(point_reading) and not gist_names.central(doc, point_reading.subjects):
+    said = point_reading.subjects if point_reading.role == "comparison" else [gist_names.main_subject(doc, point_reading.subjects)]
+    if (_names_only(point_reading, doc) or point_reading.role == "topic" or point_reading.role == "news" and not point_reading.measured) \
+            and not gist_compare.comparative(doc, point) \
+            and not gist_names.central(doc, said):  # "writes about X": X is the passage's subject, or nothing is said
         return []  # "writes about X" where X is a side item says what the text is not about
     out = [{"text": point_text, "from": [point]}]
     companion = _companion(doc, point, point_reading, [c for c in everything if c[0] >= MIN_SCORE and (c[3] or c[2].role == "question")])
@@ -565,11 +566,10 @@ def gist(doc: Document, scores: list[float]) -> list[dict]:
     return out + ([{"text": worked, "from": sorted({i for item in out for i in item["from"]})}] if worked else [])
 
 
-def _names_only(reading: Reading) -> bool:
-    """Whether a reading's frame can say no more than the names it is about ("The author writes about X"): no figure,
-    no problem, no change, no question, no definition."""
+def _names_only(reading: Reading, doc: Document | None = None) -> bool:
+    """Whether a reading's frame says no more than its names ("The author writes about X"): no figure, nor anything else."""
     return reading.role in ("topic", "requirement", "cause", "description", "comparison") and not reading.what \
-        and not reading.measured
+        and not reading.measured and not (doc is not None and gist_compare.comparative(doc, reading.index))
 
 
 def _machine(doc: Document, start: int, end: int) -> bool:

@@ -21,13 +21,18 @@ def readable(text: str, lang: str) -> bool:
     return arabic.share_of_arabic(text) < 0.3 if lang == "en" else not re.search(r"\b[a-z]{4,}\b", text)
 
 
+# The most memory one accelerator carries (288 GB of HBM3E on B300 and MI355X, vendors' data sheets): above it a
+# "memory per chip" reading is a node's or a cluster's total.
+MAX_CHIP_MEMORY_BYTES = 300e9
+
+
 def measure_phrase(fig, partner, kind: str | None, lang: str, direction: str = "", label: str = "", bound: str = "") -> str:
     """One measured figure (or a pair) with the noun of what it measures: "a time of about 480 ms"; a bound the text
     puts on it kept ("less than 10 ns", "up to 147 TFLOP/s"): without it the figure would be a different claim."""
     words = messages(lang)["gist"]["cross"]
     noun = words["quantities"].get(fig.quantity)
-    if noun is None:
-        return ""
+    if noun is None or fig.quantity == "hbm_bytes" and fig.value > MAX_CHIP_MEMORY_BYTES:
+        return ""  # "640 GB of memory per chip" is no chip: a total read as one chip's memory is left out, not said
     if fig.quantity == "percent_change" and direction:
         noun = words["quantities"]["percent_" + direction]
     elif fig.quantity == "percent_change":  # no direction word in the sentence: its size, never a sign we cannot vouch for

@@ -140,7 +140,15 @@ def indirect_question(text: str) -> str | None:
         return "for " + (wanted[0].lower() + wanted[1:] if wanted.split()[0][1:].islower() else wanted)  # "for any guidance"
     if _ASKED_FOR.match(q):  # "Any guidance on expert placement?" has no verb: the author asks for it
         return "for " + q[0].lower() + q[1:]
+    q = re.sub(r"^(?:for (?:instance|example)|e\.g\.)\s*,?\s*", "", q, flags=re.I)  # an example's marker asks nothing
     lowered = q[0].lower() + q[1:] if not q.startswith("I ") else q
+    conditioned = _CONDITION_THEN_ASK.match(lowered)
+    if conditioned:  # "if using X, so does Y mean Z" -> "whether Y means Z, if using X": the condition kept, after
+        asked = indirect_question(conditioned.group("asked") + "?")
+        return f"{asked}, {conditioned.group('condition')}" if asked else None
+    does = _DOES_VERB.match(lowered)
+    if does:  # "does training 60B tokens mean ..." -> "whether training 60B tokens means ..."
+        return f"whether {does.group('who')} {does.group('verb')}s{does.group('rest')}"
     if re.match(r"^(?:when|if|while|after|before|once)\b[^,?]{3,80},", lowered, re.I):
         return None  # "When I train X, the util is 20%?" opens on a condition: it does not ask "when"
     if tagged:
@@ -160,7 +168,7 @@ def indirect_question(text: str) -> str | None:
         return None  # "why does the step take ...": a verb to inflect, so quoted, not guessed
     if re.match(rf"^{_WH}\b", lowered, re.I):
         return lowered  # "what would be a reasonable throughput": the question word is its subject
-    yes_no = re.match(rf"^(?P<aux>{_AUX})\s+(?P<who>{_PRONOUN}|the\s+\w+)\b(?P<rest>.*)$", lowered, re.I)
+    yes_no = re.match(rf"^(?P<aux>{_AUX})\s+(?P<who>{_PRONOUN}|the\s+\w[\w-]*)(?![\w-])(?P<rest>.*)$", lowered, re.I)
     if yes_no:
         return f"whether {yes_no.group('who')} {yes_no.group('aux')}{yes_no.group('rest')}"
     yes_no_do = re.match(r"^do\s+(?P<who>they|we|I|you)\b(?P<rest>.*)$", lowered, re.I)
@@ -171,6 +179,11 @@ def indirect_question(text: str) -> str | None:
     return "whether " + lowered
 
 
+_CONDITION_THEN_ASK = pattern_cache.lazy(r"^(?P<condition>(?:if|when)\b[^?]{3,120}?),\s*(?:so|then)?\s*"
+                                         r"(?P<asked>(?:does|do|is|are|can|could|would|will|should)\b.+)$", re.I)
+# A few regular verbs a "does X <verb>" question is asked with: their third person is the verb and "s".
+_DOES_VERB = pattern_cache.lazy(r"^does\s+(?P<who>(?!it\b|this\b|that\b)[^,?]{2,60}?)\s+(?P<verb>mean|need|require|take|use|work|"
+                                r"support|fit|help|matter|hurt|affect|improve|scale|run|include)\b(?P<rest>.*)$", re.I)
 # "why is the step time so high": the subject is "the" and up to four words, ending before a word that cannot be part of it.
 _WH_BE_NOUN = pattern_cache.lazy(r"^(?P<wh>why|how|where|when)\s+(?P<aux>is|are|was|were)\s+"
                                  r"(?P<who>(?:the|this|that|my|our|their|your)(?:\s+(?!(?:only|so|much|not|too|very|still|always|"
@@ -201,7 +214,7 @@ _LEADING_CONNECTIVE = {"en": pattern_cache.lazy(r"^(?:so|thus|hence|therefore|th
                                                 r"in short|overall|however|but|and|also|additionally|moreover|such as|"
                                                 r"for example|for instance|e\.g\.|of note(?:\s*,?\s*though)?|"
                                                 r"a few (?:points|things) to note(?: here)?)\s*,?\s+", re.I),
-                       "ar": pattern_cache.lazy(r"^(?:(?:لذلك|لذا|وبالتالي|وعليه|باختصار|الخلاصة|كما|ولكن|لكن)\s*،?\s*|"
+                       "ar": pattern_cache.lazy(r"^(?:(?:لذلك|لذا|وبالتالي|وعليه|باختصار|الخلاصة|كما|ولكن|لكن|إذن|إذًا|إذاً|اذن)\s*،?\s*|"
                                                 r"و(?=(?:بعد|قد|في|من|كان|كانت|على|مع)\s))")}
 
 
@@ -223,8 +236,14 @@ def point(clause: str, sentence: str, lang: str, who: str, context: str = "") ->
     clause = _LEADING_CONNECTIVE["en"].sub("", clause).strip()
     if _WANTED.match(clause) and not _AUXILIARY.search(clause) and re.search(r"\?\s", context + " "):
         return _capital(words["asks_about"][number].format(subject=subject, topic=clause[0].lower() + clause[1:]))
+    changed = _CHANGE_IMPERATIVE.match(clause)
+    if changed and "change_does" in words:  # "Refactor kernels so ...", a pull request's list of changes: what it does
+        verb = changed.group("verb").lower()
+        does = verb + ("es" if verb.endswith(("s", "sh", "ch", "x", "z")) else "s")
+        return _capital(f"{words['change_does']} {does}{clause[changed.end('verb'):]}")
     if _IMPERATIVE.match(clause) and (_NEGATIVE_IMPERATIVE.match(clause) or not re.search(r"\b(?:I|we|you)\b", clause.split(",")[0])):
-        return _capital(_advice(words["imperative"], words["possessive"][who], _lower_first(clause, context)))
+        advised = clause[0].lower() + clause[1:] if clause.split(" ", 1)[0][1:].islower() else clause  # "Keep TP ...": a verb
+        return _capital(_advice(words["imperative"], words["possessive"][who], advised))
     verb = words["point"].get(_said_as(kind, clause), words["point"]["other"])[0 if who != "authors" else 1]
     clause = _with_subject(clause, words)
     if clause.startswith("\0"):  # a title ("Adding X to the log"): what the text is about
@@ -234,6 +253,10 @@ def point(clause: str, sentence: str, lang: str, who: str, context: str = "") ->
     return _capital(f"{subject} {verb} {_lower_first(third_person(clause, lang), context)}")
 
 
+# A change a pull request makes, said as an order ("Refactor kernels so ...", "Add option to ..."): not advice to the reader.
+_CHANGE_IMPERATIVE = pattern_cache.lazy(r"^(?P<verb>refactor|fix|implement|introduce|rename|port|bump|deprecate|migrate|expose|"
+                                        r"add(?=\s+(?:an?\s+|the\s+|new\s+)?(?:option|support|flag|argument|feature|test|kernel|check|"
+                                        r"api|config|parameter|benchmark|script)s?\b))\b", re.I)
 _ADVICE = pattern_cache.lazy(r"\b(?:should|recommend\w*|advis\w+|suggest\w*|better|best|prefer\w*|ought|you(?: also)? (?:need|have|must))\b"
                              r"|^(?:use|keep|set|avoid|try|"
                              r"make sure|consider)\b", re.I)
@@ -341,6 +364,9 @@ def _arabic(clause: str, kind: str, words: dict, who: str, lead: bool) -> str:
         frame = words["said_quoted"] if kind != "question" else words["asks_quoted"][0]
         return frame.format(lead=opening, claim=clause, question=clause.rstrip("؟?").strip())
     clause = _LABEL_AR.sub(r"\1 ", clause, count=1)  # "التكوين الثاني: يحتوي على ..." is "التكوين الثاني يحتوي على ..."
+    speech = arabic_clause.own_speech(clause)
+    if speech is not None:  # "ذكر كلارك أن ...": who said it is in the sentence; "يذكر النص أنّ وذكر ..." says it twice
+        return speech if lead else "و" + speech
     said = arabic_clause.reported(clause, words["that_noun"], words["that_verb"])  # "أنّ الحوسبة تتضمن", never "أنه تتضمن"
     if said is None:  # a verb whose subject is not read with certainty: the author's words, not a wrong particle
         return words["said_quoted"].format(lead=opening, claim=clause)
@@ -358,7 +384,8 @@ def _capital(text: str) -> str:
 
 def _lower_first(text: str, context: str = "") -> str:
     """'The throughput ...' -> 'the throughput ...' after a reporting verb; a name keeps its capital: a word the text
-    also capitalises inside a sentence ("Nvidia"), one followed by another capitalised word ("Cloud TPU"), an acronym."""
+    also capitalises inside a sentence ("Nvidia"), one followed by another capitalised word ("Cloud TPU") or by a size or
+    version ("Mixtral 8x22B"), an acronym."""
     parts = text.split(" ", 2)
     first = parts[0].strip(",")
     if first == "A" and len(parts) > 1 and parts[1][:1].islower():
@@ -367,7 +394,7 @@ def _lower_first(text: str, context: str = "") -> str:
         return text
     if first.lower() not in _FUNCTION_WORDS and not first.endswith("ing"):
         following = parts[1] if len(parts) > 1 else ""
-        if following[:1].isupper() or re.search(rf"[a-z,;]\s+{re.escape(first)}\b", context):
+        if following[:1].isupper() or re.match(r"\d+(?:\.\d+)?(?:x\d+)?[BMKT]?\b", following) or re.search(rf"[a-z,;]\s+{re.escape(first)}\b", context):
             return text
     return text[0].lower() + text[1:]
 
@@ -442,3 +469,34 @@ def joined(point_text: str, companion_text: str, who: str, lang: str) -> str | N
 _ENDING = ".!:;, "
 _SITUATIONS = ("problem", "result", "expectation", "contrast", "news", "other")  # what a question can be asked about
 _LABELLED = pattern_cache.lazy(r"\w:\s")
+
+
+# "Am I correct?", "Is my understanding right?", "هل هذا صحيح؟": the author asks whether the sentence before holds.
+_CHECK_QUESTION = {
+    "en": pattern_cache.lazy(r"^\s*(?:(?:am i|are we|was i|were we|is (?:this|that|it|my \w+|our \w+)|does (?:this|that) (?:sound|look|seem))"
+                             r"\s+(?:\w+\s+){0,2}?(?:correct|right|accurate|ok|okay|true|make sense)|right|correct)\b[^?]{0,30}\?\s*$", re.I),
+    "ar": pattern_cache.lazy(r"^\s*(?:هل\s+(?:هذا|ذلك|كلامي|فهمي|حسابي|استنتاجي)\s+(?:صحيح|دقيق|سليم)|هل (?:أنا|نحن) (?:محق|محقون|على حق|مصيب))"
+                             r"[^؟?]{0,20}[؟?]\s*$"),
+}
+
+
+def is_check_question(sentence: str, lang: str) -> bool:
+    """Whether the sentence only asks if the one before is right ("Am I correct?")."""
+    return bool(_CHECK_QUESTION["ar" if lang == "ar" else "en"].match(sentence))
+
+
+def confirms(clause: str, lang: str, who: str) -> str:
+    """The point as the author's request to check it: "The author asks whether they are right that each step takes 4.4 s"."""
+    words = messages(lang)["gist_reported"]
+    who = "author" if who == "text" else who  # someone asks: a text that asks "Am I correct?" has an author
+    subject = words["subjects"][who]
+    clause = without_fillers(clause, lang)
+    if lang == "ar":
+        clause = _LEADING_CONNECTIVE["ar"].sub("", clause).strip()  # "إذن تستغرق ...": the "so" is the question's, not the claim's
+        said = arabic_clause.reported(clause, words["that_noun"], words["that_verb"])
+        claim = said if said is not None else f"قوله: {clause}"
+        return words["confirms"].format(subject=subject, claim=claim)
+    clause = _LEADING_CONNECTIVE["en"].sub("", clause).strip()
+    clause = re.sub(r"^(?:so\s+)?(?:this|that|it) means(?: that)?\s+", "", clause, flags=re.I)  # "it means X": X is the claim
+    text = words["confirms"][1 if who == "authors" else 0].format(subject=subject, claim=_lower_first(third_person(clause, lang)))
+    return _capital(text)

@@ -11,6 +11,9 @@ from service.explain import pattern_cache
 from service.i18n import arabic
 from service.i18n.messages import join_names, messages
 
+_NAME_GOES_ON = re.compile(r"[ \t]+[A-Z][\w-]*")  # "Torch FSDP Plugin": the acronym is inside a longer name
+_FIGURE_BEFORE = re.compile(r"[\d%٪]\s*$")  # an Arabic plain phrase in the name's place cannot follow its figure
+MAX_PLAIN_FORMS = 2  # two terms said in plain words are read in one breath; a third is left to the terms section
 MAX_INLINE_WORDS = 6  # a longer expansion would bury the sentence; the terms section carries it
 _COUNT_RATES = {"tokens_per_s", "tokens_per_s_per_chip", "sequences_per_s"}  # rates of things, not durations
 
@@ -107,13 +110,15 @@ _ARTICLE_FIRST = pattern_cache.lazy(r"(?:a|an|the)\s", re.I)  # a reading that s
 _NEXT_WORD = pattern_cache.lazy(r"\s+([A-Za-z]+|[\u0621-\u064A]+)(?![\w\u0621-\u064A])")
 
 
-def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, plain: frozenset = frozenset()) -> str:
+def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, plain: frozenset = frozenset(),
+           plain_forms: dict | None = None) -> str:
     """doc.text[start:end] with its acronyms expanded and its compact figures read out.
 
     A term is expanded once (`seen`, shared by the caller across sentences), where the sentence can carry it:
     never inside a word or compound ("72-GPU", "70B-parameter"), after a number (a unit: "400 Gb/s"), inside
     code, a flag or a config value, nor where the text glosses it already ("TPUs (Tensor ...)"), nor a term of
     `plain` (glossary ids a reader meets as plain words: "GPU"); an article before it agrees ("a model FLOPs ...").
+    `plain_forms` (glossary id -> a short plain phrase, for the gist) says what an acronym means in place of its name.
     """
     text = doc.text
     protected = protected_spans(doc)
@@ -141,21 +146,29 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
             continue
         if not _is_acronym(name) or arabic.ARABIC_LETTER.search(name):
             continue
-        expansion = _expansion(match.entry, lang)
+        said_plainly = (plain_forms or {}).get(match.entry["id"]) if name == match.entry.get("term") \
+            and not _NAME_GOES_ON.match(text, match.end) and len(seen & set(plain_forms or ())) < MAX_PLAIN_FORMS \
+            and not (lang != "en" and _FIGURE_BEFORE.search(text, max(start, match.start - 12), match.start)) else None
+        expansion = said_plainly or _expansion(match.entry, lang)
         if not expansion or expansion.lower() == name.lower() or match.entry["id"] in seen or match.entry["id"] in plain:
             continue
-        if "_" in name or ":" in expansion or len(expansion.split()) > MAX_INLINE_WORDS or name.lower() in expansion.lower():
+        if not said_plainly and ("_" in name or ":" in expansion or len(expansion.split()) > MAX_INLINE_WORDS
+                                 or name.lower() in expansion.lower()):
             continue  # an identifier (ZB_2P, SHARD_GRAD_OP) or a long gloss: the terms section explains it
         if _in_spans(protected, match.start) or _attached(text, match.start, match.end) or _after_number(text, match.start) \
                 or _unit_of_number(text, match.start, name) or _in_spans(quoted, match.start) \
                 or _bracketed(text, match.start, match.end) or _modifies_noun(text, match.end) \
                 or _inside_brackets(text, start, match.start) \
-                or (lang == "en" and not spells(name, expansion)) \
+                or (lang == "en" and not said_plainly and not spells(name, expansion)) \
                 or (lang == "ar" and _disagrees_with_verb(text, match.start, expansion)) \
                 or _glossed_after(text, match.end) or (lang != "en" and _head_said_before(text, match.start, expansion)):
             continue
         seen.add(match.entry["id"])
-        edits.append((match.start, match.end, f"{_agreeing_expansion(match.entry, name, expansion, lang)} ({name})"))
+        if said_plainly and lang == "en":  # "MFU (the share of ...)": the name keeps its place, so the sentence stays grammatical
+            edits.append((match.start, match.end, f"{name} ({said_plainly})"))
+            continue
+        said = expansion if said_plainly else _agreeing_expansion(match.entry, name, expansion, lang)
+        edits.append((match.start, match.end, f"{said} ({name})"))
     out, cursor, last_figure = [], start, False
     for a, b, replacement in sorted(edits):
         if a < cursor:
@@ -179,7 +192,7 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
                          or (arabic.ARABIC_LETTER.search(noun.group(1))
                              and _stems(noun.group(1)) & {stem for w in replacement.split()[-2:] for stem in _stems(w)})):
                 b = noun.end()  # "PP=8 مراحل" reads "خط أنابيب من 8 مراحل", not "... 8 مراحل مراحل"
-        elif replacement.endswith(")") and _ARTICLE_BEFORE.search(gap):
+        elif replacement.endswith(")") and _ARTICLE_BEFORE.search(gap) and not replacement.startswith(text[a:b] + " ("):
             gap = _agreeing_article(gap, replacement)  # "an MFU" read out is "a model FLOPs utilization (MFU)"
         out.append(gap)
         out.append(replacement)

@@ -4,7 +4,7 @@
 import re
 
 from service.explain import claims as claim_cues
-from service.explain import pattern_cache, reported
+from service.explain import gist_plain, pattern_cache, reported
 from service.explain.document import Document
 from service.i18n import arabic_numbers
 from service.i18n.messages import messages
@@ -36,9 +36,15 @@ _DROP_EN = [pattern_cache.lazy(p, re.I) for p in (
     r"\s+with (?:the )?following (?:configuration|config|settings|setup|parameters)\b",  # points at page content not shown
     r"^it turns out\s*(?:that\s+|,\s*)",  # "it seems that" became "probably" above; "It seems to be X" is the whole claim
     r",?\s*\(?\b(?:e\.g\.|for example|for instance)[^;)]*\)?(?=[.;]?$)",
+    # a bracketed note, example or pointer ("(note speed up can be 1.3-1.5x for larger models)", "(see #412)") is aside
+    r"\s*\((?:note|n\.b\.|nb|see|e\.g\.|i\.e\.|for example|for instance|cf\.|edit|update)\b[^()]*\)",
+    # a label before the claim ("Case study:", "Update:") and where the result came from ("In further experiments,")
+    r"^(?:case study|update|edit|note|context|background)\s*:\s*",
+    r"^in (?:further|additional|more|later|our|these|follow-up) (?:experiments?|tests?|runs?|benchmarks?|measurements?)\s*,\s*",
 )]
 # "I found (that) X": X is what the author says, when X is a clause of its own.
-_PERCEIVED = pattern_cache.lazy(r"^(?:i|we) (?:found|find|realized|realised|noticed|observed|saw|see)\s+(?P<that>that\s+)?", re.I)
+_PERCEIVED = pattern_cache.lazy(r"^(?:i|we) (?:found|find|realized|realised|noticed|notice|observed|observe|saw|see|(?:now )?know)"
+                                r"(?:\s+(?:from|in) (?:table|figure|fig\.) ?\d+)?\s+(?P<that>that\s+)?", re.I)
 # A trailing "، والذي ..." / "، والتي ..." only describes what is before it; "على وجه الخصوص" is emphasis.
 _DROP_AR = [pattern_cache.lazy(p) for p in (
     r"\s*\((?![^()]*[\d٠-٩])[^()\s]+\s[^()]*\)",
@@ -66,6 +72,8 @@ _DISCOURSE_EN = [pattern_cache.lazy(p, re.I) for p in (
     r"^(?:i|we|they)\s+(?:was|were|am|are)\s+wondering\s+(?:if\s+|whether\s+)?(?=(?:how|why|what|which|where|when|who|"
     r"is|are|do|does|can|could|would|should|will|there|it|the|a|an|you)\b)",
     r"^(?:rather|instead|anyway|that said|having said that)\s*,\s*",
+    # "These results demonstrate that X" concluded is X concluded; "suggest"/"indicate" are hedges and stay
+    r"^(?:these|the|our|such) (?:results?|findings|numbers|experiments?|measurements?|benchmarks?) (?:show|demonstrate|confirm|prove)s? that\s+",
 )]
 # "On the A100s, we note that X" is the authors saying X: the gist already says who says it.
 _INNER_REPORTING = pattern_cache.lazy(r"^(?P<lead>[^,;]{1,40},\s*)(?:i|we)\s+(?:note|noted|notice|noticed|found|find|observe|observed|"
@@ -77,6 +85,13 @@ _SEEMS_THAT = pattern_cache.lazy(r"^it (?:seems|appears|looks like)\s*(?:that\s+
 
 def compressed(text: str, lang: str) -> str:
     """The clause without what only decorates it; what it asserts, negates, conditions or measures stays."""
+    for form in gist_plain.said():  # a term's plain meaning in brackets ("MFU (the share of ...)") is no aside
+        text = text.replace(f"({form})", f"\x01{form}\x02")
+    text = _compressed(text, lang)
+    return text.replace("\x01", "(").replace("\x02", ")")
+
+
+def _compressed(text: str, lang: str) -> str:
     if lang != "ar":
         for pattern in _DISCOURSE_EN:
             text = pattern.sub(" ", text, count=1).strip()

@@ -14,7 +14,7 @@ def gist_of(text: str, lang: str = "en") -> tuple[str, list[dict]]:
 def test_without_being_comm_bound_is_never_communication_as_the_bottleneck():
     text = "We ran the 70B model on 512 H100s with FSDP inside each node, without being comm-bound."
     gist, sentences = gist_of(text)
-    assert "without being comm-bound" in gist
+    assert "without being comm-bound" in gist or "without being limited by communication" in gist  # polarity kept
     assert "bottleneck" not in gist
     assert all(c.frame != "dp_comms_bound" for c in analyse(text, "en").claims)
 
@@ -44,7 +44,7 @@ def test_the_point_is_chosen_by_what_it_says_not_by_position():
     gist, sentences = gist_of(text)
     assert sentences[0]["from"] == [2]
     # restated as the author's advice (an imperative reported as "advice is to ..."), not pasted after a label
-    assert gist.startswith("The authors' advice is to keep tensor parallelism (TP) inside the node")
+    assert gist.startswith("The authors' advice is to keep TP (each layer's matrices split across GPUs) inside the node")
     assert "Thanks" not in gist  # an aside is no point
     assert len(gist.split()) < len(text.split()) + 10  # not a copy of the passage with a label
 
@@ -58,14 +58,14 @@ def test_each_gist_sentence_names_the_sentences_it_restates():
         assert item["text"] and item["from"] and all(0 <= i < 3 for i in item["from"])
     gist = result["explanation"].split("## ")[1]
     assert re.search(r"Alice says we never needed (?:pipeline parallelism \(PP\)|PP) on the v5p slice", gist)
-    assert re.search(r"Bob says we did need (?:pipeline parallelism \(PP\)|PP) on H100s", gist)  # speaker and polarity kept
-    assert gist.count("(PP)") == 1
+    assert re.search(r"Bob says we did need (?:pipeline parallelism \(PP\)|PP(?: \(the model's layers split into stages on different GPUs\))?) on H100s", gist)  # speaker and polarity kept
+    assert gist.count("(PP)") + gist.count("PP (the model's layers") == 1  # the term is explained once in the whole gist
 
 
 def test_the_question_asked_is_the_gist_of_a_question():
     gist, _ = gist_of("Does anyone know whether we need PP for a 405B model on 1,024 H100s?")
     # the question reported as asked, in the third person: "we need" is the askers' "they need"
-    assert gist.startswith("The authors ask whether they need pipeline parallelism (PP) for a 405B model")
+    assert gist.startswith("The authors ask whether they need PP (the model's layers split into stages on different GPUs) for a 405B model")
 
 
 def test_an_arabic_answer_never_holds_two_frames_that_contradict():

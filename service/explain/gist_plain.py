@@ -1,0 +1,43 @@
+"""Short plain forms of central acronyms for the gist (data/gist_plain.json): "MFU" is first said as what it means."""
+
+import json
+import re
+from functools import cache
+
+from calculators.resources import data_dir
+
+
+@cache
+def forms(lang: str) -> dict[str, str]:
+    """Glossary id -> the plain phrase in `lang` ("share of the chips' peak speed actually used" for MFU)."""
+    terms = json.loads((data_dir() / "gist_plain.json").read_text(encoding="utf-8"))["terms"]
+    key = "ar" if lang == "ar" else "en"
+    return {term_id: entry[key] for term_id, entry in terms.items() if entry.get(key)}
+
+
+@cache
+def said() -> frozenset[str]:
+    """Every plain form in every language: a bracket holding one is a term's meaning, not an aside to drop."""
+    return frozenset(form for lang in ("en", "ar") for form in forms(lang).values())
+
+
+@cache
+def _phrases() -> tuple[tuple[re.Pattern, str], ...]:
+    table = json.loads((data_dir() / "gist_plain.json").read_text(encoding="utf-8")).get("phrases", [])
+    return tuple((re.compile(entry["en"], re.I), entry["plain"]) for entry in table)
+
+
+_PROTECTED = re.compile(r"`[^`]*`|\"[^\"]*\"|“[^”]*”|'[^'\s][^']*'")  # code and quoted words: the text's own, kept
+
+
+def phrased(text: str, lang: str) -> str:
+    """An English gist sentence with the field's verb phrases in plain words ("is sharded" -> "is split across the
+    GPUs"); code and quoted words are left as written; Arabic is returned as it is."""
+    if lang == "ar":
+        return text
+    kept = [(m.start(), m.end()) for m in _PROTECTED.finditer(text)]
+    for pattern, plain in _phrases():
+        text = pattern.sub(lambda found: found.group(0) if any(a <= found.start() < b for a, b in kept)
+                           else found.expand(plain), text)
+        kept = [(m.start(), m.end()) for m in _PROTECTED.finditer(text)]
+    return text

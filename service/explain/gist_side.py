@@ -1,0 +1,72 @@
+"""What keeps a sentence from being the author's point alone: a figure with nothing claimed about it, a list item, a
+guess, an addition, an unresolved "this X", a pointer to other reading, a sentence about the page or a test set-up."""
+
+import re
+
+from service.explain import pattern_cache
+from service.explain.document import Document
+
+_ABOUT_THE_PAGE = pattern_cache.lazy(r"\b(?:for illustration|the following|as follows|illustrat\w+|in the (?:figure|table|diagram|image)|see (?:below|above|figure)|"
+                                    r"shown (?:below|above)|this (?:figure|table|diagram)|as (?:you|we) can see|"
+                                    r"(?:in|see) (?:figure|fig\.|table|chart|graph|plot) ?\d+)\b|(?:الشكل|الجدول) (?:أدناه|أعلاه)"
+                                    r"|(?:كما|وكما) (?:هو موضح|يظهر|ترى|نرى) في (?:الشكل|الجدول)", re.I)
+# A caption ("Example DualPipe scheduling for 8 PP ranks", "Figure 3:") describes a picture, not the subject.
+_CAPTION = pattern_cache.lazy(r"^\s*(?:example|figure|fig\.|table|diagram)\b|^\s*(?:مثال|الشكل|جدول)\s", re.I)
+
+
+def about_the_page(sentence: str) -> bool:
+    """Whether the sentence is about a figure, a table or the page rather than the subject ("as you can see in figure 3")."""
+    return bool(_ABOUT_THE_PAGE.search(sentence) or _CAPTION.match(sentence))
+
+
+SIDE_PENALTY = 2.0
+# A pointer to other reading ("We recommend reviewing the initial blog post ...", "See the docs for details"): it tells
+# the reader where to look, it is not what this text claims.
+_POINTER = pattern_cache.lazy(r"\b(?:recommend|suggest|encourage (?:you|readers) to|please|see|check out|refer to|have a look at|take a look at)\s+"
+                              r"(?:\w+ing\s+)?(?:(?:the|our|this|that|my|an?|their)\s+)?(?:\w+\s+){0,3}?(?:blog ?posts?|posts?|articles?|papers?|docs?|"
+                              r"documentation|guides?|tutorials?|readme|threads?|links?|videos?|notebooks?|write-?ups?|reports?)\b"
+                              r"|(?<![\u0621-\u064A])(?:راجع|راجعوا|اطلع على|انظر|يمكنكم? الاطلاع على)\s", re.I)
+# A test set-up ("Tested on NVIDIA H100 80GB with Qwen2.5-7B:") says where a result was measured, not the result.
+_TESTED_ON = pattern_cache.lazy(r"^\s*(?:(?:this|it|the (?:change|pr|patch|feature|fix))\s+(?:was|is|has been|were)\s+)?"
+                                r"(?:tested|benchmarked|evaluated|run|measured|verified)\s+(?:on|with|using)\b", re.I)
+
+
+def pointer(sentence: str) -> bool:
+    """Whether the sentence points the reader to other reading or names the set-up a test ran on."""
+    return bool(_POINTER.search(sentence) or _TESTED_ON.match(sentence))
+_HYPOTHESIS = pattern_cache.lazy(r"^\s*(?:(?:one|a|another)\s+)?(?:possible|likely|probable)\s+(?:reason|cause|explanation)\b|"
+                                 r"^\s*(?:maybe|perhaps)\b", re.I)
+_ADDITION = pattern_cache.lazy(r"^\s*(?:(?:it|they|this|the \w+)\s+)?also\b", re.I)
+_LIST_ITEM = pattern_cache.lazy(r"^\s*(?:[-*•]|\d{1,2}[.)])\s+")
+_REPORTING = pattern_cache.lazy(r"\b(?:the|a|an|this|that|it|its|they|their|we|our|i|my|up|to|of|at|per|on|for|in|with|and|"
+                                r"about|around|roughly|approximately|reports?|reported|says?|said|gives?|gets?|got|achieves?|"
+                                r"achieved|reaches|reached|is|are|was|were|has|have|also|only|of|paper|text|post|report)\b", re.I)
+
+
+def side_weight(doc: Document, sentence: str, core: str, figures: list) -> float:
+    """What keeps a side sentence from being the point alone: a figure with nothing claimed about it ("The paper reports
+    up to 147 TFLOP/s per GPU"), a list item, a sentence opening on "this/that X" whose X the sentence before never named."""
+    penalty = 0.0
+    if doc.lang == "ar":
+        return penalty  # the cues below read English
+    if figures:
+        rest = core
+        for figure in figures:
+            rest = rest.replace(figure.quote, " ")
+        if len(re.findall(r"[A-Za-z][\w-]{2,}", _REPORTING.sub(" ", rest))) <= 1:
+            penalty += SIDE_PENALTY
+    if _LIST_ITEM.match(sentence):
+        penalty += SIDE_PENALTY
+    if _HYPOTHESIS.match(sentence):
+        penalty += SIDE_PENALTY  # "One possible reason is ...": a guess offered for the question or problem, not the point
+    if _ADDITION.match(sentence):
+        penalty += SIDE_PENALTY  # "It also emphasizes ...": an addition to the point, not the point
+    pointing = re.match(r"^\s*(?:this|that|these|those)\s+(?P<noun>[a-z][\w-]+)", sentence, re.I)
+    if pointing and not re.fullmatch(r"[a-z]+(?:s|ed)|is|was|can|will|would|could|pr|change|patch|commit|paper|post|work|study|"
+                                     r"article|thread|issue|section|setup|config|way|one|time|step|approach|method",
+                                     pointing.group("noun").lower()):  # "this forces ..." is a verb, "this PR" the post itself
+        head = pointing.group("noun").lower().rstrip("s")
+        before = doc.text[:doc.text.find(sentence)] if sentence in doc.text else ""
+        if head not in before.lower():
+            penalty += SIDE_PENALTY  # "This all-reduce ..." with no all-reduce named before: the antecedent is missing
+    return penalty

@@ -1,0 +1,35 @@
+"""A sentence followed by "Am I correct?" is what the author asks about: the gist says they ask whether it holds."""
+
+from service.explain import reported
+from service.explain.compose import explain_offline
+
+
+def gist_of(text: str, lang: str = "en") -> list[dict]:
+    return explain_offline(text, lang)["gist"]
+
+
+def test_check_questions_are_recognised_and_real_questions_are_not():
+    for q in ("Am I correct?", "Is my understanding right?", "Is this correct?", "Right?", "Does that sound right?"):
+        assert reported.is_check_question(q, "en"), q
+    assert not reported.is_check_question("Is this the right way to shard a 70B model across 4 nodes?", "en")
+    assert reported.is_check_question("هل هذا صحيح؟", "ar") and reported.is_check_question("هل أنا محق؟", "ar")
+
+
+def test_the_claim_checked_by_the_author_is_the_gist_as_a_question():
+    gist = gist_of("The team trains a 13B model on 128 H100 GPUs at 300 sequences per second with a global batch of 1024. "
+                   "So it means each step takes about 3.4 s. Am I correct?")
+    assert gist[0]["text"] == "The author asks whether they are right that each step takes about 3.4 s"
+    assert 2 in gist[0]["from"]  # the question is one of the sentences restated
+
+
+def test_the_arabic_gist_asks_the_same_and_drops_the_so():
+    gist = gist_of("ندرب نموذجًا من 7 مليارات معامل على 64 شريحة. إذن تستغرق كل خطوة 3 ثوانٍ تقريبًا. هل هذا صحيح؟", "ar")
+    assert gist[0]["text"].startswith("يسأل الكاتب هل هو محق في") and "إذن" not in gist[0]["text"]
+    assert "3 ثوانٍ" in gist[0]["text"]
+
+
+def test_a_question_under_a_condition_is_asked_indirectly_with_its_condition_kept():
+    asked = reported.indirect_question("For example, if we train on 64 GPUs, so does a 1B model need FSDP at all?")
+    assert asked == "whether a 1B model needs FSDP at all, if we train on 64 GPUs"
+    assert reported.indirect_question("If we use TP=8, is the all-reduce the bottleneck?") == \
+        "whether the all-reduce is the bottleneck, if we use TP=8"
