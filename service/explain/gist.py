@@ -412,7 +412,16 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
     found = synthesis.finding(doc, [point])  # a check on the point itself, not on its evidence
     kept = reported.fit([text for _, text in texts], MAX_REPORTED_WORDS + sum(_gloss_words(text) for _, text in texts))
     out = [{"text": _ended(text), "from": sources} for (sources, _), text in zip(texts, kept)]
-    return ([{"text": found, "from": [point]}] if found else []) + out
+    return _with_finding(out, found, point)
+
+
+def _with_finding(out: list[dict], found: str | None, point: int) -> list[dict]:
+    """The gist with a check on its point right after the sentence that states the point (what the author says comes
+    first; whether the figures bear it out, second)."""
+    if not found:
+        return out
+    at = next((k + 1 for k, item in enumerate(out) if point in item["from"]), min(1, len(out)))
+    return out[:at] + [{"text": found, "from": [point]}] + out[at:]
 
 
 def _with_rows(doc: Document, texts: list[tuple[list[int], str]], who: str) -> list[tuple[list[int], str]]:
@@ -526,7 +535,7 @@ def _framed_gist(doc: Document, framed: tuple[list[int], str], values: dict[int,
     found = synthesis.finding(doc, [point])
     kept = reported.fit([t for _, t in texts], MAX_REPORTED_WORDS + 15 + sum(_gloss_words(t) for _, t in texts))
     out = [{"text": _ended(t), "from": s} for (s, _), t in zip(texts, kept)]
-    return ([{"text": found, "from": [point]}] if found else []) + out
+    return _with_finding(out, found, point)
 
 
 _FOLLOW_ON = pattern_cache.lazy(r"^(?:it|this|that)\s+(?:seems|looks|appears|means|must be|is|was|'s)\b|^(?:هذا|ذلك)\s+(?:يعني|يبدو)", re.I)

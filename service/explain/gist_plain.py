@@ -30,6 +30,11 @@ def _phrases() -> tuple[tuple[re.Pattern, str], ...]:
 _PROTECTED = re.compile(r"`[^`]*`|\"[^\"]*\"|“[^”]*”|'[^'\s][^']*'")  # code and quoted words: the text's own, kept
 
 
+def _inside_a_word(text: str, start: int, end: int) -> bool:
+    """Whether a phrase is part of a compound ("DP-comms bound"): replacing it would paste words inside another."""
+    return (start > 0 and text[start - 1] in "-/_") or (end < len(text) and text[end] in "-/_")
+
+
 def phrased(text: str, lang: str) -> str:
     """An English gist sentence with the field's verb phrases in plain words ("is sharded" -> "is split across the
     GPUs"); code and quoted words are left as written; Arabic is returned as it is."""
@@ -38,6 +43,6 @@ def phrased(text: str, lang: str) -> str:
     kept = [(m.start(), m.end()) for m in _PROTECTED.finditer(text)]
     for pattern, plain in _phrases():
         text = pattern.sub(lambda found: found.group(0) if any(a <= found.start() < b for a, b in kept)
-                           else found.expand(plain), text)
+                           or _inside_a_word(found.string, found.start(), found.end()) else found.expand(plain), text)
         kept = [(m.start(), m.end()) for m in _PROTECTED.finditer(text)]
     return text

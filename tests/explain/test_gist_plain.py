@@ -66,3 +66,10 @@ def test_the_fields_verb_phrases_are_said_in_plain_words_outside_code_and_quotes
 def test_the_gist_of_a_sentence_with_such_phrases_says_them_plainly():
     gist = gist_of("In our runs FSDP beats DDP because the optimizer step is sharded across the 64 GPUs.")
     assert "is split across the 64 GPUs" in gist and "is sharded" not in gist  # never "across the GPUs across ..."
+
+
+def test_a_verb_phrase_inside_a_compound_is_left_as_written():
+    from service.explain.gist_plain import phrased
+
+    assert phrased("You only need PP when you're DP-comms bound.", "en") == "You only need PP when you're DP-comms bound."
+    assert "limited by communication" in phrased("The run is comms bound at this size.", "en")
