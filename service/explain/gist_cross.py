@@ -11,7 +11,7 @@ from typing import NamedTuple
 from calculators.resources import data_dir
 
 from service.explain import claims as claim_cues
-from service.explain import gist_compare, gist_names, gist_values, restate
+from service.explain import gist_names, gist_relation, gist_values, restate
 from service.explain.document import Document
 from service.i18n import arabic
 from service.i18n.messages import join_names, messages
@@ -425,10 +425,10 @@ def _pairing(doc: Document, fig, partner, start: int, cue: dict) -> str | None:
 
 def render(doc: Document, reading: Reading) -> str:
     """A reading in a frame of doc.lang, every slot filled from the sentence; '' when the frame cannot be filled. A plain
-    comparison of two named things is said as one (gist_compare); a frame that names only what a sentence does ("the
+    comparison or a relation of two named things is said as one (gist_relation); a frame that names only what a sentence does ("the
     author recommends something about X") is never shown: the one thing known for sure is said, its subject; the cause
     a sentence names follows only a point that says something (a result, a problem, a change)."""
-    compared = gist_compare.comparative(doc, reading.index)
+    compared = gist_relation.stated(doc, reading.index, reading.measured)
     text = compared or _render(doc, reading)
     content = reading.measured or reading.problem or reading.change or compared  # the cause of a point said, not of a topic
     if text and content and reading.because:  # "... 48% MFU, and gives a reason concerning the batch size"
@@ -532,7 +532,7 @@ def gist(doc: Document, scores: list[float]) -> list[dict]:
             continue
         reading = read(doc, i)
         text = restated(doc, i)
-        value = scores[i] + _ROLE_WEIGHT[reading.role] + 0.5 * bool(reading.measured) + 1.0 * bool(reading.what or gist_compare.comparative(doc, i))
+        value = scores[i] + _ROLE_WEIGHT[reading.role] + 0.5 * bool(reading.measured) + 1.0 * bool(reading.what or gist_relation.stated(doc, i))
         everything.append((value, i, reading, text))
         if text:
             candidates.append((value, i, reading, text))
@@ -555,7 +555,7 @@ def gist(doc: Document, scores: list[float]) -> list[dict]:
     _, point, point_reading, point_text = best
     said = point_reading.subjects if point_reading.role == "comparison" else [gist_names.main_subject(doc, point_reading.subjects)]
     if (_names_only(point_reading, doc) or point_reading.role == "topic" or point_reading.role == "news" and not point_reading.measured) \
-            and not gist_compare.comparative(doc, point) \
+            and not gist_relation.stated(doc, point) \
             and not gist_names.central(doc, said):  # "writes about X": X is the passage's subject, or nothing is said
         return []  # "writes about X" where X is a side item says what the text is not about
     out = [{"text": point_text, "from": [point]}]
@@ -569,7 +569,7 @@ def gist(doc: Document, scores: list[float]) -> list[dict]:
 def _names_only(reading: Reading, doc: Document | None = None) -> bool:
     """Whether a reading's frame says no more than its names ("The author writes about X"): no figure, nor anything else."""
     return reading.role in ("topic", "requirement", "cause", "description", "comparison") and not reading.what \
-        and not reading.measured and not (doc is not None and gist_compare.comparative(doc, reading.index))
+        and not reading.measured and not (doc is not None and gist_relation.stated(doc, reading.index))
 
 
 def _machine(doc: Document, start: int, end: int) -> bool:

@@ -1,0 +1,210 @@
+"""What one sentence in the other language says two named things do to each other (one needs, fits in or supports the
+other) or what an organisation did to a model (announced, launched, released, trained it), read from cue words in the
+sentence's own language (data/gist_relations.json) with its polarity, and said in the answer's language (data/locale
+gist.cross.relation); '' whenever a slot is not certain: both names must stand next to the cue, in one clause."""
+
+import json
+import re
+from functools import cache
+from typing import NamedTuple
+
+from calculators.resources import data_dir
+
+from service.explain import gist_compare, gist_names, gist_values, model_names, restate
+from service.explain.document import Document
+from service.i18n.messages import join_names, messages
+
+_ORGANISATIONS = {"organisation", "organization"}
+_THINGS = {"model", "hardware", "software", "framework"}  # what an organisation announces, launches, releases or trains
+# A metric or a unit is what a relation is measured in, never one of its two sides ("needs more bandwidth" is no
+# relation between two named things the reader can check).
+_MEASURES = {"metric"}
+_MEASURE_IDS = {"model-flops-utilization", "hardware-flops-utilization", "throughput", "tokens-per-second", "bandwidth",
+                "latency", "teraflops", "flop-per-second", "peak-flops", "memory", "computing-power"}
+GAP_CHARS = 24  # a name further from the cue than this (words between) is not surely its side
+GAP_WORDS = 3
+_CLAUSE_BREAK = re.compile(r"[.;:!?،؛()\[\]\n]|,\s|\b(?:but|although|while|whereas|which|that)\b|(?<![\u0621-\u064A])(?:لكن|بينما|التي|الذي)(?![\u0621-\u064A])")
+_PASSIVE = re.compile(r"\s+(?:is|are|was|were|be|being|been)\s+(?:(?:only|not|also|really|still)\s+)*", re.I)
+_ARABIC_OBJECT = re.compile(r"\s*(?:(?:إلى|الى|ل|على)\s*)?")  # «يحتاج X إلى Y»، «يدعم X Y»
+_PREPOSITION_END = re.compile(r"(?:إلى|الى|ل|في)$")
+_OPENING_WITH = re.compile(r"\s*(?:with|using|مع|باستخدام)\s+(?:the\s+)?", re.I)
+_WE = re.compile(r"\b(?:we|i|you|one|they)\s*(?:(?:really|still|also|even|just|only)\s+)?(?:do(?:n't| not)?\s+|did(?:n't| not)?\s+|can(?:'t| not)?\s+)?$", re.I)
+
+
+class Relation(NamedTuple):
+    """A relation read from one sentence, with both sides already named in the answer's language."""
+
+    kind: str  # needs, fits, supports; or a deed: announced, launched, released, trained
+    first: str  # the side before the cue ('' when the sentence says "you need B")
+    second: str
+    negated: bool
+    condition: str = ""  # what an "only ... when" requirement's condition names
+    qualifier: str = ""  # "with C" after the second side
+    question: bool = False
+    setup: str = ""  # a deed's chips, with its preposition ("on 16,384 H100 GPUs")
+
+
+@cache
+def _table() -> dict:
+    return json.loads((data_dir() / "gist_relations.json").read_text(encoding="utf-8"))
+
+
+@cache
+def _pattern(*keys: str) -> re.Pattern:
+    value = _table()
+    for key in keys:
+        value = value[key]
+    return re.compile(value, re.I)
+
+
+def _names(doc: Document, start: int, end: int, categories: set[str] | None = None) -> list[tuple[int, int, str]]:
+    """(start, end, name in doc.lang) of the terms in doc.text[start:end] that can be one side of a relation."""
+    terms = {t["id"]: t for t in doc.terms}
+    out = []
+    for match in doc.occurrences:
+        category = match.entry.get("category")
+        if not (start <= match.start and match.end <= end) or category in _MEASURES or match.entry["id"] in _MEASURE_IDS:
+            continue
+        if categories is not None and category not in categories:
+            continue
+        name = gist_names.name_of(match, terms.get(match.entry["id"]), doc.lang)
+        if name and gist_values.readable(name, doc.lang) and not re.search(r"[«»“”\"]", name):
+            out.append((match.start, match.end, name))
+    return out
+
+
+def _one_clause(doc: Document, a: int, b: int) -> bool:
+    """Whether doc.text[a:b] is a short stretch of one clause (no punctuation or clause word between two sides, and no
+    figure: "needs 2x the memory of an H100" is no relation between the two names)."""
+    gap = "".join(" " if any(o.start <= k < o.end for o in doc.occurrences) else doc.text[k] for k in range(a, min(b, a + 200)))
+    return b - a <= GAP_CHARS + 16 and not _CLAUSE_BREAK.search(gap) and not re.search(r"\d", gap) \
+        and len(gap.split()) <= GAP_WORDS
+
+
+def read(doc: Document, index: int) -> Relation | None:
+    """The relation sentence `index` states, or None when it states none with certainty."""
+    start, end = doc.sentences[index]
+    sentence = doc.text[start:end]
+    if restate.same_language(sentence, doc.lang):
+        return None  # a sentence in the answer's language is quoted, not read through cues
+    lang = "en" if doc.lang == "ar" else "ar"  # "Megatron-LM يدعم FP8" is Arabic though most of its letters are Latin
+    question = sentence.rstrip().endswith(("?", "؟"))
+    return _relation(doc, start, end, lang, question) or (None if question else _deed(doc, start, end, lang))
+
+
+def _relation(doc: Document, start: int, end: int, lang: str, question: bool) -> Relation | None:
+    names = _names(doc, start, end)
+    for kind in _table()["relations"]:
+        for cue in _pattern("relations", kind, lang).finditer(doc.text, start, end):
+            before = [n for n in names if n[1] <= cue.start() and _one_clause(doc, n[1], cue.start())]
+            after = [n for n in names if n[0] >= cue.end() and _one_clause(doc, cue.end(), n[0])]
+            if not after:
+                continue
+            second = after[0]
+            if lang == "ar" and not doc.text[cue.end():second[0]].strip() and not _PREPOSITION_END.search(cue.group()):
+                if len(after) < 2 or not _ARABIC_OBJECT.fullmatch(doc.text, second[1], after[1][0]):
+                    continue  # «يحتاج X» with no second name: X may be who needs or what is needed
+                before, second = [second], after[1]  # verb first: «هل يحتاج DeepSeek-V3 إلى توازي الخبراء؟»
+            lead = doc.text[max(start, cue.start() - 40):cue.start()]
+            negated = bool(_pattern("negation", lang).search(lead))
+            only = bool(_pattern("only", lang).search(lead) or _pattern("only_after", lang).match(doc.text, second[1]))
+            first = before[-1][2] if before else ""
+            if first and kind == "needs" and _PASSIVE.fullmatch(doc.text, before[-1][1], cue.start()):
+                first, second = "", before[-1]  # "PP is only needed when ...": PP is what is needed
+            if not first and not (kind == "needs" and (lang == "ar" or _WE.search(lead))):
+                continue  # "X fits in Y" needs its X; only "we/you need Y" is said without one
+            if first and kind == "needs" and lang == "en" and _WE.search(doc.text[before[-1][1]:cue.start()] or ""):
+                first = ""  # "with FSDP, do we need PP?": we, not FSDP, need it
+            condition = ""
+            if only:
+                found = _pattern("condition", lang).search(doc.text, second[1], end)
+                said = [n[2] for n in _names(doc, found.end(), end)] if found else []
+                if not said:
+                    continue  # "needed only when ..." with a condition that names nothing: not said without it
+                condition = join_names(list(dict.fromkeys(said))[:2], doc.lang)
+            qualifier = ""
+            follow = [n for n in names if n[0] >= second[1] and re.fullmatch(r"\s*(?:with|alongside|مع)\s+(?:the\s+)?", doc.text[second[1]:n[0]], re.I)]
+            if follow and not only:
+                qualifier = follow[0][2]
+            opening = [n for n in names if n[1] <= cue.start() and _OPENING_WITH.fullmatch(doc.text, start, n[0])]
+            if opening and not qualifier and not first and not only:  # "With FSDP, do we need PP?"
+                if _pattern("scope", lang).match(doc.text, opening[0][1]):
+                    continue  # "With FSDP inside one node, ...": the scope of the condition is not said
+                qualifier = opening[0][2]
+            if first and gist_names.same_name(first, second[2]):
+                continue
+            tail = max([second[1]] + [n[1] for n in follow[:1] if qualifier == n[2]])
+            if not only and _pattern("scope", lang).match(doc.text, tail, end):
+                continue  # "FSDP does not need PP inside one node": a scope the frame would drop changes the claim
+            return Relation(kind, first, second[2], negated, condition, qualifier, question)
+    return None
+
+
+def _deed(doc: Document, start: int, end: int, lang: str) -> Relation | None:
+    """"Meta trained Llama 3 on 16,384 H100 GPUs" / «أطلقت شركة Meta نموذج Llama 4»: who did what to which model."""
+    for kind in _table()["deeds"]:
+        cue = _pattern("deeds", kind, lang).search(doc.text, start, end)
+        if not cue or _pattern("negation", lang).search(doc.text[max(start, cue.start() - 30):cue.start()]):
+            continue
+        actors = sorted(_names(doc, start, end, _ORGANISATIONS) + [(m.start(), m.end(), m.group())
+                        for m in _makers().finditer(doc.text, start, end)])
+        if lang == "en":  # the actor before the verb, next to it
+            actor = next((n for n in reversed(actors) if n[1] <= cue.start() and _one_clause(doc, n[1], cue.start())), None)
+        else:  # the verb first, then the actor (an optional "شركة" between)
+            actor = next((n for n in actors if n[0] >= cue.start() and n[0] - cue.start() <= 30), None)
+        if actor is None:
+            continue
+        after = max(cue.end(), actor[1])
+        thing = next((n for n in _names(doc, after, end, _THINGS) if _one_clause(doc, after, n[0]) or n[0] - after <= 30
+                      and not _CLAUSE_BREAK.search(doc.text, after, n[0])), None)
+        if thing is None or gist_names.bare(thing[2]) == gist_names.bare(actor[2]):  # "DeepSeek trained DeepSeek-V3"
+            continue
+        return Relation(kind, actor[2], thing[2], False, setup=_chips(doc, thing[1], end))
+    return None
+
+
+@cache
+def _makers() -> re.Pattern:
+    """The makers data/model_names.json names for its model families ("Meta", "Alibaba"), as the text writes them."""
+    makers = {f["maker"]["en"] for f in model_names.table()["families"] if f.get("maker", {}).get("en")}
+    return re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(m) for m in sorted(makers, key=len, reverse=True)) + r")(?![\w-])")
+
+
+def _chips(doc: Document, start: int, end: int) -> str:
+    """The chips a deed names right after its model ("on 16,384 H100 GPUs"), with their preposition; '' otherwise."""
+    sentence = doc.text[start:end]
+    for fig in doc.figures:
+        if start <= fig.start < end and fig.quantity == "n_chips" and not _CLAUSE_BREAK.search(doc.text, start, fig.start):
+            phrase = gist_values.setup_phrase(fig, doc.lang, sentence)
+            return phrase[1] if phrase else ""
+    return ""
+
+
+def render(doc: Document, relation: Relation, measured: list[str] = ()) -> str:
+    """A relation said in doc.lang in the frames of data/locale gist.cross (the author says / asks whether ...); a deed
+    keeps the results its sentence measures ("..., with an MFU of 38%")."""
+    words = messages(doc.lang)["gist"]["cross"]
+    frames = words["frames"]
+    if relation.kind in words["relation"]["deeds"]:
+        text = frames["deed"].format(actor=relation.first, deed=words["relation"]["deeds"][relation.kind], thing=relation.second)
+        text += " " + relation.setup if relation.setup else ""
+        return text + (words["with"].format(figures=join_names(list(measured), doc.lang)) if measured else "")
+    forms = words["relation"][relation.kind]
+    if relation.condition:
+        form = "only"
+    else:
+        form = ("active" if relation.first else "passive") + ("_not" if relation.negated else "")
+    if form not in forms:
+        return ""
+    clause = forms[form].format(a=relation.first, b=relation.second, c=relation.condition)
+    clause += words["relation"]["with"].format(c=relation.qualifier) if relation.qualifier else ""
+    return frames["relation_asks" if relation.question else "relation_says"].format(clause=clause)
+
+
+def stated(doc: Document, index: int, measured: list[str] = ()) -> str:
+    """What sentence `index` states that a frame can say in full: a comparison (gist_compare), else a relation."""
+    compared = gist_compare.comparative(doc, index)
+    if compared:
+        return compared
+    relation = read(doc, index)
+    return render(doc, relation, measured) if relation is not None else ""

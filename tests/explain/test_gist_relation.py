@@ -1,0 +1,81 @@
+"""Issue 18: a cross-language gist says what a sentence states two named things do to each other (needs, fits in,
+supports) or what an organisation did to a model, with its polarity, only when every slot is certain. Texts written
+for these tests."""
+
+import pytest
+
+from service.explain import gist_relation
+from service.explain.pipeline import analyse
+
+
+def said(text: str, lang: str) -> str:
+    """What the relation reader says of the first sentence of `text` for an answer in `lang`."""
+    return gist_relation.stated(analyse(text, lang), 0)
+
+
+# ---------------------------------------------------------------------------------------------- relations
+
+def test_a_denied_need_is_said_denied_in_both_languages():
+    assert said("ZeRO-3 does not need tensor parallelism.", "ar").startswith("يقول الكاتب إنه لا حاجة في")
+    affirmed = said("ZeRO-3 needs tensor parallelism.", "ar")
+    assert affirmed.startswith("يقول الكاتب إنه لا بد في") and "لا حاجة" not in affirmed
+    assert said("لا يحتاج ZeRO-3 إلى توازي الموتر.", "en").endswith("does not need the tensor parallelism")
+
+
+def test_a_question_is_asked_as_whether_the_relation_holds():
+    asked = said("Does Mixtral need expert parallelism?", "ar")
+    assert asked.startswith("يسأل الكاتب عمّا إذا كان") and "Mixtral" in asked
+    assert said("هل يحتاج Mixtral إلى توازي الخبراء؟", "en") == "The author asks whether Mixtral needs the expert parallelism"
+
+
+def test_an_arabic_verb_first_with_one_name_says_nothing():
+    # «يحتاج X» alone: X may be who needs or what is needed; the reader never guesses which.
+    assert said("هل يحتاج Mixtral؟", "en") == ""
+
+
+def test_only_when_keeps_its_condition_or_says_nothing():
+    text = said("You only need pipeline parallelism when tensor parallelism spans nodes.", "ar")
+    assert text.startswith("يقول الكاتب إنه لا حاجة إلى") and "إلا في حالة تخص توازي الموتر" in text
+    assert said("You only need pipeline parallelism when it gets slow.", "ar") == ""  # the condition names nothing
+
+
+def test_a_scope_the_frame_would_drop_leaves_the_relation_unsaid():
+    assert said("ZeRO-3 does not need tensor parallelism inside one node.", "ar") == ""
+    assert said("With ZeRO-3 inside a node, do we need tensor parallelism?", "ar") == ""
+    kept = said("With ZeRO-3, do we need tensor parallelism?", "ar")
+    assert kept.startswith("يسأل الكاتب عمّا إذا كان لا بد من") and kept.endswith("مع المرحلة الثالثة من ZeRO (ZeRO-3)")
+
+
+def test_fits_and_supports_keep_their_polarity():
+    assert said("Mixtral does not fit in one H100.", "ar").startswith("يقول الكاتب إنه لا يمكن وضع Mixtral في H100")
+    assert said("Megatron-LM supports FP8.", "ar").startswith("يقول الكاتب إنه يوجد دعم")
+    assert said("لا يدعم Megatron-LM صيغة FP8.", "en") == "The author says that Megatron-LM does not support FP8 floating point"
+
+
+def test_a_figure_between_the_names_is_no_relation_between_them():
+    assert said("ZeRO-3 needs 2x the memory of DeepSpeed.", "ar") == ""
+
+
+# ------------------------------------------------------------------------------------------------- deeds
+
+def test_an_organisation_training_a_model_is_reported_with_its_chips():
+    text = said("Alibaba trained Qwen2 on 4,096 H800 GPUs.", "ar")
+    assert text.startswith("يذكر المقال أن Alibaba درّبت Qwen2") and "4,096" in text and "H800" in text
+
+
+def test_an_arabic_announcement_names_who_announced_what():
+    assert said("أعلنت شركة Mistral AI عن نموذج Mixtral.", "en") == "The article reports that Mistral AI announced Mixtral"
+
+
+def test_a_model_named_after_its_maker_is_not_its_own_maker_and_a_denied_deed_is_unsaid():
+    assert said("DeepSeek trained DeepSeek-V3 on 2,048 H800 GPUs.", "ar").startswith("يذكر المقال أن DeepSeek درّبت DeepSeek-V3")
+    assert said("Alibaba has not released Qwen2.", "ar") == ""
+
+
+@pytest.mark.parametrize("text, lang", [
+    ("Researchers trained Qwen2 on 4,096 H800 GPUs.", "ar"),  # no organisation named as the actor
+    ("Tensor parallelism is a way to split layers.", "ar"),
+    ("الذاكرة تحتاج إلى وقت.", "en"),
+])
+def test_nothing_is_said_without_both_names(text, lang):
+    assert said(text, lang) == ""
