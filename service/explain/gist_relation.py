@@ -21,6 +21,11 @@ _THINGS = {"model", "hardware", "software", "framework"}  # what an organisation
 _MEASURES = {"metric"}
 _MEASURE_IDS = {"model-flops-utilization", "hardware-flops-utilization", "throughput", "tokens-per-second", "bandwidth",
                 "latency", "teraflops", "flop-per-second", "peak-flops", "memory", "computing-power"}
+# A side of a relation is a named thing or a technique, never an everyday word ("no need for GPU") or a quantity
+# ("you need the batch size ... large enough": the need is of its value, which the frame would drop).
+_SIDES = {"model", "hardware", "software", "framework", "organisation", "organization", "parallelism", "precision",
+          "interconnect", "optimizer", "collective", "moe", "communication", "pipeline"}
+_EVERYDAY = {"gpu", "chip", "node", "accelerator", "cpu", "server", "gpus"}
 GAP_CHARS = 24  # a name further from the cue than this (words between) is not surely its side
 GAP_WORDS = 3
 _CLAUSE_BREAK = re.compile(r"[.;:!?،؛()\[\]\n]|,\s|\b(?:but|although|while|whereas|which|that)\b|(?<![\u0621-\u064A])(?:لكن|بينما|التي|الذي)(?![\u0621-\u064A])")
@@ -65,7 +70,7 @@ def _names(doc: Document, start: int, end: int, categories: set[str] | None = No
         category = match.entry.get("category")
         if not (start <= match.start and match.end <= end) or category in _MEASURES or match.entry["id"] in _MEASURE_IDS:
             continue
-        if categories is not None and category not in categories:
+        if (categories or _SIDES) and category not in (categories or _SIDES) or match.entry["id"] in _EVERYDAY:
             continue
         name = gist_names.name_of(match, terms.get(match.entry["id"]), doc.lang)
         if name and gist_values.readable(name, doc.lang) and not re.search(r"[«»“”\"]", name):
@@ -98,32 +103,39 @@ def _relation(doc: Document, start: int, end: int, lang: str, question: bool) ->
         for cue in _pattern("relations", kind, lang).finditer(doc.text, start, end):
             before = [n for n in names if n[1] <= cue.start() and _one_clause(doc, n[1], cue.start())]
             after = [n for n in names if n[0] >= cue.end() and _one_clause(doc, cue.end(), n[0])]
-            if not after:
-                continue
-            second = after[0]
-            if lang == "ar" and not doc.text[cue.end():second[0]].strip() and not _PREPOSITION_END.search(cue.group()):
-                if len(after) < 2 or not _ARABIC_OBJECT.fullmatch(doc.text, second[1], after[1][0]):
-                    continue  # «يحتاج X» with no second name: X may be who needs or what is needed
-                before, second = [second], after[1]  # verb first: «هل يحتاج DeepSeek-V3 إلى توازي الخبراء؟»
             lead = doc.text[max(start, cue.start() - 40):cue.start()]
+            if _pattern("modal", lang).search(lead[-30:]):
+                continue  # "NVIDIA may support more GPUs": a possibility, not what holds
+            passive = bool(before) and kind == "needs" and lang == "en" and bool(_PASSIVE.fullmatch(doc.text, before[-1][1], cue.start()))
+            if passive:  # "PP is only needed when ...": PP is what is needed
+                first, second, tail = "", before[-1], cue.end()
+            else:
+                if not after:
+                    continue
+                second, gap_from = after[0], cue.end()
+                if lang == "ar" and not doc.text[cue.end():second[0]].strip() and not _PREPOSITION_END.search(cue.group()):
+                    if len(after) < 2 or not _ARABIC_OBJECT.fullmatch(doc.text, second[1], after[1][0]):
+                        continue  # «يحتاج X» with no second name: X may be who needs or what is needed
+                    before, second, gap_from = [second], after[1], second[1]  # «هل يحتاج DeepSeek-V3 إلى توازي الخبراء؟»
+                if not _pattern("object_gap", lang).fullmatch(doc.text, gap_from, second[0]) \
+                        or not _pattern("object_end", lang).match(doc.text, second[1]):
+                    continue  # "needs more memory", "require GPU synchronization": not the name itself that is needed
+                first, tail = (before[-1][2] if before else ""), second[1]
             negated = bool(_pattern("negation", lang).search(lead))
-            only = bool(_pattern("only", lang).search(lead) or _pattern("only_after", lang).match(doc.text, second[1]))
-            first = before[-1][2] if before else ""
-            if first and kind == "needs" and _PASSIVE.fullmatch(doc.text, before[-1][1], cue.start()):
-                first, second = "", before[-1]  # "PP is only needed when ...": PP is what is needed
-            if not first and not (kind == "needs" and (lang == "ar" or _WE.search(lead))):
+            only = bool(_pattern("only", lang).search(lead) or _pattern("only_after", lang).match(doc.text, tail))
+            if not first and not passive and not (kind == "needs" and (lang == "ar" or _WE.search(lead))):
                 continue  # "X fits in Y" needs its X; only "we/you need Y" is said without one
-            if first and kind == "needs" and lang == "en" and _WE.search(doc.text[before[-1][1]:cue.start()] or ""):
+            if first and kind == "needs" and lang == "en" and _WE.search(doc.text[before[-1][1]:cue.start()]):
                 first = ""  # "with FSDP, do we need PP?": we, not FSDP, need it
             condition = ""
             if only:
-                found = _pattern("condition", lang).search(doc.text, second[1], end)
+                found = _pattern("condition", lang).search(doc.text, tail, end)
                 said = [n[2] for n in _names(doc, found.end(), end)] if found else []
                 if not said:
                     continue  # "needed only when ..." with a condition that names nothing: not said without it
                 condition = join_names(list(dict.fromkeys(said))[:2], doc.lang)
             qualifier = ""
-            follow = [n for n in names if n[0] >= second[1] and re.fullmatch(r"\s*(?:with|alongside|مع)\s+(?:the\s+)?", doc.text[second[1]:n[0]], re.I)]
+            follow = [n for n in names if n[0] >= tail and re.fullmatch(r"\s*(?:with|alongside|مع)\s+(?:the\s+)?", doc.text[tail:n[0]], re.I)]
             if follow and not only:
                 qualifier = follow[0][2]
             opening = [n for n in names if n[1] <= cue.start() and _OPENING_WITH.fullmatch(doc.text, start, n[0])]
@@ -133,7 +145,7 @@ def _relation(doc: Document, start: int, end: int, lang: str, question: bool) ->
                 qualifier = opening[0][2]
             if first and gist_names.same_name(first, second[2]):
                 continue
-            tail = max([second[1]] + [n[1] for n in follow[:1] if qualifier == n[2]])
+            tail = max([tail] + [n[1] for n in follow[:1] if qualifier == n[2]])
             if not only and _pattern("scope", lang).match(doc.text, tail, end):
                 continue  # "FSDP does not need PP inside one node": a scope the frame would drop changes the claim
             return Relation(kind, first, second[2], negated, condition, qualifier, question)

@@ -79,3 +79,19 @@ def test_a_model_named_after_its_maker_is_not_its_own_maker_and_a_denied_deed_is
 ])
 def test_nothing_is_said_without_both_names(text, lang):
     assert said(text, lang) == ""
+
+
+def test_a_passive_need_names_what_is_needed():
+    assert said("Pipeline parallelism is not needed.", "ar") == "يقول الكاتب إنه لا حاجة إلى توازي خطوط الأنابيب"
+    only = said("Pipeline parallelism is only needed when tensor parallelism spans nodes.", "ar")
+    assert only.startswith("يقول الكاتب إنه لا حاجة إلى توازي خطوط الأنابيب إلا في حالة تخص")
+
+
+@pytest.mark.parametrize("text", [
+    "NVIDIA may support FP8 on Ampere.",  # a possibility, not what holds
+    "The kernels do not require GPU synchronization.",  # an everyday word, and not the end of its noun phrase
+    "You also need to tune tensor parallelism carefully.",  # the need is of an action, not of the thing
+    "ZeRO-3 needs more tensor parallelism.",  # "more" of it: the frame would drop the degree
+])
+def test_what_the_frame_would_misstate_is_left_unsaid(text):
+    assert said(text, "ar") == ""
