@@ -94,7 +94,9 @@ def read(doc: Document, index: int) -> Relation | None:
         return None  # a sentence in the answer's language is quoted, not read through cues
     lang = "en" if doc.lang == "ar" else "ar"  # "Megatron-LM يدعم FP8" is Arabic though most of its letters are Latin
     question = sentence.rstrip().endswith(("?", "؟"))
-    return _relation(doc, start, end, lang, question) or (None if question else _deed(doc, start, end, lang))
+    if question:
+        return _relation(doc, start, end, lang, question)
+    return _relation(doc, start, end, lang, question) or _deed(doc, start, end, lang) or _proposal(doc, start, end, lang)
 
 
 def _relation(doc: Document, start: int, end: int, lang: str, question: bool) -> Relation | None:
@@ -182,6 +184,34 @@ def _makers() -> re.Pattern:
     return re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(m) for m in sorted(makers, key=len, reverse=True)) + r")(?![\w-])")
 
 
+PROPOSAL_REACH = 8  # words from the verb to the head noun ("a new FP8 automatic mixed-precision framework")
+
+
+def _proposal(doc: Document, start: int, end: int, lang: str) -> Relation | None:
+    """"We propose a new FP8 mixed-precision framework for training LLMs" / «نقترح إطار عمل جديدًا ...»: what kind of
+    thing the authors contribute (a head noun of data/gist_relations.json) and the named things its phrase names."""
+    table = _table()["proposals"]
+    verb = re.compile(table["verb"][lang], re.I).search(doc.text, start, end)
+    if not verb or _pattern("negation", lang).search(doc.text[max(start, verb.start() - 30):verb.start()]):
+        return None
+    clause = _CLAUSE_BREAK.search(doc.text, verb.end(), end)
+    stop = clause.start() if clause else end
+    words = list(re.finditer(r"\S+", doc.text[verb.end():stop]))[:PROPOSAL_REACH if lang == "en" else 3]
+    reach = verb.end() + (words[-1].end() if words else 0)
+    found = []
+    for key, head in table["heads"].items():
+        pattern = rf"\b{head['en']}s?\b" if lang == "en" else rf"(?<![\u0621-\u064A])(?:{head['ar']})(?![\u0621-\u064A])"
+        m = re.compile(pattern, re.I).search(doc.text, verb.end(), reach)
+        if m:
+            found.append((m.start(), key))
+    if not found:
+        return None
+    named = [n[2] for n in _names(doc, verb.end(), stop)]
+    if not named:
+        return None  # "we propose a new method": what it is about is not said
+    return Relation("proposes", "", min(found)[1], False, condition=join_names(list(dict.fromkeys(named))[:3], doc.lang))
+
+
 def _chips(doc: Document, start: int, end: int) -> str:
     """The chips a deed names right after its model ("on 16,384 H100 GPUs"), with their preposition; '' otherwise."""
     sentence = doc.text[start:end]
@@ -201,6 +231,8 @@ def render(doc: Document, relation: Relation, measured: list[str] = ()) -> str:
         text = frames["deed"].format(actor=relation.first, deed=words["relation"]["deeds"][relation.kind], thing=relation.second)
         text += " " + relation.setup if relation.setup else ""
         return text + (words["with"].format(figures=join_names(list(measured), doc.lang)) if measured else "")
+    if relation.kind == "proposes":
+        return frames["proposal"].format(thing=words["relation"]["heads"][relation.second], subjects=relation.condition)
     forms = words["relation"][relation.kind]
     if relation.condition:
         form = "only"

@@ -95,3 +95,10 @@ def test_a_passive_need_names_what_is_needed():
 ])
 def test_what_the_frame_would_misstate_is_left_unsaid(text):
     assert said(text, "ar") == ""
+
+
+def test_a_proposal_names_the_kind_of_thing_and_what_it_is_about():
+    assert said("We propose a new expert parallelism framework for Mixtral.", "ar") == "يقدّم المؤلفون إطار عمل يخص توازي الخبراء وMixtral"
+    assert said("نقترح طريقة جديدة لتوازي الخبراء.", "en") == "The authors present a method involving the expert parallelism"
+    assert said("We propose a new method.", "ar") == ""  # about nothing named: nothing said
+    assert said("We do not propose a new ZeRO-3 framework.", "ar") == ""
