@@ -242,13 +242,15 @@ def _cause_clause(sentence: str, cue: dict) -> tuple[int, int, bool] | None:
 
 _NEEDS_SUBJECT = {"description", "requirement", "cause", "topic"}  # frames that say nothing without a subject
 _VERB_AFTER = re.compile(r"\s+(?:\([^()]{1,40}\)\s+)?(?:[a-z]+ly\s+)?[a-z]{3,}(?<!s)s\b")  # "DP replicates", "FSDP (...) shards"
+_HEADED = re.compile(r"\s*(?:\([^()]{1,40}\)\s*)?(?:\s[-–—]|:)\s")  # "DataParallel (DP) - the same ...", "MLA: ..." in either language
 
 
 def _opens_with_term(doc: Document, start: int, sentence: str) -> bool:
-    """Whether an English sentence opens with a term and a verb in the present ("Data Parallelism (DP) replicates the
-    model ..."): it says what that term does, the way a description does."""
-    first = next((o for o in doc.occurrences if start <= o.start < start + 3), None)
-    return first is not None and not arabic.ARABIC_LETTER.search(sentence) and bool(_VERB_AFTER.match(doc.text, first.end))
+    """Whether a sentence opens with a term and, in English, a verb in the present ("Data Parallelism (DP) replicates the
+    model ...") or, in either language, a dash or a colon ("MLA: ..."): it says what that term does, as a description."""
+    first, figures = next((o for o in doc.occurrences if start <= o.start < start + 3), None), [f for f in doc.figures if start <= f.start < start + len(sentence)]
+    return first is not None and (bool(_HEADED.match(doc.text, first.end)) and not figures or not arabic.ARABIC_LETTER.search(sentence)
+                                  and bool(_VERB_AFTER.match(doc.text, first.end)))  # "MoE: X activates 37B of ...": the figures are X's
 
 
 def _problem(sentence: str, cue: dict) -> tuple[str, int]:
@@ -403,8 +405,6 @@ def _direction(sentence: str, cue: dict) -> str:
     return found.pop() if len(found) == 1 else ""
 
 
-
-
 _ARROW = re.compile(r"→|->")
 
 
@@ -544,8 +544,8 @@ def gist(doc: Document, scores: list[float]) -> list[dict]:
         text = messages(doc.lang)["gist"]["cross"]["frames"]["topic"].format(subjects=main)
         return [{"text": text, "from": [i for i, (a, b) in enumerate(doc.sentences) if main in gist_names.render_names(doc, a, b)][:1] or [0]}]
     # Below MIN_SCORE a sentence argues little; one honest sentence about it still beats "cannot be summarised".
-    candidates = [c for c in candidates if c[0] >= MIN_SCORE] or [max(candidates, key=lambda c: (c[0], -c[1]))]
-    if any(c[2].what for c in candidates):  # a frame that only names subjects says less than one saying what a term does
+    candidates = [c for c in candidates if c[0] >= MIN_SCORE or gist_relation.stated(doc, c[1])] or [max(candidates, key=lambda c: (c[0], -c[1]))]
+    if any(c[2].what or gist_relation.stated(doc, c[1]) for c in candidates):  # a frame naming only subjects says less
         candidates = [c for c in candidates if not _names_only(c[2], doc)]
     candidates.sort(key=lambda item: (-item[0], item[1]))
     best = candidates[0]
