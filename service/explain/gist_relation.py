@@ -47,6 +47,7 @@ class Relation(NamedTuple):
     qualifier: str = ""  # "with C" after the second side
     question: bool = False
     setup: str = ""  # a deed's chips, with its preposition ("on 16,384 H100 GPUs")
+    plural: bool = False  # a proposal of several things ("techniques to scale ...")
 
 
 @cache
@@ -203,13 +204,14 @@ def _proposal(doc: Document, start: int, end: int, lang: str) -> Relation | None
         pattern = rf"\b{head['en']}s?\b" if lang == "en" else rf"(?<![\u0621-\u064A])(?:{head['ar']})(?![\u0621-\u064A])"
         m = re.compile(pattern, re.I).search(doc.text, verb.end(), reach)
         if m:
-            found.append((m.start(), key))
+            found.append((m.start(), key, lang == "en" and m.group().lower().endswith("s") and not head["en"].endswith("s")))
     if not found:
         return None
     named = [n[2] for n in _names(doc, verb.end(), stop)]
     if not named:
         return None  # "we propose a new method": what it is about is not said
-    return Relation("proposes", "", min(found)[1], False, condition=join_names(list(dict.fromkeys(named))[:3], doc.lang))
+    _, head, plural = min(found)  # "techniques to scale ..." are several: said in the plural
+    return Relation("proposes", "", head, False, plural=plural, condition=join_names(list(dict.fromkeys(named))[:3], doc.lang))
 
 
 def _chips(doc: Document, start: int, end: int) -> str:
@@ -232,7 +234,8 @@ def render(doc: Document, relation: Relation, measured: list[str] = ()) -> str:
         text += " " + relation.setup if relation.setup else ""
         return text + (words["with"].format(figures=join_names(list(measured), doc.lang)) if measured else "")
     if relation.kind == "proposes":
-        return frames["proposal"].format(thing=words["relation"]["heads"][relation.second], subjects=relation.condition)
+        heads = words["relation"]["heads_plural" if relation.plural else "heads"]
+        return frames["proposal"].format(thing=heads[relation.second], subjects=relation.condition)
     forms = words["relation"][relation.kind]
     if relation.condition:
         form = "only"

@@ -98,7 +98,12 @@ def test_what_the_frame_would_misstate_is_left_unsaid(text):
 
 
 def test_a_proposal_names_the_kind_of_thing_and_what_it_is_about():
-    assert said("We propose a new expert parallelism framework for Mixtral.", "ar") == "يقدّم المؤلفون إطار عمل يخص توازي الخبراء وMixtral"
+    assert said("We propose a new expert parallelism framework for Mixtral.", "ar") == "يقدّم المؤلفون إطار عمل فيما يخص توازي الخبراء وMixtral"
     assert said("نقترح طريقة جديدة لتوازي الخبراء.", "en") == "The authors present a method involving the expert parallelism"
     assert said("We propose a new method.", "ar") == ""  # about nothing named: nothing said
     assert said("We do not propose a new ZeRO-3 framework.", "ar") == ""
+
+
+def test_a_proposal_of_several_things_is_said_in_the_plural():
+    assert said("This paper presents techniques to scale Mixtral with expert parallelism.", "ar").startswith("يقدّم المؤلفون تقنيات فيما يخص")
+    assert said("We present a technique for expert parallelism.", "ar").startswith("يقدّم المؤلفون تقنية فيما يخص")
