@@ -28,7 +28,7 @@ _SIDES = {"model", "hardware", "software", "framework", "organisation", "organiz
 _EVERYDAY = {"gpu", "chip", "node", "accelerator", "cpu", "server", "gpus"}
 GAP_CHARS = 24  # a name further from the cue than this (words between) is not surely its side
 GAP_WORDS = 3
-_CLAUSE_BREAK = re.compile(r"[.;:!?،؛()\[\]\n]|,\s|\b(?:but|although|while|whereas|which|that)\b|(?<![\u0621-\u064A])(?:لكن|بينما|التي|الذي)(?![\u0621-\u064A])")
+_CLAUSE_BREAK = re.compile(r"\.(?!\d)|[;:!?،؛()\[\]\n]|,\s|\b(?:but|although|while|whereas|which|that)\b|(?<![\u0621-\u064A])(?:لكن|بينما|التي|الذي)(?![\u0621-\u064A])")
 _PASSIVE = re.compile(r"\s+(?:is|are|was|were|be|being|been)\s+(?:(?:only|not|also|really|still)\s+)*", re.I)
 _ARABIC_OBJECT = re.compile(r"\s*(?:(?:إلى|الى|ل|على)\s*)?")  # «يحتاج X إلى Y»، «يدعم X Y»
 _PREPOSITION_END = re.compile(r"(?:إلى|الى|ل|في)$")
@@ -97,7 +97,8 @@ def read(doc: Document, index: int) -> Relation | None:
     question = sentence.rstrip().endswith(("?", "؟"))
     if question:
         return _relation(doc, start, end, lang, question)
-    return _relation(doc, start, end, lang, question) or _deed(doc, start, end, lang) or _proposal(doc, start, end, lang)
+    return _relation(doc, start, end, lang, question) or _deed(doc, start, end, lang) or _trained(doc, start, end, lang) \
+        or _proposal(doc, start, end, lang)
 
 
 def _relation(doc: Document, start: int, end: int, lang: str, question: bool) -> Relation | None:
@@ -185,6 +186,33 @@ def _makers() -> re.Pattern:
     return re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(m) for m in sorted(makers, key=len, reverse=True)) + r")(?![\w-])")
 
 
+def _trained(doc: Document, start: int, end: int, lang: str) -> Relation | None:
+    """"Falcon 180B was trained on 3.5 trillion tokens on up to 4096 GPUs" / «تم تدريب DeepSeek-V3 على 14.8 تريليون
+    رمز»: the model, right before (English) or after (Arabic) the verb, and the tokens and chips of the verb's clause."""
+    verb = _pattern("trained_passive", lang).search(doc.text, start, end)
+    if not verb or _pattern("negation", lang).search(doc.text[max(start, verb.start() - 30):verb.start()]):
+        return None
+    models = _names(doc, start, end, {"model"})
+    if lang == "en":
+        model = next((n for n in reversed(models) if n[1] <= verb.start() and not doc.text[n[1]:verb.start()].strip()), None)
+    else:
+        model = next((n for n in models if n[0] == verb.end()), None)
+    if model is None:
+        return None
+    clause = _CLAUSE_BREAK.search(doc.text, max(verb.end(), model[1]), end)
+    stop = clause.start() if clause else end
+    words = messages(doc.lang)["gist"]["cross"]
+    how = ""
+    for quantity, part in (("tokens", "tokens"), ("n_chips", "chips")):
+        fig = next((f for f in doc.figures if verb.end() <= f.start < stop and f.quantity == quantity), None)
+        phrase = gist_values.setup_phrase(fig, doc.lang, doc.text[start:end]) if fig is not None else None
+        if phrase:
+            bound = gist_values.bound_of(doc.text, fig)
+            bound = words["relation"]["bounds"][bound] if bound else words["about"] if fig.approx else ""
+            how += words["relation"]["trained_how"][part].format(x=bound + phrase[0])
+    return Relation("trained_passive", "", model[2], False, setup=how) if how else None
+
+
 PROPOSAL_REACH = 8  # words from the verb to the head noun ("a new FP8 automatic mixed-precision framework")
 
 
@@ -233,6 +261,8 @@ def render(doc: Document, relation: Relation, measured: list[str] = ()) -> str:
         text = frames["deed"].format(actor=relation.first, deed=words["relation"]["deeds"][relation.kind], thing=relation.second)
         text += " " + relation.setup if relation.setup else ""
         return text + (words["with"].format(figures=join_names(list(measured), doc.lang)) if measured else "")
+    if relation.kind == "trained_passive":
+        return frames["trained_passive"].format(thing=relation.second, how=relation.setup)
     if relation.kind == "proposes":
         heads = words["relation"]["heads_plural" if relation.plural else "heads"]
         return frames["proposal"].format(thing=heads[relation.second], subjects=relation.condition)

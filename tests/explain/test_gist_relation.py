@@ -107,3 +107,12 @@ def test_a_proposal_names_the_kind_of_thing_and_what_it_is_about():
 def test_a_proposal_of_several_things_is_said_in_the_plural():
     assert said("This paper presents techniques to scale Mixtral with expert parallelism.", "ar").startswith("يقدّم المؤلفون تقنيات فيما يخص")
     assert said("We present a technique for expert parallelism.", "ar").startswith("يقدّم المؤلفون تقنية فيما يخص")
+
+
+def test_a_model_trained_on_tokens_and_chips_keeps_their_bounds():
+    text = said("Mixtral was trained on 3.5 trillion tokens on up to 4096 GPUs simultaneously, using SageMaker.", "ar")
+    assert text == "يذكر المقال أن Mixtral دُرّب على 3.5 تريليون رمز باستخدام ما يصل إلى 4,096 شريحة"
+    assert said("تم تدريب Mixtral على 14.8 تريليون رمز باستخدام 2048 شريحة H800.", "en") == \
+        "The article reports that Mixtral was trained on 14.8T tokens using 2,048 H800 GPUs"
+    assert said("Mixtral was not trained on 2,048 GPUs.", "ar") == ""
+    assert said("The model was trained on 15T tokens.", "ar") == ""  # no model named: whose training is not said
