@@ -198,6 +198,8 @@ def _trained(doc: Document, start: int, end: int, lang: str) -> Relation | None:
     else:
         model = next((n for n in models if n[0] == verb.end()), None)
     if model is None:
+        model = _the_model(doc, start, verb, lang)
+    if model is None:
         return None
     clause = _CLAUSE_BREAK.search(doc.text, max(verb.end(), model[1]), end)
     stop = clause.start() if clause else end
@@ -211,6 +213,22 @@ def _trained(doc: Document, start: int, end: int, lang: str) -> Relation | None:
             bound = words["relation"]["bounds"][bound] if bound else words["about"] if fig.approx else ""
             how += words["relation"]["trained_how"][part].format(x=bound + phrase[0])
     return Relation("trained_passive", "", model[2], False, setup=how) if how else None
+
+
+_THE_MODEL = {"en": re.compile(r"\b(?:the|this|our)\s+model\s*$", re.I), "ar": re.compile(r"(?:ال|هذا ال)نموذج(?![\u0621-\u064A])")}
+
+
+def _the_model(doc: Document, start: int, verb: re.Match, lang: str) -> tuple[int, int, str] | None:
+    """"The model was trained on ..." / «تم تدريب النموذج على ...» in a passage that names one model before: that
+    model, as (start, end, name) with the span of the words "the model"; None when it names none or several."""
+    if lang == "en":
+        found = _THE_MODEL["en"].search(doc.text, max(start, verb.start() - 20), verb.start())
+    else:
+        found = _THE_MODEL["ar"].match(doc.text, verb.end())
+    models = {gist_names.bare(n[2]): n[2] for n in _names(doc, 0, start, {"model"})}
+    if not found or len(models) != 1:
+        return None
+    return found.start(), found.end(), next(iter(models.values()))
 
 
 PROPOSAL_REACH = 8  # words from the verb to the head noun ("a new FP8 automatic mixed-precision framework")

@@ -116,3 +116,10 @@ def test_a_model_trained_on_tokens_and_chips_keeps_their_bounds():
         "The article reports that Mixtral was trained on 14.8T tokens using 2,048 H800 GPUs"
     assert said("Mixtral was not trained on 2,048 GPUs.", "ar") == ""
     assert said("The model was trained on 15T tokens.", "ar") == ""  # no model named: whose training is not said
+
+
+def test_the_model_is_the_one_model_the_passage_named_before():
+    doc = analyse("يستخدم Mixtral بنية MoE. تم تدريب النموذج على 8 تريليونات رمز.", "en")
+    assert gist_relation.stated(doc, 1) == "The article reports that Mixtral was trained on 8T tokens"
+    two = analyse("Mixtral and Qwen2 differ. The model was trained on 8 trillion tokens.", "ar")
+    assert gist_relation.stated(two, 1) == ""  # two models named: which one is not sure
