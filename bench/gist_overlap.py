@@ -3,7 +3,9 @@
 Run with the project's interpreter: `.venv/bin/python bench/gist_overlap.py --split dev [--only ID ...] [--show]`.
 For every English passage of the split (English answer), prints the gist's recall and precision of the reference
 gist's content words (lower case, stop words dropped, plural "s" folded), the gist's word count, and the longest run
-of words the gist copies from the passage (a copy reads as no gist); then the means. Splits: dev and test only.
+of words the gist copies from the passage (a copy reads as no gist); then the means. Splits: dev, test and holdout-r4.
+`--arabic` measures the other direction the reference gists allow: each Arabic passage's English answer (the
+cross-language gist, service/explain/gist_cross.py) against its English reference gist.
 """
 
 from __future__ import annotations
@@ -74,12 +76,13 @@ def measure(passage: dict, gist: str) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--split", choices=("dev", "test"), required=True)
+    ap.add_argument("--split", choices=("dev", "test", "holdout-r4"), required=True)
+    ap.add_argument("--arabic", action="store_true", help="Arabic passages, English answers (the cross-language gist)")
     ap.add_argument("--only", nargs="*")
     ap.add_argument("--show", action="store_true", help="print each gist under its row")
     args = ap.parse_args(argv)
     corpus = _corpus()
-    passages = [p for p in corpus.load_corpus(args.split) if p["lang"] == "en" and p.get("gist")]
+    passages = [p for p in corpus.load_corpus(args.split) if p["lang"] == ("ar" if args.arabic else "en") and p.get("gist")]
     if args.only:
         passages = [p for p in passages if p["id"] in set(args.only)]
     explain = corpus.Explainer()
@@ -96,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.show:
             print("    " + r["gist"])
     n = len(rows) or 1
-    print(f"\n{args.split}: {len(rows)} English passages; mean recall {sum(r['recall'] for r in rows) / n:.3f}, "
+    print(f"\n{args.split}: {len(rows)} {'Arabic' if args.arabic else 'English'} passages; mean recall {sum(r['recall'] for r in rows) / n:.3f}, "
           f"precision {sum(r['precision'] for r in rows) / n:.3f}, words {sum(r['words'] for r in rows) / n:.1f}, "
           f"copied run {sum(r['copied'] for r in rows) / n:.1f} (max {max((r['copied'] for r in rows), default=0)}), "
           f"over 35 words {sum(r['words'] > 35 for r in rows)}")
