@@ -248,3 +248,29 @@ def test_forms_arabic_allows_are_kept(text):
 
 def test_arabic_indic_digits_count_the_same_way():
     assert arabic.agree_numbers("على ٨ شريحة و١٦ تسلسل و١ شريحة فقط") == "على ٨ شرائح و١٦ تسلسلا وشريحة واحدة فقط"
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("نوزع العمل على 8 replicas في كل عقدة", "نوزع العمل على 8 نسخ في كل عقدة"),
+    ("نقسم الدفعة إلى 49 microbatches ثم نجمع", "نقسم الدفعة إلى 49 دفعة صغرى ثم نجمع"),
+    ("يستغرق 170 seconds لكل خطوة", "يستغرق 170 ثانية لكل خطوة"),
+    ("و4 stages في خط الأنابيب", "و4 مراحل في خط الأنابيب"),
+    ("بعد 12 iterations من البداية", "بعد 12 تكرارا من البداية"),
+    ("على 2 servers فقط", "على خادمين فقط"),
+])
+def test_english_count_words_after_a_number_become_arabic_nouns_that_agree(text, expected):
+    assert arabic_style.polish(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("تجمع الأوزان في التمريرتين الأمامية والخلفية", "تجمع الأوزان في التمريرين الأمامي والخلفي"),  # تمرير is masculine
+    ("نسبة استخدام FLOPs للنموذج (MFU) قدرها 40%", "نسبة استغلال العمليات الحسابية للنموذج (MFU) قدرها 40%"),
+    ("وهي استغلال عمليات النموذج الحسابية", "وهي استغلال العمليات الحسابية للنموذج"),
+    ("سرعة تقاس بالعمليات العشرية في الثانية", "سرعة تقاس بعمليات الفاصلة العائمة في الثانية"),
+])
+def test_one_house_term_per_concept(text, expected):
+    assert arabic_style.polish(text) == expected
+
+
+def test_an_english_sentence_keeps_its_count_words():
+    assert arabic_style.polish("The run used 8 replicas and 49 microbatches.") == "The run used 8 replicas and 49 microbatches."
