@@ -62,6 +62,7 @@ def polish(text: str, keep_sections: tuple[str, ...] = ()) -> str:
     """An Arabic answer in its final form: preferred words, Arabic for common English words (the English once, in
     brackets), numbers agreeing with their nouns, Arabic punctuation, doubled words and brackets removed.
     `keep_sections` are headings whose section is left as it is (the corrections, quoting the source)."""
+    text = "".join(piece if kept else _marked_formulas(piece) for kept, piece in _pieces(text, keep_sections))
     out, seen, glossed = [], set(), set()
     for kept, piece in _pieces(text, keep_sections):
         if kept:
@@ -222,6 +223,21 @@ def _in_arabic(text: str, start: int, end: int) -> bool:
     after = re.findall(rf"[{_LETTER}]+|[A-Za-z]+", text[end:end + 40])
     near = before[-1:] + after[:1]
     return any(arabic.ARABIC_LETTER.match(word) for word in near)
+
+
+# ------------------------------------------------------------------------------------------------ formulas
+
+# A calculation's formula in Latin symbols ("MFU = 27.76 TFLOP/s / 275 TFLOP/s = 10.09%", "FLOP/s / n = 27.76"):
+# a Latin expression, " = ", then what follows up to Arabic, an Arabic comma or semicolon, or the line's end.
+_FORMULA = re.compile(rf"(?<![\w`/.])([A-Za-z][\w/]*(?:\s?[/x*×+\-]\s?[A-Za-z0-9_][\w/]*)*\s=\s[^{_LETTER}،؛\n`«»]*[^\s{_LETTER}،؛\n`«».:])")
+
+
+def _marked_formulas(text: str) -> str:
+    """Formulas in Latin symbols set as code in Arabic prose, so they read left to right as one unit instead of
+    being mixed into the Arabic sentence ("الحساب: `MFU = 27.76 / 275 = 10.09%`"); an English sentence keeps its own."""
+    if " = " not in text:
+        return text
+    return _FORMULA.sub(lambda m: f"`{m.group(1)}`" if _in_arabic(text, m.start(), m.end()) else m.group(0), text)
 
 
 # ------------------------------------------------------------------------------------------------ punctuation

@@ -274,3 +274,11 @@ def test_one_house_term_per_concept(text, expected):
 
 def test_an_english_sentence_keeps_its_count_words():
     assert arabic_style.polish("The run used 8 replicas and 49 microbatches.") == "The run used 8 replicas and 49 microbatches."
+
+
+def test_a_formula_in_latin_symbols_is_set_as_code_in_arabic_prose():
+    line = "- القسمة على الذروة: MFU = 30 TFLOP/s / 300 TFLOP/s = 10%، ولكل شريحة: FLOP/s / n = 30 TFLOP/s"
+    assert arabic_style.polish(line) == ("- القسمة على الذروة: `MFU = 30 TFLOP/s / 300 TFLOP/s = 10%`، "
+                                         "ولكل شريحة: `FLOP/s / n = 30 TFLOP/s`")
+    assert arabic_style.polish("The check: MFU = 30 / 300 = 10%.") == "The check: MFU = 30 / 300 = 10%."
+    assert "`" not in arabic_style.polish("عمليات النموذج = 6 × المعاملات")  # an equation in Arabic words stays prose
