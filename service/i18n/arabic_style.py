@@ -71,7 +71,7 @@ def polish(text: str, keep_sections: tuple[str, ...] = ()) -> str:
         piece = prefer(piece)
         piece = _outside(piece, _BRACKETED, lambda s: _arabic_for_english(s, seen))
         piece = _outside(piece, _BOLD, lambda s: _english_once(s, glossed))
-        piece = arabic.agree_numbers(_arabic_counts(piece))
+        piece = arabic.agree_numbers(_arabic_counts(_arabic_rates(piece)))
         piece = _punctuation(_agreeing_verbs(piece))
         piece = _undoubled(piece)
         out.append(piece)
@@ -319,6 +319,35 @@ def _arabic_counts(text: str) -> str:
             return f"{number} {arabic.counting()['scales'][word]['singular']}" if not scale else m.group(0)
         return f"{number}{scale} {word}" + (f" {name}" if name else "")
     return pattern.sub(arabic_count, text)
+
+
+@lru_cache(maxsize=1)
+def _rates() -> tuple[re.Pattern, dict, dict]:
+    rates, counts = arabic.counting()["rates"], arabic.counting()["english"]
+    per = "|".join(sorted(rates["per_time"], key=len, reverse=True))
+    device = "|".join(sorted(rates["per_device"], key=len, reverse=True))
+    words = "|".join(sorted((w for w in counts if len(counts[w]) > 1), key=len, reverse=True))
+    pattern = re.compile(rf"(?<![A-Za-z0-9_.,])(\d{{1,3}}(?:,\d{{3}})+|\d+(?:\.\d+)?)(\s?[KMBT])?\s*"
+                         rf"(?:({words})/(?:({device})/)?({per})|([TPGE]FLOP[Ss]?(?:/s)?|[TPGE]Flops))(?:/({device}))?(?![\w/-])", re.I)
+    return pattern, rates["per_time"], rates["per_device"]
+
+
+def _arabic_rates(text: str) -> str:
+    """English rate units after a number in Arabic prose as Arabic: "1600 tokens/sec/GPU" -> "1600 رمز في الثانية
+    لكل وحدة GPU", "420 TFLOPs/s/GPU" -> "420 TFLOPs/s لكل وحدة GPU" (the unit kept, the per-device part said)."""
+    if "/" not in text:
+        return text
+    pattern, per_time, per_device = _rates()
+    counts = arabic.counting()["english"]
+
+    def arabic_rate(m: re.Match) -> str:
+        number, scale, word, device_first, time, unit, device = m.groups()
+        device = device or device_first  # "tokens/device/second" as "tokens/second/device"
+        if not _in_arabic(text, m.start(), m.end()) or (unit and not device):
+            return m.group(0)
+        said = f"{number}{scale or ''} " + (f"{unit}" if unit else f"{counts.get(word, counts.get(word.lower()))} {per_time[time.lower()]}")
+        return said + (f" {per_device[device.lower()]}" if device else "")
+    return pattern.sub(arabic_rate, text)
 
 
 # ------------------------------------------------------------------------------------------------ agreement

@@ -282,3 +282,19 @@ def test_a_formula_in_latin_symbols_is_set_as_code_in_arabic_prose():
                                          "ولكل شريحة: `FLOP/s / n = 30 TFLOP/s`")
     assert arabic_style.polish("The check: MFU = 30 / 300 = 10%.") == "The check: MFU = 30 / 300 = 10%."
     assert "`" not in arabic_style.polish("عمليات النموذج = 6 × المعاملات")  # an equation in Arabic words stays prose
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("تبلغ الإنتاجية 1600 tokens/sec/GPU بعد التغيير", "تبلغ الإنتاجية 1600 رمز في الثانية لكل وحدة GPU بعد التغيير"),
+    ("وصلت إلى 8,034 tokens/device/second فقط", "وصلت إلى 8,034 رمزا في الثانية لكل جهاز فقط"),
+    ("بسرعة 12 tokens/s فقط", "بسرعة 12 رمزا في الثانية فقط"),
+    ("يحقق 420 TFLOPs/s/GPU في التدريب", "يحقق 420 TFLOPs/s لكل وحدة GPU في التدريب"),  # the unit stays, the per-device part is said
+    ("بمعدل 400 TFLOP/s لكل شريحة", "بمعدل 400 TFLOP/s لكل شريحة"),
+    ("The job reaches 1600 tokens/sec/GPU.", "The job reaches 1600 tokens/sec/GPU."),
+])
+def test_english_rate_units_after_a_number_are_said_in_arabic(text, expected):
+    assert arabic_style.polish(text) == expected
+
+
+def test_one_word_for_high_bandwidth_memory_and_for_a_scaling_factor():
+    assert arabic_style.polish("الذاكرة عالية النطاق ومعامل القياس لكل كتلة") == "الذاكرة عالية عرض النطاق وعامل التحجيم لكل كتلة"
