@@ -5,7 +5,8 @@ Run: `.venv/bin/python bench/arabic_lint.py /tmp/<you>-pack [--examples 3]` on a
 bench/judge_pack.py. Per class it prints how many answers have one, how many there are in all, and a few examples:
 English words in Arabic prose (lowercase words and English plurals, outside quotes, code, bold names and English
 brackets), English runs (three English words or more pasted into an Arabic line), numbers followed by an English
-noun, figures with a Latin scale letter before an Arabic noun ("7B معامل"), 11-99 before a masculine noun without
+noun or an English rate unit ("tokens/sec/GPU"), formulas in Latin symbols
+outside code ("F_dense = 6 x N"), figures with a Latin scale letter before an Arabic noun ("7B معامل"), 11-99 before a masculine noun without
 its accusative ("16 تسلسل"), Latin punctuation between Arabic words, doubled words, definitions cut off (ending on
 a preposition or conjunction), reported speech spliced onto another ("أنّ وأضاف"), and two words for one concept
 of data/arabic_terms.json in one answer. The passage and the corrections section are not counted. A count is an
@@ -33,12 +34,12 @@ _KEPT = re.compile(r"«[^»\n]*»|```.*?```|`[^`\n]*`|\"[^\"\n]*\"|https?://\S+|
 # units and unit-like tokens a number may carry in any language
 _UNITS = {"gb", "tb", "mb", "kb", "gib", "tib", "mib", "pb", "gbps", "tbps", "ms", "us", "ns", "s", "w", "kw", "mw",
           "ghz", "mhz", "flop", "flops", "tflop", "tflops", "pflop", "pflops", "gflop", "gflops", "eflop", "x", "k",
-          "m", "b", "t", "bit", "bits", "byte", "bytes", "fp8", "bf16", "fp16", "fp32", "int8", "int4", "nm", "v", "gbit"}
+          "m", "b", "t", "flops", "tflops", "gflops", "pflops", "bit", "bits", "byte", "bytes", "fp8", "bf16", "fp16", "fp32", "int8", "int4", "nm", "v", "gbit"}
 _FUNCTION_ENDS = ("من", "في", "على", "إلى", "عن", "و", "أو", "ثم", "التي", "الذي", "أن", "أنّ", "بين", "مع", "لكل", "عبر",
                   "حتى", "لأن", "كما", "مثل", "قبل", "بعد", "دون")
 _SAYING = "(?:قال|يقول|أضاف|يضيف|ذكر|يذكر|أوضح|يوضح|كتب|يكتب|أشار|يشير|أخبر|يخبر|يرى|رأى)"
 
-CLASSES = ("english_word", "english_run", "number_english_noun", "scale_letter_noun", "number_11_99",
+CLASSES = ("english_word", "english_run", "number_english_noun", "english_rate_unit", "formula_in_prose", "scale_letter_noun", "number_11_99",
            "latin_punctuation", "doubled_word", "cut_definition", "spliced_speech", "two_words")
 
 
@@ -84,7 +85,7 @@ def find(text: str) -> dict[str, list[str]]:
         line = blank(_term_head(raw))
         for m in re.finditer(r"(?<![A-Za-z0-9_./\-])([A-Za-z][A-Za-z'-]*)(?![\w./\-])", line):
             word = m.group(1)
-            english_plural = re.fullmatch(r"[A-Z][a-z]+s|[A-Z0-9]{2,}s", word) is not None
+            english_plural = re.fullmatch(r"[A-Z][a-z]+s|[A-Z0-9]{2,}s", word) is not None and word.lower() not in _UNITS
             if (word[0].islower() and len(word) >= 3 and word.lower() not in _UNITS) or english_plural:
                 found["english_word"].append(word)
         for m in re.finditer(r"[A-Za-z][\w'-]*(?:[ ,]+[A-Za-z][\w'-]*){2,}", line):
@@ -94,6 +95,9 @@ def find(text: str) -> dict[str, list[str]]:
         for m in re.finditer(r"\d(?:[\d,.]*\d)?\s?[KMBT]?\s+([a-z][a-z-]{2,})(?![\w/])", line):
             if m.group(1) not in _UNITS:
                 found["number_english_noun"].append(m.group(0))
+        found["english_rate_unit"] += [m.group(0) for m in re.finditer(
+            r"\d\s?(?:[a-z]+/(?:[a-z]+/)?(?:s|sec|second)\b|[A-Za-z/]+/(?:GPU|gpu|device|chip)\b)", line)]
+        found["formula_in_prose"] += [m.group(0) for m in re.finditer(r"(?<![\w/.])[A-Za-z][\w/]*(?:\s?[/x*]\s?\w+)*\s=\s[\w.,%/ x*()-]+", line)]
         found["scale_letter_noun"] += [m.group(0) for m in re.finditer(rf"(?<![\w.-])\d+(?:\.\d+)?[KMBT]\s+[{AR}]+", line)
                                        if not re.search(rf"\s(?:[وف]?(?:في|من|على|إلى|عن|أو|مع|لكل|عبر|ثم|و))$", m.group(0))]
         for m in re.finditer(rf"(?<![\d.,])(\d{{2}})\s+([{AR}][{ARW}]*)", line):

@@ -282,6 +282,9 @@ def test_a_formula_in_latin_symbols_is_set_as_code_in_arabic_prose():
                                          "ولكل شريحة: `FLOP/s / n = 30 TFLOP/s`")
     assert arabic_style.polish("The check: MFU = 30 / 300 = 10%.") == "The check: MFU = 30 / 300 = 10%."
     assert "`" not in arabic_style.polish("عمليات النموذج = 6 × المعاملات")  # an equation in Arabic words stays prose
+    # a product of figures is one formula with its unit, not a unit cut from its number
+    assert arabic_style.polish("فهي 8 شرائح؛ 8 × 100 TFLOPS = 0.8 PFLOP/s، لا 1,600 TFLOPS.") == \
+        "فهي 8 شرائح؛ `8 × 100 TFLOPS = 0.8 PFLOP/s`، لا 1,600 TFLOPS."
 
 
 @pytest.mark.parametrize("text, expected", [
