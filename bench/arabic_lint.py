@@ -109,7 +109,8 @@ def find(text: str) -> dict[str, list[str]]:
         found["latin_punctuation"] += [m.group(0) for m in re.finditer(rf"[{AR}]\s?[,;?](?=\s*[{AR}])|[{AR}]\?(?=\s|$)", line)]
         for m in re.finditer(rf"(?<![{AR}])([{AR}]{{2,}})\s+([{AR}]{{2,}})(?![{AR}])", line):
             a, b = (re.sub(r"^(?:وال|فال|بال|لل|ال)", "", w) for w in m.groups())
-            if a == b and m.group(1) != m.group(2) or (m.group(1) == m.group(2) and m.group(1).startswith("ال")):
+            definite_first = re.match(r"^[وف]?(?:[بكل]?ال|لل)", m.group(1)) and not re.match(r"^[وف]?(?:[بكل]?ال|لل)", m.group(2))
+            if a == b and m.group(1) != m.group(2) and not definite_first or (m.group(1) == m.group(2) and m.group(1).startswith("ال")):
                 found["doubled_word"].append(m.group(0))
         found["spliced_speech"] += [m.group(0) for m in re.finditer(rf"أنّ?\s+[وف]?{_SAYING}(?![{AR}])", line)]
         item = re.match(r"\s*-\s+\*\*[^*]+\*\*[^:]*:\s*(.+)$", raw)

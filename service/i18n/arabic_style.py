@@ -270,11 +270,18 @@ def _same(first: str, second: str) -> bool:
     not a slip; the slip is a word repeated with an article or a particle added, where a template met its slot."""
     if first == second and not first.startswith("ال"):
         return False
+    if _definite(first) and not _definite(second):
+        return False  # an idafa's last word, then the same noun as the next phrase: "يضع توازي الخبراء خبراء مختلفين"
     a, b = arabic.normalise_token(first), arabic.normalise_token(second)
     if a == b:
         return True
     stem = arabic.without_particle(first)
     return stem is not None and arabic.normalise_token(stem) == b
+
+
+def _definite(word: str) -> bool:
+    """Whether `word` carries the article, after an attached و/ف and a preposition ("والخبراء", "بالشرائح", "للنموذج")."""
+    return re.match(r"^[وف]?(?:[بكل]?ال|لل)", word) is not None
 
 
 def _undoubled(text: str) -> str:

@@ -301,3 +301,9 @@ def test_english_rate_units_after_a_number_are_said_in_arabic(text, expected):
 
 def test_one_word_for_high_bandwidth_memory_and_for_a_scaling_factor():
     assert arabic_style.polish("الذاكرة عالية النطاق ومعامل القياس لكل كتلة") == "الذاكرة عالية عرض النطاق وعامل التحجيم لكل كتلة"
+
+
+def test_a_noun_repeated_after_its_definite_form_is_not_a_doubled_word():
+    # the idafa ends on the definite noun and the object starts with the same noun: both are needed
+    assert arabic_style.polish("يضع توازي الخبراء خبراء مختلفين على وحدات مختلفة") == "يضع توازي الخبراء خبراء مختلفين على وحدات مختلفة"
+    assert arabic_style.polish("في مرحلة المرحلة الأولى") == "في المرحلة الأولى"  # the template slip is still removed
