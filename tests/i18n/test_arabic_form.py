@@ -285,6 +285,8 @@ def test_a_formula_in_latin_symbols_is_set_as_code_in_arabic_prose():
     # a product of figures is one formula with its unit, not a unit cut from its number
     assert arabic_style.polish("فهي 8 شرائح؛ 8 × 100 TFLOPS = 0.8 PFLOP/s، لا 1,600 TFLOPS.") == \
         "فهي 8 شرائح؛ `8 × 100 TFLOPS = 0.8 PFLOP/s`، لا 1,600 TFLOPS."
+    # a number's exponent is no formula's name: "3.5e14 = -20%" is left as it is
+    assert "`" not in arabic_style.polish("التغير = (2.8e14 - 3.5e14) ÷ 3.5e14 = -20%، أي مضاعف قدره 0.8")
 
 
 @pytest.mark.parametrize("text, expected", [
