@@ -72,7 +72,7 @@ def polish(text: str, keep_sections: tuple[str, ...] = ()) -> str:
         piece = _outside(piece, _BRACKETED, lambda s: _arabic_for_english(s, seen))
         piece = _outside(piece, _BOLD, lambda s: _english_once(s, glossed))
         piece = arabic.agree_numbers(_arabic_counts(_arabic_rates(piece)))
-        piece = _punctuation(_agreeing_verbs(piece))
+        piece = _attached_particles(_punctuation(_agreeing_verbs(piece)))
         piece = _undoubled(piece)
         out.append(piece)
     return "".join(out)
@@ -255,6 +255,17 @@ def _punctuation(text: str) -> str:
     if ";" not in text and ", " not in text and "?" not in text and not _GLUED_COMMA.search(text):
         return text
     return _LATIN_PUNCTUATION.sub(lambda m: _ARABIC_MARK[m.group(0).strip()], text)
+
+
+_LONE_PARTICLE = re.compile(rf"(?<![{_LETTER}\u0640])([بلكو])(\u0640?)\s+(?=[A-Za-z0-9])")
+
+
+def _attached_particles(text: str) -> str:
+    """A one-letter particle written apart from the Latin word it belongs to, attached as Arabic writes it:
+    "مقارنة ب FP8" -> "مقارنة بـFP8", "بـ JAX" -> "بـJAX", "و H100" -> "وH100" (a kashida joins ب ل ك to Latin)."""
+    if not re.search(r"[بلكو]\u0640?\s+[A-Za-z0-9]", text):
+        return text
+    return _LONE_PARTICLE.sub(lambda m: m.group(1) + ("" if m.group(1) == "و" else "\u0640"), text)
 
 
 # ------------------------------------------------------------------------------------------------ doubled words

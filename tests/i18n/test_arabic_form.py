@@ -309,3 +309,14 @@ def test_a_noun_repeated_after_its_definite_form_is_not_a_doubled_word():
     # the idafa ends on the definite noun and the object starts with the same noun: both are needed
     assert arabic_style.polish("يضع توازي الخبراء خبراء مختلفين على وحدات مختلفة") == "يضع توازي الخبراء خبراء مختلفين على وحدات مختلفة"
     assert arabic_style.polish("في مرحلة المرحلة الأولى") == "في المرحلة الأولى"  # the template slip is still removed
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("أقل بنسبة 50% مقارنة ب FP8", "أقل بنسبة 50% مقارنة بـFP8"),
+    ("درب بـ Megatron-DeepSpeed على", "درب بـMegatron-DeepSpeed على"),
+    ("على A100 و H100", "على A100 وH100"),
+    ("مكتوب لـ JAX", "مكتوب لـJAX"),
+    ("الكتاب 3 أجزاء", "الكتاب 3 أجزاء"),  # a word ending in a particle's letter is no particle
+])
+def test_a_one_letter_particle_is_attached_to_the_latin_word_it_belongs_to(text, expected):
+    assert arabic_style.polish(text) == expected
