@@ -47,15 +47,31 @@ def _english() -> tuple[re.Pattern, dict]:
 
 
 def prefer(text: str) -> str:
-    """`text` with every rejected variant replaced by its concept's preferred word ("الرقائق" -> "الشرائح")."""
+    """`text` with every rejected variant replaced by its concept's preferred word ("الرقائق" -> "الشرائح"), and a
+    word that means another concept before a number replaced too ("بمعامل 3" -> "بعامل 3": a multiplier)."""
     pattern, replace = _rejected()
-    return pattern.sub(lambda m: m.group(1) + replace[m.group(2)], text)
+    text = pattern.sub(lambda m: m.group(1) + replace[m.group(2)], text)
+    numbered, before = _before_number()
+    return numbered.sub(lambda m: m.group(1) + before[m.group(2)], text) if numbered else text
+
+
+@lru_cache(maxsize=1)
+def _before_number() -> tuple[re.Pattern | None, dict]:
+    """One pattern for the words a concept rejects right before a number (its `before_number` table)."""
+    before = {bad: good for concept in table()["concepts"] for bad, good in concept.get("before_number", {}).items()}
+    if not before:
+        return None, {}
+    words = "|".join(map(re.escape, sorted(before, key=len, reverse=True)))
+    # indefinite only ("بمعامل 3"): "المعامل 3" may name a parameter
+    return re.compile(rf"(?<![{_LETTER}])([وف]?[بل]?)({words})(?=\s+(?:\d|\{{))"), before
 
 
 def rejected_in(text: str) -> list[str]:
     """The rejected variants `text` uses (outside quotes and code)."""
     pattern, _ = _rejected()
-    return [m.group(2) for m in pattern.finditer(_blank(text, _QUOTED))]
+    bare = _blank(text, _QUOTED)
+    numbered, _ = _before_number()
+    return [m.group(2) for m in pattern.finditer(bare)] + ([m.group(2) for m in numbered.finditer(bare)] if numbered else [])
 
 
 def polish(text: str, keep_sections: tuple[str, ...] = ()) -> str:

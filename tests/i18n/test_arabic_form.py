@@ -320,3 +320,8 @@ def test_a_noun_repeated_after_its_definite_form_is_not_a_doubled_word():
 ])
 def test_a_one_letter_particle_is_attached_to_the_latin_word_it_belongs_to(text, expected):
     assert arabic_style.polish(text) == expected
+
+
+def test_before_a_number_a_multiplier_is_a_factor_not_a_parameter():
+    assert arabic_style.polish("وهذا يتجاوز ذاكرة الشريحة بمعامل 3") == "وهذا يتجاوز ذاكرة الشريحة بعامل 3"
+    assert arabic_style.polish("نموذج من 7 مليارات معامل") == "نموذج من 7 مليارات معامل"  # a count of parameters
