@@ -87,7 +87,7 @@ def polish(text: str, keep_sections: tuple[str, ...] = ()) -> str:
         piece = prefer(piece)
         piece = _outside(piece, _BRACKETED, lambda s: _arabic_for_english(s, seen))
         piece = _outside(piece, _BOLD, lambda s: _english_once(s, glossed))
-        piece = arabic.agree_numbers(_arabic_counts(_arabic_rates(piece)))
+        piece = _nominative_duals(arabic.agree_numbers(_arabic_counts(_arabic_rates(piece))))
         piece = _attached_particles(_punctuation(_agreeing_verbs(piece)))
         piece = _undoubled(piece)
         out.append(piece)
@@ -382,6 +382,20 @@ def _arabic_rates(text: str) -> str:
         said = f"{number}{scale or ''} " + (f"{unit}" if unit else f"{counts.get(word, counts.get(word.lower()))} {per_time[time.lower()]}")
         return said + (f" {per_device[device.lower()]}" if device else "")
     return pattern.sub(arabic_rate, text)
+
+
+@lru_cache(maxsize=1)
+def _duals_after_measure() -> re.Pattern:
+    duals = sorted({row["dual"] for row in arabic.counting()["rows"] if row["dual"].endswith("ين")}, key=len, reverse=True)
+    return re.compile(rf"(?<![{_LETTER}])(قدره|قدرها|مقداره|مقدارها)(\s+)(" + "|".join(map(re.escape, duals)) + rf")(?![{_LETTER}])")
+
+
+def _nominative_duals(text: str) -> str:
+    """A dual after "قدره" is the predicate, nominative: "تسريعًا قدره ضعفين" -> "تسريعًا قدره ضعفان", "زمنًا قدره
+    يومين" -> "زمنًا قدره يومان" (the counting table writes duals in the -ين form a preposition or a verb takes)."""
+    if "قدر" not in text and "مقدار" not in text:
+        return text
+    return _duals_after_measure().sub(lambda m: m.group(1) + m.group(2) + m.group(3)[:-2] + "ان", text)
 
 
 # ------------------------------------------------------------------------------------------------ agreement

@@ -325,3 +325,12 @@ def test_a_one_letter_particle_is_attached_to_the_latin_word_it_belongs_to(text,
 def test_before_a_number_a_multiplier_is_a_factor_not_a_parameter():
     assert arabic_style.polish("وهذا يتجاوز ذاكرة الشريحة بمعامل 3") == "وهذا يتجاوز ذاكرة الشريحة بعامل 3"
     assert arabic_style.polish("نموذج من 7 مليارات معامل") == "نموذج من 7 مليارات معامل"  # a count of parameters
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("وتسريعًا قدره ضعفين مقارنة بالسابق", "وتسريعًا قدره ضعفان مقارنة بالسابق"),  # the predicate of قدره is nominative
+    ("زمنًا قدره 2 يوم فقط", "زمنًا قدره يومان فقط"),
+    ("يعمل على شريحتين فقط", "يعمل على شريحتين فقط"),  # after a preposition the -ين form stays
+])
+def test_a_dual_after_a_measure_word_is_nominative(text, expected):
+    assert arabic_style.polish(text) == expected
