@@ -1,6 +1,9 @@
 """Find, by general pattern, what blind readers fault in unjargon's Arabic answers, independently of the tables the
 answer's own polishing uses (service.i18n.arabic_style), so that a class the tables miss still shows.
 
+Also: a dual after a measure word in the -ين form ("قدره ضعفين"), معامل before a number where a factor is meant
+("بمعامل 3"), and a one-letter particle written apart from its Latin word ("ب FP8").
+
 Run: `.venv/bin/python bench/arabic_lint.py /tmp/<you>-pack [--examples 3]` on a folder written by
 bench/judge_pack.py. Per class it prints how many answers have one, how many there are in all, and a few examples:
 English words in Arabic prose (lowercase words and English plurals, outside quotes, code, bold names and English
@@ -39,7 +42,7 @@ _FUNCTION_ENDS = ("من", "في", "على", "إلى", "عن", "و", "أو", "ث�
                   "حتى", "لأن", "كما", "مثل", "قبل", "بعد", "دون")
 _SAYING = "(?:قال|يقول|أضاف|يضيف|ذكر|يذكر|أوضح|يوضح|كتب|يكتب|أشار|يشير|أخبر|يخبر|يرى|رأى)"
 
-CLASSES = ("english_word", "english_run", "number_english_noun", "english_rate_unit", "formula_in_prose", "scale_letter_noun", "number_11_99",
+CLASSES = ("dual_after_measure", "factor_as_parameter", "lone_particle", "english_word", "english_run", "number_english_noun", "english_rate_unit", "formula_in_prose", "scale_letter_noun", "number_11_99",
            "latin_punctuation", "doubled_word", "cut_definition", "spliced_speech", "two_words")
 
 
@@ -95,6 +98,9 @@ def find(text: str) -> dict[str, list[str]]:
         for m in re.finditer(r"\d(?:[\d,.]*\d)?\s?[KMBT]?\s+([a-z][a-z-]{2,})(?![\w/])", line):
             if m.group(1) not in _UNITS:
                 found["number_english_noun"].append(m.group(0))
+        found["dual_after_measure"] += [m.group(0) for m in re.finditer(rf"(?:قدره|قدرها)\s+[{AR}]+(?:تين|ين)(?![{AR}])", line)]
+        found["factor_as_parameter"] += [m.group(0) for m in re.finditer(rf"(?<![{AR}])[وف]?[بل]?معامل\s+\d", line)]
+        found["lone_particle"] += [m.group(0) for m in re.finditer(rf"(?<![{AR}\u0640])[بلك]\u0640?\s+[A-Za-z0-9]+", line)]
         found["english_rate_unit"] += [m.group(0) for m in re.finditer(
             r"\d\s?(?:[a-z]+/(?:[a-z]+/)?(?:s|sec|second)\b|[A-Za-z/]+/(?:GPU|gpu|device|chip)\b)", line)]
         found["formula_in_prose"] += [m.group(0) for m in re.finditer(r"(?<![\w/.])[A-Za-z][\w/]*(?:\s?[/x*]\s?\w+)*\s=\s[\w.,%/ x*()-]+", line)]
