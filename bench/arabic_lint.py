@@ -63,13 +63,8 @@ def blank(text: str) -> str:
 
 
 def arabic_lines(text: str) -> list[str]:
-    """The lines of `text` that are mostly Arabic prose."""
-    out = []
-    for line in text.split("\n"):
-        letters = re.findall(rf"[{AR}A-Za-z]", line)
-        if letters and sum(bool(re.match(f"[{AR}]", c)) for c in letters) / len(letters) >= 0.5:
-            out.append(line)
-    return out
+    """The lines of `text` with Arabic prose: two Arabic words or more outside quotes and code."""
+    return [line for line in text.split("\n") if len(re.findall(rf"[{AR}]{{2,}}", blank(line))) >= 2]
 
 
 def _term_head(line: str) -> str:
@@ -113,12 +108,12 @@ def find(text: str) -> dict[str, list[str]]:
                     and word not in ("مليار", "مليون", "ألف", "تريليون", "مرة", "نحو", "تقريبا", "فقط"):
                 found["number_11_99"].append(m.group(0))
         found["latin_punctuation"] += [m.group(0) for m in re.finditer(rf"[{AR}]\s?[,;?](?=\s*[{AR}])|[{AR}]\?(?=\s|$)", line)]
-        for m in re.finditer(rf"(?<![{AR}])([{AR}]{{2,}})\s+([{AR}]{{2,}})(?![{AR}])", line):
+        for m in re.finditer(rf"(?<![{AR}])([{AR}]{{2,}})(?=\s+([{AR}]{{2,}})(?![{AR}]))", line):
             a, b = (re.sub(r"^(?:وال|فال|بال|لل|ال)", "", w) for w in m.groups())
             definite_first = re.match(r"^[وف]?(?:[بكل]?ال|لل)", m.group(1)) and not re.match(r"^[وف]?(?:[بكل]?ال|لل)", m.group(2))
             if a == b and m.group(1) != m.group(2) and not definite_first or (m.group(1) == m.group(2) and m.group(1).startswith("ال")):
-                found["doubled_word"].append(m.group(0))
-        found["spliced_speech"] += [m.group(0) for m in re.finditer(rf"أنّ?\s+[وف]?{_SAYING}(?![{AR}])", line)]
+                found["doubled_word"].append(f"{m.group(1)} {m.group(2)}")
+        found["spliced_speech"] += [m.group(0) for m in re.finditer(rf"(?:أنّ\s+[وف]?|أنّ?\s+[وف]){_SAYING}(?![{AR}])", line)]
         item = re.match(r"\s*-\s+\*\*[^*]+\*\*[^:]*:\s*(.+)$", raw)
         if item:
             ending = item.group(1).rstrip()
@@ -129,8 +124,9 @@ def find(text: str) -> dict[str, list[str]]:
     for concept in arabic_style.table()["concepts"]:
         used = [w for w in list(concept["preferred"]) + list(concept["rejected"])
                 if re.search(rf"(?<![{AR}])(?:[وف]?(?:ال|لل|[بك]ال|[بلك])?){re.escape(w)}(?![{AR}])", bare)]
-        roots = {concept["rejected"].get(w, w) for w in used}
-        if len(roots) > 1 and any(w in concept["rejected"] for w in used):
+        rejected = [w for w in used if w in concept["rejected"]]
+        # a rejected form beside a preferred one that is not just part of a longer used form
+        if rejected and len(used) > 1 and any(not any(w in other for other in used if other != w) for w in used if w not in rejected):
             found["two_words"].append("/".join(used))
     return found
 

@@ -78,7 +78,8 @@ def polish(text: str, keep_sections: tuple[str, ...] = ()) -> str:
     """An Arabic answer in its final form: preferred words, Arabic for common English words (the English once, in
     brackets), numbers agreeing with their nouns, Arabic punctuation, doubled words and brackets removed.
     `keep_sections` are headings whose section is left as it is (the corrections, quoting the source)."""
-    text = "".join(piece if kept else _marked_formulas(piece) for kept, piece in _pieces(text, keep_sections))
+    text = "".join(piece if kept else _outside(_marked_formulas(piece), _BRACKETED, _quoted_english)
+                   for kept, piece in _pieces(text, keep_sections))
     out, seen, glossed = [], set(), set()
     for kept, piece in _pieces(text, keep_sections):
         if kept:
@@ -254,6 +255,22 @@ def _marked_formulas(text: str) -> str:
     if " = " not in text:
         return text
     return _FORMULA.sub(lambda m: f"`{m.group(1)}`" if _in_arabic(text, m.start(), m.end()) else m.group(0), text)
+
+
+# An English sentence inside an Arabic one: a Latin word, then Latin words, figures and punctuation up to Arabic
+_ENGLISH_RUN = re.compile(rf"[A-Za-z][^{_LETTER}،؛\n`«»*()]*[^{_LETTER}،؛\n`«»*()\s]")
+_ENGLISH_WORD = re.compile(r"(?<![\w-])[a-z]{2,}(?![\w-])")
+
+
+def _quoted_english(text: str) -> str:
+    """An English sentence pasted into Arabic prose (an error message, a phrase of the source) kept marked as a
+    quote, «...», instead of being mixed into the Arabic sentence; names, units and short labels stay as they are."""
+    def quoted(m: re.Match) -> str:
+        run = m.group(0)
+        if len(run.split()) < 4 or len(_ENGLISH_WORD.findall(run)) < 3 or not _in_arabic(text, m.start(), m.end()):
+            return run
+        return f"«{run}»"
+    return _ENGLISH_RUN.sub(quoted, text) if re.search(r"[a-z]{2,} [a-z]{2,} ", text) else text
 
 
 # ------------------------------------------------------------------------------------------------ punctuation

@@ -334,3 +334,18 @@ def test_before_a_number_a_multiplier_is_a_factor_not_a_parameter():
 ])
 def test_a_dual_after_a_measure_word_is_nominative(text, expected):
     assert arabic_style.polish(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("تعذّرت قراءته: the file does not load at line 3: a colon is missing.",
+     "تعذّرت قراءته: «the file does not load at line 3: a colon is missing.»"),
+    ("ويعمل على Megatron-LM with FSDP and tensor parallel فقط", "ويعمل على «Megatron-LM with FSDP and tensor parallel» فقط"),
+    ("على وحدات NVIDIA H100 SXM 80GB في العقدة", "على وحدات NVIDIA H100 SXM 80GB في العقدة"),  # a name is no sentence
+    ("The whole line is English and stays as it is.", "The whole line is English and stays as it is."),
+])
+def test_an_english_sentence_in_arabic_prose_is_kept_as_a_quote(text, expected):
+    assert arabic_style.polish(text) == expected
+
+
+def test_a_count_word_of_two_english_words_after_a_figure_is_arabic():
+    assert arabic_style.polish("دربت على 15T training tokens في المجموع") == "دربت على 15 تريليون رمز تدريب في المجموع"
