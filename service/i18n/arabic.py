@@ -65,7 +65,7 @@ def counting() -> dict:
         for form in ("singular", "plural", "accusative"):
             scale_forms[scale[form]] = scale
     return {"scales": data["scales"], "nouns": forms, "scale_forms": scale_forms, "rows": data["nouns"],
-            "english": data["english"]}
+            "english": data["english"], "rates": data["rates"]}
 
 
 def count_form(number: float, noun: dict, alone: bool = True, shown: str | None = None) -> str:

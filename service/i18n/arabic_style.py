@@ -47,21 +47,39 @@ def _english() -> tuple[re.Pattern, dict]:
 
 
 def prefer(text: str) -> str:
-    """`text` with every rejected variant replaced by its concept's preferred word ("الرقائق" -> "الشرائح")."""
+    """`text` with every rejected variant replaced by its concept's preferred word ("الرقائق" -> "الشرائح"), and a
+    word that means another concept before a number replaced too ("بمعامل 3" -> "بعامل 3": a multiplier)."""
     pattern, replace = _rejected()
-    return pattern.sub(lambda m: m.group(1) + replace[m.group(2)], text)
+    text = pattern.sub(lambda m: m.group(1) + replace[m.group(2)], text)
+    numbered, before = _before_number()
+    return numbered.sub(lambda m: m.group(1) + before[m.group(2)], text) if numbered else text
+
+
+@lru_cache(maxsize=1)
+def _before_number() -> tuple[re.Pattern | None, dict]:
+    """One pattern for the words a concept rejects right before a number (its `before_number` table)."""
+    before = {bad: good for concept in table()["concepts"] for bad, good in concept.get("before_number", {}).items()}
+    if not before:
+        return None, {}
+    words = "|".join(map(re.escape, sorted(before, key=len, reverse=True)))
+    # indefinite only ("بمعامل 3"): "المعامل 3" may name a parameter
+    return re.compile(rf"(?<![{_LETTER}])([وف]?[بل]?)({words})(?=\s+(?:\d|\{{))"), before
 
 
 def rejected_in(text: str) -> list[str]:
     """The rejected variants `text` uses (outside quotes and code)."""
     pattern, _ = _rejected()
-    return [m.group(2) for m in pattern.finditer(_blank(text, _QUOTED))]
+    bare = _blank(text, _QUOTED)
+    numbered, _ = _before_number()
+    return [m.group(2) for m in pattern.finditer(bare)] + ([m.group(2) for m in numbered.finditer(bare)] if numbered else [])
 
 
 def polish(text: str, keep_sections: tuple[str, ...] = ()) -> str:
     """An Arabic answer in its final form: preferred words, Arabic for common English words (the English once, in
     brackets), numbers agreeing with their nouns, Arabic punctuation, doubled words and brackets removed.
     `keep_sections` are headings whose section is left as it is (the corrections, quoting the source)."""
+    text = "".join(piece if kept else _outside(_marked_formulas(piece), _BRACKETED, _quoted_english)
+                   for kept, piece in _pieces(text, keep_sections))
     out, seen, glossed = [], set(), set()
     for kept, piece in _pieces(text, keep_sections):
         if kept:
@@ -70,8 +88,8 @@ def polish(text: str, keep_sections: tuple[str, ...] = ()) -> str:
         piece = prefer(piece)
         piece = _outside(piece, _BRACKETED, lambda s: _arabic_for_english(s, seen))
         piece = _outside(piece, _BOLD, lambda s: _english_once(s, glossed))
-        piece = arabic.agree_numbers(_arabic_counts(piece))
-        piece = _punctuation(_agreeing_verbs(piece))
+        piece = _nominative_duals(arabic.agree_numbers(_arabic_counts(_arabic_rates(piece))))
+        piece = _attached_particles(_punctuation(_agreeing_verbs(piece)))
         piece = _undoubled(piece)
         out.append(piece)
     return "".join(out)
@@ -224,6 +242,37 @@ def _in_arabic(text: str, start: int, end: int) -> bool:
     return any(arabic.ARABIC_LETTER.match(word) for word in near)
 
 
+# ------------------------------------------------------------------------------------------------ formulas
+
+# A calculation's formula in Latin symbols ("MFU = 27.76 TFLOP/s / 275 TFLOP/s = 10.09%", "FLOP/s / n = 27.76"):
+# a Latin expression, " = ", then what follows up to Arabic, an Arabic comma or semicolon, or the line's end.
+_FORMULA = re.compile(rf"(?<![\w`/.])((?:\d[\d.,]*(?:\s?[×x*/+]\s?|\s))*[A-Za-z][\w/]*(?:\s?[/x*×+\-]\s?[A-Za-z0-9_][\w/]*)*\s=\s[^{_LETTER}،؛\n`«»]*[^\s{_LETTER}،؛\n`«».:])")
+
+
+def _marked_formulas(text: str) -> str:
+    """Formulas in Latin symbols set as code in Arabic prose, so they read left to right as one unit instead of
+    being mixed into the Arabic sentence ("الحساب: `MFU = 27.76 / 275 = 10.09%`"); an English sentence keeps its own."""
+    if " = " not in text:
+        return text
+    return _FORMULA.sub(lambda m: f"`{m.group(1)}`" if _in_arabic(text, m.start(), m.end()) else m.group(0), text)
+
+
+# An English sentence inside an Arabic one: a Latin word, then Latin words, figures and punctuation up to Arabic
+_ENGLISH_RUN = re.compile(rf"[A-Za-z][^{_LETTER}،؛\n`«»*()]*[^{_LETTER}،؛\n`«»*()\s]")
+_ENGLISH_WORD = re.compile(r"(?<![\w-])[a-z]{2,}(?![\w-])")
+
+
+def _quoted_english(text: str) -> str:
+    """An English sentence pasted into Arabic prose (an error message, a phrase of the source) kept marked as a
+    quote, «...», instead of being mixed into the Arabic sentence; names, units and short labels stay as they are."""
+    def quoted(m: re.Match) -> str:
+        run = m.group(0)
+        if len(run.split()) < 4 or len(_ENGLISH_WORD.findall(run)) < 3 or not _in_arabic(text, m.start(), m.end()):
+            return run
+        return f"«{run}»"
+    return _ENGLISH_RUN.sub(quoted, text) if re.search(r"[a-z]{2,} [a-z]{2,} ", text) else text
+
+
 # ------------------------------------------------------------------------------------------------ punctuation
 
 _LATIN_PUNCTUATION = re.compile(
@@ -241,6 +290,17 @@ def _punctuation(text: str) -> str:
     return _LATIN_PUNCTUATION.sub(lambda m: _ARABIC_MARK[m.group(0).strip()], text)
 
 
+_LONE_PARTICLE = re.compile(rf"(?<![{_LETTER}\u0640])([بلكو])(\u0640?)\s+(?=[A-Za-z0-9])")
+
+
+def _attached_particles(text: str) -> str:
+    """A one-letter particle written apart from the Latin word it belongs to, attached as Arabic writes it:
+    "مقارنة ب FP8" -> "مقارنة بـFP8", "بـ JAX" -> "بـJAX", "و H100" -> "وH100" (a kashida joins ب ل ك to Latin)."""
+    if not re.search(r"[بلكو]\u0640?\s+[A-Za-z0-9]", text):
+        return text
+    return _LONE_PARTICLE.sub(lambda m: m.group(1) + ("" if m.group(1) == "و" else "\u0640"), text)
+
+
 # ------------------------------------------------------------------------------------------------ doubled words
 
 _DOUBLED = re.compile(rf"(?<![{_LETTER}])([{_LETTER}]{{2,}})(?=\s+([{_LETTER}]{{2,}})(?![{_LETTER}]))")
@@ -254,11 +314,18 @@ def _same(first: str, second: str) -> bool:
     not a slip; the slip is a word repeated with an article or a particle added, where a template met its slot."""
     if first == second and not first.startswith("ال"):
         return False
+    if _definite(first) and not _definite(second):
+        return False  # an idafa's last word, then the same noun as the next phrase: "يضع توازي الخبراء خبراء مختلفين"
     a, b = arabic.normalise_token(first), arabic.normalise_token(second)
     if a == b:
         return True
     stem = arabic.without_particle(first)
     return stem is not None and arabic.normalise_token(stem) == b
+
+
+def _definite(word: str) -> bool:
+    """Whether `word` carries the article, after an attached و/ف and a preposition ("والخبراء", "بالشرائح", "للنموذج")."""
+    return re.match(r"^[وف]?(?:[بكل]?ال|لل)", word) is not None
 
 
 def _undoubled(text: str) -> str:
@@ -303,6 +370,49 @@ def _arabic_counts(text: str) -> str:
             return f"{number} {arabic.counting()['scales'][word]['singular']}" if not scale else m.group(0)
         return f"{number}{scale} {word}" + (f" {name}" if name else "")
     return pattern.sub(arabic_count, text)
+
+
+@lru_cache(maxsize=1)
+def _rates() -> tuple[re.Pattern, dict, dict]:
+    rates, counts = arabic.counting()["rates"], arabic.counting()["english"]
+    per = "|".join(sorted(rates["per_time"], key=len, reverse=True))
+    device = "|".join(sorted(rates["per_device"], key=len, reverse=True))
+    words = "|".join(sorted((w for w in counts if len(counts[w]) > 1), key=len, reverse=True))
+    pattern = re.compile(rf"(?<![A-Za-z0-9_.,])(\d{{1,3}}(?:,\d{{3}})+|\d+(?:\.\d+)?)(\s?[KMBT])?\s*"
+                         rf"(?:({words})/(?:({device})/)?({per})|([TPGE]FLOP[Ss]?(?:/s)?|[TPGE]Flops))(?:/({device}))?(?![\w/-])", re.I)
+    return pattern, rates["per_time"], rates["per_device"]
+
+
+def _arabic_rates(text: str) -> str:
+    """English rate units after a number in Arabic prose as Arabic: "1600 tokens/sec/GPU" -> "1600 رمز في الثانية
+    لكل وحدة GPU", "420 TFLOPs/s/GPU" -> "420 TFLOPs/s لكل وحدة GPU" (the unit kept, the per-device part said)."""
+    if "/" not in text:
+        return text
+    pattern, per_time, per_device = _rates()
+    counts = arabic.counting()["english"]
+
+    def arabic_rate(m: re.Match) -> str:
+        number, scale, word, device_first, time, unit, device = m.groups()
+        device = device or device_first  # "tokens/device/second" as "tokens/second/device"
+        if not _in_arabic(text, m.start(), m.end()) or (unit and not device):
+            return m.group(0)
+        said = f"{number}{scale or ''} " + (f"{unit}" if unit else f"{counts.get(word, counts.get(word.lower()))} {per_time[time.lower()]}")
+        return said + (f" {per_device[device.lower()]}" if device else "")
+    return pattern.sub(arabic_rate, text)
+
+
+@lru_cache(maxsize=1)
+def _duals_after_measure() -> re.Pattern:
+    duals = sorted({row["dual"] for row in arabic.counting()["rows"] if row["dual"].endswith("ين")}, key=len, reverse=True)
+    return re.compile(rf"(?<![{_LETTER}])(قدره|قدرها|مقداره|مقدارها)(\s+)(" + "|".join(map(re.escape, duals)) + rf")(?![{_LETTER}])")
+
+
+def _nominative_duals(text: str) -> str:
+    """A dual after "قدره" is the predicate, nominative: "تسريعًا قدره ضعفين" -> "تسريعًا قدره ضعفان", "زمنًا قدره
+    يومين" -> "زمنًا قدره يومان" (the counting table writes duals in the -ين form a preposition or a verb takes)."""
+    if "قدر" not in text and "مقدار" not in text:
+        return text
+    return _duals_after_measure().sub(lambda m: m.group(1) + m.group(2) + m.group(3)[:-2] + "ان", text)
 
 
 # ------------------------------------------------------------------------------------------------ agreement

@@ -248,3 +248,104 @@ def test_forms_arabic_allows_are_kept(text):
 
 def test_arabic_indic_digits_count_the_same_way():
     assert arabic.agree_numbers("على ٨ شريحة و١٦ تسلسل و١ شريحة فقط") == "على ٨ شرائح و١٦ تسلسلا وشريحة واحدة فقط"
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("نوزع العمل على 8 replicas في كل عقدة", "نوزع العمل على 8 نسخ في كل عقدة"),
+    ("نقسم الدفعة إلى 49 microbatches ثم نجمع", "نقسم الدفعة إلى 49 دفعة صغرى ثم نجمع"),
+    ("يستغرق 170 seconds لكل خطوة", "يستغرق 170 ثانية لكل خطوة"),
+    ("و4 stages في خط الأنابيب", "و4 مراحل في خط الأنابيب"),
+    ("بعد 12 iterations من البداية", "بعد 12 تكرارا من البداية"),
+    ("على 2 servers فقط", "على خادمين فقط"),
+])
+def test_english_count_words_after_a_number_become_arabic_nouns_that_agree(text, expected):
+    assert arabic_style.polish(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("تجمع الأوزان في التمريرتين الأمامية والخلفية", "تجمع الأوزان في التمريرين الأمامي والخلفي"),  # تمرير is masculine
+    ("نسبة استخدام FLOPs للنموذج (MFU) قدرها 40%", "نسبة استغلال العمليات الحسابية للنموذج (MFU) قدرها 40%"),
+    ("وهي استغلال عمليات النموذج الحسابية", "وهي استغلال العمليات الحسابية للنموذج"),
+    ("سرعة تقاس بالعمليات العشرية في الثانية", "سرعة تقاس بعمليات الفاصلة العائمة في الثانية"),
+])
+def test_one_house_term_per_concept(text, expected):
+    assert arabic_style.polish(text) == expected
+
+
+def test_an_english_sentence_keeps_its_count_words():
+    assert arabic_style.polish("The run used 8 replicas and 49 microbatches.") == "The run used 8 replicas and 49 microbatches."
+
+
+def test_a_formula_in_latin_symbols_is_set_as_code_in_arabic_prose():
+    line = "- القسمة على الذروة: MFU = 30 TFLOP/s / 300 TFLOP/s = 10%، ولكل شريحة: FLOP/s / n = 30 TFLOP/s"
+    assert arabic_style.polish(line) == ("- القسمة على الذروة: `MFU = 30 TFLOP/s / 300 TFLOP/s = 10%`، "
+                                         "ولكل شريحة: `FLOP/s / n = 30 TFLOP/s`")
+    assert arabic_style.polish("The check: MFU = 30 / 300 = 10%.") == "The check: MFU = 30 / 300 = 10%."
+    assert "`" not in arabic_style.polish("عمليات النموذج = 6 × المعاملات")  # an equation in Arabic words stays prose
+    # a product of figures is one formula with its unit, not a unit cut from its number
+    assert arabic_style.polish("فهي 8 شرائح؛ 8 × 100 TFLOPS = 0.8 PFLOP/s، لا 1,600 TFLOPS.") == \
+        "فهي 8 شرائح؛ `8 × 100 TFLOPS = 0.8 PFLOP/s`، لا 1,600 TFLOPS."
+    # a number's exponent is no formula's name: "3.5e14 = -20%" is left as it is
+    assert "`" not in arabic_style.polish("التغير = (2.8e14 - 3.5e14) ÷ 3.5e14 = -20%، أي مضاعف قدره 0.8")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("تبلغ الإنتاجية 1600 tokens/sec/GPU بعد التغيير", "تبلغ الإنتاجية 1600 رمز في الثانية لكل وحدة GPU بعد التغيير"),
+    ("وصلت إلى 8,034 tokens/device/second فقط", "وصلت إلى 8,034 رمزا في الثانية لكل جهاز فقط"),
+    ("بسرعة 12 tokens/s فقط", "بسرعة 12 رمزا في الثانية فقط"),
+    ("يحقق 420 TFLOPs/s/GPU في التدريب", "يحقق 420 TFLOPs/s لكل وحدة GPU في التدريب"),  # the unit stays, the per-device part is said
+    ("بمعدل 400 TFLOP/s لكل شريحة", "بمعدل 400 TFLOP/s لكل شريحة"),
+    ("The job reaches 1600 tokens/sec/GPU.", "The job reaches 1600 tokens/sec/GPU."),
+])
+def test_english_rate_units_after_a_number_are_said_in_arabic(text, expected):
+    assert arabic_style.polish(text) == expected
+
+
+def test_one_word_for_high_bandwidth_memory_and_for_a_scaling_factor():
+    assert arabic_style.polish("الذاكرة عالية النطاق ومعامل القياس لكل كتلة") == "الذاكرة عالية عرض النطاق وعامل التحجيم لكل كتلة"
+
+
+def test_a_noun_repeated_after_its_definite_form_is_not_a_doubled_word():
+    # the idafa ends on the definite noun and the object starts with the same noun: both are needed
+    assert arabic_style.polish("يضع توازي الخبراء خبراء مختلفين على وحدات مختلفة") == "يضع توازي الخبراء خبراء مختلفين على وحدات مختلفة"
+    assert arabic_style.polish("في مرحلة المرحلة الأولى") == "في المرحلة الأولى"  # the template slip is still removed
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("أقل بنسبة 50% مقارنة ب FP8", "أقل بنسبة 50% مقارنة بـFP8"),
+    ("درب بـ Megatron-DeepSpeed على", "درب بـMegatron-DeepSpeed على"),
+    ("على A100 و H100", "على A100 وH100"),
+    ("مكتوب لـ JAX", "مكتوب لـJAX"),
+    ("الكتاب 3 أجزاء", "الكتاب 3 أجزاء"),  # a word ending in a particle's letter is no particle
+])
+def test_a_one_letter_particle_is_attached_to_the_latin_word_it_belongs_to(text, expected):
+    assert arabic_style.polish(text) == expected
+
+
+def test_before_a_number_a_multiplier_is_a_factor_not_a_parameter():
+    assert arabic_style.polish("وهذا يتجاوز ذاكرة الشريحة بمعامل 3") == "وهذا يتجاوز ذاكرة الشريحة بعامل 3"
+    assert arabic_style.polish("نموذج من 7 مليارات معامل") == "نموذج من 7 مليارات معامل"  # a count of parameters
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("وتسريعًا قدره ضعفين مقارنة بالسابق", "وتسريعًا قدره ضعفان مقارنة بالسابق"),  # the predicate of قدره is nominative
+    ("زمنًا قدره 2 يوم فقط", "زمنًا قدره يومان فقط"),
+    ("يعمل على شريحتين فقط", "يعمل على شريحتين فقط"),  # after a preposition the -ين form stays
+])
+def test_a_dual_after_a_measure_word_is_nominative(text, expected):
+    assert arabic_style.polish(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("تعذّرت قراءته: the file does not load at line 3: a colon is missing.",
+     "تعذّرت قراءته: «the file does not load at line 3: a colon is missing.»"),
+    ("ويعمل على Megatron-LM with FSDP and tensor parallel فقط", "ويعمل على «Megatron-LM with FSDP and tensor parallel» فقط"),
+    ("على وحدات NVIDIA H100 SXM 80GB في العقدة", "على وحدات NVIDIA H100 SXM 80GB في العقدة"),  # a name is no sentence
+    ("The whole line is English and stays as it is.", "The whole line is English and stays as it is."),
+])
+def test_an_english_sentence_in_arabic_prose_is_kept_as_a_quote(text, expected):
+    assert arabic_style.polish(text) == expected
+
+
+def test_a_count_word_of_two_english_words_after_a_figure_is_arabic():
+    assert arabic_style.polish("دربت على 15T training tokens في المجموع") == "دربت على 15 تريليون رمز تدريب في المجموع"
