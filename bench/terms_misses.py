@@ -1,6 +1,6 @@
 """Terms the hand annotation expects but the terms stage misses, by class, on one half of the corpus.
 
-Run: `.venv/bin/python bench/terms_misses.py --split dev` (or test). For each expected term that the offline
+Run: `.venv/bin/python bench/terms_misses.py --split dev` (or test, holdout-r4). For each expected term that the offline
 terms stage does not report, it prints the class:
 - `no entry`: no glossary entry or option table has that name (vocabulary to add, from a primary doc);
 - `not detected`: an entry has that name but the text's spelling was not matched (an alias or a rule to add);
@@ -59,7 +59,7 @@ def classify(split: str) -> list[tuple[str, str, str]]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--split", required=True, choices=("dev", "test", "holdout"))
+    parser.add_argument("--split", required=True, choices=("dev", "test", "holdout-r4"))
     args = parser.parse_args(argv)
     misses = classify(args.split)
     by_kind = collections.Counter(kind for _, _, kind in misses)
