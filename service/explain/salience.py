@@ -5,7 +5,7 @@ own or means the word in a special sense, and a list as long as the passage warr
 import bisect
 
 from service.explain import option_terms
-from service.explain.definitions import generic_term_ids, named_products
+from service.explain.definitions import generic_term_ids, named_products, unlisted_beside_own
 
 
 def salient_terms(doc, central: set[int] | None = None) -> list[dict]:
@@ -133,4 +133,17 @@ def listed_terms(doc, central: set[int] | None = None) -> list[dict]:
     everyday = [t for t in ordered if is_everyday(t)]
     minor = [t for t in ordered if t.get("minor") and t not in everyday]  # a notation's reading ("7B"): last
     own = [t for t in ordered if t not in everyday and t not in minor]
-    return (own + (everyday if len(own) < FEW_TERMS else []) + minor)[:terms_cap(doc.text)]
+    if len(own) >= FEW_TERMS:  # after the passage's own terms, only the everyday words it leans on
+        rank = _rank_key(doc, central)
+        everyday = [t for t in everyday if leaned_on(t, rank(t))][:EVERYDAY_MOST]
+    return (own + everyday + minor)[:terms_cap(doc.text)]
+
+
+LEANED_ON = 2  # mentions in the prose (a sentence's subject counting twice) that make an everyday word the passage's
+EVERYDAY_MOST = 2  # everyday words listed at most beside the passage's own terms
+
+
+def leaned_on(term: dict, rank: tuple) -> bool:
+    """Whether the passage leans on an everyday word: repeated in its prose, or the subject of one of its sentences;
+    a stock word or a company's name (data/generic_terms.json `unlisted_beside_own`) never is."""
+    return term["id"] not in unlisted_beside_own() and -rank[2] >= LEANED_ON
