@@ -89,7 +89,7 @@ class Glossary:
         # (sensitive, key) -> [(entry, condition)]: another entry's sense of the same words, taken where its cues are
         # in the text ("تجميع التدرجات" beside an all-reduce is the gradients' reduction, not their accumulation).
         self._senses: dict[tuple, list] = {}
-        closed: list[tuple[str, dict]] = []  # "multiquery" for "multi-query": after every name as written, never over one
+        closed: list[tuple[str, dict]] = []
         for entry in entries:
             # A bare display term like "reduce" or "loss" is an ordinary word: the aliases decide what matches.
             term, expansion = entry["term"], entry.get("expansion") or ""
@@ -102,16 +102,15 @@ class Glossary:
                 names.extend(entry.get(f"{code}_aliases") or [])
                 if (entry.get(code) or {}).get("term"):
                     names.append(entry[code]["term"])
-            for name in names:
-                if name:
-                    self._add(name, entry)
-                    closed += [(form, entry) for form in written_forms.closed_forms(name)]
+            for name in filter(None, names):
+                self._add(name, entry)
+                closed += [(form, entry) for form in written_forms.closed_forms(name)]
             # Words that are this term only where the text is about it: "ranks" beside NCCL, "bubbles" beside PP.
             for group in entry.get("context_aliases") or []:
-                condition = {"cues": group.get("cues") or [], "not_after": [w.lower() for w in group.get("not_after") or []]}
+                condition = {"cues": group.get("cues") or [], "not_after": [w.lower() for w in group.get("not_after") or []], "after_number": group.get("after_number")}
                 for name in group.get("aliases") or []:
                     self._add(name, entry, condition)
-        for name, entry in closed:
+        for name, entry in closed:  # "multiquery" for "multi-query": after every name as written, never over one
             self._add(name, entry, only_new=True)
 
     def _add(self, alias: str, entry: dict, condition: dict | None = None, only_new: bool = False):
@@ -193,8 +192,8 @@ class Glossary:
                 continue
             if found:
                 entry, length = found
-                start, end = tokens[i][1], tokens[i + length - 1][2]
-                end -= written_forms.index_letter(text[start:end])  # "NICi" names a NIC: the index is no part of it
+                last = tokens[i + length - 1]  # "NICi" names a NIC: the index after it is no part of the name
+                start, end = tokens[i][1], last[2] - written_forms.index_letter(last[0])
                 matches.append(Match(entry, text[start:end], start, end))
                 matches += self._latin_inside_arabic(text, i, i + length, entry, tokens, exact_keys, folded_keys)
                 if extended:
@@ -445,10 +444,11 @@ def _windows(lowered: str, keys: tuple[str, ...]) -> list[tuple[int, int]]:
 
 def _met(condition: dict | None, text: str | None, before: str | None) -> bool:
     """No condition, or one of its cues occurs in `text` (a short capitalised cue as a whole token) and the word
-    before is none of its `not_after` ("low-rank" is not a process rank)."""
+    before is none of its `not_after` ("low-rank" is not a process rank), a number where it must follow one."""
     if not condition:
         return True
-    if text is None or (before is not None and before in condition["not_after"]):
+    if text is None or (before is not None and before in condition["not_after"]) \
+            or condition.get("after_number") and not (before or "")[:1].isdigit():
         return False
     tokens, lowered = _token_set(text), _lowered(text)
     return any((cue in tokens) if _is_case_sensitive(cue) else (cue.lower() in lowered) for cue in condition["cues"])
@@ -516,7 +516,7 @@ def _load(folder: str | None, overlays: tuple[tuple[str, Path], ...]) -> Glossar
     return glossary
 
 
-INDEX_FORMAT = 7  # bump when Glossary.state() changes
+INDEX_FORMAT = 8  # bump when Glossary.state() changes
 # The code that makes the index's keys: an edit to it changes the stamp of every kept index, as a data edit does.
 MATCHER = (Path(__file__), Path(arabic.__file__), Path(written_forms.__file__))
 

@@ -1,0 +1,36 @@
+"""Ordinary words that are a term only in context ('steps' after a count, 'cards' beside GPUs, 'collective' beside a
+collective's name, 'bidirectional' beside a link or a schedule), and a wrong sense removed (GEGLU is not SwiGLU).
+All sentences are written for these tests."""
+
+from service.explain import glossary
+
+
+def _ids(text: str) -> dict[str, str]:
+    return {m.entry["id"]: m.found_as for m in glossary.load().find(text, extended=True)}
+
+
+def test_steps_after_a_count_in_a_training_text_are_training_steps():
+    assert _ids("We trained for 80000 steps with a warmup of 2000 on 64 GPUs.").get("training-step") == "steps"
+    assert "training-step" not in _ids("Read the steps in the guide before training starts.")  # no count before
+
+
+def test_cards_count_gpus_only_beside_gpu_words_and_never_a_network_card():
+    assert _ids("The job needs 256 cards, each an H100 with NVLink.").get("gpu") == "cards"
+    assert "gpu" not in _ids("Bring two cards to the meeting.")
+    assert _ids("Each server holds eight network cards next to its GPUs.").get("nic") == "network cards"
+
+
+def test_collective_alone_is_the_operation_only_beside_a_collectives_name():
+    assert "collective-communication" in _ids("The slowest collective in the step is the all-reduce of the gradients.")
+    assert "collective-communication" not in _ids("The report was a collective effort of the team.")
+
+
+def test_bidirectional_is_a_links_sense_beside_bandwidth_and_none_beside_a_translator():
+    assert "unidirectional-vs-bidirectional" in _ids("The link gives 400 GB/s bidirectional bandwidth, half per way.")
+    assert "unidirectional-vs-bidirectional" not in _ids("A bidirectional translator turns English into French and back.")
+    assert "unidirectional-vs-bidirectional" not in _ids("مترجم ثنائي الاتجاه بين العربية والإنجليزية.")
+
+
+def test_geglu_is_not_glossed_as_swiglu():
+    assert "swiglu" not in _ids("The feed-forward block uses GeGLU instead of the plain GELU.")
+    assert "swiglu" in _ids("The feed-forward block uses SwiGLU.")
