@@ -106,10 +106,10 @@ def is_everyday(term: dict) -> bool:
     another sense ("parameters" as settings), not written as an abbreviation or a compound the reader cannot undo
     ("MHA" for multi-head attention, "intra-node")."""
     return term["id"] in generic_term_ids() and not term.get("sense") and term.get("found_as") not in named_products() \
-        and not _written_as_jargon(term.get("found_as") or "", term.get("term") or "")
+        and not written_as_jargon(term.get("found_as") or "", term.get("term") or "")
 
 
-def _written_as_jargon(found: str, name: str) -> bool:
+def written_as_jargon(found: str, name: str) -> bool:
     """Whether the text wrote an everyday entry as an abbreviation other than its name ("MHA" under attention) or as
     a hyphenated compound ("intra-node" under node): the passage's own usage, which the reader needs spelled out."""
     if not found or not found.isascii():
