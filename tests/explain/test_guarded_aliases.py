@@ -34,3 +34,21 @@ def test_bidirectional_is_a_links_sense_beside_bandwidth_and_none_beside_a_trans
 def test_geglu_is_not_glossed_as_swiglu():
     assert "swiglu" not in _ids("The feed-forward block uses GeGLU instead of the plain GELU.")
     assert "swiglu" in _ids("The feed-forward block uses SwiGLU.")
+
+
+def test_arabic_broken_plurals_are_terms_only_beside_their_fields_words():
+    assert _ids("تربط الشبكة العقد عبر InfiniBand وفي كل منها ثماني وحدات GPU.").get("node") == "العقد"
+    assert "node" not in _ids("وقعت الشركة العقد مع المورد في العام الماضي.")  # a contract
+    assert _ids("دُرّب النموذج على تريليونات من الرموز.").get("token") == "الرموز"
+    assert "token" not in _ids("تظهر الرموز التعبيرية في الرسائل.")  # symbols
+
+
+def test_scale_up_is_the_fast_domain_only_beside_its_network_words():
+    assert "nvlink-domain" in _ids("NVLink carries the scale-up traffic and Ethernet the scale-out traffic.")
+    assert "nvlink-domain" not in _ids("We will scale up the training run next quarter.")
+
+
+def test_field_phrases_the_glossary_lacked_are_found():
+    found = _ids("The encoder-only model swaps GEGLU for squared ReLU; the HPC site measured 700 GBps duplex on NVLink.")
+    assert {"encoder-only", "geglu", "squared-relu", "hpc", "full-duplex"} <= set(found)
+    assert "full-duplex" not in _ids("They rent a duplex apartment near the office.")
