@@ -52,3 +52,8 @@ def test_field_phrases_the_glossary_lacked_are_found():
     found = _ids("The encoder-only model swaps GEGLU for squared ReLU; the HPC site measured 700 GBps duplex on NVLink.")
     assert {"encoder-only", "geglu", "squared-relu", "hpc", "full-duplex"} <= set(found)
     assert "full-duplex" not in _ids("They rent a duplex apartment near the office.")
+
+
+def test_the_arabic_adjective_improved_is_not_the_optimizer():
+    assert "optimizer" not in _ids("وصفوا النموذج بأنه ذكاء محسن بعد التدريب على التدرجات.")
+    assert _ids("يحفظ المحسن AdamW لحظتين لكل وزن.").get("optimizer") == "المحسن"
