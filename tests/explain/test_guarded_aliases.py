@@ -57,3 +57,21 @@ def test_field_phrases_the_glossary_lacked_are_found():
 def test_the_arabic_adjective_improved_is_not_the_optimizer():
     assert "optimizer" not in _ids("وصفوا النموذج بأنه ذكاء محسن بعد التدريب على التدرجات.")
     assert _ids("يحفظ المحسن AdamW لحظتين لكل وزن.").get("optimizer") == "المحسن"
+
+
+def _sense(text: str, term_id: str) -> str:
+    from service.explain.document import Document
+    from service.explain.terms import read_terms
+
+    doc = Document(text=text, lang="en")
+    read_terms(doc)
+    return next(t["expansion"] for t in doc.terms if t["id"] == term_id)
+
+
+def test_ram_beside_the_cores_on_chip_is_on_chip_memory_not_hbm():
+    assert "on-chip" in _sense("Each of the IPU's cores has its own on-chip RAM next to it.", "ram")
+    assert "HBM" in _sense("The accelerator carries 96 GB of RAM per chip, all HBM.", "ram")
+
+
+def test_parameters_a_user_changes_are_settings():
+    assert _sense("I get OOM whenever I change some parameters in the launch file.", "parameters") == "configuration settings"
