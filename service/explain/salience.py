@@ -133,9 +133,9 @@ def listed_terms(doc, central: set[int] | None = None) -> list[dict]:
     everyday = [t for t in ordered if is_everyday(t)]
     minor = [t for t in ordered if t.get("minor") and t not in everyday]  # a notation's reading ("7B"): last
     own = [t for t in ordered if t not in everyday and t not in minor]
-    if len(own) >= FEW_TERMS:  # after the passage's own terms, only the everyday words it leans on, in a short list
+    if len(own) >= FEW_TERMS:  # after the passage's own terms, only the everyday words it leans on, in a list with room
         rank = _rank_key(doc, central)
-        room = min(EVERYDAY_MOST, max(0, terms_cap(doc.text) // 2 - len(own)))  # a long list's length is its own terms'
+        room = min(EVERYDAY_MOST, max(0, terms_cap(doc.text) - EVERYDAY_MOST - len(own)))  # a full list stays the passage's
         everyday = [t for t in everyday if leaned_on(t, rank(t))][:room]
     return (own + everyday + minor)[:terms_cap(doc.text)]
 
