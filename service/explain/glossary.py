@@ -107,7 +107,7 @@ class Glossary:
                 closed += [(form, entry) for form in written_forms.closed_forms(name)]
             # Words that are this term only where the text is about it: "ranks" beside NCCL, "bubbles" beside PP.
             for group in entry.get("context_aliases") or []:
-                condition = {"cues": group.get("cues") or [], "not_after": [w.lower() for w in group.get("not_after") or []], "after_number": group.get("after_number")}
+                condition = {"cues": group.get("cues") or [], "not_after": [w.lower() for w in group.get("not_after") or []], "after": group.get("after")}
                 for name in group.get("aliases") or []:
                     self._add(name, entry, condition)
         for name, entry in closed:  # "multiquery" for "multi-query": after every name as written, never over one
@@ -444,11 +444,11 @@ def _windows(lowered: str, keys: tuple[str, ...]) -> list[tuple[int, int]]:
 
 def _met(condition: dict | None, text: str | None, before: str | None) -> bool:
     """No condition, or one of its cues occurs in `text` (a short capitalised cue as a whole token) and the word
-    before is none of its `not_after` ("low-rank" is not a process rank), a number where it must follow one."""
+    before is none of its `not_after` ("low-rank" is not a process rank), the word before matching its `after` where it has one."""
     if not condition:
         return True
     if text is None or (before is not None and before in condition["not_after"]) \
-            or condition.get("after_number") and not (before or "")[:1].isdigit():
+            or condition.get("after") and not re.fullmatch(condition["after"], before or ""):  # "250000 steps", "480B dense"
         return False
     tokens, lowered = _token_set(text), _lowered(text)
     return any((cue in tokens) if _is_case_sensitive(cue) else (cue.lower() in lowered) for cue in condition["cues"])

@@ -75,3 +75,16 @@ def test_ram_beside_the_cores_on_chip_is_on_chip_memory_not_hbm():
 
 def test_parameters_a_user_changes_are_settings():
     assert _sense("I get OOM whenever I change some parameters in the launch file.", "parameters") == "configuration settings"
+
+
+def test_short_abbreviations_are_terms_only_beside_their_fields_words():
+    assert _ids("Our TE FP8 kernels run slower than FlashAttention on the H100.").get("transformer-engine") == "TE"
+    assert "transformer-engine" not in _ids("The TE office opens at nine.")
+    assert _ids("With NVLS the AR reaches 470 GB/s busbw in nccl-tests.").get("all-reduce") == "AR"
+    assert "all-reduce" not in _ids("The model translates AR to EN and back.")
+    assert _ids("We launch the pax GPT config on JAX with XLA flags.").get("paxml") == "pax"
+
+
+def test_dense_after_a_models_size_is_a_dense_model_and_after_a_count_is_not():
+    assert _ids("They trained a 70B dense and a 47B MoE with eight experts.").get("dense-model") == "dense"
+    assert "dense-model" not in _ids("The model stacks 3 dense layers before the experts.")
