@@ -1,7 +1,7 @@
 """Terms recall as the reader sees it: the annotated terms found among the terms an answer LISTS (salience's cap and
 everyday filter applied), beside the recall over every term found (the JSON `terms`, which bench/corpus.py scores).
 
-Run: `.venv/bin/python bench/terms_listed.py [--split dev test holdout]`. The list is ranked without the gist's
+Run: `.venv/bin/python bench/terms_listed.py [--split dev test holdout-r4]`. The list is ranked without the gist's
 central sentences (the terms stage alone, so it runs in seconds); the composed answer may order a few terms
 differently. A benchmark, not a test: it prints figures and exits 0.
 """
@@ -61,7 +61,7 @@ def recall(split: str, lang: str) -> tuple[float, float, float]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--split", nargs="*", default=["dev", "test", "holdout"], choices=("dev", "test", "holdout"))
+    parser.add_argument("--split", nargs="*", default=["dev", "test", "holdout-r4"], choices=("dev", "test", "holdout-r4"))
     parser.add_argument("--lang", nargs="*", default=["en", "ar"], choices=("en", "ar"))
     args = parser.parse_args(argv)
     print(f"{'split':8} {'lang':4} {'all terms':>10} {'listed':>8} {'listed/passage':>15}")

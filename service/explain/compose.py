@@ -22,10 +22,10 @@ WORD_BUDGET_BASE = 250  # an answer has at most this many words plus twice the i
 WORD_CAP = 1500
 FRAME_ORDER = ("pp_not_needed", "pp_only_when_dp_bound", "fast_links_no_pp", "dp_comms_bound", "pp_needed")
 REASON_FRAMES = ("fast_links_no_pp",)
-# From the most detailed answer to the shortest: terms and working are trimmed first, then claims. "fit" lists as
-# many terms as the words left allow, each with its brief definition, the most central first (never bare names).
+# From the most detailed answer to the shortest: everyday terms go first ("own"), then terms and working are trimmed,
+# then claims. "fit" lists as many terms as the words left allow, each with its brief definition, the most central first.
 LEVELS = (
-    {"steps": 4, "terms": "lines", "claims": 8, "reasons": 4},
+    {"steps": 4, "terms": "lines", "claims": 8, "reasons": 4}, {"steps": 4, "terms": "own", "claims": 8, "reasons": 4},
     {"steps": 3, "terms": "short", "claims": 8, "reasons": 3},
     {"steps": 2, "terms": "fit", "claims": 8, "reasons": 2},
     {"steps": 0, "terms": "fit", "claims": 6, "reasons": 1, "sized_only": True},
@@ -536,13 +536,13 @@ def _model(run: dict) -> str:
 # ----------------------------------------------------------------------------------------------- terms
 
 def _terms_section(doc: Document, detail: str, central: set[int] | None = None, room: int | None = None) -> str:
-    """The terms section: "lines" (first sentences), "short" (brief definitions: a long first sentence cut to its
+    """The terms section: "lines" (first sentences), "own" (the same, everyday words out), "short" (brief definitions: a long first sentence cut to its
     first clause) or "fit" (as many terms as `room` words hold, each with its brief definition). Every listed term has a definition; generic
     words of the field (data/generic_terms.json) come last, in their brief form, and shorter levels leave them out."""
     m = messages(doc.lang)
     terms = listed_terms(doc, central)
     kept = max(MIN_FITTED_TERMS, min(TERMS_KEPT, central_count(doc, central)))
-    if detail in ("fit", "short"):  # a tight budget spends no words on what the reader already knows
+    if detail in ("fit", "short", "own"):  # a tight budget spends no words on what the reader already knows
         terms = [t for n, t in enumerate(terms) if not is_everyday(t) or n < kept] or terms[:1]
     lines = []
     for term in terms:

@@ -17,6 +17,13 @@ def generic_term_ids() -> frozenset[str]:
 
 
 @cache
+def unlisted_beside_own() -> frozenset[str]:
+    """The everyday ids never listed beside a passage's own terms, however often named (a company's name)."""
+    table = json.loads((data_dir() / "generic_terms.json").read_text(encoding="utf-8"))
+    return frozenset(i for group in table["groups"] if group.get("unlisted_beside_own") for i in group["ids"])
+
+
+@cache
 def named_products() -> frozenset[str]:
     """Names of one machine or product that everyday entries also match ("El Capitan"): the passage's own terms."""
     table = json.loads((data_dir() / "generic_terms.json").read_text(encoding="utf-8"))

@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 from calculators.resources import data_dir  # noqa: F401  (re-exported for tests)
 
-from service.explain import acronym_case, data_cache, pattern_cache, sibling_names
+from service.explain import acronym_case, data_cache, pattern_cache, sibling_names, written_forms
 from service.explain.readings import _is_case_sensitive, choose_reading, reading_scores, text_fields, with_field  # noqa: F401  (re-exported)
 from service.i18n import arabic
 
@@ -42,11 +42,6 @@ def _tokens(text: str) -> list[tuple[str, int, int]]:
     return [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(text) if m.group() not in _SKIPPED]
 
 
-def _singulars(token: str) -> tuple[str, ...]:
-    """Singular candidates of an English plural token ('TPUs' -> 'TPU'; 'reduces' -> 'reduce', 'reduc')."""
-    if len(token) > 2 and token[-1] in "sS" and token[-2] not in "sS":
-        return (token[:-1], token[:-2]) if token[-2] in "eE" else (token[:-1],)
-    return ()
 
 
 @lru_cache(maxsize=8)  # the glossary and the catalogs scan the same text in turn
@@ -62,7 +57,7 @@ def _heads(text: str) -> tuple[list[frozenset], list[str | None]]:
     _, exact_keys, folded_keys = _tokenised(text)
     heads, particle_free = [], []
     for head, folded in zip(exact_keys, folded_keys):
-        firsts = {head, folded, *_singulars(head), *_singulars(folded)}
+        firsts = {head, folded, *written_forms.stems(head), *written_forms.stems(folded)}
         free = arabic.without_particle(head) if arabic.ARABIC_LETTER.match(head) else None
         if free:
             free = arabic.normalise_token(free)
@@ -94,6 +89,7 @@ class Glossary:
         # (sensitive, key) -> [(entry, condition)]: another entry's sense of the same words, taken where its cues are
         # in the text ("تجميع التدرجات" beside an all-reduce is the gradients' reduction, not their accumulation).
         self._senses: dict[tuple, list] = {}
+        closed: list[tuple[str, dict]] = []
         for entry in entries:
             # A bare display term like "reduce" or "loss" is an ordinary word: the aliases decide what matches.
             term, expansion = entry["term"], entry.get("expansion") or ""
@@ -106,21 +102,23 @@ class Glossary:
                 names.extend(entry.get(f"{code}_aliases") or [])
                 if (entry.get(code) or {}).get("term"):
                     names.append(entry[code]["term"])
-            for name in names:
-                if name:
-                    self._add(name, entry)
+            for name in filter(None, names):
+                self._add(name, entry)
+                closed += [(form, entry) for form in written_forms.closed_forms(name)]
             # Words that are this term only where the text is about it: "ranks" beside NCCL, "bubbles" beside PP.
             for group in entry.get("context_aliases") or []:
-                condition = {"cues": group.get("cues") or [], "not_after": [w.lower() for w in group.get("not_after") or []]}
+                condition = {"cues": group.get("cues") or [], "not_after": [w.lower() for w in group.get("not_after") or []], "after": group.get("after")}
                 for name in group.get("aliases") or []:
                     self._add(name, entry, condition)
+        for name, entry in closed:  # "multiquery" for "multi-query": after every name as written, never over one
+            self._add(name, entry, only_new=True)
 
-    def _add(self, alias: str, entry: dict, condition: dict | None = None):
+    def _add(self, alias: str, entry: dict, condition: dict | None = None, only_new: bool = False):
         sensitive = _is_case_sensitive(alias)
         key = tuple(_key_token(tok, not sensitive) for tok, _, _ in _tokens(alias))
-        if not key:
-            return
         table = self._exact if sensitive else self._folded
+        if not key or only_new and key in table:
+            return
         if key in table:
             existing, held = table[key], self._conditions.get((sensitive, key))
             if existing is not entry and bool(condition) != bool(held):  # a contextual sense beside a plain one
@@ -194,7 +192,8 @@ class Glossary:
                 continue
             if found:
                 entry, length = found
-                start, end = tokens[i][1], tokens[i + length - 1][2]
+                last = tokens[i + length - 1]  # "NICi" names a NIC: the index after it is no part of the name
+                start, end = tokens[i][1], last[2] - written_forms.index_letter(last[0])
                 matches.append(Match(entry, text[start:end], start, end))
                 matches += self._latin_inside_arabic(text, i, i + length, entry, tokens, exact_keys, folded_keys)
                 if extended:
@@ -374,7 +373,7 @@ class Glossary:
             exact = tuple(exact_keys[i:i + length])
             folded = tuple(folded_keys[i:i + length])
             entry = self._lookup(exact, folded, text, before)
-            for stem in _singulars(exact[-1]):  # plurals: "TPUs", "all-reduces"
+            for stem in written_forms.stems(exact[-1]):  # plurals ("TPUs", "all-reduces"), "NICi", "vRAM"
                 if entry is None:
                     entry = self._lookup(exact[:-1] + (stem,), folded[:-1] + (stem.lower(),), text, before)
             if entry is None and particle_free:
@@ -417,7 +416,7 @@ def _lowered(text: str) -> str:
 
 @lru_cache(maxsize=8)
 def _token_set(text: str) -> frozenset[str]:
-    return frozenset(tok for tok, _, _ in _tokenised(text)[0])
+    return frozenset(form for tok, _, _ in _tokenised(text)[0] for form in (tok, *written_forms.stems(tok)))  # "NICi" cues NIC
 
 
 _REACH = 120  # characters a notation pattern may span either side of its key word
@@ -445,10 +444,11 @@ def _windows(lowered: str, keys: tuple[str, ...]) -> list[tuple[int, int]]:
 
 def _met(condition: dict | None, text: str | None, before: str | None) -> bool:
     """No condition, or one of its cues occurs in `text` (a short capitalised cue as a whole token) and the word
-    before is none of its `not_after` ("low-rank" is not a process rank)."""
+    before is none of its `not_after` ("low-rank" is not a process rank), the word before matching its `after` where it has one."""
     if not condition:
         return True
-    if text is None or (before is not None and before in condition["not_after"]):
+    if text is None or (before is not None and before in condition["not_after"]) \
+            or condition.get("after") and not re.fullmatch(condition["after"], before or ""):  # "250000 steps", "480B dense"
         return False
     tokens, lowered = _token_set(text), _lowered(text)
     return any((cue in tokens) if _is_case_sensitive(cue) else (cue.lower() in lowered) for cue in condition["cues"])
@@ -516,9 +516,9 @@ def _load(folder: str | None, overlays: tuple[tuple[str, Path], ...]) -> Glossar
     return glossary
 
 
-INDEX_FORMAT = 7  # bump when Glossary.state() changes
+INDEX_FORMAT = 8  # bump when Glossary.state() changes
 # The code that makes the index's keys: an edit to it changes the stamp of every kept index, as a data edit does.
-MATCHER = (Path(__file__), Path(arabic.__file__))
+MATCHER = (Path(__file__), Path(arabic.__file__), Path(written_forms.__file__))
 
 
 def valid_state(state) -> bool:

@@ -5,7 +5,7 @@ own or means the word in a special sense, and a list as long as the passage warr
 import bisect
 
 from service.explain import option_terms
-from service.explain.definitions import generic_term_ids, named_products
+from service.explain.definitions import generic_term_ids, named_products, unlisted_beside_own
 
 
 def salient_terms(doc, central: set[int] | None = None) -> list[dict]:
@@ -106,10 +106,10 @@ def is_everyday(term: dict) -> bool:
     another sense ("parameters" as settings), not written as an abbreviation or a compound the reader cannot undo
     ("MHA" for multi-head attention, "intra-node")."""
     return term["id"] in generic_term_ids() and not term.get("sense") and term.get("found_as") not in named_products() \
-        and not _written_as_jargon(term.get("found_as") or "", term.get("term") or "")
+        and not written_as_jargon(term.get("found_as") or "", term.get("term") or "")
 
 
-def _written_as_jargon(found: str, name: str) -> bool:
+def written_as_jargon(found: str, name: str) -> bool:
     """Whether the text wrote an everyday entry as an abbreviation other than its name ("MHA" under attention) or as
     a hyphenated compound ("intra-node" under node): the passage's own usage, which the reader needs spelled out."""
     if not found or not found.isascii():
@@ -133,4 +133,18 @@ def listed_terms(doc, central: set[int] | None = None) -> list[dict]:
     everyday = [t for t in ordered if is_everyday(t)]
     minor = [t for t in ordered if t.get("minor") and t not in everyday]  # a notation's reading ("7B"): last
     own = [t for t in ordered if t not in everyday and t not in minor]
-    return (own + (everyday if len(own) < FEW_TERMS else []) + minor)[:terms_cap(doc.text)]
+    if len(own) >= FEW_TERMS:  # after the passage's own terms, only the everyday words it leans on, in a list with room
+        rank = _rank_key(doc, central)
+        room = min(EVERYDAY_MOST, max(0, terms_cap(doc.text) - EVERYDAY_MOST - len(own)))  # a full list stays the passage's
+        everyday = [t for t in everyday if leaned_on(t, rank(t))][:room]
+    return (own + everyday + minor)[:terms_cap(doc.text)]
+
+
+LEANED_ON = 2  # mentions in the prose (a sentence's subject counting twice) that make an everyday word the passage's
+EVERYDAY_MOST = 2  # everyday words listed at most beside the passage's own terms
+
+
+def leaned_on(term: dict, rank: tuple) -> bool:
+    """Whether the passage leans on an everyday word: repeated in its prose, or the subject of one of its sentences;
+    a stock word or a company's name (data/generic_terms.json `unlisted_beside_own`) never is."""
+    return term["id"] not in unlisted_beside_own() and -rank[2] >= LEANED_ON

@@ -7,8 +7,9 @@ from functools import cache, lru_cache
 
 from calculators.resources import data_dir
 
-from service.explain import (acronym_case, glossary, key_terms, model_names, named_kinds, option_terms, pattern_cache, senses,
-                             text_definitions)
+from service.explain import (acronym_case, glossary, key_terms, model_names, named_kinds, option_terms, pattern_cache, salience,
+                             senses, text_definitions)
+from service.explain.definitions import generic_term_ids
 from service.i18n import arabic
 
 
@@ -178,6 +179,7 @@ def read_terms(doc) -> None:
     doc.matches, doc.occurrences = _without_heads_of_names(content, kinds, doc.matches, doc.occurrences)
     described = [_with_text_sense({**_described(m, doc.lang, doc.definitions), **named.get(m.entry["id"], {})}, own, doc.lang)
                  for m in doc.matches]
+    described = [_as_jargon_written(item, doc.occurrences) for item in described]
     doc.terms = _by_salience(doc, described + added + kinds)
     doc.corrections = mistranslations(text, doc.matches, doc.lang)
 
@@ -275,6 +277,16 @@ def _without_heads_of_names(text: str, kinds: list[dict], matches: list, occurre
         elif match.entry["id"] in present:
             out.append(present[match.entry["id"]])
     return out, kept
+
+
+def _as_jargon_written(item: dict, occurrences: list) -> dict:
+    """An everyday entry the text also writes as jargon ("intra-node" after "an A100 node") is named in that form:
+    the compound is what the reader needs spelled out (salience lists it as the passage's own)."""
+    if item["id"] not in generic_term_ids() or salience.written_as_jargon(item["found_as"], item["term"]):
+        return item
+    jargon = next((o.found_as for o in occurrences if o.entry["id"] == item["id"]
+                   and salience.written_as_jargon(o.found_as, item["term"])), None)
+    return {**item, "found_as": jargon} if jargon else item
 
 
 def _with_text_sense(item: dict, own: list, lang: str) -> dict:

@@ -43,3 +43,30 @@ def test_a_term_opening_its_sentence_ranks_before_one_named_in_passing():
     sentences = [(0, 56), (57, len(text))]
     order = listed(text, sentences)
     assert order.index("SHARP") < order.index("InfiniBand")
+
+
+def test_an_everyday_measure_the_passage_leans_on_is_listed_after_its_own_terms():
+    # written for this rule: throughput is what the passage measures, named three times
+    text = ("FSDP with ZeRO-3 and NCCL gives low throughput on our cluster. The throughput drops when activation "
+            "checkpointing is on. Throughput recovers with a larger micro-batch.")
+    terms = listed(text)
+    assert "throughput" in [t.lower() for t in terms]
+    assert terms.index(next(t for t in terms if t.lower() == "throughput")) >= 3  # after FSDP, ZeRO-3, NCCL...
+
+
+def test_a_stock_word_is_not_listed_beside_the_passages_own_terms_however_often_named():
+    text = ("FSDP with ZeRO-3 and NCCL shards the model over every GPU. Each GPU holds a shard; "
+            "the GPU gathers the rest for each layer.")
+    assert "GPU" not in listed(text)
+
+
+def test_an_everyday_word_named_once_in_passing_stays_out():
+    text = "FSDP with ZeRO-3 and NCCL and activation checkpointing, measured for throughput on the cluster."
+    assert "throughput" not in [t.lower() for t in listed(text)]
+
+
+def test_an_everyday_entry_written_later_as_a_compound_is_listed_in_that_form():
+    # written for this rule: "node" first in its everyday sense, then as the compound the reader cannot undo
+    text = ("Each A100 node runs NCCL over NVSwitch with FSDP. The intra-node all-gather reaches 80% of the "
+            "NVLink figure.")
+    assert "intra-node" in listed(text)
