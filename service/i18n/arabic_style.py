@@ -206,10 +206,14 @@ def _arabic_for_english(text: str, seen: set[str]) -> str:
             return m.group(0)  # an English sentence keeps its words
         key = m.group(1).lower()
         line = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
+        arabic = words[key]
+        before = line.split()[-1:] if line.endswith(" ") else []
+        if before and arabic.split()[0] == before[0]:  # "ذاكرة vRAM": the word before already says "ذاكرة"
+            arabic = " ".join(arabic.split()[1:]) or arabic
         if key in seen or line.count("(") > line.count(")"):  # inside brackets: no bracket nested in them
-            return words[key]
+            return arabic
         seen.add(key)
-        return f"{words[key]} ({m.group(1)})"
+        return f"{arabic} ({m.group(1)})"
     return pattern.sub(arabic_word, text)
 
 

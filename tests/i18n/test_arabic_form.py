@@ -349,3 +349,9 @@ def test_an_english_sentence_in_arabic_prose_is_kept_as_a_quote(text, expected):
 
 def test_a_count_word_of_two_english_words_after_a_figure_is_arabic():
     assert arabic_style.polish("دربت على 15T training tokens في المجموع") == "دربت على 15 تريليون رمز تدريب في المجموع"
+
+
+def test_an_english_word_put_in_arabic_does_not_repeat_the_word_before_it():
+    # "من ذاكرة vRAM": the Arabic for vRAM opens with "ذاكرة", which the sentence has just said
+    out = arabic_style.polish("نحن ننظر إلى 48 غيغابايت من ذاكرة vRAM على الأقل.")
+    assert "ذاكرة ذاكرة" not in out and "ذاكرة" in out and "vRAM" in out
