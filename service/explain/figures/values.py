@@ -134,13 +134,13 @@ def _operand_roles(norm: str, start: int, end: int) -> dict[int, str]:
 
 
 _AR_UNIT_WORDS = ((r"\s*(?:في الثانية|/\s*ث(?:انية)?)$", "/s"), (r"^(?:كيلو)\s?", "k"), (r"^(?:ميجا|ميغا)\s?", "M"),
-                  (r"^(?:جيجا|غيغا)\s?", "G"), (r"^تيرا\s?", "T"), (r"^بيتا\s?", "P"), (r"^(?:إكسا|اكسا)\s?", "E"),
+                  (r"^(?:جيجا|غيغا)\s?", "G"), (r"^تيرا\s?", "T"), (r"^بيتا\s?", "P"), (r"^(?:إكسا|اكسا|إكزا|اكزا)\s?", "E"),
                   (r"فلوب(?:س|ز)?", "FLOP/s"), (r"بايت", "B"), (r"بِ?ت", "b"), (r"واط", "W"))
 
 
 def _normalise_unit(written: str, kind: str) -> str:
     """Unit spellings calculators.units does not take ("petaFLOP/s", "FLOPs / second", "Gbps") in a form it does."""
-    unit = re.sub(r"\s+", " ", written.strip())
+    unit = re.sub(r"[\u064B-\u0652\u0640]", "", re.sub(r"\s+", " ", written.strip()))  # "جيجابايت" however voweled
     for word, symbol in _AR_UNIT_WORDS:  # "تيرافلوب" -> "TFLOP/s", "تيرابايت في الثانية" -> "TB/s"
         unit = re.sub(word, symbol, unit)
     for word, prefix in (("kilo", "k"), ("mega", "M"), ("giga", "G"), ("tera", "T"), ("peta", "P"), ("exa", "E")):

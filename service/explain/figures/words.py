@@ -16,8 +16,48 @@ def _load() -> dict:
     return json.loads((data_dir() / "figure_words.json").read_text(encoding="utf-8"))
 
 
+_TASHKEEL = "[\u064B-\u0652\u0640]*"  # short vowels, tanween, shadda, sukun and tatweel a writer may add inside a word
+
+
+def _tashkeel_tolerant(pattern: str) -> str:
+    """An Arabic pattern that also matches its words written with diacritics ("مُعامل" for "معامل"): after each Arabic
+    letter outside a character class (and after its quantifier), any diacritics may stand."""
+    out, i, n, in_class = [], 0, len(pattern), False
+    while i < n:
+        c = pattern[i]
+        out.append(c)
+        i += 1
+        if c == "\\" and i < n:
+            out.append(pattern[i])
+            i += 1
+            continue
+        if in_class:
+            in_class = c != "]"
+            continue
+        if c == "[":
+            in_class = True
+            if pattern[i:i + 1] == "^":
+                out.append("^")
+                i += 1
+            if pattern[i:i + 1] == "]":
+                out.append("]")
+                i += 1
+            continue
+        if "\u0621" <= c <= "\u064A":
+            if i < n and pattern[i] in "?*+":
+                out.append(pattern[i])
+                i += 1
+                if i < n and pattern[i] in "?+":
+                    out.append(pattern[i])
+                    i += 1
+            out.append(_TASHKEEL)
+    return "".join(out)
+
+
 _W = _load()
 _EN, _ARW = _W["en"], _W["ar"]
+for _entry in (*_ARW["nouns"], *_ARW["units"]):
+    _entry["pattern"] = _tashkeel_tolerant(_entry["pattern"])
 _I = re.IGNORECASE
 
 

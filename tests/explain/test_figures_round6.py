@@ -1,0 +1,117 @@
+"""The figures reader on kinds of figure missed on text it had never seen (issue 18, round 6): sentences written for each rule."""
+
+import pytest
+
+from service.explain.figures import read_figures
+
+
+def got(text: str, quantity: str) -> list[float]:
+    """The values of every figure of one quantity, in order."""
+    return [f.value for f in read_figures(text) if f.quantity == quantity]
+
+
+def read(text: str) -> list[tuple[str, str, float]]:
+    return [(f.quote, f.quantity, f.value) for f in read_figures(text)]
+
+
+# -- factors written with a capital X, a comparative, "times" or the Arabic مرة
+
+
+@pytest.mark.parametrize("text, value", [
+    ("The new kernel gave a 2.3X improvement in cost per step.", 2.3),
+    ("It handles sequences 12× longer than the baseline.", 12),
+    ("We reached 3.5× maximum batch size on the same GPUs.", 3.5),
+    ("Training is 3 times cheaper with the smaller cluster.", 3),
+    ("الذاكرة أكبر بمقدار 2.4 مرة مقارنة بالجيل السابق.", 2.4),
+    ("الشريحة أسرع 5 مرات من سابقتها.", 5),
+])
+def test_a_factor_is_a_ratio(text, value):
+    assert value in got(text, "ratio") + got(text, "speedup")
+
+
+@pytest.mark.parametrize("text", [
+    "We repeated the run 3 times to be sure.",
+    "أعدنا التجربة 3 مرات للتأكد.",
+])
+def test_a_repetition_is_no_ratio(text):
+    assert got(text, "ratio") == [] and got(text, "speedup") == []
+
+
+# -- Arabic nouns written with diacritics, and counts of things
+
+
+def test_a_voweled_arabic_noun_is_read_like_a_bare_one():
+    assert got("يضم النموذج 405 مليار مُعامِل.", "params") == [405e9]
+    assert got("يضم النموذج 405 مليار معامل.", "params") == [405e9]
+
+
+@pytest.mark.parametrize("text, quantity, value", [
+    ("The run saw 212 unexpected interruptions over 30 days.", "n_failures", 212),
+    ("شهد التدريب 212 انقطاعًا خلال شهر.", "n_failures", 212),
+    ("The model was trained on 46 languages.", "n_languages", 46),
+    ("النموذج يدعم 46 لغة.", "n_languages", 46),
+    ("The die holds 2.5 trillion transistors.", "n_transistors", 2.5e12),
+    ("تحتوي الرقاقة على 80 مليار ترانزستور.", "n_transistors", 80e9),
+    ("تضم الشريحة 600,000 نواة.", "n_cores", 600000),
+])
+def test_counts_of_things(text, quantity, value):
+    assert got(text, quantity) == [value]
+
+
+# -- link speeds, totals over several links, nodes of N chips
+
+
+@pytest.mark.parametrize("text, value", [
+    ("Each node has eight 400G InfiniBand ports.", 400e9 / 8),
+    ("تعتمد الشبكة على وصلات 200G بين الخوادم.", 200e9 / 8),
+])
+def test_a_port_speed_in_g_is_gigabits_per_second(text, value):
+    assert got(text, "bandwidth_bytes_per_s") == [value]
+
+
+def test_a_g_size_beside_a_chip_is_no_link_speed():
+    assert got("We trained on an A100-40G GPU.", "bandwidth_bytes_per_s") == []
+
+
+def test_links_times_a_link_rate_is_the_total():
+    figs = [f for f in read_figures("The servers have 4x200Gbit/s NICs.") if f.quantity == "bandwidth_bytes_per_s"]
+    assert [f.value for f in figs] == [4 * 200e9 / 8] and figs[0].detail["n_links"] == 4
+
+
+def test_nodes_of_n_chips():
+    found = read("We trained on three 8xH100 nodes.")
+    assert ("three", "n_nodes", 3) in found and any(q == "chips_per_node" and v == 8 for _, q, v in found)
+
+
+# -- a byte size written with G only, and a context length before "long sequence"
+
+
+def test_g_size_before_memory_words_is_memory():
+    assert got("The job consumed about 180G cpu memory.", "memory_bytes") == [180e9]
+
+
+def test_a_context_length_before_sequence_words():
+    assert got("At 32k long sequences the activations dominate.", "seq_len") == [32768]
+
+
+# -- a system's peak written as PFLOPs, a reduction in Arabic
+
+
+def test_a_systems_pflops_of_a_precision_is_its_peak():
+    assert got("The rack delivers about 360 PFLOPs of FP8.", "peak_flop_per_s_total") == [360e15]
+
+
+def test_a_run_in_flops_stays_a_count():
+    assert got("Training took 3.8e25 FLOPs.", "total_flops") == [3.8e25]
+
+
+def test_lower_by_a_percentage_in_arabic_is_a_reduction():
+    assert got("كانت التكلفة أقل بنسبة 40% من التدريب السابق.", "percent_change") == [-0.4]
+
+
+def test_a_reduction_is_said_without_a_minus_sign():
+    # the reader signs a change (-0.97 for "97% lower"); the gist's noun says the direction, so its value is the size
+    from service.explain import gist_values
+    fig = read_figures("The training cost was 97% lower than the previous run.")[0]
+    assert fig.quantity == "percent_change" and fig.value == -0.97
+    assert gist_values.measure_phrase(fig, None, None, "en", "loss") == "a reduction of 97%"
