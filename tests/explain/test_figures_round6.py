@@ -115,3 +115,32 @@ def test_a_reduction_is_said_without_a_minus_sign():
     fig = read_figures("The training cost was 97% lower than the previous run.")[0]
     assert fig.quantity == "percent_change" and fig.value == -0.97
     assert gist_values.measure_phrase(fig, None, None, "en", "loss") == "a reduction of 97%"
+
+
+# -- thousands and lists: TPS, Swiss separators, a list in one notation, a unit that belongs to the number before
+
+
+def test_a_range_of_thousands_of_tps():
+    assert got("The 7B model runs at 11-12K TPS on each node.", "tokens_per_s") == [11000, 12000]
+
+
+def test_swiss_thousands_separator():
+    assert got("Peak memory was 14’380 MB.", "memory_bytes") == [14380e6]
+    assert got("Peak memory was 14,380 MB.", "memory_bytes") == [14380e6]
+
+
+def test_a_list_of_context_lengths_shares_its_key():
+    assert got("We tried sequence lengths of 8K, 16K and 32K.", "seq_len") == [8192, 16384, 32768]
+
+
+def test_a_unit_is_no_key_phrase_for_the_next_number():
+    found = read("Throughput was 210 samples/s at 2.4 s/step.")
+    assert ("2.4 s/step", "step_time_s", 2.4) in found
+
+
+def test_an_arabic_model_size_is_its_parameters():
+    assert got("نموذج يزيد حجمه عن 30 مليار يحتاج إلى عدة بطاقات.", "params") == [30e9]
+
+
+def test_a_lower_case_vendor_before_a_chip():
+    assert got("Each server holds 4 nvidia A100 gpus.", "chips_per_node") + got("Each server holds 4 nvidia A100 gpus.", "n_chips") == [4]

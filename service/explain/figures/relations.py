@@ -71,6 +71,11 @@ class _Relations:
                 # "15.6 trillion tokens vs. 1.8 trillion for Llama 2": the second count is of the same thing
                 b.quantity, b.chip = a.quantity, a.chip
                 continue
+            elif _OR.match(between) and b.generic and b.quantity == "count" and not a.generic and a.unit is None and a.raw \
+                    and self.norm[a.end - 1:a.end].lower() == self.norm[b.end - 1:b.end].lower() == "k":
+                # "sequence lengths of 16K, 32K and 64K": a list in one notation measures one thing
+                b.quantity, b.generic, b.scale, b.value = a.quantity, False, a.scale, b.raw * a.scale
+                continue
             elif _VERSUS.match(between) and b.quantity == "number" and not a.generic and a.unit is not None:
                 # "996 TFLOP/s/GPU versus 967": the number compared is in the same unit
                 b.quantity, b.chip, b.generic, b.unit, b.scale, b.value = a.quantity, a.chip, False, a.unit, a.scale, b.raw * a.scale
@@ -175,7 +180,7 @@ class _Relations:
         if i >= len(self.token_starts) or self.token_starts[i] != start or self.tokens[i].group("num") is None:
             return 1.0
         tok = self.tokens[i]
-        written = float(tok.group("num").replace(",", ""))
+        written = float(tok.group("num").replace(",", "").replace("’", ""))
         value, mult = _number(tok)
         return value / written if mult and written else 1.0
 

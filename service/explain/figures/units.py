@@ -266,7 +266,7 @@ class _Units:
         entry = _which(unit, _UNIT_ENTRIES)
         cls, kind, written = entry["class"], entry["kind"], unit.group(0).strip()
         end = unit.end()
-        number = m.group("num").replace(",", "") if m.group("num") else str(raw)
+        number = m.group("num").replace(",", "").replace("’", "") if m.group("num") else str(raw)
         if m.group("pow") or (mult and kind != "count"):
             number = repr(raw)
         try:

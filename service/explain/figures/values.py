@@ -59,7 +59,7 @@ def _number(match: "_Tok") -> tuple[float, str]:
         return one * (_MULTS.get(scale, 1.0) if scale else 1.0), ""
     if match.group("arw"):
         return _ar_number(match.group("arw"))[0], ""
-    value = float(match.group("num").replace(",", ""))
+    value = float(match.group("num").replace(",", "").replace("’", ""))
     if match.group("pow"):
         sup = re.search(r"[⁺⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+$", match.group("pow"))
         value *= 10.0 ** int(sup.group().translate(_SUPS) if sup else re.search(r"[+-]?\d+$", match.group("pow")).group())
@@ -197,7 +197,7 @@ def _evaluate(source: str) -> float | None:
     """The value of arithmetic written in a text, through the ast of a restricted grammar (never eval)."""
     expr = re.sub(r"(\d(?:\.\d+)?)\s*[×x*·]\s*10(?:\s*(?:\^|\*\*)\s*([+-]?\d+)|([⁺⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+))",
                   lambda m: f"{m.group(1)}e{m.group(2) or m.group(3).translate(_SUPS)}", source)
-    expr = expr.replace(",", "").replace("×", "*").replace("·", "*").replace("÷", "/").replace("−", "-")
+    expr = expr.replace(",", "").replace("’", "").replace("×", "*").replace("·", "*").replace("÷", "/").replace("−", "-")
     expr = expr.replace("^", "**").replace("[", "(").replace("]", ")")
     expr = re.sub(r"(\d(?:\.\d+)?)\s*%", r"(\1/100)", expr)
     expr = _SUFFIX.sub(lambda m: m.group(1) + _SUFFIX_VALUE[m.group(2)], expr)

@@ -150,7 +150,7 @@ _APPROX_AFTER = _rx(r"\s*(?:" + _EN["approx_after"] + "|" + _ARW["approx_after"]
 
 # A number: digits (with thousands commas, decimals, exponent or "× 10^n"), then an optional multiplier.
 # one branch that opens with \d, so the engine's first-character skip applies (an alternation disables it)
-_NUMLIT = r"\d+(?:,\d{3}(?!\d))*(?:\.\d+)?(?:[eE][+-]?\d+)?"
+_NUMLIT = r"\d+(?:[,’]\d{3}(?!\d))*(?:\.\d+)?(?:[eE][+-]?\d+)?"  # "23’125": Swiss thousands
 _EN_WORDS = _EN["number_words"]
 _AR_WORDS = _ARW["number_words"]
 _AR_WORD = r"[وبل]?(?:" + _alt(_AR_WORDS) + r")"
@@ -351,7 +351,7 @@ def _flex(name: str) -> str:
     return r"[\s-]?".join(re.escape(part) for part in re.split(r"[\s\-_]+", name) if part)
 
 
-_CHIP_CORE = (r"(?:(?:NVIDIA|Nvidia|AMD|Google|Intel)\s+)?(?:Tesla\s+)?(?:" + "|".join(_flex(n) for n in sorted(_chip_names(), key=len, reverse=True))
+_CHIP_CORE = (r"(?:(?:NVIDIA|Nvidia|nvidia|AMD|Google|Intel)\s+)?(?:Tesla\s+)?(?:" + "|".join(_flex(n) for n in sorted(_chip_names(), key=len, reverse=True))
               + r"|TPU\s?v?\d+[a-z]*|MI\d{3}[A-Z]?|GB\d{3}(?:\s?NVL\d+)?|(?!(?:TP|PP|DP|EP|CP|SP|MP|VP|BS|SL)\d)[A-Z]{1,2}\d{2,4}[A-Z]?|Gaudi\s?\d|Trillium|Ironwood)")
 _CHIP_AFTER = _rx(r"[ \t]*[x×*]?[ \t]*(?P<name>" + _CHIP_CORE + r")(?P<pl>s)?(?:[ \t]+(?:SXM\d?|PCIe))?"
                          r"(?:[ \t]+(?:GPUs?|chips?|TPUs?|accelerators?|devices?|cards?))?(?![\w])")
