@@ -144,3 +144,22 @@ def test_an_arabic_model_size_is_its_parameters():
 
 def test_a_lower_case_vendor_before_a_chip():
     assert got("Each server holds 4 nvidia A100 gpus.", "chips_per_node") + got("Each server holds 4 nvidia A100 gpus.", "n_chips") == [4]
+
+
+# -- one HBM stack's bandwidth, a change written after its percentage in Arabic
+
+
+@pytest.mark.parametrize("text", [
+    "Each HBM4 device gives 2 TB/s per stack.",
+    "تصل السرعة إلى 2 تيرابايت/ثانية لكل حزمة.",
+])
+def test_a_rate_per_stack_is_a_memory_bandwidth(text):
+    assert got(text, "memory_bandwidth_bytes_per_s") == [2e12]
+
+
+@pytest.mark.parametrize("text, value", [
+    ("يوفر الأسلوب 60% أقل ذاكرة.", -0.6),
+    ("التدريب 25% أسرع مع النواة الجديدة.", 0.25),
+])
+def test_a_change_after_its_percentage_in_arabic(text, value):
+    assert got(text, "percent_change") == [value]
