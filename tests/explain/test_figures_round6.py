@@ -163,3 +163,36 @@ def test_a_rate_per_stack_is_a_memory_bandwidth(text):
 ])
 def test_a_change_after_its_percentage_in_arabic(text, value):
     assert got(text, "percent_change") == [value]
+
+
+# -- decimals before x, capitalised rate units, Arabic micro-seconds, per-second with its article, variables as parameters
+
+
+@pytest.mark.parametrize("text, values", [
+    ("Expect a 1.2-1.4x gain on bigger models.", [1.2, 1.4]),
+    ("MI300X reaches 0.93X of the baseline.", [0.93]),
+])
+def test_a_decimal_before_x_is_a_factor(text, values):
+    assert got(text, "ratio") + got(text, "speedup") == values
+
+
+def test_capitalised_rate_units():
+    assert got("Throughput: it ran at 212.5 Sequences/Sec.", "sequences_per_s") == [212.5]
+
+
+@pytest.mark.parametrize("text, quantity, value", [
+    ("زمن الوصول أقل من 3 ميكروثانية.", "time_s", 3e-6),
+    ("يصل عرض النطاق إلى 4 تيرابايت/ الثانية.", "bandwidth_bytes_per_s", 4e12),
+    ("يضم النموذج 236 مليار متغير.", "params", 236e9),
+])
+def test_arabic_units_and_nouns(text, quantity, value):
+    assert value in got(text, quantity) + got(text, "latency_s")
+
+
+def test_a_few_variables_are_no_parameter_count():
+    assert got("استخدمنا 3 متغيرات فقط.", "params") == []
+
+
+def test_a_key_before_arithmetic_names_its_result():
+    # "batch size is 8*256=2048": the batch is 2048, not the first operand
+    assert got("The global batch size is 16*128=2048.", "global_batch_sequences") == [2048]

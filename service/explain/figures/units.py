@@ -46,7 +46,7 @@ _LEVEL_BEFORE = re.compile(r"\b(?:is|was|are|were|falls?|fell|drops?|dropped|sta
 _UTIL_SUBJECT = re.compile(r"\b(?:MFU|HFU)\b|(?:model|hardware) (?:FLOPs?|flops) utili[sz]ation", re.I)
 _ANOTHER_CLAUSE = re.compile(r"\b(?:but|while|whereas|although|though|loss|and\s+(?!\d))\b|[,;:(]", re.I)
 _OTHER_SHARE = re.compile(r"(?<![\w.])0?\.\d+(?![\w.])|\d\s*%")
-_KEY_IS = re.compile(r"[=:]\s*$")
+_KEY_IS = re.compile(r"(?:[=:]|\b(?:is|was|equals?))\s*$")
 _KINDS_OF = re.compile(r"[ \t]+(?:strateg|option|approach|method|scheme|mode|type|kind|technique|variant|implementation|framework|librar|paper|setting|config)", re.I)
 _DEGREE_NOUN = re.compile(r"[ \t]+(?:stages?|ranks?|replicas?|groups?|workers?|shards?|ways?)\b", re.I)
 # key phrases that name a number written before them ("8 tensor parallelism size", "(128K) vocabulary")
@@ -419,7 +419,7 @@ class _Units:
             key = self.key_before(m.start(), _KEY_APPOSITIVE)
         if key and key["quantity"] in ("mfu", "hfu", "bubble_fraction") and (raw > 100 or _OPERAND_NEXT.match(norm, end)):
             key = None  # "MFU = 380/989 = 38.4%": the key names the result, not an operand (nor a share over 100%)
-        if key and _OPERAND_NEXT.match(norm, end) and _KEY_IS.search(norm, max(0, start - 4), start):
+        if key and _OPERAND_NEXT.match(norm, end) and _KEY_IS.search(norm, max(0, start - 8), start):
             # "Global batch = 4 * 2 = 8": the key names what the arithmetic gives, not its first operand
             self.result_hints.setdefault(start, key["quantity"])
             key = None

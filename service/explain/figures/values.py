@@ -133,7 +133,7 @@ def _operand_roles(norm: str, start: int, end: int) -> dict[int, str]:
     return roles
 
 
-_AR_UNIT_WORDS = ((r"\s*(?:في الثانية|/\s*ث(?:انية)?)$", "/s"), (r"^(?:كيلو)\s?", "k"), (r"^(?:ميجا|ميغا)\s?", "M"),
+_AR_UNIT_WORDS = ((r"\s*(?:في الثانية|/\s*(?:ال)?ث(?:انية)?)$", "/s"), (r"^(?:كيلو)\s?", "k"), (r"^(?:ميجا|ميغا)\s?", "M"),
                   (r"^(?:جيجا|غيغا)\s?", "G"), (r"^تيرا\s?", "T"), (r"^بيتا\s?", "P"), (r"^(?:إكسا|اكسا|إكزا|اكزا)\s?", "E"),
                   (r"فلوب(?:س|ز)?", "FLOP/s"), (r"بايت", "B"), (r"بِ?ت", "b"), (r"واط", "W"))
 
@@ -163,7 +163,7 @@ def _normalise_unit(written: str, kind: str) -> str:
 
 
 def _seconds(written: str) -> float:
-    word = written.lower().strip()
+    word = re.sub(r"[\u064B-\u0652\u0640]", "", written.lower().strip())  # "ساعاتٍ" is "ساعات"
     if word in _UNIT_SECONDS:
         return float(_UNIT_SECONDS[word])
     singular = re.sub(r"s$", "", word)
