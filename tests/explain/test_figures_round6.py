@@ -196,3 +196,19 @@ def test_a_few_variables_are_no_parameter_count():
 def test_a_key_before_arithmetic_names_its_result():
     # "batch size is 8*256=2048": the batch is 2048, not the first operand
     assert got("The global batch size is 16*128=2048.", "global_batch_sequences") == [2048]
+
+
+# -- counts named by a key phrase (launchers, configs, both languages) and "two hundred"
+
+
+@pytest.mark.parametrize("text, quantity, value", [
+    ("torchrun --nnodes 2 --nproc_per_node 4 train.py", "n_nodes", 2),
+    ("torchrun --nnodes 2 --nproc_per_node 4 train.py", "chips_per_node", 4),
+    ("The number of GPUs is 48 in this job.", "n_chips", 48),
+    ("world_size=96", "n_chips", 96),
+    ("كان عدد البطاقات 16 في التجربة.", "n_chips", 16),
+    ("We rented two hundred GPUs.", "n_chips", 200),
+    ("تضم المجموعة اثنا عشر خادما.", "n_nodes", 12),
+])
+def test_counts_named_by_their_key(text, quantity, value):
+    assert got(text, quantity) == [value]
