@@ -212,3 +212,21 @@ def test_a_key_before_arithmetic_names_its_result():
 ])
 def test_counts_named_by_their_key(text, quantity, value):
     assert got(text, quantity) == [value]
+
+
+# -- machines and what each holds, local experts
+
+
+def test_machines_named_by_chip_and_memory_and_what_each_holds():
+    found = read("We have 3 H100 (80G) servers (each with 8 H100 cards).")
+    assert ("3 H100", "n_nodes", 3) in found and any(q == "chips_per_node" and v == 8 for _, q, v in found)
+    assert got("We have 3 H100 (80G) servers.", "hbm_bytes") == [80e9]
+
+
+def test_local_experts_are_per_device():
+    assert got("With 128 experts and EP16, each rank holds 8 local experts.", "experts_per_chip") == [8]
+
+
+def test_servers_of_a_chip_are_nodes_not_pods():
+    assert got("The job ran on 4 DGX H100 servers.", "n_nodes") == [4]
+    assert got("The job ran on 2 TPU v5p pods.", "n_pods") == [2]

@@ -57,6 +57,7 @@ _NETWORK_WORD = re.compile(r"\b(?:NICs?|ports?|links?|Ethernet|InfiniBand|IB|RoC
                            r"|ConnectX)\b|وصل|شبك|منفذ|منافذ|محول|مبدل", re.IGNORECASE)
 # "8x100Gbit/s NICs": links times one link's rate, the total
 _TIMES_RATE = re.compile(r"[ \t]*[x×][ \t]*(?P<n>\d+(?:\.\d+)?)[ \t]?(?P<u>(?:[KMGT]i?)(?:bit|b|B)(?:/s|ps)|(?:[KMGT]i?)(?:bits?|bytes?)/s(?:ec)?)(?![\w/])")
+_POD_GROUP = re.compile(r"(?:super)?pods?|slices?", re.IGNORECASE)
 # "8xA800 nodes": nodes of 8 chips each
 _TIMES_BEFORE_CHIP = re.compile(r"[ \t]*[x×]")
 # "50G of activation value memory", "220G cpu memory": a byte size without its B, with memory words after it
@@ -111,12 +112,16 @@ class _Units:
         chip = _CHIP_AFTER.match(norm, end)
         if chip and mult in ("", "k", "K", "M") and not word:
             group = _GROUP_AFTER.match(norm, chip.end())
-            if group and _TIMES_BEFORE_CHIP.match(norm, end) and group.group(1)[0].lower() not in "ps":
+            if group and _TIMES_BEFORE_CHIP.match(norm, end) and not _POD_GROUP.match(group.group(1)):
                 return self.nodes_of(start, group.end(), raw, _chip_id(chip.group("name")))  # "two 8xA800 nodes"
             if group:  # "5 TPUv5 pods", "4 DGX H100 nodes": units of the chip, not chips
-                quantity = "n_pods" if group.group(1)[0].lower() in "ps" else "n_nodes"
+                quantity = "n_pods" if _POD_GROUP.match(group.group(1)) else "n_nodes"  # "4 H100 servers" are nodes
                 return _Fig(start, group.end(), quantity, raw, chip=_chip_id(chip.group("name")), raw=raw, generic=False)
             size = _MEMORY_SIZE.match(norm, chip.end())  # "4× A100 64 GB per node": the cue stands after the chip's memory
+            group = _GROUP_AFTER.match(norm, size.end()) if size else None
+            if group and not _POD_GROUP.match(group.group(1)) and not _TIMES_BEFORE_CHIP.match(norm, end):
+                # "6 A100 (80G) machines": six machines; the chip's memory between stays its own figure
+                return _Fig(start, chip.end(), "n_nodes", raw, chip=_chip_id(chip.group("name")), raw=raw, generic=False)
             cue = self.cue("chips", start, size.end() if size else chip.end())
             quantity = cue["quantity"] if cue else "n_chips"
             return _Fig(start, chip.end(), quantity, raw, chip=_chip_id(chip.group("name")), raw=raw, generic=False)
