@@ -230,3 +230,12 @@ def test_local_experts_are_per_device():
 def test_servers_of_a_chip_are_nodes_not_pods():
     assert got("The job ran on 4 DGX H100 servers.", "n_nodes") == [4]
     assert got("The job ran on 2 TPU v5p pods.", "n_pods") == [2]
+
+
+def test_nodes_times_chips_written_with_two_x():
+    fig = next(f for f in read_figures("Minimum setup: 4x 8x H100 80GB.") if f.quantity == "n_chips")
+    assert fig.value == 32 and fig.detail == {"n_nodes": 4, "chips_per_node": 8}
+
+
+def test_tokens_processed_per_second():
+    assert got("So 12,800 tokens are processed per second on the pod.", "tokens_per_s") == [12800]

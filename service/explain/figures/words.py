@@ -357,7 +357,7 @@ _CHIP_AFTER = _rx(r"[ \t]*[x×*]?[ \t]*(?P<name>" + _CHIP_CORE + r")(?P<pl>s)?(?
                          r"(?:[ \t]+(?:GPUs?|chips?|TPUs?|accelerators?|devices?|cards?))?(?![\w])")
 _GROUP_AFTER = _rx(r"[ \t]+((?:super)?pods?|SuperPODs?|slices?|nodes?|hosts?|servers?|machines?|racks?|systems?)\b", _I)
 _CHIP_BEFORE = _rx(r"(?:(?<![\w])|(?<=\d[x×]))(?:" + _CHIP_CORE + r")(?:[ \t-]?|[ \t]?\(\s*)$")
-_PRODUCT = _rx(r"(?<![\w.])(?P<a>\d+)\s*[x×]\s*(?P<b>\d+)(?=\s*(?:" + _CHIP_CORE + r"|GPUs?|TPUs?|chips?|accelerators?|devices?)(?![\w]))")
+_PRODUCT = _rx(r"(?<![\w.])(?P<a>\d+)\s*[x×]\s*(?P<b>\d+)(?:\s*[x×](?=\s))?(?=\s*(?:" + _CHIP_CORE + r"|GPUs?|TPUs?|chips?|accelerators?|devices?)(?![\w]))")
 _FAMILY = _EN["model_family"]
 _MODEL = _rx(r"(?P<name>(?:" + _FAMILY + r")(?:[- ]?(?:v|V|R|K)?\d+(?:\.\d+)*)?(?:[- ](?:Instruct|Base|Chat))?)"
                     r"(?:[- ](?P<size>\d+(?:\.\d+)?[BMT])(?:-A(?P<act>\d+(?:\.\d+)?[BMT]))?)?(?![\w.])")
