@@ -239,3 +239,21 @@ def test_nodes_times_chips_written_with_two_x():
 
 def test_tokens_processed_per_second():
     assert got("So 12,800 tokens are processed per second on the pod.", "tokens_per_s") == [12800]
+
+
+# -- halves, quarters and duals of scale words
+
+
+@pytest.mark.parametrize("text, quantity, value", [
+    ("The model has half a billion parameters.", "params", 0.5e9),
+    ("We trained on a quarter of a million tokens.", "tokens", 0.25e6),
+    ("بلغت التكلفة نصف مليون دولار.", "cost_usd", 0.5e6),
+    ("يضم النموذج ربع مليار معامل.", "params", 0.25e9),
+    ("دربنا على ألفي بطاقة.", "n_chips", 2000),
+])
+def test_a_fraction_or_a_dual_of_a_scale_word(text, quantity, value):
+    assert got(text, quantity) == [value]
+
+
+def test_half_alone_in_arabic_is_no_number():
+    assert read("استخدمنا نصف الوقت فقط.") == []

@@ -42,7 +42,7 @@ def _ar_number(words: str) -> tuple[float, bool]:
         elif value == 100 and 0 < current < 10:
             current *= 100
         elif value >= 1000:
-            total += (current or 1) * value if word not in ("ألفان", "ألفين", "مليونان", "مليونين", "ملياران", "مليارين") or not current else current * value
+            total += (current or 1) * value if word not in ("ألفان", "ألفين", "ألفي", "ألفا", "مليونان", "مليونين", "مليوني", "ملياران", "مليارين", "ملياري") or not current else current * value
             current = 0
         else:
             current += value
@@ -55,7 +55,8 @@ def _number(match: "_Tok") -> tuple[float, str]:
     if match.group("enw"):
         scale = match.group("enm")
         word = match.group("enw").lower()
-        one = 1.0 if word in ("a", "an") else float(_EN_WORDS[word])
+        # "half a million" is 500,000 and "a quarter of a million" 250,000, never a million
+        one = 0.5 if word.startswith("half") else 0.25 if "quarter" in word else 1.0 if word in ("a", "an") else float(_EN_WORDS[word])
         return one * (_MULTS.get(scale, 1.0) if scale else 1.0), ""
     if match.group("arw"):
         return _ar_number(match.group("arw"))[0], ""

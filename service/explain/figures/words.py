@@ -163,7 +163,7 @@ _SUP = "⁰¹²³⁴⁵⁶⁷⁸⁹"
 _SUPS = str.maketrans(_SUP + "⁺⁻", "0123456789+-")
 _POW = r"\s*[×x]\s*10(?:\s*(?:\^|\*\*)\s*[+-]?\d+|[⁺⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)"  # × 10^24, × 10**24, × 10²⁴
 _DIGIT_TOKEN = _rx(r"(?P<num>" + _NUMLIT + r")(?P<pow>" + _POW + r")?" + _MULT)
-_EN_TOKEN = _rx(r"(?P<enw>" + _alt([*_EN_WORDS, *(w.capitalize() for w in _EN_WORDS)]) + r"|(?:a|an|A|An)(?=[\s-]+(?:hundred|thousand|million|billion|trillion)\b))"
+_EN_TOKEN = _rx(r"(?P<enw>" + _alt([*_EN_WORDS, *(w.capitalize() for w in _EN_WORDS)]) + r"|(?:[Hh]alf[\s-]+|(?:[Aa][\s-]+)?[Qq]uarter[\s-]+of[\s-]+)?(?:a|an|A|An)(?=[\s-]+(?:hundred|thousand|million|billion|trillion)\b))"
                 r"(?:[\s-]+(?P<enm>hundred|thousand|million|billion|trillion))?(?![A-Za-z-])")
 _AR_WORD = r"(?:" + _alt([*_AR_WORDS, *(p + w for w in _AR_WORDS for p in "وبل")]) + r")"
 _AR_TOKEN = _rx(rf"(?P<arw>{_AR_WORD}(?:\s+و?\s?{_AR_WORD})*)(?![{_AR}])")
