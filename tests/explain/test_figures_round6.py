@@ -237,10 +237,6 @@ def test_nodes_times_chips_written_with_two_x():
     assert fig.value == 32 and fig.detail == {"n_nodes": 4, "chips_per_node": 8}
 
 
-def test_tokens_processed_per_second():
-    assert got("So 12,800 tokens are processed per second on the pod.", "tokens_per_s") == [12800]
-
-
 # -- halves, quarters and duals of scale words
 
 
