@@ -253,3 +253,20 @@ def test_a_fraction_or_a_dual_of_a_scale_word(text, quantity, value):
 
 def test_half_alone_in_arabic_is_no_number():
     assert read("استخدمنا نصف الوقت فقط.") == []
+
+
+# -- the parts of a total of things
+
+
+@pytest.mark.parametrize("text", [
+    "Of the 300 interruptions, 120 (40%) were GPU faults and 45 (15%) were network failures.",
+    "من بين 300 انقطاعًا، كان 120 (40%) بسبب البطاقات و45 (15%) بسبب الشبكة.",
+])
+def test_the_parts_of_a_total_count_the_same_things(text):
+    assert got(text, "n_failures") == [300, 120, 45]
+    assert got(text, "fraction") == [0.4, 0.15]
+
+
+def test_a_number_after_a_total_with_its_own_unit_stays_its_own():
+    found = read("Of the 512 GPUs, 8 were idle for 3 hours.")
+    assert ("3 hours", "time_s", 10800) in found
