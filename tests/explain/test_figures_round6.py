@@ -270,3 +270,8 @@ def test_the_parts_of_a_total_count_the_same_things(text):
 def test_a_number_after_a_total_with_its_own_unit_stays_its_own():
     found = read("Of the 512 GPUs, 8 were idle for 3 hours.")
     assert ("3 hours", "time_s", 10800) in found
+
+
+def test_a_rate_with_a_gain_is_measured_not_a_peak():
+    assert got("- with the fix: 431.2 TFLOP/s (+2.5%)", "flop_per_s_per_chip") == [431.2e12]
+    assert got("The H100 SXM peak is 989 TFLOP/s.", "peak_flop_per_s") == [989e12]

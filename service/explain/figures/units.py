@@ -57,6 +57,7 @@ _NETWORK_WORD = re.compile(r"\b(?:NICs?|ports?|links?|Ethernet|InfiniBand|IB|RoC
                            r"|ConnectX)\b|وصل|شبك|منفذ|منافذ|محول|مبدل", re.IGNORECASE)
 # "8x100Gbit/s NICs": links times one link's rate, the total
 _TIMES_RATE = re.compile(r"[ \t]*[x×][ \t]*(?P<n>\d+(?:\.\d+)?)[ \t]?(?P<u>(?:[KMGT]i?)(?:bit|b|B)(?:/s|ps)|(?:[KMGT]i?)(?:bits?|bytes?)/s(?:ec)?)(?![\w/])")
+_SIGNED_CHANGE_AFTER = re.compile(r"\s*\(\s*[+\-−]\s*\d+(?:\.\d+)?\s*%\s*\)")
 _POD_GROUP = re.compile(r"(?:super)?pods?|slices?", re.IGNORECASE)
 # "8xA800 nodes": nodes of 8 chips each
 _TIMES_BEFORE_CHIP = re.compile(r"[ \t]*[x×]")
@@ -325,6 +326,9 @@ class _Units:
         if cls in ("flops", "flop_rate") and quantity in ("flop_per_s_per_chip", "peak_flop_per_s") and value < 1e17 \
                 and not (cue and "total_if_at_least" in cue) and self.chip_peak(value):
             quantity = "peak_flop_per_s"  # "h100 is 989 tflops": a named chip's spec-sheet peak, never a measured rate
+        elif cls == "flop_rate" and quantity == "peak_flop_per_s" and not key and not cue and value < 1e16 \
+                and _SIGNED_CHANGE_AFTER.match(self.norm, end) and not self.chip_peak(value):
+            quantity = "flop_per_s_per_chip"  # "509.89 TFLOP/s (+3.61%)": a measurement against a baseline; a peak has no gain
         if cls == "bytes" and (quantity == "bytes" or quantity == "hbm_bytes" and cue and "memory" in cue.get("after", "")) \
                 and not key and _USED_BEFORE.search(self.norm, max(0, start - 40), start):
             quantity = "memory_bytes"  # "using 60 GB of memory on each GPU": memory a run uses, not a chip's capacity
