@@ -275,3 +275,15 @@ def test_a_number_after_a_total_with_its_own_unit_stays_its_own():
 def test_a_rate_with_a_gain_is_measured_not_a_peak():
     assert got("- with the fix: 431.2 TFLOP/s (+2.5%)", "flop_per_s_per_chip") == [431.2e12]
     assert got("The H100 SXM peak is 989 TFLOP/s.", "peak_flop_per_s") == [989e12]
+
+
+# -- sums: dollars written out, and other currencies never called dollars
+
+
+def test_dollars_written_out():
+    assert got("Training cost about 5 million dollars.", "cost_usd") == [5e6]
+    assert got("They set aside 100 million USD.", "cost_usd") == [100e6]
+
+
+def test_euros_are_no_dollars():
+    assert got("The cluster cost €2M.", "cost_usd") == [] and got("The cluster cost €2M.", "cost") == [2e6]

@@ -85,7 +85,8 @@ class _Units:
             if lead and _AR_FIRST_LETTER.sub("", m.group("arw").split()[0]) in _AR_WORDS and m.group("arw").split()[0] not in _AR_WORDS:
                 start += 1
         if m.group("cur"):
-            return _Fig(m.start(), end, "cost_usd", raw, unit=m.group("cur").strip(), raw=raw, generic=False)
+            sign = m.group("cur").strip()  # "€2M" is euros: a sum, never called dollars
+            return _Fig(m.start(), end, "cost_usd" if sign == "$" else "cost", raw, unit=sign, raw=raw, generic=False)
         sci = bool(m.group("num") and re.search(r"[eE]", m.group("num")) or m.group("pow"))
         at = _UNIT_AT.match(norm, end).end()
         unit = _UNITS.match(norm, at)
