@@ -49,7 +49,6 @@ _OTHER_SHARE = re.compile(r"(?<![\w.])0?\.\d+(?![\w.])|\d\s*%")
 _KEY_IS = re.compile(r"(?:[=:]|\b(?:is|was|equals?))\s*$")
 _KINDS_OF = re.compile(r"[ \t]+(?:strateg|option|approach|method|scheme|mode|type|kind|technique|variant|implementation|framework|librar|paper|setting|config)", re.I)
 _DEGREE_NOUN = re.compile(r"[ \t]+(?:stages?|ranks?|replicas?|groups?|workers?|shards?|ways?)\b", re.I)
-# key phrases that name a number written before them ("8 tensor parallelism size", "(128K) vocabulary")
 # "400G" beside a network word: a link's speed in gigabits per second (Ethernet and InfiniBand name ports so)
 _LINK_G = re.compile(r"G(?:bE)?(?![\w/])")
 _LINK_SPEEDS = frozenset({10.0, 25.0, 40.0, 50.0, 100.0, 200.0, 400.0, 800.0, 1600.0})
@@ -57,7 +56,9 @@ _NETWORK_WORD = re.compile(r"\b(?:NICs?|ports?|links?|Ethernet|InfiniBand|IB|RoC
                            r"|ConnectX)\b|وصل|شبك|منفذ|منافذ|محول|مبدل", re.IGNORECASE)
 # "8x100Gbit/s NICs": links times one link's rate, the total
 _TIMES_RATE = re.compile(r"[ \t]*[x×][ \t]*(?P<n>\d+(?:\.\d+)?)[ \t]?(?P<u>(?:[KMGT]i?)(?:bit|b|B)(?:/s|ps)|(?:[KMGT]i?)(?:bits?|bytes?)/s(?:ec)?)(?![\w/])")
+# "(+3.61%)" right after a rate: a gain over a baseline, which only a measured rate has
 _SIGNED_CHANGE_AFTER = re.compile(r"\s*\(\s*[+\-−]\s*\d+(?:\.\d+)?\s*%\s*\)")
+# the groups of chips that are pods; servers, systems, hosts and racks are nodes
 _POD_GROUP = re.compile(r"(?:super)?pods?|slices?", re.IGNORECASE)
 # "8xA800 nodes": nodes of 8 chips each
 _TIMES_BEFORE_CHIP = re.compile(r"[ \t]*[x×]")
@@ -67,6 +68,7 @@ _SHORT_BYTES_OF = re.compile(r"(?P<p>[KMGT])(?![\w/])(?:[ \t]+of)?(?:[ \t]+[A-Za
 _PRECISION_AFTER = re.compile(r"\s*(?:of|in|at|من|في|ب)?\s*(?:BF16|bf16|FP8|fp8|FP16|fp16|FP4|fp4|INT8|int8|MXFP\d|NVFP4)\b")
 _SYSTEM_WORD = re.compile(r"\b(?:systems?|clusters?|racks?|pods?|superpods?|SuperPODs?|supercomputers?|NVL\d+)\b|نظام|النظام|عنقود|حاسوب\S* (?:ال)?فائق|حاسوب\S* (?:ال)?عملاق",
                           re.IGNORECASE)
+# key phrases that name a number written before them ("8 tensor parallelism size", "(128K) vocabulary")
 _KEY_AFTER_OK = frozenset({"tp_degree", "pp_degree", "dp_degree", "ep_degree", "cp_degree", "sp_degree", "mp_degree", "vocab_size"})
 
 
