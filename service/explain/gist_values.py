@@ -35,7 +35,7 @@ def measure_phrase(fig, partner, kind: str | None, lang: str, direction: str = "
         return ""  # "640 GB of memory per chip" is no chip: a total read as one chip's memory is left out, not said
     if fig.quantity == "percent_change" and direction:
         noun = words["quantities"]["percent_" + direction]
-    elif fig.quantity == "percent_change":  # no direction word in the sentence: its size, never a sign we cannot vouch for
+    if fig.quantity == "percent_change":  # the noun says the direction ("a reduction of 97%"), or none is vouched for: the size
         fig = fig._replace(value=abs(fig.value))
     value = _value(fig, lang)
     if not value:

@@ -220,6 +220,9 @@ class _Reader(_Units, _Relations, _Tables):
         found = None
         i = bisect.bisect_left(self.token_starts, start)
         lo = max(start - 40, self.token_starts[i - 1] + 1 if i else 0)  # a key phrase is never past another number
+        taken = self.taken.rfind(1, lo, start)
+        if taken >= 0:
+            lo = taken + 1  # nor inside another figure ("450 samples/s at 1.1 s/step": the unit is that figure's)
         for pos in self.dotted(self.starts_in(lo, start), start):  # farthest first: the longest key phrase wins
             found = table.match(self.norm, pos, start, self.word(pos))
             if not found and "_" in self.norm[pos:start]:

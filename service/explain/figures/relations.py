@@ -45,6 +45,13 @@ _SPREAD_AFTER = re.compile(r"[^.;:!?\n]{0,24}?\b(?:in|across|over|for|on|among)\
                            r"(?:\d+|two|three|four|five|six|seven|eight|nine|ten|several|many|various|different|all)\s+\w+"
                            r"|[^.;:!?\n]{0,24}?\b(?:depending on|according to)\b"
                            r"|[^.;:!?\n]{0,24}?(?:في|عبر|على)\s+(?:\d+|اثن|ثلاث|أربع|خمس|ست|عدة|مختلف)", re.I)
+# "of the 419 failures", "من بين 419 فشلًا": a total whose parts the sentence goes on to count
+_OF_THE = re.compile(r"(?:\b(?:of|among|out of)(?:\s+(?:the|all|these|those))?|من بين|من أصل|من إجمالي)\s*$", re.IGNORECASE)
+_PARTITIONED = frozenset({"n_failures", "n_chips", "n_nodes", "n_links", "moe_experts", "n_layers", "n_pods"})
+_SENTENCE_STOP = re.compile(r"[.!?؟](?:\s|$)|\n")
+_BRACKETED = re.compile(r"\s*\(\s*")
+# a count with its own unit or noun after it is another figure ("148 of them", "72 hours")
+_NOUN_AFTER_PART = re.compile(r"\s*(?:[A-Za-z]{2,}|[\u0621-\u064A]{2,})?\s*(?:%|٪|[A-Za-z]+/s)")
 
 
 class _Relations:
@@ -78,6 +85,11 @@ class _Relations:
             elif _VERSUS.match(between) and self.same_magnitude(a, b):
                 # "15.6 trillion tokens vs. 1.8 trillion for Llama 2": the second count is of the same thing
                 b.quantity, b.chip = a.quantity, a.chip
+                continue
+            elif _OR.match(between) and b.generic and b.quantity == "count" and not a.generic and a.unit is None and a.raw \
+                    and self.norm[a.end - 1:a.end].lower() == self.norm[b.end - 1:b.end].lower() == "k":
+                # "sequence lengths of 16K, 32K and 64K": a list in one notation measures one thing
+                b.quantity, b.generic, b.scale, b.value = a.quantity, False, a.scale, b.raw * a.scale
                 continue
             elif _VERSUS.match(between) and b.quantity == "number" and not a.generic and a.unit is not None:
                 # "996 TFLOP/s/GPU versus 967": the number compared is in the same unit
@@ -183,7 +195,7 @@ class _Relations:
         if i >= len(self.token_starts) or self.token_starts[i] != start or self.tokens[i].group("num") is None:
             return 1.0
         tok = self.tokens[i]
-        written = float(tok.group("num").replace(",", ""))
+        written = float(tok.group("num").replace(",", "").replace("’", ""))
         value, mult = _number(tok)
         return value / written if mult and written else 1.0
 
@@ -344,6 +356,24 @@ class _Relations:
                 f.quantity, f.unit, f.scale, f.value, f.generic = k.quantity, k.unit, k.scale, f.raw * k.scale, False
         self.of_peak()
         self.per_device_batch()
+        self.parts_of_a_count()
+
+    def parts_of_a_count(self) -> None:
+        """"Of the 419 failures, 148 (30.1%) were GPU faults and 72 (17.2%) memory": the bare counts after a total of
+        things in its sentence count the same things, and a percentage in brackets after one is its share of the total."""
+        for total in self.figs:
+            if total.quantity not in _PARTITIONED or total.generic or not _OF_THE.search(self.norm, max(0, total.start - 16), total.start):
+                continue
+            stop = _SENTENCE_STOP.search(self.norm, total.end)
+            stop = stop.start() if stop else len(self.norm)
+            for f in self.figs:
+                if total.end < f.start < stop and f.quantity == "number" and not f.expression and f.value == int(f.value) \
+                        and 0 < f.value < total.value and not _NOUN_AFTER_PART.match(self.norm, f.end):
+                    f.quantity, f.generic = total.quantity, False
+                    share = next((g for g in self.figs if g.unit == "%" and g.quantity == "percent"
+                                  and _BRACKETED.fullmatch(self.norm[f.end:g.start])), None)
+                    if share is not None:
+                        share.quantity = "fraction"
 
     def per_device_batch(self) -> None:
         """"128 H100 GPUs ... batch size = 1": a batch far smaller than the chips the text names is each device's batch.

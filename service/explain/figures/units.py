@@ -46,9 +46,28 @@ _LEVEL_BEFORE = re.compile(r"\b(?:is|was|are|were|falls?|fell|drops?|dropped|sta
 _UTIL_SUBJECT = re.compile(r"\b(?:MFU|HFU)\b|(?:model|hardware) (?:FLOPs?|flops) utili[sz]ation", re.I)
 _ANOTHER_CLAUSE = re.compile(r"\b(?:but|while|whereas|although|though|loss|and\s+(?!\d))\b|[,;:(]", re.I)
 _OTHER_SHARE = re.compile(r"(?<![\w.])0?\.\d+(?![\w.])|\d\s*%")
-_KEY_IS = re.compile(r"(?:[=:]|\bis|\bof)\s*$")  # "batch = 4 * 2", "batch size is 8*256=2048"
+_KEY_IS = re.compile(r"(?:[=:]|\b(?:is|was|equals?|of))\s*$")  # "batch = 4 * 2", "batch size is 8*256=2048"
 _KINDS_OF = re.compile(r"[ \t]+(?:strateg|option|approach|method|scheme|mode|type|kind|technique|variant|implementation|framework|librar|paper|setting|config)", re.I)
 _DEGREE_NOUN = re.compile(r"[ \t]+(?:stages?|ranks?|replicas?|groups?|workers?|shards?|ways?)\b", re.I)
+# "400G" beside a network word: a link's speed in gigabits per second (Ethernet and InfiniBand name ports so)
+_LINK_G = re.compile(r"G(?:bE)?(?![\w/])")
+_LINK_SPEEDS = frozenset({10.0, 25.0, 40.0, 50.0, 100.0, 200.0, 400.0, 800.0, 1600.0})
+_NETWORK_WORD = re.compile(r"\b(?:NICs?|ports?|links?|Ethernet|InfiniBand|IB|RoCE|switch(?:es)?|optics?|transceivers?|network(?:s|ing)?|fabrics?|uplinks?|HCAs?"
+                           r"|ConnectX)\b|وصل|شبك|منفذ|منافذ|محول|مبدل", re.IGNORECASE)
+# "8x100Gbit/s NICs": links times one link's rate, the total
+_TIMES_RATE = re.compile(r"[ \t]*[x×][ \t]*(?P<n>\d+(?:\.\d+)?)[ \t]?(?P<u>(?:[KMGT]i?)(?:bit|b|B)(?:/s|ps)|(?:[KMGT]i?)(?:bits?|bytes?)/s(?:ec)?)(?![\w/])")
+# "(+3.61%)" right after a rate: a gain over a baseline, which only a measured rate has
+_SIGNED_CHANGE_AFTER = re.compile(r"\s*\(\s*[+\-−]\s*\d+(?:\.\d+)?\s*%\s*\)")
+# the groups of chips that are pods; servers, systems, hosts and racks are nodes
+_POD_GROUP = re.compile(r"(?:super)?pods?|slices?", re.IGNORECASE)
+# "8xA800 nodes": nodes of 8 chips each
+_TIMES_BEFORE_CHIP = re.compile(r"[ \t]*[x×]")
+# "50G of activation value memory", "220G cpu memory": a byte size without its B, with memory words after it
+_SHORT_BYTES_OF = re.compile(r"(?P<p>[KMGT])(?![\w/])(?:[ \t]+of)?(?:[ \t]+[A-Za-z-]+){0,3}?[ \t]+(?:memory|RAM|VRAM|DRAM)\b", re.IGNORECASE)
+# "300 PFLOPs of BF16" from a system: its peak rate written as FLOPs; no training run is that small
+_PRECISION_AFTER = re.compile(r"\s*(?:of|in|at|من|في|ب)?\s*(?:BF16|bf16|FP8|fp8|FP16|fp16|FP4|fp4|INT8|int8|MXFP\d|NVFP4)\b")
+_SYSTEM_WORD = re.compile(r"\b(?:systems?|clusters?|racks?|pods?|superpods?|SuperPODs?|supercomputers?|NVL\d+)\b|نظام|النظام|عنقود|حاسوب\S* (?:ال)?فائق|حاسوب\S* (?:ال)?عملاق",
+                          re.IGNORECASE)
 # key phrases that name a number written before them ("8 tensor parallelism size", "(128K) vocabulary")
 _KEY_AFTER_OK = frozenset({"tp_degree", "pp_degree", "dp_degree", "ep_degree", "cp_degree", "sp_degree", "mp_degree", "vocab_size"})
 
@@ -71,24 +90,45 @@ class _Units:
             if lead and _AR_FIRST_LETTER.sub("", m.group("arw").split()[0]) in _AR_WORDS and m.group("arw").split()[0] not in _AR_WORDS:
                 start += 1
         if m.group("cur"):
-            return _Fig(m.start(), end, "cost_usd", raw, unit=m.group("cur").strip(), raw=raw, generic=False)
+            sign = m.group("cur").strip()  # "€2M" is euros: a sum, never called dollars
+            return _Fig(m.start(), end, "cost_usd" if sign == "$" else "cost", raw, unit=sign, raw=raw, generic=False)
         sci = bool(m.group("num") and re.search(r"[eE]", m.group("num")) or m.group("pow"))
         at = _UNIT_AT.match(norm, end).end()
         unit = _UNITS.match(norm, at)
+        if unit and float(raw).is_integer() and _which(unit, _UNIT_ENTRIES).get("whole_needs_after") \
+                and not _rx(_which(unit, _UNIT_ENTRIES)["whole_needs_after"]).match(norm, unit.end()):
+            unit = None  # "ثلاث مرات" counts repetitions; "1.8 مرة" or "3 مرات أسرع" is a factor
         if unit and _which(unit, _UNIT_ENTRIES)["class"] in ("chip_hours", "chip_days") and not word:
             return self.read_unit(m, start, unit, raw, mult)  # "180K H800 GPU hours" before "180K H800 GPUs"
         if not unit and not word and not mult and norm[end:end + 1] in ("K", "M", "G", "T"):
             short = _SHORT_BYTES.match(norm, end)
             if short and (short.group("mem") or self.beside_chip(start, end)):
                 return self.read_short_bytes(start, short, raw)
+            short = _SHORT_BYTES_OF.match(norm, end)
+            if short:
+                return self.read_short_bytes(start, short, raw, default="memory_bytes")
+            if raw in _LINK_SPEEDS and _LINK_G.match(norm, end) and not self.beside_chip(start, end) \
+                    and _NETWORK_WORD.search(norm, *self.clause(start, end)):
+                return _Fig(start, end + 1, "bandwidth_bytes_per_s", raw * 1e9 / 8, unit="Gb/s", raw=raw, scale=1e9 / 8, generic=False)
+        times = _TIMES_RATE.match(norm, end) if not unit and not word and not mult and 1 < raw <= 64 and float(raw).is_integer() else None
+        if times:
+            fig = self.read_times_rate(start, times, raw)
+            if fig:
+                return fig
         # "2x A100", "512 H100s", "6144 TPU v4 chips"
         chip = _CHIP_AFTER.match(norm, end)
         if chip and mult in ("", "k", "K", "M") and not word:
             group = _GROUP_AFTER.match(norm, chip.end())
+            if group and _TIMES_BEFORE_CHIP.match(norm, end) and not _POD_GROUP.match(group.group(1)):
+                return self.nodes_of(start, group.end(), raw, _chip_id(chip.group("name")))  # "two 8xA800 nodes"
             if group:  # "5 TPUv5 pods", "4 DGX H100 nodes": units of the chip, not chips
-                quantity = "n_pods" if group.group(1)[0].lower() in "ps" else "n_nodes"
+                quantity = "n_pods" if _POD_GROUP.match(group.group(1)) else "n_nodes"  # "4 H100 servers" are nodes
                 return _Fig(start, group.end(), quantity, raw, chip=_chip_id(chip.group("name")), raw=raw, generic=False)
             size = _MEMORY_SIZE.match(norm, chip.end())  # "4× A100 64 GB per node": the cue stands after the chip's memory
+            group = _GROUP_AFTER.match(norm, size.end()) if size else None
+            if group and not _POD_GROUP.match(group.group(1)) and not _TIMES_BEFORE_CHIP.match(norm, end):
+                # "6 A100 (80G) machines": six machines; the chip's memory between stays its own figure
+                return _Fig(start, chip.end(), "n_nodes", raw, chip=_chip_id(chip.group("name")), raw=raw, generic=False)
             cue = self.cue("chips", start, size.end() if size else chip.end())
             quantity = cue["quantity"] if cue else "n_chips"
             return _Fig(start, chip.end(), quantity, raw, chip=_chip_id(chip.group("name")), raw=raw, generic=False)
@@ -186,10 +226,34 @@ class _Units:
             return None  # "MFU improved and the loss was 0.4": the number belongs to another clause
         return "hfu" if found.group(0).upper() == "HFU" or "hardware" in found.group(0).lower() else "mfu"
 
-    def read_short_bytes(self, start: int, short: re.Match, raw: float) -> _Fig:
+    def read_times_rate(self, start: int, times: re.Match, raw: float) -> "_Fig | None":
+        """"8x100Gbit/s NICs": the total rate of raw links, each at the rate written after the x."""
+        try:
+            one = parse_text("bandwidth_bytes_per_s", f"{times.group('n')} {_normalise_unit(times.group('u'), 'bytes_per_s')}", "bytes_per_s")
+        except (CalculatorInputError, KeyError, ValueError):
+            return None
+        return _Fig(start, times.end(), "bandwidth_bytes_per_s", raw * one, unit=times.group("u"), raw=raw, scale=one, generic=False,
+                    detail={"n_links": int(raw), "bandwidth_bytes_per_s_each": one})
+
+    def nodes_of(self, start: int, end: int, raw: float, chip: str | None) -> _Fig:
+        """"two 8xA800 nodes": 8 chips in each node, and the count written before it is the nodes'."""
+        i = next((k for k, t in enumerate(self.tokens) if t.start() == start or t.start("num") == start), None) if self.tokens else None
+        if i:
+            before = self.tokens[i - 1]
+            if self.norm[before.end():start].strip() == "" and self.is_free(before.start(), before.end()):
+                count, _ = _number(before)
+                if float(count).is_integer() and 1 <= count <= 4096:
+                    self.add(_Fig(before.start(), before.end(), "n_nodes", count, raw=count, generic=False))
+        return _Fig(start, end, "chips_per_node", raw, chip=chip, raw=raw, generic=False)
+
+    def read_short_bytes(self, start: int, short: re.Match, raw: float, default: str = "hbm_bytes") -> _Fig:
         """"48G MEM" in a results table is one device's memory in use; "H800 80G" the chip's memory."""
         value = raw * {"K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}[short.group("p")]
-        mem = short.group("mem")
+        mem = short.groupdict().get("mem")
+        if "mem" not in short.re.groupindex:  # "220G cpu memory": memory a job uses, unless a cue says whose
+            cue = self.cue("bytes", start, short.end("p"))
+            return _Fig(start, short.end("p"), cue["quantity"] if cue else default, value, unit=short.group("p") + "B", raw=raw,
+                        scale=value / raw if raw else 1.0, generic=False)
         quantity = "memory_bytes_per_chip" if mem and mem.isupper() and mem.startswith("MEM") else "hbm_bytes"
         if mem and not mem.startswith("MEM"):
             cue = self.cue("bytes", start, short.end("p"))
@@ -267,9 +331,15 @@ class _Units:
         if cls == "flops" and quantity == "total_flops" and not key and 1e11 <= value < 1e17 and written[:1] in "kMGTPEtpg" \
                 and not _COUNT_OF.match(self.norm, end):
             quantity = "flop_per_s_per_chip"  # "113 TFLOPs at iteration 512": one chip's rate; no run's total is that small
+        if cls == "flops" and quantity == "total_flops" and not cue and not key and 1e17 <= value < 1e21 and written[:1] in "PEpe" \
+                and (_PRECISION_AFTER.match(self.norm, end) or _SYSTEM_WORD.search(self.norm, *self.clause(start, end))):
+            quantity = "peak_flop_per_s_total"  # "300 PFLOPs of BF16" from a rack: its peak rate, not a run's operations
         if cls in ("flops", "flop_rate") and quantity in ("flop_per_s_per_chip", "peak_flop_per_s") and value < 1e17 \
                 and not (cue and "total_if_at_least" in cue) and self.chip_peak(value):
             quantity = "peak_flop_per_s"  # "h100 is 989 tflops": a named chip's spec-sheet peak, never a measured rate
+        elif cls == "flop_rate" and quantity == "peak_flop_per_s" and not key and not cue and value < 1e16 \
+                and _SIGNED_CHANGE_AFTER.match(self.norm, end) and not self.chip_peak(value):
+            quantity = "flop_per_s_per_chip"  # "509.89 TFLOP/s (+3.61%)": a measurement against a baseline; a peak has no gain
         if cls == "bytes" and (quantity == "bytes" or quantity == "hbm_bytes" and cue and "memory" in cue.get("after", "")) \
                 and not key and _USED_BEFORE.search(self.norm, max(0, start - 40), start):
             quantity = "memory_bytes"  # "using 60 GB of memory on each GPU": memory a run uses, not a chip's capacity
@@ -369,7 +439,7 @@ class _Units:
             key = self.key_before(m.start(), _KEY_APPOSITIVE)
         if key and key["quantity"] in ("mfu", "hfu", "bubble_fraction") and (raw > 100 or _OPERAND_NEXT.match(norm, end)):
             key = None  # "MFU = 380/989 = 38.4%": the key names the result, not an operand (nor a share over 100%)
-        if key and _OPERAND_NEXT.match(norm, end) and _KEY_IS.search(norm, max(0, start - 5), start):
+        if key and _OPERAND_NEXT.match(norm, end) and _KEY_IS.search(norm, max(0, start - 8), start):
             # "Global batch = 4 * 2 = 8": the key names what the arithmetic gives, not its first operand
             self.result_hints.setdefault(start, key["quantity"])
             key = None

@@ -42,7 +42,7 @@ def _ar_number(words: str) -> tuple[float, bool]:
         elif value == 100 and 0 < current < 10:
             current *= 100
         elif value >= 1000:
-            total += (current or 1) * value if word not in ("ألفان", "ألفين", "مليونان", "مليونين", "ملياران", "مليارين") or not current else current * value
+            total += (current or 1) * value if word not in ("ألفان", "ألفين", "ألفي", "ألفا", "مليونان", "مليونين", "مليوني", "ملياران", "مليارين", "ملياري") or not current else current * value
             current = 0
         else:
             current += value
@@ -52,7 +52,7 @@ def _ar_number(words: str) -> tuple[float, bool]:
 
 def plain_number(written: str) -> str:
     """A number as float() reads it: thousands commas dropped, "3.14+23" (a power of ten after a plus) as 3.14e+23."""
-    written = written.replace(",", "")
+    written = written.replace(",", "").replace("’", "")  # "23’125": Swiss thousands
     return re.sub(r"(?<=\d)\+(?=\d+$)", "e+", written) if "e" not in written.lower() else written
 
 
@@ -61,7 +61,8 @@ def _number(match: "_Tok") -> tuple[float, str]:
     if match.group("enw"):
         scale = match.group("enm")
         word = match.group("enw").lower()
-        one = 1.0 if word in ("a", "an") else float(_EN_WORDS[word])
+        # "half a million" is 500,000 and "a quarter of a million" 250,000, never a million
+        one = 0.5 if word.startswith("half") else 0.25 if "quarter" in word else 1.0 if word in ("a", "an") else float(_EN_WORDS[word])
         return one * (_MULTS.get(scale, 1.0) if scale else 1.0), ""
     if match.group("arw"):
         return _ar_number(match.group("arw"))[0], ""
@@ -139,14 +140,14 @@ def _operand_roles(norm: str, start: int, end: int) -> dict[int, str]:
     return roles
 
 
-_AR_UNIT_WORDS = ((r"\s*(?:في الثانية|/\s*ث(?:انية)?)$", "/s"), (r"^(?:كيلو)\s?", "k"), (r"^(?:ميجا|ميغا)\s?", "M"),
-                  (r"^(?:جيجا|غيغا)\s?", "G"), (r"^تيرا\s?", "T"), (r"^بيتا\s?", "P"), (r"^(?:إكسا|اكسا)\s?", "E"),
+_AR_UNIT_WORDS = ((r"\s*(?:في الثانية|/\s*(?:ال)?ث(?:انية)?)$", "/s"), (r"^(?:كيلو)\s?", "k"), (r"^(?:ميجا|ميغا)\s?", "M"),
+                  (r"^(?:جيجا|غيغا)\s?", "G"), (r"^تيرا\s?", "T"), (r"^بيتا\s?", "P"), (r"^(?:إكسا|اكسا|إكزا|اكزا)\s?", "E"),
                   (r"فلوب(?:س|ز)?", "FLOP/s"), (r"بايت", "B"), (r"بِ?ت", "b"), (r"واط", "W"))
 
 
 def _normalise_unit(written: str, kind: str) -> str:
     """Unit spellings calculators.units does not take ("petaFLOP/s", "FLOPs / second", "Gbps") in a form it does."""
-    unit = re.sub(r"\s+", " ", written.strip())
+    unit = re.sub(r"[\u064B-\u0652\u0640]", "", re.sub(r"\s+", " ", written.strip()))  # "جيجابايت" however voweled
     for word, symbol in _AR_UNIT_WORDS:  # "تيرافلوب" -> "TFLOP/s", "تيرابايت في الثانية" -> "TB/s"
         unit = re.sub(word, symbol, unit)
     for word, prefix in (("kilo", "k"), ("mega", "M"), ("giga", "G"), ("tera", "T"), ("peta", "P"), ("exa", "E")):
@@ -169,7 +170,7 @@ def _normalise_unit(written: str, kind: str) -> str:
 
 
 def _seconds(written: str) -> float:
-    word = written.lower().strip()
+    word = re.sub(r"[\u064B-\u0652\u0640]", "", written.lower().strip())  # "ساعاتٍ" is "ساعات"
     if word in _UNIT_SECONDS:
         return float(_UNIT_SECONDS[word])
     singular = re.sub(r"s$", "", word)
@@ -203,7 +204,7 @@ def _evaluate(source: str) -> float | None:
     """The value of arithmetic written in a text, through the ast of a restricted grammar (never eval)."""
     expr = re.sub(r"(\d(?:\.\d+)?)\s*[×x*·]\s*10(?:\s*(?:\^|\*\*)\s*([+-]?\d+)|([⁺⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+))",
                   lambda m: f"{m.group(1)}e{m.group(2) or m.group(3).translate(_SUPS)}", source)
-    expr = expr.replace(",", "").replace("×", "*").replace("·", "*").replace("÷", "/").replace("−", "-")
+    expr = expr.replace(",", "").replace("’", "").replace("×", "*").replace("·", "*").replace("÷", "/").replace("−", "-")
     expr = expr.replace("^", "**").replace("[", "(").replace("]", ")")
     expr = re.sub(r"(\d(?:\.\d+)?)\s*%", r"(\1/100)", expr)
     expr = _SUFFIX.sub(lambda m: m.group(1) + _SUFFIX_VALUE[m.group(2)], expr)

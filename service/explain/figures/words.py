@@ -16,8 +16,48 @@ def _load() -> dict:
     return json.loads((data_dir() / "figure_words.json").read_text(encoding="utf-8"))
 
 
+_TASHKEEL = "[\u064B-\u0652\u0640]*"  # short vowels, tanween, shadda, sukun and tatweel a writer may add inside a word
+
+
+def _tashkeel_tolerant(pattern: str) -> str:
+    """An Arabic pattern that also matches its words written with diacritics ("مُعامل" for "معامل"): after each Arabic
+    letter outside a character class (and after its quantifier), any diacritics may stand."""
+    out, i, n, in_class = [], 0, len(pattern), False
+    while i < n:
+        c = pattern[i]
+        out.append(c)
+        i += 1
+        if c == "\\" and i < n:
+            out.append(pattern[i])
+            i += 1
+            continue
+        if in_class:
+            in_class = c != "]"
+            continue
+        if c == "[":
+            in_class = True
+            if pattern[i:i + 1] == "^":
+                out.append("^")
+                i += 1
+            if pattern[i:i + 1] == "]":
+                out.append("]")
+                i += 1
+            continue
+        if "\u0621" <= c <= "\u064A":
+            if i < n and pattern[i] in "?*+":
+                out.append(pattern[i])
+                i += 1
+                if i < n and pattern[i] in "?+":
+                    out.append(pattern[i])
+                    i += 1
+            out.append(_TASHKEEL)
+    return "".join(out)
+
+
 _W = _load()
 _EN, _ARW = _W["en"], _W["ar"]
+for _entry in (*_ARW["nouns"], *_ARW["units"]):
+    _entry["pattern"] = _tashkeel_tolerant(_entry["pattern"])
 _I = re.IGNORECASE
 
 
@@ -112,7 +152,7 @@ _APPROX_AFTER = _rx(r"\s*(?:" + _EN["approx_after"] + "|" + _ARW["approx_after"]
 # one branch that opens with \d, so the engine's first-character skip applies (an alternation disables it)
 # "3.14+23 FLOPs", "~2.5+12": a power of ten written after a plus with no E (OPT's logbook writes its FLOP counts so);
 # only after a decimal part and for powers from 6 to 30, so a sum such as "1.5+2" is never read as one number
-_NUMLIT = r"\d+(?:,\d{3}(?!\d))*(?:\.\d+(?:\+(?:[6-9]|[12]\d|30)(?![\d,]|\.\d))?)?(?:[eE][+-]?\d+)?"
+_NUMLIT = r"\d+(?:[,’]\d{3}(?!\d))*(?:\.\d+(?:\+(?:[6-9]|[12]\d|30)(?![\d,]|\.\d))?)?(?:[eE][+-]?\d+)?"  # "23’125": Swiss thousands
 _EN_WORDS = _EN["number_words"]
 _AR_WORDS = _ARW["number_words"]
 _AR_WORD = r"[وبل]?(?:" + _alt(_AR_WORDS) + r")"
@@ -125,8 +165,8 @@ _SUP = "⁰¹²³⁴⁵⁶⁷⁸⁹"
 _SUPS = str.maketrans(_SUP + "⁺⁻", "0123456789+-")
 _POW = r"\s*[×x]\s*10(?:\s*(?:\^|\*\*)\s*[+-]?\d+|[⁺⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)"  # × 10^24, × 10**24, × 10²⁴
 _DIGIT_TOKEN = _rx(r"(?P<num>" + _NUMLIT + r")(?P<pow>" + _POW + r")?" + _MULT)
-_EN_TOKEN = _rx(r"(?P<enw>" + _alt([*_EN_WORDS, *(w.capitalize() for w in _EN_WORDS)]) + r"|(?:a|an|A|An)(?=[\s-]+(?:thousand|million|billion|trillion)\b))"
-                r"(?:[\s-]+(?P<enm>thousand|million|billion|trillion))?(?![A-Za-z-])")
+_EN_TOKEN = _rx(r"(?P<enw>" + _alt([*_EN_WORDS, *(w.capitalize() for w in _EN_WORDS)]) + r"|(?:[Hh]alf[\s-]+|(?:[Aa][\s-]+)?[Qq]uarter[\s-]+of[\s-]+)?(?:a|an|A|An)(?=[\s-]+(?:hundred|thousand|million|billion|trillion)\b))"
+                r"(?:[\s-]+(?P<enm>hundred|thousand|million|billion|trillion))?(?![A-Za-z-])")
 _AR_WORD = r"(?:" + _alt([*_AR_WORDS, *(p + w for w in _AR_WORDS for p in "وبل")]) + r")"
 _AR_TOKEN = _rx(rf"(?P<arw>{_AR_WORD}(?:\s+و?\s?{_AR_WORD})*)(?![{_AR}])")
 _HAS_AR = _rx(f"[{_AR}]")
@@ -313,13 +353,13 @@ def _flex(name: str) -> str:
     return r"[\s-]?".join(re.escape(part) for part in re.split(r"[\s\-_]+", name) if part)
 
 
-_CHIP_CORE = (r"(?:(?:NVIDIA|Nvidia|AMD|Google|Intel)\s+)?(?:Tesla\s+)?(?:" + "|".join(_flex(n) for n in sorted(_chip_names(), key=len, reverse=True))
+_CHIP_CORE = (r"(?:(?:NVIDIA|Nvidia|nvidia|AMD|Google|Intel)\s+)?(?:Tesla\s+)?(?:" + "|".join(_flex(n) for n in sorted(_chip_names(), key=len, reverse=True))
               + r"|TPU\s?v?\d+[a-z]*|MI\d{3}[A-Z]?|GB\d{3}(?:\s?NVL\d+)?|(?!(?:TP|PP|DP|EP|CP|SP|MP|VP|BS|SL)\d)[A-Z]{1,2}\d{2,4}[A-Z]?|Gaudi\s?\d|Trillium|Ironwood)")
 _CHIP_AFTER = _rx(r"[ \t]*[x×*]?[ \t]*(?P<name>" + _CHIP_CORE + r")(?P<pl>s)?(?:[ \t]+(?:SXM\d?|PCIe))?"
                          r"(?:[ \t]+(?:GPUs?|chips?|TPUs?|accelerators?|devices?|cards?))?(?![\w])")
 _GROUP_AFTER = _rx(r"[ \t]+((?:super)?pods?|SuperPODs?|slices?|nodes?|hosts?|servers?|machines?|racks?|systems?)\b", _I)
 _CHIP_BEFORE = _rx(r"(?:(?<![\w])|(?<=\d[x×]))(?:" + _CHIP_CORE + r")(?:[ \t-]?|[ \t]?\(\s*)$")
-_PRODUCT = _rx(r"(?<![\w.])(?P<a>\d+)\s*[x×]\s*(?P<b>\d+)(?=\s*(?:" + _CHIP_CORE + r"|GPUs?|TPUs?|chips?|accelerators?|devices?)(?![\w]))")
+_PRODUCT = _rx(r"(?<![\w.])(?P<a>\d+)\s*[x×]\s*(?P<b>\d+)(?:\s*[x×](?=\s))?(?=\s*(?:" + _CHIP_CORE + r"|GPUs?|TPUs?|chips?|accelerators?|devices?)(?![\w]))")
 _FAMILY = _EN["model_family"]
 _MODEL = _rx(r"(?P<name>(?:" + _FAMILY + r")(?:[- ]?(?:v|V|R|K)?\d+(?:\.\d+)*)?(?:[- ](?:Instruct|Base|Chat))?)"
                     r"(?:[- ](?P<size>\d+(?:\.\d+)?[BMT])(?:-A(?P<act>\d+(?:\.\d+)?[BMT]))?)?(?![\w.])")
