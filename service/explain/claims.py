@@ -49,6 +49,22 @@ def cue(name: str, text: str) -> bool:
     return bool(pattern and pattern.search(text))
 
 
+# The determiner "no" and words that make a problem negligible ("minimal degradation"): not a verb's negation.
+_NO_BEFORE = re.compile(r"(?:\b(?:no|none of|nor|zero|minimal|little|negligible|minor|slight|without)|(?<![\u0621-\u064A])(?:لا|لم|لن|ليس|دون|بدون|عدم))\s+(?:\S+\s+)?$", re.I)
+
+
+def denied_at(sentence: str, start: int, end: int) -> bool:
+    """Whether a negation governs sentence[start:end]: data/claim_cues.json's negations, and the determiner "no"
+    ("we see no OOM", "لا يوجد نفاد للذاكرة") or a minimiser ("minimal degradation") that they leave out."""
+    return negated_at(sentence, start, end) or bool(_NO_BEFORE.search(sentence[max(0, start - 30):start]))
+
+
+def asserted(sentence: str) -> bool:
+    """Whether a sentence states what it says as found: no condition, expectation or counterfactual ("if you run out
+    of memory", "we expect MFU to increase", "the 3x we could not obtain"), which a frame would state as found."""
+    return not any(cue(name, sentence) for name in ("hypothetical", "counterfactual", "expectation"))
+
+
 def cue_spans(name: str, text: str) -> list[tuple[int, int]]:
     """Where the cue list `name` of data/claim_cues.json occurs in `text`."""
     pattern = _patterns().get(name)

@@ -91,13 +91,15 @@ def read(doc: Document, index: int) -> Reading:
     start, end = doc.sentences[index]
     sentence = doc.text[start:end]
     cue = _cues(_language_of(sentence))
-    problem, after = _problem(sentence, cue)
+    asserted = claim_cues.asserted(sentence)  # "if you run out of memory", "the 3x we could not obtain": not found
+    problem, after = _problem(sentence, cue) if asserted else ("", 0)
     question = _asks(sentence) or bool(cue["question_start"].match(sentence) and cue["why"].search(sentence))
     negated = claim_cues.cue("negation", sentence)
     # A problem's or a question's figures after "as in", "than", "compared with" are what it is measured against.
     marker = cue["reference"].search(sentence, after) if problem or question else None  # after the problem's own cue
     split = start + marker.start() if marker else end
     measured, setup, labels, tie = _figure_phrases(doc, start, split, cue, end)
+    measured = measured if asserted else []
     reference = []
     if marker:
         against, tied, _, tied_certain = _figure_phrases(doc, split, end, cue, like=gist_values.compared_quantity(doc, start, split))
@@ -230,7 +232,7 @@ def _change(doc: Document, start: int, sentence: str, setup: list, cue: dict, pr
 def _cause_clause(sentence: str, cue: dict) -> tuple[int, int, bool] | None:
     """Where the sentence's cause clause is: after its last cause word not under a negation ("not because of memory
     but because the IB links were slow" gives the IB links), or from an opening "Since" to the first comma."""
-    found = [m for m in cue["cause"].finditer(sentence) if not _negated(sentence, m.start(), m.end())]
+    found = [m for m in cue["cause"].finditer(sentence) if not claim_cues.denied_at(sentence, m.start(), m.end())]
     if not found:
         return None
     last = found[-1]
@@ -258,20 +260,13 @@ def _problem(sentence: str, cue: dict) -> tuple[str, int]:
     its cue ends (what the problem is measured against comes after it: "... slower than expected, as in ZeRO-2 ...")."""
     for pattern, say, negative in cue["problems"]:
         found = pattern.search(sentence)
-        if found and (negative or not _negated(sentence, found.start(), found.end())):
+        if found and (negative or not claim_cues.denied_at(sentence, found.start(), found.end())):
             return say, found.start()
     return "", 0
 
 
-def _negated(sentence: str, start: int, end: int) -> bool:
-    """Whether a negation governs sentence[start:end]: data/claim_cues.json's negations, and the determiner "no"
-    ("we see no OOM", "لا يوجد نفاد للذاكرة") that they leave out because it is not a verb's."""
-    return claim_cues.negated_at(sentence, start, end) or bool(_NO_BEFORE.search(sentence[max(0, start - 30):start]))
-
-
 _COORDINATED = re.compile(r"[\s\"'“”«»,،]*(?:or|and|nor|أو|و)?[\s\"'“”«»]*", re.I)
 _WITHOUT = re.compile(r"\bwithout\b|(?<![\u0621-\u064A])(?:بدون|دون)\s", re.I)
-_NO_BEFORE = re.compile(r"(?:\b(?:no|none of|nor|zero)|(?<![\u0621-\u064A])(?:لا|لم|لن|ليس|دون|بدون|عدم))\s+(?:\S+\s+)?$", re.I)
 
 
 def _subjects(doc: Document, start: int, end: int, measured: bool, figures: bool) -> tuple[list[str], list[str]]:
@@ -286,7 +281,7 @@ def _subjects(doc: Document, start: int, end: int, measured: bool, figures: bool
         if any(a <= match.start < b for a, b in urls) or (measured and match.entry["id"] in _MEASURE_TERMS) \
                 or (figures and match.entry["id"] in _SETUP_TERMS) or _UNIT_OF.search(doc.text, max(start, match.start - 8), match.start):
             continue
-        if (_negated(doc.text[start:end], match.start - start, match.end - start) or denied >= 0 and _COORDINATED.fullmatch(
+        if (claim_cues.denied_at(doc.text[start:end], match.start - start, match.end - start) or denied >= 0 and _COORDINATED.fullmatch(
                 doc.text[denied:match.start])) and not _WITHOUT.search(doc.text[max(start, match.start - 20):match.start]):
             denied = match.end  # "not just a throughput problem" is not about throughput, nor "not NVL or SXM" about SXM
             continue
@@ -328,7 +323,7 @@ def _figure_phrases(doc: Document, start: int, end: int, cue: dict, sentence_end
     sentence = doc.text[start:sentence_end or end]
     # A number glued into a name ("TPU v4-128s", "1F1B") is part of the name, not a figure to read out.
     figures = [f for f in doc.figures if start <= f.start < end and f.quantity not in ("number", "expression", "bits")
-               and not _negated(sentence, f.start - start, f.end - start)
+               and not claim_cues.denied_at(sentence, f.start - start, f.end - start)
                and not restate._attached(doc.text, f.start, f.end)
                and not (f.quantity.endswith("_degree") and f.value == 1)]  # "B on one stage" is no 1-stage pipeline
     measured: list[str] = []
@@ -337,10 +332,11 @@ def _figure_phrases(doc: Document, start: int, end: int, cue: dict, sentence_end
     placed: list[tuple[str, object]] = []  # ("measured" | "setup", figure) for every figure said, to judge the tie
     whole = next((doc.text[a:b] for a, b in doc.sentences if a <= start < b), sentence)  # "than the reported 45%" of an MFU
     skip = -1
-    direction = _direction(sentence, cue)
     for i, fig in enumerate(figures):
         if i == skip:
             continue
+        # the gain or loss word next to the figure ("أكثر بـ67%"), not one about another clause ("... but efficiency is lower")
+        direction = _direction(doc.text[max(start, fig.start - 40):fig.end + 30], cue)
         partner = figures[i + 1] if i + 1 < len(figures) and figures[i + 1].quantity == fig.quantity else None
         kind = _pairing(doc, fig, partner, start, cue) if partner is not None else None
         if fig.quantity == "n_nodes" and partner is None and i + 1 < len(figures) and figures[i + 1].quantity == "chips_per_node":
@@ -401,7 +397,7 @@ def _direction(sentence: str, cue: dict) -> str:
     """Whether the sentence says its change is a gain ("outperforms", "faster") or a loss ("slower", "drops"); ''
     when it says neither, both, or negates the word."""
     found = {name for name in ("gain", "loss") for m in cue[name].finditer(sentence)
-             if not _negated(sentence, m.start(), m.end())}
+             if not claim_cues.denied_at(sentence, m.start(), m.end())}
     return found.pop() if len(found) == 1 else ""
 
 

@@ -117,9 +117,17 @@ def test_the_same_missing_input_is_said_once_not_for_every_row():
 
 
 def test_a_summary_gives_the_figures_with_units_and_does_not_repeat_a_named_term():
-    text = "Because I was using ZeRO3 on a machine with NVLink, I would expect the parameter gathering to take far less than 480ms."
+    text = "Because I was using ZeRO3 on a machine with NVLink, the parameter gathering took only 480ms."
     gist = opening(text, "ar")
     assert "480 ms" in gist and "المرحلة 3 من ZeRO" not in gist
+
+
+def test_an_expected_figure_is_not_reported_as_found():
+    # "I would expect ... far less than 480ms": 480 ms is what they measured against their expectation; a frame
+    # "reports a time of less than 480 ms" would state the expectation as the finding.
+    text = "Because I was using ZeRO3 on a machine with NVLink, I would expect the parameter gathering to take far less than 480ms."
+    assert "أقل من 480" not in opening(text, "ar")
+    assert "less than 480" not in opening("كنت أتوقع أن يستغرق تجميع الأوزان أقل بكثير من 480 ms مع ZeRO3.", "en")
 
 
 def test_a_companion_sentence_on_another_subject_does_not_join_the_point():
