@@ -264,3 +264,20 @@ def test_a_size_written_as_parameters_times_bytes_is_redone_in_both_languages():
 def test_an_english_answer_names_an_arabic_figure_in_english():
     (claim,) = analyse("هذا يعني أن هناك (500 × 10^6) * (2 بايت) = 1 جيجابايت.", "en").claims
     assert "1 GB" in claim.why and "جيجابايت" not in claim.why
+
+
+def test_a_table_row_with_its_own_two_columns_is_checked_against_them_not_the_row_above():
+    text = ("seq_len baseline patched Difference\n"
+            "384 9,889 tok/s 9,963 tok/s +0.7% (patched faster)\n"
+            "512 13,151 tok/s 13,092 tok/s -0.4% (baseline faster)\n")
+    result = explain_offline(text, "en")
+    assert not any(c["verdict"] == "inconsistent" for c in result["claims"])
+    row = next(c for c in result["claims"] if "13,151" in c["quote"])
+    assert row["verdict"] == "consistent"
+
+
+def test_tokens_per_second_per_named_gpu_is_one_chips_rate():
+    # "per A100-40G GPU": the chip's name between "per" and "GPU" still makes the rate one chip's
+    result = explain_offline("We reach 24k tokens per second per A100-40G GPU, which is 56% MFU for our 1.1B model.", "en")
+    assert any(f["quantity"] == "tokens_per_s_per_chip" and f["value"] == 24000 for f in result["figures"])
+    assert not any(c["verdict"] == "inconsistent" for c in result["claims"])
