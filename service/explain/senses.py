@@ -22,12 +22,22 @@ def word_before(text: str, start: int) -> str:
 def by_neighbours(entry: dict, text: str, start: int, end: int) -> int | None:
     """The index of the reading that the words against this occurrence select, or None where they select none.
 
-    A reading may declare `after_words` (lower-case words one of which is written right before the term) and
-    `followed_by` (a regular expression the text right after the term must match)."""
+    A reading may declare `after_words` (lower-case words one of which is written right before the term),
+    `preceded_by` (a regular expression the text right before the term must end with: "100B model params" are weights),
+    `followed_by` (a regular expression the text right after the term must match) and `written_as` (a regular
+    expression the occurrence itself must match for the others to count: Arabic "محول" before "NVLink Switch" is a
+    switch, the English "transformer" never)."""
     before = word_before(text, start)
     after = text[end:end + _AFTER_WINDOW]
+    ahead = text[max(0, start - _AFTER_WINDOW):start]
     for index, reading in enumerate(entry.get("readings") or []):
+        written = reading.get("written_as")
+        if written and not pattern_cache.lazy(written).fullmatch(text[start:end]):
+            continue
         if before and before in (reading.get("after_words") or ()):
+            return index
+        pattern = reading.get("preceded_by")
+        if pattern and pattern_cache.lazy(rf"(?:{pattern})\s*$", re.I).search(ahead):
             return index
         pattern = reading.get("followed_by")
         if pattern and pattern_cache.lazy(pattern, re.I).match(after):
