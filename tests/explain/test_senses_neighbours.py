@@ -1,0 +1,90 @@
+"""Issue 18 (terms in their sense): the words against a term decide its sense before the topic around it does, and a
+lab's entry never glosses one of its models. Sentences written for the rules, none from the corpus."""
+
+import pytest
+
+from service.explain.pipeline import analyse
+
+
+def terms(text: str, lang: str = "en") -> dict[str, dict]:
+    return {t["id"]: t for t in analyse(text, lang).terms}
+
+
+@pytest.mark.parametrize("text", [
+    "We fine-tune a model with 30B model params on 4 nodes; the settings are in the table below.",
+    "The 13 billion parameters are listed in the config file with the other settings.",
+])
+def test_a_count_before_parameters_makes_them_weights(text):
+    assert terms(text)["parameters"]["expansion"] == "parameters (weights)"
+
+
+def test_parameters_of_a_command_stay_settings():
+    found = terms("Change the following parameters in the launch script: the flags and the config file.")
+    assert found["parameters"]["expansion"] == "configuration settings"
+
+
+def test_a_count_of_nodes_or_gpus_after_them_makes_a_node_a_machine():
+    counted = terms("The XLA graph is compiled once, then the job runs on 16 nodes with 376GB cpu memory each.")
+    assert counted["node"]["expansion"].startswith("server")
+    holding = terms("The HLO graph has edges between ops; each node has 8 A100 cards.")
+    assert holding["node"]["expansion"].startswith("server")
+    graph = terms("In the XLA HLO graph every node is one op and every edge a tensor.")
+    assert graph["node"]["expansion"].startswith("graph node")
+
+
+def test_checkpoint_beside_recompute_words_is_activation_checkpointing():
+    memory = terms("Full checkpoint on every block lowered the activation memory but the recompute slowed each step.")
+    assert "activation checkpointing" in memory["checkpoint"]["expansion"]
+    assert "not a saved copy" in memory["checkpoint"]["definition"]
+    saved = terms("We save a checkpoint to S3 every 500 steps so the run can resume after a failure.")
+    assert saved["checkpoint"]["expansion"] == "model checkpoint"
+
+
+def test_a_labs_entry_never_glosses_its_model():
+    found = terms("We compared DeepSeek-R5 and Mistral-9B-Instruct on long prompts.")
+    for item in found.values():
+        assert "lab" not in item["definition"] and "company" not in item["definition"], item
+    assert any(item.get("found_as") == "DeepSeek-R5" for item in found.values())
+    lab = terms("DeepSeek published the report and its models' weights.")
+    assert "lab" in lab["deepseek"]["definition"]
+
+
+def test_a_flop_unit_keeps_its_own_prefix():
+    peta = terms("The rack delivers 180 PFLOPs of dense BF16 compute.")
+    assert "tflop-amount" not in peta
+    assert "quadrillion" in peta["pflop-unit"]["definition"] and "rate" in peta["pflop-unit"]["definition"]
+    tera = terms("A forward pass of this layer costs 2 TFLOP.")
+    assert "a trillion" in tera["tflop-amount"]["definition"].lower()
+
+
+def test_arabic_muhawwil_before_a_network_word_is_a_switch():
+    switch = terms("ويصل محول NVLink بين 72 شريحة عبر منافذه.", "ar")
+    assert "مبدل" in switch["transformer"]["expansion"]
+    model = terms("يتكون المحول من طبقات انتباه متتالية تعالج الرموز.", "ar")
+    assert "مبدل" not in model["transformer"]["expansion"]
+    english = terms("The transformer runs on NVLink-connected GPUs.")
+    assert english["transformer"]["expansion"].startswith("transformer")
+
+
+def test_a_bubble_beside_processor_stalls_is_inside_the_chip():
+    chip = terms("Time is lost to kernel launch latency, cache misses and pipeline bubbles in the SMs.")
+    assert "inside the processor" in chip["pipeline-bubble"]["expansion"]
+    schedule = terms("With 4 stages and 8 micro-batches the 1F1B schedule leaves a pipeline bubble.")
+    assert schedule["pipeline-bubble"]["expansion"] == "pipeline bubble"
+
+
+def test_out_of_memory_of_the_cpu_is_the_hosts():
+    host = terms("The job was killed due to OOM because cpu memory is not enough on the 8 V100 nodes.")
+    assert "host" in host["oom"]["expansion"]
+
+
+def test_sequence_parallelism_that_splits_the_input_sequence_is_the_long_sequence_sense():
+    long = terms("Our sequence parallelism splits the input sequence across devices, with ring self-attention, "
+                 "and is compared with tensor parallelism.")
+    assert "long-sequence" in long["sequence-parallelism"]["expansion"]
+    megatron = terms("Megatron sequence parallelism shards the LayerNorm and dropout activations across the TP ranks.")
+    assert "long-sequence" not in megatron["sequence-parallelism"]["expansion"]
+
+
+def test_spare_capacity_is_not_spare_machines():
+    assert "spare-nodes" not in terms("Ranks that received fewer tokens have spare capacity for the hot experts.")
