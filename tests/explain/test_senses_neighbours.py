@@ -88,3 +88,27 @@ def test_sequence_parallelism_that_splits_the_input_sequence_is_the_long_sequenc
 
 def test_spare_capacity_is_not_spare_machines():
     assert "spare-nodes" not in terms("Ranks that received fewer tokens have spare capacity for the hot experts.")
+
+
+def test_cards_after_a_network_word_are_not_gpus():
+    found = terms("Each DGX server has 8x200Gbit/s IB cards and we measure the all-reduce bus bandwidth.")
+    assert "gpu" not in found
+
+
+def test_a_middle_item_of_a_list_shares_no_head_with_the_next():
+    found = terms("Other overheads like communication, memory bandwidth, and the optimizer step lower the speed-up.")
+    assert "bandwidth" not in found and "memory-bandwidth" in found
+    shared = terms("We combine tensor, pipeline, and data parallelism on 64 GPUs.")
+    assert {"tensor-parallelism", "pipeline-parallelism", "data-parallelism"} <= set(shared)
+
+
+def test_ram_takes_the_sense_of_the_word_before_it():
+    gpu = terms("The 3B model fits into 24GB GPU RAM with a batch of 8k tokens on the host.")
+    assert "host" not in gpu["ram"]["expansion"]
+
+
+def test_arabic_static_ram_is_sram_and_the_chip_holding_it_a_processor():
+    found = terms("تضم الشريحة ذاكرة وصول عشوائي ساكنة كبيرة بجانب الأنوية.", "ar")
+    assert "sram" in found and "DRAM" not in found["chip"]["expansion"]
+    dies = terms("تحتوي كل حزمة على ثماني شرائح ذاكرة DRAM.", "ar")
+    assert "DRAM" in dies["chip"]["expansion"]
