@@ -112,3 +112,10 @@ def test_arabic_static_ram_is_sram_and_the_chip_holding_it_a_processor():
     assert "sram" in found and "DRAM" not in found["chip"]["expansion"]
     dies = terms("تحتوي كل حزمة على ثماني شرائح ذاكرة DRAM.", "ar")
     assert "DRAM" in dies["chip"]["expansion"]
+
+
+def test_a_makers_bare_name_is_glossed_as_the_maker_of_its_product():
+    maker = terms("Cerebras announced a new system for inference.")
+    assert "company" in maker["cerebras-wse"]["definition"]
+    product = terms("The Cerebras WSE-3 keeps its weights in on-chip SRAM.")
+    assert "company" not in product["cerebras-wse"]["definition"]
