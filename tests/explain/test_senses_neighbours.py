@@ -1,6 +1,8 @@
 """Issue 18 (terms in their sense): the words against a term decide its sense before the topic around it does, and a
 lab's entry never glosses one of its models. Sentences written for the rules, none from the corpus."""
 
+import re
+
 import pytest
 
 from service.explain.pipeline import analyse
@@ -119,3 +121,21 @@ def test_a_makers_bare_name_is_glossed_as_the_maker_of_its_product():
     assert "company" in maker["cerebras-wse"]["definition"]
     product = terms("The Cerebras WSE-3 keeps its weights in on-chip SRAM.")
     assert "company" not in product["cerebras-wse"]["definition"]
+
+
+def test_intra_node_traffic_is_not_glossed_as_traffic_between_servers():
+    found = terms("The cluster uses NVLink for intra-node communication and InfiniBand between servers.")
+    assert found["inter-node-communication"]["expansion"].startswith("intra-node")
+    assert "inside one server" in found["inter-node-communication"]["expansion"]
+
+
+def test_layers_of_an_hbm_stack_are_memory_dies():
+    dies = terms("اجتازت رقائق الذاكرة HBM3E ذات الثماني طبقات الاختبار.", "ar")
+    assert "HBM" in dies["layer"]["expansion"]
+    network = terms("The model has 80 layers and each GPU carries HBM3.")
+    assert network["layer"]["expansion"].startswith("layer (one block")
+
+
+def test_a_stack_height_gloss_states_no_height_the_text_did_not_write():
+    found = terms("Samsung's 12-high HBM3E stacks hold more memory.")
+    assert not re.search(r"\b(?:eight|8)\b", found["hbm-stack-height"]["expansion"])
