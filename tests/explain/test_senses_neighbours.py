@@ -139,3 +139,9 @@ def test_layers_of_an_hbm_stack_are_memory_dies():
 def test_a_stack_height_gloss_states_no_height_the_text_did_not_write():
     found = terms("Samsung's 12-high HBM3E stacks hold more memory.")
     assert not re.search(r"\b(?:eight|8)\b", found["hbm-stack-height"]["expansion"])
+
+
+def test_a_name_followed_by_a_point_release_is_another_version():
+    found = terms("Claude 3.5 Sonnet answered faster than before.")
+    assert not any(t.get("found_as") == "Claude 3" for t in found.values())
+    assert "claude" in terms("Claude 3 Opus answered faster than before.")
