@@ -145,3 +145,9 @@ def test_a_name_followed_by_a_point_release_is_another_version():
     found = terms("Claude 3.5 Sonnet answered faster than before.")
     assert not any(t.get("found_as") == "Claude 3" for t in found.values())
     assert "claude" in terms("Claude 3 Opus answered faster than before.")
+
+
+def test_an_arabic_count_of_parameters_is_the_weights():
+    found = terms("نموذج بحجم 70 مليار معامل يحتاج 140 جيجابايت.", "ar")
+    assert found["parameters"]["expansion"] == "المعاملات (الأوزان)"
+    assert "parameters" not in terms("معامل التوسع في هذا المختبر كبير.", "ar")
