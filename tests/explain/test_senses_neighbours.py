@@ -151,3 +151,8 @@ def test_an_arabic_count_of_parameters_is_the_weights():
     found = terms("نموذج بحجم 70 مليار معامل يحتاج 140 جيجابايت.", "ar")
     assert found["parameters"]["expansion"] == "المعاملات (الأوزان)"
     assert "parameters" not in terms("معامل التوسع في هذا المختبر كبير.", "ar")
+
+
+def test_memory_per_layer_is_a_network_layer():
+    found = terms("Activation memory per layer = sbh(34 + 5as/h), with HBM3 on every chip.")
+    assert found["layer"]["expansion"].startswith("layer (one block")
