@@ -95,3 +95,16 @@ def without_lone_field_words(matches: list, occurrences: list) -> tuple[list, li
     if not dropped:
         return matches, occurrences
     return [m for m in matches if id(m.entry) not in dropped], [o for o in occurrences if id(o.entry) not in dropped]
+
+
+def without_senses_said_by_another(matches: list, occurrences: list) -> tuple[list, list]:
+    """The matches less those read in a sense that another entry found in the text names (a reading's `same_as`):
+    "checkpoint" read as activation checkpointing beside "activation checkpointing" is said once, by that entry."""
+    present = {m.entry["id"] for m in matches}
+
+    def said(m) -> bool:
+        readings = m.entry.get("readings") or []
+        return bool(readings) and m.reading < len(readings) and readings[m.reading].get("same_as") in present
+    if not any(said(m) for m in matches):
+        return matches, occurrences
+    return [m for m in matches if not said(m)], [o for o in occurrences if not said(o)]

@@ -54,7 +54,8 @@ def test_a_labs_entry_never_glosses_its_model():
 def test_a_flop_unit_keeps_its_own_prefix():
     peta = terms("The rack delivers 180 PFLOPs of dense BF16 compute.")
     assert "tflop-amount" not in peta
-    assert "quadrillion" in peta["pflop-unit"]["definition"] and "rate" in peta["pflop-unit"]["definition"]
+    first = peta["pflop-unit"]["definition"].split(". ")[0]
+    assert "quadrillion" in first and "each second" in first  # an amount or a rate, in the sentence a reader sees
     tera = terms("A forward pass of this layer costs 2 TFLOP.")
     assert "a trillion" in tera["tflop-amount"]["definition"].lower()
 
@@ -156,3 +157,8 @@ def test_an_arabic_count_of_parameters_is_the_weights():
 def test_memory_per_layer_is_a_network_layer():
     found = terms("Activation memory per layer = sbh(34 + 5as/h), with HBM3 on every chip.")
     assert found["layer"]["expansion"].startswith("layer (one block")
+
+
+def test_a_sense_another_entry_names_is_said_once():
+    found = terms("Activation checkpointing saves memory: a full checkpoint on every layer recomputes the activations.")
+    assert "activation-checkpointing" in found and "checkpoint" not in found
