@@ -162,3 +162,13 @@ def test_memory_per_layer_is_a_network_layer():
 def test_a_sense_another_entry_names_is_said_once():
     found = terms("Activation checkpointing saves memory: a full checkpoint on every layer recomputes the activations.")
     assert "activation-checkpointing" in found and "checkpoint" not in found
+
+
+def test_a_count_of_graph_nodes_stays_a_graph():
+    found = terms("After XLA fusion the HLO graph has 500 nodes and 1,200 edges.")
+    assert found["node"]["expansion"].startswith("graph node")
+
+
+def test_a_small_count_of_parameters_in_a_command_is_not_a_model_size():
+    found = terms("The launch script takes 5 parameters: change the following parameters in the config file.")
+    assert found["parameters"]["expansion"] == "configuration settings"
