@@ -172,3 +172,10 @@ def test_a_count_of_graph_nodes_stays_a_graph():
 def test_a_small_count_of_parameters_in_a_command_is_not_a_model_size():
     found = terms("The launch script takes 5 parameters: change the following parameters in the config file.")
     assert found["parameters"]["expansion"] == "configuration settings"
+
+
+def test_load_imbalance_is_glossed_as_the_problem_not_its_remedy():
+    found = terms("The router causes load imbalance: two experts get most tokens of the MoE layer.")
+    assert found["load-balancing"]["expansion"].startswith("load imbalance")
+    remedy = terms("Without load balancing the router sends most tokens to two experts of the MoE layer.")
+    assert remedy["load-balancing"]["expansion"] == "expert load balancing"
