@@ -580,7 +580,7 @@ def describe(match: Match, lang: str) -> dict:
         intuition = (columns.get("intuition") or intuition) if not reading or match.reading == 0 else None
     item = {
         "id": entry["id"],
-        "term": entry["term"],
+        "term": (reading or {}).get("term") or entry["term"],  # a reading may name its sense ("switch" for محول)
         "expansion": expansion or expansion_en,
         "expansion_en": expansion_en,
         "definition": definition,

@@ -179,3 +179,9 @@ def test_load_imbalance_is_glossed_as_the_problem_not_its_remedy():
     assert found["load-balancing"]["expansion"].startswith("load imbalance")
     remedy = terms("Without load balancing the router sends most tokens to two experts of the MoE layer.")
     assert remedy["load-balancing"]["expansion"] == "expert load balancing"
+
+
+def test_a_reading_names_its_own_sense_in_both_languages():
+    for lang in ("en", "ar"):
+        switch = terms("ويصل محول NVLink بين 72 شريحة عبر منافذه.", lang)["transformer"]
+        assert switch["term"] == "switch", lang
