@@ -300,8 +300,8 @@ class Glossary:
 
     def _coordinated(self, text, i, length, tokens, exact_keys, folded_keys) -> list[Match]:
         """'tensor and pipeline parallelism', 'tensor, pipeline, and data parallelism': the earlier modifiers' terms."""
-        if length < 2 or i < 2:
-            return []
+        if length < 2 or i < 2 or folded_keys[i - 1] == "," and list(folded_keys[i + length:i + length + 1]) in ([","], ["and"], ["or"]):
+            return []  # "communication, memory bandwidth, and the optimizer step": a list's middle item shares no head
         tail_exact, tail_folded = tuple(exact_keys[i + 1:i + length]), tuple(folded_keys[i + 1:i + length])
         out: list[Match] = []
         j = i - 1
@@ -580,7 +580,7 @@ def describe(match: Match, lang: str) -> dict:
         intuition = (columns.get("intuition") or intuition) if not reading or match.reading == 0 else None
     item = {
         "id": entry["id"],
-        "term": entry["term"],
+        "term": (reading or {}).get("term") or entry["term"],  # a reading may name its sense ("switch" for محول)
         "expansion": expansion or expansion_en,
         "expansion_en": expansion_en,
         "definition": definition,

@@ -233,7 +233,7 @@ def merged(text: str, lang: str, matches: list, occurrences: list) -> tuple[list
     said = set(table().get("said_by_the_name") or ())
     # a model family's term or one the gloss says goes; another idea written into the name ("A37B": active) stays
     inside = lambda m: any(a <= m.start and m.end <= b for a, b in spans) and (  # noqa: E731
-        m.entry.get("category") == "model" or m.entry["id"] in said)
+        m.entry.get("category") == "model" or m.entry["id"] in said or names_a_maker(m.entry))
     kept = [o for o in occurrences if not inside(o)]
     overrides: dict[str, dict] = {}
     items: list[dict] = []
@@ -247,6 +247,8 @@ def merged(text: str, lang: str, matches: list, occurrences: list) -> tuple[list
             continue
         seen_written.add(name.written.lower())
         owner = next((o for o in occurrences if o.start == name.start and _owns(o, name)), None)
+        if owner is not None and names_a_maker(owner.entry):
+            owner = None  # "DeepSeek-R2", "Mistral-7B": a model of the lab, glossed by its name, never as the lab
         if owner is not None and owner.end == name.end and not (name.total or name.experts or name.variants):
             kept.append(owner)  # "Llama 3", "GPT-4": the glossary names the model whole; its entry says more
             continue
@@ -279,6 +281,15 @@ def merged(text: str, lang: str, matches: list, occurrences: list) -> tuple[list
         elif not inside(match):
             out.append(match)
     return out, kept, overrides, items
+
+
+_MAKER_CATEGORIES = frozenset({"organisation", "organization"})
+
+
+def names_a_maker(entry: dict) -> bool:
+    """Whether a glossary entry describes a company or lab (its `maker` flag, or an organisation's category), whose
+    definition would be wrong for one of its models."""
+    return bool(entry.get("maker")) or entry.get("category") in _MAKER_CATEGORIES
 
 
 def _owner_definition(owner: glossary.Match, lang: str) -> str:

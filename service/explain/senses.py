@@ -22,12 +22,22 @@ def word_before(text: str, start: int) -> str:
 def by_neighbours(entry: dict, text: str, start: int, end: int) -> int | None:
     """The index of the reading that the words against this occurrence select, or None where they select none.
 
-    A reading may declare `after_words` (lower-case words one of which is written right before the term) and
-    `followed_by` (a regular expression the text right after the term must match)."""
+    A reading may declare `after_words` (lower-case words one of which is written right before the term),
+    `preceded_by` (a regular expression the text right before the term must end with: "100B model params" are weights),
+    `followed_by` (a regular expression the text right after the term must match) and `written_as` (a regular
+    expression the occurrence itself must match for the others to count: Arabic "محول" before "NVLink Switch" is a
+    switch, the English "transformer" never)."""
     before = word_before(text, start)
     after = text[end:end + _AFTER_WINDOW]
+    ahead = text[max(0, start - _AFTER_WINDOW):start]
     for index, reading in enumerate(entry.get("readings") or []):
+        written = reading.get("written_as")
+        if written and not pattern_cache.lazy(written).fullmatch(text[start:end]):
+            continue
         if before and before in (reading.get("after_words") or ()):
+            return index
+        pattern = reading.get("preceded_by")
+        if pattern and pattern_cache.lazy(rf"(?:{pattern})\s*$", re.I).search(ahead):
             return index
         pattern = reading.get("followed_by")
         if pattern and pattern_cache.lazy(pattern, re.I).match(after):
@@ -85,3 +95,16 @@ def without_lone_field_words(matches: list, occurrences: list) -> tuple[list, li
     if not dropped:
         return matches, occurrences
     return [m for m in matches if id(m.entry) not in dropped], [o for o in occurrences if id(o.entry) not in dropped]
+
+
+def without_senses_said_by_another(matches: list, occurrences: list) -> tuple[list, list]:
+    """The matches less those read in a sense that another entry found in the text names (a reading's `same_as`):
+    "checkpoint" read as activation checkpointing beside "activation checkpointing" is said once, by that entry."""
+    present = {m.entry["id"] for m in matches}
+
+    def said(m) -> bool:
+        readings = m.entry.get("readings") or []
+        return bool(readings) and m.reading < len(readings) and readings[m.reading].get("same_as") in present
+    if not any(said(m) for m in matches):
+        return matches, occurrences
+    return [m for m in matches if not said(m)], [o for o in occurrences if not said(o)]

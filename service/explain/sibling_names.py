@@ -1,4 +1,4 @@
-"""A product family's short name written with another suffix: the text names a sibling, not the entry."""
+"""A product family's short name written with another suffix or version: the text names a sibling, not the entry."""
 
 import re
 
@@ -7,6 +7,8 @@ def names_a_sibling(entry: dict, text: str, start: int, end: int) -> bool:
     """The entry's short name written with another suffix ("Megatron-Bridge" for the entry "Megatron-LM", found as
     "Megatron"): the text names a sibling product, and glossing it as the entry would name what the text does not."""
     said = text[start:end]
+    if said[-1:].isdigit() and re.match(r"\.\d", text[end:end + 2]):
+        return True  # "Claude 3" in "Claude 3.5", "DeepSeek V2" in "DeepSeek V2.5": another version, not this one
     term = entry.get("term") or ""
     if not term.startswith(said + "-") or end >= len(text) or text[end] not in "-\u2010\u2011":
         return False

@@ -160,6 +160,7 @@ def read_terms(doc) -> None:
     doc.matches = list(first.values())
     doc.matches = _with_definitions(doc.matches, doc.definitions)
     doc.matches, doc.occurrences = senses.without_lone_field_words(doc.matches, doc.occurrences)
+    doc.matches, doc.occurrences = senses.without_senses_said_by_another(doc.matches, doc.occurrences)
     # "Llama-3.1-70B-Instruct" read whole: the family's term spans the name and is glossed from its parts
     doc.matches, doc.occurrences, named, models = model_names.merged(content, doc.lang, doc.matches, doc.occurrences)
     options = option_terms.find(content, doc.lang)
