@@ -6,7 +6,7 @@ from functools import cache
 
 from calculators.resources import data_dir
 
-from service.explain import arabic_clause, pattern_cache
+from service.explain import arabic_clause, gist_lift, pattern_cache
 from service.i18n.messages import messages
 
 # A sentence's main role, checked in this order: a question or a problem is what a post is about before its results.
@@ -233,7 +233,10 @@ def point(clause: str, sentence: str, lang: str, who: str, context: str = "") ->
         if asked is None:
             return words["asks_quoted"][number].format(subject=subject, question=clause.rstrip("?").strip())
         return _capital(f"{subject} {words['point']['question'][number]} {third_person(asked, lang)}")
-    clause = _LEADING_CONNECTIVE["en"].sub("", clause).strip()
+    clause = gist_lift.without_openers(_LEADING_CONNECTIVE["en"].sub("", clause).strip())
+    lifted = gist_lift.lift(clause)
+    if lifted is not None:  # "we demonstrate that X": the author's own verb, never "they conclude that they demonstrate"
+        return _capital(f"{subject} {words['lifted'][lifted[0]][number]} {_lower_first(third_person(lifted[1], lang), context)}")
     if _WANTED.match(clause) and not _AUXILIARY.search(clause) and re.search(r"\?\s", context + " "):
         return _capital(words["asks_about"][number].format(subject=subject, topic=clause[0].lower() + clause[1:]))
     changed = _CHANGE_IMPERATIVE.match(clause)
@@ -340,7 +343,11 @@ def companion(clause: str, sentence: str, lang: str, who: str, context: str = ""
         if asked is not None:
             return _capital(f"{words['pronouns'][who]} {words['companion']['question'][0 if who == 'text' else 1]} "
                             f"{third_person(asked, lang)}")
-    clause = _LEADING_CONNECTIVE["en"].sub("", clause).strip()
+    clause = gist_lift.without_openers(_LEADING_CONNECTIVE["en"].sub("", clause).strip())
+    lifted = gist_lift.lift(clause)
+    if lifted is not None:  # "They add that we found that X" says it twice: "They find that X"
+        return _capital(f"{words['pronouns'][who]} {words['lifted'][lifted[0]][0 if who == 'text' else 1]} "
+                        f"{_lower_first(third_person(lifted[1], lang), context)}")
     if _TITLE_FIRST.match(clause) and not _AUX_ANY.search(clause):  # a heading, not a sentence "that" can carry
         about = words.get("writes_about") if who != "text" else None
         subject = words["pronouns"][who] if about else words["subjects"]["text"]

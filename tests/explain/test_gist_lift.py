@@ -1,0 +1,38 @@
+"""A sentence that already reports is lifted, not framed twice; openers that only order or rephrase are dropped."""
+
+from service.explain import gist_lift, reported
+
+
+def test_reporting_clause_is_lifted_with_its_own_verb():
+    assert gist_lift.lift("We demonstrate that a 600B model trains on 2048 chips in 4 days") == \
+        ("shows", "a 600B model trains on 2048 chips in 4 days")
+    assert gist_lift.lift("In other words, we conclude that ZeRO-3 is not needed here")[0] == "concludes"
+    assert gist_lift.lift("This paper shows that the bubble shrinks with more micro-batches") == \
+        ("shows", "the bubble shrinks with more micro-batches")
+
+
+def test_recommendation_keeps_its_object_and_a_measurement_is_not_lifted():
+    assert gist_lift.lift("We recommend using FSDP inside one node") == ("recommends", "using FSDP inside one node")
+    assert gist_lift.lift("We recommend that you keep TP within a node") == ("recommends", "that you keep TP within a node")
+    assert gist_lift.lift("We see 45% MFU on 64 GPUs") is None  # a measurement: "see" is its verb
+    assert gist_lift.lift("I think so") is None
+    assert gist_lift.lift("Google found that sharding helps") is None  # someone else's finding stays theirs
+
+
+def test_openers_go_but_conditions_and_negations_stay():
+    assert gist_lift.without_openers("First, in the latest results, the chip did not improve") == \
+        "In the latest results, the chip did not improve"
+    assert gist_lift.without_openers("Or, an arch with enough layers outweighs the rest") == \
+        "An arch with enough layers outweighs the rest"
+    assert gist_lift.without_openers("If you use FP8 too however, you should see a speed-up") == \
+        "If you use FP8 too, you should see a speed-up"
+
+
+def test_gist_point_never_stacks_two_reporting_frames():
+    said = reported.point("We demonstrate that such a model can be trained in 4 days", "We demonstrate that such a model "
+                          "can be trained in 4 days.", "en", "authors")
+    assert said == "The authors show that such a model can be trained in 4 days"
+    assert "that they" not in said.lower()
+    follow = reported.companion("We also found that the loss does not diverge", "We also found that the loss does not diverge.",
+                                "en", "authors")
+    assert follow == "They find that the loss does not diverge"
