@@ -410,7 +410,7 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
         texts = _with_rows(doc, texts, who)  # the figures asked about, when the text gives them as rows under headings
     texts = _one_sentence(texts, who, lang, asked_first)  # the point with its reason or its question, in one sentence
     found = synthesis.finding(doc, [point])  # a check on the point itself, not on its evidence
-    kept = reported.fit([text for _, text in texts], MAX_REPORTED_WORDS + sum(_gloss_words(text) for _, text in texts))
+    kept = reported.fit(reported.subject_named([t for _, t in texts], lang, who), MAX_REPORTED_WORDS + sum(_gloss_words(t) for _, t in texts))
     out = [{"text": _ended(text), "from": sources} for (sources, _), text in zip(texts, kept)]
     return _with_finding(out, found, point)
 

@@ -29,13 +29,16 @@ _REPORTING = pattern_cache.lazy(
 _OPENER = pattern_cache.lazy(r"^(?:(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|finally|lastly|or|in other words|put (?:differently|simply)|"
                              r"that said|having said that|in (?:summary|conclusion|short|sum)|to (?:sum up|summari[sz]e|conclude)|"
                              r"all in all|overall|anyway|so|however|now)\s*,\s*)+", re.I)
+_OPENER_AR = pattern_cache.lazy(r"^و?(?:في الوقت (?:نفسه|ذاته)|في هذا السياق|من جهة أخرى|من ناحية أخرى|بدايةً|بداية|أولًا|أولاً|أولا)\s*[،,]?\s+")
 # "If you use X too however, you should see ...": a "however" inside a clause, before its comma, only links to what came before.
 _INNER_HOWEVER = pattern_cache.lazy(r"(?<=\w)\s+however\s*,", re.I)
 
 
-def without_openers(clause: str) -> str:
-    """The clause without the openers that only order or rephrase ("First,", "Or,", "In other words,") and without an
-    inner "however" that links to the sentence before; what it asserts, negates or conditions stays."""
+def without_openers(clause: str, lang: str = "en") -> str:
+    """The clause without the openers that only order or rephrase ("First,", "Or,", "In other words,", "في الوقت نفسه")
+    and without an inner "however" that links to the sentence before; what it asserts, negates or conditions stays."""
+    if lang == "ar":
+        return _OPENER_AR.sub("", clause.strip(), count=1) or clause
     text = _OPENER.sub("", clause.strip(), count=1)
     text = _INNER_HOWEVER.sub(",", text)
     if text and text != clause.strip() and text[:1].islower() and text.split(" ", 1)[0][1:].islower():

@@ -363,7 +363,10 @@ def companion(clause: str, sentence: str, lang: str, who: str, context: str = ""
 def _arabic(clause: str, kind: str, words: dict, who: str, lead: bool) -> str:
     """An Arabic restatement: the reporting verb, then أنّ before a noun, أنه before a verb; a question and a sentence in
     the first person are given as the author's words after a colon (their verbs carry the person)."""
-    clause = _LEADING_CONNECTIVE["ar"].sub("", clause).strip() if kind != "question" else clause
+    clause = gist_lift.without_openers(_LEADING_CONNECTIVE["ar"].sub("", clause).strip(), "ar") if kind != "question" else clause
+    speech = arabic_clause.own_speech(clause) if kind != "question" else None
+    if speech is not None:  # "أعلنت Meta أن ...", "وأضاف ماسك: «...»": who said it is in the sentence; no frame before it
+        return speech if lead else "و" + speech
     templates = words["point" if lead else "companion"]
     own = bool(_OWN_OPENING_AR.match(clause))  # quoted after a plain "ويضيف", not after "يخلص إلى"
     opening = templates["other" if own else kind if kind in templates else "other"].format(subject=words["subjects"][who])
@@ -378,6 +381,23 @@ def _arabic(clause: str, kind: str, words: dict, who: str, lead: bool) -> str:
     if said is None:  # a verb whose subject is not read with certainty: the author's words, not a wrong particle
         return words["said_quoted"].format(lead=opening, claim=clause)
     return f"{opening} {said}"
+
+
+def subject_named(texts: list[str], lang: str, who: str) -> list[str]:
+    """An Arabic gist whose point is someone's own words ("أعلنت Meta أن ...") names the text in the sentences after it
+    ("ويضيف النص"): a bare "ويضيف" would read as Meta's words."""
+    if lang != "ar" or not texts:
+        return texts
+    words = messages(lang)["gist_reported"]
+    subject = words["subjects"][who]
+    if any(texts[0].startswith(t.format(subject=subject)) for t in words["point"].values()):
+        return texts
+    verbs = sorted(set(words["companion"].values()), key=len, reverse=True)
+    out = texts[:1]
+    for text in texts[1:]:
+        verb = next((v for v in verbs if text.startswith(v) and text[len(v):len(v) + 1] in (" ", ":")), None)
+        out.append(f"{verb} {subject}{text[len(verb):]}" if verb and not text[len(verb):].startswith(" " + subject) else text)
+    return out
 
 
 # "أما ... فـ", "بينما", "إذ" open a sentence of their own: after أنّ/أنه they are ungrammatical, so the words are quoted.

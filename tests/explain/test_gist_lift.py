@@ -36,3 +36,21 @@ def test_gist_point_never_stacks_two_reporting_frames():
     follow = reported.companion("We also found that the loss does not diverge", "We also found that the loss does not diverge.",
                                 "en", "authors")
     assert follow == "They find that the loss does not diverge"
+
+
+def test_an_arabic_sentence_that_reports_is_given_as_its_speakers_words_without_a_frame():
+    said = reported.point("أعلنت شركة ناشئة صينية في مجال الذكاء الاصطناعي أنها أنفقت 300 ألف دولار على التدريب",
+                          "أعلنت شركة ناشئة صينية في مجال الذكاء الاصطناعي أنها أنفقت 300 ألف دولار على التدريب.", "ar", "text")
+    assert said.startswith("أعلنت شركة") and "يذكر النص" not in said
+    added = reported.companion("وأضاف المدير: “استغرق الأمر 122 يومًا فقط”", "وأضاف المدير: “استغرق الأمر 122 يومًا فقط”.", "ar", "text")
+    assert added.startswith("وأضاف المدير") and "ويضيف" not in added
+    opened = reported.point("في الوقت نفسه تؤكد الشركة أنها ستزود عملاءها بالذاكرة قريبًا", "في الوقت نفسه تؤكد الشركة أنها "
+                            "ستزود عملاءها بالذاكرة قريبًا.", "ar", "text")
+    assert opened.startswith("تؤكد الشركة")
+
+
+def test_after_someones_own_words_the_next_arabic_gist_sentence_names_the_text():
+    out = reported.subject_named(["أعلنت الشركة أنها دربت النموذج", "ويضيف: أما الكلفة فبلغت مليون دولار"], "ar", "text")
+    assert out[1].startswith("ويضيف النص:")
+    kept = ["يذكر النص أنّ النموذج كبير", "ويضيف أنّ الكلفة عالية"]
+    assert reported.subject_named(kept, "ar", "text") == kept
