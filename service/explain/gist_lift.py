@@ -14,7 +14,7 @@ _VERBS = {
     "shows": r"demonstrate[sd]?|show(?:s|ed|n)?|prove[sd]?|confirm(?:s|ed)?|verif(?:y|ies|ied)",
     "finds": r"f(?:i|ou)nds?|observe[sd]?|notice[sd]?|see|saw|measured?",
     "concludes": r"conclude[sd]?",
-    "thinks": r"think|thought|believe[sd]?|guess|suspect(?:s|ed)?",
+    "thinks": r"think|thought|believe[sd]?|guess|suspect(?:s|ed)?|hypothesi[sz]e[sd]?",
     "expects": r"expect(?:s|ed)?|estimate[sd]?",
     "recommends": r"recommend(?:s|ed)?|suggest(?:s|ed)?|advise[sd]?",
     "proposes": r"propose[sd]?",
@@ -28,9 +28,13 @@ _REPORTING = pattern_cache.lazy(
 # Openers that order or rephrase, not claim: "First, ...", "Or, ...", "In other words, ...", "That said, ...".
 _OPENER = pattern_cache.lazy(r"^(?:(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|finally|lastly|or|in other words|put (?:differently|simply)|"
                              r"that said|having said that|in (?:summary|conclusion|short|sum)|to (?:sum up|summari[sz]e|conclude)|"
-                             r"all in all|overall|anyway|so|however|now)\s*,\s*)+", re.I)
+                             r"all in all|overall|anyway|so|however|now|in comparison|that being said)\s*,\s*|"
+                             r"(?:as such|in this way|as you can see|to (?:address|solve|tackle|fix|overcome) (?:this|that|these|those) "
+                             r"(?:challenges?|problems?|issues?|limitations?))\s*,?\s+)+", re.I)
 _OPENER_AR = pattern_cache.lazy(r"^و?(?:في الوقت (?:نفسه|ذاته)|في هذا السياق|من جهة أخرى|من ناحية أخرى|بدايةً|بداية|أولًا|أولاً|أولا)\s*[،,]?\s+")
 # "If you use X too however, you should see ...": a "however" inside a clause, before its comma, only links to what came before.
+# "..., see #5471", "(see the docs)", "; cf. the table": where to read more, not the claim.
+_POINTER = pattern_cache.lazy(r"(?:[,;:]\s*|\s*\()(?:see|cf\.?|refer to|more (?:details|info) (?:in|at|here))(?:\s[^()]*)?\)?\s*$", re.I)
 _INNER_HOWEVER = pattern_cache.lazy(r"(?<=\w)\s+however\s*,", re.I)
 
 
@@ -40,9 +44,7 @@ def without_openers(clause: str, lang: str = "en") -> str:
     if lang == "ar":
         return _OPENER_AR.sub("", clause.strip(), count=1) or clause
     text = _OPENER.sub("", clause.strip(), count=1)
-    text = _INNER_HOWEVER.sub(",", text)
-    if text and text != clause.strip() and text[:1].islower() and text.split(" ", 1)[0][1:].islower():
-        text = text[0].upper() + text[1:]
+    text = _POINTER.sub("", _INNER_HOWEVER.sub(",", text))  # the case is kept: the clause follows a reporting verb ("reports that about 30% ...")
     return text or clause
 
 

@@ -231,7 +231,7 @@ def point(clause: str, sentence: str, lang: str, who: str, context: str = "") ->
     if kind == "question":
         asked = indirect_question(clause)
         if asked is None:
-            return words["asks_quoted"][number].format(subject=subject, question=clause.rstrip("?").strip())
+            return _capital(words["asks_quoted"][number].format(subject=subject, question=clause.rstrip("?").strip()))
         return _capital(f"{subject} {words['point']['question'][number]} {third_person(asked, lang)}")
     clause = gist_lift.without_openers(_LEADING_CONNECTIVE["en"].sub("", clause).strip())
     lifted = gist_lift.lift(clause)

@@ -21,9 +21,9 @@ def test_recommendation_keeps_its_object_and_a_measurement_is_not_lifted():
 
 def test_openers_go_but_conditions_and_negations_stay():
     assert gist_lift.without_openers("First, in the latest results, the chip did not improve") == \
-        "In the latest results, the chip did not improve"
+        "in the latest results, the chip did not improve"
     assert gist_lift.without_openers("Or, an arch with enough layers outweighs the rest") == \
-        "An arch with enough layers outweighs the rest"
+        "an arch with enough layers outweighs the rest"
     assert gist_lift.without_openers("If you use FP8 too however, you should see a speed-up") == \
         "If you use FP8 too, you should see a speed-up"
 
@@ -54,3 +54,23 @@ def test_after_someones_own_words_the_next_arabic_gist_sentence_names_the_text()
     assert out[1].startswith("ويضيف النص:")
     kept = ["يذكر النص أنّ النموذج كبير", "ويضيف أنّ الكلفة عالية"]
     assert reported.subject_named(kept, "ar", "text") == kept
+
+
+def test_more_openers_and_a_hypothesis_kept_as_a_belief():
+    assert gist_lift.without_openers("As such they decided to place experts on different GPUs") == \
+        "they decided to place experts on different GPUs"
+    assert gist_lift.without_openers("To address this challenge, we built a new scheduler") == "we built a new scheduler"
+    assert gist_lift.without_openers("Now is the time to shard") == "Now is the time to shard"  # no comma: a word of the claim
+    assert gist_lift.lift("We hypothesize that HBM bandwidth limits the H100") == ("thinks", "HBM bandwidth limits the H100")
+
+
+def test_a_trailing_pointer_is_dropped_but_the_verb_see_stays():
+    assert gist_lift.without_openers("We are working on fixing those, see") == "We are working on fixing those"
+    assert gist_lift.without_openers("ZeRO-3 shards the optimizer state (see the docs)") == "ZeRO-3 shards the optimizer state"
+    assert gist_lift.without_openers("With FP8 you should see a speed-up") == "With FP8 you should see a speed-up"
+
+
+def test_a_quoted_question_opens_its_gist_sentence_with_a_capital():
+    asked = reported.point("When pre-training, how easy is it to hit those limits?", "When pre-training, how easy is it to hit "
+                           "those limits?", "en", "text")
+    assert asked[0].isupper()
