@@ -3,7 +3,7 @@
 import re
 
 from service.explain import claims as cues
-from service.explain import gist_cross, gist_frames, gist_plain, gist_side, pattern_cache, reported, restate, synthesis
+from service.explain import gist_central, gist_cross, gist_frames, gist_plain, gist_side, pattern_cache, reported, restate, synthesis
 from service.explain.document import Document
 from service.i18n.messages import messages
 
@@ -66,7 +66,7 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
         return 0.0  # a list of figures is not a point ("I only get 18% MFU on one node of 8 GPUs" reports a problem)
     value = 3.0 * cues.cue("point", sentence) + 2.0 * cues.cue("requirement", sentence) + 1.0 * cues.cue("cause", sentence)
     value += 2.0 * sentence.rstrip().endswith(("?", "؟"))
-    value += 1.0 * bool(claim is not None and claim.frame) + 0.5 * min(len(term_ids), 4)
+    value += 1.0 * bool(claim is not None and claim.frame) + 0.5 * min(len(term_ids), 4) + gist_central.weight(doc, term_ids)
     value += 0.5 * bool(claim is not None and claim.calculations)
     value += 1.5 * bool(claim is not None and {"measurement", "comparison"} & set(claim.kinds))  # a report's result
     if _ASIDE.match(sentence):
