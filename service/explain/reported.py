@@ -268,7 +268,15 @@ _ADVICE = pattern_cache.lazy(r"\b(?:should|recommend\w*|advis\w+|suggest\w*|bett
 def _said_as(kind: str, clause: str) -> str:
     """The role whose reporting verb fits: a requirement ("all shapes must be fixed at compile time") is said, not
     advised; only a sentence that advises ("should", "we recommend", "use ...") is reported as advice."""
+    if kind == "recommendation" and _EXPECTED.search(clause):
+        return "expectation"  # "the fp8 should have a 100% speed-up", "you should expect ...": a forecast, not advice
     return "other" if kind == "recommendation" and not _ADVICE.search(clause) else kind
+
+
+# "should" of a forecast: a thing (not "you"/"we") that should have, be, reach or give something; "should expect/see".
+_EXPECTED = pattern_cache.lazy(r"\b(?:should|ought to)\s+(?:(?:probably|roughly|also|still)\s+)?(?:expect|see|notice|observe)\b|"
+                               r"(?<!\byou )(?<!\bwe )(?<!\bone )(?<!\bi )(?<!\bthey )\bshould\s+(?:(?:probably|roughly|also|still)\s+)?"
+                               r"(?:have|be|reach|give|get|achieve|yield|take|run|fit)\b", re.I)
 
 
 # In a post that asks, a line without a verb naming what is wanted ("Recommended layout for 64 GPUs.") is asked about.

@@ -74,3 +74,11 @@ def test_a_quoted_question_opens_its_gist_sentence_with_a_capital():
     asked = reported.point("When pre-training, how easy is it to hit those limits?", "When pre-training, how easy is it to hit "
                            "those limits?", "en", "text")
     assert asked[0].isupper()
+
+
+def test_a_forecast_with_should_is_said_not_advised():
+    said = reported.point("The FP8 run should have a 100% speed-up compared with BF16", "The FP8 run should have a 100% "
+                          "speed-up compared with BF16.", "en", "author")
+    assert said.startswith("The author says that") and "advises" not in said
+    advised = reported.point("You should keep TP inside one node", "You should keep TP inside one node.", "en", "author")
+    assert "advises" in advised
