@@ -33,17 +33,22 @@ _OPENER = pattern_cache.lazy(r"^(?:(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|fi
                              r"(?:challenges?|problems?|issues?|limitations?))\s*,?\s+)+", re.I)
 _OPENER_AR = pattern_cache.lazy(r"^و?(?:في الوقت (?:نفسه|ذاته)|في هذا السياق|من جهة أخرى|من ناحية أخرى|بدايةً|بداية|أولًا|أولاً|أولا)\s*[،,]?\s+")
 # "If you use X too however, you should see ...": a "however" inside a clause, before its comma, only links to what came before.
+# "“جيس” -الذي سُمي تيمناً بأعلى قمة- يستند", "X — a name we chose — runs": an aside between two dashes, without figures.
+_DASH_ASIDE = pattern_cache.lazy(r"\s(?:[-—–](?=[^\s\d])[^-—–\d\n]{3,100}?(?<=\S)[-—–]|[—–]\s[^—–\d\n]{3,100}?\s[—–])(?=\s)")
+# "...، في خطوة لافتة من شأنها ...": the writer's comment on the news, after its fact.
+_COMMENTARY_AR = pattern_cache.lazy(r"\s*[،,]\s*في خطوة\s[^.؟!]*$")
 # "..., see #5471", "(see the docs)", "; cf. the table": where to read more, not the claim.
 _POINTER = pattern_cache.lazy(r"(?:[,;:]\s*|\s*\()(?:see|cf\.?|refer to|more (?:details|info) (?:in|at|here))(?:\s[^()]*)?\)?\s*$", re.I)
 _INNER_HOWEVER = pattern_cache.lazy(r"(?<=\w)\s+however\s*,", re.I)
 
 
 def without_openers(clause: str, lang: str = "en") -> str:
-    """The clause without the openers that only order or rephrase ("First,", "Or,", "In other words,", "في الوقت نفسه")
-    and without an inner "however" that links to the sentence before; what it asserts, negates or conditions stays."""
+    """The clause without the openers that only order or rephrase ("First,", "Or,", "In other words,", "في الوقت نفسه"),
+    an inner "however", a dashed aside, a trailing pointer or comment; what it asserts, negates or conditions stays."""
     if lang == "ar":
-        return _OPENER_AR.sub("", clause.strip(), count=1) or clause
-    text = _OPENER.sub("", clause.strip(), count=1)
+        text = _DASH_ASIDE.sub("", _COMMENTARY_AR.sub("", _OPENER_AR.sub("", clause.strip(), count=1)))
+        return text.strip() or clause
+    text = _DASH_ASIDE.sub("", _OPENER.sub("", clause.strip(), count=1))
     text = _POINTER.sub("", _INNER_HOWEVER.sub(",", text))  # the case is kept: the clause follows a reporting verb ("reports that about 30% ...")
     return text or clause
 

@@ -82,3 +82,19 @@ def test_a_forecast_with_should_is_said_not_advised():
     assert said.startswith("The author says that") and "advises" not in said
     advised = reported.point("You should keep TP inside one node", "You should keep TP inside one node.", "en", "author")
     assert "advises" in advised
+
+
+def test_a_long_arabic_speaker_with_an_apposition_still_speaks_for_itself():
+    sentence = "يوضّح مركز البحوث، التابع لمجموعة كبيرة في الإمارات، أن النموذج يستند إلى 13 مليار معامل"
+    said = reported.point(sentence, sentence + ".", "ar", "text")
+    assert said.startswith("يوضّح مركز البحوث") and "يذكر النص" not in said
+
+
+def test_a_dashed_aside_and_a_comment_on_the_news_are_dropped_but_ranges_stay():
+    assert gist_lift.without_openers("إن “جيس” -الذي سُمي تيمناً بأعلى قمة- يستند إلى 13 مليار معامل", "ar") == \
+        "إن “جيس” يستند إلى 13 مليار معامل"
+    assert gist_lift.without_openers("أنفقت الشركة 294 ألف دولار فقط، في خطوة لافتة من شأنها إعادة الجدل", "ar") == \
+        "أنفقت الشركة 294 ألف دولار فقط"
+    assert gist_lift.without_openers("Jais — named after a mountain — has 13B parameters") == "Jais has 13B parameters"
+    assert gist_lift.without_openers("NVFP4 gives 2-3x faster math - and 50% less memory") == \
+        "NVFP4 gives 2-3x faster math - and 50% less memory"
