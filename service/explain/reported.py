@@ -248,6 +248,8 @@ def point(clause: str, sentence: str, lang: str, who: str, context: str = "") ->
         advised = clause[0].lower() + clause[1:] if clause.split(" ", 1)[0][1:].islower() else clause  # "Keep TP ...": a verb
         return _capital(_advice(words["imperative"], words["possessive"][who], advised))
     verb = words["point"].get(_said_as(kind, clause), words["point"]["other"])[0 if who != "authors" else 1]
+    if _SUBJECTLESS.match(clause) and "notes_quoted" in words:  # "Switched from ... to ...": a log's line, its doer unsaid
+        return _capital(words["notes_quoted"][number].format(subject=subject, claim=_capital(clause)))
     clause = _with_subject(clause, words)
     if clause.startswith("\0"):  # a title ("Adding X to the log"): what the text is about
         if who != "text" and "writes_about" in words:  # "The author writes about ...": a later "They ask" has its referent
@@ -256,6 +258,9 @@ def point(clause: str, sentence: str, lang: str, who: str, context: str = "") ->
     return _capital(f"{subject} {verb} {_lower_first(third_person(clause, lang), context)}")
 
 
+# A line that opens on a past verb with no subject ("Switched from micro-batches of 1 to 2", "Ran out of memory at step 9").
+_SUBJECTLESS = pattern_cache.lazy(r"^(?:[A-Za-z]+ed|hit|got|ran|took|made|saw|found|went)\s+(?:from|to|the|a|an|off|back|over|out|up|"
+                                  r"our|their|my|this|it|\d)\b")
 # A change a pull request makes, said as an order ("Refactor kernels so ...", "Add option to ..."): not advice to the reader.
 _CHANGE_IMPERATIVE = pattern_cache.lazy(r"^(?P<verb>refactor|fix|implement|introduce|rename|port|bump|deprecate|migrate|expose|"
                                         r"add(?=\s+(?:an?\s+|the\s+|new\s+)?(?:option|support|flag|argument|feature|test|kernel|check|"

@@ -98,3 +98,10 @@ def test_a_dashed_aside_and_a_comment_on_the_news_are_dropped_but_ranges_stay():
     assert gist_lift.without_openers("Jais — named after a mountain — has 13B parameters") == "Jais has 13B parameters"
     assert gist_lift.without_openers("NVFP4 gives 2-3x faster math - and 50% less memory") == \
         "NVFP4 gives 2-3x faster math - and 50% less memory"
+
+
+def test_a_line_without_a_subject_is_quoted_not_put_after_that():
+    said = reported.point("Switched from micro-batches of 1 sequence to 2 sequences", "Switched from micro-batches of 1 "
+                          "sequence to 2 sequences.", "en", "text")
+    assert said == "The text notes: Switched from micro-batches of 1 sequence to 2 sequences"
+    assert "that" in reported.point("Increased batch size helps throughput", "Increased batch size helps throughput.", "en", "text")
