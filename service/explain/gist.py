@@ -3,7 +3,7 @@
 import re
 
 from service.explain import claims as cues
-from service.explain import gist_cross, gist_frames, gist_plain, gist_side, pattern_cache, reported, restate, synthesis
+from service.explain import gist_central, gist_cross, gist_frames, gist_plain, gist_side, pattern_cache, reported, restate, synthesis
 from service.explain.document import Document
 from service.i18n.messages import messages
 
@@ -66,7 +66,7 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
         return 0.0  # a list of figures is not a point ("I only get 18% MFU on one node of 8 GPUs" reports a problem)
     value = 3.0 * cues.cue("point", sentence) + 2.0 * cues.cue("requirement", sentence) + 1.0 * cues.cue("cause", sentence)
     value += 2.0 * sentence.rstrip().endswith(("?", "؟"))
-    value += 1.0 * bool(claim is not None and claim.frame) + 0.5 * min(len(term_ids), 4)
+    value += 1.0 * bool(claim is not None and claim.frame) + 0.5 * min(len(term_ids), 4) + gist_central.weight(doc, term_ids)
     value += 0.5 * bool(claim is not None and claim.calculations)
     value += 1.5 * bool(claim is not None and {"measurement", "comparison"} & set(claim.kinds))  # a report's result
     if _ASIDE.match(sentence):
@@ -331,7 +331,8 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
         sentence = sentence_of(j)
         if j == point or values.get(j, 0.0) <= 0.0 or not restate.same_language(sentence, lang) or _quoted(doc, j):
             continue  # a caption, a spec row, a config line, a gloss, or someone else's quoted words give no reason
-        if _EXAMPLE.match(sentence) or gist_side.pointer(sentence) or (gist_side.about_the_page(sentence) and not _has_figure(doc, j)):
+        if _EXAMPLE.match(sentence) or gist_side.pointer(sentence) or (gist_side.about_the_page(sentence) and not _has_figure(doc, j)) \
+                or sentence.count("(") != sentence.count(")"):  # "this is 3x the parameters)": a fragment cut inside a bracket
             continue  # "For example, ...", a caption, a pointer to other reading: neither reason nor evidence
         if abs(j - point) > 2 and not (ids[j] & ids[point]) and reported.role(sentence, lang) != "proposal":
             continue  # a "because" paragraphs away explains something else; what the authors propose answers the point
@@ -410,7 +411,7 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
         texts = _with_rows(doc, texts, who)  # the figures asked about, when the text gives them as rows under headings
     texts = _one_sentence(texts, who, lang, asked_first)  # the point with its reason or its question, in one sentence
     found = synthesis.finding(doc, [point])  # a check on the point itself, not on its evidence
-    kept = reported.fit([text for _, text in texts], MAX_REPORTED_WORDS + sum(_gloss_words(text) for _, text in texts))
+    kept = reported.fit(reported.subject_named([t for _, t in texts], lang, who), MAX_REPORTED_WORDS + sum(_gloss_words(t) for _, t in texts))
     out = [{"text": _ended(text), "from": sources} for (sources, _), text in zip(texts, kept)]
     return _with_finding(out, found, point)
 

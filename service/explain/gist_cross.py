@@ -11,7 +11,7 @@ from typing import NamedTuple
 from calculators.resources import data_dir
 
 from service.explain import claims as claim_cues
-from service.explain import gist_names, gist_relation, gist_values, restate
+from service.explain import gist_names, gist_relation, gist_values, reported, restate
 from service.explain.document import Document
 from service.i18n import arabic
 from service.i18n.messages import join_names, messages
@@ -369,7 +369,7 @@ def _figure_phrases(doc: Document, start: int, end: int, cue: dict, sentence_end
         if gist_values.unnamed(fig, direction) and not label:
             skip = i + 1 if kind else -1
             continue  # "a ratio of about 2x for a 7B and a 70B model": what it is the ratio of is not read
-        fig = gist_values.per_device(doc.text, fig)  # "36.7 TFLOP/s per device": a device may be one core, not a chip
+        fig = gist_values.unit_price(doc.text, gist_values.per_device(doc.text, fig))  # one core's rate, one unit's price
         phrase = gist_values.measure_phrase(fig, partner if kind else None, kind, doc.lang, direction, label,
                                             "" if kind else gist_values.bound_of(doc.text, fig))  # "under 10 ns"
         labels += [label] if label and phrase else []
@@ -529,6 +529,7 @@ def gist(doc: Document, scores: list[float]) -> list[dict]:
         reading = read(doc, i)
         text = restated(doc, i)
         value = scores[i] + _ROLE_WEIGHT[reading.role] + 0.5 * bool(reading.measured) + 1.0 * bool(reading.what or gist_relation.stated(doc, i))
+        value += reported.table().get("news_lead_weight", 0.0) * (not everything and reading.role == "news")  # a report's lead: who did what
         everything.append((value, i, reading, text))
         if text:
             candidates.append((value, i, reading, text))

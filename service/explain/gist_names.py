@@ -106,10 +106,28 @@ def central(doc, names: list[str]) -> bool:
         counts[key] = counts.get(key, 0) + n
     if not counts or not names:
         return False
+    # "Rubin" three times beside "محول" twice: the platform the glossary does not know, not the switch, is the subject
+    known = set().union(*(tokens(o.found_as) for o in doc.occurrences), *(set(k) for k in counts if isinstance(k, frozenset)))
+    unknown = max((n for t, n in _written_names(doc.text).items() if t not in known), default=0)
     most = max(counts.values())
     short = len(doc.sentences) <= SHORT_PASSAGE  # one sentence: its subject is the subject
     for name in names:
         n = counts.get(frozenset(tokens(name)) or name, 0)
+        if n < unknown:
+            continue  # a name written less often than a product the glossary does not know is not the subject
         if short and n == most or n >= CENTRAL_MENTIONS and n >= CENTRAL_SHARE * most:
             return True
     return False
+
+
+# A name as written inside a sentence: a capital after a word (not a sentence's first word), or letters with digits.
+_NAME_IN_SENTENCE = re.compile(r"(?<=[^\s.!?؟:\n] )[A-Z][\w.-]*[A-Za-z0-9]|\b[A-Za-z]+\d[\w.-]*")
+
+
+def _written_names(text: str) -> dict[str, int]:
+    """How often each name is written in the text, glossary entry or not (a product name the glossary does not know)."""
+    counts: dict[str, int] = {}
+    for found in _NAME_IN_SENTENCE.findall(text):
+        for token in tokens(found):
+            counts[token] = counts.get(token, 0) + 1
+    return counts

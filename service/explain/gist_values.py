@@ -87,6 +87,9 @@ def setup_phrase(fig, lang: str, sentence: str) -> tuple[str, str] | None:
         return forms["bare"].format(amount=amount), forms["pre"].format(amount=after)  # "من ملياري معامل", not "مليارا"
     if fig.quantity == "n_chips" and fig.value > MAX_CHIPS:
         return None  # "175B" read as a chip count is a model's size misread: no job has that many chips
+    if fig.quantity == "n_chips" and fig.quote in sentence and not _CHIP_NOUN.match(
+            _LEADING_COUNT.sub("", fig.quote) + sentence[sentence.find(fig.quote) + len(fig.quote):]):
+        return None  # "144 short text messages", "144 streaming multiprocessors": a count is chips only when its noun says so
     if fig.quantity == "n_nodes" and float(fig.value).is_integer():
         forms = words["nodes"]
         nodes = arabic_numbers.count(fig.value, forms) if lang == "ar" else \
@@ -121,7 +124,7 @@ def _value(fig, lang: str) -> str:
         shown = f"{arabic_numbers.digits(round(value * 100, 2))}%"
     elif fig.quantity in _TIME:
         shown = _duration(value, lang)
-    elif fig.quantity == "cost_usd":
+    elif fig.quantity in ("cost_usd", "unit_price_usd"):
         shown = arabic_numbers.amount(value, words["dollar"]) if lang == "ar" else "$" + _english_amount(value, "").strip()
     elif fig.quantity in ("ratio", "speedup"):
         shown = arabic_numbers.count(value, words["times"]) if lang == "ar" else f"{arabic_numbers.digits(value)}×"
@@ -262,6 +265,33 @@ def per_device(text: str, fig):
     return fig
 
 
+# The noun a chip count is said with, within a few words: a chip, a card, a device, a named chip ("H100"); not a core.
+_CHIP_NOUN = re.compile(r"\s*(?:[-x×]\s*)?(?:[\w.-]+\s+){0,2}?(?!معالج\S* متعدد|multiprocessor|streaming|cores?\b|نوا)"
+                        r"(?:gpus?|chips?|cards?|accelerators?|tpus?|devices?|nodes?|[A-Za-z]+\d[\w-]*|وحد|شريح|شرائح|معالج|بطاق|مسرع|"
+                        r"رقاق|رقائق|جهاز|أجهزة|عقد|خاد)", re.I)
+
+
+_LEADING_COUNT = re.compile(r"^[~≈]?\s*[\d٠-٩][\d٠-٩.,]*\s*[kKM]?")
+
+
+def unit_price(text: str, fig):
+    """A cost its own clause gives for one unit ("the price of one unit is about $30,000", "$25k per GPU") is a unit
+    price, never the whole system's cost: said as a price per unit."""
+    if fig.quantity != "cost_usd":
+        return fig
+    before, after = text[max(0, fig.start - 45):fig.start], text[fig.end:fig.end + 25]
+    if _UNIT_BEFORE.search(before) or _UNIT_AFTER.match(after):
+        return fig._replace(quantity="unit_price_usd")
+    return fig
+
+
+_UNIT_BEFORE = re.compile(r"(?:(?:unit|list|retail|sticker) price|price (?:of|for) (?:one|a single|each|an?)\b|(?:each|one|a single) "
+                          r"(?:gpu|chip|card|unit|accelerator)s?\b[^.,;]{0,20}(?:costs?|priced)|سعر (?:الوحدة|الشريحة|البطاقة)|"
+                          r"(?:الوحدة|الشريحة|البطاقة) الواحدة)[^.;!?؛]{0,25}$", re.I)
+_UNIT_AFTER = re.compile(r"\s*(?:(?:per|/|a|an|for (?:each|one|a single))\s*(?:gpu|chip|card|unit|accelerator|piece)\b|each\b|apiece\b|"
+                         r"(?:لكل|للـ?|لل)\s*(?:وحدة|شريحة|بطاقة)|للوحدة|للشريحة)", re.I)
+
+
 _LABEL_BEFORE = re.compile(r"[\w/.-]+\s*[:=]\s*$")
 _PER_CHIP_SAID = re.compile(r"(?:per|/|each|every|a|an)[\s_-]*(?:gpu|chip|accelerator|card|tpu|h100|h200|a100|b200)|"
                             r"(?:لكل|كل) (?:شريحة|وحدة|بطاقة)", re.I)
@@ -271,7 +301,7 @@ _PER_CHIP_SAID = re.compile(r"(?:per|/|each|every|a|an)[\s_-]*(?:gpu|chip|accele
 _RANK = ("mfu", "hfu", "share_of_peak", "tokens_per_s_per_chip", "tokens_per_s_per_device", "tokens_per_s", "samples_per_s",
          "sequences_per_s",
          "flop_per_s_per_chip", "flop_per_s_per_device", "flop_per_s", "step_time_s", "time_s", "speedup", "percent_gain",
-         "percent_loss", "cost_usd")
+         "percent_loss", "cost_usd", "unit_price_usd")
 
 
 def rank(fig) -> int:

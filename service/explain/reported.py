@@ -6,7 +6,7 @@ from functools import cache
 
 from calculators.resources import data_dir
 
-from service.explain import arabic_clause, pattern_cache
+from service.explain import arabic_clause, gist_lift, pattern_cache
 from service.i18n.messages import messages
 
 # A sentence's main role, checked in this order: a question or a problem is what a post is about before its results.
@@ -231,9 +231,12 @@ def point(clause: str, sentence: str, lang: str, who: str, context: str = "") ->
     if kind == "question":
         asked = indirect_question(clause)
         if asked is None:
-            return words["asks_quoted"][number].format(subject=subject, question=clause.rstrip("?").strip())
+            return _capital(words["asks_quoted"][number].format(subject=subject, question=clause.rstrip("?").strip()))
         return _capital(f"{subject} {words['point']['question'][number]} {third_person(asked, lang)}")
-    clause = _LEADING_CONNECTIVE["en"].sub("", clause).strip()
+    clause = gist_lift.without_openers(_LEADING_CONNECTIVE["en"].sub("", clause).strip())
+    lifted = gist_lift.lift(clause)
+    if lifted is not None:  # "we demonstrate that X": the author's own verb, never "they conclude that they demonstrate"
+        return _capital(f"{subject} {words['lifted'][lifted[0]][number]} {_lower_first(third_person(lifted[1], lang), context)}")
     if _WANTED.match(clause) and not _AUXILIARY.search(clause) and re.search(r"\?\s", context + " "):
         return _capital(words["asks_about"][number].format(subject=subject, topic=clause[0].lower() + clause[1:]))
     changed = _CHANGE_IMPERATIVE.match(clause)
@@ -245,6 +248,8 @@ def point(clause: str, sentence: str, lang: str, who: str, context: str = "") ->
         advised = clause[0].lower() + clause[1:] if clause.split(" ", 1)[0][1:].islower() else clause  # "Keep TP ...": a verb
         return _capital(_advice(words["imperative"], words["possessive"][who], advised))
     verb = words["point"].get(_said_as(kind, clause), words["point"]["other"])[0 if who != "authors" else 1]
+    if _SUBJECTLESS.match(clause) and "notes_quoted" in words:  # "Switched from ... to ...": a log's line, its doer unsaid
+        return _capital(words["notes_quoted"][number].format(subject=subject, claim=_capital(clause)))
     clause = _with_subject(clause, words)
     if clause.startswith("\0"):  # a title ("Adding X to the log"): what the text is about
         if who != "text" and "writes_about" in words:  # "The author writes about ...": a later "They ask" has its referent
@@ -253,6 +258,9 @@ def point(clause: str, sentence: str, lang: str, who: str, context: str = "") ->
     return _capital(f"{subject} {verb} {_lower_first(third_person(clause, lang), context)}")
 
 
+# A line that opens on a past verb with no subject ("Switched from micro-batches of 1 to 2", "Ran out of memory at step 9").
+_SUBJECTLESS = pattern_cache.lazy(r"^(?:[A-Za-z]+ed|hit|got|ran|took|made|saw|found|went)\s+(?:from|to|the|a|an|off|back|over|out|up|"
+                                  r"our|their|my|this|it|\d)\b")
 # A change a pull request makes, said as an order ("Refactor kernels so ...", "Add option to ..."): not advice to the reader.
 _CHANGE_IMPERATIVE = pattern_cache.lazy(r"^(?P<verb>refactor|fix|implement|introduce|rename|port|bump|deprecate|migrate|expose|"
                                         r"add(?=\s+(?:an?\s+|the\s+|new\s+)?(?:option|support|flag|argument|feature|test|kernel|check|"
@@ -265,7 +273,15 @@ _ADVICE = pattern_cache.lazy(r"\b(?:should|recommend\w*|advis\w+|suggest\w*|bett
 def _said_as(kind: str, clause: str) -> str:
     """The role whose reporting verb fits: a requirement ("all shapes must be fixed at compile time") is said, not
     advised; only a sentence that advises ("should", "we recommend", "use ...") is reported as advice."""
+    if kind == "recommendation" and _EXPECTED.search(clause):
+        return "expectation"  # "the fp8 should have a 100% speed-up", "you should expect ...": a forecast, not advice
     return "other" if kind == "recommendation" and not _ADVICE.search(clause) else kind
+
+
+# "should" of a forecast: a thing (not "you"/"we") that should have, be, reach or give something; "should expect/see".
+_EXPECTED = pattern_cache.lazy(r"\b(?:should|ought to)\s+(?:(?:probably|roughly|also|still)\s+)?(?:expect|see|notice|observe)\b|"
+                               r"(?<!\byou )(?<!\bwe )(?<!\bone )(?<!\bi )(?<!\bthey )\bshould\s+(?:(?:probably|roughly|also|still)\s+)?"
+                               r"(?:have|be|reach|give|get|achieve|yield|take|run|fit)\b", re.I)
 
 
 # In a post that asks, a line without a verb naming what is wanted ("Recommended layout for 64 GPUs.") is asked about.
@@ -340,7 +356,11 @@ def companion(clause: str, sentence: str, lang: str, who: str, context: str = ""
         if asked is not None:
             return _capital(f"{words['pronouns'][who]} {words['companion']['question'][0 if who == 'text' else 1]} "
                             f"{third_person(asked, lang)}")
-    clause = _LEADING_CONNECTIVE["en"].sub("", clause).strip()
+    clause = gist_lift.without_openers(_LEADING_CONNECTIVE["en"].sub("", clause).strip())
+    lifted = gist_lift.lift(clause)
+    if lifted is not None:  # "They add that we found that X" says it twice: "They find that X"
+        return _capital(f"{words['pronouns'][who]} {words['lifted'][lifted[0]][0 if who == 'text' else 1]} "
+                        f"{_lower_first(third_person(lifted[1], lang), context)}")
     if _TITLE_FIRST.match(clause) and not _AUX_ANY.search(clause):  # a heading, not a sentence "that" can carry
         about = words.get("writes_about") if who != "text" else None
         subject = words["pronouns"][who] if about else words["subjects"]["text"]
@@ -356,7 +376,10 @@ def companion(clause: str, sentence: str, lang: str, who: str, context: str = ""
 def _arabic(clause: str, kind: str, words: dict, who: str, lead: bool) -> str:
     """An Arabic restatement: the reporting verb, then أنّ before a noun, أنه before a verb; a question and a sentence in
     the first person are given as the author's words after a colon (their verbs carry the person)."""
-    clause = _LEADING_CONNECTIVE["ar"].sub("", clause).strip() if kind != "question" else clause
+    clause = gist_lift.without_openers(_LEADING_CONNECTIVE["ar"].sub("", clause).strip(), "ar") if kind != "question" else clause
+    speech = arabic_clause.own_speech(clause) if kind != "question" else None
+    if speech is not None:  # "أعلنت Meta أن ...", "وأضاف ماسك: «...»": who said it is in the sentence; no frame before it
+        return speech if lead else "و" + speech
     templates = words["point" if lead else "companion"]
     own = bool(_OWN_OPENING_AR.match(clause))  # quoted after a plain "ويضيف", not after "يخلص إلى"
     opening = templates["other" if own else kind if kind in templates else "other"].format(subject=words["subjects"][who])
@@ -371,6 +394,23 @@ def _arabic(clause: str, kind: str, words: dict, who: str, lead: bool) -> str:
     if said is None:  # a verb whose subject is not read with certainty: the author's words, not a wrong particle
         return words["said_quoted"].format(lead=opening, claim=clause)
     return f"{opening} {said}"
+
+
+def subject_named(texts: list[str], lang: str, who: str) -> list[str]:
+    """An Arabic gist whose point is someone's own words ("أعلنت Meta أن ...") names the text in the sentences after it
+    ("ويضيف النص"): a bare "ويضيف" would read as Meta's words."""
+    if lang != "ar" or not texts:
+        return texts
+    words = messages(lang)["gist_reported"]
+    subject = words["subjects"][who]
+    if any(texts[0].startswith(t.format(subject=subject)) for t in words["point"].values()):
+        return texts
+    verbs = sorted(set(words["companion"].values()), key=len, reverse=True)
+    out = texts[:1]
+    for text in texts[1:]:
+        verb = next((v for v in verbs if text.startswith(v) and text[len(v):len(v) + 1] in (" ", ":")), None)
+        out.append(f"{verb} {subject}{text[len(verb):]}" if verb and not text[len(verb):].startswith(" " + subject) else text)
+    return out
 
 
 # "أما ... فـ", "بينما", "إذ" open a sentence of their own: after أنّ/أنه they are ungrammatical, so the words are quoted.

@@ -1,0 +1,74 @@
+"""A sentence that already reports ("we demonstrate that X", "I found that X"): its content clause and its own reporting verb.
+
+A gist that pastes "The authors conclude that" on "we demonstrate that X" reads "they conclude that they demonstrate
+that X"; the author's own verb says how X is claimed, so it replaces the gist's frame and X is said once.
+"""
+
+import re
+
+from service.explain import pattern_cache
+
+# The author's own reporting verbs, by the frame they become (data/locale "gist_reported.lifted"): what is shown,
+# what is found, what is concluded, what is believed (a hedge kept as a hedge), what is recommended or proposed.
+_VERBS = {
+    "shows": r"demonstrate[sd]?|show(?:s|ed|n)?|prove[sd]?|confirm(?:s|ed)?|verif(?:y|ies|ied)",
+    "finds": r"f(?:i|ou)nds?|observe[sd]?|notice[sd]?|see|saw|measured?",
+    "concludes": r"conclude[sd]?",
+    "thinks": r"think|thought|believe[sd]?|guess|suspect(?:s|ed)?|hypothesi[sz]e[sd]?",
+    "expects": r"expect(?:s|ed)?|estimate[sd]?",
+    "recommends": r"recommend(?:s|ed)?|suggest(?:s|ed)?|advise[sd]?",
+    "proposes": r"propose[sd]?",
+}
+# Who reports: the author in the first person, or the author's own text ("this paper shows that").
+_WHO = (r"(?:i|we|this (?:paper|work|post|report|study|article|blog(?: post)?|pr|section)|our (?:results|experiments|analysis|"
+        r"measurements|tests|benchmarks))")
+_REPORTING = pattern_cache.lazy(
+    rf"^{_WHO}\s+(?:(?:also|further|clearly|empirically|now|then|finally|indeed|can|could|will|would)\s+)*"
+    rf"(?P<verb>{'|'.join(f'(?P<{k}>{v})' for k, v in _VERBS.items())})\b\s*,?\s*(?P<that>that\s+)?(?P<rest>\S.*)$", re.I)
+# Openers that order or rephrase, not claim: "First, ...", "Or, ...", "In other words, ...", "That said, ...".
+_OPENER = pattern_cache.lazy(r"^(?:(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|finally|lastly|or|in other words|put (?:differently|simply)|"
+                             r"that said|having said that|in (?:summary|conclusion|short|sum)|to (?:sum up|summari[sz]e|conclude)|"
+                             r"all in all|overall|anyway|so|however|now|in comparison|that being said)\s*,\s*|"
+                             r"(?:as such|in this way|as you can see|to (?:address|solve|tackle|fix|overcome) (?:this|that|these|those) "
+                             r"(?:challenges?|problems?|issues?|limitations?))\s*,?\s+)+", re.I)
+_OPENER_AR = pattern_cache.lazy(r"^و?(?:في الوقت (?:نفسه|ذاته)|في هذا السياق|من جهة أخرى|من ناحية أخرى|بدايةً|بداية|أولًا|أولاً|أولا)\s*[،,]?\s+")
+# "If you use X too however, you should see ...": a "however" inside a clause, before its comma, only links to what came before.
+# "“جيس” -الذي سُمي تيمناً بأعلى قمة- يستند", "X — a name we chose — runs": an aside between two dashes, without figures.
+_DASH_ASIDE = pattern_cache.lazy(r"\s(?:[-—–](?=[^\s\d])[^-—–\d\n]{3,100}?(?<=\S)[-—–]|[—–]\s[^—–\d\n]{3,100}?\s[—–])(?=\s)")
+# "...، في خطوة لافتة من شأنها ...": the writer's comment on the news, after its fact.
+_COMMENTARY_AR = pattern_cache.lazy(r"\s*[،,]\s*في خطوة\s[^.؟!]*$")
+# "..., see #5471", "(see the docs)", "; cf. the table": where to read more, not the claim.
+_POINTER = pattern_cache.lazy(r"(?:[,;:]\s*|\s*\()(?:see|cf\.?|refer to|more (?:details|info) (?:in|at|here))(?:\s[^()]*)?\)?\s*$", re.I)
+_INNER_HOWEVER = pattern_cache.lazy(r"(?<=\w)\s+however\s*,", re.I)
+
+
+def without_openers(clause: str, lang: str = "en") -> str:
+    """The clause without the openers that only order or rephrase ("First,", "Or,", "In other words,", "في الوقت نفسه"),
+    an inner "however", a dashed aside, a trailing pointer or comment; what it asserts, negates or conditions stays."""
+    if lang == "ar":
+        text = _DASH_ASIDE.sub("", _COMMENTARY_AR.sub("", _OPENER_AR.sub("", clause.strip(), count=1)))
+        return text.strip() or clause
+    text = _DASH_ASIDE.sub("", _OPENER.sub("", clause.strip(), count=1))
+    text = _POINTER.sub("", _INNER_HOWEVER.sub(",", text))  # the case is kept: the clause follows a reporting verb ("reports that about 30% ...")
+    return text or clause
+
+
+def lift(clause: str) -> tuple[str, str] | None:
+    """(frame, content) when an English clause already reports in the author's voice ("We demonstrate that X" ->
+    ("shows", "X")); a recommendation without "that" keeps its object ("we recommend using FSDP" -> ("recommends",
+    "using FSDP")); None when it does not report, or its content is not a clause of its own."""
+    found = _REPORTING.match(without_openers(clause))
+    if found is None:
+        return None
+    frame = next(name for name in _VERBS if found.group(name))
+    rest = found.group("rest").strip()
+    if not found.group("that"):
+        if frame == "recommends":
+            return frame, rest  # "recommend using X", "recommend a TP of 8": its object, said after "recommends"
+        if frame == "finds" and re.match(r"(?:a|an|the|about|around|~|\d)", rest, re.I):
+            return None  # "we see 45% MFU", "we measured a 2x speed-up": a measurement, not a reported clause
+        if len(rest.split()) < 3 or re.match(r"(?:it|this|that|them|him|her)\b", rest, re.I):
+            return None  # "I think so", "we found it": nothing to lift
+    if frame == "recommends" and found.group("that"):
+        return frame, "that " + rest
+    return frame, rest

@@ -1,0 +1,107 @@
+"""A sentence that already reports is lifted, not framed twice; openers that only order or rephrase are dropped."""
+
+from service.explain import gist_lift, reported
+
+
+def test_reporting_clause_is_lifted_with_its_own_verb():
+    assert gist_lift.lift("We demonstrate that a 600B model trains on 2048 chips in 4 days") == \
+        ("shows", "a 600B model trains on 2048 chips in 4 days")
+    assert gist_lift.lift("In other words, we conclude that ZeRO-3 is not needed here")[0] == "concludes"
+    assert gist_lift.lift("This paper shows that the bubble shrinks with more micro-batches") == \
+        ("shows", "the bubble shrinks with more micro-batches")
+
+
+def test_recommendation_keeps_its_object_and_a_measurement_is_not_lifted():
+    assert gist_lift.lift("We recommend using FSDP inside one node") == ("recommends", "using FSDP inside one node")
+    assert gist_lift.lift("We recommend that you keep TP within a node") == ("recommends", "that you keep TP within a node")
+    assert gist_lift.lift("We see 45% MFU on 64 GPUs") is None  # a measurement: "see" is its verb
+    assert gist_lift.lift("I think so") is None
+    assert gist_lift.lift("Google found that sharding helps") is None  # someone else's finding stays theirs
+
+
+def test_openers_go_but_conditions_and_negations_stay():
+    assert gist_lift.without_openers("First, in the latest results, the chip did not improve") == \
+        "in the latest results, the chip did not improve"
+    assert gist_lift.without_openers("Or, an arch with enough layers outweighs the rest") == \
+        "an arch with enough layers outweighs the rest"
+    assert gist_lift.without_openers("If you use FP8 too however, you should see a speed-up") == \
+        "If you use FP8 too, you should see a speed-up"
+
+
+def test_gist_point_never_stacks_two_reporting_frames():
+    said = reported.point("We demonstrate that such a model can be trained in 4 days", "We demonstrate that such a model "
+                          "can be trained in 4 days.", "en", "authors")
+    assert said == "The authors show that such a model can be trained in 4 days"
+    assert "that they" not in said.lower()
+    follow = reported.companion("We also found that the loss does not diverge", "We also found that the loss does not diverge.",
+                                "en", "authors")
+    assert follow == "They find that the loss does not diverge"
+
+
+def test_an_arabic_sentence_that_reports_is_given_as_its_speakers_words_without_a_frame():
+    said = reported.point("أعلنت شركة ناشئة صينية في مجال الذكاء الاصطناعي أنها أنفقت 300 ألف دولار على التدريب",
+                          "أعلنت شركة ناشئة صينية في مجال الذكاء الاصطناعي أنها أنفقت 300 ألف دولار على التدريب.", "ar", "text")
+    assert said.startswith("أعلنت شركة") and "يذكر النص" not in said
+    added = reported.companion("وأضاف المدير: “استغرق الأمر 122 يومًا فقط”", "وأضاف المدير: “استغرق الأمر 122 يومًا فقط”.", "ar", "text")
+    assert added.startswith("وأضاف المدير") and "ويضيف" not in added
+    opened = reported.point("في الوقت نفسه تؤكد الشركة أنها ستزود عملاءها بالذاكرة قريبًا", "في الوقت نفسه تؤكد الشركة أنها "
+                            "ستزود عملاءها بالذاكرة قريبًا.", "ar", "text")
+    assert opened.startswith("تؤكد الشركة")
+
+
+def test_after_someones_own_words_the_next_arabic_gist_sentence_names_the_text():
+    out = reported.subject_named(["أعلنت الشركة أنها دربت النموذج", "ويضيف: أما الكلفة فبلغت مليون دولار"], "ar", "text")
+    assert out[1].startswith("ويضيف النص:")
+    kept = ["يذكر النص أنّ النموذج كبير", "ويضيف أنّ الكلفة عالية"]
+    assert reported.subject_named(kept, "ar", "text") == kept
+
+
+def test_more_openers_and_a_hypothesis_kept_as_a_belief():
+    assert gist_lift.without_openers("As such they decided to place experts on different GPUs") == \
+        "they decided to place experts on different GPUs"
+    assert gist_lift.without_openers("To address this challenge, we built a new scheduler") == "we built a new scheduler"
+    assert gist_lift.without_openers("Now is the time to shard") == "Now is the time to shard"  # no comma: a word of the claim
+    assert gist_lift.lift("We hypothesize that HBM bandwidth limits the H100") == ("thinks", "HBM bandwidth limits the H100")
+
+
+def test_a_trailing_pointer_is_dropped_but_the_verb_see_stays():
+    assert gist_lift.without_openers("We are working on fixing those, see") == "We are working on fixing those"
+    assert gist_lift.without_openers("ZeRO-3 shards the optimizer state (see the docs)") == "ZeRO-3 shards the optimizer state"
+    assert gist_lift.without_openers("With FP8 you should see a speed-up") == "With FP8 you should see a speed-up"
+
+
+def test_a_quoted_question_opens_its_gist_sentence_with_a_capital():
+    asked = reported.point("When pre-training, how easy is it to hit those limits?", "When pre-training, how easy is it to hit "
+                           "those limits?", "en", "text")
+    assert asked[0].isupper()
+
+
+def test_a_forecast_with_should_is_said_not_advised():
+    said = reported.point("The FP8 run should have a 100% speed-up compared with BF16", "The FP8 run should have a 100% "
+                          "speed-up compared with BF16.", "en", "author")
+    assert said.startswith("The author says that") and "advises" not in said
+    advised = reported.point("You should keep TP inside one node", "You should keep TP inside one node.", "en", "author")
+    assert "advises" in advised
+
+
+def test_a_long_arabic_speaker_with_an_apposition_still_speaks_for_itself():
+    sentence = "يوضّح مركز البحوث، التابع لمجموعة كبيرة في الإمارات، أن النموذج يستند إلى 13 مليار معامل"
+    said = reported.point(sentence, sentence + ".", "ar", "text")
+    assert said.startswith("يوضّح مركز البحوث") and "يذكر النص" not in said
+
+
+def test_a_dashed_aside_and_a_comment_on_the_news_are_dropped_but_ranges_stay():
+    assert gist_lift.without_openers("إن “جيس” -الذي سُمي تيمناً بأعلى قمة- يستند إلى 13 مليار معامل", "ar") == \
+        "إن “جيس” يستند إلى 13 مليار معامل"
+    assert gist_lift.without_openers("أنفقت الشركة 294 ألف دولار فقط، في خطوة لافتة من شأنها إعادة الجدل", "ar") == \
+        "أنفقت الشركة 294 ألف دولار فقط"
+    assert gist_lift.without_openers("Jais — named after a mountain — has 13B parameters") == "Jais has 13B parameters"
+    assert gist_lift.without_openers("NVFP4 gives 2-3x faster math - and 50% less memory") == \
+        "NVFP4 gives 2-3x faster math - and 50% less memory"
+
+
+def test_a_line_without_a_subject_is_quoted_not_put_after_that():
+    said = reported.point("Switched from micro-batches of 1 sequence to 2 sequences", "Switched from micro-batches of 1 "
+                          "sequence to 2 sequences.", "en", "text")
+    assert said == "The text notes: Switched from micro-batches of 1 sequence to 2 sequences"
+    assert "that" in reported.point("Increased batch size helps throughput", "Increased batch size helps throughput.", "en", "text")
