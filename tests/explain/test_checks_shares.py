@@ -1,0 +1,51 @@
+"""Shares of a stated whole, scale words and the two readings of 'faster'. Sentences written for these tests."""
+
+from service.explain.pipeline import analyse
+from service.explain.stated_shares import restated, shares
+
+
+def _claim(text: str, needle: str, lang: str = "en"):
+    doc = analyse(text, lang)
+    return next(c for c in doc.claims if needle in c.quote)
+
+
+def test_a_share_of_a_stated_whole_is_redone():
+    # 96 / 400 = 24.0%; 150 / 400 = 37.5%
+    right = _claim("Of the 400 crashes we logged, 96 (24%) came from the network.", "96")
+    assert right.verdict == "consistent" and "96 of 400 is 24.0%" in right.why
+    wrong = _claim("We saw 150 of the 400 crashes (31.2%) on one rack.", "150")
+    assert wrong.verdict == "inconsistent" and "150 of 400 is 37.5%, not the 31.2%" in wrong.why
+
+
+def test_every_part_after_one_whole_and_arabic_percent_signs():
+    found = shares("من بين 200 عطل، كان هناك 50 (%25) بسبب الذاكرة و30 (15%) بسبب الشبكة.")
+    assert [(s.part, s.total, s.percent) for s in found] == [("50", "200", "25"), ("30", "200", "15")]
+    arabic = _claim("من بين 200 عطل، كان هناك 50 (%20) بسبب الذاكرة.", "50", "ar")
+    assert arabic.verdict == "inconsistent" and "50 من 200 تساوي 25.0%" in arabic.why
+
+
+def test_no_share_when_the_reading_is_uncertain():
+    # two different wholes in one sentence: which one a part shares is not known
+    assert shares("Of the 400 crashes and of the 90 restarts, 30 (10%) were on Monday.") == []
+    # a part larger than the whole, or a size with decimals, is not a count of the whole
+    assert shares("Out of 8 GPUs, 16 (50%) were idle.") == []
+    assert shares("Of the 80 GB, 1.5 (2%) is code.") == []
+
+
+def test_scale_words_that_give_one_units_size():
+    # 1 exaFLOP = 10^18 FLOP = a million trillion (SI prefix exa, BIPM SI Brochure, 9th ed., table 7)
+    claim = _claim("The cluster reaches 12 exaflops, i.e. a million trillion operations per second.", "exaflops")
+    assert claim.verdict == "inconsistent"
+    assert "12 exaflops is 12 million trillion (1.2e19)" in claim.why and "12 times less" in claim.why
+    right = restated("It peaks at 2 petaflops, or 2 quadrillion operations per second.")
+    assert right and right[0].said == right[0].value == 2e15
+    arabic = restated("يصل أداؤه إلى 3 إكزافلوب، أي ما يعادل 3 مليون تريليون عملية في الثانية.")
+    assert arabic and arabic[0].said == arabic[0].value == 3e18
+
+
+def test_faster_states_one_of_two_readings():
+    # 0.50 -> 0.40 s/step: the time falls by 20.0%, the speed rises by 25.0% (1.25x); 20% and 25% are both right readings
+    less = _claim("With the new kernel the step time went from 0.50 to 0.40 s/step, 20% faster.", "0.50")
+    assert less.verdict == "consistent" and "one of these readings" in less.why
+    neither = _claim("With the new kernel the step time went from 0.50 to 0.40 s/step, 40% faster.", "0.50")
+    assert neither.verdict == "inconsistent" and "neither reading" in neither.why
