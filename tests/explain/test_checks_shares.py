@@ -49,3 +49,19 @@ def test_faster_states_one_of_two_readings():
     assert less.verdict == "consistent" and "one of these readings" in less.why
     neither = _claim("With the new kernel the step time went from 0.50 to 0.40 s/step, 40% faster.", "0.50")
     assert neither.verdict == "inconsistent" and "neither reading" in neither.why
+
+
+def test_a_stated_factor_between_two_like_figures():
+    # 256 / 192 = 1.33 (AMD Instinct MI325X 256 GB HBM3E, MI300X 192 GB: AMD product pages); 288 / 192 = 1.5
+    wrong = _claim("The new card has 256 GB of memory, 1.8x the 192 GB of the old one.", "1.8x")
+    assert wrong.verdict == "inconsistent" and "256 GB / 192 GB = 1.33x, not the 1.8x" in wrong.why
+    right = _claim("The new card has 288 GB of memory, 1.5 times the 192 GB of the old one.", "1.5")
+    assert right.verdict == "consistent"
+    arabic = _claim("تملك البطاقة الجديدة ذاكرة بسعة 256 GB، أي 1.8 مرة مقارنة بسعة 192 GB في البطاقة السابقة.", "1.8", "ar")
+    assert arabic.verdict == "inconsistent" and "1.33 مرة" in arabic.why
+
+
+def test_no_factor_when_it_is_about_something_else():
+    # the factor stands after both figures: what it multiplies is not said by the position
+    claim = _claim("The new card has 256 GB and the old one 192 GB; training is 1.8x faster.", "1.8x")
+    assert "1.33x" not in claim.why

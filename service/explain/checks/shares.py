@@ -1,7 +1,10 @@
 """Shares and scale words the text states about its own numbers, redone: '148 of the 419 failures (30.1%)' is 35.3%;
 '42.5 exaflops, i.e. a million trillion' is 42.5 million trillion."""
 
+import re
+
 from service.explain import stated_shares
+from service.explain.checks import verdicts
 from service.explain.checks.core import Inputs, Result, run
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
@@ -69,3 +72,57 @@ def scale_words(doc: Document, claim: Claim) -> Result | None:
     return Result([index], "inconsistent", words[key].format(
         figure=item.figure, words=item.words, value=f"{item.value:.3g}".replace("e+", "e"), said=f"{item.said:.3g}".replace("e+", "e"),
         factor=f"{item.value / item.said:.3g}", num=num))
+
+
+# "1.8x", "1.8 times", "1.8-fold", "1.8 مرة", "ستة أضعاف" is left out: a factor in words is not parsed
+_FACTOR = re.compile(r"(?<![\w.,])(?P<f>\d+(?:\.\d+)?)\s*(?:x|×|-fold\b|\s+times\b|\s*مرة|\s*مرات|\s*ضعف|\s*أضعاف)(?!\w)", re.I)
+_LESS = re.compile(r"^\s*(?:less|smaller|fewer|lower|slower|أقل|أصغر)", re.I)
+_BY = re.compile(r"(?:\bby|بمقدار|ب)\s*$", re.I)
+_AGAINST = re.compile(r"\b(?:the|than|compared|vs\.?|versus|over|of|that\s+of|relative)\b|مقارنة|مقابل|عن|من", re.I)
+_LIKE_KINDS = ("memory", "compute_rate", "bandwidth", "throughput", "time")
+_APPROX = re.compile(r"~|≈|\babout\b|\bapprox\w*|\broughly\b|\baround\b|\bnearly\b|حوالي|نحو|تقريب", re.I)
+
+
+def stated_factor(doc: Document, claim: Claim) -> Result | None:
+    """'256 GB, 1.8x the MI300X's 192 GB': the one factor a sentence states between its two like figures, redone (1.33x).
+    Only when the factor stands between them and a comparison word leads to the second; else the reading is uncertain."""
+    factors = list(_FACTOR.finditer(claim.quote))
+    if len(factors) != 1:
+        return None
+    m = factors[0]
+    f_start, f_end = claim.start + m.start(), claim.start + m.end()
+    for kind in _LIKE_KINDS:
+        like = [f for f in claim.figures if verdicts.kind(f.quantity) == kind and f.value > 0]
+        if len(like) != 2 or like[0].value == like[1].value:
+            continue
+        a, b = sorted(like, key=lambda f: f.start)
+        if not (a.end <= f_start and f_end <= b.start) or not _AGAINST.search(doc.text[f_end:b.start]):
+            return None
+        if len(doc.text[f_end:b.start]) > 60:
+            return None  # far apart, the factor may be about something else
+        less = bool(_LESS.match(doc.text, f_end))
+        x, y = (b, a) if less else (a, b)
+        if x.value < y.value:
+            return None  # 'a is F times b' with a the smaller: the reading is uncertain
+        stated = float(m["f"])
+        decimals = len(m["f"].split(".")[1]) if "." in m["f"] else 0
+        approx = bool(_APPROX.search(doc.text[max(claim.start, f_start - 12):f_start]))
+        tolerance = max(0.05 if approx else 0.02, 0.5 * 10 ** -decimals / stated)
+        inputs = Inputs(doc.lang)
+        inputs.values["expression"] = f"{x.value:g} / {y.value:g}"
+        inputs.sources["expression"] = {"source": "text", "quote": f"{x.quote} / {y.quote}"}
+        inputs.values["stated_result"] = f"{stated:g}"
+        inputs.sources["stated_result"] = {"source": "text", "quote": m.group(0)}
+        inputs.values["tolerance"] = tolerance
+        index = run(doc, "arithmetic", inputs)
+        if index is None:
+            return None
+        computed = doc.calculations[index]["outputs"]["value"]
+        # 'raises it by 1.8 times' may mean x1.8 or +180%: either reading agrees
+        ok = abs(computed - stated) <= tolerance * stated or bool(_BY.search(doc.text[max(claim.start, f_start - 12):f_start])) \
+            and abs(computed - (stated + 1)) <= tolerance * (stated + 1)
+        verdict = "consistent" if ok else "inconsistent"
+        shown = f"{computed:.2f}".rstrip("0").rstrip(".")
+        return Result([index], verdict, messages(doc.lang)["verdicts"][f"factor_{verdict}"].format(
+            x=x.quote, y=y.quote, computed=shown, stated=m.group(0).strip()))
+    return None
