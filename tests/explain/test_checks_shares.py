@@ -65,3 +65,11 @@ def test_no_factor_when_it_is_about_something_else():
     # the factor stands after both figures: what it multiplies is not said by the position
     claim = _claim("The new card has 256 GB and the old one 192 GB; training is 1.8x faster.", "1.8x")
     assert "1.33x" not in claim.why
+
+
+def test_a_rate_above_ninety_percent_of_peak_is_called_suspicious():
+    # H100 SXM dense BF16 peak 989 TFLOP/s (NVIDIA H100 datasheet): 900 / 989 = 91%; 500 / 989 = 51%
+    high = _claim("On one H100 we measured 900 TFLOPs per GPU with BF16, which seems too efficient.", "900")
+    assert "91" in high.why and "suspiciously high" in high.why and "BF16" in high.why
+    usual = _claim("On one H100 we measured 500 TFLOPs per GPU with BF16, which seems low.", "500")
+    assert "suspiciously" not in usual.why
