@@ -73,3 +73,14 @@ def test_a_rate_above_ninety_percent_of_peak_is_called_suspicious():
     assert "91" in high.why and "suspiciously high" in high.why and "BF16" in high.why
     usual = _claim("On one H100 we measured 500 TFLOPs per GPU with BF16, which seems low.", "500")
     assert "suspiciously" not in usual.why
+
+
+def test_a_global_batch_over_its_chips_when_the_sentence_argues_about_the_split():
+    # 512 / 1024 = 0.5 sequences per chip; 4096 / 1024 = 4
+    under = _claim("With a global batch of 512 sequences on 1024 TPU chips, data parallelism alone is not possible.", "512")
+    assert "0.5 sequences per chip: fewer than one" in under.why
+    four = _claim("A global batch of 4096 sequences on 1024 GPUs gives each data-parallel rank its share.", "4096")
+    assert "4 sequences per GPU" in four.why and "fewer than one" not in four.why
+    # a sentence that does not speak of the split: nothing is said
+    plain = _claim("We trained with a global batch of 512 sequences on 1024 GPUs for 10 days.", "512")
+    assert "sequences per" not in plain.why

@@ -6,6 +6,7 @@ module of its own and returns a Result (or None when the claim is not its kind);
 
 from service.explain.checks import arithmetic, names, pp_necessity, product_meaning
 from service.explain.checks.bandwidth import bits_and_bytes, bus_bandwidth, collective_time
+from service.explain.checks.batch_per_chip import batch_per_chip
 from service.explain.checks.bubble import bubble
 from service.explain.checks.capacity import setup_memory
 from service.explain.checks.cluster import machines_times_chips
@@ -34,7 +35,7 @@ from service.i18n.messages import messages
 PP_FRAMES = ("pp_only_when_dp_bound", "pp_not_needed", "fast_links_no_pp", "dp_comms_bound", "pp_needed")
 # In order: the first that reaches a verdict other than "explained" ends the claim's checks.
 CHECKERS = (computation, bubble, implied_mfu, sparse_denominator, achieved_rate, rebased_mfu, sparsity_peak, mfu, hours_over_chips, step_time, token_budget, training_time, per_chip_total,
-            microbatches, machines_times_chips, share_of_total, parts_sum, bus_bandwidth, collective_time, bits_and_bytes, bits_to_bytes, directions, line_rate, pin_bandwidth, precision_change, stated_product, setup_memory, weights_fit, states_fit, memory, roofline,
+            microbatches, batch_per_chip, machines_times_chips, share_of_total, parts_sum, bus_bandwidth, collective_time, bits_and_bytes, bits_to_bytes, directions, line_rate, pin_bandwidth, precision_change, stated_product, setup_memory, weights_fit, states_fit, memory, roofline,
             layout, training_flops, mesh, replicas, experts_per_chip, flops_per_token, share_of_peak, row_gain, stated_factor, comparison, names.slice_size)
 
 
