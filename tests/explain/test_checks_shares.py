@@ -84,3 +84,12 @@ def test_a_global_batch_over_its_chips_when_the_sentence_argues_about_the_split(
     # a sentence that does not speak of the split: nothing is said
     plain = _claim("We trained with a global batch of 512 sequences on 1024 GPUs for 10 days.", "512")
     assert "sequences per" not in plain.why
+
+
+def test_sums_given_as_the_example_of_another_claim_only_hold():
+    # FP16's largest finite value is 65504 (IEEE 754 binary16): 300*300=90000 overflows it; the sums are right, the overflow unjudged
+    claim = _claim("In FP16 you can do 200*200=40000, but 300*300=90000 gives you an overflow.", "300*300")
+    assert claim.verdict == "explained" and "the arithmetic holds" in claim.why.lower()
+    assert "not checked" in claim.why
+    plain = _claim("The run needs 6*70*2=840 units of compute.", "840")
+    assert plain.verdict == "consistent"
