@@ -93,3 +93,9 @@ def test_sums_given_as_the_example_of_another_claim_only_hold():
     assert "not checked" in claim.why
     plain = _claim("The run needs 6*70*2=840 units of compute.", "840")
     assert plain.verdict == "consistent"
+
+
+def test_a_batch_not_called_global_is_not_split():
+    # 'batch size 1' on an 8-GPU node is usually each GPU's own batch: dividing it by 8 would be a wrong statement
+    claim = _claim("Test run on 8xH200 with FSDP, batch size 1: 600 TFLOP/s/GPU.", "batch size 1")
+    assert "sequences per" not in claim.why and "تسلسل" not in claim.why

@@ -12,6 +12,8 @@ _ARGUES = re.compile(r"\bdata[- ]parallel\w*|\bDP\b|\bFSDP\b|\blocal batch|\bper
                      r"|\bnot (?:possible|enough)|\bcannot\b|\bcan't\b|\blimit\w*|\bconstrain\w*|\bat least one\b"
                      r"|توازي البيانات|لكل (?:وحدة|شريحة|جهاز)|الدفعة المحلية|لا يمكن|غير ممكن|حد", re.I)
 
+_GLOBAL = re.compile(r"\bglobal[- ]batch|\bglobal\s+batch\s+size|الدفعة (?:الكلية|العامة|الإجمالية)|حجم الدفعة (?:الكلي|العام|الإجمالي)", re.I)
+
 
 def batch_per_chip(doc: Document, claim: Claim) -> Result | None:
     """Global batch (sequences) / chips, both the sentence's own, said in words when the sentence argues about the split."""
@@ -19,8 +21,8 @@ def batch_per_chip(doc: Document, claim: Claim) -> Result | None:
     chips = [f for f in claim.figures if f.quantity == "n_chips"]
     if len(batches) != 1 or len(chips) != 1 or any(f.quantity in ("dp_degree", "micro_batch") for f in claim.figures):
         return None
-    if not _ARGUES.search(claim.quote):
-        return None
+    if not _ARGUES.search(claim.quote) or not _GLOBAL.search(claim.quote):
+        return None  # 'batch size 1' beside '8xH200' is often one GPU's batch: only a batch the text calls global is split
     batch, n = batches[0], chips[0]
     if not (batch.value > 0 and n.value > 1):
         return None
