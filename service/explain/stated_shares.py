@@ -75,6 +75,25 @@ class Restated(NamedTuple):
     coefficient: bool  # the words carry a number of their own ('42.5 million trillion'), not only scale words
 
 
+_NAMES = {"en": {1e3: "thousand", 1e6: "million", 1e9: "billion", 1e12: "trillion", 1e15: "quadrillion", 1e18: "quintillion", 1e21: "sextillion"},
+          "ar": {1e3: "ألف", 1e6: "مليون", 1e9: "مليار", 1e12: "تريليون", 1e15: "كوادريليون", 1e18: "كوينتليون"}}
+_PREFIX_NAMES = {"en": {1e9: "giga", 1e12: "tera", 1e15: "peta", 1e18: "exa", 1e21: "zetta"},
+                 "ar": {1e9: "جيجا", 1e12: "تيرا", 1e15: "بيتا", 1e18: "إكزا", 1e21: "زيتا"}}
+_FLOPS = re.compile(r"flop|فلوب", re.I)
+
+
+def in_language(item: "Restated", lang: str) -> tuple[str, str]:
+    """The figure and its scale words as an answer in `lang` writes them ('42.5 إكزافلوب' in English: '42.5 exaflops')."""
+    names = _NAMES.get(lang)
+    if names is None or all(w.lower() in names.values() or not w.isalpha() for w in item.words.split()):
+        return item.figure, item.words
+    words = " ".join(names.get(_SCALES.get(w.lower(), 0.0), w) for w in item.words.split())
+    figure = item.figure
+    if _FLOPS.search(figure) and item.unit in _PREFIX_NAMES[lang]:
+        figure = f"{item.number} {_PREFIX_NAMES[lang][item.unit]}{'flops' if lang == 'en' else 'فلوب'}"
+    return figure, words
+
+
 def restated(sentence: str) -> list[Restated]:
     """Every 'N <prefix>unit, i.e. <scale words>' in the sentence."""
     out = []

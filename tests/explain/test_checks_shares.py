@@ -99,3 +99,12 @@ def test_a_batch_not_called_global_is_not_split():
     # 'batch size 1' on an 8-GPU node is usually each GPU's own batch: dividing it by 8 would be a wrong statement
     claim = _claim("Test run on 8xH200 with FSDP, batch size 1: 600 TFLOP/s/GPU.", "batch size 1")
     assert "sequences per" not in claim.why and "تسلسل" not in claim.why
+
+
+def test_scale_words_are_said_in_the_answers_language():
+    # 3 exaflops = 3e18; 'مليون تريليون' (a million trillion) = 1e18, one exaflop
+    text = "يصل أداء العنقود إلى 3 إكزافلوب، أي ما يعادل مليون تريليون عملية في الثانية."
+    english = _claim(text, "إكزافلوب", "en")
+    assert english.verdict == "inconsistent" and "3 exaflops is 3 million trillion (3e18)" in english.why
+    arabic = _claim(text, "إكزافلوب", "ar")
+    assert "3 إكزافلوب تساوي 3 مليون تريليون" in arabic.why

@@ -55,6 +55,7 @@ def scale_words(doc: Document, claim: Claim) -> Result | None:
         return None
     words = messages(doc.lang)["verdicts"]
     item = found[0]
+    figure, scale = stated_shares.in_language(item, doc.lang)
     inputs = Inputs(doc.lang)
     num = item.number
     inputs.values["expression"] = f"{stated_shares.number(num):g} * {item.unit:g}"
@@ -66,11 +67,11 @@ def scale_words(doc: Document, claim: Claim) -> Result | None:
     if index is None:
         return None
     if doc.calculations[index]["outputs"].get("consistent"):
-        return Result([index], "consistent", words["scale_consistent"].format(figure=item.figure, words=item.words))
+        return Result([index], "consistent", words["scale_consistent"].format(figure=figure, words=scale))
     unit = item.unit
     key = "scale_unit" if not item.coefficient and abs(item.said - unit) <= 0.02 * unit else "scale_inconsistent"
     return Result([index], "inconsistent", words[key].format(
-        figure=item.figure, words=item.words, value=f"{item.value:.3g}".replace("e+", "e"), said=f"{item.said:.3g}".replace("e+", "e"),
+        figure=figure, words=scale, value=f"{item.value:.3g}".replace("e+", "e"), said=f"{item.said:.3g}".replace("e+", "e"),
         factor=f"{item.value / item.said:.3g}", num=num))
 
 
