@@ -108,3 +108,13 @@ def test_scale_words_are_said_in_the_answers_language():
     assert english.verdict == "inconsistent" and "3 exaflops is 3 million trillion (3e18)" in english.why
     arabic = _claim(text, "إكزافلوب", "ar")
     assert "3 إكزافلوب تساوي 3 مليون تريليون" in arabic.why
+
+
+def test_chips_times_per_chip_against_the_texts_only_total_in_another_sentence():
+    # 4,096 x 275 TFLOP/s = 1.126 EFLOP/s (TPU v4: 275 TFLOP/s BF16 per chip, Google Cloud TPU v4 documentation)
+    text = "The pod delivers 1.13 exaflops. It has 4096 chips, each with 275 TFLOP/s of peak compute."
+    claim = _claim(text, "4096 chips")
+    assert claim.verdict == "consistent" and "4,096 x 275 TFLOP/s = 1.126 EFLOP/s" in claim.why
+    # a total that the chips do not give is not judged: it may be another set-up's
+    other = _claim("The pod delivers 3 exaflops. It has 4096 chips, each with 275 TFLOP/s of peak compute.", "4096 chips")
+    assert other.verdict != "inconsistent"

@@ -4,7 +4,7 @@
 import re
 
 from service.explain import stated_shares
-from service.explain.checks import verdicts
+from service.explain.checks import formats, verdicts
 from service.explain.checks.core import Inputs, Result, run
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
@@ -105,6 +105,9 @@ def stated_factor(doc: Document, claim: Claim) -> Result | None:
         x, y = (b, a) if less else (a, b)
         if x.value < y.value:
             return None  # 'a is F times b' with a the smaller: the reading is uncertain
+        unlike = formats.unlike(doc, x, y)
+        if unlike is not None:  # an FP8 peak against an FP64 one: never a ratio
+            return Result([], "needs_more", unlike)
         stated = float(m["f"])
         decimals = len(m["f"].split(".")[1]) if "." in m["f"] else 0
         approx = bool(_APPROX.search(doc.text[max(claim.start, f_start - 12):f_start]))
