@@ -118,3 +118,14 @@ def test_chips_times_per_chip_against_the_texts_only_total_in_another_sentence()
     # a total that the chips do not give is not judged: it may be another set-up's
     other = _claim("The pod delivers 3 exaflops. It has 4096 chips, each with 275 TFLOP/s of peak compute.", "4096 chips")
     assert other.verdict != "inconsistent"
+
+
+def test_a_change_stated_in_the_sentence_before_a_from_to_pair():
+    # 200 -> 180 is a 10.0% drop; 200 -> 170 is 15.0%
+    right = _claim("Suddenly the throughput fell by 10%. It went from 200 to 180 TFLOP/s per GPU.", "from 200")
+    assert right.verdict == "consistent" and "10.0%" in right.why
+    wrong = _claim("Suddenly the throughput fell by 10%. It went from 200 to 170 TFLOP/s per GPU.", "from 200")
+    assert wrong.verdict == "inconsistent" and "15.0%, not the 10%" in wrong.why
+    # the stated change goes the other way: it is another change, so nothing is judged
+    other = _claim("Memory use rose by 10%. Throughput went from 200 to 170 TFLOP/s per GPU.", "from 200")
+    assert "sentence before" not in other.why

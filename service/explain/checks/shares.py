@@ -5,6 +5,7 @@ import re
 
 from service.explain import stated_shares
 from service.explain.checks import formats, verdicts
+from service.explain.checks.arithmetic import tolerance_of
 from service.explain.checks.core import Inputs, Result, run
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
@@ -130,3 +131,41 @@ def stated_factor(doc: Document, claim: Claim) -> Result | None:
         return Result([index], verdict, messages(doc.lang)["verdicts"][f"factor_{verdict}"].format(
             x=x.quote, y=y.quote, computed=shown, stated=m.group(0).strip()))
     return None
+
+
+def change_across(doc: Document, claim: Claim) -> Result | None:
+    """'The throughput dropped by 5%.' then 'It dropped from 149 to 140 TFLOPs.': the pair's change against the one change the
+    sentence right before states, when both go the same way (149 -> 140 is 6.0%, not 5%). Anything less clear is not judged."""
+    pair = [f for f in claim.figures if f.role in ("before", "after")]
+    if len(pair) != 2 or any(f.quantity in ("percent_change", "speedup", "ratio", "percent") for f in claim.figures):
+        return None
+    before, after = sorted(pair, key=lambda f: f.role != "before")
+    if before.role != "before" or verdicts.kind(before.quantity) != verdicts.kind(after.quantity) or not (before.value > 0 and after.value > 0):
+        return None
+    index = doc.claims.index(claim) if claim in doc.claims else -1
+    if index < 1:
+        return None
+    previous = doc.claims[index - 1]
+    if doc.text[previous.end:claim.start].strip():
+        return None  # not the sentence right before
+    changes = [f for f in previous.figures if f.quantity == "percent_change"]
+    if len(changes) != 1 or any(f.role in ("before", "after") or verdicts.kind(f.quantity) == verdicts.kind(before.quantity)
+                                for f in previous.figures):
+        return None
+    stated = changes[0]
+    if not stated.value or (stated.value < 0) != (after.value < before.value):
+        return None  # a change said without its direction, or the other way: another change
+    inputs = Inputs(doc.lang)
+    inputs.text("before", before)
+    inputs.text("after", after)
+    inputs.values["stated_change"], inputs.sources["stated_change"] = stated.value, {"source": "text", "quote": stated.quote}
+    approx = stated.approx or bool(_APPROX.search(doc.text[max(0, stated.start - 16):stated.start]))
+    inputs.values["tolerance"] = tolerance_of(stated.quote, abs(stated.value), approx)
+    inputs.sources["tolerance"] = {"source": "derived", "from": stated.quote}
+    run_index = run(doc, "ratio", inputs)
+    if run_index is None:
+        return None
+    out = doc.calculations[run_index]["outputs"]
+    verdict = "consistent" if out["consistent"] else "inconsistent"
+    return Result([run_index], verdict, messages(doc.lang)["verdicts"][f"change_across_{verdict}"].format(
+        before=before.quote, after=after.quote, computed=f"{100 * abs(out['change']):.1f}%", stated=stated.quote))
