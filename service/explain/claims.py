@@ -197,8 +197,8 @@ def _is_claim(kinds: list[str], frame, figures: list, term_ids: set[str], senten
     if sum(f.quantity in ("peak_flop_per_s", "peak_flop_per_s_total") for f in figures) >= 2:
         return True  # two peaks side by side (sparse and dense, or the one an MFU was based on) are a check to make
     sizes = [f for f in figures if f.quantity in ("bytes", "hbm_bytes", "memory_bytes", "memory_bytes_per_chip")]
-    if any(f.quantity == "ratio" for f in figures) and len(sizes) == 2:
-        return True  # a factor stated between two sizes ('256 GB, 1.8x the 192 GB') is a check to make
+    if any(f.quantity == "ratio" for f in figures) and 1 <= len(sizes) <= 2:
+        return True  # a factor stated for a size ('256 GB, 1.8x the 192 GB', '1.8x the MI300X's') is a check to make
     if stated_shares.states_share(sentence):
         return True  # a share of a whole it states ('148 of the 419 (30.1%)'), or a figure restated in scale words, is a check to make
     return bool(term_ids) and bool({"requirement", "cause", "comparison"} & set(kinds))

@@ -129,3 +129,13 @@ def test_a_change_stated_in_the_sentence_before_a_from_to_pair():
     # the stated change goes the other way: it is another change, so nothing is judged
     other = _claim("Memory use rose by 10%. Throughput went from 200 to 170 TFLOP/s per GPU.", "from 200")
     assert "sentence before" not in other.why
+
+
+def test_a_stated_factor_against_the_named_chips_catalog_memory():
+    # AMD Instinct MI300X: 192 GB HBM3 (data/hardware.json, AMD product page); 256 / 192 = 1.33; 288 / 192 = 1.5
+    wrong = _claim("The new part carries 256 GB of HBM3E memory, 1.8 times the capacity of the MI300X.", "1.8")
+    assert wrong.verdict == "inconsistent" and "256 GB / 192 GB = 1.33x, not the 1.8x" in wrong.why
+    right = _claim("The new part carries 288 GB of HBM3E memory, 1.5 times the capacity of the MI300X.", "1.5")
+    assert right.verdict == "consistent"
+    arabic = _claim("تستخدم الشريحة ذاكرة HBM3E بسعة 256 جيجابايت، ما يزيد سعة الذاكرة بمقدار 1.8 مرة مقارنة بالإصدار السابق MI300X.", "1.8", "ar")
+    assert arabic.verdict == "inconsistent" and "1.33 مرة" in arabic.why

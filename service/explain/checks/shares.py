@@ -93,6 +93,8 @@ def stated_factor(doc: Document, claim: Claim) -> Result | None:
         return None
     m = factors[0]
     f_start, f_end = claim.start + m.start(), claim.start + m.end()
+    if not any(sum(verdicts.kind(f.quantity) == kind for f in claim.figures) == 2 for kind in _LIKE_KINDS):
+        return _factor_over_catalog(doc, claim, m)
     for kind in _LIKE_KINDS:
         like = [f for f in claim.figures if verdicts.kind(f.quantity) == kind and f.value > 0]
         if len(like) != 2 or like[0].value == like[1].value:
@@ -169,3 +171,42 @@ def change_across(doc: Document, claim: Claim) -> Result | None:
     verdict = "consistent" if out["consistent"] else "inconsistent"
     return Result([run_index], verdict, messages(doc.lang)["verdicts"][f"change_across_{verdict}"].format(
         before=before.quote, after=after.quote, computed=f"{100 * abs(out['change']):.1f}%", stated=stated.quote))
+
+
+_CAPACITY = re.compile(r"\bcapacity\b|\bmemory\b|\bHBM|سعة|ذاكرة", re.I)
+
+
+def _factor_over_catalog(doc: Document, claim: Claim, m) -> Result | None:
+    """'256 GB of HBM3E, 1.8 times the capacity of the MI300X': the one memory size the sentence states, over the memory
+    data/hardware.json gives the one chip named after the factor; judged as stated_factor is."""
+    sizes = [f for f in claim.figures if verdicts.kind(f.quantity) == "memory" and f.value > 0]
+    if len(sizes) != 1 or len(claim.chips) != 1 or not _CAPACITY.search(claim.quote):
+        return None
+    size, chip = sizes[0], claim.chips[0]
+    memory = chip.get("hbm_bytes")
+    after = claim.quote[m.end():m.end() + 60]
+    named = [a for a in [chip.get("name", "")] + list(chip.get("aliases") or []) if a and a.lower() in after.lower()]
+    if not memory or not named or size.end > claim.start + m.start() or not _AGAINST.search(after):
+        return None
+    if any(a.lower() in claim.quote[:m.start()].lower() for a in [chip.get("name", "")] + list(chip.get("aliases") or []) if a):
+        return None  # the named chip is also the figure's own: whose memory the factor compares is uncertain
+    if size.value <= memory:
+        return None
+    stated = float(m["f"])
+    decimals = len(m["f"].split(".")[1]) if "." in m["f"] else 0
+    tolerance = max(0.02, 0.5 * 10 ** -decimals / stated)
+    inputs = Inputs(doc.lang)
+    inputs.text_with("expression", f"{size.value:g} / {memory:g}", size.quote, f"{chip['name']} memory ({memory / 1e9:g} GB, data/hardware.json)")
+    inputs.values["stated_result"] = f"{stated:g}"
+    inputs.sources["stated_result"] = {"source": "text", "quote": m.group(0)}
+    inputs.values["tolerance"] = tolerance
+    index = run(doc, "arithmetic", inputs)
+    if index is None:
+        return None
+    computed = doc.calculations[index]["outputs"]["value"]
+    ok = abs(computed - stated) <= tolerance * stated or bool(_BY.search(claim.quote[max(0, m.start() - 12):m.start()])) \
+        and abs(computed - (stated + 1)) <= tolerance * (stated + 1)
+    verdict = "consistent" if ok else "inconsistent"
+    return Result([index], verdict, messages(doc.lang)["verdicts"][f"factor_catalog_{verdict}"].format(
+        x=f"{size.value / 1e9:g} GB", chip=named[0], memory=f"{memory / 1e9:g} GB", computed=f"{computed:.2f}".rstrip("0").rstrip("."),
+        stated=m.group(0).strip() if doc.lang == "ar" else f"{stated:g}x"))
