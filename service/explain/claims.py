@@ -3,7 +3,7 @@
 import re
 from functools import cache
 
-from service.explain import grounding, pattern_cache, restate, terms
+from service.explain import grounding, pattern_cache, restate, stated_shares, terms
 from service.explain.document import Claim, Document
 
 # Sentence ends: . ! ? ؟ followed by a space or the end (not a decimal point), ; ؛ and line breaks.
@@ -196,6 +196,11 @@ def _is_claim(kinds: list[str], frame, figures: list, term_ids: set[str], senten
         return True  # a memory's pin speed beside its bandwidth: pin speed x interface width is a check to make
     if sum(f.quantity in ("peak_flop_per_s", "peak_flop_per_s_total") for f in figures) >= 2:
         return True  # two peaks side by side (sparse and dense, or the one an MFU was based on) are a check to make
+    sizes = [f for f in figures if f.quantity in ("bytes", "hbm_bytes", "memory_bytes", "memory_bytes_per_chip")]
+    if any(f.quantity == "ratio" for f in figures) and 1 <= len(sizes) <= 2:
+        return True  # a factor stated for a size ('256 GB, 1.8x the 192 GB', '1.8x the MI300X's') is a check to make
+    if stated_shares.states_share(sentence):
+        return True  # a share of a whole it states ('148 of the 419 (30.1%)'), or a figure restated in scale words, is a check to make
     return bool(term_ids) and bool({"requirement", "cause", "comparison"} & set(kinds))
 
 

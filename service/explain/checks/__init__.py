@@ -4,8 +4,11 @@ The public core (inputs from figures, running a calculator, `needs_more`) is cor
 module of its own and returns a Result (or None when the claim is not its kind); only check_claims changes a claim.
 """
 
+import re
+
 from service.explain.checks import arithmetic, names, pp_necessity, product_meaning
 from service.explain.checks.bandwidth import bits_and_bytes, bus_bandwidth, collective_time
+from service.explain.checks.batch_per_chip import batch_per_chip
 from service.explain.checks.bubble import bubble
 from service.explain.checks.capacity import setup_memory
 from service.explain.checks.cluster import machines_times_chips
@@ -23,6 +26,7 @@ from service.explain.checks.products import bits_to_bytes, experts_per_chip, flo
 from service.explain.checks.replicas import replicas
 from service.explain.checks.roofline import roofline
 from service.explain.checks.rows import row_gain
+from service.explain.checks.shares import change_across, scale_words, share_of_total, stated_factor
 from service.explain.checks.states_fit import states_fit
 from service.explain.checks.token_budget import token_budget
 from service.explain.checks.weights_fit import weights_fit
@@ -30,11 +34,14 @@ from service.explain.checks.training_time import computation, hours_over_chips, 
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
+# a sentence whose arithmetic is the example of another claim (an overflow, a cause, an error): only the sums are checked
+_BEYOND = re.compile(r"\b(?:overflow\w*|underflow\w*|caus\w*|because|leads? to|results? in|error\w*|fails?|problem\w*|crash\w*|NaN)\b"
+                     r"|يسبب|تسبب|يؤدي|لأن|خطأ|مشكلة|فيض", re.I)
 PP_FRAMES = ("pp_only_when_dp_bound", "pp_not_needed", "fast_links_no_pp", "dp_comms_bound", "pp_needed")
 # In order: the first that reaches a verdict other than "explained" ends the claim's checks.
 CHECKERS = (computation, bubble, implied_mfu, sparse_denominator, achieved_rate, rebased_mfu, sparsity_peak, mfu, hours_over_chips, step_time, token_budget, training_time, per_chip_total,
-            microbatches, machines_times_chips, parts_sum, bus_bandwidth, collective_time, bits_and_bytes, bits_to_bytes, directions, line_rate, pin_bandwidth, precision_change, stated_product, setup_memory, weights_fit, states_fit, memory, roofline,
-            layout, training_flops, mesh, replicas, experts_per_chip, flops_per_token, share_of_peak, row_gain, comparison, names.slice_size)
+            microbatches, batch_per_chip, machines_times_chips, share_of_total, parts_sum, bus_bandwidth, collective_time, bits_and_bytes, bits_to_bytes, directions, line_rate, pin_bandwidth, precision_change, stated_product, setup_memory, weights_fit, states_fit, memory, roofline,
+            layout, training_flops, mesh, replicas, experts_per_chip, flops_per_token, share_of_peak, row_gain, stated_factor, change_across, comparison, names.slice_size)
 
 
 def _apply(claim: Claim, result: Result) -> None:
@@ -79,6 +86,15 @@ def check_claim(doc: Document, claim: Claim) -> None:
         _apply(claim, result)
         if claim.verdict != "explained":
             break
+    scaled = scale_words(doc, claim)
+    if scaled is not None:  # '42.5 exaflops, i.e. a million trillion': a statement of its own beside the figure's other checks
+        claim.calculations.extend(scaled.calculations)
+        outcome = arithmetic.Outcome()
+        outcome.add(scaled.verdict, scaled.why)
+        if claim.why:
+            outcome.add(claim.verdict, claim.why)
+        combined = outcome.result()
+        claim.verdict, claim.why = combined.verdict, combined.why
     if own is not None:  # both kinds of check speak; an inconsistency is said first
         outcome = arithmetic.Outcome()
         outcome.add(own.verdict, own.why)
@@ -88,6 +104,12 @@ def check_claim(doc: Document, claim: Claim) -> None:
         # the same finding from both kinds of check ("the text says 7.2e23 FLOPs ...") is said once
         claim.verdict, claim.why = combined.verdict, "; ".join(dict.fromkeys(combined.why.split("; ")))
     claim.calculations = list(dict.fromkeys(claim.calculations))
+    if own is not None and claim.verdict == "consistent" and _BEYOND.search(claim.quote) \
+            and all(doc.calculations[i]["calculator"] == "arithmetic" for i in claim.calculations):
+        # "255*255=65025 ... you got yourself an overflow": the sums hold, but the overflow is not what they check
+        worked = "; ".join(f"{doc.calculations[i]['inputs']['expression']} = {doc.calculations[i]['outputs']['value']:,.6g}" for i in claim.calculations)
+        claim.verdict, claim.why = "explained", messages(doc.lang)["verdicts"]["arithmetic_holds"].format(working=worked)
+        return
     said = product_meaning.meaning(doc, claim) if claim.verdict == "consistent" else None
     if said:  # "why 384 (12*2*16)?": what the product is, not only that it is right
         claim.why = f"{claim.why}; {said}" if claim.why else said

@@ -406,7 +406,8 @@ def _change(doc: Document, claim: Claim, outcome: Outcome) -> None:
         shown = f"{before.quote} → {after.quote}"
         outcome.add("needs_more", messages(doc.lang)["verdicts"]["uncertain_kind"].format(stated=change.quote, computed=shown))
         return
-    if before.quantity in _TIMES and _FASTER.search(claim.quote):
+    swapped = before.quantity in _TIMES and _FASTER.search(claim.quote) is not None
+    if swapped:
         before, after = after, before  # a faster run takes less time: speed changes by old time / new time
     inputs = Inputs(doc.lang)
     inputs.text("before", before)
@@ -423,6 +424,14 @@ def _change(doc: Document, claim: Claim, outcome: Outcome) -> None:
     factor = isinstance(stated, str)
     shown = _shown(out["factor"]) + "x" if factor else _shown(abs(out["change"]), True)
     verdict = "consistent" if out["consistent"] else "inconsistent"
+    if swapped and not factor and after.value > 0:
+        # "0.34 -> 0.24 s/step, 35% faster": 41.7% faster as a speed, or 29.4% less time; a text may mean either reading
+        less = (after.value - before.value) / after.value  # swapped: 'after' holds the old time
+        if abs(less - abs(change.value)) <= inputs.values["tolerance"] * abs(change.value):
+            verdict = "consistent"
+        outcome.add(verdict, messages(doc.lang)["verdicts"][f"speed_readings_{verdict}"].format(
+            stated=change.quote, faster=shown, less=_shown(less, True), factor=_shown(out["factor"]) + "x"))
+        return
     outcome.add(verdict, messages(doc.lang)["verdicts"][verdict].format(stated=change.quote, computed=shown))
 
 

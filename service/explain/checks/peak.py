@@ -108,10 +108,22 @@ def share_of_peak(doc: Document, claim: Claim) -> Result | None:
         reasons.append(messages(doc.lang)["verdicts"]["share_of_peak_device" if per_device else "share_of_peak"].format(
             rate=rate.quote, share=restate.value("mfu", value), chip=name, precision=precision.upper(),
             peak=restate.value("peak_flop_per_s", peak), count=devices))
+        if value > verdicts.table()["share_of_peak"]["suspicious_above"]:
+            reasons.append(_suspicious(doc, chip, precision))
     if not calculations:
         return None
     asked = _asked_meaning(doc, chip, formats[0], doc.calculations[calculations[0]]["outputs"]["value"]) if len(calculations) == 1 else None
     return Result(calculations, None, "; ".join(reasons + ([asked] if asked else [])))
+
+
+def _suspicious(doc: Document, chip: dict, precision: str) -> str:
+    """A share above data/verdicts.json share_of_peak.suspicious_above: higher than training reaches, said with the best GEMM's share."""
+    words = messages(doc.lang)["verdicts"]
+    limit = restate.value("mfu", verdicts.table()["share_of_peak"]["suspicious_above"])
+    gemm = ((efficiencies()["gemm"].get(chip["id"]) or {}).get(precision) or {}).get("fraction")
+    if gemm and precision in ("bf16", "fp16"):  # the other-format hint (FP8) fits a 16-bit peak only
+        return words["share_suspicious_gemm"].format(limit=limit, gemm=restate.value("mfu", round(gemm, 2)), precision=precision.upper())
+    return words["share_suspicious"].format(limit=limit, precision=precision.upper())
 
 
 _IS_PEAK = 0.01  # a stated rate within 1% of the chip's peak is that peak, not a rate achieved

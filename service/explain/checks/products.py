@@ -107,6 +107,8 @@ def per_chip_total(doc: Document, claim: Claim) -> Result | None:
     count = next((f for f in claim.figures if f.quantity == "n_chips"), None)
     own_per = next((f for f in claim.figures if f.quantity == "peak_flop_per_s"), None)
     named = names.slices(claim.quote)
+    if total is None and own_per is not None and own_per.value:
+        return _total_elsewhere(doc, claim, own_per)
     if total is not None and count is None and own_per is not None and len(named) == 1:
         return _slice_total(doc, named[0], total, own_per)
     if total is not None and count is None and own_per is not None and own_per.value:
@@ -129,6 +131,26 @@ def per_chip_total(doc: Document, claim: Claim) -> Result | None:
         return result
     return Result([index], None, messages(doc.lang)["verdicts"]["per_chip_total"].format(
         total=total.quote, chips=count.quote, computed=restate.value("peak_flop_per_s", value)))
+
+
+def _total_elsewhere(doc: Document, claim: Claim, per) -> Result | None:
+    """"9216 chips, each 4614 TFLOPs" with "42.5 exaflops" in another sentence, the text's only total rate: chips x per chip
+    against it. Consistent only: which of the sentence's set-ups the total is about is uncertain, so a mismatch says nothing."""
+    totals = [f for f in doc.figures if f.quantity in ("peak_flop_per_s_total", "flop_per_s") and f.value > per.value]
+    if len({f.value for f in totals}) != 1:
+        return None
+    total = totals[0]
+    for count in (f for f in claim.figures if f.quantity == "n_chips" and f.value > 1):
+        product = count.value * per.value
+        if abs(product - total.value) > verdicts.table()["tolerances"]["written_arithmetic"]["share"] * total.value:
+            continue
+        index = _arith(doc, f"{count.value:g} * {per.value:g}", f"{count.quote} x {per.quote}", total)
+        if index is None:
+            return None
+        return Result([index], "consistent", messages(doc.lang)["verdicts"]["consistent"].format(
+            stated=restate.value("peak_flop_per_s", total.value),
+            computed=f"{count.value:,.0f} {'×' if doc.lang == 'ar' else 'x'} {restate.value('peak_flop_per_s', per.value)} = {restate.value('peak_flop_per_s', product)}"))
+    return None
 
 
 def _slice_total(doc: Document, named, total, per) -> Result | None:

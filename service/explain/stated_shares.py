@@ -1,0 +1,113 @@
+"""Shares and scale words a sentence states about its own numbers: '148 of the 419 failures (30.1%)', '42.5 exaflops, i.e. a million trillion'."""
+
+import re
+from typing import NamedTuple
+
+_NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+# a percentage in brackets, '(30.1%)' or, as Arabic writes it, '(%30.1)'
+_PCT = rf"\(\s*(?:%\s*(?P<pa>{_NUM})|(?P<pb>{_NUM})\s*%)\s*\)"
+# 'Of the 419 failures, ...', 'Out of 419', 'من بين 419', 'من أصل 419', 'من إجمالي 419': a whole the parts after it share
+_WHOLE = re.compile(rf"(?:\b(?:[Oo]ut\s+of|[Oo]f)\s+(?:the|all|these|those)?\s*|من\s+(?:بين|أصل|إجمالي|مجموع)\s+)(?P<total>{_NUM})(?![\d.%])")
+# '148 of the 419 failures (30.1%)', '3 out of 8 GPUs (37.5%)', '148 من 419 (30.1%)'
+_PART_OF = re.compile(rf"(?<![\d.,])(?P<part>{_NUM})\s+(?:out\s+of|of|من(?:\s+أصل)?)\s+(?:the\s+|all\s+)?(?P<total>{_NUM})(?![\d.%])(?P<words>[^()\d%.;:]{{0,60}}?)\s*{_PCT}")
+# a part with its share right after it: '148 (30.1%)'
+_PART = re.compile(rf"(?<![\d.,%])(?P<part>{_NUM})\s*{_PCT}")
+
+
+class Share(NamedTuple):
+    """A count, the whole it is part of, and the percentage the text gives for it, each as written."""
+
+    part: str
+    total: str
+    percent: str
+    start: int
+    end: int
+
+
+def number(written: str) -> float:
+    return float(written.replace(",", ""))
+
+
+def shares(sentence: str) -> list[Share]:
+    """Every 'part of whole (p%)' the sentence states, and every 'part (p%)' after an 'of the N' whole in it."""
+    found: list[Share] = []
+    taken: list[tuple[int, int]] = []
+    for m in _PART_OF.finditer(sentence):
+        found.append(Share(m["part"], m["total"], m["pa"] or m["pb"], m.start(), m.end()))
+        taken.append((m.start(), m.end()))
+    wholes = list(_WHOLE.finditer(sentence))
+    if len({number(w["total"]) for w in wholes}) == 1:  # two wholes in one sentence: which a part shares is uncertain
+        whole = wholes[0]
+        for m in _PART.finditer(sentence, whole.end()):
+            if any(a <= m.start() < b for a, b in taken):
+                continue
+            found.append(Share(m["part"], whole["total"], m["pa"] or m["pb"], m.start(), m.end()))
+    # a count and its whole: both whole numbers, the part smaller, the percentage a share of at most all of it
+    return [s for s in found if "." not in s.part and "." not in s.total and 0 < number(s.part) < number(s.total)
+            and 0 < number(s.percent) <= 100]
+
+
+# ------------------------------------------------------------------------------------------ scale words
+
+_PREFIXES = {"giga": 1e9, "tera": 1e12, "peta": 1e15, "exa": 1e18, "zetta": 1e21,
+             "جيجا": 1e9, "جيغا": 1e9, "تيرا": 1e12, "بيتا": 1e15, "إكزا": 1e18, "اكزا": 1e18, "إكسا": 1e18, "اكسا": 1e18, "زيتا": 1e21}
+_SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "quadrillion": 1e15, "quintillion": 1e18,
+           "sextillion": 1e21, "ألف": 1e3, "آلاف": 1e3, "مليون": 1e6, "ملايين": 1e6, "مليار": 1e9, "مليارات": 1e9,
+           "بليون": 1e9, "تريليون": 1e12, "تريليونات": 1e12, "كوادريليون": 1e15, "كوينتليون": 1e18}
+_PREFIX = "|".join(sorted(map(re.escape, _PREFIXES), key=len, reverse=True))
+_SCALE = "|".join(sorted(map(re.escape, _SCALES), key=len, reverse=True))
+# '42.5 exaflops, i.e. a million trillion', '42.5 إكزافلوب، أي ما يعادل مليون تريليون'
+_RESTATED = re.compile(
+    rf"(?<![\d.,])(?P<num>{_NUM})\s*(?P<word>(?P<prefix>{_PREFIX})[\w-]*)"
+    r"\s*[,،]?\s*(?:\(\s*)?(?:i\.e\.,?|that\s+is,?|which\s+is|or|=|equivalent\s+to|أي\s+ما\s+يعادل|أي|ما\s+يعادل|يعادل|تعادل|بما\s+يعادل)\s+"
+    rf"(?:(?P<coef>{_NUM})\s*|(?:a|one|واحد)\s+)?(?P<scales>(?:(?:{_SCALE})\b\s*)+)", re.I)
+
+
+class Restated(NamedTuple):
+    """A figure with a unit prefix and the scale words the text says it equals, with both values."""
+
+    figure: str
+    number: str
+    unit: float  # the value of one unit of the figure ('exaflop': 1e18)
+    words: str
+    value: float
+    said: float
+    coefficient: bool  # the words carry a number of their own ('42.5 million trillion'), not only scale words
+
+
+_NAMES = {"en": {1e3: "thousand", 1e6: "million", 1e9: "billion", 1e12: "trillion", 1e15: "quadrillion", 1e18: "quintillion", 1e21: "sextillion"},
+          "ar": {1e3: "ألف", 1e6: "مليون", 1e9: "مليار", 1e12: "تريليون", 1e15: "كوادريليون", 1e18: "كوينتليون"}}
+_PREFIX_NAMES = {"en": {1e9: "giga", 1e12: "tera", 1e15: "peta", 1e18: "exa", 1e21: "zetta"},
+                 "ar": {1e9: "جيجا", 1e12: "تيرا", 1e15: "بيتا", 1e18: "إكزا", 1e21: "زيتا"}}
+_FLOPS = re.compile(r"flop|فلوب", re.I)
+
+
+def in_language(item: "Restated", lang: str) -> tuple[str, str]:
+    """The figure and its scale words as an answer in `lang` writes them ('42.5 إكزافلوب' in English: '42.5 exaflops')."""
+    names = _NAMES.get(lang)
+    if names is None or all(w.lower() in names.values() or not w.isalpha() for w in item.words.split()):
+        return item.figure, item.words
+    words = " ".join(names.get(_SCALES.get(w.lower(), 0.0), w) for w in item.words.split())
+    figure = item.figure
+    if _FLOPS.search(figure) and item.unit in _PREFIX_NAMES[lang]:
+        figure = f"{item.number} {_PREFIX_NAMES[lang][item.unit]}{'flops' if lang == 'en' else 'فلوب'}"
+    return figure, words
+
+
+def restated(sentence: str) -> list[Restated]:
+    """Every 'N <prefix>unit, i.e. <scale words>' in the sentence."""
+    out = []
+    for m in _RESTATED.finditer(sentence):
+        scale = 1.0
+        for word in m["scales"].split():
+            scale *= _SCALES.get(word.lower(), 1.0)
+        said = (number(m["coef"]) if m["coef"] else 1.0) * scale
+        value = number(m["num"]) * _PREFIXES[m["prefix"].lower()]
+        out.append(Restated(f"{m['num']} {m['word']}", m["num"], _PREFIXES[m["prefix"].lower()], m["scales"].strip() if not m["coef"] else f"{m['coef']} {m['scales'].strip()}",
+                            value, said, bool(m["coef"])))
+    return out
+
+
+def states_share(sentence: str) -> bool:
+    """Whether the sentence states a share of a whole, or a scale-word restatement, that its own numbers can check."""
+    return bool(shares(sentence) or restated(sentence))
