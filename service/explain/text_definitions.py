@@ -77,6 +77,8 @@ def _trimmed(term: str) -> str:
 def _is_name(term: str) -> bool:
     """A name, not a sentence's first word nor a title's ordinary words ("Efficient Training")."""
     words = term.split()
+    if len(words) == 1 and re.fullmatch(r"[A-Z][a-z]+ly", term):
+        return False  # "Historically, a training run ...": an adverb opening a sentence, not a name
     return words[0].lower() not in _NOT_NAMES and (len(words) == 1 or any(named_kinds.name_like(w) for w in words))
 
 
@@ -152,8 +154,9 @@ def items(text: str, definitions: list[Definition], lang: str, covered: list[tup
         if not _same_language(definition.meaning, lang):
             continue  # an English answer does not quote Arabic, nor an Arabic one English
         meaning = definition.meaning
+        spelled = _expansion(meaning.split(), definition.term) == meaning  # "AQT (Accurate Quantized Training)": its words only
         out.append({"id": f"text:{definition.term.lower()}", "term": definition.term,
                     "expansion": definition.arabic_name if lang == "ar" else "", "expansion_en": "",
-                    "definition": m["text_term"].format(meaning=meaning.rstrip(".")), "intuition": None,
+                    "definition": m["text_acronym" if spelled else "text_term"].format(meaning=meaning.rstrip(".")), "intuition": None,
                     "category": "defined", "calculator": None, "found_as": definition.term, "source": None})
     return out
