@@ -3,6 +3,7 @@ acronym's words announced as the text's definition), listed twice (the same name
 definition under two names), a clause fragment as a name, or a definition naming a model or chip the passage never
 mentions. Reads a judging pack written by bench/judge_pack.py (Pnn-en.md / Pnn-ar.md).
 
+Also the terms recall of what the sections list (names and expansions as shown, merged and cleaned).
 Run: `.venv/bin/python bench/terms_quality.py /tmp/pack-before /tmp/pack-after`. A benchmark: it prints counts, exits 0.
 """
 
@@ -54,6 +55,33 @@ def counts(folder: Path) -> dict[str, int]:
     return out
 
 
+def listed_recall(folder: Path) -> float:
+    """The annotated terms of the pack's passages found among the names and expansions its terms sections list
+    (the pack's key beside the folder says which passage each answer is; scored as bench/terms_listed.py does)."""
+    import importlib.util
+    import json
+
+    def module(name: str):
+        spec = importlib.util.spec_from_file_location(f"bench_{name}", Path(__file__).with_name(f"{name}.py"))
+        loaded = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(loaded)
+        return loaded
+
+    scoring, corpus = module("passages"), module("corpus")
+    key = json.loads(folder.with_name(folder.name + ".key.json").read_text(encoding="utf-8"))
+    passages = {p["id"]: p for p in corpus.load_corpus(key["split"])}
+    index, total, found = scoring.glossary_index(), 0, 0
+    for path in sorted(folder.glob("P*-*.md")):
+        shown = set()
+        for name, expansion, _ in _items(path.read_text(encoding="utf-8").partition("\n## Answer")[2]):
+            for written in [*name.split("**, **"), expansion]:
+                shown |= {scoring.key(written), scoring.key(scoring._PARENTHESISED.sub(" ", written))}
+        for term in passages[key["answers"][path.name.split("-")[0]]["id"]]["expected"]["terms"]:
+            total += 1
+            found += bool(({scoring.key(term)} | index.get(scoring.key(term), set())) & shown)
+    return found / max(total, 1)
+
+
 if __name__ == "__main__":
     for arg in [a for a in sys.argv[1:] if not a.startswith("--")]:
-        print(arg, counts(Path(arg)))
+        print(arg, counts(Path(arg)), f"listed recall {listed_recall(Path(arg)):.1%}")
