@@ -3,7 +3,10 @@
 several names), no clause fragment as a name, and no sentence naming a model or chip the passage never mentions."""
 
 import re
+from functools import cache
 from typing import NamedTuple
+
+from service.explain import glossary
 
 
 class Item(NamedTuple):
@@ -66,34 +69,65 @@ def clause_fragment(written: str) -> bool:
     return len(written.split()) >= 3 and bool(_CLAUSE.search(written.strip()))
 
 
-# A model's or a chip's name: letters and digits in one word ("Llama-3", "K2", "H100s", "v5p"); precision formats and
-# units ("FP8", "E4M3", "bf16", "int8", "GB/s") are notation, not names.
-_SPECIFIC = re.compile(r"(?<![\w-])(?=[\w-]*[A-Za-z])(?=[\w-]*\d)[A-Za-z][\w-]*|(?<![\w-])\d+[A-Za-z][\w-]*")
-_NOTATION = re.compile(r"(?i)(?:[bf]?fp|bf|int|uint|mxfp|nvfp|e\d+m|float|tf|fp)\d+\w*|\d+(?:b|k|m|g|t|x|d|nd|st|rd|th)?|e\d+m\d+")
 ASIDE_WORDS = 3  # a bracket this long is an aside ("(for example ... Llama-3 and Kimi K2)"); a shorter one glosses a word
 _BRACKETED = re.compile(r"\s*\([^()]*\)")
 _SENTENCE_END = re.compile(r"(?<=[.!?؟])\s+(?=[A-Z\u0600-\u06FF])")
+_CLAUSE_END = re.compile(r"\s*[;؛]\s+")
+
+
+def _clauses(sentence: str) -> list[str]:
+    """A sentence split at its semicolons outside brackets ("(... bits; E4M3 ...)" is one aside), each clause but the
+    first with its own separator before it ("; " or the Arabic "؛ ")."""
+    out, depth, start = [], 0, 0
+    for m in re.finditer(r"[()]|\s*[;؛]\s+", sentence):
+        if m.group() in "()":
+            depth += 1 if m.group() == "(" else -1
+        elif depth == 0:
+            out.append(sentence[start:m.start()])
+            start = m.start()
+    return out + [sentence[start:]]
+
+
+@cache
+def _specific_names() -> list[list[re.Pattern]]:
+    """For each glossary model or chip with a number in its name ("Llama 3", "H100", "K2", "TPU v4"), the forms that
+    name it: its name and aliases, spaced or hyphenated or not, and its patterns. A specific thing, unlike "GPU"."""
+    out = []
+    for entry in glossary.load().by_id.values():
+        if entry.get("category") not in ("model", "hardware") or not re.search(r"\d", entry.get("term") or ""):
+            continue
+        names = [entry["term"], *(a for a in entry.get("aliases") or [] if isinstance(a, str) and re.search(r"\d", a))]
+        forms = [re.compile(r"(?i)(?<![A-Za-z0-9.-])" + r"[\s-]?".join(map(re.escape, re.split(r"[\s-]+", n.strip()))) + r"s?(?![\w])")
+                 for n in names if n.strip()]
+        out.append(forms + [re.compile(p["re"]) for p in entry.get("patterns") or [] if p.get("re")])
+    return out
 
 
 def _foreign(part: str, passage: str, own: str) -> bool:
-    """Whether `part` names a specific model or chip that neither the passage nor the term's own name mentions."""
-    written = same_thing(passage) + " " + same_thing(own)
-    for word in _SPECIFIC.findall(part):
-        if _NOTATION.fullmatch(word):
-            continue
-        if same_thing(word) not in written:
-            return True
-    return False
+    """Whether `part` names only specific models or chips that neither the passage nor the term's own name mentions
+    ("for Llama-3 and Kimi K2" beside a passage on Mistral); a part naming one the passage does mention is about it
+    ("for TPU v2, v3 and v4 the size counts cores" beside "v3-256")."""
+    named = [patterns for patterns in _specific_names() if any(p.search(part) for p in patterns)]
+    if not named or _CODED.findall(part.lower()) and set(_CODED.findall(part.lower())) & set(_CODED.findall(f"{passage} {own}".lower())):
+        return False  # "v3" in "TPU v2, v3 and v4" beside a passage on "v3-256": about the passage's own chip
+    return not any(p.search(passage) or p.search(own) for patterns in named for p in patterns)
+
+
+_CODED = re.compile(r"(?<![a-z0-9])(?:[a-z]+\d+[a-z]*|\d+[a-z]+)(?![a-z0-9])")  # a version or size code: "v3", "h100", "8b"
 
 
 def without_foreign_names(definition: str, passage: str, own: str) -> str:
-    """`definition` without a bracketed aside or a sentence after the first that names a model or chip the passage
-    never mentions ("(for example ... for Llama-3 and Kimi K2)" in a passage about Mistral-7B); cut whole, never
-    mid-sentence; the first sentence itself always stays."""
+    """`definition` without a bracketed aside, a sentence after the first, or a clause after the first sentence's
+    semicolon that names a model or chip the passage never mentions ("(for example ... for Llama-3 and Kimi K2)" in a
+    passage about Mistral-7B); cut whole, never mid-clause; the first clause itself always stays."""
     definition = _BRACKETED.sub(lambda m: "" if len(m.group().split()) >= ASIDE_WORDS and _foreign(m.group(), passage, own)
                                 else m.group(), definition)  # "(HBM3)", "(A100)": a gloss of the word before, kept
-    pieces = _SENTENCE_END.split(definition.strip())
-    kept = pieces[:1] + [p for p in pieces[1:] if not _foreign(p, passage, own)]
+    sentences = _SENTENCE_END.split(definition.strip())
+    kept = sentences[:1] + [p for p in sentences[1:] if not _foreign(p, passage, own)]
+    clauses = _clauses(kept[0])  # "...; the largest was trained on H100 GPUs": a clause as whole as a sentence
+    if len(clauses) > 1 and any(_foreign(c, passage, own) for c in clauses[1:]):
+        whole = [clauses[0]] + [c for c in clauses[1:] if not _foreign(c, passage, own)]
+        kept[0] = "".join(whole).rstrip(" .;،؛") + "."
     return re.sub(r"\s+([.,;:])", r"\1", " ".join(kept))
 
 

@@ -48,12 +48,26 @@ def test_a_clause_fragment_is_never_a_term_head():
 
 
 def test_an_aside_about_a_model_the_passage_never_mentions_is_cut_whole():
-    definition = "How many tokens a model reads at once (for example much longer for Gemma-2 and Phi-3). It grows with training."
-    shown = term_items.without_foreign_names(definition, "We trained Mistral-7B with a longer window.", "context length")
+    definition = "How many tokens a model reads at once (for example much longer for GPT-4 and Qwen3). It grows with training."
+    shown = term_items.without_foreign_names(definition, "We trained a 7B model with a longer window.", "context length")
     assert shown == "How many tokens a model reads at once. It grows with training."
-    assert term_items.without_foreign_names(definition, "Gemma 2 and Phi 3 use longer windows.", "context length") == definition
-    later = "A chip for training. The largest model trained on it was GPT-9."
+    assert term_items.without_foreign_names(definition, "GPT-4 and Qwen3 use longer windows.", "context length") == definition
+    later = "A chip for training. The largest model trained on it was GPT-3."
     assert term_items.without_foreign_names(later, "Our chip trains well.", "chip") == "A chip for training."
+    clause = "A family of open models in several sizes; the largest was trained on TPU v5p pods; it is widely used."
+    assert term_items.without_foreign_names(clause, "Our 8B model", "Gemma") == "A family of open models in several sizes; it is widely used."
+    inside = "Small formats (the name gives the bits; A100 has none of them) used for matrix products."
+    assert term_items.without_foreign_names(inside, "fp8 training", "fp8") == "Small formats used for matrix products."
+    assert term_items.without_foreign_names(inside, "fp8 on A100", "fp8") == inside  # a semicolon inside brackets splits nothing
+    slices = "A slice's name; for TPU v2, v3 and v4 the size counts cores, two per chip."
+    assert term_items.without_foreign_names(slices, "a v3-256 slice", "TPU v3-256") == slices  # about the passage's own chip
+    assert term_items.without_foreign_names(slices, "a v4-8 slice", "v4-8") == slices
+    arabic_list = "اسم القطاع؛ ففي TPU v2 وv3 يعد الحجم الأنوية."
+    assert term_items.without_foreign_names(arabic_list, "قطاع v3-8", "v3-8") == arabic_list  # "وv3": the passage's chip
+    stage = "Sharding strategies: one shards everything (like ZeRO-3); another keeps weights whole (like ZeRO-2)."
+    assert term_items.without_foreign_names(stage, "SHARD_GRAD_OP is fast", "sharding") == stage  # a stage's name is no model
+    arabic = "بطاقة تباع أزواجا؛ وتعمل بحد طاقة أدنى من H100؛ وتبرد بالهواء."
+    assert term_items.without_foreign_names(arabic, "بطاقة PCIe", "NVL") == "بطاقة تباع أزواجا؛ وتبرد بالهواء."
     assert "bf16" in term_items.without_foreign_names("A format (like bf16) for weights.", "fp8 weights", "fp8")
 
 
