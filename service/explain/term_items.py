@@ -131,6 +131,12 @@ def without_foreign_names(definition: str, passage: str, own: str) -> str:
     return re.sub(r"\s+([.,;:])", r"\1", " ".join(kept))
 
 
+def _opens(gloss: str, definition: str) -> bool:
+    """Whether `definition` opens with `gloss` word for word (punctuation and case aside)."""
+    folded = re.sub(r"[\W_]+", "", gloss.lower())
+    return bool(folded) and re.sub(r"[\W_]+", "", definition.lower()).startswith(folded)
+
+
 def cleaned(items: list[Item]) -> list[Item]:
     """The items a reader reads: restatements out, the same thing once (its first, most central, naming kept),
     one definition said once under the names that share it."""
@@ -140,7 +146,9 @@ def cleaned(items: list[Item]) -> list[Item]:
     for item in items:
         if restates_head(item.name, item.expansion, item.definition):
             continue
-        expansion = "" if same_thing(item.expansion) == same_thing(item.definition.rstrip(".")) else item.expansion
+        # "TPU v3 (Google's third TPU generation): Google's third TPU generation, sold in ...": the gloss said once
+        expansion = "" if _opens(item.expansion, item.definition) else item.expansion
+        item = item._replace(name=re.sub(r"\s*\(([^()]*)\)$", lambda m: "" if _opens(m.group(1), item.definition) else m.group(), item.name))
         keys = {same_thing(item.name)}
         if any(k in seen or k in expanded for k in keys):  # "Llama2 70B" after "Llama 2 70B"; "GPipe" after "pipeline schedule (GPipe)"
             continue

@@ -36,6 +36,12 @@ def test_one_definition_under_several_names_is_said_once():
 def test_an_expansion_equal_to_the_definition_is_not_said_twice():
     kept = term_items.cleaned([Item("TPU v2", "Google's second TPU generation", "Google's second TPU generation.")])
     assert kept[0].expansion == ""
+    opening = term_items.cleaned([Item("TPU v2", "Google's second TPU generation", "Google's second TPU generation, sold in pods.")])
+    assert opening[0] == Item("TPU v2", "", "Google's second TPU generation, sold in pods.")
+    arabic = term_items.cleaned([Item("TPU v2 (الجيل الثاني من TPU)", "", "الجيل الثاني من TPU، يباع في مجموعات.")])
+    assert arabic[0].name == "TPU v2"
+    other = term_items.cleaned([Item("TPU v2", "a Google chip", "Google's second TPU generation.")])
+    assert other[0].expansion == "a Google chip"
 
 
 def test_a_clause_fragment_is_never_a_term_head():
