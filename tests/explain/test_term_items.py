@@ -92,3 +92,11 @@ def test_a_key_read_only_as_its_own_words_is_not_listed():
     from service.explain import key_terms
     assert key_terms._restated("num_layers")  # "number of layers": the name again
     assert not key_terms._restated("tp_comm_overlap")  # "tensor-parallel ...": what the short words stand for
+
+
+def test_an_appositive_cut_inside_a_list_keeps_only_its_noun_phrase():
+    text = "We use Gridline, a sharding compiler pass that makes fast, cheap and simple meshes possible on any cluster."
+    meanings = {d.term: d.meaning for d in text_definitions.find(text)}
+    assert meanings.get("Gridline") == "a sharding compiler pass"
+    whole = "Hala, a family of Arabic models, was released last year."
+    assert {d.term: d.meaning for d in text_definitions.find(whole)}.get("Hala") == "a family of Arabic models"
