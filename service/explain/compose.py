@@ -7,8 +7,9 @@ from calculators import catalog
 from calculators import working as calculator_working
 
 from service import configs
-from service.explain import followup, gist as gist_module, pattern_cache, reasons, restate, term_display
+from service.explain import followup, gist as gist_module, reasons, restate, term_display, term_items
 from service.explain.definitions import brief_definition
+from service.explain.term_items import shortened as _shortened  # noqa: F401  (a definition's first sentences; tests read it here)
 from service.explain.document import Document
 from service.explain.figures import read_figures_on_lines
 from service.explain.pipeline import analyse
@@ -32,7 +33,6 @@ LEVELS = (
     {"steps": 0, "terms": "fit", "claims": 4, "reasons": 1, "sized_only": True},
     {"steps": 0, "terms": "fit", "claims": 3, "reasons": 1, "sized_only": True},  # the central terms stay (TERMS_KEPT)
 )
-SHORT_DEFINITION_WORDS = 16
 FIT_DEFINITION_WORDS = 12  # a "fit" definition longer than this is cut to its first clause, so more terms fit
 MIN_FITTED_TERMS = 1  # a "fit" level with no room for even one defined term gives way to a shorter level
 TERMS_FLOOR = 120  # words the central terms keep at a "fit" level even past the budget: explaining the terms is the job
@@ -544,41 +544,24 @@ def _terms_section(doc: Document, detail: str, central: set[int] | None = None, 
     kept = max(MIN_FITTED_TERMS, min(TERMS_KEPT, central_count(doc, central)))
     if detail in ("fit", "short", "own"):  # a tight budget spends no words on what the reader already knows
         terms = [t for n, t in enumerate(terms) if not is_everyday(t) or n < kept] or terms[:1]
-    lines = []
-    for term in terms:
+    items = []
+    for term in (t for t in terms if not t.get("name_only")):  # "num_heads: a setting whose name reads 'number of heads'" says nothing
         name, expansion = term_display.display(term, doc.lang)
         definition = term_display.flat_brackets(_first_sentence(term_display.unrepeated_definition(name, term["definition"])), doc.lang)
         if detail in ("fit", "short") or is_everyday(term):  # the first clause: details of no use here go
             definition = brief_definition(definition, FIT_DEFINITION_WORDS if detail == "fit" else None)
         if term.get("defined_in_text"):
             definition = m["defined_in_text"].format(meaning=term["defined_in_text"]) + " " + definition
+        own = " ".join(str(term.get(k) or "") for k in ("term", "found_as", "expansion")) + " " + name
+        items.append(term_items.Item(name, expansion, term_items.without_foreign_names(definition, doc.text, own)))
+    lines = []
+    for name, expansion, definition in term_items.cleaned(items):  # no empty, repeated or off-passage item
         template = m["term_line"] if expansion and expansion.lower() != name.lower() else m["term_line_plain"]
         line = template.format(term=name, expansion=expansion, definition=definition)
-        if detail == "fit" and room is not None and len(lines) >= kept \
-                and len(" ".join(lines + [line]).split()) > room:
+        if detail == "fit" and room is not None and len(lines) >= kept and len(" ".join(lines + [line]).split()) > room:
             break  # fewer terms, each still defined, rather than bare names
         lines.append(line)
     return "\n".join(lines)
-
-
-def _shortened(definition: str) -> str:
-    """A definition shortened to its first sentences, about SHORT_DEFINITION_WORDS words: cut only where a sentence
-    ends, never mid-fact and never with a dangling "…" (the first sentence always stays whole)."""
-    text = definition.strip()
-    bounds = [0] + [m.start() for m in _SENTENCE_END.finditer(text)] + [len(text)]
-    pieces = [text[a:b].strip() for a, b in zip(bounds, bounds[1:]) if text[a:b].strip()]
-    kept = []
-    for piece in pieces:
-        so_far = len(" ".join(kept).split())
-        if kept and (so_far >= 8 or so_far + len(piece.split()) > 3 * SHORT_DEFINITION_WORDS) \
-                and so_far + len(piece.split()) > SHORT_DEFINITION_WORDS:
-            break  # a very short first sentence ("A chip.") takes the next one with it
-        kept.append(piece)
-    return " ".join(kept)
-
-
-# A sentence ends at ".", "!" or "?" followed by a space and a capital, a digit or Arabic (not "e.g. this" or "v4.8").
-_SENTENCE_END = pattern_cache.lazy(r"(?<=[.!?؟])\s+(?=[A-Z0-9\u0600-\u06FF'\"(])")
 
 
 def _first_sentence(text: str) -> str:

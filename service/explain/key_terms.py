@@ -13,7 +13,7 @@ from functools import cache
 
 from calculators.resources import data_dir
 from service.configs import options
-from service.explain import glossary, option_terms, pattern_cache
+from service.explain import glossary, option_terms, pattern_cache, term_items
 from service.i18n.messages import messages
 
 # snake_case or dotted keys, and quoted kebab-case keys of a JSON config ("pipe-parallel-size": 4)
@@ -101,7 +101,7 @@ def find(text: str, lang: str, named: list[tuple[int, int]], known: set[str]) ->
         out.append({"id": f"key:{key}", "term": key, "expansion": messages(lang)["key_term"],
                     "expansion_en": messages("en")["key_term"], "definition": definition, "intuition": None,
                     "category": "option", "calculator": None, "found_as": key,
-                    "source": (from_table[1] if from_table else None) or _SOURCE})
+                    "source": (from_table[1] if from_table else None) or _SOURCE, "name_only": not from_table and _restated(key)})
         if len(out) >= MOST:
             break
     return out
@@ -160,3 +160,10 @@ def axis_degrees(text: str) -> list[tuple[str, int, int]]:
             seen.add(term_id)
             out.append((term_id, start, end))
     return out
+
+
+def _restated(key: str) -> bool:
+    """Whether a key's reading only says its name again ("num_heads": "number of heads"), not what its short words
+    stand for ("tp_comm_overlap": "tensor parallel communication overlap"): judged on the English reading."""
+    words = _by_words(key, "en")
+    return bool(words) and term_items.restates_head(key, "", messages("en")["key_term_words"].format(words=words))

@@ -3,7 +3,7 @@ abbreviation the text did not use."""
 
 import re
 
-from service.explain import glossary
+from service.explain import glossary, term_items
 from service.i18n import arabic
 
 
@@ -11,8 +11,9 @@ def display(term: dict, lang: str) -> tuple[str, str]:
     """The name to show in bold and its expansion, without repeating one inside the other nor nesting brackets."""
     if _AXIS_DEGREE.fullmatch(term.get("found_as") or ""):  # "model=8": the axis as written, the parallelism it carries
         return term["found_as"], _without_brackets(term.get("expansion") or "")
-    if term.get("category") != "option" and _CODE_PUNCTUATION.search(term.get("found_as") or ""):
-        term = {**term, "found_as": term["term"]}  # 'zero_optimization": {"stage": 3' read by a pattern: the entry's name
+    if term.get("category") != "option" and (_CODE_PUNCTUATION.search(term.get("found_as") or "")
+                                             or term_items.clause_fragment(term.get("found_as") or "")):
+        term = {**term, "found_as": term["term"]}  # "communication can be overlapped with": the entry's name, not a clause  # 'zero_optimization": {"stage": 3' read by a pattern: the entry's name
     name, expansion = _display(term, lang)
     if term.get("category") != "option":
         name = name.rstrip("-_/") or name  # "ZeRO-" cut from "ZeRO-3": the name, not the prefix of another

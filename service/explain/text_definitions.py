@@ -66,6 +66,18 @@ def _head_noun(meaning: str) -> bool:
     return any(head.split()[-1] in words for head in named_kinds.heads())
 
 
+# After an appositive's closing comma, the words of a list it was cut from: "easy, cost-effective and near-linear".
+_LIST_GOES_ON = re.compile(r"\s*[\w-]+(?:\s+[\w-]+)?(?:,|\s+(?:and|or)\s)")
+_RELATIVE = re.compile(r"\s+(?:that|which|who|enabling|allowing|making)\b")
+
+
+def _without_clause(meaning: str) -> str:
+    """The noun phrase of a meaning without its relative clause ("a training technology that enables easy" -> "a
+    training technology"); "" when no clause can go, so a meaning cut inside a list is never quoted."""
+    clause = _RELATIVE.search(meaning)
+    return meaning[:clause.start()] if clause and len(meaning[:clause.start()].split()) >= 3 else ""
+
+
 def _trimmed(term: str) -> str:
     """The name less the ordinary capitalised words before its name-like part ("Enable SHARP" -> "SHARP")."""
     words = term.split()
@@ -77,6 +89,8 @@ def _trimmed(term: str) -> str:
 def _is_name(term: str) -> bool:
     """A name, not a sentence's first word nor a title's ordinary words ("Efficient Training")."""
     words = term.split()
+    if len(words) == 1 and re.fullmatch(r"[A-Z][a-z]+ly", term):
+        return False  # "Historically, a training run ...": an adverb opening a sentence, not a name
     return words[0].lower() not in _NOT_NAMES and (len(words) == 1 or any(named_kinds.name_like(w) for w in words))
 
 
@@ -94,7 +108,9 @@ def find(text: str) -> list[Definition]:
     for pattern, needs_head in ((_APPOSITIVE, False), (_COPULAR, True)):
         for m in pattern.finditer(text):
             term, meaning = m.group("term"), m.group("meaning").strip()
-            if _is_name(term) and not _PERSONAL.search(meaning) and (not needs_head or _head_noun(meaning)):
+            if pattern is _APPOSITIVE and _LIST_GOES_ON.match(text, m.end()):
+                meaning = _without_clause(meaning)  # "X, a technology that enables easy, cost-effective and ...": the list is cut
+            if meaning and _is_name(term) and not _PERSONAL.search(meaning) and (not needs_head or _head_noun(meaning)):
                 found.append(Definition(term, m.start("term"), meaning))
     for m in _BRACKETED.finditer(text):  # "SHARP (the in-network reduction engine)"
         term = _trimmed(m.group("term"))
@@ -152,8 +168,9 @@ def items(text: str, definitions: list[Definition], lang: str, covered: list[tup
         if not _same_language(definition.meaning, lang):
             continue  # an English answer does not quote Arabic, nor an Arabic one English
         meaning = definition.meaning
+        spelled = _expansion(meaning.split(), definition.term) == meaning  # "AQT (Accurate Quantized Training)": its words only
         out.append({"id": f"text:{definition.term.lower()}", "term": definition.term,
                     "expansion": definition.arabic_name if lang == "ar" else "", "expansion_en": "",
-                    "definition": m["text_term"].format(meaning=meaning.rstrip(".")), "intuition": None,
+                    "definition": m["text_acronym" if spelled else "text_term"].format(meaning=meaning.rstrip(".")), "intuition": None,
                     "category": "defined", "calculator": None, "found_as": definition.term, "source": None})
     return out

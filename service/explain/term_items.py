@@ -1,0 +1,188 @@
+"""Which items a terms list keeps, read as a list a reader reads: none that only restates its own name, none twice
+(the same thing written with other spacing, hyphens, case or version punctuation; or the same definition under
+several names), no clause fragment as a name, and no sentence naming a model or chip the passage never mentions."""
+
+import re
+from functools import cache
+from typing import NamedTuple
+
+from service.explain import glossary
+
+
+class Item(NamedTuple):
+    """One line of the terms section before it is written: the bold name, its expansion and its definition."""
+
+    name: str
+    expansion: str
+    definition: str
+
+
+# Words that carry no content of their own in a definition: articles, prepositions, auxiliaries, and the words of the
+# templates that announce a name ("A setting whose name reads ...", "..., as the text defines it").
+_EMPTY_WORDS = frozenset("""a an the of in on at to for by with from and or as is are be it its this that one ones
+    which used use here text defines defined define setting settings whose name names reads called refers means""".split())
+RESTATED_EXTRA = 1  # a short definition adding at most this many content words to its name's says nothing new
+RESTATED_MOST = 5  # ... when it holds at most this many content words in all
+
+
+def _words(text: str) -> list[str]:
+    return [w.lower().rstrip("s") if len(w) > 3 else w.lower() for w in re.findall(r"[A-Za-z]+|\d+", text)]
+
+
+def _covered(word: str, heads: set[str]) -> bool:
+    """Whether `word` is one of the name's words, or one of them shortened ("num" for "number", "seq" for "sequence")."""
+    return word in heads or any(len(h) >= 3 and (word.startswith(h) or h.startswith(word)) for h in heads)
+
+
+def restates_head(name: str, expansion: str, definition: str) -> bool:
+    """Whether `definition` only says its name again ("network cards: The network card in a server."; "num_heads: A
+    setting whose name reads 'number of heads'"): its content words are the name's, one more at most. Latin words only:
+    an Arabic definition is never judged by an English name."""
+    if re.search(r"[\u0600-\u06FF]", definition):
+        return False
+    heads = set(_words(re.sub(r"[_\W]+", " ", name)))  # the name's words only: an expansion the definition repeats is dropped, not the item
+    content = [w for w in _words(definition) if w not in _EMPTY_WORDS]
+    if not content or len(content) > RESTATED_MOST:
+        return not content
+    return sum(not _covered(w, heads) for w in content) <= RESTATED_EXTRA and any(_covered(w, heads) for w in content)
+
+
+def same_thing(name: str) -> str:
+    """A key for a name read the same whatever its spacing, hyphens, case, plural or version punctuation ("Llama 2 70B",
+    "Llama2-70b"; "micro batch size", "micro-batch sizes"). An acronym's own "s" is part of the name, case and all:
+    FLOPS (a rate) and FLOPs (an amount), TFLOP and TFLOPs are different things."""
+    folded = re.sub(r"[\s\-_./]+", "", name)
+    if re.search(r"[A-Z][sS]$", folded):
+        return folded
+    folded = folded.lower()
+    return folded[:-1] if len(folded) > 3 and folded.endswith("s") and not folded.endswith("ss") else folded
+
+
+# A name that is a piece of a clause, not a term: a verb or a modal inside it, or a preposition closing it
+# ("communication can be overlapped with").
+_CLAUSE = re.compile(r"(?i)\b(?:can|could|will|would|should|must|may|might|is|are|was|were|be|been|being)\s+\w|"
+                     r"\s(?:with|of|to|for|by|from|on|in|at|into|that)$")
+
+
+def clause_fragment(written: str) -> bool:
+    """Whether the words a term was found as are a fragment of a clause rather than a term as written."""
+    return len(written.split()) >= 3 and bool(_CLAUSE.search(written.strip()))
+
+
+ASIDE_WORDS = 3  # a bracket this long is an aside ("(for example ... Llama-3 and Kimi K2)"); a shorter one glosses a word
+_BRACKETED = re.compile(r"\s*\([^()]*\)")
+_SENTENCE_END = re.compile(r"(?<=[.!?؟])\s+(?=[A-Z\u0600-\u06FF])")
+_CLAUSE_END = re.compile(r"\s*[;؛]\s+")
+
+
+def _clauses(sentence: str) -> list[str]:
+    """A sentence split at its semicolons outside brackets ("(... bits; E4M3 ...)" is one aside), each clause but the
+    first with its own separator before it ("; " or the Arabic "؛ ")."""
+    out, depth, start = [], 0, 0
+    for m in re.finditer(r"[()]|\s*[;؛]\s+", sentence):
+        if m.group() in "()":
+            depth += 1 if m.group() == "(" else -1
+        elif depth == 0:
+            out.append(sentence[start:m.start()])
+            start = m.start()
+    return out + [sentence[start:]]
+
+
+@cache
+def _specific_names() -> list[list[re.Pattern]]:
+    """For each glossary model or chip with a number in its name ("Llama 3", "H100", "K2", "TPU v4"), the forms that
+    name it: its name and aliases, spaced or hyphenated or not, and its patterns. A specific thing, unlike "GPU"."""
+    out = []
+    for entry in glossary.load().by_id.values():
+        if entry.get("category") not in ("model", "hardware") or not re.search(r"\d", entry.get("term") or ""):
+            continue
+        names = [entry["term"], *(a for a in entry.get("aliases") or [] if isinstance(a, str) and re.search(r"\d", a))]
+        forms = [re.compile(r"(?i)(?<![A-Za-z0-9.-])" + r"[\s-]?".join(map(re.escape, re.split(r"[\s-]+", n.strip()))) + r"s?(?![\w])")
+                 for n in names if n.strip()]
+        out.append(forms + [re.compile(p["re"]) for p in entry.get("patterns") or [] if p.get("re")])
+    return out
+
+
+def _foreign(part: str, passage: str, own: str) -> bool:
+    """Whether `part` names only specific models or chips that neither the passage nor the term's own name mentions
+    ("for Llama-3 and Kimi K2" beside a passage on Mistral); a part naming one the passage does mention is about it
+    ("for TPU v2, v3 and v4 the size counts cores" beside "v3-256")."""
+    named = [patterns for patterns in _specific_names() if any(p.search(part) for p in patterns)]
+    if not named or _CODED.findall(part.lower()) and set(_CODED.findall(part.lower())) & set(_CODED.findall(f"{passage} {own}".lower())):
+        return False  # "v3" in "TPU v2, v3 and v4" beside a passage on "v3-256": about the passage's own chip
+    return not any(p.search(passage) or p.search(own) for patterns in named for p in patterns)
+
+
+_CODED = re.compile(r"(?<![a-z0-9])(?:[a-z]+\d+[a-z]*|\d+[a-z]+)(?![a-z0-9])")  # a version or size code: "v3", "h100", "8b"
+
+
+def without_foreign_names(definition: str, passage: str, own: str) -> str:
+    """`definition` without a bracketed aside, a sentence after the first, or a clause after the first sentence's
+    semicolon that names a model or chip the passage never mentions ("(for example ... for Llama-3 and Kimi K2)" in a
+    passage about Mistral-7B); cut whole, never mid-clause; the first clause itself always stays."""
+    definition = _BRACKETED.sub(lambda m: "" if len(m.group().split()) >= ASIDE_WORDS and _foreign(m.group(), passage, own)
+                                else m.group(), definition)  # "(HBM3)", "(A100)": a gloss of the word before, kept
+    sentences = _SENTENCE_END.split(definition.strip())
+    kept = sentences[:1] + [p for p in sentences[1:] if not _foreign(p, passage, own)]
+    clauses = _clauses(kept[0])  # "...; the largest was trained on H100 GPUs": a clause as whole as a sentence
+    if len(clauses) > 1 and any(_foreign(c, passage, own) for c in clauses[1:]):
+        whole = [clauses[0]] + [c for c in clauses[1:] if not _foreign(c, passage, own)]
+        kept[0] = "".join(whole).rstrip(" .;،؛") + "."
+    return re.sub(r"\s+([.,;:])", r"\1", " ".join(kept))
+
+
+def _opens(gloss: str, definition: str) -> bool:
+    """Whether `definition` opens with `gloss` word for word (punctuation and case aside)."""
+    folded = re.sub(r"[\W_]+", "", gloss.lower())
+    return bool(folded) and re.sub(r"[\W_]+", "", definition.lower()).startswith(folded)
+
+
+def cleaned(items: list[Item]) -> list[Item]:
+    """The items a reader reads: restatements out, the same thing once (its first, most central, naming kept),
+    one definition said once under the names that share it."""
+    out: list[Item] = []
+    seen: dict[str, int] = {}
+    expanded: set[str] = set()  # the names earlier items gave as their expansion
+    for item in items:
+        if restates_head(item.name, item.expansion, item.definition):
+            continue
+        # "TPU v3 (Google's third TPU generation): Google's third TPU generation, sold in ...": the gloss said once
+        expansion = "" if _opens(item.expansion, item.definition) else item.expansion
+        item = item._replace(name=re.sub(r"\s*\(([^()]*)\)$", lambda m: "" if _opens(m.group(1), item.definition) else m.group(), item.name))
+        keys = {same_thing(item.name)}
+        if any(k in seen or k in expanded for k in keys):  # "Llama2 70B" after "Llama 2 70B"; "GPipe" after "pipeline schedule (GPipe)"
+            continue
+        if expansion:
+            expanded.add(same_thing(expansion))
+        shared = next((n for n, o in enumerate(out) if len(item.definition.split()) >= 6 and o.definition == item.definition), None)
+        if shared is not None:  # "OLMo-1B", "OLMo-7B", "OLMo-13B" with one family's definition: one line naming all
+            first = out[shared]
+            out[shared] = Item(f"{first.name}**, **{item.name}", "", first.definition)
+            seen.update(dict.fromkeys(keys, shared))
+            continue
+        seen.update(dict.fromkeys(keys, len(out)))
+        out.append(Item(item.name, expansion, item.definition))
+    return out
+
+
+SHORT_DEFINITION_WORDS = 16  # about this many words in a shortened definition
+
+
+def shortened(definition: str) -> str:
+    """A definition shortened to its first sentences, about SHORT_DEFINITION_WORDS words: cut only where a sentence
+    ends, never mid-fact and never with a dangling "…" (the first sentence always stays whole)."""
+    text = definition.strip()
+    bounds = [0] + [m.start() for m in _SENTENCE_OPENING.finditer(text)] + [len(text)]
+    pieces = [text[a:b].strip() for a, b in zip(bounds, bounds[1:]) if text[a:b].strip()]
+    kept = []
+    for piece in pieces:
+        so_far = len(" ".join(kept).split())
+        if kept and (so_far >= 8 or so_far + len(piece.split()) > 3 * SHORT_DEFINITION_WORDS) \
+                and so_far + len(piece.split()) > SHORT_DEFINITION_WORDS:
+            break  # a very short first sentence ("A chip.") takes the next one with it
+        kept.append(piece)
+    return " ".join(kept)
+
+
+# A sentence ends at ".", "!" or "?" followed by a space and a capital, a digit or Arabic (not "e.g. this" or "v4.8").
+_SENTENCE_OPENING = re.compile(r"(?<=[.!?؟])\s+(?=[A-Z0-9\u0600-\u06FF'\"(])")
