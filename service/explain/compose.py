@@ -285,9 +285,10 @@ def _from_sentences(doc: Document, sentences: list[dict]) -> tuple[str, set[int]
     """The gist of gist.py's sentences, and the claims it restates (not listed again as they are)."""
     if not sentences:  # a template would say what the text does not: say that nothing is argued
         m = messages(doc.lang)["gist"]
+        tail = "" if doc.terms else "_no_terms"  # "its terms are explained below" only where a terms section follows
         if not restate.same_language(doc.text, doc.lang):  # not "no claim": the reading cannot summarise it offline
-            return m["nothing_other_language"].format(language=m["other_language"]), set()
-        return m["nothing"], set()
+            return m["nothing_other_language" + tail].format(language=m["other_language"]), set()
+        return m["nothing" + tail], set()
     starts = {doc.sentences[i][0] for item in sentences for i in item["from"]}
     return " ".join(_sentence(item["text"]) for item in sentences), {id(c) for c in doc.claims if c.start in starts}
 

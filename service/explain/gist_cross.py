@@ -370,6 +370,9 @@ def _figure_phrases(doc: Document, start: int, end: int, cue: dict, sentence_end
             skip = i + 1 if kind else -1
             continue  # "a ratio of about 2x for a 7B and a 70B model": what it is the ratio of is not read
         fig = gist_values.unit_price(doc.text, gist_values.per_device(doc.text, fig))  # one core's rate, one unit's price
+        if gist_values.owner_unsure(doc, fig, start, end, cue["reference"]):
+            skip = i + 1 if kind else -1
+            continue
         phrase = gist_values.measure_phrase(fig, partner if kind else None, kind, doc.lang, direction, label,
                                             "" if kind else gist_values.bound_of(doc.text, fig))  # "under 10 ns"
         labels += [label] if label and phrase else []

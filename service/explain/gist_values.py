@@ -26,6 +26,26 @@ def readable(text: str, lang: str) -> bool:
 MAX_CHIP_MEMORY_BYTES = 300e9
 
 
+# Figures whose owner a frame cannot vouch for across languages (blind readers found each said wrongly): a sum of money
+# not called a cost right before it may be a unit's price, an investment or a cost per gigawatt; one chip's figure in a
+# sentence naming several chips may be another chip's.
+_COST_BEFORE = re.compile(r"(?:\bcosts?|\bspent|تكلفة|كلفة|تكاليف)\W+(?:\w+\W+){0,4}$", re.I)
+_PER_AFTER = re.compile(r"^\W*(?:per|a|each|for each|لكل|للواحد|لكل\s+\w+)\b", re.I)
+_ONE_CHIPS = frozenset({"hbm_bytes", "memory_bytes_per_chip", "memory_bandwidth_bytes_per_s", "flop_per_s_per_chip", "peak_flop_per_s"})
+
+
+def owner_unsure(doc, fig, start: int, end: int, reference: re.Pattern) -> bool:
+    """Whether a cross-language frame must leave a figure out: money the text does not call a cost right before it, or
+    a cost per something ("$50B per gigawatt"); one chip's figure in a clause naming several chips (what follows
+    "compared with" is not the figure's owner)."""
+    if fig.quantity == "cost_usd":
+        return not _COST_BEFORE.search(doc.text[max(start, fig.start - 60):fig.start]) or bool(_PER_AFTER.match(doc.text[fig.end:fig.end + 20]))
+    compared = reference.search(doc.text, fig.end, end)
+    end = compared.start() if compared else end
+    chips = {m.entry.get("id") for m in doc.mentions if m.kind == "chip" and start <= m.start < end and not m.generic}
+    return fig.quantity in _ONE_CHIPS and len(chips) > 1
+
+
 def measure_phrase(fig, partner, kind: str | None, lang: str, direction: str = "", label: str = "", bound: str = "") -> str:
     """One measured figure (or a pair) with the noun of what it measures: "a time of about 480 ms"; a bound the text
     puts on it kept ("less than 10 ns", "up to 147 TFLOP/s"): without it the figure would be a different claim."""

@@ -246,3 +246,18 @@ def test_the_direction_of_a_change_is_read_beside_its_figure_not_in_another_clau
     said = opening("أشار البحث إلى أن النظام يعزز الأداء الكلي بتقديم حوالي 280 PFLOPs من BF16، أي أكثر بـ38–40٪ من أداء "
                    "Nvidia الذي يقدّر بـ200 PFLOPs، رغم أن كفاءة الطاقة أقل بكثير.", "en")
     assert "reduction" not in said
+
+
+@pytest.mark.parametrize("sentence, never", [
+    ("تبلغ تكلفة كل غيغاواط من القدرة نحو 50 مليار دولار، ثلثاها للرقائق.", "$50"),  # a cost per gigawatt, no total
+    ("أعلنت الشركة استثمارًا يصل إلى 100 مليار دولار في مراكز البيانات.", "cost"),  # an investment is no cost
+    ("تتفوق شريحتا H200 وH100 على غيرهما، وتبلغ الذاكرة 141 غيغابايت.", "141 GB of memory per chip"),  # whose chip?
+])
+def test_a_figure_whose_owner_a_frame_cannot_vouch_for_is_left_out(sentence, never):
+    assert never not in opening(sentence, "en")
+
+
+def test_the_no_gist_line_promises_only_what_follows():
+    result = explain_offline("Tuesday was a long day for the whole team at the office.", "en")
+    opening_line = result["explanation"].split("## ")[1]
+    assert ("explained below" in opening_line) == bool(result["terms"])
