@@ -281,3 +281,14 @@ def test_tokens_per_second_per_named_gpu_is_one_chips_rate():
     result = explain_offline("We reach 24k tokens per second per A100-40G GPU, which is 56% MFU for our 1.1B model.", "en")
     assert any(f["quantity"] == "tokens_per_s_per_chip" and f["value"] == 24000 for f in result["figures"])
     assert not any(c["verdict"] == "inconsistent" for c in result["claims"])
+
+
+def test_a_total_beside_two_chip_counts_is_checked_only_against_the_count_it_fits():
+    # "256 chips, while the larger reaches 9,216 chips, giving 42.5 exaflops": 42.5 EF / 256 would call a right
+    # per-chip figure wrong; the count the per-chip figure bears out is the one checked
+    text = ("تتوفر معالجات Ironwood بحجمين، الأول يضم 256 شريحة، في حين يصل التكوين الأكبر إلى 9216 شريحة، "
+            "تقدم قوة معالجة تبلغ 42.5 إكزافلوب. وتقدم كل شريحة 4614 تيرافلوب.")
+    verdicts = [c["verdict"] for c in explain_offline(text, "en")["claims"] if c["calculations"]]
+    assert "inconsistent" not in verdicts and "consistent" in verdicts
+    wrong = text.replace("4614", "9000")  # no count fits the per-chip figure: no verdict rather than a guess
+    assert "inconsistent" not in [c["verdict"] for c in explain_offline(wrong, "en")["claims"]]

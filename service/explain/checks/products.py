@@ -122,6 +122,13 @@ def per_chip_total(doc: Document, claim: Claim) -> Result | None:
     if total is None or count is None or not count.value:
         return None
     per = unique(doc, claim, "peak_flop_per_s", "flop_per_s_per_chip")
+    counts = {f.value: f for f in claim.figures if f.quantity == "n_chips" and f.value}
+    if len(counts) > 1:  # "256 chips, or 9,216 giving 42.5 exaflops": the total is one configuration's; a wrong pick is
+        # a false 'inconsistent', so only the count the per-chip figure bears out is taken, else none
+        count = next((c for v, c in counts.items() if per is not None and per.value
+                      and abs(total.value / v / per.value - 1) <= 0.05), None)
+        if count is None:
+            return None
     index = _arith(doc, f"{total.value:g} / {count.value:g}", f"{total.quote} / {count.quote}", per, True)
     if index is None:
         return None
