@@ -85,6 +85,9 @@ def find(text: str, lang: str, taken: list[tuple[int, int]], known: set[str]) ->
     return out
 
 
+_BARE_VERSION = re.compile(r"[vV]\d+[a-z]?")
+
+
 def catalog_chips(text: str, lang: str, taken: list[tuple[int, int]]) -> list[dict]:
     """Terms items for chips of the catalog (data/hardware.json) the glossary does not name ("H20"): the vendor,
     the kind and the architecture the catalog records, nothing more; each chip once."""
@@ -95,6 +98,8 @@ def catalog_chips(text: str, lang: str, taken: list[tuple[int, int]]) -> list[di
         if mention.kind != "chip" or mention.generic or chip["id"] in seen \
                 or any(a < mention.end and mention.start < b for a, b in taken):
             continue
+        if _BARE_VERSION.fullmatch(text[mention.start:mention.end]) and "TPU" not in text[max(0, mention.start - 80):mention.end + 80]:
+            continue  # "DeepSeek V4" is a model's version: a bare "v4" is a TPU only beside the word TPU
         seen.add(chip["id"])
         architecture = (chip.get("architecture") or {}).get("name")
         kind = m["kinds"].get(chip.get("kind") or "", m["kinds"]["chip"])
