@@ -32,14 +32,34 @@ def _without_options(line: str) -> str:
 _SENTENCE_OPTION = re.compile(r"(?<![\S`])(?P<option>--?[A-Za-z][\w.-]*(?:=\S+)?)(?:(?P<gap>\s+)(?P<value>[^\s`]+))?|(?<![\S`])[\w.]+=[^\s`]+")
 
 
+# Frameworks a text may say its options belong to ("supported in fairseq via the following new arguments").
+# (Accelerate and Lightning are left out: "to accelerate training" names no framework.)
+_FRAMEWORK_NAMES = {"megatron-lm": r"megatron", "megatron-bridge": r"megatron", "nemo": r"\bnemo\b", "deepspeed": r"deepspeed",
+                    "torchtitan": r"torchtitan", "maxtext": r"maxtext", "fairseq": r"\bfairseq\b",
+                    "colossalai": r"colossal-?ai", "levanter": r"levanter"}
+
+
+def _named_otherwise(prose: str, framework: str) -> bool:
+    """Whether the prose around options pasted in it (`prose`: the text without them) names another framework and never
+    this one: the options are that framework's, and reading them as this one's would explain them wrongly (fairseq's
+    --optimizer as Megatron's)."""
+    own = _FRAMEWORK_NAMES.get(framework)
+    if own is None:  # a launcher (torchrun, the deepspeed launcher) runs any program's options
+        return False
+    named = {name for name, pattern in _FRAMEWORK_NAMES.items() if re.search(pattern, prose, re.I)}
+    return bool(named) and not re.search(own, prose, re.I) and framework not in named
+
+
 def find(text: str) -> tuple[ParsedConfig | None, list]:
     """The configuration in `text` (several blocks of one job merged: a launcher line joins its program's file), and its blocks."""
     candidates = detect.blocks(text)
     parsed = [(block, reader.read_block(block)) for block in candidates]
-    parsed = [(block, config) for block, config in parsed if config is not None]
+    parsed = [(block, config) for block, config in parsed if config is not None
+              and (block.fenced or not _named_otherwise(text.replace(block.text, " "), config.framework))]
     if not parsed:
         inline = [(block, reader.read_block(block)) for block in detect.inline_commands(text)]
-        parsed = [(block, config) for block, config in inline if config is not None]
+        parsed = [(block, config) for block, config in inline
+                  if config is not None and not _named_otherwise(text.replace(block.text, " "), config.framework)]
     if not parsed:
         return None, []
     main_block, main = max(parsed, key=lambda pair: (pair[1].framework not in _LAUNCHERS, len(pair[1].settings)))

@@ -217,3 +217,16 @@ def test_two_gpu_counts_in_the_prose_leave_the_world_size_unsaid():
     # the README's run and the author's run: which count is this job's is not said
     assert job.stated_gpus("The README ran 70B on 768 GPUs; mine runs on 128 GPUs with --overlap-grad-reduce.") is None
     assert job.stated_gpus("We run --overlap-grad-reduce on 128 GPUs.") == 128
+
+
+def test_options_the_prose_gives_to_another_framework_are_not_read_as_a_known_ones():
+    from service.configs import reading
+
+    # fairseq's flags, which Megatron-LM's catalog partly shares (--optimizer, --cpu-offload): no Megatron-LM reading
+    text = ("FSDP is fully supported in fairseq via the following new arguments:\n"
+            "--ddp-backend=fully_sharded: enables full sharding via FSDP\n"
+            "--cpu-offload: offloads the optimizer state to CPU (combine with --optimizer=cpu_adam)\n")
+    assert reading.find(text)[0] is None
+    # prose that names no other framework keeps the reading, whatever everyday words it uses
+    kept = reading.find("To accelerate training we pass --tensor-model-parallel-size 8 --pipeline-model-parallel-size 4.")[0]
+    assert kept is not None and kept.framework == "megatron-lm"
