@@ -185,3 +185,13 @@ def test_a_reading_names_its_own_sense_in_both_languages():
     for lang in ("en", "ar"):
         switch = terms("ويصل محول NVLink بين 72 شريحة عبر منافذه.", lang)["transformer"]
         assert switch["term"] == "switch", lang
+
+
+def test_mqa_is_its_own_entry_and_a_huawei_superpod_is_huaweis():
+    from service.explain.compose import explain_offline
+
+    mqa = next(t for t in explain_offline("We use MQA in the 1B model to cut the KV cache.", "en")["terms"] if t["found_as"] == "MQA")
+    assert mqa["id"] == "multi-query-attention"
+    pod = next(t for t in explain_offline("Huawei's SuperPoD links thousands of Ascend chips over UnifiedBus.", "en")["terms"]
+               if t["found_as"] == "SuperPoD")
+    assert "Huawei" in pod["definition"] and "TPU" not in pod["definition"]
