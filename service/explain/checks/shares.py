@@ -85,6 +85,24 @@ _LIKE_KINDS = ("memory", "compute_rate", "bandwidth", "throughput", "time")
 _APPROX = re.compile(r"~|≈|\babout\b|\bapprox\w*|\broughly\b|\baround\b|\bnearly\b|حوالي|نحو|تقريب", re.I)
 
 
+
+def _factor_verdict(doc: Document, inputs: Inputs, m: re.Match, before: str, floor: float) -> tuple[int, float, str] | None:
+    """The expression in `inputs` against the factor the text states (`m["f"]`): (calculation, result, verdict), within
+    the rounding its digits allow (at least `floor`); 'raises it by 1.8 times' (`before`) may mean x1.8 or +180%."""
+    stated = float(m["f"])
+    decimals = len(m["f"].split(".")[1]) if "." in m["f"] else 0
+    tolerance = max(floor, 0.5 * 10 ** -decimals / stated)
+    inputs.values["stated_result"] = f"{stated:g}"
+    inputs.sources["stated_result"] = {"source": "text", "quote": m.group(0)}
+    inputs.values["tolerance"] = tolerance
+    index = run(doc, "arithmetic", inputs)
+    if index is None:
+        return None
+    computed = doc.calculations[index]["outputs"]["value"]
+    ok = abs(computed - stated) <= tolerance * stated or bool(_BY.search(before)) \
+        and abs(computed - (stated + 1)) <= tolerance * (stated + 1)
+    return index, computed, "consistent" if ok else "inconsistent"
+
 def stated_factor(doc: Document, claim: Claim) -> Result | None:
     """'256 GB, 1.8x the MI300X's 192 GB': the one factor a sentence states between its two like figures, redone (1.33x).
     Only when the factor stands between them and a comparison word leads to the second; else the reading is uncertain."""
@@ -111,24 +129,14 @@ def stated_factor(doc: Document, claim: Claim) -> Result | None:
         unlike = formats.unlike(doc, x, y)
         if unlike is not None:  # an FP8 peak against an FP64 one: never a ratio
             return Result([], "needs_more", unlike)
-        stated = float(m["f"])
-        decimals = len(m["f"].split(".")[1]) if "." in m["f"] else 0
-        approx = bool(_APPROX.search(doc.text[max(claim.start, f_start - 12):f_start]))
-        tolerance = max(0.05 if approx else 0.02, 0.5 * 10 ** -decimals / stated)
+        before = doc.text[max(claim.start, f_start - 12):f_start]
         inputs = Inputs(doc.lang)
         inputs.values["expression"] = f"{x.value:g} / {y.value:g}"
         inputs.sources["expression"] = {"source": "text", "quote": f"{x.quote} / {y.quote}"}
-        inputs.values["stated_result"] = f"{stated:g}"
-        inputs.sources["stated_result"] = {"source": "text", "quote": m.group(0)}
-        inputs.values["tolerance"] = tolerance
-        index = run(doc, "arithmetic", inputs)
-        if index is None:
+        found = _factor_verdict(doc, inputs, m, before, 0.05 if _APPROX.search(before) else 0.02)
+        if found is None:
             return None
-        computed = doc.calculations[index]["outputs"]["value"]
-        # 'raises it by 1.8 times' may mean x1.8 or +180%: either reading agrees
-        ok = abs(computed - stated) <= tolerance * stated or bool(_BY.search(doc.text[max(claim.start, f_start - 12):f_start])) \
-            and abs(computed - (stated + 1)) <= tolerance * (stated + 1)
-        verdict = "consistent" if ok else "inconsistent"
+        index, computed, verdict = found
         shown = f"{computed:.2f}".rstrip("0").rstrip(".")
         return Result([index], verdict, messages(doc.lang)["verdicts"][f"factor_{verdict}"].format(
             x=x.quote, y=y.quote, computed=shown, stated=m.group(0).strip()))
@@ -193,20 +201,12 @@ def _factor_over_catalog(doc: Document, claim: Claim, m) -> Result | None:
     if size.value <= memory:
         return None
     stated = float(m["f"])
-    decimals = len(m["f"].split(".")[1]) if "." in m["f"] else 0
-    tolerance = max(0.02, 0.5 * 10 ** -decimals / stated)
     inputs = Inputs(doc.lang)
     inputs.text_with("expression", f"{size.value:g} / {memory:g}", size.quote, f"{chip['name']} memory ({memory / 1e9:g} GB, data/hardware.json)")
-    inputs.values["stated_result"] = f"{stated:g}"
-    inputs.sources["stated_result"] = {"source": "text", "quote": m.group(0)}
-    inputs.values["tolerance"] = tolerance
-    index = run(doc, "arithmetic", inputs)
-    if index is None:
+    found = _factor_verdict(doc, inputs, m, claim.quote[max(0, m.start() - 12):m.start()], 0.02)
+    if found is None:
         return None
-    computed = doc.calculations[index]["outputs"]["value"]
-    ok = abs(computed - stated) <= tolerance * stated or bool(_BY.search(claim.quote[max(0, m.start() - 12):m.start()])) \
-        and abs(computed - (stated + 1)) <= tolerance * (stated + 1)
-    verdict = "consistent" if ok else "inconsistent"
+    index, computed, verdict = found
     return Result([index], verdict, messages(doc.lang)["verdicts"][f"factor_catalog_{verdict}"].format(
         x=f"{size.value / 1e9:g} GB", chip=named[0], memory=f"{memory / 1e9:g} GB", computed=f"{computed:.2f}".rstrip("0").rstrip("."),
         stated=m.group(0).strip() if doc.lang == "ar" else f"{stated:g}x"))
