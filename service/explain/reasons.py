@@ -130,6 +130,8 @@ def find(doc: Document) -> list[dict]:
     for link in table():
         if link.get("unless_text") and matches(link["unless_text"], doc.text):
             continue  # the text uses the link's terms in another sense (SP as ring attention's axis)
+        if not all(matches(pattern, doc.text) for pattern in link.get("text_needs", ())):
+            continue  # the situation the link is about is absent (bits against bytes with only byte rates written)
         cause, effect, also = set(link["cause"]), set(link["effect"]), set(link.get("also", ()))
         for window in windows:  # one sentence before two neighbouring ones
             names = set().union(*(ids[j] for j in window))

@@ -108,3 +108,11 @@ def test_the_texts_own_reason_keeps_out_a_stock_reason_about_other_things():
     assert "fsdp_slower_than_ddp" not in _link_ids(own)
     about_it = "FSDP is slower than DDP here because of the extra all-gather traffic."
     assert _link_ids(about_it) & {"fsdp_slower_than_ddp", "zero3_more_traffic"}  # a link about the gathers' traffic
+
+
+def test_bits_against_bytes_is_said_only_where_the_text_writes_both():
+    # Two byte rates (both GB/s) need no conversion; a NIC's Gb/s beside NVLink's GB/s does.
+    same = "The network reaches 43 GB/s, making NVLink the bottleneck at 140 GB/s, because of the NIC."
+    mixed = "The NIC is rated 400 Gb/s, making NVLink the bottleneck at 140 GB/s, because of the bandwidth."
+    assert "bits_vs_bytes" not in {link["id"] for link in reasons.find(analyse(same, "en"))}
+    assert "bits_vs_bytes" in {link["id"] for link in reasons.find(analyse(mixed, "en"))}
