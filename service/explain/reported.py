@@ -239,6 +239,9 @@ def point(clause: str, sentence: str, lang: str, who: str, context: str = "") ->
         return _capital(f"{subject} {words['lifted'][lifted[0]][number]} {_lower_first(third_person(lifted[1], lang), context)}")
     if _WANTED.match(clause) and not _AUXILIARY.search(clause) and re.search(r"\?\s", context + " "):
         return _capital(words["asks_about"][number].format(subject=subject, topic=clause[0].lower() + clause[1:]))
+    attended = _ATTENTION.match(clause)
+    if attended:  # "Note that X": what the text points out, not advice to "note"
+        return _capital(f"{subject} {words['notes'][number]} {clause[attended.end():]}")
     changed = _CHANGE_IMPERATIVE.match(clause)
     if changed and "change_does" in words:  # "Refactor kernels so ...", a pull request's list of changes: what it does
         verb = changed.group("verb").lower()
@@ -316,6 +319,10 @@ _TITLE_FIRST = pattern_cache.lazy(r"^(?:Recommended|Suggested|Proposed|Preferred
 _AUX_ANY = pattern_cache.lazy(r"\b(?:is|are|was|were|be|been|should|must|can|could|will|would|do|does|did|has|have|had)\b", re.I)
 
 
+# An order to look ("Note the per-chip uplift", "Notice that ..."): the text points something out. "Note" before a
+# determiner or "that" is the verb; "Note: ..." and "Notes on X" are labels and do not match.
+_ATTENTION = pattern_cache.lazy(r"^(?:note|notice|observe|keep in mind|bear in mind)\s+(?=(?:that|the|this|these|those|how|"
+                                r"what|why|a|an)\b)", re.I)
 _NEGATIVE_IMPERATIVE = pattern_cache.lazy(r"^(?:do not|don't|never)\s+", re.I)
 
 
@@ -349,6 +356,9 @@ def companion(clause: str, sentence: str, lang: str, who: str, context: str = ""
     clause = without_fillers(clause, lang)
     if lang == "ar":
         return _arabic(clause, kind, words, who, lead=False)
+    attended = _ATTENTION.match(clause)
+    if attended:  # "Note the per-chip uplift: ..." draws the reader's eye; "It adds that note the ..." is no sentence
+        return _capital(f"{words['pronouns'][who]} {words['notes'][0 if who == 'text' else 1]} {clause[attended.end():]}")
     if _IMPERATIVE.match(clause):  # "Use the following ..." after the point: the text's advice, not "It adds that use"
         return _capital(_advice(words["imperative"], words["possessive_pronouns"][who], _lower_first(clause, context)))
     if kind == "question":
@@ -428,8 +438,8 @@ def _lower_first(text: str, context: str = "") -> str:
     version ("Mixtral 8x22B"), an acronym."""
     parts = text.split(" ", 2)
     first = parts[0].strip(",")
-    if first == "A" and len(parts) > 1 and parts[1][:1].islower():
-        return "a" + text[1:]  # "A capacity factor ..." after "says that"
+    if first == "A" and len(parts) > 1 and (parts[1][:1].islower() or parts[1][:1].isdigit()):
+        return "a" + text[1:]  # "A capacity factor ...", "A 671B MoE ..." after "says that"
     if not (len(first) > 1 and first[0].isupper() and first[1:].islower() and first.isalpha()):
         return text
     if first.lower() not in _FUNCTION_WORDS and not first.endswith("ing"):

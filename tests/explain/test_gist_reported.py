@@ -183,3 +183,19 @@ def test_the_addressees_possessive_is_not_reported_as_the_readers():
     assert reported.third_person("I saw that in your README the throughput was 420 TFLOP/s.", "en") == \
         "they saw that in the README the throughput was 420 TFLOP/s."
     assert reported.third_person("Your batch is too small.", "en") == "The batch is too small."
+
+
+@pytest.mark.parametrize("sentence, said", [
+    ("Note the per-chip uplift over v3: 275 / 123 = 2.24x.", "It notes the per-chip uplift over v3"),
+    ("Notice that the all-gather runs on the slower links.", "It notes that the all-gather runs on the slower links"),
+])
+def test_an_order_to_look_is_what_the_text_points_out(sentence, said):
+    # "Note the X" points something out; "It adds that note the X" is no sentence.
+    assert reported.companion(sentence, sentence, "en", "text").startswith(said)
+    assert reported.point(sentence, sentence, "en", "text").startswith("The text notes")
+
+
+def test_a_sentence_opening_on_a_with_a_size_is_lowered_after_that():
+    assert reported.point("A 671B MoE with 37B active needs far less TP than a 70B dense model.",
+                          "A 671B MoE with 37B active needs far less TP than a 70B dense model.", "en", "text") \
+        .startswith("The text says that a 671B MoE")
