@@ -287,3 +287,20 @@ def test_dollars_written_out():
 
 def test_euros_are_no_dollars():
     assert got("The cluster cost €2M.", "cost_usd") == [] and got("The cluster cost €2M.", "cost") == [2e6]
+
+
+@pytest.mark.parametrize("text", [
+    "This could be a problem if one micro-batch does not contain diverse data.",
+    "Imagine one micro-batch only contains code; the router still spreads it over all experts.",
+])
+def test_a_spelled_one_that_picks_an_example_sets_no_count(text):
+    # "one micro-batch" here is "a micro-batch": read as a count it became "1 micro-batch per step".
+    assert got(text, "microbatches") == []
+
+
+@pytest.mark.parametrize("text, quantity", [
+    ("The job runs on one node with 8 GPUs.", "n_nodes"),
+    ("We use four micro-batches per step.", "microbatches"),
+])
+def test_spelled_counts_of_hardware_and_other_numbers_stay_read(text, quantity):
+    assert got(text, quantity)

@@ -75,6 +75,10 @@ _KEY_AFTER_OK = frozenset({"tp_degree", "pp_degree", "dp_degree", "ep_degree", "
 _SIZE_THEN_CHIP = re.compile(r"[ \t]+\d+(?:\.\d+)?[ \t]?GB(?=[ \t])")
 
 
+# Nouns after which a spelled "one" is an article more often than a setting ("the data in one micro-batch", "one step of
+# training"); "one node" or "one GPU" stays a count: the hardware a run uses.
+_ONE_AS_ARTICLE = {"microbatches", "steps", "epochs", "layers", "experts", "heads", "tokens", "stages", "sequences", "axes"}
+
 class _Units:
     """The reader's generic rules (a mixin of _Reader: it uses the reader's state)."""
 
@@ -164,6 +168,8 @@ class _Units:
                 noun = None
             elif word and entry["class"] not in _EN_NOUNS_WEAK_OK:
                 noun = None
+            elif word and raw == 1 and entry["class"] in _ONE_AS_ARTICLE and not m.group("arw"):
+                noun = None  # "if one micro-batch lacks diverse data": "one" picks an example, it sets no count
         if noun:
             return self.read_noun(start, noun, _which(noun, _NOUN_ENTRIES), raw, mult)
         if weak:
