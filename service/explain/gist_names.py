@@ -73,12 +73,23 @@ def most_named(doc, names: list[str], limit: int) -> list[str]:
 
 
 def _counts(doc) -> dict[str, int]:
+    """How often the passage names each thing; a name glossed in brackets right after ("النماذج اللغوية الكبيرة (LLMs)")
+    is one mention, not two."""
     terms = {t["id"]: t for t in doc.terms}
     counts: dict[str, int] = {}
+    previous = None
     for match in doc.occurrences:
+        if previous is not None and previous.entry["id"] == match.entry["id"] \
+                and _BRACKET_BETWEEN.fullmatch(doc.text[previous.end:match.start]):
+            previous = match
+            continue
         name = name_of(match, terms.get(match.entry["id"]), doc.lang)
         counts[name] = counts.get(name, 0) + 1
+        previous = match
     return counts
+
+
+_BRACKET_BETWEEN = re.compile(r"\s*[(（]\s*")  # the text's own gloss of the name it has just written
 
 
 def main_subject(doc, names: list[str]) -> str:
