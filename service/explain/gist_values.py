@@ -341,8 +341,11 @@ def in_clause_of_results(doc, start: int, end: int, subjects: list[str], setup: 
     terms = {t["id"]: t for t in doc.terms}
     kept = []
     for name in subjects:
-        spans = [(o.start, o.end) for o in doc.occurrences if start <= o.start < end
+        named = [o for o in doc.occurrences if start <= o.start < end
                  and gist_names.name_of(o, terms.get(o.entry["id"]), doc.lang) == name]
+        if named and all(o.entry.get("category") == "precision" for o in named):
+            continue  # "300 PFLOP/s (BF16)": the number format qualifies the figure, it is not what the figure is about
+        spans = [(o.start, o.end) for o in named]
         if any(not _SUBJECT_BREAK.search(doc.text, min(b, f.end), max(a, f.start)) for a, b in spans for f in results):
             kept.append(name)
     return kept

@@ -349,3 +349,13 @@ def test_a_topic_named_once_in_a_longer_passage_is_not_given_as_its_subject():
     assert not [s for s in explain_offline(arabic, "en")["gist"] if "GPU" in s["text"] and "COMET" not in s["text"]]
     english = "The COMET system speeds up MoE training. COMET overlaps communication. It was compared with Grok once."
     assert not [s for s in explain_offline(english, "ar")["gist"] if "Grok" in s["text"] and "COMET" not in s["text"]]
+
+
+def test_a_result_is_not_said_of_the_system_it_is_compared_with_nor_of_its_number_format():
+    # "... 200 PFLOP/s (BF16), equal to about twice what NVIDIA's GB200 NVL72 gives": the NVL72 is the yardstick and
+    # BF16 the format of the figure; "On the bfloat16 and NVL72, the author reports 200 PFLOP/s" said neither.
+    text = ("يعتمد النظام الجديد على 256 شريحة، ويقدم قوة حوسبة تصل إلى 200 بيتافلوبس (BF16)، "
+            "وهو ما يعادل تقريبًا ضعف ما يقدمه نظام GB200 NVL72 من إنفيديا.")
+    said = opening(text, "en")
+    assert "200 PFLOP/s" in said
+    assert "NVL72" not in said and "bfloat16" not in said.lower() and "BF16" not in said
