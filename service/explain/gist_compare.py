@@ -112,3 +112,18 @@ def comparative(doc: Document, index: int) -> str:
     verb = said["point"]["other"][1 if who == "authors" else 0]
     text = f"{subject} {verb} {clause}"
     return text[0].upper() + text[1:]
+
+
+def one_side(doc: Document, start: int, end: int, cue: dict, everyday: set[str]) -> bool:
+    """Whether a comparison names only what something is set against: nothing the glossary knows stands before its
+    first "compared with" / "than" / "تتفوق على" ("Huawei's chips, compared with NVIDIA ... outperform NVL72" names
+    NVIDIA and NVL72, both the yardstick; "compares NVIDIA and NVL72" would be wrong)."""
+    found = [m.start() for name in ("against", "reference") for m in [cue[name].search(doc.text, start, end)] if m]
+    if not found:
+        return False
+    first = min(found)
+    return not any(start <= o.start < first and o.entry["id"] not in everyday for o in doc.occurrences) \
+        and not _LATIN_NAME.search(doc.text, start, first)
+
+
+_LATIN_NAME = re.compile(r"[A-Z][\w.-]*\d[\w.-]*|\b[A-Z]{2,}[\w-]*")  # "GB200", "TPUv4", "CloudMatrix"-like names with digits or capitals

@@ -11,7 +11,7 @@ from typing import NamedTuple
 from calculators.resources import data_dir
 
 from service.explain import claims as claim_cues
-from service.explain import gist_names, gist_relation, gist_values, reported, restate
+from service.explain import gist_compare, gist_names, gist_relation, gist_values, reported, restate
 from service.explain.document import Document
 from service.i18n import arabic
 from service.i18n.messages import join_names, messages
@@ -148,7 +148,7 @@ def read(doc: Document, index: int) -> Reading:
     if role == "comparison" and len(subjects) > 2:  # "FSDP vs DDP in MFU": the metric is what they are compared in
         compared, _ = _subjects(doc, main[0], main[1], True, False)
         subjects = compared if len(compared) == 2 else subjects
-    role = "topic" if role == "comparison" and len(subjects) < 2 else role
+    role = "topic" if role == "comparison" and (len(subjects) < 2 or gist_compare.one_side(doc, start, end, cue, _EVERYDAY)) else role
     because = [] if role == "change" and left_because else because  # the cause clause is the problem with the old setting
     what = ""
     if role == "description" and not setup:  # "DP replicates the model across GPUs": the term it opens with is defined
@@ -370,7 +370,7 @@ def _figure_phrases(doc: Document, start: int, end: int, cue: dict, sentence_end
             skip = i + 1 if kind else -1
             continue  # "a ratio of about 2x for a 7B and a 70B model": what it is the ratio of is not read
         fig = gist_values.unit_price(doc.text, gist_values.per_device(doc.text, fig))  # one core's rate, one unit's price
-        if gist_values.owner_unsure(doc, fig, start, end, cue["reference"]):
+        if gist_values.owner_unsure(doc, fig, start, end, cue["reference"], cue["against"]):
             skip = i + 1 if kind else -1
             continue
         phrase = gist_values.measure_phrase(fig, partner if kind else None, kind, doc.lang, direction, label,

@@ -7,7 +7,7 @@ import re
 
 from calculators.formatting import human_field
 
-from service.explain import gist_names, restate, synthesis
+from service.explain import gist_names, reported, restate, synthesis
 from service.i18n import arabic, arabic_numbers
 from service.i18n.messages import join_names, messages
 
@@ -34,16 +34,33 @@ _PER_AFTER = re.compile(r"^\W*(?:per|a|each|for each|لكل|للواحد|لكل\
 _ONE_CHIPS = frozenset({"hbm_bytes", "memory_bytes_per_chip", "memory_bandwidth_bytes_per_s", "flop_per_s_per_chip", "peak_flop_per_s"})
 
 
-def owner_unsure(doc, fig, start: int, end: int, reference: re.Pattern) -> bool:
+def owner_unsure(doc, fig, start: int, end: int, reference: re.Pattern, against: re.Pattern | None = None) -> bool:
     """Whether a cross-language frame must leave a figure out: money the text does not call a cost right before it, or
     a cost per something ("$50B per gigawatt"); one chip's figure in a clause naming several chips (what follows
-    "compared with" is not the figure's owner)."""
+    "compared with" is not the figure's owner); a change set against another named thing ("67% more than NVL72
+    offers", said of someone else's product, is a lead over a rival, not "an improvement" the author reports)."""
+    if fig.quantity == "percent_change" and against is not None and _against_named(doc, start, end, against) \
+            and reported.speaker([doc.text[start:end]], "ar" if arabic.ARABIC_LETTER.search(doc.text[start:end]) else "en") == "text":
+        return True  # "our schedule outperforms 1F1B by 20%" is the author's own gain; a vendor's lead over a rival is not
     if fig.quantity == "cost_usd":
         return not _COST_BEFORE.search(doc.text[max(start, fig.start - 60):fig.start]) or bool(_PER_AFTER.match(doc.text[fig.end:fig.end + 20]))
     compared = reference.search(doc.text, fig.end, end)
     end = compared.start() if compared else end
     chips = {m.entry.get("id") for m in doc.mentions if m.kind == "chip" and start <= m.start < end and not m.generic}
     return fig.quantity in _ONE_CHIPS and len(chips) > 1
+
+
+def _against_named(doc, start: int, end: int, against: re.Pattern) -> bool:
+    """Whether the sentence sets what it measures against a named thing ("outperforms NVL72", "تتفوق على NVL72")."""
+    for found in against.finditer(doc.text, start, end):
+        after = doc.text[found.end():end]
+        at = found.end() + len(after) - len(after.lstrip())
+        if any(at <= o.start <= at + 30 for o in doc.occurrences) or _NAME_AT.match(doc.text, at):
+            return True
+    return False
+
+
+_NAME_AT = re.compile(r"[A-Z][\w.-]*[A-Za-z0-9]|[A-Za-z]+\d")  # "NVL72", "GB200", "Nvidia": a name, not a plain word
 
 
 def measure_phrase(fig, partner, kind: str | None, lang: str, direction: str = "", label: str = "", bound: str = "") -> str:
