@@ -11,7 +11,7 @@ from typing import NamedTuple
 from calculators.resources import data_dir
 
 from service.explain import claims as claim_cues
-from service.explain import gist_compare, gist_names, gist_relation, gist_values, reported, restate
+from service.explain import gist_compare, gist_names, gist_relation, gist_side, gist_values, reported, restate
 from service.explain.document import Document
 from service.i18n import arabic
 from service.i18n.messages import join_names, messages
@@ -527,7 +527,7 @@ def gist(doc: Document, scores: list[float]) -> list[dict]:
     candidates, everything = [], []  # every sentence read, and those with a frame to say as the point
     named: list[str] = []
     for i, (start, end) in enumerate(doc.sentences):
-        if restate.same_language(doc.text[start:end], doc.lang) or _machine(doc, start, end):
+        if restate.same_language(doc.text[start:end], doc.lang) or gist_side.machine(doc, start, end):
             continue
         reading = read(doc, i)
         text = restated(doc, i)
@@ -572,12 +572,6 @@ def _names_only(reading: Reading, doc: Document | None = None) -> bool:
         and not reading.measured and not (doc is not None and gist_relation.stated(doc, reading.index))
 
 
-def _machine(doc: Document, start: int, end: int) -> bool:
-    """Whether most of a sentence is a config line, a command or code: set-up, not the author's point."""
-    covered = sum(min(b, end) - max(a, start) for a, b in restate.protected_spans(doc) if a < end and start < b)
-    return covered > 0.5 * (end - start)
-
-
 def _companion(doc: Document, point: int, point_reading: Reading, others: list) -> dict | None:
     """The reason for the point or the evidence it rests on, from a sentence next to it; None when none is read."""
     for _, i, reading, _ in sorted((c for c in others if c[1] != point), key=lambda item: abs(item[1] - point)):
@@ -591,6 +585,8 @@ def _companion(doc: Document, point: int, point_reading: Reading, others: list) 
             return {"text": asks.format(subjects=join_names(reading.subjects, doc.lang)), "from": [i]}
         # A reason said only as "a reason about Y" is a role with no content: not said (say less, be right).
         new_figures = [f for f in reading.measured if f not in point_reading.measured]
+        if new_figures and i < point and point_reading.subjects and not set(reading.subjects) & set(point_reading.subjects):
+            continue  # "141 GB" said before "On H100, ... 3.35 TB/s": "also" would give H100 a figure of another chip
         if new_figures and point_reading.role in ("question", "problem", "result"):
             setup = [s for s in reading.setup if s not in point_reading.setup] if reading.tie else []
             text = words["companion"]["evidence"].format(figures=join_names(new_figures, doc.lang))

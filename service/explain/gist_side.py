@@ -1,9 +1,10 @@
 """What keeps a sentence from being the author's point alone: a figure with nothing claimed about it, a list item, a
-guess, an addition, an unresolved "this X", a pointer to other reading, a sentence about the page or a test set-up."""
+guess, an addition, an unresolved "this X", a pointer to other reading, a sentence about the page or a test set-up, a
+config line or a command."""
 
 import re
 
-from service.explain import pattern_cache
+from service.explain import pattern_cache, restate
 from service.explain.document import Document
 
 _ABOUT_THE_PAGE = pattern_cache.lazy(r"\b(?:for illustration|the following|as follows|illustrat\w+|in the (?:figure|table|diagram|image)|see (?:below|above|figure)|"
@@ -70,3 +71,9 @@ def side_weight(doc: Document, sentence: str, core: str, figures: list) -> float
         if head not in before.lower():
             penalty += SIDE_PENALTY  # "This all-reduce ..." with no all-reduce named before: the antecedent is missing
     return penalty
+
+
+def machine(doc: Document, start: int, end: int) -> bool:
+    """Whether most of a sentence is a config line, a command or code: set-up, not the author's point."""
+    covered = sum(min(b, end) - max(a, start) for a, b in restate.protected_spans(doc) if a < end and start < b)
+    return covered > 0.5 * (end - start)

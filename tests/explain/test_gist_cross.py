@@ -367,3 +367,10 @@ def test_a_vendors_lead_over_a_rival_is_not_an_improvement_the_author_reports():
     text = "تؤكد الشركة أن منظومتها الجديدة تتفوق على NVL72 من حيث الأداء العام، حيث تقدم قدرة معالجة أعلى بنسبة 67%."
     said = opening(text, "en")
     assert "improvement" not in said and "67%" not in said
+
+
+def test_a_figure_said_before_a_named_point_is_not_given_to_its_subject():
+    # "141 GB" belongs to the chip of the sentences before; "On H100, ... The author also reports 141 GB" gave it to H100.
+    text = ("تمثل الشريحة الجديدة تطوراً كبيراً. تبلغ سعة الذاكرة 141 جيجابايت. "
+            "هذه الأرقام تتفوق على H100 التي تقدم 80 جيجابايت وسرعة 3.35 تيرابايت في الثانية.")
+    assert "141" not in opening(text, "en")
