@@ -93,7 +93,8 @@ def read(doc: Document, index: int) -> Reading:
     cue = _cues(_language_of(sentence))
     asserted = claim_cues.asserted(sentence)  # "if you run out of memory", "the 3x we could not obtain": not found
     problem, after = _problem(sentence, cue) if asserted else ("", 0)
-    question = _asks(sentence) or bool(cue["question_start"].match(sentence) and cue["why"].search(sentence))
+    question = (_asks(sentence) or bool(cue["question_start"].match(sentence) and cue["why"].search(sentence))) \
+        and not gist_side.answered_heading(doc, index)
     negated = claim_cues.cue("negation", sentence)
     # A problem's or a question's figures after "as in", "than", "compared with" are what it is measured against.
     marker = cue["reference"].search(sentence, after) if problem or question else None  # after the problem's own cue

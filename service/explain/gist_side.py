@@ -77,3 +77,20 @@ def machine(doc: Document, start: int, end: int) -> bool:
     """Whether most of a sentence is a config line, a command or code: set-up, not the author's point."""
     covered = sum(min(b, end) - max(a, start) for a, b in restate.protected_spans(doc) if a < end and start < b)
     return covered > 0.5 * (end - start)
+
+
+OPENING_WORDS = 6  # the term a sentence is about stands among its first words ("HBM is ...", "ذاكرة ... (HBM) هي")
+
+
+def answered_heading(doc: Document, index: int) -> bool:
+    """Whether a question is the text's own heading, answered by the next sentence ("What is HBM? HBM is a stack of
+    ..."): the author explains, nobody asks; the next sentence opens on a term the question names."""
+    if index + 1 >= len(doc.sentences):
+        return False
+    (q_start, q_end), (n_start, n_end) = doc.sentences[index], doc.sentences[index + 1]
+    following = doc.text[n_start:n_end]
+    if following.rstrip().endswith(("?", "؟")):
+        return False
+    opening_end = n_start + sum(len(w) + 1 for w in following.split()[:OPENING_WORDS])
+    asked = {o.entry["id"] for o in doc.occurrences if q_start <= o.start < q_end}
+    return any(n_start <= o.start < opening_end and o.entry["id"] in asked for o in doc.occurrences)

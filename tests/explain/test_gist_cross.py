@@ -374,3 +374,16 @@ def test_a_figure_said_before_a_named_point_is_not_given_to_its_subject():
     text = ("تمثل الشريحة الجديدة تطوراً كبيراً. تبلغ سعة الذاكرة 141 جيجابايت. "
             "هذه الأرقام تتفوق على H100 التي تقدم 80 جيجابايت وسرعة 3.35 تيرابايت في الثانية.")
     assert "141" not in opening(text, "en")
+
+
+def test_a_question_the_text_answers_at_once_is_its_heading_not_the_authors_question():
+    # "What is HBM? HBM is a stack of memory chips ...": an explainer's heading; "The author asks about ..." is false.
+    text = ("فرضت الحكومة قيودًا جديدة على تصدير الذاكرة. ما هي ذاكرة النطاق الترددي العالي؟ "
+            "ذاكرة عرض النطاق الترددي العالي (HBM) هي في الأساس كومة من رقائق الذاكرة تنقل البيانات بسرعة أكبر.")
+    said = opening(text, "en")
+    assert "asks" not in said
+
+
+def test_a_question_the_next_sentence_does_not_answer_stays_a_question():
+    text = "لماذا تنفد الذاكرة عند تدريب النموذج على 8 وحدات H100؟ جربنا تقليل حجم الدفعة دون فائدة."
+    assert role_of(text, "en", 0) == "question"
