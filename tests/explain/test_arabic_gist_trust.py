@@ -88,6 +88,7 @@ def test_a_topic_is_one_name_not_a_list_of_three():
     ("هناك حد لعدد الخبراء.", "أنّ هناك حد لعدد الخبراء."),
     ("التزمت Cerebras مؤخرًا بشراء ألف شريحة.", "أنّ Cerebras التزمت مؤخرًا بشراء ألف شريحة."),
     ("يستخدم Qwen3 توجيهًا من نوع top-8.", "أنّ Qwen3 يستخدم توجيهًا من نوع top-8."),
+    ("سوف يحتاج النموذج إلى ثماني شرائح.", "أنه سوف يحتاج النموذج إلى ثماني شرائح."),  # never "أنّ سوف"
 ])
 def test_an_arabic_clause_takes_the_particle_its_first_word_needs(clause, expected):
     assert arabic_clause.reported(clause) == expected
