@@ -165,8 +165,11 @@ def change_words(before: float, after: float, lang: str, kind: str, first_quote:
     words = messages(lang)["gist_synth"]
     ratio = after / before
     if percent:
-        said = words["points_" + ("more" if after > before else "less") + ("_ref" if ref else "")].format(
-            amount=f"{abs(after - before) * 100:.0f}", ref=ref)
+        points = round(abs(after - before) * 100)
+        amount = arabic_numbers.count(float(points), words["points_forms"]) if lang == "ar" else f"{points}"  # "10 نقاط"
+        said = words["points_" + ("more" if after > before else "less") + ("_ref" if ref else "")].format(amount=amount, ref=ref)
+        said = re.sub(r"بـ(?=[\u0621-\u064A])", "ب", said)  # the joining stroke stands only before digits: "بنقطتين"
+        said = said.replace("1 percentage points", "1 percentage point") if points == 1 else said
         return words["versus"].format(first=first_quote, change=said) if kind == "versus" else said
     if abs(ratio - 1) < 0.005:
         said = words["same" + ("_ref" if ref else "")].format(ref=ref)

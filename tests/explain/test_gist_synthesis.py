@@ -152,3 +152,16 @@ def test_an_arabic_sentence_that_opens_with_a_change_verb_puts_its_subject_first
     assert "أنّ زمن الخطوة انخفض" in gist and "أنّ انخفض" not in gist and "أنه انخفض" not in gist
     gist = opening("ارتفعت نسبة استغلال العتاد من 30% إلى 45% بعد تفعيل دمج النوى في التدريب.", "ar")
     assert "من 30% إلى 45% (أكثر بـ15 نقطة مئوية)" in gist
+
+
+@pytest.mark.parametrize("before, after, said", [
+    (0.30, 0.40, "أكثر بـ10 نقاط مئوية"),  # 3-10: the plural
+    (0.30, 0.32, "أكثر بنقطتين مئويتين"),  # two: the dual, the particle joined to the word
+    (0.20, 0.35, "أكثر بـ15 نقطة مئوية"),  # 11-99: the singular
+])
+def test_percentage_points_agree_with_their_number_in_arabic(before, after, said):
+    assert synthesis.change_words(before, after, "ar", "change", percent=True) == said
+
+
+def test_one_percentage_point_is_singular_in_english():
+    assert synthesis.change_words(0.10, 0.11, "en", "change", percent=True) == "1 percentage point more"
