@@ -95,8 +95,8 @@ def find(text: str, lang: str, named: list[tuple[int, int]], known: set[str]) ->
         seen.add(key)
         from_table = _table_meaning(key, lang)
         plain = None if from_table else _by_words(key, lang)
-        if not (from_table or plain):
-            continue
+        if not (from_table or plain) or not from_table and _mostly_named(key, start, end, named, known):
+            continue  # unread, or read word by word where a glossary term inside it already says what it is
         definition = from_table[0] if from_table else messages(lang)["key_term_words"].format(words=plain)
         out.append({"id": f"key:{key}", "term": key, "expansion": messages(lang)["key_term"],
                     "expansion_en": messages("en")["key_term"], "definition": definition, "intuition": None,
@@ -160,6 +160,14 @@ def axis_degrees(text: str) -> list[tuple[str, int, int]]:
             seen.add(term_id)
             out.append((term_id, start, end))
     return out
+
+
+def _mostly_named(key: str, start: int, end: int, named: list[tuple[int, int]], known: set[str]) -> bool:
+    """Whether glossary terms or option items inside a key cover at least half of it ("expert_model_parallelism" in
+    "moe_expert_model_parallelism"): its word-by-word reading would only repeat that term's name."""
+    inside = sum(b - a for a, b in named if start <= a and b <= end)
+    inside = max([inside, *(len(k) for k in known if k and k != key and k in key)])
+    return inside * 2 >= end - start
 
 
 def _restated(key: str) -> bool:
