@@ -123,3 +123,15 @@ def test_a_key_read_word_by_word_is_not_shown():
 def test_the_guard_table_is_data_a_person_may_correct():
     raw = json.loads((data_dir() / "sense_guards.json").read_text(encoding="utf-8"))
     assert raw["description"] and raw["negation"]["latin"] and raw["guards"]
+
+
+def test_mixed_precision_training_needs_a_training_text():
+    assert "mixed-precision" not in terms("On a phone the model runs in mixed precision, so it fits in less memory.")
+    assert "mixed-precision" in terms("We train in mixed precision with loss scaling and FP32 master weights.")
+
+
+def test_an_arabic_brief_definition_keeps_the_fact_after_a_relative_head():
+    from service.explain.definitions import brief_definition
+    head = "ما وجدته دراسة طويلة أجراها فريق من الباحثين في جامعة كبيرة"
+    said = brief_definition(head + ": ينبغي أن يكبر حجم النموذج وعدد رموز التدريب بالنسبة نفسها، وهو ما يعادل عددا ثابتا من الرموز لكل معامل.")
+    assert said != head + "." and "حجم النموذج" in said
