@@ -113,11 +113,12 @@ def test_a_model_named_whole_keeps_its_entry():
     assert "reinforcement learning" in terms("DeepSeek-R1 writes long chains of thought.")["deepseek-r1"]["definition"]
 
 
-def test_a_key_read_word_by_word_is_not_shown():
+def test_a_key_mostly_named_by_a_glossary_term_is_not_read_word_by_word():
     from service.explain.compose import explain_offline
     answer = explain_offline("Set moe_expert_model_parallelism to true and restart the job.", "en")
-    said = json.dumps(answer, ensure_ascii=False)
-    assert "whose name reads" not in said
+    assert "experts on different chips" in answer["explanation"] and "whose name reads" not in answer["explanation"]
+    shown = explain_offline("Set reshard_after_forward to false and restart the job.", "en")["explanation"]
+    assert "re-sharding after forward pass" in shown  # a key no term names keeps its reading
 
 
 def test_the_guard_table_is_data_a_person_may_correct():
@@ -135,3 +136,7 @@ def test_an_arabic_brief_definition_keeps_the_fact_after_a_relative_head():
     head = "ما وجدته دراسة طويلة أجراها فريق من الباحثين في جامعة كبيرة"
     said = brief_definition(head + ": ينبغي أن يكبر حجم النموذج وعدد رموز التدريب بالنسبة نفسها، وهو ما يعادل عددا ثابتا من الرموز لكل معامل.")
     assert said != head + "." and "حجم النموذج" in said
+
+
+def test_experts_with_a_capacity_are_moe_experts():
+    assert "expert" in terms("When an expert's capacity is reached, the next token overflows to the following layer.")
