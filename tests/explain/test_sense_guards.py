@@ -140,3 +140,10 @@ def test_an_arabic_brief_definition_keeps_the_fact_after_a_relative_head():
 
 def test_experts_with_a_capacity_are_moe_experts():
     assert "expert" in terms("When an expert's capacity is reached, the next token overflows to the following layer.")
+
+
+def test_a_size_written_before_a_models_name_makes_it_a_model_of_that_design():
+    item = terms("The script trains a 2.7B parameter GPT-3 model on four GPUs.")["gpt-3"]
+    assert "few-shot" not in item["definition"] and "design" in item["expansion"]
+    assert not item.get("facts")  # the named model's own figures (its size) are not this model's
+    assert "OpenAI" in terms("GPT-3 showed what scale alone can do.")["gpt-3"]["definition"]
