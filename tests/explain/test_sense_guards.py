@@ -147,3 +147,11 @@ def test_a_size_written_before_a_models_name_makes_it_a_model_of_that_design():
     assert "few-shot" not in item["definition"] and "design" in item["expansion"]
     assert not item.get("facts")  # the named model's own figures (its size) are not this model's
     assert "OpenAI" in terms("GPT-3 showed what scale alone can do.")["gpt-3"]["definition"]
+
+
+def test_arabic_throughput_in_a_training_text_keeps_its_sense():
+    assert "throughput" in terms("حققت الشركة تحسينات في الإنتاجية عند تدريب النماذج بدقة FP8.", "ar")
+
+
+def test_mixed_precision_beside_adam_is_training():
+    assert "mixed-precision" in terms("A mixed-precision Adam state needs sixteen bytes for each weight.")
