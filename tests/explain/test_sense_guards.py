@@ -155,3 +155,17 @@ def test_arabic_throughput_in_a_training_text_keeps_its_sense():
 
 def test_mixed_precision_beside_adam_is_training():
     assert "mixed-precision" in terms("A mixed-precision Adam state needs sixteen bytes for each weight.")
+
+
+@pytest.mark.parametrize("text, lang", [
+    ("The new TPU pod beats the world's most powerful supercomputer by a wide margin.", "en"),
+    ("يتفوق المعالج على أقوى حاسوب فائق في العالم، وتضم مجموعة TPU آلاف الشرائح.", "ar"),
+])
+def test_the_worlds_top_supercomputer_is_not_a_tpu_pod(text, lang):
+    item = terms(text, lang)["supercomputer-general"]
+    assert "TPU pod" not in item["expansion_en"]
+
+
+def test_a_generic_definition_carries_no_example_from_another_field():
+    item = terms("The 800G links between racks became the bottleneck of the cluster.")["bottleneck"]
+    assert "expert" not in item["definition"]
