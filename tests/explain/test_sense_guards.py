@@ -169,3 +169,11 @@ def test_the_worlds_top_supercomputer_is_not_a_tpu_pod(text, lang):
 def test_a_generic_definition_carries_no_example_from_another_field():
     item = terms("The 800G links between racks became the bottleneck of the cluster.")["bottleneck"]
     assert "expert" not in item["definition"]
+
+
+@pytest.mark.parametrize("text, lang", [
+    ("The chip targets LLMs and MoEs that need many experts per layer.", "en"),
+    ("صمم المعالج لنماذج مزيج الخبراء الكبيرة.", "ar"),
+])
+def test_moe_experts_named_in_a_plural_or_another_arabic_word_keep_their_sense(text, lang):
+    assert "expert" in terms(text, lang)
