@@ -2,6 +2,7 @@
 the everyday words of the field (data/generic_terms.json) that a tight answer leaves out."""
 
 import json
+import re
 from functools import cache
 
 from calculators.resources import data_dir
@@ -42,6 +43,7 @@ def brief_definition(sentence: str, max_words: int | None = None) -> str:
         after = sentence[end.end():ends[n + 1].start() if n + 1 < len(ends) else len(sentence)]
         before_colon = FIT_MIN_WORDS_BEFORE_COLON if max_words else BRIEF_MIN_WORDS_BEFORE_COLON
         if end.group().strip() == ":" and (_ANNOUNCES.search(head) or _FIGURE.search(after) or _HEADING.match(head)
+                                           or _RELATIVE_HEAD.match(head)
                                            or len(head.split()) < before_colon):
             continue  # "two kinds:" announces the fact that follows, ": 32 billion active" is it; both stay
         if len(head.split()) >= (FIT_MIN_WORDS_BEFORE_COLON if max_words else BRIEF_MIN_WORDS) \
@@ -54,6 +56,8 @@ def brief_definition(sentence: str, max_words: int | None = None) -> str:
 _ANNOUNCES = pattern_cache.lazy(r"\b(?:two|three|four|five|several|both|kinds?|types?|ways?|steps?|parts?|follows?|following|"
                                 r"namely|is|are|means?|اثنين|نوعين|نوعان|طريقتين|التالي|التالية"
                                 r"|جزأين|جزئين|جزءين|قسمين|خطوتين|مرحلتين|أجزاء|أنواع|طرق|خطوات)\W*$|\d\W*$")
+# A head that is a relative clause ("ما توصلت إليه ورقة Chinchilla:", "what the paper found:") only announces its fact.
+_RELATIVE_HEAD = pattern_cache.lazy(r"(?:ما|الذي|التي|what)\s", re.I)
 # A figure after a colon is the fact the definition exists for (a MoE's active parameter count, issue 18).
 _FIGURE = pattern_cache.lazy(
     r"(?<![\w.])\d|\b(?:two|three|four|five|six|seven|eight|nine|ten|twelve|sixteen|hundred|thousand|million|billion|trillion"

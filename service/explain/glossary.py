@@ -591,7 +591,7 @@ def describe(match: Match, lang: str) -> dict:
         # Another field's reading (TP as a true positive) is not what the entry's paper is about: its own source or none.
         "source": _source(reading if reading is not None and match.reading else entry),
     }
-    facts = [fact.get(lang) or fact.get("en") for fact in entry.get("facts") or []]
+    facts = [fact.get(lang) or fact.get("en") for fact in entry.get("facts") or [] if not match.reading]  # the first sense's
     if facts:  # sourced figures, kept out of the prose so every number there comes from a calculator
         item["facts"] = [fact for fact in facts if fact]
     if reading is not None and len(entry.get("readings") or []) > 1:

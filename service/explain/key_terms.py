@@ -101,7 +101,7 @@ def find(text: str, lang: str, named: list[tuple[int, int]], known: set[str]) ->
         out.append({"id": f"key:{key}", "term": key, "expansion": messages(lang)["key_term"],
                     "expansion_en": messages("en")["key_term"], "definition": definition, "intuition": None,
                     "category": "option", "calculator": None, "found_as": key,
-                    "source": (from_table[1] if from_table else None) or _SOURCE, "name_only": not from_table and _restated(key)})
+                    "source": (from_table[1] if from_table else None) or _SOURCE, "name_only": not from_table and (_restated(key) or _mostly_named(key, start, end, named, known, text))})
         if len(out) >= MOST:
             break
     return out
@@ -160,6 +160,14 @@ def axis_degrees(text: str) -> list[tuple[str, int, int]]:
             seen.add(term_id)
             out.append((term_id, start, end))
     return out
+
+
+def _mostly_named(key: str, start: int, end: int, named: list[tuple[int, int]], known: set[str], text: str) -> bool:
+    """Whether a compound glossary term or option inside a key covers at least half of it ("expert_model_parallelism"
+    in "moe_expert_model_parallelism"): its word-by-word reading, shown beside that term, would only repeat its name."""
+    parts = [text[a:b] for a, b in named if start <= a and b <= end and (a, b) != (start, end)]
+    parts += [k for k in known if k and k != key and k in key]
+    return any(len(p) * 2 >= end - start and re.search(r"[_\-\s]", p) for p in parts)
 
 
 def _restated(key: str) -> bool:

@@ -259,6 +259,8 @@ def merged(text: str, lang: str, matches: list, occurrences: list) -> tuple[list
             kept.append(full)
             firsts.setdefault(owner.entry["id"], full)
             overrides[owner.entry["id"]] = fields
+            if not _said_by_owner(owner, name):  # the entry describes the family or the teacher: the name's own reading
+                fields["definition"] = _owner_definition(owner, lang, name)
             continue
         if owner is not None:
             kept.append(glossary.Match(owner.entry, name.written, name.start, name.end, owner.reading, owner.derived))
@@ -266,7 +268,7 @@ def merged(text: str, lang: str, matches: list, occurrences: list) -> tuple[list
         if not name.base:
             fields["minor"] = True  # "7B" alone: how a size reads, listed after the passage's own terms
         items.append({"id": f"model:{_folded(name.written)}", "term": name.written, **fields,
-                      "definition": definition(name, lang) if owner is None else _owner_definition(owner, lang),
+                      "definition": definition(name, lang) if owner is None else _owner_definition(owner, lang, name),
                       "intuition": None, "category": "model", "calculator": None,
                       "source": (family or {}).get("source") or {"title": "data/model_names.json (model naming conventions)",
                                                                   "url": table()["sources"][0]["url"]}})
@@ -292,5 +294,33 @@ def names_a_maker(entry: dict) -> bool:
     return bool(entry.get("maker")) or entry.get("category") in _MAKER_CATEGORIES
 
 
-def _owner_definition(owner: glossary.Match, lang: str) -> str:
+def _another_model(name: Name, lang: str) -> str | None:
+    """What a variant word that makes another model says of it ("-Distill": a smaller model taught by the named one)."""
+    for variant in name.variants:
+        other = (table()["variants"].get(variant) or {}).get("another_model")
+        if other:
+            return other.get(lang) or other["en"]
+    return None
+
+
+_FAMILY = pattern_cache.lazy(r"^[^.;:]{0,60}\bfamily\b")  # "Meta's family of open-weight dense models ..."
+
+
+def _said_by_owner(owner: glossary.Match, name: Name) -> bool:
+    """Whether the glossary entry found at the name describes the named model itself: not where a variant word makes it
+    another model ("DeepSeek-R1-Distill"), nor where the name states a size and the entry describes the whole family."""
+    if _another_model(name, "en"):
+        return False
+    return not ((name.total or name.experts) and _FAMILY.search(owner.entry.get("definition") or ""))
+
+
+def _owner_definition(owner: glossary.Match, lang: str, name: Name | None = None) -> str:
+    """The entry's definition where it describes the named model; else what the naming convention says of it."""
+    if name is not None and not _said_by_owner(owner, name):
+        other = _another_model(name, lang)
+        if other:
+            return other
+        family = (name.family or {}).get("what") or {}
+        what = family.get(lang) or family.get("en") or glossary.describe(owner, lang)["expansion"]
+        return messages(lang)["model_name"]["member"].format(family=what)
     return glossary.describe(owner, lang)["definition"]

@@ -8,7 +8,7 @@ from functools import cache, lru_cache
 from calculators.resources import data_dir
 
 from service.explain import (acronym_case, glossary, key_terms, model_names, named_kinds, option_terms, pattern_cache, salience,
-                             senses, text_definitions)
+                             sense_guards, senses, text_definitions)
 from service.explain.definitions import generic_term_ids
 from service.i18n import arabic
 
@@ -161,10 +161,12 @@ def read_terms(doc) -> None:
     doc.matches = _with_definitions(doc.matches, doc.definitions)
     doc.matches, doc.occurrences = senses.without_lone_field_words(doc.matches, doc.occurrences)
     doc.matches, doc.occurrences = senses.without_senses_said_by_another(doc.matches, doc.occurrences)
+    doc.matches, doc.occurrences = sense_guards.without_unfit(doc.matches, doc.occurrences, content)  # "dropless" is not token dropping
     # "Llama-3.1-70B-Instruct" read whole: the family's term spans the name and is glossed from its parts
     doc.matches, doc.occurrences, named, models = model_names.merged(content, doc.lang, doc.matches, doc.occurrences)
     options = option_terms.find(content, doc.lang)
-    keys = key_terms.find(content, doc.lang, [(m.start, m.end) for m in doc.occurrences], {t["found_as"] for t in options})
+    keys = key_terms.find(content, doc.lang, sorted({(m.start, m.end) for m in doc.occurrences + doc.matches}),
+                          {t["found_as"] for t in options})
     keys += key_terms.rate_labels(content, doc.lang, [(m.start, m.end) for m in doc.occurrences])
     keys += key_terms.code_names(content, doc.lang, [(m.start, m.end) for m in doc.occurrences], {t["found_as"] for t in keys})
     doc.matches, doc.occurrences = _without_parts_of_options(content, options + keys, doc.matches, doc.occurrences)

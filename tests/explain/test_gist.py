@@ -44,7 +44,7 @@ def test_the_point_is_chosen_by_what_it_says_not_by_position():
     gist, sentences = gist_of(text)
     assert sentences[0]["from"] == [2]
     # restated as the author's advice (an imperative reported as "advice is to ..."), not pasted after a label
-    assert gist.startswith("The authors' advice is to keep TP (each layer's matrices split across GPUs) inside the node")
+    assert gist.startswith("The authors' advice is to keep TP (each layer's matrices split across the chips) inside the node")
     assert "Thanks" not in gist  # an aside is no point
     assert len(gist.split()) < len(text.split()) + 10  # not a copy of the passage with a label
 

@@ -1,0 +1,179 @@
+"""Issue 18, trust of term senses: a sense is shown only where it fits the text. A negated or variant form never gets
+its base term's gloss, a guarded entry (data/sense_guards.json) needs its context, a sized or distilled model name is
+not defined as its family or its teacher, and a name read word by word is left out. Every sentence is written here."""
+
+import json
+import re
+
+import pytest
+
+from calculators.resources import data_dir
+from service.explain import sense_guards
+from service.explain.document import Document
+from service.explain.terms import read_terms
+
+
+def terms(text: str, lang: str = "en") -> dict[str, dict]:
+    doc = Document(text=text, lang=lang)
+    read_terms(doc)
+    return {t["id"]: t for t in doc.terms}
+
+
+def test_every_guard_names_an_entry_a_reason_and_a_source():
+    from service.explain import glossary
+    ids = {e["id"] for e in glossary.load().entries}
+    for guard in sense_guards.table()["guards"]:
+        assert guard["entry"] in ids, guard["entry"]
+        assert guard["why"] and guard["source"].startswith("https://")
+        for key in ("written", "requires", "excludes_near"):
+            if guard.get(key):
+                re.compile(guard[key])  # a person's edit that breaks a pattern fails here, not in an answer
+
+
+@pytest.mark.parametrize("text", [
+    "Our router overflows less since we moved to a dropless MoE built on block-sparse kernels.",
+    "With dropless routing every token reaches the experts it picked.",
+])
+def test_a_negated_form_never_gets_the_base_terms_gloss(text):
+    found = terms(text)
+    assert "token-dropping" not in found
+    for item in found.values():
+        assert "extra tokens are dropped" not in item["definition"]
+
+
+def test_dropless_moe_has_its_own_sense():
+    item = terms("The team switched the layer to dropless MoE last week.")["dropless-moe"]
+    assert "never drops a token" in item["definition"]
+
+
+def test_the_base_term_itself_keeps_its_gloss():
+    assert "token-dropping" in terms("With a capacity factor of one, token dropping hits the busiest experts.")
+
+
+@pytest.mark.parametrize("text, lang", [
+    ("Several AI experts told the newspaper that the real bill was far higher.", "en"),
+    ("وقال عدد من خبراء الذكاء الاصطناعي إن الكلفة الحقيقية أعلى بكثير.", "ar"),
+])
+def test_people_called_experts_are_not_moe_experts(text, lang):
+    assert "expert" not in terms(text, lang)
+
+
+def test_moe_experts_keep_their_sense():
+    item = terms("The router sends each token to two experts in every MoE layer.")["expert"]
+    assert "mixture-of-experts" in item["definition"]
+
+
+def test_productive_capacity_in_arabic_is_not_a_training_rate():
+    assert "throughput" not in terms("تبلغ الإنتاجية السنوية للمفاعل ما يكفي لتشغيل مركز البيانات.", "ar")
+    assert "throughput" in terms("ارتفعت الإنتاجية إلى ثلاثة آلاف رمز في الثانية لكل شريحة.", "ar")
+
+
+def test_optical_transceivers_are_not_send_and_receive_operations():
+    assert "send-recv" not in terms("Each rack needs hundreds of optical send/recv modules for its fibres.")
+    assert "send-recv" in terms("Pipeline stages exchange activations with NCCL send/recv between neighbours.")
+
+
+def test_memory_efficient_attention_is_the_library_only_where_the_text_names_it():
+    assert "xformers" not in terms("Blockwise memory-efficient attention never builds the full score matrix.")
+    assert "xformers" in terms("We call xFormers for memory-efficient attention in the decoder.")
+
+
+def test_cuda_shared_memory_is_the_per_sm_scratchpad():
+    found = terms("The kernel needs more shared memory per block than this GPU offers.")
+    assert "cuda-shared-memory" in found and "sram" not in found
+    assert "megabytes per GPU" not in found["cuda-shared-memory"]["definition"]
+
+
+@pytest.mark.parametrize("text, term_id, says", [
+    ("We log into the TPU VM and start training there.", "tpu-vm", "log in directly to the host"),
+    ("The INT8 kernels doubled the decode speed.", "int8", "eight-bit integers"),
+    ("QLoRA let us fine-tune the big model on one card.", "qlora", "quantized to four bits"),
+])
+def test_a_named_term_gets_its_own_entry(text, term_id, says):
+    assert says in terms(text)[term_id]["definition"]
+
+
+def test_a_sized_model_is_not_defined_as_its_whole_family():
+    item = terms("We trained Llama 3.1 405B across two pods.")["llama-3"]
+    assert "405 billion" in item["expansion"]
+    assert item["definition"].startswith("One model of") and "in several sizes" not in item["definition"]
+
+
+def test_a_distilled_model_is_not_defined_as_its_teacher():
+    found = terms("We serve DeepSeek-R1-Distill-Qwen-32B on one node.", "en")
+    item = next(t for t in found.values() if t["found_as"].startswith("DeepSeek-R1-Distill"))
+    assert "reinforcement learning" not in item["definition"]
+    assert "imitate" in item["definition"]
+    ar = next(t for t in terms("We serve DeepSeek-R1-Distill-Qwen-32B on one node.", "ar").values()
+              if t["found_as"].startswith("DeepSeek-R1-Distill"))
+    assert "التعلم المعزز" not in ar["definition"]
+
+
+def test_a_model_named_whole_keeps_its_entry():
+    assert "reinforcement learning" in terms("DeepSeek-R1 writes long chains of thought.")["deepseek-r1"]["definition"]
+
+
+def test_a_key_mostly_named_by_a_glossary_term_is_not_read_word_by_word():
+    from service.explain.compose import explain_offline
+    answer = explain_offline("Set moe_expert_model_parallelism to true and restart the job.", "en")
+    assert "experts on different chips" in answer["explanation"] and "whose name reads" not in answer["explanation"]
+    shown = explain_offline("Set reshard_after_forward to false and restart the job.", "en")["explanation"]
+    assert "re-sharding after forward pass" in shown  # a key no term names keeps its reading
+
+
+def test_the_guard_table_is_data_a_person_may_correct():
+    raw = json.loads((data_dir() / "sense_guards.json").read_text(encoding="utf-8"))
+    assert raw["description"] and raw["negation"]["latin"] and raw["guards"]
+
+
+def test_mixed_precision_training_needs_a_training_text():
+    assert "mixed-precision" not in terms("On a phone the model runs in mixed precision, so it fits in less memory.")
+    assert "mixed-precision" in terms("We train in mixed precision with loss scaling and FP32 master weights.")
+
+
+def test_an_arabic_brief_definition_keeps_the_fact_after_a_relative_head():
+    from service.explain.definitions import brief_definition
+    head = "ما وجدته دراسة طويلة أجراها فريق من الباحثين في جامعة كبيرة"
+    said = brief_definition(head + ": ينبغي أن يكبر حجم النموذج وعدد رموز التدريب بالنسبة نفسها، وهو ما يعادل عددا ثابتا من الرموز لكل معامل.")
+    assert said != head + "." and "حجم النموذج" in said
+
+
+def test_experts_with_a_capacity_are_moe_experts():
+    assert "expert" in terms("When an expert's capacity is reached, the next token overflows to the following layer.")
+
+
+def test_a_size_written_before_a_models_name_makes_it_a_model_of_that_design():
+    item = terms("The script trains a 2.7B parameter GPT-3 model on four GPUs.")["gpt-3"]
+    assert "few-shot" not in item["definition"] and "design" in item["expansion"]
+    assert not item.get("facts")  # the named model's own figures (its size) are not this model's
+    assert "OpenAI" in terms("GPT-3 showed what scale alone can do.")["gpt-3"]["definition"]
+
+
+def test_arabic_throughput_in_a_training_text_keeps_its_sense():
+    assert "throughput" in terms("حققت الشركة تحسينات في الإنتاجية عند تدريب النماذج بدقة FP8.", "ar")
+
+
+def test_mixed_precision_beside_adam_is_training():
+    assert "mixed-precision" in terms("A mixed-precision Adam state needs sixteen bytes for each weight.")
+
+
+@pytest.mark.parametrize("text, lang", [
+    ("The new TPU pod beats the world's most powerful supercomputer by a wide margin.", "en"),
+    ("يتفوق المعالج على أقوى حاسوب فائق في العالم، وتضم مجموعة TPU آلاف الشرائح.", "ar"),
+])
+def test_the_worlds_top_supercomputer_is_not_a_tpu_pod(text, lang):
+    item = terms(text, lang)["supercomputer-general"]
+    assert "TPU pod" not in item["expansion_en"]
+
+
+def test_a_generic_definition_carries_no_example_from_another_field():
+    item = terms("The 800G links between racks became the bottleneck of the cluster.")["bottleneck"]
+    assert "expert" not in item["definition"]
+
+
+@pytest.mark.parametrize("text, lang", [
+    ("The chip targets LLMs and MoEs that need many experts per layer.", "en"),
+    ("صمم المعالج لنماذج مزيج الخبراء الكبيرة، ويوزع العمل على الخبراء.", "en"),
+])
+def test_moe_experts_named_in_a_plural_or_another_arabic_word_keep_their_sense(text, lang):
+    assert "expert" in terms(text, lang)
