@@ -19,7 +19,9 @@ def table() -> dict:
 def _negated(found_as: str, entry: dict) -> bool:
     """Whether the occurrence carries a negation its entry's own names lack ("dropless MoE" for token dropping)."""
     rules = table()["negation"]
-    own = " ".join(str(entry.get(k) or "") for k in ("term", "expansion")) + " " + str((entry.get("ar") or {}).get("term") or "")
+    # an entry whose own aliases carry the negation ("تحيز خال من ..." for auxiliary-loss-free balancing) names it itself
+    own = " ".join(str(entry.get(k) or "") for k in ("term", "expansion")) + " " + str((entry.get("ar") or {}).get("term") or "") \
+        + " " + " ".join(a for a in (*(entry.get("aliases") or ()), *(entry.get("ar_aliases") or ())) if a.lower() in found_as.lower())
     for key in ("latin", "arabic"):
         pattern = pattern_cache.lazy(rules[key])
         if pattern.search(found_as) and not pattern.search(own):

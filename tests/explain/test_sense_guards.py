@@ -177,3 +177,11 @@ def test_a_generic_definition_carries_no_example_from_another_field():
 ])
 def test_moe_experts_named_in_a_plural_or_another_arabic_word_keep_their_sense(text, lang):
     assert "expert" in terms(text, lang)
+
+
+def test_an_entry_whose_own_alias_carries_the_negation_keeps_its_sense():
+    # "aux-loss-free" is the entry's own name: the negation does not make it the opposite of itself.
+    from service.explain import sense_guards
+    entry = {"term": "auxiliary-loss-free balancing", "expansion": "", "aliases": ["aux-loss-free"], "ar_aliases": ["تحيز خال من"]}
+    assert not sense_guards._negated("تحيز خال من", entry)
+    assert sense_guards._negated("dropless MoE", {"term": "token dropping", "expansion": "", "aliases": ["MoE"]})
