@@ -58,14 +58,14 @@ def test_each_gist_sentence_names_the_sentences_it_restates():
         assert item["text"] and item["from"] and all(0 <= i < 3 for i in item["from"])
     gist = result["explanation"].split("## ")[1]
     assert re.search(r"Alice says we never needed (?:pipeline parallelism \(PP\)|PP) on the v5p slice", gist)
-    assert re.search(r"Bob says we did need (?:pipeline parallelism \(PP\)|PP(?: \(the model's layers split into stages on different GPUs\))?) on H100s", gist)  # speaker and polarity kept
+    assert re.search(r"Bob says we did need (?:pipeline parallelism \(PP\)|PP(?: \(the model's layers split into stages on different chips\))?) on H100s", gist)  # speaker and polarity kept
     assert gist.count("(PP)") + gist.count("PP (the model's layers") == 1  # the term is explained once in the whole gist
 
 
 def test_the_question_asked_is_the_gist_of_a_question():
     gist, _ = gist_of("Does anyone know whether we need PP for a 405B model on 1,024 H100s?")
     # the question reported as asked, in the third person: "we need" is the askers' "they need"
-    assert gist.startswith("The authors ask whether they need PP (the model's layers split into stages on different GPUs) for a 405B model")
+    assert gist.startswith("The authors ask whether they need PP (the model's layers split into stages on different chips) for a 405B model")
 
 
 def test_an_arabic_answer_never_holds_two_frames_that_contradict():
