@@ -8,7 +8,7 @@ from functools import cache, lru_cache
 from calculators.resources import data_dir
 
 from service.explain import (acronym_case, glossary, key_terms, model_names, named_kinds, option_terms, pattern_cache, salience,
-                             senses, text_definitions)
+                             senses, setting_names, text_definitions)
 from service.explain.definitions import generic_term_ids
 from service.i18n import arabic
 
@@ -167,6 +167,8 @@ def read_terms(doc) -> None:
     keys = key_terms.find(content, doc.lang, [(m.start, m.end) for m in doc.occurrences], {t["found_as"] for t in options})
     keys += key_terms.rate_labels(content, doc.lang, [(m.start, m.end) for m in doc.occurrences])
     keys += key_terms.code_names(content, doc.lang, [(m.start, m.end) for m in doc.occurrences], {t["found_as"] for t in keys})
+    keys += setting_names.find(content, doc.lang, [(m.start, m.end) for m in doc.occurrences],
+                               {t["found_as"] for t in options + keys})
     doc.matches, doc.occurrences = _without_parts_of_options(content, options + keys, doc.matches, doc.occurrences)
     own = text_definitions.find(content)  # what the text says its terms mean comes before any stock sense
     added = models + options + keys

@@ -1,0 +1,71 @@
+"""Command-line flags and environment variables no option table knows ("--update-freq", "NVSHMEM_HCA_LIST"), glossed
+by what their own words say (data/key_words.json) and, for a variable, the library its first word names; a name
+with a word the table lacks is left out rather than guessed."""
+
+import json
+from functools import cache
+
+from calculators.resources import data_dir
+
+from service.explain import key_terms, option_terms, pattern_cache
+from service.i18n.messages import messages
+
+# A flag of two words or more ("--update-freq", "--num_processes", "--no-reshard-after-forward"), not "---" or "--x".
+_FLAG = pattern_cache.lazy(r"(?<![\w-])--([a-z][a-z0-9]*(?:[-_][a-z0-9]+)+)(?![\w-])")
+# An environment variable: ALL CAPS words joined by "_" ("NCCL_IB_HCA", "$CUDA_VISIBLE_DEVICES").
+_ENV = pattern_cache.lazy(r"(?<![\w-])\$?([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)(?![\w-])")
+MOST = 4  # as key_terms: a pasted command of many flags is the config reader's
+
+
+@cache
+def env_prefixes() -> dict[str, str]:
+    """data/key_words.json's env_prefixes: a variable's first word -> the library that reads it."""
+    return json.loads((data_dir() / "key_words.json").read_text(encoding="utf-8"))["env_prefixes"]
+
+
+def _read(parts: list[str], lang: str, upper: bool = False) -> str | None:
+    """The words of `parts` in `lang`, or None where a word is unknown (the name is then left out); in Arabic each
+    part stays beside its meaning as the name writes it (`upper` for a variable's)."""
+    table = key_terms.words()
+    if not parts or any(p not in table for p in parts):
+        return None
+    if lang == "ar":
+        return "، ".join(f"{p.upper() if upper else p} ({table[p]['ar']})" for p in parts if table[p]["ar"])
+    return " ".join(table[p]["en"] for p in parts if table[p]["en"]) or None
+
+
+def _item(name: str, lang: str, expansion_key: str, definition: str) -> dict:
+    return {"id": f"key:{name}", "term": name, "expansion": messages(lang)[expansion_key],
+            "expansion_en": messages("en")[expansion_key], "definition": definition, "intuition": None,
+            "category": "option", "calculator": None, "found_as": name, "source": key_terms._SOURCE}
+
+
+def find(text: str, lang: str, named: list[tuple[int, int]], known: set[str]) -> list[dict]:
+    """Terms items for the flags and environment variables of `text` that no glossary name (`named` spans), option
+    item or key item (`known`, as written) covers whole, first mention first, each once, at most MOST; a flag or variable
+    on a pasted command line is the config reader's."""
+    out, seen, m = [], set(known), messages(lang)
+    found = [(match.start(), match.group(), match.group(1).replace("-", "_").split("_"), None) for match in _FLAG.finditer(text)]
+    for match in _ENV.finditer(text):
+        first, *rest = match.group(1).split("_")
+        library = env_prefixes().get(first)
+        if library:
+            found.append((match.start(1), match.group(1), [p.lower() for p in rest], library))
+    for start, name, parts, library in sorted(found, key=lambda f: f[0]):
+        end = start + len(name)
+        if name in seen or any(a <= start and end <= b for a, b in named) or option_terms._in_command(text, start):
+            continue
+        plain = _read(parts, lang, upper=bool(library))
+        if plain is None:
+            continue
+        seen.add(name)
+        if library:
+            item = _item(name, lang, "env_var_term", m["env_var_words"].format(library=library, words=plain))
+        else:
+            item = _item(name, lang, "option_term_flag", m["flag_words"].format(words=plain))
+            item["name_only"] = key_terms._restated(name.lstrip("-").replace("-", "_"))  # "--num-layers": its name again
+        out.append(item)
+        if len(out) >= MOST:
+            break
+    return out
+

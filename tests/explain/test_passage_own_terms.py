@@ -1,0 +1,102 @@
+"""Issue 18, terms: the passage's own terms, not only the generic ones. Flags and environment variables no option table
+knows are read by their words (data/key_words.json), a variable with the library its first word names; the long tail
+of the field's vocabulary is glossed from primary sources (data/glossary/round9_passage_terms.json); a name with a
+word the table lacks is left out. All texts are written for these tests."""
+
+import pytest
+
+from service.explain.document import Document
+from service.explain.terms import read_terms
+
+
+def terms(text: str, lang: str = "en") -> dict[str, dict]:
+    doc = Document(text=text, lang=lang)
+    read_terms(doc)
+    return {t["found_as"]: t for t in doc.terms}
+
+
+def ids(text: str, lang: str = "en") -> set[str]:
+    return {t["id"] for t in terms(text, lang).values()}
+
+
+def test_an_environment_variable_names_its_library_and_reads_its_words():
+    found = terms("Our all-to-all got faster once NVSHMEM_HCA_LIST named only the two cards beside each GPU.")
+    item = found["NVSHMEM_HCA_LIST"]
+    assert item["expansion"] == "an environment variable"
+    assert item["definition"] == ("An environment variable of NVSHMEM whose name reads "
+                                  "“host channel adapter (HCA, the network card) list”.")
+
+
+def test_arabic_environment_variable_keeps_its_parts_as_written():
+    item = terms("ضبطنا NVSHMEM_HCA_LIST قبل التشغيل فتحسن الاتصال.", "ar")["NVSHMEM_HCA_LIST"]
+    assert item["expansion"] == "متغير بيئة"
+    assert "NVSHMEM" in item["definition"] and "HCA (محول القناة المضيفة" in item["definition"]
+
+
+def test_a_variable_of_an_unknown_library_or_with_an_unknown_word_is_left_out():
+    found = terms("We exported MYLAB_HCA_LIST and NVSHMEM_FROBNICATE_LEVEL before the run, and used FULL_SHARD.")
+    assert "MYLAB_HCA_LIST" not in found  # no library reads MYLAB_
+    assert "NVSHMEM_FROBNICATE_LEVEL" not in found  # a word no table knows: nothing rather than a guess
+    assert not any(t["id"].startswith("key:FULL") for t in found.values())  # an enum value, not a variable
+
+
+def test_an_unknown_flag_is_read_by_its_words():
+    found = terms("Raising --update-freq let the eight GPUs reach the large batch of the paper.")
+    item = found["--update-freq"]
+    assert item["expansion"] == "a command-line flag"
+    assert item["definition"] == "A command-line flag whose name reads “update frequency”."
+
+
+def test_a_flag_that_only_says_its_name_again_is_marked_name_only():
+    found = terms("We passed --num-processes to the launcher and the job started.")
+    assert found["--num-processes"]["name_only"]  # "number of processes": the compose step leaves it out
+
+
+def test_a_flag_on_a_pasted_command_line_is_left_to_the_config_reader():
+    found = terms("python train.py --update-freq 4 --max-tokens 4096 --ddp-backend c10d --fp16")
+    assert "--update-freq" not in found
+
+
+def test_a_key_made_of_communication_words_is_read():
+    item = terms("The shmem_put_bw test reported about the same speed as the link.")["shmem_put_bw"]
+    assert "put (one-sided write) bandwidth" in item["definition"]
+
+
+@pytest.mark.parametrize("text, term_id", [
+    ("The kernel only supports hdim up to the size that fits in shared memory.", "head-dimension"),
+    ("With a head dimension of that size the backward pass spills registers.", "head-dimension"),
+    ("We replaced pmap with jit and sharding annotations.", "jax-pmap"),
+    ("With MegaCore on, each chip shows up as one device.", "tpu-megacore"),
+    ("Each superchip pairs the CPU with the GPUs over a coherent link.", "nvidia-superchip"),
+    ("The dMoE layer never drops tokens.", "megablocks-dmoe"),
+    ("MaxVio fell steadily once the bias updates started.", "maxvio"),
+    ("The campus will draw several gigawatts when finished.", "gigawatt"),
+    ("ستستهلك المنشأة عدة جيجاواط عند اكتمالها.", "gigawatt"),
+    ("GRPO keeps a reference model in memory beside the policy.", "reference-model"),
+    ("Offloading is one answer to the memory wall.", "memory-wall"),
+    ("Balancing over the global batch improved expert specialization.", "expert-specialization"),
+    ("The router logits grew until the z-loss was added.", "logits"),
+    ("The fairseq log shows wps rising after the fix.", "words-per-second"),
+    ("Each PE in the NVSHMEM job drives one GPU.", "nvshmem-pe"),
+    ("Run the vLLM colocation mode so generation shares the training GPUs.", "vllm-colocation"),
+])
+def test_the_fields_long_tail_is_glossed(text, term_id):
+    lang = "ar" if any("\u0600" <= c <= "\u06ff" for c in text) else "en"
+    assert term_id in ids(text, lang)
+
+
+def test_everyday_words_of_the_long_tail_need_their_fields_cues():
+    assert "nvshmem-pe" not in ids("PE teachers met after school.")
+    assert "vllm-colocation" not in ids("The colocation facility rents racks by the month.")
+    assert "cpu" not in ids("Grace wrote the report on Monday.")
+
+
+def test_the_new_definitions_state_no_figures_and_have_arabic():
+    from service.explain import glossary
+    from service.explain.number_check import numbers_in
+
+    new = [e for e in glossary.load().entries if e["id"] in {"head-dimension", "nvl36", "gigawatt", "megawatt", "maxvio"}]
+    assert len(new) == 5
+    for entry in new:
+        assert not numbers_in(entry["definition"]) and not numbers_in(entry["ar"]["definition"])
+        assert entry["source"]["url"].startswith("https://")
