@@ -79,6 +79,14 @@ def test_a_key_made_of_communication_words_is_read():
     ("The fairseq log shows wps rising after the fix.", "words-per-second"),
     ("Each PE in the NVSHMEM job drives one GPU.", "nvshmem-pe"),
     ("Run the vLLM colocation mode so generation shares the training GPUs.", "vllm-colocation"),
+    ("The kernel splits Q, K, and V across the heads before the softmax.", "query-key-value"),
+    ("The new chip doubles perf/W over the last one.", "performance-per-watt"),
+    ("The smaller chip wins on price-performance for training.", "price-performance"),
+    ("xAI trains Grok on Colossus, its cluster of NVIDIA GPUs in Memphis.", "xai-colossus"),
+    ("OpenAI and Oracle add a site to Stargate with more gigawatts.", "stargate-project"),
+    ("Set ETP to one while EP splits the experts.", "expert-tensor-parallelism"),
+    ("The rack uses LPO modules to save power on every port.", "linear-pluggable-optics"),
+    ("We moved the training script from PyTorch/XLA to JAX.", "pytorch-xla"),
 ])
 def test_the_fields_long_tail_is_glossed(text, term_id):
     lang = "ar" if any("\u0600" <= c <= "\u06ff" for c in text) else "en"
@@ -89,6 +97,15 @@ def test_everyday_words_of_the_long_tail_need_their_fields_cues():
     assert "nvshmem-pe" not in ids("PE teachers met after school.")
     assert "vllm-colocation" not in ids("The colocation facility rents racks by the month.")
     assert "cpu" not in ids("Grace wrote the report on Monday.")
+    assert "xai-colossus" not in ids("The Colossus of Rhodes was a bronze statue.")
+    assert "stargate-project" not in ids("Stargate was a television series about a portal.")
+
+
+def test_a_contrast_is_not_glossed_as_its_opposite():
+    """'micro-batch level balance' is what global-batch balancing replaces: no entry names it by the other."""
+    found = terms("Micro-batch level balance hurts specialization; global-batch level balance does not.")
+    assert found["global-batch level balance"]["id"] == "global-batch-load-balancing"
+    assert not any(t["found_as"].lower().startswith("micro-batch level") for t in found.values())
 
 
 def test_the_new_definitions_state_no_figures_and_have_arabic():
