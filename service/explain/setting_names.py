@@ -3,6 +3,7 @@ by what their own words say (data/key_words.json) and, for a variable, the libra
 with a word the table lacks is left out rather than guessed."""
 
 import json
+import re
 from functools import cache
 
 from calculators.resources import data_dir
@@ -15,6 +16,15 @@ _FLAG = pattern_cache.lazy(r"(?<![\w-])--([a-z][a-z0-9]*(?:[-_][a-z0-9]+)+)(?![\
 # An environment variable: ALL CAPS words joined by "_" ("NCCL_IB_HCA", "$CUDA_VISIBLE_DEVICES").
 _ENV = pattern_cache.lazy(r"(?<![\w-])\$?([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)(?![\w-])")
 MOST = 4  # as key_terms: a pasted command of many flags is the config reader's
+# An RDMA device as Linux names it ("mlx5_0", "mlx5_ib0:1"): the mlx5 driver's card, a colon then its port.
+_RDMA_DEVICE = pattern_cache.lazy(r"(?<![\w-])mlx5_[a-z]*\d+(?::\d+)?(?![\w-])")
+# A PyTorch in-place method called in code ("uniform_()", ".zero_()", "add_(x)"): the trailing "_" before "(".
+_IN_PLACE = pattern_cache.lazy(r"(?<![\w])\.?([a-z][a-z0-9]*(?:_[a-z0-9]+)*)_\((?=[^()\n]{0,40}\))")
+# Tensor methods and torch.nn.init functions that fill a tensor in place, written bare as often as after a ".".
+_IN_PLACE_KNOWN = frozenset({"uniform", "normal", "zero", "fill", "add", "mul", "div", "sub", "copy", "clamp", "masked_fill",
+                             "scatter", "index_add", "requires_grad", "bernoulli", "exponential", "random", "kaiming_uniform",
+                             "kaiming_normal", "xavier_uniform", "xavier_normal", "trunc_normal", "orthogonal", "resize"})
+_PYTORCH_WORDS = pattern_cache.lazy(r"\b(?:torch|pytorch|tensor|tensors|nn\.)", re.I)
 
 
 @cache
@@ -68,4 +78,32 @@ def find(text: str, lang: str, named: list[tuple[int, int]], known: set[str]) ->
         if len(out) >= MOST:
             break
     return out
+
+
+def code_names(text: str, lang: str, named: list[tuple[int, int]], known: set[str]) -> list[dict]:
+    """Terms items for the device names of RDMA network cards ("mlx5_ib0:1") and, in a text about PyTorch, its
+    in-place methods ("uniform_()"), each once, where no glossary name covers them whole: what the naming
+    convention says, nothing more (the sources: NCCL's NCCL_IB_HCA examples, PyTorch's tensor docs)."""
+    out, seen, m = [], set(known), messages(lang)
+    found = [(match.start(), match.group(), "rdma_device_words") for match in _RDMA_DEVICE.finditer(text)]
+    if _PYTORCH_WORDS.search(text):
+        found += [(match.start(1), match.group(1) + "_()", "in_place_words") for match in _IN_PLACE.finditer(text)
+                  if match.group().startswith(".") or match.group(1) in _IN_PLACE_KNOWN]  # "helper_(x)" is not one
+    for start, name, message in sorted(found):
+        written = name if message == "rdma_device_words" else name[:-2]
+        end = start + len(written)
+        if name in seen or any(a <= start and end <= b for a, b in named):
+            continue
+        seen.add(name)
+        item = _item(name, lang, "code_name_term", m[message])
+        item["found_as"] = written if message == "rdma_device_words" else name
+        item["source"] = _SOURCES[message]
+        out.append(item)
+    return out
+
+
+_SOURCES = {"rdma_device_words": {"title": "NCCL environment variables, NCCL_IB_HCA (device names such as mlx5_0:1, port after the colon)",
+                                  "url": "https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html"},
+            "in_place_words": {"title": "PyTorch documentation, torch.Tensor (methods that mutate a tensor end in an underscore)",
+                               "url": "https://pytorch.org/docs/stable/tensors.html"}}
 

@@ -169,6 +169,7 @@ def read_terms(doc) -> None:
     keys += key_terms.code_names(content, doc.lang, [(m.start, m.end) for m in doc.occurrences], {t["found_as"] for t in keys})
     keys += setting_names.find(content, doc.lang, [(m.start, m.end) for m in doc.occurrences],
                                {t["found_as"] for t in options + keys})
+    keys += setting_names.code_names(content, doc.lang, [(m.start, m.end) for m in doc.occurrences], {t["found_as"] for t in keys})
     doc.matches, doc.occurrences = _without_parts_of_options(content, options + keys, doc.matches, doc.occurrences)
     own = text_definitions.find(content)  # what the text says its terms mean comes before any stock sense
     added = models + options + keys

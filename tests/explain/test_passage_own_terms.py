@@ -117,3 +117,24 @@ def test_the_new_definitions_state_no_figures_and_have_arabic():
     for entry in new:
         assert not numbers_in(entry["definition"]) and not numbers_in(entry["ar"]["definition"])
         assert entry["source"]["url"].startswith("https://")
+
+
+def test_an_rdma_device_name_says_its_driver_and_port():
+    item = terms("Traffic went only through mlx5_ib2:1 although four cards were listed.")["mlx5_ib2:1"]
+    assert item["expansion"] == "a name in code" and "mlx5 driver" in item["definition"] and "port" in item["definition"]
+    assert "mlx5_ib2:1" in terms("لم تمر البيانات إلا عبر mlx5_ib2:1.", "ar")
+
+
+def test_a_pytorch_in_place_method_is_read_by_its_convention():
+    found = terms("With PyTorch, calling normal_() on a large tensor needs no second copy.")
+    assert "overwrites the tensor" in found["normal_()"]["definition"]
+
+
+def test_a_trailing_underscore_outside_pytorch_or_on_an_unknown_bare_name_is_no_method():
+    assert "normal_()" not in terms("Our JAX port calls normal_() from its own helpers.")  # no PyTorch in the text
+    assert "helper_()" not in terms("In the PyTorch script, helper_(x) formats the log line.")
+
+
+def test_nccl_tests_programs_and_collective_functions_are_their_terms():
+    assert "nccl-tests" in ids("sendrecv_perf between the two nodes stayed far below line rate.")
+    assert "all-to-all" in ids("We replaced all_to_all_single with a ring of sends.")
