@@ -99,6 +99,8 @@ def code_names(text: str, lang: str, named: list[tuple[int, int]], known: set[st
         item["found_as"] = written if message == "rdma_device_words" else name
         item["source"] = _SOURCES[message]
         out.append(item)
+        if len(out) >= MOST:
+            break
     return out
 
 
