@@ -138,3 +138,10 @@ def test_a_trailing_underscore_outside_pytorch_or_on_an_unknown_bare_name_is_no_
 def test_nccl_tests_programs_and_collective_functions_are_their_terms():
     assert "nccl-tests" in ids("sendrecv_perf between the two nodes stayed far below line rate.")
     assert "all-to-all" in ids("We replaced all_to_all_single with a ring of sends.")
+
+
+def test_causal_and_clock_are_terms_only_beside_their_fields_words():
+    assert "causal-mask" in ids("Is the mask causal in FlashAttention here, or full?")
+    assert "causal-mask" not in ids("The causal link between the two events is unclear.")
+    assert "clock-rate" in ids("The clock of each TPU core is lower, so the peak TFLOPS drop.")
+    assert "clock-rate" not in ids("We ran out of time; the clock was ticking.")
