@@ -145,3 +145,13 @@ def test_causal_and_clock_are_terms_only_beside_their_fields_words():
     assert "causal-mask" not in ids("The causal link between the two events is unclear.")
     assert "clock-rate" in ids("The clock of each TPU core is lower, so the peak TFLOPS drop.")
     assert "clock-rate" not in ids("We ran out of time; the clock was ticking.")
+
+
+def test_rates_of_a_training_log_are_read():
+    found = terms("Training ran at 1.9 it/s, later 3.1 iters/s or 45 seq/s.")
+    assert "iterations per second" in found["it/s"]["definition"]
+    assert "iterations per second" in found["iters/s"]["definition"]
+    assert "sequences per second" in found["seq/s"]["definition"]
+    log = ids("The fairseq log shows wps 5400, ups 2.1, wpb 2600 and bsz 64.")
+    assert {"words-per-second", "updates-per-second", "words-per-batch"} <= log
+    assert "updates-per-second" not in ids("Prices have ups and downs.")
