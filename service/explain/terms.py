@@ -143,6 +143,7 @@ def read_terms(doc) -> None:
     every, first = [], {}
     found = [m for m in glossary.load().find(text, extended=True) if not inside(doc.clutter, m.start)]  # glossary.detect's scan
     found = senses.without_parts_of_identifiers(found)
+    found = senses.without_parts_of_flags(found, text)
     fields = glossary.text_fields([m.entry for m in found])
     for match in found:  # with readings per occurrence
         entry = match.entry

@@ -155,3 +155,14 @@ def test_rates_of_a_training_log_are_read():
     log = ids("The fairseq log shows wps 5400, ups 2.1, wpb 2600 and bsz 64.")
     assert {"words-per-second", "updates-per-second", "words-per-batch"} <= log
     assert "updates-per-second" not in ids("Prices have ups and downs.")
+
+
+def test_a_word_inside_a_flag_is_part_of_the_flag_not_a_term():
+    """'recompute' opening '--recompute-method' is the flag's word; a name that is the whole flag still glosses it."""
+    from service.explain import glossary, senses
+
+    text = "To fit, I used --recompute-method uniform, --recompute-num-layers 1 and --recompute-granularity full."
+    found = senses.without_parts_of_flags(glossary.load().find(text, extended=True), text)
+    assert not any(m.found_as.lower() == "recompute" for m in found)
+    assert any(m.found_as == "recompute-granularity" or m.found_as == "--recompute-granularity" for m in found)
+    assert "activation-checkpointing" in ids("The backward pass has to recompute the attention scores.")
