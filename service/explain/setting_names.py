@@ -33,10 +33,17 @@ def env_prefixes() -> dict[str, str]:
     return json.loads((data_dir() / "key_words.json").read_text(encoding="utf-8"))["env_prefixes"]
 
 
-def _read(parts: list[str], lang: str, upper: bool = False) -> str | None:
+@cache
+def env_words() -> dict[str, dict]:
+    """data/key_words.json's env_words: words read so only in one library's variables ('pe' in NVSHMEM's)."""
+    return json.loads((data_dir() / "key_words.json").read_text(encoding="utf-8"))["env_words"]
+
+
+def _read(parts: list[str], lang: str, library: str | None = None) -> str | None:
     """The words of `parts` in `lang`, or None where a word is unknown (the name is then left out); in Arabic each
-    part stays beside its meaning as the name writes it (`upper` for a variable's)."""
-    table = key_terms.words()
+    part stays beside its meaning as the name writes it (upper case for a variable's)."""
+    table = {**key_terms.words(), **env_words().get(library or "", {})}
+    upper = bool(library)
     if not parts or any(p not in table for p in parts):
         return None
     if lang == "ar":
@@ -65,7 +72,7 @@ def find(text: str, lang: str, named: list[tuple[int, int]], known: set[str]) ->
         end = start + len(name)
         if name in seen or any(a <= start and end <= b for a, b in named) or option_terms._in_command(text, start):
             continue
-        plain = _read(parts, lang, upper=bool(library))
+        plain = _read(parts, lang, library)
         if plain is None:
             continue
         seen.add(name)

@@ -166,3 +166,9 @@ def test_a_word_inside_a_flag_is_part_of_the_flag_not_a_term():
     assert not any(m.found_as.lower() == "recompute" for m in found)
     assert any(m.found_as == "recompute-granularity" or m.found_as == "--recompute-granularity" for m in found)
     assert "activation-checkpointing" in ids("The backward pass has to recompute the attention scores.")
+
+
+def test_a_word_read_in_one_librarys_sense_stays_there():
+    """'PE' is NVSHMEM's processing element in its variables; in a model config key 'pe' is often a positional encoding."""
+    assert "processing element" in terms("We set NVSHMEM_ENABLE_NIC_PE_MAPPING=1.")["NVSHMEM_ENABLE_NIC_PE_MAPPING"]["definition"]
+    assert "use_pe_scaling" not in terms("The config sets use_pe_scaling to false for the model.")
