@@ -171,3 +171,10 @@ def test_a_word_read_in_one_librarys_sense_stays_there():
     """'PE' is NVSHMEM's processing element in its variables; in a model config key 'pe' is often a positional encoding."""
     assert "processing element" in terms("We set NVSHMEM_ENABLE_NIC_PE_MAPPING=1.")["NVSHMEM_ENABLE_NIC_PE_MAPPING"]["definition"]
     assert "use_pe_scaling" not in terms("The config sets use_pe_scaling to false for the model.")
+
+
+def test_dropless_moe_is_not_glossed_as_its_opposite():
+    """Blind readers: 'dropless MoE' had been glossed as token dropping, the thing it avoids."""
+    item = terms("This change adds dropless MoE support with grouped matrix products.")["dropless MoE"]
+    assert item["id"] == "megablocks-dmoe" and "never drops tokens" in item["definition"]
+    assert terms("Token dropping hurt quality at a low capacity factor.")["Token dropping"]["id"] == "token-dropping"
