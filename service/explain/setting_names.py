@@ -51,6 +51,15 @@ def _read(parts: list[str], lang: str, library: str | None = None) -> str | None
     return " ".join(table[p]["en"] for p in parts if table[p]["en"]) or None
 
 
+def _abbreviation(part: str) -> bool:
+    """Whether a flag's word is short for something its reading spells out ("bw": bandwidth, "ddp": distributed data
+    parallel), not the word itself or its plain stem ("freq": frequency, "update"): a flag made only of the latter
+    ("--update-freq": "update frequency") says its name again, an empty item the answer leaves out."""
+    said = key_terms.words()[part]["en"] or ""
+    reading = re.sub(r"[^a-z]", "", said.lower())
+    return "(" in said or bool(reading) and not reading.startswith(re.sub(r"[^a-z]", "", part.lower()))
+
+
 def _item(name: str, lang: str, expansion_key: str, definition: str) -> dict:
     return {"id": f"key:{name}", "term": name, "expansion": messages(lang)[expansion_key],
             "expansion_en": messages("en")[expansion_key], "definition": definition, "intuition": None,
@@ -80,7 +89,7 @@ def find(text: str, lang: str, named: list[tuple[int, int]], known: set[str]) ->
             item = _item(name, lang, "env_var_term", m["env_var_words"].format(library=library, words=plain))
         else:
             item = _item(name, lang, "option_term_flag", m["flag_words"].format(words=plain))
-            item["name_only"] = key_terms._restated(name.lstrip("-").replace("-", "_"))  # "--num-layers": its name again
+            item["name_only"] = key_terms._restated(name.lstrip("-").replace("-", "_")) or not any(map(_abbreviation, parts))
         out.append(item)
         if len(out) >= MOST:
             break

@@ -41,10 +41,12 @@ def test_a_variable_of_an_unknown_library_or_with_an_unknown_word_is_left_out():
 
 
 def test_an_unknown_flag_is_read_by_its_words():
-    found = terms("Raising --update-freq let the eight GPUs reach the large batch of the paper.")
-    item = found["--update-freq"]
-    assert item["expansion"] == "a command-line flag"
-    assert item["definition"] == "A command-line flag whose name reads “update frequency”."
+    found = terms("Raising --update-freq let the eight GPUs reach the large batch; --ddp-backend stayed as it was.")
+    item = found["--ddp-backend"]
+    assert item["expansion"] == "a command-line flag" and not item["name_only"]
+    assert item["definition"] == "A command-line flag whose name reads “DDP (distributed data parallel) backend”."
+    # "update frequency" only says the flag's name again: kept for the record, left out of the answer
+    assert found["--update-freq"]["name_only"]
 
 
 def test_a_flag_that_only_says_its_name_again_is_marked_name_only():
