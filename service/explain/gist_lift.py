@@ -12,7 +12,7 @@ from service.explain import pattern_cache
 # what is found, what is concluded, what is believed (a hedge kept as a hedge), what is recommended or proposed.
 _VERBS = {
     "shows": r"demonstrate[sd]?|show(?:s|ed|n)?|prove[sd]?|confirm(?:s|ed)?|verif(?:y|ies|ied)",
-    "finds": r"f(?:i|ou)nds?|observe[sd]?|notice[sd]?|see|saw|measured?",
+    "finds": r"f(?:i|ou)nds?|observe[sd]?|notice[sd]?|see|saw|measured?|report(?:s|ed)?",
     "concludes": r"conclude[sd]?",
     "thinks": r"think|thought|believe[sd]?|guess|suspect(?:s|ed)?|hypothesi[sz]e[sd]?",
     "expects": r"expect(?:s|ed)?|estimate[sd]?",
@@ -20,7 +20,7 @@ _VERBS = {
     "proposes": r"propose[sd]?",
 }
 # Who reports: the author in the first person, or the author's own text ("this paper shows that").
-_WHO = (r"(?:i|we|this (?:paper|work|post|report|study|article|blog(?: post)?|pr|section)|our (?:results|experiments|analysis|"
+_WHO = (r"(?:i|we|(?:this|the) (?:paper|work|post|report|study|article|blog(?: post)?|pr|section)|the authors|our (?:results|experiments|analysis|"
         r"measurements|tests|benchmarks))")
 _REPORTING = pattern_cache.lazy(
     rf"^{_WHO}\s+(?:(?:also|further|clearly|empirically|now|then|finally|indeed|can|could|will|would)\s+)*"

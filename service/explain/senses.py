@@ -74,6 +74,18 @@ def without_parts_of_identifiers(matches: list) -> list:
     return [m for m in matches if not any(a <= m.start and m.end <= b and (a, b) != (m.start, m.end) for a, b in whole)]
 
 
+# A command-line flag as written ("--recompute-method", "--tp-comm-overlap=true"): its words name the flag, not terms.
+_FLAG = pattern_cache.lazy(r"(?<![\w-])--[A-Za-z][\w-]*")
+
+
+def without_parts_of_flags(matches: list, text: str) -> list:
+    """The matches less a word that opens or sits inside a flag's name without reaching its end: "recompute" in
+    "--recompute-method" is part of a flag (which the option tables or the config reader explain), while a glossary
+    name that ends the flag ("recompute-granularity" in "--recompute-granularity") still names it."""
+    flags = [(m.start(), m.end()) for m in _FLAG.finditer(text)]
+    if not flags:
+        return matches
+    return [m for m in matches if not any(a < m.start and m.end < b for a, b in flags)]
 
 # A network term written as an everyday word ("bidirectional", "ثنائي الاتجاه") is that term only in a text that speaks
 # of machines: another network, hardware or collective term beside it. A translator "between Arabic and English in both

@@ -8,7 +8,7 @@ from functools import cache, lru_cache
 from calculators.resources import data_dir
 
 from service.explain import (acronym_case, glossary, key_terms, model_names, named_kinds, option_terms, pattern_cache, salience,
-                             sense_guards, senses, text_definitions)
+                             sense_guards, senses, setting_names, text_definitions)
 from service.explain.definitions import generic_term_ids
 from service.i18n import arabic
 
@@ -143,6 +143,7 @@ def read_terms(doc) -> None:
     every, first = [], {}
     found = [m for m in glossary.load().find(text, extended=True) if not inside(doc.clutter, m.start)]  # glossary.detect's scan
     found = senses.without_parts_of_identifiers(found)
+    found = senses.without_parts_of_flags(found, text)
     fields = glossary.text_fields([m.entry for m in found])
     for match in found:  # with readings per occurrence
         entry = match.entry
@@ -169,6 +170,9 @@ def read_terms(doc) -> None:
                           {t["found_as"] for t in options})
     keys += key_terms.rate_labels(content, doc.lang, [(m.start, m.end) for m in doc.occurrences])
     keys += key_terms.code_names(content, doc.lang, [(m.start, m.end) for m in doc.occurrences], {t["found_as"] for t in keys})
+    keys += setting_names.find(content, doc.lang, [(m.start, m.end) for m in doc.occurrences],
+                               {t["found_as"] for t in options + keys})
+    keys += setting_names.code_names(content, doc.lang, [(m.start, m.end) for m in doc.occurrences], {t["found_as"] for t in keys})
     doc.matches, doc.occurrences = _without_parts_of_options(content, options + keys, doc.matches, doc.occurrences)
     own = text_definitions.find(content)  # what the text says its terms mean comes before any stock sense
     added = models + options + keys

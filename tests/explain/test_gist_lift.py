@@ -105,3 +105,11 @@ def test_a_line_without_a_subject_is_quoted_not_put_after_that():
                           "sequence to 2 sequences.", "en", "text")
     assert said == "The text notes: Switched from micro-batches of 1 sequence to 2 sequences"
     assert "that" in reported.point("Increased batch size helps throughput", "Increased batch size helps throughput.", "en", "text")
+
+
+def test_the_papers_own_report_is_lifted_not_reported_twice():
+    """'The paper reports that X' under the gist's 'The text reports that' read 'reports that ... reports that'."""
+    assert gist_lift.lift("The paper reports that the new chip outperforms the old one by about 2 times") == \
+        ("finds", "the new chip outperforms the old one by about 2 times")
+    assert gist_lift.lift("The authors reported that the loss spikes vanished after the fix")[0] == "finds"
+    assert gist_lift.lift("The authors report a 2x speed-up") is None  # a measurement, not a reported clause
