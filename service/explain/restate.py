@@ -15,7 +15,7 @@ _NAME_GOES_ON = re.compile(r"[ \t]+[A-Z][\w-]*")  # "Torch FSDP Plugin": the acr
 _FIGURE_BEFORE = re.compile(r"[\d%٪]\s*$")  # an Arabic plain phrase in the name's place cannot follow its figure
 MAX_PLAIN_FORMS = 2  # two terms said in plain words are read in one breath; a third is left to the terms section
 MAX_INLINE_WORDS = 6  # a longer expansion would bury the sentence; the terms section carries it
-_COUNT_RATES = {"tokens_per_s", "tokens_per_s_per_chip", "sequences_per_s"}  # rates of things, not durations
+_COUNT_RATES = {"tokens_per_s", "tokens_per_s_per_chip", "sequences_per_s", "words_per_s"}  # rates of things, not durations
 
 
 def value(quantity: str, number) -> str:

@@ -195,6 +195,28 @@ def _same_label(doc: Document, claim: Claim, index: int) -> tuple | None:
     return None
 
 
+_FOR_COMPARISON = re.compile(r"\b(?:for|by|in) comparison\b|\bas a (?:comparison|baseline|reference)\b|للمقارنة|بالمقارنة", re.I)
+_SETUP_COUNTS = ("n_nodes", "n_chips")
+
+
+def _for_comparison(doc: Document, claim: Claim, index: int) -> tuple | None:
+    """"For comparison FULL_SHARD on 4 nodes: 55.3 samples/s ..." after "HYBRID_SHARD 4 nodes: 74.4 samples/s": a row the
+    text offers as the comparison, against the earlier row with the same node or chip count, on the first log field both give."""
+    counts = {(f.quantity, f.value) for f in claim.figures if f.quantity in _SETUP_COUNTS}
+    if not counts or not _FOR_COMPARISON.search(claim.quote):
+        return None
+    for earlier in reversed(doc.claims[max(0, index - LOOK_BACK):index]):
+        if {(f.quantity, f.value) for f in earlier.figures if f.quantity in _SETUP_COUNTS} != counts:
+            continue
+        for field in _rules()["row_fields"]:
+            x = [f for f in claim.figures if f.quantity == field]
+            y = [f for f in earlier.figures if f.quantity == field]
+            if len(x) == 1 and len(y) == 1:
+                return x[0], y[0], earlier
+        return None
+    return None
+
+
 def _share(value: float) -> str:
     text = f"{value * 100:.1f}".rstrip("0").rstrip(".")
     return f"{text}%"
@@ -269,7 +291,7 @@ def comparison(doc: Document, claim: Claim) -> Result | None:
     pairs = _pairs_within(doc, claim) or _respectively(doc, claim, index) or _rows(doc, claim, index)
     stated = next((f for f in claim.figures if f.quantity in _STATED and f.value), None)
     if not pairs:
-        found = _across(doc, claim, index) or _same_label(doc, claim, index)
+        found = _across(doc, claim, index) or _same_label(doc, claim, index) or _for_comparison(doc, claim, index)
         if found is None:
             return None
         x, y, earlier = found
