@@ -192,6 +192,8 @@ def _is_claim(kinds: list[str], frame, figures: list, term_ids: set[str], senten
         return False  # headings and labels ("Key insight:") announce, they do not claim
     if any(f.quantity in MEASURED | LAYOUT | {"expression", "params", "tokens", "active_params", "weights_bytes"} for f in figures):
         return True
+    if any(f.quantity == "cost_usd" for f in figures) and cue("per_unit", sentence):
+        return True  # "each gigawatt needs $50 billion": a price per unit, which the units the text states multiply
     if any(f.quantity in _RATES_MEASURED for f in figures) and cue("measured_here", sentence):
         return True  # "we get around 25 GB/s": a rate the author measured, which a later sentence may set against another
     if sum(f.quantity == "bandwidth_bytes_per_s" for f in figures) >= 2:

@@ -1,0 +1,54 @@
+"""Checks a passage invites: a stated factor applied to the figure it scales, and a price per unit times the units.
+The sentences are written for these tests; every figure is worked by hand beside its case."""
+
+from service.explain.pipeline import analyse
+
+
+def _claim(text: str, needle: str, lang: str = "en"):
+    doc = analyse(text, lang)
+    return doc, next(c for c in doc.claims if needle in c.quote)
+
+
+def test_a_stated_factor_applied_to_the_rate_before_it_is_redone():
+    # 480 x 1.5 = 720: the rate the sentence says is the earlier one scaled by its own factor
+    text = ("The 4-kernel version ended up at around 480 TFLOPS for the forward pass alone. For the 6-kernel version to match "
+            "it, the kernels would have to run at 720 TFLOPS (since it does 6/4 = 1.5x more work).")
+    _, claim = _claim(text, "720")
+    assert claim.verdict == "consistent" and "480 TFLOPS x 1.5 = 720 TFLOP/s, as the text's 720 TFLOPS says" in claim.why
+    _, arabic = _claim(text, "720", "ar")
+    assert "480 TFLOPS × 1.5 = 720 TFLOP/s" in arabic.why
+
+
+def test_a_time_divided_by_a_speed_up():
+    # 300 ms / 1.5 = 200 ms
+    _, claim = _claim("One step took 300 ms before. With the fused kernel it is 1.5x faster, at 200 ms per step.", "fused")
+    assert claim.verdict == "consistent" and "300 ms / 1.5 = 200 ms" in claim.why
+
+
+def test_a_factor_that_does_not_scale_the_earlier_figure_says_nothing():
+    # 480 x 2 = 960 and 480 / 2 = 240, neither 700: which figures the 2x ties is uncertain, so no verdict and no sum
+    _, claim = _claim("The 4-kernel version ended up at around 480 TFLOPS. The new kernel is 2x faster and reaches 700 TFLOPS.", "2x")
+    assert claim.verdict == "explained" and "480 TFLOPS" not in claim.why
+    # two earlier rates: which one is scaled is uncertain
+    _, two = _claim("Kernel A reached 480 TFLOPS and kernel B 500 TFLOPS. The new kernel is 1.5x faster at 720 TFLOPS.", "new kernel")
+    assert "x 1.5" not in two.why
+
+
+def test_a_price_per_gigawatt_times_the_gigawatts():
+    # $40 billion x 5 = $200 billion
+    _, claim = _claim("Each gigawatt of capacity costs about $40 billion, and the deal covers 5 gigawatts.", "gigawatt")
+    assert claim.verdict == "explained"
+    assert "$40 billion per gigawatt x 5 gigawatts = about $200 billion in all" in claim.why
+    # in Arabic, the power in another sentence: 40 مليار × 5 = 200 مليار دولار
+    text = "ستشتري الشركة معالجات بقدرة 5 جيجاواط. وتشير التقديرات إلى أن كل جيجاواط من القدرة يتطلب استثمارات تقدر بـ 40 مليار دولار."
+    _, arabic = _claim(text, "كل جيجاواط", "ar")
+    assert "40 مليار دولار لكل جيجاواط × 5 جيجاواط = نحو 200 مليار دولار" in arabic.why
+    # an English answer to the Arabic text names the figures in English
+    _, english = _claim(text, "كل جيجاواط", "en")
+    assert "$40 billion per gigawatt x 5 gigawatts = about $200 billion" in english.why
+
+
+def test_no_total_when_the_units_are_uncertain():
+    # two powers (4.5 and 1.5 GW): which the price applies to is uncertain
+    _, claim = _claim("The first site adds 4.5 GW and the second 1.5 GW. Each gigawatt costs about $40 billion.", "Each gigawatt")
+    assert "in all" not in claim.why
