@@ -52,3 +52,20 @@ def test_no_total_when_the_units_are_uncertain():
     # two powers (4.5 and 1.5 GW): which the price applies to is uncertain
     _, claim = _claim("The first site adds 4.5 GW and the second 1.5 GW. Each gigawatt costs about $40 billion.", "Each gigawatt")
     assert "in all" not in claim.why
+
+
+def test_a_factor_written_as_a_floor_is_judged_as_one():
+    # 42.5 / 1.7 = 25, and 25 is more than 24: "more than 24 times" holds (a wrong 'inconsistent' before)
+    _, claim = _claim("The larger pod delivers 42.5 exaflops, more than 24 times the 1.7 exaflops of the old cluster.", "42.5")
+    assert claim.verdict == "consistent" and "= 25x, which fits the text's “more than 24 times”" in claim.why
+    _, arabic = _claim("The larger pod delivers 42.5 exaflops, more than 24 times the 1.7 exaflops of the old cluster.", "42.5", "ar")
+    assert arabic.verdict == "consistent" and "يوافق قول النص" in arabic.why
+    # 34 / 1.7 = 20, not more than 24
+    _, short = _claim("The larger pod delivers 34 exaflops, more than 24 times the 1.7 exaflops of the old cluster.", "34")
+    assert short.verdict == "inconsistent" and "does not fit the text's “more than 24 times”" in short.why
+    # a ceiling: 192 / 80 = 2.4, within "up to 3 times"
+    _, ceiling = _claim("The new board has 192 GB, up to 3 times the 80 GB of the old one.", "192")
+    assert ceiling.verdict == "consistent" and "2.4x" in ceiling.why
+    # no bound: 20 against 24 is off
+    _, exact = _claim("The larger pod delivers 34 exaflops, 24 times the 1.7 exaflops of the old cluster.", "34")
+    assert exact.verdict == "inconsistent"
