@@ -69,3 +69,22 @@ def test_a_factor_written_as_a_floor_is_judged_as_one():
     # no bound: 20 against 24 is off
     _, exact = _claim("The larger pod delivers 34 exaflops, 24 times the 1.7 exaflops of the old cluster.", "34")
     assert exact.verdict == "inconsistent"
+
+
+def test_a_stated_change_written_as_a_bound():
+    # 260 / 100 = 2.6 meets "more than 2.5x" and "a speed-up of over 2x"
+    _, more = _claim("Throughput rose from 100 to 260 tokens/s, more than 2.5x.", "260")
+    assert more.verdict == "consistent" and "more than 2.5x" in more.why
+    _, over = _claim("Throughput rose from 100 tokens/s to 260 tokens/s, a speedup of over 2x.", "260")
+    assert over.verdict == "consistent"
+    # 3.0 s -> 1.0 s is 3x faster (more than 2x) and 66.7% lower (at least 40%)
+    _, faster = _claim("The step time fell from 3.0 s to 1.0 s, more than 2x faster.", "3.0")
+    assert faster.verdict == "consistent"
+    _, lower = _claim("The step time fell from 3.0 s to 1.0 s, at least 40% lower.", "3.0")
+    assert lower.verdict == "consistent" and "66.67%" in lower.why
+    # 3.0 -> 2.5 s is 16.7% lower: not "at least 40%"
+    _, short = _claim("The step time fell from 3.0 s to 2.5 s, at least 40% lower.", "3.0")
+    assert short.verdict == "inconsistent"
+    # in Arabic: أكثر من 2x, and 3.0 / 1.0 = 3
+    _, arabic = _claim("انخفض زمن الخطوة من 3.0 ثانية إلى 1.0 ثانية، أي أسرع بأكثر من 2x.", "3.0", "ar")
+    assert arabic.verdict == "consistent" and "أكثر من 2x" in arabic.why

@@ -424,6 +424,12 @@ def _change(doc: Document, claim: Claim, outcome: Outcome) -> None:
     factor = isinstance(stated, str)
     shown = _shown(out["factor"]) + "x" if factor else _shown(abs(out["change"]), True)
     verdict = "consistent" if out["consistent"] else "inconsistent"
+    bound = verdicts.stated_bound(doc.text[max(0, change.start - 24):change.start])
+    if bound is not None:  # "more than 2x faster", "at least 40% lower": a floor or a ceiling, not the value
+        value = max(out["factor"], 1 / out["factor"]) if factor and out["factor"] else abs(out["change"])
+        verdict = "consistent" if verdicts.within_bound(bound[0], value, abs(change.value), inputs.values["tolerance"]) else "inconsistent"
+        outcome.add(verdict, messages(doc.lang)["verdicts"][verdict].format(stated=f"{bound[1]} {change.quote}", computed=shown))
+        return
     if swapped and not factor and after.value > 0:
         # "0.34 -> 0.24 s/step, 35% faster": 41.7% faster as a speed, or 29.4% less time; a text may mean either reading
         less = (after.value - before.value) / after.value  # swapped: 'after' holds the old time

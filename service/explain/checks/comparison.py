@@ -322,7 +322,14 @@ def comparison(doc: Document, claim: Claim) -> Result | None:
             factor = ran[1]["factor"]
             shown = _share(abs(ran[1]["change"])) if stated.quantity == "percent_change" else \
                 f"{max(factor, 1 / factor):.2f}".rstrip("0").rstrip(".") + "x"
-            return Result(calculations, verdict, messages(doc.lang)["verdicts"][verdict].format(stated=stated.quote, computed=shown))
+            bound = verdicts.stated_bound(doc.text[max(0, stated.start - 24):stated.start])
+            words = stated.quote
+            if bound is not None:  # "a speed-up of over 2x", "at least 40% lower": a floor or a ceiling, not the value
+                computed = abs(ran[1]["change"]) if stated.quantity == "percent_change" else max(factor, 1 / factor)
+                tolerance = doc.calculations[ran[0]]["inputs"]["tolerance"]
+                verdict = "consistent" if verdicts.within_bound(bound[0], computed, abs(stated.value), tolerance) else "inconsistent"
+                words = f"{bound[1]} {stated.quote}"
+            return Result(calculations, verdict, messages(doc.lang)["verdicts"][verdict].format(stated=words, computed=shown))
         reasons.append(_words(doc, x, y, x.value / y.value))  # the text's order (the working may divide big by small)
     if not calculations:
         return None

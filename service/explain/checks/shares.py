@@ -99,28 +99,15 @@ def _factor_verdict(doc: Document, inputs: Inputs, m: re.Match, before: str, flo
     if index is None:
         return None
     computed = doc.calculations[index]["outputs"]["value"]
-    bound = bound_of(before)
-    if bound == "more":  # "more than 24 times": a floor, which 25x meets
-        ok = computed >= stated * (1 - tolerance)
-    elif bound == "less":  # "less than half", "up to 3x": a ceiling
-        ok = computed <= stated * (1 + tolerance)
+    bound = verdicts.stated_bound(before)
+    if bound is not None:  # "more than 24 times": a floor, which 25x meets; "up to 3x": a ceiling
+        ok = verdicts.within_bound(bound[0], computed, stated, tolerance)
     else:
         ok = abs(computed - stated) <= tolerance * stated or bool(_BY.search(before)) \
             and abs(computed - (stated + 1)) <= tolerance * (stated + 1)
     return index, computed, "consistent" if ok else "inconsistent"
 
 
-# a factor written as a bound ("more than 24 times", "أكثر من 24 ضعف", "up to 3x"): judged as a floor or a ceiling
-_MORE_THAN = re.compile(r"(?:\b(?:more than|over|above|at least|upwards of|in excess of|greater than)|أكثر من|ما يزيد (?:على|عن)|يزيد (?:على|عن)|يفوق|تفوق)\s*$", re.I)
-_LESS_THAN = re.compile(r"(?:\b(?:less than|fewer than|under|below|at most|up to)|أقل من|ما يصل إلى|حتى)\s*$", re.I)
-
-
-_BOUND = re.compile("(" + _MORE_THAN.pattern[:-len(r"\s*$")] + "|" + _LESS_THAN.pattern[:-len(r"\s*$")] + r")\s*$", re.I)
-
-
-def bound_of(before: str) -> str | None:
-    """'more' when the words just before a factor make it a floor, 'less' when they make it a ceiling, else None."""
-    return "more" if _MORE_THAN.search(before) else "less" if _LESS_THAN.search(before) else None
 
 def stated_factor(doc: Document, claim: Claim) -> Result | None:
     """'256 GB, 1.8x the MI300X's 192 GB': the one factor a sentence states between its two like figures, redone (1.33x).
@@ -157,8 +144,8 @@ def stated_factor(doc: Document, claim: Claim) -> Result | None:
             return None
         index, computed, verdict = found
         shown = f"{computed:.2f}".rstrip("0").rstrip(".")
-        bound = _BOUND.search(before)
-        stated = (bound.group(1) + " " + m.group(0).strip()) if bound else m.group(0).strip()  # "more than 24 times"
+        bound = verdicts.stated_bound(before)
+        stated = (bound[1] + " " + m.group(0).strip()) if bound else m.group(0).strip()  # "more than 24 times"
         key = f"factor_bound_{verdict}" if bound else f"factor_{verdict}"
         return Result([index], verdict, messages(doc.lang)["verdicts"][key].format(
             x=x.quote, y=y.quote, computed=shown, stated=stated))
