@@ -88,3 +88,19 @@ def test_a_stated_change_written_as_a_bound():
     # in Arabic: أكثر من 2x, and 3.0 / 1.0 = 3
     _, arabic = _claim("انخفض زمن الخطوة من 3.0 ثانية إلى 1.0 ثانية، أي أسرع بأكثر من 2x.", "3.0", "ar")
     assert arabic.verdict == "consistent" and "أكثر من 2x" in arabic.why
+
+
+def test_a_total_written_as_a_floor():
+    # 16 x 8 = 128: "more than 100 GPUs" holds, "more than 200" does not, "100 GPUs" exactly does not
+    _, floor = _claim("We use 16 nodes of 8 H100s each, so more than 100 GPUs in total.", "16 nodes")
+    assert floor.verdict == "consistent" and "more than 100 GPUs" in floor.why
+    _, over = _claim("We use 16 nodes of 8 H100s each, so more than 200 GPUs in total.", "16 nodes")
+    assert over.verdict == "inconsistent"
+    _, exact = _claim("We use 16 nodes of 8 H100s each, so 100 GPUs in total.", "16 nodes")
+    assert exact.verdict == "inconsistent"
+
+
+def test_a_negated_bound_is_no_bound():
+    # "not ... more than 2x": 3.0 -> 1.0 s is 3x faster, so the sentence is off, not met as a floor
+    _, claim = _claim("The step time fell from 3.0 s to 1.0 s, which is not really more than 2x faster.", "3.0")
+    assert claim.verdict != "consistent"

@@ -83,15 +83,18 @@ def assumed_inputs(sources: dict) -> list[str]:
 @cache
 def _bound_words() -> dict[str, re.Pattern]:
     rule = table()["stated_bounds"]
-    return {side: re.compile(f"({rule[side]})\\s*$", re.I) for side in ("more", "less")}
+    patterns = {side: re.compile(f"({rule[side]})\\s*$", re.I) for side in ("more", "less")}
+    patterns["negated"] = re.compile(rule["negated"], re.I)
+    return patterns
 
 
 def stated_bound(before: str) -> tuple[str, str] | None:
     """('more' or 'less', the text's words) when the words just before a stated figure make it a floor or a ceiling
     ("more than 24 times", "up to 3x"; data/verdicts.json "stated_bounds"), else None."""
-    for side, pattern in _bound_words().items():
-        found = pattern.search(before)
-        if found:
+    patterns = _bound_words()
+    for side in ("more", "less"):
+        found = patterns[side].search(before)
+        if found and not patterns["negated"].search(before[:found.start()]):
             return side, found.group(1)
     return None
 
