@@ -104,3 +104,11 @@ def test_a_negated_bound_is_no_bound():
     # "not ... more than 2x": 3.0 -> 1.0 s is 3x faster, so the sentence is off, not met as a floor
     _, claim = _claim("The step time fell from 3.0 s to 1.0 s, which is not really more than 2x faster.", "3.0")
     assert claim.verdict != "consistent"
+
+
+def test_a_slice_name_is_read_once_per_answer():
+    # Google Cloud TPU docs: v4-8 counts TensorCores, two per chip, so 4 chips; said at its first claim only
+    doc = analyse("Our v4-8 run reaches 40% MFU at 2 steps per second. The same code on v4-8 reached 35% MFU last week. "
+                  "A v5p-8 run reaches 45% MFU.", "en")
+    notes = [c.why for c in doc.claims if "counts TensorCores" in c.why and "v4-8" in c.why]
+    assert len(notes) == 1
