@@ -112,3 +112,25 @@ def test_a_slice_name_is_read_once_per_answer():
                   "A v5p-8 run reaches 45% MFU.", "en")
     notes = [c.why for c in doc.claims if "counts TensorCores" in c.why and "v4-8" in c.why]
     assert len(notes) == 1
+
+
+def test_training_states_per_card_when_the_card_is_not_in_the_catalog():
+    # 2T x 16 bytes (mixed-precision Adam, ZeRO paper section 3.1) = 32 TB; / 640 GPUs = 50 GB each, before activations.
+    # The V100's memory is not in data/hardware.json, so the share per card is said, not set against a guessed memory.
+    _, claim = _claim("You need 640 NVIDIA V100 GPUs just to fit a two trillion parameter model for training.", "640")
+    assert "32 TB of weights, gradients and optimizer states" in claim.why and "50 GB on each of the 640 GPUs" in claim.why
+    assert claim.verdict == "explained"
+    _, arabic = _claim("You need 640 NVIDIA V100 GPUs just to fit a two trillion parameter model for training.", "640", "ar")
+    assert "تريليونا معامل" in arabic.why or "تريليون معامل" in arabic.why
+    # no fitting or need said: nothing
+    _, bare = _claim("We trained a two trillion parameter model on 640 NVIDIA V100 GPUs last year.", "640")
+    assert "on each of the 640" not in bare.why
+
+
+def test_no_adam_states_when_the_text_names_a_leaner_optimizer():
+    # bitsandbytes' paged 8-bit AdamW keeps about 2 bytes of state per parameter, not Adam's 12: 16 bytes would overstate
+    _, claim = _claim("I use the paged AdamW from bitsandbytes with the 70B model for full finetuning on 8 80GB A100s.", "70B")
+    assert "16 bytes per parameter" not in claim.why
+    # with no optimizer named, a 70B model for full finetuning on 8 x 80 GB: 70B x 16 = 1.12 TB > 640 GB, said
+    _, adam = _claim("I use the 70B model for full finetuning on 8 80GB A100s.", "70B")
+    assert "1.12 TB" in adam.why
