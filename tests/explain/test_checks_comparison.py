@@ -181,3 +181,17 @@ def test_a_row_given_for_comparison_is_set_against_the_row_with_the_same_node_co
     _, alone = _claim("Strategy A on 2 nodes: 60.1 samples/s MFU: 0.41\nFor comparison, strategy B on 8 nodes: 96.4 samples/s "
                       "MFU: 0.30", "For comparison")
     assert "vs 60.1" not in alone.why
+
+
+def test_two_bare_times_under_a_time_label_are_compared():
+    # 30000 / 45000 = 66.7%, a third lower; 90000 vs 40000 = 2.25, said "about 2.2 times" (one decimal)
+    text = ("Time-per-iteration for batch 8: fused: 30000 VS unfused: 45000\n"
+            "Time-per-iteration for batch 32: fused: 40000 VS unfused: 90000")
+    doc = analyse(text, "en")
+    first = next(c for c in doc.claims if "30000" in c.quote)
+    assert "30000 vs 45000: 66.7% of it, about 33% lower" in first.why
+    second = next(c for c in doc.claims if "90000" in c.quote)
+    assert "90000 vs 40000: about 2.2 times as much" in second.why or "90000 vs 40000: about 2.3 times as much" in second.why
+    # without a time label, two bare numbers are not compared
+    doc = analyse("Scores for batch 8: fused: 30000 VS unfused: 45000", "en")
+    assert not any(" vs " in c.why for c in doc.claims)

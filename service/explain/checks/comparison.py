@@ -74,6 +74,21 @@ def _pairs_within(doc: Document, claim: Claim) -> list[tuple]:
     return pairs
 
 
+_TIME_LABEL = re.compile(r"\b(?:time[- ]per[- ](?:iteration|iter|step)|(?:iteration|step|elapsed|wall[- ]?clock)[- ]time|latency)\b"
+                         r"|زمن (?:التكرار|الخطوة)", re.I)
+_VS_LABELLED = re.compile(r"^\s*(?:vs\.?|versus|مقابل)\s*(?:[\w-]+\s*:\s*)?$", re.I)  # "19794.1 VS normal-attn: 22679.3"
+
+
+def _labelled_times(doc: Document, claim: Claim) -> list[tuple]:
+    """"Time-per-iteration for seq-length 2048: flash-attn: 19794.1 VS normal-attn: 22679.3": two bare numbers a time label
+    heads, set against each other by "vs" (their unit unstated, their ratio is not)."""
+    bare = [f for f in claim.figures if f.quantity == "number" and f.value > 0]
+    if len(bare) != 2 or not _TIME_LABEL.search(doc.text[claim.start:bare[0].start]):
+        return []
+    first, second = bare
+    return [(first, second)] if _VS_LABELLED.match(doc.text[first.end:second.start]) else []
+
+
 def _respectively(doc: Document, claim: Claim, index: int) -> list[tuple]:
     """Two sentences listing the same settings "respectively": each figure against the one in the same place before."""
     if index == 0 or not _rules()["respectively"].search(claim.quote):
@@ -288,7 +303,7 @@ def comparison(doc: Document, claim: Claim) -> Result | None:
     if any(doc.calculations[i]["calculator"] == "ratio" for i in claim.calculations):
         return None  # the sentence's stated change is already judged (or found to pair unlike kinds)
     index = doc.claims.index(claim) if claim in doc.claims else 0
-    pairs = _pairs_within(doc, claim) or _respectively(doc, claim, index) or _rows(doc, claim, index)
+    pairs = _pairs_within(doc, claim) or _respectively(doc, claim, index) or _rows(doc, claim, index) or _labelled_times(doc, claim)
     stated = next((f for f in claim.figures if f.quantity in _STATED and f.value), None)
     if not pairs:
         found = _across(doc, claim, index) or _same_label(doc, claim, index) or _for_comparison(doc, claim, index)
