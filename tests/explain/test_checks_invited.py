@@ -134,3 +134,10 @@ def test_no_adam_states_when_the_text_names_a_leaner_optimizer():
     # with no optimizer named, a 70B model for full finetuning on 8 x 80 GB: 70B x 16 = 1.12 TB > 640 GB, said
     _, adam = _claim("I use the 70B model for full finetuning on 8 80GB A100s.", "70B")
     assert "1.12 TB" in adam.why
+
+
+def test_an_english_answer_keeps_the_name_of_a_chip_the_catalog_lacks():
+    from service.explain.compose import explain_offline
+
+    answer = explain_offline("It requires 640 NVIDIA V100 GPUs just to fit a two trillion parameter model for training.", "en")
+    assert "640 NVIDIA V100 GPUs" in answer["explanation"] and "640 chips" not in answer["explanation"]
