@@ -141,3 +141,16 @@ def test_an_english_answer_keeps_the_name_of_a_chip_the_catalog_lacks():
 
     answer = explain_offline("It requires 640 NVIDIA V100 GPUs just to fit a two trillion parameter model for training.", "en")
     assert "640 NVIDIA V100 GPUs" in answer["explanation"] and "640 chips" not in answer["explanation"]
+
+
+def test_two_parts_add_up_to_the_whole_of_the_sentence_before():
+    # 4.5 GW + 2.5 GW = 7 GW
+    doc = analyse("The five new data centers will provide a total of 7 GW. Three of them will bring more than 4.5 GW, while the "
+                  "other two add 2.5 GW of GPU capacity.", "en")
+    claim = next(c for c in doc.claims if "4.5 GW" in c.quote)
+    assert claim.verdict == "consistent" and "4.5 GW + 2.5 GW = 7 GW" in claim.why
+    # parts that do not add up to it say nothing
+    doc = analyse("The five new data centers will provide a total of 7 GW. Three of them will bring more than 4.5 GW, while the "
+                  "other two add 1.5 GW of GPU capacity.", "en")
+    claim = next(c for c in doc.claims if "4.5 GW" in c.quote)
+    assert "= 7 GW" not in claim.why
