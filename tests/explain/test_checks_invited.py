@@ -154,3 +154,11 @@ def test_two_parts_add_up_to_the_whole_of_the_sentence_before():
                   "other two add 1.5 GW of GPU capacity.", "en")
     claim = next(c for c in doc.claims if "4.5 GW" in c.quote)
     assert "= 7 GW" not in claim.why
+
+
+def test_a_size_with_its_share_of_a_whole_in_brackets():
+    # 13B / 400B = 3.25%, which rounds to the stated 3%; 40B / 400B = 10%, not 3%
+    _, claim = _claim("The model has 400B total parameters but activates only 13B (3% of 400B) per token.", "13B")
+    assert claim.verdict == "consistent" and "13B of 400B is 3.2%" in claim.why
+    _, off = _claim("The model has 400B total parameters but activates only 40B (3% of 400B) per token.", "40B")
+    assert off.verdict == "inconsistent" and "10.0%" in off.why
