@@ -108,7 +108,6 @@ def _factor_verdict(doc: Document, inputs: Inputs, m: re.Match, before: str, flo
     return index, computed, "consistent" if ok else "inconsistent"
 
 
-
 def stated_factor(doc: Document, claim: Claim) -> Result | None:
     """'256 GB, 1.8x the MI300X's 192 GB': the one factor a sentence states between its two like figures, redone (1.33x).
     Only when the factor stands between them and a comparison word leads to the second; else the reading is uncertain."""
