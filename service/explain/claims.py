@@ -20,9 +20,11 @@ _ACTION_VERB = pattern_cache.lazy(r"\b(?:cut|reduce[sd]?|improve[sd]?)\b")
 MEASURED = {"mfu", "hfu", "tokens_per_s", "tokens_per_s_per_chip", "sequences_per_s", "step_time_s", "time_s",
             "chip_hours", "chip_days", "bubble_fraction", "bus_bandwidth_bytes_per_s", "algbw_bytes_per_s",
             "total_flops", "bytes", "activation_bytes", "memory_fraction", "flop_per_s", "flop_per_s_per_chip",
-            "speedup", "percent_change", "utilization", "latency_s"}
+            "speedup", "percent_change", "utilization", "latency_s", "words_per_s"}
 LAYOUT = {"tp_degree", "pp_degree", "dp_degree", "ep_degree", "cp_degree", "virtual_stages", "n_chips", "n_nodes",
           "global_batch_sequences", "global_batch_tokens", "micro_batch", "microbatches", "seq_len", "zero_stage"}
+# link rates are specs as often as measurements: a sentence with one is a claim only when its author says they measured it
+_RATES_MEASURED = {"bandwidth_bytes_per_s", "bus_bandwidth_bytes_per_s", "busbw_bytes_per_s"}
 # Kinds in the order a reader cares about them; a claim lists every kind that fits.
 KIND_ORDER = ("requirement", "cause", "computation", "comparison", "measurement", "configuration", "question")
 
@@ -190,6 +192,10 @@ def _is_claim(kinds: list[str], frame, figures: list, term_ids: set[str], senten
         return False  # headings and labels ("Key insight:") announce, they do not claim
     if any(f.quantity in MEASURED | LAYOUT | {"expression", "params", "tokens", "active_params", "weights_bytes"} for f in figures):
         return True
+    if any(f.quantity == "cost_usd" for f in figures) and cue("per_unit", sentence):
+        return True  # "each gigawatt needs $50 billion": a price per unit, which the units the text states multiply
+    if any(f.quantity in _RATES_MEASURED for f in figures) and cue("measured_here", sentence):
+        return True  # "we get around 25 GB/s": a rate the author measured, which a later sentence may set against another
     if sum(f.quantity == "bandwidth_bytes_per_s" for f in figures) >= 2:
         return True  # a link speed restated in other units ("400 Gbps (50 GB/s)") is a conversion to check
     if any(f.quantity == "pin_rate_bytes_per_s" for f in figures) and any("bandwidth" in f.quantity for f in figures):

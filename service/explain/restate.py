@@ -1,10 +1,12 @@
 """Plain restatements in the output language: acronyms expanded, figures read out with what they measure."""
 
 import bisect
+import json
 import re
 from functools import lru_cache
 
 from calculators import catalog
+from calculators.resources import data_dir
 from calculators.formatting import human, human_field
 
 from service.explain import pattern_cache
@@ -15,7 +17,7 @@ _NAME_GOES_ON = re.compile(r"[ \t]+[A-Z][\w-]*")  # "Torch FSDP Plugin": the acr
 _FIGURE_BEFORE = re.compile(r"[\d%٪]\s*$")  # an Arabic plain phrase in the name's place cannot follow its figure
 MAX_PLAIN_FORMS = 2  # two terms said in plain words are read in one breath; a third is left to the terms section
 MAX_INLINE_WORDS = 6  # a longer expansion would bury the sentence; the terms section carries it
-_COUNT_RATES = {"tokens_per_s", "tokens_per_s_per_chip", "sequences_per_s"}  # rates of things, not durations
+_COUNT_RATES = {"tokens_per_s", "tokens_per_s_per_chip", "sequences_per_s", "words_per_s"}  # rates of things, not durations
 
 
 def value(quantity: str, number) -> str:
@@ -40,8 +42,18 @@ def model_name(model: dict) -> str:
     return model["name"]
 
 
+@lru_cache(maxsize=1)
+def _other_chips() -> re.Pattern:
+    """data/verdicts.json "other_chips": accelerators the catalog does not hold (V100, MI250X, ...)."""
+    table = json.loads((data_dir() / "verdicts.json").read_text(encoding="utf-8"))
+    return re.compile(table["other_chips"]["pattern"])
+
+
 def figure(fig, lang: str, chip_names: bool = True) -> str:
     """One figure read out ("tensor parallelism across 8 GPUs")."""
+    if fig.quantity == "n_chips" and not getattr(fig, "chip", None) and _other_chips().search(fig.quote or "") \
+            and same_language(fig.quote, lang):
+        return fig.quote  # "800 NVIDIA V100 GPUs" keeps its chip: "800 chips" would drop the name the catalog lacks
     readings = messages(lang).get("figure_readings", {})
     template = readings.get(fig.quantity)
     shown = value(fig.quantity, fig.value)

@@ -12,6 +12,10 @@ _WHOLE = re.compile(rf"(?:\b(?:[Oo]ut\s+of|[Oo]f)\s+(?:the|all|these|those)?\s*|
 _PART_OF = re.compile(rf"(?<![\d.,])(?P<part>{_NUM})\s+(?:out\s+of|of|من(?:\s+أصل)?)\s+(?:the\s+|all\s+)?(?P<total>{_NUM})(?![\d.%])(?P<words>[^()\d%.;:]{{0,60}}?)\s*{_PCT}")
 # a part with its share right after it: '148 (30.1%)'
 _PART = re.compile(rf"(?<![\d.,%])(?P<part>{_NUM})\s*{_PCT}")
+# a size with its share of a whole in brackets: '97B (8% of 1.2T)', '32B (3% من 1T)' (both written with a scale letter)
+_SIZE_SHARE = re.compile(rf"(?<![\d.,%])(?P<part>(?:{_NUM})[KMBT])\s*\(\s*(?:%\s*(?P<pa>{_NUM})|(?P<pb>{_NUM})\s*%)\s*(?:of|من)\s+"
+                         rf"(?:the\s+)?(?P<total>(?:{_NUM})[KMBT])\s*\)")
+_SCALE_LETTERS = {"K": 1e3, "M": 1e6, "B": 1e9, "T": 1e12}
 
 
 class Share(NamedTuple):
@@ -25,7 +29,9 @@ class Share(NamedTuple):
 
 
 def number(written: str) -> float:
-    return float(written.replace(",", ""))
+    """A written count: "1,024", "97B" (97e9), "1.2T" (1.2e12)."""
+    scale = _SCALE_LETTERS.get(written[-1:], 1)
+    return float(written.rstrip("KMBT").replace(",", "")) * scale
 
 
 def shares(sentence: str) -> list[Share]:
@@ -43,8 +49,10 @@ def shares(sentence: str) -> list[Share]:
                 continue
             found.append(Share(m["part"], whole["total"], m["pa"] or m["pb"], m.start(), m.end()))
     # a count and its whole: both whole numbers, the part smaller, the percentage a share of at most all of it
-    return [s for s in found if "." not in s.part and "." not in s.total and 0 < number(s.part) < number(s.total)
-            and 0 < number(s.percent) <= 100]
+    counts = [s for s in found if "." not in s.part and "." not in s.total and 0 < number(s.part) < number(s.total)
+              and 0 < number(s.percent) <= 100]
+    sizes = [Share(m["part"], m["total"], m["pa"] or m["pb"], m.start(), m.end()) for m in _SIZE_SHARE.finditer(sentence)]
+    return counts + [s for s in sizes if 0 < number(s.part) < number(s.total) and 0 < number(s.percent) <= 100]
 
 
 # ------------------------------------------------------------------------------------------ scale words

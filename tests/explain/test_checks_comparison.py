@@ -149,3 +149,49 @@ def test_a_rate_unit_is_not_half_translated_in_an_arabic_answer():
     answer = explain_offline(text, "ar")["explanation"]
     assert "رمزا/device" not in answer and "6,000" in answer
     assert "6,000 tokens/device/second" in answer or "6,000 رمز في الثانية" in answer
+
+
+def test_words_per_second_are_compared_with_words_per_second():
+    # 95k / 40k = 2.375, said "about 2.4 times"; wps and "words per second" are one unit (fairseq's training log)
+    _, claim = _claim("We measure 95k wps with bf16 and more than ~40k wps without it.", "95k")
+    assert "95k wps vs 40k wps: about 2.4 times as much" in claim.why
+    # "from ~120 -> ~1500 words per second": a change (1500 / 120 = 12.5), the first figure in the second's unit
+    _, change = _claim("Training speed rises from ~120 -> ~1500 words per second once offloading frees memory.", "1500")
+    assert "1500 words per second vs 120: about 12.5 times as much" in change.why
+
+
+def test_a_measured_bandwidth_is_set_against_the_one_measured_before():
+    # two rates the author measured, contrasted by "Still": 40 / 18 = 2.22
+    doc = analyse("Between two hosts we get the expected bandwidth of about 40 GB/s with the benchmark. "
+                  "Still, the best bandwidth we get in training is around 18 GB/s.", "en")
+    later = next(c for c in doc.claims if "18 GB/s" in c.quote)
+    assert "40 GB/s vs 18 GB/s: about 2.2 times as much" in later.why
+    # a link's spec is not a measurement: the later rate is not set against it
+    doc = analyse("NVLink gives each GPU 900 GB/s. Still, the best bandwidth we get in training is around 300 GB/s.", "en")
+    assert not any("900 GB/s vs" in c.why or "vs 900 GB/s" in c.why for c in doc.claims)
+
+
+def test_a_row_given_for_comparison_is_set_against_the_row_with_the_same_node_count():
+    # 96.4 / 120.5 = 0.800: 80% of it, 20% lower; the rows differ in shape (one has no MFU), so only "for comparison" ties them
+    text = ("Strategy A on 2 nodes: 60.1 samples/s MFU: 0.41\nStrategy A on 8 nodes: 120.5 samples/s\n"
+            "For comparison, strategy B on 8 nodes: 96.4 samples/s MFU: 0.30")
+    _, claim = _claim(text, "For comparison")
+    assert "96.4 samples/s vs 120.5 samples/s: 80% of it, about 20% lower" in claim.why
+    # no earlier row with 8 nodes: nothing is compared
+    _, alone = _claim("Strategy A on 2 nodes: 60.1 samples/s MFU: 0.41\nFor comparison, strategy B on 8 nodes: 96.4 samples/s "
+                      "MFU: 0.30", "For comparison")
+    assert "vs 60.1" not in alone.why
+
+
+def test_two_bare_times_under_a_time_label_are_compared():
+    # 30000 / 45000 = 66.7%, a third lower; 90000 vs 40000 = 2.25, said "about 2.2 times" (one decimal)
+    text = ("Time-per-iteration for batch 8: fused: 30000 VS unfused: 45000\n"
+            "Time-per-iteration for batch 32: fused: 40000 VS unfused: 90000")
+    doc = analyse(text, "en")
+    first = next(c for c in doc.claims if "30000" in c.quote)
+    assert "30000 vs 45000: 66.7% of it, about 33% lower" in first.why
+    second = next(c for c in doc.claims if "90000" in c.quote)
+    assert "90000 vs 40000: about 2.2 times as much" in second.why or "90000 vs 40000: about 2.3 times as much" in second.why
+    # without a time label, two bare numbers are not compared
+    doc = analyse("Scores for batch 8: fused: 30000 VS unfused: 45000", "en")
+    assert not any(" vs " in c.why for c in doc.claims)

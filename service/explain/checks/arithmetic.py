@@ -216,8 +216,12 @@ class Outcome:
         return Result(list(self.calculations), ordered[0][0], "; ".join(dict.fromkeys(why for _, why in ordered if why)))
 
 
-def _judge(doc: Document, outcome: Outcome, stated_quote: str, stated: float, computed: float, shown: str, approx: bool) -> None:
+def _judge(doc: Document, outcome: Outcome, stated_quote: str, stated: float, computed: float, shown: str, approx: bool,
+           before: str = "") -> None:
     ok = abs(computed - stated) <= _tolerance(stated_quote, stated, approx) * abs(stated)
+    bound = verdicts.stated_bound(before)  # "= more than 250": a floor or a ceiling, not the value
+    if bound is not None:
+        ok, stated_quote = verdicts.within_bound(bound[0], computed, stated, _tolerance(stated_quote, stated, approx)), f"{bound[1]} {stated_quote}"
     verdict = "consistent" if ok else "inconsistent"
     outcome.add(verdict, messages(doc.lang)["verdicts"][verdict].format(stated=stated_quote, computed=shown))
 
@@ -380,7 +384,7 @@ def _symbols(doc: Document, claim: Claim, symbols: dict, outcome: Outcome) -> No
     if stated is None:
         outcome.add("explained", messages(doc.lang)["verdicts"]["computed"].format(computed=shown))
     else:
-        _judge(doc, outcome, stated.quote, stated.value, computed, shown, stated.approx)
+        _judge(doc, outcome, stated.quote, stated.value, computed, shown, stated.approx)  # a threshold: "at least" states it
 
 
 def _change(doc: Document, claim: Claim, outcome: Outcome) -> None:
@@ -424,6 +428,12 @@ def _change(doc: Document, claim: Claim, outcome: Outcome) -> None:
     factor = isinstance(stated, str)
     shown = _shown(out["factor"]) + "x" if factor else _shown(abs(out["change"]), True)
     verdict = "consistent" if out["consistent"] else "inconsistent"
+    bound = verdicts.stated_bound(doc.text[max(0, change.start - 24):change.start])
+    if bound is not None:  # "more than 2x faster", "at least 40% lower": a floor or a ceiling, not the value
+        value = max(out["factor"], 1 / out["factor"]) if factor and out["factor"] else abs(out["change"])
+        verdict = "consistent" if verdicts.within_bound(bound[0], value, abs(change.value), inputs.values["tolerance"]) else "inconsistent"
+        outcome.add(verdict, messages(doc.lang)["verdicts"][verdict].format(stated=f"{bound[1]} {change.quote}", computed=shown))
+        return
     if swapped and not factor and after.value > 0:
         # "0.34 -> 0.24 s/step, 35% faster": 41.7% faster as a speed, or 29.4% less time; a text may mean either reading
         less = (after.value - before.value) / after.value  # swapped: 'after' holds the old time
@@ -547,7 +557,8 @@ def _time_from_flops(doc: Document, claim: Claim, outcome: Outcome) -> None:
     out = doc.calculations[index]["outputs"]
     key = "chip_hours" if stated.quantity == "chip_hours" else "time_s"
     before = len(outcome.items)
-    _judge(doc, outcome, stated.quote, stated.value, out[key], restate.value(key, out[key]), stated.approx)
+    _judge(doc, outcome, stated.quote, stated.value, out[key], restate.value(key, out[key]), stated.approx,
+           doc.text[max(0, stated.start - 24):stated.start])  # "took over 1.7M GPU hours": a floor
     if borrowed and outcome.items[before][0] == "inconsistent":
         # figures from other sentences may be another run's: a disagreement built on them is an uncertain reading
         names = messages(doc.lang)["quantity_names"]

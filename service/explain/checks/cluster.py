@@ -2,6 +2,7 @@
 
 import re
 
+from service.explain.checks import verdicts
 from service.explain.checks.core import Inputs, Result, run
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
@@ -34,5 +35,8 @@ def machines_times_chips(doc: Document, claim: Claim) -> Result | None:
         return None
     out = doc.calculations[index]["outputs"]
     verdict = "consistent" if out.get("consistent") else "inconsistent"
+    bound = verdicts.stated_bound(doc.text[max(0, total.start - 24):total.start])
+    if bound is not None:  # "so more than 100 GPUs in total": a floor, which 128 meets
+        verdict = "consistent" if verdicts.within_bound(bound[0], out["value"], total.value, 0.0) else "inconsistent"
     return Result([index], verdict, messages(doc.lang)["verdicts"][verdict].format(
-        stated=total.quote, computed=f"{nodes.value:,.0f} {'×' if doc.lang == 'ar' else 'x'} {each.value:,.0f} = {out['value']:,.0f}"))
+        stated=f"{bound[1]} {total.quote}" if bound is not None else total.quote, computed=f"{nodes.value:,.0f} {'×' if doc.lang == 'ar' else 'x'} {each.value:,.0f} = {out['value']:,.0f}"))

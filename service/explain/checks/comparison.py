@@ -74,6 +74,21 @@ def _pairs_within(doc: Document, claim: Claim) -> list[tuple]:
     return pairs
 
 
+_TIME_LABEL = re.compile(r"\b(?:time[- ]per[- ](?:iteration|iter|step)|(?:iteration|step|elapsed|wall[- ]?clock)[- ]time|latency)\b"
+                         r"|زمن (?:التكرار|الخطوة)", re.I)
+_VS_LABELLED = re.compile(r"^\s*(?:vs\.?|versus|مقابل)\s*(?:[\w-]+\s*:\s*)?$", re.I)  # "19794.1 VS normal-attn: 22679.3"
+
+
+def _labelled_times(doc: Document, claim: Claim) -> list[tuple]:
+    """"Time-per-iteration for seq-length 2048: flash-attn: 19794.1 VS normal-attn: 22679.3": two bare numbers a time label
+    heads, set against each other by "vs" (their unit unstated, their ratio is not)."""
+    bare = [f for f in claim.figures if f.quantity == "number" and f.value > 0]
+    if len(bare) != 2 or not _TIME_LABEL.search(doc.text[claim.start:bare[0].start]):
+        return []
+    first, second = bare
+    return [(first, second)] if _VS_LABELLED.match(doc.text[first.end:second.start]) else []
+
+
 def _respectively(doc: Document, claim: Claim, index: int) -> list[tuple]:
     """Two sentences listing the same settings "respectively": each figure against the one in the same place before."""
     if index == 0 or not _rules()["respectively"].search(claim.quote):
@@ -195,6 +210,28 @@ def _same_label(doc: Document, claim: Claim, index: int) -> tuple | None:
     return None
 
 
+_FOR_COMPARISON = re.compile(r"\b(?:for|by|in) comparison\b|\bas a (?:comparison|baseline|reference)\b|للمقارنة|بالمقارنة", re.I)
+_SETUP_COUNTS = ("n_nodes", "n_chips")
+
+
+def _for_comparison(doc: Document, claim: Claim, index: int) -> tuple | None:
+    """"For comparison FULL_SHARD on 4 nodes: 55.3 samples/s ..." after "HYBRID_SHARD 4 nodes: 74.4 samples/s": a row the
+    text offers as the comparison, against the earlier row with the same node or chip count, on the first log field both give."""
+    counts = {(f.quantity, f.value) for f in claim.figures if f.quantity in _SETUP_COUNTS}
+    if not counts or not _FOR_COMPARISON.search(claim.quote):
+        return None
+    for earlier in reversed(doc.claims[max(0, index - LOOK_BACK):index]):
+        if {(f.quantity, f.value) for f in earlier.figures if f.quantity in _SETUP_COUNTS} != counts:
+            continue
+        for field in _rules()["row_fields"]:
+            x = [f for f in claim.figures if f.quantity == field]
+            y = [f for f in earlier.figures if f.quantity == field]
+            if len(x) == 1 and len(y) == 1:
+                return x[0], y[0], earlier
+        return None
+    return None
+
+
 def _share(value: float) -> str:
     text = f"{value * 100:.1f}".rstrip("0").rstrip(".")
     return f"{text}%"
@@ -266,10 +303,10 @@ def comparison(doc: Document, claim: Claim) -> Result | None:
     if any(doc.calculations[i]["calculator"] == "ratio" for i in claim.calculations):
         return None  # the sentence's stated change is already judged (or found to pair unlike kinds)
     index = doc.claims.index(claim) if claim in doc.claims else 0
-    pairs = _pairs_within(doc, claim) or _respectively(doc, claim, index) or _rows(doc, claim, index)
+    pairs = _pairs_within(doc, claim) or _respectively(doc, claim, index) or _rows(doc, claim, index) or _labelled_times(doc, claim)
     stated = next((f for f in claim.figures if f.quantity in _STATED and f.value), None)
     if not pairs:
-        found = _across(doc, claim, index) or _same_label(doc, claim, index)
+        found = _across(doc, claim, index) or _same_label(doc, claim, index) or _for_comparison(doc, claim, index)
         if found is None:
             return None
         x, y, earlier = found
@@ -300,7 +337,14 @@ def comparison(doc: Document, claim: Claim) -> Result | None:
             factor = ran[1]["factor"]
             shown = _share(abs(ran[1]["change"])) if stated.quantity == "percent_change" else \
                 f"{max(factor, 1 / factor):.2f}".rstrip("0").rstrip(".") + "x"
-            return Result(calculations, verdict, messages(doc.lang)["verdicts"][verdict].format(stated=stated.quote, computed=shown))
+            bound = verdicts.stated_bound(doc.text[max(0, stated.start - 24):stated.start])
+            words = stated.quote
+            if bound is not None:  # "a speed-up of over 2x", "at least 40% lower": a floor or a ceiling, not the value
+                computed = abs(ran[1]["change"]) if stated.quantity == "percent_change" else max(factor, 1 / factor)
+                tolerance = doc.calculations[ran[0]]["inputs"]["tolerance"]
+                verdict = "consistent" if verdicts.within_bound(bound[0], computed, abs(stated.value), tolerance) else "inconsistent"
+                words = f"{bound[1]} {stated.quote}"
+            return Result(calculations, verdict, messages(doc.lang)["verdicts"][verdict].format(stated=words, computed=shown))
         reasons.append(_words(doc, x, y, x.value / y.value))  # the text's order (the working may divide big by small)
     if not calculations:
         return None

@@ -54,7 +54,10 @@ def slice_size(doc: Document, claim: Claim) -> Result | None:
     named = slices(claim.quote)
     if not named:
         return None
-    return Result([], None, "; ".join(dict.fromkeys(slice_reading(doc.lang, s) for s in named)))
+    index = doc.claims.index(claim) if claim in doc.claims else len(doc.claims)
+    said = " ".join(c.why or "" for c in doc.claims[:index])  # one point is made once: a later sentence naming it adds nothing
+    readings = [r for r in dict.fromkeys(slice_reading(doc.lang, s) for s in named) if r not in said]
+    return Result([], None, "; ".join(readings)) if readings else None
 
 
 def slice_reading(lang: str, s: Slice) -> str:

@@ -99,9 +99,14 @@ def _factor_verdict(doc: Document, inputs: Inputs, m: re.Match, before: str, flo
     if index is None:
         return None
     computed = doc.calculations[index]["outputs"]["value"]
-    ok = abs(computed - stated) <= tolerance * stated or bool(_BY.search(before)) \
-        and abs(computed - (stated + 1)) <= tolerance * (stated + 1)
+    bound = verdicts.stated_bound(before)
+    if bound is not None:  # "more than 24 times": a floor, which 25x meets; "up to 3x": a ceiling
+        ok = verdicts.within_bound(bound[0], computed, stated, tolerance)
+    else:
+        ok = abs(computed - stated) <= tolerance * stated or bool(_BY.search(before)) \
+            and abs(computed - (stated + 1)) <= tolerance * (stated + 1)
     return index, computed, "consistent" if ok else "inconsistent"
+
 
 def stated_factor(doc: Document, claim: Claim) -> Result | None:
     """'256 GB, 1.8x the MI300X's 192 GB': the one factor a sentence states between its two like figures, redone (1.33x).
@@ -138,8 +143,11 @@ def stated_factor(doc: Document, claim: Claim) -> Result | None:
             return None
         index, computed, verdict = found
         shown = f"{computed:.2f}".rstrip("0").rstrip(".")
-        return Result([index], verdict, messages(doc.lang)["verdicts"][f"factor_{verdict}"].format(
-            x=x.quote, y=y.quote, computed=shown, stated=m.group(0).strip()))
+        bound = verdicts.stated_bound(before)
+        stated = (bound[1] + " " + m.group(0).strip()) if bound else m.group(0).strip()  # "more than 24 times"
+        key = f"factor_bound_{verdict}" if bound else f"factor_{verdict}"
+        return Result([index], verdict, messages(doc.lang)["verdicts"][key].format(
+            x=x.quote, y=y.quote, computed=shown, stated=stated))
     return None
 
 

@@ -7,19 +7,24 @@ import re
 from calculators import catalog
 
 from service.explain import restate
+from service.explain.checks import verdicts
 from service.explain.checks.core import Inputs, Result, run
 from service.explain.document import Claim, Document
+from service.i18n import arabic_numbers
 from service.i18n.messages import messages
 
 # ZeRO (Rajbhandari et al. 2020, section 3.1): mixed-precision Adam keeps 2 (fp16 weights) + 2 (fp16 gradients) + 12
 # (fp32 master weights, momentum, variance) = 16 bytes per parameter
 _ADAM_BYTES = 16
-_TRAINED_AFTER = re.compile(r"\s*(?:-?param\w*\s+)?(?:model\s+)?(?:full\s+fine-?tun\w*|full[- ]parameter\s+\w+|FT\b|pre-?train\w*|training\b)", re.I)
+_TRAINED_AFTER = re.compile(r"\s*(?:-?param\w*\s+)?(?:model\s+)?(?:for\s+)?(?:full\s+fine-?tun\w*|full[- ]parameter\s+\w+|FT\b|pre-?train\w*|training\b)", re.I)
 _TRAINED_BEFORE = re.compile(r"(?:full\s+fine-?tun\w*|\bpre-?train\w*|\btrain\w*)\s+(?:of\s+)?(?:an?\s+|the\s+)?(?:\S+\s+)?$", re.I)
 _NOT_FULL = re.compile(r"^\s*(?:-?param\w*\s+)?(?:model\s+)?(?:PEFT|LoRA|QLoRA|adapter|inference|serving)\b", re.I)
 
 
 _PARTIAL = re.compile(r"\b(?:PEFT|Q?LoRA|adapters?|frozen|freez\w*|4-?bit|8-?bit optim\w*|offload\w*|inference|serving)\b", re.I)
+# an optimizer that keeps fewer than Adam's 12 bytes of fp32 state per parameter (bitsandbytes' 8-bit and paged AdamW,
+# Adafactor, SGD): the 16 bytes per parameter would overstate the states, so nothing is said
+_LEAN_OPTIMIZER = re.compile(r"\b(?:bitsandbytes|bnb|Paged\w*|8-?bit\s*Adam\w*|Adam\w*8bit|Adafactor|SGD)\b", re.I)
 
 
 def _clause(text: str, start: int, end: int) -> str:
@@ -36,11 +41,33 @@ def _trained_params(doc: Document, claim: Claim):
         if fig.quantity != "params":
             continue
         after, before = doc.text[fig.end:fig.end + 40], doc.text[max(0, fig.start - 40):fig.start]
-        if _NOT_FULL.match(after) or _PARTIAL.search(_clause(doc.text, fig.start, fig.end)):
+        if _NOT_FULL.match(after) or _PARTIAL.search(_clause(doc.text, fig.start, fig.end)) or _LEAN_OPTIMIZER.search(claim.quote):
             continue  # "70B PEFT", "training a 70B model with QLoRA": the states of a full training are not kept
         if _TRAINED_AFTER.match(after) or _TRAINED_BEFORE.search(before):
             found.append(fig)
     return max(found, key=lambda f: f.value) if found else None
+
+
+_TO_FIT = re.compile(r"\b(?:to fit|fit\w*|requires?|needs?|needed)\b|يتطلب|تتطلب|يحتاج|تحتاج|لاستيعاب|يتسع", re.I)
+
+
+def _per_chip(doc: Document, claim: Claim, params) -> Result | None:
+    """"It requires 800 V100s just to fit a trillion parameter model for training" (a chip the catalog lacks): 1T x 16
+    bytes = 16 TB, 20 GB on each of the 800, said in words for the reader to set against the card's memory."""
+    counts = [f for f in claim.figures if f.quantity == "n_chips" and f.value > 1]
+    if len({f.value for f in counts}) != 1 or not _TO_FIT.search(claim.quote):
+        return None
+    chips = counts[0].value
+    inputs = Inputs(doc.lang)
+    inputs.values["expression"] = f"{params.value / 1e9:g}e9 * {_ADAM_BYTES} / {chips:g}"
+    inputs.sources["expression"] = {"source": "text", "quote": f"{params.quote} x {_ADAM_BYTES} bytes / {counts[0].quote}"}
+    index = run(doc, "arithmetic", inputs)
+    if index is None:
+        return None
+    return Result([index], None, messages(doc.lang)["verdicts"]["states_per_chip"].format(
+        params=arabic_numbers.amount(params.value, "معامل") if doc.lang == "ar" else restate.value("params", params.value),
+        states=restate.value("bytes", params.value * _ADAM_BYTES), chips=f"{chips:g}",
+        per=restate.value("bytes", doc.calculations[index]["outputs"]["value"])))
 
 
 def states_fit(doc: Document, claim: Claim) -> Result | None:
@@ -48,6 +75,8 @@ def states_fit(doc: Document, claim: Claim) -> Result | None:
     params = _trained_params(doc, claim)
     counts = {f.value for f in doc.figures if f.quantity == "n_chips"}
     named = [c for c in doc.chips() if not doc.named_only_generically(c)]
+    if params is not None and not named and re.search(verdicts.table()["other_chips"]["pattern"], claim.quote):
+        return _per_chip(doc, claim, params)  # the card's memory is not in the catalog: its share per card is said instead
     memories = {c.get("hbm_bytes") for c in named}
     if params is None or len(counts) != 1 or not named or len(memories) != 1 or None in memories:
         return None  # no full training of a stated size, or the job's chips or their memory are uncertain

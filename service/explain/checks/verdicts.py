@@ -1,6 +1,7 @@
 """The verdict policy every checker follows, read from data/verdicts.json: kinds of quantity, tolerances, physical bounds."""
 
 import json
+import re
 from functools import cache
 
 from calculators.resources import data_dir
@@ -77,3 +78,27 @@ def grounded(sources: dict) -> bool:
 def assumed_inputs(sources: dict) -> list[str]:
     """The inputs the explainer assumed for a calculation (a calculator's own convention for an unstated field is not one)."""
     return [name for name, s in sources.items() if s.get("source") == "assumed" and not s.get("calculator_default")]
+
+
+@cache
+def _bound_words() -> dict[str, re.Pattern]:
+    rule = table()["stated_bounds"]
+    patterns = {side: re.compile(f"({rule[side]})\\s*$", re.I) for side in ("more", "less")}
+    patterns["negated"] = re.compile(rule["negated"], re.I)
+    return patterns
+
+
+def stated_bound(before: str) -> tuple[str, str] | None:
+    """('more' or 'less', the text's words) when the words just before a stated figure make it a floor or a ceiling
+    ("more than 24 times", "up to 3x"; data/verdicts.json "stated_bounds"), else None."""
+    patterns = _bound_words()
+    for side in ("more", "less"):
+        found = patterns[side].search(before)
+        if found and not patterns["negated"].search(before[:found.start()]):
+            return side, found.group(1)
+    return None
+
+
+def within_bound(side: str, computed: float, stated: float, tolerance: float) -> bool:
+    """Whether a calculation meets a stated floor ('more') or ceiling ('less'), with the tolerance's slack."""
+    return computed >= stated * (1 - tolerance) if side == "more" else computed <= stated * (1 + tolerance)

@@ -366,7 +366,7 @@ _MODEL = _rx(r"(?P<name>(?:" + _FAMILY + r")(?:[- ]?(?:v|V|R|K)?\d+(?:\.\d+)*)?(
 _MOE_NAME = _rx(r"(?<![\w.])(?P<size>\d+(?:\.\d+)?[BT])-A(?P<act>\d+(?:\.\d+)?[BMT])(?![\w])")
 _BOUNDARY = _rx(_EN["boundaries"] + r"|[،؛؟]")
 _FROM = _rx(r"(?:(?<![\w])(?:" + _EN["from_to"]["from"] + "|" + _ARW["from_to"]["from"] + r")\s*(?:~\s*)?)$", _I)
-_ARROW = _rx(r"^\s*(?:→|->|⟶|=>|⇒)\s*$")
+_ARROW = _rx(r"^\s*(?:→|->|⟶|=>|⇒)\s*(?:[~≈]\s*)?$")  # "~310 -> ~3200": the second figure's "about" sign
 _TO = _rx(r"^\s*(?:" + _EN["from_to"]["to"] + "|" + _ARW["from_to"]["to"] + r")\s*$", _I)
 _RANGE_DASH = _rx(r"^(?:\s?[–-]\s?|~)$")
 _SENTENCE_END = _rx(r"(?s:.*)(?:[.!?;]\s|\n)")

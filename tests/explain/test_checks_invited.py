@@ -1,0 +1,164 @@
+"""Checks a passage invites: a stated factor applied to the figure it scales, and a price per unit times the units.
+The sentences are written for these tests; every figure is worked by hand beside its case."""
+
+from service.explain.pipeline import analyse
+
+
+def _claim(text: str, needle: str, lang: str = "en"):
+    doc = analyse(text, lang)
+    return doc, next(c for c in doc.claims if needle in c.quote)
+
+
+def test_a_stated_factor_applied_to_the_rate_before_it_is_redone():
+    # 480 x 1.5 = 720: the rate the sentence says is the earlier one scaled by its own factor
+    text = ("The 4-kernel version ended up at around 480 TFLOPS for the forward pass alone. For the 6-kernel version to match "
+            "it, the kernels would have to run at 720 TFLOPS (since it does 6/4 = 1.5x more work).")
+    _, claim = _claim(text, "720")
+    assert claim.verdict == "consistent" and "480 TFLOPS x 1.5 = 720 TFLOP/s, as the text's 720 TFLOPS says" in claim.why
+    _, arabic = _claim(text, "720", "ar")
+    assert "480 TFLOPS × 1.5 = 720 TFLOP/s" in arabic.why
+
+
+def test_a_time_divided_by_a_speed_up():
+    # 300 ms / 1.5 = 200 ms
+    _, claim = _claim("One step took 300 ms before. With the fused kernel it is 1.5x faster, at 200 ms per step.", "fused")
+    assert claim.verdict == "consistent" and "300 ms / 1.5 = 200 ms" in claim.why
+
+
+def test_a_factor_that_does_not_scale_the_earlier_figure_says_nothing():
+    # 480 x 2 = 960 and 480 / 2 = 240, neither 700: which figures the 2x ties is uncertain, so no verdict and no sum
+    _, claim = _claim("The 4-kernel version ended up at around 480 TFLOPS. The new kernel is 2x faster and reaches 700 TFLOPS.", "2x")
+    assert claim.verdict == "explained" and "480 TFLOPS" not in claim.why
+    # two earlier rates: which one is scaled is uncertain
+    _, two = _claim("Kernel A reached 480 TFLOPS and kernel B 500 TFLOPS. The new kernel is 1.5x faster at 720 TFLOPS.", "new kernel")
+    assert "x 1.5" not in two.why
+
+
+def test_a_price_per_gigawatt_times_the_gigawatts():
+    # $40 billion x 5 = $200 billion
+    _, claim = _claim("Each gigawatt of capacity costs about $40 billion, and the deal covers 5 gigawatts.", "gigawatt")
+    assert claim.verdict == "explained"
+    assert "$40 billion per gigawatt x 5 gigawatts = about $200 billion in all" in claim.why
+    # in Arabic, the power in another sentence: 40 مليار × 5 = 200 مليار دولار
+    text = "ستشتري الشركة معالجات بقدرة 5 جيجاواط. وتشير التقديرات إلى أن كل جيجاواط من القدرة يتطلب استثمارات تقدر بـ 40 مليار دولار."
+    _, arabic = _claim(text, "كل جيجاواط", "ar")
+    assert "40 مليار دولار لكل جيجاواط × 5 جيجاواط = نحو 200 مليار دولار" in arabic.why
+    # an English answer to the Arabic text names the figures in English
+    _, english = _claim(text, "كل جيجاواط", "en")
+    assert "$40 billion per gigawatt x 5 gigawatts = about $200 billion" in english.why
+
+
+def test_no_total_when_the_units_are_uncertain():
+    # two powers (4.5 and 1.5 GW): which the price applies to is uncertain
+    _, claim = _claim("The first site adds 4.5 GW and the second 1.5 GW. Each gigawatt costs about $40 billion.", "Each gigawatt")
+    assert "in all" not in claim.why
+
+
+def test_a_factor_written_as_a_floor_is_judged_as_one():
+    # 42.5 / 1.7 = 25, and 25 is more than 24: "more than 24 times" holds (a wrong 'inconsistent' before)
+    _, claim = _claim("The larger pod delivers 42.5 exaflops, more than 24 times the 1.7 exaflops of the old cluster.", "42.5")
+    assert claim.verdict == "consistent" and "= 25x, which fits the text's “more than 24 times”" in claim.why
+    _, arabic = _claim("The larger pod delivers 42.5 exaflops, more than 24 times the 1.7 exaflops of the old cluster.", "42.5", "ar")
+    assert arabic.verdict == "consistent" and "يوافق قول النص" in arabic.why
+    # 34 / 1.7 = 20, not more than 24
+    _, short = _claim("The larger pod delivers 34 exaflops, more than 24 times the 1.7 exaflops of the old cluster.", "34")
+    assert short.verdict == "inconsistent" and "does not fit the text's “more than 24 times”" in short.why
+    # a ceiling: 192 / 80 = 2.4, within "up to 3 times"
+    _, ceiling = _claim("The new board has 192 GB, up to 3 times the 80 GB of the old one.", "192")
+    assert ceiling.verdict == "consistent" and "2.4x" in ceiling.why
+    # no bound: 20 against 24 is off
+    _, exact = _claim("The larger pod delivers 34 exaflops, 24 times the 1.7 exaflops of the old cluster.", "34")
+    assert exact.verdict == "inconsistent"
+
+
+def test_a_stated_change_written_as_a_bound():
+    # 260 / 100 = 2.6 meets "more than 2.5x" and "a speed-up of over 2x"
+    _, more = _claim("Throughput rose from 100 to 260 tokens/s, more than 2.5x.", "260")
+    assert more.verdict == "consistent" and "more than 2.5x" in more.why
+    _, over = _claim("Throughput rose from 100 tokens/s to 260 tokens/s, a speedup of over 2x.", "260")
+    assert over.verdict == "consistent"
+    # 3.0 s -> 1.0 s is 3x faster (more than 2x) and 66.7% lower (at least 40%)
+    _, faster = _claim("The step time fell from 3.0 s to 1.0 s, more than 2x faster.", "3.0")
+    assert faster.verdict == "consistent"
+    _, lower = _claim("The step time fell from 3.0 s to 1.0 s, at least 40% lower.", "3.0")
+    assert lower.verdict == "consistent" and "66.67%" in lower.why
+    # 3.0 -> 2.5 s is 16.7% lower: not "at least 40%"
+    _, short = _claim("The step time fell from 3.0 s to 2.5 s, at least 40% lower.", "3.0")
+    assert short.verdict == "inconsistent"
+    # in Arabic: أكثر من 2x, and 3.0 / 1.0 = 3
+    _, arabic = _claim("انخفض زمن الخطوة من 3.0 ثانية إلى 1.0 ثانية، أي أسرع بأكثر من 2x.", "3.0", "ar")
+    assert arabic.verdict == "consistent" and "أكثر من 2x" in arabic.why
+
+
+def test_a_total_written_as_a_floor():
+    # 16 x 8 = 128: "more than 100 GPUs" holds, "more than 200" does not, "100 GPUs" exactly does not
+    _, floor = _claim("We use 16 nodes of 8 H100s each, so more than 100 GPUs in total.", "16 nodes")
+    assert floor.verdict == "consistent" and "more than 100 GPUs" in floor.why
+    _, over = _claim("We use 16 nodes of 8 H100s each, so more than 200 GPUs in total.", "16 nodes")
+    assert over.verdict == "inconsistent"
+    _, exact = _claim("We use 16 nodes of 8 H100s each, so 100 GPUs in total.", "16 nodes")
+    assert exact.verdict == "inconsistent"
+
+
+def test_a_negated_bound_is_no_bound():
+    # "not ... more than 2x": 3.0 -> 1.0 s is 3x faster, so the sentence is off, not met as a floor
+    _, claim = _claim("The step time fell from 3.0 s to 1.0 s, which is not really more than 2x faster.", "3.0")
+    assert claim.verdict != "consistent"
+
+
+def test_a_slice_name_is_read_once_per_answer():
+    # Google Cloud TPU docs: v4-8 counts TensorCores, two per chip, so 4 chips; said at its first claim only
+    doc = analyse("Our v4-8 run reaches 40% MFU at 2 steps per second. The same code on v4-8 reached 35% MFU last week. "
+                  "A v5p-8 run reaches 45% MFU.", "en")
+    notes = [c.why for c in doc.claims if "counts TensorCores" in c.why and "v4-8" in c.why]
+    assert len(notes) == 1
+
+
+def test_training_states_per_card_when_the_card_is_not_in_the_catalog():
+    # 2T x 16 bytes (mixed-precision Adam, ZeRO paper section 3.1) = 32 TB; / 640 GPUs = 50 GB each, before activations.
+    # The V100's memory is not in data/hardware.json, so the share per card is said, not set against a guessed memory.
+    _, claim = _claim("You need 640 NVIDIA V100 GPUs just to fit a two trillion parameter model for training.", "640")
+    assert "32 TB of weights, gradients and optimizer states" in claim.why and "50 GB on each of the 640 GPUs" in claim.why
+    assert claim.verdict == "explained"
+    _, arabic = _claim("You need 640 NVIDIA V100 GPUs just to fit a two trillion parameter model for training.", "640", "ar")
+    assert "تريليونا معامل" in arabic.why or "تريليون معامل" in arabic.why
+    # no fitting or need said: nothing
+    _, bare = _claim("We trained a two trillion parameter model on 640 NVIDIA V100 GPUs last year.", "640")
+    assert "on each of the 640" not in bare.why
+
+
+def test_no_adam_states_when_the_text_names_a_leaner_optimizer():
+    # bitsandbytes' paged 8-bit AdamW keeps about 2 bytes of state per parameter, not Adam's 12: 16 bytes would overstate
+    _, claim = _claim("I use the paged AdamW from bitsandbytes with the 70B model for full finetuning on 8 80GB A100s.", "70B")
+    assert "16 bytes per parameter" not in claim.why
+    # with no optimizer named, a 70B model for full finetuning on 8 x 80 GB: 70B x 16 = 1.12 TB > 640 GB, said
+    _, adam = _claim("I use the 70B model for full finetuning on 8 80GB A100s.", "70B")
+    assert "1.12 TB" in adam.why
+
+
+def test_an_english_answer_keeps_the_name_of_a_chip_the_catalog_lacks():
+    from service.explain.compose import explain_offline
+
+    answer = explain_offline("It requires 640 NVIDIA V100 GPUs just to fit a two trillion parameter model for training.", "en")
+    assert "640 NVIDIA V100 GPUs" in answer["explanation"] and "640 chips" not in answer["explanation"]
+
+
+def test_two_parts_add_up_to_the_whole_of_the_sentence_before():
+    # 4.5 GW + 2.5 GW = 7 GW
+    doc = analyse("The five new data centers will provide a total of 7 GW. Three of them will bring more than 4.5 GW, while the "
+                  "other two add 2.5 GW of GPU capacity.", "en")
+    claim = next(c for c in doc.claims if "4.5 GW" in c.quote)
+    assert claim.verdict == "consistent" and "4.5 GW + 2.5 GW = 7 GW" in claim.why
+    # parts that do not add up to it say nothing
+    doc = analyse("The five new data centers will provide a total of 7 GW. Three of them will bring more than 4.5 GW, while the "
+                  "other two add 1.5 GW of GPU capacity.", "en")
+    claim = next(c for c in doc.claims if "4.5 GW" in c.quote)
+    assert "= 7 GW" not in claim.why
+
+
+def test_a_size_with_its_share_of_a_whole_in_brackets():
+    # 13B / 400B = 3.25%, which rounds to the stated 3%; 40B / 400B = 10%, not 3%
+    _, claim = _claim("The model has 400B total parameters but activates only 13B (3% of 400B) per token.", "13B")
+    assert claim.verdict == "consistent" and "13B of 400B is 3.2%" in claim.why
+    _, off = _claim("The model has 400B total parameters but activates only 40B (3% of 400B) per token.", "40B")
+    assert off.verdict == "inconsistent" and "10.0%" in off.why
