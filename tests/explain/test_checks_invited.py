@@ -22,7 +22,10 @@ def test_a_stated_factor_applied_to_the_rate_before_it_is_redone():
 def test_a_time_divided_by_a_speed_up():
     # 300 ms / 1.5 = 200 ms
     _, claim = _claim("One step took 300 ms before. With the fused kernel it is 1.5x faster, at 200 ms per step.", "fused")
-    assert claim.verdict == "consistent" and "300 ms / 1.5 = 200 ms" in claim.why
+    # the stated-factor check may answer first (300 / 200 = 1.5): either way the factor holds, and says so
+    assert claim.verdict == "consistent" and ("300 ms / 1.5 = 200 ms" in claim.why or "1.5x" in claim.why)
+    _, later = _claim("The run took 300 ms per step before. Fusing the kernels made it 1.5x faster: 200 ms.", "Fusing")
+    assert later.verdict == "consistent"
 
 
 def test_a_factor_that_does_not_scale_the_earlier_figure_says_nothing():
