@@ -1,6 +1,7 @@
 """Checks a passage invites: a stated factor applied to the figure it scales, and a price per unit times the units.
 The sentences are written for these tests; every figure is worked by hand beside its case."""
 
+from service.explain.compose import explain_offline
 from service.explain.pipeline import analyse
 
 
@@ -165,3 +166,18 @@ def test_a_size_with_its_share_of_a_whole_in_brackets():
     assert claim.verdict == "consistent" and "13B of 400B is 3.2%" in claim.why
     _, off = _claim("The model has 400B total parameters but activates only 40B (3% of 400B) per token.", "40B")
     assert off.verdict == "inconsistent" and "10.0%" in off.why
+
+
+def test_a_change_stated_against_a_range_is_not_judged_on_one_end_of_it():
+    # "over 50% MFU, up to 20% higher than benchmarks that range from 35% to 45%": neither end is the baseline
+    text = ("We estimate an MFU exceeding 50% on Hopper GPUs, up to 20% higher than public benchmarks, "
+            "which typically range from 35% to 45%.")
+    result = explain_offline(text, "en")
+    assert all(c["verdict"] != "inconsistent" for c in result["claims"])
+    assert "percentage points" not in result["explanation"]  # a range's spread is no change either
+
+
+def test_a_change_between_two_rates_written_with_one_unit_is_judged_on_both():
+    text = "Overlap gives +7.7% throughput (199.5 vs 185.2 TFLOP/s/GPU) at the same recompute setting."
+    claim = next(c for c in explain_offline(text, "en")["claims"] if "7.7" in c["quote"])
+    assert claim["verdict"] == "consistent"

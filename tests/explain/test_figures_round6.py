@@ -304,3 +304,9 @@ def test_a_spelled_one_that_picks_an_example_sets_no_count(text):
 ])
 def test_spelled_counts_of_hardware_and_other_numbers_stay_read(text, quantity):
     assert got(text, quantity)
+
+
+def test_a_bare_number_before_versus_takes_the_unit_written_after_the_second():
+    # "+7.7% (199.5 vs 185.2 TFLOP/s/GPU)": both are rates; read bare, 199.5 left the 7.7% to be judged on 185.2 twice
+    assert got("That gives +7.7% throughput (199.5 vs 185.2 TFLOP/s/GPU) at the same setting.", "flop_per_s_per_chip") \
+        == pytest.approx([199.5e12, 185.2e12])

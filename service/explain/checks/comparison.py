@@ -22,6 +22,7 @@ _SPREAD = re.compile(r"[^.;:!?\n]{0,24}?\b(?:in|across|over|for|on|among)\s+(?:t
                      r"|[^.;:!?\n]{0,24}?(?:في|عبر|على)\s+(?:\d+|اثن|ثلاث|أربع|خمس|ست|عدة|مختلف)", re.I)
 _ARTICLE = re.compile(r"^(?:[وبفلك]?ال)(?=\w{3})")  # Arabic "the" and its clitics: الحوسبة and حوسبة are one word
 _STATED = ("percent_change", "ratio", "speedup", "reduction_factor")  # a change the text states for its pair
+_RANGE_ENDS = ("low", "high")  # the ends of a range the text gives ("35% to 45%"): neither is the value compared
 _SPEED_KINDS = {"time", "throughput", "compute_rate", "bandwidth"}
 _APPROX = re.compile(r"~|≈|about|approx|roughly|around|nearly|some|حوالي|نحو|تقريب", re.I)
 _WITH = re.compile(r"\b(with|without)\s+([A-Za-z][\w-]+)((?:\s+[A-Za-z][\w-]+)?)", re.I)
@@ -316,6 +317,9 @@ def comparison(doc: Document, claim: Claim) -> Result | None:
             return Result([], "needs_more", messages(doc.lang)["verdicts"]["compare_setups"].format(
                 x=x.quote, y=y.quote, a=setups[0], b=setups[1]))
         pairs = [(x, y)]
+    pairs = [(x, y) for x, y in pairs if x.role not in _RANGE_ENDS and y.role not in _RANGE_ENDS]
+    if not pairs:
+        return None  # "up to 20% higher than benchmarks that range from 35% to 45%": one end of a range is no side
     if stated is not None and (len(pairs) != 1 or stated.quantity == "speedup" and verdicts.kind(pairs[0][0].quantity) not in _SPEED_KINDS):
         return None  # which pair the change is about, or a speed-up over sizes, is an uncertain reading (arithmetic says so)
     calculations, reasons = [], []
