@@ -115,7 +115,7 @@ def third_person(text: str, lang: str) -> str:
 
 
 _WH = r"(?:what|why|how|which|where|when|who|whom|whose)"
-_AUX = r"(?:is|are|was|were|can|could|would|will|should|has|have)"
+_AUX = r"(?:am|is|are|was|were|can|could|would|will|should|has|have)"  # "Am I missing something?": "whether I am ..."
 _PRONOUN = r"(?:it|this|that|there|they|we|I|you|he|she)"
 _LEADING_ADVERB = pattern_cache.lazy(r"^(?:(?:so|but|and|however|also|now|then|theoretically|practically|basically|generally)\s*,?\s+|\w+ly\s*,\s*)+", re.I)
 

@@ -199,3 +199,12 @@ def test_a_sentence_opening_on_a_with_a_size_is_lowered_after_that():
     assert reported.point("A 671B MoE with 37B active needs far less TP than a 70B dense model.",
                           "A 671B MoE with 37B active needs far less TP than a 70B dense model.", "en", "text") \
         .startswith("The text says that a 671B MoE")
+
+
+@pytest.mark.parametrize("question, said", [
+    ("Am I missing something?", "The author asks whether they are missing something"),
+    ("Am I right about the bubble?", "The author asks whether they are right about the bubble"),
+])
+def test_a_question_in_the_first_person_with_am_is_asked_in_the_third(question, said):
+    # "asks whether am they missing something" was a blind reader's quote
+    assert reported.point(question, question, "en", "author") == said
