@@ -31,7 +31,11 @@ MAX_CHIP_MEMORY_BYTES = 300e9
 # sentence naming several chips may be another chip's.
 _COST_BEFORE = re.compile(r"(?:\bcosts?|\bspent|تكلفة|كلفة|تكاليف)\W+(?:\w+\W+){0,4}$", re.I)
 _PER_AFTER = re.compile(r"^\W*(?:per|a|each|for each|لكل|للواحد|لكل\s+\w+)\b", re.I)
-_ONE_CHIPS = frozenset({"hbm_bytes", "memory_bytes_per_chip", "memory_bandwidth_bytes_per_s", "flop_per_s_per_chip", "peak_flop_per_s"})
+_ONE_CHIPS = frozenset({"hbm_bytes", "hbm_bytes_each", "memory_bytes_per_chip", "memory_bandwidth_bytes_per_s", "flop_per_s_per_chip", "peak_flop_per_s"})
+
+
+# "each", "per GPU", "لكل شريحة": a figure the text gives per chip
+EACH = re.compile(r"\beach\b|\bper\s+(?:GPU|chip|device|card|accelerator)\b|/\s*(?:GPU|chip|device)\b|لكل\s+(?:شريحة|وحدة|بطاقة|معالج)|كل\s+(?:شريحة|وحدة)", re.I)
 
 
 def owner_unsure(doc, fig, start: int, end: int, reference: re.Pattern, against: re.Pattern | None = None) -> bool:
@@ -68,7 +72,7 @@ def measure_phrase(fig, partner, kind: str | None, lang: str, direction: str = "
     puts on it kept ("less than 10 ns", "up to 147 TFLOP/s"): without it the figure would be a different claim."""
     words = messages(lang)["gist"]["cross"]
     noun = words["quantities"].get(fig.quantity)
-    if noun is None or fig.quantity == "hbm_bytes" and fig.value > MAX_CHIP_MEMORY_BYTES:
+    if noun is None or fig.quantity in ("hbm_bytes", "hbm_bytes_each") and fig.value > MAX_CHIP_MEMORY_BYTES:
         return ""  # "640 GB of memory per chip" is no chip: a total read as one chip's memory is left out, not said
     if fig.quantity == "percent_change" and direction:
         noun = words["quantities"]["percent_" + direction]
@@ -156,7 +160,7 @@ def _value(fig, lang: str) -> str:
     which may be in the other language): "480 ms", "19 يومًا", "$191 million", "24 ضعفًا"."""
     words = messages(lang)["gist"]["cross"]
     value = fig.value
-    fig = fig._replace(quantity=fig.quantity.replace("_per_device", "_per_chip"))  # one device's value reads as one chip's
+    fig = fig._replace(quantity=fig.quantity.replace("_per_device", "_per_chip").replace("hbm_bytes_each", "hbm_bytes"))  # one device's value reads as one chip's
     if fig.quantity in _PERCENT:
         shown = f"{arabic_numbers.digits(round(value * 100, 2))}%"
     elif fig.quantity in _TIME:
@@ -244,7 +248,7 @@ def shared_head_dropped(old: str, new: str) -> str:
 # Quantities a reading names only by their figure ("a ratio", "a share", "an amount"): said alone, they mislead.
 _UNNAMED = {"percent", "ratio", "fraction", "bytes", "number"}
 # What a chip has (its memory, its peak, its links), never what a run or a model takes: no model or layout is tied to it.
-_SPEC = {"hbm_bytes", "peak_flop_per_s", "bandwidth_bytes_per_s", "memory_bandwidth_bytes_per_s"}
+_SPEC = {"hbm_bytes", "hbm_bytes_each", "peak_flop_per_s", "bandwidth_bytes_per_s", "memory_bandwidth_bytes_per_s"}
 _PER_CHIP = {"flop_per_s_per_chip": "flop_per_s_per_device", "tokens_per_s_per_chip": "tokens_per_s_per_device",
              "memory_bytes_per_chip": "memory_bytes_per_device"}
 _PER_DEVICE = re.compile(r"(?:per|/|each|every)[\s_-]*(?:device|core)|devices?\b|\bcores?\b|لكل (?:جهاز|نواة)", re.I)

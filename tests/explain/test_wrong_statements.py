@@ -186,3 +186,9 @@ def test_a_zero_3_layout_names_its_data_parallel_axis_as_the_sharded_one():
     assert describe_layout({"dp_degree": 4, "zero_stage": 3}) == "DP 4 (FSDP/ZeRO-3)"
     assert describe_layout({"tp_degree": 2, "dp_degree": 8, "zero_stage": 1}) == "TP 2 · DP 8 · ZeRO-1"
     assert describe_layout({"zero_stage": 3}) == "FSDP (ZeRO-3)"
+
+
+def test_a_memory_size_is_said_per_chip_only_where_the_text_says_so():
+    # "140 GB" a model needs is no chip's memory: round 7's readers counted "140 GB of memory per chip" wrong
+    gist = explain_offline("يحتاج النموذج إلى ذاكرة قدرها 140 غيغابايت، ولذلك لا يتسع لوحدة GPU واحدة.", "en")["explanation"]
+    assert "per chip" not in gist.split("##")[1]
