@@ -39,6 +39,9 @@ def table() -> dict:
 
 
 _SCALE = {"b": 1e9, "m": 1e6, "t": 1e12}
+# Larger than any model trained (the largest published are below 2T parameters, e.g. Switch-C's 1.6T, Fedus et al. 2021):
+# a "size" beyond it after a model's name counts something else, its training tokens.
+MAX_PARAMS = 5e12
 # A size: "70B", "1.2B", "125m", "8x7B" (experts x base), "671B-A37B" / "30B-A3B" (total and active).
 _SIZE = (r"(?:(?P<experts>\d+)\s?[x×]\s?(?P<each>\d+(?:\.\d+)?)[Bb]"
          r"|(?P<total>\d+(?:\.\d+)?)(?P<unit>[BbMmTt])(?:[-_ ]?A(?P<active>\d+(?:\.\d+)?)[Bb])?)(?!\w|\.\d)")
@@ -101,6 +104,8 @@ def _name(m: re.Match, family: dict | None) -> Name | None:
     elif m.group("total"):
         total = _amount(m.group("total"), m.group("unit"))
         active = _amount(m.group("active"), "b") if m.group("active") else None
+        if total > MAX_PARAMS:
+            return None  # "DeepSeek-V3 14.8T": a token count after the name, no model that size
     end = m.end("size") if size else (m.end("version") if version else m.end("family"))
     base = m.string[m.start():end if not size else m.start("size")].rstrip(" -_") or m.group("family")
     return Name(m.start(), m.end(), m.group(), base, family, total, active, experts, each, variants)

@@ -120,3 +120,8 @@ def test_a_size_before_the_word_model_is_read_once():
 
 def test_a_size_of_tokens_is_not_a_model():
     assert not any(t["id"].startswith("model:") for t in terms("We trained on 15T tokens with a 4M batch."))
+
+
+def test_a_size_no_model_has_is_not_read_as_the_models_size():
+    # "DeepSeek-V3 14.8T" in a table of training runs is 14.8T tokens; a reader was told "14.8 trillion parameters"
+    assert [n.total for n in model_names.find("DeepSeek-V3 14.8T tokens, Kimi-K2 1T parameters")] == [1e12]
