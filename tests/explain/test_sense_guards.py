@@ -185,3 +185,12 @@ def test_an_entry_whose_own_alias_carries_the_negation_keeps_its_sense():
     entry = {"term": "auxiliary-loss-free balancing", "expansion": "", "aliases": ["aux-loss-free"], "ar_aliases": ["تحيز خال من"]}
     assert not sense_guards._negated("تحيز خال من", entry)
     assert sense_guards._negated("dropless MoE", {"term": "token dropping", "expansion": "", "aliases": ["MoE"]})
+
+
+@pytest.mark.parametrize("text, sense", [
+    # a text about power still calls a model a transformer when a model's words stand before it
+    ("A 100k GPU cluster needs 150MW from the grid. Next is a multi-trillion parameter multimodal transformer.", "neural-network"),
+    ("The new substation adds a 500 MW transformer to feed the data center from the grid.", "electrical"),
+])
+def test_a_transformer_is_read_by_the_words_before_it(text, sense):
+    assert sense in terms(text)["transformer"]["expansion"]
