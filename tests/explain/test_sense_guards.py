@@ -194,3 +194,11 @@ def test_an_entry_whose_own_alias_carries_the_negation_keeps_its_sense():
 ])
 def test_a_transformer_is_read_by_the_words_before_it(text, sense):
     assert sense in terms(text)["transformer"]["expansion"]
+
+
+@pytest.mark.parametrize("text, sense", [
+    ("NCCL uses the P2P transport between GPUs on the same PCI root complex.", "peer-to-peer"),  # NCCL's transport
+    ("Pipeline stages exchange activations with P2P send and recv in NCCL.", "point-to-point"),
+])
+def test_p2p_is_read_by_what_follows_it(text, sense):
+    assert sense in terms(text)["P2P"]["expansion"]
