@@ -201,4 +201,4 @@ def test_a_transformer_is_read_by_the_words_before_it(text, sense):
     ("Pipeline stages exchange activations with P2P send and recv in NCCL.", "point-to-point"),
 ])
 def test_p2p_is_read_by_what_follows_it(text, sense):
-    assert sense in terms(text)["P2P"]["expansion"]
+    assert sense in terms(text)["point-to-point"]["expansion"]
