@@ -202,3 +202,11 @@ def test_a_transformer_is_read_by_the_words_before_it(text, sense):
 ])
 def test_p2p_is_read_by_what_follows_it(text, sense):
     assert sense in terms(text)["point-to-point"]["expansion"]
+
+
+@pytest.mark.parametrize("text, sense", [
+    ("AWS P6e-GB200 UltraServers connect Blackwell GPUs with NVLink.", "GB200"),
+    ("A Trn2 UltraServer joins four Trainium2 servers with NeuronLink.", "Trainium"),
+])
+def test_an_ultraserver_is_the_one_its_chips_name(text, sense):
+    assert sense in terms(text)["aws-ultraserver"]["expansion"]
