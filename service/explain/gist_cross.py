@@ -348,8 +348,7 @@ def _figure_phrases(doc: Document, start: int, end: int, cue: dict, sentence_end
                 setup.append((of.format(nodes=nodes[0], chips=chips[0]), of.format(nodes=nodes[1], chips=chips[0])))
                 skip = i + 1
                 continue
-        if fig.quantity == "hbm_bytes" and gist_values.EACH.search(doc.text, max(start, fig.start - 40), min(end, fig.end + 24)):
-            fig = fig._replace(quantity="hbm_bytes_each")  # "each with 80GB HBM3": per chip only where the text says so
+        fig = gist_values.as_written(doc, fig, start, end)  # "per chip", "a step time" only where the text says so
         if fig.quantity == "seq_len" and _CONTEXT.search(sentence):
             fig = fig._replace(quantity="context_len")  # "a context window of up to 10M tokens"
         if fig.quantity in _SETUP:

@@ -38,6 +38,28 @@ _ONE_CHIPS = frozenset({"hbm_bytes", "hbm_bytes_each", "memory_bytes_per_chip", 
 EACH = re.compile(r"\beach\b|\bper\s+(?:GPU|chip|device|card|accelerator)\b|/\s*(?:GPU|chip|device)\b|لكل\s+(?:شريحة|وحدة|بطاقة|معالج)|كل\s+(?:شريحة|وحدة)", re.I)
 
 
+# "per step", "step time", "each iteration", "s/it", "لكل خطوة": a time the text ties to one training step
+_PER_STEP = re.compile(r"\b(?:per|each|every|one|a|the)\s+(?:training\s+)?(?:step|iteration|iter)\b|\b(?:step|iteration|iter)[- ]?times?\b"
+                       r"|/\s*(?:step|it(?:er)?)\b|\bs/it\b|(?:لكل|كل)\s+(?:خطوة|تكرار)|زمن\s+(?:ال)?خطوة", re.I)
+
+
+# "at the end of each step", "في نهاية كل خطوة": a part of the step, whose time is not the step's
+_PART_OF_STEP = re.compile(r"\b(?:end|start|beginning|part)\s+of\s+(?:each|every|the|a)\s+(?:training\s+)?(?:step|iteration)\b"
+                           r"|\b(?:after|before|during)\s+(?:each|every)\s+(?:step|iteration)\b|(?:نهاية|بداية|بعد|قبل)\s+كل\s+(?:خطوة|تكرار)", re.I)
+
+
+def as_written(doc, fig, start: int, end: int):
+    """The figure with a quantity no more precise than its words: memory per chip only beside "each" or "per GPU", a
+    step time only beside "per step" or "iteration time" (a time over four iterations, or the all-gather at the end
+    of a step, is a time, not a step time)."""
+    near = doc.text[max(start, fig.start - 40):min(end, fig.end + 24)]
+    if fig.quantity == "hbm_bytes" and EACH.search(near):
+        return fig._replace(quantity="hbm_bytes_each")
+    if fig.quantity == "step_time_s" and (not _PER_STEP.search(near) or _PART_OF_STEP.search(near)):
+        return fig._replace(quantity="time_s")
+    return fig
+
+
 def owner_unsure(doc, fig, start: int, end: int, reference: re.Pattern, against: re.Pattern | None = None) -> bool:
     """Whether a cross-language frame must leave a figure out: money the text does not call a cost right before it, or
     a cost per something ("$50B per gigawatt"); one chip's figure in a clause naming several chips (what follows

@@ -192,3 +192,9 @@ def test_a_memory_size_is_said_per_chip_only_where_the_text_says_so():
     # "140 GB" a model needs is no chip's memory: round 7's readers counted "140 GB of memory per chip" wrong
     gist = explain_offline("يحتاج النموذج إلى ذاكرة قدرها 140 غيغابايت، ولذلك لا يتسع لوحدة GPU واحدة.", "en")["explanation"]
     assert "per chip" not in gist.split("##")[1]
+
+
+def test_a_time_is_a_step_time_only_where_the_text_ties_it_to_a_step():
+    # the all-gather's 2.6 s at the end of each step is not the step time (a wrong gist on round 7's set)
+    gist = explain_offline("يستغرق تنفيذ عملية all_gather في نهاية كل خطوة نحو 2.6 ثانية عند استخدام ZeRO-2.", "en")["explanation"]
+    assert "step time" not in gist.split("##")[1]
