@@ -41,9 +41,17 @@ def roles(sentence: str, lang: str) -> set[str]:
 
 
 def role(sentence: str, lang: str) -> str:
-    """The sentence's main role ('other' when no cue fits)."""
+    """The sentence's main role ('other' when no cue fits); a table's header row is none ("Component When to use?")."""
+    if _HEADER_ROW.match(sentence.strip()):
+        return "other"
     found = roles(sentence, lang)
     return next((name for name in ORDER if name in found), "other")
+
+
+# Column names run together: a capitalised word, then a capitalised question word mid-line ("Component When to use?",
+# "Option What it does"): a table's header, which nobody asks.
+_HEADER_ROW = pattern_cache.lazy(r"^(?:[A-Z][\w-]*\s+){1,3}(?:When|What|How|Why|Which|Where)\s+to\s+\w+\??$|"
+                                 r"^(?:[A-Z][\w-]*\s+){1,3}(?:What|How)\s+it\s+\w+\??$")
 
 
 def point_weight(sentence: str, lang: str) -> float:

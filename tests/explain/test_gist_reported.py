@@ -208,3 +208,11 @@ def test_a_sentence_opening_on_a_with_a_size_is_lowered_after_that():
 def test_a_question_in_the_first_person_with_am_is_asked_in_the_third(question, said):
     # "asks whether am they missing something" was a blind reader's quote
     assert reported.point(question, question, "en", "author") == said
+
+
+@pytest.mark.parametrize("line, role", [
+    ("Component When to use?", "other"),  # a table's two column names: "It asks whether component When to use" was false
+    ("How to use FSDP with LoRA?", "question"),
+])
+def test_a_tables_header_row_is_no_question(line, role):
+    assert reported.role(line, "en") == role
