@@ -150,6 +150,9 @@ def indirect_question(text: str) -> str | None:
         return "for " + q[0].lower() + q[1:]
     q = re.sub(r"^(?:for (?:instance|example)|e\.g\.)\s*,?\s*", "", q, flags=re.I)  # an example's marker asks nothing
     lowered = q[0].lower() + q[1:] if not q.startswith("I ") else q
+    supposed = _SUPPOSE.match(lowered)  # "Suppose I'm using X, then I need Y?": whether, if they use X, they need Y
+    if supposed:
+        return f"whether, if {supposed.group('condition')}, {supposed.group('asked')}"
     conditioned = _CONDITION_THEN_ASK.match(lowered)
     if conditioned:  # "if using X, so does Y mean Z" -> "whether Y means Z, if using X": the condition kept, after
         asked = indirect_question(conditioned.group("asked") + "?")
@@ -187,6 +190,8 @@ def indirect_question(text: str) -> str | None:
     return "whether " + lowered
 
 
+_SUPPOSE = pattern_cache.lazy(r"^(?:suppose|supposing|say|assuming|assume)\s+(?:that\s+)?(?P<condition>[^,?]{3,140}?),\s*(?:then\s+)?"
+                              r"(?P<asked>(?:I|we|you|it|they|the\s)[^?]+)$", re.I)
 _CONDITION_THEN_ASK = pattern_cache.lazy(r"^(?P<condition>(?:if|when)\b[^?]{3,120}?),\s*(?:so|then)?\s*"
                                          r"(?P<asked>(?:does|do|is|are|can|could|would|will|should)\b.+)$", re.I)
 # A few regular verbs a "does X <verb>" question is asked with: their third person is the verb and "s".

@@ -181,3 +181,10 @@ def test_a_change_between_two_rates_written_with_one_unit_is_judged_on_both():
     text = "Overlap gives +7.7% throughput (199.5 vs 185.2 TFLOP/s/GPU) at the same recompute setting."
     claim = next(c for c in explain_offline(text, "en")["claims"] if "7.7" in c["quote"])
     assert claim["verdict"] == "consistent"
+
+
+def test_one_gpu_beside_whole_nodes_is_not_the_jobs_chip_count():
+    # "8 for actor/ref (in one gpu, half actor, half ref)" after "4 nodes with 32 gpus": not a 70B job on one card
+    text = ("I want to train 70b-PPO with ray. Using A100 80G (1 node with 8 gpus), I need 4 nodes with 32 gpus? "
+            "8 for actor/ref (in one gpu, half actor, half ref).")
+    assert "1 x 80 GB" not in explain_offline(text, "en")["explanation"]

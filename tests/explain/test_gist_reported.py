@@ -216,3 +216,9 @@ def test_a_question_in_the_first_person_with_am_is_asked_in_the_third(question, 
 ])
 def test_a_tables_header_row_is_no_question(line, role):
     assert reported.role(line, "en") == role
+
+
+def test_a_supposed_setting_and_what_it_would_need_is_asked_as_a_condition():
+    question = "Suppose I'm using A100 80G (1 node with 8 gpus), then I need 4 nodes with totally 32 gpus?"
+    said = reported.point(question, question, "en", "author")
+    assert said.startswith("The author asks whether, if they") and "whether suppose" not in said

@@ -80,6 +80,9 @@ def states_fit(doc: Document, claim: Claim) -> Result | None:
     memories = {c.get("hbm_bytes") for c in named}
     if params is None or len(counts) != 1 or not named or len(memories) != 1 or None in memories:
         return None  # no full training of a stated size, or the job's chips or their memory are uncertain
+    if any(f.quantity in ("chips_per_node", "n_nodes") and f.value > 1 for f in doc.figures) \
+            and max(f.value for f in doc.figures if f.quantity in ("chips_per_node", "n_nodes")) > next(iter(counts)):
+        return None  # "one GPU" beside "4 nodes of 8 GPUs" is a part of the job, not all of its chips
     chips, memory = counts.pop(), memories.pop()
     inputs = Inputs(doc.lang)
     inputs.text_with("expression", f"{params.value / 1e9:g}e9 * {_ADAM_BYTES} / ({chips:g} * {memory / 1e9:g}e9)", params.quote,
