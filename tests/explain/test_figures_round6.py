@@ -310,3 +310,17 @@ def test_a_bare_number_before_versus_takes_the_unit_written_after_the_second():
     # "+7.7% (199.5 vs 185.2 TFLOP/s/GPU)": both are rates; read bare, 199.5 left the 7.7% to be judged on 185.2 twice
     assert got("That gives +7.7% throughput (199.5 vs 185.2 TFLOP/s/GPU) at the same setting.", "flop_per_s_per_chip") \
         == pytest.approx([199.5e12, 185.2e12])
+
+
+def test_a_number_before_versus_is_a_rate_even_beside_a_degrees_cue():
+    # "(14,796 vs 9,930 tok/s/GPU at EP=8)": the first was read as an expert-parallel degree of 14,796
+    text = "It is 50% faster than the default expert parallelism (14,796 vs 9,930 tok/s/GPU at EP=8)."
+    assert got(text, "tokens_per_s_per_chip") == [14796, 9930]
+    assert got(text, "ep_degree") == [8]
+
+
+def test_a_degree_larger_than_every_chip_count_is_no_degree():
+    # the table row's throughput took the expert-parallel cue of the sentence above it
+    text = ("Near-linear scaling to 16 nodes (128 GPUs), 50% faster than the default expert parallelism "
+            "(14,796 vs 9,930 tok/s/GPU at EP=8).\n1 node | 1 | 8 | 14,796 | 341")
+    assert all(v <= 128 for v in got(text, "ep_degree"))

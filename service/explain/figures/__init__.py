@@ -28,11 +28,26 @@ def read_figures(text: str) -> list[Figure]:
                 continue
             reach = fig.end
         kept.append(fig)
+    _degrees_within_chips(text, kept)
     index = {id(f): i for i, f in enumerate(kept)}
     return [Figure(quote=text[f.start:f.end], start=f.start, end=f.end, quantity=f.quantity, value=float(f.value),
                    unit=f.unit, approx=f.approx, chip=f.chip, model=f.model, role=f.role,
                    pair=index.get(id(f.pair)) if f.pair is not None else None, detail=f.detail)
             for f in kept]
+
+
+_DEGREES = frozenset({"tp_degree", "pp_degree", "dp_degree", "ep_degree", "cp_degree"})
+MAX_DEGREE = 65536  # no published run splits one axis over more chips than the largest clusters hold
+
+
+def _degrees_within_chips(text: str, figs: list[_Fig]) -> None:
+    """A bare number read as a parallel degree by a cue nearby ("14,796" in a throughput column under "expert
+    parallel degree") that exceeds every chip count the text states, or any cluster, is a number, not a degree."""
+    chips = [f.value for f in figs if f.quantity == "n_chips"]
+    for fig in figs:
+        if fig.quantity in _DEGREES and fig.unit is None and (fig.value > MAX_DEGREE or (chips and fig.value > max(chips))) \
+                and any(c.isdigit() for c in text[fig.start:fig.end]) and not any(c.isalpha() for c in text[fig.start:fig.end]):
+            fig.quantity, fig.generic = "number", True
 
 
 def read_figures_on_lines(text: str, first: int, last: int) -> list[Figure]:

@@ -74,7 +74,8 @@ class _Relations:
                 role = ("before", "after")  # "from 9% to 5%", "8→16", "32,768, extended to 128K"
             elif _RANGE_DASH.match(between) or (before is None and _RANGE_WORD.match(between)):
                 role = ("low", "high")
-            elif (_OR.match(between) or _VERSUS.match(between)) and a.quantity == "number" and not b.generic \
+            elif (_OR.match(between) and a.quantity == "number" or _VERSUS.match(between) and a.unit is None
+                  and not any(c.isalpha() for c in self.norm[a.start:a.end])) and not b.generic \
                     and (b.unit is None or b.unit != "%") and self.comparable(a, b):
                 # "8 or 128 H100 GPUs", "532 and 557 TFLOPs", "30 و191 مليون دولار", "199.5 vs 185.2 TFLOP/s": the first
                 # number is in the second's unit
