@@ -188,3 +188,11 @@ def test_one_gpu_beside_whole_nodes_is_not_the_jobs_chip_count():
     text = ("I want to train 70b-PPO with ray. Using A100 80G (1 node with 8 gpus), I need 4 nodes with 32 gpus? "
             "8 for actor/ref (in one gpu, half actor, half ref).")
     assert "1 x 80 GB" not in explain_offline(text, "en")["explanation"]
+
+
+def test_an_mfu_is_not_worked_out_from_another_sentences_throughput():
+    # the baseline's "MFU capped at 29.4%" was "checked" with the new run's 41.4k tokens/s/GPU (75.35%)
+    text = ("We trained a 3B parameter model to 100B tokens with FP8 and hit 41.4k tokens/sec/GPU and 45% MFU. "
+            "But their tokens/sec/GPU plateaued at 14k, and MFU was capped at 29.4%.")
+    claim = next(c for c in explain_offline(text, "en")["claims"] if "29.4" in c["quote"])
+    assert "75" not in (claim["why"] or "") and claim["verdict"] != "inconsistent"

@@ -67,7 +67,7 @@ def mfu(doc: Document, claim: Claim) -> Result | None:
     value = doc.calculations[index]["outputs"]["mfu"]
     if stated is not None:
         result = compare(doc, stated, value, "mfu", [index])
-        if result.verdict == "inconsistent" and rate is not None and rate not in claim.figures:
+        if result.verdict in ("inconsistent", "needs_more") and rate is not None and rate not in claim.figures:
             # the throughput is another sentence's, which may describe another setting ("turning on activation
             # checkpointing ... falls to 1600 tokens/s"): figures the sentence does not tie together prove no error
             words = messages(doc.lang)["verdicts"]
