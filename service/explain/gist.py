@@ -331,7 +331,8 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
         sentence = sentence_of(j)
         if j == point or values.get(j, 0.0) <= 0.0 or not restate.same_language(sentence, lang) or _quoted(doc, j):
             continue  # a caption, a spec row, a config line, a gloss, or someone else's quoted words give no reason
-        if _EXAMPLE.match(sentence) or gist_side.pointer(sentence) or (gist_side.about_the_page(sentence) and not _has_figure(doc, j)) \
+        if _EXAMPLE.match(sentence) or gist_side.pointer(sentence) or gist_side.formula(sentence) \
+                or (gist_side.about_the_page(sentence) and not _has_figure(doc, j)) \
                 or sentence.count("(") != sentence.count(")"):  # "this is 3x the parameters)": a fragment cut inside a bracket
             continue  # "For example, ...", a caption, a pointer to other reading: neither reason nor evidence
         if abs(j - point) > 2 and not (ids[j] & ids[point]) and reported.role(sentence, lang) != "proposal":

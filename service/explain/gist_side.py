@@ -44,6 +44,15 @@ _REPORTING = pattern_cache.lazy(r"\b(?:the|a|an|this|that|it|its|they|their|we|o
                                 r"achieved|reaches|reached|is|are|was|were|has|have|also|only|of|paper|text|post|report)\b", re.I)
 
 
+# A formula written in words: bracketed names or numbers joined by operators and an equals sign.
+_FORMULA = re.compile(r"(?:\)|\w)\s*[*/×÷]\s*(?:\(|\w)[^=\n]{0,120}=|=\s*\(")
+
+
+def formula(sentence: str) -> bool:
+    """Whether a sentence is a formula or a piece of one ("(sequence length) * (batch) / (step time) = ...")."""
+    return bool(_FORMULA.search(sentence)) or sentence.lstrip()[:1] in "*/=+" or sentence.count("=") >= 2
+
+
 def side_weight(doc: Document, sentence: str, core: str, figures: list) -> float:
     """What keeps a side sentence from being the point alone: a figure with nothing claimed about it ("The paper reports
     up to 147 TFLOP/s per GPU"), a list item, a sentence opening on "this/that X" whose X the sentence before never named."""
@@ -58,6 +67,8 @@ def side_weight(doc: Document, sentence: str, core: str, figures: list) -> float
             penalty += SIDE_PENALTY
     if _LIST_ITEM.match(sentence):
         penalty += SIDE_PENALTY
+    if formula(sentence):
+        penalty += 2 * SIDE_PENALTY  # "(sequence length) * (batch) / (step time) = ...": a formula, or a piece of one
     if _HYPOTHESIS.match(sentence):
         penalty += SIDE_PENALTY  # "One possible reason is ...": a guess offered for the question or problem, not the point
     if _ADDITION.match(sentence):

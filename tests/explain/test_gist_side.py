@@ -65,3 +65,12 @@ def test_a_thing_that_should_use_less_is_an_expectation_and_a_puzzled_author_rep
     assert reported.role("FP8 should use less memory than BF16 for the same batch.", "en") == "expectation"
     assert reported.role("You should use FSDP across nodes.", "en") == "recommendation"
     assert reported.role("I am scratching my head over why the fused kernel is slower.", "en") == "problem"
+
+
+def test_a_formula_or_a_piece_of_one_is_not_the_point():
+    # "The text says that * (global batch size) / (training_step_timing) =" opened a gist on round 7's set
+    text = ("To obtain throughput in tokens per second, follow this formula: "
+            "(sequence length) * (global batch size) / (training_step_timing) = (throughput in tokens per second). "
+            "The throughput of the example run is well above the baseline, so the recipe scales.")
+    gist = explain_offline(text, "en")["explanation"].split("##")[1]
+    assert "* (global batch size)" not in gist and "training_step_timing" not in gist
