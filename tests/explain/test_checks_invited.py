@@ -196,3 +196,9 @@ def test_an_mfu_is_not_worked_out_from_another_sentences_throughput():
             "But their tokens/sec/GPU plateaued at 14k, and MFU was capped at 29.4%.")
     claim = next(c for c in explain_offline(text, "en")["claims"] if "29.4" in c["quote"])
     assert "75" not in (claim["why"] or "") and claim["verdict"] != "inconsistent"
+
+
+def test_a_named_result_written_with_its_working_is_redone():
+    # "MFU = ... = 50.5%" was "cannot be checked yet: the text would also need to give the throughput"
+    claim = explain_offline("MFU = 64 * 8.62124e15 / 4.31 / 256 / 989e+12 = 50.5%", "en")["claims"][0]
+    assert claim["verdict"] == "consistent" and "50.56%" in claim["why"]

@@ -130,7 +130,9 @@ def _read_equations(claim: Claim) -> tuple[list[dict], dict[str, SimpleNamespace
         if _FUNCTION.search(text[:segment[0][1]]):
             continue  # an argument of a function the evaluator does not know (log, √, exp): not parsed fully, not checked
         parts = _parts(segment)
-        if not parts[0] and len(parts) > 1:  # "=..." after prose: an assignment (C=...) or a chained result
+        if not parts[0] and len(parts) > 2 and _is_expression(parts[1]) and len(parts[2]) == 1 and parts[2][0][0] == "num":
+            parts = parts[1:]  # "MFU = 64 * 8.6e15 / 4.31 / 256 / 989e12 = 50.5%": a named result and its working
+        elif not parts[0] and len(parts) > 1:  # "=..." after prose: an assignment (C=...) or a chained result
             symbol = _SYMBOL.search(text[:segment[0][1]])
             value_part = parts[1]
             if found and segment[0][1] - found[-1]["end"] <= 24 and len(value_part) == 1 and value_part[0][0] == "num":

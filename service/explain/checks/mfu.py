@@ -21,6 +21,8 @@ def mfu(doc: Document, claim: Claim) -> Result | None:
     rate = next((f for f in claim.figures if f.quantity in ("tokens_per_s", "tokens_per_s_per_chip", "step_time_s")), None)
     if stated is None and rate is None:
         return None
+    if any(f.quantity == "expression" for f in claim.figures):
+        return None  # "MFU = 64 * 8.6e15 / 4.31 / 256 / 989e12 = 50.5%": the text's own working, which the arithmetic check redoes
     own_rate = rate
     if rate is None and (any(f.quantity in ("peak_flop_per_s", "flop_per_s_per_chip", "achieved_flop_per_s") for f in claim.figures)
                          or sum(f.quantity == "mfu" for f in claim.figures) >= 2):  # two MFUs compared (comparison)
