@@ -291,9 +291,13 @@ def _said_as(kind: str, clause: str) -> str:
     advised; only a sentence that advises ("should", "we recommend", "use ...") is reported as advice."""
     if kind == "recommendation" and _EXPECTED.search(clause):
         return "expectation"  # "the fp8 should have a 100% speed-up", "you should expect ...": a forecast, not advice
+    if kind == "recommendation" and _CONSEQUENCE.match(clause):
+        return "other"  # "then you have to use FULL_SHARD across all nodes": what a limit forces, not advice
     return "other" if kind == "recommendation" and not _ADVICE.search(clause) else kind
 
 
+# A consequence that opens on "then", "so" or "otherwise": "you have to" there is what a limit forces on the reader.
+_CONSEQUENCE = pattern_cache.lazy(r"^\s*(?:then|so|otherwise|else|hence|thus)\b,?\s+(?:you|we|one|they)\b", re.I)
 # "should" of a forecast: a thing (not "you"/"we") that should have, be, reach or give something; "should expect/see".
 _EXPECTED = pattern_cache.lazy(r"\b(?:should|ought to)\s+(?:(?:probably|roughly|also|still)\s+)?(?:expect|see|notice|observe)\b|"
                                r"(?<!\byou )(?<!\bwe )(?<!\bone )(?<!\bi )(?<!\bthey )\bshould\s+(?:(?:probably|roughly|also|still)\s+)?"

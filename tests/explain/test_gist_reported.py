@@ -222,3 +222,11 @@ def test_a_supposed_setting_and_what_it_would_need_is_asked_as_a_condition():
     question = "Suppose I'm using A100 80G (1 node with 8 gpus), then I need 4 nodes with totally 32 gpus?"
     said = reported.point(question, question, "en", "author")
     assert said.startswith("The author asks whether, if they") and "whether suppose" not in said
+
+
+def test_what_a_limit_forces_is_not_advice():
+    # "... then you have to use FULL_SHARD across all the nodes" is the limitation the author wants removed
+    sentence = "Then you have to use FULL_SHARD across all the nodes."
+    assert "advise" not in reported.point(sentence, sentence, "en", "authors")
+    plain = "You should use HYBRID_SHARD inside each node."
+    assert "advise" in reported.point(plain, plain, "en", "authors")
