@@ -324,3 +324,12 @@ def test_a_degree_larger_than_every_chip_count_is_no_degree():
     text = ("Near-linear scaling to 16 nodes (128 GPUs), 50% faster than the default expert parallelism "
             "(14,796 vs 9,930 tok/s/GPU at EP=8).\n1 node | 1 | 8 | 14,796 | 341")
     assert all(v <= 128 for v in got(text, "ep_degree"))
+
+
+@pytest.mark.parametrize("text, quantity", [
+    ("Eight H100 GPUs with 640 GB total HBM3, 7.2 TB/s aggregate NVLink bandwidth, and 400 GB/s EFA.", "bandwidth_bytes_per_s"),
+    ("The H200 has 141 GB of HBM3e with 4.8 TB/s of memory bandwidth.", "memory_bandwidth_bytes_per_s"),
+])
+def test_a_bandwidth_is_named_by_the_link_written_after_it(text, quantity):
+    # "7.2 TB/s aggregate NVLink bandwidth" after "HBM3," had been read as memory bandwidth
+    assert got(text, quantity)[0] in (7.2e12, 4.8e12)

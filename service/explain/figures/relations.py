@@ -8,6 +8,7 @@ from service.explain.figures.values import _number, _share
 
 
 _LINK_WORD = _rx(r"NVLink|NVSwitch|ICI|interconnect|network|fabric|InfiniBand|Ethernet|PCIe|link|DCN|الشبكة|شبكة|ربط|الربط|وصلات", _I)
+_LINK_AFTER = _rx(r"\s+(?:[A-Za-z-]+\s+){0,2}?(?:NVLink|NVSwitch|ICI|interconnect|InfiniBand|Ethernet|PCIe|EFA|network(?:ing)?|link)\b", _I)
 _ASIDE = _rx(r",[^,.;\n]*,|\([^()\n]*\)")
 _THIS_NUMBER = _rx(r"\b(?:this|that|the same) (?:number|figure|gain|improvement|speed-?up|advantage|margin)\b[^.;\n]*?\b(?:to|reach\w*|hit\w*)\s+(?:about |roughly |~\s*)?$", _I)
 _OPERANDS = _rx(r"\d[\d,.]*")
@@ -243,6 +244,8 @@ class _Relations:
                 f.quantity = "chips_per_pod"
             elif f.quantity == "bandwidth_bytes_per_s" and self.beside_memory(figs, i):
                 f.quantity = "memory_bandwidth_bytes_per_s"  # "192 GB of HBM with 7.4 TB/s": the bandwidth of that memory
+            elif f.quantity == "memory_bandwidth_bytes_per_s" and _LINK_AFTER.match(norm, f.end):
+                f.quantity = "bandwidth_bytes_per_s"  # "HBM3, 7.2 TB/s aggregate NVLink bandwidth": the words after name it
         self.peak_totals(figs)
         self.anaphora(figs)
         self.stages_over_ranks(figs)
