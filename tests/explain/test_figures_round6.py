@@ -333,3 +333,9 @@ def test_a_degree_larger_than_every_chip_count_is_no_degree():
 def test_a_bandwidth_is_named_by_the_link_written_after_it(text, quantity):
     # "7.2 TB/s aggregate NVLink bandwidth" after "HBM3," had been read as memory bandwidth
     assert got(text, quantity)[0] in (7.2e12, 4.8e12)
+
+
+@pytest.mark.parametrize("text", ["model flops = 8.62124e15", "FLOPs per sample: 8.6e15"])
+def test_a_count_of_model_flops_is_no_rate(text):
+    # "model flops = 8.62124e15" (per sample, in an MFU recipe) had been read, and said, as 8,621 TFLOP/s
+    assert got(text, "total_flops") and not got(text, "peak_flop_per_s")

@@ -79,6 +79,9 @@ _SIZE_THEN_CHIP = re.compile(r"[ \t]+\d+(?:\.\d+)?[ \t]?GB(?=[ \t])")
 # training"); "one node" or "one GPU" stays a count: the hardware a run uses.
 _ONE_AS_ARTICLE = {"microbatches", "steps", "epochs", "layers", "experts", "heads", "tokens", "stages", "sequences", "axes"}
 
+# Words that name a count of operations, not a rate: "model flops = 8.6e15", "FLOPs per sample", "flops per token"
+_FLOP_COUNT_WORD = re.compile(r"\bmodel\s+flops\s*[:=]|\b(?:flops?|FLOPs)\s+per\s+(?:token|sample|sequence|step|iteration|batch)\b", re.I)
+
 class _Units:
     """The reader's generic rules (a mixin of _Reader: it uses the reader's state)."""
 
@@ -507,6 +510,8 @@ class _Units:
             lo, hi = self.clause(start, end)
             if raw >= 1e18:
                 return _Fig(start, end, "total_flops", raw, raw=raw, generic=False)
+            if 1e11 <= raw < 1e17 and _FLOP_COUNT_WORD.search(norm, lo, start):
+                return _Fig(start, end, "total_flops", raw, raw=raw)  # "model flops = 8.6e15": a count of operations
             if 1e11 <= raw < 1e17 and _FLOP_WORD.search(norm, lo, hi):
                 return _Fig(start, end, "peak_flop_per_s", raw, raw=raw)
         return _Fig(start, end, "number", raw, raw=raw)
