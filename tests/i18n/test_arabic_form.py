@@ -48,6 +48,8 @@ def test_what_is_already_right_or_not_a_count_is_kept(text):
 def test_rejected_variants_become_the_preferred_word_with_their_particles():
     assert arabic_style.prefer("بين الرقائق وللرقائق ورقاقة") == "بين الشرائح وللشرائح وشريحة"
     assert arabic_style.prefer("نموذج مزيج الخبراء بسرعة 400 جيجابت") == "نموذج خليط الخبراء بسرعة 400 غيغابت"
+    # the full rejected phrase is replaced whole: "عرض النطاق الترددي" never becomes "عرض عرض النطاق"
+    assert arabic_style.prefer("أمثل من حيث عرض النطاق الترددي") == "أمثل من حيث عرض النطاق"
     assert arabic_style.prefer("عامل تحجيم ومعامل تحجيم") == "عامل تحجيم وعامل تحجيم"
     assert arabic_style.prefer("رقائقية") == "رقائقية"  # only whole words
 
