@@ -7,8 +7,8 @@ from functools import cache, lru_cache
 
 from calculators.resources import data_dir
 
-from service.explain import (acronym_case, glossary, key_terms, model_names, named_kinds, option_terms, pattern_cache, salience,
-                             sense_guards, senses, setting_names, text_definitions)
+from service.explain import (acronym_case, compound_terms, glossary, key_terms, model_names, named_kinds, option_terms,
+                             pattern_cache, salience, sense_guards, senses, setting_names, text_definitions)
 from service.explain.definitions import generic_term_ids
 from service.i18n import arabic
 
@@ -187,7 +187,8 @@ def read_terms(doc) -> None:
     described = [_with_text_sense({**_described(m, doc.lang, doc.definitions), **named.get(m.entry["id"], {})}, own, doc.lang)
                  for m in doc.matches]
     described = [_as_jargon_written(item, doc.occurrences) for item in described]
-    doc.terms = _by_salience(doc, described + added + kinds)
+    compounds = compound_terms.items(content, doc.occurrences, doc.lang, {t["found_as"].lower() for t in added + kinds})
+    doc.terms = _by_salience(doc, described + added + kinds + compounds)
     doc.corrections = mistranslations(text, doc.matches, doc.lang)
 
 
@@ -236,7 +237,7 @@ def _by_salience(doc, items: list[dict]) -> list[dict]:
         line_start = text.rfind("\n", 0, start) + 1
         line_end = text.find("\n", end)
         line = text[line_start:line_end if line_end >= 0 else len(text)]
-        if len(_MACHINE_FIELD.findall(line)) < 2 or item_id.startswith(("option:", "model:", "named:", "text:", "label:", "chip:")):
+        if len(_MACHINE_FIELD.findall(line)) < 2 or item_id.startswith(("option:", "model:", "named:", "text:", "label:", "chip:", "compound:")):
             prose[item_id] = prose.get(item_id, 0) + 1
         if start < lead_end:
             in_lead.add(item_id)
@@ -327,7 +328,7 @@ def _without_parts_of_options(text: str, items: list[dict], matches: list, occur
 
 def _counted_by_mentions(item: dict) -> bool:
     """A flag, a config key or a name no glossary entry holds: counted where its name is written."""
-    return item.get("category") == "option" or item["id"].startswith(("model:", "named:", "text:", "label:", "chip:"))
+    return item.get("category") == "option" or item["id"].startswith(("model:", "named:", "text:", "label:", "chip:", "compound:"))
 
 
 def _with_definitions(matches: list[glossary.Match], defined: dict[str, str]) -> list[glossary.Match]:

@@ -1,0 +1,43 @@
+"""Compounds of known terms are glossed by their parts: the head's meaning, for the modifier; no guess otherwise."""
+
+from service.explain.document import Document
+from service.explain.terms import read_terms
+
+
+def _compounds(text: str, lang: str = "en") -> dict[str, str]:
+    doc = Document(text=text, lang=lang)
+    read_terms(doc)
+    return {t["term"]: t["definition"] for t in doc.terms if t["id"].startswith("compound:")}
+
+
+def test_a_noun_before_a_known_head_is_glossed_by_the_head_for_the_modifier():
+    found = _compounds("Our kernel is limited by DRAM bandwidth long before the tensor cores are busy.")
+    assert "DRAM bandwidth" in found
+    assert found["DRAM bandwidth"].startswith("bandwidth")
+    assert "for DRAM" in found["DRAM bandwidth"]
+
+
+def test_a_framework_name_before_a_known_head_is_glossed_too():
+    found = _compounds("We moved the run from DDP to PyTorch FSDP last week and memory fell by half.")
+    assert "PyTorch FSDP" in found
+    assert "for PyTorch" in found["PyTorch FSDP"]
+
+
+def test_an_adjective_or_a_plural_before_a_term_makes_no_compound():
+    assert "sharded data parallelism" not in _compounds("They rely on sharded data parallelism for the 1T model.")
+    assert not any(name.startswith("FSDP shards") for name in _compounds("Here FSDP shards parameters across 64 ranks."))
+
+
+def test_a_modifier_that_is_itself_a_kind_of_the_head_adds_nothing():
+    assert "TPU chips" not in _compounds("The job ran on 256 TPU chips for three days.")
+
+
+def test_a_hyphenated_adjective_is_no_head():
+    assert not any("intra-node" in name for name in _compounds("We measured NCCL intra-node all-reduce at 350 GB/s."))
+
+
+def test_an_arabic_answer_names_the_head_in_arabic():
+    found = _compounds("The kernel is limited by DRAM bandwidth on this card.", lang="ar")
+    assert "DRAM bandwidth" in found
+    assert not found["DRAM bandwidth"].startswith("bandwidth")
+    assert "في سياق" in found["DRAM bandwidth"]
