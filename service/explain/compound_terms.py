@@ -8,7 +8,7 @@ not "a head for the modifier", and a guess is worse than a missing term."""
 
 import re
 
-from service.explain import glossary, named_kinds
+from service.explain import glossary, named_kinds, pattern_cache
 from service.i18n import arabic
 from service.i18n.messages import messages
 
@@ -100,5 +100,68 @@ def items(text: str, occurrences: list, lang: str, known: set[str]) -> list[dict
         out.append({"id": f"compound:{written.lower()}", "term": written, "expansion": "", "expansion_en": "",
                     "definition": m["compound_term"].format(head=_named(head_item, lang), modifier=modifier,
                                                             head_definition=head_definition.group(0)),
+                    "intuition": None, "category": "compound", "calculator": None, "found_as": written, "source": None})
+    return out
+
+
+# A word before a known term that qualifies it as one of its kinds ("block-wise matmul", "I/O bandwidth", "sparse
+# attention"): taken only where the pair is the passage's own term, written as a technical word (a hyphen, a slash,
+# a capital inside, a digit) or repeated (REPEATED times or more). Ordinary qualifiers ("large model", "our GPU") never.
+REPEATED = 2
+_QUALIFIER = pattern_cache.lazy(r"(?<![\w./-])([A-Za-z][\w]*(?:[-/][\w]+)*) $")
+_SENTENCE_OPENS = pattern_cache.lazy(r"(?:^|[.!?:;]\s+|\n\s*(?:[-*•#|]\s*)?)$")
+_TECHNICAL = re.compile(r"[-/]|\d|[a-z][A-Z]")
+_ORDINARY = frozenset("""a an the this that these those its their our your my his her each every all both any some no
+    more most less least many much few several other another same different new old large small big high low fast slow
+    good bad best better worse worst full total single multiple first last next previous current one two three four
+    own such very only also just even still as than then there here when where which what who how why using used
+    with without per from into onto over under about after before between across through via and or but not
+    is are was were be been being has have had can could will would should may might must do does did near
+    thousand million billion trillion for to of in on at by standard""".split())
+
+
+def _qualifier(text: str, head) -> str | None:
+    """The qualifying word written just before `head`, when it reads as a technical modifier or the pair repeats."""
+    before = _QUALIFIER.search(text, max(0, head.start - 40), head.start)
+    if not before or before.end() != head.start:
+        return None
+    word = before.group(1)
+    parts = [w.lower() for w in re.split(r"[-/]", word)]
+    if word.lower() in _ORDINARY or parts[0] in _ORDINARY or not word.isascii() or len(word) < 3:
+        return None  # "large-scale clusters", "per-step all-gather": an ordinary qualifier, hyphenated or not
+    last = parts[-1]
+    comparative = last.endswith("er") and any(stem in _ORDINARY for stem in (last[:-1], last[:-2], last[:-3]))
+    if (comparative or re.search(r"(?:ly|est|ing)$", last)) and not named_kinds.name_like(word):
+        return None  # an adverb, a comparative or a participle ("smaller slices", "memory-limiting"): no kind is named
+    if _SENTENCE_OPENS.search(text, max(0, before.start() - 4), before.start()) and not named_kinds.name_like(word):
+        return None  # "Use P2P", "For distributed training": a sentence's first word, not a qualifier
+    if re.fullmatch(r"[\d.,]+\w{0,2}", word):
+        return None  # "8 GPUs", "80GB HBM": a count or a size, not a kind
+    written = f"{word} {head.found_as}"
+    repeats = len(re.findall(rf"(?<![\w-]){re.escape(written)}(?![\w-])", text, re.I))
+    return word if _TECHNICAL.search(word) or repeats >= REPEATED else None
+
+
+def qualified(text: str, occurrences: list, lang: str, known: set[str]) -> list[dict]:
+    """Terms items for a known term written with a qualifier no glossary entry holds ("fine-grained MoE"), glossed as
+    a kind of the known term; the qualifier is the text's own and is not explained (nothing is guessed about it)."""
+    out, seen = [], set(known)
+    m = messages(lang)
+    taken = [(x.start, x.end) for x in occurrences]
+    for head in sorted(occurrences, key=lambda x: x.start):
+        word = _qualifier(text, head)
+        if word is None or any(a < head.start - 1 and head.start - len(word) - 1 < b for a, b in taken):
+            continue  # the word before is itself part of a known term: a compound's, read above
+        if head.entry.get("category") in _SKIPPED_CATEGORIES or named_kinds.name_like(head.found_as) and word[:1].islower() \
+                or re.search(r"\d", head.found_as):
+            continue
+        written = text[head.start - len(word) - 1:head.end]
+        if written.lower() in seen or not _FIRST_SENTENCE.match((glossary.describe(head, lang).get("definition") or "").strip()):
+            continue
+        head_item = glossary.describe(head, lang)
+        seen.add(written.lower())
+        out.append({"id": f"compound:{written.lower()}", "term": written, "expansion": "", "expansion_en": "",
+                    "definition": m["qualified_term"].format(head=_named(head_item, lang), qualifier=word,
+                                                             head_definition=_FIRST_SENTENCE.match(head_item["definition"].strip()).group(0)),
                     "intuition": None, "category": "compound", "calculator": None, "found_as": written, "source": None})
     return out

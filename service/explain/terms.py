@@ -188,6 +188,7 @@ def read_terms(doc) -> None:
                  for m in doc.matches]
     described = [_as_jargon_written(item, doc.occurrences) for item in described]
     compounds = compound_terms.items(content, doc.occurrences, doc.lang, {t["found_as"].lower() for t in added + kinds})
+    compounds += compound_terms.qualified(content, doc.occurrences, doc.lang, {t["found_as"].lower() for t in added + kinds + compounds})
     doc.terms = _by_salience(doc, described + added + kinds + compounds)
     doc.corrections = mistranslations(text, doc.matches, doc.lang)
 

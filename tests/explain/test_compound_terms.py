@@ -41,3 +41,28 @@ def test_an_arabic_answer_names_the_head_in_arabic():
     assert "DRAM bandwidth" in found
     assert not found["DRAM bandwidth"].startswith("bandwidth")
     assert "في سياق" in found["DRAM bandwidth"]
+
+
+def test_a_technical_qualifier_before_a_known_term_names_a_kind_of_it():
+    found = _compounds("The storage tier must keep up with the I/O bandwidth of the accelerator.")
+    assert "I/O bandwidth" in found
+    assert found["I/O bandwidth"].startswith("A kind of bandwidth")
+    assert "“I/O”" in found["I/O bandwidth"]
+
+
+def test_a_plain_qualifier_counts_only_when_the_pair_repeats():
+    once = "We use sparse attention here."
+    assert "sparse attention" not in _compounds(once)
+    assert "sparse attention" in _compounds(once + " With sparse attention the cost grows linearly.")
+
+
+def test_ordinary_qualifiers_comparatives_and_sentence_openers_make_no_kind():
+    text = ("Large-scale clusters need care. Use FSDP here. We saw smaller slices and large-scale clusters again, "
+            "smaller slices too, and our bandwidth was fine; our bandwidth held.")
+    found = _compounds(text)
+    assert not any(name.lower().startswith(("large-scale", "use ", "smaller", "our ")) for name in found)
+
+
+def test_an_arabic_answer_says_the_kind_in_arabic():
+    found = _compounds("The storage tier must keep up with the I/O bandwidth of the accelerator.", lang="ar")
+    assert found["I/O bandwidth"].startswith("نوع من")
