@@ -238,7 +238,7 @@ def _by_salience(doc, items: list[dict]) -> list[dict]:
         line_start = text.rfind("\n", 0, start) + 1
         line_end = text.find("\n", end)
         line = text[line_start:line_end if line_end >= 0 else len(text)]
-        if len(_MACHINE_FIELD.findall(line)) < 2 or item_id.startswith(("option:", "model:", "named:", "text:", "label:", "chip:", "compound:")):
+        if len(_MACHINE_FIELD.findall(line)) < 2 or item_id.startswith(("option:", "model:", "named:", "text:", "label:", "chip:")):
             prose[item_id] = prose.get(item_id, 0) + 1
         if start < lead_end:
             in_lead.add(item_id)
@@ -329,7 +329,7 @@ def _without_parts_of_options(text: str, items: list[dict], matches: list, occur
 
 def _counted_by_mentions(item: dict) -> bool:
     """A flag, a config key or a name no glossary entry holds: counted where its name is written."""
-    return item.get("category") == "option" or item["id"].startswith(("model:", "named:", "text:", "label:", "chip:", "compound:"))
+    return item.get("category") == "option" or item["id"].startswith(("model:", "named:", "text:", "label:", "chip:"))
 
 
 def _with_definitions(matches: list[glossary.Match], defined: dict[str, str]) -> list[glossary.Match]:
