@@ -6,8 +6,11 @@ compound as written and says just that, with the head's own first sentence; noth
 say. A modifier that reads as an adjective or a participle ("sharded", "scaling") is left out: the compound is then
 not "a head for the modifier", and a guess is worse than a missing term."""
 
+import json
 import re
+from functools import cache
 
+from calculators.resources import data_dir
 from service.explain import glossary, named_kinds, pattern_cache
 from service.i18n import arabic
 from service.i18n.messages import messages
@@ -166,5 +169,47 @@ def qualified(text: str, occurrences: list, lang: str, known: set[str]) -> list[
         out.append({"id": f"compound:{written.lower()}", "term": written, "expansion": "", "expansion_en": "",
                     "definition": m["qualified_term"].format(head=_named(head_item, lang), qualifier=word,
                                                              head_definition=_FIRST_SENTENCE.match(head_item["definition"].strip()).group(0)),
+                    "intuition": None, "category": "compound", "calculator": None, "found_as": written, "source": None})
+    return out
+
+
+@cache
+def property_nouns() -> dict[str, dict]:
+    """data/property_nouns.json: an ordinary noun naming a property or part of what precedes it -> {"en", "ar"}."""
+    return json.loads((data_dir() / "property_nouns.json").read_text(encoding="utf-8"))["nouns"]
+
+
+_ADJECTIVE_PREFIXES = frozenset({"inter", "intra", "cross", "multi", "single", "per", "non", "sub", "pre", "post"})
+_MASS = frozenset({"attention", "communication", "memory", "bandwidth", "compute", "training", "inference", "parallelism"})
+_NEXT_WORD = pattern_cache.lazy(r" ([A-Za-z]+)(?![\w-])( (?:the|a|an|its|their|all|each|every|our|this|these)\b)?")
+
+
+def of_known(text: str, occurrences: list, lang: str, known: set[str]) -> list[dict]:
+    """Terms items for a known term followed by a noun of data/property_nouns.json ("data parallelism degree",
+    "bucket size", "Triton compiler"): "the degree of data parallelism (...)", nothing said about the noun itself; a
+    noun followed by an object ("FSDP groups the layers") is a verb and makes none."""
+    out, seen = [], set(known)
+    m = messages(lang)
+    starts = {x.start for x in occurrences}
+    for part in sorted(occurrences, key=lambda x: x.start):
+        after = _NEXT_WORD.match(text, part.end)
+        if not after or after.group(2) or after.group(1).lower() not in property_nouns() or part.end + 1 in starts:
+            continue
+        if part.entry.get("category") in _SKIPPED_CATEGORIES or not part.found_as.isascii() or re.search(r"[\d=_]", part.found_as):
+            continue
+        written, word = text[part.start:after.end(1)], part.found_as
+        if written.lower() in seen or word.split("-")[0].lower() in _ADJECTIVE_PREFIXES or re.search(r"[^sS]s$", word):
+            continue  # "inter-node volume", "cards output": an adjective or a plural, no modifier of the noun
+        noun = property_nouns()[after.group(1).lower()]
+        if noun["en"].rstrip("s") in str(part.entry.get("term") or "").lower():
+            continue  # "hidden dimension size" under the entry "hidden size": the noun is the entry's own
+        seen.add(written.lower())
+        named = _named(glossary.describe(part, lang), lang)
+        if lang == "en" and re.fullmatch(r"[a-z]+", word) and not word.endswith(("ing", "tion", "ism")) \
+                and word not in _MASS and not named_kinds.name_like(part.entry.get("term") or ""):
+            named = f"the {named}"  # "the inputs of the layer"; a name, a mass noun or a gerund takes no article
+        joined = f"{noun['ar']}{named}" if noun["ar"].endswith("لـ") else f"{noun['ar']} {named}"
+        out.append({"id": f"compound:{written.lower()}", "term": written, "expansion": "", "expansion_en": "",
+                    "definition": m["property_of_term"].format(noun=noun["en"], term=named, joined=joined),
                     "intuition": None, "category": "compound", "calculator": None, "found_as": written, "source": None})
     return out

@@ -189,6 +189,7 @@ def read_terms(doc) -> None:
     described = [_as_jargon_written(item, doc.occurrences) for item in described]
     compounds = compound_terms.items(content, doc.occurrences, doc.lang, {t["found_as"].lower() for t in added + kinds})
     compounds += compound_terms.qualified(content, doc.occurrences, doc.lang, {t["found_as"].lower() for t in added + kinds + compounds})
+    compounds += compound_terms.of_known(content, doc.occurrences, doc.lang, {t["found_as"].lower() for t in added + kinds + compounds})
     doc.terms = _by_salience(doc, described + added + kinds + compounds)
     doc.corrections = mistranslations(text, doc.matches, doc.lang)
 

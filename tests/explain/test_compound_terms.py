@@ -75,3 +75,21 @@ def test_an_arabic_answer_shows_the_compound_as_the_text_wrote_it():
     read_terms(doc)
     item = next(t for t in doc.terms if t["id"] == "compound:dram bandwidth")
     assert term_display.display(item, "ar")[0] == "DRAM bandwidth"
+
+
+def test_a_known_term_before_a_property_noun_is_glossed_as_its_property():
+    found = _compounds("The data parallelism degree is only 4 here, so the buckets stay small.")
+    assert found["data parallelism degree"].startswith("The degree of")
+    assert "data parallelism" in found["data parallelism degree"]
+    arabic = _compounds("The data parallelism degree is only 4 here, so the buckets stay small.", lang="ar")
+    assert arabic["data parallelism degree"].startswith("درجة")
+
+
+def test_a_countable_term_takes_an_article_and_a_name_none():
+    assert _compounds("We log the layer inputs once per step.")["layer inputs"].startswith("The inputs of the layer")
+    assert "the " not in _compounds("Build it with the Triton compiler first.")["Triton compiler"].split("(")[0][4:]
+
+
+def test_a_property_noun_used_as_a_verb_or_after_a_plural_or_an_adjective_makes_none():
+    assert not any(name.startswith("FSDP groups") for name in _compounds("FSDP groups the layers into units."))
+    assert "inter-node volume" not in _compounds("We cut the inter-node volume by half.")
