@@ -101,8 +101,8 @@ def items(text: str, occurrences: list, lang: str, known: set[str]) -> list[dict
         modifier = " ".join(_named(glossary.describe(x, lang), lang) for x in modifiers)
         seen.add(written.lower())
         definition = m["compound_term"].format(head=_named(head_item, lang), modifier=modifier, head_definition=head_definition.group(0))
-        first = definition.split(" ", 1)[0]
-        if first.isalpha() and first.islower():  # "Bandwidth (...), for DRAM": a sentence opens with a capital
+        first = re.match(r"[A-Za-z]+(?=[\s,(])", definition)
+        if first and first.group(0).islower():  # "Bandwidth (...), for DRAM": a sentence opens with a capital
             definition = definition[0].upper() + definition[1:]
         out.append({"id": f"compound:{written.lower()}", "term": written, "expansion": "", "expansion_en": "",
                     "definition": definition,

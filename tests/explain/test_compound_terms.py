@@ -93,3 +93,8 @@ def test_a_countable_term_takes_an_article_and_a_name_none():
 def test_a_property_noun_used_as_a_verb_or_after_a_plural_or_an_adjective_makes_none():
     assert not any(name.startswith("FSDP groups") for name in _compounds("FSDP groups the layers into units."))
     assert "inter-node volume" not in _compounds("We cut the inter-node volume by half.")
+
+
+def test_a_compound_gloss_opens_with_a_capital_before_a_comma():
+    found = _compounds("Per-chip numbers differ, but GPU clusters of this size are common.")
+    assert found["GPU clusters"].startswith("Cluster, for GPU")
