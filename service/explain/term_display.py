@@ -38,7 +38,7 @@ def _display(term: dict, lang: str) -> tuple[str, str]:
         return found, ""
     if found and term.get("category") == "defined":  # a name the text defines: its own Arabic name first where it gives one
         return (expansion, found) if expansion else (found, "")
-    if found and (term.get("model_name") or term.get("category") in ("named", "label")):  # "Llama-3.1-70B-Instruct" read by its parts: the name as written, what it says
+    if found and (term.get("model_name") or term.get("category") in ("named", "label", "compound")):  # "Llama-3.1-70B-Instruct" read by its parts: the name as written, what it says
         return found, expansion
     if found and term.get("category") == "model" and _family_member(found, name):
         return found, _described_part(expansion)  # "Qwen2.5-32B" under the Qwen family: the model as the text named it

@@ -7,8 +7,8 @@ from functools import cache, lru_cache
 
 from calculators.resources import data_dir
 
-from service.explain import (acronym_case, glossary, key_terms, model_names, named_kinds, option_terms, pattern_cache, salience,
-                             sense_guards, senses, setting_names, text_definitions)
+from service.explain import (acronym_case, compound_terms, glossary, key_terms, model_names, named_kinds, option_terms,
+                             pattern_cache, salience, sense_guards, senses, setting_names, text_definitions)
 from service.explain.definitions import generic_term_ids
 from service.i18n import arabic
 
@@ -187,7 +187,10 @@ def read_terms(doc) -> None:
     described = [_with_text_sense({**_described(m, doc.lang, doc.definitions), **named.get(m.entry["id"], {})}, own, doc.lang)
                  for m in doc.matches]
     described = [_as_jargon_written(item, doc.occurrences) for item in described]
-    doc.terms = _by_salience(doc, described + added + kinds)
+    compounds = compound_terms.items(content, doc.occurrences, doc.lang, {t["found_as"].lower() for t in added + kinds})
+    compounds += compound_terms.qualified(content, doc.occurrences, doc.lang, {t["found_as"].lower() for t in added + kinds + compounds})
+    compounds += compound_terms.of_known(content, doc.occurrences, doc.lang, {t["found_as"].lower() for t in added + kinds + compounds})
+    doc.terms = _by_salience(doc, described + added + kinds + compounds)
     doc.corrections = mistranslations(text, doc.matches, doc.lang)
 
 

@@ -24,7 +24,7 @@ class Definition(NamedTuple):
 
 
 _NAME = r"(?:[A-Z][\w+.]*(?:-[\w+.]+)*|[a-z]+[A-Z][\w+.]*)(?:\s(?:[A-Z][\w+.]*(?:-[\w+.]+)*)){0,3}"
-_AFTER_EXPANSION = pattern_cache.lazy(r"(?P<meaning>\b[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,5})\s*\((?P<term>[A-Z][A-Za-z0-9]{1,7})\)")
+_AFTER_EXPANSION = pattern_cache.lazy(r"(?P<meaning>\b[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,7})\s*\((?P<term>[A-Z][A-Za-z0-9]{1,7})\)")
 _BEFORE_EXPANSION = pattern_cache.lazy(r"\b(?P<term>[A-Z][A-Z0-9]{1,7})s?\s*\((?P<meaning>[A-Za-z][A-Za-z -]{3,60})\)")
 _APPOSITIVE = pattern_cache.lazy(rf"(?<![\w.-])(?P<term>{_NAME})\s*,\s+(?P<meaning>(?:a|an)\s+[^,;.()\n]{{4,80}}?)\s*,(?=\s)")
 _COPULAR = pattern_cache.lazy(rf"(?:^|(?<=[.!?]\s)|(?<=\n))(?P<term>{_NAME})\s+(?:is|are)\s+(?P<meaning>(?:a|an)\s+[^;\n]{{6,140}}?)(?=\.\s|\.$|;|\n|$)")
@@ -54,6 +54,33 @@ def _expansion(words: list[str], acronym: str) -> str | None:
         if _initials(tail).lower() in wants or _initials(content).lower() in wants:
             return " ".join(tail) if tail[0].lower() not in ("the", "a", "an", "of") else None
     return None
+
+
+def _letters_in_order(words: list[str], acronym: str) -> str | None:
+    """The shortest run of the last words holding the acronym's letters in order, its first letter opening a word
+    (Schwartz & Hearst 2003, "A simple algorithm for identifying abbreviation definitions in biomedical text",
+    https://psb.stanford.edu/psb-online/proceedings/psb03/schwartz.pdf): "RDMA over Converged Ethernet (RoCE)",
+    "micro_batch_size (MBS)", each capital at a word's start or a capital; None where no such run of at most min(letters + 5, 2 x letters) words exists."""
+    long = " ".join(words)
+    letters = [c for c in acronym if c.isalnum()]
+    at, matched = len(long) - 1, []
+    for n, letter in enumerate(reversed(letters)):
+        first = n == len(letters) - 1
+        # a capital of the short form stands for a word's first letter or a capital ("eXchange"), never a letter inside
+        while at >= 0 and (long[at].lower() != letter.lower() or ((first or letter.isupper()) and at > 0
+                                                                    and long[at - 1].isalnum() and not long[at].isupper())):
+            at -= 1
+        if at < 0:
+            return None
+        matched.append(at)
+        at -= 1
+    if re.fullmatch(r"[A-Za-z][a-z]*", long[matched[-1]:matched[0] + 1]):
+        return None  # "the table below (TABLE)": every letter inside one word, nothing is spelled out
+    start = long.rfind(" ", 0, at + 2) + 1
+    found = long[start:]
+    if len(found.split()) > min(len(letters) + 5, 2 * len(letters)) or found.split()[0].lower() in ("the", "a", "an", "of"):
+        return None
+    return found
 
 
 HEAD_WITHIN = 6  # words after the article where the defining noun stands ("a concise V-shape schedule ...")
@@ -98,7 +125,8 @@ def find(text: str) -> list[Definition]:
     """Every term `text` defines itself, first definition of each term kept, in order."""
     found: list[Definition] = []
     for m in _AFTER_EXPANSION.finditer(text):
-        meaning = _expansion(m.group("meaning").split(), m.group("term"))
+        words = m.group("meaning").split()
+        meaning = _expansion(words, m.group("term")) or _letters_in_order(words, m.group("term"))
         if meaning:
             found.append(Definition(m.group("term"), m.start("term"), meaning))
     for m in _BEFORE_EXPANSION.finditer(text):
@@ -148,6 +176,9 @@ def said_by_text(definitions: list[Definition], found_as: str, expansion: str, l
         if definition.term.lower() == found_as.lower() and _same_language(definition.meaning, lang):
             if _folded(definition.meaning) in _folded(expansion) or _folded(expansion) in _folded(definition.meaning):
                 return None  # "Global Batch Size (GBS)" beside the entry "global batch size": nothing to add
+            words = definition.meaning.split()
+            if _expansion(words, definition.term) != definition.meaning and _letters_in_order(words, definition.term):
+                return None  # "Remote Direct Memory Access over Converged Ethernet (RoCE)": a spelling, the entry's own
             return definition.meaning
     return None
 
@@ -168,7 +199,7 @@ def items(text: str, definitions: list[Definition], lang: str, covered: list[tup
         if not _same_language(definition.meaning, lang):
             continue  # an English answer does not quote Arabic, nor an Arabic one English
         meaning = definition.meaning
-        spelled = _expansion(meaning.split(), definition.term) == meaning  # "AQT (Accurate Quantized Training)": its words only
+        spelled = meaning in (_expansion(meaning.split(), definition.term), _letters_in_order(meaning.split(), definition.term))  # "AQT (Accurate Quantized Training)": its words only
         out.append({"id": f"text:{definition.term.lower()}", "term": definition.term,
                     "expansion": definition.arabic_name if lang == "ar" else "", "expansion_en": "",
                     "definition": m["text_acronym" if spelled else "text_term"].format(meaning=meaning.rstrip(".")), "intuition": None,
