@@ -105,7 +105,7 @@ def items(text: str, occurrences: list, lang: str, known: set[str]) -> list[dict
         if first and first.group(0).islower():  # "Bandwidth (...), for DRAM": a sentence opens with a capital
             definition = definition[0].upper() + definition[1:]
         out.append({"id": f"compound:{written.lower()}", "term": written, "expansion": "", "expansion_en": "",
-                    "definition": definition,
+                    "definition": definition, "parts": [x.entry["id"] for x in run],
                     "intuition": None, "category": "compound", "calculator": None, "found_as": written, "source": None})
     return out
 
@@ -169,6 +169,7 @@ def qualified(text: str, occurrences: list, lang: str, known: set[str]) -> list[
         out.append({"id": f"compound:{written.lower()}", "term": written, "expansion": "", "expansion_en": "",
                     "definition": m["qualified_term"].format(head=_named(head_item, lang), qualifier=word,
                                                              head_definition=_FIRST_SENTENCE.match(head_item["definition"].strip()).group(0)),
+                    "parts": [head.entry["id"]],
                     "intuition": None, "category": "compound", "calculator": None, "found_as": written, "source": None})
     return out
 
@@ -211,5 +212,12 @@ def of_known(text: str, occurrences: list, lang: str, known: set[str]) -> list[d
         joined = f"{noun['ar']}{named}" if noun["ar"].endswith("لـ") else f"{noun['ar']} {named}"
         out.append({"id": f"compound:{written.lower()}", "term": written, "expansion": "", "expansion_en": "",
                     "definition": m["property_of_term"].format(noun=noun["en"], term=named, joined=joined),
+                    "parts": [part.entry["id"]],
                     "intuition": None, "category": "compound", "calculator": None, "found_as": written, "source": None})
     return out
+
+
+def adding_something(compounds: list[dict], listed: set[str]) -> list[dict]:
+    """The compound items that say more than the items already listed: "FSDP group: the group of FSDP" beside FSDP's
+    own item, or "DRAM bandwidth" beside both DRAM's and bandwidth's, restates them (an empty item to a reader)."""
+    return [c for c in compounds if not set(c.get("parts") or ()) <= listed]

@@ -190,6 +190,7 @@ def read_terms(doc) -> None:
     compounds = compound_terms.items(content, doc.occurrences, doc.lang, {t["found_as"].lower() for t in added + kinds})
     compounds += compound_terms.qualified(content, doc.occurrences, doc.lang, {t["found_as"].lower() for t in added + kinds + compounds})
     compounds += compound_terms.of_known(content, doc.occurrences, doc.lang, {t["found_as"].lower() for t in added + kinds + compounds})
+    compounds = compound_terms.adding_something(compounds, {item["id"] for item in described})
     doc.terms = _by_salience(doc, described + added + kinds + compounds)
     doc.corrections = mistranslations(text, doc.matches, doc.lang)
 

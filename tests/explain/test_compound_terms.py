@@ -1,13 +1,27 @@
 """Compounds of known terms are glossed by their parts: the head's meaning, for the modifier; no guess otherwise."""
 
+from service.explain import compound_terms
 from service.explain.document import Document
 from service.explain.terms import read_terms
 
 
 def _compounds(text: str, lang: str = "en") -> dict[str, str]:
+    """Every compound the mechanisms read, before the answer drops those whose parts it lists anyway."""
     doc = Document(text=text, lang=lang)
     read_terms(doc)
-    return {t["term"]: t["definition"] for t in doc.terms if t["id"].startswith("compound:")}
+    found = compound_terms.items(text, doc.occurrences, lang, set())
+    found += compound_terms.qualified(text, doc.occurrences, lang, {c["term"].lower() for c in found})
+    found += compound_terms.of_known(text, doc.occurrences, lang, {c["term"].lower() for c in found})
+    return {c["term"]: c["definition"] for c in found}
+
+
+def test_a_compound_whose_parts_are_listed_is_not_listed_again():
+    # "FSDP group: The group of FSDP" beside FSDP's own item tells a reader nothing more
+    doc = Document(text="The TP degree sets the FSDP group size on each node.", lang="en")
+    read_terms(doc)
+    listed = {t["id"] for t in doc.terms}
+    assert {"tensor-parallelism", "fsdp"} <= listed
+    assert not any(i.startswith("compound:") for i in listed)
 
 
 def test_a_noun_before_a_known_head_is_glossed_by_the_head_for_the_modifier():
@@ -73,7 +87,7 @@ def test_an_arabic_answer_shows_the_compound_as_the_text_wrote_it():
 
     doc = Document(text="The kernel is limited by DRAM bandwidth on this card.", lang="ar")
     read_terms(doc)
-    item = next(t for t in doc.terms if t["id"] == "compound:dram bandwidth")
+    item = next(c for c in compound_terms.items(doc.text, doc.occurrences, "ar", set()) if c["id"] == "compound:dram bandwidth")
     assert term_display.display(item, "ar")[0] == "DRAM bandwidth"
 
 
