@@ -61,7 +61,7 @@ class _Reader(_Units, _Relations, _Tables):
         """Every pass, in the order in which notations claim their spans; the figures found (overlaps not yet removed)."""
         for step in (self.protect, self.moe_names, self.products, self.compact, self.symbols, self.pipeline_letters,
                      self.expressions, self.duals, self.generic, self.fractions, self.pairs, self.subjects, self.inherit,
-                     self.tables):
+                     self.tables, self.header_tables):
             step()
         return self.figs
 

@@ -57,6 +57,12 @@ _NETWORK_WORD = re.compile(r"\b(?:NICs?|ports?|links?|Ethernet|InfiniBand|IB|RoC
 # "8x100Gbit/s NICs": links times one link's rate, the total
 _TIMES_RATE = re.compile(r"[ \t]*[x×][ \t]*(?P<n>\d+(?:\.\d+)?)[ \t]?(?P<u>(?:[KMGT]i?)(?:bit|b|B)(?:/s|ps)|(?:[KMGT]i?)(?:bits?|bytes?)/s(?:ec)?)(?![\w/])")
 # "(+3.61%)" right after a rate: a gain over a baseline, which only a measured rate has
+# the words before a run's measured FLOP/s on its line (Units.measured_before)
+_TIME_THEN = re.compile(r"\d\s*(?:ms|s|us|µs)\s*[,;]\s*$")
+_RESULT_OF = re.compile(r"\b(?:result|performance|throughput|speed)\s+of\s+(?:only\s+|just\s+)?(?:around\s+|about\s+|roughly\s+|approximately\s+|~\s*)?$", re.IGNORECASE)
+_LABEL_ONLY = re.compile(r"^\s*(?:[-*]\s+)?[A-Za-z][\w .,+/()-]{2,60}:\s*$")
+_PEAK_WORD = re.compile(r"peak|theoretical|spec|dense|sparse|rated|max|datasheet", re.IGNORECASE)
+_CHIP_WORD = re.compile(r"\b(?:[A-Z]{1,3}\d{2,4}[A-Z]*|v\d[a-z]?|TPU|GPU|gpu|Gaudi|Trainium|MI\d+)")
 _SIGNED_CHANGE_AFTER = re.compile(r"\s*\(\s*[+\-−]\s*\d+(?:\.\d+)?\s*%\s*\)")
 # the groups of chips that are pods; servers, systems, hosts and racks are nodes
 _POD_GROUP = re.compile(r"(?:super)?pods?|slices?", re.IGNORECASE)
@@ -349,6 +355,9 @@ class _Units:
         elif cls == "flop_rate" and quantity == "peak_flop_per_s" and not key and not cue and value < 1e16 \
                 and _SIGNED_CHANGE_AFTER.match(self.norm, end) and not self.chip_peak(value):
             quantity = "flop_per_s_per_chip"  # "509.89 TFLOP/s (+3.61%)": a measurement against a baseline; a peak has no gain
+        elif cls == "flop_rate" and quantity == "peak_flop_per_s" and not key and not cue and value < 1e16 \
+                and not self.chip_peak(value) and self.measured_before(start):
+            quantity = "flop_per_s_per_chip"  # "0.84 ms, 81.8 TFLOPS", "a result of 277 TFLOPS": a run's rate, no chip's peak
         if cls == "bytes" and (quantity == "bytes" or quantity == "hbm_bytes" and cue and "memory" in cue.get("after", "")) \
                 and not key and _USED_BEFORE.search(self.norm, max(0, start - 40), start):
             quantity = "memory_bytes"  # "using 60 GB of memory on each GPU": memory a run uses, not a chip's capacity
@@ -401,6 +410,15 @@ class _Units:
                 named += values
         self._named_peaks = named
         self._peaks = named or every
+
+    def measured_before(self, start: int) -> bool:
+        """Whether the words before a FLOP/s on its line say a run measured it: a time just before it, "a result of",
+        or a run's label ("local implementation with bf16: 311 TFLOPS") that names no chip and no peak."""
+        line = self.norm[self.norm.rfind("\n", 0, start) + 1:start]
+        if _TIME_THEN.search(line) or _RESULT_OF.search(line):
+            return True
+        label = _LABEL_ONLY.match(line)
+        return bool(label) and not _PEAK_WORD.search(line) and not _CHIP_BEFORE.search(line) and not _CHIP_WORD.search(line)
 
     def beside_chip(self, start: int, end: int) -> bool:
         before = self.norm[max(0, start - 24):start]
