@@ -133,3 +133,89 @@ def test_a_row_with_its_own_rate_gets_no_mfu_from_an_assumed_model():
     doc = analyse(text, "en")
     row = next(c for c in doc.claims if "150.2" in c.quote)
     assert "mfu" not in [doc.calculations[i]["calculator"] for i in row.calculations]
+
+
+# -- memory per process or device written as a unit ("GB/rank"), and a need worked out before its result
+
+
+@pytest.mark.parametrize("text, value", [
+    ("Peak memory is ~41 GB/rank with the default sharding.", 41e9),
+    ("The log shows 20480 MiB/GPU at step 10.", 20480 * 2**20),
+    ("Each worker holds 12 GB/device once sharded.", 12e9),
+])
+def test_bytes_per_rank_is_memory_per_chip(text, value):
+    got = [f for f in read_figures(text) if f.quantity == "memory_bytes_per_chip"]
+    assert got and got[0].value == pytest.approx(value)
+
+
+def test_bytes_per_second_stays_a_bandwidth():
+    assert [f.quantity for f in read_figures("The link runs at 50 GB/s.")] == ["bandwidth_bytes_per_s"]
+
+
+@pytest.mark.parametrize("text", [
+    "A 30B model requires 2 * 30 GB = 60 GB VRAM in bf16.",
+    "نموذج 30B يتطلب 2 * 30 جيجا بايت = 60 جيجا بايت VRAM",
+])
+def test_a_worked_need_is_memory_not_a_chips_capacity(text):
+    got = read(text)
+    assert [q for q, v in got.values() if v == pytest.approx(60e9)] == ["memory_bytes"]
+
+
+def test_a_chips_vram_stays_its_capacity():
+    assert [f.quantity for f in read_figures("a GPU with 24 GB VRAM")] == ["hbm_bytes"]
+
+
+# -- chip-hours written the Arabic way, a part of each step, settings written key=value
+
+
+@pytest.mark.parametrize("text, value", [
+    ("استهلك التدريب نحو 1.5 مليون GPU-ساعة", 1.5e6),
+    ("استغرق 300 ألف ساعة GPU", 3e5),
+])
+def test_arabic_chip_hours(text, value):
+    got = [f for f in read_figures(text)]
+    assert [(f.quantity, f.value) for f in got] == [("chip_hours", pytest.approx(value))]
+
+
+@pytest.mark.parametrize("text, quantity", [
+    ("The reduce-scatter at the end of each step takes about 1.4 seconds.", "time_s"),
+    ("The backward pass of each iteration takes 0.9 s.", "time_s"),
+    ("Each step takes 1.4 seconds, most of it in all-reduce.", "step_time_s"),
+])
+def test_a_part_of_each_step_is_no_step_time(text, quantity):
+    assert [f.quantity for f in read_figures(text)] == [quantity]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("mode = 'bwd', headdim = 128, seqlen = 4096", {"head_dim": 128, "seq_len": 4096}),
+    ("NHEADS=16 ulysses degree=4 Ring Degree=2", {"n_heads": 16, "sp_degree": 4, "cp_degree": 2}),
+    ("ICI_FSDP=64 DCN_FSDP=4", {"dp_degree": 4}),
+    ("hidden=3072, num_heads: 24", {"d_model": 3072, "n_heads": 24}),
+])
+def test_settings_written_key_value(text, expected):
+    got = {}
+    for f in read_figures(text):
+        got[f.quantity] = f.value
+    for quantity, value in expected.items():
+        assert got.get(quantity) == value
+
+
+@pytest.mark.parametrize("text", [
+    "the ring size is 4",  # a ring of an all-reduce is no context-parallel degree
+    "hidden: the states",
+])
+def test_words_near_settings_make_no_setting(text):
+    assert all(f.quantity not in ("cp_degree", "d_model") for f in read_figures(text))
+
+
+@pytest.mark.parametrize("text, lang", [
+    ("The run took about 1.9 million GPU-hours. A naive schedule would lose 9-12% of that, versus 170-230K GPU-hours "
+     "spent in bubbles.", "en"),
+    ("استهلك التدريب نحو 1.9 مليون GPU-ساعة. ومع جدول ساذج كانوا سيخسرون 9-12% من ذلك مقابل فقاعات - 170-230 ألف GPU-ساعة.", "ar"),
+])
+def test_an_end_of_a_range_is_no_side_of_a_comparison(text, lang):
+    from service.explain import synthesis
+    from service.explain.pipeline import analyse
+    doc = analyse(text, lang)
+    paired = synthesis.pairs(doc, list(range(len(doc.sentences))))
+    assert not [(a.quote, b.quote) for a, b, _ in paired if {a.role, b.role} & {"low", "high"}]
