@@ -219,3 +219,36 @@ def test_an_end_of_a_range_is_no_side_of_a_comparison(text, lang):
     doc = analyse(text, lang)
     paired = synthesis.pairs(doc, list(range(len(doc.sentences))))
     assert not [(a.quote, b.quote) for a, b, _ in paired if {a.role, b.role} & {"low", "high"}]
+
+
+# -- a list of percentages sharing one word, factors "for" an operation, repetitions
+
+
+@pytest.mark.parametrize("text, values", [
+    ("The three sizes reach 44.1%, 41.0%, and 35.2% MFU.", [0.441, 0.41, 0.352]),
+    ("We lose 10% and 20% MFU with the two layouts.", [0.1, 0.2]),
+    ("بلغت النماذج 44% و41% و35% MFU", [0.44, 0.41, 0.35]),
+])
+def test_a_list_of_percentages_takes_its_last_word(text, values):
+    assert [f.value for f in read_figures(text) if f.quantity == "mfu"] == pytest.approx(values)
+
+
+@pytest.mark.parametrize("text", [
+    "The loss fell 5%, and 40% MFU was reached.",  # two clauses, not a list
+    "At 45%, 50% MFU is the target.",
+])
+def test_a_percentage_of_another_clause_keeps_its_reading(text):
+    assert [f.quantity for f in read_figures(text)][0] == "percent"
+
+
+def test_factors_for_each_operation():
+    text = "It is up to 120× faster: 120× for reduce-scatter, 25× for all-gather and 8× for all-reduce."
+    assert [f.value for f in read_figures(text) if f.quantity in ("ratio", "speedup")] == [120, 120, 25, 8]
+
+
+@pytest.mark.parametrize("text", [
+    "There are enough microbatches to fill each pipeline 4 times.",
+    "We ran it 3 times, and it failed.",
+])
+def test_a_repetition_is_no_factor(text):
+    assert all(f.quantity not in ("ratio", "speedup") for f in read_figures(text))
