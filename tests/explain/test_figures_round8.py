@@ -252,3 +252,31 @@ def test_factors_for_each_operation():
 ])
 def test_a_repetition_is_no_factor(text):
     assert all(f.quantity not in ("ratio", "speedup") for f in read_figures(text))
+
+
+# -- a token count written after a model's name is the data's size, not the model's
+
+
+@pytest.mark.parametrize("text", [
+    "Pretraining Qwen2 9.5T tokens took a month.",
+    "استهلك التدريب المسبق لـ Qwen2 9.5T من الرموز على 1,024 H800",
+    "درب النموذج على 9.5T من الرموز",
+])
+def test_tokens_after_a_models_name_are_tokens(text):
+    got = [(f.quantity, f.value) for f in read_figures(text) if f.value == pytest.approx(9.5e12)]
+    assert got == [("tokens", pytest.approx(9.5e12))]
+
+
+def test_a_size_in_a_models_name_stays_its_parameters():
+    assert [f.quantity for f in read_figures("Llama 3 70B is dense")] == ["params"]
+
+
+def test_a_size_from_another_sentence_does_not_replace_the_model_a_sentence_names():
+    from service.explain.pipeline import analyse
+    text = ("Pretraining DeepSeek-V3 on 14.8T tokens took about 2.8 million H800 GPU-hours. "
+            "The bubbles of a naive schedule would have cost enough to train a whole 70B model.")
+    doc = analyse(text, "en")
+    claim = next(c for c in doc.claims if "14.8T" in c.quote)
+    for i in claim.calculations:
+        inputs = doc.calculations[i]["inputs"]
+        assert inputs.get("params") != 70e9
