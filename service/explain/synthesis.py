@@ -131,7 +131,7 @@ def pairs(doc: Document, indexes: list[int]) -> list[tuple]:
         between = doc.text[first.end:second.start]
         before = doc.text[max(0, first.start - 16):first.start]
         if _RANGE_BEFORE.search(before) or (_RANGE_BETWEEN.fullmatch(between) and not _COMPARES.search(between)) \
-                or (first.role, second.role) == ("low", "high"):
+                or (first.role, second.role) == ("low", "high") or {first.role, second.role} & {"low", "high"}:
             continue  # a range or a list ("532 and 557 TFLOPs for BF16 and MXFP8 respectively", "range from 35% to 45%")
         later = next((a for a, b in doc.sentences if a <= second.start < b), second.start)
         changed = not later <= first.start and _CHANGED.search(doc.text[later:second.start])

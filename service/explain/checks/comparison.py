@@ -127,6 +127,8 @@ def _rows(doc: Document, claim: Claim, index: int) -> list[tuple]:
     field = next((q for q in _rules()["row_fields"] if q in shape), None)
     if field is None:
         return []
+    if first > 0 and field in [f.quantity for f in doc.claims[first - 1].figures] and "|" in doc.claims[first - 1].quote:
+        return []  # the table's first row has another shape ("1 | — | 84 k | —"): which row is the baseline is unsure
     own = [f for f in claim.figures if f.quantity == field]
     if len(own) >= 2:  # "512  13,151 tok/s  13,092 tok/s  -0.4%": the row compares its own columns, not other rows
         return [(own[1], own[0])]
@@ -306,6 +308,8 @@ def comparison(doc: Document, claim: Claim) -> Result | None:
     index = doc.claims.index(claim) if claim in doc.claims else 0
     pairs = _pairs_within(doc, claim) or _respectively(doc, claim, index) or _rows(doc, claim, index) or _labelled_times(doc, claim)
     stated = next((f for f in claim.figures if f.quantity in _STATED and f.value), None)
+    if not pairs and stated is not None and "|" in claim.quote:
+        return None  # a table row's stated change is against its column's baseline, not a row found by its words
     if not pairs:
         found = _across(doc, claim, index) or _same_label(doc, claim, index) or _for_comparison(doc, claim, index)
         if found is None:

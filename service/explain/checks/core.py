@@ -143,6 +143,8 @@ def model_inputs(doc: Document, claim: Claim, inputs: Inputs) -> bool:
             fig = None  # the named model's total: the catalog gives its active parameters
         elif fig is not None and _mixture_of_experts(doc) and not _dense(claim, models):
             return False
+    if fig is not None and claim.models and not any(f is fig or f == fig for f in claim.figures):
+        fig = None  # "DeepSeek-V3 ... 14.8T tokens" beside "enough to train a 70B model" later: the sentence's own model wins
     if fig is not None:
         inputs.text("params", fig)
         return True

@@ -24,6 +24,8 @@ def mfu(doc: Document, claim: Claim) -> Result | None:
     if any(f.quantity == "expression" for f in claim.figures):
         return None  # "MFU = 64 * 8.6e15 / 4.31 / 256 / 989e12 = 50.5%": the text's own working, which the arithmetic check redoes
     own_rate = rate
+    if rate is not None and any(f.quantity in ("flop_per_s_per_chip", "achieved_flop_per_s") for f in claim.figures):
+        return None  # "199.5 TFLOP/s/GPU | 2839 ms": the row states its own rate per chip (achieved_rate); an MFU from an assumed model would contradict it
     if rate is None and (any(f.quantity in ("peak_flop_per_s", "flop_per_s_per_chip", "achieved_flop_per_s") for f in claim.figures)
                          or sum(f.quantity == "mfu" for f in claim.figures) >= 2):  # two MFUs compared (comparison)
         return None  # an MFU with its rate per chip or the peak it was taken on (achieved_rate, rebased_mfu): no throughput asked

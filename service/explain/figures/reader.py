@@ -30,6 +30,10 @@ _DOTTED_KEY = re.compile(r"(?<=[A-Za-z_])\.(?=[A-Za-z_]+\s*[=:])")  # "model.num
 _INLINE_SETTING = re.compile(r"(?<![A-Za-z_./])(?P<key>(?:max_|train_|total_)?steps|GPUs?|num_gpus|n_gpus|ngpus)\s*=\s*(?P<num>\d+)(?!\d|[.,]\d)")
 
 
+# a count of tokens right after a size ("14.8T tokens", "14.8T من الرموز")
+_TOKENS_AFTER = re.compile(r"\s*(?:tokens?\b|toks?\b|من الرموز|رموز|رمزًا|رمز\b|من البيانات)", re.IGNORECASE)
+
+
 class _Reader(_Units, _Relations, _Tables):
     """The state of one read: the text, protected spans, tokens, and the figures found so far."""
 
@@ -61,7 +65,7 @@ class _Reader(_Units, _Relations, _Tables):
         """Every pass, in the order in which notations claim their spans; the figures found (overlaps not yet removed)."""
         for step in (self.protect, self.moe_names, self.products, self.compact, self.symbols, self.pipeline_letters,
                      self.expressions, self.duals, self.generic, self.fractions, self.pairs, self.subjects, self.inherit,
-                     self.tables):
+                     self.tables, self.header_tables):
             step()
         return self.figs
 
@@ -275,6 +279,8 @@ class _Reader(_Units, _Relations, _Tables):
         offset = m.start()
         if sized and sized.group("size") and "x" not in m.group(0).lower().split()[-1][:3]:
             self.protect_span(offset, offset + sized.start("size"))
+            if " " in m.group(0)[sized.start("size") - 1:sized.start("size")] and _TOKENS_AFTER.match(self.norm, offset + sized.end("size")):
+                return  # "DeepSeek-V3 14.8T tokens", "... 14.8T من الرموز": the data's size after the name, not the model's
             self.moe_name(sized, offset, model)
         else:
             self.protect_span(*m.span())

@@ -49,6 +49,8 @@ _SPREAD_AFTER = re.compile(r"[^.;:!?\n]{0,24}?\b(?:in|across|over|for|on|among)\
 # "of the 419 failures", "من بين 419 فشلًا": a total whose parts the sentence goes on to count
 _OF_THE = re.compile(r"(?:\b(?:of|among|out of)(?:\s+(?:the|all|these|those))?|من بين|من أصل|من إجمالي)\s*$", re.IGNORECASE)
 _PARTITIONED = frozenset({"n_failures", "n_chips", "n_nodes", "n_links", "moe_experts", "n_layers", "n_pods"})
+# between two items of a list of figures: "38.4%, 36.1%, and 32.0%"
+_LIST_GAP = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+|\s*،\s*(?:و\s*)?|\s+و\s*")
 _SENTENCE_STOP = re.compile(r"[.!?؟](?:\s|$)|\n")
 _BRACKETED = re.compile(r"\s*\(\s*")
 # a count with its own unit or noun after it is another figure ("148 of them", "72 hours")
@@ -362,6 +364,25 @@ class _Relations:
         self.of_peak()
         self.per_device_batch()
         self.parts_of_a_count()
+        self.shared_percent_word()
+
+    def shared_percent_word(self) -> None:
+        """"38.4%, 36.1%, and 32.0% MFU": the percentages of a list take the quantity its last one's word gives."""
+        figs = sorted((f for f in self.figs if not f.expression and f.unit == "%"), key=lambda f: f.start)
+        for i in range(len(figs) - 1, 0, -1):
+            last = figs[i]
+            if last.quantity == "percent" or last.generic:
+                continue
+            chain = []
+            for j in range(i - 1, -1, -1):
+                prev, nxt = figs[j], figs[j + 1]
+                if prev.quantity != "percent" or not _LIST_GAP.fullmatch(self.norm, prev.end, nxt.start):
+                    break
+                chain.append(prev)
+            # two items after a comma may be two clauses ("fell 5%, and 40% MFU"); three, or two joined by "and", are a list
+            if len(chain) >= 2 or chain and "," not in self.norm[chain[0].end:last.start] and "،" not in self.norm[chain[0].end:last.start]:
+                for prev in chain:
+                    prev.quantity, prev.generic = last.quantity, False
 
     def parts_of_a_count(self) -> None:
         """"Of the 419 failures, 148 (30.1%) were GPU faults and 72 (17.2%) memory": the bare counts after a total of

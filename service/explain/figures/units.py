@@ -40,7 +40,8 @@ _DIVISOR_BEFORE = re.compile(r"\d(?:\.\d+)?\s*/\s*\(?\s*$")
 _UTIL_WORD = re.compile(r"\bMFU\b|\butili[sz]ation\b|\butil\b|model (?:FLOPs?|flops) utili[sz]ation", re.I)
 # a verb of use right before a size: what a run uses, when no word names what the bytes hold (optimizer states, weights)
 _USED_BEFORE = re.compile(r"\b(?:using|uses|used|use|consum(?:e|es|ed|ing)|occup(?:y|ies|ied|ying)|tak(?:e|es|ing)|took|allocat(?:e|es|ed|ing)"
-                          r"|need(?:s|ed|ing)?|requir(?:e|es|ed|ing))(?:\s+(?:only|just|about|roughly|around|nearly|almost|up to|over))?\s*~?\s*$", re.I)
+                          r"|need(?:s|ed|ing)?|requir(?:e|es|ed|ing)|[يت](?:تطلب|حتاج|ستهلك|ستخدم))(?:\s+(?:only|just|about|roughly|around|nearly|almost|up to|over))?\s*~?"
+                          r"(?:\s*[\d.,]+\s*[*×x]\s*[\d.,]+\s*[A-Za-z\u0600-\u06FF ]{0,14}=)?\s*$", re.I)  # "requires 2 * 70 GB = 140 GB": the need, worked
 _LEVEL_BEFORE = re.compile(r"\b(?:is|was|are|were|falls?|fell|drops?|dropped|stays?|stayed|remains?|reach(?:es|ed)?|hits?|gets?|got|sits?)"
                            r"(?:\s+(?:just|only|about|around|roughly|near|to|at))*\s*~?\s*$", re.I)  # a bound ("below 0.40") is no reading
 _UTIL_SUBJECT = re.compile(r"\b(?:MFU|HFU)\b|(?:model|hardware) (?:FLOPs?|flops) utili[sz]ation", re.I)
@@ -57,6 +58,17 @@ _NETWORK_WORD = re.compile(r"\b(?:NICs?|ports?|links?|Ethernet|InfiniBand|IB|RoC
 # "8x100Gbit/s NICs": links times one link's rate, the total
 _TIMES_RATE = re.compile(r"[ \t]*[x×][ \t]*(?P<n>\d+(?:\.\d+)?)[ \t]?(?P<u>(?:[KMGT]i?)(?:bit|b|B)(?:/s|ps)|(?:[KMGT]i?)(?:bits?|bytes?)/s(?:ec)?)(?![\w/])")
 # "(+3.61%)" right after a rate: a gain over a baseline, which only a measured rate has
+# an operation named as a part of each step, before the time it takes
+_PART_OF_STEP = re.compile(r"\b(?:all[_ -]?gather|all[_ -]?reduce|reduce[_ -]?scatter|all[_ -]?to[_ -]?all|broadcast|communication|comms?"
+                           r"|checkpoint\w*|data[_ -]?load\w*|optimizer (?:step|update)|(?:forward|backward)(?: pass)?)\b[^.\n]{0,60}?"
+                           r"\b(?:at the (?:end|start|beginning) of|in|of|during|per) (?:each|every|the|a) (?:training )?(?:step|iteration)\b",
+                           re.IGNORECASE)
+# the words before a run's measured FLOP/s on its line (Units.measured_before)
+_TIME_THEN = re.compile(r"\d\s*(?:ms|s|us|µs)\s*[,;]\s*$")
+_RESULT_OF = re.compile(r"\b(?:result|performance|throughput|speed)\s+of\s+(?:only\s+|just\s+)?(?:around\s+|about\s+|roughly\s+|approximately\s+|~\s*)?$", re.IGNORECASE)
+_LABEL_ONLY = re.compile(r"^\s*(?:[-*]\s+)?[A-Za-z][\w .,+/()-]{2,60}:\s*$")
+_PEAK_WORD = re.compile(r"peak|theoretical|spec|dense|sparse|rated|max|datasheet", re.IGNORECASE)
+_CHIP_WORD = re.compile(r"\b(?:[A-Z]{1,3}\d{2,4}[A-Z]*|v\d[a-z]?|TPU|GPU|gpu|Gaudi|Trainium|MI\d+)")
 _SIGNED_CHANGE_AFTER = re.compile(r"\s*\(\s*[+\-−]\s*\d+(?:\.\d+)?\s*%\s*\)")
 # the groups of chips that are pods; servers, systems, hosts and racks are nodes
 _POD_GROUP = re.compile(r"(?:super)?pods?|slices?", re.IGNORECASE)
@@ -327,6 +339,11 @@ class _Units:
                 value = parse_text(quantity, f"{number} {_normalise_unit(written, 'flops')}/s", "flop_per_s")
                 scale = value / raw if raw else 1.0
                 end = self.cue_end(end, cue)
+        if cls == "time" and quantity == "step_time_s" and not key and entry["quantity"] == "time_s" \
+                and _PART_OF_STEP.search(self.norm[max([start - 160] + [self.norm.rfind(c, 0, start) + 1 for c in ".;\n"]):start]):
+            quantity = "time_s"  # "the all_gather at the end of each step takes 2.6 seconds": a part of the step, not the step
+        if entry["quantity"] == "memory_bytes_per_chip" and quantity in ("bytes", "memory_bytes"):
+            quantity = "memory_bytes_per_chip"  # "peak memory ~66 GB/rank": the unit says whose memory it is
         if cls == "flop_rate":
             peak_after = _PEAK_AFTER.match(self.norm, end) is not None
             if cue and not key and not peak_after and value >= cue.get("total_if_at_least", math.inf):
@@ -349,8 +366,11 @@ class _Units:
         elif cls == "flop_rate" and quantity == "peak_flop_per_s" and not key and not cue and value < 1e16 \
                 and _SIGNED_CHANGE_AFTER.match(self.norm, end) and not self.chip_peak(value):
             quantity = "flop_per_s_per_chip"  # "509.89 TFLOP/s (+3.61%)": a measurement against a baseline; a peak has no gain
+        elif cls == "flop_rate" and quantity == "peak_flop_per_s" and not key and not cue and value < 1e16 \
+                and not self.chip_peak(value) and self.measured_before(start):
+            quantity = "flop_per_s_per_chip"  # "0.84 ms, 81.8 TFLOPS", "a result of 277 TFLOPS": a run's rate, no chip's peak
         if cls == "bytes" and (quantity == "bytes" or quantity == "hbm_bytes" and cue and "memory" in cue.get("after", "")) \
-                and not key and _USED_BEFORE.search(self.norm, max(0, start - 40), start):
+                and not key and _USED_BEFORE.search(self.norm, max(0, start - 60), start):
             quantity = "memory_bytes"  # "using 60 GB of memory on each GPU": memory a run uses, not a chip's capacity
         if quantity == "memory_bytes" and (_PER_CHIP.match(self.norm, end) or _ON_EACH_CHIP.match(self.norm, end)):
             quantity = "memory_bytes_per_chip"  # "memory usage is ~74GB per GPU"
@@ -401,6 +421,15 @@ class _Units:
                 named += values
         self._named_peaks = named
         self._peaks = named or every
+
+    def measured_before(self, start: int) -> bool:
+        """Whether the words before a FLOP/s on its line say a run measured it: a time just before it, "a result of",
+        or a run's label ("local implementation with bf16: 311 TFLOPS") that names no chip and no peak."""
+        line = self.norm[self.norm.rfind("\n", 0, start) + 1:start]
+        if _TIME_THEN.search(line) or _RESULT_OF.search(line):
+            return True
+        label = _LABEL_ONLY.match(line)
+        return bool(label) and not _PEAK_WORD.search(line) and not _CHIP_BEFORE.search(line) and not _CHIP_WORD.search(line)
 
     def beside_chip(self, start: int, end: int) -> bool:
         before = self.norm[max(0, start - 24):start]

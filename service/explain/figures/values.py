@@ -162,6 +162,8 @@ def _normalise_unit(written: str, kind: str) -> str:
         unit = unit.replace(" ", "")
     elif kind == "flops":
         unit = re.sub(r"\s*(?:FLOPs|FLOP|flops|flop|Flops)$", "FLOP", unit).replace(" ", "")
+    elif kind == "bytes" and "/" in unit:
+        unit = re.sub(r"\s*/.*$", "", unit)  # "GB/rank": the size each one holds
     elif kind == "bytes" and re.fullmatch(r"[kKmMgGtT][bB]", unit):
         unit = unit.upper()  # "80gb", "80 Gb of memory": memory sizes are bytes, however cased
     elif kind == "bytes_per_s":
