@@ -298,6 +298,20 @@ def _table_row(doc: Document, claim: Claim, earlier: Claim) -> bool:
                for f in earlier.figures) or bool(re.search(r"(?<![\d.])1(?:\.0+)?\s*[x×](?!\w)", earlier.quote))
 
 
+def _stated_for(claim: Claim, pair: tuple):
+    """The stated change or factor nearest the pair ("3x faster - 312 vs 989 TFLOPS, but <2x the bandwidth - 2.0 vs 3.35
+    TB/s": the <2x is the bandwidths'), or None when a measured figure of another kind stands between them (the factor
+    may be about that figure instead)."""
+    low, high = min(f.start for f in pair), max(f.end for f in pair)
+    candidates = [f for f in claim.figures if f.quantity in _STATED and f.value]
+    stated = min(candidates, key=lambda f: low - f.end if f.end <= low else f.start - high if f.start >= high else 0)
+    start, end = (stated.end, low) if stated.end <= low else (high, stated.start)
+    kind = verdicts.kind(pair[0].quantity)
+    between = [f for f in claim.figures if start <= f.start and f.end <= end and f not in pair
+               and f.quantity not in ("number", "expression") and verdicts.kind(f.quantity) != kind]
+    return None if between else stated
+
+
 def comparison(doc: Document, claim: Claim) -> Result | None:
     """Each pair of like figures the claim compares: the ratio and difference said; a change or factor it states judged
     (unless the arithmetic check already judged it)."""
@@ -320,6 +334,10 @@ def comparison(doc: Document, claim: Claim) -> Result | None:
     pairs = [(x, y) for x, y in pairs if x.role not in _RANGE_ENDS and y.role not in _RANGE_ENDS]
     if not pairs:
         return None  # "up to 20% higher than benchmarks that range from 35% to 45%": one end of a range is no side
+    if stated is not None and len(pairs) == 1:
+        stated = _stated_for(claim, pairs[0])
+        if stated is None:
+            return None  # the factor may be about other figures of the sentence: an uncertain reading is not judged
     if stated is not None and (len(pairs) != 1 or stated.quantity == "speedup" and verdicts.kind(pairs[0][0].quantity) not in _SPEED_KINDS):
         return None  # which pair the change is about, or a speed-up over sizes, is an uncertain reading (arithmetic says so)
     calculations, reasons = [], []
