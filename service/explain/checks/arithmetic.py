@@ -30,7 +30,9 @@ _NUM = (r"(?<![\w.])(?P<n>\d[\d,]*(?:\.\d+)?(?:[eE][+-]?\d+)?)"
         r"(?P<sci>\s*(?:[x×·*]|\\times|\\cdot)\s*10\s*(?:[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+|(?:\^|\*\*)\s*\{?[+-]?\d+\}?))?"
         r"(?P<sfx>[kKMBT](?![A-Za-z0-9]))?(?P<unit>\s*(?:[KMGTPE]i?B(?:/s)?|[kMGTPE]?FLOP(?:/s|s)?|ms|µs|us|s)(?![A-Za-z0-9]))?"
         r"(?P<pct>\s*%)?(?![A-Za-z0-9_])")
-_TOKEN = _rx(r"(?P<num>" + _NUM + r")|(?P<op>\s+[-−–]\s+|\s*(?:[+*/×·÷^]|\\times|\\cdot|[x×](?=\s*[\d(]))\s*)"
+# a minus written without spaces is an operator only between two numbers closing a bracket ("(8-1)/8"); elsewhere
+# "2-4" is a range and "fp8-e4m3" a name
+_TOKEN = _rx(r"(?P<num>" + _NUM + r")|(?P<op>\s+[-−–]\s+|(?<=\d)[-−](?=\d+(?:\.\d+)?\))|\s*(?:[+*/×·÷^]|\\times|\\cdot|[x×](?=\s*[\d(]))\s*)"
              r"|(?P<eq>\s*(?:=|≈|≃|~=|\\approx|~(?=\s*\d))\s*)|(?P<lp>\()|(?P<rp>\))|(?P<sp>\s+)"
              r"|(?P<w>[A-Za-z\u0600-\u06FF_]+|.)")
 # A claim can hold arithmetic only where a digit meets an operator or an equals sign.
@@ -154,6 +156,8 @@ def _read_equations(claim: Claim) -> tuple[list[dict], dict[str, SimpleNamespace
                 break
             if _is_expression(part):
                 expr = _expression(text, part)
+                if expr.count("(") != expr.count(")"):
+                    break  # a fragment cut out of a longer formula by a word or a symbol: never run, never shown
                 results = [_result(text, p[0]) for p in parts[i + 1:] if len(p) == 1 and p[0][0] == "num"]
                 if results:
                     found.append({"expr": expr, "start": part[0][1], "end": results[-1]["end"], "results": results})

@@ -1,0 +1,36 @@
+"""Written arithmetic with an unspaced minus inside brackets is redone whole; a fragment of a formula is never run.
+
+The sentences are written for these tests; every figure is worked by hand beside its case."""
+
+from service.explain.compose import explain_offline
+from service.explain.pipeline import analyse
+
+
+def _only_claim(text: str):
+    doc = analyse(text, "en")
+    assert len(doc.claims) == 1
+    return doc, doc.claims[0]
+
+
+def test_a_ring_factor_written_without_spaces_is_redone_whole():
+    # 100 * 2 * (4-1) / 4 = 150: the stated 150 GB/s holds
+    doc, claim = _only_claim("We expect 100*2*(4-1)/4 = 150 GB/s for 4 GPUs.")
+    assert claim.verdict == "consistent" and doc.failures == []
+
+
+def test_a_wrong_result_of_such_a_formula_is_inconsistent():
+    # 100 * 2 * (2-1) / 2 = 100, not 150
+    _, claim = _only_claim("With 2 GPUs we expect 100*2*(2-1)/2 = 150 GB/s.")
+    assert claim.verdict == "inconsistent" and "100" in claim.why
+
+
+def test_a_hyphenated_range_is_not_a_minus():
+    # "2-4 GPUs" is a range; only 3 * 4 = 12 is arithmetic
+    doc, claim = _only_claim("Use 2-4 GPUs per job and 3 * 4 = 12 nodes.")
+    assert claim.verdict == "consistent" and doc.failures == []
+
+
+def test_a_cut_formula_is_never_shown_to_the_reader():
+    # "n-1" has a letter: the formula cannot be read whole, so no fragment ("1)/2") is run or warned about
+    result = explain_offline("The ring factor 2*(n-1)/2 = 1 holds for two ranks.", "en")
+    assert not any("is not arithmetic" in w for w in result["warnings"])
