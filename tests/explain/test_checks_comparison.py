@@ -216,3 +216,17 @@ def test_a_factor_right_beside_its_pair_is_still_judged():
     # 440 / 310 = 1.42x, not 2x (2x covers 1.5x-2.5x as its last digit's rounding)
     _, claim = _claim("The new kernel is 2x faster: 440 TFLOP/s per GPU versus 310 TFLOP/s per GPU before.", "kernel")
     assert claim.verdict == "inconsistent" and "1.42x" in claim.why
+
+
+def test_a_two_column_table_the_text_sets_against_each_other_gives_its_ratio():
+    # written for this test: "eager vs compiled" over "Eager | Compiled" / "12.0s | 3.0s": 12.0 / 3.0 = 4 times
+    text = "Eager vs compiled step times for our model:\n\nEager | Compiled\n12.0s | 3.0s\n"
+    doc, claim = _claim(text, "12.0s")
+    assert "ratio" in _calculators(doc, claim) and claim.verdict == "explained" and "4 times" in claim.why
+
+
+def test_a_two_column_table_the_text_does_not_compare_is_left_alone():
+    # the same table with no "eager vs compiled" in the text: two columns are not a comparison by themselves
+    text = "Step times for our two models:\n\nSmall | Large\n12.0s | 3.0s\n"
+    doc, claim = _claim(text, "12.0s")
+    assert "ratio" not in _calculators(doc, claim)

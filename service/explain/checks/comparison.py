@@ -90,6 +90,27 @@ def _labelled_times(doc: Document, claim: Claim) -> list[tuple]:
     return [(first, second)] if _VS_LABELLED.match(doc.text[first.end:second.start]) else []
 
 
+def _cells(line: str) -> list[str]:
+    return [c.strip() for c in re.split(r"\||\t", line) if c.strip()] if re.search(r"\||\t", line) else []
+
+
+def _header_pair(doc: Document, claim: Claim) -> list[tuple]:
+    """"Sync | Async" over "27.34s | 0.54s", in a text that says "sync vs async": a two-column table whose columns the
+    text itself sets against each other; its row's two like figures are the pair."""
+    row = _cells(claim.quote)
+    figs = _comparable(claim)
+    if len(row) != 2 or len(figs) != 2 or _group(figs[0]) != _group(figs[1]) or any(f.quote.strip() not in row for f in figs):
+        return []
+    lines = doc.text[:claim.start].rstrip("\n").split("\n")
+    header = _cells(lines[-1]) if lines else []
+    if len(header) != 2 or any(re.search(r"\d", h) for h in header):
+        return []
+    a, b = (re.escape(h) for h in header)
+    if not re.search(rf"(?<!\w){a}\s+(?:vs\.?|versus|مقابل)\s+{b}(?!\w)", doc.text, re.I):
+        return []
+    return [(figs[0], figs[1])]
+
+
 def _respectively(doc: Document, claim: Claim, index: int) -> list[tuple]:
     """Two sentences listing the same settings "respectively": each figure against the one in the same place before."""
     if index == 0 or not _rules()["respectively"].search(claim.quote):
@@ -318,7 +339,8 @@ def comparison(doc: Document, claim: Claim) -> Result | None:
     if any(doc.calculations[i]["calculator"] == "ratio" for i in claim.calculations):
         return None  # the sentence's stated change is already judged (or found to pair unlike kinds)
     index = doc.claims.index(claim) if claim in doc.claims else 0
-    pairs = _pairs_within(doc, claim) or _respectively(doc, claim, index) or _rows(doc, claim, index) or _labelled_times(doc, claim)
+    pairs = _pairs_within(doc, claim) or _respectively(doc, claim, index) or _rows(doc, claim, index) or _labelled_times(doc, claim) \
+        or _header_pair(doc, claim)
     stated = next((f for f in claim.figures if f.quantity in _STATED and f.value), None)
     if not pairs:
         found = _across(doc, claim, index) or _same_label(doc, claim, index) or _for_comparison(doc, claim, index)
