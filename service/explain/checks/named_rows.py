@@ -20,7 +20,7 @@ _DOWN = re.compile(r"^\s*(?:slower|lower|less|fewer|smaller|worse|أبطأ|أق�
 _THAN = re.compile(r"\b(?:than|over|vs\.?|versus|compared (?:to|with)|relative to)\b|من|مقارنة", re.I)
 
 
-def _label(claim: Claim) -> str | None:
+def row_label(claim: Claim) -> str | None:
     """The row's name: the words before its first figure, when a cell separator ends them ("Ring | 16.38 s")."""
     if not claim.figures:
         return None
@@ -36,7 +36,7 @@ def _rows_above(doc: Document, index: int) -> dict[str, Claim]:
     rows: dict[str, Claim] = {}
     seen: set[str] = set()
     for earlier in doc.claims[max(0, index - _ROWS_UP):index]:
-        name = _label(earlier)
+        name = row_label(earlier)
         if name is None:
             continue
         key = name.lower()
@@ -102,7 +102,7 @@ def named_rows(doc: Document, claim: Claim) -> Result | None:
             return None
         out = doc.calculations[ran]["outputs"]
         verdict = "consistent" if out["consistent"] else "inconsistent"
-        name_of = {id(a): _label(a), id(b): _label(b)}
+        name_of = {id(a): row_label(a), id(b): row_label(b)}
         return Result([ran], verdict, messages(doc.lang)["verdicts"][f"rows_factor_{verdict}"].format(
             big=name_of[id(a) if big is fa else id(b)], x=said(doc, big), small=name_of[id(b) if big is fa else id(a)],
             y=said(doc, small), computed=f"{out['factor']:.2f}".rstrip("0").rstrip("."), stated=factor.quote))
