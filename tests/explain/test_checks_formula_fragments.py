@@ -34,3 +34,18 @@ def test_a_cut_formula_is_never_shown_to_the_reader():
     # "n-1" has a letter: the formula cannot be read whole, so no fragment ("1)/2") is run or warned about
     result = explain_offline("The ring factor 2*(n-1)/2 = 1 holds for two ranks.", "en")
     assert not any("is not arithmetic" in w for w in result["warnings"])
+
+
+def test_a_bracket_closing_words_before_a_sum_does_not_hide_it():
+    # "(at least) 3.5B * 20 = 70 GB": 3.5e9 * 20 = 7e10 bytes = 70 GB, the stated result
+    _, claim = _only_claim("A model of this size needs (at least) 3.5B * 20 = 70 GB of memory.")
+    assert claim.verdict == "consistent" and "70 GB" in claim.why
+
+
+def test_a_size_the_model_needs_is_not_read_as_each_chips_memory():
+    # 70 GB is what the sentence says the model requires; "within the 70 GB each chip has" would be a wrong statement
+    _, claim = _only_claim("A model of this size needs (at least) 3.5B * 20 = 70 GB of memory.")
+    assert "each chip has" not in claim.why
+    # a chip's stated memory is still one: 7B x 16 bytes = 112 GB, more than 80 GB
+    _, other = _only_claim("A 7B model trained on one H100 with 80 GB of memory.")
+    assert "more than the 80 GB each chip has" in other.why

@@ -131,6 +131,10 @@ def _read_equations(claim: Claim) -> tuple[list[dict], dict[str, SimpleNamespace
     for segment in segments:
         if _FUNCTION.search(text[:segment[0][1]]):
             continue  # an argument of a function the evaluator does not know (log, √, exp): not parsed fully, not checked
+        while segment and segment[0][0] == "rp":
+            segment = segment[1:]  # "(at least) 6.7B * 20 = 134 GB": the bracket closes the words before, not the sum
+        if not segment:
+            continue
         parts = _parts(segment)
         if not parts[0] and len(parts) > 2 and _is_expression(parts[1]) and len(parts[2]) == 1 and parts[2][0][0] == "num":
             parts = parts[1:]  # "MFU = 64 * 8.6e15 / 4.31 / 256 / 989e12 = 50.5%": a named result and its working
