@@ -49,3 +49,12 @@ def test_a_size_the_model_needs_is_not_read_as_each_chips_memory():
     # a chip's stated memory is still one: 7B x 16 bytes = 112 GB, more than 80 GB
     _, other = _only_claim("A 7B model trained on one H100 with 80 GB of memory.")
     assert "more than the 80 GB each chip has" in other.why
+
+
+def test_a_line_of_bare_arithmetic_is_a_claim_and_is_checked():
+    # written for this test: the parts 2 + 4 + 4 + 6 = 16, so a stated 16 holds and a stated 18 does not
+    text = "Weights take 2 bytes, gradients 4 bytes, the master copy 4 bytes and Adam 6 bytes. 2 + 4 + 4 + 6 = {}. That is all."
+    right = analyse(text.format(16), "en")
+    assert [c.verdict for c in right.claims if c.quote.startswith("2 + 4")] == ["consistent"]
+    wrong = analyse(text.format(18), "en")
+    assert [c.verdict for c in wrong.claims if c.quote.startswith("2 + 4")] == ["inconsistent"]
