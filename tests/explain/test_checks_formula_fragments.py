@@ -58,3 +58,15 @@ def test_a_line_of_bare_arithmetic_is_a_claim_and_is_checked():
     assert [c.verdict for c in right.claims if c.quote.startswith("2 + 4")] == ["consistent"]
     wrong = analyse(text.format(18), "en")
     assert [c.verdict for c in wrong.claims if c.quote.startswith("2 + 4")] == ["inconsistent"]
+
+
+def test_a_stated_layout_with_nothing_to_set_against_it_runs_no_planner():
+    # written for this test: no MFU or rate is stated, so the planner's estimate would be a calculation nobody asked for
+    doc = analyse("Setup: Llama 3 8B trained on 8 A100 GPUs with FSDP, a global batch of 8 sequences of 4,096 tokens each.", "en")
+    assert "evaluate_layout" not in [c["calculator"] for c in doc.calculations]
+
+
+def test_a_bracket_opening_an_aside_does_not_hide_the_sum_inside():
+    # "(`4.59e14 / 1.8e11 = 2550` for v5p)": 4.59e14 / 1.8e11 = 2,550
+    doc = analyse("The ratio C/W is large (`4.59e14 / 1.8e11 = 2550` for v5p), so we are compute bound.", "en")
+    assert any(c.verdict == "consistent" for c in doc.claims) and doc.failures == []

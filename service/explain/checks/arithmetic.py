@@ -158,6 +158,8 @@ def _read_equations(claim: Claim) -> tuple[list[dict], dict[str, SimpleNamespace
                 found.append({"expr": _expression(text, part[2:-1]), "start": part[0][1], "end": part[-1][2],
                               "results": [_result(text, part[0])]})
                 break
+            while len(part) > 1 and part[0][0] == "lp" and sum(t[0] == "lp" for t in part) > sum(t[0] == "rp" for t in part):
+                part = part[1:]  # "(`4.59e14 / 1.8e11 = 2550` for v5p)": the bracket opens the prose aside, not the sum
             if _is_expression(part):
                 expr = _expression(text, part)
                 if expr.count("(") != expr.count(")"):
