@@ -70,3 +70,17 @@ def test_a_bracket_opening_an_aside_does_not_hide_the_sum_inside():
     # "(`4.59e14 / 1.8e11 = 2550` for v5p)": 4.59e14 / 1.8e11 = 2,550
     doc = analyse("The ratio C/W is large (`4.59e14 / 1.8e11 = 2550` for v5p), so we are compute bound.", "en")
     assert any(c.verdict == "consistent" for c in doc.claims) and doc.failures == []
+
+
+def test_a_verdict_keeps_the_words_of_an_earlier_calculation_it_would_replace():
+    # a working shown under a claim always comes with its words: "16 experts per GPU" stays beside the later verdict
+    from service.explain import checks
+    from service.explain.checks.core import Result
+    claim = analyse("Our kernel runs 50% faster than the old one (300 vs 200 tok/s per GPU).", "en").claims[0]
+    claim.calculations, claim.verdict, claim.why = [0], "explained", "128 experts over EP=8: 16 experts per GPU"
+    checks._apply(claim, Result([1], "consistent", "the text says 50%; the calculation gives 50%"))
+    assert claim.why == "the text says 50%; the calculation gives 50%; 128 experts over EP=8: 16 experts per GPU"
+    # with no calculation of its own, an earlier word is replaced as before
+    claim.calculations, claim.verdict, claim.why = [], "explained", "a reason in words"
+    checks._apply(claim, Result([1], "consistent", "the text says 50%"))
+    assert claim.why == "the text says 50%"

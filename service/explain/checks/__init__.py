@@ -53,13 +53,16 @@ CHECKERS = (computation, bubble, implied_mfu, sparse_denominator, achieved_rate,
 
 def _apply(claim: Claim, result: Result) -> None:
     """A checker's result on its claim: its calculations added, its verdict and reason set where it gives them."""
+    computed_before = bool(claim.calculations) and claim.verdict == "explained"
     claim.calculations.extend(result.calculations)
     if result.verdict is not None:
         claim.verdict = result.verdict
     if result.why is not None:
-        # a result that only computes adds its figure to what an earlier check said; a verdict's reason replaces it
+        # a result that only computes adds its figure to what an earlier check said; a verdict's reason replaces it,
+        # except the words of an earlier calculation, which stays shown (its working is never left without its words)
         keep = result.verdict is None and claim.why and result.why not in claim.why
-        claim.why = f"{claim.why}; {result.why}" if keep else result.why
+        kept = result.verdict is not None and computed_before and claim.why and claim.why not in result.why
+        claim.why = f"{claim.why}; {result.why}" if keep else f"{result.why}; {claim.why}" if kept else result.why
 
 
 def check_claim(doc: Document, claim: Claim) -> None:
