@@ -5,7 +5,7 @@ import math
 import re
 
 from service.explain.checks.arithmetic import tolerance_of
-from service.explain.checks.core import Inputs, Result, run
+from service.explain.checks.core import Inputs, Result, run, said
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
@@ -49,4 +49,4 @@ def expert_choices(doc: Document, claim: Claim) -> Result | None:
     verdict = "consistent" if out["consistent"] else "inconsistent"
     return Result([ran], verdict, messages(doc.lang)["verdicts"][f"expert_choices_{verdict}"].format(
         n1=n1, k1=k1, n2=n2, k2=k2, big=f"{big:,}", small=f"{small:,}",
-        computed=f"{out['value']:.1f}".rstrip("0").rstrip("."), stated=stated.quote))
+        computed=f"{out['value']:.1f}".rstrip("0").rstrip("."), stated=said(doc, stated)))

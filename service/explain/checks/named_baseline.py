@@ -100,4 +100,4 @@ def _one(doc: Document, claim: Claim, change) -> tuple[int, str, str] | None:
     verdict = "consistent" if out["consistent"] else "inconsistent"
     computed = f"{out['factor']:.2f}".rstrip("0").rstrip(".") + "x" if factor else f"{100 * abs(out['change']):.1f}%"
     return ran, verdict, messages(doc.lang)["verdicts"][f"named_baseline_{verdict}"].format(
-        after=said(doc, x), before=said(doc, y), name=names[0], computed=computed, stated=change.quote)
+        after=said(doc, x), before=said(doc, y), name=names[0], computed=computed, stated=said(doc, change))

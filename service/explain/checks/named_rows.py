@@ -105,5 +105,5 @@ def named_rows(doc: Document, claim: Claim) -> Result | None:
         name_of = {id(a): row_label(a), id(b): row_label(b)}
         return Result([ran], verdict, messages(doc.lang)["verdicts"][f"rows_factor_{verdict}"].format(
             big=name_of[id(a) if big is fa else id(b)], x=said(doc, big), small=name_of[id(b) if big is fa else id(a)],
-            y=said(doc, small), computed=f"{out['factor']:.2f}".rstrip("0").rstrip("."), stated=factor.quote))
+            y=said(doc, small), computed=f"{out['factor']:.2f}".rstrip("0").rstrip("."), stated=said(doc, factor)))
     return None
