@@ -184,6 +184,9 @@ def find_claims(doc: Document) -> None:
         claim.plain = restate.claim(doc, claim)
 
 
+_WRITTEN_SUM = re.compile(r"\d(?:\.\d+)?\s*(?:[+*×/]|\s-\s)\s*\d[\d.]*(?:\s*(?:[+*×/]|\s-\s)\s*\d[\d.]*)*\s*=\s*\d")
+
+
 def _is_claim(kinds: list[str], frame, figures: list, term_ids: set[str], sentence: str) -> bool:
     """A sentence is a claim when it states a figure of this field, fits a frame, or argues with its terms."""
     if frame:
@@ -192,6 +195,8 @@ def _is_claim(kinds: list[str], frame, figures: list, term_ids: set[str], senten
         return False  # headings and labels ("Key insight:") announce, they do not claim
     if any(f.quantity in MEASURED | LAYOUT | {"expression", "params", "tokens", "active_params", "weights_bytes"} for f in figures):
         return True
+    if _WRITTEN_SUM.search(sentence):
+        return True  # "2 + 4 + 4 + 8 = 18.": the author's own arithmetic, bare numbers or not, is there to be checked
     if any(f.quantity == "cost_usd" for f in figures) and cue("per_unit", sentence):
         return True  # "each gigawatt needs $50 billion": a price per unit, which the units the text states multiply
     if any(f.quantity in _RATES_MEASURED for f in figures) and cue("measured_here", sentence):

@@ -195,3 +195,38 @@ def test_two_bare_times_under_a_time_label_are_compared():
     # without a time label, two bare numbers are not compared
     doc = analyse("Scores for batch 8: fused: 30000 VS unfused: 45000", "en")
     assert not any(" vs " in c.why for c in doc.claims)
+
+
+def test_a_stated_factor_is_judged_against_the_pair_it_stands_beside():
+    # written for this test: the <2x belongs to 2.0 vs 3.35 TB/s (3.35 / 2.0 = 1.675x, under 2x); the 3x to the TFLOPS
+    # (989 / 312 = 3.17x); holding 3x against the bandwidths (1.68x) would call a right sentence inconsistent
+    _, claim = _claim("H100s are 3x faster than A100s - 312 vs 989 TFLOPS, but only have <2x the HBM bandwidth - "
+                      "2.0 vs 3.35 TB/s.", "H100s")
+    assert claim.verdict != "inconsistent"
+    assert "1.68x" in claim.why and "< 2x" in claim.why
+
+
+def test_a_factor_with_other_measured_figures_between_it_and_the_pair_is_not_judged():
+    # "3x faster" is said of the TFLOPS (989 / 312 = 3.17x); the bandwidths after them (1.68x) are another comparison
+    _, claim = _claim("H100s are 3x faster than A100s - 312 vs 989 TFLOPS, with 2.0 vs 3.35 TB/s of HBM bandwidth.", "H100s")
+    assert claim.verdict != "inconsistent"
+
+
+def test_a_factor_right_beside_its_pair_is_still_judged():
+    # 440 / 310 = 1.42x, not 2x (2x covers 1.5x-2.5x as its last digit's rounding)
+    _, claim = _claim("The new kernel is 2x faster: 440 TFLOP/s per GPU versus 310 TFLOP/s per GPU before.", "kernel")
+    assert claim.verdict == "inconsistent" and "1.42x" in claim.why
+
+
+def test_a_two_column_table_the_text_sets_against_each_other_gives_its_ratio():
+    # written for this test: "eager vs compiled" over "Eager | Compiled" / "12.0s | 3.0s": 12.0 / 3.0 = 4 times
+    text = "Eager vs compiled step times for our model:\n\nEager | Compiled\n12.0s | 3.0s\n"
+    doc, claim = _claim(text, "12.0s")
+    assert "ratio" in _calculators(doc, claim) and claim.verdict == "explained" and "4 times" in claim.why
+
+
+def test_a_two_column_table_the_text_does_not_compare_is_left_alone():
+    # the same table with no "eager vs compiled" in the text: two columns are not a comparison by themselves
+    text = "Step times for our two models:\n\nSmall | Large\n12.0s | 3.0s\n"
+    doc, claim = _claim(text, "12.0s")
+    assert "ratio" not in _calculators(doc, claim)

@@ -28,6 +28,12 @@ from service.explain.checks.roofline import roofline
 from service.explain.checks.scaled import scaled_factor
 from service.explain.checks.unit_cost import unit_cost
 from service.explain.checks.rows import row_gain
+from service.explain.checks.named_rows import named_rows
+from service.explain.checks.named_baseline import named_baseline
+from service.explain.checks.row_peak import row_peak
+from service.explain.checks.expert_choices import expert_choices
+from service.explain.checks.bytes_per_param import bytes_per_param
+from service.explain.checks.slice_memory import slice_memory
 from service.explain.checks.shares import change_across, scale_words, share_of_total, stated_factor
 from service.explain.checks.states_fit import states_fit
 from service.explain.checks.token_budget import token_budget
@@ -43,18 +49,21 @@ PP_FRAMES = ("pp_only_when_dp_bound", "pp_not_needed", "fast_links_no_pp", "dp_c
 # In order: the first that reaches a verdict other than "explained" ends the claim's checks.
 CHECKERS = (computation, bubble, implied_mfu, sparse_denominator, achieved_rate, rebased_mfu, sparsity_peak, mfu, hours_over_chips, step_time, token_budget, training_time, per_chip_total,
             microbatches, batch_per_chip, machines_times_chips, share_of_total, parts_sum, bus_bandwidth, collective_time, bits_and_bytes, bits_to_bytes, directions, line_rate, pin_bandwidth, precision_change, stated_product, setup_memory, weights_fit, states_fit, memory, roofline,
-            layout, training_flops, mesh, replicas, experts_per_chip, flops_per_token, share_of_peak, row_gain, stated_factor, change_across, comparison, scaled_factor, unit_cost, names.slice_size)
+            layout, training_flops, mesh, replicas, experts_per_chip, flops_per_token, share_of_peak, row_gain, named_rows, named_baseline, row_peak, expert_choices, stated_factor, change_across, comparison, scaled_factor, unit_cost, bytes_per_param, names.slice_size, slice_memory)
 
 
 def _apply(claim: Claim, result: Result) -> None:
     """A checker's result on its claim: its calculations added, its verdict and reason set where it gives them."""
+    computed_before = bool(claim.calculations) and claim.verdict == "explained"
     claim.calculations.extend(result.calculations)
     if result.verdict is not None:
         claim.verdict = result.verdict
     if result.why is not None:
-        # a result that only computes adds its figure to what an earlier check said; a verdict's reason replaces it
+        # a result that only computes adds its figure to what an earlier check said; a verdict's reason replaces it,
+        # except the words of an earlier calculation, which stays shown (its working is never left without its words)
         keep = result.verdict is None and claim.why and result.why not in claim.why
-        claim.why = f"{claim.why}; {result.why}" if keep else result.why
+        kept = result.verdict is not None and computed_before and claim.why and claim.why not in result.why
+        claim.why = f"{claim.why}; {result.why}" if keep else f"{result.why}; {claim.why}" if kept else result.why
 
 
 def check_claim(doc: Document, claim: Claim) -> None:

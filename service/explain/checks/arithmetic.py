@@ -30,7 +30,9 @@ _NUM = (r"(?<![\w.])(?P<n>\d[\d,]*(?:\.\d+)?(?:[eE][+-]?\d+)?)"
         r"(?P<sci>\s*(?:[x×·*]|\\times|\\cdot)\s*10\s*(?:[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+|(?:\^|\*\*)\s*\{?[+-]?\d+\}?))?"
         r"(?P<sfx>[kKMBT](?![A-Za-z0-9]))?(?P<unit>\s*(?:[KMGTPE]i?B(?:/s)?|[kMGTPE]?FLOP(?:/s|s)?|ms|µs|us|s)(?![A-Za-z0-9]))?"
         r"(?P<pct>\s*%)?(?![A-Za-z0-9_])")
-_TOKEN = _rx(r"(?P<num>" + _NUM + r")|(?P<op>\s+[-−–]\s+|\s*(?:[+*/×·÷^]|\\times|\\cdot|[x×](?=\s*[\d(]))\s*)"
+# a minus written without spaces is an operator only between two numbers closing a bracket ("(8-1)/8"); elsewhere
+# "2-4" is a range and "fp8-e4m3" a name
+_TOKEN = _rx(r"(?P<num>" + _NUM + r")|(?P<op>\s+[-−–]\s+|(?<=\d)[-−](?=\d+(?:\.\d+)?\))|\s*(?:[+*/×·÷^]|\\times|\\cdot|[x×](?=\s*[\d(]))\s*)"
              r"|(?P<eq>\s*(?:=|≈|≃|~=|\\approx|~(?=\s*\d))\s*)|(?P<lp>\()|(?P<rp>\))|(?P<sp>\s+)"
              r"|(?P<w>[A-Za-z\u0600-\u06FF_]+|.)")
 # A claim can hold arithmetic only where a digit meets an operator or an equals sign.
@@ -129,6 +131,10 @@ def _read_equations(claim: Claim) -> tuple[list[dict], dict[str, SimpleNamespace
     for segment in segments:
         if _FUNCTION.search(text[:segment[0][1]]):
             continue  # an argument of a function the evaluator does not know (log, √, exp): not parsed fully, not checked
+        while segment and segment[0][0] == "rp":
+            segment = segment[1:]  # "(at least) 6.7B * 20 = 134 GB": the bracket closes the words before, not the sum
+        if not segment:
+            continue
         parts = _parts(segment)
         if not parts[0] and len(parts) > 2 and _is_expression(parts[1]) and len(parts[2]) == 1 and parts[2][0][0] == "num":
             parts = parts[1:]  # "MFU = 64 * 8.6e15 / 4.31 / 256 / 989e12 = 50.5%": a named result and its working
@@ -152,8 +158,12 @@ def _read_equations(claim: Claim) -> tuple[list[dict], dict[str, SimpleNamespace
                 found.append({"expr": _expression(text, part[2:-1]), "start": part[0][1], "end": part[-1][2],
                               "results": [_result(text, part[0])]})
                 break
+            while len(part) > 1 and part[0][0] == "lp" and sum(t[0] == "lp" for t in part) > sum(t[0] == "rp" for t in part):
+                part = part[1:]  # "(`4.59e14 / 1.8e11 = 2550` for v5p)": the bracket opens the prose aside, not the sum
             if _is_expression(part):
                 expr = _expression(text, part)
+                if expr.count("(") != expr.count(")"):
+                    break  # a fragment cut out of a longer formula by a word or a symbol: never run, never shown
                 results = [_result(text, p[0]) for p in parts[i + 1:] if len(p) == 1 and p[0][0] == "num"]
                 if results:
                     found.append({"expr": expr, "start": part[0][1], "end": results[-1]["end"], "results": results})

@@ -90,6 +90,27 @@ def _labelled_times(doc: Document, claim: Claim) -> list[tuple]:
     return [(first, second)] if _VS_LABELLED.match(doc.text[first.end:second.start]) else []
 
 
+def _cells(line: str) -> list[str]:
+    return [c.strip() for c in re.split(r"\||\t", line) if c.strip()] if re.search(r"\||\t", line) else []
+
+
+def _header_pair(doc: Document, claim: Claim) -> list[tuple]:
+    """"Sync | Async" over "27.34s | 0.54s", in a text that says "sync vs async": a two-column table whose columns the
+    text itself sets against each other; its row's two like figures are the pair."""
+    row = _cells(claim.quote)
+    figs = _comparable(claim)
+    if len(row) != 2 or len(figs) != 2 or _group(figs[0]) != _group(figs[1]) or any(f.quote.strip() not in row for f in figs):
+        return []
+    lines = doc.text[:claim.start].rstrip("\n").split("\n")
+    header = _cells(lines[-1]) if lines else []
+    if len(header) != 2 or any(re.search(r"\d", h) for h in header):
+        return []
+    a, b = (re.escape(h) for h in header)
+    if not re.search(rf"(?<!\w){a}\s+(?:vs\.?|versus|مقابل)\s+{b}(?!\w)", doc.text, re.I):
+        return []
+    return [(figs[0], figs[1])]
+
+
 def _respectively(doc: Document, claim: Claim, index: int) -> list[tuple]:
     """Two sentences listing the same settings "respectively": each figure against the one in the same place before."""
     if index == 0 or not _rules()["respectively"].search(claim.quote):
@@ -300,13 +321,28 @@ def _table_row(doc: Document, claim: Claim, earlier: Claim) -> bool:
                for f in earlier.figures) or bool(re.search(r"(?<![\d.])1(?:\.0+)?\s*[x×](?!\w)", earlier.quote))
 
 
+def _stated_for(claim: Claim, pair: tuple):
+    """The stated change or factor nearest the pair ("3x faster - 312 vs 989 TFLOPS, but <2x the bandwidth - 2.0 vs 3.35
+    TB/s": the <2x is the bandwidths'), or None when a measured figure of another kind stands between them (the factor
+    may be about that figure instead)."""
+    low, high = min(f.start for f in pair), max(f.end for f in pair)
+    candidates = [f for f in claim.figures if f.quantity in _STATED and f.value]
+    stated = min(candidates, key=lambda f: low - f.end if f.end <= low else f.start - high if f.start >= high else 0)
+    start, end = (stated.end, low) if stated.end <= low else (high, stated.start)
+    kind = verdicts.kind(pair[0].quantity)
+    between = [f for f in claim.figures if start <= f.start and f.end <= end and f not in pair
+               and f.quantity not in ("number", "expression") and verdicts.kind(f.quantity) != kind]
+    return None if between else stated
+
+
 def comparison(doc: Document, claim: Claim) -> Result | None:
     """Each pair of like figures the claim compares: the ratio and difference said; a change or factor it states judged
     (unless the arithmetic check already judged it)."""
     if any(doc.calculations[i]["calculator"] == "ratio" for i in claim.calculations):
         return None  # the sentence's stated change is already judged (or found to pair unlike kinds)
     index = doc.claims.index(claim) if claim in doc.claims else 0
-    pairs = _pairs_within(doc, claim) or _respectively(doc, claim, index) or _rows(doc, claim, index) or _labelled_times(doc, claim)
+    pairs = _pairs_within(doc, claim) or _respectively(doc, claim, index) or _rows(doc, claim, index) or _labelled_times(doc, claim) \
+        or _header_pair(doc, claim)
     stated = next((f for f in claim.figures if f.quantity in _STATED and f.value), None)
     if not pairs and stated is not None and "|" in claim.quote:
         return None  # a table row's stated change is against its column's baseline, not a row found by its words
@@ -324,6 +360,10 @@ def comparison(doc: Document, claim: Claim) -> Result | None:
     pairs = [(x, y) for x, y in pairs if x.role not in _RANGE_ENDS and y.role not in _RANGE_ENDS]
     if not pairs:
         return None  # "up to 20% higher than benchmarks that range from 35% to 45%": one end of a range is no side
+    if stated is not None and len(pairs) == 1:
+        stated = _stated_for(claim, pairs[0])
+        if stated is None:
+            return None  # the factor may be about other figures of the sentence: an uncertain reading is not judged
     if stated is not None and (len(pairs) != 1 or stated.quantity == "speedup" and verdicts.kind(pairs[0][0].quantity) not in _SPEED_KINDS):
         return None  # which pair the change is about, or a speed-up over sizes, is an uncertain reading (arithmetic says so)
     calculations, reasons = [], []

@@ -4,7 +4,7 @@ import calculators
 
 from service.explain import restate
 from service.explain.checks import verdicts
-from service.explain.checks.core import Inputs, Result, chip_inputs, figure, model_inputs, n_chips, run
+from service.explain.checks.core import Inputs, Result, chip_inputs, discard, figure, model_inputs, n_chips, run
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
@@ -51,7 +51,10 @@ def layout(doc: Document, claim: Claim) -> Result | None:
         # A rate per chip is checked the same way, against the planner's model FLOP/s per chip.
         stated, value = rate, outputs["model_flop_per_s_per_chip"]
     if stated is None or value is None:
-        return Result([index])
+        # a layout the text states without an MFU or a rate to set against it: the planner's estimate would be a
+        # calculation nobody asked for, shown as working with no words (blind readers of round 7 called it noise)
+        discard(doc, index)
+        return None
     # The planner's MFU is a model's estimate, not a measurement: only a gap of 2x or more is flagged.
     field = "mfu" if stated.quantity == "mfu" else "model_flop_per_s_per_chip"
     return Result([index], "consistent" if verdicts.estimate_agrees(stated.value, value) else "inconsistent",

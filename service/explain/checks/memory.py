@@ -99,8 +99,16 @@ def _sharding(doc: Document, claim: Claim, inputs: Inputs) -> None:
         inputs.derived("dp_degree", count.value, f"{count.quote}, all data-parallel (no TP or PP stated)")
 
 
+# a size the sentence says something needs, or the result of its own arithmetic, is a requirement, not a capacity
+_REQUIRED = re.compile(r"\b(?:needs?|required?|requires|requirement|takes?|consumes?|uses?)\b(?!.*\b(?:has|with|of)\b)"
+                       r"|[=≈]\s*$|يتطلب|تتطلب|يحتاج|تحتاج|يستهلك|تستهلك", re.I)
+
+
 def _fits(doc: Document, claim: Claim, capacity) -> Result | None:
     """A chip's memory the text states: whether the model states fit in it (a capacity is a bound, not a figure to equal)."""
+    before = doc.text[max(claim.start, capacity.start - 60):capacity.start]
+    if _REQUIRED.search(before):
+        return None  # "needs 6.7B * 20 = 134 GB of memory": what the model requires, not what each chip has
     split = [f for f in doc.figures if f.quantity in ("tp_degree", "pp_degree") and f.value > 1
              or f.quantity in ("n_chips", "n_ranks") and f.value > 1]
     if split and figure(doc, claim, "zero_stage") is None:

@@ -14,6 +14,18 @@ _ONE_COPY = re.compile(r"\b(?:one|each|a|every|single)\s+(?:full\s+)?(?:copy|rep
 _SPLITS = ("tp_degree", "pp_degree", "cp_degree")
 
 
+_WEIGHT_BYTES = 2  # a 16-bit weight: the least a training copy of the model holds per parameter
+
+
+def _copy_fits(doc: Document, claim: Claim, chips: float) -> bool:
+    """Whether one model copy's 16-bit weights fit in the memory of the chips it is said to take (unknown model or
+    chip: nothing contradicts the reading)."""
+    models, named = claim.models or doc.models(), claim.chips or doc.chips()
+    params = models[0].get("params_total") if models else None
+    memory = named[0].get("hbm_bytes") if named else None
+    return not (params and memory) or params * _WEIGHT_BYTES <= chips * memory
+
+
 def replicas(doc: Document, claim: Claim) -> Result | None:
     """Chips / chips per model copy = data-parallel replicas, said in words (whole numbers only; else nothing is said)."""
     if any(f.quantity == "dp_degree" for f in doc.figures):
@@ -34,6 +46,8 @@ def replicas(doc: Document, claim: Claim) -> Result | None:
         product = 1.0
         for f in splits:
             product *= f.value
+        if product == 1 or not _copy_fits(doc, claim, product):
+            return None  # "cp=1" splits nothing; a copy too big for its chips is sharded in a way the text does not state
         expression = f"{total.value:g} / ({' * '.join(f'{f.value:g}' for f in splits)})"
         quote = f"{total.quote} / ({' x '.join(f.quote for f in splits)})"
         group = f"({' x '.join(f.quote for f in splits)})"

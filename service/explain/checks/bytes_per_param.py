@@ -1,0 +1,41 @@
+"""A memory the sentence says holds a number of parameters ("2.4PB, allowing ... up to 120 trillion parameters"): the
+bytes each parameter gets, said (2.4e15 / 1.2e14 = 20 bytes), which is what tells a reader what the memory stores."""
+
+import re
+
+from service.explain.checks import verdicts
+from service.explain.checks.core import Inputs, Result, run, said
+from service.explain.document import Claim, Document
+from service.i18n.messages import messages
+
+_HOLDS = re.compile(r"\b(?:support\w*|hold\w*|fit\w*|stor\w*|accommodat\w*|enough for|room for|host\w*)\b"
+                    r"|يدعم|تدعم|يتسع|تتسع|يكفي|تكفي|يستوعب|تستوعب", re.I)
+_PLAUSIBLE = (0.5, 64)  # bytes per parameter: from 4-bit weights to weights with every optimizer state and more
+
+
+def bytes_per_param(doc: Document, claim: Claim) -> Result | None:
+    """One parameter count and the one memory it is tied to (a range's top when the count is 'up to'), with a word of
+    holding between them; a result outside the plausible bytes per parameter is no finding and not said."""
+    params = [f for f in claim.figures if f.quantity == "params" and f.value >= 1e6]
+    sizes = [f for f in claim.figures if verdicts.kind(f.quantity) == "memory" and f.value > 0]
+    if len(params) != 1 or not sizes:
+        return None
+    if len(sizes) > 1:
+        sizes = [f for f in sizes if f.role == "after"]  # "from 4TB to 2.4PB ... up to 120T": the top of the range
+    if len(sizes) != 1:
+        return None
+    size, count = sizes[0], params[0]
+    low, high = sorted((size.end, count.start)) if size.end <= count.start else (count.end, size.start)
+    if not _HOLDS.search(doc.text[low:high]):
+        return None
+    per = size.value / count.value
+    if not _PLAUSIBLE[0] <= per <= _PLAUSIBLE[1]:
+        return None
+    inputs = Inputs(doc.lang)
+    inputs.values["expression"] = f"{size.value:g} / {count.value:g}"
+    inputs.sources["expression"] = {"source": "text", "quote": f"{size.quote} / {count.quote}"}
+    index = run(doc, "arithmetic", inputs)
+    if index is None:
+        return None
+    return Result([index], None, messages(doc.lang)["verdicts"]["bytes_per_param"].format(
+        size=said(doc, size), params=said(doc, count), per=f"{per:.1f}".rstrip("0").rstrip(".")))
