@@ -202,3 +202,14 @@ def test_a_named_result_written_with_its_working_is_redone():
     # "MFU = ... = 50.5%" was "cannot be checked yet: the text would also need to give the throughput"
     claim = explain_offline("MFU = 64 * 8.62124e15 / 4.31 / 256 / 989e+12 = 50.5%", "en")["claims"][0]
     assert claim["verdict"] == "consistent" and "50.56%" in claim["why"]
+
+
+def test_a_run_time_the_text_quotes_to_reject_is_not_judged_and_the_run_is_checked_once():
+    # "“A 3-week training run” is calendar framing": the author rejects it; 6 x 500B x 5T / (4,000 x 989T x 0.5) is
+    # 87.8 days, held once against the author's own "around 70 days", not against every sentence that names a time
+    text = ("“A 3-week training run” is calendar framing. For a 500B dense model on 5 trillion tokens at 50% MFU on "
+            "4,000 H100s, the run is around 70 days, not 21. If “3 weeks” is a hard requirement, the model must be smaller. "
+            "I am designing for the realistic case, a roughly 70-day run.")
+    claims = explain_offline(text, "en")["claims"]
+    judged = [c for c in claims if c["verdict"] == "inconsistent"]
+    assert len(judged) == 1 and "70 days" in judged[0]["why"]

@@ -51,7 +51,9 @@ _ONE_STEP = re.compile(r"\b(?:one|a|each|every|per|single)\s+(?:training\s+|opti
 
 def training_time(doc: Document, claim: Claim) -> Result | None:
     """GPU-hours or days the text states for a training run, from its tokens and model (and chips, MFU)."""
-    stated = next((f for f in claim.figures if f.quantity in ("chip_hours", "time_s", "chip_days")), None)
+    quoted = restate.quoted_spans(doc.text)
+    stated = next((f for f in claim.figures if f.quantity in ("chip_hours", "time_s", "chip_days")
+                   and not any(a <= f.start < b for a, b in quoted)), None)  # “a 3-week run”: words the text discusses
     if stated is None or "computation" in claim.kinds or _ONE_STEP.search(claim.quote):
         return None  # "one step ... requires 170 seconds" is a step's time, not the run's
     tokens = next((f for f in claim.figures if f.quantity == "tokens"), None)
@@ -59,6 +61,9 @@ def training_time(doc: Document, claim: Claim) -> Result | None:
         elsewhere = figure(doc, claim, "tokens")
         if elsewhere is None:
             return None
+        if any(elsewhere in c.figures and any(f.quantity in ("chip_hours", "time_s", "chip_days") for f in c.figures)
+               for c in doc.claims if c is not claim):
+            return None  # the sentence with the tokens states its own time: the run's check is made there, once
         tokens = _one_run(doc, claim)
     if tokens is None:
         # a token count from another sentence may be another phase's (pre-training vs annealing): not combined
