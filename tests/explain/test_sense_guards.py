@@ -210,3 +210,22 @@ def test_p2p_is_read_by_what_follows_it(text, sense):
 ])
 def test_an_ultraserver_is_the_one_its_chips_name(text, sense):
     assert sense in terms(text)["aws-ultraserver"]["expansion"]
+
+
+@pytest.mark.parametrize("text, entry, shown", [
+    ("The trainer spawns 8 worker processes with torchrun; they pass batches through shared memory on the host.",
+     "cuda-shared-memory", False),  # the operating system's shared memory, not CUDA's scratchpad
+    ("The kernel stages each tile in shared memory inside the SM before the GEMM.", "cuda-shared-memory", True),
+    ("The FFN is four times the bottleneck layer width of the model.", "bottleneck", False),  # a network's shape
+    ("The all-to-all is the bottleneck of the step once experts span nodes.", "bottleneck", True),
+])
+def test_a_sense_is_shown_only_where_its_context_holds(text, entry, shown):
+    assert (entry in terms(text)) == shown
+
+
+@pytest.mark.parametrize("text, entry, sense", [
+    ("Models with up to a trillion parameters need expert parallelism.", "parameters", "weights"),
+    ("FSDP is slower in the multi-node case, so we shard inside each node.", "node", "server"),
+])
+def test_a_reading_follows_the_words_of_its_field(text, entry, sense):
+    assert sense in terms(text)[entry]["expansion"]
