@@ -239,11 +239,15 @@ def merged(text: str, lang: str, matches: list, occurrences: list) -> tuple[list
     # a model family's term or one the gloss says goes; another idea written into the name ("A37B": active) stays
     inside = lambda m: any(a <= m.start and m.end <= b for a, b in spans) and (  # noqa: E731
         m.entry.get("category") == "model" or m.entry["id"] in said or names_a_maker(m.entry))
-    kept = [o for o in occurrences if not inside(o)]
+    within = lambda m: any(a <= m.start and m.end <= b and (a, b) != (m.start, m.end) for a, b in spans)  # noqa: E731
+    # an idea written into a name keeps its own name in the list: "active parameters", not the fragment "7B-A1B"
+    kept = [glossary.Match(o.entry, o.entry.get("term") or o.found_as, o.start, o.end, o.reading, o.derived) if within(o) else o
+            for o in occurrences if not inside(o)]
     overrides: dict[str, dict] = {}
     items: list[dict] = []
     firsts: dict[str, glossary.Match] = {}
     seen_written: set[str] = set()
+    unknown: dict[str, list[int]] = {}  # an unknown family's sized names, by family
     for name in names:
         if name.written.lower() in seen_written:
             owner = next((o for o in occurrences if o.start == name.start and _owns(o, name)), None)
@@ -272,11 +276,14 @@ def merged(text: str, lang: str, matches: list, occurrences: list) -> tuple[list
         family = name.family
         if not name.base:
             fields["minor"] = True  # "7B" alone: how a size reads, listed after the passage's own terms
+        if owner is None and family is None and name.base:
+            unknown.setdefault(name.base.lower(), []).append(len(items))
         items.append({"id": f"model:{_folded(name.written)}", "term": name.written, **fields,
                       "definition": definition(name, lang) if owner is None else _owner_definition(owner, lang, name),
                       "intuition": None, "category": "model", "calculator": None,
                       "source": (family or {}).get("source") or {"title": "data/model_names.json (model naming conventions)",
                                                                   "url": table()["sources"][0]["url"]}})
+    items = _one_item_per_unknown_family(items, unknown, lang)
     kept.sort(key=lambda o: (o.start, -o.end))
     present = {o.entry["id"] for o in kept}
     out = []
@@ -285,9 +292,28 @@ def merged(text: str, lang: str, matches: list, occurrences: list) -> tuple[list
             out.append(firsts[match.entry["id"]])
         elif match.entry["id"] in present and inside(match):
             out.append(next(o for o in kept if o.entry["id"] == match.entry["id"]))
+        elif within(match) and not inside(match):
+            out.append(glossary.Match(match.entry, match.entry.get("term") or match.found_as, match.start, match.end,
+                                      match.reading, match.derived))
         elif not inside(match):
             out.append(match)
     return out, kept, overrides, items
+
+
+def _one_item_per_unknown_family(items: list[dict], unknown: dict[str, list[int]], lang: str) -> list[dict]:
+    """Several sized names of one family no table knows ("Mula-1B", "Mula-7B-A1B", ...) as one item listing them, the
+    naming convention said once: five items each reading "a model the text names" tell a reader nothing five times."""
+    dropped = set()
+    for indexes in unknown.values():
+        if len(indexes) < 2:
+            continue
+        first = items[indexes[0]]
+        names = [items[i]["term"] for i in indexes]
+        first.update(term=", ".join(names), found_as=names[0], expansion="", expansion_en="",
+                     definition=messages(lang)["model_name"]["definition_family"].format(
+                         sizes="; ".join(items[i]["expansion"] for i in indexes)))
+        dropped.update(indexes[1:])
+    return [item for i, item in enumerate(items) if i not in dropped]
 
 
 _MAKER_CATEGORIES = frozenset({"organisation", "organization"})

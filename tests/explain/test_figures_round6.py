@@ -339,3 +339,8 @@ def test_a_bandwidth_is_named_by_the_link_written_after_it(text, quantity):
 def test_a_count_of_model_flops_is_no_rate(text):
     # "model flops = 8.62124e15" (per sample, in an MFU recipe) had been read, and said, as 8,621 TFLOP/s
     assert got(text, "total_flops") and not got(text, "peak_flop_per_s")
+
+
+def test_thousands_of_things_are_no_seconds():
+    assert not got("We showcase pretraining at the scale of 1000s of GPU tiles.", "time_s")
+    assert got("Each step takes 12 s of compute.", "step_time_s") == [12]

@@ -125,3 +125,13 @@ def test_a_size_of_tokens_is_not_a_model():
 def test_a_size_no_model_has_is_not_read_as_the_models_size():
     # "DeepSeek-V3 14.8T" in a table of training runs is 14.8T tokens; a reader was told "14.8 trillion parameters"
     assert [n.total for n in model_names.find("DeepSeek-V3 14.8T tokens, Kimi-K2 1T parameters")] == [1e12]
+
+
+def test_sized_names_of_one_unknown_family_are_one_item_and_no_fragment_is_a_term():
+    # five "Mula-...: A model the text names." items, and "7B-A1B" listed as a term, were what a reader saw
+    doc = Document(text="We train Mula-1B, Mula-7B-A1B and Mula-20B-A2B on Aurora tiles.", lang="en")
+    read_terms(doc)
+    models = [t for t in doc.terms if t["id"].startswith("model:")]
+    assert len(models) == 1 and models[0]["term"] == "Mula-1B, Mula-7B-A1B, Mula-20B-A2B"
+    assert "20 billion" in models[0]["definition"]
+    assert all(t["found_as"] != "7B-A1B" for t in doc.terms)

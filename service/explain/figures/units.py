@@ -172,6 +172,9 @@ class _Units:
             unit = None  # "two months" is a time and "مليار دولار" a sum, but "one s" is not a second
         if unit and norm[unit.end():unit.end() + 2].strip()[:1] in (":", "=") and _LABEL_VALUE.match(norm, unit.end()):
             unit = None  # "tps: 6,113  tflops: 354.02": the unit labels the next value
+        if unit and unit.group(0) == "s" and unit.start() == end and raw in (10, 100, 1000, 10000, 100000) \
+                and re.match(r"\s+of\s", norm[unit.end():unit.end() + 5]):
+            return None  # "1000s of GPU tiles", "100s of nodes": thousands of things, not seconds
         if unit and not (unit.group(0) in ("s", "h", "d", "us") and mult):
             return self.read_unit(m, start, unit, raw, mult)
         noun = _NOUNS.match(norm, end)
