@@ -76,7 +76,7 @@ def measure(passage: dict, gist: str) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--split", choices=("dev", "test", "holdout-r4", "holdout-r5", "holdout-r6", "holdout-r7"), required=True)
+    ap.add_argument("--split", choices=("dev", "test", "holdout-r4", "holdout-r5", "holdout-r6", "holdout-r7", "holdout-r8"), required=True)
     ap.add_argument("--arabic", action="store_true", help="Arabic passages, English answers (the cross-language gist)")
     ap.add_argument("--only", nargs="*")
     ap.add_argument("--show", action="store_true", help="print each gist under its row")

@@ -29,7 +29,7 @@ def _corpus():
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--split", action="append", choices=["dev", "test", "holdout-r4", "holdout-r5", "holdout-r6", "holdout-r7"], required=True)
+    parser.add_argument("--split", action="append", choices=["dev", "test", "holdout-r4", "holdout-r5", "holdout-r6", "holdout-r7", "holdout-r8"], required=True)
     parser.add_argument("--json", type=Path, help="also write every answer's links to this file")
     parser.add_argument("--only", nargs="*", default=[])
     args = parser.parse_args(argv)

@@ -61,7 +61,7 @@ def recall(split: str, lang: str) -> tuple[float, float, float]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--split", nargs="*", default=["dev", "test", "holdout-r4", "holdout-r5", "holdout-r6", "holdout-r7"], choices=("dev", "test", "holdout-r4", "holdout-r5", "holdout-r6"))
+    parser.add_argument("--split", nargs="*", default=["dev", "test", "holdout-r4", "holdout-r5", "holdout-r6", "holdout-r7", "holdout-r8"], choices=("dev", "test", "holdout-r4", "holdout-r5", "holdout-r6"))
     parser.add_argument("--lang", nargs="*", default=["en", "ar"], choices=("en", "ar"))
     args = parser.parse_args(argv)
     print(f"{'split':8} {'lang':4} {'all terms':>10} {'listed':>8} {'listed/passage':>15}")

@@ -67,7 +67,7 @@ def classify(split: str) -> list[tuple[str, str, str]]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--split", required=True, choices=("dev", "test", "holdout-r4", "holdout-r5", "holdout-r6", "holdout-r7"))
+    parser.add_argument("--split", required=True, choices=("dev", "test", "holdout-r4", "holdout-r5", "holdout-r6", "holdout-r7", "holdout-r8"))
     args = parser.parse_args(argv)
     misses = classify(args.split)
     by_kind = collections.Counter(kind for _, _, kind in misses)

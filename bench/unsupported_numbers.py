@@ -166,7 +166,7 @@ def unsupported(text: str, answer: dict) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     """Explain the split's passages and print the unsupported numbers of every answer."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--split", choices=("dev", "test", "holdout-r4", "holdout-r5", "holdout-r6", "holdout-r7", "holdout"), required=True)
+    ap.add_argument("--split", choices=("dev", "test", "holdout-r4", "holdout-r5", "holdout-r6", "holdout-r7", "holdout-r8", "holdout"), required=True)
     ap.add_argument("--lang", nargs="*", choices=("en", "ar"), default=["en", "ar"])
     ap.add_argument("--only", nargs="*", help="passage ids")
     args = ap.parse_args(argv)
