@@ -19,6 +19,7 @@ closing report.
 
 from __future__ import annotations
 
+import re
 import argparse
 import importlib.util
 import json
@@ -153,13 +154,18 @@ def shown(index: int, claims: list[dict]) -> bool:
     return not citing or any(c.get("verdict") != "needs_more" for c in citing)
 
 
-def numbers_from_text(calc: dict) -> bool:
-    """Whether at least one numeric input of a calculation comes from the text."""
+def numbers_from_text(calc: dict, text: str = "") -> bool:
+    """Whether at least one numeric input of a calculation comes from the text: stated there, or derived from figures
+    the text writes (tokens per second from "14.8T tokens / 2.8M GPU-hours" quotes both, and both are in `text`)."""
     sources = calc.get("input_sources") or {}
     for name, src in sources.items():
         kind = src.get("source") if isinstance(src, dict) else src
         if kind == "text" and name not in NAME_INPUTS:
             return True
+        if kind == "derived" and name not in NAME_INPUTS and isinstance(src, dict) and text:
+            quoted = [part.strip() for part in str(src.get("from") or "").split("/")]
+            if quoted and all(part and re.search(r"\d", part) and part in text for part in quoted):
+                return True
     return False
 
 
@@ -194,7 +200,7 @@ def score_answer(passage: dict, out: dict, index: dict, hbm: dict, scoring) -> d
         bad = impossible(calc, hbm, named_hbm)
         if bad and shown(i, claims):
             impossible_found.append(f"{calc.get('calculator')}: {'; '.join(bad)}")
-        if not numbers_from_text(calc):
+        if not numbers_from_text(calc, passage["text"]):
             outside.append(str(calc.get("calculator")))
     return {
         "terms_expected": len(exp["terms"]), "terms_found": len(exp["terms"]) - len(missing_terms), "missing_terms": missing_terms,

@@ -147,3 +147,13 @@ def test_every_corpus_passage_is_explained_in_both_languages(passage):
             if claim["verdict"] == "inconsistent":
                 for i in claim["calculations"]:
                     assert not verdicts.assumed_inputs(result["calculations"][i]["input_sources"]), (lang, claim["quote"])
+
+
+def test_an_input_derived_from_the_texts_own_figures_is_from_the_text():
+    corpus = _module("corpus")
+    text = "Pre-training took 14.8T tokens on 2,048 H800s in about 2.8M GPU-hours."
+    derived = {"input_sources": {"tokens_per_s": {"source": "derived", "from": "14.8T tokens / 2.8M GPU-hours"},
+                                 "params": {"source": "catalog"}}}
+    invented = {"input_sources": {"tokens_per_s": {"source": "derived", "from": "an example of 4,096 tokens"}}}
+    assert corpus.numbers_from_text(derived, text)
+    assert not corpus.numbers_from_text(invented, text) and not corpus.numbers_from_text(derived)
