@@ -116,3 +116,19 @@ def test_bits_against_bytes_is_said_only_where_the_text_writes_both():
     mixed = "The NIC is rated 400 Gb/s, making NVLink the bottleneck at 140 GB/s, because of the bandwidth."
     assert "bits_vs_bytes" not in {link["id"] for link in reasons.find(analyse(same, "en"))}
     assert "bits_vs_bytes" in {link["id"] for link in reasons.find(analyse(mixed, "en"))}
+
+
+def test_a_stock_link_is_not_said_where_the_text_says_its_opposite_of_attention():
+    # "recomputing only attention saves most of the memory for little extra compute" beside a text whose attention is
+    # its single most expensive op (long-sequence video models with FlashAttention) is a claim the text contradicts
+    text = ("We enable activation checkpointing to avoid OOM on activations; attention is the most expensive op, "
+            "so recomputing it costs 12% of compute.")
+    plain = "We enable activation checkpointing to avoid OOM on activations at long sequence lengths."
+    assert "recompute_trades_compute_for_memory" in {link["id"] for link in reasons.find(analyse(plain, "en"))}
+    assert "recompute_trades_compute_for_memory" not in {link["id"] for link in reasons.find(analyse(text, "en"))}
+
+
+def test_a_bottleneck_is_said_plainly_without_saying_what_it_limits():
+    from service.explain import gist_plain
+    assert gist_plain.phrased("Activations are the bottleneck at 72k tokens.", "en") == \
+        "Activations are the limiting factor at 72k tokens."
