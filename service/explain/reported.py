@@ -111,6 +111,7 @@ def third_person(text: str, lang: str) -> str:
     """
     if lang == "ar":
         return text
+    text = re.sub(r"(?<=[A-Za-z])[’‘](?=[A-Za-z])", "'", text)  # "I’m" typed with a curly apostrophe is "I'm", never "they’m"
     for pattern, replacement in _PERSON_EN:
         flags = re.I if any(word in pattern for word in _PERSON_CASE) else 0
 

@@ -230,3 +230,9 @@ def test_what_a_limit_forces_is_not_advice():
     assert "advise" not in reported.point(sentence, sentence, "en", "authors")
     plain = "You should use HYBRID_SHARD inside each node."
     assert "advise" in reported.point(plain, plain, "en", "authors")
+
+
+def test_a_curly_apostrophe_turns_to_the_third_person_like_a_straight_one():
+    # "so they’m unable to perform specific tests" was a blind reader's quote
+    assert reported.third_person("Sorry, I don’t have an L40, so I’m unable to test; I’ve tried.", "en") == \
+        "Sorry, they don't have an L40, so they are unable to test; they have tried."
