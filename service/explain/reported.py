@@ -455,7 +455,7 @@ def _lower_first(text: str, context: str = "") -> str:
     also capitalises inside a sentence ("Nvidia"), one followed by another capitalised word ("Cloud TPU") or by a size or
     version ("Mixtral 8x22B"), an acronym."""
     parts = text.split(" ", 2)
-    first = parts[0].strip(",")
+    first = re.split(r"['’]", parts[0].strip(","))[0]  # "They've" is read as "They"
     if first == "A" and len(parts) > 1 and (parts[1][:1].islower() or parts[1][:1].isdigit()):
         return "a" + text[1:]  # "A capacity factor ...", "A 671B MoE ..." after "says that"
     if not (len(first) > 1 and first[0].isupper() and first[1:].islower() and first.isalpha()):

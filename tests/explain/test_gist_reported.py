@@ -236,3 +236,9 @@ def test_a_curly_apostrophe_turns_to_the_third_person_like_a_straight_one():
     # "so they’m unable to perform specific tests" was a blind reader's quote
     assert reported.third_person("Sorry, I don’t have an L40, so I’m unable to test; I’ve tried.", "en") == \
         "Sorry, they don't have an L40, so they are unable to test; they have tried."
+
+
+def test_a_contraction_opening_a_reported_clause_is_lowered():
+    # "They add that They’ve learned ..." was a blind reader's quote
+    sentence = "They’ve learned that the bubble dominates."
+    assert reported.companion(sentence, sentence, "en", "authors").startswith("They add that they've learned")
