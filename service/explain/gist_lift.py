@@ -67,6 +67,9 @@ def lift(clause: str) -> tuple[str, str] | None:
             return frame, rest  # "recommend using X", "recommend a TP of 8": its object, said after "recommends"
         if frame == "finds" and re.match(r"(?:a|an|the|about|around|~|\d)", rest, re.I):
             return None  # "we see 45% MFU", "we measured a 2x speed-up": a measurement, not a reported clause
+        if frame == "expects" and re.match(r"(?:closer|close|about|around|roughly|more|less|fewer|better|worse|higher|lower|"
+                                            r"faster|slower|a|an|the|~|\d)\b", rest, re.I):
+            return None  # "I expected closer to 3x": what was expected, an object, not a clause "that" can carry
         if len(rest.split()) < 3 or re.match(r"(?:it|this|that|them|him|her)\b", rest, re.I):
             return None  # "I think so", "we found it": nothing to lift
     if frame == "recommends" and found.group("that"):

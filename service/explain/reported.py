@@ -180,7 +180,11 @@ def indirect_question(text: str) -> str | None:
         return None  # "why does the step take ...": a verb to inflect, so quoted, not guessed
     if re.match(rf"^{_WH}\b", lowered, re.I):
         return lowered  # "what would be a reasonable throughput": the question word is its subject
-    yes_no = re.match(rf"^(?P<aux>{_AUX})\s+(?P<who>{_PRONOUN}|the\s+\w[\w-]*)(?![\w-])(?P<rest>.*)$", lowered, re.I)
+    longer = _YES_NO_NOUN.match(lowered)  # "is the step time too high": a subject of a few words before its predicate
+    if longer:
+        return f"whether {longer.group('who')} {longer.group('aux')} {longer.group('rest')}"
+    yes_no = re.match(rf"^(?P<aux>{_AUX})\s+(?P<who>{_PRONOUN}|the\s+\w[\w-]*(?:\s+of\s+(?:the\s+)?[\w-]+(?:\s+\([^()]*\))?)?)(?![\w-])(?P<rest>.*)$",
+                      lowered, re.I)  # "is the all-gather of FSDP the bottleneck": the subject keeps its "of" phrase
     if yes_no:
         return f"whether {yes_no.group('who')} {yes_no.group('aux')}{yes_no.group('rest')}"
     yes_no_do = re.match(r"^do\s+(?P<who>they|we|I|you)\b(?P<rest>.*)$", lowered, re.I)
@@ -193,6 +197,10 @@ def indirect_question(text: str) -> str | None:
 
 _SUPPOSE = pattern_cache.lazy(r"^(?:suppose|supposing|say|assuming|assume)\s+(?:that\s+)?(?P<condition>[^,?]{3,140}?),\s*(?:then\s+)?"
                               r"(?P<asked>(?:I|we|you|it|they|the\s)[^?]+)$", re.I)
+_PREDICATE_START = (r"(?:too|so|very|much|only|not|still|always|lower|higher|slower|faster|different|worse|better|larger|smaller|"
+                    r"bigger|enough|normal|expected|correct|right|wrong|possible|supported|the\s|a\s|an\s|\d)")
+_YES_NO_NOUN = pattern_cache.lazy(rf"^(?P<aux>is|are|was|were)\s+(?P<who>the\s+[a-z][\w./-]*(?:\s+[a-z][\w./-]*){{1,2}}?)\s+"
+                                  rf"(?P<rest>{_PREDICATE_START}.*)$", re.I)
 _CONDITION_THEN_ASK = pattern_cache.lazy(r"^(?P<condition>(?:if|when)\b[^?]{3,120}?),\s*(?:so|then)?\s*"
                                          r"(?P<asked>(?:does|do|is|are|can|could|would|will|should)\b.+)$", re.I)
 # A few regular verbs a "does X <verb>" question is asked with: their third person is the verb and "s".

@@ -242,3 +242,17 @@ def test_a_contraction_opening_a_reported_clause_is_lowered():
     # "They add that They’ve learned ..." was a blind reader's quote
     sentence = "They’ve learned that the bubble dominates."
     assert reported.companion(sentence, sentence, "en", "authors").startswith("They add that they've learned")
+
+
+@pytest.mark.parametrize("question, said", [
+    ("Is the step time too high?", "The author asks whether the step time is too high"),
+    ("Is the all-gather of FSDP the bottleneck here?", "The author asks whether the all-gather of FSDP is the bottleneck here"),
+    ("Is it slower?", "The author asks whether it is slower"),
+])
+def test_a_yes_no_question_keeps_its_whole_subject_before_the_verb(question, said):
+    assert reported.point(question, question, "en", "author") == said
+
+
+def test_what_was_expected_is_an_object_not_a_clause():
+    sentence = "I expected closer to 3x, since the new chip has 3x the peak."
+    assert "expect that closer" not in reported.point(sentence, sentence, "en", "author")
