@@ -429,9 +429,7 @@ def _change(doc: Document, claim: Claim, outcome: Outcome) -> None:
     inputs.text("before", before)
     inputs.text("after", after)
     stated = change.quote.strip() if change.quantity == "speedup" or change.quote.strip().lower().endswith(("x", "×")) else change.value
-    inputs.values["stated_change"], inputs.sources["stated_change"] = stated, {"source": "text", "quote": change.quote}
-    inputs.values["tolerance"] = _tolerance(change.quote, change.value, change.approx)
-    inputs.sources["tolerance"] = {"source": "derived", "from": change.quote}
+    inputs.stated("stated_change", stated, change.quote, _tolerance(change.quote, change.value, change.approx))
     index = run(doc, "ratio", inputs)
     if index is None:
         return

@@ -2,7 +2,6 @@
 
 import re
 
-from service.explain import restate
 from service.explain.checks.core import Inputs, Result, run
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages

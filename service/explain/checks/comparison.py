@@ -4,7 +4,6 @@ ratio and a difference in plain words; a factor the text states for them is judg
 import re
 from functools import cache
 
-from service.explain import restate
 from service.explain.checks import formats, verdicts
 from service.explain.checks.arithmetic import tolerance_of
 from service.explain.checks.core import Inputs, Result, discard, run, said
@@ -297,10 +296,8 @@ def _ratio(doc: Document, x, y, stated=None) -> tuple[int, dict] | None:
     inputs.text("after", x)
     if stated is not None:
         value = stated.value if stated.quantity == "percent_change" else f"{stated.value:g}x"
-        inputs.values["stated_change"], inputs.sources["stated_change"] = value, {"source": "text", "quote": stated.quote}
         approx = stated.approx or bool(_APPROX.search(doc.text[max(0, stated.start - 16):stated.start]))
-        inputs.values["tolerance"] = tolerance_of(stated.quote, abs(stated.value), approx)  # "3x" covers 2.5x-3.5x
-        inputs.sources["tolerance"] = {"source": "derived", "from": stated.quote}
+        inputs.stated("stated_change", value, stated.quote, tolerance_of(stated.quote, abs(stated.value), approx))  # "3x": 2.5-3.5x
     index = run(doc, "ratio", inputs)
     return None if index is None else (index, doc.calculations[index]["outputs"])
 

@@ -66,6 +66,14 @@ class Inputs:
         self.values[name] = value
         self.sources[name] = {"source": "derived", "from": origin}
 
+    def stated(self, name: str, value, quote: str, tolerance: float, tolerance_from: str | None = None) -> None:
+        """The value the text states for the calculation to judge (`stated_result`, `stated_change`) and the tolerance
+        its written digits allow, both sourced to the text's words."""
+        self.values[name] = value
+        self.sources[name] = {"source": "text", "quote": quote}
+        self.values["tolerance"] = tolerance
+        self.sources["tolerance"] = {"source": "derived", "from": tolerance_from or quote}
+
     def assumed(self, name: str, value, key: str, **fields) -> None:
         self.values[name] = value
         m = messages(self.lang)

@@ -5,7 +5,7 @@ import re
 
 from service.explain import restate
 from service.explain.checks import verdicts
-from service.explain.checks.core import Inputs, Result, chips, compare, run
+from service.explain.checks.core import Inputs, Result, chips, run
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 

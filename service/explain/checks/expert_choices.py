@@ -38,10 +38,7 @@ def expert_choices(doc: Document, claim: Claim) -> Result | None:
     inputs = Inputs(doc.lang)
     inputs.values["expression"] = f"{big} / {small}"
     inputs.sources["expression"] = {"source": "text", "quote": f"C({n1},{k1}) / C({n2},{k2})"}
-    inputs.values["stated_result"] = stated.value
-    inputs.sources["stated_result"] = {"source": "text", "quote": stated.quote}
-    inputs.values["tolerance"] = tolerance_of(stated.quote, stated.value, stated.approx)
-    inputs.sources["tolerance"] = {"source": "derived", "from": stated.quote}
+    inputs.stated("stated_result", stated.value, stated.quote, tolerance_of(stated.quote, stated.value, stated.approx))
     ran = run(doc, "arithmetic", inputs)
     if ran is None:
         return None

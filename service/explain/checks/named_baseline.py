@@ -89,10 +89,9 @@ def _one(doc: Document, claim: Claim, change) -> tuple[int, str, str] | None:
     inputs = Inputs(doc.lang)
     inputs.text("before", y)
     inputs.text("after", x)
-    inputs.values["stated_change"] = f"{change.value:g}x" if factor else change.value
-    inputs.sources["stated_change"] = {"source": "text", "quote": change.quote}
-    inputs.values["tolerance"] = tolerance_of(change.quote, abs(change.value), change.approx) + spread / abs(change.value)
-    inputs.sources["tolerance"] = {"source": "derived", "from": f"{change.quote}, {x.quote}, {y.quote}"}
+    inputs.stated("stated_change", f"{change.value:g}x" if factor else change.value, change.quote,
+                  tolerance_of(change.quote, abs(change.value), change.approx) + spread / abs(change.value),
+                  f"{change.quote}, {x.quote}, {y.quote}")
     ran = run(doc, "ratio", inputs)
     if ran is None:
         return None

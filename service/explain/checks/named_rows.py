@@ -93,10 +93,7 @@ def named_rows(doc: Document, claim: Claim) -> Result | None:
         inputs = Inputs(doc.lang)
         inputs.text("before", small)
         inputs.text("after", big)
-        inputs.values["stated_change"] = f"{factor.value:g}x"
-        inputs.sources["stated_change"] = {"source": "text", "quote": factor.quote}
-        inputs.values["tolerance"] = tolerance_of(factor.quote, factor.value, factor.approx)
-        inputs.sources["tolerance"] = {"source": "derived", "from": factor.quote}
+        inputs.stated("stated_change", f"{factor.value:g}x", factor.quote, tolerance_of(factor.quote, factor.value, factor.approx))
         ran = run(doc, "ratio", inputs)
         if ran is None:
             return None

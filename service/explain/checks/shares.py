@@ -176,10 +176,8 @@ def change_across(doc: Document, claim: Claim) -> Result | None:
     inputs = Inputs(doc.lang)
     inputs.text("before", before)
     inputs.text("after", after)
-    inputs.values["stated_change"], inputs.sources["stated_change"] = stated.value, {"source": "text", "quote": stated.quote}
     approx = stated.approx or bool(_APPROX.search(doc.text[max(0, stated.start - 16):stated.start]))
-    inputs.values["tolerance"] = tolerance_of(stated.quote, abs(stated.value), approx)
-    inputs.sources["tolerance"] = {"source": "derived", "from": stated.quote}
+    inputs.stated("stated_change", stated.value, stated.quote, tolerance_of(stated.quote, abs(stated.value), approx))
     run_index = run(doc, "ratio", inputs)
     if run_index is None:
         return None

@@ -4,8 +4,6 @@ more than all the chips hold means part of them must live in host memory (offloa
 
 import re
 
-from calculators import catalog
-
 from service.explain import restate
 from service.explain.checks import verdicts
 from service.explain.checks.core import Inputs, Result, run
