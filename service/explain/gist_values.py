@@ -239,21 +239,6 @@ def _english_amount(value: float, noun: str) -> str:
     return f"{arabic_numbers.digits(value)} {noun}".strip()
 
 
-def across_sentences(doc, indexes: list[int], lang: str) -> str:
-    """The first comparison the text makes between figures of two of these sentences, worked out in the answer's
-    language ("أي إن 480 ms أكبر من 60 ms بنحو 8 مرات"); '' when none does. A pair inside one sentence is worked out
-    where its frame says it."""
-    for first, second, kind in synthesis.pairs(doc, indexes):
-        same = any(a <= first.start < b and a <= second.start < b for a, b in doc.sentences)
-        old, new = (_value(f._replace(approx=False), lang) for f in (first, second))
-        if same or not old or not new:
-            continue
-        percent = first.quantity in _PERCENT
-        if kind == "change":
-            said = synthesis.change_words(first.value, second.value, lang, "change", percent=percent, ref=old)
-            return messages(lang)["gist"]["cross"]["became"].format(value=new, change=said)
-        return synthesis.change_words(second.value, first.value, lang, "versus", old, percent, ref=new)
-    return ""
 
 
 def shared_head_dropped(old: str, new: str) -> str:
@@ -393,15 +378,3 @@ def in_clause_of_results(doc, start: int, end: int, subjects: list[str], setup: 
             kept.append(name)
     return kept
 
-
-def tie(setup: list[tuple[str, str]], lang: str) -> str:
-    """The set-up phrases after a result, one preposition for a run of them: "with a 12-stage pipeline and
-    micro-batches of 2", not "with ... with ..."."""
-    out: list[str] = []
-    for bare, tied in setup:
-        lead = tied.split(" ", 1)[0]
-        if out and out[-1].split(" ", 1)[0] == lead and tied != bare and tied.endswith(bare):
-            out[-1] = join_names([out[-1], bare], lang)
-        else:
-            out.append(tied)
-    return " ".join(out)

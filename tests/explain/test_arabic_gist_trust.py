@@ -33,23 +33,9 @@ def test_a_bare_ratio_or_share_is_left_out_not_named_a_quantity():
     assert "30%" not in english
 
 
-def test_a_rate_per_device_is_not_said_per_chip():
-    said = opening("Our run reaches 41.2 TFLOP/s per device on a TPU v3-32 for a 2B model.", "ar")
-    assert "41.2 TFLOP/s" in said and "لكل جهاز" in said and "لكل شريحة" not in said
-    per_gpu = opening("Our run reaches 410 TFLOP/s per GPU on 64 H100 GPUs for a 30B model.", "ar")
-    assert "لكل شريحة" in per_gpu
-
-
 def test_an_achieved_rate_is_never_called_a_peak_or_a_capacity_in_arabic():
     said = opening("The 13B model runs at 455 TFLOPs / sec on the H200, whose max is 1979 TFLOPs / sec.", "ar")
     assert "ذروة" not in said and "قدرة حسابية قدرها 455" not in said
-
-
-def test_a_setup_in_the_same_clause_still_follows_its_result():
-    said = opening("Our 30B model reaches 41% MFU on 256 H100 GPUs.", "ar")
-    assert "قدرها 41%" in said and "لنموذج من 30 مليار معامل على 256 شريحة H100" in said
-    english = opening("حقق نموذجنا ذو 30 مليار معامل نسبة MFU قدرها 41% على 256 شريحة H100.", "en")
-    assert "41%" in english and "256 H100" in english
 
 
 # ---- empty frames ---------------------------------------------------------------------------------------------------
@@ -120,11 +106,6 @@ def test_an_arabic_passage_never_gets_anhu_before_a_verb_with_its_subject():
     assert "أنّ تم" not in said
 
 
-def test_a_dual_amount_after_a_preposition_is_genitive():
-    said = opening("Our run reaches 41.2 TFLOP/s per device on a TPU v3-32 for a 2B model.", "ar")
-    assert "من ملياري معامل" in said and "مليارا معامل" not in said
-
-
 def test_a_topic_in_an_arabic_answer_is_never_an_english_plural():
     from service.explain import gist_names
     from service.explain.pipeline import analyse
@@ -135,22 +116,6 @@ def test_a_topic_in_an_arabic_answer_is_never_an_english_plural():
 def test_a_time_under_a_millisecond_is_never_said_as_zero():
     from service.explain.gist_values import _duration
     assert _duration(8e-9, "en") == "8 ns" and _duration(2.5e-5, "ar") == "25 µs" and _duration(0.48, "en") == "480 ms"
-
-
-def test_when_a_sentence_gives_many_results_the_gist_keeps_the_ones_a_run_is_judged_by():
-    said = opening("With 1F1B we see 88.54GiB memory (86.8%), 100 tokens/s per GPU and 26.52% MFU on 512 GPUs.", "ar")
-    assert "26.52%" in said and "100 رمز" in said and "88.54" not in said
-
-
-def test_a_rate_the_text_ties_to_no_unit_is_not_said_per_chip():
-    said = opening("On a v3-32 the training logs show: completed step: 901, seconds: 3.4, TFLOP/s: 41.1, loss: 2.3", "ar")
-    assert "41.1 TFLOP/s" in said and "لكل شريحة" not in said
-
-
-def test_a_result_far_lower_than_a_published_one_is_a_problem_measured_against_it():
-    said = opening("On 16 A100 GPUs I can only reach 21.5% MFU, which is far lower than the 52% reported in the paper.", "ar")
-    assert said.startswith("يذكر الكاتب مشكلة") and "أقل من الرقم المنشور" in said
-    assert said.index("21.5%") < said.index("في حين يذكر") < said.index("52%")
 
 
 def test_two_things_compared_in_a_metric_are_the_two_things_and_their_setup_is_not_guessed():
@@ -176,43 +141,11 @@ def test_a_subject_whose_name_is_glossed_further_on_is_not_cut_before_the_gloss(
     assert arabic_clause.reported("تقلص طريقة المرحلة الثالثة من ZeRO (ZeRO-3) استهلاك الذاكرة.") is None
 
 
-def test_a_logs_per_device_label_before_its_value_makes_it_a_per_device_value():
-    said = opening("completed step: 12, seconds: 1.25, TFLOP/s/device: 241.5, Tokens/s/device: 30112.7, loss: 2.4", "ar")
-    assert "لكل شريحة" not in said and "لكل جهاز" in said
-
-
-def test_a_measured_figure_after_a_problem_keeps_its_case():
-    # "مع معدلًا حسابيًا" puts an accusative after a preposition; "ويذكر معدلًا حسابيًا" is the grammatical frame.
-    said = opening("Our 8x7B MoE only achieves low throughput: 140 TFLOPS on 32 H100 GPUs.", "ar")
-    assert "140 TFLOP/s" in said and "مع معدلًا" not in said and "مع زمنًا" not in said
-
-
-def test_a_result_is_said_of_what_its_own_clause_names_not_of_every_name_in_the_sentence():
-    said = opening("With Megatron-LM the step takes 2.4 s, while DeepSpeed is used only for the data loading.", "ar")
-    assert "2.4 s" in said and "DeepSpeed" not in said
-
-
 def test_a_figure_higher_than_expected_is_a_problem_not_a_comparison_of_two_things():
     said = opening("With FSDP the peak memory is higher than expected on our 16 GPUs, so I profiled the run.", "ar")
     assert said.startswith("يذكر الكاتب مشكلة") and "أعلى مما كان متوقعًا" in said and "يقارن" not in said
     english = opening("ذروة استهلاك الذاكرة مع FSDP أعلى بكثير من المتوقع على 16 شريحة.", "en")
     assert "higher than expected" in english and "compares" not in english
-
-
-def test_a_bracketed_gloss_does_not_cut_a_result_from_the_name_it_is_about():
-    said = opening("For the B200 and 8-bit floating point (either E4M3 or E5M2) the dense peak is 4500 TFLOPS.", "ar")
-    assert "B200" in said and "4,500 TFLOP/s" in said
-
-
-@pytest.mark.parametrize("text, lang, said, unsaid", [
-    ("The report gives up to 152 TFLOP/s per GPU on 1024 A100 GPUs.", "ar", "حتى 152 TFLOP/s", "قدرها 152"),
-    ("The switch reconfigures the links in under 20 nanoseconds on TPU.", "ar", "أقل من 20 ns", "قدره 20 ns"),
-    ("بلغت الإنتاجية أكثر من 410 TFLOP/s لكل شريحة على 64 شريحة H100.", "en", "more than 410 TFLOP/s", "reports 410"),
-])
-def test_a_bound_the_text_puts_on_a_figure_is_kept(text, lang, said, unsaid):
-    # "up to 152" is not "152", and "under 20 ns" is not "20 ns": without its bound the figure is another claim.
-    answer = opening(text, lang)
-    assert said in answer and unsaid not in answer
 
 
 def test_a_one_word_question_heading_a_bullet_is_not_the_authors_question():
@@ -223,13 +156,6 @@ def test_a_one_word_question_heading_a_bullet_is_not_the_authors_question():
     assert arabic_clause.reported("إليك ما يميزه: • يوفر النموذج سرعة أعلى") is None
     from service.explain import reported
     assert reported.role("هل نحتاج إلى توازي خطوط الأنابيب على 256 شريحة؟", "ar") == "question"
-
-
-def test_a_result_names_at_most_two_things_before_its_figures():
-    said = opening("With Megatron-LM, tensor parallelism and pipeline parallelism on H100 we reach 410 TFLOP/s per GPU.", "ar")
-    import re
-    named = re.search(r"فيما يخص (.*?)، (?:إنتاجية|معدلًا)", said)
-    assert "410 TFLOP/s" in said and named and 1 + named.group(1).count("،") + named.group(1).count(" و") <= 2
 
 
 @pytest.mark.parametrize("sentence", [
