@@ -185,47 +185,8 @@ def change_words(before: float, after: float, lang: str, kind: str, first_quote:
     return words["versus"].format(first=first_quote, change=said) if kind == "versus" else said
 
 
-def with_changes(doc: Document, clause: str, indexes: list[int], own: int) -> str:
-    """The clause of sentence `own` with each comparison the text makes worked out beside its second figure
-    ('improved from ~470ms to ~270ms (about 43% less)')."""
-    for first, second, kind in pairs(doc, indexes):
-        if not _in(doc, own, second) or second.quote not in clause:
-            continue
-        percent = first.unit == second.unit == "%"
-        if kind == "change":
-            ref = "" if first.quote in clause[:clause.find(second.quote)] else first.quote.strip()  # said in another sentence
-            said = change_words(first.value, second.value, doc.lang, kind, percent=percent, ref=ref)
-        else:  # the first figure against the second: "480ms is about 8 times as much"
-            said = change_words(second.value, first.value, doc.lang, kind, first.quote.strip(), percent)
-        at = clause.find(second.quote) + len(second.quote)
-        at += len(re.match(r"\+?", clause[at:]).group(0))  # "50%+": the bracket after the sign, not inside the figure
-        unit_tail = re.match(r"\s+per\s+[\w/-]+", clause[at:])  # "150 TFLOPS per GPU (about ...)", not inside its unit
-        at += unit_tail.end() if unit_tail else 0
-        clause = f"{clause[:at]} ({said}){clause[at:]}"
-    return clause
 
 
-def finding(doc: Document, indexes: list[int]) -> str:
-    """The decisive check on the point's own sentences, as one short clause: a verdict reached from the text's own
-    figures by a calculator that does more than redo an expression the text writes out; '' when there is none, and
-    never a verdict resting on an input the text does not give (confidence 'assumed'). Only a confirmation leads: a
-    disagreement is the tool's finding, not the author's point, and is said with its working under the claims."""
-    starts = {doc.sentences[i][0] for i in indexes}
-    for claim in doc.claims:
-        if claim.start not in starts or claim.verdict != "consistent" or claim.confidence == "assumed" \
-                or not claim.why.strip() or claim.placeholder_why:
-            continue
-        if not claim.calculations or (claim.verdict == "consistent" and any(f.quantity == "expression" for f in claim.figures)):
-            continue  # "12*2*16 = 384" confirmed: the text's own multiplication redone, not an answer to its point
-        why = re.split(r"(?<=\.)\s", claim.why.strip(), maxsplit=1)[0].rstrip(".;؛ ")
-        if len(why.split()) > 25:
-            continue
-        words = messages(doc.lang)
-        labels = words["card"]["fields"]
-        label = next((labels[f.quantity] for f in claim.figures if f.quantity in COMPARED and f.quantity in labels), "")
-        frame = words["gist_synth"]["finding"][claim.verdict + ("_of" if label else "")]
-        return frame.format(why=why, label=label)
-    return ""
 
 
 _RESPECTIVELY = pattern_cache.lazy(r"\bfor\s+(?P<labels>[^.;:]{1,80}?)\s*,?\s+respectively\b", re.I)

@@ -27,7 +27,7 @@ def test_no_format_named_or_a_per_gpu_share_says_nothing():
     # no format named: 16-bit is said as the assumption it is (data/precisions.json "weights_unnamed", vLLM --dtype auto);
     # 70B x 2 bytes = 140 GB > 80 GB
     _, bare = _claim("A 70B model exhausts the 80GB capacity of an H100.", "70B")
-    assert "140 GB of weights alone" in bare.why and "the text names none" in bare.why
+    assert "140 GB of weights alone" in bare.why and "we found none named in the text" in bare.why
     # a shard per GPU is not the whole model's weights
     _, shard = _claim("With FSDP each GPU holds a shard of the 70B model in bf16, well within its 80GB capacity.", "70B")
     assert "of weights" not in shard.why

@@ -71,7 +71,7 @@ def test_a_generic_chip_is_an_assumption_said_in_the_answer():
                              lang="en")
     tpu = next(c for c in result["calculations"] if c["inputs"].get("chip") == "tpu-v5p")
     assert tpu["input_sources"]["chip"]["source"] == "assumed"
-    assert any("TPU v5p" in a and "does not name the generation" in a for a in tpu["assumptions"])
+    assert any("TPU v5p" in a and "did not find the generation in the text" in a for a in tpu["assumptions"])
     # a short answer names each assumption in a few words (issue 18: every assumption of the table is said, so each is short)
     assert "Assuming: TPU v5p;" in result["explanation"]
 

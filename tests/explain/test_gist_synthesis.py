@@ -8,8 +8,6 @@ import pytest
 
 from service.explain import synthesis
 from service.explain.compose import explain_offline
-from service.explain.document import Claim, Document
-from service.explain.figures.record import Figure
 
 
 def opening(text: str, lang: str = "en") -> str:
@@ -91,34 +89,19 @@ def test_the_question_asked_about_a_problem_is_folded_in():
     assert "ask what would be a reasonable" in gist
 
 
-def _doc_with(claim: Claim, calculator: str) -> Document:
-    doc = Document(text=claim.quote, lang="en", sentences=[(0, len(claim.quote))])
-    doc.calculations = [{"calculator": calculator, "inputs": {}, "result": {}}]
-    doc.claims = [claim]
-    return doc
-
-
-def test_a_finding_leads_only_when_it_rests_on_the_texts_own_figures():
-    quote = "We got 104% MFU on the new GPUs."
-    why = "on the chip's dense peak of 989 TFLOP/s the same throughput is about 33% MFU"
-    base = dict(quote=quote, start=0, end=len(quote), kinds=["measurement"], calculations=[0], verdict="inconsistent", why=why)
-    # a disagreement is the tool's finding, not the author's point: it stays under the claims, never in the gist
-    assert synthesis.finding(_doc_with(Claim(**base, confidence="text"), "mfu"), [0]) == ""
-    assert synthesis.finding(_doc_with(Claim(**base, confidence="assumed"), "mfu"), [0]) == ""  # an assumed input
-    written = Figure(quote="12*2*16", start=0, end=7, quantity="expression", value=384.0)
-    confirmed = {**base, "verdict": "consistent", "why": "the text says 384; the calculation gives 384", "figures": [written]}
-    assert synthesis.finding(_doc_with(Claim(**confirmed, confidence="derived"), "arithmetic"), [0]) == ""  # its own sum
-    stated = Figure(quote="50%", start=0, end=3, quantity="mfu", value=0.5, unit="%")
-    derived = {**base, "verdict": "consistent", "why": "the text says 50%; the calculation gives 50.3%", "figures": [stated]}
-    lead = synthesis.finding(_doc_with(Claim(**derived, confidence="text"), "arithmetic"), [0])
-    assert "confirms its MFU" in lead and "the calculation gives 50.3%" in lead  # a result worked out from its inputs
-    assert synthesis.finding(_doc_with(Claim(**{**base, "verdict": "needs_more"}, confidence="text"), "mfu"), [0]) == ""
+def test_the_gist_gives_no_verdict_the_claims_give_with_their_working():
+    # a check's verdict in the gist said it twice, and readers found a confirmation there of a figure misread
+    answer = explain_offline("We trained a 7B model on 64 H100 GPUs at 3,000 tokens/s per GPU, which is 13% MFU.", "en")
+    gist = " ".join(item["text"] for item in answer["gist"])
+    assert "check" not in gist.lower() and "calculation" not in gist.lower()
+    assert any(c["verdict"] in ("consistent", "inconsistent") for c in answer["claims"])
 
 
 def test_a_later_sentence_that_says_its_figure_changed_is_compared_with_the_earlier_one():
     gist = opening("Training our 7B model on 16 GPUs only reaches 100 TFLOPS per GPU. After the fixes, the throughput "
                    "has increased, reaching about 150 TFLOPS per GPU.")
-    assert "150 TFLOPS per GPU (about 1.5 times the 100 TFLOPS)" in gist
+    # the author's figures, in their words; no ratio of ours beside them (a base or a direction misread made it wrong)
+    assert "100 TFLOPS per GPU" in gist and "150 TFLOPS per GPU" in gist and "times" not in gist
 
 
 def test_the_reason_an_antecedent_displaces_is_still_said():
@@ -151,7 +134,7 @@ def test_an_arabic_sentence_that_opens_with_a_change_verb_puts_its_subject_first
     gist = opening("انخفض زمن الخطوة إلى النصف بعد تفعيل دمج النوى في التدريب.", "ar")
     assert "أنّ زمن الخطوة انخفض" in gist and "أنّ انخفض" not in gist and "أنه انخفض" not in gist
     gist = opening("ارتفعت نسبة استغلال العتاد من 30% إلى 45% بعد تفعيل دمج النوى في التدريب.", "ar")
-    assert "من 30% إلى 45% (أكثر بـ15 نقطة مئوية)" in gist
+    assert "من 30% إلى 45%" in gist and "نقطة مئوية" not in gist
 
 
 @pytest.mark.parametrize("before, after, said", [
