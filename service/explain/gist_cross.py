@@ -19,6 +19,7 @@ from service.i18n.messages import join_names, messages
 MAX_SUBJECTS = 3
 MAX_FIGURES = 2  # more than two figures in one frame is a list of figures, not a point
 MIN_SCORE = 1.0  # below this (gist.score and what the frame can say) a sentence is a label, not a point
+FRAME_WEIGHT = 4.0  # as much as a problem or a change: a recognised claim, polarity checked, is said in full
 COMPANION_DISTANCE = 2  # a reason or the evidence for the point is said next to it, not paragraphs away
 # Words every passage of this field uses: the sentence's subject is what else it names.
 _EVERYDAY = {"gpu", "chip", "node", "accelerator", "training-run", "training-step", "parameters", "token", "layer",
@@ -518,6 +519,7 @@ def gist(doc: Document, scores: list[float]) -> list[dict]:
         reading = read(doc, i)
         text = restated(doc, i)
         value = scores[i] + _ROLE_WEIGHT[reading.role] + 1.0 * bool(reading.what or gist_relation.stated(doc, i))
+        value += FRAME_WEIGHT * bool(_frame_plain(doc, i))  # a claim of the field the claims stage read and checked
         value += reported.table().get("news_lead_weight", 0.0) * (not everything and reading.role == "news")  # a report's lead: who did what
         everything.append((value, i, reading, text))
         if text:
@@ -541,7 +543,7 @@ def gist(doc: Document, scores: list[float]) -> list[dict]:
     _, point, point_reading, point_text = best
     said = point_reading.subjects if point_reading.role == "comparison" else [gist_names.main_subject(doc, point_reading.subjects)]
     if (_names_only(point_reading, doc) or point_reading.role == "topic" or point_reading.role == "news" and not point_reading.measured) \
-            and not gist_relation.stated(doc, point) \
+            and not gist_relation.stated(doc, point) and not _frame_plain(doc, point) \
             and not gist_names.central(doc, said):  # "writes about X": X is the passage's subject, or nothing is said
         return []  # "writes about X" where X is a side item says what the text is not about
     out = [{"text": point_text, "from": [point]}]
@@ -554,7 +556,7 @@ def gist(doc: Document, scores: list[float]) -> list[dict]:
 def _names_only(reading: Reading, doc: Document | None = None) -> bool:
     """Whether a reading's frame says no more than its names ("The author writes about X"): no figure, nor anything else."""
     return reading.role in ("topic", "requirement", "cause", "description", "comparison") and not reading.what \
-        and not (doc is not None and gist_relation.stated(doc, reading.index))
+        and not (doc is not None and (gist_relation.stated(doc, reading.index) or _frame_plain(doc, reading.index)))
 
 
 def _companion(doc: Document, point: int, point_reading: Reading, others: list) -> dict | None:
