@@ -470,7 +470,8 @@ def mistranslations(text: str, matches: list[glossary.Match], lang: str) -> list
         if written is None:
             continue
         seen_phrases.add(key)
-        en = entry.get("expansion") or entry["term"]
+        # a term of several senses is named by itself: one sense's name ("model checkpoint") can be the wrong one here
+        en = entry["term"] if len(entry.get("readings") or []) > 1 else entry.get("expansion") or entry["term"]
         en = re.sub(r"\s*\([^)]*\)", "", en).strip() or entry["term"]
         correction = item.get("why_ar") if lang == "ar" and item.get("why_ar") else _as_sentence(item.get("why", ""))
         found.append({"entry": entry, "as": written, "en": en, "correction": correction,
