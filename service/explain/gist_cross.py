@@ -250,7 +250,9 @@ def _cause_clause(sentence: str, cue: dict) -> tuple[int, int, bool] | None:
     return last.end(), len(sentence), False
 
 
-_NEEDS_SUBJECT = {"description", "requirement", "cause", "topic"}  # frames that say nothing without a subject
+# A frame that says nothing without a subject may fall back on an everyday word ("the layer") only to define it: a
+# topic named by an everyday word alone ("The author writes about the layer") is empty, and often not the field's sense.
+_NEEDS_SUBJECT = {"description"}
 _VERB_AFTER = re.compile(r"\s+(?:\([^()]{1,40}\)\s+)?(?:[a-z]+ly\s+)?[a-z]{3,}(?<!s)s\b")  # "DP replicates", "FSDP (...) shards"
 _HEADED = re.compile(r"\s*(?:\([^()]{1,40}\)\s*)?(?:\s[-–—]|:)\s")  # "DataParallel (DP) - the same ...", "MLA: ..." in either language
 
