@@ -438,6 +438,10 @@ def _change(doc: Document, claim: Claim, outcome: Outcome) -> None:
     factor = isinstance(stated, str)
     shown = _shown(out["factor"]) + "x" if factor else _shown(abs(out["change"]), True)
     verdict = "consistent" if out["consistent"] else "inconsistent"
+    value = out["factor"] if factor else out["change"]
+    if verdict == "inconsistent" and verdicts.misread(change.value, value):
+        outcome.add("needs_more", messages(doc.lang)["verdicts"]["misread_pair"].format(stated=change.quote, computed=shown))
+        return
     bound = verdicts.stated_bound(doc.text[max(0, change.start - 24):change.start])
     if bound is not None:  # "more than 2x faster", "at least 40% lower": a floor or a ceiling, not the value
         value = max(out["factor"], 1 / out["factor"]) if factor and out["factor"] else abs(out["change"])

@@ -317,6 +317,8 @@ def compare(doc: Document, fig, computed: float, quantity: str, calculations: li
     if not verdicts.possible(quantity, computed):
         return impossible(doc, written(quantity, computed), calculations)
     verdict = "consistent" if verdicts.agrees(fig.value, computed, getattr(fig, "approx", False)) else "inconsistent"
+    if verdict == "inconsistent" and verdicts.misread(fig.value, computed):
+        return Result(calculations, "needs_more", m["misread_pair"].format(stated=fig.quote, computed=shown))
     if verdict == "inconsistent":
         assumed = assumed_in(doc, calculations)
         if assumed:

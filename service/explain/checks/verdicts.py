@@ -56,6 +56,14 @@ def agrees(stated: float, computed: float, approx: bool) -> bool:
     return abs(computed - stated) <= share * abs(stated) + (rule["fraction_slack"] if abs(stated) <= 1 else 0)
 
 
+def misread(stated: float, computed: float) -> bool:
+    """Whether a stated figure and a calculation are too far apart to be the author's slip (data/verdicts.json
+    misreading_gap): the figures were paired wrongly, so nothing is judged."""
+    factor = table()["misreading_gap"]["factor"]
+    a, b = abs(stated), abs(computed)
+    return a > 0 and b > 0 and max(a, b) > factor * min(a, b)
+
+
 def arithmetic_tolerance(rounding: float, approx: bool) -> float:
     """Written arithmetic: the table's share, the rounding of the last written digit, or the wider share for 'about'."""
     rule = table()["tolerances"]["written_arithmetic"]
