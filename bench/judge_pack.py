@@ -20,6 +20,9 @@ import shutil
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/, also when a test loads this file by path
+import corpus_split  # noqa: E402  (the corpus's split names live there once)
+
 ROOT = Path(__file__).resolve().parent.parent
 RUBRIC_PLACES = (ROOT.parent / "shared" / "JUDGING.md", Path("/work/shared/JUDGING.md"))
 LANG_NAMES = {"en": "English", "ar": "Arabic"}
@@ -109,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     """Write the pack and say where the key is."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("out", type=Path, help="a new (or empty) folder for the pack")
-    ap.add_argument("--split", choices=("dev", "test", "holdout-r4", "holdout-r5", "holdout-r6", "holdout-r7", "holdout-r8", "holdout"), required=True)
+    ap.add_argument("--split", choices=corpus_split.EVERY, required=True)
     ap.add_argument("--with-gist", action="store_true", help="add the annotator's gist under each passage")
     ap.add_argument("--only", nargs="*", help="passage ids to include")
     args = ap.parse_args(argv)

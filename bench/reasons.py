@@ -14,6 +14,9 @@ import json
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/, also when a test loads this file by path
+import corpus_split  # noqa: E402  (the corpus's split names live there once)
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 sys.path.insert(0, str(ROOT))
@@ -29,7 +32,7 @@ def _corpus():
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--split", action="append", choices=["dev", "test", "holdout-r4", "holdout-r5", "holdout-r6", "holdout-r7", "holdout-r8"], required=True)
+    parser.add_argument("--split", action="append", choices=list(corpus_split.SEEN), required=True)
     parser.add_argument("--json", type=Path, help="also write every answer's links to this file")
     parser.add_argument("--only", nargs="*", default=[])
     args = parser.parse_args(argv)
