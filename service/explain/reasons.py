@@ -207,6 +207,8 @@ def _pipeline_memory(doc: Document) -> dict | None:
     if not stages or not micro:
         assumed.append("example")
     model = next((m for m in doc.models() if all(m.get(f) for f in SHAPE_FIELDS)), None)
+    if not stages and not micro and model is None:
+        return None  # no input from the text: a sizing of an invented pipeline answers nothing the text asks (data/verdicts.json grounding)
     if model is not None and inputs["pp_degree"] <= model["n_layers"]:
         inputs.update(model=model["id"], micro_batch=1, recompute="selective")
         assumed.append("model")
@@ -221,7 +223,7 @@ def _pipeline_memory(doc: Document) -> dict | None:
 
 def _sources(doc: Document, inputs: dict, stages, micro, model) -> dict:
     """Where each input of the sizing came from, in the shape the checks use (text, catalog or assumed)."""
-    example = "an example pipeline; the text gives no {}".format
+    example = "an example pipeline; we found no {} in the text".format
     out = {"pp_degree": {"source": "text", "quote": stages.quote} if stages else {"source": "assumed", "why": example("stage count")},
            "microbatches": {"source": "text", "quote": micro.quote} if micro else {"source": "assumed", "why": example("micro-batch count")}}
     if model is not None:

@@ -132,3 +132,13 @@ def test_a_bottleneck_is_said_plainly_without_saying_what_it_limits():
     from service.explain import gist_plain
     assert gist_plain.phrased("Activations are the bottleneck at 72k tokens.", "en") == \
         "Activations are the limiting factor at 72k tokens."
+
+
+def test_a_link_with_no_input_from_the_text_is_said_in_words_and_not_sized_on_an_invented_pipeline():
+    # a round-9 reader: "a calculation with an invented 8 stages and 32 micro-batches" on a passage naming neither a
+    # model nor a pipeline; data/verdicts.json grounding: a calculation needs one input from the text
+    result = explain_offline("Our MoE uses a global-batch balance loss, and with PP that forces all-forward-all-backward, "
+                             "so peak memory blows up.", "en")
+    link = next(item for item in result["reasons"] if item["id"] == "batch_aux_loss_forces_afab")
+    assert link["calculation"] is None
+    assert not any(c["calculator"] == "pipeline_activation_memory" for c in result["calculations"])
