@@ -14,6 +14,7 @@ from service.i18n import arabic
 from service.i18n.messages import join_names, messages
 
 _NAME_GOES_ON = re.compile(r"[ \t]+[A-Z][\w-]*")  # "Torch FSDP Plugin": the acronym is inside a longer name
+_VERSION_AFTER = re.compile(r"[ \t]+\d{1,2}(?:\.\d)?(?![\w.%/-])(?![ \t]*(?:[A-Za-z]*[BMKT]?B\b|GPUs?\b|x\b|×|-?way\b))")  # "FSDP 2": a version
 _FIGURE_BEFORE = re.compile(r"[\d%٪]\s*$")  # an Arabic plain phrase in the name's place cannot follow its figure
 MAX_PLAIN_FORMS = 2  # two terms said in plain words are read in one breath; a third is left to the terms section
 MAX_INLINE_WORDS = 6  # a longer expansion would bury the sentence; the terms section carries it
@@ -168,6 +169,7 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
                                  or name.lower() in expansion.lower()):
             continue  # an identifier (ZB_2P, SHARD_GRAD_OP) or a long gloss: the terms section explains it
         if _in_spans(protected, match.start) or _attached(text, match.start, match.end) or _after_number(text, match.start) \
+                or _VERSION_AFTER.match(text, match.end) \
                 or _unit_of_number(text, match.start, name) or _in_spans(quoted, match.start) \
                 or _bracketed(text, match.start, match.end) or _modifies_noun(text, match.end) \
                 or _inside_brackets(text, start, match.start) \

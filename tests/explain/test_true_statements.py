@@ -180,3 +180,12 @@ def test_a_correction_of_a_term_with_several_senses_names_the_term_not_one_sense
     text = "يقلل استخدام نقطة التفتيش للتدرج من استهلاك الذاكرة، إذ تُحذف التنشيطات ثم يعاد حسابها في التمرير الخلفي."
     corrections = explain_offline(text, "en")["explanation"].split("## Corrections")[1]
     assert "for “checkpoint”" in corrections and "model checkpoint" not in corrections
+
+
+def test_fsdp_2_is_the_implementation_not_two_gpus():
+    # a round-9 reader: "FSDP 2" (PyTorch's second FSDP) read as "across 2 GPUs"; "FSDP 2 GPUs" stays a degree
+    answer = explain_offline("Torchtune uses FSDP 2 by default, which shards parameters across GPUs.", "en")
+    assert not answer["figures"] and "2 GPUs" not in answer["explanation"]
+    assert "FSDP 2 by default" in " ".join(item["text"] for item in answer["gist"])  # no gloss pasted inside the name
+    degree = explain_offline("We run FSDP 2 GPUs per node.", "en")["figures"]
+    assert [(f["quantity"], f["value"]) for f in degree] == [("dp_degree", 2.0)]

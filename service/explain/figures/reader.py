@@ -27,6 +27,7 @@ _DOTTED_KEY = re.compile(r"(?<=[A-Za-z_])\.(?=[A-Za-z_]+\s*[=:])")  # "model.num
 
 # A setting written inline as key=value ("steps=60000", "GPU=64"); only with "=", so a table's header or
 # "TFLOP/sec/GPU" is never read as one
+_DEGREE_NOUN_AFTER = re.compile(r"\s*(?:-?\s*way\b|x\b|×|GPUs?\b|ranks?\b|devices?\b|chips?\b|nodes?\b|shards?\b|وحد|شرائح|شريحت)", re.I)
 _INLINE_SETTING = re.compile(r"(?<![A-Za-z_./])(?P<key>(?:max_|train_|total_)?steps|GPUs?|num_gpus|n_gpus|ngpus)\s*=\s*(?P<num>\d+)(?!\d|[.,]\d)")
 
 
@@ -332,8 +333,9 @@ class _Reader(_Units, _Relations, _Tables):
                 continue
             if not self.is_free(m.start("num"), m.end()):
                 continue
-            if abbr == "FSDP" and not m.group("sep") and m.group("num") in ("1", "2"):
-                continue  # FSDP1 and FSDP2 are PyTorch's two implementations, not degrees
+            if abbr == "FSDP" and not m.group("sep").strip() and m.group("num") in ("1", "2") \
+                    and not _DEGREE_NOUN_AFTER.match(self.norm, m.end()):
+                continue  # FSDP1 and "FSDP 2" are PyTorch's two implementations, not degrees ("FSDP 2 GPUs" is one)
             quantity = _ABBR[abbr]
             if quantity.endswith("_degree") and not m.group("num").isdigit():
                 continue  # "FSDP: 9.75 samples/sec": a degree is a whole number; this is a log's value after its label
