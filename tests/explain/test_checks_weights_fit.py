@@ -1,6 +1,7 @@
 """Whether a model's weights alone fit a chip's memory. Sentences written for these tests; published figures are
 sourced beside each case."""
 
+from service.explain.compose import explain_offline
 from service.explain.pipeline import analyse
 
 
@@ -69,3 +70,9 @@ def test_no_16_bit_guess_when_they_would_fit_or_the_text_quantises():
     _, quantised = _claim("What if the reward model is bigger than one GPU can hold, for example 34B quantized with GPTQ "
                           "on a 40GB A100?", "34B")
     assert "of weights" not in quantised.why
+
+
+def test_nf4_named_anywhere_is_a_format_so_no_16_bit_default_is_said():
+    # a round-9 reader: "16-bit ... the text names none" beside a text that loads its weights in NF4 (QLoRA's 4-bit)
+    claims = explain_offline("The weights are stored in NF4. A 70B model exhausts the 80GB capacity of an H100.", "en")["claims"]
+    assert not any("16-bit" in c["why"] for c in claims)
