@@ -261,6 +261,9 @@ def point(clause: str, sentence: str, lang: str, who: str, context: str = "") ->
         return _capital(f"{subject} {words['lifted'][lifted[0]][number]} {_lower_first(third_person(lifted[1], lang), context)}")
     if _WANTED.match(clause) and not _AUXILIARY.search(clause) and re.search(r"\?\s", context + " "):
         return _capital(words["asks_about"][number].format(subject=subject, topic=clause[0].lower() + clause[1:]))
+    case = _CASE.match(clause)
+    if case and "supposes" in words:  # "Consider a 10,000-GPU cluster ...": a case set up to reason about, not advice
+        return _capital(f"{subject} {words['supposes'][number]} {clause[case.end():]}")
     attended = _ATTENTION.match(clause)
     if attended:  # "Note that X": what the text points out, not advice to "note"
         return _capital(f"{subject} {words['notes'][number]} {clause[attended.end():]}")
@@ -349,6 +352,7 @@ _AUX_ANY = pattern_cache.lazy(r"\b(?:is|are|was|were|be|been|should|must|can|cou
 # determiner or "that" is the verb; "Note: ..." and "Notes on X" are labels and do not match.
 _ATTENTION = pattern_cache.lazy(r"^(?:note|notice|observe|keep in mind|bear in mind)\s+(?=(?:that|the|this|these|those|how|"
                                 r"what|why|a|an)\b)", re.I)
+_CASE = pattern_cache.lazy(r"^(?:consider|imagine|take)\s+(?=(?:an?|one)\s)", re.I)  # "Consider a cluster of ...": a case
 _NEGATIVE_IMPERATIVE = pattern_cache.lazy(r"^(?:do not|don't|never)\s+", re.I)
 
 

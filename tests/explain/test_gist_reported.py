@@ -256,3 +256,12 @@ def test_a_yes_no_question_keeps_its_whole_subject_before_the_verb(question, sai
 def test_what_was_expected_is_an_object_not_a_clause():
     sentence = "I expected closer to 3x, since the new chip has 3x the peak."
     assert "expect that closer" not in reported.point(sentence, sentence, "en", "author")
+
+
+def test_a_case_set_up_to_reason_about_is_not_advice():
+    # a round-9 reader: "Its advice is to consider a training run on a 10,000-GPU cluster" (a hypothetical, not advice)
+    text = "Consider a training run on a 10,000-GPU cluster running for three weeks. The chance of a failure is near 100%."
+    gist = " ".join(item["text"] for item in explain_offline(text, "en")["gist"])
+    assert "advice" not in gist and gist.startswith("The text takes the case of a training run")
+    advised = " ".join(item["text"] for item in explain_offline("Consider using FSDP instead of DDP for models above 7B.", "en")["gist"])
+    assert "advice" in advised  # "consider using X" still advises
