@@ -336,3 +336,12 @@ def test_a_stated_figure_far_beyond_any_slip_from_its_calculation_is_a_misread_p
     assert claim["verdict"] == "needs_more" and "1.27e4%" in claim["why"]
     # a decimal slip (12 TB/s for 1.2 TB/s) stays within the gap: still judged
     assert not verdicts.misread(12e12, 1.178e12) and verdicts.misread(0.9, 127.0)
+
+
+def test_a_serving_throughput_is_never_put_into_a_training_mfu():
+    # training MFU counts 6 FLOPs per parameter per token; generated tokens do not (a round-9 reader: 42 tokens/s/chip
+    # of inference gave "3.843%"). The same sentence about training is still checked: 400 x 6 x 70e9 / 989e12 = 17%.
+    serving = _claims("Serving Llama 2 70B on 8 TPU v5e chips we get 42 tokens/s per chip, which is 53% MFU.")
+    assert not any(c["calculations"] for c in serving)
+    (training,) = _claims("Training Llama 2 70B on 64 H100 GPUs we get 400 tokens/s per GPU, which is 17% MFU.")
+    assert training["verdict"] == "consistent"
