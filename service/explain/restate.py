@@ -15,6 +15,7 @@ from service.i18n.messages import join_names, messages
 
 _NAME_GOES_ON = re.compile(r"[ \t]+[A-Z][\w-]*")  # "Torch FSDP Plugin": the acronym is inside a longer name
 _VERSION_AFTER = re.compile(r"[ \t]+\d{1,2}(?:\.\d)?(?![\w.%/-])(?![ \t]*(?:[A-Za-z]*[BMKT]?B\b|GPUs?\b|x\b|×|-?way\b))")  # "FSDP 2": a version
+_SPELLS_OUT = re.compile(r"\b(?:stands? for|short for|abbreviation (?:of|for)|acronym (?:of|for))\b|(?<![\u0621-\u064A])(?:اختصار|اختصارًا|يرمز)(?![\u0621-\u064A])", re.I)
 _FIGURE_BEFORE = re.compile(r"[\d%٪]\s*$")  # an Arabic plain phrase in the name's place cannot follow its figure
 MAX_PLAIN_FORMS = 2  # two terms said in plain words are read in one breath; a third is left to the terms section
 MAX_INLINE_WORDS = 6  # a longer expansion would bury the sentence; the terms section carries it
@@ -143,6 +144,8 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
                 and not _attached(text, fig.start, fig.end) and not any(a < fig.end and fig.start < b for a, b, _ in edits):
             edits.append((fig.start, fig.end, figure(fig, lang)))
     seen = set() if seen is None else seen
+    if _SPELLS_OUT.search(text, start, end):  # "KV Cache هي اختصار لـ Key-Value Cache": a name and its spelling stay as written
+        return _EMPTY_BRACKETS.sub("", " ".join(_applied(doc, text, start, end, edits).split()))
     starts = [m.start for m in doc.occurrences]  # in text order: only the sentence's slice is scanned
     for match in doc.occurrences[bisect.bisect_left(starts, start):bisect.bisect_left(starts, end)]:
         if match.end > end:
@@ -183,6 +186,11 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
             continue
         said = expansion if said_plainly else _agreeing_expansion(match.entry, name, expansion, lang)
         edits.append((match.start, match.end, f"{said} ({name})"))
+    return _EMPTY_BRACKETS.sub("", " ".join(_applied(doc, text, start, end, edits).split()))
+
+
+def _applied(doc, text: str, start: int, end: int, edits: list[tuple[int, int, str]]) -> str:
+    """doc.text[start:end] with its edits (figures read out, terms expanded) applied in order."""
     out, cursor, last_figure = [], start, False
     for a, b, replacement in sorted(edits):
         if a < cursor:
@@ -212,7 +220,7 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
         out.append(replacement)
         cursor, last_figure = b, is_figure
     out.append(text[cursor:end])
-    return _EMPTY_BRACKETS.sub("", " ".join("".join(out).split()))
+    return "".join(out)
 
 
 # Words that link a figure to what follows ("per GPU", "of 2 stages"): never taken as the figure's own noun.

@@ -189,3 +189,11 @@ def test_fsdp_2_is_the_implementation_not_two_gpus():
     assert "FSDP 2 by default" in " ".join(item["text"] for item in answer["gist"])  # no gloss pasted inside the name
     degree = explain_offline("We run FSDP 2 GPUs per node.", "en")["figures"]
     assert [(f["quantity"], f["value"]) for f in degree] == [("dp_degree", 2.0)]
+
+
+def test_a_sentence_that_spells_out_an_acronym_keeps_both_as_written():
+    # a round-9 reader: "ذاكرة المفاتيح والقيم المؤقتة هي اختصار لـ ذاكرة المفاتيح والقيم المؤقتة" (both sides replaced,
+    # a false tautology); the sentence that spells a name out is the one place its words must stay the text's own
+    text = "KV Cache هي اختصار لـ Key-Value Cache، وهي آلية تخزين مؤقت تُستخدم داخل نماذج Transformer أثناء الاستدلال."
+    gist = " ".join(item["text"] for item in explain_offline(text, "ar")["gist"])
+    assert "KV Cache هي اختصار لـ Key-Value Cache" in gist
