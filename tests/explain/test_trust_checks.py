@@ -332,8 +332,8 @@ def test_an_mfu_worked_from_batch_and_step_time_is_said_without_a_stated_rate():
 def test_a_stated_figure_far_beyond_any_slip_from_its_calculation_is_a_misread_pairing_not_an_inconsistency(lang):
     # 8 -> 1024 GPUs is a change of 12,700%; set against "90%" it says the GPU counts were paired with the wrong
     # figure, not that the author is off 141-fold (data/verdicts.json misreading_gap)
-    (claim,) = [c for c in _claims("Scaling from 8 GPUs to 1024 GPUs improved throughput by 90%.", lang) if c["calculations"]]
-    assert claim["verdict"] == "needs_more" and "1.27e4%" in claim["why"]
+    (claim,) = _claims("Scaling from 8 GPUs to 1024 GPUs improved throughput by 90%.", lang)
+    assert claim["verdict"] == "needs_more" and "1.27e4" not in claim["why"] and "90%" in claim["why"] and not claim["calculations"]
     # a decimal slip (12 TB/s for 1.2 TB/s) stays within the gap: still judged
     assert not verdicts.misread(12e12, 1.178e12) and verdicts.misread(0.9, 127.0)
 

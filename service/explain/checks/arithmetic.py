@@ -440,7 +440,9 @@ def _change(doc: Document, claim: Claim, outcome: Outcome) -> None:
     verdict = "consistent" if out["consistent"] else "inconsistent"
     value = out["factor"] if factor else out["change"]
     if verdict == "inconsistent" and verdicts.misread(change.value, value):
-        outcome.add("needs_more", messages(doc.lang)["verdicts"]["misread_pair"].format(stated=change.quote, computed=shown))
+        outcome.calculations.remove(index)  # a pairing this far off is ours to doubt: its working is not shown
+        discard(doc, index)
+        outcome.add("needs_more", messages(doc.lang)["verdicts"]["misread_pair"].format(stated=change.quote))
         return
     bound = verdicts.stated_bound(doc.text[max(0, change.start - 24):change.start])
     if bound is not None:  # "more than 2x faster", "at least 40% lower": a floor or a ceiling, not the value

@@ -318,7 +318,7 @@ def compare(doc: Document, fig, computed: float, quantity: str, calculations: li
         return impossible(doc, written(quantity, computed), calculations)
     verdict = "consistent" if verdicts.agrees(fig.value, computed, getattr(fig, "approx", False)) else "inconsistent"
     if verdict == "inconsistent" and verdicts.misread(fig.value, computed):
-        return Result(calculations, "needs_more", m["misread_pair"].format(stated=fig.quote, computed=shown))
+        return Result([], "needs_more", m["misread_pair"].format(stated=fig.quote))  # ours to doubt: no working shown
     if verdict == "inconsistent":
         assumed = assumed_in(doc, calculations)
         if assumed:
