@@ -197,3 +197,11 @@ def test_a_sentence_that_spells_out_an_acronym_keeps_both_as_written():
     text = "KV Cache هي اختصار لـ Key-Value Cache، وهي آلية تخزين مؤقت تُستخدم داخل نماذج Transformer أثناء الاستدلال."
     gist = " ".join(item["text"] for item in explain_offline(text, "ar")["gist"])
     assert "KV Cache هي اختصار لـ Key-Value Cache" in gist
+
+
+def test_a_zero_stage_is_not_a_pipeline_stage():
+    # a round-9 reader: "يتناول الكاتب مرحلة خط الأنابيب" for a text about Zero_Stage = 1 beside a table with a PP column
+    text = ("The table shows higher TFLOPS with Zero_Stage = 1. Zero_stage=1 could reduce the memory cost, but why "
+            "does it increase the performance?\nNodes ZS DP TP PP\n48 1 4 8 12")
+    for lang in ("en", "ar"):
+        assert "pipeline-stage" not in {t["id"] for t in explain_offline(text, lang)["terms"]}
