@@ -150,7 +150,8 @@ def read(doc: Document, index: int) -> Reading:
     if role == "comparison" and len(subjects) > 2:  # "FSDP vs DDP in MFU": the metric is what they are compared in
         compared, _ = _subjects(doc, main[0], main[1], True, False)
         subjects = compared if len(compared) == 2 else subjects
-    role = "topic" if role == "comparison" and (len(subjects) < 2 or gist_compare.one_side(doc, start, end, cue, _EVERYDAY)) else role
+    role = "topic" if role == "comparison" and (len(subjects) < 2 or gist_compare.one_side(doc, start, end, cue, _EVERYDAY)
+                                                 or not _sides(doc, start, end, cue, subjects)) else role
     because = [] if role == "change" and left_because else because  # the cause clause is the problem with the old setting
     what = ""
     if role == "description" and not setup:  # "DP replicates the model across GPUs": the term it opens with is defined
@@ -172,6 +173,23 @@ def read(doc: Document, index: int) -> Reading:
                    setup=setup, reference=reference, problem=problem, reason=bool(cue["cause"].search(sentence)),
                    because=because, change=change, dropped=dropped, left_because=left_because, what=what,
                    recommends=recommends, tie=tie)
+
+
+SIDE_REACH = 40  # "X is faster than Y": Y follows the comparative within a few words
+
+
+def _sides(doc: Document, start: int, end: int, cue: dict, subjects: list[str]) -> bool:
+    """Whether one subject stands before the comparative and another right after it ("X ... faster than Y"): a name
+    further on ("... compared to state-of-the-art solutions, ... in extreme-scale LLM training") is not a side."""
+    found = cue["compare"].search(doc.text, start, end)
+    if found is None:
+        return True
+    terms = {t["id"]: t for t in doc.terms}
+    named = [(o.start, gist_names.name_of(o, terms.get(o.entry["id"]), doc.lang)) for o in doc.occurrences if start <= o.start < end
+             and not _IN_NAME.match(doc.text, o.end) and not _NAME_BEFORE.search(doc.text, max(start, o.start - 20), o.start)]
+    before = {n for at, n in named if at < found.start() and n in subjects}
+    after = {n for at, n in named if found.end() <= at <= found.end() + SIDE_REACH and n in subjects}
+    return bool(before) and bool(after - before)
 
 
 def _asks(sentence: str) -> bool:
@@ -276,6 +294,8 @@ def _problem(sentence: str, cue: dict) -> tuple[str, int]:
 
 
 _COORDINATED = re.compile(r"[\s\"'“”«»,،]*(?:or|and|nor|أو|و)?[\s\"'“”«»]*", re.I)
+_IN_NAME = re.compile(r"-[A-Za-z]")  # "LLM-Foundry": the term opens a longer name
+_NAME_BEFORE = re.compile(r"[A-Za-z][A-Za-z0-9]*-$")  # "DataStates-LLM": the term closes a longer name
 _WITHOUT = re.compile(r"\bwithout\b|(?<![\u0621-\u064A])(?:بدون|دون)\s", re.I)
 
 
@@ -289,8 +309,9 @@ def _subjects(doc: Document, start: int, end: int, measured: bool, figures: bool
     denied = -1
     for match in (o for o in doc.occurrences if start <= o.start < end):
         if any(a <= match.start < b for a, b in urls) or (measured and match.entry["id"] in _MEASURE_TERMS) \
-                or (figures and match.entry["id"] in _SETUP_TERMS) or _UNIT_OF.search(doc.text, max(start, match.start - 8), match.start):
-            continue
+                or (figures and match.entry["id"] in _SETUP_TERMS) or _UNIT_OF.search(doc.text, max(start, match.start - 8), match.start) \
+                or _IN_NAME.match(doc.text, match.end) or _NAME_BEFORE.search(doc.text, max(start, match.start - 20), match.start):
+            continue  # "DataStates-LLM" names a system: its "LLM" is not a subject the sentence compares
         if (claim_cues.denied_at(doc.text[start:end], match.start - start, match.end - start) or denied >= 0 and _COORDINATED.fullmatch(
                 doc.text[denied:match.start])) and not _WITHOUT.search(doc.text[max(start, match.start - 20):match.start]):
             denied = match.end  # "not just a throughput problem" is not about throughput, nor "not NVL or SXM" about SXM

@@ -222,3 +222,12 @@ def test_a_question_the_text_answers_at_once_is_its_heading_not_the_authors_ques
 def test_a_question_the_next_sentence_does_not_answer_stays_a_question():
     text = "لماذا تنفد الذاكرة عند تدريب النموذج على 8 وحدات H100؟ جربنا تقليل حجم الدفعة دون فائدة."
     assert role_of(text, "en", 0) == "question"
+
+
+def test_a_comparison_needs_one_side_before_its_comparative_and_the_other_right_after():
+    # a round-9 reader: "يقارن الكاتب بين LLM وSOTA" for "DataStates-LLM achieves ... compared to state-of-the-art
+    # solutions, ... in extreme-scale LLM training": the LLM inside a system's name and the one far on are no sides
+    text = ("DataStates-LLM achieves up to 4x higher checkpointing throughput compared to state-of-the-art solutions, "
+            "mitigating the bottlenecks in extreme-scale LLM training.")
+    assert not opening(text, "ar").startswith("يقارن الكاتب")
+    assert opening("Interleaved 1F1B seems slightly faster than ZB-V but uses more memory.", "ar").startswith("يقارن الكاتب بين")
