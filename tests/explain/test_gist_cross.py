@@ -231,3 +231,11 @@ def test_a_comparison_needs_one_side_before_its_comparative_and_the_other_right_
             "mitigating the bottlenecks in extreme-scale LLM training.")
     assert not opening(text, "ar").startswith("يقارن الكاتب")
     assert opening("Interleaved 1F1B seems slightly faster than ZB-V but uses more memory.", "ar").startswith("يقارن الكاتب بين")
+
+
+def test_what_earlier_work_could_not_observe_is_not_a_missing_benefit():
+    # a round-9 reader: "FP8: لا تظهر فائدة" for instabilities "not observable in earlier works" (the paper found them)
+    text = ("Through these extended training runs, we uncover critical instabilities in FP8 training that were not "
+            "observable in earlier works with shorter durations.")
+    assert "لا تظهر فائدة" not in opening(text, "ar")
+    assert "لا تظهر فائدة" in opening("With FP8 the speedup is not observable on 8 GPUs.", "ar")
