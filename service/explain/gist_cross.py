@@ -212,6 +212,9 @@ def _defined(doc: Document, start: int, end: int) -> tuple[str, str]:
     if term is None or term["id"] in _EVERYDAY or not term.get("definition"):
         return "", ""
     sentence = re.split(r"(?<=[.!?؟])\s", term["definition"].strip(), maxsplit=1)[0].rstrip(".")
+    # what the term is, not what the glossary adds after a semicolon ("; a 'B' in a model's name counts billions"):
+    # said as the text's explanation, an added fact is one the text never gave (a round-9 reader)
+    sentence = re.split(r"\s*[؛;]\s*", sentence, maxsplit=1)[0]
     if len(sentence.split()) > MAX_DEFINITION_WORDS or not gist_values.readable(sentence, doc.lang):
         sentence = re.split(r"\s*[،؛;]\s*", sentence, maxsplit=1)[0]  # its first clause, a whole fact of its own
     name = gist_names.name_of(first, term, doc.lang)

@@ -239,3 +239,11 @@ def test_what_earlier_work_could_not_observe_is_not_a_missing_benefit():
             "observable in earlier works with shorter durations.")
     assert "لا تظهر فائدة" not in opening(text, "ar")
     assert "لا تظهر فائدة" in opening("With FP8 the speedup is not observable on 8 GPUs.", "ar")
+
+
+def test_a_definition_said_as_the_texts_stops_before_what_the_glossary_adds_after_a_semicolon():
+    # a round-9 reader: "The text explains the model weights: ...; the size in a model's name (a "B" suffix counts
+    # billions) is how many of them it has" credited the text with a fact it never gave
+    text = "Model weights are what the optimizer updates at every step, and they are stored in bf16 on each GPU."
+    what, name = gist_cross._defined(analyse(text, "ar"), 0, len(text))
+    assert what and "B" not in what and "المليارات" not in what and name.startswith("أوزان النموذج")
