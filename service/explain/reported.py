@@ -151,6 +151,11 @@ def indirect_question(text: str) -> str | None:
         return "for " + q[0].lower() + q[1:]
     q = re.sub(r"^(?:for (?:instance|example)|e\.g\.)\s*,?\s*", "", q, flags=re.I)  # an example's marker asks nothing
     lowered = q[0].lower() + q[1:] if not q.startswith("I ") else q
+    wanted = _WANT_TO_KNOW.match(lowered)
+    if wanted:  # "I am working on a survey and would be interested to know X?": what is asked is X, not the survey
+        return "for " + wanted.group("object")
+    if _STATEMENT_THEN_ASK.match(lowered):
+        return None  # "X could reduce the memory, but how come it ...?": a statement and a question, quoted as written
     supposed = _SUPPOSE.match(lowered)  # "Suppose I'm using X, then I need Y?": whether, if they use X, they need Y
     if supposed:
         return f"whether, if {supposed.group('condition')}, {supposed.group('asked')}"
@@ -195,6 +200,10 @@ def indirect_question(text: str) -> str | None:
     return "whether " + lowered
 
 
+_WANT_TO_KNOW = pattern_cache.lazy(r"^.*?\b(?:(?:would|'d)\s+(?:like|love|be\s+(?:interested|curious|glad))\s+to\s+(?:know|learn)|"
+                                   r"want\s+to\s+know|(?:am|'m)\s+curious\s+(?:about|to\s+know)|interested\s+in\s+knowing)\s+"
+                                   r"(?!(?:if|whether|why|how|what|which|when|where)\b)(?P<object>\S.*)$", re.I)
+_STATEMENT_THEN_ASK = pattern_cache.lazy(r"^(?!(?:if|when|while|after|before|once|for|since|as)\b)[^,?]{8,}?,\s*(?:but|and|so)\s+(?:how come|why|how|what|is|are|does|do|can|could)\b", re.I)
 _SUPPOSE = pattern_cache.lazy(r"^(?:suppose|supposing|say|assuming|assume)\s+(?:that\s+)?(?P<condition>[^,?]{3,140}?),\s*(?:then\s+)?"
                               r"(?P<asked>(?:I|we|you|it|they|the\s)[^?]+)$", re.I)
 _PREDICATE_START = (r"(?:too|so|very|much|only|not|still|always|lower|higher|slower|faster|different|worse|better|larger|smaller|"
@@ -396,6 +405,8 @@ def companion(clause: str, sentence: str, lang: str, who: str, context: str = ""
         if asked is not None:
             return _capital(f"{words['pronouns'][who]} {words['companion']['question'][0 if who == 'text' else 1]} "
                             f"{third_person(asked, lang)}")
+        return _capital(words["asks_quoted"][0 if who == "text" else 1].format(  # a question not turned is quoted whole
+            subject=words["pronouns"][who], question=clause.rstrip("?").strip()))
     clause = gist_lift.without_openers(_LEADING_CONNECTIVE["en"].sub("", clause).strip())
     lifted = gist_lift.lift(clause)
     if lifted is not None:  # "They add that we found that X" says it twice: "They find that X"

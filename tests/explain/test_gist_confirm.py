@@ -33,3 +33,16 @@ def test_a_question_under_a_condition_is_asked_indirectly_with_its_condition_kep
     assert asked == "whether a 1B model needs FSDP at all, if we train on 64 GPUs"
     assert reported.indirect_question("If we use TP=8, is the all-reduce the bottleneck?") == \
         "whether the all-reduce is the bottleneck, if we use TP=8"
+
+
+def test_what_the_author_would_like_to_know_is_what_is_asked_not_their_situation():
+    # a round-9 reader: "asks whether they are working on a survey" for "I am working on a survey and would be
+    # interested to know the total training compute (FLOPs) of RWKV-14B?"
+    asked = reported.indirect_question("I am working on a survey and would be interested to know the total training compute of RWKV-14B?")
+    assert asked == "for the total training compute of RWKV-14B"
+
+
+def test_a_statement_then_a_question_is_quoted_not_turned_into_whether():
+    # "Zero_stage=1 could reduce the memory cost, but how come it increases the performance?" asserts the first part
+    assert reported.indirect_question("Zero_stage=1 could reduce the memory cost, but how come it increases the performance?") is None
+    assert reported.indirect_question("If we use TP=8, is the all-reduce the bottleneck?") == "whether the all-reduce is the bottleneck, if we use TP=8"
