@@ -337,6 +337,8 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
             continue  # "For example, ...", a caption, a pointer to other reading: neither reason nor evidence
         if abs(j - point) > 2 and not (ids[j] & ids[point]) and reported.role(sentence, lang) != "proposal":
             continue  # a "because" paragraphs away explains something else; what the authors propose answers the point
+        if j > point + 1 and _BARE_ANAPHOR.match(sentence.strip()):
+            continue  # "This creates a synchronization point" after the point would make the point its "this"
         claim = next((c for c in doc.claims if c.start == doc.sentences[j][0]), None)
         measured = claim is not None and bool({"measurement", "comparison"} & set(claim.kinds))
         rank = reported.companion_rank(point_sentence, sentence, lang, measured)
@@ -500,6 +502,8 @@ def _correction(doc: Document, point: int) -> str | None:
     return f"{said} but {named.group('y').strip()}"
 
 
+# "This creates ...", "It causes ...": a bare pronoun and its verb, whose referent is the sentence just before it
+_BARE_ANAPHOR = pattern_cache.lazy(r"^(?:this|that|it)\s+(?:\w+ly\s+)?[a-z]+(?:es|s|ed)\b(?<!\bis)(?<!\bwas)(?<!\bhas)", re.I)
 FRAME_REACH = 3  # a frame's parts come from the point and the sentences this near it
 
 
