@@ -40,9 +40,17 @@ def _chip(doc: Document, claim: Claim) -> dict | None:
     return found[0]
 
 
-def _short(chip: dict) -> str:
-    """The catalog chip the peak is taken from, without its vendor ("H100 SXM")."""
-    return re.sub(r"^(?:NVIDIA|Google|AMD)\s+", "", chip["name"].split(" (")[0].split(" NVL")[0])  # a GPU, not its rack
+def _short(chip: dict, doc: Document | None = None) -> str:
+    """The catalog chip the peak is taken from, without its vendor ("H100 SXM"); as the text writes it ("A100") when
+    the catalog's name only adds a variant the text never gave (a p4d's "A100" is the 40 GB card, not "A100 SXM 80GB",
+    and both have the one peak the check uses)."""
+    short = re.sub(r"^(?:NVIDIA|Google|AMD)\s+", "", chip["name"].split(" (")[0].split(" NVL")[0])  # a GPU, not its rack
+    written = {doc.text[m.start:m.end].strip() for m in doc.mentions if m.kind == "chip" and m.entry is chip} if doc else set()
+    if len(written) == 1:
+        (name,) = written
+        if name != short and short.lower().startswith(name.lower() + " "):
+            return name
+    return short
 
 
 def _peak(chip: dict, precision: str | None) -> float | None:
@@ -75,7 +83,7 @@ def share_of_peak(doc: Document, claim: Claim) -> Result | None:
     if devices > 1 and not per_device and not _PER_CHIP.search(claim.quote):
         return None  # a chip JAX splits into devices, and no telling whether the rate is per chip or per device
     calculations, reasons = [], []
-    name = _short(chip)
+    name = _short(chip, doc)
     for rate, precision in zip(rates, formats):
         peak = _peak(chip, precision)
         if not peak or id(rate) in reference:  # the baseline of a comparison: its ratio to the newer figure says enough
@@ -180,7 +188,7 @@ def _asked_meaning(doc: Document, chip: dict, precision: str | None, share: floa
     if not gemm:
         return None
     said = messages(doc.lang)["verdicts"]["share_meaning"].format(
-        share=restate.value("mfu", share), chip=_short(chip), gemm=restate.value("mfu", round(gemm, 2)))  # the benchmark's whole percent
+        share=restate.value("mfu", share), chip=_short(chip, doc), gemm=restate.value("mfu", round(gemm, 2)))  # the benchmark's whole percent
     return None if any(said in c.why for c in doc.claims) else said  # said once per answer
 
 
