@@ -1,7 +1,8 @@
 """The gist of a passage written in the other language from the answer: what the author's chosen sentences do (ask,
 report a problem or a result, compare, explain, require, give a reason, report what was said), read from cues in
 their own language (data/gist_cross_cues.json), rendered in role frames of the answer's language (data/locale
-gist.cross) with every slot filled from the sentence (subject, figures, comparisons): a frame not filled says less."""
+gist.cross) with every slot filled from the sentence (its subject, its problem, what it asks): a frame not filled says
+less, and no figure is ever said (the figures section and the claims give each figure with its reading)."""
 
 import json
 import re
@@ -568,7 +569,7 @@ def gist(doc: Document, scores: list[float]) -> list[dict]:
         best = before or best
     _, point, point_reading, point_text = best
     said = point_reading.subjects if point_reading.role == "comparison" else [gist_names.main_subject(doc, point_reading.subjects)]
-    if (_names_only(point_reading, doc) or point_reading.role == "topic" or point_reading.role == "news" and not point_reading.measured) \
+    if (_names_only(point_reading, doc) or point_reading.role in ("topic", "news")) \
             and not gist_relation.stated(doc, point) and not _frame_plain(doc, point) \
             and not gist_names.central(doc, said):  # "writes about X": X is the passage's subject, or nothing is said
         return []  # "writes about X" where X is a side item says what the text is not about
