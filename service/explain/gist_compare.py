@@ -5,6 +5,7 @@ rounds 8 and 9 judged two of five such gists wrong."""
 
 import re
 
+from service.explain import gist_names
 from service.explain.document import Document
 
 
@@ -21,3 +22,20 @@ def one_side(doc: Document, start: int, end: int, cue: dict, everyday: set[str])
 
 
 _LATIN_NAME = re.compile(r"[A-Z][\w.-]*\d[\w.-]*|\b[A-Z]{2,}[\w-]*")  # "GB200", "TPUv4", "CloudMatrix"-like names with digits or capitals
+
+
+SIDE_REACH = 40  # "X is faster than Y": Y follows the comparative within a few words
+
+
+def sides(doc: Document, start: int, end: int, cue: dict, subjects: list[str]) -> bool:
+    """Whether one subject stands before the comparative and another right after it ("X ... faster than Y"): a name
+    further on ("... compared to state-of-the-art solutions, ... in extreme-scale LLM training") is not a side."""
+    found = cue["compare"].search(doc.text, start, end)
+    if found is None:
+        return True
+    terms = {t["id"]: t for t in doc.terms}
+    named = [(o.start, gist_names.name_of(o, terms.get(o.entry["id"]), doc.lang)) for o in doc.occurrences if start <= o.start < end
+             and not gist_names.inside_name(doc.text, o.start, o.end, start)]
+    before = {n for at, n in named if at < found.start() and n in subjects}
+    after = {n for at, n in named if found.end() <= at <= found.end() + SIDE_REACH and n in subjects}
+    return bool(before) and bool(after - before)

@@ -152,7 +152,7 @@ def read(doc: Document, index: int) -> Reading:
         compared, _ = _subjects(doc, main[0], main[1], True, False)
         subjects = compared if len(compared) == 2 else subjects
     role = "topic" if role == "comparison" and (len(subjects) < 2 or gist_compare.one_side(doc, start, end, cue, _EVERYDAY)
-                                                 or not _sides(doc, start, end, cue, subjects)) else role
+                                                 or not gist_compare.sides(doc, start, end, cue, subjects)) else role
     because = [] if role == "change" and left_because else because  # the cause clause is the problem with the old setting
     what = ""
     if role == "description" and not setup:  # "DP replicates the model across GPUs": the term it opens with is defined
@@ -174,23 +174,6 @@ def read(doc: Document, index: int) -> Reading:
                    setup=setup, reference=reference, problem=problem, reason=bool(cue["cause"].search(sentence)),
                    because=because, change=change, dropped=dropped, left_because=left_because, what=what,
                    recommends=recommends, tie=tie)
-
-
-SIDE_REACH = 40  # "X is faster than Y": Y follows the comparative within a few words
-
-
-def _sides(doc: Document, start: int, end: int, cue: dict, subjects: list[str]) -> bool:
-    """Whether one subject stands before the comparative and another right after it ("X ... faster than Y"): a name
-    further on ("... compared to state-of-the-art solutions, ... in extreme-scale LLM training") is not a side."""
-    found = cue["compare"].search(doc.text, start, end)
-    if found is None:
-        return True
-    terms = {t["id"]: t for t in doc.terms}
-    named = [(o.start, gist_names.name_of(o, terms.get(o.entry["id"]), doc.lang)) for o in doc.occurrences if start <= o.start < end
-             and not _IN_NAME.match(doc.text, o.end) and not _NAME_BEFORE.search(doc.text, max(start, o.start - 20), o.start)]
-    before = {n for at, n in named if at < found.start() and n in subjects}
-    after = {n for at, n in named if found.end() <= at <= found.end() + SIDE_REACH and n in subjects}
-    return bool(before) and bool(after - before)
 
 
 def _asks(sentence: str) -> bool:
@@ -298,8 +281,8 @@ def _problem(sentence: str, cue: dict) -> tuple[str, int]:
 
 
 _COORDINATED = re.compile(r"[\s\"'“”«»,،]*(?:or|and|nor|أو|و)?[\s\"'“”«»]*", re.I)
-_IN_NAME = re.compile(r"-[A-Za-z]")  # "LLM-Foundry": the term opens a longer name
-_NAME_BEFORE = re.compile(r"[A-Za-z][A-Za-z0-9]*-$")  # "DataStates-LLM": the term closes a longer name
+_HEDGED = re.compile(r"\b(?:suspect\w*|i (?:think|guess|believe|wonder)|maybe|perhaps|might|may be|possibly|probably|"
+                     r"not sure|seems?|wondering)\b|\?|(?<![\u0621-\u064A])(?:أظن|أعتقد|ربما|قد يكون|يبدو|لعل)(?![\u0621-\u064A])", re.I)
 _WITHOUT = re.compile(r"\bwithout\b|(?<![\u0621-\u064A])(?:بدون|دون)\s", re.I)
 
 
@@ -314,7 +297,7 @@ def _subjects(doc: Document, start: int, end: int, measured: bool, figures: bool
     for match in (o for o in doc.occurrences if start <= o.start < end):
         if any(a <= match.start < b for a, b in urls) or (measured and match.entry["id"] in _MEASURE_TERMS) \
                 or (figures and match.entry["id"] in _SETUP_TERMS) or _UNIT_OF.search(doc.text, max(start, match.start - 8), match.start) \
-                or _IN_NAME.match(doc.text, match.end) or _NAME_BEFORE.search(doc.text, max(start, match.start - 20), match.start):
+                or gist_names.inside_name(doc.text, match.start, match.end, start):
             continue  # "DataStates-LLM" names a system: its "LLM" is not a subject the sentence compares
         if (claim_cues.denied_at(doc.text[start:end], match.start - start, match.end - start) or denied >= 0 and _COORDINATED.fullmatch(
                 doc.text[denied:match.start])) and not _WITHOUT.search(doc.text[max(start, match.start - 20):match.start]):
@@ -509,8 +492,8 @@ def _frame_plain(doc: Document, index: int) -> str:
     stage, when it is filled from the sentence's own model or chip or is a general rule without figures."""
     start = doc.sentences[index][0]
     claim = next((c for c in doc.claims if c.start == start), None)
-    if claim is None or not claim.frame or not claim.plain:
-        return ""
+    if claim is None or not claim.frame or not claim.plain or _HEDGED.search(claim.quote):
+        return ""  # "I'm suspecting that the training is network bound": a suspicion, which a frame would state as found
     filled = not claim.figures or bool(claim.models) or any(not doc.named_only_generically(c) for c in claim.chips)
     return claim.plain.strip().rstrip(".。!?؟") if filled else ""
 

@@ -142,3 +142,12 @@ def _written_names(text: str) -> dict[str, int]:
         for token in tokens(found):
             counts[token] = counts.get(token, 0) + 1
     return counts
+
+
+_OPENS_NAME = re.compile(r"-[A-Za-z]")  # "LLM-Foundry": the term opens a longer name
+_CLOSES_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*-$")  # "DataStates-LLM": the term closes a longer name
+
+
+def inside_name(text: str, start: int, end: int, floor: int = 0) -> bool:
+    """Whether text[start:end] is a piece of a longer hyphenated name ("DataStates-LLM"), not a thing of its own."""
+    return bool(_OPENS_NAME.match(text, end) or _CLOSES_NAME.search(text, max(floor, start - 20), start))

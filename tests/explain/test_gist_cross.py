@@ -247,3 +247,11 @@ def test_a_definition_said_as_the_texts_stops_before_what_the_glossary_adds_afte
     text = "Model weights are what the optimizer updates at every step, and they are stored in bf16 on each GPU."
     what, name = gist_cross._defined(analyse(text, "ar"), 0, len(text))
     assert what and "B" not in what and "المليارات" not in what and name.startswith("أوزان النموذج")
+
+
+def test_a_suspicion_is_not_restated_as_a_recognised_claim():
+    # a round-10 reader: "I'm suspecting that the training is network bound" said as the author's finding that the
+    # data-parallel exchange is the bottleneck; a frame states its claim as found, so a hedged one takes none
+    suspected = "It will take ~52h to complete 100 steps on 2 nodes. I'm suspecting that the training is DP-comms bound."
+    assert "عنق الزجاجة" not in opening(suspected, "ar")
+    assert gist_cross._frame_plain(analyse("Our training is DP-comms bound on 64 H100 GPUs.", "en"), 0)
