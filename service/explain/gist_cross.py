@@ -13,6 +13,7 @@ from calculators.resources import data_dir
 
 from service.explain import claims as claim_cues
 from service.explain import gist_compare, gist_names, gist_relation, gist_side, gist_values, reported, restate
+from service.explain.definitions import generic_term_ids
 from service.explain.document import Document
 from service.i18n import arabic
 from service.i18n.messages import join_names, messages
@@ -193,8 +194,8 @@ def _defined(doc: Document, start: int, end: int) -> tuple[str, str]:
     term = next((t for t in doc.terms if first is not None and t["id"] == first.entry["id"]), None)
     if first is not None and not _DEFINED_LEAD.fullmatch(doc.text[start:first.start]):
         return "", ""  # "One possible reason is the number of microbatches ...": a reason, not a definition of them
-    if term is None or term["id"] in _EVERYDAY or not term.get("definition"):
-        return "", ""
+    if term is None or term["id"] in _EVERYDAY or term["id"] in generic_term_ids() or not term.get("definition"):
+        return "", ""  # an everyday word of the field ("the link above") is not what a passage sets out to explain
     sentence = re.split(r"(?<=[.!?؟])\s", term["definition"].strip(), maxsplit=1)[0].rstrip(".")
     # what the term is, not what the glossary adds after a semicolon ("; a 'B' in a model's name counts billions"):
     # said as the text's explanation, an added fact is one the text never gave (a round-9 reader)
