@@ -268,3 +268,11 @@ def test_the_side_before_a_comparative_is_near_it_not_a_name_a_clause_earlier():
     text = ("I am running Slime GRPO training on Qwen3-1.7B-Base, and I observe that Slime is consistently ~4x slower "
             "than VERL, even when using the same dataset and the same number of GPUs (8xH800).")
     assert not opening(text, "ar").startswith("يقارن الكاتب")
+
+
+def test_a_framework_the_sentence_opens_on_is_used_not_explained():
+    # a round-10 reader: "يشرح النص Megatron: قاعدة الشيفرة ..." for a text comparing configurations run with it
+    text = "Megatron shards training across all GPUs via tensor and pipeline parallelism on 8 H100 GPUs."
+    assert gist_cross._defined(analyse(text, "ar"), 0, len(text)) == ("", "")
+    concept = "3D parallelism is what Megatron-LM uses for its largest runs, with the data axis outermost."
+    assert gist_cross._defined(analyse(concept, "ar"), 0, len(concept))[0]  # a concept it opens on still is
