@@ -345,3 +345,11 @@ def test_a_serving_throughput_is_never_put_into_a_training_mfu():
     assert not any(c["calculations"] for c in serving)
     (training,) = _claims("Training Llama 2 70B on 64 H100 GPUs we get 400 tokens/s per GPU, which is 17% MFU.")
     assert training["verdict"] == "consistent"
+
+
+def test_a_stated_factor_is_never_judged_on_a_pair_of_unlike_counts():
+    # a round-10 reader: "1000 times fewer tokens" against a 20B model's parameters and 300B tokens gave "the
+    # calculation gives 15x", inconsistent; tokens and parameters are both counts but never one another
+    text = ("GPT-J trained on 400B tokens. If gpt-neox-20b was trained with ~1000 times fewer tokens than similar-sized "
+            "models, it would see about 300B tokens.")
+    assert not any(c["verdict"] == "inconsistent" for c in _claims(text))

@@ -368,6 +368,8 @@ def comparison(doc: Document, claim: Claim) -> Result | None:
         why = formats.unlike(doc, x, y)
         if why is not None:  # an FP8 peak against an FP64 one: never a ratio
             return Result([], "needs_more", why)
+        if not verdicts.same_kind(x.quantity, y.quantity):
+            continue  # a model's 20B parameters against 300B tokens: a pair of unlike counts compares nothing
         if not (x.value and y.value) or not verdicts.possible(x.quantity, x.value) or not verdicts.possible(y.quantity, y.value):
             continue
         ran = _ratio(doc, x, y, stated) if stated is not None else _ratio(doc, x, y)
@@ -380,6 +382,9 @@ def comparison(doc: Document, claim: Claim) -> Result | None:
         if stated is not None:
             verdict = "consistent" if ran[1]["consistent"] else "inconsistent"
             factor = ran[1]["factor"]
+            computed_value = abs(ran[1]["change"]) if stated.quantity == "percent_change" else max(factor, 1 / factor)
+            if verdict == "inconsistent" and verdicts.misread(abs(stated.value), computed_value):
+                return Result([], "needs_more", messages(doc.lang)["verdicts"]["misread_pair"].format(stated=stated.quote))
             shown = _share(abs(ran[1]["change"])) if stated.quantity == "percent_change" else \
                 f"{max(factor, 1 / factor):.2f}".rstrip("0").rstrip(".") + "x"
             bound = verdicts.stated_bound(doc.text[max(0, stated.start - 24):stated.start])
