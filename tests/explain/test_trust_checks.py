@@ -353,3 +353,12 @@ def test_a_stated_factor_is_never_judged_on_a_pair_of_unlike_counts():
     text = ("GPT-J trained on 400B tokens. If gpt-neox-20b was trained with ~1000 times fewer tokens than similar-sized "
             "models, it would see about 300B tokens.")
     assert not any(c["verdict"] == "inconsistent" for c in _claims(text))
+
+
+def test_a_part_within_the_rounding_of_its_whole_makes_no_sum():
+    # a round-10 reader: "Consistent: 3 + 70B = 70B: the parts add up to the total" (a stray 3 beside a 70B model);
+    # a part below the sum's tolerance (half a percent) leaves the larger part alone equal to the whole: no check
+    claims = _claims("The cluster has 1,024 GPUs: 1,020 GPUs for training and 4 GPUs for evaluation.")
+    assert not any("add up" in c["why"] for c in claims)
+    (summed,) = _claims("The corpus has 300B tokens: 200B tokens of web text and 100B tokens of code.")
+    assert summed["verdict"] == "consistent" and "add up" in summed["why"]

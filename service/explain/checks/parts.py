@@ -27,8 +27,9 @@ def parts_sum(doc: Document, claim: Claim) -> Result | None:
         if whole is None:
             continue
         parts = [f for f in figs if f is not whole]
-        if abs(sum(f.value for f in parts) - whole.value) > _EXACT * whole.value:
-            continue
+        if abs(sum(f.value for f in parts) - whole.value) > _EXACT * whole.value \
+                or any(f.value <= _EXACT * whole.value for f in parts):
+            continue  # a "part" within the rounding of the whole ("3 + 70B = 70B") adds nothing: a stray number, no sum
         inputs = Inputs(doc.lang)
         inputs.values["expression"] = " + ".join(f"{f.value:g}" for f in parts)
         inputs.sources["expression"] = {"source": "text", "quote": " + ".join(f.quote for f in parts)}
