@@ -37,7 +37,11 @@ _ARABIC_APPOSITIVE = pattern_cache.lazy(r"[\"“«](?P<ar>[^\"”»\n]{2,30})[\"
 _PERSONAL = pattern_cache.lazy(r"\b(?:I|we|you|my|our|your|us)\b", re.I)
 _NOT_NAMES = frozenset({"it", "this", "that", "these", "those", "there", "here", "which", "what", "the", "a", "an", "and",
                         "but", "or", "so", "also", "then", "thus", "however", "below", "above", "why", "how", "when",
-                        "we", "i", "you", "they", "he", "she", "our", "their", "my", "your", "its"})
+                        "we", "i", "you", "they", "he", "she", "our", "their", "my", "your", "its",
+                        # sentence openers that link, never a name the appositive after them defines ("Besides, a ...")
+                        "besides", "moreover", "furthermore", "additionally", "finally", "first", "second", "third",
+                        "meanwhile", "instead", "otherwise", "hence", "therefore", "indeed", "notably", "overall",
+                        "similarly", "likewise", "nevertheless", "nonetheless", "still", "yet", "now", "today", "recently"})
 
 
 def _initials(words: list[str]) -> str:
