@@ -45,9 +45,13 @@ def role(sentence: str, lang: str) -> str:
     if _HEADER_ROW.match(sentence.strip()):
         return "other"
     found = roles(sentence, lang)
+    if "question" in found and _RHETORICAL.search(sentence):
+        found.discard("question")  # "... becomes a plumbing number: how fast can A reach B?" states, then spells out
     return next((name for name in ORDER if name in found), "other")
 
 
+# A statement that ends by spelling itself out as a question after a colon ("... a plumbing number: how fast can ...?")
+_RHETORICAL = pattern_cache.lazy(r"^(?:\S+\s+){6,}[^:?]*:\s*(?:how|what|why|which|who|when|where|كيف|ما|لماذا)\b[^:]*[?؟]\s*$", re.I)
 # Column names run together: a capitalised word, then a capitalised question word mid-line ("Component When to use?",
 # "Option What it does"): a table's header, which nobody asks.
 _HEADER_ROW = pattern_cache.lazy(r"^(?:[A-Z][\w-]*\s+){1,3}(?:When|What|How|Why|Which|Where)\s+to\s+\w+\??$|"

@@ -276,3 +276,13 @@ def test_a_sentence_pointing_back_at_its_own_antecedent_is_not_put_after_the_poi
             "This creates a synchronization point that can become a bottleneck.")
     gist = " ".join(item["text"] for item in explain_offline(text, "en")["gist"])
     assert "synchronization point" not in gist
+
+
+def test_a_statement_that_spells_itself_out_as_a_question_after_a_colon_is_not_asked():
+    # a round-10 reader: "The text asks whether the moment you split a model ... becomes a plumbing number: how fast can
+    # device A's gradients reach device B" (the author asserts it; the question after the colon spells it out)
+    text = ("The moment you split a model or a batch across two GPUs, your training speed stops being a compute number "
+            "and becomes a plumbing number: how fast can device A's gradients reach device B?")
+    gist = " ".join(item["text"] for item in explain_offline(text, "en")["gist"])
+    assert "asks" not in gist and "plumbing number" in gist
+    assert "asks" in " ".join(item["text"] for item in explain_offline("Why is the all-reduce so slow on 64 H100 GPUs?", "en")["gist"])
