@@ -212,3 +212,18 @@ def test_a_chip_the_text_names_without_its_variant_keeps_the_texts_name_in_a_sha
     # the 312 TFLOP/s the check uses (NVIDIA A100 datasheet), so the text's own "A100" is the true name
     (claim,) = [c for c in explain_offline("On p4d.24xlarge with 8 A100 GPUs we get 116 TFLOPS/GPU.", "en")["claims"] if c["calculations"]]
     assert "the A100's dense BF16 peak (312 TFLOP/s)" in claim["why"] and "80GB" not in claim["why"]
+
+
+def test_communication_overhead_is_time_lost_not_a_byte_count():
+    # readers of rounds 8, 9 and 11: "communication overhead (communication volume): How many bytes ..." (overhead is
+    # the step time lost to communication; NCCL docs, Narayanan et al. 2021 section 3)
+    (term,) = [t for t in explain_offline("At 40% MFU the communication overhead stays small on B200.", "en")["terms"]
+               if t["id"].startswith("communication")]
+    assert term["id"] == "communication-overhead" and "time" in term["definition"] and "bytes each chip" not in term["definition"]
+
+
+def test_sm_before_a_version_number_is_a_compute_capability_not_a_count_of_multiprocessors():
+    # a round-11 reader: "streaming multiprocessor (SM) < 80" (SM >= 80 is sm_80, Ampere and newer)
+    terms = {t["id"] for t in explain_offline("For SM < 80, the xformers implementation is used instead of flash_attn.", "en")["terms"]}
+    assert "streaming-multiprocessor" not in terms
+    assert "streaming-multiprocessor" in {t["id"] for t in explain_offline("Each SM of an H100 has 256 KB of shared memory.", "en")["terms"]}
