@@ -96,7 +96,8 @@ def read(doc: Document, index: int) -> Reading:
     cue = _cues(_language_of(sentence))
     asserted = claim_cues.asserted(sentence)  # "if you run out of memory", "the 3x we could not obtain": not found
     problem, after = _problem(sentence, cue) if asserted else ("", 0)
-    question = (_asks(sentence) or bool(cue["question_start"].match(sentence) and cue["why"].search(sentence))) \
+    question = (_asks(sentence) or bool(cue["question_start"].match(sentence) and cue["why"].search(sentence)
+                                         and not _LABEL.match(sentence))) \
         and not gist_side.answered_heading(doc, index)
     negated = claim_cues.cue("negation", sentence)
     # A problem's or a question's figures after "as in", "than", "compared with" are what it is measured against.
@@ -286,6 +287,10 @@ _COORDINATED = re.compile(r"[\s\"'“”«»,،]*(?:or|and|nor|أو|و)?[\s\"'�
 # A sentence opening on a framework, a chip or a model uses it: "The text explains Megatron: <the glossary's
 # definition>" was judged a wrong statement each time (rounds 9-10), while a concept it opens on is often its point.
 _NAMED_THINGS = frozenset({"framework", "hardware", "model", "organisation", "organization", "software"})
+_LABEL = re.compile(r"^\s*(?:\S+\s+){0,3}?\S+\s*:\s")  # "Why this matters: ..." labels what follows; it asks nothing
+# "requires model parallelism (TP or PP)": one of two ways, which a frame naming one of them would state as the need
+_ALTERNATIVES = re.compile(r"\b(?:TP|PP|EP|CP|tensor|pipeline|expert|context)\b[^.;]{0,30}\b(?:or|and/or)\b[^.;]{0,30}\b(?:TP|PP|EP|CP|tensor|pipeline|expert|context)\b"
+                           r"|(?:الموتر|خطوط الأنابيب|الخبراء)[^.؛]{0,30}\sأو\s", re.I)
 _HEDGED = re.compile(r"\b(?:suspect\w*|i (?:think|guess|believe|wonder)|maybe|perhaps|might|may be|possibly|probably|"
                      r"not sure|seems?|wondering)\b|\?|(?<![\u0621-\u064A])(?:أظن|أعتقد|ربما|قد يكون|يبدو|لعل)(?![\u0621-\u064A])", re.I)
 _WITHOUT = re.compile(r"\bwithout\b|(?<![\u0621-\u064A])(?:بدون|دون)\s", re.I)
@@ -497,7 +502,7 @@ def _frame_plain(doc: Document, index: int) -> str:
     stage, when it is filled from the sentence's own model or chip or is a general rule without figures."""
     start = doc.sentences[index][0]
     claim = next((c for c in doc.claims if c.start == start), None)
-    if claim is None or not claim.frame or not claim.plain or _HEDGED.search(claim.quote):
+    if claim is None or not claim.frame or not claim.plain or _HEDGED.search(claim.quote) or _ALTERNATIVES.search(claim.quote):
         return ""  # "I'm suspecting that the training is network bound": a suspicion, which a frame would state as found
     filled = not claim.figures or bool(claim.models) or any(not doc.named_only_generically(c) for c in claim.chips)
     return claim.plain.strip().rstrip(".。!?؟") if filled else ""

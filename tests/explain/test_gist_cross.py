@@ -276,3 +276,14 @@ def test_a_framework_the_sentence_opens_on_is_used_not_explained():
     assert gist_cross._defined(analyse(text, "ar"), 0, len(text)) == ("", "")
     concept = "3D parallelism is what Megatron-LM uses for its largest runs, with the data axis outermost."
     assert gist_cross._defined(analyse(concept, "ar"), 0, len(concept))[0]  # a concept it opens on still is
+
+
+def test_a_label_or_a_negation_is_not_a_why_question_and_one_of_two_ways_is_not_the_need():
+    # round-11 readers: "asks why" for a "Why this matters:" heading and for «لم يُطرح بعد» ("not released yet"), and
+    # "a large model needs PP" for "requires model parallelism (TP or PP)"
+    assert "asks" not in opening("Why this matters: enables training at sequence lengths that exceed one GPU's HBM on 8 H100 GPUs.", "ar") \
+        .replace("يسأل", "asks")
+    released = "لم يُطرح بعد، لكن ميتا تؤكد أنه يتفوق على GPT-4.5 في اختبارات العلوم والرياضيات."
+    assert not gist_cross.read(analyse(released, "en"), 0).role == "question"
+    either = "Training large models that do not fit on a single device requires model parallelism (TP or PP)."
+    assert not gist_cross._frame_plain(analyse(either, "ar"), 0)
