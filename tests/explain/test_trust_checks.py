@@ -362,3 +362,11 @@ def test_a_part_within_the_rounding_of_its_whole_makes_no_sum():
     assert not any("add up" in c["why"] for c in claims)
     (summed,) = _claims("The corpus has 300B tokens: 200B tokens of web text and 100B tokens of code.")
     assert summed["verdict"] == "consistent" and "add up" in summed["why"]
+
+
+def test_a_rate_the_text_calls_the_peak_is_not_divided_by_its_share():
+    # a round-11 reader: "125 TFLOPs at 43.46% of peak implies a peak of 287.6 TFLOP/s" where 125 was the assumed peak
+    claims = _claims("tokens/gpu/sec: 14982.88 MFU: 43.46% Assuming an A10 has peak 16 bit 125 TFLOPs.")
+    assert not any("implies a peak" in c["why"] for c in claims)
+    implied = _claims("We reach 156 TFLOP/s per GPU (50% of peak) on 48 nodes.")
+    assert any("312" in c["why"] for c in implied)  # a rate with its share still gives the peak it implies (A100's)

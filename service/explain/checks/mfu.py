@@ -15,6 +15,7 @@ from service.i18n.messages import join_names, messages
 _FP8 = re.compile(r"\bfp8\b|\bfloat8\b|\be4m3\b", re.I)
 # Serving, not training: a model's training MFU counts 6 FLOPs per parameter per token (forward and backward), which a
 # rate of generated tokens never does (a round-9 reader: 42 tokens/s/chip of inference gave "3.843%" against 53%).
+_PEAK_NEAR = re.compile(r"\bpeak\b|\btheoretical\b|\bmax(?:imum)?\b|\bpromised\b|الذروة|ذروة|القصوى|النظري", re.I)
 _SERVING = re.compile(r"\b(?:inference|serving|serve[sd]?|decod(?:e|es|ing)|prefill|TPOT|TTFT|ms/token|ms per token|"
                       r"per output token|vLLM|SGLang|TensorRT-LLM|TGI)\b|الاستدلال|استدلال|فك الترميز|الخدمة", re.I)
 _TRAINING = re.compile(r"\b(?:train\w*|pre-?train\w*|fine-?tun\w*|backward|optimi[sz]er)\b|تدريب|التدريب", re.I)
@@ -138,6 +139,8 @@ def _implied_peak(doc: Document, rate, stated) -> Result | None:
     whose dense peak it is, said in words (explained: which chip it was is the text's to say)."""
     if not stated.value or not verdicts.possible("mfu", stated.value):
         return None
+    if _PEAK_NEAR.search(doc.text[max(0, rate.start - 30):rate.start]):
+        return None  # "peak TFLOPs: 125" is the peak the share is of: dividing it by the share means nothing
     inputs = Inputs(doc.lang)
     inputs.values["expression"] = f"{rate.value / 1e12:g} TFLOP/s / {stated.value:g}"
     inputs.sources["expression"] = {"source": "text", "quote": f"{rate.quote} / {stated.quote}"}
