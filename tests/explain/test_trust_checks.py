@@ -370,3 +370,10 @@ def test_a_rate_the_text_calls_the_peak_is_not_divided_by_its_share():
     assert not any("implies a peak" in c["why"] for c in claims)
     implied = _claims("We reach 156 TFLOP/s per GPU (50% of peak) on 48 nodes.")
     assert any("312" in c["why"] for c in implied)  # a rate with its share still gives the peak it implies (A100's)
+
+
+def test_a_saving_rounded_in_the_text_is_not_called_parts_of_a_total():
+    # a round-11 reader: "Consistent: 23.23 GB + 600 MB = 23.89 GB" (22,155 MiB + 600 MB is 60 MB short of 22,785 MiB;
+    # the author rounded a saving, and the sum misses by a tenth of its smaller part)
+    claims = _claims("Torch => 22785MiB Liger Fused => 22155MiB Only 600MB saved")
+    assert not any("add up" in c["why"] for c in claims)

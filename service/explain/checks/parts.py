@@ -7,6 +7,7 @@ from service.i18n.messages import messages
 
 _COUNTS = ("tokens", "params", "n_chips", "bytes", "memory_bytes", "chip_hours", "cost_usd", "power_w")
 _EXACT = 0.005  # written figures that add up do so to their last digit; half a percent covers their rounding
+_PART_SHARE = 0.05  # and the sum misses by no more than a twentieth of its smallest part
 
 
 def _whole_before(doc: Document, claim: Claim, quantity: str):
@@ -27,9 +28,11 @@ def parts_sum(doc: Document, claim: Claim) -> Result | None:
         if whole is None:
             continue
         parts = [f for f in figs if f is not whole]
-        if abs(sum(f.value for f in parts) - whole.value) > _EXACT * whole.value \
-                or any(f.value <= _EXACT * whole.value for f in parts):
-            continue  # a "part" within the rounding of the whole ("3 + 70B = 70B") adds nothing: a stray number, no sum
+        gap = abs(sum(f.value for f in parts) - whole.value)
+        if gap > _EXACT * whole.value or any(f.value <= _EXACT * whole.value for f in parts) \
+                or gap > _PART_SHARE * min(f.value for f in parts):
+            continue  # a "part" within the whole's rounding ("3 + 70B = 70B"), or one the sum misses by a tenth of itself
+            # ("22,155 MiB + 600 MB" is 60 MB short of 22,785 MiB: a saving rounded, not parts of a total)
         inputs = Inputs(doc.lang)
         inputs.values["expression"] = " + ".join(f"{f.value:g}" for f in parts)
         inputs.sources["expression"] = {"source": "text", "quote": " + ".join(f.quote for f in parts)}
