@@ -377,3 +377,12 @@ def test_a_saving_rounded_in_the_text_is_not_called_parts_of_a_total():
     # the author rounded a saving, and the sum misses by a tenth of its smaller part)
     claims = _claims("Torch => 22785MiB Liger Fused => 22155MiB Only 600MB saved")
     assert not any("add up" in c["why"] for c in claims)
+
+
+def test_a_change_between_two_shares_is_judged_from_either_base_and_layouts_compared_are_not_multiplied():
+    # round-12 readers: "40% versus 55% represents a 37% increase" called inconsistent (27.3% from the larger base;
+    # 55/40 = 1.375), and "pure TP=4 ... and TP=2+FSDP=2" at 4 GPUs multiplied into 8
+    (change,) = _claims("A 1000-GPU cluster running at 40% MFU versus 55% MFU represents a 37% increase in effective capacity.")
+    assert change["verdict"] == "consistent" and "37.5%" in change["why"]
+    layouts = _claims("At 4 GPUs on 7B, pure FSDP hits 53.8% MFU, vs 34.7% for pure TP=4 and 35.9% for TP=2+FSDP=2.")
+    assert not any(c["verdict"] == "inconsistent" for c in layouts)

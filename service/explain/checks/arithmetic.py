@@ -438,12 +438,10 @@ def _change(doc: Document, claim: Claim, outcome: Outcome) -> None:
     factor = isinstance(stated, str)
     shown = _shown(out["factor"]) + "x" if factor else _shown(abs(out["change"]), True)
     verdict = "consistent" if out["consistent"] else "inconsistent"
-    value = out["factor"] if factor else out["change"]
-    if verdict == "inconsistent" and verdicts.misread(change.value, value):
+    if verdict == "inconsistent" and verdicts.misread(change.value, out["factor"] if factor else out["change"]):
         outcome.calculations.remove(index)  # a pairing this far off is ours to doubt: its working is not shown
         discard(doc, index)
-        outcome.add("needs_more", messages(doc.lang)["verdicts"]["misread_pair"].format(stated=change.quote))
-        return
+        return outcome.add("needs_more", messages(doc.lang)["verdicts"]["misread_pair"].format(stated=change.quote))
     bound = verdicts.stated_bound(doc.text[max(0, change.start - 24):change.start])
     if bound is not None:  # "more than 2x faster", "at least 40% lower": a floor or a ceiling, not the value
         value = max(out["factor"], 1 / out["factor"]) if factor and out["factor"] else abs(out["change"])
@@ -474,6 +472,8 @@ def _degrees(doc: Document, claim: Claim, outcome: Outcome) -> None:
             stated.setdefault(fig.quantity, fig)
     if chips is None or "dp_degree" not in stated or len(stated) < 2:
         return
+    if len(named := [f.quantity for f in claim.figures if f.quantity in _DEGREES]) != len(set(named)):
+        return  # "pure TP=4 ... and TP=2+FSDP=2": several layouts, each on the stated chips, not one to multiply
     if any(r["start"] <= chips.start - claim.start < r["end"] for eq in equations(claim)[0] for r in eq["results"]):
         return  # the text multiplies them itself; that equation is checked as written
     figs = [stated[q] for q in _DEGREES if q in stated]

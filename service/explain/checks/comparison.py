@@ -380,6 +380,11 @@ def comparison(doc: Document, claim: Claim) -> Result | None:
             continue
         calculations.append(ran[0])
         if stated is not None:
+            if not ran[1]["consistent"] and stated.quantity == "percent_change":
+                # "40% versus 55% represents a 37% increase": the change from the smaller, whichever the text names first
+                again = _ratio(doc, y, x, stated)
+                if again is not None and again[1]["consistent"]:
+                    calculations[-1], ran = again[0], again
             verdict = "consistent" if ran[1]["consistent"] else "inconsistent"
             factor = ran[1]["factor"]
             computed_value = abs(ran[1]["change"]) if stated.quantity == "percent_change" else max(factor, 1 / factor)
