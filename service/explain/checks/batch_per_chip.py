@@ -26,8 +26,7 @@ def batch_per_chip(doc: Document, claim: Claim) -> Result | None:
     if not (batch.value > 0 and n.value > 1):
         return None
     inputs = Inputs(doc.lang)
-    inputs.values["expression"] = f"{batch.value:g} / {n.value:g}"
-    inputs.sources["expression"] = {"source": "text", "quote": f"{batch.quote} / {n.quote}"}
+    inputs.expression(f"{batch.value:g} / {n.value:g}", f"{batch.quote} / {n.quote}")
     index = run(doc, "arithmetic", inputs)
     if index is None:
         return None

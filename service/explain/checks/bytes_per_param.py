@@ -32,8 +32,7 @@ def bytes_per_param(doc: Document, claim: Claim) -> Result | None:
     if not _PLAUSIBLE[0] <= per <= _PLAUSIBLE[1]:
         return None
     inputs = Inputs(doc.lang)
-    inputs.values["expression"] = f"{size.value:g} / {count.value:g}"
-    inputs.sources["expression"] = {"source": "text", "quote": f"{size.quote} / {count.quote}"}
+    inputs.expression(f"{size.value:g} / {count.value:g}", f"{size.quote} / {count.quote}")
     index = run(doc, "arithmetic", inputs)
     if index is None:
         return None

@@ -25,8 +25,7 @@ def setup_memory(doc: Document, claim: Claim) -> Result | None:
     if more:
         factors.insert(0, more.group(1))
     inputs = Inputs(doc.lang)
-    inputs.values["expression"] = " * ".join(factors + [f"{per_chip:g}"])  # in GB, as the set-up writes it
-    inputs.sources["expression"] = {"source": "text", "quote": " x ".join(factors[:-1] + [count.quote])}
+    inputs.expression(" * ".join(factors + [f"{per_chip:g}"]), " x ".join(factors[:-1] + [count.quote]))  # in GB, as the set-up writes it
     index = run(doc, "arithmetic", inputs)
     if index is None:
         return None

@@ -25,8 +25,7 @@ def machines_times_chips(doc: Document, claim: Claim) -> Result | None:
     if not (nodes.value > 1 and 1 < each.value < total.value):
         return None
     inputs = Inputs(doc.lang)
-    inputs.values["expression"] = f"{nodes.value:g} * {each.value:g}"
-    inputs.sources["expression"] = {"source": "text", "quote": f"{nodes.quote} x {each.quote}"}
+    inputs.expression(f"{nodes.value:g} * {each.value:g}", f"{nodes.quote} x {each.quote}")
     inputs.values["stated_result"] = f"{total.value:g}"
     inputs.sources["stated_result"] = {"source": "text", "quote": total.quote}
     inputs.values["tolerance"] = 1e-9  # whole numbers: exact

@@ -53,6 +53,11 @@ class Inputs:
         self.values[name] = fig.value
         self.sources[name] = {"source": "text", "quote": fig.quote}
 
+    def expression(self, expression: str, quote: str) -> None:
+        """The arithmetic calculator's expression, written from figures of the text (`quote` says which, as written)."""
+        self.values["expression"] = expression
+        self.sources["expression"] = {"source": "text", "quote": quote}
+
     def text_with(self, name: str, value, quote: str, catalog: str) -> None:
         """An input built from the text's figure (quoted) and a catalog value (named): the text's number is in it."""
         self.values[name] = value

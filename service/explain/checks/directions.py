@@ -60,8 +60,7 @@ def _both_from_catalog(doc: Document, claim: Claim):
 def _share(doc: Document, part, whole, quote: str | None = None) -> int | None:
     """The arithmetic of one bandwidth over another, both as the text writes them."""
     inputs = Inputs(doc.lang)
-    inputs.values["expression"] = f"{part.value / 1e9:g} GB/s / {whole / 1e9:g} GB/s"
-    inputs.sources["expression"] = {"source": "text", "quote": quote or f"{part.quote} / {restate.value('bandwidth_bytes_per_s', whole)}"}
+    inputs.expression(f"{part.value / 1e9:g} GB/s / {whole / 1e9:g} GB/s", quote or f"{part.quote} / {restate.value('bandwidth_bytes_per_s', whole)}")
     return run(doc, "arithmetic", inputs)
 
 

@@ -36,8 +36,7 @@ def expert_choices(doc: Document, claim: Claim) -> Result | None:
     big, small = math.comb(n1, k1), math.comb(n2, k2)
     stated = factors[0]
     inputs = Inputs(doc.lang)
-    inputs.values["expression"] = f"{big} / {small}"
-    inputs.sources["expression"] = {"source": "text", "quote": f"C({n1},{k1}) / C({n2},{k2})"}
+    inputs.expression(f"{big} / {small}", f"C({n1},{k1}) / C({n2},{k2})")
     inputs.stated("stated_result", stated.value, stated.quote, tolerance_of(stated.quote, stated.value, stated.approx))
     ran = run(doc, "arithmetic", inputs)
     if ran is None:

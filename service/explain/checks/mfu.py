@@ -142,8 +142,7 @@ def _implied_peak(doc: Document, rate, stated) -> Result | None:
     if _PEAK_NEAR.search(doc.text[max(0, rate.start - 30):rate.start]):
         return None  # "peak TFLOPs: 125" is the peak the share is of: dividing it by the share means nothing
     inputs = Inputs(doc.lang)
-    inputs.values["expression"] = f"{rate.value / 1e12:g} TFLOP/s / {stated.value:g}"
-    inputs.sources["expression"] = {"source": "text", "quote": f"{rate.quote} / {stated.quote}"}
+    inputs.expression(f"{rate.value / 1e12:g} TFLOP/s / {stated.value:g}", f"{rate.quote} / {stated.quote}")
     index = run(doc, "arithmetic", inputs)
     if index is None:
         return None

@@ -34,8 +34,7 @@ def parts_sum(doc: Document, claim: Claim) -> Result | None:
             continue  # a "part" within the whole's rounding ("3 + 70B = 70B"), or one the sum misses by a tenth of itself
             # ("22,155 MiB + 600 MB" is 60 MB short of 22,785 MiB: a saving rounded, not parts of a total)
         inputs = Inputs(doc.lang)
-        inputs.values["expression"] = " + ".join(f"{f.value:g}" for f in parts)
-        inputs.sources["expression"] = {"source": "text", "quote": " + ".join(f.quote for f in parts)}
+        inputs.expression(" + ".join(f"{f.value:g}" for f in parts), " + ".join(f.quote for f in parts))
         index = run(doc, "arithmetic", inputs)
         if index is None:
             return None

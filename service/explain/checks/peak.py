@@ -162,8 +162,7 @@ def _peak_count(doc: Document, fig) -> bool:
 def _share_of_total(doc: Document, rate, total) -> int | None:
     """The arithmetic of a rate over a total peak, both the text's figures."""
     inputs = Inputs(doc.lang)
-    inputs.values["expression"] = f"{rate.value / 1e12:g} TFLOP/s / {total.value / 1e12:g} TFLOP/s"
-    inputs.sources["expression"] = {"source": "text", "quote": f"{rate.quote} / {total.quote}"}
+    inputs.expression(f"{rate.value / 1e12:g} TFLOP/s / {total.value / 1e12:g} TFLOP/s", f"{rate.quote} / {total.quote}")
     index = run(doc, "arithmetic", inputs)
     if index is None or not verdicts.possible("mfu", doc.calculations[index]["outputs"]["value"]):
         return None
@@ -215,8 +214,7 @@ def sparsity_peak(doc: Document, claim: Claim) -> Result | None:
     if _divides(claim, sparse):
         return None  # "480 / 1979 = 24.3%": the share against the dense peak is sparse_denominator's
     inputs = Inputs(doc.lang)
-    inputs.values["expression"] = f"{sparse.value / 1e12:g} TFLOP/s / {rule['factor']}"
-    inputs.sources["expression"] = {"source": "text", "quote": sparse.quote}
+    inputs.expression(f"{sparse.value / 1e12:g} TFLOP/s / {rule['factor']}", sparse.quote)
     stated_dense = next((f for f in peaks if f is not sparse and abs(f.value - dense) <= 0.01 * dense), None)
     index = run(doc, "arithmetic", inputs)
     if index is None:
@@ -290,8 +288,7 @@ def rebased_mfu(doc: Document, claim: Claim) -> Result | None:
         new = next((f for f in doc.figures if f.quantity == "peak_flop_per_s" and abs(f.value - peak) <= 0.01 * peak), None) \
             or SimpleNamespace(value=peak, quote=f"{_short(chip)} {restate.value('peak_flop_per_s', peak)}")
     inputs = Inputs(doc.lang)
-    inputs.values["expression"] = f"{mfu.value:g} * {old.value / 1e12:g} / {new.value / 1e12:g}"
-    inputs.sources["expression"] = {"source": "text", "quote": f"{mfu.quote} x {old.quote} / {new.quote}"}
+    inputs.expression(f"{mfu.value:g} * {old.value / 1e12:g} / {new.value / 1e12:g}", f"{mfu.quote} x {old.quote} / {new.quote}")
     index = run(doc, "arithmetic", inputs)
     if index is None:
         return None

@@ -52,8 +52,7 @@ def pin_bandwidth(doc: Document, claim: Claim) -> Result | None:
     inputs = Inputs(doc.lang)
     expression = f"{pin.value * 8 / 1e9:g}e9 * {bits} / 8"
     if from_text:
-        inputs.values["expression"] = expression
-        inputs.sources["expression"] = {"source": "text", "quote": f"{pin.quote} x {origin} / 8"}
+        inputs.expression(expression, f"{pin.quote} x {origin} / 8")
     else:
         inputs.text_with("expression", expression, pin.quote, f"{bits} bits per stack ({origin}, data/memory_interfaces.json)")
     index = run(doc, "arithmetic", inputs)

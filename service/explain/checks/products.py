@@ -269,8 +269,7 @@ def implied_mfu(doc: Document, claim: Claim) -> Result | None:
         return None
     expression = f"{flops.value:g} / ({chips.value:g} * {peak:g} * {time.value:g})"
     calc = Inputs(doc.lang)
-    calc.values["expression"] = expression
-    calc.sources["expression"] = {"source": "text", "quote": f"{flops.quote} / ({chips.quote} x {restate.value('peak_flop_per_s', peak)} x {time.quote})"}
+    calc.expression(expression, f"{flops.quote} / ({chips.quote} x {restate.value('peak_flop_per_s', peak)} x {time.quote})")
     index = run(doc, "arithmetic", calc)
     if index is None:
         return None

@@ -35,8 +35,7 @@ def row_peak(doc: Document, claim: Claim) -> Result | None:
     if peak.value <= best.value:
         return None
     inputs = Inputs(doc.lang)
-    inputs.values["expression"] = f"{best.value:g} / {peak.value:g}"
-    inputs.sources["expression"] = {"source": "text", "quote": f"{best.quote} / {peak.quote}"}
+    inputs.expression(f"{best.value:g} / {peak.value:g}", f"{best.quote} / {peak.quote}")
     index = run(doc, "arithmetic", inputs)
     if index is None:
         return None

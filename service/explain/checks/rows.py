@@ -41,8 +41,7 @@ def row_gain(doc: Document, claim: Claim) -> Result | None:
         return None
     old, new = values
     inputs = Inputs(doc.lang)
-    inputs.values["expression"] = f"{new.value:g} / {old.value:g} - 1"
-    inputs.sources["expression"] = {"source": "text", "quote": f"{new.quote} / {old.quote} - 1"}
+    inputs.expression(f"{new.value:g} / {old.value:g} - 1", f"{new.quote} / {old.quote} - 1")
     index = run(doc, "arithmetic", inputs)
     if index is None:
         return None

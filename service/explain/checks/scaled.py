@@ -41,8 +41,7 @@ def scaled_factor(doc: Document, claim: Claim) -> Result | None:
     tolerance = tolerance_of(target.quote, target.value, approx)
     for op in ("*", "/"):
         inputs = Inputs(doc.lang)
-        inputs.values["expression"] = f"{base.value:g} {op} {factor.value:g}"
-        inputs.sources["expression"] = {"source": "text", "quote": f"{base.quote} {op} {factor.quote}"}
+        inputs.expression(f"{base.value:g} {op} {factor.value:g}", f"{base.quote} {op} {factor.quote}")
         index = run(doc, "arithmetic", inputs)
         if index is None:
             continue

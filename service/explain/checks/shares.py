@@ -29,8 +29,7 @@ def share_of_total(doc: Document, claim: Claim) -> Result | None:
     indices, said, off = [], [], []
     for share in found[:4]:
         inputs = Inputs(doc.lang)
-        inputs.values["expression"] = f"{stated_shares.number(share.part):g} / {stated_shares.number(share.total):g}"
-        inputs.sources["expression"] = {"source": "text", "quote": f"{share.part} / {share.total}"}
+        inputs.expression(f"{stated_shares.number(share.part):g} / {stated_shares.number(share.total):g}", f"{share.part} / {share.total}")
         inputs.values["stated_result"] = f"{share.percent}%"
         inputs.sources["stated_result"] = {"source": "text", "quote": f"{share.percent}%"}
         inputs.values["tolerance"] = _tolerance(share.percent)
@@ -59,8 +58,7 @@ def scale_words(doc: Document, claim: Claim) -> Result | None:
     figure, scale = stated_shares.in_language(item, doc.lang)
     inputs = Inputs(doc.lang)
     num = item.number
-    inputs.values["expression"] = f"{stated_shares.number(num):g} * {item.unit:g}"
-    inputs.sources["expression"] = {"source": "text", "quote": item.figure}
+    inputs.expression(f"{stated_shares.number(num):g} * {item.unit:g}", item.figure)
     inputs.values["stated_result"] = f"{item.said:g}"
     inputs.sources["stated_result"] = {"source": "text", "quote": item.words}
     inputs.values["tolerance"] = 0.02
@@ -136,8 +134,7 @@ def stated_factor(doc: Document, claim: Claim) -> Result | None:
             return Result([], "needs_more", unlike)
         before = doc.text[max(claim.start, f_start - 12):f_start]
         inputs = Inputs(doc.lang)
-        inputs.values["expression"] = f"{x.value:g} / {y.value:g}"
-        inputs.sources["expression"] = {"source": "text", "quote": f"{x.quote} / {y.quote}"}
+        inputs.expression(f"{x.value:g} / {y.value:g}", f"{x.quote} / {y.quote}")
         found = _factor_verdict(doc, inputs, m, before, 0.05 if _APPROX.search(before) else 0.02)
         if found is None:
             return None

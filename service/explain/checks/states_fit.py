@@ -57,8 +57,7 @@ def _per_chip(doc: Document, claim: Claim, params) -> Result | None:
         return None
     chips = counts[0].value
     inputs = Inputs(doc.lang)
-    inputs.values["expression"] = f"{params.value / 1e9:g}e9 * {_ADAM_BYTES} / {chips:g}"
-    inputs.sources["expression"] = {"source": "text", "quote": f"{params.quote} x {_ADAM_BYTES} bytes / {counts[0].quote}"}
+    inputs.expression(f"{params.value / 1e9:g}e9 * {_ADAM_BYTES} / {chips:g}", f"{params.quote} x {_ADAM_BYTES} bytes / {counts[0].quote}")
     index = run(doc, "arithmetic", inputs)
     if index is None:
         return None

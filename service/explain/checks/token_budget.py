@@ -31,8 +31,7 @@ def token_budget(doc: Document, claim: Claim) -> Result | None:
             return None
         factors += [batch, seq] if batch is not None else [local, seq, chips]
     inputs = Inputs(doc.lang)
-    inputs.values["expression"] = " * ".join(f"{f.value:g}" for f in factors)
-    inputs.sources["expression"] = {"source": "text", "quote": " x ".join(f.quote for f in factors)}
+    inputs.expression(" * ".join(f"{f.value:g}" for f in factors), " x ".join(f.quote for f in factors))
     index = run(doc, "arithmetic", inputs)
     if index is None:
         return None

@@ -113,8 +113,7 @@ def hours_over_chips(doc: Document, claim: Claim) -> Result | None:
     if hours is None or count is None or stated is None:
         return None
     inputs = Inputs(doc.lang)
-    inputs.values["expression"] = f"{hours.value:g} * 3600 / {count.value:g}"
-    inputs.sources["expression"] = {"source": "text", "quote": f"{hours.quote} / {count.quote}"}
+    inputs.expression(f"{hours.value:g} * 3600 / {count.value:g}", f"{hours.quote} / {count.quote}")
     index = run(doc, "arithmetic", inputs)
     if index is None:
         return None
@@ -143,8 +142,7 @@ def step_time(doc: Document, claim: Claim) -> Result | None:
     if batch is None:
         return None
     inputs = Inputs(doc.lang)
-    inputs.values["expression"] = f"{batch.value:g} / {rate.value:g}"
-    inputs.sources["expression"] = {"source": "text", "quote": f"{batch.quote} / {rate.quote}"}
+    inputs.expression(f"{batch.value:g} / {rate.value:g}", f"{batch.quote} / {rate.quote}")
     index = run(doc, "arithmetic", inputs)
     if index is None:
         return None

@@ -36,8 +36,7 @@ def unit_cost(doc: Document, claim: Claim) -> Result | None:
         return None  # no power stated, or several (5.5 and 1.5 GW): which one the price is applied to is uncertain
     cost, count = costs[0], counts[0]
     inputs = Inputs(doc.lang)
-    inputs.values["expression"] = f"{cost.value:g} * {count.value / watts:g}"
-    inputs.sources["expression"] = {"source": "text", "quote": f"{cost.quote} x {count.quote}"}
+    inputs.expression(f"{cost.value:g} * {count.value / watts:g}", f"{cost.quote} x {count.quote}")
     index = run(doc, "arithmetic", inputs)
     if index is None:
         return None

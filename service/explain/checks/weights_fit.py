@@ -65,8 +65,7 @@ def _unnamed_over(doc: Document, claim: Claim, p, cap) -> Result | None:
     if p.value * rule["bytes"] <= cap.value:
         return None  # they would fit in 16-bit: with the width assumed, saying so answers nothing the text asked
     inputs = Inputs(doc.lang)
-    inputs.values["expression"] = f"{p.value:g} * {rule['bytes']:g}"
-    inputs.sources["expression"] = {"source": "text", "quote": f"{p.quote} x {rule['bytes']:g} bytes ({rule['name']})"}
+    inputs.expression(f"{p.value:g} * {rule['bytes']:g}", f"{p.quote} x {rule['bytes']:g} bytes ({rule['name']})")
     index = run(doc, "arithmetic", inputs)
     if index is None:
         return None
@@ -91,8 +90,7 @@ def weights_fit(doc: Document, claim: Claim) -> Result | None:
         return None  # two formats named (which one is uncertain)
     (per, named), (p, cap) = width, (params[0], capacity[0])
     inputs = Inputs(doc.lang)
-    inputs.values["expression"] = f"{p.value:g} * {per:g}"
-    inputs.sources["expression"] = {"source": "text", "quote": f"{p.quote} x {per:g} bytes ({named})"}
+    inputs.expression(f"{p.value:g} * {per:g}", f"{p.quote} x {per:g} bytes ({named})")
     index = run(doc, "arithmetic", inputs)
     if index is None:
         return None
