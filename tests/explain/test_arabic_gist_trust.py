@@ -120,7 +120,8 @@ def test_a_time_under_a_millisecond_is_never_said_as_zero():
 
 def test_two_things_compared_in_a_metric_are_the_two_things_and_their_setup_is_not_guessed():
     said = opening("ZeRO-3 allows bs=32 for the 3B model (vs bs=4 for DDP) but MFU is a bit worse than for DDP.", "ar")
-    assert said.startswith("يقارن الكاتب بين") and said.count("،") <= 1
+    # across languages a comparison is not restated (3 of 3 judged wrong, rounds 9-12), nor is one side named alone
+    assert not said.startswith(("يقارن الكاتب", "يتناول الكاتب توازي البيانات الموزع"))
     assert "دفعة كلية" not in said  # "bs=32" may be one device's batch: not said as the global one
 
 

@@ -71,15 +71,16 @@ def test_nothing_of_the_other_language_is_pasted_into_the_gist():
 
 # ------------------------------------------------------------------------------------------- end to end
 
-def test_two_things_compared_without_figures_are_said_to_be_compared():
+def test_two_things_compared_are_not_restated_as_a_comparison_across_languages():
+    # blind readers judged "يقارن الكاتب بين X وY" wrong 3 times of 3 (rounds 9-12): its sides come from cues, not grammar
     said = opening("Interleaved 1F1B seems slightly faster than ZB-V but uses more memory.", "ar")
-    assert said.startswith("يقارن الكاتب بين")
+    assert not said.startswith(("يقارن الكاتب", "يتناول الكاتب"))  # nor one side named alone as the topic
 
 
 def test_a_latin_name_the_english_text_never_writes_is_not_its_subject():
     said = opening("DualPipeV is a concise V-shape schedule derived from DualPipe.", "ar")
     assert "ZB-V" not in said
-    assert "ZB-V" in opening("Interleaved 1F1B is slightly faster than ZB_V on 8 GPUs.", "ar")
+    assert "ZB-V" in opening("ZB_V runs out of memory on 8 GPUs.", "ar")
 
 
 # ------------------------------------------------------------------------------------------------ changes
@@ -230,7 +231,6 @@ def test_a_comparison_needs_one_side_before_its_comparative_and_the_other_right_
     text = ("DataStates-LLM achieves up to 4x higher checkpointing throughput compared to state-of-the-art solutions, "
             "mitigating the bottlenecks in extreme-scale LLM training.")
     assert not opening(text, "ar").startswith("يقارن الكاتب")
-    assert opening("Interleaved 1F1B seems slightly faster than ZB-V but uses more memory.", "ar").startswith("يقارن الكاتب بين")
 
 
 def test_what_earlier_work_could_not_observe_is_not_a_missing_benefit():
