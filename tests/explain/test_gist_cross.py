@@ -92,7 +92,7 @@ def test_a_sentence_that_defines_a_term_says_what_the_term_does_not_only_its_nam
     assert said.startswith("يشرح النص توازي خطوط الأنابيب: ")
     assert len(said.split(":", 1)[1].split()) >= 6  # the glossary's own first fact about it, in Arabic
     english = opening("توازي البيانات هو طريقة لنسخ النموذج على كل شريحة.", "en")
-    assert english.startswith("The text explains the data parallelism: every chip keeps a full copy of the model")
+    assert english.startswith("The text explains the data parallelism: every chip processes a different slice of each batch")
 
 
 def test_a_reason_is_never_read_as_a_definition_of_the_term_inside_it():
