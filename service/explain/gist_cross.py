@@ -12,8 +12,7 @@ from typing import NamedTuple
 from calculators.resources import data_dir
 
 from service.explain import claims as claim_cues
-from service.explain import gist_compare, gist_names, gist_relation, gist_side, gist_values, reported, restate
-from service.explain.definitions import generic_term_ids
+from service.explain import gist_compare, gist_defined, gist_names, gist_relation, gist_side, gist_values, reported, restate
 from service.explain.document import Document
 from service.i18n import arabic
 from service.i18n.messages import join_names, messages
@@ -158,7 +157,7 @@ def read(doc: Document, index: int) -> Reading:
     because = [] if role == "change" and left_because else because  # the cause clause is the problem with the old setting
     what = ""
     if role == "description" and not setup:  # "DP replicates the model across GPUs": the term it opens with is defined
-        what, defined = _defined(doc, start, end)
+        what, defined = gist_defined.defined(doc, start, end, _EVERYDAY)
         subjects = [defined] if what else subjects
     recommends = role == "requirement" and bool(cue["recommend"].search(sentence))
     because = [name for name in because if not any(gist_names.same_name(name, other) for other in subjects)]
@@ -183,37 +182,6 @@ def _asks(sentence: str) -> bool:
     answers itself (a question of one or two words after a bullet or a colon is a label, not a question)."""
     last = re.split(r"[•:؛;\n]", sentence.rstrip())[-1].split()
     return sentence.rstrip().endswith(("?", "؟")) and len(last) >= 3
-
-
-MAX_DEFINITION_WORDS = 30  # a longer first sentence of a definition is a paragraph, not what a gist can carry
-
-
-def _defined(doc: Document, start: int, end: int) -> tuple[str, str]:
-    """The definition (its first sentence, whole) and the name of the term a defining sentence opens with; ('', '') when
-    it opens with no term of the glossary, with an everyday word, or the definition is too long to say in a gist."""
-    first = min((o for o in doc.occurrences if start <= o.start < min(end, start + 40)), key=lambda o: o.start, default=None)
-    term = next((t for t in doc.terms if first is not None and t["id"] == first.entry["id"]), None)
-    if first is not None and not _DEFINED_LEAD.fullmatch(doc.text[start:first.start]):
-        return "", ""  # "One possible reason is the number of microbatches ...": a reason, not a definition of them
-    if term is None or term["id"] in _EVERYDAY or term["id"] in generic_term_ids() or not term.get("definition") \
-            or term.get("category") in _NAMED_THINGS:
-        return "", ""  # an everyday word ("the link above") or a product the text uses ("Megatron ...") is not what it explains
-    sentence = re.split(r"(?<=[.!?؟])\s", term["definition"].strip(), maxsplit=1)[0].rstrip(".")
-    # what the term is, not what the glossary adds after a semicolon ("; a 'B' in a model's name counts billions"):
-    # said as the text's explanation, an added fact is one the text never gave (a round-9 reader)
-    sentence = re.split(r"\s*[؛;]\s*", sentence, maxsplit=1)[0]
-    if len(sentence.split()) > MAX_DEFINITION_WORDS or not gist_values.readable(sentence, doc.lang):
-        sentence = re.split(r"\s*[،؛;]\s*", sentence, maxsplit=1)[0]  # its first clause, a whole fact of its own
-    name = gist_names.name_of(first, term, doc.lang)
-    if not 6 <= len(sentence.split()) <= MAX_DEFINITION_WORDS or not name or not gist_values.readable(sentence, doc.lang):
-        return "", ""
-    sentence = re.sub(r":\s+", "، " if doc.lang == "ar" else ", ", sentence)  # one colon in the frame: its own
-    if doc.lang == "en" and sentence[1:2].islower():
-        sentence = sentence[0].lower() + sentence[1:]  # after a colon: "...: every chip keeps a full copy"
-    return sentence, name
-
-
-_DEFINED_LEAD = re.compile(r"\s*(?:(?:the|an?|this (?:specifies|sets|controls|is)(?: the| an?)?)\s+)?", re.I)
 
 
 class _Changed(tuple):
@@ -284,9 +252,6 @@ def _problem(sentence: str, cue: dict) -> tuple[str, int]:
 
 
 _COORDINATED = re.compile(r"[\s\"'“”«»,،]*(?:or|and|nor|أو|و)?[\s\"'“”«»]*", re.I)
-# A sentence opening on a framework, a chip or a model uses it: "The text explains Megatron: <the glossary's
-# definition>" was judged a wrong statement each time (rounds 9-10), while a concept it opens on is often its point.
-_NAMED_THINGS = frozenset({"framework", "hardware", "model", "organisation", "organization", "software"})
 _LABEL = re.compile(r"^\s*(?:\S+\s+){0,3}?\S+\s*:\s")  # "Why this matters: ..." labels what follows; it asks nothing
 # "requires model parallelism (TP or PP)": one of two ways, which a frame naming one of them would state as the need
 _ALTERNATIVES = re.compile(r"\b(?:TP|PP|EP|CP|tensor|pipeline|expert|context)\b[^.;]{0,30}\b(?:or|and/or)\b[^.;]{0,30}\b(?:TP|PP|EP|CP|tensor|pipeline|expert|context)\b"
