@@ -220,6 +220,15 @@ def test_parts_that_add_up_to_the_whole_are_said():
     assert other.verdict != "inconsistent" and "add up" not in other.why
 
 
+def test_memory_parts_are_added_in_the_unit_the_text_wrote():
+    # 11.3 GiB + 32.6 GiB = 43.9 GiB; said in GB ("12.13 GB + 35 GB = 47.14 GB") a round-12 reader found it confusing
+    text = "This appears to be a 11.3GiB leap in PyTorch reserved memory only (32.6GiB -> 43.9GiB)."
+    _, claim = _claim(text, "11.3GiB")
+    assert claim.verdict == "consistent" and "11.3 GiB + 32.6 GiB = 43.9 GiB" in claim.why
+    arabic = explain_offline(text, "ar")["explanation"]
+    assert "`11.3 GiB + 32.6 GiB = 43.9 GiB`" in arabic  # one formula set left to right, not cut in the middle
+
+
 # ---- a table row that states its own gain ----------------------------------------------------------------------------
 
 def test_a_rows_gain_is_redone_within_the_rounding_of_its_figures():

@@ -1,5 +1,7 @@
 """Parts that add up to the whole the same sentence states ("395B tokens: 116B Arabic and 279B English")."""
 
+import re
+
 from service.explain import restate
 from service.explain.checks.core import Inputs, Result, run
 from service.explain.document import Claim, Document
@@ -33,14 +35,28 @@ def parts_sum(doc: Document, claim: Claim) -> Result | None:
                 or gap > _PART_SHARE * min(f.value for f in parts):
             continue  # a "part" within the whole's rounding ("3 + 70B = 70B"), or one the sum misses by a tenth of itself
             # ("22,155 MiB + 600 MB" is 60 MB short of 22,785 MiB: a saving rounded, not parts of a total)
+        unit = _one_memory_unit([*parts, whole]) if quantity in ("bytes", "memory_bytes") else None
+        scale = _MEMORY_UNITS[unit] if unit else 1.0  # "11.3GiB + 32.6GiB": added in the unit the text wrote, not in GB
         inputs = Inputs(doc.lang)
-        inputs.expression(" + ".join(f"{f.value:g}" for f in parts), " + ".join(f.quote for f in parts))
+        inputs.expression(" + ".join(f"{f.value / scale:.6g}" for f in parts), " + ".join(f.quote for f in parts))
         index = run(doc, "arithmetic", inputs)
         if index is None:
             return None
+        said = (lambda f: f"{f.value / scale:.6g} {unit}") if unit else (lambda f: _written(quantity, f.value, doc.lang))
         return Result([index], "consistent", messages(doc.lang)["verdicts"]["parts_sum"].format(
-            parts=" + ".join(_written(quantity, f.value, doc.lang) for f in parts), whole=_written(quantity, whole.value, doc.lang)))
+            parts=" + ".join(said(f) for f in parts), whole=said(whole)))
     return None
+
+
+_MEMORY_UNITS = {"KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12, "KiB": 2.0 ** 10, "MiB": 2.0 ** 20, "GiB": 2.0 ** 30, "TiB": 2.0 ** 40}
+_UNIT_WRITTEN = re.compile(r"(?<![A-Za-z])([KMGT]i?B)\b")
+
+
+def _one_memory_unit(figs) -> str | None:
+    """The one memory unit every figure is written in ("GiB" for 11.3GiB, 32.6GiB and 43.9GiB), or None."""
+    units = {m.group(1) if (m := _UNIT_WRITTEN.search(f.quote)) else None for f in figs}
+    unit = units.pop() if len(units) == 1 else None
+    return unit if unit in _MEMORY_UNITS else None
 
 
 _AR_SCALES = ((1e12, "تريليون"), (1e9, "مليار"), (1e6, "مليون"))
