@@ -301,3 +301,25 @@ def test_a_total_beside_two_chip_counts_is_checked_only_against_the_count_it_fit
     assert "inconsistent" not in verdicts and "consistent" in verdicts
     wrong = text.replace("4614", "9000")  # no count fits the per-chip figure: no verdict rather than a guess
     assert "inconsistent" not in [c["verdict"] for c in explain_offline(wrong, "en")["claims"]]
+
+
+def test_a_factor_between_both_directions_and_one_is_redone_like_for_like():
+    # a round-10 reader: "consistent: 14x" for 900 GB/s (both directions) against 64 GB/s (each direction); 450 / 64 = 7x
+    text = ("PCIe Gen5 gives 64 GB/s in each direction, while NVLink 4 on the H100 gives 900 GB/s bidirectional "
+            "(about 14x faster).")
+    _, claim = _claim(text, "64 GB/s")
+    assert claim.verdict == "inconsistent" and "7.03" in claim.why
+    fair = "PCIe Gen5 gives 64 GB/s in each direction, while NVLink 4 gives 900 GB/s bidirectional (about 7x faster)."
+    _, other = _claim(fair, "64 GB/s")
+    assert other.verdict == "consistent" and "7.03" in other.why
+
+
+def test_one_links_total_is_not_halved_by_another_links_both_directions_figure():
+    # a round-9 reader: "1.8 TB/s counts both directions ...; 600 GB/s is 66.67% of that" set A100's NVLink 3 total
+    # against NVLink 5's one-way figure: a capacity of another link, not a measurement of this one
+    text = ("NVLink 5.0 provides 1.8 TB/s of total bidirectional bandwidth per GPU. "
+            "NVLink 3.0, used in A100 GPUs, supports up to 12 links for a total of 600 GB/s.")
+    assert not any("66.67%" in c.why for c in analyse(text, "en").claims)
+    measured = "NVLink 5.0 provides 1.8 TB/s of total bidirectional bandwidth per GPU. We measured 600 GB/s with nccl-tests."
+    _, ours = _claim(measured, "600 GB/s")
+    assert "66.67%" in ours.why

@@ -1,26 +1,25 @@
 """Checks of the arithmetic a claim writes out, the changes it states and the degrees it multiplies, with the text's own numbers.
 
 General rules, none tied to a passage:
-- "EXPR = RESULT" (or "RESULT (EXPR)", or a chain "EXPR ≈ R1 ≈ R2") is checked by evaluating EXPR; the
-  textbook shapes get their calculator: 6·N·D is training_flops, FLOPs / (chips · peak · MFU) or
-  FLOPs / rate is training_time, a symbolic "C / W" before "a / b" is dp_critical_batch;
-- symbols assigned in the text (C=4.6e14, W=2 * 9e10) feed the calculator those symbols name;
+- "EXPR = RESULT" (or "RESULT (EXPR)", or a chain "EXPR ≈ R1 ≈ R2") is checked by evaluating EXPR; the textbook shapes
+  get their calculator: 6·N·D is training_flops, FLOPs / (chips · peak · MFU) or FLOPs / rate is training_time, a
+  symbolic "C / W" before "a / b" is dp_critical_batch; symbols assigned in the text (C=4.6e14) feed that calculator;
 - a figure pair before/after (or "X, which is Z% faster than Y") with a stated change is checked by `ratio`;
 - data, tensor, pipeline and context degrees stated with a chip count must multiply to it;
-- a training time stated with total FLOPs, chips, a peak and an MFU is checked by training_time.
-"""
+- a training time stated with total FLOPs, chips, a peak and an MFU is checked by training_time."""
 
 import math
 import re
 from types import SimpleNamespace
 
 from calculators.arithmetic import evaluate
-from calculators.formatting import human
 from calculators.errors import CalculatorInputError
+from calculators.formatting import human
 
 from service.explain import pattern_cache, restate
 from service.explain.checks import verdicts
 from service.explain.checks.core import Inputs, Result, chip_inputs, discard, figure, pod_chips, run
+from service.explain.checks.directions import mixed_directions
 from service.explain.process_cache import CACHE
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
@@ -35,8 +34,7 @@ _NUM = (r"(?<![\w.])(?P<n>\d[\d,]*(?:\.\d+)?(?:[eE][+-]?\d+)?)"
 _TOKEN = _rx(r"(?P<num>" + _NUM + r")|(?P<op>\s+[-−–]\s+|(?<=\d)[-−](?=\d+(?:\.\d+)?\))|\s*(?:[+*/×·÷^]|\\times|\\cdot|[x×](?=\s*[\d(]))\s*)"
              r"|(?P<eq>\s*(?:=|≈|≃|~=|\\approx|~(?=\s*\d))\s*)|(?P<lp>\()|(?P<rp>\))|(?P<sp>\s+)"
              r"|(?P<w>[A-Za-z\u0600-\u06FF_]+|.)")
-# A claim can hold arithmetic only where a digit meets an operator or an equals sign.
-_MAYBE = _rx(r"\d\s*(?:[-−+*/×·÷^=≈~)]|\\times|\\cdot|x\s*\d|[⁰¹²³⁴⁵⁶⁷⁸⁹])|[=≈]\s*\d")
+_MAYBE = _rx(r"\d\s*(?:[-−+*/×·÷^=≈~)]|\\times|\\cdot|x\s*\d|[⁰¹²³⁴⁵⁶⁷⁸⁹])|[=≈]\s*\d")  # arithmetic: a digit beside an operator or "="
 _SYMBOL = _rx(r"([A-Za-z](?:_\{?\\?(?:text\{)?\w+\}?\}?)?)\s*$")
 _SQRT = _rx(r"\bsqrt\s{0,0}\(")
 _FUNCTION = _rx(r"(?:\b(?:sqrt|cbrt|log\d*|ln|exp|sin|cos|tan|min|max|abs|root)|√|∛)\s*\(?\s*$", re.I)
@@ -417,6 +415,8 @@ def _change(doc: Document, claim: Claim, outcome: Outcome) -> None:
             return
         after = same[-1]
     kinds = {verdicts.kind(before.quantity), verdicts.kind(after.quantity)}
+    if mixed_directions(doc, before, after):
+        return  # 900 GB/s both ways against 64 GB/s each way: checks.directions compares them like for like
     if len(kinds) > 1 or (change.quantity == "speedup" and not kinds <= _SPEED_KINDS):
         # a speed-up is a ratio of times or rates; a memory (or mixed) pair read as one is an uncertain reading
         shown = f"{before.quote} → {after.quote}"

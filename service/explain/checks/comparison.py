@@ -7,6 +7,7 @@ from functools import cache
 from service.explain.checks import formats, verdicts
 from service.explain.checks.arithmetic import tolerance_of
 from service.explain.checks.core import Inputs, Result, discard, run, said
+from service.explain.checks.directions import mixed_directions
 from service.explain.checks.memory import precisions_named
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
@@ -368,8 +369,8 @@ def comparison(doc: Document, claim: Claim) -> Result | None:
         why = formats.unlike(doc, x, y)
         if why is not None:  # an FP8 peak against an FP64 one: never a ratio
             return Result([], "needs_more", why)
-        if not verdicts.same_kind(x.quantity, y.quantity):
-            continue  # a model's 20B parameters against 300B tokens: a pair of unlike counts compares nothing
+        if not verdicts.same_kind(x.quantity, y.quantity) or mixed_directions(doc, x, y):
+            continue  # 20B parameters against 300B tokens, or 900 GB/s both ways against 64 GB/s one way, compare nothing
         if not (x.value and y.value) or not verdicts.possible(x.quantity, x.value) or not verdicts.possible(y.quantity, y.value):
             continue
         ran = _ratio(doc, x, y, stated) if stated is not None else _ratio(doc, x, y)

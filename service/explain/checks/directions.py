@@ -16,6 +16,8 @@ _BOTH = re.compile(r"\bboth directions\b|\bbi-?directional\b|\bduplex\b|\bsum of
                    r"|\bin total\b|الاتجاهين|ثنائي(?:ة)? الاتجاه", re.I)
 _ONE = re.compile(r"\b(?:each|per|one|a single|every) direction\b|\buni-?directional\b|\bone-way\b|\bsimplex\b"
                   r"|كل اتجاه|اتجاه واحد|أحادي(?:ة)? الاتجاه", re.I)
+_MEASURED = re.compile(r"\bmeasur\w*|\bgot\b|\bget\b|\bachiev\w*|\bobserv\w*|\bbenchmark\w*|\bbusbw\b|\balgbw\b"
+                       r"|قس\w*|قياس|حصل\w*|نحصل", re.I)
 _NEAR = 48  # characters around a figure its direction words may stand in
 # a share written right after a figure: "235GBps (40%)", "396.40GBps ... 450GBps spec, or 88%"
 _SHARE_AFTER = re.compile(r"^\s*(?:\(\s*|,\s*(?:or|i\.e\.|that is|which is)\s+|=\s*|أي\s+)(?:about\s+|~\s*|≈\s*)?$", re.I)
@@ -33,7 +35,7 @@ def _rates(figures) -> list:
 
 def _near(doc: Document, fig, pattern: re.Pattern) -> bool:
     """Whether direction words stand beside a figure, in its own clause."""
-    before = re.split(r"[.;!?\n]", doc.text[max(0, fig.start - _NEAR):fig.start])[-1]
+    before = re.split(r"[.;!?\n]|,\s+(?:while|whereas|but|and)\b|،", doc.text[max(0, fig.start - _NEAR):fig.start])[-1]
     after = re.split(r"[.;!?\n,]", doc.text[fig.end:fig.end + _NEAR])[0]
     return bool(pattern.search(before) or pattern.search(after))
 
@@ -78,6 +80,8 @@ def directions(doc: Document, claim: Claim) -> Result | None:
         return None
     m = messages(doc.lang)["verdicts"]
     both, chip = _both_from_text(doc, claim), None
+    if both is not None and both not in claim.figures and not (_POINT.search(claim.quote) or _MEASURED.search(claim.quote)):
+        both = None  # "NVLink 3.0 ... 600 GB/s in total" after NVLink 5's 1.8 TB/s: another link's capacity, not a measurement of it
     if both is None and _POINT.search(claim.quote):
         both, chip = _both_from_catalog(doc, claim)
     calculations, reasons, verdict = [], [], None
@@ -98,6 +102,9 @@ def directions(doc: Document, claim: Claim) -> Result | None:
         verdict = "inconsistent" if not agrees or verdict == "inconsistent" else "consistent"
     if both is not None:
         half = both.value / 2
+        mixed = _factor_across_directions(doc, claim, both)
+        if mixed is not None:
+            return mixed
         measured = [f for f in own if f is not both and abs(f.value - half) > 0.01 * half and f.value < both.value]
         stated_half = next((f for f in _rates(doc.figures) if abs(f.value - half) <= 0.01 * half), None)
         for fig in measured[:2]:
@@ -126,6 +133,37 @@ def directions(doc: Document, claim: Claim) -> Result | None:
         return None
     return Result(calculations, verdict, "; ".join(r for r in reasons if r))
 
+
+
+def mixed_directions(doc: Document, a, b) -> bool:
+    """Whether two bandwidths count different directions: one said to count both, the other one ("each direction")."""
+    if a.quantity not in _RATES or b.quantity not in _RATES:
+        return False
+    both_a, both_b = _near(doc, a, _BOTH) and not _near(doc, a, _ONE), _near(doc, b, _BOTH) and not _near(doc, b, _ONE)
+    return both_a and _near(doc, b, _ONE) or both_b and _near(doc, a, _ONE)
+
+
+def _factor_across_directions(doc: Document, claim: Claim, both) -> Result | None:
+    """"64 GB/s in each direction ... 900 GB/s bidirectional (about 14x faster)": the one factor the sentence states is
+    the ratio of a both-directions figure to a one-direction one; like for like it is half that (7x): inconsistent, and
+    a factor that already compares one direction with one (7x) consistent, where the raw ratio would call it wrong."""
+    factors = list(verdicts.STATED_FACTOR.finditer(claim.quote))
+    others = [f for f in _rates(claim.figures) if f is not both and f.value < both.value and _near(doc, f, _ONE)]
+    if len(factors) != 1 or len(others) != 1:
+        return None
+    other, stated = others[0], float(factors[0].group("f"))
+    raw, like = both.value / other.value, both.value / 2 / other.value
+    fair = abs(like - stated) <= 0.05 * stated  # "(about 7x faster)": one direction against one, as it should
+    if not fair and abs(raw - stated) > 0.05 * stated:
+        return None  # the factor is neither ratio: it may be about something else
+    inputs = Inputs(doc.lang)
+    inputs.expression(f"{both.value / 2e9:g} GB/s / {other.value / 1e9:g} GB/s", f"({both.quote} / 2) / {other.quote}")
+    index = run(doc, "arithmetic", inputs)
+    if index is None:
+        return None
+    return Result([index], "consistent" if fair else "inconsistent", messages(doc.lang)["verdicts"]["factor_directions"].format(
+        stated=factors[0].group(0).strip(), total=_said(both), other=_said(other),
+        half=restate.value("bandwidth_bytes_per_s", both.value / 2), computed=f"{like:.2f}".rstrip("0").rstrip(".")))
 
 
 _BITS = re.compile(r"b(?:/s|ps|it/s)$")

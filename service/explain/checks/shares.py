@@ -75,7 +75,6 @@ def scale_words(doc: Document, claim: Claim) -> Result | None:
 
 
 # "1.8x", "1.8 times", "1.8-fold", "1.8 مرة", "ستة أضعاف" is left out: a factor in words is not parsed
-_FACTOR = re.compile(r"(?<![\w.,])(?P<f>\d+(?:\.\d+)?)\s*(?:x|×|-fold\b|\s+times\b|\s*مرة|\s*مرات|\s*ضعف|\s*أضعاف)(?!\w)", re.I)
 _LESS = re.compile(r"^\s*(?:less|smaller|fewer|lower|slower|أقل|أصغر)", re.I)
 _BY = re.compile(r"(?:\bby|بمقدار|ب)\s*$", re.I)
 _AGAINST = re.compile(r"\b(?:the|than|compared|vs\.?|versus|over|of|that\s+of|relative)\b|مقارنة|مقابل|عن|من", re.I)
@@ -109,7 +108,7 @@ def _factor_verdict(doc: Document, inputs: Inputs, m: re.Match, before: str, flo
 def stated_factor(doc: Document, claim: Claim) -> Result | None:
     """'256 GB, 1.8x the MI300X's 192 GB': the one factor a sentence states between its two like figures, redone (1.33x).
     Only when the factor stands between them and a comparison word leads to the second; else the reading is uncertain."""
-    factors = list(_FACTOR.finditer(claim.quote))
+    factors = list(verdicts.STATED_FACTOR.finditer(claim.quote))
     if len(factors) != 1:
         return None
     m = factors[0]

@@ -6,6 +6,9 @@ from functools import cache
 
 from calculators.resources import data_dir
 
+# a factor a sentence writes: "1.8x", "3-fold", "14 times", "14 ضعفاً", "3 مرات"
+STATED_FACTOR = re.compile(r"(?<![\w.,])(?P<f>\d+(?:\.\d+)?)\s*(?:x|×|-fold\b|\s+times\b|\s*مرة|\s*مرات|\s*ضعف[اً]*|\s*أضعاف)(?!\w)", re.I)
+
 
 @cache
 def table() -> dict:
