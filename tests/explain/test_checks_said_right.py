@@ -323,3 +323,16 @@ def test_one_links_total_is_not_halved_by_another_links_both_directions_figure()
     measured = "NVLink 5.0 provides 1.8 TB/s of total bidirectional bandwidth per GPU. We measured 600 GB/s with nccl-tests."
     _, ours = _claim(measured, "600 GB/s")
     assert "66.67%" in ours.why
+
+
+def test_a_bus_bandwidth_on_the_next_log_line_is_checked_against_its_algorithm_bandwidth():
+    # nccl-tests PERFORMANCE.md: all_reduce busbw = algbw x 2(n-1)/n; with 16 ranks 11.396 GB/s gives 21.37 GB/s, so a
+    # logged 18.973 GB/s disagrees (a round-10 reader: "the text's busbw disagrees and is still passed as consistent")
+    text = ("The average bandwidth of all_reduce with a 40.0GB payload (5 trials, 16 ranks):\n"
+            "algbw: 11.396 GBps (91.2 Gbps)\nbusbw: 18.973 GBps (151.8 Gbps)")
+    _, alg = _claim(text, "algbw")
+    assert alg.verdict == "inconsistent" and "21.37" in alg.why
+    _, bus = _claim(text, "busbw")
+    assert bus.verdict == "consistent" and "151.8 Gb/s" in bus.why  # bytes to bits said in bits, not as 18.97 GB/s
+    fine = text.replace("18.973 GBps (151.8 Gbps)", "21.368 GBps (170.9 Gbps)")
+    assert _claim(fine, "algbw")[1].verdict == "consistent"

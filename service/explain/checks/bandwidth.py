@@ -23,6 +23,10 @@ def bus_bandwidth(doc: Document, claim: Claim) -> Result | None:
     busbw = next((f for f in claim.figures if f.quantity == "bus_bandwidth_bytes_per_s"), None)
     if algbw is None:
         return None
+    if busbw is None:  # "algbw: 11.396 GBps" then "busbw: 18.973 GBps" on the next line of the same log
+        stated = [f for f in doc.figures if f.quantity == "bus_bandwidth_bytes_per_s" and f.start >= claim.end]
+        following = [s for s in doc.sentences if s[0] >= claim.end][:1]
+        busbw = stated[0] if len(stated) == 1 and following and following[0][0] <= stated[0].start < following[0][1] else None
     op = collective(claim.quote) or collective(doc.text)
     ranks = figure(doc, claim, "n_ranks", "n_chips")
     if op is None or ranks is None:
@@ -78,21 +82,24 @@ def bits_and_bytes(doc: Document, claim: Claim) -> Result | None:
         if not _SAME.match(doc.text[first.end:second.start]):
             continue
         count = _TIMES.search(doc.text[max(claim.start, first.start - 12):first.start])
-        # in bytes per second, as the figure reader converted it: 400 Gb/s = 400e9 / 8 B/s
-        expression = f"{count.group(1)} * {first.value:g}" if count else f"{first.value:g}"
+        # worked in the units the text writes: "18.973 GBps x 8 = 151.8 Gb/s", "400 Gb/s / 8 = 50 GB/s"
+        in_bits = bool(_BITS.search(first.unit))
+        number = first.value * 8 / 1e9 if in_bits else first.value / 1e9
+        expression = f"{number:g} / 8" if in_bits else f"{number:g} * 8"
         inputs = Inputs(doc.lang)
-        inputs.values["expression"] = expression
-        inputs.sources["expression"] = {"source": "text", "quote": doc.text[count.start() + max(claim.start, first.start - 12):first.end]
-                                        if count else first.quote}
+        inputs.expression(f"{count.group(1)} * {expression}" if count else expression,
+                          doc.text[count.start() + max(claim.start, first.start - 12):first.end] if count else first.quote)
         index = run(doc, "arithmetic", inputs)
         if index is None:
             return None
-        value = doc.calculations[index]["outputs"]["value"]
+        worked = doc.calculations[index]["outputs"]["value"]
+        value = worked * 1e9 if in_bits else worked * 1e9 / 8  # in bytes per second, as the figure reader keeps rates
+        shown = f"{worked:.4g} {'GB/s' if in_bits else 'Gb/s'}"
         ratio = second.value / value if value else 0
         if abs(ratio - 1) <= 0.02:
-            return compare(doc, second, value, "bandwidth_bytes_per_s", [index])
+            return compare(doc, second, value, "bandwidth_bytes_per_s", [index], shown)
         if abs(ratio - 8) <= 0.16 or abs(ratio - 1 / 8) <= 0.0025:  # off by exactly a factor of 8: bits read as bytes
-            result = compare(doc, second, value, "bandwidth_bytes_per_s", [index])
+            result = compare(doc, second, value, "bandwidth_bytes_per_s", [index], shown)
             if result.verdict == "inconsistent":
                 bits = first if _BITS.search(first.unit) else second
                 result.why = messages(doc.lang)["verdicts"]["bits_bytes"].format(

@@ -311,12 +311,13 @@ def _sources(result: dict, inputs: Inputs, lang: str) -> dict:
 
 # ------------------------------------------------------------------------------------ results
 
-def compare(doc: Document, fig, computed: float, quantity: str, calculations: list[int] | None = None) -> Result:
+def compare(doc: Document, fig, computed: float, quantity: str, calculations: list[int] | None = None,
+            shown: str | None = None) -> Result:
     """The verdict from a stated figure and the calculator's value, under data/verdicts.json: like with like, possible,
-    and an inconsistency never built on an assumed input."""
+    and an inconsistency never built on an assumed input; `shown` writes the value in the stated figure's own unit."""
     m = messages(doc.lang)["verdicts"]
     calculations = list(calculations or [])
-    shown = restate.value(quantity, computed)
+    shown = shown or restate.value(quantity, computed)
     if not verdicts.same_kind(fig.quantity, quantity):
         return Result(calculations, "needs_more", m["uncertain_kind"].format(stated=fig.quote, computed=shown))
     if not verdicts.possible(quantity, computed):
