@@ -116,6 +116,8 @@ def _needs_reading(fig) -> bool:
     quote = fig.quote
     if fig.quantity in ("params", "active_params", "total_params") and not re.search(r"[=:]", quote):
         return False
+    if re.fullmatch(r"[~≈]?\s*\d[\d.,]*\s*[kKMBT]", quote.strip()):
+        return False  # a bare "2.7B" names no unit: read out, it would add the noun our reading guessed ("2.7B tokens")
     return bool(re.search(r"[=|:]|[A-Za-z]\d|\d[kKMBT]\b|^\w+\s+\d", quote)) and fig.quantity != "expression"
 
 

@@ -336,3 +336,24 @@ def test_a_bus_bandwidth_on_the_next_log_line_is_checked_against_its_algorithm_b
     assert bus.verdict == "consistent" and "151.8 Gb/s" in bus.why  # bytes to bits said in bits, not as 18.97 GB/s
     fine = text.replace("18.973 GBps (151.8 Gbps)", "21.368 GBps (170.9 Gbps)")
     assert _claim(fine, "algbw")[1].verdict == "consistent"
+
+
+def test_a_g_for_giga_before_tokens_is_a_count_the_arithmetic_checks():
+    # 151k x 3600 x 24 x 7 x 5 = 456.6e9: the question a round-10 reader said was the one to check
+    _, claim = _claim("So shouldn't it be 151k * 3600 * 24 * 7 * 5 = 456G tokens?", "456G")
+    assert claim.verdict == "consistent" and "456.6B" in claim.why
+
+
+def test_a_run_time_with_no_mfu_in_the_text_is_not_said_to_need_one():
+    # "five weeks with TPU v3-256": what a check would need (an MFU no such text gives) was read as a wrong statement
+    text = "GPT-J was trained on 400B tokens. GPT-J training took roughly five weeks with TPU v3-256."
+    _, claim = _claim(text, "five weeks")
+    assert "MFU" not in claim.why
+
+
+def test_a_bare_scaled_number_is_quoted_not_given_a_guessed_noun():
+    # "the 2.7B GPT-Neo" was restated as "the 2.7B tokens GPT-Neo": 2.7B is the model's size, and the text names no unit
+    from service.explain import restate
+    text = "Throughput of the 6B GPT-J (151k tokens/s) is faster than the 2.7B GPT-Neo (148k tokens/s)."
+    doc = analyse(text, "en")
+    assert "2.7B tokens" not in restate.expand(doc, 0, len(text), "en")

@@ -27,7 +27,7 @@ from service.i18n.messages import messages
 _rx = pattern_cache.lazy  # compiled on first use, from the on-disk store when it can be
 _NUM = (r"(?<![\w.])(?P<n>\d[\d,]*(?:\.\d+)?(?:[eE][+-]?\d+)?)"
         r"(?P<sci>\s*(?:[x×·*]|\\times|\\cdot)\s*10\s*(?:[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+|(?:\^|\*\*)\s*\{?[+-]?\d+\}?))?"
-        r"(?P<sfx>[kKMBT](?![A-Za-z0-9]))?(?P<unit>\s*(?:[KMGTPE]i?B(?:/s)?|[kMGTPE]?FLOP(?:/s|s)?|ms|µs|us|s)(?![A-Za-z0-9]))?"
+        r"(?P<sfx>(?:[kKMBT]|G(?=\s*(?:tokens?|params|parameters)\b))(?![A-Za-z0-9]))?(?P<unit>\s*(?:[KMGTPE]i?B(?:/s)?|[kMGTPE]?FLOP(?:/s|s)?|ms|µs|us|s)(?![A-Za-z0-9]))?"
         r"(?P<pct>\s*%)?(?![A-Za-z0-9_])")
 # a minus written without spaces is an operator only between two numbers closing a bracket ("(8-1)/8"); elsewhere
 # "2-4" is a range and "fp8-e4m3" a name
@@ -65,7 +65,7 @@ def _tokens(text: str) -> list[tuple[str, int, int, re.Match | None]]:
 
 
 def _number(m: re.Match) -> float:
-    source = m.group("n") + (m.group("sci") or "") + (m.group("sfx") or "") + (m.group("unit") or "")
+    source = m.group("n") + (m.group("sci") or "") + (m.group("sfx") or "").replace("G", "B") + (m.group("unit") or "")  # 456G tokens
     value = evaluate(source)
     return value / 100 if m.group("pct") else value
 

@@ -156,7 +156,7 @@ _NUMLIT = r"\d+(?:[,’]\d{3}(?!\d))*(?:\.\d+(?:\+(?:[6-9]|[12]\d|30)(?![\d,]|\.
 _EN_WORDS = _EN["number_words"]
 _AR_WORDS = _ARW["number_words"]
 _AR_WORD = r"[وبل]?(?:" + _alt(_AR_WORDS) + r")"
-_MULT = (r"(?:(?P<m1>[kKMBT]|bn|mn)(?![A-Za-z0-9])|(?P<m1b>[kmb])(?![A-Za-z0-9/])"
+_MULT = (r"(?:(?P<m1>[kKMBT]|bn|mn|G(?=\s*(?:tokens?|params|parameters|samples|sequences)\b))(?![A-Za-z0-9])|(?P<m1b>[kmb])(?![A-Za-z0-9/])"
          r"|[\s-]?(?P<m2>thousand|million|billion|trillion|quadrillion)(?![A-Za-z])"
          rf"|\s?(?P<m3>{_alt(_ARW['multipliers'])})(?![{_AR}]))?")
 # Three scans that each start with a digit or a literal word, so the regex engine skips ahead cheaply; what
