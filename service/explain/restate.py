@@ -188,7 +188,16 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
             continue
         said = expansion if said_plainly else _agreeing_expansion(match.entry, name, expansion, lang)
         edits.append((match.start, match.end, f"{said} ({name})"))
-    return _EMPTY_BRACKETS.sub("", " ".join(_applied(doc, text, start, end, edits).split()))
+    return _joined_particles(_EMPTY_BRACKETS.sub("", " ".join(_applied(doc, text, start, end, edits).split())))
+
+
+# "لـ Prefill" with the Latin name replaced by an Arabic word: the particle joins it ("للملء", "لمعالجة"), as Arabic writes it
+_DETACHED_LAM = pattern_cache.lazy(r"(?<![\u0621-\u064A])لـ\s+(?:ال(?=[\u0621-\u064A])|(?=[\u0621-\u064A]))")
+
+
+def _joined_particles(text: str) -> str:
+    """Arabic prose with a detached "لـ" joined to the Arabic word after it ("لـ الملء" -> "للملء")."""
+    return _DETACHED_LAM.sub(lambda m: "لل" if m.group(0).endswith("ال") else "ل", text)
 
 
 def _applied(doc, text: str, start: int, end: int, edits: list[tuple[int, int, str]]) -> str:

@@ -177,3 +177,13 @@ def test_a_time_is_a_step_time_only_where_the_text_ties_it_to_a_step():
     # the all-gather's 2.6 s at the end of each step is not the step time (a wrong gist on round 7's set)
     gist = explain_offline("يستغرق تنفيذ عملية all_gather في نهاية كل خطوة نحو 2.6 ثانية عند استخدام ZeRO-2.", "en")["explanation"]
     assert "step time" not in gist.split("##")[1]
+
+
+def test_prefill_is_its_own_phase_not_inference_and_the_arabic_particle_joins_it():
+    # round-10 and round-12 readers: "انفصال لـ الاستدلال" for "انفصال لـ Prefill" (prefill is one phase of inference)
+    from service.explain.pipeline import analyse
+    text = "انفصال لـ Prefill يتيح التوسّع بكفاءة عالية مع LMCache وvLLM."
+    ids = {t["id"] for t in analyse(text, "ar").terms}
+    assert "prefill" in ids and "inference" not in ids
+    gist = explain_offline(text, "ar")["explanation"]
+    assert "الاستدلال" not in gist.split("##")[1] and "لـ ال" not in gist
