@@ -3,7 +3,7 @@
 import re
 
 from service.explain import claims as cues
-from service.explain import gist_central, gist_cross, gist_frames, gist_plain, gist_side, pattern_cache, reported, restate, synthesis
+from service.explain import gist_central, gist_cross, gist_frames, gist_plain, gist_side, headings, pattern_cache, reported, restate, synthesis
 from service.explain.document import Document
 from service.i18n.messages import messages
 
@@ -382,8 +382,8 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
         # the core only: a comparison worked out beside it ("(10 percentage points more)") was a wrong statement each
         # time the text's base or direction was misread, and the claims below work it out with its working shown
         clause = synthesis.compressed(clause, lang)
-        if not clause:
-            continue
+        if not clause or number and headings.is_heading(sentence_of(i)):
+            continue  # a heading after the point is a label of what follows, neither its reason nor its evidence
         sources = [lead, i] if lead is not None else [i] + ([point + 1] if i == point and corrected is not None else [])
         if lang == "en" and _SPEAKER.match(sentence_of(i)):
             texts.append((sources, clause))  # "Alice says ...": already said as someone's words

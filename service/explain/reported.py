@@ -6,7 +6,7 @@ from functools import cache
 
 from calculators.resources import data_dir
 
-from service.explain import arabic_clause, gist_lift, pattern_cache
+from service.explain import arabic_clause, gist_lift, headings, pattern_cache
 from service.i18n.messages import messages
 
 # A sentence's main role, checked in this order: a question or a problem is what a post is about before its results.
@@ -285,13 +285,15 @@ def point(clause: str, sentence: str, lang: str, who: str, context: str = "") ->
         verb = changed.group("verb").lower()
         does = verb + ("es" if verb.endswith(("s", "sh", "ch", "x", "z")) else "s")
         return _capital(f"{words['change_does']} {does}{clause[changed.end('verb'):]}")
-    if _IMPERATIVE.match(clause) and (_NEGATIVE_IMPERATIVE.match(clause) or not re.search(r"\b(?:I|we|you)\b", clause.split(",")[0])):
+    heading = headings.is_heading(sentence)  # "Lower Memory Consumption for ...": a label, neither advice nor a claim
+    if _IMPERATIVE.match(clause) and not heading \
+            and (_NEGATIVE_IMPERATIVE.match(clause) or not re.search(r"\b(?:I|we|you)\b", clause.split(",")[0])):
         advised = clause[0].lower() + clause[1:] if clause.split(" ", 1)[0][1:].islower() else clause  # "Keep TP ...": a verb
         return _capital(_advice(words["imperative"], words["possessive"][who], advised))
     verb = words["point"].get(_said_as(kind, clause), words["point"]["other"])[0 if who != "authors" else 1]
     if _SUBJECTLESS.match(clause) and "notes_quoted" in words:  # "Switched from ... to ...": a log's line, its doer unsaid
         return _capital(words["notes_quoted"][number].format(subject=subject, claim=_capital(clause)))
-    clause = _with_subject(clause, words)
+    clause = "\0" + headings.as_topic(clause) if heading else _with_subject(clause, words)
     if clause.startswith("\0"):  # a title ("Adding X to the log"): what the text is about
         if who != "text" and "writes_about" in words:  # "The author writes about ...": a later "They ask" has its referent
             return _capital(words["writes_about"][number].format(subject=subject, claim=clause[1:]))
@@ -402,7 +404,7 @@ def companion(clause: str, sentence: str, lang: str, who: str, context: str = ""
     attended = _ATTENTION.match(clause)
     if attended:  # "Note the per-chip uplift: ..." draws the reader's eye; "It adds that note the ..." is no sentence
         return _capital(f"{words['pronouns'][who]} {words['notes'][0 if who == 'text' else 1]} {clause[attended.end():]}")
-    if _IMPERATIVE.match(clause):  # "Use the following ..." after the point: the text's advice, not "It adds that use"
+    if _IMPERATIVE.match(clause) and not headings.is_heading(sentence):  # "Use the following ...": advice, not "It adds that use"
         return _capital(_advice(words["imperative"], words["possessive_pronouns"][who], _lower_first(clause, context)))
     if kind == "question":
         asked = indirect_question(clause)

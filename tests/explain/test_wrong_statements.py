@@ -187,3 +187,13 @@ def test_prefill_is_its_own_phase_not_inference_and_the_arabic_particle_joins_it
     assert "prefill" in ids and "inference" not in ids
     gist = explain_offline(text, "ar")["explanation"]
     assert "الاستدلال" not in gist.split("##")[1] and "لـ ال" not in gist
+
+
+def test_a_title_case_heading_is_neither_advice_nor_the_points_companion():
+    # a round-12 reader: "Their advice is to Lower Memory Consumption for GPTQ-LoRA vs QLoRA ..." for a numbered heading
+    text = ("There seems to be a difference to how FSDP handles GPTQ-LoRA sharding compared to QLoRA.\n"
+            "Lower Memory Consumption for GPTQ-LoRA vs QLoRA for single device finetuning\n"
+            "We notice that GPTQ-LoRA (59.0 GiB) consumes 6 GiB less memory than QLoRA (65 GiB) on one device.")
+    gist = " ".join(g["text"] for g in explain_offline(text, "en")["gist"])
+    assert "advice" not in gist and "Lower Memory" not in gist
+    assert "advice is to keep" in " ".join(g["text"] for g in explain_offline("Keep TP inside one node.", "en")["gist"])
