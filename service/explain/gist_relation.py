@@ -175,8 +175,14 @@ def _deed(doc: Document, start: int, end: int, lang: str) -> Relation | None:
                       and not _CLAUSE_BREAK.search(doc.text, after, n[0])), None)
         if thing is None or gist_names.bare(thing[2]) == gist_names.bare(actor[2]):  # "DeepSeek trained DeepSeek-V3"
             continue
+        longer = _JOINED.match(doc.text, thing[1], end)
+        if longer:  # "GPT-5.3-Codex-Spark": the product the text names, not the family the glossary knows ("GPT-5.3")
+            thing = (thing[0], longer.end(), doc.text[thing[0]:longer.end()])
         return Relation(kind, actor[2], thing[2], False, setup=_chips(doc, thing[1], end))
     return None
+
+
+_JOINED = re.compile(r"(?:-[A-Za-z0-9][\w.]*)+(?<!\.)")  # a name's hyphen-joined rest as written
 
 
 @cache

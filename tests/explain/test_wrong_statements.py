@@ -197,3 +197,10 @@ def test_a_title_case_heading_is_neither_advice_nor_the_points_companion():
     gist = " ".join(g["text"] for g in explain_offline(text, "en")["gist"])
     assert "advice" not in gist and "Lower Memory" not in gist
     assert "advice is to keep" in " ".join(g["text"] for g in explain_offline("Keep TP inside one node.", "en")["gist"])
+
+
+def test_a_released_product_is_named_as_written_not_cut_to_the_family_the_glossary_knows():
+    # a round-12 reader: "The article reports that OpenAI released GPT-5.3." for "GPT-5.3-Codex-Spark"
+    text = "أصدرت شركة OpenAI للتو نموذج GPT-5.3-Codex-Spark، وهو أول نموذج لـ OpenAI يعمل على أجهزة Cerebras."
+    gist = " ".join(g["text"] for g in explain_offline(text, "en")["gist"])
+    assert "GPT-5.3-Codex-Spark" in gist or "GPT-5.3" not in gist
