@@ -78,6 +78,8 @@ def sentences(text: str, clutter: list[tuple[int, int]]) -> list[tuple[int, int]
     spans, start = [], 0
     unwrapped = _HARD_WRAP.sub(lambda m: " " * len(m.group(0)), text)  # same length: offsets stay the text's
     for match in _BOUNDARY.finditer(unwrapped):
+        if _inside_brackets(unwrapped, start, match.start()):
+            continue  # "Vocab size is 32777 (maybe too small? Maybe because ...)": one sentence, its aside asks
         spans.append((start, match.start()))
         start = match.end()
     spans.append((start, len(text)))
@@ -90,6 +92,19 @@ def sentences(text: str, clutter: list[tuple[int, int]]) -> list[tuple[int, int]
         if b > a and not terms.inside(clutter, a):
             out.append((a, b))
     return out
+
+
+_ASIDE = 160  # characters an aside in brackets may run on after a question or full stop inside it
+
+
+def _inside_brackets(text: str, start: int, at: int) -> bool:
+    """Whether offset `at` falls inside a bracket opened in this sentence and closed further on the same line."""
+    opened = text.count("(", start, at) - text.count(")", start, at)
+    if opened <= 0:
+        return False
+    line_end = text.find("\n", at)
+    rest = text[at:min(line_end if line_end >= 0 else len(text), at + _ASIDE)]
+    return ")" in rest
 
 
 def _kinds(sentence: str, figures: list) -> list[str]:

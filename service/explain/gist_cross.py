@@ -252,6 +252,11 @@ def _problem(sentence: str, cue: dict) -> tuple[str, int]:
 
 
 _COORDINATED = re.compile(r"[\s\"'“”«»,،]*(?:or|and|nor|أو|و)?[\s\"'“”«»]*", re.I)
+# problems that are an observer's by their words: a result set against what was expected or reported, or not understood
+_OBSERVED = {"slower_than_expected", "lower_than_expected", "higher_than_expected", "lower_than_reported", "cannot_reproduce",
+             "not_understood"}
+_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|my|me|we|we're|we've|our|us)\b|(?<![\u0621-\u064A])(?:أنا|نحن|لدي|لدينا|عندي|عندنا|"
+                           r"حصلت|حصلنا|أحصل|نحصل|جربت|جربنا|أواجه|نواجه|واجهت|واجهنا)(?![\u0621-\u064A])")
 _LABEL = re.compile(r"^\s*(?:\S+\s+){0,3}?\S+\s*:\s")  # "Why this matters: ..." labels what follows; it asks nothing
 # "requires model parallelism (TP or PP)": one of two ways, which a frame naming one of them would state as the need
 _ALTERNATIVES = re.compile(r"\b(?:TP|PP|EP|CP|tensor|pipeline|expert|context)\b[^.;]{0,30}\b(?:or|and/or)\b[^.;]{0,30}\b(?:TP|PP|EP|CP|tensor|pipeline|expert|context)\b"
@@ -448,6 +453,10 @@ def _render(doc: Document, reading: Reading) -> str:
         return frames["question_why" if reading.why else "question"].format(subjects=subjects)
     if role == "problem":
         problem = words["problems"][reading.problem]
+        if not subjects and reading.problem not in _OBSERVED and not _FIRST_PERSON.search(doc.text[slice(*doc.sentences[reading.index])]):
+            # "reports a problem: it crashes" for "at this scale hardware fails daily": a general fact given to the
+            # author as a failure of their own (a round-10 reader); with nothing it concerns, only "I get ..." is theirs
+            return ""
         return (frames["problem"] if subjects else frames["problem_bare"]).format(subjects=subjects, problem=problem)
     if role == "description" and reading.what:  # "The text explains data parallelism: each GPU keeps a copy ..."
         return frames["description_what"].format(subjects=subjects, what=reading.what)

@@ -297,3 +297,11 @@ def test_a_label_or_a_negation_is_not_a_why_question_and_one_of_two_ways_is_not_
     assert not gist_cross.read(analyse(released, "en"), 0).role == "question"
     either = "Training large models that do not fit on a single device requires model parallelism (TP or PP)."
     assert not gist_cross._frame_plain(analyse(either, "ar"), 0)
+
+
+def test_a_general_failure_is_not_reported_as_the_authors_own_problem():
+    # a round-10 reader: "The author reports a problem: it crashes." for "at this scale hardware fails daily"
+    general = "وحقيقة تشغيلية: على هذا النطاق يتعطل العتاد يوميًا؛ حفظ نقاط الاستعادة وإعادة التشغيل الآلي مهمان."
+    assert not opening(general, "en").startswith("The author reports a problem")
+    own = "جربنا التدريب على 8 شرائح A100 لكن التدريب يتعطل بعد ساعة."
+    assert opening(own, "en").startswith("The author reports a problem")

@@ -204,3 +204,14 @@ def test_a_released_product_is_named_as_written_not_cut_to_the_family_the_glossa
     text = "أصدرت شركة OpenAI للتو نموذج GPT-5.3-Codex-Spark، وهو أول نموذج لـ OpenAI يعمل على أجهزة Cerebras."
     gist = " ".join(g["text"] for g in explain_offline(text, "en")["gist"])
     assert "GPT-5.3-Codex-Spark" in gist or "GPT-5.3" not in gist
+
+
+def test_a_question_inside_an_aside_does_not_split_the_sentence():
+    # a round-11 reader: "The author asks whether vocab size is 32777 (maybe too small to see gain." for
+    # "Vocab size is 32777 (maybe too small to see gain? Maybe because is not pow of 16?)": a statement with an aside
+    from service.explain.pipeline import analyse
+    text = "Only 600MB saved. Vocab size is 32777 (maybe too small to see gain? Maybe because is not pow of 16?)"
+    doc = analyse(text, "en")
+    assert len(doc.sentences) == 2
+    gist = " ".join(g["text"] for g in explain_offline(text, "en")["gist"])
+    assert "asks whether vocab size is" not in gist
