@@ -260,7 +260,7 @@ def point(clause: str, sentence: str, lang: str, who: str, context: str = "") ->
     kind = role(sentence, lang)
     clause = without_fillers(clause, lang)
     if lang == "ar":
-        return _arabic(clause, kind, words, who, lead=True)
+        return _arabic(clause, _said_as(kind, clause, lang), words, who, lead=True)
     number = 1 if who == "authors" else 0
     subject = words["subjects"][who]
     if kind == "question":
@@ -311,16 +311,17 @@ _CHANGE_IMPERATIVE = pattern_cache.lazy(r"^(?P<verb>refactor|fix|implement|intro
 _ADVICE = pattern_cache.lazy(r"\b(?:should|recommend\w*|advis\w+|suggest\w*|better|best|prefer\w*|ought|you(?: also)? (?:need|have|must))\b"
                              r"|^(?:use|keep|set|avoid|try|"
                              r"make sure|consider)\b", re.I)
+_ADVICE_AR = pattern_cache.lazy(r"ينبغي|نوصي|يوصى|يُوصى|الأفضل|ننصح|يُنصح|ينصح|أنصح|تدعو|ندعو")  # not يجب/يلزم: a requirement
 
 
-def _said_as(kind: str, clause: str) -> str:
+def _said_as(kind: str, clause: str, lang: str = "en") -> str:
     """The role whose reporting verb fits: a requirement ("all shapes must be fixed at compile time") is said, not
     advised; only a sentence that advises ("should", "we recommend", "use ...") is reported as advice."""
     if kind == "recommendation" and _EXPECTED.search(clause):
         return "expectation"  # "the fp8 should have a 100% speed-up", "you should expect ...": a forecast, not advice
     if kind == "recommendation" and _CONSEQUENCE.match(clause):
         return "other"  # "then you have to use FULL_SHARD across all nodes": what a limit forces, not advice
-    return "other" if kind == "recommendation" and not _ADVICE.search(clause) else kind
+    return "other" if kind == "recommendation" and not (_ADVICE_AR if lang == "ar" else _ADVICE).search(clause) else kind
 
 
 # A consequence that opens on "then", "so" or "otherwise": "you have to" there is what a limit forces on the reader.
@@ -400,7 +401,7 @@ def companion(clause: str, sentence: str, lang: str, who: str, context: str = ""
     kind = role(sentence, lang)
     clause = without_fillers(clause, lang)
     if lang == "ar":
-        return _arabic(clause, kind, words, who, lead=False)
+        return _arabic(clause, _said_as(kind, clause, lang), words, who, lead=False)
     attended = _ATTENTION.match(clause)
     if attended:  # "Note the per-chip uplift: ..." draws the reader's eye; "It adds that note the ..." is no sentence
         return _capital(f"{words['pronouns'][who]} {words['notes'][0 if who == 'text' else 1]} {clause[attended.end():]}")

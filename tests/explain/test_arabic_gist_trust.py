@@ -189,3 +189,13 @@ def test_the_no_gist_line_promises_only_what_follows():
     result = explain_offline("Tuesday was a long day for the whole team at the office.", "en")
     opening_line = result["explanation"].split("## ")[1]
     assert ("explained below" in opening_line) == bool(result["terms"])
+
+
+def test_a_requirement_said_with_must_is_not_reported_as_the_texts_advice():
+    # a round-10 reader: "يوصي النص أنّ بسيط ويتوسع عرضيًا — لكن يجب أن يتسع النموذج ..." for a description of data
+    # parallelism ("must fit" is what the method requires, not advice); "ينبغي" advises
+    from service.explain import reported
+    described = "بسيط ويتوسع عرضيًا — لكن يجب أن يتسع النموذج كاملاً في كل كارت."
+    assert not reported.point(described, described, "ar", "text").startswith("يوصي")
+    advised = "ينبغي إبقاء توازي الموتر داخل الخادم الواحد."
+    assert reported.point(advised, advised, "ar", "text").startswith("يوصي")
