@@ -305,3 +305,11 @@ def test_a_general_failure_is_not_reported_as_the_authors_own_problem():
     assert not opening(general, "en").startswith("The author reports a problem")
     own = "جربنا التدريب على 8 شرائح A100 لكن التدريب يتعطل بعد ساعة."
     assert opening(own, "en").startswith("The author reports a problem")
+
+
+def test_a_relation_under_a_condition_is_not_said_as_what_holds():
+    # a round-11 reader: "يقول الكاتب إنه لا يمكن وضع الخبير في مجال NVLink" for "once an expert layer doesn't fit in one
+    # scale-up domain, you need to do all-to-all across racks"
+    text = ("Once an expert layer doesn't fit in one NVLink domain, you need to do all-to-all across racks, "
+            "which kills throughput.")
+    assert not opening(text, "ar").startswith("يقول الكاتب إنه لا يمكن")
