@@ -78,11 +78,14 @@ def _counts(doc) -> dict[str, int]:
     terms = {t["id"]: t for t in doc.terms}
     counts: dict[str, int] = {}
     previous = None
+    degrees = [(f.start, f.end) for f in doc.figures if f.quantity.endswith("_degree")]
     for match in doc.occurrences:
         if previous is not None and previous.entry["id"] == match.entry["id"] \
                 and _BRACKET_BETWEEN.fullmatch(doc.text[previous.end:match.start]):
             previous = match
             continue
+        if any(a <= match.start < b for a, b in degrees):
+            continue  # "a 4-GPU (TP4) trainer", "14B/TP4": the run's layout, not what the passage is about
         name = name_of(match, terms.get(match.entry["id"]), doc.lang)
         counts[name] = counts.get(name, 0) + 1
         previous = match

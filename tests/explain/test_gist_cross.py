@@ -313,3 +313,10 @@ def test_a_relation_under_a_condition_is_not_said_as_what_holds():
     text = ("Once an expert layer doesn't fit in one NVLink domain, you need to do all-to-all across racks, "
             "which kills throughput.")
     assert not opening(text, "ar").startswith("يقول الكاتب إنه لا يمكن")
+
+
+def test_a_parallel_degree_of_the_runs_layout_is_not_the_passages_topic():
+    # a round-10 reader: "يتناول الكاتب توازي الموتر." for a passage about an OOM, where "TP4" is only the trainer's layout
+    text = ("Long rollouts can spike the trainer's activation memory past what a 4-GPU (TP4) 14B trainer has left. "
+            "The statics are about 56 GB at 14B/TP4 on an 80 GB H100, leaving only a few GB of headroom.")
+    assert "توازي الموتر" not in opening(text, "ar")
