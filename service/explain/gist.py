@@ -382,8 +382,8 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
         # the core only: a comparison worked out beside it ("(10 percentage points more)") was a wrong statement each
         # time the text's base or direction was misread, and the claims below work it out with its working shown
         clause = synthesis.compressed(clause, lang)
-        if not clause or number and headings.is_heading(sentence_of(i)):
-            continue  # a heading after the point is a label of what follows, neither its reason nor its evidence
+        if not clause or number and (headings.is_heading(sentence_of(i)) or lang == "en" and not reported.has_verb(clause)):
+            continue  # a heading or a list item ("no torch.compile") after the point: a label, neither reason nor evidence
         sources = [lead, i] if lead is not None else [i] + ([point + 1] if i == point and corrected is not None else [])
         if lang == "en" and _SPEAKER.match(sentence_of(i)):
             texts.append((sources, clause))  # "Alice says ...": already said as someone's words

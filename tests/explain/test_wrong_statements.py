@@ -225,3 +225,12 @@ def test_fsdps_weight_gathering_is_not_the_reason_for_strategies_that_shard_no_w
     assert "gathers each layer's weights" not in explain_offline(text, "en")["explanation"]
     plain = "FSDP is significantly slower than DDP for our 1B model on 8 GPUs."
     assert "gathers each layer's weights" in explain_offline(plain, "en")["explanation"]
+
+
+def test_a_list_item_without_a_verb_is_not_added_to_the_point():
+    # a round-10 reader: "... and adds that no torch.compile" joined another poster's list item to this one's result
+    text = ("First timings: we are around 2k tokens/sec/GPU\n- no xformers\n- no torch.compile (activation checkpointing "
+            "is not supported by torch.compile yet)\n\nDuring training on the internal server (A100 80Gx8), approximately "
+            "2.9k tokens/sec/GPU were achieved using large gradient accumulation and Megatron-DeepSpeed.")
+    gist = " ".join(g["text"] for g in explain_offline(text, "en")["gist"])
+    assert "adds that no" not in gist
