@@ -56,6 +56,9 @@ def _backed(entry: dict, sentence: str) -> bool:
     definition = (entry.get("ar") or {}).get("definition") if lang == "ar" else entry.get("definition")
     clause = _FIRST_CLAUSE.split((definition or "").strip(), maxsplit=1)[0]
     wanted, said = _content_words(clause, lang), _content_words(sentence, lang)
+    names = str(entry.get("term") or "") + " " + " ".join(entry.get("aliases") or []) \
+        + " " + str((entry.get("ar") or {}).get("term") or "") + " " + " ".join(entry.get("ar_aliases") or [])
+    wanted -= _content_words(names, lang)  # "GPU memory occupies 13395MB" says the name, not what the memory is
     shared = wanted & said
     return len(shared) >= 2 and len(shared) >= MIN_BACKING * len(wanted)
 

@@ -320,3 +320,9 @@ def test_a_parallel_degree_of_the_runs_layout_is_not_the_passages_topic():
     text = ("Long rollouts can spike the trainer's activation memory past what a 4-GPU (TP4) 14B trainer has left. "
             "The statics are about 56 GB at 14B/TP4 on an 80 GB H100, leaving only a few GB of headroom.")
     assert "توازي الموتر" not in opening(text, "ar")
+
+
+def test_a_sentence_that_only_names_a_term_does_not_back_its_definition():
+    # a round-12 reader: "يشرح النص ذاكرة GPU (VRAM): الذاكرة الخاصة بوحدة GPU نفسها" for "GPU memory occupies
+    # 13395/40537MB": the sentence says the term's name, which is no explanation of it
+    assert "يشرح النص ذاكرة" not in opening("GPU memory occupies 13395/40537MB during the benchmark run.", "ar")
