@@ -159,6 +159,8 @@ def read(doc: Document, index: int) -> Reading:
     if role == "description" and not setup:  # "DP replicates the model across GPUs": the term it opens with is defined
         what, defined = gist_defined.defined(doc, start, end, _EVERYDAY)
         subjects = [defined] if what else subjects
+        if not what and not cue["description"].match(sentence):
+            role = "topic"  # "GPU memory occupies 13395MB" opens on a term and says nothing of what it is: no "explains"
     recommends = role == "requirement" and bool(cue["recommend"].search(sentence))
     because = [name for name in because if not any(gist_names.same_name(name, other) for other in subjects)]
     if role in ("result", "news") and measured:  # "On X, the author reports F": only what F's own clause names
