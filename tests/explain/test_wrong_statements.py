@@ -234,3 +234,10 @@ def test_a_list_item_without_a_verb_is_not_added_to_the_point():
             "2.9k tokens/sec/GPU were achieved using large gradient accumulation and Megatron-DeepSpeed.")
     gist = " ".join(g["text"] for g in explain_offline(text, "en")["gist"])
     assert "adds that no" not in gist
+
+
+def test_a_sentence_opening_on_a_bare_verb_is_quoted_not_put_after_says_that():
+    # "The text says that take the popular Adam optimizer as an example: ..." is no sentence; quoted, it stays one
+    gist = explain_offline("Take the popular Adam optimizer as an example: it keeps two extra states per parameter, "
+                           "so its optimizer memory is twice the weights in fp32.", "en")["gist"][0]["text"]
+    assert "that take" not in gist.lower() and "Take the popular Adam optimizer" in gist
