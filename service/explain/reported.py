@@ -291,7 +291,7 @@ def point(clause: str, sentence: str, lang: str, who: str, context: str = "") ->
         advised = clause[0].lower() + clause[1:] if clause.split(" ", 1)[0][1:].islower() else clause  # "Keep TP ...": a verb
         return _capital(_advice(words["imperative"], words["possessive"][who], advised))
     verb = words["point"].get(_said_as(kind, clause), words["point"]["other"])[0 if who != "authors" else 1]
-    if _SUBJECTLESS.match(clause) and "notes_quoted" in words:  # "Switched from ... to ...": a log's line, its doer unsaid
+    if (_SUBJECTLESS.match(clause) or not has_verb(clause)) and "notes_quoted" in words:  # a log's line, a fragment: quoted
         return _capital(words["notes_quoted"][number].format(subject=subject, claim=_capital(clause)))
     clause = "\0" + headings.as_topic(clause) if heading else _with_subject(clause, words)
     if clause.startswith("\0"):  # a title ("Adding X to the log"): what the text is about
