@@ -365,3 +365,11 @@ def test_an_inference_rate_listed_after_a_training_mfu_is_not_made_into_a_traini
             "42 tokens/s/chip throughput powered by PyTorch/XLA on Google Cloud TPU v5p.")
     _, claim = _claim(text, "53%")
     assert "3.8" not in claim.why
+
+
+def test_a_unit_conversion_the_text_states_rightly_is_not_shown_as_a_check():
+    # a round-12 reader: "6 GW is indeed 6 billion" is noise; a scale word that does not match is still a finding
+    doc = analyse("Humain plans about 6 GW of data-centre capacity. 6 GW equals 6 billion watts.", "en")
+    assert not any("6 billion" in c.why for c in doc.claims)
+    _, wrong = _claim("Ironwood reaches 42.5 exaflops, i.e. a million trillion operations per second.", "42.5 exaflops")
+    assert wrong.verdict == "inconsistent"
