@@ -373,3 +373,12 @@ def test_a_unit_conversion_the_text_states_rightly_is_not_shown_as_a_check():
     assert not any("6 billion" in c.why for c in doc.claims)
     _, wrong = _claim("Ironwood reaches 42.5 exaflops, i.e. a million trillion operations per second.", "42.5 exaflops")
     assert wrong.verdict == "inconsistent"
+
+
+def test_a_data_size_from_one_size_to_another_with_its_factor_is_checked_in_its_sentence_only():
+    # 74.4 GB / 86.8 MB = 857x (DisTrO's reported saving); a size met again in another sentence is no change
+    _, claim = _claim("DisTrO reduces the data transferred per step from 74.4 GB to 86.8 MB, an 857x reduction.", "74.4 GB")
+    assert claim.verdict == "consistent" and "857" in claim.why
+    text = ("The forward pass all-gathers 0.8GB per rank.\n"
+            "The backward pass communicates twice 0.8GB each (1x all-gather and 1x reduce-scatter).")
+    assert not any(c.verdict == "inconsistent" for c in analyse(text, "en").claims)

@@ -21,6 +21,7 @@ _SPREAD = re.compile(r"[^.;:!?\n]{0,24}?\b(?:in|across|over|for|on|among)\s+(?:t
                      r"|[^.;:!?\n]{0,24}?\b(?:depending on|according to)\b"
                      r"|[^.;:!?\n]{0,24}?(?:في|عبر|على)\s+(?:\d+|اثن|ثلاث|أربع|خمس|ست|عدة|مختلف)", re.I)
 _ARTICLE = re.compile(r"^(?:[وبفلك]?ال)(?=\w{3})")  # Arabic "the" and its clitics: الحوسبة and حوسبة are one word
+_WITHIN_ONLY = ("bytes", "size_bytes")  # sizes of data compared only inside one sentence ("from 74.4 GB to 86.8 MB")
 _STATED = ("percent_change", "ratio", "speedup", "reduction_factor")  # a change the text states for its pair
 _RANGE_ENDS = ("low", "high")  # the ends of a range the text gives ("35% to 45%"): neither is the value compared
 _SPEED_KINDS = {"time", "throughput", "compute_rate", "bandwidth"}
@@ -349,6 +350,8 @@ def comparison(doc: Document, claim: Claim) -> Result | None:
         if found is None:
             return None
         x, y, earlier = found
+        if x.quantity in _WITHIN_ONLY or y.quantity in _WITHIN_ONLY or x.value == y.value:
+            return None  # a data size met again in another sentence ("0.8GB each") is the same size, not a change
         setups = _setups(claim, earlier)
         if setups is not None and not (stated is not None and _table_row(doc, claim, earlier)):
             # (a table's rows that state their own speed-up, "BF16 1.02s 1.0x" / "FP8 0.90s 1.13x", compare the set-ups)
