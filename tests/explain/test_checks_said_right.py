@@ -382,3 +382,14 @@ def test_a_data_size_from_one_size_to_another_with_its_factor_is_checked_in_its_
     text = ("The forward pass all-gathers 0.8GB per rank.\n"
             "The backward pass communicates twice 0.8GB each (1x all-gather and 1x reduce-scatter).")
     assert not any(c.verdict == "inconsistent" for c in analyse(text, "en").claims)
+
+
+def test_an_amount_something_changed_by_is_set_against_the_two_figures_given_for_it():
+    # a round-12 reader: "leaps by 13.2GiB. End of step 1=70.4GiB, end of step 2=81.6GiB" is 81.6 - 70.4 = 11.2 GiB
+    text = "Yet for unpaged optimizer: memory usage leaps by 13.2GiB. End of step 1=70.4GiB, end of step 2=81.6GiB."
+    _, claim = _claim(text, "End of step 1")
+    assert claim.verdict == "inconsistent" and "11.2 GiB" in claim.why
+    _, right = _claim("The step time drops by 40 ms, from 480 ms to 440 ms.", "40 ms")
+    assert right.verdict == "consistent"
+    _, rounded = _claim("Memory grows by 11.3GiB, from 32.6GiB to 43.9GiB.", "11.3GiB")
+    assert rounded.verdict == "consistent"  # 43.9 - 32.6 = 11.3
