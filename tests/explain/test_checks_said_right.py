@@ -393,3 +393,11 @@ def test_an_amount_something_changed_by_is_set_against_the_two_figures_given_for
     assert right.verdict == "consistent"
     _, rounded = _claim("Memory grows by 11.3GiB, from 32.6GiB to 43.9GiB.", "11.3GiB")
     assert rounded.verdict == "consistent"  # 43.9 - 32.6 = 11.3
+
+
+def test_gpu_years_are_chip_time_and_divide_by_the_chips_into_the_runs_days():
+    # Lambda's GPT-3 estimate: 355 GPU-years on one V100; 355 x 365.25 / 1,000 GPUs = 129.7 days
+    text = "Training GPT-3 would take 355 GPU-years on a single GPU; with 1,000 GPUs it takes about 130 days."
+    assert [f.quantity for f in analyse(text, "en").figures][0] == "chip_days"
+    _, claim = _claim(text, "1,000 GPUs")
+    assert claim.verdict == "consistent" and "129.7 days" in claim.why

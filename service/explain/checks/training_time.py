@@ -108,14 +108,19 @@ def training_time(doc: Document, claim: Claim) -> Result | None:
 
 
 def hours_over_chips(doc: Document, claim: Claim) -> Result | None:
-    """"2.788M GPU hours on 2,048 GPUs is about 57 days": chip-hours / chips is the run's duration."""
-    hours = next((f for f in claim.figures if f.quantity == "chip_hours"), None)
+    """"2.788M GPU hours on 2,048 GPUs is about 57 days": chip-hours (or chip-days, "355 GPU-years") / chips is the run's
+    duration; the chip-time may stand in the text's one such figure before the claim ("355 GPU-years ...; with 1,000 GPUs")."""
+    hours = next((f for f in claim.figures if f.quantity in ("chip_hours", "chip_days")), None)
+    if hours is None:
+        earlier = [f for f in doc.figures if f.quantity in ("chip_hours", "chip_days")]
+        hours = earlier[0] if len(earlier) == 1 and earlier[0].end <= claim.start else None
     count = next((f for f in claim.figures if f.quantity == "n_chips"), None)
     stated = next((f for f in claim.figures if f.quantity == "time_s"), None)
     if hours is None or count is None or stated is None:
         return None
+    seconds = 3600 if hours.quantity == "chip_hours" else 86400
     inputs = Inputs(doc.lang)
-    inputs.expression(f"{hours.value:g} * 3600 / {count.value:g}", f"{hours.quote} / {count.quote}")
+    inputs.expression(f"{hours.value:g} * {seconds} / {count.value:g}", f"{hours.quote} / {count.quote}")
     index = run(doc, "arithmetic", inputs)
     if index is None:
         return None

@@ -316,8 +316,8 @@ class _Units:
             elif kind == "seconds":
                 seconds = _seconds(written.split("/")[0].strip())  # "0.55 s/it": the seconds of one step
                 value, scale = raw * seconds, seconds
-            elif kind == "count":
-                value, scale = raw, 1.0
+            elif kind == "count":  # "355 GPU-years" counts chip-days: an entry's `times` converts its unit
+                value, scale = raw * entry.get("times", 1.0), entry.get("times", 1.0)
             elif kind == "power":
                 plain = _normalise_unit(written, kind)  # "جيجاواط" -> "GW"
                 scale = {"k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}.get(plain[:1], 1.0) if plain[:1] in "kMGT" and plain[1:2] in ("W", "w") else 1.0
