@@ -6,7 +6,9 @@ from functools import cache
 from calculators.resources import data_dir
 
 FRAMEWORKS = ("megatron-lm", "nemo", "megatron-bridge", "torchtitan", "deepspeed", "maxtext", "accelerate", "torchrun",
-              "deepspeed-launcher")
+              "deepspeed-launcher", "transformers", "vllm")
+# Tables that gloss options named in prose only: the config reader (reader._FORMAT_FRAMEWORKS) reads no file of theirs.
+PROSE_ONLY = ("transformers", "vllm")
 
 
 @cache

@@ -31,8 +31,10 @@ def words() -> dict[str, dict]:
     return json.loads((data_dir() / "key_words.json").read_text(encoding="utf-8"))["words"]
 
 
-def _table_meaning(key: str, lang: str) -> tuple[str, dict | None] | None:
-    """The meaning of the one option table that spells `key` so (its name or an alias), or None (none, or several)."""
+def _table_meaning(key: str, lang: str, named: set[str] = frozenset()) -> tuple[str, dict | None] | None:
+    """The meaning of the one option table that spells `key` so (its name or an alias), or None (none, or several, or
+    the text names other frameworks than the table's: "learning_rate" in a Megatron text is not the Trainer's; or
+    the table is a prose-only one the text does not name)."""
     index = option_terms._index()
     candidates = [(framework, name) for framework, name in index.get(key) or index.get(key.rsplit(".", 1)[-1]) or []
                   if key in {name, *((options.entry(framework, name) or {}).get("aliases") or ())}]
@@ -40,6 +42,8 @@ def _table_meaning(key: str, lang: str) -> tuple[str, dict | None] | None:
     if len({framework for framework, _ in candidates}) != 1:
         return None
     framework, name = candidates[0]
+    if (named or framework in options.PROSE_ONLY) and framework not in named:
+        return None  # a prose-only table (the Trainer's, vLLM's) holds generic names ("max_steps"): only where named
     entry = options.entry(framework, name) or {}
     meaning = ((entry.get("meaning") or {}).get(lang) or "").strip()
     return (meaning, entry.get("source")) if meaning else None
@@ -86,14 +90,14 @@ def code_names(text: str, lang: str, named: list[tuple[int, int]], known: set[st
 def find(text: str, lang: str, named: list[tuple[int, int]], known: set[str]) -> list[dict]:
     """Terms items for the keys of `text` that neither a glossary name (`named` spans) nor an option item (`known`,
     as written) covers, first mention first, each once, at most MOST."""
-    out, seen = [], set(known)
+    out, seen, frameworks = [], set(known), option_terms.named_frameworks(text)
     for match in _KEY.finditer(text):
         key, start, end = match.group(), match.start(), match.end()
         own = end - len(key.rsplit(".", 1)[-1])  # "model.expert_model_parallel_size": the glossary may name the last part
         if key in seen or any(a <= own and end <= b for a, b in named) or option_terms._in_command(text, start):
             continue  # a glossary name already, or a command line's option: the config reader explains those
         seen.add(key)
-        from_table = _table_meaning(key, lang)
+        from_table = _table_meaning(key, lang, frameworks)
         plain = None if from_table else _by_words(key, lang)
         if not (from_table or plain):
             continue

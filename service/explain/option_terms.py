@@ -21,10 +21,21 @@ COMMAND_FIELDS = 3
 # Only names: "ZeRO" is a technique FSDP texts discuss too, "titan" a GPU's name; neither names a framework.
 _FRAMEWORK_WORDS = {"megatron-lm": ("megatron",), "nemo": ("nemo",), "megatron-bridge": ("megatron-bridge", "megatron bridge"),
                     "torchtitan": ("torchtitan",), "deepspeed": ("deepspeed", "zero_optimization", "ds_config"), "maxtext": ("maxtext",),
-                    "accelerate": ("accelerate",), "torchrun": ("torchrun",), "deepspeed-launcher": ("deepspeed",)}
+                    "accelerate": ("accelerate",), "torchrun": ("torchrun",), "deepspeed-launcher": ("deepspeed",),
+                    "transformers": ("trainingarguments", "training_args", "bitsandbytes", "bnb_4bit", "from_pretrained", "peft",
+                                     "loraconfig", "sfttrainer", "per_device_train_batch_size", "per_device_eval_batch_size"),
+                    "vllm": ("vllm", "gpu_memory_utilization", "gpu-memory-utilization", "max_num_batched_tokens",
+                             "max-num-batched-tokens")}
+# Names a word list cannot tell apart from prose: "Trainer" capitalised (the Hugging Face class; Lightning's is
+# pl.Trainer), "transformers" as the library ("from transformers import", "HF Transformers"), not the models.
+_FRAMEWORK_PATTERNS = {"transformers": pattern_cache.lazy(
+    r"(?<![\w.])(?:SFT|DPO|GRPO|Reward|Seq2Seq)?Trainer\b|\b(?:[Hh]ugging\s?[Ff]ace|HF|🤗)\s+[Tt]ransformers\b"
+    r"|\bfrom transformers import\b|\bimport transformers\b|`transformers`|\btransformers(?:==|\s+v?\d)"
+    r"|\b[Tt]ransformers (?:library|package)\b")}
+_NOT_NAMED_BY_PATTERN = {"transformers": ("lightning",)}  # Lightning texts write "Trainer" for their own class
 _NAMES = {"megatron-lm": "Megatron-LM", "nemo": "NeMo", "megatron-bridge": "Megatron Bridge", "torchtitan": "torchtitan",
           "deepspeed": "DeepSpeed", "maxtext": "MaxText", "accelerate": "Hugging Face Accelerate", "torchrun": "torchrun",
-          "deepspeed-launcher": "the DeepSpeed launcher"}
+          "deepspeed-launcher": "the DeepSpeed launcher", "transformers": "Hugging Face Transformers", "vllm": "vLLM"}
 
 
 @cache
@@ -46,19 +57,25 @@ def _index() -> dict[str, list[tuple[str, str]]]:
     return index
 
 
-def _framework(candidates: list[tuple[str, str]], lowered: str, spelling: str) -> tuple[str, str] | None:
+def named_frameworks(text: str) -> set[str]:
+    """The frameworks `text` names (a name, a word only its users write, or a pattern such as "Trainer")."""
+    lowered = text.lower()
+    named = {framework for framework, words in _FRAMEWORK_WORDS.items() if any(word in lowered for word in words)}
+    for framework, pattern in _FRAMEWORK_PATTERNS.items():
+        if framework not in named and pattern.search(text) and \
+                not any(word in lowered for word in _NOT_NAMED_BY_PATTERN.get(framework, ())):
+            named.add(framework)
+    return named
+
+
+def _framework(candidates: list[tuple[str, str]], named: set[str], spelling: str) -> tuple[str, str] | None:
     """The candidate whose framework the text names; else the first table's for a flag ("--overlap-grad-reduce" is
     one framework's), but None for a plain key ("global_batch_size", "num_experts"): many codebases use such names,
     and another framework's meaning would be a wrong sense."""
     for framework, name in candidates:
-        if any(word in lowered for word in _FRAMEWORK_WORDS[framework]):
+        if framework in named:
             return framework, name
     return candidates[0] if spelling.startswith("--") else None
-
-
-def _names_framework(lowered: str, framework: str) -> bool:
-    """Whether the text names `framework` (its name, or a word only its users write)."""
-    return any(word in lowered for word in _FRAMEWORK_WORDS[framework])
 
 
 def _kind(lang: str, framework: str, said: bool) -> str:
@@ -88,7 +105,7 @@ _PROSE_LIST = pattern_cache.lazy(r"\S,\s|\sand\s")
 def find(text: str, lang: str, known: set[str] | None = None) -> list[dict]:
     """The options named in the prose of `text`, first mention first, each once, as terms items (id "option:<framework>:<name>")
     with the option's meaning in `lang` as the definition; options on a command or config line are left to the config reader."""
-    index, lowered, out, seen = _index(), text.lower(), [], set(known or ())
+    index, named, out, seen = _index(), named_frameworks(text), [], set(known or ())
     for match in _OPTION.finditer(text):
         found = match.group()
         if found not in index and "." in found:  # "args.overlap_grad_reduce": the attribute is the option
@@ -96,11 +113,11 @@ def find(text: str, lang: str, known: set[str] | None = None) -> list[dict]:
         candidates = index.get(found)
         if not candidates or _in_command(text, match.start()):
             continue
-        chosen = _framework(candidates, lowered, found)
+        chosen = _framework(candidates, named, found)
         if chosen is None:
             continue
         framework, name = chosen
-        said = _names_framework(lowered, framework)  # else the flag is glossed without a framework the text never named
+        said = framework in named  # else the flag is glossed without a framework the text never named
         entry = options.entry(framework, name) or {}
         meaning = entry.get("meaning") or {}
         definition = (meaning.get(lang) or "").strip()
