@@ -229,3 +229,21 @@ def test_a_sense_is_shown_only_where_its_context_holds(text, entry, shown):
 ])
 def test_a_reading_follows_the_words_of_its_field(text, entry, sense):
     assert sense in terms(text)[entry]["expansion"]
+
+
+def test_a_pod_or_a_slice_is_a_tpus_only_where_the_text_names_tpus():
+    # round-9 and round-12 readers: HPN's 15K-GPU "Pod" and a vocabulary "slice" glossed as TPU pod and TPU slice
+    from service.explain.pipeline import analyse
+    gpu = analyse("Each Pod holds 15K GPUs behind two tiers of switches; each rank keeps a slice of the vocabulary.", "en")
+    assert not {"tpu-pod", "tpu-slice"} & {t["id"] for t in gpu.terms}
+    tpu = analyse("A TPU v5p pod holds 8,960 chips; a job rents a slice of it over ICI.", "en")
+    assert "tpu-pod" in {t["id"] for t in tpu.terms}
+
+
+def test_a_data_loading_stage_is_not_a_pipeline_parallel_stage():
+    # a round-9 reader: "pipeline stage: One segment of a pipeline-parallel model" for a data-loading pipeline's stage
+    from service.explain.pipeline import analyse
+    ids = {t["id"] for t in analyse("Each pipeline stage of the data loader decodes and augments images on the CPU.", "en").terms}
+    assert "pipeline-stage" not in ids
+    ids = {t["id"] for t in analyse("With PP=4, each pipeline stage holds 8 layers and 1F1B keeps the bubble small.", "en").terms}
+    assert "pipeline-stage" in ids
