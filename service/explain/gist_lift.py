@@ -42,9 +42,14 @@ _POINTER = pattern_cache.lazy(r"(?:[,;:]\s*|\s*\()(?:see|cf\.?|refer to|more (?:
 _INNER_HOWEVER = pattern_cache.lazy(r"(?<=\w)\s+however\s*,", re.I)
 
 
+# a news dateline before the sentence: a day, a month word and a year, then a dash
+_DATELINE = pattern_cache.lazy(r"^(?:\d{1,2}\s+\S+\s+\d{4}|[A-Z][a-z]{2,8}\.?\s+\d{1,2},?\s+\d{4})\s*[—–-]\s+")
+
+
 def without_openers(clause: str, lang: str = "en") -> str:
     """The clause without the openers that only order or rephrase ("First,", "Or,", "In other words,", "في الوقت نفسه"),
     an inner "however", a dashed aside, a trailing pointer or comment; what it asserts, negates or conditions stays."""
+    clause = _DATELINE.sub("", clause.strip(), count=1)  # "13 فبراير 2026 — أصدرت ...", "Feb 13, 2026 - OpenAI ..."
     if lang == "ar":
         text = _DASH_ASIDE.sub("", _COMMENTARY_AR.sub("", _OPENER_AR.sub("", clause.strip(), count=1)))
         return text.strip() or clause

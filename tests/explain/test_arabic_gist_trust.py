@@ -199,3 +199,10 @@ def test_a_requirement_said_with_must_is_not_reported_as_the_texts_advice():
     assert not reported.point(described, described, "ar", "text").startswith("يوصي")
     advised = "ينبغي إبقاء توازي الموتر داخل الخادم الواحد."
     assert reported.point(advised, advised, "ar", "text").startswith("يوصي")
+
+
+def test_a_news_dateline_is_not_put_after_the_reporting_particle():
+    # a round-12 reader: "يوضح النص أنّ 13 فبراير 2026 — أصدرت شركة OpenAI ..." puts a date where a subject goes
+    from service.explain import gist_lift
+    assert gist_lift.without_openers("13 فبراير 2026 — أصدرت شركة OpenAI للتو نموذجا جديدا", "ar").startswith("أصدرت")
+    assert gist_lift.without_openers("Feb 13, 2026 - OpenAI released a new model.").startswith("OpenAI")
