@@ -286,3 +286,9 @@ def test_a_statement_that_spells_itself_out_as_a_question_after_a_colon_is_not_a
     gist = " ".join(item["text"] for item in explain_offline(text, "en")["gist"])
     assert "asks" not in gist and "plumbing number" in gist
     assert "asks" in " ".join(item["text"] for item in explain_offline("Why is the all-reduce so slow on 64 H100 GPUs?", "en")["gist"])
+
+
+def test_an_index_written_i_is_not_the_authors_i():
+    # a round-11 reader: "rank they holds expert they" for "we shard them: rank i holds expert i"
+    assert reported.third_person("we shard them: rank i holds expert i", "en") == "they shard them: rank i holds expert i"
+    assert reported.third_person("i tried FSDP and i got OOM", "en") == "they tried FSDP and they got OOM"

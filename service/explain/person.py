@@ -1,0 +1,38 @@
+"""The author's first person turned to the third for reported speech ("I was getting" -> "they were getting")."""
+
+import re
+
+from service.explain import pattern_cache
+
+# Person: the author's "I"/"we" become "they" (agreement: "I am" -> "they are", "I was" -> "they were").
+_PERSON_EN = [(r"\bI(?:'m| am)\b", "they are"), (r"\bI was\b", "they were"), (r"\bI'(?:ve)\b", "they have"),
+              (r"\bI'd\b", "they would"), (r"\bI'll\b", "they will"), (r"\bwe're\b", "they are"), (r"\bwe've\b", "they have"),
+              (r"\bwe'd\b", "they would"), (r"\bwe'll\b", "they will"), (r"(?<![\w/.-])(?:I|i)(?![\w/.'-])", "they"),
+              (r"\bwe\b", "they"), (r"(?<![\w/.-])me(?![\w/.-])", "them"), (r"(?<![\w/.-])us(?![\w/.-])", "them"),
+              (r"\b(?:my|our)\b", "their"), (r"\b(?:mine|ours)\b", "theirs"), (r"\b(?:myself|ourselves)\b", "themselves"),
+              # the addressee's ("in your README"): reported, it is no longer "your"; the article keeps the noun definite
+              (r"(?<![\w/.-])your(?![\w/.'-])", "the")]
+_INDEX_BEFORE = pattern_cache.lazy(r"\b(?!(?:and|but|so|then|when|if|that|because|as|while|since|what|how|why|where|did|do|should|can|"
+                                   r"could|would|will|am|now|also)\s+$)[a-z]+\s+$")  # a noun right before a lower-case "i"
+_PERSON_CASE = {"we", "my", "our", "mine", "ours", "myself", "ourselves", "we're", "we've", "we'd", "we'll", "your"}
+
+
+def third_person(text: str, lang: str) -> str:
+    """The sentence with the author's first person turned to the third ("I was getting" -> "they were getting").
+
+    Arabic verbs carry their person in their form; the Arabic sentence keeps it and is quoted as the author's words.
+    """
+    if lang == "ar":
+        return text
+    text = re.sub(r"(?<=[A-Za-z])[’‘](?=[A-Za-z])", "'", text)  # "I’m" typed with a curly apostrophe is "I'm", never "they’m"
+    for pattern, replacement in _PERSON_EN:
+        flags = re.I if any(word in pattern for word in _PERSON_CASE) else 0
+
+        def put(found, replacement=replacement):
+            word = found.group(0)
+            if word == "i" and _INDEX_BEFORE.search(found.string, 0, found.start()):
+                return word  # "rank i holds expert i": an index, not a lower-case "I"
+            return replacement[0].upper() + replacement[1:] if word[0].isupper() and not word.startswith("I") and found.start() == 0 \
+                else replacement
+        text = re.sub(pattern, put, text, flags=flags)
+    return text
