@@ -25,6 +25,7 @@ _NOT_VERBS = {"يوم", "يونيو", "يوليو", "يناير", "يد", "تح�
 _PARTICLES = {"إن", "إنّ", "أن", "أنّ", "كما", "التي", "الذي", "الذين", "ما", "عن", "أي", "كل", "بعض", "أو", "ثم", "نحو", "حوالي"}
 _DEMONSTRATIVE = {"هذا", "هذه", "ذلك", "تلك", "هذان", "هاتان", "هؤلاء"}
 _LATIN = re.compile(r"^[A-Za-z][\w.+-]*$")
+_VERSION = re.compile(r"^\d+\.\d+(?:\.\d+)*[A-Za-z]*$|^\d+(?:\.\d+)?[BbMKkT]$")  # "Llama 3.1 8B": a version or a size inside the name
 MAX_SUBJECT_WORDS = 6
 
 
@@ -79,11 +80,14 @@ def subject_after(words: list[str]) -> int:
                 n += 1
                 continue
             if _LATIN.match(core):
-                while n + 1 < len(words) and _LATIN.match(_bare(words[n + 1])) and not word.rstrip().endswith(tuple(_PUNCT)):
+                while n + 1 < len(words) and (_LATIN.match(_bare(words[n + 1])) or _VERSION.match(_bare(words[n + 1]))) \
+                        and not word.rstrip().endswith(tuple(_PUNCT)):
                     n += 1  # "Llama 3", "HBM3 Gen2": one name of several words
                     word = words[n]
                 n += 1
                 following = _bare(words[n]) if n < len(words) and not word.rstrip().endswith(tuple(_PUNCT)) else ""
+                if following.isdigit():
+                    return 0  # "Llama 3" or "Meta 16000 شريحة": a version of the name or a count after it, not sure which
                 if n > 1 and (following.startswith("ال") or following in _OPENERS or re.match(r"[بل][\u0621-\u064A]{3,}", following)):
                     return 0  # "وحدات معالجة Tensor من Google": what follows may still belong to the subject
                 defined = True

@@ -206,3 +206,10 @@ def test_a_news_dateline_is_not_put_after_the_reporting_particle():
     from service.explain import gist_lift
     assert gist_lift.without_openers("13 فبراير 2026 — أصدرت شركة OpenAI للتو نموذجا جديدا", "ar").startswith("أصدرت")
     assert gist_lift.without_openers("Feb 13, 2026 - OpenAI released a new model.").startswith("OpenAI")
+
+
+def test_a_models_version_is_never_cut_from_its_name_by_the_reporting_particle():
+    # a round-11 reader: "أنّ Llama يحتاج 3.1 8B إلى 131,072 بايت" split the model's name around its verb
+    for clause in ("يحتاج Llama 3.1 8B إلى 131,072 بايت من ذاكرة KV لكل توكن", "تستخدم Meta 16000 شريحة H100"):
+        said = arabic_clause.reported(clause)
+        assert said is None or "3.1 8B" not in said.split("يحتاج")[-1] and "Meta 16000 تستخدم" not in said
