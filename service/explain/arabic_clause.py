@@ -23,6 +23,12 @@ _PAST = {"قال", "أعلن", "أكد", "أوضح", "كشف", "ذكر", "أشا
 _NOT_VERBS = {"يوم", "يونيو", "يوليو", "يناير", "يد", "تحت", "تجاه", "ثابت", "وقت", "بيت", "صوت", "تمت"}
 # Particles and quantifiers that never stand inside a subject's chain of nouns ("قالت إنفيديا إن ...").
 _PARTICLES = {"إن", "إنّ", "أن", "أنّ", "كما", "التي", "الذي", "الذين", "ما", "عن", "أي", "كل", "بعض", "أو", "ثم", "نحو", "حوالي"}
+# words after which أنّ has no noun to take: a pronoun, a conjunction that opens a clause of its own
+_NO_SUBJECT = {"هو", "هي", "هم", "هن", "ها", "لأن", "لأنه", "لأنها", "لأنّ", "إذ", "بينما", "كما", "لكن", "لكنه", "لكنها", "لكنّ",
+               "بل", "أي", "أما", "ثم", "أو", "إن", "إنّ", "فإن", "فإنّ", "كي", "حتى"}
+_ATTACHED_PRONOUN = re.compile(r"^(?:ها|هما|هم)$")
+# a prepositional phrase opening on ب/ل + a verbal noun ("باستخدام", "بفضل", "لتدريب"): its subject comes later
+_PREPOSITIONAL = re.compile(r"^[بل](?:استخدام|فضل|فضلا|تدريب|تشغيل|ضمان|تحقيق|تقليل|زيادة)")
 _DEMONSTRATIVE = {"هذا", "هذه", "ذلك", "تلك", "هذان", "هاتان", "هؤلاء"}
 _LATIN = re.compile(r"^[A-Za-z][\w.+-]*$")
 _VERSION = re.compile(r"^\d+\.\d+(?:\.\d+)*[A-Za-z]*$|^\d+(?:\.\d+)?[BbMKkT]$")  # "Llama 3.1 8B": a version or a size inside the name
@@ -143,11 +149,17 @@ def reported(clause: str, that_noun: str = "أنّ", that_verb: str = "أنه") 
     if words[0][:1] == "و" and _bare(words[0][1:]) in _DEMONSTRATIVE:
         words[0] = words[0][1:]  # "وهذا أمر مثير ...": after أنّ the joining "و" has nothing to join
         clause = " ".join(words)
+    if words[0][:1] == "و" and _bare(words[0][1:]).startswith("ال") and len(_bare(words[0])) >= 5:
+        words[0] = words[0][1:]  # "والاختزال الشامل ...": the joining "و" before a definite noun
+        clause = " ".join(words)
     first = _bare(words[0])
     if "•" in clause or first in ("إليك", "إليكم", "هاك"):
         return None  # a list of bullets, "here is ...": no sentence a particle can take
     if first in _IMPERSONAL or first in _OPENERS or (first.startswith("و") and _bare(first[1:]) in _OPENERS):
         return f"{that_verb} {clause}"
+    if first in _NO_SUBJECT or first.startswith(("فـ", "فإن", "فإنّ")) or _ATTACHED_PRONOUN.match(first) \
+            or _PREPOSITIONAL.match(first) or re.match(r"^ف[A-Za-z]", first):
+        return None  # "ها محدودة", "هو أحدث ...", "لأن ...", "فـPrefill ...", "باستخدام ...": no subject for أنّ; quoted
     if first == "هناك" or not is_verb(words[0]):
         return f"{that_noun} {clause}"
     count = subject_after(words[1:])

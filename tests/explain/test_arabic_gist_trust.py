@@ -213,3 +213,16 @@ def test_a_models_version_is_never_cut_from_its_name_by_the_reporting_particle()
     for clause in ("يحتاج Llama 3.1 8B إلى 131,072 بايت من ذاكرة KV لكل توكن", "تستخدم Meta 16000 شريحة H100"):
         said = arabic_clause.reported(clause)
         assert said is None or "3.1 8B" not in said.split("يحتاج")[-1] and "Meta 16000 تستخدم" not in said
+
+
+@pytest.mark.parametrize("clause", ["ها محدودة فعلياً بـ 50GB/s عرض نطاق بين العقد", "فـPrefill مرحلة كثيفة الحوسبة",
+                                    "هو أحدث مسرّع لمراكز البيانات من AMD", "لأن هذه المراحل الثلاث تتكرر في حلقة واحدة",
+                                    "باستخدام المرحلة الثالثة من ZeRO يمكنك تدريب نموذج 70B"])
+def test_a_clause_with_no_noun_for_the_particle_is_quoted(clause):
+    # round-10 and round-11 readers: "يذكر النص أنّ ها محدودة", "أنّ فـPrefill", "أنّ هو أحدث" are no Arabic
+    assert arabic_clause.reported(clause) is None
+
+
+def test_a_joining_waw_before_a_definite_noun_is_dropped_after_the_particle():
+    said = arabic_clause.reported("والاختزال الشامل في توازي الموتر يحدث مرتين لكل طبقة")
+    assert said.startswith("أنّ الاختزال الشامل")
