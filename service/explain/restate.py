@@ -196,8 +196,13 @@ _DETACHED_LAM = pattern_cache.lazy(r"(?<![\u0621-\u064A])لـ\s+(?:ال(?=[\u062
 
 
 def _joined_particles(text: str) -> str:
-    """Arabic prose with a detached "لـ" joined to the Arabic word after it ("لـ الملء" -> "للملء")."""
+    """Arabic prose with a detached "لـ" joined to the Arabic word after it ("لـ الملء" -> "للملء"), and the article
+    written for a Latin name dropped before the Arabic phrase put in its place ("من الـ ذاكرة" -> "من ذاكرة")."""
+    text = _DETACHED_AL.sub("", text)
     return _DETACHED_LAM.sub(lambda m: "لل" if m.group(0).endswith("ال") else "ل", text)
+
+
+_DETACHED_AL = pattern_cache.lazy(r"(?<![\u0621-\u064A])الـ\s+(?=[\u0621-\u064A])")
 
 
 def _applied(doc, text: str, start: int, end: int, edits: list[tuple[int, int, str]]) -> str:

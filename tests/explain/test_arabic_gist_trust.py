@@ -226,3 +226,10 @@ def test_a_clause_with_no_noun_for_the_particle_is_quoted(clause):
 def test_a_joining_waw_before_a_definite_noun_is_dropped_after_the_particle():
     said = arabic_clause.reported("والاختزال الشامل في توازي الموتر يحدث مرتين لكل طبقة")
     assert said.startswith("أنّ الاختزال الشامل")
+
+
+def test_the_article_written_for_a_latin_name_is_dropped_before_its_arabic_phrase():
+    # "من الـ VRAM" read out became "من الـ ذاكرة وحدة GPU نفسها (VRAM)"
+    from service.explain.restate import _joined_particles
+    assert _joined_particles("من الـ ذاكرة وحدة GPU نفسها (VRAM)") == "من ذاكرة وحدة GPU نفسها (VRAM)"
+    assert _joined_particles("من الـ GPU") == "من الـ GPU"  # before a Latin name it stays
