@@ -274,7 +274,7 @@ def point(clause: str, sentence: str, lang: str, who: str, context: str = "") ->
 
 # A line that opens on a past verb with no subject ("Switched from 1 to 2", "Ran out of memory") or on a bare verb ("Take X as an example:")
 _SUBJECTLESS = pattern_cache.lazy(r"^(?:(?:[A-Za-z]+ed|hit|got|ran|took|made|saw|found|went)\s+(?:from|to|the|a|an|off|back|over|out|up|our|their|"
-                                  r"my|this|it|\d)\b|(?i:take|see|check|refer|look|read|click|let|imagine|suppose|assume|think|recall|go)\b)")
+                                  r"my|this|it|\d)\b|(?i:take|see|check|refer|look|read|click|let|imagine|suppose|assume|think|recall|go|get|watch|picture|notice|observe)\b)")
 # A change a pull request makes, said as an order ("Refactor kernels so ...", "Add option to ..."): not advice to the reader.
 _CHANGE_IMPERATIVE = pattern_cache.lazy(r"^(?P<verb>refactor|fix|implement|introduce|rename|port|bump|deprecate|migrate|expose|"
                                         r"add(?=\s+(?:an?\s+|the\s+|new\s+)?(?:option|support|flag|argument|feature|test|kernel|check|"
@@ -394,6 +394,8 @@ def companion(clause: str, sentence: str, lang: str, who: str, context: str = ""
         about = words.get("writes_about") if who != "text" else None
         subject = words["pronouns"][who] if about else words["subjects"]["text"]
         return _capital((about[1] if about else words["about"][0]).format(subject=subject, claim=clause[0].lower() + clause[1:]))
+    if _SUBJECTLESS.match(clause) and "notes_quoted" in words:  # "It adds that watch tokens flow ...": quoted instead
+        return _capital(words["notes_quoted"][0 if who == "text" else 1].format(subject=words["pronouns"][who], claim=_capital(clause)))
     verb = words["companion"].get(_said_as(kind, clause), words["companion"]["other"])[0 if who == "text" else 1]
     said = third_person(clause, lang)
     said = re.sub(r"^(?:That|This|It)\b(?=\s+(?:is|was|means|seems|shows))", "this", said)  # "... that this is slower"

@@ -241,3 +241,11 @@ def test_a_sentence_opening_on_a_bare_verb_is_quoted_not_put_after_says_that():
     gist = explain_offline("Take the popular Adam optimizer as an example: it keeps two extra states per parameter, "
                            "so its optimizer memory is twice the weights in fp32.", "en")["gist"][0]["text"]
     assert "that take" not in gist.lower() and "Take the popular Adam optimizer" in gist
+
+
+def test_a_companion_opening_on_a_bare_verb_is_quoted():
+    # "It reports that watch tokens flow between GPUs" and "The text says that get this wrong and ..." are no sentences
+    gist = " ".join(g["text"] for g in explain_offline(
+        "Every MoE layer requires two All-to-All operations: dispatch and combine. "
+        "Watch tokens flow between GPUs to reach their target experts.", "en")["gist"])
+    assert "that watch" not in gist.lower()
