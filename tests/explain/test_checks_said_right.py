@@ -401,3 +401,11 @@ def test_gpu_years_are_chip_time_and_divide_by_the_chips_into_the_runs_days():
     assert [f.quantity for f in analyse(text, "en").figures][0] == "chip_days"
     _, claim = _claim(text, "1,000 GPUs")
     assert claim.verdict == "consistent" and "129.7 days" in claim.why
+
+
+def test_a_result_written_with_a_scale_letter_may_be_cut_by_one_unit():
+    # a round-13 reader: "8 * 4249 = 33k toks/sec" called inconsistent with 33,992; "33k" is the figure cut, not wrong
+    _, claim = _claim("v5e-8 should have 8 * 4249 = 33k toks/sec", "33k")
+    assert claim.verdict == "consistent"
+    _, wrong = _claim("v5e-8 should have 8 * 4249 = 30k toks/sec", "30k")
+    assert wrong.verdict == "inconsistent"

@@ -45,9 +45,9 @@ _THAN = _rx(r"\bthan\s+(?:the\s+|that\s+of\s+)?$", re.I)
 _FASTER = _rx(r"faster|speed", re.I)
 _TIMES = {"time_s", "step_time_s", "latency_s"}
 _PHASE = _rx(r"\bphase|\bstage\b|long[- ]context|anneal|pre-?train|fine-?tun|warm-?up|post-?train|مرحلة", re.I)
-_DEGREES = ("dp_degree", "tp_degree", "pp_degree", "cp_degree")
+_DEGREES, _SPEED_KINDS = ("dp_degree", "tp_degree", "pp_degree", "cp_degree"), {"time", "throughput", "compute_rate", "bandwidth"}
 _IN_BYTES = re.compile(r"\d\s*[kKMGTPE]?i?B\s*$")  # "2TB", "350 GB": a result written in bytes
-_SPEED_KINDS = {"time", "throughput", "compute_rate", "bandwidth"}
+_SCALED = re.compile(r"[~≈]?\s*\d[\d.,]*\s*[kKMBGT](?![A-Za-z])")  # a figure written with a scale letter, often cut, not rounded
 RANK = {"inconsistent": 3, "consistent": 2, "needs_more": 1, "explained": 0}
 
 
@@ -202,7 +202,7 @@ def _tolerance(quote: str, value: float, approx: bool) -> float:
         decimals = len(digits.split(".")[1]) if "." in digits else 0
         written = float(digits) if digits.replace(".", "").isdigit() else 0
         if written:
-            rounding = 0.5 * 10 ** -decimals / written
+            rounding = (1.0 if _SCALED.match(quote.strip()) else 0.5) * 10 ** -decimals / written  # "33k" may cut 33,992
     return verdicts.arithmetic_tolerance(rounding, approx)
 
 
