@@ -158,6 +158,8 @@ def find(text: str) -> list[Definition]:
         if meaning:
             found.append(Definition(term, m.end("term") - len(term), meaning))
     for m in _CALLED.finditer(text):
+        if re.search(r"\w+ly$", m.group("meaning")):
+            continue  # "a very frequently called operation": "called" after an adverb describes it, it names nothing
         meaning = re.sub(r"^(?:our|their)\b", "the authors'", m.group("meaning"), flags=re.I)
         found.append(Definition(m.group("term").rstrip(".-"), m.start("term"), meaning))
     for m in _ARABIC_APPOSITIVE.finditer(text):

@@ -42,6 +42,11 @@ def test_no_definition_is_read_where_the_text_gives_none(text):
     assert [d for d in text_definitions.find(text) if d.term[0].isupper() and d.term not in ("GPU", "GPUs")] == []
 
 
+def test_called_after_an_adverb_describes_and_names_nothing():
+    # a round-13 reader: "operation: a very frequently, as the text defines it" for "a very frequently called operation"
+    assert text_definitions.find("Parameter all-gathering is a very frequently called operation with zero3.") == []
+
+
 def test_an_unknown_name_takes_the_texts_sense():
     item = terms("We release Falda, a family of Welsh chat models, under a permissive licence.")["Falda"]
     assert item["definition"] == "a family of Welsh chat models, as the text defines it."
