@@ -110,8 +110,9 @@ def _relation(doc: Document, start: int, end: int, lang: str, question: bool) ->
             lead = doc.text[max(start, cue.start() - 40):cue.start()]
             if _pattern("modal", lang).search(lead[-30:]):
                 continue  # "NVIDIA may support more GPUs": a possibility, not what holds
-            if _CONDITIONAL.search(re.split(r"[,;:.—–\n،؛]", doc.text[start:cue.start()])[-1]):
-                continue  # "once an expert layer doesn't fit in one domain, ...": a condition, not what the author says holds
+            clause_lead = re.split(r"[,;:.—–\n،؛]", doc.text[start:cue.start()])[-1]
+            if _CONDITIONAL.search(clause_lead) or _PAST.search(clause_lead):
+                continue  # "once X doesn't fit ...", "where previously eight A100s were required": not what holds now
             passive = bool(before) and kind == "needs" and lang == "en" and bool(_PASSIVE.fullmatch(doc.text, before[-1][1], cue.start()))
             if passive:  # "PP is only needed when ...": PP is what is needed
                 first, second, tail = "", before[-1], cue.end()
@@ -186,6 +187,8 @@ def _deed(doc: Document, start: int, end: int, lang: str) -> Relation | None:
 
 _CONDITIONAL = re.compile(r"\b(?:once|if|when|whenever|unless|until|as soon as|in case)\b|(?<![\u0621-\u064A])(?:إذا|إن|عندما|حين|حينما|لو|متى|"
                           r"بمجرد|ما لم)(?![\u0621-\u064A])", re.I)
+_PAST = re.compile(r"\b(?:previously|formerly|used to|originally|in the past|was|were|had been)\b|(?<![\u0621-\u064A])(?:سابقا|سابقًا|سابقاً|"
+                   r"كان|كانت|كانوا)(?![\u0621-\u064A])", re.I)
 _JOINED = re.compile(r"(?:-[A-Za-z0-9][\w.]*)+(?<!\.)")  # a name's hyphen-joined rest as written
 
 

@@ -326,3 +326,10 @@ def test_a_sentence_that_only_names_a_term_does_not_back_its_definition():
     # a round-12 reader: "يشرح النص ذاكرة GPU (VRAM): الذاكرة الخاصة بوحدة GPU نفسها" for "GPU memory occupies
     # 13395/40537MB": the sentence says the term's name, which is no explanation of it
     assert "يشرح النص ذاكرة" not in opening("GPU memory occupies 13395/40537MB during the benchmark run.", "ar")
+
+
+def test_what_was_required_before_is_not_said_as_a_need_now():
+    # a round-13 reader: «يقول الكاتب إنه لا بد من A100» for "where previously eight A100s were required" (the opposite)
+    text = ("The 141GB of memory on H200 allows the entire model to fit on a single GPU, where previously eight A100s "
+            "were required.")
+    assert "لا بد من" not in opening(text, "ar")
