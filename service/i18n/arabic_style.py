@@ -101,7 +101,9 @@ def in_final_form(answer: dict) -> dict:
         return answer
     keep = (messages("ar")["headings"]["corrections"],)
     answer["explanation"] = polish(answer["explanation"], keep)
-    answer["warnings"] = [polish(w) for w in answer["warnings"]]
+    # a correction warning names the source's wrong word on purpose ("نقطة التفتيش الأمنية"): one-term polishing would
+    # turn it into the right word and the correction into nonsense ("نقطة الحفظ الأمنية", a round-13 reader)
+    answer["warnings"] = [w if w.startswith("«") else polish(w) for w in answer["warnings"]]
     if answer.get("plain"):
         answer["plain"] = polish(answer["plain"])
     return answer

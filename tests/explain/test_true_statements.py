@@ -227,3 +227,12 @@ def test_sm_before_a_version_number_is_a_compute_capability_not_a_count_of_multi
     terms = {t["id"] for t in explain_offline("For SM < 80, the xformers implementation is used instead of flash_attn.", "en")["terms"]}
     assert "streaming-multiprocessor" not in terms
     assert "streaming-multiprocessor" in {t["id"] for t in explain_offline("Each SM of an H100 has 256 KB of shared memory.", "en")["terms"]}
+
+
+def test_an_arabic_correction_keeps_the_wrong_word_it_corrects_and_is_said_once():
+    # a round-13 reader: "checkpoint بمعنى نقطة الحفظ الأمنية" (polishing turned the wrong word into the right one) and
+    # the same correction printed again below the answer
+    from service.explain.unsaid import warnings_to_print
+    result = explain_offline("CheckFree طريقة استعادة للأعطال في التدريب الموزع لا تتطلب نقاط تفتيش أو حسابات زائدة.", "ar")
+    said = result["explanation"] + " ".join(result["warnings"])
+    assert "الحفظ الأمنية" not in said and not warnings_to_print(result)
