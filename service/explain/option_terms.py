@@ -11,7 +11,7 @@ from service.i18n.messages import messages
 # A flag ("--tp-comm-overlap"), a dotted key ("parallelism.tensor_parallel_degree") or a snake_case key
 # ("per_device_batch_size"); an ALL-CAPS enum value ("FULL_SHARD") is the glossary's, not an option.
 _OPTION = pattern_cache.lazy(r"(?<![\w.-])(?:--[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+|--[a-z][a-z0-9]{2,}"
-                             r"|[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?![\w-])")
+                             r"|[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?![\w-]|\.[a-z])")
 # A line setting three options or more is a command or a config: the config reader explains its options one by one.
 _SETTING = pattern_cache.lazy(r"--[A-Za-z][\w-]*|\b\w+=\S")
 # The value the prose gives right after the name ("=false", ": False", " set to false").

@@ -112,3 +112,10 @@ def test_the_new_tables_are_registered_and_complete():
             assert ARABIC.search(entry["meaning"]["ar"]) and ARABIC.search(entry["cost_or_benefit"]["ar"]), name
     assert options.canonical("vllm", "tensor_parallel_size") == "--tensor-parallel-size"
     assert options.canonical("transformers", "torch_dtype") == "dtype"
+
+
+def test_a_flag_that_opens_a_dotted_group_is_not_read_as_the_bare_flag():
+    # a round-13 reader: "--optimizer ... adam (AdamW) or sgd" for EasyLM's "--optimizer.accumulate_gradient_steps"
+    from service.explain.pipeline import analyse
+    ids = {t["id"] for t in analyse("I set --optimizer.accumulate_gradient_steps=4 in EasyLM and it ran out of memory.", "en").terms}
+    assert not any(i.startswith("option:") and i.endswith(":--optimizer") for i in ids)

@@ -247,3 +247,12 @@ def test_a_data_loading_stage_is_not_a_pipeline_parallel_stage():
     assert "pipeline-stage" not in ids
     ids = {t["id"] for t in analyse("With PP=4, each pipeline stage holds 8 layers and 1F1B keeps the bubble small.", "en").terms}
     assert "pipeline-stage" in ids
+
+
+def test_an_arabic_inference_model_is_not_a_reasoning_model():
+    # a round-13 reader: "reasoning model" for «نموذج الاستدلال» in a passage about running a model in BF16 or FP16
+    from service.explain.pipeline import analyse
+    plain = analyse("هل استخدام BF16 أفضل من FP16 عند تشغيل نموذج الاستدلال على GPU؟", "en")
+    assert "reasoning-model" not in {t["id"] for t in plain.terms}
+    reasoning = analyse("نماذج الاستدلال مثل DeepSeek-R1 تفكر عبر سلسلة الأفكار قبل أن تجيب.", "en")
+    assert "reasoning-model" in {t["id"] for t in reasoning.terms}
