@@ -57,6 +57,19 @@ def name_of(match, term: dict | None, lang: str) -> str:
     return "the " + name if lang == "en" and name[:1].islower() else name  # "the data center", not "data center"
 
 
+_COMPANIES = frozenset({"nvidia", "amd", "intel", "google", "microsoft", "meta", "openai", "anthropic", "samsung", "sk-hynix",
+                        "micron", "tsmc", "huawei", "alibaba", "deepseek", "aws", "amazon", "oracle", "xai", "broadcom"})
+
+
+def company(doc, name: str) -> bool:
+    """Whether a name is a company's (its entry's category, or one of the makers an industry story names in passing):
+    "The article reports on NVIDIA" for Samsung's HBM4 story named a customer as the story (a round-13 reader)."""
+    for match in doc.occurrences:
+        if same_name(name_of(match, None, doc.lang) or match.found_as, name) or same_name(match.found_as, name):
+            return match.entry.get("category") in ("organisation", "organization") or match.entry["id"] in _COMPANIES
+    return name.lower() in _COMPANIES
+
+
 def render_names(doc, start: int, end: int) -> list[str]:
     """The names, in the answer's language, of the terms a span of the text names."""
     terms = {t["id"]: t for t in doc.terms}
