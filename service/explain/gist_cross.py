@@ -526,8 +526,8 @@ def gist(doc: Document, scores: list[float]) -> list[dict]:
         named += reading.subjects if reading.role != "comparison" else []  # one side of a comparison named alone misleads
     if not candidates:  # no sentence says anything a frame can carry: the passage's subject, the one thing sure
         main = gist_names.main_subject(doc, list(dict.fromkeys(named)))
-        if not main or not gist_names.central(doc, [main]):
-            return []  # a topic the passage names in passing would mislead: say that it cannot be summarised
+        if not main or not gist_names.central(doc, [main]) or gist_names.company(doc, main):
+            return []  # a topic the passage names in passing (or a company it names) would mislead: say so
         text = messages(doc.lang)["gist"]["cross"]["frames"]["topic"].format(subjects=main)
         return [{"text": text, "from": [i for i, (a, b) in enumerate(doc.sentences) if main in gist_names.render_names(doc, a, b)][:1] or [0]}]
     # Below MIN_SCORE a sentence argues little; one honest sentence about it still beats "cannot be summarised".
