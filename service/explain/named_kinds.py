@@ -1,6 +1,8 @@
-"""Names the glossary does not know, glossed honestly by their head noun ("Foo fabric manager", "Bar-7 card",
-"Hybrid Parallel Plugin"): what such a thing is (data/head_nouns.json), and that the text names this one. No fact
-about the named thing itself is supplied."""
+"""Names the glossary does not know, read by their head noun ("Foo fabric manager", "Bar-7 card", "Hybrid Parallel
+Plugin"): what such a thing is (data/head_nouns.json). The terms stage uses them only so that the head is not glossed
+as a bare word (no GPU kernel for "Linux kernel"); it does not list them, since an item that says only what kind of
+thing a name is ("A format: a way of laying out numbers") was judged empty by blind readers. Chips the catalog knows
+are listed, from the catalog."""
 
 import json
 import re

@@ -1,4 +1,4 @@
-"""Issue 18, terms: names the glossary does not know, glossed by their head noun (data/head_nouns.json) and never
+"""Issue 18, terms: names the glossary does not know, read by their head noun (data/head_nouns.json) and never listed as an empty item,
 with facts about the named thing; a name's own head noun settles which reading of a glossary term it is. All texts
 are written for these tests."""
 
@@ -24,16 +24,16 @@ def terms(text: str, lang: str = "en") -> list[dict]:
     ("Pick the QuillPP Plugin for very long sequences.", "QuillPP Plugin", "plugin"),
     ("Jobs run on the Marlo cluster at night.", "Marlo cluster", "cluster"),
 ])
-def test_an_unknown_name_is_glossed_by_its_head_noun(text, written, head):
-    item = next(t for t in terms(text) if t["found_as"] == written)
-    assert item["definition"].startswith(named_kinds.heads()[head]["en"])
-    assert "nothing more about it is known" in item["definition"]
-    assert term_display.display(item, "en") == (written, "")
+def test_an_unknown_name_is_read_by_its_head_noun_but_not_listed_as_an_empty_item(text, written, head):
+    # rounds 11-13: "W8A8 format: A format: a way of laying out numbers", "Petals server: A server: ..." were each
+    # called an empty item by blind readers; the name is read (its head is no bare glossary sense) and not listed
+    assert any(found["found_as"] == written for found in named_kinds.find(text, "en", [], set()))
+    assert named_kinds.heads()[head]["en"]
+    assert not any(t["found_as"] == written or t["id"].startswith("named:") for t in terms(text))
 
 
-def test_arabic_answer_keeps_the_name_and_glosses_in_arabic():
-    item = next(t for t in terms("يستخدم الخادم Bar-7 card واحدة.", "ar") if t["id"].startswith("named:"))
-    assert term_display.display(item, "ar")[0] == "Bar-7 card" and item["definition"].startswith("بطاقة")
+def test_an_arabic_answer_lists_no_empty_name_item_either():
+    assert not any(t["id"].startswith("named:") for t in terms("يستخدم الخادم Bar-7 card واحدة.", "ar"))
 
 
 @pytest.mark.parametrize("text", [
@@ -88,9 +88,8 @@ def test_a_catalog_chip_the_glossary_lacks_is_glossed_from_the_catalog_only():
 
 
 def test_a_head_noun_ending_a_name_is_not_a_glossary_sense_of_its_own():
-    """'kernel' in 'Linux kernel' is no GPU kernel: the name is glossed by its head, the GPU sense is not listed."""
+    """'kernel' in 'Linux kernel' is no GPU kernel: the GPU sense is not listed."""
     found = terms("After upgrading the Linux kernel, the jobs hung.")
-    assert any(t["found_as"] == "Linux kernel" for t in found)
     assert not any(t["id"] == "gpu-kernel" for t in found)
     assert any(t["id"] == "gpu-kernel" for t in terms("After upgrading the Linux kernel, each CUDA kernel was slow."))
 
