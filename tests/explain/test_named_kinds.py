@@ -1,6 +1,6 @@
-"""Issue 18, terms: names the glossary does not know, read by their head noun (data/head_nouns.json) and never listed as an empty item,
-with facts about the named thing; a name's own head noun settles which reading of a glossary term it is. All texts
-are written for these tests."""
+"""Issue 18, terms: names the glossary does not know are read by their head noun (data/head_nouns.json), never listed
+as an empty item nor glossed with facts about the named thing; a name's own head noun settles which reading of a
+glossary term it is. All texts are written for these tests."""
 
 import json
 
