@@ -204,7 +204,8 @@ def _without_asides(text: str) -> str:
             depth -= 1
             if not depth:
                 inner = "".join(group)
-                if len(inner.split()) < 4 or _FIGURE_ASIDE.search(inner) or inner[1:-1] in gist_plain.said():
+                operand = re.search(r"[-+*/×÷=^]\s*$", "".join(out))  # "m / (m + (pp - 1) / v)": a formula's operand
+                if operand or len(inner.split()) < 4 or _FIGURE_ASIDE.search(inner) or inner[1:-1] in gist_plain.said():
                     out.append(inner)  # a short gloss, a figure ("(50% of BF16 peak)"), a term's plain meaning
                 group = []
     out.append("".join(group))

@@ -249,3 +249,9 @@ def test_a_companion_opening_on_a_bare_verb_is_quoted():
         "Every MoE layer requires two All-to-All operations: dispatch and combine. "
         "Watch tokens flow between GPUs to reach their target experts.", "en")["gist"])
     assert "that watch" not in gist.lower()
+
+
+def test_a_bracketed_operand_of_a_formula_is_not_dropped_as_an_aside():
+    # a round-13 reader: "Interleave PP Bubble Rate is m /" cut the formula "m / (m + (pp - 1) / v)"
+    gist = explain_offline("Interleave PP Bubble Rate is m / (m + (pp - 1) / v)\nIs DualPipe's bubble higher?", "en")["gist"]
+    assert "m / (m + (pp - 1) / v)" in " ".join(g["text"] for g in gist)
