@@ -174,6 +174,7 @@ def read_terms(doc) -> None:
                                {t["found_as"] for t in options + keys})
     keys += setting_names.code_names(content, doc.lang, [(m.start, m.end) for m in doc.occurrences], {t["found_as"] for t in keys})
     doc.matches, doc.occurrences = _without_parts_of_options(content, options + keys, doc.matches, doc.occurrences)
+    doc.matches, doc.occurrences = _outside_file_names(content, doc.matches, doc.occurrences)
     own = text_definitions.find(content)  # what the text says its terms mean comes before any stock sense
     added = models + options + keys
     spans = [(a, a + len(t["found_as"])) for t in added for a in option_terms.mentions(content, t["found_as"])]
@@ -329,6 +330,20 @@ def _without_parts_of_options(text: str, items: list[dict], matches: list, occur
         elif match.entry["id"] in present:  # named elsewhere too: its first mention outside the option
             out.append(next(o for o in kept if o.entry["id"] == match.entry["id"]))
     return out, kept
+
+
+_FILE_NAME = pattern_cache.lazy(r"[\w.-]+\.(?:py|pyx|cpp|cc|cu|cuh|h|hpp|c|rs|go|java|js|ts|sh|yaml|yml|json|toml|cfg|ini|md|txt|ipynb)\b")
+
+
+def _outside_file_names(text: str, matches: list, occurrences: list) -> tuple[list, list]:
+    """The glossary's matches less those inside a file's name ("warp" in vllm_worker_warp.py is no GPU warp)."""
+    spans = [(m.start(), m.end()) for m in _FILE_NAME.finditer(text)]
+    if not spans:
+        return matches, occurrences
+    inside = lambda m: any(a <= m.start and m.end <= b for a, b in spans)  # noqa: E731
+    kept = [o for o in occurrences if not inside(o)]
+    present = {o.entry["id"]: o for o in kept}
+    return [m if not inside(m) else present[m.entry["id"]] for m in matches if not inside(m) or m.entry["id"] in present], kept
 
 
 def _counted_by_mentions(item: dict) -> bool:

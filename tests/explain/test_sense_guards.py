@@ -256,3 +256,11 @@ def test_an_arabic_inference_model_is_not_a_reasoning_model():
     assert "reasoning-model" not in {t["id"] for t in plain.terms}
     reasoning = analyse("نماذج الاستدلال مثل DeepSeek-R1 تفكر عبر سلسلة الأفكار قبل أن تجيب.", "en")
     assert "reasoning-model" in {t["id"] for t in reasoning.terms}
+
+
+def test_a_term_inside_a_file_name_is_not_glossed():
+    # a round-13 reader: "warp (32 GPU threads run in lockstep)" for the file name vllm_worker_warp.py
+    from service.explain.pipeline import analyse
+    ids = {t["id"] for t in analyse("The weight sync in openrlhf/trainer/ray/vllm_worker_warp.py takes 80 s.", "en").terms}
+    assert "cuda-warp" not in ids
+    assert "cuda-warp" in {t["id"] for t in analyse("Each warp of 32 threads stalls on shared memory.", "en").terms}
