@@ -382,6 +382,7 @@ def test_a_data_size_from_one_size_to_another_with_its_factor_is_checked_in_its_
     text = ("The forward pass all-gathers 0.8GB per rank.\n"
             "The backward pass communicates twice 0.8GB each (1x all-gather and 1x reduce-scatter).")
     assert not any(c.verdict == "inconsistent" for c in analyse(text, "en").claims)
+    assert not any("3.26x" in c.why for c in analyse(text, "en").claims)  # said as the text says it, 0.31x
 
 
 def test_an_amount_something_changed_by_is_set_against_the_two_figures_given_for_it():
@@ -409,3 +410,10 @@ def test_a_result_written_with_a_scale_letter_may_be_cut_by_one_unit():
     assert claim.verdict == "consistent"
     _, wrong = _claim("v5e-8 should have 8 * 4249 = 30k toks/sec", "30k")
     assert wrong.verdict == "inconsistent"
+
+
+def test_a_stated_factor_under_one_is_redone_small_over_big():
+    # a round-14 reader: "the text says 0.31x, but the calculation gives 3.26x" for 40,208 / 131,072 = 0.31 (right)
+    text = "capacity 40,208 tokens; max concurrency at 131,072 tokens per request: 0.31x"
+    assert not any(c.verdict == "inconsistent" for c in analyse(text, "en").claims)
+    assert not any("3.26x" in c.why for c in analyse(text, "en").claims)  # said as the text says it, 0.31x

@@ -290,8 +290,8 @@ def _words(doc: Document, x, y, factor: float) -> str:
 def _ratio(doc: Document, x, y, stated=None) -> tuple[int, dict] | None:
     """The ratio calculator on y -> x, with the change or factor the text states (a factor is taken big over small)."""
     inputs = Inputs(doc.lang)
-    if stated is not None and stated.quantity != "percent_change" and x.value < y.value:
-        x, y = y, x  # "3.4x lower", "24x the compute": the factor between the two, whichever is larger
+    if stated is not None and stated.quantity != "percent_change" and (x.value < y.value) != (0 < stated.value < 1):
+        x, y = y, x  # "3.4x lower", "24x the compute": big over small; a factor under 1 ("0.31x") small over big
     if stated is None and x.value and y.value and x.value / y.value <= 0.5:
         x, y = y, x  # "about 3.4 times as much" is said big over small: the working divides the same way
     inputs.text("before", y)
@@ -391,11 +391,13 @@ def comparison(doc: Document, claim: Claim) -> Result | None:
                     calculations[-1], ran = again[0], again
             verdict = "consistent" if ran[1]["consistent"] else "inconsistent"
             factor = ran[1]["factor"]
-            computed_value = abs(ran[1]["change"]) if stated.quantity == "percent_change" else max(factor, 1 / factor)
+            below_one = 0 < stated.value < 1  # "0.31x" is said small over big, as the text says it
+            computed_value = abs(ran[1]["change"]) if stated.quantity == "percent_change" else \
+                (min(factor, 1 / factor) if below_one else max(factor, 1 / factor))
             if verdict == "inconsistent" and verdicts.misread(abs(stated.value), computed_value):
                 return Result([], "needs_more", messages(doc.lang)["verdicts"]["misread_pair"].format(stated=stated.quote))
             shown = _share(abs(ran[1]["change"])) if stated.quantity == "percent_change" else \
-                f"{max(factor, 1 / factor):.2f}".rstrip("0").rstrip(".") + "x"
+                f"{computed_value:.2f}".rstrip("0").rstrip(".") + "x"
             bound = verdicts.stated_bound(doc.text[max(0, stated.start - 24):stated.start])
             words = stated.quote
             if bound is not None:  # "a speed-up of over 2x", "at least 40% lower": a floor or a ceiling, not the value
