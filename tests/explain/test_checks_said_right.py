@@ -417,3 +417,13 @@ def test_a_stated_factor_under_one_is_redone_small_over_big():
     text = "capacity 40,208 tokens; max concurrency at 131,072 tokens per request: 0.31x"
     assert not any(c.verdict == "inconsistent" for c in analyse(text, "en").claims)
     assert not any("3.26x" in c.why for c in analyse(text, "en").claims)  # said as the text says it, 0.31x
+
+
+def test_a_passage_about_deploying_a_model_gets_no_training_pipeline_sizing():
+    # a round-14 reader: "62.91M / 2,048 = 30,720 ... DP-comms bound" on a passage about serving DeepSeek-R1 (no
+    # number from the text; a served model exchanges no gradients)
+    text = ("Deploying a 685 B-parameter model like DeepSeek-R1 presents significant technical challenges. At this scale, "
+            "the model can't fit on a single GPU or even a single node. You must distribute it across multiple GPUs and "
+            "nodes using tensor parallelism and pipeline parallelism.")
+    doc = analyse(text, "en")
+    assert not any(c["calculator"] == "pp_necessity" for c in doc.calculations)

@@ -16,7 +16,7 @@ _FP8 = re.compile(r"\bfp8\b|\bfloat8\b|\be4m3\b", re.I)
 # Serving, not training: a model's training MFU counts 6 FLOPs per parameter per token (forward and backward), which a
 # rate of generated tokens never does (a round-9 reader: 42 tokens/s/chip of inference gave "3.843%" against 53%).
 _PEAK_NEAR = re.compile(r"\bpeak\b|\btheoretical\b|\bmax(?:imum)?\b|\bpromised\b|الذروة|ذروة|القصوى|النظري", re.I)
-_SERVING = re.compile(r"\b(?:inference|serving|serve[sd]?|decod(?:e|es|ing)|prefill|TPOT|TTFT|ms/token|ms per token|"
+_SERVING = re.compile(r"\b(?:inference|serving|serve[sd]?|deploy(?:s|ed|ing|ment)?|decod(?:e|es|ing)|prefill|TPOT|TTFT|ms/token|ms per token|"
                       r"per output token|vLLM|SGLang|TensorRT-LLM|TGI)\b|الاستدلال|استدلال|فك الترميز|الخدمة", re.I)
 _TRAINING = re.compile(r"\b(?:train\w*|pre-?train\w*|fine-?tun\w*|backward|optimi[sz]er)\b|تدريب|التدريب", re.I)
 
@@ -30,6 +30,11 @@ def serving(doc: Document, claim: Claim) -> bool:
         return _last(_SERVING, before) > _last(_TRAINING, before)
     return bool(_SERVING.search(claim.quote)) and not _TRAINING.search(claim.quote) \
         or bool(_SERVING.search(doc.text)) and not _TRAINING.search(doc.text)
+
+
+def serving_text(doc: Document) -> bool:
+    """Whether the passage speaks of serving a model and never of training it."""
+    return bool(_SERVING.search(doc.text)) and not _TRAINING.search(doc.text)
 
 
 def _last(pattern: re.Pattern, text: str) -> int:

@@ -6,6 +6,7 @@ from calculators import catalog
 
 from service.explain import grounding, restate
 from service.explain.checks import pp_planner
+from service.explain.checks.mfu import serving_text
 from service.explain.checks.core import (MAX_MODELS, Inputs, Result, assumed_in, assumed_names, chips as claim_chips, figure, needs_more, pod_chips,
                                          run)
 from service.explain.document import Claim, Document
@@ -56,6 +57,8 @@ def check(doc: Document, claim: Claim) -> Result | None:
     names_setup = claim.chips or claim.figures
     models = (claim.models or doc.models() or (doc.previous.models() if doc.previous else []))[:MAX_MODELS]
     words = Result([], "explained", messages(doc.lang)["pp_verdicts"]["words"])
+    if serving_text(doc):
+        return None  # deploying a model splits it to fit, with no gradients to exchange: the training rule sizes nothing
     if claim.frame != "pp_only_when_dp_bound" and not names_setup and doc.previous is None:
         return None  # a belief stated in general ("PP is considered necessary at scale") names no set-up: nothing to size
     if not chips and not models:
