@@ -15,7 +15,8 @@ CLOSED_MIN = 8  # letters a closed compound must have: "multiquery", "allreduce"
 def stems(token: str) -> tuple[str, ...]:
     """The forms a token may stand for besides itself: its singulars ('TPUs' -> 'TPU'; 'reduces' -> 'reduce',
     'reduc'), an indexed acronym's acronym ('NICi' -> 'NIC'), an acronym written with a lower first letter ('vRAM')."""
-    if len(token) > 2 and token[-1] in "sS" and token[-2] not in "sS":
+    # a capital S after a two-letter acronym is its own letter ("ACS" is Access Control Services, not two ACs)
+    if len(token) > 2 and (token[-1] == "s" or token[-1] == "S" and len(token) > 3) and token[-2] not in "sS":
         return (token[:-1], token[:-2]) if token[-2] in "eE" else (token[:-1],)
     if _INDEXED.fullmatch(token):
         return (token[:-1],)

@@ -264,3 +264,11 @@ def test_a_term_inside_a_file_name_is_not_glossed():
     ids = {t["id"] for t in analyse("The weight sync in openrlhf/trainer/ray/vllm_worker_warp.py takes 80 s.", "en").terms}
     assert "cuda-warp" not in ids
     assert "cuda-warp" in {t["id"] for t in analyse("Each warp of 32 threads stalls on shared memory.", "en").terms}
+
+
+def test_a_capital_s_after_a_two_letter_acronym_is_its_own_letter():
+    # a round-14 reader: "ACS (activation checkpointing)" for PCIe Access Control Services ("disabling ACS")
+    from service.explain.pipeline import analyse
+    ids = {t["id"] for t in analyse("Also disabling ACS will probably help NCCL performance.", "en").terms}
+    assert "activation-checkpointing" not in ids
+    assert "gpu" in {t["id"] for t in analyse("THE GPUS WERE SLOW.", "en").terms}
