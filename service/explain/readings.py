@@ -1,5 +1,7 @@
 """Which reading of an ambiguous term a text means: each reading's cue words counted around it."""
 
+import re
+
 from service.explain import acronym_case, pattern_cache
 from service.explain.process_cache import CACHE
 
@@ -20,7 +22,23 @@ def _is_case_sensitive(alias: str) -> bool:
 def reading_scores(entry: dict, text: str, tokens: set[str]) -> list[int]:
     """How often each reading's cues occur in `text` (a short capitalised cue counts as a whole token)."""
     lowered = text.lower()
-    return [sum((cue in tokens) if sensitive else lowered.count(cue) for cue, sensitive in cues) for cues in _reading_cues(entry["id"], entry)]
+    return [sum((cue in tokens) if sensitive else _starts_words(cue).count(lowered) for cue, sensitive in cues)
+            for cues in _reading_cues(entry["id"], entry)]
+
+
+class _WordStart:
+    """Occurrences of a cue at the start of a word ("edge" in "edges", never inside "HedgeDoc")."""
+
+    def __init__(self, cue: str):
+        # a Latin cue starts a word; an Arabic one may follow an attached particle ("والخبراء")
+        self.pattern = pattern_cache.lazy((r"(?<![a-z0-9])" if cue[:1].isascii() else "") + re.escape(cue))
+
+    def count(self, text: str) -> int:
+        return sum(1 for _ in self.pattern.finditer(text))
+
+
+def _starts_words(cue: str) -> _WordStart:
+    return CACHE.get("cue_word_start", cue, lambda: _WordStart(cue))
 
 
 def _reading_cues(entry_id: str, entry: dict) -> list[list[tuple[str, bool]]]:

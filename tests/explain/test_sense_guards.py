@@ -272,3 +272,12 @@ def test_a_capital_s_after_a_two_letter_acronym_is_its_own_letter():
     ids = {t["id"] for t in analyse("Also disabling ACS will probably help NCCL performance.", "en").terms}
     assert "activation-checkpointing" not in ids
     assert "gpu" in {t["id"] for t in analyse("THE GPUS WERE SLOW.", "en").terms}
+
+
+def test_a_reading_cue_is_a_word_not_letters_inside_another_word():
+    # a round-14 reader: "node (graph node)" in a scaling report from one node to two, because "HedgeDoc" holds "edge"
+    from service.explain.pipeline import analyse
+    text = ("Documentation is in the linked HedgeDoc document. The scaling factor from one node to two nodes has "
+            "improved from 0.933 to 0.945 with HSDP.")
+    node = next(t for t in analyse(text, "en").terms if t["id"] == "node")
+    assert "graph" not in node["expansion"]
