@@ -2,7 +2,7 @@
 
 import re
 
-from service.explain.checks.core import Inputs, Result, run
+from service.explain.checks.core import Result, worked
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
@@ -25,9 +25,7 @@ def batch_per_chip(doc: Document, claim: Claim) -> Result | None:
     batch, n = batches[0], chips[0]
     if not (batch.value > 0 and n.value > 1):
         return None
-    inputs = Inputs(doc.lang)
-    inputs.expression(f"{batch.value:g} / {n.value:g}", f"{batch.quote} / {n.quote}")
-    index = run(doc, "arithmetic", inputs)
+    index = worked(doc, f"{batch.value:g} / {n.value:g}", f"{batch.quote} / {n.quote}")
     if index is None:
         return None
     per = doc.calculations[index]["outputs"]["value"]

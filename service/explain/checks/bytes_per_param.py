@@ -4,7 +4,7 @@ bytes each parameter gets, said (2.4e15 / 1.2e14 = 20 bytes), which is what tell
 import re
 
 from service.explain.checks import verdicts
-from service.explain.checks.core import Inputs, Result, run, said
+from service.explain.checks.core import Result, said, worked
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
@@ -31,9 +31,7 @@ def bytes_per_param(doc: Document, claim: Claim) -> Result | None:
     per = size.value / count.value
     if not _PLAUSIBLE[0] <= per <= _PLAUSIBLE[1]:
         return None
-    inputs = Inputs(doc.lang)
-    inputs.expression(f"{size.value:g} / {count.value:g}", f"{size.quote} / {count.quote}")
-    index = run(doc, "arithmetic", inputs)
+    index = worked(doc, f"{size.value:g} / {count.value:g}", f"{size.quote} / {count.quote}")
     if index is None:
         return None
     return Result([index], None, messages(doc.lang)["verdicts"]["bytes_per_param"].format(

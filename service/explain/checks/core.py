@@ -283,6 +283,13 @@ def run(doc: Document, name: str, inputs: Inputs) -> int | None:
     return len(doc.calculations) - 1
 
 
+def worked(doc: Document, expression: str, quote: str) -> int | None:
+    """The arithmetic calculator on an expression written from the text's figures (`quote` says which): its index."""
+    inputs = Inputs(doc.lang)
+    inputs.expression(expression, quote)
+    return run(doc, "arithmetic", inputs)
+
+
 def discard(doc: Document, index: int) -> None:
     """Take back the calculation just run when its result is no finding (it is the last, and no claim cites it yet)."""
     if index == len(doc.calculations) - 1 and not any(index in c.calculations for c in doc.claims):

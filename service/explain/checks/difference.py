@@ -5,7 +5,7 @@ import re
 
 from service.explain import pattern_cache
 from service.explain.checks import verdicts
-from service.explain.checks.core import Inputs, Result, run
+from service.explain.checks.core import Result, worked
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
@@ -46,9 +46,7 @@ def stated_difference(doc: Document, claim: Claim) -> Result | None:
     scale = _unit_scale(amount, a, b)
     if scale is None:
         return None
-    inputs = Inputs(doc.lang)
-    inputs.expression(f"{b.value / scale:.6g} - {a.value / scale:.6g}", f"{b.quote} - {a.quote}")
-    index = run(doc, "arithmetic", inputs)
+    index = worked(doc, f"{b.value / scale:.6g} - {a.value / scale:.6g}", f"{b.quote} - {a.quote}")
     if index is None:
         return None
     computed = abs(doc.calculations[index]["outputs"]["value"]) * scale

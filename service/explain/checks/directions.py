@@ -5,7 +5,7 @@ import re
 
 from service.explain import restate
 from service.explain.checks import verdicts
-from service.explain.checks.core import Inputs, Result, chips, run
+from service.explain.checks.core import Inputs, Result, chips, run, worked
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
@@ -156,9 +156,7 @@ def _factor_across_directions(doc: Document, claim: Claim, both) -> Result | Non
     fair = abs(like - stated) <= 0.05 * stated  # "(about 7x faster)": one direction against one, as it should
     if not fair and abs(raw - stated) > 0.05 * stated:
         return None  # the factor is neither ratio: it may be about something else
-    inputs = Inputs(doc.lang)
-    inputs.expression(f"{both.value / 2e9:g} GB/s / {other.value / 1e9:g} GB/s", f"({both.quote} / 2) / {other.quote}")
-    index = run(doc, "arithmetic", inputs)
+    index = worked(doc, f"{both.value / 2e9:g} GB/s / {other.value / 1e9:g} GB/s", f"({both.quote} / 2) / {other.quote}")
     if index is None:
         return None
     return Result([index], "consistent" if fair else "inconsistent", messages(doc.lang)["verdicts"]["factor_directions"].format(

@@ -7,8 +7,8 @@ from calculators import catalog
 from service.explain import restate
 from service.explain.checks import verdicts
 from service.explain.checks.comparison import table_row
-from service.explain.checks.core import (Inputs, Result, chip_inputs, chips, compare, computed, discard, figure, model_inputs, n_chips,
-                                         needs_more, params_missing, run)
+from service.explain.checks.core import (Inputs, Result, chip_inputs, chips, compare, computed, discard, figure,
+                                         model_inputs, n_chips, needs_more, params_missing, run, worked)
 from service.explain.document import Claim, Document
 from service.i18n.messages import join_names, messages
 
@@ -156,9 +156,7 @@ def _implied_peak(doc: Document, rate, stated) -> Result | None:
         return None
     if _PEAK_NEAR.search(doc.text[max(0, rate.start - 30):rate.start]):
         return None  # "peak TFLOPs: 125" is the peak the share is of: dividing it by the share means nothing
-    inputs = Inputs(doc.lang)
-    inputs.expression(f"{rate.value / 1e12:g} TFLOP/s / {stated.value:g}", f"{rate.quote} / {stated.quote}")
-    index = run(doc, "arithmetic", inputs)
+    index = worked(doc, f"{rate.value / 1e12:g} TFLOP/s / {stated.value:g}", f"{rate.quote} / {stated.quote}")
     if index is None:
         return None
     peak = doc.calculations[index]["outputs"]["value"]

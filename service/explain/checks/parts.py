@@ -3,7 +3,7 @@
 import re
 
 from service.explain import restate
-from service.explain.checks.core import Inputs, Result, run
+from service.explain.checks.core import Result, worked
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
@@ -37,9 +37,7 @@ def parts_sum(doc: Document, claim: Claim) -> Result | None:
             # ("22,155 MiB + 600 MB" is 60 MB short of 22,785 MiB: a saving rounded, not parts of a total)
         unit = _one_memory_unit([*parts, whole]) if quantity in ("bytes", "memory_bytes") else None
         scale = _MEMORY_UNITS[unit] if unit else 1.0  # "11.3GiB + 32.6GiB": added in the unit the text wrote, not in GB
-        inputs = Inputs(doc.lang)
-        inputs.expression(" + ".join(f"{f.value / scale:.6g}" for f in parts), " + ".join(f.quote for f in parts))
-        index = run(doc, "arithmetic", inputs)
+        index = worked(doc, " + ".join(f"{f.value / scale:.6g}" for f in parts), " + ".join(f.quote for f in parts))
         if index is None:
             return None
         said = (lambda f: f"{f.value / scale:.6g} {unit}") if unit else (lambda f: _written(quantity, f.value, doc.lang))

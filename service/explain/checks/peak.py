@@ -9,7 +9,7 @@ from calculators.layout_inputs import efficiencies
 from service.explain import restate
 from service.explain.checks import verdicts
 from service.explain.checks.comparison import earlier_side
-from service.explain.checks.core import Inputs, Result, chips, impossible, run
+from service.explain.checks.core import Inputs, Result, chips, impossible, run, worked
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
@@ -161,9 +161,7 @@ def _peak_count(doc: Document, fig) -> bool:
 
 def _share_of_total(doc: Document, rate, total) -> int | None:
     """The arithmetic of a rate over a total peak, both the text's figures."""
-    inputs = Inputs(doc.lang)
-    inputs.expression(f"{rate.value / 1e12:g} TFLOP/s / {total.value / 1e12:g} TFLOP/s", f"{rate.quote} / {total.quote}")
-    index = run(doc, "arithmetic", inputs)
+    index = worked(doc, f"{rate.value / 1e12:g} TFLOP/s / {total.value / 1e12:g} TFLOP/s", f"{rate.quote} / {total.quote}")
     if index is None or not verdicts.possible("mfu", doc.calculations[index]["outputs"]["value"]):
         return None
     return index
@@ -287,9 +285,7 @@ def rebased_mfu(doc: Document, claim: Claim) -> Result | None:
         chip, peak = dense[0]
         new = next((f for f in doc.figures if f.quantity == "peak_flop_per_s" and abs(f.value - peak) <= 0.01 * peak), None) \
             or SimpleNamespace(value=peak, quote=f"{_short(chip)} {restate.value('peak_flop_per_s', peak)}")
-    inputs = Inputs(doc.lang)
-    inputs.expression(f"{mfu.value:g} * {old.value / 1e12:g} / {new.value / 1e12:g}", f"{mfu.quote} x {old.quote} / {new.quote}")
-    index = run(doc, "arithmetic", inputs)
+    index = worked(doc, f"{mfu.value:g} * {old.value / 1e12:g} / {new.value / 1e12:g}", f"{mfu.quote} x {old.quote} / {new.quote}")
     if index is None:
         return None
     value = doc.calculations[index]["outputs"]["value"]

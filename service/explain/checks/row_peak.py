@@ -4,7 +4,7 @@
 import re
 
 from service.explain.checks import verdicts
-from service.explain.checks.core import Inputs, Result, run, said
+from service.explain.checks.core import Result, said, worked
 from service.explain.checks.named_rows import row_label
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
@@ -34,9 +34,7 @@ def row_peak(doc: Document, claim: Claim) -> Result | None:
     peak, best = peaks[0], own[0]
     if peak.value <= best.value:
         return None
-    inputs = Inputs(doc.lang)
-    inputs.expression(f"{best.value:g} / {peak.value:g}", f"{best.quote} / {peak.quote}")
-    index = run(doc, "arithmetic", inputs)
+    index = worked(doc, f"{best.value:g} / {peak.value:g}", f"{best.quote} / {peak.quote}")
     if index is None:
         return None
     share = doc.calculations[index]["outputs"]["value"]

@@ -4,7 +4,7 @@ allowing for the rounding of the figures as written ("29K 35K 18%": 29K and 35K 
 import re
 
 from service.explain import restate
-from service.explain.checks.core import Inputs, Result, run
+from service.explain.checks.core import Result, worked
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
@@ -40,9 +40,7 @@ def row_gain(doc: Document, claim: Claim) -> Result | None:
     if len(values) != 2 or len(shares) != 1 or shares[0].start < values[1].end or values[0].value <= 0:
         return None
     old, new = values
-    inputs = Inputs(doc.lang)
-    inputs.expression(f"{new.value:g} / {old.value:g} - 1", f"{new.quote} / {old.quote} - 1")
-    index = run(doc, "arithmetic", inputs)
+    index = worked(doc, f"{new.value:g} / {old.value:g} - 1", f"{new.quote} / {old.quote} - 1")
     if index is None:
         return None
     gain = doc.calculations[index]["outputs"]["value"]

@@ -4,7 +4,7 @@ to be at 770 TFLOPS (since it does 7/5 = 1.4x more compute)": 550 x 1.4 = 770), 
 from service.explain import restate
 from service.explain.checks import verdicts
 from service.explain.checks.arithmetic import tolerance_of
-from service.explain.checks.core import Inputs, Result, discard, run, said
+from service.explain.checks.core import Result, discard, said, worked
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
@@ -40,9 +40,7 @@ def scaled_factor(doc: Document, claim: Claim) -> Result | None:
     approx = bool(getattr(target, "approx", False) or getattr(base, "approx", False) or getattr(factor, "approx", False))
     tolerance = tolerance_of(target.quote, target.value, approx)
     for op in ("*", "/"):
-        inputs = Inputs(doc.lang)
-        inputs.expression(f"{base.value:g} {op} {factor.value:g}", f"{base.quote} {op} {factor.quote}")
-        index = run(doc, "arithmetic", inputs)
+        index = worked(doc, f"{base.value:g} {op} {factor.value:g}", f"{base.quote} {op} {factor.quote}")
         if index is None:
             continue
         value = doc.calculations[index]["outputs"]["value"]

@@ -6,7 +6,7 @@ import re
 
 from service.explain import restate
 from service.explain.checks import verdicts
-from service.explain.checks.core import Inputs, Result, run
+from service.explain.checks.core import Inputs, Result, run, worked
 from service.explain.document import Claim, Document
 from service.i18n import arabic_numbers
 from service.i18n.messages import messages
@@ -56,9 +56,7 @@ def _per_chip(doc: Document, claim: Claim, params) -> Result | None:
     if len({f.value for f in counts}) != 1 or not _TO_FIT.search(claim.quote):
         return None
     chips = counts[0].value
-    inputs = Inputs(doc.lang)
-    inputs.expression(f"{params.value / 1e9:g}e9 * {_ADAM_BYTES} / {chips:g}", f"{params.quote} x {_ADAM_BYTES} bytes / {counts[0].quote}")
-    index = run(doc, "arithmetic", inputs)
+    index = worked(doc, f"{params.value / 1e9:g}e9 * {_ADAM_BYTES} / {chips:g}", f"{params.quote} x {_ADAM_BYTES} bytes / {counts[0].quote}")
     if index is None:
         return None
     return Result([index], None, messages(doc.lang)["verdicts"]["states_per_chip"].format(

@@ -2,7 +2,7 @@
 
 from service.explain import restate
 from service.explain.checks import verdicts
-from service.explain.checks.core import Inputs, Result, discard, run, unique
+from service.explain.checks.core import Result, discard, unique, worked
 from service.explain.document import Claim, Document
 from service.i18n.messages import join_names, messages
 
@@ -30,9 +30,7 @@ def token_budget(doc: Document, claim: Claim) -> Result | None:
         if seq is None or (batch is None and (local is None or chips is None)):
             return None
         factors += [batch, seq] if batch is not None else [local, seq, chips]
-    inputs = Inputs(doc.lang)
-    inputs.expression(" * ".join(f"{f.value:g}" for f in factors), " x ".join(f.quote for f in factors))
-    index = run(doc, "arithmetic", inputs)
+    index = worked(doc, " * ".join(f"{f.value:g}" for f in factors), " x ".join(f.quote for f in factors))
     if index is None:
         return None
     value = doc.calculations[index]["outputs"]["value"]

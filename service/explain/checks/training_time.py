@@ -4,8 +4,8 @@ import re
 
 from service.explain import restate
 from service.explain.checks import verdicts
-from service.explain.checks.core import (Inputs, Result, chip_inputs, compare, figure, impossible, model_inputs, n_chips,
-                                         needs_more, params_missing, run, unique, written)
+from service.explain.checks.core import (Inputs, Result, chip_inputs, compare, figure, impossible, model_inputs,
+                                         n_chips, needs_more, params_missing, run, unique, worked, written)
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
@@ -119,9 +119,7 @@ def hours_over_chips(doc: Document, claim: Claim) -> Result | None:
     if hours is None or count is None or stated is None:
         return None
     seconds = 3600 if hours.quantity == "chip_hours" else 86400
-    inputs = Inputs(doc.lang)
-    inputs.expression(f"{hours.value:g} * {seconds} / {count.value:g}", f"{hours.quote} / {count.quote}")
-    index = run(doc, "arithmetic", inputs)
+    index = worked(doc, f"{hours.value:g} * {seconds} / {count.value:g}", f"{hours.quote} / {count.quote}")
     if index is None:
         return None
     return compare(doc, stated, doc.calculations[index]["outputs"]["value"], "time_s", [index])
@@ -148,9 +146,7 @@ def step_time(doc: Document, claim: Claim) -> Result | None:
     batch, rate = next(((b, r) for b, r in pairs if b is not None and r is not None), (None, None))
     if batch is None:
         return None
-    inputs = Inputs(doc.lang)
-    inputs.expression(f"{batch.value:g} / {rate.value:g}", f"{batch.quote} / {rate.quote}")
-    index = run(doc, "arithmetic", inputs)
+    index = worked(doc, f"{batch.value:g} / {rate.value:g}", f"{batch.quote} / {rate.quote}")
     if index is None:
         return None
     return compare(doc, stated, doc.calculations[index]["outputs"]["value"], "step_time_s", [index])

@@ -2,7 +2,7 @@
 billion = $300 billion), said in words; nothing in the text states the total, so there is no verdict."""
 
 from service.explain import claims as claim_cues, restate
-from service.explain.checks.core import Inputs, Result, run
+from service.explain.checks.core import Result, worked
 from service.explain.document import Claim, Document
 from service.i18n import arabic_numbers
 from service.i18n.messages import messages
@@ -35,9 +35,7 @@ def unit_cost(doc: Document, claim: Claim) -> Result | None:
     if len({f.value for f in counts}) != 1:
         return None  # no power stated, or several (5.5 and 1.5 GW): which one the price is applied to is uncertain
     cost, count = costs[0], counts[0]
-    inputs = Inputs(doc.lang)
-    inputs.expression(f"{cost.value:g} * {count.value / watts:g}", f"{cost.quote} x {count.quote}")
-    index = run(doc, "arithmetic", inputs)
+    index = worked(doc, f"{cost.value:g} * {count.value / watts:g}", f"{cost.quote} x {count.quote}")
     if index is None:
         return None
     total = doc.calculations[index]["outputs"]["value"]

@@ -7,7 +7,7 @@ from functools import cache
 
 from calculators.resources import data_dir
 from service.explain import restate
-from service.explain.checks.core import Inputs, Result, run
+from service.explain.checks.core import Result, worked
 from service.explain.checks.memory import CAPACITY_WORDS, number_formats
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
@@ -64,9 +64,7 @@ def _unnamed_over(doc: Document, claim: Claim, p, cap) -> Result | None:
     rule = _unnamed()
     if p.value * rule["bytes"] <= cap.value:
         return None  # they would fit in 16-bit: with the width assumed, saying so answers nothing the text asked
-    inputs = Inputs(doc.lang)
-    inputs.expression(f"{p.value:g} * {rule['bytes']:g}", f"{p.quote} x {rule['bytes']:g} bytes ({rule['name']})")
-    index = run(doc, "arithmetic", inputs)
+    index = worked(doc, f"{p.value:g} * {rule['bytes']:g}", f"{p.quote} x {rule['bytes']:g} bytes ({rule['name']})")
     if index is None:
         return None
     same = restate.same_language(p.quote, doc.lang)
@@ -89,9 +87,7 @@ def weights_fit(doc: Document, claim: Claim) -> Result | None:
     if width is None:
         return None  # two formats named (which one is uncertain)
     (per, named), (p, cap) = width, (params[0], capacity[0])
-    inputs = Inputs(doc.lang)
-    inputs.expression(f"{p.value:g} * {per:g}", f"{p.quote} x {per:g} bytes ({named})")
-    index = run(doc, "arithmetic", inputs)
+    index = worked(doc, f"{p.value:g} * {per:g}", f"{p.quote} x {per:g} bytes ({named})")
     if index is None:
         return None
     weights = doc.calculations[index]["outputs"]["value"]
