@@ -91,8 +91,8 @@ def test_a_sentence_that_defines_a_term_says_what_the_term_does_not_only_its_nam
     said = opening("Pipeline parallelism splits the layers of the model into consecutive groups.", "ar")
     assert said.startswith("يشرح النص توازي خطوط الأنابيب: ")
     assert len(said.split(":", 1)[1].split()) >= 6  # the glossary's own first fact about it, in Arabic
-    english = opening("توازي البيانات هو أن تعالج كل شريحة جزءا مختلفا من كل دفعة بيانات.", "en")
-    assert english.startswith("The text explains the data parallelism: every chip processes a different slice of each batch")
+    english = opening("توازي البيانات هو أن تعمل كل شريحة على جزء مختلف من البيانات بالنموذج نفسه.", "en")
+    assert english.startswith("The text explains the data parallelism: every chip (or group of chips) works on a different slice")
 
 
 def test_the_glossarys_definition_is_not_credited_to_a_sentence_that_says_something_else():

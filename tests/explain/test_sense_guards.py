@@ -281,3 +281,16 @@ def test_a_reading_cue_is_a_word_not_letters_inside_another_word():
             "improved from 0.933 to 0.945 with HSDP.")
     node = next(t for t in analyse(text, "en").terms if t["id"] == "node")
     assert "graph" not in node["expansion"]
+
+
+def test_the_most_shown_definitions_hold_for_serving_too():
+    # round-13 and round-14 readers: sequence length "each training example", data parallelism averaging gradients,
+    # peak memory "during a training step", communication overhead "a training step loses", parallelism "a training
+    # job" and a cluster "one training machine", each read in a passage about serving a model
+    from service.explain.pipeline import analyse
+    text = ("vLLM serves Llama 3 70B with data parallelism on a cluster: peak memory and sequence length limit how many "
+            "requests fit, and communication overhead between replicas is small with this parallelism.")
+    for term in analyse(text, "en").terms:
+        if term["id"] in ("sequence-length", "data-parallelism", "peak-memory", "communication-overhead", "parallelism", "cluster"):
+            first = term["definition"].split(". ")[0]
+            assert "training" not in first or "serving" in term["definition"], (term["id"], first)
