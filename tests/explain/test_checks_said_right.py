@@ -427,3 +427,12 @@ def test_a_passage_about_deploying_a_model_gets_no_training_pipeline_sizing():
             "nodes using tensor parallelism and pipeline parallelism.")
     doc = analyse(text, "en")
     assert not any(c["calculator"] == "pp_necessity" for c in doc.calculations)
+
+
+def test_a_measured_rate_is_said_as_a_share_of_its_links_total_line_rate():
+    # nccl#812 (AddyLaddy): a DGX-A100's 8x200Gbit/s IB cards give 200 GB/s; its measured 192GB/s busbw is 96% of it
+    _, claim = _claim("On an Nvidia DGX-A100 system we have 8x200Gbit/s IB cards and we measure 192GB/s AllReduce BusBW.",
+                      "192GB/s")
+    assert "96%" in claim.why and "200 GB/s" in claim.why and claim.verdict == "explained"
+    _, low = _claim("But you're only getting 60GB/s from Ring - that seems a little low for 8x100Gbit/s NICs.", "60GB/s")
+    assert "60%" in low.why

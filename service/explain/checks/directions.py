@@ -187,3 +187,22 @@ def line_rate(doc: Document, claim: Claim) -> Result | None:
     value = doc.calculations[index]["outputs"]["value"]
     return Result([index], None, messages(doc.lang)["verdicts"]["line_rate"].format(
         line=line.quote, bytes=restate.value("bandwidth_bytes_per_s", line.value), measured=fig.quote, share=restate.value("mfu", value)))
+
+
+_LINKS_TIMES = re.compile(r"^\s*\d+\s*[x×]\s*\d")  # "8x200Gbit/s": eight links of a rate, read as their total
+
+
+def line_rate_total(doc: Document, claim: Claim) -> Result | None:
+    """"8x200Gbit/s IB cards and we measure 192GB/s AllReduce BusBW": the links' total in bits over 8 is 200 GB/s, and the
+    one measurement in bytes of the same sentence is 96% of it (said, no verdict); only with one such total and one measure."""
+    totals = [f for f in _rates(claim.figures) if f.unit and _BITS.search(f.unit) and _LINKS_TIMES.match(f.quote)]
+    measured = [f for f in _rates(claim.figures) if not (f.unit and _BITS.search(f.unit))]
+    if len(totals) != 1 or len(measured) != 1 or measured[0].value >= totals[0].value:
+        return None
+    line, fig = totals[0], measured[0]
+    index = _share(doc, fig, line.value, f"{fig.quote} / ({line.quote} / 8)")
+    if index is None:
+        return None
+    value = doc.calculations[index]["outputs"]["value"]
+    return Result([index], None, messages(doc.lang)["verdicts"]["line_rate_total"].format(
+        line=line.quote, bytes=restate.value("bandwidth_bytes_per_s", line.value), measured=fig.quote, share=restate.value("mfu", value)))
