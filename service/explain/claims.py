@@ -10,9 +10,12 @@ from service.explain.document import Claim, Document
 # An abbreviation's stop ("i.e.", "e.g.", "vs.", "approx.") ends no sentence.
 # A bullet inside a line ("why it matters: • faster math • accuracy?") starts an item of a list pasted on one line.
 _BOUNDARY = pattern_cache.lazy(r"(?<![\s(]i\.e\.)(?<![\s(]e\.g\.)(?<!\svs\.)(?<!approx\.)(?<=[.!?؟])\s+|[;؛]\s*|\n+|\s*•\s*")
-# A line broken in the middle of a sentence (a lower-case word or a comma, then a lower-case word on the
-# next line) is one sentence: text pasted from mail or a terminal is often hard-wrapped.
-_HARD_WRAP = pattern_cache.lazy(r"(?<=[a-z,])[ \t]*\n(?=[ \t]*[a-z])")
+# A line broken in the middle of a sentence is one sentence: text pasted from mail or a terminal is often
+# hard-wrapped. A lower-case word or a comma, then on the next line a lower-case word or a number that is no list
+# marker ("against\n19.3951%", not "\n1. "); or, on a line long enough to be wrapped prose rather than a log or
+# config line, a number then a lower-case word ("at 5.3984%\ndrops").
+_HARD_WRAP = pattern_cache.lazy(r"(?<=[a-z,])[ \t]*\n(?=[ \t]*(?:[a-z]|\d(?!\d*[.)]\s)))|(?<=[\d%])[ \t]*\n(?=[ \t]*[a-z])")
+_WRAPPED_LINE = 50  # characters of a line that a number ends and a wrap continues
 _ARABIC = pattern_cache.lazy(r"[\u0600-\u06FF]")
 _ACTION_VERB = pattern_cache.lazy(r"\b(?:cut|reduce[sd]?|improve[sd]?)\b")
 
@@ -76,7 +79,7 @@ def cue_spans(name: str, text: str) -> list[tuple[int, int]]:
 def sentences(text: str, clutter: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """(start, end) of each sentence or clause outside the page clutter, trimmed of spaces and bullets."""
     spans, start = [], 0
-    unwrapped = _HARD_WRAP.sub(lambda m: " " * len(m.group(0)), text)  # same length: offsets stay the text's
+    unwrapped = _HARD_WRAP.sub(lambda m: " " * len(m.group(0)) if _wrapped(text, m) else m.group(0), text)  # same length: offsets stay the text's
     for match in _BOUNDARY.finditer(unwrapped):
         if _inside_brackets(unwrapped, start, match.start()):
             continue  # "Vocab size is 32777 (maybe too small? Maybe because ...)": one sentence, its aside asks
@@ -92,6 +95,21 @@ def sentences(text: str, clutter: list[tuple[int, int]]) -> list[tuple[int, int]
         if b > a and not terms.inside(clutter, a):
             out.append((a, b))
     return out
+
+
+def _wrapped(text: str, match: re.Match) -> bool:
+    """Whether a line break the wrap pattern found continues its sentence: by a number, only a long line of prose
+    (a table row "Eager | Compiled" over "12.0s | 3.0s" is no wrapped sentence)."""
+    before, after = text[match.start() - 1], text[match.end():match.end() + 8].lstrip(" \t")[:1]
+    if before.isalpha() and after.isalpha() or before == ",":
+        return True
+    line = text[text.rfind("\n", 0, match.start()) + 1:match.start()]
+    end = text.find("\n", match.end())
+    words = _PROSE_WORD.findall(text[match.end():end if end >= 0 else len(text)])
+    return len(line) >= _WRAPPED_LINE and not re.search(r"[|\t]", line) and len(words) >= 3  # "8B 12K 15K 20%" is a row
+
+
+_PROSE_WORD = pattern_cache.lazy(r"(?<![\w.])[A-Za-z]{2,}(?![\w.])")
 
 
 _ASIDE = 160  # characters an aside in brackets may run on after a question or full stop inside it

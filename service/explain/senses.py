@@ -87,6 +87,19 @@ def without_parts_of_flags(matches: list, text: str) -> list:
         return matches
     return [m for m in matches if not any(a < m.start and m.end < b for a, b in flags)]
 
+# A snake_case name ("amax_history_len", "mesh_dim_names"): a glossary name that the name goes on after names a
+# setting the option tables explain, not the concept ("amax history" is not what amax_history_len is). A name that
+# ends it ("dcn_pipeline_parallelism"), is followed only by its degree ("pipeline_parallel_size"), or is one word
+# ("tp" in tp_rank) still names the concept.
+_SNAKE_TAIL = pattern_cache.lazy(r"_(?!(?:size|degree|parallelism|parallel_size|model_parallel_size)\b)[A-Za-z0-9]")
+
+
+def without_parts_of_snake_names(matches: list, text: str) -> list:
+    """The matches less those that a snake_case name goes on after ("amax_history" in amax_history_len)."""
+    return [m for m in matches if not (re.search(r"[_\s]", text[m.start:m.end]) and text[m.end - 1].isalnum()
+                                       and _SNAKE_TAIL.match(text, m.end))]  # one word ("tp" in tp_rank) still names TP
+
+
 # A network term written as an everyday word ("bidirectional", "ثنائي الاتجاه") is that term only in a text that speaks
 # of machines: another network, hardware or collective term beside it. A translator "between Arabic and English in both
 # directions" has no link bandwidth.

@@ -144,6 +144,7 @@ def read_terms(doc) -> None:
     found = [m for m in glossary.load().find(text, extended=True) if not inside(doc.clutter, m.start)]  # glossary.detect's scan
     found = senses.without_parts_of_identifiers(found)
     found = senses.without_parts_of_flags(found, text)
+    found = senses.without_parts_of_snake_names(found, text)
     fields = glossary.text_fields([m.entry for m in found])
     for match in found:  # with readings per occurrence
         entry = match.entry

@@ -1,5 +1,7 @@
 """Claims: the statements a reader wants explained or checked, found by sentence and clause and restated plainly (issue 11.2)."""
 
+import pytest
+
 from service.explain.compose import explain_offline
 from service.explain.pipeline import analyse
 
@@ -80,6 +82,27 @@ def test_a_hard_wrapped_sentence_is_one_claim():
     quotes = [claim["quote"] for claim in result["claims"]]
     assert any("over a\nlarge enough domain" in quote for quote in quotes), quotes
     assert not any(quote.rstrip().endswith("over a") for quote in quotes)
+
+
+def test_a_sentence_wrapped_before_or_after_a_number_is_one_claim():
+    # written for this test, wrapped as issue threads paste: "against" / "19.4%" and "at 5.4%" / "drops" are mid-sentence
+    text = ("A capacity sweep prices that gap at roughly 0.9 pp of MFU per point recovered, 26.1% at 5.4%\n"
+            "drops and 22.9% at 1.6% drops. At capacity 1.5 the EP drop rate is below the control's and EP measures 22.9% against\n"
+            "19.4% for FSDP, so the advantage survives matching the work.")
+    doc = analyse(text, "en")
+    quotes = [text[a:b] for a, b in doc.sentences]
+    assert any(q.startswith("A capacity sweep") and q.endswith("1.6% drops.") for q in quotes), quotes
+    assert any(q.startswith("At capacity 1.5") and q.endswith("matching the work.") for q in quotes), quotes
+
+
+@pytest.mark.parametrize("text", [
+    "Model size tokens/s (old) tokens/s (new) Percent gain\n8B 12K 15K 20%\n70B 800 1200 50%",  # a table's rows
+    "These are the steps we took to get the job running again last night and\n1. restart the nodes",  # a list marker
+    "step 100 loss 2.31 lr 3e-4 grad norm 0.91 tokens per second 41000 mfu 38.2\nstep 200 loss 2.20",  # a log
+])
+def test_lines_of_a_table_a_list_or_a_log_stay_apart(text):
+    doc = analyse(text, "en")
+    assert doc.sentences[0][1] <= text.index("\n")
 
 
 def test_a_reported_belief_takes_no_frame():

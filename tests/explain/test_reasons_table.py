@@ -65,6 +65,17 @@ def test_a_text_saying_checkpointing_raised_mfu_is_not_contradicted():
     assert "recompute_counts_in_hfu_not_mfu" not in ids and "mfu_ignores_implementation" not in ids
 
 
+def test_a_warning_that_mfu_figures_differ_is_not_answered_with_their_comparability():
+    # mlengineering's chapter warns that published MFU/HFU figures count FLOPs differently; a link saying MFU makes any
+    # two runs comparable contradicts it (judged wrong, round 14); the link now says what a comparison needs
+    text = ("Whenever you see MFU or HFU numbers published you have to be careful comparing those numbers to any other "
+            "similar numbers, until you know that the same way was used to calculate FLOPS.")
+    answer = explain_offline(text, "en")["explanation"]
+    assert "comparable" not in answer
+    assert all("same way" in reasons.table()[i]["en"] for i in [j for j, link in enumerate(reasons.table())
+                                                                  if link["id"] == "mfu_ignores_implementation"])
+
+
 def test_a_peak_with_sparsity_is_explained():
     text = "The 1979 TFLOPS in the datasheet is with sparsity, so our MFU should use half of it."
     assert "sparse_peak_is_not_dense_peak" in _ids(text)

@@ -63,6 +63,14 @@ def test_a_word_inside_a_variable_name_is_not_a_term_of_its_own():
     assert {"nccl-environment-variable", "nccl-debug"} <= set(found) and "nic" not in found
 
 
+def test_a_glossary_name_a_setting_name_goes_on_after_is_not_that_concept():
+    # written for this test: amax_history_len is the window's length, not the delayed-scaling recipe; the recipe itself,
+    # a degree key (tp_size) and a key the concept ends (dcn_pipeline_parallelism) still name their terms
+    found = terms("Set amax_history_len=16 with delayed scaling; tp_size=8 and dcn_pipeline_parallelism=2 as before.")
+    assert [m for m in found.values() if "amax_history" in m] == []
+    assert {"fp8-delayed-scaling", "tensor-parallelism", "pipeline-parallelism"} <= set(found)
+
+
 @pytest.mark.parametrize("sentence, term_id", [
     # each sentence written for its term; the entry's source is in field_vocabulary.json
     ("With TORCH_NCCL_AVOID_RECORD_STREAMS=1 the gathered weights are freed sooner.", "torch-nccl-avoid-record-streams"),
