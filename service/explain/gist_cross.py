@@ -148,6 +148,10 @@ def read(doc: Document, index: int) -> Reading:
         said = {gist_names.name_of(o, terms.get(o.entry["id"]), doc.lang) for o in doc.occurrences
                 if o.start < start + span[1] and start + span[0] < o.end}
         own, everyday = [s for s in own if s not in said], [s for s in everyday if s not in said]
+        if span[0] > 0:  # what has the problem comes before its words ("vLLM OOMs"); what follows may be only where it
+            # shows ("a second OOM site is the fp32 upcast": fp32 has no problem), which a blind reader judged wrong
+            earlier = set(sum(_subjects(doc, main[0], max(main[0], start + span[0]), bool(measured), bool(measured or setup)), []))
+            own, everyday = [s for s in own if s in earlier], [s for s in everyday if s in earlier]
     subjects = [n for n in (own if own or role not in _NEEDS_SUBJECT else everyday) if n not in labels]  # labels: by their figures
     if role == "comparison" and len(subjects) > 2:  # "FSDP vs DDP in MFU": the metric is what they are compared in
         compared, _ = _subjects(doc, main[0], main[1], True, False)
@@ -257,7 +261,7 @@ _COORDINATED = re.compile(r"[\s\"'“”«»,،]*(?:or|and|nor|أو|و)?[\s\"'�
 # problems that are an observer's by their words: a result set against what was expected or reported, or not understood
 _OBSERVED = {"slower_than_expected", "lower_than_expected", "higher_than_expected", "lower_than_reported", "cannot_reproduce",
              "not_understood"}
-_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|my|me|we|we're|we've|our|us)\b|(?<![\u0621-\u064A])(?:أنا|نحن|لدي|لدينا|عندي|عندنا|"
+_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|[Mm]y|me|[Ww]e|[Ww]e're|[Ww]e've|[Oo]ur|us)\b|(?<![\u0621-\u064A])(?:أنا|نحن|لدي|لدينا|عندي|عندنا|"
                            r"حصلت|حصلنا|أحصل|نحصل|جربت|جربنا|أواجه|نواجه|واجهت|واجهنا)(?![\u0621-\u064A])")
 _LABEL = re.compile(r"^\s*(?:\S+\s+){0,3}?\S+\s*:\s")  # "Why this matters: ..." labels what follows; it asks nothing
 # "requires model parallelism (TP or PP)": one of two ways, which a frame naming one of them would state as the need
