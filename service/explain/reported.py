@@ -52,7 +52,8 @@ def role(sentence: str, lang: str) -> str:
 
 
 # A statement that ends by spelling itself out as a question after a colon ("... a plumbing number: how fast can ...?")
-_RHETORICAL = pattern_cache.lazy(r"^(?:\S+\s+){6,}[^:?]*:\s*(?:how|what|why|which|who|when|where|كيف|ما|لماذا)\b[^:]*[?؟]\s*$", re.I)
+_RHETORICAL = pattern_cache.lazy(r"^(?:\S+\s+){6,}[^:?]*:\s*(?:how|what|why|which|who|when|where|is|are|does|do|can|should|will|"
+                                 r"كيف|ما|لماذا|هل)\b[^:]*[?؟]\s*$", re.I)  # "... reduces to one question: is it X or Y?"
 # Column names run together: a capitalised word, then a capitalised question word mid-line ("Component When to use?",
 # "Option What it does"): a table's header, which nobody asks.
 _HEADER_ROW = pattern_cache.lazy(r"^(?:[A-Z][\w-]*\s+){1,3}(?:When|What|How|Why|Which|Where)\s+to\s+\w+\??$|"
@@ -257,12 +258,15 @@ def point(clause: str, sentence: str, lang: str, who: str, context: str = "") ->
         does = verb + ("es" if verb.endswith(("s", "sh", "ch", "x", "z")) else "s")
         return _capital(f"{words['change_does']} {does}{clause[changed.end('verb'):]}")
     heading = headings.is_heading(sentence)  # "Lower Memory Consumption for ...": a label, neither advice nor a claim
-    if _IMPERATIVE.match(clause) and not heading \
+    if _IMPERATIVE.match(clause) and not heading and _PROCEDURE.search(clause) and "notes_quoted" in words:
+        return _capital(words["notes_quoted"][number].format(subject=subject, claim=_capital(clause)))
+    if _IMPERATIVE.match(clause) and not heading and not _COMPARATIVE_LED.match(clause) \
             and (_NEGATIVE_IMPERATIVE.match(clause) or not re.search(r"\b(?:I|we|you)\b", clause.split(",")[0])):
         advised = clause[0].lower() + clause[1:] if clause.split(" ", 1)[0][1:].islower() else clause  # "Keep TP ...": a verb
         return _capital(_advice(words["imperative"], words["possessive"][who], advised))
     verb = words["point"].get(_said_as(kind, clause), words["point"]["other"])[0 if who != "authors" else 1]
-    if (_SUBJECTLESS.match(clause) or not has_verb(clause)) and "notes_quoted" in words:  # a log's line, a fragment: quoted
+    if (_SUBJECTLESS.match(clause) or not has_verb(clause) or _IMPERATIVE.match(clause) and not heading) \
+            and "notes_quoted" in words:  # a log's line, a fragment, an order not said as advice: quoted
         return _capital(words["notes_quoted"][number].format(subject=subject, claim=_capital(clause)))
     clause = "\0" + headings.as_topic(clause) if heading else _with_subject(clause, words)
     if clause.startswith("\0"):  # a title ("Adding X to the log"): what the text is about
@@ -340,6 +344,15 @@ _AUX_ANY = pattern_cache.lazy(r"\b(?:is|are|was|were|be|been|should|must|can|cou
 _ATTENTION = pattern_cache.lazy(r"^(?:note|notice|observe|keep in mind|bear in mind)\s+(?=(?:that|the|this|these|those|how|"
                                 r"what|why|a|an)\b)", re.I)
 _CASE = pattern_cache.lazy(r"^(?:consider|imagine|take)\s+(?=(?:an?|one)\s)", re.I)  # "Consider a cluster of ...": a case
+# An order that sets up a case rather than advises: a method's step ("Keep the vocab size unchanged, only increase the
+# layers until OOM") or a condition with its outcome ("Run it with a batch of 32 and the KV cache alone adds 80 GB").
+# Blind readers judged both, said as "the text's advice is to ...", wrong (round 15): they are quoted.
+_PROCEDURE = pattern_cache.lazy(r"\buntil\b|\band\s+(?:the|your|its|their|this|that|you|it|we)\b(?:\s+[\w-]+){0,4}?\s+"
+                                r"(?:is|are|adds?|gets?|goes|becomes?|grows?|drops?|rises?|takes?|uses?|needs?|fits?|runs?|"
+                                r"will|won't|can|can't|costs?|blows?|fails?|crashes|exceeds?|OOMs?)\b", re.I)
+# "Lower CPU usage, ideal for multi-GPU environments": a benefit listed, not an order; an order to lower something names
+# it with a determiner or a number ("Lower the batch size", "lower it to 8").
+_COMPARATIVE_LED = pattern_cache.lazy(r"^(?:lower|raise|limit)\s+(?!the\b|your\b|its?\b|this\b|that\b|these\b|those\b|an?\b|\d)", re.I)
 _NEGATIVE_IMPERATIVE = pattern_cache.lazy(r"^(?:do not|don't|never)\s+", re.I)
 
 

@@ -23,3 +23,25 @@ def test_states_that_fit_together_and_partial_training_say_nothing():
     assert "offload" not in _why("On 4 H100 GPUs, 70B PEFT works as expected.")
     # a bare "GPU" names no memory
     assert "offload" not in _why("When it comes to 70B full fine-tuning on 4 GPUs, training is slow.")
+
+
+def test_a_token_count_after_train_for_is_no_model_size():
+    # a round-15 answer sized "11T trained in full" as 176 TB of states; "1.7B (train for 11T)" trains a 1.7B model on
+    # 11T tokens (written for this test in that shape)
+    text = ("Papers give the GPUs used for training, say 256 H100 GPUs, but not the time. Approximate GPU hours:\n"
+            "1.7B (train for 11T): 140k\n360M (train for 4T): 20k")
+    doc = analyse(text, "en")
+    assert "176 TB" not in " ".join(c.why for c in doc.claims) and "64 TB" not in " ".join(c.why for c in doc.claims)
+    assert any(f.quantity == "tokens" and f.value == 11e12 for f in doc.figures)
+
+
+def test_no_training_states_on_a_passage_that_only_serves_the_model():
+    # a round-15 answer: "the model states take 112 GB per chip, more than the 14 GB each chip has" for a decode-time
+    # floor where 14 GB is the weights' size in FP16; written for this test in that shape (13B x 2 bytes = 26 GB)
+    text = ("لنموذج بـ 13 مليار معامل بدقة FP16 (26 جيجابايت تقريبًا) على معالج بعرض نطاق 3 تيرابايت/ث، "
+            "الحد الأدنى النظري لزمن الرمز ≈ 26e9 / 3e12 ≈ 8.7 ميلي ثانية.")
+    why = " ".join(c.why for c in analyse(text, "en").claims)
+    assert "8.667 ms" in why and "208 GB" not in why
+    # the same sentence about training keeps the check (the guard is the passage's subject, not the figures)
+    training = "عند تدريب " + text.removeprefix("ل")
+    assert "208 GB" in " ".join(c.why for c in analyse(training, "en").claims)

@@ -280,3 +280,15 @@ def test_a_size_from_another_sentence_does_not_replace_the_model_a_sentence_name
     for i in claim.calculations:
         inputs = doc.calculations[i]["inputs"]
         assert inputs.get("params") != 70e9
+
+
+@pytest.mark.parametrize("text", [
+    "on 1x 4090 GPU, I am getting 29% MFU while training GPT-2 124M model.",  # round 15: read as 4,090 chips
+    "We tried two RTX 3090 cards and a Radeon RX 7900 XTX for decoding.",
+])
+def test_a_consumer_gpus_model_number_is_no_chip_count(text):
+    assert not any(f.quantity == "n_chips" and f.value > 1000 for f in read_figures(text))
+
+
+def test_a_count_of_gpus_written_in_the_thousands_is_still_a_count():
+    assert any(f.quantity == "n_chips" and f.value == 2080 for f in read_figures("The run used 2080 GPUs in total."))

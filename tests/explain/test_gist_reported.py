@@ -292,3 +292,26 @@ def test_an_index_written_i_is_not_the_authors_i():
     # a round-11 reader: "rank they holds expert they" for "we shard them: rank i holds expert i"
     assert reported.third_person("we shard them: rank i holds expert i", "en") == "they shard them: rank i holds expert i"
     assert reported.third_person("i tried FSDP and i got OOM", "en") == "they tried FSDP and they got OOM"
+
+
+@pytest.mark.parametrize("text, not_said", [
+    # round 15: a method's step and a condition with its outcome were said as "the text's advice" (both judged wrong);
+    # written for this test in those shapes
+    ("Keep the sequence length and the width unchanged, only increase the number of layers until OOM.", "advice"),
+    ("Run it with a batch of 64 requests at 8k context and the KV cache alone adds another 120 GB.", "advice"),
+    ("RoCE gives several benefits. Lower CPU usage, ideal for multi-GPU servers.", "advice"),  # a benefit listed
+])
+def test_an_order_that_sets_up_a_case_or_lists_a_benefit_is_quoted_not_advised(text, not_said):
+    said = opening(text)
+    assert not_said not in said and said.startswith("The text notes:")
+
+
+def test_an_order_that_advises_is_still_advice():
+    assert opening("Use FSDP for models above 7B parameters on A100 GPUs.").startswith("The text's advice is to use FSDP")
+
+
+def test_a_statement_spelled_out_as_a_yes_no_question_after_a_colon_is_not_asked():
+    # round 15: "The text asks whether every ... reduces to one question" for a sentence that asserts
+    said = opening("Every serving cost estimate and every kernel choice for a production stack reduces to one question: "
+                   "is your bottleneck compute or memory bandwidth?")
+    assert not said.startswith("The text asks")

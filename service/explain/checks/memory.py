@@ -9,6 +9,7 @@ from calculators.resources import data_dir
 from service.explain import restate
 from service.explain.checks import verdicts
 from service.explain.checks.core import Inputs, Result, compare, discard, figure, run
+from service.explain.checks.job_kind import training_text
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
@@ -47,7 +48,9 @@ def memory(doc: Document, claim: Claim) -> Result | None:
         return None
     capacity = next((f for f in claim.figures if f.quantity == "hbm_bytes"), None)
     if capacity is not None:
-        return _fits(doc, claim, capacity)
+        # training states (Adam's 16 bytes per parameter) only where the passage trains: a decode-time passage's "7B in
+        # FP16 (14 GB)" is the weights' size, and 112 GB of states against it was judged wrong (round 15)
+        return _fits(doc, claim, capacity) if training_text(doc) else None
     # a measured peak holds activations too: not comparable with model states
     stated = [f for f in claim.figures if f.quantity in ("bytes", "size_bytes")]
     if not stated or _NOT_STATES.search(claim.quote) or CAPACITY_WORDS.search(claim.quote):

@@ -9,37 +9,12 @@ from service.explain.checks import verdicts
 from service.explain.checks.comparison import table_row
 from service.explain.checks.core import (Inputs, Result, chip_inputs, chips, compare, computed, discard, figure,
                                          model_inputs, n_chips, needs_more, params_missing, run, worked)
+from service.explain.checks.job_kind import serving
 from service.explain.document import Claim, Document
 from service.i18n.messages import join_names, messages
 
 _FP8 = re.compile(r"\bfp8\b|\bfloat8\b|\be4m3\b", re.I)
-# Serving, not training: a model's training MFU counts 6 FLOPs per parameter per token (forward and backward), which a
-# rate of generated tokens never does (a round-9 reader: 42 tokens/s/chip of inference gave "3.843%" against 53%).
 _PEAK_NEAR = re.compile(r"\bpeak\b|\btheoretical\b|\bmax(?:imum)?\b|\bpromised\b|الذروة|ذروة|القصوى|النظري", re.I)
-_SERVING = re.compile(r"\b(?:inference|serving|serve[sd]?|deploy(?:s|ed|ing|ment)?|decod(?:e|es|ing)|prefill|TPOT|TTFT|ms/token|ms per token|"
-                      r"per output token|vLLM|SGLang|TensorRT-LLM|TGI)\b|الاستدلال|استدلال|فك الترميز|الخدمة", re.I)
-_TRAINING = re.compile(r"\b(?:train\w*|pre-?train\w*|fine-?tun\w*|backward|optimi[sz]er)\b|تدريب|التدريب", re.I)
-
-
-def serving(doc: Document, claim: Claim) -> bool:
-    """Whether the claim's throughput is of serving: its sentence says so, or the passage speaks of serving only; in a
-    sentence of both ("53% training MFU, 17 ms/token inference latency, 42 tokens/s/chip"), the word nearest before it."""
-    rate = next((f for f in claim.figures if f.quantity in ("tokens_per_s", "tokens_per_s_per_chip")), None)
-    if rate is not None and _SERVING.search(claim.quote) and _TRAINING.search(claim.quote):
-        before = doc.text[claim.start:rate.start]
-        return _last(_SERVING, before) > _last(_TRAINING, before)
-    return bool(_SERVING.search(claim.quote)) and not _TRAINING.search(claim.quote) \
-        or bool(_SERVING.search(doc.text)) and not _TRAINING.search(doc.text)
-
-
-def serving_text(doc: Document) -> bool:
-    """Whether the passage speaks of serving a model and never of training it."""
-    return bool(_SERVING.search(doc.text)) and not _TRAINING.search(doc.text)
-
-
-def _last(pattern: re.Pattern, text: str) -> int:
-    """Where the last match of `pattern` in `text` ends (-1 for none)."""
-    return max((m.end() for m in pattern.finditer(text)), default=-1)
 
 
 def mfu(doc: Document, claim: Claim) -> Result | None:

@@ -6,7 +6,7 @@ from calculators import catalog
 
 from service.explain import grounding, restate
 from service.explain.checks import pp_planner
-from service.explain.checks.mfu import serving_text
+from service.explain.checks.job_kind import serving_text
 from service.explain.checks.core import (MAX_MODELS, Inputs, Result, assumed_in, assumed_names, chips as claim_chips, figure, needs_more, pod_chips,
                                          run)
 from service.explain.document import Claim, Document

@@ -15,7 +15,8 @@ from service.i18n.messages import messages
 # (fp32 master weights, momentum, variance) = 16 bytes per parameter
 _ADAM_BYTES = 16
 _TRAINED_AFTER = re.compile(r"\s*(?:-?param\w*\s+)?(?:model\s+)?(?:for\s+)?(?:full\s+fine-?tun\w*|full[- ]parameter\s+\w+|FT\b|pre-?train\w*|training\b)", re.I)
-_TRAINED_BEFORE = re.compile(r"(?:full\s+fine-?tun\w*|\bpre-?train\w*|\btrain\w*)\s+(?:of\s+)?(?:an?\s+|the\s+)?(?:\S+\s+)?$", re.I)
+# "training a 70B model", not "train for 11T" (tokens) nor "trained on 2T": what follows "for" or "on" is the data
+_TRAINED_BEFORE = re.compile(r"(?:full\s+fine-?tun\w*|\bpre-?train\w*|\btrain\w*)\s+(?:of\s+)?(?:an?\s+|the\s+)?(?:(?!for\b|on\b)\S+\s+)?$", re.I)
 _NOT_FULL = re.compile(r"^\s*(?:-?param\w*\s+)?(?:model\s+)?(?:PEFT|LoRA|QLoRA|adapter|inference|serving)\b", re.I)
 
 
