@@ -133,7 +133,8 @@ def rate_labels(text: str, lang: str, named: list[tuple[int, int]]) -> list[dict
             continue
         seen.add(label.lower())
         m = messages(lang)
-        said = [table[p].get("en_first") if n == 0 and lang == "en" and table[p].get("en_first") else table[p].get(lang) or table[p]["en"]
+        # the first word in the plural ("tokens per second"), the one after "per" in the singular ("ms per token")
+        said = [(table[p].get(f"{lang}_first") if n == 0 else None) or table[p].get(lang) or table[p]["en"]
                 for n, p in enumerate(parts)]
         plain = m["rate_label_per"].join(said)
         out.append({"id": f"label:{label.lower()}", "term": label, "expansion": "", "expansion_en": "",

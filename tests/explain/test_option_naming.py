@@ -41,10 +41,16 @@ def test_the_words_of_a_snake_case_key_keep_their_sense():
 
 def test_a_rate_label_is_read_word_by_word():
     found = terms("| Time/step | Sequences/Sec |\n| 1.2 | 300 |\nIt runs at 0.5 s/iter with 6 FLOPs/param.")
-    assert found["Time/step"]["definition"] == "A rate or column label that reads “time per training step”."
+    assert found["Time/step"]["definition"] == "A rate or column label that reads “time per step”."  # serving has steps too
     assert "seconds per iteration" in found["s/iter"]["definition"]
     assert "floating-point operations per parameter" in found["FLOPs/param"]["definition"]
     assert "sequences per second" in found["Sequences/Sec"]["definition"]
+
+
+def test_the_word_after_per_is_singular_in_both_languages():
+    # a round-15 reader: "ms/token" read "milliseconds per tokens", «لكل الرموز» (for all the tokens)
+    assert "milliseconds per token”" in terms("Decode runs at 45 ms/token.")["ms/token"]["definition"]
+    assert "لكل رمز" in terms("Decode runs at 45 ms/token.", "ar")["ms/token"]["definition"]
 
 
 def test_a_slash_between_ordinary_words_is_no_label():
@@ -54,7 +60,7 @@ def test_a_slash_between_ordinary_words_is_no_label():
 
 def test_arabic_rate_label():
     item = terms("الزمن Time/step هو 1.2 ثانية.", "ar")["Time/step"]
-    assert item["definition"] == "تسمية معدل أو عمود تعني: الزمن لكل خطوة تدريب."
+    assert item["definition"] == "تسمية معدل أو عمود تعني: الزمن لكل خطوة."
 
 
 def test_mesh_axes_written_with_degrees_are_their_parallelism():

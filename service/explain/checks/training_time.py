@@ -6,6 +6,7 @@ from service.explain import restate
 from service.explain.checks import verdicts
 from service.explain.checks.core import (Inputs, Result, chip_inputs, compare, figure, impossible, model_inputs,
                                          n_chips, needs_more, params_missing, run, unique, worked, written)
+from service.explain.checks.job_kind import serving_text
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
@@ -46,7 +47,8 @@ def _one_run(doc: Document, claim: Claim):
 
 
 _ONE_STEP = re.compile(r"\b(?:one|a|each|every|per|single)\s+(?:training\s+|optimizer\s+)?(?:step|iteration)\b|"
-                       r"\bstep time\b|خطوة واحدة|كل خطوة|زمن الخطوة", re.I)
+                       r"\bstep time\b|خطوة واحدة|كل خطوة|زمن الخطوة|"
+                       r"\bper\s+(?:output\s+|generated\s+)?(?:token|request)\b|/\s*(?:token|tok|request)\b|لكل رمز", re.I)
 
 
 def training_time(doc: Document, claim: Claim) -> Result | None:
@@ -54,8 +56,8 @@ def training_time(doc: Document, claim: Claim) -> Result | None:
     quoted = restate.quoted_spans(doc.text)
     stated = next((f for f in claim.figures if f.quantity in ("chip_hours", "time_s", "chip_days")
                    and not any(a <= f.start < b for a, b in quoted)), None)  # “a 3-week run”: words the text discusses
-    if stated is None or "computation" in claim.kinds or _ONE_STEP.search(claim.quote):
-        return None  # "one step ... requires 170 seconds" is a step's time, not the run's
+    if stated is None or "computation" in claim.kinds or _ONE_STEP.search(claim.quote) or serving_text(doc):
+        return None  # "one step ... requires 170 seconds", "~40 ms per token" of decoding: no run's duration
     tokens = next((f for f in claim.figures if f.quantity == "tokens"), None)
     if tokens is None:
         elsewhere = figure(doc, claim, "tokens")
