@@ -436,3 +436,20 @@ def test_a_measured_rate_is_said_as_a_share_of_its_links_total_line_rate():
     assert "96%" in claim.why and "200 GB/s" in claim.why and claim.verdict == "explained"
     _, low = _claim("But you're only getting 60GB/s from Ring - that seems a little low for 8x100Gbit/s NICs.", "60GB/s")
     assert "60%" in low.why
+
+
+# ---- a chip's rate from tokens over chip-hours --------------------------------------------------------------------
+
+def test_tokens_over_chip_hours_is_one_chips_rate():
+    # written for this test in the shape of a round-15 thread: 150e9 / (1500 * 3600) = 27,778 tokens/s per chip
+    text = "In the paper, 150B tokens of training cost 1.5K A100 gpu hours, which means 27777 token/s / per a100."
+    _, claim = _claim(text, "27777")
+    assert claim.verdict == "consistent" and "27,777.8" in claim.why
+    _, wrong = _claim(text.replace("27777", "55555"), "55555")
+    assert wrong.verdict == "inconsistent"
+
+
+def test_a_rate_per_named_chip_is_per_chip_and_gpu_hours_in_lower_case_are_chip_hours():
+    doc, _ = _claim("It runs at 3000 tokens/s per A100 and the run took 1.5K A100 gpu hours.", "3000")
+    quantities = {f.quote: f.quantity for f in doc.figures}
+    assert quantities["3000 tokens/s"] == "tokens_per_s_per_chip" and quantities["1.5K A100 gpu hours"] == "chip_hours"

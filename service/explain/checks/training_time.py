@@ -127,6 +127,23 @@ def hours_over_chips(doc: Document, claim: Claim) -> Result | None:
     return compare(doc, stated, doc.calculations[index]["outputs"]["value"], "time_s", [index])
 
 
+def rate_from_chip_hours(doc: Document, claim: Claim) -> Result | None:
+    """"150B tokens training cost 1.5K A100 GPU hours, which means 27777 token/s per A100": tokens over chip-seconds is
+    one chip's rate, all three figures in the claim's own sentence."""
+    start, end = next(((a, b) for a, b in doc.sentences if a <= claim.start < b), (claim.start, claim.end))
+    figures = [f for f in doc.figures if start <= f.start < end]  # "..., which means ...": the clause's own sentence
+    tokens = next((f for f in figures if f.quantity == "tokens"), None)
+    hours = next((f for f in figures if f.quantity in ("chip_hours", "chip_days")), None)
+    stated = next((f for f in claim.figures if f.quantity == "tokens_per_s_per_chip"), None)
+    if tokens is None or hours is None or stated is None:
+        return None
+    seconds = 3600 if hours.quantity == "chip_hours" else 86400
+    index = worked(doc, f"{tokens.value:g} / ({hours.value:g} * {seconds})", f"{tokens.quote} / {hours.quote}")
+    if index is None:
+        return None
+    return compare(doc, stated, doc.calculations[index]["outputs"]["value"], "tokens_per_s_per_chip", [index])
+
+
 _PER_SECOND = re.compile(r"\s*(?:/\s*s(?:ec(?:ond)?)?\b|per\s+sec(?:ond)?\b|في الثانية)", re.I)
 
 
