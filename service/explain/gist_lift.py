@@ -31,7 +31,10 @@ _OPENER = pattern_cache.lazy(r"^(?:(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|fi
                              r"all in all|overall|anyway|so|however|now|in comparison|that being said)\s*,\s*|"
                              r"(?:as such|in this way|as you can see|to (?:address|solve|tackle|fix|overcome) (?:this|that|these|those) "
                              r"(?:challenges?|problems?|issues?|limitations?))\s*,?\s+)+", re.I)
-_OPENER_AR = pattern_cache.lazy(r"^و?(?:في الوقت (?:نفسه|ذاته)|في هذا السياق|من جهة أخرى|من ناحية أخرى|بدايةً|بداية|أولًا|أولاً|أولا)\s*[،,]?\s+")
+# "تجدر الإشارة إلى أن X" (it should be noted that X): the clause X is what is said; "ويوضح أنّ الإشارة تجدر" was garbled
+_OPENER_AR = pattern_cache.lazy(r"^و?(?:(?:في الوقت (?:نفسه|ذاته)|في هذا السياق|من جهة أخرى|من ناحية أخرى|بدايةً|بداية|أولًا|أولاً|أولا)\s*[،,]?\s+|"
+                                r"(?:تجدر الإشارة|من الجدير بالذكر|والجدير بالذكر|الجدير بالذكر|يجدر بالذكر|يجدر التنويه|تجدر الملاحظة)"
+                                r"\s+(?:إلى\s+)?(?:أنّ?|أنه|أنها)\s+)")
 # "If you use X too however, you should see ...": a "however" inside a clause, before its comma, only links to what came before.
 # "“جيس” -الذي سُمي تيمناً بأعلى قمة- يستند", "X — a name we chose — runs": an aside between two dashes, without figures.
 _DASH_ASIDE = pattern_cache.lazy(r"\s(?:[-—–](?=[^\s\d])[^-—–\d\n]{3,100}?(?<=\S)[-—–]|[—–]\s[^—–\d\n]{3,100}?\s[—–])(?=\s)")

@@ -3,6 +3,7 @@ its bracketed short form, and a sentence that is itself someone's words keeps it
 
 from service.explain import arabic_clause
 from service.explain.compose import explain_offline
+from service.explain.pipeline import analyse
 
 
 def test_a_future_verb_is_a_verb_and_its_subject_comes_first_after_anna():
@@ -38,3 +39,16 @@ def test_a_companion_that_reports_someones_words_keeps_its_speaker():
     from service.explain import reported
     said = "وأخبر كبير المهندسين الفريق أنه يكفي توازي البيانات المجزأ"
     assert reported.companion(said, said, "ar", "text") == "وأخبر كبير المهندسين الفريق أنه يكفي توازي البيانات المجزأ"
+
+
+def test_it_should_be_noted_that_is_lifted_not_made_the_subject():
+    # a round-15 answer: «ويوضح أنّ الإشارة تجدر إلى أن ...» for «تجدر الإشارة إلى أن ...»; written for this test
+    text = "تجدر الإشارة إلى أن تكميم الأوزان بأربع بتات نادر في الإنتاج، لأن الدقة المنخفضة تضر بجودة النموذج."
+    said = explain_offline(text, "ar")["explanation"].split("## ")[1]
+    assert "الإشارة تجدر" not in said and "تكميم الأوزان بأربع بتات نادر" in said
+
+
+def test_int4_is_its_own_format_not_quantization_in_general():
+    # a round-15 reader: «عمليات التكميم (INT4)» for «عمليات INT4»: INT4 is one format, named as itself
+    terms = {t["id"]: t for t in analyse("لا تدعم جميع الأجهزة عمليات INT4.", "ar").terms}
+    assert "int4" in terms and "quantization" not in terms
