@@ -471,10 +471,10 @@ def _render(doc: Document, reading: Reading) -> str:
     main = gist_names.main_subject(doc, reading.subjects)
     if not main:
         return ""
-    if role == "description":
-        return frames["description"].format(subjects=main)
     if gist_names.company(doc, main):
         return ""  # an industry story names many companies; the one named most is not sure to be what it reports on
+    if role == "description":  # "The text explains NVIDIA." for a text on a DGX server named a company (round 15)
+        return frames["description"].format(subjects=main)
     # A requirement, a recommendation, a cause, a comparison of more than two, a topic: what the sentence says of its
     # subject is not read, so only its subject is said.
     return frames["news_topic" if role == "news" else "topic"].format(subjects=main)

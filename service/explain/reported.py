@@ -389,6 +389,8 @@ def companion(clause: str, sentence: str, lang: str, who: str, context: str = ""
     attended = _ATTENTION.match(clause)
     if attended:  # "Note the per-chip uplift: ..." draws the reader's eye; "It adds that note the ..." is no sentence
         return _capital(f"{words['pronouns'][who]} {words['notes'][0 if who == 'text' else 1]} {clause[attended.end():]}")
+    if _IMPERATIVE.match(clause) and not headings.is_heading(sentence) and (_PROCEDURE.search(clause) or _COMPARATIVE_LED.match(clause)):
+        return _capital(words["notes_quoted"][0 if who == "text" else 1].format(subject=words["pronouns"][who], claim=_capital(clause)))
     if _IMPERATIVE.match(clause) and not headings.is_heading(sentence):  # "Use the following ...": advice, not "It adds that use"
         return _capital(_advice(words["imperative"], words["possessive_pronouns"][who], _lower_first(clause, context)))
     if kind == "question":

@@ -161,3 +161,12 @@ def test_a_sparse_peak_written_as_the_divisor_gets_the_dense_share():
     # "480 / 1979" on H100s: 1979 TFLOP/s is the 2:4-sparsity peak; against the dense 989.5 the share is 48.5%
     said = explain_offline("We train a 7B model on 8 H100s. The MFU is 480 / 1979 = 24.3%, below the 46% others report.", "en")
     assert "480 / 989.5 = 48.51%" in said["explanation"]
+
+
+def test_a_rate_beside_a_chip_the_catalog_lacks_is_not_set_against_another_chips_peak():
+    # a round-15 answer: "260 TFLOPS is 26.29% of the H100's dense BF16 peak" for Gaudi 2's per-chip rate; written for
+    # this test in that shape (Gaudi 2 is not in data/hardware.json, so its peak is no input the answer can source)
+    text = "Databricks found Gaudi 2 gives the second-fastest training after the H100, offering over 260 TFLOPS per chip."
+    assert "989" not in " ".join(c.why for c in analyse(text, "en").claims)
+    # the same rate with only the H100 named is still a share of its peak
+    assert "989" in " ".join(c.why for c in analyse("Our H100 run reaches 260 TFLOPS per chip in BF16.", "en").claims)

@@ -45,3 +45,13 @@ def test_no_training_states_on_a_passage_that_only_serves_the_model():
     # the same sentence about training keeps the check (the guard is the passage's subject, not the figures)
     training = "عند تدريب " + text.removeprefix("ل")
     assert "208 GB" in " ".join(c.why for c in analyse(training, "en").claims)
+
+
+def test_choices_in_a_question_are_no_run_time():
+    # a round-15 answer: "Cannot be checked yet: which token count its 2 seconds cover" for "was the training completed
+    # in 2 seconds, 2 days, or 2 months?"; written for this test in that shape
+    text = ("Why do so many model cards give the number of GPUs used for training but not the duration of the training "
+            "process? For instance, if 256 H100 GPUs were utilized, was the training completed in 2 seconds, 2 days, or 2 "
+            "months?\nHere are the approximate gpu hours for the different model sizes:\n1.7B (train for 11T): 140k\n"
+            "360M (train for 4T): 20k")
+    assert "2 seconds cover" not in _why(text)

@@ -351,3 +351,10 @@ def test_a_problem_is_said_of_what_comes_before_its_words_not_where_it_shows():
     assert opening(own, "ar").startswith("يذكر الكاتب مشكلة")
     named = "FSDP runs out of memory on 8 A100 GPUs at a batch of 16."  # what has the problem is named first
     assert "FSDP" in opening(named, "ar").split("\n")[0]
+
+
+def test_a_company_is_not_what_a_text_is_said_to_explain():
+    # a round-15 answer: "The text explains NVIDIA." for an Arabic article on the DGX-2 server; written for this test
+    text = ("جهاز DGX-2 هو أحدث حل قدمته NVIDIA لوضع قدرة حوسبية تصل إلى 2 PETA FLOPS في خادم واحد. "
+            "ويضم الجهاز ستة عشر معالجًا من نوع NVIDIA Tesla V100، وهو أقوى معالج رسومي حاليًا.")
+    assert "NVIDIA" not in opening(text, "en").split("\n")[0]

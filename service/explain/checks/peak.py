@@ -33,6 +33,10 @@ def _formats(text: str) -> list[str | None]:
 def _chip(doc: Document, claim: Claim) -> dict | None:
     """The one chip the claim concerns (its own, else the text's only one); None when it is uncertain or only 'GPU'."""
     own = [c for c in claim.chips] + [c for c in chips(doc, claim) if any(getattr(f, "chip", None) == c["id"] for f in claim.figures)]
+    start, end = next(((a, b) for a, b in doc.sentences if a <= claim.start < b), (claim.start, claim.end))
+    if re.search(verdicts.table()["other_chips"]["pattern"], doc.text[start:end] if own else doc.text):
+        return None  # "Gaudi 2 ... second after H100, offering over 260 TFLOPS per chip": the rate may be the chip the
+        # catalog lacks, not the H100 beside it (a round-15 answer set it against the H100's peak)
     found = own or doc.chips()
     found = [c for c in {c["id"]: c for c in found}.values() if not doc.named_only_generically(c)]  # "per GPU" names none
     if len(found) != 1:

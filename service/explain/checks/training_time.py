@@ -58,6 +58,8 @@ def training_time(doc: Document, claim: Claim) -> Result | None:
                    and not any(a <= f.start < b for a, b in quoted)), None)  # “a 3-week run”: words the text discusses
     if stated is None or "computation" in claim.kinds or _ONE_STEP.search(claim.quote) or serving_text(doc):
         return None  # "one step ... requires 170 seconds", "~40 ms per token" of decoding: no run's duration
+    if "question" in claim.kinds and sum(f.quantity == "time_s" for f in claim.figures) > 1:
+        return None  # "was the training completed in 2 seconds, 2 days, or 2 months?": choices asked about, no run's time
     tokens = next((f for f in claim.figures if f.quantity == "tokens"), None)
     if tokens is None:
         elsewhere = figure(doc, claim, "tokens")
