@@ -252,9 +252,14 @@ def _problem(sentence: str, cue: dict) -> tuple[str, int]:
     its cue ends (what the problem is measured against comes after it: "... slower than expected, as in ZeRO-2 ...")."""
     for pattern, say, negative in cue["problems"]:
         found = pattern.search(sentence)
+        if found and _UNTIL.search(sentence, max(0, found.start() - 12), found.start()):
+            continue  # "increase the layers until OOM": where a test stops, no problem met (a round-15 reader)
         if found and (negative or not claim_cues.denied_at(sentence, found.start(), found.end())):
             return say, found.start()
     return "", 0
+
+
+_UNTIL = re.compile(r"\b(?:until|till|before)\s+(?:it\s+|we\s+|you\s+)?(?:hit\w*\s+|get\w*\s+|run\w*\s+)?(?:an?\s+)?$|حتى\s+$", re.I)
 
 
 _COORDINATED = re.compile(r"[\s\"'“”«»,،]*(?:or|and|nor|أو|و)?[\s\"'“”«»]*", re.I)

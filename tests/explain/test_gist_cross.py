@@ -358,3 +358,11 @@ def test_a_company_is_not_what_a_text_is_said_to_explain():
     text = ("جهاز DGX-2 هو أحدث حل قدمته NVIDIA لوضع قدرة حوسبية تصل إلى 2 PETA FLOPS في خادم واحد. "
             "ويضم الجهاز ستة عشر معالجًا من نوع NVIDIA Tesla V100، وهو أقوى معالج رسومي حاليًا.")
     assert "NVIDIA" not in opening(text, "en").split("\n")[0]
+
+
+def test_where_a_test_stops_is_no_problem_met():
+    # a round-15 reader judged «يذكر الكاتب مشكلة فيما يخص المفردات ...: تنفد الذاكرة» wrong for "keep the vocab size
+    # and hidden size unchanged, only increase the number of transformer layers until OOM" (a method, not a failure)
+    text = "Keep the vocab size and hidden size unchanged, only increase the number of transformer layers until OOM on 8 V100 GPUs."
+    assert not opening(text, "ar").startswith("يذكر الكاتب مشكلة")
+    assert opening("We hit OOM with FSDP on 8 A100 GPUs at a batch of 16.", "ar").startswith("يذكر الكاتب مشكلة")
