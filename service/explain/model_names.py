@@ -225,6 +225,7 @@ def _family_spelling(name: Name) -> str:
 
 
 _NUMBERED = pattern_cache.lazy(r"\d")
+_BEYOND_LARGEST = 1.1  # a size past the family's largest published model (data/model_names.json) is no size of it
 
 
 def merged(text: str, lang: str, matches: list, occurrences: list) -> tuple[list, list, dict, list[dict]]:
@@ -276,8 +277,13 @@ def merged(text: str, lang: str, matches: list, occurrences: list) -> tuple[list
         family = name.family
         if not name.base:
             fields["minor"] = True  # "7B" alone: how a size reads, listed after the passage's own terms
+        if family and name.total and name.total > _BEYOND_LARGEST * family.get("largest_params", float("inf")):
+            fields["name_only"] = True  # "phi1 54B" in a table of training tokens: no Phi has 54B parameters
         if owner is None and family is None and name.base:
             unknown.setdefault(name.base.lower(), []).append(len(items))
+            # a family no table knows: "Vicuna-7b: a model the text names" says nothing, and a figure joined to an
+            # unknown name may not be its size ("phi1 54B" in a table of training tokens, a round-15 answer): not listed
+            fields["name_only"] = True
         items.append({"id": f"model:{_folded(name.written)}", "term": name.written, **fields,
                       "definition": definition(name, lang) if owner is None else _owner_definition(owner, lang, name),
                       "intuition": None, "category": "model", "calculator": None,
@@ -309,7 +315,7 @@ def _one_item_per_unknown_family(items: list[dict], unknown: dict[str, list[int]
             continue
         first = items[indexes[0]]
         names = [items[i]["term"] for i in indexes]
-        first.update(term=", ".join(names), found_as=names[0], expansion="", expansion_en="",
+        first.update(term=", ".join(names), found_as=names[0], expansion="", expansion_en="", name_only=False,
                      definition=messages(lang)["model_name"]["definition_family"].format(
                          sizes="; ".join(items[i]["expansion"] for i in indexes)))
         dropped.update(indexes[1:])

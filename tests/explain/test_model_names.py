@@ -135,3 +135,24 @@ def test_sized_names_of_one_unknown_family_are_one_item_and_no_fragment_is_a_ter
     assert len(models) == 1 and models[0]["term"] == "Mula-1B, Mula-7B-A1B, Mula-20B-A2B"
     assert "20 billion" in models[0]["definition"]
     assert all(t["found_as"] != "7B-A1B" for t in doc.terms)
+
+
+def test_one_name_of_a_family_no_table_knows_is_not_listed_on_its_own():
+    # round 15: "Vicuna-7b: A model the text names" was judged an empty item; several names of one such family are
+    # still listed together, since their sizes tell the family's members apart
+    from service.explain.compose import explain_offline
+    shown = explain_offline("We fine-tuned Vicuna-7b on 8 A100 GPUs with LoRA.", "en")["explanation"]
+    assert "Vicuna-7b" not in shown.split("## The terms")[-1]
+    grouped = explain_offline("We train Mula-1B, Mula-7B-A1B and Mula-20B-A2B on Aurora tiles.", "en")["explanation"]
+    assert "a model with 20 billion parameters, 2 billion of them active" in grouped
+
+
+def test_a_size_past_the_familys_largest_model_is_not_said_to_be_its_size():
+    # round 15: "phi1 54B (phi1 model with 54 billion parameters)" in a table whose column held training tokens; no Phi
+    # model has more than 41.9B parameters (Phi-3 Technical Report), so the figure is not glossed as a size
+    from service.explain.compose import explain_offline
+    shown = explain_offline("model training size time\nphi1 54B 6 days\nphi2 1.4T 14 days", "en")["explanation"]
+    assert "54 billion parameters" not in shown and "1.4 trillion parameters" not in shown
+    assert "2.7 billion parameters" in explain_offline("We serve phi-2 2.7B on one L4.", "en")["explanation"]
+    sizes = explain_offline("We serve Gemma 2 27B and Gemma-70B.", "en")["explanation"]
+    assert "27 billion parameters" in sizes and "70 billion parameters" not in sizes  # Gemma's largest is 27B
