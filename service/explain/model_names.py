@@ -49,6 +49,11 @@ _SIZE = (r"(?:(?P<experts>\d+)\s?[x×]\s?(?P<each>\d+(?:\.\d+)?)[Bb]"
 _VERSION = r"(?:[- ]?(?P<version>[vV]?\d+(?:\.\d+)*(?![\d.]*[BbMmTtx×]\b)|[VRK]\d+(?:\.\d+)?)(?![\w.]))"
 
 
+# A line of the family between its version and its size ("Qwen3-Next-80B-A3B", "Mistral-Small-24B", "DeepSeek-Coder-33B"),
+# read only where a size follows: "Qwen3 Next" alone names no size.
+_LINE = r"(?:[- ](?:Next|Coder|Math|Small|Medium|Large|Mini|Nano|Lite|Pro|Flash|Omni|VL)(?=[- ]\d))"
+
+
 def _variant_words() -> str:
     words = sorted(table()["variants"], key=len, reverse=True)
     return "|".join(re.escape(w) for w in words)
@@ -59,7 +64,7 @@ def _known() -> re.Pattern:
     """Every family of the table, longest spelling first ("GPT-NeoX" before "GPT"), then version, size and variants."""
     names = sorted({n for f in table()["families"] for n in f["names"]}, key=len, reverse=True)
     families = "|".join(re.escape(n).replace(r"\ ", r"[ -]?").replace(r"\-", r"[ -]?") for n in names)
-    return re.compile(rf"(?<![\w.-])(?P<family>{families}){_VERSION}?(?:[- ](?P<size>{_SIZE}))?"
+    return re.compile(rf"(?<![\w.-])(?P<family>{families}){_VERSION}?{_LINE}?(?:[- ](?P<size>{_SIZE}))?"
                       rf"(?P<variants>(?:[-_](?:{_variant_words()})(?![\w])|[ ](?:Instruct|Chat|Base|Coder|Vision)(?![\w]))*)",
                       re.I)
 

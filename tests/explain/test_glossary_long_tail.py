@@ -11,6 +11,7 @@ except ImportError:  # before the move to service/explain/
     from service import glossary
 
 from calculators.resources import data_dir
+from service.explain.pipeline import analyse
 
 pytestmark = pytest.mark.skipif(not list((data_dir() / "glossary").glob("*.json")), reason="glossary data not present")
 
@@ -210,3 +211,15 @@ def test_technical_senses_are_not_clutter(text, term_id):
 
 def test_tldr_entry_is_marked_as_clutter():
     assert glossary.load().by_id["tldr"].get("clutter") is True
+
+
+@pytest.mark.parametrize("text, term_id, not_id", [
+    # round 15 readers: "tile quantization" glossed as number-format quantization, CUDA_VISIBLE_DEVICES as an empty
+    # "variable whose name reads 'visible devices'", Adam's "moment estimates" as the whole optimizer state
+    ("The GEMM loses 12% to tile quantization when N is just past a multiple of 128.", "tile-wave-quantization", "quantization"),
+    ("Launch each worker with CUDA_VISIBLE_DEVICES=0,1 on the node.", "cuda-visible-devices", None),
+    ("Adam stores first and second moment estimates for every parameter.", "adam-moments", "optimizer-state"),
+])
+def test_round15_terms_are_read_in_their_own_sense(text, term_id, not_id):
+    found = {t["id"] for t in analyse(text, "en").terms}
+    assert term_id in found and (not_id is None or not_id not in found)

@@ -156,3 +156,14 @@ def test_a_size_past_the_familys_largest_model_is_not_said_to_be_its_size():
     assert "2.7 billion parameters" in explain_offline("We serve phi-2 2.7B on one L4.", "en")["explanation"]
     sizes = explain_offline("We serve Gemma 2 27B and Gemma-70B.", "en")["explanation"]
     assert "27 billion parameters" in sizes and "70 billion parameters" not in sizes  # Gemma's largest is 27B
+
+
+@pytest.mark.parametrize("text, written, total, active", [
+    # round 15: "80B-A3B (active parameters)" was listed for Qwen3-Next-80B-A3B, the model's name cut in two
+    ("This setup suits Qwen3-Next-80B-A3B well.", "Qwen3-Next-80B-A3B", 80e9, 3e9),
+    ("We ran Mistral-Small-24B on two L4 cards.", "Mistral-Small-24B", 24e9, None),
+])
+def test_a_line_of_the_family_between_version_and_size_is_part_of_the_name(text, written, total, active):
+    (name,) = model_names.find(text)
+    assert (name.written, name.total, name.active) == (written, total, active)
+    assert model_names.find("Qwen3 Next is new.") == []  # a line word alone names no size
