@@ -53,7 +53,8 @@ def brief_definition(sentence: str, max_words: int | None = None) -> str:
 
 
 # Words before a colon that announce what follows it ("in two ways:", "as follows:"): that colon is no clause end.
-_ANNOUNCES = pattern_cache.lazy(r"\b(?:two|three|four|five|several|both|kinds?|types?|ways?|steps?|parts?|follows?|following|"
+_ANNOUNCES = pattern_cache.lazy(r"^(?:[Tt]he\s+)?(?:[Tt]wo|[Tt]hree|[Ff]our|[Bb]oth)\s|"  # "The two latencies of serving a model:"
+                                r"\b(?:two|three|four|five|several|both|kinds?|types?|ways?|steps?|parts?|follows?|following|"
                                 r"namely|is|are|means?|اثنين|نوعين|نوعان|طريقتين|التالي|التالية"
                                 r"|جزأين|جزئين|جزءين|قسمين|خطوتين|مرحلتين|أجزاء|أنواع|طرق|خطوات)\W*$|\d\W*$")
 # A head that is a relative clause ("ما توصلت إليه ورقة Chinchilla:", "what the paper found:") only announces its fact.

@@ -132,3 +132,14 @@ def test_the_list_is_as_long_as_the_passage_warrants():
     shown = re.findall(r"^- \*\*(.+?)\*\*", terms_section(answer["explanation"], "en"), flags=re.M)
     assert len(answer["terms"]) > terms_cap(short) == len(shown), shown  # the rest stay in the JSON terms
     assert terms_cap(" ".join(["word"] * 400)) > terms_cap(short)
+
+
+def test_a_definition_that_announces_two_things_is_not_cut_before_them():
+    # round 15: "TTFT (TTFT / TPOT): The two latencies of serving a language model." named nothing
+    from service.explain.definitions import brief_definition
+    long = ("The two latencies of serving a language model: TTFT is how long a user waits for the first token (the "
+            "prompt's prefill), TPOT or inter-token latency is the time between each later token (decoding).")
+    assert "TTFT is how long" in brief_definition(long)
+    cut = ("A simple performance model that many engineers use every day: an operation takes at least the larger of its "
+           "compute time and its memory time, whichever is longer on the chip.")
+    assert brief_definition(cut) == "A simple performance model that many engineers use every day."
