@@ -166,14 +166,21 @@ def indirect_question(text: str) -> str | None:
         return f"whether {longer.group('who')} {longer.group('aux')} {longer.group('rest')}"
     yes_no = re.match(rf"^(?P<aux>{_AUX})\s+(?P<who>{_PRONOUN}|the\s+\w[\w-]*(?:\s+of\s+(?:the\s+)?[\w-]+(?:\s+\([^()]*\))?)?)(?![\w-])(?P<rest>.*)$",
                       lowered, re.I)  # "is the all-gather of FSDP the bottleneck": the subject keeps its "of" phrase
-    if yes_no:
+    if yes_no and (yes_no.group("aux").lower() in ("is", "are", "was", "were") or re.fullmatch(_PRONOUN, yes_no.group("who"), re.I)):
         return f"whether {yes_no.group('who')} {yes_no.group('aux')}{yes_no.group('rest')}"
+    if yes_no:
+        return None  # "can the dualpipe approach support vpp": where the subject ends is a guess, so it is quoted
     yes_no_do = re.match(r"^do\s+(?P<who>they|we|I|you)\b(?P<rest>.*)$", lowered, re.I)
     if yes_no_do:
         return f"whether {yes_no_do.group('who')}{yes_no_do.group('rest')}"
-    if re.match(rf"^(?:{_AUX}|do|does|did)\b", lowered, re.I):
-        return None
+    if re.match(rf"^(?:{_AUX}|do|does|did)\b", lowered, re.I) or _NOT_A_CLAUSE.match(lowered) \
+            or re.search(rf",\s*{_WH}\b", lowered, re.I):
+        return None  # "or because it ...", "regarding X, why does Y": no clause "whether" can take, so quoted
     return "whether " + lowered
+
+
+# A question that opens on a conjunction or a preposition ("Or because ...?", "Regarding the memory, ...?") is no clause.
+_NOT_A_CLAUSE = pattern_cache.lazy(r"^(?:or|and|but|because|so|regarding|about|as for|with|for|in|on)\b", re.I)
 
 
 _WANT_TO_KNOW = pattern_cache.lazy(r"^.*?\b(?:(?:would|'d)\s+(?:like|love|be\s+(?:interested|curious|glad))\s+to\s+(?:know|learn)|"

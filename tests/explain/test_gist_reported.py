@@ -315,3 +315,19 @@ def test_a_statement_spelled_out_as_a_yes_no_question_after_a_colon_is_not_asked
     said = opening("Every serving cost estimate and every kernel choice for a production stack reduces to one question: "
                    "is your bottleneck compute or memory bandwidth?")
     assert not said.startswith("The text asks")
+
+
+@pytest.mark.parametrize("question", [
+    # round 15: "asks whether the dualpipe can approach support vpp", "whether regarding the issue ..., why does ...",
+    # "whether or because it provides ...": questions no "whether" clause can carry are quoted as written
+    "Can the dualpipe approach support vpp without affecting other features?",
+    "Regarding the issue of memory usage when --tp 2 is enabled, why does the memory usage double?",
+    "Or because it provides latency advantages from the additional parallelism?",
+])
+def test_a_question_whose_clause_would_be_guessed_is_quoted(question):
+    assert reported.indirect_question(question) is None
+
+
+def test_simple_questions_are_still_turned():
+    assert reported.indirect_question("Can we use FSDP here?") == "whether we can use FSDP here"
+    assert reported.indirect_question("Is the all-gather of FSDP the bottleneck?") == "whether the all-gather of FSDP is the bottleneck"
