@@ -383,7 +383,7 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
         # the core only: a comparison worked out beside it ("(10 percentage points more)") was a wrong statement each
         # time the text's base or direction was misread, and the claims below work it out with its working shown
         clause = synthesis.compressed(clause, lang)
-        if not clause or number and (headings.is_heading(sentence_of(i)) or lang == "en" and not reported.has_verb(clause)):
+        if not clause or number and (headings.is_heading(sentence_of(i)) or lang == "en" and not reported.has_verb(sentence_of(i))):
             continue  # a heading or a list item ("no torch.compile") after the point: a label, neither reason nor evidence
         sources = [lead, i] if lead is not None else [i] + ([point + 1] if i == point and corrected is not None else [])
         if lang == "en" and _SPEAKER.match(sentence_of(i)):

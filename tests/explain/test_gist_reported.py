@@ -331,3 +331,11 @@ def test_a_question_whose_clause_would_be_guessed_is_quoted(question):
 def test_simple_questions_are_still_turned():
     assert reported.indirect_question("Can we use FSDP here?") == "whether we can use FSDP here"
     assert reported.indirect_question("Is the all-gather of FSDP the bottleneck?") == "whether the all-gather of FSDP is the bottleneck"
+
+
+def test_a_table_row_is_no_companion_even_when_a_term_in_it_is_expanded():
+    # round 15: "They add that method instance TP (each layer's matrices split across the chips) throughput baseline 1 4 x":
+    # the expansion's own words ("split", "matrices") had passed for the row's verb; written for this test in that shape
+    text = ("I have 8 A100 GPUs for a 72B model and two ways to serve it:\nmethod instance TP throughput\nbaseline 1 4 x\n"
+            "B 1 8 1.5x\nI am a little confused, option B gives a throughput lower than 2x, is it normal?")
+    assert "baseline 1 4" not in opening(text)
