@@ -223,3 +223,9 @@ def test_tldr_entry_is_marked_as_clutter():
 def test_round15_terms_are_read_in_their_own_sense(text, term_id, not_id):
     found = {t["id"] for t in analyse(text, "en").terms}
     assert term_id in found and (not_id is None or not_id not in found)
+
+
+def test_nccl_debug_subsys_selects_what_is_logged_not_the_network():
+    # a round-14 reader: NCCL_DEBUG_SUBSYS glossed with the generic NCCL variable's "which network cards to use"
+    found = {t["id"]: t for t in analyse("Set NCCL_DEBUG=INFO and NCCL_DEBUG_SUBSYS=INIT,GRAPH and send the logs.", "en").terms}
+    assert "logged" in found["nccl-debug-subsys"]["definition"]
