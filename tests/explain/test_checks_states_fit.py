@@ -55,3 +55,10 @@ def test_choices_in_a_question_are_no_run_time():
             "months?\nHere are the approximate gpu hours for the different model sizes:\n1.7B (train for 11T): 140k\n"
             "360M (train for 4T): 20k")
     assert "2 seconds cover" not in _why(text)
+
+
+def test_a_time_under_an_hour_is_no_runs_duration():
+    # a round-14 answer: "Memory profiling takes 1.32 seconds. Cannot be checked yet: which token count its 1.32
+    # seconds cover"; written for this test in that shape
+    text = "We pretrain a 7B model on 2T tokens in two phases. The warmup phase took 40 minutes on 64 H100 GPUs."
+    assert "40 minutes cover" not in _why(text)

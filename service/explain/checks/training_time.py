@@ -46,6 +46,7 @@ def _one_run(doc: Document, claim: Claim):
     return None if tokens is None or _PHASE.search(doc.text) else tokens
 
 
+_SHORTEST_RUN_S = 3600  # a training run over a token count the text states takes hours at least
 _ONE_STEP = re.compile(r"\b(?:one|a|each|every|per|single)\s+(?:training\s+|optimizer\s+)?(?:step|iteration)\b|"
                        r"\bstep time\b|خطوة واحدة|كل خطوة|زمن الخطوة|"
                        r"\bper\s+(?:output\s+|generated\s+)?(?:token|request)\b|/\s*(?:token|tok|request)\b|لكل رمز", re.I)
@@ -58,6 +59,8 @@ def training_time(doc: Document, claim: Claim) -> Result | None:
                    and not any(a <= f.start < b for a, b in quoted)), None)  # “a 3-week run”: words the text discusses
     if stated is None or "computation" in claim.kinds or _ONE_STEP.search(claim.quote) or serving_text(doc):
         return None  # "one step ... requires 170 seconds", "~40 ms per token" of decoding: no run's duration
+    if stated.quantity == "time_s" and stated.value < _SHORTEST_RUN_S:
+        return None  # "Memory profiling takes 1.32 seconds": a time under an hour is no run over a token count
     if "question" in claim.kinds and sum(f.quantity == "time_s" for f in claim.figures) > 1:
         return None  # "was the training completed in 2 seconds, 2 days, or 2 months?": choices asked about, no run's time
     tokens = next((f for f in claim.figures if f.quantity == "tokens"), None)
