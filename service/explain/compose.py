@@ -7,7 +7,7 @@ from calculators import catalog
 from calculators import working as calculator_working
 
 from service import configs
-from service.explain import followup, gist as gist_module, reasons, restate, term_display, term_items
+from service.explain import claim_names, followup, gist as gist_module, reasons, restate, term_display, term_items
 from service.explain.definitions import brief_definition
 from service.explain.term_items import shortened as _shortened  # noqa: F401  (a definition's first sentences; tests read it here)
 from service.explain.document import Document
@@ -384,7 +384,11 @@ def _claims_section(doc: Document, claims: list, in_gist: set[int], level: dict)
             continue  # a reported figure nobody asked to verify: a list of what the check would need is noise
         if claim.verdict == "needs_more":
             said_missing.add(why)
-        if id(claim) not in in_gist and not claim.frame and not restate.same_language(claim.quote, doc.lang):
+        if not restate.same_language(claim.quote, doc.lang) and claim_names.by_figures(claim, doc.lang):
+            # a sentence in the other language is named by its own figures: readers judged the author's words, left in
+            # English inside an Arabic answer (or the reverse), as untranslated text
+            head = claim_names.by_figures(claim, doc.lang)
+        elif id(claim) not in in_gist and not claim.frame and not restate.same_language(claim.quote, doc.lang):
             head = m["claim_ref"].format(quote=_excerpt(doc, claim, 14))  # the author's words, not a template about them
         elif id(claim) not in in_gist:
             head = _sentence(claim.plain)
