@@ -14,7 +14,10 @@ _BOUNDARY = pattern_cache.lazy(r"(?<![\s(]i\.e\.)(?<![\s(]e\.g\.)(?<!\svs\.)(?<!
 # hard-wrapped. A lower-case word or a comma, then on the next line a lower-case word or a number that is no list
 # marker ("against\n19.3951%", not "\n1. "); or, on a line long enough to be wrapped prose rather than a log or
 # config line, a number then a lower-case word ("at 5.3984%\ndrops").
-_HARD_WRAP = pattern_cache.lazy(r"(?<=[a-z,])[ \t]*\n(?=[ \t]*(?:[a-z]|\d(?!\d*[.)]\s)))|(?<=[\d%])[ \t]*\n(?=[ \t]*[a-z])")
+_HARD_WRAP = pattern_cache.lazy(r"(?<=[a-z,])[ \t]*\n(?=[ \t]*(?:[a-z]|\d(?!\d*[.)]\s)))|(?<=[\d%])[ \t]*\n(?=[ \t]*[a-z])"
+                                r"|(?<=[^.!?:;\s])[ \t]*\n(?=[ \t]*(?:which|whereas|because|due to)\s)")
+# (a line opening on "which" or "because" goes on from the line before: "... reserved at inference: 93.2 GB" / "which
+# exceeds 80 GB limit due to memory fragmentation" is one sentence; apart, "which" was given to the line above it)
 _WRAPPED_LINE = 50  # characters of a line that a number ends and a wrap continues
 _ARABIC = pattern_cache.lazy(r"[\u0600-\u06FF]")
 _ACTION_VERB = pattern_cache.lazy(r"\b(?:cut|reduce[sd]?|improve[sd]?)\b")
@@ -101,7 +104,7 @@ def _wrapped(text: str, match: re.Match) -> bool:
     """Whether a line break the wrap pattern found continues its sentence: by a number, only a long line of prose
     (a table row "Eager | Compiled" over "12.0s | 3.0s" is no wrapped sentence)."""
     before, after = text[match.start() - 1], text[match.end():match.end() + 8].lstrip(" \t")[:1]
-    if before.isalpha() and after.isalpha() or before == ",":
+    if before.isalpha() and after.isalpha() or before == "," or _CONTINUES.match(text, match.end()):
         return True
     line = text[text.rfind("\n", 0, match.start()) + 1:match.start()]
     end = text.find("\n", match.end())
@@ -109,6 +112,7 @@ def _wrapped(text: str, match: re.Match) -> bool:
     return len(line) >= _WRAPPED_LINE and not re.search(r"[|\t]", line) and len(words) >= 3  # "8B 12K 15K 20%" is a row
 
 
+_CONTINUES = pattern_cache.lazy(r"[ \t]*(?:which|whereas|because|due to)\s")
 _PROSE_WORD = pattern_cache.lazy(r"(?<![\w.])[A-Za-z]{2,}(?![\w.])")
 
 

@@ -1,8 +1,5 @@
-"""The glossary in data/glossary/, and detection of its terms in English and Arabic text.
-
-Just over 500 lines: the alias index, its cache and the matcher that walks it (boundaries, plurals,
-particles, notation patterns) share one tokenisation and are kept together so they cannot drift.
-"""
+"""The glossary in data/glossary/, and detection of its terms in English and Arabic text: the alias index, its cache and
+the matcher that walks it (boundaries, plurals, particles, notation patterns) share one tokenisation, kept together."""
 
 import json
 import re
@@ -42,8 +39,6 @@ def _tokens(text: str) -> list[tuple[str, int, int]]:
     return [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(text) if m.group() not in _SKIPPED]
 
 
-
-
 @lru_cache(maxsize=8)  # the glossary and the catalogs scan the same text in turn
 def _tokenised(text: str) -> tuple[list, list[str], list[str]]:
     tokens = _tokens(text)
@@ -71,6 +66,9 @@ def _key_token(token: str, lower: bool) -> str:
     if arabic.ARABIC_LETTER.match(token):
         return arabic.normalise_token(token)
     return token.lower() if lower else token
+
+
+_SHORT_STEM = 3  # an Arabic one-word alias left this short once its article is read off is a common word's stem
 
 
 class Glossary:
@@ -116,6 +114,8 @@ class Glossary:
     def _add(self, alias: str, entry: dict, condition: dict | None = None, only_new: bool = False):
         sensitive = _is_case_sensitive(alias)
         key = tuple(_key_token(tok, not sensitive) for tok, _, _ in _tokens(alias))
+        if len(key) == 1 and arabic.ARABIC_LETTER.match(alias) and len(key[0]) <= _SHORT_STEM < len(alias.strip()):
+            return  # "فالكون" (Falcon) as ف + ال + "كون" would be found in every "لكون" (since)
         table = self._exact if sensitive else self._folded
         if not key or only_new and key in table:
             return

@@ -115,6 +115,8 @@ def indirect_question(text: str) -> str | None:
     q = _LEADING_ADVERB.sub("", q).strip().rstrip("?").strip()
     if not q:
         return None
+    if re.match(r"^(?:\S+\s+){6,}[^:?]*:\s", q) and not _CHECK_TAG.match(q):
+        return None  # "Then we can stream that at 1.2e12 bytes/s: maybe 20.8 ms?": a statement, then what is asked
     checked = _CHECK_TAG.match(q)
     if checked:  # "We get 40% MFU, is this expected?" -> "whether this is expected: we get 40% MFU"
         head = checked.group("head").strip()
