@@ -230,3 +230,13 @@ def test_a_two_column_table_the_text_does_not_compare_is_left_alone():
     text = "Step times for our two models:\n\nSmall | Large\n12.0s | 3.0s\n"
     doc, claim = _claim(text, "12.0s")
     assert "ratio" not in _calculators(doc, claim)
+
+
+def test_a_factor_the_author_states_between_two_set_ups_is_judged():
+    # a round-16 answer refused "150 hours on 8xA800 ... roughly 4x longer" than 35.1 hours on 8xH20 as two set-ups;
+    # 150 / 35.1 = 4.27, "roughly 4x" (written for this test in that shape)
+    text = ("According to the paper, training the model takes 35.1 hours on 8xH20 GPUs. In my run on 8xA800, the "
+            "estimated total training time is approximately 150 hours, roughly 4x longer.")
+    doc = analyse(text, "en")
+    claim = next(c for c in doc.claims if "150 hours" in c.quote)
+    assert claim.verdict == "consistent" and "4.27" in claim.why

@@ -339,3 +339,19 @@ def test_a_table_row_is_no_companion_even_when_a_term_in_it_is_expanded():
     text = ("I have 8 A100 GPUs for a 72B model and two ways to serve it:\nmethod instance TP throughput\nbaseline 1 4 x\n"
             "B 1 8 1.5x\nI am a little confused, option B gives a throughput lower than 2x, is it normal?")
     assert "baseline 1 4" not in opening(text)
+
+
+def test_a_line_opening_on_which_goes_on_from_the_line_above_and_a_log_timestamp_is_dropped():
+    # a round-16 answer tied "which exceeds 80 GB limit" to the 74.8 GB line above the 93.2 GB one it was about
+    text = ("If you directly run the inference script, the expected memory statistics are:\n"
+            "[2025-04-07 13:06:18] max memory allocated at inference: 74.8 GB\n"
+            "[2025-04-07 13:06:18] max memory reserved at inference: 93.2 GB\n"
+            "which exceeds the 80 GB limit due to memory fragmentation.")
+    said = opening(text)
+    assert "93.2 GB which exceeds" in said and "[2025" not in said
+
+
+def test_a_statement_then_a_question_after_a_colon_is_quoted():
+    # a round-16 answer: "The authors ask whether they can stream that ... at 1.2e12 bytes/s" (the text states the rate)
+    assert reported.indirect_question("Then we can stream that to the tensor core at 1.2e12 bytes/s: maybe 20.8 ms "
+                                      "because we have to stream it out too?") is None
