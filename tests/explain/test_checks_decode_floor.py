@@ -29,3 +29,16 @@ def test_a_time_below_the_floor_or_not_per_token_says_nothing():
     assert "16 ms" not in " ".join(c.why for c in analyse(below, "en").claims)  # fewer bytes read: MoE, speculation
     step = "The weights take 16 GB and the card reads 1 TB/s of memory bandwidth; one training step takes 900 ms."
     assert "16 ms" not in " ".join(c.why for c in analyse(step, "en").claims)
+
+
+def test_a_decoding_step_in_a_passage_that_also_trains_is_serving_and_gets_the_floor():
+    # a round-16 answer computed "an MFU of 1.885%" with the training formula (6 x parameters) for a decode rate, in a
+    # passage that also speaks of training; written for this test in that shape: 140e9 / 2e12 = 70 ms per step
+    text = ("Training is compute-bound. Inference is memory-bandwidth-bound: every weight is loaded for each generated "
+            "token. A Llama 3 70B model in float16 requires 140 GB of weights. An A100 80GB GPU has ~2 TB/s memory "
+            "bandwidth. Loading all weights takes roughly 70ms per decoding step. That's your hard floor: 14 "
+            "tokens/second per A100.")
+    doc = analyse(text, "en")
+    said = " ".join(c.why for c in doc.claims)
+    assert "MFU" not in said and "6 x" not in said
+    assert _claim(text, "70ms").verdict == "consistent"
