@@ -170,3 +170,15 @@ def test_a_rate_beside_a_chip_the_catalog_lacks_is_not_set_against_another_chips
     assert "989" not in " ".join(c.why for c in analyse(text, "en").claims)
     # the same rate with only the H100 named is still a share of its peak
     assert "989" in " ".join(c.why for c in analyse("Our H100 run reaches 260 TFLOPS per chip in BF16.", "en").claims)
+
+
+def test_a_peak_in_a_passage_about_fp8_is_read_at_fp8():
+    # a round-16 answer called the H100's 1,979 TFLOPS "its BF16 peak with 2:4 structured sparsity" in a passage about
+    # FP8 GEMMs, where 1,979 TFLOPS is the H100 SXM's dense FP8 peak (NVIDIA H100 datasheet); written in that shape
+    text = ("The GEMM benchmark sustained 2,744 TFLOPS for FP8 workloads on the GB200. Its measured peak is 4,856 TFLOPS, "
+            "a 2.45x increase over the peak theoretical 1,979 TFLOPS on the NVIDIA H100 GPU.")
+    said = " ".join(c.why for c in analyse(text, "en").claims)
+    assert "sparsity" not in said
+    # with no format named, 1,979 on an H100 is still its BF16 sparse peak
+    plain = "We measured the peak of 4,856 TFLOPS, a 2.45x increase over the peak theoretical 1,979 TFLOPS on the NVIDIA H100 GPU."
+    assert "sparsity" in " ".join(c.why for c in analyse(plain, "en").claims)

@@ -200,8 +200,10 @@ def sparsity_peak(doc: Document, claim: Claim) -> Result | None:
     peaks = [f for f in claim.figures if f.quantity == "peak_flop_per_s"]
     if not peaks:
         return None
-    named = [p for p in _formats(claim.quote) if p]
-    precision = named[0] if len(set(named)) == 1 else "bf16" if not named else None
+    named = [p for p in _formats(claim.quote) if p] or [p for p in _formats(doc.text) if p]  # "... for FP8 workloads"
+    precision = named[0] if len(set(named)) == 1 else "bf16" if not named else None  # two formats: which is unsure
+    if precision is None:
+        return None  # a round-16 answer called the H100's dense FP8 peak (1,979) its BF16 sparse one in an FP8 passage
     candidates = [c for c in list({c["id"]: c for c in claim.chips + chips(doc, claim)}.values()) if c.get("vendor") in rule["vendors"]]
     found = None
     for chip in candidates:  # the chip whose dense peak is exactly half a stated one (the value tells which chip it is)
