@@ -199,6 +199,8 @@ def test_a_transformer_is_read_by_the_words_before_it(text, sense):
 @pytest.mark.parametrize("text, sense", [
     ("NCCL uses the P2P transport between GPUs on the same PCI root complex.", "peer-to-peer"),  # NCCL's transport
     ("Pipeline stages exchange activations with P2P send and recv in NCCL.", "point-to-point"),
+    # a round-16 reader: "P2P (point-to-point communication)" for two RTX 3090s "without P2P" (peer access)
+    ("Two RTX 3090s without P2P cannot use NVLink for the all-to-all in NCCL.", "peer-to-peer"),
 ])
 def test_p2p_is_read_by_what_follows_it(text, sense):
     assert sense in terms(text)["point-to-point"]["expansion"]
