@@ -296,3 +296,15 @@ def test_the_most_shown_definitions_hold_for_serving_too():
         if term["id"] in ("sequence-length", "data-parallelism", "peak-memory", "communication-overhead", "parallelism", "cluster"):
             first = term["definition"].split(". ")[0]
             assert "training" not in first or "serving" in term["definition"], (term["id"], first)
+
+
+def test_a_benchmarks_warm_up_runs_are_not_learning_rate_warmup():
+    # a round-16 reader: "warmup (learning-rate warmup)" for 10,000 warm-up iterations of a GEMM benchmark
+    assert "learning-rate-warmup" not in terms("Using 10,000 warm-up iterations, the GEMM benchmark sustained 2,744 TFLOPS.")
+    assert "learning-rate-warmup" in terms("We use a linear warmup of the learning rate over 2000 steps, then cosine decay.")
+
+
+def test_fp16_says_overflow_before_the_training_only_gradient_underflow():
+    # round-16 readers found fp16 explained by "tiny gradients underflow" in passages about inference
+    definition = terms("We serve the model in fp16 on one GPU.")["fp16"]["definition"]
+    assert definition.index("overflow") < definition.index("gradients")
