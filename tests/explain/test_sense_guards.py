@@ -308,3 +308,9 @@ def test_fp16_says_overflow_before_the_training_only_gradient_underflow():
     # round-16 readers found fp16 explained by "tiny gradients underflow" in passages about inference
     definition = terms("We serve the model in fp16 on one GPU.")["fp16"]["definition"]
     assert definition.index("overflow") < definition.index("gradients")
+
+
+def test_an_effective_batch_of_served_requests_is_not_an_optimizer_steps_batch():
+    # a round-16 reader: "effective batch sizes ... one optimizer step" in a passage about serving
+    assert "global-batch-size" not in terms("Continuous batching in vLLM raises the effective batch size of decode to 64 requests.")
+    assert "global-batch-size" in terms("With gradient accumulation the effective batch size is 1024 sequences per optimizer step.")
