@@ -453,3 +453,27 @@ def test_a_rate_per_named_chip_is_per_chip_and_gpu_hours_in_lower_case_are_chip_
     doc, _ = _claim("It runs at 3000 tokens/s per A100 and the run took 1.5K A100 gpu hours.", "3000")
     quantities = {f.quote: f.quantity for f in doc.figures}
     assert quantities["3000 tokens/s"] == "tokens_per_s_per_chip" and quantities["1.5K A100 gpu hours"] == "chip_hours"
+
+
+# ---- round 17: right figures once called inconsistent -------------------------------------------------------------
+
+def test_sizes_worked_in_powers_of_1024_are_right():
+    # 320 KB x 131,072 = 40 GiB exactly, written "40 GB"; 320 KB x 4,096 = 1,280 MB (one step of 1,024) = "1.28 GB"
+    text = "The KV cache per token is 320 KB. At 4,096 tokens: 320 KB * 4,096 = 1.28 GB; at 128K tokens: 320 KB * 131,072 = 40 GB."
+    doc = analyse(text, "en")
+    assert not any(c.verdict == "inconsistent" for c in doc.claims)
+    wrong = analyse("The KV cache per token is 320 KB. At 128K tokens: 320 KB * 131,072 = 60 GB.", "en")
+    assert any(c.verdict == "inconsistent" for c in wrong.claims)
+
+
+def test_hsdp2_names_pytorchs_implementation_not_a_degree():
+    # "HSDP2" read as a data-parallel degree of 2 had made "1856 GPUs" inconsistent with 2 x 2 = 4
+    text = "We used a B200 cluster with 1856 GPUs and TorchTitan (Llama3-70B, HSDP2, Context Parallel=2)."
+    assert not any(c.verdict == "inconsistent" for c in analyse(text, "en").claims)
+
+
+def test_two_factors_each_against_its_own_figure_are_not_paired():
+    # 192 / 80 = 2.4 and 192 / 128 = 1.5: "1.5x" is not the factor between 80 GB and 128 GB
+    text = ("The MI300X has 192GB of HBM3 memory. This is 2.4x more memory than competing 80GB accelerators, and 1.5x "
+            "more than 128GB alternatives.")
+    assert not any(c.verdict == "inconsistent" for c in analyse(text, "en").claims)

@@ -41,8 +41,7 @@ _FUNCTION = _rx(r"(?:\b(?:sqrt|cbrt|log\d*|ln|exp|sin|cos|tan|min|max|abs|root)|
 _SYMBOLIC_RATIO = _rx(r"\bC\s*/\s*W\w*(?:_\S+)?")
 _CHIP_NOUN = _rx(r"^[`'\")\s]*(?:chips?|GPUs?|TPUs?|devices?|accelerators?)\b", re.I)
 _APPROX = _rx(r"~|≈|about|approx|roughly|around|nearly", re.I)
-_THAN = _rx(r"\bthan\s+(?:the\s+|that\s+of\s+)?$", re.I)
-_FASTER = _rx(r"faster|speed", re.I)
+_THAN, _FASTER = _rx(r"\bthan\s+(?:the\s+|that\s+of\s+)?$", re.I), _rx(r"faster|speed", re.I)
 _TIMES = {"time_s", "step_time_s", "latency_s"}
 _PHASE = _rx(r"\bphase|\bstage\b|long[- ]context|anneal|pre-?train|fine-?tun|warm-?up|post-?train|مرحلة", re.I)
 _DEGREES, _SPEED_KINDS = ("dp_degree", "tp_degree", "pp_degree", "cp_degree"), {"time", "throughput", "compute_rate", "bandwidth"}
@@ -238,8 +237,7 @@ def _judge(doc: Document, outcome: Outcome, stated_quote: str, stated: float, co
 
 def _seconds(value: float) -> str:
     """A computed duration: "21.5 s", "19 days", or "5e9 s" where days would need an exponent."""
-    shown = restate.value("time_s", value)
-    return f"{human(value, '')} s" if re.search(r"\de\d", shown) else shown
+    return f"{human(value, '')} s" if re.search(r"\de\d", restate.value("time_s", value)) else restate.value("time_s", value)
 
 
 def _shown(value: float, percent: bool = False) -> str:
@@ -321,7 +319,8 @@ def _equation(doc: Document, claim: Claim, eq: dict, outcome: Outcome) -> None:
         outcome.calculations.append(index)
         out = doc.calculations[index]["outputs"]
         computed = out["value"]
-        verdict = "consistent" if out["consistent"] else "inconsistent"
+        verdict = "consistent" if out["consistent"] or verdicts.binary_units(expr + first["quote"], out["stated_result"] or 0,
+                                                                             computed, inputs.values["tolerance"]) else "inconsistent"
         # a duration ("5e9 seconds") is shown as one, in seconds as written, not as the bare count "5B"
         in_time = quantity == "time_s" and not first["percent"] and si and 0.1 <= abs(computed / si) <= 10
         shown = human(computed, "bytes") if in_bytes else _seconds(computed) if in_time else _shown(computed, first["percent"])

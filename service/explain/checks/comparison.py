@@ -70,12 +70,15 @@ def _pairs_within(doc: Document, claim: Claim) -> list[tuple]:
             continue
         if _TOWARDS.search(between) and _SPREAD.match(doc.text, second.end):
             continue  # "from 16 to 28 seconds in four MLPerf models": a spread over several things, not a change
+        if _THAN_BEFORE.search(doc.text[max(0, first.start - 30):first.start]) and verdicts.STATED_FACTOR.search(between):
+            continue  # "2.4x more than 80GB accelerators, and 1.5x more than 128GB": two comparands, each of its own factor
         # "X to Y" / "X → Y" reads as a change from X; "X vs Y", "X than Y" compare X with Y
         pairs.append((second, first) if _TOWARDS.search(between) else (first, second))
         used.update((id(first), id(second)))
     return pairs
 
 
+_THAN_BEFORE = re.compile(r"\bthan\s+(?:[\w-]+\s+){0,2}$", re.I)
 _TIME_LABEL = re.compile(r"\b(?:time[- ]per[- ](?:iteration|iter|step)|(?:iteration|step|elapsed|wall[- ]?clock)[- ]time|latency)\b"
                          r"|زمن (?:التكرار|الخطوة)", re.I)
 _VS_LABELLED = re.compile(r"^\s*(?:vs\.?|versus|مقابل)\s*(?:[\w-]+\s*:\s*)?$", re.I)  # "19794.1 VS normal-attn: 22679.3"

@@ -59,6 +59,16 @@ def agrees(stated: float, computed: float, approx: bool) -> bool:
     return abs(computed - stated) <= share * abs(stated) + (rule["fraction_slack"] if abs(stated) <= 1 else 0)
 
 
+_BYTE_UNITS = re.compile(r"(?<![A-Za-z])[KMGTP]i?B\b")
+
+
+def binary_units(text: str, stated: float, computed: float, tolerance: float) -> bool:
+    """Whether a size worked in KB/MB/GB agrees once some of its steps are read as powers of 1,024 ("320 KB * 131,072 =
+    40 GB" is 40 GiB; "320 KB * 4,096 = 1.28 GB" divides by 1,024 once): texts write both kinds of unit alike."""
+    return bool(_BYTE_UNITS.search(text)) and stated > 0 and any(
+        abs(computed / 1.024 ** k - stated) <= tolerance * stated for k in (1, 2, 3))
+
+
 def misread(stated: float, computed: float) -> bool:
     """Whether a stated figure and a calculation are too far apart to be the author's slip (data/verdicts.json
     misreading_gap): the figures were paired wrongly, so nothing is judged."""

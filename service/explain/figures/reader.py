@@ -333,9 +333,9 @@ class _Reader(_Units, _Relations, _Tables):
                 continue
             if not self.is_free(m.start("num"), m.end()):
                 continue
-            if abbr == "FSDP" and not m.group("sep").strip() and m.group("num") in ("1", "2") \
+            if abbr in ("FSDP", "HSDP") and not m.group("sep").strip() and m.group("num") in ("1", "2") \
                     and not _DEGREE_NOUN_AFTER.match(self.norm, m.end()):
-                continue  # FSDP1 and "FSDP 2" are PyTorch's two implementations, not degrees ("FSDP 2 GPUs" is one)
+                continue  # FSDP1, "FSDP 2" and HSDP2 are PyTorch's implementations, not degrees ("FSDP 2 GPUs" is one)
             quantity = _ABBR[abbr]
             if quantity.endswith("_degree") and not m.group("num").isdigit():
                 continue  # "FSDP: 9.75 samples/sec": a degree is a whole number; this is a log's value after its label
