@@ -62,3 +62,11 @@ def test_a_time_under_an_hour_is_no_runs_duration():
     # seconds cover"; written for this test in that shape
     text = "We pretrain a 7B model on 2T tokens in two phases. The warmup phase took 40 minutes on 64 H100 GPUs."
     assert "40 minutes cover" not in _why(text)
+
+
+def test_a_ratio_of_tokens_and_one_phase_named_leave_the_runs_token_count_usable():
+    # round 17: "Twenty tokens for each parameter ... 160 billion tokens ... 22 days ... the pretraining of that model"
+    # was refused as "perhaps for another phase"; written for this test in that shape
+    text = ("We want to train an 8B parameter model. Twenty tokens for each parameter gives 160 billion tokens. At 50% MFU "
+            "that means training for 22 days. That is the pretraining of that model.")
+    assert "another phase" not in _why(text)

@@ -215,3 +215,11 @@ def test_paged_attention_is_not_the_vllm_engine():
     # a round-16 answer: "paged attention: An open-source engine for serving language models fast"
     found = {t["id"] for t in terms("Without any paged attention, continuous batching or FP8 KV tricks.").values()}
     assert "paged-attention" in found and "vllm" not in found
+
+
+def test_round17_senses():
+    # "shared memory" of 110 GB is a pool the CPU and GPU share, not CUDA's per-SM scratchpad; "quantized weights" alone
+    # is not ZeRO++'s qwZ (both judged wrong in round 17)
+    assert "cuda-shared-memory" not in terms("The iGPU uses 110 GB of shared memory from the unified memory pool.")
+    assert "cuda-shared-memory" in terms("Each block stages its tile in shared memory before the MMA.")
+    assert "zero-quantized-weights" not in terms("The model ships quantized weights in W4A16.")

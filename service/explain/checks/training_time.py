@@ -41,11 +41,15 @@ _PHASE = re.compile(r"\bphase|\bstage\b|long[- ]context|anneal|pre-?train|fine-?
 
 
 def _one_run(doc: Document, claim: Claim):
-    """The text's token count when it states one value and names no phase (a spec list of one run), else None."""
-    tokens = unique(doc, claim, "tokens")
-    return None if tokens is None or _PHASE.search(doc.text) else tokens
+    """The text's token count when it states one value and names at most one phase (a spec list of one run, or "the
+    pretraining of that model"), else None: two phases named (pre-training and annealing) may each have their own."""
+    counts = [f for f in doc.figures if f.quantity == "tokens" and f.value >= _FEWEST_RUN_TOKENS]
+    tokens = counts[0] if counts and all(abs(f.value - counts[0].value) <= 0.01 * counts[0].value for f in counts) else None
+    phases = {m.group(0).lower().replace("-", "")[:5] for m in _PHASE.finditer(doc.text)}
+    return None if tokens is None or len(phases) > 1 else tokens
 
 
+_FEWEST_RUN_TOKENS = 1e6  # a training run the text times reads millions of tokens at least
 _SHORTEST_RUN_S = 3600  # a training run over a token count the text states takes hours at least
 _ONE_STEP = re.compile(r"\b(?:one|a|each|every|per|single)\s+(?:training\s+|optimizer\s+)?(?:step|iteration)\b|"
                        r"\bstep time\b|خطوة واحدة|كل خطوة|زمن الخطوة|"
@@ -65,8 +69,8 @@ def training_time(doc: Document, claim: Claim) -> Result | None:
         return None  # "was the training completed in 2 seconds, 2 days, or 2 months?": choices asked about, no run's time
     tokens = next((f for f in claim.figures if f.quantity == "tokens"), None)
     if tokens is None:
-        elsewhere = figure(doc, claim, "tokens")
-        if elsewhere is None:
+        elsewhere = next((f for f in doc.figures if f.quantity == "tokens" and f.value >= _FEWEST_RUN_TOKENS), None)
+        if elsewhere is None:  # ("twenty tokens for each parameter" is a ratio's tokens, no run's token count)
             return None
         if any(elsewhere in c.figures and any(f.quantity in ("chip_hours", "time_s", "chip_days") for f in c.figures)
                for c in doc.claims if c is not claim):
