@@ -129,11 +129,8 @@ def hours_over_chips(doc: Document, claim: Claim) -> Result | None:
     stated = next((f for f in claim.figures if f.quantity == "time_s"), None)
     if hours is None or count is None or stated is None:
         return None
-    seconds = 3600 if hours.quantity == "chip_hours" else 86400
-    index = worked(doc, f"{hours.value:g} * {seconds} / {count.value:g}", f"{hours.quote} / {count.quote}")
-    if index is None:
-        return None
-    return compare(doc, stated, doc.calculations[index]["outputs"]["value"], "time_s", [index])
+    return _judged(doc, f"{hours.value:g} * {_SECONDS[hours.quantity]} / {count.value:g}", f"{hours.quote} / {count.quote}",
+                   stated, "time_s")
 
 
 def rate_from_chip_hours(doc: Document, claim: Claim) -> Result | None:
@@ -146,11 +143,17 @@ def rate_from_chip_hours(doc: Document, claim: Claim) -> Result | None:
     stated = next((f for f in claim.figures if f.quantity == "tokens_per_s_per_chip"), None)
     if tokens is None or hours is None or stated is None:
         return None
-    seconds = 3600 if hours.quantity == "chip_hours" else 86400
-    index = worked(doc, f"{tokens.value:g} / ({hours.value:g} * {seconds})", f"{tokens.quote} / {hours.quote}")
-    if index is None:
-        return None
-    return compare(doc, stated, doc.calculations[index]["outputs"]["value"], "tokens_per_s_per_chip", [index])
+    return _judged(doc, f"{tokens.value:g} / ({hours.value:g} * {_SECONDS[hours.quantity]})", f"{tokens.quote} / {hours.quote}",
+                   stated, "tokens_per_s_per_chip")
+
+
+_SECONDS = {"chip_hours": 3600, "chip_days": 86400}  # a chip-hour or a chip-day in chip-seconds
+
+
+def _judged(doc: Document, expression: str, quote: str, stated, quantity: str) -> Result | None:
+    """Arithmetic on the text's figures, set against the figure it states."""
+    index = worked(doc, expression, quote)
+    return None if index is None else compare(doc, stated, doc.calculations[index]["outputs"]["value"], quantity, [index])
 
 
 _PER_SECOND = re.compile(r"\s*(?:/\s*s(?:ec(?:ond)?)?\b|per\s+sec(?:ond)?\b|في الثانية)", re.I)
