@@ -17,7 +17,7 @@ from calculators.errors import CalculatorInputError
 from calculators.formatting import human
 
 from service.explain import pattern_cache, restate
-from service.explain.checks import verdicts
+from service.explain.checks import verdicts, written_values
 from service.explain.checks.core import Inputs, Result, chip_inputs, discard, figure, pod_chips, run
 from service.explain.checks.directions import mixed_directions
 from service.explain.process_cache import CACHE
@@ -235,27 +235,6 @@ def _judge(doc: Document, outcome: Outcome, stated_quote: str, stated: float, co
     outcome.add(verdict, messages(doc.lang)["verdicts"][verdict].format(stated=stated_quote, computed=shown))
 
 
-def _seconds(value: float) -> str:
-    """A computed duration: "21.5 s", "19 days", or "5e9 s" where days would need an exponent."""
-    return f"{human(value, '')} s" if re.search(r"\de\d", restate.value("time_s", value)) else restate.value("time_s", value)
-
-
-def _shown(value: float, percent: bool = False) -> str:
-    if percent:
-        return human(value, "fraction")
-    if abs(value) >= 1e15:  # beyond "1000T" a count reads as "2.081e24", never "2.081e12T"
-        return human(value, "")
-    return human(value, "count" if abs(value) >= 1000 or float(value).is_integer() else "")
-
-
-def _near(quote: str, value: float) -> bool:
-    """Whether a stated result, read with its unit, is within a factor of two of the value (so its unit is the result's)."""
-    try:
-        return abs(evaluate(quote) - value) <= 0.5 * abs(value)
-    except (CalculatorInputError, ValueError, ZeroDivisionError):
-        return False
-
-
 def _operands(expr: str) -> list[float]:
     return [_number(t[3]) for t in _tokens(expr) if t[0] == "num"]
 
@@ -302,7 +281,7 @@ def _equation(doc: Document, claim: Claim, eq: dict, outcome: Outcome) -> None:
         probe = evaluate(expr)
         if quantity is not None and abs(math.log(abs(si) or 1) - math.log(abs(probe) or 1)) < abs(math.log(abs(raw) or 1) - math.log(abs(probe) or 1)):
             raw = si  # the written unit makes the result agree in calculator units ("≈ 70 million seconds")
-        in_bytes = bool(_IN_BYTES.search(first["quote"])) and _near(first["quote"], probe)
+        in_bytes = bool(_IN_BYTES.search(first["quote"])) and written_values.near(first["quote"], probe)
         written = re.match(r"\s*[~≈]?\s*(\d[\d,]*(?:\.\d+)?)", first["quote"])
         if written and not re.search(r"[A-Za-z]", re.sub(r"(?<=\d)\s*x\s*(?=\d)", "*", expr)) and not first["percent"]:
             number = float(written.group(1).replace(",", ""))
@@ -313,17 +292,19 @@ def _equation(doc: Document, claim: Claim, eq: dict, outcome: Outcome) -> None:
                              tolerance=_tolerance(first["quote"], raw, approx))
         inputs.sources.update(expression=source, stated_result={"source": "text", "quote": first["quote"]},
                               tolerance={"source": "derived", "from": first["quote"]})
+        steps = verdicts.binary_units(expr + first["quote"], written_values.value_of(first["quote"]) if in_bytes else 0, probe, inputs.values["tolerance"])
+        inputs.values["expression"] = f"({expr}) / 1.024^{steps}" if steps else expr  # KB, MB, GB read as powers of 1,024
         index = run(doc, "arithmetic", inputs)
         if index is None:
             return
         outcome.calculations.append(index)
         out = doc.calculations[index]["outputs"]
         computed = out["value"]
-        verdict = "consistent" if out["consistent"] or verdicts.binary_units(expr + first["quote"], out["stated_result"] or 0,
-                                                                             computed, inputs.values["tolerance"]) else "inconsistent"
+        verdict = "consistent" if out["consistent"] else "inconsistent"
         # a duration ("5e9 seconds") is shown as one, in seconds as written, not as the bare count "5B"
         in_time = quantity == "time_s" and not first["percent"] and si and 0.1 <= abs(computed / si) <= 10
-        shown = human(computed, "bytes") if in_bytes else _seconds(computed) if in_time else _shown(computed, first["percent"])
+        shown = human(computed, "bytes") if in_bytes else written_values.seconds(computed) if in_time else written_values.shown(computed, first["percent"])
+        shown += messages(doc.lang)["verdicts"]["binary_units"] if steps else ""  # what the "/ 1.024^k" of the working is
         outcome.add(verdict, messages(doc.lang)["verdicts"][verdict].format(stated=first["quote"], computed=shown))
         si = raw if quantity is None else si
     # "≈ 70 million seconds ≈ 2.2 years": each later result restates the one before in another unit
@@ -346,7 +327,7 @@ def _equation(doc: Document, claim: Claim, eq: dict, outcome: Outcome) -> None:
             out = doc.calculations[index]["outputs"]
             verdict = "consistent" if out["consistent"] else "inconsistent"
             unit = re.sub(r"^[^A-Za-z\u0600-\u06FF]+", "", later["quote"])  # "2.2 years" -> "years"
-            shown = f"{_shown(out['value'])} {unit}".strip()
+            shown = f"{written_values.shown(out['value'])} {unit}".strip()
             outcome.add(verdict, messages(doc.lang)["verdicts"][verdict].format(stated=later["quote"], computed=shown))
         previous = (later, si2)
 
@@ -435,7 +416,7 @@ def _change(doc: Document, claim: Claim, outcome: Outcome) -> None:
     outcome.calculations.append(index)
     out = doc.calculations[index]["outputs"]
     factor = isinstance(stated, str)
-    shown = _shown(out["factor"]) + "x" if factor else _shown(abs(out["change"]), True)
+    shown = written_values.shown(out["factor"]) + "x" if factor else written_values.shown(abs(out["change"]), True)
     verdict = "consistent" if out["consistent"] else "inconsistent"
     if verdict == "inconsistent" and verdicts.misread(change.value, out["factor"] if factor else out["change"]):
         outcome.calculations.remove(index)  # a pairing this far off is ours to doubt: its working is not shown
@@ -453,7 +434,7 @@ def _change(doc: Document, claim: Claim, outcome: Outcome) -> None:
         if abs(less - abs(change.value)) <= inputs.values["tolerance"] * abs(change.value):
             verdict = "consistent"
         outcome.add(verdict, messages(doc.lang)["verdicts"][f"speed_readings_{verdict}"].format(
-            stated=change.quote, faster=shown, less=_shown(less, True), factor=_shown(out["factor"]) + "x"))
+            stated=change.quote, faster=shown, less=written_values.shown(less, True), factor=written_values.shown(out["factor"]) + "x"))
         return
     outcome.add(verdict, messages(doc.lang)["verdicts"][verdict].format(stated=change.quote, computed=shown))
 
@@ -493,9 +474,9 @@ def _degrees(doc: Document, claim: Claim, outcome: Outcome) -> None:
     outcome.calculations.append(index)
     m = messages(doc.lang)["verdicts"]
     if getattr(chips, "catalog", False):
-        outcome.add(verdict, m["pod_degrees"].format(pod=chips.quote, n=_shown(chips.value), computed=_shown(out["value"])))
+        outcome.add(verdict, m["pod_degrees"].format(pod=chips.quote, n=written_values.shown(chips.value), computed=written_values.shown(out["value"])))
     else:
-        outcome.add(verdict, m[verdict].format(stated=chips.quote, computed=_shown(out["value"])))
+        outcome.add(verdict, m[verdict].format(stated=chips.quote, computed=written_values.shown(out["value"])))
 
 
 def _zero_split(doc: Document, claim: Claim, outcome: Outcome) -> None:

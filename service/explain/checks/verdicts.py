@@ -62,11 +62,12 @@ def agrees(stated: float, computed: float, approx: bool) -> bool:
 _BYTE_UNITS = re.compile(r"(?<![A-Za-z])[KMGTP]i?B\b")
 
 
-def binary_units(text: str, stated: float, computed: float, tolerance: float) -> bool:
-    """Whether a size worked in KB/MB/GB agrees once some of its steps are read as powers of 1,024 ("320 KB * 131,072 =
-    40 GB" is 40 GiB; "320 KB * 4,096 = 1.28 GB" divides by 1,024 once): texts write both kinds of unit alike."""
-    return bool(_BYTE_UNITS.search(text)) and stated > 0 and any(
-        abs(computed / 1.024 ** k - stated) <= tolerance * stated for k in (1, 2, 3))
+def binary_units(text: str, stated: float, computed: float, tolerance: float) -> int:
+    """How many steps of a size worked in KB/MB/GB are powers of 1,024 when that, and not the decimal reading, makes it
+    agree ("320 KB * 131,072 = 40 GB" is 40 GiB: 2; "320 KB * 4,096 = 1.28 GB" divides by 1,024 once: 1); 0 otherwise."""
+    if not _BYTE_UNITS.search(text) or stated <= 0 or abs(computed - stated) <= tolerance * stated:
+        return 0
+    return next((k for k in (1, 2, 3) if abs(computed / 1.024 ** k - stated) <= tolerance * stated), 0)
 
 
 def misread(stated: float, computed: float) -> bool:
