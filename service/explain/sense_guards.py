@@ -48,6 +48,9 @@ def _held(guard: dict, text: str, spans: list[tuple[int, int, str]]) -> bool:
     before = guard.get("excludes_before")  # "can host 18 GB": a verb after a modal, not the noun the entry defines
     if before and all(pattern_cache.lazy(before).search(text[max(0, a - 30):a]) for a, b, _ in concerned):
         return False
+    after = guard.get("excludes_after")  # "peak memory bandwidth": the words go on into another thing
+    if after and all(pattern_cache.lazy(after).match(text, b) for a, b, _ in concerned):
+        return False
     near = guard.get("excludes_near")
     if near:
         width = table().get("window", 60)

@@ -223,3 +223,9 @@ def test_round17_senses():
     assert "cuda-shared-memory" not in terms("The iGPU uses 110 GB of shared memory from the unified memory pool.")
     assert "cuda-shared-memory" in terms("Each block stages its tile in shared memory before the MMA.")
     assert "zero-quantized-weights" not in terms("The model ships quantized weights in W4A16.")
+
+
+def test_peak_memory_bandwidth_is_a_rate_not_peak_memory():
+    # round 17: "peak memory" (the most memory a job holds) for "5.3 TB/s of peak memory bandwidth"
+    assert "peak-memory" not in terms("The MI300X has 192GB of HBM3 with 5.3 TB/s of peak memory bandwidth.")
+    assert "peak-memory" in terms("Peak memory reached 70 GB during the backward pass.")
