@@ -366,3 +366,10 @@ def test_where_a_test_stops_is_no_problem_met():
     text = "Keep the vocab size and hidden size unchanged, only increase the number of transformer layers until OOM on 8 V100 GPUs."
     assert not opening(text, "ar").startswith("يذكر الكاتب مشكلة")
     assert opening("We hit OOM with FSDP on 8 A100 GPUs at a batch of 16.", "ar").startswith("يذكر الكاتب مشكلة")
+
+
+def test_an_arabic_stall_is_not_said_to_be_a_crash():
+    # a round-17 reader: "it crashes" for «تعطل» of processors waiting on data (they stall)
+    text = "جربنا التدريب على 8 شرائح A100 لكن المعالجات تتعطل بانتظار البيانات بعد ساعة."
+    said = opening(text, "en")
+    assert "crash" not in said and "stalls" in said
