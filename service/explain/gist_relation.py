@@ -111,7 +111,8 @@ def _relation(doc: Document, start: int, end: int, lang: str, question: bool) ->
             if _pattern("modal", lang).search(lead[-30:]):
                 continue  # "NVIDIA may support more GPUs": a possibility, not what holds
             clause_lead = re.split(r"[,;:.—–\n،؛]", doc.text[start:cue.start()])[-1]
-            if _CONDITIONAL.search(clause_lead) or _PAST.search(clause_lead):
+            scope = re.match(r"[^,;:]{0,80}[,،]", doc.text[start:cue.start()])  # "For the largest models (405B+), ...": its scope
+            if _CONDITIONAL.search(clause_lead) or _PAST.search(clause_lead) or scope and _CONDITIONAL.match(scope.group(0)):
                 continue  # "once X doesn't fit ...", "where previously eight A100s were required": not what holds now
             passive = bool(before) and kind == "needs" and lang == "en" and bool(_PASSIVE.fullmatch(doc.text, before[-1][1], cue.start()))
             if passive:  # "PP is only needed when ...": PP is what is needed
@@ -185,7 +186,8 @@ def _deed(doc: Document, start: int, end: int, lang: str) -> Relation | None:
     return None
 
 
-_CONDITIONAL = re.compile(r"\b(?:once|if|when|whenever|unless|until|as soon as|in case)\b|(?<![\u0621-\u064A])(?:إذا|إن|عندما|حين|حينما|لو|متى|"
+_CONDITIONAL = re.compile(r"\b(?:once|if|when|whenever|unless|until|as soon as|in case|where|whereas)\b|^\s*for\s+(?:the\s+)?\w+|"
+                          r"(?<![\u0621-\u064A])(?:إذا|إن|عندما|حين|حينما|لو|متى|"
                           r"بمجرد|ما لم)(?![\u0621-\u064A])", re.I)
 _PAST = re.compile(r"\b(?:previously|formerly|used to|originally|in the past|was|were|had been)\b|(?<![\u0621-\u064A])(?:سابقا|سابقًا|سابقاً|"
                    r"كان|كانت|كانوا)(?![\u0621-\u064A])", re.I)
