@@ -480,6 +480,8 @@ def _render(doc: Document, reading: Reading) -> str:
         return ""  # an industry story names many companies; the one named most is not sure to be what it reports on
     if role == "description":  # "The text explains NVIDIA." for a text on a DGX server named a company (round 15)
         return frames["description"].format(subjects=main)
+    if role == "news" and gist_names.is_concept(doc, main):
+        return ""  # "The article reports news on tensor parallelism" for a thread arguing for PP (a round-17 reader)
     # A requirement, a recommendation, a cause, a comparison of more than two, a topic: what the sentence says of its
     # subject is not read, so only its subject is said.
     return frames["news_topic" if role == "news" else "topic"].format(subjects=main)

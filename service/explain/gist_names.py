@@ -70,6 +70,15 @@ def company(doc, name: str) -> bool:
     return name.lower() in _COMPANIES
 
 
+def is_concept(doc, name: str) -> bool:
+    """Whether a name is a technique or a quantity (its entry's category is none of NAME_CATEGORIES): no news is about it."""
+    terms = {t["id"]: t for t in doc.terms}
+    for match in doc.occurrences:
+        if same_name(name_of(match, terms.get(match.entry["id"]), doc.lang) or match.found_as, name):
+            return match.entry.get("category") not in NAME_CATEGORIES | {"organisation"}
+    return False
+
+
 def render_names(doc, start: int, end: int) -> list[str]:
     """The names, in the answer's language, of the terms a span of the text names."""
     terms = {t["id"]: t for t in doc.terms}

@@ -380,3 +380,12 @@ def test_a_relation_under_a_sentences_scope_or_a_whereas_clause_is_not_said_as_w
     # a single GPU where H100 needs tensor parallelism" (the need holds only for those models); written in that shape
     text = "For the largest models (405B and beyond), the MI300X serves them on a single GPU where H100 needs tensor parallelism."
     assert "لا بد" not in opening(text, "ar")
+
+
+def test_news_is_about_a_named_thing_never_a_technique():
+    # a round-17 reader judged «ينقل المقال خبرًا عن توازي الموتر» wrong for a thread arguing for pipeline parallelism
+    text = ('Yes, PP, and I would argue it is forced rather than preferred on this hardware. Each Spark is one GPU, so any '
+            'TP>=2 is cross-node by definition. vLLM puts it as a formula: "The common practice is to set the tensor parallel '
+            'size to the number of GPUs in each node" which for 2x GB10 is TP=1, PP=2, and the same page says to prefer PP '
+            'outright when GPUs lack NVLink.')
+    assert "ينقل المقال خبرًا عن توازي" not in opening(text, "ar")
