@@ -229,3 +229,11 @@ def test_peak_memory_bandwidth_is_a_rate_not_peak_memory():
     # round 17: "peak memory" (the most memory a job holds) for "5.3 TB/s of peak memory bandwidth"
     assert "peak-memory" not in terms("The MI300X has 192GB of HBM3 with 5.3 TB/s of peak memory bandwidth.")
     assert "peak-memory" in terms("Peak memory reached 70 GB during the backward pass.")
+
+
+def test_pflops_keeps_its_prefix_and_a_hub_owner_is_not_the_library():
+    # round-17 readers: "PFLOPS (floating-point operations per second)" lost its peta; "unsloth/Qwen3-8B-GGUF" glossed
+    # as the Unsloth fine-tuning library where it names the hub account hosting the model
+    assert "thousand trillion" in terms("The DGX-2 reaches 2 PFLOPS with 16 V100s.")["petaflops"]["expansion"]
+    assert "unsloth" not in terms("We ran unsloth/Qwen3-8B-GGUF on an L4.")
+    assert "unsloth" in terms("We fine-tuned with Unsloth on one GPU.")
