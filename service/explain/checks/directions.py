@@ -180,13 +180,7 @@ def line_rate(doc: Document, claim: Claim) -> Result | None:
                 and _ONE_LINK.search(doc.text[max(claim.start, f.start - 24):f.start])]
     if len(measured) != 1:
         return None
-    fig = measured[0]
-    index = _share(doc, fig, line.value, f"{fig.quote} / ({line.quote} / 8)")
-    if index is None:
-        return None
-    value = doc.calculations[index]["outputs"]["value"]
-    return Result([index], None, messages(doc.lang)["verdicts"]["line_rate"].format(
-        line=line.quote, bytes=restate.value("bandwidth_bytes_per_s", line.value), measured=fig.quote, share=restate.value("mfu", value)))
+    return _share_of_line(doc, measured[0], line, "line_rate")
 
 
 _LINKS_TIMES = re.compile(r"^\s*\d+\s*[x×]\s*\d")  # "8x200Gbit/s": eight links of a rate, read as their total
@@ -199,10 +193,14 @@ def line_rate_total(doc: Document, claim: Claim) -> Result | None:
     measured = [f for f in _rates(claim.figures) if not (f.unit and _BITS.search(f.unit))]
     if len(totals) != 1 or len(measured) != 1 or measured[0].value >= totals[0].value:
         return None
-    line, fig = totals[0], measured[0]
+    return _share_of_line(doc, measured[0], totals[0], "line_rate_total")
+
+
+def _share_of_line(doc: Document, fig, line, key: str) -> Result | None:
+    """A measured rate in bytes as a share of a line rate in bits over 8, said in words (no verdict)."""
     index = _share(doc, fig, line.value, f"{fig.quote} / ({line.quote} / 8)")
     if index is None:
         return None
     value = doc.calculations[index]["outputs"]["value"]
-    return Result([index], None, messages(doc.lang)["verdicts"]["line_rate_total"].format(
+    return Result([index], None, messages(doc.lang)["verdicts"][key].format(
         line=line.quote, bytes=restate.value("bandwidth_bytes_per_s", line.value), measured=fig.quote, share=restate.value("mfu", value)))
