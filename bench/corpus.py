@@ -172,9 +172,15 @@ def numbers_from_text(calc: dict, text: str = "") -> bool:
     return False
 
 
+# Two spellings of one quantity in the annotation (collectors of rounds 17-18 wrote n_params where earlier ones wrote
+# params); a figure read under the other spelling is the same reading.
+SAME_QUANTITY = {"n_params": "params", "n_active_params": "active_params"}
+
+
 def figure_found(expected: dict, got: list[dict], close) -> bool:
     """An annotated figure is read when some figure has one of its quantities and its value within 1%."""
     names = expected["quantity"] if isinstance(expected["quantity"], list) else [expected["quantity"]]
+    names = [*names, *(SAME_QUANTITY[n] for n in names if n in SAME_QUANTITY)]
     return any(g.get("quantity") in names and close(g.get("value"), expected["value"]) for g in got)
 
 

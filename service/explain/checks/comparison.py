@@ -66,7 +66,9 @@ def _pairs_within(doc: Document, claim: Claim) -> list[tuple]:
     used: set[int] = set()
     for first, second in zip(figs, figs[1:]):
         between = doc.text[first.end:second.start]
-        if id(first) in used or _group(first) != _group(second) or not _rules()["within"].search(between):
+        alike = sum(_group(f) == _group(first) for f in figs) == 2  # a row of five timings is a table, not two things said alike
+        if id(first) in used or _group(first) != _group(second) \
+                or not (_rules()["within"].search(between) or alike and _parallel(doc, first, second)):
             continue
         if _TOWARDS.search(between) and _SPREAD.match(doc.text, second.end):
             continue  # "from 16 to 28 seconds in four MLPerf models": a spread over several things, not a change
@@ -78,6 +80,19 @@ def _pairs_within(doc: Document, claim: Claim) -> list[tuple]:
     return pairs
 
 
+_VERB_BEFORE = re.compile(r"([A-Za-z\u0621-\u064A]{3,})\s+(?:(?:about|roughly|around|only|just|~|≈|حوالي|نحو)\s*)?$", re.I)
+
+
+def _parallel(doc: Document, first, second) -> bool:
+    """"FP8 takes 42s per image ... bfloat16 takes 33s under the same setting": one verb before each of two like figures
+    says the same of two things, which compares them as a "vs" would."""
+    a = _VERB_BEFORE.search(doc.text[max(0, first.start - 24):first.start])
+    b = _VERB_BEFORE.search(doc.text[max(0, second.start - 24):second.start])
+    return bool(a and b) and a.group(1).lower() == b.group(1).lower() and a.group(1).lower() not in _NOT_VERBS \
+        and not re.search(r"(?<![A-Za-z])\d[\d.,]*\s*$", doc.text[max(0, first.start - 24):first.start][:a.start()])  # "seconds 2.86 seconds": a unit
+
+
+_NOT_VERBS = {"and", "the", "with", "for", "from", "per", "of", "was", "were", "are", "and", "than", "each", "every", "على", "إلى", "في"}
 _THAN_BEFORE = re.compile(r"\bthan\s+(?:[\w-]+\s+){0,2}$", re.I)
 _TIME_LABEL = re.compile(r"\b(?:time[- ]per[- ](?:iteration|iter|step)|(?:iteration|step|elapsed|wall[- ]?clock)[- ]time|latency)\b"
                          r"|زمن (?:التكرار|الخطوة)", re.I)
@@ -92,6 +107,23 @@ def _labelled_times(doc: Document, claim: Claim) -> list[tuple]:
         return []
     first, second = bare
     return [(first, second)] if _VS_LABELLED.match(doc.text[first.end:second.start]) else []
+
+
+_BASELINE = re.compile(r"\bw/o\b|\bwithout\b|\bbaseline\b|\bno[ -]\w+|بدون|دون\b|الأساس", re.I)
+
+
+def _against_baseline(doc: Document, claim: Claim) -> list[tuple]:
+    """A results table run into one line ("SGLang (w/o speculative) 158.34 tokens/s SGLang + EAGLE-2 244.10 tokens/s
+    SGLang + EAGLE-3 373.25 tokens/s"): three or more like figures, each after its own label, one label the baseline
+    ("w/o", "without", "baseline"): each other row against it."""
+    figs = [f for f in _comparable(claim) if f.role not in _RANGE_ENDS]
+    if len(figs) < 3 or len({_group(f) for f in figs}) != 1:
+        return []
+    labels = [doc.text[(figs[i - 1].end if i else claim.start):f.start] for i, f in enumerate(figs)]
+    marked = [f for f, label in zip(figs, labels) if _BASELINE.search(label)]
+    if len(marked) != 1 or any(not re.search(r"[A-Za-z\u0621-\u064A]", label) for label in labels):
+        return []
+    return [(f, marked[0]) for f in figs if f is not marked[0]]
 
 
 def _cells(line: str) -> list[str]:
@@ -347,7 +379,7 @@ def comparison(doc: Document, claim: Claim) -> Result | None:
         return None  # the sentence's stated change is already judged (or found to pair unlike kinds)
     index = doc.claims.index(claim) if claim in doc.claims else 0
     pairs = _pairs_within(doc, claim) or _respectively(doc, claim, index) or _rows(doc, claim, index) or _labelled_times(doc, claim) \
-        or _header_pair(doc, claim)
+        or _header_pair(doc, claim) or _against_baseline(doc, claim)
     stated = next((f for f in claim.figures if f.quantity in _STATED and f.value), None)
     if not pairs and stated is not None and "|" in claim.quote:
         return None  # a table row's stated change is against its column's baseline, not a row found by its words

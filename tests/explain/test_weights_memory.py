@@ -1,0 +1,68 @@
+"""A model's weights against memory (checks/weights_memory.py): parameters x the bytes of the text's number format.
+
+Widths: FP16 and BF16 are 2 bytes per value (IEEE 754 binary16; Google Cloud TPU docs, "The bfloat16 numerical
+format"). Card memories: H100 SXM 80 GB, H200 141 GB (NVIDIA datasheets, data/hardware.json). All texts written for
+these tests.
+"""
+
+from service.explain.pipeline import analyse
+
+
+def _claim(doc, words):
+    return next(c for c in doc.claims if words in c.quote)
+
+
+def test_a_stated_need_that_the_weights_match_is_consistent():
+    # 70e9 x 2 bytes = 140 GB, which "roughly 140GB" states
+    doc = analyse("A 70B model stored in FP16 demands roughly 140GB just for its weights.", "en")
+    claim = _claim(doc, "140GB")
+    assert claim.verdict == "consistent"
+    assert "70B x 2 bytes (FP16) = 140 GB" in claim.why
+
+
+def test_a_need_said_to_be_exceeded_holds_and_is_set_against_the_hardware_beside_it():
+    # 405e9 x 2 bytes = 810 GB, over the 800 GB said; 8 H200s hold 8 x 141 GB = 1128 GB, stated in the first sentence
+    text = "One server has 1128 GB of HBM in total. Llama 3.1 405B needs over 800 GB in BF16."
+    for lang in ("en", "ar"):
+        claim = _claim(analyse(text, lang), "405B")
+        assert claim.verdict == "consistent", lang
+        assert "810 GB" in claim.why and "1128 GB" in claim.why, claim.why
+    assert "within the 1128 GB" in _claim(analyse(text, "en"), "405B").why
+
+
+def test_a_need_that_counts_more_than_the_weights_is_not_judged():
+    # 168 GB is not 70B x 2 bytes (140 GB): the need may count a KV cache too, so nothing is said, and nothing is wrong
+    doc = analyse("With its KV cache, a 70B model in FP16 needs 168 GB.", "en")
+    claim = _claim(doc, "168 GB")
+    assert claim.verdict != "inconsistent"
+    assert "x 2 bytes" not in claim.why
+
+
+def test_weights_over_one_card_of_the_named_chip_say_how_many_cards_at_least():
+    # 70e9 x 2 bytes (16-bit, no format named) = 140 GB, over an H100's 80 GB: at least 2 cards
+    doc = analyse("Can I serve a 70B model on one H100? vLLM runs out of memory while loading it.", "en")
+    claim = _claim(doc, "70B")
+    assert "140 GB of weights alone" in claim.why and "H100's 80 GB" in claim.why
+    assert "at least 2" in claim.why and "assumed" in claim.why
+    assert claim.verdict == "explained"
+
+
+def test_no_card_comparison_when_the_memory_or_the_job_is_uncertain():
+    texts = [
+        "Can I serve a 70B model on an A100? It runs out of memory.",  # 40 GB and 80 GB cards share the name
+        "We train a 70B model on H100s and it runs out of memory.",  # a training run spreads its weights anyway
+        "We serve a 405B model on 16 H100s and it does not fit.",  # 810 GB needs 11 cards; the text already has 16
+        "Can I serve a 70B model in 4-bit GGUF on one H100? It runs out of memory.",  # quantised: not 16-bit weights
+        "Serving DeepSeek V4 (284B) runs out of memory.",  # "V4" names a model here, not a TPU v4
+    ]
+    for text in texts:
+        doc = analyse(text, "en")
+        assert not any("of weights alone" in c.why for c in doc.claims), (text, [c.why for c in doc.claims])
+
+
+def test_cards_written_with_their_memory_are_counted_together():
+    # "8x 40GB A100s": 8 x 40 GB = 320 GB, and 70e9 x 2 bytes = 140 GB of 16-bit weights fit within it
+    text = "vLLM fails to start Llama-3.1-70B with an OOM error. The server has 8x 40GB A100s in total."
+    for lang, times in (("en", "8 x 40GB"), ("ar", "8 × 40GB")):
+        claim = _claim(analyse(text, lang), "70B")
+        assert "140 GB" in claim.why and times in claim.why and "320 GB" in claim.why, claim.why
