@@ -66,3 +66,25 @@ def test_cards_written_with_their_memory_are_counted_together():
     for lang, times in (("en", "8 x 40GB"), ("ar", "8 × 40GB")):
         claim = _claim(analyse(text, lang), "70B")
         assert "140 GB" in claim.why and times in claim.why and "320 GB" in claim.why, claim.why
+
+
+def test_a_prefill_time_below_the_compute_floor_is_impossible():
+    # 2 x 70e9 x 4,096 = 5.73e14 FLOPs; at 312e12 FLOP/s (A100 dense BF16, NVIDIA A100 datasheet) that takes 1.84 s,
+    # so 400 ms would need 459% of the peak
+    text = "Prefilling a 4,096-token prompt on a 70B model takes about 400 ms on one A100 (312 TFLOPS BF16)."
+    for lang in ("en", "ar"):
+        claim = _claim(analyse(text, lang), "400 ms")
+        assert claim.verdict == "inconsistent" and "1.838 s" in claim.why and "459%" in claim.why, claim.why
+
+
+def test_a_prefill_time_above_the_floor_says_the_share_of_peak_it_uses():
+    # 2 x 7e9 x 2,048 / 989e12 = 28.99 ms (H100 SXM dense BF16 989 TFLOP/s); 28.99 / 60 = 48%
+    doc = analyse("Prefill of a 2,048-token prompt for a 7B model takes 60 ms on one H100 (989 TFLOPS BF16).", "en")
+    claim = _claim(doc, "60 ms")
+    assert claim.verdict == "explained" and "28.99 ms" in claim.why and "48%" in claim.why
+
+
+def test_no_prefill_floor_for_a_mixture_of_experts_or_several_chips():
+    for text in ["Prefill of a 4,096-token prompt on a 70B MoE takes 400 ms on one A100 (312 TFLOPS BF16).",
+                 "Prefill of a 4,096-token prompt on a 70B model takes 400 ms on 8 A100s (312 TFLOPS BF16 each)."]:
+        assert not any("prompt of" in c.why for c in analyse(text, "en").claims), text

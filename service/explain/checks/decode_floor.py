@@ -43,3 +43,38 @@ def decode_floor(doc: Document, claim: Claim) -> Result | None:
 def _scaled(value: float) -> str:
     """A byte count or rate in the working as the text's scale writes it: 140e9, 3.35e12."""
     return f"{value / 1e12:g}e12" if value >= 1e12 else f"{value / 1e9:g}e9"
+
+
+# Prefill's compute floor: a prompt of N tokens through a dense model of P parameters costs at least 2 x P x N FLOPs
+# (one multiply and one add per weight per token; attention adds more), so it takes at least that over the chip's peak
+# (Kaplan et al. 2020, section 2.1; the JAX scaling book, "All About Transformer Inference").
+_PREFILL = re.compile(r"\bpre-?fill\w*|\bprompt processing\b|\btime[- ]to[- ]first[- ]token\b|\bTTFT\b|التعبئة المسبقة|الملء المسبق|"
+                      r"معالجة (?:ال)?موجه", re.I)
+_SPARSE = re.compile(r"\bMoE\b|\bmixture[- ]of[- ]experts\b|\bactive\b|\bexperts?\b|\bsparse\b|خبراء|الخبراء|نشطة|النشطة", re.I)
+_BELOW = 0.8  # a stated time below 80% of the floor is impossible even with rounding and a generous peak
+
+
+def prefill_floor(doc: Document, claim: Claim) -> Result | None:
+    """A prefill time against 2 x parameters x prompt tokens / the peak the text states: below it is impossible
+    (inconsistent, with the share of the peak it would need); above it, the share of the peak it implies is said."""
+    if not _PREFILL.search(claim.quote) or _SPARSE.search(doc.text):
+        return None  # an MoE reads only its active experts: its FLOPs per token are not 2 x all parameters
+    stated = next((f for f in claim.figures if f.quantity in ("time_s", "latency_s")), None)
+    tokens = [f for f in claim.figures if f.quantity in ("tokens", "seq_len") and 16 <= f.value <= 1e7]
+    params = unique(doc, claim, "params")
+    peak = unique(doc, claim, "peak_flop_per_s")
+    if stated is None or len({f.value for f in tokens}) != 1 or params is None or peak is None \
+            or any(f.quantity in ("n_chips", "chips_per_node", "tp_degree") and f.value > 1 for f in doc.figures):
+        return None  # several prompts, no stated peak, or chips working together: the floor is uncertain
+    prompt = tokens[0]
+    index = worked(doc, f"2 * {params.value / 1e9:g}e9 * {prompt.value:g} / {peak.value / 1e12:g}e12",
+                   f"2 x {params.quote} x {prompt.quote} / {peak.quote}")
+    if index is None:
+        return None
+    floor = doc.calculations[index]["outputs"]["value"]
+    words = messages(doc.lang)["verdicts"]
+    said = {"params": restate.value("params", params.value), "tokens": f"{prompt.value:,.0f}", "peak": restate.value("peak_flop_per_s", peak.value),
+            "floor": restate.value("time_s", floor), "stated": restate.value("time_s", stated.value), "share": f"{floor / stated.value:.0%}"}
+    if stated.value < _BELOW * floor:
+        return Result([index], "inconsistent", words["prefill_below_floor"].format(**said))
+    return Result([index], None, words["prefill_above_floor"].format(**said))
