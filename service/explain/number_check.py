@@ -32,6 +32,9 @@ def _values(value, name: str, out: set[str]):
         out.update(numbers_in(human_field(name, value)))
         out.update(numbers_in(f"{value:g}"))
         out.update(numbers_in(f"{value:,.0f}"))
+        if 0 < abs(value) < 1:  # a computed share is shown as a percent ("0.0551" as "5.5%")
+            out.update(numbers_in(f"{100 * value:.1f}"))
+            out.update(numbers_in(f"{100 * value:.0f}"))
     elif isinstance(value, str):
         out.update(numbers_in(value))
 

@@ -341,7 +341,8 @@ def _outside_file_names(text: str, matches: list, occurrences: list) -> tuple[li
     spans = [(m.start(), m.end()) for m in _FILE_NAME.finditer(text)]
     if not spans:
         return matches, occurrences
-    inside = lambda m: any(a <= m.start and m.end <= b for a, b in spans)  # noqa: E731
+    # a match that is the whole name ("llama.cpp", "bitnet.cpp": a project named like a file) is the term itself
+    inside = lambda m: any(a <= m.start and m.end <= b and (m.start, m.end) != (a, b) for a, b in spans)  # noqa: E731
     kept = [o for o in occurrences if not inside(o)]
     present = {o.entry["id"]: o for o in kept}
     return [m if not inside(m) else present[m.entry["id"]] for m in matches if not inside(m) or m.entry["id"] in present], kept
