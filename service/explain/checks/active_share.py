@@ -11,7 +11,7 @@ from service.i18n.messages import messages
 # a parameter count said to be the active one: "activating 18.6 to 31.3 billion", "37B are activated", "22B active"
 _ACTIVE_NEAR = re.compile(r"\bactiv\w*|نشط|مفعل|مفعّل", re.I)
 # the whole model's count: "out of 560 billion total", "671B total parameters", "إجمالي"
-_TOTAL_NEAR = re.compile(r"\btotal\b|\bout of\b|\bin all\b|إجمالي|الإجمالي|من أصل|الكلية|الكلي", re.I)
+_TOTAL_NEAR = re.compile(r"\btotal\b|\bout of\b|\bin all\b|\bof which\b|إجمالي|الإجمالي|من أصل|الكلية|الكلي|منها", re.I)
 _STATED_SHARE = re.compile(r"\d\s*%|٪|\bpercent\b|في المئة|بالمئة", re.I)
 
 
