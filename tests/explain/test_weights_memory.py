@@ -88,3 +88,16 @@ def test_no_prefill_floor_for_a_mixture_of_experts_or_several_chips():
     for text in ["Prefill of a 4,096-token prompt on a 70B MoE takes 400 ms on one A100 (312 TFLOPS BF16).",
                  "Prefill of a 4,096-token prompt on a 70B model takes 400 ms on 8 A100s (312 TFLOPS BF16 each)."]:
         assert not any("prompt of" in c.why for c in analyse(text, "en").claims), text
+
+
+def test_a_rate_that_is_one_over_the_time_per_token_is_consistent():
+    # one token per decoding step: 1 / 0.07 s = 14.3 tokens/s, which "14 tokens/second" states
+    text = "Reading all weights takes roughly 70ms per decoding step. That's the floor: 14 tokens/second per A100."
+    claim = _claim(analyse(text, "en"), "14 tokens")
+    assert claim.verdict == "consistent" and "1 / 70 ms = 14.3" in claim.why
+
+
+def test_a_batch_rate_is_not_set_against_one_steps_time():
+    # 2,000 tokens/s is many users together, not 1 / 30 ms = 33: nothing is said, nothing is called wrong
+    claim = _claim(analyse("At 30 ms per token we serve 2,000 tokens/s across the batch.", "en"), "2,000")
+    assert claim.verdict != "inconsistent" and "1 / 30 ms" not in claim.why

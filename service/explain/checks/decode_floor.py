@@ -5,7 +5,7 @@ the JAX scaling book, "All About Transformer Inference")."""
 import re
 
 from service.explain import restate
-from service.explain.checks.core import Result, compare, discard, unique, worked
+from service.explain.checks.core import Result, compare, discard, said, unique, worked
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
@@ -78,3 +78,33 @@ def prefill_floor(doc: Document, claim: Claim) -> Result | None:
     if stated.value < _BELOW * floor:
         return Result([index], "inconsistent", words["prefill_below_floor"].format(**said))
     return Result([index], None, words["prefill_above_floor"].format(**said))
+
+
+_RATES = ("tokens_per_s", "tokens_per_s_per_chip")
+
+
+def rate_of_time(doc: Document, claim: Claim) -> Result | None:
+    """A generation rate against the time per token the text gives ("70ms per decoding step ... 14 tokens/second"):
+    one token per step, so the rate is 1 / the time. Agreeing, it is consistent; otherwise nothing is said (a rate of
+    many users together, or one after other work, is not one step's inverse)."""
+    rates = [f for f in claim.figures if f.quantity in _RATES]
+    if len({f.value for f in rates}) != 1:
+        return None
+    here = next((i for i, (a, b) in enumerate(doc.sentences) if a <= claim.start < b), None)
+    times = [f for f in claim.figures if f.quantity in ("time_s", "step_time_s") and _PER_TOKEN.match(doc.text, f.end)]
+    if not times and here:  # "Loading all weights takes roughly 70ms per decoding step. That's ... 14 tokens/second"
+        a, b = doc.sentences[here - 1]
+        times = [f for f in doc.figures if a <= f.start < b and f.quantity in ("time_s", "step_time_s") and _PER_TOKEN.match(doc.text, f.end)]
+    if len({f.value for f in times}) != 1 or not 0 < times[0].value < 60:
+        return None
+    rate, time = rates[0], times[0]
+    index = worked(doc, f"1 / {time.value:g}", f"1 / {time.quote}")
+    if index is None:
+        return None
+    value = doc.calculations[index]["outputs"]["value"]
+    result = compare(doc, rate, value, rate.quantity, [index])
+    if result.verdict != "consistent":
+        discard(doc, index)
+        return None
+    return Result([index], "consistent", messages(doc.lang)["verdicts"]["rate_of_time"].format(
+        time=restate.value("time_s", time.value), computed=f"{value:,.3g}", stated=said(doc, rate)))

@@ -46,6 +46,8 @@ def open_expression(doc: Document, claim: Claim) -> Result | None:
     if len(found) != 1:
         return None  # several open expressions: which one the point rests on is not read
     expression = found[0]
+    if any(float(x.replace(",", "")) == 1 for x in re.findall(r"[\d.,]+", expression.quote)):
+        return None  # "8 * 1": nothing for a reader to work out
     index = worked(doc, expression.quote.replace("×", "*").replace("÷", "/"), expression.quote)
     if index is None:
         return None
