@@ -26,15 +26,18 @@ _EMOTICON = pattern_cache.lazy(r"\s+[:;]-?[/()DPp|\\]+(?=[\s.!?]*$)")  # "... ea
 _PLAIN_WORD_FIRST = pattern_cache.lazy(r"[a-z]+[\s,]")  # "the flagship run ...", not "bing_bert", "h100" or "nvidia-smi"
 # A person's name ("Horace He:"), not a setting ("SHARD_GRAD_OP:", "FULL_SHARD:"): capitalised words with lower case.
 _URL = pattern_cache.lazy(r"https?://(?:www\.)?github\.com/[\w.-]+/[\w.-]+/(?P<kind>pull|issues|discussions)/(?P<number>\d+)\S*|https?://\S+")
-_SPEAKER = pattern_cache.lazy(r"^(?P<speaker>[A-Z][a-z][\w.'-]*(?: [A-Z][a-z][\w.'-]*){0,2})\s*:\s+(?=\S)")
+_SPEAKER = pattern_cache.lazy(r"^(?!(?:Problem|Setup|Note|Update|Question|Summary|Results?|Issue|Solution|Context|Background|Environment|Edit|Details?)\s*:)"
+                              r"(?P<speaker>[A-Z][a-z][\w.'-]*(?: [A-Z][a-z][\w.'-]*){0,2})\s*:\s+(?=\S)")
 _TRAILING = ".。!?؟:;؛،, "
 # A reason names its cause ("because", "since", "due to"); "so"/"thus" open a consequence, not the reason.
 _REASON = pattern_cache.lazy(r"\b(?:because|since|due to|thanks to|as a result of|the reason)\b|(?<![\u0621-\u064A])(?:لأن|بسبب|نظرًا|نظرا|بفضل)", re.I)
 # Discourse openers that belong to the conversation, not the point: "Yes I profiled ...", "But, you have to ...".
 _OPENER = pattern_cache.lazy(r"^(?:(?:yes|ok|okay|well|but|and|so|also|however|while|anyway|additionally|moreover|furthermore|in addition)\s*,\s*|(?:yes|but|and|so|also|anyway)\s+(?=\S))+", re.I)
-# Words that announce a point rather than make it: "So the takeaway:", "TL;DR:", "الخلاصة:".
+# What announces a point, not makes it: "So the takeaway:", "TL;DR:", "الخلاصة:", a label ("Problem:"), a number ("(2) As")
 _ANNOUNCER = pattern_cache.lazy(r"^(?:(?:so|and|thus|therefore|anyway|basically)\s*,?\s+)?(?:the\s+)?(?:takeaway|tl;?dr|bottom line|"
-                                r"in short|key (?:insight|point)|short version|الخلاصة|باختصار|البصيرة الرئيسية)\s*[:,-]\s*", re.I)
+                                r"in short|key (?:insight|point)|short version|الخلاصة|باختصار|البصيرة الرئيسية)\s*[:,-]?\s*|^\(?\d{1,2}\)\s+|"
+                                r"^(?:problem|setup|note|update|question|summary|results?|issue|solution|context|background|motivation|"
+                                r"environment|description|edit|conclusion|observation|workload|hardware|details?)\s*:\s*", re.I)
 
 
 def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
@@ -140,7 +143,7 @@ def restated(doc: Document, index: int, seen: set[str] | None = None) -> str:
         text = restate.expand(doc, start, end, doc.lang, seen, reported.plain_words(doc.lang), gist_plain.forms(doc.lang))
         text = gist_plain.phrased(_without_asides(text), doc.lang)  # "is sharded" said as "is split across the GPUs"
         text = _URL.sub(lambda found: _link_name(found, doc.lang), text)  # a reader reads "pull request #5471", not a URL
-        text = _ANNOUNCER.sub("", text, count=1)
+        text = gist_side.with_subject(doc, index, _ANNOUNCER.sub("", text, count=1))  # "Operates ..." after "PP: Places ..."
         opened = _OPENER.match(text)
         if opened and opened.end() < len(text):
             text = text[opened.end()].upper() + text[opened.end() + 1:]  # "Yes I profiled" -> "I profiled"

@@ -105,3 +105,17 @@ def answered_heading(doc: Document, index: int) -> bool:
     opening_end = n_start + sum(len(w) + 1 for w in following.split()[:OPENING_WORDS])
     asked = {o.entry["id"] for o in doc.occurrences if q_start <= o.start < q_end}
     return any(n_start <= o.start < opening_end and o.entry["id"] in asked for o in doc.occurrences)
+
+
+_NOTE_VERB = pattern_cache.lazy(r"^(?P<verb>[A-Z][a-z]{2,}(?:es|s))\s+(?=[a-z])")  # "Operates effectively ...", "Places groups ..."
+_NOTE_LABEL = pattern_cache.lazy(r"^\s*(?P<label>[A-Z][^:.!?]{1,60}?)\s*:\s+[A-Z][a-z]+s\b")  # "Pipeline Parallelism (PP): Places ..."
+
+
+def with_subject(doc: Document, index: int, text: str) -> str:
+    """A note's sentence that opens on its verb ("Operates effectively over InfiniBand") given the subject its list item
+    named ("Pipeline Parallelism (PP): Places groups of layers ..."), so that "the text says that operates" is never said."""
+    found = _NOTE_VERB.match(text)
+    if not found or index == 0 or not restate.same_language(text, doc.lang):
+        return text
+    label = _NOTE_LABEL.match(doc.text[slice(*doc.sentences[index - 1])])
+    return f"{label.group('label')} {found.group('verb').lower()} {text[found.end():]}" if label else text
