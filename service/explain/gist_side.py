@@ -67,6 +67,12 @@ def side_weight(doc: Document, sentence: str, core: str, figures: list) -> float
             penalty += SIDE_PENALTY
     if _LIST_ITEM.match(sentence):
         penalty += SIDE_PENALTY
+    same = [f for f in figures if f.quantity == figures[0].quantity] if figures else []
+    prose = core
+    for figure in figures:
+        prose = prose.replace(figure.quote, " ")
+    if len(same) >= 3 and len(re.findall(r"(?<![\w/])[a-z]{3,}\b", prose)) <= 3:
+        penalty += 2 * SIDE_PENALTY  # "Method Throughput SGLang 158.34 tokens/s SGLang + EAGLE-2 244.10 tokens/s": a table's rows
     if formula(sentence):
         penalty += 2 * SIDE_PENALTY  # "(sequence length) * (batch) / (step time) = ...": a formula, or a piece of one
     if _HYPOTHESIS.match(sentence):
