@@ -1,0 +1,48 @@
+"""A transfer's time: an amount of data over a link or memory bandwidth, both stated in the sentence with the time it
+takes ("Reading the 512 MB KV cache at 3.35 TB/s takes ...": 512 MB / 3.35 TB/s = 0.153 ms). Faster than the link
+allows is impossible (inconsistent); slower is what other work adds, said as how many times the transfer alone."""
+
+import re
+
+from service.explain import restate
+from service.explain.checks import verdicts
+from service.explain.checks.core import Result, compare, discard, said, worked
+from service.explain.document import Claim, Document
+from service.i18n.messages import messages
+
+_MOVES = re.compile(r"\b(?:read\w*|load\w*|mov\w*|cop(?:y|ies|ied|ying)|transfer\w*|send\w*|sent|stream\w*|fetch\w*|download\w*|"
+                    r"upload\w*|writ\w*|wrote|sav\w*|offload\w*|swap\w*)\b|نقل|قراءة|تحميل|تنزيل|كتابة|حفظ", re.I)
+_SIZES = ("bytes", "size_bytes", "memory_bytes", "weights_bytes", "hbm_bytes", "activation_bytes")
+_BELOW = 0.8  # a time under 80% of the transfer alone is faster than the stated bandwidth allows, rounding included
+_OTHER_WORK = 20  # up to this many times the transfer, the rest is other work; beyond, the two are not one transfer
+
+
+def transfer_time(doc: Document, claim: Claim) -> Result | None:
+    """One size, one bandwidth and one time in a sentence that moves data: time against size / bandwidth."""
+    if not _MOVES.search(claim.quote):
+        return None
+    sizes = [f for f in claim.figures if f.quantity in _SIZES and f.value > 0]
+    rates = [f for f in claim.figures if verdicts.kind(f.quantity) == "bandwidth" and f.value > 0]
+    times = [f for f in claim.figures if f.quantity in ("time_s", "step_time_s", "latency_s") and f.value > 0]
+    if len(sizes) != 1 or len(rates) != 1 or len(times) != 1:
+        return None  # which amount crosses which link is not read when there are several
+    size, rate, time = sizes[0], rates[0], times[0]
+    index = worked(doc, f"{size.value:g} / {rate.value:g}", f"{size.quote} / {rate.quote}")
+    if index is None:
+        return None
+    alone = doc.calculations[index]["outputs"]["value"]
+    words = messages(doc.lang)["verdicts"]
+    stated = said(doc, time) if restate.same_language(time.quote, doc.lang) else restate.value("time_s", time.value)
+    shown = {"size": said(doc, size), "rate": said(doc, rate), "alone": restate.value("time_s", alone), "stated": stated}
+    factor = time.value / alone
+    if any(abs(factor / scale - 1) < 0.15 or abs(factor * scale - 1) < 0.15 for scale in (1e3, 1e6)):
+        return Result([index], "needs_more", words["transfer_unit_slip"].format(**shown))  # "149.25 ms" for 0.153 ms
+    result = compare(doc, time, alone, "time_s", [index])
+    if result.verdict == "consistent":
+        return Result([index], "consistent", words["transfer_time"].format(**shown))
+    if time.value < _BELOW * alone:
+        return Result([index], "inconsistent", words["transfer_too_fast"].format(**shown))
+    if alone < time.value <= _OTHER_WORK * alone:
+        return Result([index], None, words["transfer_and_more"].format(**shown, times=f"{factor:.2g}"))
+    discard(doc, index)
+    return None

@@ -1,0 +1,33 @@
+"""A transfer's time against size / bandwidth (checks/transfer_time.py). Texts written for these tests."""
+
+from service.explain.pipeline import analyse
+
+
+def _claim(text: str, lang: str = "en"):
+    return analyse(text, lang).claims[0]
+
+
+def test_a_time_that_is_size_over_bandwidth_is_consistent():
+    # 200e9 B / 25e9 B/s = 8 s (PCIe 4.0 x16 is about 25-32 GB/s one way)
+    claim = _claim("Moving 200 GB over PCIe at 25 GB/s takes about 8 seconds per token.")
+    assert claim.verdict == "consistent" and "200 GB / 25 GB/s = 8 s" in claim.why
+
+
+def test_a_time_faster_than_the_link_allows_is_inconsistent():
+    # 140e9 B / 2e12 B/s = 70 ms, so 10 ms is impossible at that bandwidth
+    claim = _claim("Loading 140 GB at 2 TB/s takes 10 ms.")
+    assert claim.verdict == "inconsistent" and "70 ms" in claim.why
+
+
+def test_a_thousandfold_gap_is_called_a_likely_unit_slip_not_a_finding():
+    # 512e6 B / 3.35e12 B/s = 152.8 µs against "149.25 ms": a factor of about 1,000
+    claim = _claim("Reading the 512 MB KV cache at 3.35 TB/s takes 149.25 ms.")
+    assert claim.verdict == "needs_more" and "unit slip" in claim.why
+
+
+def test_a_longer_time_is_the_transfer_and_other_work():
+    # 140e9 / 2e9 = 70 s; 3 minutes = 180 s is 2.6 times that
+    claim = _claim("Saving the 140 GB checkpoint at 2 GB/s takes 3 minutes.")
+    assert claim.verdict == "explained" and "2.6 times" in claim.why
+    arabic = _claim("Saving the 140 GB checkpoint at 2 GB/s takes 3 minutes.", "ar")
+    assert "minutes" not in arabic.why and "180 s" in arabic.why
