@@ -153,7 +153,7 @@ def _by_pattern(term_id: str, found: str) -> bool:
     term = entry.get("term") or ""
     if not (re.search(r"\d", found) and re.search(r"\d", term)) or found.lower() in term.lower() or term.lower() in found.lower():
         return False  # a code family only; "H100 SXM" for "H100": the entry's name still says what the text wrote
-    members = [re.compile(p["re"]) for p in entry.get("patterns") or [] if p.get("re")]
+    members = [re.compile(p["re"], re.I) for p in entry.get("patterns") or [] if p.get("re")]  # "V3-8" as "v3-8"
     return any(m.fullmatch(term) for m in members) and any(m.fullmatch(found) for m in members)
 
 
