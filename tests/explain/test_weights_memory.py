@@ -101,3 +101,12 @@ def test_a_batch_rate_is_not_set_against_one_steps_time():
     # 2,000 tokens/s is many users together, not 1 / 30 ms = 33: nothing is said, nothing is called wrong
     claim = _claim(analyse("At 30 ms per token we serve 2,000 tokens/s across the batch.", "en"), "2,000")
     assert claim.verdict != "inconsistent" and "1 / 30 ms" not in claim.why
+
+
+def test_a_need_with_no_format_named_is_tried_at_sixteen_bits_and_said_so():
+    # 70e9 x 2 bytes = 140 GB (16-bit, assumed and said: the text names no format), 1.8 times the 80 GB named after it
+    claim = _claim(analyse("A 70B model needs 140 GB just for weights - a single A100 holds 80 GB.", "en"), "140 GB")
+    assert claim.verdict == "consistent" and "assumed" in claim.why and "1.8 times the 80 GB" in claim.why
+    # a need that 16-bit weights do not give is not said, and not called wrong
+    other = _claim(analyse("A 70B model needs 168 GB just for weights.", "en"), "168 GB")
+    assert other.verdict != "inconsistent" and "x 2 bytes" not in other.why

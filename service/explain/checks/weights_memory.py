@@ -24,7 +24,7 @@ _BITS_WORD = re.compile(r"(?<![\d.])(4|8|16|32)[- ]?(?:bits?\b|بت\b|بتات)"
 _NEEDS = re.compile(r"\b(?:needs?|needed|requires?|required|demands?|takes?|occup\w+|consum\w+|weighs?)\b|\bfor (?:the |its )?weights\b|\bof weights\b"
                     r"|يحتاج|تحتاج|يتطلب|تتطلب|يستهلك|تستهلك|يشغل|تشغل", re.I)
 # a memory said to be what hardware has ("a node has 640 GB", "an H100 with 80GB", "بسعة 80 غيغابايت")
-_HAS = re.compile(r"\b(?:has|have|having|with|offers?|provides?|features?|comes with|packs?|total(?:s| of)?)\b"
+_HAS = re.compile(r"\b(?:has|have|having|holds?|with|offers?|provides?|features?|comes with|packs?|total(?:s| of)?)\b"
                   r"|يملك|تملك|تحتوي|يحتوي|توفر|يوفر|بسعة|مزود|مزودة", re.I)
 _LOWER_BOUND = re.compile(r"(?:\bover|\bmore than|\babove|\bat least|\bin excess of|>|أكثر من|ما يزيد على|ما يزيد عن|يزيد على)\s*$", re.I)
 _MEMORY_TALK = re.compile(r"\bmemory\b|\bVRAM\b|\bHBM\d?e?\b|ذاكرة|الذاكرة", re.I)
@@ -92,10 +92,17 @@ def weights_need(doc: Document, claim: Claim) -> Result | None:
     to be exceeded ("needs over 1.2 TB") holds when the weights alone pass it. A result that matches neither is not said."""
     p = _params(doc, claim)
     needs = [f for f in claim.figures if f.quantity in _NEEDED and f.value > 0]
-    if p is None or len(needs) != 1 or not _NEEDS.search(claim.quote):
+    verb = _NEEDS.search(claim.quote)
+    if len(needs) > 1 and verb:  # "needs 140 GB just for weights - a single A100 holds 80 GB": the one after the verb
+        at = claim.start + verb.end()
+        needs = [f for f in needs if 0 <= f.start - at <= 40][:1]
+    if p is None or len(needs) != 1 or not verb:
         return None
     width = _width(doc, claim)
-    if width is None or not _formats_in(claim.quote):
+    assumed = not _formats_in(doc.text) and not _NOT_WHOLE.search(doc.text) and bool(re.search(r"\bweights?\b|أوزان|الأوزان", claim.quote))
+    if assumed:  # "A 70B model needs 140 GB just for weights": no format anywhere, the usual 16-bit is tried and said
+        width = (2.0, "16-bit")
+    elif width is None or not _formats_in(claim.quote):
         return None  # the need is the sentence's own: its format is written in it
     need = needs[0]
     lower = bool(_LOWER_BOUND.search(doc.text[max(0, need.start - 16):need.start]))
@@ -108,9 +115,13 @@ def weights_need(doc: Document, claim: Claim) -> Result | None:
         discard(doc, index)
         return None
     words = messages(doc.lang)["verdicts"]
-    why = words["weights_need_over" if lower else "weights_need"].format(**_shown(doc, p, width), computed=restate.value("bytes", value),
-                                                                       stated=said(doc, need))
-    hardware = _stated_capacity(doc, claim)
+    shown = _shown(doc, p, width)
+    if assumed:
+        shown["format"] = words["weights_assumed_format"]
+    why = words["weights_need_over" if lower else "weights_need"].format(**shown, computed=restate.value("bytes", value), stated=said(doc, need))
+    held = [f for f in claim.figures if f.quantity in _MEMORIES and f is not need and f.start > need.end
+            and _HAS.search(doc.text[need.end:f.start])]
+    hardware = (held[0].value, said(doc, held[0])) if len(held) == 1 else _stated_capacity(doc, claim)
     if hardware is not None:  # "... needs over 1.2 TB in FP16. A single 8xH100 node has 640 GB": the two set side by side
         key = "weights_then_over" if value > hardware[0] else "weights_then_within"
         why += words[key].format(stated=hardware[1], ratio=f"{value / hardware[0]:.2g}")
