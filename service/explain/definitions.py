@@ -42,6 +42,8 @@ def brief_definition(sentence: str, max_words: int | None = None) -> str:
         head = sentence[:end.start()].rstrip(" ,،")
         after = sentence[end.end():ends[n + 1].start() if n + 1 < len(ends) else len(sentence)]
         before_colon = FIT_MIN_WORDS_BEFORE_COLON if max_words else BRIEF_MIN_WORDS_BEFORE_COLON
+        if re.fullmatch(r",\s[a-z]+ing\s", end.group()) and re.search(r"ing$", head):
+            continue  # "for building, training and deploying models": a list of gerunds, not a participle clause
         if end.group().strip() == ":" and (_ANNOUNCES.search(head) or _FIGURE.search(after) or _HEADING.match(head)
                                            or _RELATIVE_HEAD.match(head)
                                            or len(head.split()) < before_colon):
