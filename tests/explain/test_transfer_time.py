@@ -45,3 +45,12 @@ def test_a_kv_size_that_fits_fewer_heads_names_grouped_query_attention_not_an_er
     claim = analyse("For a model with 80 layers, 64 attention heads, head dimension 128, and fp16 KV: roughly 320KB per "
                     "token.", "en").claims[0]
     assert claim.verdict == "needs_more" and "2.621 MB" in claim.why and "8 key-value heads" in claim.why
+
+
+def test_reduce_inside_all_reduce_is_not_the_reduce_collective():
+    # a round-18 reader: "(all-reduce operation)" listed the reduce collective, which the text never names
+    from service.explain.compose import explain_offline
+    terms = explain_offline("Gradients must be aggregated (all-reduce operation) across all GPUs.", "en")["terms"]
+    assert not any(t["id"] == "reduce" for t in terms)
+    named = explain_offline("NCCL's reduce operation sends the sum to rank 0 only.", "en")["terms"]
+    assert any(t["id"] == "reduce" for t in named)
