@@ -54,3 +54,11 @@ def test_reduce_inside_all_reduce_is_not_the_reduce_collective():
     assert not any(t["id"] == "reduce" for t in terms)
     named = explain_offline("NCCL's reduce operation sends the sum to rank 0 only.", "en")["terms"]
     assert any(t["id"] == "reduce" for t in named)
+
+
+def test_a_per_gpu_rate_written_in_lower_case_is_a_per_chip_rate():
+    # "~4000 tok/s/gpu for a 7b model ... on 8 A100": 6 x 7e9 x 4000 = 168 TFLOP/s, 53.85% of the A100's 312 TFLOP/s
+    from service.explain.pipeline import analyse as read
+    doc = read("We train at ~4000 tok/s/gpu for a 7b model on 8 A100.", "en")
+    assert any(f.quantity == "tokens_per_s_per_chip" for f in doc.figures)
+    assert any("53.85%" in c.why for c in doc.claims)
