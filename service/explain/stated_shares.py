@@ -9,9 +9,9 @@ _PCT = rf"\(\s*(?:%\s*(?P<pa>{_NUM})|(?P<pb>{_NUM})\s*%)\s*\)"
 # 'Of the 419 failures, ...', 'Out of 419', 'من بين 419', 'من أصل 419', 'من إجمالي 419': a whole the parts after it share
 _WHOLE = re.compile(rf"(?:\b(?:[Oo]ut\s+of|[Oo]f)\s+(?:the|all|these|those)?\s*|من\s+(?:بين|أصل|إجمالي|مجموع)\s+)(?P<total>{_NUM})(?![\d.%])")
 # '148 of the 419 failures (30.1%)', '3 out of 8 GPUs (37.5%)', '148 من 419 (30.1%)'
-_PART_OF = re.compile(rf"(?<![\w.,])(?P<part>{_NUM})\s+(?:out\s+of|of|من(?:\s+أصل)?)\s+(?:the\s+|all\s+)?(?P<total>{_NUM})(?![\d.%])(?P<words>[^()\d%.;:]{{0,60}}?)\s*{_PCT}")
+_PART_OF = re.compile(rf"(?<![A-Za-z\d.,])(?P<part>{_NUM})\s+(?:out\s+of|of|من(?:\s+أصل)?)\s+(?:the\s+|all\s+)?(?P<total>{_NUM})(?![\d.%])(?P<words>[^()\d%.;:]{{0,60}}?)\s*{_PCT}")
 # a part with its share right after it: '148 (30.1%)'
-_PART = re.compile(rf"(?<![\w.,%])(?P<part>{_NUM})\s*{_PCT}")  # not a name's digits: "BF16 (18.1%)" is no count of 16
+_PART = re.compile(rf"(?<![A-Za-z\d.,%])(?P<part>{_NUM})\s*{_PCT}")  # not a name's digits: "BF16 (18.1%)" is no count of 16
 # a size with its share of a whole in brackets: '97B (8% of 1.2T)', '32B (3% من 1T)' (both written with a scale letter)
 _SIZE_SHARE = re.compile(rf"(?<![\d.,%])(?P<part>(?:{_NUM})[KMBT])\s*\(\s*(?:%\s*(?P<pa>{_NUM})|(?P<pb>{_NUM})\s*%)\s*(?:of|من)\s+"
                          rf"(?:the\s+)?(?P<total>(?:{_NUM})[KMBT])\s*\)")
