@@ -69,3 +69,18 @@ def test_a_names_digits_are_no_count_of_a_share():
     from service.explain.pipeline import analyse as read
     doc = read("At an input length of 2048 tokens, replication gains 27.3% over TP=8, more than with BF16 (18.1%).", "en")
     assert not any(c.verdict == "inconsistent" for c in doc.claims)
+
+
+def test_bandwidth_bound_is_memory_bound_only_beside_memory_words():
+    # a round-19 reader: TP all-reduces over PCIe make decode "bandwidth-bound" on the links, not on HBM
+    from service.explain.compose import explain_offline
+    links = explain_offline("In decode, TP all-reduces make it bandwidth-bound on the PCIe links between GPUs.", "en")["terms"]
+    assert not any(t["id"] == "memory-bound" for t in links)
+    memory = explain_offline("Decoding is bandwidth-bound: each token reads all weights from HBM.", "en")["terms"]
+    assert any(t["id"] == "memory-bound" for t in memory)
+
+
+def test_terabytes_of_shared_memory_are_no_cuda_scratchpad_in_arabic_either():
+    from service.explain.compose import explain_offline
+    terms = explain_offline("يحتوي النظام على 144 تيرابايت من الذاكرة المشتركة عبر 256 شريحة.", "en")["terms"]
+    assert not any(t["id"] == "cuda-shared-memory" for t in terms)
