@@ -84,3 +84,12 @@ def test_terabytes_of_shared_memory_are_no_cuda_scratchpad_in_arabic_either():
     from service.explain.compose import explain_offline
     terms = explain_offline("يحتوي النظام على 144 تيرابايت من الذاكرة المشتركة عبر 256 شريحة.", "en")["terms"]
     assert not any(t["id"] == "cuda-shared-memory" for t in terms)
+
+
+def test_numbered_draft_tokens_and_rdma_cpu_offload_keep_their_own_senses():
+    from service.explain.compose import explain_offline
+    draft = explain_offline("The draft proposes T1 T2 T3 T4 T5 and the target verifies them in one pass.", "en")["terms"]
+    assert not any(t["id"] == "t5" for t in draft)
+    assert any(t["id"] == "t5" for t in explain_offline("We fine-tuned T5 on our data.", "en")["terms"])
+    rdma = explain_offline("RoCE with GPUDirect RDMA gives CPU offload: the NIC moves data between GPUs directly.", "en")["terms"]
+    assert not any(t["id"] == "offloading" for t in rdma)
