@@ -464,9 +464,12 @@ def _render(doc: Document, reading: Reading) -> str:
         return frames["question_why" if reading.why else "question"].format(subjects=subjects)
     if role == "problem":
         problem = words["problems"][reading.problem]
-        if not subjects and reading.problem not in _OBSERVED and not _FIRST_PERSON.search(doc.text[slice(*doc.sentences[reading.index])]):
+        own = reading.problem in _OBSERVED or _FIRST_PERSON.search(doc.text[slice(*doc.sentences[reading.index])])
+        general = reading.problem in ("stalls", "slow", "slows_down", "performance_drops")  # what a general remark says of a technique
+        if not own and (not subjects or general and all(gist_names.is_concept(doc, s) for s in reading.subjects)):
             # "reports a problem: it crashes" for "at this scale hardware fails daily": a general fact given to the
-            # author as a failure of their own (a round-10 reader); with nothing it concerns, only "I get ..." is theirs
+            # author as a failure of their own (a round-10 reader); "a problem with the large language model: it stalls"
+            # for a text on why training needs a robust platform (round 19): a technique has no failure of its own
             return ""
         return (frames["problem"] if subjects else frames["problem_bare"]).format(subjects=subjects, problem=problem)
     if role == "description" and reading.what:  # "The text explains data parallelism: each GPU keeps a copy ..."

@@ -31,3 +31,17 @@ def test_a_notes_verb_gets_the_subject_its_item_named():
             "introduces pipeline bubbles that need many micro-batches to hide.")
     gist = _gist(text)
     assert "that tolerates" not in gist.lower()
+
+
+def test_a_general_remark_that_a_technique_stalls_is_no_problem_of_the_authors():
+    # a round-19 reader: "The author reports a problem with the large language model: it stalls or stops" for a text on
+    # why training large models needs a robust platform
+    text = "تشهد النماذج نموًا سريعًا. ومع ذلك، فإن تدريب نماذج اللغات الكبيرة (LLMs) يتعطل كثيرًا بسبب أعطال العتاد، ولذلك يلزم نظام قوي يمكن الاعتماد عليه."
+    assert "reports a problem" not in _gist(text)
+
+
+def test_lora_rank_is_said_without_an_alpha_the_text_never_changes():
+    # a round-18 reader: "ضبط رتبة LoRA ومعامل alpha من 8 إلى 6" added an alpha change the text does not make
+    from service.explain.compose import explain_offline
+    answer = explain_offline("سنقوم بما يلي: - ضبط lora_rank من 8 إلى 6 لتقليل استخدام الذاكرة أثناء الضبط الدقيق.", "ar")
+    assert "alpha" not in " ".join(g["text"] for g in answer["gist"])
