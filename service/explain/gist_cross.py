@@ -482,7 +482,8 @@ def _render(doc: Document, reading: Reading) -> str:
     if gist_names.company(doc, main):
         return ""  # an industry story names many companies; the one named most is not sure to be what it reports on
     if role == "description":  # "The text explains NVIDIA." for a text on a DGX server named a company (round 15)
-        return frames["description"].format(subjects=main)
+        # what "X is a ..." describes is X, named first: "The SN40L RDU is a 2.5D CoWoS chiplet design" is not about CoWoS
+        return frames["description"].format(subjects=reading.subjects[0] if reading.subjects else main)
     if role == "news" and gist_names.is_concept(doc, main):
         return ""  # "The article reports news on tensor parallelism" for a thread arguing for PP (a round-17 reader)
     # A requirement, a recommendation, a cause, a comparison of more than two, a topic: what the sentence says of its

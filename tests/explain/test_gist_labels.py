@@ -45,3 +45,12 @@ def test_lora_rank_is_said_without_an_alpha_the_text_never_changes():
     from service.explain.compose import explain_offline
     answer = explain_offline("سنقوم بما يلي: - ضبط lora_rank من 8 إلى 6 لتقليل استخدام الذاكرة أثناء الضبط الدقيق.", "ar")
     assert "alpha" not in " ".join(g["text"] for g in answer["gist"])
+
+
+def test_a_description_is_of_what_it_names_first():
+    # a round-18 reader: "يشرح النص CoWoS" for a text whose sentence describes the SN40L RDU as a CoWoS-based design
+    from service.explain.compose import explain_offline
+    text = ("This talk describes SambaNova's approach with the SambaNova SN40L Reconfigurable Dataflow Unit (RDU) chip. "
+            "The SN40L RDU is a 2.5D CoWoS chiplet-based design containing two RDU dies on a silicon interposer.")
+    gist = " ".join(g["text"] for g in explain_offline(text, "ar")["gist"])
+    assert "CoWoS" not in gist
