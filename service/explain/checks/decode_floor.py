@@ -10,7 +10,7 @@ from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
 # a time said per generated token ("~40 ms per token", "45 ms/token", "لكل رمز")
-_PER_TOKEN = re.compile(r"\S*\s*(?:/\s*(?:token|tok)\b|(?:of\s+\w+\s+)?per\s+(?:output\s+|generated\s+|decoded\s+)?token\b"
+PER_TOKEN = re.compile(r"\S*\s*(?:/\s*(?:token|tok)\b|(?:of\s+\w+\s+)?per\s+(?:output\s+|generated\s+|decoded\s+)?token\b"
                         r"|per\s+decod\w*\s+step\b|لكل رمز)", re.I)  # one decoding step makes one token per sequence
 # a floor the text itself works out ("floor-limited to", "at least", "bound"): the check agrees or shows the gap
 _FLOOR_WORDS = re.compile(r"\bfloor|\bat least\b|\bminimum\b|\blower bound\b|\bbound\b|limited|الحد الأدنى", re.I)
@@ -18,7 +18,7 @@ _FLOOR_WORDS = re.compile(r"\bfloor|\bat least\b|\bminimum\b|\blower bound\b|\bb
 
 def decode_floor(doc: Document, claim: Claim) -> Result | None:
     """A time per token against weights / memory bandwidth, both stated by the text (one value each)."""
-    stated = next((f for f in claim.figures if f.quantity in ("time_s", "step_time_s") and _PER_TOKEN.match(doc.text, f.end)), None)
+    stated = next((f for f in claim.figures if f.quantity in ("time_s", "step_time_s") and PER_TOKEN.match(doc.text, f.end)), None)
     weights = unique(doc, claim, "weights_bytes")
     bandwidth = unique(doc, claim, "memory_bandwidth_bytes_per_s")
     if stated is None or weights is None or bandwidth is None:
@@ -91,10 +91,10 @@ def rate_of_time(doc: Document, claim: Claim) -> Result | None:
     if len({f.value for f in rates}) != 1:
         return None
     here = next((i for i, (a, b) in enumerate(doc.sentences) if a <= claim.start < b), None)
-    times = [f for f in claim.figures if f.quantity in ("time_s", "step_time_s") and _PER_TOKEN.match(doc.text, f.end)]
+    times = [f for f in claim.figures if f.quantity in ("time_s", "step_time_s") and PER_TOKEN.match(doc.text, f.end)]
     if not times and here:  # "Loading all weights takes roughly 70ms per decoding step. That's ... 14 tokens/second"
         a, b = doc.sentences[here - 1]
-        times = [f for f in doc.figures if a <= f.start < b and f.quantity in ("time_s", "step_time_s") and _PER_TOKEN.match(doc.text, f.end)]
+        times = [f for f in doc.figures if a <= f.start < b and f.quantity in ("time_s", "step_time_s") and PER_TOKEN.match(doc.text, f.end)]
     if len({f.value for f in times}) != 1 or not 0 < times[0].value < 60:
         return None
     rate, time = rates[0], times[0]

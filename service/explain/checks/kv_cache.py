@@ -7,8 +7,8 @@ import re
 from service.explain import restate
 from service.explain.checks import verdicts
 from service.explain.checks.core import Result, said, unique, worked
-from service.explain.checks.decode_floor import _PER_TOKEN
-from service.explain.checks.weights_memory import _formats_in
+from service.explain.checks.decode_floor import PER_TOKEN
+from service.explain.checks.weights_memory import formats_in
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
@@ -18,10 +18,10 @@ _KV_WORDS = re.compile(r"\bKV\b|\bkey[- ]value\b|\bkeys and values\b|المفا�
 def kv_per_token(doc: Document, claim: Claim) -> Result | None:
     """A size per token in a sentence about the KV cache, against 2 x layers x heads x head dimension x bytes."""
     stated = next((f for f in claim.figures if verdicts.kind(f.quantity) == "memory" or f.quantity == "bytes"), None)
-    if stated is None or not _PER_TOKEN.match(doc.text, stated.end) or not _KV_WORDS.search(claim.quote):
+    if stated is None or not PER_TOKEN.match(doc.text, stated.end) or not _KV_WORDS.search(claim.quote):
         return None
     layers, heads, dim = unique(doc, claim, "n_layers"), unique(doc, claim, "n_kv_heads", "n_heads"), unique(doc, claim, "head_dim")
-    widths = _formats_in(claim.quote)
+    widths = formats_in(claim.quote)
     if layers is None or heads is None or dim is None or len(widths) != 1:
         return None  # the shape or the format is uncertain
     per, named = next(iter(widths.items()))

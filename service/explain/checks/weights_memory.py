@@ -40,7 +40,7 @@ _NOT_WHOLE = re.compile(r"\bquanti[sz]\w*|\bGPTQ\b|\bAWQ\b|\bGGUF\b|\bQ[2-8]_|\b
 _COMPUTE_AFTER = re.compile(r"^[\s\w-]{0,12}?(?:[TP]?FLOP|TOPS|compute|tensor cores?|matmul|GEMM)", re.I)
 
 
-def _formats_in(text: str, stored: bool = False) -> dict[float, str]:
+def formats_in(text: str, stored: bool = False) -> dict[float, str]:
     """The bytes per value of each number format or bit width a text names, with how it was written; `stored`: only
     where it may be what numbers are kept in ("2.6 PFLOPS of FP8 compute" is a speed, not the weights' format)."""
     found: dict[float, str] = {}
@@ -55,14 +55,14 @@ def _formats_in(text: str, stored: bool = False) -> dict[float, str]:
 
 def _width(doc: Document, claim: Claim) -> tuple[float, str] | None:
     """The bytes per weight: the one format the sentence names, else the one the whole text names; None when unsure."""
-    own = _formats_in(claim.quote)
+    own = formats_in(claim.quote)
     if len(own) == 1:
         return next(iter(own.items()))
     if own:
         return None  # "FP8 ... than BF16": which one the weights are in is not read
-    if len(_formats_in(doc.text)) != len(_formats_in(doc.text, stored=True)) or len(_formats_in(doc.text)) != 1:
+    if len(formats_in(doc.text)) != len(formats_in(doc.text, stored=True)) or len(formats_in(doc.text)) != 1:
         return None  # another format, or the one format named as a speed: the weights' format is not read
-    return next(iter(_formats_in(doc.text).items()))
+    return next(iter(formats_in(doc.text).items()))
 
 
 def _params(doc: Document, claim: Claim):
@@ -99,10 +99,10 @@ def weights_need(doc: Document, claim: Claim) -> Result | None:
     if p is None or len(needs) != 1 or not verb:
         return None
     width = _width(doc, claim)
-    assumed = not _formats_in(doc.text) and not _NOT_WHOLE.search(doc.text) and bool(re.search(r"\bweights?\b|أوزان|الأوزان", claim.quote))
+    assumed = not formats_in(doc.text) and not _NOT_WHOLE.search(doc.text) and bool(re.search(r"\bweights?\b|أوزان|الأوزان", claim.quote))
     if assumed:  # "A 70B model needs 140 GB just for weights": no format anywhere, the usual 16-bit is tried and said
         width = (2.0, "16-bit")
-    elif width is None or not _formats_in(claim.quote):
+    elif width is None or not formats_in(claim.quote):
         return None  # the need is the sentence's own: its format is written in it
     need = needs[0]
     lower = bool(_LOWER_BOUND.search(doc.text[max(0, need.start - 16):need.start]))
@@ -196,7 +196,7 @@ def weights_on_card(doc: Document, claim: Claim) -> Result | None:
             or any(f.quantity in _MEMORIES for f in claim.figures if not _NEEDS.search(claim.quote)):
         return None  # "70B on 8 H100s": the author already spreads it; a memory of its own is weights_fit's
     width = _width(doc, claim)
-    assumed = width is None and not _formats_in(doc.text) and not _NOT_WHOLE.search(doc.text)
+    assumed = width is None and not formats_in(doc.text) and not _NOT_WHOLE.search(doc.text)
     if assumed:
         width = (2.0, "16-bit")
     if width is None:
