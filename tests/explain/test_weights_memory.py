@@ -110,3 +110,9 @@ def test_a_need_with_no_format_named_is_tried_at_sixteen_bits_and_said_so():
     # a need that 16-bit weights do not give is not said, and not called wrong
     other = _claim(analyse("A 70B model needs 168 GB just for weights.", "en"), "168 GB")
     assert other.verdict != "inconsistent" and "x 2 bytes" not in other.why
+
+
+def test_a_model_said_to_be_a_size_is_its_weights_need():
+    # 70e9 x 2 bytes (FP16) = 140 GB, which "is ~140 GB" states
+    claim = _claim(analyse("A 70B-class dense model in FP16 is ~140 GB.", "en"), "140 GB")
+    assert claim.verdict == "consistent" and "70B x 2 bytes (FP16) = 140 GB" in claim.why

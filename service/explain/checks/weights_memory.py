@@ -26,6 +26,8 @@ _NEEDS = re.compile(r"\b(?:needs?|needed|requires?|required|demands?|takes?|occu
 # a memory said to be what hardware has ("a node has 640 GB", "an H100 with 80GB", "بسعة 80 غيغابايت")
 _HAS = re.compile(r"\b(?:has|have|having|holds?|with|offers?|provides?|features?|comes with|packs?|total(?:s| of)?)\b"
                   r"|يملك|تملك|تحتوي|يحتوي|توفر|يوفر|بسعة|مزود|مزودة", re.I)
+# "A 70B model in FP16 is ~140 GB": a model said to be a size is what it takes
+_IS_SIZE = re.compile(r"\b(?:is|are|comes to|come to)\s+(?:~|≈|about |roughly |around |approximately |nearly )?(?=\d)", re.I)
 _LOWER_BOUND = re.compile(r"(?:\bover|\bmore than|\babove|\bat least|\bin excess of|>|أكثر من|ما يزيد على|ما يزيد عن|يزيد على)\s*$", re.I)
 _MEMORY_TALK = re.compile(r"\bmemory\b|\bVRAM\b|\bHBM\d?e?\b|ذاكرة|الذاكرة", re.I)
 # a text that asks whether a model fits: one card of the named chip is set against its weights only there
@@ -92,7 +94,7 @@ def weights_need(doc: Document, claim: Claim) -> Result | None:
     to be exceeded ("needs over 1.2 TB") holds when the weights alone pass it. A result that matches neither is not said."""
     p = _params(doc, claim)
     needs = [f for f in claim.figures if f.quantity in _NEEDED and f.value > 0]
-    verb = _NEEDS.search(claim.quote)
+    verb = _NEEDS.search(claim.quote) or _IS_SIZE.search(claim.quote)
     if len(needs) > 1 and verb:  # "needs 140 GB just for weights - a single A100 holds 80 GB": the one after the verb
         at = claim.start + verb.end()
         needs = [f for f in needs if 0 <= f.start - at <= 40][:1]
