@@ -48,7 +48,7 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
     words = sentence.split()
     if len(words) < 4 or _GLOSS.match(sentence):
         return 0.0
-    if sentence.rstrip().endswith(":"):
+    if not (evidence := gist_side.result_before_rows(doc, index, sentence)) and sentence.rstrip().endswith(":"):
         # A label ("Key insight:") announces; a whole sentence that opens a list ("Llama 4 comes in three models:")
         # states the topic, the point of a description when nothing else argues.
         topic = 1.5 + 0.25 * min(len(term_ids), 2) if len(words) >= 6 else 0.0
@@ -70,7 +70,7 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
     value = 3.0 * cues.cue("point", sentence) + 2.0 * cues.cue("requirement", sentence) + 1.0 * cues.cue("cause", sentence)
     value += 2.0 * sentence.rstrip().endswith(("?", "؟"))
     value += 1.0 * bool(claim is not None and claim.frame) + 0.5 * min(len(term_ids), 4) + gist_central.weight(doc, term_ids)
-    value += 0.5 * bool(claim is not None and claim.calculations)
+    value += 0.5 * bool(claim is not None and claim.calculations) + 1.5 * evidence  # a result its rows then measure
     value += 1.5 * bool(claim is not None and {"measurement", "comparison"} & set(claim.kinds))  # a report's result
     if _ASIDE.match(sentence):
         value -= 1.5

@@ -2,7 +2,8 @@
 report a problem or a result, compare, explain, require, give a reason, report what was said), read from cues in
 their own language (data/gist_cross_cues.json), rendered in role frames of the answer's language (data/locale
 gist.cross) with every slot filled from the sentence (its subject, its problem, what it asks): a frame not filled says
-less, and no figure is ever said (the figures section and the claims give each figure with its reading)."""
+less, and no figure is said but the changes the checks worked out from result rows (the figures section and the claims
+give each figure with its reading)."""
 
 import json
 import re
@@ -515,7 +516,19 @@ def restated(doc: Document, index: int) -> str:
     plain = _frame_plain(doc, index)
     if plain:
         return messages(doc.lang)["gist"]["cross"]["frame_point"].format(claim=plain)
-    return render(doc, read(doc, index))
+    return _measured_rows(doc, index) or render(doc, read(doc, index))
+
+
+def _measured_rows(doc: Document, index: int) -> str:
+    """A result stated over result rows the checks set against their baseline: what it measures, with the changes worked."""
+    start, end = doc.sentences[index]
+    if not gist_side.result_before_rows(doc, index, doc.text[start:end]):
+        return ""
+    rows = next(c for c in doc.claims if c.start >= end).why
+    subjects = read(doc, index).subjects
+    frames = messages(doc.lang)["gist"]["cross"]["frames"]
+    return frames["measured_rows"].format(subjects=join_names(subjects[:MAX_SUBJECTS], doc.lang), rows=rows) if subjects \
+        else frames["measured_rows_bare"].format(rows=rows)
 
 
 _ROLE_WEIGHT = {"change": 4.0, "problem": 4.0, "question": 1.5, "result": 1.0, "news": 1.0, "comparison": 0.5, "description": 0.5, "requirement": 0.5,
@@ -533,7 +546,7 @@ def gist(doc: Document, scores: list[float]) -> list[dict]:
         reading = read(doc, i)
         text = restated(doc, i)
         value = scores[i] + _ROLE_WEIGHT[reading.role] + 1.0 * bool(reading.what or gist_relation.stated(doc, i))
-        value += FRAME_WEIGHT * bool(_frame_plain(doc, i))  # a claim of the field the claims stage read and checked
+        value += FRAME_WEIGHT * bool(_frame_plain(doc, i) or _measured_rows(doc, i))  # a claim the checks read and worked
         value += reported.table().get("news_lead_weight", 0.0) * (not everything and reading.role == "news")  # a report's lead: who did what
         everything.append((value, i, reading, text))
         if text:

@@ -4,7 +4,7 @@ config line or a command."""
 
 import re
 
-from service.explain import pattern_cache, restate
+from service.explain import claims, pattern_cache, restate
 from service.explain.document import Document
 
 _ABOUT_THE_PAGE = pattern_cache.lazy(r"\b(?:for illustration|the following|as follows|illustrat\w+|in the (?:figure|table|diagram|image)|see (?:below|above|figure)|"
@@ -125,3 +125,13 @@ def with_subject(doc: Document, index: int, text: str) -> str:
         return text
     label = _NOTE_LABEL.match(doc.text[slice(*doc.sentences[index - 1])])
     return f"{label.group('label')} {found.group('verb').lower()} {text[found.end():]}" if label else text
+
+
+def result_before_rows(doc: Document, index: int, sentence: str) -> bool:
+    """A result stated over the rows that measure it ("enabling EP helped improve tpm, ttft and tpot:" then a row with
+    EP and one without): the point of a benchmark report, not a label, when the next sentence's numbers were worked."""
+    if not sentence.rstrip().endswith(":") or len(sentence.split()) < 8 or not claims.cue("point", sentence):
+        return False
+    after = doc.sentences[index][1]
+    following = next((c for c in doc.claims if c.start >= after), None)
+    return following is not None and bool(following.calculations) and not doc.text[after:following.start].strip(" \t\n-*•")

@@ -31,6 +31,17 @@ def words() -> dict[str, dict]:
     return json.loads((data_dir() / "key_words.json").read_text(encoding="utf-8"))["words"]
 
 
+@cache
+def measure_words() -> frozenset[str]:
+    """data/key_words.json's measure_words: a name with one of them is a measured value ("ttft_avg_ms"), not a setting."""
+    return frozenset(json.loads((data_dir() / "key_words.json").read_text(encoding="utf-8"))["measure_words"])
+
+
+def measured(key: str) -> bool:
+    """Whether a key names a measured value (a log's or a benchmark's field) by its words, rather than a setting."""
+    return any(p in measure_words() for p in _PARTS.split(key.rsplit(".", 1)[-1]))
+
+
 def _table_meaning(key: str, lang: str, named: set[str] = frozenset()) -> tuple[str, dict | None] | None:
     """The meaning of the one option table that spells `key` so (its name or an alias), or None (none, or several, or
     the text names other frameworks than the table's: "learning_rate" in a Megatron text is not the Trainer's; or
@@ -56,8 +67,22 @@ def _by_words(key: str, lang: str) -> str | None:
         return None
     if lang == "ar":  # Arabic word order differs: each word with its meaning, not a literal join
         return "، ".join(f"{p} ({table[p]['ar']})" for p in parts if table[p]["ar"])
-    plain = " ".join(table[p]["en"] for p in parts if table[p]["en"])
+    plain = " ".join(table[p]["en"] for p in _qualifier_first(parts) if table[p]["en"])
     return plain[3:] if plain.startswith("in ") else plain  # "fp8_backend": "FP8 backend", not "in FP8 backend"
+
+
+_QUALIFIERS = {"avg", "mean", "total", "max", "min", "peak"}
+_UNITS = {"ms", "sec", "seconds", "bytes"}
+
+
+def _qualifier_first(parts: list[str]) -> list[str]:
+    """Names put a statistic after what it measures, before the unit ("ttft_avg_ms"); English says it first."""
+    body = list(parts)
+    while body and body[-1] in _UNITS:
+        body.pop()
+    if len(body) >= 2 and body[-1] in _QUALIFIERS:
+        return [body[-1], *body[:-1], *parts[len(body):]]
+    return parts
 
 
 # A name in code written in CamelCase ("DistributedFusedAdam", "NumProcess"): read by its words where all are known.
@@ -101,9 +126,10 @@ def find(text: str, lang: str, named: list[tuple[int, int]], known: set[str]) ->
         plain = None if from_table else _by_words(key, lang)
         if not (from_table or plain):
             continue
-        definition = from_table[0] if from_table else messages(lang)["key_term_words"].format(words=plain)
-        out.append({"id": f"key:{key}", "term": key, "expansion": messages(lang)["key_term"],
-                    "expansion_en": messages("en")["key_term"], "definition": definition, "intuition": None,
+        kind = "key_term_measured" if not from_table and measured(key) else "key_term"
+        definition = from_table[0] if from_table else messages(lang)[f"{kind}_words"].format(words=plain)
+        out.append({"id": f"key:{key}", "term": key, "expansion": messages(lang)[kind],
+                    "expansion_en": messages("en")[kind], "definition": definition, "intuition": None,
                     "category": "option", "calculator": None, "found_as": key,
                     "source": (from_table[1] if from_table else None) or _SOURCE, "name_only": not from_table and (_restated(key) or _mostly_named(key, start, end, named, known, text))})
         if len(out) >= MOST:

@@ -22,6 +22,7 @@ from service.explain.checks.layout import layout
 from service.explain.checks.memory import memory, precision_change
 from service.explain.checks.open_expression import open_expression
 from service.explain.checks.active_share import active_share
+from service.explain.checks.baseline_rows import baseline_rows
 from service.explain.checks.mfu import achieved_rate, mfu
 from service.explain.checks.pin_bandwidth import pin_bandwidth
 from service.explain.checks.peak import rebased_mfu, share_of_peak, sparse_denominator, sparsity_peak
@@ -56,7 +57,7 @@ PP_FRAMES = ("pp_only_when_dp_bound", "pp_not_needed", "fast_links_no_pp", "dp_c
 # In order: the first that reaches a verdict other than "explained" ends the claim's checks.
 CHECKERS = (computation, rate_from_chip_hours, bubble, implied_mfu, sparse_denominator, achieved_rate, rebased_mfu, sparsity_peak, mfu, hours_over_chips, step_time, token_budget, training_time, per_chip_total,
             microbatches, batch_per_chip, machines_times_chips, share_of_total, parts_sum, stated_difference, bus_bandwidth, collective_time, bits_and_bytes, bits_to_bytes, directions, line_rate, line_rate_total, pin_bandwidth, precision_change, stated_product, setup_memory, weights_need, weights_fit, states_fit, memory, weights_on_card, decode_floor, prefill_floor, rate_of_time, transfer_time, kv_per_token, roofline,
-            layout, training_flops, mesh, replicas, experts_per_chip, flops_per_token, share_of_peak, row_gain, named_rows, named_baseline, row_peak, expert_choices, stated_factor, change_across, comparison, scaled_factor, unit_cost, bytes_per_param, names.slice_size, slice_memory,
+            layout, training_flops, mesh, replicas, experts_per_chip, flops_per_token, share_of_peak, row_gain, baseline_rows, named_rows, named_baseline, row_peak, expert_choices, stated_factor, change_across, comparison, scaled_factor, unit_cost, bytes_per_param, names.slice_size, slice_memory,
             open_expression, active_share)
 
 

@@ -23,6 +23,7 @@ _MEMORY_SHARE = re.compile(r"mem(?:ory)?\s*:\s*[\d.]+\s*[GM]i?B\s*\(\s*[\d.]+%",
 
 
 _DOTTED_KEY = re.compile(r"(?<=[A-Za-z_])\.(?=[A-Za-z_]+\s*[=:])")  # "model.num_moe_experts=6": the dot before the key
+_JSON_NEXT_KEY = re.compile(r"[,{][ \t]*\"([A-Za-z_])(?=[\w.-]*\"\s*:)")  # ',"ttft_avg_ms":': a key of a JSON object written without spaces
 
 
 # A setting written inline as key=value ("steps=60000", "GPU=64"); only with "=", so a table's header or
@@ -91,6 +92,8 @@ class _Reader(_Units, _Relations, _Tables):
             opened = [q for p in self._starts if self.norm[p] in "([{\"'“«" for q in (self.first_letter(p),) if q is not None]
             # "model.expert_model_parallel_size=3": a config key's last segment after its dotted prefix starts a word too
             opened += [m.start() + 1 for m in _DOTTED_KEY.finditer(self.norm)]
+            # '58275.41,"ttft_avg_ms":8072.94': a compact JSON object's next key starts a word after its comma and quote
+            opened += [m.start(1) for m in _JSON_NEXT_KEY.finditer(self.norm)]
             if opened:
                 self._starts = sorted(set(self._starts).union(opened))
         return self._starts

@@ -23,6 +23,8 @@ _LOG_LINE_AFTER = re.compile(r"\s*\(\s*[\d.]+\s*%|[^\n]*?(?:\s{2,}|,\s*|\|\s*)[A
 _COUNT_OF = re.compile(r"\s*(?:per\b(?!\s+(?:GPU|chip|device|accelerator|TPU|rank)s?\b)|/\s*(?!s\b|GPU|chip|device)|of\b|to\b|in total\b|total\b"
                        r"|for\b(?!\s+(?:BF16|bf16|FP8|fp8|FP16|fp16|FP32|fp32|TF32|INT8|MXFP8|NVFP4|FP4|dense|sparse)\b))")
 _LABEL_UNIT = re.compile(r"\((ms|s|sec|seconds)\)\s*[:=]\s*$")
+_MS_FIELD = re.compile(r"[-_ ]ms[\"']?\s*[:=]\s*$", re.I)  # "ttft_avg_ms": 57.5, "mean_tpot_ms: 57.5"
+_TIME_FIELDS = {"latency_s", "step_time_s", "time_s"}
 _ACTIVATED = re.compile(r"\s+(?:activated|active|routed|selected)\b(?!\s+param)", re.IGNORECASE)
 _EXPERTS_WORD = re.compile(r"\bexperts?\b", re.IGNORECASE)
 _OPERAND_NEXT = re.compile(r"\s*[/×*÷]\s*\d")
@@ -496,6 +498,8 @@ class _Units:
             label_unit = _LABEL_UNIT.search(norm, max(0, start - 16), start)
             if label_unit and quantity.endswith("_s") and label_unit.group(1) == "ms":
                 value /= 1000.0  # "elapsed time per iteration (ms): 4210.5"
+            elif quantity in _TIME_FIELDS and _MS_FIELD.search(norm, max(0, start - 24), start):
+                value /= 1000.0  # '"ttft_avg_ms":5156.38': a field named in milliseconds
             if quantity in ("global_batch_sequences", "global_batch_tokens"):
                 per = _PER_CHIP.match(norm, end)
                 if per:  # "a batch size of 4 per GPU" is one chip's share
