@@ -1,0 +1,72 @@
+"""A run's time the text states against its steps at its rate: "5000-10000 iterations ... ~5-10 hours (assuming ~1-2
+it/s)" is 5000 / 2 to 10000 / 1 s, 0.69 to 2.8 hours; "5000 steps at 1.5 s/step takes roughly 2 hours" is 7500 s.
+Shorter than the steps take is impossible at that rate (inconsistent); longer is said with what could fill the rest."""
+
+import re
+
+from service.explain.checks import verdicts
+from service.explain.checks.core import Result, said, worked
+from service.explain.document import Claim, Document
+from service.i18n.messages import messages
+
+
+def _one_or_range(figures: list) -> tuple | None:
+    """(low, high) of one figure, or of the two ends of one range the text writes ("5000-10000"); None otherwise."""
+    if len(figures) == 1:
+        return figures[0], figures[0]
+    if len(figures) == 2 and {f.role for f in figures} == {"low", "high"} and figures[0].value <= figures[1].value:
+        return figures[0], figures[1]
+    return None
+
+
+def _spoken(doc: Document, ends: tuple) -> str:
+    """A figure or a range of the text, as the answer says it ("1 to 2 it/s": the unit once, after the range)."""
+    if ends[0] is ends[1]:
+        return said(doc, ends[0])
+    low = re.match(r"[\d.,]+", ends[0].quote.strip())
+    return messages(doc.lang)["verdicts"]["steps_time_range"].format(
+        low=low.group(0) if low else said(doc, ends[0]), high=said(doc, ends[1]))
+
+
+_UNITS = ((3600.0, "hours"), (60.0, "minutes"), (1.0, "seconds"))
+
+
+def _duration(doc: Document, low: float, high: float) -> str:
+    """A computed time (or range) in the one unit that suits its longer end, in words of the answer's language."""
+    scale, unit = next(((s, u) for s, u in _UNITS if high >= 1.5 * s or s == 1.0), _UNITS[-1])
+    words = messages(doc.lang)["verdicts"]["steps_time_units"][unit]
+    number = (lambda x: f"{x / scale:.2g}" if x / scale < 10 else f"{x / scale:,.0f}")
+    if abs(high - low) <= 1e-9 * high:
+        return words.format(value=number(low))
+    return words.format(value=messages(doc.lang)["verdicts"]["steps_time_range"].format(low=number(low), high=number(high)))
+
+
+def steps_time(doc: Document, claim: Claim) -> Result | None:
+    """Steps (or a range), a rate in steps per second or a time per step, and a time for the run, all in the sentence."""
+    steps = _one_or_range([f for f in claim.figures if f.quantity == "steps" and f.value > 0])
+    per_second = _one_or_range([f for f in claim.figures if f.quantity == "steps_per_s" and f.value > 0])
+    per_step = _one_or_range([f for f in claim.figures if f.quantity == "step_time_s" and f.value > 0])
+    stated = _one_or_range([f for f in claim.figures if f.quantity == "time_s" and f.value > 0])
+    if steps is None or stated is None or (per_second is None) == (per_step is None):
+        return None  # no rate, or both kinds of rate: which one the time follows is unsure
+    if per_second is not None:
+        low = (f"{steps[0].value:g} / {per_second[1].value:g}", f"{steps[0].quote} / {per_second[1].quote}")
+        high = (f"{steps[1].value:g} / {per_second[0].value:g}", f"{steps[1].quote} / {per_second[0].quote}")
+    else:
+        low = (f"{steps[0].value:g} * {per_step[0].value:g}", f"{steps[0].quote} × {per_step[0].quote}")
+        high = (f"{steps[1].value:g} * {per_step[1].value:g}", f"{steps[1].quote} × {per_step[1].quote}")
+    indexes = [worked(doc, *low)] + ([worked(doc, *high)] if high[0] != low[0] else [])
+    if None in indexes:
+        return None
+    took = [doc.calculations[i]["outputs"]["value"] for i in indexes]
+    took_low, took_high = min(took), max(took)
+    rate = per_second or per_step
+    words = messages(doc.lang)["verdicts"]
+    shown = {"steps": _spoken(doc, steps), "rate": _spoken(doc, rate), "took": _duration(doc, took_low, took_high),
+             "stated": _spoken(doc, stated)}
+    if verdicts.agrees(stated[1].value, took_high, True) or verdicts.agrees(stated[0].value, took_low, True) \
+            or stated[0].value <= took_high and took_low <= stated[1].value:
+        return Result(indexes, "consistent", words["steps_time_consistent"].format(**shown))
+    if stated[1].value < took_low:
+        return Result(indexes, "inconsistent", words["steps_time_short"].format(**shown))
+    return Result(indexes, None, words["steps_time_long"].format(**shown))
