@@ -35,11 +35,14 @@ def row_gain(doc: Document, claim: Claim) -> Result | None:
         above.append(line)
     if not any(_HEADER.search(line) for line in above):
         return None
-    values = [f for f in claim.figures if f.quantity not in _SIZES and f.quantity not in ("percent", "tp_degree", "pp_degree")]
-    shares = [f for f in claim.figures if f.quantity == "percent"]
+    values = [f for f in claim.figures if f.quantity not in _SIZES and f.quantity not in ("percent", "ratio", "tp_degree", "pp_degree")]
+    factors = [f for f in claim.figures if f.quantity == "ratio"]  # "1.2 tok/s 1.6 tok/s 1.33x": a speed-up column
+    shares = factors or [f for f in claim.figures if f.quantity == "percent"]
     if len(values) != 2 or len(shares) != 1 or shares[0].start < values[1].end or values[0].value <= 0:
         return None
     old, new = values
+    if factors:
+        return _factor(doc, old, new, factors[0])
     index = worked(doc, f"{new.value:g} / {old.value:g} - 1", f"{new.quote} / {old.quote} - 1")
     if index is None:
         return None
@@ -54,3 +57,17 @@ def row_gain(doc: Document, claim: Claim) -> Result | None:
     return Result([index], "consistent", m[key].format(
         old=old.quote, new=new.quote, gain=restate.value("mfu", gain), lo=restate.value("mfu", lo), hi=restate.value("mfu", hi),
         stated=shares[0].quote))
+
+
+def _factor(doc: Document, old, new, stated) -> Result | None:
+    """A row's speed-up column ("1.2 tok/s 1.6 tok/s 1.33x"): new / old against it, within the rounding of all three."""
+    index = worked(doc, f"{new.value:g} / {old.value:g}", f"{new.quote} / {old.quote}")
+    if index is None:
+        return None
+    factor = doc.calculations[index]["outputs"]["value"]
+    lo = (new.value - _half_unit(new)) / (old.value + _half_unit(old))
+    hi = (new.value + _half_unit(new)) / (old.value - _half_unit(old))
+    if not lo - _half_unit(stated) <= stated.value <= hi + _half_unit(stated):
+        return Result([index], None, None)  # outside the rounding: measured otherwise (a mean of runs), not judged here
+    return Result([index], "consistent", messages(doc.lang)["verdicts"]["row_factor"].format(
+        old=old.quote, new=new.quote, factor=f"{factor:.3g}x", stated=stated.quote))

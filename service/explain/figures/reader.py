@@ -23,6 +23,9 @@ _MEMORY_SHARE = re.compile(r"mem(?:ory)?\s*:\s*[\d.]+\s*[GM]i?B\s*\(\s*[\d.]+%",
 
 
 _DOTTED_KEY = re.compile(r"(?<=[A-Za-z_])\.(?=[A-Za-z_]+\s*[=:])")  # "model.num_moe_experts=6": the dot before the key
+# a table's header row: three words or more, no digit, none of prose's little words ("the batch size was" wraps a sentence)
+_HEADER_LINE = re.compile(r"(?![^\n]*\b(?:the|an?|of|is|was|are|were|to|at|by|with|for|and|in|on|we|our|it|this|that|has|have)\b)"
+                          r"[ \t]*[A-Za-z][\w/()%.-]*(?:[ \t|]+[A-Za-z][\w/()%.-]*){2,}[ \t|]*", re.I)
 _JSON_NEXT_KEY = re.compile(r"[,{][ \t]*\"([A-Za-z_])(?=[\w.-]*\"\s*:)")  # ',"ttft_avg_ms":': a key of a JSON object written without spaces
 
 
@@ -228,6 +231,9 @@ class _Reader(_Units, _Relations, _Tables):
         found = None
         i = bisect.bisect_left(self.token_starts, start)
         lo = max(start - 40, self.token_starts[i - 1] + 1 if i else 0)  # a key phrase is never past another number
+        line_start = self.norm.rfind("\n", lo, start)
+        if line_start >= 0 and _HEADER_LINE.fullmatch(self.norm, self.norm.rfind("\n", 0, line_start) + 1, line_start):
+            lo = line_start + 1  # "target draft before after speedup" over "7B ...": a table's header names its columns
         taken = self.taken.rfind(1, lo, start)
         if taken >= 0:
             lo = taken + 1  # nor inside another figure ("450 samples/s at 1.1 s/step": the unit is that figure's)

@@ -1,0 +1,31 @@
+"""A table row's speed-up column (checks/rows.py) and a header row that names columns, not the number under it."""
+
+from service.explain.pipeline import analyse
+
+# https://github.com/mattn/tensai/pull/44 (PR description; bench/corpus holdout-r19, "tensai-44-speculative-decoding")
+TABLE = """The default -spec 3 makes the verification batch exactly one four-row quantized GEMM block. Same machine, back to back:
+
+target draft before after speedup
+7B -q4 0.5B 1.2 tok/s 1.6 tok/s 1.33x (51% acceptance)
+1.5B -q8 0.5B 9.3 tok/s slower not worth it
+"""
+
+
+def test_a_speedup_column_is_new_over_old():
+    claims = analyse(TABLE, "en").claims
+    row = next(c for c in claims if "1.33x" in c.quote)
+    assert row.verdict == "consistent" and "1.33x as fast" in row.why  # 1.6 / 1.2 = 1.333
+
+
+def test_a_speedup_off_the_rounding_is_not_judged():
+    off = TABLE.replace("1.33x", "1.9x")
+    row = next(c for c in analyse(off, "en").claims if "1.9x" in c.quote)
+    assert row.verdict not in ("consistent", "inconsistent")
+
+
+def test_a_header_row_does_not_name_the_number_under_it():
+    sizes = {f.quote: f.quantity for f in analyse(TABLE, "en").figures}
+    assert sizes["7B"] == "params"  # not a speed-up of seven billion, from the "speedup" column title above it
+    # a sentence wrapped before its number keeps its key phrase
+    wrapped = {f.quote: f.quantity for f in analyse("The model reached an MFU of\n41% on 512 chips.", "en").figures}
+    assert wrapped.get("41%") == "mfu"
