@@ -1,5 +1,6 @@
 """A table row's speed-up column (checks/rows.py) and a header row that names columns, not the number under it."""
 
+from service.explain import reasons
 from service.explain.pipeline import analyse
 
 # https://github.com/mattn/tensai/pull/44 (PR description; bench/corpus holdout-r19, "tensai-44-speculative-decoding")
@@ -29,3 +30,12 @@ def test_a_header_row_does_not_name_the_number_under_it():
     # a sentence wrapped before its number keeps its key phrase
     wrapped = {f.quote: f.quantity for f in analyse("The model reached an MFU of\n41% on 512 chips.", "en").figures}
     assert wrapped.get("41%") == "mfu"
+
+
+def test_the_cross_node_reason_is_not_given_for_a_text_about_one_server():
+    # https://learn.johnlam.io/lessons/0019-model-parallelism (bench/corpus holdout-r19): one box, an NVLink pair down
+    one_box = ("qwen35-27b runs --tensor-parallel-size 2 on GPU0 + GPU1 — the pair whose NVLink is down. "
+               "So its all-reduces cross PCIe, the worst case here.")
+    assert not any(link["id"] == "tp_inside_node" for link in reasons.find(analyse(one_box, "en")))
+    across = "We keep tensor parallelism inside the node because the all-reduce would otherwise cross the slower network between nodes."
+    assert any(link["id"] == "tp_inside_node" for link in reasons.find(analyse(across, "en")))
