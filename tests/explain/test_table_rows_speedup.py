@@ -39,3 +39,11 @@ def test_the_cross_node_reason_is_not_given_for_a_text_about_one_server():
     assert not any(link["id"] == "tp_inside_node" for link in reasons.find(analyse(one_box, "en")))
     across = "We keep tensor parallelism inside the node because the all-reduce would otherwise cross the slower network between nodes."
     assert any(link["id"] == "tp_inside_node" for link in reasons.find(analyse(across, "en")))
+
+
+def test_a_size_before_payload_or_cache_line_is_bytes_not_billions():
+    # https://github.com/NVIDIA/nccl-tests/issues/149 (bench/corpus holdout-r18): NVLink's effective rate per payload
+    text = "Each NVLink has a line rate of 25GB/s (in each direction) which converts to ~20GB/s effective bandwidth with a 128B payload size."
+    sizes = {f.quote: (f.quantity, f.value) for f in analyse(text, "en").figures}
+    assert sizes["128B"] == ("bytes", 128.0)
+    assert {f.quote: f.quantity for f in analyse("A 70B model reads its weights.", "en").figures}["70B"] == "params"

@@ -25,6 +25,8 @@ _COUNT_OF = re.compile(r"\s*(?:per\b(?!\s+(?:GPU|chip|device|accelerator|TPU|ran
 _LABEL_UNIT = re.compile(r"\((ms|s|sec|seconds)\)\s*[:=]\s*$")
 _MS_FIELD = re.compile(r"[-_ ]ms[\"']?\s*[:=]\s*$", re.I)  # "ttft_avg_ms": 57.5, "mean_tpot_ms: 57.5"
 _TIME_FIELDS = {"latency_s", "step_time_s", "time_s"}
+# what a size in bytes qualifies ("a 128B payload", "64B cache lines"): "B" is then bytes, never billions
+_BYTES_NEXT = re.compile(r"[ \t-]+(?:payloads?|packets?|messages?|chunks?|cache[ -]lines?|alignment|aligned|transactions?|sectors?|accesses|loads?|stores?|words?)\b", re.I)
 _ACTIVATED = re.compile(r"\s+(?:activated|active|routed|selected)\b(?!\s+param)", re.IGNORECASE)
 _EXPERTS_WORD = re.compile(r"\bexperts?\b", re.IGNORECASE)
 _OPERAND_NEXT = re.compile(r"\s*[/×*÷]\s*\d")
@@ -526,6 +528,8 @@ class _Units:
         if after and _which(after, _KEYS)["quantity"] in ("mfu", "hfu") and raw <= 100:
             value = raw / 100.0 if raw > 1 else raw  # "45 MFU" is 45%, never a utilisation of 45
             return _Fig(start, end, _which(after, _KEYS)["quantity"], value, raw=raw, scale=value / raw if raw else 1.0, generic=False)
+        if mult == "B" and _BYTES_NEXT.match(norm, end):
+            return _Fig(start, end, "bytes", raw / 1e9, unit="B", raw=raw, scale=1e-9, generic=False)  # "a 128B payload": bytes, not billions
         if mult in _MAGNITUDE_DEFAULT or mult.lower() in ("b", "t", "bn"):
             if mult.lower() in ("b", "bn") and _MODEL_NEXT.match(norm, end):
                 return _Fig(start, end, "params", raw, raw=raw, generic=False)  # "the 8B run", "a 70B model": a size

@@ -1,0 +1,44 @@
+"""A dense model's training tokens per parameter, set beside the compute-optimal ratio (Hoffmann et al. 2022): "4.9
+billion parameter ... trained on ~22 billion tokens" is 4.5 tokens per parameter, far below the about 20 that
+Chinchilla found compute-optimal. Said in words, never judged: training on more or less data is a choice."""
+
+import re
+from functools import cache
+
+from service.explain import restate
+from service.explain.checks import verdicts
+from service.explain.checks.core import Result, said, unique, worked
+from service.explain.document import Claim, Document
+from service.i18n.messages import messages
+
+_TRAINED = re.compile(r"\b(?:trained|training|train|pre-?train\w*)\b|تدريب|التدريب|دُرِّب|درّب|دُرّب|تدرب", re.I)
+# a mixture of experts: its total count is not what the compute-optimal ratio counts, and its active one is not the size
+_EXPERTS = re.compile(r"\b(?:MoE|mixture[- ]of[- ]experts?|experts?|A\d+(?:\.\d+)?B)\b|خبراء|الخبراء", re.I)
+
+
+@cache
+def _rule() -> dict:
+    """data/verdicts.json's "tokens_per_param" entry: the compute-optimal ratio, its source and the bands said in words."""
+    return verdicts.table()["checkers"]["tokens_per_param"]
+
+
+def tokens_per_param(doc: Document, claim: Claim) -> Result | None:
+    """A sentence about training that states a token count and, in it or in the text, one dense model size."""
+    if claim.calculations or not _TRAINED.search(claim.quote) or _EXPERTS.search(doc.text):
+        return None
+    tokens = [f for f in claim.figures if f.quantity == "tokens" and f.value >= 1e8]
+    if len(tokens) != 1 or any(f.quantity == "active_params" for f in doc.figures):
+        return None
+    params = unique(doc, claim, "params")
+    if params is None or not 1e7 <= params.value <= 1e13:
+        return None
+    index = worked(doc, f"{tokens[0].value:g} / {params.value:g}", f"{tokens[0].quote} / {params.quote}")
+    if index is None:
+        return None
+    ratio = doc.calculations[index]["outputs"]["value"]
+    rule = _rule()
+    optimal = rule["optimal_tokens_per_param"]
+    band = "below" if ratio < rule["near"][0] * optimal else "above" if ratio > rule["near"][1] * optimal else "near"
+    words = messages(doc.lang)["verdicts"]
+    return Result([index], None, words["tokens_per_param"].format(
+        tokens=said(doc, tokens[0]), params=restate.value("params", params.value), ratio=f"{ratio:.2g}" if ratio < 10 else f"{ratio:,.0f}", optimal=optimal, band=words[f"tokens_per_param_{band}"]))
