@@ -76,8 +76,7 @@ def lead_weight(sentence: str, lang: str) -> float:
 
 
 def companion_rank(point_sentence: str, sentence: str, lang: str, measured: bool = False) -> int | None:
-    """How well `sentence` gives the reason or evidence for the point (0 best), or None when its role gives neither;
-    `measured`: the claims reader found a measurement or a comparison in it, which is a result."""
+    """How well `sentence` gives the point's reason or evidence (0 best; None: neither); `measured`: it holds a result."""
     wanted = table()["companions"].get(role(point_sentence, lang), table()["companions"]["other"])
     found = (roles(sentence, lang) | ({"result"} if measured else set())) or {"other"}  # "other": a plain statement
     ranks = [wanted.index(name) for name in found if name in wanted]
@@ -106,8 +105,7 @@ _LEADING_ADVERB = pattern_cache.lazy(r"^(?:(?:so|but|and|however|also|now|then|t
 
 
 def indirect_question(text: str) -> str | None:
-    """An English direct question as the object of "asks" ("is it X?" -> "whether it is X"); None when it cannot be
-    turned without guessing a verb form (the question is then quoted whole)."""
+    """A direct question as the object of "asks" ("is it X?" -> "whether it is X"); None where a verb form would be guessed."""
     section = table()["en"]
     q = re.sub(section["tag_question"], "", text, flags=re.I)
     tagged = q != text
@@ -235,8 +233,7 @@ _LEADING_CONNECTIVE = {"en": pattern_cache.lazy(r"^(?:so|thus|hence|therefore|th
 
 
 def point(clause: str, sentence: str, lang: str, who: str, context: str = "") -> str:
-    """The point restated: a role verb and the author's sentence in reported speech ("The author reports that they
-    get only 15% MFU"); `clause` is the sentence already read out (terms expanded), `sentence` the author's words."""
+    """The point in reported speech ("The author reports that they get only 15% MFU"); `clause` read out, `sentence` as written."""
     words = messages(lang)["gist_reported"]
     kind = role(sentence, lang)
     clause = without_fillers(clause, lang)
@@ -274,7 +271,7 @@ def point(clause: str, sentence: str, lang: str, who: str, context: str = "") ->
         advised = clause[0].lower() + clause[1:] if clause.split(" ", 1)[0][1:].islower() else clause  # "Keep TP ...": a verb
         return _capital(_advice(words["imperative"], words["possessive"][who], advised))
     verb = words["point"].get(_said_as(kind, clause), words["point"]["other"])[0 if who != "authors" else 1]
-    if (_SUBJECTLESS.match(clause) or not has_verb(clause) or _IMPERATIVE.match(clause) and not heading) \
+    if (_subjectless(clause) or not has_verb(clause) or _IMPERATIVE.match(clause) and not heading) \
             and "notes_quoted" in words:  # a log's line, a fragment, an order not said as advice: quoted
         return _capital(words["notes_quoted"][number].format(subject=subject, claim=_capital(clause)))
     clause = "\0" + headings.as_topic(clause) if heading else _with_subject(clause, words)
@@ -287,7 +284,16 @@ def point(clause: str, sentence: str, lang: str, who: str, context: str = "") ->
 
 # A line that opens on a past verb with no subject ("Switched from 1 to 2", "Ran out of memory") or on a bare verb ("Take X as an example:")
 _SUBJECTLESS = pattern_cache.lazy(r"^(?:(?:[A-Za-z]+ed|hit|got|ran|took|made|saw|found|went)\s+(?:from|to|the|a|an|off|back|over|out|up|our|their|"
-                                  r"my|this|it|\d)\b|(?i:take|see|check|refer|look|read|click|let|imagine|suppose|assume|think|recall|go|get|watch|picture|notice|observe)\b)")
+                                  r"my|this|it|\d)\b|(?i:take|see|check|refer|look|read|click|let|imagine|suppose|assume|think|recall|go|get|watch|picture|notice|observe)\b"
+                                  r")")
+# A past verb first ("Exceeded hbm capacity by 4.70G"), unless a verb follows in its clause ("Increased batch size helps")
+_PAST_FIRST = pattern_cache.lazy(r"^[A-Z][a-z]+(?<!e)ed\s+(?=[a-z])")
+
+
+def _subjectless(clause: str) -> bool:
+    """Whether a line has no subject (a log's or an error's line, a bare order): "that" cannot carry it."""
+    past = _PAST_FIRST.match(clause)
+    return bool(_SUBJECTLESS.match(clause) or past and not has_verb(clause[past.end():].split(",")[0]))
 # A change a pull request makes, said as an order ("Refactor kernels so ...", "Add option to ..."): not advice to the reader.
 _CHANGE_IMPERATIVE = pattern_cache.lazy(r"^(?P<verb>refactor|fix|implement|introduce|rename|port|bump|deprecate|migrate|expose|"
                                         r"add(?=\s+(?:an?\s+|the\s+|new\s+)?(?:option|support|flag|argument|feature|test|kernel|check|"
@@ -299,8 +305,7 @@ _ADVICE_AR = pattern_cache.lazy(r"ينبغي|نوصي|يوصى|يُوصى|الأ
 
 
 def _said_as(kind: str, clause: str, lang: str = "en") -> str:
-    """The role whose reporting verb fits: a requirement ("all shapes must be fixed at compile time") is said, not
-    advised; only a sentence that advises ("should", "we recommend", "use ...") is reported as advice."""
+    """The role whose reporting verb fits: a requirement is said, not advised; only "should", "we recommend", "use ..." advise."""
     if kind == "recommendation" and _EXPECTED.search(clause):
         return "expectation"  # "the fp8 should have a 100% speed-up", "you should expect ...": a forecast, not advice
     if kind == "recommendation" and _CONSEQUENCE.match(clause):
@@ -375,8 +380,7 @@ def _advice(template: str, possessive: str, claim: str) -> str:
 
 
 def _with_subject(clause: str, words: dict) -> str:
-    """A sentence without a subject given one: a change description ("Ports X", "Validated on ...") is about the change;
-    a title ("Adding X", "Recommended layout for ...") is marked with a leading NUL for the "is about" wording."""
+    """A subjectless sentence given one: a change ("Ports X") is the change's; a title ("Adding X") is marked with a NUL."""
     if _TITLE_FIRST.match(clause) and not _AUX_ANY.search(clause):
         return "\0" + clause[0].lower() + clause[1:]
     if _GERUND_FIRST.match(clause) and not _FINITE.search(clause):
@@ -418,7 +422,7 @@ def companion(clause: str, sentence: str, lang: str, who: str, context: str = ""
         about = words.get("writes_about") if who != "text" else None
         subject = words["pronouns"][who] if about else words["subjects"]["text"]
         return _capital((about[1] if about else words["about"][0]).format(subject=subject, claim=clause[0].lower() + clause[1:]))
-    if _SUBJECTLESS.match(clause) and "notes_quoted" in words:  # "It adds that watch tokens flow ...": quoted instead
+    if _subjectless(clause) and "notes_quoted" in words:  # "It adds that watch tokens flow ...": quoted instead
         return _capital(words["notes_quoted"][0 if who == "text" else 1].format(subject=words["pronouns"][who], claim=_capital(clause)))
     verb = words["companion"].get(_said_as(kind, clause), words["companion"]["other"])[0 if who == "text" else 1]
     said = third_person(clause, lang)
@@ -429,8 +433,7 @@ def companion(clause: str, sentence: str, lang: str, who: str, context: str = ""
 
 
 def _arabic(clause: str, kind: str, words: dict, who: str, lead: bool) -> str:
-    """An Arabic restatement: the reporting verb, then أنّ before a noun, أنه before a verb; a question and a sentence in
-    the first person are given as the author's words after a colon (their verbs carry the person)."""
+    """Arabic: the reporting verb, then أنّ before a noun, أنه before a verb; a question or a first-person line after a colon."""
     clause = gist_lift.without_openers(_LEADING_CONNECTIVE["ar"].sub("", clause).strip(), "ar") if kind != "question" else clause
     speech = arabic_clause.own_speech(clause) if kind != "question" else None
     if speech is not None:  # "أعلنت Meta أن ...", "وأضاف ماسك: «...»": who said it is in the sentence; no frame before it

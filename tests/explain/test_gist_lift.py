@@ -113,3 +113,16 @@ def test_the_papers_own_report_is_lifted_not_reported_twice():
         ("finds", "the new chip outperforms the old one by about 2 times")
     assert gist_lift.lift("The authors reported that the loss spikes vanished after the fix")[0] == "finds"
     assert gist_lift.lift("The authors report a 2x speed-up") is None  # a measurement, not a reported clause
+
+
+def test_an_error_line_that_opens_on_its_verb_is_quoted():
+    # XLA's out-of-memory message as a TPU user pastes it (bench/corpus holdout-r19, "gke-samples-1467-tpu-405b-hbm")
+    said = reported.companion("Exceeded hbm capacity by 4.70G, since the TPUs only have 16 Gi and 32 Gi",
+                              "Exceeded hbm capacity by 4.70G., since the TPUs only have 16 Gi and 32 Gi.", "en", "author")
+    assert said.startswith("They note: Exceeded hbm capacity")
+
+
+def test_a_discourse_marker_before_the_claim_is_dropped():
+    from service.explain import synthesis
+    said = synthesis.compressed("To clarify, the benchmarks indicate that FSDP is faster", "en")
+    assert said.lower().startswith("the benchmarks indicate")
