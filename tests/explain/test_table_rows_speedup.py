@@ -47,3 +47,13 @@ def test_a_size_before_payload_or_cache_line_is_bytes_not_billions():
     sizes = {f.quote: (f.quantity, f.value) for f in analyse(text, "en").figures}
     assert sizes["128B"] == ("bytes", 128.0)
     assert {f.quote: f.quantity for f in analyse("A 70B model reads its weights.", "en").figures}["70B"] == "params"
+
+
+def test_binary_sizes_without_a_b_and_xla_memory_lines_are_bytes():
+    # XLA's out-of-memory line as pasted in https://github.com/GoogleCloudPlatform/kubernetes-engine-samples/pull/1467
+    text = ("Used 20.44G of 15.75G hbm. Exceeded hbm capacity by 4.70G., since the TPUs only have 16 Gi and 32 Gi "
+            "for v5e and v4 TPUs respectively.")
+    sizes = {f.quote: (f.quantity, f.value) for f in analyse(text, "en").figures}
+    assert sizes["16 Gi"] == ("bytes", 16 * 2**30) and sizes["32 Gi"] == ("bytes", 32 * 2**30)
+    assert sizes["15.75G"][1] == 15.75e9 and sizes["20.44G"][1] == 20.44e9
+    assert "G" not in {f.quote[-1] for f in analyse("The 4G LTE modem adds 7 ms of latency.", "en").figures if f.quantity.endswith("bytes")}
