@@ -206,6 +206,8 @@ def items(text: str, definitions: list[Definition], lang: str, covered: list[tup
             continue  # an English answer does not quote Arabic, nor an Arabic one English
         meaning = definition.meaning
         spelled = meaning in (_expansion(meaning.split(), definition.term), _letters_in_order(meaning.split(), definition.term))  # "AQT (Accurate Quantized Training)": its words only
+        if spelled and not re.search(rf"(?<![\w-]){re.escape(definition.term)}(?![\w-])", text[end + 1:]):
+            continue  # spelled out where it is used once: "Short for ..." would say again what the text just said
         out.append({"id": f"text:{definition.term.lower()}", "term": definition.term,
                     "expansion": definition.arabic_name if lang == "ar" else "", "expansion_en": "",
                     "definition": m["text_acronym" if spelled else "text_term"].format(meaning=meaning.rstrip(".")), "intuition": None,

@@ -78,9 +78,15 @@ def test_an_aside_about_a_model_the_passage_never_mentions_is_cut_whole():
 
 
 def test_an_acronym_the_text_only_spells_out_is_said_as_its_words():
-    text = "We quantize with Sparse Weight Folding (SWF) on every layer."
+    text = "We quantize with Sparse Weight Folding (SWF) on every layer. SWF keeps accuracy."
     items = text_definitions.items(text, text_definitions.find(text), "en", [], set())
     assert [i["definition"] for i in items] == ["Short for Sparse Weight Folding."]
+
+
+def test_an_acronym_spelled_out_where_it_is_used_once_gets_no_empty_item():
+    # blind readers called "DRA: Short for Dynamic Resource Allocation." an empty item: the text had just said so
+    text = "We quantize with Sparse Weight Folding (SWF) on every layer."
+    assert text_definitions.items(text, text_definitions.find(text), "en", [], set()) == []
 
 
 def test_an_adverb_opening_a_sentence_is_not_a_name_the_text_defines():

@@ -27,7 +27,8 @@ def test_letters_too_far_apart_spell_nothing():
 
 
 def test_an_unknown_acronym_so_spelled_becomes_a_term_in_the_text_words():
-    doc = Document(text="Gradients move through the Hierarchical Parameter eXchange (HPX) between the two pods.", lang="en")
+    doc = Document(text="Gradients move through the Hierarchical Parameter eXchange (HPX) between the two pods. HPX halves the traffic.",
+                   lang="en")
     read_terms(doc)
     item = next(t for t in doc.terms if t["term"] == "HPX")
     assert item["definition"] == "Short for Hierarchical Parameter eXchange."
