@@ -341,8 +341,8 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
             continue  # "For example, ...", a caption, a pointer to other reading: neither reason nor evidence
         if abs(j - point) > 2 and not (ids[j] & ids[point]) and reported.role(sentence, lang) != "proposal":
             continue  # a "because" paragraphs away explains something else; what the authors propose answers the point
-        if j > point + 1 and _BARE_ANAPHOR.match(sentence.strip()):
-            continue  # "This creates a synchronization point" after the point would make the point its "this"
+        if j > point + 1 and _BARE_ANAPHOR.match(sentence.strip()) or j != point + 1 and _CONSEQUENCE.match(sentence):
+            continue  # "This creates ..." or "So its all-reduces cross PCIe" would make the point their antecedent
         claim = next((c for c in doc.claims if c.start == doc.sentences[j][0]), None)
         measured = claim is not None and bool({"measurement", "comparison"} & set(claim.kinds))
         rank = reported.companion_rank(point_sentence, sentence, lang, measured)
@@ -421,8 +421,6 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
     texts = _one_sentence(texts, who, lang, asked_first)  # the point with its reason or its question, in one sentence
     kept = reported.fit(reported.subject_named([t for _, t in texts], lang, who), MAX_REPORTED_WORDS + sum(_gloss_words(t) for _, t in texts))
     return [{"text": _ended(text), "from": sources} for (sources, _), text in zip(texts, kept)]
-
-
 
 
 def _with_rows(doc: Document, texts: list[tuple[list[int], str]], who: str) -> list[tuple[list[int], str]]:
@@ -508,6 +506,7 @@ def _correction(doc: Document, point: int) -> str | None:
 
 # "This creates ...", "It causes ...": a bare pronoun and its verb, whose referent is the sentence just before it
 _BARE_ANAPHOR = pattern_cache.lazy(r"^(?:this|that|it)\s+(?:\w+ly\s+)?[a-z]+(?:es|s|ed)\b(?<!\bis)(?<!\bwas)(?<!\bhas)", re.I)
+_CONSEQUENCE = pattern_cache.lazy(r"^\s*(?:so|therefore|thus|hence|as a result|consequently)\b", re.I)  # follows the sentence before it
 FRAME_REACH = 3  # a frame's parts come from the point and the sentences this near it
 
 

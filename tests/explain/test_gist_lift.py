@@ -126,3 +126,13 @@ def test_a_discourse_marker_before_the_claim_is_dropped():
     from service.explain import synthesis
     said = synthesis.compressed("To clarify, the benchmarks indicate that FSDP is faster", "en")
     assert said.lower().startswith("the benchmarks indicate")
+
+
+def test_a_so_sentence_is_not_given_as_following_from_another_point():
+    # https://learn.johnlam.io/lessons/0019-model-parallelism (bench/corpus holdout-r19): "So its all-reduces cross PCIe"
+    # follows the dead NVLink pair, not the model fitting on one GPU (two r19 readers counted the join as wrong)
+    from service.explain.compose import explain_offline
+    text = ("qwen35-27b runs --tensor-parallel-size 2 on GPU0 + GPU1 — the pair whose NVLink is down. So its all-reduces "
+            "cross PCIe, the worst case here. And 27B FP8 fits on one GPU, so TP=2 isn't even required.")
+    gist = " ".join(s["text"] for s in explain_offline(text, "en")["gist"])
+    assert not ("fits on one GPU" in gist and "PCI" in gist.split("fits on one GPU", 1)[1])
