@@ -330,7 +330,7 @@ _VERB_FIRST = pattern_cache.lazy(r"^(?:adds|ports|drops|fixes|updates|lowers|rai
                                  r"introduces|implements|bumps|reverts|refactors|changes|replaces|supports)\b", re.I)
 
 
-_FINITE = pattern_cache.lazy(r"\b(?:is|are|was|were|has|have|do|does|did|can|could|will|would|should|must|[a-z]{3,}(?:es|ed))\b")
+_FINITE = pattern_cache.lazy(r"\b(?:is|are|was|were|has|have|do|does|did|can|could|will|would|should|must|[a-z]{3,}(?:es|ed))\b|,\s+(?:we|I|they|you)\s+[a-z]")  # ", we show"
 
 
 def has_verb(sentence: str) -> bool:

@@ -136,3 +136,15 @@ def test_a_so_sentence_is_not_given_as_following_from_another_point():
             "cross PCIe, the worst case here. And 27B FP8 fits on one GPU, so TP=2 isn't even required.")
     gist = " ".join(s["text"] for s in explain_offline(text, "en")["gist"])
     assert not ("fits on one GPU" in gist and "PCI" in gist.split("fits on one GPU", 1)[1])
+
+
+def test_a_full_stop_typed_without_a_space_still_ends_the_sentence():
+    # https://isc.app.swapcard.com/ (ISC 2026 abstract, bench/corpus holdout-r19): "... NVSwitch node.Using vLLM ..."
+    from service.explain.pipeline import analyse
+    doc = analyse("We study one 8xH100 NVSwitch node.Using vLLM with FP8 quantization, we demonstrate that replication wins. "
+                  "Call nn.Module on torch.Tensor inputs.", "en")
+    said = [doc.text[a:b] for a, b in doc.sentences]
+    assert said[0] == "We study one 8xH100 NVSwitch node." and said[1].startswith("Using vLLM")
+    assert "Call nn.Module on torch.Tensor inputs." in said  # a name in code is no sentence end
+    point = reported.point(said[1], said[1], "en", "authors")
+    assert "write about" not in point  # "Using X, we demonstrate ...": a participle opening a sentence, not a title
