@@ -26,7 +26,7 @@ _EMOTICON = pattern_cache.lazy(r"\s+[:;]-?[/()DPp|\\]+(?=[\s.!?]*$)")  # "... ea
 _PLAIN_WORD_FIRST = pattern_cache.lazy(r"[a-z]+[\s,]")  # "the flagship run ...", not "bing_bert", "h100" or "nvidia-smi"
 # A person's name ("Horace He:"), not a setting ("SHARD_GRAD_OP:", "FULL_SHARD:"): capitalised words with lower case.
 _URL = pattern_cache.lazy(r"https?://(?:www\.)?github\.com/[\w.-]+/[\w.-]+/(?P<kind>pull|issues|discussions)/(?P<number>\d+)\S*|https?://\S+")
-_SPEAKER = pattern_cache.lazy(r"^(?!(?:Problem|Setup|Note|Update|Question|Summary|Results?|Issue|Solution|Context|Background|Environment|Edit|Details?)\s*:)"
+_SPEAKER = pattern_cache.lazy(r"^(?!(?:Problem|Setup|Settings?|Note|Update|Question|Summary|Results?|Issue|Solution|Context|Background|Environment|Edit|Details?|Test|Tests|Hardware|Software|System|Config\w*|Observ\w+|Conclusions?|Takeaways?|Expected|Actual|Steps?|Reproduc\w+|Motivation|Description|Overview|Goal|Reason|Fix|Workaround|Hypothes\w+|Analysis|Output|Error|Logs?|Command|Model|Benchmarks?|Performance|Memory|Training|Inference)\b[^:\n]{0,30}:)"
                               r"(?P<speaker>[A-Z][a-z][\w.'-]*(?: [A-Z][a-z][\w.'-]*){0,2})\s*:\s+(?=\S)")
 _TRAILING = ".。!?؟:;؛،, "
 # A reason names its cause ("because", "since", "due to"); "so"/"thus" open a consequence, not the reason.
@@ -353,7 +353,8 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
     corrected = _correction(doc, point)  # "X is not Y; it is Z": one claim, "X is not Y but Z"
     if corrected is not None:
         candidates = [c for c in candidates if c[2] != point + 1]
-    companion = min(candidates)[2] if candidates else None
+    asked_about = gist_side.question_antecedent(doc, point)  # "Could this be the cause?" after "I suspect X"
+    companion = asked_about if asked_about is not None else min(candidates)[2] if candidates else None
     reason = None  # the reason the antecedent displaces: still said after them when it is a cause
     if reported.reads_back(point_sentence) and point > 0 and values.get(point - 1, 0.0) > 0.0 \
             and restate.same_language(sentence_of(point - 1), lang) \

@@ -75,6 +75,10 @@ def side_weight(doc: Document, sentence: str, core: str, figures: list) -> float
         penalty += 2 * SIDE_PENALTY  # "Method Throughput SGLang 158.34 tokens/s SGLang + EAGLE-2 244.10 tokens/s": a table's rows
     if formula(sentence):
         penalty += 2 * SIDE_PENALTY  # "(sequence length) * (batch) / (step time) = ...": a formula, or a piece of one
+    undated = re.sub(r"\d{4}-\d{2}-\d{2}|\d{1,2}:\d{2}(?::\d{2})?", " ", sentence)  # a log line's time stamp is no figure
+    numbers = re.findall(r"(?<![\w.])\d[\d.,]*[a-zA-Z%]{0,2}(?![\w.])", undated)
+    if len(numbers) >= 8 and len(numbers) * 4 >= len(sentence.split()):
+        penalty += 3 * SIDE_PENALTY  # "bs inp_len out_len ... 1 2048 512 11.20s 228.571 ...": a table run into one line
     if _HYPOTHESIS.match(sentence):
         penalty += SIDE_PENALTY  # "One possible reason is ...": a guess offered for the question or problem, not the point
     if _ADDITION.match(sentence):
@@ -135,3 +139,21 @@ def result_before_rows(doc: Document, index: int, sentence: str) -> bool:
     after = doc.sentences[index][1]
     following = next((c for c in doc.claims if c.start >= after), None)
     return following is not None and bool(following.calculations) and not doc.text[after:following.start].strip(" \t\n-*•")
+
+
+_ASKS_ABOUT_THIS = pattern_cache.lazy(r"\b(?:this|that|it)\b", re.I)
+_SUSPECTS = pattern_cache.lazy(r"\b(?:suspect|think|guess|believe|reason|cause[sd]?|because|due to|seems?)\b", re.I)
+
+
+def question_antecedent(doc: Document, point: int) -> int | None:
+    """For a question about "this" ("Could this be the root cause?"), the sentence it asks about: the nearest one
+    before it, within two, that offers a reason or a suspicion ("I suspect the reason is that the CPU lacks AMX")."""
+    start, end = doc.sentences[point]
+    question = doc.text[start:end]
+    if not question.rstrip().endswith(("?", "؟")) or not _ASKS_ABOUT_THIS.search(question) or doc.lang != "en":
+        return None
+    for i in range(point - 1, max(-1, point - 3), -1):
+        sentence = doc.text[slice(*doc.sentences[i])]
+        if _SUSPECTS.search(sentence) and len(sentence.split()) >= 6 and restate.same_language(sentence, doc.lang):
+            return i
+    return None

@@ -148,3 +148,24 @@ def test_a_full_stop_typed_without_a_space_still_ends_the_sentence():
     assert "Call nn.Module on torch.Tensor inputs." in said  # a name in code is no sentence end
     point = reported.point(said[1], said[1], "en", "authors")
     assert "write about" not in point  # "Using X, we demonstrate ...": a participle opening a sentence, not a title
+
+
+def test_a_question_about_this_comes_with_the_suspicion_it_asks_about():
+    # https://github.com/kvcache-ai/ktransformers/issues/527 (bench/corpus): the spec line between them is no antecedent
+    from service.explain.compose import explain_offline
+    text = ("I tested the performance of deepseek-v3-q4: Prefill: 65 tokens/s Decode: 7 tokens/s. After investigating, I "
+            "suspect the primary reason for this discrepancy is that the CPU being used does not support AMX. "
+            "Hardware Details: CPU Model: Intel Xeon Processor (Icelake) Cores: 64 Could this be the root cause of the performance gap?")
+    gist = " ".join(s["text"] for s in explain_offline(text, "en")["gist"])
+    assert "whether this could be the root cause" in gist and "does not support AMX" in gist
+    assert "Hardware Details says" not in gist and "Cores: 64 Could" not in gist
+
+
+def test_a_table_run_into_one_line_is_not_the_point():
+    # https://github.com/InternLM/lmdeploy/issues/525 (bench/corpus holdout-r18): the results table flattened into a line
+    from service.explain.compose import explain_offline
+    text = ("We have benchmark the int8 kv cache mode according to the docs. However it seems not benefit the throughput. "
+            "Test result: test mode bs inp_len out_len total latency throughput (tokens/s) fp16 kv cache 1 2048 512 11.20s "
+            "228.571 int8 kv cache 1 2048 512 12.03 212.801 fp16 kv cache 25 2048 512 35.81s 1787.210")
+    gist = " ".join(s["text"] for s in explain_offline(text, "en")["gist"])
+    assert "2048 512" not in gist and "int8 kv cache" in gist
