@@ -93,8 +93,15 @@ def compressed(text: str, lang: str) -> str:
     return text.replace("\x01", "(").replace("\x02", ")")
 
 
+# "Here are the results we got: 41% MFU": what the results are, said as a clause "that" can carry
+_HERE_ARE = pattern_cache.lazy(r"^here (is|are) (?P<what>[^:]{3,80}?)\s*:\s*(?P<value>\S.*)$", re.I)
+
+
 def _compressed(text: str, lang: str) -> str:
     if lang != "ar":
+        here = _HERE_ARE.match(text)
+        if here:
+            text = f"{here.group('what')} {here.group(1).lower()} {here.group('value')}"
         for pattern in _DISCOURSE_EN:
             text = pattern.sub(" ", text, count=1).strip()
         text = _SEEMS_THAT.sub("probably ", text, count=1)

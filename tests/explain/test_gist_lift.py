@@ -169,3 +169,11 @@ def test_a_table_run_into_one_line_is_not_the_point():
             "228.571 int8 kv cache 1 2048 512 12.03 212.801 fp16 kv cache 25 2048 512 35.81s 1787.210")
     gist = " ".join(s["text"] for s in explain_offline(text, "en")["gist"])
     assert "2048 512" not in gist and "int8 kv cache" in gist
+
+
+def test_here_are_the_results_keeps_its_subject():
+    from service.explain import synthesis
+    said = synthesis.compressed("Here are the results we got on 8 GPUs: 41% MFU at 4k context", "en")
+    assert said.lower() == "the results we got on 8 gpus are 41% mfu at 4k context"
+    assert reported.point("Here, the all-reduce dominates the step", "Here, the all-reduce dominates the step.", "en",
+                          "text").startswith("The text says that the all-reduce")  # "Here," alone is a filler
