@@ -279,7 +279,13 @@ def point(clause: str, sentence: str, lang: str, who: str, context: str = "") ->
         if who != "text" and "writes_about" in words:  # "The author writes about ...": a later "They ask" has its referent
             return _capital(words["writes_about"][number].format(subject=subject, claim=clause[1:]))
         return _capital(words["about"][0].format(subject=words["subjects"]["text"], claim=clause[1:]))
-    return _capital(f"{subject} {verb} {_lower_first(third_person(clause, lang), context)}")
+    return _capital(f"{subject} {verb} {_lower_first(_demonstrative(third_person(clause, lang)), context)}")
+
+
+def _demonstrative(said: str) -> str:
+    """"That is the data ..." after "that": "that this is the data", never "that that is" nor "that That's"."""
+    said = re.sub(r"^(?:That|This|It)\b(?=\s+(?:is|was|means|seems|shows))", "this", said)
+    return re.sub(r"^(?:That|This|It)['’]s\b", "this is", said)
 
 
 # A line that opens on a past verb with no subject ("Switched from 1 to 2", "Ran out of memory") or on a bare verb ("Take X as an example:")
@@ -425,10 +431,7 @@ def companion(clause: str, sentence: str, lang: str, who: str, context: str = ""
     if _subjectless(clause) and "notes_quoted" in words:  # "It adds that watch tokens flow ...": quoted instead
         return _capital(words["notes_quoted"][0 if who == "text" else 1].format(subject=words["pronouns"][who], claim=_capital(clause)))
     verb = words["companion"].get(_said_as(kind, clause), words["companion"]["other"])[0 if who == "text" else 1]
-    said = third_person(clause, lang)
-    said = re.sub(r"^(?:That|This|It)\b(?=\s+(?:is|was|means|seems|shows))", "this", said)  # "... that this is slower"
-    said = re.sub(r"^(?:That|This|It)['’]s\b", "this is", said)  # "They add that That's ~43% MFU" -> "that this is"
-    said = re.sub(r"\bthey would expect\b", "they expected", said)
+    said = re.sub(r"\bthey would expect\b", "they expected", _demonstrative(third_person(clause, lang)))
     return _capital(f"{words['pronouns'][who]} {verb} {_lower_first(said, context)}")
 
 
@@ -455,8 +458,7 @@ def _arabic(clause: str, kind: str, words: dict, who: str, lead: bool) -> str:
 
 
 def subject_named(texts: list[str], lang: str, who: str) -> list[str]:
-    """An Arabic gist whose point is someone's own words ("أعلنت Meta أن ...") names the text in the sentences after it
-    ("ويضيف النص"): a bare "ويضيف" would read as Meta's words."""
+    """After someone's own words ("أعلنت Meta أن ...") later sentences name the text ("ويضيف النص"), not a bare "ويضيف"."""
     if lang != "ar" or not texts:
         return texts
     words = messages(lang)["gist_reported"]
@@ -481,9 +483,7 @@ def _capital(text: str) -> str:
 
 
 def _lower_first(text: str, context: str = "") -> str:
-    """'The throughput ...' -> 'the throughput ...' after a reporting verb; a name keeps its capital: a word the text
-    also capitalises inside a sentence ("Nvidia"), one followed by another capitalised word ("Cloud TPU") or by a size or
-    version ("Mixtral 8x22B"), an acronym."""
+    """'The throughput' -> 'the throughput' after a reporting verb; a name ("Nvidia", "Cloud TPU", "Mixtral 8x22B") keeps its capital."""
     parts = text.split(" ", 2)
     first = re.split(r"['’]", parts[0].strip(","))[0]  # "They've" is read as "They"
     if first == "A" and len(parts) > 1 and (parts[1][:1].islower() or parts[1][:1].isdigit()):
@@ -505,8 +505,7 @@ _FUNCTION_WORDS = {"you", "the", "a", "an", "this", "that", "these", "those", "e
 
 
 def fit(texts: list[str], limit: int) -> list[str]:
-    """At most `limit` words in all: the first text whole (already short); a later one whole if it fits, else cut after a
-    clause (never before "but", "unless", "not", "only", "if": what follows those changes what the clause says)."""
+    """At most `limit` words: the first text whole; a later one whole if it fits, else cut after a clause (not before "but", "if")."""
     out, used = [], 0
     for text in texts:
         words = text.split()

@@ -177,3 +177,9 @@ def test_here_are_the_results_keeps_its_subject():
     assert said.lower() == "the results we got on 8 gpus are 41% mfu at 4k context"
     assert reported.point("Here, the all-reduce dominates the step", "Here, the all-reduce dominates the step.", "en",
                           "text").startswith("The text says that the all-reduce")  # "Here," alone is a filler
+
+
+def test_a_point_opening_on_that_is_not_said_that_that():
+    said = reported.point("That is the data that has to land on the decode worker's GPU", "That is the data that has to land "
+                          "on the decode worker's GPU.", "en", "text")
+    assert "that that" not in said.lower() and "that this is the data" in said
