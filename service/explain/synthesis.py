@@ -54,6 +54,7 @@ _DROP_AR = [pattern_cache.lazy(p) for p in (
     # "تكلفة تدريب X، وهو نموذج يدعم النصوص، والصور، تتراوح ...": the description between the noun and its verb
     r"،\s*(?:وهو|وهي)\s(?![^.]*?[\d٠-٩][^.]*?،\s*[يت])[^.]*?،\s*(?=[يت][\u0621-\u064A]{2,}\s)",
     r"،\s*و?(?:الذي|التي)\s(?![^.]*(?:أن|[\d٠-٩]))[^.]*$",  # not "، والتي تنص على أن ...": that states the content
+    r"^(?:ملاحظة|ملحوظة|تنبيه|تحديث|تعديل|المشكلة|الحل)\s*[:：]\s*",  # a label ("ملاحظة:", Note:) before the claim
 )]
 _RELATIVE_EN = pattern_cache.lazy(r",\s*which\s+[^,;]*(?=[,;]|$)", re.I)
 _KEEP = pattern_cache.lazy(r"\b(?:not|no|never|n't|only|just|unless|if|because|since|due to|crash\w*|fail\w*|error|cannot|can't)\b"

@@ -183,3 +183,11 @@ def test_a_point_opening_on_that_is_not_said_that_that():
     said = reported.point("That is the data that has to land on the decode worker's GPU", "That is the data that has to land "
                           "on the decode worker's GPU.", "en", "text")
     assert "that that" not in said.lower() and "that this is the data" in said
+
+
+def test_an_arabic_label_before_the_claim_is_dropped():
+    # a nerdleveltech-style Arabic guide (bench/corpus holdout-r18): "ملاحظة:" and "المشكلة:" label the claim after them
+    from service.explain import synthesis
+    said = synthesis.compressed("ملاحظة: تتطلب تقنيات الضبط الدقيق بطاقة رسومات بذاكرة 16 غيغابايت", "ar")
+    assert said.startswith("تتطلب تقنيات") and "ملاحظة" not in said
+    assert synthesis.compressed("المشكلة: تدريب PPO معقد جداً", "ar").startswith("تدريب PPO")
