@@ -191,3 +191,10 @@ def test_an_arabic_label_before_the_claim_is_dropped():
     said = synthesis.compressed("ملاحظة: تتطلب تقنيات الضبط الدقيق بطاقة رسومات بذاكرة 16 غيغابايت", "ar")
     assert said.startswith("تتطلب تقنيات") and "ملاحظة" not in said
     assert synthesis.compressed("المشكلة: تدريب PPO معقد جداً", "ar").startswith("تدريب PPO")
+
+
+def test_a_heading_run_onto_its_first_sentence_is_dropped_but_a_clause_before_a_colon_stays():
+    from service.explain import synthesis
+    said = synthesis.compressed("Sharding using FSDP: we experimented with a hybrid approach of EP and FSDP", "en")
+    assert said.lower().startswith("we experimented")
+    assert synthesis.compressed("The fix is simple: we set the bucket size to 25 MB", "en").startswith("The fix is simple")
