@@ -488,7 +488,7 @@ def _lower_first(text: str, context: str = "") -> str:
     first = re.split(r"['’]", parts[0].strip(","))[0]  # "They've" is read as "They"
     if first == "A" and len(parts) > 1 and (parts[1][:1].islower() or parts[1][:1].isdigit()):
         return "a" + text[1:]  # "A capacity factor ...", "A 671B MoE ..." after "says that"
-    if not (len(first) > 1 and first[0].isupper() and first[1:].islower() and first.isalpha()):
+    if not (len(first) > 1 and first[0].isupper() and first[1:].islower() and first.replace("-", "").isalpha()):
         return text
     if first.lower() not in _FUNCTION_WORDS and not first.endswith("ing"):
         following = parts[1] if len(parts) > 1 else ""

@@ -198,3 +198,10 @@ def test_a_heading_run_onto_its_first_sentence_is_dropped_but_a_clause_before_a_
     said = synthesis.compressed("Sharding using FSDP: we experimented with a hybrid approach of EP and FSDP", "en")
     assert said.lower().startswith("we experimented")
     assert synthesis.compressed("The fix is simple: we set the bucket size to 25 MB", "en").startswith("The fix is simple")
+
+
+def test_a_hyphenated_common_word_is_lowered_after_that_but_a_hyphenated_name_is_not():
+    assert "that ahead-of-time calibration" in reported.point("Ahead-of-time calibration is not needed anymore",
+                                                             "Ahead-of-time calibration is not needed anymore.", "en", "text")
+    assert "that Megatron-LM supports" in reported.point("Megatron-LM supports FP8 training", "Megatron-LM supports FP8 training.",
+                                                         "en", "text")
