@@ -205,3 +205,13 @@ def test_a_hyphenated_common_word_is_lowered_after_that_but_a_hyphenated_name_is
                                                              "Ahead-of-time calibration is not needed anymore.", "en", "text")
     assert "that Megatron-LM supports" in reported.point("Megatron-LM supports FP8 training", "Megatron-LM supports FP8 training.",
                                                          "en", "text")
+
+
+def test_memory_left_idle_is_a_problem_the_other_language_gist_names():
+    # https://github.com/LLMServe/DistServe/issues/3 (bench/corpus holdout-r19): prefill machines' memory underutilized
+    from service.explain.compose import explain_offline
+    text = ("In prefill-decode disaggregation setting, prefill machine memory is oftern underutilized as KV cache is only "
+            "stored at decode machine.")
+    gist = " ".join(s["text"] for s in explain_offline(text, "ar")["gist"])
+    assert "يذكر الكاتب مشكلة" in gist and "غير مستغل" in gist
+    assert "غير مستغل" not in " ".join(s["text"] for s in explain_offline("Prefill machines use all their memory.", "ar")["gist"])
