@@ -265,7 +265,7 @@ _UNTIL = re.compile(r"\b(?:until|till|before)\s+(?:it\s+|we\s+|you\s+)?(?:hit\w*
 
 _COORDINATED = re.compile(r"[\s\"'“”«»,،]*(?:or|and|nor|أو|و)?[\s\"'“”«»]*", re.I)
 # problems that are an observer's by their words: a result set against what was expected or reported, or not understood
-_OBSERVED = {"slower_than_expected", "lower_than_expected", "higher_than_expected", "lower_than_reported", "cannot_reproduce",
+_OBSERVED = {"slower_than_expected", "lower_than_expected", "higher_than_expected", "lower_than_reported", "cannot_reproduce", "error",
              "not_understood"}
 _FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|[Mm]y|me|[Ww]e|[Ww]e're|[Ww]e've|[Oo]ur|us)\b|(?<![\u0621-\u064A])(?:أنا|نحن|لدي|لدينا|عندي|عندنا|"
                            r"حصلت|حصلنا|أحصل|نحصل|جربت|جربنا|أواجه|نواجه|واجهت|واجهنا)(?![\u0621-\u064A])")

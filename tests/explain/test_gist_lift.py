@@ -215,3 +215,11 @@ def test_memory_left_idle_is_a_problem_the_other_language_gist_names():
     gist = " ".join(s["text"] for s in explain_offline(text, "ar")["gist"])
     assert "يذكر الكاتب مشكلة" in gist and "غير مستغل" in gist
     assert "غير مستغل" not in " ".join(s["text"] for s in explain_offline("Prefill machines use all their memory.", "ar")["gist"])
+
+
+def test_an_error_the_author_met_is_a_problem_the_other_language_gist_names_and_a_denied_one_is_not():
+    from service.explain.compose import explain_offline
+    met = "Attempting to run inference with smaller topologies leads to errors like RuntimeError: RESOURCE_EXHAUSTED on v5e."
+    assert "يفشل التشغيل برسالة خطأ" in " ".join(s["text"] for s in explain_offline(met, "ar")["gist"])
+    denied = "The job does not fail with an error on 8 GPUs."
+    assert "خطأ" not in " ".join(s["text"] for s in explain_offline(denied, "ar")["gist"])
