@@ -24,8 +24,8 @@ MIN_SCORE = 1.0  # below this (gist.score and what the frame can say) a sentence
 FRAME_WEIGHT = 4.0  # as much as a problem or a change: a recognised claim, polarity checked, is said in full
 COMPANION_DISTANCE = 2  # a reason or the evidence for the point is said next to it, not paragraphs away
 # Words every passage of this field uses: the sentence's subject is what else it names.
-_EVERYDAY = {"gpu", "chip", "node", "accelerator", "training-run", "training-step", "parameters", "token", "layer",
-             "teraflops", "flop-per-second", "tokens-per-second", "throughput", "gibibyte", "computing-power"}
+_EVERYDAY = {"gpu", "chip", "node", "accelerator", "training-run", "training-step", "parameters", "token", "layer", "teraflops",
+             "flop-per-second", "tokens-per-second", "throughput", "gibibyte", "computing-power", "memory-bound", "compute-bound"}
 _NAME_CATEGORIES = gist_names.NAME_CATEGORIES
 _SETUP = {"params", "active_params", "n_chips", "chips_per_node", "n_nodes", "tp_degree", "pp_degree", "dp_degree", "ep_degree",
           "cp_degree", "virtual_stages", "zero_stage", "seq_len", "global_batch_sequences", "global_batch_tokens",
@@ -466,7 +466,7 @@ def _render(doc: Document, reading: Reading) -> str:
     if role == "problem":
         problem = words["problems"][reading.problem]
         own = reading.problem in _OBSERVED or _FIRST_PERSON.search(doc.text[slice(*doc.sentences[reading.index])])
-        general = reading.problem in ("stalls", "slow", "slows_down", "performance_drops")  # what a general remark says of a technique
+        general = reading.problem in ("stalls", "slow", "slows_down", "performance_drops", "underused")  # a general remark on a technique
         if not own and (not subjects or general and all(gist_names.is_concept(doc, s) for s in reading.subjects)):
             # "reports a problem: it crashes" for "at this scale hardware fails daily": a general fact given to the
             # author as a failure of their own (a round-10 reader); "a problem with the large language model: it stalls"
