@@ -66,3 +66,11 @@ def test_chips_typed_in_lower_case_are_counted_and_a_rate_field_is_a_measured_va
     assert {f.quote: f.quantity for f in doc.figures}["8 v100"] in ("chips_per_node", "n_chips")
     field = next(t for t in doc.terms if t["term"] == "samples_per_second_per_gpu")
     assert field["definition"].startswith("A measured value")
+
+
+def test_a_chips_sparse_datasheet_peak_is_a_peak_not_an_impossible_rate():
+    # NVIDIA H100 datasheet: FP8 3,958 TFLOPS "with sparsity", 1,979 dense (a round-19 reader: the answer called it
+    # "uncertain, read one way impossible" instead of saying what it is)
+    text = "An 8× H100 SXM5 server provides 640 GB total GPU memory and 3,958 TFLOPS FP8 per GPU."
+    claim = analyse(text, "en").claims[0]
+    assert "2:4 structured sparsity" in claim.why and "impossible" not in claim.why

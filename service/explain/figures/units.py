@@ -1,8 +1,11 @@
 """The generic rules: a number read with the unit, noun, cue or key phrase around it."""
 
+import json
 import math
 import re
+from functools import cache
 from calculators import CalculatorInputError, catalog
+from calculators.resources import data_dir
 from calculators.units import parse_text
 from service.explain.figures.record import _Fig
 from service.explain.figures.words import _ABBR, _APPOSITIVE_END, _KEY_APPOSITIVE, _AR_FIRST_LETTER, _AR_PARTICLE, _AR_WORDS, _CHIP_AFTER, _CHIP_BEFORE, _EN_NOUNS_WEAK_OK, _FLOP_WORD, _GROUP_AFTER, _I, _INDEX_TABLE, _KEYS, _KEY_AFTER, _KEY_BEFORE, _MAGNITUDE_DEFAULT, _NOUNS, _NOUN_ENTRIES, _NOUN_LATER, _PEAK_AFTER, _PER_CHIP, _SEQ_K, _UNITS, _UNIT_AT, _UNIT_ENTRIES, _WAY, _alt, _rx, _which
@@ -24,6 +27,14 @@ _COUNT_OF = re.compile(r"\s*(?:per\b(?!\s+(?:GPU|chip|device|accelerator|TPU|ran
                        r"|for\b(?!\s+(?:BF16|bf16|FP8|fp8|FP16|fp16|FP32|fp32|TF32|INT8|MXFP8|NVFP4|FP4|dense|sparse)\b))")
 _LABEL_UNIT = re.compile(r"\((ms|s|sec|seconds)\)\s*[:=]\s*$")
 _MS_FIELD = re.compile(r"[-_ ]ms[\"']?\s*[:=]\s*$", re.I)  # "ttft_avg_ms": 57.5, "mean_tpot_ms: 57.5"
+
+
+@cache
+def _sparsity() -> dict:
+    """data/verdicts.json "sparsity": which vendors print peaks with 2:4 sparsity, and by what factor."""
+    return json.loads((data_dir() / "verdicts.json").read_text(encoding="utf-8"))["sparsity"]
+
+
 _TIME_FIELDS = {"latency_s", "step_time_s", "time_s"}
 # what a size in bytes qualifies ("a 128B payload", "64B cache lines"): "B" is then bytes, never billions
 _BYTES_NEXT = re.compile(r"[ \t-]+(?:payloads?|packets?|messages?|chunks?|cache[ -]lines?|alignment|aligned|transactions?|sectors?|accesses|loads?|stores?|words?)\b", re.I)
@@ -420,8 +431,11 @@ class _Units:
         """The catalog peaks of the chips the text names, and of every chip when it names none."""
         low = self.norm.lower()
         named, every = [], []
+        sparse = _sparsity()
         for entry in catalog.hardware().entries:
             values = [v for v in (entry.get("peak_bf16_flop_per_s"), entry.get("peak_fp8_flop_per_s")) if v]
+            if entry.get("vendor") in sparse["vendors"]:  # "3,958 TFLOPS FP8" on an H100: its datasheet's 2:4-sparsity peak
+                values += [v * sparse["factor"] for v in values]
             every += values
             names = (entry["id"], entry["name"], *entry.get("aliases", []))
             if any(re.search(r"(?<![a-z0-9])" + re.escape(n.lower()) + r"s?(?![a-z0-9])", low) for n in names if any(c.isdigit() for c in n)):
