@@ -74,3 +74,11 @@ def test_a_chips_sparse_datasheet_peak_is_a_peak_not_an_impossible_rate():
     text = "An 8× H100 SXM5 server provides 640 GB total GPU memory and 3,958 TFLOPS FP8 per GPU."
     claim = analyse(text, "en").claims[0]
     assert "2:4 structured sparsity" in claim.why and "impossible" not in claim.why
+
+
+def test_a_servers_total_memory_is_its_chips_catalog_memory_added_up():
+    # NVIDIA DGX H100 datasheet: 8 x H100 80 GB = 640 GB of GPU memory
+    claim = analyse("An 8× H100 SXM5 server provides 640 GB total GPU memory.", "en").claims[0]
+    assert claim.verdict == "consistent" and "8 x 80 GB" in claim.why
+    other = analyse("An 8× H100 SXM5 server provides 2 TB total system memory.", "en").claims
+    assert not any("8 x 80 GB" in c.why for c in other)  # another memory than the chips': not judged

@@ -2,6 +2,7 @@
 
 import re
 
+from calculators import catalog
 from service.explain.checks.core import Inputs, Result, discard, run
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
@@ -16,6 +17,8 @@ def setup_memory(doc: Document, claim: Claim) -> Result | None:
     memory added up, it is that set-up's total (consistent); any other size is a requirement this check cannot judge."""
     chips = [f for f in claim.figures if f.quantity == "n_chips" and _CHIP_MEMORY.search(f.quote)]
     sizes = [f for f in claim.figures if f.quantity in _SIZE and not any(c.start <= f.start < c.end for c in chips)]
+    if not chips and len(sizes) == 1:
+        return _catalog_memory(doc, claim, sizes[0])
     if len(chips) != 1 or len(sizes) != 1:
         return None
     count, size = chips[0], sizes[0]
@@ -35,3 +38,29 @@ def setup_memory(doc: Document, claim: Claim) -> Result | None:
         return None  # not the set-up's sum: a requirement of another kind, which this check does not judge
     return Result([index], "consistent", messages(doc.lang)["verdicts"]["setup_memory"].format(
         stated=size.quote, setup=" x ".join(factors[:-1] + [count.quote]), computed=f"{total / 1e9:,.0f} GB"))
+
+
+_TOTAL = re.compile(r"\b(?:total|in all|combined|aggregate|altogether)\b|إجمالي|مجموع", re.I)
+
+
+def _catalog_memory(doc: Document, claim: Claim, size) -> Result | None:
+    """"An 8x H100 SXM5 server provides 640 GB total GPU memory": the count of one named chip times the catalog's memory per
+    chip (8 x 80 GB), consistent when it is the stated total; anything else is not judged (the size may be another memory)."""
+    counts = [f for f in claim.figures if f.quantity in ("n_chips", "chips_per_node") and getattr(f, "chip", None)]
+    if len(counts) != 1 or not _TOTAL.search(claim.quote) or counts[0].value < 2:
+        return None
+    chip = catalog.hardware().get("hbm_bytes", counts[0].chip)
+    per_chip = chip.get("hbm_bytes") if chip else None
+    if not per_chip:
+        return None
+    inputs = Inputs(doc.lang)
+    inputs.expression(f"{counts[0].value:g} * {per_chip / 1e9:g}", f"{counts[0].quote} x {chip['name']}'s {per_chip / 1e9:g} GB")
+    index = run(doc, "arithmetic", inputs)
+    if index is None:
+        return None
+    total = doc.calculations[index]["outputs"]["value"] * 1e9
+    if abs(total - size.value) > 0.02 * size.value:
+        discard(doc, index)
+        return None
+    return Result([index], "consistent", messages(doc.lang)["verdicts"]["setup_memory"].format(
+        stated=size.quote, setup=f"{counts[0].value:g} x {per_chip / 1e9:g} GB ({chip['name']})", computed=f"{total / 1e9:,.0f} GB"))
