@@ -262,3 +262,15 @@ def is_arabic(text: str) -> bool:
     arabic = len(_ARABIC.findall(text))
     latin = sum(c.isascii() and c.isalpha() for c in text)
     return arabic > latin
+
+
+_DATED = re.compile(r"\d{4}-\d{2}-\d{2}|\d{1,2}:\d{2}(?::\d{2})?")  # a log line's time stamp is no figure
+_NUMBER_TOKEN = re.compile(r"(?<![\w.])\d[\d.,]*[a-zA-Z%]{0,2}(?![\w.])")
+
+
+def table_line(sentence: str) -> bool:
+    """Whether a "sentence" is a table run into one line ("bs inp_len out_len ... 1 2048 512 11.20s 228.571 ..."): eight
+    numbers or more, one word in four or more a number; it states rows, not a point or a reason."""
+    numbers = _NUMBER_TOKEN.findall(_DATED.sub(" ", sentence))
+    return len(numbers) >= 8 and len(numbers) * 4 >= len(sentence.split())
+

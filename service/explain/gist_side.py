@@ -75,9 +75,7 @@ def side_weight(doc: Document, sentence: str, core: str, figures: list) -> float
         penalty += 2 * SIDE_PENALTY  # "Method Throughput SGLang 158.34 tokens/s SGLang + EAGLE-2 244.10 tokens/s": a table's rows
     if formula(sentence):
         penalty += 2 * SIDE_PENALTY  # "(sequence length) * (batch) / (step time) = ...": a formula, or a piece of one
-    undated = re.sub(r"\d{4}-\d{2}-\d{2}|\d{1,2}:\d{2}(?::\d{2})?", " ", sentence)  # a log line's time stamp is no figure
-    numbers = re.findall(r"(?<![\w.])\d[\d.,]*[a-zA-Z%]{0,2}(?![\w.])", undated)
-    if len(numbers) >= 8 and len(numbers) * 4 >= len(sentence.split()):
+    if claims.table_line(sentence):
         penalty += 3 * SIDE_PENALTY  # "bs inp_len out_len ... 1 2048 512 11.20s 228.571 ...": a table run into one line
     if _HYPOTHESIS.match(sentence):
         penalty += SIDE_PENALTY  # "One possible reason is ...": a guess offered for the question or problem, not the point

@@ -121,6 +121,9 @@ def find(doc: Document) -> list[dict]:
     ids = _ids_by_sentence(doc)
     for i in _machine_text(doc):  # a config line or a command names settings, not causes
         ids[i] = set()
+    for i, (start, end) in enumerate(doc.sentences):
+        if claims.table_line(doc.text[start:end]):
+            ids[i] = set()  # a results table run into one line states rows, not a cause and its effect
     found: list[dict] = []
     # Two neighbouring sentences argue together only when the second opens by pointing back ("So ...", "This means ...",
     # "Because ..."): otherwise a cause in one and an effect in the next may belong to different points, and the reason

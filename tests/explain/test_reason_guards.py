@@ -24,3 +24,10 @@ def test_the_bf16_gradient_reason_needs_a_text_about_gradients():
     assert "bf16_reduction_halves_bytes" not in _links(serving)
     training = "Reducing gradients in BF16 instead of FP32 halves the all-reduce traffic, so data-parallel training scales better."
     assert "bf16_reduction_halves_bytes" in _links(training)
+
+
+def test_a_results_table_run_into_one_line_gives_no_reason():
+    # https://github.com/InternLM/lmdeploy/issues/525 (bench/corpus holdout-r18): a flattened table of KV-cache runs
+    table = ("Test result: test mode bs inp_len out_len total latency throughput (tokens/s) fp16 kv cache 1 2048 512 11.20s "
+             "228.571 int8 kv cache 1 2048 512 12.03 212.801 fp16 kv cache 25 2048 512 35.81s 1787.210")
+    assert "kv_cache_grows_with_context" not in _links(table)
