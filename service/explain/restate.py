@@ -180,7 +180,8 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
                 or _inside_brackets(text, start, match.start) \
                 or (lang == "en" and not said_plainly and not spells(name, expansion)) \
                 or (lang == "ar" and _disagrees_with_verb(text, match.start, expansion)) \
-                or _glossed_after(text, match.end) or (lang != "en" and _head_said_before(text, match.start, expansion)):
+                or _glossed_after(text, match.end) or (lang != "en" and _head_said_before(text, match.start, expansion)) \
+                or (lang == "en" and _repeats_neighbour(text, match.start, match.end, expansion)):
             continue
         seen.add(match.entry["id"])
         if said_plainly and lang == "en":  # "MFU (the share of ...)": the name keeps its place, so the sentence stays grammatical
@@ -189,6 +190,15 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
         said = expansion if said_plainly else _agreeing_expansion(match.entry, name, expansion, lang)
         edits.append((match.start, match.end, f"{said} ({name})"))
     return _joined_particles(_EMPTY_BRACKETS.sub("", " ".join(_applied(doc, text, start, end, edits).split())))
+
+
+def _repeats_neighbour(text: str, start: int, end: int, expansion: str) -> bool:
+    """Whether the expansion would say a neighbouring word twice: "high-bandwidth HBM3" or "HBM memory" read out as
+    "high-bandwidth high-bandwidth memory (HBM3)" and "high-bandwidth memory (HBM) memory"."""
+    words = re.findall(r"[a-z][\w-]*", expansion.lower())
+    before = re.findall(r"[\w-]+", text[max(0, start - 30):start].lower())
+    after = re.findall(r"[\w-]+", text[end:end + 30].lower())
+    return bool(words) and (bool(before) and before[-1] == words[0] or bool(after) and after[0] == words[-1])
 
 
 # "لـ Prefill" with the Latin name replaced by an Arabic word: the particle joins it ("للملء", "لمعالجة"), as Arabic writes it

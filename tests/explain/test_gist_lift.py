@@ -224,3 +224,12 @@ def test_an_error_the_author_met_is_a_problem_the_other_language_gist_names_and_
     assert "يفشل التشغيل برسالة خطأ" in " ".join(s["text"] for s in explain_offline(met, "ar")["gist"])
     denied = "The job does not fail with an error on 8 GPUs."
     assert "خطأ" not in " ".join(s["text"] for s in explain_offline(denied, "ar")["gist"])
+
+
+def test_an_expansion_never_says_a_neighbouring_word_twice():
+    # a round-17 passage on the MI300X: "192GB of high-bandwidth HBM3 memory" read "high-bandwidth high-bandwidth memory (HBM3) memory"
+    from service.explain.compose import explain_offline
+    gist = " ".join(s["text"] for s in explain_offline("The AMD MI300X features 192GB of high-bandwidth HBM3 memory.", "en")["gist"])
+    assert "high-bandwidth high-bandwidth" not in gist and "memory) memory" not in gist
+    plain = " ".join(s["text"] for s in explain_offline("The GPU has 80 GB of HBM memory.", "en")["gist"])
+    assert "memory) memory" not in plain
