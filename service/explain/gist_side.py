@@ -26,6 +26,7 @@ SIDE_PENALTY = 2.0
 _POINTER = pattern_cache.lazy(r"\b(?:recommend|suggest|encourage (?:you|readers) to|please|see|check out|refer to|have a look at|take a look at)\s+"
                               r"(?:\w+ing\s+)?(?:(?:the|our|this|that|my|an?|their)\s+)?(?:\w+\s+){0,3}?(?:blog ?posts?|posts?|articles?|papers?|docs?|"
                               r"documentation|guides?|tutorials?|readme|threads?|links?|videos?|notebooks?|write-?ups?|reports?)\b"
+                              r"|\b(?:please\s+)?see\s+(?:below|above)\b"  # "Please see below for the huge improvements ...": a pointer
                               r"|(?<![\u0621-\u064A])(?:راجع|راجعوا|اطلع على|انظر|يمكنكم? الاطلاع على)\s", re.I)
 # A test set-up ("Tested on NVIDIA H100 80GB with Qwen2.5-7B:") says where a result was measured, not the result.
 _TESTED_ON = pattern_cache.lazy(r"^\s*(?:(?:this|it|the (?:change|pr|patch|feature|fix))\s+(?:was|is|has been|were)\s+)?"

@@ -233,3 +233,11 @@ def test_an_expansion_never_says_a_neighbouring_word_twice():
     assert "high-bandwidth high-bandwidth" not in gist and "memory) memory" not in gist
     plain = " ".join(s["text"] for s in explain_offline("The GPU has 80 GB of HBM memory.", "en")["gist"])
     assert "memory) memory" not in plain
+
+
+def test_please_see_below_points_at_the_result_and_is_not_the_point():
+    from service.explain.compose import explain_offline
+    text = ("Please see below for the huge improvements on throughput for LLaMA-Instruct 3.1 8B that can be achieved via "
+            "EAGLE decoding. With EAGLE3 the output throughput rises from 1,200 to 2,900 tokens/s on one H100.")
+    gist = " ".join(s["text"] for s in explain_offline(text, "en")["gist"])
+    assert "please" not in gist.lower() and "2,900" in gist
