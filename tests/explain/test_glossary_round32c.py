@@ -83,7 +83,6 @@ REAL_SENTENCES = [
     # https://github.com/foundation-model-stack/fms-acceleration/issues/12
     ("tokens-per-second", "Acceleration Type Model Name Num GPUS Batch Size Throughput (toks/sec) / Device Avg Mem Usage (GiB)", "toks/sec"),
     # https://github.com/hpcaitech/ColossalAI/issues/2246
-    ("nvidia-a100", "Hello, I am using OPT code to try 30B model on 8 A-100 GPUs.", "A-100"),
     ("colossalai-gemini", "I got OOM when BS is lager than 8 in using GeminiDDP.", "GeminiDDP"),
     # https://github.com/THUDM/slime/issues/1072
     ("weights-and-biases", "WandB shows perf/wait_time_ratio ≈ 0.5, meaning half of the time is spent waiting rather than computing.", "WandB"),
@@ -165,3 +164,10 @@ def test_round32c_term_found_in_arabic_text(term_id):
 ])
 def test_ordinary_word_keeps_its_ordinary_sense(text, not_id):
     assert not_id not in ids(text), ids(text)
+
+
+def test_a_count_of_nodes_is_not_an_a100():
+    # a round-20 reader: "a 100-node cluster" was listed as the A100 (the alias "A-100" read "a 100-" as the chip)
+    from service.explain.pipeline import analyse
+    doc = analyse("Hardware failures in a 100-node cluster become routine events.", "en")
+    assert "a100-sxm-80gb" not in {t["id"] for t in doc.terms} and not any(t["term"] == "A100" for t in doc.terms)
