@@ -2,13 +2,13 @@
 and aliases added to older entries), and field acronyms that real text writes in lower case ("tpm, ttft and tpot", "hbm",
 "Nccl"), which entries marked `"lowercase": "always"` (or "marked" for TPM) now match. Ordinary words stay ordinary."""
 
-import json
 import re
 
 import pytest
 
 from calculators.resources import data_dir
 from service.explain import glossary
+from tests.support.glossary_files import assert_entries_whole, detected
 from service.explain.pipeline import analyse
 
 pytestmark = pytest.mark.skipif(not (data_dir() / "glossary" / "long_tail_round32.json").exists(),
@@ -91,8 +91,7 @@ NEW_IDS = sorted({"neuronlink", "lumi-supercomputer", "memory-hierarchy", "openl
                   "quantization-scaling-factor"})
 
 
-def ids(text: str) -> dict[str, str]:
-    return {m.entry["id"]: m.found_as for m in glossary.detect(text)}
+ids = detected
 
 
 def terms(text: str, lang: str = "en") -> dict[str, str]:
@@ -107,19 +106,8 @@ def test_round32_term_found_in_a_real_sentence(term_id, sentence, found_as):
 
 
 def test_new_entries_are_complete_and_sourced():
-    doc = json.loads((data_dir() / "glossary" / "long_tail_round32.json").read_text(encoding="utf-8"))
-    by_id = {e["id"]: e for e in doc["terms"]}
-    assert sorted(by_id) == NEW_IDS
     covered = {term_id for term_id, _, _ in REAL_SENTENCES} | {"tokens-per-minute"}  # TPM: the lower-case cases below
-    for term_id, entry in by_id.items():
-        assert term_id in covered, term_id
-        for key in ("term", "expansion", "definition", "category", "aliases", "ar_aliases"):
-            assert entry.get(key), (term_id, key)
-        assert entry["ar"]["term"] and entry["ar"]["definition"], term_id
-        assert entry["source"]["url"].startswith("https://"), term_id
-        assert not re.search(r"\d", entry["definition"] + entry["ar"]["definition"]), term_id
-        for group in entry.get("context_aliases") or []:
-            assert group["aliases"] and group["cues"] and group["why"], term_id
+    assert_entries_whole("long_tail_round32.json", NEW_IDS, covered)
 
 
 @pytest.mark.parametrize("term_id", NEW_IDS)

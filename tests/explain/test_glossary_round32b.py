@@ -2,13 +2,12 @@
 and aliases added to older entries). Real sentences from those passages must find the entry; ordinary words (a film critic,
 the pastry mooncake, the letter phi, a street number) stay ordinary."""
 
-import json
-import re
 
 import pytest
 
 from calculators.resources import data_dir
 from service.explain import glossary
+from tests.support.glossary_files import assert_entries_whole, detected
 
 pytestmark = pytest.mark.skipif(not (data_dir() / "glossary" / "long_tail_round32b.json").exists(),
                                 reason="round 32b glossary data not present")
@@ -141,8 +140,7 @@ NEW_IDS = sorted({"mooncake", "fire-flyer-3fs", "lru-eviction", "nvme", "jamba",
                   "microsoft-phi", "dp-attention", "eager-execution", "vcpu", "nvidia-t4", "nvidia-a10", "nvidia-p100", "ifeval", "cpu-bound"})
 
 
-def ids(text: str) -> dict[str, str]:
-    return {m.entry["id"]: m.found_as for m in glossary.detect(text)}
+ids = detected
 
 
 @pytest.mark.parametrize("term_id, sentence, found_as", REAL_SENTENCES)
@@ -153,20 +151,8 @@ def test_round32b_term_found_in_a_real_sentence(term_id, sentence, found_as):
 
 
 def test_new_entries_are_complete_and_sourced():
-    doc = json.loads((data_dir() / "glossary" / "long_tail_round32b.json").read_text(encoding="utf-8"))
-    by_id = {e["id"]: e for e in doc["terms"]}
-    assert sorted(by_id) == NEW_IDS
     covered = {term_id for term_id, _, _ in REAL_SENTENCES}
-    for term_id, entry in by_id.items():
-        assert term_id in covered, term_id
-        for key in ("term", "expansion", "definition", "category", "aliases", "ar_aliases"):
-            assert entry.get(key), (term_id, key)
-        assert entry["intuition"] is None and entry["calculator"] is None and entry["readings"] is None, term_id
-        assert entry["ar"]["term"] and entry["ar"]["definition"], term_id
-        assert entry["source"]["title"] and entry["source"]["url"].startswith("https://"), term_id
-        assert not re.search(r"\d", entry["definition"] + entry["ar"]["definition"]), term_id
-        for group in entry.get("context_aliases") or []:
-            assert group["aliases"] and group["cues"] and group["why"], term_id
+    assert_entries_whole("long_tail_round32b.json", NEW_IDS, covered)
 
 
 @pytest.mark.parametrize("term_id", NEW_IDS)

@@ -2,13 +2,12 @@
 and aliases added to older entries). Real sentences from those passages must find the entry; ordinary words (a compiler's
 O2 flag, a buffer overflow, slime the substance, the L4 vertebra, the A40 road, DSA signatures) stay ordinary."""
 
-import json
-import re
 
 import pytest
 
 from calculators.resources import data_dir
 from service.explain import glossary
+from tests.support.glossary_files import assert_entries_whole, detected
 
 pytestmark = pytest.mark.skipif(not (data_dir() / "glossary" / "long_tail_round32c.json").exists(),
                                 reason="round 32c glossary data not present")
@@ -110,8 +109,7 @@ NEW_IDS = sorted({"nvidia-smi", "amp-opt-level", "numeric-overflow-underflow", "
                   "deepseek-sparse-attention", "gsm8k", "weights-and-biases", "young-daly-checkpoint-interval"})
 
 
-def ids(text: str) -> dict[str, str]:
-    return {m.entry["id"]: m.found_as for m in glossary.detect(text)}
+ids = detected
 
 
 @pytest.mark.parametrize("term_id, sentence, found_as", REAL_SENTENCES)
@@ -122,20 +120,8 @@ def test_round32c_term_found_in_a_real_sentence(term_id, sentence, found_as):
 
 
 def test_new_entries_are_complete_and_sourced():
-    doc = json.loads((data_dir() / "glossary" / "long_tail_round32c.json").read_text(encoding="utf-8"))
-    by_id = {e["id"]: e for e in doc["terms"]}
-    assert sorted(by_id) == NEW_IDS
     covered = {term_id for term_id, _, _ in REAL_SENTENCES}
-    for term_id, entry in by_id.items():
-        assert term_id in covered, term_id
-        for key in ("term", "expansion", "definition", "category", "aliases", "ar_aliases"):
-            assert entry.get(key), (term_id, key)
-        assert entry["intuition"] is None and entry["calculator"] is None and entry["readings"] is None, term_id
-        assert entry["ar"]["term"] and entry["ar"]["definition"], term_id
-        assert entry["source"]["title"] and entry["source"]["url"].startswith("https://"), term_id
-        assert not re.search(r"\d", entry["definition"] + entry["ar"]["definition"]), term_id
-        for group in entry.get("context_aliases") or []:
-            assert group["aliases"] and group["cues"] and group["why"], term_id
+    assert_entries_whole("long_tail_round32c.json", NEW_IDS, covered)
 
 
 @pytest.mark.parametrize("term_id", NEW_IDS)

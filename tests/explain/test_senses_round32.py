@@ -3,16 +3,14 @@ whose first sentence had asserted a training-only fact in serving text. Each cas
 each has a text where the other sense must still be shown."""
 
 from service.explain.compose import explain_offline
+from tests.support.glossary_files import term_definition
+
+
+_definition = term_definition
 
 
 def _item(text: str, term_id: str, lang: str = "en") -> dict | None:
     return next((t for t in explain_offline(text, lang)["terms"] if t["id"] == term_id), None)
-
-
-def _definition(text: str, term_id: str, lang: str = "en") -> str:
-    item = _item(text, term_id, lang)
-    assert item is not None, f"{term_id} not found"
-    return item["definition"]
 
 
 def test_offloading_work_to_a_nic_switch_or_thread_is_not_parking_data_in_host_memory():

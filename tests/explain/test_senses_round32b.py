@@ -4,16 +4,14 @@ definitions whose wording did not fit the passage. Each case quotes the passage 
 other sense must still be shown."""
 
 from service.explain.compose import explain_offline
+from tests.support.glossary_files import term_definition
+
+
+_definition = term_definition
 
 
 def _item(text: str, term_id: str, lang: str = "en") -> dict | None:
     return next((t for t in explain_offline(text, lang)["terms"] if t["id"] == term_id), None)
-
-
-def _definition(text: str, term_id: str, lang: str = "en") -> str:
-    item = _item(text, term_id, lang)
-    assert item is not None, f"{term_id} not found"
-    return item["definition"]
 
 
 def test_tokens_per_gpu_per_second_is_a_throughput_not_a_batch():

@@ -27,8 +27,14 @@ def setup_memory(doc: Document, claim: Claim) -> Result | None:
     more = _MORE.search(doc.text[claim.start:count.start])
     if more:
         factors.insert(0, more.group(1))
+    setup = " x ".join(factors[:-1] + [count.quote])
+    return _added_up(doc, " * ".join(factors + [f"{per_chip:g}"]), setup, size, setup)  # in GB, as the set-up writes it
+
+
+def _added_up(doc: Document, expression: str, quote: str, size, setup: str) -> Result | None:
+    """The chips' memory added up (`expression`, in GB) against the stated size: consistent when equal, else nothing."""
     inputs = Inputs(doc.lang)
-    inputs.expression(" * ".join(factors + [f"{per_chip:g}"]), " x ".join(factors[:-1] + [count.quote]))  # in GB, as the set-up writes it
+    inputs.expression(expression, quote)
     index = run(doc, "arithmetic", inputs)
     if index is None:
         return None
@@ -37,7 +43,7 @@ def setup_memory(doc: Document, claim: Claim) -> Result | None:
         discard(doc, index)
         return None  # not the set-up's sum: a requirement of another kind, which this check does not judge
     return Result([index], "consistent", messages(doc.lang)["verdicts"]["setup_memory"].format(
-        stated=size.quote, setup=" x ".join(factors[:-1] + [count.quote]), computed=f"{total / 1e9:,.0f} GB"))
+        stated=size.quote, setup=setup, computed=f"{total / 1e9:,.0f} GB"))
 
 
 _TOTAL = re.compile(r"\b(?:total|in all|combined|aggregate|altogether)\b|إجمالي|مجموع", re.I)
@@ -53,14 +59,5 @@ def _catalog_memory(doc: Document, claim: Claim, size) -> Result | None:
     per_chip = chip.get("hbm_bytes") if chip else None
     if not per_chip:
         return None
-    inputs = Inputs(doc.lang)
-    inputs.expression(f"{counts[0].value:g} * {per_chip / 1e9:g}", f"{counts[0].quote} x {chip['name']}'s {per_chip / 1e9:g} GB")
-    index = run(doc, "arithmetic", inputs)
-    if index is None:
-        return None
-    total = doc.calculations[index]["outputs"]["value"] * 1e9
-    if abs(total - size.value) > 0.02 * size.value:
-        discard(doc, index)
-        return None
-    return Result([index], "consistent", messages(doc.lang)["verdicts"]["setup_memory"].format(
-        stated=size.quote, setup=f"{counts[0].value:g} x {per_chip / 1e9:g} GB ({chip['name']})", computed=f"{total / 1e9:,.0f} GB"))
+    return _added_up(doc, f"{counts[0].value:g} * {per_chip / 1e9:g}", f"{counts[0].quote} x {chip['name']}'s {per_chip / 1e9:g} GB",
+                     size, f"{counts[0].value:g} x {per_chip / 1e9:g} GB ({chip['name']})")
