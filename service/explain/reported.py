@@ -101,7 +101,8 @@ def speaker(sentences: list[str], lang: str) -> str:
 _WH = r"(?:what|why|how|which|where|when|who|whom|whose)"
 _AUX = r"(?:am|is|are|was|were|can|could|would|will|should|has|have)"  # "Am I missing something?": "whether I am ..."
 _PRONOUN = r"(?:it|this|that|there|they|we|I|you|he|she)"
-_LEADING_ADVERB = pattern_cache.lazy(r"^(?:(?:so|but|and|however|also|now|then|theoretically|practically|basically|generally)\s*,?\s+|\w+ly\s*,\s*)+", re.I)
+_LEADING_ADVERB = pattern_cache.lazy(r"^(?:(?:so|but|and|however|also|now|then|theoretically|practically|basically|generally)\s*,?\s+|\w+ly\s*,\s*"
+                                     r"|(?:just )?to (?:clarify|be clear)\s*,\s*)+", re.I)  # "Just to clarify, your benchmarks ...?"
 
 
 def indirect_question(text: str) -> str | None:

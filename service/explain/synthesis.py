@@ -32,7 +32,7 @@ _DROP_EN = [pattern_cache.lazy(p, re.I) for p in (
     r"\s*\((?![^()]*\d)[^()\s]+\s[^()]*\)",
     r"^(?:by|with the (?:support|help) of|to be (?:more )?(?:specific|honest)|in (?:my|our) (?:experience|tests?)|"
     r"as (?:far as )?(?:i|we) (?:know|can tell)|in fact|of course|(?:just )?to clarify|to be clear|for clarity|basically|honestly|"
-    r"in short|in summary|in other words|(?:put|simply) (?:simply|put))\b[^;]{0,120}?,\s*"
+    r"in short|in summary|in other words|(?:put|simply) (?:simply|put)|if so)\b[^;]{0,120}?[,-]\s*"
     r"(?=(?:the|a|an|we|i|it|they|this|these|our|my|he|she|there)\b)",
     r"^(?:i|we) (?:think|believe|guess|feel)\s+(?:that\s+)?",
     r"\s+with (?:the )?following (?:configuration|config|settings|setup|parameters)\b",  # points at page content not shown

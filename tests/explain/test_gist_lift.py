@@ -241,3 +241,13 @@ def test_please_see_below_points_at_the_result_and_is_not_the_point():
             "EAGLE decoding. With EAGLE3 the output throughput rises from 1,200 to 2,900 tokens/s on one H100.")
     gist = " ".join(s["text"] for s in explain_offline(text, "en")["gist"])
     assert "please" not in gist.lower() and "2,900" in gist
+
+
+def test_a_clarifying_question_and_an_if_so_opener_are_said_without_their_openers():
+    # https://github.com/vllm-project/vllm/issues/11539 (bench/corpus holdout-r20, read after its judging)
+    from service.explain.compose import explain_offline
+    text = ("Just to clarify, your benchmarks indicate ~5 output tokens/s on vLLM & around 10 for SGLang ?\n"
+            "If so- I am wondering as to how others are able to achieve such high throughput on their hosted versions.")
+    gist = " ".join(s["text"] for s in explain_offline(text, "en")["gist"])
+    assert "whether to clarify" not in gist and "if so" not in gist.lower()
+    assert "whether the benchmarks indicate" in gist
