@@ -42,6 +42,9 @@ _SCALE = {"b": 1e9, "m": 1e6, "t": 1e12}
 # Larger than any model trained (the largest published are below 2T parameters, e.g. Switch-C's 1.6T, Fedus et al. 2021):
 # a "size" beyond it after a model's name counts something else, its training tokens.
 MAX_PARAMS = 5e12
+# Smaller than any language model its family publishes (the smallest, such as SmolLM-135M or GPT-2's 124M, have tens of
+# millions or more): a "1M" after a model's name is its context window (Qwen2.5-7B-Instruct-1M reads a million tokens).
+MIN_PARAMS = 10e6
 # A size: "70B", "1.2B", "125m", "8x7B" (experts x base), "671B-A37B" / "30B-A3B" (total and active).
 _SIZE = (r"(?:(?P<experts>\d+)\s?[x×]\s?(?P<each>\d+(?:\.\d+)?)[Bb]"
          r"|(?P<total>\d+(?:\.\d+)?)(?P<unit>[BbMmTt])(?:[-_ ]?A(?P<active>\d+(?:\.\d+)?)[Bb])?)(?!\w|\.\d)")
@@ -111,6 +114,8 @@ def _name(m: re.Match, family: dict | None) -> Name | None:
         active = _amount(m.group("active"), "b") if m.group("active") else None
         if total > MAX_PARAMS:
             return None  # "DeepSeek-V3 14.8T": a token count after the name, no model that size
+        if total < MIN_PARAMS and m.group("unit") in "Mm":
+            return None  # "Qwen2.5-1M": a million-token context window, no language model of a million parameters
     end = m.end("size") if size else (m.end("version") if version else m.end("family"))
     base = m.string[m.start():end if not size else m.start("size")].rstrip(" -_") or m.group("family")
     return Name(m.start(), m.end(), m.group(), base, family, total, active, experts, each, variants)

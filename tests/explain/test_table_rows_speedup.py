@@ -82,3 +82,11 @@ def test_a_servers_total_memory_is_its_chips_catalog_memory_added_up():
     assert claim.verdict == "consistent" and "8 x 80 GB" in claim.why
     other = analyse("An 8× H100 SXM5 server provides 2 TB total system memory.", "en").claims
     assert not any("8 x 80 GB" in c.why for c in other)  # another memory than the chips': not judged
+
+
+def test_a_million_after_a_model_name_is_its_context_window_not_its_size():
+    # the Hugging Face course in Arabic (bench/corpus holdout-r20, read after its judging): "Qwen2.5-1M ... 1 مليون رمز"
+    terms = analyse("Modern models like Qwen2.5-1M offer context windows of 1 million tokens.", "en").terms
+    assert not any("1 million parameters" in (t.get("expansion") or "") for t in terms)
+    small = analyse("SmolLM-135M runs on a phone.", "en").terms
+    assert any("135 million parameters" in (t.get("expansion") or "") for t in small)
