@@ -231,3 +231,11 @@ def test_definitions_no_longer_assert_what_the_passage_contradicts():
     small = ("A training job showing 60% GPU utilisation is not running at 60% efficiency — it is running at 60% of what "
              "you are paying for and wasting 40% of your GPU budget on wait time.")
     assert _definition(small, "training-run").startswith("One complete training job from start to finish; a large one")
+
+
+def test_preempting_a_request_in_a_serving_engine_is_not_stopping_a_cloud_job():
+    # https://github.com/vllm-project/vllm/pull/16941 (bench/corpus holdout-r20, read after its judging): preemptions of requests
+    serving = "The scheduler preempts requests when the KV cache runs out of blocks, so new requests wait."
+    assert "serving engine" in term_definition(serving, "job-preemption")
+    cloud = "Spot instances can be preempted at any time, so save checkpoints often; preemption happens daily on the cluster."
+    assert term_definition(cloud, "job-preemption").startswith("Stopping a running job")
