@@ -239,3 +239,12 @@ def test_preempting_a_request_in_a_serving_engine_is_not_stopping_a_cloud_job():
     assert "serving engine" in term_definition(serving, "job-preemption")
     cloud = "Spot instances can be preempted at any time, so save checkpoints often; preemption happens daily on the cluster."
     assert term_definition(cloud, "job-preemption").startswith("Stopping a running job")
+
+
+def test_recomputing_a_preempted_requests_kv_cache_is_not_activation_checkpointing():
+    # vLLM's preemption modes (recompute or swap), https://docs.vllm.ai/en/v0.9.1/configuration/optimization.html
+    from service.explain.pipeline import analyse
+    serving = analyse("A preempted request is resumed by recomputation of its KV cache.", "en")
+    assert "activation-checkpointing" not in {m.entry["id"] for m in serving.matches}
+    training = analyse("Activation recomputation trades compute for memory in training.", "en")
+    assert "activation-checkpointing" in {m.entry["id"] for m in training.matches}
