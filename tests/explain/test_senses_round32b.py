@@ -248,3 +248,11 @@ def test_recomputing_a_preempted_requests_kv_cache_is_not_activation_checkpointi
     assert "activation-checkpointing" not in {m.entry["id"] for m in serving.matches}
     training = analyse("Activation recomputation trades compute for memory in training.", "en")
     assert "activation-checkpointing" in {m.entry["id"] for m in training.matches}
+
+
+def test_tokens_per_second_is_said_for_the_job_the_text_runs():
+    # a round-20 reader: "tokens/sec ... for a serving engine" in a training passage (bench/corpus holdout-r20)
+    training = "Our pretraining run reaches 918 tokens/s per GPU, an MFU of 41% on 256 B200s."
+    assert term_definition(training, "tokens-per-second").startswith("How many tokens a training job")
+    serving = "vLLM decode reaches 60 tokens/s per user on the hosted API for these requests."
+    assert term_definition(serving, "tokens-per-second").startswith("How many tokens a serving engine")
