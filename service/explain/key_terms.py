@@ -112,6 +112,10 @@ def code_names(text: str, lang: str, named: list[tuple[int, int]], known: set[st
     return out
 
 
+# a name inside arithmetic the text writes ("algbw * (2*(n_nodes-1)/n_nodes)"): a variable of the formula, not a setting
+_IN_FORMULA = pattern_cache.lazy(r"[*/(]\s*[a-z][a-z0-9_]*\s*[-+*/)]|[*/]\s*[a-z][a-z0-9_]*|[a-z][a-z0-9_]*\s*[*/]\s*[\d(a-z]")
+
+
 def find(text: str, lang: str, named: list[tuple[int, int]], known: set[str]) -> list[dict]:
     """Terms items for the keys of `text` that neither a glossary name (`named` spans) nor an option item (`known`,
     as written) covers, first mention first, each once, at most MOST."""
@@ -126,7 +130,8 @@ def find(text: str, lang: str, named: list[tuple[int, int]], known: set[str]) ->
         plain = None if from_table else _by_words(key, lang)
         if not (from_table or plain):
             continue
-        kind = "key_term_measured" if not from_table and measured(key) else "key_term"
+        kind = "key_term_variable" if not from_table and _IN_FORMULA.search(text, max(0, start - 3), min(len(text), end + 3)) \
+            else "key_term_measured" if not from_table and measured(key) else "key_term"
         definition = from_table[0] if from_table else messages(lang)[f"{kind}_words"].format(words=plain)
         out.append({"id": f"key:{key}", "term": key, "expansion": messages(lang)[kind],
                     "expansion_en": messages("en")[kind], "definition": definition, "intuition": None,
