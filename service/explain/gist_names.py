@@ -125,7 +125,16 @@ def main_subject(doc, names: list[str]) -> str:
     if not names:
         return ""
     counts = _counts(doc)
-    return max(names, key=lambda name: (counts.get(name, 0), -names.index(name)))
+    families: dict[str, int] = {}  # "XLNet-Large" and "XLNet-Base" are one model family named twice
+    for name, n in counts.items():
+        families[_family(name)] = families.get(_family(name), 0) + n
+    return max(names, key=lambda name: (families.get(_family(name), 0), counts.get(name, 0), -names.index(name)))
+
+
+def _family(name: str) -> str:
+    """A name's family, its first word when that word is a name ("XLNet" of "XLNet-Large"); else the whole name."""
+    first = re.split(r"[-\s]", name.strip(), maxsplit=1)[0]
+    return first.lower() if re.search(r"[A-Z0-9]", first) else name.lower()
 
 
 CENTRAL_MENTIONS = 2  # a name a longer passage says once is a side item, not what it is about
