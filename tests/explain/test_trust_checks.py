@@ -66,7 +66,7 @@ def test_an_impossible_mfu_is_never_a_finding():
     # 6 x 7e9 x 15e12 FLOPs in 1,000 H100-hours (989 TFLOP/s bf16 dense) would be an MFU of about 17,700%
     claim = _only("We trained the 7B model on 15T tokens in 1,000 H100 GPU hours.")
     assert claim["verdict"] == "needs_more"
-    assert "impossible" in claim["why"] and "1,000 H100 GPU hours" in claim["why"]
+    assert "outside what a real run can give" in claim["why"] and "1,000 H100 GPU hours" in claim["why"]
     assert "%" not in claim["why"]  # the impossible figure itself is never said (readers counted it as a wrong number)
 
 
