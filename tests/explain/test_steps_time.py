@@ -39,3 +39,14 @@ def test_no_check_without_a_rate_or_with_two_kinds_of_rate():
     assert not any("take" in c.why for c in _claims("We trained for 10,000 steps, which took 5 hours."))
     both = "10,000 steps at 2 it/s and 0.5 s/step took 5 hours."
     assert not any("steps alone" in c.why or "other work" in c.why for c in _claims(both))
+
+
+def test_a_runs_days_against_its_tokens_at_the_per_chip_rate():
+    # Touvron et al. 2023, LLaMA, section 2.4: 380 tokens/sec/GPU on 2048 A100s, 1.4T tokens in about 21 days
+    # (1.4e12 / (380 x 2048) s = 20.8 days)
+    text = ("When training a 65B-parameter model, our code processes around 380 tokens/sec/GPU on 2048 A100 GPU with 80GB "
+            "of RAM. This means that training over our dataset containing 1.4T tokens takes approximately 21 days.")
+    claim = next(c for c in _claims(text) if "1.4T" in c.quote)
+    assert claim.verdict == "consistent" and "21 days" in claim.why
+    short = next(c for c in _claims(text.replace("21 days", "5 days")) if "1.4T" in c.quote)
+    assert short.verdict == "inconsistent"

@@ -5,7 +5,7 @@ Shorter than the steps take is impossible at that rate (inconsistent); longer is
 import re
 
 from service.explain.checks import verdicts
-from service.explain.checks.core import Result, said, worked
+from service.explain.checks.core import Result, said, unique, worked
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
@@ -28,7 +28,7 @@ def _spoken(doc: Document, ends: tuple) -> str:
         low=low.group(0) if low else said(doc, ends[0]), high=said(doc, ends[1]))
 
 
-_UNITS = ((3600.0, "hours"), (60.0, "minutes"), (1.0, "seconds"))
+_UNITS = ((86400.0, "days"), (3600.0, "hours"), (60.0, "minutes"), (1.0, "seconds"))
 
 
 def _duration(doc: Document, low: float, high: float) -> str:
@@ -70,3 +70,36 @@ def steps_time(doc: Document, claim: Claim) -> Result | None:
     if stated[1].value < took_low:
         return Result(indexes, "inconsistent", words["steps_time_short"].format(**shown))
     return Result(indexes, None, words["steps_time_long"].format(**shown))
+
+
+def tokens_time(doc: Document, claim: Claim) -> Result | None:
+    """A run's time against its tokens at the text's rate: "380 tokens/sec/GPU on 2048 A100 GPU ... 1.4T tokens takes
+    approximately 21 days" is 1.4e12 / (380 x 2048) s = 20.8 days (LLaMA, Touvron et al. 2023, section 2.4)."""
+    tokens = [f for f in claim.figures if f.quantity == "tokens" and f.value >= 1e6]
+    stated = [f for f in claim.figures if f.quantity == "time_s" and f.value > 0]
+    if len(tokens) != 1 or len(stated) != 1 or claim.calculations and any(
+            doc.calculations[i]["calculator"] != "training_flops" for i in claim.calculations):
+        return None
+    per_chip = unique(doc, claim, "tokens_per_s_per_chip")
+    chips = unique(doc, claim, "n_chips") if per_chip is not None else None
+    total = unique(doc, claim, "tokens_per_s") if per_chip is None else None
+    if per_chip is not None and chips is not None:
+        expression, quote = f"{tokens[0].value:g} / ({per_chip.value:g} * {chips.value:g})", \
+            f"{tokens[0].quote} / ({per_chip.quote} x {chips.quote})"
+        rate = messages(doc.lang)["verdicts"]["tokens_time_rate"].format(rate=said(doc, per_chip), chips=said(doc, chips))
+    elif total is not None:
+        expression, quote, rate = f"{tokens[0].value:g} / {total.value:g}", f"{tokens[0].quote} / {total.quote}", said(doc, total)
+    else:
+        return None
+    index = worked(doc, expression, quote)
+    if index is None:
+        return None
+    took = doc.calculations[index]["outputs"]["value"]
+    words = messages(doc.lang)["verdicts"]
+    shown = {"tokens": said(doc, tokens[0]), "rate": rate, "took": _duration(doc, took, took),
+             "stated": said(doc, stated[0])}
+    if verdicts.agrees(stated[0].value, took, True):
+        return Result([index], "consistent", words["tokens_time_consistent"].format(**shown))
+    if stated[0].value < took:
+        return Result([index], "inconsistent", words["tokens_time_short"].format(**shown))
+    return Result([index], None, words["tokens_time_long"].format(**shown))
