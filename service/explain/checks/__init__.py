@@ -90,6 +90,7 @@ def check_claim(doc: Document, claim: Claim) -> None:
         return  # with checks of its own numbers, a frame's general check would only add defaults
     claim.verdict, claim.why = "explained", ""
     rebased = False
+    wanting = None  # a check that found nothing but what it would need: said only if no later check finds something
     for checker in CHECKERS:
         if own is not None and checker is computation:
             continue  # the written arithmetic is already redone
@@ -105,9 +106,14 @@ def check_claim(doc: Document, claim: Claim) -> None:
             for index in sorted(result.calculations, reverse=True):
                 discard(doc, index)
             continue
+        if result.verdict == "needs_more" and not result.calculations:
+            wanting = wanting or result  # "we would need the model size": a later check may still work with what is given
+            continue
         _apply(claim, result)
         if claim.verdict != "explained":
             break
+    if wanting is not None and not claim.calculations and claim.verdict == "explained":
+        _apply(claim, wanting)
     scaled = scale_words(doc, claim)
     if scaled is not None:  # '42.5 exaflops, i.e. a million trillion': a statement of its own beside the figure's other checks
         claim.calculations.extend(scaled.calculations)

@@ -175,6 +175,14 @@ def step_time(doc: Document, claim: Claim) -> Result | None:
     pairs = ((unique(doc, claim, "global_batch_sequences"), _sequence_rate(doc, claim)),
              (unique(doc, claim, "global_batch_tokens"), unique(doc, claim, "tokens_per_s")))
     batch, rate = next(((b, r) for b, r in pairs if b is not None and r is not None), (None, None))
+    # "18.02 s/step, 232.7k tokens/s ... at batch 1024 x seq 4096": all three in the sentence that states the step time
+    # (a ceiling's step time elsewhere is another run's, which the measured rate does not give)
+    sequences, seq, tokens_rate = (next((f for f in claim.figures if f.quantity == q), None)
+                                   for q in ("global_batch_sequences", "seq_len", "tokens_per_s"))
+    if batch is None and None not in (sequences, seq, tokens_rate):
+        index = worked(doc, f"{sequences.value:g} * {seq.value:g} / {tokens_rate.value:g}",
+                       f"{sequences.quote} x {seq.quote} / {tokens_rate.quote}")
+        return None if index is None else compare(doc, stated, doc.calculations[index]["outputs"]["value"], "step_time_s", [index])
     if batch is None:
         return None
     index = worked(doc, f"{batch.value:g} / {rate.value:g}", f"{batch.quote} / {rate.quote}")
