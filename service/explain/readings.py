@@ -22,7 +22,8 @@ def _is_case_sensitive(alias: str) -> bool:
 def reading_scores(entry: dict, text: str, tokens: set[str]) -> list[int]:
     """How often each reading's cues occur in `text` (a short capitalised cue counts as a whole token)."""
     lowered = text.lower()
-    return [sum((cue in tokens) if sensitive else _starts_words(cue).count(lowered) for cue, sensitive in cues)
+    return [len(set().union(*[{cue} if sensitive and cue in tokens else set() if sensitive else _starts_words(cue).starts(lowered)
+                              for cue, sensitive in cues]))
             for cues in _reading_cues(entry["id"], entry)]
 
 
@@ -35,6 +36,10 @@ class _WordStart:
 
     def count(self, text: str) -> int:
         return sum(1 for _ in self.pattern.finditer(text))
+
+    def starts(self, text: str) -> set[int]:
+        """Where the cue occurs: "save" and "saved" at one place are one cue, not two."""
+        return {m.start() for m in self.pattern.finditer(text)}
 
 
 def _starts_words(cue: str) -> _WordStart:

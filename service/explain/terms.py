@@ -71,6 +71,7 @@ def is_clutter(match: glossary.Match) -> bool:
     return bool(match.entry.get("clutter") or reading.get("clutter"))
 
 
+_SIZE_NAME = re.compile(r"[_ -](size|degree)$", re.I)  # "cp_size=8", "CP degree 4": a degree, whatever the name's length
 _WINDOW = 160  # characters either side of an occurrence that settle its reading, when they hold a cue
 
 
@@ -82,7 +83,7 @@ def _reading(match: glossary.Match, text: str, overall: int, fields: frozenset[s
     beside = senses.by_neighbours(match.entry, text, match.start, match.end)
     if beside is not None:  # a compound or a unit against the term ("DRAM chips", "batch of 4K tokens") settles it
         return beside
-    if acronym_case.followed_by_degree(text, match.end) and len(match.found_as) <= 5:
+    if acronym_case.followed_by_degree(text, match.end) and (len(match.found_as) <= 5 or _SIZE_NAME.search(match.found_as)):
         scores = glossary.with_field(match.entry, [0] * len(readings), frozenset({"parallelism"}))
         if any(scores):  # a checkpoint or a true positive has no degree
             return _best(scores, overall, readings, fields, text, match)

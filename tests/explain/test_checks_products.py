@@ -191,3 +191,14 @@ def test_a_per_gpu_expert_count_in_a_config_sentence_is_judged():
     # the per-GPU count alone is not taken for the model's expert count
     _, alone = _claim("Setting model.expert_model_parallel_size=3 gives each GPU two experts.", "two experts")
     assert "do not divide" not in alone.why
+
+
+def test_a_sequence_length_in_tokens_is_never_a_runs_training_flops():
+    # "at 1,048,576 tokens with cp_size=8" is one sequence's length (2^20), not the tokens a run trains on
+    from service.explain.pipeline import analyse
+    doc = analyse("The flag pays off at 1,048,576 tokens with cp_size=8: Qwen3-0.6B goes from 27.9 GB to 20.8 GB, "
+                  "and the compute hides the copies.", "en")
+    assert not [c for c in doc.calculations if c["calculator"] == "training_flops"]
+    # a run's token total still gets its FLOP count: 6 x 7e9 x 2e12 = 8.4e22 (Kaplan et al. 2020, C = 6ND)
+    doc = analyse("We trained the 7B model on 2T tokens, a compute budget we could afford.", "en")
+    assert [c for c in doc.calculations if c["calculator"] == "training_flops"]

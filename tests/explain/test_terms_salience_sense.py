@@ -27,6 +27,9 @@ def sense(text: str, term_id: str, lang: str = "en") -> str:
     ("The model has 13 billion parameters, so the weights alone take 26 GB in bf16.", "parameters", "weights"),
     ("We run CP=4 with TP=8 to fit 128k sequence length.", "context-parallelism", "context parallelism"),
     ("Resume from the latest CP saved last night; loading the checkpoint takes 5 minutes.", "context-parallelism", "checkpoint"),
+    # a size after the name is a degree, and "saved" counted once although "save" starts it too
+    ("At 1M tokens with cp_size=8 the 7.1 GB saved matches the boundary inputs; save the copy for long context.",
+     "context-parallelism", "context parallelism"),
     ("With TP 8 and PP 4 the all-reduce stays inside the node.", "tensor-parallelism", "tensor parallelism"),
     ("In MaxText the sp axis shards the sequence across chips with ring attention over ICI.", "sequence-parallelism", "mesh axis"),
     ("An Ironwood superpod links 9,216 TPU chips over ICI.", "superpod", "TPU superpod"),

@@ -23,6 +23,8 @@ def training_flops(doc: Document, claim: Claim) -> Result | None:
     # a model size stated beside its training tokens is a computation a reader wants, measured or not
     if tokens is None or not ("measurement" in claim.kinds or any(f.quantity in ("params", "active_params") for f in claim.figures)):
         return None
+    if _length_not_total(tokens.value):
+        return None  # "at 1,048,576 tokens with cp_size=8": a sequence's length, not what a run trains on
     inputs = Inputs(doc.lang)
     if not model_inputs(doc, claim, inputs):
         return None
@@ -43,6 +45,13 @@ def training_flops(doc: Document, claim: Claim) -> Result | None:
 # the text speaks of compute, FLOPs, what a run costs or how long it takes: a model's FLOP count answers something it says
 _COMPUTE = re.compile(r"\bcompute\b|\bFLOP|\bhours?\b|\bdays?\b|\bweeks?\b|\bmonths?\b|\bcost\w*\b|\bbudget\b"
                       r"|حوسبة|الحوسبة|العمليات الحسابية|تكلفة|ساعة|ساعات|يوم|أيام|أسبوع|أسابيع|شهر|أشهر", re.I)
+
+
+def _length_not_total(tokens: float) -> bool:
+    """Whether a token count is a sequence or batch length rather than a run's total: a power of two (1,048,576 =
+    2^20) or under the 100M tokens of the smallest runs whose FLOP count a reader would want."""
+    whole = int(tokens)
+    return tokens < 1e8 or (whole == tokens and whole & (whole - 1) == 0)
 
 
 def _other_model(doc: Document, claim: Claim, fig) -> bool:

@@ -1,9 +1,11 @@
 """A transfer's time: an amount of data over a link or memory bandwidth, both stated in the sentence with the time it
 takes ("Reading the 512 MB KV cache at 3.35 TB/s takes ...": 512 MB / 3.35 TB/s = 0.153 ms). Faster than the link
-allows is impossible (inconsistent); slower is what other work adds, said as how many times the transfer alone."""
+allows is impossible (inconsistent); slower is what other work adds, said as how many times the transfer alone. With
+no bandwidth stated, the rate the size and time ask for is said ("3.4 GB in under a millisecond" needs 3.4 TB/s)."""
 
 import re
 
+from calculators import catalog
 from service.explain import restate
 from service.explain.checks import verdicts
 from service.explain.checks.core import Result, compare, discard, said, worked
@@ -11,8 +13,9 @@ from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
 _MOVES = re.compile(r"\b(?:read\w*|load\w*|mov\w*|cop(?:y|ies|ied|ying)|transfer\w*|send\w*|sent|stream\w*|fetch\w*|download\w*|"
-                    r"upload\w*|writ\w*|wrote|sav\w*|offload\w*|swap\w*)\b|نقل|قراءة|تحميل|تنزيل|كتابة|حفظ", re.I)
-_SIZES = ("bytes", "size_bytes", "memory_bytes", "weights_bytes", "hbm_bytes", "activation_bytes")
+                    r"upload\w*|writ\w*|wrote|sav\w*|offload\w*|swap\w*|synchroni[sz]\w*|sync|communicat\w*|all-?reduc\w*|exchang\w*)\b"
+                    r"|نقل|قراءة|تحميل|تنزيل|كتابة|حفظ|مزامنة|تبادل", re.I)
+_SIZES = ("bytes", "size_bytes", "memory_bytes", "weights_bytes", "hbm_bytes", "activation_bytes", "gradient_bytes")
 _BELOW = 0.8  # a time under 80% of the transfer alone is faster than the stated bandwidth allows, rounding included
 _OTHER_WORK = 20  # up to this many times the transfer, the rest is other work; beyond, the two are not one transfer
 
@@ -46,3 +49,43 @@ def transfer_time(doc: Document, claim: Claim) -> Result | None:
         return Result([index], None, words["transfer_and_more"].format(**shown, times=f"{factor:.2g}"))
     discard(doc, index)
     return None
+
+
+def implied_rate(doc: Document, claim: Claim) -> Result | None:
+    """One size and one time in a sentence that moves data, with no bandwidth: the rate they need, said, never judged
+    (which link carries it the sentence does not say); a time written as a ceiling makes the rate a floor."""
+    if not _MOVES.search(claim.quote) or any(verdicts.kind(f.quantity) == "bandwidth" for f in claim.figures):
+        return None
+    sizes = [f for f in claim.figures if f.quantity in _SIZES and f.value > 0]
+    times = [f for f in claim.figures if f.quantity in ("time_s", "latency_s") and f.value > 0]
+    if len(sizes) != 1 or len(times) != 1:
+        return None
+    size, time = sizes[0], times[0]
+    index = worked(doc, f"{size.value:g} / {time.value:g}", f"{size.quote} / {time.quote}")
+    if index is None:
+        return None
+    rate = doc.calculations[index]["outputs"]["value"]
+    if not verdicts.possible("bandwidth_bytes_per_s", rate):
+        discard(doc, index)
+        return None
+    ceiling = verdicts.stated_bound(doc.text[max(0, time.start - 24):time.start])
+    words = messages(doc.lang)["verdicts"]
+    key = "implied_rate_floor" if ceiling and ceiling[0] == "less" else "implied_rate"
+    seconds = restate.value("time_s", time.value)
+    shown = said(doc, time) if restate.same_language(time.quote, doc.lang) else seconds  # no "a millisecond" in Arabic
+    why = words[key].format(size=said(doc, size), time=shown, seconds=seconds,
+                           rate=restate.value("bandwidth_bytes_per_s", rate))
+    fastest = _fastest_link()
+    if _BETWEEN_CHIPS.search(claim.quote) and rate > fastest[1]:
+        why += words["implied_rate_beyond_links"].format(link=fastest[0], rate=restate.value("bandwidth_bytes_per_s", fastest[1]))
+    return Result([index], None, why)
+
+
+# gradients synchronised or sent between chips cross a chip-to-chip link; a read or a load may be from memory
+_BETWEEN_CHIPS = re.compile(r"\b(?:synchroni[sz]\w*|sync|communicat\w*|all-?reduc\w*|exchang\w*|send\w*|sent)\b|مزامنة|تبادل", re.I)
+
+
+def _fastest_link() -> tuple[str, float]:
+    """The fastest chip-to-chip link of the hardware catalog, one way per chip: (its name, bytes/s)."""
+    chip = max(catalog.hardware().entries, key=lambda c: (c.get("scale_up") or {}).get("bandwidth_bytes_per_s") or 0)
+    return chip["scale_up"]["name"].split(" through ")[0].split(" (")[0], chip["scale_up"]["bandwidth_bytes_per_s"]

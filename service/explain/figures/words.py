@@ -165,7 +165,10 @@ _SUP = "⁰¹²³⁴⁵⁶⁷⁸⁹"
 _SUPS = str.maketrans(_SUP + "⁺⁻", "0123456789+-")
 _POW = r"\s*[×x]\s*10(?:\s*(?:\^|\*\*)\s*[+-]?\d+|[⁺⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)"  # × 10^24, × 10**24, × 10²⁴
 _DIGIT_TOKEN = _rx(r"(?P<num>" + _NUMLIT + r")(?P<pow>" + _POW + r")?" + _MULT)
-_EN_TOKEN = _rx(r"(?P<enw>" + _alt([*_EN_WORDS, *(w.capitalize() for w in _EN_WORDS)]) + r"|(?:[Hh]alf[\s-]+|(?:[Aa][\s-]+)?[Qq]uarter[\s-]+of[\s-]+)?(?:a|an|A|An)(?=[\s-]+(?:hundred|thousand|million|billion|trillion)\b))"
+# "in under a millisecond", "within an hour": one unit of time after a word that takes a span ("a second" may count)
+_TIME_UNIT = r"(?=\s+(?:(?:milli|micro|nano)second|minute|hour|day|week|month|year)\b)"
+_A_TIME = _rx(r"(?:^|.*\b(?:in|within|under|than|takes|took)\s+)$")
+_EN_TOKEN = _rx(r"(?P<enw>" + _alt([*_EN_WORDS, *(w.capitalize() for w in _EN_WORDS)]) + r"|(?:[Hh]alf[\s-]+|(?:[Aa][\s-]+)?[Qq]uarter[\s-]+of[\s-]+)?(?:a|an|A|An)(?=[\s-]+(?:hundred|thousand|million|billion|trillion)\b)|\ban?" + _TIME_UNIT + ")"
                 r"(?:[\s-]+(?P<enm>hundred|thousand|million|billion|trillion))?(?![A-Za-z-])")
 _AR_WORD = r"(?:" + _alt([*_AR_WORDS, *(p + w for w in _AR_WORDS for p in "وبل")]) + r")"
 _AR_TOKEN = _rx(rf"(?P<arw>{_AR_WORD}(?:\s+و?\s?{_AR_WORD})*)(?![{_AR}])")
@@ -251,8 +254,8 @@ def _tokens(norm: str) -> list[_Tok]:
         if not (before.isascii() and (before.isalnum() or before in "_.") or before.isalpha() and not "\u0600" <= before <= "\u06FF"):
             found.append(_Tok(m, norm))
     for m in _EN_TOKEN.finditer(norm):
-        if m.group("enm") is None and m.group("enw").lower() in ("a", "an"):
-            continue  # "a" is a number only before a scale word ("a trillion")
+        if m.group("enm") is None and m.group("enw").lower() in ("a", "an") and not (_rx(_TIME_UNIT).match(norm, m.end()) and _A_TIME.match(norm[max(0, m.start() - 12):m.start()])):
+            continue  # "a" is a number only before a scale word ("a trillion") or as a span of time ("in under a millisecond")
         if not m.start() or not (norm[m.start() - 1].isalpha() or norm[m.start() - 1] == "-"):
             found.append(_Tok(m, norm))
     if _HAS_AR.search(norm):
