@@ -50,11 +50,22 @@ def name_of(match, term: dict | None, lang: str) -> str:
         name = found if found[:1].isupper() and not arabic.ARABIC_LETTER.search(found) else entry.get("term") or found
         name = re.sub(r"(?<=\d)s$", "", name) if lang == "ar" else name  # "H100s" is English plural: "H100" in Arabic
         name = _GLOSS_IN_NAME.sub("", name).strip()
-        return "the " + name if lang == "en" and name[:1].islower() else name  # "the data center"
+        return _with_article(name, lang)
     if term is None:
         return ""
     name = _GLOSS_IN_NAME.sub("", term["expansion"] if lang != "en" else term["expansion_en"].split(" (")[0]).strip()
-    return "the " + name if lang == "en" and name[:1].islower() else name  # "the data center", not "data center"
+    return _with_article(name, lang)
+
+
+_MASS_NOUN = re.compile(r"(?:ing|ism|ics|tion|sion|ence|ity)$")
+
+
+def _with_article(name: str, lang: str) -> str:
+    """"the data center", not "data center"; but "activation checkpointing", "data parallelism", "inference": a field
+    or an activity takes no article."""
+    if lang != "en" or not name[:1].islower() or _MASS_NOUN.search(name):
+        return name
+    return "the " + name
 
 
 _COMPANIES = frozenset({"nvidia", "amd", "intel", "google", "microsoft", "meta", "openai", "anthropic", "samsung", "sk-hynix",

@@ -92,7 +92,7 @@ def test_a_sentence_that_defines_a_term_says_what_the_term_does_not_only_its_nam
     assert said.startswith("يشرح النص توازي خطوط الأنابيب: ")
     assert len(said.split(":", 1)[1].split()) >= 6  # the glossary's own first fact about it, in Arabic
     english = opening("توازي البيانات هو أن تعمل كل شريحة على جزء مختلف من البيانات بالنموذج نفسه.", "en")
-    assert english.startswith("The text explains the data parallelism: every chip (or group of chips) works on a different slice")
+    assert english.startswith("The text explains data parallelism: every chip (or group of chips) works on a different slice")
 
 
 def test_the_glossarys_definition_is_not_credited_to_a_sentence_that_says_something_else():

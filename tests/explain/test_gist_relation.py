@@ -19,13 +19,13 @@ def test_a_denied_need_is_said_denied_in_both_languages():
     assert said("ZeRO-3 does not need tensor parallelism.", "ar").startswith("يقول الكاتب إنه لا حاجة في")
     affirmed = said("ZeRO-3 needs tensor parallelism.", "ar")
     assert affirmed.startswith("يقول الكاتب إنه لا بد في") and "لا حاجة" not in affirmed
-    assert said("لا يحتاج ZeRO-3 إلى توازي الموتر.", "en").endswith("does not need the tensor parallelism")
+    assert said("لا يحتاج ZeRO-3 إلى توازي الموتر.", "en").endswith("does not need tensor parallelism")
 
 
 def test_a_question_is_asked_as_whether_the_relation_holds():
     asked = said("Does Mixtral need expert parallelism?", "ar")
     assert asked.startswith("يسأل الكاتب عمّا إذا كان") and "Mixtral" in asked
-    assert said("هل يحتاج Mixtral إلى توازي الخبراء؟", "en") == "The author asks whether Mixtral needs the expert parallelism"
+    assert said("هل يحتاج Mixtral إلى توازي الخبراء؟", "en") == "The author asks whether Mixtral needs expert parallelism"
 
 
 def test_an_arabic_verb_first_with_one_name_says_nothing():
@@ -99,7 +99,7 @@ def test_what_the_frame_would_misstate_is_left_unsaid(text):
 
 def test_a_proposal_names_the_kind_of_thing_and_what_it_is_about():
     assert said("We propose a new expert parallelism framework for Mixtral.", "ar") == "يقدّم المؤلفون إطار عمل فيما يخص توازي الخبراء وMixtral"
-    assert said("نقترح طريقة جديدة لتوازي الخبراء.", "en") == "The authors present a method involving the expert parallelism"
+    assert said("نقترح طريقة جديدة لتوازي الخبراء.", "en") == "The authors present a method involving expert parallelism"
     assert said("We propose a new method.", "ar") == ""  # about nothing named: nothing said
     assert said("We do not propose a new ZeRO-3 framework.", "ar") == ""
 

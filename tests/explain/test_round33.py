@@ -1,0 +1,28 @@
+"""Issue 18, round 33: senses and wording found on earlier held-out sets, each as a general rule. Texts written here."""
+
+from service.explain import gist_names
+from service.explain.document import Document
+from service.explain.terms import read_terms
+
+
+def _expansion(text: str, term_id: str, lang: str = "en") -> str:
+    doc = Document(text=text, lang=lang)
+    read_terms(doc)
+    return next(t["expansion_en"] for t in doc.terms if t["id"] == term_id)
+
+
+def test_a_checkpoint_that_reruns_the_forward_pass_is_activation_checkpointing_in_both_languages():
+    # PyTorch docs, torch.utils.checkpoint: checkpointed parts re-run their forward during the backward pass
+    english = "Checkpointing re-runs part of the forward for each checkpoint; pass preserve_rng_state=False to checkpoint."
+    assert _expansion(english, "checkpoint").startswith("activation checkpointing")
+    arabic = "يتم إنشاء نقطة التفتيش بإعادة تشغيل جزء من التغذية الأمامية أثناء الانتشار الخلفي."
+    assert _expansion(arabic, "checkpoint", "ar").startswith("activation checkpointing")
+    saved = "We save a checkpoint to disk every 1000 steps and resume from it after a failure."
+    assert _expansion(saved, "checkpoint") == "model checkpoint"
+
+
+def test_a_field_or_an_activity_is_named_without_an_article():
+    assert gist_names._with_article("activation checkpointing", "en") == "activation checkpointing"
+    assert gist_names._with_article("data parallelism", "en") == "data parallelism"
+    assert gist_names._with_article("process group", "en") == "the process group"
+    assert gist_names._with_article("توازي البيانات", "ar") == "توازي البيانات"
