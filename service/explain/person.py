@@ -36,3 +36,9 @@ def third_person(text: str, lang: str) -> str:
                 else replacement
         text = re.sub(pattern, put, text, flags=flags)
     return text
+
+
+def lower_first(text: str) -> str:
+    """A sentence continued after another's words: its first word in lower case, unless "I", an acronym or a name ("GPUs")."""
+    first = text.split(" ", 1)[0]
+    return text[0].lower() + text[1:] if first != "I" and first[1:] == first[1:].lower() else text

@@ -7,7 +7,7 @@ from functools import cache
 from calculators.resources import data_dir
 
 from service.explain import arabic_clause, gist_lift, headings, pattern_cache
-from service.explain.person import third_person
+from service.explain.person import lower_first, third_person
 from service.i18n.messages import messages
 
 # A sentence's main role, checked in this order: a question or a problem is what a post is about before its results.
@@ -54,8 +54,7 @@ def role(sentence: str, lang: str) -> str:
 # A statement that ends by spelling itself out as a question after a colon ("... a plumbing number: how fast can ...?")
 _RHETORICAL = pattern_cache.lazy(r"^(?:\S+\s+){6,}[^:?]*:\s*(?:how|what|why|which|who|when|where|is|are|does|do|can|should|will|"
                                  r"كيف|ما|لماذا|هل)\b[^:]*[?؟]\s*$", re.I)  # "... reduces to one question: is it X or Y?"
-# Column names run together: a capitalised word, then a capitalised question word mid-line ("Component When to use?",
-# "Option What it does"): a table's header, which nobody asks.
+# Column names run together ("Component When to use?", "Option What it does"): a table's header, which nobody asks.
 _HEADER_ROW = pattern_cache.lazy(r"^(?:[A-Z][\w-]*\s+){1,3}(?:When|What|How|Why|Which|Where)\s+to\s+\w+\??$|"
                                  r"^(?:[A-Z][\w-]*\s+){1,3}(?:What|How)\s+it\s+\w+\??$")
 
@@ -127,7 +126,10 @@ def indirect_question(text: str) -> str | None:
     if _ASKED_FOR.match(q):  # "Any guidance on expert placement?" has no verb: the author asks for it
         return "for " + q[0].lower() + q[1:]
     q = re.sub(r"^(?:for (?:instance|example)|e\.g\.)\s*,?\s*", "", q, flags=re.I)  # an example's marker asks nothing
-    lowered = q[0].lower() + q[1:] if not q.startswith("I ") else q
+    premise = _PREMISE_THEN_ASK.match(q)  # "GPUs can sustain 340 GB/s, can we reach that?": the premise is stated, not asked
+    if premise and (asked := indirect_question(premise.group("ask"))):
+        return f"{asked}, given that {lower_first(premise.group('head'))}"
+    lowered = lower_first(q)
     wanted = _WANT_TO_KNOW.match(lowered)
     if wanted:  # "I am working on a survey and would be interested to know X?": what is asked is X, not the survey
         return "for " + wanted.group("object")
@@ -187,6 +189,7 @@ _NOT_A_CLAUSE = pattern_cache.lazy(r"^(?:or|and|but|because|so|regarding|about|a
 _WANT_TO_KNOW = pattern_cache.lazy(r"^.*?\b(?:(?:would|'d)\s+(?:like|love|be\s+(?:interested|curious|glad))\s+to\s+(?:know|learn)|"
                                    r"want\s+to\s+know|(?:am|'m)\s+curious\s+(?:about|to\s+know)|interested\s+in\s+knowing)\s+"
                                    r"(?!(?:if|whether|why|how|what|which|when|where)\b)(?P<object>\S.*)$", re.I)
+_PREMISE_THEN_ASK = pattern_cache.lazy(r"^(?!(?:if|when|while|once|since|as)\b)(?P<head>[^,?]{12,}?)\s*,\s*(?P<ask>(?:can|could|is|are|does|do|will|would|should)\s+(?:we|I|it|this|they|you)\b[^,?]*)$", re.I)
 _STATEMENT_THEN_ASK = pattern_cache.lazy(r"^(?!(?:if|when|while|after|before|once|for|since|as)\b)[^,?]{8,}?,\s*(?:but|and|so)\s+(?:how come|why|how|what|is|are|does|do|can|could)\b", re.I)
 _SUPPOSE = pattern_cache.lazy(r"^(?:suppose|supposing|say|assuming|assume)\s+(?:that\s+)?(?P<condition>[^,?]{3,140}?),\s*(?:then\s+)?"
                               r"(?P<asked>(?:I|we|you|it|they|the\s)[^?]+)$", re.I)
@@ -223,7 +226,6 @@ _IMPERATIVE = pattern_cache.lazy(r"^(?:use|keep|set|avoid|try|make sure|consider
                                  r"decrease|lower|raise|limit|split|shard|combine|add|remove|install|reduce|tune|choose|replace|"
                                  r"adjust|configure|specify|ensure|remember|do not|don't|never|always)\b"
                                  r"(?!\s+(?:is|are|was|were|has|have|can|will)\b)", re.I)
-# ("Switch", "Change", "Note", "Turn" also name things: "Switch transformers scale well" is no instruction.)
 # "such as"/"for example" and "of note" open a sentence that cannot follow "that": "It adds that such as X is preferred".
 _LEADING_CONNECTIVE = {"en": pattern_cache.lazy(r"^(?:so|thus|hence|therefore|this means(?: that)?|which means(?: that)?|"
                                                 r"in short|overall|however|but|and|also|additionally|moreover|such as|"
@@ -360,8 +362,7 @@ _TITLE_FIRST = pattern_cache.lazy(r"^(?:Recommended|Suggested|Proposed|Preferred
 _AUX_ANY = pattern_cache.lazy(r"\b(?:is|are|was|were|be|been|should|must|can|could|will|would|do|does|did|has|have|had)\b", re.I)
 
 
-# An order to look ("Note the per-chip uplift", "Notice that ..."): the text points something out. "Note" before a
-# determiner or "that" is the verb; "Note: ..." and "Notes on X" are labels and do not match.
+# An order to look ("Note the per-chip uplift", "Notice that ..."); "Note: ..." and "Notes on X" are labels.
 _ATTENTION = pattern_cache.lazy(r"^(?:note|notice|observe|keep in mind|bear in mind)\s+(?=(?:that|the|this|these|those|how|"
                                 r"what|why|a|an)\b)", re.I)
 _CASE = pattern_cache.lazy(r"^(?:consider|imagine|take)\s+(?=(?:an?|one)\s)", re.I)  # "Consider a cluster of ...": a case
@@ -371,8 +372,7 @@ _CASE = pattern_cache.lazy(r"^(?:consider|imagine|take)\s+(?=(?:an?|one)\s)", re
 _PROCEDURE = pattern_cache.lazy(r"\buntil\b|\band\s+(?:the|your|its|their|this|that|you|it|we)\b(?:\s+[\w-]+){0,4}?\s+"
                                 r"(?:is|are|adds?|gets?|goes|becomes?|grows?|drops?|rises?|takes?|uses?|needs?|fits?|runs?|"
                                 r"will|won't|can|can't|costs?|blows?|fails?|crashes|exceeds?|OOMs?)\b", re.I)
-# "Lower CPU usage, ideal for multi-GPU environments": a benefit listed, not an order; an order to lower something names
-# it with a determiner or a number ("Lower the batch size", "lower it to 8").
+# "Lower CPU usage, ideal for ...": a benefit; an order names what it lowers ("Lower the batch size", "lower it to 8").
 _COMPARATIVE_LED = pattern_cache.lazy(r"^(?:lower|raise|limit)\s+(?!the\b|your\b|its?\b|this\b|that\b|these\b|those\b|an?\b|\d)", re.I)
 _NEGATIVE_IMPERATIVE = pattern_cache.lazy(r"^(?:do not|don't|never)\s+", re.I)
 

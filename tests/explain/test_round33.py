@@ -26,3 +26,17 @@ def test_a_field_or_an_activity_is_named_without_an_article():
     assert gist_names._with_article("data parallelism", "en") == "data parallelism"
     assert gist_names._with_article("process group", "en") == "the process group"
     assert gist_names._with_article("توازي البيانات", "ar") == "توازي البيانات"
+
+
+def test_a_premise_before_a_question_is_stated_not_asked():
+    from service.explain import reported
+    asked = reported.indirect_question("GPUs of the M2 Max can sustain 400 GB/s, can we reach that in our kernel?")
+    assert asked == "whether we can reach that in our kernel, given that GPUs of the M2 Max can sustain 400 GB/s"
+    assert reported.indirect_question("We get 40% MFU, is this expected?") == "whether this is expected: we get 40% MFU"
+
+
+def test_a_name_that_starts_a_continued_sentence_keeps_its_capitals():
+    from service.explain.person import lower_first
+    assert lower_first("GPUs can sustain it") == "GPUs can sustain it"
+    assert lower_first("The kernel is slow") == "the kernel is slow"
+    assert lower_first("I think so") == "I think so"
