@@ -41,9 +41,14 @@ def _ids_by_sentence(doc: Document) -> list[set[str]]:
     asides = _bracketed(doc.text)
     for match in doc.occurrences:
         i = bisect.bisect_right(starts, match.start) - 1
-        if i >= 0 and match.start < doc.sentences[i][1] and not any(a < match.start < b for a, b in asides):
+        if i >= 0 and match.start < doc.sentences[i][1] and not any(a < match.start < b for a, b in asides) \
+                and not _ABSENT.search(doc.text, max(0, match.start - 24), match.start):
             ids[i].add(match.entry["id"])  # a term named only in a bracketed aside ("(globalbs/microbs/DP)") argues nothing
     return ids
+
+
+# "There are no PPs so ...", "without pipeline parallelism", "بدون توازي": what a run lacks is no cause in it
+_ABSENT = re.compile(r"(?:\b(?:no|without|zero|disabled?|not using|never uses?)|(?<![\u0621-\u064A])(?:بدون|دون|بلا|لا يوجد|لا توجد))\s+$", re.I)
 
 
 def _bracketed(text: str) -> list[tuple[int, int]]:

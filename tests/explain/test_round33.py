@@ -40,3 +40,13 @@ def test_a_name_that_starts_a_continued_sentence_keeps_its_capitals():
     assert lower_first("GPUs can sustain it") == "GPUs can sustain it"
     assert lower_first("The kernel is slow") == "the kernel is slow"
     assert lower_first("I think so") == "I think so"
+
+
+def test_what_a_run_does_not_use_is_no_cause_in_it():
+    # "no PPs": pipeline parallelism is absent, so the stock reason about pipelines crossing slow links is not the author's
+    from service.explain import reasons
+    from service.explain.pipeline import analyse
+    absent = analyse("There are no PPs so the SendRecv kernels represent the alltoall kernels across nodes.", "en")
+    assert not [r for r in reasons.find(absent) if r["id"] == "pp_tolerates_slow_links"]
+    used = analyse("We use PP across nodes so the SendRecv kernels carry only boundary activations.", "en")
+    assert [r for r in reasons.find(used) if r["id"] == "pp_tolerates_slow_links"]
