@@ -50,3 +50,29 @@ def test_what_a_run_does_not_use_is_no_cause_in_it():
     assert not [r for r in reasons.find(absent) if r["id"] == "pp_tolerates_slow_links"]
     used = analyse("We use PP across nodes so the SendRecv kernels carry only boundary activations.", "en")
     assert [r for r in reasons.find(used) if r["id"] == "pp_tolerates_slow_links"]
+
+
+def test_a_system_level_evaluation_is_not_a_proposed_system():
+    from service.explain import gist_relation
+    from service.explain.pipeline import analyse
+    doc = analyse("This work presents a system-level evaluation of 8x H100 and 8x B200 nodes using DDP training.", "ar")
+    start, end = doc.sentences[0]
+    assert gist_relation._proposal(doc, start, end, "en") is None
+    doc = analyse("We present a new system for FP8 training on H100 GPUs.", "ar")
+    assert gist_relation._proposal(doc, *doc.sentences[0], "en").second == "system"
+
+
+def test_a_host_written_with_its_port_is_a_network_address_and_failures_are_not_tolerance():
+    assert _expansion("Set --rdzv_endpoint to host:port of the rank-0 machine; the host is its internal IP.", "host") \
+        .startswith("network or web host")
+    assert _expansion("The TPU host feeds the chips over PCIe and keeps the optimizer state in host memory.", "host") \
+        .startswith("host (the CPU machine")
+    doc = Document(text="Hardware failures interrupt the job every few hours at this scale.", lang="en")
+    read_terms(doc)
+    assert "fault-tolerance" not in {t["id"] for t in doc.terms}
+
+
+def test_end_to_end_throughput_is_work_per_second_beside_a_tflops_metric():
+    text = "We benchmark end-to-end throughput, power, TFLOPs/kW and TFLOPs/GPU on 8x B200."
+    assert _expansion(text, "throughput") == "throughput"
+    assert _expansion("Throughput is 400 TFLOP/s per GPU, about 40% MFU.", "throughput").startswith("throughput in TFLOP/s")
