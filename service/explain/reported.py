@@ -502,7 +502,7 @@ _FUNCTION_WORDS = {"you", "the", "a", "an", "this", "that", "these", "those", "e
                    "its", "their", "there", "it", "they", "when", "if", "while", "with", "for", "in", "on", "at", "to", "from",
                    "by", "as", "after", "before", "since", "because", "although", "only", "both", "one", "two", "no", "not",
                    "such", "other", "another", "more", "less", "much", "few", "several", "here", "then", "now", "once",
-                   "you", "your"}  # a pronoun is never a name: "advise that You also need" reads "that you also need"
+                   "your", "without", "within", "across", "over", "under", "during", "unless", "even", "so", "we", "our"}  # a pronoun is never a name: "advise that You also need" reads "that you also need"
 
 
 def fit(texts: list[str], limit: int) -> list[str]:

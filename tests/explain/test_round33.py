@@ -76,3 +76,20 @@ def test_end_to_end_throughput_is_work_per_second_beside_a_tflops_metric():
     text = "We benchmark end-to-end throughput, power, TFLOPs/kW and TFLOPs/GPU on 8x B200."
     assert _expansion(text, "throughput") == "throughput"
     assert _expansion("Throughput is 400 TFLOP/s per GPU, about 40% MFU.", "throughput").startswith("throughput in TFLOP/s")
+
+
+def test_chat_shorthand_and_inflated_verbs_are_said_plainly_in_the_english_gist():
+    from service.explain import gist_plain
+    said = gist_plain.phrased("IIRC the e2e perf was ~48% better (13ms->5ms) and TP outperforms EP w/o NVLink", "en")
+    assert said == ("if memory serves, the end-to-end performance was about 48% better (13ms to 5ms) and TP does better "
+                    "than EP without NVLink")
+    assert gist_plain.phrased("We leverage the NVLink; comms are bottlenecked by PCIe", "en") == \
+        "We use the NVLink; communication is limited by PCIe"
+    assert gist_plain.phrased("`perf stat` shows 16~18ms", "en") == "`perf stat` shows 16~18ms"  # code and ranges kept
+    assert gist_plain.phrased("IIRC", "ar") == "IIRC"
+
+
+def test_a_preposition_opening_a_reported_sentence_is_lowered():
+    from service.explain.compose import explain_offline
+    gist = explain_offline("Without NVLink, tensor parallelism causes more overhead than speedup, so 1 GPU beats 4.", "en")["gist"]
+    assert gist[0]["text"].startswith("The text reports that without NVLink")
