@@ -1,6 +1,7 @@
 """Stage 5, the offline composer: the gist, the claims with their checks, the terms, the corrections; no network."""
 
 import math
+import re
 from functools import lru_cache
 
 from calculators import catalog
@@ -436,15 +437,16 @@ def _excerpt(doc: Document, claim, words: int = 12) -> str:
     the clause that holds the first ("… I can only achieve 13.53% MFU, which …", not "The rest of the cases are …")."""
     quotes = [s.get("quote") or "" for i in claim.calculations for s in doc.calculations[i]["input_sources"].values()
               if s.get("source") == "text"]
-    at = [claim.quote.find(q) for q in quotes if q and q in claim.quote]
+    parts = [part for q in quotes for part in [q, *re.split(r"\s+[/×*÷+-]\s+", q)]]  # "3.4 GB / a millisecond": each side
+    at = [claim.quote.find(q) for q in parts if q and q in claim.quote]
     first = min(at, default=None)
     if first is None or len(claim.quote[:first].split()) < words - 2:
         return _short(claim.quote, words)
     head = claim.quote[:first]
-    cut = max(head.rfind(mark) for mark in (", ", "; ", ": ", "، ", "؛ ", " but ", " لكن "))
+    cut = max(head.rfind(mark) for mark in (", ", "; ", ": ", "، ", "؛ ", " but ", " لكن ", " ("))
     if cut < 0:
         return _short(claim.quote, words)
-    rest = claim.quote[cut:].lstrip(",;:،؛ ").split()
+    rest = claim.quote[cut:].lstrip(",;:،؛ (").split()
     if rest and rest[0] in ("but", "لكن"):
         rest = rest[1:]
     return "… " + " ".join(rest[:words]) + (" …" if len(rest) > words else "")

@@ -34,6 +34,8 @@ _CALLED = pattern_cache.lazy(r"\b(?P<meaning>(?:a|an|the|our|its|their)\s+(?:[\w
                              r"[\"“']?(?P<term>[A-Za-z][\w+.-]*(?:\s[A-Za-z][\w+.-]*){0,3}?)[\"”']?(?=[\s,.;)]|$)")
 _ARABIC_APPOSITIVE = pattern_cache.lazy(r"[\"“«](?P<ar>[^\"”»\n]{2,30})[\"”»]\s*\((?P<term>[A-Za-z][\w .+-]{0,30})\)\s*،?\s*"
                                         r"(?:وهي|وهو|أي)\s+(?P<meaning>[^،.؛\n]{6,100})")
+# "SGLang (the latest main branch at datetime 20260105)": which build was run, not what the name means
+_VERSION_NOTE = pattern_cache.lazy(r"\b(?:branch|commit|version|release|build|nightly|datetime|date|tag)\b|\d", re.I)
 _PERSONAL = pattern_cache.lazy(r"\b(?:I|we|you|my|our|your|us)\b", re.I)
 _NOT_NAMES = frozenset({"it", "this", "that", "these", "those", "there", "here", "which", "what", "the", "a", "an", "and",
                         "but", "or", "so", "also", "then", "thus", "however", "below", "above", "why", "how", "when",
@@ -146,7 +148,7 @@ def find(text: str) -> list[Definition]:
                 found.append(Definition(term, m.start("term"), meaning))
     for m in _BRACKETED.finditer(text):  # "SHARP (the in-network reduction engine)"
         term = _trimmed(m.group("term"))
-        if _is_name(term) and not _PERSONAL.search(m.group("meaning")):
+        if _is_name(term) and not _PERSONAL.search(m.group("meaning")) and not _VERSION_NOTE.search(m.group("meaning")):
             found.append(Definition(term, m.end("term") - len(term), m.group("meaning").strip()))
     for m in _WHICH.finditer(text):  # "DeepEP, which implements ..." / "HSDP, which is a mix of ..."
         term, clause = _trimmed(m.group("term")), m.group("meaning").strip()

@@ -93,3 +93,38 @@ def test_a_preposition_opening_a_reported_sentence_is_lowered():
     from service.explain.compose import explain_offline
     gist = explain_offline("Without NVLink, tensor parallelism causes more overhead than speedup, so 1 GPU beats 4.", "en")["gist"]
     assert gist[0]["text"].startswith("The text reports that without NVLink")
+
+
+def test_a_version_in_brackets_after_a_name_is_no_definition():
+    from service.explain import text_definitions
+    said = text_definitions.find("We serve it via SGLang (the latest main branch at datetime 20260105) on H800s.")
+    assert not [d for d in said if d.term == "SGLang"]
+    said = text_definitions.find("We reduce with SHARP (the in-network reduction engine) on the switch.")
+    assert [d.meaning for d in said if d.term == "SHARP"] == ["the in-network reduction engine"]
+
+
+def test_an_mfu_check_with_only_a_degree_asks_for_the_whole_runs_chips():
+    from service.explain.pipeline import analyse
+    claim = analyse("Measured at EP64 on one rack: a median 22.4% MFU and 346,950 tokens/s, is this expected?", "en").claims[0]
+    assert claim.verdict == "needs_more" and "the number of chips in the whole run" in claim.why
+
+
+LLAMA_TABLE = ("With the new kernel token generation is ~48% faster for 33B model and ~14% faster for 7B model.\n"
+               "33B model master this PR\nGPU Read BW 167 GB/s 275 GB/s\nprompt 1 117ms/tok 79ms/tok\n"
+               "7B model master this PR\nprompt 1 25.7ms/tok 22.5ms/tok\n")
+
+
+def test_a_change_stated_for_a_model_size_is_checked_against_the_rows_under_that_size():
+    # written for this test in the shape of llama.cpp's kernel pull requests: 117 / 79 = 1.48, 25.7 / 22.5 = 1.14
+    from service.explain.pipeline import analyse
+    claim = analyse(LLAMA_TABLE, "en").claims[0]
+    assert claim.verdict == "consistent"
+    assert "117ms/tok / 79ms/tok = 1.48, 48% apart" in claim.why and "25.7ms/tok / 22.5ms/tok = 1.14, 14% apart" in claim.why
+    off = analyse(LLAMA_TABLE.replace("~48%", "~80%"), "en").claims[0]
+    assert off.verdict == "explained" and "48% apart" in off.why and "80%" in off.why  # said, never judged
+
+
+def test_a_time_per_token_is_read_as_a_latency():
+    from service.explain.pipeline import analyse
+    figures = [(f.quote, f.quantity, f.value) for c in analyse("Decode takes 117 ms/token on master.", "en").claims for f in c.figures]
+    assert figures == [("117 ms/token", "latency_s", 0.117)]
