@@ -128,3 +128,11 @@ def test_a_time_per_token_is_read_as_a_latency():
     from service.explain.pipeline import analyse
     figures = [(f.quote, f.quantity, f.value) for c in analyse("Decode takes 117 ms/token on master.", "en").claims for f in c.figures]
     assert figures == [("117 ms/token", "latency_s", 0.117)]
+
+
+def test_weights_spread_over_many_cards_are_not_set_against_one_card():
+    from service.explain.pipeline import analyse
+    spread = analyse("Training the 65B model processes 380 tokens/s/GPU on 2048 A100 GPUs with 80GB of RAM.", "en").claims[0]
+    assert "weights alone" not in spread.why
+    one = analyse("The 13B model in FP16 does not fit in 24 GB of GPU memory.", "en").claims[0]
+    assert "26 GB of weights alone" in one.why  # 13B x 2 bytes (FP16) against the one card's 24 GB

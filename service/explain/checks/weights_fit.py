@@ -79,6 +79,8 @@ def weights_fit(doc: Document, claim: Claim) -> Result | None:
     capacity = [f for f in claim.figures if f.quantity in _CAPACITIES]
     if len(params) != 1 or len(capacity) != 1 or _NOT_WEIGHTS.search(claim.quote):
         return None
+    if any(f.quantity in ("n_chips", "n_nodes") and f.value > 1 for f in claim.figures):
+        return None  # "65B ... on 2048 A100s of 80 GB": the run spreads the weights; one card holding them is not asked
     if not _width_named(claim):
         return _unnamed_over(doc, claim, params[0], capacity[0])
     if not CAPACITY_WORDS.search(claim.quote):
