@@ -136,3 +136,12 @@ def test_weights_spread_over_many_cards_are_not_set_against_one_card():
     assert "weights alone" not in spread.why
     one = analyse("The 13B model in FP16 does not fit in 24 GB of GPU memory.", "en").claims[0]
     assert "26 GB of weights alone" in one.why  # 13B x 2 bytes (FP16) against the one card's 24 GB
+
+
+def test_two_ceilings_of_two_products_listed_are_not_compared():
+    from service.explain.pipeline import analyse
+    listed = analyse("H100 instances support up to 8 GPUs (up to 640 GB GPU RAM), and A10 instances support up to "
+                     "4 GPUs (up to 96 GB GPU RAM).", "en").claims[0]
+    assert "times as much" not in listed.why and not listed.calculations
+    changed = analyse("Peak memory went from 96 GB to 640 GB after the change.", "en").claims[0]
+    assert changed.calculations

@@ -65,7 +65,7 @@ def _pairs_within(doc: Document, claim: Claim) -> list[tuple]:
         return pairs  # "A and B for bf16 and fp8 respectively": two settings listed, not compared
     used: set[int] = set()
     for first, second in zip(figs, figs[1:]):
-        between = doc.text[first.end:second.start]
+        between = _UP_TO.sub(" ", doc.text[first.end:second.start])  # "up to 96 GB" is a ceiling, not "from X to Y"
         alike = sum(_group(f) == _group(first) for f in figs) == 2  # a row of five timings is a table, not two things said alike
         if id(first) in used or _group(first) != _group(second) \
                 or not (_rules()["within"].search(between) or alike and _parallel(doc, first, second)):
@@ -92,6 +92,7 @@ def _parallel(doc: Document, first, second) -> bool:
         and not re.search(r"(?<![A-Za-z])\d[\d.,]*\s*$", doc.text[max(0, first.start - 24):first.start][:a.start()])  # "seconds 2.86 seconds": a unit
 
 
+_UP_TO = re.compile(r"\bup to\b|حتى|ما يصل إلى", re.I)
 _NOT_VERBS = {"and", "the", "with", "for", "from", "per", "of", "was", "were", "are", "and", "than", "each", "every", "على", "إلى", "في"}
 _THAN_BEFORE = re.compile(r"\bthan\s+(?:[\w-]+\s+){0,2}$", re.I)
 _TIME_LABEL = re.compile(r"\b(?:time[- ]per[- ](?:iteration|iter|step)|(?:iteration|step|elapsed|wall[- ]?clock)[- ]time|latency)\b"
