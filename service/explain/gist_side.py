@@ -76,7 +76,7 @@ def side_weight(doc: Document, sentence: str, core: str, figures: list) -> float
         penalty += 2 * SIDE_PENALTY  # "Method Throughput SGLang 158.34 tokens/s SGLang + EAGLE-2 244.10 tokens/s": a table's rows
     if formula(sentence):
         penalty += 2 * SIDE_PENALTY  # "(sequence length) * (batch) / (step time) = ...": a formula, or a piece of one
-    if claims.table_line(sentence):
+    if claims.table_line(sentence) or _table_row(doc, sentence):
         penalty += 3 * SIDE_PENALTY  # "bs inp_len out_len ... 1 2048 512 11.20s 228.571 ...": a table run into one line
     if _HYPOTHESIS.match(sentence):
         penalty += SIDE_PENALTY  # "One possible reason is ...": a guess offered for the question or problem, not the point
@@ -91,6 +91,31 @@ def side_weight(doc: Document, sentence: str, core: str, figures: list) -> float
         if head not in before.lower():
             penalty += SIDE_PENALTY  # "This all-reduce ..." with no all-reduce named before: the antecedent is missing
     return penalty
+
+
+_ROW_NUMBERS = re.compile(r"(?<![\w.])\d[\d.,]*[A-Za-z%]{0,3}(?![\w.])|\bOOM\b")
+
+
+def _table_row(doc: Document, sentence: str) -> bool:
+    """Whether the sentence is one line of a block of three or more lines that each hold two figures or more and end
+    without a full stop ("Stage3, no offload 10B 1 8 OOM OOM" among its rows): a table's row, not a point."""
+    lines = doc.text.split("\n")
+    at = next((k for k, line in enumerate(lines) if sentence.strip() and sentence.strip() in line), None)
+    if at is None or "\n" in sentence.strip():
+        return False
+
+    def row(k: int) -> bool:
+        line = lines[k].strip()
+        return bool(line) and not line.endswith((".", "?", "!", ":")) and len(_ROW_NUMBERS.findall(line)) >= 2
+
+    if not row(at):
+        return False
+    up, down = at, at
+    while up > 0 and row(up - 1):
+        up -= 1
+    while down + 1 < len(lines) and row(down + 1):
+        down += 1
+    return down - up + 1 >= 3
 
 
 def machine(doc: Document, start: int, end: int) -> bool:

@@ -145,3 +145,12 @@ def test_two_ceilings_of_two_products_listed_are_not_compared():
     assert "times as much" not in listed.why and not listed.calculations
     changed = analyse("Peak memory went from 96 GB to 640 GB after the change.", "en").claims[0]
     assert changed.calculations
+
+
+def test_a_row_of_a_results_table_is_never_the_point():
+    from service.explain.compose import explain_offline
+    text = ("I am seeing much worse performance with Stage 3 than expected, so I want to check if something looks wrong.\n"
+            "Model hosts batch Samples TFLOPS\nBaseline (stage2) 10B 16 8 178 44.7\nStage3, no offload 10B 16 8 77 19.5\n"
+            "Stage3, no offload 10B 1 8 OOM OOM\n")
+    gist = " ".join(item["text"] for item in explain_offline(text, "en")["gist"])
+    assert "much worse performance with Stage 3" in gist and "OOM" not in gist
