@@ -133,15 +133,14 @@ def _terms_by_sentence(doc: Document) -> list[set[str]]:
 
 def restated(doc: Document, index: int, seen: set[str] | None = None) -> str:
     """Sentence `index` in plain words in doc.lang: the sentence itself with its terms read out when it is in that
-    language (negations, conditions and who did what kept), else its polarity-checked frame or the reason it
-    states; '' when nothing faithful can be said in doc.lang; a link's general wording
-    would attribute to the text what it did not say, so it goes under the reasons, never here)."""
+    language (negations, conditions and who did what kept), else its polarity-checked frame or the reason it states;
+    '' when nothing faithful can be said in doc.lang (a link's general wording goes under the reasons, never here)."""
     start, end = doc.sentences[index]
     sentence = doc.text[start:end]
     claim = next((c for c in doc.claims if c.start == start), None)
     if restate.same_language(sentence, doc.lang):
         text = restate.expand(doc, start, end, doc.lang, seen, reported.plain_words(doc.lang), gist_plain.forms(doc.lang))
-        text = gist_plain.phrased(_without_asides(text), doc.lang)  # "is sharded" said as "is split across the GPUs"
+        text = re.sub(r"^#+\s+", "", gist_plain.phrased(_without_asides(text), doc.lang))  # "is sharded": "is split across the GPUs"
         text = _URL.sub(lambda found: _link_name(found, doc.lang), text)  # a reader reads "pull request #5471", not a URL
         text = gist_side.with_subject(doc, index, _ANNOUNCER.sub("", text, count=1))  # "Operates ..." after "PP: Places ..."
         opened = _OPENER.match(text)
@@ -377,7 +376,8 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
     for number, i in enumerate(order):
         lead = i - 1 if number == 0 and i > 0 and i - 1 not in order and sentence_of(i - 1).rstrip().endswith(":") \
             and len(sentence_of(i - 1).split()) >= 4 \
-            and restate.same_language(sentence_of(i - 1), lang) and not reported.has_verb(sentence_of(i)) else None
+            and restate.same_language(sentence_of(i - 1), lang) and not reported.has_verb(sentence_of(i)) \
+            and not sentence_of(i).lstrip().startswith("#") else None  # "# Megatron FSDP ...": a comment, not the list
         if lead is not None:  # "The training took 54 days, suggesting:" + "- effective MFU near 50%" is one statement
             clause = restated(doc, lead, seen).rstrip(": ") + " " + _lower_start(restated(doc, i, seen))
         else:

@@ -154,3 +154,11 @@ def test_a_row_of_a_results_table_is_never_the_point():
             "Stage3, no offload 10B 1 8 OOM OOM\n")
     gist = " ".join(item["text"] for item in explain_offline(text, "en")["gist"])
     assert "much worse performance with Stage 3" in gist and "OOM" not in gist
+
+
+def test_a_comment_line_is_not_joined_to_the_sentence_its_colon_introduces():
+    from service.explain.compose import explain_offline
+    text = ("Shard model parameters, gradients, and optimizer states to reduce memory:\n"
+            "# Megatron FSDP (~15% faster than PyTorch FSDP2)\n--use-megatron-fsdp\n")
+    gist = " ".join(item["text"] for item in explain_offline(text, "en")["gist"])
+    assert "memory #" not in gist and "# Megatron" not in gist
