@@ -162,3 +162,12 @@ def test_a_comment_line_is_not_joined_to_the_sentence_its_colon_introduces():
             "# Megatron FSDP (~15% faster than PyTorch FSDP2)\n--use-megatron-fsdp\n")
     gist = " ".join(item["text"] for item in explain_offline(text, "en")["gist"])
     assert "memory #" not in gist and "# Megatron" not in gist
+
+
+def test_a_title_run_into_the_text_ends_its_sentence_before_after_or_however():
+    from service.explain.pipeline import analyse
+    text = "Without NVLink, TP costs more than it saves, so sometimes 1 GPU outperforms 4 After settling on a model, I tuned it."
+    doc = analyse(text, "en")
+    assert [text[a:b] for a, b in doc.sentences][0].endswith("outperforms 4")
+    kept = analyse("We ran it After Hours mode is off.", "en")
+    assert len(kept.sentences) == 1  # "After" before a capitalised word is a name, not a new sentence
