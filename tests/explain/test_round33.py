@@ -171,3 +171,11 @@ def test_a_title_run_into_the_text_ends_its_sentence_before_after_or_however():
     assert [text[a:b] for a, b in doc.sentences][0].endswith("outperforms 4")
     kept = analyse("We ran it After Hours mode is off.", "en")
     assert len(kept.sentences) == 1  # "After" before a capitalised word is a name, not a new sentence
+
+
+def test_an_acronym_ending_a_product_name_is_not_spelled_out_inside_it():
+    from service.explain import restate
+    from service.explain.pipeline import analyse
+    doc = analyse("We run the model on a v5e TPU and keep TP inside the node.", "en")
+    said = restate.expand(doc, *doc.sentences[0], "en")
+    assert "v5e TPU" in said and "tensor parallelism (TP)" in said
