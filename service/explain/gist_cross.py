@@ -489,7 +489,7 @@ def _render(doc: Document, reading: Reading) -> str:
         return ""  # "The article reports news on tensor parallelism" for a thread arguing for PP (a round-17 reader)
     # A requirement, a recommendation, a cause, a comparison of more than two, a topic: what the sentence says of its
     # subject is not read, so only its subject is said.
-    return frames["news_topic" if role == "news" else "topic"].format(subjects=main)
+    return frames["news_topic" if role == "news" else "topic"].format(subjects=gist_names.topic(doc, [main]))
 
 
 def _frame_plain(doc: Document, index: int) -> str:

@@ -142,6 +142,29 @@ def main_subject(doc, names: list[str]) -> str:
     return max(names, key=lambda name: (families.get(_family(name), 0), counts.get(name, 0), -names.index(name)))
 
 
+def topic(doc, names: list[str]) -> str:
+    """What "the author writes about X" names: the sentence's main subject, unless the passage opens on another name
+    it repeats at least half as often ("Prefix caching cuts latency ..." then "prefill" five times in its example)."""
+    best = main_subject(doc, names)
+    lead = _opening_subject(doc)
+    if not best or not lead or lead == best or company(doc, lead) or (doc.lang == "ar" and _ENGLISH_PLURAL.search(lead)):
+        return best
+    counts = _counts(doc)
+    return lead if counts.get(lead, 0) >= 2 and 2 * counts.get(lead, 0) > counts.get(best, 0) else best
+
+
+def _opening_subject(doc) -> str:
+    """The name the passage opens on, as its first sentence's subject (within its first three words); '' for none."""
+    if not doc.sentences:
+        return ""
+    start, end = doc.sentences[0]
+    terms = {t["id"]: t for t in doc.terms}
+    first = next((o for o in doc.occurrences if start <= o.start < end), None)
+    if first is None or len(doc.text[start:first.start].split()) > 2:
+        return ""
+    return name_of(first, terms.get(first.entry["id"]), doc.lang)
+
+
 def _family(name: str) -> str:
     """A name's family, its first word when that word is a name ("XLNet" of "XLNet-Large"); else the whole name."""
     first = re.split(r"[-\s]", name.strip(), maxsplit=1)[0]

@@ -179,3 +179,13 @@ def test_an_acronym_ending_a_product_name_is_not_spelled_out_inside_it():
     doc = analyse("We run the model on a v5e TPU and keep TP inside the node.", "en")
     said = restate.expand(doc, *doc.sentences[0], "en")
     assert "v5e TPU" in said and "tensor parallelism (TP)" in said
+
+
+def test_a_topic_is_what_the_passage_opens_on_when_it_names_it_again():
+    from service.explain.compose import explain_offline
+    text = ("Prefix caching sharply cuts latency for apps with shared system prompts.\nWhy prefix caching matters\n"
+            "Without prefix caching:\n- each request: a full prefill of the system prompt\n- 3 requests = 3000 prefill tokens\n"
+            "With prefix caching:\n- request 1: prefill and store\n- requests 2-3: prefill the questions only\n")
+    gist = " ".join(item["text"] for item in explain_offline(text, "ar")["gist"])
+    assert "prefill" not in gist.lower() or "prefix" in gist.lower()
+    assert "التخزين المؤقت للبادئة" in gist or "prefix caching" in gist
