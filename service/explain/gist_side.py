@@ -108,8 +108,10 @@ def _table_row(doc: Document, sentence: str) -> bool:
         line = lines[k].strip()
         return bool(line) and not line.endswith((".", "?", "!", ":")) and len(_ROW_NUMBERS.findall(line)) >= 2
 
-    if not row(at):
-        return False
+    if not row(at):  # a header line over two rows or more ("Same machine, back to back target draft before after speedup")
+        line = lines[at].strip()
+        return at + 2 < len(lines) and row(at + 1) and row(at + 2) and not line.endswith((".", "?", "!", ":")) \
+            and len(line.split()) <= 12
     up, down = at, at
     while up > 0 and row(up - 1):
         up -= 1

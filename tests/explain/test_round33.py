@@ -189,3 +189,11 @@ def test_a_topic_is_what_the_passage_opens_on_when_it_names_it_again():
     gist = " ".join(item["text"] for item in explain_offline(text, "ar")["gist"])
     assert "prefill" not in gist.lower() or "prefix" in gist.lower()
     assert "التخزين المؤقت للبادئة" in gist or "prefix caching" in gist
+
+
+def test_a_table_header_over_its_rows_is_never_the_point():
+    from service.explain.compose import explain_offline
+    text = ("Speculative decoding lets the small draft model propose tokens that the target verifies in one pass.\n"
+            "target draft before after speedup\n7B -q4 0.5B 1.2 tok/s 1.6 tok/s 1.33x\n14B -q4 0.5B 0.6 tok/s 0.9 tok/s 1.5x\n")
+    gist = " ".join(item["text"] for item in explain_offline(text, "en")["gist"])
+    assert "before after speedup" not in gist
