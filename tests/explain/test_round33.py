@@ -197,3 +197,11 @@ def test_a_table_header_over_its_rows_is_never_the_point():
             "target draft before after speedup\n7B -q4 0.5B 1.2 tok/s 1.6 tok/s 1.33x\n14B -q4 0.5B 0.6 tok/s 0.9 tok/s 1.5x\n")
     gist = " ".join(item["text"] for item in explain_offline(text, "en")["gist"])
     assert "before after speedup" not in gist
+
+
+def test_an_arabic_clause_opening_on_a_verb_or_a_verbal_noun_is_never_put_after_anna_as_is():
+    from service.explain import arabic_clause
+    assert arabic_clause.reported("أثار نظام التبريد جدلا.") == "أنّ نظام التبريد أثار جدلا."
+    assert arabic_clause.reported("تلاحظ Nvidia أن الأداء تحسن.") == "أنّ Nvidia تلاحظ أن الأداء تحسن."
+    said = arabic_clause.reported("بافتراض أن النموذج يتسع، نحتاج 8 شرائح.")
+    assert said is None or not said.startswith("أنّ بافتراض")
