@@ -205,3 +205,11 @@ def test_an_arabic_clause_opening_on_a_verb_or_a_verbal_noun_is_never_put_after_
     assert arabic_clause.reported("تلاحظ Nvidia أن الأداء تحسن.") == "أنّ Nvidia تلاحظ أن الأداء تحسن."
     said = arabic_clause.reported("بافتراض أن النموذج يتسع، نحتاج 8 شرائح.")
     assert said is None or not said.startswith("أنّ بافتراض")
+
+
+def test_an_amount_added_on_a_base_of_its_kind_is_said_as_the_share_it_adds():
+    from service.explain.pipeline import analyse
+    claim = analyse("The short-sequence row also shows the cost: +0.5 s on a 1.4 s step.", "en").claims[0]
+    assert "0.5 s / 1.4 s = 36% more" in claim.why and claim.verdict == "explained"  # 0.5 / 1.4 = 0.357
+    moved = analyse("Memory went from 3 GB to 40 GB.", "en").claims[0]
+    assert "more" not in moved.why or "= " not in moved.why.split("more")[0][-12:]
