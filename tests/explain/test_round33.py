@@ -213,3 +213,23 @@ def test_an_amount_added_on_a_base_of_its_kind_is_said_as_the_share_it_adds():
     assert "0.5 s / 1.4 s = 36% more" in claim.why and claim.verdict == "explained"  # 0.5 / 1.4 = 0.357
     moved = analyse("Memory went from 3 GB to 40 GB.", "en").claims[0]
     assert "more" not in moved.why or "= " not in moved.why.split("more")[0][-12:]
+
+
+def test_a_flop_count_is_never_restated_as_a_time():
+    # written for this test: 6 x 70e9 x 15e12 = 6.3e24 FLOPs; "4 months" on 6000 H100s is another quantity, not 6.3e24 in months
+    from service.explain.pipeline import analyse
+    claim = analyse("Llama-3-70B: 6 × 70e9 × 15e12 ≈ 6.3e24 FLOPs ≈ 4 months on 6000 H100s.", "en").claims[0]
+    assert claim.verdict == "consistent" and "months" not in claim.why.split("FLOP")[-1]
+    chained = analyse("It takes 2.2e9 s / 3 = 7e8 s ≈ 22 years.", "en").claims[0]
+    assert "22.18 years" in chained.why  # 7e8 s is 22.18 years: a restatement in another unit is still redone
+
+
+def test_last_year_is_not_general_intelligence_and_experts_consulted_are_people():
+    text = ("وفقًا للخبراء، فإن الافتقار إلى قوة الحوسبة كان العائق الرئيسي لتقدم الذكاء الاصطناعي العام الماضي، "
+            "ما أعاق نشر النماذج التي تعالج الرموز.")
+    doc = Document(text=text, lang="ar")
+    read_terms(doc)
+    assert not {"agi", "expert"} & {t["id"] for t in doc.terms}
+    doc = Document(text="يعد الذكاء الاصطناعي العام هدفا بعيدا.", lang="ar")
+    read_terms(doc)
+    assert "agi" in {t["id"] for t in doc.terms}

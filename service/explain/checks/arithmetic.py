@@ -308,12 +308,12 @@ def _equation(doc: Document, claim: Claim, eq: dict, outcome: Outcome) -> None:
         outcome.add(verdict, messages(doc.lang)["verdicts"][verdict].format(stated=first["quote"], computed=shown))
         si = raw if quantity is None else si
     # "≈ 70 million seconds ≈ 2.2 years": each later result restates the one before in another unit
-    previous = (first, si)
+    previous = (first, si, quantity)
     for later in results[1:]:
-        raw2, si2, _ = _stated_value(claim, later)
-        if si2 == raw2 or not raw2:
-            previous = (later, si2)
-            continue
+        raw2, si2, quantity2 = _stated_value(claim, later)
+        if si2 == raw2 or not raw2 or (previous[2] and quantity2 and not verdicts.same_kind(previous[2], quantity2)):
+            previous = (later, si2, quantity2)
+            continue  # "6.3e24 operations ≈ 4 months on 6000 H100s": a time is no other unit of a FLOP count
         per_unit = si2 / raw2
         inputs = Inputs(doc.lang)
         inputs.values.update(expression=f"{previous[1]:g} / {per_unit:g}", stated_result=raw2,
@@ -329,7 +329,7 @@ def _equation(doc: Document, claim: Claim, eq: dict, outcome: Outcome) -> None:
             unit = re.sub(r"^[^A-Za-z\u0600-\u06FF]+", "", later["quote"])  # "2.2 years" -> "years"
             shown = f"{written_values.shown(out['value'])} {unit}".strip()
             outcome.add(verdict, messages(doc.lang)["verdicts"][verdict].format(stated=later["quote"], computed=shown))
-        previous = (later, si2)
+        previous = (later, si2, quantity2)
 
 
 def _time_from_expression(doc: Document, outcome: Outcome, expr: str, ops: list[float], source: dict) -> float | None:
