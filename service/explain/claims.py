@@ -96,6 +96,7 @@ def sentences(text: str, clutter: list[tuple[int, int]]) -> list[tuple[int, int]
         spans.append((start, match.start()))
         start = match.end()
     spans.append((start, len(text)))
+    spans = [piece for a, b in spans for piece in _inline_items(text, a, b)]
     out = []
     for a, b in spans:
         while a < b and (text[a].isspace() or text[a] in "•*-–·>"):
@@ -105,6 +106,24 @@ def sentences(text: str, clutter: list[tuple[int, int]]) -> list[tuple[int, int]
         if b > a and not terms.inside(clutter, a):
             out.append((a, b))
     return out
+
+
+_INLINE_DASH = pattern_cache.lazy(r"\s-\s(?=\S)")
+INLINE_ITEMS = 3  # dashes between spaces in one line: fewer are asides ("the pipe is full - neither holds"), more a list
+
+
+def _inline_items(text: str, a: int, b: int) -> list[tuple[int, int]]:
+    """A list run into one line ("... for Inference case - to reduce bubbles, ... - harder to ...") as its items."""
+    line_start, line_end = text.rfind("\n", 0, a) + 1, (text.find("\n", b) + 1 or len(text) + 1) - 1
+
+    def marks(lo: int, hi: int) -> list[re.Match]:  # "(D - 1) / D" is a formula's minus, not an item's mark
+        return [m for m in _INLINE_DASH.finditer(text, lo, hi) if text.count("(", lo, m.start()) <= text.count(")", lo, m.start())]
+
+    dashes = [m for m in marks(line_start, line_end) if a <= m.start() < b]
+    if len(marks(line_start, line_end)) < INLINE_ITEMS or not dashes:
+        return [(a, b)]
+    cuts = [a] + [edge for m in dashes for edge in (m.start(), m.end())] + [b]
+    return list(zip(cuts[::2], cuts[1::2]))
 
 
 def _wrapped(text: str, match: re.Match) -> bool:
@@ -189,7 +208,8 @@ def _polarity_holds(polarity: dict, sentence: str, spots: list) -> bool:
         term = polarity.get(key)
         if not term:
             continue
-        found = [negated_at(sentence, a, b) for term_id, a, b in spots if term_id == term]
+        # "_num_layers is never divided by pp_size": a setting's name in code is not the practice the frame speaks of
+        found = [negated_at(sentence, a, b) for term_id, a, b in spots if term_id == term and "_" not in sentence[a:b]]
         if key == "negated" and not any(found):
             return False
         if key == "affirmed" and any(found):

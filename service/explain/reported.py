@@ -293,7 +293,7 @@ def _demonstrative(said: str) -> str:
 
 # A line that opens on a past verb with no subject ("Switched from 1 to 2", "Ran out of memory") or on a bare verb ("Take X as an example:")
 _SUBJECTLESS = pattern_cache.lazy(r"^(?:(?:[A-Za-z]+ed|hit|got|ran|took|made|saw|found|went)\s+(?:from|to|the|a|an|off|back|over|out|up|our|their|"
-                                  r"my|this|it|\d)\b|(?i:take|see|check|refer|look|read|click|let|imagine|suppose|assume|think|recall|go|get|watch|picture|notice|observe)\b"
+                                  r"my|this|it|\d)\b|(?i:take|see|check|refer|look|read|click|let|imagine|suppose|assume|think|recall|go|get|watch|picture|notice|observe|(?:harder|easier|simpler|cheaper|safer) to)\b"
                                   r")")
 # A past verb first ("Exceeded hbm capacity by 4.70G"), unless a verb follows in its clause ("Increased batch size helps")
 _PAST_FIRST = pattern_cache.lazy(r"^[A-Z][a-z]+(?<!e)ed\s+(?=[a-z])")

@@ -233,3 +233,29 @@ def test_last_year_is_not_general_intelligence_and_experts_consulted_are_people(
     doc = Document(text="يعد الذكاء الاصطناعي العام هدفا بعيدا.", lang="ar")
     read_terms(doc)
     assert "agi" in {t["id"] for t in doc.terms}
+
+
+def test_a_list_run_into_one_line_with_dashes_is_read_item_by_item():
+    from service.explain.pipeline import analyse
+    text = ("Bubble share = idle / total for Inference - to cut it, feed 4 inputs. - Bubble share = (D - 1) / (D - 1 + N) "
+            "for N inputs on D devices - for Training harder, since each input needs its whole path - Share = (D - 1) / D")
+    doc = analyse(text, "en")
+    said = [text[a:b] for a, b in doc.sentences]
+    assert any(s.endswith("for N inputs on D devices") for s in said) and "(D - 1) / D" in said[-1]
+    aside = analyse("That is exact only when the pipe is full - neither holds.", "en")
+    assert len(aside.sentences) == 1
+
+
+def test_a_setting_named_in_code_is_not_the_practice_a_frame_denies():
+    from service.explain.pipeline import analyse
+    doc = analyse("A step's latency was the whole model's (_num_layers is never divided by pp_size).", "ar")
+    assert not [c for c in doc.claims if c.frame == "pp_not_needed"]
+    doc = analyse("With TPUs at K2 scale you get excellent MFU without PP.", "ar")
+    assert [c for c in doc.claims if c.frame == "pp_not_needed"]
+
+
+def test_energy_called_wasteful_is_no_idle_hardware():
+    from service.explain.compose import explain_offline
+    text = "اعتبر موظف في الشركة أن أسلوب التبريد يبدو مُهدرًا من حيث استهلاك الطاقة في مركز البيانات."
+    gist = " ".join(item["text"] for item in explain_offline(text, "en")["gist"])
+    assert "unused" not in gist and "idle" not in gist
