@@ -259,3 +259,13 @@ def test_energy_called_wasteful_is_no_idle_hardware():
     text = "اعتبر موظف في الشركة أن أسلوب التبريد يبدو مُهدرًا من حيث استهلاك الطاقة في مركز البيانات."
     gist = " ".join(item["text"] for item in explain_offline(text, "en")["gist"])
     assert "unused" not in gist and "idle" not in gist
+
+
+def test_a_factor_between_a_two_way_total_and_a_figure_of_unsaid_direction_is_not_judged():
+    # NVLink 4: 900 GB/s both directions (450 each way); PCIe 5.0 x16: 64 GB/s each way. 450 / 64 = 7.03
+    from service.explain.pipeline import analyse
+    claim = analyse("NVLink 4.0 provides 900 GB/s of total bidirectional bandwidth across 18 links, approximately 14x "
+                    "the bandwidth of PCIe 5.0 (64 GB/s).", "en").claims[0]
+    assert claim.verdict != "consistent" and "450 GB/s / 64 GB/s = 7.03x" in claim.why
+    plain = analyse("The B200 has 192 GB, 2.4x the A100's 80 GB.", "en").claims[0]
+    assert plain.verdict == "consistent"  # 192 / 80 = 2.4

@@ -135,6 +135,16 @@ def directions(doc: Document, claim: Claim) -> Result | None:
 
 
 
+def counts_both(doc: Document, fig) -> bool:
+    """Whether the text says a bandwidth counts both directions ("900 GB/s of total bidirectional bandwidth")."""
+    return fig.quantity in _RATES and _near(doc, fig, _BOTH) and not _near(doc, fig, _ONE)
+
+
+def counts_one(doc: Document, fig) -> bool:
+    """Whether the text says a bandwidth is one direction's ("64 GB/s in each direction")."""
+    return fig.quantity in _RATES and _near(doc, fig, _ONE)
+
+
 def mixed_directions(doc: Document, a, b) -> bool:
     """Whether two bandwidths count different directions: one said to count both, the other one ("each direction")."""
     if a.quantity not in _RATES or b.quantity not in _RATES:

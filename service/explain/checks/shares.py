@@ -7,6 +7,7 @@ from service.explain import stated_shares
 from service.explain.checks import formats, verdicts
 from service.explain.checks.arithmetic import tolerance_of
 from service.explain.checks.core import Inputs, Result, discard, run
+from service.explain.checks.directions import counts_both, counts_one
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
@@ -134,6 +135,11 @@ def stated_factor(doc: Document, claim: Claim) -> Result | None:
         unlike = formats.unlike(doc, x, y)
         if unlike is not None:  # an FP8 peak against an FP64 one: never a ratio
             return Result([], "needs_more", unlike)
+        if counts_both(doc, x) and not counts_both(doc, y) and not counts_one(doc, y):
+            # "900 GB/s of total bidirectional bandwidth, 14x PCIe 5.0 (64 GB/s)": whether 64 GB/s is one way is unsaid
+            return Result([], None, messages(doc.lang)["verdicts"]["factor_directions_unsaid"].format(
+                stated=m.group(0).strip(), total=x.quote, other=y.quote, half=f"{x.value / 2e9:g} GB/s",
+                computed=f"{x.value / 2 / y.value:.2f}".rstrip("0").rstrip(".")))
         before = doc.text[max(claim.start, f_start - 12):f_start]
         inputs = Inputs(doc.lang)
         inputs.expression(f"{x.value:g} / {y.value:g}", f"{x.quote} / {y.quote}")
