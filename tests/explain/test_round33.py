@@ -269,3 +269,11 @@ def test_a_factor_between_a_two_way_total_and_a_figure_of_unsaid_direction_is_no
     assert claim.verdict != "consistent" and "450 GB/s / 64 GB/s = 7.03x" in claim.why
     plain = analyse("The B200 has 192 GB, 2.4x the A100's 80 GB.", "en").claims[0]
     assert plain.verdict == "consistent"  # 192 / 80 = 2.4
+
+
+def test_the_host_kernel_and_a_kernel_network_stack_are_the_operating_system():
+    said = _expansion("The NIC writes into a remote GPU's memory via GPUDirect RDMA, bypassing the CPU and host kernel.", "gpu-kernel")
+    assert said == "operating-system kernel"
+    said = _expansion("TCP/IP adds microseconds of kernel network stack latency per message on the GPU cluster.", "gpu-kernel")
+    assert said == "operating-system kernel"
+    assert _expansion("The fused CUDA kernel runs on the GPU.", "gpu-kernel").startswith("GPU kernel")
