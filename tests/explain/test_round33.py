@@ -277,3 +277,15 @@ def test_the_host_kernel_and_a_kernel_network_stack_are_the_operating_system():
     said = _expansion("TCP/IP adds microseconds of kernel network stack latency per message on the GPU cluster.", "gpu-kernel")
     assert said == "operating-system kernel"
     assert _expansion("The fused CUDA kernel runs on the GPU.", "gpu-kernel").startswith("GPU kernel")
+
+
+def test_two_limits_are_not_compared_and_coinciding_with_is_no_concurrency():
+    from service.explain.pipeline import analyse
+    limits = analyse("Latency Constraints: TTFT + 16 * TPOT < 500ms End-to-end latency < 800ms", "en").claims[0]
+    assert "160%" not in limits.why
+    doc = Document(text="وجاءت الملاحظات بالتزامن مع شروع الشركة في تركيب المعالجات في مراكز البيانات.", lang="ar")
+    read_terms(doc)
+    assert "serving-concurrency" not in {t["id"] for t in doc.terms}
+    doc = Document(text="يخدم المحرك 64 طلبا بالتزامن، ويرتفع زمن الاستجابة مع التزامن العالي للمستخدمين.", lang="ar")
+    read_terms(doc)
+    assert "serving-concurrency" in {t["id"] for t in doc.terms}

@@ -92,6 +92,11 @@ def _parallel(doc: Document, first, second) -> bool:
         and not re.search(r"(?<![A-Za-z])\d[\d.,]*\s*$", doc.text[max(0, first.start - 24):first.start][:a.start()])  # "seconds 2.86 seconds": a unit
 
 
+def _bounded(doc: Document, fig) -> bool:
+    """Whether the text writes a figure as a floor or a ceiling ("< 800ms", "more than 24 times")."""
+    return verdicts.stated_bound(doc.text[max(0, fig.start - 24):fig.start]) is not None
+
+
 _UP_TO = re.compile(r"\bup to\b|حتى|ما يصل إلى", re.I)
 _NOT_VERBS = {"and", "the", "with", "for", "from", "per", "of", "was", "were", "are", "and", "than", "each", "every", "على", "إلى", "في"}
 _THAN_BEFORE = re.compile(r"\bthan\s+(?:[\w-]+\s+){0,2}$", re.I)
@@ -399,7 +404,8 @@ def comparison(doc: Document, claim: Claim) -> Result | None:
             return Result([], "needs_more", messages(doc.lang)["verdicts"]["compare_setups"].format(
                 x=x.quote, y=y.quote, a=setups[0], b=setups[1]))
         pairs = [(x, y)]
-    pairs = [(x, y) for x, y in pairs if x.role not in _RANGE_ENDS and y.role not in _RANGE_ENDS]
+    pairs = [(x, y) for x, y in pairs if x.role not in _RANGE_ENDS and y.role not in _RANGE_ENDS
+             and not (_bounded(doc, x) and _bounded(doc, y))]  # "TTFT + 16 TPOT < 500ms, end-to-end < 800ms": two limits
     if not pairs:
         return None  # "up to 20% higher than benchmarks that range from 35% to 45%": one end of a range is no side
     if stated is not None and len(pairs) == 1:
