@@ -289,3 +289,12 @@ def test_two_limits_are_not_compared_and_coinciding_with_is_no_concurrency():
     doc = Document(text="يخدم المحرك 64 طلبا بالتزامن، ويرتفع زمن الاستجابة مع التزامن العالي للمستخدمين.", lang="ar")
     read_terms(doc)
     assert "serving-concurrency" in {t["id"] for t in doc.terms}
+
+
+def test_wall_clock_time_is_no_clock_rate():
+    doc = Document(text="End-to-end training is typically 1.4x faster wall-clock than BF16 on the GPU.", lang="en")
+    read_terms(doc)
+    assert "clock-rate" not in {t["id"] for t in doc.terms}
+    doc = Document(text="The H100's boost clock is 1.98 GHz, so its tensor cores run faster.", lang="en")
+    read_terms(doc)
+    assert "clock-rate" in {t["id"] for t in doc.terms}
