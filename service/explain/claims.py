@@ -180,10 +180,23 @@ def _frame(term_ids: set[str], sentence: str, spots: list | None = None) -> str 
         if not set(frame["terms"]) <= term_ids:
             continue
         needs = frame["needs_any"]
+        near = frame.get("cue_near")  # "harder to use PP, since we need to finish ...": the need is not PP's
+        if near and not any(_governs(sentence, a, t_a, t_b, near) for n in needs if n.startswith("@")
+                            for a, _ in cue_spans(n[1:], sentence) for t_id, t_a, t_b in (spots or []) if t_id in frame["terms"]):
+            continue
         if not needs or any(cue(n[1:], sentence) if n.startswith("@") else n in term_ids for n in needs):
             if _polarity_holds(frame.get("polarity") or {}, sentence, spots or []):
                 return frame["id"]
     return None
+
+
+def _governs(sentence: str, cue_at: int, start: int, end: int, near: int) -> bool:
+    """Whether a cue at `cue_at` is said of the term at start:end: shortly before it ("you need PP"), or right after it
+    in the same clause ("PP is required"), never across a comma ("PP, since we need ...")."""
+    if cue_at < start:
+        return start - cue_at <= near
+    between = sentence[end:cue_at]
+    return len(between) <= near // 2 and not re.search(r"[,;:،؛]", between)
 
 
 _WORD = pattern_cache.lazy(r"\S+")

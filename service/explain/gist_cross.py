@@ -172,9 +172,8 @@ def read(doc: Document, index: int) -> Reading:
         subjects = gist_values.in_clause_of_results(doc, start, split, subjects, set(_SETUP))
     subjects, setup = gist_names.said_once(subjects, setup)
     _, setup = gist_names.said_once(because, setup)  # "ZeRO stage 3" is not said again beside a reason that names ZeRO-3
-    # No figure is said across languages. Blind readers judged every figure frame a list of figures (`no`) at best, and
-    # one given the wrong owner or quantity (a time over four iterations as a step time, one chip's bandwidth given to
-    # another) made the gist `wrong`; the checks and the figures section say each figure where its reading is shown.
+    # No figure is said across languages: readers judged figure frames a list (`no`) or, with the wrong owner or quantity,
+    # `wrong`; the checks and the figures section say each figure where its reading is shown.
     if role == "result" or role == "change" and re.search(r"\d", change):
         role, change = "topic", ""
     measured, setup, reference = [], [], []
@@ -233,8 +232,7 @@ def _cause_clause(sentence: str, cue: dict) -> tuple[int, int, bool] | None:
     return last.end(), len(sentence), False
 
 
-# A frame that says nothing without a subject may fall back on an everyday word ("the layer") only to define it: a
-# topic named by an everyday word alone ("The author writes about the layer") is empty, and often not the field's sense.
+# A frame without a subject falls back on an everyday word ("the layer") only to define it: a topic named by one alone is empty.
 _NEEDS_SUBJECT = {"description"}
 _VERB_AFTER = re.compile(r"\s+(?:\([^()]{1,40}\)\s+)?(?:[a-z]+ly\s+)?[a-z]{3,}(?<!s)s\b")  # "DP replicates", "FSDP (...) shards"
 _HEADED = re.compile(r"\s*(?:\([^()]{1,40}\)\s*)?(?:\s[-–—]|:)\s")  # "DataParallel (DP) - the same ...", "MLA: ..." in either language
@@ -483,12 +481,14 @@ def _render(doc: Document, reading: Reading) -> str:
     if gist_names.company(doc, main):
         return ""  # an industry story names many companies; the one named most is not sure to be what it reports on
     if role == "description":  # "The text explains NVIDIA." for a text on a DGX server named a company (round 15)
-        # what "X is a ..." describes is X, named first: "The SN40L RDU is a 2.5D CoWoS chiplet design" is not about CoWoS
+        a, b = doc.sentences[reading.index]  # "X is a ..." describes X, named first ("The SN40L RDU is a ... CoWoS design")
+        head = re.match(r"\s*(?:the|this|that|our)\s+[a-z][\w-]*\s+(?:is|are)\b", doc.text[a:b], re.I)
+        if head and not any(a <= o.start < a + head.end() for o in doc.occurrences):
+            return ""  # "The test is a benchmark ... with LMCache" describes the test, which no name says (round 21)
         return frames["description"].format(subjects=reading.subjects[0] if reading.subjects else main)
     if role == "news" and gist_names.is_concept(doc, main):
         return ""  # "The article reports news on tensor parallelism" for a thread arguing for PP (a round-17 reader)
-    # A requirement, a recommendation, a cause, a comparison of more than two, a topic: what the sentence says of its
-    # subject is not read, so only its subject is said.
+    # A requirement, a recommendation, a cause, a topic: what the sentence says of its subject is not read; only the subject is said.
     return frames["news_topic" if role == "news" else "topic"].format(subjects=gist_names.topic(doc, [main]))
 
 

@@ -298,3 +298,19 @@ def test_wall_clock_time_is_no_clock_rate():
     doc = Document(text="The H100's boost clock is 1.98 GHz, so its tensor cores run faster.", lang="en")
     read_terms(doc)
     assert "clock-rate" in {t["id"] for t in doc.terms}
+
+
+def test_a_need_said_of_something_else_is_no_pipeline_requirement():
+    from service.explain.pipeline import analyse
+    doc = analyse("Harder to utilize pipeline parallelism, since we need to finish the whole path of one input first.", "ar")
+    assert not [c for c in doc.claims if c.frame == "pp_needed"]
+    for text in ("We need PP to fit the 405B model.", "At this scale pipeline parallelism is required."):
+        assert [c for c in analyse(text, "ar").claims if c.frame == "pp_needed"]
+
+
+def test_a_sentence_describing_an_unnamed_thing_does_not_explain_the_names_after_it():
+    from service.explain.compose import explain_offline
+    text = ("The test is a focused benchmark of these backends when integrated with LMCache and vLLM. "
+            "Mooncake turned out to be unexpectedly slow on retrieve.")
+    gist = " ".join(item["text"] for item in explain_offline(text, "ar")["gist"])
+    assert "يشرح النص LMCache" not in gist
