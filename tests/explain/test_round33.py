@@ -314,3 +314,12 @@ def test_a_sentence_describing_an_unnamed_thing_does_not_explain_the_names_after
             "Mooncake turned out to be unexpectedly slow on retrieve.")
     gist = " ".join(item["text"] for item in explain_offline(text, "ar")["gist"])
     assert "يشرح النص LMCache" not in gist
+
+
+def test_a_runs_interruptions_over_its_days_give_the_mean_time_between_them():
+    # Llama 3 paper (Dubey et al. 2024, section 3.3.4): 419 unexpected interruptions in a 54-day snapshot, one every ~3.1 h
+    from service.explain.pipeline import analyse
+    claim = analyse("The run had 419 interruptions in 54 days on 16,384 GPUs.", "en").claims[0]
+    assert claim.verdict == "explained" and "one every 3.1 hours" in claim.why
+    assert "3.1 ساعة" in analyse("The run had 419 interruptions in 54 days on 16,384 GPUs.", "ar").claims[0].why
+    assert "one every" not in analyse("Each of the 419 requests took 54 ms.", "en").claims[0].why

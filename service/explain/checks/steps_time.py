@@ -31,7 +31,7 @@ def _spoken(doc: Document, ends: tuple) -> str:
 _UNITS = ((86400.0, "days"), (3600.0, "hours"), (60.0, "minutes"), (1.0, "seconds"))
 
 
-def _duration(doc: Document, low: float, high: float) -> str:
+def duration(doc: Document, low: float, high: float) -> str:
     """A computed time (or range) in the one unit that suits its longer end, in words of the answer's language."""
     scale, unit = next(((s, u) for s, u in _UNITS if high >= 1.5 * s or s == 1.0), _UNITS[-1])
     words = messages(doc.lang)["verdicts"]["steps_time_units"][unit]
@@ -62,7 +62,7 @@ def steps_time(doc: Document, claim: Claim) -> Result | None:
     took_low, took_high = min(took), max(took)
     rate = per_second or per_step
     words = messages(doc.lang)["verdicts"]
-    shown = {"steps": _spoken(doc, steps), "rate": _spoken(doc, rate), "took": _duration(doc, took_low, took_high),
+    shown = {"steps": _spoken(doc, steps), "rate": _spoken(doc, rate), "took": duration(doc, took_low, took_high),
              "stated": _spoken(doc, stated)}
     if verdicts.agrees(stated[1].value, took_high, True) or verdicts.agrees(stated[0].value, took_low, True) \
             or stated[0].value <= took_high and took_low <= stated[1].value:
@@ -96,7 +96,7 @@ def tokens_time(doc: Document, claim: Claim) -> Result | None:
         return None
     took = doc.calculations[index]["outputs"]["value"]
     words = messages(doc.lang)["verdicts"]
-    shown = {"tokens": said(doc, tokens[0]), "rate": rate, "took": _duration(doc, took, took),
+    shown = {"tokens": said(doc, tokens[0]), "rate": rate, "took": duration(doc, took, took),
              "stated": said(doc, stated[0])}
     if verdicts.agrees(stated[0].value, took, True):
         return Result([index], "consistent", words["tokens_time_consistent"].format(**shown))
