@@ -323,3 +323,13 @@ def test_a_runs_interruptions_over_its_days_give_the_mean_time_between_them():
     assert claim.verdict == "explained" and "one every 3.1 hours" in claim.why
     assert "3.1 ساعة" in analyse("The run had 419 interruptions in 54 days on 16,384 GPUs.", "ar").claims[0].why
     assert "one every" not in analyse("Each of the 419 requests took 54 ms.", "en").claims[0].why
+
+
+def test_a_range_of_shares_after_a_range_of_rates_pairs_end_with_end():
+    # 201 / 273 = 73.6% and 214 / 273 = 78.4%: "74 to 78%" holds end for end (never 214 / 273 against 74)
+    from service.explain.pipeline import analyse
+    claim = analyse("The GEMV kernels sustain 201 to 214 GB/s (74 to 78% of the 273 GB/s peak) on every shape.", "en").claims[0]
+    assert claim.verdict == "consistent"
+    assert "73.63%" in claim.why and "78.39%" in claim.why
+    single = analyse("We measured 235 GB/s (86%) of the 273 GB/s peak.", "en").claims[0]
+    assert single.verdict == "consistent" and "86.08%" in single.why  # 235 / 273

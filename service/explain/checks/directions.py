@@ -72,6 +72,19 @@ def _stated_after(doc: Document, claim: Claim, fig):
                  and _SHARE_AFTER.match(doc.text[fig.end:s.start])), None)
 
 
+_ENDS = ("low", "high")
+
+
+def _ranged_share(doc: Document, claim: Claim, own: list, fig):
+    """"201 to 214 GB/s (74 to 78% of the 273 GB/s peak)": a range's end takes the share range's same end."""
+    high = fig if fig.role == "high" else next((g for g in own if g.role == "high" and g.start > fig.end), None)
+    first = _stated_after(doc, claim, high) if high is not None else None
+    if first is None or first.role != "low":
+        return _stated_after(doc, claim, fig) if fig.role == "high" else None
+    return first if fig.role == "low" else next(
+        (s for s in claim.figures if s.quantity in _SHARES and s.role == "high" and s.start > first.end), None)
+
+
 def directions(doc: Document, claim: Claim) -> Result | None:
     """"900 GB/s is the sum of both directions ... 370GB/s in each direction": 900 / 2 = 450 GB/s one way, and 370 is 82% of
     it; a share the text writes beside a measured bandwidth ("235GBps (40%)" of "600GBps") is redone from the two."""
@@ -87,9 +100,9 @@ def directions(doc: Document, claim: Claim) -> Result | None:
     calculations, reasons, verdict = [], [], None
     # shares the text writes beside a measured figure, against the larger like figure of the same sentence
     for fig in own:
-        stated = _stated_after(doc, claim, fig)
-        whole = next((g for g in reversed(own) if g.start < fig.start and g.value > fig.value), None) or \
-            next((g for g in own if g.start > fig.end and g.value > fig.value), None)
+        stated = _ranged_share(doc, claim, own, fig) if fig.role in _ENDS else _stated_after(doc, claim, fig)
+        whole = next((g for g in reversed(own) if g.start < fig.start and g.value > fig.value and g.role not in _ENDS), None) or \
+            next((g for g in own if g.start > fig.end and g.value > fig.value and g.role not in _ENDS), None)
         if stated is None or whole is None:
             continue
         index = _share(doc, fig, whole.value, f"{fig.quote} / {whole.quote}")
