@@ -333,3 +333,15 @@ def test_a_range_of_shares_after_a_range_of_rates_pairs_end_with_end():
     assert "73.63%" in claim.why and "78.39%" in claim.why
     single = analyse("We measured 235 GB/s (86%) of the 273 GB/s peak.", "en").claims[0]
     assert single.verdict == "consistent" and "86.08%" in single.why  # 235 / 273
+
+
+def test_a_gap_in_percentage_points_is_redone_from_its_two_percentages():
+    # written for this test: 45.0 - 41.2 = 3.8 points; 22.5 - 22.398 = 0.102 points
+    from service.explain.pipeline import analyse
+    assert analyse("We hit 41.2% MFU, 3.8pp below the 45.0% target.", "en").claims[0].verdict == "consistent"
+    wrong = analyse("We hit 41.2% MFU, 2.5pp below the 45.0% target.", "en").claims[0]
+    assert wrong.verdict == "inconsistent" and "3.8 pp" in wrong.why
+    claim = analyse("A median 22.398% MFU, 0.102pp under the pre-registered 22.5%.", "en").claims[0]
+    assert claim.verdict == "consistent"
+    degrees = [f.quantity for c in analyse("We run tp 8 pp 2 on 16 GPUs.", "en").claims for f in c.figures]
+    assert "percentage_points" not in degrees  # "pp 2" is a pipeline degree, no comparison follows it

@@ -1,0 +1,40 @@
+"""A gap in percentage points the text states between two percentages of the sentence ("a median 22.398% MFU, 0.102pp
+under the pre-registered 22.5%"): the difference redone (22.5 - 22.398 = 0.102 points), written rounding allowed."""
+
+import re
+
+from service.explain.checks import verdicts
+from service.explain.checks.core import Result, said, worked
+from service.explain.document import Claim, Document
+from service.i18n.messages import messages
+
+_AGAINST = re.compile(r"^\s*(?:under|below|above|over|higher than|lower than|more than|less than|short of|from)\s+"
+                      r"(?:the\s+|a\s+|an\s+)?(?:[\w-]+\s+){0,3}$", re.I)  # "0.102pp under the pre-registered 22.5%"
+_SHARES = ("fraction_of_peak", "fraction", "percent")
+
+
+def _decimals(quote: str) -> int:
+    number = re.search(r"\d+(?:\.\d+)?", quote)
+    return len(number.group().split(".")[1]) if number and "." in number.group() else 0
+
+
+def point_difference(doc: Document, claim: Claim) -> Result | None:
+    """The one points gap whose reference percentage follows it and whose measured percentage comes before it."""
+    found = []
+    for gap in (f for f in claim.figures if f.quantity == "percentage_points" and f.value > 0):
+        after = next((f for f in claim.figures if f.start > gap.end and verdicts.kind(f.quantity) in _SHARES), None)
+        before = [f for f in claim.figures if f.end <= gap.start and verdicts.kind(f.quantity) in _SHARES]
+        if after is not None and before and _AGAINST.match(doc.text[gap.end:after.start]):
+            found.append((gap, before[-1], after))
+    if len(found) != 1:
+        return None
+    gap, measured, reference = found[0]
+    index = worked(doc, f"{abs(reference.value - measured.value) * 100:.6g}", f"{said(doc, reference)} - {said(doc, measured)}")
+    if index is None:
+        return None
+    computed = doc.calculations[index]["outputs"]["value"]
+    step = 10 ** -max(_decimals(f.quote) for f in (gap, measured, reference))
+    agrees = abs(computed - gap.value * 100) <= 1.5 * step + 0.005 * gap.value * 100
+    verdict = "consistent" if agrees else "inconsistent"
+    shown = f"{computed:.{max(_decimals(measured.quote), _decimals(reference.quote))}f} pp"
+    return Result([index], verdict, messages(doc.lang)["verdicts"][verdict].format(stated=gap.quote, computed=shown))
