@@ -345,3 +345,11 @@ def test_a_gap_in_percentage_points_is_redone_from_its_two_percentages():
     assert claim.verdict == "consistent"
     degrees = [f.quantity for c in analyse("We run tp 8 pp 2 on 16 GPUs.", "en").claims for f in c.figures]
     assert "percentage_points" not in degrees  # "pp 2" is a pipeline degree, no comparison follows it
+
+
+def test_the_share_a_points_gap_is_measured_from_is_the_one_nearest_its_reference():
+    # marin #7780's shape (bench/corpus holdout-r20): 22.5 - 22.398 = 0.102, never 22.5 - 1.444
+    from service.explain.pipeline import analyse
+    claim = analyse("A median 22.398% MFU and 346,950 tokens/s at 1.444% dropped assignments, 0.102pp under the "
+                    "pre-registered 22.5%.", "en").claims[0]
+    assert claim.verdict == "consistent" and "0.102 pp" in claim.why
