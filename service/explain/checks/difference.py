@@ -15,7 +15,7 @@ _BY_AMOUNT = pattern_cache.lazy(r"\b(?:leap|jump|increase|grow|rise|rose|drop|de
 _KINDS = ("memory", "time", "throughput", "bandwidth")
 
 
-def _decimals(quote: str) -> int:
+def decimals(quote: str) -> int:
     """The decimals a figure is written with ("70.4GiB" -> 1)."""
     number = re.search(r"\d+(?:[.,]\d+)?", quote)
     return len(number.group().replace(",", ".").split(".")[1]) if number and re.search(r"[.,]\d", number.group()) else 0
@@ -50,10 +50,10 @@ def stated_difference(doc: Document, claim: Claim) -> Result | None:
     if index is None:
         return None
     computed = abs(doc.calculations[index]["outputs"]["value"]) * scale
-    step = 10 ** -max(_decimals(f.quote) for f in (amount, a, b)) * scale
+    step = 10 ** -max(decimals(f.quote) for f in (amount, a, b)) * scale
     agrees = abs(computed - amount.value) <= 1.5 * step + 0.005 * amount.value  # three figures rounded to their last digit
     unit = re.sub(r"^[\d.,\s~]+", "", amount.quote).strip()
-    shown = f"{computed / scale:.{max(_decimals(a.quote), _decimals(b.quote))}f} {unit}".strip()
+    shown = f"{computed / scale:.{max(decimals(a.quote), decimals(b.quote))}f} {unit}".strip()
     verdict = "consistent" if agrees else "inconsistent"
     return Result([index], verdict, messages(doc.lang)["verdicts"][verdict].format(stated=amount.quote, computed=shown))
 

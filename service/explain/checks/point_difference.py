@@ -5,17 +5,13 @@ import re
 
 from service.explain.checks import verdicts
 from service.explain.checks.core import Result, said, worked
+from service.explain.checks.difference import decimals
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
 _AGAINST = re.compile(r"^\s*(?:under|below|above|over|higher than|lower than|more than|less than|short of|from)\s+"
                       r"(?:the\s+|a\s+|an\s+)?(?:[\w-]+\s+){0,3}$", re.I)  # "0.102pp under the pre-registered 22.5%"
 _SHARES = ("fraction_of_peak", "fraction", "percent")
-
-
-def _decimals(quote: str) -> int:
-    number = re.search(r"\d+(?:\.\d+)?", quote)
-    return len(number.group().split(".")[1]) if number and "." in number.group() else 0
 
 
 def point_difference(doc: Document, claim: Claim) -> Result | None:
@@ -35,10 +31,10 @@ def point_difference(doc: Document, claim: Claim) -> Result | None:
     if index is None:
         return None
     computed = doc.calculations[index]["outputs"]["value"]
-    step = 10 ** -max(_decimals(f.quote) for f in (gap, measured, reference))
+    step = 10 ** -max(decimals(f.quote) for f in (gap, measured, reference))
     agrees = abs(computed - gap.value * 100) <= 1.5 * step + 0.005 * gap.value * 100
     if not agrees and verdicts.misread(gap.value * 100, computed):
         return None  # thirty times apart: the shares were paired wrongly, not the author's slip
     verdict = "consistent" if agrees else "inconsistent"
-    shown = f"{computed:.{max(_decimals(measured.quote), _decimals(reference.quote))}f} pp"
+    shown = f"{computed:.{max(decimals(measured.quote), decimals(reference.quote))}f} pp"
     return Result([index], verdict, messages(doc.lang)["verdicts"][verdict].format(stated=gap.quote, computed=shown))
