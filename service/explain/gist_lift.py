@@ -30,7 +30,9 @@ _OPENER = pattern_cache.lazy(r"^(?:(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|fi
                              r"that said|having said that|in (?:summary|conclusion|short|sum)|to (?:sum up|summari[sz]e|conclude)|"
                              r"all in all|overall|anyway|so|however|now|in comparison|that being said)\s*,\s*|"
                              r"(?:as such|in this way|as you can see|to (?:address|solve|tackle|fix|overcome) (?:this|that|these|those) "
-                             r"(?:challenges?|problems?|issues?|limitations?))\s*,?\s+)+", re.I)
+                             r"(?:challenges?|problems?|issues?|limitations?))\s*,?\s+|"
+                             r"to (?:understand|see) (?:why|how|this|that)\s*,\s*(?:consider|note|remember|recall)(?: that)?\s+|"
+                             r"it (?:turns|turned) out(?: that)?\s+)+", re.I)  # "To understand why, consider that if ...": the case
 # "تجدر الإشارة إلى أن X" (it should be noted that X): the clause X is what is said; "ويوضح أنّ الإشارة تجدر" was garbled
 _OPENER_AR = pattern_cache.lazy(r"^و?(?:(?:في الوقت (?:نفسه|ذاته)|في هذا السياق|من جهة أخرى|من ناحية أخرى|بدايةً|بداية|أولًا|أولاً|أولا)\s*[،,]?\s+|"
                                 r"(?:تجدر الإشارة|من الجدير بالذكر|والجدير بالذكر|الجدير بالذكر|يجدر بالذكر|يجدر التنويه|تجدر الملاحظة)"

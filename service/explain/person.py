@@ -14,6 +14,8 @@ _PERSON_EN = [(r"\bI(?:'m| am)\b", "they are"), (r"\bI was\b", "they were"), (r"
               (r"(?<![\w/.-])your(?![\w/.'-])", "the")]
 _INDEX_BEFORE = pattern_cache.lazy(r"\b(?!(?:and|but|so|then|when|if|that|because|as|while|since|what|how|why|where|did|do|should|can|"
                                    r"could|would|will|am|now|also)\s+$)[a-z]+\s+$")  # a noun right before a lower-case "i"
+_INTENT_NO_SUBJECT = pattern_cache.lazy(r"^(?:will|shall)(?=\s+(?:close|add|fix|update|look|check|try|send|open|merge|push|"
+                                        r"report|post|share|investigate|revert|file|run|test)\b)", re.I)
 _PERSON_CASE = {"we", "my", "our", "mine", "ours", "myself", "ourselves", "we're", "we've", "we'd", "we'll", "your"}
 
 
@@ -25,6 +27,7 @@ def third_person(text: str, lang: str) -> str:
     if lang == "ar":
         return text
     text = re.sub(r"(?<=[A-Za-z])[’‘](?=[A-Za-z])", "'", text)  # "I’m" typed with a curly apostrophe is "I'm", never "they’m"
+    text = _INTENT_NO_SUBJECT.sub(lambda found: "they " + found.group(0).lower(), text)  # "(So) will close this issue": the author's own plan, its "I" left out
     for pattern, replacement in _PERSON_EN:
         flags = re.I if any(word in pattern for word in _PERSON_CASE) else 0
 

@@ -10,7 +10,6 @@ from service.explain import arabic_clause, gist_lift, headings, pattern_cache
 from service.explain.person import lower_first, third_person
 from service.i18n.messages import messages
 
-# A sentence's main role, checked in this order: a question or a problem is what a post is about before its results.
 ORDER = ("question", "proposal", "problem", "expectation", "conclusion", "recommendation", "result", "news", "definition", "cause", "contrast", "overview")
 # Words that point back to the sentence before ("That is much slower than expected"): it reads after that sentence.
 _ANAPHOR = pattern_cache.lazy(r"^(?:that|this|these|those|it|they)\b(?!\s+(?:is|are)\s+(?:an?|the)\s)|^(?:هذا|هذه|ذلك|تلك)\s", re.I)
@@ -42,7 +41,7 @@ def roles(sentence: str, lang: str) -> set[str]:
 
 
 def role(sentence: str, lang: str) -> str:
-    """The sentence's main role ('other' when no cue fits); a table's header row is none ("Component When to use?")."""
+    """The sentence's first role in ORDER, a question or a problem before results ('other': no cue, or a table header)."""
     if _HEADER_ROW.match(sentence.strip()):
         return "other"
     found = roles(sentence, lang)
@@ -51,9 +50,9 @@ def role(sentence: str, lang: str) -> str:
     return next((name for name in ORDER if name in found), "other")
 
 
-# A statement that ends by spelling itself out as a question after a colon ("... a plumbing number: how fast can ...?")
+# A statement that spells itself out as a question after a colon ("... a plumbing number: how fast can A reach B?")
 _RHETORICAL = pattern_cache.lazy(r"^(?:\S+\s+){6,}[^:?]*:\s*(?:how|what|why|which|who|when|where|is|are|does|do|can|should|will|"
-                                 r"كيف|ما|لماذا|هل)\b[^:]*[?؟]\s*$", re.I)  # "... reduces to one question: is it X or Y?"
+                                 r"كيف|ما|لماذا|هل)\b[^:]*[?؟]\s*$", re.I)
 # Column names run together ("Component When to use?", "Option What it does"): a table's header, which nobody asks.
 _HEADER_ROW = pattern_cache.lazy(r"^(?:[A-Z][\w-]*\s+){1,3}(?:When|What|How|Why|Which|Where)\s+to\s+\w+\??$|"
                                  r"^(?:[A-Z][\w-]*\s+){1,3}(?:What|How)\s+it\s+\w+\??$")
@@ -63,6 +62,8 @@ def point_weight(sentence: str, lang: str) -> float:
     """What the sentence's role adds to its weight as the author's point."""
     if _CONTINUATION.match(sentence):
         return -2.0  # "Like the degree of PP?" continues the question before it
+    if re.match(table()[lang if lang == "ar" else "en"]["action_request"], sentence.strip(), re.I):
+        return -3.0  # "Can you please take a look?" asks for help with the problem before it, which is the point
     return float(table()["point_weight"].get(role(sentence, lang), 0.0))
 
 
@@ -366,9 +367,8 @@ _AUX_ANY = pattern_cache.lazy(r"\b(?:is|are|was|were|be|been|should|must|can|cou
 _ATTENTION = pattern_cache.lazy(r"^(?:note|notice|observe|keep in mind|bear in mind)\s+(?=(?:that|the|this|these|those|how|"
                                 r"what|why|a|an)\b)", re.I)
 _CASE = pattern_cache.lazy(r"^(?:consider|imagine|take)\s+(?=(?:an?|one)\s)", re.I)  # "Consider a cluster of ...": a case
-# An order that sets up a case rather than advises: a method's step ("Keep the vocab size unchanged, only increase the
-# layers until OOM") or a condition with its outcome ("Run it with a batch of 32 and the KV cache alone adds 80 GB").
-# Blind readers judged both, said as "the text's advice is to ...", wrong (round 15): they are quoted.
+# A method's step ("Keep the vocab size unchanged, only increase the layers until OOM") or a condition with its outcome
+# ("Run it with a batch of 32 and the KV cache alone adds 80 GB") sets up a case; said as advice, judged wrong: quoted.
 _PROCEDURE = pattern_cache.lazy(r"\buntil\b|\band\s+(?:the|your|its|their|this|that|you|it|we)\b(?:\s+[\w-]+){0,4}?\s+"
                                 r"(?:is|are|adds?|gets?|goes|becomes?|grows?|drops?|rises?|takes?|uses?|needs?|fits?|runs?|"
                                 r"will|won't|can|can't|costs?|blows?|fails?|crashes|exceeds?|OOMs?)\b", re.I)
@@ -493,7 +493,7 @@ def _lower_first(text: str, context: str = "") -> str:
         return text
     if first.lower() not in _FUNCTION_WORDS and not first.endswith("ing"):
         following = parts[1] if len(parts) > 1 else ""
-        if following[:1].isupper() or re.match(r"\d+(?:\.\d+)?(?:x\d+)?[BMKT]?\b", following) or re.search(rf"[a-z,;]\s+{re.escape(first)}\b", context):
+        if following[:1].isupper() or re.match(r"\d+(?:\.\d+)?(?:x\d+)?[BMKT]?\b", following) or re.search(rf"[a-z,;][ \t]+{re.escape(first)}\b", context):
             return text
     return text[0].lower() + text[1:]
 

@@ -1,0 +1,42 @@
+"""Issue 18, round 34: gists and checks found on earlier held-out sets, each as a general rule. Texts written here."""
+
+from service.explain.compose import explain_offline
+
+
+def _gist(text: str, lang: str = "en") -> str:
+    return " ".join(item["text"] for item in explain_offline(text, lang)["gist"])
+
+
+def test_a_request_for_help_is_not_the_point_of_the_problem_it_follows():
+    text = ("The model is a 13B llama. With tp=2 one request takes 95.4s, but with tp=1 it takes 6s for the same "
+            "prompt. This looks very strange. Can you please take a look?")
+    gist = _gist(text)
+    assert "95.4" in gist and "take a look" not in gist
+    asked = ("I quantized the 7B model to 4 bits and measured 9 tokens/s on an A10, far below the 120 tokens/s in the paper. "
+             "Is it possible for you to open-source your benchmark script?")
+    assert "open-source" not in _gist(asked) and "9 tokens/s" in _gist(asked)
+
+
+def test_settings_written_with_an_equals_sign_are_no_formula():
+    from service.explain import gist_side
+    assert not gist_side.formula("When I use tp=4 it costs 268s, but when tp=1 it costs 7s.")
+    assert gist_side.formula("MFU = tokens/s * 6N = 0.41")
+
+
+def test_an_opener_that_sets_up_a_case_is_left_out_of_the_point():
+    from service.explain.gist_lift import without_openers
+    said = without_openers("To understand why, consider that if one GPU fails every 50,000 hours, 100,000 GPUs fail every 30 minutes.")
+    assert said.startswith("if one GPU fails")
+    assert without_openers("It turns out that the all-reduce is the bottleneck.") == "the all-reduce is the bottleneck."
+
+
+def test_a_word_after_a_heading_line_is_not_taken_for_a_name():
+    gist = _gist("Slicing by depth\nPipeline parallelism gives each device a contiguous block of layers, called a stage, "
+                 "and the idle time while stages wait is the bubble.")
+    assert "that pipeline parallelism gives" in gist
+
+
+def test_an_authors_plan_written_without_its_subject_gets_one():
+    from service.explain.person import third_person
+    assert third_person("will close this issue and fix the MI300 table", "en") == "they will close this issue and fix the MI300 table"
+    assert third_person("Will be slower on PCIe", "en") == "Will be slower on PCIe"  # no plan: left as written
