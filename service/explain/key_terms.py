@@ -113,7 +113,9 @@ def code_names(text: str, lang: str, named: list[tuple[int, int]], known: set[st
 
 
 # a name inside arithmetic the text writes ("algbw * (2*(n_nodes-1)/n_nodes)"): a variable of the formula, not a setting
-_IN_FORMULA = pattern_cache.lazy(r"[*/(]\s*[a-z][a-z0-9_]*\s*[-+*/)]|[*/]\s*[a-z][a-z0-9_]*|[a-z][a-z0-9_]*\s*[*/]\s*[\d(a-z]")
+# "max_tps = bandwidth ÷ size" defines a name by arithmetic: a quantity the formula gives, not a measured field
+_IN_FORMULA = pattern_cache.lazy(r"[*/÷×(]\s*[a-z][a-z0-9_]*\s*[-+*/÷×)]|[*/÷×]\s*[a-z][a-z0-9_]*|[a-z][a-z0-9_]*\s*[*/÷×]\s*[\d(a-z]")
+_DEFINED_BY_FORMULA = pattern_cache.lazy(r"\s+=\s+[^=\n]{1,60}?[*/÷×]")
 
 
 def find(text: str, lang: str, named: list[tuple[int, int]], known: set[str]) -> list[dict]:
@@ -130,7 +132,8 @@ def find(text: str, lang: str, named: list[tuple[int, int]], known: set[str]) ->
         plain = None if from_table else _by_words(key, lang)
         if not (from_table or plain):
             continue
-        kind = "key_term_variable" if not from_table and _IN_FORMULA.search(text, max(0, start - 3), min(len(text), end + 3)) \
+        in_formula = _IN_FORMULA.search(text, max(0, start - 3), min(len(text), end + 3)) or _DEFINED_BY_FORMULA.match(text, end)
+        kind = "key_term_variable" if not from_table and in_formula \
             else "key_term_measured" if not from_table and measured(key) else "key_term"
         definition = from_table[0] if from_table else messages(lang)[f"{kind}_words"].format(words=plain)
         out.append({"id": f"key:{key}", "term": key, "expansion": messages(lang)[kind],

@@ -41,8 +41,10 @@ def _rejected() -> tuple[re.Pattern, dict]:
 @lru_cache(maxsize=1)
 def _english() -> tuple[re.Pattern, dict]:
     words = {entry["en"].lower(): entry["ar"] for entry in table()["english"]}
-    # An attached Arabic particle may precede ("وdropout"); a Latin letter, digit or joiner may not ("pre-shards")
-    pattern = re.compile(r"(?<![A-Za-z0-9_\-./])(" + "|".join(map(re.escape, sorted(words, key=len, reverse=True))) + r")(?![\w\-])", re.I)
+    # An attached Arabic particle may precede ("وdropout"); a Latin letter, digit or joiner may not ("pre-shards"); an
+    # English word after it makes it part of a longer name ("all-to-all connectivity"), which half-translated is garbled
+    pattern = re.compile(r"(?<![A-Za-z0-9_\-./])(" + "|".join(map(re.escape, sorted(words, key=len, reverse=True)))
+                         + r")(?![\w\-])(?! [a-z]{3,}\b)", re.I)
     return pattern, words
 
 

@@ -40,3 +40,29 @@ def test_an_authors_plan_written_without_its_subject_gets_one():
     from service.explain.person import third_person
     assert third_person("will close this issue and fix the MI300 table", "en") == "they will close this issue and fix the MI300 table"
     assert third_person("Will be slower on PCIe", "en") == "Will be slower on PCIe"  # no plan: left as written
+
+
+def test_a_name_the_text_defines_by_a_formula_is_a_variable_not_a_measured_value():
+    text = "Decode is bound by memory. The ceiling is: peak_tps = mem_bandwidth_gbps ÷ weights_gb and real runs reach ~60% of it."
+    item = next(t for t in explain_offline(text, "en")["terms"] if t["term"] == "peak_tps")
+    assert "variable" in item["definition"] and "measured" not in item["definition"]
+
+
+def test_all_to_all_connectivity_is_the_networks_shape_not_the_collective():
+    text = "Inside an HGX H100 server, NVSwitches provide full mesh all-to-all connectivity among all 8 GPUs."
+    english = {t["id"] for t in explain_offline(text, "en")["terms"]}
+    assert "all-to-all-connectivity" in english and "all-to-all" not in english
+    arabic = explain_offline(text, "ar")["explanation"]
+    assert "الكل إلى الكل connectivity" not in arabic and "all-to-all connectivity" in arabic  # never half-translated
+    moe = "The MoE layer sends tokens to their experts with an all-to-all over NVLink."
+    assert "all-to-all" in {t["id"] for t in explain_offline(moe, "en")["terms"]}
+
+
+def test_a_transfer_that_refers_back_takes_its_size_from_the_sentence_before():
+    # 700 GB at 100 Gb/s (12.5 GB/s) is 56 s: the amount in one sentence, the link and the time in the next
+    stated = "A 175B model makes about 700 GB of gradients per backward pass. At 100 Gbps, that transfer alone takes {} seconds."
+    right = explain_offline(stated.format(56), "en")["claims"][1]
+    assert right["verdict"] == "consistent" and "56 s" in right["why"]
+    assert explain_offline(stated.format(5), "en")["claims"][1]["verdict"] == "inconsistent"
+    unrelated = "The model has 700 GB of weights. At 100 Gbps, one step takes 56 seconds."  # no transfer referred to
+    assert explain_offline(unrelated, "en")["claims"][1]["verdict"] != "consistent"

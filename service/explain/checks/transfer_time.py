@@ -24,7 +24,7 @@ def transfer_time(doc: Document, claim: Claim) -> Result | None:
     """One size, one bandwidth and one time in a sentence that moves data: time against size / bandwidth."""
     if not _MOVES.search(claim.quote):
         return None
-    sizes = [f for f in claim.figures if f.quantity in _SIZES and f.value > 0]
+    sizes = [f for f in claim.figures if f.quantity in _SIZES and f.value > 0] or _referred_size(doc, claim)
     rates = [f for f in claim.figures if verdicts.kind(f.quantity) == "bandwidth" and f.value > 0]
     times = [f for f in claim.figures if f.quantity in ("time_s", "step_time_s", "latency_s") and f.value > 0]
     if len(sizes) != 1 or len(rates) != 1 or len(times) != 1:
@@ -49,6 +49,23 @@ def transfer_time(doc: Document, claim: Claim) -> Result | None:
         return Result([index], None, words["transfer_and_more"].format(**shown, times=f"{factor:.2g}"))
     discard(doc, index)
     return None
+
+
+# "that transfer alone takes 56 seconds": the amount moved is the one the sentence before stated
+_REFERS_BACK = re.compile(r"\b(?:that|this|the)\s+(?:transfer|data|amount|traffic|exchange|payload|copy|volume|sync\w*)\b"
+                          r"|\b(?:moving|sending|transferring|reading|copying|syncing|synchroni[sz]ing)\s+(?:it|that|this|them)\b", re.I)
+
+
+def _referred_size(doc: Document, claim: Claim) -> list:
+    """The one amount of data the sentence before states, when this sentence moves "that transfer" without a size."""
+    if not _REFERS_BACK.search(claim.quote):
+        return []
+    before = [(a, b) for a, b in doc.sentences if b <= claim.start]
+    if not before:
+        return []
+    start, end = before[-1]
+    sizes = [f for f in doc.figures if start <= f.start < end and f.quantity in _SIZES and f.value > 0]
+    return sizes if len(sizes) == 1 else []
 
 
 def implied_rate(doc: Document, claim: Claim) -> Result | None:
