@@ -66,3 +66,8 @@ def test_a_transfer_that_refers_back_takes_its_size_from_the_sentence_before():
     assert explain_offline(stated.format(5), "en")["claims"][1]["verdict"] == "inconsistent"
     unrelated = "The model has 700 GB of weights. At 100 Gbps, one step takes 56 seconds."  # no transfer referred to
     assert explain_offline(unrelated, "en")["claims"][1]["verdict"] != "consistent"
+
+
+def test_a_points_gap_shows_the_subtraction_it_redoes():
+    out = explain_offline("We measured a median 31.25% MFU, 0.75pp under the pre-registered 32% target.", "en")
+    assert "32 - 31.25 = 0.75" in out["explanation"]

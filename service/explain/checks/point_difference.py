@@ -27,7 +27,8 @@ def point_difference(doc: Document, claim: Claim) -> Result | None:
     if len(found) != 1:
         return None
     gap, measured, reference = found[0]
-    index = worked(doc, f"{abs(reference.value - measured.value) * 100:.6g}", f"{said(doc, reference)} - {said(doc, measured)}")
+    high, low = sorted((reference, measured), key=lambda f: f.value, reverse=True)  # the gap as the larger less the smaller
+    index = worked(doc, f"{high.value * 100:.6g} - {low.value * 100:.6g}", f"{said(doc, high)} - {said(doc, low)}")
     if index is None:
         return None
     computed = doc.calculations[index]["outputs"]["value"]
