@@ -71,3 +71,11 @@ def test_a_transfer_that_refers_back_takes_its_size_from_the_sentence_before():
 def test_a_points_gap_shows_the_subtraction_it_redoes():
     out = explain_offline("We measured a median 31.25% MFU, 0.75pp under the pre-registered 32% target.", "en")
     assert "32 - 31.25 = 0.75" in out["explanation"]
+
+
+def test_qlora_names_four_bit_weights_so_a_card_it_is_said_to_fit_is_checked():
+    # Dettmers et al. 2023 (QLoRA), section 3: the frozen base model is stored in 4-bit NormalFloat, 0.5 bytes a weight
+    over = explain_offline("With QLoRA you can fine-tune a 70B model on a single 24GB RTX 4090.", "en")["claims"][0]
+    assert "35 GB of weights alone, more than the 24GB" in over["why"]
+    within = explain_offline("تتيح تقنية QLoRA ضبط نموذج 70B على بطاقة واحدة بسعة 48 غيغابايت.", "en")["claims"][0]
+    assert "within the 48 GB" in within["why"]  # an English answer names the Arabic text's size in English

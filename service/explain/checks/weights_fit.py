@@ -98,4 +98,4 @@ def weights_fit(doc: Document, claim: Claim) -> Result | None:
     shown_format = named if same or "bit" not in named.lower() else f"{int(per * 8)} بت"
     return Result([index], None, messages(doc.lang)["verdicts"][key].format(
         params=p.quote if same else restate.value("params", p.value), per=f"{per:g}", format=shown_format,
-        computed=restate.value("bytes", weights), stated=cap.quote))
+        computed=restate.value("bytes", weights), stated=cap.quote if restate.same_language(cap.quote, doc.lang) else restate.value("bytes", cap.value)))
