@@ -79,3 +79,11 @@ def test_qlora_names_four_bit_weights_so_a_card_it_is_said_to_fit_is_checked():
     assert "35 GB of weights alone, more than the 24GB" in over["why"]
     within = explain_offline("تتيح تقنية QLoRA ضبط نموذج 70B على بطاقة واحدة بسعة 48 غيغابايت.", "en")["claims"][0]
     assert "within the 48 GB" in within["why"]  # an English answer names the Arabic text's size in English
+
+
+def test_times_a_sentence_totals_are_added_and_times_it_only_lists_are_not():
+    totalled = explain_offline("Dispatch takes 120 us, combine takes 180 us and notify 20 us, so one MoE layer spends 320 us "
+                               "in communication.", "en")["claims"][0]
+    assert totalled["verdict"] == "consistent" and "120 us + 180 us + 20 us = 320 us" in totalled["why"]
+    listed = explain_offline("Dispatch takes 120 us, combine 180 us and notify 300 us.", "en")["claims"][0]
+    assert listed["verdict"] != "consistent"

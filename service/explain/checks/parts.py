@@ -43,7 +43,33 @@ def parts_sum(doc: Document, claim: Claim) -> Result | None:
         said = (lambda f: f"{f.value / scale:.6g} {unit}") if unit else (lambda f: _written(quantity, f.value, doc.lang))
         return Result([index], "consistent", messages(doc.lang)["verdicts"]["parts_sum"].format(
             parts=" + ".join(said(f) for f in parts), whole=said(whole)))
-    return None
+    return _times_sum(doc, claim)
+
+
+_TIMES = ("time_s", "step_time_s", "latency_s")
+_TOTAL = re.compile(r"\b(?:in total|total|altogether|overall|adds? up to|sums? to|so|end-to-end)\b|إجمالي|المجموع|مجموع|أي\s", re.I)
+_TIME_UNITS = {"us": 1e-6, "µs": 1e-6, "μs": 1e-6, "ms": 1e-3, "s": 1.0, "min": 60.0, "h": 3600.0}
+_TIME_WRITTEN = re.compile(r"(?<![A-Za-z])(us|µs|μs|ms|s|min|h)\b")
+
+
+def _times_sum(doc: Document, claim: Claim) -> Result | None:
+    """Three or more times in a sentence that totals them ("dispatch 120 us, combine 180 us and notify 20 us, so 320 us
+    in all"), the largest the sum of the others: the addition said (consistent); a sum that misses is not judged."""
+    figs = [f for f in claim.figures if f.quantity in _TIMES and f.value > 0]
+    if len(figs) < 3 or len({f.value for f in figs}) != len(figs) or not _TOTAL.search(claim.quote):
+        return None
+    whole = max(figs, key=lambda f: f.value)
+    parts = [f for f in figs if f is not whole]
+    if abs(sum(f.value for f in parts) - whole.value) > _EXACT * whole.value:
+        return None
+    units = {m.group(1) if (m := _TIME_WRITTEN.search(f.quote)) else None for f in figs}
+    unit = units.pop() if len(units) == 1 and None not in units else "s"
+    scale = _TIME_UNITS[unit]
+    index = worked(doc, " + ".join(f"{f.value / scale:.6g}" for f in parts), " + ".join(f.quote for f in parts))
+    if index is None:
+        return None
+    return Result([index], "consistent", messages(doc.lang)["verdicts"]["parts_sum"].format(
+        parts=" + ".join(f"{f.value / scale:.6g} {unit}" for f in parts), whole=f"{whole.value / scale:.6g} {unit}"))
 
 
 _MEMORY_UNITS = {"KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12, "KiB": 2.0 ** 10, "MiB": 2.0 ** 20, "GiB": 2.0 ** 30, "TiB": 2.0 ** 40}
