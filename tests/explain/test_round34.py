@@ -87,3 +87,10 @@ def test_times_a_sentence_totals_are_added_and_times_it_only_lists_are_not():
     assert totalled["verdict"] == "consistent" and "120 us + 180 us + 20 us = 320 us" in totalled["why"]
     listed = explain_offline("Dispatch takes 120 us, combine 180 us and notify 300 us.", "en")["claims"][0]
     assert listed["verdict"] != "consistent"
+
+
+def test_a_served_models_peak_performance_is_no_spec_sheet_rate():
+    served = "vLLM reaches its peak performance at 64 concurrent requests, 4,100 tokens/s, then latency climbs."
+    assert "peak-flops" not in {t["id"] for t in explain_offline(served, "en")["terms"]}
+    chip = "The H100 peak performance is 989 TFLOPS in BF16, and we reach 40% MFU."
+    assert "peak-flops" in {t["id"] for t in explain_offline(chip, "en")["terms"]}
