@@ -3,7 +3,7 @@
 import re
 
 from service.explain import claims as cues
-from service.explain import gist_central, gist_cross, gist_frames, gist_plain, gist_side, headings, pattern_cache, reported, restate, synthesis
+from service.explain import gist_central, gist_cross, gist_frames, gist_length, gist_plain, gist_side, headings, pattern_cache, reported, restate, synthesis
 from service.explain.document import Document
 from service.i18n.messages import messages
 
@@ -420,7 +420,7 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
     if asked_first:
         texts = _with_rows(doc, texts, who)  # the figures asked about, when the text gives them as rows under headings
     texts = _one_sentence(texts, who, lang, asked_first)  # the point with its reason or its question, in one sentence
-    kept = reported.fit(reported.subject_named([t for _, t in texts], lang, who), MAX_REPORTED_WORDS + sum(_gloss_words(t) for _, t in texts))
+    kept = gist_length.fit(reported.subject_named([t for _, t in texts], lang, who), MAX_REPORTED_WORDS + sum(_gloss_words(t) for _, t in texts))
     return [{"text": _ended(text), "from": sources} for (sources, _), text in zip(texts, kept)]
 
 
@@ -535,7 +535,7 @@ def _framed_gist(doc: Document, framed: tuple[list[int], str], values: dict[int,
         clause = synthesis.compressed(restated(doc, asked, set()), doc.lang)
         texts.append(([asked], reported.companion(clause, doc.text[slice(*doc.sentences[asked])], doc.lang, who, doc.text)))
     texts = _one_sentence(texts, who, doc.lang)
-    kept = reported.fit([t for _, t in texts], MAX_REPORTED_WORDS + 15 + sum(_gloss_words(t) for _, t in texts))
+    kept = gist_length.fit([t for _, t in texts], MAX_REPORTED_WORDS + 15 + sum(_gloss_words(t) for _, t in texts))
     # what the author says, only: a check's verdict is the claims' to give, with its working (said once)
     return [{"text": _ended(t), "from": s} for (s, _), t in zip(texts, kept)]
 

@@ -505,27 +505,6 @@ _FUNCTION_WORDS = {"you", "the", "a", "an", "this", "that", "these", "those", "e
                    "your", "without", "within", "across", "over", "under", "during", "unless", "even", "so", "we", "our"}  # a pronoun is never a name: "advise that You also need" reads "that you also need"
 
 
-def fit(texts: list[str], limit: int) -> list[str]:
-    """At most `limit` words: the first text whole; a later one whole if it fits, else cut after a clause (not before "but", "if")."""
-    out, used = [], 0
-    for text in texts:
-        words = text.split()
-        if out and used + len(words) > limit:
-            room = limit - used
-            cuts = [i for i, w in enumerate(words[:room]) if w.endswith((",", "،")) and i >= 11 and i + 1 < len(words)
-                    and not _KEEPS_GOING.match(words[i + 1])]
-            if cuts:
-                out.append(" ".join(words[:cuts[-1] + 1]).rstrip(",،") + " …")
-            break
-        out.append(text)
-        used += len(words)
-    return out
-
-
-_KEEPS_GOING = pattern_cache.lazy(r"(?:but|unless|except|although|though|yet|not|never|no|only|if|when|without|while|"
-                                  r"لكن|ولكن|إلا|إلا|دون|بدون|لا|لم|لن|إذا|إن|عندما|فقط)\b", re.I)
-
-
 def joined(point_text: str, companion_text: str, who: str, lang: str) -> str | None:
     """The point and its companion as ONE sentence with one subject ("The author reports that X, and asks why Y"; two
     later gist sentences alike: "They report that X, and ask Y");

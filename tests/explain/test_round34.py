@@ -94,3 +94,11 @@ def test_a_served_models_peak_performance_is_no_spec_sheet_rate():
     assert "peak-flops" not in {t["id"] for t in explain_offline(served, "en")["terms"]}
     chip = "The H100 peak performance is 989 TFLOPS in BF16, and we reach 40% MFU."
     assert "peak-flops" in {t["id"] for t in explain_offline(chip, "en")["terms"]}
+
+
+def test_a_conclusion_that_points_back_is_kept_and_its_antecedents_elaboration_gives_way():
+    text = ("Within an HGX H100 server, NVSwitches provide full mesh connectivity among all 8 GPUs, meaning any GPU can "
+            "communicate with any other GPU at full NVLink bandwidth and no pair shares a slower path. This makes "
+            "all-reduce across 8 GPUs extremely fast — a 10 GB tensor can be all-reduced in under 100 milliseconds.")
+    gist = _gist(text)
+    assert "this makes all-reduce across 8 GPUs extremely fast" in gist and "meaning any GPU" not in gist
