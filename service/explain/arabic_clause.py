@@ -34,6 +34,14 @@ _DEMONSTRATIVE = {"هذا", "هذه", "ذلك", "تلك", "هذان", "هاتا�
 _LATIN = re.compile(r"^[A-Za-z][\w.+-]*$")
 _VERSION = re.compile(r"^\d+\.\d+(?:\.\d+)*[A-Za-z]*$|^\d+(?:\.\d+)?[BbMKkT]$")  # "Llama 3.1 8B": a version or a size inside the name
 MAX_SUBJECT_WORDS = 6
+# A word that opens a prepositional phrase for certain: بـ/لـ/كـ with the article ("بالسرعة", "للتدريب") or before a
+# verbal noun of the افتعال/استفعال patterns ("باتصال", "باستخدام"): no subject, nor a noun for أنّ to take.
+_PREPOSED = re.compile(r"^و?(?:بال|لل|كال|با(?:ست|ت|ن)[\u0621-\u064A]{3,}|ب(?:دقة|سرعة|حجم|سعة|معدل|نسبة|فضل|سبب|شكل|قيمة)$)")
+# After a verb of allowing or requiring, a verbal noun of the تفعيل pattern is its object as often as its subject
+# ("يتيح تشغيل النماذج محليا": the device allows running them); the subject is not read with certainty.
+_VERBAL_NOUN = re.compile(r"^ت[\u0621-\u064A]{2}ي[\u0621-\u064A]$")
+_TAKES_VERBAL_NOUN = {"يتيح", "تتيح", "يسمح", "تسمح", "يتطلب", "تتطلب", "يستلزم", "تستلزم", "يدعم", "تدعم", "يوفر", "توفر",
+                      "يسهل", "تسهل", "يضمن", "تضمن", "يمكن", "تمكن", "يحاول", "تحاول", "يسرع", "تسرع"}
 
 
 def _bare(word: str) -> str:
@@ -69,6 +77,8 @@ def subject_after(words: list[str]) -> int:
     ending in one ("تكلفة تدريب النموذج"), a demonstrative with its noun ("هذه الدراسة"), a Latin name; with the
     adjectives that agree with it in gender and its bracketed gloss. 0 when no subject is read with certainty."""
     n, head, defined = 0, None, False
+    if words and _PREPOSED.match(_bare(words[0])):
+        return 0  # "ترتبطان باتصال ...": a preposition opens what follows the verb, not a subject
     while n < len(words) and n < MAX_SUBJECT_WORDS:
         word = words[n]
         core = _bare(word)
@@ -156,13 +166,18 @@ def reported(clause: str, that_noun: str = "أنّ", that_verb: str = "أنه") 
     first = _bare(words[0])
     if "•" in clause or first in ("إليك", "إليكم", "هاك"):
         return None  # a list of bullets, "here is ...": no sentence a particle can take
-    if first in _IMPERSONAL or first in _OPENERS or (first.startswith("و") and _bare(first[1:]) in _OPENERS):
+    if first == "حيث" and len(words) > 1 and is_verb(words[1]):
+        return reported(" ".join(words[1:]), that_noun, that_verb)  # "حيث تعتمد على ...": the connective joins what came before
+    if first in _IMPERSONAL or first in _OPENERS or (first.startswith("و") and _bare(first[1:]) in _OPENERS) \
+            or _PREPOSED.match(first) and not _PREPOSITIONAL.match(first):
         return f"{that_verb} {clause}"
     if first in _NO_SUBJECT or first.startswith(("فـ", "فإن", "فإنّ")) or _ATTACHED_PRONOUN.match(first) \
             or _PREPOSITIONAL.match(first) or re.match(r"^ف[A-Za-z]", first):
         return None  # "ها محدودة", "هو أحدث ...", "لأن ...", "فـPrefill ...", "باستخدام ...": no subject for أنّ; quoted
     if first == "هناك" or not is_verb(words[0]):
         return f"{that_noun} {clause}"
+    if _bare(words[0]) in _TAKES_VERBAL_NOUN and len(words) > 1 and _VERBAL_NOUN.match(_bare(words[1])):
+        return None
     count = subject_after(words[1:])
     if not count:
         return None

@@ -102,3 +102,23 @@ def test_a_conclusion_that_points_back_is_kept_and_its_antecedents_elaboration_g
             "all-reduce across 8 GPUs extremely fast — a 10 GB tensor can be all-reduced in under 100 milliseconds.")
     gist = _gist(text)
     assert "this makes all-reduce across 8 GPUs extremely fast" in gist and "meaning any GPU" not in gist
+
+
+def test_a_fleets_interval_between_failures_is_one_devices_over_their_number():
+    # failures independent: 50,000 h per GPU / 100,000 GPUs = 0.5 h (the Epoch AI example this mirrors divides the same way)
+    text = ("If a single H100 GPU fails once every 50,000 hours (about 6 years), a cluster of 100,000 GPUs will face a "
+            "failure every 30 minutes.")
+    claim = explain_offline(text, "en")["claims"][0]
+    assert claim["verdict"] == "consistent" and "30 minutes" in claim["why"]
+    assert "thirty times" not in claim["why"]  # the interval is not read as GPU-hours
+    gap = explain_offline("If each GPU fails once every 10,000 hours, a cluster of 16,000 GPUs sees a failure every 5 hours.",
+                          "en")["claims"][0]
+    assert gap["verdict"] == "explained" and "38 minutes" in gap["why"]  # a gap is said, never judged
+
+
+def test_hours_a_device_runs_between_failures_are_an_interval_not_gpu_hours():
+    from service.explain.pipeline import analyse
+    interval = analyse("One GPU fails once every 50,000 hours.", "en").figures
+    assert [f.quantity for f in interval if "hours" in f.quote] == ["time_s"]
+    spent = analyse("The run used 2.8 million hours on 512 GPUs.", "en").figures
+    assert [f.quantity for f in spent if "hours" in f.quote] == ["chip_hours"]

@@ -1,6 +1,10 @@
 """How often a run was interrupted: its stated time over its stated count of failures ("419 interruptions in 54
-days" is one every 3.1 hours), said in words, never judged (the text states no interval to check)."""
+days" is one every 3.1 hours), said in words, never judged (the text states no interval to check); and a fleet's
+interval from one device's ("once every 50,000 hours" on each of 100,000 GPUs is one failure every 30 minutes)."""
 
+import re
+
+from service.explain import restate
 from service.explain.checks.core import Result, said, worked
 from service.explain.checks.steps_time import duration
 from service.explain.document import Claim, Document
@@ -22,3 +26,44 @@ def failure_interval(doc: Document, claim: Claim) -> Result | None:
     interval = doc.calculations[index]["outputs"]["value"]
     return Result([index], None, messages(doc.lang)["verdicts"]["failure_interval"].format(
         span=said(doc, span), count=said(doc, count), interval=duration(doc, interval, interval)))
+
+
+# "fails once every 50,000 hours", "a failure every 30 minutes": a time written as an interval between failures
+_EVERY = re.compile(r"(?:\b(?:once\s+)?every|\bMTBF\b[^.\n]{0,20}|كل)\s+$", re.I)
+_FAILS = re.compile(r"\bfail\w*|\binterrupt\w*|\bcrash\w*|\bMTBF\b|عطل|أعطال|يتعطل|تتعطل|انقطاع", re.I)
+_ONE_DEVICE = re.compile(r"\b(?:a single|one|each|every|a|an)\s+(?:\w+\s+){0,2}?(?:GPUs?|chips?|accelerators?|nodes?|servers?)\b"
+                         r"|(?:وحدة|شريحة|خادم)\s+(?:\S+\s+){0,2}?(?:واحدة|واحد)", re.I)
+
+
+def _intervals(doc: Document, claim: Claim) -> list:
+    """The claim's times written as intervals ("every 30 minutes"), in order."""
+    return [f for f in claim.figures if f.quantity == "time_s" and f.value > 0
+            and _EVERY.search(doc.text, max(0, f.start - 30), f.start)]
+
+
+def fleet_interval(doc: Document, claim: Claim) -> Result | None:
+    """One device's interval between failures and a fleet's ("a single GPU fails once every 50,000 hours, a cluster of
+    100,000 GPUs will face a failure every 30 minutes"): with failures independent, the fleet's is the device's over
+    the number of devices; agreeing is said consistent, a gap is said without a verdict (the text may assume more)."""
+    if not _FAILS.search(claim.quote) or not _ONE_DEVICE.search(claim.quote):
+        return None
+    intervals = _intervals(doc, claim)
+    fleets = [f for f in claim.figures if f.quantity == "n_chips" and f.value > 1]
+    if len(intervals) < 2 or not fleets:
+        return None
+    device = intervals[0]
+    fleet = fleets[0]
+    stated = next((f for f in intervals[1:] if f.start > fleet.end), None)
+    if stated is None or not device.end <= fleet.start:
+        return None  # the device's interval first, then the fleet's size, then the fleet's interval
+    index = worked(doc, f"{device.value:g} / {fleet.value:g}", f"{said(doc, device)} / {said(doc, fleet)}")
+    if index is None:
+        return None
+    computed = doc.calculations[index]["outputs"]["value"]
+    time = (lambda f: said(doc, f) if restate.same_language(f.quote, doc.lang) else duration(doc, f.value, f.value))  # noqa: E731
+    shown = {"device": time(device), "n": said(doc, fleet), "computed": duration(doc, computed, computed), "stated": time(stated)}
+    key = "fleet_interval" if abs(computed / stated.value - 1) <= FLEET_TOLERANCE else "fleet_interval_gap"
+    return Result([index], "consistent" if key == "fleet_interval" else None, messages(doc.lang)["verdicts"][key].format(**shown))
+
+
+FLEET_TOLERANCE = 0.15  # "about" and rounding to a whole minute or hour

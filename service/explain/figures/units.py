@@ -42,6 +42,7 @@ _ACTIVATED = re.compile(r"\s+(?:activated|active|routed|selected)\b(?!\s+param)"
 _EXPERTS_WORD = re.compile(r"\bexperts?\b", re.IGNORECASE)
 _OPERAND_NEXT = re.compile(r"\s*[/×*÷]\s*\d")
 _YEARS_5 = 5 * 365.25 * 86400
+_INTERVAL_BEFORE = re.compile(r"(?:\b(?:once\s+)?every|\bMTBF\b[^.\n]{0,20}|mean time between failures[^.\n]{0,20}|كل)\s+$", re.I)
 _DEVICE_WORD = re.compile(r"\b(?:GPUs?|TPUs?|chips?|accelerators?|devices?|H100s?|A100s?|H800s?)\b|بطاق|شريح|وحدات? معالجة", re.IGNORECASE)
 _LABEL_VALUE = re.compile(r"\s*[:=]\s*~?\s*\d")
 _ON_EACH_CHIP = re.compile(r"\s+(?:of\s+(?:GPU\s+|device\s+)?memory\s+)?(?:on|in|for|per)\s+(?:each|every|one|a|per)?\s*(?:GPU|chip|device|TPU|accelerator|rank)\b", re.I)
@@ -400,7 +401,8 @@ class _Units:
             chip = re.match(r"(H100|H800|A100|H200|B200)", written)
             if chip:
                 return _Fig(start, end, quantity, value, unit="GPU hours", chip=_chip_id(chip.group(1)), raw=raw, scale=scale, generic=False)
-        if cls == "time" and quantity == "time_s" and value > _YEARS_5 and _seconds(written) == 3600 and _DEVICE_WORD.search(self.norm):
+        if cls == "time" and quantity == "time_s" and value > _YEARS_5 and _seconds(written) == 3600 and _DEVICE_WORD.search(self.norm) \
+                and not _INTERVAL_BEFORE.search(self.norm, max(0, start - 40), start):  # "fails once every 50,000 hours": a device's interval
             # "2.8 million hours" in a text about GPUs: no run lasts centuries; these are device-hours
             return _Fig(start, end, "chip_hours", raw, unit="GPU hours", raw=raw, generic=False)
         if cls == "percent" and quantity == "percent" and self.figs and self.figs[-1].quantity in ("memory_bytes_per_chip", "memory_bytes") \
