@@ -20,4 +20,5 @@ def by_figures(claim, lang: str) -> str:
     if not quotes:
         return ""
     m = messages(lang)
-    return m["claim_figures"].format(figures=m["claim_figures_join"].join(m["claim_ref"].format(quote=q) for q in quotes[:MOST]))
+    label = m["claim_figures"] if len(quotes) > 1 else m.get("claim_figure", m["claim_figures"])  # one figure: "الرقم", not "الأرقام"
+    return label.format(figures=m["claim_figures_join"].join(m["claim_ref"].format(quote=q) for q in quotes[:MOST]))

@@ -309,7 +309,9 @@ def _with_text_sense(item: dict, own: list, lang: str) -> dict:
     """A glossary term the text defines in words its entry's name does not say carries the text's sense first."""
     if not item.get("defined_in_text"):
         said = text_definitions.said_by_text(own, item["found_as"], item.get("expansion_en") or item["term"], lang)
-        if said:
+        if said and lang == "en" and text_definitions.spells(said, item["found_as"]):
+            item["expansion"] = said  # "ECN (explicit congestion notification)" under "congestion control": its own name
+        elif said:
             item["defined_in_text"] = said
     return item
 

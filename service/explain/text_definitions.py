@@ -29,7 +29,9 @@ _BEFORE_EXPANSION = pattern_cache.lazy(r"\b(?P<term>[A-Z][A-Z0-9]{1,7})s?\s*\((?
 _APPOSITIVE = pattern_cache.lazy(rf"(?<![\w.-])(?P<term>{_NAME})\s*,\s+(?P<meaning>(?:a|an)\s+[^,;.()\n]{{4,80}}?)\s*,(?=\s)")
 _COPULAR = pattern_cache.lazy(rf"(?:^|(?<=[.!?]\s)|(?<=\n))(?P<term>{_NAME})\s+(?:is|are)\s+(?P<meaning>(?:a|an)\s+[^;\n]{{6,140}}?)(?=\.\s|\.$|;|\n|$)")
 _BRACKETED = pattern_cache.lazy(rf"(?<![\w.-])(?P<term>{_NAME})\s*\((?P<meaning>(?:the|a|an)\s+[^()\n]{{4,70}})\)")
-_WHICH = pattern_cache.lazy(rf"(?<![\w.-])(?P<term>{_NAME}),\s+which\s+(?P<meaning>[^,;.()\n]{{6,100}}?)(?=[,;.]\s|[,;.]$|\n|$)")
+# "TTFT, which is depended by the backend's ...": a passive verb with its agent says what affects X, not what X is
+_WHICH = pattern_cache.lazy(rf"(?<![\w.-])(?P<term>{_NAME}),\s+which\s+(?!(?:is|are|was|were)\s+(?:\w+ly\s+)?[a-z]+(?:ed|en)\s+by\b)"
+                            rf"(?P<meaning>[^,;.()\n]{{6,100}}?)(?=[,;.]\s|[,;.]$|\n|$)")
 _CALLED = pattern_cache.lazy(r"\b(?P<meaning>(?:a|an|the|our|its|their)\s+(?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:called|named|dubbed|known\s+as)\s+"
                              r"[\"“']?(?P<term>[A-Za-z][\w+.-]*(?:\s[A-Za-z][\w+.-]*){0,3}?)[\"”']?(?=[\s,.;)]|$)")
 _ARABIC_APPOSITIVE = pattern_cache.lazy(r"[\"“«](?P<ar>[^\"”»\n]{2,30})[\"”»]\s*\((?P<term>[A-Za-z][\w .+-]{0,30})\)\s*،?\s*"
@@ -189,6 +191,12 @@ def said_by_text(definitions: list[Definition], found_as: str, expansion: str, l
                 return None  # "Remote Direct Memory Access over Converged Ethernet (RoCE)": a spelling, the entry's own
             return definition.meaning
     return None
+
+
+def spells(meaning: str, acronym: str) -> bool:
+    """Whether `meaning` is the acronym spelled out word by word ("explicit congestion notification" for ECN)."""
+    words = meaning.split()
+    return bool(words) and _expansion(words, acronym) == meaning
 
 
 def _folded(text: str) -> str:

@@ -122,3 +122,28 @@ def test_hours_a_device_runs_between_failures_are_an_interval_not_gpu_hours():
     assert [f.quantity for f in interval if "hours" in f.quote] == ["time_s"]
     spent = analyse("The run used 2.8 million hours on 512 GPUs.", "en").figures
     assert [f.quantity for f in spent if "hours" in f.quote] == ["chip_hours"]
+
+
+def test_a_term_the_text_spells_out_takes_that_name_and_a_passive_clause_is_no_definition():
+    roce = explain_offline("RoCE v2 needs careful PFC (priority flow control) and ECN (explicit congestion notification) "
+                           "tuning to avoid packet loss.", "en")["explanation"]
+    assert "**ECN** (explicit congestion notification):" in roce and "as the text defines it" not in roce
+    ttft = explain_offline("With max_new_tokens set to 1 the end-to-end time reflects the TTFT, which is dominated by the "
+                           "backend's retrieve speed.", "en")["explanation"]
+    assert "as the text defines it" not in ttft
+    host = explain_offline("The cpu memory needed for ZeRO-Offload grows with the number of GPUs.", "en")["explanation"]
+    assert "Here RAM" not in host
+
+
+def test_one_figure_is_named_in_the_singular():
+    from service.explain.claim_names import by_figures
+
+    class Fig:
+        def __init__(self, quote):
+            self.quote, self.quantity = quote, "bandwidth_bytes_per_s"
+
+    class Claim:
+        figures = [Fig("100 Gbps")]
+    assert by_figures(Claim(), "ar").startswith("الرقم ")
+    Claim.figures = [Fig("100 Gbps"), Fig("56 s")]
+    assert by_figures(Claim(), "ar").startswith("الأرقام ")

@@ -112,7 +112,7 @@ def test_the_ram_of_a_gpu_is_the_gpus_own_memory():
     gpu_ram = "Training stopped when GPU RAM ran out at a batch of sixteen."
     assert _definition(gpu_ram, "ram").startswith("Memory a processor can read and write at any address; a server's RAM")
     host = "The server has 8 GPUs and 512 GB of RAM for offloading the optimizer states to the CPU."
-    assert _definition(host, "ram").startswith("Here RAM is the computer's own main memory")
+    assert _definition(host, "ram").startswith("The computer's own main memory (its RAM)")
 
 
 # ---- 8 K,V are keys and values ----------------------------------------------------------------------------------------
