@@ -147,3 +147,11 @@ def test_one_figure_is_named_in_the_singular():
     assert by_figures(Claim(), "ar").startswith("الرقم ")
     Claim.figures = [Fig("100 Gbps"), Fig("56 s")]
     assert by_figures(Claim(), "ar").startswith("الأرقام ")
+
+
+def test_watt_hours_are_energy_and_a_bottleneck_may_be_memory_capacity():
+    text = "كل استعلام يستهلك في المتوسط 0,34 واط في الساعة، ويمثل هذا 310 غيغاواط في الساعة سنوياً."
+    ids = {t["id"] for t in explain_offline(text, "en")["terms"]}
+    assert {"watt-hour", "gigawatt-hour"} <= ids and "gigawatt" not in ids  # energy, not a site's power
+    memory = explain_offline("Activation memory is the bottleneck: the activations of a 70B model do not fit.", "en")["terms"]
+    assert "memory capacity" in next(t["definition"] for t in memory if t["id"] == "bottleneck")
