@@ -155,3 +155,14 @@ def test_watt_hours_are_energy_and_a_bottleneck_may_be_memory_capacity():
     assert {"watt-hour", "gigawatt-hour"} <= ids and "gigawatt" not in ids  # energy, not a site's power
     memory = explain_offline("Activation memory is the bottleneck: the activations of a 70B model do not fit.", "en")["terms"]
     assert "memory capacity" in next(t["definition"] for t in memory if t["id"] == "bottleneck")
+
+
+def test_checkpointing_is_glossed_and_the_remedy_for_a_problem_joins_the_gist():
+    text = ("If one GPU fails once every 40,000 hours, a cluster of 20,000 GPUs will see a failure every 2 hours. "
+            "To combat these failures, engineers rely on one technique: checkpointing. Checkpointing saves training "
+            "progress to storage so that training can restart from it.")
+    out = explain_offline(text, "en")
+    assert "checkpoint" in {t["id"] for t in out["terms"]}
+    gist = " ".join(g["text"] for g in out["gist"])
+    assert "checkpointing" in gist and "2 hours" in gist
+    assert "40000 / 20000 = 2" in out["explanation"]  # worked in the hours the text wrote

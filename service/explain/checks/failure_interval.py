@@ -56,14 +56,16 @@ def fleet_interval(doc: Document, claim: Claim) -> Result | None:
     stated = next((f for f in intervals[1:] if f.start > fleet.end), None)
     if stated is None or not device.end <= fleet.start:
         return None  # the device's interval first, then the fleet's size, then the fleet's interval
-    index = worked(doc, f"{device.value:g} / {fleet.value:g}", f"{said(doc, device)} / {said(doc, fleet)}")
+    scale = 3600.0 if _HOURS.search(device.quote) else 1.0  # "50,000 hours / 100,000 = 0.5", not seconds
+    index = worked(doc, f"{device.value / scale:g} / {fleet.value:g}", f"{said(doc, device)} / {said(doc, fleet)}")
     if index is None:
         return None
-    computed = doc.calculations[index]["outputs"]["value"]
+    computed = doc.calculations[index]["outputs"]["value"] * scale
     time = (lambda f: said(doc, f) if restate.same_language(f.quote, doc.lang) else duration(doc, f.value, f.value))  # noqa: E731
     shown = {"device": time(device), "n": said(doc, fleet), "computed": duration(doc, computed, computed), "stated": time(stated)}
     key = "fleet_interval" if abs(computed / stated.value - 1) <= FLEET_TOLERANCE else "fleet_interval_gap"
     return Result([index], "consistent" if key == "fleet_interval" else None, messages(doc.lang)["verdicts"][key].format(**shown))
 
 
+_HOURS = re.compile(r"\bhours?\b|\bhrs?\b|ساعة|ساعات", re.I)
 FLEET_TOLERANCE = 0.15  # "about" and rounding to a whole minute or hour
