@@ -133,7 +133,9 @@ def arithmetic(v: dict):
     value = evaluate(expression)
     # a result stated in bytes ("2.8 TB") is written in bytes, not as a bare "2.8T" that reads as a count
     in_bytes = v["stated_result"] is not None and bool(_BYTES_UNIT.search(str(v["stated_result"])))
-    steps = [step("arithmetic.evaluate", expression=str(expression).strip(), value=(value, "bytes" if in_bytes else unit_of(value)))]
+    # a result whose kind the caller knows ("10 GB / 100 ms" is a rate) is written in its unit, never "100B"
+    shown = v.get("result_unit") or ("bytes" if in_bytes else unit_of(value))
+    steps = [step("arithmetic.evaluate", expression=str(expression).strip(), value=(value, shown))]
     outputs = {"value": value}
     if v["stated_result"] is not None:
         stated = _stated(v["stated_result"], "stated_result")
@@ -190,6 +192,8 @@ register(Calculator(
         Field("expression", "expression", "arithmetic such as '6.3e24 / (8960 * 4.59e14 * 0.4)' or '1 GiB / 450 GB/s'"),
         Field("stated_result", "expression", "the result the text states for it", default=None),
         _TOLERANCE,
+        Field("result_unit", "choice", "the unit the result is written in (its kind: bytes, a rate, a time ...)", default=None,
+              choices=_KINDS),
     ),
     compute=arithmetic,
     sources=(SCALING_BOOK,),

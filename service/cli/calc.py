@@ -69,12 +69,14 @@ def _calc_parser(calculator, prog: str | None = None) -> argparse.ArgumentParser
 
 
 def _print_result(result: dict):
-    from calculators.formatting import human_field
+    from calculators.formatting import human, human_field
 
     print(result["calculator"])
     width = max(len(k) for k in result["outputs"])
+    unit = (result.get("inputs") or {}).get("result_unit")  # arithmetic told what its result is: "100 GB/s", not "100B"
     for key, value in result["outputs"].items():
-        print(f"  {key:<{width}}  {human_field(key, value) if value is not None else '-'}")
+        shown = human(value, unit) if unit and key == "value" else human_field(key, value)
+        print(f"  {key:<{width}}  {shown if value is not None else '-'}")
     print("\nWorking:")
     for index, step in enumerate(result["steps"], 1):
         print(f"  {index}. {step}")

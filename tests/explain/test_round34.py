@@ -166,3 +166,11 @@ def test_checkpointing_is_glossed_and_the_remedy_for_a_problem_joins_the_gist():
     gist = " ".join(g["text"] for g in out["gist"])
     assert "checkpointing" in gist and "2 hours" in gist
     assert "40000 / 20000 = 2" in out["explanation"]  # worked in the hours the text wrote
+
+
+def test_a_working_line_writes_its_result_in_the_unit_of_what_it_computes():
+    # 10 GB in 100 ms needs 100 GB/s; before, the line read "1e+10 / 0.1 = 100B", a count a reader took for bytes
+    out = explain_offline("A 10 GB tensor can be all-reduced in under 100 milliseconds at NVLink speeds.", "en")
+    assert "= 100 GB/s" in out["explanation"] and "= 100B" not in out["explanation"]
+    from calculators.registry import get
+    assert "result_unit" in {f.name for f in get("arithmetic").fields}  # the calculator's own field, usable from `calc`

@@ -26,7 +26,7 @@ def added_share(doc: Document, claim: Claim) -> Result | None:
     if len(found) != 1:
         return None
     added, base = found[0]
-    index = worked(doc, f"{added.value:g} / {base.value:g}", f"{said(doc, added)} / {said(doc, base)}")
+    index = worked(doc, f"{added.value:g} / {base.value:g}", f"{said(doc, added)} / {said(doc, base)}", "fraction")
     if index is None:
         return None
     share = doc.calculations[index]["outputs"]["value"]

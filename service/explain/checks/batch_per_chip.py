@@ -25,7 +25,7 @@ def batch_per_chip(doc: Document, claim: Claim) -> Result | None:
     batch, n = batches[0], chips[0]
     if not (batch.value > 0 and n.value > 1):
         return None
-    index = worked(doc, f"{batch.value:g} / {n.value:g}", f"{batch.quote} / {n.quote}")
+    index = worked(doc, f"{batch.value:g} / {n.value:g}", f"{batch.quote} / {n.quote}", "count")
     if index is None:
         return None
     per = doc.calculations[index]["outputs"]["value"]

@@ -283,10 +283,13 @@ def run(doc: Document, name: str, inputs: Inputs) -> int | None:
     return len(doc.calculations) - 1
 
 
-def worked(doc: Document, expression: str, quote: str) -> int | None:
-    """The arithmetic calculator on an expression written from the text's figures (`quote` says which): its index."""
+def worked(doc: Document, expression: str, quote: str, unit: str | None = None) -> int | None:
+    """The arithmetic calculator on an expression written from the text's figures (`quote` says which): its index;
+    `unit` is the result's kind when it is known ("bytes_per_s" for a size over a time), so the working writes it."""
     inputs = Inputs(doc.lang)
     inputs.expression(expression, quote)
+    if unit:
+        inputs.derived("result_unit", unit, "the kind of quantity the check computes")
     return run(doc, "arithmetic", inputs)
 
 

@@ -30,7 +30,7 @@ def transfer_time(doc: Document, claim: Claim) -> Result | None:
     if len(sizes) != 1 or len(rates) != 1 or len(times) != 1:
         return None  # which amount crosses which link is not read when there are several
     size, rate, time = sizes[0], rates[0], times[0]
-    index = worked(doc, f"{size.value:g} / {rate.value:g}", f"{size.quote} / {rate.quote}")
+    index = worked(doc, f"{size.value:g} / {rate.value:g}", f"{size.quote} / {rate.quote}", "seconds")
     if index is None:
         return None
     alone = doc.calculations[index]["outputs"]["value"]
@@ -78,7 +78,7 @@ def implied_rate(doc: Document, claim: Claim) -> Result | None:
     if len(sizes) != 1 or len(times) != 1:
         return None
     size, time = sizes[0], times[0]
-    index = worked(doc, f"{size.value:g} / {time.value:g}", f"{size.quote} / {time.quote}")
+    index = worked(doc, f"{size.value:g} / {time.value:g}", f"{size.quote} / {time.quote}", "bytes_per_s")
     if index is None:
         return None
     rate = doc.calculations[index]["outputs"]["value"]

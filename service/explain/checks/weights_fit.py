@@ -64,7 +64,7 @@ def _unnamed_over(doc: Document, claim: Claim, p, cap) -> Result | None:
     rule = _unnamed()
     if p.value * rule["bytes"] <= cap.value:
         return None  # they would fit in 16-bit: with the width assumed, saying so answers nothing the text asked
-    index = worked(doc, f"{p.value:g} * {rule['bytes']:g}", f"{p.quote} x {rule['bytes']:g} bytes ({rule['name']})")
+    index = worked(doc, f"{p.value:g} * {rule['bytes']:g}", f"{p.quote} x {rule['bytes']:g} bytes ({rule['name']})", "bytes")
     if index is None:
         return None
     same = restate.same_language(p.quote, doc.lang)
@@ -89,7 +89,7 @@ def weights_fit(doc: Document, claim: Claim) -> Result | None:
     if width is None:
         return None  # two formats named (which one is uncertain)
     (per, named), (p, cap) = width, (params[0], capacity[0])
-    index = worked(doc, f"{p.value:g} * {per:g}", f"{p.quote} x {per:g} bytes ({named})")
+    index = worked(doc, f"{p.value:g} * {per:g}", f"{p.quote} x {per:g} bytes ({named})", "bytes")
     if index is None:
         return None
     weights = doc.calculations[index]["outputs"]["value"]

@@ -77,7 +77,7 @@ def _params(doc: Document, claim: Claim):
 
 def _weights(doc: Document, p, width: tuple[float, str]) -> tuple[int, float] | None:
     per, named = width
-    index = worked(doc, f"{p.value:g} * {per:g}", f"{p.quote} x {per:g} bytes ({named})")
+    index = worked(doc, f"{p.value:g} * {per:g}", f"{p.quote} x {per:g} bytes ({named})", "bytes")
     return None if index is None else (index, doc.calculations[index]["outputs"]["value"])
 
 
