@@ -152,6 +152,9 @@ def indirect_question(text: str) -> str | None:
         return "whether " + lowered
     if re.match(r"^(?:whether|if)\b", lowered, re.I):
         return lowered  # "Does anyone know whether ..." asks whether ...
+    passive = _WH_BE_PARTICIPLE.match(lowered)
+    if passive:  # "how is this 48GB/s calculated" -> "how this 48GB/s is calculated", never "how this is 48GB/s calculated"
+        return f"{passive.group('wh')} {passive.group('who')} {passive.group('aux')} {passive.group('rest')}"
     wh = re.match(rf"^(?P<wh>{_WH}(?:\s+\w+)?)\s+(?P<aux>{_AUX})\s+(?P<who>{_PRONOUN})\b(?P<rest>.*)$", lowered, re.I)
     if wh:
         return f"{wh.group('wh')} {wh.group('who')} {wh.group('aux')}{wh.group('rest')}"
@@ -203,6 +206,10 @@ _CONDITION_THEN_ASK = pattern_cache.lazy(r"^(?P<condition>(?:if|when)\b[^?]{3,12
 # A few regular verbs a "does X <verb>" question is asked with: their third person is the verb and "s".
 _DOES_VERB = pattern_cache.lazy(r"^does\s+(?P<who>(?!it\b|this\b|that\b)[^,?]{2,60}?)\s+(?P<verb>mean|need|require|take|use|work|"
                                 r"support|fit|help|matter|hurt|affect|improve|scale|run|include)\b(?P<rest>.*)$", re.I)
+# "how is this 48GB/s calculated": a determiner and up to four words, then the participle the question is passive in
+_WH_BE_PARTICIPLE = pattern_cache.lazy(r"^(?P<wh>why|how|where|when)\s+(?P<aux>is|are|was|were)\s+(?P<who>(?:this|that|these|those|the|"
+                                       r"my|our|their|your)(?:\s+(?![\w-]+(?:ed|en)\b)[\w./-]+){1,4}?)\s+(?P<rest>(?:[a-z]+(?:ed|en)|"
+                                       r"done|made|set|built|run|put|split|spent)\b.*)$", re.I)
 # "why is the step time so high": the subject is "the" and up to four words, ending before a word that cannot be part of it.
 _WH_BE_NOUN = pattern_cache.lazy(r"^(?P<wh>why|how|where|when)\s+(?P<aux>is|are|was|were)\s+"
                                  r"(?P<who>(?:the|this|that|my|our|their|your)(?:\s+(?!(?:only|so|much|not|too|very|still|always|"

@@ -174,3 +174,16 @@ def test_a_working_line_writes_its_result_in_the_unit_of_what_it_computes():
     assert "= 100 GB/s" in out["explanation"] and "= 100B" not in out["explanation"]
     from calculators.registry import get
     assert "result_unit" in {f.name for f in get("arithmetic").fields}  # the calculator's own field, usable from `calc`
+
+
+def test_a_passive_question_keeps_its_subject_whole():
+    from service.explain.reported import indirect_question
+    assert indirect_question("So how is this 48GB/s calculated for gfx94 devices?") == "how this 48GB/s is calculated for gfx94 devices"
+    assert indirect_question("How is this number computed?") == "how this number is computed"
+    assert indirect_question("Why is the step time so high?") == "why the step time is so high"
+
+
+def test_an_arabic_chip_count_written_with_the_word_for_cards_is_read():
+    from service.explain.pipeline import analyse
+    doc = analyse("تدريب Llama-3-70B يحتاج 6.3e24 عملية ≈ 4 أشهر على 6000 كارت H100.", "ar")
+    assert ("6000 كارت H100", "n_chips") in [(f.quote, f.quantity) for f in doc.figures]
