@@ -185,7 +185,7 @@ def test_a_heading_and_a_bare_request_are_not_spliced_after_that_or_whether():
 def test_an_indirect_question_puts_its_subject_before_the_verb():
     assert reported.indirect_question("Why is the step time so high on the new cluster?") == \
         "why the step time is so high on the new cluster"
-    assert reported.indirect_question("How is the gradient reduced in fp32?") == "how is the gradient reduced in fp32"  # unsure: as written
+    assert reported.indirect_question("How is the gradient reduced in fp32?") == "how the gradient is reduced in fp32"  # a passive: its participle ends the subject
 
 
 def test_an_arabic_expansion_never_breaks_agreement_with_the_verb_before_it():
