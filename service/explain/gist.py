@@ -140,7 +140,7 @@ def restated(doc: Document, index: int, seen: set[str] | None = None) -> str:
     claim = next((c for c in doc.claims if c.start == start), None)
     if restate.same_language(sentence, doc.lang):
         text = restate.expand(doc, start, end, doc.lang, seen, reported.plain_words(doc.lang), gist_plain.forms(doc.lang))
-        text = re.sub(r"^#+\s+", "", gist_plain.phrased(_without_asides(text), doc.lang))  # "is sharded": "is split across the GPUs"
+        text = re.sub(r"^#+\s+", "", gist_plain.phrased(_without_asides(gist_side.bracketed(text) or text), doc.lang))  # "is sharded": "is split ..."
         text = _URL.sub(lambda found: _link_name(found, doc.lang), text)  # a reader reads "pull request #5471", not a URL
         text = gist_side.with_subject(doc, index, _ANNOUNCER.sub("", text, count=1))  # "Operates ..." after "PP: Places ..."
         opened = _OPENER.match(text)
@@ -151,9 +151,8 @@ def restated(doc: Document, index: int, seen: set[str] | None = None) -> str:
             rest = text[speaker.end():]
             text = messages(doc.lang)["gist"]["speaker_says"].format(speaker=speaker.group("speaker"), claim=rest)
         text = _EMOTICON.sub("", text).strip().rstrip(_TRAILING)
-        if _PLAIN_WORD_FIRST.match(text):
-            text = text[0].upper() + text[1:]  # a sentence after "The author's point:" starts with a capital ("approximately ..."), code does not
-        return _trimmed(text)
+        # a sentence after "The author's point:" starts with a capital ("approximately ..."), code does not
+        return _trimmed(text[0].upper() + text[1:] if _PLAIN_WORD_FIRST.match(text) else text)
     if claim is not None and claim.frame and claim.plain and _frame_filled(doc, claim):
         return claim.plain.strip().rstrip(_TRAILING)
     return gist_cross.render(doc, gist_cross.read(doc, index))  # its role frame, filled from the sentence, or ''
@@ -387,7 +386,8 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
         # the core only: a comparison worked out beside it ("(10 percentage points more)") was a wrong statement each
         # time the text's base or direction was misread, and the claims below work it out with its working shown
         clause = synthesis.compressed(clause, lang)
-        if not clause or number and (headings.is_heading(sentence_of(i)) or lang == "en" and not reported.has_verb(sentence_of(i))):
+        if not clause or number and (headings.is_heading(sentence_of(i)) or gist_side.list_item(sentence_of(i))
+                                     or lang == "en" and not reported.has_verb(sentence_of(i))):
             continue  # a heading or a list item ("no torch.compile") after the point: a label, neither reason nor evidence
         sources = [lead, i] if lead is not None else [i] + ([point + 1] if i == point and corrected is not None else [])
         if lang == "en" and _SPEAKER.match(sentence_of(i)):

@@ -27,6 +27,8 @@ _POINTER = pattern_cache.lazy(r"\b(?:recommend|suggest|encourage (?:you|readers)
                               r"(?:\w+ing\s+)?(?:(?:the|our|this|that|my|an?|their)\s+)?(?:\w+\s+){0,3}?(?:blog ?posts?|posts?|articles?|papers?|docs?|"
                               r"documentation|guides?|tutorials?|readme|threads?|links?|videos?|notebooks?|write-?ups?|reports?)\b"
                               r"|\b(?:please\s+)?see\s+(?:below|above)\b"  # "Please see below for the huge improvements ...": a pointer
+                              r"|^\s*(?:below|above|here)\s+(?:are|is)\s+(?:some\s+|the\s+|our\s+|a\s+few\s+)?(?:[\w-]+\s+){0,2}?"
+                              r"(?:numbers|results|figures|benchmarks?|stats|statistics|measurements|logs|tables?|plots?)\b"
                               r"|(?<![\u0621-\u064A])(?:راجع|راجعوا|اطلع على|انظر|يمكنكم? الاطلاع على)\s", re.I)
 # A test set-up ("Tested on NVIDIA H100 80GB with Qwen2.5-7B:") says where a result was measured, not the result.
 _TESTED_ON = pattern_cache.lazy(r"^\s*(?:(?:this|it|the (?:change|pr|patch|feature|fix))\s+(?:was|is|has been|were)\s+)?"
@@ -39,7 +41,19 @@ def pointer(sentence: str) -> bool:
 _HYPOTHESIS = pattern_cache.lazy(r"^\s*(?:(?:one|a|another)\s+)?(?:possible|likely|probable)\s+(?:reason|cause|explanation)\b|"
                                  r"^\s*(?:maybe|perhaps)\b", re.I)
 _ADDITION = pattern_cache.lazy(r"^\s*(?:(?:it|they|this|the \w+)\s+)?also\b", re.I)
-_LIST_ITEM = pattern_cache.lazy(r"^\s*(?:[-*•]|\d{1,2}[.)])\s+")
+_LIST_ITEM = pattern_cache.lazy(r"^\s*(?:[-*•—–]|\d{1,2}[.)])\s+")
+_BRACKETED = pattern_cache.lazy(r"^\s*\((?P<inside>[^()]*(?:\([^()]*\)[^()]*)*)\)\s*[.!?]?\s*$")  # "(One caveat: ...)"
+
+
+def list_item(sentence: str) -> bool:
+    """Whether a sentence is an item of a list ("- ...", "— MXFP8: ...", "2) ..."): a label or a row, never a reason."""
+    return bool(_LIST_ITEM.match(sentence))
+
+
+def bracketed(sentence: str) -> str | None:
+    """What a sentence written wholly in brackets says ("(One caveat: X.)" -> "One caveat: X."), None if it is not."""
+    found = _BRACKETED.match(sentence)
+    return found.group("inside").strip() if found else None
 _REPORTING = pattern_cache.lazy(r"\b(?:the|a|an|this|that|it|its|they|their|we|our|i|my|up|to|of|at|per|on|for|in|with|and|"
                                 r"about|around|roughly|approximately|reports?|reported|says?|said|gives?|gets?|got|achieves?|"
                                 r"achieved|reaches|reached|is|are|was|were|has|have|also|only|of|paper|text|post|report)\b", re.I)
@@ -70,6 +84,8 @@ def side_weight(doc: Document, sentence: str, core: str, figures: list) -> float
             penalty += SIDE_PENALTY
     if _LIST_ITEM.match(sentence):
         penalty += SIDE_PENALTY
+    if bracketed(sentence) is not None:
+        penalty += 3 * SIDE_PENALTY  # "(One caveat: ...)": the author's own aside, set apart from the point
     same = [f for f in figures if f.quantity == figures[0].quantity] if figures else []
     prose = core
     for figure in figures:

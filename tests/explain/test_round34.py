@@ -187,3 +187,21 @@ def test_an_arabic_chip_count_written_with_the_word_for_cards_is_read():
     from service.explain.pipeline import analyse
     doc = analyse("تدريب Llama-3-70B يحتاج 6.3e24 عملية ≈ 4 أشهر على 6000 كارت H100.", "ar")
     assert ("6000 كارت H100", "n_chips") in [(f.quote, f.quantity) for f in doc.figures]
+
+
+def test_an_aside_in_brackets_ends_its_sentence_and_is_not_the_point():
+    text = ("We use GDR to write the KV cache straight into GPU memory on both sides. Since this involves two RDMA "
+            "operations, the path might be slower than NVLink. (One caveat: even with 100% cache hits, the prefill side "
+            "still fetches the data, which hurts peak performance a bit.) Below are some performance numbers (tested on "
+            "A10 GPUs with 100Gbps RDMA).")
+    gist = _gist(text)
+    assert "caveat" not in gist and "below are" not in gist.lower() and "that (" not in gist
+    from service.explain.claims import sentences
+    assert any(text[a:b].startswith("Below are") for a, b in sentences(text, []))
+
+
+def test_a_dashed_list_item_is_never_the_points_companion():
+    text = ("Three recipes differ in how the scale is attached. — Per-tensor: one scale for the whole tensor. "
+            "— MXFP8: 1×32 blocks + E8M0 scale. One rule ties it all together: the scale must stay constant along the "
+            "matmul's contracted dimension.")
+    assert "MXFP8: 1×32" not in _gist(text)
