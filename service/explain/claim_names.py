@@ -12,9 +12,14 @@ _BARE = re.compile(r"^[~≈]?[\d.,]+$")
 MOST = 4
 
 
-def by_figures(claim, lang: str) -> str:
-    """The claim named by the figures it states ("The figures “140 GB”, “3.35 TB/s”"), '' when it states none."""
-    quotes = [f.quote.strip() for f in claim.figures if f.quantity not in ("expression", "number", "count")]
+def by_figures(claim, lang: str, used: list[str] | None = None) -> str:
+    """The claim named by the figures it states ("The figures “140 GB”, “3.35 TB/s”"), '' when it states none; where
+    its checks name the figures they used (`used`, their quoted inputs), only those: "190 GB/s" beside a check of
+    "214 GB/s" and "78%" reads as part of it."""
+    figures = [f for f in claim.figures if f.quantity not in ("expression", "number", "count")]
+    if used:
+        figures = [f for f in figures if any(f.quote.strip() in q for q in used)] or figures
+    quotes = [f.quote.strip() for f in figures]
     quotes = list(dict.fromkeys(q for q in quotes if q and not _BARE.match(q) and not _WORDY.search(q)
                                 and not arabic.ARABIC_LETTER.search(q)))
     if not quotes:

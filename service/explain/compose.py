@@ -385,10 +385,12 @@ def _claims_section(doc: Document, claims: list, in_gist: set[int], level: dict)
             continue  # a reported figure nobody asked to verify: a list of what the check would need is noise
         if claim.verdict == "needs_more":
             said_missing.add(why)
-        if not restate.same_language(claim.quote, doc.lang) and claim_names.by_figures(claim, doc.lang):
+        used = [s.get("quote") or "" for i in claim.calculations for s in doc.calculations[i]["input_sources"].values()
+                if s.get("source") == "text"]
+        if not restate.same_language(claim.quote, doc.lang) and claim_names.by_figures(claim, doc.lang, used):
             # a sentence in the other language is named by its own figures: readers judged the author's words, left in
             # English inside an Arabic answer (or the reverse), as untranslated text
-            head = claim_names.by_figures(claim, doc.lang)
+            head = claim_names.by_figures(claim, doc.lang, used)
         elif id(claim) not in in_gist and not claim.frame and not restate.same_language(claim.quote, doc.lang):
             head = m["claim_ref"].format(quote=_excerpt(doc, claim, 14))  # the author's words, not a template about them
         elif id(claim) not in in_gist:
