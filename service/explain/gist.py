@@ -339,7 +339,7 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
             continue  # "For example, ...", a caption, a pointer to other reading: neither reason nor evidence
         if abs(j - point) > 2 and not (ids[j] & ids[point]) and reported.role(sentence, lang) != "proposal":
             continue  # a "because" paragraphs away explains something else; what the authors propose answers the point
-        if j > point + 1 and _BARE_ANAPHOR.match(sentence.strip()) or j != point + 1 and _CONSEQUENCE.match(sentence):
+        if j != point + 1 and (_BARE_ANAPHOR.match(sentence.strip()) or _CONSEQUENCE.match(sentence)):
             continue  # "This creates ..." or "So its all-reduces cross PCIe" would make the point their antecedent
         claim = next((c for c in doc.claims if c.start == doc.sentences[j][0]), None)
         measured = claim is not None and bool({"measurement", "comparison"} & set(claim.kinds))

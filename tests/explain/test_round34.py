@@ -212,3 +212,20 @@ def test_a_claim_in_the_other_language_is_named_by_the_figures_its_check_used():
             "attention shapes reach 170 to 190 GB/s.")
     arabic = explain_offline(text, "ar")["explanation"]
     assert "«273 GB/s»" in arabic and "«190 GB/s»" not in arabic  # 190 GB/s is no input of the 74-78% check
+
+
+def test_an_amount_and_a_link_give_the_least_time_the_transfer_takes():
+    # 350 GB over 400 Gb/s (50 GB/s) is 7 s a step at best; said, never judged (no time is stated)
+    text = ("For a 175B parameter model in bfloat16, each GPU must communicate 350GB of gradients per training step. "
+            "At these magnitudes, even 400G InfiniBand can become the primary performance constraint.")
+    claim = explain_offline(text, "en")["claims"][0]
+    assert claim["verdict"] == "explained" and "= 7 s" in claim["why"]
+    assert "625 ms" in explain_offline("Each step sends 40 GB of activations over PCIe Gen5 at 64 GB/s.", "en")["claims"][0]["why"]
+
+
+def test_a_this_means_sentence_is_not_moved_after_a_point_it_does_not_follow():
+    text = ("In pipeline parallelism each GPU houses one set of contiguous layers. Tensor parallelism splits each layer "
+            "between the GPUs. This means that every GPU houses a portion of every layer. However since each layer "
+            "needs the full outputs of the previous one, each GPU has to perform the heavier all-reduce before the next layer.")
+    gist = _gist(text)
+    assert "concludes that every GPU houses" not in gist

@@ -53,7 +53,8 @@ def transfer_time(doc: Document, claim: Claim) -> Result | None:
 
 # "that transfer alone takes 56 seconds": the amount moved is the one the sentence before stated
 _REFERS_BACK = re.compile(r"\b(?:that|this|the)\s+(?:transfer|data|amount|traffic|exchange|payload|copy|volume|sync\w*)\b"
-                          r"|\b(?:moving|sending|transferring|reading|copying|syncing|synchroni[sz]ing)\s+(?:it|that|this|them)\b", re.I)
+                          r"|\b(?:moving|sending|transferring|reading|copying|syncing|synchroni[sz]ing)\s+(?:it|that|this|them)\b"
+                          r"|\b(?:these|such|those)\s+(?:magnitudes|sizes|volumes|amounts)\b|\bthis much data\b", re.I)
 
 
 def _referred_size(doc: Document, claim: Claim) -> list:
@@ -106,3 +107,35 @@ def _fastest_link() -> tuple[str, float]:
     """The fastest chip-to-chip link of the hardware catalog, one way per chip: (its name, bytes/s)."""
     chip = max(catalog.hardware().entries, key=lambda c: (c.get("scale_up") or {}).get("bandwidth_bytes_per_s") or 0)
     return chip["scale_up"]["name"].split(" through ")[0].split(" (")[0], chip["scale_up"]["bandwidth_bytes_per_s"]
+
+
+def _rate_after(doc: Document, claim: Claim) -> list:
+    """The one bandwidth of the next sentence when it refers back to this one's amount ("At these magnitudes, even
+    400G InfiniBand ..."), and no time is stated there either."""
+    after = [(a, b) for a, b in doc.sentences if a >= claim.end][:1]
+    if not after or not _REFERS_BACK.search(doc.text[after[0][0]:after[0][1]]):
+        return []
+    figures = [f for f in doc.figures if after[0][0] <= f.start < after[0][1]]
+    if any(f.quantity in ("time_s", "step_time_s", "latency_s") for f in figures):
+        return []
+    rates = [f for f in figures if verdicts.kind(f.quantity) == "bandwidth" and f.value > 0]
+    return rates if len(rates) == 1 else []
+
+
+def transfer_needed(doc: Document, claim: Claim) -> Result | None:
+    """One amount of data and one link or memory bandwidth, and no time: how long the amount takes at that speed at
+    best ("350GB of gradients per step ... 400G InfiniBand": at least 7 s a step), said, never judged. The amount may be
+    the one the sentence before states ("At these magnitudes, even 400G InfiniBand ...")."""
+    if any(f.quantity in ("time_s", "step_time_s", "latency_s") for f in claim.figures):
+        return None
+    sizes = [f for f in claim.figures if f.quantity in _SIZES and f.value > 0] or _referred_size(doc, claim)
+    rates = [f for f in claim.figures if verdicts.kind(f.quantity) == "bandwidth" and f.value > 0] or _rate_after(doc, claim)
+    if len(sizes) != 1 or len(rates) != 1 or not (_MOVES.search(claim.quote) or _REFERS_BACK.search(claim.quote)):
+        return None
+    size, rate = sizes[0], rates[0]
+    index = worked(doc, f"{size.value:g} / {rate.value:g}", f"{size.quote} / {rate.quote}", "seconds")
+    if index is None:
+        return None
+    alone = doc.calculations[index]["outputs"]["value"]
+    return Result([index], None, messages(doc.lang)["verdicts"]["transfer_needed"].format(
+        size=said(doc, size), rate=said(doc, rate), alone=restate.value("time_s", alone)))
