@@ -229,3 +229,9 @@ def test_a_this_means_sentence_is_not_moved_after_a_point_it_does_not_follow():
             "needs the full outputs of the previous one, each GPU has to perform the heavier all-reduce before the next layer.")
     gist = _gist(text)
     assert "concludes that every GPU houses" not in gist
+
+
+def test_checkpointing_switched_on_and_off_in_a_throughput_comparison_is_activation_checkpointing():
+    text = ("FSDP improves both memory and throughput across settings (checkpointing on/off) and context lengths.")
+    item = next(t for t in explain_offline(text, "en")["terms"] if t["id"] == "checkpoint")
+    assert item["expansion"].startswith("activation checkpointing")
