@@ -235,3 +235,12 @@ def test_checkpointing_switched_on_and_off_in_a_throughput_comparison_is_activat
     text = ("FSDP improves both memory and throughput across settings (checkpointing on/off) and context lengths.")
     item = next(t for t in explain_offline(text, "en")["terms"] if t["id"] == "checkpoint")
     assert item["expansion"].startswith("activation checkpointing")
+
+
+def test_ggml_efa_and_the_arabic_lora_adapter_keep_their_own_senses():
+    ggml = explain_offline("GGUF (صيغة GGML الموحدة العامة) هي صيغة ملفات لتشغيل النماذج باستخدام Llama.cpp.", "en")["terms"]
+    assert "not llama.cpp itself" in next(t["definition"] for t in ggml if t["found_as"] == "GGML")
+    lora = explain_offline("لا تدمج المحول على عقدة الإيجار. يجمع الدمج أوزان LoRA مع النموذج الأساسي.", "ar")["terms"]
+    assert "المهايئات" in next(t["definition"] for t in lora if t["id"] == "transformer")  # the adapter, not the architecture
+    efa = explain_offline("Each p4d instance has 4 EFA adapters and one ENA interface.", "ar")["explanation"]
+    assert "محول النسيج المرن" in efa

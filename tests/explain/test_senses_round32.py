@@ -164,7 +164,7 @@ def test_lora_adapters_the_transformers_library_and_ggml_the_old_format():
     assert _definition(design, "transformer").startswith("The neural-network design")
     # https://github.com/intellecat/SillyTavern-Docs/blob/d964d0c494408ba312a77d06fa0e0a889d149af1/ar/Usage/API_Connections/self-hosted.md
     ggml = "هناك أيضاً تنسيق نموذج وكمومة يسمى GGUF (المعروف سابقاً باسم GGML) والذي أصبح التنسيق المفضل للأشخاص العاديين."
-    assert _definition(ggml, "llama-cpp").startswith("Here GGML names the older file format")
+    assert _definition(ggml, "llama-cpp").startswith("GGML names the C tensor library that llama.cpp is built on, and the older file format")
     # https://thakicloud.com/tech-blog/ar/llmops/hunyuan-hy3-1bit-4bit-single-gpu/
     engine = "تعمل النسختان مع llama.cpp، وصُمِّمتا لتفعيل MTP (التنبؤ متعدد الرموز) لرفع إنتاجية توليد الرموز."
     assert _definition(engine, "llama-cpp").startswith("An open C and C++ engine")
