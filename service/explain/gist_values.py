@@ -9,7 +9,7 @@ from calculators.formatting import human_field
 
 from service.explain import gist_names, reported, restate, synthesis
 from service.i18n import arabic, arabic_numbers
-from service.i18n.messages import join_names, messages
+from service.i18n.messages import messages
 
 MAX_CHIPS = 1e6  # more chips than any training job has used: the figure was misread
 _PERCENT = {"percent", "mfu", "share_of_peak", "hfu", "fraction", "percent_change", "memory_fraction_of_hbm", "utilization", "bubble_fraction"}

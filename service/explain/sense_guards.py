@@ -3,7 +3,6 @@ token dropping), and an entry guarded in data/sense_guards.json is shown only wh
 الاصطناعي" are people, not mixture-of-experts sub-networks). Saying less is right when the sense is unsure."""
 
 import json
-import re
 from functools import cache
 
 from calculators.resources import data_dir
