@@ -244,3 +244,14 @@ def test_ggml_efa_and_the_arabic_lora_adapter_keep_their_own_senses():
     assert "المهايئات" in next(t["definition"] for t in lora if t["id"] == "transformer")  # the adapter, not the architecture
     efa = explain_offline("Each p4d instance has 4 EFA adapters and one ENA interface.", "ar")["explanation"]
     assert "محول النسيج المرن" in efa
+
+
+def test_full_precision_float32_memory_allocation_in_vllm_and_a_serving_pipelines_bubble_keep_their_senses():
+    fp32 = explain_offline("In full precision float32: every parameter = 32 bits or 4 bytes. 7B model = 28 GB.", "en")["terms"]
+    assert next(t["expansion"] for t in fp32 if t["found_as"] == "full precision") == "single-precision floating point"
+    blocks = explain_offline("This PR removes KV-cache preallocation in vLLM: memory allocation now takes new blocks from "
+                             "the free pool as sequences grow.", "en")["terms"]
+    assert next(t["expansion"] for t in blocks if t["found_as"] == "memory allocation").startswith("KV-cache block allocation")
+    serving = explain_offline("Serving with 4 pipeline stages leaves a pipeline bubble while the first request fills them.", "en")
+    bubble = next(t["definition"] for t in serving["terms"] if t["id"] == "pipeline-bubble")
+    assert bubble.index("last microbatch to finish") < bubble.index("gradients")  # gradients only for training
