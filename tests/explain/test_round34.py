@@ -262,3 +262,14 @@ def test_what_a_test_sets_aside_is_not_named_as_its_topic():
             "bubbles, I use the first pipeline stage only. There are no PPs so the SendRecv kernels are the alltoall kernels. "
             "Combining is faster (13ms->5ms) with DeepEP, but dispatching becomes slower (13ms->16~18ms).")
     assert "توازي خطوط الأنابيب" not in _gist(text, "ar")
+
+
+def test_a_memory_stated_with_its_bytes_per_parameter_is_redone():
+    # 7B x 8 bytes = 56 GB (the text's AdamW figure); 70B x 16 bytes = 1.12 TB, not 1.5 TB
+    right = explain_offline("Regular AdamW needs 8 bytes per parameter, so a 7B model needs 56 GB of GPU memory.", "en")
+    assert right["claims"][0]["verdict"] == "consistent"
+    assert explain_offline("With 16 bytes per parameter a 70B model needs 1.5 TB.", "en")["claims"][0]["verdict"] == "inconsistent"
+    arabic = explain_offline("بدقة FP32 هذا 8 بايت/معامل — نموذج 70B يحتاج ~560 جيجابايت لحالات المُحسِّن وحدها.", "ar")
+    assert arabic["claims"][0]["verdict"] == "consistent"
+    more = explain_offline("With 16 bytes per parameter plus activations, a 70B model needs 1.5 TB.", "en")
+    assert more["claims"][0]["verdict"] != "inconsistent"

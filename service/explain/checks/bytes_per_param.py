@@ -1,15 +1,17 @@
 """A memory the sentence says holds a number of parameters ("2.4PB, allowing ... up to 120 trillion parameters"): the
-bytes each parameter gets, said (2.4e15 / 1.2e14 = 20 bytes), which is what tells a reader what the memory stores."""
+bytes each parameter gets, said (2.4e15 / 1.2e14 = 20 bytes), which is what tells a reader what the memory stores;
+and a memory stated with its bytes per parameter ("8 bytes per parameter, so 7B needs 56 GB"), redone and judged."""
 
 import re
 
 from service.explain.checks import verdicts
-from service.explain.checks.core import Result, said, worked
+from service.explain.checks.core import Result, compare, said, worked
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
 _HOLDS = re.compile(r"\b(?:support\w*|hold\w*|fit\w*|stor\w*|accommodat\w*|enough for|room for|host\w*)\b"
                     r"|يدعم|تدعم|يتسع|تتسع|يكفي|تكفي|يستوعب|تستوعب", re.I)
+_MORE = re.compile(r"\b(?:plus|including|includes|on top|overhead|besides|and (?:the )?activations|\+)|إضافة إلى|بالإضافة|فضلا عن", re.I)
 _PLAUSIBLE = (0.5, 64)  # bytes per parameter: from 4-bit weights to weights with every optimizer state and more
 
 
@@ -36,3 +38,17 @@ def bytes_per_param(doc: Document, claim: Claim) -> Result | None:
         return None
     return Result([index], None, messages(doc.lang)["verdicts"]["bytes_per_param"].format(
         size=said(doc, size), params=said(doc, count), per=f"{per:.1f}".rstrip("0").rstrip(".")))
+
+
+def per_param_total(doc: Document, claim: Claim) -> Result | None:
+    """A stated number of bytes per parameter, one parameter count and one memory ("8 bytes per parameter, so a 7B model
+    needs 56 GB"): the count times the bytes against the memory, judged like any stated result."""
+    per = [f for f in claim.figures if f.quantity == "bytes_per_param" and f.value > 0]
+    params = [f for f in claim.figures if f.quantity == "params" and f.value >= 1e6]
+    sizes = [f for f in claim.figures if verdicts.kind(f.quantity) == "memory" and f.value > 0]
+    if len(per) != 1 or len(params) != 1 or len(sizes) != 1 or _MORE.search(claim.quote):
+        return None  # "... plus activations": the memory holds more than the parameters' bytes
+    index = worked(doc, f"{params[0].value:g} * {per[0].value:g}", f"{params[0].quote} x {per[0].quote}", "bytes")
+    if index is None:
+        return None
+    return compare(doc, sizes[0], doc.calculations[index]["outputs"]["value"], sizes[0].quantity, [index])
