@@ -48,6 +48,8 @@ def per_param_total(doc: Document, claim: Claim) -> Result | None:
     sizes = [f for f in claim.figures if verdicts.kind(f.quantity) == "memory" and f.value > 0]
     if len(per) != 1 or len(params) != 1 or len(sizes) != 1 or _MORE.search(claim.quote):
         return None  # "... plus activations": the memory holds more than the parameters' bytes
+    if claim.calculations or any(f.quantity in ("n_chips", "n_nodes", "number", "expression") for f in claim.figures):
+        return None  # "70*4*8 GB ~ 2TB, where 4 is the bytes per parameter and 8 the GPUs": the text's own arithmetic
     index = worked(doc, f"{params[0].value:g} * {per[0].value:g}", f"{params[0].quote} x {per[0].quote}", "bytes")
     if index is None:
         return None
