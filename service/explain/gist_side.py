@@ -60,14 +60,16 @@ _REPORTING = pattern_cache.lazy(r"\b(?:the|a|an|this|that|it|its|they|their|we|o
 
 
 # A formula written in words: bracketed names or numbers joined by operators and an equals sign.
+_NUMBER_LIST = re.compile(r"[\[(]\s*-?[\d.]+(?:\s*,\s*-?[\d.]+){3,}")  # "stage times (ms): [3.153, 3.150, ...]": data, not prose
 _SETTING = re.compile(r"(?<![\w=])[A-Za-z_][\w.-]*=[\w.-]+(?![\w=])")
 _FORMULA = re.compile(r"(?:\)|\w)\s*[*/×÷]\s*(?:\(|\w)[^=\n]{0,120}=|=\s*\(")
 
 
 def formula(sentence: str) -> bool:
-    """Whether a sentence is a formula or a piece of one ("(sequence length) * (batch) / (step time) = ...")."""
+    """Whether a sentence is a formula or a piece of one ("(sequence length) * (batch) / (step time) = ..."), or a list
+    of numbers ("[3.153, 3.150, 3.150, ...]")."""
     equals = _SETTING.sub(" ", sentence).count("=")  # "tp=4 ... tp=1" sets options, it equates nothing
-    return bool(_FORMULA.search(sentence)) or sentence.lstrip()[:1] in "*/=+" or equals >= 2
+    return bool(_FORMULA.search(sentence)) or sentence.lstrip()[:1] in "*/=+" or equals >= 2 or bool(_NUMBER_LIST.search(sentence))
 
 
 def side_weight(doc: Document, sentence: str, core: str, figures: list) -> float:

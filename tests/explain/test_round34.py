@@ -273,3 +273,9 @@ def test_a_memory_stated_with_its_bytes_per_parameter_is_redone():
     assert arabic["claims"][0]["verdict"] == "consistent"
     more = explain_offline("With 16 bytes per parameter plus activations, a 70B model needs 1.5 TB.", "en")
     assert more["claims"][0]["verdict"] != "inconsistent"
+
+
+def test_a_list_of_numbers_is_never_a_gists_companion():
+    text = ("The un-sharded lm_head sits alone on the last stage, so for a decode step it sets the cycle. Qwen3-32B on H20 "
+            "at pp=8: stage times (ms): [3.153, 3.150, 3.150, 3.150, 3.150, 3.150, 3.150, 3.901] balance 83.2%.")
+    assert "[3.153" not in _gist(text)
