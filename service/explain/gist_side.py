@@ -60,6 +60,8 @@ _REPORTING = pattern_cache.lazy(r"\b(?:the|a|an|this|that|it|its|they|their|we|o
 
 
 # A formula written in words: bracketed names or numbers joined by operators and an equals sign.
+_SETUP_LABEL = re.compile(r"(?:^|\n)[ \t]*(?:(?:hw|hardware|software|sw|system|test|testing|env|my|our)[ \t]+)?(?:setup|set-up|"
+                          r"environment|hardware|config(?:uration)?|specs?|system info)[ \t]*:[ \t]*\n[ \t]*$", re.I)
 _NUMBER_LIST = re.compile(r"[\[(]\s*-?[\d.]+(?:\s*,\s*-?[\d.]+){3,}")  # "stage times (ms): [3.153, 3.150, ...]": data, not prose
 _SETTING = re.compile(r"(?<![\w=])[A-Za-z_][\w.-]*=[\w.-]+(?![\w=])")
 _FORMULA = re.compile(r"(?:\)|\w)\s*[*/×÷]\s*(?:\(|\w)[^=\n]{0,120}=|=\s*\(")
@@ -88,6 +90,9 @@ def side_weight(doc: Document, sentence: str, core: str, figures: list) -> float
         penalty += SIDE_PENALTY
     if bracketed(sentence) is not None:
         penalty += 3 * SIDE_PENALTY  # "(One caveat: ...)": the author's own aside, set apart from the point
+    at = doc.text.find(sentence)
+    if at > 0 and _SETUP_LABEL.search(doc.text, 0, at):
+        penalty += 2 * SIDE_PENALTY  # "HW setup:" then "8x H100 PCIe, ...": what the test ran on, not what it found
     same = [f for f in figures if f.quantity == figures[0].quantity] if figures else []
     prose = core
     for figure in figures:

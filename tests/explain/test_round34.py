@@ -279,3 +279,10 @@ def test_a_list_of_numbers_is_never_a_gists_companion():
     text = ("The un-sharded lm_head sits alone on the last stage, so for a decode step it sets the cycle. Qwen3-32B on H20 "
             "at pp=8: stage times (ms): [3.153, 3.150, 3.150, 3.150, 3.150, 3.150, 3.150, 3.901] balance 83.2%.")
     assert "[3.153" not in _gist(text)
+
+
+def test_the_lines_under_a_setup_label_are_not_the_point():
+    text = ("HW setup:\n8x H100 PCIe, 4x nvlink, without nvswitch in node\nsingle Intel 100Gbps network card in node\n"
+            "When running the all_reduce test with 2 nodes, the reported busbw exceeds 100Gbps.")
+    gist = _gist(text)
+    assert "busbw exceeds 100Gbps" in gist and "4x nvlink" not in gist
