@@ -286,3 +286,11 @@ def test_the_lines_under_a_setup_label_are_not_the_point():
             "When running the all_reduce test with 2 nodes, the reported busbw exceeds 100Gbps.")
     gist = _gist(text)
     assert "busbw exceeds 100Gbps" in gist and "4x nvlink" not in gist
+
+
+def test_a_factor_the_text_calls_usual_is_not_judged_against_one_example():
+    # round 22's readers: "110 ms vs 2300 ms, speedup usually around 10X" was called inconsistent (20.91x)
+    usual = explain_offline("The same OSD takes 110 ms to consolidate vs 2300 ms, speedup usually around 10X.", "en")
+    assert usual["claims"][0]["verdict"] == "explained" and "20.91x" in usual["claims"][0]["why"]
+    stated = explain_offline("The same OSD takes 110 ms to consolidate vs 2300 ms, a 10X speedup.", "en")
+    assert stated["claims"][0]["verdict"] == "inconsistent"

@@ -378,6 +378,9 @@ def _stated_for(claim: Claim, pair: tuple):
 _COMPARED_SETUPS = re.compile(r"\b(?:longer|shorter|faster|slower|more|less|higher|lower|larger|smaller)\b", re.I)
 
 
+# "speedup usually around 10X": a factor the text says is usual, which one example pair may exceed
+_USUALLY = re.compile(r"\b(?:usually|typically|generally|often|normally|commonly|in general|tends? to be)\b|عادة|عادةً|غالبا|غالبًا|في الغالب", re.I)
+
 def comparison(doc: Document, claim: Claim) -> Result | None:
     """Each pair of like figures the claim compares: the ratio and difference said; a change or factor it states judged
     (unless the arithmetic check already judged it)."""
@@ -452,6 +455,9 @@ def comparison(doc: Document, claim: Claim) -> Result | None:
                 tolerance = doc.calculations[ran[0]]["inputs"]["tolerance"]
                 verdict = "consistent" if verdicts.within_bound(bound[0], computed, abs(stated.value), tolerance) else "inconsistent"
                 words = f"{bound[1]} {stated.quote}"
+            if verdict == "inconsistent" and _USUALLY.search(doc.text[max(0, stated.start - 30):stated.start]):
+                # "110 ms vs 2300 ms, speedup usually around 10X": the usual factor, not this pair's; said, not judged
+                return Result(calculations, None, messages(doc.lang)["verdicts"]["usual_factor"].format(stated=words, computed=shown))
             return Result(calculations, verdict, messages(doc.lang)["verdicts"][verdict].format(stated=words, computed=shown))
         reasons.append(_words(doc, x, y, x.value / y.value))  # the text's order (the working may divide big by small)
     if not calculations:
