@@ -294,3 +294,15 @@ def test_a_factor_the_text_calls_usual_is_not_judged_against_one_example():
     assert usual["claims"][0]["verdict"] == "explained" and "20.91x" in usual["claims"][0]["why"]
     stated = explain_offline("The same OSD takes 110 ms to consolidate vs 2300 ms, a 10X speedup.", "en")
     assert stated["claims"][0]["verdict"] == "inconsistent"
+
+
+def test_round_22s_wrong_checks_are_not_made_again():
+    # each was counted a wrong statement by round 22's readers (after its second judging; general rules, texts written here)
+    serving = explain_offline("MTP posts 8907 tok/s/GPU at 62 tok/s/user on DeepSeek R1 (B200 FP4); Off posts 1518 "
+                              "tok/s/GPU.", "en")
+    assert "MFU" not in serving["explanation"] and "backward" not in serving["explanation"]  # no training FLOPs for serving
+    fp32 = explain_offline("Training a 405B parameter model requires approximately 6.5TB of memory at 32-bit precision.", "en")
+    assert fp32["claims"][0]["verdict"] == "explained"  # a size tied to a format is not Adam's 16 bytes of states
+    ranks = explain_offline("Removing the forced balance on EP64 leaves an average of 2 out of 4 experts per rank active. "
+                            "For EP64 BS16 half of the ranks receive no routed-expert work.", "en")
+    assert "do not divide evenly" not in ranks["explanation"]  # 4 experts per rank is no model's expert count

@@ -8,7 +8,8 @@ from service.explain.document import Claim, Document
 # Serving, not training: a model's training MFU counts 6 FLOPs per parameter per token (forward and backward), which a
 # rate of generated tokens never does (a round-9 reader: 42 tokens/s/chip of inference gave "3.843%" against 53%).
 _SERVING = re.compile(r"\b(?:inference|serving|serve[sd]?|deploy(?:s|ed|ing|ment)?|decod(?:e|es|ing)|prefill|TPOT|TTFT|ms/token|ms per token|"
-                      r"per output token|vLLM|SGLang|TensorRT-LLM|TGI)\b|الاستدلال|استدلال|فك الترميز|الخدمة", re.I)
+                      r"per output token|vLLM|SGLang|TensorRT-LLM|TGI|speculative|draft tokens?|MTP|concurrency)\b|tok(?:en)?s?/s/user\b|"
+                      r"\bper (?:million|1M) (?:output )?tokens\b|الاستدلال|استدلال|فك الترميز|الخدمة", re.I)
 _TRAINING = re.compile(r"\b(?:train\w*|pre-?train\w*|fine-?tun\w*|backward|optimi[sz]er|Adam\w*|ZeRO)\b|تدريب|التدريب|الضبط الدقيق|المحسن|المحسِّن", re.I)
 
 
@@ -23,7 +24,9 @@ def serving(doc: Document, claim: Claim) -> bool:
     if _SERVING.search(claim.quote) or _TRAINING.search(claim.quote):
         return bool(_SERVING.search(claim.quote)) and not _TRAINING.search(claim.quote)
     before = doc.text[:claim.start]  # a sentence of neither: the last named before it ("... per decoding step. That's
-    return _last(_SERVING, before) > _last(_TRAINING, before)  # 14 tokens/second per A100"), else the passage's own
+    if _SERVING.search(before) or _TRAINING.search(before):  # 14 tokens/second per A100"), else the passage's own
+        return _last(_SERVING, before) > _last(_TRAINING, before)
+    return serving_text(doc)
 
 
 def serving_text(doc: Document) -> bool:

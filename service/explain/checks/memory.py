@@ -41,11 +41,16 @@ def _total_params(doc: Document, claim: Claim, inputs: Inputs) -> bool:
     return False
 
 
+_BIT_WIDTH = re.compile(r"(?<![\d.])(?:4|8|16|32)[- ]?bits?\b|\b(?:fp|bf|int)(?:4|8|16|32)\b|\b(?:full|half|single|double) precision\b", re.I)
+
+
 def memory(doc: Document, claim: Claim) -> Result | None:
     """model_state_memory with the text's model and ZeRO stage; each stated size is compared with the nearer of the
     total and the per-chip size ("1.12 TB of states is 17.5 GB per GPU" checks both)."""
     if NOT_FULL_TRAINING.search(claim.quote):
         return None
+    if _BIT_WIDTH.search(claim.quote) and not any(f.quantity == "hbm_bytes" for f in claim.figures):
+        return None  # "6.5TB of memory at 32-bit precision": a size tied to a number format, not Adam's 16 bytes of states
     capacity = next((f for f in claim.figures if f.quantity == "hbm_bytes"), None)
     if capacity is not None:
         # training states (Adam's 16 bytes per parameter) only where the passage trains: a decode-time passage's "7B in

@@ -205,6 +205,8 @@ def experts_per_chip(doc: Document, claim: Claim) -> Result | None:
     experts = next((f for f in claim.figures if f.quantity in _EXPERTS and f not in stated), None) or unique(doc, claim, *_EXPERTS)
     if experts in stated:
         experts = None
+    if experts is not None and experts not in claim.figures and experts.value < max(d.value for d in degrees):
+        return None  # "2 out of 4 experts per rank" elsewhere: fewer experts than GPUs is a count per rank, not the model's
     if experts is not None:
         count, quote, origin = experts.value, f"{experts.value:g}", "the text's expert count"
     else:
