@@ -54,9 +54,13 @@ def name_of(match, term: dict | None, lang: str) -> str:
     if term is None:
         return ""
     name = _GLOSS_IN_NAME.sub("", term["expansion"] if lang != "en" else term["expansion_en"].split(" (")[0]).strip()
+    found = match.found_as.strip()
+    if found and re.search(rf"(?<![\w-]){re.escape(found)}(?![\w-])", name) and _TWO_NAMES.search(name):
+        return _with_article(found, lang)  # "W4A16 وW8A8" for a text that writes only W4A16: the name it wrote
     return _with_article(name, lang)
 
 
+_TWO_NAMES = re.compile(r"\s(?:and|or|و|أو)\s?|\s/\s|(?<=\s)و(?=[A-Za-z])")  # an entry named for two things
 _MASS_NOUN = re.compile(r"(?:ing|ism|ics|tion|sion|ence|ity)$")
 
 
