@@ -1,0 +1,44 @@
+"""Issue 18, round 35: checks and readings found on earlier held-out sets, each as a general rule. Texts written here."""
+
+from service.explain.pipeline import analyse
+
+
+def _claims(text: str, lang: str = "en"):
+    return analyse(text, lang).claims
+
+
+def test_a_total_written_as_units_times_each_ones_amount_is_checked():
+    claim = _claims("The new box provides 1,536 GB of memory (8 GPUs × 192 GB each), against 640 GB for the old one.")[0]
+    assert claim.verdict == "consistent"
+    assert "8 x 192 GB = 1,536 GB" in claim.why
+
+
+def test_units_times_their_amount_in_arabic_with_a_total_word():
+    claim = _claims("تستخدم الشريحة ستة وحدات ذاكرة بسعة 32 جيجابايت، بإجمالي 192 جيجابايت.", "ar")[0]
+    assert claim.verdict == "consistent"
+    assert "6 × 32" in claim.why and "192 جيجابايت" in claim.why
+
+
+def test_parts_that_do_not_multiply_to_the_total_are_no_finding():
+    # which figure is the total is read from words; a mismatch may be two set-ups, never the author's error
+    claim = _claims("The new box provides 1,000 GB of memory (8 GPUs × 192 GB each), against 640 GB for the old one.")[0]
+    assert claim.verdict != "inconsistent"
+    assert "add up" not in claim.why
+
+
+def test_a_growth_factor_is_no_count_of_units():
+    # "grown by 5x (16 GB to 80 GB)": 5 x 16 GB = 80 GB is a ratio, not parts adding up to a total
+    claim = _claims("GPU memory has only grown by 5x (16 GB to 80 GB) in the same years.")[0]
+    assert "add up" not in claim.why
+
+
+def test_three_numbers_that_happen_to_multiply_need_a_word_saying_which_is_the_total():
+    claim = _claims("We tried 2 nodes and 40 GB cards first, then 80 GB cards.")[0]
+    assert "add up" not in claim.why
+
+
+def test_a_flop_rate_written_with_a_capitalised_prefix_is_read():
+    doc = analyse("The pod reaches 42.5 ExaFLOPS with 9,216 chips, each 4,614 TeraFLOPS.", "en")
+    rates = [f for f in doc.figures if f.quantity.startswith("peak_flop_per_s")]
+    assert [f.value for f in rates] == [4.25e19, 4.614e15]
+    assert doc.claims[0].verdict == "consistent"  # 42.5 EFLOP/s / 9,216 = 4.612 PFLOP/s per chip
