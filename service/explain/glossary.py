@@ -13,9 +13,9 @@ from service.explain import acronym_case, data_cache, pattern_cache, sibling_nam
 from service.explain.readings import _is_case_sensitive, choose_reading, reading_scores, text_fields, with_field  # noqa: F401  (re-exported)
 from service.i18n import arabic
 
-# Words, numbers, Arabic words, and single punctuation marks are the tokens; spaces separate them.
+# Words, numbers, Arabic words, single punctuation marks, and the count in "8xH200" (not "8x7B", not "16xlarge") are tokens.
 _ARABIC_WORD = "\u0621-\u065F\u066E-\u06D3\u06D5-\u06FF\u0640"  # letters and marks, not Arabic punctuation (، ؛ ؟ ۔)
-_TOKEN = pattern_cache.lazy(rf"[A-Za-z0-9]+|[{_ARABIC_WORD}]+|[^\sA-Za-z0-9{_ARABIC_WORD}]")
+_TOKEN = pattern_cache.lazy(rf"(?<![A-Za-z0-9.])[1-9]\d{{0,3}}x(?=[A-Z][A-Za-z]*\d)|[A-Za-z0-9]+|[{_ARABIC_WORD}]+|[^\sA-Za-z0-9{_ARABIC_WORD}]")
 _SKIPPED = {"-", "_", "\u2010", "\u2011", "\u2013", "ـ"}  # hyphens do not change a term: all-reduce == all reduce
 
 

@@ -42,3 +42,8 @@ def test_a_flop_rate_written_with_a_capitalised_prefix_is_read():
     rates = [f for f in doc.figures if f.quantity.startswith("peak_flop_per_s")]
     assert [f.value for f in rates] == [4.25e19, 4.614e15]
     assert doc.claims[0].verdict == "consistent"  # 42.5 EFLOP/s / 9,216 = 4.612 PFLOP/s per chip
+
+
+def test_a_chip_named_after_its_count_is_a_term():
+    terms = [t["id"] for t in analyse("Two replicas on 4xMI300x GPUs beat an 8xH200 box, and Mixtral 8x7B ran on c7gn.16xlarge.", "en").terms]
+    assert {"amd-mi300x", "nvidia-h200", "mixtral"} <= set(terms)
