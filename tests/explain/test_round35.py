@@ -47,3 +47,27 @@ def test_a_flop_rate_written_with_a_capitalised_prefix_is_read():
 def test_a_chip_named_after_its_count_is_a_term():
     terms = [t["id"] for t in analyse("Two replicas on 4xMI300x GPUs beat an 8xH200 box, and Mixtral 8x7B ran on c7gn.16xlarge.", "en").terms]
     assert {"amd-mi300x", "nvidia-h200", "mixtral"} <= set(terms)
+
+
+def _term(text: str, name: str) -> dict:
+    from service.explain.compose import explain_offline
+    return next(t for t in explain_offline(text, "en")["terms"] if name in t["term"])
+
+
+def test_goodput_in_serving_is_requests_within_their_latency_targets():
+    # DistServe (Zhong et al. 2024): serving goodput counts requests that meet their TTFT/TPOT SLOs
+    served = _term("Disaggregated prefill raised goodput at a TTFT SLO of 2 s and a TPOT SLO of 50 ms.", "goodput")
+    assert "latency targets" in served["definition"]
+    trained = _term("Checkpoint restarts and failures cut the training run's goodput to 90%.", "goodput")
+    assert "reserved time" in trained["definition"]
+
+
+def test_memory_bound_beside_output_token_latency_is_the_bandwidth_sense():
+    text = ("The MI300X beats the H100 in memory-bound scenarios such as long output sequences and a strict TPOT. "
+            "With its high memory capacity it holds larger models.")
+    assert "reading and writing memory" in _term(text, "memory-bound")["definition"]
+
+
+def test_an_ultraserver_is_not_named_after_one_trainium_generation():
+    entry = _term("Trainium3 UltraServers hold up to 144 chips.", "UltraServer")
+    assert "Trn2 UltraServer" not in entry.get("expansion", "") + entry["term"]
