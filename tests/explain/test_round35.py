@@ -71,3 +71,28 @@ def test_memory_bound_beside_output_token_latency_is_the_bandwidth_sense():
 def test_an_ultraserver_is_not_named_after_one_trainium_generation():
     entry = _term("Trainium3 UltraServers hold up to 144 chips.", "UltraServer")
     assert "Trn2 UltraServer" not in entry.get("expansion", "") + entry["term"]
+
+
+_BREAKDOWN = ("During the run there were 500 unexpected interruptions. A faulty GPU caused 150 interruptions, accounting for "
+              "{share} percent of all those recorded, while memory was responsible for 100 interruptions, or 20 percent. "
+              "Switch and cable problems caused 40 and 25 interruptions – 8 and 5 percent, respectively.")
+
+
+def test_counts_with_their_share_of_a_whole_stated_elsewhere_are_checked():
+    claims = [c for c in _claims(_BREAKDOWN.format(share=30)) if "percent" in c.quote]
+    assert [c.verdict for c in claims] == ["consistent", "consistent"]
+    assert "150 interruptions of 500 unexpected interruptions is 30.0%" in claims[0].why
+    assert "(8%)" in claims[1].why and "(5%)" in claims[1].why  # "8 and 5 percent": the first takes the second's unit
+
+
+def test_a_share_off_its_whole_is_inconsistent_when_the_other_shares_agree_with_that_whole():
+    claim = next(c for c in _claims(_BREAKDOWN.format(share=25)) if "150" in c.quote)
+    assert claim.verdict == "inconsistent"
+    assert "is 30.0%, not the 25%" in claim.why
+
+
+def test_shares_that_agree_with_no_whole_of_the_text_are_not_judged():
+    # the author divided by a whole the text does not give: no verdict on a denominator of our guessing
+    claims = _claims("There were 500 interruptions in all. A faulty GPU caused 150 interruptions, or 45 percent, "
+                     "and memory caused 100 interruptions, or 30 percent.")
+    assert claims[-1].verdict != "inconsistent"
