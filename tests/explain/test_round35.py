@@ -96,3 +96,11 @@ def test_shares_that_agree_with_no_whole_of_the_text_are_not_judged():
     claims = _claims("There were 500 interruptions in all. A faulty GPU caused 150 interruptions, or 45 percent, "
                      "and memory caused 100 interruptions, or 30 percent.")
     assert claims[-1].verdict != "inconsistent"
+
+
+def test_updating_weights_for_inference_is_not_the_optimizer_step():
+    from service.explain.compose import explain_offline
+    pushed = [t["term"] for t in explain_offline("The engine pushes weight updates to thousands of inference GPUs in 20 seconds.", "en")["terms"]]
+    assert "optimizer step" not in pushed
+    trained = [t["term"] for t in explain_offline("After the backward pass the optimizer applies the weight update to every shard.", "en")["terms"]]
+    assert "optimizer step" in trained
