@@ -85,7 +85,8 @@ def _linked(doc: Document, window: list[int], link: dict) -> bool:
     return not (link.get("unless") and matches(link["unless"], doc.text))
 
 
-_REASON_BEFORE = re.compile(r"why|لذلك|لهذا", re.I)  # "..., which is why": the reason comes before the words
+# "..., which is why", "...; this made it slower": the reason comes before the words
+_REASON_BEFORE = re.compile(r"why|\b(?:this|that|which|these) (?:made|makes|caused|causes|led|leads|resulted|results)\b|لذلك|لهذا", re.I)
 
 
 def _own_reason_terms(doc: Document, window: list[int]) -> set[str] | None:

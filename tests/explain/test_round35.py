@@ -104,3 +104,20 @@ def test_updating_weights_for_inference_is_not_the_optimizer_step():
     assert "optimizer step" not in pushed
     trained = [t["term"] for t in explain_offline("After the backward pass the optimizer applies the weight update to every shard.", "en")["terms"]]
     assert "optimizer step" in trained
+
+
+_OWN_CAUSE = ("Misaligned shards route the all-gather and reduce-scatter through a slow fallback kernel (4-20x slower per "
+              "call); at 32 chips this made FSDP slower than DDP instead of faster.")
+
+
+def test_a_result_said_to_come_from_what_came_before_gets_no_stock_reason():
+    from service.explain.compose import explain_offline
+    # "this made FSDP slower": the author's cause is the clause before, so a published reason about FSDP's extra
+    # communication would speak for the author
+    assert not explain_offline(_OWN_CAUSE, "en").get("reasons")
+
+
+def test_the_gist_keeps_the_cause_a_result_points_back_to():
+    from service.explain.compose import explain_offline
+    gist = " ".join(item["text"] for item in explain_offline(_OWN_CAUSE, "en")["gist"])
+    assert "fallback" in gist and "slower than DDP" in gist
