@@ -12,7 +12,7 @@ _IMPERSONAL = {"تم", "يتم", "يمكن", "يجب", "ينبغي", "يلزم",
 # Words that open with a negation or an adverbial: أنه before them is the usual Arabic ("أنه لم ...", "أنه بعد ...").
 _OPENERS = {"لا", "لم", "لن", "ليس", "ليست", "في", "على", "من", "إلى", "مع", "عند", "بعد", "قبل", "خلال", "منذ", "رغم",
             "بدلا", "بدلاً", "بدلًا", "وفقا", "وفقًا", "وفقاً", "بسبب", "حسب", "بحسب", "مثل", "عبر", "تحت", "بين", "نظرا",
-            "نظرًا", "نظراً", "لذلك", "بالإضافة", "عندما", "إذا", "لو", "كلما", "حين", "حيث", "قد", "لقد",
+            "نظرًا", "نظراً", "استنادا", "استنادًا", "استناداً", "طبقا", "طبقًا", "تبعا", "تبعًا", "لذلك", "بالإضافة", "عندما", "إذا", "لو", "كلما", "حين", "حيث", "قد", "لقد",
             "سوف"}  # the future particle opens a verb phrase: "أنه سوف يحتاج", never "أنّ سوف يحتاج"
 # Past verbs of the third person masculine that no letter pattern tells from a noun.
 _PAST = {"قال", "أعلن", "أكد", "أوضح", "كشف", "ذكر", "أشار", "بلغ", "وصل", "حقق", "تجاوز", "استخدم", "اعتمد", "اشترى", "أنفق",
@@ -72,10 +72,12 @@ def _feminine(word: str) -> bool:
     return w.endswith(("ة", "ات"))
 
 
-def subject_after(words: list[str]) -> int:
+def subject_after(words: list[str], verb: str = "") -> int:
     """How many words after a sentence's opening verb are its subject: a definite noun ("الحوسبة"), a chain of nouns
     ending in one ("تكلفة تدريب النموذج"), a demonstrative with its noun ("هذه الدراسة"), a Latin name; with the
-    adjectives that agree with it in gender and its bracketed gloss. 0 when no subject is read with certainty."""
+    adjectives that agree with it in gender and its bracketed gloss. 0 when no subject is read with certainty.
+    After a feminine verb, a head with no feminine ending is a plural of things ("اختيرت المواقع الجديدة"), whose
+    adjective and whose object are both feminine words: no subject is read then."""
     n, head, defined = 0, None, False
     if words and _PREPOSED.match(_bare(words[0])):
         return 0  # "ترتبطان باتصال ...": a preposition opens what follows the verb, not a subject
@@ -118,6 +120,8 @@ def subject_after(words: list[str]) -> int:
             else:
                 return 0
         else:
+            if _feminine_verb(verb) and core.startswith("ال") and _feminine(core) and not _feminine(head or ""):
+                return 0  # "اختيرت المواقع الجديدة" (its adjective) or "تستخدم النماذج الذاكرة" (its object): not sure which
             agrees = _feminine(core) == _feminine(head or "")
             if not (core.startswith("ال") and agrees):
                 if n > 1 and re.match(r"[بلك][\u0621-\u064A]{3,}", core) and not core.startswith(("بال", "لل")):
@@ -133,6 +137,12 @@ def subject_after(words: list[str]) -> int:
     if _glossed_further(words[n:]):
         return 0  # "المرحلة الثالثة من ZeRO (ZeRO-3)": one name, glossed after its last word; the subject's end is not sure
     return n
+
+
+def _feminine_verb(word: str) -> bool:
+    """A verb of the third person feminine: a past ending in ت ("اختيرت"), an imperfect opening on ت ("تستخدم")."""
+    w = _bare(word)
+    return bool(w) and is_verb(w) and (w.startswith("ت") or (w.endswith("ت") and not w.endswith("ات")))
 
 
 def _glossed_further(rest: list[str]) -> bool:
@@ -168,7 +178,10 @@ def reported(clause: str, that_noun: str = "أنّ", that_verb: str = "أنه") 
         return None  # a list of bullets, "here is ...": no sentence a particle can take
     if first == "حيث" and len(words) > 1 and is_verb(words[1]):
         return reported(" ".join(words[1:]), that_noun, that_verb)  # "حيث تعتمد على ...": the connective joins what came before
-    if first in _IMPERSONAL or first in _OPENERS or (first.startswith("و") and _bare(first[1:]) in _OPENERS) \
+    if first.startswith("و") and _bare(first[1:]) in _OPENERS:
+        words[0] = words[0][1:]  # "واستنادا إلى التقارير، ...": after أنه the joining "و" has nothing to join
+        clause, first = " ".join(words), _bare(words[0])
+    if first in _IMPERSONAL or first in _OPENERS \
             or _PREPOSED.match(first) and not _PREPOSITIONAL.match(first):
         return f"{that_verb} {clause}"
     if first in _NO_SUBJECT or first.startswith(("فـ", "فإن", "فإنّ")) or _ATTACHED_PRONOUN.match(first) \
@@ -178,7 +191,7 @@ def reported(clause: str, that_noun: str = "أنّ", that_verb: str = "أنه") 
         return f"{that_noun} {clause}"
     if _bare(words[0]) in _TAKES_VERBAL_NOUN and len(words) > 1 and _VERBAL_NOUN.match(_bare(words[1])):
         return None
-    count = subject_after(words[1:])
+    count = subject_after(words[1:], words[0])
     if not count:
         return None
     while 1 + count < len(words) and words[1 + count].startswith("(") and not words[count].endswith(tuple(_PUNCT)):

@@ -121,3 +121,21 @@ def test_the_gist_keeps_the_cause_a_result_points_back_to():
     from service.explain.compose import explain_offline
     gist = " ".join(item["text"] for item in explain_offline(_OWN_CAUSE, "en")["gist"])
     assert "fallback" in gist and "slower than DDP" in gist
+
+
+def test_an_arabic_opening_adverbial_loses_its_joining_wa_after_the_reporting_verb():
+    from service.explain import arabic_clause
+    assert arabic_clause.reported("واستنادا إلى التقارير، تستخدم الشريحة ست وحدات") == "أنه استنادا إلى التقارير، تستخدم الشريحة ست وحدات"
+
+
+def test_a_plural_of_things_after_a_feminine_verb_is_no_sure_subject():
+    from service.explain import arabic_clause
+    # "اختيرت المواقع الجديدة": moving only "المواقع" before the verb left its adjective behind
+    assert arabic_clause.reported("اختيرت المواقع الجديدة ضمن المشروع") is None
+    assert arabic_clause.reported("تستخدم الشركة الرقائق الجديدة") == "أنّ الشركة تستخدم الرقائق الجديدة"
+
+
+def test_a_unit_after_a_number_in_an_arabic_sentence_is_not_replaced_by_its_arabic_name():
+    from service.explain.compose import explain_offline
+    gist = " ".join(item["text"] for item in explain_offline("تصل قوة الحوسبة إلى 42.5 ExaFLOPS عند تجميع 9,216 شريحة في نظام واحد.", "ar")["gist"])
+    assert "42.5 ExaFLOPS" in gist
