@@ -139,3 +139,9 @@ def test_a_unit_after_a_number_in_an_arabic_sentence_is_not_replaced_by_its_arab
     from service.explain.compose import explain_offline
     gist = " ".join(item["text"] for item in explain_offline("تصل قوة الحوسبة إلى 42.5 ExaFLOPS عند تجميع 9,216 شريحة في نظام واحد.", "ar")["gist"])
     assert "42.5 ExaFLOPS" in gist
+
+
+def test_openers_that_announce_are_left_out_of_the_point():
+    from service.explain.gist_lift import without_openers
+    assert without_openers("Specifically, we sync the expert counts across micro-batches.") == "we sync the expert counts across micro-batches."
+    assert without_openers("heads up that the cluster now has RoCE enabled.") == "the cluster now has RoCE enabled."
