@@ -145,3 +145,15 @@ def test_openers_that_announce_are_left_out_of_the_point():
     from service.explain.gist_lift import without_openers
     assert without_openers("Specifically, we sync the expert counts across micro-batches.") == "we sync the expert counts across micro-batches."
     assert without_openers("heads up that the cluster now has RoCE enabled.") == "the cluster now has RoCE enabled."
+
+
+def test_vocabulary_readers_found_missing_is_found_in_its_context():
+    from service.explain.compose import explain_offline
+    def terms(text):
+        return [t["term"] for t in explain_offline(text, "en")["terms"]]
+    assert "chunked prefill" in terms("Using 2048 on A100 for chunked prefill gave a better result than the default 512.")
+    assert "block size" in terms("MLA models require block size 1 and cannot use KV cache offloading on vLLM.")
+    assert "block size" not in terms("The CUDA kernel uses a block size of 256 threads.")  # a thread block, not the KV cache's
+    assert "dequantization" in terms("The regression comes from dequantization before every matmul at batch size 1.")
+    assert "weight sync" in terms("The weight sync took 9.4 seconds, and inference paused for 1.1 seconds.")
+    assert "auxiliary loss" in terms("We propose calculating LBL over the global batch instead of each micro-batch.")
