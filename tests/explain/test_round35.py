@@ -157,3 +157,19 @@ def test_vocabulary_readers_found_missing_is_found_in_its_context():
     assert "dequantization" in terms("The regression comes from dequantization before every matmul at batch size 1.")
     assert "weight sync" in terms("The weight sync took 9.4 seconds, and inference paused for 1.1 seconds.")
     assert "auxiliary loss" in terms("We propose calculating LBL over the global batch instead of each micro-batch.")
+
+
+def test_a_figure_followed_by_its_working_in_brackets_is_checked():
+    said = _claims("Extrapolating, an 8xH200 would process around 2,186 tokens per second (3.4 × 643), still lower than before.")[0]
+    assert said.verdict == "consistent"
+    off = _claims("Extrapolating, an 8xH200 would process around 2,500 tokens per second (3.4 × 643), still lower than before.")[0]
+    assert off.verdict == "inconsistent"
+
+
+def test_no_mfu_from_a_throughput_whose_scope_the_text_leaves_unsaid():
+    # torchtitan's TPS is per GPU; read as the job's total over 4 GPUs it gave "an MFU of 6.5%" nobody asked for
+    claims = _claims("Llama3 8b on 4xH100s with FSDP=2, TP=2\n- bf16: 5378 TPS, 45.68 GiB peak memory")
+    assert not any("MFU" in c.why for c in claims)
+    # a rate no single chip could reach is the job's total: its MFU is said
+    total = _claims("For a 70B model on 1024 H100s we can expect about 1,487,000 tokens/sec with FP8.")
+    assert any("MFU" in c.why for c in total)

@@ -83,6 +83,14 @@ def mfu(doc: Document, claim: Claim) -> Result | None:
     if inputs.sources.get("chip", {}).get("source") == "assumed":
         discard(doc, index)  # an MFU on a chip the text does not name answers nothing it said
         return None
+    chips_used = inputs.values.get("n_chips") or 1
+    if rate is not None and rate.quantity == "tokens_per_s" and chips_used > 1 and value * chips_used <= 1 \
+            and not _TOTAL_SCOPE.search(_sentence_around(doc, rate)):
+        # "5378 TPS" on 4 GPUs, no MFU claimed: whether the rate is per GPU (as torchtitan logs it) or the job's total
+        # is unsaid, and the MFU nobody asked for would differ fourfold between the two readings; only a rate no single
+        # chip could reach ("1,500,000 tokens/sec" on 1,024 H100s) is the total for certain
+        discard(doc, index)
+        return None
     result = computed(doc, "mfu", value, [index])
     out, given = doc.calculations[index]["outputs"], doc.calculations[index]["inputs"]
     chip = catalog.hardware().get("chip", given["chip"]) if given.get("chip") else None
@@ -152,3 +160,16 @@ def _chips_missing(claim: Claim) -> str:
     """What the check lacks for the chips: the whole run's count where a degree is stated ("EP64" spans 64 of them,
     which the answer reads as such, but the run may hold more)."""
     return "n_chips_all" if any(f.quantity.endswith("_degree") for f in claim.figures) else "n_chips"
+
+
+# words that make a throughput the whole job's, summed over its chips ("1.3M tokens/s in total across 104 GPUs")
+_TOTAL_SCOPE = re.compile(r"\b(?:total|in all|aggregate|overall|combined|cluster|whole|entire|system|across|over all|all (?:the )?(?:GPUs|chips|nodes))\b"
+                          r"|إجمالي|الإجمالي|مجموع|عبر|كامل", re.I)
+
+
+def _sentence_around(doc: Document, fig) -> str:
+    """The sentence a figure stands in (the text around it when it is in none)."""
+    for start, end in doc.sentences:
+        if start <= fig.start < end:
+            return doc.text[start:end]
+    return doc.text[max(0, fig.start - 120):fig.end + 120]
