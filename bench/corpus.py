@@ -184,6 +184,10 @@ def figure_found(expected: dict, got: list[dict], close) -> bool:
     return any(g.get("quantity") in names and close(g.get("value"), expected["value"]) for g in got)
 
 
+# "8xH100" in the annotation names the H100 (with its count): the term is found when the chip's entry is
+_COUNT_PREFIX = re.compile(r"^[1-9]\d{0,3}x(?=[A-Z][A-Za-z]*\d)")
+
+
 def score_answer(passage: dict, out: dict, index: dict, hbm: dict, scoring) -> dict:
     """The automatic figures of one answer."""
     exp = passage.get("expected") or {"terms": [], "figures": []}
@@ -195,7 +199,8 @@ def score_answer(passage: dict, out: dict, index: dict, hbm: dict, scoring) -> d
                 found.add(scoring.key(scoring._PARENTHESISED.sub(" ", t[field])))
     found.discard("")
     missing_terms = [term for term in exp["terms"]
-                     if not ({scoring.key(term)} | index.get(scoring.key(term), set())) & found]
+                     if not ({scoring.key(term), scoring.key(_COUNT_PREFIX.sub("", term))} | index.get(scoring.key(term), set())
+                             | index.get(scoring.key(_COUNT_PREFIX.sub("", term)), set())) & found]
     got = [f for f in out.get("figures") or [] if isinstance(f, dict)]
     missed = [f"{f['quote']!r}={'|'.join(f['quantity']) if isinstance(f['quantity'], list) else f['quantity']}:{f['value']:g}"
               for f in exp["figures"] if not figure_found(f, got, scoring._close)]
