@@ -173,3 +173,9 @@ def test_no_mfu_from_a_throughput_whose_scope_the_text_leaves_unsaid():
     # a rate no single chip could reach is the job's total: its MFU is said
     total = _claims("For a 70B model on 1024 H100s we can expect about 1,487,000 tokens/sec with FP8.")
     assert any("MFU" in c.why for c in total)
+
+
+def test_two_labelled_times_in_a_results_line_are_compared():
+    # 0.271 / 0.142 = 1.908: 190.8% of it ("BF16 decode": the 16 is a name's, not a figure before the verb)
+    claim = _claims("Decode microbench, batch 64 / seq 768: BF16 decode 0.271 ms, FP8 decode 0.142 ms.")[0]
+    assert "0.271 ms vs 0.142 ms: 190.8% of it" in claim.why

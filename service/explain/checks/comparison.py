@@ -89,7 +89,7 @@ def _parallel(doc: Document, first, second) -> bool:
     a = _VERB_BEFORE.search(doc.text[max(0, first.start - 24):first.start])
     b = _VERB_BEFORE.search(doc.text[max(0, second.start - 24):second.start])
     return bool(a and b) and a.group(1).lower() == b.group(1).lower() and a.group(1).lower() not in _NOT_VERBS \
-        and not re.search(r"(?<![A-Za-z])\d[\d.,]*\s*$", doc.text[max(0, first.start - 24):first.start][:a.start()])  # "seconds 2.86 seconds": a unit
+        and not re.search(r"(?<![A-Za-z\d.,])\d[\d.,]*\s*$", doc.text[max(0, first.start - 24):first.start][:a.start()])  # "seconds 2.86 seconds": a unit (not "BF16 decode")
 
 
 def _bounded(doc: Document, fig) -> bool:
