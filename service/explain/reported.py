@@ -502,11 +502,14 @@ def _lower_first(text: str, context: str = "") -> str:
         return text
     if first.lower() not in _FUNCTION_WORDS and not first.endswith("ing"):
         following = parts[1] if len(parts) > 1 else ""
-        if following[:1].isupper() or re.match(r"\d+(?:\.\d+)?(?:x\d+)?[BMKT]?\b", following) or re.search(rf"[a-z,;][ \t]+{re.escape(first)}\b", context):
-            return text
+        if following[:1].isupper() or re.match(r"\d+(?:\.\d+)?(?:x\d+)?[BMKT]?\b", following) or re.search(rf"[a-z,;][ \t]+{re.escape(first)}\b", context) \
+                or _ANNOUNCES.match(text[len(parts[0]):]):
+            return text  # "Meta has released a report": who announces is a name
     return text[0].lower() + text[1:]
 
 
+_ANNOUNCES = re.compile(r"\s+(?:(?:has|have|had)\s+(?:just\s+|now\s+|also\s+)?)?(?:released|announced|unveiled|launched|published|"
+                        r"introduced|open-sourced|said|says|reported|revealed|disclosed|confirmed)\b(?!\s+(?:by|in|on|at|for|with)\b)")
 _FUNCTION_WORDS = {"you", "the", "a", "an", "this", "that", "these", "those", "each", "every", "all", "some", "most", "many", "any",
                    "its", "their", "there", "it", "they", "when", "if", "while", "with", "for", "in", "on", "at", "to", "from",
                    "by", "as", "after", "before", "since", "because", "although", "only", "both", "one", "two", "no", "not",

@@ -179,3 +179,9 @@ def test_two_labelled_times_in_a_results_line_are_compared():
     # 0.271 / 0.142 = 1.908: 190.8% of it ("BF16 decode": the 16 is a name's, not a figure before the verb)
     claim = _claims("Decode microbench, batch 64 / seq 768: BF16 decode 0.271 ms, FP8 decode 0.142 ms.")[0]
     assert "0.271 ms vs 0.142 ms: 190.8% of it" in claim.why
+
+
+def test_who_announces_keeps_the_capital_of_a_name_after_a_reporting_verb():
+    from service.explain import reported
+    assert reported._lower_first("Meta has released a report on the run").startswith("Meta")
+    assert reported._lower_first("Throughput reported by the tool is wrong").startswith("throughput")
