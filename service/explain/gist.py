@@ -147,7 +147,9 @@ def restated(doc: Document, index: int, seen: set[str] | None = None) -> str:
         if opened and opened.end() < len(text):
             text = text[opened.end()].upper() + text[opened.end() + 1:]  # "Yes I profiled" -> "I profiled"
         speaker = _SPEAKER.match(text) if doc.lang == "en" else None  # "Scout: يحتوي ..." labels an item, no one speaks
-        if speaker:
+        if speaker and gist_side.labelled_list(doc, index):  # "Gradients: match parameter size" in a list: a label, no speaker
+            text = f"{speaker.group('speaker')} {text[speaker.end():]}" if text[speaker.end():][:1].islower() else text
+        elif speaker:
             rest = text[speaker.end():]
             text = messages(doc.lang)["gist"]["speaker_says"].format(speaker=speaker.group("speaker"), claim=rest)
         text = _EMOTICON.sub("", text).strip().rstrip(_TRAILING)
@@ -354,12 +356,13 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
     asked_about = gist_side.question_antecedent(doc, point)  # "Could this be the cause?" after "I suspect X"
     companion = asked_about if asked_about is not None else min(candidates)[2] if candidates else None
     reason = None  # the reason the antecedent displaces: still said after them when it is a cause
-    if reported.reads_back(point_sentence) and point > 0 and values.get(point - 1, 0.0) > 0.0 \
-            and restate.same_language(sentence_of(point - 1), lang) \
-            and not (gist_side.about_the_page(sentence_of(point - 1)) and not _has_figure(doc, point - 1)):
+    before = gist_side.before_list(doc, point)  # "This forces ..." after a list of items points back past the list
+    if reported.reads_back(point_sentence) and before >= 0 and values.get(before, 0.0) > 0.0 \
+            and restate.same_language(sentence_of(before), lang) \
+            and not (gist_side.about_the_page(sentence_of(before)) and not _has_figure(doc, before)):
         if candidates and min(candidates)[0] == 0 and "cause" in reported.roles(sentence_of(companion), lang):
             reason = companion
-        companion = point - 1  # "That is much slower than expected" needs the sentence it points back to
+        companion = before  # "That is much slower than expected" needs the sentence it points back to
     order = [point] if companion is None else [companion, point] if companion < point and reported.reads_back(point_sentence) \
         else [point, companion]
     who = reported.speaker([sentence_of(i) for i in range(len(doc.sentences))
@@ -378,7 +381,7 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
             and restate.same_language(sentence_of(i - 1), lang) and not reported.has_verb(sentence_of(i)) \
             and not sentence_of(i).lstrip().startswith("#") else None  # "# Megatron FSDP ...": a comment, not the list
         if lead is not None:  # "The training took 54 days, suggesting:" + "- effective MFU near 50%" is one statement
-            clause = restated(doc, lead, seen).rstrip(": ") + " " + _lower_start(restated(doc, i, seen))
+            clause = restated(doc, lead, seen).rstrip(": ") + " " + gist_side.lower_start(restated(doc, i, seen))
         else:
             clause = restated(doc, i, seen)
         if i == point and corrected is not None:
@@ -579,12 +582,6 @@ def _question(doc: Document, order: list[int], values: dict[int, float], ids: li
              and restate.same_language(sentence_of(j), doc.lang) and not _quoted(doc, j)
              and (abs(j - order[0]) <= 3 or ids[j] & ids[order[0]] or j == len(doc.sentences) - 1)]
     return max(asked)[1] if asked else None
-
-
-def _lower_start(text: str) -> str:
-    """A list item continuing a sentence: its first word in lower case unless it is an acronym or a name with capitals."""
-    first = text.split(" ", 1)[0]
-    return text[0].lower() + text[1:] if first[1:].islower() else text
 
 
 def _ended(text: str) -> str:

@@ -93,6 +93,8 @@ def side_weight(doc: Document, sentence: str, core: str, figures: list) -> float
     at = doc.text.find(sentence)
     if at > 0 and _SETUP_LABEL.search(doc.text, 0, at):
         penalty += 2 * SIDE_PENALTY  # "HW setup:" then "8x H100 PCIe, ...": what the test ran on, not what it found
+    if at >= 0 and _labelled_at(doc.text, at):
+        penalty += 2 * SIDE_PENALTY  # "Activations: scale with context length" among "Gradients: ...": an item of a list
     same = [f for f in figures if f.quantity == figures[0].quantity] if figures else []
     prose = core
     for figure in figures:
@@ -208,3 +210,41 @@ def question_antecedent(doc: Document, point: int) -> int | None:
         if _SUSPECTS.search(sentence) and len(sentence.split()) >= 6 and restate.same_language(sentence, doc.lang):
             return i
     return None
+
+
+_LABEL_LINE = re.compile(r"^\s*[A-Z][\w ()/-]{0,30}:\s+\S")
+MIN_LABEL_LINES = 3  # two "Name: ..." lines are as often two speakers; three or more such lines in a row are a list
+
+
+def labelled_list(doc: Document, index: int) -> bool:
+    """Whether sentence `index` is one of several lines in a row that each open on a label and a colon ("Gradients:
+    match parameter size"): a list of items, in which the label names a thing, not a speaker."""
+    return _labelled_at(doc.text, doc.sentences[index][0])
+
+
+def _labelled_at(text: str, start: int) -> bool:
+    lines = text.split("\n")
+    at = text.count("\n", 0, start)
+    if not _LABEL_LINE.match(lines[at]):
+        return False
+    low = high = at
+    while low > 0 and _LABEL_LINE.match(lines[low - 1]):
+        low -= 1
+    while high + 1 < len(lines) and _LABEL_LINE.match(lines[high + 1]):
+        high += 1
+    return high - low + 1 >= MIN_LABEL_LINES
+
+
+def before_list(doc: Document, point: int) -> int:
+    """The sentence a point pointing back refers to: the one before it, or, after a list of labelled items (and the
+    "The math:" line that announces it), the sentence before the list; -1 when there is none."""
+    i = point - 1
+    while i >= 0 and (labelled_list(doc, i) or doc.text[slice(*doc.sentences[i])].rstrip().endswith(":")):
+        i -= 1
+    return i
+
+
+def lower_start(text: str) -> str:
+    """A list item continuing a sentence: its first word in lower case unless it is an acronym or a name with capitals."""
+    first = text.split(" ", 1)[0]
+    return text[0].lower() + text[1:] if first[1:].islower() else text

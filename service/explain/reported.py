@@ -249,7 +249,7 @@ def point(clause: str, sentence: str, lang: str, who: str, context: str = "") ->
     """The point in reported speech ("The author reports that they get only 15% MFU"); `clause` read out, `sentence` as written."""
     words = messages(lang)["gist_reported"]
     kind = role(sentence, lang)
-    clause = without_fillers(clause, lang)
+    clause = _conditional(without_fillers(clause, lang))
     if lang == "ar":
         return _arabic(clause, _said_as(kind, clause, lang), words, who, lead=True)
     number = 1 if who == "authors" else 0
@@ -314,6 +314,17 @@ def _subjectless(clause: str) -> bool:
     past = _PAST_FIRST.match(clause)
     return bool(_SUBJECTLESS.match(clause) or past and not has_verb(clause[past.end():].split(",")[0]))
 # A change a pull request makes, said as an order ("Refactor kernels so ...", "Add option to ..."): not advice to the reader.
+# "Add X—and even one B300 falls short": an order, "and", a clause of its own: a condition, not advice to add X
+_CONDITIONAL = pattern_cache.lazy(r"^(?:add|include|factor in|count)\s+(?P<what>.+?)\s*(?:[—–]\s*and|,?\s+and)\s+(?P<then>(?:even|still|then)\s+.+)$", re.I)
+
+
+def _conditional(clause: str) -> str:
+    """"Add X—and even Y falls short" said as "once X are added, even Y falls short"."""
+    found = _CONDITIONAL.match(clause)
+    what = found.group("what").rstrip(",") if found else ""
+    return f"once {what}{'—' if what.count('—') % 2 else ' '}are added, {found.group('then')}" if found else clause  # an aside keeps its dash
+
+
 _CHANGE_IMPERATIVE = pattern_cache.lazy(r"^(?P<verb>refactor|fix|implement|introduce|rename|port|bump|deprecate|migrate|expose|"
                                         r"add(?=\s+(?:an?\s+|the\s+|new\s+)?(?:option|support|flag|argument|feature|test|kernel|check|"
                                         r"api|config|parameter|benchmark|script)s?\b))\b", re.I)
@@ -412,7 +423,7 @@ def companion(clause: str, sentence: str, lang: str, who: str, context: str = ""
     """The reason or evidence restated after the point ("They explain that ...")."""
     words = messages(lang)["gist_reported"]
     kind = role(sentence, lang)
-    clause = without_fillers(clause, lang)
+    clause = _conditional(without_fillers(clause, lang))
     if lang == "ar":
         return _arabic(clause, _said_as(kind, clause, lang), words, who, lead=False)
     attended = _ATTENTION.match(clause)
@@ -502,14 +513,12 @@ def _lower_first(text: str, context: str = "") -> str:
         return text
     if first.lower() not in _FUNCTION_WORDS and not first.endswith("ing"):
         following = parts[1] if len(parts) > 1 else ""
-        if following[:1].isupper() or re.match(r"\d+(?:\.\d+)?(?:x\d+)?[BMKT]?\b", following) or re.search(rf"[a-z,;][ \t]+{re.escape(first)}\b", context) \
-                or _ANNOUNCES.match(text[len(parts[0]):]):
-            return text  # "Meta has released a report": who announces is a name
+        if following[:1].isupper() or re.match(r"\d+(?:\.\d+)?(?:x\d+)?[BMKT]?\b", following) or re.search(rf"[a-z,;][ \t]+{re.escape(first)}\b", context) or _ANNOUNCES.match(text[len(parts[0]):]):
+            return text  # a name: "Nvidia", one met mid-sentence, or who announces ("Meta has released a report")
     return text[0].lower() + text[1:]
 
 
-_ANNOUNCES = re.compile(r"\s+(?:(?:has|have|had)\s+(?:just\s+|now\s+|also\s+)?)?(?:released|announced|unveiled|launched|published|"
-                        r"introduced|open-sourced|said|says|reported|revealed|disclosed|confirmed)\b(?!\s+(?:by|in|on|at|for|with)\b)")
+_ANNOUNCES = re.compile(r"\s+(?:(?:has|have|had)\s+(?:just\s+|now\s+|also\s+)?)?(?:released|announced|unveiled|launched|published|introduced|open-sourced|said|says|reported|revealed|disclosed|confirmed)\b(?!\s+(?:by|in|on|at|for|with)\b)")
 _FUNCTION_WORDS = {"you", "the", "a", "an", "this", "that", "these", "those", "each", "every", "all", "some", "most", "many", "any",
                    "its", "their", "there", "it", "they", "when", "if", "while", "with", "for", "in", "on", "at", "to", "from",
                    "by", "as", "after", "before", "since", "because", "although", "only", "both", "one", "two", "no", "not",

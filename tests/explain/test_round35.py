@@ -185,3 +185,24 @@ def test_who_announces_keeps_the_capital_of_a_name_after_a_reporting_verb():
     from service.explain import reported
     assert reported._lower_first("Meta has released a report on the run").startswith("Meta")
     assert reported._lower_first("Throughput reported by the tool is wrong").startswith("throughput")
+
+
+_LISTED = ("Training a 400B model needs about 6.4 TB of memory in 32-bit precision. Add gradients and optimizer states—and "
+           "even one server with 2.3 TB of memory falls short.\n\nThe math:\n\nParameters: about 4 GB per billion parameters\n"
+           "Gradients: match parameter size\nOptimizer states: 2-3x parameter size\nActivations: scale with context length\n\n"
+           "This forces multi-node training across dozens of GPUs, which is why fast links are essential.")
+
+
+def test_a_list_of_labelled_items_is_neither_a_speaker_nor_the_antecedent_of_the_point():
+    from service.explain.compose import explain_offline
+    gist = " ".join(item["text"] for item in explain_offline(_LISTED, "en")["gist"])
+    assert "Activations says" not in gist and "Optimizer states" not in gist
+    assert "once gradients and optimizer states are added, even one server" in gist  # a condition, not advice to add
+    assert "this forces multi-node training" in gist.lower()
+
+
+def test_two_speakers_in_a_row_are_still_speakers():
+    from service.explain.compose import explain_offline
+    gist = " ".join(item["text"] for item in explain_offline(
+        "Alice: the all-reduce is the bottleneck here, I measured it.\nBob: no, it is the data loader.", "en")["gist"])
+    assert "Alice says" in gist
