@@ -157,7 +157,8 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
         name = match.found_as
         if lang != "en" and not _is_acronym(name) and not arabic.ARABIC_LETTER.search(name) \
                 and match.entry.get("category") in _COMMON_NOUN_CATEGORIES and not _in_spans(protected, match.start) \
-                and not _attached(text, match.start, match.end) and not _after_number(text, match.start):  # "42.5 ExaFLOPS": a unit
+                and not _attached(text, match.start, match.end) \
+                and not (_after_number(text, match.start) and re.search(r"/|[A-Z].*[A-Z]", name)):  # "42.5 ExaFLOPS": a unit
             own = _expansion(match.entry, lang)
             if own and arabic.ARABIC_LETTER.search(own) and not _head_said_before(text, match.start, own):  # "Pipeline Parallelism" in an Arabic sentence is written in Arabic
                 edits.append((match.start, match.end, own))
