@@ -206,3 +206,11 @@ def test_two_speakers_in_a_row_are_still_speakers():
     gist = " ".join(item["text"] for item in explain_offline(
         "Alice: the all-reduce is the bottleneck here, I measured it.\nBob: no, it is the data loader.", "en")["gist"])
     assert "Alice says" in gist
+
+
+def test_bits_against_bytes_is_explained_only_where_the_text_writes_a_rate_in_bits():
+    from service.explain.compose import explain_offline
+    def terms(text):
+        return [t["term"] for t in explain_offline(text, "en")["terms"]]
+    assert "Gb/s vs GB/s" not in terms("NCCL achieves 650 GB/s all-reduce throughput in a DGX H100 node, while PCIe gives 64 GB/s.")
+    assert "Gb/s vs GB/s" in terms("The NIC runs at 400 Gb/s while NVLink gives 900 GB/s.")
