@@ -214,3 +214,9 @@ def test_bits_against_bytes_is_explained_only_where_the_text_writes_a_rate_in_bi
         return [t["term"] for t in explain_offline(text, "en")["terms"]]
     assert "Gb/s vs GB/s" not in terms("NCCL achieves 650 GB/s all-reduce throughput in a DGX H100 node, while PCIe gives 64 GB/s.")
     assert "Gb/s vs GB/s" in terms("The NIC runs at 400 Gb/s while NVLink gives 900 GB/s.")
+
+
+def test_an_sm_code_names_the_gpu_generation_kernels_are_built_for():
+    from service.explain.compose import explain_offline
+    terms = {t["term"]: t for t in explain_offline("Enable FP8 KV cache on SM120 now that the SM120 decode path is available.", "en")["terms"]}
+    assert "SM120" in terms and "compiled for" in terms["SM120"]["definition"]
