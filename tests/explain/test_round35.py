@@ -220,3 +220,13 @@ def test_an_sm_code_names_the_gpu_generation_kernels_are_built_for():
     from service.explain.compose import explain_offline
     terms = {t["term"]: t for t in explain_offline("Enable FP8 KV cache on SM120 now that the SM120 decode path is available.", "en")["terms"]}
     assert "SM120" in terms and "compiled for" in terms["SM120"]["definition"]
+
+
+def test_a_hook_and_a_stack_height_are_terms_only_in_their_context():
+    from service.explain.compose import explain_offline
+    def terms(text):
+        return [t["term"] for t in explain_offline(text, "en")["terms"]]
+    assert "hook" in terms("Megatron DDP has a hook site per weight, so the all-gather overlaps the forward.")
+    assert "hook" not in terms("The pre-commit hook runs the linter before each push.")
+    assert "8-Hi" in terms("The H200 uses six HBM3E 8H stacks of 24 GB; four 12H stacks reach the same capacity.")
+    assert "8-Hi" not in terms("The run took 8H on the cluster.")
