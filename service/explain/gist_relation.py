@@ -262,8 +262,9 @@ def _proposal(doc: Document, start: int, end: int, lang: str) -> Relation | None
     reach = verb.end() + (words[-1].end() if words else 0)
     found = []
     for key, head in table["heads"].items():
-        # "a system-level evaluation" presents no system: a head written as a compound's first part is not the head
-        pattern = rf"\b{head['en']}s?\b(?!-)" if lang == "en" else rf"(?<![\u0621-\u064A])(?:{head['ar']})(?![\u0621-\u064A])"
+        # "a system-level evaluation" or "a cross-architecture evaluation" presents no system or architecture: a head
+        # written inside a hyphenated compound is not the head
+        pattern = rf"(?<!-)\b{head['en']}s?\b(?!-)" if lang == "en" else rf"(?<![\u0621-\u064A])(?:{head['ar']})(?![\u0621-\u064A])"
         m = re.compile(pattern, re.I).search(doc.text, verb.end(), reach)
         if m:
             found.append((m.start(), key, lang == "en" and m.group().lower().endswith("s") and not head["en"].endswith("s")))

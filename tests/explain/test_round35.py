@@ -230,3 +230,10 @@ def test_a_hook_and_a_stack_height_are_terms_only_in_their_context():
     assert "hook" not in terms("The pre-commit hook runs the linter before each push.")
     assert "8-Hi" in terms("The H200 uses six HBM3E 8H stacks of 24 GB; four 12H stacks reach the same capacity.")
     assert "8-Hi" not in terms("The run took 8H on the cluster.")
+
+
+def test_an_evaluation_across_architectures_presents_no_architecture():
+    from service.explain.compose import explain_offline
+    text = ("We present a systematic cross-architecture evaluation of LLM inference on AMD Instinct MI325X GPUs, "
+            "benchmarking four models on an 8-GPU cluster.")
+    assert "معمارية" not in " ".join(item["text"] for item in explain_offline(text, "ar")["gist"])
