@@ -237,3 +237,11 @@ def test_an_evaluation_across_architectures_presents_no_architecture():
     text = ("We present a systematic cross-architecture evaluation of LLM inference on AMD Instinct MI325X GPUs, "
             "benchmarking four models on an 8-GPU cluster.")
     assert "معمارية" not in " ".join(item["text"] for item in explain_offline(text, "ar")["gist"])
+
+
+def test_a_header_unit_in_brackets_reads_its_column_and_a_row_with_its_own_unit_keeps_it():
+    doc = analyse(" | Train Step Duration (s) | GPU Idle Time (%)\nRoCE Enabled | 2.51 | 76.89\n"
+                  "RoCE Disabled | 5.72 | 89.9\nRoCE Reduction (%) | 56.1 |", "en")
+    read = {f.quote: (f.quantity, round(f.value, 4)) for f in doc.figures}
+    assert read["2.51"] == ("step_time_s", 2.51) and read["76.89"] == ("percent", 0.7689)
+    assert read["56.1"][0] not in ("step_time_s", "time_s")  # a share by its row's own "(%)", not a duration

@@ -51,9 +51,14 @@ class _Tables:
                 labels = [self.norm[a:b].strip() for a, b in header]
                 while j < len(lines) and _adjacent(self.norm, lines[j - 1], lines[j]):
                     cells = _line_cells(lines[j])
-                    if len(cells) == len(header) + 1 and _is_label(self.norm[cells[0][0]:cells[0][1]]) \
-                            and self.header_reading(labels[0]) is not None:
+                    first = self.norm[cells[0][0]:cells[0][1]]
+                    named = _is_label(first) and self.header_reading(labels[0]) is not None  # the row's name, before its numbers
+                    own_unit = named and bool(_PARENS.search(first))  # "Reduction (%) | 56.1": the row gives its own unit
+                    if len(cells) == len(header) + 1 and named:
                         cells = cells[1:]  # "run B | 199.5 | 2839": the rows' names stand in a column the header leaves unnamed
+                    if own_unit:
+                        j += 1
+                        continue
                     if len(cells) != len(header):
                         break
                     for label, span in zip(labels, cells):
@@ -115,9 +120,13 @@ class _Tables:
         header = _HEADER_CLEAN.sub("", header.strip())
         if not header or len(header) > 40 or any(c.isdigit() for c in header[:1]):
             return None
-        for text in (f"{header}=1", f"1 {header}"):
+        name = _PARENS.sub("", header).strip()
+        units = [part.strip() for inner in _PARENS.findall(header) for part in inner.split(",") if part.strip()]
+        # "Train Step Duration (s)": the unit in brackets first, as a cell reads it ("GPU Idle Time (%)" is a share, not GPUs)
+        for text in [f"{name}: 1 {unit}" for unit in units] + [f"{header}=1", f"1 {header}"]:
             reader = type(self)(text)
-            figs = [f for f in reader.read_all() if not f.expression and f.quantity not in _BARE and f.raw == 1]
+            figs = [f for f in reader.read_all() if not f.expression and f.quantity not in _BARE and f.raw == 1
+                    and (not text.startswith(name + ": ") or f.start == len(name) + 2)]
             if len(figs) == 1:
                 return figs[0].quantity, figs[0].scale, figs[0].unit
         return None
