@@ -9,6 +9,7 @@ from calculators import working as calculator_working
 
 from service import configs
 from service.explain import claim_names, followup, gist as gist_module, reasons, restate, term_display, term_items
+from service.explain import claims as claims_reader
 from service.explain.definitions import brief_definition
 from service.explain.term_items import shortened as _shortened  # noqa: F401  (a definition's first sentences; tests read it here)
 from service.explain.document import Document
@@ -352,6 +353,9 @@ def _sentence(text: str) -> str:
 
 # ---------------------------------------------------------------------------------------------- claims
 
+LONG_QUOTE_WORDS = 45  # a claim longer than this is named by its figures, not pasted whole as the item's heading
+
+
 def _claims_section(doc: Document, claims: list, in_gist: set[int], level: dict) -> str:
     m = messages(doc.lang)
     verdicts = m["verdict_labels"]
@@ -387,9 +391,11 @@ def _claims_section(doc: Document, claims: list, in_gist: set[int], level: dict)
             said_missing.add(why)
         used = [s.get("quote") or "" for i in claim.calculations for s in doc.calculations[i]["input_sources"].values()
                 if s.get("source") == "text"]
-        if not restate.same_language(claim.quote, doc.lang) and claim_names.by_figures(claim, doc.lang, used):
+        if (not restate.same_language(claim.quote, doc.lang) or claims_reader.table_line(claim.quote)
+                or len(claim.quote.split()) > LONG_QUOTE_WORDS) and claim_names.by_figures(claim, doc.lang, used):
             # a sentence in the other language is named by its own figures: readers judged the author's words, left in
-            # English inside an Arabic answer (or the reverse), as untranslated text
+            # English inside an Arabic answer (or the reverse), as untranslated text; a table run into one line or a long
+            # sentence likewise, not pasted whole as a bold heading
             head = claim_names.by_figures(claim, doc.lang, used)
         elif id(claim) not in in_gist and not claim.frame and not restate.same_language(claim.quote, doc.lang):
             head = m["claim_ref"].format(quote=_excerpt(doc, claim, 14))  # the author's words, not a template about them

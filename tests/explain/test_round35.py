@@ -245,3 +245,14 @@ def test_a_header_unit_in_brackets_reads_its_column_and_a_row_with_its_own_unit_
     read = {f.quote: (f.quantity, round(f.value, 4)) for f in doc.figures}
     assert read["2.51"] == ("step_time_s", 2.51) and read["76.89"] == ("percent", 0.7689)
     assert read["56.1"][0] not in ("step_time_s", "time_s")  # a share by its row's own "(%)", not a duration
+
+
+def test_a_table_run_into_one_line_is_named_by_the_figures_its_check_used():
+    from service.explain.compose import explain_offline
+    text = ("Specification | Values | Peak compute per chip (bf16) | 918 TFLOPs | HBM capacity per chip | 32 GB | "
+            "HBM bandwidth per chip | 1638 GBps | ICI ports per chip | 4 | Chips per host | 8 | TPU Pod size | 256 chips | "
+            "Interconnect topology | 2D torus | BF16 peak compute per Pod | 234.9 PFLOPs | All-reduce bandwidth per Pod | "
+            "102.4 TB/s | Bisection bandwidth per Pod | 3.2 TB/s")
+    answer = explain_offline(text, "en")["explanation"]
+    checked = answer.split("## What the text claims, checked")[1].split("##")[0]
+    assert "918 TFLOPs" in checked and "Interconnect topology" not in checked  # not the whole line pasted as a heading
