@@ -256,3 +256,9 @@ def test_a_table_run_into_one_line_is_named_by_the_figures_its_check_used():
     answer = explain_offline(text, "en")["explanation"]
     checked = answer.split("## What the text claims, checked")[1].split("##")[0]
     assert "918 TFLOPs" in checked and "Interconnect topology" not in checked  # not the whole line pasted as a heading
+
+
+def test_a_written_name_with_digits_is_kept_in_an_arabic_sentence():
+    from service.explain.compose import explain_offline
+    text = "تستخدم الشريحة ست وحدات HBM3E 8H بسعة 24 جيجابايت، بإجمالي 144 جيجابايت."
+    assert "8H" in " ".join(item["text"] for item in explain_offline(text, "ar")["gist"])
