@@ -262,3 +262,45 @@ def test_a_written_name_with_digits_is_kept_in_an_arabic_sentence():
     from service.explain.compose import explain_offline
     text = "تستخدم الشريحة ست وحدات HBM3E 8H بسعة 24 جيجابايت، بإجمالي 144 جيجابايت."
     assert "8H" in " ".join(item["text"] for item in explain_offline(text, "ar")["gist"])
+
+
+# ---- found by both judgings of round 23's set (texts written here) ----------------------------------------------------
+
+def test_a_total_released_as_each_unit_is_built_is_no_price_per_unit():
+    claims = _claims("The company will invest up to $100 billion, released as each new gigawatt of data centers is "
+                     "deployed. The plan covers 10 gigawatts in all.")
+    assert not any("per gigawatt" in c.why for c in claims)
+    priced = _claims("Each gigawatt of capacity needs about $50 billion of investment. The deal covers 6 gigawatts.")
+    assert any("$300 billion" in c.why for c in priced)
+
+
+def test_no_size_from_a_models_name_when_the_text_cut_its_layers():
+    claims = _claims("I ran a 2x8 H100 benchmark on Qwen3-30B-A3B with the model reduced to 20 layers.\n"
+                     "ZeRO-1 | 65,536 | 57,414 tok/s (3,588/GPU) | 31.11 GiB")
+    assert not any("MFU" in c.why for c in claims)
+
+
+def test_a_rate_above_one_direction_is_not_read_as_a_share_of_it():
+    # "30-40 GB/s" against "64 GB/s bidirectional": 40 is more than the 32 of one direction, so not a one-way figure
+    claims = _claims("Over PCIe Gen5 at 64 GB/s bidirectional, this would consume the entire bus, so actual throughput "
+                     "would be perhaps 30-40 GB/s.")
+    assert not any("125%" in c.why for c in claims)
+
+
+def test_sms_in_a_kernel_log_are_not_infinibands_subnet_manager():
+    from service.explain.compose import explain_offline
+    text = ("Tuning on 2 nodes over InfiniBand with RDMA: [tuning] Best combine: SMs 24, NVL chunk 2, RDMA chunk 20: "
+            "44.37 GB/s (RDMA), 145.16 GB/s (NVL)")
+    assert not any("subnet" in (t.get("expansion") or "") for t in explain_offline(text, "en")["terms"])
+
+
+def test_lightning_attention_is_an_attention_not_pytorch_lightning():
+    from service.explain.compose import explain_offline
+    terms = {t["term"]: t for t in explain_offline("MiniMax-01 combines lightning attention with softmax attention.", "en")["terms"]}
+    assert "lightning attention" in terms and "linear attention" in terms["lightning attention"]["definition"]
+
+
+def test_the_sxm_entry_does_not_say_every_sxm_part_has_a_higher_peak():
+    from service.explain import glossary
+    # NVIDIA's A100 datasheet gives the same peak for the SXM and PCIe forms
+    assert "A100" in glossary.load().by_id["sxm"]["definition"]

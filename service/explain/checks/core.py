@@ -158,9 +158,14 @@ def model_inputs(doc: Document, claim: Claim, inputs: Inputs) -> bool:
             return False
     if fig is not None and claim.models and not any(f is fig or f == fig for f in claim.figures):
         fig = None  # "DeepSeek-V3 ... 14.8T tokens" beside "enough to train a 70B model" later: the sentence's own model wins
+    resized = _RESIZED.search(doc.text)
+    if fig is not None and resized and doc.text[max(0, fig.start - 1):fig.start][-1:] in "-_.":
+        return False  # "Qwen3.6-35B-A3B ... reduced to 20 layers": the size in the name is not the size that ran
     if fig is not None:
         inputs.text("params", fig)
         return True
+    if models and resized:
+        return False  # "the model reduced to 20 layers": the named model's catalog size is not the size that ran
     if models:
         inputs.values["model"] = models[0]["id"]
         inputs.sources["model"] = {"source": "text", "quote": models[0]["name"]}
@@ -169,6 +174,10 @@ def model_inputs(doc: Document, claim: Claim, inputs: Inputs) -> bool:
 
 
 _DENSE = re.compile(r"\bdense\b|الكثيف", re.I)
+# a named model run smaller than published: its layers cut, or a smaller variant of it
+_RESIZED = re.compile(r"\b(?:reduced|cut|truncated|trimmed|shrunk|pruned|downsized)\s+(?:down\s+)?to\s+\d+\s+(?:transformer\s+)?layers\b"
+                      r"|\bwith\s+(?:only\s+)?(?:the\s+first\s+)?\d+\s+(?:of\s+its\s+\d+\s+)?layers\b|\bfewer\s+layers\b"
+                      r"|\b\d+-layer\s+(?:version|variant|subset|slice|cut)\b|\bnum_(?:hidden_)?layers\s*[=:]\s*\d+", re.I)
 
 
 def _dense(claim: Claim, models: list[dict]) -> bool:

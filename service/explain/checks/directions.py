@@ -120,6 +120,8 @@ def directions(doc: Document, claim: Claim) -> Result | None:
             return mixed
         measured = [f for f in own if f is not both and abs(f.value - half) > 0.01 * half and f.value < both.value]
         stated_half = next((f for f in _rates(doc.figures) if abs(f.value - half) <= 0.01 * half), None)
+        if any(f.value > half for f in measured[:2]):
+            measured = []  # "30-40 GB/s" against 64 GB/s both ways: above one direction's 32, so not a one-way figure
         for fig in measured[:2]:
             index = _share(doc, fig, half, f"{fig.quote} / ({both.quote} / 2)")
             if index is None:
