@@ -509,7 +509,8 @@ def _correction(doc: Document, point: int) -> str | None:
 
 
 # "This creates ...", "It causes ...": a bare pronoun and its verb, whose referent is the sentence just before it
-_BARE_ANAPHOR = pattern_cache.lazy(r"^(?:this|that|it)\s+(?:\w+ly\s+)?[a-z]+(?:es|s|ed)\b(?<!\bis)(?<!\bwas)(?<!\bhas)", re.I)
+_BARE_ANAPHOR = pattern_cache.lazy(r"^(?:this|that|it)\s+(?:\w+ly\s+)?[a-z]+(?:es|s|ed)\b(?<!\bis)(?<!\bwas)(?<!\bhas)"
+                                   r"|^(?:this|these)\s+[a-z]+\s+(?:is|are|was|were|has|have)\b", re.I)  # "This stage is ...": its stage is the one before
 _CONSEQUENCE = pattern_cache.lazy(r"^\s*(?:so|therefore|thus|hence|as a result|consequently)\b", re.I)  # follows the sentence before it
 FRAME_REACH = 3  # a frame's parts come from the point and the sentences this near it
 

@@ -195,6 +195,8 @@ def change(doc: Document, indexes: list[int]) -> tuple[list[int], str] | None:
         quantity = _changed_quantity(doc, first, second)
         if not quantity:
             continue
+        if _ACTOR_EN.search(doc.text):  # "The fix cut the e2e time ...": an article inside the sentence is lower case
+            quantity = re.sub(r"^(The|A|An)\b", lambda m: m.group(1).lower(), quantity)
         said = synthesis.change_words(first.value, second.value, doc.lang, "change", percent=first.unit == second.unit == "%")
         items.append(words["change_item" if _ACTOR_EN.search(doc.text) else "went_item"].format(quantity=quantity, a=_said(first, doc.text), b=_said(second, doc.text),
                                                  change=said))

@@ -304,3 +304,27 @@ def test_the_sxm_entry_does_not_say_every_sxm_part_has_a_higher_peak():
     from service.explain import glossary
     # NVIDIA's A100 datasheet gives the same peak for the SXM and PCIe forms
     assert "A100" in glossary.load().by_id["sxm"]["definition"]
+
+
+def test_failing_to_reach_a_goal_is_no_error_message():
+    from service.explain.compose import explain_offline
+    text = "Classical schedulers such as SpreadOut fail to minimize transfer completion times across NVLink and Ethernet."
+    assert "رسالة خطأ" not in " ".join(item["text"] for item in explain_offline(text, "ar")["gist"])
+    crashed = "The job fails to launch with NCCL 2.18 on H100 nodes; it crashes at init."
+    assert "رسالة خطأ" in " ".join(item["text"] for item in explain_offline(crashed, "ar")["gist"])
+
+
+def test_a_this_stage_sentence_is_not_said_after_another_stage():
+    from service.explain.compose import explain_offline
+    text = ("The prefill stage processes the input prompt to build a KV cache. This stage is compute-bound because attention "
+            "scales quadratically with sequence length. The decoding stage then generates tokens one by one. Unlike prefill, "
+            "decoding is memory-bound, as reading memory dominates attention time.")
+    gist = " ".join(item["text"] for item in explain_offline(text, "en")["gist"])
+    assert not ("memory bandwidth" in gist and gist.index("memory bandwidth") < gist.find("this stage"))
+
+
+def test_a_spelled_out_name_keeps_its_bracketed_short_form_once():
+    from service.explain.compose import explain_offline
+    gist = " ".join(item["text"] for item in explain_offline(
+        "The AllReduce operation can contribute up to 30% of end-to-end (E2E) latency.", "en")["gist"])
+    assert "end-to-end (end-to-end)" not in gist
