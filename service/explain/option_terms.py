@@ -102,6 +102,9 @@ _SENTENCE_END = pattern_cache.lazy(r"[.!?](?=\s+[A-Z(])")  # "model.num_moe_expe
 _PROSE_LIST = pattern_cache.lazy(r"\S,\s|\sand\s")
 
 
+_CHOICES = re.compile(r"\s*[{\[(]([\w.,|/ -]{2,80})[}\])]")  # a flag's choices written after it: "{auto,q8_0,fp8_e4m3}"
+
+
 def find(text: str, lang: str, known: set[str] | None = None) -> list[dict]:
     """The options named in the prose of `text`, first mention first, each once, as terms items (id "option:<framework>:<name>")
     with the option's meaning in `lang` as the definition; options on a command or config line are left to the config reader."""
@@ -121,6 +124,10 @@ def find(text: str, lang: str, known: set[str] | None = None) -> list[dict]:
         entry = options.entry(framework, name) or {}
         meaning = entry.get("meaning") or {}
         definition = (meaning.get(lang) or "").strip()
+        listed = _CHOICES.match(text, match.end())
+        if listed and not said and any(v.strip() and v.strip().lower() not in (meaning.get("en") or "").lower()
+                                       for v in re.split(r"[,|/]", listed.group(1))):
+            continue  # "--kv-cache-dtype {auto,q8_0,fp8_e4m3}": the text's own program, whose choices a framework's table lacks
         written = _SET_TO.match(text, match.end())  # "enable_checkpointing=false": the line says what false does
         if written:
             definition = switch.meaning_for_value(framework, name, written.group(1), definition, lang)

@@ -328,3 +328,10 @@ def test_a_spelled_out_name_keeps_its_bracketed_short_form_once():
     gist = " ".join(item["text"] for item in explain_offline(
         "The AllReduce operation can contribute up to 30% of end-to-end (E2E) latency.", "en")["gist"])
     assert "end-to-end (end-to-end)" not in gist
+
+
+def test_a_flag_whose_written_choices_a_frameworks_table_lacks_is_not_glossed_from_that_table():
+    from service.explain.compose import explain_offline
+    text = "8-bit KV cache storage behind --kv-cache-dtype {auto,q8_0,fp8_e4m3}, trading KV VRAM for the MoE expert cache."
+    item = next(t for t in explain_offline(text, "en")["terms"] if t["term"] == "--kv-cache-dtype")
+    assert "fp8_e5m2" not in item["definition"]  # vLLM's choices, not this program's
