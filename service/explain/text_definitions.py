@@ -33,7 +33,7 @@ _BRACKETED = pattern_cache.lazy(rf"(?<![\w.-])(?P<term>{_NAME})\s*\((?P<meaning>
 _WHICH = pattern_cache.lazy(rf"(?<![\w.-])(?P<term>{_NAME}),\s+which\s+(?!(?:is|are|was|were)\s+(?:\w+ly\s+)?[a-z]+(?:ed|en)\s+by\b)"
                             rf"(?P<meaning>[^,;.()\n]{{6,100}}?)(?=[,;.]\s|[,;.]$|\n|$)")
 _CALLED = pattern_cache.lazy(r"\b(?P<meaning>(?:a|an|the|our|its|their)\s+(?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:called|named|dubbed|known\s+as)\s+"
-                             r"[\"“']?(?P<term>[A-Za-z][\w+.-]*(?:\s[A-Za-z][\w+.-]*){0,3}?)[\"”']?(?=[\s,.;)]|$)")
+                             r"[\"“']?(?P<term>[A-Za-z][\w+.-]*(?:\s(?!(?:in|which|that|where|when|to|for|and|or|is|are|was|were|with|by|on|at|as|of|from)\b)[A-Za-z][\w+.-]*){0,3})[\"”']?(?=[\s,.;)]|$)")
 _ARABIC_APPOSITIVE = pattern_cache.lazy(r"[\"“«](?P<ar>[^\"”»\n]{2,30})[\"”»]\s*\((?P<term>[A-Za-z][\w .+-]{0,30})\)\s*،?\s*"
                                         r"(?:وهي|وهو|أي)\s+(?P<meaning>[^،.؛\n]{6,100})")
 # "SGLang (the latest main branch at datetime 20260105)": which build was run, not what the name means
@@ -165,6 +165,9 @@ def find(text: str) -> list[Definition]:
         if re.search(r"\w+ly$", m.group("meaning")):
             continue  # "a very frequently called operation": "called" after an adverb describes it, it names nothing
         meaning = re.sub(r"^(?:our|their)\b", "the authors'", m.group("meaning"), flags=re.I)
+        clause = re.match(r"[\"”']?,\s+(in which|where|whereby)\s+([^.;]{8,160})", text[m.end("term"):])
+        if clause:  # "a mode of operation known as weight streaming, in which weights are streamed ...": what it does too
+            meaning = f"{meaning}, {clause.group(1)} {clause.group(2).strip()}"
         found.append(Definition(m.group("term").rstrip(".-"), m.start("term"), meaning))
     for m in _ARABIC_APPOSITIVE.finditer(text):
         found.append(Definition(m.group("term").strip(), m.start("term"), m.group("meaning").strip(), m.group("ar").strip()))

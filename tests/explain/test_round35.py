@@ -335,3 +335,11 @@ def test_a_flag_whose_written_choices_a_frameworks_table_lacks_is_not_glossed_fr
     text = "8-bit KV cache storage behind --kv-cache-dtype {auto,q8_0,fp8_e4m3}, trading KV VRAM for the MoE expert cache."
     item = next(t for t in explain_offline(text, "en")["terms"] if t["term"] == "--kv-cache-dtype")
     assert "fp8_e5m2" not in item["definition"]  # vLLM's choices, not this program's
+
+
+def test_a_name_given_with_known_as_is_the_whole_name_with_what_it_does():
+    from service.explain.compose import explain_offline
+    text = ("The cluster scales training across CS systems using a mode of operation known as weight streaming, in which "
+            "activations stay on the wafer and weights are streamed one layer at a time. It also has CPU nodes.")
+    terms = {t["term"]: t for t in explain_offline(text, "en")["terms"]}
+    assert "weight" not in terms and "streamed one layer at a time" in terms["weight streaming"]["definition"]
