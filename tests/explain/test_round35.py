@@ -343,3 +343,9 @@ def test_a_name_given_with_known_as_is_the_whole_name_with_what_it_does():
             "activations stay on the wafer and weights are streamed one layer at a time. It also has CPU nodes.")
     terms = {t["term"]: t for t in explain_offline(text, "en")["terms"]}
     assert "weight" not in terms and "streamed one layer at a time" in terms["weight streaming"]["definition"]
+
+
+def test_rows_under_a_new_heading_are_compared_with_that_tables_first_row():
+    claims = _claims("A10G\n\nbf16: 125tok/s, 8.2GB\nint8: 65tok/s, 7.2GB\n\n4090\n\nbf16: 229 tok/s, 8.75GB\nInt8: 193tok/s, 7.68GB")
+    last = claims[-1]
+    assert "193tok/s vs 229 tok/s" in last.why and "125tok/s" not in last.why

@@ -183,8 +183,9 @@ def _rows(doc: Document, claim: Claim, index: int) -> list[tuple]:
     if len(shape) < 2 or index == 0:
         return []
     first = index
-    while first > 0 and [f.quantity for f in doc.claims[first - 1].figures] == shape:
-        first -= 1
+    while first > 0 and [f.quantity for f in doc.claims[first - 1].figures] == shape \
+            and not doc.text[doc.claims[first - 1].end:doc.claims[first].start].strip():
+        first -= 1  # a heading between rows ("A10G" ... "4090") starts another table with a baseline of its own
     if first == index:
         return []
     field = next((q for q in _rules()["row_fields"] if q in shape), None)
