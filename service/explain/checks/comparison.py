@@ -184,7 +184,7 @@ def _rows(doc: Document, claim: Claim, index: int) -> list[tuple]:
         return []
     first = index
     while first > 0 and [f.quantity for f in doc.claims[first - 1].figures] == shape \
-            and not doc.text[doc.claims[first - 1].end:doc.claims[first].start].strip():
+            and not re.search(r"[A-Za-z0-9\u0621-\u064A]", doc.text[doc.claims[first - 1].end:doc.claims[first].start]):
         first -= 1  # a heading between rows ("A10G" ... "4090") starts another table with a baseline of its own
     if first == index:
         return []
