@@ -265,6 +265,9 @@ def find_claims(doc: Document) -> None:
 _WRITTEN_SUM = re.compile(r"\d(?:\.\d+)?\s*(?:[+*×/]|\s-\s)\s*\d[\d.]*(?:\s*(?:[+*×/]|\s-\s)\s*\d[\d.]*)*\s*=\s*\d")
 
 
+_CHIP_TERMS = frozenset({"nvidia-h100", "nvidia-h200", "nvidia-h800", "nvidia-a100", "nvidia-b200", "gpu-generations", "amd-mi300x"})
+
+
 def _is_claim(kinds: list[str], frame, figures: list, term_ids: set[str], sentence: str) -> bool:
     """A sentence is a claim when it states a figure of this field, fits a frame, or argues with its terms."""
     if frame:
@@ -283,6 +286,8 @@ def _is_claim(kinds: list[str], frame, figures: list, term_ids: set[str], senten
         return True  # a link speed restated in other units ("400 Gbps (50 GB/s)") is a conversion to check
     if any(f.quantity == "pin_rate_bytes_per_s" for f in figures) and any("bandwidth" in f.quantity for f in figures):
         return True  # a memory's pin speed beside its bandwidth: pin speed x interface width is a check to make
+    if any(f.quantity == "peak_flop_per_s" for f in figures) and term_ids & _CHIP_TERMS:
+        return True  # "(3,958 TFLOPS on Hopper)", "H100's 989 TFLOPS": a chip's peak, which its datasheet checks (dense or sparse)
     if sum(f.quantity in ("peak_flop_per_s", "peak_flop_per_s_total") for f in figures) >= 2:
         return True  # two peaks side by side (sparse and dense, or the one an MFU was based on) are a check to make
     sizes = [f for f in figures if f.quantity in ("bytes", "hbm_bytes", "memory_bytes", "memory_bytes_per_chip")]

@@ -349,3 +349,10 @@ def test_rows_under_a_new_heading_are_compared_with_that_tables_first_row():
     claims = _claims("A10G\n\nbf16: 125tok/s, 8.2GB\nint8: 65tok/s, 7.2GB\n\n4090\n\nbf16: 229 tok/s, 8.75GB\nInt8: 193tok/s, 7.68GB")
     last = claims[-1]
     assert "193tok/s vs 229 tok/s" in last.why and "125tok/s" not in last.why
+
+
+def test_a_chips_peak_said_alone_in_a_sentence_is_checked_against_its_datasheet():
+    # NVIDIA's H100 SXM datasheet: 3,958 TFLOPS FP8 is with 2:4 sparsity; dense is 1,979
+    claims = _claims("On Hopper GPUs (H100/H200), NVFP4 models fall back to FP16 tensor cores (989 TFLOPS). This PR routes "
+                     "compute through CUTLASS FP8 kernels (3,958 TFLOPS on Hopper).")
+    assert any("2:4 structured sparsity" in c.why for c in claims)
