@@ -174,6 +174,8 @@ def reported(clause: str, that_noun: str = "أنّ", that_verb: str = "أنه") 
         words[0] = words[0][1:]  # "والاختزال الشامل ...": the joining "و" before a definite noun
         clause = " ".join(words)
     first = _bare(words[0])
+    if words[0].rstrip().endswith(":") and _LATIN.match(first):
+        return None  # "float16: نوصي بتشغيل ...": a list item's label, no subject for أنّ; quoted as written
     if "•" in clause or first in ("إليك", "إليكم", "هاك"):
         return None  # a list of bullets, "here is ...": no sentence a particle can take
     if first == "حيث" and len(words) > 1 and is_verb(words[1]):

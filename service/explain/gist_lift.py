@@ -86,3 +86,14 @@ def lift(clause: str) -> tuple[str, str] | None:
     if frame == "recommends" and found.group("that"):
         return frame, "that " + rest
     return frame, rest
+
+
+# "Add X—and even one B300 falls short": an order, "and", a clause of its own: a condition, not advice to add X
+_CONDITIONAL = pattern_cache.lazy(r"^(?:add|include|factor in|count)\s+(?P<what>.+?)\s*(?:[—–]\s*and|,?\s+and)\s+(?P<then>(?:even|still|then)\s+.+)$", re.I)
+
+
+def conditional(clause: str) -> str:
+    """"Add X—and even Y falls short" said as "once X are added, even Y falls short"."""
+    found = _CONDITIONAL.match(clause)
+    what = found.group("what").rstrip(",") if found else ""
+    return f"once {what}{'—' if what.count('—') % 2 else ' '}are added, {found.group('then')}" if found else clause  # an aside keeps its dash

@@ -249,7 +249,7 @@ def point(clause: str, sentence: str, lang: str, who: str, context: str = "") ->
     """The point in reported speech ("The author reports that they get only 15% MFU"); `clause` read out, `sentence` as written."""
     words = messages(lang)["gist_reported"]
     kind = role(sentence, lang)
-    clause = _conditional(without_fillers(clause, lang))
+    clause = gist_lift.conditional(without_fillers(clause, lang))
     if lang == "ar":
         return _arabic(clause, _said_as(kind, clause, lang), words, who, lead=True)
     number = 1 if who == "authors" else 0
@@ -314,17 +314,6 @@ def _subjectless(clause: str) -> bool:
     past = _PAST_FIRST.match(clause)
     return bool(_SUBJECTLESS.match(clause) or past and not has_verb(clause[past.end():].split(",")[0]))
 # A change a pull request makes, said as an order ("Refactor kernels so ...", "Add option to ..."): not advice to the reader.
-# "Add X—and even one B300 falls short": an order, "and", a clause of its own: a condition, not advice to add X
-_CONDITIONAL = pattern_cache.lazy(r"^(?:add|include|factor in|count)\s+(?P<what>.+?)\s*(?:[—–]\s*and|,?\s+and)\s+(?P<then>(?:even|still|then)\s+.+)$", re.I)
-
-
-def _conditional(clause: str) -> str:
-    """"Add X—and even Y falls short" said as "once X are added, even Y falls short"."""
-    found = _CONDITIONAL.match(clause)
-    what = found.group("what").rstrip(",") if found else ""
-    return f"once {what}{'—' if what.count('—') % 2 else ' '}are added, {found.group('then')}" if found else clause  # an aside keeps its dash
-
-
 _CHANGE_IMPERATIVE = pattern_cache.lazy(r"^(?P<verb>refactor|fix|implement|introduce|rename|port|bump|deprecate|migrate|expose|"
                                         r"add(?=\s+(?:an?\s+|the\s+|new\s+)?(?:option|support|flag|argument|feature|test|kernel|check|"
                                         r"api|config|parameter|benchmark|script)s?\b))\b", re.I)
@@ -423,7 +412,7 @@ def companion(clause: str, sentence: str, lang: str, who: str, context: str = ""
     """The reason or evidence restated after the point ("They explain that ...")."""
     words = messages(lang)["gist_reported"]
     kind = role(sentence, lang)
-    clause = _conditional(without_fillers(clause, lang))
+    clause = gist_lift.conditional(without_fillers(clause, lang))
     if lang == "ar":
         return _arabic(clause, _said_as(kind, clause, lang), words, who, lead=False)
     attended = _ATTENTION.match(clause)
@@ -468,6 +457,9 @@ def _arabic(clause: str, kind: str, words: dict, who: str, lead: bool) -> str:
     if kind == "question" or speaker([clause], "ar") != "text" or own:
         frame = words["said_quoted"] if kind != "question" else words["asks_quoted"][0]
         return frame.format(lead=opening, claim=clause, question=clause.rstrip("؟?").strip())
+    labelled = _LABEL_AR.match(clause)
+    if labelled and re.match(r"ن[\u0621-\u064A]{2,}", clause[labelled.end():]):  # "float16: نوصي ...": we recommend, not float16
+        return words["said_quoted"].format(lead=opening, claim=clause)
     clause = _LABEL_AR.sub(r"\1 ", clause, count=1)  # "التكوين الثاني: يحتوي على ..." is "التكوين الثاني يحتوي على ..."
     speech = arabic_clause.own_speech(clause)
     if speech is not None:  # "ذكر كلارك أن ...": who said it is in the sentence; "يذكر النص أنّ وذكر ..." says it twice

@@ -356,3 +356,11 @@ def test_a_chips_peak_said_alone_in_a_sentence_is_checked_against_its_datasheet(
     claims = _claims("On Hopper GPUs (H100/H200), NVFP4 models fall back to FP16 tensor cores (989 TFLOPS). This PR routes "
                      "compute through CUTLASS FP8 kernels (3,958 TFLOPS on Hopper).")
     assert any("2:4 structured sparsity" in c.why for c in claims)
+
+
+def test_an_arabic_list_item_in_the_first_person_is_quoted_not_given_its_label_as_subject():
+    from service.explain.compose import explain_offline
+    text = ("تم تدريب النماذج باستخدام bfloat16.\n\n* float16: نوصي بتشغيل الاستدلال باستخدام هذه الدقة، حيث أنها عادةً "
+            "ما تكون أسرع من bfloat16، ولا تظهر مقاييس التقييم أي تدهور ملحوظ.")
+    gist = " ".join(item["text"] for item in explain_offline(text, "ar")["gist"])
+    assert "أنّ float16 نوصي" not in gist
