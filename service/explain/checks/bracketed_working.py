@@ -4,7 +4,7 @@
 import re
 
 from service.explain.checks.core import Result
-from service.explain.checks.products import _arith, _verdict
+from service.explain.checks.products import product_verdict, stated_arithmetic
 from service.explain.document import Claim, Document
 
 _APPROX_BEFORE = re.compile(r"(?:~|≈|about|around|approx\w*|roughly|nearly|some|حوالي|نحو|قرابة)\s*$", re.I)
@@ -26,8 +26,8 @@ def bracketed_working(doc: Document, claim: Claim) -> Result | None:
         plain = written is not None and abs(float(written.group().replace(",", "")) - before.value) <= 1e-9 * abs(before.value)
         if not plain and not (working.value and abs(working.value - before.value) <= 0.05 * abs(before.value)):
             continue  # "2.8 TB (175B × 16)": only agreement is said where the figure's unit scales it
-        index = _arith(doc, expression, working.quote, before, approx)
+        index = stated_arithmetic(doc, expression, working.quote, before, approx)
         if index is None:
             continue
-        return _verdict(doc, index, before, before.quantity)
+        return product_verdict(doc, index, before, before.quantity)
     return None

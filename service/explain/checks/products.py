@@ -30,7 +30,7 @@ _EXPERTS = ("moe_experts", "experts", "n_experts")
 _EACH_CHIP = re.compile(r"\b(?:each|every|per|one)\s+(?:GPU|chip|device|rank|accelerator)\b[^.;]*$|(?:كل|لكل)\s+(?:وحدة|شريحة|جهاز)[^.؛]*$", re.I)
 
 
-def _arith(doc: Document, expression: str, quote: str, stated, approx: bool = False, exact: bool = False) -> int | None:
+def stated_arithmetic(doc: Document, expression: str, quote: str, stated, approx: bool = False, exact: bool = False) -> int | None:
     """The arithmetic calculator on an expression built from the text's figures, against a stated figure."""
     rule = verdicts.table()["tolerances"]
     inputs = Inputs(doc.lang)
@@ -53,7 +53,7 @@ def _as_stated(stated):
     return stated.value
 
 
-def _verdict(doc: Document, index: int, stated, quantity: str) -> Result:
+def product_verdict(doc: Document, index: int, stated, quantity: str) -> Result:
     out = doc.calculations[index]["outputs"]
     verdict = "consistent" if out["consistent"] else "inconsistent"
     return Result([index], verdict, messages(doc.lang)["verdicts"][verdict].format(stated=said(doc, stated), computed=restate.value(quantity, out["value"])))
@@ -70,8 +70,8 @@ def stated_product(doc: Document, claim: Claim) -> Result | None:
                  and f.value > 1e6), None)
     approx = bool(_APPROX.search(claim.quote))
     if params is not None and per is not None and size is not None:
-        index = _arith(doc, f"{params.value:g} * {per.value:g}", f"{params.quote} x {per.quote}", size, approx)
-        return None if index is None else _verdict(doc, index, size, "bytes")
+        index = stated_arithmetic(doc, f"{params.value:g} * {per.value:g}", f"{params.quote} x {per.quote}", size, approx)
+        return None if index is None else product_verdict(doc, index, size, "bytes")
     fmt = _WEIGHT_FORMAT.search(claim.quote)
     if fmt is None or size is None or per is not None:
         return None
@@ -79,8 +79,8 @@ def stated_product(doc: Document, claim: Claim) -> Result | None:
     if params is None:
         return None
     width = _BYTES_PER[(fmt.group(1) or fmt.group(2)).lower()]
-    index = _arith(doc, f"{params.value:g} * {width}", f"{params.quote} x {width} bytes ({fmt.group(0)})", size, approx)
-    return None if index is None else _verdict(doc, index, size, "bytes")
+    index = stated_arithmetic(doc, f"{params.value:g} * {width}", f"{params.quote} x {width} bytes ({fmt.group(0)})", size, approx)
+    return None if index is None else product_verdict(doc, index, size, "bytes")
 
 
 _TIMES_SIGN = re.compile(r"^\s*\)?\s*[x×*]\s*\(?\s*$")
@@ -113,7 +113,7 @@ def per_chip_total(doc: Document, claim: Claim) -> Result | None:
         return _slice_total(doc, named[0], total, own_per)
     if total is not None and count is None and own_per is not None and own_per.value:
         # "totals 2,200 TFLOPS: each chip has 275 TFLOPS": the chip count the two imply, said
-        index = _arith(doc, f"{total.value:g} / {own_per.value:g}", f"{total.quote} / {own_per.quote}", None)
+        index = stated_arithmetic(doc, f"{total.value:g} / {own_per.value:g}", f"{total.quote} / {own_per.quote}", None)
         if index is None:
             return None
         value = doc.calculations[index]["outputs"]["value"]
@@ -129,7 +129,7 @@ def per_chip_total(doc: Document, claim: Claim) -> Result | None:
                       and abs(total.value / v / per.value - 1) <= 0.05), None)
         if count is None:
             return None
-    index = _arith(doc, f"{total.value:g} / {count.value:g}", f"{total.quote} / {count.quote}", per, True)
+    index = stated_arithmetic(doc, f"{total.value:g} / {count.value:g}", f"{total.quote} / {count.quote}", per, True)
     if index is None:
         return None
     value = doc.calculations[index]["outputs"]["value"]
@@ -151,7 +151,7 @@ def _total_elsewhere(doc: Document, claim: Claim, per) -> Result | None:
         product = count.value * per.value
         if abs(product - total.value) > verdicts.table()["tolerances"]["written_arithmetic"]["share"] * total.value:
             continue
-        index = _arith(doc, f"{count.value:g} * {per.value:g}", f"{count.quote} x {per.quote}", total)
+        index = stated_arithmetic(doc, f"{count.value:g} * {per.value:g}", f"{count.quote} x {per.quote}", total)
         if index is None:
             return None
         return Result([index], "consistent", messages(doc.lang)["verdicts"]["consistent"].format(
@@ -163,7 +163,7 @@ def _total_elsewhere(doc: Document, claim: Claim, per) -> Result | None:
 def _slice_total(doc: Document, named, total, per) -> Result | None:
     """"A v4-8 totals 2,200 TFLOPS at 275 per chip": the chips the slice's name stands for x the per-chip peak, against the total."""
     reading = names.slice_reading(doc.lang, named)
-    index = _arith(doc, f"{named.chips} * {per.value:g}", f"{named.quote}: {named.chips} chips x {per.quote}", total, exact=True)
+    index = stated_arithmetic(doc, f"{named.chips} * {per.value:g}", f"{named.quote}: {named.chips} chips x {per.quote}", total, exact=True)
     if index is None:
         return None
     out = doc.calculations[index]["outputs"]
@@ -183,7 +183,7 @@ def microbatches(doc: Document, claim: Claim) -> Result | None:
     if stated is None and not all(f in claim.figures for f in (batch, micro, dp)):
         return None  # the sentence that states the micro-batches (or all three figures) is the one checked
     expression = f"{batch.value:g} / ({micro.value:g} * {dp.value:g})"
-    index = _arith(doc, expression, f"{batch.quote} / ({micro.quote} x {dp.quote})", stated, exact=True)
+    index = stated_arithmetic(doc, expression, f"{batch.quote} / ({micro.quote} x {dp.quote})", stated, exact=True)
     if index is None:
         return None
     value = doc.calculations[index]["outputs"]["value"]
@@ -296,12 +296,12 @@ def bits_to_bytes(doc: Document, claim: Claim) -> Result | None:
     if stated is None:
         return None
     quote = found.group(0).strip()
-    index = _arith(doc, f"{count:g} * {bits:g} / 8", f"{quote} / 8 bits per byte", stated, bool(_APPROX.search(claim.quote)))
+    index = stated_arithmetic(doc, f"{count:g} * {bits:g} / 8", f"{quote} / 8 bits per byte", stated, bool(_APPROX.search(claim.quote)))
     if index is None:
         return None
     value = doc.calculations[index]["outputs"]["value"]
     if doc.calculations[index]["outputs"]["consistent"]:
-        return _verdict(doc, index, stated, "bytes")
+        return product_verdict(doc, index, stated, "bytes")
     if abs(stated.value / value - 8) <= 0.16:  # the bits were read as bytes
         return Result([index], "inconsistent", messages(doc.lang)["verdicts"]["bits_bytes_size"].format(
             first=quote, computed=restate.value("bytes", value), stated=stated.quote))
@@ -329,10 +329,10 @@ def mesh(doc: Document, claim: Claim) -> Result | None:
     results = []
     for match, count in pairs:
         sizes = [int(n) for n in re.findall(r"\d+", next(g for g in match.groups() if g))]
-        index = _arith(doc, " * ".join(str(n) for n in sizes), match.group(0).strip(), count, exact=True)
+        index = stated_arithmetic(doc, " * ".join(str(n) for n in sizes), match.group(0).strip(), count, exact=True)
         if index is None:
             continue
-        result = _verdict(doc, index, count, "n_chips")
+        result = product_verdict(doc, index, count, "n_chips")
         if result.verdict == "inconsistent":  # the mesh named, its product worked out, the stated count beside it
             written = f"'{match.group(3)}'" if match.group(3) else match.group(0).strip()  # a config value keeps its quotes
             result.why = messages(doc.lang)["verdicts"]["mesh_product"].format(
@@ -360,7 +360,7 @@ def flops_per_token(doc: Document, claim: Claim) -> Result | None:
     tokens = next((f for f in claim.figures if f.quantity == "tokens_per_s_per_chip"), None)
     if rate is None or tokens is None or not tokens.value or unique(doc, claim, "params", "active_params") is None:
         return None  # a model size inferred from a log line is a curiosity, not a check, unless the text states the size
-    index = _arith(doc, f"{rate.value:g} / {tokens.value:g}", f"{rate.quote} / {tokens.quote}", None)
+    index = stated_arithmetic(doc, f"{rate.value:g} / {tokens.value:g}", f"{rate.quote} / {tokens.quote}", None)
     if index is None:
         return None
     per_token = doc.calculations[index]["outputs"]["value"]

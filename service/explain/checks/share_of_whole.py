@@ -6,7 +6,7 @@ whole is the one the author divided by)."""
 import re
 
 from service.explain.checks.core import Inputs, Result, run
-from service.explain.checks.shares import _tolerance
+from service.explain.checks.shares import share_tolerance
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
@@ -71,7 +71,7 @@ def share_of_whole(doc: Document, claim: Claim) -> Result | None:
         inputs.expression(f"{count.value:g} / {whole.value:g}", f"{count.quote} / {whole.quote}")
         inputs.values["stated_result"] = f"{written}%"
         inputs.sources["stated_result"] = {"source": "text", "quote": fig.quote}
-        inputs.values["tolerance"] = _tolerance(written)
+        inputs.values["tolerance"] = share_tolerance(written)
         index = run(doc, "arithmetic", inputs)
         if index is None:
             continue
@@ -87,8 +87,8 @@ def share_of_whole(doc: Document, claim: Claim) -> Result | None:
 
 
 def _agrees(count: float, whole: float, share: float) -> bool:
-    """count / whole within the rounding of the share written (shares._tolerance)."""
-    return abs(100 * count / whole - share) <= _tolerance(f"{share:g}") * share
+    """count / whole within the rounding of the share written (shares.share_tolerance)."""
+    return abs(100 * count / whole - share) <= share_tolerance(f"{share:g}") * share
 
 
 def _others_agree(doc: Document, claim: Claim, whole) -> bool:

@@ -14,7 +14,7 @@ from service.i18n.messages import messages
 _SLACK_POINTS = 0.5  # data/verdicts.json tolerances.measurement.fraction_slack: texts round shares to whole percents
 
 
-def _tolerance(percent: str) -> float:
+def share_tolerance(percent: str) -> float:
     """Relative slack for a written percentage: the written-arithmetic 2%, or half a point plus its last digit's rounding."""
     decimals = len(percent.split(".")[1]) if "." in percent else 0
     value = stated_shares.number(percent)
@@ -33,7 +33,7 @@ def share_of_total(doc: Document, claim: Claim) -> Result | None:
         inputs.expression(f"{stated_shares.number(share.part):g} / {stated_shares.number(share.total):g}", f"{share.part} / {share.total}")
         inputs.values["stated_result"] = f"{share.percent}%"
         inputs.sources["stated_result"] = {"source": "text", "quote": f"{share.percent}%"}
-        inputs.values["tolerance"] = _tolerance(share.percent)
+        inputs.values["tolerance"] = share_tolerance(share.percent)
         index = run(doc, "arithmetic", inputs)
         if index is None:
             continue
