@@ -70,7 +70,9 @@ def explain_offline(text: str, lang: str | None = None, context: str = "") -> di
     # A calculation left unrun because no input came from the text is the design working, not a warning to the reader
     # ("pp_necessity: not run, ..." would leak an internal name into the answer).
     failures = [f for f in doc.failures if not f.endswith(_NOT_GROUNDED)]
-    warnings = list(dict.fromkeys([c["warning"] for c in doc.corrections] + [skipped.format(reason=f) for f in failures]))
+    # why, for a reader: never the calculator's internal name ("evaluate_layout: ..."), and no English in an Arabic answer
+    why = [f.split(": ", 1)[-1] if lang == "en" else messages(lang)["notes"]["skipped_figures"] for f in failures]
+    warnings = list(dict.fromkeys([c["warning"] for c in doc.corrections] + [skipped.format(reason=w) for w in why]))
     return arabic_style.in_final_form(finite(configs.attach({
         "explanation": markdown,
         "language": lang,

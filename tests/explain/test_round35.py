@@ -364,3 +364,11 @@ def test_an_arabic_list_item_in_the_first_person_is_quoted_not_given_its_label_a
             "ما تكون أسرع من bfloat16، ولا تظهر مقاييس التقييم أي تدهور ملحوظ.")
     gist = " ".join(item["text"] for item in explain_offline(text, "ar")["gist"])
     assert "أنّ float16 نوصي" not in gist
+
+
+def test_a_skipped_calculation_is_said_without_internal_names_and_in_arabic_in_an_arabic_answer():
+    from service.explain.compose import explain_offline
+    text = ("يقول الباحثون إن توازي خطوط الأنابيب (PP) ضروري فقط عندما يكون التدريب محدودا باتصالات توازي البيانات، "
+            "أما على شرائح TPU بحجم K2 فلا حاجة إليه. هل هذا صحيح مع دفعة 4M رمز على 4096 شريحة H100؟")
+    warnings = explain_offline(text, "ar")["warnings"]
+    assert not [w for w in warnings if "evaluate_layout" in w or "sequences" in w]
