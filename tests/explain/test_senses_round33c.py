@@ -294,7 +294,7 @@ ALIASES = [
     ("draft-acceptance-rate", "تختلف معدلات قبول الرموز بحسب نموذج المسودة.", "معدلات قبول"),
     ("autoregressive-generation", "يعمل التوليد الذاتي الانحداري رمزا بعد رمز.", "التوليد الذاتي الانحداري"),
     ("autoregressive-generation", "التوليد التلقائي يولد رمزا واحدا في كل خطوة.", "التوليد التلقائي"),
-    ("keys-and-values", "يشارك كل رأس استعلام رؤوس KV مع رؤوس أخرى.", "رؤوس KV"),
+    ("kv-heads", "يشارك كل رأس استعلام رؤوس KV مع رؤوس أخرى.", "رؤوس KV"),
     ("residual-stream", "تضاف مخرجات الانتباه إلى الوصلات المتبقية في كل طبقة.", "الوصلات المتبقية"),
     ("residual-stream", "Residual Stream Growth makes later layers' activations larger.", "Residual Stream Growth"),
     ("system-prompt", "يضع المطور محث النظام في بداية المحادثة.", "محث النظام"),
