@@ -53,3 +53,12 @@ def test_feedforward_and_feedback_passes_are_not_the_mlp_block():
 def test_new_entries_are_in_arabic_too():
     item = _terms("تحتوي H200 على 141 غيغابايت من HBM3E.", "ar")["hbm3e"]
     assert "الذاكرة عالية عرض النطاق" in item["definition"]
+
+
+def test_an_obvious_multiple_in_a_sentence_is_not_worked_as_a_ratio():
+    from service.explain.pipeline import analyse
+    said = "Any two machines reach 40GB/s all-gather, but when all three take part it drops to 20GB/s."
+    doc = analyse(said, "en")
+    assert not any(c["calculator"] == "ratio" for c in doc.calculations)  # "half" needs no working
+    worked = analyse("Any two machines reach 43GB/s all-gather, but when all three take part it drops to 17GB/s.", "en")
+    assert any(c["calculator"] == "ratio" for c in worked.calculations)  # 43 / 17 takes arithmetic: it is shown

@@ -1,6 +1,7 @@
 """Like with like: two figures of one quantity the text compares ("X vs Y", "from X to Y", "only X ... while Y"), as a
 ratio and a difference in plain words; a factor the text states for them is judged under data/verdicts.json."""
 
+import math
 import re
 from functools import cache
 
@@ -36,7 +37,20 @@ def _rules() -> dict:
     return {"groups": {q: i for i, group in enumerate(rule["groups"]) for q in group},
             "within": re.compile(rule["cues_within"], re.I), "across": re.compile(rule["cues_across"], re.I),
             "respectively": re.compile(rule["respectively"], re.I), "stop": set(rule["not_subjects"]),
-            "row_fields": rule["row_fields"], "same_within": rule["same_within"]}
+            "row_fields": rule["row_fields"], "same_within": rule["same_within"], "obvious_up_to": rule["obvious_multiple_up_to"]}
+
+
+def _one_digit(value: float) -> bool:
+    """Whether a value has one significant digit (40, 4 million, 0.5), so a multiple of it shows at a glance."""
+    mantissa = abs(value) / 10 ** math.floor(math.log10(abs(value)))
+    return abs(mantissa - round(mantissa)) < 1e-6
+
+
+def _obvious(x: float, y: float) -> bool:
+    """Whether one figure is a whole multiple of the other that a reader sees at a glance (40 vs 20, 4 million vs 1),
+    not one that takes arithmetic (480 vs 60 ms)."""
+    times = max(x, y) / min(x, y)
+    return _one_digit(x) and _one_digit(y) and round(times) <= _rules()["obvious_up_to"] and abs(times - round(times)) < 1e-6
 
 
 def _group(fig) -> int | None:
@@ -430,8 +444,10 @@ def comparison(doc: Document, claim: Claim) -> Result | None:
         ran = _ratio(doc, x, y, stated) if stated is not None else _ratio(doc, x, y)
         if ran is None:
             continue
-        if stated is None and abs(ran[1]["factor"] - 1) < _rules()["same_within"]:
-            discard(doc, ran[0])  # two log rows of one run, nearly equal: a ratio nobody asked about is noise
+        if stated is None and (abs(ran[1]["factor"] - 1) < _rules()["same_within"] or _obvious(abs(x.value), abs(y.value)) and not table_row(doc, claim)):
+            # two log rows of one run nearly equal, or "40 GB/s ... drops to 20 GB/s" in a sentence: a ratio nobody asked
+            # about is noise (a table's rows keep theirs: each row is read against the first)
+            discard(doc, ran[0])
             continue
         calculations.append(ran[0])
         if stated is not None:
