@@ -48,7 +48,7 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
     words = sentence.split()
     if len(words) < 4 or _GLOSS.match(sentence):
         return 0.0
-    if not (evidence := gist_side.result_before_rows(doc, index, sentence)) and sentence.rstrip().endswith(":"):
+    if not (evidence := gist_side.result_before_rows(doc, index, sentence)) and sentence.rstrip().endswith((":", "：")):
         # A label ("Key insight:") announces; a whole sentence that opens a list ("Llama 4 comes in three models:")
         # states the topic, the point of a description when nothing else argues.
         topic = 1.5 + 0.25 * min(len(term_ids), 2) if len(words) >= 6 else 0.0
@@ -80,6 +80,8 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
         value -= 2.0  # a fragment cut inside a bracket
     if cues.cue("analogy", sentence):
         value -= 3.0  # an illustration, not the point
+    if gist_side.machine_output(sentence):  # a program's message ("ValueError: ...", "[utils.py:868] ..."): evidence the
+        value = min(value - 3.0, MIN_SCORE / 2)  # author pastes, the point only where no sentence of theirs argues
     if _DEFINES.match(sentence) and term_ids:
         value += 1.5  # what the passage is about, the point of a description
     if gist_side.about_the_page(sentence):
@@ -336,9 +338,8 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
         if j == point or values.get(j, 0.0) <= 0.0 or not restate.same_language(sentence, lang) or _quoted(doc, j):
             continue  # a caption, a spec row, a config line, a gloss, or someone else's quoted words give no reason
         if _EXAMPLE.match(sentence) or gist_side.pointer(sentence) or gist_side.formula(sentence) \
-                or (gist_side.about_the_page(sentence) and not _has_figure(doc, j)) \
-                or sentence.count("(") != sentence.count(")"):  # "this is 3x the parameters)": a fragment cut inside a bracket
-            continue  # "For example, ...", a caption, a pointer to other reading: neither reason nor evidence
+                or (gist_side.about_the_page(sentence) and not _has_figure(doc, j)) or gist_side.no_evidence(sentence, lang):
+            continue  # "For example, ...", a caption, a pointer to other reading, a fragment: neither reason nor evidence
         if abs(j - point) > 2 and not (ids[j] & ids[point]) and reported.role(sentence, lang) != "proposal":
             continue  # a "because" paragraphs away explains something else; what the authors propose answers the point
         if j != point + 1 and (_BARE_ANAPHOR.match(sentence.strip()) or _CONSEQUENCE.match(sentence)):
@@ -358,7 +359,7 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
     reason = None  # the reason the antecedent displaces: still said after them when it is a cause
     before = gist_side.before_list(doc, point)  # "This forces ..." after a list of items points back past the list
     if reported.reads_back(point_sentence) and before >= 0 and values.get(before, 0.0) > 0.0 \
-            and restate.same_language(sentence_of(before), lang) \
+            and restate.same_language(sentence_of(before), lang) and not gist_side.machine_output(sentence_of(before)) \
             and not (gist_side.about_the_page(sentence_of(before)) and not _has_figure(doc, before)):
         if candidates and min(candidates)[0] == 0 and "cause" in reported.roles(sentence_of(companion), lang):
             reason = companion

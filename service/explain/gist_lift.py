@@ -33,7 +33,8 @@ _OPENER = pattern_cache.lazy(r"^(?:(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|fi
                              r"(?:as such|in this way|as you can see|to (?:address|solve|tackle|fix|overcome) (?:this|that|these|those) "
                              r"(?:challenges?|problems?|issues?|limitations?))\s*,?\s+|"
                              r"to (?:understand|see) (?:why|how|this|that)\s*,\s*(?:consider|note|remember|recall)(?: that)?\s+|"
-                             r"it (?:turns|turned) out(?: that)?\s+)+", re.I)  # "To understand why, consider that if ...": the case
+                             r"it (?:turns|turned) out(?: that)?\s+|(?:obviously|clearly|evidently|of course)\s*,?\s+|"
+                             r"it(?:['’]s| is) (?:important|worth) (?:to (?:note|mention|say)|noting|mentioning)(?: that)?\s+)+", re.I)  # "To understand why, consider that if ...": the case
 # "تجدر الإشارة إلى أن X" (it should be noted that X): the clause X is what is said; "ويوضح أنّ الإشارة تجدر" was garbled
 _OPENER_AR = pattern_cache.lazy(r"^و?(?:(?:في الوقت (?:نفسه|ذاته)|في هذا السياق|من جهة أخرى|من ناحية أخرى|بدايةً|بداية|أولًا|أولاً|أولا)\s*[،,]?\s+|"
                                 r"(?:تجدر الإشارة|من الجدير بالذكر|والجدير بالذكر|الجدير بالذكر|يجدر بالذكر|يجدر التنويه|تجدر الملاحظة)"

@@ -4,7 +4,7 @@ config line or a command."""
 
 import re
 
-from service.explain import claims, pattern_cache, restate
+from service.explain import claims, pattern_cache, reported, restate
 from service.explain.document import Document
 
 _ABOUT_THE_PAGE = pattern_cache.lazy(r"\b(?:for illustration|the following|as follows|illustrat\w+|in the (?:figure|table|diagram|image)|see (?:below|above|figure)|"
@@ -248,3 +248,21 @@ def lower_start(text: str) -> str:
     """A list item continuing a sentence: its first word in lower case unless it is an acronym or a name with capitals."""
     first = text.split(" ", 1)[0]
     return text[0].lower() + text[1:] if first[1:].islower() else text
+
+
+# A line a program printed: an exception with its message, a log line with its source location or level
+_MACHINE_OUTPUT = pattern_cache.lazy(r"^\s*(?:\[[\w./-]+:\d+\]|[A-Z]\w*(?:Error|Exception)\s*:|Traceback\b|"
+                                     r"(?:INFO|WARN(?:ING)?|ERROR|DEBUG|CRITICAL)\b\s*[:\]])")
+
+
+def machine_output(sentence: str) -> bool:
+    """Whether the sentence is a program's message ("ValueError: ...", "[utils.py:868] ..."), not the author's words."""
+    return bool(_MACHINE_OUTPUT.match(sentence))
+
+
+def no_evidence(sentence: str, lang: str) -> bool:
+    """Whether a sentence can be no reason or evidence beside the point: a fragment cut inside a bracket ("this is 3x
+    the parameters)"), a program's message, or a line that only opens the rows below it ("The speed of one node with
+    2 A10 GPUs:"; advice that ends in a colon still counts)."""
+    return sentence.count("(") != sentence.count(")") or machine_output(sentence) \
+        or sentence.rstrip().endswith((":", "：")) and reported.role(sentence, lang) in ("other", "contrast")

@@ -14,7 +14,10 @@ ORDER = ("question", "proposal", "problem", "expectation", "conclusion", "recomm
 # Words that point back to the sentence before ("That is much slower than expected"): it reads after that sentence.
 # "That is much slower", or "at 32 chips this made X slower": a cause said by pointing back, a few words in
 _ANAPHOR = pattern_cache.lazy(r"^(?:that|this|these|those|it|they)\b(?!\s+(?:is|are)\s+(?:an?|the)\s)|^(?:هذا|هذه|ذلك|تلك)\s"
-                              r"|^(?:[^\s,;:.]+\s+){1,4}(?:this|that)\s+(?:made|makes|caused|causes|led\s+to|leads\s+to|meant|means)\b", re.I)
+                              r"|^(?:[^\s,;:.]+\s+){1,4}(?:this|that)\s+(?:made|makes|caused|causes|led\s+to|leads\s+to|meant|means)\b"
+                              # "However, the check does not take this into account": the object points back
+                              r"|^.{0,160}?\b(?:take|takes|took|taking|ignores?|ignored|reflects?|handles?|considers?)\s+(?:this|that)"
+                              r"(?=\s+into\s+account\b|\s*[.,;!?]|\s*$)", re.I)
 
 
 @cache
@@ -297,6 +300,8 @@ def point(clause: str, sentence: str, lang: str, who: str, context: str = "") ->
 
 def _demonstrative(said: str) -> str:
     """"That is the data ..." after "that": "that this is the data", never "that that is" nor "that That's"."""
+    if re.match(r"^It(?:['’]s|\s+(?:is|was|seems))\s+(?:\w+\s+)?\w+\s+(?:that|to|how|why|whether)\b", said):
+        return "it" + said[2:].replace("'s", " is", 1).replace("’s", " is", 1)  # "It's strange that X": "it" is no pointer
     said = re.sub(r"^(?:That|This|It)\b(?=\s+(?:is|was|means|seems|shows))", "this", said)
     return re.sub(r"^(?:That|This|It)['’]s\b", "this is", said)
 

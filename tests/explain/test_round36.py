@@ -62,3 +62,46 @@ def test_an_obvious_multiple_in_a_sentence_is_not_worked_as_a_ratio():
     assert not any(c["calculator"] == "ratio" for c in doc.calculations)  # "half" needs no working
     worked = analyse("Any two machines reach 43GB/s all-gather, but when all three take part it drops to 17GB/s.", "en")
     assert any(c["calculator"] == "ratio" for c in worked.calculations)  # 43 / 17 takes arithmetic: it is shown
+
+
+def _gist(text: str, lang: str = "en") -> str:
+    return " ".join(item["text"] for item in explain_offline(text, lang)["gist"])
+
+
+# written for these tests, in the shape of a bug report: a claim, its complaint, then the pasted output
+REPORT = ("Using the fp8 KV cache gives twice as many tokens. However, the check for the longest context does not take "
+          "this into account and allows only the size as if the flag were not set.\n\n"
+          "Available KV cache memory: 10.55 GiB\n"
+          "[kv_cache_utils.py:868] Maximum concurrency for 100,000 tokens per request: 2.31x\n\n"
+          "ValueError: To serve at least one request with the max seq len (221000), 10.12 GiB KV cache is needed, which "
+          "is larger than the available KV cache memory (5.59 GiB).\n\n"
+          "It's strange that this flag changes the amount of available memory.")
+
+
+def test_a_pasted_program_message_is_not_the_gist():
+    said = _gist(REPORT)
+    assert said and "ValueError" not in said and "kv_cache_utils" not in said
+
+
+def test_an_object_pronoun_brings_its_antecedent():
+    from service.explain import reported
+    point = "However, the check for the longest context does not take this into account and allows less."
+    assert reported.reads_back(point)
+    said = _gist("Using the fp8 KV cache gives twice as many tokens. " + point + " We use vLLM 0.8 on one H100.")
+    assert "twice as many tokens" in said and "does not take this into account" in said
+
+
+def test_strange_with_a_contraction_is_a_problem_and_as_if_in_a_clause_is_no_analogy():
+    from service.explain import claims, reported
+    assert reported.role("It's strange that this flag changes the amount of available memory.", "en") == "problem"
+    assert not claims.cue("analogy", "It allows only the size as if the flag were not set.")
+    assert claims.cue("analogy", "It's as if every GPU had to wait for the slowest one.")
+
+
+def test_a_line_that_only_opens_rows_is_no_companion_and_obviously_is_dropped():
+    text = ("I ran ZeRO-3 on two nodes and observed that the training is three times slower than on one node. "
+            "Here are some details.\n\nThe training speed of 2 nodes with 4 A10 GPUs：\n\nabout 8.68s/iter.\n\n"
+            "However, the training speed of one node with 2 A10 GPUs：\n\nabout 2.46s/iter.")
+    assert "：" not in _gist(text)
+    assert _gist("The caption claims a 1.56x speedup. The text claims 28% to 36%. Obviously 1.56x exceeds 28% to 36%.") \
+        .count("Obviously") == 0
