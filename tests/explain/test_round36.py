@@ -105,3 +105,32 @@ def test_a_line_that_only_opens_rows_is_no_companion_and_obviously_is_dropped():
     assert "：" not in _gist(text)
     assert _gist("The caption claims a 1.56x speedup. The text claims 28% to 36%. Obviously 1.56x exceeds 28% to 36%.") \
         .count("Obviously") == 0
+
+
+def _links(text: str, lang: str = "en") -> set[str]:
+    from service.explain import pipeline, reasons
+    return {r["id"] for r in reasons.find(pipeline.analyse(text, lang))}
+
+
+@pytest.mark.parametrize("text, link", [
+    ("Because prefill is compute-bound, a long prefill stalls decode on the same GPUs, so we use disaggregated serving.",
+     "prefill_decode_interfere"),
+    ("Since decoding is memory-bound, weight-only quantization to 4 bits speeds up tokens/s at batch size 1.",
+     "weight_only_quantization_speeds_decode"),
+    ("With the FP8 KV cache we can serve twice the context length, because the KV cache is what fills the memory.",
+     "kv_cache_quantization_holds_more_tokens"),
+    ("On H100, FP4 weights must be dequantized to FP16 because the tensor cores cannot multiply FP4.",
+     "no_fp4_math_before_blackwell"),
+    ("Speculative decoding gives 2x tokens per second because the draft acceptance rate is high.",
+     "speculation_pays_with_acceptance"),
+    ("Tensor parallelism is impractical over PCIe because every layer's all-reduce saturates the bus.", "pcie_slows_collectives"),
+])
+def test_round36_links_are_given_where_the_text_argues_them(text, link):
+    assert link in _links(text)
+
+
+def test_round36_links_stay_out_where_their_situation_is_absent():
+    assert "no_fp4_math_before_blackwell" not in _links("On B200, FP4 weights run on the tensor cores because "
+                                                         "Blackwell multiplies FP4, and FP8 is dequantized less.")
+    assert "prefill_decode_interfere" not in _links("As such, we use the compiled model only during decoding, "
+                                                     "not during prefill, because prefill shapes vary.")
