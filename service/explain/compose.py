@@ -8,7 +8,7 @@ from calculators import catalog
 from calculators import working as calculator_working
 
 from service import configs
-from service.explain import claim_names, followup, gist as gist_module, reasons, restate, term_display, term_items
+from service.explain import claim_names, cross_figures, followup, gist as gist_module, reasons, restate, term_display, term_items
 from service.explain import claims as claims_reader
 from service.explain.definitions import brief_definition
 from service.explain.term_items import shortened as _shortened  # noqa: F401  (a definition's first sentences; tests read it here)
@@ -291,7 +291,7 @@ def _from_sentences(doc: Document, sentences: list[dict]) -> tuple[str, set[int]
         m = messages(doc.lang)["gist"]
         tail = "" if doc.terms else "_no_terms"  # "its terms are explained below" only where a terms section follows
         if not restate.same_language(doc.text, doc.lang):  # not "no claim": the reading cannot summarise it offline
-            return m["nothing_other_language" + tail].format(language=m["other_language"]), set()
+            return m["nothing_other_language" + tail].format(language=m["other_language"]) + cross_figures.line(doc), set()
         return m["nothing" + tail], set()
     starts = {doc.sentences[i][0] for item in sentences for i in item["from"]}
     return " ".join(_sentence(item["text"]) for item in sentences), {id(c) for c in doc.claims if c.start in starts}

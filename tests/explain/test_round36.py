@@ -134,3 +134,20 @@ def test_round36_links_stay_out_where_their_situation_is_absent():
                                                          "Blackwell multiplies FP4, and FP8 is dequantized less.")
     assert "prefill_decode_interfere" not in _links("As such, we use the compiled model only during decoding, "
                                                      "not during prefill, because prefill shapes vary.")
+
+
+def test_an_arabic_passage_answered_in_english_gives_its_figures_in_english():
+    # written for this test in the manner of an Arabic news report: chips, days and dollars, no sentence restated offline
+    text = ("نجحت الشركة في بناء الحاسوب بالاعتماد على 100 ألف شريحة من شرائح H100 في غضون 19 يومًا فقط. "
+            "وأُنفق على الشرائح وحدها حوالي 2.5 مليار دولار، فما بالك بتكلفة الحاسوب الإجمالية؟ "
+            "ويحتاج المركز إلى 10 غيغاواط، وآلاف الشرائح الأخرى.")
+    opening = explain_offline(text, "en")["explanation"].split("##")[1]
+    assert "100,000" in opening and "19 days" in opening and "$2.5 billion" in opening and "10 GW" in opening
+    assert "1,000" not in opening  # "thousands of chips" is no count to repeat
+
+
+def test_an_english_passage_answered_in_arabic_gets_no_figure_line():
+    text = "We trained on 512 H100 GPUs for 54 days and spent $2.5M. The model has 70B parameters."
+    from service.explain import cross_figures, pipeline
+    assert cross_figures.line(pipeline.analyse(text, "ar")) == ""
+    assert cross_figures.line(pipeline.analyse(text, "en")) == ""  # same language: the gist restates it

@@ -1,0 +1,74 @@
+"""The figures of a passage in the other language, said in the reader's: what an English reader of an Arabic passage
+can take from it when no sentence of it can be restated offline ("100,000 chips; 19 days; $2.5 billion")."""
+
+import re
+
+from calculators.formatting import human
+from service.explain import restate
+from service.explain.checks.core import said
+from service.explain.document import Document
+from service.i18n.messages import messages
+
+MAX_FIGURES = 6  # more reads as a table, not a line
+_DIGIT = re.compile(r"[0-9٠-٩]")
+# Quantities whose reading is sure from the number and its unit alone; a bare number or a share says nothing without
+# the sentence it belongs to (a "15%" of what?).
+_SAID = {"n_chips", "time_s", "cost_usd", "power_w", "params", "active_params", "tokens", "seq_len", "context_len",
+         "bandwidth_bytes_per_s", "memory_bandwidth_bytes_per_s", "hbm_bytes", "bytes", "memory_bytes",
+         "peak_flop_per_s", "peak_flop_per_s_total", "flop_per_s", "tokens_per_s", "n_nodes"}
+_DAY = 86_400
+
+
+def _time(seconds: float, lang: str) -> str:
+    """A duration in the unit the text most likely wrote: days from a day up, else hours, minutes or seconds."""
+    units = messages(lang)["cross_figures"]["units"]
+    for size, name in ((_DAY, "days"), (3600, "hours"), (60, "minutes")):
+        if seconds >= size and abs(seconds / size - round(seconds / size)) < 1e-6:
+            return units[name].format(n=f"{round(seconds / size):,}")
+    return units["seconds"].format(n=human(seconds, ""))
+
+
+def _large(value: float, lang: str) -> str:
+    """A large amount in words of scale ("2.5 billion"), as a newspaper writes money and model sizes."""
+    scales = messages(lang)["cross_figures"]["scales"]
+    for size, name in ((1e12, "trillion"), (1e9, "billion"), (1e6, "million")):
+        if value >= size:
+            return scales[name].format(n=human(value / size, ""))
+    return f"{value:,.0f}"
+
+
+def _written(doc: Document, fig) -> str:
+    """One figure in the answer's language, with the unit its quantity has (a price in dollars, a power in watts)."""
+    units = messages(doc.lang)["cross_figures"]["units"]
+    if fig.quantity == "cost_usd":
+        return units["usd"].format(n=_large(fig.value, doc.lang))
+    if fig.quantity in ("params", "active_params"):
+        return units["params"].format(n=_large(fig.value, doc.lang))
+    if fig.quantity == "power_w":
+        for size, name in ((1e9, "gw"), (1e6, "mw"), (1e3, "kw")):
+            if fig.value >= size:
+                return units[name].format(n=human(fig.value / size, ""))
+        return units["w"].format(n=human(fig.value, ""))
+    if fig.quantity == "time_s":
+        return _time(fig.value, doc.lang)
+    return said(doc, fig)
+
+
+def line(doc: Document) -> str:
+    """' It gives these figures: ...' for a passage written in the other language, or '' when it gives none that
+    read alone. Only figures written with digits: "thousands of chips" is no count to repeat."""
+    if doc.lang != "en" or restate.same_language(doc.text, doc.lang):
+        return ""  # an Arabic reader of an English passage reads its digits and units as written
+    shown: list[str] = []
+    values: set[float] = set()
+    for fig in doc.figures:
+        if fig.quantity not in _SAID or not _DIGIT.search(fig.quote) or getattr(fig, "role", None) in ("low", "high") \
+                or fig.value in values:
+            continue  # "200,000 tokens" said once, though the text names the length twice
+        text = _written(doc, fig)
+        if text and restate.same_language(text, doc.lang):
+            shown.append(text)
+            values.add(fig.value)
+    if not shown:
+        return ""
+    return " " + messages(doc.lang)["cross_figures"]["line"].format(figures="; ".join(shown[:MAX_FIGURES]))
