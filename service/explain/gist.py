@@ -37,7 +37,7 @@ _OPENER = pattern_cache.lazy(r"^(?:(?:yes|ok|okay|well|but|and|so|also|however|w
 _ANNOUNCER = pattern_cache.lazy(r"^(?:(?:so|and|thus|therefore|anyway|basically)\s*,?\s+)?(?:the\s+)?(?:takeaway|tl;?dr|bottom line|"
                                 r"in short|key (?:insight|point)|short version|الخلاصة|باختصار|البصيرة الرئيسية)\s*[:,-]?\s*|^\(?\d{1,2}\)\s+|"
                                 r"^(?:problem|setup|note|update|question|summary|results?|issue|solution|context|background|motivation|"
-                                r"environment|description|edit|conclusion|observation|workload|hardware|details?)\s*:\s*", re.I)
+                                r"environment|description|edit|conclusion|observation|workload|hardware|details?|benchmarks?|recommendations?|tip|answer|findings?|caveat)\s*:\s*", re.I)
 
 
 def score(doc: Document, index: int, term_ids: set[str], claim) -> float:

@@ -27,6 +27,6 @@ def fit(texts: list[str], limit: int) -> list[str]:
     return out
 
 
-_ELABORATION = pattern_cache.lazy(r",\s+(?:meaning|i\.e\.|that is|which means|in other words)\b.*$|\s+[—–]\s+.*$")
+_ELABORATION = pattern_cache.lazy(r",\s+(?:meaning|i\.e\.|that is(?!\s*:)|which means|in other words)\b.*$|\s+[—–]\s+.*$")  # ", that is: X" gives X
 _KEEPS_GOING = pattern_cache.lazy(r"(?:but|unless|except|although|though|yet|not|never|no|only|if|when|without|while|"
                                   r"لكن|ولكن|إلا|إلا|دون|بدون|لا|لم|لن|إذا|إن|عندما|فقط)\b", re.I)
