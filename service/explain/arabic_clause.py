@@ -13,7 +13,7 @@ _IMPERSONAL = {"تم", "يتم", "يمكن", "يجب", "ينبغي", "يلزم",
 _OPENERS = {"لا", "لم", "لن", "ليس", "ليست", "في", "على", "من", "إلى", "مع", "عند", "بعد", "قبل", "خلال", "منذ", "رغم",
             "بدلا", "بدلاً", "بدلًا", "وفقا", "وفقًا", "وفقاً", "بسبب", "حسب", "بحسب", "مثل", "عبر", "تحت", "بين", "نظرا",
             "نظرًا", "نظراً", "استنادا", "استنادًا", "استناداً", "طبقا", "طبقًا", "تبعا", "تبعًا", "لذلك", "بالإضافة", "عندما", "إذا", "لو", "كلما", "حين", "حيث", "قد", "لقد",
-            "سوف"}  # the future particle opens a verb phrase: "أنه سوف يحتاج", never "أنّ سوف يحتاج"
+            "سوف", "أثناء", "لدى", "داخل", "ضمن", "إثر", "عقب", "حتى"}  # the future particle opens a verb phrase: "أنه سوف يحتاج", never "أنّ سوف يحتاج"
 # Past verbs of the third person masculine that no letter pattern tells from a noun.
 _PAST = {"قال", "أعلن", "أكد", "أوضح", "كشف", "ذكر", "أشار", "بلغ", "وصل", "حقق", "تجاوز", "استخدم", "اعتمد", "اشترى", "أنفق",
          "انخفض", "ارتفع", "زاد", "تحسن", "تضاعف", "استغرق", "احتاج", "انتقل", "قدم", "أطلق", "طور", "درب", "كان", "أصبح", "ظل",
@@ -180,8 +180,8 @@ def reported(clause: str, that_noun: str = "أنّ", that_verb: str = "أنه") 
         return None  # a list of bullets, "here is ...": no sentence a particle can take
     if first == "حيث" and len(words) > 1 and is_verb(words[1]):
         return reported(" ".join(words[1:]), that_noun, that_verb)  # "حيث تعتمد على ...": the connective joins what came before
-    if first.startswith("و") and _bare(first[1:]) in _OPENERS:
-        words[0] = words[0][1:]  # "واستنادا إلى التقارير، ...": after أنه the joining "و" has nothing to join
+    if first[:1] in "وف" and _bare(first[1:]) in _OPENERS:
+        words[0] = words[0][1:]  # "واستنادا إلى التقارير، ...", "ففي السعودية": after أنه the joining letter joins nothing
         clause, first = " ".join(words), _bare(words[0])
     if first in _IMPERSONAL or first in _OPENERS \
             or _PREPOSED.match(first) and not _PREPOSITIONAL.match(first):

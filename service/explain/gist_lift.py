@@ -36,7 +36,8 @@ _OPENER = pattern_cache.lazy(r"^(?:(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|fi
                              r"it (?:turns|turned) out(?: that)?\s+|(?:obviously|clearly|evidently|of course)\s*,?\s+|"
                              r"it(?:['’]s| is) (?:important|worth) (?:to (?:note|mention|say)|noting|mentioning)(?: that)?\s+)+", re.I)  # "To understand why, consider that if ...": the case
 # "تجدر الإشارة إلى أن X" (it should be noted that X): the clause X is what is said; "ويوضح أنّ الإشارة تجدر" was garbled
-_OPENER_AR = pattern_cache.lazy(r"^و?(?:(?:في الوقت (?:نفسه|ذاته)|في هذا السياق|من جهة أخرى|من ناحية أخرى|بدايةً|بداية|أولًا|أولاً|أولا)\s*[،,]?\s+|"
+_OPENER_AR = pattern_cache.lazy(r"^و?(?:(?:في الوقت (?:نفسه|ذاته)|في هذا السياق|من جهة أخرى|من ناحية أخرى|بدايةً|بداية|أولًا|أولاً|أولا|"
+                                r"طبعا|طبعًا|طبعاً|بالطبع)\s*[،,]?\s+|"
                                 r"(?:تجدر الإشارة|من الجدير بالذكر|والجدير بالذكر|الجدير بالذكر|يجدر بالذكر|يجدر التنويه|تجدر الملاحظة)"
                                 r"\s+(?:إلى\s+)?(?:أنّ?|أنه|أنها)\s+)")
 # "If you use X too however, you should see ...": a "however" inside a clause, before its comma, only links to what came before.

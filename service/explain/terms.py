@@ -115,7 +115,10 @@ def _starts(text: str) -> list[int]:
 def _unnested(matches: list[glossary.Match]) -> list[glossary.Match]:
     """Occurrences that never overlap, the longest names first, then what was found beyond them where it fits:
     the restatement rewrites each span once."""
-    out = sorted((m for m in matches if not m.derived), key=lambda m: m.start)  # the scan's names never overlap
+    out = sorted((m for m in matches if not m.derived), key=lambda m: m.start)  # the scan's names never overlap, but
+    # an Arabic name written around a Latin one ("رؤوس KV", KV heads) is found by both scans: the whole name wins
+    out = [m for m in out if not any(o is not m and o.start <= m.start and m.end <= o.end and o.end - o.start > m.end - m.start
+                                     for o in out)]
     for match in sorted((m for m in matches if m.derived), key=lambda m: (m.start, -m.end)):
         at = bisect.bisect_left([m.start for m in out], match.end)  # out[:at] start before this match ends
         if at == 0 or out[at - 1].end <= match.start:  # and, disjoint and in order, the last of them ends last

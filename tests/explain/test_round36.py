@@ -160,3 +160,16 @@ def test_a_label_before_a_sentence_is_dropped_and_that_is_colon_keeps_what_follo
     first = "The text says that with 80 layers and 48 tokens per second, that is: over PCIe at 64 GB/s this fills the bus"
     kept = gist_length.fit([first, "It adds that each layer requires an all-reduce of approximately 17 MB per token " * 3], 30)
     assert "fills the bus" in kept[0]  # ", that is:" introduces the result: never cut away as an elaboration
+
+
+def test_an_arabic_name_around_a_latin_one_is_one_term():
+    from service.explain import pipeline
+    doc = pipeline.analyse("لدى Qwen أربعة رؤوس KV فقط.", "ar")
+    assert [m.entry["id"] for m in doc.occurrences if "KV" in m.found_as] == ["kv-heads"]  # not also the KV cache inside it
+
+
+def test_arabic_reporting_takes_anhu_before_athnaa_and_drops_of_course():
+    from service.explain import arabic_clause
+    assert arabic_clause.reported("أثناء تدريب النماذج يجب تشغيل شرائح عالية الأداء") .startswith("أنه أثناء")
+    assert arabic_clause.reported("ففي السعودية قدمت شركة هيوماين نموذجًا") .startswith("أنه في السعودية")
+    assert "طبعا" not in _gist("وطبعا تقارير الصحف تشير إلى أن السعودية اشترت ما لا يقل عن 3000 شريحة H100 لتدريب نماذجها.", "ar")
