@@ -13,7 +13,7 @@ _IMPERSONAL = {"تم", "يتم", "يمكن", "يجب", "ينبغي", "يلزم",
 _OPENERS = {"لا", "لم", "لن", "ليس", "ليست", "في", "على", "من", "إلى", "مع", "عند", "بعد", "قبل", "خلال", "منذ", "رغم",
             "بدلا", "بدلاً", "بدلًا", "وفقا", "وفقًا", "وفقاً", "بسبب", "حسب", "بحسب", "مثل", "عبر", "تحت", "بين", "نظرا",
             "نظرًا", "نظراً", "استنادا", "استنادًا", "استناداً", "طبقا", "طبقًا", "تبعا", "تبعًا", "لذلك", "بالإضافة", "عندما", "إذا", "لو", "كلما", "حين", "حيث", "قد", "لقد",
-            "سوف", "أثناء", "لدى", "داخل", "ضمن", "إثر", "عقب", "حتى"}  # the future particle opens a verb phrase: "أنه سوف يحتاج", never "أنّ سوف يحتاج"
+            "سوف", "أثناء", "لدى", "داخل", "ضمن", "إثر", "عقب", "حتى", "للمرة"}  # the future particle opens a verb phrase: "أنه سوف يحتاج", never "أنّ سوف يحتاج"
 # Past verbs of the third person masculine that no letter pattern tells from a noun.
 _PAST = {"قال", "أعلن", "أكد", "أوضح", "كشف", "ذكر", "أشار", "بلغ", "وصل", "حقق", "تجاوز", "استخدم", "اعتمد", "اشترى", "أنفق",
          "انخفض", "ارتفع", "زاد", "تحسن", "تضاعف", "استغرق", "احتاج", "انتقل", "قدم", "أطلق", "طور", "درب", "كان", "أصبح", "ظل",
@@ -183,6 +183,9 @@ def reported(clause: str, that_noun: str = "أنّ", that_verb: str = "أنه") 
     if first[:1] in "وف" and _bare(first[1:]) in _OPENERS:
         words[0] = words[0][1:]  # "واستنادا إلى التقارير، ...", "ففي السعودية": after أنه the joining letter joins nothing
         clause, first = " ".join(words), _bare(words[0])
+    if first == "لقد":  # "أنه لقد نجح" is no Arabic: after أنه the emphatic لقد is قد
+        words[0], first = "قد", "قد"
+        clause = " ".join(words)
     if first in _IMPERSONAL or first in _OPENERS \
             or _PREPOSED.match(first) and not _PREPOSITIONAL.match(first):
         return f"{that_verb} {clause}"

@@ -173,3 +173,9 @@ def test_arabic_reporting_takes_anhu_before_athnaa_and_drops_of_course():
     assert arabic_clause.reported("أثناء تدريب النماذج يجب تشغيل شرائح عالية الأداء") .startswith("أنه أثناء")
     assert arabic_clause.reported("ففي السعودية قدمت شركة هيوماين نموذجًا") .startswith("أنه في السعودية")
     assert "طبعا" not in _gist("وطبعا تقارير الصحف تشير إلى أن السعودية اشترت ما لا يقل عن 3000 شريحة H100 لتدريب نماذجها.", "ar")
+
+
+def test_arabic_emphatic_laqad_and_a_joined_first_time_read_after_anhu():
+    from service.explain import arabic_clause
+    assert arabic_clause.reported("لقد نجح ماسك في بناء هذا الحاسوب") == "أنه قد نجح ماسك في بناء هذا الحاسوب"
+    assert arabic_clause.reported("وللمرة الأولى، يحقق المعالج قدرة أكبر").startswith("أنه للمرة الأولى")
