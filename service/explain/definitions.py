@@ -38,7 +38,10 @@ def brief_definition(sentence: str, max_words: int | None = None) -> str:
     if len(sentence.split()) <= (max_words or BRIEF_MAX_WORDS):
         return sentence
     ends = list((_FIT_CLAUSE_END if max_words else _CLAUSE_END).finditer(sentence))
+    listed = False  # after "The two latencies ...:" the parts up to the end are the list it announced: none is cut off
     for n, end in enumerate(ends):
+        if listed:
+            break
         head = sentence[:end.start()].rstrip(" ,،")
         after = sentence[end.end():ends[n + 1].start() if n + 1 < len(ends) else len(sentence)]
         before_colon = FIT_MIN_WORDS_BEFORE_COLON if max_words else BRIEF_MIN_WORDS_BEFORE_COLON
@@ -47,6 +50,7 @@ def brief_definition(sentence: str, max_words: int | None = None) -> str:
         if end.group().strip() == ":" and (_ANNOUNCES.search(head) or _FIGURE.search(after) or _HEADING.match(head)
                                            or _RELATIVE_HEAD.match(head)
                                            or len(head.split()) < before_colon):
+            listed = bool(_ANNOUNCES.search(head))
             continue  # "two kinds:" announces the fact that follows, ": 32 billion active" is it; both stay
         if len(head.split()) >= (FIT_MIN_WORDS_BEFORE_COLON if max_words else BRIEF_MIN_WORDS) \
                 and head.count("(") == head.count(")"):
@@ -56,6 +60,7 @@ def brief_definition(sentence: str, max_words: int | None = None) -> str:
 
 # Words before a colon that announce what follows it ("in two ways:", "as follows:"): that colon is no clause end.
 _ANNOUNCES = pattern_cache.lazy(r"^(?:[Tt]he\s+)?(?:[Tt]wo|[Tt]hree|[Ff]our|[Bb]oth)\s|"  # "The two latencies of serving a model:"
+                                r"^(?:[Tt]he|[Aa])\s+(?:first|second|third|last|final|initial)\s|"  # "The second phase of a request:"
                                 r"\b(?:two|three|four|five|several|both|kinds?|types?|ways?|steps?|parts?|follows?|following|"
                                 r"namely|is|are|means?|اثنين|نوعين|نوعان|طريقتين|التالي|التالية"
                                 r"|جزأين|جزئين|جزءين|قسمين|خطوتين|مرحلتين|أجزاء|أنواع|طرق|خطوات)\W*$|\d\W*$")

@@ -179,3 +179,13 @@ def test_arabic_emphatic_laqad_and_a_joined_first_time_read_after_anhu():
     from service.explain import arabic_clause
     assert arabic_clause.reported("لقد نجح ماسك في بناء هذا الحاسوب") == "أنه قد نجح ماسك في بناء هذا الحاسوب"
     assert arabic_clause.reported("وللمرة الأولى، يحقق المعالج قدرة أكبر").startswith("أنه للمرة الأولى")
+
+
+def test_a_definition_is_not_cut_after_an_ordinal_head_nor_inside_the_list_it_announces():
+    from service.explain.definitions import brief_definition
+    phase = ("The second phase of answering a request: the model produces the answer one token at a time, reading the "
+             "weights and the key-value cache each step.")
+    assert brief_definition(phase, 14) != "The second phase of answering a request."
+    pair = ("The two latencies of serving a model: the time to first token is how long a user waits for the first token; "
+            "the time per output token is the time between each later token.")
+    assert "time per output token" in brief_definition(pair, 14)
