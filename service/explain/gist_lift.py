@@ -99,3 +99,18 @@ def conditional(clause: str) -> str:
     found = _CONDITIONAL.match(clause)
     what = found.group("what").rstrip(",") if found else ""
     return f"once {what}{'—' if what.count('—') % 2 else ' '}are added, {found.group('then')}" if found else clause  # an aside keeps its dash
+
+
+_ELIDED = pattern_cache.lazy(r"^(?:(?P<plain>want|need|hope|plan|would like)|(?P<ing>trying|wondering|hoping|planning|looking))\b", re.I)
+
+
+def elided_subject(clause: str, who: str) -> str:
+    """A note-style line without its "I" ("Want to confirm the recipe"): the author put back ("they want to confirm")."""
+    found = _ELIDED.match(clause)
+    if not found:
+        return clause
+    rest = clause[found.end():]
+    if found.group("ing"):
+        return ("the author is " if who == "text" else "they are ") + found.group().lower() + rest
+    verb = found.group().lower()
+    return ("the author " + (verb if verb == "would like" else verb + "s") if who == "text" else "they " + verb) + rest

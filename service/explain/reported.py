@@ -446,7 +446,7 @@ def companion(clause: str, sentence: str, lang: str, who: str, context: str = ""
     if _subjectless(clause) and "notes_quoted" in words:  # "It adds that watch tokens flow ...": quoted instead
         return _capital(words["notes_quoted"][0 if who == "text" else 1].format(subject=words["pronouns"][who], claim=_capital(clause)))
     verb = words["companion"].get(_said_as(kind, clause), words["companion"]["other"])[0 if who == "text" else 1]
-    said = re.sub(r"\bthey would expect\b", "they expected", _demonstrative(third_person(clause, lang)))
+    said = re.sub(r"\bthey would expect\b", "they expected", _demonstrative(third_person(gist_lift.elided_subject(clause, who), lang)))
     return _capital(f"{words['pronouns'][who]} {verb} {_lower_first(said, context)}")
 
 

@@ -189,3 +189,10 @@ def test_a_definition_is_not_cut_after_an_ordinal_head_nor_inside_the_list_it_an
     pair = ("The two latencies of serving a model: the time to first token is how long a user waits for the first token; "
             "the time per output token is the time between each later token.")
     assert "time per output token" in brief_definition(pair, 14)
+
+
+def test_a_note_line_without_its_i_gets_the_author_back():
+    from service.explain import gist_lift
+    assert gist_lift.elided_subject("Want to confirm the recommended recipe", "text") == "the author wants to confirm the recommended recipe"
+    assert gist_lift.elided_subject("Wondering whether FP8 helps", "author") == "they are wondering whether FP8 helps"
+    assert gist_lift.elided_subject("Wanted results are below", "text") == "Wanted results are below"
