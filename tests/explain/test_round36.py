@@ -196,3 +196,10 @@ def test_a_note_line_without_its_i_gets_the_author_back():
     assert gist_lift.elided_subject("Want to confirm the recommended recipe", "text") == "the author wants to confirm the recommended recipe"
     assert gist_lift.elided_subject("Wondering whether FP8 helps", "author") == "they are wondering whether FP8 helps"
     assert gist_lift.elided_subject("Wanted results are below", "text") == "Wanted results are below"
+
+
+def test_foundry_node_names_only_beside_foundry_words_and_discarding_tokens_is_token_dropping():
+    assert "process-node" in _terms("TSMC will make the chip on its N2 process, with A14 wafers later.")
+    assert "process-node" not in _terms("The A14 Bionic in the iPhone 12 runs small models.")
+    assert "token-dropping" in _terms("Discarding tokens at the router trades a little accuracy for speed.")
+    assert "jitter" in _terms("Mixing prefill with decode on one GPU causes decode jitter.")
