@@ -203,3 +203,14 @@ def test_foundry_node_names_only_beside_foundry_words_and_discarding_tokens_is_t
     assert "process-node" not in _terms("The A14 Bionic in the iPhone 12 runs small models.")
     assert "token-dropping" in _terms("Discarding tokens at the router trades a little accuracy for speed.")
     assert "jitter" in _terms("Mixing prefill with decode on one GPU causes decode jitter.")
+
+
+def test_a_memory_total_spread_over_chips_is_given_per_chip_without_a_verdict():
+    from service.explain import pipeline
+    # 6 TB / 256 = 23.44 GB (Kimi K2 report, arXiv:2507.20534, section 2.4: weights and gradient buffers over 256 GPUs)
+    doc = pipeline.analyse("Storing the parameters in BF16 and their gradient buffer in FP32 requires approximately 6 TB "
+                           "of GPU memory, distributed over a model-parallel group of 256 GPUs.", "en")
+    claim = next(c for c in doc.claims if "6 TB" in c.quote)
+    assert claim.verdict == "explained" and "23.44 GB" in claim.why
+    other = pipeline.analyse("The checkpoint takes 6 TB. We trained on 256 GPUs.", "en")
+    assert not any("per chip" in (c.why or "") for c in other.claims)  # no spreading said: no share
