@@ -214,3 +214,17 @@ def test_a_memory_total_spread_over_chips_is_given_per_chip_without_a_verdict():
     assert claim.verdict == "explained" and "23.44 GB" in claim.why
     other = pipeline.analyse("The checkpoint takes 6 TB. We trained on 256 GPUs.", "en")
     assert not any("per chip" in (c.why or "") for c in other.claims)  # no spreading said: no share
+
+
+def test_sizes_a_thousand_times_their_peers_in_the_same_unit_are_doubted_not_judged():
+    from service.explain import pipeline
+    # metavoice-src PR (round 23): the A10G rows' "8170GB" beside the 4090 rows' "8.75GB" are megabytes
+    text = ("A10G\n\nbf16: 125tok/s, 8170GB\nint8: 65tok/s, 7208GB\nInt4: 225tok/s, 6660GB\n\n4090\n\n"
+            "bf16: 229 tok/s, 8.75GB mem\nInt8: 193tok/s, 7.68GB\nint4: 431tok/s, 7.51GB")
+    doc = pipeline.analyse(text, "en")
+    row = next(c for c in doc.claims if "7208GB" in c.quote)
+    assert row.verdict == "needs_more" and "7208 MB" in row.why and "65tok/s vs 125tok/s" in row.why  # the row's own check kept
+    assert all(c.verdict != "inconsistent" for c in doc.claims)
+    total = pipeline.analyse("Each of the 8 GPUs has 80 GB; the cluster of 1,000 such nodes has 640 TB. A node holds 8 GB of "
+                             "weights and 40 GB of activations; the dataset is 64 TB.", "en")
+    assert not any("thousand times" in (c.why or "") for c in total.claims)  # units differ: GB and TB are no slip

@@ -30,6 +30,7 @@ from service.explain.checks.peak import rebased_mfu, share_of_peak, sparse_denom
 from service.explain.checks.products import bits_to_bytes, experts_per_chip, flops_per_token, mesh, implied_mfu, microbatches, per_chip_total, stated_product
 from service.explain.checks.per_unit_total import per_unit_total
 from service.explain.checks.spread_total import spread_total
+from service.explain.checks.unit_slip import unit_slip
 from service.explain.checks.replicas import replicas
 from service.explain.checks.roofline import roofline
 from service.explain.checks.scaled import scaled_factor
@@ -122,6 +123,9 @@ def check_claim(doc: Document, claim: Claim) -> None:
             break
     if wanting is not None and not claim.calculations and claim.verdict == "explained":
         _apply(claim, wanting)
+    slip = unit_slip(doc, claim)
+    if slip is not None and claim.verdict in ("explained", "consistent"):  # "8170GB" among sizes of 8 GB: the doubt is said
+        claim.verdict, claim.why = "needs_more", "; ".join(w for w in (slip.why, claim.why) if w)  # first, the rest kept
     scaled = scale_words(doc, claim)
     if scaled is not None:  # '42.5 exaflops, i.e. a million trillion': a statement of its own beside the figure's other checks
         claim.calculations.extend(scaled.calculations)
