@@ -228,3 +228,19 @@ def test_sizes_a_thousand_times_their_peers_in_the_same_unit_are_doubted_not_jud
     total = pipeline.analyse("Each of the 8 GPUs has 80 GB; the cluster of 1,000 such nodes has 640 TB. A node holds 8 GB of "
                              "weights and 40 GB of activations; the dataset is 64 TB.", "en")
     assert not any("thousand times" in (c.why or "") for c in total.claims)  # units differ: GB and TB are no slip
+
+
+def test_an_events_year_is_no_count_and_tflops_of_fp8_performance_is_a_rate():
+    from service.explain.figures import read_figures
+    assert not read_figures("Google ended the Hot Chips 2025 machine learning session with Ironwood.")
+    assert [f.quantity for f in read_figures("Using 2025 GPUs we trained.")] == ["n_chips"]  # a sentence's first word is no event
+    assert [f.quantity for f in read_figures("It delivers 4,614 TFLOPs of FP8 performance.")] == ["peak_flop_per_s"]
+
+
+def test_a_pods_total_over_its_chips_per_pod_is_checked_against_the_per_chip_peak():
+    from service.explain import pipeline
+    # Ironwood (Google, Hot Chips 2025): 42.5 exaflops / 9,216 chips = 4.612 PFLOP/s against 4,614 TFLOPs of FP8
+    doc = pipeline.analyse("It delivers 4,614 TFLOPs of FP8 performance, and eight stacks of HBM3e provide 192GB of memory "
+                           "per chip. With 1.2TBps of I/O bandwidth, the system can scale up to 9,216 chips per pod without glue "
+                           "logic and reach a whopping 42.5 exaflops of performance.", "en")
+    assert any(c.verdict == "consistent" and "4.612 PFLOP/s" in c.why for c in doc.claims)

@@ -101,10 +101,14 @@ def _written_product(doc: Document, claim: Claim, params):
     return params, None
 
 
+_PER_POD = re.compile(r"\s+(?:per|in\s+(?:a|one|each))\s+(?:pod|superpod|SuperPod|system)\b", re.I)  # "9,216 chips per pod": the pod's chips
+
+
 def per_chip_total(doc: Document, claim: Claim) -> Result | None:
     """"9,216 chips give 42.5 exaflops" with "4,614 TFLOPs" per chip stated: the total over the chips against it."""
     total = next((f for f in claim.figures if f.quantity in ("peak_flop_per_s_total", "flop_per_s")), None)
-    count = next((f for f in claim.figures if f.quantity == "n_chips"), None)
+    count = next((f for f in claim.figures if f.quantity == "n_chips"), None) or next(
+        (f for f in claim.figures if f.quantity == "chips_per_node" and _PER_POD.match(doc.text, f.end)), None)
     own_per = next((f for f in claim.figures if f.quantity == "peak_flop_per_s"), None)
     named = names.slices(claim.quote)
     if total is None and own_per is not None and own_per.value:

@@ -42,6 +42,9 @@ _ACTIVATED = re.compile(r"\s+(?:activated|active|routed|selected)\b(?!\s+param)"
 _EXPERTS_WORD = re.compile(r"\bexperts?\b", re.IGNORECASE)
 _OPERAND_NEXT = re.compile(r"\s*[/×*÷]\s*\d")
 _YEARS_5 = 5 * 365.25 * 86400
+_PERFORMANCE_OF = re.compile(r"\s+of\s+(?:(?:dense|sparse|peak)\s+)?(?:FP|BF|INT|TF|MX|NVFP)\d+\w*\s+(?:performance|compute|throughput)\b", re.I)
+# A capitalised name right before a year-like number: an event or a release ("Hot Chips 2025", "GTC 2024", "ISC 2025")
+_EVENT_BEFORE = re.compile(r"(?<![.!?:\n]\s)(?<![.!?:\n])(?<!^)\b[A-Z][A-Za-z]+\s+$")  # not a sentence's first word ("Using 2025 GPUs")
 _INTERVAL_BEFORE = re.compile(r"(?:\b(?:once\s+)?every|\bMTBF\b[^.\n]{0,20}|mean time between failures[^.\n]{0,20}|كل)\s+$", re.I)
 _DEVICE_WORD = re.compile(r"\b(?:GPUs?|TPUs?|chips?|accelerators?|devices?|H100s?|A100s?|H800s?)\b|بطاق|شريح|وحدات? معالجة", re.IGNORECASE)
 _LABEL_VALUE = re.compile(r"\s*[:=]\s*~?\s*\d")
@@ -193,6 +196,9 @@ class _Units:
             return None  # "1000s of GPU tiles", "100s of nodes": thousands of things, not seconds
         if unit and not (unit.group(0) in ("s", "h", "d", "us") and mult):
             return self.read_unit(m, start, unit, raw, mult)
+        if not mult and not word and 1995 <= raw <= 2030 and raw == int(raw) and "," not in m.group(0) \
+                and _EVENT_BEFORE.search(norm, max(0, start - 24), start):
+            return None  # "Hot Chips 2025 machine learning session", "GTC 2024 GPUs": an event's year, no count
         noun = _NOUNS.match(norm, end)
         if noun and noun.group(0).lstrip().startswith("--"):
             noun = None  # the next command-line flag ("--micro-batch-size"), not a noun
@@ -369,6 +375,8 @@ class _Units:
                 quantity = "flop_per_s"  # "~54-90 petaFLOPS effective": achieved, and more than one chip's
             elif value >= 1e17:  # more than any one chip delivers: the job's or the system's total
                 quantity = "peak_flop_per_s_total" if peak_after or cue and not key and cue["quantity"] == "peak_flop_per_s" else "flop_per_s"
+        if cls == "flops" and quantity == "total_flops" and not key and 1e11 <= value < 1e17 and _PERFORMANCE_OF.match(self.norm, end):
+            quantity = "peak_flop_per_s"  # "4,614 TFLOPs of FP8 performance": a chip's spec, never a count of operations
         if cls == "flops" and quantity == "total_flops" and not cue and not key and 1e11 <= value < 1e17 \
                 and not _COUNT_OF.match(self.norm, end) \
                 and _rx(r"\b(?:each|per (?:chip|GPU|TPU|device|accelerator)|chips?|GPUs?|TPUs?|devices?)\b", _I).search(self.norm, *self.clause(start, end)):
