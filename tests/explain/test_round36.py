@@ -244,3 +244,13 @@ def test_a_pods_total_over_its_chips_per_pod_is_checked_against_the_per_chip_pea
                            "per chip. With 1.2TBps of I/O bandwidth, the system can scale up to 9,216 chips per pod without glue "
                            "logic and reach a whopping 42.5 exaflops of performance.", "en")
     assert any(c.verdict == "consistent" and "4.612 PFLOP/s" in c.why for c in doc.claims)
+
+
+def test_a_product_with_labelled_factors_is_redone_against_its_result():
+    from service.explain import pipeline
+    # 2 x 80 x 8 x 32768 x 128 x 2 = 10,737,418,240 bytes (Llama 3 70B's BF16 KV cache at 32k: 80 layers, 8 KV heads, head_dim 128)
+    doc = pipeline.analyse("The KV cache alone is roughly 2 × 80 layers × 8 KV heads × 32768 tokens × 128 head_dim × 2 bytes "
+                           "≈ 10.7 GB per request.", "en")
+    assert any(c.verdict == "consistent" and "10.74 GB" in c.why for c in doc.claims)
+    wrong = pipeline.analyse("The cache is 2 x 32 layers x 8 heads x 4096 tokens x 128 x 2 bytes = 1 GB per sequence.", "en")
+    assert any(c.verdict == "inconsistent" and "536.9 MB" in c.why for c in wrong.claims)  # 0.54 GB, not 1 GB
