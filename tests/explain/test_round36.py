@@ -254,3 +254,17 @@ def test_a_product_with_labelled_factors_is_redone_against_its_result():
     assert any(c.verdict == "consistent" and "10.74 GB" in c.why for c in doc.claims)
     wrong = pipeline.analyse("The cache is 2 x 32 layers x 8 heads x 4096 tokens x 128 x 2 bytes = 1 GB per sequence.", "en")
     assert any(c.verdict == "inconsistent" and "536.9 MB" in c.why for c in wrong.claims)  # 0.54 GB, not 1 GB
+
+
+@pytest.mark.parametrize("text, computed", [
+    # NVIDIA, NVFP4 (2025): 4-bit E2M1 values with an FP8 E4M3 scale per 16 values = 4.5 bits per value
+    ("NVFP4 stores 4-bit values with an e4m3 scale per 16 values, so it needs 4.5 bits per value.", "4.5 bits"),
+    # OCP Microscaling (MX) spec v1.0: MXFP4 shares an E8M0 scale per 32 elements = 4.25 bits per element
+    ("MXFP4 uses 4-bit elements with an e8m0 scale per 32 elements, so it needs 4.25 bits per element.", "4.25 bits"),
+    # an int8 cache with an fp16 scale per 32 elements: 1 + 2/32 = 1.0625 bytes per element
+    ("The q8_0 cache is 1.0625 bytes/element vs 2 for bf16, with an fp16 scale per 32 elements.", "1.0625 bytes"),
+])
+def test_a_block_scaled_formats_size_per_element_is_checked(text, computed):
+    from service.explain import pipeline
+    doc = pipeline.analyse(text, "en")
+    assert any(c.verdict == "consistent" and computed in c.why for c in doc.claims)
