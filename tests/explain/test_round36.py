@@ -268,3 +268,11 @@ def test_a_block_scaled_formats_size_per_element_is_checked(text, computed):
     from service.explain import pipeline
     doc = pipeline.analyse(text, "en")
     assert any(c.verdict == "consistent" and computed in c.why for c in doc.claims)
+
+
+def test_an_rdma_bandwidth_is_read_against_the_nics_line_rate():
+    from service.explain import pipeline
+    # a CX7 NIC at 400 Gb/s is 50 GB/s; DeepEP's per-rank RDMA figure of 44.37 GB/s is 88.74% of it
+    doc = pipeline.analyse("Network: CX7 400 Gb/s InfiniBand\n\n[tuning] Best combine: SMs 24, NVL chunk 2, RDMA chunk 20: "
+                           "44.37 GB/s (RDMA), 145.16 GB/s (NVL)", "en")
+    assert any("88.74% of that line rate" in (c.why or "") for c in doc.claims)

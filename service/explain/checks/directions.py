@@ -191,6 +191,8 @@ def _factor_across_directions(doc: Document, claim: Claim, both) -> Result | Non
 
 _BITS = re.compile(r"b(?:/s|ps|it/s)$")
 # the measurement's own words say it is one link's: "(per rail ~27 GB/s)" (not "1 rail ... 13.1 GB/s (send + recv)")
+# "44.37 GB/s (RDMA)": a kernel's bandwidth over the network adapter, one GPU's own (DeepEP's test prints it per rank)
+_RDMA_AFTER = re.compile(r"\s*\((?:RDMA|IB|InfiniBand|RoCE)\)", re.I)
 _ONE_LINK = re.compile(r"\bper[- ](?:rail|NIC|port|link|HCA)\W{0,3}(?:~|≈|about\s+)?\s*$|لكل (?:منفذ|رابط)\W{0,3}$", re.I)
 
 
@@ -202,7 +204,7 @@ def line_rate(doc: Document, claim: Claim) -> Result | None:
         return None
     line = lines[0]
     measured = [f for f in _rates(claim.figures) if f is not line and not (f.unit and _BITS.search(f.unit)) and f.value < line.value
-                and _ONE_LINK.search(doc.text[max(claim.start, f.start - 24):f.start])]
+                and (_ONE_LINK.search(doc.text[max(claim.start, f.start - 24):f.start]) or _RDMA_AFTER.match(doc.text, f.end))]
     if len(measured) != 1:
         return None
     return _share_of_line(doc, measured[0], line, "line_rate")
