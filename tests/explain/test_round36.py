@@ -276,3 +276,8 @@ def test_an_rdma_bandwidth_is_read_against_the_nics_line_rate():
     doc = pipeline.analyse("Network: CX7 400 Gb/s InfiniBand\n\n[tuning] Best combine: SMs 24, NVL chunk 2, RDMA chunk 20: "
                            "44.37 GB/s (RDMA), 145.16 GB/s (NVL)", "en")
     assert any("88.74% of that line rate" in (c.why or "") for c in doc.claims)
+
+
+def test_a_name_given_a_value_is_not_glossed_inside_the_assignment():
+    said = _gist("With EP=N, every GPU sends data to every other GPU, so the all-to-all dominates decode time.")
+    assert "EP=N" in said and "EP (" not in said
