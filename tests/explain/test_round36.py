@@ -281,3 +281,9 @@ def test_an_rdma_bandwidth_is_read_against_the_nics_line_rate():
 def test_a_name_given_a_value_is_not_glossed_inside_the_assignment():
     said = _gist("With EP=N, every GPU sends data to every other GPU, so the all-to-all dominates decode time.")
     assert "EP=N" in said and "EP (" not in said
+
+
+def test_longer_than_expected_by_a_factor_is_a_problem():
+    from service.explain import reported
+    assert reported.role("All-to-All communication took three times longer than expected.", "en") == "problem"
+    assert reported.role("The step is 2x slower than advertised.", "en") == "problem"
