@@ -287,3 +287,11 @@ def test_longer_than_expected_by_a_factor_is_a_problem():
     from service.explain import reported
     assert reported.role("All-to-All communication took three times longer than expected.", "en") == "problem"
     assert reported.role("The step is 2x slower than advertised.", "en") == "problem"
+
+
+def test_a_result_written_with_a_bare_g_is_giga_never_its_leading_zero():
+    from service.explain import pipeline
+    # 4096 x (7168 + 7168 + 1536 x 2) = 71.3M; "=0.5G" was read as "0" and called inconsistent
+    doc = pipeline.analyse("The MLP part of save_for_backward has about 4096*(8*7168*1 + 8*2048 * 2*2 + 8*2048*1 + 7168*1 "
+                           "+ 2048*2*2 + 2048*1)=0.6G of activations.", "en")
+    assert [c.verdict for c in doc.claims] == ["consistent"] and "641.7M" in doc.claims[0].why

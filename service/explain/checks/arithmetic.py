@@ -25,9 +25,9 @@ from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
 _rx = pattern_cache.lazy  # compiled on first use, from the on-disk store when it can be
-_NUM = (r"(?<![\w.])(?P<n>\d[\d,]*(?:\.\d+)?(?:[eE][+-]?\d+)?)"
+_NUM = (r"(?<![\w.])(?P<n>\d[\d,]*(?:\.\d+)?(?:[eE][+-]?\d+)?)(?![.,]?\d)"  # "0.5G" is never its "0" alone
         r"(?P<sci>\s*(?:[x×·*]|\\times|\\cdot)\s*10\s*(?:[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+|(?:\^|\*\*)\s*\{?[+-]?\d+\}?))?"
-        r"(?P<sfx>(?:[kKMBT]|G(?=\s*(?:tokens?|params|parameters)\b))(?![A-Za-z0-9]))?(?P<unit>\s*(?:[KMGTPE]i?B(?:/s)?|[kMGTPE]?FLOP(?:/s|s)?|ms|µs|us|s)(?![A-Za-z0-9]))?"
+        r"(?P<sfx>(?:[kKMBTG])(?![A-Za-z0-9]))?(?P<unit>\s*(?:[KMGTPE]i?B(?:/s)?|[kMGTPE]?FLOP(?:/s|s)?|ms|µs|us|s)(?![A-Za-z0-9]))?"
         r"(?P<pct>\s*%)?(?![A-Za-z0-9_])")
 # a minus written without spaces is an operator only between two numbers closing a bracket ("(8-1)/8"); elsewhere
 # "2-4" is a range and "fp8-e4m3" a name
