@@ -295,3 +295,15 @@ def test_a_result_written_with_a_bare_g_is_giga_never_its_leading_zero():
     doc = pipeline.analyse("The MLP part of save_for_backward has about 4096*(8*7168*1 + 8*2048 * 2*2 + 8*2048*1 + 7168*1 "
                            "+ 2048*2*2 + 2048*1)=0.6G of activations.", "en")
     assert [c.verdict for c in doc.claims] == ["consistent"] and "641.7M" in doc.claims[0].why
+
+
+def test_an_added_amount_is_no_total_to_compare_and_v31_is_not_v32():
+    from service.explain import pipeline
+    doc = pipeline.analyse("Each step takes 16 seconds on our network, while without it the same step would take 20 more "
+                           "seconds.", "en")
+    assert not any("16 seconds vs 20 seconds" in (c.why or "") for c in doc.claims)  # 20 more is 36 in all
+    arabic = pipeline.analyse("تستغرق كل تكرار حوالي 16 ثانية، بينما بدونها سيستغرق نفس الشيء 20 ثانية أخرى.", "ar")
+    assert not any(c.calculations for c in arabic.claims)
+    terms = _terms("DeepSeek-V3.1 is a hybrid MoE model with 671B total parameters and 37B active.")
+    assert "deepseek-v3-1" in terms and "deepseek-v3-2" not in terms
+    assert "Sparse Attention" not in terms["deepseek-v3-1"]["definition"].split(";")[0]

@@ -106,6 +106,15 @@ def _parallel(doc: Document, first, second) -> bool:
         and not re.search(r"(?<![A-Za-z\d.,])\d[\d.,]*\s*$", doc.text[max(0, first.start - 24):first.start][:a.start()])  # "seconds 2.86 seconds": a unit (not "BF16 decode")
 
 
+_MORE_AFTER = re.compile(r"\s*(?:more|extra|additional|longer|أخرى|آخر|إضافية|إضافي|زيادة)\b", re.I)
+_MORE_BEFORE = re.compile(r"\b(?:another|an?\s+(?:extra|additional|further)|extra|additional|further)\s+$|(?:إضافة|زيادة)\s+$", re.I)
+
+
+def _increment(doc: Document, fig) -> bool:
+    """Whether a figure is an amount added to another ("20 more seconds", "another 20 s", "20 ثانية أخرى"), not a total."""
+    return bool(_MORE_AFTER.match(doc.text, fig.end) or _MORE_BEFORE.search(doc.text, max(0, fig.start - 20), fig.start))
+
+
 def _bounded(doc: Document, fig) -> bool:
     """Whether the text writes a figure as a floor or a ceiling ("< 800ms", "more than 24 times")."""
     return verdicts.stated_bound(doc.text[max(0, fig.start - 24):fig.start]) is not None
@@ -423,7 +432,8 @@ def comparison(doc: Document, claim: Claim) -> Result | None:
                 x=x.quote, y=y.quote, a=setups[0], b=setups[1]))
         pairs = [(x, y)]
     pairs = [(x, y) for x, y in pairs if x.role not in _RANGE_ENDS and y.role not in _RANGE_ENDS
-             and not (_bounded(doc, x) and _bounded(doc, y))]  # "TTFT + 16 TPOT < 500ms, end-to-end < 800ms": two limits
+             and not (_bounded(doc, x) and _bounded(doc, y))  # "TTFT + 16 TPOT < 500ms, end-to-end < 800ms": two limits
+             and not _increment(doc, x) and not _increment(doc, y)]  # "16 s, or 20 more seconds without it": no total
     if not pairs:
         return None  # "up to 20% higher than benchmarks that range from 35% to 45%": one end of a range is no side
     if stated is not None and len(pairs) == 1:
