@@ -225,5 +225,7 @@ _CLOSES_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*-$")  # "DataStates-LLM": the te
 
 
 def inside_name(text: str, start: int, end: int, floor: int = 0) -> bool:
-    """Whether text[start:end] is a piece of a longer hyphenated name ("DataStates-LLM"), not a thing of its own."""
-    return bool(_OPENS_NAME.match(text, end) or _CLOSES_NAME.search(text, max(floor, start - 20), start))
+    """Whether text[start:end] is a piece of a longer hyphenated name ("DataStates-LLM") or of an identifier
+    ("CUDA_LAUNCH_BLOCKING"), not a thing of its own."""
+    return bool(_OPENS_NAME.match(text, end) or _CLOSES_NAME.search(text, max(floor, start - 20), start)
+                or text[end:end + 1] == "_" or text[max(0, start - 1):start] == "_")
