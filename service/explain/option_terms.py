@@ -11,7 +11,8 @@ from service.i18n.messages import messages
 # A flag ("--tp-comm-overlap"), a dotted key ("parallelism.tensor_parallel_degree") or a snake_case key
 # ("per_device_batch_size"); an ALL-CAPS enum value ("FULL_SHARD") is the glossary's, not an option.
 _OPTION = pattern_cache.lazy(r"(?<![\w.-])(?:--[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+|--[a-z][a-z0-9]{2,}"
-                             r"|[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?![\w-]|\.[a-z])")
+                             r"|[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z][a-z0-9]*(?:-[a-z0-9]+){2,})"
+                             r"(?![\w-]|\.[a-z])")
 # A line setting three options or more is a command or a config: the config reader explains its options one by one.
 _SETTING = pattern_cache.lazy(r"--[A-Za-z][\w-]*|\b\w+=\S")
 # The value the prose gives right after the name ("=false", ": False", " set to false").
@@ -49,6 +50,8 @@ def _index() -> dict[str, list[tuple[str, str]]]:
             for spelling in list(spellings):
                 if spelling.startswith("--") and "-" in spelling[2:]:
                     spellings.add(spelling[2:].replace("-", "_"))
+                    if spelling[2:].count("-") >= 2:  # "gpu-memory-utilization 0.6" in a list of settings: the flag
+                        spellings.add(spelling[2:])   # without its dashes (three words joined are no prose)
                 if "." in spelling and "_" in spelling.rsplit(".", 1)[1]:
                     spellings.add(spelling.rsplit(".", 1)[1])
             for spelling in spellings:

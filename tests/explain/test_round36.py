@@ -316,3 +316,9 @@ def test_a_name_inside_an_identifier_is_no_subject_of_the_passage():
     assert gist_names.inside_name(text, at, at + 4)
     assert "CUDA" not in _gist("When I set CUDA_LAUNCH_BLOCKING=1 the results were similar to before, improved the "
                                "performance of prefill-decode disaggregation by 30-50% (TTFT).", "ar")
+
+
+def test_a_flag_written_without_its_dashes_is_still_the_option():
+    terms = _terms("Parameters: gpu-memory-utilization 0.6 + kv_buffer_size 5e9")
+    assert "option:vllm:--gpu-memory-utilization" in terms
+    assert not any(t.startswith("option:") for t in _terms("A state-of-the-art all-to-all kernel for dispatch."))
