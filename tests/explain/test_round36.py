@@ -322,3 +322,10 @@ def test_a_flag_written_without_its_dashes_is_still_the_option():
     terms = _terms("Parameters: gpu-memory-utilization 0.6 + kv_buffer_size 5e9")
     assert "option:vllm:--gpu-memory-utilization" in terms
     assert not any(t.startswith("option:") for t in _terms("A state-of-the-art all-to-all kernel for dispatch."))
+
+
+def test_a_llama_cpp_quant_type_is_a_quantization_type_not_the_file_format():
+    terms = _terms("Use the Q4_0 quantization for a smaller model on llama.cpp.")
+    assert "quantization types" in terms["gguf-quant-types"]["definition"].split(":")[0]
+    assert "file format" in _terms("Load the model from a GGUF file with llama.cpp.")["gguf-quant-types"]["definition"].split(",")[0] \
+        or "file format" in _terms("Load the model from a GGUF file.")["gguf-quant-types"]["expansion"]
