@@ -483,8 +483,8 @@ def _render(doc: Document, reading: Reading) -> str:
     if role == "description":  # "The text explains NVIDIA." for a text on a DGX server named a company (round 15)
         a, b = doc.sentences[reading.index]  # "X is a ..." describes X, named first ("The SN40L RDU is a ... CoWoS design")
         head = re.match(r"\s*(?:the|this|that|our)\s+[a-z][\w-]*\s+(?:is|are)\b", doc.text[a:b], re.I)
-        if head and not any(a <= o.start < a + head.end() for o in doc.occurrences):
-            return ""  # "The test is a benchmark ... with LMCache" describes the test, which no name says (round 21)
+        if head and not any(a <= o.start < a + head.end() for o in doc.occurrences) or gist_names.everyday(doc, a, b, main, _EVERYDAY):
+            return ""  # "The test is a benchmark ..." describes the test; "explains the token" an everyday word (round 24)
         return frames["description"].format(subjects=reading.subjects[0] if reading.subjects else main)
     if role == "news" and gist_names.is_concept(doc, main):
         return ""  # "The article reports news on tensor parallelism" for a thread arguing for PP (a round-17 reader)

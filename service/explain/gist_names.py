@@ -229,3 +229,10 @@ def inside_name(text: str, start: int, end: int, floor: int = 0) -> bool:
     ("CUDA_LAUNCH_BLOCKING"), not a thing of its own."""
     return bool(_OPENS_NAME.match(text, end) or _CLOSES_NAME.search(text, max(floor, start - 20), start)
                 or text[end:end + 1] == "_" or text[max(0, start - 1):start] == "_")
+
+
+def everyday(doc, start: int, end: int, name: str, ids: set[str]) -> bool:
+    """Whether `name` is what the sentence calls one of the everyday entries `ids` ("the token"): naming it says nothing."""
+    terms = {t["id"]: t for t in doc.terms}
+    return any(o.entry["id"] in ids and same_name(name_of(o, terms.get(o.entry["id"]), doc.lang) or "", name)
+               for o in doc.occurrences if start <= o.start < end)

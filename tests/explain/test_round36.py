@@ -329,3 +329,8 @@ def test_a_llama_cpp_quant_type_is_a_quantization_type_not_the_file_format():
     assert "quantization types" in terms["gguf-quant-types"]["definition"].split(":")[0]
     assert "file format" in _terms("Load the model from a GGUF file with llama.cpp.")["gguf-quant-types"]["definition"].split(",")[0] \
         or "file format" in _terms("Load the model from a GGUF file.")["gguf-quant-types"]["expansion"]
+
+
+def test_an_everyday_word_is_never_what_a_cross_language_description_explains():
+    said = _gist("السرعة المهمة هي عدد التوكنات التي يولّدها GPU في الثانية لطلب واحد. الموجّهات القصيرة أسرع.", "en")
+    assert "explains the token" not in said
