@@ -334,3 +334,10 @@ def test_a_llama_cpp_quant_type_is_a_quantization_type_not_the_file_format():
 def test_an_everyday_word_is_never_what_a_cross_language_description_explains():
     said = _gist("السرعة المهمة هي عدد التوكنات التي يولّدها GPU في الثانية لطلب واحد. الموجّهات القصيرة أسرع.", "en")
     assert "explains the token" not in said
+
+
+def test_an_expert_count_from_the_catalog_says_whose_it_is():
+    from service.explain import pipeline
+    doc = pipeline.analyse("We deploy DeepSeek-R1 on H20 nodes with TP8 for attention and EP-16 for the experts.", "en")
+    said = " ".join(c.why for c in doc.claims if c.calculations)
+    assert not said or "from the model catalog, not the text" in said

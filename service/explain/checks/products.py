@@ -232,7 +232,10 @@ def experts_per_chip(doc: Document, claim: Claim) -> Result | None:
         even = float(value).is_integer()
         uneven |= not even
         key = "experts_uneven" if not even else "expert_per_chip" if value == 1 else "experts_per_chip"
-        reasons.append(m[key].format(experts=quote, ep=ep.quote, computed=f"{value:g}"))
+        said = m[key].format(experts=quote, ep=ep.quote, computed=f"{value:g}")
+        if experts is None:  # a number the text does not give is said with whose it is (a round-24 reader counted it wrong)
+            said = m["catalog_experts"].format(model=models[0]["name"], count=quote) + said
+        reasons.append(said)
     if not calculations:
         return None
     if len(stated) == 1 and len(calculations) == 1:  # the per-GPU count the text states, judged (whole numbers: exact)
