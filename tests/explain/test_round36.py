@@ -340,4 +340,4 @@ def test_an_expert_count_from_the_catalog_says_whose_it_is():
     from service.explain import pipeline
     doc = pipeline.analyse("We deploy DeepSeek-R1 on H20 nodes with TP8 for attention and EP-16 for the experts.", "en")
     said = " ".join(c.why for c in doc.claims if c.calculations)
-    assert not said or "from the model catalog, not the text" in said
+    assert "DeepSeek-R1 has 256 routed experts (from the model catalog, not the text)" in said and "16 experts per GPU" in said
