@@ -341,3 +341,14 @@ def test_an_expert_count_from_the_catalog_says_whose_it_is():
     doc = pipeline.analyse("We deploy DeepSeek-R1 on H20 nodes with TP8 for attention and EP-16 for the experts.", "en")
     said = " ".join(c.why for c in doc.claims if c.calculations)
     assert "DeepSeek-R1 has 256 routed experts (from the model catalog, not the text)" in said and "16 experts per GPU" in said
+
+
+def test_optimizer_state_per_rank_gives_the_ranks_it_is_spread_over():
+    from service.explain import pipeline
+    # 744e9 x 12 bytes = 8.928 TB; / 279 GB per rank = 32 ranks (8 nodes of 4 GB300 GPUs)
+    doc = pipeline.analyse("Optimizer state (fp32 main + Adam moments, 12 B/param) is the binding constraint for training "
+                           "GLM-5.2 744B on 8 GB300 nodes: ~279 GB/rank against 276.6 GB of HBM.", "en")
+    claim = next(c for c in doc.claims if c.calculations)
+    assert claim.verdict == "explained" and "about 32 ranks" in claim.why and "8.928 TB" in claim.why
+    stated = pipeline.analyse("The state takes 12 bytes per parameter for a 70B model: about 26 GB per GPU on 32 GPUs.", "en")
+    assert any(c.verdict == "consistent" for c in stated.claims)  # 70e9 x 12 / 26.25e9 = 32

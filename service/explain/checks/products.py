@@ -67,7 +67,7 @@ def stated_product(doc: Document, claim: Claim) -> Result | None:
     if per is None:
         params, per = _written_product(doc, claim, params)
     size = next((f for f in claim.figures if f.quantity in ("bytes_total", "bytes", "weights_bytes", "size_bytes") and f is not per
-                 and f.value > 1e6), None)
+                 and f.value > 1e6 and not PER_CHIP_AFTER.match(doc.text, f.end)), None)  # "26 GB per GPU" is one chip's share
     approx = bool(_APPROX.search(claim.quote))
     if params is not None and per is not None and size is not None:
         index = stated_arithmetic(doc, f"{params.value:g} * {per.value:g}", f"{params.quote} x {per.quote}", size, approx)
@@ -83,6 +83,7 @@ def stated_product(doc: Document, claim: Claim) -> Result | None:
     return None if index is None else product_verdict(doc, index, size, "bytes")
 
 
+PER_CHIP_AFTER = re.compile(r"\s*(?:/\s*|per\s+|each\s+|on\s+each\s+)(?:GPU|rank|device|chip|card|accelerator)s?\b|\s+each\b", re.I)
 _TIMES_SIGN = re.compile(r"^\s*\)?\s*[x×*]\s*\(?\s*$")
 _BYTES_WORD = re.compile(r"\s*(?:bytes?\b|B\b|بايت)", re.I)
 
