@@ -5,6 +5,7 @@ import re
 
 from calculators.formatting import human
 from service.explain import restate
+from service.explain.checks.comparison import increment
 from service.explain.checks.core import said
 from service.explain.document import Document
 from service.i18n.messages import messages
@@ -13,7 +14,7 @@ MAX_FIGURES = 6  # more reads as a table, not a line
 _DIGIT = re.compile(r"[0-9٠-٩]")
 # Quantities whose reading is sure from the number and its unit alone; a bare number or a share says nothing without
 # the sentence it belongs to (a "15%" of what?).
-_SAID = {"n_chips", "time_s", "cost_usd", "power_w", "params", "active_params", "tokens", "seq_len", "context_len",
+_SAID = {"n_chips", "time_s", "step_time_s", "steps", "cost_usd", "power_w", "params", "active_params", "tokens", "seq_len", "context_len",
          "bandwidth_bytes_per_s", "memory_bandwidth_bytes_per_s", "hbm_bytes", "bytes", "memory_bytes",
          "peak_flop_per_s", "peak_flop_per_s_total", "flop_per_s", "tokens_per_s", "n_nodes"}
 _DAY = 86_400
@@ -51,6 +52,10 @@ def _written(doc: Document, fig) -> str:
         return units["w"].format(n=human(fig.value, ""))
     if fig.quantity == "time_s":
         return _time(fig.value, doc.lang)
+    if fig.quantity == "step_time_s":
+        return units["per_step"].format(time=_time(fig.value, doc.lang))
+    if fig.quantity == "steps":
+        return units["steps"].format(n=f"{fig.value:,.0f}")
     return said(doc, fig)
 
 
@@ -63,8 +68,8 @@ def line(doc: Document) -> str:
     values: set[float] = set()
     for fig in doc.figures:
         if fig.quantity not in _SAID or not _DIGIT.search(fig.quote) or getattr(fig, "role", None) in ("low", "high") \
-                or fig.value in values:
-            continue  # "200,000 tokens" said once, though the text names the length twice
+                or fig.value in values or increment(doc, fig):
+            continue  # "200,000 tokens" said once; "20 more seconds" alone would read as a total
         text = _written(doc, fig)
         if text and restate.same_language(text, doc.lang):
             shown.append(text)

@@ -352,3 +352,11 @@ def test_optimizer_state_per_rank_gives_the_ranks_it_is_spread_over():
     assert claim.verdict == "explained" and "about 32 ranks" in claim.why and "8.928 TB" in claim.why
     stated = pipeline.analyse("The state takes 12 bytes per parameter for a 70B model: about 26 GB per GPU on 32 GPUs.", "en")
     assert any(c.verdict == "consistent" for c in stated.claims)  # 70e9 x 12 / 26.25e9 = 32
+
+
+def test_the_figure_line_names_steps_and_step_times_and_leaves_out_an_added_amount():
+    from service.explain import cross_figures, pipeline
+    text = ("يستغرق تدريب نموذج يحتوي على مئات المليارات من المعلمات أكثر من 500 ألف تكرار. في شبكتنا، تستغرق كل تكرار حوالي "
+            "16 ثانية، بينما بدونها، سيستغرق نفس الشيء 20 ثانية أخرى.")
+    said = cross_figures.line(pipeline.analyse(text, "en"))
+    assert "16 s per step" in said and "20" not in said

@@ -110,7 +110,7 @@ _MORE_AFTER = re.compile(r"\s*(?:more|extra|additional|longer|أخرى|آخر|إ
 _MORE_BEFORE = re.compile(r"\b(?:another|an?\s+(?:extra|additional|further)|extra|additional|further)\s+$|(?:إضافة|زيادة)\s+$", re.I)
 
 
-def _increment(doc: Document, fig) -> bool:
+def increment(doc: Document, fig) -> bool:
     """Whether a figure is an amount added to another ("20 more seconds", "another 20 s", "20 ثانية أخرى"), not a total."""
     return bool(_MORE_AFTER.match(doc.text, fig.end) or _MORE_BEFORE.search(doc.text, max(0, fig.start - 20), fig.start))
 
@@ -433,7 +433,7 @@ def comparison(doc: Document, claim: Claim) -> Result | None:
         pairs = [(x, y)]
     pairs = [(x, y) for x, y in pairs if x.role not in _RANGE_ENDS and y.role not in _RANGE_ENDS
              and not (_bounded(doc, x) and _bounded(doc, y))  # "TTFT + 16 TPOT < 500ms, end-to-end < 800ms": two limits
-             and not _increment(doc, x) and not _increment(doc, y)]  # "16 s, or 20 more seconds without it": no total
+             and not increment(doc, x) and not increment(doc, y)]  # "16 s, or 20 more seconds without it": no total
     if not pairs:
         return None  # "up to 20% higher than benchmarks that range from 35% to 45%": one end of a range is no side
     if stated is not None and len(pairs) == 1:
