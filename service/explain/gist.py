@@ -3,7 +3,7 @@
 import re
 
 from service.explain import claims as cues
-from service.explain import gist_central, gist_cross, gist_frames, gist_length, gist_plain, gist_side, headings, pattern_cache, reported, restate, synthesis
+from service.explain import gist_central, gist_cross, gist_frames, gist_length, gist_lift, gist_plain, gist_side, headings, pattern_cache, reported, restate, synthesis
 from service.explain.document import Document
 from service.i18n.messages import messages
 
@@ -144,7 +144,7 @@ def restated(doc: Document, index: int, seen: set[str] | None = None) -> str:
         text = restate.expand(doc, start, end, doc.lang, seen, reported.plain_words(doc.lang), gist_plain.forms(doc.lang))
         text = re.sub(r"^#+\s+", "", gist_plain.phrased(_without_asides(gist_side.bracketed(text) or text), doc.lang))  # "is sharded": "is split ..."
         text = _URL.sub(lambda found: _link_name(found, doc.lang), text)  # a reader reads "pull request #5471", not a URL
-        text = gist_side.with_subject(doc, index, _ANNOUNCER.sub("", text, count=1))  # "Operates ..." after "PP: Places ..."
+        text = gist_side.with_subject(doc, index, _ANNOUNCER.sub("", gist_lift.diagnosis(text), count=1))  # "Operates ..." after "PP: Places ..."
         opened = _OPENER.match(text)
         if opened and opened.end() < len(text):
             text = text[opened.end()].upper() + text[opened.end() + 1:]  # "Yes I profiled" -> "I profiled"

@@ -114,3 +114,21 @@ def elided_subject(clause: str, who: str) -> str:
         return ("the author is " if who == "text" else "they are ") + found.group().lower() + rest
     verb = found.group().lower()
     return ("the author " + (verb if verb == "would like" else verb + "s") if who == "text" else "they " + verb) + rest
+
+
+# "Root issue: X" names what X is: "the root issue is X" is a sentence "that" can carry, "root issue: X" is not.
+_DIAGNOSIS = pattern_cache.lazy(r"^(?P<label>(?:the\s+)?(?:root|real|main|actual|underlying|core)\s+(?:cause|issue|problem|reason))"
+                                r"\s*[:—–-]\s+(?P<rest>\S.*)$", re.I)
+
+
+def diagnosis(clause: str) -> str:
+    """A labelled diagnosis said as a sentence: "Root issue: 81% of VRAM wasted" -> "the root issue is 81% of VRAM
+    wasted", "Root cause: the optimizer lives on CPU" -> "the root cause is that the optimizer lives on CPU"."""
+    found = _DIAGNOSIS.match(clause.strip())
+    if not found:
+        return clause
+    label = found.group("label").lower()
+    label = label if label.startswith("the ") else "the " + label
+    rest = found.group("rest")
+    clause_like = re.match(r"(?:the|a|an|it|this|these|we|they|our|its|their|there)\b", rest, re.I)
+    return f"{label} is {'that ' if clause_like else ''}{rest[0].lower() + rest[1:] if clause_like else rest}"

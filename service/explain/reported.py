@@ -354,7 +354,7 @@ _VERB_FIRST = pattern_cache.lazy(r"^(?:adds|ports|drops|fixes|updates|lowers|rai
                                  r"introduces|implements|bumps|reverts|refactors|changes|replaces|supports)\b", re.I)
 
 
-_FINITE = pattern_cache.lazy(r"\b(?:is|are|was|were|has|have|do|does|did|can|could|will|would|should|must|[a-z]{3,}(?:es|ed))\b|,\s+(?:we|I|they|you)\s+[a-z]")  # ", we show"
+_FINITE = pattern_cache.lazy(r"\b(?:is|are|was|were|has|have|do|does|did|can|could|will|would|should|must|[a-z]{2,}(?:es|ed))\b|,\s+(?:we|I|they|you)\s+[a-z]")  # ", we show"
 
 
 def has_verb(sentence: str) -> bool:
@@ -363,7 +363,7 @@ def has_verb(sentence: str) -> bool:
 
 
 _COMMON_VERB = pattern_cache.lazy(r"\b(?:get|got|need|use|used|run|ran|take|took|make|made|keep|kept|fit|split|hit|put|set|"
-                                  r"[a-z]{2,}s)\b(?<!\bits)(?<!\bthis)(?<!\bplus)")
+                                  r"[a-z]{2,}s)\b(?<!\bits)(?<!\bthis)(?<!ss)(?<!us)")  # "less", "across", "status": no verb
 
 
 # A statement with a check tag after it: "X, is that right (for Y)?" asks whether X is right.

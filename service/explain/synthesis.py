@@ -60,8 +60,11 @@ _DROP_AR = [pattern_cache.lazy(p) for p in (
     r"^(?:ملاحظة|ملحوظة|تنبيه|تحديث|تعديل|المشكلة|الحل)\s*[:：]\s*",  # a label ("ملاحظة:", Note:) before the claim
 )]
 _RELATIVE_EN = pattern_cache.lazy(r",\s*which\s+[^,;]*(?=[,;]|$)", re.I)
+# ", which makes it the leader" states what follows from the clause (often the point); ", which is a library" describes
 _KEEP = pattern_cache.lazy(r"\b(?:not|no|never|n't|only|just|unless|if|because|since|due to|crash\w*|fail\w*|error|cannot|can't)\b"
-                           r"|\d", re.I)
+                           r"|\d|^,\s*which\s+(?:makes?|made|means?|meant|leads?|led|causes?|caused|results?|resulted|gives?|gave|"
+                           r"lets?|allows?|enables?|explains?|forces?|requires?|limits?|hurts?|saves?|reduces?|increases?|cuts?|"
+                           r"doubles?|halves?|slows?|speeds?|keeps?|brings?|puts?|is why|translates?|wastes?|costs?)\b", re.I)
 
 
 # A list item's label before a dash ("ZeRO - Also performs sharding ...") is the subject of its verb.
