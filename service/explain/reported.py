@@ -362,7 +362,8 @@ def has_verb(sentence: str) -> bool:
     return bool(_FINITE.search(sentence) or _COMMON_VERB.search(sentence)) if sentence.isascii() else True
 
 
-_COMMON_VERB = pattern_cache.lazy(r"\b(?:get|got|need|use|used|run|ran|take|took|make|made|keep|kept|fit|split|hit|put|set|"
+_COMMON_VERB = pattern_cache.lazy(r"\b(?:get|got|need|use|used|run|ran|take|took|make|made|keep|kept|fit|split|hit|put|set|hope|want|plan|expect|think|"
+                                  r"believe|try|know|knew|see|saw|say|said|show|find|found|give|gave|seem|help|allow|let|may|might|"
                                   r"[a-z]{2,}s)\b(?<!\bits)(?<!\bthis)(?<!ss)(?<!us)")  # "less", "across", "status": no verb
 
 

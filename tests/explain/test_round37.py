@@ -86,3 +86,13 @@ def test_a_verbless_fragment_is_quoted_not_said_that():
     from service.explain import reported
     assert not reported.has_verb("roughly 30-50% less than a comparable NVIDIA H100 SXM")
     assert reported.has_verb("the step runs 30% faster")
+
+
+# Megatron-LM's interleaved schedule: each of PP x VPP chunks holds layers / (PP x VPP) layers (80 / (4 x 10) = 2).
+def test_layers_per_virtual_chunk():
+    stated = _claims("Llama 3 70B has 80 layers; with PP=4 and VPP=10 each virtual stage holds 2 layers.")
+    assert any(c["verdict"] == "consistent" for c in stated)
+    wrong = _claims("Llama 3 70B has 80 layers; with PP=4 and VPP=10 each virtual stage holds 4 layers.")
+    assert any(c["verdict"] == "inconsistent" for c in wrong)
+    uneven = _claims("The 80-layer model uses PP=4 with VPP=3.")[0]
+    assert uneven["verdict"] == "explained" and "6.67 layers per chunk, not a whole number" in uneven["why"]
