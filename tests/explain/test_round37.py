@@ -96,3 +96,15 @@ def test_layers_per_virtual_chunk():
     assert any(c["verdict"] == "inconsistent" for c in wrong)
     uneven = _claims("The 80-layer model uses PP=4 with VPP=3.")[0]
     assert uneven["verdict"] == "explained" and "6.67 layers per chunk, not a whole number" in uneven["why"]
+
+
+# A request for help is asked as what it asks for, not as "whether you can let them know".
+@pytest.mark.parametrize("question, asked", [
+    ("Can you please let me know if there is anything I can do to get a better performance on B200?",
+     "whether there is anything I can do to get a better performance on B200"),
+    ("Could you please suggest possible causes or configurations that might affect this?",
+     "for possible causes or configurations that might affect this"),
+])
+def test_a_request_is_asked_as_what_it_wants(question, asked):
+    from service.explain import reported
+    assert reported.indirect_question(question) == asked
