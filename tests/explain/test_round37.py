@@ -119,3 +119,34 @@ def test_a_request_is_asked_as_what_it_wants(question, asked):
 ])
 def test_a_rate_over_its_period(text, verdict):
     assert _claims(text)[0]["verdict"] == verdict
+
+
+def _terms(text: str, lang: str = "en") -> dict[str, dict]:
+    return {t["id"]: t for t in explain_offline(text, lang)["terms"]}
+
+
+# Vocabulary blind readers of round 24's set found missing (each entry's source is in data/glossary/long_tail_round37.json).
+@pytest.mark.parametrize("text, entry", [
+    ("NCCL uses PXN to route all-to-all traffic through the NIC of another GPU.", "nccl-pxn"),
+    ("The SLA requires p99 latency under 200 ms.", "service-level-agreement"),
+    ("Each rack is a failure domain.", "failure-domain"),
+    ("The CI pipeline runs the recipe nightly on H100s.", "continuous-integration"),
+    ("The test is flaky, so we are bisecting the commits.", "flaky-test"),
+    ("The test is flaky, so we are bisecting the commits.", "git-bisect"),
+    ("Weak scaling reaches 74% scaling efficiency against linear scaling.", "linear-scaling"),
+    ("The loader reads the index file to find each shard.", "checkpoint-index-file"),
+    ("Qwen3 8B in Q4_K_XL with a 16K context.", "gguf-quant-types"),
+    ("MSDP needs one RS and two AG collectives per step.", "reduce-scatter"),
+    ("MSDP needs one RS and two AG collectives per step.", "all-gather"),
+])
+def test_round24_missing_terms_are_found(text, entry):
+    assert entry in _terms(text)
+
+
+@pytest.mark.parametrize("text, entry", [
+    ("The 95% CI of the estimate is narrow.", "continuous-integration"),  # a confidence interval
+    ("The RS-232 port and Siemens AG.", "reduce-scatter"),  # no collective beside them
+    ("The RS-232 port and Siemens AG.", "all-gather"),
+])
+def test_ambiguous_initials_need_their_context(text, entry):
+    assert entry not in _terms(text)
