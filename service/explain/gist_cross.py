@@ -1,9 +1,8 @@
 """The gist of a passage written in the other language from the answer: what the author's chosen sentences do (ask,
-report a problem or a result, compare, explain, require, give a reason, report what was said), read from cues in
-their own language (data/gist_cross_cues.json), rendered in role frames of the answer's language (data/locale
-gist.cross) with every slot filled from the sentence (its subject, its problem, what it asks): a frame not filled says
-less, and no figure is said but the changes the checks worked out from result rows (the figures section and the claims
-give each figure with its reading)."""
+report a problem or a result, compare, explain, require, give a reason), read from cues in their own language
+(data/gist_cross_cues.json), rendered in role frames of the answer's language (data/locale gist.cross) with every slot
+filled from the sentence: a frame not filled says less, and no figure is said but the changes the checks worked out
+from result rows (the figures section and the claims give each figure with its reading)."""
 
 import json
 import re
@@ -476,20 +475,20 @@ def _render(doc: Document, reading: Reading) -> str:
     if role == "comparison":  # "the author compares X and Y" was judged wrong each time blind readers saw it across
         return ""  # languages (3 of 3, rounds 9-12): its sides are read from cues, not grammar; one side named alone misleads
     main = gist_names.main_subject(doc, reading.subjects)
-    if not main:
-        return ""
+    if not main or gist_names.everyday(doc, *doc.sentences[reading.index], main, _EVERYDAY):
+        return ""  # "writes about node", "explains the token": an everyday word says nothing (rounds 24, 25)
     if gist_names.company(doc, main):
         return ""  # an industry story names many companies; the one named most is not sure to be what it reports on
     if role == "description":  # "The text explains NVIDIA." for a text on a DGX server named a company (round 15)
         a, b = doc.sentences[reading.index]  # "X is a ..." describes X, named first ("The SN40L RDU is a ... CoWoS design")
         head = re.match(r"\s*(?:the|this|that|our)\s+[a-z][\w-]*\s+(?:is|are)\b", doc.text[a:b], re.I)
-        if head and not any(a <= o.start < a + head.end() for o in doc.occurrences) or gist_names.everyday(doc, a, b, main, _EVERYDAY):
-            return ""  # "The test is a benchmark ..." describes the test; "explains the token" an everyday word (round 24)
+        if head and not any(a <= o.start < a + head.end() for o in doc.occurrences) or any(a <= f.start < b for f in doc.figures):
+            return ""  # "The test is a benchmark ..." describes the test; "X is a 671B model ... 700GB" sizes a set-up (round 25)
         return frames["description"].format(subjects=reading.subjects[0] if reading.subjects else main)
     if role == "news" and gist_names.is_concept(doc, main):
         return ""  # "The article reports news on tensor parallelism" for a thread arguing for PP (a round-17 reader)
     # A requirement, a recommendation, a cause, a topic: what the sentence says of its subject is not read; only the subject is said.
-    return frames["news_topic" if role == "news" else "topic"].format(subjects=gist_names.topic(doc, [main]))
+    return frames["news_topic" if role == "news" else "topic"].format(subjects=gist_names.topic(doc, [main], frozenset(_EVERYDAY)))
 
 
 def _frame_plain(doc: Document, index: int) -> str:
@@ -554,8 +553,9 @@ def gist(doc: Document, scores: list[float]) -> list[dict]:
         named += reading.subjects if reading.role != "comparison" else []  # one side of a comparison named alone misleads
     if not candidates:  # no sentence says anything a frame can carry: the passage's subject, the one thing sure
         main = gist_names.main_subject(doc, list(dict.fromkeys(named)))
-        if not main or not gist_names.central(doc, [main]) or gist_names.company(doc, main):
-            return []  # a topic the passage names in passing (or a company it names) would mislead: say so
+        if not main or not gist_names.central(doc, [main]) or gist_names.company(doc, main) \
+                or gist_names.everyday(doc, 0, len(doc.text), main, _EVERYDAY):  # "writes about node" says nothing
+            return []  # a topic the passage names in passing (or a company) would mislead
         text = messages(doc.lang)["gist"]["cross"]["frames"]["topic"].format(subjects=main)
         return [{"text": text, "from": [i for i, (a, b) in enumerate(doc.sentences) if main in gist_names.render_names(doc, a, b)][:1] or [0]}]
     # Below MIN_SCORE a sentence argues little; one honest sentence about it still beats "cannot be summarised".

@@ -150,25 +150,26 @@ def main_subject(doc, names: list[str]) -> str:
     return max(names, key=lambda name: (families.get(_family(name), 0), counts.get(name, 0), -names.index(name)))
 
 
-def topic(doc, names: list[str]) -> str:
+def topic(doc, names: list[str], everyday_ids: frozenset = frozenset()) -> str:
     """What "the author writes about X" names: the sentence's main subject, unless the passage opens on another name
-    it repeats at least half as often ("Prefix caching cuts latency ..." then "prefill" five times in its example)."""
+    it repeats at least half as often ("Prefix caching cuts latency ..." then "prefill" five times in its example);
+    an everyday word it opens on ("The largest nodes in his cluster ...") is no subject."""
     best = main_subject(doc, names)
-    lead = _opening_subject(doc)
+    lead = _opening_subject(doc, everyday_ids)
     if not best or not lead or lead == best or company(doc, lead) or (doc.lang == "ar" and _ENGLISH_PLURAL.search(lead)):
         return best
     counts = _counts(doc)
     return lead if counts.get(lead, 0) >= 2 and 2 * counts.get(lead, 0) > counts.get(best, 0) else best
 
 
-def _opening_subject(doc) -> str:
+def _opening_subject(doc, everyday_ids: frozenset = frozenset()) -> str:
     """The name the passage opens on, as its first sentence's subject (within its first three words); '' for none."""
     if not doc.sentences:
         return ""
     start, end = doc.sentences[0]
     terms = {t["id"]: t for t in doc.terms}
     first = next((o for o in doc.occurrences if start <= o.start < end), None)
-    if first is None or len(doc.text[start:first.start].split()) > 2:
+    if first is None or len(doc.text[start:first.start].split()) > 2 or first.entry["id"] in everyday_ids:
         return ""
     return name_of(first, terms.get(first.entry["id"]), doc.lang)
 

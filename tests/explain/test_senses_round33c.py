@@ -254,7 +254,7 @@ def test_a_latency_floor_of_one_step_is_step_latency():
     request = "Users wait longer: the latency of each request grew as the server batched more users."
     assert _definition(request, "latency").startswith("The delay between sending a request and getting its answer")
     network = "The all-reduce of small messages is dominated by network latency over InfiniBand."
-    assert _definition(network, "latency").startswith("The delay before a result starts arriving: for a message")
+    assert _definition(network, "latency").startswith("How long something takes to arrive or complete: for a message")
 
 
 # ---- 19 H100 PCIe ---------------------------------------------------------------------------------------------------------
@@ -339,7 +339,7 @@ ALIASES = [
     ("tpu-v5e", "We trained on a v5litepod-8.", "v5litepod-8"),
     ("tpu-v4", "A TPU v4p pod holds thousands of chips.", "TPU v4p"),
     ("tpu-ironwood", "Google's TPU v7x doubles the HBM.", "TPU v7x"),
-    ("gpu-generations", "Compile the kernel for sm_90 first.", "sm_90"),
+    ("cuda-compute-capability", "Compile the kernel for sm_90 first.", "sm_90"),  # a compile target is the compute capability (round 25)
     ("token-dropping", "Dropping tokens keeps the expert buffers fixed.", "Dropping tokens"),
     ("deepseek-v2", "We fine-tuned DeepSeek-V2-Lite on one node.", "DeepSeek-V2-Lite"),
     ("fp8-blockwise-scaling", "FP8 training with block-level scaling keeps the error small.", "block-level scaling"),

@@ -66,7 +66,7 @@ def share_of_peak(doc: Document, claim: Claim) -> Result | None:
     achieved_rate judges one that is)."""
     if any(f.quantity in ("mfu", "hfu") for f in claim.figures):
         return None
-    rates = [f for f in claim.figures if f.quantity in _RATES]
+    rates = [f for f in claim.figures if f.quantity in _RATES and not called_peak(doc, f)]  # "the peak FLOPs ... are 1979 TFLOPS"
     chip = _chip(doc, claim) if rates else None
     reference = earlier_side(doc, claim) if chip is not None else set()
     if chip is None:
@@ -143,14 +143,22 @@ _IS_PEAK = 0.01  # a stated rate within 1% of the chip's peak is that peak, not 
 
 def _total_peak(doc: Document, peak: float, rate):
     """A peak the text states for many chips together (a whole multiple of one chip's, "8800TFLOPs" = 32 x 275) that the
-    rate fits under; None when there is none, or more than one."""
+    rate fits under, strictly: the same figure written twice is one rate, not a rate and its total; None when there is
+    none, or more than one."""
     totals = [f for f in doc.figures if (f.quantity in ("peak_flop_per_s", "peak_flop_per_s_total") or _peak_count(doc, f)) and f.value > peak
               and round(f.value / peak) >= 2 and abs(f.value / peak - round(f.value / peak)) <= 0.01 * f.value / peak
-              and rate.value <= f.value]
+              and rate.value < f.value * (1 - 1e-9)]  # the rate's own value again ("why not use 1979 TFLOPS") is no total
     return totals[0] if len({f.value for f in totals}) == 1 else None
 
 
 _PEAK_WORDS = re.compile(r"\bpeak\b|\btheoretical\b|\bmax(?:imum)?\b|ذروة|القصوى|النظري", re.I)
+
+
+def called_peak(doc: Document, fig) -> bool:
+    """Whether the words just before a rate, in its own clause, call it a peak ("the peak FLOPs of the H800 seem to be
+    1979 TFLOPS"): a spec-sheet figure, not a rate a run reached."""
+    before = doc.text[max(0, fig.start - 60):fig.start]
+    return bool(_PEAK_WORDS.search(re.split(r"[.;!?\n]", before)[-1]))
 
 
 def _peak_count(doc: Document, fig) -> bool:
@@ -197,11 +205,12 @@ def sparsity_peak(doc: Document, claim: Claim) -> Result | None:
     """A stated peak equal to twice the named NVIDIA chip's dense peak is its 2:4-sparsity figure: said, with the dense one;
     a dense figure stated beside it is checked to be half."""
     rule = verdicts.table()["sparsity"]
-    peaks = [f for f in claim.figures if f.quantity == "peak_flop_per_s"]
+    peaks = [f for f in claim.figures if f.quantity == "peak_flop_per_s" or f.quantity in _RATES and called_peak(doc, f)]
     if not peaks:
         return None
     named = [p for p in _formats(claim.quote) if p] or [p for p in _formats(doc.text) if p]  # "... for FP8 workloads"
-    precision = named[0] if len(set(named)) == 1 else "bf16" if not named else None  # two formats: which is unsure
+    # two formats: which is unsure, except "bf16/fp16", which share one peak on every NVIDIA tensor core
+    precision = named[0] if len(set(named)) == 1 else "bf16" if not named or set(named) <= {"bf16", "fp16"} else None
     if precision is None:
         return None  # a round-16 answer called the H100's dense FP8 peak (1,979) its BF16 sparse one in an FP8 passage
     candidates = [c for c in list({c["id"]: c for c in claim.chips + chips(doc, claim)}.values()) if c.get("vendor") in rule["vendors"]]
