@@ -49,8 +49,7 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
     if len(words) < 4 or _GLOSS.match(sentence):
         return 0.0
     if not (evidence := gist_side.result_before_rows(doc, index, sentence)) and sentence.rstrip().endswith((":", "：")):
-        # A label ("Key insight:") announces; a whole sentence that opens a list ("Llama 4 comes in three models:")
-        # states the topic, the point of a description when nothing else argues.
+        # A label ("Key insight:") announces; a sentence opening a list ("Llama 4 comes in three models:") states the topic
         topic = 1.5 + 0.25 * min(len(term_ids), 2) if len(words) >= 6 else 0.0
         return max(0.0, topic - 2.0) if gist_side.about_the_page(sentence) or gist_side.pointer(sentence) else topic
     if _DATA_ROW.match(sentence):
@@ -238,10 +237,11 @@ def gist(doc: Document, links: list[dict]) -> list[dict]:
     scored = []
     for i, (start, _) in enumerate(doc.sentences):
         value = score(doc, i, ids[i], claims_at.get(start)) + 0.5 * (i in linked)
+        value = min(value, MIN_SCORE / 2) if gist_side.blockquoted(doc, i) else value  # a quoted result is the premise
         if value >= MIN_SCORE:
             scored.append((value, i))
     if not scored:  # nothing argues strongly: the sentence that argues most, if any does
-        best = max(((score(doc, i, ids[i], claims_at.get(a)), i) for i, (a, _) in enumerate(doc.sentences)), default=(0.0, 0))
+        best = max(((score(doc, i, ids[i], claims_at.get(a)) - 99 * gist_side.blockquoted(doc, i), i) for i, (a, _) in enumerate(doc.sentences)), default=(0.0, 0))
         scored = [best] if best[0] >= MIN_SCORE / 6 else []  # a title ("Adding Tokens/s/device to the log") will do
     scored.sort(key=lambda item: (-item[0], item[1]))
     chosen: list[tuple[int, str]] = []
@@ -596,4 +596,5 @@ def _quoted(doc: Document, index: int) -> bool:
     """Whether sentence `index` lies inside quotation marks: someone else's words, not the author's reason."""
     start, end = doc.sentences[index]
     before = doc.text[:start]
-    return doc.text[start:start + 1] in "\"“«" or before.count('"') % 2 == 1 or before.count("“") > before.count("”")
+    return doc.text[start:start + 1] in "\"“«" or before.count('"') % 2 == 1 or before.count("“") > before.count("”") \
+        or gist_side.blockquoted(doc, index)  # "> Overall this speeds up training ...": a quoted result

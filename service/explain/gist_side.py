@@ -266,3 +266,11 @@ def no_evidence(sentence: str, lang: str) -> bool:
     2 A10 GPUs:"; advice that ends in a colon still counts)."""
     return sentence.count("(") != sentence.count(")") or machine_output(sentence) \
         or sentence.rstrip().endswith((":", "：")) and reported.role(sentence, lang) in ("other", "contrast")
+
+
+def blockquoted(doc, index: int) -> bool:
+    """Whether sentence `index` sits in a Markdown blockquote ("> Overall this speeds up training by 3-5x ..."): a
+    result the author quotes to ask about, which "The author concludes ..." would give them (a round-25 reader)."""
+    start = doc.sentences[index][0]
+    line_start = doc.text.rfind("\n", 0, start) + 1
+    return doc.text[line_start:start + 1].lstrip().startswith(">")
