@@ -110,12 +110,12 @@ def test_a_request_is_asked_as_what_it_wants(question, asked):
     assert reported.indirect_question(question) == asked
 
 
-# A rate per second and the amount per period the text derives from it: 4,500 x 86,400 = 388.8M; 42 x 3,600 = 151,200
+# A rate per second and the amount per period the text derives from it: 2,000 x 86,400 = 172.8M; 42 x 3,600 = 151,200
 # (the per-hour column of a round-24 table of single-request decode speeds, 42 tokens/s ~ 151,000 tokens an hour).
 @pytest.mark.parametrize("text, verdict", [
-    ("The server generates 4,500 tokens/s, or about 390M tokens a day.", "consistent"),
+    ("The server generates 2,000 tokens/s, or about 173M tokens a day.", "consistent"),
     ("Each GPU does 42 tokens per second, about 151,000 tokens per hour.", "consistent"),
-    ("The server generates 4,500 tokens/s, or about 900M tokens a day.", "inconsistent"),
+    ("The server generates 2,000 tokens/s, or about 500M tokens a day.", "inconsistent"),
 ])
 def test_a_rate_over_its_period(text, verdict):
     assert _claims(text)[0]["verdict"] == verdict

@@ -1,5 +1,5 @@
-"""An amount per period beside the rate per second it comes from: "4,500 tokens/s, or about 390M tokens a day" is
-4,500 x 86,400 = 388.8M; "42 tokens per second, about 151,000 tokens per hour" is 42 x 3,600 (a round-24 reader
+"""An amount per period beside the rate per second it comes from: "2,000 tokens/s, or about 173M tokens a day" is
+2,000 x 86,400 = 172.8M; "42 tokens per second, about 151,000 tokens per hour" is 42 x 3,600 (a round-24 reader
 wanted a table's per-hour column checked against its per-second one)."""
 
 import re
