@@ -218,8 +218,9 @@ def test_bits_against_bytes_is_explained_only_where_the_text_writes_a_rate_in_bi
 
 def test_an_sm_code_names_the_gpu_generation_kernels_are_built_for():
     from service.explain.compose import explain_offline
-    terms = {t["term"]: t for t in explain_offline("Enable FP8 KV cache on SM120 now that the SM120 decode path is available.", "en")["terms"]}
-    assert "SM120" in terms and "compiled for" in terms["SM120"]["definition"]
+    terms = {t["id"]: t for t in explain_offline("Enable FP8 KV cache on SM120 now that the SM120 decode path is available.", "en")["terms"]}
+    sm = terms["cuda-compute-capability"]  # the entry is the compute capability; the text's code is how it was found
+    assert sm["found_as"] == "SM120" and "compiled for" in sm["definition"]
 
 
 def test_a_hook_and_a_stack_height_are_terms_only_in_their_context():

@@ -211,3 +211,15 @@ def test_a_sized_set_up_is_not_what_the_text_explains():
             "inference speed by more than the measured 32% (21.1t/s -> 27.8t/s). Am I missing something?")
     gist = _gist(text, "ar")
     assert "يشرح النص DeepSeek" not in gist and "node" not in gist
+
+
+def test_oom_as_a_verb_is_said_in_words():
+    assert "SGLang runs out of memory on OPT-13B" in _gist("Under the same load, SGLang OOMs on OPT-13B, while DirectKV still achieves 0.75 s.")
+    assert "the job ran out of memory after 200 steps" in _gist("The job OOMed after 200 steps because the batch was too large.")
+
+
+def test_a_compute_capability_is_not_glossed_as_another_one():
+    text = "The SM90 kernel relies on TMA and WGMMA. SM80 must use cp.async and mma.m16n8k16 instead."
+    answer = explain_offline(text, "en")
+    assert "SM120 (SM80)" not in answer["explanation"] and "(SM120)" not in answer["explanation"]
+    assert "SM90 the H100" in _terms(text)["cuda-compute-capability"]["definition"]
