@@ -6,6 +6,7 @@ import re
 from calculators.formatting import human
 from service.explain import restate
 from service.explain.checks.comparison import increment
+from service.explain.checks.rate_period import period_after
 from service.explain.checks.core import said
 from service.explain.document import Document
 from service.i18n.messages import messages
@@ -71,6 +72,8 @@ def line(doc: Document) -> str:
                 or fig.value in values or increment(doc, fig):
             continue  # "200,000 tokens" said once; "20 more seconds" alone would read as a total
         text = _written(doc, fig)
+        period = period_after(doc, fig)  # "100 مليار رمز في اليوم" is a rate: "100B tokens a day", not a total
+        text = messages(doc.lang)["cross_figures"]["per_period"][str(period)].format(amount=text) if text and period else text
         if text and restate.same_language(text, doc.lang):
             shown.append(text)
             values.add(fig.value)

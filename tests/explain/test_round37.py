@@ -223,3 +223,13 @@ def test_a_compute_capability_is_not_glossed_as_another_one():
     answer = explain_offline(text, "en")
     assert "SM120 (SM80)" not in answer["explanation"] and "(SM120)" not in answer["explanation"]
     assert "SM90 the H100" in _terms(text)["cuda-compute-capability"]["definition"]
+
+
+def test_a_figure_per_day_keeps_its_period_across_languages():
+    text = "يبلغ معدل نقل التدريب للنموذج حوالي 100 مليار رمز في اليوم على مجموعة من 96 وحدة معالجة رسومات H100."
+    assert "100B tokens a day" in explain_offline(text, "en")["explanation"]
+
+
+def test_rowwise_and_columnwise_storage_is_no_rowwise_scaling():
+    assert "fp8-rowwise-scaling" not in _terms("BF16 parameters coexist with cached rowwise/columnwise FP8 weight storage.")
+    assert "fp8-rowwise-scaling" in _terms("We use FP8 rowwise scaling for the GEMMs.")

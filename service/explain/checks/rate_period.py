@@ -18,7 +18,8 @@ _RATE_OF = {"tokens_per_s": "tokens", "samples_per_s": "samples", "requests_per_
 _APPROX = re.compile(r"(?:about|around|roughly|nearly|approximately|~|≈|نحو|حوالي|قرابة)\s*$", re.I)
 
 
-def _period(doc: Document, fig) -> int | None:
+def period_after(doc: Document, fig) -> int | None:
+    """The period written right after an amount ("100B tokens a day", "في اليوم"), in seconds, or None."""
     after = doc.text[fig.end:fig.end + 24]
     return next((seconds for pattern, seconds in _PERIODS if pattern.match(after)), None)
 
@@ -28,7 +29,7 @@ def rate_period(doc: Document, claim: Claim) -> Result | None:
     if claim.calculations:
         return None
     rates = [f for f in claim.figures if f.quantity in _RATE_OF and f.value > 0]
-    amounts = [(f, s) for f in claim.figures if f.quantity in _RATE_OF.values() for s in [_period(doc, f)] if s]
+    amounts = [(f, s) for f in claim.figures if f.quantity in _RATE_OF.values() for s in [period_after(doc, f)] if s]
     if not (len(rates) == 1 and len(amounts) == 1 and _RATE_OF[rates[0].quantity] == amounts[0][0].quantity):
         return None
     rate, (amount, seconds) = rates[0], amounts[0]
