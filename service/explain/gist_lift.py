@@ -132,3 +132,12 @@ def diagnosis(clause: str) -> str:
     rest = found.group("rest")
     clause_like = re.match(r"(?:the|a|an|it|this|these|we|they|our|its|their|there)\b", rest, re.I)
     return f"{label} is {'that ' if clause_like else ''}{rest[0].lower() + rest[1:] if clause_like else rest}"
+
+
+_CONCEDED = pattern_cache.lazy(r"^\s*(?:However|But|Yet|Still|Nevertheless|That said)\b")
+
+
+def conceded(said_as: str, sentence: str, context: str) -> str:
+    """"The results show X. However, ...": X is conceded before the point, so noted, not concluded (a round-25 reader)."""
+    after = context[context.find(sentence) + len(sentence):] if sentence and sentence in context else ""
+    return "contrast" if said_as == "conclusion" and _CONCEDED.match(after) else said_as

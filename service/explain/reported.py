@@ -286,7 +286,7 @@ def point(clause: str, sentence: str, lang: str, who: str, context: str = "") ->
             and (_NEGATIVE_IMPERATIVE.match(clause) or not re.search(r"\b(?:I|we|you)\b", clause.split(",")[0])):
         advised = clause[0].lower() + clause[1:] if clause.split(" ", 1)[0][1:].islower() else clause  # "Keep TP ...": a verb
         return _capital(_advice(words["imperative"], words["possessive"][who], advised))
-    verb = words["point"].get(_said_as(kind, clause), words["point"]["other"])[0 if who != "authors" else 1]
+    verb = words["point"].get(gist_lift.conceded(_said_as(kind, clause), sentence, context), words["point"]["other"])[0 if who != "authors" else 1]
     if (_subjectless(clause) or not has_verb(clause) or _IMPERATIVE.match(clause) and not heading) \
             and "notes_quoted" in words:  # a log's line, a fragment, an order not said as advice: quoted
         return _capital(words["notes_quoted"][number].format(subject=subject, claim=_capital(clause)))
@@ -382,8 +382,7 @@ _AUX_ANY = pattern_cache.lazy(r"\b(?:is|are|was|were|be|been|should|must|can|cou
 _ATTENTION = pattern_cache.lazy(r"^(?:note|notice|observe|keep in mind|bear in mind)\s+(?=(?:that|the|this|these|those|how|"
                                 r"what|why|a|an)\b)", re.I)
 _CASE = pattern_cache.lazy(r"^(?:consider|imagine|take)\s+(?=(?:an?|one)\s)", re.I)  # "Consider a cluster of ...": a case
-# A method's step ("Keep the vocab size unchanged, only increase the layers until OOM") or a condition with its outcome
-# ("Run it with a batch of 32 and the KV cache alone adds 80 GB") sets up a case; said as advice, judged wrong: quoted.
+# A method's step ("Keep the vocab size unchanged, only increase the layers until OOM") or a condition with its outcome ("Run it with a batch of 32 and the KV cache alone adds 80 GB") sets up a case; said as advice, judged wrong: quoted.
 _PROCEDURE = pattern_cache.lazy(r"\buntil\b|\band\s+(?:the|your|its|their|this|that|you|it|we)\b(?:\s+[\w-]+){0,4}?\s+"
                                 r"(?:is|are|adds?|gets?|goes|becomes?|grows?|drops?|rises?|takes?|uses?|needs?|fits?|runs?|"
                                 r"will|won't|can|can't|costs?|blows?|fails?|crashes|exceeds?|OOMs?)\b", re.I)
@@ -446,7 +445,7 @@ def companion(clause: str, sentence: str, lang: str, who: str, context: str = ""
         return _capital((about[1] if about else words["about"][0]).format(subject=subject, claim=clause[0].lower() + clause[1:]))
     if _subjectless(clause) and "notes_quoted" in words:  # "It adds that watch tokens flow ...": quoted instead
         return _capital(words["notes_quoted"][0 if who == "text" else 1].format(subject=words["pronouns"][who], claim=_capital(clause)))
-    verb = words["companion"].get(_said_as(kind, clause), words["companion"]["other"])[0 if who == "text" else 1]
+    verb = words["companion"].get(gist_lift.conceded(_said_as(kind, clause), sentence, context), words["companion"]["other"])[0 if who == "text" else 1]
     said = re.sub(r"\bthey would expect\b", "they expected", _demonstrative(third_person(gist_lift.elided_subject(clause, who), lang)))
     return _capital(f"{words['pronouns'][who]} {verb} {_lower_first(said, context)}")
 

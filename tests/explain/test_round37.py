@@ -233,3 +233,16 @@ def test_a_figure_per_day_keeps_its_period_across_languages():
 def test_rowwise_and_columnwise_storage_is_no_rowwise_scaling():
     assert "fp8-rowwise-scaling" not in _terms("BF16 parameters coexist with cached rowwise/columnwise FP8 weight storage.")
     assert "fp8-rowwise-scaling" in _terms("We use FP8 rowwise scaling for the GEMMs.")
+
+
+def test_a_result_conceded_before_however_is_noted_not_concluded():
+    text = ("The first experiment evaluates latency. The results show that when everything fits in GPU memory, the "
+            "baseline performs best. However, as context length grows, the baseline runs out of memory, while our "
+            "offloading system stays at 0.75 s.")
+    assert "conclude" not in _gist(text)
+
+
+def test_prompt_processing_and_generation_speeds_are_not_llama_cpp_only():
+    entry = _terms("ExLlamaV2 reports prompt processing speed of 2,000 tokens/s and text generation speed of 40 tokens/s.")
+    speeds = entry["llama-bench-pp-tg"]
+    assert "llama.cpp's llama-bench reports them" not in speeds["expansion"] and "benchmarks report" in speeds["definition"]
