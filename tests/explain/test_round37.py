@@ -246,3 +246,10 @@ def test_prompt_processing_and_generation_speeds_are_not_llama_cpp_only():
     entry = _terms("ExLlamaV2 reports prompt processing speed of 2,000 tokens/s and text generation speed of 40 tokens/s.")
     speeds = entry["llama-bench-pp-tg"]
     assert "llama.cpp's llama-bench reports them" not in speeds["expansion"] and "benchmarks report" in speeds["definition"]
+
+
+def test_a_slower_result_is_the_problem_a_question_asks_about():
+    text = ("On an RL workload on 8x H200, we consistently observe:\n\n1. FP8 rollout-only is slightly faster than BF16.\n"
+            "2. FP8 E2E is slower than both BF16 and FP8 rollout-only.\n3. The slowdown is isolated to training compute.\n\n"
+            "Is this expected for this MoE shape and topology?")
+    assert _gist(text).startswith("The authors report that FP8 end-to-end is slower than both")
