@@ -253,3 +253,8 @@ def test_a_slower_result_is_the_problem_a_question_asks_about():
             "2. FP8 E2E is slower than both BF16 and FP8 rollout-only.\n3. The slowdown is isolated to training compute.\n\n"
             "Is this expected for this MoE shape and topology?")
     assert _gist(text).startswith("The authors report that FP8 end-to-end is slower than both")
+
+
+def test_one_arabic_name_for_in_flight_batching_and_supercomputers():
+    from service.i18n import arabic_style
+    assert arabic_style.prefer("يدعم التجميع أثناء التشغيل في الحاسوب الفائق") == "يدعم التجميع المستمر في الحاسوب العملاق"
