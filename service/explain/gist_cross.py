@@ -487,8 +487,8 @@ def _render(doc: Document, reading: Reading) -> str:
         return frames["description"].format(subjects=reading.subjects[0] if reading.subjects else main)
     if role == "news" and gist_names.is_concept(doc, main):
         return ""  # "The article reports news on tensor parallelism" for a thread arguing for PP (a round-17 reader)
-    # A requirement, a recommendation, a cause, a topic: what the sentence says of its subject is not read; only the subject is said.
-    return frames["news_topic" if role == "news" else "topic"].format(subjects=gist_names.topic(doc, [main], frozenset(_EVERYDAY)))
+    topic = gist_names.topic(doc, [main])  # only the subject of a requirement, a cause, a topic is said; never an everyday word
+    return "" if gist_names.everyday(doc, 0, len(doc.text), topic, _EVERYDAY) else frames["news_topic" if role == "news" else "topic"].format(subjects=topic)
 
 
 def _frame_plain(doc: Document, index: int) -> str:

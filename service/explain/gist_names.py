@@ -79,9 +79,9 @@ _COMPANIES = frozenset({"nvidia", "amd", "intel", "google", "microsoft", "meta",
 def company(doc, name: str) -> bool:
     """Whether a name is a company's (its entry's category, or one of the makers an industry story names in passing):
     "The article reports on NVIDIA" for Samsung's HBM4 story named a customer as the story (a round-13 reader)."""
-    for match in doc.occurrences:
-        if same_name(name_of(match, None, doc.lang) or match.found_as, name) or same_name(match.found_as, name):
-            return match.entry.get("category") in ("organisation", "organization") or match.entry["id"] in _COMPANIES
+    named = [m for m in doc.occurrences if same_name(name_of(m, None, doc.lang) or m.found_as, name) or same_name(m.found_as, name)]
+    if named:  # any of them ("NVIDIA" beside "NVIDIA HGX B300", a product that shares the name)
+        return any(m.entry.get("category") in ("organisation", "organization") or m.entry["id"] in _COMPANIES for m in named)
     return name.lower() in _COMPANIES
 
 
@@ -150,26 +150,25 @@ def main_subject(doc, names: list[str]) -> str:
     return max(names, key=lambda name: (families.get(_family(name), 0), counts.get(name, 0), -names.index(name)))
 
 
-def topic(doc, names: list[str], everyday_ids: frozenset = frozenset()) -> str:
+def topic(doc, names: list[str]) -> str:
     """What "the author writes about X" names: the sentence's main subject, unless the passage opens on another name
-    it repeats at least half as often ("Prefix caching cuts latency ..." then "prefill" five times in its example);
-    an everyday word it opens on ("The largest nodes in his cluster ...") is no subject."""
+    it repeats at least half as often ("Prefix caching cuts latency ..." then "prefill" five times in its example)."""
     best = main_subject(doc, names)
-    lead = _opening_subject(doc, everyday_ids)
+    lead = _opening_subject(doc)
     if not best or not lead or lead == best or company(doc, lead) or (doc.lang == "ar" and _ENGLISH_PLURAL.search(lead)):
         return best
     counts = _counts(doc)
     return lead if counts.get(lead, 0) >= 2 and 2 * counts.get(lead, 0) > counts.get(best, 0) else best
 
 
-def _opening_subject(doc, everyday_ids: frozenset = frozenset()) -> str:
+def _opening_subject(doc) -> str:
     """The name the passage opens on, as its first sentence's subject (within its first three words); '' for none."""
     if not doc.sentences:
         return ""
     start, end = doc.sentences[0]
     terms = {t["id"]: t for t in doc.terms}
     first = next((o for o in doc.occurrences if start <= o.start < end), None)
-    if first is None or len(doc.text[start:first.start].split()) > 2 or first.entry["id"] in everyday_ids:
+    if first is None or len(doc.text[start:first.start].split()) > 2:
         return ""
     return name_of(first, terms.get(first.entry["id"]), doc.lang)
 

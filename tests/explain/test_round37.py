@@ -258,3 +258,17 @@ def test_a_slower_result_is_the_problem_a_question_asks_about():
 def test_one_arabic_name_for_in_flight_batching_and_supercomputers():
     from service.i18n import arabic_style
     assert arabic_style.prefer("يدعم التجميع أثناء التشغيل في الحاسوب الفائق") == "يدعم التجميع المستمر في الحاسوب العملاق"
+
+
+def test_no_company_nor_everyday_word_is_the_topic_of_an_english_passage_in_arabic():
+    text = ("Training a 405B parameter model requires approximately 6.5TB of memory at 32-bit precision. Add gradients and "
+            "activations and even a single NVIDIA HGX B300 with 2.3TB of HBM3e per system falls short. "
+            "NVIDIA links the GPUs with NVLink.")
+    opening = explain_offline(text, "ar")["explanation"].split("\n")[2]
+    assert "NVIDIA." not in opening and "المعاملات" not in opening
+
+
+def test_a_problem_said_with_its_factor_is_the_point():
+    text = ("I am running GRPO training on Qwen3-1.7B, and I observe that Slime is consistently ~4× slower than VERL. "
+            "Even early in training, a single step takes more than 10 minutes, which is significantly slower than VERL.")
+    assert "4× slower than VERL" in _gist(text).split(". ")[0]
