@@ -198,11 +198,20 @@ _ASKS_ABOUT_THIS = pattern_cache.lazy(r"\b(?:this|that|it)\b", re.I)
 _SUSPECTS = pattern_cache.lazy(r"\b(?:suspect|think|guess|believe|reason|cause[sd]?|because|due to|seems?)\b", re.I)
 
 
+_THIS_MEASURE = re.compile(r"\b(?:this|that|these|those)\s+(?:numbers?|figures?|rates?|values?|results?|metrics?|ratios?|speeds?|"
+                           r"throughputs?|gaps?|percentages?|latenc(?:y|ies))\b", re.I)
+
+
 def question_antecedent(doc: Document, point: int) -> int | None:
     """For a question about "this" ("Could this be the root cause?"), the sentence it asks about: the nearest one
     before it, within two, that offers a reason or a suspicion ("I suspect the reason is that the CPU lacks AMX")."""
     start, end = doc.sentences[point]
     question = doc.text[start:end]
+    if question.rstrip().endswith("?") and _THIS_MEASURE.search(question) and doc.lang == "en":
+        for i in range(point - 1, max(-1, point - 3), -1):  # "can it boost this number?" after "... sees ~80% acceptance"
+            a, b = doc.sentences[i]
+            if any(a <= f.start < b for f in doc.figures) and restate.same_language(doc.text[a:b], doc.lang):
+                return i
     if not question.rstrip().endswith(("?", "؟")) or not _ASKS_ABOUT_THIS.search(question) or doc.lang != "en":
         return None
     for i in range(point - 1, max(-1, point - 3), -1):

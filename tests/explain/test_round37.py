@@ -272,3 +272,11 @@ def test_a_problem_said_with_its_factor_is_the_point():
     text = ("I am running GRPO training on Qwen3-1.7B, and I observe that Slime is consistently ~4× slower than VERL. "
             "Even early in training, a single step takes more than 10 minutes, which is significantly slower than VERL.")
     assert "4× slower than VERL" in _gist(text).split(". ")[0]
+
+
+def test_a_question_about_this_number_keeps_the_figure_it_points_back_to():
+    text = ("We are using MI300x with Prefill PP2TP8 and Decode TP8. And even in the current scenario, our workload sees "
+            "~80% acceptance rate. Do you think enabling speculative decoding on the Prefill side can boost this number "
+            "even further?\n\nPS: TP=16 is really slow on the prefill side, so PP is required.")
+    gist = _gist(text)
+    assert "80% acceptance rate" in gist and gist.index("80%") < gist.index("boost this number")
