@@ -117,8 +117,9 @@ def _inline_items(text: str, a: int, b: int) -> list[tuple[int, int]]:
     """A list run into one line ("... for Inference case - to reduce bubbles, ... - harder to ...") as its items."""
     line_start, line_end = text.rfind("\n", 0, a) + 1, (text.find("\n", b) + 1 or len(text) + 1) - 1
 
-    def marks(lo: int, hi: int) -> list[re.Match]:  # "(D - 1) / D" is a formula's minus, not an item's mark
-        return [m for m in _INLINE_DASH.finditer(text, lo, hi) if text.count("(", lo, m.start()) <= text.count(")", lo, m.start())]
+    def marks(lo: int, hi: int) -> list[re.Match]:  # "(D - 1) / D" and "1280 - 64 * 16" are a formula's minus, not an item's mark
+        return [m for m in _INLINE_DASH.finditer(text, lo, hi) if text.count("(", lo, m.start()) <= text.count(")", lo, m.start())
+                and not (text[m.start() - 1:m.start()].isdigit() and text[m.end():m.end() + 1].isdigit())]
 
     dashes = [m for m in marks(line_start, line_end) if a <= m.start() < b]
     if len(marks(line_start, line_end)) < INLINE_ITEMS or not dashes:

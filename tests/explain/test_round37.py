@@ -280,3 +280,19 @@ def test_a_question_about_this_number_keeps_the_figure_it_points_back_to():
             "even further?\n\nPS: TP=16 is really slow on the prefill side, so PP is required.")
     gist = _gist(text)
     assert "80% acceptance rate" in gist and gist.index("80%") < gist.index("boost this number")
+
+
+# "A vs B (+x%)": the bracket is the change of the pair just before it, (A - B) / B; never a later pair's.
+@pytest.mark.parametrize("text, verdict", [
+    ("Baselines: vLLM 14,892 vs 6,986 peak output tok/s (+113.2%), TTFT p90 0.26s vs 135.5s.", "consistent"),
+    ("Throughput 1,200 vs 1,000 tok/s (+30%) on the new kernel.", "inconsistent"),
+    ("Step time 8.0s vs 10.0s (-20%).", "consistent"),
+])
+def test_a_bracketed_change_is_of_the_pair_before_it(text, verdict):
+    assert _claims(text)[0]["verdict"] == verdict
+
+
+def test_a_minus_between_numbers_splits_no_sentence():
+    text = "it means there will only be 1280 - 64 * 16 = 256GB of remaining GPU memory, which may lead to an out - of - memory issue."
+    claims = _claims(text)
+    assert all(c["verdict"] != "inconsistent" for c in claims) and "1280 - 64 * 16 = 256" in " ".join(c["why"] for c in claims)

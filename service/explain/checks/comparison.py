@@ -392,11 +392,19 @@ def _stated_for(claim: Claim, pair: tuple):
     low, high = min(f.start for f in pair), max(f.end for f in pair)
     candidates = [f for f in claim.figures if f.quantity in _STATED and f.value]
     stated = min(candidates, key=lambda f: low - f.end if f.end <= low else f.start - high if f.start >= high else 0)
+    if stated.end <= low and re.search(r"\(\s*[+-−]?$", claim_text(claim, stated)):
+        return None  # "14,892 vs 6,986 tok/s (+113.2%), TTFT 0.26s vs 135.5s": a bracketed change is of what comes before it
     start, end = (stated.end, low) if stated.end <= low else (high, stated.start)
     kind = verdicts.kind(pair[0].quantity)
     between = [f for f in claim.figures if start <= f.start and f.end <= end and f not in pair
                and f.quantity not in ("number", "expression") and verdicts.kind(f.quantity) != kind]
     return None if between else stated
+
+
+def claim_text(claim: Claim, fig) -> str:
+    """The claim's words just before a figure (up to a few characters)."""
+    offset = fig.start - claim.start
+    return claim.quote[max(0, offset - 3):offset]
 
 
 _COMPARED_SETUPS = re.compile(r"\b(?:longer|shorter|faster|slower|more|less|higher|lower|larger|smaller)\b", re.I)
