@@ -212,8 +212,8 @@ def add_notation_terms(doc) -> None:
     added = []
     for fig in doc.figures:
         match = _NOTATION.match(fig.quote)
-        if not match:
-            continue
+        if not match or doc.text[fig.end:fig.end + 1].isalpha():
+            continue  # "DP4A" is an instruction's name, not DP of degree 4
         entry = glossary.load().lookup(match.group(1))
         if entry is None or entry["id"] in known or entry.get("clutter"):
             continue

@@ -296,3 +296,21 @@ def test_a_minus_between_numbers_splits_no_sentence():
     text = "it means there will only be 1280 - 64 * 16 = 256GB of remaining GPU memory, which may lead to an out - of - memory issue."
     claims = _claims(text)
     assert all(c["verdict"] != "inconsistent" for c in claims) and "1280 - 64 * 16 = 256" in " ".join(c["why"] for c in claims)
+
+
+# After round 26's judgings.
+def test_a_request_router_is_no_moe_gate_and_dp4a_no_data_parallelism():
+    assert "router" not in _terms("Both routers saturate the same ceiling (44.3 req/s); the predictor gains in TTFT tails.")
+    assert "router" in _terms("The router sends each token to its top-2 experts.")
+    kernel = _terms("The kernel uses DP4A instructions for INT8 dot products.")
+    assert "dp4a" in kernel and "data-parallelism" not in kernel
+
+
+def test_pools_of_several_layouts_make_no_replica_count():
+    text = "gpt-oss-120b across 8 prefill TP1\n+ 2 decode TP4 on 16x H200 with KV transfer over RDMA."
+    assert all("replicas" not in (c.get("why") or "") for c in _claims(text))
+
+
+def test_an_everyday_arabic_phrase_is_no_compute_capability():
+    text = "ويعتمد معالج Ascend 920 على تقنية تصنيع بدقة 6 نانومتر من شركة SMIC، ويقدم قدرة حوسبة تصل إلى 900 تيرافلوب."
+    assert "cuda-compute-capability" not in _terms(text, "ar")

@@ -12,6 +12,7 @@ from service.i18n.messages import messages
 _ONE_COPY = re.compile(r"\b(?:one|each|a|every|single)\s+(?:full\s+)?(?:copy|replica|instance)\s+of\s+the\s+model\b|"
                        r"\b(?:one|each|a|every)\s+model\s+(?:copy|replica)\b|نسخة واحدة من النموذج|كل نسخة من النموذج", re.I)
 _SPLITS = ("tp_degree", "pp_degree", "cp_degree")
+_POOLS = re.compile(r"\b(?:prefill|decode|decoding)\s+(?:pool|nodes?|workers?|instances?|replicas?|servers?|TP|PP|EP)|\b\d+\s*(?:x\s*)?(?:prefill|decode)\b", re.I)
 
 
 _WEIGHT_BYTES = 2  # a 16-bit weight: the least a training copy of the model holds per parameter
@@ -42,6 +43,8 @@ def replicas(doc: Document, claim: Claim) -> Result | None:
         splits = [next(f for f in claim.figures if f.quantity == q) for q in _SPLITS if any(f.quantity == q for f in claim.figures)]
         if len(counts) != 1 or not splits or any(len({f.value for f in claim.figures if f.quantity == s.quantity}) > 1 for s in splits):
             return None  # no count, no split, or two values of one degree (two layouts): nothing is said
+        if any(len({f.value for f in doc.figures if f.quantity == s.quantity}) > 1 for s in splits) or _POOLS.search(claim.quote):
+            return None  # "8 prefill TP1 + 2 decode TP4 on 16x H200": pools of several layouts, no one copy per chip group
         total = counts[0]
         product = 1.0
         for f in splits:
