@@ -75,7 +75,8 @@ def complement_share(doc: Document, claim: Claim) -> Result | None:
         ratio, written_ratio = _ratio(doc, part, whole)
         if ratio is None or not 0 < ratio < 1:
             continue
-        part_word = _word(of) or _state_word(between)  # "17.9 GB used of" or "of the 97.9 GB is used, so"
+        # "17.9 GB used of" or "of the 97.9 GB is used, so"; "instead of" says nothing of what the share counts
+        part_word = next((w for w in (_word(of), _state_word(between)) if w and (_LEFT.match(w) or _USED.match(w))), "")
         share_word = _state_word(doc.text[share.end:share.end + 40])
         left = bool(_LEFT.match(share_word)) != bool(_LEFT.match(part_word))  # "free of ... = 20% used" is the rest too
         other = 1 - ratio if not left else ratio
