@@ -241,6 +241,8 @@ def _applied(doc, text: str, start: int, end: int, edits: list[tuple[int, int, s
                 gap = gap[:article.start()] + " "
             gap = _without_repeated_lead(gap, replacement)
             said_after = _repeated_tail(text, b, end, replacement)
+            if replacement.endswith(" per GPU") and _PER_NAMED_CHIP.match(text, b, end):
+                replacement = replacement[:-len(" per GPU")]  # "2.2k tokens/s per H200 GPU": the text's own "per" stays
             if said_after:
                 b = said_after  # "9k tokens/s per GPU" reads "9,000 tokens per second per GPU", not "... per GPU per GPU"
             noun = _NEXT_WORD.match(text, b, end)
@@ -259,6 +261,9 @@ def _applied(doc, text: str, start: int, end: int, edits: list[tuple[int, int, s
 
 # Words that link a figure to what follows ("per GPU", "of 2 stages"): never taken as the figure's own noun.
 _LINKING_WORDS = {"per", "of", "in", "on", "at", "a", "an", "the", "to", "from", "with", "across", "for", "by", "and", "or"}
+
+
+_PER_NAMED_CHIP = pattern_cache.lazy(r"\s+per\s+(?:[\w.-]+\s+){1,2}(?:GPU|chip|device|card|accelerator)s?\b", re.I)
 
 
 def _repeated_tail(text: str, at: int, end: int, reading: str) -> int | None:

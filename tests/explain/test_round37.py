@@ -314,3 +314,14 @@ def test_pools_of_several_layouts_make_no_replica_count():
 def test_an_everyday_arabic_phrase_is_no_compute_capability():
     text = "ويعتمد معالج Ascend 920 على تقنية تصنيع بدقة 6 نانومتر من شركة SMIC، ويقدم قدرة حوسبة تصل إلى 900 تيرافلوب."
     assert "cuda-compute-capability" not in _terms(text, "ar")
+
+
+def test_an_increase_over_an_earlier_figure_is_worked_from_the_baseline():
+    text = "We now get 2.2k tokens/s per GPU. This marks a significant increase over earlier benchmarks, which showed ~1.5k tokens/s per GPU."
+    whys = " ".join(c.get("why") or "" for c in _claims(text))
+    assert "2.2k tokens/s vs 1.5k tokens/s" in whys and "47% higher" in whys
+
+
+def test_a_rate_per_named_chip_is_said_once():
+    text = "Benchmarks now show a sustained throughput of 2.2k tokens/s per H200 GPU in multi-node deployments."
+    assert "per GPU per H200" not in _gist(text) and "2,200 tokens per second per H200 GPU" in _gist(text)

@@ -265,6 +265,10 @@ def _setups(a: Claim, b: Claim) -> tuple[str, str] | None:
     return None
 
 
+_RELATIVE = re.compile(r"\b(?:increase|improvement|gain|rise|jump|drop|decrease|fall|speed-?up)\s+(?:over|from|on|against)\b|"
+                       r"\bup\s+from\b|\bdown\s+from\b|\bcompared\s+(?:with|to)\b|\brelative\s+to\b", re.I)
+
+
 def _across(doc: Document, claim: Claim, index: int) -> tuple | None:
     """The other side of a comparison a sentence makes with an earlier one ("... reaching 230 TFLOP/s" after "130 TFLOPS"):
     (x, y, earlier claim) when the later sentence says it compares, holds one like figure and shares a subject."""
@@ -277,8 +281,12 @@ def _across(doc: Document, claim: Claim, index: int) -> tuple | None:
         like = [f for f in _comparable(earlier) if _group(f) == _group(x)]
         if not like:
             continue
-        if len(like) != 1 or not (says_factor or _shared_subject(claim, earlier)):
-            return None
+        if len(like) != 1 or not (says_factor or _shared_subject(claim, earlier)
+                                  or _RELATIVE.search(claim.quote) and like[0].quantity == x.quantity):
+            return None  # "a significant increase over earlier benchmarks, which showed ~1.5k tokens/s per GPU": its own kind
+        relative = _RELATIVE.search(claim.quote)
+        if relative and x.start - claim.start > relative.start():
+            return like[0], x, earlier  # the figure after "increase over" is the baseline: the new one is said first
         return x, like[0], earlier
     return None
 
