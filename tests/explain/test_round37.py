@@ -325,3 +325,13 @@ def test_an_increase_over_an_earlier_figure_is_worked_from_the_baseline():
 def test_a_rate_per_named_chip_is_said_once():
     text = "Benchmarks now show a sustained throughput of 2.2k tokens/s per H200 GPU in multi-node deployments."
     assert "per GPU per H200" not in _gist(text) and "2,200 tokens per second per H200 GPU" in _gist(text)
+
+
+# Units times a price each against the total (a round-25 reader: 350,000 x $25,000 = $8.75 billion).
+@pytest.mark.parametrize("text, verdict", [
+    ("A lab will buy 100,000 GPUs at $30,000 each, about $3 billion.", "consistent"),
+    ("A lab will buy 100,000 GPUs at $25,000 to $35,000 each, about $3.2 billion.", "consistent"),
+    ("A lab will buy 100,000 GPUs at $30,000 each, about $9 billion.", "inconsistent"),
+])
+def test_units_times_a_price_each(text, verdict):
+    assert _claims(text)[0]["verdict"] == verdict
