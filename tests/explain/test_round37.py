@@ -335,3 +335,11 @@ def test_a_rate_per_named_chip_is_said_once():
 ])
 def test_units_times_a_price_each(text, verdict):
     assert _claims(text)[0]["verdict"] == verdict
+
+
+def test_weights_in_a_format_named_before_them():
+    # 175B x 2 bytes (BF16) = 350 GB, the GPT-3 figure a round-25 passage gave
+    claims = _claims("GPT-3 has 175 billion parameters. In BF16 that is 350 GB of weights alone, before optimizer state.")
+    assert any(c["verdict"] == "consistent" and "350 GB" in c["why"] for c in claims)
+    wrong = _claims("GPT-3 has 175 billion parameters. In BF16 that is 700 GB of weights alone, before optimizer state.")
+    assert any(c["verdict"] == "inconsistent" for c in wrong)

@@ -16,7 +16,8 @@ from service.i18n.messages import join_names, messages
 
 _APPROX = re.compile(r"~|≈|about|approx|roughly|around|nearly|حوالي|نحو|تقريب", re.I)
 _BYTES_PER = {"fp32": 4, "float32": 4, "bf16": 2, "bfloat16": 2, "fp16": 2, "float16": 2, "fp8": 1, "int8": 1}
-_WEIGHT_FORMAT = re.compile(r"\b(fp32|float32|bf16|bfloat16|fp16|float16|fp8|int8)\s+weights\b|\bweights\s+(?:in|at)\s+(fp32|float32|bf16|bfloat16|fp16|float16|fp8|int8)\b", re.I)
+_WEIGHT_FORMAT = re.compile(r"\b(fp32|float32|bf16|bfloat16|fp16|float16|fp8|int8)\s+weights\b|\bweights\s+(?:in|at)\s+(fp32|float32|bf16|bfloat16|fp16|float16|fp8|int8)\b"
+                            r"|\b[Ii]n\s+(fp32|float32|bf16|bfloat16|fp16|float16|fp8|int8)\b[^.;]{0,40}?\bof\s+weights\b", re.I)  # "In BF16 that is 350 GB of weights"
 # "8 x 24 Gb", "8 dies of 24 Gb": a size in bits (a lower-case b, not a rate), with the count it is multiplied by
 _BITS_SIZE = re.compile(r"(?:(?<![\w.])(\d+)\s*(?:[x×*]|\w+\s+of)\s*)?(?<![\w.])(\d+(?:\.\d+)?)\s*([KMGT])b(?:its?)?\b(?!\s*/\s*s|ps)")
 _PREFIX = {"K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
@@ -78,7 +79,7 @@ def stated_product(doc: Document, claim: Claim) -> Result | None:
     params = unique(doc, claim, "params")
     if params is None:
         return None
-    width = _BYTES_PER[(fmt.group(1) or fmt.group(2)).lower()]
+    width = _BYTES_PER[(fmt.group(1) or fmt.group(2) or fmt.group(3)).lower()]
     index = stated_arithmetic(doc, f"{params.value:g} * {width}", f"{params.quote} x {width} bytes ({fmt.group(0)})", size, approx)
     return None if index is None else product_verdict(doc, index, size, "bytes")
 
