@@ -76,6 +76,11 @@ _COMPANIES = frozenset({"nvidia", "amd", "intel", "google", "microsoft", "meta",
                         "micron", "tsmc", "huawei", "alibaba", "deepseek", "aws", "amazon", "oracle", "xai", "broadcom"})
 
 
+def known_company(word: str) -> bool:
+    """Whether a word is one of the makers this field names ("Meta", "Nvidia"): a name, whatever its position."""
+    return word.lower() in _COMPANIES
+
+
 def company(doc, name: str) -> bool:
     """Whether a name is a company's (its entry's category, or one of the makers an industry story names in passing):
     "The article reports on NVIDIA" for Samsung's HBM4 story named a customer as the story (a round-13 reader)."""

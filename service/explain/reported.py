@@ -6,7 +6,7 @@ from functools import cache
 
 from calculators.resources import data_dir
 
-from service.explain import arabic_clause, gist_lift, headings, pattern_cache
+from service.explain import arabic_clause, gist_lift, gist_names, headings, pattern_cache
 from service.explain.person import lower_first, third_person
 from service.i18n.messages import messages
 
@@ -509,7 +509,9 @@ def _lower_first(text: str, context: str = "") -> str:
     if not (len(first) > 1 and first[0].isupper() and first[1:].islower() and first.replace("-", "").isalpha()):
         return text
     if first.lower() not in _FUNCTION_WORDS and not first.endswith("ing"):
-        following = parts[1] if len(parts) > 1 else ""
+        following = parts[1] if len(parts) > 1 else ""  # "Meta will buy ...": a maker's name stays a name
+        if gist_names.known_company(first):
+            return text
         if following[:1].isupper() or re.match(r"\d+(?:\.\d+)?(?:x\d+)?[BMKT]?\b", following) or re.search(rf"[a-z,;][ \t]+{re.escape(first)}\b", context) or _ANNOUNCES.match(text[len(parts[0]):]):
             return text  # a name: "Nvidia", one met mid-sentence, or who announces ("Meta has released a report")
     return text[0].lower() + text[1:]

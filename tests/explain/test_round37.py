@@ -343,3 +343,8 @@ def test_weights_in_a_format_named_before_them():
     assert any(c["verdict"] == "consistent" and "350 GB" in c["why"] for c in claims)
     wrong = _claims("GPT-3 has 175 billion parameters. In BF16 that is 700 GB of weights alone, before optimizer state.")
     assert any(c["verdict"] == "inconsistent" for c in wrong)
+
+
+def test_a_makers_name_keeps_its_capital_after_says_that():
+    text = "Meta will buy 350,000 H100 GPUs at $25,000 to $30,000 each, about $9 billion."
+    assert "says that Meta will buy" in explain_offline(text, "en")["explanation"]

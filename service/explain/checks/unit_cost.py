@@ -17,7 +17,7 @@ _UP_TO = re.compile(r"(?:up to|as much as|ما يصل إلى|ما يصل الى|
 _AS_EACH = re.compile(r"(?:\bwith|\bas|\bupon|\bafter|مع نشر|مع|عند|بعد)\s*$", re.I)
 
 
-def _dollars(value: float, lang: str) -> str:
+def dollars(value: float, lang: str) -> str:
     """An amount of dollars as a reader writes it ("$300 billion", "300 مليار دولار")."""
     if lang == "ar":
         return arabic_numbers.amount(value, "دولار")
@@ -49,7 +49,7 @@ def unit_cost(doc: Document, claim: Claim) -> Result | None:
     same = restate.same_language  # an answer in the other language names the figures in its own words
     words = _UNIT_WORDS[doc.lang == "ar"][watts]
     return Result([index], None, messages(doc.lang)["verdicts"]["unit_cost_total"].format(
-        cost=cost.quote if same(cost.quote, doc.lang) else _dollars(cost.value, doc.lang),
+        cost=cost.quote if same(cost.quote, doc.lang) else dollars(cost.value, doc.lang),
         unit=unit if same(unit, doc.lang) else words[0],
         count=count.quote if same(count.quote, doc.lang) else f"{count.value / watts:g} {words[1]}",
-        computed=_dollars(total, doc.lang)))
+        computed=dollars(total, doc.lang)))

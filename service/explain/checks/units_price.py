@@ -5,8 +5,8 @@ import re
 
 from service.explain.checks import verdicts
 from service.explain.checks.core import Inputs, Result, run, said
+from service.explain.checks.unit_cost import dollars
 from service.explain.document import Claim, Document
-from service.i18n import arabic_numbers
 from service.i18n.messages import messages
 
 # the price is for one unit: "each", "apiece", "per GPU", "a unit", "لكل وحدة", "للشريحة الواحدة"
@@ -56,17 +56,8 @@ def units_price(doc: Document, claim: Claim) -> Result | None:
     holds = products[0] * (1 - share) <= total.value <= products[1] * (1 + share)
     words = messages(doc.lang)["verdicts"]
     fields = {"count": said(doc, count), "price": f"{low.quote} – {price.quote}" if low is not None else price.quote,
-              "computed": _dollars(products[0], doc.lang) if low is None else f"{_dollars(products[0], doc.lang)} – {_dollars(products[1], doc.lang)}",
+              "computed": dollars(products[0], doc.lang) if low is None else f"{dollars(products[0], doc.lang)} – {dollars(products[1], doc.lang)}",
               "stated": total.quote}
     return Result(indices, "consistent" if holds else "inconsistent",
                   words["units_price_consistent" if holds else "units_price_inconsistent"].format(**fields))
 
-
-def _dollars(value: float, lang: str) -> str:
-    """An amount of dollars as a reader writes it ("$8.75B", "8.75 مليار دولار")."""
-    if lang == "ar":
-        return arabic_numbers.amount(value, "دولار")
-    for scale, word in ((1e12, "T"), (1e9, "B"), (1e6, "M")):
-        if value >= scale:
-            return f"${value / scale:,.3g}{word}"
-    return f"${value:,.0f}"
