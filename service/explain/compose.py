@@ -8,8 +8,8 @@ from calculators import catalog
 from calculators import working as calculator_working
 
 from service import configs
-from service.explain import claim_names, cross_figures, followup, gist as gist_module, reasons, restate, term_display, term_items
-from service.explain import claims as claims_reader
+from service.explain import claim_names, claims as claims_reader, cross_figures, followup, gist as gist_module, reasons, restate, term_display, term_items, working_quotes
+from service.explain.checks import verdicts as verdict_policy
 from service.explain.definitions import brief_definition
 from service.explain.term_items import shortened as _shortened  # noqa: F401  (a definition's first sentences; tests read it here)
 from service.explain.document import Document
@@ -384,8 +384,8 @@ def _claims_section(doc: Document, claims: list, in_gist: set[int], level: dict)
                 _any_default(doc.calculations[i]) for i in claim.calculations):
             continue  # a bare number compared with nothing, on an assumed input (a 1F1B bubble under DualPipe)
         why = " ".join((claim.why or "").split())  # a figure quoted across a line break stays on the bullet's line
-        if claim.verdict == "needs_more" and why in said_missing:
-            continue  # "the text would also need ..." once, not for every row of a table
+        if claim.verdict == "needs_more" and (why in said_missing or verdict_policy.unshown(why, doc.lang)):
+            continue  # "the text would also need ..." once, not for every row of a table; our doubts are not the reader's
         missing = m["verdicts"]["needs_more"].split("{")[0].strip().lower()
         if claim.verdict == "needs_more" and why.lower().startswith(missing) and set(claim.kinds) <= {"measurement", "comparison"}:
             continue  # a reported figure nobody asked to verify: a list of what the check would need is noise
@@ -533,7 +533,7 @@ def _title(run: dict, lang: str) -> str:
 def _steps(run: dict, lang: str) -> list[str]:
     """The calculation's steps in `lang` (the structured working when the calculator gives it)."""
     if run.get("working"):
-        rendered = calculator_working.render(run["working"], lang)
+        rendered = calculator_working.render(working_quotes.with_quotes(run, lang), lang)
         if lang == "en" or all(arabic.share_of_arabic(s) > 0.3 for s in rendered):
             return rendered
         return []

@@ -5,6 +5,7 @@ import re
 from functools import cache
 
 from calculators.resources import data_dir
+from service.i18n.messages import messages
 
 # a factor a sentence writes: "1.8x", "3-fold", "14 times", "14 ضعفاً", "3 مرات"
 STATED_FACTOR = re.compile(r"(?<![\w.,])(?P<f>\d+(?:\.\d+)?)\s*(?:x|×|-fold\b|\s+times\b|\s*مرة|\s*مرات|\s*ضعف[اً]*|\s*أضعاف)(?!\w)", re.I)
@@ -124,3 +125,10 @@ def stated_bound(before: str) -> tuple[str, str] | None:
 def within_bound(side: str, computed: float, stated: float, tolerance: float) -> bool:
     """Whether a calculation meets a stated floor ('more') or ceiling ('less'), with the tolerance's slack."""
     return computed >= stated * (1 - tolerance) if side == "more" else computed <= stated * (1 + tolerance)
+
+
+def unshown(why: str, lang: str) -> bool:
+    """Whether a 'needs_more' reason is our own doubt about the reading (data/verdicts.json 'unshown'), kept out of the markdown."""
+    templates = messages(lang)["verdicts"]
+    heads = [templates[key].split("{")[0].strip().lower() for key in table()["unshown"]["reasons"]]
+    return any(head and why.strip().lower().startswith(head) for head in heads)
