@@ -2,6 +2,7 @@
 
 import re
 
+from service.explain import restate
 from service.i18n import arabic
 from service.i18n.messages import messages
 
@@ -19,11 +20,24 @@ def by_figures(claim, lang: str, used: list[str] | None = None) -> str:
     figures = [f for f in claim.figures if f.quantity not in ("expression", "number", "count")]
     if used:
         figures = [f for f in figures if any(f.quote.strip() in q for q in used)] or figures
-    quotes = [f.quote.strip() for f in figures]
-    quotes = list(dict.fromkeys(q for q in quotes if q and not _BARE.match(q) and not _WORDY.search(q)
-                                and not arabic.ARABIC_LETTER.search(q)))
+    quotes = list(dict.fromkeys(_in_language(f, lang) for f in figures if (q := f.quote.strip()) and not _BARE.match(q)
+                                and not _WORDY.search(q) and not arabic.ARABIC_LETTER.search(q)))
     if not quotes:
         return ""
     m = messages(lang)
     label = m["claim_figures"] if len(quotes) > 1 else m.get("claim_figure", m["claim_figures"])  # one figure: "الرقم", not "الأرقام"
     return label.format(figures=m["claim_figures_join"].join(m["claim_ref"].format(quote=q) for q in quotes[:MOST]))
+
+
+def _in_language(fig, lang: str) -> str:
+    """A figure as the answer names it: as written, or, in Arabic for an English "1,024 GPUs", its Arabic reading
+    ("1,024 شريحة"), where that reading leaves no English word but a unit."""
+    quote = fig.quote.strip()
+    if lang != "ar" or arabic.ARABIC_LETTER.search(quote) or not _LATIN_WORD.search(quote) or not _COUNTED.match(quote):
+        return quote
+    reading = restate.figure(fig, lang)
+    return reading if arabic.ARABIC_LETTER.search(reading) and not _LATIN_WORD.search(reading) else quote
+
+
+_COUNTED = re.compile(r"[~≈]?\s*[\d.,]+\s*[kKMBT]?\s+[A-Za-z]")  # "1,024 GPUs": a count with its noun, not a setting ("MBS=2")
+_LATIN_WORD = re.compile(r"\b(?!(?:[KMGTP]i?B|[KMGTP]?B/s|[KMGTP]?b/s|[KMGTP]i?B/s|[KMGTP]?bps|[KMGTP]?Bps|[KMGTP]?bit/s|[KMGTPE]?FLOP\w*|ms|GHz|MHz|[kMG]W|nm|SXM|PCIe|GPU|HBM\w*|NVL\d*)\b)[A-Za-z]{3,}\b")

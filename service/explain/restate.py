@@ -121,6 +121,22 @@ def _needs_reading(fig) -> bool:
     return bool(re.search(r"[=|:]|[A-Za-z]\d|\d[kKMBT]\b|^\w+\s+\d", quote)) and fig.quantity != "expression"
 
 
+def _labelled_degree(text: str, fig) -> bool:
+    """Whether a degree notation follows a noun it labels ("8 prefill TP1 + 2 decode TP4"): read out, "decode tensor
+    parallelism across 4 GPUs" is no phrase; after a preposition or a verb ("with TP4", "run TP8") it reads well."""
+    if not fig.quantity.endswith("_degree"):
+        return False
+    before = _WORD_BEFORE.search(text, max(0, fig.start - 30), fig.start)
+    return bool(before) and before.group(1).lower() not in _CARRYING_WORDS
+
+
+_WORD_BEFORE = pattern_cache.lazy(r"(?<![\w-])([a-z]+) $")
+_CARRYING_WORDS = frozenset("""with using use uses used at on in via and or to from of under plus is was are were be run runs running ran
+enable enabled enabling set by for into try tried trying vs versus than like as without across then only also both either
+switch switched switching move moved moving go went scale scaled scaling keep kept need needs needed but while so because
+if when whereas although though since that where which whether""".split())
+
+
 _ARTICLE_BEFORE = pattern_cache.lazy(r"(?:^|\s)(?:a|an|the)\s+$", re.I)  # an article the text puts just before a figure
 _ARTICLE_FIRST = pattern_cache.lazy(r"(?:a|an|the)\s", re.I)  # a reading that starts with its own
 _NEXT_WORD = pattern_cache.lazy(r"\s+([A-Za-z]+|[\u0621-\u064A]+)(?![\w\u0621-\u064A])")
@@ -143,7 +159,8 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
     for fig in doc.figures:
         if start <= fig.start and fig.end <= end and _needs_reading(fig) and not _in_spans(protected, fig.start) \
                 and not _in_spans(quoted, fig.start) \
-                and not _attached(text, fig.start, fig.end) and not any(a < fig.end and fig.start < b for a, b, _ in edits):
+                and not _attached(text, fig.start, fig.end) and not _labelled_degree(text, fig) \
+                and not any(a < fig.end and fig.start < b for a, b, _ in edits):
             edits.append((fig.start, fig.end, figure(fig, lang)))
     seen = set() if seen is None else seen
     if _SPELLS_OUT.search(text, start, end):  # "KV Cache هي اختصار لـ Key-Value Cache": a name and its spelling stay as written
@@ -190,7 +207,7 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
         if said_plainly and lang == "en":  # "MFU (the share of ...)": the name keeps its place, so the sentence stays grammatical
             edits.append((match.start, match.end, f"{name} ({said_plainly})"))
             continue
-        said = expansion if said_plainly else _agreeing_expansion(match.entry, name, expansion, lang)
+        said = expansion if said_plainly else _agreeing_expansion(match.entry, name, _spelled_part(name, expansion, lang), lang)
         edits.append((match.start, match.end, f"{said} ({name})"))
     return _joined_particles(_EMPTY_BRACKETS.sub("", " ".join(_applied(doc, text, start, end, edits).split())))
 
@@ -388,6 +405,20 @@ def spells(acronym: str, expansion: str) -> bool:
         return False
     # in order among the initials, or (FLOPs: "floating-point operations") among all the letters
     return _in_order(capitals, initials) or _in_order(capitals, [c for c in expansion.lower() if c.isalpha()])
+
+
+def _spelled_part(acronym: str, expansion: str, lang: str) -> str:
+    """The expansion's words the acronym spells: "KV" under the KV cache's entry is "key-value", so "KV transfer" reads
+    "key-value (KV) transfer", not "key-value cache (KV) transfer" (a word the text did not write, pasted before its own)."""
+    capitals = [c.lower() for c in acronym if c.isupper()]
+    words = expansion.split()
+    if lang != "en" or len(words) < 2:
+        return expansion
+    for count in range(1, len(words)):
+        initials = [w[0].lower() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+", " ".join(words[:count])) if w[0].isalpha()]
+        if initials == capitals:
+            return " ".join(words[:count])
+    return expansion
 
 
 def _in_order(wanted: list[str], letters: list[str]) -> bool:

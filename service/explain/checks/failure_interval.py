@@ -4,6 +4,8 @@ interval from one device's ("once every 50,000 hours" on each of 100,000 GPUs is
 
 import re
 
+from calculators.arithmetic import evaluate
+from calculators.errors import CalculatorInputError
 from service.explain import restate
 from service.explain.checks.core import Result, said, worked
 from service.explain.checks.steps_time import duration
@@ -69,3 +71,55 @@ def fleet_interval(doc: Document, claim: Claim) -> Result | None:
 
 _HOURS = re.compile(r"\bhours?\b|\bhrs?\b|ساعة|ساعات", re.I)
 FLEET_TOLERANCE = 0.15  # "about" and rounding to a whole minute or hour
+
+
+MIN_INTERVAL_S = 60.0  # an interval between failures is minutes at least; a shorter time is a step's or a message's
+
+
+def _sized_interval(doc: Document, claim: Claim):
+    """The claim's one cluster size and one interval between failures ("At 1,024 GPUs, MTBF drops to about 8 hours")."""
+    if not _FAILS.search(claim.quote) or _ONE_DEVICE.search(claim.quote):
+        return None
+    sizes = [f for f in claim.figures if f.quantity == "n_chips" and f.value > 1]
+    times = [f for f in claim.figures if f.quantity == "time_s" and f.value >= MIN_INTERVAL_S]
+    return (sizes[0], times[0]) if len(sizes) == 1 and len(times) == 1 else None
+
+
+def fleet_scaling(doc: Document, claim: Claim) -> Result | None:
+    """A cluster's interval between failures against the nearest earlier one the text gives for another size ("At 8
+    GPUs, MTBF is around 47 days. At 1,024 GPUs, MTBF drops to about 8 hours."): with failures independent, the
+    interval falls in proportion to the number of devices, 47 days x 8 / 1,024 = 8.8 hours; agreeing within 25% is
+    consistent, a larger gap is said without a verdict, with the way it departs (failures rise more slowly or faster)."""
+    pair = _sized_interval(doc, claim)
+    if pair is None or claim.calculations:
+        return None
+    size, stated = pair
+    earlier = [p for c in doc.claims[:doc.claims.index(claim)] if (p := _sized_interval(doc, c)) and p[0].value != size.value]
+    if not earlier:
+        return None
+    base_size, base_time = earlier[-1]
+    index = worked(doc, f"{_as_written(base_time)} * {base_size.value:g} / {size.value:g}",
+                   f"{said(doc, base_time)} × {said(doc, base_size)} / {said(doc, size)}", "seconds")
+    if index is None:
+        return None
+    computed = doc.calculations[index]["outputs"]["value"]
+    time = (lambda f: said(doc, f) if restate.same_language(f.quote, doc.lang) else duration(doc, f.value, f.value))  # noqa: E731
+    shown = {"interval": time(base_time), "n": said(doc, base_size), "m": said(doc, size),
+             "computed": duration(doc, computed, computed), "stated": time(stated)}
+    m = messages(doc.lang)["verdicts"]
+    if abs(stated.value / computed - 1) <= SCALING_TOLERANCE:
+        return Result([index], "consistent", m["fleet_scaling"].format(**shown))
+    key = "fleet_scaling_slower" if stated.value > computed else "fleet_scaling_faster"
+    return Result([index], None, m[key].format(**shown))
+
+
+def _as_written(fig) -> str:
+    """A time in the working as the text wrote it ("47 days"), where the calculator reads it so, else in seconds."""
+    written = re.sub(r"^[^\d]*", "", fig.quote).strip()
+    try:
+        return written if abs(evaluate(written) / fig.value - 1) < 1e-6 else f"{fig.value:g}"
+    except (CalculatorInputError, ZeroDivisionError):
+        return f"{fig.value:g}"
+
+
+SCALING_TOLERANCE = 0.25  # intervals said "around", "about", rounded to whole hours or days
