@@ -106,3 +106,34 @@ def test_a_requirement_with_its_reason_is_read_as_a_requirement():
     from service.explain import reported
     sentence = "Automated detection and remediation is required because humans respond too slowly to many incidents a day."
     assert reported.role(sentence, "en") == "recommendation"
+
+
+# A weight sync as an RL framework's issue described it: 140 chunks of 512 MB one after another, about 25 s each.
+# 140 x 512 MB = 71.7 GB (the "~70 GB"), and 140 x 25 s = 3,500 s = 58 minutes (the "58 min/sync").
+SYNC = ("This serializes ~70 GB through 140 sequential 512 MB chunks (CPU serialize → Gloo gather → Ray IPC → "
+        "SGLang load ≈ 25s each ≈ 58 min/sync).")
+
+
+def test_a_time_per_event_is_read_as_a_time():
+    from service.explain import pipeline
+    figures = {f.quote: (f.quantity, f.value) for f in pipeline.analyse(SYNC, "en").figures}
+    assert figures["58 min/sync"] == ("time_s", 3480.0)
+    assert all(f.quantity != "time_s" for f in pipeline.analyse("We run the cluster 8 h/day.", "en").figures)
+
+
+@pytest.mark.parametrize("lang, minutes", [("en", "58 minutes"), ("ar", "58 دقيقة")])
+def test_sequential_parts_add_up_in_size_and_in_time(lang, minutes):
+    claim = explain_offline(SYNC, lang)["claims"][0]
+    assert claim["verdict"] == "consistent"
+    assert "71.68 GB" in claim["why"] and minutes in claim["why"]
+
+
+def test_times_that_do_not_add_up_are_not_judged():
+    claims = explain_offline("We run 8 GPUs at 25 s each, 3 minutes in all.", "en")["claims"]
+    assert all(c["verdict"] != "inconsistent" for c in claims)
+
+
+def test_load_imbalance_between_servers_is_not_glossed_as_experts_only():
+    text = "More importantly, prefix-aware routing causes load imbalance across the 4 serving pods at 20 requests per second."
+    term = next(t for t in explain_offline(text, "en")["terms"] if t["id"] == "load-balancing")
+    assert "servers or replicas" in term["definition"]

@@ -8,21 +8,23 @@ import re
 from service.explain import restate
 from service.explain.checks import verdicts
 from service.explain.checks.core import Result, said, worked
+from service.explain.checks.steps_time import duration
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
 # kinds that add up over units (memory, a link's or a memory's rate, power, tokens per second); FLOP/s totals are
 # per_chip_total's
-_ADDITIVE = {"memory", "bandwidth", "throughput", "power_w", "memory_bandwidth_bytes_per_s"}
+_ADDITIVE = {"memory", "bandwidth", "throughput", "power_w", "memory_bandwidth_bytes_per_s"}  # times: only with "each" (below)
 # between the count and each unit's amount: "4 GPUs × 192 GB", "8 GPUs with 80 GB", "ستة وحدات ... بسعة 24 جيجابايت"
 _TIMES = re.compile(r"(?<![A-Za-z])[x×*](?![A-Za-z])|\b(?:of|with|at|each\s+(?:with|of|at|has|having))\b|\bبسعة\b|\bسعة\b|\bكل\s+منها\b|\bبقدرة\b", re.I)
 # after each unit's amount: "192 GB each", "80 GB per GPU", "24 جيجابايت لكل وحدة"
 _EACH_AFTER = re.compile(r"\s*(?:each|apiece|per\s+(?:GPU|chip|card|device|node|server|rack|stack|unit|module|die|accelerator)s?\b"
+                         r"|(?:chunk|block|shard|piece|file|page|bucket|segment|slice)s?\b"
                          r"|لكل\s|لكلٍّ?\s|لكل\s+منها|كل\s+منها)", re.I)
 # before the total: "in total", "a total of", "provides", "بإجمالي", "إجمالي"
 _TOTAL_BEFORE = re.compile(r"(?:\b(?:total(?:ing|ling|s)?(?:\s+of)?|in\s+all|combined|aggregate|altogether|provides?|giv(?:es|ing)|sum(?:s|ming)?\s+to)"
                            r"|بإجمالي|إجمالي|بمجموع|مجموعها|ليصل\s+المجموع\s+إلى)\s*(?:of\s+)?(?:about\s+|~\s*)?$", re.I)
-_RESULT_UNIT = {"memory": "bytes", "bandwidth": "bytes_per_s", "memory_bandwidth_bytes_per_s": "bytes_per_s"}  # the working's unit
+_RESULT_UNIT = {"memory": "bytes", "bandwidth": "bytes_per_s", "memory_bandwidth_bytes_per_s": "bytes_per_s", "time": "seconds"}  # the working's unit
 _NEAR = 48  # characters between the count and each unit's amount, in one phrase
 
 
@@ -51,6 +53,14 @@ def _product_pairs(doc: Document, claim: Claim):
             if _TIMES.search(between) or _EACH_AFTER.match(text, per.end):
                 yield count, per
             break
+    # a time each, said after the count it belongs to ("140 sequential chunks (... load ≈ 25s each ≈ 58 min/sync)"):
+    # one after another, the times add up; at once, they would not, and no total then agrees (only agreement is said)
+    for per in claim.figures:
+        if verdicts.kind(per.quantity) == verdicts.kind("time_s") and _EACH_AFTER.match(text, per.end) \
+                and not text[per.end:per.end + 12].lstrip().lower().startswith(("per", "لكل")):
+            counts = [f for f in claim.figures if f.end <= per.start and _count(doc, f)]
+            if counts:
+                yield counts[-1], per
 
 
 def per_unit_total(doc: Document, claim: Claim) -> Result | None:
@@ -77,7 +87,8 @@ def per_unit_total(doc: Document, claim: Claim) -> Result | None:
         used.add(id(total))
         sign = "×" if doc.lang == "ar" else "x"
         exact = abs(product - total.value) <= 1e-9 * total.value  # then the total as the text writes it, in its language
-        result = said(doc, total) if exact else restate.value(per.quantity, product)
+        result = said(doc, total) if exact else duration(doc, product, product) if verdicts.kind(per.quantity) == "time" \
+            else restate.value(per.quantity, product)
         found.append((index, f"{count.value:,.0f} {sign} {said(doc, per)} = {result}"))
     if not found:
         return None
