@@ -137,3 +137,26 @@ def test_load_imbalance_between_servers_is_not_glossed_as_experts_only():
     text = "More importantly, prefix-aware routing causes load imbalance across the 4 serving pods at 20 requests per second."
     term = next(t for t in explain_offline(text, "en")["terms"] if t["id"] == "load-balancing")
     assert "servers or replicas" in term["definition"]
+
+
+# A memory rule of thumb as a fine-tuning guide wrote it: 1 + 1 + 2 + 0.2 = 4.2 times the model's size.
+@pytest.mark.parametrize("text, working", [
+    ("A common estimate puts the VRAM requirements at roughly 4.2x the original model size: 1x for model weights + "
+     "1x for gradients + 2x for optimizer state + 20% for activations.", "1 + 1 + 2 + 0.2 = 4.2"),
+    # mixed-precision Adam: 2 + 2 + 12 = 16 bytes per parameter (ZeRO paper, Rajbhandari et al. 2020, section 3.1)
+    ("Mixed-precision Adam needs 16x the parameter count in bytes: 2x for weights, 2x for gradients and 12x for "
+     "optimizer states.", "2 + 2 + 12 = 16"),
+])
+def test_a_factor_split_into_parts_is_added_up(text, working):
+    claim = explain_offline(text, "en")["claims"][0]
+    assert claim["verdict"] == "consistent" and working in claim["why"]
+
+
+def test_factors_listed_without_a_plus_may_multiply_and_are_not_added():
+    claims = explain_offline("The speedup is 3x: 1.5x from fusion and 2x from FP8.", "en")["claims"]
+    assert all("1.5 + 2" not in c["why"] for c in claims) and all(c["verdict"] != "inconsistent" for c in claims)
+
+
+def test_a_sum_that_misses_is_said_without_a_verdict():
+    claim = explain_offline("It needs 5x the memory: 1x for weights + 2x for gradients.", "en")["claims"][0]
+    assert claim["verdict"] == "explained" and "1 + 2 = 3" in claim["why"]

@@ -3,7 +3,7 @@
 import re
 
 from service.explain import restate
-from service.explain.checks.core import Result, worked
+from service.explain.checks.core import Result, discard, worked
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
@@ -43,7 +43,41 @@ def parts_sum(doc: Document, claim: Claim) -> Result | None:
         said = (lambda f: f"{f.value / scale:.6g} {unit}") if unit else (lambda f: _written(quantity, f.value, doc.lang))
         return Result([index], "consistent", messages(doc.lang)["verdicts"]["parts_sum"].format(
             parts=" + ".join(said(f) for f in parts), whole=said(whole)))
-    return _times_sum(doc, claim)
+    return _factors_sum(doc, claim) or _times_sum(doc, claim)
+
+
+_PLUS = re.compile(r"^[^.;\n]{0,40}?(?:\+|\bplus\b)", re.I)  # "1x for weights + 1x for gradients"
+_LISTED = re.compile(r"^[^.;\n]{0,40}?(?:,|\band\b|،|\sو)", re.I)  # "2x for weights, 2x for gradients and 12x for ..."
+
+
+def _factors_sum(doc: Document, claim: Claim) -> Result | None:
+    """A factor the sentence then splits into added parts ("4.2x the model size: 1x for weights + 1x for gradients + 2x
+    for optimizer state + 20% for activations"), a percentage being that share of the base: the parts' sum against the
+    factor, consistent where they agree; a sum that misses is said without a verdict (a part may be of another base)."""
+    factors = [f for f in claim.figures if f.quantity in ("ratio", "percent")]
+    whole = next((f for f in factors if f.quantity == "ratio" and f.value > 1), None)
+    if whole is None:
+        return None
+    parts = [f for f in factors if f.start > whole.end]
+    if len(parts) < 2 or not re.match(r"\s*(?:\w+\s+){0,6}?[\w)]*\s*[:=]", doc.text[whole.end:parts[0].start]):
+        return None  # the factor first, then a colon or an equals sign before its parts
+    gaps = [doc.text[a.end:b.start] for a, b in zip(parts, parts[1:])]
+    added = all(_PLUS.match(gap) for gap in gaps)  # written as a sum; a list ("a, b and c") may be factors that multiply
+    if not added and not all(_PLUS.match(gap) or _LISTED.match(gap) for gap in gaps):
+        return None
+    index = worked(doc, " + ".join(f"{f.value:g}" for f in parts), " + ".join(f.quote for f in parts))
+    if index is None:
+        return None
+    total = doc.calculations[index]["outputs"]["value"]
+    m = messages(doc.lang)["verdicts"]
+    shown = {"parts": " + ".join(f"{f.value:g}" for f in parts), "sum": f"{total:g}", "stated": whole.quote,
+             "note": m["factors_sum_percent"] if any(f.quantity == "percent" for f in parts) else ""}
+    if abs(total - whole.value) <= _EXACT * whole.value + 0.05:
+        return Result([index], "consistent", m["factors_sum"].format(**shown))
+    if not added:
+        discard(doc, index)
+        return None
+    return Result([index], None, m["factors_sum_gap"].format(**shown))
 
 
 _TIMES = ("time_s", "step_time_s", "latency_s")
