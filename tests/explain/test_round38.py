@@ -160,3 +160,21 @@ def test_factors_listed_without_a_plus_may_multiply_and_are_not_added():
 def test_a_sum_that_misses_is_said_without_a_verdict():
     claim = explain_offline("It needs 5x the memory: 1x for weights + 2x for gradients.", "en")["claims"][0]
     assert claim["verdict"] == "explained" and "1 + 2 = 3" in claim["why"]
+
+
+# GPT-3's weights in BF16: 175B x 2 bytes = 350 GB; an H100 has 80 GB, so 350 / 80 = 4.4 and five cards at least
+# (Brown et al. 2020 for the size; NVIDIA's H100 datasheet for the 80 GB).
+GPT3 = ("GPT-3 has 175 billion parameters. In BF16 that is 350 GB of weights alone, before you add optimizer state. "
+        "A single H100 has 80 GB. You need at least five of them just to hold the parameters.")
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_the_least_number_of_cards_is_the_size_over_one_card(lang):
+    claim = explain_offline(GPT3, lang)["claims"][-1]
+    assert claim["verdict"] == "consistent" and "4.4" in claim["why"] and "5" in claim["why"]
+    assert "five" not in claim["why"] or lang == "en"
+
+
+def test_another_count_of_cards_is_said_without_a_verdict():
+    claim = explain_offline(GPT3.replace("five", "three"), "en")["claims"][-1]
+    assert claim["verdict"] == "explained" and "at least 5 cards" in claim["why"]
