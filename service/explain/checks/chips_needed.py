@@ -9,7 +9,7 @@ from service.explain import pattern_cache
 from service.explain.checks import verdicts
 from service.explain.checks.core import Result, said, worked
 from service.explain.document import Claim, Document
-from service.explain.figures.words import _EN_WORDS as NUMBER_WORDS
+from service.explain.figures.words import EN_NUMBER_WORDS as NUMBER_WORDS
 from service.i18n.messages import messages
 
 # "need at least five of them just to hold", "requires a minimum of 8 GPUs to fit", "you'd need 5 H100s to store"

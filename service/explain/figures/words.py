@@ -154,6 +154,7 @@ _APPROX_AFTER = _rx(r"\s*(?:" + _EN["approx_after"] + "|" + _ARW["approx_after"]
 # only after a decimal part and for powers from 6 to 30, so a sum such as "1.5+2" is never read as one number
 _NUMLIT = r"\d+(?:[,’]\d{3}(?!\d))*(?:\.\d+(?:\+(?:[6-9]|[12]\d|30)(?![\d,]|\.\d))?)?(?:[eE][+-]?\d+)?"  # "23’125": Swiss thousands
 _EN_WORDS = _EN["number_words"]
+EN_NUMBER_WORDS = _EN_WORDS  # "five" -> 5, for checks that read a count the figure reader leaves to words
 _AR_WORDS = _ARW["number_words"]
 _AR_WORD = r"[وبل]?(?:" + _alt(_AR_WORDS) + r")"
 _MULT = (r"(?:(?P<m1>[kKMBT]|bn|mn|G(?=\s*(?:tokens?|params|parameters|samples|sequences)\b))(?![A-Za-z0-9])|(?P<m1b>[kmb])(?![A-Za-z0-9/])"
