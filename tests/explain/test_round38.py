@@ -178,3 +178,17 @@ def test_the_least_number_of_cards_is_the_size_over_one_card(lang):
 def test_another_count_of_cards_is_said_without_a_verdict():
     claim = explain_offline(GPT3.replace("five", "three"), "en")["claims"][-1]
     assert claim["verdict"] == "explained" and "at least 5 cards" in claim["why"]
+
+
+def test_a_link_about_latent_attention_does_not_explain_grouped_query_attention():
+    # DeepSeek-V2 (arXiv:2405.04434) section 2.1: MLA caches one compressed latent per token, shared by all heads
+    text = ("KV cache management: tensor parallel deployment is not optimal for DeepSeek's multi-head latent attention (MLA) "
+            "attention architecture, since latent projections are duplicated across shards.")
+    reasons = explain_offline(text, "en")["reasons"]
+    assert reasons and all("Grouped-query" not in r["text"] for r in reasons)
+    assert any("full copy" in r["text"] for r in reasons)
+
+
+def test_a_combined_latency_entry_is_named_by_its_expansion_not_by_itself():
+    term = next(t for t in explain_offline("Our TTFT p50 is 120 ms on H100 with vLLM.", "en")["terms"] if t["id"] == "ttft-tpot")
+    assert "TTFT / TPOT" not in term["expansion"] and "time to first token" in term["expansion"]
