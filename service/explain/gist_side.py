@@ -23,7 +23,7 @@ def about_the_page(sentence: str) -> bool:
 SIDE_PENALTY = 2.0
 # A pointer to other reading ("We recommend reviewing the initial blog post ...", "See the docs for details"): it tells
 # the reader where to look, it is not what this text claims.
-_POINTER = pattern_cache.lazy(r"\b(?:recommend|suggest|encourage (?:you|readers) to|please|see|check out|refer to|have a look at|take a look at)\s+"
+_POINTER = pattern_cache.lazy(r"(?<!n't )(?<!not )(?<!never )\b(?:recommend|suggest|encourage (?:you|readers) to|please|see|check out|refer to|have a look at|take a look at)\s+"
                               r"(?:\w+ing\s+)?(?:(?:the|our|this|that|my|an?|their)\s+)?(?:\w+\s+){0,3}?(?:blog ?posts?|posts?|articles?|papers?|docs?|"
                               r"documentation|guides?|tutorials?|readme|threads?|links?|videos?|notebooks?|write-?ups?|reports?)\b"
                               r"|\b(?:please\s+)?see\s+(?:below|above)\b"  # "Please see below for the huge improvements ...": a pointer

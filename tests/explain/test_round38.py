@@ -192,3 +192,20 @@ def test_a_link_about_latent_attention_does_not_explain_grouped_query_attention(
 def test_a_combined_latency_entry_is_named_by_its_expansion_not_by_itself():
     term = next(t for t in explain_offline("Our TTFT p50 is 120 ms on H100 with vLLM.", "en")["terms"] if t["id"] == "ttft-tpot")
     assert "TTFT / TPOT" not in term["expansion"] and "time to first token" in term["expansion"]
+
+
+def test_a_question_put_as_not_finding_something_is_asked_as_such():
+    from service.explain import reported
+    text = ("I'm looking to reproduce this result:\n\n> Overall this speeds up training by 3-5x, reaching up to 225 "
+            "TFLOPs/sec per A100.\n\nBut I don't see in the paper or in this repository where it's documented exactly "
+            "what config/code was used to generate that result.")
+    gist = " ".join(g["text"] for g in explain_offline(text, "en")["gist"])
+    assert gist.startswith("The author asks where it's documented")
+    assert reported.indirect_question("But I don't see in the paper where it's documented what config was used.") \
+        == "where it's documented what config was used."
+
+
+def test_a_noticed_difference_is_the_report_s_point():
+    from service.explain import reported
+    sentence = "I benchmarked prompt processing speeds with ExLlamaV2 and noticed a big difference when using tensor parallelism."
+    assert reported.role(sentence, "en") == "problem"
