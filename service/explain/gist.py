@@ -37,7 +37,7 @@ _OPENER = pattern_cache.lazy(r"^(?:(?:yes|ok|okay|well|but|and|so|also|however|w
 _ANNOUNCER = pattern_cache.lazy(r"^(?:(?:so|and|thus|therefore|anyway|basically)\s*,?\s+)?(?:the\s+)?(?:takeaway|tl;?dr|bottom line|"
                                 r"in short|key (?:insight|point)|short version|الخلاصة|باختصار|البصيرة الرئيسية)\s*[:,-]?\s*|^\(?\d{1,2}\)\s+|"
                                 r"^(?:problem|setup|note|update|question|summary|results?|issue|solution|context|background|motivation|"
-                                r"environment|description|edit|conclusion|observation|workload|hardware|details?|benchmarks?|recommendations?|tip|answer|findings?|caveat)\s*:\s*", re.I)
+                                r"environment|description|edit|conclusion|observation|workload|hardware|details?|benchmarks?|recommendations?|tip|answer|findings?|caveat|output|outcome|impact|verdict|status|overall|effect)\s*:\s*", re.I)
 
 
 def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
@@ -143,7 +143,7 @@ def restated(doc: Document, index: int, seen: set[str] | None = None) -> str:
         text = restate.expand(doc, start, end, doc.lang, seen, reported.plain_words(doc.lang), gist_plain.forms(doc.lang))
         text = re.sub(r"^#+\s+", "", gist_plain.phrased(_without_asides(gist_side.bracketed(text) or text), doc.lang))  # "is sharded": "is split ..."
         text = _URL.sub(lambda found: _link_name(found, doc.lang), text)  # a reader reads "pull request #5471", not a URL
-        text = gist_side.with_subject(doc, index, _ANNOUNCER.sub("", gist_lift.diagnosis(text), count=1))  # "Operates ..." after "PP: Places ..."
+        text = gist_side.with_subject(doc, index, gist_lift.topic_label(_ANNOUNCER.sub("", gist_lift.diagnosis(text), count=1)))  # "Operates ..." after "PP: Places ..."
         opened = _OPENER.match(text)
         if opened and opened.end() < len(text):
             text = text[opened.end()].upper() + text[opened.end() + 1:]  # "Yes I profiled" -> "I profiled"

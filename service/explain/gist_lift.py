@@ -141,3 +141,21 @@ def conceded(said_as: str, sentence: str, context: str) -> str:
     """"The results show X. However, ...": X is conceded before the point, so noted, not concluded (a round-25 reader)."""
     after = context[context.find(sentence) + len(sentence):] if sentence and sentence in context else ""
     return "contrast" if said_as == "conclusion" and _CONCEDED.match(after) else said_as
+
+
+# "KV cache management: tensor parallel deployment is not optimal for ...": a topic of two to five words (not a name
+# that speaks, which starts each word with a capital) labelling a clause that goes on in lower case
+_TOPIC_LABEL = pattern_cache.lazy(r"^(?P<label>(?:[A-Z]{2,}[\w-]*|[A-Z]?[a-z][\w-]*)(?:\s+[\w-]+){1,4}):\s+(?P<rest>[a-z][^:]{12,})$")
+
+
+def topic_label(clause: str) -> str:
+    """A clause under a topic label said as one sentence: "KV cache management: tensor parallel deployment is not
+    optimal" -> "for KV cache management, tensor parallel deployment is not optimal"."""
+    found = _TOPIC_LABEL.match(clause.strip())
+    if not found or not re.search(r"\b(?:is|are|was|were|has|have|can|cannot|can't|does|do|must|should|will|need|needs|"
+                                  r"makes?|uses?|gives?|takes?|runs?)\b", found.group("rest")):
+        return clause
+    label = found.group("label")
+    label = label if label[:2].isupper() else label[0].lower() + label[1:]
+    return f"for {label}, {found.group('rest')}"
+

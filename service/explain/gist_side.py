@@ -177,11 +177,36 @@ _NOTE_LABEL = pattern_cache.lazy(r"^\s*(?P<label>[A-Z][^:.!?]{1,60}?)\s*:\s+[A-Z
 def with_subject(doc: Document, index: int, text: str) -> str:
     """A note's sentence that opens on its verb ("Operates effectively over InfiniBand") given the subject its list item
     named ("Pipeline Parallelism (PP): Places groups of layers ..."), so that "the text says that operates" is never said."""
+    header = parent_header(doc, index) if doc.lang == "en" and restate.same_language(text, doc.lang) else ""
+    if header and text[:1].isupper() and not text[:2].isupper() and not text.lower().startswith(header.lower()):
+        text = f"with {header}, {text[0].lower()}{text[1:]}"  # "with VERL + SGLang, weight update is very slow"
     found = _NOTE_VERB.match(text)
     if not found or index == 0 or not restate.same_language(text, doc.lang):
         return text
     label = _NOTE_LABEL.match(doc.text[slice(*doc.sentences[index - 1])])
     return f"{label.group('label')} {found.group('verb').lower()} {text[found.end():]}" if label else text
+
+
+_BULLET = pattern_cache.lazy(r"^(?P<indent>[ \t]*)(?:[-*•]|\d{1,2}[.)])\s+")
+# a header naming a set-up ("VERL + SGLang", "8x H100", "FSDP2"): capitals, a digit or a plus; not "Problem" or "Env"
+_SETUP_HEADER = pattern_cache.lazy(r"^(?=[^:]*(?:[A-Z]{2}|[A-Za-z]\d|\d\s*x|\+))[\w .+/-]{2,40}$")
+
+
+def parent_header(doc: Document, index: int) -> str:
+    """The set-up an indented list item sits under ("- VERL + SGLang:" above "  - Weight update is very slow"), else ''."""
+    text, start = doc.text, doc.sentences[index][0]
+    lines = text.split("\n")
+    at = text.count("\n", 0, start)
+    item = _BULLET.match(lines[at])
+    if not item or not item.group("indent"):
+        return ""
+    for line in reversed(lines[:at]):
+        head = _BULLET.match(line)
+        indent = len(head.group("indent")) if head else len(line) - len(line.lstrip())
+        if line.strip() and indent < len(item.group("indent")):
+            label = (line[head.end():] if head else line).strip()
+            return label[:-1].strip() if label.endswith(":") and _SETUP_HEADER.match(label[:-1].strip()) else ""
+    return ""
 
 
 def result_before_rows(doc: Document, index: int, sentence: str) -> bool:

@@ -209,3 +209,26 @@ def test_a_noticed_difference_is_the_report_s_point():
     from service.explain import reported
     sentence = "I benchmarked prompt processing speeds with ExLlamaV2 and noticed a big difference when using tensor parallelism."
     assert reported.role(sentence, "en") == "problem"
+
+
+def test_a_label_before_the_result_is_not_pasted_into_the_gist():
+    text = ("Add load awareness in the pre-match and post-match prefix steps of the gateway plugin.\n\n"
+            "Output: prefix_cache is ~45% faster compared to random routing.")
+    gist = " ".join(g["text"] for g in explain_offline(text, "en")["gist"])
+    assert "Output:" not in gist
+
+
+def test_a_topic_label_is_said_as_one_sentence():
+    from service.explain import gist_lift
+    said = gist_lift.topic_label("KV cache management: tensor parallel deployment is not optimal for MLA")
+    assert said == "for KV cache management, tensor parallel deployment is not optimal for MLA"
+    assert gist_lift.topic_label("Horace He: this is fine") == "Horace He: this is fine"  # a name that speaks
+
+
+def test_a_list_item_keeps_the_set_up_it_sits_under():
+    text = ("TL;DR\n\n- VERL + SGLang:\n  - Weight update is very slow (~200s for 16B MoE).\n  - Updates are done tensor "
+            "by tensor, with no bucketing.\n\n- SLIME + SGLang:\n  - Weight update is faster (~16s for 30B MoE).\n"
+            "  - Uses 512MB bucketing, making it much more efficient.")
+    gist = " ".join(g["text"] for g in explain_offline(text, "en")["gist"])
+    assert "with VERL + SGLang, weight update is very slow" in gist
+    assert "with SLIME + SGLang, weight update is faster" in gist or "SLIME" not in gist
