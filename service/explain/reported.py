@@ -237,8 +237,9 @@ def without_fillers(text: str, lang: str) -> str:
 # Verbs an instruction opens with ("Combine it with TP"): after "says that" they would read as a broken sentence.
 _IMPERATIVE = pattern_cache.lazy(r"^(?:use|keep|set|avoid|try|make sure|consider|put|run|enable|disable|prefer|start|increase|"
                                  r"decrease|lower|raise|limit|split|shard|combine|add|remove|install|reduce|tune|choose|replace|"
-                                 r"adjust|configure|specify|ensure|remember|do not|don't|never|always)\b"
-                                 r"(?!\s+(?:is|are|was|were|has|have|can|will)\b)", re.I)
+                                 r"adjust|configure|specify|ensure|remember|do not|don't|never|always|refresh|rerun|re-run|update|"
+                                 r"upgrade|downgrade|verify|compare|measure|profile|pin|bump|drop|skip|stop)\b"
+                                 r"(?!\s+(?:is|are|was|were|has|have|can|will)\b|\s*:)", re.I)  # "Update: ..." is a label
 # "such as"/"for example" and "of note" open a sentence that cannot follow "that": "It adds that such as X is preferred".
 _LEADING_CONNECTIVE = {"en": pattern_cache.lazy(r"^(?:so|thus|hence|therefore|this means(?: that)?|which means(?: that)?|"
                                                 r"in short|overall|however|but|and|also|additionally|moreover|such as|"

@@ -232,3 +232,17 @@ def test_a_list_item_keeps_the_set_up_it_sits_under():
     gist = " ".join(g["text"] for g in explain_offline(text, "en")["gist"])
     assert "with VERL + SGLang, weight update is very slow" in gist
     assert "with SLIME + SGLang, weight update is faster" in gist or "SLIME" not in gist
+
+
+def test_a_discourse_marker_is_not_kept_after_that():
+    text = ("More importantly, prefix-aware routing has many failed requests due to load imbalance. It happens because "
+            "the router prefers the prefix-cached pod regardless of load.")
+    gist = " ".join(g["text"] for g in explain_offline(text, "en")["gist"])
+    assert "that more importantly" not in gist.lower()
+
+
+def test_an_instruction_is_said_as_advice_not_as_a_report():
+    text = ("EPP defaults to a single replica, so active-active HA would halve the load signal each replica sees. "
+            "Refresh both benchmark pages against this config with fresh Service baselines.")
+    gist = " ".join(g["text"] for g in explain_offline(text, "en")["gist"])
+    assert "reports that refresh" not in gist and "that refresh" not in gist
