@@ -27,7 +27,7 @@ _PLAIN_WORD_FIRST = pattern_cache.lazy(r"[a-z]+[\s,]")  # "the flagship run ..."
 # A person's name ("Horace He:"), not a setting ("SHARD_GRAD_OP:", "FULL_SHARD:"): capitalised words with lower case.
 _URL = pattern_cache.lazy(r"https?://(?:www\.)?github\.com/[\w.-]+/[\w.-]+/(?P<kind>pull|issues|discussions)/(?P<number>\d+)\S*|https?://\S+")
 _SPEAKER = pattern_cache.lazy(r"^(?!(?:Problem|Setup|Settings?|Note|Update|Question|Summary|Results?|Issue|Solution|Context|Background|Environment|Edit|Details?|Test|Tests|Hardware|Software|System|Config\w*|Observ\w+|Conclusions?|Takeaways?|Expected|Actual|Steps?|Reproduc\w+|Motivation|Description|Overview|Goal|Reason|Fix|Workaround|Hypothes\w+|Analysis|Output|Error|Logs?|Command|Model|Benchmarks?|Performance|Memory|Training|Inference)\b[^:\n]{0,30}:)"
-                              r"(?P<speaker>[A-Z][a-z][\w.'-]*(?: [A-Z][a-z][\w.'-]*){0,2})\s*:\s+(?=\S)")
+                              r"(?P<speaker>[A-Z][a-z][\w.'-]*(?: [A-Z][a-z][\w.'-]*){1,2}|[A-Z][a-z][\w.'-]*(?=\s*:[^\n]*\b(?:I|we|you|my|our|us|me)\b))\s*:\s+(?=\S)")
 _TRAILING = ".。!?؟:;؛،, "
 # A reason names its cause ("because", "since", "due to"); "so"/"thus" open a consequence, not the reason.
 _REASON = pattern_cache.lazy(r"\b(?:because|since|due to|thanks to|as a result of|the reason)\b|(?<![\u0621-\u064A])(?:لأن|بسبب|نظرًا|نظرا|بفضل)", re.I)

@@ -145,17 +145,25 @@ def conceded(said_as: str, sentence: str, context: str) -> str:
 
 # "KV cache management: tensor parallel deployment is not optimal for ...": a topic of two to five words (not a name
 # that speaks, which starts each word with a capital) labelling a clause that goes on in lower case
-_TOPIC_LABEL = pattern_cache.lazy(r"^(?P<label>(?:[A-Z]{2,}[\w-]*|[A-Z]?[a-z][\w-]*)(?:\s+[\w-]+){1,4}):\s+(?P<rest>[a-z][^:]{12,})$")
+_TOPIC_LABEL = pattern_cache.lazy(r"^(?P<label>(?:[A-Z]{2,}[\w-]*|[A-Z]?[a-z][\w-]*)(?:\s+[\w-]+){0,4}):\s+(?P<rest>[a-z][^:]{12,})$")
+
+
+_VERB_IN_LABEL = pattern_cache.lazy(r"\b(?:is|are|was|were|be|been|has|have|had|do|does|did|can|could|will|would|should|must|may|"
+                                    r"might|\w+ed|\w+s)\s+\w", re.I)  # "Arithmetic intensity is terrible: ..." is a sentence
 
 
 def topic_label(clause: str) -> str:
     """A clause under a topic label said as one sentence: "KV cache management: tensor parallel deployment is not
     optimal" -> "for KV cache management, tensor parallel deployment is not optimal"."""
     found = _TOPIC_LABEL.match(clause.strip())
-    if not found or not re.search(r"\b(?:is|are|was|were|has|have|can|cannot|can't|does|do|must|should|will|need|needs|"
-                                  r"makes?|uses?|gives?|takes?|runs?)\b", found.group("rest")):
+    if not found or _VERB_IN_LABEL.search(found.group("label")) or not re.search(r"\b(?:is|are|was|were|has|have|can|cannot|can't|does|do|must|should|will|need|needs|"
+                                  r"makes?|uses?|gives?|takes?|runs?|\w{3,}ed)\b", found.group("rest")):
         return clause
     label = found.group("label")
+    if " " not in label and re.search(r"\b(?:I|we|you|my|our|us|me)\b", found.group("rest")):
+        return clause  # "Alice: we never needed PP": a name that speaks
+    if " " not in label:
+        return found.group("rest")  # "Capacity: fp8 KV doubled the pool": a row's one-word heading, not a topic to name
     label = label if label[:2].isupper() else label[0].lower() + label[1:]
     return f"for {label}, {found.group('rest')}"
 

@@ -246,3 +246,18 @@ def test_an_instruction_is_said_as_advice_not_as_a_report():
             "Refresh both benchmark pages against this config with fresh Service baselines.")
     gist = " ".join(g["text"] for g in explain_offline(text, "en")["gist"])
     assert "reports that refresh" not in gist and "that refresh" not in gist
+
+
+def test_a_hard_wrapped_line_before_a_bracket_goes_on_with_its_sentence():
+    text = ("Some measurements that may help scope this issue, including a phase-separated\n(TTFT vs decode-rate) A/B that "
+            "shows where the fp8 gain goes.\n\nCapacity: fp8 KV doubled the pool exactly, 389,872 → 779,760 tokens.")
+    answer = explain_offline(text, "en")
+    gist = " ".join(g["text"] for g in answer["gist"])
+    assert "that A/B" not in gist
+    assert "Capacity says" not in gist and "Capacity:" not in gist  # a row's heading is neither a speaker nor kept
+
+
+def test_a_sentence_before_a_colon_is_no_topic_label():
+    from service.explain import gist_lift
+    clause = "Arithmetic intensity is terrible: you do a matrix-vector product, so you are limited by memory"
+    assert gist_lift.topic_label(clause) == clause
