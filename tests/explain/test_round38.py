@@ -261,3 +261,20 @@ def test_a_sentence_before_a_colon_is_no_topic_label():
     from service.explain import gist_lift
     clause = "Arithmetic intensity is terrible: you do a matrix-vector product, so you are limited by memory"
     assert gist_lift.topic_label(clause) == clause
+
+
+# MiniMax-M1's report (arXiv:2506.13585, abstract): RL on 512 H800s for three weeks at a rental cost of $534,700,
+# which is 512 x 504 h = 258,048 GPU-hours and $534,700 / 258,048 = $2.07 per GPU-hour.
+MINIMAX = ("Combining hybrid attention and CISPO enables full RL training on 512 H800 GPUs to complete in only three weeks, "
+           "with a rental cost of just $534,700.")
+
+
+def test_a_run_s_cost_over_its_chip_hours_is_the_price_per_chip_hour():
+    claim = explain_offline(MINIMAX, "en")["claims"][0]
+    assert "258,048 GPU-hours" in claim["why"] and "$2.07 per GPU-hour" in claim["why"]
+    assert claim["verdict"] == "explained"
+
+
+def test_an_english_duration_is_said_in_arabic_in_an_arabic_answer():
+    why = explain_offline(MINIMAX, "ar")["claims"][0]["why"]
+    assert "three weeks" not in why and "$2.07" in why

@@ -32,5 +32,17 @@ def chip_hours(doc: Document, claim: Claim) -> Result | None:
         return None
     words = messages(doc.lang)["verdicts"]
     unit = words["chip_hours_gpu"] if re.search(r"GPU|وحدة معالجة الرسوم", count.quote) else words["chip_hours_chip"]
-    return Result([index], None, words["chip_hours"].format(
-        chips=said(doc, count), time=said(doc, time), total=f"{round(count.value * hours):,}", unit=unit))
+    why = words["chip_hours"].format(chips=said(doc, count), time=said(doc, time), total=f"{round(count.value * hours):,}", unit=unit)
+    costs = [f for f in claim.figures if f.quantity == "cost_usd" and f.value >= MIN_RUN_COST]
+    if len(costs) != 1:
+        return Result([index], None, why)
+    # the run's cost over its chip-hours: the price per chip-hour the text implies ($534,700 / 258,048 = $2.07)
+    price = worked(doc, f"{costs[0].value:g} / {count.value * hours:g}", f"{costs[0].quote} / {round(count.value * hours):,}")
+    if price is None:
+        return Result([index], None, why)
+    value = doc.calculations[price]["outputs"]["value"]
+    return Result([index, price], None, why + words["chip_hour_price"].format(cost=said(doc, costs[0]), price=f"${value:,.2f}",
+                                                                            unit=words["chip_hour_gpu" if unit == words["chip_hours_gpu"] else "chip_hour_chip"]))
+
+
+MIN_RUN_COST = 1000.0  # dollars: a run's cost, not a price per hour or per token

@@ -353,6 +353,19 @@ def compare(doc: Document, fig, computed: float, quantity: str, calculations: li
     return Result(calculations, verdict, m[verdict].format(stated=said(doc, fig), computed=shown))
 
 
+_UNITS = ((86400.0, "days"), (3600.0, "hours"), (60.0, "minutes"), (1.0, "seconds"))
+
+
+def duration(doc: Document, low: float, high: float) -> str:
+    """A computed time (or range) in the one unit that suits its longer end, in words of the answer's language."""
+    scale, unit = next(((s, u) for s, u in _UNITS if high >= 1.5 * s or s == 1.0), _UNITS[-1])
+    words = messages(doc.lang)["verdicts"]["steps_time_units"][unit]
+    number = (lambda x: f"{x / scale:.2g}" if x / scale < 10 else f"{x / scale:,.0f}")
+    if abs(high - low) <= 1e-9 * high:
+        return words.format(value=number(low))
+    return words.format(value=messages(doc.lang)["verdicts"]["steps_time_range"].format(low=number(low), high=number(high)))
+
+
 def said(doc: Document, fig) -> str:
     """A figure of the text as the answer says it: its quote, or its reading when the quote is in the other language
     ("1.2 جيجابايت" in an English answer reads "1.2 GB")."""
@@ -361,7 +374,12 @@ def said(doc: Document, fig) -> str:
     reading = restate.figure(fig, doc.lang) or fig.quote
     if doc.lang == "en" and not restate.same_language(reading, doc.lang):
         reading = restate.value(fig.quantity, fig.value)  # "1.2 GB": an English answer writes the value, not the Arabic words
+    elif doc.lang != "en" and fig.quantity in _TIMES and re.search(r"[A-Za-z]{3,}", reading):
+        reading = duration(doc, fig.value, fig.value)  # "three weeks" in an Arabic answer: "3 أسبوع" is no better; days are
     return reading
+
+
+_TIMES = ("time_s", "step_time_s", "latency_s")
 
 
 def computed(doc: Document, quantity: str, value: float, calculations: list[int]) -> Result:

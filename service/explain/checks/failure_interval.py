@@ -7,8 +7,7 @@ import re
 from calculators.arithmetic import evaluate
 from calculators.errors import CalculatorInputError
 from service.explain import restate
-from service.explain.checks.core import Result, said, worked
-from service.explain.checks.steps_time import duration
+from service.explain.checks.core import Result, duration, said, worked
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 

@@ -5,7 +5,7 @@ Shorter than the steps take is impossible at that rate (inconsistent); longer is
 import re
 
 from service.explain.checks import verdicts
-from service.explain.checks.core import Result, said, unique, worked
+from service.explain.checks.core import duration, Result, said, unique, worked
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
@@ -26,19 +26,6 @@ def _spoken(doc: Document, ends: tuple) -> str:
     low = re.match(r"[\d.,]+", ends[0].quote.strip())
     return messages(doc.lang)["verdicts"]["steps_time_range"].format(
         low=low.group(0) if low else said(doc, ends[0]), high=said(doc, ends[1]))
-
-
-_UNITS = ((86400.0, "days"), (3600.0, "hours"), (60.0, "minutes"), (1.0, "seconds"))
-
-
-def duration(doc: Document, low: float, high: float) -> str:
-    """A computed time (or range) in the one unit that suits its longer end, in words of the answer's language."""
-    scale, unit = next(((s, u) for s, u in _UNITS if high >= 1.5 * s or s == 1.0), _UNITS[-1])
-    words = messages(doc.lang)["verdicts"]["steps_time_units"][unit]
-    number = (lambda x: f"{x / scale:.2g}" if x / scale < 10 else f"{x / scale:,.0f}")
-    if abs(high - low) <= 1e-9 * high:
-        return words.format(value=number(low))
-    return words.format(value=messages(doc.lang)["verdicts"]["steps_time_range"].format(low=number(low), high=number(high)))
 
 
 def steps_time(doc: Document, claim: Claim) -> Result | None:
