@@ -278,3 +278,22 @@ def test_a_run_s_cost_over_its_chip_hours_is_the_price_per_chip_hour():
 def test_an_english_duration_is_said_in_arabic_in_an_arabic_answer():
     why = explain_offline(MINIMAX, "ar")["claims"][0]["why"]
     assert "three weeks" not in why and "$2.07" in why
+
+
+# Serving economics as an inference-cost post put it: $2.50 per H100-hour and $1.50-$2.50 per million output tokens
+# are 2.50 / 1.50 = 1.67 and 2.50 / 2.50 = 1 million tokens per GPU-hour, i.e. about 463 and 278 tokens per second.
+ECONOMICS = ("On an H100 SXM at $2.50/GPU-hour, a well-tuned Llama-3 70B deployment lands around $1.50-$2.50 per million "
+             "output tokens.")
+
+
+@pytest.mark.parametrize("lang, words", [("en", "278 to 463 tokens per second"), ("ar", "278 إلى 463")])
+def test_an_hourly_price_and_a_price_per_token_imply_a_throughput(lang, words):
+    claim = explain_offline(ECONOMICS, lang)["claims"][0]
+    assert claim["verdict"] == "explained" and words in claim["why"]
+    if lang == "ar":
+        assert "GPU-hour" not in claim["why"] and "per million" not in claim["why"]
+
+
+def test_a_price_per_token_without_an_hourly_price_implies_nothing():
+    claim = explain_offline("A well-tuned Llama-3 70B deployment lands around $1.50 per million output tokens.", "en")["claims"]
+    assert all("tokens per second" not in c["why"] for c in claim)
