@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 
 import calculators
 from calculators import catalog, jsonable
+from calculators.arithmetic import evaluate
+from calculators.errors import CalculatorInputError
 
 from service.explain import grounding, restate
 from service.explain.checks import verdicts
@@ -364,6 +366,15 @@ def duration(doc: Document, low: float, high: float) -> str:
     if abs(high - low) <= 1e-9 * high:
         return words.format(value=number(low))
     return words.format(value=messages(doc.lang)["verdicts"]["steps_time_range"].format(low=number(low), high=number(high)))
+
+
+def as_written(fig) -> str:
+    """A figure in the working as the text wrote it ("47 days", "512 MB"), where the calculator reads it so, else in base units."""
+    written = re.sub(r"^[^\d]*", "", fig.quote).strip()
+    try:
+        return written if abs(evaluate(written) / fig.value - 1) < 1e-6 else f"{fig.value:g}"
+    except (CalculatorInputError, ZeroDivisionError):
+        return f"{fig.value:g}"
 
 
 def said(doc: Document, fig) -> str:

@@ -4,10 +4,8 @@ interval from one device's ("once every 50,000 hours" on each of 100,000 GPUs is
 
 import re
 
-from calculators.arithmetic import evaluate
-from calculators.errors import CalculatorInputError
 from service.explain import restate
-from service.explain.checks.core import Result, duration, said, worked
+from service.explain.checks.core import Result, as_written, duration, said, worked
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
@@ -97,7 +95,7 @@ def fleet_scaling(doc: Document, claim: Claim) -> Result | None:
     if not earlier:
         return None
     base_size, base_time = earlier[-1]
-    index = worked(doc, f"{_as_written(base_time)} * {base_size.value:g} / {size.value:g}",
+    index = worked(doc, f"{as_written(base_time)} * {base_size.value:g} / {size.value:g}",
                    f"{said(doc, base_time)} × {said(doc, base_size)} / {said(doc, size)}", "seconds")
     if index is None:
         return None
@@ -110,15 +108,6 @@ def fleet_scaling(doc: Document, claim: Claim) -> Result | None:
         return Result([index], "consistent", m["fleet_scaling"].format(**shown))
     key = "fleet_scaling_slower" if stated.value > computed else "fleet_scaling_faster"
     return Result([index], None, m[key].format(**shown))
-
-
-def _as_written(fig) -> str:
-    """A time in the working as the text wrote it ("47 days"), where the calculator reads it so, else in seconds."""
-    written = re.sub(r"^[^\d]*", "", fig.quote).strip()
-    try:
-        return written if abs(evaluate(written) / fig.value - 1) < 1e-6 else f"{fig.value:g}"
-    except (CalculatorInputError, ZeroDivisionError):
-        return f"{fig.value:g}"
 
 
 SCALING_TOLERANCE = 0.25  # intervals said "around", "about", rounded to whole hours or days

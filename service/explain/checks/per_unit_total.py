@@ -7,7 +7,7 @@ import re
 
 from service.explain import restate
 from service.explain.checks import verdicts
-from service.explain.checks.core import Result, duration, said, worked
+from service.explain.checks.core import Result, as_written, duration, said, worked
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
@@ -79,7 +79,7 @@ def per_unit_total(doc: Document, claim: Claim) -> Result | None:
             or re.search(r"(?<![A-Za-z])[x×*](?![A-Za-z])", doc.text[count.end:per.start])
         if not cued:
             continue  # three numbers that happen to multiply, with no word saying one is the others' total
-        index = worked(doc, f"{count.value:g} * {per.value:g}", f"{count.quote} x {per.quote}",
+        index = worked(doc, f"{count.value:g} * {as_written(per)}", f"{count.quote} x {per.quote}",
                        _RESULT_UNIT.get(verdicts.kind(per.quantity)))
         if index is None:
             continue
