@@ -9,6 +9,12 @@ from .registry import MAX_MICRO_BATCH, MICRO_BATCH_BEYOND, Calculator, Field, re
 from .scalars import all_true
 from .working import step
 
+# What each division of the bytes per parameter assumes (ZeRO section 3.1 for the mixed-precision 2 + 2 + 12)
+_SPLITS = {
+    "mixed": "mixed-precision Adam: bf16 weights and gradients, fp32 master weights and two moments (16 bytes per parameter)",
+    "fp32": "fp32 training with Adam: fp32 weights and gradients (4 bytes each), the rest the optimizer's moments",
+    "checkpoint": "a checkpoint: the weights (2 bytes in bf16) and the optimizer's fp32 master weights and moments, no gradients",
+}
 ZERO = "Rajbhandari et al. 2020, ZeRO: Memory Optimizations Toward Training Trillion Parameter Models, section 5 (2+2+K bytes per parameter, K=12 for Adam)"
 KORTHIKANTI = "Korthikanti et al. 2022, Reducing Activation Recomputation in Large Transformer Models, sections 4-5 and Table 2"
 
@@ -16,13 +22,16 @@ KORTHIKANTI = "Korthikanti et al. 2022, Reducing Activation Recomputation in Lar
 def model_state_memory(v: dict):
     """Bytes of weights, gradients and optimizer states in total and per chip under ZeRO stage 0-3."""
     params, per_param, stage, dp = v["params"], v["bytes_per_param"], v["zero_stage"], v["dp_degree"]
+    split = v.get("split") or "mixed"
     # Python floats for single questions: numpy scalars would warn on an overflow the registry reports itself.
     smaller = np.minimum if isinstance(per_param, ndarray) else min
-    weights = smaller(per_param, 2.0)
-    grads = smaller(per_param - weights, 2.0)
+    width = 4.0 if split == "fp32" else 2.0  # bytes of one weight (and one gradient): fp32, or bf16 under mixed precision
+    weights = smaller(per_param, width)
+    grads = 0.0 * per_param if split == "checkpoint" else smaller(per_param - weights, width)  # a checkpoint keeps no gradients
     optimizer = per_param - weights - grads
     total = params * per_param
-    steps = [step("model_state_memory.total", params=(params, "count"), per_param=per_param, total=(total, "bytes"),
+    key = "model_state_memory.checkpoint" if split == "checkpoint" else "model_state_memory.total"
+    steps = [step(key, params=(params, "count"), per_param=per_param, total=(total, "bytes"),
                   weights=weights, grads=grads, optimizer=optimizer)]
     stage = int(stage)
     per_chip_bytes_per_param = (
@@ -35,7 +44,7 @@ def model_state_memory(v: dict):
                           per_chip=(per_chip, "bytes")))
     else:
         steps.append(step("model_state_memory.no_zero", per_chip=(per_chip, "bytes")))
-    assumptions = ["mixed-precision Adam: bf16 weights and gradients, fp32 master weights and two moments (16 bytes per parameter)",
+    assumptions = [_SPLITS[split],
                    "activations, temporary buffers and fragmentation come on top (see activation_memory)",
                    "tensor and pipeline parallelism would divide this further; they are not applied here"]
     entry = v["_entries"].get("model")
@@ -97,6 +106,9 @@ register(Calculator(
         Field("bytes_per_param", "bytes", "bytes per parameter for weights, gradients and optimizer", default=16.0),
         Field("zero_stage", "count", "ZeRO stage 0-3", default=0.0, integer=True, allow_zero=True),
         Field("dp_degree", "count", "data-parallel chips sharing the states", default=1.0, integer=True),
+        Field("split", "choice", "how the bytes divide: mixed (bf16 weights and gradients, fp32 master weights and Adam's two "
+              "moments), fp32 (fp32 weights, gradients and moments) or checkpoint (weights and optimizer states, no gradients)",
+              default="mixed", choices=tuple(_SPLITS)),
     ),
     compute=_model_state,
     sources=(ZERO,),

@@ -297,3 +297,31 @@ def test_an_hourly_price_and_a_price_per_token_imply_a_throughput(lang, words):
 def test_a_price_per_token_without_an_hourly_price_implies_nothing():
     claim = explain_offline("A well-tuned Llama-3 70B deployment lands around $1.50 per million output tokens.", "en")["claims"]
     assert all("tokens per second" not in c["why"] for c in claim)
+
+
+# A checkpoint's size as a training-infrastructure guide wrote it: 1T parameters x (2 bytes of bf16 weights + 16 bytes
+# of fp32 Adam state) = 18 TB. The bytes per parameter are added; the first alone (2 TB) is no reading of the sentence.
+def test_bytes_per_parameter_written_as_a_sum_are_added():
+    text = ("A trillion parameter model checkpoint hits roughly 18 TB (2 bytes per parameter for weights in bfloat16, "
+            "plus about 16 bytes per parameter for Adam's first and second moment estimates in fp32).")
+    claim = explain_offline(text, "en")["claims"][0]
+    assert claim["verdict"] == "consistent" and "18 TB" in claim["why"]
+
+
+# Adam in fp32 (a blog's arithmetic): weights, gradients, momentum and variance at 4 bytes each, 7B x 16 = 112 GB.
+# The working says 4 + 4 + 8, never mixed precision's 2 + 2 + 12, which the text does not use.
+def test_fp32_training_splits_sixteen_bytes_as_fp32():
+    text = ("A 7B parameter model requires 28GB just for weights in FP32. But Adam optimizer? That needs momentum (28GB) "
+            "plus variance (28GB) plus gradients (28GB) plus the weights themselves. You're looking at 112GB for a model "
+            "that started at 28GB.")
+    answer = explain_offline(text, "en")["explanation"]
+    assert "gradients 2 B" not in answer
+    if "optimizer states" in answer:
+        assert "weights 4 B, gradients 4 B, optimizer states 8 B" in answer
+
+
+def test_a_checkpoint_holds_no_gradients():
+    import calculators
+    result = calculators.run("model_state_memory", {"params": 70e9, "bytes_per_param": 14, "split": "checkpoint"})
+    assert result["outputs"]["bytes_total"] == 980e9
+    assert any("no gradients" in a for a in result["assumptions"])

@@ -90,7 +90,18 @@ def _model_states(doc: Document, claim: Claim) -> int | None:
     if not _total_params(doc, claim, inputs):
         return None
     _sharding(doc, claim, inputs)
+    if _CHECKPOINT.search(claim.quote):  # a checkpoint keeps the weights and the optimizer's states, not the gradients
+        inputs.derived("bytes_per_param", CHECKPOINT_BYTES, "a checkpoint: bf16 weights (2 bytes), fp32 master weights and two Adam moments (12)")
+        inputs.derived("split", "checkpoint", "a checkpoint holds no gradients")
+    elif _FP32.search(doc.text) and not _MIXED.search(doc.text):
+        inputs.derived("split", "fp32", "the text keeps its weights in fp32")  # 4 + 4 + 8, not mixed precision's 2 + 2 + 12
     return run(doc, "model_state_memory", inputs)
+
+
+CHECKPOINT_BYTES = 14.0
+_CHECKPOINT = re.compile(r"\bcheckpoints?\b|\bckpts?\b|نقط(?:ة|تا|ات) الحفظ|نقاط الحفظ", re.I)
+_FP32 = re.compile(r"\b(?:fp32|float32|single[- ]precision|full[- ]precision)\b", re.I)
+_MIXED = re.compile(r"\b(?:bf16|fp16|bfloat16|float16|mixed[- ]precision|half[- ]precision|fp8)\b", re.I)
 
 
 def _sharding(doc: Document, claim: Claim, inputs: Inputs) -> None:

@@ -64,7 +64,10 @@ def stated_product(doc: Document, claim: Claim) -> Result | None:
     """"175B x 16 bytes, or 2.8 TB": parameters x bytes per parameter against the size stated beside them; "FP16 weights
     are about 350 GB": the text's one parameter count x the format's bytes."""
     params = next((f for f in claim.figures if f.quantity == "params"), None)
-    per = next((f for f in claim.figures if f.quantity == "bytes_per_param"), None)
+    pers = [f for f in claim.figures if f.quantity == "bytes_per_param"]
+    if len(pers) > 1:  # "2 bytes per parameter for weights ..., plus about 16 bytes per parameter for Adam's moments"
+        return _added_per_param(doc, claim, params, pers)
+    per = next(iter(pers), None)
     if per is None:
         params, per = _written_product(doc, claim, params)
     size = next((f for f in claim.figures if f.quantity in ("bytes_total", "bytes", "weights_bytes", "size_bytes") and f is not per
@@ -81,6 +84,24 @@ def stated_product(doc: Document, claim: Claim) -> Result | None:
         return None
     width = _BYTES_PER[(fmt.group(1) or fmt.group(2) or fmt.group(3)).lower()]
     index = stated_arithmetic(doc, f"{params.value:g} * {width}", f"{params.quote} x {width} bytes ({fmt.group(0)})", size, approx)
+    return None if index is None else product_verdict(doc, index, size, "bytes")
+
+
+_PLUS = re.compile(r"\bplus\b|\+|\band\b|\bwith\b", re.I)
+
+
+def _added_per_param(doc: Document, claim: Claim, params, pers: list) -> Result | None:
+    """Several bytes per parameter added up ("2 bytes ... plus 16 bytes ..."): the count times their sum against the
+    size; written otherwise (a choice, "2 or 4 bytes"), which one the size rests on is a guess, and nothing is judged."""
+    if params is None or not all(_PLUS.search(doc.text[a.end:b.start]) for a, b in zip(pers, pers[1:])):
+        return None
+    size = next((f for f in claim.figures if f.quantity in ("bytes_total", "bytes", "weights_bytes", "size_bytes") and f.value > 1e6
+                 and not PER_CHIP_AFTER.match(doc.text, f.end)), None)
+    if size is None:
+        return None
+    total = " + ".join(f"{f.value:g}" for f in pers)
+    index = stated_arithmetic(doc, f"{params.value:g} * ({total})", f"{params.quote} x ({' + '.join(f.quote for f in pers)})", size,
+                              bool(_APPROX.search(claim.quote)))
     return None if index is None else product_verdict(doc, index, size, "bytes")
 
 
