@@ -325,3 +325,47 @@ def test_a_checkpoint_holds_no_gradients():
     result = calculators.run("model_state_memory", {"params": 70e9, "bytes_per_param": 14, "split": "checkpoint"})
     assert result["outputs"]["bytes_total"] == 980e9
     assert any("no gradients" in a for a in result["assumptions"])
+
+
+# Senses round 27's readers found wrong; each text here is written for the test.
+@pytest.mark.parametrize("text, term_id, wanted, unwanted", [
+    # llama.cpp's -ngl puts layers on the GPU (llama.cpp tools/main README)
+    ("I offloaded only one layer of the GGUF model on the GPU with n-gpu-layers, since my card has 2GB VRAM.",
+     "offloading", "putting work on the GPU", "to the host's ordinary RAM"),
+    # Apple silicon's RAM is unified memory the GPU runs from (Apple MLX docs)
+    ("On a Mac Studio with an M2 Ultra, 192GB of RAM decides which model fits, and MLX runs it on the GPU.",
+     "ram", "unified memory", "separate from a GPU's own memory"),
+    # a dedicated link between two devices, not peer-to-peer memory access
+    ("NVLink delivers ~900 GB/s of GPU-to-GPU bandwidth inside the node, dedicated, point-to-point, unlike the shared PCIe bus.",
+     "point-to-point", "joins exactly two devices", "read or write another GPU's memory"),
+])
+def test_a_term_takes_the_sense_its_passage_means(text, term_id, wanted, unwanted):
+    term = next(t for t in explain_offline(text, "en")["terms"] if t["id"] == term_id)
+    assert wanted in term["definition"] and unwanted not in term["definition"]
+
+
+@pytest.mark.parametrize("text, term_id", [
+    ("Performance: 2377 ms average step time over 15 measured steps after five warmup steps, with the optimizer offloaded.",
+     "learning-rate-warmup"),
+    ("We propose SmoothQuant, a training-free post-training quantization (PTQ) solution for W8A8 inference.", "post-training"),
+])
+def test_a_word_inside_another_phrase_is_not_glossed_in_its_own_sense(text, term_id):
+    assert term_id not in _ids(text)
+
+
+def test_tpot_and_itl_are_told_apart():
+    definition = glossary.load().by_id["ttft-tpot"]["definition"]
+    assert "TPOT, or inter-token latency" not in definition and "each single gap" in definition
+
+
+def test_d2h_is_not_named_host_to_device_in_arabic():
+    term = glossary.load().by_id["host-device-copy"]["ar"]["term"]
+    assert "من المضيف إلى الجهاز" not in term and "D2H" in term
+
+
+@pytest.mark.parametrize("text, term_id", [
+    ("The draft model must share the target's tokenizer, or rejection sampling fails.", "draft-model"),
+    ("CPU AdamW keeps exp_avg_sq in fp32 in pinned host memory.", "adam-exp-avg-sq"),
+])
+def test_a_part_has_its_own_entry(text, term_id):
+    assert term_id in _ids(text)
