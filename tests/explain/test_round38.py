@@ -369,3 +369,22 @@ def test_d2h_is_not_named_host_to_device_in_arabic():
 ])
 def test_a_part_has_its_own_entry(text, term_id):
     assert term_id in _ids(text)
+
+
+# A checkpointing post's cost of a failure: 256 GPUs x $4 per GPU-hour x 100 minutes = $1,707; its "$17,000" is ten
+# times that, an error of the text a reader of round 27 found by hand.
+LOST = ("The usual solution is to checkpoint less frequently. But this means that when a failure occurs, you lose up to "
+        "100 minutes of training. On a 256-GPU cluster at $4/GPU-hour, that is $17,000 of wasted compute per incident.")
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_chips_times_an_hourly_price_times_hours_is_the_cost(lang):
+    claim = explain_offline(LOST, lang)["claims"][-1]
+    assert claim["verdict"] == "inconsistent" and "$1,707" in claim["why"]
+    right = explain_offline(LOST.replace("$17,000", "$1,700"), lang)["claims"][-1]
+    assert right["verdict"] == "consistent"
+
+
+def test_a_price_not_said_per_chip_is_not_multiplied_by_the_chips():
+    text = "On a 256-GPU cluster at $98/hour, losing 100 minutes costs $163 of wasted compute per incident."
+    assert all(c["verdict"] != "inconsistent" for c in explain_offline(text, "en")["claims"])

@@ -11,7 +11,7 @@ from service.i18n.messages import messages
 
 _MONEY = r"\$\s?(?P<{0}>\d+(?:\.\d+)?)"
 # "$2.50/GPU-hour", "$2.50 per GPU hour", "$4/hr per H100"
-_HOURLY = pattern_cache.lazy(_MONEY.format("hour") + r"\s*(?:/|per|an?)\s*(?:(?:GPU|chip|H100|H200|B200|A100)[- ]?)?(?:hour|hr|h)\b", re.I)
+HOURLY = pattern_cache.lazy(_MONEY.format("hour") + r"\s*(?:/|per|an?)\s*(?:(?:GPU|chip|H100|H200|B200|A100)[- ]?)?(?:hour|hr|h)\b", re.I)
 # "$1.50-$2.50 per million output tokens", "$2 per 1M tokens", "$0.60/M tokens"
 _PER_MILLION = pattern_cache.lazy(_MONEY.format("low") + r"(?:\s*(?:-|–|to)\s*" + _MONEY.format("high") + r")?\s*(?:/|per)\s*"
                                   r"(?:(?:one\s+)?million|1\s?M|M)\b\s*(?:(?:input|output|generated)\s+)?(?:tokens?)?", re.I)
@@ -25,7 +25,7 @@ def token_price(doc: Document, claim: Claim) -> Result | None:
         return None
     index = doc.claims.index(claim)
     nearby = " ".join(c.quote for c in doc.claims[max(0, index - WINDOW + 1):index + 1])
-    hourly = [m for m in _HOURLY.finditer(nearby)]
+    hourly = [m for m in HOURLY.finditer(nearby)]
     if len(hourly) != 1:
         return None  # no hourly price, or several: which one the token price rests on is a guess
     hour = float(hourly[0].group("hour"))
