@@ -325,9 +325,15 @@ def _without_parts_of_options(text: str, items: list[dict], matches: list, occur
     The words of a snake_case key ("pipeline_parallelism") keep their own sense and stay."""
     spans = [(a, a + len(t["found_as"])) for t in items if "." in t["found_as"]
              for a in option_terms.mentions(text, t["found_as"])]
-    if not spans:
+    # "gpu-memory-utilization": a hyphenated option's words are not glossed apart ("utilization" as a chip's compute
+    # share, a round-27 reader), except the feature a switch turns on ("enable-chunked-prefill": chunked prefill)
+    hyphened = [(a, a + len(t["found_as"])) for t in items if "-" in t["found_as"].strip("-") and "." not in t["found_as"]
+                for a in option_terms.mentions(text, t["found_as"])]
+    if not spans and not hyphened:
         return matches, occurrences
-    part = lambda m: any(a < m.start and m.end <= b and text[m.start - 1] == "." for a, b in spans)  # noqa: E731
+    part = lambda m: any(a < m.start and m.end <= b and text[m.start - 1] == "." for a, b in spans) or any(  # noqa: E731
+        a <= m.start and m.end <= b and (m.end - m.start) < OPTION_SHARE * len(text[a:b].lstrip("-"))
+        and not (m.end == b and _SWITCH.fullmatch(text[a:m.start])) for a, b in hyphened)  # most of the name: its concept
     kept = [o for o in occurrences if not part(o)]
     present = {o.entry["id"] for o in kept}
     out = []
@@ -339,6 +345,8 @@ def _without_parts_of_options(text: str, items: list[dict], matches: list, occur
     return out, kept
 
 
+OPTION_SHARE = 0.6  # "pipeline-model-parallel" is most of --pipeline-model-parallel-size; "utilization" half of its name
+_SWITCH = pattern_cache.lazy(r"(?:--)?(?:enable|disable|use|no|with|without)[-_]")
 _FILE_NAME = pattern_cache.lazy(r"[\w.-]+\.(?:py|pyx|cpp|cc|cu|cuh|h|hpp|c|rs|go|java|js|ts|sh|yaml|yml|json|toml|cfg|ini|md|txt|ipynb)\b")
 
 

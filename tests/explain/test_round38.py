@@ -388,3 +388,11 @@ def test_chips_times_an_hourly_price_times_hours_is_the_cost(lang):
 def test_a_price_not_said_per_chip_is_not_multiplied_by_the_chips():
     text = "On a 256-GPU cluster at $98/hour, losing 100 minutes costs $163 of wasted compute per incident."
     assert all(c["verdict"] != "inconsistent" for c in explain_offline(text, "en")["claims"])
+
+
+def test_a_fragment_of_an_option_s_name_is_no_term_of_its_own():
+    text = ("The gpu-memory-utilization argument was originally set to 0.95 by default but changed to 0.9, and the "
+            "wasted 5% of GPU memory shrinks the KV cache.")
+    ids = _ids(text)
+    assert "utilization" not in ids  # a chip's compute share is not what the option's name means
+    assert any(i.endswith("gpu-memory-utilization") for i in ids)
