@@ -152,6 +152,10 @@ _VERB_IN_LABEL = pattern_cache.lazy(r"\b(?:is|are|was|were|be|been|has|have|had|
                                     r"might|\w+ed|\w+s)\s+\w", re.I)  # "Arithmetic intensity is terrible: ..." is a sentence
 
 
+_ANNOUNCING = pattern_cache.lazy(r"^(?:and|but|so|also)\b|\b(?:finding|findings|insight|takeaway|observation|result|results|point|"
+                                  r"thing|lesson|caveat|surprise|conclusion|answer|upshot|catch|problem|issue)\b", re.I)
+
+
 def topic_label(clause: str) -> str:
     """A clause under a topic label said as one sentence: "KV cache management: tensor parallel deployment is not
     optimal" -> "for KV cache management, tensor parallel deployment is not optimal"."""
@@ -160,6 +164,8 @@ def topic_label(clause: str) -> str:
                                   r"makes?|uses?|gives?|takes?|runs?|\w{3,}ed)\b", found.group("rest")):
         return clause
     label = found.group("label")
+    if _ANNOUNCING.search(label):  # "And one surprising finding: X", "Key result: X": the label announces X
+        return found.group("rest")
     if " " not in label and re.search(r"\b(?:I|we|you|my|our|us|me)\b", found.group("rest")):
         return clause  # "Alice: we never needed PP": a name that speaks
     if " " not in label:

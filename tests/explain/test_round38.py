@@ -396,3 +396,15 @@ def test_a_fragment_of_an_option_s_name_is_no_term_of_its_own():
     ids = _ids(text)
     assert "utilization" not in ids  # a chip's compute share is not what the option's name means
     assert any(i.endswith("gpu-memory-utilization") for i in ids)
+
+
+def test_rates_per_different_things_are_not_compared():
+    text = "The profile shows 7.8ms/step of dispatch and combine; it attributes a ~1.6ms/token structural bubble to this."
+    for lang in ("en", "ar"):
+        assert all("4.9" not in c["why"] for c in explain_offline(text, lang)["claims"])
+
+
+def test_an_announcing_label_is_dropped_not_turned_into_a_topic():
+    from service.explain import gist_lift
+    said = gist_lift.topic_label("And one surprising finding: the M3 Pro (150 GB/s) is slower than the M2 Pro (200 GB/s)")
+    assert said.startswith("the M3 Pro")

@@ -46,6 +46,15 @@ def _one_digit(value: float) -> bool:
     return abs(mantissa - round(mantissa)) < 1e-6
 
 
+def _per_other(x, y) -> bool:
+    """Whether two figures are rates per different things ("7.8ms/step" and "1.6ms/token"): no ratio between them."""
+    per = [m.group(1).lower().rstrip("s") if (m := _PER.search(f.quote)) else None for f in (x, y)]
+    return None not in per and per[0] != per[1]
+
+
+_PER = re.compile(r"/\s*([A-Za-z]+)\s*$")
+
+
 def _obvious(x: float, y: float) -> bool:
     """Whether one figure is a whole multiple of the other that a reader sees at a glance (40 vs 20, 4 million vs 1),
     not one that takes arithmetic (480 vs 60 ms)."""
@@ -463,8 +472,8 @@ def comparison(doc: Document, claim: Claim) -> Result | None:
         why = formats.unlike(doc, x, y)
         if why is not None:  # an FP8 peak against an FP64 one: never a ratio
             return Result([], "needs_more", why)
-        if not verdicts.same_kind(x.quantity, y.quantity) or mixed_directions(doc, x, y):
-            continue  # 20B parameters against 300B tokens, or 900 GB/s both ways against 64 GB/s one way, compare nothing
+        if not verdicts.same_kind(x.quantity, y.quantity) or mixed_directions(doc, x, y) or _per_other(x, y):
+            continue  # 20B parameters against 300B tokens, 900 GB/s both ways against 64 GB/s one way, 7.8 ms/step against 1.6 ms/token
         if not (x.value and y.value) or not verdicts.possible(x.quantity, x.value) or not verdicts.possible(y.quantity, y.value):
             continue
         ran = _ratio(doc, x, y, stated) if stated is not None else _ratio(doc, x, y)
