@@ -294,6 +294,8 @@ def _is_claim(kinds: list[str], frame, figures: list, term_ids: set[str], senten
     sizes = [f for f in figures if f.quantity in ("bytes", "hbm_bytes", "memory_bytes", "memory_bytes_per_chip")]
     if any(f.quantity == "ratio" for f in figures) and 1 <= len(sizes) <= 2:
         return True  # a factor stated for a size ('256 GB, 1.8x the 192 GB', '1.8x the MI300X's') is a check to make
+    if any(f.quantity.startswith("n_") for f in figures) and any("bandwidth" in f.quantity for f in figures):
+        return True  # "a GPU with 18 ports translates to 1.8 TB/s": a count of links or chips with their bandwidth to multiply
     if any(f.quantity.startswith("n_") for f in figures) and any(f.quantity in ("percent", "fraction") for f in figures):
         return True  # a count with its share ('148 interruptions, 30.1 percent of all'): a share of a whole to check
     if stated_shares.states_share(sentence):

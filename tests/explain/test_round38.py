@@ -408,3 +408,25 @@ def test_an_announcing_label_is_dropped_not_turned_into_a_topic():
     from service.explain import gist_lift
     said = gist_lift.topic_label("And one surprising finding: the M3 Pro (150 GB/s) is slower than the M2 Pro (200 GB/s)")
     assert said.startswith("the M3 Pro")
+
+
+# NVLink 5 as a trade article described the GB200 NVL72: 100 GB/s per link, 18 links per GPU make 1.8 TB/s, and 72
+# GPUs x 1.8 TB/s = 129.6 TB/s, the "130 TB/s" of the rack (NVIDIA's GB200 NVL72 page gives 130 TB/s).
+NVL72 = ("NVLink Switch is a crossbar network switch architecture. The initial NVLink Switch supported 50 gigabytes per "
+         "second (GB/s) links in the DGX-2 platform. For the GB200 NVL72 system, the 5th generation NVLink provides "
+         "100GB/s per link. A Blackwell GPU with 18 ports translates to 1.8 terabytes per second (TB/s) of bandwidth per "
+         "GPU. The GB200 NVL72 system rack has 18 NVLink Switches connecting 72 Blackwell GPUs for a total system "
+         "bandwidth of 130 TB/s.")
+
+
+def test_a_rate_spelled_in_words_is_a_rate():
+    from service.explain import pipeline
+    figures = {f.quote: f.quantity for f in pipeline.analyse(NVL72, "en").figures}
+    assert figures["50 gigabytes per second"] == "bandwidth_bytes_per_s"
+    assert figures["1.8 terabytes per second"] == "bandwidth_bytes_per_s"
+
+
+def test_a_rate_per_unit_said_in_the_sentence_before_multiplies_the_count():
+    whys = " ".join(c["why"] for c in explain_offline(NVL72, "en")["claims"])
+    assert "18 x 100GB/s = 1.8 terabytes per second" in whys
+    assert "72 x 1.8 terabytes per second = 129.6 TB/s" in whys

@@ -17,9 +17,11 @@ _ADDITIVE = {"memory", "bandwidth", "throughput", "power_w", "memory_bandwidth_b
 # between the count and each unit's amount: "4 GPUs × 192 GB", "8 GPUs with 80 GB", "ستة وحدات ... بسعة 24 جيجابايت"
 _TIMES = re.compile(r"(?<![A-Za-z])[x×*](?![A-Za-z])|\b(?:of|with|at|each\s+(?:with|of|at|has|having))\b|\bبسعة\b|\bسعة\b|\bكل\s+منها\b|\bبقدرة\b", re.I)
 # after each unit's amount: "192 GB each", "80 GB per GPU", "24 جيجابايت لكل وحدة"
-_EACH_AFTER = re.compile(r"\s*(?:each|apiece|per\s+(?:GPU|chip|card|device|node|server|rack|stack|unit|module|die|accelerator)s?\b"
+_EACH_AFTER = re.compile(r"\s*(?:each|apiece|per\s+(?:GPU|chip|card|device|node|server|rack|stack|unit|module|die|accelerator|link|port|lane|channel)s?\b"
                          r"|(?:chunk|block|shard|piece|file|page|bucket|segment|slice)s?\b"
                          r"|لكل\s|لكلٍّ?\s|لكل\s+منها|كل\s+منها)", re.I)
+# "1.8 TB/s (TB/s) of bandwidth per GPU": the unit for each one said a few words on
+_PER_SOON = re.compile(r"[^.;\n]{0,30}?\bper\s+(?:GPU|chip|card|device|node|link|port|lane)\b", re.I)
 # before the total: "in total", "a total of", "provides", "بإجمالي", "إجمالي"
 _TOTAL_BEFORE = re.compile(r"(?:\b(?:total(?:ing|ling|s)?(?:\s+of)?|in\s+all|combined|aggregate|altogether|provides?|giv(?:es|ing)|sum(?:s|ming)?\s+to)"
                            r"|بإجمالي|إجمالي|بمجموع|مجموعها|ليصل\s+المجموع\s+إلى)\s*(?:of\s+)?(?:about\s+|~\s*)?$", re.I)
@@ -33,7 +35,7 @@ _FACTOR_AFTER = re.compile(r"[x×](?![\w])|\s*(?:times|fold|ضعف|أضعاف|م
 def _count(doc: Document, fig) -> bool:
     """A whole number of units: a chip count, or a bare number that counts something ("ستة وحدات", "4 stacks"),
     not a factor ("grown 5x from 16 GB to 80 GB")."""
-    return fig.quantity in ("n_chips", "number") and 2 <= fig.value <= 1e6 and float(fig.value).is_integer() \
+    return fig.quantity in ("n_chips", "number", "n_links", "n_nodes") and 2 <= fig.value <= 1e6 and float(fig.value).is_integer() \
         and not (fig.quantity == "number" and _FACTOR_AFTER.match(doc.text, fig.end))
 
 
@@ -62,13 +64,27 @@ def _product_pairs(doc: Document, claim: Claim):
                 yield counts[-1], per
 
 
+def _each_before(doc: Document, claim: Claim):
+    """(count, each unit's amount) when the amount is said per unit in the sentence before ("100GB/s per link." then "A GPU
+    with 18 ports translates to 1.8 TB/s"): the count of this sentence, the amount of the one before."""
+    earlier = [s for s in doc.sentences if s[1] <= claim.start]
+    if not earlier:
+        return
+    start, end = earlier[-1]
+    before = [f for f in doc.figures if start <= f.start < end and verdicts.kind(f.quantity) in _ADDITIVE
+              and (_EACH_AFTER.match(doc.text, f.end) or _PER_SOON.match(doc.text, f.end))]
+    for count in (f for f in claim.figures if _count(doc, f)):
+        for per in before:
+            yield count, per
+
+
 def per_unit_total(doc: Document, claim: Claim) -> Result | None:
     """Units x each one's amount against the total of the same kind the sentence states; consistent only."""
     if claim.calculations or any(f.quantity == "expression" for f in claim.figures):
         return None  # the sentence's own arithmetic ("64 × 840 GB = 53.8 TB") is redone already
     found: list[tuple[int, str]] = []
     used = set()
-    for count, per in _product_pairs(doc, claim):
+    for count, per in list(_product_pairs(doc, claim)) or list(_each_before(doc, claim)):
         totals = [f for f in claim.figures if f is not per and f.value > per.value and verdicts.same_kind(f.quantity, per.quantity)
                   and id(f) not in used]
         product = count.value * per.value
@@ -76,6 +92,7 @@ def per_unit_total(doc: Document, claim: Claim) -> Result | None:
         if total is None:
             continue
         cued = _TOTAL_BEFORE.search(doc.text, max(0, total.start - 30), total.start) or _EACH_AFTER.match(doc.text, per.end) \
+            or per.end <= claim.start \
             or re.search(r"(?<![A-Za-z])[x×*](?![A-Za-z])", doc.text[count.end:per.start])
         if not cued:
             continue  # three numbers that happen to multiply, with no word saying one is the others' total

@@ -168,6 +168,7 @@ def _normalise_unit(written: str, kind: str) -> str:
         unit = unit.upper()  # "80gb", "80 Gb of memory": memory sizes are bytes, however cased
     elif kind == "bytes_per_s":
         unit = re.sub(r"\s*/\s*", "/", unit).replace("per second", "/s").replace(" ", "")
+        unit = re.sub(r"(?<=[kMGTP])bytes?", "B", re.sub(r"(?<=[kMGTP])bits?", "b", unit))  # "gigabytes per second" -> GB/s
     return unit
 
 
