@@ -84,7 +84,7 @@ def per_unit_total(doc: Document, claim: Claim) -> Result | None:
         return None  # the sentence's own arithmetic ("64 × 840 GB = 53.8 TB") is redone already
     found: list[tuple[int, str]] = []
     used = set()
-    for count, per in list(_product_pairs(doc, claim)) or list(_each_before(doc, claim)):
+    for count, per in [*_product_pairs(doc, claim), *_each_before(doc, claim)]:
         totals = [f for f in claim.figures if f is not per and f.value > per.value and verdicts.same_kind(f.quantity, per.quantity)
                   and id(f) not in used]
         product = count.value * per.value
