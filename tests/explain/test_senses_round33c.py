@@ -151,7 +151,7 @@ def test_four_bits_beside_qlora_are_nf4_not_int4():
     assert item["definition"].startswith("البتات الأربع هنا صيغة NF4")
     assert _definition(text, "int4").startswith("Here the four bits are NF4")
     gptq = "يقلل تكميم 4-بت بطريقة GPTQ ذاكرة النموذج إلى الربع."
-    assert _definition(gptq, "int4", "ar").startswith("أعداد مخزنة كأعداد صحيحة من أربع بتات")
+    assert _definition(gptq, "int4", "ar").startswith("أعداد مخزنة كأعداد صحيحة من أربعة بتات")
 
 
 def test_mixed_precision_in_qlora_has_no_fp32_master_copy_of_the_base():
