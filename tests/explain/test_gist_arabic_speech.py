@@ -43,9 +43,9 @@ def test_a_companion_that_reports_someones_words_keeps_its_speaker():
 
 def test_it_should_be_noted_that_is_lifted_not_made_the_subject():
     # a round-15 answer: «ويوضح أنّ الإشارة تجدر إلى أن ...» for «تجدر الإشارة إلى أن ...»; written for this test
-    text = "تجدر الإشارة إلى أن تكميم الأوزان بأربع بتات نادر في الإنتاج، لأن الدقة المنخفضة تضر بجودة النموذج."
+    text = "تجدر الإشارة إلى أن تكميم الأوزان بأربعة بتات نادر في الإنتاج، لأن الدقة المنخفضة تضر بجودة النموذج."
     said = explain_offline(text, "ar")["explanation"].split("## ")[1]
-    assert "الإشارة تجدر" not in said and "تكميم الأوزان بأربع بتات نادر" in said
+    assert "الإشارة تجدر" not in said and "تكميم الأوزان بأربعة بتات نادر" in said
 
 
 def test_int4_is_its_own_format_not_quantization_in_general():
