@@ -159,11 +159,33 @@ def topic(doc, names: list[str]) -> str:
     """What "the author writes about X" names: the sentence's main subject, unless the passage opens on another name
     it repeats at least half as often ("Prefix caching cuts latency ..." then "prefill" five times in its example)."""
     best = main_subject(doc, names)
+    if best and _category(doc, best) in MEASURE_CATEGORIES:  # "writes about bfloat16" for a passage on the Ascend 920's specs
+        return _first_product(doc) or best
     lead = _opening_subject(doc)
     if not best or not lead or lead == best or company(doc, lead) or (doc.lang == "ar" and _ENGLISH_PLURAL.search(lead)):
         return best
     counts = _counts(doc)
     return lead if counts.get(lead, 0) >= 2 and 2 * counts.get(lead, 0) > counts.get(best, 0) else best
+
+
+# What a chip's or a model's figures are given in (a number format, a metric, a memory type): a spec sheet's units,
+# never what a passage that names a product is about (a round-28 reader: "writes about the bfloat16")
+MEASURE_CATEGORIES = frozenset({"precision", "metric", "memory", "measurement"})
+PRODUCT_CATEGORIES = frozenset({"hardware", "model", "models"})
+
+
+def _category(doc, name: str) -> str | None:
+    terms = {t["id"]: t for t in doc.terms}
+    return next((o.entry.get("category") for o in doc.occurrences if name_of(o, terms.get(o.entry["id"]), doc.lang) == name), None)
+
+
+def _first_product(doc) -> str:
+    """The first chip or model the passage names with a number ("Ascend 920", "H100", "Llama 3 70B"); '' for none."""
+    terms = {t["id"]: t for t in doc.terms}
+    for o in doc.occurrences:
+        if o.entry.get("category") in PRODUCT_CATEGORIES and re.search(r"\d", o.found_as):
+            return name_of(o, terms.get(o.entry["id"]), doc.lang)
+    return ""
 
 
 def _opening_subject(doc) -> str:

@@ -430,3 +430,20 @@ def test_a_rate_per_unit_said_in_the_sentence_before_multiplies_the_count():
     whys = " ".join(c["why"] for c in explain_offline(NVL72, "en")["claims"])
     assert "18 x 100GB/s = 1.8 terabytes per second" in whys
     assert "72 x 1.8 terabytes per second = 129.6 TB/s" in whys
+
+
+def test_a_passage_on_a_chip_is_about_the_chip_not_its_number_format():
+    text = ("سيتم تصنيع معالج Ascend 920 باستخدام عقدة بدقة 6 نانومتر من شركة SMIC. من المتوقع أن يقدم المعالج أداءً "
+            "يصل إلى 900 تيرافلوب من نوع BF16، مع عرض نطاق ترددي للذاكرة يبلغ 4000 جيجابايت/ثانية.")
+    gist = " ".join(g["text"] for g in explain_offline(text, "en")["gist"])
+    assert "bfloat16" not in gist and "bf16" not in gist.lower()
+
+
+@pytest.mark.parametrize("text, oom", [
+    ("Decode streams the weights out of memory each step, so memory bandwidth sets the speed on the H100.", False),
+    ("Training the 70B model on one H100 runs out of memory at step 1.", True),
+])
+def test_reading_data_out_of_memory_is_no_out_of_memory_error(text, oom):
+    from service.explain import reported
+    assert ("oom" in _ids(text)) == oom
+    assert (reported.role(text, "en") == "problem") == oom
