@@ -49,9 +49,14 @@ def _batch_scope(text: str, fig):
     return fig._replace(detail={**(fig.detail or {}), "batch_scope": "unsaid"})
 
 
+# Full-width punctuation a Chinese or Japanese keyboard types ("W4A8_AWQ？", "quantization，and"): the ASCII mark, one
+# character for one so every offset stays the text's, and a question ends on a question mark the reader's rules know
+_FULLWIDTH = str.maketrans("？！，：；（）", "?!,:;()")
+
+
 def analyse(text: str, lang: str, previous: Document | None = None) -> Document:
     """Run every stage on `text` (a follow-up of `previous` when given) and return the document."""
-    doc = Document(text=text, lang=lang, previous=previous)
+    doc = Document(text=text.translate(_FULLWIDTH), lang=lang, previous=previous)
     for stage in (terms.read_terms, read_figures, claims.find_claims, checks.check_claims):
         stage(doc)
     return doc

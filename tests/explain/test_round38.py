@@ -447,3 +447,13 @@ def test_reading_data_out_of_memory_is_no_out_of_memory_error(text, oom):
     from service.explain import reported
     assert ("oom" in _ids(text)) == oom
     assert (reported.role(text, "en") == "problem") == oom
+
+
+def test_a_full_width_question_mark_ends_a_question():
+    text = ("I followed the official procedure for LLama2 7b quantization，and compare the throughput of w4a8, FP8 and "
+            "FP16. The throughput of W4A8_AWQ is lower than that of FP16 and much lower than that of FP8. Is it caused by "
+            "the testing method or the lower performance of the computing cores in W4A8_AWQ？")
+    answer = explain_offline(text, "en")
+    gist = " ".join(g["text"] for g in answer["gist"])
+    assert "asks whether it is caused by the testing method" in gist and "They explain that is it" not in gist
+    assert all("training step" not in r["text"] for r in answer["reasons"])  # a slower W4A8 is no FP8 speed-up story
