@@ -457,3 +457,14 @@ def test_a_full_width_question_mark_ends_a_question():
     gist = " ".join(g["text"] for g in answer["gist"])
     assert "asks whether it is caused by the testing method" in gist and "They explain that is it" not in gist
     assert all("training step" not in r["text"] for r in answer["reasons"])  # a slower W4A8 is no FP8 speed-up story
+
+
+@pytest.mark.parametrize("text, present, absent", [
+    ("A 4x RTX 3090 rig puts 96GB of VRAM in your hands, enough to host models that once needed the cloud.", set(), {"host"}),
+    ("The host copies data to the GPU over PCIe.", {"host"}, set()),
+    ("For most people that is GPU compute, CUDA cores and TFLOPS; the bottleneck is memory bandwidth.", {"cuda-cores"}, {"cuda"}),
+    ("Huawei's Atlas 950 supernode holds 8,192 Ascend chips.", {"supernode"}, {"node"}),
+])
+def test_words_round_28_readers_found_in_the_wrong_sense(text, present, absent):
+    ids = _ids(text)
+    assert present <= ids and not (absent & ids), ids
