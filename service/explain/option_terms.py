@@ -127,6 +127,8 @@ def find(text: str, lang: str, known: set[str] | None = None) -> list[dict]:
         entry = options.entry(framework, name) or {}
         meaning = entry.get("meaning") or {}
         definition = (meaning.get(lang) or "").strip()
+        if not said and _LIFECYCLE.search(meaning.get("en") or ""):
+            continue  # "Old flag ...; removed." is one framework's history: for ParlAI's --checkpoint-activations it is false
         listed = _CHOICES.match(text, match.end())
         if listed and not said and any(v.strip() and v.strip().lower() not in (meaning.get("en") or "").lower()
                                        for v in re.split(r"[,|/]", listed.group(1))):
@@ -144,6 +146,9 @@ def find(text: str, lang: str, known: set[str] | None = None) -> list[dict]:
             "intuition": None, "category": "option", "calculator": None, "found_as": found, "source": entry.get("source"),
         })
     return out
+
+
+_LIFECYCLE = re.compile(r"\b(?:removed|deprecated|no longer|obsolete|old flag|legacy)\b", re.I)
 
 
 def mentions(text: str, found_as: str) -> list[int]:

@@ -189,7 +189,7 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
         if not expansion or expansion.lower() == name.lower() or match.entry["id"] in seen or match.entry["id"] in plain:
             continue
         if not said_plainly and ("_" in name or ":" in expansion or len(expansion.split()) > MAX_INLINE_WORDS
-                                 or name.lower() in expansion.lower()):
+                                 or name.lower() in expansion.lower() or re.search(r"\d", name) and re.search(r"\d", expansion)):
             continue  # an identifier (ZB_2P, SHARD_GRAD_OP) or a long gloss: the terms section explains it
         if _in_spans(protected, match.start) or _attached(text, match.start, match.end) or _after_number(text, match.start) \
                 or _ASSIGNED.match(text, match.end) \

@@ -468,3 +468,16 @@ def test_a_full_width_question_mark_ends_a_question():
 def test_words_round_28_readers_found_in_the_wrong_sense(text, present, absent):
     ids = _ids(text)
     assert present <= ids and not (absent & ids), ids
+
+
+def test_a_notation_is_not_expanded_into_another_notation():
+    gist = " ".join(g["text"] for g in explain_offline(
+        "We tried W4A8 quantization on the H100 and it was slower than W8A8 in throughput scenarios.", "en")["gist"])
+    assert "W4A16" not in gist
+
+
+def test_a_flag_s_history_in_one_framework_is_not_said_of_a_text_that_names_none():
+    ids = _ids("This PR adds --checkpoint-activations, trading memory for updates per second.")
+    assert "option:megatron-lm:--checkpoint-activations" not in ids
+    assert "option:megatron-lm:--checkpoint-activations" in _ids(
+        "In Megatron-LM, --checkpoint-activations was replaced by --recompute-activations.")
