@@ -481,3 +481,9 @@ def test_a_flag_s_history_in_one_framework_is_not_said_of_a_text_that_names_none
     assert "option:megatron-lm:--checkpoint-activations" not in ids
     assert "option:megatron-lm:--checkpoint-activations" in _ids(
         "In Megatron-LM, --checkpoint-activations was replaced by --recompute-activations.")
+
+
+def test_a_test_that_keeps_a_path_from_crashing_reports_no_problem():
+    from service.explain import reported
+    assert reported.role("New CI test to just ensure that the path doesn't crash.", "en") != "problem"
+    assert reported.role("The job crashes at step 10 on two nodes.", "en") == "problem"
