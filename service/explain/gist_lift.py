@@ -156,6 +156,9 @@ _ANNOUNCING = pattern_cache.lazy(r"^(?:and|but|so|also)\b|\b(?:finding|findings|
                                   r"thing|lesson|caveat|surprise|conclusion|answer|upshot|catch|problem|issue)\b", re.I)
 
 
+_PERSON = pattern_cache.lazy(r"[A-Z][a-z][\w.'-]*(?: [A-Z][a-z]?[\w.'-]*){1,2}")  # "Horace He", "Jingyuan Liu"
+
+
 def topic_label(clause: str) -> str:
     """A clause under a topic label said as one sentence: "KV cache management: tensor parallel deployment is not
     optimal" -> "for KV cache management, tensor parallel deployment is not optimal"."""
@@ -164,6 +167,8 @@ def topic_label(clause: str) -> str:
                                   r"makes?|uses?|gives?|takes?|runs?|\w{3,}ed)\b", found.group("rest")):
         return clause
     label = found.group("label")
+    if _PERSON.fullmatch(label):
+        return clause  # "Horace He: you only need PP ...": a person who speaks, said as such by the gist
     if _ANNOUNCING.search(label):  # "And one surprising finding: X", "Key result: X": the label announces X
         return found.group("rest")
     if " " not in label and re.search(r"\b(?:I|we|you|my|our|us|me)\b", found.group("rest")):

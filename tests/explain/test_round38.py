@@ -487,3 +487,13 @@ def test_a_test_that_keeps_a_path_from_crashing_reports_no_problem():
     from service.explain import reported
     assert reported.role("New CI test to just ensure that the path doesn't crash.", "en") != "problem"
     assert reported.role("The job crashes at step 10 on two nodes.", "en") == "problem"
+
+
+def test_a_person_who_speaks_is_no_topic_label():
+    from service.explain import gist_lift
+    clause = "Horace He: you only need PP when you're DP-comms bound"
+    assert gist_lift.topic_label(clause) == clause
+    gist = " ".join(g["text"] for g in explain_offline(
+        "Jingyuan Liu: with TPUs at K2 scale you get excellent MFU without PP.\n"
+        "Horace He: you only need PP when you're DP-comms bound.", "en")["gist"])
+    assert "horace" not in gist
