@@ -107,6 +107,8 @@ def side_weight(doc: Document, sentence: str, core: str, figures: list) -> float
         penalty += 3 * SIDE_PENALTY  # "bs inp_len out_len ... 1 2048 512 11.20s 228.571 ...": a table run into one line
     if _HYPOTHESIS.match(sentence):
         penalty += SIDE_PENALTY  # "One possible reason is ...": a guess offered for the question or problem, not the point
+    if at >= 0 and disputed(doc.text, at + len(sentence)):
+        penalty += 3 * SIDE_PENALTY  # "... a significant challenge. / I totally disagree with that.": a view the author disputes
     if _ADDITION.match(sentence):
         penalty += SIDE_PENALTY  # "It also emphasizes ...": an addition to the point, not the point
     pointing = re.match(r"^\s*(?:this|that|these|those)\s+(?P<noun>[a-z][\w-]+)", sentence, re.I)
@@ -308,3 +310,19 @@ def blockquoted(doc, index: int) -> bool:
     start = doc.sentences[index][0]
     line_start = doc.text.rfind("\n", 0, start) + 1
     return doc.text[line_start:start + 1].lstrip().startswith(">")
+
+
+# "I totally disagree with that.", "That's not true.", "I don't think so": what the author says of the view before it
+_DISPUTE = pattern_cache.lazy(r"\s*(?:(?:but|well|however),?\s+)?(?:I|we)\s+(?:totally\s+|strongly\s+|completely\s+|respectfully\s+)?"
+                              r"(?:disagree|don'?t agree|do not agree|don'?t (?:think|buy) (?:so|that|it)|doubt (?:that|it|this))\b"
+                              r"|\s*(?:that'?s|this is|that is)\s+(?:not\s+(?:true|right|correct|the case)|wrong|false)\b", re.I)
+
+
+def disputed(text: str, end: int) -> bool:
+    """Whether the paragraph that ends at `end` is followed at once by the author disputing it ("I totally disagree
+    with that."): the view is quoted to be argued with, never the author's own point (a round-28 reader)."""
+    paragraph_end = text.find("\n\n", end)
+    if paragraph_end > end and text[end:paragraph_end].strip():
+        return bool(_DISPUTE.match(text, end))  # the next sentence of the same paragraph
+    return bool(_DISPUTE.match(text, paragraph_end if paragraph_end >= 0 else end))
+

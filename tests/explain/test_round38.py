@@ -497,3 +497,13 @@ def test_a_person_who_speaks_is_no_topic_label():
         "Jingyuan Liu: with TPUs at K2 scale you get excellent MFU without PP.\n"
         "Horace He: you only need PP when you're DP-comms bound.", "en")["gist"])
     assert "horace" not in gist
+
+
+def test_a_view_the_author_disputes_is_not_given_as_their_point():
+    text = ("I think their paging system sounds very interesting, but they might be hyping it up a little too much. "
+            "Like here:\n\nDynamic: Its size depends on the sequence length, which is highly variable and unpredictable. "
+            "As a result, efficiently managing the KV cache presents a significant challenge.\n\nI totally disagree with "
+            "that. Well, not totally, they're right about the simple concatenation being a bad solution, but you can also "
+            "just allocate the memory up-front and never release it.")
+    gist = " ".join(g["text"] for g in explain_offline(text, "en")["gist"])
+    assert "presents a significant challenge" not in gist
