@@ -385,12 +385,12 @@ def said(doc: Document, fig) -> str:
     reading = restate.figure(fig, doc.lang) or fig.quote
     if doc.lang == "en" and not restate.same_language(reading, doc.lang):
         reading = restate.value(fig.quantity, fig.value)  # "1.2 GB": an English answer writes the value, not the Arabic words
-    elif doc.lang != "en" and fig.quantity in _TIMES and _SPELLED_TIME.search(reading) and "/" not in reading:
+    elif doc.lang != "en" and fig.quantity in TIME_QUANTITIES and _SPELLED_TIME.search(reading) and "/" not in reading:
         reading = duration(doc, fig.value, fig.value)  # "three weeks" in an Arabic answer: "3 أسبوع" is no better; days are
     return reading
 
 
-_TIMES = ("time_s", "step_time_s", "latency_s")
+TIME_QUANTITIES = ("time_s", "step_time_s", "latency_s")  # the quantities that are a stretch of time
 _SPELLED_TIME = re.compile(r"\b(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b", re.I)  # "three weeks", not "7.8ms/step"
 
 

@@ -3,7 +3,7 @@
 import re
 
 from service.explain import restate
-from service.explain.checks.core import Result, discard, worked
+from service.explain.checks.core import TIME_QUANTITIES, Result, discard, worked
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
@@ -80,7 +80,6 @@ def _factors_sum(doc: Document, claim: Claim) -> Result | None:
     return Result([index], None, m["factors_sum_gap"].format(**shown))
 
 
-_TIMES = ("time_s", "step_time_s", "latency_s")
 _TOTAL = re.compile(r"\b(?:in total|total|altogether|overall|adds? up to|sums? to|so|end-to-end)\b|إجمالي|المجموع|مجموع|أي\s", re.I)
 _TIME_UNITS = {"us": 1e-6, "µs": 1e-6, "μs": 1e-6, "ms": 1e-3, "s": 1.0, "min": 60.0, "h": 3600.0}
 _TIME_WRITTEN = re.compile(r"(?<![A-Za-z])(us|µs|μs|ms|s|min|h)\b")
@@ -89,7 +88,7 @@ _TIME_WRITTEN = re.compile(r"(?<![A-Za-z])(us|µs|μs|ms|s|min|h)\b")
 def _times_sum(doc: Document, claim: Claim) -> Result | None:
     """Three or more times in a sentence that totals them ("dispatch 120 us, combine 180 us and notify 20 us, so 320 us
     in all"), the largest the sum of the others: the addition said (consistent); a sum that misses is not judged."""
-    figs = [f for f in claim.figures if f.quantity in _TIMES and f.value > 0]
+    figs = [f for f in claim.figures if f.quantity in TIME_QUANTITIES and f.value > 0]
     if len(figs) < 3 or len({f.value for f in figs}) != len(figs) or not _TOTAL.search(claim.quote):
         return None
     whole = max(figs, key=lambda f: f.value)
