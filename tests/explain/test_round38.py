@@ -507,3 +507,17 @@ def test_a_view_the_author_disputes_is_not_given_as_their_point():
             "just allocate the memory up-front and never release it.")
     gist = " ".join(g["text"] for g in explain_offline(text, "en")["gist"])
     assert "presents a significant challenge" not in gist
+
+
+# Llama 3 (Dubey et al. 2024, section 3.3.4): 466 interruptions in a 54-day snapshot, one every 2.8 hours.
+LLAMA3_FAILURES = "During a 54-day snapshot period of pre-training, we experienced a total of 466 job interruptions."
+
+
+def test_an_interval_between_failures_is_worked_in_the_text_s_units():
+    answer = explain_offline(LLAMA3_FAILURES, "en")["explanation"]
+    assert "54 day / 466" in answer and "e+06" not in answer
+
+
+def test_a_count_s_english_noun_is_not_left_in_an_arabic_reason():
+    why = explain_offline(LLAMA3_FAILURES, "ar")["claims"][0]["why"]
+    assert "job interruptions" not in why and "2.8" in why

@@ -370,7 +370,7 @@ def duration(doc: Document, low: float, high: float) -> str:
 
 def as_written(fig) -> str:
     """A figure in the working as the text wrote it ("47 days", "512 MB"), where the calculator reads it so, else in base units."""
-    written = re.sub(r"^[^\d]*", "", fig.quote).strip()
+    written = re.sub(r"(?<=\d)-(?=[A-Za-z])", " ", re.sub(r"^[^\d]*", "", fig.quote).strip())  # "54-day": 54 day
     try:
         return written if abs(evaluate(written) / fig.value - 1) < 1e-6 else f"{fig.value:g}"
     except (CalculatorInputError, ZeroDivisionError):
@@ -385,6 +385,8 @@ def said(doc: Document, fig) -> str:
     reading = restate.figure(fig, doc.lang) or fig.quote
     if doc.lang == "en" and not restate.same_language(reading, doc.lang):
         reading = restate.value(fig.quantity, fig.value)  # "1.2 GB": an English answer writes the value, not the Arabic words
+    elif doc.lang != "en" and (fig.quantity.startswith("n_") or fig.quantity == "number") and re.search(r"[A-Za-z]{3,}\s+[A-Za-z]{3,}", reading):
+        reading = f"{fig.value:,.0f}"  # "466 job interruptions" in an Arabic answer: the count, its noun said by the sentence
     elif doc.lang != "en" and fig.quantity in TIME_QUANTITIES and _SPELLED_TIME.search(reading) and "/" not in reading:
         reading = duration(doc, fig.value, fig.value)  # "three weeks" in an Arabic answer: "3 أسبوع" is no better; days are
     return reading

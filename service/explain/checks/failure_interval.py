@@ -19,7 +19,7 @@ def failure_interval(doc: Document, claim: Claim) -> Result | None:
     if len(failures) != 1 or len(spans) != 1 or claim.calculations:
         return None
     count, span = failures[0], spans[0]
-    index = worked(doc, f"{span.value:g} / {count.value:g}", f"{said(doc, span)} / {said(doc, count)}", "seconds")
+    index = worked(doc, f"{as_written(span)} / {count.value:g}", f"{said(doc, span)} / {said(doc, count)}", "seconds")
     if index is None:
         return None
     interval = doc.calculations[index]["outputs"]["value"]
