@@ -15,7 +15,8 @@ SHORTEST_RUN_S = 3600.0  # a span under an hour is a step's or a request's time,
 def failure_interval(doc: Document, claim: Claim) -> Result | None:
     """One count of failures and one span of time in the sentence: the span over the count."""
     failures = [f for f in claim.figures if f.quantity == "n_failures" and f.value >= 1]
-    spans = [f for f in claim.figures if f.quantity == "time_s" and f.value >= SHORTEST_RUN_S]
+    every = _intervals(doc, claim)  # "roughly one every three hours": the interval the text states, to check
+    spans = [f for f in claim.figures if f.quantity == "time_s" and f.value >= SHORTEST_RUN_S and f not in every]
     if len(failures) != 1 or len(spans) != 1 or claim.calculations:
         return None
     count, span = failures[0], spans[0]
@@ -23,8 +24,15 @@ def failure_interval(doc: Document, claim: Claim) -> Result | None:
     if index is None:
         return None
     interval = doc.calculations[index]["outputs"]["value"]
-    return Result([index], None, messages(doc.lang)["verdicts"]["failure_interval"].format(
-        span=said(doc, span), count=said(doc, count), interval=duration(doc, interval, interval)))
+    words = messages(doc.lang)["verdicts"]
+    shown = {"span": said(doc, span), "count": said(doc, count), "interval": duration(doc, interval, interval)}
+    stated = [f for f in every if f.start > count.start and f.value < span.value]
+    if len(stated) != 1:
+        return Result([index], None, words["failure_interval"].format(**shown))
+    shown["stated"] = said(doc, stated[0])
+    if abs(interval / stated[0].value - 1) <= FLEET_TOLERANCE:  # "roughly one every three hours" for 3.1 hours
+        return Result([index], "consistent", words["failure_interval_consistent"].format(**shown))
+    return Result([index], None, words["failure_interval_gap"].format(**shown))  # the text may count differently
 
 
 # "fails once every 50,000 hours", "a failure every 30 minutes": a time written as an interval between failures

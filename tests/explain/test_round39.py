@@ -1,0 +1,60 @@
+"""Round 39: what blind readers of rounds 27 and 28 found missing or noisy, as general rules (checks, openings, terms)."""
+
+import pytest
+
+from service.explain.compose import explain_offline
+
+
+def _claims(text: str, lang: str = "en") -> list[dict]:
+    return explain_offline(text, lang)["claims"]
+
+
+# Meta's Llama 3 405B run (Dubey et al. 2024, "The Llama 3 Herd of Models", section 3.3.4): 419 unexpected
+# interruptions in a 54-day snapshot. 54 days x 24 h = 1,296 h; 1,296 h / 419 = 3.09 h, "roughly one every three hours".
+LLAMA3_FAILURES = ("Data from Meta's LLaMA training run, 16,000 GPUs over 54 days, revealed 419 unplanned interruptions, "
+                   "roughly one every three hours.")
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_a_stated_interval_between_failures_is_checked_against_span_over_count(lang):
+    claim = next(c for c in _claims(LLAMA3_FAILURES, lang) if c["calculations"])
+    assert claim["verdict"] == "consistent"
+    assert "3.1" in claim["why"]
+    if lang == "en":
+        assert "GPU-hours" not in claim["why"]  # the run's GPU-hours were worked out though nobody asked (a reader: noise)
+
+
+def test_an_interval_far_from_span_over_count_is_said_without_a_verdict():
+    text = "The run took 54 days and saw 419 unplanned interruptions, roughly one every ten hours."
+    claim = next(c for c in _claims(text) if c["calculations"])
+    assert claim["verdict"] == "explained"
+    assert "3.1 hours" in claim["why"] and "ten hours" in claim["why"]
+
+
+# DeepSpeed PR 7474 (ZeRO-Offload with --bind_cores_to_rank), as its description gives it:
+# 3084.44 / 2383.16 = 1.294, "near 1.3x performance improvement".
+BIND_CORES = ("For Qwen2.5-3B finetuning on 2 A100-40GB cards, the average step time is as follow, near 1.3x performance "
+              "improvement:\nwithout --bind_cores_to_rank: 3084.44ms per step\nwith --bind_cores_to_rank: 2383.16ms per step")
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_a_gain_stated_above_two_result_rows_is_redone_from_them(lang):
+    claim = next(c for c in _claims(BIND_CORES, lang) if c["calculations"])
+    assert claim["verdict"] == "consistent"
+    assert "1.29x" in claim["why"] and "1.3x" in claim["why"]
+
+
+@pytest.mark.parametrize("text, verdict, shown", [
+    # a reduction in time is 1 - new / old: 1 - 230 / 300 = 23.3%
+    ("Step time fell by about 23%:\nbefore: 300 ms per step\nafter: 230 ms per step", "consistent", "23.33%"),
+    # a rise in throughput is new / old - 1: 1250 / 1000 - 1 = 25%, not the 40% stated; said, never judged
+    ("Throughput rose by 40%:\nbefore: 1000 tokens/s\nafter: 1250 tokens/s", "explained", "25%"),
+])
+def test_the_gain_takes_the_direction_the_line_says(text, verdict, shown):
+    claim = next(c for c in _claims(text) if c["calculations"])
+    assert claim["verdict"] == verdict and shown in claim["why"]
+
+
+def test_a_gain_in_a_line_that_introduces_nothing_is_not_set_against_later_figures():
+    text = "We got a 1.3x speed-up last week. Today the runs took 3084.44ms and 2383.16ms per step."
+    assert all("line above" not in (c.get("why") or "") for c in _claims(text))
