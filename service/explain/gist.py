@@ -3,7 +3,7 @@
 import re
 
 from service.explain import claims as cues
-from service.explain import gist_central, gist_cross, gist_frames, gist_length, gist_lift, gist_plain, gist_side, headings, pattern_cache, reported, restate, synthesis
+from service.explain import gist_central, gist_contrast, gist_cross, gist_frames, gist_length, gist_lift, gist_plain, gist_side, headings, pattern_cache, reported, restate, synthesis
 from service.explain.document import Document
 from service.i18n.messages import messages
 
@@ -81,6 +81,7 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
         value -= 3.0  # an illustration, not the point
     if gist_side.machine_output(sentence):  # a program's message ("ValueError: ...", "[utils.py:868] ..."): evidence the
         value = min(value - 3.0, MIN_SCORE / 2)  # author pastes, the point only where no sentence of theirs argues
+    value += gist_contrast.weight(doc, index)  # "X is not A; it is B": the view the author holds
     if _DEFINES.match(sentence) and term_ids:
         value += 1.5  # what the passage is about, the point of a description
     if gist_side.about_the_page(sentence):
@@ -351,7 +352,7 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
             rank = 9  # in a conversation, the next speaker's answer on the same subject is the other side of the point
         if rank is not None:
             candidates.append((rank, abs(j - point), j))
-    corrected = _correction(doc, point)  # "X is not Y; it is Z": one claim, "X is not Y but Z"
+    corrected = gist_contrast.joined(doc, point)  # "X is not Y; it is Z": one claim, "X is not Y but Z"
     if corrected is not None:
         candidates = [c for c in candidates if c[2] != point + 1]
     asked_about = gist_side.question_antecedent(doc, point)  # "Could this be the cause?" after "I suspect X"
@@ -385,7 +386,8 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
             clause = restated(doc, lead, seen).rstrip(": ") + " " + gist_side.lower_start(restated(doc, i, seen))
         else:
             clause = restated(doc, i, seen)
-        if i == point and corrected is not None:
+        corrected = gist_contrast.joined(doc, i)  # the point's, or a companion's: "This is not A; it is B" is one claim
+        if corrected is not None:
             clause = corrected
         # the core only: a comparison worked out beside it ("(10 percentage points more)") was a wrong statement each
         # time the text's base or direction was misread, and the claims below work it out with its working shown
@@ -393,7 +395,7 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
         if not clause or number and (headings.is_heading(sentence_of(i)) or gist_side.list_item(sentence_of(i))
                                      or lang == "en" and not reported.has_verb(sentence_of(i))):
             continue  # a heading or a list item ("no torch.compile") after the point: a label, neither reason nor evidence
-        sources = [lead, i] if lead is not None else [i] + ([point + 1] if i == point and corrected is not None else [])
+        sources = [lead, i] if lead is not None else [i] + ([i + 1] if corrected is not None else [])
         if lang == "en" and _SPEAKER.match(sentence_of(i)):
             texts.append((sources, clause))  # "Alice says ...": already said as someone's words
         elif number == 0 and _checked(doc, i) is not None:  # "... Am I correct?": the author asks whether it holds
@@ -410,7 +412,7 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
             texts.append(listed)
     follow = reason if reason is not None and reason not in order else _follow_on(doc, order, values)
     if follow is not None:  # "I profiled it to see what was slow." + "It seems to be the all-reduce in MoE layers."
-        clause = synthesis.compressed(restated(doc, follow, seen), lang)
+        clause = synthesis.compressed(gist_contrast.joined(doc, follow) or restated(doc, follow, seen), lang)
         if follow == max(order) + 1 and texts and reported.role(sentence_of(follow), lang) == "other" and lang != "ar":
             sources, last = texts[-1]  # what the sentence before looked for, and what it found: one sentence
             texts[-1] = (sources + [follow], f"{last.rstrip(_TRAILING)}: {reported.third_person(clause[0].lower() + clause[1:], lang)}")
@@ -490,23 +492,6 @@ def _one_sentence(texts: list[tuple[list[int], str]], who: str, lang: str, asked
 def _gloss_words(text: str) -> int:
     """How many words of `text` are terms' plain meanings in brackets: they explain, the claim's length is the rest."""
     return sum(len(form.split()) for form in gist_plain.said() if f"({form})" in text)
-
-
-_NOT_X = pattern_cache.lazy(r"^(?P<subject>.+?)\s+(?P<verb>is|are|was|were)\s+not\s+(?P<x>[^,;:]+?)\s*$", re.I)
-_IT_IS = pattern_cache.lazy(r"^(?:it|they)\s*(?:is|are|was|were|'s)\s+(?P<y>[^:;(]+?)\s*(?=[:;(]|$)", re.I)
-
-
-def _correction(doc: Document, point: int) -> str | None:
-    """The point "the bottleneck is not the bubble" and the clause after its semicolon "it is the per-stage overhead"
-    as one claim ("the bottleneck is not the bubble but the per-stage overhead"), else None."""
-    if point + 1 >= len(doc.sentences) or doc.lang == "ar":
-        return None
-    start, end = doc.sentences[point]
-    said, after = doc.text[start:end].strip().rstrip(".;"), doc.text[slice(*doc.sentences[point + 1])].strip()
-    negated, named = _NOT_X.match(said), _IT_IS.match(after)
-    if not negated or not named or not doc.text[start:doc.sentences[point + 1][0]].rstrip().endswith(";"):
-        return None
-    return f"{said} but {named.group('y').strip()}"
 
 
 # "This creates ...", "It causes ...": a bare pronoun and its verb, whose referent is the sentence just before it

@@ -58,3 +58,37 @@ def test_the_gain_takes_the_direction_the_line_says(text, verdict, shown):
 def test_a_gain_in_a_line_that_introduces_nothing_is_not_set_against_later_figures():
     text = "We got a 1.3x speed-up last week. Today the runs took 3084.44ms and 2383.16ms per step."
     assert all("line above" not in (c.get("why") or "") for c in _claims(text))
+
+
+def _opening(text: str, lang: str = "en") -> str:
+    return explain_offline(text, lang)["gist"][0]["text"]
+
+
+# A correction the author makes is the view they hold: the thesis, said first with both halves.
+@pytest.mark.parametrize("text, said", [
+    ("Preface: Training a trillion-parameter model is not a compute problem; it is a communication problem. For 1,000 "
+     "nodes at 400Gbps, we need a multi-tier spine-leaf architecture with 32 uplinks per leaf.",
+     "is not a compute problem but a communication problem"),
+    ("So the spec that governs decode throughput isn't peak TFLOPS — it's how much memory you have and how fast you can "
+     "read it. The MI300X carries 192 GB of HBM3 at 5.3 TB/s, so decode runs 1.6x faster than on an H100.",
+     "isn't peak"),
+    ("More memory isn't a vanity number; it changes how you serve. A 70B model in FP16 needs ~140 GB just for weights, "
+     "so you split it across two 80 GB H100s with tensor parallelism.",
+     "isn't a vanity number: it changes how you serve"),
+])
+def test_a_correction_the_author_makes_is_the_point(text, said):
+    opening = _opening(text)
+    assert said in opening
+    assert "Preface" not in opening  # a section's label is no part of the claim
+
+
+@pytest.mark.parametrize("text", [
+    # a negation that corrects no view: "not yet", "not accurate, unfortunately - as noted, they are ..."
+    "The fused kernel is not yet supported on H100; it is planned for the next release. We measured 1.3x on A100.",
+    "The numbers for prefill are not accurate, unfortunately - as I noted in the PR, they are roughly 3x better. "
+    "The claimed 2x speedup comes from the choice of a strong GPU and CPU combination.",
+])
+def test_a_negation_that_corrects_no_view_is_no_thesis(text):
+    from service.explain import gist_contrast, pipeline
+    doc = pipeline.analyse(text, "en")
+    assert not gist_contrast.corrects(doc, 0)
