@@ -92,3 +92,11 @@ def test_a_negation_that_corrects_no_view_is_no_thesis(text):
     from service.explain import gist_contrast, pipeline
     doc = pipeline.analyse(text, "en")
     assert not gist_contrast.corrects(doc, 0)
+
+
+def test_a_runs_length_is_never_scaled_as_an_interval_between_failures():
+    # 54 days is how long the run lasted, not its MTBF: "54 days x 16,000 / 1,024 = 844 days" was shown as an interval
+    text = ("Meta's Llama 3 run on 16,000 GPUs over 54 days saw 419 interruptions from failures. At 1,024 GPUs, the mean "
+            "time to failure would be about 5.6 hours.")
+    for claim in _claims(text):
+        assert "16,000 GPUs / 1,024" not in claim["why"] and "844 days" not in claim["why"]

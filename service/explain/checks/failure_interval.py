@@ -87,7 +87,16 @@ def _sized_interval(doc: Document, claim: Claim):
         return None
     sizes = [f for f in claim.figures if f.quantity == "n_chips" and f.value > 1]
     times = [f for f in claim.figures if f.quantity == "time_s" and f.value >= MIN_INTERVAL_S]
-    return (sizes[0], times[0]) if len(sizes) == 1 and len(times) == 1 else None
+    if len(sizes) != 1 or len(times) != 1:
+        return None
+    # the time must be the interval ("MTBF is around 47 days", "one failure every 3 hours"), not the run's length
+    # ("16,000 GPUs over 54 days saw 419 interruptions": 54 days x 16,000 / 1,024 was shown as an interval)
+    before = doc.text[claim.start:times[0].start]
+    return (sizes[0], times[0]) if _NAMED_INTERVAL.search(before) or times[0] in _intervals(doc, claim) else None
+
+
+_NAMED_INTERVAL = re.compile(r"(?:MTBF|MTTF|MTBI|mean time (?:between|to) (?:failures?|interruptions?)|interval between failures)"
+                             r"[^.\n]{0,40}$|متوسط الوقت بين الأعطال[^.\n]{0,40}$", re.I)
 
 
 def fleet_scaling(doc: Document, claim: Claim) -> Result | None:
