@@ -100,3 +100,28 @@ def test_a_runs_length_is_never_scaled_as_an_interval_between_failures():
             "time to failure would be about 5.6 hours.")
     for claim in _claims(text):
         assert "16,000 GPUs / 1,024" not in claim["why"] and "844 days" not in claim["why"]
+
+
+# AMD's MI300X datasheet: 192 GB HBM3 at 5.3 TB/s; NVIDIA's H100 SXM datasheet: 80 GB HBM3 at 3.35 TB/s.
+# 192 / 80 = 2.4x; 5.3 / 3.35 = 1.58x ("roughly 1.6x").
+TWO_CHIPS = ("The AMD MI300X carries 192 GB of HBM3 at 5.3 TB/s. The NVIDIA H100 carries 80 GB at 3.35 TB/s. "
+             "That's {capacity}x the capacity and roughly 1.6x the bandwidth, on the dimension that decides decode.")
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_factors_said_of_the_sentences_before_are_redone_from_their_figures(lang):
+    claim = next(c for c in _claims(TWO_CHIPS.format(capacity="2.4"), lang) if c["quote"].startswith("That's"))
+    assert claim["verdict"] == "consistent"
+    assert "2.4x" in claim["why"] and "1.58x" in claim["why"]
+
+
+def test_a_factor_the_figures_before_do_not_give_is_said_without_a_verdict():
+    claim = next(c for c in _claims(TWO_CHIPS.format(capacity="3")) if c["quote"].startswith("That's"))
+    assert claim["verdict"] == "explained" and "2.4x; the text gives 3x" in claim["why"]
+
+
+def test_a_factor_with_three_candidate_figures_before_is_not_guessed():
+    text = ("The MI300X carries 192 GB, the H200 141 GB and the H100 80 GB. That's 2.4x the capacity of the smallest.")
+    assert not any(c["calculations"] for c in _claims(text) if c["quote"].startswith("That's"))
+    text = ("The MI300X carries 192 GB, the H200 141 GB and the H100 80 GB. That's 2.4x the capacity and 1.6x the bandwidth.")
+    assert not any(c["calculations"] for c in _claims(text) if c["quote"].startswith("That's"))

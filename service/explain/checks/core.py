@@ -304,6 +304,14 @@ def worked(doc: Document, expression: str, quote: str, unit: str | None = None) 
     return run(doc, "arithmetic", inputs)
 
 
+def worked_pair(doc: Document, form: str, big, small, shown: str) -> int | None:
+    """`form` ("{b} / {s} - 1") worked on two figures as the text writes them ("3084.44ms / 2383.16ms") where both carry
+    the same unit and the calculator reads them so, else on their values: its index."""
+    same = re.sub(r"[\d.,\s]", "", big.quote) == re.sub(r"[\d.,\s]", "", small.quote)
+    index = worked(doc, form.format(b=as_written(big), s=as_written(small)), shown) if same else None
+    return index if index is not None else worked(doc, form.format(b=f"{big.value:g}", s=f"{small.value:g}"), shown)
+
+
 def discard(doc: Document, index: int) -> None:
     """Take back the calculation just run when its result is no finding (it is the last, and no claim cites it yet)."""
     if index == len(doc.calculations) - 1 and not any(index in c.calculations for c in doc.claims):

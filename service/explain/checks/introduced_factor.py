@@ -6,7 +6,7 @@ import re
 
 from service.explain import restate
 from service.explain.checks import verdicts
-from service.explain.checks.core import Result, as_written, said, worked
+from service.explain.checks.core import Result, said, worked_pair
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
@@ -16,7 +16,6 @@ _LESS = re.compile(r"\b(?:reduc\w*|less|lower|shorter|sav\w*|cut|fell|falls?|dro
 _GAIN_WORD = re.compile(r"\b(?:faster|speed-?ups?|improve\w*|gains?|better|higher|boost\w*|uplift|reduc\w*|less|lower|shorter|sav\w*|fell|falls?|dropp?\w*|decreas\w*|rose|rises?|increas\w*|grew|jump\w*)\b"
                         r"|تحسن|تسريع|أسرع|زيادة|انخفاض|أقل", re.I)
 _APPROX = re.compile(r"\b(?:near(?:ly)?|about|approximately|approx\.?|around|roughly|almost)\b|~|≈|نحو|حوالي|تقريب", re.I)
-_SAME_UNIT = (lambda a, b: re.sub(r"[\d.,\s]", "", a.quote) == re.sub(r"[\d.,\s]", "", b.quote))  # noqa: E731  "3084.44ms", "2383.16ms"
 _WRITTEN = re.compile(r"(\d+)(?:\.(\d+))?")
 
 
@@ -65,11 +64,7 @@ def introduced_factor(doc: Document, claim: Claim) -> Result | None:
     x, y = said(doc, big), said(doc, small)
     form = "{b} / {s}" if factor else "1 - {s} / {b}" if lesser else "{b} / {s} - 1"
     shown = form.format(b=x, s=y)
-    index = None
-    if _SAME_UNIT(big, small):  # the working in the text's own units ("3084.44ms / 2383.16ms") where the calculator reads them
-        index = worked(doc, form.format(b=as_written(big), s=as_written(small)), shown)
-    if index is None:
-        index = worked(doc, form.format(b=f"{big.value:g}", s=f"{small.value:g}"), shown)
+    index = worked_pair(doc, form, big, small, shown)
     if index is None:
         return None
     computed = doc.calculations[index]["outputs"]["value"]

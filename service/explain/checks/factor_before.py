@@ -1,0 +1,72 @@
+"""Factors a sentence states about the figures of the sentences just before it ("The MI300X carries 192 GB of HBM3 at
+5.3 TB/s. The H100 carries 80 GB at 3.35 TB/s. That's 2.4x the capacity and roughly 1.6x the bandwidth."): each factor
+redone from the two figures of the kind its noun names (192 / 80 = 2.4x; 5.3 / 3.35 = 1.58x), within its rounding."""
+
+import re
+
+from service.explain.checks import verdicts
+from service.explain.checks.core import Result, worked_pair
+from service.explain.document import Claim, Document
+from service.i18n.messages import messages
+
+SENTENCES_BACK = 2  # the figures a "that's" points back to are in the one or two sentences before it
+_POINTS_BACK = re.compile(r"^\s*(?:that(?:'s|’s|\s+is|\s+was)|this\s+(?:is|was)|which\s+is|it(?:'s|’s|\s+is)|these\s+are|those\s+are)\b", re.I)
+_APPROX = re.compile(r"\b(?:roughly|about|around|approximately|nearly|almost|close to)\s*$|~\s*$", re.I)
+# the noun after a factor ("2.4x the capacity", "1.6x more bandwidth") and the kinds of figure it compares
+_NOUNS = (
+    (re.compile(r"^\s*(?:the\s+|more\s+|as\s+much\s+)?(?:memory\s+)?(?:capacity|memory|HBM|VRAM)\b", re.I), ("memory",)),
+    (re.compile(r"^\s*(?:the\s+|more\s+|as\s+much\s+)?(?:memory\s+)?bandwidth\b", re.I), ("bandwidth", "memory_bandwidth")),
+    (re.compile(r"^\s*(?:the\s+|more\s+|as\s+much\s+)?(?:compute|FLOPS|TFLOPS|FLOP/s|peak)\b", re.I), ("compute_rate",)),
+    (re.compile(r"^\s*(?:the\s+|more\s+|as\s+much\s+)?(?:throughput|tokens)\b", re.I), ("throughput",)),
+)
+_WRITTEN = re.compile(r"\d+(?:\.(\d+))?")
+
+
+def _kind(fig) -> str:
+    """A figure's kind, memory bandwidth counted with other bandwidths ("5.3 TB/s of HBM3" against "3.35 TB/s")."""
+    return "memory_bandwidth" if fig.quantity == "memory_bandwidth_bytes_per_s" else verdicts.kind(fig.quantity)
+
+
+def _before(doc: Document, claim: Claim) -> list:
+    """The figures of the (up to two) sentences right before the claim, within its paragraph."""
+    starts = [a for a, b in doc.sentences if b <= claim.start][-SENTENCES_BACK:]
+    if not starts:
+        return []
+    start = starts[0]
+    if "\n\n" in doc.text[start:claim.start]:
+        start = doc.text.rindex("\n\n", start, claim.start)
+    return [f for f in doc.figures if start <= f.start and f.end <= claim.start and f.value > 0]
+
+
+def factor_before(doc: Document, claim: Claim) -> Result | None:
+    """"That's 2.4x the capacity": the two figures of that kind just before, the larger over the smaller."""
+    if claim.calculations or not _POINTS_BACK.match(claim.quote):
+        return None
+    factors = list(verdicts.STATED_FACTOR.finditer(claim.quote))
+    if not factors or any(verdicts.kind(f.quantity) not in ("factor",) and f.quantity not in ("ratio", "speedup_ratio")
+                          for f in claim.figures):
+        return None  # figures of its own: the sentence compares them itself
+    earlier = _before(doc, claim)
+    words = messages(doc.lang)["verdicts"]
+    found, said, consistent = [], [], True
+    for m in factors:
+        kinds = next((k for pattern, k in _NOUNS if pattern.match(claim.quote[m.end():])), None)
+        like = [f for f in earlier if _kind(f) in kinds] if kinds else []
+        if len(like) != 2 or like[0].value == like[1].value:
+            continue
+        big, small = sorted(like, key=lambda f: -f.value)
+        index = worked_pair(doc, "{b} / {s}", big, small, f"{big.quote} / {small.quote}")
+        if index is None:
+            continue
+        computed, stated = doc.calculations[index]["outputs"]["value"], float(m["f"])
+        digits = _WRITTEN.match(m["f"]).group(1) or ""
+        slack = 0.5 * 10 ** -len(digits) + (0.02 * stated if _APPROX.search(claim.quote[:m.start()]) else 0.005 * stated)
+        agrees = abs(computed - stated) <= slack
+        consistent = consistent and agrees
+        shown = {"x": big.quote, "y": small.quote, "computed": f"{computed:.2f}".rstrip("0").rstrip(".") + "x",
+                 "stated": m.group(0).strip()}
+        found.append(index)
+        said.append(words["factor_before" if agrees else "factor_before_gap"].format(**shown))
+    if not found:
+        return None
+    return Result(found, "consistent" if consistent else None, "; ".join(said))  # a gap is said, not judged
