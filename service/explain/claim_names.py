@@ -4,7 +4,7 @@ import re
 
 from service.explain import restate
 from service.i18n import arabic
-from service.i18n.messages import messages
+from service.i18n.messages import join_names, messages
 
 # Figures a reader of either language reads as written: a number with its unit ("3.35 TB/s", "40 ms", "13020 token/s"),
 # not one with words ("6 days", "1.5K A100 gpu hours") nor a bare count ("1", "8"), which name nothing.
@@ -41,3 +41,21 @@ def _in_language(fig, lang: str) -> str:
 
 _COUNTED = re.compile(r"[~≈]?\s*[\d.,]+\s*[kKMBT]?\s+[A-Za-z]")  # "1,024 GPUs": a count with its noun, not a setting ("MBS=2")
 _LATIN_WORD = re.compile(r"\b(?!(?:[KMGTP]i?B|[KMGTP]?B/s|[KMGTP]?b/s|[KMGTP]i?B/s|[KMGTP]?bps|[KMGTP]?Bps|[KMGTP]?bit/s|[KMGTPE]?FLOP\w*|ms|GHz|MHz|[kMG]W|nm|SXM|PCIe|GPU|HBM\w*|NVL\d*)\b)[A-Za-z]{3,}\b")
+
+
+# Names that read the same in either language: notations and products with a digit ("W4A8_AWQ", "FP16", "H100"), or
+# capitals ("NCCL"); not the everyday units of the field, which name no claim
+_NAME = re.compile(r"(?<![\w.-])(?:[A-Za-z][\w.-]*\d[\w.-]*|[A-Z]{2,}[A-Za-z]*(?:[_-][\w]+)*)(?![\w-])")
+_UNIT = re.compile(r"^(?:[KMGTPE]i?B|[KMGTPE]?FLOPs?|[KMGTPE]?FLOPS|[KMGTPE]?bps|[KMGTPE]b|[KMGTPE]?Hz)$")  # "MB", "TFLOP": units
+_PLAIN = {"GPU", "GPUs", "CPU", "CPUs", "AI", "OK", "TODO", "PR", "API"}
+
+
+def by_names(claim, lang: str) -> str:
+    """A sentence of the other language with no figure to name it by, named by the names it compares ("the sentence
+    about W4A8_AWQ, FP16 and FP8"), '' when it names none: its words left in English would be untranslated text."""
+    names = list(dict.fromkeys(m.group(0).rstrip(".") for m in _NAME.finditer(claim.quote)
+                               if m.group(0) not in _PLAIN and not _UNIT.match(m.group(0))))
+    if not names or restate.same_language(claim.quote, lang):
+        return ""
+    m = messages(lang)
+    return m["claim_names"].format(names=join_names(names[:MOST], lang))

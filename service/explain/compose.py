@@ -400,14 +400,14 @@ def _claims_section(doc: Document, claims: list, in_gist: set[int], level: dict)
             # sentence likewise, not pasted whole as a bold heading
             head = claim_names.by_figures(claim, doc.lang, used)
         elif id(claim) not in in_gist and not claim.frame and not restate.same_language(claim.quote, doc.lang):
-            head = m["claim_ref"].format(quote=_excerpt(doc, claim, 14))  # the author's words, not a template about them
+            head = claim_names.by_names(claim, doc.lang) or m["claim_ref"].format(quote=_excerpt(doc, claim, 14))
         elif id(claim) not in in_gist:
             head = _sentence(claim.plain)
         elif restate.same_language(claim.quote, doc.lang):
             head = m["claim_ref"].format(quote=_excerpt(doc, claim))
         else:  # the quote is in the other language: its first words name it (a template in quotation marks would
             # put words in the author's mouth: "قياس: ..." is no one's sentence)
-            head = m["claim_ref"].format(quote=_excerpt(doc, claim, 10))
+            head = claim_names.by_names(claim, doc.lang) or m["claim_ref"].format(quote=_excerpt(doc, claim, 10))
         line = f"- **{head}**"
         if claim.why and not claim.placeholder_why:
             line += f" {verdicts[claim.verdict]}: {_sentence(why)}"

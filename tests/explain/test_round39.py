@@ -125,3 +125,26 @@ def test_a_factor_with_three_candidate_figures_before_is_not_guessed():
     assert not any(c["calculations"] for c in _claims(text) if c["quote"].startswith("That's"))
     text = ("The MI300X carries 192 GB, the H200 141 GB and the H100 80 GB. That's 2.4x the capacity and 1.6x the bandwidth.")
     assert not any(c["calculations"] for c in _claims(text) if c["quote"].startswith("That's"))
+
+
+# TensorRT-LLM issue 2300 (Llama-2-7B, 128/128, TP1, tokens/s): 10146 / 11116 = 0.91; 10146 / 18758 = 0.54.
+W4A8_TABLE = ("I compared the throughput of w4a8, FP8 and FP16.\n\nThroughput (tokens/sec)\n"
+              "| Model | Input/Output Lengths | TP | FP8 | W4A8_AWQ | FP16 |\n| llama-2-7b | 128/128 | 1 | 18758 | 10146 | 11116 |\n\n"
+              "The throughput of W4A8_AWQ is {word} than that of FP16 and much {word} than that of FP8.")
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_a_comparison_in_words_is_read_on_the_tables_columns(lang):
+    claim = next(c for c in _claims(W4A8_TABLE.format(word="lower"), lang) if c["calculations"])
+    assert claim["verdict"] == "consistent"
+    assert "0.91x" in claim["why"] and "0.54x" in claim["why"]
+
+
+def test_a_direction_the_table_does_not_bear_out_is_said_without_a_verdict():
+    claim = next(c for c in _claims(W4A8_TABLE.format(word="higher")) if c["calculations"])
+    assert claim["verdict"] == "explained" and "not what the sentence says" in claim["why"]
+
+
+def test_an_arabic_answer_names_a_figureless_english_sentence_by_its_names():
+    explanation = explain_offline(W4A8_TABLE.format(word="lower"), "ar")["explanation"]
+    assert "W4A8_AWQ" in explanation and "«The throughput of" not in explanation
