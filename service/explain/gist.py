@@ -32,7 +32,8 @@ _TRAILING = ".。!?؟:;؛،, "
 # A reason names its cause ("because", "since", "due to"); "so"/"thus" open a consequence, not the reason.
 _REASON = pattern_cache.lazy(r"\b(?:because|since|due to|thanks to|as a result of|the reason)\b|(?<![\u0621-\u064A])(?:لأن|بسبب|نظرًا|نظرا|بفضل)", re.I)
 # Discourse openers that belong to the conversation, not the point: "Yes I profiled ...", "But, you have to ...".
-_OPENER = pattern_cache.lazy(r"^(?:(?:yes|ok|okay|well|but|and|so|also|however|while|anyway|additionally|moreover|furthermore|in addition)\s*,\s*|(?:yes|but|and|so|also|anyway)\s+(?=\S))+", re.I)
+_OPENER = pattern_cache.lazy(r"^(?:(?:yes|ok|okay|well|but|and|so|also|however|while|anyway|additionally|moreover|furthermore|in addition"
+                             r"|not (?:totally|entirely|completely|quite|really|exactly))\s*,\s*|(?:yes|but|and|so|also|anyway)\s+(?=\S))+", re.I)
 # What announces a point, not makes it: "So the takeaway:", "TL;DR:", "الخلاصة:", a label ("Problem:"), a number ("(2) As")
 _ANNOUNCER = pattern_cache.lazy(r"^(?:(?:so|and|thus|therefore|anyway|basically)\s*,?\s+)?(?:the\s+)?(?:takeaway|tl;?dr|bottom line|"
                                 r"in short|key (?:insight|point)|short version|الخلاصة|باختصار|البصيرة الرئيسية)\s*[:,-]?\s*|^\(?\d{1,2}\)\s+|"
@@ -413,9 +414,10 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
     follow = reason if reason is not None and reason not in order else _follow_on(doc, order, values)
     if follow is not None:  # "I profiled it to see what was slow." + "It seems to be the all-reduce in MoE layers."
         clause = synthesis.compressed(gist_contrast.joined(doc, follow) or restated(doc, follow, seen), lang)
-        if follow == max(order) + 1 and texts and reported.role(sentence_of(follow), lang) == "other" and lang != "ar":
-            sources, last = texts[-1]  # what the sentence before looked for, and what it found: one sentence
-            texts[-1] = (sources + [follow], f"{last.rstrip(_TRAILING)}: {reported.third_person(clause[0].lower() + clause[1:], lang)}")
+        host = next((k for k, (sources, _) in enumerate(texts) if follow - 1 in sources), None)  # the sentence it follows
+        if follow == max(order) + 1 and host is not None and reported.role(sentence_of(follow), lang) == "other" and lang != "ar":
+            sources, last = texts[host]  # what the sentence before looked for, and what it found: one sentence
+            texts[host] = (sources + [follow], f"{last.rstrip(_TRAILING)}: {reported.third_person(clause[0].lower() + clause[1:], lang)}")
         else:
             texts.append(([follow], reported.companion(clause, sentence_of(follow), lang, who, doc.text)))
     asked = _question(doc, order, values, ids)

@@ -90,7 +90,7 @@ REAL_SENTENCES = [
     # https://arxiv.org/html/2407.12117v1
     ('memory-swapping', 'To maximize the swapping of activations without hindering computation, and to avoid exhausting limited CPU memory, we implement a token-wise activation recomputation and swapping mechanism.', 'swapping'),
     # https://arxiv.org/html/2501.03905v1
-    ('oversubscription', 'Large-scale packet-level simulations show that mFabric delivers comparable performance as the non-blocking fat-tree fabric while boosting the training cost efficiency (e.g., performance per dollar) of four representative MoE models by 1.2×–1.5× and 1.9×–2.3× at 100 Gbps and 400 Gbps link bandwidths, respectively.', 'non-blocking'),
+    ('non-blocking-network', 'Large-scale packet-level simulations show that mFabric delivers comparable performance as the non-blocking fat-tree fabric while boosting the training cost efficiency (e.g., performance per dollar) of four representative MoE models by 1.2×–1.5× and 1.9×–2.3× at 100 Gbps and 400 Gbps link bandwidths, respectively.', 'non-blocking'),
     # https://www.microscale.academy/act/serving/lesson/kv-cache
     ('kv-cache-quantization', "That's enough for maybe ~12 concurrent 4k-context sequences — without any paged attention, continuous batching, or FP8 KV tricks.", 'FP8 KV'),
     # https://github.com/ml-explore/mlx/issues/1046
@@ -115,7 +115,7 @@ REAL_SENTENCES = [
     ('leaf-switch', 'Rail-optimized design means a GPU node with multiple interfaces will put each GPU “rail” (IB network interface) onto a different first level (LEAF) switch for cluster Interconnect.', 'LEAF'),
     # https://blogs.oracle.com/cloud-infrastructure/post/superclusters-rdma-high-performance
     ('oci-supercluster', 'Figure 1 illustrates superclusters with RDMA network connectivity.', 'superclusters'),
-    ('oversubscription', 'The network fabric is designed to be nonblocking and offers full bisection bandwidth to all hosts.', 'nonblocking'),
+    ('non-blocking-network', 'The network fabric is designed to be nonblocking and offers full bisection bandwidth to all hosts.', 'nonblocking'),
     # https://arxiv.org/html/2605.20799
     ('dcgm', 'We present Overall FLOP Utilization (OFU), a hardware-level, precision-agnostic GPU efficiency metric for AI workloads on HPC systems, derived from two on-chip performance counters: Tensor Pipe Activity and SM clock frequency.', 'Tensor Pipe Activity'),
     # https://github.com/ollama/ollama/issues/2191

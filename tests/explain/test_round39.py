@@ -148,3 +148,20 @@ def test_a_direction_the_table_does_not_bear_out_is_said_without_a_verdict():
 def test_an_arabic_answer_names_a_figureless_english_sentence_by_its_names():
     explanation = explain_offline(W4A8_TABLE.format(word="lower"), "ar")["explanation"]
     assert "W4A8_AWQ" in explanation and "«The throughput of" not in explanation
+
+
+def test_the_authors_own_view_is_their_point():
+    # ExLlama issue 88: the author quotes a claim to dispute it, then says what they hold instead
+    text = ("They've also identified memory fragmentation around the K/V cache as a huge problem with the way HF models "
+            "work. I think their paging system sounds very interesting, but they might be hyping it up a little too much. "
+            "Well, not totally, they're right about the simple concatenation in Transformers being a really bad solution, "
+            "but you can also just allocate the memory up-front and never release it.")
+    opening = _opening(text)
+    assert "up-front" in opening or "hyping" in opening
+    assert "not totally" not in opening  # a hedge that opens the sentence is no part of the claim
+
+
+def test_a_word_inside_a_longer_name_is_no_term_of_its_own():
+    text = "In a non-blocking Fat Tree, bandwidth scales linearly, so AllReduce time stays flat as the cluster grows."
+    ids = {t["id"] for t in explain_offline(text, "en")["terms"]}
+    assert "fat-tree" in ids and "tree-all-reduce" not in ids  # "Tree" of "Fat Tree" is not NCCL's tree algorithm
