@@ -165,3 +165,28 @@ def test_a_word_inside_a_longer_name_is_no_term_of_its_own():
     text = "In a non-blocking Fat Tree, bandwidth scales linearly, so AllReduce time stays flat as the cluster grows."
     ids = {t["id"] for t in explain_offline(text, "en")["terms"]}
     assert "fat-tree" in ids and "tree-all-reduce" not in ids  # "Tree" of "Fat Tree" is not NCCL's tree algorithm
+
+
+def _term(text: str, term_id: str, lang: str = "en") -> dict:
+    return next(t for t in explain_offline(text, lang)["terms"] if t["id"] == term_id)
+
+
+def test_the_topology_of_how_you_serve_is_the_deployment_layout_not_the_wiring():
+    text = ("More memory changes the topology of how you serve: a 70B model in FP16 needs two 80 GB H100s with tensor "
+            "parallelism, but fits on one MI300X.")
+    assert "deployment layout" in _term(text, "topology")["definition"] + _term(text, "topology").get("expansion", "")
+
+
+def test_a_training_memory_footprint_is_not_described_as_weights_and_kv_cache_only():
+    definition = _term("Optimizer memory footprint is the largest in a training setup, so offload it to the CPU.",
+                       "memory-footprint")["definition"]
+    assert "optimizer" in definition
+
+
+def test_an_fp8_memory_and_speed_result_is_not_explained_by_fp32_master_weights():
+    # FP8-LM (Peng et al. 2023) abstract: a 42% memory saving and 64% speed-up; it argues nothing about master weights
+    text = ("Experiment results show that, during the training of GPT-175B model on H100 GPU platform, our FP8 "
+            "mixed-precision training framework not only achieved a remarkable 42% reduction in real memory usage but "
+            "also ran 64% faster than the widely adopted BF16 framework.")
+    from service.explain import pipeline, reasons
+    assert "updates_need_fp32_master_weights" not in {link["id"] for link in reasons.find(pipeline.analyse(text, "en"))}
