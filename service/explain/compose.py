@@ -393,7 +393,7 @@ def _claims_section(doc: Document, claims: list, in_gist: set[int], level: dict)
             said_missing.add(why)
         used = [s.get("quote") or "" for i in claim.calculations for s in doc.calculations[i]["input_sources"].values()
                 if s.get("source") == "text"]
-        if (not restate.same_language(claim.quote, doc.lang) or claims_reader.table_line(claim.quote)
+        if (not restate.same_language(claim.quote, doc.lang) or claims_reader.table_line(claim.quote) or "\n" in claim.quote.strip()
                 or len(claim.quote.split()) > LONG_QUOTE_WORDS) and claim_names.by_figures(claim, doc.lang, used):
             # a sentence in the other language is named by its own figures: readers judged the author's words, left in
             # English inside an Arabic answer (or the reverse), as untranslated text; a table run into one line or a long

@@ -36,7 +36,7 @@ _FRAMEWORK_PATTERNS = {"transformers": pattern_cache.lazy(
 _NOT_NAMED_BY_PATTERN = {"transformers": ("lightning",)}  # Lightning texts write "Trainer" for their own class
 _NAMES = {"megatron-lm": "Megatron-LM", "nemo": "NeMo", "megatron-bridge": "Megatron Bridge", "torchtitan": "torchtitan",
           "deepspeed": "DeepSpeed", "maxtext": "MaxText", "accelerate": "Hugging Face Accelerate", "torchrun": "torchrun",
-          "deepspeed-launcher": "the DeepSpeed launcher", "transformers": "Hugging Face Transformers", "vllm": "vLLM"}
+          "deepspeed-launcher": "DeepSpeed launcher", "transformers": "Hugging Face Transformers", "vllm": "vLLM"}
 
 
 @cache
@@ -84,7 +84,11 @@ def _framework(candidates: list[tuple[str, str]], named: set[str], spelling: str
 def _kind(lang: str, framework: str, said: bool) -> str:
     """What the option is, as the answer says it: one framework's setting where the text names it, else a flag."""
     m = messages(lang)
-    return m["option_term"].format(framework=_NAMES[framework]) if said else m["option_term_flag"]
+    name = _AR_NAMES.get(framework, _NAMES[framework]) if lang == "ar" else _NAMES[framework]
+    return m["option_term"].format(framework=name) if said else m["option_term_flag"]
+
+
+_AR_NAMES = {"deepspeed-launcher": "أداة التشغيل في DeepSpeed"}  # a name with an English common noun in it, said in Arabic
 
 
 def _in_command(text: str, start: int) -> bool:

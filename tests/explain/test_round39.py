@@ -190,3 +190,14 @@ def test_an_fp8_memory_and_speed_result_is_not_explained_by_fp32_master_weights(
             "also ran 64% faster than the widely adopted BF16 framework.")
     from service.explain import pipeline, reasons
     assert "updates_need_fp32_master_weights" not in {link["id"] for link in reasons.find(pipeline.analyse(text, "en"))}
+
+
+def test_a_launcher_setting_reads_without_a_doubled_article_and_in_arabic():
+    text = "Use --bind_cores_to_rank in the deepspeed launch command to improve the performance of ZeRO-Offload."
+    assert "a the" not in explain_offline(text, "en")["explanation"]
+    assert "launcher" not in explain_offline(text, "ar")["explanation"]
+
+
+def test_result_rows_on_several_lines_are_named_by_their_figures():
+    explanation = explain_offline(BIND_CORES, "en")["explanation"]
+    assert "**The figures “3084.44ms”, “2383.16ms”**" in explanation
