@@ -32,13 +32,14 @@ _TRAILING = ".。!?؟:;؛،, "
 # A reason names its cause ("because", "since", "due to"); "so"/"thus" open a consequence, not the reason.
 _REASON = pattern_cache.lazy(r"\b(?:because|since|due to|thanks to|as a result of|the reason)\b|(?<![\u0621-\u064A])(?:لأن|بسبب|نظرًا|نظرا|بفضل)", re.I)
 # Discourse openers that belong to the conversation, not the point: "Yes I profiled ...", "But, you have to ...".
-_OPENER = pattern_cache.lazy(r"^(?:(?:yes|ok|okay|well|but|and|so|also|however|while|anyway|additionally|moreover|furthermore|in addition"
+_OPENER = pattern_cache.lazy(r"^(?:(?:yes|ok|okay|well|but|and|so|also|however|while|anyway|additionally|moreover|furthermore|in addition|ofc|of course"
                              r"|not (?:totally|entirely|completely|quite|really|exactly))\s*,\s*|(?:yes|but|and|so|also|anyway)\s+(?=\S))+", re.I)
 # What announces a point, not makes it: "So the takeaway:", "TL;DR:", "الخلاصة:", a label ("Problem:"), a number ("(2) As")
 _ANNOUNCER = pattern_cache.lazy(r"^(?:(?:so|and|thus|therefore|anyway|basically)\s*,?\s+)?(?:the\s+)?(?:takeaway|tl;?dr|bottom line|"
                                 r"in short|key (?:insight|point)|short version|الخلاصة|باختصار|البصيرة الرئيسية)\s*[:,-]?\s*|^\(?\d{1,2}\)\s+|"
                                 r"^(?:problem|setup|note|update|question|summary|results?|issue|solution|context|background|motivation|"
-                                r"environment|description|edit|conclusion|observation|workload|hardware|details?|benchmarks?|recommendations?|tip|answer|findings?|caveat|output|outcome|impact|verdict|status|overall|effect)\s*:\s*", re.I)
+                                r"environment|description|edit|conclusion|observation|workload|hardware|details?|benchmarks?|recommendations?|tip|answer|findings?|caveat|output|outcome|impact|verdict|status|overall|effect|"
+                                r"performance|preface|introduction|abstract|overview|tl;dr)\s*:\s*", re.I)
 
 
 def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
