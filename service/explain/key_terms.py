@@ -125,8 +125,9 @@ def find(text: str, lang: str, named: list[tuple[int, int]], known: set[str]) ->
     for match in _KEY.finditer(text):
         key, start, end = match.group(), match.start(), match.end()
         own = end - len(key.rsplit(".", 1)[-1])  # "model.expert_model_parallel_size": the glossary may name the last part
-        if key in seen or any(a <= own and end <= b for a, b in named) or option_terms._in_command(text, start):
-            continue  # a glossary name already, or a command line's option: the config reader explains those
+        if key in seen or any(a <= own and end <= b for a, b in named) or option_terms._in_command(text, start) \
+                or ("." in key and key.rsplit(".", 1)[-1] in known):  # "policy.generation.vllm_cfg.gpu_memory_utilization"
+            continue  # a glossary name or an option item already, or a command line's option: the config reader explains those
         seen.add(key)
         from_table = _table_meaning(key, lang, frameworks)
         plain = None if from_table else _by_words(key, lang)

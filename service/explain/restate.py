@@ -67,6 +67,8 @@ def figure(fig, lang: str, chip_names: bool = True) -> str:
         return fig.quote
     if fig.quantity == "dp_degree" and (fig.detail or {}).get("zero_stage") == 3:
         template = readings.get("dp_degree_sharded", template)
+    if fig.quantity == "seq_len" and re.search(r"\bcontext\b|سياق", fig.quote or "", re.I):
+        template = readings.get("context_written", template)  # "131K context fits": one context, not "sequences ... fits"
     if fig.quantity in ("global_batch_sequences", "global_batch_tokens") and (fig.detail or {}).get("batch_scope") == "unsaid":
         # "bs=2" or "batch size 512" does not say whose batch it is (one GPU's or the whole step's): not "global"
         template = readings.get(fig.quantity + "_unqualified", template)

@@ -156,8 +156,9 @@ def find(text: str) -> list[Definition]:
         term, clause = _trimmed(m.group("term")), m.group("meaning").strip()
         if not _is_name(term) or _PERSONAL.search(clause) or re.search(r"[A-Z][\w-]*\s$", text[:m.end("term") - len(term)]):
             continue  # "Flash Attention, which requires ...": the clause is of the whole name, not of "Attention"
-        copula = re.match(r"(?:is|are)\s+(?=(?:a|an|the)\s)", clause)
-        present = re.match(r"(?!was\b|has\s+been\b)[a-z]+s\b", clause)  # "implements", "has": what it does, not what it did
+        # "which is a mix of ...", "which is CPU code": what it is; "which is impossible with f16" says how things stand
+        copula = re.match(r"(?:is|are)\s+(?=(?:a|an|the)\s|[A-Z0-9])", clause)
+        present = re.match(r"(?!was\b|is\b|has\s+been\b)[a-z]+s\b", clause)  # "implements", "has": what it does, not what it did
         meaning = clause[copula.end():] if copula else f"one that {clause}" if present else ""
         if meaning:
             found.append(Definition(term, m.end("term") - len(term), meaning))

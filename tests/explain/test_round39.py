@@ -210,3 +210,19 @@ def test_result_rows_on_several_lines_are_named_by_their_figures():
 ])
 def test_fillers_and_section_labels_are_no_part_of_the_point(text, dropped):
     assert dropped not in _opening(text)
+
+
+def test_a_relative_clause_about_the_situation_is_no_definition_of_the_name_before_it():
+    text = "An 8 GB GPU can run Qwen3.5-9B at full 131K context with aggressive TurboQuant, which is impossible with f16."
+    assert "one that is impossible" not in explain_offline(text, "en")["explanation"]
+
+
+def test_a_context_length_reads_as_one_context():
+    opening = _opening("Key implication: Qwen3.5-9B native 131K context fits in 6.6 GB with turbo2 instead of 10 GB with f16.")
+    assert "131,000-token context fits" in opening and "Key implication" not in opening
+
+
+def test_a_dotted_config_path_ending_in_a_known_setting_is_not_called_a_measured_value():
+    text = ("Increase policy.generation.vllm_cfg.gpu_memory_utilization from 0.80 to 0.88 for the H100 recipe. The "
+            "additional vLLM memory allocation increases available KV-cache capacity.")
+    assert "A measured value" not in explain_offline(text, "en")["explanation"]
