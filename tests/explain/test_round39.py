@@ -226,3 +226,13 @@ def test_a_dotted_config_path_ending_in_a_known_setting_is_not_called_a_measured
     text = ("Increase policy.generation.vllm_cfg.gpu_memory_utilization from 0.80 to 0.88 for the H100 recipe. The "
             "additional vLLM memory allocation increases available KV-cache capacity.")
     assert "A measured value" not in explain_offline(text, "en")["explanation"]
+
+
+def test_figures_on_two_items_of_a_list_are_no_range():
+    # Glenn Lockwood's DeepSeek-V3 all-to-all arithmetic: 7,168 bf16 elements = 14,336 bytes per token's hidden state
+    from service.explain import pipeline
+    text = ("This calculates out to 32,640 tokens sent out per GPU. Given that each token's hidden state has 7,168 "
+            "elements, this means\n- Each token's hidden state vector is 14,336 bytes\n- 32,640 tokens' hidden states add "
+            "up to 468 MB")
+    size = next(f for f in pipeline.analyse(text, "en").figures if f.quote == "14,336 bytes")
+    assert size.quantity in ("bytes", "memory_bytes")  # not the next item's "tokens"

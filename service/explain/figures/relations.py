@@ -66,8 +66,8 @@ class _Relations:
         for a, b in zip(figs, figs[1:]):
             between = self.norm[a.end:b.start]
             changed = b.generic and not a.generic and len(between) <= 32 and _CHANGED_TO.fullmatch(between)
-            if len(between) > 12 and not changed:
-                continue
+            if len(between) > 12 and not changed or re.fullmatch(r"[^\n]*\n\s*(?:[-*•]|\d+[.)])\s*", between):
+                continue  # far apart, or on two items of a list ("...14,336 bytes\n- 32,640 tokens ..."): no range, no change
             before = _FROM.search(self.norm, max(0, a.start - 24), a.start)
             ranging = _RANGING.search(self.norm, max(0, a.start - 40), a.start)
             spread = _TO.match(between) and _SPREAD_AFTER.match(self.norm, b.end)
