@@ -65,6 +65,8 @@ def figure(fig, lang: str, chip_names: bool = True) -> str:
         return _counted(_agreeing(readings.get(key, "{value} {chip}"), fig.value, lang).format(value=shown, chip=name), lang)
     if template is None:
         return fig.quote
+    if lang == "en" and fig.quantity == "n_chips" and re.search(r"\bGPUs?\b", fig.quote or ""):  # GPUs, not chips
+        template = readings.get("n_chips_gpu", template)  # (Arabic keeps شريحة: "وحدة GPU = 8.8" reads as a formula)
     if fig.quantity == "dp_degree" and (fig.detail or {}).get("zero_stage") == 3:
         template = readings.get("dp_degree_sharded", template)
     if fig.quantity == "seq_len" and re.search(r"\bcontext\b|سياق", fig.quote or "", re.I):

@@ -236,3 +236,8 @@ def test_figures_on_two_items_of_a_list_are_no_range():
             "up to 468 MB")
     size = next(f for f in pipeline.analyse(text, "en").figures if f.quote == "14,336 bytes")
     assert size.quantity in ("bytes", "memory_bytes")  # not the next item's "tokens"
+
+
+def test_an_arabic_reason_leaves_no_english_count_noun():
+    explanation = explain_offline(LLAMA3_FAILURES, "ar")["explanation"]
+    assert "interruptions" not in explanation.split("## المصطلحات")[0]

@@ -393,7 +393,7 @@ def said(doc: Document, fig) -> str:
     reading = restate.figure(fig, doc.lang) or fig.quote
     if doc.lang == "en" and not restate.same_language(reading, doc.lang):
         reading = restate.value(fig.quantity, fig.value)  # "1.2 GB": an English answer writes the value, not the Arabic words
-    elif doc.lang != "en" and (fig.quantity.startswith("n_") or fig.quantity == "number") and re.search(r"[A-Za-z]{3,}\s+[A-Za-z]{3,}", reading):
+    elif doc.lang != "en" and (fig.quantity.startswith("n_") or fig.quantity == "number") and re.search(r"\b[a-z]{3,}\b", reading):  # "419 interruptions", not "GPU"
         reading = f"{fig.value:,.0f}"  # "466 job interruptions" in an Arabic answer: the count, its noun said by the sentence
     elif doc.lang != "en" and fig.quantity in TIME_QUANTITIES and _SPELLED_TIME.search(reading) and "/" not in reading:
         reading = duration(doc, fig.value, fig.value)  # "three weeks" in an Arabic answer: "3 أسبوع" is no better; days are
