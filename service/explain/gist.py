@@ -325,6 +325,7 @@ def _named_once(sentences: list[dict]) -> list[dict]:
     return [{**item, "text": _BRACKETED_NAME.sub(keep_first, item["text"])} for item in sentences]
 
 
+CAPTION_WORDS = 10  # a line ending in a colon shorter than this introduces rows or a table: it says nothing itself
 MAX_REPORTED_WORDS = 55  # the point, its evidence and its reason in about 45 words: a gist is read in one breath
 
 
@@ -340,6 +341,8 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
         sentence = sentence_of(j)
         if j == point or values.get(j, 0.0) <= 0.0 or not restate.same_language(sentence, lang) or _quoted(doc, j):
             continue  # a caption, a spec row, a config line, a gloss, or someone else's quoted words give no reason
+        if sentence.rstrip().endswith((":", "：")) and len(sentence.split()) < CAPTION_WORDS:
+            continue  # "Averaged over the measured steady-state steps:": a caption over rows, neither reason nor evidence
         if _EXAMPLE.match(sentence) or gist_side.pointer(sentence) or gist_side.formula(sentence) \
                 or (gist_side.about_the_page(sentence) and not _has_figure(doc, j)) or gist_side.no_evidence(sentence, lang):
             continue  # "For example, ...", a caption, a pointer to other reading, a fragment: neither reason nor evidence

@@ -69,8 +69,8 @@ def figure(fig, lang: str, chip_names: bool = True) -> str:
         template = readings.get("n_chips_gpu", template)  # (Arabic keeps شريحة: "وحدة GPU = 8.8" reads as a formula)
     if fig.quantity == "dp_degree" and (fig.detail or {}).get("zero_stage") == 3:
         template = readings.get("dp_degree_sharded", template)
-    if fig.quantity == "seq_len" and re.search(r"\bcontext\b|سياق", fig.quote or "", re.I):
-        template = readings.get("context_written", template)  # "131K context fits": one context, not "sequences ... fits"
+    if fig.quantity == "seq_len" and re.search(r"\bcontext\b|سياق|\d[KkMm]?-token$", fig.quote or "", re.I):  # one context
+        template = readings.get("token_adjective" if fig.quote.endswith("-token") else "context_written", template)
     if fig.quantity in ("global_batch_sequences", "global_batch_tokens") and (fig.detail or {}).get("batch_scope") == "unsaid":
         # "bs=2" or "batch size 512" does not say whose batch it is (one GPU's or the whole step's): not "global"
         template = readings.get(fig.quantity + "_unqualified", template)

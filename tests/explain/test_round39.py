@@ -241,3 +241,16 @@ def test_figures_on_two_items_of_a_list_are_no_range():
 def test_an_arabic_reason_leaves_no_english_count_noun():
     explanation = explain_offline(LLAMA3_FAILURES, "ar")["explanation"]
     assert "interruptions" not in explanation.split("## المصطلحات")[0]
+
+
+def test_a_token_count_that_qualifies_a_noun_stays_an_adjective():
+    opening = _opening("A 128K-token context does not just need 16x more compute than an 8K context; it needs 256x more "
+                       "in the attention layers alone.")
+    assert "-token context does not just need" in opening and "sequences of" not in opening
+
+
+def test_a_caption_over_rows_is_no_companion_of_the_point():
+    text = ("The additional vLLM memory allocation increases available KV-cache capacity and improves rollout generation "
+            "throughput.\n\nAveraged over the measured steady-state steps:\n\n| Metric | 0.80 | 0.88 |\n"
+            "| E2E tokens/sec/GPU | ~51 | ~57.8 |\n\nThis is approximately an 11% improvement in E2E throughput.")
+    assert "Averaged over" not in " ".join(g["text"] for g in explain_offline(text, "en")["gist"])
