@@ -160,7 +160,8 @@ def topic(doc, names: list[str]) -> str:
     it repeats at least half as often ("Prefix caching cuts latency ..." then "prefill" five times in its example)."""
     best = main_subject(doc, names)
     if best and _category(doc, best) in MEASURE_CATEGORIES:  # "writes about bfloat16" for a passage on the Ascend 920's specs
-        return _first_product(doc) or best
+        product = _first_product(doc)  # unless the format is named far more ("NVFP4" five times, "H100" once as a precedent)
+        return product if product and 2 * _counts(doc).get(product, 0) >= _counts(doc).get(best, 0) else best
     lead = _opening_subject(doc)
     if not best or not lead or lead == best or company(doc, lead) or (doc.lang == "ar" and _ENGLISH_PLURAL.search(lead)):
         return best

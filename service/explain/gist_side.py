@@ -314,8 +314,9 @@ def blockquoted(doc, index: int) -> bool:
 
 # "I totally disagree with that.", "That's not true.", "I don't think so": what the author says of the view before it
 _DISPUTE = pattern_cache.lazy(r"\s*(?:(?:but|well|however),?\s+)?(?:I|we)\s+(?:totally\s+|strongly\s+|completely\s+|respectfully\s+)?"
-                              r"(?:disagree|don'?t agree|do not agree|don'?t (?:think|buy) (?:so|that|it)|doubt (?:that|it|this))\b"
-                              r"|\s*(?:that'?s|this is|that is)\s+(?:not\s+(?:true|right|correct|the case)|wrong|false)\b", re.I)
+                              r"(?:disagree|don['’]?t agree|do not agree|don['’]?t (?:think|buy) (?:so|that|it)|doubt (?:that|it|this))\b"
+                              r"|\s*(?:that['’]?s|this is|that is|that isn['’]?t|this isn['’]?t)\s+(?:not\s+(?:true|right|correct|the case|what)|wrong|false|"
+                              r"what (?:\w+\s+){0,2}(?:deliver|get|see|measure|observe|happens)\w*)\b", re.I)  # "That isn't what providers deliver"
 
 
 def disputed(text: str, end: int) -> bool:

@@ -254,3 +254,36 @@ def test_a_caption_over_rows_is_no_companion_of_the_point():
             "throughput.\n\nAveraged over the measured steady-state steps:\n\n| Metric | 0.80 | 0.88 |\n"
             "| E2E tokens/sec/GPU | ~51 | ~57.8 |\n\nThis is approximately an 11% improvement in E2E throughput.")
     assert "Averaged over" not in " ".join(g["text"] for g in explain_offline(text, "en")["gist"])
+
+
+# Round 29's first judging (pack 60), fixed after both packs were written
+def test_a_year_before_a_noun_is_no_count_of_it():
+    from service.explain import pipeline
+    doc = pipeline.analyse("يتصدر تصنيف الحواسيب العملاقة في العالم لعام 2026 جهاز El Capitan بقوة تبلغ 1809 بيتافلوب.", "ar")
+    assert all(f.value != 2026 for f in doc.figures)
+    assert "2048 GPUs" in [f.quote for f in pipeline.analyse("We trained on 2048 GPUs in 2024.", "en").figures]
+
+
+def test_meanwhile_in_arabic_is_no_parallel_computing():
+    text = "وبالتوازي مع ذلك، يشهد الكوكب سباقًا حقيقيًا نحو الوصول إلى مستوى الإكساسكيل بحواسيب عملاقة."
+    answer = explain_offline(text, "ar")
+    assert "parallelism" not in {t["id"] for t in answer["terms"]}
+    assert not answer["gist"][0]["text"].count("بالتوازي")
+
+
+def test_a_time_written_as_a_floor_gives_no_plain_ratio():
+    text = ("Autosplit: prefill completed in ~3.5 min. Tensor parallel: prefill was still running after 7+ minutes for "
+            "the same prompt, so I had to abort it.")
+    assert all("2 times" not in (c.get("why") or "") for c in _claims(text))
+
+
+def test_a_naive_expectation_the_author_refutes_is_not_their_point():
+    text = ("The headline of every H100 datasheet, 989 TFLOP/s of FP16 matrix throughput, implies that any 70B model "
+            "should decode at roughly seven thousand tokens per second. That isn’t what providers deliver. So one of two "
+            "things is true: either every implementation wastes the GPU, or the compute-only calculation is wrong.")
+    assert "seven thousand" not in _opening(text)
+
+
+def test_dequantization_costs_at_large_batches_not_small():
+    definition = _term("Weight-only int4 quantization needs dequantization before each matmul.", "dequantization")["definition"]
+    assert "large batches" in definition

@@ -126,7 +126,8 @@ def increment(doc: Document, fig) -> bool:
 
 def _bounded(doc: Document, fig) -> bool:
     """Whether the text writes a figure as a floor or a ceiling ("< 800ms", "more than 24 times")."""
-    return verdicts.stated_bound(doc.text[max(0, fig.start - 24):fig.start]) is not None
+    return verdicts.stated_bound(doc.text[max(0, fig.start - 24):fig.start]) is not None \
+        or bool(re.match(r"\d[\d.,]*\s*\+", fig.quote.strip())) or doc.text[fig.end:fig.end + 1] == "+"  # "7+ minutes"
 
 
 _UP_TO = re.compile(r"\bup to\b|حتى|ما يصل إلى", re.I)
@@ -458,6 +459,7 @@ def comparison(doc: Document, claim: Claim) -> Result | None:
         pairs = [(x, y)]
     pairs = [(x, y) for x, y in pairs if x.role not in _RANGE_ENDS and y.role not in _RANGE_ENDS
              and not (_bounded(doc, x) and _bounded(doc, y))  # "TTFT + 16 TPOT < 500ms, end-to-end < 800ms": two limits
+             and not (stated is None and (_bounded(doc, x) or _bounded(doc, y)))  # "7+ minutes vs 3.5 min" is no "2 times"
              and not increment(doc, x) and not increment(doc, y)]  # "16 s, or 20 more seconds without it": no total
     if not pairs:
         return None  # "up to 20% higher than benchmarks that range from 35% to 45%": one end of a range is no side

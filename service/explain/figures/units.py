@@ -45,6 +45,7 @@ _YEARS_5 = 5 * 365.25 * 86400
 _PERFORMANCE_OF = re.compile(r"\s+of\s+(?:(?:dense|sparse|peak)\s+)?(?:FP|BF|INT|TF|MX|NVFP)\d+\w*\s+(?:performance|compute|throughput)\b", re.I)
 # A capitalised name right before a year-like number: an event or a release ("Hot Chips 2025", "GTC 2024", "ISC 2025")
 _EVENT_BEFORE = re.compile(r"(?<![.!?:\n]\s)(?<![.!?:\n])(?<!^)\b[A-Z][A-Za-z]+\s+$")  # not a sentence's first word ("Using 2025 GPUs")
+_YEAR_BEFORE = re.compile(r"(?:\b(?:in|since|during|until|year)\s+|(?<![\u0621-\u064A])(?:عام|لعام|العام|سنة|لسنة|بعام)\s+)$", re.I)
 _INTERVAL_BEFORE = re.compile(r"(?:\b(?:once\s+)?every|\bMTBF\b[^.\n]{0,20}|mean time between failures[^.\n]{0,20}|كل)\s+$", re.I)
 _DEVICE_WORD = re.compile(r"\b(?:GPUs?|TPUs?|chips?|accelerators?|devices?|H100s?|A100s?|H800s?)\b|بطاق|شريح|وحدات? معالجة", re.IGNORECASE)
 _LABEL_VALUE = re.compile(r"\s*[:=]\s*~?\s*\d")
@@ -199,6 +200,9 @@ class _Units:
         if not mult and not word and 1995 <= raw <= 2030 and raw == int(raw) and "," not in m.group(0) \
                 and _EVENT_BEFORE.search(norm, max(0, start - 24), start):
             return None  # "Hot Chips 2025 machine learning session", "GTC 2024 GPUs": an event's year, no count
+        if not mult and not word and 1995 <= raw <= 2035 and raw == int(raw) and "," not in m.group(0) \
+                and _YEAR_BEFORE.search(norm, max(0, start - 16), start):
+            return None  # "لعام 2026 جهاز", "in 2024 GPUs were scarce": a year, not a count of the noun after it
         noun = _NOUNS.match(norm, end)
         if noun and noun.group(0).lstrip().startswith("--"):
             noun = None  # the next command-line flag ("--micro-batch-size"), not a noun
