@@ -348,7 +348,7 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
             continue  # "For example, ...", a caption, a pointer to other reading, a fragment: neither reason nor evidence
         if abs(j - point) > 2 and not (ids[j] & ids[point]) and reported.role(sentence, lang) != "proposal":
             continue  # a "because" paragraphs away explains something else; what the authors propose answers the point
-        if j != point + 1 and (_BARE_ANAPHOR.match(sentence.strip()) or _CONSEQUENCE.match(sentence)):
+        if j != point + 1 and (_BARE_ANAPHOR.match(sentence.strip()) or _CONSEQUENCE.match(sentence) or _DOES_TO_THIS.search(sentence)):
             continue  # "This creates ..." or "So its all-reduces cross PCIe" would make the point their antecedent
         claim = next((c for c in doc.claims if c.start == doc.sentences[j][0]), None)
         measured = claim is not None and bool({"measurement", "comparison"} & set(claim.kinds))
@@ -503,6 +503,8 @@ def _gloss_words(text: str) -> int:
 # "This creates ...", "It causes ...": a bare pronoun and its verb, whose referent is the sentence just before it
 _BARE_ANAPHOR = pattern_cache.lazy(r"^(?:this|that|it)\s+(?:\w+ly\s+)?[a-z]+(?:es|s|ed)\b(?<!\bis)(?<!\bwas)(?<!\bhas)"
                                    r"|^(?:this|these)\s+[a-z]+\s+(?:is|are|was|were|has|have)\b", re.I)  # "This stage is ...": its stage is the one before
+# "KV caching mitigates this by ...": what "this" is stands in the sentence before, not in a point elsewhere
+_DOES_TO_THIS = pattern_cache.lazy(r"\b(?:mitigat|solv|fix|address|avoid|prevent|eliminat|tackl|work(?:s|ed)? around)\w*\s+(?:this|that|it)\b(?!\s+\w+(?:s|ed)?\b\s+(?:is|are))", re.I)
 _CONSEQUENCE = pattern_cache.lazy(r"^\s*(?:so|therefore|thus|hence|as a result|consequently)\b", re.I)  # follows the sentence before it
 FRAME_REACH = 3  # a frame's parts come from the point and the sentences this near it
 

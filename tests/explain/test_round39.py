@@ -287,3 +287,12 @@ def test_a_naive_expectation_the_author_refutes_is_not_their_point():
 def test_dequantization_costs_at_large_batches_not_small():
     definition = _term("Weight-only int4 quantization needs dequantization before each matmul.", "dequantization")["definition"]
     assert "large batches" in definition
+
+
+def test_a_companion_that_acts_on_this_needs_its_own_antecedent():
+    opening = " ".join(g["text"] for g in explain_offline(
+        "In a transformer decoder, generating each new token involves computing attention against all prior tokens. KV "
+        "caching mitigates this by storing past keys and values. A drawback is that the KV cache grows linearly with "
+        "sequence length. For each generated token, caches must store a key and value vector per layer and head.",
+        "en")["gist"])
+    assert not ("must store" in opening and "mitigates this" in opening)
