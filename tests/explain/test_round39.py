@@ -296,3 +296,10 @@ def test_a_companion_that_acts_on_this_needs_its_own_antecedent():
         "sequence length. For each generated token, caches must store a key and value vector per layer and head.",
         "en")["gist"])
     assert not ("must store" in opening and "mitigates this" in opening)
+
+
+def test_the_other_language_line_promises_only_what_the_answer_gives():
+    # a round-29 reader: "promises to explain its numbers below and then explains none"
+    from service.i18n.messages import messages
+    assert "figures" not in messages("en")["gist"]["nothing_other_language"]
+    assert "أرقام" not in messages("ar")["gist"]["nothing_other_language"]
