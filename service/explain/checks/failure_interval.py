@@ -26,7 +26,7 @@ def failure_interval(doc: Document, claim: Claim) -> Result | None:
     interval = doc.calculations[index]["outputs"]["value"]
     words = messages(doc.lang)["verdicts"]
     shown = {"span": said(doc, span), "count": said(doc, count), "interval": duration(doc, interval, interval)}
-    stated = [f for f in every if f.start > count.start and f.value < span.value]
+    stated = [f for f in every if f.start > count.start and f.value < span.value] or _restated_after(doc, claim, span)
     if len(stated) != 1:
         return Result([index], None, words["failure_interval"].format(**shown))
     shown["stated"] = said(doc, stated[0])
@@ -35,9 +35,21 @@ def failure_interval(doc: Document, claim: Claim) -> Result | None:
     return Result([index], None, words["failure_interval_gap"].format(**shown))  # the text may count differently
 
 
+def _restated_after(doc: Document, claim: Claim, span) -> list:
+    """The interval the next sentence states of this one ("419 interruptions across a 54-day run. That's one failure
+    every ~3 hours"): its one time written as an interval, when it opens by pointing back."""
+    later = [c for c in doc.claims if c.start >= claim.end]
+    if not later or doc.text[claim.end:later[0].start].strip(" .;\n") or not _POINTS_BACK.match(later[0].quote):
+        return []
+    return [f for f in _intervals(doc, later[0]) if f.value < span.value][:1]
+
+
+_POINTS_BACK = re.compile(r"\s*(?:that['’]?s|that is|this is|i\.e\.|or|which is)\b", re.I)
+
+
 # "fails once every 50,000 hours", "a failure every 30 minutes": a time written as an interval between failures
-_EVERY = re.compile(r"(?:\b(?:once\s+)?every|\bMTBF\b[^.\n]{0,20}|كل)\s+$", re.I)
-_FAILS = re.compile(r"\bfail\w*|\binterrupt\w*|\bcrash\w*|\bMTBF\b|عطل|أعطال|يتعطل|تتعطل|انقطاع", re.I)
+_EVERY = re.compile(r"(?:\b(?:once\s+)?every|\bMTBF\b[^.\n]{0,20}|كل)\s+(?:~\s*|≈\s*|(?:about|roughly|around|nearly)\s+)?$", re.I)
+_FAILS = re.compile(r"\bfail\w*|\binterrupt\w*|\bcrash\w*|\bMTBF\b|\bMTTF\b|\bMTBI\b|عطل|أعطال|يتعطل|تتعطل|انقطاع", re.I)
 _ONE_DEVICE = re.compile(r"\b(?:a single|one|each|every|a|an)\s+(?:\w+\s+){0,2}?(?:GPUs?|chips?|accelerators?|nodes?|servers?)\b"
                          r"|(?:وحدة|شريحة|خادم)\s+(?:\S+\s+){0,2}?(?:واحدة|واحد)", re.I)
 
@@ -91,8 +103,12 @@ def _sized_interval(doc: Document, claim: Claim):
         return None
     # the time must be the interval ("MTBF is around 47 days", "one failure every 3 hours"), not the run's length
     # ("16,000 GPUs over 54 days saw 419 interruptions": 54 days x 16,000 / 1,024 was shown as an interval)
-    before = doc.text[claim.start:times[0].start]
-    return (sizes[0], times[0]) if _NAMED_INTERVAL.search(before) or times[0] in _intervals(doc, claim) else None
+    before, after = doc.text[claim.start:times[0].start], doc.text[times[0].end:times[0].end + 40]
+    named = _NAMED_INTERVAL.search(before) or _NAMED_AFTER.match(after)  # "MTTF is 7.9 hours", "7.9 hours MTTF at 1,024 GPUs"
+    return (sizes[0], times[0]) if named or times[0] in _intervals(doc, claim) else None
+
+
+_NAMED_AFTER = re.compile(r"\s*(?:of\s+)?(?:MTBF|MTTF|MTBI|mean[- ]time[- ](?:between|to)[- ](?:failures?|interruptions?))\b", re.I)
 
 
 _NAMED_INTERVAL = re.compile(r"(?:MTBF|MTTF|MTBI|mean time (?:between|to) (?:failures?|interruptions?)|interval between failures)"
