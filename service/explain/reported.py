@@ -505,8 +505,8 @@ def _lower_first(text: str, context: str = "") -> str:
     """'The throughput' -> 'the throughput' after a reporting verb; a name ("Nvidia", "Cloud TPU", "Mixtral 8x22B") keeps its capital."""
     parts = text.split(" ", 2)
     first = re.split(r"['’]", parts[0].strip(","))[0]  # "They've" is read as "They"
-    if first == "A" and len(parts) > 1 and (parts[1][:1].islower() or parts[1][:1].isdigit()):
-        return "a" + text[1:]  # "A capacity factor ...", "A 671B MoE ..." after "says that"
+    if first == "A" and parts[0] == "A" and len(parts) > 1 and parts[1][:1].isalnum():
+        return "a" + text[1:]  # "A capacity factor ...", "A 671B MoE ...", "A B200 with ..." after "says that"
     if not (len(first) > 1 and first[0].isupper() and first[1:].islower() and first.replace("-", "").isalpha()):
         return text
     if first.lower() not in _FUNCTION_WORDS and not first.endswith("ing"):

@@ -331,3 +331,21 @@ def test_an_interval_named_after_its_figure_scales_with_the_cluster():
 def test_an_interval_the_next_sentence_restates_is_checked():
     claim = next(c for c in _claims(MTTF_LIST) if "419" in c["quote"])
     assert claim["verdict"] == "consistent" and "3.1 hours" in claim["why"]
+
+
+# "A B200 with 8 TB/s bandwidth running a 70 B parameter model at FP8 (~70 GB resident) caps out at ~115 tokens/sec":
+# 70 GB / 8 TB/s = 8.75 ms per read of the weights, 1 / 8.75 ms = 114 tokens per second.
+DECODE_CAP = ("tokens-per-second is therefore close to (memory bandwidth) ÷ (bytes read per token). A B200 with 8 TB/s "
+              "bandwidth running a 70 B parameter model at FP8 (~70 GB resident) caps out at ~115 tokens/sec per GPU stream.")
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_a_decode_cap_is_redone_from_weights_over_bandwidth(lang):
+    claim = next(c for c in _claims(DECODE_CAP, lang) if c["calculations"])
+    assert claim["verdict"] == "consistent" and "114" in claim["why"]
+
+
+def test_a_formulas_bracketed_operands_stay_and_an_article_is_lower_case():
+    opening = _opening(DECODE_CAP)
+    assert "(memory bandwidth) ÷ (bytes read per token)" in opening
+    assert "that A B200" not in opening

@@ -137,5 +137,20 @@ def transfer_needed(doc: Document, claim: Claim) -> Result | None:
     if index is None:
         return None
     alone = doc.calculations[index]["outputs"]["value"]
-    return Result([index], None, messages(doc.lang)["verdicts"]["transfer_needed"].format(
-        size=said(doc, size), rate=said(doc, rate), alone=restate.value("time_s", alone)))
+    words = messages(doc.lang)["verdicts"]
+    shown = {"size": said(doc, size), "rate": said(doc, rate), "alone": restate.value("time_s", alone)}
+    capped = [f for f in claim.figures if f.quantity in ("tokens_per_s", "tokens_per_s_per_chip") and f.value > 0]
+    if len(capped) == 1 and alone > 0 and _TOKEN_CAP.search(claim.quote):
+        # "a 70 GB model at 8 TB/s caps out at ~115 tokens/sec": one read of the weights per token, 1 / 8.75 ms = 114
+        cap = worked(doc, f"1 / {alone:g}", f"1 / {restate.value('time_s', alone)}")
+        if cap is not None:
+            rate_cap = doc.calculations[cap]["outputs"]["value"]
+            key = "token_cap" if abs(rate_cap / capped[0].value - 1) <= TOKEN_CAP_TOLERANCE else "token_cap_gap"
+            return Result([index, cap], "consistent" if key == "token_cap" else None,
+                          words[key].format(**shown, cap=f"{rate_cap:,.0f}", stated=said(doc, capped[0])))
+    return Result([index], None, words["transfer_needed"].format(**shown))
+
+
+_TOKEN_CAP = re.compile(r"\bcaps?\b|\bcapped\b|\bat most\b|\bupper bound\b|\bceiling\b|\bmax(?:imum)?\b|\blimit\w*|\bbound\b"
+                        r"|\bper (?:GPU )?stream\b|\bdecod\w*", re.I)
+TOKEN_CAP_TOLERANCE = 0.05  # "~115 tokens/sec" for 114.3: rounding and "about"
