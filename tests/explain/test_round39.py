@@ -349,3 +349,17 @@ def test_a_formulas_bracketed_operands_stay_and_an_article_is_lower_case():
     opening = _opening(DECODE_CAP)
     assert "(memory bandwidth) ÷ (bytes read per token)" in opening
     assert "that A B200" not in opening
+
+
+def test_a_torus_passage_reads_hops_and_a_3d_mesh_as_wiring():
+    text = ("A torus arranges chips so each one has six identical neighbours. A 3D mesh would do the same, but without "
+            "wraparound the corner chips have fewer neighbours. So an 8x8x16 pod has worse diameter (16 hops) than 8x8x8.")
+    terms = {t["id"]: t for t in explain_offline(text, "en")["terms"]}
+    assert "device-mesh" not in terms
+    if "network-hop" in terms:
+        assert "neighbour in a torus" in terms["network-hop"]["definition"]
+
+
+def test_xeon_phi_is_not_the_xeon_server_cpu():
+    text = "Aurora was first planned around Intel Xeon Phi Knights Hill processors, with a peak of 180 petaflops."
+    assert "intel-xeon" not in {t["id"] for t in explain_offline(text, "en")["terms"]}
