@@ -363,3 +363,8 @@ def test_a_torus_passage_reads_hops_and_a_3d_mesh_as_wiring():
 def test_xeon_phi_is_not_the_xeon_server_cpu():
     text = "Aurora was first planned around Intel Xeon Phi Knights Hill processors, with a peak of 180 petaflops."
     assert "intel-xeon" not in {t["id"] for t in explain_offline(text, "en")["terms"]}
+
+
+def test_a_hyphenated_mean_time_to_failure_takes_the_mttf_sense():
+    term = next(t for t in explain_offline(MTTF_LIST, "en")["terms"] if "Failure" in t["term"] or "MTTF" in t["term"])
+    assert "until something fails" in term["definition"]
