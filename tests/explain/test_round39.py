@@ -368,3 +368,12 @@ def test_xeon_phi_is_not_the_xeon_server_cpu():
 def test_a_hyphenated_mean_time_to_failure_takes_the_mttf_sense():
     term = next(t for t in explain_offline(MTTF_LIST, "en")["terms"] if "Failure" in t["term"] or "MTTF" in t["term"])
     assert "until something fails" in term["definition"]
+
+
+@pytest.mark.parametrize("sentence", [
+    "This behavior does not cause any functional failure, but leads to unintentional performance issues.",
+    "The new default caused a performance regression on A100.",
+])
+def test_a_sentence_that_reports_performance_issues_reports_a_problem(sentence):
+    from service.explain import reported
+    assert reported.role(sentence, "en") == "problem"
