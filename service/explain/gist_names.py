@@ -67,9 +67,14 @@ _MASS_NOUN = re.compile(r"(?:ing|ism|ics|tion|sion|ence|ity)$")
 def _with_article(name: str, lang: str) -> str:
     """"the data center", not "data center"; but "activation checkpointing", "data parallelism", "inference": a field
     or an activity takes no article."""
-    if lang != "en" or not name[:1].islower() or _MASS_NOUN.search(name):
+    if lang != "en" or _MASS_NOUN.search(name):
         return name
+    if not name[:1].islower() and not _ACRONYM_NOUN.match(name):
+        return name  # a name: "H100", "Colossus"
     return "the " + name
+
+
+_ACRONYM_NOUN = re.compile(r"^[A-Z]{2,5}s?\s+[a-z]+$")  # "HPC system", "GPU cluster": a common noun an acronym qualifies
 
 
 _COMPANIES = frozenset({"nvidia", "amd", "intel", "google", "microsoft", "meta", "openai", "anthropic", "samsung", "sk-hynix",

@@ -377,3 +377,9 @@ def test_a_hyphenated_mean_time_to_failure_takes_the_mttf_sense():
 def test_a_sentence_that_reports_performance_issues_reports_a_problem(sentence):
     from service.explain import reported
     assert reported.role(sentence, "en") == "problem"
+
+
+def test_a_common_noun_an_acronym_qualifies_takes_an_article():
+    from service.explain.gist_names import _with_article
+    assert _with_article("HPC system", "en") == "the HPC system"
+    assert _with_article("H100", "en") == "H100"
