@@ -52,11 +52,14 @@ def _batch_scope(text: str, fig):
 # Full-width punctuation a Chinese or Japanese keyboard types ("W4A8_AWQ？", "quantization，and"): the ASCII mark, one
 # character for one so every offset stays the text's, and a question ends on a question mark the reader's rules know
 _FULLWIDTH = str.maketrans("？！，：；（）", "?!,:;()")
+# A derivation written a step per line ("Time = 70 GB ÷ 3.35 TB/s" / "≈ 0.0209 seconds"): the line break before "≈" or "="
+# becomes a space (one character for one), so the expression and its result are one statement to check
+_CONTINUED = re.compile(r"\n(?=[ \t]*[≈=][ \t]*\d)")
 
 
 def analyse(text: str, lang: str, previous: Document | None = None) -> Document:
     """Run every stage on `text` (a follow-up of `previous` when given) and return the document."""
-    doc = Document(text=text.translate(_FULLWIDTH), lang=lang, previous=previous)
+    doc = Document(text=_CONTINUED.sub(" ", text.translate(_FULLWIDTH)), lang=lang, previous=previous)
     for stage in (terms.read_terms, read_figures, claims.find_claims, checks.check_claims):
         stage(doc)
     return doc

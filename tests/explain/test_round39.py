@@ -383,3 +383,11 @@ def test_a_common_noun_an_acronym_qualifies_takes_an_article():
     from service.explain.gist_names import _with_article
     assert _with_article("HPC system", "en") == "the HPC system"
     assert _with_article("H100", "en") == "H100"
+
+
+def test_a_derivation_written_a_step_per_line_is_checked():
+    text = ("Time = 70 GB ÷ 3.35 TB/s\n≈ 0.0209 seconds\n≈ 20.9 milliseconds\nTokens per second\n≈ 1000 ms ÷ 20 ms\n"
+            "≈ 48 tokens/second")
+    claims = [c for c in _claims(text) if c["calculations"]]
+    assert any("0.0209" in c["quote"] and c["verdict"] == "consistent" for c in claims)
+    assert any("50" in c["why"] and "48" in c["why"] for c in claims)  # 1000 / 20 is 50, said beside the text's 48
