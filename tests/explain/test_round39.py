@@ -391,3 +391,12 @@ def test_a_derivation_written_a_step_per_line_is_checked():
     claims = [c for c in _claims(text) if c["calculations"]]
     assert any("0.0209" in c["quote"] and c["verdict"] == "consistent" for c in claims)
     assert any("50" in c["why"] and "48" in c["why"] for c in claims)  # 1000 / 20 is 50, said beside the text's 48
+
+
+def test_kubernetes_pods_and_a_lower_case_vgpu_flag_are_glossed():
+    text = ("When multiple pods are created from a podgroup with vgpu enabled, current scheduling policy prioritizes "
+            "scheduling those pods to the same physical GPU, which leads to performance issues.")
+    terms = {t["id"]: t for t in explain_offline(text, "en")["terms"]}
+    assert "vgpu" in terms
+    assert "Kubernetes" in terms["tpu-pod"]["definition"]
+    assert "tpu-pod" not in {t["id"] for t in explain_offline("The pod of dolphins swam by the boat.", "en")["terms"]}
