@@ -5,7 +5,8 @@ from typing import NamedTuple
 
 _NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 # a percentage in brackets, '(30.1%)' or, as Arabic writes it, '(%30.1)'
-_PCT = rf"\(\s*(?:%\s*(?P<pa>{_NUM})|(?P<pb>{_NUM})\s*%)\s*\)"
+# (also "(~11% which adds up to ...)": an approximate share, and words after it inside the bracket)
+_PCT = rf"\(\s*(?:~|≈|about\s+|roughly\s+|nearly\s+|نحو\s+)?(?:%\s*(?P<pa>{_NUM})|(?P<pb>{_NUM})\s*%)(?:\s+[^()%\d][^()%]{{0,80}})?\s*\)"
 # 'Of the 419 failures, ...', 'Out of 419', 'من بين 419', 'من أصل 419', 'من إجمالي 419': a whole the parts after it share
 _WHOLE = re.compile(rf"(?:\b(?:[Oo]ut\s+of|[Oo]f)\s+(?:the|all|these|those)?\s*|من\s+(?:بين|أصل|إجمالي|مجموع)\s+)(?P<total>{_NUM})(?![\d.%])")
 # '148 of the 419 failures (30.1%)', '3 out of 8 GPUs (37.5%)', '148 من 419 (30.1%)'

@@ -400,3 +400,11 @@ def test_kubernetes_pods_and_a_lower_case_vgpu_flag_are_glossed():
     assert "vgpu" in terms
     assert "Kubernetes" in terms["tpu-pod"]["definition"]
     assert "tpu-pod" not in {t["id"] for t in explain_offline("The pod of dolphins swam by the boat.", "en")["terms"]}
+
+
+def test_a_part_of_a_whole_with_an_approximate_share_and_words_in_its_bracket():
+    # GB200 NVL72 racks with 8 of 72 GPUs kept as warm spares: 8 / 72 = 11.1%, "~11%"
+    text = ("On GB200 systems, standard practice is to reserve 8 out of 72 GPUs (~11% which adds up to several hundred "
+            "thousand dollars) per rack for warm spares.")
+    claim = next(c for c in _claims(text) if c["calculations"])
+    assert claim["verdict"] == "consistent" and "11.1%" in claim["why"]

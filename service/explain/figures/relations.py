@@ -87,6 +87,10 @@ class _Relations:
                     a.unit, a.scale, a.value = b.unit, b.scale, a.raw * b.scale
                 self.share_multiplier(a, b)
                 continue
+            elif re.fullmatch(r"\s*(?:out\s+of|of|من\s+(?:أصل|بين))\s*", between) and a.quantity == "number" and a.raw == int(a.raw) \
+                    and b.quantity.startswith("n_") and 0 < a.raw < b.raw:
+                a.quantity, a.chip, a.generic = b.quantity, b.chip, False  # "8 out of 72 GPUs": eight GPUs
+                continue
             elif _VERSUS.match(between) and self.same_magnitude(a, b):
                 # "15.6 trillion tokens vs. 1.8 trillion for Llama 2": the second count is of the same thing
                 b.quantity, b.chip = a.quantity, a.chip
