@@ -504,7 +504,7 @@ def _gloss_words(text: str) -> int:
 _BARE_ANAPHOR = pattern_cache.lazy(r"^(?:this|that|it)\s+(?:\w+ly\s+)?[a-z]+(?:es|s|ed)\b(?<!\bis)(?<!\bwas)(?<!\bhas)"
                                    r"|^(?:this|these)\s+[a-z]+\s+(?:is|are|was|were|has|have)\b", re.I)  # "This stage is ...": its stage is the one before
 # "KV caching mitigates this by ...": what "this" is stands in the sentence before, not in a point elsewhere
-_DOES_TO_THIS = pattern_cache.lazy(r"\b(?:mitigat|solv|fix|address|avoid|prevent|eliminat|tackl|work(?:s|ed)? around)\w*\s+(?:this|that|it)\b(?!\s+\w+(?:s|ed)?\b\s+(?:is|are))", re.I)
+_DOES_TO_THIS = pattern_cache.lazy(r"\b(?:mitigat|solv|fix|address|avoid|prevent|eliminat|tackl|work(?:s|ed)? around)\w*\s+(?:this|that|it)\b", re.I)
 _CONSEQUENCE = pattern_cache.lazy(r"^\s*(?:so|therefore|thus|hence|as a result|consequently)\b", re.I)  # follows the sentence before it
 FRAME_REACH = 3  # a frame's parts come from the point and the sentences this near it
 
