@@ -3,7 +3,7 @@
 import re
 
 from service.explain import claims as cues
-from service.explain import gist_central, gist_contrast, gist_cross, gist_frames, gist_length, gist_lift, gist_plain, gist_side, headings, pattern_cache, reported, restate, synthesis
+from service.explain import gist_central, gist_contrast, gist_cross, gist_frames, gist_select, gist_length, gist_lift, gist_plain, gist_side, headings, pattern_cache, reported, restate, synthesis
 from service.explain.document import Document
 from service.i18n.messages import messages
 
@@ -246,7 +246,7 @@ def gist(doc: Document, links: list[dict]) -> list[dict]:
     if not scored:  # nothing argues strongly: the sentence that argues most, if any does
         best = max(((score(doc, i, ids[i], claims_at.get(a)) - 99 * gist_side.blockquoted(doc, i), i) for i, (a, _) in enumerate(doc.sentences)), default=(0.0, 0))
         scored = [best] if best[0] >= MIN_SCORE / 6 else []  # a title ("Adding Tokens/s/device to the log") will do
-    scored.sort(key=lambda item: (-item[0], item[1]))
+    scored = gist_select.ranked(doc, scored)  # the hand score and the features fitted on people's gists
     chosen: list[tuple[int, str]] = []
     seen_words: list[set[str]] = []
     frames: list[tuple[str, frozenset]] = []
