@@ -279,6 +279,8 @@ def _is_claim(kinds: list[str], frame, figures: list, term_ids: set[str], senten
         return True
     if _WRITTEN_SUM.search(sentence):
         return True  # "2 + 4 + 4 + 8 = 18.": the author's own arithmetic, bare numbers or not, is there to be checked
+    if sum(f.quantity == "cost_usd" for f in figures) >= 2:
+        return True  # "for a $10M run, that is $500K-1.5M wasted": a part of a cost, which a share may give
     if any(f.quantity == "cost_usd" for f in figures) and cue("per_unit", sentence):
         return True  # "each gigawatt needs $50 billion": a price per unit, which the units the text states multiply
     if any(f.quantity in _RATES_MEASURED for f in figures) and cue("measured_here", sentence):

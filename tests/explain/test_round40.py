@@ -72,3 +72,64 @@ def test_a_tflops_throughput_is_not_said_to_be_achieved_and_a_datasheet_figure_i
     definition = _definition("The headline of every H100 datasheet is 989 TFLOP/s of FP16 matrix throughput.", "throughput")
     assert definition["definition"].startswith("Here throughput is an arithmetic rate, in TFLOP/s")
     assert "achieved" not in definition["definition"] and "a datasheet figure is a peak" in definition["definition"]
+
+
+# ---- 4 a model's size inside its name, and decoding's compute ceiling ---------------------------------------------------
+
+# modular/modular issue 6667: "bf16 google/gemma-4-26B-A4B-it is 51.6 GB": 26B x 2 bytes = 52 GB; "gemma-4-26B" is a
+# version and a size, not a range of 4 to 26 billion parameters.
+GEMMA = "bf16 `google/gemma-4-26B-A4B-it` is 51.6 GB — does not fit a single 24 GB card."
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_a_version_inside_a_models_name_is_no_range_and_its_weights_are_checked(lang):
+    figures = [(f.quote, f.quantity) for f in pipeline.analyse(GEMMA, "en").figures]
+    assert ("26B", "params") in figures and not any(q == "4" and k == "params" for q, k in figures)
+    claim = explain_offline(GEMMA, lang)["claims"][0]
+    assert claim["verdict"] == "consistent" and "52 GB" in claim["why"] and "51.6 GB" in claim["why"]
+
+
+def test_a_range_of_sizes_stays_a_range():
+    figures = [(f.quote, f.quantity) for f in pipeline.analyse("It fits a 7-13B model.", "en").figures]
+    assert figures == [("7", "params"), ("13B", "params")]
+
+
+# The compute-only estimate a decode article sets out to refute (tokenomy.agenticloops.ai, "decode bottleneck"):
+# 989e12 FLOP/s / (2 x 70e9 FLOPs per token) = 7,064 tokens/s, "roughly seven thousand" (Kaplan et al. 2020, 2.1).
+CEILING = ("The headline of every H100 datasheet — 989 TFLOP/s of FP16 matrix throughput — implies that any 70B model "
+           "should decode at roughly seven thousand tokens per second.")
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_decodings_compute_ceiling_is_peak_over_two_operations_per_weight(lang):
+    claim = explain_offline(CEILING, lang)["claims"][0]
+    assert claim["verdict"] == "consistent" and "7,064" in claim["why"]
+
+
+@pytest.mark.parametrize("text", [
+    "We train the 70B model at 989 TFLOP/s peak and process 7,000 tokens per second per node.",  # training: 6 per weight
+    "The 70B MoE model with 8 experts should decode at roughly seven thousand tokens per second on 989 TFLOP/s.",
+    "With 989 TFLOP/s, the 70B model decodes at 40 tokens per second.",  # far below the ceiling: memory-bound, nothing said
+])
+def test_no_compute_ceiling_for_training_a_mixture_of_experts_or_a_rate_far_below(text):
+    assert not any("operations per token" in (c.get("why") or "") for c in explain_offline(text, "en")["claims"])
+
+
+# ---- 5 a part of an amount the share before it gives -----------------------------------------------------------------
+
+# remainingproblems.com, "checkpoint and restart": 5% x $10M = $0.5M and 15% x $10M = $1.5M, "$500K-1.5M".
+WASTE = ("The standard practice is 'checkpoint frequently and restart', which means accepting 5-15% compute waste from "
+         "repeated work between checkpoints. For a $10M training run, that is $500K-1.5M wasted on re-computation.")
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_a_cost_the_share_before_it_gives_is_share_times_the_whole(lang):
+    claim = next(c for c in explain_offline(WASTE, lang)["claims"] if "$10M" in c["quote"])
+    assert claim["verdict"] == "consistent"
+    assert "$500,000" in claim["why"] and "$1.5M" in claim["why"]
+
+
+def test_a_part_that_is_not_the_share_of_the_whole_is_said_nothing_of():
+    text = WASTE.replace("$500K-1.5M", "$2M-3M")
+    claim = next(c for c in explain_offline(text, "en")["claims"] if "$10M" in c["quote"])
+    assert claim["verdict"] != "inconsistent" and "x $10M" not in (claim["why"] or "")

@@ -69,7 +69,10 @@ def _width(doc: Document, claim: Claim) -> tuple[float, str] | None:
 
 def _params(doc: Document, claim: Claim):
     """The one model size the sentence states (a whole model's parameters), or None."""
-    found = [f for f in claim.figures if f.quantity == "params" and f.value >= 1e8]
+    active = [f for f in claim.figures if f.quantity == "active_params"]
+    # "26B-A4B" names 26B in all and 4B active: the active count read again as a size is not the model's size
+    found = [f for f in claim.figures if f.quantity == "params" and f.value >= 1e8
+             and not any(a.start <= f.start and f.end <= a.end for a in active)]
     if len({f.value for f in found}) != 1 or _NOT_WHOLE.search(claim.quote):
         return None
     return found[0]

@@ -75,6 +75,9 @@ class _Relations:
                 role = ("low", "high")  # "times range from 16 to 28 seconds across four models": a spread, not a change
             elif (before and _TO.match(between)) or _ARROW.match(between) or changed:
                 role = ("before", "after")  # "from 9% to 5%", "8→16", "32,768, extended to 128K"
+            elif _RANGE_DASH.match(between) and self.norm[a.start - 2:a.start - 1].isalpha() and self.norm[a.start - 1:a.start] in "-_" \
+                    and between in ("-", "_"):
+                continue  # "gemma-4-26B", "Llama-3-70B": a version inside a model's name, not a range of sizes
             elif _RANGE_DASH.match(between) or (before is None and _RANGE_WORD.match(between)):
                 role = ("low", "high")
             elif (_OR.match(between) and a.quantity == "number" or _VERSUS.match(between) and a.unit is None
