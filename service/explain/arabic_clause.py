@@ -13,7 +13,8 @@ _IMPERSONAL = {"تم", "يتم", "يمكن", "يجب", "ينبغي", "يلزم",
 _OPENERS = {"لا", "لم", "لن", "ليس", "ليست", "في", "على", "من", "إلى", "مع", "عند", "بعد", "قبل", "خلال", "منذ", "رغم",
             "بدلا", "بدلاً", "بدلًا", "وفقا", "وفقًا", "وفقاً", "بسبب", "حسب", "بحسب", "مثل", "عبر", "تحت", "بين", "نظرا",
             "نظرًا", "نظراً", "استنادا", "استنادًا", "استناداً", "طبقا", "طبقًا", "تبعا", "تبعًا", "لذلك", "بالإضافة", "عندما", "إذا", "لو", "كلما", "حين", "حيث", "قد", "لقد",
-            "سوف", "أثناء", "لدى", "داخل", "ضمن", "إثر", "عقب", "حتى", "للمرة"}  # the future particle opens a verb phrase: "أنه سوف يحتاج", never "أنّ سوف يحتاج"
+            "سوف", "أثناء", "لدى", "داخل", "ضمن", "إثر", "عقب", "حتى", "للمرة",
+            "الآن", "اليوم", "حاليا", "حاليًا", "حالياً", "مؤخرا", "مؤخرًا", "مؤخراً", "عادة", "عادةً", "غالبا", "غالبًا", "غالباً"}  # adverbs of time  # the future particle opens a verb phrase: "أنه سوف يحتاج", never "أنّ سوف يحتاج"
 # Past verbs of the third person masculine that no letter pattern tells from a noun.
 _PAST = {"قال", "أعلن", "أكد", "أوضح", "كشف", "ذكر", "أشار", "بلغ", "وصل", "حقق", "تجاوز", "استخدم", "اعتمد", "اشترى", "أنفق",
          "انخفض", "ارتفع", "زاد", "تحسن", "تضاعف", "استغرق", "احتاج", "انتقل", "قدم", "أطلق", "طور", "درب", "كان", "أصبح", "ظل",
@@ -31,6 +32,15 @@ _ATTACHED_PRONOUN = re.compile(r"^(?:ها|هما|هم)$")
 # a prepositional phrase opening on ب/ل + a verbal noun ("باستخدام", "بفضل", "لتدريب"): its subject comes later
 _PREPOSITIONAL = re.compile(r"^[بل](?:استخدام|فضل|فضلا|تدريب|تشغيل|ضمان|تحقيق|تقليل|زيادة|افتراض|اعتبار|مقارنة|النسبة)")
 _DEMONSTRATIVE = {"هذا", "هذه", "ذلك", "تلك", "هذان", "هاتان", "هؤلاء"}
+# a quantity noun whose subject goes on with من and a noun: "أعلنت العشرات من الشركات" (the dozens of companies)
+_QUANTITY = {"العشرات", "المئات", "الآلاف", "الملايين", "العديد", "الكثير", "عشرات", "مئات", "آلاف", "معظم", "أغلب", "بعض"}
+# verbs of the first person plural: the author speaks ("نوصي عمومًا ..."); the text's verb would change its person
+_WE = {"نوصي", "ننصح", "نقترح", "نستخدم", "نعتقد", "نرى", "نحتاج", "نقدم", "نلاحظ", "نجد", "نعرض", "نوضح", "نستطيع", "نريد",
+       "نحن", "يمكننا", "نتوقع", "نفضل", "نستنتج", "نبين"}
+# an indefinite accusative opening a sentence is an adverbial ("ردًا على ذلك، ...", "تاريخيًا، ..."): أنه, not أنّ
+_ADVERBIAL = re.compile(r"(?:ًا|اً)[،,]?$")
+# a heading before a colon, a verb after it with its own subject: "تحديث ديسمبر 2025: حققت Stripe ..." (the heading goes)
+_HEADING = re.compile(r"^(?:\d+[.)]\s*)?([^:،.]{1,40}?)\s*:\s+(?=[ء-ي])")
 _LATIN = re.compile(r"^[A-Za-z][\w.+-]*$")
 _VERSION = re.compile(r"^\d+\.\d+(?:\.\d+)*[A-Za-z]*$|^\d+(?:\.\d+)?[BbMKkT]$")  # "Llama 3.1 8B": a version or a size inside the name
 MAX_SUBJECT_WORDS = 6
@@ -113,19 +123,30 @@ def subject_after(words: list[str], verb: str = "") -> int:
                 break  # what follows a name is not read as its adjective
             elif core.startswith("ال") and not core.startswith("الى"):
                 head, defined = core, True
-            elif re.fullmatch(r"[\u0621-\u064A]+", core) and not is_verb(core) and core not in _OPENERS and n < 3 \
+            elif re.fullmatch(r"[\u0621-\u064A]+", core) and (not is_verb(core) or _noun_here(words, n)) and core not in _OPENERS and n < 3 \
                     and core not in _PARTICLES \
                     and not core.startswith(("لل", "بال", "كال", "وال", "فال")):
                 head = head or core  # the first noun of an idafa chain ("تكلفة تدريب النموذج")
             else:
                 return 0
         else:
+            if core in _DEMONSTRATIVE and not word.startswith("("):
+                n += 1  # "مخطط التنشيط النادر هذا": the demonstrative after its noun closes the subject
+                break
+            if core == "من" and _bare(head or "") in _QUANTITY and n + 1 < len(words) and _bare(words[n + 1]).startswith("ال"):
+                n += 2  # "العشرات من الشركات الصينية": the quantity's noun, then the adjectives that agree with it
+                head = _bare(words[n - 1])
+                if words[n - 1].rstrip().endswith(tuple(_PUNCT)):
+                    break
+                continue
             if _feminine_verb(verb) and core.startswith("ال") and _feminine(core) and not _feminine(head or ""):
                 return 0  # "اختيرت المواقع الجديدة" (its adjective) or "تستخدم النماذج الذاكرة" (its object): not sure which
             agrees = _feminine(core) == _feminine(head or "")
             if not (core.startswith("ال") and agrees):
                 if n > 1 and re.match(r"[بلك][\u0621-\u064A]{3,}", core) and not core.startswith(("بال", "لل")):
                     return 0  # "ذاكرة ... الخاصة بشركة ميكرون": the adjective's own complement; the subject's end is not sure
+                if n > 1 and core.startswith("لل") and _bare(verb) in _TAKES_VERBAL_NOUN:
+                    return 0  # "يتيح عرض النطاق الترددي للذاكرة ...": the subject's complement or what the verb allows to, not sure
                 break  # another definite word of another gender is the object, not an adjective
         n += 1
         if word.rstrip().endswith(tuple(_PUNCT)):
@@ -137,6 +158,11 @@ def subject_after(words: list[str], verb: str = "") -> int:
     if _glossed_further(words[n:]):
         return 0  # "المرحلة الثالثة من ZeRO (ZeRO-3)": one name, glossed after its last word; the subject's end is not sure
     return n
+
+
+def _noun_here(words: list[str], n: int) -> bool:
+    """A word spelt as a verb that is a noun where it stands: "عرض النطاق" is bandwidth, not "he presented"."""
+    return _bare(words[n]) == "عرض" and n + 1 < len(words) and _bare(words[n + 1]).startswith("النطاق")
 
 
 def _feminine_verb(word: str) -> bool:
@@ -158,7 +184,20 @@ def _glossed_further(rest: list[str]) -> bool:
     return False
 
 
-def reported(clause: str, that_noun: str = "أنّ", that_verb: str = "أنه") -> str | None:
+def unlabelled(clause: str) -> str:
+    """Without a heading before its colon when the verb after it has a subject of its own ("تحديث ديسمبر 2025: حققت Stripe
+    ..."); a label that is the subject joins its verb ("التكوين الثاني: يحتوي على ..." is "التكوين الثاني يحتوي على ...")."""
+    found = _HEADING.match(clause)
+    if not found:
+        return clause
+    rest = clause[found.end():].split()
+    label = found.group(1).split()
+    if rest and is_verb(rest[0]) and (subject_after(rest[1:], rest[0]) or _feminine_verb(rest[0]) != _feminine(label[0])):
+        return clause[found.end():]  # the verb's own subject follows it, or the heading's gender is not the verb's
+    return f"{found.group(1)} {clause[found.end():]}"
+
+
+def reported(clause: str, that_noun: str = "أنّ", that_verb: str = "أنه", by: bool = False) -> str | None:
     """The clause as it follows a reporting verb: "أنّ الحوسبة الموزعة تتضمن ...", "أنه تم ...", "أنّ النموذج ...";
     None when the clause opens with a verb whose subject is not read with certainty (the caller quotes it)."""
     words = clause.split()
@@ -173,7 +212,13 @@ def reported(clause: str, that_noun: str = "أنّ", that_verb: str = "أنه") 
     if words[0][:1] == "و" and _bare(words[0][1:]).startswith("ال") and len(_bare(words[0])) >= 5:
         words[0] = words[0][1:]  # "والاختزال الشامل ...": the joining "و" before a definite noun
         clause = " ".join(words)
+    if by:  # "يوصي النص بأنّ ...": a recommendation takes its clause with بـ
+        return None if (said := reported(clause, that_noun, that_verb)) is None else "ب" + said
     first = _bare(words[0])
+    if first in _WE:
+        return None  # "نوصي عمومًا ...": the author's own voice; quoted, not put in the text's third person
+    if _ADVERBIAL.search(words[0]) and len(words) > 1:
+        return f"{that_verb} {clause}"
     if words[0].rstrip().endswith(":") and _LATIN.match(first):
         return None  # "float16: نوصي بتشغيل ...": a list item's label, no subject for أنّ; quoted as written
     if "•" in clause or first in ("إليك", "إليكم", "هاك"):

@@ -133,3 +133,29 @@ def test_a_part_that_is_not_the_share_of_the_whole_is_said_nothing_of():
     text = WASTE.replace("$500K-1.5M", "$2M-3M")
     claim = next(c for c in explain_offline(text, "en")["claims"] if "$10M" in c["quote"])
     assert claim["verdict"] != "inconsistent" and "x $10M" not in (claim["why"] or "")
+
+
+# ---- 6 Arabic after a reporting verb: أنه before an adverb, the whole subject, no heading --------------------------------
+
+from service.explain import arabic_clause  # noqa: E402
+
+
+@pytest.mark.parametrize("clause, said", [
+    ("الآن، تعمل الصين على تسريع الاستثمارات", "أنه الآن، تعمل الصين"),  # an adverb of time opens: أنه, never "أنّ الآن"
+    ("ردًا على ذلك، عرضت Nvidia نسخًا معدلة", "أنه ردًا على ذلك"),  # an adverbial accusative
+    ("أعلنت العشرات من الشركات الصينية عن خطط للتوسع", "أنّ العشرات من الشركات الصينية أعلنت عن خطط"),  # a partitive subject
+    ("يسمح مخطط التنشيط النادر هذا لـ JetMoe بتحقيق معدل أفضل", "أنّ مخطط التنشيط النادر هذا يسمح لـ JetMoe"),
+])
+def test_an_arabic_clause_after_a_reporting_verb_keeps_its_grammar(clause, said):
+    assert arabic_clause.reported(clause).startswith(said)
+
+
+def test_the_authors_we_is_quoted_and_a_recommendation_takes_bi():
+    assert arabic_clause.reported("نوصي عمومًا بتعويم 16 بت لتسريع وحدة معالجة الرسومات") is None
+    assert arabic_clause.reported("الدقة المختلطة تسرع التدريب", by=True) == "بأنّ الدقة المختلطة تسرع التدريب"
+
+
+def test_a_heading_before_a_colon_goes_when_the_verb_has_its_own_subject():
+    assert arabic_clause.unlabelled("تحديث ديسمبر 2025: حققت Stripe خفضاً بنسبة 73%") == "حققت Stripe خفضاً بنسبة 73%"
+    assert arabic_clause.unlabelled("التكوين الثاني: يحتوي على 8 وحدات") == "التكوين الثاني يحتوي على 8 وحدات"
+    assert arabic_clause.unlabelled("1. كفاءة نقل البيانات: يتيح عرض النطاق الترددي للذاكرة نقلًا فعالًا").startswith("يتيح")

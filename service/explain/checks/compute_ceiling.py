@@ -8,7 +8,7 @@ import re
 
 from service.explain import restate
 from service.explain.checks import verdicts
-from service.explain.checks.core import Result, discard, said, unique, worked
+from service.explain.checks.core import Result, discard, said, worked
 from service.explain.checks.decode_floor import _SPARSE
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
