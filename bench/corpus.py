@@ -188,6 +188,16 @@ def figure_found(expected: dict, got: list[dict], close) -> bool:
 _COUNT_PREFIX = re.compile(r"^[1-9]\d{0,3}x(?=[A-Z][A-Za-z]*\d)")
 
 
+def _forms(term: str, scoring) -> set[str]:
+    """The ways an annotated term may be found: as written, without a count before a chip ("8xH100"), and for "tensor
+    parallelism (TP)" the name outside the bracket or the short form inside it (the answer explains either)."""
+    forms = {term, _COUNT_PREFIX.sub("", term)}
+    bracketed = re.fullmatch(r"\s*([^()]+?)\s*\(([^()]+)\)\s*", term)
+    if bracketed:
+        forms |= {bracketed.group(1), bracketed.group(2)}
+    return {f for f in forms if scoring.key(f)}
+
+
 def score_answer(passage: dict, out: dict, index: dict, hbm: dict, scoring) -> dict:
     """The automatic figures of one answer."""
     exp = passage.get("expected") or {"terms": [], "figures": []}
@@ -198,9 +208,8 @@ def score_answer(passage: dict, out: dict, index: dict, hbm: dict, scoring) -> d
                 found.add(scoring.key(t[field]))
                 found.add(scoring.key(scoring._PARENTHESISED.sub(" ", t[field])))
     found.discard("")
-    missing_terms = [term for term in exp["terms"]
-                     if not ({scoring.key(term), scoring.key(_COUNT_PREFIX.sub("", term))} | index.get(scoring.key(term), set())
-                             | index.get(scoring.key(_COUNT_PREFIX.sub("", term)), set())) & found]
+    missing_terms = [term for term in exp["terms"] if not any(
+        ({scoring.key(form)} | index.get(scoring.key(form), set())) & found for form in _forms(term, scoring))]
     got = [f for f in out.get("figures") or [] if isinstance(f, dict)]
     missed = [f"{f['quote']!r}={'|'.join(f['quantity']) if isinstance(f['quantity'], list) else f['quantity']}:{f['value']:g}"
               for f in exp["figures"] if not figure_found(f, got, scoring._close)]

@@ -33,7 +33,7 @@ _TRAILING = ".。!?؟:;؛،, "
 _REASON = pattern_cache.lazy(r"\b(?:because|since|due to|thanks to|as a result of|the reason)\b|(?<![\u0621-\u064A])(?:لأن|بسبب|نظرًا|نظرا|بفضل)", re.I)
 # Discourse openers that belong to the conversation, not the point: "Yes I profiled ...", "But, you have to ...".
 _OPENER = pattern_cache.lazy(r"^(?:(?:yes|ok|okay|well|but|and|so|also|however|while|anyway|additionally|moreover|furthermore|in addition|ofc|of course"
-                             r"|not (?:totally|entirely|completely|quite|really|exactly))\s*,\s*|(?:yes|but|and|so|also|anyway)\s+(?=\S))+", re.I)
+                             r"|not (?:totally|entirely|completely|quite|really|exactly))\s*,\s*|(?:yes|but|and|so(?!\s+(?:far|much|many|long|that)\b)|also|anyway)\s+(?=\S))+", re.I)
 # What announces a point, not makes it: "So the takeaway:", "TL;DR:", "الخلاصة:", a label ("Problem:"), a number ("(2) As")
 _ANNOUNCER = pattern_cache.lazy(r"^(?:(?:so|and|thus|therefore|anyway|basically)\s*,?\s+)?(?:the\s+)?(?:takeaway|tl;?dr|bottom line|"
                                 r"in short|key (?:insight|point|implication|finding|result|observation|takeaway)|short version|الخلاصة|باختصار|البصيرة الرئيسية)\s*[:,-]?\s*|^\(?\d{1,2}\)\s+|"

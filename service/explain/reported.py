@@ -106,7 +106,7 @@ def speaker(sentences: list[str], lang: str) -> str:
 _WH = r"(?:what|why|how|which|where|when|who|whom|whose)"
 _AUX = r"(?:am|is|are|was|were|can|could|would|will|should|has|have)"  # "Am I missing something?": "whether I am ..."
 _PRONOUN = r"(?:it|this|that|there|they|we|I|you|he|she)"
-_LEADING_ADVERB = pattern_cache.lazy(r"^(?:(?:so|but|and|however|also|now|then|theoretically|practically|basically|generally)\s*,?\s+|\w+ly\s*,\s*"
+_LEADING_ADVERB = pattern_cache.lazy(r"^(?:(?:so(?!\s+(?:far|much|many|long|that)\b)|but|and|however|also|now|then|theoretically|practically|basically|generally)\s*,?\s+|\w+ly\s*,\s*"
                                      r"|(?:just )?to (?:clarify|be clear)\s*,\s*)+", re.I)  # "Just to clarify, your benchmarks ...?"
 
 
@@ -241,7 +241,7 @@ _IMPERATIVE = pattern_cache.lazy(r"^(?:use|keep|set|avoid|try|make sure|consider
                                  r"upgrade|downgrade|verify|compare|measure|profile|pin|bump|drop|skip|stop)\b"
                                  r"(?!\s+(?:is|are|was|were|has|have|can|will)\b|\s*:)", re.I)  # "Update: ..." is a label
 # "such as"/"for example" and "of note" open a sentence that cannot follow "that": "It adds that such as X is preferred".
-_LEADING_CONNECTIVE = {"en": pattern_cache.lazy(r"^(?:so|thus|hence|therefore|this means(?: that)?|which means(?: that)?|"
+_LEADING_CONNECTIVE = {"en": pattern_cache.lazy(r"^(?:so(?!\s+(?:far|much|many|long|that)\b)|thus|hence|therefore|this means(?: that)?|which means(?: that)?|"
                                                 r"in short|overall|however|but|and|also|additionally|moreover|such as|"
                                                 r"for example|for instance|e\.g\.|of note(?:\s*,?\s*though)?|"
                                                 r"a few (?:points|things) to note(?: here)?)\s*,?\s+", re.I),

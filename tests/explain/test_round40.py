@@ -159,3 +159,12 @@ def test_a_heading_before_a_colon_goes_when_the_verb_has_its_own_subject():
     assert arabic_clause.unlabelled("تحديث ديسمبر 2025: حققت Stripe خفضاً بنسبة 73%") == "حققت Stripe خفضاً بنسبة 73%"
     assert arabic_clause.unlabelled("التكوين الثاني: يحتوي على 8 وحدات") == "التكوين الثاني يحتوي على 8 وحدات"
     assert arabic_clause.unlabelled("1. كفاءة نقل البيانات: يتيح عرض النطاق الترددي للذاكرة نقلًا فعالًا").startswith("يتيح")
+
+
+# ---- 7 "So far" is not the conclusion's "So" ---------------------------------------------------------------------------
+
+def test_so_far_keeps_its_so():
+    text = ("I tried them on A100. So far we have different kernels best performing for some shapes, but they all require "
+            "different packing, which is not very handy.")
+    opening = " ".join(item["text"] for item in explain_offline(text, "en")["gist"])
+    assert "that far" not in opening and "so far they have" in opening
