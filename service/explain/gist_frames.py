@@ -274,11 +274,25 @@ def compared_rows(doc: Document) -> tuple[list[int], str] | None:
             continue  # one value per heading, and the values differ: else nothing is compared
         label = found[0][0]
         label = " ".join(w.lower() if w[1:].islower() else w for w in label.split())  # "Throughput per Device", not "GPU"
+        sources = sorted({i for *_, start in found for i, (a, b) in enumerate(doc.sentences) if a <= start < b})
+        if all(_MORE_METRICS.search(value) for _, value, _, _ in found):  # "PPL: 8.8, GPU Mem: 4.7 GB, 12.2 toks."
+            first = words["row_first"].format(metrics=_metrics(label, found[0][1]), group=found[0][2])
+            rest = [words["row_block"].format(metrics=_metrics(label, value), group=head) for _, value, head, _ in found[1:]]
+            return sources, first + words["against"] + words["against"].join(rest)
         items = [words["row_value"].format(value=value, group=head) for _, value, head, _ in found]
         values_text = ", ".join(items[:-1]) + words["and"] + items[-1]
-        sources = sorted({i for *_, start in found for i, (a, b) in enumerate(doc.sentences) if a <= start < b})
         return sources, words["rows"].format(label=label, values=values_text)
     return None
+
+
+_MORE_METRICS = pattern_cache.lazy(r",\s*(?:[^\W\d][^:,\n]{0,25}:\s*)?[~≈]?\d")  # a row that goes on with more measures
+
+
+def _metrics(label: str, value: str) -> str:
+    """"PPL" and "8.8, GPU Mem: 4.7 GB, 12.2 toks." as "PPL 8.8, GPU Mem 4.7 GB and 12.2 toks": each measure with its name."""
+    parts = [p.strip().rstrip(".;") for p in value.split(",") if p.strip()]
+    named = [f"{label} {parts[0]}"] + [re.sub(r"\s*:\s*", " ", p, count=1) for p in parts[1:]]
+    return ", ".join(named[:-1]) + " and " + named[-1] if len(named) > 1 else named[0]
 
 
 GIVEN_ROWS = 3  # a question's situation in at most three rows: more is a spec sheet, not a gist

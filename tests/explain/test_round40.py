@@ -168,3 +168,18 @@ def test_so_far_keeps_its_so():
             "different packing, which is not very handy.")
     opening = " ".join(item["text"] for item in explain_offline(text, "en")["gist"])
     assert "that far" not in opening and "so far they have" in opening
+
+
+# ---- 8 rows of several measures under two headings, said as one comparison -----------------------------------------------
+
+# bitsandbytes issue 696: NF4 against GPTQ on Llama-7B, each heading over one row of three measures.
+ROWS = ("I'm finding that NF4 in bnb is giving much lower token generation speed than GPTQ.\n\nLlama-7B nf4 bitsandbytes "
+        "quantisation:\nPPL: 8.8, GPU Mem: 4.7 GB, 12.2 toks.\n\nLlama-7B-GPTQ-4bit-128:\nPPL: 9.3, GPU Mem: 4.8 GB, 21.4 toks."
+        "\n\nIs there a better way to load the NF4 model?")
+
+
+def test_rows_of_several_measures_are_said_measure_by_measure_for_each_heading():
+    opening = " ".join(item["text"] for item in explain_offline(ROWS, "en")["gist"])
+    assert "Llama-7B nf4 bitsandbytes quantisation gives PPL 8.8, GPU Mem 4.7 GB and 12.2 toks" in opening
+    assert "against PPL 9.3, GPU Mem 4.8 GB and 21.4 toks for Llama-7B-GPTQ-4bit-128" in opening
+    assert "toks. in" not in opening
