@@ -183,3 +183,32 @@ def test_rows_of_several_measures_are_said_measure_by_measure_for_each_heading()
     assert "Llama-7B nf4 bitsandbytes quantisation gives PPL 8.8, GPU Mem 4.7 GB and 12.2 toks" in opening
     assert "against PPL 9.3, GPU Mem 4.8 GB and 21.4 toks for Llama-7B-GPTQ-4bit-128" in opening
     assert "toks. in" not in opening
+
+
+# ---- 9 the long tail readers missed, each from its primary documentation (data/glossary/long_tail_round40.json) ---------
+
+def _ids(text: str, lang: str = "en") -> set[str]:
+    return {t["id"] for t in explain_offline(text, lang)["terms"]}
+
+
+@pytest.mark.parametrize("text, term_id", [
+    ("E4M3 keeps 4 exponent bits and 3 mantissa bits, so it has more precision than E5M2.", "mantissa"),
+    ("Neoclouds such as CoreWeave rent H100 clusters by the hour.", "neocloud"),
+    ("NF4 is a 4-bit codebook: each weight indexes a lookup table of 16 values.", "codebook"),
+    ("The Fprop GEMM runs in FP8 while Dgrad and Wgrad keep BF16 inputs.", "fprop-dgrad-wgrad"),
+    ("The job failed with RESOURCE_EXHAUSTED while allocating HBM on the TPU v4.", "resource-exhausted"),
+    ("Set fp8_fast_accum to trade some accuracy for faster FP8 GEMMs on H100.", "fp8-fast-accumulation"),
+    ("We keep warm spares in every GB200 rack to replace failed GPUs quickly.", "spare-nodes"),
+    ("The trainer pushes a weight refit to the vLLM engine after every RL step.", "weight-sync"),
+    ("Two nodes are linked by 10 GbE, so the all-reduce is slow.", "ethernet"),
+])
+def test_a_long_tail_term_is_glossed(text, term_id):
+    assert term_id in _ids(text)
+
+
+@pytest.mark.parametrize("text, term_id", [
+    ("The stock fell back after the earnings call, and control flow in the script is simple.", "fallback-path"),
+    ("Python's control flow decides which branch of the training loop runs.", "network-flow"),
+])
+def test_a_common_word_is_not_glossed_out_of_its_field_sense(text, term_id):
+    assert term_id not in _ids(text)
