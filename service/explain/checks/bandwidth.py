@@ -27,6 +27,8 @@ def bus_bandwidth(doc: Document, claim: Claim) -> Result | None:
         stated = [f for f in doc.figures if f.quantity == "bus_bandwidth_bytes_per_s" and f.start >= claim.end]
         following = [s for s in doc.sentences if s[0] >= claim.end][:1]
         busbw = stated[0] if len(stated) == 1 and following and following[0][0] <= stated[0].start < following[0][1] else None
+    if busbw is None and not collective(claim.quote):
+        return None  # an algorithm bandwidth set against another figure, not a collective's: bus bandwidth answers nothing asked
     op = collective(claim.quote) or collective(doc.text)
     ranks = figure(doc, claim, "n_ranks", "n_chips")
     if op is None or ranks is None:
