@@ -7,7 +7,7 @@ from functools import cache
 
 from service.explain.checks import formats, verdicts
 from service.explain.checks.arithmetic import tolerance_of
-from service.explain.checks.core import Inputs, Result, discard, run, said
+from service.explain.checks.core import Inputs, Result, discard, run, said, worked
 from service.explain.checks.directions import mixed_directions
 from service.explain.checks.memory import precisions_named
 from service.explain.document import Claim, Document
@@ -370,6 +370,26 @@ def _words(doc: Document, x, y, factor: float) -> str:
     return m[key].format(x=x.quote, y=y.quote, share=_share(factor), diff=_difference(factor - 1))
 
 
+def _bound_pair(doc: Document, pair: tuple) -> Result | None:
+    """One figure written as a floor or a ceiling against another of its kind: the share said as a bound ("less than
+    71.4% of it"), its working shown; never a verdict (the text states no factor)."""
+    bounded, other = pair if _bounded(doc, pair[0]) else pair[::-1]
+    if not verdicts.same_kind(bounded.quantity, other.quantity) or not (bounded.value and other.value):
+        return None
+    found = verdicts.stated_bound(doc.text[max(0, bounded.start - 24):bounded.start])
+    side, written = found if found is not None else ("more", "")  # "7+ minutes" is a floor written with its "+"
+    index = worked(doc, f"{bounded.value:g} / {other.value:g}", f"{bounded.quote} / {other.quote}")
+    if index is None:
+        return None
+    share = bounded.value / other.value
+    m = messages(doc.lang)["verdicts"]
+    amount = m["bound_times"].format(factor=f"{share:.1f}".rstrip("0").rstrip(".")) if share >= 1.5 else m["bound_share"].format(share=_share(share))
+    if doc.lang != "en":  # the bound in the answer's own words ("أقل من 100GB/s"), not the text's English ones
+        written = m["bound_written"][side]
+    return Result([index], None, m["compare_bound"].format(x=f"{written} {said(doc, bounded)}".strip(), y=said(doc, other),
+                                                           side=m["bound_side"][side], amount=amount))
+
+
 def _ratio(doc: Document, x, y, stated=None) -> tuple[int, dict] | None:
     """The ratio calculator on y -> x, with the change or factor the text states (a factor is taken big over small)."""
     inputs = Inputs(doc.lang)
@@ -457,12 +477,13 @@ def comparison(doc: Document, claim: Claim) -> Result | None:
             return Result([], "needs_more", messages(doc.lang)["verdicts"]["compare_setups"].format(
                 x=x.quote, y=y.quote, a=setups[0], b=setups[1]))
         pairs = [(x, y)]
-    pairs = [(x, y) for x, y in pairs if x.role not in _RANGE_ENDS and y.role not in _RANGE_ENDS
-             and not (_bounded(doc, x) and _bounded(doc, y))  # "TTFT + 16 TPOT < 500ms, end-to-end < 800ms": two limits
-             and not (stated is None and (_bounded(doc, x) or _bounded(doc, y)))  # "7+ minutes vs 3.5 min" is no "2 times"
-             and not increment(doc, x) and not increment(doc, y)]  # "16 s, or 20 more seconds without it": no total
+    kept = [(x, y) for x, y in pairs if x.role not in _RANGE_ENDS and y.role not in _RANGE_ENDS
+            and not (_bounded(doc, x) and _bounded(doc, y))  # "TTFT + 16 TPOT < 500ms, end-to-end < 800ms": two limits
+            and not increment(doc, x) and not increment(doc, y)]  # "16 s, or 20 more seconds without it": no total
+    pairs = [(x, y) for x, y in kept if not (stated is None and (_bounded(doc, x) or _bounded(doc, y)))]  # "7+ minutes vs 3.5 min"
     if not pairs:
-        return None  # "up to 20% higher than benchmarks that range from 35% to 45%": one end of a range is no side
+        # "underneath 100GB/s while it's supposed to be around 140GB/s": a bound compared gives a bound, never "about"
+        return _bound_pair(doc, kept[0]) if stated is None and len(kept) == 1 else None
     if stated is not None and len(pairs) == 1:
         stated = _stated_for(claim, pairs[0])
         if stated is None:
