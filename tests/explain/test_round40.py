@@ -232,3 +232,18 @@ def test_an_algbw_underneath_a_figure_is_a_bound_and_asks_for_no_bus_bandwidth()
 def test_a_floor_compared_gives_a_floor(lang, said):
     text = "With TP the prefill was still running after 7+ minutes, while autosplit finished it in 3.5 min."
     assert said in explain_offline(text, lang)["claims"][0]["why"]
+
+
+@pytest.mark.parametrize("text, term_id", [
+    ("The GEMM is memory-bound, so split-K spreads the reduction over more thread blocks.", "split-k"),
+    ("Megatron-Turing NLG (MT-NLG) has 530 billion parameters.", "mt-nlg"),
+    ("We serve gpt-oss-120b on a single H100 with MXFP4 weights.", "gpt-oss"),
+    ("At maximum concurrency the server keeps 256 requests in flight.", "serving-concurrency"),
+    ("Most of the step is framework overhead: Python and kernel launches, not GPU math.", "dispatch-overhead"),
+])
+def test_a_second_batch_long_tail_term_is_glossed(text, term_id):
+    assert term_id in _ids(text)
+
+
+def test_llama_4_behemoth_is_glossed_as_itself():
+    assert "llama-4-behemoth" in _ids("Llama 4 Behemoth was the teacher that Scout and Maverick were distilled from.")
