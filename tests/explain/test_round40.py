@@ -247,3 +247,8 @@ def test_a_second_batch_long_tail_term_is_glossed(text, term_id):
 
 def test_llama_4_behemoth_is_glossed_as_itself():
     assert "llama-4-behemoth" in _ids("Llama 4 Behemoth was the teacher that Scout and Maverick were distilled from.")
+
+
+def test_a_sized_family_member_says_what_its_name_gives():
+    term = next(t for t in explain_offline("We serve Llama-3-70B on two H100s.", "en")["terms"] if t["found_as"] == "Llama-3-70B")
+    assert term["definition"].endswith("the figure in its name is its parameter count.")
