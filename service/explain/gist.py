@@ -455,6 +455,7 @@ def _with_rows(doc: Document, texts: list[tuple[list[int], str]], who: str) -> l
     return [texts[0], (sources, companion), *[t for t in texts[1:] if not set(t[0]) & set(sources)]]
 
 
+_ASKS_OF_IT = pattern_cache.lazy(r"^\s*(?:does|do|did|is|are|was|can|could|would|will|should)\s+(?:it|this|that|they|these|those)\b", re.I)
 _EXAMPLE = pattern_cache.lazy(r"^\s*(?:for (?:example|instance)|e\.g\.|such as|as an example|مثلا|مثلًا|على سبيل المثال)\b", re.I)
 MAX_SENTENCE_WORDS = 35  # one gist sentence, the point with its reason: longer reads as a copy of the passage
 MAX_ASKED_WORDS = 45  # a question with the situation it asks about (its figures) is one sentence up to this
@@ -575,7 +576,8 @@ def _question(doc: Document, order: list[int], values: dict[int, float], ids: li
     asked = [(values.get(j, 0.0), j) for j in range(len(doc.sentences))
              if j not in order and values.get(j, 0.0) > 0.0 and reported.role(sentence_of(j), doc.lang) == "question"
              and restate.same_language(sentence_of(j), doc.lang) and not _quoted(doc, j)
-             and (abs(j - order[0]) <= 3 or ids[j] & ids[order[0]] or j == len(doc.sentences) - 1)]
+             and (abs(j - order[0]) <= 3 or ids[j] & ids[order[0]] or j == len(doc.sentences) - 1)
+             and not (_ASKS_OF_IT.match(sentence_of(j)) and j - 1 not in order)]  # "Does it set ...?": "it" is the sentence before
     return max(asked)[1] if asked else None
 
 

@@ -45,6 +45,22 @@ _LIST_ITEM = pattern_cache.lazy(r"^\s*(?:[-*•—–]|\d{1,2}[.)])\s+")
 _BRACKETED = pattern_cache.lazy(r"^\s*\((?P<inside>[^()]*(?:\([^()]*\)[^()]*)*)\)\s*[.!?]?\s*$")  # "(One caveat: ...)"
 
 
+# the label over a list of what the author found: its items are the findings, not asides
+_RESULTS_LABEL = pattern_cache.lazy(r"^[ \t#*]*(?:(?:key|main|summary of|overview of)[ \t]+)?(?:results?|findings?|observations?|takeaways?|conclusions?|"
+                                    r"summary)(?:[ \t]+(?:overview|summary))?[ \t*]*:?[ \t*]*$", re.I)
+
+
+def _under_results(doc: Document, at: int) -> bool:
+    """Whether the list item at `at` stands under a "Results:" or "Findings:" label, with only list items between."""
+    if at <= 0:
+        return False
+    for line in reversed(doc.text[:at].split("\n")[:-1]):
+        if not line.strip() or _LIST_ITEM.match(line):
+            continue
+        return bool(_RESULTS_LABEL.match(line))
+    return False
+
+
 def list_item(sentence: str) -> bool:
     """Whether a sentence is an item of a list ("- ...", "— MXFP8: ...", "2) ..."): a label or a row, never a reason."""
     return bool(_LIST_ITEM.match(sentence))
@@ -86,11 +102,14 @@ def side_weight(doc: Document, sentence: str, core: str, figures: list) -> float
             rest = rest.replace(figure.quote, " ")
         if len(re.findall(r"[A-Za-z][\w-]{2,}", _REPORTING.sub(" ", rest))) <= 1:
             penalty += SIDE_PENALTY
-    if _LIST_ITEM.match(sentence):
+    at = doc.text.find(sentence)
+    line = doc.text[doc.text.rfind("\n", 0, max(at, 0)) + 1:at + len(sentence)] if at >= 0 else sentence
+    if _LIST_ITEM.match(line) and _under_results(doc, at):
+        penalty -= 2 * SIDE_PENALTY  # an item under "Results overview:" is what the author found, the report's point
+    elif _LIST_ITEM.match(sentence):
         penalty += SIDE_PENALTY
     if bracketed(sentence) is not None:
         penalty += 3 * SIDE_PENALTY  # "(One caveat: ...)": the author's own aside, set apart from the point
-    at = doc.text.find(sentence)
     if at > 0 and _SETUP_LABEL.search(doc.text, 0, at):
         penalty += 2 * SIDE_PENALTY  # "HW setup:" then "8x H100 PCIe, ...": what the test ran on, not what it found
     if at >= 0 and _labelled_at(doc.text, at):

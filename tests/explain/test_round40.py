@@ -252,3 +252,20 @@ def test_llama_4_behemoth_is_glossed_as_itself():
 def test_a_sized_family_member_says_what_its_name_gives():
     term = next(t for t in explain_offline("We serve Llama-3-70B on two H100s.", "en")["terms"] if t["found_as"] == "Llama-3-70B")
     assert term["definition"].endswith("the figure in its name is its parameter count.")
+
+
+# ---- 11 a list under "Results:" holds the finding; "Does it ...?" needs the sentence before it --------------------------
+
+# triton-lang/triton issue 2513: the finding is the first item under "Results overview:".
+RESULTS = ("Hello, we have measured the FP8 GEMM performance using Triton on NVIDIA H100. We would like to understand if the "
+           "performance is expected.\n\nSince H100 FP8 only supports NT GEMM, we tested with matrix B transposed and not "
+           "transposed.\n\nResults overview:\n\n- Comparing to the CUBLAS performance, the performance of Triton GEMM is ~15% "
+           "lower than the CUBLAS GEMM performance\n- `fp8_fast_accum = True` has a significant positive impact on the "
+           "performance.\n\nQuestions:\n\n- What does `fp8_fast_accum=True` do?  Does it set "
+           "`CUBLASLT_MATMUL_DESC_FAST_ACCUM=1` and/or do something differently?")
+
+
+def test_an_item_under_a_results_label_is_the_point():
+    gist = explain_offline(RESULTS, "en")["gist"]
+    assert "15% lower than the CUBLAS GEMM performance" in gist[0]["text"]
+    assert not any(item["text"].startswith("They ask: Does it") for item in gist)  # "it" without its sentence
