@@ -269,3 +269,14 @@ def test_an_item_under_a_results_label_is_the_point():
     gist = explain_offline(RESULTS, "en")["gist"]
     assert "15% lower than the CUBLAS GEMM performance" in gist[0]["text"]
     assert not any(item["text"].startswith("They ask: Does it") for item in gist)  # "it" without its sentence
+
+
+# ---- 12 one Arabic word for a rack -------------------------------------------------------------------------------------
+
+def test_a_rack_is_one_word_in_arabic():
+    from service.i18n import arabic_style
+    assert arabic_style.prefer("نظام على مستوى الرف يجمع الرفوف، والمحول في أعلى الرف") == \
+        "نظام على مستوى الحامل يجمع الحوامل، والمحول في أعلى الحامل"
+    answer = explain_offline("The GB200 NVL72 rack joins 72 GPUs in one NVLink domain; CloudMatrix 384 answers it.", "ar")
+    glossed = " ".join(t["definition"] for t in answer["terms"])
+    assert "مستوى الرف" not in glossed and "الحامل" in glossed
