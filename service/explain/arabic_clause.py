@@ -184,6 +184,14 @@ def _glossed_further(rest: list[str]) -> bool:
     return False
 
 
+def unjoined(clause: str) -> str:
+    """A quoted sentence without the "و" or "ف" that joined it to the one before ("ويضم ..." after "ويضيف:" is "يضم ...")."""
+    words = clause.split(maxsplit=1)
+    if words and words[0][:1] in "وف" and len(_bare(words[0])) >= 4 and is_verb(words[0][1:]):
+        return words[0][1:] + (" " + words[1] if len(words) > 1 else "")
+    return clause
+
+
 def unlabelled(clause: str) -> str:
     """Without a heading before its colon when the verb after it has a subject of its own ("تحديث ديسمبر 2025: حققت Stripe
     ..."); a label that is the subject joins its verb ("التكوين الثاني: يحتوي على ..." is "التكوين الثاني يحتوي على ...")."""

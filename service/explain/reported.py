@@ -465,14 +465,14 @@ def _arabic(clause: str, kind: str, words: dict, who: str, lead: bool) -> str:
         return frame.format(lead=opening, claim=clause, question=clause.rstrip("؟?").strip())
     labelled = _LABEL_AR.match(clause)
     if labelled and re.match(r"ن[\u0621-\u064A]{2,}", clause[labelled.end():]):  # "float16: نوصي ...": we recommend, not float16
-        return words["said_quoted"].format(lead=opening, claim=clause)
+        return words["said_quoted"].format(lead=opening, claim=arabic_clause.unjoined(clause))
     clause = arabic_clause.unlabelled(clause)  # "التكوين الثاني: يحتوي على ..." is "التكوين الثاني يحتوي على ..."
     speech = arabic_clause.own_speech(clause)
     if speech is not None:  # "ذكر كلارك أن ...": who said it is in the sentence; "يذكر النص أنّ وذكر ..." says it twice
         return speech if lead else "و" + speech
     said = arabic_clause.reported(clause, words["that_noun"], words["that_verb"], kind == "recommendation")  # "أنّ الحوسبة تتضمن"
     if said is None:  # a verb whose subject is not read with certainty: the author's words, not a wrong particle
-        return words["said_quoted"].format(lead=opening, claim=clause)
+        return words["said_quoted"].format(lead=opening, claim=arabic_clause.unjoined(clause))
     return f"{opening} {said}"
 
 

@@ -280,3 +280,8 @@ def test_a_rack_is_one_word_in_arabic():
     answer = explain_offline("The GB200 NVL72 rack joins 72 GPUs in one NVLink domain; CloudMatrix 384 answers it.", "ar")
     glossed = " ".join(t["definition"] for t in answer["terms"])
     assert "مستوى الرف" not in glossed and "الحامل" in glossed
+
+
+def test_a_quoted_arabic_sentence_drops_the_waw_that_joined_it():
+    assert arabic_clause.unjoined("ويضم النظام 384 شريحة") == "يضم النظام 384 شريحة"
+    assert arabic_clause.unjoined("والنظام يضم 384 شريحة") == "والنظام يضم 384 شريحة"  # a joined noun stays as written
