@@ -314,3 +314,15 @@ def test_ec2_is_amazons_compute_service_hgx_boards_vary_and_samples_may_be_image
     assert "compute service EC2" in _definition_of("We rented EC2 p5 instances with EFA.", "aws")
     assert "sixteen" in _definition_of("An HGX board joins the GPUs over NVSwitch.", "nvidia-hgx")
     assert "image-caption pairs" in _definition_of("Stable Diffusion trains at 5,500 samples/s on 128 A100s.", "samples-per-second")
+
+
+# Linden Li, quoted on Simon Willison's weblog (2022-09-24): near-linear strong scaling, 14.4x on 16 nodes. The general
+# link "with a fixed global batch, scaling efficiency falls" contradicts what the author found, so it is not shown.
+LINEAR = ("But we observed that the performance penalty isn't as harsh as what you might think. Instead, we found "
+          "near-linear strong scaling: fixing the global batch size and training on more GPUs led to proportional increases "
+          "in training throughput. On a 1.3B parameter model, 4 nodes means a 3.9x gain over one node. On 16 nodes, it's 14.4x.")
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_a_general_link_the_author_contradicts_is_not_shown(lang):
+    assert "strong_scaling_shrinks_work_per_chip" not in [r["id"] for r in explain_offline(LINEAR, lang)["reasons"]]
