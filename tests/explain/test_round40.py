@@ -326,3 +326,15 @@ LINEAR = ("But we observed that the performance penalty isn't as harsh as what y
 @pytest.mark.parametrize("lang", ["en", "ar"])
 def test_a_general_link_the_author_contradicts_is_not_shown(lang):
     assert "strong_scaling_shrinks_work_per_chip" not in [r["id"] for r in explain_offline(LINEAR, lang)["reasons"]]
+
+
+# IST-DASLab/gptq issue 13: "The new kernels decode two quantized weights simultaneously into a fused 2xFP16 value":
+# unpacking weights, so the decoding-phase link (small batches speed up almost in proportion) is not attached to it.
+UNPACK = ("The new kernels decode two quantized weights simultaneously into a fused 2xFP16 value, using a look-up table "
+          "stored in fast shared memory. This significantly reduces the relative dequantization overhead of the kernel on the A100.")
+
+
+def test_unpacking_weights_brings_no_decoding_phase_link():
+    answer = explain_offline(UNPACK, "en")
+    assert "decode-phase" not in {t["id"] for t in answer["terms"]}
+    assert not any("Decoding small batches" in r.get("text", r.get("en", "")) for r in answer["reasons"])
