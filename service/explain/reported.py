@@ -199,7 +199,7 @@ _WANT_TO_KNOW = pattern_cache.lazy(r"^.*?\b(?:(?:would|'d)\s+(?:like|love|be\s+(
                                    r"want\s+to\s+know|(?:am|'m)\s+curious\s+(?:about|to\s+know)|interested\s+in\s+knowing)\s+"
                                    r"(?!(?:if|whether|why|how|what|which|when|where)\b)(?P<object>\S.*)$", re.I)
 _PREMISE_THEN_ASK = pattern_cache.lazy(r"^(?!(?:if|when|while|once|since|as)\b)(?P<head>[^,?]{12,}?)\s*,\s*(?P<ask>(?:can|could|is|are|does|do|will|would|should)\s+(?:we|I|it|this|they|you)\b[^,?]*)$", re.I)
-_STATEMENT_THEN_ASK = pattern_cache.lazy(r"^(?!(?:if|when|while|after|before|once|for|since|as)\b)[^,?]{8,}?,\s*(?:but|and|so)\s+(?:how come|why|how|what|is|are|does|do|can|could)\b", re.I)
+_STATEMENT_THEN_ASK = pattern_cache.lazy(r"^(?!(?:if|when|while|after|before|once|for|since|as)\b)[^,?]{8,}?,\s*(?:(?:but|and|so)\s+(?:how come|why|how|what|is|are|does|do|can|could)\b|(?:any\s+)?(?:ideas?|thoughts?|suggestions?|clues?|help|insights?|pointers?|hints?)\W*$)", re.I)
 _SUPPOSE = pattern_cache.lazy(r"^(?:suppose|supposing|say|assuming|assume)\s+(?:that\s+)?(?P<condition>[^,?]{3,140}?),\s*(?:then\s+)?"
                               r"(?P<asked>(?:I|we|you|it|they|the\s)[^?]+)$", re.I)
 _PREDICATE_START = (r"(?:too|so|very|much|only|not|still|always|lower|higher|slower|faster|different|worse|better|larger|smaller|"

@@ -338,3 +338,10 @@ def test_unpacking_weights_brings_no_decoding_phase_link():
     answer = explain_offline(UNPACK, "en")
     assert "decode-phase" not in {t["id"] for t in answer["terms"]}
     assert not any("Decoding small batches" in r.get("text", r.get("en", "")) for r in answer["reasons"])
+
+
+def test_a_statement_with_a_trailing_any_ideas_is_not_made_a_whether_question():
+    text = ("The estimated throughput of our model training is about 8286 samples/sec without pre-computed latents. "
+            "This throughput is quite higher than ours, any ideas? Thanks.")
+    opening = " ".join(item["text"] for item in explain_offline(text, "en")["gist"])
+    assert "asks whether this throughput" not in opening.lower()
