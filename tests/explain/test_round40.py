@@ -345,3 +345,22 @@ def test_a_statement_with_a_trailing_any_ideas_is_not_made_a_whether_question():
             "This throughput is quite higher than ours, any ideas? Thanks.")
     opening = " ".join(item["text"] for item in explain_offline(text, "en")["gist"])
     assert "asks whether this throughput" not in opening.lower()
+
+
+# Narayanan et al. 2021 (Megatron-LM, SC21) as the at-scale talk's abstract gives it: 502 petaFLOP/s on 3072 A100 GPUs
+# is 163.4 TFLOP/s per GPU, 52.4% of the A100's 312 TFLOP/s dense BF16 peak: "52% of theoretical peak".
+MEGATRON = ("We trained a 530B parameter language model on a DGX SuperPOD with over 3,000 A100 GPUs. Our approach allows us to "
+            "perform training iterations on a model with 1 trillion parameters at 502 petaFLOP/s on 3072 GPUs (per-GPU "
+            "throughput of 52% of theoretical peak).")
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_a_jobs_rate_over_its_chips_is_checked_against_the_share_of_peak_it_states(lang):
+    claim = next(c for c in explain_offline(MEGATRON, lang)["claims"] if "502" in c["quote"])
+    assert claim["verdict"] == "consistent" and "52.38%" in claim["why"]
+
+
+def test_no_share_of_peak_for_a_jobs_rate_when_the_chip_is_not_named():
+    text = "We reach 502 petaFLOP/s on 3072 GPUs (per-GPU throughput of 52% of theoretical peak)."
+    claim = next(c for c in explain_offline(text, "en")["claims"] if "502" in c["quote"])
+    assert claim["verdict"] != "inconsistent" and "52.38%" not in (claim["why"] or "")

@@ -106,6 +106,9 @@ def mfu(doc: Document, claim: Claim) -> Result | None:
     return result
 
 
+_PER_CHIP_SHARE = re.compile(r"\bper[- ](?:GPU|chip|device|accelerator)\b|\beach (?:GPU|chip)\b|لكل (?:وحدة|شريحة)", re.I)
+
+
 def achieved_rate(doc: Document, claim: Claim) -> Result | None:
     """"420 TFLOP/s per GPU, which is 42% MFU": the rate per chip over the chip's dense peak (catalog), against the MFU.
 
@@ -113,11 +116,19 @@ def achieved_rate(doc: Document, claim: Claim) -> Result | None:
     # "52% of peak" (hfu) is the same ratio of the rate to the chip's peak
     stated = next((f for f in claim.figures if f.quantity in ("mfu", "hfu")), None)
     rate = next((f for f in claim.figures if f.quantity in ("flop_per_s_per_chip", "achieved_flop_per_s")), None)
+    totals = [f for f in claim.figures if f.quantity == "flop_per_s"]
+    counts = [f for f in claim.figures if f.quantity == "n_chips" and f.value > 1]
+    # "502 petaFLOP/s on 3072 GPUs (per-GPU throughput of 52% of theoretical peak)": the whole job's rate over its chips
+    over = counts[0] if rate is None and len(totals) == 1 and len(counts) == 1 and _PER_CHIP_SHARE.search(claim.quote) else None
+    rate = totals[0] if over is not None else rate
     if stated is None or rate is None:
         return None
     found = [c for c in chips(doc, claim) if not doc.named_only_generically(c)]
+    if not found and over is not None:  # "3072 GPUs" in the sentence after "over 3,000 A100 GPUs": the text's one chip
+        found = [c for c in doc.chips() if not doc.named_only_generically(c)]
+        found = found if len(found) == 1 else []
     if not found:
-        return _implied_peak(doc, rate, stated)  # "per GPU": the peak the share implies, not a guessed chip's
+        return None if over is not None else _implied_peak(doc, rate, stated)  # "per GPU": the peak the share implies
     chip = found[0]
     precision = "fp8" if _FP8.search(claim.quote) and chip.get("peak_fp8_flop_per_s") else "bf16"
     peak = chip.get(f"peak_{precision}_flop_per_s")
@@ -125,6 +136,8 @@ def achieved_rate(doc: Document, claim: Claim) -> Result | None:
         return needs_more(doc, ["peak_flop_per_s"])
     inputs = Inputs(doc.lang)
     expression = f"{rate.value / 1e12:g} TFLOP/s / {peak / 1e12:g} TFLOP/s"  # the working reads "420 TFLOP/s / 989 TFLOP/s"
+    if over is not None:
+        expression = f"{rate.value / 1e12:g} TFLOP/s / {over.value:g} / {peak / 1e12:g} TFLOP/s"
     inputs.text_with("expression", expression, rate.quote, f"{chip['name']} dense {precision} peak ({peak / 1e12:g} TFLOP/s, data/hardware.json)")
     index = run(doc, "arithmetic", inputs)
     if index is None:
