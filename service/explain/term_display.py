@@ -24,7 +24,27 @@ def display(term: dict, lang: str) -> tuple[str, str]:
         base = _without_brackets(name)
         if base and glosses:
             name, expansion = base, ("، " if lang == "ar" else ", ").join([*glosses, expansion])
+    definition = term.get("definition") or ""
+    if _INNER.search(name) and _said_in(" ".join(re.findall(r"\(([^()]*)\)", name)), definition):
+        name = _without_brackets(name) or name  # "**Ascend من هواوي (معالجات ... تبرمج عبر CANN)**" over a definition saying it
+    if expansion and not _is_acronym(name) and _said_in(expansion, definition):
+        expansion = ""  # "**NVL72** (rack-scale NVLink system ...)" over "NVIDIA's rack-scale system ...": said once, below
     return name, expansion
+
+
+_STOP = frozenset("the and for with from that this its his her their are was were of to in on by an a or as at".split())
+
+
+def _said_in(gloss: str, definition: str) -> bool:
+    """Whether a heading's descriptive gloss is said again by the definition under it: most of its five or more words."""
+    words = [_ARABIC_PREFIX.sub("", w) for w in re.findall(r"[^\W\d_]{3,}", gloss.lower()) if w not in _STOP]
+    if len(words) < 5 or any(n not in definition for n in re.findall(r"\d+(?:\.\d+)?", gloss)):
+        return False  # a name's few words ("tokens per second") or a figure ("2.7 billion") the definition lacks: kept
+    return sum(w in definition.lower() for w in words) >= 0.7 * len(words)
+
+
+_ARABIC_PREFIX = re.compile(r"^(?:وال|بال|لل|ال|و|ب|ل)(?=[\u0621-\u064A]{3,})")  # "للأوزان" is said by "أوزان"
+
 
 
 def _display(term: dict, lang: str) -> tuple[str, str]:

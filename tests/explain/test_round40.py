@@ -364,3 +364,14 @@ def test_no_share_of_peak_for_a_jobs_rate_when_the_chip_is_not_named():
     text = "We reach 502 petaFLOP/s on 3072 GPUs (per-GPU throughput of 52% of theoretical peak)."
     claim = next(c for c in explain_offline(text, "en")["claims"] if "502" in c["quote"])
     assert claim["verdict"] != "inconsistent" and "52.38%" not in (claim["why"] or "")
+
+
+# ---- 14 a heading's gloss that the definition says again is said once ----------------------------------------------------
+
+def test_a_headings_gloss_the_definition_repeats_is_said_once():
+    text = "Huawei's CloudMatrix 384 links 384 Ascend 910C chips and reaches 300 petaflops."
+    lines = [l for l in explain_offline(text, "ar")["explanation"].split("\n") if l.startswith("- **Ascend")]
+    assert lines and "CANN)**" not in lines[0]  # the bracket "(... تبرمج عبر CANN)" repeated what the definition says
+    nf4 = [l for l in explain_offline("NF4 in bitsandbytes stores 4-bit weights.", "ar")["explanation"].split("\n")
+           if l.startswith("- **NF4")]
+    assert nf4 and "NormalFloat" in nf4[0]  # an abbreviation's expansion stays
