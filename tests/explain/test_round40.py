@@ -375,3 +375,12 @@ def test_a_headings_gloss_the_definition_repeats_is_said_once():
     nf4 = [l for l in explain_offline("NF4 in bitsandbytes stores 4-bit weights.", "ar")["explanation"].split("\n")
            if l.startswith("- **NF4")]
     assert nf4 and "NormalFloat" in nf4[0]  # an abbreviation's expansion stays
+
+
+# ---- 15 the Tensor Cores have one Arabic name; no calque of "workhorse" ---------------------------------------------------
+
+def test_tensor_cores_have_one_arabic_name_and_the_h100_is_no_workhorse_calque():
+    from service.i18n import arabic_style
+    assert arabic_style.prefer("تعمل أنوية Tensor ونوى Tensor وأنوية الموتر") == "تعمل أنوية الموترات وأنوية الموترات وأنوية الموترات"
+    answer = explain_offline("The FP8 GEMM runs on the H100 Tensor Cores at 989 TFLOP/s.", "ar")["explanation"]
+    assert "أداة العمل" not in answer and "أنوية Tensor" not in answer
