@@ -384,3 +384,9 @@ def test_tensor_cores_have_one_arabic_name_and_the_h100_is_no_workhorse_calque()
     assert arabic_style.prefer("تعمل أنوية Tensor ونوى Tensor وأنوية الموتر") == "تعمل أنوية الموترات وأنوية الموترات وأنوية الموترات"
     answer = explain_offline("The FP8 GEMM runs on the H100 Tensor Cores at 989 TFLOP/s.", "ar")["explanation"]
     assert "أداة العمل" not in answer and "أنوية Tensor" not in answer
+
+
+def test_reasoning_is_not_called_inference_in_arabic():
+    answer = explain_offline("DeepSeek-R1 was trained with reinforcement learning to reason in long chains before answering.", "ar")
+    r1 = next(t["definition"] for t in answer["terms"] if t["id"] == "deepseek-r1")
+    assert "سلاسل تفكير" in r1 and "استدلال" not in r1  # الاستدلال is inference in every other answer
