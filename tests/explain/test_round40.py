@@ -390,3 +390,8 @@ def test_reasoning_is_not_called_inference_in_arabic():
     answer = explain_offline("DeepSeek-R1 was trained with reinforcement learning to reason in long chains before answering.", "ar")
     r1 = next(t["definition"] for t in answer["terms"] if t["id"] == "deepseek-r1")
     assert "سلاسل تفكير" in r1 and "استدلال" not in r1  # الاستدلال is inference in every other answer
+
+
+def test_h_kv_counts_heads_not_the_cache():
+    assert "kv-cache" not in _ids("The kernel handles H_KV = 8 heads with head dim 128 on MI300X.")
+    assert "kv-cache" in _ids("The KV cache of 8 heads grows with the sequence.")
