@@ -8,6 +8,7 @@ from service.explain import restate
 from service.explain.checks.comparison import increment
 from service.explain.checks.rate_period import period_after
 from service.explain.checks.core import said
+from service.explain.checks import verdicts
 from service.explain.document import Document
 from service.i18n.messages import messages
 
@@ -74,6 +75,9 @@ def line(doc: Document) -> str:
         text = _written(doc, fig)
         period = period_after(doc, fig)  # "100 مليار رمز في اليوم" is a rate: "100B tokens a day", not a total
         text = messages(doc.lang)["cross_figures"]["per_period"][str(period)].format(amount=text) if text and period else text
+        bound = verdicts.stated_bound(doc.text[max(0, fig.start - 24):fig.start])
+        if text and bound is not None:  # "أكثر من 9,200 شريحة" is more than 9,200 chips, never exactly 9,200
+            text = messages(doc.lang)["verdicts"]["bound_written"][bound[0]] + " " + text
         if text and restate.same_language(text, doc.lang):
             shown.append(text)
             values.add(fig.value)

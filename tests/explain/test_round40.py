@@ -395,3 +395,11 @@ def test_reasoning_is_not_called_inference_in_arabic():
 def test_h_kv_counts_heads_not_the_cache():
     assert "kv-cache" not in _ids("The kernel handles H_KV = 8 heads with head dim 128 on MI300X.")
     assert "kv-cache" in _ids("The KV cache of 8 heads grows with the sequence.")
+
+
+def test_a_figure_the_other_language_bounds_keeps_its_bound():
+    # masrawy.com on Ironwood: "ربط أكثر من 9,200 شريحة في وحدة واحدة (Pod)": more than 9,200 chips, not 9,200
+    text = ("كشفت جوجل عن شريحتها الجديدة Ironwood. وأوضحت جوجل أن بإمكانها ربط أكثر من 9,200 شريحة في وحدة واحدة (Pod) "
+            "لتسريع معالجة البيانات والتخلص من الاختناقات التي تواجه النماذج الضخمة.")
+    from service.explain import cross_figures
+    assert "more than 9,200 chips" in cross_figures.line(pipeline.analyse(text, "en"))
