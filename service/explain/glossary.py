@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 from calculators.resources import data_dir  # noqa: F401  (re-exported for tests)
 
-from service.explain import acronym_case, data_cache, pattern_cache, sibling_names, written_forms
+from service.explain import acronym_case, data_cache, parallel_sizes, pattern_cache, sibling_names, written_forms
 from service.explain.readings import _is_case_sensitive, choose_reading, reading_scores, text_fields, with_field  # noqa: F401  (re-exported)
 from service.i18n import arabic
 
@@ -583,7 +583,7 @@ def describe(match: Match, lang: str) -> dict:
         "term": (reading or {}).get("term") or entry["term"],  # a reading may name its sense ("switch" for محول)
         "expansion": expansion or expansion_en,
         "expansion_en": expansion_en,
-        "definition": definition,
+        "definition": parallel_sizes.definition(entry, match.found_as, definition, lang),  # "DP size": the number first
         "intuition": intuition,
         "category": entry.get("category"),
         "calculator": entry.get("calculator"),

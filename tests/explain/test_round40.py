@@ -403,3 +403,13 @@ def test_a_figure_the_other_language_bounds_keeps_its_bound():
             "لتسريع معالجة البيانات والتخلص من الاختناقات التي تواجه النماذج الضخمة.")
     from service.explain import cross_figures
     assert "more than 9,200 chips" in cross_figures.line(pipeline.analyse(text, "en"))
+
+
+@pytest.mark.parametrize("lang, said", [("en", "its size (or degree) is how many chips it spans"),
+                                        ("ar", "وحجمه (أو درجته) هو عدد الشرائح التي يمتد عليها")])
+def test_a_parallelism_named_by_its_size_says_what_the_size_counts(lang, said):
+    terms = explain_offline("We run with tensor parallel size 4 and data parallel size 2 on 8 H100s.", lang)["terms"]
+    sized = [t for t in terms if t["id"] in ("tensor-parallelism", "data-parallelism")]
+    assert len(sized) == 2 and all(said in t["definition"] for t in sized)
+    plain = explain_offline("We use tensor parallelism on 8 H100s.", lang)["terms"]
+    assert not any(said in t["definition"] for t in plain if t["id"] == "tensor-parallelism")
