@@ -231,7 +231,7 @@ def without_fillers(text: str, lang: str) -> str:
     flags = re.I if lang != "ar" else 0
     text = re.sub(section["fillers"], "", text, flags=flags)
     text = re.sub(section["inline_fillers"], "", text, flags=flags)
-    return text.strip()
+    return re.sub(r"(?<=\S) {2,}(?=\S)", " ", text).strip()  # two fillers side by side leave two spaces
 
 
 # Verbs an instruction opens with ("Combine it with TP"): after "says that" they would read as a broken sentence.

@@ -59,7 +59,9 @@ _DROP_AR = [pattern_cache.lazy(p) for p in (
     r"،\s*و?(?:الذي|التي)\s(?![^.]*(?:أن|[\d٠-٩]))[^.]*$",  # not "، والتي تنص على أن ...": that states the content
     r"^(?:ملاحظة|ملحوظة|تنبيه|تحديث|تعديل|المشكلة|الحل)\s*[:：]\s*",  # a label ("ملاحظة:", Note:) before the claim
 )]
-_RELATIVE_EN = pattern_cache.lazy(r",\s*which\s+[^,;]*(?=[,;]|$)", re.I)
+# Between a subject and its verb ("The root of the problem, which we'll describe below, is that ...") the clause takes
+# its closing comma with it, or the verb is left cut off from its subject by a lone comma.
+_RELATIVE_EN = pattern_cache.lazy(r",\s*which\s+[^,;]*(?:,(?=\s+(?:is|are|was|were|has|have|had|does|do|did|can|could|will|would|should|must|may|might)\b)|(?=[,;]|$))", re.I)
 # ", which makes it the leader" states what follows from the clause (often the point); ", which is a library" describes
 _KEEP = pattern_cache.lazy(r"\b(?:not|no|never|n't|only|just|unless|if|because|since|due to|crash\w*|fail\w*|error|cannot|can't)\b"
                            r"|\d|^,\s*which\s+(?:makes?|made|means?|meant|leads?|led|causes?|caused|results?|resulted|gives?|gave|"
