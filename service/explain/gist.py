@@ -65,7 +65,9 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
     # "12*2*16" is one figure, not four: the numbers inside an expression are not counted again
     figures = [f for f in figures if not any(o is not f and o.start <= f.start and f.end <= o.end and o.end - o.start > f.end - f.start
                                              for o in figures)]
-    if len(figures) >= 3 and len(core.split()) - len(figures) * 2 < 6 \
+    bracketed = [(m.start() + start, m.end() + start) for m in re.finditer(r"\([^()]*\)", sentence)]
+    bare = [f for f in figures if not any(a <= f.start < b for a, b in bracketed)]  # "(8% at cp=2, +1% at cp=4)" backs a claim
+    if len(bare) >= 3 and len(re.sub(r"\([^()]*\)", " ", core).split()) - len(bare) * 2 < 6 \
             and not (restate.same_language(sentence, doc.lang) and reported.role(sentence, doc.lang) != "other"):
         return 0.0  # a list of figures is not a point ("I only get 18% MFU on one node of 8 GPUs" reports a problem)
     value = 3.0 * cues.cue("point", sentence) + 2.0 * cues.cue("requirement", sentence) + 1.0 * cues.cue("cause", sentence)
@@ -95,7 +97,7 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
     fragment = sentence[:1].islower() and doc.text[:start].rstrip().endswith((";", "؛")) and len(words) < 8
     if restate.same_language(sentence, doc.lang) and len(words) >= 6 and not fragment:  # "; too low - lots of overflow"
         value += reported.point_weight(sentence, doc.lang)  # a question, a problem, a conclusion before a side remark
-        value -= gist_side.side_weight(doc, sentence, core, figures)  # a figure alone, a list item, an unresolved "this X"
+        value -= gist_side.side_weight(doc, sentence, core, bare)  # a figure alone, a list item, an unresolved "this X"
         if index == 0:
             value += reported.lead_weight(sentence, doc.lang)  # a news report's first sentence is its main fact
     return value

@@ -1,7 +1,9 @@
 """Names in a cross-language gist: one thing named once, whatever its spelling ("H100s", "NVIDIA H100", "ZB_V")."""
 
 import re
+from functools import cache
 
+from service.explain import glossary
 from service.i18n import arabic
 
 _ENGLISH_PLURAL = re.compile(r"\b[A-Za-z][a-z]{3,}s\b")
@@ -84,6 +86,30 @@ _COMPANIES = frozenset({"nvidia", "amd", "intel", "google", "microsoft", "meta",
 def known_company(word: str) -> bool:
     """Whether a word is one of the makers this field names ("Meta", "Nvidia"): a name, whatever its position."""
     return word.lower() in _COMPANIES
+
+
+# Kinds of entry whose capitalised one-word names are proper names ("Ulysses", "Megatron"); "Prefill" or "Softmax" at a
+# sentence's start are ordinary words written with a capital.
+_NAMED_KINDS = frozenset({"hardware", "framework", "model", "software", "organisation", "organization", "interconnect",
+                          "optimizer", "parallelism", "moe"})
+
+
+@cache
+def _proper_names() -> frozenset[str]:
+    """One-word glossary names written with a capital ("Ulysses", "Colossus", "Megatron")."""
+    names = set()
+    for entry in glossary.load().entries:
+        if entry.get("category") not in _NAMED_KINDS:
+            continue
+        for alias in [entry.get("term", ""), *(entry.get("aliases") or [])]:
+            if isinstance(alias, str) and len(alias) > 2 and alias[0].isupper() and alias[1:].islower() and alias.isalpha():
+                names.add(alias)
+    return frozenset(names)
+
+
+def known_name(word: str) -> bool:
+    """Whether a capitalised word is a name the glossary knows (a method, a framework, a chip): it keeps its capital."""
+    return word in _proper_names()
 
 
 def company(doc, name: str) -> bool:

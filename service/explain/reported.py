@@ -511,7 +511,7 @@ def _lower_first(text: str, context: str = "") -> str:
         return text
     if first.lower() not in _FUNCTION_WORDS and not first.endswith("ing"):
         following = parts[1] if len(parts) > 1 else ""  # "Meta will buy ...": a maker's name stays a name
-        if gist_names.known_company(first):
+        if gist_names.known_company(first) or gist_names.known_name(first):
             return text
         if following[:1].isupper() or re.match(r"\d+(?:\.\d+)?(?:x\d+)?[BMKT]?\b", following) or re.search(rf"[a-z,;][ \t]+{re.escape(first)}\b", context) or _ANNOUNCES.match(text[len(parts[0]):]):
             return text  # a name: "Nvidia", one met mid-sentence, or who announces ("Meta has released a report")

@@ -55,3 +55,20 @@ def test_a_second_gist_sentence_is_kept_whole_or_left_out_never_cut():
     kept = gist_length.fit([first, long_second], 30)
     assert kept == [first]  # far over: left out, not cut with an ellipsis
     assert all("…" not in text for text in kept)
+
+
+# written for these tests, in the shape of a benchmark post: a table, then what it shows
+SWEEP = ("Slowdown against tp=1 on 8 GPUs.\n\n"
+         "tp | tps | peak GiB\n1 | 84 k | 133.5\n2 | 77 k | 86.1\n4 | 85 k | 53.1\n\n"
+         "Ulysses pays almost nothing against tp=1 (8% at tp=2, +1% at tp=4) while the memory falls by more than half.")
+
+
+def test_figures_in_brackets_back_a_claim_and_do_not_make_it_a_list_of_figures():
+    gist = _gist(SWEEP)
+    assert "pays almost nothing" in gist  # the sentence the table leads to, not the caption over it
+
+
+def test_a_capitalised_name_the_glossary_knows_keeps_its_capital_after_says_that():
+    assert reported.point("Ulysses pays almost nothing at long context", "Ulysses pays almost nothing at long context",
+                          "en", "text").startswith("The text says that Ulysses")
+    assert "that the step" in reported.point("The step takes 3 s", "The step takes 3 s", "en", "text")  # an ordinary word
