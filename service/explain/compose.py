@@ -293,8 +293,8 @@ def _from_sentences(doc: Document, sentences: list[dict]) -> tuple[str, set[int]
         if not restate.same_language(doc.text, doc.lang):  # not "no claim": the reading cannot summarise it offline
             return m["nothing_other_language" + tail].format(language=m["other_language"]) + cross_figures.line(doc), set()
         return m["nothing" + tail], set()
-    starts = {doc.sentences[i][0] for item in sentences for i in item["from"]}
-    return " ".join(_sentence(item["text"]) for item in sentences), {id(c) for c in doc.claims if c.start in starts}
+    starts, said = {doc.sentences[i][0] for item in sentences for i in item["from"]}, " ".join(_sentence(item["text"]) for item in sentences)
+    return said + cross_figures.after_topic(doc, said), {id(c) for c in doc.claims if c.start in starts}
 
 
 # --------------------------------------------------------------------------------------------- reasons

@@ -4,7 +4,7 @@ can take from it when no sentence of it can be restated offline ("100,000 chips;
 import re
 
 from calculators.formatting import human
-from service.explain import restate
+from service.explain import gist_names, restate
 from service.explain.checks.comparison import increment
 from service.explain.checks.rate_period import period_after
 from service.explain.checks.core import said
@@ -61,18 +61,42 @@ def _written(doc: Document, fig) -> str:
     return said(doc, fig)
 
 
-def line(doc: Document) -> str:
+def _named_chips(doc: Document, fig, text: str) -> str:
+    """A count of chips with the chip the text names right after it ("512 شريحة Nvidia H800" -> "512 H800 chips")."""
+    window = re.split(r"[،,.؛;:|\n0-9٠-٩]|\s(?:في|على|إلى|عن|مع|in|on|at|across|per|with|into|of)\s", doc.text[fig.end:fig.end + _NAME_WITHIN], maxsplit=1)[0]
+    names = [m for m in doc.occurrences if fig.end <= m.start < fig.end + len(window)
+             and (m.entry.get("category") or "") in _CHIP_CATEGORIES and restate.same_language(m.found_as, "en")
+             and not gist_names.known_company(m.found_as)]  # "NVIDIA Blackwell": the chip is Blackwell
+    if not names or not text.endswith(" chips"):
+        return text
+    name = re.sub(r"^(?:NVIDIA|Nvidia|AMD|Google|Intel)\s+", "", min(names, key=lambda m: m.start).found_as).strip("\"“”«» ")
+    return f"{text[:-len(' chips')]} {name} chips" if name and not _DIGIT.fullmatch(name) else text
+
+
+_PER_UNIT = re.compile(r"(?<![\u0621-\u064A])(?:لكل|كل)\s+[\u0621-\u064A]+|\b(?:per|each)\s+\w+", re.I)
+_TOTALS = ("cost_usd", "memory_bytes", "hbm_bytes", "bytes", "power_w")  # amounts a "per gigawatt" before them divides
+_NAME_WITHIN = 40  # characters after a count in which the chip's name still belongs to it ("512 شريحة "Nvidia H800"")
+_CHIP_CATEGORIES = ("hardware", "chip", "accelerator")
+
+
+def line(doc: Document, already: str = "") -> str:
     """' It gives these figures: ...' for a passage written in the other language, or '' when it gives none that
-    read alone. Only figures written with digits: "thousands of chips" is no count to repeat."""
+    read alone. Only figures written with digits: "thousands of chips" is no count to repeat; none that `already`
+    (the gist said before it) says, and each with what it measures where the unit alone leaves that open."""
     if doc.lang != "en" or restate.same_language(doc.text, doc.lang):
         return ""  # an Arabic reader of an English passage reads its digits and units as written
     shown: list[str] = []
     values: set[float] = set()
+    labels = messages(doc.lang)["cross_figures"]["labels"]
     for fig in doc.figures:
         if fig.quantity not in _SAID or not _DIGIT.search(fig.quote) or getattr(fig, "role", None) in ("low", "high") \
                 or fig.value in values or increment(doc, fig):
             continue  # "200,000 tokens" said once; "20 more seconds" alone would read as a total
         text = _written(doc, fig)
+        before = re.split(r"[،,.؛;:|\n]", doc.text[max(0, fig.start - _NAME_WITHIN):fig.start])[-1]  # its own clause
+        if not text or text in already or (fig.quantity in _TOTALS and _PER_UNIT.search(before)):
+            continue  # "تكلفة كل غيغاواط ... 50 مليار دولار" is a cost per gigawatt: alone it would read as a total
+        text = _named_chips(doc, fig, text) if fig.quantity == "n_chips" else labels.get(fig.quantity, "{x}").format(x=text)
         period = period_after(doc, fig)  # "100 مليار رمز في اليوم" is a rate: "100B tokens a day", not a total
         text = messages(doc.lang)["cross_figures"]["per_period"][str(period)].format(amount=text) if text and period else text
         bound = verdicts.stated_bound(doc.text[max(0, fig.start - 24):fig.start])
@@ -84,3 +108,15 @@ def line(doc: Document) -> str:
     if not shown:
         return ""
     return " " + messages(doc.lang)["cross_figures"]["line"].format(figures="; ".join(shown[:MAX_FIGURES]))
+
+
+def after_topic(doc: Document, said: str) -> str:
+    """The figures line after a gist that only names the passage's subject ("The article reports on R1."): an English
+    reader of an Arabic text then learns its figures too; a frame that states a claim says the figures it can vouch
+    for, and no others (a cost per gigawatt, a memory whose chip it cannot tell)."""
+    frames = messages(doc.lang)["gist"]["cross"]["frames"]
+    for frame in (frames["topic"], frames["news_topic"]):
+        head = frame.split("{subjects}")[0]
+        if said.startswith(head) and said.count(". ") == 0:
+            return line(doc, said)
+    return ""

@@ -72,3 +72,26 @@ def test_a_capitalised_name_the_glossary_knows_keeps_its_capital_after_says_that
     assert reported.point("Ulysses pays almost nothing at long context", "Ulysses pays almost nothing at long context",
                           "en", "text").startswith("The text says that Ulysses")
     assert "that the step" in reported.point("The step takes 3 s", "The step takes 3 s", "en", "text")  # an ordinary word
+
+
+# ---- 3 an English reader of an Arabic news text ----------------------------------------------------------------------
+
+def _opening(text: str, lang: str = "en") -> str:
+    return explain_offline(text, lang)["explanation"].split("## ")[1]
+
+
+def test_a_count_of_chips_keeps_the_chip_the_text_names_after_it():
+    from service.explain import cross_figures, pipeline
+    said = cross_figures.line(pipeline.analyse('قالت الشركة إنها درّبت النموذج على 512 شريحة "Nvidia H800" خلال 80 ساعة.', "en"))
+    assert "512 H800 chips" in said
+    said = cross_figures.line(pipeline.analyse("يضم النظام نحو 100 ألف وحدة معالجة رسومات من طراز NVIDIA Blackwell.", "en"))
+    assert "100,000 Blackwell chips" in said  # the chip, not its maker
+    said = cross_figures.line(pipeline.analyse("يمكن ربط أكثر من 9,200 شريحة في وحدة واحدة (Pod).", "en"))
+    assert "more than 9,200 chips" in said and "Pod chips" not in said  # what holds the chips is not their name
+
+
+def test_a_topic_line_is_followed_by_the_figures_and_a_cost_per_unit_is_not_listed():
+    said = _opening('قالت شركة ديب سيك إنها أنفقت 294 ألف دولار على تدريب نموذجها "R1" باستخدام 512 شريحة "Nvidia H800".')
+    assert "It gives these figures:" in said and "$294,000" in said and "512 H800 chips" in said
+    said = _opening("تبلغ تكلفة كل غيغاواط من القدرة نحو 50 مليار دولار لشركة إنفيديا.")
+    assert "$50" not in said  # a cost per gigawatt alone would read as a total
