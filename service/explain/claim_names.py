@@ -59,3 +59,29 @@ def by_names(claim, lang: str) -> str:
         return ""
     m = messages(lang)
     return m["claim_names"].format(names=join_names(names[:MOST], lang))
+
+
+_CELLS = re.compile(r"\s*\|\s*")
+_NUMERIC = re.compile(r"^[~≈<>+\-−]?\s*[\d.,]+\s*%?\s*[kKMBG]?$")
+MOST_COLUMNS = 5  # a wider row is named by its figures, as before
+
+
+def by_columns(doc, claim) -> str:
+    """A row of a table the text writes with "|" ("Y | 7200 | 43.0"), named by its header's columns: "CompiledAutograd Y:
+    Performance (tps) 7200, Memory (GB) 43.0"; '' for anything else, or where no header line of as many columns, all
+    words, stands above it. Bare numbers under a header are the text's own cells; the header says what they measure."""
+    row = claim.quote.strip().rstrip(".")
+    cells = _CELLS.split(row.strip("| "))
+    if "\n" in row or not 2 <= len(cells) <= MOST_COLUMNS or not any(_NUMERIC.match(c) for c in cells[1:]):
+        return ""
+    above = doc.text[:claim.start].rstrip("\n").split("\n")
+    for line in reversed(above[-8:]):
+        names = _CELLS.split(line.strip().strip("| "))
+        if len(names) == len(cells) and "|" in line and not any(re.search(r"\d", n) and _NUMERIC.match(n) for n in names):
+            if not restate.same_language(line, doc.lang) or not restate.same_language(row, doc.lang):
+                return ""
+            values = ", ".join(f"{name} {cell}" for name, cell in zip(names[1:], cells[1:]) if cell and cell not in ("—", "-"))
+            return f"{names[0]} {cells[0]}: {values}." if values else ""
+        if not line.strip() or "|" not in line:
+            return ""  # the rows above end at a blank line or prose: no header of this table
+    return ""

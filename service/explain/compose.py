@@ -197,8 +197,7 @@ def _ordered_claims(doc: Document) -> list:
 
 
 def _compose(doc: Document, is_followup: bool, level: dict, memo: dict) -> str:
-    m = messages(doc.lang)
-    h = m["headings"]
+    m, h = messages(doc.lang), messages(doc.lang)["headings"]
     if "ordered" not in memo:
         memo["ordered"] = _ordered_claims(doc)
     claims = memo["ordered"][:level["claims"]]
@@ -301,8 +300,7 @@ def _from_sentences(doc: Document, sentences: list[dict]) -> tuple[str, set[int]
 
 def _reasons_section(doc: Document, links: list[dict], level: dict) -> str:
     """Each link the text makes, in plain words, with the calculation that sizes it and every assumption said."""
-    m = messages(doc.lang)
-    lines = []
+    m, lines = messages(doc.lang), []
     for link in links:
         start, end = doc.sentences[link.get("quote_from", link["from"][0])]
         quote = doc.text[start:end]
@@ -393,7 +391,9 @@ def _claims_section(doc: Document, claims: list, in_gist: set[int], level: dict)
             said_missing.add(why)
         used = [s.get("quote") or "" for i in claim.calculations for s in doc.calculations[i]["input_sources"].values()
                 if s.get("source") == "text"]
-        if (not restate.same_language(claim.quote, doc.lang) or claims_reader.table_line(claim.quote) or "\n" in claim.quote.strip()
+        if claim_names.by_columns(doc, claim):  # a table's row by its columns: "CompiledAutograd Y: Performance (tps) 7200"
+            head = claim_names.by_columns(doc, claim)
+        elif (not restate.same_language(claim.quote, doc.lang) or claims_reader.table_line(claim.quote) or "\n" in claim.quote.strip()
                 or len(claim.quote.split()) > LONG_QUOTE_WORDS) and claim_names.by_figures(claim, doc.lang, used):
             # a sentence in the other language is named by its own figures: readers judged the author's words, left in
             # English inside an Arabic answer (or the reverse), as untranslated text; a table run into one line or a long

@@ -95,3 +95,20 @@ def test_a_topic_line_is_followed_by_the_figures_and_a_cost_per_unit_is_not_list
     assert "It gives these figures:" in said and "$294,000" in said and "512 H800 chips" in said
     said = _opening("تبلغ تكلفة كل غيغاواط من القدرة نحو 50 مليار دولار لشركة إنفيديا.")
     assert "$50" not in said  # a cost per gigawatt alone would read as a total
+
+
+# ---- 4 a table's row named by its columns ------------------------------------------------------------------------------
+
+# written for these tests, in the shape of a benchmark table in an issue
+TABLE = ("Offloading seems to help the 8B model.\n\n"
+         "Offload | Throughput (tps) | Memory (GB)\nN | 6244 | 51.2\nY | 7200 | 43.0\n")
+
+
+def test_a_table_row_is_named_by_its_columns_not_pasted_with_its_bars():
+    from service.explain import claim_names, pipeline
+    doc = pipeline.analyse(TABLE, "en")
+    rows = [c for c in doc.claims if c.quote.strip().startswith("Y |")]
+    assert rows and claim_names.by_columns(doc, rows[0]) == "Offload Y: Throughput (tps) 7200, Memory (GB) 43.0."
+    prose = [c for c in doc.claims if "|" not in c.quote]
+    assert all(claim_names.by_columns(doc, c) == "" for c in prose)  # a sentence is no row
+    assert "**Y | 7200" not in explain_offline(TABLE, "en")["explanation"]
