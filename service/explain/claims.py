@@ -300,6 +300,8 @@ def _is_claim(kinds: list[str], frame, figures: list, term_ids: set[str], senten
         return True  # "a GPU with 18 ports translates to 1.8 TB/s": a count of links or chips with their bandwidth to multiply
     if any(f.quantity.startswith("n_") for f in figures) and any(f.quantity in ("percent", "fraction") for f in figures):
         return True  # a count with its share ('148 interruptions, 30.1 percent of all'): a share of a whole to check
+    if any("bandwidth" in f.quantity for f in figures) and any(f.quantity in ("percent", "fraction", "hfu") for f in figures):
+        return True  # "2.2 TB/s, 68% of the theoretical memory bandwidth": a rate with its share of a peak to check
     if stated_shares.states_share(sentence):
         return True  # a share of a whole it states ('148 of the 419 (30.1%)'), or a figure restated in scale words, is a check to make
     return bool(term_ids) and bool({"requirement", "cause", "comparison"} & set(kinds))

@@ -112,3 +112,28 @@ def test_a_table_row_is_named_by_its_columns_not_pasted_with_its_bars():
     prose = [c for c in doc.claims if "|" not in c.quote]
     assert all(claim_names.by_columns(doc, c) == "" for c in prose)  # a sentence is no row
     assert "**Y | 7200" not in explain_offline(TABLE, "en")["explanation"]
+
+
+# ---- 5 a memory bandwidth against the share of peak the text states ---------------------------------------------------
+
+def _checked(text: str) -> list:
+    from service.explain import pipeline
+    doc = pipeline.analyse(text, "en")
+    return [(c.verdict, c.why) for c in doc.claims if c.calculations]
+
+
+def test_a_bandwidth_with_its_share_of_a_named_chips_peak_is_checked():
+    # H100 SXM memory bandwidth 3.35 TB/s (NVIDIA H100 datasheet): 2.2 / 3.35 = 65.7%, within 10% of the 68% stated
+    found = _checked("The kernel reaches 2.2 TB/s on an H100, which is 68% of peak memory bandwidth.")
+    assert found and found[0][0] == "consistent" and "65.67%" in found[0][1]
+    # 1.2 / 3.35 = 35.8% against 60% stated: more than the tolerance apart
+    found = _checked("The decode kernel sustains 1.2 TB/s, 60% of peak HBM bandwidth on an H100.")
+    assert found and found[0][0] == "inconsistent"
+
+
+def test_with_no_chip_named_the_share_implies_a_peak_and_names_the_chips_that_have_it():
+    found = _checked("Our skinny GEMM reaches 2.2 TB/s, 68% of the theoretical memory bandwidth.")
+    assert found and found[0][0] == "explained"
+    assert "3.235 TB/s" in found[0][1] and "H100 SXM" in found[0][1]  # 2.2 / 0.68; the H100 SXM has 3.35 TB/s
+    # a share of a link's line rate is not a share of the memory's peak
+    assert not any("memory bandwidth" in why for _, why in _checked("We reach 45 GB/s, 90% of the 50 GB/s NIC line rate."))
