@@ -34,7 +34,8 @@ def _rejected() -> tuple[re.Pattern, dict]:
     """One pattern for every rejected form (with an attached particle or article), and what replaces each."""
     replace = {bad: good for concept in table()["concepts"] for bad, good in concept["rejected"].items()}
     words = sorted(replace, key=len, reverse=True)
-    pattern = re.compile(rf"(?<![{_LETTER}])({_PARTICLES})(" + "|".join(map(re.escape, words)) + rf")(?![{_LETTER}])")
+    # a Latin letter after the form makes it part of a longer word ("أنوية TensorCore" is not "أنوية Tensor" + "Core")
+    pattern = re.compile(rf"(?<![{_LETTER}])({_PARTICLES})(" + "|".join(map(re.escape, words)) + rf")(?![{_LETTER}A-Za-z])")
     return pattern, replace
 
 
