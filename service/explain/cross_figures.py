@@ -45,8 +45,8 @@ def _written(doc: Document, fig) -> str:
     units = messages(doc.lang)["cross_figures"]["units"]
     if fig.quantity == "cost_usd":
         return units["usd"].format(n=_large(fig.value, doc.lang))
-    if fig.quantity in ("params", "active_params"):
-        return units["params"].format(n=_large(fig.value, doc.lang))
+    if fig.quantity in ("params", "active_params"):  # "17 مليار معلمة نشطة" is 17 billion *active* parameters
+        return units[fig.quantity].format(n=_large(fig.value, doc.lang))
     if fig.quantity == "power_w":
         for size, name in ((1e9, "gw"), (1e6, "mw"), (1e3, "kw")):
             if fig.value >= size:
@@ -75,6 +75,7 @@ def _named_chips(doc: Document, fig, text: str) -> str:
 
 _PER_UNIT = re.compile(r"(?<![\u0621-\u064A])(?:لكل|كل)\s+[\u0621-\u064A]+|\b(?:per|each)\s+\w+", re.I)
 _TOTALS = ("cost_usd", "memory_bytes", "hbm_bytes", "bytes", "power_w")  # amounts a "per gigawatt" before them divides
+_UP_TO = re.compile(r"up to|at most|ما يصل إلى|حتى", re.I)
 _NAME_WITHIN = 40  # characters after a count in which the chip's name still belongs to it ("512 شريحة "Nvidia H800"")
 _CHIP_CATEGORIES = ("hardware", "chip", "accelerator")
 
@@ -96,12 +97,14 @@ def line(doc: Document, already: str = "") -> str:
         before = re.split(r"[،,.؛;:|\n]", doc.text[max(0, fig.start - _NAME_WITHIN):fig.start])[-1]  # its own clause
         if not text or text in already or (fig.quantity in _TOTALS and _PER_UNIT.search(before)):
             continue  # "تكلفة كل غيغاواط ... 50 مليار دولار" is a cost per gigawatt: alone it would read as a total
-        text = _named_chips(doc, fig, text) if fig.quantity == "n_chips" else labels.get(fig.quantity, "{x}").format(x=text)
+        text = _named_chips(doc, fig, text) if fig.quantity == "n_chips" else text
         period = period_after(doc, fig)  # "100 مليار رمز في اليوم" is a rate: "100B tokens a day", not a total
         text = messages(doc.lang)["cross_figures"]["per_period"][str(period)].format(amount=text) if text and period else text
         bound = verdicts.stated_bound(doc.text[max(0, fig.start - 24):fig.start])
         if text and bound is not None:  # "أكثر من 9,200 شريحة" is more than 9,200 chips, never exactly 9,200
-            text = messages(doc.lang)["verdicts"]["bound_written"][bound[0]] + " " + text
+            side = "up_to" if _UP_TO.search(bound[1]) else bound[0]  # "ما يصل إلى 6 GW" reaches 6 GW: "up to", not "less than"
+            text = messages(doc.lang)["verdicts"]["bound_written"][side] + " " + text
+        text = labels.get(fig.quantity, "{x}").format(x=text) if text else text  # "a power of up to 6 GW"
         if text and restate.same_language(text, doc.lang):
             shown.append(text)
             values.add(fig.value)

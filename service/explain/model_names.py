@@ -175,7 +175,7 @@ def gloss(name: Name, lang: str) -> str:
     else:
         maker = name.family["maker"].get(lang) or name.family["maker"]["en"]
         own = _folded(name.base).startswith(_folded(name.family["maker"]["en"].split()[0]))  # "DeepSeek-V3": said once
-        style = name.family.get("style_without_version") and _folded(name.base) == _folded(_family_spelling(name))
+        style = name.family.get("style_without_version") and _folded(name.base) == _folded(_family_spelling(name)) or _unreleased(name)
         parts = [words["style" if style else "known_self" if own else "known"].format(maker=maker, name=name.base)]
     size = ""
     if name.experts:
@@ -353,10 +353,18 @@ def _another_model(name: Name, lang: str) -> str | None:
 _FAMILY = pattern_cache.lazy(r"^[^.;:]{0,60}\bfamily\b")  # "Meta's family of open-weight dense models ..."
 
 
+def _unreleased(name: Name) -> bool:
+    """Whether the name gives a size its maker never released for that version ("GPT-3 530B", a benchmark configuration
+    of GPT-3's design): data/model_names.json released_b, sizes within 5%."""
+    sizes = ((name.family or {}).get("released_b") or {}).get(_folded(name.base))
+    return bool(sizes and name.total) and not any(abs(name.total / 1e9 - b) <= 0.05 * b for b in sizes)
+
+
 def _said_by_owner(owner: glossary.Match, name: Name) -> bool:
     """Whether the glossary entry found at the name describes the named model itself: not where a variant word makes it
-    another model ("DeepSeek-R1-Distill"), nor where the name states a size and the entry describes the whole family."""
-    if _another_model(name, "en"):
+    another model ("DeepSeek-R1-Distill"), nor where the name states a size and the entry describes the whole family,
+    nor a size its maker never released."""
+    if _another_model(name, "en") or _unreleased(name):
         return False
     return not ((name.total or name.experts) and _FAMILY.search(owner.entry.get("definition") or ""))
 
@@ -364,7 +372,7 @@ def _said_by_owner(owner: glossary.Match, name: Name) -> bool:
 def _owner_definition(owner: glossary.Match, lang: str, name: Name | None = None) -> str:
     """The entry's definition where it describes the named model; else what the naming convention says of it."""
     if name is not None and not _said_by_owner(owner, name):
-        other = _another_model(name, lang)
+        other = _another_model(name, lang) or (name.family["unreleased"].get(lang) or name.family["unreleased"]["en"] if _unreleased(name) else "")
         if other:
             return other
         family = (name.family or {}).get("what") or {}

@@ -155,8 +155,8 @@ def indirect_question(text: str) -> str | None:
         return None  # "When I train X, the util is 20%?" opens on a condition: it does not ask "when"
     if tagged:
         return "whether " + lowered
-    if re.match(r"^(?:whether|if)\b", lowered, re.I):
-        return lowered  # "Does anyone know whether ..." asks whether ...
+    if re.match(r"^(?:whether|if)\b", lowered, re.I):  # "Does anyone know whether ..." asks whether ...; "I was
+        return re.sub(r"^if\b", "whether", lowered, flags=re.I)  # wondering if X" too: an "if" after "asks" reads as a condition
     passive = _WH_BE_PARTICIPLE.match(lowered)
     if passive:  # "how is this 48GB/s calculated" -> "how this 48GB/s is calculated", never "how this is 48GB/s calculated"
         return f"{passive.group('wh')} {passive.group('who')} {passive.group('aux')} {passive.group('rest')}"

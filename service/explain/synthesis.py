@@ -80,8 +80,9 @@ _DISCOURSE_EN = [pattern_cache.lazy(p, re.I) for p in (
     r"^(?:(?:a few|some|two|three)\s+)?(?:points?|things?)\s+to\s+note(?:\s+here)?\s*[,:]\s*",
     r"^(?:of note|first of all|first off|for what it'?s worth|to be fair|"
     r"as (?:mentioned|said|noted) (?:above|before|earlier))(?:\s+though)?\s*,\s*",
-    r"^(?:i|we|they)\s+(?:was|were|am|are)\s+wondering\s+(?:if\s+|whether\s+)?(?=(?:how|why|what|which|where|when|who|"
-    r"is|are|do|does|can|could|would|should|will|there|it|the|a|an|you)\b)",
+    # "I was wondering if X" asks whether X: only the wording before a question word goes ("I was wondering how ..."),
+    # never an "if"/"whether", whose clause alone would state X as found
+    r"^(?:i|we|they)\s+(?:was|were|am|are)\s+wondering\s+(?=(?:how|why|what|which|where|when|who)\b)",
     r"^(?:rather|instead|anyway|that said|having said that)\s*,\s*",
     # "These results demonstrate that X" concluded is X concluded; "suggest"/"indicate" are hedges and stay
     r"^(?:these|the|our|such) (?:results?|findings|numbers|experiments?|measurements?|benchmarks?) (?:show|demonstrate|confirm|prove)s? that\s+",

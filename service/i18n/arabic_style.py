@@ -313,6 +313,7 @@ def _attached_particles(text: str) -> str:
 # ------------------------------------------------------------------------------------------------ doubled words
 
 _DOUBLED = re.compile(rf"(?<![{_LETTER}])([{_LETTER}]{{2,}})(?=\s+([{_LETTER}]{{2,}})(?![{_LETTER}]))")
+_ACRONYM_BRACKET = re.compile(r"(?<=[\u0621-\u064A] )([A-Z]{2,6})\s*\(\1s?\)")
 _DOUBLED_BRACKET = re.compile(r"(\(([^()\n]+)\)(?:\*\*)?)\s*\(\2\)|(?<![^\s*(])(([\u0621-\u064A]+)(?:\*\*)?)\s*\(\4\)", re.I)
 
 
@@ -340,6 +341,7 @@ def _definite(word: str) -> bool:
 def _undoubled(text: str) -> str:
     """`text` without a word said twice in a row or a bracket repeated right after itself."""
     text = _DOUBLED_BRACKET.sub(lambda m: m.group(1) or m.group(3), text)
+    text = _ACRONYM_BRACKET.sub(r"\1", text)  # "وحدات GPU (GPUs)": the house term already holds the English
     out, last = [], 0
     for m in _DOUBLED.finditer(text):
         # the same word ends alike: a cheap test first, the normalised comparison only for the few that pass

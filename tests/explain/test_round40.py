@@ -251,7 +251,7 @@ def test_llama_4_behemoth_is_glossed_as_itself():
 
 def test_a_sized_family_member_says_what_its_name_gives():
     term = next(t for t in explain_offline("We serve Llama-3-70B on two H100s.", "en")["terms"] if t["found_as"] == "Llama-3-70B")
-    assert term["definition"].endswith("the figure in its name is its parameter count.")
+    assert term["definition"].endswith("the figure in its name is its parameter count, rounded.")  # "2B" is about 2.5B (round 41)
 
 
 # ---- 11 a list under "Results:" holds the finding; "Does it ...?" needs the sentence before it --------------------------

@@ -137,3 +137,67 @@ def test_with_no_chip_named_the_share_implies_a_peak_and_names_the_chips_that_ha
     assert "3.235 TB/s" in found[0][1] and "H100 SXM" in found[0][1]  # 2.2 / 0.68; the H100 SXM has 3.35 TB/s
     # a share of a link's line rate is not a share of the memory's peak
     assert not any("memory bandwidth" in why for _, why in _checked("We reach 45 GB/s, 90% of the 50 GB/s NIC line rate."))
+
+
+# ---- 6 fixed after pack 65 was written, from the readers of packs 64 and 65 (written for these tests) -----------------
+
+def _term(text: str, term_id: str, lang: str = "en") -> dict | None:
+    return next((t for t in explain_offline(text, lang)["terms"] if t["id"] == term_id), None)
+
+
+def test_i_was_wondering_if_asks_and_never_states():
+    gist = _gist("On one H200 the forward pass is 4% slower than on an H100. I was wondering if the slower forward pass "
+                 "is expected given H200 is the newer chip.")
+    assert "whether the slower forward pass is expected" in gist
+    assert "that the slower forward pass is expected" not in gist
+
+
+def test_a_checkpoint_the_job_resumes_from_is_the_saved_state():
+    term = _term("Throughput dropped to zero, so the team rebooted the nodes and tried resuming the job from the last "
+                 "checkpoint; throughput came back for 12 minutes.", "checkpoint")
+    assert term is not None and "activation" not in term["expansion"].lower()
+
+
+def test_sixteen_bit_integers_and_multi_hop_reasoning_take_no_other_sense():
+    assert _term("Quantization converts weights to a lower precision format such as 16-bit or 8-bit integers.",
+                 "sixteen-bit-precision") is None
+    assert _term("Does AWQ's quality loss compound on multi-hop reasoning tasks?", "network-hop") is None
+    assert _term("وتضم السلسلة نموذجين رئيسيين يعمل كل منهما على وحدة GPU واحدة.", "serialization", "ar") is None
+
+
+def test_up_to_is_said_as_up_to_and_an_arabic_term_keeps_no_doubled_english():
+    said = _opening("أعلنت AMD وOpenAI عن شراكة لنشر ما يصل إلى 6 غيغاواط من وحدات معالجة الرسومات.")
+    assert "up to 6 GW" in said and "less than" not in said
+    from service.i18n import arabic_style
+    assert "(GPUs)" not in arabic_style.polish("لنشر ما يصل إلى 6 غيغاواط من وحدات معالجة الرسومات (GPUs) عالية الأداء")
+
+
+def test_a_size_its_maker_never_released_is_a_model_of_that_design_not_the_makers_model():
+    term = _term("Forcing this schedule gives a further 3% speedup for the GPT-3 530B model.", "gpt-3")
+    assert term is not None and "OpenAI's large dense" not in term["definition"] and "never released" in term["definition"]
+    term = _term("We trained GPT-3 175B on 1024 A100s.", "gpt-3")
+    assert term is not None and "OpenAI" in term["definition"]  # a released size is OpenAI's model
+
+
+def test_a_sentence_pointing_back_is_no_companion_before_the_point():
+    text = ("One user pasted a 60k-token document and every other user's stream froze. That's the failure mode chunked "
+            "prefill exists to fix. Chunked prefill splits a long prompt into fixed-size slices, so per-step latency "
+            "stays bounded no matter how long the prompt is.")
+    assert "that this is the failure mode" not in _gist(text).lower()
+
+
+def test_an_nvl_card_named_with_its_chip_is_the_card():
+    term = _term("On 2-node H200 NVL (8 GPUs/node, 4x ConnectX-7 RoCE), NCCL over RDMA reaches ~35 GB/s.", "gpu-nvl-card")
+    assert term is not None and "PCIe" in term["definition"]
+
+
+def test_names_that_were_taken_for_another_entry_have_their_own():
+    text = ("Missing GDRDMA or a wrong NIC mlx5_0 mapping halves bandwidth; profile with Nsight Compute; OLMoE loses 9%.")
+    ids = {t["id"] for t in explain_offline(text, "en")["terms"]}
+    assert {"gpudirect-rdma", "mlx5-device", "nsight-compute", "olmoe"} <= ids
+    assert not {"rdma", "mellanox", "nsight-systems", "olmo"} & ids
+
+
+def test_an_active_parameter_count_in_an_arabic_text_stays_active_in_english():
+    said = _opening("يعمل النموذج LLaMA 4 Scout باستخدام 17 مليار معلمة نشطة و16 خبيرًا على وحدة H100 واحدة.")
+    assert "17 billion parameters" not in said or "17 billion active parameters" in said
