@@ -201,3 +201,16 @@ def test_names_that_were_taken_for_another_entry_have_their_own():
 def test_an_active_parameter_count_in_an_arabic_text_stays_active_in_english():
     said = _opening("يعمل النموذج LLaMA 4 Scout باستخدام 17 مليار معلمة نشطة و16 خبيرًا على وحدة H100 واحدة.")
     assert "17 billion parameters" not in said or "17 billion active parameters" in said
+
+
+def test_a_rate_after_its_unit_in_prose_is_read_and_a_rate_the_text_calls_above_peak_is_explained():
+    from service.explain import pipeline
+    # A800 dense BF16 peak 312 TFLOP/s (NVIDIA A800 datasheet, as the A100's): 322 / 312 = 103.2%
+    doc = pipeline.analyse("On one A800 the tflops is up to 322 at 64k sequence length, which is beyond the peak tflops "
+                           "of A800. Is something wrong?", "en")
+    assert any(f.quote == "322" and f.quantity == "achieved_flop_per_s" for f in doc.figures)
+    found = [c for c in doc.claims if "322" in c.quote]
+    assert found and found[0].verdict == "explained" and "103.2%" in found[0].why and "more than the chip can compute" in found[0].why
+    # the same rate with nothing saying it is above the peak stays a doubtful reading, never a finding
+    doc = pipeline.analyse("On one A800 the tflops is up to 322 at 64k sequence length, with BF16.", "en")
+    assert not any("more than the chip can compute" in c.why for c in doc.claims)

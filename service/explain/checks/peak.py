@@ -17,6 +17,9 @@ from service.i18n.messages import messages
 _PRECISION = re.compile(r"\b(?:mx)?fp8\b|\bfloat8\b|\be4m3\b|\be5m2\b|\bfp8[_-]mx\b|(?P<b16>\bbf16\b|\bbfloat16\b|\bfp16\b|\bfloat16\b|16-bit)"
                         r"|(?P<other>\bfp32\b|\bfloat32\b|\btf32\b|\b(?:nv|mx)?fp4\b|\bfp64\b|\bint8\b)", re.I)
 _RATES = ("flop_per_s_per_chip", "achieved_flop_per_s")
+# "beyond the peak tflops of A800", "higher than the theoretical peak": the text itself finds the rate above the peak
+_ABOVE_PEAK_SAID = re.compile(r"\b(?:beyond|above|exceeds?|exceeding|over|higher than|more than)\s+(?:the\s+)?(?:\w+\s+){0,2}"
+                              r"(?:peak|theoretical|max(?:imum)?)\b|(?:تتجاوز|يتجاوز|أعلى من|أكثر من)\s+(?:ال)?ذروة", re.I)
 _RESPECTIVELY = re.compile(r"\brespectively\b|على التوالي|على الترتيب", re.I)
 # a rate per framework device: "/device", "per device", or MaxText's step log ("completed step: N, seconds: S, TFLOP/s: R"
 # reports per-device TFLOP/s: AI-Hypercomputer/maxtext MaxText/train.py, record_scalar_metrics 'perf/per_device_tflops_per_sec')
@@ -113,6 +116,14 @@ def share_of_peak(doc: Document, claim: Claim) -> Result | None:
         if index is None:
             continue
         value = doc.calculations[index]["outputs"]["value"]
+        if not verdicts.possible("mfu", value) and value < 2 and _ABOVE_PEAK_SAID.search(doc.text):
+            # "322 TFLOPS, which is beyond the peak tflops of A800": the text says so itself and asks why; what a rate
+            # above peak means is the answer (share_of_peak.above_said in data/verdicts.json)
+            calculations.append(index)
+            reasons.append(messages(doc.lang)["verdicts"]["above_stated_peak"].format(
+                rate=rate.quote, share=restate.value("mfu", value), chip=name, precision=precision.upper(),
+                peak=restate.value("peak_flop_per_s", peak)))
+            continue
         if not verdicts.possible("mfu", value):
             # above the dense peak: a rate per node, a sparsity peak or another chip; a misreading, never a finding
             return impossible(doc, f"{value * 100:,.0f}%", calculations + [index])

@@ -429,9 +429,9 @@ class _Reader(_Units, _Relations, _Tables):
             # "peak hardware tflop/s=459" is the peak
             named_peak = re.search(r"peak|theoretical|hardware", self.norm[max(0, m.start() - 24):m.start()], _I)
             log_line = _LOG_FIELD.search(self.norm, self.line_start(m.start()), m.start()) or _LOG_FIELD.match(self.norm, end)
-            peak = named_peak or not (m.group("fchip") or log_line)
-            return _Fig(start, end, "peak_flop_per_s" if peak else "flop_per_s_per_chip", raw * scale, unit=m.group("u"),
-                        raw=raw, scale=scale, generic=False)
+            peak = named_peak or not (m.group("fchip") or log_line or m.group("verb"))  # "the tflops is up to 322": what a run reached
+            return _Fig(start, end, "peak_flop_per_s" if peak else "achieved_flop_per_s" if m.group("verb") else "flop_per_s_per_chip",
+                        raw * scale, unit=m.group("u"), raw=raw, scale=scale, generic=False)
         # torchtitan's step log "memory: 82.46GiB(86.80%)  tps: 100  mfu: 26.52%" counts one device's tokens per second
         per_device_log = m.group("u").lower() == "tps" and _MEMORY_SHARE.search(self.norm, self.line_start(m.start()), m.start())
         quantity = "tokens_per_s_per_chip" if m.group("chip") or m.group("tgs") or per_device_log else "tokens_per_s"

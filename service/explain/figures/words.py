@@ -319,7 +319,7 @@ _SYMBOL = _rx(r"(?<![\w\\/])(?P<sym>" + _alt(_SYMBOLS) + r")(?:_\s*\w+)?\s*(?:(?
               + r"))\s*(?:(?:about|roughly|approximately)\s+|~\s*)?(?=[(\d])")
 _UNIT_LABEL = _rx(r"(?P<u>(?P<p>[kmgtpe]|kilo|mega|giga|tera|peta|exa)?\s*flops?\s*/\s*s(?:ec)?(?P<fchip>\s*/\s*(?:device|gpu|chip|accelerator|tpu))?"
                   r"|(?P<p2>[tpg])flops|(?:tokens?\s*/\s*s(?:ec)?|tps|wps)(?P<chip>\s*/\s*(?:device|gpu|chip|accelerator|tpu))?|(?P<tgs>tgs))"
-                  r"\s*\)?\s*[:=]\s*(?:~\s*)?$", _I)
+                  r"\s*\)?\s*(?:[:=]|(?P<verb>\s(?:is|was|reaches|reached|hits|hit)(?:\s+(?:up to|about|around|approximately|roughly|only|just|nearly|almost|over))?))\s*(?:~\s*)?$", _I)
 _PREFIX_SCALE = {"k": 1e3, "m": 1e6, "g": 1e9, "t": 1e12, "p": 1e15, "e": 1e18, "kilo": 1e3, "mega": 1e6, "giga": 1e9,
                  "tera": 1e12, "peta": 1e15, "exa": 1e18}
 
