@@ -214,3 +214,15 @@ def test_a_rate_after_its_unit_in_prose_is_read_and_a_rate_the_text_calls_above_
     # the same rate with nothing saying it is above the peak stays a doubtful reading, never a finding
     doc = pipeline.analyse("On one A800 the tflops is up to 322 at 64k sequence length, with BF16.", "en")
     assert not any("more than the chip can compute" in c.why for c in doc.claims)
+
+
+def test_a_measured_rate_is_set_against_the_line_rate_the_text_gives_in_bits():
+    from service.explain import pipeline
+    # 400 Gb/s / 8 = 50 GB/s; 47 / 50 = 94% (the author's "consistent with the line rate" holds)
+    doc = pipeline.analyse("Each machine has 8 GPUs and 8 RDMA NICs (400 Gbps). With host memory we achieved a bandwidth of approximately 47 GB/s, "
+                           "which is consistent with the hardware's line rate.", "en")
+    assert any("94%" in c.why for c in doc.claims)
+    # 8 x 400 Gb/s = 3,200 Gb/s = 400 GB/s, the text's own conversion; 190 / 400 = 47.5%
+    doc = pipeline.analyse("The engine delivers 190 GB/s out of the 400 GB/s (ie, 8×400 Gbps) network bandwidth.", "en")
+    found = [c for c in doc.claims if "190" in c.quote]
+    assert found and found[0].verdict == "consistent" and "47.5%" in found[0].why

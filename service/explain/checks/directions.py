@@ -193,6 +193,7 @@ _BITS = re.compile(r"b(?:/s|ps|it/s)$")
 # the measurement's own words say it is one link's: "(per rail ~27 GB/s)" (not "1 rail ... 13.1 GB/s (send + recv)")
 # "44.37 GB/s (RDMA)": a kernel's bandwidth over the network adapter, one GPU's own (DeepEP's test prints it per rank)
 _RDMA_AFTER = re.compile(r"\s*\((?:RDMA|IB|InfiniBand|RoCE)\)", re.I)
+_LINE_RATE_SAID = re.compile(r"\bline[- ]rate\b|\bwire[- ]speed\b|معدل الخط|سرعة الخط", re.I)
 _ONE_LINK = re.compile(r"\bper[- ](?:rail|NIC|port|link|HCA)\W{0,3}(?:~|≈|about\s+)?\s*$|لكل (?:منفذ|رابط)\W{0,3}$", re.I)
 
 
@@ -203,8 +204,9 @@ def line_rate(doc: Document, claim: Claim) -> Result | None:
     if len({f.value for f in lines}) != 1:
         return None
     line = lines[0]
+    said_line = _LINE_RATE_SAID.search(claim.quote)  # "47 GB/s, which is consistent with the hardware's line rate"
     measured = [f for f in _rates(claim.figures) if f is not line and not (f.unit and _BITS.search(f.unit)) and f.value < line.value
-                and (_ONE_LINK.search(doc.text[max(claim.start, f.start - 24):f.start]) or _RDMA_AFTER.match(doc.text, f.end))]
+                and (_ONE_LINK.search(doc.text[max(claim.start, f.start - 24):f.start]) or _RDMA_AFTER.match(doc.text, f.end) or said_line)]
     if len(measured) != 1:
         return None
     return _share_of_line(doc, measured[0], line, "line_rate")
@@ -218,9 +220,17 @@ def line_rate_total(doc: Document, claim: Claim) -> Result | None:
     one measurement in bytes of the same sentence is 96% of it (said, no verdict); only with one such total and one measure."""
     totals = [f for f in _rates(claim.figures) if f.unit and _BITS.search(f.unit) and _LINKS_TIMES.match(f.quote)]
     measured = [f for f in _rates(claim.figures) if not (f.unit and _BITS.search(f.unit))]
+    restated = [f for f in measured if totals and abs(f.value - totals[0].value) <= 0.005 * totals[0].value]
+    if len(totals) == 1 and len(measured) == 2 and len(restated) == 1:
+        measured = [f for f in measured if f is not restated[0]]  # "190 GB/s out of the 400 GB/s (ie, 8×400 Gbps)"
     if len(totals) != 1 or len(measured) != 1 or measured[0].value >= totals[0].value:
         return None
-    return _share_of_line(doc, measured[0], totals[0], "line_rate_total")
+    result = _share_of_line(doc, measured[0], totals[0], "line_rate_total")
+    if result is not None and restated and restated[0] is not measured[0]:  # the text's own conversion holds: said so
+        share = restate.value("mfu", doc.calculations[result.calculations[0]]["outputs"]["value"])
+        return Result(result.calculations, "consistent", messages(doc.lang)["verdicts"]["line_rate_restated"].format(
+            bytes=restated[0].quote, line=totals[0].quote, measured=measured[0].quote, share=share))
+    return result
 
 
 def _share_of_line(doc: Document, fig, line, key: str) -> Result | None:
