@@ -40,6 +40,10 @@ def pointer(sentence: str) -> bool:
     return bool(_POINTER.search(sentence) or _TESTED_ON.match(sentence))
 _HYPOTHESIS = pattern_cache.lazy(r"^\s*(?:(?:one|a|another)\s+)?(?:possible|likely|probable)\s+(?:reason|cause|explanation)\b|"
                                  r"^\s*(?:maybe|perhaps)\b", re.I)
+# "Oh I understand, must have missed ...", "I see, thanks", "Got it": a reader acknowledging the answer they were given;
+# the answer it acknowledges is the thread's point
+_ACKNOWLEDGES = pattern_cache.lazy(r"^\s*(?:(?:oh|ah|ok(?:ay)?)\s*,?\s*)?(?:i\s+(?:understand|see)(?:\s+now)?|got it|makes sense|"
+                                   r"that makes sense|understood)\b\s*[,.!]", re.I)
 _ADDITION = pattern_cache.lazy(r"^\s*(?:(?:it|they|this|the \w+)\s+)?also\b", re.I)
 _LIST_ITEM = pattern_cache.lazy(r"^\s*(?:[-*•—–]|\d{1,2}[.)])\s+")
 _BRACKETED = pattern_cache.lazy(r"^\s*\((?P<inside>[^()]*(?:\([^()]*\)[^()]*)*)\)\s*[.!?]?\s*$")  # "(One caveat: ...)"
@@ -130,6 +134,8 @@ def side_weight(doc: Document, sentence: str, core: str, figures: list) -> float
         penalty += 3 * SIDE_PENALTY  # "... a significant challenge. / I totally disagree with that.": a view the author disputes
     if _ADDITION.match(sentence):
         penalty += SIDE_PENALTY  # "It also emphasizes ...": an addition to the point, not the point
+    if _ACKNOWLEDGES.match(sentence):
+        penalty += 3 * SIDE_PENALTY  # "Oh I understand, must have missed ...": the answer acknowledged is the point
     pointing = re.match(r"^\s*(?:this|that|these|those)\s+(?P<noun>[a-z][\w-]+)", sentence, re.I)
     if pointing and not re.fullmatch(r"[a-z]+(?:s|ed)|is|was|can|will|would|could|pr|change|patch|commit|paper|post|work|study|"
                                      r"article|thread|issue|section|setup|config|way|one|time|step|approach|method",

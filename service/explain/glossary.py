@@ -269,7 +269,8 @@ class Glossary:
         return self._longest_by_first
 
     def _inside(self, text, i, length, outer, tokens, exact_keys, folded_keys) -> list[Match]:
-        """Named terms inside a longer one: "H800 GPU hours" also names the H800, "per-device batch size" a batch size."""
+        """Named terms inside a longer one: "H800 GPU hours" also names the H800, "per-device batch size" a batch size;
+        only whole words of a phrase ("ZeRO-1" and "DeepSeek-V3" are names, not "ZeRO" or "DeepSeek" plus a number)."""
         if length < 2 or not any(arabic.LATIN_LETTER.match(tok) for tok, _, _ in tokens[i:i + length]):
             return []  # an Arabic phrase's words ("نقاط تفتيش التنشيط") are not terms of their own
         heads, _ = _heads(text)
@@ -277,7 +278,6 @@ class Glossary:
         j = i
         while j < i + length:
             found = None
-            # Only whole words of a phrase: "ZeRO-1" and "DeepSeek-V3" are names, not "ZeRO" or "DeepSeek" plus a number.
             if (j == i or text[tokens[j][1] - 1].isspace()) and arabic.LATIN_LETTER.match(tokens[j][0]) \
                     and any(first in self._lengths for first in heads[j]):
                 for size in range(i + length - j - (j == i), 0, -1):  # never the whole span again
@@ -287,7 +287,7 @@ class Glossary:
                     if stop < i + length and not text[tokens[stop - 1][2]:tokens[stop - 1][2] + 1].isspace():
                         continue
                     if entry is not None and entry is not outer and self._salient_key(exact, folded) \
-                            and not (entry.get("category") == outer.get("category") == "hardware"):  # "TPU v4" needs no "TPU"
+                            and not (entry.get("category") == outer.get("category") == "hardware") and not (entry.get("category") in ("framework", "software") and (entry.get("term") or "~") in (outer.get("definition") or "")):  # "TPU v4" needs no "TPU"; nor "megatron equation" the code base its definition names
                         found = entry, size
                         break
             if found:
@@ -312,8 +312,8 @@ class Glossary:
             entry = self._lookup((exact_keys[k],) + tail_exact, (folded_keys[k],) + tail_folded, text)
             if entry is None or not arabic.LATIN_LETTER.match(tokens[k][0]):
                 break
-            start, end = tokens[k][1], tokens[k][2]
-            out.append(Match(entry, text[start:end], start, end, derived=True))
+            start, end = tokens[k][1], tokens[k][2]  # named with the head it shares: "CPU" in "CPU and GPU memory" is CPU memory
+            out.append(Match(entry, f"{text[start:end]} {text[tokens[i + 1][1]:tokens[i + length - 1][2]]}", start, end, derived=True))
             j = k - 1
         return out[::-1]
 

@@ -57,8 +57,7 @@ def figure(fig, lang: str, chip_names: bool = True) -> str:
             and same_language(fig.quote, lang):
         return fig.quote  # "800 NVIDIA V100 GPUs" keeps its chip: "800 chips" would drop the name the catalog lacks
     readings = messages(lang).get("figure_readings", {})
-    template = readings.get(fig.quantity)
-    shown = value(fig.quantity, fig.value)
+    template, shown = readings.get(fig.quantity), value(fig.quantity, fig.value)
     if fig.quantity == "n_chips" and fig.chip and chip_names:
         name = _chip_as_written(fig, catalog.hardware().get("chip", fig.chip)["name"])
         key = "n_chips_named_tpu" if "TPU" in name and "n_chips_named_tpu" in readings else "n_chips_named"
@@ -156,8 +155,7 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
     `plain` (glossary ids a reader meets as plain words: "GPU"); an article before it agrees ("a model FLOPs ...").
     `plain_forms` (glossary id -> a short plain phrase, for the gist) says what an acronym means in place of its name.
     """
-    text = doc.text
-    protected = protected_spans(doc)
+    text, protected = doc.text, protected_spans(doc)
     quoted = quoted_spans(text, start, end)  # a quoted name or label is the text's own words: nothing pasted inside
     edits: list[tuple[int, int, str]] = _corrections(doc, start, end, lang)
     for fig in doc.figures:
@@ -509,12 +507,14 @@ _LEAD = pattern_cache.lazy(r"(?:(?:a|an|the)\s+)?((?:[^\W\d]+\s+){2,5})(?=\d)") 
 
 def _without_repeated_lead(gap: str, replacement: str) -> str:
     """The gap without the words the reading opens with, when the text already says them just before the figure:
-    "at a global batch of 16M tokens" stays so, not "at a global batch of a global batch of 16M tokens"."""
+    "at a global batch of 16M tokens" stays so, not "at a global batch of a global batch of 16M tokens"; nor a label
+    naming the same quantity ("effective batch size 4M tokens": "a global batch of" takes the label's place)."""
     lead = _LEAD.match(replacement)
     if not lead:
         return gap
     words = lead.group(1).split()
-    said = re.search(r"(?:(?<!\w)(?:a|an|the)\s+)?" + r"\s+".join(map(re.escape, words)) + r"\s*$", gap, re.I)
+    said = re.search(r"(?:(?<!\w)(?:a|an|the)\s+)?" + r"\s+".join(map(re.escape, words)) + r"\s*$", gap, re.I) or re.search(
+        r"(?:(?<!\w)(?:the|an?|effective|global|total|micro|local)\s+){0,2}" + re.escape(words[-2] if words[-1] == "of" and len(words) > 1 else words[-1]) + r"\s+(?:size|length|count)\s*$", gap, re.I)
     return gap[:said.start()] + " " if said else gap
 
 

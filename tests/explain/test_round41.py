@@ -226,3 +226,28 @@ def test_a_measured_rate_is_set_against_the_line_rate_the_text_gives_in_bits():
     doc = pipeline.analyse("The engine delivers 190 GB/s out of the 400 GB/s (ie, 8×400 Gbps) network bandwidth.", "en")
     found = [c for c in doc.claims if "190" in c.quote]
     assert found and found[0].verdict == "consistent" and "47.5%" in found[0].why
+
+
+def test_an_acknowledgement_in_a_thread_is_not_its_point():
+    text = ("In the model card you state a micro batch size of 1 but the hyperparameters section says the effective batch "
+            "size is 4M tokens. Maybe there was a data entry error.\n\n"
+            "The effective batch size is the product of the global batch size and the sequence length. We run with "
+            "gradient accumulation.\n\n"
+            "Oh I understand, must have missed the mention of gradient accumulation. Thanks for clarifying!")
+    assert "must have missed" not in _gist(text)
+
+
+def test_a_label_naming_the_quantity_gives_way_to_the_reading():
+    gist = _gist("In the table you write an effective batch size 4M tokens (2048x2048) instead of 1024x2048, which is wrong.")
+    assert "a global batch of 4M tokens" in gist and "batch size a global batch" not in gist
+
+
+def test_a_modifier_sharing_a_head_is_named_with_it_and_a_fabric_is_no_collective():
+    ids = {t["found_as"]: t["id"] for t in explain_offline("We compared CPU and GPU memory settings for RDMA at 400 Gbps.", "en")["terms"]}
+    assert ids.get("CPU memory") == "ram"  # "CPU" in "CPU and GPU memory" names CPU memory, headed so, not "CPU" alone
+    assert _term("Nine NVLink Switch trays provide the all-to-all GPU fabric for 72 GPUs.", "all-to-all") is None
+
+
+def test_the_megatron_equation_is_the_flops_formula_not_the_code_base():
+    terms = {t["id"] for t in explain_offline("Our tflops is computed according to the megatron equation on 32 A800.", "en")["terms"]}
+    assert "megatron-flops-formula" in terms and "megatron-lm" not in terms
