@@ -251,3 +251,14 @@ def test_a_modifier_sharing_a_head_is_named_with_it_and_a_fabric_is_no_collectiv
 def test_the_megatron_equation_is_the_flops_formula_not_the_code_base():
     terms = {t["id"] for t in explain_offline("Our tflops is computed according to the megatron equation on 32 A800.", "en")["terms"]}
     assert "megatron-flops-formula" in terms and "megatron-lm" not in terms
+
+
+def test_each_model_size_written_with_its_weights_size_is_checked_and_a_bare_g_after_it_is_bytes():
+    from service.explain import pipeline
+    # 72B x 2 bytes (bf16) = 144 GB; 35B x 2 = 70 GB, within 10% of the 67 GB written
+    doc = pipeline.analyse("Loading OOMs when the weights exceed one card (e.g., 72B bf16 ≈ 144G, or a 35B MoE ≈ 67G vs 64G "
+                           "HBM), and each process then uses ~136G RSS.", "en")
+    assert {f.quote: f.quantity for f in doc.figures}.get("144G") == "memory_bytes"
+    assert any(f.quote.startswith("136G") and f.quantity == "memory_bytes" for f in doc.figures)
+    found = [c for c in doc.claims if "72B" in c.quote]
+    assert found and found[0].verdict == "consistent" and "144 GB" in found[0].why and "70 GB" in found[0].why

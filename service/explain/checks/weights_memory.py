@@ -234,3 +234,36 @@ def weights_on_card(doc: Document, claim: Claim) -> Result | None:
     return Result([index], None, words["weights_card_over"].format(
         **shown, computed=restate.value("bytes", value), chip=card[0], memory=restate.value("bytes", capacity),
         n=least))
+
+
+_PAIRED = re.compile(r"^[^,;.]{0,20}?(?:≈|~|=|\bis about\b|\bis roughly\b)\s*$")  # "72B bf16 ≈ 144G", "35B MoE ≈ 67G"
+MIN_PAIRS = 2  # one pair is weights_need's
+
+
+def weights_pairs(doc: Document, claim: Claim) -> Result | None:
+    """"e.g., 72B bf16 ≈ 144G, or a 35B MoE ≈ 67G vs 64G HBM": each model size written with its weights' size beside
+    it is checked on its own (72B x 2 bytes = 144 GB; 35B x 2 = 70 GB, about the 67 GB), in the format the pair names,
+    else the one the sentence names; a pair that does not agree is not said (it may count only some layers)."""
+    sizes = [f for f in claim.figures if f.quantity == "params" and f.value >= 1e8]
+    memories = [f for f in claim.figures if f.quantity in _NEEDED and f.value > 0]
+    pairs = [(p, m) for p in sizes for m in memories if 0 < m.start - p.end <= 30 and _PAIRED.match(doc.text[p.end:m.start])]
+    if len(pairs) < MIN_PAIRS:
+        return None  # (a pair the author wrote is the whole model's weights, whatever the sentence says of sharding after)
+    sentence = formats_in(claim.quote, stored=True)
+    calculations, reasons = [], []
+    for p, m in pairs:
+        own = formats_in(doc.text[p.start:m.start])
+        width = next(iter(own.items())) if len(own) == 1 else next(iter(sentence.items())) if len(sentence) == 1 else None
+        if width is None:
+            continue
+        weights = _weights(doc, p, width)
+        if weights is None:
+            continue
+        index, value = weights
+        if not verdicts.agrees(m.value, value, True):
+            discard(doc, index)
+            continue
+        calculations.append(index)
+        reasons.append(messages(doc.lang)["verdicts"]["weights_need"].format(**_shown(doc, p, width), computed=restate.value("bytes", value),
+                                                                               stated=said(doc, m)))
+    return Result(calculations, "consistent", "; ".join(reasons)) if calculations else None

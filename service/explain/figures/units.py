@@ -15,7 +15,10 @@ from service.explain.figures.values import _ar_number, _chip_id, _normalise_unit
 # "80G", "48G MEM": a byte size without its B, read only beside a chip or a memory word
 # A size in billions followed by a model word names the model, whatever batch or token words stand nearby.
 _MODEL_NEXT = re.compile(r"[ -]?(?:model|models|run|runs|llm|dense|moe|param|params|parameters?|checkpoint|variant)\b", re.I)
-_SHORT_BYTES = re.compile(r"(?P<p>[KMGT])(?![\w/])(?:[ \t]*(?P<mem>MEM|Mem|mem(?:ory)?|Memory|RAM|VRAM|HBM\d?e?)\b)?")
+_SHORT_BYTES = re.compile(r"(?P<p>[KMGT])(?![\w/])(?:[ \t]*(?P<mem>MEM|Mem|mem(?:ory)?|Memory|RAM|VRAM|HBM\d?e?|RSS)\b)?")
+# "72B bf16 ≈ 144G", "a 35B MoE ≈ 67G": a size in G right after a model's parameter count is its weights' bytes
+_AFTER_PARAMS = re.compile(r"\d(?:\.\d+)?\s*[BT]\b[^,;.\n]{0,24}?(?:≈|~|=|\babout|\bis)\s*$")
+_SHORT_PLAIN = re.compile(r"(?P<p>[GT])(?![\w/])")
 _NODE_AFTER = re.compile(r"[ \t]+(?:[\w-]+[ \t]+){0,2}(?:NVLink|NVSwitch|NVL\d+|nodes?|servers?|hosts?|machines?|box(?:es)?|racks?|systems?|DGX|HGX|baseboards?|boards?|"
                          r"trays?|instances?|VMs?|NVLink domains?|islands?)\b", re.IGNORECASE)
 _DOMAIN_BEFORE = re.compile(r"NVL\d+|NVLink domain|scale-up domain|تكوين|configuration", re.IGNORECASE)
@@ -143,6 +146,9 @@ class _Units:
             short = _SHORT_BYTES.match(norm, end)
             if short and (short.group("mem") or self.beside_chip(start, end)):
                 return self.read_short_bytes(start, short, raw)
+            plain = _SHORT_PLAIN.match(norm, end)
+            if plain and _AFTER_PARAMS.search(norm, max(0, start - 40), start):
+                return self.read_short_bytes(start, plain, raw, default="memory_bytes")
             short = _SHORT_BYTES_OF.match(norm, end)
             if short:
                 return self.read_short_bytes(start, short, raw, default="memory_bytes")
@@ -304,7 +310,7 @@ class _Units:
             cue = self.cue("bytes", start, short.end("p"))
             return _Fig(start, short.end("p"), cue["quantity"] if cue else default, value, unit=short.group("p") + "B", raw=raw,
                         scale=value / raw if raw else 1.0, generic=False)
-        quantity = "memory_bytes_per_chip" if mem and mem.isupper() and mem.startswith("MEM") else "hbm_bytes"
+        quantity = "memory_bytes_per_chip" if mem and mem.isupper() and mem.startswith("MEM") else "memory_bytes" if mem == "RSS" else "hbm_bytes"
         if mem and not mem.startswith("MEM"):
             cue = self.cue("bytes", start, short.end("p"))
             quantity = cue["quantity"] if cue else quantity
