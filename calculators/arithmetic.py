@@ -139,6 +139,8 @@ def arithmetic(v: dict):
     outputs = {"value": value}
     if v["stated_result"] is not None:
         stated = _stated(v["stated_result"], "stated_result")
+        if str(v["stated_result"]).strip().endswith("%") and "%" not in str(expression) and 1 < abs(value) <= 100 and abs(stated) <= 1:
+            value = outputs["value"] = value / 100  # "(100 + 5 + ... + 5) / 8 = 15.6%": the operands are percentages, so is the result
         error, ok = _agreement(stated, value, v["tolerance"])
         # a stated percentage is compared, and written, as one
         unit = "fraction" if str(v["stated_result"]).strip().endswith("%") else "bytes" if in_bytes else unit_of(stated)

@@ -262,3 +262,15 @@ def test_each_model_size_written_with_its_weights_size_is_checked_and_a_bare_g_a
     assert any(f.quote.startswith("136G") and f.quantity == "memory_bytes" for f in doc.figures)
     found = [c for c in doc.claims if "72B" in c.quote]
     assert found and found[0].verdict == "consistent" and "144 GB" in found[0].why and "70 GB" in found[0].why
+
+
+def test_written_arithmetic_on_percentages_is_compared_as_percentages():
+    from service.explain import pipeline
+    # (100 + 7 x 5) / 8 = 16.875: the text's 15.6% is wrong, and the answer says 16.88%, never "1688%"
+    doc = pipeline.analyse("If Expert 1 is 100% utilized and Experts 2-8 only 5%, then average utilization = "
+                           "(100 + 5 + 5 + 5 + 5 + 5 + 5 + 5) / 8 = 15.6%.", "en")
+    found = [c for c in doc.claims if c.calculations]
+    assert found and found[0].verdict == "inconsistent" and "16.88%" in found[0].why and "1688" not in found[0].why
+    doc = pipeline.analyse("If Expert 1 is 100% utilized and Experts 2-8 only 5%, then average utilization = "
+                           "(100 + 5 + 5 + 5 + 5 + 5 + 5 + 5) / 8 = 16.9%.", "en")
+    assert [c.verdict for c in doc.claims if c.calculations] == ["consistent"]
