@@ -3,10 +3,16 @@
 import re
 
 
+_NAMED = frozenset({"framework", "software", "model", "organisation", "organization"})  # products and makers, not concepts
+
+
 def names_a_sibling(entry: dict, text: str, start: int, end: int) -> bool:
     """The entry's short name written with another suffix ("Megatron-Bridge" for the entry "Megatron-LM", found as
     "Megatron"): the text names a sibling product, and glossing it as the entry would name what the text does not."""
     said = text[start:end]
+    if start >= 2 and text[start - 1] == "-" and text[start - 2].isalnum() and said[:1].isupper() \
+            and entry.get("category") in _NAMED:
+        return True  # "MoE-Lightning" is a system of its own, not PyTorch Lightning: a name joined after a hyphen is part of another
     if said[-1:].isdigit() and re.match(r"\.\d", text[end:end + 2]):
         return True  # "Claude 3" in "Claude 3.5", "DeepSeek V2" in "DeepSeek V2.5": another version, not this one
     term = entry.get("term") or ""

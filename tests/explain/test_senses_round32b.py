@@ -166,7 +166,7 @@ def test_gpt_with_a_number_is_one_model_and_the_arabic_says_decoder():
     text = ("As machine learning models continue to grow in size (ex: OpenAI GPT-2 with 1.5B parameters, OpenAI GPT-3 "
             "with 175B parameters), it's clear that these models no longer fit on a single GPU.")
     definition = _definition(text, "gpt-family")
-    assert "names one model of that line" in definition
+    assert "names one generation of that line" in definition
     arabic = _definition(text, "gpt-family", "ar")
     assert "فك التشفير" in arabic and "فاك" not in arabic
 
