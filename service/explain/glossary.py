@@ -287,7 +287,7 @@ class Glossary:
                     if stop < i + length and not text[tokens[stop - 1][2]:tokens[stop - 1][2] + 1].isspace():
                         continue
                     if entry is not None and entry is not outer and self._salient_key(exact, folded) \
-                            and not (entry.get("category") == outer.get("category") == "hardware") and not (entry.get("category") in ("framework", "software") and (entry.get("term") or "~") in (outer.get("definition") or "")):  # "TPU v4" needs no "TPU"; nor "megatron equation" the code base its definition names
+                            and not (entry.get("category") == outer.get("category") == "hardware") and not (entry.get("category") in _PRODUCTS and text[tokens[j][1]].islower() and (entry.get("term") or "~") in (outer.get("definition") or "")):  # "TPU v4" needs no "TPU"; nor "megatron equation" the code base its definition names
                         found = entry, size
                         break
             if found:
@@ -404,7 +404,7 @@ def _version_of_another_name(text: str, i: int, length: int, tokens) -> bool:
     return gap in (" ", "_") and bool(_CODE.fullmatch(before[0]))
 
 
-_CONNECTORS = {"and", "or", ",", "/", "&"}
+_CONNECTORS, _PRODUCTS = {"and", "or", ",", "/", "&"}, ("framework", "software")  # _PRODUCTS: see _inside
 _DEGREE = pattern_cache.lazy(r"([A-Z]{2,5}?)(\d+)")
 _DEGREES = pattern_cache.lazy(r"(?<![A-Za-z0-9])(?:[A-Z]{2,5}?\d+)+(?![A-Za-z0-9])")
 

@@ -10,8 +10,8 @@ def names_a_sibling(entry: dict, text: str, start: int, end: int) -> bool:
     """The entry's short name written with another suffix ("Megatron-Bridge" for the entry "Megatron-LM", found as
     "Megatron"): the text names a sibling product, and glossing it as the entry would name what the text does not."""
     said = text[start:end]
-    if start >= 2 and text[start - 1] == "-" and text[start - 2].isalnum() and said[:1].isupper() \
-            and entry.get("category") in _NAMED:
+    if start >= 2 and text[start - 1] == "-" and re.search(r"(?<![\w-])[A-Z0-9][\w.]*$", text[max(0, start - 20):start - 1]) \
+            and said[:1].isupper() and entry.get("category") in _NAMED:  # "MoE-Lightning", never "non-BLOOM"
         return True  # "MoE-Lightning" is a system of its own, not PyTorch Lightning: a name joined after a hyphen is part of another
     if said[-1:].isdigit() and re.match(r"\.\d", text[end:end + 2]):
         return True  # "Claude 3" in "Claude 3.5", "DeepSeek V2" in "DeepSeek V2.5": another version, not this one

@@ -298,3 +298,8 @@ def test_weight_only_quantization_and_torchaos_names_have_their_entry():
 def test_gpt_4_is_not_called_the_current_flagship():
     term = _term("GPT-5 uses more energy per response than GPT-4 did.", "gpt-4")
     assert term is not None and "flagship" not in term["definition"]
+
+
+def test_a_negating_prefix_is_no_name_joined_by_a_hyphen():
+    ids = {t["id"] for t in explain_offline("I was curious why you use TP here for non-BLOOM/Galactica models on A100s.", "en")["terms"]}
+    assert "bloom-model" in ids  # "non-BLOOM" still names BLOOM: "non" is no system's name
