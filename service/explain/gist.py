@@ -351,7 +351,7 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
         if abs(j - point) > 2 and not (ids[j] & ids[point]) and reported.role(sentence, lang) != "proposal":
             continue  # a "because" paragraphs away explains something else; what the authors propose answers the point
         if j != point + 1 and (_BARE_ANAPHOR.match(sentence.strip()) or _CONSEQUENCE.match(sentence) or _DOES_TO_THIS.search(sentence)
-                               or (j < point and reported.reads_back(sentence.strip()))):
+                               or (j < point and reported.reads_back(_OPENER.sub("", sentence.strip())))):
             continue  # "This creates ...", "So its all-reduces cross PCIe", "That's the failure mode ..." before the point:
             # each would make the point their antecedent
         claim = next((c for c in doc.claims if c.start == doc.sentences[j][0]), None)

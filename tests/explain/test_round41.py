@@ -303,3 +303,10 @@ def test_gpt_4_is_not_called_the_current_flagship():
 def test_a_negating_prefix_is_no_name_joined_by_a_hyphen():
     ids = {t["id"] for t in explain_offline("I was curious why you use TP here for non-BLOOM/Galactica models on A100s.", "en")["terms"]}
     assert "bloom-model" in ids  # "non-BLOOM" still names BLOOM: "non" is no system's name
+
+
+def test_a_pronoun_after_a_connective_points_back_and_is_no_companion_before_the_point():
+    text = ("Serving MoE models wastes memory on idle experts. Recent studies offload inactive experts to CPU memory. "
+            "However, they either incur high latency or a large memory footprint due to coarse-grained designs. "
+            "To tame this trade-off, we present FineMoE, a fine-grained expert offloading system with low latency.")
+    assert "they either incur" not in _gist(text)  # "they" are the earlier studies, never the authors
