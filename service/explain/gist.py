@@ -351,9 +351,9 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
         if abs(j - point) > 2 and not (ids[j] & ids[point]) and reported.role(sentence, lang) != "proposal":
             continue  # a "because" paragraphs away explains something else; what the authors propose answers the point
         if j != point + 1 and (_BARE_ANAPHOR.match(sentence.strip()) or _CONSEQUENCE.match(sentence) or _DOES_TO_THIS.search(sentence)
-                               or (j < point and reported.reads_back(_OPENER.sub("", sentence.strip())))):
-            continue  # "This creates ...", "So its all-reduces cross PCIe", "That's the failure mode ..." before the point:
-            # each would make the point their antecedent
+                               or _POSSESSIVE_BACK.match(sentence.strip())
+                               or (reported.reads_back(_OPENER.sub("", sentence.strip())) and reported.role(sentence, lang) != "conclusion")):
+            continue  # "This creates ...", "So its all-reduces cross PCIe", "That's the failure mode ...": each points back
         claim = next((c for c in doc.claims if c.start == doc.sentences[j][0]), None)
         measured = claim is not None and bool({"measurement", "comparison"} & set(claim.kinds))
         rank = reported.companion_rank(point_sentence, sentence, lang, measured)
@@ -506,6 +506,7 @@ def _gloss_words(text: str) -> int:
 
 
 # "This creates ...", "It causes ...": a bare pronoun and its verb, whose referent is the sentence just before it
+_POSSESSIVE_BACK = pattern_cache.lazy(r"^(?:its|their)\s", re.I)  # "Its more aggressive 2-bit implementation ...": whose is said before
 _BARE_ANAPHOR = pattern_cache.lazy(r"^(?:this|that|it)\s+(?:\w+ly\s+)?[a-z]+(?:es|s|ed)\b(?<!\bis)(?<!\bwas)(?<!\bhas)"
                                    r"|^(?:this|these)\s+[a-z]+\s+(?:is|are|was|were|has|have)\b", re.I)  # "This stage is ...": its stage is the one before
 # "KV caching mitigates this by ...": what "this" is stands in the sentence before, not in a point elsewhere
