@@ -98,6 +98,12 @@ def _times_sum(doc: Document, claim: Claim) -> Result | None:
     units = {m.group(1) if (m := _TIME_WRITTEN.search(f.quote)) else None for f in figs}
     unit = units.pop() if len(units) == 1 and None not in units else "s"
     scale = _TIME_UNITS[unit]
+    change = [f for f in parts if _BY_DIFFERENCE.search(doc.text[max(0, f.start - 70):f.start])]
+    if len(change) == 1 and len(parts) == 2:  # "64 s ... 59 s ... reduced this cadence by about 5 seconds": the gap between
+        other = next(f for f in parts if f is not change[0])  # two runs, said as the difference it is, not as parts of a total
+        index = worked(doc, f"{whole.value / scale:.6g} - {other.value / scale:.6g}", f"{whole.quote} - {other.quote}")
+        return None if index is None else Result([index], "consistent", messages(doc.lang)["verdicts"]["consistent"].format(
+            stated=change[0].quote, computed=f"{doc.calculations[index]['outputs']['value']:.6g} {unit}"))
     index = worked(doc, " + ".join(f"{f.value / scale:.6g}" for f in parts), " + ".join(f.quote for f in parts))
     if index is None:
         return None
@@ -105,6 +111,7 @@ def _times_sum(doc: Document, claim: Claim) -> Result | None:
         parts=" + ".join(f"{f.value / scale:.6g} {unit}" for f in parts), whole=f"{whole.value / scale:.6g} {unit}"))
 
 
+_BY_DIFFERENCE = re.compile(r"\b(?:reduc\w*|cut|sav\w*|shav\w*|faster|slower|drop\w*|fell|improv\w*)\b[^.;\n]{0,50}?\bby\s+(?:about\s+|around\s+|~\s*|roughly\s+)?$", re.I)
 _MEMORY_UNITS = {"KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12, "KiB": 2.0 ** 10, "MiB": 2.0 ** 20, "GiB": 2.0 ** 30, "TiB": 2.0 ** 40}
 _UNIT_WRITTEN = re.compile(r"(?<![A-Za-z])([KMGT]i?B)\b")
 
