@@ -328,3 +328,10 @@ def test_a_reduction_between_two_runs_is_a_difference_not_parts_of_a_total():
     whys = [c.why for c in doc.claims if c.calculations]
     assert whys and not any("add up to the total" in why for why in whys)
     assert any("5 seconds" in why and "5 s" in why for why in whys)  # 64 - 59 = 5, the reduction the text gives
+
+
+def test_an_alias_with_its_own_short_form_is_headed_by_it():
+    term = _term("Chunked prefill keeps ITL low while the first token waits longer.", "ttft-tpot")
+    assert term is not None and term["expansion"].startswith("ITL (inter-token latency")  # never "ITL (TTFT ...)"
+    term = _term("Our TTFT is 300 ms for an 8k prompt.", "ttft-tpot")
+    assert term is not None and term["expansion"].startswith("TTFT (time to first token")
