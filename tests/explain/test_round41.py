@@ -335,3 +335,8 @@ def test_an_alias_with_its_own_short_form_is_headed_by_it():
     assert term is not None and term["expansion"].startswith("ITL (inter-token latency")  # never "ITL (TTFT ...)"
     term = _term("Our TTFT is 300 ms for an 8k prompt.", "ttft-tpot")
     assert term is not None and term["expansion"].startswith("TTFT (time to first token")
+
+
+def test_fine_grained_expert_offloading_is_not_fine_grained_experts():
+    assert _term("We present FineMoE, a fine-grained expert offloading system for MoE serving.", "fine-grained-experts") is None
+    assert _term("DeepSeekMoE uses fine-grained experts: each expert is split into four smaller ones.", "fine-grained-experts") is not None
