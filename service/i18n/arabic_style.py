@@ -438,8 +438,10 @@ def _agreement() -> tuple[re.Pattern, dict, dict]:
         genders.setdefault(noun["singular"], noun["gender"])
         if not noun.get("human"):
             genders.setdefault(noun["plural"], "f")  # a plural of things takes the feminine singular
-    # only a definite noun: right after a verb it is the subject ("يحتاج النموذج"); an indefinite one is often not
-    pattern = re.compile(rf"(?<![{_LETTER}])(لا |هل |و|ف)?({'|'.join(sorted(other, key=len, reverse=True))})\s+(ال)([{_LETTER}]+)")
+    # only a definite noun: right after a verb it is the subject ("يحتاج النموذج"); an indefinite one is often not, but
+    # the house term for a chip ("وحدة GPU") names one as a definite noun does ("فيبقى وحدة GPU" -> "فتبقى وحدة GPU")
+    pattern = re.compile(rf"(?<![{_LETTER}])(لا |هل |و|ف)?({'|'.join(sorted(other, key=len, reverse=True))})\s+"
+                         rf"(?:(ال)([{_LETTER}]+)|(وحدة|وحدات)(?=\s+[A-Z]{{2,5}}\b))")
     return pattern, other, genders
 
 
@@ -447,7 +449,7 @@ def _disagreeing(text: str):
     """The verbs in `text` whose form does not agree with the gender of the noun right after them."""
     pattern, other, genders = _agreement()
     for m in pattern.finditer(text):
-        gender = genders.get(m.group(4))
+        gender = genders.get(m.group(4) or m.group(5))
         if gender is not None and (m.group(2).startswith("ت") != (gender == "f")):
             yield m, other[m.group(2)]
 

@@ -18,3 +18,9 @@ def test_no_arabic_word_of_the_glossary_or_locale_runs_into_latin_letters():
     for path in [*root.glob("glossary/*.json"), root / "locale" / "ar.json"]:
         text = json.dumps(json.loads(path.read_text(encoding="utf-8")), ensure_ascii=False)
         assert not re.search(r"الموترات[A-Za-z]", text), path.name  # a bulk replacement cut inside "TensorCore"
+
+
+def test_a_verb_before_the_house_term_for_a_chip_agrees_with_it():
+    # وحدة is feminine (any dictionary): "فيبقى وحدة GPU عاطلا" is "فتبقى وحدة GPU"; a masculine noun keeps يبقى
+    assert arabic_style.polish("فيبقى وحدة GPU عاطلا بينما تنتظر").startswith("فتبقى وحدة GPU")
+    assert arabic_style.polish("يبقى النموذج في الذاكرة").startswith("يبقى النموذج")
