@@ -19,12 +19,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/, also when a test loads this file by path
 import corpus_split  # noqa: E402  (the corpus's split names live there once)
 
-STOP = set("""a an the and or but if of to in on at by for with from as is are was were be been being it its this that these
-those they them their there then than so such not no do does did done has have had having can could would should will may
-might must i we you he she our my your his her which what who whom whose why how when where while about into over under
-per also only just very more most less much many some any each both all own same other up out off too via vs author authors
-asks asked ask says said reports reported text post passage""".split())
-_WORD = re.compile(r"[a-z0-9][a-z0-9.%/+-]*[a-z0-9%]|[a-z0-9]")
+# Python puts bench/ first on the path; a bench script named like a package (bench/calculators.py) would shadow it.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from service.explain import gist_select  # noqa: E402
+
+STOP = gist_select.STOP  # one definition of content words, shared with the gist's sentence choice
+_WORD = gist_select._WORD
 
 
 def _corpus():
@@ -41,12 +42,7 @@ def words(text: str) -> list[str]:
 
 def content(text: str) -> set[str]:
     """The content words of a text: stop words dropped, a plural "s" folded."""
-    out = set()
-    for w in words(text):
-        if w in STOP or len(w) < 2 and not w.isdigit():
-            continue
-        out.add(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w)
-    return out
+    return gist_select.content_words(text)
 
 
 def longest_copy(gist: str, passage: str) -> int:

@@ -98,6 +98,7 @@ def sentences(text: str, clutter: list[tuple[int, int]]) -> list[tuple[int, int]
         start = match.end()
     spans.append((start, len(text)))
     spans = [piece for a, b in spans for piece in _inline_items(text, a, b)]
+    spans = [piece for a, b in spans for piece in _glued_heading(text, a, b)]
     out = []
     for a, b in spans:
         while a < b and (text[a].isspace() or text[a] in "•*-–·>"):
@@ -107,6 +108,23 @@ def sentences(text: str, clutter: list[tuple[int, int]]) -> list[tuple[int, int]
         if b > a and not terms.inside(clutter, a):
             out.append((a, b))
     return out
+
+
+def _glued_heading(text: str, a: int, b: int) -> list[tuple[int, int]]:
+    """A heading a page ran into the sentence before it ("... not compute Math for 70B model:") split off, so the
+    sentence is restated without it (data/claim_cues.json en.glued_heading)."""
+    piece = text[a:b].rstrip()
+    if not piece.endswith(":"):
+        return [(a, b)]
+    words = terms.cues()["en"]["glued_heading"]
+    found = pattern_cache.lazy(rf"(?<=[a-z]) (?=(?:{words})\b[^.,;:!?]{{0,60}}:$)").search(piece)
+    if not found or len(piece[found.end():].split()) > 6 or len(piece[:found.start()].split()) < 4 \
+            or _BEFORE_NAME.search(piece[:found.start()]):
+        return [(a, b)]
+    return [(a, a + found.start()), (a + found.end(), b)]
+
+
+_BEFORE_NAME = pattern_cache.lazy(r"\b(?:the|a|an|of|for|with|on|in|to|and|by|from|see|its|their|our|my)$", re.I)  # a name, not a heading
 
 
 _INLINE_DASH = pattern_cache.lazy(r"\s-\s(?=\S)")

@@ -1,40 +1,106 @@
 """Which of the sentences that argue is the point: the hand score plus a small linear model over plain sentence
-features (length and place) fitted on people's reference gists (data/gist_selection.json)."""
+features (place, length, how central the sentence is to the passage, how many terms and figures it names) fitted on people's
+reference gists (data/gist_selection.json)."""
 
 import json
+import re
 from functools import cache
 
 from calculators.resources import data_dir
 
 from service.explain.document import Document
 
-FEATURES = ("first", "last", "position", "length")
+# Cue words (a question, "so", "must") are left to the hand score: fitted, they turned against questions and conclusions,
+# which reference gists restate in fewer of the sentence's own words than a long premise, though a reader's point is there.
+FEATURES = ("first", "last", "position", "length", "central", "terms", "figures")
+# Words every sentence may have: what a sentence shares with the rest of the passage is counted without them.
+STOP = frozenset("""a an the and or but if of to in on at by for with from as is are was were be been being it its this that
+these those they them their there then than so such not no do does did done has have had having can could would should will
+may might must i we you he she our my your his her which what who whom whose why how when where while about into over
+under per also only just very more most less much many some any each both all own same other up out off too via vs author
+authors asks asked ask says said reports reported text post passage
+في من على إلى الى عن أن إن ما لا لم هذا هذه ذلك تلك التي الذي الذين هو هي هم كان كانت مع أو ثم قد كل بين عند""".split())
+_WORD = re.compile(r"[a-z0-9][a-z0-9.%/+-]*[a-z0-9%]|[a-z0-9]|[\u0621-\u064A]{2,}")
 
 
 @cache
+def _table() -> dict:
+    return json.loads((data_dir() / "gist_selection.json").read_text(encoding="utf-8"))
+
+
 def _weights() -> dict[str, float]:
     """The fitted weights, in units of the hand score (bench/fit_gist_selection.py writes them)."""
-    table = json.loads((data_dir() / "gist_selection.json").read_text(encoding="utf-8"))
-    return {name: float(table["weights"][name]) for name in FEATURES}
+    return {name: float(_table()["weights"].get(name, 0.0)) for name in FEATURES}
 
 
-def features(doc: Document, index: int) -> dict[str, float]:
-    """Plain features of sentence `index`, the same in either language: its place and its length."""
+def band() -> float:
+    """How far below the best hand score a sentence may be and still be lifted by the features: a sentence the hand
+    score puts well ahead (a correction the author makes, "X is not A; it is B") keeps its place."""
+    return float(_table()["band"])
+
+
+def asks(doc: Document, index: int) -> bool:
+    """Whether sentence `index` is a question: people's gists restate one in few of its words ("asks why ..."), so the
+    features, fitted on word overlap, would pass it over for its premise; the hand score's choice of it stands."""
+    return doc.text[slice(*doc.sentences[index])].rstrip().endswith(("?", "؟"))
+
+
+def content_words(text: str) -> set[str]:
+    """The content words of a text: lower case, stop words dropped, a plural "s" folded ("8,034" is one figure)."""
+    out = set()
+    for w in _WORD.findall(text.lower().replace(",", "")):
+        if w in STOP or len(w) < 2 and not w.isdigit():
+            continue
+        out.add(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w)
+    return out
+
+
+def overlap(a: set[str], b: set[str]) -> float:
+    """Content-word F1 of two word sets (0 when they share none)."""
+    shared = len(a & b)
+    return 2 * shared / (len(a) + len(b)) if shared else 0.0
+
+
+class Passage:
+    """What the features compare one sentence with, computed once per passage: each sentence's content words."""
+
+    def __init__(self, doc: Document):
+        self.contents = [content_words(doc.text[a:b]) for a, b in doc.sentences]
+        self.terms = [set() for _ in doc.sentences]
+        for occurrence in doc.occurrences:
+            for i, (a, b) in enumerate(doc.sentences):
+                if a <= occurrence.start < b:
+                    self.terms[i].add(occurrence.entry["id"])
+                    break
+
+
+def features(doc: Document, index: int, passage: Passage | None = None) -> dict[str, float]:
+    """Plain features of sentence `index`, the same in either language."""
+    passage = passage or Passage(doc)
     start, end = doc.sentences[index]
     sentence = doc.text[start:end]
     last = len(doc.sentences) - 1
+    own = passage.contents[index]
+    rest = set().union(*(c for j, c in enumerate(passage.contents) if j != index)) if last else set()
+    figures = sum(1 for f in doc.figures if start <= f.start < end)
     return {"first": float(index == 0), "last": float(index == last and last > 0),
             "position": index / last if last else 0.0,
-            "length": min(len(sentence.split()), 60) / 30}  # past 60 words a sentence is a paragraph: the hand score says so
+            "length": min(len(sentence.split()), 60) / 30,  # past 60 words a sentence is a paragraph: the hand score says so
+            "central": overlap(own, rest),  # a sentence that shares the passage's words says what the passage is about
+            "terms": min(len(passage.terms[index]), 4) / 4, "figures": min(figures, 3) / 3}
 
 
-def adjustment(doc: Document, index: int, weights: dict[str, float] | None = None) -> float:
+def adjustment(doc: Document, index: int, weights: dict[str, float] | None = None, passage: Passage | None = None) -> float:
     """What the fitted features add to the hand score of sentence `index`."""
     weights = weights or _weights()
-    return sum(weights[name] * value for name, value in features(doc, index).items())
+    return sum(weights[name] * value for name, value in features(doc, index, passage).items())
 
 
 def ranked(doc: Document, scored: list[tuple[float, int]]) -> list[tuple[float, int]]:
     """Sentences that argue (hand value, index), best first: the hand value plus the fitted adjustment; the values
     themselves are kept, so thresholds and companions still read the hand score."""
-    return sorted(scored, key=lambda item: (-(item[0] + adjustment(doc, item[1])), item[1]))
+    if len(scored) < 2 or asks(doc, max(scored, key=lambda item: (item[0], -item[1]))[1]):
+        return sorted(scored, key=lambda item: (-item[0], item[1]))  # a question the author asks is their point as it stands
+    passage, weights, floor = Passage(doc), _weights(), max(v for v, _ in scored) - band()
+    lifted = lambda v, i: v + adjustment(doc, i, weights, passage) if v >= floor else v - 1e6  # noqa: E731
+    return sorted(scored, key=lambda item: (-lifted(*item), item[1]))

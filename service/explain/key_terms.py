@@ -129,6 +129,8 @@ def find(text: str, lang: str, named: list[tuple[int, int]], known: set[str]) ->
                 or ("." in key and key.rsplit(".", 1)[-1] in known):  # "policy.generation.vllm_cfg.gpu_memory_utilization"
             continue  # a glossary name or an option item already, or a command line's option: the config reader explains those
         seen.add(key)
+        if _doubled(key):
+            continue  # "reshard_after_after_forward": a typo, which a reader was told was a setting of its own
         from_table = _table_meaning(key, lang, frameworks)
         plain = None if from_table else _by_words(key, lang)
         if not (from_table or plain):
@@ -208,6 +210,12 @@ def _mostly_named(key: str, start: int, end: int, named: list[tuple[int, int]], 
     parts = [text[a:b] for a, b in named if start <= a and b <= end and (a, b) != (start, end)]
     parts += [k for k in known if k and k != key and k in key]
     return any(len(p) * 2 >= end - start and re.search(r"[_\-\s]", p) for p in parts)
+
+
+def _doubled(key: str) -> bool:
+    """Whether a key repeats a word at once ("reshard_after_after_forward"): a slip of the keyboard, not a name."""
+    parts = [p.lower() for p in _PARTS.split(key.rsplit(".", 1)[-1]) if p]
+    return any(a == b and not a.isdigit() for a, b in zip(parts, parts[1:]))
 
 
 def _restated(key: str) -> bool:

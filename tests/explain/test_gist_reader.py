@@ -59,7 +59,7 @@ def test_a_finding_hedged_as_it_seems_weighs_as_the_point():
     text = ("Yes I profiled the 30B MoE model with expert parallelism and FSDP on 8 H100s to get a sense of what was slow. "
             "It seems to be the all-reduce in MoE layers.")
     result = explain_offline(text, "en")
-    assert "all-reduce" in opening(text, "en") and any(item["from"] == [1] for item in result["gist"])
+    assert "it seems to be the all-reduce in MoE layers" in opening(text, "en") and any(1 in item["from"] for item in result["gist"])
 
 
 def test_a_memory_sum_on_default_inputs_is_not_listed_as_a_finding():

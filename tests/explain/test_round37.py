@@ -60,7 +60,7 @@ def test_a_labelled_diagnosis_is_the_point_said_as_a_sentence():
             "optimizer lives on CPU and params travel over PCIe (16 GB/s) for each of 64 layers. This is the ZeRO-3 + "
             "CPU offload tax.")
     gist = _gist(text)
-    assert gist.startswith("The text reports that the root issue is 17.9 GB used")
+    assert "reports that the root issue is 17.9 GB used" in gist
     assert "root issue:" not in gist.lower()
     cause = _gist("Root cause: the optimizer lives on the CPU, so every step waits for PCIe.")
     assert "the root cause is that the optimizer lives on the CPU" in cause
