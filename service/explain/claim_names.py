@@ -61,9 +61,18 @@ def by_names(claim, lang: str) -> str:
     return m["claim_names"].format(names=join_names(names[:MOST], lang))
 
 
-_CELLS = re.compile(r"\s*\|\s*")
 _NUMERIC = re.compile(r"^[~≈<>+\-−]?\s*[\d.,]+\s*%?\s*[kKMBG]?$")
 MOST_COLUMNS = 5  # a wider row is named by its figures, as before
+_WITH_UNIT = re.compile(r"^[~≈<>]?\s*[\d.,]+\s*[A-Za-z/%]{1,12}$")  # "13.13 reqs/sec", "305.93 s"
+_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
+
+
+def _split_cells(line: str) -> list[str]:
+    """The cells of a table line, its outer bars dropped and an empty first cell kept ("| | Prefill rate |")."""
+    inner = line.strip()
+    inner = inner[1:] if inner.startswith("|") else inner
+    inner = inner[:-1] if inner.endswith("|") else inner
+    return [c.strip() for c in inner.split("|")]
 
 
 def by_columns(doc, claim) -> str:
@@ -71,17 +80,19 @@ def by_columns(doc, claim) -> str:
     Performance (tps) 7200, Memory (GB) 43.0"; '' for anything else, or where no header line of as many columns, all
     words, stands above it. Bare numbers under a header are the text's own cells; the header says what they measure."""
     row = claim.quote.strip().rstrip(".")
-    cells = _CELLS.split(row.strip("| "))
-    if "\n" in row or not 2 <= len(cells) <= MOST_COLUMNS or not any(_NUMERIC.match(c) for c in cells[1:]):
+    cells = _split_cells(row)
+    if "\n" in row or not 2 <= len(cells) <= MOST_COLUMNS or not any(_NUMERIC.match(c) or _WITH_UNIT.match(c) for c in cells[1:]):
         return ""
     above = doc.text[:claim.start].rstrip("\n").split("\n")
     for line in reversed(above[-8:]):
-        names = _CELLS.split(line.strip().strip("| "))
-        if len(names) == len(cells) and "|" in line and not any(re.search(r"\d", n) and _NUMERIC.match(n) for n in names):
+        names = _split_cells(line.strip())
+        if _SEPARATOR.match(line):
+            continue  # "|---|---|" between a markdown table's header and its rows
+        if len(names) == len(cells) and "|" in line and not any(re.search(r"\d", n) and (_NUMERIC.match(n) or _WITH_UNIT.match(n)) for n in names):
             if not restate.same_language(line, doc.lang) or not restate.same_language(row, doc.lang):
                 return ""
             values = ", ".join(f"{name} {cell}" for name, cell in zip(names[1:], cells[1:]) if cell and cell not in ("—", "-"))
-            return f"{names[0]} {cells[0]}: {values}." if values else ""
+            return f"{(names[0] + ' ') if names[0] else ''}{cells[0]}: {values}." if values else ""
         if not line.strip() or "|" not in line:
             return ""  # the rows above end at a blank line or prose: no header of this table
     return ""

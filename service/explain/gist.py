@@ -54,8 +54,8 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
         # A label ("Key insight:") announces; a sentence opening a list ("Llama 4 comes in three models:") states the topic
         topic = 1.5 + 0.25 * min(len(term_ids), 2) if len(words) >= 6 else 0.0
         return max(0.0, topic - 2.0) if gist_side.about_the_page(sentence) or gist_side.pointer(sentence) else topic
-    if _DATA_ROW.match(sentence):
-        return 0.0  # "Peak FP16/BF16: 989 TFLOPs", "Training time: ~54 days": a row of a spec sheet, not a point
+    if _DATA_ROW.match(sentence) or sentence.count("|") >= 3:
+        return 0.0  # "Peak FP16/BF16: 989 TFLOPs", "| vLLM only | 14.68 reqs/sec | ...": a row of a sheet or table, not a point
     protected = restate.protected_spans(doc)
     machine = sum(min(b, end) - max(a, start) for a, b in protected if a < end and start < b)
     if machine > 0.5 * (end - start) and len(_outside(sentence, start, protected).split()) < MIN_PROSE_WORDS:

@@ -1,0 +1,129 @@
+"""Round 42 (issue 18): the point chosen with features fitted on people's gists, a markdown table's rows said against
+its first row, and what rounds 31-32's readers found (a typo'd key read as a setting, a heading run into a sentence,
+resharding in FSDP's sense)."""
+
+import json
+import re
+
+import pytest
+
+from calculators.resources import data_dir
+from service.explain import claims, gist_select, pipeline
+from service.explain.compose import explain_offline
+
+
+def _gist(text: str, lang: str = "en") -> str:
+    return " ".join(item["text"] for item in explain_offline(text, lang)["gist"])
+
+
+# ------------------------------------------------------------------------------------------- 1. the point's features
+
+def test_the_fitted_weights_are_recorded_with_their_method_and_held_out_figures():
+    table = json.loads((data_dir() / "gist_selection.json").read_text(encoding="utf-8"))
+    assert set(table["weights"]) == set(gist_select.FEATURES)
+    held_out = table["figures"]["held_out"]
+    # fitted on dev and even rounds, reported on the others: the fitted choice finds the closest sentence more often
+    assert held_out["passages"] > 400 and held_out["fitted_closest"] > held_out["hand_closest"]
+    assert table["band"] > 0 and "--band" in table["method"]
+
+
+def test_a_sentence_central_to_the_passage_with_its_terms_and_figures_outranks_an_opening_aside():
+    text = ("Thanks for the quick reply, and sorry for the delay on my side. In our runs, FP8 training with "
+            "Transformer Engine on 64 H100 GPUs reached 42% MFU against 35% MFU in BF16, because the GEMMs run at twice "
+            "the rate. Let me know if you need anything else.")
+    gist = _gist(text)
+    assert "42% MFU" in gist and "sorry" not in gist.lower()
+
+
+def test_a_question_the_author_asks_stays_the_point_over_a_richer_premise():
+    text = ("I run Llama-3 70B with TP=8 on 8 H100 GPUs at 1,200 tokens/s and 45 ms per token with vLLM 0.6 and FP8 weights. "
+            "Why is the decode throughput lower than on TGI with the same settings?")
+    assert "asks why" in _gist(text) or "ask why" in _gist(text)
+
+
+def test_content_words_drop_stop_words_in_both_languages_and_fold_plurals():
+    assert gist_select.content_words("The GPUs are in the nodes") == {"gpu", "node"}
+    assert gist_select.content_words("تعمل الشرائح في العقدة") == {"تعمل", "الشرائح", "العقدة"}
+
+
+def test_features_are_the_same_for_a_sentence_whichever_passage_object_computes_them():
+    doc = pipeline.analyse("FSDP shards the model. It needs all-gathers in every layer. This costs bandwidth.", "en")
+    shared = gist_select.Passage(doc)
+    assert gist_select.features(doc, 1, shared) == gist_select.features(doc, 1)
+    assert 0.0 <= gist_select.features(doc, 1)["central"] <= 1.0
+
+
+# ------------------------------------------------------------------------------------------- 2. a table's rows
+
+TABLE = """In my testing, even though there is a large proportion of reuse, using LMCache with CPU offload is worse than the vLLM directly recomputing.
+
+| | Request processing rate | Prefill rate | Decode rate | Total Cost Time |
+|---|---|---|---|---|
+| vLLM only | 14.68 reqs/sec | 44025.28 toks/s | 133.82 toks/s | 305.93 s |
+| vLLM + CPU (500GB) | 13.13 reqs/sec | 39360.32 toks/s | 119.85 toks/s | 339.83 s |
+"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_a_tables_second_row_is_said_against_its_first_column_by_column(lang):
+    # the LMCache issue of round 32: a reader worked out that every rate is about 10.6% lower and the time 11% higher
+    result = explain_offline(TABLE, lang)
+    row = next(c for c in result["claims"] if "13.13" in c["quote"])
+    assert row["verdict"] == "explained"
+    for change in ("(−10.6%)", "(−10.4%)", "(+11.1%)"):
+        assert change in row["why"]
+    assert "Request processing rate" in row["why"] and "vLLM only" in row["why"]
+    first = next(c for c in result["claims"] if "14.68" in c["quote"] and "13.13" not in c["quote"])
+    assert not first["calculations"]  # the first row is what the others are said against
+
+
+def test_a_table_row_is_never_the_gist_and_the_claim_is_named_by_its_columns():
+    result = explain_offline(TABLE, "en")
+    assert "|" not in _gist(TABLE)
+    assert "**vLLM + CPU (500GB): Request processing rate 13.13 reqs/sec, Prefill rate" in result["explanation"]
+
+
+def test_a_table_without_a_separator_line_or_with_mixed_kinds_in_a_column_is_not_compared():
+    no_separator = TABLE.replace("|---|---|---|---|---|\n", "")
+    row = next(c for c in explain_offline(no_separator, "en")["claims"] if "13.13" in c["quote"])
+    assert "Against the row" not in (row.get("why") or "")
+    mixed = TABLE.replace("339.83 s", "339.83 GB")
+    row = next(c for c in explain_offline(mixed, "en")["claims"] if "13.13" in c["quote"])
+    assert "Total Cost Time" not in row["why"] and "Prefill rate" in row["why"]
+
+
+# ------------------------------------------------------------------------------------------- 3. readers' findings
+
+def test_a_key_with_a_doubled_word_is_a_typo_not_a_setting_of_its_own():
+    # PyTorch PR 118017 (FSDP2): "ZeRO-1 is reshard_after_after_forward=False without gradient reduction"
+    text = ("This PR adds the reshard_after_forward: Union[bool, int] arg. reshard_after_forward=True == FULL_SHARD == ZeRO-3. "
+            "ZeRO-1 is reshard_after_after_forward=False without gradient reduction.")
+    terms = [t["term"] for t in explain_offline(text, "en")["terms"]]
+    assert "reshard_after_forward" in terms and "reshard_after_after_forward" not in terms
+
+
+def test_resharding_in_an_fsdp_passage_is_freeing_the_gathered_weights():
+    text = "With FSDP2, reshard parameters after forward; unshard (all-gather) them again in backward."
+    entry = next(t for t in explain_offline(text, "en")["terms"] if t["id"] == "resharding")
+    assert "gathered" in entry["definition"] and "checkpoint" not in entry["definition"]
+    text = "Loading a checkpoint saved with TP=8 into TP=4 needs resharding of every weight."
+    entry = next(t for t in explain_offline(text, "en")["terms"] if t["id"] == "resharding")
+    assert "checkpoint" in entry["definition"]
+
+
+def test_a_heading_run_into_the_sentence_before_it_is_split_off():
+    # peakinfer's decode page, its line breaks lost: "... not compute Math for 70B model: - Weights: ..."
+    text = ("During decode (token generation): - Load all model weights for each token - Perform one forward pass - Memory "
+            "bandwidth is the bottleneck, not compute Math for 70B model: - Weights: 70B params × 2 bytes (FP16) = 140 GB")
+    spans = [text[a:b] for a, b in claims.sentences(text, [])]
+    assert "Memory bandwidth is the bottleneck, not compute" in spans and "Math for 70B model:" in spans
+    assert re.search(r"not compute\.?$", _gist(text).rstrip("."))
+
+
+@pytest.mark.parametrize("text", [
+    "We trained it on the cluster for Llama models:",  # a name after a preposition, not a heading
+    "Results are below:",  # too short to hold a sentence before the heading
+    "It runs fine on the H100 Setup one and setup two and setup three and four and five:",  # longer than a heading
+])
+def test_a_capitalised_word_that_starts_no_heading_keeps_its_sentence_whole(text):
+    assert [text[a:b] for a, b in claims.sentences(text, [])] == [text]
