@@ -74,6 +74,10 @@ def is_verb(word: str) -> bool:
         return not (w.endswith(("ة", "ات", "ية")) or (len(w) == 5 and w[3] == "ي") or (len(w) >= 5 and w[2] == "ا"))
     if w.endswith("ت") and not w.endswith("ات") and 4 <= len(w) <= 6:
         return True  # "اشترت", "أعلنت", "قالت", "بلغت"
+    if w.startswith("است") and len(w) == 6 and w[4] not in "اوي":
+        return True  # a past of the tenth form ("استهلك", "استغرق"); its verbal noun has a long vowel ("استخدام")
+    if w.startswith("ا") and len(w) == 5 and w[3] not in "اوي" and (w[2] in "تط" or w[1] == "ن"):
+        return True  # a past of the seventh or eighth form ("انخفض", "ارتفع", "اعتمد"); not "اتصال"
     return False
 
 
@@ -245,6 +249,8 @@ def reported(clause: str, that_noun: str = "أنّ", that_verb: str = "أنه", 
     if first in _NO_SUBJECT or first.startswith(("فـ", "فإن", "فإنّ")) or _ATTACHED_PRONOUN.match(first) \
             or _PREPOSITIONAL.match(first) or re.match(r"^ف[A-Za-z]", first):
         return None  # "ها محدودة", "هو أحدث ...", "لأن ...", "فـPrefill ...", "باستخدام ...": no subject for أنّ; quoted
+    if not is_verb(words[0]) and _bare_indefinite(words):
+        return f"{that_verb} {clause}"  # "أنّ بحث جديد" needs "بحثًا": "أنه بحث جديد ..." leaves the noun as written
     if first == "هناك" or not is_verb(words[0]):
         return f"{that_noun} {clause}"
     if _bare(words[0]) in _TAKES_VERBAL_NOUN and len(words) > 1 and _VERBAL_NOUN.match(_bare(words[1])):
@@ -262,6 +268,22 @@ def reported(clause: str, that_noun: str = "أنّ", that_verb: str = "أنه", 
     subject = subject.rstrip(_PUNCT)
     verb = words[0]
     return f"{that_noun} {subject} {verb}{ending}" + (f" {rest}" if rest else "")
+
+
+def _bare_indefinite(words: list[str]) -> bool:
+    """Whether a clause opens on an indefinite noun whose accusative after أنّ would add a letter ("بحث" -> "بحثًا"):
+    not definite, not a name, a number or a demonstrative, not ending in ة, ى or اء (whose accusative is written the
+    same), and not the first noun of a construct ("استخدام الذاكرة", "معظم النماذج"), whose case ending is not written."""
+    first = _bare(words[0])
+    if not re.fullmatch(r"[\u0621-\u064A]{2,}", first) or first.startswith("ال") or first in _DEMONSTRATIVE \
+            or first.endswith(("ة", "ى", "اء", "ات", "ًا", "ا")) or first in _QUANTIFIERS:
+        return False
+    following = _bare(words[1]) if len(words) > 1 else ""
+    return bool(following) and not following.startswith("ال") and re.fullmatch(r"[\u0621-\u064A]+", following) is not None
+
+
+_QUANTIFIERS = {"كل", "بعض", "معظم", "أغلب", "أكثر", "أقل", "أحد", "إحدى", "جميع", "عدد", "نحو", "حوالي", "غير", "مثل",
+                "هناك", "هنالك", "ثمة", "هنا"}  # and the adverbs a nominal sentence opens on ("أنّ هناك حدًا ...")
 
 
 # A sentence that is itself someone's reported words: "وذكر كلارك أيضًا، أن ديل ...", "وقالت الشركة إن ...".

@@ -152,3 +152,25 @@ def test_prefill_and_decode_named_together_are_no_interference_unless_one_holds_
     assert "prefill_decode_interfere" not in _links(push)
     stall = "TTFT goes to seconds whenever someone pastes a 30k-token document, because that one prefill blocks every decode step behind it."
     assert "prefill_decode_interfere" in _links(stall)
+
+
+# ------------------------------------------------------------------------------------------- 5. Arabic reported speech
+
+@pytest.mark.parametrize("clause, said", [
+    # round 32's readers: "يذكر النص أنّ استهلك" and "أنّ بحث" (a tenth-form past, an indefinite noun) were no Arabic
+    ("استهلك تدريب GPT-4 نحو 50 جيجاوات في الساعة", "أنّ تدريب GPT-4 استهلك نحو 50 جيجاوات في الساعة"),
+    ("انخفض زمن الاستجابة إلى النصف", "أنّ زمن الاستجابة انخفض إلى النصف"),
+    ("بحث جديد من جامعة كاليفورنيا وجد أن GPT-5 يستهلك 18 واط", "أنه بحث جديد من جامعة كاليفورنيا وجد أن GPT-5 يستهلك 18 واط"),
+    ("استخدام الذاكرة يرتفع مع طول السياق", "أنّ استخدام الذاكرة يرتفع مع طول السياق"),  # a construct: no case ending written
+    ("دراسة جديدة وجدت ذلك", "أنّ دراسة جديدة وجدت ذلك"),  # -ة: the accusative is written the same
+    ("معظم النماذج تحتاج إلى ذاكرة أكبر", "أنّ معظم النماذج تحتاج إلى ذاكرة أكبر"),
+])
+def test_an_arabic_clause_after_the_reporting_particle_stays_grammatical(clause, said):
+    from service.explain.arabic_clause import reported
+    assert reported(clause) == said
+
+
+def test_verbal_nouns_of_the_derived_forms_are_not_read_as_verbs():
+    from service.explain.arabic_clause import is_verb
+    assert is_verb("استهلك") and is_verb("اعتمد") and is_verb("انخفض")
+    assert not any(is_verb(w) for w in ("استخدام", "اتصال", "انتشار", "استهلاك"))
