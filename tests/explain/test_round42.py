@@ -174,3 +174,22 @@ def test_verbal_nouns_of_the_derived_forms_are_not_read_as_verbs():
     from service.explain.arabic_clause import is_verb
     assert is_verb("استهلك") and is_verb("اعتمد") and is_verb("انخفض")
     assert not any(is_verb(w) for w in ("استخدام", "اتصال", "انتشار", "استهلاك"))
+
+
+# ------------------------------------------------------------------------------------------- 6. keys read by their words
+
+@pytest.mark.parametrize("key, plain", [
+    ("num_warps", "number of warps"),  # Triton's kernel config (tritonbench, round 32)
+    ("max_num_seqs", "maximum number of sequences"),  # vLLM's engine argument
+    ("allgather_bucket_size", "all-gather bucket size"),  # DeepSpeed's ZeRO config
+    ("sp_size", "sequence-parallel size"),
+])
+def test_a_key_no_table_explains_is_read_by_its_words(key, plain):
+    from service.explain.key_terms import _by_words
+    assert _by_words(key, "en").startswith(plain)
+    assert "))" not in _by_words(key, "ar")  # each word with its meaning, no bracket inside a bracket
+
+
+def test_a_lora_rank_is_not_read_as_a_process_rank():
+    from service.explain.key_terms import _by_words
+    assert _by_words("kv_lora_rank", "en") is None  # unread rather than "rank (one process of the job)"
