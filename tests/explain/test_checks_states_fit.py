@@ -43,7 +43,11 @@ def test_no_training_states_on_a_passage_that_only_serves_the_model():
     why = " ".join(c.why for c in analyse(text, "en").claims)
     assert "8.667 ms" in why and "208 GB" not in why
     # the same sentence about training keeps the check (the guard is the passage's subject, not the figures)
-    training = "عند تدريب " + text.removeprefix("ل")
+    # the same kind of sentence about training keeps the check (the guard is the passage's subject, not the figures),
+    # where the text names a chip's memory: "FP16 (26 GB)" is the weights' size, and FP16 is no chip (round 42)
+    assert "208 GB" not in " ".join(c.why for c in analyse("عند تدريب " + text.removeprefix("ل"), "en").claims)
+    training = ("عند تدريب نموذج بـ 13 مليار معامل بدقة FP16 على وحدة A100 بذاكرة 40 جيجابايت، "
+                "الحد الأدنى النظري لزمن الرمز ≈ 26e9 / 3e12 ≈ 8.7 ميلي ثانية.")
     assert "208 GB" in " ".join(c.why for c in analyse(training, "en").claims)
 
 

@@ -193,3 +193,16 @@ def test_a_key_no_table_explains_is_read_by_its_words(key, plain):
 def test_a_lora_rank_is_not_read_as_a_process_rank():
     from service.explain.key_terms import _by_words
     assert _by_words("kv_lora_rank", "en") is None  # unread rather than "rank (one process of the job)"
+
+
+def test_a_precision_written_after_a_times_sign_is_no_chip():
+    # GPTQ issue 13: "into a fused 2xFP16 value" was restated as "a fused 2 chips value"
+    doc = pipeline.analyse("The kernels decode two weights at once into a fused 2xFP16 value. We ran it on 2x A100.", "en")
+    chips = [f.quote for f in doc.figures if f.quantity == "n_chips"]
+    assert chips == ["2x A100"]
+
+
+@pytest.mark.parametrize("text", ["So far it uses the llama2-7b chat model as the proof of concept.",
+                                  "It is implemented without any JetStream API so that further integration is needed."])
+def test_so_far_and_so_that_are_no_conclusion(text):
+    assert not claims.cue("point", text)
