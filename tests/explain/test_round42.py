@@ -206,3 +206,10 @@ def test_a_precision_written_after_a_times_sign_is_no_chip():
                                   "It is implemented without any JetStream API so that further integration is needed."])
 def test_so_far_and_so_that_are_no_conclusion(text):
     assert not claims.cue("point", text)
+
+
+def test_gigawatts_per_hour_in_arabic_news_is_read_as_the_energy_unit_it_means():
+    # vietnamvn (round 32): "استهلك تدريب GPT-4 ما يصل إلى 50 جيجاوات في الساعة"; readers wanted the unit named
+    text = "استهلك تدريب GPT-4 ما يصل إلى 50 جيجاوات في الساعة، وهو ما يكفي لتشغيل مدينة سان فرانسيسكو لمدة ثلاثة أيام."
+    entry = next(t for t in explain_offline(text, "ar")["terms"] if t["id"] == "gigawatt-hour")
+    assert "جيجاوات في الساعة" in entry["definition"] and "كمية طاقة" in entry["definition"]
