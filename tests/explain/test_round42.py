@@ -213,3 +213,10 @@ def test_gigawatts_per_hour_in_arabic_news_is_read_as_the_energy_unit_it_means()
     text = "استهلك تدريب GPT-4 ما يصل إلى 50 جيجاوات في الساعة، وهو ما يكفي لتشغيل مدينة سان فرانسيسكو لمدة ثلاثة أيام."
     entry = next(t for t in explain_offline(text, "ar")["terms"] if t["id"] == "gigawatt-hour")
     assert "جيجاوات في الساعة" in entry["definition"] and "كمية طاقة" in entry["definition"]
+
+
+def test_huaweis_superpod_written_in_arabic_letters_is_found_in_huaweis_sense():
+    # aletihad (round 32): «تقنية جديدة تُسمى "سوبر بود" تمكن من ربط 15,488 شريحة» went unexplained
+    text = "أعلنت شركة هواوي عن تقنية جديدة تُسمى \"سوبر بود\" تمكن من ربط 15,488 شريحة ذكاء اصطناعي في عنقود واحد."
+    entry = next(t for t in explain_offline(text, "en")["terms"] if t["id"] == "superpod")
+    assert "Huawei" in entry["definition"] and "not NVIDIA's DGX SuperPOD" in entry["definition"]
