@@ -145,7 +145,8 @@ def conceded(said_as: str, sentence: str, context: str) -> str:
 
 # "KV cache management: tensor parallel deployment is not optimal for ...": a topic of two to five words (not a name
 # that speaks, which starts each word with a capital) labelling a clause that goes on in lower case
-_TOPIC_LABEL = pattern_cache.lazy(r"^(?P<label>(?:[A-Z]{2,}[\w-]*|[A-Z]?[a-z][\w-]*)(?:\s+[\w-]+){0,4}):\s+(?P<rest>[a-z][^:]{12,})$")
+_TOPIC_LABEL = pattern_cache.lazy(r"^(?P<label>(?:[A-Z]{2,}[\w\-\u2010\u2011]*|[A-Z]?[a-z][\w\-\u2010\u2011]*)(?:\s+[\w\-\u2010\u2011]+){0,4}):\s+"
+                                  r"(?P<rest>(?:[a-z]|[A-Z][\w.\-]*\d[\w.\-]*\s)[^:]{12,})$")  # "Performance trade-offs: MI300X delivers ..."
 
 
 _VERB_IN_LABEL = pattern_cache.lazy(r"\b(?:is|are|was|were|be|been|has|have|had|do|does|did|can|could|will|would|should|must|may|"
@@ -164,7 +165,9 @@ def topic_label(clause: str) -> str:
     optimal" -> "for KV cache management, tensor parallel deployment is not optimal"."""
     found = _TOPIC_LABEL.match(clause.strip())
     if not found or _VERB_IN_LABEL.search(found.group("label")) or not re.search(r"\b(?:is|are|was|were|has|have|can|cannot|can't|does|do|must|should|will|need|needs|"
-                                  r"makes?|uses?|gives?|takes?|runs?|\w{3,}ed)\b", found.group("rest")):
+                                  r"makes?|uses?|gives?|takes?|runs?|delivers?|offers?|provides?|achieves?|reaches|beats?|outperforms?|improves?|"
+                                  r"reduces?|increases?|doubles?|halves?|supports?|requires?|enables?|allows?|shows?|gets?|hits?|"
+                                  r"costs?|saves?|cuts?|\w{3,}ed)\b", found.group("rest")):
         return clause
     label = found.group("label")
     if _PERSON.fullmatch(label):

@@ -322,7 +322,7 @@ def _subjectless(clause: str) -> bool:
 # A change a pull request makes, said as an order ("Refactor kernels so ...", "Add option to ..."): not advice to the reader.
 _CHANGE_IMPERATIVE = pattern_cache.lazy(r"^(?P<verb>refactor|fix|implement|introduce|rename|port|bump|deprecate|migrate|expose|"
                                         r"add(?=\s+(?:an?\s+|the\s+|new\s+)?(?:option|support|flag|argument|feature|test|kernel|check|"
-                                        r"api|config|parameter|benchmark|script)s?\b))\b", re.I)
+                                        r"api|config|parameter|benchmark|script)s?\b)|(?:allow|enable|disable|remove|skip|support)(?=\s+(?:`|--|[\w.]*_\w)))\b", re.I)
 _ADVICE = pattern_cache.lazy(r"\b(?:should|recommend\w*|advis\w+|suggest\w*|better|best|prefer\w*|ought|you(?: also)? (?:need|have|must))\b"
                              r"|^(?:use|keep|set|avoid|try|"
                              r"make sure|consider)\b", re.I)

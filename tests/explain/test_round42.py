@@ -220,3 +220,20 @@ def test_huaweis_superpod_written_in_arabic_letters_is_found_in_huaweis_sense():
     text = "أعلنت شركة هواوي عن تقنية جديدة تُسمى \"سوبر بود\" تمكن من ربط 15,488 شريحة ذكاء اصطناعي في عنقود واحد."
     entry = next(t for t in explain_offline(text, "en")["terms"] if t["id"] == "superpod")
     assert "Huawei" in entry["definition"] and "not NVIDIA's DGX SuperPOD" in entry["definition"]
+
+
+def test_a_pull_requests_title_that_allows_a_setting_is_said_as_the_change():
+    # tritonbench 1149 (round 32): "The text says that Allow EPILOGUE_SUBTILE <= 2 on Hopper"
+    gist = _gist("Allow EPILOGUE_SUBTILE <= 2 on Hopper: the fp8 GEMM autotune space now includes epilogue subtiling, "
+                 "which gives +12.2% on large shapes.")
+    assert gist.startswith("The change allows EPILOGUE_SUBTILE")
+    # advice in a tutorial stays advice: no code name after the verb
+    assert "advice is to enable activation checkpointing" in _gist(
+        "Enable activation checkpointing to save memory on long sequences with FSDP and a 70B model.")
+
+
+def test_a_headings_label_before_a_named_chips_claim_is_said_as_its_topic():
+    # clarifai (round 32): "The text says that performance trade-offs: MI300X delivers ..."
+    gist = _gist("Performance trade‑offs: MI300X delivers 40 % lower latency for memory‑bound Llama2‑70B inference and "
+                 "2.7× faster time to first token for Qwen models.")
+    assert "for performance trade‑offs, MI300X delivers" in gist
