@@ -99,6 +99,7 @@ def sentences(text: str, clutter: list[tuple[int, int]]) -> list[tuple[int, int]
     spans.append((start, len(text)))
     spans = [piece for a, b in spans for piece in _inline_items(text, a, b)]
     spans = [piece for a, b in spans for piece in _glued_heading(text, a, b)]
+    spans = [piece for a, b in spans for piece in _label_run(text, a, b)]
     out = []
     for a, b in spans:
         while a < b and (text[a].isspace() or text[a] in "•*-–·>"):
@@ -122,6 +123,34 @@ def _glued_heading(text: str, a: int, b: int) -> list[tuple[int, int]]:
             or _BEFORE_NAME.search(piece[:found.start()]):
         return [(a, b)]
     return [(a, a + found.start()), (a + found.end(), b)]
+
+
+# "... at the same time Request prompt length: 2,000 tokens Max new tokens: 128 GPU: 1x A6000": a run of labelled values
+# whose line breaks were lost; each label opens its own piece where a sentence holds two or more of them
+_RUN_LABEL = pattern_cache.lazy(r"(?<=[\w%)])\s+(?=[A-Z][A-Za-z./-]*(?:\s+[A-Za-z./-]+){0,3}:\s+\S)")  # no figure in a label
+
+
+def _label_run(text: str, a: int, b: int) -> list[tuple[int, int]]:
+    """A sentence that runs labelled values together cut before each label (two labels or more), and a run of labels
+    cut from the sentence that follows them."""
+    cuts: list[int] = []
+    for m in _RUN_LABEL.finditer(text[a:b]):
+        at = a + m.end()
+        unit = _UNIT_FIRST.match(text, at)  # "= 7.2e23 FLOPs Hardware: ...": the unit ends the value before the label
+        at = unit.end() if unit and re.search(r"\d\s*$", text[a:a + m.start() + 1]) else at
+        before = text[cuts[-1] if cuts else a:at]
+        if ":" in before or not cuts and len(before.split()) >= 4:  # "GPU Topo:", "Strategy A on 2 nodes:": one label each
+            cuts.append(at)
+    edges = [a] + (cuts if len(cuts) >= 2 else []) + [b]
+    out = []
+    for lo, hi in zip(edges, edges[1:]):
+        labels = _LABELS_BEFORE.match(text, lo, hi)  # "GPU Topo: nccl-tests command: As the result shows, ..."
+        out += [(lo, labels.end()), (labels.end(), hi)] if labels else [(lo, hi)]
+    return [(lo, hi) for lo, hi in out if text[lo:hi].strip()]
+
+
+_UNIT_FIRST = pattern_cache.lazy(r"(?:[TPGMK]?FLOP[Ss]?|[KMGT]i?B|tokens?|samples?|hours?|ms|sec|seconds|[KMGT]bps|[GT]B/s|W|kW|MW)\s+(?=[A-Z])")
+_LABELS_BEFORE = pattern_cache.lazy(r"(?:[^:.!?\n]{1,30}:\s+){2,3}(?=[A-Z][a-z]+\b(?:\s+\S+){5,})")
 
 
 _BEFORE_NAME = pattern_cache.lazy(r"\b(?:the|a|an|of|for|with|on|in|to|and|by|from|see|its|their|our|my)$", re.I)  # a name, not a heading

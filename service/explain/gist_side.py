@@ -266,10 +266,15 @@ def question_antecedent(doc: Document, point: int) -> int | None:
                 return i
     if not question.rstrip().endswith(("?", "؟")) or not _ASKS_ABOUT_THIS.search(question) or doc.lang != "en":
         return None
-    for i in range(point - 1, max(-1, point - 3), -1):
+    seen = 0
+    for i in range(point - 1, max(-1, point - 3 - MIN_LABEL_LINES), -1):
         sentence = doc.text[slice(*doc.sentences[i])]
         if _SUSPECTS.search(sentence) and len(sentence.split()) >= 6 and restate.same_language(sentence, doc.lang):
             return i
+        labelled = _LABEL_LINE.match(sentence) or sentence.rstrip().endswith(":")  # "CPU Model: ... Cores: 64" between
+        seen += not labelled
+        if seen >= 2:
+            return None
     return None
 
 

@@ -237,3 +237,37 @@ def test_a_headings_label_before_a_named_chips_claim_is_said_as_its_topic():
     gist = _gist("Performance trade‑offs: MI300X delivers 40 % lower latency for memory‑bound Llama2‑70B inference and "
                  "2.7× faster time to first token for Qwen models.")
     assert "for performance trade‑offs, MI300X delivers" in gist
+
+
+# ------------------------------------------------------------------------------------------- 7. runs of labelled values
+
+def _pieces(text: str) -> list[str]:
+    return [text[a:b] for a, b in claims.sentences(text, [])]
+
+
+def test_labelled_values_run_into_one_line_are_cut_before_each_label():
+    # DeepSpeed-MII 314 and nccl-tests 112 (round 32), their line breaks lost
+    text = ("They sent all the requests together at the same time Request prompt length: 2,000 tokens Max new tokens: "
+            "128 token GPU: 1x A6000 48GB Model: mistralai/Mistral-7B-v0.1")
+    assert _pieces(text) == ["They sent all the requests together at the same time", "Request prompt length: 2,000 tokens",
+                             "Max new tokens: 128 token", "GPU: 1x A6000 48GB", "Model: mistralai/Mistral-7B-v0.1"]
+    text = ("NCCL version is: 2.11.4 CUDA version is: 11.6 GPU Topo: nccl-tests command: As the result shows, the average "
+            "bus bandwidth is only 9.84 GB/s (about 80Gbps), which is far away from the link.")
+    assert _pieces(text)[-1].startswith("As the result shows")
+    assert "as the result shows, the average bus bandwidth is only 9.84 GB/s" in _gist(text)
+
+
+def test_a_unit_stays_with_its_value_and_a_label_of_words_is_one_label():
+    text = "6ND: 6 * 15T * 8B = 7.2e23 FLOPs Hardware: 1.46M * 9.9e14 * 3600 * 0.4 = 2.08e24 FLOPs Geometric mean: 1.224e24"
+    assert _pieces(text) == ["6ND: 6 * 15T * 8B = 7.2e23 FLOPs", "Hardware: 1.46M * 9.9e14 * 3600 * 0.4 = 2.08e24 FLOPs",
+                             "Geometric mean: 1.224e24"]
+    rows = "Strategy A on 2 nodes: 60.1 samples/s MFU: 0.41\nFor comparison, strategy B on 8 nodes: 96.4 samples/s MFU: 0.30"
+    assert _pieces(rows) == rows.split("\n")  # one label in a line, and "A on 2 nodes" is no label of its own
+
+
+def test_the_texts_own_other_estimate_of_flops_is_not_set_against_six_n_d():
+    # Epoch AI's note on Llama 3.1 8B: two estimates of one run, 6ND = 7.2e23 and hours x peak x utilisation = 2.08e24
+    text = ("Huggingface page says 3.1-8B used 1.46M H100 hours and trained over 15T tokens. I'll assume utilization of 40% "
+            "6ND: 6 * 15T * 8B = 7.2e23 FLOPs Hardware: 1.46M * 9.9e14 * 3600 * 0.4 = 2.08e24 FLOPs")
+    verdicts = [c["verdict"] for c in explain_offline(text, "en")["claims"]]
+    assert "inconsistent" not in verdicts

@@ -11,6 +11,8 @@ def training_flops(doc: Document, claim: Claim) -> Result | None:
     tokens = next((f for f in claim.figures if f.quantity == "tokens"), None)
     stated = next((f for f in claim.figures if f.quantity == "total_flops"), None)
     if tokens is None and stated is not None:
+        if any(f.quantity == "expression" for f in claim.figures):
+            return None  # "Hardware: 1.46M * 9.9e14 * 3600 * 0.4 = 2.08e24 FLOPs": the text's own other estimate, checked as written
         tokens = unique(doc, claim, "tokens")  # "Estimated FLOPs: 3.8e25" under a list of one run's tokens and size
         if tokens is None or _other_model(doc, claim, tokens):
             return None
