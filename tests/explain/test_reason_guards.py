@@ -31,3 +31,21 @@ def test_a_results_table_run_into_one_line_gives_no_reason():
     table = ("Test result: test mode bs inp_len out_len total latency throughput (tokens/s) fp16 kv cache 1 2048 512 11.20s "
              "228.571 int8 kv cache 1 2048 512 12.03 212.801 fp16 kv cache 25 2048 512 35.81s 1787.210")
     assert "kv_cache_grows_with_context" not in _links(table)
+
+
+def test_decode_being_memory_bound_is_no_reason_for_a_prefill_sentence():
+    # a prefix-caching page (round 32): its prefill cost named bandwidth beside the KV cache, and readers found the
+    # decode bullet off-target
+    prefill = ("Without prefix caching, 100 users with the same system prompt cause 100 prefill computations. Each produces "
+               "an identical KV tensor at the cost of GPU FLOPS and memory bandwidth proportional to the prefix length.")
+    assert "decode_is_memory_bound" not in _links(prefill)
+    decode = "Decoding is slow because each token reads the whole KV cache and all weights, so it is limited by memory bandwidth."
+    assert "decode_is_memory_bound" in _links(decode)
+
+
+def test_prefill_and_decode_named_together_are_no_interference_unless_one_holds_up_the_other():
+    push = ("Instead of the decode node reading KV from the prefill node, the prefill node writes KV blocks into the decode "
+            "node as soon as prefill finishes, which cuts TTFT in disaggregated serving.")
+    assert "prefill_decode_interfere" not in _links(push)
+    stall = "TTFT goes to seconds whenever someone pastes a 30k-token document, because that one prefill blocks every decode step behind it."
+    assert "prefill_decode_interfere" in _links(stall)
