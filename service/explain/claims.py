@@ -127,7 +127,8 @@ def _glued_heading(text: str, a: int, b: int) -> list[tuple[int, int]]:
 
 # "... at the same time Request prompt length: 2,000 tokens Max new tokens: 128 GPU: 1x A6000": a run of labelled values
 # whose line breaks were lost; each label opens its own piece where a sentence holds two or more of them
-_RUN_LABEL = pattern_cache.lazy(r"(?<=[\w%)])\s+(?=[A-Z][A-Za-z./-]*(?:\s+[A-Za-z./-]+){0,3}:\s+\S)")  # no figure in a label
+# a label is one word ("A100:", "GPU:") or up to four words with no figure ("Max new tokens:", not "A6000 48GB Model:")
+_RUN_LABEL = pattern_cache.lazy(r"(?<=[\w%)])\s+(?=(?:[A-Z][\w.-]*|[A-Z][A-Za-z./-]*(?:\s+[A-Za-z./-]+){1,3}):\s+\S)")
 
 
 def _label_run(text: str, a: int, b: int) -> list[tuple[int, int]]:

@@ -246,3 +246,23 @@ def test_the_texts_own_other_estimate_of_flops_is_not_set_against_six_n_d():
             "6ND: 6 * 15T * 8B = 7.2e23 FLOPs Hardware: 1.46M * 9.9e14 * 3600 * 0.4 = 2.08e24 FLOPs")
     verdicts = [c["verdict"] for c in explain_offline(text, "en")["claims"]]
     assert "inconsistent" not in verdicts
+
+
+# ------------------------------------------------------------------------------------------- 8. a percentage faster
+
+DECODE = ("A100: 140 GB / 2.0 TB/s = 70ms minimum per token. H100: 140 GB / 3.35 TB/s = 42ms minimum per token. "
+          "H100 is 40% faster for decode, just from bandwidth.")
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_a_percentage_faster_about_the_two_times_before_is_redone_both_ways(lang):
+    # peakinfer (round 32): a reader noted 42 ms is 40% less time but 1.67x the speed; the claim was left "stated"
+    claim = next(c for c in explain_offline(DECODE, lang)["claims"] if "40%" in c["quote"])
+    assert claim["verdict"] == "explained" and "40%" in claim["why"] and "67%" in claim["why"]
+    assert ("time saved" if lang == "en" else "الوقت الموفَّر") in claim["why"]
+
+
+def test_a_percentage_with_three_times_before_it_is_not_guessed():
+    text = DECODE.replace("H100 is 40%", "B200: 140 GB / 8 TB/s = 18ms minimum per token. H100 is 40%")
+    claim = next(c for c in explain_offline(text, "en")["claims"] if "40% faster" in c["quote"])
+    assert "more speed" not in (claim.get("why") or "")
