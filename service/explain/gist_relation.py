@@ -177,12 +177,15 @@ def _deed(doc: Document, start: int, end: int, lang: str) -> Relation | None:
         after = max(cue.end(), actor[1])
         thing = next((n for n in _names(doc, after, end, _THINGS) if _one_clause(doc, after, n[0]) or n[0] - after <= 30
                       and not _CLAUSE_BREAK.search(doc.text, after, n[0])), None)
+        if thing is not None and any(after <= o.start < thing[0] for o in doc.occurrences):
+            thing = None  # "announced the GB200 NVL72 with 72 Blackwell GPUs": what was announced is the first name after it
         if thing is None or gist_names.bare(thing[2]) == gist_names.bare(actor[2]):  # "DeepSeek trained DeepSeek-V3"
             continue
         longer = _JOINED.match(doc.text, thing[1], end)
         if longer:  # "GPT-5.3-Codex-Spark": the product the text names, not the family the glossary knows ("GPT-5.3")
             thing = (thing[0], longer.end(), doc.text[thing[0]:longer.end()])
-        return Relation(kind, actor[2], thing[2], False, setup=_chips(doc, thing[1], end))
+        chips = _chips(doc, thing[1], end, bare=kind != "trained")  # "trained X on 16,384 GPUs", "announced X with 15,488 chips"
+        return Relation(kind, actor[2], thing[2], False, setup=chips)
     return None
 
 
@@ -277,13 +280,16 @@ def _proposal(doc: Document, start: int, end: int, lang: str) -> Relation | None
     return Relation("proposes", "", head, False, plural=plural, condition=join_names(list(dict.fromkeys(named))[:3], doc.lang))
 
 
-def _chips(doc: Document, start: int, end: int) -> str:
-    """The chips a deed names right after its model ("on 16,384 H100 GPUs"), with their preposition; '' otherwise."""
+def _chips(doc: Document, start: int, end: int, bare: bool = False) -> str:
+    """The chips a deed names right after its model ("on 16,384 H100 GPUs"), with their preposition ("with" for a
+    system announced or launched: the chips are its parts, not where it ran); '' otherwise."""
     sentence = doc.text[start:end]
     for fig in doc.figures:
         if start <= fig.start < end and fig.quantity == "n_chips" and not _CLAUSE_BREAK.search(doc.text, start, fig.start):
             phrase = gist_values.setup_phrase(fig, doc.lang, sentence)
-            return phrase[1] if phrase else ""
+            if not phrase:
+                return ""
+            return messages(doc.lang)["gist"]["cross"]["relation"]["deed_with"].format(x=phrase[0]).strip() if bare else phrase[1]
     return ""
 
 

@@ -266,3 +266,14 @@ def test_a_percentage_with_three_times_before_it_is_not_guessed():
     text = DECODE.replace("H100 is 40%", "B200: 140 GB / 8 TB/s = 18ms minimum per token. H100 is 40%")
     claim = next(c for c in explain_offline(text, "en")["claims"] if "40% faster" in c["quote"])
     assert "more speed" not in (claim.get("why") or "")
+
+
+# ------------------------------------------------------------------------------------------- 9. a company's deed
+
+def test_a_company_that_announces_a_system_of_chips_is_said_across_languages():
+    # aletihad (round 32): the English answer to this Arabic report said only that it would not summarise it
+    text = "أعلنت شركة هواوي عن تقنية جديدة تُسمى \"سوبر بود\" تمكن من ربط 15,488 شريحة ذكاء اصطناعي في عنقود واحد."
+    assert _gist(text, "en") == "The article reports that Huawei announced SuperPOD with 15,488 chips"
+    assert _gist("Meta trained Llama 3 on 16,384 H100 GPUs.", "ar") == "يذكر المقال أن Meta درّبت Llama 3 على 16,384 شريحة H100"
+    # what is announced is the first name after the verb, or nothing: never a later one ("Blackwell GPUs")
+    assert "Blackwell" not in _gist("NVIDIA announced the GB200 NVL72 with 72 Blackwell GPUs.", "ar")
