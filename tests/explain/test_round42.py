@@ -277,3 +277,10 @@ def test_a_company_that_announces_a_system_of_chips_is_said_across_languages():
     assert _gist("Meta trained Llama 3 on 16,384 H100 GPUs.", "ar") == "يذكر المقال أن Meta درّبت Llama 3 على 16,384 شريحة H100"
     # what is announced is the first name after the verb, or nothing: never a later one ("Blackwell GPUs")
     assert "Blackwell" not in _gist("NVIDIA announced the GB200 NVL72 with 72 Blackwell GPUs.", "ar")
+
+
+def test_a_factor_written_as_a_round_number_is_read_as_rounded():
+    # distributed-llama 58 (round 33): "your result is 199.60 ms, 50 times higher" than 4.08 ms (48.9x) was called inconsistent
+    text = "So, the average transfer time should be 4.08ms. However, your result is 199.60 ms, {} times higher."
+    verdict = lambda n: next(c["verdict"] for c in explain_offline(text.format(n), "en")["claims"] if "times" in c["quote"])  # noqa: E731
+    assert verdict(50) == "consistent" and verdict(60) == "inconsistent"

@@ -189,19 +189,22 @@ def _stated_value(claim: Claim, result: dict) -> tuple[float, float, str | None]
 
 
 def tolerance_of(quote: str, value: float, approx: bool) -> float:
-    """The written-arithmetic tolerance of a stated result (public for the checks that judge a stated change)."""
-    return _tolerance(quote, value, approx)
+    """The written-arithmetic tolerance of a stated change or factor (public for the checks that judge one)."""
+    return _tolerance(quote, value, approx, round_factor=True)
 
 
-def _tolerance(quote: str, value: float, approx: bool) -> float:
-    """data/verdicts.json's written-arithmetic tolerance: 2%, the rounding of the last written digit ("2.2" is 2.15-2.25), or 5% for "about"."""
+def _tolerance(quote: str, value: float, approx: bool, round_factor: bool = False) -> float:
+    """data/verdicts.json's written-arithmetic tolerance: 2%, the rounding of the last written digit ("2.2" is 2.15-2.25), or 5% for "about";
+    `round_factor`: a factor written as a round whole number ("50 times higher" for 48.9) is rounded to its last non-zero digit."""
     digits = re.sub(r"[^\d.]", "", quote.split("e")[0].split("E")[0])
     rounding = 0.0
     if digits and value:
         decimals = len(digits.split(".")[1]) if "." in digits else 0
         written = float(digits) if digits.replace(".", "").isdigit() else 0
+        zeros = len(digits) - len(digits.rstrip("0")) if round_factor and not decimals and written >= 10 else 0
         if written:
-            rounding = (1.0 if _SCALED.match(quote.strip()) else 0.5) * 10 ** -decimals / written  # "33k" may cut 33,992
+            rounding = (1.0 if _SCALED.match(quote.strip()) else 0.5) * 10 ** (zeros - decimals) / written  # "33k" may cut 33,992
+            rounding = min(rounding, verdicts.table()["tolerances"]["written_arithmetic"]["round_factor_most"]) if zeros else rounding
     return verdicts.arithmetic_tolerance(rounding, approx)
 
 
@@ -409,7 +412,7 @@ def _change(doc: Document, claim: Claim, outcome: Outcome) -> None:
     inputs.text("before", before)
     inputs.text("after", after)
     stated = change.quote.strip() if change.quantity == "speedup" or change.quote.strip().lower().endswith(("x", "×")) else change.value
-    inputs.stated("stated_change", stated, change.quote, _tolerance(change.quote, change.value, change.approx))
+    inputs.stated("stated_change", stated, change.quote, _tolerance(change.quote, change.value, change.approx, round_factor=True))
     index = run(doc, "ratio", inputs)
     if index is None:
         return
