@@ -36,6 +36,8 @@ _CALLED = pattern_cache.lazy(r"\b(?P<meaning>(?:a|an|the|our|its|their)\s+(?:[\w
                              r"[\"“']?(?P<term>[A-Za-z][\w+.-]*(?:\s(?!(?:in|which|that|where|when|to|for|and|or|is|are|was|were|with|by|on|at|as|of|from)\b)[A-Za-z][\w+.-]*){0,3})[\"”']?(?=[\s,.;)]|$)")
 _ARABIC_APPOSITIVE = pattern_cache.lazy(r"[\"“«](?P<ar>[^\"”»\n]{2,30})[\"”»]\s*\((?P<term>[A-Za-z][\w .+-]{0,30})\)\s*،?\s*"
                                         r"(?:وهي|وهو|أي)\s+(?P<meaning>[^،.؛\n]{6,100})")
+_CONSEQUENCE = pattern_cache.lazy(r"(?:means|implies|suggests|indicates|leads|results|shows|explains|makes)\b", re.I)
+_EXAMPLE_OF = pattern_cache.lazy(r"\b(?:like|unlike|such as|including|e\.g\.|than|as in|as with)\s+$", re.I)
 # "SGLang (the latest main branch at datetime 20260105)": which build was run, not what the name means
 _VERSION_NOTE = pattern_cache.lazy(r"\b(?:branch|commit|version|release|build|nightly|datetime|date|tag)\b|\d", re.I)
 _PERSONAL = pattern_cache.lazy(r"\b(?:I|we|you|my|our|your|us)\b", re.I)
@@ -156,6 +158,8 @@ def find(text: str) -> list[Definition]:
         term, clause = _trimmed(m.group("term")), m.group("meaning").strip()
         if not _is_name(term) or _PERSONAL.search(clause) or re.search(r"[A-Z][\w-]*\s$", text[:m.end("term") - len(term)]):
             continue  # "Flash Attention, which requires ...": the clause is of the whole name, not of "Attention"
+        if _CONSEQUENCE.match(clause) or _EXAMPLE_OF.search(text[:m.end("term") - len(term)]):
+            continue  # "... for AI, which means that ...", "HBM like Nvidia, which requires ...": of the clause or the noun before
         # "which is a mix of ...", "which is CPU code": what it is; "which is impossible with f16" says how things stand
         copula = re.match(r"(?:is|are)\s+(?=(?:a|an|the)\s|[A-Z0-9])", clause)
         present = re.match(r"(?!was\b|is\b|has\s+been\b)[a-z]+s\b", clause)  # "implements", "has": what it does, not what it did

@@ -284,3 +284,36 @@ def test_a_factor_written_as_a_round_number_is_read_as_rounded():
     text = "So, the average transfer time should be 4.08ms. However, your result is 199.60 ms, {} times higher."
     verdict = lambda n: next(c["verdict"] for c in explain_offline(text.format(n), "en")["claims"] if "times" in c["quote"])  # noqa: E731
     assert verdict(50) == "consistent" and verdict(60) == "inconsistent"
+
+
+# ------------------------------------------------------------------------------------------- 10. after round 33's judging
+
+@pytest.mark.parametrize("text, term", [
+    # round 33's readers: "AI: one that means that a single chip could deliver up to 650 TFLOPS, as the text defines it"
+    ("Trn2 instances could scale up to 100,000 processors, delivering 65 ExaFLOPS of compute for AI, which means that a "
+     "single chip could deliver up to 650 TFLOPS.", "AI"),
+    # "Nvidia: one that requires data to travel back and forth": the clause is of the HBM before "like Nvidia"
+    ("Instead of using external High Bandwidth Memory (HBM) like Nvidia, which requires data to travel back and forth, "
+     "Groq uses SRAM built directly onto the chip.", "Nvidia"),
+])
+def test_a_which_clause_of_consequence_or_after_like_defines_nothing(text, term):
+    from service.explain import text_definitions
+    assert not any(d.term == term for d in text_definitions.find(text))
+
+
+@pytest.mark.parametrize("text", [
+    "There are a few ways to detect silent data corruptions: rerun the calculation (e.g., restore from checkpoint) and "
+    "recompute to see if the result matches.",
+    "A full checkpoint includes model weights, optimizer states and the data loader position. Writing 280GB to network "
+    "storage takes 15-30 minutes.",
+])
+def test_a_checkpoint_one_restores_from_or_writes_is_the_saved_state(text):
+    # round 33 (an SDC guide, a checkpoint-stall page): readers counted "Here 'checkpoint' means activation checkpointing"
+    entry = next(t for t in explain_offline(text, "en")["terms"] if t["id"] == "checkpoint")
+    assert entry["definition"].startswith("A saved snapshot")
+
+
+def test_the_arabic_comma_between_thousands_is_a_thousands_separator():
+    # Meta's RSC in Arabic (round 33): "6،080 وحدة معالجة رسومات" was read as 80 chips
+    doc = pipeline.analyse("يضم الحاسوب 6،080 وحدة معالجة رسومات من طراز A100، وهي أسرع بكثير.", "en")
+    assert [f.value for f in doc.figures if f.quantity == "n_chips"] == [6080.0]

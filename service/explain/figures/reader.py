@@ -39,12 +39,17 @@ _INLINE_SETTING = re.compile(r"(?<![A-Za-z_./])(?P<key>(?:max_|train_|total_)?st
 _TOKENS_AFTER = re.compile(r"\s*(?:tokens?\b|toks?\b|من الرموز|رموز|رمزًا|رمز\b|من البيانات)", re.IGNORECASE)
 
 
+_AR_THOUSANDS = re.compile(r"(?<=(?<![\d.,،])\d)،(?=\d{3}(?![\d.]))|(?<=(?<![\d.,،])\d\d)،(?=\d{3}(?![\d.]))|(?<=(?<![\d.,،])\d\d\d)،(?=\d{3}(?![\d.]))")
+
+
 class _Reader(_Units, _Relations, _Tables):
     """The state of one read: the text, protected spans, tokens, and the figures found so far."""
 
     def __init__(self, text: str):
         self.text = text
         self.norm = text.translate(_DIGITS) if _HAS_AR_DIGIT.search(text) else text
+        if "،" in self.norm:  # "6،080 وحدة": the Arabic comma between thousands, one character for one
+            self.norm = _AR_THOUSANDS.sub(",", self.norm)
         if _HAS_MARKUP.search(self.norm):
             self.norm = _clean_markup(self.norm)
         self.figs: list[_Fig] = []
