@@ -96,8 +96,9 @@ def code_names(text: str, lang: str, named: list[tuple[int, int]], known: set[st
     for match in _CAMEL.finditer(text):
         name, start, end = match.group(), match.start(), match.end()
         parts = [p.lower() for p in re.findall(r"[A-Z][a-z]+", name)]
-        if name in seen or any(p not in table for p in parts) or any(a < end and start < b for a, b in named):
-            continue
+        if name in seen or any(p not in table for p in parts) or any(a < end and start < b for a, b in named) \
+                or text[end:end + 1] == "-":
+            continue  # "MiniMax-M2.5": a product's name with its version, not a name in code (round 33: "mini maximum")
         seen.add(name)
         spaced = " ".join(re.findall(r"[A-Z][a-z]+", name))
         if any(m.start == 0 and m.end == len(spaced) for m in glossary.load().find(spaced)):

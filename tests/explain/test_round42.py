@@ -317,3 +317,16 @@ def test_the_arabic_comma_between_thousands_is_a_thousands_separator():
     # Meta's RSC in Arabic (round 33): "6،080 وحدة معالجة رسومات" was read as 80 chips
     doc = pipeline.analyse("يضم الحاسوب 6،080 وحدة معالجة رسومات من طراز A100، وهي أسرع بكثير.", "en")
     assert [f.value for f in doc.figures if f.quantity == "n_chips"] == [6080.0]
+
+
+def test_a_product_name_with_its_version_is_not_read_as_words_in_code():
+    # ROCm ATOM 939 (round 33): "MiniMax: A name in code that reads 'mini maximum'" for the model MiniMax-M2.5
+    terms = [t["term"] for t in explain_offline("Identical config (MiniMax-M2.5, TP=2, FP8 KV cache) on MI300X.", "en")["terms"]]
+    assert "MiniMax" not in terms
+
+
+def test_the_pcie_reason_does_not_put_a_fixed_factor_on_every_pair_of_cards():
+    # a two-RTX-3090 thread (round 33): "about an order of magnitude less bandwidth than NVLink" is not so for those cards
+    from service.explain import reasons
+    link = next(item for item in reasons.table() if item["id"] == "pcie_slows_collectives")
+    assert "order of magnitude" not in link["en"] and "about a tenth" not in link["short_en"]
