@@ -8,6 +8,7 @@ from functools import cache
 
 from calculators.resources import data_dir
 
+from service.explain import restate
 from service.explain.document import Document
 
 # Cue words (a question, "so", "must") are left to the hand score: fitted, they turned against questions and conclusions,
@@ -20,6 +21,8 @@ may might must i we you he she our my your his her which what who whom whose why
 under per also only just very more most less much many some any each both all own same other up out off too via vs author
 authors asks asked ask says said reports reported text post passage
 في من على إلى الى عن أن إن ما لا لم هذا هذه ذلك تلك التي الذي الذين هو هي هم كان كانت مع أو ثم قد كل بين عند""".split())
+# "array_serialization.serialization:431 | Process 0 successfully set key ...", "[utils.py:868]": a program's log line
+_LOG_LINE = re.compile(r"\b[\w.]+\.\w+:\d+\b|\s\|\s")
 _WORD = re.compile(r"[a-z0-9][a-z0-9.%/+-]*[a-z0-9%]|[a-z0-9]|[\u0621-\u064A]{2,}")
 
 
@@ -67,11 +70,19 @@ class Passage:
     def __init__(self, doc: Document):
         self.contents = [content_words(doc.text[a:b]) for a, b in doc.sentences]
         self.terms = [set() for _ in doc.sentences]
+        # a term or a figure inside code, a path or a log line ("serialization:431 | Process 0 ...") is no sign of a point
+        self.machine = restate.protected_spans(doc)
         for occurrence in doc.occurrences:
+            if self.in_machine(occurrence.start):
+                continue
             for i, (a, b) in enumerate(doc.sentences):
                 if a <= occurrence.start < b:
                     self.terms[i].add(occurrence.entry["id"])
                     break
+
+    def in_machine(self, at: int) -> bool:
+        """Whether offset `at` lies inside code, a command, a path or a config line."""
+        return any(a <= at < b for a, b in self.machine)
 
 
 def features(doc: Document, index: int, passage: Passage | None = None) -> dict[str, float]:
@@ -82,7 +93,7 @@ def features(doc: Document, index: int, passage: Passage | None = None) -> dict[
     last = len(doc.sentences) - 1
     own = passage.contents[index]
     rest = set().union(*(c for j, c in enumerate(passage.contents) if j != index)) if last else set()
-    figures = sum(1 for f in doc.figures if start <= f.start < end)
+    figures = sum(1 for f in doc.figures if start <= f.start < end and not passage.in_machine(f.start))
     return {"first": float(index == 0), "last": float(index == last and last > 0),
             "position": index / last if last else 0.0,
             "length": min(len(sentence.split()), 60) / 30,  # past 60 words a sentence is a paragraph: the hand score says so
@@ -102,5 +113,6 @@ def ranked(doc: Document, scored: list[tuple[float, int]]) -> list[tuple[float, 
     if len(scored) < 2 or asks(doc, max(scored, key=lambda item: (item[0], -item[1]))[1]):
         return sorted(scored, key=lambda item: (-item[0], item[1]))  # a question the author asks is their point as it stands
     passage, weights, floor = Passage(doc), _weights(), max(v for v, _ in scored) - band()
-    lifted = lambda v, i: v + adjustment(doc, i, weights, passage) if v >= floor else v - 1e6  # noqa: E731
+    logged = {i for _, i in scored if _LOG_LINE.search(doc.text[slice(*doc.sentences[i])])}  # a log's line keeps its hand score
+    lifted = lambda v, i: v + (0.0 if i in logged else adjustment(doc, i, weights, passage)) if v >= floor else v - 1e6  # noqa: E731
     return sorted(scored, key=lambda item: (-lifted(*item), item[1]))

@@ -330,3 +330,13 @@ def test_the_pcie_reason_does_not_put_a_fixed_factor_on_every_pair_of_cards():
     from service.explain import reasons
     link = next(item for item in reasons.table() if item["id"] == "pcie_slows_collectives")
     assert "order of magnitude" not in link["en"] and "about a tenth" not in link["short_en"]
+
+
+def test_a_log_line_quoted_in_a_sentence_is_not_lifted_to_the_point():
+    # orbax 392 (round 33): "the last long statement is jax...serialization:431 | Process 0 successfully set key ..."
+    # became the opening, its module path and figures counted as terms and figures
+    text = ("We are doing a big run and about 20% of the time we call checkpoint_manager.save we get a hang for hours.\n"
+            "- When it hangs the last long statement is jax.experimental.array_serialization.serialization:431 | Process 0 "
+            "successfully set key tensorstore_checkpoint_1 in the kv store -- We never see Thread joined successfully.\n"
+            "- The files don't get modified after those 38 seconds so seems as we are not doing any asynchronous work.")
+    assert "serialization:431" not in _gist(text)
