@@ -344,3 +344,12 @@ def test_a_log_line_quoted_in_a_sentence_is_not_lifted_to_the_point():
             "seconds to save. The files don't get modified after those 38 seconds so seems as we are not doing any "
             "asynchronous work.")
     assert "serialization:431" not in _gist(text)
+
+
+def test_a_bare_unit_beside_a_count_of_named_gpus_is_not_a_chip_count():
+    # Meta's RSC in Arabic (round 33): "760 A100 GPUs" for the 760 units that hold the 6,080 GPUs
+    doc = pipeline.analyse("يضم الحاسوب 6،080 وحدة معالجة رسومات من طراز A100 موزعة على 760 وحدة.", "en")
+    assert [f.value for f in doc.figures if f.quantity == "n_chips"] == [6080.0]
+    # in another sentence, a bare unit after a chip count is still a chip ("وتشغل نسخة واحدة من النموذج 48 وحدة")
+    doc = pipeline.analyse("استخدم التدريب 384 وحدة A100. وتشغل نسخة واحدة من النموذج 48 وحدة.", "en")
+    assert [f.value for f in doc.figures if f.quantity == "n_chips"] == [384.0, 48.0]

@@ -6,6 +6,7 @@ claims is `_Reader.read_all` in `reader.py`. The words it reads are data (data/f
 """
 
 import math
+import re
 
 from service.explain.figures.record import Figure, _Fig
 from service.explain.figures.reader import _Reader
@@ -29,6 +30,7 @@ def read_figures(text: str) -> list[Figure]:
             reach = fig.end
         kept.append(fig)
     _degrees_within_chips(text, kept)
+    _units_beside_chips(text, kept)
     index = {id(f): i for i, f in enumerate(kept)}
     return [Figure(quote=text[f.start:f.end], start=f.start, end=f.end, quantity=f.quantity, value=float(f.value),
                    unit=f.unit, approx=f.approx, chip=f.chip, model=f.model, role=f.role,
@@ -47,6 +49,23 @@ def _degrees_within_chips(text: str, figs: list[_Fig]) -> None:
     for fig in figs:
         if fig.quantity in _DEGREES and fig.unit is None and (fig.value > MAX_DEGREE or (chips and fig.value > max(chips))) \
                 and any(c.isdigit() for c in text[fig.start:fig.end]) and not any(c.isalpha() for c in text[fig.start:fig.end]):
+            fig.quantity, fig.generic = "number", True
+
+
+# "6،080 وحدة معالجة رسومات ... موزعة على 760 وحدة": a bare "unit" beside a count of named GPUs is the servers they sit in
+_BARE_UNIT = re.compile(r"\d[\d,.،]*\s*(?:وحدة|وحدات)\s*$")
+_GPU_NOUN = re.compile(r"وحد(?:ة|ات) معالجة|معالج(?:ات)? رسومي|GPU|A100|H100|H800|H200|B200|شرائح|شريحة|رقائق")
+
+
+def _units_beside_chips(text: str, figs: list[_Fig]) -> None:
+    """A chip count read from a bare «وحدة» is a number where the same sentence counts chips by a GPU's own name."""
+    for fig in figs:
+        if fig.quantity != "n_chips" or not _BARE_UNIT.search(text[fig.start:fig.end]):
+            continue
+        lo = max(text.rfind(".", 0, fig.start), text.rfind("\n", 0, fig.start)) + 1
+        hi = min([i for i in (text.find(".", fig.end), text.find("\n", fig.end)) if i >= 0] or [len(text)])
+        if any(o is not fig and o.quantity == "n_chips" and lo <= o.start < hi and _GPU_NOUN.search(text[o.start:o.end])
+               for o in figs):
             fig.quantity, fig.generic = "number", True
 
 
