@@ -19,9 +19,8 @@ _TOKEN = pattern_cache.lazy(rf"(?<![A-Za-z0-9.])[1-9]\d{{0,3}}x(?=[A-Z][A-Za-z]*
 _SKIPPED = {"-", "_", "\u2010", "\u2011", "\u2013", "ـ"}  # hyphens do not change a term: all-reduce == all reduce
 
 
-# A NamedTuple, not a frozen dataclass: the same record, without a millisecond of class building at import.
 class Match(NamedTuple):
-    """One occurrence of a glossary term in a text."""
+    """One occurrence of a glossary term in a text (a NamedTuple, not a dataclass: nothing is built at import)."""
 
     entry: dict
     found_as: str
@@ -451,7 +450,8 @@ def _met(condition: dict | None, text: str | None, before: str | None) -> bool:
             or condition.get("after") and not re.fullmatch(condition["after"], before or ""):  # "250000 steps", "480B dense"
         return False
     tokens, lowered = _token_set(text), _lowered(text)
-    return any((cue in tokens) if _is_case_sensitive(cue) else (cue.lower() in lowered) for cue in condition["cues"])
+    return any((cue in tokens) if _is_case_sensitive(cue) else re.search(r"(?<![a-z0-9])" + re.escape(cue.lower()), lowered) is not None
+               if cue.isascii() else cue in lowered for cue in condition["cues"])  # "fused" opens no word of "refused"
 
 
 def _other_languages() -> list[str]:

@@ -353,3 +353,17 @@ def test_a_bare_unit_beside_a_count_of_named_gpus_is_not_a_chip_count():
     # in another sentence, a bare unit after a chip count is still a chip ("وتشغل نسخة واحدة من النموذج 48 وحدة")
     doc = pipeline.analyse("استخدم التدريب 384 وحدة A100. وتشغل نسخة واحدة من النموذج 48 وحدة.", "en")
     assert [f.value for f in doc.figures if f.quantity == "n_chips"] == [384.0, 48.0]
+
+
+def test_context_cues_open_a_word_and_a_duplex_uplink_is_a_direction():
+    # exo 1723 (round 33): "connection refused" held the cue "fused", so "fall back to a slower network path" became a
+    # kernel's fallback path; distributed-llama 58: "no interference between uplink and downlink" of a full-duplex link
+    exo = ("They fall back to a slower network path (Tailscale/WAN), so throughput drops from 24 tok/s to 2.5 tok/s, and "
+           "inference fails with connection refused errors.")
+    assert "fallback-path" not in [t["id"] for t in explain_offline(exo, "en")["terms"]]
+    duplex = "Since the transfer is full-duplex, there's no interference between uplink and downlink on the 1 Gbps link."
+    entry = next(t for t in explain_offline(duplex, "en")["terms"] if t["id"] == "uplink")
+    assert "sends data" in entry["definition"]
+    # Megatron-Bridge's FP8 guide: "the default low-precision LLM training recipe" is the FP8 recipe, not a job's settings
+    recipe = "The default low-precision LLM training recipe applies FP8 computation only to the linear layers."
+    assert "fp8-recipe" in [t["id"] for t in explain_offline(recipe, "en")["terms"]]

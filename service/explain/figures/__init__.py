@@ -58,14 +58,14 @@ _GPU_NOUN = re.compile(r"وحد(?:ة|ات) معالجة|معالج(?:ات)? رس
 
 
 def _units_beside_chips(text: str, figs: list[_Fig]) -> None:
-    """A chip count read from a bare «وحدة» is a number where the same sentence counts chips by a GPU's own name."""
+    """A chip count read from a bare «وحدة» is a number where the same sentence counts more chips by a GPU's own name."""
     for fig in figs:
         if fig.quantity != "n_chips" or not _BARE_UNIT.search(text[fig.start:fig.end]):
             continue
         lo = max(text.rfind(".", 0, fig.start), text.rfind("\n", 0, fig.start)) + 1
         hi = min([i for i in (text.find(".", fig.end), text.find("\n", fig.end)) if i >= 0] or [len(text)])
         if any(o is not fig and o.quantity == "n_chips" and lo <= o.start < hi and _GPU_NOUN.search(text[o.start:o.end])
-               for o in figs):
+               and o.value > fig.value for o in figs):  # what holds the GPUs is fewer than they are ("72 وحدة" of 36 superchips is not)
             fig.quantity, fig.generic = "number", True
 
 
