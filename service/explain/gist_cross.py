@@ -162,7 +162,7 @@ def read(doc: Document, index: int) -> Reading:
     what = ""
     if role == "description" and not setup:  # "DP replicates the model across GPUs": the term it opens with is defined
         what, defined = gist_defined.defined(doc, start, end, _EVERYDAY)
-        subjects = [defined] if what else subjects
+        subjects = [defined] if what else gist_defined.code_subject(sentence) or subjects  # not "JAX" for "X is a JAX flag"
         if not what and not cue["description"].match(sentence):
             role = "topic"  # "GPU memory occupies 13395MB" opens on a term and says nothing of what it is: no "explains"
     recommends = role == "requirement" and bool(cue["recommend"].search(sentence))

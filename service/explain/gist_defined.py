@@ -81,3 +81,15 @@ def _content_words(text: str, lang: str) -> set[str]:
 
 
 _DEFINED_LEAD = re.compile(r"\s*(?:(?:the|an?|this (?:specifies|sets|controls|is)(?: the| an?)?)\s+)?", re.I)
+
+
+# "XLA_PYTHON_CLIENT_MEM_FRACTION is a JAX flag that ...": a name in code the sentence opens on and describes
+_CODE_SUBJECT = re.compile(r"\s*`?(?P<name>[A-Za-z][\w.]*_[\w.]+|--[\w-]+)`?\s+(?:is|are)\s+(?:a|an|the)\b")
+
+
+def code_subject(sentence: str) -> list[str]:
+    """The name in code a describing sentence opens on, as its one subject ([] when it opens on none): the term named
+    inside its description ("a JAX flag") is not what the text explains (round 34: "the text explains JAX")."""
+    found = _CODE_SUBJECT.match(sentence)
+    return [found.group("name")] if found else []
+
