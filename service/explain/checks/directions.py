@@ -19,6 +19,7 @@ _ONE = re.compile(r"\b(?:each|per|one|a single|every) direction\b|\buni-?directi
 _MEASURED = re.compile(r"\bmeasur\w*|\bgot\b|\bget\b|\bachiev\w*|\bobserv\w*|\bbenchmark\w*|\bbusbw\b|\balgbw\b"
                        r"|قس\w*|قياس|حصل\w*|نحصل", re.I)
 _NEAR = 48  # characters around a figure its direction words may stand in
+_VERSUS = re.compile(r"\b(?:vs\.?|versus|compared (?:to|with))(?!\w)|مقابل|مقارنة ب", re.I)
 # a share written right after a figure: "235GBps (40%)", "396.40GBps ... 450GBps spec, or 88%"
 _SHARE_AFTER = re.compile(r"^\s*(?:\(\s*|,\s*(?:or|i\.e\.|that is|which is)\s+|=\s*|أي\s+)(?:about\s+|~\s*|≈\s*)?$", re.I)
 _POINT = re.compile(r"%|\?|\bonly\b|\bexpect\w*|\bsaturat\w*|\bspec\w*\b|\badvertised\b|\btheoretical\b|\bwire\b|فقط|المتوقع", re.I)
@@ -118,7 +119,9 @@ def directions(doc: Document, claim: Claim) -> Result | None:
         mixed = _factor_across_directions(doc, claim, both)
         if mixed is not None:
             return mixed
-        measured = [f for f in own if f is not both and abs(f.value - half) > 0.01 * half and f.value < both.value]
+        measured = [f for f in own if f is not both and abs(f.value - half) > 0.01 * half and f.value < both.value
+                    and not (_VERSUS.search(doc.text, min(both.end, f.end), max(both.start, f.start))
+                             and not _ONE.search(doc.text, f.end, f.end + _NEAR))]  # "900 GB/s ... vs. PCIe 5.0's 128 GB/s": another link
         stated_half = next((f for f in _rates(doc.figures) if abs(f.value - half) <= 0.01 * half), None)
         if any(f.value > half for f in measured[:2]):
             measured = []  # "30-40 GB/s" against 64 GB/s both ways: above one direction's 32, so not a one-way figure
