@@ -409,3 +409,10 @@ def test_gradient_bucketing_is_no_reason_for_a_fused_gemm_and_reduce_scatter():
     assert "buckets_overlap_gradient_sync" not in links(fused)
     assert "buckets_overlap_gradient_sync" in links("Gradient bucketing lets DDP overlap the all-reduce with the backward "
                                                     "pass, so communication hides behind computation.")
+
+
+def test_in_network_aggregation_written_as_such_is_the_technique_not_nvidias_product():
+    # chipfoundryservices (round 34): "In-Network Aggregation: NVIDIA technology" was counted as a wrong statement
+    entry = next(t for t in explain_offline("In-network aggregation lets the switches sum gradients, making all-reduce "
+                                            "2-3x faster.", "en")["terms"] if t["id"] == "sharp")
+    assert entry["definition"].startswith("A technique") and "SHARP" in entry["definition"]
