@@ -64,7 +64,7 @@ def by_names(claim, lang: str) -> str:
 _NUMERIC = re.compile(r"^[~≈<>+\-−]?\s*[\d.,]+\s*%?\s*[kKMBG]?$")
 MOST_COLUMNS = 5  # a wider row is named by its figures, as before
 _WITH_UNIT = re.compile(r"^[~≈<>]?\s*[\d.,]+\s*[A-Za-z/%]{1,12}$")  # "13.13 reqs/sec", "305.93 s"
-_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
+SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")  # a markdown table's "|---|:---:|"
 
 
 def _split_cells(line: str) -> list[str]:
@@ -86,7 +86,7 @@ def by_columns(doc, claim) -> str:
     above = doc.text[:claim.start].rstrip("\n").split("\n")
     for line in reversed(above[-8:]):
         names = _split_cells(line.strip())
-        if _SEPARATOR.match(line):
+        if SEPARATOR.match(line):
             continue  # "|---|---|" between a markdown table's header and its rows
         if len(names) == len(cells) and "|" in line and not any(re.search(r"\d", n) and (_NUMERIC.match(n) or _WITH_UNIT.match(n)) for n in names):
             if not restate.same_language(line, doc.lang) or not restate.same_language(row, doc.lang):

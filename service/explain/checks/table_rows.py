@@ -3,13 +3,12 @@
 new / first - 1, said in words under the header's name (13.13 / 14.68 - 1 = -10.6%); never judged (which way is better
 is the text's to say)."""
 
-import re
 
 from service.explain.checks.core import Result, worked_pair
+from service.explain.claim_names import SEPARATOR
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
-_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")  # "|---|:---:|"
 MOST_COLUMNS = 6  # a row of more columns is a table the answer cannot say in one sentence
 MOST_ROWS = 4  # rows past the first, each said against it
 
@@ -56,7 +55,7 @@ def table_rows(doc: Document, claim: Claim) -> Result | None:
     if claim.calculations:
         return None
     block, here = _lines(doc.text, claim.start)
-    separators = [k for k, (_, line) in enumerate(block) if _SEPARATOR.match(line)]
+    separators = [k for k, (_, line) in enumerate(block) if SEPARATOR.match(line)]
     if len(separators) != 1 or separators[0] != 1:
         return None  # a header right above one separator line: otherwise which name goes with which column is unsure
     header, rows = _cells(*block[0]), [_cells(*line) for line in block[2:]]
