@@ -57,7 +57,7 @@ def candidates(passage: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nd
         value = min(value, gist.MIN_SCORE / 2) if gist_side.blockquoted(doc, i) else value
         if value >= gist.MIN_SCORE and restate.same_language(doc.text[start:end], "en"):
             feats = gist_select.features(doc, i, shared)
-            logged = bool(gist_select._LOG_LINE.search(doc.text[start:end]))  # a log's line is never lifted
+            logged = gist_select.unlifted(doc.text[start:end])  # a log line or a counterfactual is never lifted
             rows.append((value, [0.0 if logged else feats[name] for name in gist_select.FEATURES], f1(gist_overlap.content(doc.text[start:end]), reference),
                          gist_select.asks(doc, i)))
     if len(rows) < 2 or max(r[2] for r in rows) == 0:

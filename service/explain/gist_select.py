@@ -8,7 +8,7 @@ from functools import cache
 
 from calculators.resources import data_dir
 
-from service.explain import restate
+from service.explain import claims as cues, restate
 from service.explain.document import Document
 
 # Cue words (a question, "so", "must") are left to the hand score: fitted, they turned against questions and conclusions,
@@ -40,6 +40,12 @@ def band() -> float:
     """How far below the best hand score a sentence may be and still be lifted by the features: a sentence the hand
     score puts well ahead (a correction the author makes, "X is not A; it is B") keeps its place."""
     return float(_table()["band"])
+
+
+def unlifted(sentence: str) -> bool:
+    """Whether the features may not lift a sentence: a program's log line, or one that states nothing as found ("If they
+    ran in series, every step would pay ..."), whose figures and terms are no sign of the point."""
+    return bool(_LOG_LINE.search(sentence)) or not cues.asserted(sentence)
 
 
 def asks(doc: Document, index: int) -> bool:
@@ -113,6 +119,6 @@ def ranked(doc: Document, scored: list[tuple[float, int]]) -> list[tuple[float, 
     if len(scored) < 2 or asks(doc, max(scored, key=lambda item: (item[0], -item[1]))[1]):
         return sorted(scored, key=lambda item: (-item[0], item[1]))  # a question the author asks is their point as it stands
     passage, weights, floor = Passage(doc), _weights(), max(v for v, _ in scored) - band()
-    logged = {i for _, i in scored if _LOG_LINE.search(doc.text[slice(*doc.sentences[i])])}  # a log's line keeps its hand score
+    logged = {i for _, i in scored if unlifted(doc.text[slice(*doc.sentences[i])])}  # a log line, a counterfactual: hand score
     lifted = lambda v, i: v + (0.0 if i in logged else adjustment(doc, i, weights, passage)) if v >= floor else v - 1e6  # noqa: E731
     return sorted(scored, key=lambda item: (-lifted(*item), item[1]))

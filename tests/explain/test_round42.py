@@ -416,3 +416,11 @@ def test_in_network_aggregation_written_as_such_is_the_technique_not_nvidias_pro
     entry = next(t for t in explain_offline("In-network aggregation lets the switches sum gradients, making all-reduce "
                                             "2-3x faster.", "en")["terms"] if t["id"] == "sharp")
     assert entry["definition"].startswith("A technique") and "SHARP" in entry["definition"]
+
+
+def test_a_counterfactual_is_never_lifted_to_the_point_by_its_figures():
+    # factryze (round 34): "If they actually ran in series, every step would pay ..." became the opening for its figures
+    from service.explain import gist_select
+    assert gist_select.unlifted("If they actually ran in series, every step would pay the full collective time, and a "
+                                "1.5 GB gradient buffer on 64 H100s would burn twenty milliseconds of NCCL.")
+    assert not gist_select.unlifted("The collective for an early layer's gradient runs while the GPU still computes later ones.")
