@@ -22,7 +22,7 @@ _NUM = r"\d[\d,]*(?:\.\d+)?(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?"
 # that is not a known suffix stays out, so "3 x 4" and "C / W" are not read as units.
 _QUANTITY = re.compile(
     rf"(?<![\w.])(?P<num>{_NUM})(?:\s*(?P<unit>%|[KMGTPE]i?[Bb](?:ytes?|its?)?\s*/\s*s(?:ec)?\b|[KMGTPE]i?(?:B|bytes?|b|bits?)\b"
-    r"|[kMGTPE]?FLOP(?:s|S)?(?:\s*/\s*s)?\b|(?:thousand|million|billion|trillion)\b|[kKMBT](?![A-Za-z])|(?:ms|us|µs|s|sec|seconds?"
+    r"|[kMGTPE]?FLOP(?:s|S)?(?:\s*/\s*s)?\b|(?:thousand|million|billion|trillion)\b|[kKMGBT](?![A-Za-z])|(?:ms|us|µs|s|sec|seconds?"
     r"|min|minutes?|h|hrs?|hours?|days?)\b|tokens?\b|params?\b|parameters?\b|chips?\b|GPUs?\b))?")
 _KINDS = ("count", "fraction", "bytes", "bytes_per_s", "flop_per_s", "flops", "seconds")
 _TIMES = re.compile(r"(?<=[\d)\s])\s*(?:[x×✕·⋅]|\\times|\\cdot)\s*(?=[\d(.])")

@@ -67,12 +67,11 @@ def explain_offline(text: str, lang: str | None = None, context: str = "") -> di
     if config is not None and configs.shows_section(config):  # an option the configuration section explains is not listed among the terms too
         markdown = term_display.without_lines_for({o["name"] for o in config.get("options") or []}, markdown)
     skipped = messages(doc.lang)["notes"]["calculation_skipped"]
-    # A calculation left unrun because no input came from the text is the design working, not a warning to the reader
-    # ("pp_necessity: not run, ..." would leak an internal name into the answer).
+    # unrun for want of an input from the text is the design working; a failure is said without the calculator's name, in the
+    # answer's language, and apart from the warnings (corrections): readers took «لم تتسق أرقام النص» for a verdict on the text
     failures = [f for f in doc.failures if not f.endswith(_NOT_GROUNDED)]
-    # why, for a reader: never the calculator's internal name ("evaluate_layout: ..."), and no English in an Arabic answer
     why = [f.split(": ", 1)[-1] if lang == "en" else messages(lang)["notes"]["skipped_figures"] for f in failures]
-    warnings = list(dict.fromkeys([c["warning"] for c in doc.corrections] + [skipped.format(reason=w) for w in why]))
+    warnings, skipped_calculations = list(dict.fromkeys(c["warning"] for c in doc.corrections)), list(dict.fromkeys(skipped.format(reason=w) for w in why))
     return arabic_style.in_final_form(finite(configs.attach({
         "explanation": markdown,
         "language": lang,
@@ -81,6 +80,7 @@ def explain_offline(text: str, lang: str | None = None, context: str = "") -> di
         "terms": doc.terms,
         "calculations": doc.calculations,
         "warnings": warnings,
+        "skipped_calculations": skipped_calculations,
         "plain": restate.plain(doc) if not is_followup else "",
         "figures": [f.to_dict() for f in doc.figures if _is_finite(f.value)] + _config_figures(given, config),
         "claims": [c.to_dict() for c in doc.claims],

@@ -361,8 +361,7 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
             rank = 9  # in a conversation, the next speaker's answer on the same subject is the other side of the point
         if rank is not None:
             candidates.append((rank, abs(j - point), j))
-    corrected = gist_contrast.joined(doc, point)  # "X is not Y; it is Z": one claim, "X is not Y but Z"
-    if corrected is not None:
+    if gist_contrast.joined(doc, point) is not None:  # "X is not Y; it is Z": one claim, "X is not Y but Z"
         candidates = [c for c in candidates if c[2] != point + 1]
     asked_about = gist_side.question_antecedent(doc, point)  # "Could this be the cause?" after "I suspect X"
     companion = asked_about if asked_about is not None else min(candidates)[2] if candidates else None
@@ -374,10 +373,11 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
         if candidates and min(candidates)[0] == 0 and "cause" in reported.roles(sentence_of(companion), lang):
             reason = companion
         companion = before  # "That is much slower than expected" needs the sentence it points back to
-    order = [point] if companion is None else [companion, point] if companion < point and reported.reads_back(point_sentence) \
-        else [point, companion]
-    who = reported.speaker([sentence_of(i) for i in range(len(doc.sentences))
-                            if restate.same_language(sentence_of(i), lang)], lang)
+    named = None if reported.reads_back(point_sentence) or asked_about is not None else gist_side.referent(doc, point, values)
+    if named is not None:  # "this hidden cost", "fixes both": the sentence naming it comes first; a cause still follows
+        reason, companion = companion if candidates and min(candidates)[0] == 0 and companion != named else None, named
+    order = [point] if companion is None else [companion, point] if companion < point and (reported.reads_back(point_sentence) or companion == named) else [point, companion]
+    who = reported.speaker([sentence_of(i) for i in range(len(doc.sentences)) if restate.same_language(sentence_of(i), lang)], lang)
     framed = _framed(doc, point, values, who)  # a problem or a change built from its parts, when the text fills them
     if framed is not None:
         return _framed_gist(doc, framed, values, ids, who, point)

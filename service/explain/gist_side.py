@@ -5,6 +5,7 @@ config line or a command."""
 import re
 
 from service.explain import claims, pattern_cache, reported, restate
+from service.explain.gist_select import STOP as _STOP
 from service.explain.document import Document
 
 _ABOUT_THE_PAGE = pattern_cache.lazy(r"\b(?:for illustration|the following|as follows|illustrat\w+|in the (?:figure|table|diagram|image)|see (?:below|above|figure)|"
@@ -357,3 +358,58 @@ def disputed(text: str, end: int) -> bool:
         return bool(_DISPUTE.match(text, end))  # the next sentence of the same paragraph
     return bool(_DISPUTE.match(text, paragraph_end if paragraph_end >= 0 else end))
 
+
+
+# "this hidden cost" inside the point, or "fixes both" after "has two problems": what it points back to is named in an
+# earlier sentence, which a gist of the point alone leaves dangling (readers: "both problems are never described")
+_DEMONSTRATIVE = re.compile(r"(?<!^)(?<!\. )\b(?P<det>this|these|those)\s+(?:(?:hidden|same|extra|additional|whole|main|key|big|huge|"
+                            r"overall|particular|specific)\s+)?(?P<noun>[a-z][a-z-]{2,})\b", re.I)
+_BOTH = re.compile(r"\b(?:fix|solv|address|avoid|handl|remov|eliminat|resolv|mitigat|tackl|cur|sidestep)\w*\s+(?:them\s+)?"
+                   r"(?:both|all\s+(?:three|four))\b(?!\s+(?:the\s+|of\s+the\s+)?[\w-]+\s+and\b)", re.I)
+_COUNTED = re.compile(r"(?<![\d.,])\b(?:two|three|four|2|3|4)\s+(?:[a-z-]+\s+)?[a-z-]+s\b", re.I)
+# the page itself ("this tutorial", "this PR") or a word that is no noun after "this" ("this decreases", "this and")
+_ITSELF = frozenset("pr change patch commit paper post blog article thread issue section setup config way one time step "
+                    "approach method work study page repo repository week month year case point answer question reply "
+                    "comment example model tutorial guide doc docs document documentation notebook video talk book chapter "
+                    "release version library project code script test benchmark".split())
+_NOT_NOUNS = frozenset("is are was were be been can will would could should may might must has have had does do did "
+                       "not also only just very much more most less".split())
+REFERENT_WORDS = 55  # the sentence pointed back to and the point together, at most: a gist read in one breath
+
+
+def referent(doc: Document, point: int, values: dict[int, float]) -> int | None:
+    """The earlier sentence, within four (eight for what "both" counts), that a back-reference inside a statement
+    needs: the one naming the noun of its "this X" ("this hidden cost" -> "it has a cost that ..."), or the one
+    counting what "fixes both" fixes; None for a question (question_antecedent reads those) or a gist too long."""
+    sentence = doc.text[slice(*doc.sentences[point])]
+    if doc.lang != "en" or point == 0 or sentence.rstrip().endswith("?") or not reported.has_verb(sentence):
+        return None  # "Went from 820 -> 879 using this policy": a note said as written, with nothing put before it
+    both = _BOTH.search(sentence)
+    nouns = [m.group("noun").lower() for m in _DEMONSTRATIVE.finditer(sentence) if _noun(m.group("det"), m.group("noun"))
+             and not re.search(rf"\b{re.escape(_stem(m.group('noun')))}", sentence[:m.start()], re.I)]
+    if not both and not nouns:
+        return None
+    for i in range(point - 1, max(-1, point - (9 if both else 5)), -1):  # the problems counted may each take sentences
+        earlier = doc.text[slice(*doc.sentences[i])]
+        if values.get(i, 0.0) <= 0.0 or not restate.same_language(earlier, doc.lang) or machine_output(earlier) \
+                or earlier.lstrip().startswith("#"):
+            continue  # a caption, a config line or a log line points nowhere
+        if both and _COUNTED.search(earlier) or any(re.search(rf"(?<!this )(?<!that )(?<!these )(?<!those )\b{re.escape(_stem(n))}(?:s|es)?\b",
+                                                           earlier, re.I) for n in nouns):  # named, not pointed at again
+            return i if len(earlier.split()) + len(sentence.split()) <= REFERENT_WORDS else None
+    return None
+
+
+def _noun(det: str, word: str) -> bool:
+    """Whether the word after "this"/"these" can be the noun it points with: not the page, a stop word, or a verb
+    ("this decreases", "this reduced"): after "this", a singular."""
+    word = word.lower()
+    if word in _ITSELF or word in _NOT_NOUNS or word in _STOP or word.endswith(("ed", "ly", "ing")):
+        return False
+    return det.lower() != "this" or not word.endswith("s") or word.endswith(("ss", "us", "is"))
+
+
+def _stem(noun: str) -> str:
+    """A noun without its plural ending ("costs" -> "cost"), for finding it named before."""
+    noun = noun.lower()
+    return noun[:-1] if len(noun) > 3 and noun.endswith("s") and not noun.endswith("ss") else noun

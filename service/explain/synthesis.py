@@ -43,7 +43,7 @@ _DROP_EN = [pattern_cache.lazy(p, re.I) for p in (
     # a label before the claim ("Case study:", "Update:") and where the result came from ("In further experiments,")
     r"^(?:case study|update|edit|note|context|background)\s*:\s*",
     # a heading run onto its first sentence ("Sharding using FSDP: we experimented ..."): the heading names, the sentence says
-    r"^(?!(?:[^:]*\s)?(?:is|are|was|were|has|have|had|do|does|did|can|could|will|would|should|must)\b)"
+    r"^(?!(?:[^:]*\s)?(?:is|are|was|were|has|have|had|do|does|did|can|could|will|would|should|must|both|them)\b)"  # "X fixes both:" says
     r"(?:[A-Za-z][\w()/-]*\s){0,4}[A-Za-z][\w()/-]*\s*:\s+(?=(?:we|i|they|this|these|it|our|there)\b)",
     r"^in (?:further|additional|more|later|our|these|follow-up) (?:experiments?|tests?|runs?|benchmarks?|measurements?)\s*,\s*",
 )]

@@ -45,6 +45,7 @@ _THAN, _FASTER = _rx(r"\bthan\s+(?:the\s+|that\s+of\s+)?$", re.I), _rx(r"faster|
 _TIMES = {"time_s", "step_time_s", "latency_s"}
 _PHASE = _rx(r"\bphase|\bstage\b|long[- ]context|anneal|pre-?train|fine-?tun|warm-?up|post-?train|مرحلة", re.I)
 _DEGREES, _SPEED_KINDS = ("dp_degree", "tp_degree", "pp_degree", "cp_degree"), {"time", "throughput", "compute_rate", "bandwidth"}
+_IN_BITS = re.compile(r"\d\s*[kKMGTP]?(?:bps|b/s|bits?/s|bit/s)\b")  # "3.2 Tbps", "400 Gb/s": a rate in bits
 _IN_BYTES = re.compile(r"\d\s*[kKMGTPE]?i?B\s*$")  # "2TB", "350 GB": a result written in bytes
 _SCALED = re.compile(r"[~≈]?\s*\d[\d.,]*\s*[kKMBGT](?![A-Za-z])")  # a figure written with a scale letter, often cut, not rounded
 RANK = {"inconsistent": 3, "consistent": 2, "needs_more": 1, "explained": 0}
@@ -284,6 +285,8 @@ def _equation(doc: Document, claim: Claim, eq: dict, outcome: Outcome) -> None:
         probe = evaluate(expr)
         if quantity is not None and abs(math.log(abs(si) or 1) - math.log(abs(probe) or 1)) < abs(math.log(abs(raw) or 1) - math.log(abs(probe) or 1)):
             raw = si  # the written unit makes the result agree in calculator units ("≈ 70 million seconds")
+        if quantity is not None and _IN_BITS.search(first["quote"]) and abs(si * 8 - probe) <= 0.5 * abs(probe):
+            raw = si * 8  # "8 × 400G = 3.2 Tbps": a network rate worked in bits, as written, not in the bytes it is stored as
         in_bytes = bool(_IN_BYTES.search(first["quote"])) and written_values.near(first["quote"], probe)
         written = re.match(r"\s*[~≈]?\s*(\d[\d,]*(?:\.\d+)?)", first["quote"])
         if written and not re.search(r"[A-Za-z]", re.sub(r"(?<=\d)\s*x\s*(?=\d)", "*", expr)) and not first["percent"]:

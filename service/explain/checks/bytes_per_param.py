@@ -12,6 +12,10 @@ from service.i18n.messages import messages
 _HOLDS = re.compile(r"\b(?:support\w*|hold\w*|fit\w*|stor\w*|accommodat\w*|enough for|room for|host\w*)\b"
                     r"|يدعم|تدعم|يتسع|تتسع|يكفي|تكفي|يستوعب|تستوعب", re.I)
 _MORE = re.compile(r"\b(?:plus|including|includes|on top|overhead|besides|and (?:the )?activations|\+)|إضافة إلى|بالإضافة|فضلا عن", re.I)
+# "28 GB of gradient tensors", "140 GB of bf16 weights": a memory of the parameters' own values, one per parameter
+_OF_STATES = re.compile(r"\s+(?:worth\s+)?of\s+(?:\w+\s+){0,2}?(?:gradients?|weights?|parameters?|params|optimi[sz]er\s+states?|"
+                        r"master\s+weights|momentum)\b|\s+(?:من|لل)(?:تدرجات|أوزان|معاملات)", re.I)
+_STATES_BYTES = ("gradient_bytes", "weights_bytes", "optimizer_state_bytes", "checkpoint_bytes")  # sizes of the parameters' values
 _PLAUSIBLE = (0.5, 64)  # bytes per parameter: from 4-bit weights to weights with every optimizer state and more
 
 
@@ -19,7 +23,7 @@ def bytes_per_param(doc: Document, claim: Claim) -> Result | None:
     """One parameter count and the one memory it is tied to (a range's top when the count is 'up to'), with a word of
     holding between them; a result outside the plausible bytes per parameter is no finding and not said."""
     params = [f for f in claim.figures if f.quantity == "params" and f.value >= 1e6]
-    sizes = [f for f in claim.figures if verdicts.kind(f.quantity) == "memory" and f.value > 0]
+    sizes = [f for f in claim.figures if (verdicts.kind(f.quantity) == "memory" or f.quantity in _STATES_BYTES) and f.value > 0]
     if len(params) != 1 or not sizes:
         return None
     if len(sizes) > 1:
@@ -28,16 +32,18 @@ def bytes_per_param(doc: Document, claim: Claim) -> Result | None:
         return None
     size, count = sizes[0], params[0]
     low, high = sorted((size.end, count.start)) if size.end <= count.start else (count.end, size.start)
-    if not _HOLDS.search(doc.text[low:high]):
-        return None
+    if not _HOLDS.search(doc.text[low:high]) and not _OF_STATES.match(doc.text, size.end):
+        return None  # "28 GB of gradient tensors" at "7B parameters": the memory says what it holds
     per = size.value / count.value
     if not _PLAUSIBLE[0] <= per <= _PLAUSIBLE[1]:
         return None
     index = worked(doc, f"{size.value:g} / {count.value:g}", f"{size.quote} / {count.quote}")
     if index is None:
         return None
-    return Result([index], None, messages(doc.lang)["verdicts"]["bytes_per_param"].format(
-        size=said(doc, size), params=said(doc, count), per=f"{per:.1f}".rstrip("0").rstrip(".")))
+    words = messages(doc.lang)["verdicts"]
+    width = words["bytes_per_param_width"].get(str(round(per)), "") if abs(per - round(per)) <= 0.05 * per else ""
+    return Result([index], None, words["bytes_per_param"].format(
+        size=said(doc, size), params=said(doc, count), per=f"{per:.1f}".rstrip("0").rstrip(".")) + width)
 
 
 def per_param_total(doc: Document, claim: Claim) -> Result | None:

@@ -15,6 +15,7 @@ from service.i18n.messages import messages
 
 LOOK_BACK = 3  # claims searched for the other side of a comparison that spans sentences
 _RANGE = re.compile(r"\b(?:between|ranging from|range of)\s*$|بين\s*$", re.I)
+_NAMED_RANGE = re.compile(r"\s*(?:message\s+|size\s+|sizes?\s+|length\s+)?(?:range|window|interval|span|sweep)\b|\s*(?:المدى|النطاق)\b", re.I)
 _TOWARDS = re.compile(r"\bto\b|→|->|إلى")
 # after "from X to Y": over how many things the figures spread ("... in four MLPerf benchmarks", "across 8 models")
 _SPREAD = re.compile(r"[^.;:!?\n]{0,24}?\b(?:in|across|over|for|on|among)\s+(?:the\s+|each\s+of\s+(?:the\s+)?)?"
@@ -80,8 +81,8 @@ def _pairs_within(doc: Document, claim: Claim) -> list[tuple]:
         if _RANGE.search(doc.text[max(0, before.start - 16):before.start]):
             continue  # "between 53% and 57%" is a range, not a change from one to the other
         after = next((f for f in figs if f.role == "after" and f.start > before.start and _group(f) == _group(before)), None)
-        if after is not None and _SPREAD.match(doc.text, after.end):
-            continue  # "times from 16 to 28 seconds in four benchmarks": the spread over several things, not a change
+        if after is not None and (_SPREAD.match(doc.text, after.end) or _NAMED_RANGE.match(doc.text, after.end)):
+            continue  # "times from 16 to 28 seconds in four benchmarks", "tuning for 32MB to 224MB range": a spread, not a change
         if after is not None:
             pairs.append((after, before))
     if pairs or _rules()["respectively"].search(claim.quote):
@@ -93,7 +94,7 @@ def _pairs_within(doc: Document, claim: Claim) -> list[tuple]:
         if id(first) in used or _group(first) != _group(second) \
                 or not (_rules()["within"].search(between) or alike and _parallel(doc, first, second)):
             continue
-        if _TOWARDS.search(between) and _SPREAD.match(doc.text, second.end):
+        if _TOWARDS.search(between) and (_SPREAD.match(doc.text, second.end) or _NAMED_RANGE.match(doc.text, second.end)):
             continue  # "from 16 to 28 seconds in four MLPerf models": a spread over several things, not a change
         if _THAN_BEFORE.search(doc.text[max(0, first.start - 30):first.start]) and verdicts.STATED_FACTOR.search(between):
             continue  # "2.4x more than 80GB accelerators, and 1.5x more than 128GB": two comparands, each of its own factor
