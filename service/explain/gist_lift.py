@@ -83,6 +83,9 @@ def lift(clause: str) -> tuple[str, str] | None:
         if frame == "expects" and re.match(r"(?:closer|close|about|around|roughly|more|less|fewer|better|worse|higher|lower|"
                                             r"faster|slower|a|an|the|~|\d)\b", rest, re.I):
             return None  # "I expected closer to 3x": what was expected, an object, not a clause "that" can carry
+        if frame == "shows" and re.match(r"(?:significant|substantial|large|strong|consistent|clear|notable|considerable|major|"
+                                         r"dramatic|marked|good|better|great|improved|higher|lower|up to|a|an|the|\d)\b", rest, re.I):
+            return None  # "our experiments demonstrate significant improvements in X": an object, not a clause "that" can carry
         if len(rest.split()) < 3 or re.match(r"(?:it|this|that|them|him|her)\b", rest, re.I):
             return None  # "I think so", "we found it": nothing to lift
     if frame == "recommends" and found.group("that"):

@@ -182,8 +182,8 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
             if own and arabic.ARABIC_LETTER.search(own) and not _head_said_before(text, match.start, own):  # "Pipeline Parallelism" in an Arabic sentence is written in Arabic
                 edits.append((match.start, match.end, own))
             continue
-        if not _is_acronym(name) or arabic.ARABIC_LETTER.search(name):
-            continue
+        if not _is_acronym(name) or arabic.ARABIC_LETTER.search(name) or _bracketed(text, match.start, match.end) and not seen.add(match.entry["id"]):
+            continue  # "Model Flops Utilization (MFU)": the text's own gloss, after which "39.0% MFU" needs none either
         said_plainly = (plain_forms or {}).get(match.entry["id"]) if name == match.entry.get("term") \
             and not _NAME_GOES_ON.match(text, match.end) and len(seen & set(plain_forms or ())) < MAX_PLAIN_FORMS \
             and not (lang != "en" and _FIGURE_BEFORE.search(text, max(start, match.start - 12), match.start)) else None
@@ -198,8 +198,7 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
                 or _PRODUCT_CODE_BEFORE.search(text, max(0, match.start - 12), match.start) \
                 or _VERSION_AFTER.match(text, match.end) \
                 or _unit_of_number(text, match.start, name) or _in_spans(quoted, match.start) \
-                or _bracketed(text, match.start, match.end) or _modifies_noun(text, match.end) \
-                or _inside_brackets(text, start, match.start) \
+                or _modifies_noun(text, match.end) or _inside_brackets(text, start, match.start) \
                 or (lang == "en" and not said_plainly and not spells(name, expansion)) \
                 or (lang == "ar" and _disagrees_with_verb(text, match.start, expansion)) \
                 or _glossed_after(text, match.end) or (lang != "en" and _head_said_before(text, match.start, expansion)) \

@@ -145,3 +145,28 @@ def test_a_memory_of_the_parameters_values_is_said_per_parameter_with_the_width_
     # a size that is no store of the parameters' values ("28 GB of logs") gets no per-parameter reading
     other = explain_offline("At 7B parameters, the job wrote roughly 28 GB of logs per day.", "en")
     assert "bytes per parameter" not in " ".join(c["why"] for c in other["claims"])
+
+
+def test_a_kv_cache_size_per_token_is_worked_from_the_named_models_published_shape():
+    # Llama 3 70B: 80 layers, 8 key-value heads, head dimension 8192 / 64 = 128 (Dubey et al. 2024, The Llama 3 Herd of
+    # Models, Table 3); at one byte per value (FP8): 2 x 80 x 8 x 128 = 163,840 bytes, about 160 KB per token.
+    answer = explain_offline("For Llama 3.1 70B at FP8, each token takes roughly 160 kilobytes of KV cache space.", "en")
+    claim = next(c for c in answer["claims"] if "160 kilobytes" in c["quote"])
+    assert claim["verdict"] == "consistent" and "80 layers" in claim["why"] and "Llama 3.1 70B" in claim["why"]
+    # a size the published shape does not give is no verdict: the text may mean a compressed cache or another variant
+    other = explain_offline("For Llama 3.1 70B at FP8, each token takes roughly 40 kilobytes of KV cache space.", "en")
+    assert all(c["verdict"] != "inconsistent" and "80 layers" not in c["why"] for c in other["claims"])
+
+
+def test_a_term_the_text_spells_out_itself_gets_no_gloss_at_a_later_mention():
+    # Written for this test: "Model Flops Utilization (MFU)" is the text's own gloss; "39.0% MFU" after it needs none.
+    gist = _gist("We achieve up to 49.3% Model Flops Utilization (MFU) for Mixtral 8x22B and 39.0% MFU for Qwen2-57B-A14B "
+                 "on H100 GPUs, outperforming existing methods.")
+    assert gist.count("(") == 1 and "39.0% MFU for" in gist
+
+
+def test_results_that_demonstrate_an_object_are_not_turned_into_a_that_clause():
+    gist = _gist("We propose MoE Parallel Folding, which decouples the parallel layouts of attention and MoE layers. We "
+                 "achieve up to 49.3% MFU for Mixtral 8x22B on 1,024 H100 GPUs. Our experiments demonstrate significant "
+                 "improvements in training efficiency and scalability.")
+    assert "that significant improvements" not in gist

@@ -6,31 +6,37 @@ import re
 
 from service.explain import restate
 from service.explain.checks import verdicts
-from service.explain.checks.core import Result, said, unique, worked
+from service.explain.checks.core import Result, discard, said, unique, worked
 from service.explain.checks.decode_floor import PER_TOKEN
 from service.explain.checks.weights_memory import formats_in
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
+_EACH_TOKEN = re.compile(r"\b(?:each|every|per|a single|one)\s+token\s+(?:takes|needs|uses|occupies|costs|requires|is)\b", re.I)
 _KV_WORDS = re.compile(r"\bKV\b|\bkey[- ]value\b|\bkeys and values\b|المفاتيح والقيم", re.I)
 
 
 def kv_per_token(doc: Document, claim: Claim) -> Result | None:
     """A size per token in a sentence about the KV cache, against 2 x layers x heads x head dimension x bytes."""
     stated = next((f for f in claim.figures if verdicts.kind(f.quantity) == "memory" or f.quantity == "bytes"), None)
-    if stated is None or not PER_TOKEN.match(doc.text, stated.end) or not _KV_WORDS.search(claim.quote):
+    if stated is None or not (PER_TOKEN.match(doc.text, stated.end) or _EACH_TOKEN.search(doc.text[max(0, stated.start - 40):stated.start])) \
+            or not _KV_WORDS.search(claim.quote):
         return None
     layers, heads, dim = unique(doc, claim, "n_layers"), unique(doc, claim, "n_kv_heads", "n_heads"), unique(doc, claim, "head_dim")
     widths = formats_in(claim.quote)
-    if layers is None or heads is None or dim is None or len(widths) != 1:
-        return None  # the shape or the format is uncertain
+    if len(widths) != 1:
+        return None  # the format is uncertain
     per, named = next(iter(widths.items()))
+    words = messages(doc.lang)["verdicts"]
+    if layers is None and heads is None and dim is None:
+        return _catalog_shape(doc, claim, stated, per, named, words)
+    if layers is None or heads is None or dim is None:
+        return None  # the shape is half given: the rest is not the catalog's to fill
     index = worked(doc, f"2 * {layers.value:g} * {heads.value:g} * {dim.value:g} * {per:g}",
                    f"2 x {layers.quote} x {heads.quote} x {dim.quote} x {per:g} bytes ({named})")
     if index is None:
         return None
     value = doc.calculations[index]["outputs"]["value"]
-    words = messages(doc.lang)["verdicts"]
     shown = {"layers": f"{layers.value:g}", "heads": f"{heads.value:g}", "dim": f"{dim.value:g}", "per": f"{per:g}", "format": named,
              "computed": restate.value("bytes", value), "stated": said(doc, stated)}
     if verdicts.agrees(stated.value, value, True) or verdicts.agrees(stated.value, value / 1.024, True):
@@ -41,3 +47,29 @@ def kv_per_token(doc: Document, claim: Claim) -> Result | None:
         if 1 <= rounded < heads.value and abs(candidate - rounded) <= 0.05 * rounded and heads.value % rounded == 0:
             return Result([index], "needs_more", words["kv_per_token_gqa"].format(**shown, kv_heads=rounded))
     return Result([index], "needs_more", words["kv_per_token_other"].format(**shown))
+
+
+def _catalog_shape(doc: Document, claim: Claim, stated, per: float, named: str, words: dict) -> Result | None:
+    """The one model the sentence names, with its published shape (data/models.json: layers, key-value heads, head
+    dimension): the per-token size worked from it; agreement is a finding, a mismatch is no verdict (the text may mean
+    another variant, a compressed cache or a rounding the catalog does not know), so it is not said."""
+    if len(claim.models) != 1:
+        return None
+    model = claim.models[0]
+    layers, heads, dim = model.get("n_layers"), model.get("n_kv_heads") or model.get("n_heads"), model.get("head_dim")
+    if not (layers and heads and dim) or model.get("architecture") not in (None, "dense", "moe"):
+        return None
+    index = worked(doc, f"2 * {layers:g} * {heads:g} * {dim:g} * {per:g}",
+                   f"2 x {layers:g} layers x {heads:g} key-value heads x {dim:g} ({model['name']}'s published shape, "
+                   f"data/models.json) x {per:g} bytes ({named})")
+    if index is None:
+        return None
+    value = doc.calculations[index]["outputs"]["value"]
+    if not (verdicts.agrees(stated.value, value, True) or verdicts.agrees(stated.value, value / 1.024, True)):
+        discard(doc, index)
+        return None
+    as_written = next((m.group(0) for a in sorted([model["name"], *model.get("aliases", [])], key=len, reverse=True)
+                       if (m := re.search(re.escape(a), claim.quote, re.I))), model["name"])  # "Llama 3.1 70B", as the text says
+    return Result([index], "consistent", words["kv_per_token_catalog"].format(
+        model=as_written, layers=f"{layers:g}", heads=f"{heads:g}", dim=f"{dim:g}", per=f"{per:g}", format=named,
+        computed=restate.value("bytes", value), stated=said(doc, stated)))
