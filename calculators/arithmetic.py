@@ -106,11 +106,9 @@ def _stated(value, name: str) -> float:
         return float(value)
     text = str(value).strip()
     factor = re.fullmatch(r"(.+?)\s*[x×]", text)
-    if factor:  # "2x" states a factor
-        return evaluate(factor.group(1))
     try:
-        return evaluate(text)
-    except CalculatorInputError as exc:
+        return evaluate(factor.group(1) if factor else text)  # "2x" states a factor
+    except CalculatorInputError as exc:  # the error names the field given ("before: has 'A' ..."), not "expression"
         raise CalculatorInputError(name, exc.reason) from None
 
 

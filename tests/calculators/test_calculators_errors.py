@@ -284,3 +284,11 @@ def test_junk_inputs_never_escape(name, data):
         assert error.field in (None, field) or error.field in {spec.name for spec in get(name).fields}
     else:
         json.dumps(calculators.jsonable(result), allow_nan=False)
+
+
+@pytest.mark.parametrize("text", ["Ax", ":x", "GB×"])
+def test_a_factor_that_does_not_read_names_the_field_it_was_given(text):
+    # found by test_junk_inputs_never_escape: "Ax" read as the factor "A" once named the internal field "expression"
+    with pytest.raises(CalculatorInputError) as caught:
+        calculators.run("ratio", {"before": text, "after": "2", "stated_change": "1x"})
+    assert caught.value.field == "before"
