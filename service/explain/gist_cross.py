@@ -485,8 +485,8 @@ def _render(doc: Document, reading: Reading) -> str:
         if head and not any(a <= o.start < a + head.end() for o in doc.occurrences) or any(a <= f.start < b for f in doc.figures):
             return ""  # "The test is a benchmark ..." describes the test; "X is a 671B model ... 700GB" sizes a set-up (round 25)
         return frames["description"].format(subjects=reading.subjects[0] if reading.subjects else main)
-    if role == "news" and gist_names.is_concept(doc, main):
-        return ""  # "The article reports news on tensor parallelism" for a thread arguing for PP (a round-17 reader)
+    if role == "news" and (gist_names.is_concept(doc, main) or re.search(r"[?؟]\s*$", doc.text, re.M)):
+        return ""  # news on tensor parallelism for a thread arguing for PP (round 17); a user asking why a profiler "reports" X (round 35)
     topic = gist_names.topic(doc, [main])  # only the subject of a requirement, a cause, a topic is said; never an everyday word
     return "" if gist_names.everyday(doc, 0, len(doc.text), topic, _EVERYDAY) else frames["news_topic" if role == "news" else "topic"].format(subjects=topic)
 

@@ -372,7 +372,8 @@ def _said_by_owner(owner: glossary.Match, name: Name) -> bool:
 def _owner_definition(owner: glossary.Match, lang: str, name: Name | None = None) -> str:
     """The entry's definition where it describes the named model; else what the naming convention says of it."""
     if name is not None and not _said_by_owner(owner, name):
-        other = _another_model(name, lang) or (name.family["unreleased"].get(lang) or name.family["unreleased"]["en"] if _unreleased(name) else "")
+        said = ((name.family or {}).get("unreleased_by_base") or {}).get(_folded(name.base)) or (name.family or {}).get("unreleased") or {}
+        other = _another_model(name, lang) or (said.get(lang) or said.get("en", "") if _unreleased(name) else "")
         if other:
             return other
         family = (name.family or {}).get("what") or {}

@@ -163,7 +163,8 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
                 and not _in_spans(quoted, fig.start) \
                 and not _attached(text, fig.start, fig.end) and not _labelled_degree(text, fig) \
                 and not any(a < fig.end and fig.start < b for a, b, _ in edits):
-            edits.append((fig.start, fig.end, figure(fig, lang)))
+            edits.append((fig.start, fig.end, figure(fig, lang).replace(" GPUs", " chips") if lang == "en" and fig.quantity.endswith(
+                "_degree") and re.search(r"TPU|Trainium|Gaudi|NPU|Ascend", text) and not re.search(r"\bGPUs?\b", text) else figure(fig, lang)))  # FSDP=32 on TPU
     seen = set() if seen is None else seen
     if _SPELLS_OUT.search(text, start, end):  # "KV Cache هي اختصار لـ Key-Value Cache": a name and its spelling stay as written
         return _EMPTY_BRACKETS.sub("", " ".join(_applied(doc, text, start, end, edits).split()))

@@ -135,7 +135,7 @@ def _terms(text: str, lang: str = "en") -> dict[str, dict]:
     ("The test is flaky, so we are bisecting the commits.", "git-bisect"),
     ("Weak scaling reaches 74% scaling efficiency against linear scaling.", "linear-scaling"),
     ("The loader reads the index file to find each shard.", "checkpoint-index-file"),
-    ("Qwen3 8B in Q4_K_XL with a 16K context.", "gguf-quant-types"),
+    ("Qwen3 8B in Q4_K_XL with a 16K context.", "unsloth-dynamic-quant"),  # XL is Unsloth's dynamic quant (round 35)
     ("MSDP needs one RS and two AG collectives per step.", "reduce-scatter"),
     ("MSDP needs one RS and two AG collectives per step.", "all-gather"),
 ])

@@ -65,10 +65,15 @@ _BYTE_UNITS = re.compile(r"(?<![A-Za-z])[KMGTP]i?B\b")
 
 def binary_units(text: str, stated: float, computed: float, tolerance: float) -> int:
     """How many steps of a size worked in KB/MB/GB are powers of 1,024 when that, and not the decimal reading, makes it
-    agree ("320 KB * 131,072 = 40 GB" is 40 GiB: 2; "320 KB * 4,096 = 1.28 GB" divides by 1,024 once: 1); 0 otherwise."""
-    if not _BYTE_UNITS.search(text) or stated <= 0 or abs(computed - stated) <= tolerance * stated:
+    agree, or agree far closer ("320 KB * 131,072 = 40 GB" is 40 GiB: 2; "320 KB * 4,096 = 1.28 GB" divides by 1,024 once:
+    1; "128 KB × 4096 = ~512 MB" is 512 MiB exactly, not 524.3 MB "about" right: 1); 0 otherwise."""
+    if not _BYTE_UNITS.search(text) or stated <= 0:
         return 0
-    return next((k for k in (1, 2, 3) if abs(computed / 1.024 ** k - stated) <= tolerance * stated), 0)
+    errors = [abs(computed / 1.024 ** k - stated) / stated for k in (0, 1, 2, 3)]
+    best = min(range(4), key=errors.__getitem__)
+    if errors[0] <= tolerance and not (best and errors[best] < errors[0] / 4):
+        return 0  # "128 KB × 4096 = ~512 MB" agrees either way, but exactly as 512 MiB: the reading that fits is shown
+    return best if errors[best] <= tolerance else 0
 
 
 def misread(stated: float, computed: float) -> bool:
