@@ -227,3 +227,20 @@ def test_a_question_about_what_a_profiler_reports_is_not_framed_as_news():
     text = ("Profiler reports FLOPS per GPU as 13.36 TFLOPS, whereas the log prints 125.18 TFLOPs. "
             "Is the FLOPS per GPU computation by the profiler incorrect?")
     assert "خبرًا" not in _gist(text, "ar")
+
+
+def test_a_kv_cache_worked_with_every_head_is_said_beside_the_models_shared_key_value_heads():
+    # Llama 3 70B: 64 attention heads sharing 8 key-value heads (Dubey et al. 2024, Table 3): 2 x 80 x 64 x 128 x 2 bytes
+    # = 2.6 MB per token counts every head; with its 8 key-value heads the cache takes 2 x 80 x 8 x 128 x 2 = 327,680 bytes
+    answer = explain_offline("For Llama 3 70B in fp16 the KV cache takes about 2.6 MB per token.", "en")
+    claim = answer["claims"][0]
+    assert claim["verdict"] == "needs_more" and "327.7 kB" in claim["why"] and "8 times less" in claim["why"]
+    # a model without shared key-value heads, or a size that already counts them, gets no such remark
+    plain = explain_offline("For Llama 3 70B in fp16 the KV cache takes about 320 KB per token.", "en")
+    assert "times less" not in " ".join(c["why"] for c in plain["claims"])
+
+
+def test_a_spaced_dash_between_a_size_and_a_labelled_count_is_no_range():
+    doc = pipeline.analyse("Per token KV cache: 2 * 80 * 8192 * 2 = ~2.5 MB - 4k context: ~10 GB", "en")
+    read = {f.quote: (f.quantity, f.value) for f in doc.figures}
+    assert read["2.5 MB"] == ("bytes", 2.5e6) and read["4k context"][1] == 4096

@@ -73,3 +73,41 @@ def _catalog_shape(doc: Document, claim: Claim, stated, per: float, named: str, 
     return Result([index], "consistent", words["kv_per_token_catalog"].format(
         model=as_written, layers=f"{layers:g}", heads=f"{heads:g}", dim=f"{dim:g}", per=f"{per:g}", format=named,
         computed=restate.value("bytes", value), stated=said(doc, stated)))
+
+
+_PER_TOKEN_LABEL = re.compile(r"\bper[- ]token\b|\bfor each token\b|لكل رمز", re.I)
+
+
+def kv_every_head(doc: Document, claim: Claim) -> Result | None:
+    """A KV cache per token worked with every attention head ("2 * 80 * 8192 * 2 = ~2.5 MB" for Llama-3-70B) where the
+    one model the text names shares key-value heads (grouped-query attention, data/models.json): the size with its
+    key-value heads is said beside it, as the reading the text leaves out; never a verdict on the text's arithmetic."""
+    stated = next((f for f in claim.figures if verdicts.kind(f.quantity) == "memory" or f.quantity == "bytes"), None)
+    before = doc.text[max(0, stated.start - 160):stated.start] if stated is not None else ""
+    if stated is None or not (PER_TOKEN.match(doc.text, stated.end) or _PER_TOKEN_LABEL.search(before[-80:])) \
+            or not (_KV_WORDS.search(claim.quote) or _KV_WORDS.search(before)):
+        return None
+    models = [m for m in (claim.models or doc.models()) if m.get("n_kv_heads") and m.get("n_heads") and m.get("head_dim")]
+    if len(models) != 1 or models[0]["n_kv_heads"] >= models[0]["n_heads"]:
+        return None
+    model = models[0]
+    for quantity in ("n_layers", "n_heads"):
+        given = {f.value for f in doc.figures if f.quantity == quantity}
+        if given and model[quantity] not in given:
+            return None  # the text sizes another shape than the catalog's
+    widths = formats_in(claim.quote) or formats_in(before) or formats_in(doc.text)
+    if len(widths) != 1:
+        return None
+    per, named = next(iter(widths.items()))
+    full = 2 * model["n_layers"] * model["n_heads"] * model["head_dim"] * per
+    if not (verdicts.agrees(stated.value, full, True) or verdicts.agrees(stated.value, full / 1.024, True)):
+        return None
+    index = worked(doc, f"2 * {model['n_layers']:g} * {model['n_kv_heads']:g} * {model['head_dim']:g} * {per:g}",
+                   f"2 x {model['n_layers']:g} layers x {model['n_kv_heads']:g} key-value heads x {model['head_dim']:g} "
+                   f"({model['name']}'s published shape, data/models.json) x {per:g} bytes ({named})")
+    if index is None:
+        return None
+    value = doc.calculations[index]["outputs"]["value"]
+    return Result([index], "needs_more", messages(doc.lang)["verdicts"]["kv_every_head"].format(
+        model=model["name"], kv=f"{model['n_kv_heads']:g}", heads=f"{model['n_heads']:g}", computed=restate.value("bytes", value),
+        stated=said(doc, stated), times=f"{model['n_heads'] / model['n_kv_heads']:g}"))

@@ -78,6 +78,8 @@ class _Relations:
             elif _RANGE_DASH.match(between) and self.norm[a.start - 2:a.start - 1].isalpha() and self.norm[a.start - 1:a.start] in "-_" \
                     and between in ("-", "_"):
                 continue  # "gemma-4-26B", "Llama-3-70B": a version inside a model's name, not a range of sizes
+            elif between == " - " and a.unit is not None and b.unit is None:
+                continue  # "~2.5 MB - 4k context: ~10 GB": a dash between two items of a line, not a range of one size
             elif _RANGE_DASH.match(between) or (before is None and _RANGE_WORD.match(between)):
                 role = ("low", "high")
             elif (_OR.match(between) and a.quantity == "number" or _VERSUS.match(between) and a.unit is None
