@@ -244,3 +244,9 @@ def test_a_spaced_dash_between_a_size_and_a_labelled_count_is_no_range():
     doc = pipeline.analyse("Per token KV cache: 2 * 80 * 8192 * 2 = ~2.5 MB - 4k context: ~10 GB", "en")
     read = {f.quote: (f.quantity, f.value) for f in doc.figures}
     assert read["2.5 MB"] == ("bytes", 2.5e6) and read["4k context"][1] == 4096
+
+
+def test_a_memory_per_node_is_a_share_and_gets_no_bytes_per_parameter_reading():
+    # Written for this test: 68.6 GiB per node of a sharded 70B run is each node's share, not 70B parameters' whole size
+    answer = explain_offline("Llama-3.3-70B training fits with 68.6 GiB per node, and does not fit on one node.", "en")
+    assert "bytes per parameter" not in " ".join(c["why"] for c in answer["claims"])

@@ -15,6 +15,7 @@ _MORE = re.compile(r"\b(?:plus|including|includes|on top|overhead|besides|and (?
 # "28 GB of gradient tensors", "140 GB of bf16 weights": a memory of the parameters' own values, one per parameter
 _OF_STATES = re.compile(r"\s+(?:worth\s+)?of\s+(?:\w+\s+){0,2}?(?:gradients?|weights?|parameters?|params|optimi[sz]er\s+states?|"
                         r"master\s+weights|momentum)\b|\s+(?:من|لل)(?:تدرجات|أوزان|معاملات)", re.I)
+_PER_DEVICE = re.compile(r"\s*(?:per|each|/|a|for each)\s*(?:node|gpu|device|rank|chip|card|server|worker)\b|\s+لكل\s+(?:عقدة|وحدة|جهاز|شريحة)", re.I)
 _STATES_BYTES = ("gradient_bytes", "weights_bytes", "optimizer_state_bytes", "checkpoint_bytes")  # sizes of the parameters' values
 _PLAUSIBLE = (0.5, 64)  # bytes per parameter: from 4-bit weights to weights with every optimizer state and more
 
@@ -32,8 +33,9 @@ def bytes_per_param(doc: Document, claim: Claim) -> Result | None:
         return None
     size, count = sizes[0], params[0]
     low, high = sorted((size.end, count.start)) if size.end <= count.start else (count.end, size.start)
-    if not _HOLDS.search(doc.text[low:high]) and not _OF_STATES.match(doc.text, size.end):
-        return None  # "28 GB of gradient tensors" at "7B parameters": the memory says what it holds
+    of_states = _OF_STATES.match(doc.text, size.end)
+    if not _HOLDS.search(doc.text[low:high]) and not of_states or _PER_DEVICE.match(doc.text, size.end):
+        return None  # "28 GB of gradient tensors" at "7B parameters" says what it holds; "68.6 GiB per node" is a share
     per = size.value / count.value
     if not _PLAUSIBLE[0] <= per <= _PLAUSIBLE[1]:
         return None
@@ -41,7 +43,8 @@ def bytes_per_param(doc: Document, claim: Claim) -> Result | None:
     if index is None:
         return None
     words = messages(doc.lang)["verdicts"]
-    width = words["bytes_per_param_width"].get(str(round(per)), "") if abs(per - round(per)) <= 0.05 * per else ""
+    # the width a whole number of bytes implies, only for a memory said to be the parameters' values themselves
+    width = words["bytes_per_param_width"].get(str(round(per)), "") if of_states and abs(per - round(per)) <= 0.02 * per else ""
     return Result([index], None, words["bytes_per_param"].format(
         size=said(doc, size), params=said(doc, count), per=f"{per:.1f}".rstrip("0").rstrip(".")) + width)
 
