@@ -39,7 +39,7 @@ def kv_per_token(doc: Document, claim: Claim) -> Result | None:
     value = doc.calculations[index]["outputs"]["value"]
     shown = {"layers": f"{layers.value:g}", "heads": f"{heads.value:g}", "dim": f"{dim.value:g}", "per": f"{per:g}", "format": named,
              "computed": restate.value("bytes", value), "stated": said(doc, stated)}
-    if verdicts.agrees(stated.value, value, True) or verdicts.agrees(stated.value, value / 1.024, True):
+    if _agrees(stated.value, value):
         return Result([index], "consistent", words["kv_per_token"].format(**shown))
     kv_heads = stated.value / (2 * layers.value * dim.value * per)
     for candidate in (kv_heads, kv_heads * 1.024):  # "320KB" read as 320,000 or as 327,680 bytes
@@ -59,13 +59,11 @@ def _catalog_shape(doc: Document, claim: Claim, stated, per: float, named: str, 
     layers, heads, dim = model.get("n_layers"), model.get("n_kv_heads") or model.get("n_heads"), model.get("head_dim")
     if not (layers and heads and dim) or model.get("architecture") not in (None, "dense", "moe"):
         return None
-    index = worked(doc, f"2 * {layers:g} * {heads:g} * {dim:g} * {per:g}",
-                   f"2 x {layers:g} layers x {heads:g} key-value heads x {dim:g} ({model['name']}'s published shape, "
-                   f"data/models.json) x {per:g} bytes ({named})")
-    if index is None:
+    worked_out = _published(doc, model, heads, per, named)
+    if worked_out is None:
         return None
-    value = doc.calculations[index]["outputs"]["value"]
-    if not (verdicts.agrees(stated.value, value, True) or verdicts.agrees(stated.value, value / 1.024, True)):
+    index, value = worked_out
+    if not _agrees(stated.value, value):
         discard(doc, index)
         return None
     as_written = next((m.group(0) for a in sorted([model["name"], *model.get("aliases", [])], key=len, reverse=True)
@@ -100,14 +98,24 @@ def kv_every_head(doc: Document, claim: Claim) -> Result | None:
         return None
     per, named = next(iter(widths.items()))
     full = 2 * model["n_layers"] * model["n_heads"] * model["head_dim"] * per
-    if not (verdicts.agrees(stated.value, full, True) or verdicts.agrees(stated.value, full / 1.024, True)):
+    worked_out = _published(doc, model, model["n_kv_heads"], per, named) if _agrees(stated.value, full) else None
+    if worked_out is None:
         return None
-    index = worked(doc, f"2 * {model['n_layers']:g} * {model['n_kv_heads']:g} * {model['head_dim']:g} * {per:g}",
-                   f"2 x {model['n_layers']:g} layers x {model['n_kv_heads']:g} key-value heads x {model['head_dim']:g} "
-                   f"({model['name']}'s published shape, data/models.json) x {per:g} bytes ({named})")
-    if index is None:
-        return None
-    value = doc.calculations[index]["outputs"]["value"]
+    index, value = worked_out
     return Result([index], "needs_more", messages(doc.lang)["verdicts"]["kv_every_head"].format(
         model=model["name"], kv=f"{model['n_kv_heads']:g}", heads=f"{model['n_heads']:g}", computed=restate.value("bytes", value),
         stated=said(doc, stated), times=f"{model['n_heads'] / model['n_kv_heads']:g}"))
+
+
+def _agrees(stated: float, value: float) -> bool:
+    """A size per token as measured: within the approximate tolerance, in decimal or binary kilobytes."""
+    return verdicts.agrees(stated, value, True) or verdicts.agrees(stated, value / 1.024, True)
+
+
+def _published(doc: Document, model: dict, heads: float, per: float, named: str) -> tuple[int, float] | None:
+    """2 x layers x `heads` x head dimension x bytes with the model's published shape (data/models.json), worked
+    with its source said: the calculation's index and value."""
+    index = worked(doc, f"2 * {model['n_layers']:g} * {heads:g} * {model['head_dim']:g} * {per:g}",
+                   f"2 x {model['n_layers']:g} layers x {heads:g} key-value heads x {model['head_dim']:g} "
+                   f"({model['name']}'s published shape, data/models.json) x {per:g} bytes ({named})")
+    return None if index is None else (index, doc.calculations[index]["outputs"]["value"])
