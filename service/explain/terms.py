@@ -192,8 +192,8 @@ def read_terms(doc) -> None:
     doc.matches, doc.occurrences = _without_heads_of_names(content, headed + kinds, doc.matches, doc.occurrences)
     # A name glossed by its head noun alone ("W8A8 format: A format: a way of laying out numbers") explains nothing:
     # blind readers called each such item empty (rounds 11-13). The name's head is still not glossed as a bare word.
-    described = [_with_text_sense({**_described(m, doc.lang, doc.definitions), **named.get(m.entry["id"], {})}, own, doc.lang)
-                 for m in doc.matches]
+    described = [item for m in doc.matches if (item := _with_text_sense(
+        {**_described(m, doc.lang, doc.definitions), **named.get(m.entry["id"], {})}, own, doc.lang)) is not None]
     described = [_as_jargon_written(item, doc.occurrences) for item in described]
     compounds = compound_terms.items(content, doc.occurrences, doc.lang, {t["found_as"].lower() for t in added + kinds})
     compounds += compound_terms.qualified(content, doc.occurrences, doc.lang, {t["found_as"].lower() for t in added + kinds + compounds})
@@ -308,8 +308,14 @@ def _as_jargon_written(item: dict, occurrences: list) -> dict:
     return {**item, "found_as": jargon} if jargon else item
 
 
-def _with_text_sense(item: dict, own: list, lang: str) -> dict:
-    """A glossary term the text defines in words its entry's name does not say carries the text's sense first."""
+def _with_text_sense(item: dict, own: list, lang: str) -> dict | None:
+    """A glossary term the text defines in words its entry's name does not say carries the text's sense first; None
+    where the text spells the abbreviation out as another thing ("the attention group (AG)" is no all-gather)."""
+    spelled = next((said for written in ("en", "ar") if (said := text_definitions.said_by_text(
+        own, item["found_as"], item.get("expansion_en") or item["term"], written)) and text_definitions.spells(said, item["found_as"])), None)
+    entry_words = " ".join(str(item.get(k) or "") for k in ("term", "expansion_en", "definition")).lower()
+    if spelled and not any(w in entry_words for w in re.findall(r"[a-z]{4,}", spelled.lower())):
+        return None
     if not item.get("defined_in_text"):
         said = text_definitions.said_by_text(own, item["found_as"], item.get("expansion_en") or item["term"], lang)
         if said and lang == "en" and text_definitions.spells(said, item["found_as"]):

@@ -250,3 +250,20 @@ def test_a_memory_per_node_is_a_share_and_gets_no_bytes_per_parameter_reading():
     # Written for this test: 68.6 GiB per node of a sharded 70B run is each node's share, not 70B parameters' whole size
     answer = explain_offline("Llama-3.3-70B training fits with 68.6 GiB per node, and does not fit on one node.", "en")
     assert "bytes per parameter" not in " ".join(c["why"] for c in answer["claims"])
+
+
+# ------------------------------------------------------------------------------- 5. after round 36's judging
+
+def test_an_abbreviation_the_text_spells_out_as_another_thing_gets_no_glossary_sense():
+    # Written for this test: "the attention group (AG)" is not the all-gather collective the glossary knows as AG
+    text = ("We place attention and experts on two dedicated GPU groups, the attention group (AG) and the expert group "
+            "(EG); AG sends hidden states to EG after every layer.")
+    for lang in ("en", "ar"):
+        assert "all-gather" not in [t["id"] for t in explain_offline(text, lang)["terms"]]
+    # the same letters spelled as the collective keep it
+    assert "all-gather" in [t["id"] for t in explain_offline("FSDP runs an all-gather (AG) before each layer.", "en")["terms"]]
+
+
+def test_pcie_channels_are_not_nccls_channels():
+    assert "NCCL channel" not in _terms("Each Gaudi 3 card connects to the host over 16 PCIe 5.0 channels.").values()
+    assert "NCCL channel" in _terms("NCCL splits each all-reduce over 16 channels on H100.").values()
