@@ -267,3 +267,10 @@ def test_an_abbreviation_the_text_spells_out_as_another_thing_gets_no_glossary_s
 def test_pcie_channels_are_not_nccls_channels():
     assert "NCCL channel" not in _terms("Each Gaudi 3 card connects to the host over 16 PCIe 5.0 channels.").values()
     assert "NCCL channel" in _terms("NCCL splits each all-reduce over 16 channels on H100.").values()
+
+
+def test_a_count_of_processors_that_are_blocks_inside_a_chip_is_no_chip_count():
+    # «144 معالجًا تدفّق Streaming Multiprocessors»: GH100's 144 SMs are inside one chip (a round-36 reader read
+    # "up to 144 Streaming Multiprocessors chips")
+    doc = pipeline.analyse("يضم المعالج ما يصل إلى 144 معالجًا تدفّق Streaming Multiprocessors و18432 نواة.", "ar")
+    assert not [f for f in doc.figures if f.quantity == "n_chips" and f.value == 144]

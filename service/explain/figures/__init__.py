@@ -57,9 +57,17 @@ _BARE_UNIT = re.compile(r"\d[\d,.،]*\s*(?:وحدة|وحدات)\s*$")
 _GPU_NOUN = re.compile(r"وحد(?:ة|ات) معالجة|معالج(?:ات)? رسومي|GPU|A100|H100|H800|H200|B200|شرائح|شريحة|رقائق")
 
 
+# "144 معالجًا تدفّق Streaming Multiprocessors", "132 SM processors": blocks inside one chip, not chips
+_INSIDE_A_CHIP = re.compile(r"\s*(?:\S+\s+){0,2}?(?:streaming multiprocessors?|SMs?\b|compute units?\b|CUs\b|cores?\b|متعدد(?:ة)? المعالجات|متدفق)", re.I)
+
+
 def _units_beside_chips(text: str, figs: list[_Fig]) -> None:
-    """A chip count read from a bare «وحدة» is a number where the same sentence counts more chips by a GPU's own name."""
+    """A chip count read from a bare «وحدة» is a number where the same sentence counts more chips by a GPU's own name;
+    a count of processors followed by the words of a block inside a chip (streaming multiprocessors) is no chip count."""
     for fig in figs:
+        if fig.quantity == "n_chips" and _INSIDE_A_CHIP.match(text, fig.end) and not fig.chip:
+            fig.quantity, fig.generic = "number", True
+            continue
         if fig.quantity != "n_chips" or not _BARE_UNIT.search(text[fig.start:fig.end]):
             continue
         lo = max(text.rfind(".", 0, fig.start), text.rfind("\n", 0, fig.start)) + 1
