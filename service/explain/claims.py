@@ -301,14 +301,28 @@ def find_claims(doc: Document) -> None:
             kinds = [k for k in KIND_ORDER if k in {*kinds, frame_kind}]
         if not _is_claim(kinds, frame, figures, term_ids, sentence):
             continue
-        named = [m for m in doc.mentions if start <= m.start < end]
-        claim = Claim(quote=sentence, start=start, end=end, kinds=kinds, frame=frame,
-                      negated=cue("negation", sentence), figures=figures, term_ids=sorted(term_ids),
-                      chips=grounding.unique([m.entry for m in named if m.kind == "chip"]),
-                      models=grounding.unique([m.entry for m in named if m.kind == "model"]))
-        doc.claims.append(claim)
+        doc.claims.append(_claim(doc, start, end, kinds, frame, figures, term_ids))
     for claim in doc.claims:
         claim.plain = restate.claim(doc, claim)
+
+
+def _claim(doc: Document, start: int, end: int, kinds: list[str], frame, figures: list, term_ids: set[str]) -> Claim:
+    named = [m for m in doc.mentions if start <= m.start < end]
+    return Claim(quote=doc.text[start:end], start=start, end=end, kinds=kinds, frame=frame,
+                 negated=cue("negation", doc.text[start:end]), figures=figures, term_ids=sorted(term_ids),
+                 chips=grounding.unique([m.entry for m in named if m.kind == "chip"]),
+                 models=grounding.unique([m.entry for m in named if m.kind == "model"]))
+
+
+def add_measurement(doc: Document, start: int, end: int) -> Claim:
+    """A sentence the claims stage passed over made a claim of its own, in text order: a later stage found a figure
+    in it that the text's other figures check ("This form factor provides 14.6 PFLOPs")."""
+    claim = _claim(doc, start, end, ["measurement"], None, [f for f in doc.figures if start <= f.start < end],
+                   {m.entry["id"] for m in doc.occurrences if start <= m.start < end})
+    claim.plain = restate.claim(doc, claim)
+    doc.claims.append(claim)
+    doc.claims.sort(key=lambda c: c.start)
+    return claim
 
 
 _WRITTEN_SUM = re.compile(r"\d(?:\.\d+)?\s*(?:[+*×/]|\s-\s)\s*\d[\d.]*(?:\s*(?:[+*×/]|\s-\s)\s*\d[\d.]*)*\s*=\s*\d")

@@ -9,7 +9,7 @@ from calculators import catalog
 from calculators.resources import data_dir
 from calculators.formatting import human, human_field
 
-from service.explain import pattern_cache
+from service.explain import degree_notation, pattern_cache
 from service.i18n import arabic
 from service.i18n.messages import join_names, messages
 
@@ -124,22 +124,6 @@ def _needs_reading(fig) -> bool:
     return bool(re.search(r"[=|:]|[A-Za-z]\d|\d[kKMBT]\b|^\w+\s+\d", quote)) and fig.quantity != "expression"
 
 
-def _labelled_degree(text: str, fig) -> bool:
-    """Whether a degree notation follows a noun it labels ("8 prefill TP1 + 2 decode TP4"): read out, "decode tensor
-    parallelism across 4 GPUs" is no phrase; after a preposition or a verb ("with TP4", "run TP8") it reads well."""
-    if not fig.quantity.endswith("_degree"):
-        return False
-    before = _WORD_BEFORE.search(text, max(0, fig.start - 30), fig.start)
-    return bool(before) and before.group(1).lower() not in _CARRYING_WORDS
-
-
-_WORD_BEFORE = pattern_cache.lazy(r"(?<![\w-])([a-z]+) $")
-_CARRYING_WORDS = frozenset("""with using use uses used at on in via and or to from of under plus is was are were be run runs running ran
-enable enabled enabling set by for into try tried trying vs versus than like as without across then only also both either
-switch switched switching move moved moving go went scale scaled scaling keep kept need needs needed but while so because
-if when whereas although though since that where which whether""".split())
-
-
 _ARTICLE_BEFORE = pattern_cache.lazy(r"(?:^|\s)(?:a|an|the)\s+$", re.I)  # an article the text puts just before a figure
 _ARTICLE_FIRST = pattern_cache.lazy(r"(?:a|an|the)\s", re.I)  # a reading that starts with its own
 _NEXT_WORD = pattern_cache.lazy(r"\s+([A-Za-z]+|[\u0621-\u064A]+)(?![\w\u0621-\u064A])")
@@ -161,7 +145,7 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
     for fig in doc.figures:
         if start <= fig.start and fig.end <= end and _needs_reading(fig) and not _in_spans(protected, fig.start) \
                 and not _in_spans(quoted, fig.start) \
-                and not _attached(text, fig.start, fig.end) and not _labelled_degree(text, fig) \
+                and not _attached(text, fig.start, fig.end) and not degree_notation.stays(text, fig) \
                 and not any(a < fig.end and fig.start < b for a, b, _ in edits):
             edits.append((fig.start, fig.end, figure(fig, lang).replace(" GPUs", " chips") if lang == "en" and fig.quantity.endswith(
                 "_degree") and re.search(r"TPU|Trainium|Gaudi|NPU|Ascend", text) and not re.search(r"\bGPUs?\b", text) else figure(fig, lang)))  # FSDP=32 on TPU

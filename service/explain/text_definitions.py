@@ -34,6 +34,16 @@ _WHICH = pattern_cache.lazy(rf"(?<![\w.-])(?P<term>{_NAME}),\s+which\s+(?!(?:is|
                             rf"(?P<meaning>[^,;.()\n]{{6,100}}?)(?=[,;.]\s|[,;.]$|\n|$)")
 _CALLED = pattern_cache.lazy(r"\b(?P<meaning>(?:a|an|the|our|its|their)\s+(?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:called|named|dubbed|known\s+as)\s+"
                              r"[\"“']?(?P<term>[A-Za-z][\w+.-]*(?:\s(?!(?:in|which|that|where|when|to|for|and|or|is|are|was|were|with|by|on|at|as|of|from)\b)[A-Za-z][\w+.-]*){0,3})[\"”']?(?=[\s,.;)]|$)")
+# "TGS — throughput per GPU — is the meaningful metric": an abbreviation glossed between dashes (or in "(i.e. ...)")
+_DASHED = pattern_cache.lazy(r"\b(?P<term>[A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*)\s+(?:[—–]|--)\s+(?!(?:not|which|that|and|or|but|so|as|like|such|the|this|these|it|we|you|i\.e|e\.g)\b)(?P<meaning>[a-z][\w /-]{3,60}?)\s+(?:[—–]|--)\s")
+_STANDS_FOR = pattern_cache.lazy(r"\b(?P<term>[A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*)\s+(?:stands\s+for|is\s+short\s+for)\s+[\"“']?(?P<meaning>[A-Za-z][\w -]{3,60}?)[\"”']?(?=[,.;)]|\s+(?:and|which|that)\b)")
+# what the text says an abbreviation it spells out is or does, right after the brackets: "HAP (Hybrid Adaptive
+# Parallelism), a novel method that ...", "use disaggregated expert parallelism (DEP) to distribute attention and experts ..."
+_APPOSITIVE_AFTER = pattern_cache.lazy(r"\s*,\s+(?P<what>(?:a|an)\s+[^.,;()\n]{6,120}?)(?=[.,;]|\n|$)")
+_PURPOSE_AFTER = pattern_cache.lazy(r"\s+to\s+(?P<what>(?!be\b)[a-z]+\s+[^.;()\n]{4,100}?)(?=[.;,]|\n|$)")
+_USE_BEFORE = pattern_cache.lazy(r"\b(?:use[sd]?|using|utili[sz]e[sd]?|utili[sz]ing|adopt(?:s|ed|ing)?|employ(?:s|ed|ing)?|leverag(?:e|es|ed|ing)|appl(?:y|ies|ied|ying)|propose[sd]?)\s+(?:\w+\s+){0,2}$", re.I)
+# hyphens a word processor writes inside words ("time‑to‑accuracy", U+2011): read as "-" so an expansion is found
+_HYPHENS = str.maketrans({"\u2010": "-", "\u2011": "-", "\u2012": "-"})
 _ARABIC_APPOSITIVE = pattern_cache.lazy(r"[\"“«](?P<ar>[^\"”»\n]{2,30})[\"”»]\s*\((?P<term>[A-Za-z][\w .+-]{0,30})\)\s*،?\s*"
                                         r"(?:وهي|وهو|أي)\s+(?P<meaning>[^،.؛\n]{6,100})")
 _CONSEQUENCE = pattern_cache.lazy(r"(?:means|implies|suggests|indicates|leads|results|shows|explains|makes)\b", re.I)
@@ -131,18 +141,36 @@ def _is_name(term: str) -> bool:
     return words[0].lower() not in _NOT_NAMES and (len(words) == 1 or any(named_kinds.name_like(w) for w in words))
 
 
+def _with_what(text: str, end: int, meaning: str, before: str) -> str:
+    """A spelled-out abbreviation's expansion with what the text says right after it that the thing is ("a novel method
+    that ...") or, where the text uses it, what for ("to distribute attention and experts ..."): "Short for X" alone
+    left readers with an empty item (round 36)."""
+    appositive = _APPOSITIVE_AFTER.match(text, end)
+    if appositive and len(appositive.group("what").split()) >= 3 and not _PERSONAL.search(appositive.group("what")):
+        return f"{meaning}, {appositive.group('what').strip()}"
+    purpose = _PURPOSE_AFTER.match(text, end)
+    if purpose and _USE_BEFORE.search(before) and not _PERSONAL.search(purpose.group("what")):
+        return f"{meaning}, used to {purpose.group('what').strip()}"
+    return meaning
+
+
 def find(text: str) -> list[Definition]:
     """Every term `text` defines itself, first definition of each term kept, in order."""
     found: list[Definition] = []
+    text = text.translate(_HYPHENS)  # one character for one: every position stays the text's
     for m in _AFTER_EXPANSION.finditer(text):
         words = m.group("meaning").split()
         meaning = _expansion(words, m.group("term")) or _letters_in_order(words, m.group("term"))
         if meaning:
-            found.append(Definition(m.group("term"), m.start("term"), meaning))
+            before = text[:m.end("meaning") - len(meaning)]
+            found.append(Definition(m.group("term"), m.start("term"), _with_what(text, m.end(), meaning, before)))
     for m in _BEFORE_EXPANSION.finditer(text):
         meaning = _expansion(m.group("meaning").split(), m.group("term"))
         if meaning and meaning == m.group("meaning").strip():
-            found.append(Definition(m.group("term"), m.start("term"), meaning))
+            found.append(Definition(m.group("term"), m.start("term"), _with_what(text, m.end(), meaning, "")))
+    for pattern in (_DASHED, _STANDS_FOR):
+        for m in pattern.finditer(text):
+            found.append(Definition(m.group("term"), m.start("term"), m.group("meaning").strip()))
     for pattern, needs_head in ((_APPOSITIVE, False), (_COPULAR, True)):
         for m in pattern.finditer(text):
             term, meaning = m.group("term"), m.group("meaning").strip()

@@ -1,0 +1,90 @@
+"""Stop 44: a system's total against a count of units and each one's amount stated apart; what a text says its own
+abbreviations mean (between dashes, "stands for", what the thing is or is used for after its spelling, word
+processors' hyphens); layout codes written as a run stay as written in a restatement."""
+
+from service.explain import text_definitions
+from service.explain.pipeline import analyse
+
+
+def _claim(doc, words: str):
+    return next(c for c in doc.claims if words in c.quote)
+
+
+def test_a_board_total_is_checked_against_its_cards_stated_in_other_sentences():
+    # each card's peak in one sentence, the count of cards in the next, the board's total in a third: 8 x 1,835 = 14,680
+    text = ("As a single card, the X3 accelerator delivers 1,835 TFLOPs of FP8 compute. The baseboard holds eight "
+            "accelerator cards linked all-to-all. This form factor provides 14.6 PFLOPs of FP8 compute.")
+    claim = _claim(analyse(text, "en"), "14.6 PFLOPs")
+    assert claim.verdict == "consistent"
+    assert "8 x 1,835 TFLOPs" in claim.why and "14.6 PFLOPs" in claim.why
+
+
+def test_a_total_counting_both_directions_is_twice_the_units():
+    # 24 ports x 200 Gb/s = 600 GB/s each way; the system's figure counts both directions: 1.2 TB/s
+    text = ("Each node has 24 200GbE ports. In total the node provides 1.2 TB/s of bi-directional scale-out bandwidth.")
+    claim = _claim(analyse(text, "en"), "1.2 TB/s")
+    assert claim.verdict == "consistent" and "both directions" in claim.why
+
+
+def test_figures_that_happen_to_multiply_are_no_total():
+    # 8 GPUs x 17.5 GB of states is 140 GB, near an H200's 141 GB: the 141 GB is one GPU's memory, not a sum
+    text = ("The recipe was tuned on 8xH200 with 141 GB H200s. The persistent state per GPU is about 17.5 GB, "
+            "and the activations take the rest.")
+    doc = analyse(text, "en")
+    assert not any("the total the text states" in c.why for c in doc.claims)
+    # two totals side by side, each a provider's: neither is the other's units summed
+    doc = analyse("P4d instances provide 400 Gbps of networking, another cloud provides 1600 Gbps on 4 nodes.", "en")
+    assert not any("the total the text states" in c.why for c in doc.claims)
+
+
+def test_a_total_the_text_gives_per_unit_is_no_whole():
+    text = "The server has 8 GPUs. Each GPU has 80 GB of memory, and 640 GB per GPU would be needed for the full run."
+    assert not any("the total the text states" in c.why for c in analyse(text, "en").claims)
+
+
+def test_an_abbreviation_glossed_between_dashes_is_defined_by_the_text():
+    text = "Since the runs use different numbers of GPUs, TGS — throughput per GPU — is the metric. TGS favours small runs."
+    found = {d.term: d.meaning for d in text_definitions.find(text)}
+    assert found["TGS"] == "throughput per GPU"
+    terms = {t["term"]: t for t in analyse(text, "en").terms}
+    assert "throughput per GPU" in terms["TGS"]["definition"]
+
+
+def test_a_dashed_clause_is_no_definition():
+    text = "Most clusters use NICs — which is what most labs have — and rarely more. NICs matter."
+    assert "NICs" not in {d.term for d in text_definitions.find(text)}
+
+
+def test_stands_for_defines_an_abbreviation():
+    found = {d.term: d.meaning for d in text_definitions.find("Here QB stands for query blocking, and it is on.")}
+    assert found["QB"] == "query blocking"
+
+
+def test_a_spelled_abbreviation_keeps_what_the_text_says_it_is_or_is_used_for():
+    found = {d.term: d.meaning for d in text_definitions.find(
+        "We propose ZAP (Zonal Adaptive Placement), a scheduling method that picks a layout per module. ZAP is fast. "
+        "Other systems adopt split expert serving (SES) to place attention and experts on two GPU groups. SES is slow.")}
+    assert found["ZAP"] == "Zonal Adaptive Placement, a scheduling method that picks a layout per module"
+    assert found["SES"] == "split expert serving, used to place attention and experts on two GPU groups"
+
+
+def test_an_appositive_cut_inside_a_list_or_a_clause_is_not_kept():
+    found = {d.term: d.meaning for d in text_definitions.find(
+        "We define Overall Kernel Utilization (OKU), a hardware-level, model-agnostic metric. "
+        "Expert Parallelism (EP), a core part of MoE models, faces limits over slow links.")}
+    assert found["OKU"] == "Overall Kernel Utilization"  # "a hardware-level" is the start of a list, not what it is
+    assert found["EP"] == "Expert Parallelism, a core part of MoE models"  # the appositive ends at its comma, before the verb
+
+
+def test_a_word_processors_hyphen_does_not_hide_an_expansion():
+    text = "Asynchronous updates can worsen time\u2011to\u2011accuracy (TTA) on mixed clusters. TTA grows by half."
+    found = {d.term: d.meaning for d in text_definitions.find(text)}
+    assert found["TTA"] == "time-to-accuracy"
+
+
+def test_a_run_of_layout_codes_stays_as_written():
+    doc = analyse("TP1 DP2 EP achieved the best throughput per GPU, but we shipped TP1 DP4 EP.", "en")
+    assert doc.claims[0].plain.startswith("TP1 DP2 EP achieved") and "TP1 DP4 EP" in doc.claims[0].plain
+    # every code sized and after a preposition-like opening: still read out, as before
+    doc = analyse("Our 70B run (FSDP8 TP8 PP4 on 256 H100 GPUs) reached 41% MFU.", "en")
+    assert "tensor parallelism across 8 GPUs" in doc.claims[0].plain
