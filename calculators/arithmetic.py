@@ -157,16 +157,18 @@ def ratio(v: dict):
     if before == 0:
         raise CalculatorInputError("before", "must not be zero: a change is measured from it")
     change, factor = (after - before) / before, after / before
-    if v["stated_change"] is None and factor >= 2:
-        # "about 3.4 times as much": the working says the factor once, not also as a +243% change
+    raw = v["stated_change"]
+    states_factor = isinstance(raw, str) and bool(re.search(r"[x×]\s*$", raw.strip()))  # "2x faster" states the factor
+    if raw is None and factor >= 2 or states_factor:
+        # "about 3.4 times as much": the working says the factor once, not also as a +243% change; a stated "2.09x"
+        # is checked as a factor, never worked as a "+104.9% change" (a halving of a time read as a rise, round 36)
         steps = [step("ratio.factor", before=(before, ""), after=(after, ""), factor=(factor, ""))]
     else:
         steps = [step("ratio.change", before=(before, ""), after=(after, ""), change=(change, "fraction"), factor=(factor, ""))]
     outputs = {"change": change, "factor": factor}
-    if v["stated_change"] is not None:
-        raw = v["stated_change"]
+    if raw is not None:
         text = str(raw).strip()
-        if isinstance(raw, str) and re.search(r"[x×]\s*$", text):  # "2x faster" states the factor
+        if states_factor:
             stated, computed, shown = _stated(text, "stated_change"), factor, ""
         else:
             stated, computed, shown = _stated(raw, "stated_change"), change, "fraction"

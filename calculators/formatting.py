@@ -25,6 +25,9 @@ def _sig(value: float, digits: int = 4) -> str:
 def _sig4(value: float) -> str:
     """_sig(value, 4) with the format fixed: the calculators write a dozen numbers per call."""
     text = "%.4g" % value  # the same text as f"{value:.4g}", written in about half the time
+    if "e" in text and 1e4 <= abs(value) < 1e9:
+        # "302,921", not "3.029e5": readers who meet a figure of the text in a working want it as the text writes it
+        return f"{int(value):,}" if value.is_integer() else f"{float(text):,.0f}"
     if "e" in text:
         mantissa, exponent = text.split("e")
         return f"{mantissa}e{int(exponent)}"
