@@ -88,3 +88,20 @@ def test_a_run_of_layout_codes_stays_as_written():
     # every code sized and after a preposition-like opening: still read out, as before
     doc = analyse("Our 70B run (FSDP8 TP8 PP4 on 256 H100 GPUs) reached 41% MFU.", "en")
     assert "tensor parallelism across 8 GPUs" in doc.claims[0].plain
+
+
+def _terms(text: str) -> dict:
+    return {t["term"]: t.get("found_as") for t in analyse(text, "en").terms}
+
+
+def test_round_44_terms_are_found_in_their_sense_only():
+    # primary sources in data/glossary/long_tail_round44.json: OpenXLA, llama.cpp's quantize README, arXiv 2412.06464, vLLM
+    assert _terms("The fix removed the collective-permute, verified in HLOs.")["HLO"] == "HLOs"
+    assert "Q4" in _terms("Two RTX 4090s (48 GB) run Llama 3.3 70B at Q4 at ~100 tok/sec.").values()
+    assert "Q4" not in _terms("Revenue grew in Q4 2025 as GPUs sold out.").values()  # a quarter of the year
+    assert _terms("The delta is GDN state pages of the Gated DeltaNet layers.")["Gated DeltaNet"] in ("GDN", "Gated DeltaNet")
+    assert "perplexity" in _terms("We compare perplexity as we increase the batch size.")
+    assert "logprobs" in _terms("Requests with logprobs fall back to the legacy path.")
+    assert _terms("ASGD can worsen time-to-accuracy and create more stragglers.")["time-to-train"] == "time-to-accuracy"
+    assert "network contention" not in _terms("Lock contention in the allocator slowed the Python threads.")
+    assert "network contention" in _terms("Contention on the shared NIC halves the all-reduce bandwidth.")
