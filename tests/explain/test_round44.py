@@ -105,3 +105,26 @@ def test_round_44_terms_are_found_in_their_sense_only():
     assert _terms("ASGD can worsen time-to-accuracy and create more stragglers.")["time-to-train"] == "time-to-accuracy"
     assert "network contention" not in _terms("Lock contention in the allocator slowed the Python threads.")
     assert "network contention" in _terms("Contention on the shared NIC halves the all-reduce bandwidth.")
+
+
+def test_a_change_stated_as_amount_and_share_is_checked_against_the_one_pair_elsewhere():
+    # the table's two step times differ by 91.08 ms, 8.87% of the larger: both the amount and the share agree
+    text = ("Run | SP | Avg step time\na.txt | enabled | 936.071 ms\nb.txt | disabled | 1027.152 ms\n\n"
+            "SP reduced steady-state step time by about 91 ms vs the non-SP run, roughly an 8.9% step-time reduction.")
+    claim = _claim(analyse(text, "en"), "reduced steady-state")
+    assert claim.verdict == "consistent" and "91.081 ms" in claim.why and "8.87%" in claim.why
+
+
+def test_a_pair_that_gives_only_the_amount_is_no_finding():
+    # 1027 - 936 = 91 ms, but 91 / 1027 is 8.9%, not the 20% the sentence states: the change is between other figures
+    text = ("Run | Avg step time\na | 936 ms\nb | 1027 ms\n\nThe fix reduced the data-loading time by 91 ms, a 20% reduction.")
+    claim = _claim(analyse(text, "en"), "data-loading")
+    assert "the change the text states" not in claim.why
+
+
+def test_a_label_of_the_texts_own_keeps_its_number():
+    figures = {f.quote: f.quantity for f in analyse("Main comparison on Llama8B, DDP=8, TP=4, batch size 8.", "en").figures}
+    assert figures.get("DDP=8") == "dp_degree" and figures.get("TP=4") == "tp_degree"
+    assert "8" not in figures or figures["8"] != "tp_degree"
+    figures = {f.quote: f.quantity for f in analyse("config, FOO=8, TP=4.", "en").figures}
+    assert figures.get("8") == "number"  # an unknown label's value takes no degree from the setting after it

@@ -57,6 +57,9 @@ _BRACKETED = re.compile(r"\s*\(\s*")
 _NOUN_AFTER_PART = re.compile(r"\s*(?:[A-Za-z]{2,}|[\u0621-\u064A]{2,})?\s*(?:%|٪|[A-Za-z]+/s)")
 
 
+_OWN_LABEL = re.compile(r"(?<![\w.-])[A-Za-z_][\w.-]*\s*[=:]\s*$")  # "DDP=", "world_size: " right before a number
+
+
 class _Relations:
     """The reader's rules that relate figures (a mixin of _Reader: it uses the reader's state)."""
 
@@ -84,7 +87,9 @@ class _Relations:
                 role = ("low", "high")
             elif (_OR.match(between) and a.quantity == "number" or _VERSUS.match(between) and a.unit is None
                   and not any(c.isalpha() for c in self.norm[a.start:a.end])) and not b.generic \
-                    and (b.unit is None or b.unit != "%") and self.comparable(a, b):
+                    and (b.unit is None or b.unit != "%") and self.comparable(a, b) \
+                    and not (self.norm[b.start].isalpha() and _OWN_LABEL.search(self.norm, max(0, a.start - 24), a.start)):
+                # ("DDP=8, TP=4": the 8 is DDP's, a label of its own, not a tensor-parallel degree like the TP=4 after it)
                 # "8 or 128 H100 GPUs", "532 and 557 TFLOPs", "30 و191 مليون دولار", "199.5 vs 185.2 TFLOP/s": the first
                 # number is in the second's unit
                 a.quantity, a.chip, a.generic = b.quantity, b.chip, False
