@@ -32,7 +32,11 @@ class _WordStart:
 
     def __init__(self, cue: str):
         # a Latin cue starts a word; an Arabic one may follow an attached particle ("والخبراء")
-        self.pattern = pattern_cache.lazy((r"(?<![a-z0-9])" if cue[:1].isascii() else "") + re.escape(cue))
+        # and ends one, or goes on only by an inflection ("saved", "projects"): "bet" is no cue in "between" (round 37:
+        # "Moonshot AI" read as a long-shot project in a text on links between chips)
+        # A longer cue may be a stem on purpose ("recomput", "rematerializ"); a short word is one only as itself.
+        end = r"(?![a-z0-9])|(?=(?:s|es|d|ed|ing|er|ers)(?![a-z0-9]))" if len(cue) <= 4 and cue.isascii() and cue.isalpha() else ""
+        self.pattern = pattern_cache.lazy((r"(?<![a-z0-9])" if cue[:1].isascii() else "") + re.escape(cue) + (f"(?:{end})" if end else ""))
 
     def count(self, text: str) -> int:
         return sum(1 for _ in self.pattern.finditer(text))

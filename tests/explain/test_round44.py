@@ -128,3 +128,11 @@ def test_a_label_of_the_texts_own_keeps_its_number():
     assert "8" not in figures or figures["8"] != "tp_degree"
     figures = {f.quote: f.quantity for f in analyse("config, FOO=8, TP=4.", "en").figures}
     assert figures.get("8") == "number"  # an unknown label's value takes no degree from the setting after it
+
+
+def test_a_short_cue_word_is_no_cue_inside_a_longer_word():
+    # the long-shot reading of "moonshot" has the cue "bet"; "between" is no bet, so the company's name stays the company
+    text = ("Frontier models from OpenAI, Mistral and Moonshot AI now use mixture-of-experts layers, which need fast links "
+            "between chips.")
+    terms = {t["term"]: t for t in analyse(text, "en").terms}
+    assert "start-up" in terms["Moonshot AI"]["definition"]
