@@ -37,6 +37,20 @@ def measure_words() -> frozenset[str]:
     return frozenset(json.loads((data_dir() / "key_words.json").read_text(encoding="utf-8"))["measure_words"])
 
 
+# The folders a codebase keeps its code in, and the packages of this field: a dotted name through one of them is a module
+# ("ezpz.examples.fsdp_tp", "megatron.core.transformer"), not a config key ("policy.generation.vllm_cfg"), round 37
+_MODULE_FOLDERS = frozenset({"examples", "example", "scripts", "recipes", "tools", "tests", "utils", "modules", "models", "core", "nn",
+                             "ops", "layers", "kernels", "src", "lib", "contrib", "experimental", "integrations", "distributed"})
+_PACKAGES = frozenset({"torch", "megatron", "deepspeed", "jax", "flax", "vllm", "sglang", "transformers", "accelerate", "apex",
+                       "transformer_engine", "nemo", "torchtitan", "nanotron", "maxtext", "optax", "orbax", "triton", "xformers"})
+
+
+def module_path(key: str) -> bool:
+    """Whether a dotted name is a module of code: it starts with a package of this field or goes through a code folder."""
+    parts = key.split(".")
+    return len(parts) >= 2 and (parts[0] in _PACKAGES or any(p in _MODULE_FOLDERS for p in parts[1:-1]))
+
+
 def measured(key: str) -> bool:
     """Whether a key names a measured value (a log's or a benchmark's field) by its words, rather than a setting."""
     return any(p in measure_words() for p in _PARTS.split(key.rsplit(".", 1)[-1]))
@@ -138,6 +152,7 @@ def find(text: str, lang: str, named: list[tuple[int, int]], known: set[str]) ->
             continue
         in_formula = _IN_FORMULA.search(text, max(0, start - 3), min(len(text), end + 3)) or _DEFINED_BY_FORMULA.match(text, end)
         kind = "key_term_variable" if not from_table and in_formula \
+            else "key_term_module" if not from_table and module_path(key) \
             else "key_term_measured" if not from_table and measured(key) else "key_term"
         definition = from_table[0] if from_table else messages(lang)[f"{kind}_words"].format(words=plain)
         out.append({"id": f"key:{key}", "term": key, "expansion": messages(lang)[kind],

@@ -136,3 +136,9 @@ def test_a_short_cue_word_is_no_cue_inside_a_longer_word():
             "between chips.")
     terms = {t["term"]: t for t in analyse(text, "en").terms}
     assert "start-up" in terms["Moonshot AI"]["definition"]
+
+
+def test_a_dotted_name_through_a_code_folder_is_a_module_not_a_setting():
+    terms = {t["term"]: t for t in analyse("Makes `ezpz.examples.fsdp_tp` checkpoint asynchronously.", "en").terms}
+    assert terms["ezpz.examples.fsdp_tp"]["expansion"] == "a module of the code"
+    assert "not a setting" in terms["ezpz.examples.fsdp_tp"]["definition"]
