@@ -252,6 +252,10 @@ def _the_model(doc: Document, start: int, verb: re.Match, lang: str) -> tuple[in
 PROPOSAL_REACH = 8  # words from the verb to the head noun ("a new FP8 automatic mixed-precision framework")
 
 
+# between a proposal's head and a name: words saying the name is what the thing works beside, or an example, not its subject
+_BESIDE_AFTER_HEAD = re.compile(r"\b(?:compatible|such\s+as|like|including|using|via|than|unlike|versus|vs\.?|alongside|beside)\b", re.I)
+
+
 def _proposal(doc: Document, start: int, end: int, lang: str) -> Relation | None:
     """"We propose a new FP8 mixed-precision framework for training LLMs" / «نقترح إطار عمل جديدًا ...»: what kind of
     thing the authors contribute (a head noun of data/gist_relations.json) and the named things its phrase names."""
@@ -273,10 +277,16 @@ def _proposal(doc: Document, start: int, end: int, lang: str) -> Relation | None
             found.append((m.start(), key, lang == "en" and m.group().lower().endswith("s") and not head["en"].endswith("s")))
     if not found:
         return None
-    named = [n[2] for n in _names(doc, verb.end(), stop)]
+    at, head, plural = min(found)  # "techniques to scale ..." are several: said in the plural
+    head_end = doc.text.find(" ", at)
+    head_end = stop if head_end < 0 else min(head_end, stop)
+    # what the thing is for or of ("a framework for FP8 training"), or names it before its head ("an FP8 framework"); a
+    # name after "compatible with" or "using" is what it works beside, not its subject: "schedules ... compatible with
+    # data parallelism" are batch-size schedules, not schedules of parallelism (round 37)
+    named = [n[2] for n in _names(doc, verb.end(), stop)
+             if n[0] < at or lang != "en" or not _BESIDE_AFTER_HEAD.search(doc.text, head_end, n[0])]
     if not named:
         return None  # "we propose a new method": what it is about is not said
-    _, head, plural = min(found)  # "techniques to scale ..." are several: said in the plural
     return Relation("proposes", "", head, False, plural=plural, condition=join_names(list(dict.fromkeys(named))[:3], doc.lang))
 
 

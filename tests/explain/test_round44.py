@@ -142,3 +142,11 @@ def test_a_dotted_name_through_a_code_folder_is_a_module_not_a_setting():
     terms = {t["term"]: t for t in analyse("Makes `ezpz.examples.fsdp_tp` checkpoint asynchronously.", "en").terms}
     assert terms["ezpz.examples.fsdp_tp"]["expansion"] == "a module of the code"
     assert "not a setting" in terms["ezpz.examples.fsdp_tp"]["definition"]
+
+
+def test_a_proposal_names_not_what_it_only_works_beside():
+    from service.explain.compose import explain_offline
+    text = ("In this work, we propose general-purpose and theoretically principled adaptive batch size schedules "
+            "compatible with data parallelism and model parallelism. We develop a practical implementation.")
+    gist = " ".join(g["text"] for g in explain_offline(text, "ar")["gist"])
+    assert "فيما يخص توازي البيانات" not in gist  # the schedules are of the batch size, not of parallelism
