@@ -261,9 +261,29 @@ def central(doc, names: list[str]) -> bool:
         n = counts.get(frozenset(tokens(name)) or name, 0)
         if n < unknown:
             continue  # a name written less often than a product the glossary does not know is not the subject
-        if short and n == most or n >= CENTRAL_MENTIONS and n >= CENTRAL_SHARE * most:
+        if short and n == most and not _only_listed(doc, name) or n >= CENTRAL_MENTIONS and n >= CENTRAL_SHARE * most:
             return True
     return False
+
+
+_LIST_SEPARATOR = re.compile(r",|\band\b|\bor\b|،|\sو")
+_ITEM_BEFORE = re.compile(r"(?:,|\band|\bor|،|\sو)\s*(?:(?:the|a|an)\s+)?$", re.I)
+_ITEM_AFTER = re.compile(r"\s*(?:[\w-]+\s+){0,2}?(?:,|and\b|or\b|،|و)", re.I)
+
+
+def _only_listed(doc, name: str) -> bool:
+    """Whether every mention of a name is one item of a list of three or more ("the vision tower, the MTP and DFlash
+    bundles, the draft head"): an item of a list is no subject, even of a short passage (round 37)."""
+    terms = {t["id"]: t for t in doc.terms}
+    spots = [o for o in doc.occurrences if name_of(o, terms.get(o.entry["id"]), doc.lang) == name]
+    if not spots:
+        return False
+    for o in spots:
+        before, after = doc.text[max(0, o.start - 40):o.start], doc.text[o.end:o.end + 40]
+        between = _ITEM_BEFORE.search(before) and _ITEM_AFTER.match(after)  # "..., the MTP and ...": an item between two
+        if not between or len(_LIST_SEPARATOR.findall(before + " " + after)) < 2:
+            return False
+    return True
 
 
 # A name as written inside a sentence: a capital after a word (not a sentence's first word), or letters with digits.

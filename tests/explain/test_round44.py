@@ -150,3 +150,11 @@ def test_a_proposal_names_not_what_it_only_works_beside():
             "compatible with data parallelism and model parallelism. We develop a practical implementation.")
     gist = " ".join(g["text"] for g in explain_offline(text, "ar")["gist"])
     assert "فيما يخص توازي البيانات" not in gist  # the schedules are of the batch size, not of parallelism
+
+
+def test_an_item_of_a_list_is_no_topic_of_a_short_passage():
+    from service.explain.compose import explain_offline
+    text = ("Dividing throughput by the weight bytes counts weights decoding never streams: the vision tower, the MTP and "
+            "DFlash bundles when unselected, and the draft head. On the 27B that is 2.47 GB that never moves per token.")
+    gist = " ".join(g["text"] for g in explain_offline(text, "ar")["gist"])
+    assert "MTP" not in gist
