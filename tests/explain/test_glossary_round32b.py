@@ -96,7 +96,7 @@ REAL_SENTENCES = [
     # https://github.com/NVIDIA/TensorRT-LLM/issues/15162
     ("multi-head-latent-attention", "The per-rank decode read volume V(P) ~= weights/P + KV(1): every term scales with TP size P except the latent KV read, which is constant.", "latent KV"),
     # https://regantih.github.io/reports-lab/tokens-to-embodied-minds/chapters/13-h100-b200.html
-    ("roofline", "The H100 SXM5 peaks at 989 TFLOPS BF16 dense and 3.35 TB/s HBM3 bandwidth — two numbers separated by a roofline ridge point at roughly 295 FLOPs per byte.", "roofline ridge point"),
+    ("ridge-point", "The H100 SXM5 peaks at 989 TFLOPS BF16 dense and 3.35 TB/s HBM3 bandwidth — two numbers separated by a roofline ridge point at roughly 295 FLOPs per byte.", "roofline ridge point"),  # its own entry since round 44
     # https://github.com/Epliz/muiLLM/pull/5
     ("tokens-per-second", "We are still CPU limited, especially at 8x GPUs, and could reach ~500 toks/s/user if managing to have the CPU side fast enough for the GPU to be used.", "toks/s/user"),
     # https://github.com/InternLM/xtuner/issues/88

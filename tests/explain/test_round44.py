@@ -140,7 +140,7 @@ def test_a_short_cue_word_is_no_cue_inside_a_longer_word():
 
 def test_a_dotted_name_through_a_code_folder_is_a_module_not_a_setting():
     terms = {t["term"]: t for t in analyse("Makes `ezpz.examples.fsdp_tp` checkpoint asynchronously.", "en").terms}
-    assert terms["ezpz.examples.fsdp_tp"]["expansion"] == "a module of the code"
+    assert terms["ezpz.examples.fsdp_tp"]["expansion"] == "a name in the code"
     assert "not a setting" in terms["ezpz.examples.fsdp_tp"]["definition"]
 
 
@@ -158,3 +158,12 @@ def test_an_item_of_a_list_is_no_topic_of_a_short_passage():
             "DFlash bundles when unselected, and the draft head. On the 27B that is 2.47 GB that never moves per token.")
     gist = " ".join(g["text"] for g in explain_offline(text, "ar")["gist"])
     assert "MTP" not in gist
+
+
+def test_round_44_senses_follow_the_passage():
+    # "S4" among spine labels is no state space model; a micro-batch of requests in serving has no gradients
+    assert "state space model" not in _terms("Equal-cost paths from leaf A to leaf B go through spines S1..S4.")
+    text = "Each denoise step runs the requests as two micro-batches so the serving engine overlaps communication."
+    terms = {t["term"]: t for t in analyse(text, "en").terms}
+    assert "No gradients" in terms["microbatch"]["definition"]
+    assert "ridge point" in _terms("The H100's ridge point is about 295 FLOPs per byte, per the roofline model.")
