@@ -167,3 +167,15 @@ def test_round_44_senses_follow_the_passage():
     terms = {t["term"]: t for t in analyse(text, "en").terms}
     assert "No gradients" in terms["microbatch"]["definition"]
     assert "ridge point" in _terms("The H100's ridge point is about 295 FLOPs per byte, per the roofline model.")
+
+
+def test_a_rate_beside_its_share_of_the_peak_the_text_states_is_checked():
+    # the text's own peak (936.2 GB/s) over each row's rate gives the share the row states
+    text = ("Against the 3090's 936.2 GB/s:\nmodel | tok/s | achieved | % of peak\n27B dense | 36.15 | 623 GB/s | 66.5%\n"
+            "27B dense | 33.86 | 616 GB/s | 65.8%")
+    doc = analyse(text, "en")
+    assert "623 GB/s / 936.2 GB/s = 66.5%" in _claim(doc, "623 GB/s").why
+    assert _claim(doc, "623 GB/s").verdict == "consistent"
+    # a share that does not come out from the text's peak is of another peak: nothing is said
+    doc = analyse("Against the 3090's 936.2 GB/s:\nmodel | achieved | % of peak\n27B dense | 623 GB/s | 75.0%", "en")
+    assert "share of the peak" not in _claim(doc, "623 GB/s").why
