@@ -179,3 +179,23 @@ def test_a_rate_beside_its_share_of_the_peak_the_text_states_is_checked():
     # a share that does not come out from the text's peak is of another peak: nothing is said
     doc = analyse("Against the 3090's 936.2 GB/s:\nmodel | achieved | % of peak\n27B dense | 623 GB/s | 75.0%", "en")
     assert "share of the peak" not in _claim(doc, "623 GB/s").why
+
+
+def test_a_column_the_others_give_in_every_row_is_the_tables_own_arithmetic():
+    text = ("model | prompt tok | measured ms/step | roofline ms/step | ratio | non-bandwidth ms/step\n"
+            "A-8B | 3 770 | 7.01 | 4.40 | 1.59× | 2.61\nA-8B | 31 553 | 14.57 | 11.07 | 1.32× | 3.50\n"
+            "B-27B | 3 892 | 53.99 | 43.47 | 1.24× | 10.52")
+    claim = _claim(analyse(text, "en"), "7.01")
+    assert claim.verdict == "consistent"
+    assert "“ratio” is “measured ms/step” / “roofline ms/step”" in claim.why
+    assert "“non-bandwidth ms/step” is “measured ms/step” - “roofline ms/step”" in claim.why
+    assert "“roofline ms/step” is" not in claim.why  # the same difference, said once
+
+
+def test_a_column_that_fits_one_row_only_is_no_relation():
+    # the second row's ratio is off (14.57 / 11.07 is 1.32, not 1.52): the ratio column is said of no row, the difference still is
+    text = ("model | prompt tok | measured ms/step | roofline ms/step | ratio | non-bandwidth ms/step\n"
+            "A-8B | 3 770 | 7.01 | 4.40 | 1.59× | 2.61\nA-8B | 31 553 | 14.57 | 11.07 | 1.52× | 3.50\n"
+            "B-27B | 3 892 | 53.99 | 43.47 | 1.24× | 10.52")
+    why = _claim(analyse(text, "en"), "7.01").why
+    assert "“ratio” is" not in why and "“non-bandwidth ms/step” is" in why
