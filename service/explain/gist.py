@@ -90,8 +90,8 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
         value += 1.5  # what the passage is about, the point of a description
     if gist_side.about_the_page(sentence):
         value -= 2.0  # about the figure or the page, not about the subject
-    if gist_side.pointer(sentence):
-        value -= 3.0  # where to read more, or what a test ran on: the claim is elsewhere
+    # where to read more, or what a test ran on, says the claim is elsewhere; "TL;DR ..." is the author's own summary of it
+    value += -3.0 * gist_side.pointer(sentence) + 3.0 * gist_side.summary(sentence)
     if len(words) > LONG_SENTENCE_WORDS:
         value -= 2.0
     fragment = sentence[:1].islower() and doc.text[:start].rstrip().endswith((";", "؛")) and len(words) < 8

@@ -30,10 +30,22 @@ _POINTER = pattern_cache.lazy(r"(?<!n't )(?<!not )(?<!never )\b(?:recommend|sugg
                               r"|\b(?:please\s+)?see\s+(?:below|above)\b"  # "Please see below for the huge improvements ...": a pointer
                               r"|^\s*(?:below|above|here)\s+(?:are|is)\s+(?:some\s+|the\s+|our\s+|a\s+few\s+)?(?:[\w-]+\s+){0,2}?"
                               r"(?:numbers|results|figures|benchmarks?|stats|statistics|measurements|logs|tables?|plots?)\b"
-                              r"|(?<![\u0621-\u064A])(?:راجع|راجعوا|اطلع على|انظر|يمكنكم? الاطلاع على)\s", re.I)
+                              r"|(?<![\u0621-\u064A])(?:راجع|راجعوا|اطلع على|انظر|يمكنكم? الاطلاع على)\s"
+                              # "Here is exactly what we found and how we fixed it", "Let's dive in": what follows, announced
+                              r"|^\s*(?:so\s+)?(?:here(?:'s|\s+is|\s+are)\s+(?:exactly\s+|precisely\s+)?(?:what|how|why)\b|let(?:'s|\s+us)\s+"
+                              r"(?:dive|look|see|walk|start|break|dig|get)\b|(?:below|next),?\s+(?:we|I)\s+(?:show|explain|describe|walk|look)\b"
+                              r"|in\s+this\s+(?:post|article|blog(?:\s+post)?|guide|section),?\s+(?:we|I)(?:'ll|\s+will)\b)", re.I)
 # A test set-up ("Tested on NVIDIA H100 80GB with Qwen2.5-7B:") says where a result was measured, not the result.
 _TESTED_ON = pattern_cache.lazy(r"^\s*(?:(?:this|it|the (?:change|pr|patch|feature|fix))\s+(?:was|is|has been|were)\s+)?"
                                 r"(?:tested|benchmarked|evaluated|run|measured|verified)\s+(?:on|with|using)\b", re.I)
+
+
+_SUMMARY = pattern_cache.lazy(r"^\W*(?:tl;?dr|bottom line|in short|in summary|to summari[sz]e|the (?:key )?takeaway|الخلاصة|باختصار)\b", re.I)
+
+
+def summary(sentence: str) -> bool:
+    """Whether the sentence is the author's own summary ("TL;DR ...", "Bottom line: ...", "الخلاصة ...")."""
+    return bool(_SUMMARY.match(sentence))
 
 
 def pointer(sentence: str) -> bool:
