@@ -32,6 +32,7 @@ _POINTER = pattern_cache.lazy(r"(?<!n't )(?<!not )(?<!never )\b(?:recommend|sugg
                               r"(?:numbers|results|figures|benchmarks?|stats|statistics|measurements|logs|tables?|plots?)\b"
                               r"|(?<![\u0621-\u064A])(?:راجع|راجعوا|اطلع على|انظر|يمكنكم? الاطلاع على)\s"
                               # "Here is exactly what we found and how we fixed it", "Let's dive in": what follows, announced
+                              r"|^\s*as\s+(?:explored|discussed|described|covered|explained|shown)\s+in\s+(?:our|my|a|an|the|previous|earlier)\b"
                               r"|^\s*(?:so\s+)?(?:here(?:'s|\s+is|\s+are)\s+(?:exactly\s+|precisely\s+)?(?:what|how|why)\b|let(?:'s|\s+us)\s+"
                               r"(?:dive|look|see|walk|start|break|dig|get)\b|(?:below|next),?\s+(?:we|I)\s+(?:show|explain|describe|walk|look)\b"
                               r"|in\s+this\s+(?:post|article|blog(?:\s+post)?|guide|section),?\s+(?:we|I)(?:'ll|\s+will)\b)", re.I)
