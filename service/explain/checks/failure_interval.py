@@ -111,7 +111,7 @@ def _sized_interval(doc: Document, claim: Claim):
 _NAMED_AFTER = re.compile(r"\s*(?:of\s+)?(?:MTBF|MTTF|MTBI|mean[- ]time[- ](?:between|to)[- ](?:failures?|interruptions?))\b", re.I)
 
 
-_NAMED_INTERVAL = re.compile(r"(?:MTBF|MTTF|MTBI|mean time (?:between|to) (?:failures?|interruptions?)|interval between failures)"
+_NAMED_INTERVAL = re.compile(r"\b(?:MTBF|MTTF|MTBI|mean time (?:between|to) (?:failures?|interruptions?)|interval between failures)\b"
                              r"[^.\n]{0,40}$|متوسط الوقت بين الأعطال[^.\n]{0,40}$", re.I)
 
 

@@ -130,7 +130,33 @@ def weights_need(doc: Document, claim: Claim) -> Result | None:
     if hardware is not None:  # "... needs over 1.2 TB in FP16. A single 8xH100 node has 640 GB": the two set side by side
         key = "weights_then_over" if value > hardware[0] else "weights_then_within"
         why += words[key].format(stated=hardware[1], ratio=f"{value / hardware[0]:.2g}")
+    elif (cards := _cards_said_too_small(doc, claim)) is not None and value > cards[0]:
+        # "... requires 140 GB. This makes it impossible to serve on a single H100 or A100": the catalog agrees
+        why += words["weights_then_over_cards"].format(memory=restate.value("bytes", cards[0]), chips=cards[1])
     return Result([index], "consistent", why)
+
+
+# "impossible to serve on a single H100", "cannot fit on one A100", "won't fit a single GPU": the text says one card is too small
+_TOO_SMALL = re.compile(r"\b(?:impossible|cannot|can't|can not|won't|doesn't|does not|too (?:large|big))\b[^.;]{0,60}?\b(?:single|one)\b", re.I)
+
+
+def _cards_said_too_small(doc: Document, claim: Claim) -> tuple[float, str] | None:
+    """The most memory one card of the chips named holds, with their names, where this sentence or the next says one
+    such card cannot hold the model; None when the text says no such thing or a chip's memory is not in the catalog."""
+    later = [s for s in doc.sentences if s[0] >= claim.end][:1]
+    for start, end in [(claim.start, claim.end), *later]:
+        if not _TOO_SMALL.search(doc.text, start, end):
+            continue
+        chips = [m for m in doc.mentions if m.kind == "chip" and not m.generic and start <= m.start < end]
+        names = [m.entry.get("name", "") for m in chips]
+        memories = [max([m.entry.get("hbm_bytes") or 0] + [o.get("hbm_bytes") or 0 for o in catalog.hardware().entries
+                                                             if o.get("name", "").split()[:2] == m.entry.get("name", "").split()[:2]])
+                    for m in chips]
+        if chips and all(memories):  # "A100": the largest card of that name (80 GB), so "more than" holds for every card
+            shown = " or ".join(dict.fromkeys(doc.text[m.start:m.end] for m in chips)) if doc.lang == "en" else \
+                " أو ".join(dict.fromkeys(doc.text[m.start:m.end] for m in chips))
+            return max(memories), shown if names else ""
+    return None
 
 
 def _stated_capacity(doc: Document, claim: Claim) -> tuple[float, str] | None:
