@@ -8,7 +8,7 @@ from functools import cache, lru_cache
 from calculators.resources import data_dir
 
 from service.explain import (acronym_case, compound_terms, glossary, key_terms, model_names, named_kinds, option_terms,
-                             pattern_cache, salience, sense_guards, senses, setting_names, text_definitions)
+                             pattern_cache, restate, salience, sense_guards, senses, setting_names, text_definitions)
 from service.explain.definitions import generic_term_ids
 from service.i18n import arabic
 
@@ -224,6 +224,24 @@ def add_notation_terms(doc) -> None:
         doc.matches = sorted(doc.matches + added, key=lambda m: m.start)
         options = [t for t in doc.terms if t.get("category") == "option"]
         doc.terms = _by_salience(doc, [_described(m, doc.lang, doc.definitions) for m in doc.matches] + options)
+    doc.terms = [_with_degree(doc, item) for item in doc.terms]
+
+
+_DEGREE_OF = {"tensor-parallelism": "tp_degree", "pipeline-parallelism": "pp_degree", "data-parallelism": "dp_degree",
+              "expert-parallelism": "ep_degree", "context-parallelism": "cp_degree"}
+_COMPACT_DEGREE = pattern_cache.lazy(r"[A-Za-z]{2,4}\s*[=:]?\s*\d+")  # "TP4", "tp=2", "EP64": a parallelism with its size
+
+
+def _with_degree(doc, item: dict) -> dict:
+    """A parallelism the text writes with its size in one notation only ("TP4") is shown as written, read out:
+    "TP4 (tensor parallelism across 4 GPUs)"; readers asked what "TP4" means, not what "TP" does (round 36)."""
+    quantity = _DEGREE_OF.get(item.get("id", ""))
+    written = {f.quote: f for f in doc.figures if f.quantity == quantity and _COMPACT_DEGREE.fullmatch(f.quote)} if quantity else {}
+    if len(written) != 1 or item.get("found_as", "").lower() not in next(iter(written)).lower():
+        return item
+    quote, fig = next(iter(written.items()))
+    reading = restate.figure(fig, doc.lang)
+    return {**item, "found_as": quote, "expansion": reading} if reading else item
 
 
 # A line of code, a config or a log ("--pipeline-model-parallel-size 4", "mbs=1, PP=2", "tps: 100  mfu: 26.52%"):

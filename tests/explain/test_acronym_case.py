@@ -54,7 +54,8 @@ def test_context_parallelism_wins_over_checkpoint_in_a_parallel_training_text():
     assert found("With TP and CP on, we save a checkpoint every 500 steps and resume after a crash.")["CP"]["expansion"] \
         == "context parallelism"
     # A degree settles it even beside checkpoint words: a checkpoint has no degree.
-    assert found("We ran CP=2 and saved a checkpoint to resume and load later.")["CP"]["expansion"] == "context parallelism"
+    assert found("We ran CP=2 and saved a checkpoint to resume and load later.")["CP"]["expansion"] \
+        == "context parallelism across 2 GPUs"  # the sense, read out with the degree the text writes
     # A text only about saving keeps the checkpoint sense.
     assert found("We save a checkpoint every 500 steps and resume after a crash. The CP is 2 GB.")["CP"]["expansion"] \
         == "checkpoint"
@@ -67,7 +68,7 @@ def test_true_positive_only_outside_a_training_text():
     assert positive["expansion"] == "true positive"
     assert "1909.08053" not in (positive["source"] or "")  # the Megatron paper is no source for a true positive
     assert found("With TP 4 and PP 2 the TP all-reduce stays inside NVLink; precision is bf16.")["TP"]["expansion"] \
-        == "tensor parallelism"
+        .startswith("tensor parallelism")  # read out with its degree where the text writes one ("across 4 GPUs")
 
 
 def test_sp_beside_a_mesh_axis_or_ring_attention_is_the_sequence_axis():
