@@ -57,10 +57,10 @@ def test_a_large_arabic_amount_takes_its_scale_word_in_agreement(value, expected
 
 # ---------------------------------------------------------------------------------------------- say less
 
-def test_a_sentence_the_frames_cannot_fill_gives_one_honest_sentence_not_a_list():
+def test_a_sentence_the_frames_cannot_fill_gives_no_label():
+    # "The author writes about X" was graded no gist by every reader and wrong where X was a side item (rounds 35-37)
     said = opening("Pipeline parallelism and tensor parallelism interact in subtle ways.", "ar")
-    assert said.startswith("يتناول الكاتب") and said.count(".") <= 1
-    assert "interact" not in said
+    assert said.startswith("لا تلخص هذه الإجابة") and "interact" not in said
 
 
 def test_nothing_of_the_other_language_is_pasted_into_the_gist():
@@ -125,11 +125,10 @@ def test_a_recommendation_and_a_requirement_are_told_apart_by_the_sentences_own_
 ])
 def test_a_role_without_its_content_is_never_said_only_the_subject_is(text, lang, empty):
     # The frame cannot say what is required, recommended or why: "recommends something about TP" is an empty
-    # template; the one sure thing, the subject, is said instead.
+    # template, and "writes about TP" a label (round 44): the answer says it does not summarise the text.
     said = opening(text, lang)
     assert not any(word in said for word in empty)
-    assert said.startswith(("يتناول الكاتب", "The author writes about"))
-    assert said.count("،") + said.count(",") == 0  # one subject, not a list of them
+    assert not said.startswith(("يتناول الكاتب", "The author writes about"))
 
 
 def test_a_question_with_no_object_is_not_said_as_one():
