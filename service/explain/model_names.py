@@ -177,8 +177,10 @@ def gloss(name: Name, lang: str) -> str:
         own = _folded(name.base).startswith(_folded(name.family["maker"]["en"].split()[0]))  # "DeepSeek-V3": said once
         style = name.family.get("style_without_version") and _folded(name.base) == _folded(_family_spelling(name)) or _unreleased(name)
         parts = [words["style" if style else "known_self" if own else "known"].format(maker=maker, name=name.base)]
-    size = ""
-    if name.experts:
+    size, swapped = "", _swapped(name)
+    if swapped:  # "Mixtral 7x8B": the released 8x7B with its figures swapped, not a model of seven experts (round 38)
+        size = words["swapped"].format(written=f"{name.experts}x{name.each / 1e9:g}B", released=f"{swapped[0]}x{swapped[1]:g}B")
+    elif name.experts:
         size = words["experts"].format(experts=_experts(name.experts, lang), count=name.experts, each=_count(name.each, lang))
     elif name.total and name.active:
         size = words["size_active"].format(total=_count(name.total, lang), active=_count(name.active, lang))
@@ -196,6 +198,18 @@ def gloss(name: Name, lang: str) -> str:
     return words["join"].join(parts)
 
 
+def _swapped(name: Name) -> tuple[int, float] | None:
+    """The released (experts, each in billions) a name's "NxMB" gives with its figures swapped, where the family
+    released that and not the name as written (data/model_names.json released_experts); else None."""
+    released = (name.family or {}).get("released_experts") or []
+    if not name.experts or not name.each:
+        return None
+    written, each = f"{name.experts}x{name.each / 1e9:g}", name.each / 1e9
+    if written in released or not float(each).is_integer() or f"{int(each)}x{name.experts}" not in released:
+        return None
+    return int(each), float(name.experts)
+
+
 def _experts(count: int, lang: str) -> str:
     if lang == "ar":
         return arabic_numbers.count(count, messages(lang)["model_name"]["expert_forms"])
@@ -207,6 +221,10 @@ def definition(name: Name, lang: str) -> str:
     words = messages(lang)["model_name"]
     if name.family is None:
         return words["definition_unknown" if name.base else "definition_sized"]
+    if _unreleased(name):  # "llama-160m": built to the family's design by others, not a model of Meta's family (round 38)
+        said = (name.family.get("unreleased_by_base") or {}).get(_folded(name.base)) or name.family.get("unreleased") or {}
+        if said.get(lang) or said.get("en"):
+            return said.get(lang) or said["en"]
     what = name.family["what"].get(lang) or name.family["what"]["en"]
     return what[:1].upper() + what[1:] + ("." if lang != "ar" else ".")
 

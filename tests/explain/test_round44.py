@@ -243,3 +243,17 @@ def test_a_passage_in_the_other_language_gets_no_label_of_names_as_its_gist():
     # "يتناول الكاتب X" was graded no gist by every reader and wrong where X was a side item (rounds 35-37)
     gist = _gist("Each EP rank hosts a subset of routed experts, and the dispatch all-to-all collects them.", "ar")
     assert not gist.startswith(("يتناول الكاتب", "يشرح النص", "ينقل المقال"))
+
+
+def test_round_38_readers_findings():
+    # "Mixtral 7x8B" is the released 8x7B written the other way round, not a model of seven experts
+    terms = {t["term"]: t for t in analyse("We chose the Mixtral 7x8B LLM for this benchmark.", "en").terms}
+    assert "released as 8x7B" in terms["Mixtral"]["expansion"] and "7 experts" not in terms["Mixtral"]["expansion"]
+    # "llama-160m" is built to Llama's design by others, not "Meta's family"
+    terms = {t["term"]: t for t in analyse("The draft model is JackFram/llama-160m.", "en").terms}
+    assert "never released" in terms["llama-160m"]["definition"]
+    # "32K" beside the text's own "32,768" counts K as 1,024
+    from service.explain.figures import read_figures
+    figures = read_figures("| 1,024 in | 32,768 in |\nAs input tokens grow from 1K to 32K, prefill cost rises.")
+    assert [f.value for f in figures if f.quote in ("1K", "32K")] == [1024, 32768]
+    assert [f.value for f in read_figures("As input tokens grow from 1K to 32K, prefill cost rises.")] == [1000, 32000]

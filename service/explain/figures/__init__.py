@@ -31,6 +31,7 @@ def read_figures(text: str) -> list[Figure]:
         kept.append(fig)
     _degrees_within_chips(text, kept)
     _units_beside_chips(text, kept)
+    _binary_thousands(text, kept)
     index = {id(f): i for i, f in enumerate(kept)}
     return [Figure(quote=text[f.start:f.end], start=f.start, end=f.end, quantity=f.quantity, value=float(f.value),
                    unit=f.unit, approx=f.approx, chip=f.chip, model=f.model, role=f.role,
@@ -87,3 +88,20 @@ def read_figures_on_lines(text: str, first: int, last: int) -> list[Figure]:
         starts.append(starts[-1] + len(line))
     lo, hi = starts[max(0, first - 1)], starts[min(len(starts) - 1, last)]
     return [f for f in read_figures(text) if lo <= f.start < hi]
+
+
+_K_WRITTEN = re.compile(r"^~?\s*(\d+(?:\.\d+)?)\s*[kK]$")  # "32K", "1k": a count written in thousands
+
+
+def _binary_thousands(text: str, figs: list[_Fig]) -> None:
+    """"32K" beside the text's own "32,768": the K is 1,024, as context lengths count (round 38: "from 1K to 32K" input
+    tokens worked as 32,000 / 1,000 in a text whose table writes 32,768)."""
+    exact = {f.value for f in figs if not _K_WRITTEN.match(text[f.start:f.end].strip())}
+    for fig in figs:
+        m = _K_WRITTEN.match(text[fig.start:fig.end].strip())
+        if m and fig.value == float(m.group(1)) * 1000 and float(m.group(1)) * 1024 in exact:
+            others = [g for g in figs if g is not fig and _K_WRITTEN.match(text[g.start:g.end].strip()) and g.quantity == fig.quantity]
+            for one in [fig, *others]:  # "1K to 32K": every K of that kind counts alike
+                written = float(_K_WRITTEN.match(text[one.start:one.end].strip()).group(1))
+                if one.value == written * 1000:
+                    one.value, one.scale = written * 1024, one.scale * 1.024
