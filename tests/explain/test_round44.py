@@ -257,3 +257,12 @@ def test_round_38_readers_findings():
     figures = read_figures("| 1,024 in | 32,768 in |\nAs input tokens grow from 1K to 32K, prefill cost rises.")
     assert [f.value for f in figures if f.quote in ("1K", "32K")] == [1024, 32768]
     assert [f.value for f in read_figures("As input tokens grow from 1K to 32K, prefill cost rises.")] == [1000, 32000]
+
+
+def test_a_link_the_text_measured_the_opposite_of_is_not_said():
+    from service.explain.compose import explain_offline
+    text = ("While benchmarking quantized decoding on an RTX 3090, batch size 1 is slower than FP16, while speedup appears "
+            "as batch size increases; the decode workload stays memory-bound and quantized weights cut memory traffic.")
+    assert "weight_only_quantization_speeds_decode" not in [r["id"] for r in explain_offline(text, "en")["reasons"]]
+    text = "Weight-only INT4 quantization speeds up decoding at batch size 1, since decode is memory-bound: 2.5x more tokens/s."
+    assert "weight_only_quantization_speeds_decode" in [r["id"] for r in explain_offline(text, "en")["reasons"]]
