@@ -257,7 +257,8 @@ def _problem(sentence: str, cue: dict) -> tuple[str, int]:
     return "", 0
 
 
-_UNTIL = re.compile(r"\b(?:until|till|before)\s+(?:it\s+|we\s+|you\s+)?(?:hit\w*\s+|get\w*\s+|run\w*\s+)?(?:an?\s+)?$|حتى\s+$", re.I)
+# "increase the layers until OOM", "queues requests instead of OOM-ing" (round 39): a problem the text does not report
+_UNTIL = re.compile(r"\b(?:until|till|before|instead\s+of|rather\s+than|without)\s+(?:it\s+|we\s+|you\s+)?(?:hit\w*\s+|get\w*\s+|run\w*\s+)?(?:an?\s+)?$|حتى\s+$|بدلا?ً?\s+من\s+$", re.I)
 
 
 _COORDINATED = re.compile(r"[\s\"'“”«»,،]*(?:or|and|nor|أو|و)?[\s\"'“”«»]*", re.I)

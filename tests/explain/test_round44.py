@@ -266,3 +266,9 @@ def test_a_link_the_text_measured_the_opposite_of_is_not_said():
     assert "weight_only_quantization_speeds_decode" not in [r["id"] for r in explain_offline(text, "en")["reasons"]]
     text = "Weight-only INT4 quantization speeds up decoding at batch size 1, since decode is memory-bound: 2.5x more tokens/s."
     assert "weight_only_quantization_speeds_decode" in [r["id"] for r in explain_offline(text, "en")["reasons"]]
+
+
+def test_a_problem_the_text_says_is_avoided_is_no_problem_it_reports():
+    text = "When the batch exceeds the KV cache, the engine silently queues excess requests instead of OOM-ing."
+    assert "تنفد الذاكرة" not in _gist(text, "ar")
+    assert "تنفد الذاكرة" in _gist("We get an OOM error when training Llama 70B with FSDP on 8 H100 GPUs.", "ar")
