@@ -179,7 +179,7 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
                                  or name.lower() in expansion.lower() or re.search(r"\d", name) and re.search(r"\d", expansion)):
             continue  # an identifier (ZB_2P, SHARD_GRAD_OP) or a long gloss: the terms section explains it
         if _in_spans(protected, match.start) or _attached(text, match.start, match.end) or _after_number(text, match.start) \
-                or _ASSIGNED.match(text, match.end) \
+                or _ASSIGNED.match(text, match.end) or text[match.end:match.end + 2] in ("'s", "’s") \
                 or _PRODUCT_CODE_BEFORE.search(text, max(0, match.start - 12), match.start) \
                 or _VERSION_AFTER.match(text, match.end) \
                 or _unit_of_number(text, match.start, name) or _in_spans(quoted, match.start) \
@@ -198,7 +198,8 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
     return _joined_particles(_EMPTY_BRACKETS.sub("", " ".join(_applied(doc, text, start, end, edits).split())))
 
 
-_ASSIGNED = re.compile(r"\s*=")  # "EP=N", "TP = 8": a name given a value is a setting; a gloss would sit inside it
+# "EP=N", "TP = 8": a name given a value is a setting, a gloss would sit inside it; nor before "'s" ("DDP (...)'s backward pass")
+_ASSIGNED = re.compile(r"\s*=")
 # "a v5e TPU", "the H100 GPU": the acronym ends a product's name, which an expansion would split ("v5e Tensor Processing Unit")
 _PRODUCT_CODE_BEFORE = re.compile(r"(?<![\w-])(?=[A-Za-z]*\d)[A-Za-z][\w-]*\d[A-Za-z0-9]*\s+$")
 

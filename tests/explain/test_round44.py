@@ -272,3 +272,12 @@ def test_a_problem_the_text_says_is_avoided_is_no_problem_it_reports():
     text = "When the batch exceeds the KV cache, the engine silently queues excess requests instead of OOM-ing."
     assert "تنفد الذاكرة" not in _gist(text, "ar")
     assert "تنفد الذاكرة" in _gist("We get an OOM error when training Llama 70B with FSDP on 8 H100 GPUs.", "ar")
+
+
+def test_a_gradient_bucket_is_found_and_an_acronym_before_a_possessive_keeps_its_place():
+    text = "All-reduce comms are used in DDP's backward pass and by default the bucket size is set to 25MB via bucket_cap_mb."
+    terms = {t["term"]: t for t in analyse(text, "en").terms}
+    assert "gradient bucketing" in terms
+    assert "storage" not in " ".join(t["term"] for t in analyse(text, "en").terms)
+    assert "DDP's backward pass" in analyse(text, "en").claims[0].plain  # no "DDP (...)'s" pasted in
+    assert "gradient bucketing" not in {t["term"] for t in analyse("Upload the checkpoint to the S3 bucket named ckpts.", "en").terms}
