@@ -281,3 +281,12 @@ def test_a_gradient_bucket_is_found_and_an_acronym_before_a_possessive_keeps_its
     assert "storage" not in " ".join(t["term"] for t in analyse(text, "en").terms)
     assert "DDP's backward pass" in analyse(text, "en").claims[0].plain  # no "DDP (...)'s" pasted in
     assert "gradient bucketing" not in {t["term"] for t in analyse("Upload the checkpoint to the S3 bucket named ckpts.", "en").terms}
+
+
+def test_round_38_and_39_senses_are_kept_to_their_passage():
+    assert "lossless" not in _terms("RoCEv2 needs a lossless Ethernet fabric: PFC pauses the switch so no packets drop.")
+    assert "lossless" in _terms("Speculative decoding is lossless: it produces exactly the target model's output.")
+    assert "rank" not in _terms("S-LoRA serves thousands of adapters of different ranks from one pool.")
+    assert "rank" in _terms("The all-reduce runs across 16 ranks on 2 nodes with NCCL.")
+    assert "L2 cache" not in _terms("The radix tree fits in the CPU's L2 cache, so lookups on the host stay fast.")
+    assert "L2 cache" in _terms("FlashAttention keeps tiles in the GPU's L2 cache and SRAM.")
