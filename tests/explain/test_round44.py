@@ -290,3 +290,10 @@ def test_round_38_and_39_senses_are_kept_to_their_passage():
     assert "rank" in _terms("The all-reduce runs across 16 ranks on 2 nodes with NCCL.")
     assert "L2 cache" not in _terms("The radix tree fits in the CPU's L2 cache, so lookups on the host stay fast.")
     assert "L2 cache" in _terms("FlashAttention keeps tiles in the GPU's L2 cache and SRAM.")
+
+
+def test_a_change_said_in_words_is_checked_and_never_breaks_the_answer():
+    # "by two seconds": a number spelled out has no digits to read its rounding from (it crashed the check, stop 44)
+    text = "Run | time\na | 20 s\nb | 22 s\n\nThe fix reduced step time by two seconds, roughly a 9.1% reduction."
+    claim = _claim(analyse(text, "en"), "two seconds")
+    assert "22 s - 20 s = 2 s" in claim.why and claim.verdict == "consistent"

@@ -20,9 +20,15 @@ _APPROX = pattern_cache.lazy(r"(?:about|around|roughly|approximately|~|≈)\s*$"
 _SHARE_QUANTITIES = ("percent", "percent_change", "fraction")
 
 
+def _scale(fig) -> float:
+    """The factor from the number as written to the figure's value ("91 ms" -> 0.001); 1 for a number spelled in words."""
+    written = re.search(r"\d+(?:\.\d+)?", fig.quote.replace(",", ""))
+    return abs(fig.value) / float(written.group()) if written and float(written.group()) else 1.0
+
+
 def _tolerance(fig, approx: bool) -> float:
     """How far a written figure may be from the exact value: its last digit's rounding, or 5% when said to be approximate."""
-    step = 10 ** -decimals(fig.quote) * (abs(fig.value) / float(re.search(r"\d+(?:\.\d+)?", fig.quote.replace(",", "")).group()))
+    step = 10 ** -decimals(fig.quote) * _scale(fig)
     return max(1.5 * step / 2 + 0.005 * abs(fig.value), 0.05 * abs(fig.value) if approx else 0.0)
 
 
@@ -58,8 +64,7 @@ def change_elsewhere(doc: Document, claim: Claim) -> Result | None:
         return None
     digits = max(decimals(big.quote), decimals(small.quote))
     unit = re.sub(r"^[\d.,\s~]+", "", big.quote).strip()
-    scale = big.value / float(re.search(r"\d+(?:\.\d+)?", big.quote.replace(",", "")).group())
-    difference = (big.value - small.value) / scale
+    difference = (big.value - small.value) / _scale(big)
     return Result([index], "consistent", messages(doc.lang)["verdicts"]["change_elsewhere"].format(
         big=big.quote, small=small.quote, difference=f"{difference:,.{digits}f} {unit}".strip(),
         share=f"{(big.value - small.value) / base.value:.2%}", base=base.quote, amount=amount.quote, stated_share=share.quote))
