@@ -297,3 +297,10 @@ def test_a_change_said_in_words_is_checked_and_never_breaks_the_answer():
     text = "Run | time\na | 20 s\nb | 22 s\n\nThe fix reduced step time by two seconds, roughly a 9.1% reduction."
     claim = _claim(analyse(text, "en"), "two seconds")
     assert "22 s - 20 s = 2 s" in claim.why and claim.verdict == "consistent"
+
+
+def test_a_theoretical_peak_in_a_text_only_about_bandwidth_is_no_compute_peak():
+    text = ("The DeepSeek-V3 paper gives an NVLink bandwidth of 160GB/s, while H800 specifications cite 400GB/s. Is it a "
+            "measured effective bandwidth rather than the theoretical peak?")
+    assert "peak FLOP/s" not in _terms(text)
+    assert "peak FLOP/s" in _terms("The H100's theoretical peak is 989 TFLOPS of dense BF16 compute; we reach 40% MFU.")
