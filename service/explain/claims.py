@@ -22,7 +22,7 @@ _BOUNDARY = pattern_cache.lazy(r"(?<![\s(]i\.e\.)(?<![\s(]e\.g\.)(?<!\svs\.)(?<!
 # hard-wrapped. A lower-case word or a comma, then on the next line a lower-case word or a number that is no list
 # marker ("against\n19.3951%", not "\n1. "); or, on a line long enough to be wrapped prose rather than a log or
 # config line, a number then a lower-case word ("at 5.3984%\ndrops").
-_HARD_WRAP = pattern_cache.lazy(r"(?<=[a-z,])[ \t]*\n(?=[ \t]*(?:[a-z]|\d(?!\d*[.)]\s)|\((?![a-z\d]{1,2}\))[A-Za-z]))|(?<=[\d%])[ \t]*\n(?=[ \t]*[a-z])"
+_HARD_WRAP = pattern_cache.lazy(r"(?<=[a-z,])[ \t]*\n(?=[ \t]*(?:[a-z]|\d(?!\d*[.)]\s)|\((?![a-z\d]{1,2}\))[A-Za-z]))|(?<=[\d%])[ \t]*\n(?=[ \t]*[a-z])|(?<=\s[A-Z])[ \t]*\n(?=[ \t]*[a-z])"
                                 r"|(?<=[^.!?:;\s])[ \t]*\n(?=[ \t]*(?:which|whereas|because|due to)\s)")
 # (a line opening on "which" or "because" goes on from the line before: "... reserved at inference: 93.2 GB" / "which
 # exceeds 80 GB limit due to memory fragmentation" is one sentence; apart, "which" was given to the line above it)
@@ -180,8 +180,8 @@ def _wrapped(text: str, match: re.Match) -> bool:
     """Whether a line break the wrap pattern found continues its sentence: by a number, only a long line of prose
     (a table row "Eager | Compiled" over "12.0s | 3.0s" is no wrapped sentence)."""
     before, after = text[match.start() - 1], text[match.end():match.end() + 8].lstrip(" \t")[:1]
-    if before.isalpha() and after.isalpha() or before == "," or _CONTINUES.match(text, match.end()):
-        return True
+    if before.islower() and after.isalpha() or before == "," or _CONTINUES.match(text, match.end()):
+        return True  # a capital before the break ("pads every expert to one M" / "tile, so ...") needs a long line
     line = text[text.rfind("\n", 0, match.start()) + 1:match.start()]
     end = text.find("\n", match.end())
     words = _PROSE_WORD.findall(text[match.end():end if end >= 0 else len(text)])

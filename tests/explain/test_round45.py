@@ -1,0 +1,22 @@
+"""Round 45: what the fourth-round readers and reviewers found (issue 18)."""
+
+from service.explain.claims import sentences
+
+
+def _said(text: str) -> list[str]:
+    return [text[a:b] for a, b in sentences(text, [])]
+
+
+def test_a_line_wrapped_after_a_one_letter_word_goes_on():
+    # hard-wrapped pull-request text (imp#1741): "one M" / "tile" is one sentence, not a sentence starting "tile, so ..."
+    text = ("`max(M_e)` decides grouped-GEMM cost: the kernel pads every expert to one M\n"
+            "tile, so a single hot expert sets it for all of them and everything under it is\npadding. imp computed it.")
+    assert _said(text)[0].startswith("`max(M_e)`") and _said(text)[0].endswith("padding.")
+
+
+def test_a_row_ending_in_a_capitalised_unit_stays_its_own_line():
+    # a list of results (Megatron-LM#330): "311 TFLOPS" ends a row; the next row is not its continuation
+    text = ("local implementation with bf16: 311 TFLOPS\n"
+            "transformer engine implementation by adding --transformer-impl 'transformer_engine' to the argument: 87 TFLOPS\n"
+            "transformer engine implementation with FP8 with hybrid format: 358 TFLOPS")
+    assert len(_said(text)) == 3
