@@ -1,4 +1,5 @@
-"""The author's first person turned to the third for reported speech ("I was getting" -> "they were getting")."""
+"""English grammar for reported speech: the author's first person turned to the third ("I was getting" -> "they were
+getting"), and whether a line has a finite verb."""
 
 import re
 
@@ -45,3 +46,16 @@ def lower_first(text: str) -> str:
     """A sentence continued after another's words: its first word in lower case, unless "I", an acronym or a name ("GPUs")."""
     first = text.split(" ", 1)[0]
     return text[0].lower() + text[1:] if first != "I" and first[1:] == first[1:].lower() else text
+
+
+FINITE = pattern_cache.lazy(r"\b(?:is|are|was|were|has|have|do|does|did|can|could|will|would|should|must|[a-z]{2,}(?:es|ed))\b|,\s+(?:we|I|they|you)\s+[a-z]")  # ", we show"
+
+
+def has_verb(sentence: str) -> bool:
+    """Whether an English sentence has a finite verb (a list item such as "Effective MFU closer to ~50%" has none)."""
+    return bool(FINITE.search(sentence) or _COMMON_VERB.search(sentence)) if sentence.isascii() else True
+
+
+_COMMON_VERB = pattern_cache.lazy(r"\b(?:get|got|need|use|used|run|ran|take|took|make|made|keep|kept|fit|split|hit|put|set|hope|want|plan|expect|think|"
+                                  r"believe|try|know|knew|see|saw|say|said|show|find|found|give|gave|seem|help|allow|let|may|might|"
+                                  r"[a-z]{2,}s)\b(?<!\bits)(?<!\bthis)(?<!ss)(?<!us)")  # "less", "across", "status": no verb

@@ -7,7 +7,7 @@ from functools import cache
 from calculators.resources import data_dir
 
 from service.explain import arabic_clause, gist_lift, gist_names, headings, pattern_cache
-from service.explain.person import lower_first, third_person
+from service.explain.person import FINITE as _FINITE, has_verb, lower_first, third_person
 from service.i18n.messages import messages
 
 ORDER = ("question", "proposal", "problem", "expectation", "conclusion", "recommendation", "result", "news", "definition", "cause", "contrast", "overview")
@@ -316,9 +316,15 @@ _PAST_FIRST = pattern_cache.lazy(r"^[A-Z][a-z]+(?<!e)ed\s+(?=[a-z])")
 
 
 def _subjectless(clause: str) -> bool:
-    """Whether a line has no subject (a log's or an error's line, a bare order): "that" cannot carry it."""
+    """Whether a line has no subject (a log's or an error's line, a bare order, a note opening on its predicate:
+    "Flat across depth and KV format, so it is ..."): "that" cannot carry it."""
     past = _PAST_FIRST.match(clause)
-    return bool(_SUBJECTLESS.match(clause) or past and not has_verb(clause[past.end():].split(",")[0]))
+    return bool(_SUBJECTLESS.match(clause) or past and not has_verb(clause[past.end():].split(",")[0])
+                or _PREDICATE_FIRST.match(clause) and not has_verb(clause.split(",")[0]))
+
+
+# a word and a preposition, no verb before the comma; not a participle or adverb leading into the subject ("Even with X, the")
+_PREDICATE_FIRST = pattern_cache.lazy(r"^(?!Even\b|Only\b|Just\b|Also\b|Still\b|[A-Z][a-z]+ing\b)[A-Z][a-z]+\s+(?:across|over|on|in|at|for|with|under|between|within)\s")
 # A change a pull request makes, said as an order ("Refactor kernels so ...", "Add option to ..."): not advice to the reader.
 _CHANGE_IMPERATIVE = pattern_cache.lazy(r"^(?P<verb>refactor|fix|implement|introduce|rename|port|bump|deprecate|migrate|expose|"
                                         r"add(?=\s+(?:an?\s+|the\s+|new\s+)?(?:option|support|flag|argument|feature|test|kernel|check|"
@@ -353,19 +359,6 @@ _GERUND_FIRST = pattern_cache.lazy(r"^[A-Z][a-z]+ing\b(?!\s+(?:is|are|was|were|h
 _PARTICIPLE_FIRST = pattern_cache.lazy(r"^[A-Z][a-z]+ed\s+(?=(?:on|for|with|in|at|by|using|against|across)\b)")
 _VERB_FIRST = pattern_cache.lazy(r"^(?:adds|ports|drops|fixes|updates|lowers|raises|removes|moves|makes|uses|enables|disables|"
                                  r"introduces|implements|bumps|reverts|refactors|changes|replaces|supports)\b", re.I)
-
-
-_FINITE = pattern_cache.lazy(r"\b(?:is|are|was|were|has|have|do|does|did|can|could|will|would|should|must|[a-z]{2,}(?:es|ed))\b|,\s+(?:we|I|they|you)\s+[a-z]")  # ", we show"
-
-
-def has_verb(sentence: str) -> bool:
-    """Whether an English sentence has a finite verb (a list item such as "Effective MFU closer to ~50%" has none)."""
-    return bool(_FINITE.search(sentence) or _COMMON_VERB.search(sentence)) if sentence.isascii() else True
-
-
-_COMMON_VERB = pattern_cache.lazy(r"\b(?:get|got|need|use|used|run|ran|take|took|make|made|keep|kept|fit|split|hit|put|set|hope|want|plan|expect|think|"
-                                  r"believe|try|know|knew|see|saw|say|said|show|find|found|give|gave|seem|help|allow|let|may|might|"
-                                  r"[a-z]{2,}s)\b(?<!\bits)(?<!\bthis)(?<!ss)(?<!us)")  # "less", "across", "status": no verb
 
 
 # A statement with a check tag after it: "X, is that right (for Y)?" asks whether X is right.

@@ -20,3 +20,20 @@ def test_a_row_ending_in_a_capitalised_unit_stays_its_own_line():
             "transformer engine implementation by adding --transformer-impl 'transformer_engine' to the argument: 87 TFLOPS\n"
             "transformer engine implementation with FP8 with hybrid format: 358 TFLOPS")
     assert len(_said(text)) == 3
+
+
+def test_memory_bound_before_a_noun_is_not_replaced_by_a_predicate():
+    # "well-tuned memory-bound decode" once read "well-tuned limited by memory bandwidth decode"
+    from service.explain.gist_plain import phrased
+    assert phrased("well-tuned memory-bound decode generally reaches 75-85%", "en") == \
+        "well-tuned memory-bound decode generally reaches 75-85%"
+    assert "limited by memory bandwidth" in phrased("decode is memory-bound at batch 1", "en")
+    assert "limited by arithmetic speed" in phrased("prefill is compute-bound and decode is not", "en")
+
+
+def test_a_note_that_opens_on_its_predicate_is_quoted_not_said_with_that():
+    # "Flat across depth and KV format, so it is ..." has no subject before its comma: "says that flat across" is no English
+    from service.explain.compose import explain_offline
+    text = ("27B dense | int8 | 4,096 | 36.15 | 623 GB/s | 66.5%\n\nFlat across depth and KV format, so it is a property "
+            "of the decode path rather than of anything the KV work touched.")
+    assert "that flat across" not in explain_offline(text, "en")["explanation"].lower()
