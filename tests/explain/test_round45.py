@@ -37,3 +37,10 @@ def test_a_note_that_opens_on_its_predicate_is_quoted_not_said_with_that():
     text = ("27B dense | int8 | 4,096 | 36.15 | 623 GB/s | 66.5%\n\nFlat across depth and KV format, so it is a property "
             "of the decode path rather than of anything the KV work touched.")
     assert "that flat across" not in explain_offline(text, "en")["explanation"].lower()
+
+
+def test_a_tilde_after_an_article_reads_roughly_not_a_about():
+    # "every decode user sees a ~200ms stutter" once read "a about 200ms stutter"
+    from service.explain.gist_plain import phrased
+    assert phrased("every decode user sees a ~200ms stutter", "en") == "every decode user sees a roughly 200ms stutter"
+    assert phrased("it takes ~3 GB", "en") == "it takes about 3 GB"
