@@ -135,6 +135,9 @@ def unrepeated_definition(name: str, definition: str) -> str:
     under **throughput** reads "The arithmetic rate ...")."""
     if not name or not definition:
         return definition
+    if definition.lower().startswith(name.strip().lower() + ":"):  # "**ZeRO stage 1**: ZeRO stage 1: each chip ...": once
+        rest = definition[len(name.strip()) + 1:].lstrip()
+        return rest[:1].upper() + rest[1:] if rest else definition
     opening = re.match(_HERE_TERM.format(name=re.escape(name.strip())), definition, re.I)
     if not opening and name.split():  # "الإنتاجية هنا هي معدل ..." under **الإنتاجية بوحدة TFLOP/s**
         opening = re.match(rf"{re.escape(name.split()[0])}\s+هنا\s+(?:هي|هو|تعني|يعني|يقصد\s+بها|يقصد\s+به)\s+", definition)

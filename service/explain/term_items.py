@@ -137,6 +137,38 @@ def _opens(gloss: str, definition: str) -> bool:
     return bool(folded) and re.sub(r"[\W_]+", "", definition.lower()).startswith(folded)
 
 
+_GLOSS_PARTS = re.compile(r"\s*[،,:;؛]\s+")
+_PREFIX_AR = re.compile(r"^(?:وال|بال|لل|ال|و|ب|ل)(?=[\u0621-\u064A]{3,})")  # "المصفوفات" is said by "مصفوفات"
+MOSTLY = 0.75  # of a gloss part's words that the definition's opening says again: the part is said below
+
+
+def _fold(word: str) -> str:
+    return _PREFIX_AR.sub("", word.lower())
+
+
+def _opening_says(part: str, definition: str) -> bool:
+    """Whether the definition's first words say most of a gloss part of three words or more, in about its order
+    ("**MLX** (إطار المصفوفات من Apple ...): إطار مصفوفات مفتوح من Apple ..."; "طلب دمج: تغيير مقترح ..." over
+    "تغيير مقترح على ..."): the part is said once, below."""
+    words = [w for w in (_fold(w) for w in re.findall(r"[^\W_]+", part)) if len(w) >= 3]  # content words only
+    if len(words) < 3:
+        return False
+    opening = {_fold(w) for w in re.findall(r"[^\W_]+", definition)[:len(words) + 3]}
+    return sum(w in opening for w in words) >= MOSTLY * len(words)
+
+
+def unsaid_gloss(gloss: str, definition: str) -> str:
+    """A gloss without its parts that the definition opens by saying again; "" when every part is said below."""
+    if _opens(gloss, definition):
+        return ""
+    parts = _GLOSS_PARTS.split(gloss)
+    kept = [p for p in parts if not _opening_says(p, definition)]
+    if len(kept) == len(parts):
+        return gloss
+    kept = [re.sub(r"^(?:and|or)\s+|^و(?=ال)", "", p) if i == 0 else p for i, p in enumerate(kept)]
+    return ("، " if re.search(r"[\u0600-\u06FF]", gloss) else ", ").join(kept)
+
+
 def cleaned(items: list[Item]) -> list[Item]:
     """The items a reader reads: restatements out, the same thing once (its first, most central, naming kept),
     one definition said once under the names that share it."""
@@ -147,8 +179,8 @@ def cleaned(items: list[Item]) -> list[Item]:
         if restates_head(item.name, item.expansion, item.definition):
             continue
         # "TPU v3 (Google's third TPU generation): Google's third TPU generation, sold in ...": the gloss said once
-        expansion = "" if _opens(item.expansion, item.definition) else item.expansion
-        item = item._replace(name=re.sub(r"\s*\(([^()]*)\)$", lambda m: "" if _opens(m.group(1), item.definition) else m.group(), item.name))
+        expansion = unsaid_gloss(item.expansion, item.definition)
+        item = item._replace(name=re.sub(r"\s*\(([^()]*)\)$", lambda m: f" ({kept})" if (kept := unsaid_gloss(m.group(1), item.definition)) else "", item.name))
         keys = {same_thing(item.name)}
         if any(k in seen or k in expanded for k in keys):  # "Llama2 70B" after "Llama 2 70B"; "GPipe" after "pipeline schedule (GPipe)"
             continue

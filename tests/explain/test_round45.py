@@ -44,3 +44,18 @@ def test_a_tilde_after_an_article_reads_roughly_not_a_about():
     from service.explain.gist_plain import phrased
     assert phrased("every decode user sees a ~200ms stutter", "en") == "every decode user sees a roughly 200ms stutter"
     assert phrased("it takes ~3 GB", "en") == "it takes about 3 GB"
+
+
+def test_a_gloss_the_definition_opens_by_saying_is_said_once():
+    # reviewers (round 45): "**MLX** (Apple's array framework ...): Apple's open array framework ..." said it twice
+    from service.explain.term_items import unsaid_gloss
+    assert unsaid_gloss("open-source LLM serving engine", "An open-source engine for serving language models fast.") == ""
+    assert unsaid_gloss("طلب دمج: تغيير مقترح على مستودع شيفرة", "تغيير مقترح على مستودع شيفرة يُراجع قبل دمجه") == "طلب دمج"
+    assert unsaid_gloss("a chunk of text", "The unit of text a language model reads and writes.") == "a chunk of text"
+    assert unsaid_gloss("tensor parallelism across 8 GPUs", "Splitting each layer's matrices across chips.") == \
+        "tensor parallelism across 8 GPUs"
+
+
+def test_a_definition_that_opens_on_its_own_name_says_it_once():
+    from service.explain.term_display import unrepeated_definition
+    assert unrepeated_definition("المرحلة الأولى من ZeRO", "المرحلة الأولى من ZeRO: تخزن كل شريحة حصتها") == "تخزن كل شريحة حصتها"
