@@ -59,3 +59,29 @@ def test_a_gloss_the_definition_opens_by_saying_is_said_once():
 def test_a_definition_that_opens_on_its_own_name_says_it_once():
     from service.explain.term_display import unrepeated_definition
     assert unrepeated_definition("المرحلة الأولى من ZeRO", "المرحلة الأولى من ZeRO: تخزن كل شريحة حصتها") == "تخزن كل شريحة حصتها"
+
+
+def _found(text: str, lang: str = "en") -> dict[str, str]:
+    from service.explain.pipeline import analyse
+    return {t["id"]: t for t in analyse(text, lang).terms}
+
+
+def test_virtual_stages_are_the_interleaved_schedules_chunks_not_one_pipeline_stage():
+    # zero-bubble-pipeline-parallelism issue 21 (a reviewer): "virtual stages" glossed as one contiguous stage
+    found = _found("Like the degree of PP, the number of microbatches and the number of virtual stages of interleaved_1f1b?")
+    assert "virtual-pipeline-parallelism" in found and "pipeline-stage" not in found
+
+
+def test_stage_2_beside_sharded_gradients_is_zero_2():
+    # a ZeRO explainer that never says "ZeRO": "Stage 2 shards the gradients the same way" (a reviewer: glossed as stage 1)
+    text = ("But the optimizer only needs 1/512th of those gradients (matching its optimizer state shard). "
+            "Stage 2 shards the gradients the same way: each replica stores only its 1/512th slice.")
+    assert _found(text)["zero-2"]["found_as"] == "Stage 2"
+    assert "zero-2" not in _found("Stage 2 of the pipeline receives activations from stage 1 in the forward pass.")
+
+
+def test_transformers_with_a_version_is_hugging_faces_library():
+    # Hugging Face's docs in Arabic: "Transformers v4.18.0" was restated as «الإصدار المحول» (the converted version)
+    term = _found("اعتبارًا من الإصدار Transformers v4.18.0، يتم تجزئة أي نقطة تفتيش أكبر من 10 غيغابايت", "ar")["transformer"]
+    assert "Hugging Face" in term["definition"]
+    assert "Hugging Face" not in _found("Transformers are the architecture behind modern language models.")["transformer"]["definition"]
