@@ -85,3 +85,9 @@ def test_transformers_with_a_version_is_hugging_faces_library():
     term = _found("اعتبارًا من الإصدار Transformers v4.18.0، يتم تجزئة أي نقطة تفتيش أكبر من 10 غيغابايت", "ar")["transformer"]
     assert "Hugging Face" in term["definition"]
     assert "Hugging Face" not in _found("Transformers are the architecture behind modern language models.")["transformer"]["definition"]
+
+
+def test_dram_bound_and_matvec_are_read():
+    # tensai#55 style: "ALU-bound rather than DRAM-bound on matvec" (a kernel-vocabulary helper found both unread)
+    found = _found("the int4 kernel is ALU-bound rather than DRAM-bound on matvec")
+    assert {"alu", "memory-bound", "gemv"} <= set(found)
