@@ -91,3 +91,11 @@ def test_dram_bound_and_matvec_are_read():
     # tensai#55 style: "ALU-bound rather than DRAM-bound on matvec" (a kernel-vocabulary helper found both unread)
     found = _found("the int4 kernel is ALU-bound rather than DRAM-bound on matvec")
     assert {"alu", "memory-bound", "gemv"} <= set(found)
+
+
+def test_a_count_of_bytes_agrees_with_its_number_in_arabic():
+    # a reviewer (round 45): «4 بايت لكل معامل» — after 3-10 the counted noun is plural
+    from service.i18n.arabic import agree_numbers
+    assert agree_numbers("تعني 4 بايت لكل معامل") == "تعني 4 بايتات لكل معامل"
+    assert agree_numbers("16 بايت لكل معامل") == "16 بايتا لكل معامل"
+    assert agree_numbers("يبلغ 80 غيغابايت") == "يبلغ 80 غيغابايت"  # a unit with a prefix stays as written
