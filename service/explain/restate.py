@@ -322,10 +322,16 @@ def _corrections(doc, start: int, end: int, lang: str) -> list[tuple[int, int, s
         own = re.sub(r"\s*\([^)]*\)\s*$", "", (entry.get(lang) or {}).get("term") or "").strip()
         if not phrase or not own or "..." in phrase or "…" in phrase:
             continue
+        # every place the phrase stands, the article and number aside ("الإشارة المرجعية" first, "إشارة مرجعية" here)
+        places = [(a, b) for a, b in correction.get("spans") or [] if start <= a and b <= end]
         at = doc.text.find(phrase, start, end)
-        if at >= 0 and not any(a < at + len(phrase) and at < b for a, b, _ in out):
-            # A garbled name ("منتقدا في اتصالات DP") becomes the term; a wrong gloss of a sentence's length is dropped.
-            out.append((at, at + len(phrase), own if len(phrase.split()) <= 5 else ""))
+        places = places or ([(at, at + len(phrase))] if at >= 0 else [])
+        for a, b in places:
+            if not any(x < b and a < y for x, y, _ in out):
+                # A garbled name ("منتقدا في اتصالات DP") becomes the term; a wrong gloss of a sentence's length is dropped.
+                definite = any(w.startswith("ال") or w[1:3] == "ال" for w in doc.text[a:b].split())  # "جهاز التوجيه" is
+                said = own if definite else re.sub(r"(?<!\S)ال(?=\S{2,})", "", own)  # definite; "إشارة مرجعية" is not
+                out.append((a, b, said if len(phrase.split()) <= 5 else ""))
     return out
 
 

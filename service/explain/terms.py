@@ -465,14 +465,17 @@ def _as_written(phrase: str, text: str, entry: dict, wrong: set[str]) -> str | N
     term ("عرض نطاق ترددي" holds "نطاق ترددي" but is the standard Arabic for bandwidth)."""
     if "..." in phrase or "…" in phrase:
         return phrase
+    spans = _spans(phrase, text)
+    wrongly = _uncovered(phrase, text, entry, wrong)
+    return text[slice(*wrongly[0])] if wrongly else None if spans else phrase  # only inside a longer word: as the table has it
+
+
+def _uncovered(phrase: str, text: str, entry: dict, wrong: set[str]) -> list[tuple[int, int]]:
+    """Where `phrase` stands in `text` outside the term's accepted renderings."""
     accepted = [a for a in [*(entry.get("ar_aliases") or []), _own_name(entry, "ar")]
                 if a and _normalise(a) not in wrong and len(_normalise(a).split()) > len(_normalise(phrase).split())]
     covers = [span for a in accepted for span in _spans(a, text)]
-    spans = _spans(phrase, text)
-    for start, end in spans:
-        if not any(a <= start and end <= b for a, b in covers):
-            return text[start:end]
-    return None if spans else phrase  # found only inside a longer word: as the table writes it
+    return [(start, end) for start, end in _spans(phrase, text) if not any(a <= start and end <= b for a, b in covers)]
 
 
 def _own_name(entry: dict, lang: str) -> str:
@@ -513,6 +516,7 @@ def mistranslations(text: str, matches: list[glossary.Match], lang: str) -> list
             found.append({
                 "entry": entry, "as": written, "en": item.get("en") or phrase, "correction": correction,
                 "warning": _warning(entry, written, item.get("en", ""), correction, lang),
+                "spans": _uncovered(phrase, text, entry, _wrong_renderings(entry)),
             })
     by_id = glossary.load().by_id
     for item in mistranslation_table():
@@ -532,7 +536,8 @@ def mistranslations(text: str, matches: list[glossary.Match], lang: str) -> list
         en = re.sub(r"\s*\([^)]*\)", "", en).strip() or entry["term"]
         correction = item.get("why_ar") if lang == "ar" and item.get("why_ar") else _as_sentence(item.get("why", ""))
         found.append({"entry": entry, "as": written, "en": en, "correction": correction,
-                      "warning": _warning(entry, written, en, correction, lang)})
+                      "warning": _warning(entry, written, en, correction, lang),
+                      "spans": _uncovered(phrase, text, entry, _wrong_renderings(entry))})
     return found
 
 

@@ -113,6 +113,10 @@ def _digits(number: float) -> str:
 _COUNTED = re.compile(_NUMBER + r"(?:\s?([KMBT]|k)(?![\w]))?(\s+)(" + _ARABIC_WORD + r")(?:(\s+)(" + _ARABIC_WORD + r"))?")
 
 
+_OPERAND = re.compile(r"[×*/+=≈÷]\s*$")
+_UNITS = {"بايت"}  # counted nouns that are units: inside arithmetic they stay beside their digits
+
+
 def agree_numbers(text: str) -> str:
     """Arabic `text` with every number before a counted noun agreeing with it (data/arabic_counting.json), and
     figures with a scale suffix before one read as words: "7B معامل" -> "7 مليارات معامل", "16 تسلسل" ->
@@ -129,6 +133,9 @@ def disagreeing_counts(text: str) -> list[str]:
 
 def _agreeing(m: re.Match, counting: dict) -> str:
     number_text, suffix, space, word, gap, after = m.groups()
+    if _OPERAND.search(m.string[max(0, m.start() - 3):m.start()]) and number_text in ("1", "2") and not suffix \
+            and word.translate(_DIACRITICS) in _UNITS:
+        return m.group(0)  # "8.03 × 2 بايت": a unit's operand keeps its digit (not "× بايتين")
     number = float(number_text.replace(",", ""))
     tail = (gap or "") + (after or "")
     bare = word.translate(_DIACRITICS)

@@ -99,3 +99,17 @@ def test_a_count_of_bytes_agrees_with_its_number_in_arabic():
     assert agree_numbers("تعني 4 بايت لكل معامل") == "تعني 4 بايتات لكل معامل"
     assert agree_numbers("16 بايت لكل معامل") == "16 بايتا لكل معامل"
     assert agree_numbers("يبلغ 80 غيغابايت") == "يبلغ 80 غيغابايت"  # a unit with a prefix stays as written
+
+
+def test_a_mistranslation_is_corrected_wherever_it_stands_in_the_restated_sentence():
+    # PyTorch/XLA's docs in Arabic: «الإشارات المرجعية» is corrected once, but the gist kept «إشارة مرجعية» (a bookmark)
+    from service.explain.compose import explain_offline
+    text = ("الحفظ الموزع غير المتزامن: يتم كتابة الإشارات المرجعية المتخذة من خلال واجهة برمجة التطبيقات بشكل غير متزامن "
+            "إلى التخزين الدائم. الحفظ التلقائي عند الاستباق: يمكن اكتشاف استباق Cloud TPU واتخاذ إشارة مرجعية قبل إنهاء العملية.")
+    gist = " ".join(s["text"] for s in explain_offline(text, "ar")["gist"])
+    assert "إشارة مرجعية" not in gist and "الإشارات المرجعية" not in gist
+
+
+def test_a_number_inside_arithmetic_keeps_its_digits_in_arabic():
+    from service.i18n.arabic import agree_numbers
+    assert agree_numbers("هذا 8.03 × 2 بايت ≈ 16.1 GB") == "هذا 8.03 × 2 بايت ≈ 16.1 GB"
