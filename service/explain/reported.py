@@ -104,6 +104,7 @@ def speaker(sentences: list[str], lang: str) -> str:
 
 
 _WH = r"(?:what|why|how|which|where|when|who|whom|whose)"
+_WH_START = re.compile(r"^(?:what|why|how|which|where|when|who|whether)\b", re.I)
 _AUX = r"(?:am|is|are|was|were|can|could|would|will|should|has|have)"  # "Am I missing something?": "whether I am ..."
 _PRONOUN = r"(?:it|this|that|there|they|we|I|you|he|she)"
 _LEADING_ADVERB = pattern_cache.lazy(r"^(?:(?:so(?!\s+(?:far|much|many|long|that)\b)|but|and|however|also|now|then|theoretically|practically|basically|generally)\s*,?\s+|\w+ly\s*,\s*"
@@ -266,7 +267,8 @@ def point(clause: str, sentence: str, lang: str, who: str, context: str = "") ->
     clause = gist_lift.without_openers(_LEADING_CONNECTIVE["en"].sub("", clause).strip())
     lifted = gist_lift.lift(clause)
     if lifted is not None:  # "we demonstrate that X": the author's own verb, never "they conclude that they demonstrate"
-        return _capital(f"{subject} {words['lifted'][lifted[0]][number]} {_lower_first(third_person(lifted[1], lang), context)}")
+        verb = re.sub(r" that$", "", words['lifted'][lifted[0]][number]) if _WH_START.match(lifted[1]) else words['lifted'][lifted[0]][number]
+        return _capital(f"{subject} {verb} {_lower_first(third_person(lifted[1], lang), context)}")  # "show how", not "show that how"
     if _WANTED.match(clause) and not _AUXILIARY.search(clause) and re.search(r"\?\s", context + " "):
         return _capital(words["asks_about"][number].format(subject=subject, topic=clause[0].lower() + clause[1:]))
     case = _CASE.match(clause)

@@ -45,7 +45,8 @@ def _held(guard: dict, text: str, spans: list[tuple[int, int, str]]) -> bool:
     if requires and not pattern_cache.lazy(requires).search(text):
         return False
     before = guard.get("excludes_before")  # "can host 18 GB": a verb after a modal, not the noun the entry defines
-    if before and all(pattern_cache.lazy(before).search(text[max(0, a - 30):a]) for a, b, _ in concerned):
+    reach = guard.get("before_window", 30)  # "stream the weights ... out of memory": the verb may stand a clause away
+    if before and all(pattern_cache.lazy(before).search(text[max(0, a - reach):a]) for a, b, _ in concerned):
         return False
     after = guard.get("excludes_after")  # "peak memory bandwidth": the words go on into another thing
     if after and all(pattern_cache.lazy(after).match(text, b) for a, b, _ in concerned):

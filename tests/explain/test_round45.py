@@ -113,3 +113,36 @@ def test_a_mistranslation_is_corrected_wherever_it_stands_in_the_restated_senten
 def test_a_number_inside_arithmetic_keeps_its_digits_in_arabic():
     from service.i18n.arabic import agree_numbers
     assert agree_numbers("هذا 8.03 × 2 بايت ≈ 16.1 GB") == "هذا 8.03 × 2 بايت ≈ 16.1 GB"
+
+
+def test_a_llama_size_meta_released_is_not_called_unreleased():
+    # reviewers (round 45): "Llama-70B", "LLaMA 3 405B", "Llama-1B" were each "a size Meta never released"
+    for text in ("We serve Llama-70B on 8 H100s.", "LLaMA 3 405B trained on 16,384 H100s.", "a megakernel for Llama-1B"):
+        assert all("never released" not in t["definition"] for t in _found(text).values()), text
+    assert any("never released" in t["definition"] for t in _found("We pretrain llama-160m on one GPU.").values())
+
+
+def test_39_tokens_per_parameter_is_not_about_the_compute_optimal_amount():
+    from service.explain.compose import explain_offline
+    whys = " ".join(c["why"] for c in explain_offline("Llama 3 405B was trained on 15.6T tokens.", "en")["claims"])
+    assert "about the compute-optimal amount" not in whys and "more data than compute-optimal" in whys
+
+
+def test_weights_streamed_out_of_memory_are_not_an_out_of_memory_error():
+    text = "for each token it must stream the entire model's weights plus a growing KV cache out of memory while doing little arithmetic"
+    assert "oom" not in _found(text)
+    assert "oom" in _found("we load the model and the job runs out of memory at step 10")
+
+
+def test_a_catalog_expert_count_is_said_once_for_two_degrees():
+    from service.explain.compose import explain_offline
+    text = "This PR drops DeepEP and lowers EP from 32 to 8 on the DeepSeek-V3 recipe, which crashed with EP=32."
+    answer = explain_offline(text, "en")["explanation"]
+    assert answer.count("from the model catalog, not the text") <= 1
+
+
+def test_show_how_is_not_show_that_how():
+    from service.explain.compose import explain_offline
+    text = ("In this post, we show how we can bypass this problem by merging the entire Llama-1B forward pass into a single "
+            "megakernel that eliminates kernel boundaries altogether.")
+    assert "show that how" not in explain_offline(text, "en")["explanation"]

@@ -256,8 +256,8 @@ def experts_per_chip(doc: Document, claim: Claim) -> Result | None:
         uneven |= not even
         key = "experts_uneven" if not even else "expert_per_chip" if value == 1 else "experts_per_chip"
         said = m[key].format(experts=quote, ep=ep.quote, computed=f"{value:g}")
-        if experts is None:  # a number the text does not give is said with whose it is (a round-24 reader counted it wrong)
-            said = m["catalog_experts"].format(model=models[0]["name"], count=quote) + said
+        if experts is None and not reasons:  # a number the text does not give is said with whose it is (a round-24 reader
+            said = m["catalog_experts"].format(model=models[0]["name"], count=quote) + said  # counted it wrong), once
         reasons.append(said)
     if not calculations:
         return None

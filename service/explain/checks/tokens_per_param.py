@@ -39,6 +39,8 @@ def tokens_per_param(doc: Document, claim: Claim) -> Result | None:
     rule = _rule()
     optimal = rule["optimal_tokens_per_param"]
     band = "below" if ratio < rule["near"][0] * optimal else "above" if ratio > rule["near"][1] * optimal else "near"
+    if band != "near" and not rule["far"][0] * optimal <= ratio <= rule["far"][1] * optimal:
+        band = "far_" + band  # 4.5 or 1,875 tokens per parameter is far from 20; 39 is more, not far more
     words = messages(doc.lang)["verdicts"]
     return Result([index], None, words["tokens_per_param"].format(
         tokens=said(doc, tokens[0]), params=restate.value("params", params.value), ratio=f"{ratio:.2g}" if ratio < 10 else f"{ratio:,.0f}", optimal=optimal, band=words[f"tokens_per_param_{band}"]))
