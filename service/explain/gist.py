@@ -54,7 +54,7 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
         # A label ("Key insight:") announces; a sentence opening a list ("Llama 4 comes in three models:") states the topic
         topic = 1.5 + 0.25 * min(len(term_ids), 2) if len(words) >= 6 else 0.0
         return max(0.0, topic - 2.0) if gist_side.about_the_page(sentence) or gist_side.pointer(sentence) else topic
-    if _DATA_ROW.match(sentence) or sentence.count("|") >= 3:
+    if _DATA_ROW.match(sentence) or sentence.count("|") >= 3 or sentence.count("|") >= 2 and len(_PROSE.findall(sentence)) < 6:
         return 0.0  # "Peak FP16/BF16: 989 TFLOPs", "| vLLM only | 14.68 reqs/sec | ...": a row of a sheet or table, not a point
     protected = restate.protected_spans(doc)
     machine = sum(min(b, end) - max(a, start) for a, b in protected if a < end and start < b)
@@ -79,8 +79,8 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
         value -= 1.5
     if _checked(doc, index) is not None:
         value += 2.5  # "So each step takes 4.4 s. Am I correct?": what the author asks about, as a question weighs
-    if sentence.count("(") != sentence.count(")"):
-        value -= 2.0  # a fragment cut inside a bracket
+    if sentence.count("(") != sentence.count(")") or _ELLIPTICAL.search(sentence):
+        value -= 2.0  # a fragment cut inside a bracket; "Two 4090s with tensor parallelism can.": its verb is the one before
     if cues.cue("analogy", sentence):
         value -= 3.0  # an illustration, not the point
     if gist_side.machine_output(sentence):  # a program's message ("ValueError: ...", "[utils.py:868] ..."): evidence the
@@ -104,6 +104,9 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
 
 
 MIN_PROSE_WORDS = 10
+_PROSE, _ELLIPTICAL = pattern_cache.lazy(r"\b[A-Za-z]{3,}\b|[\u0621-\u064A]{2,}"), pattern_cache.lazy(  # "Two 4090s can." (a modal
+    r"^(?!.*\b(?:how|what|as|than|whatever|if|when|where|who|which|that)\b)[^,;:]*\b(?:can|could|will|would|should|must|cannot|"
+    r"can't|won't|couldn't|wouldn't)\s*[.!]?\s*$", re.I)  # with no clause of its own: not "as fast as it can")
 
 
 def _outside(sentence: str, start: int, protected: list[tuple[int, int]]) -> str:
@@ -160,7 +163,7 @@ def restated(doc: Document, index: int, seen: set[str] | None = None) -> str:
             text = messages(doc.lang)["gist"]["speaker_says"].format(speaker=speaker.group("speaker"), claim=rest)
         text = _EMOTICON.sub("", text).strip().rstrip(_TRAILING)
         # a sentence after "The author's point:" starts with a capital ("approximately ..."), code does not
-        return _trimmed(text[0].upper() + text[1:] if _PLAIN_WORD_FIRST.match(text) else text)
+        return gist_length.trimmed(text[0].upper() + text[1:] if _PLAIN_WORD_FIRST.match(text) else text)
     if claim is not None and claim.frame and claim.plain and _frame_filled(doc, claim):
         return claim.plain.strip().rstrip(_TRAILING)
     return gist_cross.render(doc, gist_cross.read(doc, index))  # its role frame, filled from the sentence, or ''
@@ -171,22 +174,6 @@ def _frame_filled(doc: Document, claim) -> bool:
     filled with the sentence's own model or chip; "a large model trains without PP" for a post about one 175B run
     states a rule the sentence never made, so the summary of what it names stands instead."""
     return not claim.figures or bool(claim.models) or any(not doc.named_only_generically(c) for c in claim.chips)
-
-
-MAX_GIST_WORDS = 45
-
-
-def _trimmed(text: str) -> str:
-    """A very long sentence cut after the last clause that ends within MAX_GIST_WORDS words (a gist is short)."""
-    words = text.split()
-    limit = MAX_GIST_WORDS + _gloss_words(text)  # a term's plain meaning explains; it is not the claim's length
-    if len(words) <= limit:
-        return text
-    depth = [0]
-    for w in words:  # how many brackets are open after each word: a cut inside a bracket leaves it open
-        depth.append(max(0, depth[-1] + w.count("(") - w.count(")")))
-    ends = [i for i, w in enumerate(words[:limit]) if w.endswith((",", "،", ";", "؛")) and i >= 12 and not depth[i + 1]]
-    return " ".join(words[:ends[-1] + 1]).rstrip(",،;؛") + " …" if ends else text
 
 
 _FIGURE_ASIDE = pattern_cache.lazy(r"\d\s*%|\d+(?:\.\d+)?\s*(?:x|×)\b|[٠-٩\d]+\s*٪")
@@ -341,7 +328,8 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
     candidates = []
     for j in range(len(doc.sentences)):
         sentence = sentence_of(j)
-        if j == point or values.get(j, 0.0) <= 0.0 or not restate.same_language(sentence, lang) or _quoted(doc, j):
+        if j == point or values.get(j, 0.0) <= 0.0 or not restate.same_language(sentence, lang) or _quoted(doc, j) \
+                or _ELLIPTICAL.search(sentence):  # nor does "Two 4090s with tensor parallelism can." alone
             continue  # a caption, a spec row, a config line, a gloss, or someone else's quoted words give no reason
         if sentence.rstrip().endswith((":", "：")) and len(sentence.split()) < CAPTION_WORDS:
             continue  # "Averaged over the measured steady-state steps:": a caption over rows, neither reason nor evidence
@@ -391,7 +379,11 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
             and len(sentence_of(i - 1).split()) >= 4 \
             and restate.same_language(sentence_of(i - 1), lang) and not reported.has_verb(sentence_of(i)) \
             and not sentence_of(i).lstrip().startswith("#") else None  # "# Megatron FSDP ...": a comment, not the list
-        if lead is not None:  # "The training took 54 days, suggesting:" + "- effective MFU near 50%" is one statement
+        if lead is None and i > 0 and i - 1 not in order and _ELLIPTICAL.search(sentence_of(i)) \
+                and restate.same_language(sentence_of(i - 1), lang):  # "One 4090 cannot run it. Two 4090s can.": one claim
+            lead = i - 1
+            clause = restated(doc, lead, seen).rstrip(".: ") + "; " + gist_side.lower_start(restated(doc, i, seen))
+        elif lead is not None:  # "The training took 54 days, suggesting:" + "- effective MFU near 50%" is one statement
             clause = restated(doc, lead, seen).rstrip(": ") + " " + gist_side.lower_start(restated(doc, i, seen))
         else:
             clause = restated(doc, i, seen)
@@ -436,7 +428,7 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
     if asked_first:
         texts = _with_rows(doc, texts, who)  # the figures asked about, when the text gives them as rows under headings
     texts = _one_sentence(texts, who, lang, asked_first)  # the point with its reason or its question, in one sentence
-    kept = gist_length.fit(reported.subject_named([t for _, t in texts], lang, who), MAX_REPORTED_WORDS + sum(_gloss_words(t) for _, t in texts))
+    kept = gist_length.fit(reported.subject_named([t for _, t in texts], lang, who), MAX_REPORTED_WORDS + sum(gist_length.gloss_words(t) for _, t in texts))
     return [{"text": _ended(text), "from": sources} for (sources, _), text in zip(texts, kept)]
 
 
@@ -491,18 +483,13 @@ def _one_sentence(texts: list[tuple[list[int], str]], who: str, lang: str, asked
         limit = MAX_ASKED_WORDS if asked and len(out) == 1 else MAX_SENTENCE_WORDS
         both = None if joins[-1] or last[1].endswith("…") or not _ties(last, item) or not _ties(item, last) \
             else reported.joined(last[1], item[1], who, lang)
-        if both is not None and len(both.split()) - _gloss_words(both) <= limit:
+        if both is not None and len(both.split()) - gist_length.gloss_words(both) <= limit:
             out[-1] = (last[0] + [i for i in item[0] if i not in last[0]], both)
             joins[-1] = True
         else:
             out.append(item)
             joins.append(False)
     return out
-
-
-def _gloss_words(text: str) -> int:
-    """How many words of `text` are terms' plain meanings in brackets: they explain, the claim's length is the rest."""
-    return sum(len(form.split()) for form in gist_plain.said() if f"({form})" in text)
 
 
 # "This creates ...", "It causes ...": a bare pronoun and its verb, whose referent is the sentence just before it
@@ -539,7 +526,7 @@ def _framed_gist(doc: Document, framed: tuple[list[int], str], values: dict[int,
         clause = synthesis.compressed(restated(doc, asked, set()), doc.lang)
         texts.append(([asked], reported.companion(clause, doc.text[slice(*doc.sentences[asked])], doc.lang, who, doc.text)))
     texts = _one_sentence(texts, who, doc.lang)
-    kept = gist_length.fit([t for _, t in texts], MAX_REPORTED_WORDS + 15 + sum(_gloss_words(t) for _, t in texts))
+    kept = gist_length.fit([t for _, t in texts], MAX_REPORTED_WORDS + 15 + sum(gist_length.gloss_words(t) for _, t in texts))
     # what the author says, only: a check's verdict is the claims' to give, with its working (said once)
     return [{"text": _ended(t), "from": s} for (s, _), t in zip(texts, kept)]
 

@@ -1,6 +1,6 @@
 """A gist's length: its sentences fitted to a word budget, each kept whole or left out."""
 
-from service.explain import pattern_cache
+from service.explain import gist_plain, pattern_cache
 
 
 SLACK = 15  # words a whole second sentence may run over: better a little long than cut off
@@ -28,3 +28,24 @@ def fit(texts: list[str], limit: int) -> list[str]:
 
 
 _ELABORATION = pattern_cache.lazy(r",\s+(?:meaning|i\.e\.|that is(?!\s*:)|which means|in other words)\b.*$|\s+[—–]\s+.*$")  # ", that is: X" gives X
+
+
+MAX_GIST_WORDS = 45
+
+
+def trimmed(text: str) -> str:
+    """A very long sentence cut after the last clause that ends within MAX_GIST_WORDS words (a gist is short)."""
+    words = text.split()
+    limit = MAX_GIST_WORDS + gloss_words(text)  # a term's plain meaning explains; it is not the claim's length
+    if len(words) <= limit:
+        return text
+    depth = [0]
+    for w in words:  # how many brackets are open after each word: a cut inside a bracket leaves it open
+        depth.append(max(0, depth[-1] + w.count("(") - w.count(")")))
+    ends = [i for i, w in enumerate(words[:limit]) if w.endswith((",", "،", ";", "؛")) and i >= 12 and not depth[i + 1]]
+    return " ".join(words[:ends[-1] + 1]).rstrip(",،;؛") + " …" if ends else text
+
+
+def gloss_words(text: str) -> int:
+    """How many words of `text` are terms' plain meanings in brackets: they explain, the claim's length is the rest."""
+    return sum(len(form.split()) for form in gist_plain.said() if f"({form})" in text)

@@ -104,6 +104,8 @@ def speaker(sentences: list[str], lang: str) -> str:
 
 
 _WH = r"(?:what|why|how|which|where|when|who|whom|whose)"
+_INNER_ASK = re.compile(r",\s*(?:i|we) (?:wonder|was wondering|am wondering|'m wondering) (?:if|whether)\s+", re.I)
+_OR_AM_I = re.compile(r"\bor am I\b")
 _WH_START = re.compile(r"^(?:what|why|how|which|where|when|who|whether)\b", re.I)
 _AUX = r"(?:am|is|are|was|were|can|could|would|will|should|has|have)"  # "Am I missing something?": "whether I am ..."
 _PRONOUN = r"(?:it|this|that|there|they|we|I|you|he|she)"
@@ -118,6 +120,7 @@ def indirect_question(text: str) -> str | None:
     tagged = q != text
     q = re.sub(section["ask_opener"], "", q, flags=re.I)
     q = _LEADING_ADVERB.sub("", q).strip().rstrip("?").strip()
+    q = _INNER_ASK.sub(", ", _OR_AM_I.sub("or whether I am", q))  # "X, I wonder if Y": Y is asked; "or am I missing"
     if not q:
         return None
     if re.match(r"^(?:\S+\s+){6,}[^:?]*:\s", q) and not _CHECK_TAG.match(q):

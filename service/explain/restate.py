@@ -376,7 +376,8 @@ _COMPOUND_HEADS = pattern_cache.lazy(r"\s+(?:formula|formulas|rule|rules|number|
                                      r"code|kernel|kernels|traffic|overhead|style|mode|variant|version|versions|setup|estimate|"
                                      r"estimates|calculation|calculations|metric|metrics|counter|counters|label|labels|"
                                      r"paper|papers|team|teams|report|repo|docs|cluster|clusters|result|results|recipe|recipes|gradient|"
-                                     r"gradients|communication|framework|frameworks|modes)\b")
+                                     r"gradients|communication|framework|frameworks|modes|slab|slabs|mem|bw|bandwidth|capacity|"
+                                     r"links?|topology|mesh|layout|budget|usage|utili[sz]ation|throughput|latency|stack|stacks)\b")
 
 
 _MASCULINE_VERB_BEFORE = pattern_cache.lazy(r"(?:^|\s)[وف]?ي[\u0621-\u064A\u064B-\u0652]{3,}\s+$")
@@ -434,7 +435,9 @@ def _attached(text: str, start: int, end: int) -> bool:
     after = text[end] if end < len(text) else " "
     if before in "وبلفك" and (start < 2 or not text[start - 2].isalnum()):
         before = " "  # an Arabic particle written onto the term ("وTP 2", "بـPP") is a word of its own
-    return before.isalnum() or before in "-_/." or after.isalnum() or after in "-_/"
+    # "FSDP+QLORA" is one name; "TP × DP" a product of degrees: a gloss would split either
+    return before.isalnum() or before in "-_/.+" or after.isalnum() or after in "-_/+" \
+        or bool(re.search(r"[×*]\s*$", text[max(0, start - 3):start]) or re.match(r"\s*[×*]", text[end:end + 3]))
 
 
 def _after_number(text: str, start: int) -> bool:

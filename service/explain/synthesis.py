@@ -37,7 +37,9 @@ _DROP_EN = [pattern_cache.lazy(p, re.I) for p in (
     r"^(?:i|we) (?:think|believe|guess|feel)\s+(?:that\s+)?",
     r"\s+with (?:the )?following (?:configuration|config|settings|setup|parameters)\b",  # points at page content not shown
     r"^it turns out\s*(?:that\s+|,\s*)",  # "it seems that" became "probably" above; "It seems to be X" is the whole claim
-    r",?\s*\(?\b(?:e\.g\.|for example|for instance)[^;)]*\)?(?=[.;]?$)",
+    r",?\s*\(?\b(?:e\.g\.|for example|for instance)[^;),]*\)?(?=[.;]?$)",
+    # an example set between commas before the main clause goes on (", e.g. to fit a 30B model, you need ...")
+    r"(?<=,)\s*(?:e\.g\.|for example|for instance)[^;(),]{1,80},(?=\s+\w)",
     # a bracketed note, example or pointer ("(note speed up can be 1.3-1.5x for larger models)", "(see #412)") is aside
     r"\s*\((?:note|n\.b\.|nb|see|e\.g\.|i\.e\.|for example|for instance|cf\.|edit|update)\b[^()]*\)",
     # a label before the claim ("Case study:", "Update:") and where the result came from ("In further experiments,")

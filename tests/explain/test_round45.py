@@ -146,3 +146,39 @@ def test_show_how_is_not_show_that_how():
     text = ("In this post, we show how we can bypass this problem by merging the entire Llama-1B forward pass into a single "
             "megakernel that eliminates kernel boundaries altogether.")
     assert "show that how" not in explain_offline(text, "en")["explanation"]
+
+
+def _restated(text: str) -> str:
+    from service.explain import gist, pipeline
+    return gist.restated(pipeline.analyse(text, "en"), 0)
+
+
+def test_no_gloss_inside_a_joined_name_a_product_or_a_compound():
+    # reviewers (round 45): "FSDP (...)+quantized low-rank adaptation (QLORA)", "TP (...) × DP (...)", "ICI (...) slab"
+    assert "(" not in _restated("This PR adds changes to support FSDP+QLORA so that 70B models train on two 24GB cards.")
+    assert "(" not in _restated("Make sure the product of TP × DP divides evenly into the number of GPUs.")
+    assert "(" not in _restated("For this mesh it picks x·y·z, the low-bandwidth ICI slab.")
+    assert "FSDP (" in _restated("We use FSDP to shard the model.")
+
+
+def test_no_dot_before_a_number_ends_no_sentence_and_an_inner_example_keeps_the_main_clause():
+    from service.explain.claims import sentences
+    text = "That's the no. 1 reason it manages to run 30B models. No. We did not."
+    assert [text[a:b] for a, b in sentences(text, [])][0] == "That's the no. 1 reason it manages to run 30B models."
+    from service.explain.synthesis import compressed
+    assert compressed("so if you want a shorter context, e.g. to fit a 30B model, you need a shorter max length", "en").lower() \
+        == "so if you want a shorter context, you need a shorter max length"
+
+
+def test_an_elliptical_sentence_is_said_with_the_one_it_completes():
+    from service.explain.compose import explain_offline
+    text = ("A single RTX 4090 24GB cannot run Llama 3.1 70B in FP8 – the model needs ~38GB. Two 4090s with vLLM tensor "
+            "parallelism can. This article walks through the pairing in detail: how the model splits across both cards.")
+    gist = " ".join(s["text"] for s in explain_offline(text, "en")["gist"])
+    assert "parallelism can." not in gist.split(";")[0] and "cannot run" in gist
+
+
+def test_a_request_to_be_told_is_asked_as_a_whether_clause():
+    from service.explain import reported
+    assert reported.indirect_question("Please let me know if this is expected or am I missing something?") == \
+        "whether this is expected or whether I am missing something"
