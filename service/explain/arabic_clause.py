@@ -301,3 +301,12 @@ def own_speech(clause: str) -> str | None:
     text = clause.strip()
     text = text[1:] if text[:1] in "وف" and _SAYS.match(text[1:]) else text
     return re.sub(r"\s*(?:أيضًا|أيضاً|أيضا)\s*[،,]?", "", text, count=1)
+
+
+_WE_VERB = re.compile(r"^(?:نقوم|نستخدم|نقدم|نقترح|نعرض|نقارن|نلاحظ|نجد|ندرب|ندرّب|نتدرب|نستطيع|نحتاج|نرى|نبني|نطبق|نختبر|نوضح|"
+                         r"نبين|نحصل|نعتمد|نستعمل|نبدأ|نشغل|نركز|نفترض|نلخص)(?![\u0621-\u064A])")
+
+
+def we_verb(clause: str) -> bool:
+    """Whether an Arabic clause opens on a first-person plural verb ("نقوم بزيادة ..."): the authors' own "we"."""
+    return bool(_WE_VERB.match(clause))

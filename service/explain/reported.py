@@ -104,8 +104,8 @@ def speaker(sentences: list[str], lang: str) -> str:
 
 
 _WH = r"(?:what|why|how|which|where|when|who|whom|whose)"
-_INNER_ASK = re.compile(r",\s*(?:i|we) (?:wonder|was wondering|am wondering|'m wondering) (?:if|whether)\s+", re.I)
-_OR_AM_I = re.compile(r"\bor am I\b")
+_INNER_ASK, _OR_AM_I = re.compile(r",\s*(?:i|we) (?:wonder|was wondering|am wondering|'m wondering) (?:if|whether)\s+", re.I), \
+    re.compile(r"\bor am I\b")
 _WH_START = re.compile(r"^(?:what|why|how|which|where|when|who|whether)\b", re.I)
 _AUX = r"(?:am|is|are|was|were|can|could|would|will|should|has|have)"  # "Am I missing something?": "whether I am ..."
 _PRONOUN = r"(?:it|this|that|there|they|we|I|you|he|she)"
@@ -249,8 +249,8 @@ _LEADING_CONNECTIVE = {"en": pattern_cache.lazy(r"^(?:so(?!\s+(?:far|much|many|l
                                                 r"in short|overall|however|but|and|also|additionally|moreover|such as|"
                                                 r"for example|for instance|e\.g\.|of note(?:\s*,?\s*though)?|"
                                                 r"a few (?:points|things) to note(?: here)?)\s*,?\s+", re.I),
-                       "ar": pattern_cache.lazy(r"^(?:(?:لذلك|لذا|وبالتالي|وعليه|باختصار|الخلاصة|كما|ولكن|لكن|إذن|إذًا|إذاً|اذن)\s*،?\s*|"
-                                                r"و(?=(?:بعد|قد|في|من|كان|كانت|على|مع)\s))")}
+                       "ar": pattern_cache.lazy(r"^(?:(?:لذلك|لذا|وبالتالي|وعليه|باختصار|الخلاصة|كما|ولكن|لكن|إذن|إذًا|إذاً|اذن|وأخيرًا|وأخيراً|"
+                                                r"وأخيرا|أخيرًا|أخيراً|ثم)\s*،?\s*|و(?=(?:بعد|قد|في|من|كان|كانت|على|مع)\s)|[وف](?=ال[\u0621-\u064A]{2,}))")}
 
 
 def point(clause: str, sentence: str, lang: str, who: str, context: str = "") -> str:
@@ -461,6 +461,8 @@ def _arabic(clause: str, kind: str, words: dict, who: str, lead: bool) -> str:
     if kind == "question" or speaker([clause], "ar") != "text" or own:
         frame = words["said_quoted"] if kind != "question" else words["asks_quoted"][0]
         return frame.format(lead=opening, claim=clause, question=clause.rstrip("؟?").strip())
+    if arabic_clause.we_verb(clause):  # "نقوم بزيادة ...": the authors' "we", quoted, never "أنه نقوم"
+        return words["said_quoted"].format(lead=opening, claim=arabic_clause.unjoined(clause))
     labelled = _LABEL_AR.match(clause)
     if labelled and re.match(r"ن[\u0621-\u064A]{2,}", clause[labelled.end():]):  # "float16: نوصي ...": we recommend, not float16
         return words["said_quoted"].format(lead=opening, claim=arabic_clause.unjoined(clause))

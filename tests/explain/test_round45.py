@@ -182,3 +182,13 @@ def test_a_request_to_be_told_is_asked_as_a_whether_clause():
     from service.explain import reported
     assert reported.indirect_question("Please let me know if this is expected or am I missing something?") == \
         "whether this is expected or whether I am missing something"
+
+
+def test_an_arabic_fragment_after_anna_loses_its_conjunction_and_a_we_verb_is_quoted():
+    # a reviewer of Arabic answers (round 45): «يذكر النص أنه فالانتقال ...», «أنه وأخيراً، نقوم ...»
+    from service.explain import reported
+    from service.i18n.messages import messages
+    words = messages("ar")["gist_reported"]
+    assert "أنّ الانتقال" in reported._arabic("فالانتقال من تقنية 5 نانومتر إلى 3 نانومتر يرفع الكثافة", "other", words, "text", True)
+    said = reported._arabic("وأخيراً، نقوم بزيادة الحجم الحالي لنماذج اللغة", "other", words, "text", True)
+    assert "أنه نقوم" not in said and "وأخيراً" not in said and "نقوم بزيادة" in said
