@@ -228,11 +228,18 @@ def _rows(doc: Document, claim: Claim, index: int) -> list[tuple]:
     if first > 0 and field in [f.quantity for f in doc.claims[first - 1].figures] and "|" in doc.claims[first - 1].quote:
         return []  # the table's first row has another shape ("1 | — | 84 k | —"): which row is the baseline is unsure
     own = [f for f in claim.figures if f.quantity == field]
+    family = [f for f in claim.figures if _family(f.quantity) == _family(field)]  # "alltoall 438.5 TFLOP/s vs hybridep
+    own = own if len(own) >= 2 else family  # 431.0 TFLOP/s (+1.7%)": one read as a peak, the row still compares its two rates
     if len(own) >= 2:  # "512  13,151 tok/s  13,092 tok/s  -0.4%": the row compares its own columns, not other rows
         return [(own[1], own[0])]
     x = own[0]
     y = next(f for f in doc.claims[first].figures if f.quantity == field)
     return [(x, y)]
+
+
+def _family(quantity: str) -> str:
+    """Quantities of one unit: every FLOP/s rate (a peak, a chip's, an achieved one) is one family."""
+    return "flop_per_s" if "flop_per_s" in quantity else quantity
 
 
 def _words_of(claim: Claim) -> list[str]:
