@@ -150,7 +150,8 @@ def read(doc: Document, index: int) -> Reading:
         own, everyday = [s for s in own if s not in said], [s for s in everyday if s not in said]
         if span[0] > 0:  # what has the problem comes before its words ("vLLM OOMs"); what follows may be only where it
             # shows ("a second OOM site is the fp32 upcast": fp32 has no problem), which a blind reader judged wrong
-            earlier = set(sum(_subjects(doc, main[0], max(main[0], start + span[0]), bool(measured), bool(measured or setup)), []))
+            lead = max(main[0], start + max(sentence.rfind(m, 0, span[0]) for m in ",;،؛"))  # its own clause's: "too large
+            earlier = set(sum(_subjects(doc, lead, max(lead, start + span[0]), bool(measured), bool(measured or setup)), []))  # for ZeRO-1, X is too slow" 
             own, everyday = [s for s in own if s in earlier], [s for s in everyday if s in earlier]
     subjects = [n for n in (own if own or role not in _NEEDS_SUBJECT else everyday) if n not in labels]  # labels: by their figures
     if role == "comparison" and len(subjects) > 2:  # "FSDP vs DDP in MFU": the metric is what they are compared in

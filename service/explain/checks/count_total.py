@@ -25,7 +25,8 @@ _WHOLE_BEFORE = re.compile(r"\b(?:total|in\s+all|combined|aggregate|altogether|p
 _TOTAL_WORD = re.compile(r"\b(?:total|in\s+all|combined|aggregate|altogether|provides?)\b|إجمالي|مجموع", re.I)  # a unit's amount never has one
 _WHOLE_AFTER = re.compile(r"\s*(?:of\s+)?(?:total|combined|aggregate)\b|\s+in\s+(?:all|total)\b", re.I)
 # one unit's amount, not the whole's: "80 GB per GPU", "192 GB each", "400 Gbps per port"
-_EACH_AFTER = re.compile(r"\s*(?:\(\w+\)\s*)?(?:of\s+\w+\s+)?(?:each|apiece|per\s+\w+)\b|\s*لكل\b", re.I)
+_EACH_AFTER = re.compile(r"\s*(?:\(\w+\)\s*)?(?:of\s+\w+\s+)?(?:[\w-]+\s+){0,3}?(?:each|apiece|per\s+\w+)\b|\s*لكل\b", re.I)  # "1.8 TB/s
+# bidirectional throughput per GPU" is one GPU's, however many words stand between
 _BOTH_WAYS = re.compile(r"\bbi-?directional|\bbidi\b|both\s+directions|الاتجاهين", re.I)
 _PER_SENTENCE_CUES = 80  # characters before a total searched for the whole's word, within its sentence
 

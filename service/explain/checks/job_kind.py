@@ -9,8 +9,9 @@ from service.explain.document import Claim, Document
 # rate of generated tokens never does (a round-9 reader: 42 tokens/s/chip of inference gave "3.843%" against 53%).
 _SERVING = re.compile(r"\b(?:inference|serving|serve[sd]?|deploy(?:s|ed|ing|ment)?|decod(?:e|es|ing)|prefill|TPOT|TTFT|ms/token|ms per token|"
                       r"per output token|vLLM|SGLang|TensorRT-LLM|TGI|speculative|draft tokens?|MTP|concurrency)\b|tok(?:en)?s?/s/user\b|"
-                      r"\bper (?:million|1M) (?:output )?tokens\b|الاستدلال|استدلال|فك الترميز|الخدمة", re.I)
-_TRAINING = re.compile(r"\b(?:train\w*|pre-?train\w*|fine-?tun\w*|backward|optimi[sz]er|Adam\w*|ZeRO)\b|تدريب|التدريب|الضبط الدقيق|المحسن|المحسِّن", re.I)
+                      r"\bper (?:million|1M) (?:output )?tokens\b|\bper user\b|الاستدلال|استدلال|فك الترميز|الخدمة|"
+                      r"استنتاج|لكل مستخدم", re.I)  # "استنتاج": a machine translation's inference; a rate "per user" is served
+_TRAINING = re.compile(r"\b(?:train\w*|pre-?train\w*|fine-?tun\w*|backward|optimi[sz]er|Adam\w*|ZeRO)\b|تدريب|التدريب|الضبط الدقيق|(?:المحسن|المحسِّن)(?![\u0621-\u064A])", re.I)  # not "المحسنة" (optimised)
 
 
 def serving(doc: Document, claim: Claim) -> bool:

@@ -54,7 +54,8 @@ def _degrees_within_chips(text: str, figs: list[_Fig]) -> None:
 
 
 # "6،080 وحدة معالجة رسومات ... موزعة على 760 وحدة": a bare "unit" beside a count of named GPUs is the servers they sit in
-_BARE_UNIT = re.compile(r"\d[\d,.،]*\s*(?:وحدة|وحدات)\s*$")
+_BARE_UNIT = re.compile(r"\d[\d,.،]*\s*(?:(?:ألف|آلاف|مليون|ملايين|مليار|مليارات)\s*)?(?:وحدة|وحدات)\s*$")
+_CONTEXT_BEFORE = re.compile(r"سياق|نافذة|رموز|رمز|كلمة|كلمات")  # units a context window counts
 _GPU_NOUN = re.compile(r"وحد(?:ة|ات) معالجة|معالج(?:ات)? رسومي|GPU|A100|H100|H800|H200|B200|شرائح|شريحة|رقائق")
 
 
@@ -70,6 +71,9 @@ def _units_beside_chips(text: str, figs: list[_Fig]) -> None:
             fig.quantity, fig.generic = "number", True
             continue
         if fig.quantity != "n_chips" or not _BARE_UNIT.search(text[fig.start:fig.end]):
+            continue
+        if _CONTEXT_BEFORE.search(text, max(0, fig.start - 60), fig.start):  # "نافذة سياقية تصل إلى 10 ملايين وحدة": tokens
+            fig.quantity, fig.generic = "context_len", False
             continue
         lo = max(text.rfind(".", 0, fig.start), text.rfind("\n", 0, fig.start)) + 1
         hi = min([i for i in (text.find(".", fig.end), text.find("\n", fig.end)) if i >= 0] or [len(text)])
