@@ -238,3 +238,14 @@ def test_an_arabic_context_window_counted_in_units_is_tokens_not_chips():
     from service.explain.pipeline import analyse
     doc = analyse("كما يستطيع معالجة نافذة سياقية تصل إلى 10 ملايين وحدة، أي ما يعادل 8 ملايين كلمة.", "en")
     assert all(f.quantity != "n_chips" for f in doc.figures)
+
+
+def test_senses_round_40s_readers_found_wrong():
+    # "Communication overlap can hide latency" is no warp scheduling; pairwise send/recv is no all-to-all half;
+    # «الشبكة الحتمية» (a deterministic network) is no bit-identical rerun
+    found = _found("Compute Efficiency | GPU SM utilization. Communication overlap can hide latency, but it adds constraints.")
+    assert "latency-hiding" not in found
+    assert "latency-hiding" in _found("Occupancy lets warp schedulers hide latency: when one warp stalls another is issued.")
+    pairwise = _found("4. All-to-all over EP PG (bus bandwidth).\n5. Pairwise send/recv at multiple strides within DP PG.")
+    assert not pairwise["send-recv"]["definition"].startswith("Here send and receive are the two halves")
+    assert "training-determinism" not in _found("تعتمد على الشبكة الحتمية بدلا من شبكة أفضل جهد", "ar")
