@@ -29,7 +29,24 @@ def display(term: dict, lang: str) -> tuple[str, str]:
         name = _without_brackets(name) or name  # "**Ascend من هواوي (معالجات ... تبرمج عبر CANN)**" over a definition saying it
     if expansion and not _is_acronym(name) and _said_in(expansion, definition):
         expansion = ""  # "**NVL72** (rack-scale NVLink system ...)" over "NVIDIA's rack-scale system ...": said once, below
-    return name, expansion
+    return name, _one_english_form(expansion) if lang == "ar" else expansion
+
+
+def _one_english_form(expansion: str) -> str:
+    """An Arabic heading's bracket with one English form of the term: "(Rail-optimized، rail-optimized network)" keeps
+    the text's own "Rail-optimized", "(materialize: حسابه ...، materialize)" says "materialize" once (Arabic readers
+    counted a second English name as English left in the answer)."""
+    parts = expansion.split("، ")
+    latin = lambda p: bool(p) and not arabic.ARABIC_LETTER.search(p)  # noqa: E731
+    kept, english = [], []
+    for part in parts:
+        head = part.split(":")[0].strip().lower()
+        if latin(part) and (any(e for e in english if latin(e)) or any(head and e.split(":")[0].strip().lower() == head for e in english)):
+            continue
+        kept.append(part)
+        if re.match(r"[A-Za-z]", part):
+            english.append(part)
+    return "، ".join(kept)
 
 
 _STOP = frozenset("the and for with from that this its his her their are was were of to in on by an a or as at".split())

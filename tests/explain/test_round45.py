@@ -249,3 +249,12 @@ def test_senses_round_40s_readers_found_wrong():
     pairwise = _found("4. All-to-all over EP PG (bus bandwidth).\n5. Pairwise send/recv at multiple strides within DP PG.")
     assert not pairwise["send-recv"]["definition"].startswith("Here send and receive are the two halves")
     assert "training-determinism" not in _found("تعتمد على الشبكة الحتمية بدلا من شبكة أفضل جهد", "ar")
+
+
+def test_an_arabic_heading_gives_one_english_form_of_its_term():
+    # round 40's readers: «(Rail-optimized، rail-optimized network)», «(straggler، slow node)» left two English names
+    from service.explain.term_display import _one_english_form
+    assert _one_english_form("Rail-optimized، rail-optimized network") == "Rail-optimized"
+    assert _one_english_form("materialize: حسابه كاملًا، materialize") == "materialize: حسابه كاملًا"
+    assert _one_english_form("الملء المسبق وفك الترميز على وحدات منفصلة، PD disaggregation") == \
+        "الملء المسبق وفك الترميز على وحدات منفصلة، PD disaggregation"
