@@ -258,3 +258,9 @@ def test_an_arabic_heading_gives_one_english_form_of_its_term():
     assert _one_english_form("materialize: حسابه كاملًا، materialize") == "materialize: حسابه كاملًا"
     assert _one_english_form("الملء المسبق وفك الترميز على وحدات منفصلة، PD disaggregation") == \
         "الملء المسبق وفك الترميز على وحدات منفصلة، PD disaggregation"
+
+
+def test_pg_beside_collectives_is_a_process_group():
+    # Megatron-LM#4662 style: "All-reduce over global PG", "Reduce-scatter over TP PG"
+    assert _found("2. All-reduce over global PG (bus bandwidth). 3. Reduce-scatter over TP PG.")["process-group"]["found_as"] == "PG"
+    assert "process-group" not in _found("The movie is rated PG and the app stores its data in PG.")
