@@ -8,6 +8,7 @@ import pytest
 
 from calculators.resources import data_dir
 from service.explain import glossary
+from tests.support.glossary_files import detected as ids  # the detector's finds, shared by the glossary tests
 
 FILE = data_dir() / "glossary" / "long_tail_round45_gaps.json"
 pytestmark = pytest.mark.skipif(not FILE.exists(), reason="round 45 gaps glossary data not present")
@@ -55,8 +56,6 @@ REAL_SENTENCES = [
 NEW_IDS = sorted(t["id"] for t in json.loads(FILE.read_text(encoding="utf-8"))["terms"]) if FILE.exists() else []
 
 
-def ids(text: str) -> dict[str, str]:
-    return {m.entry["id"]: m.found_as for m in glossary.detect(text)}
 
 
 @pytest.mark.parametrize("term_id, sentence, found_as", REAL_SENTENCES)

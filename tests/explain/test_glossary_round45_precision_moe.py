@@ -5,6 +5,7 @@ import pytest
 
 from calculators.resources import data_dir
 from service.explain import glossary
+from tests.support.glossary_files import detected as ids  # the detector's finds, shared by the glossary tests
 
 pytestmark = pytest.mark.skipif(not list((data_dir() / "glossary").glob("*.json")), reason="glossary data not present")
 
@@ -99,8 +100,6 @@ REAL_SENTENCES = [
 NEW_IDS = sorted({term_id for term_id, _, _ in REAL_SENTENCES})
 
 
-def ids(text: str) -> dict[str, str]:
-    return {m.entry["id"]: m.found_as for m in glossary.detect(text)}
 
 
 @pytest.mark.parametrize("term_id, sentence, found_as", REAL_SENTENCES)

@@ -10,8 +10,8 @@ everyday spellings ("token budget", "cache hit rate", "PSU", "TBT", "heartbeat",
 import pytest
 
 from calculators.resources import data_dir
-from service.explain import glossary
 from tests.support.glossary_files import assert_entries_whole
+from tests.support.glossary_files import detected as ids  # the detector's finds, shared by the glossary tests
 
 FILE_NAME = "long_tail_round45_serving_ops.json"
 pytestmark = pytest.mark.skipif(not (data_dir() / "glossary" / FILE_NAME).exists(),
@@ -146,8 +146,6 @@ NEW_IDS = sorted({
 })
 
 
-def ids(text: str) -> dict[str, str]:
-    return {m.entry["id"]: m.found_as for m in glossary.detect(text)}
 
 
 @pytest.mark.parametrize("term_id, sentence, found_as", REAL_SENTENCES)
