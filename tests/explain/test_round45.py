@@ -264,3 +264,10 @@ def test_pg_beside_collectives_is_a_process_group():
     # Megatron-LM#4662 style: "All-reduce over global PG", "Reduce-scatter over TP PG"
     assert _found("2. All-reduce over global PG (bus bandwidth). 3. Reduce-scatter over TP PG.")["process-group"]["found_as"] == "PG"
     assert "process-group" not in _found("The movie is rated PG and the app stores its data in PG.")
+
+
+def test_an_english_schedule_name_in_an_arabic_sentence_keeps_its_name():
+    # a reviewer of Arabic answers: «Looped BFS» became «جدولة خط الأنابيب الحلقية بالعرض أولا» inside the restatement
+    from service.explain import gist, pipeline
+    doc = pipeline.analyse("يدعم الإطار جداول GPipe و1F1B وInterleaved 1F1B وLooped BFS، ويوفر البنية الأساسية.", "ar")
+    assert "Looped BFS" in gist.restated(doc, 0)
