@@ -53,8 +53,9 @@ def _other_chips() -> re.Pattern:
 
 def figure(fig, lang: str, chip_names: bool = True) -> str:
     """One figure read out ("tensor parallelism across 8 GPUs")."""
-    if fig.quantity == "n_chips" and not getattr(fig, "chip", None) and _other_chips().search(fig.quote or "") \
-            and same_language(fig.quote, lang):
+    if fig.quantity == "n_chips" and not getattr(fig, "chip", None) and (_other_chips().search(fig.quote or "")
+                                                                       or re.search(r"\s[A-Za-z]+\d", fig.quote or "")) \
+            and same_language(fig.quote, lang):  # "8 v100": a model code the catalog did not name
         return fig.quote  # "800 NVIDIA V100 GPUs" keeps its chip: "800 chips" would drop the name the catalog lacks
     readings = messages(lang).get("figure_readings", {})
     template, shown = readings.get(fig.quantity), value(fig.quantity, fig.value)

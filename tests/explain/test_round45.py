@@ -271,3 +271,15 @@ def test_an_english_schedule_name_in_an_arabic_sentence_keeps_its_name():
     from service.explain import gist, pipeline
     doc = pipeline.analyse("يدعم الإطار جداول GPipe و1F1B وInterleaved 1F1B وLooped BFS، ويوفر البنية الأساسية.", "ar")
     assert "Looped BFS" in gist.restated(doc, 0)
+
+
+def test_no_data_file_path_in_an_answer_and_a_spelled_out_format_is_read():
+    # reviewers (round 45, third sample): "(data/hardware.json)" in a reader's answer; "Brain Floating Point 16" taken as
+    # "16-bit, assumed: the text names no format"; "8 v100 32G" restated as "8 chips 32G"
+    from service.explain.compose import explain_offline
+    answer = explain_offline("MI325X has 256 GB of HBM3E, 1.8x the memory of MI300X.", "en")["explanation"]
+    assert "data/" not in answer
+    whys = [c["why"] for c in explain_offline("For a 70B dense model stored in Brain Floating Point 16, you will need "
+                                              "about 140 GB of GPU memory for weights alone.", "en")["claims"]]
+    assert not any("names no format" in w for w in whys)
+    assert "8 v100 32G" in _restated("With two or three nodes (8 v100 32G), the samples per second dropped.")
