@@ -11,6 +11,7 @@ import pytest
 
 from calculators.resources import data_dir
 from tests.support.glossary_files import assert_entries_whole
+from tests.support.glossary_files import assert_found_as
 from tests.support.glossary_files import detected as ids  # the detector's finds, shared by the glossary tests
 
 FILE_NAME = "long_tail_round45_serving_ops.json"
@@ -150,9 +151,7 @@ NEW_IDS = sorted({
 
 @pytest.mark.parametrize("term_id, sentence, found_as", REAL_SENTENCES)
 def test_round45_serving_ops_term_found_in_a_real_sentence(term_id, sentence, found_as):
-    found = ids(sentence)
-    assert term_id in found, found
-    assert found[term_id].replace("-", " ").lower() == found_as.replace("-", " ").lower(), found
+    assert_found_as(term_id, sentence, found_as)
 
 
 def test_new_entries_are_complete_and_sourced():
