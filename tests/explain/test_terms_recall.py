@@ -213,8 +213,8 @@ def test_mistranslation_table_entry_gives_a_correction(sentence, term_id, phrase
 
 
 def test_mistranslation_table_does_not_repeat_an_entrys_own_correction():
-    doc = _stage("هذه مناقشة حول النطاق الترددي بين الرقائق.", "ar")
-    assert [c["entry"]["id"] for c in doc.corrections].count("bandwidth") == 1
+    doc = _stage("هذه مناقشة حول التوازي بين خط الأنابيب والتقسيم المتغير بين الرقائق.", "ar")
+    assert [c["entry"]["id"] for c in doc.corrections].count("virtual-pipeline-parallelism") == 1
 
 
 def test_mistranslation_table_spares_the_answers_own_name_for_a_term():

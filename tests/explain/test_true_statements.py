@@ -57,18 +57,18 @@ def test_a_sibling_product_is_not_glossed_as_the_family_entry():
 
 
 def test_a_correction_fires_only_on_a_real_mistranslation_and_quotes_the_source():
-    standard = explain_offline("تقدم الشريحة عرض نطاق ترددي يبلغ 7 تيرابايت في الثانية.", "ar")
-    assert not [w for w in standard["warnings"] if "bandwidth" in w] and "## تصحيحات" not in standard["explanation"]
-    garbled = explain_offline("تتصل الرقائق بالنطاق الترددي البالغ 7 تيرابايت في الثانية.", "en")
-    assert "“بالنطاق الترددي”" in garbled["explanation"]  # the source's own words, as written
-    assert any("“بالنطاق الترددي”" in w for w in garbled["warnings"])
+    standard = explain_offline("بلغ عرض نطاق الناقل 400 غيغابايت في الثانية.", "ar")
+    assert not standard["warnings"] and "## تصحيحات" not in standard["explanation"]
+    garbled = explain_offline("بلغ عرض النطاق الترددي للحافلة 400 غيغابايت في الثانية.", "en")  # "bus" as a passenger bus
+    assert "“عرض النطاق الترددي للحافلة”" in garbled["explanation"]  # the source's own words, as written
+    assert any("“عرض النطاق الترددي للحافلة”" in w for w in garbled["warnings"])
 
 
 def test_a_correction_is_said_once_under_an_answer():
     from service.explain.unsaid import warnings_to_print
 
     for lang in ("en", "ar"):
-        result = explain_offline("تتصل الرقائق بالنطاق الترددي البالغ 7 تيرابايت في الثانية.", lang)
+        result = explain_offline("بلغ عرض النطاق الترددي للحافلة 400 غيغابايت في الثانية.", lang)
         assert result["warnings"] and not warnings_to_print(result)  # the answer's own section carries it
     other = {"explanation": "## In short\n\nA text.", "warnings": ["'x': the source's rendering is wrong; it means a "
                                                                    "data rate in bytes per second here."]}
