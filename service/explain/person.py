@@ -17,6 +17,7 @@ _INDEX_BEFORE = pattern_cache.lazy(r"\b(?!(?:and|but|so|then|when|if|that|becaus
                                    r"could|would|will|am|now|also)\s+$)[a-z]+\s+$")  # a noun right before a lower-case "i"
 _INTENT_NO_SUBJECT = pattern_cache.lazy(r"^(?:will|shall)(?=\s+(?:close|add|fix|update|look|check|try|send|open|merge|push|"
                                         r"report|post|share|investigate|revert|file|run|test)\b)", re.I)
+_YOUR_NOUN = pattern_cache.lazy(r"(?<![\w/.-])[Yy]our\s+([A-Za-z][\w-]*)")
 _PERSON_CASE = {"we", "my", "our", "mine", "ours", "myself", "ourselves", "we're", "we've", "we'd", "we'll", "your"}
 
 
@@ -28,6 +29,7 @@ def third_person(text: str, lang: str) -> str:
     if lang == "ar":
         return text
     text = re.sub(r"(?<=[A-Za-z])[’‘](?=[A-Za-z])", "'", text)  # "I’m" typed with a curly apostrophe is "I'm", never "they’m"
+    text = _YOUR_NOUN.sub(_addressee, text)
     text = _INTENT_NO_SUBJECT.sub(lambda found: "they " + found.group(0).lower(), text)  # "(So) will close this issue": the author's own plan, its "I" left out
     for pattern, replacement in _PERSON_EN:
         flags = re.I if any(word in pattern for word in _PERSON_CASE) else 0
@@ -40,6 +42,16 @@ def third_person(text: str, lang: str) -> str:
                 else replacement
         text = re.sub(pattern, put, text, flags=flags)
     return text
+
+
+def _addressee(found: re.Match) -> str:
+    """"your test" where the sentence also names the author's test: "the other person's test", so that "the test" is not
+    both theirs and the addressee's ("the test we ran ... the variant your test used")."""
+    noun = found.group(1)
+    rest = found.string[:found.start()] + found.string[found.end():]
+    if not re.search(rf"\b{re.escape(noun)}\b", rest, re.I):
+        return found.group(0)
+    return ("The" if found.group(0)[0] == "Y" else "the") + f" other person's {noun}"
 
 
 def lower_first(text: str) -> str:
