@@ -17,3 +17,22 @@ def test_a_reply_comparing_two_tests_keeps_whose_test_is_whose():
     answer = explain_offline("I think the difference is that the test we ran used the H100 SXM 80GB variant, which is "
                              "faster than the H100 PCIE variant your test used.", "en")["explanation"]
     assert "the other person's test used" in answer and "variant the test used" not in answer
+
+
+def test_a_symptom_label_is_not_the_point_while_a_sentence_makes_one():
+    # Megatron-Bridge#2665 (round 40, P07): the gist was "The text notes: Suspiciously high throughput. It adds that
+    # impossibly high TFLOP/s." (two list items under "Symptoms include:"), not a sentence the author argues with
+    text = ("Passing --overlap-param-gather without --use-distributed-optimizer leaves every rank with a stale copy "
+            "of the weights. Symptoms include:\n\nSuspiciously low loss (e.g. 1.2 instead of ~2.3)\n"
+            "Implausibly high throughput (e.g. 9,100 tokens/s instead of ~3,000)\n")
+    opening = explain_offline(text, "en")["explanation"].split("\n## ")[0]
+    assert "stale copy" in opening and "Suspiciously" not in opening and "Implausibly" not in opening
+
+
+def test_a_row_of_results_stays_a_candidate_for_the_point():
+    from service.explain import gist
+    from service.explain.pipeline import analyse
+
+    doc = analyse("Measured on 8 H100 GPUs:\n\nBF16: ring 412.0 TFLOP/s vs tree 398.5 TFLOP/s (+3.4%)\n", "en")
+    rows = [i for i, (a, b) in enumerate(doc.sentences) if "ring" in doc.text[a:b]]
+    assert rows and not gist._label_line(doc, rows[0])
