@@ -36,3 +36,15 @@ def test_a_row_of_results_stays_a_candidate_for_the_point():
     doc = analyse("Measured on 8 H100 GPUs:\n\nBF16: ring 412.0 TFLOP/s vs tree 398.5 TFLOP/s (+3.4%)\n", "en")
     rows = [i for i, (a, b) in enumerate(doc.sentences) if "ring" in doc.text[a:b]]
     assert rows and not gist._label_line(doc, rows[0])
+
+
+def test_an_issue_number_opening_a_sentence_is_no_hashtag():
+    # alpa#175: "#162 does not improve the compilation time a lot." was dropped as a hashtag line, leaving no sentence
+    from service.explain import terms
+
+    assert terms.clutter_spans("#162 does not improve the compilation time a lot. The time went from 190s to 130s.") == []
+    assert terms.clutter_spans("#AI #MachineLearning") and terms.clutter_spans("## Design")
+    assert not terms.clutter_spans("## Eagle decoding speed (SGLang): 297 token/s")  # a heading that reports a figure
+    opening = explain_offline("#3120 does not speed up the checkpoint save much: it still takes 95 s instead of 110 s, "
+                              "because the upload to object storage is serial.", "en")["explanation"].split("\n## ")[0]
+    assert "does not speed up the checkpoint save" in opening
