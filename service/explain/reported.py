@@ -442,7 +442,7 @@ def companion(clause: str, sentence: str, lang: str, who: str, context: str = ""
         about = words.get("writes_about") if who != "text" else None
         subject = words["pronouns"][who] if about else words["subjects"]["text"]
         return _capital((about[1] if about else words["about"][0]).format(subject=subject, claim=clause[0].lower() + clause[1:]))
-    if _subjectless(clause) and "notes_quoted" in words:  # "It adds that watch tokens flow ...": quoted instead
+    if (_subjectless(clause) or _PARTICIPLE_FIRST.match(clause) and not re.search(r",\s+(?:we|I|they|the|this)\b", clause)) and "notes_quoted" in words:  # "It adds that watch tokens flow", "that validated against": quoted
         return _capital(words["notes_quoted"][0 if who == "text" else 1].format(subject=words["pronouns"][who], claim=_capital(clause)))
     verb = words["companion"].get(gist_lift.conceded(_said_as(kind, clause), sentence, context), words["companion"]["other"])[0 if who == "text" else 1]
     said = re.sub(r"\bthey would expect\b", "they expected", _demonstrative(third_person(gist_lift.elided_subject(clause, who), lang)))

@@ -48,3 +48,14 @@ def test_an_issue_number_opening_a_sentence_is_no_hashtag():
     opening = explain_offline("#3120 does not speed up the checkpoint save much: it still takes 95 s instead of 110 s, "
                               "because the upload to object storage is serial.", "en")["explanation"].split("\n## ")[0]
     assert "does not speed up the checkpoint save" in opening
+
+
+def test_a_companion_opening_on_a_participle_is_quoted_not_reported_as_a_clause():
+    # aiconfigurator#652: "It reports that validated against 72 TRT-LLM benchmark data points ..." had no subject
+    from service.explain import reported
+
+    said = reported.companion("Validated against 40 benchmark runs across A100 and H100 — all within 3%.",
+                              "Validated against 40 benchmark runs across A100 and H100 — all within 3%.", "en", "text")
+    assert "that validated" not in said and "Validated against 40 benchmark runs" in said
+    said = reported.companion("Measured on 8 nodes, the step takes 2.1 s.", "Measured on 8 nodes, the step takes 2.1 s.", "en", "text")
+    assert said.startswith("It") and "the step takes 2.1 s" in said  # a subject after the comma: a clause "that" carries
