@@ -54,6 +54,8 @@ def prefer(text: str) -> str:
     word that means another concept before a number replaced too ("بمعامل 3" -> "بعامل 3": a multiplier)."""
     pattern, replace = _rejected()
     text = pattern.sub(lambda m: m.group(1) + replace[m.group(2)], text)
+    # "وحدات معالجة الرسومات GPU" -> "وحدات GPU": the name the source gave beside its words is not said again
+    text = re.sub(r"\b([A-Z][A-Za-z0-9]{1,10}) \1\b", r"\1", text)
     numbered, before = _before_number()
     return numbered.sub(lambda m: m.group(1) + before[m.group(2)], text) if numbered else text
 
@@ -299,7 +301,7 @@ def _punctuation(text: str) -> str:
     return _LATIN_PUNCTUATION.sub(lambda m: _ARABIC_MARK[m.group(0).strip()], text)
 
 
-_LONE_PARTICLE = re.compile(rf"(?<![{_LETTER}\u0640])([بلكو])(\u0640?)\s+(?=[A-Za-z0-9])")
+_LONE_PARTICLE = re.compile(rf"(?<![{_LETTER}\u0640\u064B-\u0652])([بلكو])(\u0640?)\s+(?=[A-Za-z0-9])")
 
 
 def _attached_particles(text: str) -> str:

@@ -59,3 +59,13 @@ def test_a_companion_opening_on_a_participle_is_quoted_not_reported_as_a_clause(
     assert "that validated" not in said and "Validated against 40 benchmark runs" in said
     said = reported.companion("Measured on 8 nodes, the step takes 2.1 s.", "Measured on 8 nodes, the step takes 2.1 s.", "en", "text")
     assert said.startswith("It") and "the step takes 2.1 s" in said  # a subject after the comma: a clause "that" carries
+
+
+def test_arabic_polish_says_a_name_once_and_never_joins_a_word_ending_in_a_diacritic():
+    from service.i18n import arabic_style
+
+    # HF docs in Arabic write "وحدات معالجة الرسومات GPU": the preferred "وحدات GPU" is not followed by "GPU" again
+    assert arabic_style.prefer("إذا كان على وحدات معالجة الرسومات GPU المزامنة نادرًا") == "إذا كان على وحدات GPU المزامنة نادرًا"
+    # "المشغّل mlx5": the shadda before the last letter does not make "ل" a particle ("المشغّلـmlx5")
+    assert arabic_style._attached_particles("يديرها المشغّل mlx5") == "يديرها المشغّل mlx5"
+    assert arabic_style._attached_particles("مقارنة ب FP8") == "مقارنة بـFP8"
