@@ -152,7 +152,7 @@ def find(text: str, lang: str, named: list[tuple[int, int]], known: set[str]) ->
             continue
         in_formula = _IN_FORMULA.search(text, max(0, start - 3), min(len(text), end + 3)) or _DEFINED_BY_FORMULA.match(text, end)
         kind = "key_term_variable" if not from_table and in_formula \
-            else "key_term_module" if not from_table and module_path(key) \
+            else "key_term_module" if not from_table and (module_path(key) or _RUN_BEFORE.search(text[max(0, start - 30):start])) \
             else "key_term_measured" if not from_table and measured(key) else "key_term"
         definition = from_table[0] if from_table else messages(lang)[f"{kind}_words"].format(words=plain)
         out.append({"id": f"key:{key}", "term": key, "expansion": messages(lang)[kind],
@@ -165,6 +165,9 @@ def find(text: str, lang: str, named: list[tuple[int, int]], known: set[str]) ->
 
 
 # A rate or a column label: two or three words joined by "/" ("Time/step", "Sequences/Sec", "s/iter", "FLOPs/param").
+# "when running shmem_put_bw between nodes": a program the author ran (NVSHMEM's bandwidth test), not a setting
+_RUN_BEFORE = pattern_cache.lazy(r"\b(?:run|runs|running|ran|launch(?:ed|ing)?|execut(?:e|ed|ing)|invok(?:e|ed|ing)|call(?:ed|ing)?|"
+                                 r"binary|benchmarks?|executable|script)\s+(?:the\s+|a\s+)?`?$", re.I)
 _LABEL = pattern_cache.lazy(r"(?<![\w/.])([A-Za-z]{1,12}(?:/[A-Za-z]{1,12}){1,2})(?![\w/])")
 
 

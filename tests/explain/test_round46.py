@@ -69,3 +69,13 @@ def test_arabic_polish_says_a_name_once_and_never_joins_a_word_ending_in_a_diacr
     # "المشغّل mlx5": the shadda before the last letter does not make "ل" a particle ("المشغّلـmlx5")
     assert arabic_style._attached_particles("يديرها المشغّل mlx5") == "يديرها المشغّل mlx5"
     assert arabic_style._attached_particles("مقارنة ب FP8") == "مقارنة بـFP8"
+
+
+def test_a_name_the_author_ran_is_a_program_not_a_setting():
+    # DeepEP#155: "when running shmem_put_bw between nodes" glossed shmem_put_bw as "a configuration setting"
+    from service.explain import key_terms
+
+    text = "When running all_reduce_perf between two nodes we see 180 GB/s, but with tp_comm_overlap set it drops."
+    found = {item["term"]: item["expansion"] for item in key_terms.find(text, "en", [], set())}
+    assert found.get("all_reduce_perf") == "a name in the code"
+    assert found.get("tp_comm_overlap", "a configuration setting") == "a configuration setting"
