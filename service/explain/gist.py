@@ -3,7 +3,6 @@
 import re
 
 from service.explain import claims as cues
-from service.explain import person
 from service.explain import gist_central, gist_contrast, gist_cross, gist_frames, gist_select, gist_length, gist_lift, gist_plain, gist_side, headings, pattern_cache, reported, restate, synthesis
 from service.explain.document import Document
 from service.i18n.messages import messages
@@ -237,7 +236,7 @@ def gist(doc: Document, links: list[dict]) -> list[dict]:
         best = max(((score(doc, i, ids[i], claims_at.get(a)) - 99 * gist_side.blockquoted(doc, i), i) for i, (a, _) in enumerate(doc.sentences)), default=(0.0, 0))
         scored = [best] if best[0] >= MIN_SCORE / 6 else []  # a title ("Adding Tokens/s/device to the log") will do
     scored = gist_select.ranked(doc, scored)  # the hand score and the features fitted on people's gists
-    scored = sorted(scored, key=lambda item: _label_line(doc, item[1]))  # stable: a claim with a verb before a label
+    scored = sorted(scored, key=lambda item: gist_side.label_line(doc, item[1]))  # stable: a claim with a verb before a label
     chosen: list[tuple[int, str]] = []
     seen_words: list[set[str]] = []
     frames: list[tuple[str, frozenset]] = []
@@ -301,22 +300,6 @@ def gist(doc: Document, links: list[dict]) -> list[dict]:
 
 
 _BRACKETED_NAME = pattern_cache.lazy(r" \(([A-Z][\w-]{1,15})\)")
-
-
-def _label_line(doc: Document, index: int) -> bool:
-    """A line without a verb that asks nothing and gives no figure but in brackets ("Suspiciously high throughput (e.g.
-    4200 TPS/GPU)", an item under "Symptoms include:"): a label, never the author's point while a sentence with a verb
-    makes one. A row of results ("BF16: alltoall 423.6 TFLOP/s vs hybridep 406.6 TFLOP/s") is not a label."""
-    sentence = doc.text[slice(*doc.sentences[index])].strip()
-    bare = re.sub(r"\([^()]*\)", " ", sentence)
-    return not sentence.endswith(("?", "؟")) and not re.search(r"\d", bare) and not person.has_verb(bare) \
-        and not _SUBJECT_OR_VERB_FIRST.search(sentence)
-
-
-# A pronoun with its verb ("we lose perf", "I'm able to"), or a report opening on its verb ("Measured 2.00x ...",
-# "Went from 820 -> 879", "Requires only 1 H100"): a claim, though the verb list does not know the verb.
-_SUBJECT_OR_VERB_FIRST = pattern_cache.lazy(r"\b(?:I|we|We|they|They|you|You|it|It)(?:'m|'re|'ve)?\s+[a-z]|^(?:[A-Z][a-z]+(?:ed|es)|Went|Got|Ran|"
-                                            r"Saw|Made|Took|Trains|Requires|Runs|Uses|Adds|Gets|Makes|Takes|Shows)\b")
 
 
 def _named_once(sentences: list[dict]) -> list[dict]:

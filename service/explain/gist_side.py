@@ -4,7 +4,7 @@ config line or a command."""
 
 import re
 
-from service.explain import claims, pattern_cache, reported, restate
+from service.explain import claims, pattern_cache, person, reported, restate
 from service.explain.gist_select import STOP as _STOP
 from service.explain.document import Document
 
@@ -426,3 +426,19 @@ def _stem(noun: str) -> str:
     """A noun without its plural ending ("costs" -> "cost"), for finding it named before."""
     noun = noun.lower()
     return noun[:-1] if len(noun) > 3 and noun.endswith("s") and not noun.endswith("ss") else noun
+
+
+def label_line(doc: Document, index: int) -> bool:
+    """A line without a verb that asks nothing and gives no figure but in brackets ("Suspiciously high throughput (e.g.
+    4200 TPS/GPU)", an item under "Symptoms include:"): a label, never the author's point while a sentence with a verb
+    makes one. A row of results ("BF16: alltoall 423.6 TFLOP/s vs hybridep 406.6 TFLOP/s") is not a label."""
+    sentence = doc.text[slice(*doc.sentences[index])].strip()
+    bare = re.sub(r"\([^()]*\)", " ", sentence)
+    return not sentence.endswith(("?", "؟")) and not re.search(r"\d", bare) and not person.has_verb(bare) \
+        and not _SUBJECT_OR_VERB_FIRST.search(sentence)
+
+
+# A pronoun with its verb ("we lose perf", "I'm able to"), or a report opening on its verb ("Measured 2.00x ...",
+# "Went from 820 -> 879", "Requires only 1 H100"): a claim, though the verb list does not know the verb.
+_SUBJECT_OR_VERB_FIRST = pattern_cache.lazy(r"\b(?:I|we|We|they|They|you|You|it|It)(?:'m|'re|'ve)?\s+[a-z]|^(?:[A-Z][a-z]+(?:ed|es)|Went|Got|Ran|"
+                                            r"Saw|Made|Took|Trains|Requires|Runs|Uses|Adds|Gets|Makes|Takes|Shows)\b")

@@ -30,12 +30,12 @@ def test_a_symptom_label_is_not_the_point_while_a_sentence_makes_one():
 
 
 def test_a_row_of_results_stays_a_candidate_for_the_point():
-    from service.explain import gist
+    from service.explain import gist_side
     from service.explain.pipeline import analyse
 
     doc = analyse("Measured on 8 H100 GPUs:\n\nBF16: ring 412.0 TFLOP/s vs tree 398.5 TFLOP/s (+3.4%)\n", "en")
     rows = [i for i, (a, b) in enumerate(doc.sentences) if "ring" in doc.text[a:b]]
-    assert rows and not gist._label_line(doc, rows[0])
+    assert rows and not gist_side.label_line(doc, rows[0])
 
 
 def test_an_issue_number_opening_a_sentence_is_no_hashtag():
