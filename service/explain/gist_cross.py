@@ -12,7 +12,7 @@ from typing import NamedTuple
 from calculators.resources import data_dir
 
 from service.explain import claims as claim_cues
-from service.explain import gist_compare, gist_defined, gist_names, gist_relation, gist_side, gist_values, reported, restate
+from service.explain import gist_compare, gist_defined, gist_names, gist_problem, gist_relation, gist_side, gist_values, key_terms, reported, restate
 from service.explain.document import Document
 from service.i18n import arabic
 from service.i18n.messages import join_names, messages
@@ -94,7 +94,7 @@ def read(doc: Document, index: int) -> Reading:
     sentence = doc.text[start:end]
     cue = _cues(_language_of(sentence))
     asserted = claim_cues.asserted(sentence)  # "if you run out of memory", "the 3x we could not obtain": not found
-    problem, after = _problem(sentence, cue) if asserted else ("", 0)
+    problem, after = gist_problem.problem(sentence, cue) if asserted else ("", 0)
     question = (_asks(sentence) or bool(cue["question_start"].match(sentence) and cue["why"].search(sentence)
                                          and not _LABEL.match(sentence))) \
         and not gist_side.answered_heading(doc, index)
@@ -150,7 +150,7 @@ def read(doc: Document, index: int) -> Reading:
         own, everyday = [s for s in own if s not in said], [s for s in everyday if s not in said]
         if span[0] > 0:  # what has the problem comes before its words ("vLLM OOMs"); what follows may be only where it
             # shows ("a second OOM site is the fp32 upcast": fp32 has no problem), which a blind reader judged wrong
-            lead = max(main[0], start + max(sentence.rfind(m, 0, span[0]) for m in ",;،؛"))  # its own clause's: "too large
+            lead = max(main[0], start + gist_problem.list_start(sentence, span[0]))  # its own clause's, or its list's: "too large
             earlier = set(sum(_subjects(doc, lead, max(lead, start + span[0]), bool(measured), bool(measured or setup)), []))  # for ZeRO-1, X is too slow" 
             own, everyday = [s for s in own if s in earlier], [s for s in everyday if s in earlier]
     subjects = [n for n in (own if own or role not in _NEEDS_SUBJECT else everyday) if n not in labels]  # labels: by their figures
@@ -246,25 +246,9 @@ def _opens_with_term(doc: Document, start: int, sentence: str) -> bool:
                                   and bool(_VERB_AFTER.match(doc.text, first.end)))  # "MoE: X activates 37B of ...": the figures are X's
 
 
-def _problem(sentence: str, cue: dict) -> tuple[str, int]:
-    """The problem the sentence reports ("slower than expected", "OOM"), never one it denies ("no OOM"), and where
-    its cue ends (what the problem is measured against comes after it: "... slower than expected, as in ZeRO-2 ...")."""
-    for pattern, say, negative in cue["problems"]:
-        found = pattern.search(sentence)
-        if found and _UNTIL.search(sentence, max(0, found.start() - 12), found.start()):
-            continue  # "increase the layers until OOM": where a test stops, no problem met (a round-15 reader)
-        if found and (negative or not claim_cues.denied_at(sentence, found.start(), found.end())):
-            return say, found.start()
-    return "", 0
-
-
-# "increase the layers until OOM", "queues requests instead of OOM-ing" (round 39): a problem the text does not report
-_UNTIL = re.compile(r"\b(?:until|till|before|instead\s+of|rather\s+than|without)\s+(?:it\s+|we\s+|you\s+)?(?:hit\w*\s+|get\w*\s+|run\w*\s+)?(?:an?\s+)?$|حتى\s+$|بدلا?ً?\s+من\s+$", re.I)
-
-
 _COORDINATED = re.compile(r"[\s\"'“”«»,،]*(?:or|and|nor|أو|و)?[\s\"'“”«»]*", re.I)
 # problems that are an observer's by their words: a result set against what was expected or reported, or not understood
-_OBSERVED = {"slower_than_expected", "lower_than_expected", "higher_than_expected", "lower_than_reported", "cannot_reproduce", "error",
+_OBSERVED = {"slower_than_expected", "lower_than_expected", "higher_than_expected", "lower_than_reported", "cannot_reproduce", "error", "fails",
              "not_understood"}
 _FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|[Mm]y|me|[Ww]e|[Ww]e're|[Ww]e've|[Oo]ur|us)\b|(?<![\u0621-\u064A])(?:أنا|نحن|لدي|لدينا|عندي|عندنا|"
                            r"حصلت|حصلنا|أحصل|نحصل|جربت|جربنا|أواجه|نواجه|واجهت|واجهنا)(?![\u0621-\u064A])")
@@ -306,7 +290,8 @@ def _subjects(doc: Document, start: int, end: int, measured: bool, figures: bool
         if not any(gist_names.same_name(name, other) for other in own + everyday):
             names.append(name)
     own.sort(key=lambda name: not gist_names.LATIN_NAME.match(name))  # names (models, chips, frameworks) before concepts
-    return own[:MAX_SUBJECTS], everyday[:MAX_SUBJECTS]
+    unnamed = key_terms.unnamed_in(doc.text, start, end, [(o.start, o.end) for o in doc.occurrences])  # naming one setting of several blames it
+    return ([] if unnamed else own[:MAX_SUBJECTS]), everyday[:MAX_SUBJECTS]
 
 
 _URL = re.compile(r"https?://\S+")

@@ -17,7 +17,7 @@ from service.explain import glossary, option_terms, pattern_cache, term_items
 from service.i18n.messages import messages
 
 # snake_case or dotted keys, and quoted kebab-case keys of a JSON config ("pipe-parallel-size": 4)
-_KEY = pattern_cache.lazy(r"(?<![\w.-])(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?:\.[a-z][a-z0-9_]*)*|[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)+)(?![\w-])"
+KEY = pattern_cache.lazy(r"(?<![\w.-])(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?:\.[a-z][a-z0-9_]*)*|[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)+)(?![\w-])"
                           r"|(?<=\")[a-z][a-z0-9]*(?:-[a-z0-9]+){2,}(?=\"\s*:)")
 _PARTS = re.compile(r"[._-]+")
 MOST = 4  # a pasted config of many keys is the config reader's; the terms list glosses only the first few
@@ -43,6 +43,11 @@ _MODULE_FOLDERS = frozenset({"examples", "example", "scripts", "recipes", "tools
                              "ops", "layers", "kernels", "src", "lib", "contrib", "experimental", "integrations", "distributed"})
 _PACKAGES = frozenset({"torch", "megatron", "deepspeed", "jax", "flax", "vllm", "sglang", "transformers", "accelerate", "apex",
                        "transformer_engine", "nemo", "torchtitan", "nanotron", "maxtext", "optax", "orbax", "triton", "xformers"})
+
+
+def unnamed_in(text: str, start: int, end: int, named: list[tuple[int, int]]) -> bool:
+    """Whether text[start:end] holds a key no glossary name covers ("passing zero_hpz_partition_size, ... fails")."""
+    return any(not any(a <= key.start() and key.end() <= b for a, b in named) for key in KEY.finditer(text, start, end))
 
 
 def module_path(key: str) -> bool:
@@ -137,7 +142,7 @@ def find(text: str, lang: str, named: list[tuple[int, int]], known: set[str]) ->
     """Terms items for the keys of `text` that neither a glossary name (`named` spans) nor an option item (`known`,
     as written) covers, first mention first, each once, at most MOST."""
     out, seen, frameworks = [], set(known), option_terms.named_frameworks(text)
-    for match in _KEY.finditer(text):
+    for match in KEY.finditer(text):
         key, start, end = match.group(), match.start(), match.end()
         own = end - len(key.rsplit(".", 1)[-1])  # "model.expert_model_parallel_size": the glossary may name the last part
         if key in seen or any(a <= own and end <= b for a, b in named) or option_terms._in_command(text, start) \

@@ -79,3 +79,18 @@ def test_a_name_the_author_ran_is_a_program_not_a_setting():
     found = {item["term"]: item["expansion"] for item in key_terms.find(text, "en", [], set())}
     assert found.get("all_reduce_perf") == "a name in the code"
     assert found.get("tp_comm_overlap", "a configuration setting") == "a configuration setting"
+
+
+def test_a_problem_frame_blames_the_whole_list_and_says_no_error_message_the_text_lacks():
+    # DeepSpeed#4886 (round 41, P10-ar, a `wrong` gist): "passing A, B, C fails with FP16" was framed as C's problem
+    # "with an error message"; vLLM#2136 (P09-ar): a test that fails was said to fail with an error message
+    from service.explain import gist_problem
+
+    sentence = "On two nodes, passing zero_hpz_partition_size, zero_quantized_gradients, zero_quantized_weights fails with FP16."
+    assert sentence[gist_problem.list_start(sentence, sentence.index(" fails")):].startswith(", passing")
+    sentence = "The model is too large for ZeRO-1, ZeRO-3 is too slow"
+    assert sentence[gist_problem.list_start(sentence, sentence.index(" is too slow")):] == ", ZeRO-3 is too slow"
+    opening = explain_offline("On two nodes, passing zero_hpz_partition_size, zero_quantized_gradients, zero_quantized_weights "
+                              "fails with FP16 as the loss goes to inf.", "ar")["explanation"].split("\n## ")[0]
+    assert "qwZ" not in opening or ("hpZ" in opening and "qgZ" in opening)
+    assert "رسالة خطأ" not in opening

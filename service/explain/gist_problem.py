@@ -1,0 +1,30 @@
+"""The problem a sentence reports ("slower than expected", "OOM"), read from cue patterns, and the clause or list of
+items that has it ("passing A, B, C fails"): what a cross-language problem frame may blame."""
+
+import re
+
+from service.explain import claims as claim_cues
+
+
+def problem(sentence: str, cue: dict) -> tuple[str, int]:
+    """The problem the sentence reports ("slower than expected", "OOM"), never one it denies ("no OOM"), and where
+    its cue ends (what the problem is measured against comes after it: "... slower than expected, as in ZeRO-2 ...")."""
+    for pattern, say, negative in cue["problems"]:
+        found = pattern.search(sentence)
+        if found and _UNTIL.search(sentence, max(0, found.start() - 12), found.start()):
+            continue  # "increase the layers until OOM": where a test stops, no problem met (a round-15 reader)
+        if found and (negative or not claim_cues.denied_at(sentence, found.start(), found.end())):
+            return say, found.start()
+    return "", 0
+
+
+# "increase the layers until OOM", "queues requests instead of OOM-ing" (round 39): a problem the text does not report
+_UNTIL = re.compile(r"\b(?:until|till|before|instead\s+of|rather\s+than|without)\s+(?:it\s+|we\s+|you\s+)?(?:hit\w*\s+|get\w*\s+|run\w*\s+)?(?:an?\s+)?$|حتى\s+$|بدلا?ً?\s+من\s+$", re.I)
+
+
+def list_start(sentence: str, end: int) -> int:
+    """Where the clause before `end` starts: after the last comma, or before a list of short items ("passing A, B, C fails")."""
+    cut = max(sentence.rfind(m, 0, end) for m in ",;،؛")
+    while cut > 0 and sentence[cut] in ",،" and len(sentence[max(sentence.rfind(",", 0, cut), sentence.rfind("،", 0, cut)) + 1:cut].split()) <= 2:
+        cut = max(sentence.rfind(",", 0, cut), sentence.rfind("،", 0, cut))
+    return cut
