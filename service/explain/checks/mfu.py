@@ -23,6 +23,8 @@ def mfu(doc: Document, claim: Claim) -> Result | None:
     rate = next((f for f in claim.figures if f.quantity in ("tokens_per_s", "tokens_per_s_per_chip", "step_time_s")), None)
     if stated is None and rate is None or serving(doc, claim):
         return None
+    if rate is None and stated.value == 1.0:
+        return None  # "a reading above 100% ... MFU is bounded by 1": the bound every MFU has, not one the text measured
     if any(f.quantity == "expression" for f in claim.figures):
         return None  # "MFU = 64 * 8.6e15 / 4.31 / 256 / 989e12 = 50.5%": the text's own working, which the arithmetic check redoes
     own_rate = rate
@@ -124,6 +126,9 @@ def achieved_rate(doc: Document, claim: Claim) -> Result | None:
     if stated is None or rate is None:
         return None
     found = [c for c in chips(doc, claim) if not doc.named_only_generically(c)]
+    if not claim.chips and not any(getattr(f, "chip", None) for f in claim.figures) \
+            and len([c for c in doc.chips() if not doc.named_only_generically(c)]) > 1:
+        found = []  # a row of a text naming H100, B200 and A100: which chip's peak the share is of is the text's to say
     if not found and over is not None:  # "3072 GPUs" in the sentence after "over 3,000 A100 GPUs": the text's one chip
         found = [c for c in doc.chips() if not doc.named_only_generically(c)]
         found = found if len(found) == 1 else []

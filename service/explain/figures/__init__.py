@@ -32,6 +32,7 @@ def read_figures(text: str) -> list[Figure]:
     _degrees_within_chips(text, kept)
     _units_beside_chips(text, kept)
     _binary_thousands(text, kept)
+    _formula_coefficients(text, kept)
     index = {id(f): i for i, f in enumerate(kept)}
     return [Figure(quote=text[f.start:f.end], start=f.start, end=f.end, quantity=f.quantity, value=float(f.value),
                    unit=f.unit, approx=f.approx, chip=f.chip, model=f.model, role=f.role,
@@ -50,6 +51,19 @@ def _degrees_within_chips(text: str, figs: list[_Fig]) -> None:
     for fig in figs:
         if fig.quantity in _DEGREES and fig.unit is None and (fig.value > MAX_DEGREE or (chips and fig.value > max(chips))) \
                 and any(c.isdigit() for c in text[fig.start:fig.end]) and not any(c.isalpha() for c in text[fig.start:fig.end]):
+            fig.quantity, fig.generic = "number", True
+
+
+# "MFU is 100 * flops_ps / device_peak_flops_per_second": a bare number multiplying a name is a formula's coefficient
+_TIMES_A_NAME = re.compile(r"\s*[*×]\s*[A-Za-z_]")
+
+
+def _formula_coefficients(text: str, figs: list[_Fig]) -> None:
+    """A bare number that multiplies a variable ("100 * flops_ps") is part of a formula, not the value of the
+    quantity a cue before it names ("MFU is 100 ..." is no MFU of 100%)."""
+    for fig in figs:
+        if not fig.expression and fig.quantity != "number" and _TIMES_A_NAME.match(text, fig.end) \
+                and not any(c.isalpha() or c == "%" for c in text[fig.start:fig.end]):
             fig.quantity, fig.generic = "number", True
 
 
