@@ -155,9 +155,10 @@ def find(text: str, lang: str, named: list[tuple[int, int]], known: set[str]) ->
         plain = None if from_table else _by_words(key, lang)
         if not (from_table or plain):
             continue
-        in_formula = _IN_FORMULA.search(text, max(0, start - 3), min(len(text), end + 3)) or _DEFINED_BY_FORMULA.match(text, end)
+        in_path = bool(start >= 2 and re.match(r"\w/", text[start - 2:start]) and re.match(r"/\w", text[end:end + 2]))  # "examples/pytorch/comm_gemm_overlap/x.py", not "numel/dtype_bytes"
+        in_formula = not in_path and (_IN_FORMULA.search(text, max(0, start - 3), min(len(text), end + 3)) or _DEFINED_BY_FORMULA.match(text, end))
         kind = "key_term_variable" if not from_table and in_formula \
-            else "key_term_module" if not from_table and (module_path(key) or _RUN_BEFORE.search(text[max(0, start - 30):start])) \
+            else "key_term_module" if not from_table and (in_path or module_path(key) or _RUN_BEFORE.search(text[max(0, start - 30):start])) \
             else "key_term_measured" if not from_table and measured(key) else "key_term"
         definition = from_table[0] if from_table else messages(lang)[f"{kind}_words"].format(words=plain)
         out.append({"id": f"key:{key}", "term": key, "expansion": messages(lang)[kind],

@@ -6,7 +6,7 @@ from functools import cache
 
 from calculators.resources import data_dir
 
-from service.explain import arabic_clause, gist_lift, gist_names, headings, pattern_cache
+from service.explain import arabic_clause, change_notes, gist_lift, gist_names, headings, pattern_cache
 from service.explain.person import FINITE as _FINITE, has_verb, lower_first, third_person
 from service.i18n.messages import messages
 
@@ -280,11 +280,9 @@ def point(clause: str, sentence: str, lang: str, who: str, context: str = "") ->
     attended = _ATTENTION.match(clause)
     if attended:  # "Note that X": what the text points out, not advice to "note"
         return _capital(f"{subject} {words['notes'][number]} {clause[attended.end():]}")
-    changed = _CHANGE_IMPERATIVE.match(clause)
+    changed = change_notes.as_change(clause, context, bool(_IMPERATIVE.match(clause)))
     if changed and "change_does" in words:  # "Refactor kernels so ...", a pull request's list of changes: what it does
-        verb = changed.group("verb").lower()
-        does = verb + ("es" if verb.endswith(("s", "sh", "ch", "x", "z")) else "s")
-        return _capital(f"{words['change_does']} {does}{clause[changed.end('verb'):]}")
+        return _capital(f"{words['change_does']} {changed}")
     heading = headings.is_heading(sentence)  # "Lower Memory Consumption for ...": a label, neither advice nor a claim
     if _IMPERATIVE.match(clause) and not heading and _PROCEDURE.search(clause) and "notes_quoted" in words:
         return _capital(words["notes_quoted"][number].format(subject=subject, claim=_capital(clause)))
@@ -330,10 +328,6 @@ def _subjectless(clause: str) -> bool:
 
 # a word and a preposition, no verb before the comma; not a participle or adverb leading into the subject ("Even with X, the")
 _PREDICATE_FIRST = pattern_cache.lazy(r"^(?!Even\b|Only\b|Just\b|Also\b|Still\b|[A-Z][a-z]+ing\b)[A-Z][a-z]+\s+(?:across|over|on|in|at|for|with|under|between|within)\s")
-# A change a pull request makes, said as an order ("Refactor kernels so ...", "Add option to ..."): not advice to the reader.
-_CHANGE_IMPERATIVE = pattern_cache.lazy(r"^(?P<verb>refactor|fix|implement|introduce|rename|port|bump|deprecate|migrate|expose|"
-                                        r"add(?=\s+(?:an?\s+|the\s+|new\s+)?(?:option|support|flag|argument|feature|test|kernel|check|"
-                                        r"api|config|parameter|benchmark|script)s?\b)|(?:allow|enable|disable|remove|skip|support)(?=\s+(?:`|--|[\w.]*_\w)))\b", re.I)
 _ADVICE = pattern_cache.lazy(r"\b(?:should|recommend\w*|advis\w+|suggest\w*|better|best|prefer\w*|ought|you(?: also)? (?:need|have|must))\b"
                              r"|^(?:use|keep|set|avoid|try|"
                              r"make sure|consider)\b", re.I)
@@ -424,6 +418,9 @@ def companion(clause: str, sentence: str, lang: str, who: str, context: str = ""
         return _capital(f"{words['pronouns'][who]} {words['notes'][0 if who == 'text' else 1]} {clause[attended.end():]}")
     if _IMPERATIVE.match(clause) and not headings.is_heading(sentence) and (_PROCEDURE.search(clause) or _COMPARATIVE_LED.match(clause)):
         return _capital(words["notes_quoted"][0 if who == "text" else 1].format(subject=words["pronouns"][who], claim=_capital(clause)))
+    changed = change_notes.as_change(clause, context, bool(_IMPERATIVE.match(clause)))
+    if changed and "change_does" in words:  # a changelog's order ("Refresh the command ...") is what the change does
+        return _capital(f"{words['change_does']} {changed}")
     if _IMPERATIVE.match(clause) and not headings.is_heading(sentence):  # "Use the following ...": advice, not "It adds that use"
         return _capital(_advice(words["imperative"], words["possessive_pronouns"][who], _lower_first(clause, context)))
     if kind == "question":

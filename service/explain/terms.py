@@ -522,8 +522,9 @@ def mistranslations(text: str, matches: list[glossary.Match], lang: str) -> list
     for item in mistranslation_table():
         phrase, entry = item.get("mistranslation") or "", by_id.get(item.get("term_id"))
         key = _normalise(phrase)
-        if entry is None or not key or any(key in seen for seen in seen_phrases) or not _fragments_present(phrase, normalised):
-            continue
+        if entry is None or not key or any(key in seen for seen in seen_phrases) or not _fragments_present(phrase, normalised) \
+                or item.get("requires") and not re.search(item["requires"], text):
+            continue  # "requires": the sense the rendering misses must be the text's ("router" is MoE's only beside experts)
         own = set(_normalise(_own_name(entry, "ar")).split())
         if own and own <= set(key.split()):
             continue  # the answer names the term so itself: calling that a mistranslation would contradict the answer

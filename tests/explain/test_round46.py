@@ -94,3 +94,56 @@ def test_a_problem_frame_blames_the_whole_list_and_says_no_error_message_the_tex
                               "fails with FP16 as the loss goes to inf.", "ar")["explanation"].split("\n## ")[0]
     assert "qwZ" not in opening or ("hpZ" in opening and "qgZ" in opening)
     assert "رسالة خطأ" not in opening
+
+
+def test_a_product_suffix_and_a_collectives_owner_keep_their_senses():
+    # OLMo-core#817: "NVIDIA B300 SXM6 AC" is a device name, not activation checkpointing; Megatron-LM#5982: the
+    # "CP all-to-all" inside an activation checkpoint is context parallelism's, not a checkpoint (round 41, P17, P01)
+    def senses(text):
+        return {line.split("**")[1]: line for line in explain_offline(text, "en")["explanation"].splitlines() if line.startswith("- **")}
+
+    assert "AC" not in senses("Devices that report as NVIDIA GB300 SXM6 AC matched no rule, so the H100 peak was used.")
+    assert "activation checkpointing" in senses("We turned on AC to fit the 70B model on eight H100 SXM GPUs.").get("AC", "")
+    assert "context parallelism" in senses("It recomputes the input projection and the CP all-to-all as one activation "
+                                           "checkpoint instead of storing the activations.").get("CP", "")
+    assert "checkpoint" in senses("We save a CP every 500 steps and resume from the latest checkpoint.").get("CP", "")
+
+
+def test_a_serving_request_router_is_not_corrected_as_the_moe_gate():
+    # an Arabic page on disaggregated serving (round 41, P05): its cache-aware «جهاز التوجيه» is a request router
+    serving = explain_offline("يوزع جهاز التوجيه الطلبات على العمال بحسب البادئة المخزنة.", "ar")
+    assert not serving["warnings"] and "## تصحيحات" not in serving["explanation"]
+    moe = explain_offline("يختار جهاز التوجيه خبيرين لكل رمز في طبقة خليط الخبراء.", "ar")
+    assert any("جهاز التوجيه" in w for w in moe["warnings"])
+
+
+def test_a_folder_of_a_path_is_no_formula_variable():
+    # TransformerEngine#1071 (round 41, P08): "examples/pytorch/comm_gemm_overlap/ln_mlp_with_overlap.py" put
+    # comm_gemm_overlap down as "a variable of the formula the text writes"
+    from service.explain import key_terms
+
+    text = "For reference, examples/pytorch/comm_gemm_overlap/ln_mlp_with_overlap.py initializes the layer with a tp_group."
+    kinds = {item["term"]: item["expansion"] for item in key_terms.find(text, "en", [], set())}
+    assert kinds.get("comm_gemm_overlap") != "a variable of the text's formula"
+    formula = "The memory is total_params * bytes_per_param / dp_size, about 20 GB."
+    assert {item["term"]: item["expansion"] for item in key_terms.find(formula, "en", [], set())}.get("dp_size") == "a variable of the text's formula"
+
+
+def test_a_changelogs_orders_are_what_the_change_does_not_advice():
+    # Megatron-Bridge#5266 (round 41, P21-en): "Tune the ... recipe" and "Refresh the ... command" under "Changelog"
+    # were said as "The text's advice is to tune ...", a wrong statement
+    from service.explain import change_notes
+
+    log = "Speed up the recipe.\n\nChangelog\nRaise the dispatcher SMs to 32.\nApply the fused permutation."
+    assert change_notes.as_change("Raise the dispatcher SMs to 32.", log, True) == "raises the dispatcher SMs to 32."
+    assert change_notes.as_change("Apply the fused permutation.", log, True) == "applies the fused permutation."
+    assert change_notes.as_change("Raise the dispatcher SMs to 32.", "A guide to MoE tuning.", True) is None  # advice
+    opening = explain_offline("Tune the 8x H100 recipe for Llama 3 8B with selective recompute.\n\nChangelog\n"
+                              "Replace full recompute with selective recompute.\n", "en")["explanation"].split("\n## ")[0]
+    assert "advice" not in opening and "The change tunes the 8" in opening
+
+
+def test_an_arrow_between_two_figures_is_no_floor():
+    # alpa#175: "the time is reduced from 190s -> 130s" was worked as "> 130s vs 190s: more than 68.4% of it"
+    answer = explain_offline("To profile an 8-layer BERT model the compile time is reduced from 190s -> 130s.", "en")["explanation"]
+    assert "> 130s" not in answer and "more than 68" not in answer
