@@ -147,3 +147,17 @@ def test_an_arrow_between_two_figures_is_no_floor():
     # alpa#175: "the time is reduced from 190s -> 130s" was worked as "> 130s vs 190s: more than 68.4% of it"
     answer = explain_offline("To profile an 8-layer BERT model the compile time is reduced from 190s -> 130s.", "en")["explanation"]
     assert "> 130s" not in answer and "more than 68" not in answer
+
+
+def test_verbs_and_everyday_words_do_not_take_a_terms_sense():
+    # round 41: "This post distills the model" glossed as knowledge distillation (P36); «تسريع الذكاء الاصطناعي»
+    # (AI acceleration) as a speed-up factor (P30); «الخطوة الإضافية» of quantizing made latency a training step's (A02)
+    def listed(text, lang):
+        return [line for line in explain_offline(text, lang)["explanation"].splitlines() if line.startswith("- **")]
+
+    assert not [line for line in listed("This post distills the playbook for serving with wide expert parallelism.", "en")
+                if "distillation" in line]
+    assert not [line for line in listed("تعزز Intel تواجدها في تسريع الذكاء الاصطناعي للخوادم بوحدة جديدة.", "ar") if "speedup" in line]
+    assert [line for line in listed("حقق التسريع 2.5 مرة مقارنة بالإعداد السابق على H100.", "ar") if "speedup" in line]
+    said = " ".join(listed("قد يتكبد التكميم تكلفة صغيرة في الكمون بسبب الخطوة الإضافية لإلغاء تكميم الأوزان عند الاستدلال.", "ar"))
+    assert "خطوة تدريب" not in said
