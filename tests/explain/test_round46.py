@@ -161,3 +161,13 @@ def test_verbs_and_everyday_words_do_not_take_a_terms_sense():
     assert [line for line in listed("حقق التسريع 2.5 مرة مقارنة بالإعداد السابق على H100.", "ar") if "speedup" in line]
     said = " ".join(listed("قد يتكبد التكميم تكلفة صغيرة في الكمون بسبب الخطوة الإضافية لإلغاء تكميم الأوزان عند الاستدلال.", "ar"))
     assert "خطوة تدريب" not in said
+
+
+def test_two_links_at_their_own_speeds_are_not_compared_and_a_share_is_said_once():
+    # an Arabic GB200 NVL72 article (review, round 46): the GPU-CPU link and the GPU-GPU link were divided ("5.6 to 1");
+    # FlashAttention#1310: 126.1 / 148 = 85.2% said twice, from the catalog's H20 peak and from the text's own 148
+    text = "تتصل كل وحدة بالمعالج المركزي عبر وصلة بسرعة 1.8 تيرابايت/ثانية، كما تتصل ببعضها عبر وصلة بسرعة 10 تيرابايت/ثانية."
+    assert "النسبة بينهما" not in explain_offline(text, "ar")["explanation"]
+    bench = ("H20 has only 148 TFLOPS (tensor core, FP16). Is there headroom?\n"
+             "Fav2: 0.840ms, 81.8 TFLOPS\nCuDNN: 0.545ms, 126.1 TFLOPS\nFav3: 0.572ms, 120.1 TFLOPS\n")
+    assert explain_offline(bench, "en")["explanation"].count("85.2%") == 1

@@ -132,7 +132,9 @@ def _bounded(doc: Document, fig) -> bool:
 
 
 _UP_TO = re.compile(r"\bup to\b|حتى|ما يصل إلى", re.I)
-_NOT_VERBS = {"and", "the", "with", "for", "from", "per", "of", "was", "were", "are", "and", "than", "each", "every", "على", "إلى", "في"}
+_NOT_VERBS = {"and", "the", "with", "for", "from", "per", "of", "was", "were", "are", "and", "than", "each", "every", "على", "إلى", "في",
+              # "عبر وصلة بسرعة 1.8 ... عبر وصلة بسرعة 10": "at a speed of" names two links, no verb saying the same of both
+              "بسرعة", "بسعة", "بمعدل", "بقدرة", "بحجم", "speed", "rate", "capacity"}
 _THAN_BEFORE = re.compile(r"\bthan\s+(?:[\w-]+\s+){0,2}$", re.I)
 _TIME_LABEL = re.compile(r"\b(?:time[- ]per[- ](?:iteration|iter|step)|(?:iteration|step|elapsed|wall[- ]?clock)[- ]time|latency)\b"
                          r"|زمن (?:التكرار|الخطوة)", re.I)

@@ -34,6 +34,9 @@ def row_peak(doc: Document, claim: Claim) -> Result | None:
     peak, best = peaks[0], own[0]
     if peak.value <= best.value:
         return None
+    if any(abs(c["outputs"].get("value", 0) - best.value / peak.value) <= 0.005 * best.value / peak.value
+           and ((c.get("input_sources") or {}).get("expression") or {}).get("quote") == best.quote for c in doc.calculations):
+        return None  # the chip's catalog peak is the one the text states: share_of_peak has said this share already
     index = worked(doc, f"{best.value:g} / {peak.value:g}", f"{best.quote} / {peak.quote}")
     if index is None:
         return None
