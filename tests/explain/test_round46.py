@@ -171,3 +171,15 @@ def test_two_links_at_their_own_speeds_are_not_compared_and_a_share_is_said_once
     bench = ("H20 has only 148 TFLOPS (tensor core, FP16). Is there headroom?\n"
              "Fav2: 0.840ms, 81.8 TFLOPS\nCuDNN: 0.545ms, 126.1 TFLOPS\nFav3: 0.572ms, 120.1 TFLOPS\n")
     assert explain_offline(bench, "en")["explanation"].count("85.2%") == 1
+
+
+def test_round_41_senses_peer_access_loss_scale_state_dicts():
+    # round 41 readers: a "patched p2p driver" is GPU peer access (P23), the scaling factor beside a loss going to inf is
+    # fp16's loss scale (P10), «قواميس حالة النموذج» are state dicts, not ZeRO's model states (P11)
+    def listed(text, lang="en"):
+        return " ".join(line for line in explain_offline(text, lang)["explanation"].splitlines() if line.startswith("- **"))
+
+    assert "peer-to-peer GPU access" in listed("Install the patched p2p driver and skip the p2p check to gain 50% on 4x3090.")
+    assert "low-precision" not in listed("With FP16 the loss goes to inf and the scaling factor keeps reducing till 1.")
+    assert "low-precision" in listed("FP8 training keeps one scaling factor per tensor, computed from the amax history.")
+    assert "ZeRO" not in listed("تحفظ نقطة الحفظ الموزعة قواميس حالة النموذج والمحسن بأسماء مؤهلة بالكامل.", "ar")
