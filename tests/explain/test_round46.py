@@ -183,3 +183,10 @@ def test_round_41_senses_peer_access_loss_scale_state_dicts():
     assert "low-precision" not in listed("With FP16 the loss goes to inf and the scaling factor keeps reducing till 1.")
     assert "low-precision" in listed("FP8 training keeps one scaling factor per tensor, computed from the amax history.")
     assert "ZeRO" not in listed("تحفظ نقطة الحفظ الموزعة قواميس حالة النموذج والمحسن بأسماء مؤهلة بالكامل.", "ar")
+
+
+def test_fsdp2s_reshard_after_forward_is_explained_not_spelled_out():
+    # a PyTorch forum thread and a MegaCpp post (round 41, P04, P22): "reshard_after_forward: A setting whose name reads
+    # 're-sharding after forward pass'" was an empty item beside the resharding entry
+    answer = explain_offline("With FSDP2 we set reshard_after_forward=False on the last block so its weights stay gathered.", "en")["explanation"]
+    assert "whose name reads" not in answer and "freeing the full weights" in answer
