@@ -323,6 +323,7 @@ def _subjectless(clause: str) -> bool:
     "Flat across depth and KV format, so it is ..."): "that" cannot carry it."""
     past = _PAST_FIRST.match(clause)
     return bool(_SUBJECTLESS.match(clause) or past and not has_verb(clause[past.end():].split(",")[0])
+                or re.match(r"[A-Za-z][a-z]+ing\s+(?:to|in|on|with|for|from|up)\s", clause) and "," not in clause  # "Leading to X."
                 or _PREDICATE_FIRST.match(clause) and not has_verb(clause.split(",")[0]))
 
 

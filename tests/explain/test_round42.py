@@ -98,7 +98,7 @@ def test_a_key_with_a_doubled_word_is_a_typo_not_a_setting_of_its_own():
     # PyTorch PR 118017 (FSDP2): "ZeRO-1 is reshard_after_after_forward=False without gradient reduction"
     text = ("This PR adds the reshard_after_forward: Union[bool, int] arg. reshard_after_forward=True == FULL_SHARD == ZeRO-3. "
             "ZeRO-1 is reshard_after_after_forward=False without gradient reduction.")
-    terms = [t["term"] for t in explain_offline(text, "en")["terms"]]
+    terms = [t["found_as"] for t in explain_offline(text, "en")["terms"]]
     assert "reshard_after_forward" in terms and "reshard_after_after_forward" not in terms
 
 

@@ -190,3 +190,15 @@ def test_fsdp2s_reshard_after_forward_is_explained_not_spelled_out():
     # 're-sharding after forward pass'" was an empty item beside the resharding entry
     answer = explain_offline("With FSDP2 we set reshard_after_forward=False on the last block so its weights stay gathered.", "en")["explanation"]
     assert "whose name reads" not in answer and "freeing the full weights" in answer
+
+
+def test_end_to_end_and_recipe_take_their_low_precision_senses_and_a_gerund_fragment_is_quoted():
+    # round 41 (P15, miles#512): "end-to-end mxfp8 rollout + training" is mxfp8 throughout, not a measurement over the
+    # whole job; its "training recipe" is the fp8 scaling scheme; "leading to inconsistency ..." was put after "says that"
+    text = ("For Blackwell, Megatron only implements the following training recipe:\n\n1. blockscaled fp8 with ue8m0 scales\n"
+            "2. mxfp8\n\nleading to inconsistency with blockscaled fp8 with fp32 scales.\n\nThis PR implements end-to-end mxfp8 rollout + training.")
+    answer = explain_offline(text, "en")["explanation"]
+    assert "used in every stage" in answer and "scaling factors are chosen" in answer
+    assert "says that leading" not in answer
+    latency = explain_offline("The end-to-end latency of a request was 2.1 s.", "en")["explanation"]
+    assert "Measured over the whole job or request" in latency

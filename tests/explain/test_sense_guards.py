@@ -117,8 +117,8 @@ def test_a_key_mostly_named_by_a_glossary_term_is_not_read_word_by_word():
     from service.explain.compose import explain_offline
     answer = explain_offline("Set moe_expert_model_parallelism to true and restart the job.", "en")
     assert "experts on different chips" in answer["explanation"] and "whose name reads" not in answer["explanation"]
-    shown = explain_offline("Set reshard_after_forward to false and restart the job.", "en")["explanation"]
-    assert "re-sharding after forward pass" in shown  # a key no term names keeps its reading
+    shown = explain_offline("Set amax_compute_algo to max and restart the job.", "en")["explanation"]
+    assert "absolute maximum (amax) compute algorithm" in shown  # a key no term names keeps its reading
 
 
 def test_the_guard_table_is_data_a_person_may_correct():
