@@ -202,3 +202,11 @@ def test_end_to_end_and_recipe_take_their_low_precision_senses_and_a_gerund_frag
     assert "says that leading" not in answer
     latency = explain_offline("The end-to-end latency of a request was 2.1 s.", "en")["explanation"]
     assert "Measured over the whole job or request" in latency
+
+
+def test_offloading_in_hugging_faces_arabic_and_megatron_fsdps_short_name():
+    # reviewers (round 46): the HF DeepSpeed docs in Arabic write offloading «النقل إلى وحدة المعالجة المركزية»; a
+    # Megatron-LM thread writes M-FSDP
+    said = explain_offline("فتأكد من تعطيل النقل إلى وحدة المعالجة المركزية (CPU)/NVMe لجعل كل شيء أسرع.", "ar")["explanation"]
+    assert "**التفريغ (Offloading)**" in said
+    assert "Megatron-Core's own implementation" in explain_offline("We train with M-FSDP on 256 GPUs.", "en")["explanation"]
