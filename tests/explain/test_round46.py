@@ -210,3 +210,13 @@ def test_offloading_in_hugging_faces_arabic_and_megatron_fsdps_short_name():
     said = explain_offline("فتأكد من تعطيل النقل إلى وحدة المعالجة المركزية (CPU)/NVMe لجعل كل شيء أسرع.", "ar")["explanation"]
     assert "**التفريغ (Offloading)**" in said
     assert "Megatron-Core's own implementation" in explain_offline("We train with M-FSDP on 256 GPUs.", "en")["explanation"]
+
+
+def test_a_kernels_degree_of_parallelism_is_not_a_count_of_chips():
+    # punica#24 (review, round 46): "Batching increases degree of parallelism" on one GPU was glossed as how many chips a
+    # kind of parallelism spans
+    kernel = explain_offline("x@A@B is a small computation, which cannot fully utilize GPU. Batching increases degree of "
+                             "parallelism, thus improves performance.", "en")["explanation"]
+    assert "thread blocks" in kernel and "How many chips one kind" not in kernel
+    layout = explain_offline("The degree of parallelism for TP is 8 and PP is 4 on 256 GPUs.", "en")["explanation"]
+    assert "How many chips one kind of parallelism spans" in layout
