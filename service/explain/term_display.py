@@ -29,7 +29,17 @@ def display(term: dict, lang: str) -> tuple[str, str]:
         name = _without_brackets(name) or name  # "**Ascend من هواوي (معالجات ... تبرمج عبر CANN)**" over a definition saying it
     if expansion and not _is_acronym(name) and _said_in(expansion, definition):
         expansion = ""  # "**NVL72** (rack-scale NVLink system ...)" over "NVIDIA's rack-scale system ...": said once, below
+    if lang == "ar" and arabic.ARABIC_LETTER.search(term.get("found_as") or ""):
+        expansion = _without_plain_english(expansion)
     return name, _one_english_form(expansion) if lang == "ar" else expansion
+
+
+def _without_plain_english(expansion: str) -> str:
+    """An Arabic heading over a term the text wrote in Arabic, without the English common noun after it ("(في الوقت
+    نفسه، in parallel)" -> "(في الوقت نفسه)"): Arabic readers counted it as English left; names and acronyms stay."""
+    parts = expansion.split("، ")
+    kept = [p for p in parts if not re.fullmatch(r"[a-z][a-z -]*", p.strip())]
+    return "، ".join(kept) if len(kept) < len(parts) else expansion
 
 
 def _one_english_form(expansion: str) -> str:

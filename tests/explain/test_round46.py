@@ -157,8 +157,8 @@ def test_verbs_and_everyday_words_do_not_take_a_terms_sense():
 
     assert not [line for line in listed("This post distills the playbook for serving with wide expert parallelism.", "en")
                 if "distillation" in line]
-    assert not [line for line in listed("تعزز Intel تواجدها في تسريع الذكاء الاصطناعي للخوادم بوحدة جديدة.", "ar") if "speedup" in line]
-    assert [line for line in listed("حقق التسريع 2.5 مرة مقارنة بالإعداد السابق على H100.", "ar") if "speedup" in line]
+    assert not [line for line in listed("تعزز Intel تواجدها في تسريع الذكاء الاصطناعي للخوادم بوحدة جديدة.", "ar") if "كم مرة" in line]
+    assert [line for line in listed("حقق التسريع 2.5 مرة مقارنة بالإعداد السابق على H100.", "ar") if "كم مرة" in line]
     said = " ".join(listed("قد يتكبد التكميم تكلفة صغيرة في الكمون بسبب الخطوة الإضافية لإلغاء تكميم الأوزان عند الاستدلال.", "ar"))
     assert "خطوة تدريب" not in said
 
@@ -220,3 +220,11 @@ def test_a_kernels_degree_of_parallelism_is_not_a_count_of_chips():
     assert "thread blocks" in kernel and "How many chips one kind" not in kernel
     layout = explain_offline("The degree of parallelism for TP is 8 and PP is 4 on 256 GPUs.", "en")["explanation"]
     assert "How many chips one kind of parallelism spans" in layout
+
+
+def test_an_arabic_heading_over_an_arabic_word_leaves_out_the_english_common_noun():
+    # round 40-41 Arabic readers counted "(..., in parallel)", "(bandwidth)" after a term the text wrote in Arabic as
+    # English left in the answer; names and acronyms stay ("الاختزال الشامل (all-reduce)" keeps the collective's name)
+    listed = [line for line in explain_offline("نشغل المهام بالتوازي على الشرائح، ويحد عرض النطاق من السرعة.", "ar")["explanation"]
+              .splitlines() if line.startswith("- **")]
+    assert listed and not [line for line in listed if "in parallel" in line or "(bandwidth" in line]
