@@ -228,3 +228,18 @@ def test_an_arabic_heading_over_an_arabic_word_leaves_out_the_english_common_nou
     listed = [line for line in explain_offline("نشغل المهام بالتوازي على الشرائح، ويحد عرض النطاق من السرعة.", "ar")["explanation"]
               .splitlines() if line.startswith("- **")]
     assert listed and not [line for line in listed if "in parallel" in line or "(bandwidth" in line]
+
+
+def test_round_42_names_keep_their_own_sense():
+    # round 42's readers: "bare metal" as Apple's Metal, "Epoch's estimate" as a training epoch, "the Moonshot podcast"
+    # as Moonshot AI, Kaggle Kernels as GPU kernels; the ordinary senses stay where the text means them
+    def listed(text):
+        return " ".join(line for line in explain_offline(text, "en")["explanation"].splitlines() if line.startswith("- **"))
+
+    assert "Apple" not in listed("We rented a bare metal instance with 8 H100 GPUs for the run.")
+    assert "Apple" in listed("We wrote Metal kernels for the M3 Max with MLX.")
+    assert "pass over" not in listed("Epoch's median estimate of 7.7e25 FLOPs for the training run is plausible.")
+    assert "pass over" in listed("Each epoch takes 3 hours on 64 GPUs.")
+    assert "Kimi" not in listed("On the Moonshot podcast, Peter Diamandis asked about a 1M GPU cluster.")
+    assert "single routine" not in listed("The only free TPU access is through Colab and Kaggle Kernels, which use TPU Node.")
+    assert "RCCL" in listed("NCCL on LUMI's AMD MI250X GPUs carries the all-reduce.")
