@@ -243,3 +243,18 @@ def test_round_42_names_keep_their_own_sense():
     assert "Kimi" not in listed("On the Moonshot podcast, Peter Diamandis asked about a 1M GPU cluster.")
     assert "single routine" not in listed("The only free TPU access is through Colab and Kaggle Kernels, which use TPU Node.")
     assert "RCCL" in listed("NCCL on LUMI's AMD MI250X GPUs carries the all-reduce.")
+
+
+def test_round_42_common_words_take_no_terms_sense():
+    # round 42's readers: a person called Tori as tori (tori), «مطلق» as a process launcher, «التحسن» of hardware as a
+    # measured uplift, «وحدات الحساب» as AMD's compute units, a model's saved state as ZeRO's model states
+    def ids(text, lang="en"):
+        return {t["id"] for t in explain_offline(text, lang)["terms"]}
+
+    assert "torus" not in ids("Thanks Tori, Ulysses splits the heads across the sequence-parallel GPUs.")
+    assert "torus" in ids("The TPU v4 pod wires its chips in a 3D torus.")
+    assert "process-launcher" not in ids("الحد الأقصى المطلق لعدد الرموز في الدفعة هو 8192 رمزا.", "ar")
+    assert "uplift" not in ids("يتيح التحسن المستمر في الأجهزة تشغيل نماذج أكبر.", "ar")
+    assert "amd-compute-unit" not in ids("تبقى وحدات الحساب في وحدة GPU عاطلة أثناء فك الترميز.", "ar")
+    assert "model-states" not in ids("Save the model/optimizer/RNG state every 500 steps so a job can resume.")
+    assert "model-states" in ids("With ZeRO-3 the model states are sharded across all data-parallel GPUs.")

@@ -249,8 +249,8 @@ def test_expert_capacity_is_a_token_count_set_by_the_capacity_factor():
 
 def test_a_latency_floor_of_one_step_is_step_latency():
     text = "At batch one the latency floor is the time of one step: each decode step must read all the weights."
-    assert _definition(text, "latency").startswith("Here latency is the time one step takes")
-    assert _definition(text, "latency", "ar").startswith("الكمون هنا هو الوقت الذي تستغرقه خطوة واحدة")
+    assert _definition(text, "latency").startswith("Here latency is the time one step or iteration takes")
+    assert _definition(text, "latency", "ar").startswith("الكمون هنا هو الوقت الذي تستغرقه خطوة أو دورة واحدة")
     request = "Users wait longer: the latency of each request grew as the server batched more users."
     assert _definition(request, "latency").startswith("The delay between sending a request and getting its answer")
     network = "The all-reduce of small messages is dominated by network latency over InfiniBand."
