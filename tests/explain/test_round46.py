@@ -258,3 +258,24 @@ def test_round_42_common_words_take_no_terms_sense():
     assert "amd-compute-unit" not in ids("تبقى وحدات الحساب في وحدة GPU عاطلة أثناء فك الترميز.", "ar")
     assert "model-states" not in ids("Save the model/optimizer/RNG state every 500 steps so a job can resume.")
     assert "model-states" in ids("With ZeRO-3 the model states are sharded across all data-parallel GPUs.")
+
+
+def test_an_mfu_implied_by_gpu_hours_names_both_peaks_when_the_text_trains_in_fp8():
+    # DeepSeek-V3's README in Arabic (round 42, P05): "an MFU of 42.31%" was worked on the BF16 peak of a run the text
+    # says it trained in FP8; which peak the share is of is the text's to say, so both are given
+    text = "We trained with an FP8 mixed-precision framework: pre-training DeepSeek-V3 on 14.8T tokens took 2.664M H800 GPU hours."
+    claims = explain_offline(text, "en")["explanation"]
+    assert "BF16 peak" in claims and "FP8 peak" in claims
+
+
+def test_a_rate_a_baseline_sustains_is_no_peak_and_a_petaflops_total_no_chips_rate():
+    # Megatron-LM's abstract in Arabic (round 42, P07): "a baseline that sustains 39 TeraFLOPs, which is 30% of peak" was
+    # read as "a peak compute rate of 39 TeraFLOPs", and 15.1 PetaFLOPs at 30% as "a peak of 50.33 PFLOP/s per chip"
+    from service.explain.figures import read_figures
+
+    text = ("We sustain 15.1 PetaFLOPs across the entire application with 76% scaling efficiency when compared to a strong "
+            "single GPU baseline that sustains 39 TeraFLOPs, which is 30% of peak FLOPs.")
+    kinds = {f.quote: f.quantity for f in read_figures(text)}
+    assert kinds["39 TeraFLOPs"] != "peak_flop_per_s" and kinds["15.1 PetaFLOPs"] == "flop_per_s"
+    answer = explain_offline(text, "en")["explanation"]
+    assert "50.33" not in answer and "130 TFLOP/s" in answer

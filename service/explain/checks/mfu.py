@@ -150,6 +150,9 @@ def achieved_rate(doc: Document, claim: Claim) -> Result | None:
     return compare(doc, stated, doc.calculations[index]["outputs"]["value"], "mfu", [index])
 
 
+_NO_CHIP_PEAK = 2e16  # above every chip's densest low-precision peak in data/hardware.json
+
+
 def _implied_peak(doc: Document, rate, stated) -> Result | None:
     """"156 TFLOP/s per GPU (50% of peak)" with no chip named: the peak that implies (rate / share), and the catalog chip
     whose dense peak it is, said in words (explained: which chip it was is the text's to say)."""
@@ -161,6 +164,9 @@ def _implied_peak(doc: Document, rate, stated) -> Result | None:
     if index is None:
         return None
     peak = doc.calculations[index]["outputs"]["value"]
+    if peak > _NO_CHIP_PEAK:
+        discard(doc, index)
+        return None  # "15.1 PetaFLOPs at 30%": the share belongs to another rate; no one chip has a 50 PFLOP/s peak
     match = [(c, p) for c in catalog.hardware().entries for p in ("bf16", "fp8")
              if c.get(f"peak_{p}_flop_per_s") and abs(c[f"peak_{p}_flop_per_s"] - peak) <= 0.01 * peak]
     m = messages(doc.lang)["verdicts"]

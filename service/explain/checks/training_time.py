@@ -2,6 +2,7 @@
 
 import re
 
+from calculators import catalog
 from service.explain import restate
 from service.explain.checks import verdicts
 from service.explain.checks.core import (Inputs, Result, chip_inputs, compare, figure, impossible, model_inputs,
@@ -9,6 +10,9 @@ from service.explain.checks.core import (Inputs, Result, chip_inputs, compare, f
 from service.explain.checks.job_kind import serving_text
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
+
+
+_FP8 = re.compile(r"\bFP8\b", re.I)  # the text trains in FP8: the share against the BF16 peak is only one reading
 
 
 def computation(doc: Document, claim: Claim) -> Result | None:
@@ -95,7 +99,14 @@ def training_time(doc: Document, claim: Claim) -> Result | None:
         value = doc.calculations[index]["outputs"]["mfu"]
         if not verdicts.possible("mfu", value):
             return impossible(doc, written("mfu", value), [index])
-        return Result([index], None, messages(doc.lang)["verdicts"]["implied_mfu"].format(hours=stated.quote, mfu=restate.value("mfu", value)))
+        m = messages(doc.lang)["verdicts"]
+        chip = catalog.hardware().get("chip", inputs.values["chip"]) if inputs.values.get("chip") else {}
+        if _FP8.search(doc.text) and chip.get("peak_fp8_flop_per_s") and chip.get("peak_bf16_flop_per_s"):
+            # "an FP8 mixed-precision framework ... 2.664M H800 GPU hours": which peak the share is of is the text's to say
+            fp8 = value * chip["peak_bf16_flop_per_s"] / chip["peak_fp8_flop_per_s"]
+            return Result([index], None, m["implied_mfu_fp8"].format(hours=stated.quote, mfu=restate.value("mfu", value),
+                                                                     mfu_fp8=restate.value("mfu", fp8)))
+        return Result([index], None, m["implied_mfu"].format(hours=stated.quote, mfu=restate.value("mfu", value)))
     mfu = figure(doc, claim, "mfu")
     if mfu is None:
         # "five weeks with TPU v3-256" and no MFU anywhere: a run's time cannot be checked without one, and saying that

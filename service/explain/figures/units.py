@@ -45,6 +45,10 @@ _ACTIVATED = re.compile(r"\s+(?:activated|active|routed|selected)\b(?!\s+param)"
 _EXPERTS_WORD = re.compile(r"\bexperts?\b", re.IGNORECASE)
 _OPERAND_NEXT = re.compile(r"\s*[/×*÷]\s*\d")
 _YEARS_5 = 5 * 365.25 * 86400
+# "a baseline that sustains 39 TeraFLOPs", «يحافظ على 39 TeraFLOPs»: a rate reached, never the chip's peak
+_SUSTAINED = _rx(r"(?:sustain(?:s|ed|ing)?|achiev(?:es|ed|ing)|reach(?:es|ed|ing)?|deliver(?:s|ed|ing)?|hits?|gets?|runs? at|"
+                 r"يحافظ على|يحقق|حقق|يصل إلى|وصل إلى)\s+(?:about |around |roughly |~|حوالي |نحو )?$", _I)
+_ONE_CHIP_MOST = 1e16  # four times any chip's dense 16-bit peak: a FLOP/s figure above it is several chips'
 _PERFORMANCE_OF = re.compile(r"\s+of\s+(?:(?:dense|sparse|peak)\s+)?(?:FP|BF|INT|TF|MX|NVFP)\d+\w*\s+(?:performance|compute|throughput)\b", re.I)
 # A capitalised name right before a year-like number: an event or a release ("Hot Chips 2025", "GTC 2024", "ISC 2025")
 _EVENT_BEFORE = re.compile(r"(?<![.!?:\n]\s)(?<![.!?:\n])(?<!^)\b[A-Z][A-Za-z]+\s+$")  # not a sentence's first word ("Using 2025 GPUs")
@@ -388,12 +392,13 @@ class _Units:
         if cls == "flops" and quantity == "total_flops" and not key and 1e11 <= value < 1e17 and _PERFORMANCE_OF.match(self.norm, end):
             quantity = "peak_flop_per_s"  # "4,614 TFLOPs of FP8 performance": a chip's spec, never a count of operations
         if cls == "flops" and quantity == "total_flops" and not cue and not key and 1e11 <= value < 1e17 \
-                and not _COUNT_OF.match(self.norm, end) \
+                and not _COUNT_OF.match(self.norm, end) and not _SUSTAINED.search(self.norm, max(0, start - 24), start) \
                 and _rx(r"\b(?:each|per (?:chip|GPU|TPU|device|accelerator)|chips?|GPUs?|TPUs?|devices?)\b", _I).search(self.norm, *self.clause(start, end)):
             quantity = "peak_flop_per_s"  # "each with 4.59e14 FLOPs": a chip's rate written as FLOPs; no run is that small
         if cls == "flops" and quantity == "total_flops" and not key and 1e11 <= value < 1e17 and written[:1] in "kMGTPEtpg" \
                 and not _COUNT_OF.match(self.norm, end):
-            quantity = "flop_per_s_per_chip"  # "113 TFLOPs at iteration 512": one chip's rate; no run's total is that small
+            # "113 TFLOPs at iteration 512": one chip's rate; "15.1 PetaFLOPs across the application": more than any chip, a total
+            quantity = "flop_per_s_per_chip" if value < _ONE_CHIP_MOST else "flop_per_s"
         if cls == "flops" and quantity == "total_flops" and not cue and not key and 1e17 <= value < 1e21 and written[:1] in "PEpe" \
                 and (_PRECISION_AFTER.match(self.norm, end) or _SYSTEM_WORD.search(self.norm, *self.clause(start, end))):
             quantity = "peak_flop_per_s_total"  # "300 PFLOPs of BF16" from a rack: its peak rate, not a run's operations
