@@ -158,7 +158,8 @@ def find(text: str, lang: str, named: list[tuple[int, int]], known: set[str]) ->
         in_path = bool(start >= 2 and re.match(r"\w/", text[start - 2:start]) and re.match(r"/\w", text[end:end + 2]))  # "examples/pytorch/comm_gemm_overlap/x.py", not "numel/dtype_bytes"
         in_formula = not in_path and (_IN_FORMULA.search(text, max(0, start - 3), min(len(text), end + 3)) or _DEFINED_BY_FORMULA.match(text, end))
         kind = "key_term_variable" if not from_table and in_formula \
-            else "key_term_module" if not from_table and (in_path or module_path(key) or _RUN_BEFORE.search(text[max(0, start - 30):start])) \
+            else "key_term_module" if not from_table and (in_path or module_path(key) or _RUN_BEFORE.search(text[max(0, start - 30):start])
+                                                          or _CALLED.search(key) or text[end:end + 1] == "(") \
             else "key_term_measured" if not from_table and measured(key) else "key_term"
         definition = from_table[0] if from_table else messages(lang)[f"{kind}_words"].format(words=plain)
         out.append({"id": f"key:{key}", "term": key, "expansion": messages(lang)[kind],
@@ -171,6 +172,8 @@ def find(text: str, lang: str, named: list[tuple[int, int]], known: set[str]) ->
 
 
 # A rate or a column label: two or three words joined by "/" ("Time/step", "Sequences/Sec", "s/iter", "FLOPs/param").
+# "ring_flash_attn_func", "attn_fn", "flash_fwd_kernel": a function's name says so (FlashAttention#2308's new function)
+_CALLED = pattern_cache.lazy(r"_(?:func|fn|kernel|impl)$")
 # "when running shmem_put_bw between nodes": a program the author ran (NVSHMEM's bandwidth test), not a setting
 _RUN_BEFORE = pattern_cache.lazy(r"\b(?:run|runs|running|ran|launch(?:ed|ing)?|execut(?:e|ed|ing)|invok(?:e|ed|ing)|call(?:ed|ing)?|"
                                  r"binary|benchmarks?|executable|script)\s+(?:the\s+|a\s+)?`?$", re.I)

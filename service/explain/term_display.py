@@ -31,6 +31,8 @@ def display(term: dict, lang: str) -> tuple[str, str]:
         expansion = ""  # "**NVL72** (rack-scale NVLink system ...)" over "NVIDIA's rack-scale system ...": said once, below
     if lang == "ar" and arabic.ARABIC_LETTER.search(term.get("found_as") or ""):
         expansion = _without_plain_english(expansion)
+    if lang == "ar" and "، " in expansion:  # "**DeepSeek Sparse Attention** (...، DeepSeek Sparse Attention)": the name once
+        expansion = "، ".join(p for p in expansion.split("، ") if p.strip().lower() != name.strip().lower())
     return name, _one_english_form(expansion) if lang == "ar" else expansion
 
 

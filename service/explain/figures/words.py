@@ -312,7 +312,7 @@ _PIPE_LETTERS = {k: v for k, v in _EN["pipeline_letters"]["letters"].items()}
 _PIPE_LETTER = _rx(r"(?<![\w\\/·*.])(?P<sym>" + _alt(_PIPE_LETTERS) + r")\s*=\s*(?P<num>\d+)(?!\w|\.\d)")
 _PIPE_CONTEXT = _rx(_EN["pipeline_letters"]["context"], _I)
 _GEMM_SHAPE = _rx(r"(?<![\w])[NK]\s*=\s*\d")
-_PER_CHIP = _rx(r"\s*(?:per|/|a|each)\s*(?:chip|device|GPU|TPU|accelerator|rank)\b", _I)
+_PER_CHIP = _rx(r"\s*(?:per|/|a|each)\s*(?:chip|device|GPU|TPU|accelerator|rank)\b(?!\s+(?:stream|sequence|request|user)s?\b)", _I)  # not "per GPU stream": one sequence
 _THRESHOLD = _rx(r"(?<![\w])(?:" + _EN["threshold_words"] + r")\s*(?:(?:about|roughly|approximately|only)\s+|~\s*)*$", _I)
 _SYMBOLS = {k: v for k, v in _EN["symbols"].items() if not k.startswith("_")}
 _SYMBOL = _rx(r"(?<![\w\\/])(?P<sym>" + _alt(_SYMBOLS) + r")(?:_\s*\w+)?\s*(?:(?P<cmp>=|>=?|<=?|≥|≤)|(?P<words>" + _EN["threshold_words"]
