@@ -340,7 +340,7 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
         if abs(j - point) > 2 and not (ids[j] & ids[point]) and reported.role(sentence, lang) != "proposal":
             continue  # a "because" paragraphs away explains something else; what the authors propose answers the point
         if j != point + 1 and (_BARE_ANAPHOR.match(sentence.strip()) or _CONSEQUENCE.match(sentence) or _DOES_TO_THIS.search(sentence)
-                               or _POSSESSIVE_BACK.match(sentence.strip())
+                               or _POSSESSIVE_BACK.match(sentence.strip()) or _POINTS_BACK_AR.match(sentence.strip())
                                or (reported.reads_back(_OPENER.sub("", sentence.strip())) and reported.role(sentence, lang) != "conclusion")):
             continue  # "This creates ...", "So its all-reduces cross PCIe", "That's the failure mode ...": each points back
         claim = next((c for c in doc.claims if c.start == doc.sentences[j][0]), None)
@@ -458,6 +458,8 @@ MAX_SENTENCE_WORDS = 35  # one gist sentence, the point with its reason: longer 
 MAX_ASKED_WORDS = 45  # a question with the situation it asks about (its figures) is one sentence up to this
 
 
+# «يشير هذا إلى طموح الشركة ...»: its "this" is the sentence before it, not a point paragraphs away (round 42)
+_POINTS_BACK_AR = pattern_cache.lazy(r"^[وف]?(?:\S+\s+)?(?:هذا|هذه|ذلك|تلك)(?![\u0621-\u064A])")
 _POINTS_BACK = pattern_cache.lazy(r"\b(?:this|that|these|those|it)\b(?!\s+(?:the|a|an)\b)", re.I)
 _REPORTING_HEAD = pattern_cache.lazy(r"^(?:the (?:authors?|text)|they|it)\s+\w+(?:\s+(?:that|if|whether|why|how|what))?\s+", re.I)
 

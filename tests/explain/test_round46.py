@@ -295,3 +295,13 @@ def test_review_round_46_names_streams_and_arabic_connectives():
     assert reported._LEADING_CONNECTIVE["ar"].sub("", "لكنها محدودة بعرض النطاق") == "لكنها محدودة بعرض النطاق"
     assert reported._LEADING_CONNECTIVE["ar"].sub("", "لكن الشبكة محدودة") == "الشبكة محدودة"
     assert "التوازي التسلسلي" not in explain_offline("نضبط sp_size على 4 لتقسيم التسلسل بين الشرائح.", "ar")["explanation"]
+
+
+def test_an_arabic_companion_that_points_back_is_said_only_after_its_sentence():
+    # an Arabic news item (round 42, P14-ar, a `wrong` gist): «ويشير هذا إلى طموح الشركة ...» followed Altman's post about
+    # OpenAI but was reported after a sentence about xAI, so the ambition read as xAI's
+    from service.explain import gist
+
+    assert gist._POINTS_BACK_AR.match("ويشير هذا إلى طموح الشركة بتوسيع قدرات الحوسبة.")
+    assert gist._POINTS_BACK_AR.match("هذا التصريح جزء من سلسلة تصريحات.")
+    assert not gist._POINTS_BACK_AR.match("كشفت شركة xAI عن استخدامها لعنقود ضخم.")
