@@ -305,3 +305,12 @@ def test_an_arabic_companion_that_points_back_is_said_only_after_its_sentence():
     assert gist._POINTS_BACK_AR.match("ويشير هذا إلى طموح الشركة بتوسيع قدرات الحوسبة.")
     assert gist._POINTS_BACK_AR.match("هذا التصريح جزء من سلسلة تصريحات.")
     assert not gist._POINTS_BACK_AR.match("كشفت شركة xAI عن استخدامها لعنقود ضخم.")
+
+
+def test_a_chips_model_code_is_no_parameter_count():
+    # CNN Business Arabic on the Ascend 910C (review, round 46): «معالجين من طراز 910B» was listed as "910 billion parameters"
+    from service.explain.figures import read_figures
+
+    assert "params" not in {f.quantity for f in read_figures("وتعتمد على دمج معالجين من طراز 910B في حزمة واحدة.")}
+    assert "params" not in {f.quantity for f in read_figures("Huawei ships the Ascend 910B to Chinese labs.")}
+    assert "params" in {f.quantity for f in read_figures("We trained a 70B model on 512 chips.")}

@@ -33,6 +33,7 @@ def read_figures(text: str) -> list[Figure]:
     _units_beside_chips(text, kept)
     _binary_thousands(text, kept)
     _formula_coefficients(text, kept)
+    _chip_model_codes(text, kept)
     index = {id(f): i for i, f in enumerate(kept)}
     return [Figure(quote=text[f.start:f.end], start=f.start, end=f.end, quantity=f.quantity, value=float(f.value),
                    unit=f.unit, approx=f.approx, chip=f.chip, model=f.model, role=f.role,
@@ -51,6 +52,18 @@ def _degrees_within_chips(text: str, figs: list[_Fig]) -> None:
     for fig in figs:
         if fig.quantity in _DEGREES and fig.unit is None and (fig.value > MAX_DEGREE or (chips and fig.value > max(chips))) \
                 and any(c.isdigit() for c in text[fig.start:fig.end]) and not any(c.isalpha() for c in text[fig.start:fig.end]):
+            fig.quantity, fig.generic = "number", True
+
+
+# "معالجين من طراز 910B", "Ascend 910B": a chip's model code, not 910 billion parameters
+_MODEL_CODE_BEFORE = re.compile(r"(?:طرازي?|نوع|Ascend|Atlas|Kunlun|model|chips?|شريحة|شرائح)\s+$", re.I)
+
+
+def _chip_model_codes(text: str, figs: list[_Fig]) -> None:
+    """A size written as a product's code ("910B" after «طراز» or "Ascend") is a name, not a count of parameters."""
+    for fig in figs:
+        if fig.quantity == "params" and re.fullmatch(r"\d+[BM]", text[fig.start:fig.end]) \
+                and _MODEL_CODE_BEFORE.search(text, max(0, fig.start - 16), fig.start):
             fig.quantity, fig.generic = "number", True
 
 
