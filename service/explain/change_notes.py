@@ -12,6 +12,7 @@ _CHANGE_IMPERATIVE = pattern_cache.lazy(r"^(?P<verb>refactor|fix|implement|intro
 # A text that describes a change: a changelog heading, or "this PR"; its orders ("Tune X", "Refresh Y") are the change's
 _CHANGE_LOG = pattern_cache.lazy(r"^\s*(?:change ?log|changes|what does this pr do\??|summary of changes)\s*:?\s*$|\bthis (?:PR|pull request)\b",
                                  re.I | re.M)
+MODAL = re.compile(r"\b(?:would|will|could|can|might|may)\b")
 _FIRST_WORD = re.compile(r"(?P<verb>[A-Za-z]+)")
 
 
@@ -19,7 +20,7 @@ def as_change(clause: str, context: str, imperative: bool) -> str | None:
     """"tunes the canonical recipe ..." for "Tune the canonical recipe ...": the order's verb in the third person and the
     rest of the clause, where the order names a change (a known verb, or any order in a text that lists its changes)."""
     found = _CHANGE_IMPERATIVE.match(clause) or (_FIRST_WORD.match(clause) if imperative and _CHANGE_LOG.search(context) else None)
-    if found is None:
+    if found is None or MODAL.search(clause):  # "Use --bind_cores_to_rank ... would help": the order is a subject, no change
         return None
     verb = found.group("verb").lower()
     does = verb[:-1] + "ies" if re.search(r"[^aeiou]y$", verb) else verb + ("es" if verb.endswith(("s", "sh", "ch", "x", "z")) else "s")

@@ -151,7 +151,8 @@ def read(doc: Document, index: int) -> Reading:
         if span[0] > 0:  # what has the problem comes before its words ("vLLM OOMs"); what follows may be only where it
             # shows ("a second OOM site is the fp32 upcast": fp32 has no problem), which a blind reader judged wrong
             lead = max(main[0], start + gist_problem.list_start(sentence, span[0]))  # its own clause's, or its list's: "too large
-            earlier = set(sum(_subjects(doc, lead, max(lead, start + span[0]), bool(measured), bool(measured or setup)), []))  # for ZeRO-1, X is too slow" 
+            earlier = set(sum(_subjects(doc, lead, max(lead, start + span[0]), bool(measured), bool(measured or setup)), []))  # for ZeRO-1, X is too slow"
+            earlier = set() if key_terms.unnamed_in(doc.text, lead, start + span[0], [(o.start, o.end) for o in doc.occurrences]) else earlier  # one setting of several is not blamed
             own, everyday = [s for s in own if s in earlier], [s for s in everyday if s in earlier]
     subjects = [n for n in (own if own or role not in _NEEDS_SUBJECT else everyday) if n not in labels]  # labels: by their figures
     if role == "comparison" and len(subjects) > 2:  # "FSDP vs DDP in MFU": the metric is what they are compared in
@@ -290,8 +291,7 @@ def _subjects(doc: Document, start: int, end: int, measured: bool, figures: bool
         if not any(gist_names.same_name(name, other) for other in own + everyday):
             names.append(name)
     own.sort(key=lambda name: not gist_names.LATIN_NAME.match(name))  # names (models, chips, frameworks) before concepts
-    unnamed = key_terms.unnamed_in(doc.text, start, end, [(o.start, o.end) for o in doc.occurrences])  # naming one setting of several blames it
-    return ([] if unnamed else own[:MAX_SUBJECTS]), everyday[:MAX_SUBJECTS]
+    return own[:MAX_SUBJECTS], everyday[:MAX_SUBJECTS]
 
 
 _URL = re.compile(r"https?://\S+")

@@ -286,12 +286,12 @@ def point(clause: str, sentence: str, lang: str, who: str, context: str = "") ->
     heading = headings.is_heading(sentence)  # "Lower Memory Consumption for ...": a label, neither advice nor a claim
     if _IMPERATIVE.match(clause) and not heading and _PROCEDURE.search(clause) and "notes_quoted" in words:
         return _capital(words["notes_quoted"][number].format(subject=subject, claim=_capital(clause)))
-    if _IMPERATIVE.match(clause) and not heading and not _COMPARATIVE_LED.match(clause) \
+    if _IMPERATIVE.match(clause) and not heading and not _COMPARATIVE_LED.match(clause) and not change_notes.MODAL.search(clause) \
             and (_NEGATIVE_IMPERATIVE.match(clause) or not re.search(r"\b(?:I|we|you)\b", clause.split(",")[0])):
         advised = clause[0].lower() + clause[1:] if clause.split(" ", 1)[0][1:].islower() else clause  # "Keep TP ...": a verb
         return _capital(_advice(words["imperative"], words["possessive"][who], advised))
     verb = words["point"].get(gist_lift.conceded(_said_as(kind, clause), sentence, context), words["point"]["other"])[0 if who != "authors" else 1]
-    if (_subjectless(clause) or not has_verb(clause) or _IMPERATIVE.match(clause) and not heading) \
+    if (_subjectless(clause) or _CUT_FRAGMENT.match(sentence) or not has_verb(clause) or _IMPERATIVE.match(clause) and not heading) \
             and "notes_quoted" in words:  # a log's line, a fragment, an order not said as advice: quoted
         return _capital(words["notes_quoted"][number].format(subject=subject, claim=_capital(clause)))
     clause = "\0" + headings.as_topic(clause) if heading else _with_subject(clause, words)
@@ -318,12 +318,14 @@ _SUBJECTLESS = pattern_cache.lazy(r"^(?:(?:[A-Za-z]+ed|hit|got|ran|took|made|saw
 _PAST_FIRST = pattern_cache.lazy(r"^[A-Z][a-z]+(?<!e)ed\s+(?=[a-z])")
 
 
+_CUT_FRAGMENT = pattern_cache.lazy(r"\s*[a-z][a-z]+ing\s+(?:to|in|on|with|for|from|up)\s")  # "leading to X" alone: a list cut its sentence
+
+
 def _subjectless(clause: str) -> bool:
     """Whether a line has no subject (a log's or an error's line, a bare order, a note opening on its predicate:
     "Flat across depth and KV format, so it is ..."): "that" cannot carry it."""
     past = _PAST_FIRST.match(clause)
     return bool(_SUBJECTLESS.match(clause) or past and not has_verb(clause[past.end():].split(",")[0])
-                or re.match(r"[A-Za-z][a-z]+ing\s+(?:to|in|on|with|for|from|up)\s", clause) and "," not in clause  # "Leading to X."
                 or _PREDICATE_FIRST.match(clause) and not has_verb(clause.split(",")[0]))
 
 
@@ -440,7 +442,7 @@ def companion(clause: str, sentence: str, lang: str, who: str, context: str = ""
         about = words.get("writes_about") if who != "text" else None
         subject = words["pronouns"][who] if about else words["subjects"]["text"]
         return _capital((about[1] if about else words["about"][0]).format(subject=subject, claim=clause[0].lower() + clause[1:]))
-    if (_subjectless(clause) or _PARTICIPLE_FIRST.match(clause) and not re.search(r",\s+(?:we|I|they|the|this)\b", clause)) and "notes_quoted" in words:  # "It adds that watch tokens flow", "that validated against": quoted
+    if (_subjectless(clause) or _CUT_FRAGMENT.match(sentence) or _PARTICIPLE_FIRST.match(clause) and not re.search(r",\s+(?:we|I|they|the|this)\b", clause)) and "notes_quoted" in words:  # "It adds that watch tokens flow", "that validated against": quoted
         return _capital(words["notes_quoted"][0 if who == "text" else 1].format(subject=words["pronouns"][who], claim=_capital(clause)))
     verb = words["companion"].get(gist_lift.conceded(_said_as(kind, clause), sentence, context), words["companion"]["other"])[0 if who == "text" else 1]
     said = re.sub(r"\bthey would expect\b", "they expected", _demonstrative(third_person(gist_lift.elided_subject(clause, who), lang)))

@@ -314,3 +314,16 @@ def test_a_chips_model_code_is_no_parameter_count():
     assert "params" not in {f.quantity for f in read_figures("وتعتمد على دمج معالجين من طراز 910B في حزمة واحدة.")}
     assert "params" not in {f.quantity for f in read_figures("Huawei ships the Ascend 910B to Chinese labs.")}
     assert "params" in {f.quantity for f in read_figures("We trained a 70B model on 512 chips.")}
+
+
+def test_an_order_used_as_a_subject_is_neither_advice_nor_a_change_and_a_gerund_subject_keeps_its_clause():
+    # DeepSpeed#7474: "Use --bind_cores_to_rank in deepspeed launch command would help improve ..." was said as "The text's
+    # advice is to use ... would help" and then "The change uses ... would help"; "Switching to DDP makes throughput
+    # equal" is a clause "that" carries, unlike a list's cut "leading to ..." line
+    opening = explain_offline("This PR binds cores. Use --bind_cores_to_rank in deepspeed launch command would help improve "
+                              "the performance of ZeRO offload.", "en")["explanation"].split("\n## ")[0]
+    assert "advice is to use" not in opening and "The change uses" not in opening
+    from service.explain import reported
+
+    said = reported.companion("Switching to DDP makes throughput equal.", "Switching to DDP makes throughput equal.", "en", "authors")
+    assert "that switching to DDP makes throughput equal" in said
