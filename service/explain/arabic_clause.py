@@ -86,6 +86,10 @@ def _feminine(word: str) -> bool:
     return w.endswith(("ة", "ات"))
 
 
+# nouns whose own first letter is و ("وحدات GPU" after "تستخدم الشركة" is the object, no "and ...")
+_WAW_NOUN = re.compile(r"و(?:حد|صل|قت|زن|ظ[يا]|سي|ضع|جود|سائل|كيل|رق|اجه|ثائق|ثيق)")
+
+
 def subject_after(words: list[str], verb: str = "") -> int:
     """How many words after a sentence's opening verb are its subject: a definite noun ("الحوسبة"), a chain of nouns
     ending in one ("تكلفة تدريب النموذج"), a demonstrative with its noun ("هذه الدراسة"), a Latin name; with the
@@ -161,6 +165,16 @@ def subject_after(words: list[str], verb: str = "") -> int:
         return 0  # "قال الباحثون": before its verb the subject changes its case and the verb its number
     if _glossed_further(words[n:]):
         return 0  # "المرحلة الثالثة من ZeRO (ZeRO-3)": one name, glossed after its last word; the subject's end is not sure
+    if n < len(words) and re.match(r"و[\u0621-\u064A]{3,}", _bare(words[n])) and not is_verb(_bare(words[n])[1:]) \
+            and not _WAW_NOUN.match(_bare(words[n])) \
+            and not words[n - 1].rstrip().endswith(tuple(_PUNCT)):
+        m = n + 1  # "تتمتع وحدات TPU ومجموعات NVIDIA المتطورة بـ...": the coordinated subject moves whole
+        while m < len(words) and m < n + 4 and (_LATIN.match(_bare(words[m])) or _bare(words[m]).startswith("ال")) \
+                and not words[m - 1].rstrip().endswith(tuple(_PUNCT)):
+            m += 1
+        if m == n + 1 and m < len(words) and not re.match(r"(?:ب|ل|في|على|من|إلى|عن)", _bare(words[m])):
+            return 0  # "ولغة بايثون الحديثة": where the coordinated phrase ends is not sure; the sentence is quoted
+        return m
     return n
 
 

@@ -327,3 +327,13 @@ def test_an_order_used_as_a_subject_is_neither_advice_nor_a_change_and_a_gerund_
 
     said = reported.companion("Switching to DDP makes throughput equal.", "Switching to DDP makes throughput equal.", "en", "authors")
     assert "that switching to DDP makes throughput equal" in said
+
+
+def test_an_arabic_coordinated_subject_moves_whole_before_its_verb():
+    # the seed thread in Arabic: «تتمتع وحدات TPU ومجموعات NVIDIA المتطورة بعرض نطاق ...» was reported as «أنّ وحدات TPU
+    # تتمتع ومجموعات NVIDIA ...», the coordinated subject split around its verb
+    from service.explain import arabic_clause
+
+    said = arabic_clause.reported("تتمتع وحدات TPU ومجموعات NVIDIA المتطورة بعرض نطاق عال بين الشرائح.")
+    assert said == "أنّ وحدات TPU ومجموعات NVIDIA المتطورة تتمتع بعرض نطاق عال بين الشرائح."
+    assert arabic_clause.reported("تستخدم الشركة وحدات GPU في التدريب.") == "أنّ الشركة تستخدم وحدات GPU في التدريب."
