@@ -337,3 +337,23 @@ def test_an_arabic_coordinated_subject_moves_whole_before_its_verb():
     said = arabic_clause.reported("تتمتع وحدات TPU ومجموعات NVIDIA المتطورة بعرض نطاق عال بين الشرائح.")
     assert said == "أنّ وحدات TPU ومجموعات NVIDIA المتطورة تتمتع بعرض نطاق عال بين الشرائح."
     assert arabic_clause.reported("تستخدم الشركة وحدات GPU في التدريب.") == "أنّ الشركة تستخدم وحدات GPU في التدريب."
+
+
+def test_a_share_more_is_not_the_same_share_less():
+    # manishklach's MFU post (review, round 46): "40% versus 55% MFU represents a 37% increase in effective capacity — or
+    # equivalently, 37% less hardware" was judged consistent on the 37.5% alone; 37% more is 1 - 1/1.37 = 27% less
+    from service.explain.checks.more_and_less import more_and_less
+    from service.explain.pipeline import analyse
+
+    doc = analyse("A cluster at 40% MFU versus 55% MFU represents a 37% increase in effective capacity — or equivalently, "
+                  "37% less hardware to train the same model.", "en")
+    result = more_and_less(doc, doc.claims[0])
+    assert result is not None and result.verdict == "inconsistent" and "27.01%" in result.why
+    doc = analyse("Doubling throughput gives 100% more tokens per hour, or 50% less time per epoch.", "en")
+    assert all(more_and_less(doc, claim) is None for claim in doc.claims)  # 100% more is 50% less: nothing to say
+
+
+def test_a_range_of_shares_is_not_a_share_more_and_less():
+    # exllamav2#452: "30-50% faster than Torch's matmul attention" is one range, not 30% more and 50% less
+    answer = explain_offline("Flash attention is 30-50% faster than Torch's matmul attention with very long context.", "en")
+    assert "more of one thing" not in answer["explanation"]
