@@ -208,7 +208,7 @@ def test_a_model_size_its_maker_never_released_is_not_said_to_be_the_makers_mode
     # Llama 2 came in 7B, 13B and 70B (Touvron et al. 2023); DeepSeek-R1 is 671B, and its 1.5B-70B sizes are distilled
     # dense models (DeepSeek-AI 2025, arXiv 2501.12948)
     small = explain_offline("For the llama2-0.3B we have total 0.3B x 2 bytes = 0.6GB.", "en")["explanation"]
-    assert "never released" in small and "One model of Meta's family" not in small
+    assert "did not release as that version" in small and "One model of Meta's family" not in small
     distilled = explain_offline("deepseek-r1-32b-4bit prefills 24 tokens on turn two.", "en")["explanation"]
     assert "distilled" in distilled and "DeepSeek-V3-Base" not in distilled
 

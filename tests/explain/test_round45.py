@@ -118,8 +118,8 @@ def test_a_number_inside_arithmetic_keeps_its_digits_in_arabic():
 def test_a_llama_size_meta_released_is_not_called_unreleased():
     # reviewers (round 45): "Llama-70B", "LLaMA 3 405B", "Llama-1B" were each "a size Meta never released"
     for text in ("We serve Llama-70B on 8 H100s.", "LLaMA 3 405B trained on 16,384 H100s.", "a megakernel for Llama-1B"):
-        assert all("never released" not in t["definition"] for t in _found(text).values()), text
-    assert any("never released" in t["definition"] for t in _found("We pretrain llama-160m on one GPU.").values())
+        assert all("did not release as that version" not in t["definition"] for t in _found(text).values()), text
+    assert any("did not release as that version" in t["definition"] for t in _found("We pretrain llama-160m on one GPU.").values())
 
 
 def test_39_tokens_per_parameter_is_not_about_the_compute_optimal_amount():

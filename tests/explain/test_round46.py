@@ -357,3 +357,14 @@ def test_a_range_of_shares_is_not_a_share_more_and_less():
     # exllamav2#452: "30-50% faster than Torch's matmul attention" is one range, not 30% more and 50% less
     answer = explain_offline("Flash attention is 30-50% faster than Torch's matmul attention with very long context.", "en")
     assert "more of one thing" not in answer["explanation"]
+
+
+def test_an_unreleased_llama_size_is_not_called_small_and_prefix_routing_may_ignore_load():
+    # reviewers (round 46): "Llama-2 34b" was "a size Meta never released ... small models like it are trained by others"
+    # (Meta trained and reported a 34B Llama 2); cache-aware routing was said always to weigh load, which plain
+    # prefix-aware routing does not
+    said = " ".join(line for line in explain_offline("Llama-2 34b needs about 20 GB of VRAM with 4-bit loading.", "en")
+                    ["explanation"].splitlines() if line.startswith("- **Llama"))
+    assert "small models like it" not in said and "reported in a paper" in said
+    routing = explain_offline("Prefix-aware routing sent every request with the same system prompt to one replica.", "en")["explanation"]
+    assert "plain prefix-aware routing does not" in routing
