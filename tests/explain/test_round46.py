@@ -368,3 +368,15 @@ def test_an_unreleased_llama_size_is_not_called_small_and_prefix_routing_may_ign
     assert "small models like it" not in said and "reported in a paper" in said
     routing = explain_offline("Prefix-aware routing sent every request with the same system prompt to one replica.", "en")["explanation"]
     assert "plain prefix-aware routing does not" in routing
+
+
+def test_an_arabic_past_we_verb_is_quoted_not_put_after_anna():
+    # a passage no test contained (stop 46's last read): «يوضح النص أنّ درّبنا نموذجًا ...» put the authors' past "we"
+    # after أنّ; like «نقوم ...» it is quoted as their words
+    from service.explain import arabic_clause
+
+    assert arabic_clause.we_verb("درّبنا نموذجًا بحجم 13 مليار معامل") and arabic_clause.we_verb("وجدنا أن الزمن انخفض")
+    assert not arabic_clause.we_verb("هنا نرى الفرق") and not arabic_clause.we_verb("يستخدم الفريق FSDP")
+    opening = explain_offline("درّبنا نموذجًا بحجم 13 مليار معامل على 64 وحدة H100 باستخدام FSDP، ثم انتقلنا إلى HSDP داخل كل "
+                              "عقدة فانخفض زمن الخطوة من 4.1 ثانية إلى 3.0 ثوانٍ.", "ar")["explanation"].split("\n## ")[0]
+    assert "أنّ درّبنا" not in opening and "درّبنا" in opening
