@@ -38,7 +38,8 @@ def main(argv: list[str]) -> int:
     latin = collections.Counter()
     for path in answers:
         text = answer_text(path)
-        for kind, found in arabic_style.problems(text, keep).items():
+        passage = path.read_text(encoding="utf-8").split("\n## Passage\n", 1)[-1].split("\n## Answer\n", 1)[0]
+        for kind, found in arabic_style.problems(text, keep, passage).items():
             totals[kind] += len(found)
             with_kind[kind] += bool(found)
         latin.update(m.group(0) for m in _LATIN_WORD.finditer(arabic_style.prose(text, keep)))

@@ -86,7 +86,7 @@ def explain_offline(text: str, lang: str | None = None, context: str = "") -> di
         "claims": [c.to_dict() for c in doc.claims],
         "gist": sentences,
         "reasons": links,
-    }, config, lang)))
+    }, config, lang)), doc.text)
 
 
 _NOT_GROUNDED = "not run, no input comes from the text"  # checks.core.run's note for a calculation no sentence asked for
@@ -180,7 +180,7 @@ def compose(doc: Document, is_followup: bool = False, links: list | None = None,
         markdown = _compose(doc, is_followup, level, memo)
         if doc.lang == "ar" and (len(markdown.split()) <= limit * 1.2 or level is LEVELS[-1]):
             # its final form counts against the budget (Arabic words for "7B", brackets); a level far over it is not worth it
-            markdown = arabic_style.polish(markdown, keep)
+            markdown = arabic_style.polish(markdown, keep, arabic_style.passage_words(doc.text, arabic_style.kept_text(markdown, keep)))
             if level["terms"] == "fit":  # the room was counted before the final form: the last items give way
                 markdown = arabic_style.within(markdown, limit + TERMS_FLOOR, messages(doc.lang)["headings"]["terms"],
                                                keep=TERMS_KEPT)

@@ -7,6 +7,7 @@ from functools import cache
 
 from calculators.resources import data_dir
 from service.explain import pattern_cache
+from service.i18n import arabic
 
 
 @cache
@@ -35,14 +36,25 @@ def _guards() -> dict[str, list[dict]]:
     return by_entry
 
 
+def _written_as(written: str, found_as: str) -> bool:
+    """Whether `found_as` is the guard's written form, also after an attached particle («والتوسع المرن»)."""
+    pattern = pattern_cache.lazy(written)
+    bare = arabic.without_particle(found_as) if arabic.ARABIC_LETTER.match(found_as) else None
+    return bool(pattern.fullmatch(found_as) or (bare and pattern.fullmatch(bare)))
+
+
 def _held(guard: dict, text: str, spans: list[tuple[int, int, str]]) -> bool:
     """Whether the guard lets the entry be shown for the occurrences `spans` (start, end, as written) in `text`."""
     written = guard.get("written")
-    concerned = [s for s in spans if not written or pattern_cache.lazy(written).fullmatch(s[2].strip())]
+    concerned = [s for s in spans if not written or _written_as(written, s[2].strip())]
     if not concerned:
         return True
     requires = guard.get("requires")
     if requires and not pattern_cache.lazy(requires).search(text):
+        return False
+    close = guard.get("requires_near")  # "أعطال" two paragraphs on does not make this sentence's «التوسع المرن» elastic training
+    reach = guard.get("near_window", 200)
+    if close and not any(pattern_cache.lazy(close).search(text[max(0, a - reach):b + reach]) for a, b, _ in concerned):
         return False
     before = guard.get("excludes_before")  # "can host 18 GB": a verb after a modal, not the noun the entry defines
     reach = guard.get("before_window", 30)  # "stream the weights ... out of memory": the verb may stand a clause away

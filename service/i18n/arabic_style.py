@@ -49,10 +49,15 @@ def _english() -> tuple[re.Pattern, dict]:
     return pattern, words
 
 
-def prefer(text: str) -> str:
+def prefer(text: str, followed: dict[str, str] | None = None) -> str:
     """`text` with every rejected variant replaced by its concept's preferred word ("الرقائق" -> "الشرائح"), and a
-    word that means another concept before a number replaced too ("بمعامل 3" -> "بعامل 3": a multiplier)."""
+    word that means another concept before a number replaced too ("بمعامل 3" -> "بعامل 3": a multiplier).
+    `followed` (from `passage_words`) turns a concept the passage names only by a variant the other way round."""
     pattern, replace = _rejected()
+    if followed:
+        replace = {**{bad: good for bad, good in replace.items() if bad not in followed.values()}, **followed}
+        words = sorted(replace, key=len, reverse=True)
+        pattern = re.compile(rf"(?<![{_LETTER}])({_PARTICLES})(" + "|".join(map(re.escape, words)) + rf")(?![{_LETTER}A-Za-z])")
     text = pattern.sub(lambda m: m.group(1) + replace[m.group(2)], text)
     # "وحدات معالجة الرسومات GPU" -> "وحدات GPU": the name the source gave beside its words is not said again
     text = re.sub(r"\b([A-Z][A-Za-z0-9]{1,10}) \1\b", r"\1", text)
@@ -71,6 +76,34 @@ def _before_number() -> tuple[re.Pattern | None, dict]:
     return re.compile(rf"(?<![{_LETTER}])([وف]?[بل]?)({words})(?=\s+(?:\d|\{{))"), before
 
 
+def passage_words(source: str, corrected: str = "") -> dict[str, str]:
+    """For each follow_source concept an Arabic passage names only by rejected variants (none of its preferred forms):
+    each preferred form -> the passage's variant of it, so the answer says the passage's word throughout. A variant the
+    answer's corrections section (`corrected`) names as a mistranslation is not followed."""
+    followed: dict[str, str] = {}
+    if not source or not arabic.ARABIC_LETTER.search(source):
+        return followed
+    bare = _blank(source, _QUOTED)
+
+    def used(word: str, text: str) -> bool:
+        return re.search(rf"(?<![{_LETTER}]){_PARTICLES}{re.escape(word)}(?![{_LETTER}])", text) is not None
+    for concept in table()["concepts"]:
+        if not concept.get("follow_source"):
+            continue
+        own = [bad for bad in concept["rejected"] if used(bad, bare) and not used(bad, corrected)]
+        if not own or any(used(good, bare) for good in concept["preferred"]):
+            continue
+        for bad, good in concept["rejected"].items():  # per inflection: the passage's form first, then its siblings
+            if good not in followed or bad in own:
+                followed[good] = bad
+    return followed
+
+
+def kept_text(text: str, keep_sections: tuple[str, ...]) -> str:
+    """What `polish` leaves as it is in `text`: quotes, code and the kept sections (the corrections)."""
+    return "".join(piece for kept, piece in _pieces(text, keep_sections) if kept)
+
+
 def rejected_in(text: str) -> list[str]:
     """The rejected variants `text` uses (outside quotes and code)."""
     pattern, _ = _rejected()
@@ -79,10 +112,11 @@ def rejected_in(text: str) -> list[str]:
     return [m.group(2) for m in pattern.finditer(bare)] + ([m.group(2) for m in numbered.finditer(bare)] if numbered else [])
 
 
-def polish(text: str, keep_sections: tuple[str, ...] = ()) -> str:
+def polish(text: str, keep_sections: tuple[str, ...] = (), followed: dict[str, str] | None = None) -> str:
     """An Arabic answer in its final form: preferred words, Arabic for common English words (the English once, in
     brackets), numbers agreeing with their nouns, Arabic punctuation, doubled words and brackets removed.
-    `keep_sections` are headings whose section is left as it is (the corrections, quoting the source)."""
+    `keep_sections` are headings whose section is left as it is (the corrections, quoting the source); `followed`
+    holds the passage's own words for concepts it names by a variant (`passage_words`)."""
     text = "".join(piece if kept else _outside(_marked_formulas(piece), _BRACKETED, _quoted_english)
                    for kept, piece in _pieces(text, keep_sections))
     out, seen, glossed = [], set(), set()
@@ -90,7 +124,7 @@ def polish(text: str, keep_sections: tuple[str, ...] = ()) -> str:
         if kept:
             out.append(piece)
             continue
-        piece = prefer(piece)
+        piece = prefer(piece, followed)
         piece = _outside(piece, _BRACKETED, lambda s: _arabic_for_english(s, seen))
         piece = _outside(piece, _BOLD, lambda s: _english_once(s, glossed))
         piece = _nominative_duals(arabic.agree_numbers(_arabic_counts(_arabic_rates(piece))))
@@ -100,17 +134,18 @@ def polish(text: str, keep_sections: tuple[str, ...] = ()) -> str:
     return "".join(out)
 
 
-def in_final_form(answer: dict) -> dict:
+def in_final_form(answer: dict, source: str = "") -> dict:
     """An offline answer object with its Arabic in final form (explanation, warnings, plain); other languages as they are."""
     if answer["language"] != "ar":
         return answer
     keep = (messages("ar")["headings"]["corrections"],)
-    answer["explanation"] = polish(answer["explanation"], keep)
+    followed = passage_words(source, kept_text(answer["explanation"], keep))
+    answer["explanation"] = polish(answer["explanation"], keep, followed)
     # a correction warning names the source's wrong word on purpose ("نقطة التفتيش الأمنية"): one-term polishing would
     # turn it into the right word and the correction into nonsense ("نقطة الحفظ الأمنية", a round-13 reader)
     answer["warnings"] = [w if w.startswith("«") else polish(w) for w in answer["warnings"]]
     if answer.get("plain"):
-        answer["plain"] = polish(answer["plain"])
+        answer["plain"] = polish(answer["plain"], (), followed)
     return answer
 
 
@@ -126,12 +161,14 @@ def within(markdown: str, limit: int, terms_heading: str, keep: int = 1) -> str:
     return head + found + "\n".join(items) + ("\n" if not gap else "") + gap + tail
 
 
-def problems(text: str, keep_sections: tuple[str, ...] = ()) -> dict[str, list[str]]:
-    """What is wrong with the form of an Arabic answer, by kind (each a list of the offending snippets)."""
+def problems(text: str, keep_sections: tuple[str, ...] = (), source: str = "") -> dict[str, list[str]]:
+    """What is wrong with the form of an Arabic answer, by kind (each a list of the offending snippets); a variant
+    that is the passage's (`source`) own word for its concept is no problem (`passage_words`)."""
     found: dict[str, list[str]] = {"rejected": [], "inconsistent": [], "english": [], "numbers": [], "punctuation": [],
                                    "doubled": [], "agreement": []}
     own = "".join(piece for kept, piece in _pieces(text, keep_sections) if not kept)
-    found["rejected"] = rejected_in(own)
+    followed = set(passage_words(source, kept_text(text, keep_sections)).values())
+    found["rejected"] = [word for word in rejected_in(own) if word not in followed]
     found["inconsistent"] = inconsistent_terms(own)
     prose = _blank(_blank(own, _QUOTED), _BRACKETED)
     found["english"] = [m.group(1) for m in _english()[0].finditer(prose) if _in_arabic(prose, m.start(), m.end())] + \

@@ -146,7 +146,7 @@ def test_a_rendered_arabic_answer_has_no_form_problem(passage):
     answer = explain_offline(passage, "ar")
     keep = (messages("ar")["headings"]["corrections"],)
     rendered = "\n".join([answer["explanation"], *answer["warnings"]])
-    assert {kind: found for kind, found in arabic_style.problems(rendered, keep).items() if found} == {}
+    assert {kind: found for kind, found in arabic_style.problems(rendered, keep, passage).items() if found} == {}
     assert arabic.share_of_arabic(answer["explanation"]) > 0.5
 
 

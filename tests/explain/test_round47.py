@@ -1,0 +1,50 @@
+"""Round 47: what round 42's readers and this stop's own reading found (issue 18)."""
+
+from service.explain.compose import explain_offline
+from service.i18n import arabic_style
+
+
+def _prose(answer: str) -> str:
+    """The answer less its corrections section (which names the source's words on purpose) and its quotes."""
+    return arabic_style.prose(answer, ("تصحيحات",))
+
+
+def test_an_arabic_answer_says_the_passages_own_word_for_a_concept():
+    # round 42 (P18-ar): the passage wrote «نقاط التفتيش»; the answer's restatement silently said «نقاط الحفظ» and its
+    # heading another word than the text's, two words for one thing across passage and answer
+    text = ("يُعدّ تدريب النماذج الكبيرة مهمة طويلة تمتد أسابيع، لذا تغدو آليات الحفظ الدوري لنقاط التفتيش ذات أهمية "
+            "بالغة. ويُوزَّع النموذج على آلاف الرقائق المتصلة بشبكة سريعة.")
+    answer = explain_offline(text, "ar")["explanation"]
+    prose = _prose(answer)
+    assert "نقطة التفتيش" in answer or "نقاط التفتيش" in answer
+    assert "نقاط الحفظ" not in prose and "نقطة الحفظ" not in prose
+    assert "الشرائح" not in prose and "شريحة" not in prose
+
+
+def test_the_house_word_stays_where_the_passage_uses_it_too():
+    # a passage that already says «الشرائح» once gives no reason to follow its other spelling
+    text = "تُوزَّع الطبقات على الشرائح، ويُحفظ النموذج في نقاط الحفظ كل ساعة، وتنقل الرقائق التنشيطات بينها."
+    followed = arabic_style.passage_words(text)
+    assert "شرائح" not in followed and "الحفظ" not in " ".join(followed)
+
+
+def test_a_variant_the_corrections_call_a_mistranslation_is_not_followed():
+    followed = arabic_style.passage_words("نحفظ نقاط التفتيش كل ساعة.", corrected="«نقاط التفتيش»: ترجمة خاطئة")
+    assert not followed
+    assert arabic_style.passage_words("نحفظ نقاط التفتيش كل ساعة.") == {"نقاط الحفظ": "نقاط التفتيش", "نقطة الحفظ": "نقطة التفتيش"}
+
+
+def test_an_english_passage_changes_nothing():
+    assert arabic_style.passage_words("We save checkpoints every hour on 1,024 chips.") == {}
+
+
+def test_elastic_scaling_of_an_experiment_is_no_elastic_training_even_after_a_particle():
+    # round 42 (P18): «والتوسع المرن» (allocating GPUs by phase) was glossed as training that survives machines
+    # leaving, because the guard's written form missed the attached و and its cue word stood two paragraphs away
+    text = ("ثانيها التخصيص الديناميكي للموارد والتوسع المرن. تتفاوت الموارد اللازمة للتدريب بحسب طبيعة التجربة؛ إذ قد "
+            "تكفي بضع وحدات GPU في مرحلة النمذجة الأولية، لكن التدريب المسبق قد يستدعي مئات الوحدات. " + "كلمة " * 60 +
+            "وخلال التدريب الطويل يرتفع احتمال حدوث أعطال عتادية.")
+    assert "التدريب المرن" not in explain_offline(text, "ar")["explanation"]
+    # where machines leaving is the sentence's own subject, the sense stays
+    near = "التوسع المرن يعيد تشكيل المهمة تلقائيا حين تغادر عقدة بعد تعطلها، فيستمر التدريب على الوحدات الباقية."
+    assert "التدريب المرن" in explain_offline(near, "ar")["explanation"]
