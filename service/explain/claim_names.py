@@ -18,15 +18,27 @@ def by_figures(claim, lang: str, used: list[str] | None = None) -> str:
     its checks name the figures they used (`used`, their quoted inputs), only those: "190 GB/s" beside a check of
     "214 GB/s" and "78%" reads as part of it."""
     figures = [f for f in claim.figures if f.quantity not in ("expression", "number", "count")]
-    if used:
-        figures = [f for f in figures if any(f.quote.strip() in q for q in used)] or figures
-    quotes = list(dict.fromkeys(_in_language(f, lang) for f in figures if (q := f.quote.strip()) and not _BARE.match(q)
-                                and not _WORDY.search(q) and not arabic.ARABIC_LETTER.search(q)))
+    inputs = [f for f in figures if used and any(f.quote.strip() in q for q in used)]
+    quotes = _named(inputs or figures, lang)
+    if inputs and quotes and claim.verdict in ("consistent", "inconsistent"):  # and the stated figure its verdict judges
+        stated = [f for f in figures if f not in inputs and f.quote.strip() and _stated_in(f.quote.strip(), claim.why)]
+        quotes = list(dict.fromkeys(quotes + _named(stated, lang)))  # ("The text says 360GB"), which is no input
     if not quotes:
         return ""
     m = messages(lang)
     label = m["claim_figures"] if len(quotes) > 1 else m.get("claim_figure", m["claim_figures"])  # one figure: "الرقم", not "الأرقام"
     return label.format(figures=m["claim_figures_join"].join(m["claim_ref"].format(quote=q) for q in quotes[:MOST]))
+
+
+def _named(figures: list, lang: str) -> list[str]:
+    """The figures a reader of either language reads as written, as the answer names them, each once."""
+    return list(dict.fromkeys(_in_language(f, lang) for f in figures if (q := f.quote.strip()) and not _BARE.match(q)
+                              and not _WORDY.search(q) and not arabic.ARABIC_LETTER.search(q)))
+
+
+def _stated_in(quote: str, why: str) -> bool:
+    """Whether a verdict's words quote the figure whole ("The text says 360GB", not the "8" of "8x")."""
+    return re.search(rf"(?<![\w.]){re.escape(quote)}(?![\w.])", why) is not None
 
 
 def _in_language(fig, lang: str) -> str:

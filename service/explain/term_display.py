@@ -102,7 +102,7 @@ def _display(term: dict, lang: str) -> tuple[str, str]:
         sibling = _is_acronym(term["term"]) and term["term"].lower() != found.lower()
         name, expansion = found, (term["term"] if found in expansion and lang == "en" and not sibling else expansion)
     if lang == "ar" and not _is_acronym(name):  # the English beside the Arabic is what the text wrote ("token overflow")
-        name, expansion = expansion, (found if _other_words(found, term["term"]) else term["term"])
+        name, expansion = expansion, (found if _other_words(found, term["term"]) or _other_name(found, term["term"]) else term["term"])
     if expansion.lower().startswith(name.lower() + " (") and expansion.endswith(")"):
         expansion = expansion[len(name) + 2:-1]
     expansion = re.sub(rf"\s*\({re.escape(name)}\)$", "", expansion)  # "وحدة معالجة الموترات (TPU)" beside **TPU**
@@ -224,6 +224,18 @@ def _other_words(found: str, name: str) -> bool:
             or name_joined in joined:
         return False
     return sum(w in named for w in words) * 2 <= len(words)
+
+
+def _other_name(found: str, name: str) -> bool:
+    """Whether the text wrote a proper name under the entry ("Lustre" for a shared file system): an Arabic heading then
+    brackets that name, which the reader finds in the text, not an English common noun the text never wrote."""
+    if not found or not found[0].isupper() or arabic.ARABIC_LETTER.search(found):
+        return False
+    joined, name_joined = re.sub(r"\W|_", "", found.lower()), re.sub(r"\W|_", "", name.lower())
+    if joined.startswith(name_joined) or name_joined.startswith(joined):
+        return False  # "AllReduce", "Finetuning", "Microbatches": the name itself, spaced or inflected otherwise
+    named = {w.rstrip("s") for w in re.split(r"[\s_/()-]+", name.lower()) if w}
+    return not any(w.rstrip("s") in named for w in re.split(r"[\s_/-]+", found.lower()) if w)
 
 
 REPEAT_WORDS = 8  # a definition this long, already said word for word in the opening, is not said again

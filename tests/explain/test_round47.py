@@ -48,3 +48,27 @@ def test_elastic_scaling_of_an_experiment_is_no_elastic_training_even_after_a_pa
     # where machines leaving is the sentence's own subject, the sense stays
     near = "التوسع المرن يعيد تشكيل المهمة تلقائيا حين تغادر عقدة بعد تعطلها، فيستمر التدريب على الوحدات الباقية."
     assert "التدريب المرن" in explain_offline(near, "ar")["explanation"]
+
+
+def test_an_arabic_heading_brackets_the_name_the_text_wrote_not_an_english_common_noun():
+    # round 42 (P18-ar): "**نظام ملفات مشترك** (shared file system)" over a passage naming only Lustre; the reader
+    # counted the English the text never wrote as English left in the answer
+    answer = explain_offline("We store checkpoints on Lustre so every node reads the same files after a restart.", "ar")
+    lines = [line for line in answer["explanation"].split("\n") if "Lustre" in line and line.startswith("- **")]
+    assert lines and "shared file system" not in lines[0]
+    # the entry's own name, spaced or inflected otherwise, stays as it was
+    from service.explain.term_display import _other_name
+    assert not _other_name("AllReduce", "all-reduce") and not _other_name("Finetuning", "fine-tuning")
+    assert _other_name("Kubernetes", "job scheduler")
+
+
+def test_a_bytes_per_parameter_sum_is_no_factor_of_the_memory_it_sizes():
+    # llm-foundry#437 (round 42, P10): "4 (weights) + 4 (grads) + 4 (lion momentum) = 12 bytes/param = 360GB" left
+    # unchecked because the three 4s were taken for the text's own multiplication; the reader asked for 12 x 30B
+    text = ("If finetuning MPT-30B with Lion, this would take about 4 (weights) + 4 (grads) + 4 (lion momentum) = "
+            "12 bytes/param = 360GB total for model + optimizer state.")
+    answer = explain_offline(text, "en")
+    assert any(c["verdict"] == "consistent" for c in answer["claims"])
+    assert "30B * 12 = 360 GB" in answer["explanation"]
+    wrong = explain_offline(text.replace("360GB", "480GB"), "en")
+    assert any(c["verdict"] == "inconsistent" for c in wrong["claims"])

@@ -5,7 +5,7 @@ and a memory stated with its bytes per parameter ("8 bytes per parameter, so 7B 
 import re
 
 from service.explain.checks import verdicts
-from service.explain.checks.core import Result, compare, said, worked
+from service.explain.checks.core import Result, as_written, compare, said, worked
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
@@ -57,9 +57,23 @@ def per_param_total(doc: Document, claim: Claim) -> Result | None:
     sizes = [f for f in claim.figures if verdicts.kind(f.quantity) == "memory" and f.value > 0]
     if len(per) != 1 or len(params) != 1 or len(sizes) != 1 or _MORE.search(claim.quote):
         return None  # "... plus activations": the memory holds more than the parameters' bytes
-    if claim.calculations or any(f.quantity in ("n_chips", "n_nodes", "number", "expression") for f in claim.figures):
+    parts = _summed_parts(doc, claim, per[0])
+    if claim.calculations or any(f.quantity in ("n_chips", "n_nodes", "number", "expression") and f not in parts for f in claim.figures):
         return None  # "70*4*8 GB ~ 2TB, where 4 is the bytes per parameter and 8 the GPUs": the text's own arithmetic
-    index = worked(doc, f"{params[0].value:g} * {per[0].value:g}", f"{params[0].quote} x {per[0].quote}", "bytes")
+    index = worked(doc, f"{as_written(params[0])} * {per[0].value:g}", f"{params[0].quote} x {per[0].quote}", "bytes")
     if index is None:
         return None
     return compare(doc, sizes[0], doc.calculations[index]["outputs"]["value"], sizes[0].quantity, [index])
+
+
+# "4 (weights) + 4 (grads) + 4 (lion momentum) = 12 bytes/param": the terms of the bytes-per-parameter sum, each with
+# an optional label in brackets, then "=" right before the stated bytes per parameter
+_SUM_OF_PARTS = re.compile(r"\s*(?:\d+(?:\.\d+)?\s*(?:\([A-Za-z][\w\s-]*\))?\s*\+\s*)+\d+(?:\.\d+)?\s*(?:\([A-Za-z][\w\s-]*\))?\s*=\s*")
+
+
+def _summed_parts(doc: Document, claim: Claim, per) -> list:
+    """The plain numbers the text adds up into its bytes per parameter (which are no factor of the memory)."""
+    numbers = [f for f in claim.figures if f.quantity == "number" and f.end <= per.start]
+    if not numbers or not _SUM_OF_PARTS.fullmatch(doc.text, numbers[0].start, per.start):
+        return []
+    return numbers
