@@ -47,8 +47,10 @@ def brief_definition(sentence: str, max_words: int | None = None) -> str:
         before_colon = FIT_MIN_WORDS_BEFORE_COLON if max_words else BRIEF_MIN_WORDS_BEFORE_COLON
         if re.fullmatch(r",\s[a-z]+ing\s", end.group()) and re.search(r"ing$", head):
             continue  # "for building, training and deploying models": a list of gerunds, not a participle clause
+        if end.group().startswith("،") and after.startswith("و") and len(head.split()) < FIT_MIN_WORDS_BEFORE_AND:
+            continue  # "عملية جماعية تسهم فيها كل شريحة بمصفوفة، وتنتهي ...": a short head; the "and" clause finishes its fact
         if end.group().strip() == ":" and (_ANNOUNCES.search(head) or _FIGURE.search(after) or _HEADING.match(head)
-                                           or _RELATIVE_HEAD.match(head)
+                                           or _RELATIVE_HEAD.match(head) or _SETTING_HEAD.match(head)
                                            or len(head.split()) < before_colon):
             listed = bool(_ANNOUNCES.search(head))
             continue  # "two kinds:" announces the fact that follows, ": 32 billion active" is it; both stay
@@ -73,7 +75,11 @@ _FIGURE = pattern_cache.lazy(
     r"|مئة|ألف|مليون|مليار|مليارا|تريليون|نصف|ضعف)\b")
 BRIEF_MAX_WORDS = 24  # a first sentence this short is kept whole: its after-colon part is the fact (H800's links)
 BRIEF_MIN_WORDS_BEFORE_COLON = 8  # a short head before a colon is a heading ("How Google Cloud names a slice:")
+FIT_MIN_WORDS_BEFORE_AND = 10  # an Arabic head shorter than this before "، و<verb>" is half a fact (all-reduce, round 42)
 FIT_MIN_WORDS_BEFORE_COLON = 5  # in the tightest form "Idle time in pipeline parallelism:" is the definition
+# A head that only says where the sense holds ("In distributed training (and in serving on several GPUs):") is no
+# definition: cut there, "rank" was defined by its setting alone (round 47's own reading)
+_SETTING_HEAD = pattern_cache.lazy(r"(?:In|For|On|Within|Inside|In the context of)\s(?!.*\b(?:is|are|means)\b)|(?:في|عند|لدى|ضمن)\s(?!.*\b(?:هو|هي|يعني|تعني)\b)")
 _HEADING = pattern_cache.lazy(r"(?:How|What|Why|When|Where|Which)\b|(?:كيف|ماذا|لماذا|متى|أين)\s")  # a question-like head
 BRIEF_MIN_WORDS = 6  # a clause shorter than this ("A chip;") is no definition: the cut waits for the next clause end
 # Where a clause ends: a semicolon (Arabic too), a colon after a whole clause, a spaced dash, or ", which",

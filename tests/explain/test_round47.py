@@ -72,3 +72,18 @@ def test_a_bytes_per_parameter_sum_is_no_factor_of_the_memory_it_sizes():
     assert "30B * 12 = 360 GB" in answer["explanation"]
     wrong = explain_offline(text.replace("360GB", "480GB"), "en")
     assert any(c["verdict"] == "inconsistent" for c in wrong["claims"])
+
+
+def test_a_fitted_definition_keeps_the_fact_its_first_clause_leaves_open():
+    # round 42 (P22-ar): all-reduce and all-gather were cut to "a collective in which every chip contributes an array",
+    # before what every chip ends with; "rank" was cut to where the sense holds ("In distributed training ...:")
+    from service.explain.definitions import brief_definition
+    gather = "عملية جماعية تحمل فيها كل شريحة قطعة من مصفوفة، وتنتهي كل الشرائح وبحوزتها المصفوفة كاملة بضم كل القطع."
+    assert "المصفوفة كاملة" in brief_definition(gather, 12)
+    rank = ("In distributed training (and in serving on several GPUs): the serial number that identifies one process "
+            "(usually one GPU) among all the processes of the job; the local rank is its number on its own machine.")
+    assert "serial number" in brief_definition(rank, 12)
+    # a long head is a whole definition: the cut stays where it was
+    stages = ("تقسم طبقات النموذج إلى مجموعات متتالية توضع كل منها على شرائح مختلفة، وتنتقل التنشيطات من مرحلة إلى "
+              "التي تليها كما في خط التجميع.")
+    assert brief_definition(stages, 12) == "تقسم طبقات النموذج إلى مجموعات متتالية توضع كل منها على شرائح مختلفة."
