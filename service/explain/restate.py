@@ -331,7 +331,8 @@ def _corrections(doc, start: int, end: int, lang: str) -> list[tuple[int, int, s
             if not any(x < b and a < y for x, y, _ in out):
                 # A garbled name ("منتقدا في اتصالات DP") becomes the term; a wrong gloss of a sentence's length is dropped.
                 definite = any(w.startswith("ال") or w[1:3] == "ال" for w in doc.text[a:b].split())  # "جهاز التوجيه" is
-                said = own if definite else re.sub(r"(?<!\S)ال(?=\S{2,})", "", own)  # definite; "إشارة مرجعية" is not
+                said = correction.get("said_as") or own  # "الرموز المميزة" is plural: "الرموز", not the entry's "الرمز"
+                said = said if definite else re.sub(r"(?<!\S)ال(?=\S{2,})", "", said)  # definite; "إشارة مرجعية" is not
                 out.append((a, b, said if len(phrase.split()) <= 5 else ""))
     return out
 

@@ -537,7 +537,7 @@ def mistranslations(text: str, matches: list[glossary.Match], lang: str) -> list
         en = re.sub(r"\s*\([^)]*\)", "", en).strip() or entry["term"]
         correction = item.get("why_ar") if lang == "ar" and item.get("why_ar") else _as_sentence(item.get("why", ""))
         found.append({"entry": entry, "as": written, "en": en, "correction": correction,
-                      "warning": _warning(entry, written, en, correction, lang),
+                      "warning": _warning(entry, written, en, correction, lang), "said_as": item.get("said_as"),
                       "spans": _uncovered(phrase, text, entry, _wrong_renderings(entry))})
     return found
 

@@ -87,3 +87,24 @@ def test_a_fitted_definition_keeps_the_fact_its_first_clause_leaves_open():
     stages = ("تقسم طبقات النموذج إلى مجموعات متتالية توضع كل منها على شرائح مختلفة، وتنتقل التنشيطات من مرحلة إلى "
               "التي تليها كما في خط التجميع.")
     assert brief_definition(stages, 12) == "تقسم طبقات النموذج إلى مجموعات متتالية توضع كل منها على شرائح مختلفة."
+
+
+def test_an_estimate_the_text_sets_up_is_worked_out_from_its_own_figures():
+    # round 42 (P34): an exercise gave 6 x params x tokens, 40% MFU, 989 TFLOPs and $2.50/GPU-hour for a 7B model on
+    # 2T tokens and asked for the estimate; the answer left it undone. 6 x 7e9 x 2e12 = 8.4e22 FLOP;
+    # 8.4e22 / (989e12 x 0.4) / 3600 = 58,982 GPU-hours; x $2.50 = $147,455
+    text = ("For pre-training, estimate FLOPs as 6 x params x tokens, and assume 40% MFU on H100 at 989 TFLOPs BF16, "
+            "at $2.50/GPU-hour. Report the estimate for a 7B model trained on 2T tokens.")
+    answer = explain_offline(text, "en")
+    assert "58,982 chip-hours" in answer["explanation"] and "$147,455" in answer["explanation"]
+    # with no MFU written nothing is assumed: no chip-hours are said
+    bare = explain_offline(text.replace("assume 40% MFU on H100 at 989 TFLOPs BF16, ", ""), "en")
+    assert "chip-hours" not in bare["explanation"]
+
+
+def test_an_arabic_estimate_reads_the_price_per_gpu_hour_and_keeps_the_tokens_plural():
+    text = ("قم بتقدير FLOPs على أنها 6 x معلمات x الرموز المميزة، وافترض 40% MFU على H100 عند 989 TFLOPs BF16، "
+            "بسعر 2.50 دولار/GPU-ساعة. قم بالإبلاغ عن التقدير لنموذج 7B الذي تم تدريبه على رموز 2T.")
+    answer = explain_offline(text, "ar")["explanation"]
+    assert "58,982" in answer and "$147,455" in answer
+    assert "x الرمز،" not in answer and "x الرمز " not in answer  # the MT plural corrected to a plural, not "the token"

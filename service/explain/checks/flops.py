@@ -2,6 +2,7 @@
 
 import re
 
+from service.explain.checks import compute_budget
 from service.explain.checks.core import Inputs, Result, compare, computed, discard, model_inputs, run, unique
 from service.explain.document import Claim, Document
 
@@ -41,7 +42,11 @@ def training_flops(doc: Document, claim: Claim) -> Result | None:
     if not _COMPUTE.search(doc.text):
         discard(doc, index)
         return None  # "1B ~60B tokens is on 64 GPUs": a FLOP count for a text that speaks of no compute is noise
-    return computed(doc, "total_flops", value, [index])
+    said_flops = computed(doc, "total_flops", value, [index])
+    hours = compute_budget.budget(doc, claim, index, value) if said_flops.verdict is None else None
+    if hours is None:
+        return said_flops
+    return hours  # "6 x 7B x 2T tokens = 8.4e22 FLOP; at 40% of 989 TFLOPs, that is 58,982 chip-hours": the estimate set up
 
 
 # the text speaks of compute, FLOPs, what a run costs or how long it takes: a model's FLOP count answers something it says
