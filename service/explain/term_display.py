@@ -108,6 +108,8 @@ def _display(term: dict, lang: str) -> tuple[str, str]:
     expansion = re.sub(rf"\s*\({re.escape(name)}\)$", "", expansion)  # "وحدة معالجة الموترات (TPU)" beside **TPU**
     if expansion and expansion.lower() in name.lower():  # "**Kimi K2 (نموذج Moonshot AI)** (K2)": said once
         expansion = ""
+    if _is_acronym(expansion) and found and not arabic.ARABIC_LETTER.search(found) and expansion.lower() != found.lower():
+        expansion = ""  # "**DeepSeek-V3** (DSV3)" where the text wrote "V3": an abbreviation it never used
     return name, expansion
 
 

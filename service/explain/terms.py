@@ -8,7 +8,7 @@ from functools import cache, lru_cache
 from calculators.resources import data_dir
 
 from service.explain import (acronym_case, compound_terms, glossary, key_terms, model_names, named_kinds, option_terms,
-                             pattern_cache, restate, salience, sense_guards, senses, setting_names, text_definitions)
+                             pattern_cache, restate, salience, sense_guards, senses, setting_names, stated_sizes, text_definitions)
 from service.explain.definitions import generic_term_ids
 from service.i18n import arabic
 
@@ -195,6 +195,7 @@ def read_terms(doc) -> None:
     described = [item for m in doc.matches if (item := _with_text_sense(
         {**_described(m, doc.lang, doc.definitions), **named.get(m.entry["id"], {})}, own, doc.lang)) is not None]
     described = [_as_jargon_written(item, doc.occurrences) for item in described]
+    described = [{**item, "definition": stated_sizes.without_unstated_sizes(item.get("definition") or "", content)} for item in described]
     compounds = compound_terms.items(content, doc.occurrences, doc.lang, {t["found_as"].lower() for t in added + kinds})
     compounds += compound_terms.qualified(content, doc.occurrences, doc.lang, {t["found_as"].lower() for t in added + kinds + compounds})
     compounds += compound_terms.of_known(content, doc.occurrences, doc.lang, {t["found_as"].lower() for t in added + kinds + compounds})

@@ -108,3 +108,19 @@ def test_an_arabic_estimate_reads_the_price_per_gpu_hour_and_keeps_the_tokens_pl
     answer = explain_offline(text, "ar")["explanation"]
     assert "58,982" in answer and "$147,455" in answer
     assert "x الرمز،" not in answer and "x الرمز " not in answer  # the MT plural corrected to a plural, not "the token"
+
+
+def test_a_models_sizes_are_said_only_where_the_passage_speaks_of_sizes():
+    # rounds 41-42 (P21, P35): "six hundred seventy-one billion parameters in total ..." under a passage naming the V3
+    # paper and no size: strict readers counted it as numbers neither in the text nor derived from it
+    from service.explain.stated_sizes import without_unstated_sizes
+    from service.explain import glossary
+    definition = glossary.load().by_id["deepseek-v3"]["definition"]
+    plain = without_unstated_sizes(definition, "The V3 paper uses 20 of the 132 SMs as a communication scheduler.")
+    assert "billion" not in plain and plain.startswith("DeepSeek's open-weight mixture-of-experts model: very large")
+    # "at DSV3 scale", a parameter count or a total-by-active name asks for the sizes: they stay
+    for text in ("At K2 or DSV3 scale you get excellent MFU.", "A 671B model with 37B active parameters.",
+                 "Qwen3-30B-A3B on 8 GPUs."):
+        assert without_unstated_sizes(definition, text) == definition
+    answer = explain_offline("The V3 paper uses 20 of the 132 SMs on each Hopper GPU as a communication scheduler.", "en")
+    assert "billion" not in answer["explanation"] and "(DSV3)" not in answer["explanation"]
