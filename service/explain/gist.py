@@ -501,7 +501,7 @@ _BARE_ANAPHOR = pattern_cache.lazy(r"^(?:this|that|it)\s+(?:\w+ly\s+)?[a-z]+(?:e
                                    r"|^(?:this|these)\s+[a-z]+\s+(?:is|are|was|were|has|have)\b", re.I)  # "This stage is ...": its stage is the one before
 # "KV caching mitigates this by ...": what "this" is stands in the sentence before, not in a point elsewhere
 _DOES_TO_THIS = pattern_cache.lazy(r"\b(?:mitigat|solv|fix|address|avoid|prevent|eliminat|tackl|work(?:s|ed)? around)\w*\s+(?:this|that|it)\b", re.I)
-_CONSEQUENCE = pattern_cache.lazy(r"^\s*(?:so|therefore|thus|hence|as a result|consequently)\b", re.I)  # follows the sentence before it
+_CONSEQUENCE = pattern_cache.lazy(r"^\s*(?:so|therefore|thus|hence|as a (?:result|consequence)|consequently|for this reason|because of (?:this|that)|in turn)\b", re.I)  # follows the sentence before it
 FRAME_REACH = 3  # a frame's parts come from the point and the sentences this near it
 
 

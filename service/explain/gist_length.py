@@ -43,7 +43,14 @@ def trimmed(text: str) -> str:
     for w in words:  # how many brackets are open after each word: a cut inside a bracket leaves it open
         depth.append(max(0, depth[-1] + w.count("(") - w.count(")")))
     ends = [i for i, w in enumerate(words[:limit]) if w.endswith((",", "،", ";", "؛")) and i >= 12 and not depth[i + 1]]
+    # before a trailing aside (", where communication is 60% of the time"): what comes before is a whole statement
+    asides = [i for i in ends if i + 1 < len(words) and words[i + 1].lower() in _ASIDE_OPENERS]
+    if asides:
+        return " ".join(words[:asides[-1] + 1]).rstrip(",،;؛") + "."
     return " ".join(words[:ends[-1] + 1]).rstrip(",،;؛") + " …" if ends else text
+
+
+_ASIDE_OPENERS = {"where", "which", "while", "whereas", "حيث", "والتي", "الذي", "التي"}
 
 
 def gloss_words(text: str) -> int:
