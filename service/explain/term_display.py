@@ -9,6 +9,8 @@ from service.i18n import arabic
 
 def display(term: dict, lang: str) -> tuple[str, str]:
     """The name to show in bold and its expansion, without repeating one inside the other nor nesting brackets."""
+    if re.search(r"[A-Za-z0-9]['’]s$", term.get("found_as") or ""):  # "**TSMC's** (TSMC)": the name, not its possessive
+        term = {**term, "found_as": term["found_as"][:-2]}
     if _AXIS_DEGREE.fullmatch(term.get("found_as") or ""):  # "model=8": the axis as written, the parallelism it carries
         return term["found_as"], _without_brackets(term.get("expansion") or "")
     if term.get("category") != "option" and (_CODE_PUNCTUATION.search(term.get("found_as") or "")

@@ -124,3 +124,36 @@ def test_a_models_sizes_are_said_only_where_the_passage_speaks_of_sizes():
         assert without_unstated_sizes(definition, text) == definition
     answer = explain_offline("The V3 paper uses 20 of the 132 SMs on each Hopper GPU as a communication scheduler.", "en")
     assert "billion" not in answer["explanation"] and "(DSV3)" not in answer["explanation"]
+
+
+def test_senses_the_round47_review_found_wrong_are_not_shown():
+    # round 47 review: a CoWoS wafer is the interposer; "framework overhead" beside reserved memory is memory, not
+    # CPU launch time; a possessive is no name ("**TSMC's** (TSMC)")
+    def headings(text: str) -> str:
+        return "\n".join(line for line in explain_offline(text, "en")["explanation"].split("\n") if line.startswith("- **"))
+    cowos = headings("TSMC's CoWoS (Chip-on-Wafer-on-Substrate) capacity limits how many GPUs ship; each wafer carries "
+                     "the interposers.")
+    assert "**wafer**" not in cowos and "**TSMC's**" not in cowos and "**TSMC**" in cowos
+    reserve = headings("To account for framework overhead, vLLM reserves about 2 GiB of GPU memory.")
+    assert "dispatch overhead" not in reserve and "CPU" not in reserve
+
+
+def test_a_gist_sentence_is_not_joined_to_a_consequence_of_another():
+    # round 47 review (Q03): "As a consequence, it achieves higher overall bandwidth" followed a sentence it does not
+    # follow in the text, so "it" read as the plugin-less network
+    text = ("The NCCL library optimizes the communication graph used by all-reduce to prioritize intra-node "
+            "communication, where bandwidth is higher. As a consequence, it achieves higher overall bandwidth. Unmodified "
+            "NCCL does not make use of libfabric, and defaults to using TCP sockets on Slingshot-11. Without the plugin, "
+            "Perlmutter had 2-3x worse bandwidth with NCCL on Slingshot 11 vs. Slingshot 10 on nccl-tests.")
+    opening = explain_offline(text, "en")["explanation"].split("\n## ")[0]
+    assert "As a consequence" not in opening and "as a consequence" not in opening
+
+
+def test_a_long_gist_sentence_ends_before_its_trailing_aside_not_in_an_ellipsis():
+    from service.explain.gist_length import trimmed
+    sentence = ("When compared with the prevalent top-2 MoE architecture, ScMoE demonstrates training speed improvements "
+                "of 30% and 11%, and inference improvements of 40% and 15%, in our PCIe and NVLink hardware environments, "
+                "respectively, where communication constitutes 60% and 15% of the total MoE time consumption, and the "
+                "overlap reaches 70% to 100% of the communication time in both environments.")
+    cut = trimmed(sentence)
+    assert cut.endswith("respectively.") and "…" not in cut
