@@ -50,7 +50,7 @@ def trimmed(text: str) -> str:
     return " ".join(words[:ends[-1] + 1]).rstrip(",،;؛") + " …" if ends else text
 
 
-_ASIDE_OPENERS = {"where", "which", "while", "whereas", "حيث", "والتي", "الذي", "التي"}
+_ASIDE_OPENERS = {"where", "which", "حيث", "والتي", "الذي", "التي"}  # "while"/"whereas" carry the contrast: never dropped
 
 
 def gloss_words(text: str) -> int:

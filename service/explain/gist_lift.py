@@ -6,7 +6,7 @@ that X"; the author's own verb says how X is claimed, so it replaces the gist's 
 
 import re
 
-from service.explain import pattern_cache
+from service.explain import pattern_cache, person
 
 # The author's own reporting verbs, by the frame they become (data/locale "gist_reported.lifted"): what is shown,
 # what is found, what is concluded, what is believed (a hedge kept as a hedge), what is recommended or proposed.
@@ -148,15 +148,15 @@ def conceded(said_as: str, sentence: str, context: str) -> str:
 
 # "KV cache management: tensor parallel deployment is not optimal for ...": a topic of two to five words (not a name
 # that speaks, which starts each word with a capital) labelling a clause that goes on in lower case
-_TOPIC_LABEL = pattern_cache.lazy(r"^(?P<label>(?:[A-Z]{2,}[\w\-\u2010\u2011]*|[A-Z]?[a-z][\w\-\u2010\u2011]*)(?:\s+[\w\-\u2010\u2011]+){0,4}):\s+"
+_TOPIC_LABEL = pattern_cache.lazy(r"^(?P<label>(?:[A-Z]{2,}[\w\-\u2010\u2011]*|[A-Z]?[a-z][\w\-\u2010\u2011]*)(?:\s+[\w\-\u2010\u2011]+){0,6}):\s+"
                                   r"(?P<rest>(?:[a-z]|[A-Z][\w.\-]*\d[\w.\-]*\s)[^:]{12,})$")  # "Performance trade-offs: MI300X delivers ..."
 
 
 _VERB_IN_LABEL = pattern_cache.lazy(r"\b(?:is|are|was|were|be|been|has|have|had|do|does|did|can|could|will|would|should|must|may|"
-                                    r"might|\w+ed|\w+s)\s+\w", re.I)  # "Arithmetic intensity is terrible: ..." is a sentence
+                                    r"might|\w+ed|(?!(?:this|its|his|as|us|thus|plus|across|various|previous)\b)\w+s)\s+\w", re.I)  # "Arithmetic intensity is terrible: ..." is a sentence
 
 
-_ANNOUNCING = pattern_cache.lazy(r"^(?:and|but|so|also)\b|\b(?:finding|findings|insight|takeaway|observation|result|results|point|"
+_ANNOUNCING = pattern_cache.lazy(r"^(?:and|but|so|also|why|what|how)\b|\b(?:finding|findings|insight|takeaway|observation|result|results|point|"
                                   r"thing|lesson|caveat|surprise|conclusion|answer|upshot|catch|problem|issue)\b", re.I)
 
 
@@ -170,13 +170,16 @@ def topic_label(clause: str) -> str:
     if not found or _VERB_IN_LABEL.search(found.group("label")) or not re.search(r"\b(?:is|are|was|were|has|have|can|cannot|can't|does|do|must|should|will|need|needs|"
                                   r"makes?|uses?|gives?|takes?|runs?|delivers?|offers?|provides?|achieves?|reaches|beats?|outperforms?|improves?|"
                                   r"reduces?|increases?|doubles?|halves?|supports?|requires?|enables?|allows?|shows?|gets?|hits?|"
-                                  r"costs?|saves?|cuts?|\w{3,}ed)\b", found.group("rest")):
-        return clause
+                                  r"costs?|saves?|cuts?|\w{3,}ed)\b", found.group("rest")) and not (
+                                      _ANNOUNCING.search(found.group("label")) and person.has_verb(found.group("rest"))):
+        return clause  # "The core problem with this approach: the auxiliary loss conflicts ...": its verb is any verb
     label = found.group("label")
     if _PERSON.fullmatch(label):
         return clause  # "Horace He: you only need PP ...": a person who speaks, said as such by the gist
     if _ANNOUNCING.search(label):  # "And one surprising finding: X", "Key result: X": the label announces X
         return found.group("rest")
+    if len(label.split()) > 5:
+        return clause  # a label this long is a sentence's subject, not a topic
     if " " not in label and re.search(r"\b(?:I|we|you|my|our|us|me)\b", found.group("rest")):
         return clause  # "Alice: we never needed PP": a name that speaks
     if " " not in label:

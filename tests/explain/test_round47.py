@@ -157,3 +157,24 @@ def test_a_long_gist_sentence_ends_before_its_trailing_aside_not_in_an_ellipsis(
                 "overlap reaches 70% to 100% of the communication time in both environments.")
     cut = trimmed(sentence)
     assert cut.endswith("respectively.") and "…" not in cut
+
+
+def test_a_label_before_a_colon_is_not_pasted_into_the_reported_sentence():
+    # round 47 review (A03): «يذكر النص أنّ المشكلة الجوهرية في هذا الحل الخسارة المساعدة تتعارض ...»: the colon was
+    # dropped, the label left with no predicate; a sentence of its own after the colon is reported alone
+    from service.explain.arabic_clause import unlabelled
+    assert unlabelled("المشكلة الجوهرية في هذا الحل: الخسارة المساعدة تتعارض مع الهدف الحقيقي") == \
+        "الخسارة المساعدة تتعارض مع الهدف الحقيقي"
+    # where the part after the colon has no verb it is the label's predicate: the two stay together
+    assert unlabelled("آلات التوليد: وحدات معالجة رسومات فعالة التكلفة") == "آلات التوليد وحدات معالجة رسومات فعالة التكلفة"
+    english = explain_offline("The core problem with this approach: the auxiliary loss conflicts with the real objective. "
+                              "Too strong a weight pulls the router away from the best experts.", "en")["explanation"]
+    assert "approach: the" not in english.split("\n## ")[0]
+
+
+def test_a_contrast_is_never_cut_from_a_long_gist_sentence():
+    from service.explain.gist_length import trimmed
+    sentence = ("I was running some NCCL benchmarks on 2 selene nodes and the bandwidth reported for the various collective "
+                "tests was about 200 GB/s in every run I made over the whole week, while all-to-all reported numbers "
+                "closer to 25 GB/s, which surprised me a lot when I first looked at it.")
+    assert "25 GB/s" in trimmed(sentence)
