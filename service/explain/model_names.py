@@ -226,6 +226,8 @@ def definition(name: Name, lang: str) -> str:
         if said.get(lang) or said.get("en"):
             return said.get(lang) or said["en"]
     what = name.family["what"].get(lang) or name.family["what"]["en"]
+    if (name.total or name.experts) and _FAMILY.search(name.family["what"]["en"]):  # "Llama 405B" is one model, not "Meta's family" (round 43)
+        return words["member"].format(family=what)
     return what[:1].upper() + what[1:] + ("." if lang != "ar" else ".")
 
 

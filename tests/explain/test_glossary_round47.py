@@ -25,6 +25,14 @@ REAL_SENTENCES = [
     # https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html (NCCL_IB_HCA)
     ("host-channel-adapter", "The NCCL_IB_HCA variable specifies which Host Channel Adapter (RDMA) interfaces to use for "
                              "communication.", "Host Channel Adapter"),
+    # https://arxiv.org/abs/2305.13245 (GQA, its abstract)
+    ("multi-head-attention", "We show that uptrained GQA achieves quality close to multi-head attention with comparable "
+                             "speed to MQA.", "multi-head attention"),
+    # https://www.reddit.com/r/hardware/comments/1o35mt6/ (round 43, P19)
+    ("exaflops", "It should be 1.4 EFLOPS (exaflops) not petaflops.", "EFLOPS"),
+    # https://arxiv.org/abs/2312.12705 (its abstract: an amount, loosely)
+    ("exaflops", "training a one trillion parameter GPT-style model on 20 trillion tokens requires a staggering 120 million "
+                 "exaflops of computation", "exaflops"),
     # https://docs.aws.amazon.com/deep-learning-containers/latest/devguide/what-is-dlc.html
     ("aws-deep-learning-containers", "AWS Deep Learning Containers (DLCs) are a set of Docker images for training and "
                                      "serving models in TensorFlow, TensorFlow 2, PyTorch, and MXNet.",
@@ -40,7 +48,7 @@ def test_round47_term_found_in_a_real_sentence(term_id, sentence, found_as):
 
 
 def test_every_new_term_has_a_real_sentence_and_full_fields():
-    assert_entries_complete(NEW_IDS, {term_id for term_id, _, _ in REAL_SENTENCES}, 4)
+    assert_entries_complete(NEW_IDS, {term_id for term_id, _, _ in REAL_SENTENCES}, 6)
 
 
 @pytest.mark.parametrize("term_id", [t for t in NEW_IDS if glossary.load().by_id[t]["ar_aliases"]] if FILE.exists() else [])
@@ -58,3 +66,11 @@ def test_an_hca_is_no_network_card_and_requests_per_minute_no_rate_limit():
     # round 47 review (Q13, Q11): "**HCAs** (network interface card)"; "600 RPM" (a throughput target) as an API cap
     found = {m.entry["id"] for m in glossary.detect("Each node has four HCAs; the target is 600 requests per minute.")}
     assert "host-channel-adapter" in found and "nic" not in found and "api-rate-limits" not in found
+
+
+def test_mha_is_multi_head_attention_and_eflops_keeps_its_prefix():
+    # round 43 (P33, P19): "**MHA** (attention)" for the property GQA and MQA change; "**EFLOPS** (floating-point
+    # operations per second)" without the exa that the passage turns on
+    found = {m.entry["id"]: m for m in glossary.load().find("MHA, GQA and MQA at 4.6 EFLOPS of INT4", extended=True)}
+    assert "multi-head-attention" in found and "attention" not in found
+    assert "exaflops" in found and "flop-per-second" not in found

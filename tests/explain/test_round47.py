@@ -178,3 +178,23 @@ def test_a_contrast_is_never_cut_from_a_long_gist_sentence():
                 "tests was about 200 GB/s in every run I made over the whole week, while all-to-all reported numbers "
                 "closer to 25 GB/s, which surprised me a lot when I first looked at it.")
     assert "25 GB/s" in trimmed(sentence)
+
+
+def test_a_sized_model_is_one_model_of_its_family_not_the_family():
+    # round 43 (P03): "Llama 405B (Llama model with 405 billion parameters): Meta's family of open-weight language models"
+    for lang, said in (("en", "One model of Meta's family"), ("ar", "نموذج واحد من عائلة")):
+        terms = explain_offline("We train Llama 405B with context parallelism on 128 H100s.", lang)["terms"]
+        sized = [t for t in terms if t["id"].startswith("model:")]
+        assert sized and sized[0]["definition"].startswith(said), sized
+
+
+def test_senses_round43_readers_found_wrong_are_not_shown():
+    def headings(text: str, lang: str = "en") -> str:
+        return "\n".join(line for line in explain_offline(text, lang)["explanation"].split("\n") if line.startswith("- **"))
+    # a cluster's "total compute" in EFLOPS is a rate, not a training budget (P19)
+    assert "compute budget" not in headings("Microsoft's GB300 cluster delivers 92.1 EFLOPS of total compute at INT4.")
+    # ring attention's KV blocks are no serving engine's pages (P05)
+    assert "paged" not in headings("The zigzag layout passes KV blocks around the ring so each rank does equal work.")
+    # «الاستدلال» beside reasoning words is reasoning, not running a trained model (P14); inference stays inference
+    assert "تشغيل نموذج مدرب" not in headings("يتمتع DeepSeek-R1 بقدرات استدلال قوية، وتظهر أنماط الاستدلال عبر التعلم المعزز.", "ar")
+    assert "تشغيل نموذج مدرب" in headings("يستخدم الاستدلال على H100 ذاكرة المفاتيح والقيم المؤقتة.", "ar")
