@@ -18,6 +18,7 @@ _VERBS = {
     "expects": r"expect(?:s|ed)?|estimate[sd]?",
     "recommends": r"recommend(?:s|ed)?|suggest(?:s|ed)?|advise[sd]?",
     "proposes": r"propose[sd]?",
+    "presents": r"present(?:s|ed)?|introduce[sd]?",
 }
 # Who reports: the author in the first person, or the author's own text ("this paper shows that").
 _WHO = (r"(?:i|we|(?:this|the) (?:paper|work|post|report|study|article|blog(?: post)?|pr|section)|the authors|our (?:results|experiments|analysis|"
@@ -78,6 +79,8 @@ def lift(clause: str) -> tuple[str, str] | None:
     if not found.group("that"):
         if frame == "recommends":
             return frame, rest  # "recommend using X", "recommend a TP of 8": its object, said after "recommends"
+        if frame in ("proposes", "presents"):
+            return "presents", rest  # "we propose FlashEP, a strategy for ...": what they propose, never "propose that FlashEP"
         if frame == "finds" and re.match(r"(?:a|an|the|about|around|~|\d)", rest, re.I):
             return None  # "we see 45% MFU", "we measured a 2x speed-up": a measurement, not a reported clause
         if frame == "expects" and re.match(r"(?:closer|close|about|around|roughly|more|less|fewer|better|worse|higher|lower|"
@@ -88,6 +91,8 @@ def lift(clause: str) -> tuple[str, str] | None:
             return None  # "our experiments demonstrate significant improvements in X": an object, not a clause "that" can carry
         if len(rest.split()) < 3 or re.match(r"(?:it|this|that|them|him|her)\b", rest, re.I):
             return None  # "I think so", "we found it": nothing to lift
+    if frame == "presents":
+        return None  # "we present that ..." is no English: nothing to lift
     if frame == "recommends" and found.group("that"):
         return frame, "that " + rest
     return frame, rest

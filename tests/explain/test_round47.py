@@ -198,3 +198,16 @@ def test_senses_round43_readers_found_wrong_are_not_shown():
     # «الاستدلال» beside reasoning words is reasoning, not running a trained model (P14); inference stays inference
     assert "تشغيل نموذج مدرب" not in headings("يتمتع DeepSeek-R1 بقدرات استدلال قوية، وتظهر أنماط الاستدلال عبر التعلم المعزز.", "ar")
     assert "تشغيل نموذج مدرب" in headings("يستخدم الاستدلال على H100 ذاكرة المفاتيح والقيم المؤقتة.", "ar")
+
+
+def test_what_the_authors_propose_is_said_as_its_object_not_after_that():
+    # round 43 (P35): "The authors propose that FlashEP: A Flexible and General Strategy ..."; "we present X" read as
+    # "The authors report that they present X"
+    for text, said in (("We propose FlashEP, a strategy for overlapping expert computation with all-to-all communication.",
+                        "The authors present FlashEP, a strategy"),
+                       ("We present ScMoE, a shortcut-connected MoE architecture that overlaps communication with computation.",
+                        "The authors present ScMoE, a shortcut-connected")):
+        assert said in explain_offline(text, "en")["explanation"].split("\n## ")[0]
+    # a proposal said as a clause keeps its "that"
+    clause = explain_offline("We propose that the router should be trained with a bias instead of a loss.", "en")["explanation"]
+    assert "propose that the router" in clause
