@@ -169,6 +169,8 @@ def subject_after(words: list[str], verb: str = "") -> int:
             and not _WAW_NOUN.match(_bare(words[n])) \
             and not words[n - 1].rstrip().endswith(tuple(_PUNCT)):
         m = n + 1  # "تتمتع وحدات TPU ومجموعات NVIDIA المتطورة بـ...": the coordinated subject moves whole
+        if re.search(r"(?:ه|ها|هم)$", _bare(words[n])) and len(_bare(words[n])) >= 5:
+            return 0  # "طوَّر Ainslie وزملاؤه الانتباه ...": people before their verb would make it plural; the sentence is quoted
         while m < len(words) and m < n + 4 and (_LATIN.match(_bare(words[m])) or _bare(words[m]).startswith("ال")) \
                 and not words[m - 1].rstrip().endswith(tuple(_PUNCT)):
             m += 1

@@ -13,7 +13,7 @@ from service.i18n.messages import messages
 ORDER = ("question", "proposal", "problem", "expectation", "conclusion", "recommendation", "result", "news", "definition", "cause", "contrast", "overview")
 # Words that point back to the sentence before ("That is much slower than expected"): it reads after that sentence.
 # "That is much slower", or "at 32 chips this made X slower": a cause said by pointing back, a few words in
-_ANAPHOR = pattern_cache.lazy(r"^(?:that|this|these|those|it|they)\b(?!\s+(?:is|are)\s+(?:an?|the)\s)|^(?:هذا|هذه|ذلك|تلك)\s"
+_ANAPHOR = pattern_cache.lazy(r"^(?:that|this|these|those|it|they)\b(?!\s+(?:is|are)\s+(?:an?|the)\s)|^(?:[يت][\u0621-\u064A]{2,}\s+)?(?:هذا|هذه|ذلك|تلك)\s"
                               r"|^(?:[^\s,;:.]+\s+){1,4}(?:this|that)\s+(?:made|makes|caused|causes|led\s+to|leads\s+to|meant|means)\b"
                               # "However, the check does not take this into account": the object points back
                               r"|^.{0,160}?\b(?:take|takes|took|taking|ignores?|ignored|reflects?|handles?|considers?)\s+(?:this|that)"

@@ -162,7 +162,7 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
         name = match.found_as
         if lang != "en" and not _is_acronym(name) and not arabic.ARABIC_LETTER.search(name) and not re.search(r"\d|\b[A-Z]{2,}\b", name) \
                 and match.entry.get("category") in _COMMON_NOUN_CATEGORIES and not _in_spans(protected, match.start) \
-                and not _attached(text, match.start, match.end) \
+                and not _attached(text, match.start, match.end) and not _in_spans(quoted, match.start) \
                 and not (_after_number(text, match.start) and re.search(r"/|[A-Z].*[A-Z]", name)):  # "42.5 ExaFLOPS": a unit
             own = _expansion(match.entry, lang)
             if own and arabic.ARABIC_LETTER.search(own) and not _head_said_before(text, match.start, own):  # "Pipeline Parallelism" in an Arabic sentence is written in Arabic

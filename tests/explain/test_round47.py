@@ -211,3 +211,15 @@ def test_what_the_authors_propose_is_said_as_its_object_not_after_that():
     # a proposal said as a clause keeps its "that"
     clause = explain_offline("We propose that the router should be trained with a bias instead of a loss.", "en")["explanation"]
     assert "propose that the router" in clause
+
+
+def test_an_arabic_this_sentence_after_its_verb_reads_back_and_people_keep_their_sentence():
+    from service.explain import arabic_clause, reported
+    # round 43 (P18-ar): «تعتبر هذه الكفاءة ...» was the point alone, its «هذه» pointing at nothing said
+    assert reported.reads_back("تعتبر هذه الكفاءة أمرًا بالغ الأهمية للتطبيقات على نطاق واسع.")
+    # «طوَّر Ainslie وزملاؤه الانتباه ...» had moved "Ainslie وزملاؤه الانتباه" before the verb as one subject
+    assert arabic_clause.reported("طوَّر Ainslie وزملاؤه الانتباه بالاستعلام المُجمَّع كتحسين للمحوِّلات.") is None
+    # a quoted English title inside an Arabic sentence keeps its words
+    answer = explain_offline("طوَّر Ainslie وزملاؤه الانتباه بالاستعلام المُجمَّع كتحسين لخوارزمية الانتباه الذاتي التي "
+                             "تناولتها دراسة \"Attention is All You Need\" لعام 2017.", "ar")["explanation"]
+    assert "\"Attention is All You Need\"" in answer
