@@ -62,8 +62,8 @@ def is_verb(word: str) -> bool:
     """Whether an Arabic word opening a sentence is a verb: an imperfect (يفعل, تفعل), a past of the third person
     feminine (فعلت), or one of the past verbs listed; nouns of the same letters (تدريب, تكلفة, توازي, تكاليف) are not."""
     w = _bare(word)
-    if w in _PAST or w in _IMPERSONAL:
-        return True
+    if w in _PAST or w in _IMPERSONAL or re.match(r"[\u0621-\u0644\u0646-\u064A]\u064F[\u0621-\u064A][\u0650\u0651]", word.lstrip("وف")):
+        return True  # "طُبِّق", "دُرّب": a damma on the first letter, then a kasra or shadda, is a passive past (not "مُحسِّن")
     if w in _NOT_VERBS or w.startswith("ال") or len(w) < 3 or not re.fullmatch(r"[\u0621-\u064A]+", w):
         return False
     if w.startswith("ي"):

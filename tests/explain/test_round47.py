@@ -223,3 +223,14 @@ def test_an_arabic_this_sentence_after_its_verb_reads_back_and_people_keep_their
     answer = explain_offline("طوَّر Ainslie وزملاؤه الانتباه بالاستعلام المُجمَّع كتحسين لخوارزمية الانتباه الذاتي التي "
                              "تناولتها دراسة \"Attention is All You Need\" لعام 2017.", "ar")["explanation"]
     assert "\"Attention is All You Need\"" in answer
+
+
+def test_an_arabic_passive_verb_is_a_verb_and_reinforcement_learning_keeps_the_passages_word():
+    from service.explain import arabic_clause
+    # «طُبّق التعلم التعزيزي ...» was reported as «أنّ طُبّق ...»: the passive past was not read as a verb
+    assert arabic_clause.is_verb("طُبّق") and arabic_clause.is_verb("نُشِر") and not arabic_clause.is_verb("مُحسِّن")
+    answer = explain_offline("طُبّق التعلم التعزيزي (RL) مباشرة على النموذج الأساسي دون الضبط الدقيق تحت إشراف، فظهرت "
+                             "أنماط تفكير طويلة.", "ar")["explanation"]
+    assert "أنّ طُبّق" not in answer
+    # round 43 (O2): «التعلم التعزيزي» in the passage and «التعلم المعزز» in the answer named one thing two ways
+    assert "التعلم المعزز" not in arabic_style.prose(answer, ("تصحيحات",))
