@@ -246,7 +246,13 @@ def _governs(sentence: str, cue_at: int, start: int, end: int, near: int) -> boo
     if cue_at < start:
         return start - cue_at <= near
     between = sentence[end:cue_at]
+    if _ACTIVE_NEED.match(sentence, cue_at):
+        return False  # "PP requires larger batch size": the term needs something; it is not what is needed
     return len(between) <= near // 2 and not re.search(r"[,;:،؛]", between)
+
+
+# A need said by an active verb after the term makes the term its subject ("PP requires ...", «يتطلب PP ...» aside)
+_ACTIVE_NEED = pattern_cache.lazy(r"(?:requires?|needs|demands?|يتطلب|تتطلب|يحتاج|تحتاج)\b", re.I)
 
 
 _WORD = pattern_cache.lazy(r"\S+")

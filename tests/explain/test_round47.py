@@ -234,3 +234,12 @@ def test_an_arabic_passive_verb_is_a_verb_and_reinforcement_learning_keeps_the_p
     assert "أنّ طُبّق" not in answer
     # round 43 (O2): «التعلم التعزيزي» in the passage and «التعلم المعزز» in the answer named one thing two ways
     assert "التعلم المعزز" not in arabic_style.prose(answer, ("تصحيحات",))
+
+
+def test_a_technique_that_requires_something_is_not_said_to_be_required():
+    # round 44 (P02-ar, a `wrong` gist): "PP requires larger batch size to separate into micro batches" was framed as
+    # «يحتاج نموذج كبير إلى توازي خطوط الأنابيب» (a large model needs PP): PP is the subject of "requires" there
+    from service.explain.pipeline import analyse
+    assert [c.frame for c in analyse("PP requires larger batch size to separate into micro batches.", "en").claims] == [None]
+    assert "pp_needed" in [c.frame for c in analyse("Past 8 nodes PP is needed.", "en").claims]
+    assert "pp_only_when_dp_bound" in [c.frame for c in analyse("You only need PP when you're DP-comms bound.", "en").claims]
