@@ -243,3 +243,21 @@ def test_a_technique_that_requires_something_is_not_said_to_be_required():
     assert [c.frame for c in analyse("PP requires larger batch size to separate into micro batches.", "en").claims] == [None]
     assert "pp_needed" in [c.frame for c in analyse("Past 8 nodes PP is needed.", "en").claims]
     assert "pp_only_when_dp_bound" in [c.frame for c in analyse("You only need PP when you're DP-comms bound.", "en").claims]
+
+
+def test_round44_findings_a_ratio_a_range_and_two_senses():
+    from service.explain.pipeline import analyse
+    # P18: "15T tokens vs 20 tokens: about 750000000000 times as much" set a run's tokens against Chinchilla's ratio
+    text = "Chinchilla says about 20 tokens per parameter, but Llama 3 8B was trained on 15T tokens."
+    assert [f.quantity for f in analyse(text, "en").figures if f.quote == "20 tokens"] == ["tokens_per_param"]
+    assert "750000000000" not in explain_offline(text, "en")["explanation"]
+    # P32: the ends of a range ("300K-700K B200s") are no parts adding up to 1M
+    answer = explain_offline("Aiming for 1M B200s only doubles or triples Microsoft's planned 300K-700K B200s.", "en")
+    assert not any(c["verdict"] == "consistent" for c in answer["claims"])
+
+    def headings(text: str) -> str:
+        return "\n".join(line for line in explain_offline(text, "en")["explanation"].split("\n") if line.startswith("- **"))
+    # P26: a job that dies is no silicon die; P27: BW computation is the backward pass, not bandwidth
+    assert "silicon" not in headings("Your 256-node training job dies 18 hours in. The NCCL watchdog timed out.")
+    assert "**BW**" not in headings("DDP is able to overlap communication with BW computation by bucketing parameters.")
+    assert "**BW**" in headings("The NIC gives 400 Gb/s of BW per GPU.")

@@ -26,6 +26,8 @@ def parts_sum(doc: Document, claim: Claim) -> Result | None:
         figs = [f for f in claim.figures if f.quantity == quantity and f.value > 0]
         if len({f.value for f in figs}) != len(figs) or len(figs) < 2:
             continue
+        if any(f.role in ("low", "high") for f in figs):
+            continue  # "300K-700K B200s" against "1M": the ends of a range are no parts of a total (round 44)
         whole = max(figs, key=lambda f: f.value) if len(figs) >= 3 else _whole_before(doc, claim, quantity)
         if whole is None:
             continue

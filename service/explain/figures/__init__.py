@@ -34,6 +34,7 @@ def read_figures(text: str) -> list[Figure]:
     _binary_thousands(text, kept)
     _formula_coefficients(text, kept)
     _chip_model_codes(text, kept)
+    _per_parameter(text, kept)
     index = {id(f): i for i, f in enumerate(kept)}
     return [Figure(quote=text[f.start:f.end], start=f.start, end=f.end, quantity=f.quantity, value=float(f.value),
                    unit=f.unit, approx=f.approx, chip=f.chip, model=f.model, role=f.role,
@@ -65,6 +66,17 @@ def _chip_model_codes(text: str, figs: list[_Fig]) -> None:
         if fig.quantity == "params" and re.fullmatch(r"\d+[BM]", text[fig.start:fig.end]) \
                 and _MODEL_CODE_BEFORE.search(text, max(0, fig.start - 16), fig.start):
             fig.quantity, fig.generic = "number", True
+
+
+# "about 20 tokens per parameter", «20 رمزًا لكل معامل»: a ratio, not a count of tokens a run trains on
+_PER_PARAMETER = re.compile(r"\s*(?:per|for each|a|/)\s*(?:param(?:eter)?s?\b)|\s*لكل\s+(?:معامل|معلمة|بارامتر)", re.I)
+
+
+def _per_parameter(text: str, figs: list[_Fig]) -> None:
+    """Tokens said per parameter are a ratio (Chinchilla's ~20), never compared with a run's total tokens."""
+    for fig in figs:
+        if fig.quantity == "tokens" and _PER_PARAMETER.match(text, fig.end):
+            fig.quantity = "tokens_per_param"
 
 
 # "MFU is 100 * flops_ps / device_peak_flops_per_second": a bare number multiplying a name is a formula's coefficient
