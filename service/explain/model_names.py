@@ -228,6 +228,8 @@ def definition(name: Name, lang: str) -> str:
     what = name.family["what"].get(lang) or name.family["what"]["en"]
     if (name.total or name.experts) and _FAMILY.search(name.family["what"]["en"]):  # "Llama 405B" is one model, not "Meta's family" (round 43)
         return words["member"].format(family=what)
+    if re.search(r"\d", name.base) and _FAMILY.search(name.family["what"]["en"]) and "generation" in words:
+        return words["generation"].format(family=what)  # "GPT2" is one generation, not "OpenAI's family" (round 44)
     return what[:1].upper() + what[1:] + ("." if lang != "ar" else ".")
 
 

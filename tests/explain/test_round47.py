@@ -261,3 +261,12 @@ def test_round44_findings_a_ratio_a_range_and_two_senses():
     assert "silicon" not in headings("Your 256-node training job dies 18 hours in. The NCCL watchdog timed out.")
     assert "**BW**" not in headings("DDP is able to overlap communication with BW computation by bucketing parameters.")
     assert "**BW**" in headings("The NIC gives 400 Gb/s of BW per GPU.")
+
+
+def test_a_numbered_generation_is_not_its_whole_family_and_transformer_engine_is_also_hardware():
+    # round 44 (P11): "GPT2 (GPT2 model): OpenAI's family of GPT language models"; (P06) "hardware FP8 support via the
+    # Transformer Engine" glossed as the library alone
+    terms = explain_offline("We train GPT2 on 8 GPUs with tinygrad FSDP.", "en")["terms"]
+    assert [t["definition"] for t in terms if t["id"] == "model:gpt2"][0].startswith("One generation or version of OpenAI's")
+    from service.explain import glossary
+    assert "Hopper and later Tensor Cores" in glossary.load().by_id["transformer-engine"]["definition"]
