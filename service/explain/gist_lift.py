@@ -192,3 +192,7 @@ def topic_label(clause: str) -> str:
     label = label if label[:2].isupper() else label[0].lower() + label[1:]
     return f"for {label}, {found.group('rest')}"
 
+
+# An exercise's orders after its set-up ("Report the estimate for a 7B model ...", "Compute the bubble ..."): what the
+# reader is asked to do, never "It adds that report the estimate"
+EXERCISE = pattern_cache.lazy(r"^(?:report|estimate|compute|calculate|implement|derive|plot|show)\s+(?:the|a|an|how|what|your)\b", re.I)

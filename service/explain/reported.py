@@ -424,7 +424,7 @@ def companion(clause: str, sentence: str, lang: str, who: str, context: str = ""
     changed = change_notes.as_change(clause, context, bool(_IMPERATIVE.match(clause)))
     if changed and "change_does" in words:  # a changelog's order ("Refresh the command ...") is what the change does
         return _capital(f"{words['change_does']} {changed}")
-    if _IMPERATIVE.match(clause) and not headings.is_heading(sentence):  # "Use the following ...": advice, not "It adds that use"
+    if (_IMPERATIVE.match(clause) or gist_lift.EXERCISE.match(clause)) and not headings.is_heading(sentence):  # "Use ...": advice, not "It adds that use"
         return _capital(_advice(words["imperative"], words["possessive_pronouns"][who], _lower_first(clause, context)))
     if kind == "question":
         asked = indirect_question(clause)

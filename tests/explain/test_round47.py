@@ -270,3 +270,11 @@ def test_a_numbered_generation_is_not_its_whole_family_and_transformer_engine_is
     assert [t["definition"] for t in terms if t["id"] == "model:gpt2"][0].startswith("One generation or version of OpenAI's")
     from service.explain import glossary
     assert "Hopper and later Tensor Cores" in glossary.load().by_id["transformer-engine"]["definition"]
+
+
+def test_an_exercises_order_is_not_pasted_after_that():
+    # "It adds that report the estimate for a 7B model ..." (this stop's own reading of a round-42 exercise)
+    text = ("For pre-training, estimate FLOPs as 6 x params x tokens, and assume 40% MFU on H100 at 989 TFLOPs BF16, at "
+            "$2.50/GPU-hour. Report the estimate for a 7B model trained on 2T tokens.")
+    opening = explain_offline(text, "en")["explanation"].split("\n## ")[0]
+    assert "that report the estimate" not in opening and "report the estimate for a 7B model" in opening
