@@ -134,7 +134,8 @@ def code_names(text: str, lang: str, named: list[tuple[int, int]], known: set[st
 
 # a name inside arithmetic the text writes ("algbw * (2*(n_nodes-1)/n_nodes)"): a variable of the formula, not a setting
 # "max_tps = bandwidth ÷ size" defines a name by arithmetic: a quantity the formula gives, not a measured field
-_IN_FORMULA = pattern_cache.lazy(r"[*/÷×(]\s*[a-z][a-z0-9_]*\s*[-+*/÷×)]|[*/÷×]\s*[a-z][a-z0-9_]*|[a-z][a-z0-9_]*\s*[*/÷×]\s*[\d(a-z]")
+_IN_FORMULA = pattern_cache.lazy(r"[*/÷×]\s*[a-z][a-z0-9_]*|[a-z][a-z0-9_]*\s*[*/÷×]\s*[\d(a-z]|\(\s*[a-z][a-z0-9_]*\s*[-+*/÷×]"
+                                 r"|[-+]\s*[a-z][a-z0-9_]*\s*\)")  # "(kv_len)" alone is a name in brackets, no arithmetic
 _DEFINED_BY_FORMULA = pattern_cache.lazy(r"\s+=\s+[^=\n]{1,60}?[*/÷×]")
 
 
@@ -157,7 +158,8 @@ def find(text: str, lang: str, named: list[tuple[int, int]], known: set[str]) ->
             continue
         in_path = bool(start >= 2 and re.match(r"\w/", text[start - 2:start]) and re.match(r"/\w", text[end:end + 2]))  # "examples/pytorch/comm_gemm_overlap/x.py", not "numel/dtype_bytes"
         in_formula = not in_path and (_IN_FORMULA.search(text, max(0, start - 3), min(len(text), end + 3)) or _DEFINED_BY_FORMULA.match(text, end))
-        kind = "key_term_variable" if not from_table and in_formula \
+        named_before = not from_table and text[start - 1:start] == "(" and text[end:end + 1] == ")" and re.search(r"[A-Za-z]\s*$", text[max(0, start - 20):start - 1])
+        kind = "key_term_named" if named_before else "key_term_variable" if not from_table and in_formula \
             else "key_term_module" if not from_table and (in_path or module_path(key) or _RUN_BEFORE.search(text[max(0, start - 30):start])
                                                           or _CALLED.search(key) or text[end:end + 1] == "(") \
             else "key_term_measured" if not from_table and measured(key) else "key_term"

@@ -278,3 +278,14 @@ def test_an_exercises_order_is_not_pasted_after_that():
             "$2.50/GPU-hour. Report the estimate for a 7B model trained on 2T tokens.")
     opening = explain_offline(text, "en")["explanation"].split("\n## ")[0]
     assert "that report the estimate" not in opening and "report the estimate for a 7B model" in opening
+
+
+def test_a_name_in_brackets_is_the_texts_name_for_what_precedes_it_not_a_formulas_variable():
+    # round 44 (P05): "the length of entries in the KV cache (kv_len)" was "A variable of the formula the text writes"
+    # in a passage with no formula; "num_head_kv" read "number of head key-value (KV cache)"
+    from service.explain import key_terms
+    found = key_terms.find("It grows with the length of entries in the KV cache (kv_len). Decode forwards one token.", "en", [], set())
+    assert [(f["term"], f["expansion"]) for f in found] == [("kv_len", "the text's name for what it says just before")]
+    assert "KV cache" not in found[0]["definition"]
+    formula = key_terms.find("busbw = algbw * (2*(n_nodes-1)/n_nodes) for the ring.", "en", [], set())
+    assert ("n_nodes", "a variable of the text's formula") in [(f["term"], f["expansion"]) for f in formula]
