@@ -30,6 +30,7 @@ _SETUP = {"params", "active_params", "n_chips", "chips_per_node", "n_nodes", "tp
           "cp_degree", "virtual_stages", "zero_stage", "seq_len", "global_batch_sequences", "global_batch_tokens",
           "micro_batch", "microbatches", "moe_experts", "moe_top_k", "tokens", "context_len"}
 _CONTEXT = re.compile(r"context|سياق|السياق", re.I)  # a length the sentence calls a context window, not the sequences trained on
+_EVENT = re.compile(r"\b[a-z]{3,}ed\b")  # a clause with a past verb of its own: "the collective stalled", "PyTorch timed out"
 _NAMES_MFU = re.compile(r"MFU|FLOPs? utili[sz]ation|استغلال", re.I)
 
 
@@ -449,6 +450,8 @@ def _render(doc: Document, reading: Reading) -> str:
         return frames["question_why" if reading.why else "question"].format(subjects=subjects)
     if role == "problem":
         problem = words["problems"][reading.problem]
+        if sum(bool(_EVENT.search(part)) for part in doc.text[slice(*doc.sentences[reading.index])].split(",")) >= 3:
+            subjects = ""  # "One node kernel-panicked, the collective stalled, and PyTorch timed out": whose fault is not one name (round 44)
         own = reading.problem in _OBSERVED or _FIRST_PERSON.search(doc.text[slice(*doc.sentences[reading.index])])
         general = reading.problem in ("stalls", "slow", "slows_down", "performance_drops", "underused")  # a general remark on a technique
         if not own and (not subjects or general and all(gist_names.is_concept(doc, s) for s in reading.subjects)):

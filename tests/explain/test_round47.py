@@ -289,3 +289,11 @@ def test_a_name_in_brackets_is_the_texts_name_for_what_precedes_it_not_a_formula
     assert "KV cache" not in found[0]["definition"]
     formula = key_terms.find("busbw = algbw * (2*(n_nodes-1)/n_nodes) for the ring.", "en", [], set())
     assert ("n_nodes", "a variable of the text's formula") in [(f["term"], f["expansion"]) for f in formula]
+
+
+def test_a_chain_of_failures_is_not_blamed_on_its_last_name_across_languages():
+    # round 44 (P26-ar, a `wrong` gist): "One node kernel-panicked, the collective stalled, and PyTorch eventually
+    # timed out" was framed as «مشكلة فيما يخص PyTorch»; several events with subjects of their own blame no one name
+    text = ("Your 256-node training job dies 18 hours in. The NCCL watchdog fired. One node kernel-panicked, the collective "
+            "stalled, and PyTorch eventually timed out on TORCH_NCCL_HEARTBEAT_TIMEOUT_SEC. You check the checkpoint.")
+    assert "فيما يخص PyTorch" not in explain_offline(text, "ar")["explanation"]
