@@ -100,8 +100,15 @@ def passage_words(source: str, corrected: str = "") -> dict[str, str]:
 
 
 def kept_text(text: str, keep_sections: tuple[str, ...]) -> str:
-    """What `polish` leaves as it is in `text`: quotes, code and the kept sections (the corrections)."""
-    return "".join(piece for kept, piece in _pieces(text, keep_sections) if kept)
+    """The kept sections of `text` (the corrections, which name the source's mistranslations), without the rest:
+    a quote of the passage's own sentence is no correction of its words."""
+    out = []
+    for heading in keep_sections:
+        at = text.find(f"## {heading}\n")
+        if at >= 0:
+            following = text.find("\n## ", at + 3)
+            out.append(text[at:len(text) if following < 0 else following])
+    return "".join(out)
 
 
 def rejected_in(text: str) -> list[str]:

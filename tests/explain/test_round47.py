@@ -297,3 +297,12 @@ def test_a_chain_of_failures_is_not_blamed_on_its_last_name_across_languages():
     text = ("Your 256-node training job dies 18 hours in. The NCCL watchdog fired. One node kernel-panicked, the collective "
             "stalled, and PyTorch eventually timed out on TORCH_NCCL_HEARTBEAT_TIMEOUT_SEC. You check the checkpoint.")
     assert "فيما يخص PyTorch" not in explain_offline(text, "ar")["explanation"]
+
+
+def test_a_quoted_claim_of_the_passage_does_not_stop_the_answer_following_its_words():
+    # the stop's last reading: a claim heading quoting the passage («... 256 رقاقة ... توازي الموترات ...») was taken for
+    # a correction naming those words as mistranslations, so the rest of the answer said «شريحة» and «توازي الموتر»
+    text = ("درّبنا نموذجًا بحجم 70B على 256 رقاقة H100 باستخدام توازي الموترات بدرجة 8 وتوازي خط الأنابيب بدرجة 4، "
+            "وبلغت نسبة MFU نحو 41%.")
+    prose = _prose(explain_offline(text, "ar")["explanation"])
+    assert "رقاقة" in prose and "شريحة" not in prose and "توازي الموتر " not in prose
