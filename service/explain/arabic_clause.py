@@ -220,6 +220,8 @@ def unlabelled(clause: str) -> str:
         return clause
     rest = clause[found.end():].split()
     label = found.group(1).split()
+    if len(label) >= 2 and any(is_verb(word) for word in label[1:]):
+        return clause  # "الموجة الأحدث ذهبت أبعد: درّبت ...": a sentence before the colon, no heading; joined, two verbs run on
     if rest and is_verb(rest[0]) and (subject_after(rest[1:], rest[0]) or _feminine_verb(rest[0]) != _feminine(label[0])):
         return clause[found.end():]  # the verb's own subject follows it, or the heading's gender is not the verb's
     if rest and not is_verb(rest[0]) and any(is_verb(word) for word in rest[1:4]):

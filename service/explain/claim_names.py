@@ -19,13 +19,21 @@ def by_figures(claim, lang: str, used: list[str] | None = None) -> str:
     "214 GB/s" and "78%" reads as part of it."""
     figures = [f for f in claim.figures if f.quantity not in ("expression", "number", "count")]
     inputs = [f for f in figures if used and any(f.quote.strip() in q for q in used)]
+    chosen = inputs or figures
+    if inputs and claim.verdict in ("consistent", "inconsistent"):  # and the stated figure its verdict judges
+        chosen = chosen + [f for f in figures if f not in inputs and f.quote.strip() and _stated_in(f.quote.strip(), claim.why)]
+    m = messages(lang)
+    if getattr(claim, "quote", "") and not restate.same_language(claim.quote, lang):
+        # across languages a bare "28%" names nothing the reader can place (round-44 readers): its reading says what it
+        # measures ("28% MFU", «استغلال ... بنسبة 28%»), and a figure written in the other script is read out at all
+        read = list(dict.fromkeys(_reading(f, lang) for f in chosen if not _BARE.match(f.quote.strip())))
+        if read and all(read) and len(read) <= MOST:
+            return m["claim_figures_join"].join(read)
     quotes = _named(inputs or figures, lang)
-    if inputs and quotes and claim.verdict in ("consistent", "inconsistent"):  # and the stated figure its verdict judges
-        stated = [f for f in figures if f not in inputs and f.quote.strip() and _stated_in(f.quote.strip(), claim.why)]
-        quotes = list(dict.fromkeys(quotes + _named(stated, lang)))  # ("The text says 360GB"), which is no input
+    if inputs and quotes and claim.verdict in ("consistent", "inconsistent"):
+        quotes = list(dict.fromkeys(quotes + _named(chosen[len(inputs):], lang)))  # ("The text says 360GB"), which is no input
     if not quotes:
         return ""
-    m = messages(lang)
     label = m["claim_figures"] if len(quotes) > 1 else m.get("claim_figure", m["claim_figures"])  # one figure: "الرقم", not "الأرقام"
     return label.format(figures=m["claim_figures_join"].join(m["claim_ref"].format(quote=q) for q in quotes[:MOST]))
 
@@ -34,6 +42,23 @@ def _named(figures: list, lang: str) -> list[str]:
     """The figures a reader of either language reads as written, as the answer names them, each once."""
     return list(dict.fromkeys(_in_language(f, lang) for f in figures if (q := f.quote.strip()) and not _BARE.match(q)
                               and not _WORDY.search(q) and not arabic.ARABIC_LETTER.search(q)))
+
+
+_UNNAMED = {"number", "ratio", "count", "percent", "percent_change", "expression", "fraction"}
+
+
+def _reading(fig, lang: str) -> str:
+    """A figure of the other language said with what it measures in the answer's language ("28% MFU"), '' where its
+    reading names nothing the bare figure does not (a bare number, a ratio) or leaves a word of the other language."""
+    if fig.quantity in _UNNAMED or not fig.quote.strip():
+        return ""
+    reading = restate.figure(fig, lang)
+    noun = messages(lang).get("figure_named_readings", {}).get(fig.quantity)
+    reading = noun.format(value=restate.value(fig.quantity, fig.value)) if noun and reading != fig.quote else reading
+    if " ".join(reading.split()) == " ".join(fig.quote.split()) or not restate.same_language(reading, lang):
+        return ""
+    bare = re.sub(r"\([^()]*\)", "", reading)  # an acronym after its Arabic name, «(MFU)», is the name kept in English
+    return reading if lang != "ar" or not _LATIN_WORD.search(bare) else ""
 
 
 def _stated_in(quote: str, why: str) -> bool:

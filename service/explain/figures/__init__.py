@@ -72,10 +72,14 @@ def _chip_model_codes(text: str, figs: list[_Fig]) -> None:
 _PER_PARAMETER = re.compile(r"\s*(?:per|for each|a|/)\s*(?:param(?:eter)?s?\b)|\s*لكل\s+(?:معامل|معلمة|بارامتر)", re.I)
 
 
+# "for each parameter in the model, use about 20 tokens", «لكل معامل في النموذج، استخدم حوالي 20 رمزًا»: the ratio said first
+_PER_PARAMETER_BEFORE = re.compile(r"(?:\b(?:per|for (?:each|every)) param(?:eter)?s?\b|لكل\s+(?:معامل|معلمة|بارامتر))[^\d.!?؟\n]{0,60}$", re.I)
+
+
 def _per_parameter(text: str, figs: list[_Fig]) -> None:
     """Tokens said per parameter are a ratio (Chinchilla's ~20), never compared with a run's total tokens."""
     for fig in figs:
-        if fig.quantity == "tokens" and _PER_PARAMETER.match(text, fig.end):
+        if fig.quantity == "tokens" and (_PER_PARAMETER.match(text, fig.end) or _PER_PARAMETER_BEFORE.search(text, max(0, fig.start - 80), fig.start)):
             fig.quantity = "tokens_per_param"
 
 
