@@ -53,12 +53,36 @@ def _reading(fig, lang: str) -> str:
     if fig.quantity in _UNNAMED or not fig.quote.strip():
         return ""
     reading = restate.figure(fig, lang)
+    if reading == fig.quote and lang == "en" and arabic.ARABIC_LETTER.search(reading):
+        reading = _with_unit(fig)  # "16 جيجابايت" has no reading of its own: its value in the field's units, "16 GB"
     noun = messages(lang).get("figure_named_readings", {}).get(fig.quantity)
     reading = noun.format(value=restate.value(fig.quantity, fig.value)) if noun and reading != fig.quote else reading
     if " ".join(reading.split()) == " ".join(fig.quote.split()) or not restate.same_language(reading, lang):
         return ""
     bare = re.sub(r"\([^()]*\)", "", reading)  # an acronym after its Arabic name, «(MFU)», is the name kept in English
     return reading if lang != "ar" or not _LATIN_WORD.search(bare) else ""
+
+
+_UNIT_WORD = re.compile(r"[A-Za-z]{2,}")
+
+
+def _with_unit(fig) -> str:
+    """A figure's value in the calculators' units where they name what it measures ("16 GB", "7 ms"), else ''."""
+    shown = restate.value(fig.quantity, fig.value)
+    return shown if _UNIT_WORD.search(shown) else ""
+
+
+def read_out(text: str, figures: list, lang: str, quote: str) -> str:
+    """`text` (a verdict's words) with each figure quoted in the other language's words read out in the answer's
+    ("The text says 63 توكناً في الثانية" -> "The text says 63 tokens per second"): quoted, it is untranslated text."""
+    if restate.same_language(quote, lang):
+        return text
+    for fig in sorted(figures, key=lambda f: -len(f.quote)):
+        quote = fig.quote.strip()
+        other = arabic.ARABIC_LETTER.search(quote) if lang == "en" else _LATIN_WORD.search(quote)
+        if other and quote in text and (reading := _reading(fig, lang)):
+            text = text.replace(quote, reading)
+    return text
 
 
 def _stated_in(quote: str, why: str) -> bool:

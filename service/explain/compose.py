@@ -4,8 +4,7 @@ import math
 import re
 from functools import lru_cache
 
-from calculators import catalog
-from calculators import working as calculator_working
+from calculators import catalog, working as calculator_working
 
 from service import configs
 from service.explain import claim_names, claims as claims_reader, cross_figures, followup, gist as gist_module, reasons, restate, term_display, term_items, working_quotes
@@ -381,7 +380,8 @@ def _claims_section(doc: Document, claims: list, in_gist: set[int], level: dict)
         if claim.verdict == "explained" and claim.why.strip().lower().startswith(bare) and any(
                 _any_default(doc.calculations[i]) for i in claim.calculations):
             continue  # a bare number compared with nothing, on an assumed input (a 1F1B bubble under DualPipe)
-        why = " ".join((claim.why or "").split())  # a figure quoted across a line break stays on the bullet's line
+        why = claim_names.read_out(  # one line for a figure quoted across a line break; the other language's words read out
+            " ".join((claim.why or "").split()), doc.figures, doc.lang, claim.quote)
         if claim.verdict == "needs_more" and (why in said_missing or verdict_policy.unshown(why, doc.lang)):
             continue  # "the text would also need ..." once, not for every row of a table; our doubts are not the reader's
         missing = m["verdicts"]["needs_more"].split("{")[0].strip().lower()

@@ -24,6 +24,7 @@ _COUNT_RATES = {"tokens_per_s", "tokens_per_s_per_chip", "sequences_per_s", "wor
 
 def value(quantity: str, number) -> str:
     """A figure's value written for a reader, in the calculators' units."""
+    quantity = quantity.removesuffix("_total")  # "peak_flop_per_s_total": a whole cluster's rate, in the rate's unit
     if quantity in _COUNT_RATES or quantity.endswith("_degree") or quantity in ("microbatches", "micro_batch", "virtual_stages"):
         return human(number, "count")
     if quantity == "time_s":
