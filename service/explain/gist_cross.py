@@ -254,6 +254,7 @@ _OBSERVED = {"slower_than_expected", "lower_than_expected", "higher_than_expecte
              "not_understood"}
 _FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|[Mm]y|me|[Ww]e|[Ww]e're|[Ww]e've|[Oo]ur|us)\b|(?<![\u0621-\u064A])(?:أنا|نحن|لدي|لدينا|عندي|عندنا|"
                            r"حصلت|حصلنا|أحصل|نحصل|جربت|جربنا|أواجه|نواجه|واجهت|واجهنا)(?![\u0621-\u064A])")
+_THE_PROBLEM = re.compile(r"\s*(?:the|our|my)\s+(?:main\s+|real\s+|only\s+|big\s+)?(?:problem|issue)\s+(?:is|was)\b|\s*(?:المشكلة|مشكلتنا|مشكلتي)\s", re.I)  # the author's own problem, named so
 _LABEL = re.compile(r"^\s*(?:\S+\s+){0,3}?\S+\s*:\s")  # "Why this matters: ..." labels what follows; it asks nothing
 # "requires model parallelism (TP or PP)": one of two ways, which a frame naming one of them would state as the need
 _ALTERNATIVES = re.compile(r"\b(?:TP|PP|EP|CP|tensor|pipeline|expert|context)\b[^.;]{0,30}\b(?:or|and/or)\b[^.;]{0,30}\b(?:TP|PP|EP|CP|tensor|pipeline|expert|context)\b"
@@ -452,7 +453,8 @@ def _render(doc: Document, reading: Reading) -> str:
         problem = words["problems"][reading.problem]
         if sum(bool(_EVENT.search(part)) for part in doc.text[slice(*doc.sentences[reading.index])].split(",")) >= 3:
             subjects = ""  # "One node kernel-panicked, the collective stalled, and PyTorch timed out": whose fault is not one name (round 44)
-        own = reading.problem in _OBSERVED or _FIRST_PERSON.search(doc.text[slice(*doc.sentences[reading.index])])
+        said = doc.text[slice(*doc.sentences[reading.index])]
+        own = reading.problem in _OBSERVED or _FIRST_PERSON.search(said) or _THE_PROBLEM.match(said)
         general = reading.problem in ("stalls", "slow", "slows_down", "performance_drops", "underused")  # a general remark on a technique
         if not own and (not subjects or general and all(gist_names.is_concept(doc, s) for s in reading.subjects)):
             # "reports a problem: it crashes" for "at this scale hardware fails daily": a general fact given to the

@@ -45,3 +45,28 @@ def test_a_sentence_before_a_colon_keeps_its_colon():
     clause = "الموجة الأحدث ذهبت أبعد: درّبت نماذج صغيرة على بيانات كثيرة"
     assert unlabelled(clause) == clause
     assert unlabelled("التكوين الثاني: يحتوي على ثماني شرائح") == "التكوين الثاني يحتوي على ثماني شرائح"
+
+
+def _ids(text: str, lang: str = "en") -> set[str]:
+    return {t["id"] for t in explain_offline(text, lang)["terms"]}
+
+
+def test_a_word_of_another_sense_nearby_keeps_the_stock_sense_out():
+    # the glossary audit of round 48: homonyms whose other sense a passage signals with its own words
+    assert "token" not in _ids("Set HF_TOKEN to your access token before downloading the tokenizer files.")
+    assert "activations" not in _ids("The MLP uses SwiGLU and GELU activation functions instead of ReLU activations.")
+    # round 44 (P05): a serving engine's batch scheduler was glossed as Slurm or PBS
+    assert "job-scheduler" not in _ids("The batch scheduler in vLLM picks which requests run the next prefill.")
+    assert "job-scheduler" in _ids("Our batch scheduler is Slurm: each training job asks for 64 nodes.")
+    # the same words in their own sense stay explained
+    assert {"token", "activations"} <= _ids("We use 4096 tokens per sequence and keep the activations checkpointed.")
+
+
+def test_a_definition_states_no_vendor_mechanism_as_the_general_sense():
+    # round 44 (P20): tile size on a TPU was defined with GPU thread blocks, shared memory and cuBLAS
+    from service.explain.glossary import lookup
+    tile = lookup("tile size")["definition"].split(";")[0]  # the general sense first; "on GPUs, ..." after it
+    assert "thread block" not in tile and "cuBLAS" not in tile and "matrix" in tile
+    # round 44 (P22): self-distillation into a model of the same size; a smaller student is only the usual case
+    distillation = lookup("distillation")["definition"].split(". ")[0]
+    assert re.search(r"usually smaller|\(usually smaller\)", distillation) or "smaller" not in distillation

@@ -166,7 +166,7 @@ def test_gpt_with_a_number_is_one_model_and_the_arabic_says_decoder():
     text = ("As machine learning models continue to grow in size (ex: OpenAI GPT-2 with 1.5B parameters, OpenAI GPT-3 "
             "with 175B parameters), it's clear that these models no longer fit on a single GPU.")
     definition = _definition(text, "gpt-family")
-    assert "names one generation of that line" in definition
+    assert "names one generation" in definition
     arabic = _definition(text, "gpt-family", "ar")
     assert "فك التشفير" in arabic and "فاك" not in arabic
 
@@ -176,7 +176,7 @@ def test_eight_bit_adam_stores_its_two_state_tensors():
     text = ("adamw_8bit just quantizes the Adam optimizer's running variance and means to 8bit I think - it shouldn't "
             "affect accuracy that much (ie 0.1% differences).")
     arabic = _definition(text, "eight-bit-optimizer", "ar")
-    assert "موتري حالته" in arabic and "الحالية" not in arabic
+    assert "حالته" in arabic and "ثمانية بتات" in arabic and "الحالية" not in arabic  # its state, not "the current"
 
 
 def test_nvl_beside_rdma_in_a_log_is_nvlink_not_the_pcie_card():
