@@ -70,3 +70,24 @@ def test_a_definition_states_no_vendor_mechanism_as_the_general_sense():
     # round 44 (P22): self-distillation into a model of the same size; a smaller student is only the usual case
     distillation = lookup("distillation")["definition"].split(". ")[0]
     assert re.search(r"usually smaller|\(usually smaller\)", distillation) or "smaller" not in distillation
+
+
+def test_a_factor_in_brackets_after_a_change_is_redone():
+    # round 44 (P20): "from 8 to 56 (7x increase) ... from 14336 to 2048 (7x decrease)", the passage's own arithmetic,
+    # was left unchecked (MaxText#1256-like passage, numbers changed)
+    text = ("I increased the number of experts from 8 to 64 (8x increase) and decreased moe_intermediate_size from "
+            "14336 to 1792 (8x decrease), so the parameters stay the same.")
+    answer = explain_offline(text, "en")["explanation"]
+    assert "64 / 8 = 8" in answer and "14336 / 1792 = 8" in answer and "Consistent" in answer
+    off = explain_offline(text.replace("(8x decrease)", "(6x decrease)"), "en")["explanation"]
+    assert "14336 / 1792 = 8; the text gives 6x" in off and "Inconsistent" not in off  # a gap is said, not judged
+
+
+def test_the_authors_own_problem_is_reported_across_languages():
+    # "The problem is that ... the MFU drops to 31%!" is the author's problem: the Arabic answer reports it instead of
+    # the template line (round 44's P20-ar was graded `no` for the template)
+    text = "With 8 experts, MFU on a v5p-128 is 47%. The problem is that with 64 experts the MFU drops to 31%!"
+    opening = explain_offline(text, "ar")["explanation"].split("\n\n")[1]
+    assert opening.startswith("يذكر الكاتب مشكلة") and "لا تلخص" not in opening
+    general = "In pipeline schedules, MFU drops to 30% when the bubble grows. Larger batches fill it."
+    assert "مشكلة" not in explain_offline(general, "ar")["explanation"].split("\n\n")[1]  # a general remark, no one's problem

@@ -1,0 +1,45 @@
+"""A change written "from A to B" with its factor in brackets right after it: "increased the number of experts from 8 to
+56 (7x increase)" is 56 / 8 = 7; "decreased moe_intermediate_size from 14336 to 2048 (7x decrease)" is 14336 / 2048 = 7.
+The bracket belongs to the pair just before it; a factor that does not fit its rounding is said, not judged."""
+
+import re
+
+from service.explain.checks.core import Result, worked
+from service.explain.document import Claim, Document
+from service.i18n.messages import messages
+
+_NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+_PAIR = re.compile(rf"\bfrom\s+(?P<a>{_NUM})\s*(?P<ua>[A-Za-z/%]{{0,6}})\s+to\s+(?P<b>{_NUM})\s*(?P<ub>[A-Za-z/%]{{0,6}})\s*"
+                   rf"\(\s*(?:an?\s+|~|about\s+|roughly\s+)?(?P<f>\d+(?:\.\d+)?)\s*[x×]\s*(?:increase|decrease|reduction|more|less|fewer|"
+                   rf"larger|smaller|higher|lower|bigger|faster|slower|growth|drop)?\s*\)", re.I)
+MAX_PAIRS = 4
+
+
+def _value(written: str) -> float:
+    return float(written.replace(",", ""))
+
+
+def bracketed_factor(doc: Document, claim: Claim) -> Result | None:
+    """Each "from A to B (Fx ...)" of the sentence: the larger over the smaller against F, within F's rounding."""
+    if claim.calculations:
+        return None
+    found = [m for m in _PAIR.finditer(claim.quote) if _value(m["a"]) and _value(m["b"]) and (m["ua"] or "") == (m["ub"] or "")][:MAX_PAIRS]
+    words = messages(doc.lang)["verdicts"]
+    indices, said, consistent = [], [], True
+    for m in found:
+        a, b = _value(m["a"]), _value(m["b"])
+        big, small = (m["b"], m["a"]) if b >= a else (m["a"], m["b"])
+        index = worked(doc, f"{_value(big):g} / {_value(small):g}", f"{big} / {small}")
+        if index is None:
+            continue
+        computed, stated = doc.calculations[index]["outputs"]["value"], float(m["f"])
+        decimals = len(m["f"].split(".")[1]) if "." in m["f"] else 0
+        agrees = abs(computed - stated) <= 0.5 * 10 ** -decimals + 0.005 * stated  # "7x" is 6.5 to 7.5, "1.33x" 1.325 to 1.335
+        consistent = consistent and agrees
+        indices.append(index)
+        shown = {"x": big, "y": small, "computed": f"{computed:.2f}".rstrip("0").rstrip("."), "stated": f"{m['f']}x"}
+        said.append(words["factor_before" if agrees else "factor_before_gap"].format(**shown))
+    if not indices:
+        return None
+    sep = "؛ " if doc.lang == "ar" else "; "
+    return Result(indices, "consistent" if consistent else None, sep.join(said))  # a gap is said, not judged
