@@ -10,7 +10,7 @@ _PUNCT = "،,.:;؛!؟?"
 # Verbs with no subject after them: Arabic reports them with أنه ("أنه تم تدريب ...", "أنه يمكن ...").
 _IMPERSONAL = {"تم", "يتم", "يمكن", "يجب", "ينبغي", "يلزم", "يوجد", "توجد", "يبدو", "يُعتقد", "يعتقد", "يقال", "لابد"}
 # Words that open with a negation or an adverbial: أنه before them is the usual Arabic ("أنه لم ...", "أنه بعد ...").
-_OPENERS = {"لا", "لم", "لن", "ليس", "ليست", "في", "على", "من", "إلى", "مع", "عند", "بعد", "قبل", "خلال", "منذ", "رغم",
+_OPENERS = {"لا", "لم", "لن", "ليس", "ليست", "بخلاف", "خلافا", "خلافًا", "خلافاً", "بعكس", "في", "على", "من", "إلى", "مع", "عند", "بعد", "قبل", "خلال", "منذ", "رغم",
             "بدلا", "بدلاً", "بدلًا", "وفقا", "وفقًا", "وفقاً", "بسبب", "حسب", "بحسب", "مثل", "عبر", "تحت", "بين", "نظرا",
             "نظرًا", "نظراً", "استنادا", "استنادًا", "استناداً", "طبقا", "طبقًا", "تبعا", "تبعًا", "لذلك", "بالإضافة", "عندما", "إذا", "لو", "كلما", "حين", "حيث", "قد", "لقد",
             "سوف", "أثناء", "لدى", "داخل", "ضمن", "إثر", "عقب", "حتى", "للمرة",
@@ -249,6 +249,9 @@ def reported(clause: str, that_noun: str = "أنّ", that_verb: str = "أنه", 
     first = _bare(words[0])
     if first in _WE:
         return None  # "نوصي عمومًا ...": the author's own voice; quoted, not put in the text's third person
+    label = re.match(r"^([^:،.]{1,80}):\s+(\S+)", clause)
+    if label and is_verb(label.group(2)) and not any(is_verb(w) for w in label.group(1).split()):
+        return None  # "اختناقات الإدخال/الإخراج في التدريب: يعيق ...": a heading before a verb of its own; «أنّ» takes neither
     if _ADVERBIAL.search(words[0]) and len(words) > 1:
         return f"{that_verb} {clause}"
     if words[0].rstrip().endswith(":") and _LATIN.match(first):

@@ -309,7 +309,15 @@ def _marked_formulas(text: str) -> str:
     being mixed into the Arabic sentence ("الحساب: `MFU = 27.76 / 275 = 10.09%`"); an English sentence keeps its own."""
     if " = " not in text:
         return text
-    return _FORMULA.sub(lambda m: f"`{m.group(1)}`" if _in_arabic(text, m.start(), m.end()) else m.group(0), text)
+    return _FORMULA.sub(lambda m: _as_code(m.group(1)) if _in_arabic(text, m.start(), m.end()) else m.group(0), text)
+
+
+def _as_code(formula: str) -> str:
+    """A formula as a code span; a closing bracket it does not open stays outside ("(`1,859 ms / 801 ms = 2.3x`)")."""
+    tail = ""
+    while formula.endswith(")") and formula.count(")") > formula.count("("):
+        formula, tail = formula[:-1], ")" + tail
+    return f"`{formula}`{tail}"
 
 
 # An English sentence inside an Arabic one: a Latin word, then Latin words, figures and punctuation up to Arabic

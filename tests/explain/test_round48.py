@@ -91,3 +91,19 @@ def test_the_authors_own_problem_is_reported_across_languages():
     assert opening.startswith("يذكر الكاتب مشكلة") and "لا تلخص" not in opening
     general = "In pipeline schedules, MFU drops to 30% when the bubble grows. Larger batches fill it."
     assert "مشكلة" not in explain_offline(general, "ar")["explanation"].split("\n\n")[1]  # a general remark, no one's problem
+
+
+def test_arabic_reported_clauses_that_take_no_noun_after_anna():
+    # a helper review of round 48 (an Arabic page on gpt-oss): «أنّ بخلاف النماذج ...» left أنّ without its noun
+    from service.explain.arabic_clause import reported
+    assert reported("بخلاف النماذج المغلقة مثل GPT-4، يتيح GPT-OSS التنزيل الكامل").startswith("أنه بخلاف")
+    # a heading before a verb whose subject comes last («يعيق التدريبَ ... التزامنُ البطيء») is quoted, never inverted
+    assert reported("اختناقات الإدخال/الإخراج في تدريب الذكاء الاصطناعي: يعيق التدريب الموزع عبر مئات الشرائح التزامن البطيء") is None
+
+
+def test_arabic_counts_of_bits_and_formulas_in_brackets():
+    answer = explain_offline("FP6 formats store each value in six bits.", "ar")["explanation"]
+    assert "ست بتات" not in answer.replace("ستة بتات", "")
+    answer = explain_offline("| Len | Cold TTFT | Hit TTFT | Speedup |\n|---|---|---|---|\n| 4K | 1,859 ms | 801 ms | 2.3x |\n"
+                             "| 8K | 2,600 ms | 820 ms | 3.2x |", "ar")["explanation"]
+    assert "(`1,859 ms / 801 ms = 2.3x`)" in answer  # the bracket closes outside the code span (a round-48 review)
