@@ -248,7 +248,7 @@ _IMPERATIVE = pattern_cache.lazy(r"^(?:use|keep|set|avoid|try|make sure|consider
 _LEADING_CONNECTIVE = {"en": pattern_cache.lazy(r"^(?:so(?!\s+(?:far|much|many|long|that)\b)|thus|hence|therefore|this means(?: that)?|which means(?: that)?|"
                                                 r"in short|overall|however|but|and|also|additionally|moreover|such as|"
                                                 r"for example|for instance|e\.g\.|of note(?:\s*,?\s*though)?|"
-                                                r"a few (?:points|things) to note(?: here)?)\s*,?\s+", re.I),
+                                                r"a few (?:points|things) to note(?: here)?)\s*,?\s+|^(?:next|first(?:ly)?|second(?:ly)?|third(?:ly)?|finally|lastly|in addition|furthermore)\s*,\s+", re.I),
                        "ar": pattern_cache.lazy(r"^(?:(?:لذلك|لذا|وبالتالي|وعليه|باختصار|الخلاصة|كما|ولكن|لكن|إذن|إذًا|إذاً|اذن|وأخيرًا|وأخيراً|"
                                                 r"وأخيرا|أخيرًا|أخيراً|ثم)(?![\u0621-\u064A])\s*،?\s*|و(?=(?:بعد|قد|في|من|كان|كانت|على|مع)\s)|[وف](?=ال[\u0621-\u064A]{2,}))")}
 
@@ -312,13 +312,12 @@ def _demonstrative(said: str) -> str:
 
 # A line that opens on a past verb with no subject ("Switched from 1 to 2", "Ran out of memory") or on a bare verb ("Take X as an example:")
 _SUBJECTLESS = pattern_cache.lazy(r"^(?:(?:[A-Za-z]+ed|hit|got|ran|took|made|saw|found|went)\s+(?:from|to|the|a|an|off|back|over|out|up|our|their|"
-                                  r"my|this|it|\d)\b|(?i:take|see|check|refer|look|read|click|let|imagine|suppose|assume|think|recall|go|get|watch|picture|notice|observe|(?:harder|easier|simpler|cheaper|safer) to)\b"
-                                  r")")
+                                  r"my|this|it|\d)\b|(?i:take|see|check|refer|look|read|click|let|imagine|suppose|assume|think|recall|go|get|watch|picture|notice|observe|"
+                                  r"(?:harder|easier|simpler|cheaper|safer) to|can't|cannot|can not|won't|doesn't|isn't|aren't|wasn't|didn't)\b)")
 # A past verb first ("Exceeded hbm capacity by 4.70G"), unless a verb follows in its clause ("Increased batch size helps")
 _PAST_FIRST = pattern_cache.lazy(r"^[A-Z][a-z]+(?<!e)ed\s+(?=[a-z])")
-
-
 _CUT_FRAGMENT = pattern_cache.lazy(r"\s*[a-z][a-z]+ing\s+(?:to|in|on|with|for|from|up)\s")  # "leading to X" alone: a list cut its sentence
+_LABEL_FIRST = pattern_cache.lazy(r"^(?:[\w/()-]+\s+){0,6}[\w/()-]+\s*:\s+(?!//)")  # "Reported benefits in the PR: ...": a label, no subject
 
 
 def _subjectless(clause: str) -> bool:
@@ -442,7 +441,7 @@ def companion(clause: str, sentence: str, lang: str, who: str, context: str = ""
         about = words.get("writes_about") if who != "text" else None
         subject = words["pronouns"][who] if about else words["subjects"]["text"]
         return _capital((about[1] if about else words["about"][0]).format(subject=subject, claim=clause[0].lower() + clause[1:]))
-    if (_subjectless(clause) or _CUT_FRAGMENT.match(sentence) or _PARTICIPLE_FIRST.match(clause) and not re.search(r",\s+(?:we|I|they|the|this)\b", clause)) and "notes_quoted" in words:  # "It adds that watch tokens flow", "that validated against": quoted
+    if (_subjectless(clause) or _CUT_FRAGMENT.match(sentence) or _PARTICIPLE_FIRST.match(clause) and not re.search(r",\s+(?:we|I|they|the|this)\b", clause) or not has_verb(clause.encode("ascii", "ignore").decode()) or _LABEL_FIRST.match(clause)) and "notes_quoted" in words:  # "It adds that watch tokens flow", "that total ≈ 2 ms", "that benefits in the PR: ...": quoted
         return _capital(words["notes_quoted"][0 if who == "text" else 1].format(subject=words["pronouns"][who], claim=_capital(clause)))
     verb = words["companion"].get(gist_lift.conceded(_said_as(kind, clause), sentence, context), words["companion"]["other"])[0 if who == "text" else 1]
     said = re.sub(r"\bthey would expect\b", "they expected", _demonstrative(third_person(gist_lift.elided_subject(clause, who), lang)))

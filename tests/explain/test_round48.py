@@ -107,3 +107,15 @@ def test_arabic_counts_of_bits_and_formulas_in_brackets():
     answer = explain_offline("| Len | Cold TTFT | Hit TTFT | Speedup |\n|---|---|---|---|\n| 4K | 1,859 ms | 801 ms | 2.3x |\n"
                              "| 8K | 2,600 ms | 820 ms | 3.2x |", "ar")["explanation"]
     assert "(`1,859 ms / 801 ms = 2.3x`)" in answer  # the bracket closes outside the code span (a round-48 review)
+
+
+def test_a_companion_without_a_subject_or_verb_is_quoted_not_reported_with_that():
+    # a helper review of round 48: "It adds that reported benefits in the PR: ...", "adds that total ≈ 2.053 ms",
+    # "adds that can't tell if ...", "They add that next, ... they introduce"
+    from service.explain.reported import companion
+    assert companion("Reported benefits in the PR: TTFT improvement of 1.2x over pull mode.", "x", "en", "author").startswith("They note:")
+    assert companion("Total ≈ 2.053 ms", "x", "en", "author").startswith("They note:")
+    assert companion("Can't tell if GPUDirect RDMA is working.", "x", "en", "author").startswith("They note:")
+    said = companion("Next, given the low-load experts, we introduce Expanded Drop.", "x", "en", "author")
+    assert "that next" not in said.lower() and "they introduce" in said
+    assert companion("The MFU drops to 28% with 64 experts.", "x", "en", "author") == "They add that the MFU drops to 28% with 64 experts."
