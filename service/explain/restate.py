@@ -191,11 +191,13 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
                 or _glossed_after(text, match.end) or (lang != "en" and _head_said_before(text, match.start, expansion)) \
                 or (lang == "en" and _repeats_neighbour(text, match.start, match.end, expansion)):
             continue
+        said = expansion if said_plainly else _agreeing_expansion(match.entry, name, _spelled_part(name, expansion, lang), lang)
+        if not said_plainly and said.lower() in name.lower():
+            continue  # "EAGLE (EAGLE-3)": the family's name inside the member's is no expansion of it
         seen.add(match.entry["id"])
         if said_plainly and lang == "en":  # "MFU (the share of ...)": the name keeps its place, so the sentence stays grammatical
             edits.append((match.start, match.end, f"{name} ({said_plainly})"))
             continue
-        said = expansion if said_plainly else _agreeing_expansion(match.entry, name, _spelled_part(name, expansion, lang), lang)
         edits.append((match.start, match.end, f"{said} ({name})"))
     return _joined_particles(_EMPTY_BRACKETS.sub("", " ".join(_applied(doc, text, start, end, edits).split())))
 
@@ -475,9 +477,10 @@ def _head_said_before(text: str, start: int, expansion: str) -> bool:
     return bool(expansion.split()) and any(_stems(word) & _stems(expansion.split()[0]) for word in before)
 
 
-_COUNT_NOUNS = {"unit", "processor", "chip", "card", "node", "accelerator", "switch", "kernel", "rank", "device", "link",
-                "layer", "token", "replica", "expert", "stage", "core", "controller", "adapter", "server", "rack", "pod",
-                "slice", "host", "engine", "model", "multiprocessor", "array", "interface", "stream", "collective"}
+_COUNT_NOUNS = {"unit", "processor", "chip", "card", "node", "accelerator", "switch", "kernel", "rank", "device", "link", "layer", "token",
+                "replica", "expert", "stage", "core", "controller", "adapter", "server", "rack", "pod", "slice", "host", "engine", "model",
+                "multiprocessor", "array", "interface", "stream", "collective", "multiplication", "operation", "instruction", "request",
+                "instance", "job", "worker", "thread", "block", "buffer", "queue", "channel", "bridge", "module", "board", "packet", "system"}
 
 
 def _agreeing_expansion(entry: dict, name: str, expansion: str, lang: str) -> str:

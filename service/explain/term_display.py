@@ -11,6 +11,8 @@ def display(term: dict, lang: str) -> tuple[str, str]:
     """The name to show in bold and its expansion, without repeating one inside the other nor nesting brackets."""
     if re.search(r"[A-Za-z0-9]['’]s$", term.get("found_as") or ""):  # "**TSMC's** (TSMC)": the name, not its possessive
         term = {**term, "found_as": term["found_as"][:-2]}
+    if lang == "en" and arabic.ARABIC_LETTER.search(term.get("found_as") or "") and _LATIN.search(term.get("found_as") or ""):
+        term = {**term, "found_as": term["term"]}  # "**Llama 3 من Meta**" in an English answer: the Arabic word is no part of the name
     if _AXIS_DEGREE.fullmatch(term.get("found_as") or ""):  # "model=8": the axis as written, the parallelism it carries
         return term["found_as"], _without_brackets(term.get("expansion") or "")
     if term.get("category") != "option" and (_CODE_PUNCTUATION.search(term.get("found_as") or "")
@@ -115,6 +117,7 @@ def _display(term: dict, lang: str) -> tuple[str, str]:
     return name, expansion
 
 
+_LATIN = re.compile(r"[A-Za-z]")
 _CODE_PUNCTUATION = re.compile(r"[{}\[\]\"=;]|:\s")
 _AXIS_DEGREE = re.compile(r"[a-z]+\s*[=:]\s*\d+")
 _INNER = re.compile(r"\s*\([^()]*\)")

@@ -33,7 +33,7 @@ _BRACKETED = pattern_cache.lazy(rf"(?<![\w.-])(?P<term>{_NAME})\s*\((?P<meaning>
 _WHICH = pattern_cache.lazy(rf"(?<![\w.-])(?P<term>{_NAME}),\s+which\s+(?!(?:is|are|was|were)\s+(?:\w+ly\s+)?[a-z]+(?:ed|en)\s+by\b)"
                             rf"(?P<meaning>[^,;.()\n]{{6,100}}?)(?=[,;.]\s|[,;.]$|\n|$)")
 _CALLED = pattern_cache.lazy(r"\b(?P<meaning>(?:a|an|the|our|its|their)\s+(?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:called|named|dubbed|known\s+as)\s+"
-                             r"[\"“']?(?P<term>[A-Za-z][\w+.-]*(?:\s(?!(?:in|which|that|where|when|to|for|and|or|is|are|was|were|with|by|on|at|as|of|from)\b)[A-Za-z][\w+.-]*){0,3})[\"”']?(?=[\s,.;)]|$)")
+                             r"[\"“']?(?P<term>[A-Za-z](?:[\w+-]|\.(?=\w))*(?:\s(?!(?:in|which|that|where|when|to|for|and|or|is|are|was|were|with|by|on|at|as|of|from)\b)[A-Za-z](?:[\w+-]|\.(?=\w))*){0,3})[\"”']?(?=[\s,.;)]|$)")  # "v1.5" keeps its dot; "test. These" ends at it
 # "TGS — throughput per GPU — is the meaningful metric": an abbreviation glossed between dashes (or in "(i.e. ...)")
 _DASHED = pattern_cache.lazy(r"\b(?P<term>[A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*)\s+(?:[—–]|--)\s+(?!(?:not|which|that|and|or|but|so|as|like|such|the|this|these|it|we|you|i\.e|e\.g)\b)(?P<meaning>[a-z][\w /-]{3,60}?)\s+(?:[—–]|--)\s")
 _STANDS_FOR = pattern_cache.lazy(r"\b(?P<term>[A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*)\s+(?:stands\s+for|is\s+short\s+for)\s+[\"“']?(?P<meaning>[A-Za-z][\w -]{3,60}?)[\"”']?(?=[,.;)]|\s+(?:and|which|that)\b)")
