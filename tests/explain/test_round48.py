@@ -140,3 +140,10 @@ def test_review_fixes_of_names_and_definitions():
     assert "either direction" not in d2h and "device to host" in d2h
     assert "topology" not in _ids("nvidia-smi topo -m shows PHB between the two 3090s, so the topology has no NVLink.")
     assert "speedup" not in _ids("تُستخدم المسرعات في تسريع التدريب والاستدلال في مراكز البيانات.", "ar")
+
+
+def test_a_prediction_with_should_is_no_advice():
+    # a round-48 review: "should approximately halve raw KV bytes" predicts; it was reported as "The text advises that"
+    gist = explain_offline("Storing the rollout KV cache in FP8 instead of BF16 should approximately halve raw KV bytes, so "
+                           "the engine fits twice the requests.", "en")["explanation"].split("\n\n")[1]
+    assert "advises" not in gist
