@@ -147,3 +147,15 @@ def test_a_prediction_with_should_is_no_advice():
     gist = explain_offline("Storing the rollout KV cache in FP8 instead of BF16 should approximately halve raw KV bytes, so "
                            "the engine fits twice the requests.", "en")["explanation"].split("\n\n")[1]
     assert "advises" not in gist
+
+
+def test_a_share_of_a_peak_stated_in_the_same_sentence_is_redone():
+    # issue 18, item 6 ("420/989 is the check") and a round-48 review ("2.9 TB/s, 87% of the 3.35 TB/s peak")
+    agree = explain_offline("We get 420 TFLOP/s per GPU, 42% of the 989 TFLOP/s dense peak.", "en")["explanation"]
+    assert "420 TFLOP/s / 989 TFLOP/s = 42.5%" in agree and "Consistent" in agree
+    bound = explain_offline("Our kernel reaches 420 TFLOP/s, under 45% of the 989 TFLOP/s peak.", "en")["explanation"]
+    assert "(under 45%)" in bound and "Consistent" in bound
+    gap = explain_offline("We get 420 TFLOP/s per GPU, 52% of the 989 TFLOP/s dense peak.", "en")["explanation"]
+    assert "the text gives 52%" in gap and "Inconsistent" not in gap  # said, not judged
+    memory = explain_offline("HBM reads reach 2.9 TB/s, 87% of the 3.35 TB/s peak.", "ar")["explanation"]
+    assert "`2.9 TB/s ÷ 3.35 TB/s = 86.6%`" in memory  # the whole formula in one code span
