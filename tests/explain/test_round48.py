@@ -159,3 +159,22 @@ def test_a_share_of_a_peak_stated_in_the_same_sentence_is_redone():
     assert "the text gives 52%" in gap and "Inconsistent" not in gap  # said, not judged
     memory = explain_offline("HBM reads reach 2.9 TB/s, 87% of the 3.35 TB/s peak.", "ar")["explanation"]
     assert "`2.9 TB/s ÷ 3.35 TB/s = 86.6%`" in memory  # the whole formula in one code span
+
+
+def test_a_labelled_value_with_an_x_is_no_factor_between_rows():
+    # round 45's automatic check (NeMo-RL#1212): "Maximum concurrency: 26.57x" was judged as the factor between two
+    # rows' KV cache sizes (598,672 / 299,344 = 2x) and called inconsistent
+    text = ("FP8 Linear-only: GPU KV cache size: 299,344 tokens, Maximum concurrency: 13.29x\n"
+            "FP8 Linear + KV Cache: GPU KV cache size: 598,672 tokens, Maximum concurrency: 26.57x")
+    assert "Inconsistent" not in explain_offline(text, "en")["explanation"]
+
+
+def test_a_stated_mfu_above_six_n_at_long_sequences_is_no_error():
+    # round 45's automatic check (marin#7024): 19.5% "analytic MFU" against 6 x 2B active parameters (11.4%) at
+    # sequence length 8192, where attention adds FLOPs 6N leaves out: not inconsistent
+    text = ("The 67B-A2B MoE run uses 64 H100s with sequence length 8192. Throughput is 603,326 tokens/s and median "
+            "analytic MFU is 19.45%.")
+    answer = explain_offline(text, "en")["explanation"]
+    assert "Inconsistent" not in answer and "attention adds FLOPs" in answer
+    short = explain_offline("The 2B model runs on 64 H100s at 603,326 tokens/s with an MFU of 19.45%.", "en")["explanation"]
+    assert "Inconsistent" in short  # no long sequence said: 6N is the whole count, and the gap stands

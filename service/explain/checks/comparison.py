@@ -442,11 +442,17 @@ def _stated_for(claim: Claim, pair: tuple):
     stated = min(candidates, key=lambda f: low - f.end if f.end <= low else f.start - high if f.start >= high else 0)
     if stated.end <= low and re.search(r"\(\s*[+-−]?$", claim_text(claim, stated)):
         return None  # "14,892 vs 6,986 tok/s (+113.2%), TTFT 0.26s vs 135.5s": a bracketed change is of what comes before it
+    label = re.search(r"([A-Za-z][\w ]{0,30}):\s*$", claim.quote[:stated.start - claim.start])
+    if label and not _GAIN_LABEL.search(label.group(1)):
+        return None  # "Maximum concurrency: 26.57x": the value of a labelled quantity, no factor between the rows
     start, end = (stated.end, low) if stated.end <= low else (high, stated.start)
     kind = verdicts.kind(pair[0].quantity)
     between = [f for f in claim.figures if start <= f.start and f.end <= end and f not in pair
                and f.quantity not in ("number", "expression") and verdicts.kind(f.quantity) != kind]
     return None if between else stated
+
+
+_GAIN_LABEL = re.compile(r"speed-?ups?|gain|improvement|faster|slower|ratio|factor|reduction|increase|decrease|change", re.I)
 
 
 def claim_text(claim: Claim, fig) -> str:
