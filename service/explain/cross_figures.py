@@ -37,7 +37,7 @@ def _large(value: float, lang: str) -> str:
     for size, name in ((1e12, "trillion"), (1e9, "billion"), (1e6, "million")):
         if value >= size:
             return scales[name].format(n=human(value / size, ""))
-    return f"{value:,.0f}"
+    return f"{value:,.0f}" if value >= 100 or value == int(value) else f"{value:.3g}"  # "$0.012" per million tokens, not "$0"
 
 
 def _written(doc: Document, fig) -> str:

@@ -291,7 +291,7 @@ def point(clause: str, sentence: str, lang: str, who: str, context: str = "") ->
         advised = clause[0].lower() + clause[1:] if clause.split(" ", 1)[0][1:].islower() else clause  # "Keep TP ...": a verb
         return _capital(_advice(words["imperative"], words["possessive"][who], advised))
     verb = words["point"].get(gist_lift.conceded(_said_as(kind, clause), sentence, context), words["point"]["other"])[0 if who != "authors" else 1]
-    if (_subjectless(clause) or _CUT_FRAGMENT.match(sentence) or not has_verb(clause) or _IMPERATIVE.match(clause) and not heading) \
+    if (_subjectless(clause) or _CUT_FRAGMENT.match(sentence) or not has_verb(clause) or _LABEL_FIRST.match(clause) or _IMPERATIVE.match(clause) and not heading) \
             and "notes_quoted" in words:  # a log's line, a fragment, an order not said as advice: quoted
         return _capital(words["notes_quoted"][number].format(subject=subject, claim=_capital(clause)))
     clause = "\0" + headings.as_topic(clause) if heading else _with_subject(clause, words)
@@ -313,7 +313,8 @@ def _demonstrative(said: str) -> str:
 # A line that opens on a past verb with no subject ("Switched from 1 to 2", "Ran out of memory") or on a bare verb ("Take X as an example:")
 _SUBJECTLESS = pattern_cache.lazy(r"^(?:(?:[A-Za-z]+ed|hit|got|ran|took|made|saw|found|went)\s+(?:from|to|the|a|an|off|back|over|out|up|our|their|"
                                   r"my|this|it|\d)\b|(?i:take|see|check|refer|look|read|click|let|imagine|suppose|assume|think|recall|go|get|watch|picture|notice|observe|"
-                                  r"(?:harder|easier|simpler|cheaper|safer) to|can't|cannot|can not|won't|doesn't|isn't|aren't|wasn't|didn't)\b)")
+                                  r"(?:harder|easier|simpler|cheaper|safer) to|can't|cannot|can not|won't|doesn't|isn't|aren't|wasn't|didn't|turns out|turned out)\b"
+                                  r"|(?:Fixed|Added|Built|Merged|Established|Implemented|Removed|Updated|Refactored|Enabled|Disabled|Improved|Ported|Validated|Verified)\s)")
 # A past verb first ("Exceeded hbm capacity by 4.70G"), unless a verb follows in its clause ("Increased batch size helps")
 _PAST_FIRST = pattern_cache.lazy(r"^[A-Z][a-z]+(?<!e)ed\s+(?=[a-z])")
 _CUT_FRAGMENT = pattern_cache.lazy(r"\s*[a-z][a-z]+ing\s+(?:to|in|on|with|for|from|up)\s")  # "leading to X" alone: a list cut its sentence

@@ -178,3 +178,30 @@ def test_a_stated_mfu_above_six_n_at_long_sequences_is_no_error():
     assert "Inconsistent" not in answer and "attention adds FLOPs" in answer
     short = explain_offline("The 2B model runs on 64 H100s at 603,326 tokens/s with an MFU of 19.45%.", "en")["explanation"]
     assert "Inconsistent" in short  # no long sequence said: 6N is the whole count, and the gap stands
+
+
+def test_a_rule_or_a_version_note_is_no_problem_the_author_reports_across_languages():
+    # round 45's two `wrong` gists, both problem frames of a passage in the other language
+    rule = "يحتوي الاستدلال على محاور متعددة لزمن الاستجابة ويفشل كل منها بشكل مختلف. الشبكة هي مشكلة المسافة المادية."
+    assert "reports a problem" not in explain_offline(rule, "en")["explanation"].split("\n\n")[1]
+    note = ("The JaxPP pipeline is now validated. It requires NCCL 2.31.2; NCCL 2.30.7 hangs the grouped-transfer path, "
+            "while the final two-node gate completed with 2.31.2.")
+    assert "مشكلة" not in explain_offline(note, "ar")["explanation"].split("\n\n")[1]
+    own = "We run ZeRO-3 on 64 GPUs. NCCL 2.30.7 hangs the grouped-transfer path in our runs."
+    assert explain_offline(own, "ar")["explanation"].split("\n\n")[1].startswith("يذكر الكاتب مشكلة")  # the author's own
+
+
+def test_round_45_readers_senses_and_reported_lines():
+    # round 45's readers: OOM in "80B TP=2 OOM" as orders of magnitude; "our Q3 results" as a quantization level;
+    # calibrating AMP's loss scale as quantization calibration; a changelog line reported with "that"
+    oom = next(t for t in explain_offline("Built scaling study tooling. Fixed critical XPU bugs (XCCL barriers, 80B TP=2 OOM).",
+                                          "en")["terms"] if t["id"] == "oom")
+    assert "memory" in oom["expansion"]
+    assert "gguf-bit-level" not in _ids("The run that is supposed to deliver our Q3 results is dead. We keep weights in bf16.")
+    assert "quantization-calibration" not in _ids("يجب معايرة المقياس للدفعة الفعالة عند تراكم التدرج، مع التحقق من inf/NaN.", "en")
+    assert "quantization-calibration" in _ids("AWQ needs a small calibration set of 128 samples to pick the INT4 scales.")
+    from service.explain.reported import point
+    assert point("Fixed critical XPU bugs (XCCL barriers).", "x", "en", "author").startswith("The author notes:")
+    assert point("Turns out one GPU sat in a PCIe 2.0 x4 slot.", "x", "en", "author").startswith("The author notes:")
+    prices = explain_offline("في Hopper تبلغ التكلفة حوالي 0.09 دولار لكل مليون رمز، وفي Blackwell نحو 0.012 دولار.", "en")["explanation"]
+    assert "$0;" not in prices and "$0." in prices
