@@ -13,7 +13,7 @@ SPLITS = ("dev", "test")
 # A later round's fresh held-out set: given by hand, never assigned, never tuned on (issue 18, round 4).
 HOLDOUT = "holdout"
 # Earlier rounds' held-out sets, judged once and tuned on since: they stand apart from the dev/test balance too.
-SEEN_HOLDOUTS = ("holdout-r4", "holdout-r5", "holdout-r6", "holdout-r7", "holdout-r8", "holdout-r9", "holdout-r10", "holdout-r11", "holdout-r12", "holdout-r13", "holdout-r14", "holdout-r15", "holdout-r16", "holdout-r17", "holdout-r18", "holdout-r19", "holdout-r20", "holdout-r21", "holdout-r22", "holdout-r23", "holdout-r24", "holdout-r25", "holdout-r26", "holdout-r27", "holdout-r28", "holdout-r29", "holdout-r30", "holdout-r31", "holdout-r32", "holdout-r33", "holdout-r34", "holdout-r35", "holdout-r36", "holdout-r37", "holdout-r38", "holdout-r39", "holdout-r40", "holdout-r41", "holdout-r42", "holdout-r43", "holdout-r44")
+SEEN_HOLDOUTS = ("holdout-r4", "holdout-r5", "holdout-r6", "holdout-r7", "holdout-r8", "holdout-r9", "holdout-r10", "holdout-r11", "holdout-r12", "holdout-r13", "holdout-r14", "holdout-r15", "holdout-r16", "holdout-r17", "holdout-r18", "holdout-r19", "holdout-r20", "holdout-r21", "holdout-r22", "holdout-r23", "holdout-r24", "holdout-r25", "holdout-r26", "holdout-r27", "holdout-r28", "holdout-r29", "holdout-r30", "holdout-r31", "holdout-r32", "holdout-r33", "holdout-r34", "holdout-r35", "holdout-r36", "holdout-r37", "holdout-r38", "holdout-r39", "holdout-r40", "holdout-r41", "holdout-r42", "holdout-r43", "holdout-r44", "holdout-r45")
 APART = (*SEEN_HOLDOUTS, HOLDOUT)
 SEEN = (*SPLITS, *SEEN_HOLDOUTS)  # every split a bench script may report on once it has been judged
 EVERY = (*SEEN, HOLDOUT)  # and the fresh set, for the scripts that judge it (its answers, never its tuning)

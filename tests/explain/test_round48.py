@@ -205,3 +205,12 @@ def test_round_45_readers_senses_and_reported_lines():
     assert point("Turns out one GPU sat in a PCIe 2.0 x4 slot.", "x", "en", "author").startswith("The author notes:")
     prices = explain_offline("في Hopper تبلغ التكلفة حوالي 0.09 دولار لكل مليون رمز، وفي Blackwell نحو 0.012 دولار.", "en")["explanation"]
     assert "$0;" not in prices and "$0." in prices
+
+
+def test_a_change_by_a_percentage_is_no_mfu_value():
+    # round 45 (marin#7024): "improves median throughput and MFU by 11.01%" was read as an MFU of 11.01% and called
+    # consistent with a 6N estimate of 11.44%
+    from service.explain.pipeline import analyse
+    doc = analyse("Doubling the microbatch count improves median throughput and MFU by 11.01% with no memory increase.", "en")
+    assert [(f.quote, f.quantity) for f in doc.figures] == [("11.01%", "percent_change")]
+    assert analyse("We reached an MFU of 38% by using FSDP.", "en").figures[0].quantity == "mfu"

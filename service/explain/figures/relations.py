@@ -229,7 +229,9 @@ class _Relations:
         norm = self.norm
         figs = sorted((f for f in self.figs if not f.expression), key=lambda f: f.start)
         for i, f in enumerate(figs):
-            if f.quantity == "percent" and f.unit == "%":
+            if f.quantity == "percent" and f.unit == "%" and not (_BY.search(norm, max(0, f.start - 24), f.start)
+                                                                 and _CHANGE_VERB.search(norm, self.sentence_start(f.start), f.start)):
+                # "improves throughput and MFU by 11.01%" is a change of the MFU, not an MFU of 11.01% (round 45)
                 lo = self.sentence_start(f.start)
                 subject = None
                 for subject in _SUBJECT.finditer(norm, lo, f.start):
@@ -244,14 +246,14 @@ class _Relations:
                     continue
             if f.quantity in ("ratio", "speedup") and _LESS_AFTER.match(norm, f.end):
                 f.quantity, f.generic = "reduction_factor", False  # "2x less memory"
-            elif f.quantity in ("percent", "ratio", "memory_fraction") and _BY.search(norm, max(0, f.start - 24), f.start):
+            elif f.quantity in ("percent", "ratio", "memory_fraction", "mfu", "hfu", "utilization") and _BY.search(norm, max(0, f.start - 24), f.start):
                 verb = None
                 for verb in _CHANGE_VERB.finditer(norm, self.sentence_start(f.start), f.start):
                     pass
                 if verb is None:
                     continue
                 down = verb.group("down") is not None
-                if f.quantity in ("percent", "memory_fraction"):
+                if f.quantity in ("percent", "memory_fraction", "mfu", "hfu", "utilization"):
                     f.quantity, f.value = "percent_change", -abs(f.value) if down else abs(f.value)
                 else:
                     f.quantity = "reduction_factor" if down else "speedup"
