@@ -76,7 +76,10 @@ def _linked(doc: Document, window: list[int], link: dict) -> bool:
     own = _own_reason_terms(doc, window)
     if own is not None and not own & (set(link["cause"]) | set(link["effect"])):
         return False  # the text gives its own reason ("because ..."): a stock one about other things would speak for the author
-    kinds = link.get("requires") or ("cause", "point", "requirement", "question")
+    # a stock fact without a calculation is said only where the text argues cause and effect itself: beside a point,
+    # a requirement or a question it reads as the author's reason (round 45: ZeRO-3's extra traffic beside "FSDP2
+    # avoids this by going through hooks", DiLoCo's rare syncs beside a missing config option)
+    kinds = link.get("requires") or (("cause", "point", "requirement", "question") if link.get("calculator") else ("cause", "question"))
     argues = any(claims.cue(name, text) for name in kinds) or (link.get("words") and matches(link["words"], text)) \
         or (not link.get("requires") and matches(_purpose(), text))
     if not argues:

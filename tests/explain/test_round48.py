@@ -214,3 +214,13 @@ def test_a_change_by_a_percentage_is_no_mfu_value():
     doc = analyse("Doubling the microbatch count improves median throughput and MFU by 11.01% with no memory increase.", "en")
     assert [(f.quote, f.quantity) for f in doc.figures] == [("11.01%", "percent_change")]
     assert analyse("We reached an MFU of 38% by using FSDP.", "en").figures[0].quantity == "mfu"
+
+
+def test_a_stock_reason_needs_the_text_to_argue_cause_and_effect():
+    # round 45's readers: ZeRO-3's "one and a half times the communication" shown beside "FSDP2 avoids this by going
+    # through hooks", a sentence that names both terms but argues no cause
+    from service.explain import reasons
+    from service.explain.pipeline import analyse
+    doc = analyse("Float8 all-gather does not work with SimpleFSDP yet. FSDP2 avoids this by going through the "
+                  "fsdp_pre_all_gather and fsdp_post_all_gather hooks for the sharded weights.", "en")
+    assert "zero3_more_traffic" not in [link.get("id") for link in reasons.find(doc)]
