@@ -81,7 +81,7 @@ def _linked(doc: Document, window: list[int], link: dict) -> bool:
     # avoids this by going through hooks", DiLoCo's rare syncs beside a missing config option)
     kinds = link.get("requires") or (("cause", "point", "requirement", "question") if link.get("calculator") else ("cause", "question"))
     argues = any(claims.cue(name, text) for name in kinds) or (link.get("words") and matches(link["words"], text)) \
-        or (not link.get("requires") and matches(_purpose(), text))
+        or (not link.get("requires") and link.get("calculator") and matches(_purpose(), text))
     if not argues:
         return False
     # the opposite case said anywhere in the text (FSDP found faster than DDP, two sentences on) contradicts the link
