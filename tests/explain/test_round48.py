@@ -224,3 +224,14 @@ def test_a_stock_reason_needs_the_text_to_argue_cause_and_effect():
     doc = analyse("Float8 all-gather does not work with SimpleFSDP yet. FSDP2 avoids this by going through the "
                   "fsdp_pre_all_gather and fsdp_post_all_gather hooks for the sharded weights.", "en")
     assert "zero3_more_traffic" not in [link.get("id") for link in reasons.find(doc)]
+
+
+def test_torchelastic_nodes_and_restarts():
+    # round 45 (TorchElastic's quickstart in Arabic): a node beside HOST_NODE_ADDR's "<host>" glossed as a TPU host;
+    # --max-restarts said to count restarts after a failure only, where the passage counts resizes too
+    text = ("HOST_NODE_ADDR, in the form <host>[:<port>], names the node and port of the C10d rendezvous. "
+            "Use --max-restarts to bound the total restarts, whether a failure or a resize caused them.")
+    node = next(t for t in explain_offline(text, "en")["terms"] if t["id"] == "node")
+    assert "TPU" not in (node.get("expansion") or "") and "TPU" not in node["definition"]
+    restarts = explain_offline("torchrun --nnodes=2 --max-restarts=3 train.py", "en")["explanation"]
+    assert "after a failure or a change of membership" in restarts
