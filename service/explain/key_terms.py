@@ -25,6 +25,9 @@ _SOURCE = {"title": "data/key_words.json (the words frameworks join into config 
            "url": "https://github.com/NVIDIA/Megatron-LM/blob/main/megatron/training/arguments.py"}
 
 
+_GROUP_AFTER = re.compile(r"\s+(?:process\s+)?(?:group|groups|ranks|mesh|sub-?mesh)\b", re.I)  # "summed across the dp_cp group": ranks, no setting
+
+
 @cache
 def words() -> dict[str, dict]:
     """data/key_words.json: each word or abbreviation that keys are made of -> {"en", "ar"}."""
@@ -159,7 +162,8 @@ def find(text: str, lang: str, named: list[tuple[int, int]], known: set[str]) ->
         in_path = bool(start >= 2 and re.match(r"\w/", text[start - 2:start]) and re.match(r"/\w", text[end:end + 2]))  # "examples/pytorch/comm_gemm_overlap/x.py", not "numel/dtype_bytes"
         in_formula = not in_path and (_IN_FORMULA.search(text, max(0, start - 3), min(len(text), end + 3)) or _DEFINED_BY_FORMULA.match(text, end))
         named_before = not from_table and text[start - 1:start] == "(" and text[end:end + 1] == ")" and re.search(r"[A-Za-z]\s*$", text[max(0, start - 20):start - 1])
-        kind = "key_term_named" if named_before else "key_term_variable" if not from_table and in_formula \
+        kind = "key_term_named" if named_before else "key_term_group" if not from_table and _GROUP_AFTER.match(text, end) \
+            else "key_term_variable" if not from_table and in_formula \
             else "key_term_module" if not from_table and (in_path or module_path(key) or _RUN_BEFORE.search(text[max(0, start - 30):start])
                                                           or _CALLED.search(key) or text[end:end + 1] == "(") \
             else "key_term_measured" if not from_table and measured(key) else "key_term"

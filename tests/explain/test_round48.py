@@ -235,3 +235,13 @@ def test_torchelastic_nodes_and_restarts():
     assert "TPU" not in (node.get("expansion") or "") and "TPU" not in node["definition"]
     restarts = explain_offline("torchrun --nnodes=2 --max-restarts=3 train.py", "en")["explanation"]
     assert "after a failure or a change of membership" in restarts
+
+
+def test_a_named_process_group_and_coolant_couplings():
+    # round 45's readers: "summed across the dp_cp group" glossed as a configuration setting; «وصلات فورية» on coolant
+    # hoses glossed as a data link between chips
+    key = next(t for t in explain_offline("Expert counts are summed across the dp_cp group so balancing targets the "
+                                          "whole global batch.", "en")["terms"] if t["id"] == "key:dp_cp")
+    assert "group of processes" in key["expansion"] and "setting" not in key["definition"]
+    assert "link" not in _ids("تُستخدم خراطيم مرنة ووصلات فورية لتسهيل الصيانة في وحدة توزيع سائل التبريد.", "en")
+    assert "link" in _ids("Each GPU has 18 NVLink links to the switches.")
