@@ -245,3 +245,14 @@ def test_a_named_process_group_and_coolant_couplings():
     assert "group of processes" in key["expansion"] and "setting" not in key["definition"]
     assert "link" not in _ids("تُستخدم خراطيم مرنة ووصلات فورية لتسهيل الصيانة في وحدة توزيع سائل التبريد.", "en")
     assert "link" in _ids("Each GPU has 18 NVLink links to the switches.")
+
+
+def test_xla_tpu_shared_memory_and_a_design_docs_3d():
+    # round 45's readers: CUDA's per-SM shared memory for XLA's TPU scheduler flag; torchtitan's 3D (pipeline) for
+    # DeepSpeed TED's data x tensor x expert
+    assert "cuda-shared-memory" not in _ids("Shared memory limit refers to --xla_tpu_scheduler_percent_shared_memory_limit. "
+                                            "Tested on Llama 2 7B on V4-32.")
+    assert "cuda-shared-memory" in _ids("The FlashAttention kernel keeps each tile in shared memory on the SM.")
+    from service.explain.glossary import lookup
+    three_d = lookup("2D parallelism")["definition"].split(";")[0]
+    assert "pipeline" not in three_d
