@@ -350,8 +350,8 @@ def _said_as(kind: str, clause: str, lang: str = "en") -> str:
 _CONSEQUENCE = pattern_cache.lazy(r"^\s*(?:then|so|otherwise|else|hence|thus)\b,?\s+(?:you|we|one|they)\b", re.I)
 # "should" of a forecast: a thing (not "you"/"we") that should have, be, reach or give something; "should expect/see".
 _EXPECTED = pattern_cache.lazy(r"\b(?:should|ought to)\s+(?:(?:probably|roughly|also|still)\s+)?(?:expect|see|notice|observe)\b|"
-                               r"(?<!\byou )(?<!\bwe )(?<!\bone )(?<!\bi )(?<!\bthey )\bshould\s+(?:(?:probably|roughly|approximately|about|also|still)\s+)?"
-                               r"(?:have|be|reach|give|get|achieve|yield|take|run|fit|halve|double|cut|reduce|lower|raise|improve|increase|decrease|save)\b", re.I)
+                               r"(?<!\byou )(?<!\bwe )(?<!\bone )(?<!\bi )(?<!\bthey )\bshould\s+(?:(?:probably|roughly|approximately|about|also|still|only|just)\s+)?"
+                               r"(?:have|be|reach|give|get|achieve|yield|take|run|fit|halve|double|cut|reduce|lower|raise|improve|increase|decrease|save|need|use|cost)\b", re.I)
 
 
 # In a post that asks, a line without a verb naming what is wanted ("Recommended layout for 64 GPUs.") is asked about.

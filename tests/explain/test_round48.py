@@ -147,6 +147,8 @@ def test_a_prediction_with_should_is_no_advice():
     gist = explain_offline("Storing the rollout KV cache in FP8 instead of BF16 should approximately halve raw KV bytes, so "
                            "the engine fits twice the requests.", "en")["explanation"].split("\n\n")[1]
     assert "advises" not in gist
+    need = explain_offline("The profiler shows 140GB of activation memory for a model that should only need 80GB.", "en")
+    assert "advise" not in need["explanation"].split("\n\n")[1]  # round 45 (P04): an expectation, not advice
 
 
 def test_a_share_of_a_peak_stated_in_the_same_sentence_is_redone():
