@@ -375,14 +375,14 @@ def _bracketed(text: str, start: int, end: int) -> bool:
 
 # Head nouns an abbreviation modifies ("the 6NP formula", "GPU cards", "DP groups"): an expansion in brackets before
 # the noun would split the compound ("graphics processing unit (GPU) cards"); the terms section carries it instead.
-_COMPOUND_HEADS = pattern_cache.lazy(r"\s+(?:formula|formulas|rule|rules|number|numbers|figure|figures|card|cards|group|groups|"
-                                     r"degree|degrees|size|sizes|rank|ranks|dimension|dimensions|axis|axes|domain|domains|"
-                                     r"config|configs|setting|settings|value|values|score|scores|ratio|implementation|library|"
-                                     r"code|kernel|kernels|traffic|overhead|style|mode|variant|version|versions|setup|estimate|"
-                                     r"estimates|calculation|calculations|metric|metrics|counter|counters|label|labels|"
-                                     r"paper|papers|team|teams|report|repo|docs|cluster|clusters|result|results|recipe|recipes|gradient|"
-                                     r"gradients|communication|framework|frameworks|modes|slab|slabs|mem|bw|bandwidth|capacity|"
-                                     r"links?|topology|mesh|layout|budget|usage|utili[sz]ation|throughput|latency|stack|stacks)\b")
+_COMPOUND_HEADS = pattern_cache.lazy(r"\s+(?:formula|formulas|rule|rules|number|numbers|figure|figures|card|cards|group|groups|degree|degrees|size|sizes|rank|"
+                                     r"ranks|dimension|dimensions|axis|axes|domain|domains|config|configs|setting|settings|value|values|score|scores|"
+                                     r"ratio|implementation|library|code|kernel|kernels|traffic|overhead|style|mode|variant|version|versions|setup|"
+                                     r"estimate|estimates|calculation|calculations|metric|metrics|counter|counters|label|labels|paper|papers|team|teams|"
+                                     r"report|repo|docs|cluster|clusters|result|results|recipe|recipes|gradient|gradients|communication|framework|"
+                                     r"frameworks|modes|slab|slabs|mem|bw|bandwidth|capacity|links?|topology|mesh|layout|budget|usage|utili[sz]ation|"
+                                     r"throughput|latency|stack|stacks|execution|performance|efficiency|support|training|run|runs|job|jobs|workload|"
+                                     r"workloads)\b")
 
 
 _MASCULINE_VERB_BEFORE = pattern_cache.lazy(r"(?:^|\s)[وف]?ي[\u0621-\u064A\u064B-\u0652]{3,}\s+$")

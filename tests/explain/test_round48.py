@@ -258,3 +258,10 @@ def test_xla_tpu_shared_memory_and_a_design_docs_3d():
     from service.explain.glossary import lookup
     three_d = lookup("2D parallelism")["definition"].split(";")[0]
     assert "pipeline" not in three_d
+
+
+def test_an_abbreviation_before_a_noun_gets_no_expansion_inside_the_compound():
+    # round 45 (P13): "impacting TP (each layer's matrices split across the chips) execution"
+    said = explain_offline("One failed GPU stalls the whole scale-up domain, impacting TP execution across the rack.",
+                           "en")["explanation"].split("\n\n")[1]
+    assert "TP execution" in said
