@@ -250,7 +250,7 @@ _LEADING_CONNECTIVE = {"en": pattern_cache.lazy(r"^(?:so(?!\s+(?:far|much|many|l
                                                 r"for example|for instance|e\.g\.|of note(?:\s*,?\s*though)?|"
                                                 r"a few (?:points|things) to note(?: here)?)\s*,?\s+|^(?:next|first(?:ly)?|second(?:ly)?|third(?:ly)?|finally|lastly|in addition|furthermore)\s*,\s+", re.I),
                        "ar": pattern_cache.lazy(r"^(?:(?:لذلك|لذا|وبالتالي|وعليه|باختصار|الخلاصة|كما|ولكن|لكن|إذن|إذًا|إذاً|اذن|وأخيرًا|وأخيراً|"
-                                                r"وأخيرا|أخيرًا|أخيراً|ثم)(?![\u0621-\u064A])\s*،?\s*|و(?=(?:بعد|قد|في|من|كان|كانت|على|مع)\s)|[وف](?=ال[\u0621-\u064A]{2,}))")}
+                                                r"وأخيرا|أخيرًا|أخيراً|ثم|أيضا|أيضًا|أيضاً)(?![\u0621-\u064A])\s*،?\s*|و(?=(?:بعد|قد|في|من|كان|كانت|على|مع)\s)|[وف](?=ال[\u0621-\u064A]{2,}))")}
 
 
 def point(clause: str, sentence: str, lang: str, who: str, context: str = "") -> str:

@@ -265,3 +265,10 @@ def test_an_abbreviation_before_a_noun_gets_no_expansion_inside_the_compound():
     said = explain_offline("One failed GPU stalls the whole scale-up domain, impacting TP execution across the rack.",
                            "en")["explanation"].split("\n\n")[1]
     assert "TP execution" in said
+
+
+def test_an_arabic_also_opening_the_reported_clause_is_dropped():
+    # round 45 (P01-ar): «يذكر النص أنه أيضًا، يجب أن تظل التدرجات ...»
+    from service.explain.reported import point
+    said = point("أيضًا، يجب أن تظل التدرجات مُدرجة حتى نهاية الخطوة.", "x", "ar", "text")
+    assert "أيضًا،" not in said and "أنه يجب" in said
