@@ -9,13 +9,14 @@ from service.explain.checks.shares import share_tolerance
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
-_NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
-_PAIR = re.compile(rf"(?<![\w.,])(?P<a>{_NUM})\s*(?P<unit>[^\s\d(),;]{{0,8}})\s*(?:vs\.?|versus|against|→|->|مقابل)\s*(?P<b>{_NUM})"
+NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+_PAIR = re.compile(rf"(?<![\w.,])(?P<a>{NUMBER})\s*(?P<unit>[^\s\d(),;]{{0,8}})\s*(?:vs\.?|versus|against|→|->|مقابل)\s*(?P<b>{NUMBER})"
                    rf"(?P<tail>[^()\d;]{{0,40}}?)\(\s*(?P<sign>[+\-−])?\s*(?P<pct>\d+(?:\.\d+)?)\s*%\s*\)", re.I)
 MAX_PAIRS = 4
 
 
-def _value(written: str) -> float:
+def written_value(written: str) -> float:
+    """A number as the text writes it ("14,892"), read."""
     return float(written.replace(",", ""))
 
 
@@ -23,13 +24,13 @@ def bracketed_change(doc: Document, claim: Claim) -> Result | None:
     """Each "A vs B ... (+x%)" of the sentence: (A - B) / B against x, with the written share's rounding."""
     if claim.calculations:
         return None
-    found = [m for m in _PAIR.finditer(claim.quote) if _value(m["b"])][:MAX_PAIRS]
+    found = [m for m in _PAIR.finditer(claim.quote) if written_value(m["b"])][:MAX_PAIRS]
     if not found:
         return None
     words = messages(doc.lang)["verdicts"]
     indices, agree, off = [], [], []
     for m in found:
-        a, b, stated = _value(m["a"]), _value(m["b"]), float(m["pct"]) * (-1 if m["sign"] in ("-", "−") else 1)
+        a, b, stated = written_value(m["a"]), written_value(m["b"]), float(m["pct"]) * (-1 if m["sign"] in ("-", "−") else 1)
         if (a > b) != (stated > 0) or abs(abs(stated) - 100 * abs(a - b) / a) <= share_tolerance(m["pct"]) * abs(stated) \
                 and abs(abs(stated) - 100 * abs(a - b) / b) > share_tolerance(m["pct"]) * abs(stated):
             continue  # "(+12%)" beside a fall, or a change over the first figure ("10 vs 8 (+20%)"): another reading, not judged

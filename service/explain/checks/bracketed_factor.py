@@ -4,32 +4,27 @@ The bracket belongs to the pair just before it; a factor that does not fit its r
 
 import re
 
+from service.explain.checks.bracketed_change import MAX_PAIRS, NUMBER, written_value
 from service.explain.checks.core import Result, worked
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
-_NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
-_PAIR = re.compile(rf"\bfrom\s+(?P<a>{_NUM})\s*(?P<ua>[A-Za-z/%]{{0,6}})\s+to\s+(?P<b>{_NUM})\s*(?P<ub>[A-Za-z/%]{{0,6}})\s*"
+_PAIR = re.compile(rf"\bfrom\s+(?P<a>{NUMBER})\s*(?P<ua>[A-Za-z/%]{{0,6}})\s+to\s+(?P<b>{NUMBER})\s*(?P<ub>[A-Za-z/%]{{0,6}})\s*"
                    rf"\(\s*(?:an?\s+|~|about\s+|roughly\s+)?(?P<f>\d+(?:\.\d+)?)\s*[x×]\s*(?:increase|decrease|reduction|more|less|fewer|"
                    rf"larger|smaller|higher|lower|bigger|faster|slower|growth|drop)?\s*\)", re.I)
-MAX_PAIRS = 4
-
-
-def _value(written: str) -> float:
-    return float(written.replace(",", ""))
 
 
 def bracketed_factor(doc: Document, claim: Claim) -> Result | None:
     """Each "from A to B (Fx ...)" of the sentence: the larger over the smaller against F, within F's rounding."""
     if claim.calculations:
         return None
-    found = [m for m in _PAIR.finditer(claim.quote) if _value(m["a"]) and _value(m["b"]) and (m["ua"] or "") == (m["ub"] or "")][:MAX_PAIRS]
+    found = [m for m in _PAIR.finditer(claim.quote) if written_value(m["a"]) and written_value(m["b"]) and (m["ua"] or "") == (m["ub"] or "")][:MAX_PAIRS]
     words = messages(doc.lang)["verdicts"]
     indices, said, consistent = [], [], True
     for m in found:
-        a, b = _value(m["a"]), _value(m["b"])
+        a, b = written_value(m["a"]), written_value(m["b"])
         big, small = (m["b"], m["a"]) if b >= a else (m["a"], m["b"])
-        index = worked(doc, f"{_value(big):g} / {_value(small):g}", f"{big} / {small}")
+        index = worked(doc, f"{written_value(big):g} / {written_value(small):g}", f"{big} / {small}")
         if index is None:
             continue
         computed, stated = doc.calculations[index]["outputs"]["value"], float(m["f"])
