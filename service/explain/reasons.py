@@ -73,6 +73,9 @@ def _linked(doc: Document, window: list[int], link: dict) -> bool:
     faster than DDP), in which the link is not shown.
     """
     text = _window_text(doc, window)
+    if not link.get("calculator") and len(window) > 1:  # a stock fact: the arguing words are in the sentence naming its cause
+        ids = _ids_by_sentence(doc)
+        text = _window_text(doc, [i for i in window if ids[i] & set(link["cause"])]) or text
     own = _own_reason_terms(doc, window)
     if own is not None and not own & (set(link["cause"]) | set(link["effect"])):
         return False  # the text gives its own reason ("because ..."): a stock one about other things would speak for the author
