@@ -260,6 +260,7 @@ _OBSERVED = {"slower_than_expected", "lower_than_expected", "higher_than_expecte
 _FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|[Mm]y|me|[Ww]e|[Ww]e're|[Ww]e've|[Oo]ur|us)\b|(?<![\u0621-\u064A])(?:أنا|نحن|لدي|لدينا|عندي|عندنا|"
                            r"حصلت|حصلنا|أحصل|نحصل|جربت|جربنا|أواجه|نواجه|واجهت|واجهنا)(?![\u0621-\u064A])")
 _EACH = re.compile(r"\b(?:each|every)\s+(?:of\s+(?:them|these|those)|one|axis|kind|type)\b|(?<![\u0621-\u064A])كل\s+(?:منها|منهما|واحد|واحدة)(?![\u0621-\u064A])", re.I)
+_TRADE_OFF = re.compile(r"\b(?:improv\w*|increas\w*|rais\w*|boost\w*|dial(?:s|ed)? up)\b[^.;]{0,80}\b(?:however|but|at the cost of)\b", re.I)  # a gain's price
 _WORKS_INSTEAD = re.compile(r"\b(?:while|whereas|but)\b[^.;]{0,80}\b(?:completed|completes|works|worked|succeed\w*|passe[sd]|runs fine|is fine)\b", re.I)
 _THE_PROBLEM = re.compile(r"\s*(?:the|our|my)\s+(?:main\s+|real\s+|only\s+|big\s+)?(?:problem|issue)\s+(?:is|was)\b|\s*(?:المشكلة|مشكلتنا|مشكلتي)\s", re.I)  # the author's own problem, named so
 _LABEL = re.compile(r"^\s*(?:\S+\s+){0,3}?\S+\s*:\s")  # "Why this matters: ..." labels what follows; it asks nothing
@@ -463,8 +464,7 @@ def _render(doc: Document, reading: Reading) -> str:
         said = doc.text[slice(*doc.sentences[reading.index])]
         own = reading.problem in _OBSERVED or _FIRST_PERSON.search(said) or _THE_PROBLEM.match(said)
         general = reading.problem in ("stalls", "slow", "slows_down", "performance_drops", "underused")  # a general remark on a technique
-        if not (_FIRST_PERSON.search(said) or _THE_PROBLEM.match(said)) and (_EACH.search(said) or _WORKS_INSTEAD.search(said)
-                                                                              or cue_of(said)["requirement"].search(said)):
+        if _TRADE_OFF.search(said) or not (_FIRST_PERSON.search(said) or _THE_PROBLEM.match(said)) and (_EACH.search(said) or _WORKS_INSTEAD.search(said) or cue_of(said)["requirement"].search(said)):
             return ""  # "each latency axis fails differently", "2.30.7 hangs ..., while the gate completed with 2.31.2": a rule, a
             # requirement or a version note beside what works, no failure the author reports (two round-45 `wrong` gists)
         if not own and (not subjects or general and all(gist_names.is_concept(doc, s) for s in reading.subjects)):
