@@ -284,3 +284,14 @@ def test_a_gain_with_its_price_is_no_problem_across_languages():
     text = ("We can dial up the MFU by turning on activation checkpointing, however the throughput falls to 1600 "
             "tokens/sec/GPU. The gaps are larger on H100s.")
     assert not explain_offline(text, "ar")["explanation"].split("\n\n")[1].startswith("يذكر الكاتب مشكلة")
+
+
+def test_a_lead_label_before_the_authors_clause_and_tokens_per_second_in_training():
+    # this stop's own reading of a passage no test had (OpenLM's throughput notes): the gist pasted the label
+    # ("that a few datapoints from OpenLM, with default hparams: they get ..."), and tokens/sec was cut to its serving half
+    text = ("just a few datapoints from OpenLM, with default hparams: we get ~2.5K tokens/sec/GPU on 256 A100s for "
+            "OpenLM-7B. 7B model gets ~2700 tokens/sec/GPU on one node")
+    answer = explain_offline(text, "en")
+    assert answer["explanation"].split("\n\n")[1].startswith("The authors report that they get")
+    rate = next(t for t in answer["terms"] if t["id"] == "tokens-per-second")["definition"]
+    assert "training" in rate.split(".")[0]
