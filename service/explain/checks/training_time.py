@@ -138,10 +138,23 @@ def hours_over_chips(doc: Document, claim: Claim) -> Result | None:
         hours = earlier[0] if len(earlier) == 1 and earlier[0].end <= claim.start else None
     count = next((f for f in claim.figures if f.quantity == "n_chips"), None)
     stated = next((f for f in claim.figures if f.quantity == "time_s"), None)
-    if hours is None or count is None or stated is None:
+    if hours is None or stated is None:
         return None
-    return _judged(doc, f"{hours.value:g} * {_SECONDS[hours.quantity]} / {count.value:g}", f"{hours.quote} / {count.quote}",
-                   stated, "time_s")
+    if count is None:  # "256 instances (each with 8 H100 GPUs)": the chips are the servers times the chips in each
+        nodes = [f for f in claim.figures if f.quantity == "n_nodes"]
+        each = [f for f in claim.figures if f.quantity == "chips_per_node"]
+        if len(nodes) != 1 or len(each) != 1:
+            return None
+        return _in_days(doc, f"{hours.value:g} / ({nodes[0].value:g} * {each[0].value:g})", hours,
+                        f"{hours.quote} / ({nodes[0].quote} × {each[0].quote})", stated)
+    return _in_days(doc, f"{hours.value:g} / {count.value:g}", hours, f"{hours.quote} / {count.quote}", stated)
+
+
+def _in_days(doc: Document, per_chip: str, hours, quote: str, stated) -> Result | None:
+    """Chip-time over chips worked out in days (the working reads "6.5e6 / (256 * 8) / 24 = 132.2"), set against the
+    duration the text states."""
+    index = worked(doc, per_chip + (" / 24" if hours.quantity == "chip_hours" else ""), quote)
+    return None if index is None else compare(doc, stated, doc.calculations[index]["outputs"]["value"] * 86400, "time_s", [index])
 
 
 def rate_from_chip_hours(doc: Document, claim: Claim) -> Result | None:

@@ -22,7 +22,7 @@ _SHORT_PLAIN = re.compile(r"(?P<p>[GT])(?![\w/])")
 _NODE_AFTER = re.compile(r"[ \t]+(?:[\w-]+[ \t]+){0,2}(?:NVLink|NVSwitch|NVL\d+|nodes?|servers?|hosts?|machines?|box(?:es)?|racks?|systems?|DGX|HGX|baseboards?|boards?|"
                          r"trays?|instances?|VMs?|NVLink domains?|islands?)\b", re.IGNORECASE)
 _DOMAIN_BEFORE = re.compile(r"NVL\d+|NVLink domain|scale-up domain|تكوين|configuration", re.IGNORECASE)
-_NAMED_GROUP = re.compile(r"[ \t]+(?:[A-Z][\w-]*[ \t]+){1,3}(?P<g>nodes?|servers?|hosts?|machines?|GPUs|TPUs|chips|accelerators)\b")
+_NAMED_GROUP = re.compile(r"[ \t]+(?:[A-Z][\w-]*[ \t]+){1,3}(?P<g>nodes?|servers?|hosts?|machines?|instances|GPUs|TPUs|chips|accelerators)\b")  # "256 Amazon EC2 P5 instances": cloud servers
 _TIMES_PARAMS = re.compile(r"(?:\d\s*[BMT]|param(?:eter)?s?)\s*[x×*]\s*$", re.IGNORECASE)
 _LOG_LINE_AFTER = re.compile(r"\s*\(\s*[\d.]+\s*%|[^\n]*?(?:\s{2,}|,\s*|\|\s*)[A-Za-z_/]+\s*[:=]\s*~?\d")
 # "42 TFLOPs per sequence", "9 PFLOPs of compute", "2 TFLOPs to process": a count of operations, not a rate

@@ -1,0 +1,35 @@
+"""Round 49: what round 45's readers and this stop's own reading found (issue 18)."""
+
+import re
+
+from service.explain.compose import explain_offline
+from service.explain.pipeline import analyse
+
+
+def _verdict(text: str, quoted: str) -> str:
+    """The verdict of the claim whose quote holds `quoted`."""
+    return next(c.verdict for c in analyse(text, "en").claims if quoted in c.quote)
+
+
+def test_chip_hours_over_servers_times_their_chips_is_the_runs_duration():
+    # round 45 (P22, AWS's HyperPod page): "6.5 million H100 GPU hours ... On 256 Amazon EC2 P5 instances (p5.48xlarge, each
+    # with 8 NVIDIA H100 GPUs), this would take approximately 132 days": 6.5e6 / 2,048 / 24 = 132.2 days; no check ran
+    stated = ("Pre-training the Llama 3 70B model with 15 trillion training tokens took 6.5 million H100 GPU hours. On 256 Amazon "
+              "EC2 P5 instances (p5.48xlarge, each with 8 NVIDIA H100 GPUs), this would take approximately {} days.")
+    assert _verdict(stated.format(132), "this would take") == "consistent"
+    assert _verdict(stated.format(40), "this would take") == "inconsistent"
+    answer = explain_offline(stated.format(132), "en")["explanation"]
+    assert "132.2 days" in answer and re.search(r"6\.5e\+06 / \(256 \* 8\) / 24 = 132\.2", answer), answer
+
+
+def test_a_central_bandwidth_term_keeps_what_it_is_in_its_shortest_form():
+    # round 45 (P25, nccl-tests): "busbw (bus bandwidth): A figure reported by nccl-tests." said nothing of the term the
+    # passage turns on; the shortest definition must still say what the figure is
+    from service.explain.compose import FIT_DEFINITION_WORDS
+    from service.explain.definitions import brief_definition
+    from service.explain.glossary import lookup
+    for name in ("busbw", "algbw"):
+        first = lookup(name)["definition"].split(". ")[0] + "."
+        brief = brief_definition(first, FIT_DEFINITION_WORDS)
+        assert "nccl-tests" not in brief.split(":")[0] or len(brief.split()) > 8, brief
+        assert re.search(r"divided by the time|rescaled", brief), brief
