@@ -76,7 +76,7 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
     value += 0.5 * bool(claim is not None and claim.calculations) + 1.5 * evidence  # a result its rows then measure
     value += 1.5 * bool(claim is not None and {"measurement", "comparison"} & set(claim.kinds))  # a report's result
     if _ASIDE.match(sentence):
-        value -= 1.5
+        value -= 3.0
     if _checked(doc, index) is not None:
         value += 2.5  # "So each step takes 4.4 s. Am I correct?": what the author asks about, as a question weighs
     if sentence.count("(") != sentence.count(")") or _ELLIPTICAL.search(sentence):

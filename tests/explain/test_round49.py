@@ -33,3 +33,12 @@ def test_a_central_bandwidth_term_keeps_what_it_is_in_its_shortest_form():
         brief = brief_definition(first, FIT_DEFINITION_WORDS)
         assert "nccl-tests" not in brief.split(":")[0] or len(brief.split()) > 8, brief
         assert re.search(r"divided by the time|rescaled", brief), brief
+
+
+def test_the_authors_finding_outranks_an_aside_request():
+    # round 45 (P20, Colossal-AI#124): the gist was "I strongly recommend you add Tflops ..." after "BTW:", where the
+    # report's point is its first sentence
+    text = ("I found the performance of MP provided is not good. I compared it with PatrickStar and DeepSpeed. Can you check it "
+            "with me? BTW: I strongly recommend you add Tflops as an indicator of performance.")
+    opening = explain_offline(text, "en")["explanation"].split("\n\n")[1]
+    assert "is not good" in opening and "Tflops" not in opening, opening
