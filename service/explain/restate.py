@@ -9,7 +9,7 @@ from calculators import catalog
 from calculators.resources import data_dir
 from calculators.formatting import human, human_field
 
-from service.explain import degree_notation, pattern_cache
+from service.explain import count_forms, degree_notation, pattern_cache
 from service.i18n import arabic
 from service.i18n.messages import join_names, messages
 
@@ -52,8 +52,9 @@ def _other_chips() -> re.Pattern:
     return re.compile(table["other_chips"]["pattern"])
 
 
-def figure(fig, lang: str, chip_names: bool = True) -> str:
-    """One figure read out ("tensor parallelism across 8 GPUs")."""
+def figure(fig, lang: str, chip_names: bool = True, after: str = "") -> str:
+    """One figure read out ("tensor parallelism across 8 GPUs"); `after` is the text right after it ("PP 8 stages": "a
+    pipeline of 8" before the text's own "stages")."""
     if fig.quantity == "n_chips" and not getattr(fig, "chip", None) and (_other_chips().search(fig.quote or "")
                                                                        or re.search(r"\s[A-Za-z]+\d", fig.quote or "")) \
             and same_language(fig.quote, lang):  # "8 v100": a model code the catalog did not name
@@ -63,11 +64,13 @@ def figure(fig, lang: str, chip_names: bool = True) -> str:
     if fig.quantity == "n_chips" and fig.chip and chip_names:
         name = _chip_as_written(fig, catalog.hardware().get("chip", fig.chip)["name"])
         key = "n_chips_named_tpu" if "TPU" in name and "n_chips_named_tpu" in readings else "n_chips_named"
-        return _counted(_agreeing(readings.get(key, "{value} {chip}"), fig.value, lang).format(value=shown, chip=name), lang)
+        return _counted(count_forms.agreeing(readings.get(key, "{value} {chip}"), fig.value, lang).format(value=shown, chip=name), lang)
     if template is None:
         return fig.quote
     if lang == "en" and fig.quantity == "n_chips" and re.search(r"\bGPUs?\b", fig.quote or ""):  # GPUs, not chips
         template = readings.get("n_chips_gpu", template)  # (Arabic keeps شريحة: "وحدة GPU = 8.8" reads as a formula)
+    if fig.quantity == "pp_degree" and _STAGES_AFTER.match(after):
+        template = readings.get("pp_degree_before_stages", template)
     if fig.quantity == "dp_degree" and (fig.detail or {}).get("zero_stage") == 3:
         template = readings.get("dp_degree_sharded", template)
     if fig.quantity == "seq_len" and re.search(r"\bcontext\b|سياق|\d[KkMm]?-token$", fig.quote or "", re.I):  # one context
@@ -75,7 +78,10 @@ def figure(fig, lang: str, chip_names: bool = True) -> str:
     if fig.quantity in ("global_batch_sequences", "global_batch_tokens") and (fig.detail or {}).get("batch_scope") == "unsaid":
         # "bs=2" or "batch size 512" does not say whose batch it is (one GPU's or the whole step's): not "global"
         template = readings.get(fig.quantity + "_unqualified", template)
-    return _counted(_agreeing(template, fig.value, lang).format(value=shown), lang)
+    return _counted(count_forms.agreeing(template, fig.value, lang).format(value=shown), lang)
+
+
+_STAGES_AFTER = pattern_cache.lazy(r"\s*(?:stages?\b|مراحل|مرحلة)")  # PP8 is 8-way, not 8 stages (DualPipeV runs 16 on 8)
 
 
 def _counted(reading: str, lang: str) -> str:
@@ -94,25 +100,6 @@ def _chip_as_written(fig, catalog_name: str) -> str:
     words = [w for w in name.split()
              if not (w in _VARIANT_WORDS or _VARIANT.fullmatch(w)) or w.lower() in fig.quote.lower()]
     return " ".join(words)
-
-
-def _agreeing(template: str, number, lang: str) -> str:
-    """`template` with the noun after {value} agreeing with `number` (data/locale "count_forms"): "across 1 GPU",
-    in Arabic "على شريحة واحدة", "على شريحتين", "على 16 شريحة"."""
-    forms = messages(lang).get("count_forms", {})
-    try:
-        n = float(number)
-    except (TypeError, ValueError):
-        return template
-    if not n.is_integer():
-        return template
-    n = int(n)
-    grade = "one" if n == 1 else "two" if n == 2 else "few" if 3 <= n <= 10 else "many" if n >= 11 else "other"
-    for noun, by_grade in forms.items():
-        said = "{value} " + noun
-        if said in template and grade in by_grade:
-            return template.replace(said, by_grade[grade], 1)
-    return template
 
 
 def _needs_reading(fig) -> bool:
@@ -149,8 +136,9 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
                 and not _in_spans(quoted, fig.start) \
                 and not _attached(text, fig.start, fig.end) and not degree_notation.stays(text, fig) \
                 and not any(a < fig.end and fig.start < b for a, b, _ in edits):
-            edits.append((fig.start, fig.end, figure(fig, lang).replace(" GPUs", " chips") if lang == "en" and fig.quantity.endswith(
-                "_degree") and re.search(r"TPU|Trainium|Gaudi|NPU|Ascend", text) and not re.search(r"\bGPUs?\b", text) else figure(fig, lang)))  # FSDP=32 on TPU
+            read = figure(fig, lang, after=text[fig.end:fig.end + 12])
+            edits.append((fig.start, fig.end, read.replace(" GPUs", " chips") if lang == "en" and fig.quantity.endswith(
+                "_degree") and re.search(r"TPU|Trainium|Gaudi|NPU|Ascend", text) and not re.search(r"\bGPUs?\b", text) else read))  # FSDP=32 on TPU
     seen = set() if seen is None else seen
     if _SPELLS_OUT.search(text, start, end):  # "KV Cache هي اختصار لـ Key-Value Cache": a name and its spelling stay as written
         return _EMPTY_BRACKETS.sub("", " ".join(_applied(doc, text, start, end, edits).split()))

@@ -22,7 +22,7 @@ def test_the_issue_sentence_splits_into_a_configuration_and_a_comparison():
 
 def test_a_configuration_is_restated_with_its_acronyms_expanded_and_figures_read():
     plain = analyse(ONE_SENTENCE, "en").claims[0].plain
-    assert "tensor parallelism across 8" in plain and "a pipeline of 4 stages" in plain
+    assert "tensor parallelism across 8" in plain and "4-way pipeline parallelism" in plain
     assert "1,024 sequences" in plain and "4,096 tokens" in plain
     assert "model FLOPs utilization (MFU)" in plain
 

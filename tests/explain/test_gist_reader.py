@@ -80,7 +80,7 @@ def test_a_claim_in_the_other_language_is_named_by_its_own_figures_not_a_quoted_
     assert "«حساب" not in claims and "«قياس" not in claims and "«عملية حسابية" not in claims  # no template in quotes
     # named by its figures, which read the same in both languages: readers of rounds 13-16 judged the author's
     # English words inside an Arabic answer untranslated text; each figure is read out with what it sets (round 48)
-    assert "خط أنابيب من 12 مرحلة" in claims and "With PP=12" not in claims
+    assert "توازي خطوط الأنابيب بدرجة 12" in claims and "With PP=12" not in claims
     no_units = explain_offline("On eight GPUs the run takes about two weeks, so the first days run slowly.", "ar")["explanation"]
     assert "الأرقام" not in no_units  # a sentence without a figure with its unit keeps its own first words
 

@@ -42,3 +42,12 @@ def test_the_authors_finding_outranks_an_aside_request():
             "with me? BTW: I strongly recommend you add Tflops as an indicator of performance.")
     opening = explain_offline(text, "en")["explanation"].split("\n\n")[1]
     assert "is not good" in opening and "Tflops" not in opening, opening
+
+
+def test_a_pipeline_degree_is_not_said_to_be_its_number_of_stages():
+    # round 45 (P29, marin#7024): "PP8 (a pipeline of 8 stages)" beside "16 logical DualPipeV stages": a pipeline degree
+    # counts the ranks a model is split over; a V-shaped or interleaved schedule runs more stages than that
+    answer = explain_offline("We train with PP8 and DualPipeV, which gives 16 logical stages.", "en")["explanation"]
+    assert "8-way pipeline parallelism" in answer and "pipeline of 8 stages" not in answer, answer
+    # where the text itself says stages, its own word follows the reading
+    assert "a pipeline of 8 stages" in explain_offline("We use PP 8 stages.", "en")["explanation"]
