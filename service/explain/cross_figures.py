@@ -76,6 +76,7 @@ def _named_chips(doc: Document, fig, text: str) -> str:
 _PER_UNIT = re.compile(r"(?<![\u0621-\u064A])(?:لكل|كل)\s+[\u0621-\u064A]+|\b(?:per|each)\s+\w+", re.I)
 _TOTALS = ("cost_usd", "memory_bytes", "hbm_bytes", "bytes", "power_w")  # amounts a "per gigawatt" before them divides
 _UP_TO = re.compile(r"up to|at most|ما يصل إلى|حتى", re.I)
+_RANGE_GAP = 8  # characters between a range's two bounds ("1 إلى 2 جيجابايت", "1 to 2 GB")
 _NAME_WITHIN = 40  # characters after a count in which the chip's name still belongs to it ("512 شريحة "Nvidia H800"")
 _CHIP_CATEGORIES = ("hardware", "chip", "accelerator")
 
@@ -94,6 +95,12 @@ def line(doc: Document, already: str = "") -> str:
                 or fig.value in values or increment(doc, fig):
             continue  # "200,000 tokens" said once; "20 more seconds" alone would read as a total
         text = _written(doc, fig)
+        if text and re.fullmatch(r"[\d.,]+", text):  # "1 إلى 2 جيجابايت": a bare first bound takes its partner's unit
+            partner = next((o for o in doc.figures if o.quantity == fig.quantity and 0 < o.start - fig.end <= _RANGE_GAP), None)
+            high = _written(doc, partner) if partner is not None else ""
+            text = messages(doc.lang)["cross_figures"]["range"].format(low=text, high=high) if high else ""
+            if partner is not None:
+                values.add(partner.value)
         before = re.split(r"[،,.؛;:|\n]", doc.text[max(0, fig.start - _NAME_WITHIN):fig.start])[-1]  # its own clause
         if not text or text in already or (fig.quantity in _TOTALS and _PER_UNIT.search(before)):
             continue  # "تكلفة كل غيغاواط ... 50 مليار دولار" is a cost per gigawatt: alone it would read as a total

@@ -39,6 +39,7 @@ _OPENER = pattern_cache.lazy(r"^(?:(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|fi
 # "تجدر الإشارة إلى أن X" (it should be noted that X): the clause X is what is said; "ويوضح أنّ الإشارة تجدر" was garbled
 _OPENER_AR = pattern_cache.lazy(r"^و?(?:(?:في الوقت (?:نفسه|ذاته)|في هذا السياق|من جهة أخرى|من ناحية أخرى|بدايةً|بداية|أولًا|أولاً|أولا|"
                                 r"طبعا|طبعًا|طبعاً|بالطبع)\s*[،,]?\s+|"
+                                r"(?:نتيجة لذلك|لذلك|بالتالي|وعليه|علاوة على ذلك|إضافة إلى ذلك|بالإضافة إلى ذلك)\s*[،,]\s+|"  # «نتيجة لذلك، يجب ...»: a link to what came before
                                 r"(?:تجدر الإشارة|من الجدير بالذكر|والجدير بالذكر|الجدير بالذكر|يجدر بالذكر|يجدر التنويه|تجدر الملاحظة)"
                                 r"\s+(?:إلى\s+)?(?:أنّ?|أنه|أنها)\s+)")
 # "If you use X too however, you should see ...": a "however" inside a clause, before its comma, only links to what came before.

@@ -57,12 +57,14 @@ def definitions(text: str) -> dict[str, str]:
                 term, meaning = match.group("term").strip(), match.group("meaning").strip(" \"'“”")
                 if capital and not term[:1].isupper() or _NOT_A_MEANING.match(meaning):
                     continue  # "a larger micro-batch means fewer micro-batches" is a consequence, not a definition
+                if match.end() < len(text) and text[match.end()] not in ".;,()\n:!?\"'”":
+                    continue  # cut off at the pattern's length ("... optimizer states—18GB of redun"): no whole meaning
                 if term and meaning and term.lower() != meaning.lower():
                     found.setdefault(term, meaning)
     return found
 
 
-_NOT_A_MEANING = pattern_cache.lazy(r"(?:that|fewer|more|less|lower|higher|we|you|it|there|this|much|many)\b", re.I)
+_NOT_A_MEANING = pattern_cache.lazy(r"(?:that|fewer|more|less|lower|higher|we|you|it|there|this|much|many|each|every|all|any|no)\b", re.I)  # "DDP means each GPU holds ...": what follows from it
 
 
 def is_clutter(match: glossary.Match) -> bool:
@@ -339,7 +341,7 @@ def _with_text_sense(item: dict, own: list, lang: str) -> dict | None:
         said = text_definitions.said_by_text(own, item["found_as"], item.get("expansion_en") or item["term"], lang)
         if said and lang == "en" and text_definitions.spells(said, item["found_as"]):
             item["expansion"] = said  # "ECN (explicit congestion notification)" under "congestion control": its own name
-        elif said:
+        elif said and not said.startswith("one that "):  # "H200, which narrows the gap ...": what it does here, no definition
             item["defined_in_text"] = said
     return item
 

@@ -51,3 +51,53 @@ def test_a_pipeline_degree_is_not_said_to_be_its_number_of_stages():
     assert "8-way pipeline parallelism" in answer and "pipeline of 8 stages" not in answer, answer
     # where the text itself says stages, its own word follows the reading
     assert "a pipeline of 8 stages" in explain_offline("We use PP 8 stages.", "en")["explanation"]
+
+
+def _terms(text: str, lang: str = "en") -> dict:
+    """Glossary id -> the terms item the offline answer lists."""
+    return {t["id"]: t for t in explain_offline(text, lang)["terms"]}
+
+
+def test_a_consequence_or_a_clause_of_what_a_product_does_is_no_definition():
+    # round 46 (P16, a post on sharding Muon): "Standard DDP means each GPU holds ... 18GB of redundant memory" became
+    # "Here, as the text defines it: each GPU holds a full copy of optimizer states—18GB of redun."; (P13, SemiAnalysis)
+    # "H200, which narrows the gap ..." became H200's definition
+    text = ("Standard DDP means each GPU holds a full copy of optimizer states—18GB of redundant memory across 8 GPUs. "
+            "Of course, MI300X sells more against H200, which narrows the gap on memory bandwidth to the single digit range.")
+    terms = _terms(text)
+    assert not terms["distributed-data-parallel"].get("defined_in_text"), terms["distributed-data-parallel"]
+    assert not terms["nvidia-h200"].get("defined_in_text"), terms["nvidia-h200"]
+    answer = explain_offline(text, "en")["explanation"]
+    assert "as the text defines it" not in answer and "redun." not in answer
+
+
+def test_a_shape_a_code_model_and_a_neural_architecture_keep_their_senses():
+    # round 46: "2D matrix structure" glossed as 2D parallelism (P16); DeepSeek Coder V2 as DeepSeek-V2 (P15);
+    # "transformer-based neural network architectures" in a text on power swings as the electrical transformer (P03)
+    assert "1d-2d-parallelism" not in _terms("Muon's Newton-Schulz iterations fail silently because the 2D matrix structure "
+                                             "is broken by naive sharding of the optimizer states.")
+    assert "deepseek-v2" not in _terms("يمكن تشغيل نموذج DeepSeek Coder V2 بأنواع تكميم مثل Q8_0 أو IQ2_XS على ذاكرة GPU.", "ar")
+    power = ("AI training clusters exhibit large power swings. This is due to an interplay between transformer-based neural "
+             "network architectures and compute hardware, which creates frequent spikes in power demand on the grid.")
+    answer = explain_offline(power, "en")["explanation"]
+    assert "electrical transformer" not in answer and "changes the voltage" not in answer, answer
+
+
+def test_peak_performance_set_against_the_theoretical_is_no_spec_sheet_peak():
+    # round 46 (P13): "still quite a bit under on peak performance versus theoretical" glossed as the spec-sheet peak
+    text = "AMD showed a few different benchmarks; they are still quite a bit under on peak performance versus theoretical."
+    assert "peak-flops" not in _terms(text)
+
+
+def test_a_range_of_the_other_language_keeps_both_bounds_and_its_unit():
+    # round 46 (P15-en): «كمية أصغر من 1 إلى 2 جيجابايت من إجمالي VRAM» was listed as "1; 2 GB"
+    text = "يُنصح باختيار نوع تكميم حجمه أصغر من 1 إلى 2 جيجابايت من إجمالي VRAM لتسريع الاستدلال."
+    opening = explain_offline(text, "en")["explanation"].split("\n\n")[1]
+    assert "1 to 2 GB" in opening and "1; 2" not in opening, opening
+
+
+def test_an_arabic_link_to_the_sentence_before_is_not_restated():
+    # round 46 (P15-ar): «يذكر النص أنّ نتيجة لذلك، يجب على المستخدمين ...» kept the link to a sentence it did not show
+    text = ("توفر أنواع التكميم عالية الجودة مثل Q8_0 أداءً فائقًا لكنها تتطلب موارد أكثر. نتيجة لذلك، يجب على المستخدمين "
+            "موازنة حاجتهم للسرعة مقابل الجودة عند اختيار نوع التكميم.")
+    assert "نتيجة لذلك" not in explain_offline(text, "ar")["explanation"].split("\n\n")[1]
