@@ -56,7 +56,7 @@ def _reading(fig, lang: str) -> str:
     if reading == fig.quote and lang == "en" and arabic.ARABIC_LETTER.search(reading):
         reading = _with_unit(fig)  # "16 جيجابايت" has no reading of its own: its value in the field's units, "16 GB"
     noun = messages(lang).get("figure_named_readings", {}).get(fig.quantity)
-    reading = noun.format(value=restate.value(fig.quantity, fig.value)) if noun and reading != fig.quote else reading
+    reading = noun.format(value=restate.value(fig.quantity, fig.value)) if noun else reading  # "140GB": «140 GB من الذاكرة»
     if " ".join(reading.split()) == " ".join(fig.quote.split()) or not restate.same_language(reading, lang):
         return ""
     bare = re.sub(r"\([^()]*\)", "", reading)  # an acronym after its Arabic name, «(MFU)», is the name kept in English

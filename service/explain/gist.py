@@ -36,7 +36,8 @@ _OPENER = pattern_cache.lazy(r"^(?:(?:yes|ok|okay|well|but|and|so|also|however|w
                              r"|not (?:totally|entirely|completely|quite|really|exactly))\s*,\s*|(?:yes|but|and|so(?!\s+(?:far|much|many|long|that)\b)|also|anyway)\s+(?=\S))+", re.I)
 # What announces a point, not makes it: "So the takeaway:", "TL;DR:", "الخلاصة:", a label ("Problem:"), a number ("(2) As")
 _ANNOUNCER = pattern_cache.lazy(r"^(?:(?:so|and|thus|therefore|anyway|basically)\s*,?\s+)?(?:the\s+)?(?:takeaway|tl;?dr|bottom line|"
-                                r"in short|key (?:insight|point|implication|finding|result|observation|takeaway)|short version|الخلاصة|باختصار|البصيرة الرئيسية)\s*[:,-]?\s*|^\(?\d{1,2}\)\s+|"
+                                r"in short|key (?:insight|point|implication|finding|result|observation|takeaway)|short version|consider this|for context|for reference|here'?s the thing|"
+                                r"to put (?:this|it) in(?:to)? perspective|الخلاصة|باختصار|البصيرة الرئيسية)\s*[:,-]?\s*|^\(?\d{1,2}\)\s+|"
                                 r"^(?:problem|setup|note|update|question|summary|results?|issue|solution|context|background|motivation|"
                                 r"environment|description|edit|conclusion|observation|workload|hardware|details?|benchmarks?|recommendations?|tip|answer|findings?|caveat|output|outcome|impact|verdict|status|overall|effect|"
                                 r"performance|preface|introduction|abstract|overview|tl;dr)\s*:\s*", re.I)

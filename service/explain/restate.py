@@ -9,7 +9,7 @@ from calculators import catalog
 from calculators.resources import data_dir
 from calculators.formatting import human, human_field
 
-from service.explain import count_forms, degree_notation, pattern_cache
+from service.explain import arabic_phrase, count_forms, degree_notation, pattern_cache
 from service.i18n import arabic
 from service.i18n.messages import join_names, messages
 
@@ -175,7 +175,7 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
                 or _unit_of_number(text, match.start, name) or _in_spans(quoted, match.start) \
                 or _modifies_noun(text, match.end) or _inside_brackets(text, start, match.start) \
                 or (lang == "en" and not said_plainly and not spells(name, expansion)) \
-                or (lang == "ar" and _disagrees_with_verb(text, match.start, expansion)) \
+                or (lang == "ar" and (_disagrees_with_verb(text, match.start, expansion) or arabic_phrase.inside_noun_phrase(text, match.start, match.end))) \
                 or _glossed_after(text, match.end) or (lang != "en" and _head_said_before(text, match.start, expansion)) \
                 or (lang == "en" and _repeats_neighbour(text, match.start, match.end, expansion)):
             continue

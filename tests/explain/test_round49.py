@@ -101,3 +101,21 @@ def test_an_arabic_link_to_the_sentence_before_is_not_restated():
     text = ("توفر أنواع التكميم عالية الجودة مثل Q8_0 أداءً فائقًا لكنها تتطلب موارد أكثر. نتيجة لذلك، يجب على المستخدمين "
             "موازنة حاجتهم للسرعة مقابل الجودة عند اختيار نوع التكميم.")
     assert "نتيجة لذلك" not in explain_offline(text, "ar")["explanation"].split("\n\n")[1]
+
+
+def test_an_acronym_inside_an_arabic_noun_phrase_is_not_expanded_there():
+    # round 46 (P06-ar, an Arabic news piece on xAI's Memphis cluster): «على نسيج RDMA واحد» became «على نسيج نقل
+    # مباشر بين ذواكر الأجهزة (RDMA) واحد», the expansion pasted between a noun and its adjective
+    text = "مع 100 ألف وحدة H100 مبردة بالسائل على نسيج RDMA واحد، فهي أقوى مجموعة تدريب ذكاء اصطناعي في العالم."
+    assert "نسيج RDMA واحد" in explain_offline(text, "ar")["explanation"].split("\n\n")[1]
+
+
+def test_an_announcer_before_a_colon_is_not_restated_as_a_phrase():
+    # round 46 (P02-en, Jarvislabs): "Consider this: an NVIDIA H100 has 80GB" became "They add that for consider this, ..."
+    text = ("Consider this: an NVIDIA H100 has 80GB of memory. A 70B parameter model in FP16 needs ~140GB just for weights "
+            "that's nearly 2 H100s worth of memory, and we haven't even counted the KV cache.")
+    opening = explain_offline(text, "en")["explanation"].split("\n\n")[1]
+    assert "consider this" not in opening.lower(), opening
+    # the Arabic answer names the checked claim by what its figures measure, not «الجملة عن FP16، H100s وKV»
+    heads = re.findall(r"^- \*\*(.+?)\*\*", explain_offline(text, "ar")["explanation"], re.M)
+    assert any("140 GB من الذاكرة" in h for h in heads), heads
