@@ -22,6 +22,8 @@ def display(term: dict, lang: str) -> tuple[str, str]:
     if term.get("category") != "option":
         name = name.rstrip("-_/") or name  # "ZeRO-" cut from "ZeRO-3": the name, not the prefix of another
     expansion = unnested(name, expansion)
+    if re.fullmatch(rf"{re.escape(name)}\s+(?:من|لدى|by|from)\s+\S+", expansion.strip()):
+        expansion = ""  # "**PaLM** (PaLM من Google)": the maker is said in the definition, the bracket adds nothing
     if expansion and term.get("category") != "option" and _INNER.search(name):
         # "**المعاملات (الأوزان)** (parameters)": two brackets in a row become one, the sense first, nothing lost
         glosses = [g.strip() for g in re.findall(r"\(([^()]*)\)", name) if g.strip()]

@@ -119,3 +119,9 @@ def test_an_announcer_before_a_colon_is_not_restated_as_a_phrase():
     # the Arabic answer names the checked claim by what its figures measure, not «الجملة عن FP16، H100s وKV»
     heads = re.findall(r"^- \*\*(.+?)\*\*", explain_offline(text, "ar")["explanation"], re.M)
     assert any("140 GB من الذاكرة" in h for h in heads), heads
+
+
+def test_a_heading_bracket_that_only_names_the_maker_is_left_out():
+    # round 46 (P01-ar, an Arabic news piece on Ironwood): "**PaLM** (PaLM من Google)" said nothing the definition does not
+    answer = explain_offline("تحقق رقاقة Ironwood سرعة عالية في التدريب على نماذج اللغات الكبيرة مثل Gemini وPaLM.", "ar")
+    assert "(PaLM من Google)" not in answer["explanation"]
