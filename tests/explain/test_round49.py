@@ -125,3 +125,10 @@ def test_a_heading_bracket_that_only_names_the_maker_is_left_out():
     # round 46 (P01-ar, an Arabic news piece on Ironwood): "**PaLM** (PaLM من Google)" said nothing the definition does not
     answer = explain_offline("تحقق رقاقة Ironwood سرعة عالية في التدريب على نماذج اللغات الكبيرة مثل Gemini وPaLM.", "ar")
     assert "(PaLM من Google)" not in answer["explanation"]
+
+
+def test_virtualization_layers_are_not_a_networks_layers():
+    # round 46 (P19, an Arabic page on bare-metal GPU inference): «طبقات المحاكاة الافتراضية» got the neural-network layer
+    text = "تعمل خوادم GPU المعدنية دون طبقات المحاكاة الافتراضية، فيحصل الاستدلال على كل أداء الشريحة."
+    for lang in ("en", "ar"):
+        assert "layer" not in _terms(text, lang)
