@@ -94,6 +94,8 @@ def _in_language(fig, lang: str) -> str:
     """A figure as the answer names it: as written, or, in Arabic for an English "1,024 GPUs", its Arabic reading
     ("1,024 شريحة"), where that reading leaves no English word but a unit."""
     quote = fig.quote.strip()
+    if lang == "en":
+        return re.sub(r"\s*٪", "%", quote)  # "87 ٪" read in English: "87%"
     if lang != "ar" or arabic.ARABIC_LETTER.search(quote) or not _LATIN_WORD.search(quote) or not _COUNTED.match(quote):
         return quote
     reading = restate.figure(fig, lang)

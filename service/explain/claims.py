@@ -54,7 +54,7 @@ def _patterns() -> dict[str, re.Pattern]:
         wrap = (lambda p: rf"(?<![\u0621-\u064A])[وفبلك]?(?:{p})") if lang == "ar" else (lambda p: p)
         for name, pattern in section["kinds"].items():
             joined.setdefault(name, []).append(pattern if name == "question" else wrap(pattern))
-        for name in ("negation", "condition", "dp_bound_words", "compute_bound_words", "memory_bound_words", "point", "analogy", "counterfactual", "reported"):
+        for name in ("negation", "condition", "dp_bound_words", "compute_bound_words", "memory_bound_words", "point", "analogy", "counterfactual", "reported", "composition"):
             joined.setdefault(name, []).append(wrap(section[name]))
     return {name: pattern_cache.lazy("|".join(f"(?:{p})" for p in parts), re.I) for name, parts in joined.items()}
 
@@ -345,6 +345,8 @@ def _is_claim(kinds: list[str], frame, figures: list, term_ids: set[str], senten
         return False  # headings and labels ("Key insight:") announce, they do not claim
     if any(f.quantity in MEASURED | LAYOUT | {"expression", "params", "tokens", "active_params", "weights_bytes"} for f in figures):
         return True
+    if sum(f.quantity == "percent" for f in figures) >= 2 and cue("composition", sentence):
+        return True  # "consists of 87% code and 13% natural language": shares of a whole, which add up or do not
     if _WRITTEN_SUM.search(sentence):
         return True  # "2 + 4 + 4 + 8 = 18.": the author's own arithmetic, bare numbers or not, is there to be checked
     if sum(f.quantity == "cost_usd" for f in figures) >= 2:

@@ -132,3 +132,15 @@ def test_virtualization_layers_are_not_a_networks_layers():
     text = "تعمل خوادم GPU المعدنية دون طبقات المحاكاة الافتراضية، فيحصل الاستدلال على كل أداء الشريحة."
     for lang in ("en", "ar"):
         assert "layer" not in _terms(text, lang)
+
+
+def test_shares_of_one_whole_that_add_past_100_percent_are_flagged():
+    # round 46 (P17, codingmall's Arabic page on DeepSeek Coder): «تتكون من رمز 87 ٪ ولغة طبيعية 137 ٪» (13% mistranslated)
+    # was repeated as the text's finding; shares that make up the whole are said to add up
+    over = "تتكون مجموعة بيانات التدريب من رمز 87 ٪ ولغة طبيعية 137 ٪ باللغتين الإنجليزية والصينية."
+    assert [c.verdict for c in analyse(over, "ar").claims] == ["inconsistent"]
+    assert "224%" in explain_offline(over, "en")["explanation"]
+    assert _verdict("The training data consists of 87% code and 13% natural language.", "consists of") == "consistent"
+    # a share that changes is no part of a whole, and a sum under 100% may leave parts unnamed: nothing is judged
+    assert _verdict("The corpus consists of 50% more code and 30% less math than before.", "consists of") == "explained"
+    assert _verdict("The mix consists of 60% web text and 20% code.", "consists of") == "explained"
