@@ -84,6 +84,16 @@ def figure(fig, lang: str, chip_names: bool = True, after: str = "") -> str:
 _STAGES_AFTER = pattern_cache.lazy(r"\s*(?:stages?\b|مراحل|مرحلة)")  # PP8 is 8-way, not 8 stages (DualPipeV runs 16 on 8)
 
 
+def on_chips(read: str, fig, text: str, lang: str) -> str:
+    """A parallel degree read "across 4 chips" where the text's accelerators are no GPUs (FSDP=32 on TPU, a Tenstorrent Galaxy)."""
+    if lang == "en" and fig.quantity.endswith("_degree") and _NOT_GPUS.search(text) and not re.search(r"\bGPUs?\b", text):
+        return read.replace(" GPUs", " chips")
+    return read
+
+
+_NOT_GPUS = pattern_cache.lazy(r"TPU|Trainium|Gaudi|NPU|Ascend|Tenstorrent|Blackhole|Wormhole|Cerebras|Groq|\bIPU|MTIA|Maia")
+
+
 def _counted(reading: str, lang: str) -> str:
     """An Arabic reading with its number agreeing with the noun after it ("7B معامل" -> "7 مليارات معامل")."""
     return arabic.agree_numbers(reading) if lang == "ar" else reading
@@ -136,9 +146,7 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
                 and not _in_spans(quoted, fig.start) \
                 and not _attached(text, fig.start, fig.end) and not degree_notation.stays(text, fig) \
                 and not any(a < fig.end and fig.start < b for a, b, _ in edits):
-            read = figure(fig, lang, after=text[fig.end:fig.end + 12])
-            edits.append((fig.start, fig.end, read.replace(" GPUs", " chips") if lang == "en" and fig.quantity.endswith(
-                "_degree") and re.search(r"TPU|Trainium|Gaudi|NPU|Ascend", text) and not re.search(r"\bGPUs?\b", text) else read))  # FSDP=32 on TPU
+            edits.append((fig.start, fig.end, on_chips(figure(fig, lang, after=text[fig.end:fig.end + 12]), fig, text, lang)))
     seen = set() if seen is None else seen
     if _SPELLS_OUT.search(text, start, end):  # "KV Cache هي اختصار لـ Key-Value Cache": a name and its spelling stay as written
         return _EMPTY_BRACKETS.sub("", " ".join(_applied(doc, text, start, end, edits).split()))

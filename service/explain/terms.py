@@ -243,7 +243,7 @@ def _with_degree(doc, item: dict) -> dict:
     if len(written) != 1 or item.get("found_as", "").lower() not in next(iter(written)).lower():
         return item
     quote, fig = next(iter(written.items()))
-    reading = restate.figure(fig, doc.lang)
+    reading = restate.on_chips(restate.figure(fig, doc.lang), fig, doc.text, doc.lang)
     return {**item, "found_as": quote, "expansion": reading} if reading else item
 
 

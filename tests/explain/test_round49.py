@@ -144,3 +144,14 @@ def test_shares_of_one_whole_that_add_past_100_percent_are_flagged():
     # a share that changes is no part of a whole, and a sum under 100% may leave parts unnamed: nothing is judged
     assert _verdict("The corpus consists of 50% more code and 30% less math than before.", "consists of") == "explained"
     assert _verdict("The mix consists of 60% web text and 20% code.", "consists of") == "explained"
+
+
+def test_packing_sequences_and_mup_scaling_rules_keep_their_senses():
+    # round 46: "bin packing" of sequences was defined as placing jobs on machines (P09, Graphcore's packing paper); «قوانين
+    # التحجيم mu-P++» as loss falling as a power law (P08, ThakiCloud on ArchScale)
+    packing = _terms("We treat packing sequences into fixed-length rows as a bin packing problem, which removes 50% padding.")
+    assert "sequences" in packing["bin-packing"]["definition"], packing["bin-packing"]["definition"]
+    assert "scaling-laws" not in _terms("وتتيح قوانين التحجيم mu-P++ خفض تكلفة ضبط المعاملات الفائقة بشكل كبير.", "ar")
+    # on chips that are no GPUs, a degree is read across chips (a Tenstorrent Galaxy, round 49's review)
+    text = "On a 32-chip Tenstorrent Blackhole Galaxy, TP4 x FSDP8 reaches 41% utilisation."
+    assert "across 4 GPUs" not in explain_offline(text, "en")["explanation"]
