@@ -22,6 +22,7 @@ _ASIDE = pattern_cache.lazy(r"^\s*(?:meanwhile|btw|by the way|also|separately|si
 _DEFINES = pattern_cache.lazy(r"^\s*(?:[A-Z][\w.-]*(?:\s+[A-Z0-9][\w.-]*){0,3}|the\s+\w+)\s+(?:is|are)\s+(?:an?|the)\s"
                               r"|^\s*\S+(?:\s+\S+)?\s+(?:هو|هي)\s")
 _DATA_ROW = pattern_cache.lazy(r"^\s*[-*•]?\s*[^:.!?؟]{1,40}:\s*[~≈<>]?\s*[\d.,]+(?:\s*[×x*^]\s*[\d^]+)?\s*\S{0,12}\s*(?:\([^()]{0,30}\))?\s*[.;]?\s*$")
+_NOT_BECAUSE = pattern_cache.lazy(r"^\s*not\s+(?:because|that|just|only|even|since)\b", re.I)
 _EMOTICON = pattern_cache.lazy(r"\s+[:;]-?[/()DPp|\\]+(?=[\s.!?]*$)")  # "... each time :/" ends in a face, not a word
 _PLAIN_WORD_FIRST = pattern_cache.lazy(r"[a-z]+[\s,]")  # "the flagship run ...", not "bing_bert", "h100" or "nvidia-smi"
 # A person's name ("Horace He:"), not a setting ("SHARD_GRAD_OP:", "FULL_SHARD:"): capitalised words with lower case.
@@ -49,8 +50,8 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
     start, end = doc.sentences[index]
     sentence = doc.text[start:end]
     words = sentence.split()
-    if len(words) < 4 or _GLOSS.match(sentence):
-        return 0.0
+    if len(words) < 4 or _GLOSS.match(sentence) or _NOT_BECAUSE.match(sentence):
+        return 0.0  # "Not because it throws an error.": half of a contrast, whose point is the sentence after it
     if not (evidence := gist_side.result_before_rows(doc, index, sentence)) and sentence.rstrip().endswith((":", "：")):
         # A label ("Key insight:") announces; a sentence opening a list ("Llama 4 comes in three models:") states the topic
         topic = 1.5 + 0.25 * min(len(term_ids), 2) if len(words) >= 6 else 0.0

@@ -99,6 +99,8 @@ def lift(clause: str) -> tuple[str, str] | None:
             return None  # "our experiments demonstrate significant improvements in X": an object, not a clause "that" can carry
         if len(rest.split()) < 3 or re.match(r"(?:it|this|that|them|him|her)\b", rest, re.I):
             return None  # "I think so", "we found it": nothing to lift
+        if re.match(r"(?:exactly\s+|precisely\s+)?(?:how|why|what|where|when|which|whether)\b", rest, re.I):
+            return None  # "I show exactly how this plays out": a question's object, which "shows that" cannot carry
     if frame == "presents":
         return None  # "we present that ..." is no English: nothing to lift
     if frame == "recommends" and found.group("that"):

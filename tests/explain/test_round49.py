@@ -155,3 +155,13 @@ def test_packing_sequences_and_mup_scaling_rules_keep_their_senses():
     # on chips that are no GPUs, a degree is read across chips (a Tenstorrent Galaxy, round 49's review)
     text = "On a 32-chip Tenstorrent Blackhole Galaxy, TP4 x FSDP8 reaches 41% utilisation."
     assert "across 4 GPUs" not in explain_offline(text, "en")["explanation"]
+
+
+def test_half_of_a_contrast_and_a_wh_clause_are_not_reported_as_clauses():
+    # round 46 (P11, a post on one thermally throttled GPU): "The author reports that not because it throws an error." and
+    # "They show that exactly how this plays out ..."
+    text = ("A single thermally throttled GPU — one out of sixteen — can cut your distributed training throughput by 5×. "
+            "Not because it crashes. Not because it throws an error. It just runs slower, and FSDP’s synchronous gradient "
+            "reduction forces every other GPU to wait. In this post, I show exactly how this plays out on an Azure ND H100 v5 cluster.")
+    opening = explain_offline(text, "en")["explanation"].split("\n\n")[1]
+    assert "that not because" not in opening and "that exactly how" not in opening, opening
