@@ -165,3 +165,12 @@ def test_half_of_a_contrast_and_a_wh_clause_are_not_reported_as_clauses():
             "reduction forces every other GPU to wait. In this post, I show exactly how this plays out on an Azure ND H100 v5 cluster.")
     opening = explain_offline(text, "en")["explanation"].split("\n\n")[1]
     assert "that not because" not in opening and "that exactly how" not in opening, opening
+
+
+def test_a_chip_the_glossary_lists_is_not_listed_again_from_the_catalog():
+    # round 46 (P11-ar): "Azure ND H100 v5" listed H100 twice, once from the glossary and once from the chip catalog;
+    # thermal throttling's Arabic heading carried its whole definition in the bracket, and nothing after it
+    text = "I stress-test 10 nodes of an Azure ND H100 v5 cluster; a thermally throttled GPU cuts throughput by 5×."
+    answer = explain_offline(text, "ar")["explanation"]
+    assert len(re.findall(r"^- \*\*(?:NVIDIA )?H100\*\*", answer, re.M)) == 1, answer
+    assert "(thermal throttling)" in answer and "(thermal throttling:" not in answer
