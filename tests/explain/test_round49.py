@@ -185,3 +185,9 @@ def test_model_params_are_weights_and_selective_checkpointing_is_not_only_attent
     assert "parameters" not in terms or "settings" not in terms["parameters"].get("expansion", ""), terms.get("parameters")
     answer = explain_offline(text, "en")["explanation"]
     assert "recomputing only attention" not in answer and "attention (selective)" not in answer
+
+
+def test_a_verb_first_name_in_code_reads_as_its_verb():
+    # round 46 (P03 and P05, GPT-NeoX issues): "ReduceGrads: A name in code that reads “reduction gradients”"
+    answer = explain_offline("In GPT-NeoX the ReduceGrads step takes 85% of the step time on 16 GPUs.", "en")["explanation"]
+    assert "reduction gradients" not in answer and "reduce gradients" in answer, answer
