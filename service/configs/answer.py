@@ -75,8 +75,8 @@ def gist(config: dict, lang: str) -> str:
         first = config["problems"][0]["why"].split(". ")[0].rstrip(".") + "."
         key = "gist_problem_one" if len(config["problems"]) == 1 else "gist_problems"
         text += " " + m[key].format(n=len(config["problems"]), first=first)
-    else:
-        text += " " + m["gist_clean"]
+    elif config.get("evaluation") or render.describe_layout(config["layout"], lang) not in ("—", config["layout"].get("precision")):
+        text += " " + m["gist_clean"]  # with nothing laid out nothing was checked: "no mistakes found" would say otherwise
     suggestion = config.get("suggestion") or {}
     if suggestion.get("verdict") == "better":
         text += " " + m["gist_better"].format(margin=f"{suggestion['margin']:.0%}")

@@ -47,7 +47,7 @@ def section(config: dict, lang: str) -> str:
     intro = [] if config.get("_intro_said") else [m["intro"].format(framework=framework, where=where)]
     lines = [f"## {m['heading']}", *intro, ""]
     described = describe_layout(config["layout"], lang)
-    if described != "—":  # no degree, batch or format read: an empty "Layout: —." line says nothing
+    if described not in ("—", config["layout"].get("precision")):  # "Layout: —." or "Layout: fp8." lays nothing out
         lines.append(m["layout_line"].format(layout=described))
     if config.get("world_size"):
         lines.append(m["world_line"].format(n=config["world_size"], unit=units(config, m), how=config.get("world_size_from") or ""))
@@ -107,8 +107,9 @@ def section(config: dict, lang: str) -> str:
         if option.get("layout_field") or any(option["name"] in p["options"] for p in config["problems"]):
             line += m["option_cost"].format(cost=option["cost_or_benefit"])
         lines.append(line)
-    if config.get("unknown_options"):
-        names = [f"`{n}`" for n in config["unknown_options"]]
+    unknown = [n for n in config.get("unknown_options") or () if any(c.isalnum() for c in n)]  # a list's "-" is no option
+    if unknown:
+        names = [f"`{n}`" for n in unknown]
         if len(names) > UNKNOWN_SHOWN:  # the JSON lists them all; the answer names the first and counts the rest
             names = names[:UNKNOWN_SHOWN] + [m["more"].format(n=len(names) - UNKNOWN_SHOWN)]
         lines.append("")

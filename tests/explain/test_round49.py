@@ -191,3 +191,15 @@ def test_a_verb_first_name_in_code_reads_as_its_verb():
     # round 46 (P03 and P05, GPT-NeoX issues): "ReduceGrads: A name in code that reads “reduction gradients”"
     answer = explain_offline("In GPT-NeoX the ReduceGrads step takes 85% of the step time on 16 GPUs.", "en")["explanation"]
     assert "reduction gradients" not in answer and "reduce gradients" in answer, answer
+
+
+def test_a_bug_reports_flags_are_no_layout_and_earn_no_clean_bill():
+    # round 46 (P02 of the second pack, Megatron-LM#1152): "Layout: fp8.", "No mistakes were found among the checks made."
+    # for a bug report whose only settings are FP8 flags, and "Not in this tool's option tables: `-`" for a list's dash
+    text = ("When enabling FP8 mixed precision during training of a Mixtral model (SequentialMLP expert layer), we are observing "
+            "that training and validation loss differs more than expected.\n\nTo Reproduce\nStart with "
+            "examples/mixtral/train_mixtral_8x7b_distributed.sh.\n- Disable --moe-grouped-gemm.\n"
+            "- Pass --fp8-format hybrid --fp8-amax-compute-algo max --fp8-amax-history-len 1024.")
+    answer = explain_offline(text, "en")["explanation"]
+    assert "**Layout:** fp8" not in answer and "No mistakes were found among the checks made" not in answer
+    assert "`-`" not in answer
