@@ -203,3 +203,10 @@ def test_a_bug_reports_flags_are_no_layout_and_earn_no_clean_bill():
     answer = explain_offline(text, "en")["explanation"]
     assert "**Layout:** fp8" not in answer and "No mistakes were found among the checks made" not in answer
     assert "`-`" not in answer
+
+
+def test_gpu_memory_covers_a_pool_shared_with_the_processor():
+    # round 49's review (an AMD playbook in Arabic on Strix Halo): "GPU memory: the GPU's own memory" is false where the
+    # GPU takes its memory from a pool it shares with the processor
+    definition = _terms("On Strix Halo, set the GPU memory to 110 GB of the 128 GB unified memory.")["vram"]["definition"]
+    assert "share" in definition, definition
