@@ -125,6 +125,8 @@ def code_names(text: str, lang: str, named: list[tuple[int, int]], known: set[st
         spaced = " ".join(re.findall(r"[A-Z][a-z]+", name))
         if any(m.start == 0 and m.end == len(spaced) for m in glossary.load().find(spaced)):
             continue  # "DataParallel" names a technique the glossary knows by its words: not glossed word by word
+        if " ".join(table[p]["en"] for p in parts if table[p]["en"]).lower() == spaced.lower():
+            continue  # "TensorCache: A name in code that reads 'tensor cache'" tells the reader nothing (round 46, S6)
         if lang == "ar":
             plain = "، ".join(f"{p} ({table[p]['ar']})" for p in parts if table[p]["ar"])
         else:

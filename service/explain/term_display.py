@@ -140,6 +140,9 @@ def unnested(name: str, expansion: str) -> str:
         return ""  # "**throughput** (throughput in TFLOP/s)": said twice; the definition says which sense
     if named and lowered == named:
         return ""  # "**MFU** (MFU)"; a qualifier ("process rank", "expert load balancing") says the sense: kept
+    bare = _without_brackets(name)
+    if bare and (plain == bare if acronym else plain.lower() == bare.lower()):
+        return ""  # "**preemption (of a request)**" over "preemption (a serving engine ...)": not "(of a request, preemption)"
     return plain
 
 

@@ -197,6 +197,8 @@ _BITS = re.compile(r"b(?:/s|ps|it/s)$")
 # "44.37 GB/s (RDMA)": a kernel's bandwidth over the network adapter, one GPU's own (DeepEP's test prints it per rank)
 _RDMA_AFTER = re.compile(r"\s*\((?:RDMA|IB|InfiniBand|RoCE)\)", re.I)
 _LINE_RATE_SAID = re.compile(r"\bline[- ]rate\b|\bwire[- ]speed\b|معدل الخط|سرعة الخط", re.I)
+# "46-48GB/s per NIC", "27 GB/s/port": the words after the measurement say it is one link's
+_ONE_LINK_AFTER = re.compile(r"\s*(?:per|/|for each|on each|each)\s*(?:rail|NIC|port|link|HCA|adapter)\b|\s*لكل (?:منفذ|رابط|بطاقة)", re.I)
 _ONE_LINK = re.compile(r"\bper[- ](?:rail|NIC|port|link|HCA)\W{0,3}(?:~|≈|about\s+)?\s*$|لكل (?:منفذ|رابط)\W{0,3}$", re.I)
 
 
@@ -208,11 +210,32 @@ def line_rate(doc: Document, claim: Claim) -> Result | None:
         return None
     line = lines[0]
     said_line = _LINE_RATE_SAID.search(claim.quote)  # "47 GB/s, which is consistent with the hardware's line rate"
-    measured = [f for f in _rates(claim.figures) if f is not line and not (f.unit and _BITS.search(f.unit)) and f.value < line.value
-                and (_ONE_LINK.search(doc.text[max(claim.start, f.start - 24):f.start]) or _RDMA_AFTER.match(doc.text, f.end) or said_line)]
+    in_bytes = [f for f in _rates(claim.figures) if f is not line and not (f.unit and _BITS.search(f.unit)) and f.value < line.value]
+    ends = [f for f in in_bytes if f.role in _ENDS]
+    if len(ends) == 2 and len(in_bytes) == 2 and ends[0].role == "low" and _one_link(doc, claim, ends[0], ends[1].end, said_line):
+        return _range_of_line(doc, ends[0], ends[1], line)  # "For NDR @ 400Gbps you should see 46-48GB/s per NIC"
+    measured = [f for f in in_bytes if _one_link(doc, claim, f, f.end, said_line)]
     if len(measured) != 1:
         return None
     return _share_of_line(doc, measured[0], line, "line_rate")
+
+
+def _one_link(doc: Document, claim: Claim, fig, end: int, said_line) -> bool:
+    """Whether the text says a measurement is one link's: "per rail ~27 GB/s", "47 GB/s per NIC", "(RDMA)" after it."""
+    return bool(_ONE_LINK.search(doc.text[max(claim.start, fig.start - 24):fig.start]) or _ONE_LINK_AFTER.match(doc.text, end)
+                or _RDMA_AFTER.match(doc.text, end) or said_line)
+
+
+def _range_of_line(doc: Document, low, high, line) -> Result | None:
+    """A measured range as shares of one link's rate: 46-48 GB/s of 400 Gbps / 8 = 50 GB/s is 92% to 96% (no verdict)."""
+    indices = [_share(doc, fig, line.value, f"{fig.quote} / ({line.quote} / 8)") for fig in (low, high)]
+    if None in indices:
+        return None
+    m = messages(doc.lang)["verdicts"]
+    shares = [restate.value("mfu", doc.calculations[i]["outputs"]["value"]) for i in indices]
+    measured = doc.text[low.start:high.end]
+    return Result(indices, None, m["line_rate"].format(line=line.quote, bytes=restate.value("bandwidth_bytes_per_s", line.value),
+                                                       measured=measured, share=m["steps_time_range"].format(low=shares[0], high=shares[1])))
 
 
 _LINKS_TIMES = re.compile(r"^\s*\d+\s*[x×]\s*\d")  # "8x200Gbit/s": eight links of a rate, read as their total

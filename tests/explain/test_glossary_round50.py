@@ -1,0 +1,70 @@
+"""Round 50, a reader's gaps: a scheduler's watermark, ZeRO-3's leaf module, speculative decoding's system efficiency and
+bonus token, an RFC and a device-to-device copy, which round 46's last blind reader found
+missing where the GitHub thread turned on them (data/glossary/long_tail_round50.json)."""
+
+import json
+
+import pytest
+
+from calculators.resources import data_dir
+from service.explain import glossary
+from service.explain.compose import explain_offline
+from tests.support.glossary_files import assert_arabic_alias_found, assert_entries_complete, assert_found_as, term_definition
+
+FILE = data_dir() / "glossary" / "long_tail_round50.json"
+pytestmark = pytest.mark.skipif(not FILE.exists(), reason="round 50 glossary data not present")
+
+REAL_SENTENCES = [
+    # https://github.com/vllm-project/vllm/pull/28018 (corpus vllm-28018-watermark-preemption-loop)
+    ("kv-cache-watermark", "This PR purposes to add back the watermark in v1 scheduler, to avoid frequent cache eviction and "
+                           "preemption.", "watermark"),
+    # https://github.com/deepspeedai/DeepSpeed/pull/5008 (corpus deepspeed-5008-zero3-moe-reduce-scatter)
+    ("zero3-leaf-module", "This PR delays the reduce-scatter for ZeRO3 leaf modules until the backward pass exits the module.",
+     "ZeRO3 leaf modules"),
+    # vLLM's speculative decoding metrics (corpus vllm-9565-spec-decode-acceptance-rate)
+    ("spec-decode-system-efficiency", "The acceptance rate is 2/4 while the system efficiency is (1+1)/(4+1) for this "
+                                      "speculative decoding step.", "system efficiency"),
+    # https://docs.nvidia.com/aiperf/v0.14.0/reference/per-request-speculative-decoding-acceptance
+    ("spec-decode-bonus-token", "Mean tokens per verify step including the bonus token.", "bonus token"),
+    # https://github.com/volcengine/verl/issues/2802 (corpus verl-2802-ep-reshard-alltoallv)
+    ("policy-model", "The weights must be resharded from the actor to the rollout engine after every update.", "actor"),
+    ("rfc-proposal", "[RFC] Faster weight resharding between the training engine and the generation engine.", "RFC"),
+    ("device-to-device-copy", "Use D2D copies of the weights instead of gathering them through the host.", "D2D"),
+]
+
+NEW_IDS = sorted(t["id"] for t in json.loads(FILE.read_text(encoding="utf-8"))["terms"]) if FILE.exists() else []
+
+
+@pytest.mark.parametrize("term_id, sentence, found_as", REAL_SENTENCES)
+def test_round50_term_found_in_a_real_sentence(term_id, sentence, found_as):
+    assert_found_as(term_id, sentence, found_as)
+
+
+def test_every_new_term_has_a_real_sentence_and_full_fields():
+    assert_entries_complete(NEW_IDS, {term_id for term_id, _, _ in REAL_SENTENCES}, 6)
+
+
+@pytest.mark.parametrize("term_id", [t for t in NEW_IDS if glossary.load().by_id[t]["ar_aliases"]] if FILE.exists() else [])
+def test_round50_term_found_in_arabic_text(term_id):
+    assert_arabic_alias_found(term_id)
+
+
+@pytest.mark.parametrize("text, term_id", [
+    ("We add an invisible watermark to every generated image.", "kv-cache-watermark"),
+    ("In PyTorch a leaf module is one that has no children.", "zero3-leaf-module"),
+    ("The actor won an award for the film.", "policy-model"),
+    ("The chiplets talk over a D2D interface inside the package.", "device-to-device-copy"),
+    ("Better cooling raised the system efficiency of the data centre.", "spec-decode-system-efficiency"),
+])
+def test_the_ordinary_words_are_these_terms_only_where_the_text_is_about_them(text, term_id):
+    # written for this test: the same words mean other things away from their cues
+    assert term_id not in {t["id"] for t in explain_offline(text, "en")["terms"]}
+
+
+def test_the_acceptance_rate_says_engines_count_it_differently():
+    # round 46 (S6, vLLM#9565): vLLM's rate counts drafted tokens that match after the first rejection, which the output
+    # does not keep; the definition said only "the share of drafted tokens the target keeps"
+    text = "For speculative decoding, the acceptance rate should be independent of the proposed length."
+    definition = term_definition(text, "draft-acceptance-rate")
+    assert "differently" in definition and "after a rejection" in definition, definition
+    assert "بعد الرفض" in term_definition(text, "draft-acceptance-rate", "ar")

@@ -1,0 +1,38 @@
+"""Round 50: what round 46's last reader (S6, six GitHub threads) and this stop's own reading found (issue 18)."""
+
+from service.explain.pipeline import analyse
+
+
+def _claim(text: str, quoted: str, lang: str = "en"):
+    """The claim whose quote holds `quoted`."""
+    return next(c for c in analyse(text, lang).claims if quoted in c.quote)
+
+
+def test_a_measured_range_per_nic_is_a_share_of_the_links_rate_in_bytes():
+    # round 46 (S6, nccl-tests#290): "For NDR @ 400Gbps you should see 46-48GB/s per NIC" got "nothing to recompute"; the
+    # reader asked for 400 Gbps / 8 = 50 GB/s, so 46-48 GB/s is 92-96% of the line rate
+    claim = _claim("What speed are your NICs ? For NDR @ 400Gbps you should see 46-48GB/s per NIC.", "46-48GB/s")
+    assert claim.verdict == "explained" and "50 GB/s" in claim.why and "92% to 96%" in claim.why, claim.why
+    arabic = _claim("مع NDR بسرعة 400Gbps يجب أن ترى 46-48GB/s لكل بطاقة.", "46-48GB/s", "ar")
+    assert "92%" in arabic.why and "96%" in arabic.why, arabic.why
+    # a range that nothing says is one link's is no share of the link (a whole node's all-reduce, say)
+    node = _claim("Each node has 8x ConnectX-7 at 400Gbps and the all-reduce reaches 180-190GB/s.", "180-190GB/s")
+    assert "92%" not in (node.why or "") and "of that line rate" not in (node.why or ""), node.why
+
+
+def test_a_name_in_code_read_as_its_own_words_is_no_term_item():
+    # round 46 (S6, verl#2802): "TensorCache: A name in code that reads 'tensor cache'" was an empty item; a name whose
+    # reading expands a word ("NumProcess": number of processes) still gets one
+    from service.explain.compose import explain_offline
+    text = "We add a TensorCache so that the weights are cached in the NumProcess loop before the reshard."
+    names = {t["term"] for t in explain_offline(text, "en")["terms"]}
+    assert "TensorCache" not in names and "NumProcess" in names, names
+
+
+def test_a_sense_in_brackets_is_not_said_twice_beside_the_name():
+    # round 46 (S6, vLLM#28018): "**preemption** (of a request, preemption)" repeated the name inside its own gloss
+    from service.explain.compose import explain_offline
+    text = "In v1 scheduler a request may be frequently preempted when the KV cache is full, so preemption repeats."
+    answer = explain_offline(text, "en")["explanation"]
+    line = next(x for x in answer.splitlines() if x.startswith("- **preemption"))
+    assert "preemption, " not in line and ", preemption)" not in line, line
