@@ -19,6 +19,12 @@ def by_figures(claim, lang: str, used: list[str] | None = None) -> str:
     "214 GB/s" and "78%" reads as part of it."""
     figures = [f for f in claim.figures if f.quantity not in ("expression", "number", "count")]
     inputs = [f for f in figures if used and any(f.quote.strip() in q for q in used)]
+    written = [f.quote.strip() for f in claim.figures if f.quantity == "expression" and used and f.quote.strip() in used]
+    if written and not inputs and restate.same_language(getattr(claim, "quote", ""), lang):
+        # "2 / 4 = 0.5 ... (1+1) / (4+1) = 0.4" redone: named by the sums it redid, not by "4 tokens" it never used
+        m = messages(lang)
+        return m["claim_arithmetic"].format(figures=m["claim_figures_join"].join(
+            m["claim_ref"].format(quote=q) for q in list(dict.fromkeys(written))[:MOST]))
     chosen = inputs or figures
     if inputs and claim.verdict in ("consistent", "inconsistent"):  # and the stated figure its verdict judges
         chosen = chosen + [f for f in figures if f not in inputs and f.quote.strip() and _stated_in(f.quote.strip(), claim.why)]

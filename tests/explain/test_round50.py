@@ -36,3 +36,14 @@ def test_a_sense_in_brackets_is_not_said_twice_beside_the_name():
     answer = explain_offline(text, "en")["explanation"]
     line = next(x for x in answer.splitlines() if x.startswith("- **preemption"))
     assert "preemption, " not in line and ", preemption)" not in line, line
+
+
+def test_a_sentence_whose_own_sums_were_redone_is_named_by_them():
+    # round 46 (S6, vLLM#9565): the check of "2 / 4 = 0.5 ... (1+1) / (4+1) = 0.4" was headed "The figure “4 tokens”",
+    # a figure it never used
+    from service.explain.compose import explain_offline
+    text = ("For example, if 1 means the token is accepted, 0 means the token is not accepted, and after proposing 4 tokens, "
+            "we have an acceptance vector of [1, 0, 1, 0], the token acceptance rate is 2 / 4 = 0.5, the system efficiency "
+            "is (1+1) / (4+1) = 0.4.")
+    answer = explain_offline(text, "en")["explanation"]
+    assert "“4 tokens”" not in answer and "arithmetic “2 / 4”, “(1+1) / (4+1)”" in answer, answer
