@@ -258,6 +258,8 @@ def _arabic_for_english(text: str, seen: set[str]) -> str:
         key = m.group(1).lower()
         line = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
         arabic = words[key]
+        if line.rstrip().endswith(arabic):
+            return m.group(0)  # "(بالتجميع الشامل all-gather)": the Arabic is already said, the English is its gloss
         before = line.split()[-1:] if line.endswith(" ") else []
         if before and arabic.split()[0] == before[0]:  # "ذاكرة vRAM": the word before already says "ذاكرة"
             arabic = " ".join(arabic.split()[1:]) or arabic

@@ -47,3 +47,10 @@ def test_a_sentence_whose_own_sums_were_redone_is_named_by_them():
             "is (1+1) / (4+1) = 0.4.")
     answer = explain_offline(text, "en")["explanation"]
     assert "“4 tokens”" not in answer and "arithmetic “2 / 4”, “(1+1) / (4+1)”" in answer, answer
+
+
+def test_an_english_word_glossing_its_own_arabic_is_not_translated_again():
+    # round 46 (S6, Automodel#2577): «(بالتجميع الشامل all-gather)» in a definition became «(بالتجميع الشامل التجميع الشامل)»
+    from service.explain.compose import explain_offline
+    answer = explain_offline("With reshard_after_forward=False the gathered weights stay resident.", "ar")["explanation"]
+    assert "التجميع الشامل التجميع الشامل" not in answer and "بالتجميع الشامل" in answer, answer
