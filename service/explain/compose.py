@@ -16,7 +16,7 @@ from service.explain.figures import read_figures_on_lines
 from service.explain.pipeline import analyse
 from service.explain.salience import central_count, is_everyday, listed_terms, salient_terms  # noqa: F401  (salient_terms re-exported)
 from service.explain.terms import read_terms
-from service.i18n import arabic, arabic_style
+from service.i18n import arabic, arabic_devices, arabic_style
 from service.i18n.messages import join_names, messages
 
 MAX_INPUT_CHARS = 100_000
@@ -179,10 +179,10 @@ def compose(doc: Document, is_followup: bool = False, links: list | None = None,
         markdown = _compose(doc, is_followup, level, memo)
         if doc.lang == "ar" and (len(markdown.split()) <= limit * 1.2 or level is LEVELS[-1]):
             # its final form counts against the budget (Arabic words for "7B", brackets); a level far over it is not worth it
+            markdown = arabic_devices.chips_as_gpus(markdown) if arabic_devices.gpu_only(doc.text) else markdown  # one word
             markdown = arabic_style.polish(markdown, keep, arabic_style.passage_words(doc.text, arabic_style.kept_text(markdown, keep)))
             if level["terms"] == "fit":  # the room was counted before the final form: the last items give way
-                markdown = arabic_style.within(markdown, limit + TERMS_FLOOR, messages(doc.lang)["headings"]["terms"],
-                                               keep=TERMS_KEPT)
+                markdown = arabic_style.within(markdown, limit + TERMS_FLOOR, messages(doc.lang)["headings"]["terms"], keep=TERMS_KEPT)
         if len(markdown.split()) <= limit + (TERMS_FLOOR if level["terms"] == "fit" else 0):
             break
     return markdown

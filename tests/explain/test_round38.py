@@ -43,7 +43,7 @@ def test_the_scaling_check_speaks_arabic_and_names_the_figure_in_arabic():
     answer = explain_offline(MTBF, "ar")
     assert "8.8 ساعة" in answer["explanation"]
     assert "«1,024 GPUs»" not in answer["explanation"]  # the count is named in Arabic, not left in English
-    assert "«1,024 شريحة»" in answer["explanation"]
+    assert "«1,024 وحدة GPU»" in answer["explanation"]  # a GPU passage's devices are «وحدات GPU» throughout (round 50)
 
 
 def test_a_ratio_working_shows_the_figures_as_written():

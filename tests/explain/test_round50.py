@@ -54,3 +54,19 @@ def test_an_english_word_glossing_its_own_arabic_is_not_translated_again():
     from service.explain.compose import explain_offline
     answer = explain_offline("With reshard_after_forward=False the gathered weights stay resident.", "ar")["explanation"]
     assert "التجميع الشامل التجميع الشامل" not in answer and "بالتجميع الشامل" in answer, answer
+
+
+def test_a_gpu_passage_names_its_devices_one_way_in_arabic():
+    # round 46 (S6, nccl-tests#290 and verl#2802): the same GPUs were «الشرائح» in one item and «وحدات GPU» in the next
+    from service.explain.compose import explain_offline
+    from service.i18n.arabic_devices import chips_as_gpus, gpu_only
+    text = ("The single node run above will be using NVLink and NVLink SHARP to accelerate AllReduce and 476GB/s looks to be "
+            "in the expected range for H100. NCCL uses NCCL_IB_HCA devices to select the HCAs for collective communication.")
+    answer = explain_offline(text, "ar")["explanation"]
+    assert "شرائح NVSwitch" in answer or "NVSwitch" not in answer  # other chips keep the generic word
+    assert "الشرائح" not in answer.replace("الشرائح الفائقة", "").replace("بين الشرائح: بين", ""), answer
+    # the forms: article dropped after a preposition, the dual in construct; another accelerator's passage is left alone
+    assert chips_as_gpus("تحمل كل شريحة قطعة، وتنتهي الشرائح وللشرائح بين شريحتين") == \
+        "تحمل كل وحدة GPU قطعة، وتنتهي وحدات GPU ولوحدات GPU بين وحدتي GPU"
+    assert not gpu_only("A TPU v5p pod has 8,960 chips; an H100 node has 8 GPUs.")
+    assert not gpu_only("يعمل النموذج على 8 شرائح H100.")  # the passage's own word for them is followed instead

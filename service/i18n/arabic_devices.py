@@ -1,0 +1,42 @@
+"""One word for the devices of a GPU passage: the generic «شريحة» (chip) of the glossary becomes «وحدة GPU»."""
+
+import re
+
+_LETTER = "\u0621-\u064A\u0671-\u06D3"
+# the passage's devices are GPUs: the word, a GPU's name or the Arabic for it
+_GPU = re.compile(r"\bGPUs?\b|\b(?:[HAVBL]\d{2,3}S?|GB[23]00|H800|A800|H20|MI[23]\d{2}X?|RTX\s?\d{4})\b|وحد(?:ة|ات) (?:معالجة الرسومات|GPU)")
+# another kind of accelerator, or a CPU, where «شريحة» may name it: the generic word stays
+_OTHER = re.compile(r"TPU|Trainium|Inferentia|Gaudi|\bNPUs?\b|Ascend|\bLPUs?\b|Cerebras|\bWSE|Dojo|\bASICs?\b|MTIA|Maia|Groq|"
+                    r"\bCPUs?\b|Grace|\bXPUs?\b|Tenstorrent|SambaNova|Graphcore|\bIPUs?\b|شريح|شرائح|رقاق|رقائق|مسرّ?ع", re.I)
+_FORMS = {"شريحة": "وحدة GPU", "شرائح": "وحدات GPU", "شريحتين": "وحدتي GPU", "شريحتان": "وحدتا GPU"}
+_PREPOSITION = {"لل": "ل", "بال": "ب", "كال": "ك", "ال": "", "ب": "ب", "ل": "ل", "ك": "ك", "": ""}
+# not a named chip («شرائح NVSwitch», «شريحة Grace»), a superchip («الشرائح الفائقة»), nor where GPUs are named just after
+# («بين الشرائح: بين وحدات GPU» distinguishes the two)
+_CHIP = re.compile(rf"(?<![{_LETTER}])([وف]?)(لل|[بك]?ال|[بلك])?(شريحتين|شريحتان|شريحة|شرائح)(?![{_LETTER}])"
+                   rf"(?!\s+(?:[A-Za-z]|ال?فائق))(?![^.؛\n]{{0,25}}GPU)")
+# a code span keeps its words; a quotation «...» of a GPU passage is the answer's own reading (the passage never says
+# «شريحة»: gpu_only), so it follows too ("الرقم «1,024 شريحة»")
+_CODE = re.compile(r"`[^`\n]*`")
+_GPU_ITEM = re.compile(r"^- \*\*[^*\n]*GPU")
+
+
+def gpu_only(source: str) -> bool:
+    """Whether the passage's devices are GPUs only (and it never calls them «شرائح» itself)."""
+    return bool(_GPU.search(source)) and not _OTHER.search(source)
+
+
+def chips_as_gpus(text: str) -> str:
+    """`text` with «شريحة» and its plural and dual as «وحدة GPU» forms, the article dropped («للشرائح» -> «لوحدات
+    GPU»), outside code: a round-46 reader met «الشرائح» and «وحدات GPU» for the same devices in one answer."""
+    def one(m: re.Match) -> str:
+        return m.group(1) + _PREPOSITION[m.group(2) or ""] + _FORMS[m.group(3)]
+
+    def line_of(line: str) -> str:
+        if _GPU_ITEM.match(line):
+            return line  # the GPU's own entry defines it as a chip: «وحدة GPU: وحدة GPU صممت ...» would be circular
+        out, last = [], 0
+        for code in _CODE.finditer(line):
+            out += [_CHIP.sub(one, line[last:code.start()]), code.group(0)]
+            last = code.end()
+        return "".join(out) + _CHIP.sub(one, line[last:])
+    return "\n".join(line_of(line) for line in text.split("\n"))
