@@ -70,3 +70,11 @@ def test_a_gpu_passage_names_its_devices_one_way_in_arabic():
         "تحمل كل وحدة GPU قطعة، وتنتهي وحدات GPU ولوحدات GPU بين وحدتي GPU"
     assert not gpu_only("A TPU v5p pod has 8,960 chips; an H100 node has 8 GPUs.")
     assert not gpu_only("يعمل النموذج على 8 شرائح H100.")  # the passage's own word for them is followed instead
+
+
+def test_network_latency_is_not_defined_by_a_users_wait():
+    # round 46 (pack 90): network latency between racks was defined with "for a served model, how long a user waits"
+    from tests.support.glossary_files import term_definition
+    definition = term_definition("Network latency between the two racks adds 5 microseconds to every NCCL all-reduce message.",
+                                 "latency")
+    assert "user" not in definition and "bandwidth" in definition, definition

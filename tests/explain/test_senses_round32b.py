@@ -131,7 +131,7 @@ def test_latency_of_a_served_request_is_not_a_message_between_chips():
     # https://ai-papers.xuzou.cn/papers/llama3_2024
     network = ("Communication has to respect the network hierarchy: bandwidth and latency are highest inside a server "
                "over NVLink, lower across nodes, and lower still across aggregation layers.")
-    assert _definition(network, "latency").startswith("How long something takes to arrive or complete: for a message")
+    assert _definition(network, "latency").startswith("How long a message or a transfer between chips or machines takes to arrive")
 
 
 def test_memory_bound_by_activations_is_capacity_not_bandwidth():

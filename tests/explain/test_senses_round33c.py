@@ -254,7 +254,7 @@ def test_a_latency_floor_of_one_step_is_step_latency():
     request = "Users wait longer: the latency of each request grew as the server batched more users."
     assert _definition(request, "latency").startswith("The delay between sending a request and getting its answer")
     network = "The all-reduce of small messages is dominated by network latency over InfiniBand."
-    assert _definition(network, "latency").startswith("How long something takes to arrive or complete: for a message")
+    assert _definition(network, "latency").startswith("How long a message or a transfer between chips or machines takes to arrive")
 
 
 # ---- 19 H100 PCIe ---------------------------------------------------------------------------------------------------------
