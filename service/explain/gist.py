@@ -202,7 +202,8 @@ def _without_asides(text: str) -> str:
             depth -= 1
             if not depth:
                 inner = "".join(group)
-                operand = re.search(r"[-+*/×÷=^]\s*$", "".join(out))  # "m / (m + (pp - 1) / v)": a formula's operand
+                # "m / (m + (pp - 1) / v)": a formula's operand; "sum(active transfer time)": a function's argument
+                operand = re.search(r"[-+*/×÷=^]\s*$|\w$", "".join(out))
                 if operand or len(inner.split()) < 4 or _FIGURE_ASIDE.search(inner) or inner[1:-1] in gist_plain.said():
                     out.append(inner)  # a short gloss, a figure ("(50% of BF16 peak)"), a term's plain meaning
                 group = []

@@ -78,3 +78,15 @@ def test_network_latency_is_not_defined_by_a_users_wait():
     definition = term_definition("Network latency between the two racks adds 5 microseconds to every NCCL all-reduce message.",
                                  "latency")
     assert "user" not in definition and "bandwidth" in definition, definition
+
+
+def test_a_functions_argument_in_brackets_is_no_aside_the_gist_drops():
+    # round 49's review (SGLang#31877): "reports sum(bytes) / sum(active transfer time)" became "sum(bytes) / sum," in the
+    # gist, the denominator cut as if it were an aside
+    from service.explain.compose import explain_offline
+    text = ("MoriKVSender times each chunk's actual RDMA transfer and reports sum(bytes) / sum(active transfer time), "
+            "excluding inter-chunk idle time so it reflects true NIC throughput rather than end-to-end (which includes "
+            "queueing/scheduling gaps).")
+    gist = explain_offline(text, "en")["gist"]
+    said = " ".join(g["text"] for g in gist)
+    assert "sum(active transfer time)" in said and "queueing" not in said, said
