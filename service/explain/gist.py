@@ -3,7 +3,7 @@
 import re
 
 from service.explain import claims as cues
-from service.explain import gist_central, gist_contrast, gist_cross, gist_frames, gist_select, gist_length, gist_lift, gist_plain, gist_side, headings, pattern_cache, reported, restate, synthesis
+from service.explain import gist_central, gist_contrast, gist_cross, gist_frames, gist_select, gist_length, gist_lift, gist_plain, gist_side, headings, pattern_cache, person, reported, restate, synthesis
 from service.explain.document import Document
 from service.i18n.messages import messages
 
@@ -337,7 +337,7 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
             continue  # a caption, a spec row, a config line, a gloss, or someone else's quoted words give no reason
         if sentence.rstrip().endswith((":", "：")) and len(sentence.split()) < CAPTION_WORDS:
             continue  # "Averaged over the measured steady-state steps:": a caption over rows, neither reason nor evidence
-        if _EXAMPLE.match(sentence) or gist_side.pointer(sentence) or gist_side.formula(sentence) \
+        if _EXAMPLE.match(sentence) or gist_side.pointer(sentence) or gist_side.formula(sentence) or person.describes_option(sentence) \
                 or (gist_side.about_the_page(sentence) and not _has_figure(doc, j)) or gist_side.no_evidence(sentence, lang):
             continue  # "For example, ...", a caption, a pointer to other reading, a fragment: neither reason nor evidence
         if abs(j - point) > 2 and not (ids[j] & ids[point]) and reported.role(sentence, lang) != "proposal":

@@ -71,3 +71,13 @@ def has_verb(sentence: str) -> bool:
 _COMMON_VERB = pattern_cache.lazy(r"\b(?:get|got|need|use|used|run|ran|take|took|make|made|keep|kept|fit|split|hit|put|set|hope|want|plan|expect|think|"
                                   r"believe|try|know|knew|see|saw|say|said|show|find|found|give|gave|seem|help|allow|let|may|might|"
                                   r"[a-z]{2,}s)\b(?<!\bits)(?<!\bthis)(?<!ss)(?<!us)")  # "less", "across", "status": no verb
+
+
+# an option's description opening on its verb ("Increases speculation range but risks ..."): no subject "that" can carry
+OPTION_VERB_FIRST = (r"(?:Increases|Reduces|Decreases|Improves|Allows|Enables|Specifies|Controls|Determines|Defines|Requires|Lets|"
+                      r"Provides|Limits|Raises|Lowers|Keeps|Avoids|Prevents|Trades)\s(?!(?:is|are|was|were|can|will)\b)")
+
+
+def describes_option(sentence: str) -> bool:
+    """Whether a sentence is an option's description opening on its verb ("Increases speculation range ...")."""
+    return re.match(OPTION_VERB_FIRST, sentence.strip()) is not None

@@ -7,7 +7,7 @@ from functools import cache
 from calculators.resources import data_dir
 
 from service.explain import arabic_clause, change_notes, gist_lift, gist_names, headings, pattern_cache
-from service.explain.person import FINITE as _FINITE, has_verb, lower_first, third_person
+from service.explain.person import FINITE as _FINITE, OPTION_VERB_FIRST, has_verb, lower_first, third_person
 from service.i18n.messages import messages
 
 ORDER = ("question", "proposal", "problem", "expectation", "conclusion", "recommendation", "result", "news", "definition", "cause", "contrast", "overview")
@@ -314,7 +314,7 @@ def _demonstrative(said: str) -> str:
 _SUBJECTLESS = pattern_cache.lazy(r"^(?:(?:[A-Za-z]+ed|hit|got|ran|took|made|saw|found|went)\s+(?:from|to|the|a|an|off|back|over|out|up|our|their|"
                                   r"my|this|it|\d)\b|(?i:take|see|check|refer|look|read|click|let|imagine|suppose|assume|think|recall|go|get|watch|picture|notice|observe|"
                                   r"(?:harder|easier|simpler|cheaper|safer) to|can't|cannot|can not|won't|doesn't|isn't|aren't|wasn't|didn't|turns out|turned out)\b"
-                                  r"|(?:Fixed|Added|Built|Merged|Established|Implemented|Removed|Updated|Refactored|Enabled|Disabled|Improved|Ported|Validated|Verified)\s)")
+                                  r"|(?:Fixed|Added|Built|Merged|Established|Implemented|Removed|Updated|Refactored|Enabled|Disabled|Improved|Ported|Validated|Verified)\s|" + OPTION_VERB_FIRST + ")")
 # A past verb first ("Exceeded hbm capacity by 4.70G"), unless a verb follows in its clause ("Increased batch size helps")
 _PAST_FIRST = pattern_cache.lazy(r"^[A-Z][a-z]+(?<!e)ed\s+(?=[a-z])")
 _CUT_FRAGMENT = pattern_cache.lazy(r"\s*[a-z][a-z]+ing\s+(?:to|in|on|with|for|from|up)\s")  # "leading to X" alone: a list cut its sentence

@@ -90,3 +90,13 @@ def test_a_functions_argument_in_brackets_is_no_aside_the_gist_drops():
     gist = explain_offline(text, "en")["gist"]
     said = " ".join(g["text"] for g in gist)
     assert "sum(active transfer time)" in said and "queueing" not in said, said
+
+
+def test_an_options_description_opening_on_its_verb_is_no_reason_in_the_gist():
+    # round 49's review (SGLang's EAGLE parameters): "It adds that increases speculation range but risks rejection
+    # cascades": an option's description, subjectless, restated as the author's reason
+    from service.explain.compose import explain_offline
+    text = ("To enable EAGLE speculative decoding the following parameters are relevant: speculative_num_steps: Depth of "
+            "autoregressive drafting. Increases speculation range but risks rejection cascades. Default is 5.")
+    said = " ".join(g["text"] for g in explain_offline(text, "en")["gist"])
+    assert "that increases" not in said and "Increases speculation" not in said, said
