@@ -9,7 +9,7 @@ from calculators import catalog
 from calculators.resources import data_dir
 from calculators.formatting import human, human_field
 
-from service.explain import arabic_phrase, count_forms, degree_notation, pattern_cache
+from service.explain import arabic_phrase, count_forms, degree_notation, passage_devices, pattern_cache
 from service.i18n import arabic
 from service.i18n.messages import join_names, messages
 
@@ -86,12 +86,9 @@ _STAGES_AFTER = pattern_cache.lazy(r"\s*(?:stages?\b|مراحل|مرحلة)")  #
 
 def on_chips(read: str, fig, text: str, lang: str) -> str:
     """A parallel degree read "across 4 chips" where the text's accelerators are no GPUs (FSDP=32 on TPU, a Tenstorrent Galaxy)."""
-    if lang == "en" and fig.quantity.endswith("_degree") and _NOT_GPUS.search(text) and not re.search(r"\bGPUs?\b", text):
+    if lang == "en" and fig.quantity.endswith("_degree") and passage_devices.not_gpus(text):
         return read.replace(" GPUs", " chips")
     return read
-
-
-_NOT_GPUS = pattern_cache.lazy(r"TPU|Trainium|Gaudi|NPU|Ascend|Tenstorrent|Blackhole|Wormhole|Cerebras|Groq|\bIPU|MTIA|Maia")
 
 
 def _counted(reading: str, lang: str) -> str:

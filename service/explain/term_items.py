@@ -6,7 +6,7 @@ import re
 from functools import cache
 from typing import NamedTuple
 
-from service.explain import glossary
+from service.explain import glossary, passage_devices
 
 
 class Item(NamedTuple):
@@ -128,7 +128,7 @@ def without_foreign_names(definition: str, passage: str, own: str) -> str:
     if len(clauses) > 1 and any(_foreign(c, passage, own) for c in clauses[1:]):
         whole = [clauses[0]] + [c for c in clauses[1:] if not _foreign(c, passage, own)]
         kept[0] = "".join(whole).rstrip(" .;،؛") + "."
-    return re.sub(r"\s+([.,;:])", r"\1", " ".join(kept))
+    return passage_devices.chips_for_gpus(re.sub(r"\s+([.,;:])", r"\1", " ".join(kept)), passage, own)
 
 
 def _opens(gloss: str, definition: str) -> bool:

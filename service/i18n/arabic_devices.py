@@ -7,7 +7,7 @@ _LETTER = "\u0621-\u064A\u0671-\u06D3"
 _GPU = re.compile(r"\bGPUs?\b|\b(?:[HAVBL]\d{2,3}S?|GB[23]00|H800|A800|H20|MI[23]\d{2}X?|RTX\s?\d{4})\b|وحد(?:ة|ات) (?:معالجة الرسومات|GPU)")
 # another kind of accelerator, or a CPU, where «شريحة» may name it: the generic word stays
 _OTHER = re.compile(r"TPU|Trainium|Inferentia|Gaudi|\bNPUs?\b|Ascend|\bLPUs?\b|Cerebras|\bWSE|Dojo|\bASICs?\b|MTIA|Maia|Groq|"
-                    r"\bCPUs?\b|Grace|\bXPUs?\b|Tenstorrent|SambaNova|Graphcore|\bIPUs?\b|شريح|شرائح|رقاق|رقائق|مسرّ?ع", re.I)
+                    r"\bCPUs?\b|Grace|\bXPUs?\b|Tenstorrent|SambaNova|Graphcore|\bIPUs?\b|accelerators?|شريح|شرائح|رقاق|رقائق|مسرّ?ع", re.I)
 _FORMS = {"شريحة": "وحدة GPU", "شرائح": "وحدات GPU", "شريحتين": "وحدتي GPU", "شريحتان": "وحدتا GPU"}
 _PREPOSITION = {"لل": "ل", "بال": "ب", "كال": "ك", "ال": "", "ب": "ب", "ل": "ل", "ك": "ك", "": ""}
 # not a named chip («شرائح NVSwitch», «شريحة Grace»), a superchip («الشرائح الفائقة»), nor where GPUs are named just after
@@ -17,7 +17,8 @@ _CHIP = re.compile(rf"(?<![{_LETTER}])([وف]?)(لل|[بك]?ال|[بلك])?(شر
 # a code span keeps its words; a quotation «...» of a GPU passage is the answer's own reading (the passage never says
 # «شريحة»: gpu_only), so it follows too ("الرقم «1,024 شريحة»")
 _CODE = re.compile(r"`[^`\n]*`")
-_GPU_ITEM = re.compile(r"^- \*\*[^*\n]*GPU")
+# an entry of a device word itself (GPU, accelerator, chip): its definition names the kinds of chip there are
+_GPU_ITEM = re.compile(r"^- \*\*[^*\n]*(?:GPU|TPU|مسر|شريح|شرائح|accelerator|chip)")
 
 
 def gpu_only(source: str) -> bool:

@@ -100,3 +100,36 @@ def test_an_options_description_opening_on_its_verb_is_no_reason_in_the_gist():
             "autoregressive drafting. Increases speculation range but risks rejection cascades. Default is 5.")
     said = " ".join(g["text"] for g in explain_offline(text, "en")["gist"])
     assert "that increases" not in said and "Increases speculation" not in said, said
+
+
+def test_an_accelerator_is_never_defined_as_a_gpu_in_arabic():
+    # round 50 (pack 92, P12-ar, AWS's checkpoint-storage post on "4,000 accelerators"): «المسرع: اسم عام لأي وحدة GPU
+    # ... مثل GPU أو TPU» once «شريحة» became «وحدة GPU» everywhere in a passage that named GPUs and accelerators
+    from service.explain.compose import explain_offline
+    from service.i18n.arabic_devices import chips_as_gpus, gpu_only
+    text = "Training across 4,000 accelerators on GPU clusters makes checkpoint storage a bottleneck for every job."
+    assert not gpu_only(text)
+    assert "وحدة GPU متخصصة" not in explain_offline(text, "ar")["explanation"]
+    item = "- **المسرع**: اسم عام لأي شريحة متخصصة في حسابات الذكاء الاصطناعي مثل GPU أو TPU."
+    assert chips_as_gpus(item) == item
+
+
+def test_a_definitions_gpu_is_a_chip_where_the_passage_runs_on_no_gpus():
+    # round 49's review (tt-metal#56901, a 32-chip Tenstorrent Blackhole galaxy): definitions spoke of GPUs the run never had
+    from service.explain.passage_devices import chips_for_gpus
+    text = "On a 32-chip Blackhole galaxy, FSDP8 was slower than plain data parallelism until the shards were tile-aligned."
+    assert chips_for_gpus("Each GPU keeps one shard; 8 GPUs hold the model, as NVIDIA GPUs would.", text, "FSDP") == \
+        "Each chip keeps one shard; 8 chips hold the model, as NVIDIA GPUs would."
+    # a definition naming the kinds of chip keeps each; a passage on GPUs keeps its word
+    kinds = "One physical processor package, for example one GPU or one TPU."
+    assert chips_for_gpus(kinds, text, "chip") == kinds
+    assert chips_for_gpus("Every GPU holds a shard.", "FSDP on 32 H100 GPUs.", "FSDP") == "Every GPU holds a shard."
+
+
+def test_free_tier_gpu_instances_are_no_model_replicas_nor_layers():
+    # round 49's review (Hugging Face's big-models page in Arabic): «مثيلات GPU من الطبقة المجانية» was defined as a model
+    # replica and a network layer
+    from service.explain.compose import explain_offline
+    ids = {t["id"] for t in explain_offline("لا تعمل على مثيلات GPU من الطبقة المجانية", "ar")["terms"]}
+    assert not {"replica", "layer"} & ids, ids
+    assert "replica" in {t["id"] for t in explain_offline("نستخدم مثيلات متعددة من النموذج لخدمة الطلبات", "ar")["terms"]}
