@@ -18,7 +18,8 @@ _CHIP = re.compile(rf"(?<![{_LETTER}])([وف]?)(لل|[بك]?ال|[بلك])?(شر
 # «شريحة»: gpu_only), so it follows too ("الرقم «1,024 شريحة»")
 _CODE = re.compile(r"`[^`\n]*`")
 # an entry of a device word itself (GPU, accelerator, chip): its definition names the kinds of chip there are
-_GPU_ITEM = re.compile(r"^- \*\*[^*\n]*(?:GPU|TPU|مسر|شريح|شرائح|accelerator|chip)")
+# (a term's bold name, never a claim's: "- **الرقم «1,024 شريحة»**" is the answer's own reading of a count)
+_GPU_ITEM = re.compile(r"^- \*\*[^*\n\d«]*(?:GPU|TPU|مسر|شريح|شرائح|accelerator|chip)")
 
 
 def gpu_only(source: str) -> bool:
