@@ -31,6 +31,8 @@ def chips_as_gpus(text: str) -> str:
     """`text` with «شريحة» and its plural and dual as «وحدة GPU» forms, the article dropped («للشرائح» -> «لوحدات
     GPU»), outside code: a round-46 reader met «الشرائح» and «وحدات GPU» for the same devices in one answer."""
     def one(m: re.Match) -> str:
+        if "GPU" in m.string[max(0, m.start() - 14):m.start()]:
+            return m.group(0)  # «وحدة GPU أو شريحة واحدة» sets the two apart: not «وحدة GPU أو وحدة GPU»
         return m.group(1) + _PREPOSITION[m.group(2) or ""] + _FORMS[m.group(3)]
 
     def line_of(line: str) -> str:

@@ -68,6 +68,7 @@ def test_a_gpu_passage_names_its_devices_one_way_in_arabic():
     # the forms: article dropped after a preposition, the dual in construct; another accelerator's passage is left alone
     assert chips_as_gpus("تحمل كل شريحة قطعة، وتنتهي الشرائح وللشرائح بين شريحتين") == \
         "تحمل كل وحدة GPU قطعة، وتنتهي وحدات GPU ولوحدات GPU بين وحدتي GPU"
+    assert chips_as_gpus("لا تضم إلا وحدة GPU أو شريحة واحدة") == "لا تضم إلا وحدة GPU أو شريحة واحدة"  # pack 92, P31-ar
     assert not gpu_only("A TPU v5p pod has 8,960 chips; an H100 node has 8 GPUs.")
     assert not gpu_only("يعمل النموذج على 8 شرائح H100.")  # the passage's own word for them is followed instead
 
