@@ -134,3 +134,13 @@ def test_free_tier_gpu_instances_are_no_model_replicas_nor_layers():
     ids = {t["id"] for t in explain_offline("لا تعمل على مثيلات GPU من الطبقة المجانية", "ar")["terms"]}
     assert not {"replica", "layer"} & ids, ids
     assert "replica" in {t["id"] for t in explain_offline("نستخدم مثيلات متعددة من النموذج لخدمة الطلبات", "ar")["terms"]}
+
+
+def test_a_named_clusters_size_in_thousands_is_no_parameter_count():
+    # round 47 (pack 92, P09, an Arabic news piece on xAI's Colossus): «يتضاعف حجم “Colossus” إلى 200 ألف» was read as
+    # 200,000 parameters; a model's size right after «حجمه» still is its parameters
+    from service.explain.figures import read_figures
+    cluster = read_figures("ومن المتوقع أن يتضاعف حجم “Colossus” إلى 200 ألف (50 ألف H200s) في غضون أشهر قليلة.")
+    assert all(f.quantity != "params" for f in cluster), [(f.quote, f.quantity) for f in cluster]
+    model = read_figures("نموذج يزيد حجمه عن 70 مليار")
+    assert any(f.quantity == "params" and f.value == 7e10 for f in model), [(f.quote, f.quantity) for f in model]
