@@ -144,3 +144,14 @@ def test_a_named_clusters_size_in_thousands_is_no_parameter_count():
     assert all(f.quantity != "params" for f in cluster), [(f.quote, f.quantity) for f in cluster]
     model = read_figures("نموذج يزيد حجمه عن 70 مليار")
     assert any(f.quantity == "params" and f.value == 7e10 for f in model), [(f.quote, f.quantity) for f in model]
+
+
+def test_continued_pretraining_tokens_are_no_chinchilla_ratio():
+    # round 47 (pack 92, P28, arXiv 2411.08719): "continued pre-training of Llama-3-70B on ... approximately 100 billion
+    # tokens" got "this model saw far less data than a compute-optimal run would give it"
+    from service.explain.compose import explain_offline
+    text = ("We used Megatron-LM to conduct continued pre-training of Llama-3-70B on multilingual and code corpus of "
+            "approximately 100 billion tokens.")
+    assert "compute-optimal" not in explain_offline(text, "en")["explanation"]
+    fresh = "We trained a 4.9 billion parameter model on ~22 billion tokens from scratch."
+    assert "compute-optimal" in explain_offline(fresh, "en")["explanation"]

@@ -13,6 +13,9 @@ from service.i18n.messages import messages
 
 _TRAINED = re.compile(r"\b(?:trained|training|train|pre-?train\w*)\b|تدريب|التدريب|دُرِّب|درّب|دُرّب|تدرب", re.I)
 # a mixture of experts: its total count is not what the compute-optimal ratio counts, and its active one is not the size
+# continued pre-training, fine-tuning or distillation of a trained model: its tokens are not what it was trained on
+_FURTHER = re.compile(r"\b(?:continu\w* (?:pre-?)?train\w*|continual (?:pre-?)?train\w*|CPT|fine-?tun\w*|post-?train\w*|SFT|distill\w*|"
+                      r"annealing|mid-?train\w*)\b|التدريب المستمر|مواصلة التدريب|الضبط الدقيق|التدريب اللاحق|التقطير", re.I)
 _EXPERTS = re.compile(r"\b(?:MoE|mixture[- ]of[- ]experts?|experts?|A\d+(?:\.\d+)?B)\b|خبراء|الخبراء", re.I)
 
 
@@ -24,8 +27,8 @@ def _rule() -> dict:
 
 def tokens_per_param(doc: Document, claim: Claim) -> Result | None:
     """A sentence about training that states a token count and, in it or in the text, one dense model size."""
-    if claim.calculations or not _TRAINED.search(claim.quote) or _EXPERTS.search(doc.text):
-        return None
+    if claim.calculations or not _TRAINED.search(claim.quote) or _EXPERTS.search(doc.text) or _FURTHER.search(doc.text):
+        return None  # a run that continues a trained model (round 47: "continued pre-training of Llama-3-70B on ~100B tokens")
     tokens = [f for f in claim.figures if f.quantity == "tokens" and f.value >= 1e8]
     if len(tokens) != 1 or any(f.quantity == "active_params" for f in doc.figures):
         return None
