@@ -155,3 +155,12 @@ def test_continued_pretraining_tokens_are_no_chinchilla_ratio():
     assert "compute-optimal" not in explain_offline(text, "en")["explanation"]
     fresh = "We trained a 4.9 billion parameter model on ~22 billion tokens from scratch."
     assert "compute-optimal" in explain_offline(fresh, "en")["explanation"]
+
+
+def test_an_expert_parallel_degree_is_never_divided_into_another_models_experts():
+    # round 47 (pack 92, P13, vLLM#43375): EP8 on Qwen3-235B-A22B was checked as Kimi K2's 384 experts / 8 = 48 per GPU
+    from service.explain.compose import explain_offline
+    text = ("Measured on Qwen3-235B-A22B, 8 trainer GPUs → 8 inference GPUs (H100): the full 472 GB moves in a 3.3 s warm sync "
+            "under DP8+EP8 at 43 GiB/s. Kimi K2 (1T, FP8) is validated from a raw sharded checkpoint.")
+    answer = explain_offline(text, "en")["explanation"]
+    assert "384" not in answer and "48 experts" not in answer, answer

@@ -237,8 +237,11 @@ def experts_per_chip(doc: Document, claim: Claim) -> Result | None:
     if experts is not None:
         count, quote, origin = experts.value, f"{experts.value:g}", "the text's expert count"
     else:
-        models = [m for m in (claim.models or doc.models()) if m.get("moe_experts")]
-        if len(models) != 1:
+        # the sentence's own model, else the text's only one: "Qwen3-235B-A22B ... under DP8+EP8" is not about the Kimi K2
+        # the text names elsewhere (round 47, vLLM#43375: K2's 384 experts over EP8 said as 48 per GPU)
+        named = claim.models or doc.models()
+        models = [m for m in named if m.get("moe_experts")]
+        if len(models) != 1 or len(named) != 1:
             return None
         count, quote = float(models[0]["moe_experts"]), f"{models[0]['moe_experts']:g}"
         origin = f"{models[0]['name']}: {quote} routed experts (data/models.json)"
