@@ -30,7 +30,8 @@ _APPOSITIVE = pattern_cache.lazy(rf"(?<![\w.-])(?P<term>{_NAME})\s*,\s+(?P<meani
 _COPULAR = pattern_cache.lazy(rf"(?:^|(?<=[.!?]\s)|(?<=\n))(?P<term>{_NAME})\s+(?:is|are)\s+(?P<meaning>(?:a|an)\s+[^;\n]{{6,140}}?)(?=\.\s|\.$|;|\n|$)")
 _BRACKETED = pattern_cache.lazy(rf"(?<![\w.-])(?P<term>{_NAME})\s*\((?P<meaning>(?:the|a|an)\s+[^()\n]{{4,70}})\)")
 # "TTFT, which is depended by the backend's ...": a passive verb with its agent says what affects X, not what X is
-_WHICH = pattern_cache.lazy(rf"(?<![\w.-])(?P<term>{_NAME}),\s+which\s+(?!(?:is|are|was|were)\s+(?:\w+ly\s+)?[a-z]+(?:ed|en)\s+by\b)"
+# "a linear layer of D*V, which takes 2x ...": a variable of a product is no subject of the clause after it
+_WHICH = pattern_cache.lazy(rf"(?<![\w.*/×-])(?P<term>{_NAME}),\s+which\s+(?!(?:is|are|was|were)\s+(?:\w+ly\s+)?[a-z]+(?:ed|en)\s+by\b)"
                             rf"(?P<meaning>[^,;.()\n]{{6,100}}?)(?=[,;.]\s|[,;.]$|\n|$)")
 _CALLED = pattern_cache.lazy(r"\b(?P<meaning>(?:a|an|the|our|its|their)\s+(?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:called|named|dubbed|known\s+as)\s+"
                              r"[\"“']?(?P<term>[A-Za-z](?:[\w+-]|\.(?=\w))*(?:\s(?!(?:in|which|that|where|when|to|for|and|or|is|are|was|were|with|by|on|at|as|of|from)\b)[A-Za-z](?:[\w+-]|\.(?=\w))*){0,3})[\"”']?(?=[\s,.;)]|$)")  # "v1.5" keeps its dot; "test. These" ends at it

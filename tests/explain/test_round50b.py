@@ -1,0 +1,70 @@
+"""Round 50, second part: what round 47's blind readers (pack 92) found wrong, each fixed by a general rule (issue 18)."""
+
+from service.explain.compose import explain_offline
+
+
+def _ids(text: str, lang: str = "en") -> set[str]:
+    return {t["id"] for t in explain_offline(text, lang)["terms"]}
+
+
+def _line(text: str, start: str, lang: str = "en") -> str:
+    return next(line for line in explain_offline(text, lang)["explanation"].splitlines() if line.startswith(start))
+
+
+def test_nvl_beside_sxm_and_pcie_is_the_card_not_nvlink():
+    # P10 (a Hacker News post timing nanochat on three H100 variants): "NVL: ... Short for NVLink" because NCCL was named
+    text = ("SXM: 702ms/step, PCIe: 1,412ms/step, NVL: 2,032ms/step. NCCL's data transfer uses NVSwitch. Only 4 of 28 GPU "
+            "pairs share NVLink on NVL, the rest fall back to PCIe.")
+    assert "PCIe-card" in _line(text, "- **NVL**")
+    # ... and the pairs that fall back to PCIe are no library running a reference kernel
+    assert "fallback-path" not in _ids(text)
+    assert "fallback-path" in _ids("When the fused kernel does not support the dtype, PyTorch falls back to the math path.")
+
+
+def test_prefetch_buckets_and_dynamic_scaling_keep_their_own_senses():
+    # P23 (DeepSpeed#8193): a ZeRO-3 prefetch bucket read as DDP's gradient buckets, "Dynamic Scaling" of the bucket as
+    # FP8's current scaling, and the GPU's OOM as the host's
+    text = ("If the bucket is too large, it aggressively materializes too many parameters in advance, causing memory spikes or "
+            "OOM errors. Using host-side time.time() around the .wait() loop avoids CPU/GPU blocking. Dynamic Scaling: "
+            "Calculating a moving average of the stall_ratio. A static bucket size for __prefetch_bucket_sz in ZeRO-3.")
+    ids = _ids(text)
+    assert not {"gradient-bucketing", "fp8-current-scaling"} & ids, ids
+    assert "host" not in _line(text, "- **OOM**").lower()
+    assert "gradient-bucketing" in _ids("DDP all-reduces gradients in buckets; a larger bucket size means fewer calls.")
+    assert "fp8-current-scaling" in _ids("FP8 dynamic scaling computes the amax of each tensor every step.")
+
+
+def test_widely_in_arabic_is_no_training_at_scale():
+    # P19 (Al-Ahram on Tesla's Dojo): «لحل استقلالية السيارة على نطاق واسع» defined as training on thousands of chips
+    assert "at-scale" not in _ids("حددت الشركة ركائز ضرورية لحل استقلالية السيارة على نطاق واسع: بيانات كبيرة وتدريب الشبكة.", "ar")
+    assert "at-scale" in _ids("تظهر مشكلات الاتصال حين تعمل المهام على نطاق واسع عبر آلاف وحدات GPU في العنقود.", "ar")
+
+
+def test_an_everyday_arabic_improvement_is_no_uplift_entry():
+    # P18 (hi2tech on Dojo): «التحسن» in ordinary prose listed "uplift" among the passage's terms
+    assert "uplift" not in _ids("يهدف النظام إلى التحسن المستمر في القيادة الذاتية للمركبات.", "ar")
+
+
+def test_maintained_convergence_is_a_loss_that_keeps_falling():
+    # P31 (INTELLECT-1): "maintain training convergence" was defined as the point where the loss stops improving
+    line = _line("Our results show that INTELLECT-1 can maintain training convergence despite severe bandwidth limits.",
+                 "- **convergence")
+    assert "keeps falling" in line, line
+
+
+def test_a_variable_of_a_product_is_not_defined_by_the_clause_after_it():
+    # P17 (Hacker News on MFU): "a linear layer of D*V, which takes 2x for a forward" became "V: one that takes 2x ..."
+    text = "The readout layer does lead to 6DV because it is a linear layer of D*V, which takes 2x for a forward and 4x for a backward."
+    assert not any(line.startswith("- **V**") for line in explain_offline(text, "en")["explanation"].splitlines())
+
+
+def test_a_summary_of_what_was_done_is_not_said_as_a_conclusion():
+    # P21 (Clockwork on TorchPass): "tl;dr: we randomly injected failures ..." became "The authors conclude that they
+    # randomly injected failures"; an imperative option ("Prioritize techniques ...") is advice, not "They report that prioritize"
+    text = ("tl;dr: we randomly injected failures during Llama-4 MoE Scout (109B) training to evaluate checkpoint restarts. "
+            "TorchPass reached 3,000 steps the fastest at 405 minutes.")
+    said = " ".join(g["text"] for g in explain_offline(text, "en")["gist"])
+    assert "conclude that they randomly injected" not in said, said
+    from service.explain import reported
+    assert "report that prioritize" not in reported.companion(
+        "Prioritize techniques that enable scaling, regardless of the model length.", "Prioritize techniques.", "en", "author")
