@@ -13,7 +13,7 @@ from functools import cache
 
 from calculators.resources import data_dir
 from service.configs import options
-from service.explain import glossary, option_terms, pattern_cache, term_items
+from service.explain import definitions, glossary, option_terms, pattern_cache, term_items
 from service.i18n.messages import messages
 
 # snake_case or dotted keys, and quoted kebab-case keys of a JSON config ("pipe-parallel-size": 4)
@@ -169,7 +169,9 @@ def find(text: str, lang: str, named: list[tuple[int, int]], known: set[str]) ->
             else "key_term_module" if not from_table and (in_path or module_path(key) or _RUN_BEFORE.search(text[max(0, start - 30):start])
                                                           or _CALLED.search(key) or text[end:end + 1] == "(") \
             else "key_term_measured" if not from_table and measured(key) else "key_term"
-        definition = from_table[0] if from_table else messages(lang)[f"{kind}_words"].format(words=plain)
+        concept = _named_concept(key, lang) if kind == "key_term" and not from_table else None
+        definition = from_table[0] if from_table else messages(lang)["key_term_concept"].format(**concept, words=plain) if concept \
+            else messages(lang)[f"{kind}_words"].format(words=plain)
         out.append({"id": f"key:{key}", "term": key, "expansion": messages(lang)[kind],
                     "expansion_en": messages("en")[kind], "definition": definition, "intuition": None,
                     "category": "option", "calculator": None, "found_as": key,
@@ -177,6 +179,22 @@ def find(text: str, lang: str, named: list[tuple[int, int]], known: set[str]) ->
         if len(out) >= MOST:
             break
     return out
+
+
+def _named_concept(key: str, lang: str) -> dict | None:
+    """The glossary concept of two words or more that a setting's words name ("ring_attn_size" reads "ring attention
+    size"), its name and brief meaning, so the setting is more than its name read out (round 47); None for none or two."""
+    english = _by_words(key, "en")
+    found = [m for m in glossary.load().find(english or "") if len(m.found_as.split()) >= 2]
+    if len(found) != 1:
+        return None
+    entry = found[0].entry
+    name = (entry.get("ar") or {}).get("term") if lang == "ar" else entry["term"]
+    meaning = (entry.get("ar") or {}).get("definition") if lang == "ar" else entry["definition"]
+    if not name or not meaning:
+        return None
+    first = definitions.brief_definition(re.split(r"(?<=[.؟?!])\s", meaning, maxsplit=1)[0], 24).rstrip(".")
+    return {"name": re.sub(r"\s*\(.*\)$", "", name), "meaning": first[:1].lower() + first[1:] if lang == "en" else first}
 
 
 # A rate or a column label: two or three words joined by "/" ("Time/step", "Sequences/Sec", "s/iter", "FLOPs/param").

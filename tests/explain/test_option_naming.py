@@ -84,7 +84,9 @@ def test_a_technique_named_in_the_text_is_not_its_frameworks_name():
 def test_a_key_is_read_by_its_words():
     # (reshard_after_forward, read so before, is now the resharding entry's: round 41's readers found its reading empty)
     item = terms("With amax_compute_algo=max the FP8 scales follow the largest recent value.")["amax_compute_algo"]
-    assert item["definition"] == "A setting whose name reads “absolute maximum (amax) compute algorithm”."
+    # a glossary concept its words name is said with its meaning (round 47: "ring_attn_size" told nothing of ring attention)
+    assert item["definition"] == ("A setting of amax (the largest absolute value in a tensor); its name reads “absolute "
+                                  "maximum (amax) compute algorithm”.")
 
 
 def test_a_camel_case_name_in_code_is_read_by_its_words():

@@ -68,3 +68,11 @@ def test_a_summary_of_what_was_done_is_not_said_as_a_conclusion():
     from service.explain import reported
     assert "report that prioritize" not in reported.companion(
         "Prioritize techniques that enable scaling, regardless of the model length.", "Prioritize techniques.", "en", "author")
+
+
+def test_a_setting_whose_words_name_a_concept_says_what_the_concept_is():
+    # P01 (OpenRLHF#961): "ring_attn_size: A setting whose name reads 'ring attention size'" never said what ring
+    # attention is, though the glossary knows it
+    text = "My setup: Cluster size: 32 nodes. Model: Actor and Critic are 72B. Flags: ring_attn_size 2, actor_num_nodes 8."
+    line = _line(text, "- **ring_attn_size**")
+    assert "A setting of ring attention (a way to compute attention" in line, line
