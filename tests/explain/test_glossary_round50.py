@@ -30,6 +30,17 @@ REAL_SENTENCES = [
     ("policy-model", "The weights must be resharded from the actor to the rollout engine after every update.", "actor"),
     ("rfc-proposal", "[RFC] Faster weight resharding between the training engine and the generation engine.", "RFC"),
     ("device-to-device-copy", "Use D2D copies of the weights instead of gathering them through the host.", "D2D"),
+    # round 47's passages (corpus split holdout-r47), where the readers found the key term missing
+    ("numa-node", "the first instance had GPUs split 4+4 across two NUMA nodes.", "NUMA nodes"),
+    ("cpu-starvation", "Nsight OS runtime summary led me to suspect CPU starvation.", "CPU starvation"),
+    ("cuda-moat", "SemiAnalysis argues that the MI300X is held back by the CUDA moat.", "CUDA moat"),
+    ("tied-embeddings", "The paper does not tie embeddings, as stated.", "tie embeddings"),
+    ("rope-scaling", "Same as above, but aim for 64k, and rely on RoPE scaling to extend context further.", "RoPE scaling"),
+    ("dense-moe-hybrid", "Arctic uses a Dense-MoE hybrid architecture that combines a dense transformer with MoE FFN modules.",
+     "Dense-MoE hybrid"),
+    ("continued-pretraining", "We used Megatron-LM to conduct continued pre-training of Llama-3-70B.", "continued pre-training"),
+    ("tesla-dojo", "تقول Tesla إنها بدأت في إنتاج حاسوبها الفائق Dojo لتدريب أسطولها من المركبات.", "Dojo"),
+    ("accelerated-computing", "الحوسبة المسرعة تنقل العمل المتوازي الثقيل إلى وحدات GPU.", "الحوسبة المسرعة"),
 ]
 
 NEW_IDS = sorted(t["id"] for t in json.loads(FILE.read_text(encoding="utf-8"))["terms"]) if FILE.exists() else []
@@ -41,7 +52,7 @@ def test_round50_term_found_in_a_real_sentence(term_id, sentence, found_as):
 
 
 def test_every_new_term_has_a_real_sentence_and_full_fields():
-    assert_entries_complete(NEW_IDS, {term_id for term_id, _, _ in REAL_SENTENCES}, 6)
+    assert_entries_complete(NEW_IDS, {term_id for term_id, _, _ in REAL_SENTENCES}, 15)
 
 
 @pytest.mark.parametrize("term_id", [t for t in NEW_IDS if glossary.load().by_id[t]["ar_aliases"]] if FILE.exists() else [])
@@ -55,6 +66,7 @@ def test_round50_term_found_in_arabic_text(term_id):
     ("The actor won an award for the film.", "policy-model"),
     ("The chiplets talk over a D2D interface inside the package.", "device-to-device-copy"),
     ("Better cooling raised the system efficiency of the data centre.", "spec-decode-system-efficiency"),
+    ("We went to the dojo for karate practice after work.", "tesla-dojo"),
 ])
 def test_the_ordinary_words_are_these_terms_only_where_the_text_is_about_them(text, term_id):
     # written for this test: the same words mean other things away from their cues
