@@ -14,6 +14,9 @@ _PREPOSITION = {"لل": "ل", "بال": "ب", "كال": "ك", "ال": "", "ب": 
 # («بين الشرائح: بين وحدات GPU» distinguishes the two)
 _CHIP = re.compile(rf"(?<![{_LETTER}])([وف]?)(لل|[بك]?ال|[بلك])?(شريحتين|شريحتان|شريحة|شرائح)(?![{_LETTER}])"
                    rf"(?!\s+(?:[A-Za-z]|ال?فائق))(?![^.؛\n]{{0,25}}GPU)")
+# a bare form heading a construct («شرائح توازي البيانات», «شريحة العقدة»): «وحدات GPU» already is one, so the noun
+# after it takes «في» («وحدات GPU في العقدة»)
+_CONSTRUCT = re.compile(rf"\s+(?:ال[{_LETTER}]+|توازي|مجموعة|مجموعات|عقدة|خادم|نوع|طراز|جيل)(?![{_LETTER}])")
 # a code span keeps its words; a quotation «...» of a GPU passage is the answer's own reading (the passage never says
 # «شريحة»: gpu_only), so it follows too ("الرقم «1,024 شريحة»")
 _CODE = re.compile(r"`[^`\n]*`")
@@ -33,6 +36,9 @@ def chips_as_gpus(text: str) -> str:
     def one(m: re.Match) -> str:
         if "GPU" in m.string[max(0, m.start() - 14):m.start()]:
             return m.group(0)  # «وحدة GPU أو شريحة واحدة» sets the two apart: not «وحدة GPU أو وحدة GPU»
+        if (not m.group(2) or m.group(2) in ("ب", "ل", "ك")) and _CONSTRUCT.match(m.string, m.end()):
+            # a bare form heading a construct: «شرائح توازي البيانات» -> «وحدات GPU في توازي البيانات»
+            return m.group(1) + _PREPOSITION[m.group(2) or ""] + _FORMS[m.group(3)] + " في"
         return m.group(1) + _PREPOSITION[m.group(2) or ""] + _FORMS[m.group(3)]
 
     def line_of(line: str) -> str:

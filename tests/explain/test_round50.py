@@ -164,3 +164,10 @@ def test_an_expert_parallel_degree_is_never_divided_into_another_models_experts(
             "under DP8+EP8 at 43 GiB/s. Kimi K2 (1T, FP8) is validated from a raw sharded checkpoint.")
     answer = explain_offline(text, "en")["explanation"]
     assert "384" not in answer and "48 experts" not in answer, answer
+
+
+def test_a_chip_heading_a_construct_keeps_the_construct_whole():
+    # «كل شريحة من شرائح توازي البيانات» became «وحدات GPU توازي البيانات», two constructs run together
+    from service.i18n.arabic_devices import chips_as_gpus
+    assert chips_as_gpus("تحتفظ كل شريحة من شرائح توازي البيانات بجزء") == "تحتفظ كل وحدة GPU من وحدات GPU في توازي البيانات بجزء"
+    assert chips_as_gpus("على 8 شرائح مختلفة") == "على 8 وحدات GPU مختلفة"
