@@ -76,3 +76,14 @@ def test_a_setting_whose_words_name_a_concept_says_what_the_concept_is():
     text = "My setup: Cluster size: 32 nodes. Model: Actor and Critic are 72B. Flags: ring_attn_size 2, actor_num_nodes 8."
     line = _line(text, "- **ring_attn_size**")
     assert "A setting of ring attention (a way to compute attention" in line, line
+
+
+def test_a_micro_batch_may_be_counted_in_tokens_and_a_drafter_runs_only_its_head():
+    # round 49's review (DeepSpeed#6781: "2k micro batch sizes" next to "1k token per GPU"; SGLang's EAGLE parameters:
+    # "depth of autoregressive drafting" said to be full forward passes of the large model)
+    from tests.support.glossary_files import term_definition
+    micro = term_definition("With 1k token per GPU ZeRO++ gains 28%; for 2k micro batch sizes it gains 24%.", "micro-batch-size")
+    assert "tokens per GPU" in micro, micro
+    drafting = term_definition("speculative_num_steps: Depth of autoregressive drafting in EAGLE speculative decoding.",
+                               "autoregressive-generation")
+    assert "drafter" in drafting and "full forward pass" not in drafting, drafting
