@@ -20,7 +20,7 @@ def by_figures(claim, lang: str, used: list[str] | None = None) -> str:
     figures = [f for f in claim.figures if f.quantity not in ("expression", "number", "count")]
     inputs = [f for f in figures if used and any(f.quote.strip() in q for q in used)]
     written = [f.quote.strip() for f in claim.figures if f.quantity == "expression" and used and f.quote.strip() in used]
-    if written and not inputs and restate.same_language(getattr(claim, "quote", ""), lang):
+    if written and not inputs:  # a sum reads the same in either language ("30 × 4"), not as the model sizes around it
         # "2 / 4 = 0.5 ... (1+1) / (4+1) = 0.4" redone: named by the sums it redid, not by "4 tokens" it never used
         m = messages(lang)
         return m["claim_arithmetic"].format(figures=m["claim_figures_join"].join(

@@ -7,6 +7,7 @@ from functools import cache
 from typing import NamedTuple
 
 from service.explain import glossary, passage_devices
+from service.i18n.messages import messages
 
 
 class Item(NamedTuple):
@@ -189,12 +190,24 @@ def cleaned(items: list[Item]) -> list[Item]:
         shared = next((n for n, o in enumerate(out) if len(item.definition.split()) >= 6 and o.definition == item.definition), None)
         if shared is not None:  # "OLMo-1B", "OLMo-7B", "OLMo-13B" with one family's definition: one line naming all
             first = out[shared]
-            out[shared] = Item(f"{first.name}**, **{item.name}", "", first.definition)
+            out[shared] = Item(f"{first.name}**, **{item.name}", "", _for_several(first.definition))
             seen.update(dict.fromkeys(keys, shared))
             continue
         seen.update(dict.fromkeys(keys, len(out)))
         out.append(Item(item.name, expansion, item.definition))
     return out
+
+
+def _for_several(definition: str) -> str:
+    """A family member's definition ("One model of X; the figure in its name ...") said of the several names it now
+    heads: two models are not "one model" (round 49's review: «Qwen3-Next-80B-A3B، Qwen3-30B-A3B: نموذج واحد من ...»)."""
+    for lang in ("en", "ar"):
+        forms = messages(lang)["model_name"]
+        one, many = forms["member"].split("{family}"), forms["members"].split("{family}")
+        found = re.fullmatch(re.escape(one[0]) + "(.+?)" + re.escape(one[1]), definition)
+        if found:
+            return many[0] + found.group(1) + many[1]
+    return definition
 
 
 SHORT_DEFINITION_WORDS = 16  # about this many words in a shortened definition

@@ -87,3 +87,12 @@ def test_a_micro_batch_may_be_counted_in_tokens_and_a_drafter_runs_only_its_head
     drafting = term_definition("speculative_num_steps: Depth of autoregressive drafting in EAGLE speculative decoding.",
                                "autoregressive-generation")
     assert "drafter" in drafting and "full forward pass" not in drafting, drafting
+
+
+def test_two_models_under_one_line_are_not_one_model_and_a_sum_is_named_by_itself():
+    # round 49's review (ik_llama.cpp#627): «Qwen3-Next-80B-A3B، Qwen3-30B-A3B: نموذج واحد من عائلة ...», and the check of
+    # "30 × 4 = 120 t/s" headed by the model sizes «30 مليار معامل، 3 مليارات معامل نشط» instead of the sum
+    text = ("This setup suits Qwen3-Next-80B-A3B. Its activation size is comparable to Qwen3-30B-A3B. Performance with four "
+            "GPUs is nearly identical to that with just two, while the ideal scaling would be 30 × 4 = 120 t/s.")
+    answer = explain_offline(text, "ar")["explanation"]
+    assert "نموذج واحد من" not in answer and "«30 × 4»" in answer and "30 مليار معامل" not in answer, answer
