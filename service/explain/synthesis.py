@@ -81,6 +81,8 @@ _LABEL_DASH = pattern_cache.lazy(r"^(?P<label>\S[^-–:]{0,60}?)\s+[-–]\s+(?:(
 # hedge: it stays).
 _DISCOURSE_EN = [pattern_cache.lazy(p, re.I) for p in (
     r"^(?:(?:a few|some|two|three)\s+)?(?:points?|things?)\s+to\s+note(?:\s+here)?\s*[,:]\s*",
+    # "As someone who wants to learn more about this: While FSDP is ...": who the author is, not what they say
+    r"^as (?:someone|a person|a newcomer|a beginner|an outsider|a user)\b[^:,.]{0,60}[:,]\s*",
     r"^(?:of note|first of all|first off|for what it'?s worth|to be fair|"
     r"as (?:mentioned|said|noted) (?:above|before|earlier))(?:\s+though)?\s*,\s*",
     # "I was wondering if X" asks whether X: only the wording before a question word goes ("I was wondering how ..."),
@@ -130,7 +132,9 @@ def _compressed(text: str, lang: str) -> str:
     if lang != "ar":
         text = _LABEL_DASH.sub(lambda f: f"{f.group('label')} {'also ' if f.group('also') else ''}{f.group('verb').lower()}", text, count=1)
     if lang != "ar":
-        text = _RELATIVE_EN.sub(lambda found: found.group(0) if _KEEP.search(found.group(0)) else "", text)
+        # ", a method more efficient than p2p" after the clause describes what the clause names: cut, it would describe the subject
+        text = _RELATIVE_EN.sub(lambda found: found.group(0) if _KEEP.search(found.group(0))
+                                or re.match(r",\s+(?:a|an)\s", found.string[found.end():]) else "", text)
     text = " ".join(text.replace(" ,", ",").replace(" ،", "،").split())
     return text[:1].upper() + text[1:] if text[:1].islower() and lang != "ar" and not text.split(" ", 1)[0][1:2].isupper() \
         and re.match(r"[a-z]+\b", text) else text

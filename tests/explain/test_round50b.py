@@ -96,3 +96,21 @@ def test_two_models_under_one_line_are_not_one_model_and_a_sum_is_named_by_itsel
             "GPUs is nearly identical to that with just two, while the ideal scaling would be 30 × 4 = 120 t/s.")
     answer = explain_offline(text, "ar")["explanation"]
     assert "نموذج واحد من" not in answer and "«30 × 4»" in answer and "30 مليار معامل" not in answer, answer
+
+
+def test_restatements_keep_their_sentences_whole():
+    # round 49's review: "etc." before a lower-case word split a question ("asks whether specify the number of GPUs");
+    # a which-clause cut left its appositive on the subject ("DeepSpeed Ulysses, a method more efficient than p2p"); "As
+    # someone who wants to learn more about this:" was restated as what the author explains
+    from service.explain import synthesis
+    from service.explain.claims import sentences
+    question = ("Why do so many papers, model cards etc. specify the number of GPUs used for training but fail to mention "
+                "the duration of the training process?")
+    assert len(sentences(question, [])) == 1
+    ulysses = ("Deepspeed Ulysses was proposed by Microsoft in DeepSpeed Ulysses, which implements a set of sequence "
+               "parallelism using all-to-all communication, a method more efficient than p2p communication.")
+    assert "all-to-all" in synthesis.compressed(ulysses, "en")
+    assert synthesis.compressed("The root of the problem, which we'll describe below, is that NCCL hangs.", "en") == \
+        "The root of the problem is that NCCL hangs."
+    assert synthesis.compressed("As someone who wants to learn more about this: FSDP is excellent for training.", "en") == \
+        "FSDP is excellent for training."
