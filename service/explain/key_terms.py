@@ -88,9 +88,15 @@ def _by_words(key: str, lang: str) -> str | None:
     if len(parts) < 2 or any(p not in table for p in parts):
         return None
     if lang == "ar":  # Arabic word order differs: each word with its meaning, not a literal join
-        return "، ".join(f"{p} ({table[p]['ar']})" for p in parts if table[p]["ar"])
-    plain = " ".join(table[p]["en"] for p in _qualifier_first(parts) if table[p]["en"])
+        return "، ".join(f"{p} ({_meaning(table, p, 'ar', n == len(parts) - 1)})" for n, p in enumerate(parts) if table[p]["ar"])
+    ordered = _qualifier_first(parts)
+    plain = " ".join(_meaning(table, p, "en", n == len(ordered) - 1) for n, p in enumerate(ordered) if table[p]["en"])
     return plain[3:] if plain.startswith("in ") else plain  # "fp8_backend": "FP8 backend", not "in FP8 backend"
+
+
+def _meaning(table: dict, part: str, lang: str, last: bool) -> str:
+    """A word's meaning in a name; ending it, a word may mean another thing ("num" in SeqNum is a number, not "number of")."""
+    return table[part].get(f"{lang}_last", table[part][lang]) if last else table[part][lang]
 
 
 _QUALIFIERS = {"avg", "mean", "total", "max", "min", "peak"}
@@ -125,12 +131,12 @@ def code_names(text: str, lang: str, named: list[tuple[int, int]], known: set[st
         spaced = " ".join(re.findall(r"[A-Z][a-z]+", name))
         if any(m.start == 0 and m.end == len(spaced) for m in glossary.load().find(spaced)):
             continue  # "DataParallel" names a technique the glossary knows by its words: not glossed word by word
-        if " ".join(table[p]["en"] for p in parts if table[p]["en"]).lower() == spaced.lower():
+        if " ".join(_meaning(table, p, "en", n == len(parts) - 1) for n, p in enumerate(parts) if table[p]["en"]).lower() == spaced.lower():
             continue  # "TensorCache: A name in code that reads 'tensor cache'" tells the reader nothing (round 46, S6)
         if lang == "ar":
-            plain = "، ".join(f"{p} ({table[p]['ar']})" for p in parts if table[p]["ar"])
+            plain = "، ".join(f"{p} ({_meaning(table, p, 'ar', n == len(parts) - 1)})" for n, p in enumerate(parts) if table[p]["ar"])
         else:
-            plain = " ".join(table[p]["en"] for p in parts if table[p]["en"])
+            plain = " ".join(_meaning(table, p, "en", n == len(parts) - 1) for n, p in enumerate(parts) if table[p]["en"])
         out.append({"id": f"key:{name}", "term": name, "expansion": "", "expansion_en": "",
                     "definition": messages(lang)["code_name_words"].format(words=plain), "intuition": None,
                     "category": "label", "calculator": None, "found_as": name, "source": _SOURCE})

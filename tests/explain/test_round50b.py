@@ -114,3 +114,11 @@ def test_restatements_keep_their_sentences_whole():
         "The root of the problem is that NCCL hangs."
     assert synthesis.compressed("As someone who wants to learn more about this: FSDP is excellent for training.", "en") == \
         "FSDP is excellent for training."
+
+
+def test_num_ending_a_name_is_an_index_not_a_count():
+    # P29-ar (NCCL#1111): "SeqNum" read «seq (التسلسل)، num (عدد)», a count where the field is a sequence number
+    text = "The watchdog caught collective WorkNCCL(SeqNum=12, OpType=REDUCE_SCATTER) running for 1800000 milliseconds."
+    assert "num (رقم)" in _line(text, "- **SeqNum**", "ar") and "sequence number" in _line(text, "- **SeqNum**")
+    layers = next(t for t in explain_offline("Set num_layers to 32 and keep the rest.", "en")["terms"] if t["term"] == "num_layers")
+    assert "number of layers" in layers["definition"]
