@@ -122,3 +122,15 @@ def test_num_ending_a_name_is_an_index_not_a_count():
     assert "num (رقم)" in _line(text, "- **SeqNum**", "ar") and "sequence number" in _line(text, "- **SeqNum**")
     layers = next(t for t in explain_offline("Set num_layers to 32 and keep the rest.", "en")["terms"] if t["term"] == "num_layers")
     assert "number of layers" in layers["definition"]
+
+
+def test_model_states_named_beside_a_memory_size_are_checked_on_the_total_parameters():
+    # P32 (Snowflake's Arctic cookbook): "model states ... requires roughly 7.5 TB" went unchecked (480B x 16 bytes =
+    # 7.68 TB); the total parameters, not an expert's 3.66 billion nor the dense part's 10 billion, are what is stored
+    text = ("Arctic combines a dense transformer of approximately 10 billion parameters with residual MoE FFN modules. The MoE "
+            "module has 128 experts, each with about 3.66 billion parameters. In total the model consists of 17 billion "
+            "active parameters and 480 billion total parameters. Artic model states, a combination of parameters, gradients, "
+            "and optimizer states, requires roughly 7.5 TB of memory.")
+    from service.explain.pipeline import analyse
+    claim = next(c for c in analyse(text, "en").claims if "7.5 TB" in c.quote)
+    assert claim.verdict == "consistent" and "7.68 TB" in claim.why, claim.why

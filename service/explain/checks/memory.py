@@ -29,7 +29,8 @@ CAPACITY_WORDS = re.compile(r"\bcapacity\b|\bexhaust\w*|\b(?:does not |doesn'?t 
 
 def _total_params(doc: Document, claim: Claim, inputs: Inputs) -> bool:
     """Every parameter is stored, so memory takes a mixture of experts' TOTAL size: stated, else the named model's."""
-    fig = figure(doc, claim, "params")
+    totals = [f for f in (*claim.figures, *doc.figures) if f.quantity == "params" and _TOTAL.search(f.quote)]
+    fig = totals[0] if totals else figure(doc, claim, "params")  # "480 billion total parameters" beside each expert's 3.66B
     if fig is not None:
         inputs.text("params", fig)
         return True
@@ -41,6 +42,9 @@ def _total_params(doc: Document, claim: Claim, inputs: Inputs) -> bool:
     return False
 
 
+_TOTAL = re.compile(r"\btotal\b|إجمالي|الإجمالية|الكلي", re.I)
+# the sentence names the training states themselves: a memory size beside them is theirs
+_STATES_NAMED = re.compile(r"\bmodel states\b|\bparameters, gradients,? and optimi[sz]er states\b|حالات النموذج", re.I)
 _BIT_WIDTH = re.compile(r"(?<![\d.])(?:4|8|16|32)[- ]?bits?\b|\b(?:fp|bf|int)(?:4|8|16|32)\b|\b(?:full|half|single|double) precision\b", re.I)
 
 
@@ -57,7 +61,8 @@ def memory(doc: Document, claim: Claim) -> Result | None:
         # FP16 (14 GB)" is the weights' size, and 112 GB of states against it was judged wrong (round 15)
         return _fits(doc, claim, capacity) if training_text(doc) else None
     # a measured peak holds activations too: not comparable with model states
-    stated = [f for f in claim.figures if f.quantity in ("bytes", "size_bytes")]
+    stated = [f for f in claim.figures if f.quantity in ("bytes", "size_bytes")
+              or f.quantity == "memory_bytes" and _STATES_NAMED.search(claim.quote)]  # "model states ... 7.5 TB of memory"
     if not stated or _NOT_STATES.search(claim.quote) or CAPACITY_WORDS.search(claim.quote):
         return None  # a size the weights must fit in ("fits in the 80GB") is a capacity, not the states' size
     index = _model_states(doc, claim)
