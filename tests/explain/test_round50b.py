@@ -134,3 +134,19 @@ def test_model_states_named_beside_a_memory_size_are_checked_on_the_total_parame
     from service.explain.pipeline import analyse
     claim = next(c for c in analyse(text, "en").claims if "7.5 TB" in c.quote)
     assert claim.verdict == "consistent" and "7.68 TB" in claim.why, claim.why
+
+
+def test_round48_readers_wrong_statements():
+    # round 48 (pack 93): P19, "without ZeRO every data-parallel chip holds all of it: 2.8 TB per chip" where the text
+    # states no sharding (a chip no one has); P23, "weights ~27 → ~43 GiB KV pool" read as a 59% rise; P12, "consumes no
+    # kernel resources" defined as a GPU kernel
+    states = "For 175B parameters in mixed precision: still 2.8 TB. That is roughly 35 A100-80GB GPUs at minimum."
+    assert "per chip" not in explain_offline(states, "en")["explanation"]
+    pool = "On 94 GiB at 0.75 util (~70 GiB), weights ~27 → ~43 GiB KV pool ≈ 2.7 full-128K requests."
+    assert "59%" not in explain_offline(pool, "en")["explanation"]
+    assert "33% lower" in explain_offline("Step time went from 1.2 s → 0.8 s after the fix.", "en")["explanation"]
+    osk = "GPUDirect bypasses the Node's CPU and consumes no kernel resources, freeing the Node to perform other tasks."
+    kernel = next(t for t in explain_offline(osk, "en")["terms"] if t["id"] == "gpu-kernel")
+    assert kernel["expansion"] == "operating-system kernel", kernel["expansion"]
+    assert "Training speed rises from ~120 -> ~1500 words per second" and "12.5 times" in explain_offline(
+        "Training speed rises from ~120 -> ~1500 words per second once offloading frees memory.", "en")["explanation"]

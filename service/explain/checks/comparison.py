@@ -83,6 +83,8 @@ def _pairs_within(doc: Document, claim: Claim) -> list[tuple]:
         after = next((f for f in figs if f.role == "after" and f.start > before.start and _group(f) == _group(before)), None)
         if after is not None and (_SPREAD.match(doc.text, after.end) or _NAMED_RANGE.match(doc.text, after.end)):
             continue  # "times from 16 to 28 seconds in four benchmarks", "tuning for 32MB to 224MB range": a spread, not a change
+        if after is not None and re.search(r"→|->", doc.text[before.end:after.start]) and _relabelled(doc, before, after):
+            continue  # "weights ~27 → ~43 GiB KV pool": what the first leaves for another thing, not a change of it
         if after is not None:
             pairs.append((after, before))
     if pairs or _rules()["respectively"].search(claim.quote):
@@ -98,10 +100,25 @@ def _pairs_within(doc: Document, claim: Claim) -> list[tuple]:
             continue  # "from 16 to 28 seconds in four MLPerf models": a spread over several things, not a change
         if _THAN_BEFORE.search(doc.text[max(0, first.start - 30):first.start]) and verdicts.STATED_FACTOR.search(between):
             continue  # "2.4x more than 80GB accelerators, and 1.5x more than 128GB": two comparands, each of its own factor
+        if re.search(r"→|->", between) and _relabelled(doc, first, second):
+            continue  # "weights ~27 → ~43 GiB KV pool": what the first leaves for another thing, not a change of it
         # "X to Y" / "X → Y" reads as a change from X; "X vs Y", "X than Y" compare X with Y
         pairs.append((second, first) if _TOWARDS.search(between) else (first, second))
         used.update((id(first), id(second)))
     return pairs
+
+
+_LABEL_BEFORE = re.compile(r"(?<![\w-])(?!(?:from|to|at|of|about|around|roughly|approximately|by|was|is|were|are|rose|rises|went|goes|"
+                           r"fell|falls|dropped|drops|increased|decreased|improved|grew|went|changed|moved|with)\b)([A-Za-z][\w-]{2,})\s*[~≈]?\s*$", re.I)
+_LABEL_AFTER = re.compile(r"\s*(?:[A-Za-z]{1,4}B|GiB|GB|TB|MiB|MB|ms|s|%)?\s+(?!(?:per|on|in|at|for|with|after|when|and|or|to|of|by|from)\b)"
+                          r"([A-Za-z][\w-]{1,})")
+
+
+def _relabelled(doc: Document, first, second) -> bool:
+    """Whether an arrow joins two figures named by different words ("weights ~27 → ~43 GiB KV pool")."""
+    before = _LABEL_BEFORE.search(doc.text[max(0, first.start - 20):first.start])
+    after = _LABEL_AFTER.match(doc.text, second.end)
+    return bool(before and after) and before.group(1).lower() != after.group(1).lower()
 
 
 _VERB_BEFORE = re.compile(r"([A-Za-z\u0621-\u064A]{3,})\s+(?:(?:about|roughly|around|only|just|~|≈|حوالي|نحو)\s*)?$", re.I)

@@ -100,7 +100,14 @@ def _model_states(doc: Document, claim: Claim) -> int | None:
         inputs.derived("split", "checkpoint", "a checkpoint holds no gradients")
     elif _FP32.search(doc.text) and not _MIXED.search(doc.text):
         inputs.derived("split", "fp32", "the text keeps its weights in fp32")  # 4 + 4 + 8, not mixed precision's 2 + 2 + 12
-    return run(doc, "model_state_memory", inputs)
+    index = run(doc, "model_state_memory", inputs)
+    if index is not None and inputs.sources.get("zero_stage", {}).get("source") != "text":
+        # no sharding stated: "without ZeRO every data-parallel chip holds all of it: 2.8 TB per chip" is a chip no one
+        # has (round 48, a post sizing 16N bytes against "roughly 35 A100-80GB GPUs"); the total is the finding
+        calc = doc.calculations[index]
+        calc["steps"] = [s for s, w in zip(calc["steps"], calc["working"]) if w.get("key") != "model_state_memory.no_zero"]
+        calc["working"] = [w for w in calc["working"] if w.get("key") != "model_state_memory.no_zero"]
+    return index
 
 
 CHECKPOINT_BYTES = 14.0
