@@ -256,6 +256,7 @@ _ACTIVE_NEED = pattern_cache.lazy(r"(?:requires?|needs|demands?|يتطلب|تت�
 
 
 _WORD = pattern_cache.lazy(r"\S+")
+_GOVERNED = pattern_cache.lazy(r"with|under|alongside|via|across|beside|plus|مع")
 
 
 @cache
@@ -265,8 +266,12 @@ def _negation_after() -> re.Pattern:
 
 def negated_at(sentence: str, start: int, end: int) -> bool:
     """Whether a negation governs the words sentence[start:end]: among the four words before, or "is not" just after."""
-    before = " ".join(_WORD.findall(sentence[:start])[-4:])
-    return cue("negation", before) or bool(_negation_after().search(sentence[end:end + 40]))
+    words = _WORD.findall(sentence[:start])[-4:]
+    if words and _GOVERNED.fullmatch(words[-1].lower()):
+        # "the aux loss does not work well with PP": the negation governs "work well", PP is its company (round 48's
+        # wrong gist "trains well without PP"); "no need for PP" still negates PP
+        return bool(_negation_after().search(sentence[end:end + 40]))
+    return cue("negation", " ".join(words)) or bool(_negation_after().search(sentence[end:end + 40]))
 
 
 def _polarity_holds(polarity: dict, sentence: str, spots: list) -> bool:

@@ -150,3 +150,14 @@ def test_round48_readers_wrong_statements():
     assert kernel["expansion"] == "operating-system kernel", kernel["expansion"]
     assert "Training speed rises from ~120 -> ~1500 words per second" and "12.5 times" in explain_offline(
         "Training speed rises from ~120 -> ~1500 words per second once offloading frees memory.", "en")["explanation"]
+
+
+def test_a_negation_of_how_something_works_with_pp_is_no_pp_not_needed_frame():
+    # round 48 (pack 93, P28-ar, torchtitan#2061): "the aux loss does not work well with PP" became the Arabic gist «يُدرَّب
+    # نموذج كبير مع كفاءة جيدة دون توازي خطوط الأنابيب» (trains well without PP), the opposite of the passage
+    from service.explain.pipeline import analyse
+    text = ("The main concern is that the aux loss does not work well with PP. From what I have tested, it works well only "
+            "with 1F1B. And it is broken for ZBV or interleaved 1f1b.")
+    assert all(c.frame != "pp_not_needed" for c in analyse(text, "ar").claims)
+    assert "دون توازي خطوط الأنابيب" not in explain_offline(text, "ar")["explanation"]
+    assert any(c.frame == "pp_not_needed" for c in analyse("You don't need PP at this scale.", "en").claims)
