@@ -20,6 +20,9 @@ _CONSTRUCT = re.compile(rf"\s+(?:ال[{_LETTER}]+|توازي|مجموعة|مجم
 # a code span keeps its words; a quotation «...» of a GPU passage is the answer's own reading (the passage never says
 # «شريحة»: gpu_only), so it follows too ("الرقم «1,024 شريحة»")
 _CODE = re.compile(r"`[^`\n]*`")
+# a line about other chips than the passage's GPUs (a switch, a CPU, a superchip, links between CPU and GPU): its
+# «شريحة» may be any of them (round 48: NVSwitch became «وحدة GPU في التبديل», NVLink-C2C a link «بين وحدات GPU»)
+_OTHER_CHIPS = re.compile(r"NVSwitch|C2C|Grace|\bG[BH]\d{3}|DGX|HGX|superchip|ConnectX|BlueField|CPU|فائق|التبديل|مبدل|المعالج المركزي|بطاقة الشبكة|شركة")
 # an entry of a device word itself (GPU, accelerator, chip): its definition names the kinds of chip there are
 # (a term's bold name, never a claim's: "- **الرقم «1,024 شريحة»**" is the answer's own reading of a count)
 _GPU_ITEM = re.compile(r"^- \*\*[^*\n\d«]*(?:GPU|TPU|مسر|شريح|شرائح|accelerator|chip)")
@@ -37,12 +40,14 @@ def chips_as_gpus(text: str) -> str:
         if "GPU" in m.string[max(0, m.start() - 14):m.start()]:
             return m.group(0)  # «وحدة GPU أو شريحة واحدة» sets the two apart: not «وحدة GPU أو وحدة GPU»
         if (not m.group(2) or m.group(2) in ("ب", "ل", "ك")) and _CONSTRUCT.match(m.string, m.end()):
+            if _CONSTRUCT.match(m.string, m.end()).group(0).strip().startswith("ال"):
+                return m.group(0)  # «شريحة التبديل» is a switch chip, another kind of chip (round 48, P04-ar)
             # a bare form heading a construct: «شرائح توازي البيانات» -> «وحدات GPU في توازي البيانات»
             return m.group(1) + _PREPOSITION[m.group(2) or ""] + _FORMS[m.group(3)] + " في"
         return m.group(1) + _PREPOSITION[m.group(2) or ""] + _FORMS[m.group(3)]
 
     def line_of(line: str) -> str:
-        if _GPU_ITEM.match(line):
+        if _GPU_ITEM.match(line) or _OTHER_CHIPS.search(line):
             return line  # the GPU's own entry defines it as a chip: «وحدة GPU: وحدة GPU صممت ...» would be circular
         out, last = [], 0
         for code in _CODE.finditer(line):

@@ -164,6 +164,12 @@ def test_an_expert_parallel_degree_is_never_divided_into_another_models_experts(
             "under DP8+EP8 at 43 GiB/s. Kimi K2 (1T, FP8) is validated from a raw sharded checkpoint.")
     answer = explain_offline(text, "en")["explanation"]
     assert "384" not in answer and "48 experts" not in answer, answer
+    import json
+    from pathlib import Path
+    corpus = json.loads((Path(__file__).resolve().parents[2] / "bench" / "corpus" / "passages.json").read_text(encoding="utf-8"))
+    whole = next(p["text"] for p in corpus["passages"] if p["id"] == "vllm-43375-sharded-rdt-weight-sync")
+    for lang in ("en", "ar"):
+        assert "384" not in explain_offline(whole, lang)["explanation"], lang
 
 
 def test_a_chip_heading_a_construct_keeps_the_construct_whole():
@@ -171,3 +177,13 @@ def test_a_chip_heading_a_construct_keeps_the_construct_whole():
     from service.i18n.arabic_devices import chips_as_gpus
     assert chips_as_gpus("تحتفظ كل شريحة من شرائح توازي البيانات بجزء") == "تحتفظ كل وحدة GPU من وحدات GPU في توازي البيانات بجزء"
     assert chips_as_gpus("على 8 شرائح مختلفة") == "على 8 وحدات GPU مختلفة"
+
+
+def test_other_chips_keep_the_generic_word_in_a_gpu_passage():
+    # round 48 (pack 93): NVSwitch's «شريحة التبديل» became «وحدة GPU في التبديل» (P04-ar), GB200's NVLink-C2C link «بين
+    # الشرائح» became a link «بين وحدات GPU» (P05-ar), AMD «شركة الشرائح» a GPU company
+    from service.i18n.arabic_devices import chips_as_gpus
+    for line in ("- **مبدل NVSwitch**: شريحة التبديل من NVIDIA الخاصة بـNVLink.",
+                 "- **GB200**: تربط شريحة Grace بوحدتي B200 عبر وصلة سريعة بين الشرائح (NVLink-C2C).",
+                 "- **AMD**: شركة الشرائح الأمريكية التي تنافس NVIDIA."):
+        assert chips_as_gpus(line) == line, chips_as_gpus(line)

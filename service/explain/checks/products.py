@@ -222,6 +222,9 @@ def microbatches(doc: Document, claim: Claim) -> Result | None:
         stated=stated.quote, computed=restate.value("microbatches", value)))
 
 
+_SIZED_NAME = re.compile(r"\b[A-Za-z][\w.]*-\d+(?:\.\d+)?[BMT](?:-A\d+(?:\.\d+)?B)?\b")
+
+
 def experts_per_chip(doc: Document, claim: Claim) -> Result | None:
     """Experts / the stated expert-parallel degree = experts per GPU (stated experts, else the named model's), and whether it divides."""
     degrees = [f for f in claim.figures if f.quantity == "ep_degree" and f.value > 1]
@@ -241,8 +244,8 @@ def experts_per_chip(doc: Document, claim: Claim) -> Result | None:
         # the text names elsewhere (round 47, vLLM#43375: K2's 384 experts over EP8 said as 48 per GPU)
         named = claim.models or doc.models()
         models = [m for m in named if m.get("moe_experts")]
-        if len(models) != 1 or len(named) != 1:
-            return None
+        if len(models) != 1 or len(named) != 1 or not claim.models and _SIZED_NAME.search(claim.quote):
+            return None  # the sentence names a model the catalog lacks ("Qwen3-235B-A22B"): not the text's other one
         count, quote = float(models[0]["moe_experts"]), f"{models[0]['moe_experts']:g}"
         origin = f"{models[0]['name']}: {quote} routed experts (data/models.json)"
     calculations, reasons, uneven = [], [], False
