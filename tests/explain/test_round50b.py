@@ -161,3 +161,18 @@ def test_a_negation_of_how_something_works_with_pp_is_no_pp_not_needed_frame():
     assert all(c.frame != "pp_not_needed" for c in analyse(text, "ar").claims)
     assert "دون توازي خطوط الأنابيب" not in explain_offline(text, "ar")["explanation"]
     assert any(c.frame == "pp_not_needed" for c in analyse("You don't need PP at this scale.", "en").claims)
+
+
+def test_round48_readers_senses():
+    # round 48 (pack 93): Transformers the library as the architecture (P22); "inter- and intra-operator levels" of
+    # overlap as kinds of parallelism (P29); a queue's «أوزان» as model weights (P06); FasterMoE as FastMoE (P07);
+    # "checkpoint streaming" as a snapshot to resume from (P08)
+    assert "transformer" not in _ids("أنشأنا مكتبة Accelerate لمساعدة المستخدمين على تدريب أي نموذج من Transformers بسهولة.", "ar")
+    assert "transformer" in _ids("The transformer architecture uses attention in every layer.")
+    overlap = _ids("MegaScale-MoE overlaps communication with computation at the inter- and intra-operator levels.")
+    assert not {"inter-operator-parallelism", "intra-operator-parallelism"} & overlap, overlap
+    assert "intra-operator-parallelism" in _ids("Alpa combines inter-operator parallelism with intra-operator parallelism.")
+    assert "model-weights" not in _ids("الطوابير لها حصص وحدود وأولويات وأوزان للجدولة العادلة.", "ar")
+    assert "fastmoe" not in _ids("Compared with FasterMoE, our system balances experts on the copy engine.")
+    assert "fastmoe" in _ids("FastMoE is a PyTorch library for MoE training.")
+    assert "checkpoint" not in _ids("DiLoCo uses checkpoint streaming to reduce peak bandwidth between sites.")
