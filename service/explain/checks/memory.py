@@ -82,6 +82,8 @@ def memory(doc: Document, claim: Claim) -> Result | None:
     if not results:
         discard(doc, index)
         return None
+    if doc.calculations[index]["input_sources"].get("zero_stage", {}).get("source") != "text":
+        out.pop("bytes_per_chip", None)  # no sharding stated: the total is the finding, not a chip holding all of it
     if len(results) == 1:
         return results[0]
     order = {"needs_more": 0, "explained": 1, "consistent": 2}  # the weakest verdict speaks for the claim
