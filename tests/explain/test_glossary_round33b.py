@@ -125,7 +125,9 @@ REAL_SENTENCES = [
     # https://afqksa.com (passage ar-afqksa-nvidia-b30-china-80pct)
     ("peak-flops", "ويُعتبر هذا المعالج مثيرًا للإعجاب، حيث يمكن أن يحقق ما يصل إلى 80٪ من الأداء الأقصى لسلسلة Blackwell الشهيرة.", "الأداء الأقصى"),
     # https://github.com/microsoft/edgeai-for-beginners/blob/eaed6d682472297c26d0c70f8d109d2b8e237896/translations/ar/Module04/02.Llamacpp.md
-    ("fp16", "يدعم Llama.cpp مستويات تكميم مختلفة: النوع البتات الوصف حالة الاستخدام F16 16 دقة نصفية جودة عالية، ذاكرة كبيرة Q8_0 8 تكميم 8 بت", "F16"),
+    # the row's F16 and its Arabic gloss «دقة نصفية» both name fp16; since half precision became a guarded alias (round 48:
+    # bf16 is half precision too) the gloss is the spelling the detector reports
+    ("fp16", "يدعم Llama.cpp مستويات تكميم مختلفة: النوع البتات الوصف حالة الاستخدام F16 16 دقة نصفية جودة عالية، ذاكرة كبيرة Q8_0 8 تكميم 8 بت", "دقة نصفية"),
     # https://www.ultralytics.com/ar/glossary/mixed-precision
     ("optimizer-step", "والحفاظ على المكونات الحرجة مثل تحديثات الوزن بدقة أعلى، يمكن للتدريب المختلط الدقة أن يسرع الأداء بشكل كبير.", "تحديثات الوزن"),
     ("mixed-precision", "- تدريب دقيق مختلط أسهل: يسهل Bfloat16 التدريب الدقيق المختلط ، حيث يتم استخدام كل من bfloat16 و float32.", "تدريب دقيق مختلط"),

@@ -176,3 +176,14 @@ def test_round48_readers_senses():
     assert "fastmoe" not in _ids("Compared with FasterMoE, our system balances experts on the copy engine.")
     assert "fastmoe" in _ids("FastMoE is a PyTorch library for MoE training.")
     assert "checkpoint" not in _ids("DiLoCo uses checkpoint streaming to reduce peak bandwidth between sites.")
+
+
+def test_full_and_half_precision_in_training_are_fp32_and_any_16_bit_format():
+    # round 48 (P30, PyTorch#106395): "transferring half-precision gradients, but accumulating/reducing them in
+    # full-precision" in a bf16 run: full precision defined as a released model's unquantized bf16, half precision as fp16
+    ids = _ids("FSDP with bf16 is only transferring half-precision gradients, but reducing them in full-precision.")
+    assert "fp16" not in ids
+    fp32 = next(t for t in explain_offline("FSDP with bf16 is only transferring half-precision gradients, but reducing them "
+                                           "in full-precision.", "en")["terms"] if t["id"] == "fp32")
+    assert fp32["expansion"] == "single-precision floating point", fp32["expansion"]
+    assert "fp16" in _ids("On V100 we train in half precision with loss scaling to avoid underflow.")

@@ -69,7 +69,7 @@ def memory(doc: Document, claim: Claim) -> Result | None:
     if index is None:
         return None
     out = doc.calculations[index]["outputs"]
-    options = [("bytes_total", out["bytes_total"]), ("bytes_per_chip", out["bytes_per_chip"])]
+    options = [(name, out[name]) for name in ("bytes_total", "bytes_per_chip") if name in out]  # one calculation may serve two claims
     results = []
     for fig in stated:
         name, value = min(options, key=lambda item: abs(item[1] - fig.value))
@@ -149,7 +149,8 @@ def _fits(doc: Document, claim: Claim, capacity) -> Result | None:
     index = _model_states(doc, claim)
     if index is None:
         return None
-    per_chip = doc.calculations[index]["outputs"]["bytes_per_chip"]
+    outputs = doc.calculations[index]["outputs"]
+    per_chip = outputs.get("bytes_per_chip", outputs["bytes_total"])  # unsharded (its per-chip figure dropped): the total
     if not verdicts.possible("bytes_per_chip", per_chip) or per_chip > _UNSHARDED_FACTOR * capacity.value:
         # far beyond the chip: the text's job shards or offloads in a way it does not state; an unsharded size is no finding
         discard(doc, index)
