@@ -187,3 +187,10 @@ def test_full_and_half_precision_in_training_are_fp32_and_any_16_bit_format():
                                            "in full-precision.", "en")["terms"] if t["id"] == "fp32")
     assert fp32["expansion"] == "single-precision floating point", fp32["expansion"]
     assert "fp16" in _ids("On V100 we train in half precision with loss scaling to avoid underflow.")
+
+
+def test_a_hook_may_be_an_optimizers():
+    # round 48 (P28, torchtitan#2061): "i can add it in optimizer hook" got only the module and tensor sense
+    from tests.support.glossary_files import term_definition
+    definition = term_definition("We dont log the aux loss, but i can add it in optimizer hook if you want, for PyTorch.", "pytorch-hook")
+    assert "optimizer" in definition.split(";")[0], definition
