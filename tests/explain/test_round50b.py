@@ -194,3 +194,12 @@ def test_a_hook_may_be_an_optimizers():
     from tests.support.glossary_files import term_definition
     definition = term_definition("We dont log the aux loss, but i can add it in optimizer hook if you want, for PyTorch.", "pytorch-hook")
     assert "optimizer" in definition.split(";")[0], definition
+
+
+def test_horizontal_scaling_of_software_is_growing_by_units_not_the_network():
+    # round 48 (P26, ThakiCloud on NeMo RL): «توسع أفقي غير محدود» in a table of a toolkit's features took the network
+    # between racks; the indefinite form is no network name, and the table's scalability words choose the strategy
+    from tests.support.glossary_files import term_definition
+    text = ("يمثّل NeMo RL تطوراً على NeMo Aligner السابق في التعلم المعزز:\nقابلية التوسع | توسع محدود | توسع أفقي غير محدود\n"
+            "المعمارية | بنية متجانسة | خدمات مصغرة نمطية")
+    assert term_definition(text, "scale-out", "ar").startswith("النمو بإضافة وحدات أكثر")
