@@ -203,3 +203,14 @@ def test_horizontal_scaling_of_software_is_growing_by_units_not_the_network():
     text = ("يمثّل NeMo RL تطوراً على NeMo Aligner السابق في التعلم المعزز:\nقابلية التوسع | توسع محدود | توسع أفقي غير محدود\n"
             "المعمارية | بنية متجانسة | خدمات مصغرة نمطية")
     assert term_definition(text, "scale-out", "ar").startswith("النمو بإضافة وحدات أكثر")
+
+
+def test_a_deterministic_synchronous_mode_is_order_independent():
+    # round 48 (P27, Forgather's DiLoCo docs): "Synchronous: All workers must submit before the server applies the outer
+    # optimizer. Simple and deterministic." got the fixed-traffic sense of MoE communication
+    text = ("DiLoCo reduces communication by ~500x, making 1 Gig Ethernet practical for multi-machine training. The system "
+            "supports two operating modes: - Synchronous: All workers must submit before the server applies the outer "
+            "optimizer. Simple and deterministic. - Asynchronous: Workers submit independently without waiting.")
+    from service.explain.pipeline import analyse
+    item = next(t for t in analyse(text, "en").terms if t["id"] == "training-determinism")
+    assert "order or timing" in item["definition"], item["definition"]
