@@ -214,3 +214,9 @@ def test_a_deterministic_synchronous_mode_is_order_independent():
     from service.explain.pipeline import analyse
     item = next(t for t in analyse(text, "en").terms if t["id"] == "training-determinism")
     assert "order or timing" in item["definition"], item["definition"]
+
+
+def test_dgx_cloud_is_no_dgx_server():
+    # round 48 (P05, Nebius on GB200 NVL72): "DGX Cloud Benchmarking" was defined as NVIDIA's eight-GPU servers
+    assert "dgx" not in _ids("We ran DGX Cloud Benchmarking recipes on the GB200 NVL72 cluster.")
+    assert "dgx" in _ids("Each DGX H100 server has eight GPUs.")
