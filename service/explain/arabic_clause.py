@@ -249,6 +249,8 @@ def reported(clause: str, that_noun: str = "أنّ", that_verb: str = "أنه", 
     first = _bare(words[0])
     if first in _WE:
         return None  # "نوصي عمومًا ...": the author's own voice; quoted, not put in the text's third person
+    if noun_phrase_only(clause):
+        return None  # "الدعم الغني لجداول الأنابيب ...": a list's item, no predicate; quoted as written
     label = re.match(r"^([^:،.]{1,80}):\s+(\S+)", clause)
     if label and is_verb(label.group(2)) and not any(is_verb(w) for w in label.group(1).split()):
         return None  # "اختناقات الإدخال/الإخراج في التدريب: يعيق ...": a heading before a verb of its own; «أنّ» takes neither
@@ -335,3 +337,17 @@ _WE_VERB = re.compile(r"^(?:نقوم|نستخدم|نقدم|نقترح|نعرض|�
 def we_verb(clause: str) -> bool:
     """Whether an Arabic clause opens on a first-person plural verb ("نقوم بزيادة ..."): the authors' own "we"."""
     return bool(_WE_VERB.match(clause))
+
+
+def noun_phrase_only(clause: str) -> bool:
+    """Whether a clause is a noun phrase with no predicate: a definite noun and its definite adjective first ("الدعم
+    الغني لجداول الأنابيب ...", a list's item) and no verb in it; أنّ takes a sentence, never such a phrase."""
+    words = [_bare(w) for w in clause.split()]
+    words = [w for w in words if w]
+    if len(words) < 2 or not (words[0].startswith("ال") and words[1].startswith("ال")) or words[0] in _NOT_HEADS:
+        return False
+    stems = [w[1:] if w[:1] in "وف" and len(w) > 4 else w for w in words]
+    return not any(is_verb(w) or w in _IMPERSONAL or w in ("هو", "هي", "هم", "هما") for w in stems)
+
+
+_NOT_HEADS = {"الذي", "التي", "الذين", "اللذان", "اللتان"}

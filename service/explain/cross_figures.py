@@ -76,6 +76,8 @@ def _named_chips(doc: Document, fig, text: str) -> str:
 _PER_UNIT = re.compile(r"(?<![\u0621-\u064A])(?:لكل|كل)\s+[\u0621-\u064A]+|\b(?:per|each)\s+\w+", re.I)
 _TOTALS = ("cost_usd", "memory_bytes", "hbm_bytes", "bytes", "power_w")  # amounts a "per gigawatt" before them divides
 _UP_TO = re.compile(r"up to|at most|ما يصل إلى|حتى", re.I)
+_AT_LEAST = re.compile(r"at least|minimum|أدنى|^\+$", re.I)
+_PLUS_AFTER = re.compile(r"\+(?![\d+])")  # "320GB+" (not "8+8", nor "C++")
 _RANGE_GAP = 8  # characters between a range's two bounds ("1 إلى 2 جيجابايت", "1 to 2 GB")
 _NAME_WITHIN = 40  # characters after a count in which the chip's name still belongs to it ("512 شريحة "Nvidia H800"")
 _CHIP_CATEGORIES = ("hardware", "chip", "accelerator")
@@ -108,8 +110,11 @@ def line(doc: Document, already: str = "") -> str:
         period = period_after(doc, fig)  # "100 مليار رمز في اليوم" is a rate: "100B tokens a day", not a total
         text = messages(doc.lang)["cross_figures"]["per_period"][str(period)].format(amount=text) if text and period else text
         bound = verdicts.stated_bound(doc.text[max(0, fig.start - 24):fig.start])
+        if text and bound is None and _PLUS_AFTER.match(doc.text, fig.end):
+            bound = ("at_least", "+")  # "320GB+", "70+ مشارك": that much or more, never exactly that much
         if text and bound is not None:  # "أكثر من 9,200 شريحة" is more than 9,200 chips, never exactly 9,200
             side = "up_to" if _UP_TO.search(bound[1]) else bound[0]  # "ما يصل إلى 6 GW" reaches 6 GW: "up to", not "less than"
+            side = "at_least" if _AT_LEAST.search(bound[1]) else side  # "حداً أدنى من 8": 8 or more, "at least 8"
             text = messages(doc.lang)["verdicts"]["bound_written"][side] + " " + text
         text = labels.get(fig.quantity, "{x}").format(x=text) if text else text  # "a power of up to 6 GW"
         if text and restate.same_language(text, doc.lang):

@@ -1,0 +1,42 @@
+"""Round 51: what the review of rounds 48 and 49 found, each fixed by a general rule (issue 18)."""
+
+from service.explain.compose import explain_offline
+
+
+def _short(text: str, lang: str) -> str:
+    """The answer's opening section ("In short"), without its heading."""
+    return explain_offline(text, lang)["explanation"].split("\n## ", 1)[0].split("\n", 1)[1].strip()
+
+
+def test_a_figure_written_with_a_plus_or_as_a_minimum_is_a_floor_in_the_other_language():
+    # round 48 P01-en (an Arabic page on a training pipeline's hardware): «320GB+» and «حداً أدنى من 8» were said as
+    # exactly 320GB and exactly 8 GPUs
+    text = ("تتطلب المرحلة الأولى حداً أدنى من 8 وحدات معالجة رسوميات A100 80GB، مع التوصية بـ 16 وحدة. "
+            "مراحل SFT أكثر تواضعاً، تتطلب ذاكرة 320GB+ ووقت تدريب 1-3 أيام.")
+    short = _short(text, "en")
+    assert "at least 8 A100" in short and "at least 320GB" in short, short
+    assert "at least 16" not in short, short
+    # a sum written with a plus is no floor
+    assert "at least" not in _short("يستخدم الخادم 8+8 وحدات A100 80GB بذاكرة 640GB في التدريب الموزع.", "en")
+
+
+def test_an_arabic_list_item_is_quoted_not_put_after_anna():
+    # round 49 review (ar-almaghz-pipelining-schedules-3d): «يذكر النص أنّ الدعم الغني لجداول الأنابيب ...»: a list's
+    # item has no predicate, so أنّ opened a sentence that never comes
+    text = ("توفر الحزمة الميزات التالية: تقسيم كود النموذج. الدعم الغني لجداول الأنابيب، بما في ذلك GPipe و1F1B "
+            "وInterleaved 1F1B، وتوفير البنية الأساسية لكتابة الجداول المخصصة.")
+    short = _short(text, "ar")
+    assert "أنّ الدعم الغني" not in short, short
+    # a sentence with its verb still takes أنّ after the reporting verb
+    assert "أنّ الحزمة الجديدة تدعم" in _short("الحزمة الجديدة تدعم جداول الأنابيب GPipe و1F1B وتوفر البنية الأساسية لكتابة الجداول المخصصة.", "ar")
+
+
+def test_a_measured_save_interval_is_how_long_a_save_took():
+    # round 49 review (Automodel#3130): "CPU offload increased the observed save interval from about 4 seconds to about
+    # 6 seconds" glossed as how often a run saves
+    text = ("CPU offload increased the observed save interval from about 4 seconds to about 6 seconds, so DCP checkpointing "
+            "takes longer with the tensors moved to the host.")
+    line = next(x for x in explain_offline(text, "en")["explanation"].splitlines() if x.startswith("- **save interval"))
+    assert "measured time" in line and "how often a training run" not in line, line
+    configured = explain_offline("We use a save interval of 500 steps, so the run saves a checkpoint every 500 steps.", "en")["explanation"]
+    assert "How often a training run saves a checkpoint" in configured
