@@ -101,7 +101,7 @@ class Glossary:
                     names.append(entry[code]["term"])
             for name in filter(None, names):
                 self._add(name, entry)
-                closed += [(form, entry) for form in written_forms.closed_forms(name)]
+                closed += [(form, entry) for form in written_forms.closed_forms(name) + written_forms.participle_forms(name)]
             # Words that are this term only where the text is about it: "ranks" beside NCCL, "bubbles" beside PP.
             for group in entry.get("context_aliases") or []:
                 condition = {"cues": group.get("cues") or [], "not_after": [w.lower() for w in group.get("not_after") or []], "after": group.get("after")}

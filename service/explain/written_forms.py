@@ -1,6 +1,6 @@
 """The written variants of a glossary name that still name it: plurals ("TPUs"), an index written after an acronym
 ("GPUi <-> NICi", one per GPU), an acronym whose first letter is lower case ("vRAM"), and a hyphenated name written
-closed ("multiquery" for "multi-query")."""
+closed ("multiquery" for "multi-query") or as a participle ("prefix-cached" for "prefix caching")."""
 
 import re
 
@@ -39,3 +39,17 @@ def closed_forms(alias: str) -> list[str]:
     if joined == words or not all(len(j) >= CLOSED_MIN for j, w in zip(joined, words) if j != w):
         return []
     return [" ".join(joined)]
+
+
+PARTICIPLE_MIN = 7  # letters of the "-ing" word: "caching", "sharding"; "doing" or "using" are no term's head
+
+
+def participle_forms(alias: str) -> list[str]:
+    """A two-word name ending on a gerund said as a participle: "prefix caching" -> "prefix cached", "prefix-cached"
+    (requests "not prefix-cached"); "-ing" becomes "-ed", which keeps a dropped "e" ("caching" -> "cached")."""
+    words = alias.split()
+    if len(words) != 2 or not all(w.isascii() and w.isalpha() for w in words) or not words[1].islower() \
+            or not words[1].endswith("ing") or len(words[1]) < PARTICIPLE_MIN:
+        return []
+    done = words[1][:-3] + "ed"
+    return [f"{words[0]} {done}", f"{words[0]}-{done}"]

@@ -40,3 +40,17 @@ def test_a_measured_save_interval_is_how_long_a_save_took():
     assert "measured time" in line and "how often a training run" not in line, line
     configured = explain_offline("We use a save interval of 500 steps, so the run saves a checkpoint every 500 steps.", "en")["explanation"]
     assert "How often a training run saves a checkpoint" in configured
+
+
+def _ids(text: str, lang: str = "en") -> set[str]:
+    return {t["id"] for t in explain_offline(text, lang)["terms"]}
+
+
+def test_a_gerund_term_said_as_a_participle_is_found():
+    # round 48 P02 (LMDeploy#1740): "big prompts (that are not prefix-cached)" left prefix caching unexplained; a
+    # two-word name ending on "-ing" is found in its "-ed" form, hyphenated or not
+    assert "prefix-caching" in _ids("If a machine gets big prompts (that are not prefix-cached), other users see a long pause.")
+    assert "activation-checkpointing" in _ids("The 70B model is activation checkpointed, so its peak memory stays under 80 GB.")
+    # ... and the readers' forms of three serving terms: lower-case qps, P/D, DeepSpeed-FastGen's Dynamic SplitFuse
+    ids = _ids("At qps=10 the P/D setup has a larger mean ITL; Dynamic SplitFuse-like scheduling may help the prefill.")
+    assert {"requests-per-second", "disaggregated-serving", "chunked-prefill"} <= ids, ids
