@@ -54,3 +54,12 @@ def test_a_gerund_term_said_as_a_participle_is_found():
     # ... and the readers' forms of three serving terms: lower-case qps, P/D, DeepSpeed-FastGen's Dynamic SplitFuse
     ids = _ids("At qps=10 the P/D setup has a larger mean ITL; Dynamic SplitFuse-like scheduling may help the prefill.")
     assert {"requests-per-second", "disaggregated-serving", "chunked-prefill"} <= ids, ids
+
+
+def test_a_stall_is_a_problem_the_other_language_gist_reports_and_a_denied_one_is_not():
+    # round 48 P02-ar (LMDeploy#1740): "the prefill completely stalls token generation" opened with the line saying the
+    # answer does not summarise the text
+    text = ("I noticed that by default the prefill completely stalls token generation for existing requests. So other users "
+            "streaming from that machine see a long pause.")
+    assert "مشكلة" in _short(text, "ar")
+    assert "مشكلة" not in _short("With chunked prefill the prefill no longer stalls token generation for existing requests.", "ar")
