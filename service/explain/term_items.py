@@ -3,10 +3,10 @@
 several names), no clause fragment as a name, and no sentence naming a model or chip the passage never mentions."""
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 from typing import NamedTuple
 
-from service.explain import glossary, passage_devices
+from service.explain import definitions, glossary, passage_devices
 from service.i18n.messages import messages
 
 
@@ -106,12 +106,37 @@ def _specific_names() -> list[list[re.Pattern]]:
 
 def _foreign(part: str, passage: str, own: str) -> bool:
     """Whether `part` names only specific models or chips that neither the passage nor the term's own name mentions
-    ("for Llama-3 and Kimi K2" beside a passage on Mistral); a part naming one the passage does mention is about it
-    ("for TPU v2, v3 and v4 the size counts cores" beside "v3-256")."""
+    ("for Llama-3 and Kimi K2" beside a passage on Mistral); a part naming one the passage does mention is about it ("for TPU v2, v3 and v4 the size counts cores" beside "v3-256")."""
     named = [patterns for patterns in _specific_names() if any(p.search(part) for p in patterns)]
     if not named or _CODED.findall(part.lower()) and set(_CODED.findall(part.lower())) & set(_CODED.findall(f"{passage} {own}".lower())):
         return False  # "v3" in "TPU v2, v3 and v4" beside a passage on "v3-256": about the passage's own chip
     return not any(p.search(passage) or p.search(own) for patterns in named for p in patterns)
+
+
+def _other_things(aside: str, passage: str, own: str) -> bool:
+    """Whether a bracketed aside names products, makers or mixture-of-experts ideas and nothing else the passage or
+    the term's own name names: an example from another setting ("(Apple's chips, AMD's Strix Halo)", "(only the
+    active experts' of a mixture of experts)" beside a dense model), which a reader takes for a claim about the text."""
+    found = glossary.detect(aside)
+    things = {m.entry["id"] for m in found if m.entry.get("category") in _THING_CATEGORIES} - definitions.generic_term_ids()
+    named = _named_ids(passage) | _named_ids(own)
+    if any(m.entry.get("category") == "moe" for m in found) and named & _moe_ids():
+        return False  # beside any mixture-of-experts term, what experts do is about the text
+    return bool(things) and not {m.entry["id"] for m in found} & named
+
+
+@cache
+def _moe_ids() -> frozenset[str]:
+    return frozenset(i for i, e in glossary.load().by_id.items() if e.get("category") == "moe")
+
+
+_THING_CATEGORIES = frozenset({"model", "hardware", "software", "framework", "organisation", "organization", "moe"})
+
+
+@lru_cache(maxsize=64)
+def _named_ids(text: str) -> frozenset[str]:
+    """The glossary ids a text names (the passage is read once for all of its terms' definitions)."""
+    return frozenset(m.entry["id"] for m in glossary.detect(text))
 
 
 _CODED = re.compile(r"(?<![a-z0-9])(?:[a-z]+\d+[a-z]*|\d+[a-z]+)(?![a-z0-9])")  # a version or size code: "v3", "h100", "8b"
@@ -121,7 +146,8 @@ def without_foreign_names(definition: str, passage: str, own: str) -> str:
     """`definition` without a bracketed aside, a sentence after the first, or a clause after the first sentence's
     semicolon that names a model or chip the passage never mentions ("(for example ... for Llama-3 and Kimi K2)" in a
     passage about Mistral-7B); cut whole, never mid-clause; the first clause itself always stays."""
-    definition = _BRACKETED.sub(lambda m: "" if len(m.group().split()) >= ASIDE_WORDS and _foreign(m.group(), passage, own)
+    definition = _BRACKETED.sub(lambda m: "" if len(m.group().split()) >= ASIDE_WORDS and (_foreign(m.group(), passage, own)
+                                                                                    or _other_things(m.group(), passage, own))
                                 else m.group(), definition)  # "(HBM3)", "(A100)": a gloss of the word before, kept
     sentences = _SENTENCE_END.split(definition.strip())
     kept = sentences[:1] + [p for p in sentences[1:] if not _foreign(p, passage, own)]

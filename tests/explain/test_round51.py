@@ -63,3 +63,18 @@ def test_a_stall_is_a_problem_the_other_language_gist_reports_and_a_denied_one_i
             "streaming from that machine see a long pause.")
     assert "مشكلة" in _short(text, "ar")
     assert "مشكلة" not in _short("With chunked prefill the prefill no longer stalls token generation for existing requests.", "ar")
+
+
+def _term_line(text: str, start: str, lang: str = "en") -> str:
+    return next(x for x in explain_offline(text, lang)["explanation"].splitlines() if x.startswith(start))
+
+
+def test_a_definitions_aside_about_products_or_experts_the_passage_never_names_is_left_out():
+    # round 48 readers (U3, U5, U6): asides from another setting read as padding or as claims about the text ("AMD's
+    # Strix Halo, NVIDIA's GB10" in a definition of GPU memory; the active experts of a mixture of experts in a
+    # definition of decoding beside a dense model)
+    dense = "Decode of Llama-2-70B on one H100 is bound by memory bandwidth: each decode step reads all 140 GB of weights."
+    line = _term_line(dense, "- **decode")
+    assert "experts" not in line, line
+    moe = "Decode of Mixtral 8x7B is bound by memory bandwidth: each decode step reads only the experts the router picks."
+    assert "experts" in _term_line(moe, "- **decode"), _term_line(moe, "- **decode")
