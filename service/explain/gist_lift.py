@@ -56,6 +56,9 @@ _INNER_HOWEVER = pattern_cache.lazy(r"(?<=\w)\s+however\s*,", re.I)
 _DATELINE = pattern_cache.lazy(r"^(?:\d{1,2}\s+\S+\s+\d{4}|[A-Z][a-z]{2,8}\.?\s+\d{1,2},?\s+\d{4})\s*[—–-]\s+")
 
 
+# An issue template's heading run into its line ("What's wrong: on backward we would expect ..."): the line says it
+_ISSUE_LABEL = re.compile(r"^(?:what(?:'s|’s|\s+is|\s+went)\s+wrong|(?:the\s+)?(?:problem|issue|bug|symptoms?|observed(?:\s+behaviou?r)?|"
+                          r"actual(?:\s+behaviou?r)?))\s*:\s+(?=\S)", re.I)
 _LEAD_LABEL = re.compile(r"^((?:just\s+|only\s+)?(?:a|an|some|a few|a couple of|several|few|quick)\s[^:;.?!]{3,80}):\s+(?=(?:we|I|they|it|this|our|you)\b)", re.I)
 _LABEL_VERB = re.compile(r"\b(?:is|are|was|were|be|has|have|had|do|does|did|can|could|will|would|should|must|may|might|gets?|got|"
                          r"makes?|made|shows?|showed|means?|meant|seems?|[a-z]{3,}ed)\b", re.I)  # a label has none of these
@@ -68,7 +71,7 @@ def without_openers(clause: str, lang: str = "en") -> str:
     if lang == "ar":
         text = _DASH_ASIDE.sub("", _COMMENTARY_AR.sub("", _OPENER_AR.sub("", clause.strip(), count=1)))
         return text.strip() or clause
-    text = _DASH_ASIDE.sub("", _OPENER.sub("", clause.strip(), count=1))
+    text = _DASH_ASIDE.sub("", _OPENER.sub("", _ISSUE_LABEL.sub("", clause.strip(), count=1), count=1))
     text = _POINTER.sub("", _INNER_HOWEVER.sub(",", text))
     label = _LEAD_LABEL.match(text)  # "a few datapoints from OpenLM, with default hparams: we get ...": the label names what follows
     text = text[label.end():] if label and not _LABEL_VERB.search(label.group(1)) else text  # the case is kept: the clause follows a reporting verb ("reports that about 30% ...")

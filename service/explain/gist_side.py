@@ -161,6 +161,8 @@ def side_weight(doc: Document, sentence: str, core: str, figures: list) -> float
     return penalty
 
 
+ROW_MAX_PROSE_WORDS = 12  # a line with this many words of prose argues, whatever figures it gives
+_PROSE_WORD = re.compile(r"(?<![\w/.-])[A-Za-z][a-z']{2,}\b")
 _ROW_NUMBERS = re.compile(r"(?<![\w.])\d[\d.,]*[A-Za-z%]{0,3}(?![\w.])|\bOOM\b")
 
 
@@ -169,8 +171,9 @@ def _table_row(doc: Document, sentence: str) -> bool:
     without a full stop ("Stage3, no offload 10B 1 8 OOM OOM" among its rows): a table's row, not a point."""
     lines = doc.text.split("\n")
     at = next((k for k, line in enumerate(lines) if sentence.strip() and sentence.strip() in line), None)
-    if at is None or "\n" in sentence.strip():
-        return False
+    if at is None or "\n" in sentence.strip() or len(_PROSE_WORD.findall(sentence)) >= ROW_MAX_PROSE_WORDS \
+            and not _LIST_ITEM.match(lines[at]):
+        return False  # "What's wrong: we would expect 2739 + 2739 but instead we see 11190" below the rows: prose
 
     def row(k: int) -> bool:
         line = lines[k].strip()

@@ -78,3 +78,15 @@ def test_a_definitions_aside_about_products_or_experts_the_passage_never_names_i
     assert "experts" not in line, line
     moe = "Decode of Mixtral 8x7B is bound by memory bandwidth: each decode step reads only the experts the router picks."
     assert "experts" in _term_line(moe, "- **decode"), _term_line(moe, "- **decode")
+
+
+def test_a_prose_line_below_figures_is_no_table_row_and_an_issue_label_is_read_off():
+    # round 49 (fairscale#627): "What's wrong: On backward we would expect ... but instead we see 11190", written below
+    # lines of measurements, was weighed as one more row of a table; the gist opened on "memory looks like:"
+    text = ("We observe weird memory usage when using FSDP.\nSetup: 1.5B params model\nDDP, 1gpu, Pytorch AMP, memory looks like:\n"
+            "5480 (before fwd) -> 9547 (after fwd) -> 10960 (after bwd)\nverified with PyTorch 1.6 and PyTorch 1.9.0\n"
+            "FSDP, 2gpu, memory looks like\n2739 (before fwd) -> 7416 (after fwd) -> 11190 (after bwd)\n"
+            "What's wrong: On backward we would expect the memory to be 2739 (params sharded) + 2739 (gradients sharded) "
+            "but instead we see 11190")
+    short = _short(text, "en")
+    assert "instead they see 11190" in short and "what's wrong" not in short.lower() and "looks like" not in short, short
