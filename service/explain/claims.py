@@ -397,5 +397,16 @@ def table_line(sentence: str) -> bool:
     """Whether a "sentence" is a table run into one line ("bs inp_len out_len ... 1 2048 512 11.20s 228.571 ..."): eight
     numbers or more, one word in four or more a number; it states rows, not a point or a reason."""
     numbers = _NUMBER_TOKEN.findall(_DATED.sub(" ", sentence))
-    return len(numbers) >= 8 and len(numbers) * 4 >= len(sentence.split())
+    return len(numbers) >= 8 and len(numbers) * 4 >= len(sentence.split()) and not first_person_view(sentence)
+
+
+# "I expected 2048 will batch only 2 ...", "we would expect 2739 + 2739 but instead we see 11190": the author's view of
+# the figures, however many the line gives; a table has no "I" or "we" who expects or sees
+_FIRST_PERSON_VIEW = re.compile(r"\b(?:I|we)(?:'d|’d)?\s+(?:\w+\s+){0,2}?(?:expect\w*|see|saw|observe[sd]?|found|think|thought|"
+                                r"believe[sd]?|suspect(?:ed)?|measured|got|get)\b")
+
+
+def first_person_view(sentence: str) -> bool:
+    """Whether a line says what its author expects, sees or finds in the figures it gives."""
+    return bool(_FIRST_PERSON_VIEW.search(sentence))
 

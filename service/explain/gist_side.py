@@ -9,7 +9,7 @@ from service.explain.gist_select import STOP as _STOP
 from service.explain.document import Document
 
 _ABOUT_THE_PAGE = pattern_cache.lazy(r"\b(?:for illustration|the following|as follows|illustrat\w+|in the (?:figure|table|diagram|image)|see (?:below|above|figure)|"
-                                    r"shown (?:below|above)|this (?:figure|table|diagram)|as (?:you|we) can see|"
+                                    r"shown (?:below|above)|this (?:figure|table|diagram)|as (?:you|we) can see (?:in|from|on) (?:the |this |my |our )?(?:figure|fig|table|chart|graph|plot|image|diagram|screenshot|timeline|trace|profile|log|output)|"
                                     r"(?:in|see) (?:figure|fig\.|table|chart|graph|plot) ?\d+)\b|(?:الشكل|الجدول) (?:أدناه|أعلاه)"
                                     r"|(?:كما|وكما) (?:هو موضح|يظهر|ترى|نرى) في (?:الشكل|الجدول)", re.I)
 # A caption ("Example DualPipe scheduling for 8 PP ranks", "Figure 3:") describes a picture, not the subject.
@@ -161,8 +161,6 @@ def side_weight(doc: Document, sentence: str, core: str, figures: list) -> float
     return penalty
 
 
-ROW_MAX_PROSE_WORDS = 12  # a line with this many words of prose argues, whatever figures it gives
-_PROSE_WORD = re.compile(r"(?<![\w/.-])[A-Za-z][a-z']{2,}\b")
 _ROW_NUMBERS = re.compile(r"(?<![\w.])\d[\d.,]*[A-Za-z%]{0,3}(?![\w.])|\bOOM\b")
 
 
@@ -171,9 +169,8 @@ def _table_row(doc: Document, sentence: str) -> bool:
     without a full stop ("Stage3, no offload 10B 1 8 OOM OOM" among its rows): a table's row, not a point."""
     lines = doc.text.split("\n")
     at = next((k for k, line in enumerate(lines) if sentence.strip() and sentence.strip() in line), None)
-    if at is None or "\n" in sentence.strip() or len(_PROSE_WORD.findall(sentence)) >= ROW_MAX_PROSE_WORDS \
-            and not _LIST_ITEM.match(lines[at]):
-        return False  # "What's wrong: we would expect 2739 + 2739 but instead we see 11190" below the rows: prose
+    if at is None or "\n" in sentence.strip() or claims.first_person_view(sentence):
+        return False  # "What's wrong: we would expect 2739 + 2739 but instead we see 11190" below the rows: argued
 
     def row(k: int) -> bool:
         line = lines[k].strip()

@@ -90,3 +90,23 @@ def test_a_prose_line_below_figures_is_no_table_row_and_an_issue_label_is_read_o
             "but instead we see 11190")
     short = _short(text, "en")
     assert "instead they see 11190" in short and "what's wrong" not in short.lower() and "looks like" not in short, short
+
+
+def test_a_conclusion_drawn_from_a_table_is_the_point_and_a_narrative_so_concludes_nothing():
+    # round 49 (Accelerate#1153): "As you can see, if you are not careful ..., you can get ... a 2x slowdown" below a
+    # table was weighed as about the page; the gist opened on "below are the average seconds per batch"
+    text = ("Below are the average seconds per batch iterating over 29 batches of data for each setup:\n"
+            "Baseline | no_sync improperly | no_sync\nMulti-Node | 2±0.01s | 2.13±0.08s | 0.91±0.11s\n"
+            "Single Node | 0.50±0.01s | 0.50±0.01s | 0.41±0.015s\n"
+            "As you can see, if you are not careful about how you setup your gradient synchronization, you can get "
+            "upwards of more than a 2x slowdown during training!")
+    assert "2x slowdown" in _short(text, "en")
+    # round 49 (TensorRT-LLM#2311): "So I've conducted an experiment ..." is the story going on, not a conclusion
+    told = ("According to the docs, mixed batching is the default. So I've conducted an experiment to see the effect of "
+            "mixed batching by changing max_num_tokens to an appropriate size.")
+    assert "concludes" not in _short(told, "en")
+    # ... and a line of figures where the author says what they expected is no table run into one line
+    from service.explain.claims import table_line
+    assert not table_line("I expected max_num_tokens 2048 will batch only 2 summarization phase sequences whereas 2050, "
+                          "2064 and 2176 will batch extra generation phase sequences up to 2, 16 and 128.")
+    assert table_line("bs inp_len out_len total latency 1 2048 512 11.20s 228.571 25 2048 512 35.81s 1787.210")
