@@ -12,7 +12,7 @@ from typing import NamedTuple
 from calculators.resources import data_dir
 
 from service.explain import claims as claim_cues
-from service.explain import gist_compare, gist_defined, gist_names, gist_problem, gist_relation, gist_side, gist_values, key_terms, reported, restate
+from service.explain import gist_compare, gist_defined, gist_names, gist_problem, gist_relation, gist_side, gist_values, reported, restate
 from service.explain.document import Document
 from service.i18n import arabic
 from service.i18n.messages import join_names, messages
@@ -158,7 +158,7 @@ def read(doc: Document, index: int) -> Reading:
             # shows ("a second OOM site is the fp32 upcast": fp32 has no problem), which a blind reader judged wrong
             lead = max(main[0], start + gist_problem.list_start(sentence, span[0]))  # its own clause's, or its list's: "too large
             earlier = set(sum(_subjects(doc, lead, max(lead, start + span[0]), bool(measured), bool(measured or setup)), []))  # for ZeRO-1, X is too slow"
-            earlier = set() if key_terms.unnamed_in(doc.text, lead, start + span[0], [(o.start, o.end) for o in doc.occurrences]) else earlier  # one setting of several is not blamed
+            earlier = set() if gist_problem.unnamed_in(doc.text, lead, start + span[0], [(o.start, o.end) for o in doc.occurrences]) else earlier  # one setting of several is not blamed
             own, everyday = [s for s in own if s in earlier], [s for s in everyday if s in earlier]
     subjects = [n for n in (own if own or role not in _NEEDS_SUBJECT else everyday) if n not in labels]  # labels: by their figures
     if role == "comparison" and len(subjects) > 2:  # "FSDP vs DDP in MFU": the metric is what they are compared in

@@ -4,6 +4,7 @@ items that has it ("passing A, B, C fails"): what a cross-language problem frame
 import re
 
 from service.explain import claims as claim_cues
+from service.explain import key_terms
 
 
 def problem(sentence: str, cue: dict) -> tuple[str, int]:
@@ -28,3 +29,14 @@ def list_start(sentence: str, end: int) -> int:
     while cut > 0 and sentence[cut] in ",،" and len(sentence[max(sentence.rfind(",", 0, cut), sentence.rfind("،", 0, cut)) + 1:cut].split()) <= 2:
         cut = max(sentence.rfind(",", 0, cut), sentence.rfind("،", 0, cut))
     return cut
+
+
+# A product's name the glossary does not know ("DeepCompile", "SuperOffload"): CamelCase, or capitals run into a word
+_UNKNOWN_NAME = re.compile(r"(?<![\w.-])(?:[A-Z][a-z]+[A-Z][A-Za-z]*|[A-Z]{2,}[a-z]{2,}[A-Za-z]*)(?![\w-])")
+
+
+def unnamed_in(text: str, start: int, end: int, named: list[tuple[int, int]]) -> bool:
+    """Whether text[start:end] holds a setting or a product's name no glossary name covers: "passing zero_hpz_partition_size,
+    ... fails", "DeepCompile combined with offloading fails to converge" (offloading alone is not what fails)."""
+    return key_terms.unnamed_in(text, start, end, named) or any(
+        not any(a <= m.start() and m.end() <= b for a, b in named) for m in _UNKNOWN_NAME.finditer(text, start, end))

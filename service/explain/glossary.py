@@ -270,8 +270,8 @@ class Glossary:
     def _inside(self, text, i, length, outer, tokens, exact_keys, folded_keys) -> list[Match]:
         """Named terms inside a longer one: "H800 GPU hours" also names the H800, "per-device batch size" a batch size;
         only whole words of a phrase ("ZeRO-1" and "DeepSeek-V3" are names, not "ZeRO" or "DeepSeek" plus a number)."""
-        if length < 2 or not any(arabic.LATIN_LETTER.match(tok) for tok, _, _ in tokens[i:i + length]):
-            return []  # an Arabic phrase's words ("نقاط تفتيش التنشيط") are not terms of their own
+        if length < 2 or not any(arabic.LATIN_LETTER.match(tok) for tok, _, _ in tokens[i:i + length]) or " per " in text[tokens[i][1]:tokens[i + length - 1][2]]:
+            return []  # an Arabic phrase's words ("نقاط تفتيش التنشيط") are not terms of their own, nor a ratio's ("FLOPS per byte")
         heads, _ = _heads(text)
         inner: list[Match] = []
         j = i
@@ -367,8 +367,8 @@ class Glossary:
             lengths |= self._lengths.get(first, set())
         before = folded_keys[i - 1] if i else None
         for length in sorted(lengths, reverse=True):
-            if i + length > stop:
-                continue
+            if i + length > stop or length > 1 and re.search(r"[.!?؟]\s*\n", text[tokens[i][1]:tokens[i + length - 1][2]]):
+                continue  # "DeepSeek-V3.\n2. ..." ends a sentence and opens a list item: no "DeepSeek-V3.2"
             exact = tuple(exact_keys[i:i + length])
             folded = tuple(folded_keys[i:i + length])
             entry = self._lookup(exact, folded, text, before)

@@ -25,6 +25,7 @@ _CODE = re.compile(r"`[^`\n]*`")
 _OTHER_CHIPS = re.compile(r"NVSwitch|C2C|Grace|\bG[BH]\d{3}|DGX|HGX|superchip|ConnectX|BlueField|CPU|فائق|التبديل|مبدل|المعالج المركزي|بطاقة الشبكة|شركة")
 # an entry of a device word itself (GPU, accelerator, chip): its definition names the kinds of chip there are
 # (a term's bold name, never a claim's: "- **الرقم «1,024 شريحة»**" is the answer's own reading of a count)
+_MEMORY_AFTER = re.compile(r"\s*(?:ال)?(?:ذاكرة|ذواكر)|\s*(?:DRAM|HBM|SRAM|GDDR|LPDDR|NAND|flash)", re.I)
 _GPU_ITEM = re.compile(r"^- \*\*[^*\n\d«]*(?:GPU|TPU|مسر|شريح|شرائح|accelerator|chip)")
 
 
@@ -39,6 +40,8 @@ def chips_as_gpus(text: str) -> str:
     def one(m: re.Match) -> str:
         if "GPU" in m.string[max(0, m.start() - 14):m.start()]:
             return m.group(0)  # «وحدة GPU أو شريحة واحدة» sets the two apart: not «وحدة GPU أو وحدة GPU»
+        if _MEMORY_AFTER.match(m.string, m.end()):
+            return m.group(0)  # «شرائح ذاكرة DRAM» stacked in an HBM tower are memory dies, not GPUs (round 49, P24-ar)
         if (not m.group(2) or m.group(2) in ("ب", "ل", "ك")) and _CONSTRUCT.match(m.string, m.end()):
             if _CONSTRUCT.match(m.string, m.end()).group(0).strip().startswith("ال"):
                 return m.group(0)  # «شريحة التبديل» is a switch chip, another kind of chip (round 48, P04-ar)

@@ -110,3 +110,53 @@ def test_a_conclusion_drawn_from_a_table_is_the_point_and_a_narrative_so_conclud
     assert not table_line("I expected max_num_tokens 2048 will batch only 2 summarization phase sequences whereas 2050, "
                           "2064 and 2176 will batch extra generation phase sequences up to 2, 16 and 128.")
     assert table_line("bs inp_len out_len total latency 1 2048 512 11.20s 228.571 25 2048 512 35.81s 1787.210")
+
+
+def test_no_name_runs_across_a_full_stop_and_a_new_line():
+    # round 49 P03 (an Arabic lesson on MTP): "... DeepSeek-V3.\n2. مسودة ..." was read as DeepSeek-V3.2
+    text = "تحسينات متسقة في عمليات استئصال DeepSeek-V3.\n2. مسودة فك تشفير تخمينية مجانية عند الاستدلال."
+    ids = _ids(text, "en")
+    assert "deepseek-v3" in ids and "deepseek-v3-2" not in ids, ids
+    assert "deepseek-v3-2" in _ids("DeepSeek-V3.2 adds sparse attention to the V3 architecture.")
+
+
+def test_a_ratio_names_no_rate_inside_it():
+    # round 49 P04 (Moreh on expert parallelism): "FLOPS per byte" also listed FLOPS as a rate per second
+    ids = _ids("The parameters of individual experts can be reused more once they are loaded, thereby improving FLOPS per byte.")
+    assert "arithmetic-intensity" in ids and "flop-per-second" not in ids, ids
+
+
+def test_checkpoint_shard_files_are_no_dataset_shards():
+    # round 49 P02 (KempnerForge#102): "the shard files and DCP .metadata are written by a background thread"
+    text = ("dcp.async_save() hands back a future; the shard files and DCP .metadata are written by a background thread, "
+            "so latest may point at a checkpoint whose shards are truncated.")
+    line = _term_line(text, "- **checkpoint shard")
+    assert "checkpoint" in line and "data loader" not in line, line
+    assert "dataset is split" in _term_line("The StreamingDataset downloads shards from S3 as the dataloader workers need "
+                                            "them; predownload keeps the next shard ready.", "- **")
+
+
+def test_memory_chips_in_an_hbm_stack_stay_memory_chips_in_arabic():
+    # round 49 P24-ar: «برج واحد من شرائح ذاكرة DRAM» became «برج واحد من وحدات GPU ذاكرة DRAM» in a GPU-only passage
+    from service.i18n import arabic_devices
+    out = arabic_devices.chips_as_gpus("- **رصة HBM**: برج واحد من شرائح ذاكرة DRAM مكدسة.\n- تتصل الشرائح عبر NVLink.")
+    assert "شرائح ذاكرة DRAM" in out and "تتصل وحدات GPU" in out, out
+
+
+def test_a_timed_phase_is_measured_and_a_flag_value_is_no_setting():
+    # round 49 P12 (DeepSpeed#724): "the optimizer_allgather time could vary from 2.5s to 0.4s" called a setting
+    line = _term_line("The allgather_bucket_size parameter could influence the training speed, i.e., the "
+                      "optimizer_allgather time could vary from 2.5s to 0.4s.", "- **optimizer_allgather")
+    assert "measured" in line, line
+    from service.explain import key_terms
+    found = {t["term"]: t for t in key_terms.find("Launch with --kv-cache-dtype fp8_e4m3 on H200.", "en", [], set())}
+    assert found["fp8_e4m3"]["expansion"].startswith("a value"), found
+
+
+def test_a_run_that_does_not_converge_beside_an_unknown_name_blames_neither_alone():
+    # round 49 P05-ar (a DeepSpeed study on GH200): "DeepCompile combined with offloading fails to converge" opened as
+    # «مشكلة فيما يخص التفريغ: يفشل التشغيل» (offloading fails to run)
+    text = ("While CPU offloading extends trainable model size, we uncover critical stability issues: DeepCompile combined "
+            "with offloading fails to converge.")
+    short = _short(text, "ar")
+    assert "يتقارب" in short and "التفريغ" not in short and "يفشل التشغيل" not in short, short
