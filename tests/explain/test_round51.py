@@ -160,3 +160,14 @@ def test_a_run_that_does_not_converge_beside_an_unknown_name_blames_neither_alon
             "with offloading fails to converge.")
     short = _short(text, "ar")
     assert "يتقارب" in short and "التفريغ" not in short and "يفشل التشغيل" not in short, short
+
+
+def test_gpu_utilization_is_defined_in_both_of_its_readings_and_tpm_is_no_service_total_only():
+    # round 49 P18 (Megatron-LM#76): "total GPU utilization ... achieves ~150TFLOPs, while 8 achieve 109TFLOPs/GPU"
+    # glossed only as the share of time nvidia-smi sees the GPU busy; the author meant the share of peak achieved
+    text = ("I am trying to determine what is the total GPU utilization in training a GPT-like LM. A 1B model on a single "
+            "A100 achieves ~150TFLOPs, while 8 achieve 109TFLOPs/GPU on an 8B model. What is the formula used to calculate FLOPs?")
+    line = _term_line(text, "- **utilization")
+    assert "peak math rate" in line and "kernel was running" in line, line
+    # round 49 P08: TPM for one request's decode speed, not only a service's total
+    assert "for one request" in _term_line("Prefix caching improves TTFT but the decode speed in TPM stays the same.", "- **TPM")
