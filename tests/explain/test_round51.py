@@ -171,3 +171,20 @@ def test_gpu_utilization_is_defined_in_both_of_its_readings_and_tpm_is_no_servic
     assert "peak math rate" in line and "kernel was running" in line, line
     # round 49 P08: TPM for one request's decode speed, not only a service's total
     assert "for one request" in _term_line("Prefix caching improves TTFT but the decode speed in TPM stays the same.", "- **TPM")
+
+
+def _claim_why(text: str, lang: str = "en") -> str:
+    return " | ".join(c["why"] for c in explain_offline(text, lang)["claims"])
+
+
+def test_a_speed_up_over_more_nodes_is_set_against_linear_scaling():
+    # round 49 P07 (PyTorch forum): "only 40% faster when I distribute the training on three nodes" is 1.4 / 3 = 47%
+    # of linear scaling, the check the reader made and the answer did not
+    assert "47% of linear scaling" in _claim_why("Why is my wall training time only 40% faster when I distribute the "
+                                                 "training on three nodes?")
+    # "from 8 to 64 GPUs": 6.2 / 8 = 78% (Megatron-style weak-scaling reports), no longer an uncertain pair
+    why = _claim_why("Scaling from 8 to 64 GPUs gave a 6.2x speedup.")
+    assert "78% of linear scaling" in why and "measures something else" not in why, why
+    # a speed-up against another method is no scale-up, and a speed-up with no baseline machine is left alone
+    assert "linear scaling" not in _claim_why("On 16 nodes DeepEP is 50% faster than the default expert parallelism.")
+    assert "linear scaling" not in _claim_why("FP8 is 1.4x faster than BF16 on 8 GPUs.")

@@ -403,6 +403,8 @@ def _change(doc: Document, claim: Claim, outcome: Outcome) -> None:
     kinds = {verdicts.kind(before.quantity), verdicts.kind(after.quantity)}
     if mixed_directions(doc, before, after):
         return  # 900 GB/s both ways against 64 GB/s each way: checks.directions compares them like for like
+    if change.quantity == "speedup" and before.quantity == after.quantity and before.quantity in ("n_chips", "n_nodes"):
+        return  # "from 8 to 64 GPUs gave a 6.2x speedup": the speed-up of a scale-up, which checks.scaling sets against 8x
     if len(kinds) > 1 or (change.quantity == "speedup" and not kinds <= _SPEED_KINDS):
         # a speed-up is a ratio of times or rates; a memory (or mixed) pair read as one is an uncertain reading
         shown = f"{before.quote} → {after.quote}"
