@@ -188,3 +188,12 @@ def test_a_speed_up_over_more_nodes_is_set_against_linear_scaling():
     # a speed-up against another method is no scale-up, and a speed-up with no baseline machine is left alone
     assert "linear scaling" not in _claim_why("On 16 nodes DeepEP is 50% faster than the default expert parallelism.")
     assert "linear scaling" not in _claim_why("FP8 is 1.4x faster than BF16 on 8 GPUs.")
+
+
+def test_a_mesh_written_as_sizes_before_axes_gives_their_degrees():
+    # round 49 P17 (torchprime#108): "we need 64 FSDP by 4 TP sharding" was read as two bare numbers
+    from service.explain.pipeline import analyse
+    figures = {(f.quote, f.quantity, f.value) for f in analyse("To train 405B on a Trillium pod we need 64 FSDP by 4 TP sharding.", "en").figures}
+    assert ("64 FSDP", "dp_degree", 64.0) in figures and ("4 TP", "tp_degree", 4.0) in figures, figures
+    # a count of ranks with no second axis keeps its own reading, and a plain "4 TP" needs the mesh's "by"/"x"
+    assert not any(f.quantity == "tp_degree" and f.quote == "4" for f in analyse("We have 4 TP experts.", "en").figures)

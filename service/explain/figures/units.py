@@ -8,7 +8,7 @@ from calculators import CalculatorInputError, catalog
 from calculators.resources import data_dir
 from calculators.units import parse_text
 from service.explain.figures.record import _Fig
-from service.explain.figures.words import _ABBR, _APPOSITIVE_END, _KEY_APPOSITIVE, _AR_FIRST_LETTER, _AR_PARTICLE, _AR_WORDS, _CHIP_AFTER, _CHIP_BEFORE, _EN_NOUNS_WEAK_OK, _FLOP_WORD, _GROUP_AFTER, _I, _INDEX_TABLE, _KEYS, _KEY_AFTER, _KEY_BEFORE, _MAGNITUDE_DEFAULT, _NOUNS, _NOUN_ENTRIES, _NOUN_LATER, _PEAK_AFTER, _PER_CHIP, _SEQ_K, _UNITS, _UNIT_AT, _UNIT_ENTRIES, _WAY, _alt, _rx, _which
+from service.explain.figures.words import _ABBR, _APPOSITIVE_END, _MESH_BEFORE, _MESH_CODE, _MESH_NEXT, _KEY_APPOSITIVE, _AR_FIRST_LETTER, _AR_PARTICLE, _AR_WORDS, _CHIP_AFTER, _CHIP_BEFORE, _EN_NOUNS_WEAK_OK, _FLOP_WORD, _GROUP_AFTER, _I, _INDEX_TABLE, _KEYS, _KEY_AFTER, _KEY_BEFORE, _MAGNITUDE_DEFAULT, _NOUNS, _NOUN_ENTRIES, _NOUN_LATER, _PEAK_AFTER, _PER_CHIP, _SEQ_K, _UNITS, _UNIT_AT, _UNIT_ENTRIES, _WAY, _alt, _rx, _which
 from service.explain.figures.values import _ar_number, _chip_id, _normalise_unit, _number, _seconds, plain_number
 
 
@@ -189,6 +189,9 @@ class _Units:
         way = _WAY.match(norm, end)
         if way:
             return self.read_way(start, way.end(), raw)
+        coded = _MESH_CODE.match(norm, end) if not word and not mult and not unit else None
+        if coded and (_MESH_NEXT.match(norm, coded.end()) or _MESH_BEFORE.search(norm, max(0, start - 24), start)):
+            return _Fig(start, coded.end(), _ABBR[coded.group(1)], raw, raw=raw, generic=False)  # "64 FSDP by 4 TP"
         named_after = self.key_after(end, raw, mult) if not word and not unit else None
         if named_after:
             return _Fig(start, named_after[1], named_after[0], raw, raw=raw, generic=False)
@@ -276,8 +279,7 @@ class _Units:
         return None
 
     def utilisation_subject(self, start: int) -> str | None:
-        """"mfu" or "hfu" when the sentence before a number has MFU or HFU as its subject and no other fraction or percentage
-        stands between them."""
+        """"mfu"/"hfu" when the sentence before a number has MFU or HFU as its subject, no fraction or percentage between."""
         lo = self.sentence_start(start)
         found = None
         for found in _UTIL_SUBJECT.finditer(self.norm, lo, start):
@@ -446,8 +448,7 @@ class _Units:
                     generic=quantity == entry["quantity"] and cls == "percent")
 
     def chip_peak(self, value: float, named_only: bool = False) -> bool:
-        """Whether a FLOP/s figure is the catalog peak (bf16 or fp8, dense) of a chip the text names, or of any chip when it names none
-        (named_only: of a chip the text names, never of any)."""
+        """Whether a FLOP/s figure is the catalog peak (bf16, fp8; dense) of a chip the text names, or of any (named_only: never any)."""
         if self._peaks is None:
             self.find_peaks()
         peaks = self._named_peaks if named_only else self._peaks

@@ -308,6 +308,10 @@ _COMPACT = _rx(
     r"(?P<num>\d+(?:\.\d+)?(?:e-?\d+)?)(?P<k>[kK]|M(?![A-Za-z]))?(?!\d|\.\d|[kK])"
 )
 _ABBR_DETAIL = _EN["abbreviation_detail"]
+# A mesh written as sizes before their axes ("64 FSDP by 4 TP", "8 DP x 8 TP"): each size is that axis's degree
+_MESH_AXES = r"(TP|PP|DP|EP|CP|FSDP|HSDP)"
+_MESH_CODE, _MESH_NEXT = _rx(r"[ \t]+" + _MESH_AXES + r"\b"), _rx(r"[ \t]*(?:by|x|×)[ \t]*\d+[ \t]+" + _MESH_AXES + r"\b")
+_MESH_BEFORE = _rx(r"\b" + _MESH_AXES + r"[ \t]*(?:by|x|×)[ \t]*$")
 _PIPE_LETTERS = {k: v for k, v in _EN["pipeline_letters"]["letters"].items()}
 _PIPE_LETTER = _rx(r"(?<![\w\\/·*.])(?P<sym>" + _alt(_PIPE_LETTERS) + r")\s*=\s*(?P<num>\d+)(?!\w|\.\d)")
 _PIPE_CONTEXT = _rx(_EN["pipeline_letters"]["context"], _I)
