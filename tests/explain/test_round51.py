@@ -197,3 +197,10 @@ def test_a_mesh_written_as_sizes_before_axes_gives_their_degrees():
     assert ("64 FSDP", "dp_degree", 64.0) in figures and ("4 TP", "tp_degree", 4.0) in figures, figures
     # a count of ranks with no second axis keeps its own reading, and a plain "4 TP" needs the mesh's "by"/"x"
     assert not any(f.quantity == "tp_degree" and f.quote == "4" for f in analyse("We have 4 TP experts.", "en").figures)
+
+
+def test_two_different_shares_are_not_compared():
+    # issue 18 class 2 (unlike quantities compared): "100% GPU utilization but MFU is only 30%" gave "100% vs 30%: about
+    # 3.3 times as much", though time busy and a share of peak FLOPs are not two values of one thing
+    assert "times as much" not in _claim_why("nvidia-smi shows 100% GPU utilization but MFU is only 30%.")
+    assert "50% higher" in _claim_why("MFU went from 30% to 45% after enabling FP8.")

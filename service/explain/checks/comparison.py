@@ -93,7 +93,7 @@ def _pairs_within(doc: Document, claim: Claim) -> list[tuple]:
     for first, second in zip(figs, figs[1:]):
         between = _UP_TO.sub(" ", doc.text[first.end:second.start])  # "up to 96 GB" is a ceiling, not "from X to Y"
         alike = sum(_group(f) == _group(first) for f in figs) == 2  # a row of five timings is a table, not two things said alike
-        if id(first) in used or _group(first) != _group(second) \
+        if id(first) in used or _group(first) != _group(second) or _two_metrics(first, second) \
                 or not (_rules()["within"].search(between) or alike and _parallel(doc, first, second)):
             continue
         if _TOWARDS.search(between) and (_SPREAD.match(doc.text, second.end) or _NAMED_RANGE.match(doc.text, second.end)):
@@ -112,6 +112,15 @@ _LABEL_BEFORE = re.compile(r"(?<![\w-])(?!(?:from|to|at|of|about|around|roughly|
                            r"fell|falls|dropped|drops|increased|decreased|improved|grew|went|changed|moved|with)\b)([A-Za-z][\w-]{2,})\s*[~≈]?\s*$", re.I)
 _LABEL_AFTER = re.compile(r"\s*(?:[A-Za-z]{1,4}B|GiB|GB|TB|MiB|MB|ms|s|%)?\s+(?!(?:per|on|in|at|for|with|after|when|and|or|to|of|by|from)\b)"
                           r"([A-Za-z][\w-]{1,})")
+
+
+_NAMED_SHARES = frozenset({"mfu", "hfu", "utilization"})
+
+
+def _two_metrics(first, second) -> bool:
+    """Whether two shares are of two different measures ("100% GPU utilization but MFU is only 30%"): time busy and a
+    share of peak FLOPs are no two values of one thing, and their ratio says nothing."""
+    return first.quantity != second.quantity and bool({first.quantity, second.quantity} & _NAMED_SHARES)
 
 
 def _relabelled(doc: Document, first, second) -> bool:
