@@ -117,6 +117,8 @@ def _other_things(aside: str, passage: str, own: str) -> bool:
     """Whether a bracketed aside names products, makers or mixture-of-experts ideas and nothing else the passage or
     the term's own name names: an example from another setting ("(Apple's chips, AMD's Strix Halo)", "(only the
     active experts' of a mixture of experts)" beside a dense model), which a reader takes for a claim about the text."""
+    if re.match(r"\s*\((?:as|كما)\s", aside):
+        return False  # "(as nvidia-smi shows it)": how the term is read, not an example from elsewhere
     found = glossary.detect(aside)
     things = {m.entry["id"] for m in found if m.entry.get("category") in _THING_CATEGORIES} - definitions.generic_term_ids()
     named = _named_ids(passage) | _named_ids(own)
