@@ -75,7 +75,9 @@ _COMMON_VERB = pattern_cache.lazy(r"\b(?:get|got|need|use|used|run|ran|take|took
 
 # an option's description opening on its verb ("Increases speculation range but risks ..."): no subject "that" can carry
 OPTION_VERB_FIRST = (r"(?:Increases|Reduces|Decreases|Improves|Allows|Enables|Specifies|Controls|Determines|Defines|Requires|Lets|"
-                      r"Provides|Limits|Raises|Lowers|Keeps|Avoids|Prevents|Trades)\s(?!(?:is|are|was|were|can|will)\b)")
+                      r"Provides|Limits|Raises|Lowers|Keeps|Avoids|Prevents|Trades)\s(?!(?:is|are|was|were|can|will)\b)"
+                      r"|(?:Configurable|Maximum|Minimum|Max|Min|Number|Percentage|Fraction|Ratio|Amount|Size)\s+(?:\w+\s+)?(?:of|to)\s"
+                      r"(?!.*\b(?:is|are|was|were|can|will|should|must)\b)|Whether\s+to\s")  # "Configurable percentage of ... to reserve"
 
 
 def describes_option(sentence: str) -> bool:

@@ -204,3 +204,11 @@ def test_two_different_shares_are_not_compared():
     # 3.3 times as much", though time busy and a share of peak FLOPs are not two values of one thing
     assert "times as much" not in _claim_why("nvidia-smi shows 100% GPU utilization but MFU is only 30%.")
     assert "50% higher" in _claim_why("MFU went from 30% to 45% after enabling FP8.")
+
+
+def test_an_options_description_with_no_verb_is_quoted_not_put_after_that():
+    # round 49 P23 (vLLM#44594): "The text says that configurable percentage of total kvcache blocks to reserve ..."
+    from service.explain.person import describes_option
+    assert describes_option("Configurable percentage of total kvcache blocks to reserve as buffer when allocating new request blocks.")
+    assert describes_option("Whether to overlap the reduce-scatter with the backward pass.")
+    assert not describes_option("Number of GPUs is 8 in this run.")
