@@ -100,6 +100,7 @@ def sentences(text: str, clutter: list[tuple[int, int]]) -> list[tuple[int, int]
     spans = [piece for a, b in spans for piece in _inline_items(text, a, b)]
     spans = [piece for a, b in spans for piece in _glued_heading(text, a, b)]
     spans = [piece for a, b in spans for piece in _label_run(text, a, b)]
+    spans = [piece for a, b in spans for piece in _spliced_question(text, a, b)]
     out = []
     for a, b in spans:
         while a < b and (text[a].isspace() or text[a] in "•*-–·>"):
@@ -109,6 +110,20 @@ def sentences(text: str, clutter: list[tuple[int, int]]) -> list[tuple[int, int]
         if b > a and not terms.inside(clutter, a):
             out.append((a, b))
     return out
+
+
+# "Actually I can achieve 500 TPS on single H200 GPU, Is there a paper ...?": a statement and a question run together by
+# a comma; read as one question, the statement became what is asked ("They ask whether they can achieve 500 TPS")
+_SPLICED_QUESTION = pattern_cache.lazy(r",\s+(?=(?:Is|Are|Do|Does|Did|Can|Could|Should|Would|Will|What|Why|How|Where|Which|Who|When)\s+[a-z])")
+
+
+def _spliced_question(text: str, a: int, b: int) -> list[tuple[int, int]]:
+    """A question that a comma joins to the statement before it, split from that statement."""
+    piece = text[a:b].rstrip()
+    found = _SPLICED_QUESTION.search(piece) if piece.endswith("?") else None
+    if not found or "?" in piece[:found.start()] or len(piece[:found.start()].split()) < 4:
+        return [(a, b)]
+    return [(a, a + found.start() + 1), (a + found.end(), b)]
 
 
 def _glued_heading(text: str, a: int, b: int) -> list[tuple[int, int]]:

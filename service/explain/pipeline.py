@@ -9,7 +9,7 @@ from service.explain.figures import read_figures as reader
 
 def read_figures(doc: Document) -> None:
     """Stage 2: every figure the text states (outside page clutter), and the chips and models it names."""
-    doc.figures = [_batch_scope(doc.text, _rate_after(doc.text, f)) for f in reader(doc.text) if not terms.inside(doc.clutter, f.start)]
+    doc.figures = [_batch_scope(doc.text, _rate_after(doc.text, _thousands_dot(f))) for f in reader(doc.text) if not terms.inside(doc.clutter, f.start)]
     spans = [(f.start, f.end) for f in doc.figures]
     # "72-GPU" is a figure about a node, not a mention of the generic GPU cluster.
     doc.mentions = [m for m in grounding.mentions(doc.text) if not terms.inside(doc.clutter, m.start)
@@ -27,6 +27,20 @@ BATCH_LABEL_REACH = 40  # characters before a figure where its label sits ("glob
 _PER_SECOND_AFTER = pattern_cache.lazy(r"\s*(?:(?:are|is|were|was|get|gets|got|being)\s+)?(?:(?:\w+ed|seen|run)\s+)?"
                                        r"(?:per|each|every|a)\s+(?:second|sec)\b", re.I)
 RATES_OF = {"tokens": "tokens_per_s"}
+
+
+# "18.000 شريحة", "1.500 GPUs": a count of whole things written with a dot between its thousands, as Arabic and many
+# European texts write them; a count of chips has no fraction, so "18.000" is eighteen thousand, never eighteen
+_THOUSANDS_DOT = pattern_cache.lazy(r"^\s*\d{1,3}(?:\.\d{3})+(?![\d.,])")
+WHOLE_COUNTS = ("n_chips", "n_nodes", "chips_per_node")
+
+
+def _thousands_dot(fig):
+    """A count of chips or nodes written "18.000" read as 18,000."""
+    written = _THOUSANDS_DOT.match(fig.quote)
+    if fig.quantity not in WHOLE_COUNTS or not written:
+        return fig
+    return fig._replace(value=float(written.group(0).strip().replace(".", "")))
 
 
 def _rate_after(text: str, fig):

@@ -212,3 +212,19 @@ def test_an_options_description_with_no_verb_is_quoted_not_put_after_that():
     assert describes_option("Configurable percentage of total kvcache blocks to reserve as buffer when allocating new request blocks.")
     assert describes_option("Whether to overlap the reduce-scatter with the backward pass.")
     assert not describes_option("Number of GPUs is 8 in this run.")
+
+
+def test_round50_figures_thousands_dot_energy_and_a_spliced_question():
+    # round 50 P18-en (an Arabic news page): «18.000 شريحة GB200» said as "18 GB200 chips"
+    from service.explain.pipeline import analyse
+    chips = [f for f in analyse("أعلنت هيوماين عن شراء 18.000 شريحة GB200 لمركز بقدرة 500 ميغاواط.", "ar").figures if f.quantity == "n_chips"]
+    assert [f.value for f in chips] == [18000.0], chips
+    # round 50 P02-en: «1300 ميغاواط ساعة» of energy said as "a power of 1.3 GW"
+    energy = analyse("استهلك تدريب GPT-3 نحو 1300 ميغاواط ساعة من الكهرباء.", "ar").figures
+    assert [(f.quantity, f.value) for f in energy] == [("energy_wh", 1.3e9)], energy
+    assert "power" not in _short("استهلك تدريب GPT-3 نحو 1300 ميغاواط ساعة من الكهرباء، وفق تقديرات الباحثين.", "en")
+    # round 50 P10 (SGLang#7452): "Actually I can achive 500 TPS on single H200 GPU, Is there a paper ...?" read as a
+    # question whether they can reach 500 TPS (the opposite of what they say)
+    text = ("What's the meaning of \"190 TPS on single H200\"? Actually I can achieve 500 TPS on single H200 GPU, Is there a "
+            "paper or a blog introducing the experiment and data?")
+    assert "whether they can achieve" not in _short(text, "en")
