@@ -243,7 +243,7 @@ _IMPERATIVE = pattern_cache.lazy(r"^(?:use|keep|set|avoid|try|make sure|consider
                                  r"decrease|lower|raise|limit|split|shard|combine|add|remove|install|reduce|tune|choose|replace|"
                                  r"adjust|configure|specify|ensure|remember|do not|don't|never|always|refresh|rerun|re-run|update|"
                                  r"upgrade|downgrade|verify|compare|measure|profile|pin|bump|drop|skip|stop|prioriti[sz]e|focus|rely)\b"
-                                 r"(?!\s+(?:is|are|was|were|has|have|can|will)\b|\s*:)", re.I)  # "Update: ..." is a label
+                                 r"(?!\s+(?:is|are|was|were|has|have|can|will)\b|\s*:|[\s_-]*(?:scatter|gather)\b)", re.I)  # "Update: ...": a label; "Reduce Scatter": a collective
 # "such as"/"for example" and "of note" open a sentence that cannot follow "that": "It adds that such as X is preferred".
 _LEADING_CONNECTIVE = {"en": pattern_cache.lazy(r"^(?:so(?!\s+(?:far|much|many|long|that)\b)|thus|hence|therefore|this means(?: that)?|which means(?: that)?|"
                                                 r"in short|overall|however|but|and|also|additionally|moreover|such as|"

@@ -40,6 +40,8 @@ _DASHED = pattern_cache.lazy(r"\b(?P<term>[A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*)\s+
 _STANDS_FOR = pattern_cache.lazy(r"\b(?P<term>[A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*)\s+(?:stands\s+for|is\s+short\s+for)\s+[\"“']?(?P<meaning>[A-Za-z][\w -]{3,60}?)[\"”']?(?=[,.;)]|\s+(?:and|which|that)\b)")
 # what the text says an abbreviation it spells out is or does, right after the brackets: "HAP (Hybrid Adaptive
 # Parallelism), a novel method that ...", "use disaggregated expert parallelism (DEP) to distribute attention and experts ..."
+_FINITE_IN = pattern_cache.lazy(r"\b(?:was|were|is|are|has|have|had|did|does|do|will|would|can|could|got|gets)\b")
+_LEADING_PREPOSITION = pattern_cache.lazy(r"(?:^|[.!?\n]\s*)(?:On|In|At|With|For|From|By|After|Before|During|Under|Using)\s+$")
 _APPOSITIVE_AFTER = pattern_cache.lazy(r"\s*,\s+(?P<what>(?:a|an)\s+[^.,;()\n]{6,120}?)(?=[.,;]|\n|$)")
 _PURPOSE_AFTER = pattern_cache.lazy(r"\s+to\s+(?P<what>(?!be\b)[a-z]+\s+[^.;()\n]{4,100}?)(?=[.;,]|\n|$)")
 _USE_BEFORE = pattern_cache.lazy(r"\b(?:use[sd]?|using|utili[sz]e[sd]?|utili[sz]ing|adopt(?:s|ed|ing)?|employ(?:s|ed|ing)?|leverag(?:e|es|ed|ing)|appl(?:y|ies|ied|ying)|propose[sd]?)\s+(?:\w+\s+){0,2}$", re.I)
@@ -177,6 +179,8 @@ def find(text: str) -> list[Definition]:
             term, meaning = m.group("term"), m.group("meaning").strip()
             if pattern is _APPOSITIVE and _LIST_GOES_ON.match(text, m.end()):
                 meaning = _without_clause(meaning)  # "X, a technology that enables easy, cost-effective and ...": the list is cut
+            if pattern is _APPOSITIVE and (_FINITE_IN.search(meaning) or _LEADING_PREPOSITION.search(text, max(0, m.start("term") - 12), m.start("term"))):
+                continue  # "On V1, a request was sent to the GPU, ...": a clause after an opening phrase, no appositive
             if meaning and _is_name(term) and not _PERSONAL.search(meaning) and (not needs_head or _head_noun(meaning)):
                 found.append(Definition(term, m.start("term"), meaning))
     for m in _BRACKETED.finditer(text):  # "SHARP (the in-network reduction engine)"

@@ -228,3 +228,27 @@ def test_round50_figures_thousands_dot_energy_and_a_spliced_question():
     text = ("What's the meaning of \"190 TPS on single H200\"? Actually I can achieve 500 TPS on single H200 GPU, Is there a "
             "paper or a blog introducing the experiment and data?")
     assert "whether they can achieve" not in _short(text, "en")
+
+
+def test_round50_senses_and_key_terms():
+    # P17 (NCCL#1211): "Reduce Scatter/AllGather ..., how many GB/s ..." read as advice to "reduce Scatter"
+    text = ("AllReduce 8GB_msg_size, how many GB/s for 1024 cards, how many GB/s for 2048 cards;\nReduce Scatter/AllGather "
+            "8GB_msg_size, how many GB/s for 1024 cards, how many GB/s for 2048 cards;\nA server with 8 cards, 400Gb network card.")
+    assert "advice" not in _short(text, "en")
+    # P12 (vLLM forum): "On V1, a request was sent to the GPU, ..." read as V1 defined as "a request was sent to the GPU"
+    assert "as the text defines it" not in explain_offline("On V1, a request was sent to the GPU, but its memory usage "
+                                                           "did not decrease and kept increasing.", "en")["explanation"]
+    # P20 (TensorRT-LLM#950) and P27 (verl#4103): a policy chosen "when using max_utilization" and "the update_actor
+    # step" are neither measured values nor settings
+    assert "measured" not in _term_line("Which scheduling policy do you use? E.g. when using max_utilization, requests "
+                                        "can't be scheduled.", "- **max_utilization")
+    assert "step of the" in _term_line("Load imbalance across experts makes the update_actor step take longer as training "
+                                       "steps increase.", "- **update_actor")
+    # P22 (TensorRT-LLM#1255): "435 tok/s/GPU" defined as a whole system's rate
+    assert "each GPU" in _term_line("The same setup reaches 435 tok/s/GPU, far below the 5,353 the doc lists.", "- **tok/s/GPU")
+    # P26 (a post on speculative decoding): "a skewed, domain-specific query distribution" is no load imbalance
+    assert "load-skew" not in _ids("On a skewed, domain-specific query distribution the acceptance rate falls to 0.6.")
+    assert "load-skew" in _ids("The router shows routing skew across experts, so one expert gets most tokens.")
+    # P23-ar: «النموذج اللغوي» (a language model) glossed as a large language model
+    assert "llm" not in _ids("درّبنا النموذج اللغوي على بيانات عربية في عشرة أيام.", "ar")
+    assert "llm" in _ids("يحتاج تدريب النموذج اللغوي الكبير إلى آلاف وحدات GPU.", "ar")
