@@ -9,7 +9,8 @@ from service.explain.figures import read_figures as reader
 
 def read_figures(doc: Document) -> None:
     """Stage 2: every figure the text states (outside page clutter), and the chips and models it names."""
-    doc.figures = [_batch_scope(doc.text, _rate_after(doc.text, _thousands_dot(f))) for f in reader(doc.text) if not terms.inside(doc.clutter, f.start)]
+    doc.figures = [_batch_scope(doc.text, _rate_after(doc.text, _named_mfu(doc.text, _thousands_dot(f)))) for f in reader(doc.text)
+                   if not terms.inside(doc.clutter, f.start)]
     spans = [(f.start, f.end) for f in doc.figures]
     # "72-GPU" is a figure about a node, not a mention of the generic GPU cluster.
     doc.mentions = [m for m in grounding.mentions(doc.text) if not terms.inside(doc.clutter, m.start)
@@ -41,6 +42,17 @@ def _thousands_dot(fig):
     if fig.quantity not in WHOLE_COUNTS or not written:
         return fig
     return fig._replace(value=float(written.group(0).strip().replace(".", "")))
+
+
+# "MFU (Model FLOP Utilization) was ~18%": the share is the MFU its subject names, not a utilization read off its gloss
+_MFU_SUBJECT = pattern_cache.lazy(r"\b(?:MFU|model\s+flops?\s+utili[sz]ation)\b[^.;%\d]{0,48}$", re.I)
+
+
+def _named_mfu(text: str, fig):
+    """A share read as a utilization whose subject is MFU, read as the MFU."""
+    if fig.quantity != "utilization" or not _MFU_SUBJECT.search(text, max(0, fig.start - 60), fig.start):
+        return fig
+    return fig._replace(quantity="mfu")
 
 
 def _rate_after(text: str, fig):

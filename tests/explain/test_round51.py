@@ -252,3 +252,14 @@ def test_round50_senses_and_key_terms():
     # P23-ar: «النموذج اللغوي» (a language model) glossed as a large language model
     assert "llm" not in _ids("درّبنا النموذج اللغوي على بيانات عربية في عشرة أيام.", "ar")
     assert "llm" in _ids("يحتاج تدريب النموذج اللغوي الكبير إلى آلاف وحدات GPU.", "ar")
+
+
+def test_two_fields_of_a_log_line_and_an_mfu_named_by_its_gloss_are_not_compared():
+    # round 50 P12 (vLLM forum): "Avg prompt throughput: 1598.0 tokens/s, Avg generation throughput: 190.2 tokens/s"
+    # worked out as a change from one figure to the other
+    assert "lower" not in _claim_why("Engine 000: Avg prompt throughput: 1598.0 tokens/s, Avg generation throughput: "
+                                     "190.2 tokens/s, Running: 12 reqs")
+    # round 50 P14: "99% GPU utilization via nvidia-smi but MFU (Model FLOP Utilization) was ~18%": two measures
+    assert "times as much" not in _claim_why("Had a training job showing 99% GPU utilization via nvidia-smi but MFU "
+                                             "(Model FLOP Utilization) was ~18%.")
+    assert "24% lower" in _claim_why("Throughput: 1598 tokens/s before vs throughput: 2100 tokens/s after the fix.")

@@ -93,7 +93,7 @@ def _pairs_within(doc: Document, claim: Claim) -> list[tuple]:
     for first, second in zip(figs, figs[1:]):
         between = _UP_TO.sub(" ", doc.text[first.end:second.start])  # "up to 96 GB" is a ceiling, not "from X to Y"
         alike = sum(_group(f) == _group(first) for f in figs) == 2  # a row of five timings is a table, not two things said alike
-        if id(first) in used or _group(first) != _group(second) or _two_metrics(first, second) \
+        if id(first) in used or _group(first) != _group(second) or _two_metrics(doc, first, second) \
                 or not (_rules()["within"].search(between) or alike and _parallel(doc, first, second)):
             continue
         if _TOWARDS.search(between) and (_SPREAD.match(doc.text, second.end) or _NAMED_RANGE.match(doc.text, second.end)):
@@ -117,10 +117,19 @@ _LABEL_AFTER = re.compile(r"\s*(?:[A-Za-z]{1,4}B|GiB|GB|TB|MiB|MB|ms|s|%)?\s+(?!
 _NAMED_SHARES = frozenset({"mfu", "hfu", "utilization"})
 
 
-def _two_metrics(first, second) -> bool:
-    """Whether two shares are of two different measures ("100% GPU utilization but MFU is only 30%"): time busy and a
-    share of peak FLOPs are no two values of one thing, and their ratio says nothing."""
-    return first.quantity != second.quantity and bool({first.quantity, second.quantity} & _NAMED_SHARES)
+def _two_metrics(doc: Document, first, second) -> bool:
+    """Whether two figures are of two different measures: shares of different things ("100% GPU utilization but MFU is
+    only 30%"), or two fields of one log line ("prompt throughput: 1598.0 tokens/s, generation throughput: 190.2
+    tokens/s"); their ratio is no change and says nothing."""
+    if first.quantity != second.quantity and bool({first.quantity, second.quantity} & _NAMED_SHARES):
+        return True
+    labels = [_FIELD_LABEL.search(doc.text, max(0, f.start - 48), f.start) for f in (first, second)]
+    return all(labels) and labels[0].group(1).lower() != labels[1].group(1).lower() \
+        and not any(_SIDE_LABEL.match(m.group(1)) for m in labels)  # "Before: 1598 tokens/s, after: 2100 tokens/s": one thing, twice
+
+
+_SIDE_LABEL = re.compile(r"(?:before|after|old|new|baseline|original|now|then|with|without|ours|theirs|main|patched|fixed)\b", re.I)
+_FIELD_LABEL = re.compile(r"(?:^|[,;|\n]|:)\s*((?:[A-Za-z][\w./()-]*\s+){0,3}[A-Za-z][\w./()-]*)\s*[:=]\s*[~≈]?\s*$")
 
 
 def _relabelled(doc: Document, first, second) -> bool:
