@@ -99,7 +99,15 @@ _SNAKE_TAIL = pattern_cache.lazy(r"_(?!(?:size|degree|parallelism|parallel_size|
 def without_parts_of_snake_names(matches: list, text: str) -> list:
     """The matches less those that a snake_case name goes on after ("amax_history" in amax_history_len)."""
     return [m for m in matches if not (re.search(r"[_\s]", text[m.start:m.end]) and text[m.end - 1].isalnum()
-                                       and _SNAKE_TAIL.match(text, m.end))]  # one word ("tp" in tp_rank) still names TP
+                                       and _SNAKE_TAIL.match(text, m.end))  # one word ("tp" in tp_rank) still names TP
+            and not (not re.search(r"[_\s]", m.found_as) and m.entry.get("category") not in _SAID_IN_NAMES
+                     and _SNAKE_HEAD.search(text, max(0, m.start - 60), m.start))]
+
+
+# the last word of a long snake_case name ("num_distributed_optimizer_instances"): what the name counts or sets, of
+# the thing its first words name, not the glossary's everyday sense of that word (a cloud instance)
+_SAID_IN_NAMES = frozenset({"precision", "parallelism", "collective"})  # "grad_reduce_in_fp32" does reduce in fp32
+_SNAKE_HEAD = pattern_cache.lazy(r"(?<![\w.-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+_$")
 
 
 # A network term written as an everyday word ("bidirectional", "ثنائي الاتجاه") is that term only in a text that speaks

@@ -263,3 +263,17 @@ def test_two_fields_of_a_log_line_and_an_mfu_named_by_its_gloss_are_not_compared
     assert "times as much" not in _claim_why("Had a training job showing 99% GPU utilization via nvidia-smi but MFU "
                                              "(Model FLOP Utilization) was ~18%.")
     assert "24% lower" in _claim_why("Throughput: 1598 tokens/s before vs throughput: 2100 tokens/s after the fix.")
+
+
+def test_round50_senses_in_a_gradient_bucket_thread_and_a_fabric():
+    # round 50 P01 (Megatron-LM#4940): buckets "drained by their successor", "in dispatch order", and
+    # "num_distributed_optimizer_instances" glossed as a drained node, MoE token dispatch and a rented cloud server
+    text = ("Link each bucket group to its predecessor in dispatch order, so the end-of-step finalize loop is a no-op for "
+            "buckets already drained by their successor; this only holds when num_distributed_optimizer_instances == 1.")
+    assert not {"node-drain", "moe-dispatch-combine", "compute-instance"} & _ids(text), _ids(text)
+    assert "moe-dispatch-combine" in _ids("DeepEP's dispatch sends each token to the GPUs that hold the experts it was routed to.")
+    # ... while a precision at the end of a setting's name still names it ("grad_reduce_in_fp32")
+    assert "fp32" in _ids("With grad_reduce_in_fp32 the reduce-scatter sums gradients in higher precision.")
+    # round 50 P07: "~700 ns end-to-end latency" through the NVL72 fabric is no request's or step's time
+    ids = _ids("Software runs at fabric bandwidth (~130 TB/s aggregate, ~700 ns end-to-end latency), not at network speed.")
+    assert not {"end-to-end", "latency"} & ids, ids
