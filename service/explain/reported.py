@@ -311,7 +311,7 @@ def _demonstrative(said: str) -> str:
 
 
 # A line that opens on a past verb with no subject ("Switched from 1 to 2", "Ran out of memory") or on a bare verb ("Take X as an example:")
-_SUBJECTLESS = pattern_cache.lazy(r"^(?:(?:[A-Za-z]+ed|hit|got|ran|took|made|saw|found|went)\s+(?:from|to|the|a|an|off|back|over|out|up|our|their|"
+_SUBJECTLESS = pattern_cache.lazy(r"^(?:(?:[A-Za-z]+ed|[Hh]ad|hit|got|ran|took|made|saw|found|went)\s+(?:from|to|the|a|an|off|back|over|out|up|our|their|"
                                   r"my|this|it|\d)\b|(?i:take|see|check|refer|look|read|click|let|imagine|suppose|assume|think|recall|go|get|watch|picture|notice|observe|"
                                   r"(?:harder|easier|simpler|cheaper|safer) to|can't|cannot|can not|won't|doesn't|isn't|aren't|wasn't|didn't|turns out|turned out)\b"
                                   r"|(?:Fixed|Added|Built|Merged|Established|Implemented|Removed|Updated|Refactored|Enabled|Disabled|Improved|Ported|Validated|Verified)\s|" + OPTION_VERB_FIRST + ")")

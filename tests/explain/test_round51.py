@@ -277,3 +277,10 @@ def test_round50_senses_in_a_gradient_bucket_thread_and_a_fabric():
     # round 50 P07: "~700 ns end-to-end latency" through the NVL72 fabric is no request's or step's time
     ids = _ids("Software runs at fabric bandwidth (~130 TB/s aggregate, ~700 ns end-to-end latency), not at network speed.")
     assert not {"end-to-end", "latency"} & ids, ids
+
+
+def test_a_line_opening_on_had_has_no_subject_for_that():
+    # a field-notes page (round 50): "Had a training job showing 99% GPU utilization ..." gave "The text says that had a ..."
+    short = _short("Had a training job showing 99% GPU utilization via nvidia-smi but MFU was ~18%. Root cause: many small "
+                   "CUDA kernel launches.", "en")
+    assert "that had a" not in short, short
