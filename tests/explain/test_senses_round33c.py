@@ -217,7 +217,7 @@ def test_inter_kernel_gaps_are_idle_gpu_time():
     assert item["term"] == "inter-kernel gaps"
     assert item["definition"].startswith("The idle time on the GPU between the end of one kernel and the start of the next")
     launch = "Python dispatch overhead dominates when the model launches thousands of tiny kernels."
-    assert _definition(launch, "dispatch-overhead").startswith("The time the CPU spends in Python")
+    assert _definition(launch, "dispatch-overhead").startswith("The CPU-side cost of issuing GPU work")
 
 
 # ---- 16 the bandwidth-bound regime is a regime of the alpha-beta model ----------------------------------------------------
