@@ -18,7 +18,7 @@ _DIGIT = re.compile(r"[0-9٠-٩]")
 # the sentence it belongs to (a "15%" of what?).
 _SAID = {"n_chips", "time_s", "step_time_s", "steps", "cost_usd", "power_w", "params", "active_params", "tokens", "seq_len", "context_len",
          "bandwidth_bytes_per_s", "memory_bandwidth_bytes_per_s", "hbm_bytes", "bytes", "memory_bytes",
-         "peak_flop_per_s", "peak_flop_per_s_total", "flop_per_s", "tokens_per_s", "n_nodes"}
+         "peak_flop_per_s", "peak_flop_per_s_total", "flop_per_s", "tokens_per_s", "n_nodes", "energy_wh"}
 _DAY = 86_400
 
 
@@ -52,6 +52,11 @@ def _written(doc: Document, fig) -> str:
             if fig.value >= size:
                 return units[name].format(n=human(fig.value / size, ""))
         return units["w"].format(n=human(fig.value, ""))
+    if fig.quantity == "energy_wh":  # "1300 ميغاواط ساعة": 1.3 GWh of energy, never a power
+        for size, name in ((1e12, "twh"), (1e9, "gwh"), (1e6, "mwh"), (1e3, "kwh")):
+            if fig.value >= size:
+                return units[name].format(n=human(fig.value / size, ""))
+        return units["wh"].format(n=human(fig.value, ""))
     if fig.quantity == "time_s":
         return _time(fig.value, doc.lang)
     if fig.quantity == "step_time_s":

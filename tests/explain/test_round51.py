@@ -284,3 +284,10 @@ def test_a_line_opening_on_had_has_no_subject_for_that():
     short = _short("Had a training job showing 99% GPU utilization via nvidia-smi but MFU was ~18%. Root cause: many small "
                    "CUDA kernel launches.", "en")
     assert "that had a" not in short, short
+
+
+def test_energy_in_the_other_languages_figures_line_keeps_its_unit():
+    # round 50 P02-en (an Arabic page on training's energy): «1300 ميغاواط ساعة» said as "a power of 1.3 GW", then not
+    # at all; it is 1.3 GWh of energy
+    short = _short("استهلك تدريب GPT-3 نحو 1300 ميغاواط ساعة من الكهرباء، وفق تقديرات الباحثين في الجامعة.", "en")
+    assert "1.3 GWh" in short and "power" not in short, short
