@@ -23,8 +23,9 @@ MAX_CHIPS = 4
 # Inputs a calculator takes from a chip or a model of the catalog when it is named.
 CHIP_FIELDS = {"peak_flop_per_s", "dp_bandwidth_bytes_per_s", "chips_per_node", "memory_bandwidth_bytes_per_s", "bandwidth_bytes_per_s"}
 _MOE_WORDS = re.compile(r"\bMoE\b|mixture[- ]of[- ]experts|\bexperts?\b|خليط الخبراء|الخبراء", re.I)
-_POD = re.compile(r"\b(?:full|whole|entire|one|a|single)\s+(?:TPU\s*)?(?:v\d\w*\s+)?pod\b|\bpod\b", re.I)
-_WHOLE_POD = re.compile(r"\b(?:full|whole|entire)\s+(?:TPU\s*)?(?:v\d\w*\s+)?pod\b", re.I)
+_POD_NAME = r"(?:(?:Cloud\s+)?TPU\s*|v\d\w*\s+|Trillium\s+|Ironwood\s+)*"  # "TPU v5p", "Trillium": a generation's name before "pod"
+_POD = re.compile(rf"\b(?:full|whole|entire|one|a|single)\s+{_POD_NAME}pod\b|\bpod\b", re.I)
+_WHOLE_POD = re.compile(rf"\b(?:full|whole|entire)\s+{_POD_NAME}pod\b", re.I)
 MODEL_FIELDS = {"params", "moe_experts", "moe_top_k", "n_layers", "n_heads", "head_dim", "d_model", "seq_len"}
 
 
