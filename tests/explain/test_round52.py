@@ -30,3 +30,35 @@ def test_a_full_pod_named_by_its_generation_gives_its_chip_count():
     assert claim.verdict == "inconsistent" and "256" in claim.why, claim.why
     (claim,) = analyse("We ran TP=4 and DP=64 on a full Trillium pod.", "en").claims
     assert claim.verdict == "consistent", claim.why
+
+
+_FP8_TABLE = ("Model | Scaling | Activation checkpointing | Median tokens/second | Peak Memory (GB)\n"
+              "Llama3-8b | none (bf16) | per op SAC | 6019 | 47.65\n"
+              "Llama3-8b | tensorwise | per op SAC | 7190 | 47.77\n"
+              "Llama3-8b | rowwise | per op SAC | 6649 | 47.79\n\n")
+
+
+def test_a_column_headed_by_a_statistic_measures_what_follows_it():
+    # round 50 P16 (torchao#1793): "Median tokens/second" over 7190 left the cell a bare number; the median of a rate
+    # is still a rate
+    from service.explain.pipeline import analyse
+
+    doc = analyse(_FP8_TABLE, "en")
+    assert {f.quote: f.quantity for f in doc.figures}["7190"] == "tokens_per_s"
+
+
+def test_percentages_between_rows_named_by_a_middle_cell_are_redone():
+    # round 50 P16 (torchao#1793), a reader's check: 7190 / 6649 = 1.081 (8%) and 7190 / 6019 = 1.195 (19.5%); the
+    # rows are named by the column whose cells differ (the first, Llama3-8b, is the same on every row), the baseline
+    # by the word in its brackets ("none (bf16)")
+    from service.explain.pipeline import analyse
+
+    said = ("In these benchmarks tensorwise scaling achieved ~8% higher tokens/second over rowwise scaling, "
+            "and ~19.5% higher than the bf16 baseline.")
+    claim = analyse(_FP8_TABLE + said, "en").claims[-1]
+    assert claim.verdict == "consistent" and "8.1% more than rowwise's 6649" in claim.why and "19.5%" in claim.why, claim.why
+    claim = analyse(_FP8_TABLE + said.replace("~19.5%", "~29.5%"), "en").claims[-1]
+    assert claim.verdict == "inconsistent" and "not the 29.5%" in claim.why, claim.why
+    # "lower" is measured from the row compared with: 6649 / 7190 - 1 = -7.5%
+    claim = analyse(_FP8_TABLE + "Rowwise scaling was 7.5% lower than tensorwise.", "en").claims[-1]
+    assert claim.verdict == "consistent" and "7.5% less than tensorwise's 7190" in claim.why, claim.why

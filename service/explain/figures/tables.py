@@ -16,6 +16,7 @@ _RULE_LINE = re.compile(r"^[ \t|:\-+]*-{2,}[ \t|:\-+]*$")
 _PLAIN = frozenset({"number", "count", "bytes", "time_s", "percent", "peak_flop_per_s", "tokens_per_s"})
 _PEAK_HEADER = re.compile(r"peak|theoretical|spec|dense|sparse|rated|max", re.IGNORECASE)
 _PARENS = re.compile(r"\(([^()]*)\)")
+_STATISTIC = re.compile(r"^(?:median|mean|average|avg\.?|p\d{2}|max(?:imum)?|min(?:imum)?)\s+", re.IGNORECASE)
 _CELL_NUMBER = re.compile(r"\s*[~≈]?\s*(\d[\d,]*(?:\.\d+)?)(?:\s+([kKM])(?![\w.]))?")
 
 
@@ -82,6 +83,9 @@ class _Tables:
         texts += [f"{label}: {cell}", f"{name}: {cell}"] if name != label else [f"{label}: {cell}"]
         if bare:
             texts.append(f": {cell} {name}")  # "Nodes" over "2": two nodes
+            plain = _STATISTIC.sub("", name)
+            if plain != name:
+                texts.append(f": {cell} {plain}")  # "Median tokens/second" over "7190": 7,190 tokens/second
         for text in texts:
             at = text.index(": ") + 2
             got = [f for f in type(self)(text).read_all() if f.start == at and not f.expression]
@@ -123,7 +127,9 @@ class _Tables:
         name = _PARENS.sub("", header).strip()
         units = [part.strip() for inner in _PARENS.findall(header) for part in inner.split(",") if part.strip()]
         # "Train Step Duration (s)": the unit in brackets first, as a cell reads it ("GPU Idle Time (%)" is a share, not GPUs)
-        for text in [f"{name}: 1 {unit}" for unit in units] + [f"{header}=1", f"1 {header}"]:
+        plain = _STATISTIC.sub("", name)  # "Median tokens/second": the statistic taken does not change what is measured
+        tries = [f"{name}: 1 {unit}" for unit in units] + [f"{header}=1", f"1 {header}"] + ([f"1 {plain}"] if plain and plain != name else [])
+        for text in tries:
             reader = type(self)(text)
             figs = [f for f in reader.read_all() if not f.expression and f.quantity not in _BARE and f.raw == 1
                     and (not text.startswith(name + ": ") or f.start == len(name) + 2)]
