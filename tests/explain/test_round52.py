@@ -62,3 +62,25 @@ def test_percentages_between_rows_named_by_a_middle_cell_are_redone():
     # "lower" is measured from the row compared with: 6649 / 7190 - 1 = -7.5%
     claim = analyse(_FP8_TABLE + "Rowwise scaling was 7.5% lower than tensorwise.", "en").claims[-1]
     assert claim.verdict == "consistent" and "7.5% less than tensorwise's 7190" in claim.why, claim.why
+
+
+def _figures(text: str) -> dict[str, tuple[str, float]]:
+    from service.explain.pipeline import analyse
+
+    return {f.quote: (f.quantity, f.value) for f in analyse(text, "en").figures}
+
+
+def test_a_number_written_as_a_ten_and_a_unit_is_read():
+    # round 50 P23 (a torchft chaos run) and the automatic figures: "Every twenty-nine seconds" was no time at all
+    got = _figures("Every twenty-nine seconds a process was killed; we started on Twenty-four GPUs.")
+    assert got["twenty-nine seconds"] == ("time_s", 29.0) and got["Twenty-four GPUs"] == ("n_chips", 24.0), got
+
+
+def test_a_benchmarks_settings_written_as_key_value_pairs_are_read():
+    # round 50 P22 (TensorRT-LLM#1255): "batchsize:256, input_len:128, output_len:128" were three bare numbers; the
+    # output length is no sequence length
+    from service.explain.pipeline import analyse
+
+    doc = analyse("In the performance doc mentioned: LLama7B, FP16, batchsize:256, input_len:128, output_len:128.", "en")
+    got = [(f.quote, f.quantity, f.value) for f in doc.figures]
+    assert got == [("256", "global_batch_sequences", 256.0), ("128", "seq_len", 128.0), ("128", "output_len", 128.0)], got

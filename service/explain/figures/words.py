@@ -153,7 +153,10 @@ _APPROX_AFTER = _rx(r"\s*(?:" + _EN["approx_after"] + "|" + _ARW["approx_after"]
 # "3.14+23 FLOPs", "~2.5+12": a power of ten written after a plus with no E (OPT's logbook writes its FLOP counts so);
 # only after a decimal part and for powers from 6 to 30, so a sum such as "1.5+2" is never read as one number
 _NUMLIT = r"\d+(?:[,’]\d{3}(?!\d))*(?:\.\d+(?:\+(?:[6-9]|[12]\d|30)(?![\d,]|\.\d))?)?(?:[eE][+-]?\d+)?"  # "23’125": Swiss thousands
-_EN_WORDS = _EN["number_words"]
+_TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+_UNITS_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+# "twenty-nine seconds", "sixty-two": a ten and a unit joined by a hyphen, as English writes every number up to 99
+_EN_WORDS = {**_EN["number_words"], **{f"{t}-{u}": _EN["number_words"][t] + _EN["number_words"][u] for t in _TENS for u in _UNITS_WORDS}}
 EN_NUMBER_WORDS = _EN_WORDS  # "five" -> 5, for checks that read a count the figure reader leaves to words
 _AR_WORDS = _ARW["number_words"]
 _AR_WORD = r"[وبل]?(?:" + _alt(_AR_WORDS) + r")"
