@@ -84,3 +84,15 @@ def test_a_benchmarks_settings_written_as_key_value_pairs_are_read():
     doc = analyse("In the performance doc mentioned: LLama7B, FP16, batchsize:256, input_len:128, output_len:128.", "en")
     got = [(f.quote, f.quantity, f.value) for f in doc.figures]
     assert got == [("256", "global_batch_sequences", 256.0), ("128", "seq_len", 128.0), ("128", "output_len", 128.0)], got
+
+
+def test_a_percentage_of_another_measure_is_not_judged_on_the_first_rate_column():
+    # "5% higher MFU" over rows whose first rate is tokens/s: the MFU column is meant (5 points, or 14% relative), so
+    # no verdict is drawn from the throughput column
+    from service.explain.pipeline import analyse
+
+    table = "Run | Median tokens/second | MFU\nA | 1000 | 40%\nB | 880 | 35%\n\n"
+    claim = analyse(table + "A reaches 5% higher MFU than B.", "en").claims[-1]
+    assert claim.verdict != "inconsistent", claim.why
+    claim = analyse(table + "A reaches 13.6% higher tokens/second than B.", "en").claims[-1]
+    assert claim.verdict == "consistent", claim.why

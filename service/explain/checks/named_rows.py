@@ -14,6 +14,12 @@ _FACTORS = ("speedup", "ratio")
 _PERCENT = "percent_change"
 _MAX_FACTORS = 3  # "8% over A, and 19.5% over B": each judged; more is a table in prose
 _NAME_CELL = re.compile(r"^[A-Za-z\u0600-\u06FF][\w.+\-/ ()]{0,40}$")
+# what a sentence says it measures, between the factor and the row it compares with; a kind not named here stops the check
+_MEASURES = {"throughput": re.compile(r"tokens?|tok/s|samples?|throughput|qps|requests?|images?|it/s", re.I),
+             "compute_rate": re.compile(r"T?FLOP", re.I),
+             "bandwidth": re.compile(r"bandwidth|busbw|algbw|[GM]B/s", re.I),
+             "time": re.compile(r"latency|time|TTFT|TPOT|ITL|seconds|\bms\b", re.I),
+             "other": re.compile(r"MFU|HFU|utili[sz]ation|memory|accuracy|loss|score|perplexity|power|energy|cost|price", re.I)}
 _NO_NAME = {"none", "n/a", "na", "no", "off", "-"}  # "none (bf16)": the bracket names the row, not "none"
 _SPEED_KINDS = ("time", "throughput", "compute_rate", "bandwidth")
 _CELL_END = re.compile(r"^\s*(?:\||:|\t| {2,})")  # what ends a row's label cell: a column bar, a colon, a tab, a gap
@@ -112,12 +118,13 @@ def named_rows(doc: Document, claim: Claim) -> Result | None:
         up, down = _UP.match(tail), _DOWN.match(tail)
         if not before or not after or rows[before[0]] is rows[after[0][1]] or not (up or down):
             return None
-        if not _THAN.search(claim.quote[factor.end - claim.start:after[0][0]]):
+        between = claim.quote[factor.end - claim.start:after[0][0]]
+        if not _THAN.search(between):
             return None  # the row after the factor is not what it is measured against
         a, b = rows[before[0]], rows[after[0][1]]
         # a row named by a middle cell is said as the sentence names it ("bf16" for "none (bf16)")
         shown = {id(a): display[id(a)], id(b): display[id(b)] if row_label(b) else written[after[0][1]]}
-        one = _judge(doc, factor, a, b, bool(up), shown)
+        one = _judge(doc, factor, a, b, bool(up), shown, between)
         if one is None:
             return None
         found.append(one)
@@ -125,7 +132,7 @@ def named_rows(doc: Document, claim: Claim) -> Result | None:
     return Result([ran for ran, _, _ in found], verdict, "; ".join(why for _, _, why in found))
 
 
-def _judge(doc: Document, factor, a: Claim, b: Claim, up: bool, display: dict[int, str]) -> tuple[int, str, str] | None:
+def _judge(doc: Document, factor, a: Claim, b: Claim, up: bool, display: dict[int, str], between: str) -> tuple[int, str, str] | None:
     """(calculation, verdict, why) for one stated factor or percentage of row a over row b, on their first like column."""
     for fa in a.figures:
         kind = verdicts.kind(fa.quantity)
@@ -135,6 +142,9 @@ def _judge(doc: Document, factor, a: Claim, b: Claim, up: bool, display: dict[in
         percent = factor.quantity == _PERCENT
         if percent and kind == "time":
             return None
+        named = {k for k, words in _MEASURES.items() if words.search(between)}
+        if named and kind not in named:
+            return None  # "5% higher MFU than B" over a table whose first rate is tokens/s: another column is meant
         better_is_smaller = kind == "time"
         a_better = fa.value < fb.value if better_is_smaller else fa.value > fb.value
         a_higher = fa.value > fb.value
