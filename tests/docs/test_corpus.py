@@ -107,6 +107,19 @@ def test_figures_match_on_any_listed_quantity_within_one_percent():
     assert not corpus.figure_found(expected, [{"quantity": "number", "value": 128}], close)
 
 
+def test_figures_as_kind_take_a_specific_reading_for_a_generic_annotation():
+    # "8 nodes" annotated count:8 and read n_nodes:8; "~8% higher" annotated fraction:0.08 and read percent_change;
+    # 1,300 MWh annotated in joules and read in watt-hours (1 Wh = 3,600 J); a bare number is still no reading
+    corpus = _module("corpus")
+    close = corpus._scoring()._close
+    assert corpus.figure_found_as_kind({"quantity": "count", "value": 8}, [{"quantity": "n_nodes", "value": 8}], close)
+    assert not corpus.figure_found({"quantity": "count", "value": 8}, [{"quantity": "n_nodes", "value": 8}], close)
+    assert corpus.figure_found_as_kind({"quantity": "fraction", "value": 0.08}, [{"quantity": "percent_change", "value": -0.08}], close)
+    assert corpus.figure_found_as_kind({"quantity": "energy_j", "value": 4.68e12}, [{"quantity": "energy_wh", "value": 1.3e9}], close)
+    assert not corpus.figure_found_as_kind({"quantity": "count", "value": 8}, [{"quantity": "number", "value": 8}], close)
+    assert not corpus.figure_found_as_kind({"quantity": "count", "value": 8}, [{"quantity": "tp_degree", "value": 8}], close)
+
+
 def test_judge_file_shows_passage_and_answer_only():
     pack = _module("judge_pack")
     passage = {"id": "secret-source-id", "text": "We used PP8.", "gist": "They used pipelines."}
