@@ -65,7 +65,7 @@ def _held(guard: dict, text: str, spans: list[tuple[int, int, str]]) -> bool:
         return False
     near = guard.get("excludes_near")
     if near:
-        width = table().get("window", 60)
+        width = guard.get("window", table().get("window", 60))  # a guard may look further: a title names what a table's cells fuse
         pattern = pattern_cache.lazy(near)
         if all(pattern.search(text[max(0, a - width):b + width]) for a, b, _ in concerned):
             return False

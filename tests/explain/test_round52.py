@@ -96,3 +96,78 @@ def test_a_percentage_of_another_measure_is_not_judged_on_the_first_rate_column(
     assert claim.verdict != "inconsistent", claim.why
     claim = analyse(table + "A reaches 13.6% higher tokens/second than B.", "en").claims[-1]
     assert claim.verdict == "consistent", claim.why
+
+
+def _definition(text: str, term_id: str, lang: str = "en") -> str:
+    item = next((t for t in explain_offline(text, lang)["terms"] if t["id"] == term_id), None)
+    assert item is not None, f"{term_id} not found in {text!r}"
+    return item["definition"]
+
+
+def _ids(text: str, lang: str = "en") -> set[str]:
+    return {t["id"] for t in explain_offline(text, lang)["terms"]}
+
+
+def test_a_straggler_among_generations_is_the_slowest_item_not_a_slow_chip():
+    # round 51 P01 (Hugging Face, async RL): the straggler is the longest completion of a GRPO group
+    text = ("With GRPO each prompt gets a group of completions, and the step waits for the straggler: the longest "
+            "generation in the group.")
+    assert "slowest item of a batch" in _definition(text, "straggler")
+    assert "أبطأ عنصر" in _definition(text, "straggler", "ar")
+    assert _definition("One straggler GPU with a bad NVLink slows every all-reduce across 1,024 GPUs.",
+                       "straggler").startswith("A chip, machine or network flow")
+
+
+def test_checkpointing_for_recovery_in_arabic_is_the_training_snapshot():
+    # round 51 P03 (an Arabic page on TPU generations): «نقاط التحقق (checkpointing) وتحمّل الأعطال» glossed as a model
+    # published for others to run, the opposite of the passage
+    text = ("دون تصميم للتعافي من الأعطال لا يكتمل التدريب على آلاف الشرائح، فنقاط التحقق (checkpointing) وتحمّل "
+            "الأعطال الجزئية هما ما يحفظ الإنتاجية عند تشغيل الحوامل.")
+    assert "published" not in _definition(text, "checkpoint") and "resume" in _definition(text, "checkpoint")
+
+
+def test_senses_the_readers_of_round_51_found_wrong():
+    # P16 (a paper on disaggregated serving): elastic scaling is serving capacity following the load
+    serving = "Our results highlight the critical role of dynamic rate matching and elastic scaling for disaggregated serving."
+    assert _definition(serving, "elastic-training").startswith("Adding serving instances")
+    # P23 (a Paddle PR): "Sharding Strategy" of Paddle's sharding stage 2 is no FSDP setting, and fusing communications
+    # into one bucket is no kernel fusion
+    paddle = ("Optimizing the Communication for Sharding Strategy.\nBaseline (without any Fuse or Overlap) | 29884\n"
+              "Fusing several communication into one bucket communication would reduce the number of comm kernel calls.")
+    assert not {"fsdp-sharding-strategy", "kernel-fusion"} & _ids(paddle)
+    assert "fsdp-sharding-strategy" in _ids("We set the FSDP sharding strategy to FULL_SHARD for the 70B run.")
+    assert "kernel-fusion" in _ids("torch.compile fuses the bias, the activation and the normalisation into one kernel.")
+    # P21 (an Arabic page on Kimi K2): «الأداء المطلق» is no launcher, and «عمليات الفاصلة العائمة (FLOPS) اللازمة» a count
+    kimi = ("ويُقلِّص هذا القرار عمليات الفاصلة العائمة (FLOPS) اللازمة للاستدلال تقليصاً كبيراً، مما يُجسِّد تصميماً "
+            "يُقدِّم الكفاءة العملية على الأداء المطلق، مع تكاليف تشغيل أعلى.")
+    ids = _ids(kimi, "en")
+    assert "process-launcher" not in ids and "flop-per-second" not in ids and "floating-point-operations" in ids, ids
+
+
+def test_definitions_that_claimed_more_than_their_term_says():
+    # P13 (an Arabic page on BitNet on a CPU): the CPU is the host only in a GPU server
+    assert "in a GPU server" in _definition("The model runs on the CPU of an Apple M2, with no GPU at all.", "cpu")
+    # P14 (prime-rl#3210): a fused AdamW may run on the CPU
+    assert "also run on the CPU" in _definition("The fused AdamW state stays on CPU while the GPU trains.", "fused-adam")
+    # P15 (Anyscale): p50 latency is no P99 latency
+    line = next(x for x in explain_offline("Continuous batching cut the p50 latency in half.", "en")["explanation"].splitlines()
+                if x.startswith("- **p50 latency"))
+    assert "P99" not in line.split(":")[0], line
+    # P11 (a PyTorch blog): 2D is whatever two the setup pairs, not FSDP with TP by definition
+    assert "torchtitan's naming" not in _definition("We trained with 2D parallelism: HSDP2 plus Context Parallel.", "1d-2d-parallelism")
+    # P10 (UltraEP): co-design of two software parts; P25 (MoonEP#30): balance is per expert and so per GPU; P23: a
+    # sharded gradient bucket is reduce-scattered
+    assert "two or more parts" in _definition("It requires co-design of plan solving and replication communication.", "hw-sw-co-design")
+    assert "each GPU holding experts" in _definition("Every rank receives exactly S * K token assignments, so the MoE load balance is exact.", "load-balancing")
+    assert "reduce-scatter" in _definition("Gradient buckets are reduced to the shard that owns them in ZeRO stage 2.", "gradient-bucketing")
+    # P28-ar (a page on NVLink): the B200 is one GPU of two dies, not several GPUs
+    b200 = _definition("A B200 GPU has eighteen NVLink links of 100 GB/s each.", "nvidia-b200", "ar")
+    assert "عدة وحدات GPU" not in b200 and "قطعتي سيليكون" in b200, b200
+
+
+def test_sequences_counted_beside_tokens_are_no_sequence_length():
+    # P31 (trl#6869): "an ep=32 x fsdp=2 step processes 2 sequences / ~4k tokens" read fsdp=2 as two steps and ~4k tokens
+    # as sequences of 4,096 tokens; "sequences of 4k tokens" still gives the length
+    got = _figures("so an ep=32 x fsdp=2 step processes 2 sequences / ~4k tokens.")
+    assert got["fsdp=2"] == ("dp_degree", 2.0) and got["4k tokens"] == ("tokens", 4000.0), got
+    assert _figures("We pack 32 sequences of 4k tokens each.")["4k tokens"] == ("seq_len", 4096.0)
