@@ -171,3 +171,5 @@ def test_sequences_counted_beside_tokens_are_no_sequence_length():
     got = _figures("so an ep=32 x fsdp=2 step processes 2 sequences / ~4k tokens.")
     assert got["fsdp=2"] == ("dp_degree", 2.0) and got["4k tokens"] == ("tokens", 4000.0), got
     assert _figures("We pack 32 sequences of 4k tokens each.")["4k tokens"] == ("seq_len", 4096.0)
+    # lmsys.org (DeepSeek on 96 H100s): "for 2000-token input sequences" is a length
+    assert _figures("52.3k input tokens per second per node for 2000-token input sequences.")["2000-token"] == ("seq_len", 2000.0)
