@@ -173,3 +173,35 @@ def test_sequences_counted_beside_tokens_are_no_sequence_length():
     assert _figures("We pack 32 sequences of 4k tokens each.")["4k tokens"] == ("seq_len", 4096.0)
     # lmsys.org (DeepSeek on 96 H100s): "for 2000-token input sequences" is a length
     assert _figures("52.3k input tokens per second per node for 2000-token input sequences.")["2000-token"] == ("seq_len", 2000.0)
+
+
+def test_a_factor_stated_before_its_figures_is_redone_from_them():
+    # round 51 P26 (an Arabic page on PaLM 2), a reader's check: 3.6T / 780B = 4.6x against «ما يقرب من خمسة أضعاف»
+    # (nearly five times), the factor in the first sentence and the two token counts in the next two
+    from service.explain.pipeline import analyse
+
+    arabic = ("يستخدم PaLM 2 ما يقرب من خمسة أضعاف كمية بيانات التدريب مقارنة بسابقه لعام 2022.\n"
+              "كشفت جوجل عن PaLM 2، وهو نموذج يعتمد على 3.6 تريليون رمز.\n"
+              "تم إصدار النسخة السابقة من PaLM في عام 2022 وتم تدريبها باستخدام 780 مليار رمز مميز.")
+    claim = analyse(arabic, "en").claims[0]
+    assert claim.verdict == "consistent" and "4.62x" in claim.why, claim.why
+    english = ("PaLM 2 uses nearly five times more training data than its predecessor. It was trained on 3.6 trillion "
+               "tokens. The previous PaLM was trained on 780 billion tokens.")
+    claim = analyse(english, "en").claims[0]
+    assert claim.verdict == "consistent" and "the five times the text gives" in claim.why, claim.why
+    # a gap is said, never judged: which two figures a factor announces is read across sentences
+    claim = analyse(english.replace("nearly five", "three"), "en").claims[0]
+    assert claim.verdict == "explained" and "the text gives three times" in claim.why, claim.why
+    # a third token count anywhere: which two are meant is not sure, so nothing is worked
+    claim = analyse(english + " Llama 3 used 15 trillion tokens.", "en").claims[0]
+    assert "4.62x" not in claim.why, claim.why
+
+
+def test_a_factor_written_as_a_word_is_read_and_rounded_to_the_unit():
+    # "nearly five times more" for 4.62x is right to the unit a word gives; "three times" is not
+    from service.explain.pipeline import analyse
+
+    said = "PaLM 2 was trained on 3.6 trillion tokens, nearly five times more than the 780 billion tokens of PaLM."
+    assert analyse(said, "en").claims[0].verdict == "consistent"
+    assert analyse(said.replace("nearly five", "three"), "en").claims[0].verdict == "inconsistent"
+    assert _figures("We ran the benchmark five times.") == {}

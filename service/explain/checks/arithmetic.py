@@ -206,6 +206,8 @@ def _tolerance(quote: str, value: float, approx: bool, round_factor: bool = Fals
         if written:
             rounding = (1.0 if _SCALED.match(quote.strip()) else 0.5) * 10 ** (zeros - decimals) / written  # "33k" may cut 33,992
             rounding = min(rounding, verdicts.table()["tolerances"]["written_arithmetic"]["round_factor_most"]) if zeros else rounding
+    if not re.search(r"\d", quote) and value and float(value).is_integer():
+        rounding = 0.5 / abs(value)  # "five times", «خمسة أضعاف»: a number written as a word is rounded to the unit
     return verdicts.arithmetic_tolerance(rounding, approx)
 
 

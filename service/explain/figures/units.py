@@ -201,8 +201,8 @@ class _Units:
             if fig:
                 return fig
         # a unit (%, GB/s, TFLOP/s, hours, ...) right after the number
-        if unit and word and _which(unit, _UNIT_ENTRIES)["class"] not in (("time", "cost", "ratio") if m.group("arw") else ("time",)):
-            unit = None  # "two months" is a time and "مليار دولار" a sum, but "one s" is not a second
+        if unit and word and _which(unit, _UNIT_ENTRIES)["class"] not in (("time", "cost", "ratio") if m.group("arw") or unit.group(0).startswith("times") else ("time",)):
+            unit = None  # "two months" is a time, "مليار دولار" a sum and "five times more" a factor, but "one s" is not a second
         if unit and norm[unit.end():unit.end() + 2].strip()[:1] in (":", "=") and _LABEL_VALUE.match(norm, unit.end()) \
                 and not (norm.startswith(" = ", unit.end()) and _which(unit, _UNIT_ENTRIES)["class"] == "bytes_per_param"):
             unit = None  # "tps: 6,113  tflops: 354.02": the unit labels the next value ("12 bytes/param = 360GB" is an equation)
