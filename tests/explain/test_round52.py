@@ -160,6 +160,9 @@ def test_definitions_that_claimed_more_than_their_term_says():
     assert "two or more parts" in _definition("It requires co-design of plan solving and replication communication.", "hw-sw-co-design")
     assert "each GPU holding experts" in _definition("Every rank receives exactly S * K token assignments, so the MoE load balance is exact.", "load-balancing")
     assert "reduce-scatter" in _definition("Gradient buckets are reduced to the shard that owns them in ZeRO stage 2.", "gradient-bucketing")
+    # P25 (MoonEP#30): the gradients of prefetched expert weights are reduced too, not only data-parallel replicas'
+    assert "wherever weights are copied" in _definition("It reduces weight-prefetch and backward gradient-reduction traffic.",
+                                                        "gradient-synchronization")
     # P28-ar (a page on NVLink): the B200 is one GPU of two dies, not several GPUs
     b200 = _definition("A B200 GPU has eighteen NVLink links of 100 GB/s each.", "nvidia-b200", "ar")
     assert "عدة وحدات GPU" not in b200 and "قطعتي سيليكون" in b200, b200
