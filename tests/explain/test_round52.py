@@ -208,3 +208,14 @@ def test_a_factor_written_as_a_word_is_read_and_rounded_to_the_unit():
     assert analyse(said, "en").claims[0].verdict == "consistent"
     assert analyse(said.replace("nearly five", "three"), "en").claims[0].verdict == "inconsistent"
     assert _figures("We ran the benchmark five times.") == {}
+
+
+def test_a_text_that_offloads_the_optimizer_gets_no_unsharded_state_size():
+    # round 51 P02 (labs-molt#121): an 80 GB H100 "whose activations and CPU-offloaded optimizer already fit" was set
+    # against 16 bytes a parameter of model states "unless they are sharded or offloaded": the text says they are
+    from service.explain.pipeline import analyse
+
+    offloaded = "Full fine-tuning an 8B model with Adam and a CPU-offloaded optimizer on a single 80GB H100 runs out of memory."
+    assert all("128 GB" not in c.why for c in analyse(offloaded, "en").claims)
+    # without the offload, a single chip's capacity is still set against the states it must hold (8B x 16 bytes)
+    assert "128 GB per chip" in analyse("Full fine-tuning an 8B model with Adam on a single 80GB H100 runs out of memory.", "en").claims[0].why

@@ -115,6 +115,7 @@ def _model_states(doc: Document, claim: Claim) -> int | None:
 CHECKPOINT_BYTES = 14.0
 _CHECKPOINT = re.compile(r"\bcheckpoints?\b|\bckpts?\b|نقط(?:ة|تا|ات) الحفظ|نقاط الحفظ", re.I)
 _FP32 = re.compile(r"\b(?:fp32|float32|single[- ]precision|full[- ]precision)\b", re.I)
+_OFFLOADED = re.compile(r"\boffload(?:s|ed|ing)?\b|\bCPU[- ]offload|تفريغ|إزاحة إلى المعالج", re.I)
 _MIXED = re.compile(r"\b(?:bf16|fp16|bfloat16|float16|mixed[- ]precision|half[- ]precision|fp8)\b", re.I)
 
 
@@ -142,7 +143,9 @@ def _fits(doc: Document, claim: Claim, capacity) -> Result | None:
     before = doc.text[max(claim.start, capacity.start - 60):capacity.start]
     if _REQUIRED.search(before):
         return None  # "needs 6.7B * 20 = 134 GB of memory": what the model requires, not what each chip has
-    split = [f for f in doc.figures if f.quantity in ("tp_degree", "pp_degree") and f.value > 1
+    if _OFFLOADED.search(doc.text):
+        return None  # "whose CPU-offloaded optimizer already fits": states the text keeps off the chip (round 51 P02)
+    split = [f for f in doc.figures if f.quantity in ("tp_degree", "pp_degree", "cp_degree", "ep_degree", "dp_degree") and f.value > 1
              or f.quantity in ("n_chips", "n_ranks") and f.value > 1]
     if split and figure(doc, claim, "zero_stage") is None:
         return None  # several chips and no sharding stated: whole unsharded states per chip would be a guess, not a finding
