@@ -75,6 +75,8 @@ def figure(fig, lang: str, chip_names: bool = True, after: str = "") -> str:
         template = readings.get("dp_degree_sharded", template)
     if fig.quantity == "seq_len" and re.search(r"\bcontext\b|سياق|\d[KkMm]?-token$", fig.quote or "", re.I):  # one context
         template = readings.get("token_adjective" if fig.quote.endswith("-token") else "context_written", template)
+    elif fig.quantity == "seq_len" and re.search(r"\btokens?$|رمز(?:ا|ًا)?$", fig.quote or ""):
+        template = readings.get("tokens_written", template)  # "~8k tokens of context per sequence": the text's words say what they are
     if fig.quantity in ("global_batch_sequences", "global_batch_tokens") and (fig.detail or {}).get("batch_scope") == "unsaid":
         # "bs=2" or "batch size 512" does not say whose batch it is (one GPU's or the whole step's): not "global"
         template = readings.get(fig.quantity + "_unqualified", template)

@@ -219,3 +219,14 @@ def test_a_text_that_offloads_the_optimizer_gets_no_unsharded_state_size():
     assert all("128 GB" not in c.why for c in analyse(offloaded, "en").claims)
     # without the offload, a single chip's capacity is still set against the states it must hold (8B x 16 bytes)
     assert "128 GB per chip" in analyse("Full fine-tuning an 8B model with Adam on a single 80GB H100 runs out of memory.", "en").claims[0].why
+
+
+def test_a_length_written_in_tokens_is_restated_in_the_texts_own_words():
+    # round 51 P31 (trl#6869): "~4k tokens" restated "~sequences of 4,096 tokens"; a length the text writes in tokens
+    # keeps its words, only its number is read out
+    short = _short_of("We train Llama 3 8B on 64 H100s with ~8k tokens of context per sequence, at 40% MFU.")
+    assert "8,192 tokens of context per sequence" in short and "sequences of" not in short, short
+
+
+def _short_of(text: str, lang: str = "en") -> str:
+    return explain_offline(text, lang)["explanation"].split("\n## ", 1)[0]
