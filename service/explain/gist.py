@@ -3,7 +3,7 @@
 import re
 
 from service.explain import claims as cues
-from service.explain import gist_central, gist_contrast, gist_cross, gist_frames, gist_select, gist_length, gist_lift, gist_plain, gist_side, headings, pattern_cache, person, reported, restate, synthesis
+from service.explain import gist_central, gist_contrast, gist_cross, gist_frames, gist_select, gist_length, gist_lift, gist_list, gist_plain, gist_side, headings, pattern_cache, person, reported, restate, synthesis
 from service.explain.document import Document
 from service.i18n.messages import messages
 
@@ -227,6 +227,8 @@ def gist(doc: Document, links: list[dict]) -> list[dict]:
     ids = _terms_by_sentence(doc)
     linked = {i for item in links for i in item["from"]}
     claims_at = {c.start: c for c in doc.claims}
+    if gist_cross.in_answer_language(doc) and (listing := gist_list.listed(doc)):
+        return listing  # a lead line and the items it introduces: the list is the point, no one item of it
     if not gist_cross.in_answer_language(doc):  # written in the other language: the gist is read, not quoted
         return gist_cross.gist(doc, [score(doc, i, ids[i], claims_at.get(a)) + 0.5 * (i in linked) for i, (a, _) in enumerate(doc.sentences)])
     scored = []

@@ -230,3 +230,19 @@ def test_a_length_written_in_tokens_is_restated_in_the_texts_own_words():
 
 def _short_of(text: str, lang: str = "en") -> str:
     return explain_offline(text, lang)["explanation"].split("\n## ", 1)[0]
+
+
+def test_a_lead_line_and_its_list_give_the_lead_with_the_items_names():
+    # round 51 P32 (OpenAI on parallelism): the gist was one item put after "reports that" ("The text reports that
+    # tensor parallelism—break up the math ..."), an ungrammatical fragment and not the point
+    text = ("Various parallelism techniques slice this training process across different dimensions, including:\n\n"
+            "Data parallelism—run different subsets of the batch on different GPUs;\n"
+            "Pipeline parallelism—run different layers of the model on different GPUs;\n"
+            "Tensor parallelism—break up the math for a single operation such as a matrix multiplication to be split across GPUs;\n"
+            "Mixture-of-Experts—process each example by only a fraction of each layer.")
+    short = _short_of(text)
+    assert "different dimensions — data parallelism, pipeline parallelism, tensor parallelism and Mixture-of-Experts." in short, short
+    # values under a label, or paragraphs each under a label, are no list of named things
+    values = ("Total host memory at 131K:\n- f16/f16: 10054 MiB = 5406 model + 4146 self\n- turbo2/turbo2: 6612 MiB = 5406 model\n"
+              "- q8/q8: 7800 MiB = 5406 model + 1900 self")
+    assert "—" not in _short_of(values)
