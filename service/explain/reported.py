@@ -104,8 +104,7 @@ def speaker(sentences: list[str], lang: str) -> str:
 
 
 _WH = r"(?:what|why|how|which|where|when|who|whom|whose)"
-_INNER_ASK, _OR_AM_I = re.compile(r",\s*(?:i|we) (?:wonder|was wondering|am wondering|'m wondering) (?:if|whether)\s+", re.I), \
-    re.compile(r"\bor am I\b")
+_INNER_ASK, _OR_AM_I = re.compile(r",\s*(?:i|we) (?:wonder|was wondering|am wondering|'m wondering) (?:if|whether)\s+", re.I), re.compile(r"\bor am I\b")
 _WH_START = re.compile(r"^(?:what|why|how|which|where|when|who|whether)\b", re.I)
 _AUX = r"(?:am|is|are|was|were|can|could|would|will|should|has|have)"  # "Am I missing something?": "whether I am ..."
 _PRONOUN = r"(?:it|this|that|there|they|we|I|you|he|she)"
@@ -189,8 +188,7 @@ def indirect_question(text: str) -> str | None:
     yes_no_do = re.match(r"^do\s+(?P<who>they|we|I|you)\b(?P<rest>.*)$", lowered, re.I)
     if yes_no_do:
         return f"whether {yes_no_do.group('who')}{yes_no_do.group('rest')}"
-    if re.match(rf"^(?:{_AUX}|do|does|did)\b", lowered, re.I) or _NOT_A_CLAUSE.match(lowered) \
-            or re.search(rf",\s*{_WH}\b", lowered, re.I):
+    if re.match(rf"^(?:{_AUX}|do|does|did)\b", lowered, re.I) or _NOT_A_CLAUSE.match(lowered) or re.search(rf",\s*{_WH}\b", lowered, re.I):
         return None  # "or because it ...", "regarding X, why does Y": no clause "whether" can take, so quoted
     return "whether " + lowered
 
@@ -239,11 +237,11 @@ def without_fillers(text: str, lang: str) -> str:
 
 
 # Verbs an instruction opens with ("Combine it with TP"): after "says that" they would read as a broken sentence.
-_IMPERATIVE = pattern_cache.lazy(r"^(?:use|keep|set|avoid|try|make sure|consider|put|run|enable|disable|prefer|start|increase|"
-                                 r"decrease|lower|raise|limit|split|shard|combine|add|remove|install|reduce|tune|choose|replace|"
-                                 r"adjust|configure|specify|ensure|remember|do not|don't|never|always|refresh|rerun|re-run|update|"
-                                 r"upgrade|downgrade|verify|compare|measure|profile|pin|bump|drop|skip|stop|prioriti[sz]e|focus|rely)\b"
+_IMPERATIVE = pattern_cache.lazy(r"^(?:use|keep|set|avoid|try|make sure|consider|put|run|enable|disable|prefer|start|increase|decrease|lower|raise|"
+                                 r"limit|split|shard|combine|add|remove|install|reduce|tune|choose|replace|adjust|configure|specify|ensure|remember|"
+                                 r"do not|don't|never|always|refresh|rerun|re-run|update|upgrade|downgrade|verify|compare|measure|profile|pin|bump|drop|skip|stop|prioriti[sz]e|focus|rely)\b"
                                  r"(?!\s+(?:is|are|was|were|has|have|can|will)\b|\s*:|[\s_-]*(?:scatter|gather)\b)", re.I)  # "Update: ...": a label; "Reduce Scatter": a collective
+_JOINED = pattern_cache.lazy(r"\s*(?:but|and|then)\s")  # "but run it on more than 2 nodes": a narrative's next step, no advice
 # "such as"/"for example" and "of note" open a sentence that cannot follow "that": "It adds that such as X is preferred".
 _LEADING_CONNECTIVE = {"en": pattern_cache.lazy(r"^(?:so(?!\s+(?:far|much|many|long|that)\b)|thus|hence|therefore|this means(?: that)?|which means(?: that)?|"
                                                 r"in short|overall|however|but|and|also|additionally|moreover|such as|"
@@ -287,7 +285,7 @@ def point(clause: str, sentence: str, lang: str, who: str, context: str = "") ->
     if _IMPERATIVE.match(clause) and not heading and _PROCEDURE.search(clause) and "notes_quoted" in words:
         return _capital(words["notes_quoted"][number].format(subject=subject, claim=_capital(clause)))
     if _IMPERATIVE.match(clause) and not heading and not _COMPARATIVE_LED.match(clause) and not change_notes.MODAL.search(clause) \
-            and (_NEGATIVE_IMPERATIVE.match(clause) or not re.search(r"\b(?:I|we|you)\b", clause.split(",")[0])):
+            and not _JOINED.match(sentence) and (_NEGATIVE_IMPERATIVE.match(clause) or not re.search(r"\b(?:I|we|you)\b", clause.split(",")[0])):
         advised = clause[0].lower() + clause[1:] if clause.split(" ", 1)[0][1:].islower() else clause  # "Keep TP ...": a verb
         return _capital(_advice(words["imperative"], words["possessive"][who], advised))
     verb = words["point"].get(gist_lift.conceded(_said_as(kind, clause), sentence, context), words["point"]["other"])[0 if who != "authors" else 1]
@@ -425,6 +423,8 @@ def companion(clause: str, sentence: str, lang: str, who: str, context: str = ""
     if changed and "change_does" in words:  # a changelog's order ("Refresh the command ...") is what the change does
         return _capital(f"{words['change_does']} {changed}")
     if (_IMPERATIVE.match(clause) or gist_lift.EXERCISE.match(clause)) and not headings.is_heading(sentence):  # "Use ...": advice, not "It adds that use"
+        if _JOINED.match(sentence):  # "but run it on ...": a narrative's next step, quoted, no advice
+            return _capital(words["notes_quoted"][0 if who == "text" else 1].format(subject=words["pronouns"][who], claim=_capital(clause)))
         return _capital(_advice(words["imperative"], words["possessive_pronouns"][who], _lower_first(clause, context)))
     if kind == "question":
         asked = indirect_question(clause)

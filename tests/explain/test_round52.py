@@ -246,3 +246,13 @@ def test_a_lead_line_and_its_list_give_the_lead_with_the_items_names():
     values = ("Total host memory at 131K:\n- f16/f16: 10054 MiB = 5406 model + 4146 self\n- turbo2/turbo2: 6612 MiB = 5406 model\n"
               "- q8/q8: 7800 MiB = 5406 model + 1900 self")
     assert "—" not in _short_of(values)
+
+
+def test_an_order_after_but_in_a_narrative_is_no_advice():
+    # round 52 P16 (NCCL#1221), a `wrong` gist: "but run it on nodes which is more than 2 . I set NCCL_NVLS_ENABLE=0 /1"
+    # (what the author did next) read as "Their advice is to run it on nodes which is more than 2"
+    text = ("I had test all_reduce on 4 node (GPU 8xH100, NIC: 8x400Gb RoCE) . if I run all_reduce on single nodes or 2 nodes. "
+            "when I set NCCL_NVLS_ENABLE=0 /1 . the bus BW will upgraded from 330GB to 430GB. but run it on nodes which is  more "
+            "than 2 . I set  NCCL_NVLS_ENABLE=0 /1. it do not result in a performance improvement.  same busbw 320GB. why this happen？")
+    assert "advice" not in _short_of(text)
+    assert "advice is to run it on eight nodes" in _short_of("Run it on eight nodes to see the NVLS gain.").replace("Their", "").replace("The text's", "")
