@@ -256,3 +256,28 @@ def test_an_order_after_but_in_a_narrative_is_no_advice():
             "than 2 . I set  NCCL_NVLS_ENABLE=0 /1. it do not result in a performance improvement.  same busbw 320GB. why this happen？")
     assert "advice" not in _short_of(text)
     assert "advice is to run it on eight nodes" in _short_of("Run it on eight nodes to see the NVLS gain.").replace("Their", "").replace("The text's", "")
+
+
+def _figures_ar(text: str) -> dict[str, tuple[str, float]]:
+    from service.explain.pipeline import analyse
+
+    return {f.quote: (f.quantity, f.value) for f in analyse(text, "ar").figures}
+
+
+def test_round_52_figure_misreadings():
+    # P07 (SGLang#37950): "decode TP0 ... broadcast it to TP1–TP7" names ranks, not TP degrees of 1 and 7 GPUs
+    assert _figures("prefill CP0 sends the KV cache once to decode TP0, then TP0 broadcasts it to TP1–TP7 over NVLink.") == {}
+    assert _figures("We train with TP8 and PP4 on 256 GPUs.")["TP8"] == ("tp_degree", 8.0)
+    # P19 (Jamba, Arabic docs): «12 بليون معامل نشط و52 بليون معامل إجمالي»: the 52B are the total, not active
+    got = _figures_ar("ويحتوي على 12 بليون معامل نشط و52 بليون معامل إجمالي عبر جميع الخبراء.")
+    assert got["12 بليون معامل نشط"][0] == "active_params" and got["52 بليون معامل"][0] == "params", got
+    # P21 (CLIP, Arabic): «400 مليون زوج صورة-نص» are image-text pairs, not tokens
+    assert _figures_ar("استغرق تدريب CLIP من الصفر على 400 مليون زوج صورة-نص حوالي 12 يوماً.")["400 مليون زوج"][0] == "count"
+
+
+def test_a_decoder_in_training_and_context_decoding_are_no_decode_phase():
+    # P17 (AlphaCode, Arabic): «لفك التشفير» beside «للمشفر» is the decoder of an encoder-decoder model; P27 (LMDeploy):
+    # "context decoding" is the prompt's pass
+    assert "decode-phase" not in _ids("يستخدم التدريب تنبؤ الرمز التالي بالانتروبيا المتقاطعة لفك التشفير وخسارة نمذجة اللغة المقنعة للمشفر.", "ar")
+    assert "decode-phase" not in _ids("To support fast context decoding in multi-round conversations, we replaced the attention.")
+    assert "decode-phase" in _ids("In serving, the decode phase is memory-bound while prefill is compute-bound.")

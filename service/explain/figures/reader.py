@@ -42,6 +42,8 @@ _TOKENS_AFTER = re.compile(r"\s*(?:tokens?\b|toks?\b|من الرموز|رموز|
 _AR_THOUSANDS = re.compile(r"(?<=(?<![\d.,،])\d)،(?=\d{3}(?![\d.]))|(?<=(?<![\d.,،])\d\d)،(?=\d{3}(?![\d.]))|(?<=(?<![\d.,،])\d\d\d)،(?=\d{3}(?![\d.]))")
 
 
+_RANK_NAME = re.compile(r"(TP|PP|DP|EP|CP|ETP|SP)\d{1,3}")  # "TP3" written as one word: a degree, or a rank when the text counts from TP0
+
 class _Reader(_Units, _Relations, _Tables):
     """The state of one read: the text, protected spans, tokens, and the figures found so far."""
 
@@ -77,7 +79,17 @@ class _Reader(_Units, _Relations, _Tables):
                      self.expressions, self.duals, self.generic, self.fractions, self.pairs, self.subjects, self.inherit,
                      self.tables, self.header_tables):
             step()
+        self.figs = [f for f in self.figs if not self.rank_name(f)]
         return self.figs
+
+    def rank_name(self, fig: _Fig) -> bool:
+        """"TP0", and a "TP1–TP7" range in a text that writes it: ranks of that group, not degrees (a degree is at least 1)."""
+        written = _RANK_NAME.fullmatch(self.norm[fig.start:fig.end])
+        if not written or not fig.quantity.endswith("_degree"):
+            return False
+        name = written.group(1)
+        ranged = re.search(rf"\b{name}\d+\s*[–—-]\s*{name}\d+\b", self.norm[max(0, fig.start - 8):fig.end + 8])
+        return fig.value == 0 or bool(ranged and re.search(rf"\b{name}0\b", self.norm))
 
     # -- helpers
 
