@@ -17,6 +17,7 @@ _MOVES = re.compile(r"\b(?:read\w*|load\w*|mov\w*|cop(?:y|ies|ied|ying)|transfer
                     r"|نقل|قراءة|تحميل|تنزيل|كتابة|حفظ|مزامنة|تبادل", re.I)
 _SIZES = ("bytes", "size_bytes", "memory_bytes", "weights_bytes", "hbm_bytes", "activation_bytes", "gradient_bytes")
 _BELOW = 0.8  # a time under 80% of the transfer alone is faster than the stated bandwidth allows, rounding included
+_COUNT_WORD = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
 _OTHER_WORK = 20  # up to this many times the transfer, the rest is other work; beyond, the two are not one transfer
 
 
@@ -45,6 +46,11 @@ def transfer_time(doc: Document, claim: Claim) -> Result | None:
         return Result([index], "consistent", words["transfer_time"].format(**shown))
     if time.value < _BELOW * alone:
         return Result([index], "inconsistent", words["transfer_too_fast"].format(**shown))
+    whole = round(factor)
+    if whole >= 2 and abs(factor / whole - 1) < 0.05:  # "30 ms to send the gradients from all 3 remaining GPUs": 3 transfers
+        counted = any(f.value == whole for f in claim.figures if f is not time) or _COUNT_WORD.get(whole, "\0") in claim.quote.lower()
+        return Result([index], "consistent" if counted else None,
+                      words["transfer_repeated" if counted else "transfer_times"].format(**shown, times=f"{whole}"))
     if alone < time.value <= _OTHER_WORK * alone:
         return Result([index], None, words["transfer_and_more"].format(**shown, times=f"{factor:.2g}"))
     discard(doc, index)
