@@ -281,3 +281,25 @@ def test_a_decoder_in_training_and_context_decoding_are_no_decode_phase():
     assert "decode-phase" not in _ids("يستخدم التدريب تنبؤ الرمز التالي بالانتروبيا المتقاطعة لفك التشفير وخسارة نمذجة اللغة المقنعة للمشفر.", "ar")
     assert "decode-phase" not in _ids("To support fast context decoding in multi-round conversations, we replaced the attention.")
     assert "decode-phase" in _ids("In serving, the decode phase is memory-bound while prefill is compute-bound.")
+
+
+def test_round_52_senses():
+    # P23 (Cerebras on MoE): "routing is not deterministic" is neither bit-identical runs nor a fixed traffic pattern
+    assert "training-determinism" not in _ids("The industry standard routing is not deterministic, so it is impossible to "
+                                              "predict which expert will be activated for a given token in MoE layers.")
+    # P06 (slime#2146): an RL weight update to the rollout engines is no optimizer step, an HF shard no Transformers library
+    slime = ("Add an opt-in P2P shard weight sync path with --use-p2p-weight-update. Each Megatron TP rank sends its local HF "
+             "shard to the matching SGLang TP rank, so the weight update to the rollout engines avoids the NCCL broadcast.")
+    ids = _ids(slime)
+    assert "optimizer-step" not in ids and "hf-transformers" not in ids, ids
+    assert "optimizer-step" in _ids("After the weight update the optimizer state holds two Adam moments per parameter.")
+    # P08 (sglang-jax#1402): load balancing across data-parallel ranks is no expert balance
+    dp = ("Under data parallelism, load-only DP routing caps prefix reuse; cache_aware routes each request to the rank that "
+          "already holds its cached prefix, with soft load balancing.")
+    assert _definition(dp, "load-balancing").startswith("Spreading work or traffic evenly")
+    # P25 (d2l): "30 ms to send the gradients from all 3 remaining GPUs (each transfer takes 10 ms = 160 MB / 16 GB/s)"
+    from service.explain.pipeline import analyse
+    claim = analyse("For the sake of the argument let's assume that the gradients are of 160 MB. In this case it takes 30 ms to "
+                    "send the gradients from all 3 remaining GPUs to the fourth one (each transfer takes 10 ms = 160 MB / 16 GB/s).",
+                    "en").claims[-1]
+    assert "other work" not in claim.why and "3 of them make the 30 ms" in claim.why, claim.why
