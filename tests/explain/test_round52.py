@@ -303,3 +303,9 @@ def test_round_52_senses():
                     "send the gradients from all 3 remaining GPUs to the fourth one (each transfer takes 10 ms = 160 MB / 16 GB/s).",
                     "en").claims[-1]
     assert "other work" not in claim.why and "3 of them make the 30 ms" in claim.why, claim.why
+
+
+def test_the_nvls_switch_variable_names_nvlink_sharp():
+    # round 52 P16 (NCCL#1221): NCCL_NVLS_ENABLE glossed as a generic NCCL variable ("which network cards to use ...")
+    definition = _definition("when I set NCCL_NVLS_ENABLE=0 /1 the bus BW will upgraded from 330GB to 430GB.", "nvls")
+    assert "NVSwitch" in definition, definition
