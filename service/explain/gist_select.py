@@ -22,6 +22,13 @@ under per also only just very more most less much many some any each both all ow
 authors asks asked ask says said reports reported text post passage
 في من على إلى الى عن أن إن ما لا لم هذا هذه ذلك تلك التي الذي الذين هو هي هم كان كانت مع أو ثم قد كل بين عند""".split())
 # "array_serialization.serialization:431 | Process 0 successfully set key ...", "[utils.py:868]": a program's log line
+# the author's own summary ("TL;DR ...", "الخلاصة ..."), or their stated aim
+SUMMARY = re.compile(r"^\W*(?:tl;?dr|bottom line|in short|in summary|to summari[sz]e|the (?:key )?takeaway(?!\s+(?:was|were|of\s+(?:the|my|our)\s+"
+                     r"(?:previous|last|earlier)))|الخلاصة|باختصار)\b"  # "The takeaway was clear: ..." is an earlier post's
+                     # the author's stated aim ("The purpose of this blog post is to discuss ..."): what the text is for
+                     r"|^\W*(?:the|my|our)\s+(?:main\s+)?(?:purpose|goal|aim|point)\s+of\s+(?:this|my|our|the)\s+(?:blog\s+)?"
+                     r"(?:post|article|paper|piece|note|write-?up|guide|essay|series|talk|work)\s+(?:is|was)\s+to\b"
+                     r"|^\W*(?:الهدف|والهدف|الغرض|والغرض)\s+من\s+(?:هذا|هذه)\s", re.I)
 _LOG_LINE = re.compile(r"\b[\w.]+\.\w+:\d+\b|\s\|\s")
 _WORD = re.compile(r"[a-z0-9][a-z0-9.%/+-]*[a-z0-9%]|[a-z0-9]|[\u0621-\u064A]{2,}")
 
@@ -116,8 +123,11 @@ def adjustment(doc: Document, index: int, weights: dict[str, float] | None = Non
 def ranked(doc: Document, scored: list[tuple[float, int]]) -> list[tuple[float, int]]:
     """Sentences that argue (hand value, index), best first: the hand value plus the fitted adjustment; the values
     themselves are kept, so thresholds and companions still read the hand score."""
-    if len(scored) < 2 or asks(doc, max(scored, key=lambda item: (item[0], -item[1]))[1]):
-        return sorted(scored, key=lambda item: (-item[0], item[1]))  # a question the author asks is their point as it stands
+    best = max(scored, key=lambda item: (item[0], -item[1]))[1] if scored else 0
+    if len(scored) < 2 or asks(doc, best) or SUMMARY.match(doc.text[slice(*doc.sentences[best])]):
+        # a question the author asks, or their own summary or stated aim ("The purpose of this post is to ..."), is their
+        # point as it stands: the features, fitted on word overlap, would pass it over for a longer sentence with more terms
+        return sorted(scored, key=lambda item: (-item[0], item[1]))
     passage, weights, floor = Passage(doc), _weights(), max(v for v, _ in scored) - band()
     logged = {i for _, i in scored if unlifted(doc.text[slice(*doc.sentences[i])])}  # a log line, a counterfactual: hand score
     lifted = lambda v, i: v + (0.0 if i in logged else adjustment(doc, i, weights, passage)) if v >= floor else v - 1e6  # noqa: E731

@@ -5,7 +5,7 @@ config line or a command."""
 import re
 
 from service.explain import claims, pattern_cache, person, reported, restate
-from service.explain.gist_select import STOP as _STOP
+from service.explain.gist_select import STOP as _STOP, SUMMARY as _SUMMARY
 from service.explain.document import Document
 
 _ABOUT_THE_PAGE = pattern_cache.lazy(r"\b(?:for illustration|the following|as follows|illustrat\w+|in the (?:figure|table|diagram|image)|see (?:below|above|figure)|"
@@ -28,6 +28,10 @@ _POINTER = pattern_cache.lazy(r"(?<!n't )(?<!not )(?<!never )\b(?:recommend|sugg
                               r"(?:\w+ing\s+)?(?:(?:the|our|this|that|my|an?|their)\s+)?(?:\w+\s+){0,3}?(?:blog ?posts?|posts?|articles?|papers?|docs?|"
                               r"documentation|guides?|tutorials?|readme|threads?|links?|videos?|notebooks?|write-?ups?|reports?)\b"
                               r"|\b(?:please\s+)?see\s+(?:below|above)\b"  # "Please see below for the huge improvements ...": a pointer
+                              # "For the single-node counterpart see X.", "For the concepts, read X first.": where to read, in the imperative
+                              r"|^\s*for\s+(?:(?!(?:you|we|i|they|it|one|should|will|can|would|must|may|might)\b)[^\s.!?;:]+,?\s+){1,12}?(?:please\s+)?"
+                              r"(?:see|read|check(?:\s+out)?|refer\s+to)\s+(?!if\b|whether\b|how\b)"
+                              r"|\b(?:good|great|useful|excellent|helpful)\s+resources?\b"  # "a number of good resources ...: I recommend X"
                               r"|^\s*(?:below|above|here)\s+(?:are|is)\s+(?:some\s+|the\s+|our\s+|a\s+few\s+)?(?:[\w-]+\s+){0,2}?"
                               r"(?:numbers|results|figures|benchmarks?|stats|statistics|measurements|logs|tables?|plots?)\b"
                               r"|(?<![\u0621-\u064A])(?:راجع|راجعوا|اطلع على|انظر|يمكنكم? الاطلاع على)\s"
@@ -40,8 +44,6 @@ _POINTER = pattern_cache.lazy(r"(?<!n't )(?<!not )(?<!never )\b(?:recommend|sugg
 _TESTED_ON = pattern_cache.lazy(r"^\s*(?:(?:this|it|the (?:change|pr|patch|feature|fix))\s+(?:was|is|has been|were)\s+)?"
                                 r"(?:tested|benchmarked|evaluated|run|measured|verified)\s+(?:on|with|using)\b", re.I)
 
-
-_SUMMARY = pattern_cache.lazy(r"^\W*(?:tl;?dr|bottom line|in short|in summary|to summari[sz]e|the (?:key )?takeaway|الخلاصة|باختصار)\b", re.I)
 
 
 def summary(sentence: str) -> bool:

@@ -284,7 +284,7 @@ def merged(text: str, lang: str, matches: list, occurrences: list) -> tuple[list
     for name in names:
         if name.written.lower() in seen_written:
             owner = next((o for o in occurrences if o.start == name.start and _owns(o, name)), None)
-            if owner is not None:
+            if owner is not None and not names_a_maker(owner.entry):  # said again, "DeepSeek-V4-Pro" is still no lab
                 kept.append(glossary.Match(owner.entry, name.written, name.start, name.end, owner.reading, owner.derived))
             continue
         seen_written.add(name.written.lower())

@@ -17,6 +17,7 @@ _INDEX_BEFORE = pattern_cache.lazy(r"\b(?!(?:and|but|so|then|when|if|that|becaus
                                    r"could|would|will|am|now|also)\s+$)[a-z]+\s+$")  # a noun right before a lower-case "i"
 _INTENT_NO_SUBJECT = pattern_cache.lazy(r"^(?:will|shall)(?=\s+(?:close|add|fix|update|look|check|try|send|open|merge|push|"
                                         r"report|post|share|investigate|revert|file|run|test)\b)", re.I)
+_TITLE_BEFORE = pattern_cache.lazy(r"\b[A-Z][a-z]+\s+$")  # a capitalised word right before a capitalised "Your" or "My" mid-sentence
 _YOUR_NOUN = pattern_cache.lazy(r"(?<![\w/.-])[Yy]our\s+([A-Za-z][\w-]*)")
 _PERSON_CASE = {"we", "my", "our", "mine", "ours", "myself", "ourselves", "we're", "we've", "we'd", "we'll", "your"}
 
@@ -38,6 +39,8 @@ def third_person(text: str, lang: str) -> str:
             word = found.group(0)
             if word == "i" and _INDEX_BEFORE.search(found.string, 0, found.start()):
                 return word  # "rank i holds expert i": an index, not a lower-case "I"
+            if word in ("Your", "My", "Our") and _TITLE_BEFORE.search(found.string, 0, found.start()):
+                return word  # "I recommend How To Scale Your Model": a title's words, not the author's or the addressee's
             return replacement[0].upper() + replacement[1:] if word[0].isupper() and not word.startswith("I") and found.start() == 0 \
                 else replacement
         text = re.sub(pattern, put, text, flags=flags)

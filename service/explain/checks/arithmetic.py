@@ -17,7 +17,7 @@ from calculators.errors import CalculatorInputError
 from calculators.formatting import human
 
 from service.explain import pattern_cache, restate
-from service.explain.checks import verdicts, written_values
+from service.explain.checks import grid_count, verdicts, written_values
 from service.explain.checks.core import Inputs, Result, chip_inputs, discard, figure, pod_chips, run
 from service.explain.checks.directions import mixed_directions
 from service.explain.process_cache import CACHE
@@ -282,6 +282,9 @@ def _equation(doc: Document, claim: Claim, eq: dict, outcome: Outcome) -> None:
             outcome.calculations.append(index)
             computed = doc.calculations[index]["outputs"]["critical_tokens_per_chip"]
             _judge(doc, outcome, first["quote"], raw, computed, restate.value("critical_tokens_per_chip", computed), approx)
+    grid = grid_count.total(doc.text, claim.start + eq["start"], expr, claim.start + first["end"]) if computed is None else None
+    if grid is not None:  # "4096/16 = 256 tiles" of a (4096,4096) output cut in 16x16 tiles: the count is over both sides
+        expr, source = grid[0], {"source": "derived", "from": expr}
     if computed is None:
         inputs = Inputs(doc.lang)
         probe = evaluate(expr)

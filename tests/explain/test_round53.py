@@ -1,0 +1,88 @@
+"""Round 53: what round 52's readers left, each fixed by a general rule (issue 18)."""
+
+from service.explain import person
+from service.explain.compose import explain_offline
+from service.explain.pipeline import analyse
+
+
+def _gist(text: str, lang: str = "en") -> str:
+    """The answer's opening section, without its heading."""
+    return explain_offline(text, lang)["explanation"].split("## The terms")[0].replace("## In short", "").strip()
+
+
+def _terms(text: str, lang: str = "en") -> dict[str, dict]:
+    return {t["term"]: t for t in explain_offline(text, lang)["terms"]}
+
+
+def test_a_title_keeps_its_your():
+    # round 52 P31 (ezyang's mesh zoo): "I particularly recommend How To Scale Your Model" restated "How To Scale the
+    # Model"; the addressee's "your" of the prose is still reported as "the"
+    said = person.third_person("I particularly recommend How To Scale Your Model for your models.", "en")
+    assert "How To Scale Your Model" in said and "for the models" in said, said
+    assert person.third_person("Your model is too big.", "en").startswith("The model"), "a sentence's first word is no title"
+
+
+_MESH = ("When training large scale LLMs, there is a large assortment of parallelization strategies which you can employ. "
+         "There are already a number of good resources for understanding how to parallelize your models: I particularly "
+         "recommend How To Scale Your Model and The Ultra-Scale Playbook. The purpose of this blog post is to discuss "
+         "parallelization strategies in a more schematic way by focusing only on how they affect your device mesh. The "
+         "device mesh is an abstraction used by both PyTorch and JAX that takes your GPUs and organizes them into a N-D "
+         "tensor that expresses how the devices communicate with each other.")
+
+
+def test_the_stated_aim_of_a_post_is_its_point_and_a_reading_list_is_not():
+    # round 52 P31: the gist gave the device mesh's definition and the reading list; a reader named the post's purpose
+    gist = _gist(_MESH)
+    assert gist.startswith("The author says that the purpose of this blog post is to discuss parallelization strategies"), gist
+    assert "recommend" not in gist, gist
+
+
+def test_where_to_read_more_is_no_point():
+    # round 52 P01 (an SGLang PD guide): "For the single-node aggregated counterpart see SGLang mixed — ..." was said as
+    # what the text reports
+    text = ("Cross-node PD moves the KV cache over the fabric for every request, so it is a win only on an RDMA fabric "
+            "such as RoCEv2; over TCP it is slower. For the single-node aggregated counterpart see SGLang mixed. For the "
+            "concepts, read PD disaggregation first.")
+    gist = _gist(text)
+    assert "counterpart" not in gist and "read PD" not in gist and "RDMA" in gist, gist
+
+
+def test_a_model_named_twice_is_never_its_lab():
+    # round 52 P01: "DeepSeek-V4-Pro" written a second time was glossed as the lab DeepSeek
+    terms = _terms("We serve DeepSeek-V4-Pro with SGLang on MI355X nodes. For the aggregated example see SGLang mixed — "
+                   "DeepSeek-V4-Pro.")
+    assert "DeepSeek" not in terms and "DeepSeek-V4" in terms, list(terms)
+    assert "lab" not in terms["DeepSeek-V4"]["definition"]
+
+
+def test_mooncake_is_a_kv_cache_system_not_only_kimis_platform():
+    # round 52 P01: "KV transferred over Mooncake RDMA" glossed as "The serving platform behind Moonshot AI's Kimi"
+    terms = _terms("In the PD-disaggregated SGLang pair, the KV cache is transferred over Mooncake RDMA between the "
+                   "prefill and decode nodes.")
+    mooncake = terms["Mooncake"]
+    assert "Transfer Engine" in mooncake["definition"] and not mooncake["definition"].startswith("The serving platform")
+
+
+def test_a_low_precision_recipe_is_not_said_to_be_training_only():
+    # round 52 P01: a serving recipe "(fp4: FP8 attention + MXFP4 MoE)" defined "In low-precision training, ..."
+    terms = _terms("The PD pair serves the same tuned DeepSeek-V4-Pro (fp4: FP8 attention + MXFP4 MoE) recipe as the "
+                   "aggregated example.")
+    assert terms["recipe"]["definition"].startswith("In low-precision training or serving"), terms["recipe"]
+
+
+def _verdicts(text: str) -> list[str]:
+
+    return [c.verdict for c in analyse(text, "en").claims if c.verdict]
+
+
+def test_a_tile_count_of_one_side_of_a_square_output_is_no_count_of_its_tiles():
+    # round 52 P15 (a post on compute/comms overlap): "output size (4096,4096) ... tiles of 16x16. This gives us 4096/16 =
+    # 256 tiles" was called consistent; 16x16 tiles of a 4096x4096 output are (4096/16) x (4096/16) = 65,536
+    text = ("Let's say we have a GEMM with output size (4096,4096) that we divide into tiles of 16x16. This gives us "
+            "4096/16 = 256 tiles to compute.")
+    (claim,) = [c for c in analyse(text, "en").claims if c.verdict]
+    assert claim.verdict == "inconsistent" and "65,536" in claim.why, claim.why
+    # ViT: a 224x224 image in 16x16 patches has 14 patches per side and 196 in all (Dosovitskiy et al. 2020, sec. 3.1)
+    assert _verdicts("A 224x224 image cut into 16x16 patches gives 224/16 = 14 patches per side.") == ["consistent"]
+    assert _verdicts("We split the (4096, 4096) output into 128x128 blocks, so (4096/128)^2 = 1024 blocks.") == ["consistent"]
+    assert _verdicts("We split the (4096, 4096) output into 128x128 blocks, so 4096/128 = 32 blocks.") == ["inconsistent"]
