@@ -86,3 +86,19 @@ def test_a_tile_count_of_one_side_of_a_square_output_is_no_count_of_its_tiles():
     assert _verdicts("A 224x224 image cut into 16x16 patches gives 224/16 = 14 patches per side.") == ["consistent"]
     assert _verdicts("We split the (4096, 4096) output into 128x128 blocks, so (4096/128)^2 = 1024 blocks.") == ["consistent"]
     assert _verdicts("We split the (4096, 4096) output into 128x128 blocks, so 4096/128 = 32 blocks.") == ["inconsistent"]
+
+
+def test_a_link_is_a_connection_not_only_one_cable():
+    # round 52 P14 (an Arabic talk summary on TPU pods): «وصلة ربط فائقة السرعة» (the interconnect) glossed as one cable
+    from tests.support.glossary_files import term_definition
+
+    definition = term_definition("Each chip has four ICI links at 100 GB/s per link.", "link")
+    assert definition.startswith("A connection") and "one cable or lane" in definition, definition
+
+
+def test_an_nccl_hang_is_not_said_to_end_in_a_watchdog_timeout():
+    # round 52 P27 (FasterTransformer's LLaMA port): "fix the NCCL hang" glossed as a watchdog aborting after a timeout
+    from tests.support.glossary_files import term_definition
+
+    definition = term_definition("This version fixes the NCCL hang in multi-GPU inference.", "nccl-timeout")
+    assert definition.startswith("What happens when a collective never completes") and "without one" in definition, definition

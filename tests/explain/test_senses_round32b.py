@@ -63,7 +63,7 @@ def test_the_link_above_is_a_web_link():
     # https://docs.habana.ai/en/latest/Management_and_Monitoring/Network_Configuration/index.html
     cable = ("The three scale-out ports from each Gaudi 3 inside the box (shown as black line) are bundled together as "
              "OSFP (4x200Gbps, shown as purple line below) links.")
-    assert _definition(cable, "link").startswith("One physical cable or lane")
+    assert _definition(cable, "link").startswith("A connection that data travels over")
 
 
 def test_scale_out_storage_and_scale_out_levers_are_not_the_gpu_network():
