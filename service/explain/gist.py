@@ -434,8 +434,13 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
     if asked_first:
         texts = _with_rows(doc, texts, who)  # the figures asked about, when the text gives them as rows under headings
     texts = _one_sentence(texts, who, lang, asked_first)  # the point with its reason or its question, in one sentence
-    kept = gist_length.fit(reported.subject_named([t for _, t in texts], lang, who), MAX_REPORTED_WORDS + sum(gist_length.gloss_words(t) for _, t in texts))
+    kept = gist_length.fitted(texts, lang, who, MAX_REPORTED_WORDS)
+    if not any(point in sources for (sources, _), _ in zip(texts, kept)) and values.get(point, 0.0) > max(values.get(i, 0.0) for i in texts[0][0]):
+        clause = synthesis.compressed(gist_contrast.joined(doc, point) or restated(doc, point), lang)
+        texts = [([point], reported.point(clause, point_sentence, lang, who, doc.text))] + [t for t in texts if min(t[0]) > point]
+        kept = gist_length.fitted(texts, lang, who, MAX_REPORTED_WORDS)  # what it points back to argues less: the point alone
     return [{"text": _ended(text), "from": sources} for (sources, _), text in zip(texts, kept)]
+
 
 
 def _with_rows(doc: Document, texts: list[tuple[list[int], str]], who: str) -> list[tuple[list[int], str]]:

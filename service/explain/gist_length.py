@@ -1,6 +1,6 @@
 """A gist's length: its sentences fitted to a word budget, each kept whole or left out."""
 
-from service.explain import gist_plain, pattern_cache
+from service.explain import gist_plain, pattern_cache, reported
 
 
 SLACK = 15  # words a whole second sentence may run over: better a little long than cut off
@@ -25,6 +25,12 @@ def fit(texts: list[str], limit: int) -> list[str]:
         out.append(text)
         used += len(words)
     return out
+
+
+def fitted(texts: list[tuple[list[int], str]], lang: str, who: str, limit: int) -> list[str]:
+    """A reported gist's sentences ((sources, text) pairs), each naming its subject, fitted to `limit` words, the terms'
+    plain meanings in brackets not counted."""
+    return fit(reported.subject_named([t for _, t in texts], lang, who), limit + sum(gloss_words(t) for _, t in texts))
 
 
 _ELABORATION = pattern_cache.lazy(r",\s+(?:meaning|i\.e\.|that is(?!\s*:)|which means|in other words)\b.*$|\s+[—–]\s+.*$")  # ", that is: X" gives X

@@ -102,3 +102,21 @@ def test_an_nccl_hang_is_not_said_to_end_in_a_watchdog_timeout():
 
     definition = term_definition("This version fixes the NCCL hang in multi-GPU inference.", "nccl-timeout")
     assert definition.startswith("What happens when a collective never completes") and "without one" in definition, definition
+
+
+def test_a_premise_told_as_a_story_is_no_conclusion_and_the_point_outlives_its_long_antecedent():
+    # round 52 P18 (a Reddit post on NVLinked RTX 3090s): "So I never really found anyone posting conclusive evidence ..."
+    # was given as what the author concludes ("So" opens the story; "conclusive" concludes nothing); the post's claim,
+    # "This means even without NVLink ... the memory ... not bottleneck GPU communications", was left out because the
+    # long sentence it points back to took the whole word budget
+    text = ("So I never really found anyone posting conclusive evidence of the speedup that can be gained from using "
+            "NVLink on RTX 3090 GPUs. The general consensus is that it is mostly useful for training models when spanning "
+            "across two GPUs using training methods such as Deepspeed Zero or FSDP, but no one really posted the gains "
+            "they got between NVLink and no NVLink. The important thing about the platform is that the RAM is at DDR4 "
+            "2424MHz at 101MHz BCLK and have extremely fine tuned subtimings, the memory bandwidth ends up at about 75GB/s "
+            "and 68ns on aida64. This means even without NVLink and without P2P communication between the GPUs through "
+            "PCIe, the memory has enough performance to not bottleneck GPU communications using DMA through the PCIe 3.0 "
+            "x16 slots.")
+    gist = _gist(text)
+    assert "concludes" not in gist and "never really found" not in gist, gist
+    assert gist.startswith("The author") and "not bottleneck GPU communications" in gist, gist
