@@ -131,3 +131,10 @@ def test_round52_spellings_of_known_terms_are_found():
     assert detected("Compared with the F-then-B schedule, 1F1B saves memory.")["all-forward-all-backward"] == "F-then-B"
     assert detected("Cache-aware routing maximizes prefix reuse across requests.")["prefix-caching"] == "prefix reuse"
     assert detected("Each server has 4 NV-Switches.")["nvswitch"] == "NV-Switches"
+
+
+def test_an_arabic_working_shows_a_figure_as_the_text_writes_it():
+    # round 52 P16-ar (NCCL#1221): "التغير = (4.3e11 - 3.3e11) ÷ 3.3e11" where the English working read "(430GB - 330GB)"
+    text = "When I set NCCL_NVLS_ENABLE=1, the bus BW will upgraded from 330GB to 430GB."
+    working = [x for x in explain_offline(text, "ar")["explanation"].splitlines() if "التغير =" in x]
+    assert working and "(430GB - 330GB)" in working[0] and "e11" not in working[0], working
