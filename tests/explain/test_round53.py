@@ -138,3 +138,14 @@ def test_an_arabic_working_shows_a_figure_as_the_text_writes_it():
     text = "When I set NCCL_NVLS_ENABLE=1, the bus BW will upgraded from 330GB to 430GB."
     working = [x for x in explain_offline(text, "ar")["explanation"].splitlines() if "التغير =" in x]
     assert working and "(430GB - 330GB)" in working[0] and "e11" not in working[0], working
+
+
+def test_a_memory_factor_beside_two_formats_is_worked_from_their_widths():
+    # round 52 P13 (the Arabic Transformers docs on GPTQ): "save memory by 4x" beside int4 weights restored to fp16 was
+    # left unchecked; fp16 is 2 bytes per value and int4 half a byte (data/precisions.json): 2 / 0.5 = 4x
+    text = ("These weights are quantized to int4, but they're restored to fp16 on the fly during inference. This can "
+            "save your memory usage by 4x because the int4 weights are dequantized in a fused kernel.")
+    (claim,) = [c for c in analyse(text, "en").claims if "4x" in c.quote]
+    assert claim.verdict == "explained" and "2 / 0.5 = 4x" in claim.why and "int4" in claim.why, claim.why
+    (claim,) = analyse("Weights in int8 take 4x less memory than weights in bf16.", "en").claims
+    assert "2 / 1 = 2x" in claim.why and "counts more" in claim.why, claim.why

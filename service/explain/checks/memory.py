@@ -227,3 +227,35 @@ def _saving(doc: Document, saving, said: str, old: str, old_size: float, new: st
     key = "format_saving_less" if abs(saving.value) < share - 0.02 else "format_saving"
     return Result([index], None, m[key].format(old=old, new=new, old_size=f"{old_size:g}", new_size=f"{new_size:g}",
                                                share=restate.value("mfu", share), stated=saving.quote))
+
+
+_FACTOR = re.compile(r"\d\s*[x×]|times|أضعاف|مرات", re.I)
+_FACTOR_REACH = 1  # the formats may be named in the sentence before ("quantized to int4 ... restored to fp16. This saves 4x")
+
+
+def format_factor(doc: Document, claim: Claim) -> Result | None:
+    """A memory saving stated as a factor beside two number formats ("int4 weights ... save memory by 4x" after "fp16"):
+    the ratio of the formats' widths (2 / 0.5 = 4x) for what is stored in the narrower one; explained, never judged,
+    since the memory may hold more than the values whose format changes."""
+    factors = [f for f in claim.figures if f.quantity in ("reduction_factor", "ratio") and 1.5 <= f.value <= 16 and _FACTOR.search(f.quote)]
+    if len(factors) != 1 or not _MEMORY.search(claim.quote):
+        return None
+    index = next((i for i, (a, b) in enumerate(doc.sentences) if a <= claim.start < b), None)
+    if index is None:
+        return None
+    start = doc.sentences[max(0, index - _FACTOR_REACH)][0]
+    named = sorted((m.start(), size, m.group()) for pattern, size, _ in _formats() for m in pattern.finditer(doc.text, start, claim.start + len(claim.quote)))
+    sizes = list(dict.fromkeys((size, name) for _, size, name in named))  # each as the text writes it ("int4", not "fp4")
+    sizes = list({size: (size, name) for size, name in reversed(sizes)}.values())  # one name per width, the first written
+    if len(sizes) != 2 or sizes[0][0] == sizes[1][0]:
+        return None  # one change of format between two widths, or the saving is not about a format
+    (old_size, old), (new_size, new) = sorted(sizes, reverse=True)
+    inputs = Inputs(doc.lang)
+    inputs.text_with("expression", f"{old_size:g} / {new_size:g}", factors[0].quote, f"{old_size:g} and {new_size:g} bytes per value (data/precisions.json)")
+    run_index = run(doc, "arithmetic", inputs)
+    if run_index is None:
+        return None
+    factor = doc.calculations[run_index]["outputs"]["value"]
+    key = "format_factor" if abs(factor - factors[0].value) <= 0.1 * factors[0].value else "format_factor_other"
+    return Result([run_index], None, messages(doc.lang)["verdicts"][key].format(
+        old=old, new=new, old_size=f"{old_size:g}", new_size=f"{new_size:g}", factor=f"{factor:g}", stated=factors[0].quote))
