@@ -149,3 +149,11 @@ def test_a_memory_factor_beside_two_formats_is_worked_from_their_widths():
     assert claim.verdict == "explained" and "2 / 0.5 = 4x" in claim.why and "int4" in claim.why, claim.why
     (claim,) = analyse("Weights in int8 take 4x less memory than weights in bf16.", "en").claims
     assert "2 / 1 = 2x" in claim.why and "counts more" in claim.why, claim.why
+
+
+def test_gpt_neox_in_an_inference_port_is_the_model_not_the_training_library():
+    # round 52 P27 (a FasterTransformer LLaMA port): "GPT-NeoX" glossed as EleutherAI's training library
+    port = _terms("This repository is a LLaMA port of the GPT-NeoX model in FasterTransformer, with INT8 weights.")
+    assert "architecture" in port["GPT-NeoX"]["definition"] and "library" not in port["GPT-NeoX"]["definition"]
+    trained = _terms("We train with GPT-NeoX on 96 A100s using its Megatron-style pipeline parallelism and DeepSpeed ZeRO.")
+    assert "library" in trained["GPT-NeoX"]["definition"]
