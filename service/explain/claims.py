@@ -11,9 +11,10 @@ from service.explain.document import Claim, Document
 # A bullet inside a line ("why it matters: • faster math • accuracy?") starts an item of a list pasted on one line.
 _BOUNDARY = pattern_cache.lazy(r"(?<![\s(]i\.e\.)(?<![\s(]e\.g\.)(?<!\svs\.)(?<!approx\.)(?<![\s(][Nn]o\.(?=\s\d))(?<!\setc\.(?=\s[a-z]))(?<=[.!?؟])\s+|(?<!\bTL)(?<!\btl)[;؛]\s*|\n+|\s*•\s*"
                                r"|(?<=[.!?]\))\s+(?=[A-Z])"  # "(One caveat: ... a bit.) Below are ...": an aside in brackets ends its sentence
-                               # "... NVSwitch node.Using vLLM ...": a full stop typed with no space, before a word that opens
-                               # sentences (never "nn.Module" or "torch.Tensor", a name in code)
-                               r"|(?<=[a-z]{3}\.)(?=(?:Using|The|This|These|We|Our|In|It|For|With|However|They|When|If|As|By)\s)"
+                               # "... NVSwitch node.Using vLLM ...", "... the program.I find ...", "is this normal?The ...": a full
+                               # stop or a question mark typed with no space, before a word that opens sentences (never
+                               # "nn.Module" or "torch.Tensor", a name in code)
+                               r"|(?<=[a-z]{3}[.?])(?=(?:Using|The|This|These|We|Our|In|It|For|With|However|They|When|If|As|By|I|But|And|So|My|Also|Is|Are|Why|How|What)\s)"
                                # "Cores: 64 Could this be the root cause?": a question run onto a pasted spec line
                                r"|(?<=\d)\s+(?=(?:Could|Can|Is|Are|Does|Do|Why|How|What|Should|Would|Will)\s+(?:this|it|that|the|we|I|you|there|someone|anyone)\b)"
                                # "... sometimes 1 GPU outperforms 4 After settling on a model, ...": a title run into the text

@@ -157,3 +157,14 @@ def test_gpt_neox_in_an_inference_port_is_the_model_not_the_training_library():
     assert "architecture" in port["GPT-NeoX"]["definition"] and "library" not in port["GPT-NeoX"]["definition"]
     trained = _terms("We train with GPT-NeoX on 96 A100s using its Megatron-style pipeline parallelism and DeepSpeed ZeRO.")
     assert "library" in trained["GPT-NeoX"]["definition"]
+
+
+def test_a_sentence_typed_without_a_space_after_its_stop_is_still_two():
+    # NCCL#258 (corpus): "... testing the speed of the program.I find the fastest busbw ..." and "Is this normal?The
+    # nvswitch is slower ..." were read as one sentence each and restated glued; code ("torch.Tensor") stays whole
+    from service.explain.claims import sentences
+
+    text = "I was testing the program.I find the busbw is 122. Is this normal?The nvswitch is slower. Use torch.Tensor here."
+    said = [text[a:b] for a, b in sentences(text, [])]
+    assert said == ["I was testing the program.", "I find the busbw is 122.", "Is this normal?", "The nvswitch is slower.",
+                    "Use torch.Tensor here."], said
