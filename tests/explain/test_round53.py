@@ -168,3 +168,11 @@ def test_a_sentence_typed_without_a_space_after_its_stop_is_still_two():
     said = [text[a:b] for a, b in sentences(text, [])]
     assert said == ["I was testing the program.", "I find the busbw is 122.", "Is this normal?", "The nvswitch is slower.",
                     "Use torch.Tensor here."], said
+
+
+def test_the_175b_gpt3_is_gpt3_itself():
+    # round 53 P09 (DeepSpeed on Frontier, "the 175B GPT3 case"): glossed as a model of GPT-3's design that "is not
+    # OpenAI's largest GPT-3 model"; 175B is the largest of the GPT-3 paper's eight sizes (Brown et al. 2020, table 2.1)
+    gpt3 = _terms("I am benchmarking a machine with the 175B GPT3 case on 32 nodes.")["GPT-3"]
+    assert "not OpenAI's largest" not in gpt3["definition"], gpt3
+    assert "the size the text gives" in _terms("We trained a 1.3B GPT-3 model on 8 GPUs.")["GPT-3"]["expansion"]
