@@ -185,7 +185,8 @@ class Glossary:
             found = self._match_at(i, tokens, exact_keys, folded_keys, n, text) \
                 if any(first in lengths for first in heads[i]) else None
             if found and (self._names_organisation(i, found[1], tokens, exact_keys, folded_keys)
-                          or _version_of_another_name(text, i, found[1], tokens)
+                          or _version_of_another_name(text, i, found[1], tokens) or written_forms.shouted_other_name(
+                              found[0], text[tokens[i][1]:tokens[i + found[1] - 1][2]], text[tokens[i + found[1] - 1][2]:tokens[i + found[1] - 1][2] + 3])
                           or sibling_names.names_a_sibling(found[0], text, tokens[i][1], tokens[i + found[1] - 1][2])):
                 i += found[1]  # "Epoch AI" is a research group, "FP8_MX V2" a recipe's version: better unglossed than wrong
                 continue
@@ -395,8 +396,7 @@ _CODE = pattern_cache.lazy(r"[A-Z][A-Z0-9]+")
 
 
 def _version_of_another_name(text: str, i: int, length: int, tokens) -> bool:
-    """A bare version label ("V2", "R1") written right after another name in capitals ("FP8_MX V2", "API V2") is
-    that name's version, not the model family the label alone would name ("like V2" still is)."""
+    """A bare version label ("V2") right after another name in capitals ("FP8_MX V2") is that name's, not a model's."""
     if length != 1 or i == 0 or not _VERSION.fullmatch(tokens[i][0]):
         return False
     before, gap = tokens[i - 1], text[tokens[i - 1][2]:tokens[i][1]]

@@ -176,3 +176,13 @@ def test_the_175b_gpt3_is_gpt3_itself():
     gpt3 = _terms("I am benchmarking a machine with the 175B GPT3 case on 32 nodes.")["GPT-3"]
     assert "not OpenAI's largest" not in gpt3["definition"], gpt3
     assert "the size the text gives" in _terms("We trained a 1.3B GPT-3 model on 8 GPUs.")["GPT-3"]["expansion"]
+
+
+def test_a_model_name_in_capitals_with_no_size_names_something_else():
+    # round 53 P11 (a survey of fail-slow problems): "a novel system on the foundation of FALCON for real-time straggler
+    # detection" glossed as TII's Falcon models; "FALCON-40B" and a name the glossary writes in capitals stay models
+    from tests.support.glossary_files import detected
+
+    assert "falcon-llm" not in detected("Super-Monitor, a novel system on the foundation of FALCON for real-time straggler detection")
+    assert detected("We fine-tuned FALCON-40B on 64 GPUs.")["falcon-llm"] == "FALCON-40B"
+    assert detected("BLOOM was trained on Jean Zay.")["bloom-model"] == "BLOOM"
