@@ -123,7 +123,7 @@ def weights_need(doc: Document, claim: Claim) -> Result | None:
     shown = _shown(doc, p, width)
     if assumed:
         shown["format"] = words["weights_assumed_format"]
-    why = words["weights_need_over" if lower else "weights_need"].format(**shown, computed=restate.value("bytes", value), stated=said(doc, need))
+    why = words["weights_need_over" if lower else "weights_need"].format(**shown, computed=restate.value("bytes", value) + _binary(need, value), stated=said(doc, need))
     held = [f for f in claim.figures if f.quantity in _MEMORIES and f is not need and f.start > need.end
             and _HAS.search(doc.text[need.end:f.start])]
     hardware = (held[0].value, said(doc, held[0])) if len(held) == 1 else _stated_capacity(doc, claim)
@@ -293,3 +293,18 @@ def weights_pairs(doc: Document, claim: Claim) -> Result | None:
         reasons.append(messages(doc.lang)["verdicts"]["weights_need"].format(**_shown(doc, p, width), computed=restate.value("bytes", value),
                                                                                stated=said(doc, m)))
     return Result(calculations, "consistent", "; ".join(reasons)) if calculations else None
+
+
+_DECIMAL_UNIT = re.compile(r"\d\s*([KMGT])B\b")
+_STEPS = {"K": 1, "M": 2, "G": 3, "T": 4}
+
+
+def _binary(need, value: float) -> str:
+    """" (1.22 TiB)" where the text's "1.2TB" is the size in binary units (671B x 2 bytes = 1.342 TB is 1.22 TiB): the
+    step a reader needs to see the two agree; '' where the decimal unit is as close."""
+    unit = _DECIMAL_UNIT.search(need.quote)
+    if unit is None:
+        return ""
+    steps = _STEPS[unit.group(1)]
+    stated, decimal, binary = need.value / 1000 ** steps, value / 1000 ** steps, value / 1024 ** steps
+    return f" ({binary:.3g} {unit.group(1)}iB)" if abs(binary - stated) < 0.5 * abs(decimal - stated) else ""
