@@ -209,3 +209,15 @@ def topic_label(clause: str) -> str:
 # An exercise's orders after its set-up ("Report the estimate for a 7B model ...", "Compute the bubble ..."): what the
 # reader is asked to do, never "It adds that report the estimate"
 EXERCISE = pattern_cache.lazy(r"^(?:report|estimate|compute|calculate|implement|derive|plot|show)\s+(?:the|a|an|how|what|your)\b", re.I)
+
+
+# "The post reports that ...", "An earlier study found that ...": a clause that names who reports it, other than the author
+_REPORTED_BY_OTHER = pattern_cache.lazy(r"^(?P<who>(?:the|this|that|an?|their|our|his|her)\s+(?:[\w-]+\s+){0,3}?(?:post|article|paper|blog|report|study|"
+                                        r"survey|benchmark|documentation|docs|readme|thread|issue|guide))\s+(?:reports?|reported|says|said|notes|noted|"
+                                        r"shows|showed|states|stated|claims|claimed|finds|found|argues|argued|describes)\s+that\b\s*,?\s*", re.I)
+
+
+def reported_by_other(clause: str) -> tuple[str, str] | None:
+    """(who reports, what) where a clause opens on another text reporting it ("The post reports that X"), else None."""
+    found = _REPORTED_BY_OTHER.match(clause)
+    return (found.group("who"), clause[found.end():]) if found and clause[found.end():].strip() else None

@@ -86,3 +86,11 @@ OPTION_VERB_FIRST = (r"(?:Increases|Reduces|Decreases|Improves|Allows|Enables|Sp
 def describes_option(sentence: str) -> bool:
     """Whether a sentence is an option's description opening on its verb ("Increases speculation range ...")."""
     return re.match(OPTION_VERB_FIRST, sentence.strip()) is not None
+
+
+# Verbs an instruction opens with ("Combine it with TP"): after "says that" they would read as a broken sentence
+# ("Update: ..." is a label, "Reduce Scatter" a collective, "Switch layers" a name: verbs that are also nouns are left out).
+IMPERATIVE = pattern_cache.lazy(r"^(?:use|keep|set|avoid|try|make sure|consider|put|run|enable|disable|prefer|start|increase|decrease|lower|raise|limit|split|"
+                                r"shard|combine|add|remove|install|reduce|tune|choose|replace|adjust|configure|specify|ensure|remember|do not|don't|never|always|"
+                                r"refresh|rerun|re-run|update|upgrade|downgrade|verify|compare|measure|profile|pin|bump|drop|skip|stop|prioriti[sz]e|focus|rely|wrap|"
+                                r"launch|export|fuse|allocate|reserve|apply|pick|compile|shrink|halve|restart|retry|rebuild|recompile)\b(?!\s+(?:is|are|was|were|has|have|can|will|of)\b|\s*:|[\s_-]*(?:scatter|gather)\b)", re.I)

@@ -7,7 +7,7 @@ from functools import cache
 from calculators.resources import data_dir
 
 from service.explain import arabic_clause, change_notes, gist_lift, gist_names, headings, pattern_cache
-from service.explain.person import FINITE as _FINITE, OPTION_VERB_FIRST, has_verb, lower_first, third_person
+from service.explain.person import FINITE as _FINITE, IMPERATIVE as _IMPERATIVE, OPTION_VERB_FIRST, has_verb, lower_first, third_person
 from service.i18n.messages import messages
 
 ORDER = ("question", "proposal", "problem", "expectation", "conclusion", "recommendation", "result", "news", "definition", "cause", "contrast", "overview")
@@ -236,11 +236,6 @@ def without_fillers(text: str, lang: str) -> str:
     return re.sub(r"(?<=\S) {2,}(?=\S)", " ", text).strip()  # two fillers side by side leave two spaces
 
 
-# Verbs an instruction opens with ("Combine it with TP"): after "says that" they would read as a broken sentence.
-_IMPERATIVE = pattern_cache.lazy(r"^(?:use|keep|set|avoid|try|make sure|consider|put|run|enable|disable|prefer|start|increase|decrease|lower|raise|"
-                                 r"limit|split|shard|combine|add|remove|install|reduce|tune|choose|replace|adjust|configure|specify|ensure|remember|"
-                                 r"do not|don't|never|always|refresh|rerun|re-run|update|upgrade|downgrade|verify|compare|measure|profile|pin|bump|drop|skip|stop|prioriti[sz]e|focus|rely)\b"
-                                 r"(?!\s+(?:is|are|was|were|has|have|can|will)\b|\s*:|[\s_-]*(?:scatter|gather)\b)", re.I)  # "Update: ...": a label; "Reduce Scatter": a collective
 _JOINED = pattern_cache.lazy(r"\s*(?:but|and|then)\s")  # "but run it on more than 2 nodes": a narrative's next step, no advice
 # "such as"/"for example" and "of note" open a sentence that cannot follow "that": "It adds that such as X is preferred".
 _LEADING_CONNECTIVE = {"en": pattern_cache.lazy(r"^(?:so(?!\s+(?:far|much|many|long|that)\b)|thus|hence|therefore|this means(?: that)?|which means(?: that)?|"
@@ -266,6 +261,9 @@ def point(clause: str, sentence: str, lang: str, who: str, context: str = "") ->
             return _capital(words["asks_quoted"][number].format(subject=subject, question=clause.rstrip("?").strip()))
         return _capital(f"{subject} {words['point']['question'][number]} {third_person(asked, lang)}")
     clause = gist_lift.without_openers(_LEADING_CONNECTIVE["en"].sub("", clause).strip())
+    cited = gist_lift.reported_by_other(clause)  # "The post reports that X": "The authors cite the post: X", not "report that it reports"
+    if cited is not None and "cites" in words:
+        return _capital(f"{subject} {words['cites'][number]} {cited[0][0].lower() + cited[0][1:]}: {third_person(cited[1], lang)}")
     lifted = gist_lift.lift(clause)
     if lifted is not None:  # "we demonstrate that X": the author's own verb, never "they conclude that they demonstrate"
         verb = re.sub(r" that$", "", words['lifted'][lifted[0]][number]) if _WH_START.match(lifted[1]) else words['lifted'][lifted[0]][number]
@@ -434,6 +432,9 @@ def companion(clause: str, sentence: str, lang: str, who: str, context: str = ""
         return _capital(words["asks_quoted"][0 if who == "text" else 1].format(  # a question not turned is quoted whole
             subject=words["pronouns"][who], question=clause.rstrip("?").strip()))
     clause = gist_lift.without_openers(_LEADING_CONNECTIVE["en"].sub("", clause).strip())
+    cited = gist_lift.reported_by_other(clause)
+    if cited is not None and "cites" in words:  # "They cite the post: X"
+        return _capital(f"{words['pronouns'][who]} {words['cites'][0 if who == 'text' else 1]} {cited[0][0].lower() + cited[0][1:]}: {third_person(cited[1], lang)}")
     lifted = gist_lift.lift(clause)
     if lifted is not None:  # "They add that we found that X" says it twice: "They find that X"
         return _capital(f"{words['pronouns'][who]} {words['lifted'][lifted[0]][0 if who == 'text' else 1]} "
@@ -519,18 +520,15 @@ def _lower_first(text: str, context: str = "") -> str:
 
 
 _ANNOUNCES = re.compile(r"\s+(?:(?:has|have|had)\s+(?:just\s+|now\s+|also\s+)?)?(?:released|announced|unveiled|launched|published|introduced|open-sourced|said|says|reported|revealed|disclosed|confirmed)\b(?!\s+(?:by|in|on|at|for|with)\b)")
-_FUNCTION_WORDS = {"you", "the", "a", "an", "this", "that", "these", "those", "each", "every", "all", "some", "most", "many", "any",
-                   "its", "their", "there", "it", "they", "when", "if", "while", "with", "for", "in", "on", "at", "to", "from",
-                   "by", "as", "after", "before", "since", "because", "although", "only", "both", "one", "two", "no", "not",
-                   "such", "other", "another", "more", "less", "much", "few", "several", "here", "then", "now", "once",
-                   "your", "without", "within", "across", "over", "under", "during", "unless", "even", "so", "we", "our"}  # a pronoun is never a name: "advise that You also need" reads "that you also need"
+# a pronoun is never a name: "advise that You also need" reads "that you also need"
+_FUNCTION_WORDS = set("""you the a an this that these those each every all some most many any its their there it they when if while with
+for in on at to from by as after before since because although only both one two no not such other another more less much few several here
+then now once your without within across over under during unless even so we our""".split())
 
 
 def joined(point_text: str, companion_text: str, who: str, lang: str) -> str | None:
-    """The point and its companion as ONE sentence with one subject ("The author reports that X, and asks why Y"; two
-    later gist sentences alike: "They report that X, and ask Y");
-    a question reported first is put after the situation it asks about. None when either does not open on the
-    reported-speech subject this module writes (a speaker's words, a frame), or in Arabic (kept as two sentences)."""
+    """The point and its companion as ONE sentence ("The author reports that X, and asks why Y"), a question after the
+    situation it asks about; None when either does not open on this module's subject, or in Arabic (two sentences)."""
     if lang == "ar":
         return None
     words = messages(lang)["gist_reported"]

@@ -195,3 +195,14 @@ def test_a_size_given_in_binary_units_shows_the_step():
     assert claim.verdict == "consistent" and "1.342 TB (1.22 TiB)" in claim.why, claim.why
     (claim,) = analyse("A 70B model in FP16 needs about 140GB for weights.", "en").claims
     assert "GiB" not in claim.why, claim.why
+
+
+def test_an_instruction_and_a_cited_report_read_as_sentences():
+    # round 53 P23 (SpecForge#566): "The text says that wrap each transformer block as its own FSDP unit ..."; P22
+    # (SGLang#34815): "The authors report that the post reports that, for 8K prefill ..., PP8×TP1 reaches ..."
+    wrap = _gist("Wrap each transformer block as its own FSDP unit and enable forward/backward prefetch, so all-gather "
+                 "and reduce-scatter overlap with compute. Previously the whole model was a single FSDP unit.")
+    assert "says that wrap" not in wrap and "wrap each transformer block" in wrap, wrap
+    cited = _gist("Our PP8 configuration was based on the guidance in the LMSYS post. The post reports that, for 8K prefill "
+                  "on 8 GB300 GPUs, PP8×TP1 reaches 1.45–1.72× the prefill capacity of TEP8.")
+    assert "reports that the post reports" not in cited and "cite the post: for 8K prefill" in cited, cited
