@@ -206,3 +206,16 @@ def test_an_instruction_and_a_cited_report_read_as_sentences():
     cited = _gist("Our PP8 configuration was based on the guidance in the LMSYS post. The post reports that, for 8K prefill "
                   "on 8 GB300 GPUs, PP8×TP1 reaches 1.45–1.72× the prefill capacity of TEP8.")
     assert "reports that the post reports" not in cited and "cite the post: for 8K prefill" in cited, cited
+
+
+def test_training_a_size_is_a_model_not_tokens():
+    # round 53 P16 (an Arabic page on distributed training): «تمكين تدريب 70B على 8 GPUs» read 70B as tokens and set it
+    # against Llama 3 70B's parameters: "1 training tokens per parameter"; what is trained is a 70B model
+    from service.explain.pipeline import analyse
+
+    doc = analyse("تمكين تدريب 70B على 8 GPUs | ممكن (مع offloading) | Llama 2/3 training", "ar")
+    assert [(f.quote, f.quantity) for f in doc.figures if f.quote == "70B"] == [("70B", "params")]
+    assert "1 training tokens per parameter" not in explain_offline(
+        "Llama 3 70B can be trained on 8 GPUs. Training 70B tokens on 8 GPUs with offloading is possible.", "en")["explanation"]
+    doc = analyse("تم تدريب النموذج على 15 تريليون رمز.", "ar")
+    assert [f.quantity for f in doc.figures] == ["tokens"]

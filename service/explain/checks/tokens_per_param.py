@@ -33,8 +33,8 @@ def tokens_per_param(doc: Document, claim: Claim) -> Result | None:
     if len(tokens) != 1 or any(f.quantity == "active_params" for f in doc.figures):
         return None
     params = unique(doc, claim, "params")
-    if params is None or not 1e7 <= params.value <= 1e13:
-        return None
+    if params is None or not 1e7 <= params.value <= 1e13 or tokens[0].value == params.value:
+        return None  # "training 70B ... Llama 3 70B": one size read twice, as tokens and as parameters (round 53 P16)
     index = worked(doc, f"{tokens[0].value:g} / {params.value:g}", f"{tokens[0].quote} / {params.quote}")
     if index is None:
         return None
