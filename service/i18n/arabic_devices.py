@@ -22,7 +22,9 @@ _CONSTRUCT = re.compile(rf"\s+(?:ال[{_LETTER}]+|توازي|مجموعة|مجم
 _CODE = re.compile(r"`[^`\n]*`")
 # a line about other chips than the passage's GPUs (a switch, a CPU, a superchip, links between CPU and GPU): its
 # «شريحة» may be any of them (round 48: NVSwitch became «وحدة GPU في التبديل», NVLink-C2C a link «بين وحدات GPU»)
-_OTHER_CHIPS = re.compile(r"NVSwitch|C2C|Grace|\bG[BH]\d{3}|DGX|HGX|superchip|ConnectX|BlueField|CPU|فائق|التبديل|مبدل|المعالج المركزي|بطاقة الشبكة|شركة")
+# named chips that are no GPUs («شرائح أمازون الخاصة Trainium», round 53 P02-ar: "Amazon's own GPU units Trainium") too
+_OTHER_CHIPS = re.compile(r"NVSwitch|C2C|Grace|\bG[BH]\d{3}|DGX|HGX|superchip|ConnectX|BlueField|CPU|فائق|التبديل|مبدل|المعالج المركزي|بطاقة الشبكة|شركة|"
+                          r"TPU|Trainium|Inferentia|Gaudi|MTIA|Maia|Ascend|Cerebras|Groq|\bNPU|\bLPU")
 # an entry of a device word itself (GPU, accelerator, chip): its definition names the kinds of chip there are
 # (a term's bold name, never a claim's: "- **الرقم «1,024 شريحة»**" is the answer's own reading of a count)
 _MEMORY_AFTER = re.compile(r"\s*(?:ال)?(?:ذاكرة|ذواكر)|\s*(?:DRAM|HBM|SRAM|GDDR|LPDDR|NAND|flash)", re.I)

@@ -219,3 +219,27 @@ def test_training_a_size_is_a_model_not_tokens():
         "Llama 3 70B can be trained on 8 GPUs. Training 70B tokens on 8 GPUs with offloading is possible.", "en")["explanation"]
     doc = analyse("تم تدريب النموذج على 15 تريليون رمز.", "ar")
     assert [f.quantity for f in doc.figures] == ["tokens"]
+
+
+def test_round53_senses_are_said_as_the_passages_use_them():
+    # round 53 readers: P19 (vLLM's preemption by "recomputation") glossed as activation checkpointing; P25
+    # (TransformerEngine#146) "NVTE_BIAS_DROPOUT_FUSION" as a Megatron-LM flag; P27 "consistent expert choices" as expert
+    # choice routing; P05 (LMCache on StorageGRID) offloading only to the host's RAM or SSD; P04 (gpt-neox#965) "FLOPs ...
+    # 140-160 TFLOPs per GPU" as a count only; P02-ar Amazon's own Trainium chips as «وحدات GPU»
+    from service.i18n import arabic_devices
+
+    preempted = _terms('This PR implements a new preemption (eviction) mechanism "recomputation". In our benchmark results, '
+                       "recomputation is more efficient than swapping, because swapping incurs significant overheads due to "
+                       "numerous small data transfers between CPU and GPU. Thus, we use recomputation for our default "
+                       "preemption mechanism.")
+    assert "recomputation" in preempted and "serving engine" in preempted["recomputation"]["definition"], list(preempted)
+    assert "activation checkpointing" in _terms("Full recomputation cuts activation memory at the cost of one extra forward pass.")
+    te = _terms("Each mode can be turned on or off with NVTE_UB_SPLIT_AG and NVTE_BIAS_DROPOUT_FUSION.")
+    assert "Transformer Engine" in te["bias-dropout fusion"]["definition"]
+    assert "expert choice routing" not in _terms("The loss encourages consistent expert choices for similar inputs in training.")
+    offload = _terms("We offload the KV cache to shared storage over RDMA.")["offloading"]["definition"]
+    assert "shared storage over the network" in offload, offload
+    flops = _terms("After switching to ZeRO stage 1 the FLOPs were around 140-160 TFLOPs per GPU.")["FLOPs"]["definition"]
+    assert "also write FLOPs for a rate" in flops, flops
+    line = "- **AWS**: للتدريب مثيلات بوحدات NVIDIA مثل P5 ومثيلات بشرائح أمازون الخاصة Trainium."
+    assert arabic_devices.chips_as_gpus(line) == line
