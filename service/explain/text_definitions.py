@@ -202,6 +202,8 @@ def find(text: str) -> list[Definition]:
     for m in _CALLED.finditer(text):
         if re.search(r"\w+ly$", m.group("meaning")):
             continue  # "a very frequently called operation": "called" after an adverb describes it, it names nothing
+        if re.search(r"\b(?:to|of|in|on|into|onto|from|across|along|within|for)\s*$", text[max(0, m.start() - 12):m.start()]):
+            continue  # "a new leading dimension to the device mesh called replica": the name may be the dimension's
         meaning = re.sub(r"^(?:our|their)\b", "the authors'", m.group("meaning"), flags=re.I)
         clause = re.match(r"[\"”']?,\s+(in which|where|whereby)\s+([^.;]{8,160})", text[m.end("term"):])
         if clause:  # "a mode of operation known as weight streaming, in which weights are streamed ...": what it does too

@@ -243,3 +243,16 @@ def test_round53_senses_are_said_as_the_passages_use_them():
     assert "also write FLOPs for a rate" in flops, flops
     line = "- **AWS**: للتدريب مثيلات بوحدات NVIDIA مثل P5 ومثيلات بشرائح أمازون الخاصة Trainium."
     assert arabic_devices.chips_as_gpus(line) == line
+
+
+def test_a_name_after_a_prepositional_phrase_is_not_that_phrases_noun():
+    # round 53 P13 (levanter#325): 'add a new leading dimension to the device mesh called "replica"' defined replica "as
+    # the text defines it: the device mesh"; the name may be the dimension's, so no definition is read from it
+    from service.explain.text_definitions import find as definitions
+
+    text = 'Add a new leading dimension to the device mesh called "replica" and partition the batch across it.'
+    assert [d.term for d in definitions(text)] == [], definitions(text)
+    assert [d.term for d in definitions("We use an approach called ZeRO to shard states.")] == ["ZeRO"]
+    # colocation is the generation engine's, whichever it is (round 53 P07, slime on SGLang); inter-node traffic in a
+    # host network is no training job's (P08)
+    assert "vLLM or SGLang" in _terms("slime runs rollout and training on the same GPUs in colocate mode.")["colocation"]["definition"]
