@@ -11,6 +11,7 @@ from service.explain import (acronym_case, compound_terms, glossary, key_terms, 
                              pattern_cache, restate, salience, sense_guards, senses, setting_names, stated_sizes, text_definitions)
 from service.explain.definitions import generic_term_ids
 from service.i18n import arabic
+from service.i18n.messages import messages
 
 
 @cache
@@ -245,6 +246,8 @@ def _with_degree(doc, item: dict) -> dict:
         return item
     quote, fig = next(iter(written.items()))
     reading = restate.on_chips(restate.figure(fig, doc.lang), fig, doc.text, doc.lang)
+    if reading and fig.value == 1:  # "PP8×TP1": no tensor parallelism, not "splitting each layer's weights" (round 53 P22)
+        return {**item, "found_as": quote, "expansion": reading, "definition": f"{messages(doc.lang)['parallel_size_one']} {item['definition']}"}
     return {**item, "found_as": quote, "expansion": reading} if reading else item
 
 

@@ -256,3 +256,12 @@ def test_a_name_after_a_prepositional_phrase_is_not_that_phrases_noun():
     # colocation is the generation engine's, whichever it is (round 53 P07, slime on SGLang); inter-node traffic in a
     # host network is no training job's (P08)
     assert "vLLM or SGLang" in _terms("slime runs rollout and training on the same GPUs in colocate mode.")["colocation"]["definition"]
+
+
+def test_a_parallel_size_of_one_splits_nothing():
+    # round 53 P22 (SGLang#34815): "PP8×TP1" glossed TP1 as "Splitting each layer's weight matrices across chips"
+    text = "For 8K prefill on 8 GB300 GPUs, PP8×TP1 reaches 1.45x the prefill capacity of TEP8."
+    line = next(x for x in explain_offline(text, "en")["explanation"].splitlines() if x.startswith("- **TP1"))
+    assert "not used here" in line and "Splitting" not in line, line
+    line = next(x for x in explain_offline("We train with TP4 and PP2 on 8 GPUs.", "en")["explanation"].splitlines() if x.startswith("- **TP4"))
+    assert "Splitting each layer" in line, line
