@@ -229,7 +229,18 @@ def add_notation_terms(doc) -> None:
         doc.matches = sorted(doc.matches + added, key=lambda m: m.start)
         options = [t for t in doc.terms if t.get("category") == "option"]
         doc.terms = _by_salience(doc, [_described(m, doc.lang, doc.definitions) for m in doc.matches] + options)
-    doc.terms = [_with_degree(doc, item) for item in doc.terms]
+    doc.terms = [_as_multiplier(doc, _with_degree(doc, item)) for item in doc.terms]
+
+
+def _as_multiplier(doc, item: dict) -> dict:
+    """"the all_gather volume is CP times that of full attention": the abbreviation counts the parallelism's chips (round 53)."""
+    acronyms = [a for a in glossary.load().by_id[item["id"]].get("aliases", []) if re.fullmatch(r"[A-Z]{2,4}", a)] if item.get("id") in _DEGREE_OF else []
+    found = next((m for a in acronyms for m in [re.search(rf"(?<![\w-]){a}\s+times\b", doc.text)] if m), None)
+    if not found or not item.get("definition"):
+        return item
+    end = re.search(r"\.(?:\s|$)", item["definition"])  # said inside the first sentence, which the terms section shows
+    first, rest = (item["definition"][:end.start()], item["definition"][end.start():]) if end else (item["definition"].rstrip("."), ".")
+    return {**item, "definition": first + messages(doc.lang)["parallel_size_times"].format(written=found.group(0).split()[0]) + rest}
 
 
 _DEGREE_OF = {"tensor-parallelism": "tp_degree", "pipeline-parallelism": "pp_degree", "data-parallelism": "dp_degree",

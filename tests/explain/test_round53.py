@@ -265,3 +265,15 @@ def test_a_parallel_size_of_one_splits_nothing():
     assert "not used here" in line and "Splitting" not in line, line
     line = next(x for x in explain_offline("We train with TP4 and PP2 on 8 GPUs.", "en")["explanation"].splitlines() if x.startswith("- **TP4"))
     assert "Splitting each layer" in line, line
+
+
+def test_a_parallelism_used_as_a_multiplier_names_its_size():
+    # round 53 P18 (Megatron-LM#2222): "the all_gather volume is CP times that of full attention" glossed CP only as the
+    # technique; "CP times" counts the chips the sequence is split across
+    text = ("I'm pre-training with context parallelism (CP) using Megatron. Could this be because the communication volume "
+            "of all_gather is CP times that of full attention?")
+    line = next(x for x in explain_offline(text, "en")["explanation"].splitlines() if x.startswith("- **context parallelism"))
+    assert "in “CP times” the letters stand for its size" in line, line
+    line = next(x for x in explain_offline("We use context parallelism (CP) for long sequences.", "en")["explanation"].splitlines()
+                if x.startswith("- **context parallelism"))
+    assert "times" not in line, line
