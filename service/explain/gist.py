@@ -442,7 +442,6 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
     return [{"text": _ended(text), "from": sources} for (sources, _), text in zip(texts, kept)]
 
 
-
 def _with_rows(doc: Document, texts: list[tuple[list[int], str]], who: str) -> list[tuple[list[int], str]]:
     """A question's gist with the rows it asks about read as one comparison (gist_frames.compared_rows) right after
     it, in place of a companion that restates one of those rows alone."""

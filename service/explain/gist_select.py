@@ -21,7 +21,6 @@ may might must i we you he she our my your his her which what who whom whose why
 under per also only just very more most less much many some any each both all own same other up out off too via vs author
 authors asks asked ask says said reports reported text post passage
 في من على إلى الى عن أن إن ما لا لم هذا هذه ذلك تلك التي الذي الذين هو هي هم كان كانت مع أو ثم قد كل بين عند""".split())
-# "array_serialization.serialization:431 | Process 0 successfully set key ...", "[utils.py:868]": a program's log line
 # the author's own summary ("TL;DR ...", "الخلاصة ..."), or their stated aim
 SUMMARY = re.compile(r"^\W*(?:tl;?dr|bottom line|in short|in summary|to summari[sz]e|the (?:key )?takeaway(?!\s+(?:was|were|of\s+(?:the|my|our)\s+"
                      r"(?:previous|last|earlier)))|الخلاصة|باختصار)\b"  # "The takeaway was clear: ..." is an earlier post's
@@ -29,6 +28,7 @@ SUMMARY = re.compile(r"^\W*(?:tl;?dr|bottom line|in short|in summary|to summari[
                      r"|^\W*(?:the|my|our)\s+(?:main\s+)?(?:purpose|goal|aim|point)\s+of\s+(?:this|my|our|the)\s+(?:blog\s+)?"
                      r"(?:post|article|paper|piece|note|write-?up|guide|essay|series|talk|work)\s+(?:is|was)\s+to\b"
                      r"|^\W*(?:الهدف|والهدف|الغرض|والغرض)\s+من\s+(?:هذا|هذه)\s", re.I)
+# "array_serialization.serialization:431 | Process 0 successfully set key ...", "[utils.py:868]": a program's log line
 _LOG_LINE = re.compile(r"\b[\w.]+\.\w+:\d+\b|\s\|\s")
 _WORD = re.compile(r"[a-z0-9][a-z0-9.%/+-]*[a-z0-9%]|[a-z0-9]|[\u0621-\u064A]{2,}")
 

@@ -185,8 +185,8 @@ class Glossary:
             found = self._match_at(i, tokens, exact_keys, folded_keys, n, text) \
                 if any(first in lengths for first in heads[i]) else None
             if found and (self._names_organisation(i, found[1], tokens, exact_keys, folded_keys)
-                          or _version_of_another_name(text, i, found[1], tokens) or written_forms.shouted_other_name(
-                              found[0], text[tokens[i][1]:tokens[i + found[1] - 1][2]], text[tokens[i + found[1] - 1][2]:tokens[i + found[1] - 1][2] + 3])
+                          or _version_of_another_name(text, i, found[1], tokens)
+                          or written_forms.shouted_other_name(found[0], text, tokens[i][1], tokens[i + found[1] - 1][2])
                           or sibling_names.names_a_sibling(found[0], text, tokens[i][1], tokens[i + found[1] - 1][2])):
                 i += found[1]  # "Epoch AI" is a research group, "FP8_MX V2" a recipe's version: better unglossed than wrong
                 continue

@@ -59,12 +59,13 @@ def participle_forms(alias: str) -> list[str]:
 _SIZED_AFTER = re.compile(r"[-_ ]?(?:\d|[vV]\d)|-")
 
 
-def shouted_other_name(entry: dict, written: str, after: str) -> bool:
+def shouted_other_name(entry: dict, text: str, start: int, end: int) -> bool:
     """Whether a model family's name written in capitals, and not so in the glossary ("FALCON" for "Falcon"), with no
     size or version after it, names something else: "a novel system on the foundation of FALCON for real-time straggler
     detection" is a monitoring system of that name, not TII's language models."""
+    written = text[start:end]
     if entry.get("category") != "model" or len(written) < 4 or not written.isalpha() or not written.isupper():
         return False
     if any(name.isupper() for name in (entry.get("term", ""), *entry.get("aliases", ()))):
         return False  # a name the glossary itself writes in capitals ("BLOOM") is the model so written
-    return not _SIZED_AFTER.match(after)
+    return not _SIZED_AFTER.match(text, end)
