@@ -93,4 +93,4 @@ def describes_option(sentence: str) -> bool:
 IMPERATIVE = pattern_cache.lazy(r"^(?:use|keep|set|avoid|try|make sure|consider|put|run|enable|disable|prefer|start|increase|decrease|lower|raise|limit|split|"
                                 r"shard|combine|add|remove|install|reduce|tune|choose|replace|adjust|configure|specify|ensure|remember|do not|don't|never|always|"
                                 r"refresh|rerun|re-run|update|upgrade|downgrade|verify|compare|measure|profile|pin|bump|drop|skip|stop|prioriti[sz]e|focus|rely|wrap|"
-                                r"launch|export|fuse|allocate|reserve|apply|pick|compile|shrink|halve|restart|retry|rebuild|recompile)\b(?!\s+(?:is|are|was|were|has|have|can|will|of)\b|\s*:|[\s_-]*(?:scatter|gather)\b)", re.I)
+                                r"fuse|allocate|apply|shrink|halve|restart|retry|rebuild|recompile)\b(?!\s+(?:is|are|was|were|has|have|can|will|of)\b|\s*:|[\s_-]*(?:scatter|gather)\b)", re.I)
