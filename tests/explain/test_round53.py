@@ -277,3 +277,13 @@ def test_a_parallelism_used_as_a_multiplier_names_its_size():
     line = next(x for x in explain_offline("We use context parallelism (CP) for long sequences.", "en")["explanation"].splitlines()
                 if x.startswith("- **context parallelism"))
     assert "times" not in line, line
+
+
+def test_durations_written_with_colons_are_read_when_set_one_after_the_other():
+    # round 53 P23 (SpecForge#566): "epoch wall : 20:41 -> 19:15 (~7.4% faster)" was checked with the per-iteration
+    # times of the line before; 20:41 -> 19:15 is 1241 s -> 1155 s, 7.45% faster; a clock time stays no figure
+    (claim,) = [c for c in analyse("per-iter time : 0.99s -> 0.92s (~7.6% faster)\nepoch wall : 20:41 -> 19:15 (~7.4% faster)",
+                                   "en").claims if "epoch" in c.quote]
+    assert claim.verdict == "consistent" and "7.446%" in claim.why, claim.why
+    assert [f.value for f in analyse("training time: 1:02:30 -> 0:58:10", "en").figures] == [3750.0, 3490.0]
+    assert analyse("The job started at 20:41 and ended at 22:15.", "en").figures == []

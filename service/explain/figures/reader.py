@@ -42,6 +42,10 @@ _TOKENS_AFTER = re.compile(r"\s*(?:tokens?\b|toks?\b|من الرموز|رموز|
 _AR_THOUSANDS = re.compile(r"(?<=(?<![\d.,،])\d)،(?=\d{3}(?![\d.]))|(?<=(?<![\d.,،])\d\d)،(?=\d{3}(?![\d.]))|(?<=(?<![\d.,،])\d\d\d)،(?=\d{3}(?![\d.]))")
 
 
+_LINE = re.compile(r"[^\n]+")
+_CLOCK = re.compile(r"(?<![\d:.,])(\d{1,3}):([0-5]\d)(?::([0-5]\d))?(?![\d:]|\s*(?:[ap]\.?m\b|UTC|GMT))", re.I)
+_ELAPSED_WORD = re.compile(r"\b(?:wall|wall-?clock|elapsed|duration|took|runtime|run time|epoch|training time|time)\b", re.I)
+_ARROW_BETWEEN = re.compile(r"\s*(?:->|→|=>|to)\s*")
 _RANK_NAME = re.compile(r"(TP|PP|DP|EP|CP|ETP|SP)\d{1,3}")  # "TP3" written as one word: a degree, or a rank when the text counts from TP0
 
 class _Reader(_Units, _Relations, _Tables):
@@ -76,7 +80,7 @@ class _Reader(_Units, _Relations, _Tables):
     def read_all(self) -> list[_Fig]:
         """Every pass, in the order in which notations claim their spans; the figures found (overlaps not yet removed)."""
         for step in (self.protect, self.moe_names, self.products, self.compact, self.symbols, self.pipeline_letters,
-                     self.expressions, self.duals, self.generic, self.fractions, self.pairs, self.subjects, self.inherit,
+                     self.expressions, self.duals, self.elapsed, self.generic, self.fractions, self.pairs, self.subjects, self.inherit,
                      self.tables, self.header_tables):
             step()
         self.figs = [f for f in self.figs if not self.rank_name(f)]
@@ -491,6 +495,22 @@ class _Reader(_Units, _Relations, _Tables):
             if (not m.start() or not "\u0600" <= self.norm[m.start() - 1] <= "\u06FF") and self.is_free(*m.span()):
                 seconds = float(_AR_DUALS[m.group(1)])
                 self.add(_Fig(m.start(), m.end(), "time_s", seconds, unit=m.group(1), raw=2.0, scale=seconds / 2, generic=False))
+
+    def elapsed(self) -> None:
+        """"epoch wall : 20:41 -> 19:15": durations written with colons, read as minutes and seconds (hours first when
+        there are three parts), only where a duration word stands on their line and two of them are set one after the
+        other, so that a clock time ("at 20:41") is never one."""
+        for line in _LINE.finditer(self.norm):
+            found = list(_CLOCK.finditer(self.norm, line.start(), line.end()))
+            if len(found) != 2 or not _ELAPSED_WORD.search(line.group()) or not _ARROW_BETWEEN.fullmatch(self.norm, found[0].end(), found[1].start()):
+                continue
+            for m in found:  # a clock time is protected as a name; set one after the other, these two are durations
+                if self.taken.find(1, *m.span()) >= 0:
+                    break
+                parts = [int(g) for g in m.groups() if g is not None]
+                seconds = float(parts[0] * 3600 + parts[1] * 60 + parts[2] if len(parts) == 3 else parts[0] * 60 + parts[1])
+                self.add(_Fig(m.start(), m.end(), "time_s", seconds, unit="h:mm:ss" if len(parts) == 3 else "m:ss", raw=seconds,
+                              generic=False))
 
     def generic(self) -> None:
         for m in self.tokens:
