@@ -175,7 +175,7 @@ _VERB_IN_LABEL = pattern_cache.lazy(r"\b(?:is|are|was|were|be|been|has|have|had|
 
 
 _ANNOUNCING = pattern_cache.lazy(r"^(?:and|but|so|also|why|what|how)\b|\b(?:finding|findings|insight|takeaway|observation|result|results|point|"
-                                  r"thing|lesson|caveat|surprise|conclusion|answer|upshot|catch|problem|issue)\b", re.I)
+                                  r"thing|lesson|verdict|caveat|surprise|conclusion|answer|upshot|catch|problem|issue)\b", re.I)
 
 
 _PERSON = pattern_cache.lazy(r"[A-Z][a-z][\w.'-]*(?: [A-Z][a-z]?[\w.'-]*){1,2}")  # "Horace He", "Jingyuan Liu"

@@ -9,7 +9,7 @@ from calculators import catalog
 from calculators.resources import data_dir
 from calculators.formatting import human, human_field
 
-from service.explain import arabic_phrase, count_forms, degree_notation, passage_devices, pattern_cache
+from service.explain import arabic_phrase, count_forms, degree_notation, expansion_number, passage_devices, pattern_cache
 from service.i18n import arabic
 from service.i18n.messages import join_names, messages
 
@@ -186,7 +186,7 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
                 or _glossed_after(text, match.end) or (lang != "en" and _head_said_before(text, match.start, expansion)) \
                 or (lang == "en" and _repeats_neighbour(text, match.start, match.end, expansion)):
             continue
-        said = expansion if said_plainly else _agreeing_expansion(match.entry, name, _spelled_part(name, expansion, lang), lang)
+        said = expansion if said_plainly else expansion_number.agreeing(match.entry, name, _spelled_part(name, expansion, lang), lang)
         if not said_plainly and said.lower() in name.lower():
             continue  # "EAGLE (EAGLE-3)": the family's name inside the member's is no expansion of it
         seen.add(match.entry["id"])
@@ -470,30 +470,6 @@ def _head_said_before(text: str, start: int, expansion: str) -> bool:
     "دفعة صغرى microbatches" is not "دفعة صغرى الدفعة الصغرى")."""
     before = text[max(0, start - 40):start].split()[-3:]
     return bool(expansion.split()) and any(_stems(word) & _stems(expansion.split()[0]) for word in before)
-
-
-_COUNT_NOUNS = {"unit", "processor", "chip", "card", "node", "accelerator", "switch", "kernel", "rank", "device", "link", "layer", "token",
-                "replica", "expert", "stage", "core", "controller", "adapter", "server", "rack", "pod", "slice", "host", "engine", "model",
-                "multiprocessor", "array", "interface", "stream", "collective", "multiplication", "operation", "instruction", "request",
-                "instance", "job", "worker", "thread", "block", "buffer", "queue", "channel", "bridge", "module", "board", "packet", "system"}
-
-
-def _agreeing_expansion(entry: dict, name: str, expansion: str, lang: str) -> str:
-    """The expansion in the number the text uses: "TPUs" is "Tensor Processing Units", "وحدات معالجة الموترات"."""
-    term = entry.get("term") or ""
-    plural = name.endswith("s") and not term.endswith("s") and name[:-1].lower() == term.lower()
-    if not plural:
-        return expansion
-    words = expansion.split()
-    if lang != "en":
-        tail = words[1:]
-        return next((alias for alias in entry.get("ar_aliases") or [] if alias.split()[1:] == tail and alias != expansion
-                     and tail), expansion)
-    if " of " in expansion or words[-1].lower() not in _COUNT_NOUNS:
-        return expansion  # "Fully Sharded Data Parallel" has no plural; only a countable head noun takes one
-    last = words[-1]
-    words[-1] = last[:-1] + "ies" if last.endswith("y") and last[-2:-1] not in "aeiou" else last + ("es" if last.endswith(("x", "ch", "sh")) else "s")
-    return " ".join(words)
 
 
 _EMPTY_BRACKETS = pattern_cache.lazy(r"\s*\(\s*\)")
