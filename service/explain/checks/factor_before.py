@@ -20,6 +20,12 @@ _NOUNS = (
     (re.compile(r"^\s*(?:the\s+|more\s+|as\s+much\s+)?(?:throughput|tokens)\b", re.I), ("throughput",)),
 )
 _WRITTEN = re.compile(r"\d+(?:\.(\d+))?")
+# "The PP8 result is therefore about 13.4x slower": a sentence that sums up the ones before with a factor and a
+# comparative; the comparative names no quantity, so the one kind with exactly two figures before it is compared
+_SUMS_UP = re.compile(r"\b(?:therefore|thus|hence|so|overall)\b", re.I)
+_COMPARATIVE = re.compile(r"^\s*(?:slower|faster|quicker|longer|shorter)\b", re.I)
+_TIMED = ("time", "ttft_s", "throughput")
+_AMOUNTS = {kind for _, kinds in _NOUNS for kind in kinds} | set(_TIMED)
 
 
 def _kind(fig) -> str:
@@ -39,18 +45,21 @@ def _before(doc: Document, claim: Claim) -> list:
 
 
 def factor_before(doc: Document, claim: Claim) -> Result | None:
-    """"That's 2.4x the capacity": the two figures of that kind just before, the larger over the smaller."""
-    if claim.calculations or not _POINTS_BACK.match(claim.quote):
-        return None
+    """"That's 2.4x the capacity", "therefore 13.4x slower": the two figures of that kind just before, the larger over
+    the smaller."""
     factors = list(verdicts.STATED_FACTOR.finditer(claim.quote))
-    if not factors or any(verdicts.kind(f.quantity) not in ("factor",) and f.quantity not in ("ratio", "speedup_ratio")
-                          for f in claim.figures):
-        return None  # figures of its own: the sentence compares them itself
+    if claim.calculations or not factors or not (_POINTS_BACK.match(claim.quote) or _SUMS_UP.search(claim.quote[:factors[0].start()])):
+        return None
+    if any(_kind(f) in _AMOUNTS for f in claim.figures):
+        return None  # amounts of its own: the sentence compares them itself ("PP8" names a layout, no amount)
     earlier = _before(doc, claim)
     words = messages(doc.lang)["verdicts"]
     found, said, consistent = [], [], True
     for m in factors:
         kinds = next((k for pattern, k in _NOUNS if pattern.match(claim.quote[m.end():])), None)
+        if kinds is None and _COMPARATIVE.match(claim.quote[m.end():]):
+            paired = [k for k in _TIMED if sum(_kind(f) == k for f in earlier) == 2]
+            kinds = tuple(paired) if len(paired) == 1 else None  # times and throughputs both paired: which one is unsaid
         like = [f for f in earlier if _kind(f) in kinds] if kinds else []
         if len(like) != 2 or like[0].value == like[1].value:
             continue
