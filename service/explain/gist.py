@@ -56,7 +56,8 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
         # A label ("Key insight:") announces; a sentence opening a list ("Llama 4 comes in three models:") states the topic
         topic = 1.5 + 0.25 * min(len(term_ids), 2) if len(words) >= 6 else 0.0
         return max(0.0, topic - 2.0) if gist_side.about_the_page(sentence) or gist_side.pointer(sentence) else topic
-    if _DATA_ROW.match(sentence) or sentence.count("|") >= 3 or sentence.count("|") >= 2 and len(_PROSE.findall(sentence)) < 6:
+    if _DATA_ROW.match(sentence) or sentence.count("|") >= 3 or sentence.count("|") >= 2 and len(_PROSE.findall(sentence)) < 6 \
+            or "|" in sentence and gist_side.table_row(doc, sentence):
         return 0.0  # "Peak FP16/BF16: 989 TFLOPs", "| vLLM only | 14.68 reqs/sec | ...": a row of a sheet or table, not a point
     protected = restate.protected_spans(doc)
     machine = sum(min(b, end) - max(a, start) for a, b in protected if a < end and start < b)

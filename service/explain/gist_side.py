@@ -142,7 +142,7 @@ def side_weight(doc: Document, sentence: str, core: str, figures: list) -> float
         penalty += 2 * SIDE_PENALTY  # "Method Throughput SGLang 158.34 tokens/s SGLang + EAGLE-2 244.10 tokens/s": a table's rows
     if formula(sentence):
         penalty += 2 * SIDE_PENALTY  # "(sequence length) * (batch) / (step time) = ...": a formula, or a piece of one
-    if claims.table_line(sentence) or _table_row(doc, sentence):
+    if claims.table_line(sentence) or table_row(doc, sentence):
         penalty += 3 * SIDE_PENALTY  # "bs inp_len out_len ... 1 2048 512 11.20s 228.571 ...": a table run into one line
     if _HYPOTHESIS.match(sentence):
         penalty += SIDE_PENALTY  # "One possible reason is ...": a guess offered for the question or problem, not the point
@@ -166,9 +166,9 @@ def side_weight(doc: Document, sentence: str, core: str, figures: list) -> float
 _ROW_NUMBERS = re.compile(r"(?<![\w.])\d[\d.,]*[A-Za-z%]{0,3}(?![\w.])|\bOOM\b")
 
 
-def _table_row(doc: Document, sentence: str) -> bool:
-    """Whether the sentence is one line of a block of three or more lines that each hold two figures or more and end
-    without a full stop ("Stage3, no offload 10B 1 8 OOM OOM" among its rows): a table's row, not a point."""
+def table_row(doc: Document, sentence: str) -> bool:
+    """Whether the sentence is one line of a block of three or more lines that each hold two figures or more (or three
+    cells joined by "|") and end without a full stop ("Stage3, no offload 10B 1 8 OOM OOM" among its rows): a table's row, not a point."""
     lines = doc.text.split("\n")
     at = next((k for k, line in enumerate(lines) if sentence.strip() and sentence.strip() in line), None)
     if at is None or "\n" in sentence.strip() or claims.first_person_view(sentence):
@@ -176,7 +176,7 @@ def _table_row(doc: Document, sentence: str) -> bool:
 
     def row(k: int) -> bool:
         line = lines[k].strip()
-        return bool(line) and not line.endswith((".", "?", "!", ":")) and len(_ROW_NUMBERS.findall(line)) >= 2
+        return bool(line) and not line.endswith((".", "?", "!", ":")) and (len(_ROW_NUMBERS.findall(line)) >= 2 or line.count("|") >= 2)
 
     if not row(at):  # a header line over two rows or more ("Same machine, back to back target draft before after speedup")
         line = lines[at].strip()

@@ -55,7 +55,7 @@ def test_at_most_two_terms_are_said_in_plain_words_and_a_long_gist_is_never_cut_
 
 def test_the_fields_verb_phrases_are_said_in_plain_words_outside_code_and_quotes():
     assert gist_plain.phrased("FSDP is faster because the optimizer step is sharded.", "en") == \
-        "FSDP is faster because the optimizer step is split across the GPUs."
+        "FSDP is faster because the optimizer step is split across the chips."
     assert gist_plain.phrased("The gathers can be overlapped with the forward pass.", "en") == \
         "The gathers can run at the same time as the forward pass."
     assert gist_plain.phrased("The decode step is memory-bound.", "en") == "The decode step is limited by memory bandwidth."

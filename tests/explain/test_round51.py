@@ -39,7 +39,7 @@ def test_a_measured_save_interval_is_how_long_a_save_took():
     line = next(x for x in explain_offline(text, "en")["explanation"].splitlines() if x.startswith("- **save interval"))
     assert "measured time" in line and "how often a training run" not in line, line
     configured = explain_offline("We use a save interval of 500 steps, so the run saves a checkpoint every 500 steps.", "en")["explanation"]
-    assert "How often a training run saves a checkpoint" in configured
+    assert "The stretch of training between two checkpoint saves" in configured
 
 
 def _ids(text: str, lang: str = "en") -> set[str]:

@@ -35,11 +35,32 @@ def read_figures(text: str) -> list[Figure]:
     _formula_coefficients(text, kept)
     _chip_model_codes(text, kept)
     _per_parameter(text, kept)
+    kept = _without_error_bars(text, kept)
     index = {id(f): i for i, f in enumerate(kept)}
     return [Figure(quote=text[f.start:f.end], start=f.start, end=f.end, quantity=f.quantity, value=float(f.value),
                    unit=f.unit, approx=f.approx, chip=f.chip, model=f.model, role=f.role,
                    pair=index.get(id(f.pair)) if f.pair is not None else None, detail=f.detail)
             for f in kept]
+
+
+_PLUS_MINUS = re.compile(r"\s*(?:±|\+/-|\+-|\+/−)\s*$")
+
+
+def _without_error_bars(text: str, figs: list[_Fig]) -> list[_Fig]:
+    """"36.1 ± 1.2 tok/s" is one measurement of 36.1 tok/s: the number after ± is its uncertainty, no figure of its own,
+    and the unit written after it is the measurement's (never "96.4 tok/s / 1.2 tok/s = 80x")."""
+    kept: list[_Fig] = []
+    for fig in figs:
+        before = kept[-1] if kept else None
+        if before is None or fig.expression or not _PLUS_MINUS.match(text[before.end:fig.start]):
+            kept.append(fig)
+            continue
+        unit_after = re.search(r"[^\d\s.,]", text[fig.start:fig.end])  # "1.2 tok/s": a unit written, not a cue further on
+        if before.generic and not fig.generic and unit_after and before.raw and fig.raw:
+            before.quantity, before.unit, before.generic, before.scale = fig.quantity, fig.unit, False, fig.scale
+            before.value = before.raw * fig.scale
+        before.end = max(before.end, fig.end)
+    return kept
 
 
 _DEGREES = frozenset({"tp_degree", "pp_degree", "dp_degree", "ep_degree", "cp_degree"})

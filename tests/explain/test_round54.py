@@ -1,0 +1,67 @@
+"""Round 54: what round 54's readers found, each fixed by a general rule (issue 18)."""
+
+from service.explain.compose import explain_offline
+from service.explain.figures import read_figures
+
+
+def _claims(text: str, lang: str = "en") -> list[dict]:
+    return explain_offline(text, lang)["claims"]
+
+
+def test_the_number_after_plus_minus_is_an_uncertainty_not_a_figure():
+    # round 54 P06 (a decode-speed issue): "decode 96.4 tok/s at 52-token context -> 36.1 ± 1.2 tok/s" was worked as
+    # "96.4 tok/s / 1.2 tok/s = 80.33"; the 1.2 is the measurement's error bar and its unit is the 36.1's
+    figures = read_figures("decode 96.4 tok/s at short context -> 36.1 ± 1.2 tok/s at long context.")
+    assert [(f.quantity, f.value) for f in figures] == [("tokens_per_s", 96.4), ("tokens_per_s", 36.1)], figures
+    assert figures[1].quote == "36.1 ± 1.2 tok/s"
+    step = read_figures("The step takes 410 +/- 12 ms on 64 GPUs.")
+    assert [(f.quantity, round(f.value, 3)) for f in step] == [("time_s", 0.41), ("n_chips", 64)], step
+    # a bare uncertainty borrows nothing from a cue further on ("0.02; MFU 41%" is no MFU of the loss)
+    assert [f.quantity for f in read_figures("Loss 2.31 ± 0.02; MFU 41%.")] == ["number", "mfu"]
+    worked = " ".join(c["why"] for c in _claims("Decode runs at 96.4 tok/s at 52 tokens of context and 36.1 ± 1.2 tok/s "
+                                               "at 35,890."))
+    assert "80.3" not in worked, worked
+
+
+def _terms(text: str, lang: str = "en") -> list[str]:
+    return [t["term"] for t in explain_offline(text, lang)["terms"]]
+
+
+def _gist(text: str, lang: str = "en") -> str:
+    return explain_offline(text, lang)["explanation"].split("## The terms")[0].replace("## In short", "").strip()
+
+
+def test_a_pipe_table_row_is_never_the_gist_and_sharded_is_split_across_chips():
+    # round 54 P23 (a critical-batch-size table for TPU v5p): the gist was the header row "strategy | What gets split
+    # across the GPUs | Critical batch size (TPU v5p)", with GPUs the text never names; the line above the table is the point
+    text = ("Each parallelism strategy has a critical batch size below which you're just paying for idle chips waiting on "
+            "AllGathers.\nStrategy | What gets sharded | Critical batch size (TPU v5p)\nData Parallel (DP) | Activations "
+            "(batch) | B/N > 2550\nFSDP (ZeRO-3) | Activations + weights + optimizer | B/N > 850 (3-axis)\nFSDP + TP | "
+            "Both! | B/N > 235 (for LLaMA-2 13B)")
+    gist = _gist(text)
+    assert "critical batch size below which you're paying for idle chips" in gist and "|" not in gist, gist
+    assert "split across the chips" in _gist("On TPU v5p the optimizer state is sharded, so each chip holds a part.")
+
+
+def test_two_letters_ac_need_a_training_or_power_word():
+    # round 54 P06: "(resident tier, AC, jacquard measure, same binary): decode 96.4 tok/s" is a measurement condition
+    decode = "It is a long-context decode issue. Measured (resident tier, AC, jacquard measure, same binary): decode 96.4 tok/s."
+    assert "activation checkpointing" not in _terms(decode)
+    assert "activation checkpointing" in _terms("We train Llama 3 8B with full AC and FSDP on 64 GPUs.")
+
+
+def test_nvidia_gpu_cloud_is_no_neocloud():
+    # round 54 P07: "NVIDIA GPU Cloud (NGC)" was glossed as a GPU-rental company
+    assert "neocloud" not in _terms("MAP-Neo used NVIDIA GPU Cloud (NGC) containers and Megatron.")
+    assert "neocloud" in _terms("GPU clouds such as CoreWeave rent H100s by the hour.")
+
+
+def test_a_recipe_and_a_checkpoint_interval_in_words_that_fit_any_text():
+    # round 54 P26 ("the recipe: same family, same tokenizer, much smaller" for a draft model) and P22 ("moves that staging
+    # cost into the checkpoint interval"): the definitions said only a framework's shipped settings and only a frequency
+    recipe = next(t for t in explain_offline("The recipe: same family, same tokenizer, much smaller draft model.", "en")["terms"]
+                  if t["term"] == "recipe")
+    assert "rule of thumb" in recipe["definition"], recipe
+    interval = next(t for t in explain_offline("The staging cost moves into the checkpoint interval of 500 steps.", "en")["terms"]
+                    if t["term"] == "checkpoint interval")
+    assert interval["definition"].startswith("The stretch of training between two checkpoint saves"), interval
