@@ -176,7 +176,7 @@ def table_row(doc: Document, sentence: str) -> bool:
 
     def row(k: int) -> bool:
         line = lines[k].strip()
-        return bool(line) and not line.endswith((".", "?", "!", ":")) and (len(_ROW_NUMBERS.findall(line)) >= 2 or line.count("|") >= 2)
+        return bool(line) and not line.endswith((".", "?", "!", ":")) and (len(_ROW_NUMBERS.findall(line)) >= 2 or "|" in line)
 
     if not row(at):  # a header line over two rows or more ("Same machine, back to back target draft before after speedup")
         line = lines[at].strip()

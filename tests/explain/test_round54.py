@@ -28,7 +28,8 @@ def _terms(text: str, lang: str = "en") -> list[str]:
 
 
 def _gist(text: str, lang: str = "en") -> str:
-    return explain_offline(text, lang)["explanation"].split("## The terms")[0].replace("## In short", "").strip()
+    """The answer's opening section, without its heading."""
+    return explain_offline(text, lang)["explanation"].replace("## In short", "", 1).split("\n## ")[0].strip()
 
 
 def test_a_pipe_table_row_is_never_the_gist_and_sharded_is_split_across_chips():
@@ -65,3 +66,14 @@ def test_a_recipe_and_a_checkpoint_interval_in_words_that_fit_any_text():
     interval = next(t for t in explain_offline("The staging cost moves into the checkpoint interval of 500 steps.", "en")["terms"]
                     if t["term"] == "checkpoint interval")
     assert interval["definition"].startswith("The stretch of training between two checkpoint saves"), interval
+
+
+def test_a_table_of_two_cells_a_row_is_no_gist_and_no_sync_is_also_fsdps():
+    # round 54 P13 (a page on InfiniBand and RoCE): the gist was the row "NVLink (A100, per GPU) | 600 GB/s"
+    text = ("Link | Bandwidth\nNVLink (A100, per GPU) | 600 GB/s\nNVLink (A800, per GPU) | 400 GB/s\nInfiniBand HDR | 200 "
+            "Gbps (25 GB/s)\nBoth are viable at scale, and we pick based on cluster size, budget and operational maturity.")
+    assert "|" not in _gist(text), _gist(text)
+    # round 54 P10 (FSDP on a PCIe box): no_sync() under FSDP skips the reduce-scatter, not only DDP's all-reduce
+    no_sync = next(t for t in explain_offline("Under FSDP we wrap the accumulation steps in no_sync() to save traffic.", "en")["terms"]
+                   if t["term"].startswith("no_sync"))
+    assert "FSDP's reduce-scatter" in no_sync["definition"], no_sync
