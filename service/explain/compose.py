@@ -347,7 +347,7 @@ def _sentence(text: str) -> str:
     text = text.strip()
     if text[:1].islower() and not term_display.code_name(text.split()[0]):  # "fp8", "per_device_batch_size", "vLLM" keep their spelling
         text = text[0].upper() + text[1:]
-    return text if not text or text[-1] in ".!?؟…" or text.endswith(("….", "…»", "…”")) else text + "."
+    return text if not text or text[-1] in ".!?؟…:：" or text.endswith(("….", "…»", "…”")) else text + "."  # "is:" opens a table
 
 
 # ---------------------------------------------------------------------------------------------- claims

@@ -77,3 +77,16 @@ def test_a_table_of_two_cells_a_row_is_no_gist_and_no_sync_is_also_fsdps():
     no_sync = next(t for t in explain_offline("Under FSDP we wrap the accumulation steps in no_sync() to save traffic.", "en")["terms"]
                    if t["term"].startswith("no_sync"))
     assert "FSDP's reduce-scatter" in no_sync["definition"], no_sync
+
+
+def test_a_zero_stage_from_another_row_shards_no_rows_states():
+    # round 54 P15 (an 8xH200 sizing table): "13B | 26 GB | 104 GB | ... | Yes (2 GPUs)" was called consistent through
+    # ZeRO-3 taken from the 70B row and 16 bytes per parameter over 2 chips; the 104 GB is the row's AdamW states alone
+    text = ("With 8 × 141 GB = 1,128 GB total HBM3e, the single-node capacity for training is:\nModel Size | BF16 Weights | "
+            "Optimizer (AdamW) | Fits?\n7B | 14 GB | 56 GB | Yes (single GPU)\n13B | 26 GB | 104 GB | Yes (2 GPUs)\n70B | "
+            "140 GB | 560 GB | Yes (8 GPUs, ZeRO-3)")
+    calculators = [c["calculator"] for c in explain_offline(text, "en")["calculations"]]
+    assert "model_state_memory" not in calculators, calculators
+    # one set-up, its stage said in another sentence: still sharded over its GPUs (1.12 TB / 64 = 17.5 GB)
+    one = "We use ZeRO-3 across 64 GPUs. The 70B model's 1.12 TB of states is 17.5 GB per GPU."
+    assert "model_state_memory" in [c["calculator"] for c in explain_offline(one, "en")["calculations"]]

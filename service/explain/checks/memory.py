@@ -8,7 +8,7 @@ from calculators.resources import data_dir
 
 from service.explain import restate
 from service.explain.checks import verdicts
-from service.explain.checks.core import Inputs, Result, compare, discard, figure, run
+from service.explain.checks.core import Inputs, Result, compare, competing, discard, figure, run, unique
 from service.explain.checks.job_kind import training_text
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
@@ -124,11 +124,15 @@ def _sharding(doc: Document, claim: Claim, inputs: Inputs) -> None:
     zero, dp = figure(doc, claim, "zero_stage"), figure(doc, claim, "dp_degree", "n_ranks")
     if zero is None:
         return
+    count = unique(doc, claim, "n_chips")  # "Yes (2 GPUs)" in one row of a table is no other row's job (round 54 P15)
+    own = zero in claim.figures
+    if not own and (competing(doc, "n_chips") or dp is None and (count is None or figure(doc, claim, "tp_degree")
+                                                                   or figure(doc, claim, "pp_degree"))):
+        return  # a stage from elsewhere and several set-ups (a table's rows) or no count of ranks: this claim's is unsaid
     inputs.text("zero_stage", zero)
     if dp is not None:
         inputs.text("dp_degree", dp)
         return
-    count = figure(doc, claim, "n_chips")
     if count is not None and figure(doc, claim, "tp_degree") is None and figure(doc, claim, "pp_degree") is None:
         inputs.derived("dp_degree", count.value, f"{count.quote}, all data-parallel (no TP or PP stated)")
 
