@@ -90,3 +90,11 @@ def test_a_zero_stage_from_another_row_shards_no_rows_states():
     # one set-up, its stage said in another sentence: still sharded over its GPUs (1.12 TB / 64 = 17.5 GB)
     one = "We use ZeRO-3 across 64 GPUs. The 70B model's 1.12 TB of states is 17.5 GB per GPU."
     assert "model_state_memory" in [c["calculator"] for c in explain_offline(one, "en")["calculations"]]
+
+
+def test_hdr_is_named_as_a_speed_grade_not_as_ndr():
+    # round 54 P13 (Arabic answer): "**HDR** (NDR)" equated two InfiniBand generations
+    for lang in ("en", "ar"):
+        lines = [line for line in explain_offline("Our nodes use InfiniBand HDR at 200 Gbps per port.", lang)["explanation"]
+                 .splitlines() if line.startswith("- **HDR**")]
+        assert lines and "(NDR" not in lines[0], lines
