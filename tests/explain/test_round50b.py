@@ -95,7 +95,9 @@ def test_two_models_under_one_line_are_not_one_model_and_a_sum_is_named_by_itsel
     text = ("This setup suits Qwen3-Next-80B-A3B. Its activation size is comparable to Qwen3-30B-A3B. Performance with four "
             "GPUs is nearly identical to that with just two, while the ideal scaling would be 30 × 4 = 120 t/s.")
     answer = explain_offline(text, "ar")["explanation"]
-    assert "نموذج واحد من" not in answer and "«30 × 4»" in answer and "30 مليار معامل" not in answer, answer
+    # (since round 54 reads "t/s" as tokens per second, the sum is named by its result, «120 رمزا في الثانية»)
+    assert "نموذج واحد من" not in answer and ("«30 × 4»" in answer or "**120 رمزا في الثانية**" in answer) \
+        and "30 مليار معامل" not in answer, answer
 
 
 def test_restatements_keep_their_sentences_whole():

@@ -98,3 +98,27 @@ def test_hdr_is_named_as_a_speed_grade_not_as_ndr():
         lines = [line for line in explain_offline("Our nodes use InfiniBand HDR at 200 Gbps per port.", lang)["explanation"]
                  .splitlines() if line.startswith("- **HDR**")]
         assert lines and "(NDR" not in lines[0], lines
+
+
+def test_t_per_s_is_tokens_per_second_and_combining_is_no_moe_step():
+    # round 54 P17 (llama.cpp): "29.7 vs 19 t/s" was two bare numbers; P03 (a sequence-parallel page): "combining
+    # Ulysses-style All-to-All parallelism with ZigZag Ring Attention" was glossed as MoE dispatch/combine, and its
+    # "KV cache" of a 128K-token training input as the cache of text generation
+    assert [f.quantity for f in read_figures("measured: 29.7 vs 19 t/s on Gemma 26B")][:2] == ["tokens_per_s", "tokens_per_s"]
+    text = ("Twinkle's Sequence Parallel module splits the sequence dimension across devices, combining Ulysses-style "
+            "All-to-All parallelism with ZigZag Ring Attention. For a 128K-token input you cannot fit the KV cache and "
+            "attention matrices on one GPU.")
+    terms = {t["term"]: t for t in explain_offline(text, "en")["terms"]}
+    assert "dispatch/combine" not in terms and terms["KV cache"]["definition"].startswith("Here KV means"), terms.keys()
+    assert "dispatch/combine" in [t["term"] for t in explain_offline(
+        "DeepEP's dispatch and combine kernels move tokens to the experts and back.", "en")["terms"]]
+
+
+def test_a_decode_step_time_is_no_training_step():
+    # round 54 P16 (vLLM on Ascend): "decode step time at per-engine bs 12-16 is ~120-150 ms/token" was defined as the
+    # time of one training step
+    serving = {t["term"]: t for t in explain_offline("With MTP enabled, decode step time at per-engine bs 12 is about "
+                                                     "120 ms/token.", "en")["terms"]}
+    assert serving["step time"]["definition"].startswith("In a serving engine"), serving["step time"]
+    training = {t["term"]: t for t in explain_offline("The step time of our 70B pre-training run is 9 s at 40% MFU.", "en")["terms"]}
+    assert training["step time"]["definition"].startswith("Wall-clock time of one step"), training["step time"]
