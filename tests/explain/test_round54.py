@@ -122,3 +122,17 @@ def test_a_decode_step_time_is_no_training_step():
     assert serving["step time"]["definition"].startswith("In a serving engine"), serving["step time"]
     training = {t["term"]: t for t in explain_offline("The step time of our 70B pre-training run is 9 s at 40% MFU.", "en")["terms"]}
     assert training["step time"]["definition"].startswith("Wall-clock time of one step"), training["step time"]
+
+
+def test_a_rent_per_gpu_hour_is_no_price_each_and_a_clusters_hourly_price_is_said_where_it_fits():
+    # a price "per GPU-hour" was taken for a price per GPU: "64 GPUs at $2 each make $128, not the $9,216" (64 x 2 x 72)
+    (rent,) = _claims("Renting 64 GPUs at $2 per GPU-hour for 72 hours costs $9,216.")
+    assert rent["verdict"] == "consistent" and "$9,216" in rent["why"], rent
+    # round 54 P01 (a post on XID 79): "a 72-hour ... run ... On a 64-GPU cluster at $200/hour, that's $14,000" is
+    # $200 x 72 h = $14,400, said; a price that would have to be each chip's is not judged either way
+    said = _claims("When this hits during a 72-hour training run, you lose the entire run. On a 64-GPU cluster at "
+                   "$200/hour, that's $14,000 in wasted compute.")[-1]
+    assert said["verdict"] == "consistent" and "× 72 hours = $14,400" in said["why"], said
+    other = _claims("When this hits during a 72-hour training run, you lose it all. On a 64-GPU cluster at $200/hour, "
+                    "that's $900,000 in wasted compute.")[-1]
+    assert other["verdict"] != "inconsistent" and "$14,400" not in other["why"], other

@@ -9,8 +9,8 @@ from service.explain.checks.unit_cost import dollars
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
-# the price is for one unit: "each", "apiece", "per GPU", "a unit", "لكل وحدة", "للشريحة الواحدة"
-_EACH = re.compile(r"\s*(?:(?:to|-|–|and)\s*\$?\s*[\d,.]+\s*(?:k|K)?\s*)?(?:each|apiece|a\s+piece|per\s+(?:GPU|chip|unit|card|accelerator|server)|"
+# the price is for one unit: "each", "apiece", "per GPU", "a unit", "لكل وحدة", "للشريحة الواحدة"; "per GPU-hour" is a rent
+_EACH = re.compile(r"\s*(?:(?:to|-|–|and)\s*\$?\s*[\d,.]+\s*(?:k|K)?\s*)?(?:each|apiece|a\s+piece|per\s+(?:GPU|chip|unit|card|accelerator|server)(?![- ]?(?:hours?|hr|h|months?|days?|years?)\b)|"
                    r"a\s+(?:GPU|chip|unit|card)|لكل\s+(?:وحدة|شريحة|بطاقة|معالج)|للوحدة|للشريحة)\b", re.I)
 _APPROX = re.compile(r"(?:about|around|roughly|nearly|approximately|some|~|≈|نحو|حوالي|قرابة)\s*\$?\s*$", re.I)
 
