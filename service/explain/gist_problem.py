@@ -14,6 +14,9 @@ def problem(sentence: str, cue: dict) -> tuple[str, int]:
         found = pattern.search(sentence)
         if found and _UNTIL.search(sentence, max(0, found.start() - 12), found.start()):
             continue  # "increase the layers until OOM": where a test stops, no problem met (a round-15 reader)
+        if found and sentence.count("(", 0, found.start()) > sentence.count(")", 0, found.start()):
+            continue  # "RPC only supports layer split (--split-mode row / tensor fail with RPC devices)": an aside's
+            # failure of other modes, not the sentence's problem (round 54 P17 read it as "running fails")
         if found and (negative or not claim_cues.denied_at(sentence, found.start(), found.end())):
             return say, found.start()
     return "", 0

@@ -136,3 +136,12 @@ def test_a_rent_per_gpu_hour_is_no_price_each_and_a_clusters_hourly_price_is_sai
     other = _claims("When this hits during a 72-hour training run, you lose it all. On a 64-GPU cluster at $200/hour, "
                     "that's $900,000 in wasted compute.")[-1]
     assert other["verdict"] != "inconsistent" and "$14,400" not in other["why"], other
+
+
+def test_a_failure_inside_brackets_is_no_problem_of_the_sentence():
+    # round 54 P17 (llama.cpp): "RPC only supports layer split (--split-mode row / tensor fail with RPC devices)" gave
+    # the Arabic gist «يذكر الكاتب مشكلة فيما يخص RPC: يفشل التشغيل», though layer split over RPC works
+    text = ("Multi-node inference is limited to --split-mode layer via RPC. This works but leaves performance on the table.\n"
+            "RPC only supports layer split (--split-mode row / tensor fail with RPC devices)")
+    assert "يفشل التشغيل" not in explain_offline(text, "ar")["explanation"]
+    assert "يفشل التشغيل" in explain_offline("With the default settings the model fails to load on two A2 cards.", "ar")["explanation"]
