@@ -145,3 +145,12 @@ def test_a_failure_inside_brackets_is_no_problem_of_the_sentence():
             "RPC only supports layer split (--split-mode row / tensor fail with RPC devices)")
     assert "يفشل التشغيل" not in explain_offline(text, "ar")["explanation"]
     assert "يفشل التشغيل" in explain_offline("With the default settings the model fails to load on two A2 cards.", "ar")["explanation"]
+
+
+def test_a_closing_request_for_insights_is_no_point():
+    # round 54 P05 (a PyTorch forum request): the gist was "The author asks for some insights, or let them know if they
+    # are missing something", the post's closing courtesy, not its request for asynchronous checkpoint saving
+    text = ("Currently, saving checkpoints synchronously will block training greatly in LLM situations. We're in need of an "
+            "asynchronous checkpoint saving feature. Could you provide some insights, or let me know if I'm missing something?")
+    gist = _gist(text)
+    assert "asynchronous checkpoint saving" in gist and "insights" not in gist, gist
