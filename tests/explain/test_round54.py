@@ -154,3 +154,15 @@ def test_a_closing_request_for_insights_is_no_point():
             "asynchronous checkpoint saving feature. Could you provide some insights, or let me know if I'm missing something?")
     gist = _gist(text)
     assert "asynchronous checkpoint saving" in gist and "insights" not in gist, gist
+
+
+def test_capacity_padding_is_an_experts_empty_slots():
+    # round 54 P20 (marin#4017, read after the judging): "the default 1.25 padding cost about 8% throughput" of an MoE
+    # capacity factor was defined as pad tokens added to shorter sequences
+    moe = {t["term"]: t for t in explain_offline(
+        "The answer was yes: the default 1.25 padding cost about 8% throughput at 1e20 scale. The outcome was to move the "
+        "default capacity factor to 1.0, with 1.1 noted as a more conservative option if future higher-EP or smaller-batch "
+        "runs show overflow risk.", "en")["terms"]}
+    assert moe["padding"]["definition"].startswith("In a mixture-of-experts layer with a capacity factor"), moe["padding"]
+    batch = {t["term"]: t for t in explain_offline("Shorter sequences in the batch get padding up to the longest one.", "en")["terms"]}
+    assert batch["padding"]["definition"].startswith("Filler elements"), batch["padding"]
