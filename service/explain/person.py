@@ -68,7 +68,15 @@ FINITE = pattern_cache.lazy(r"\b(?:is|are|was|were|has|have|do|does|did|can|coul
 
 def has_verb(sentence: str) -> bool:
     """Whether an English sentence has a finite verb (a list item such as "Effective MFU closer to ~50%" has none)."""
-    return bool(FINITE.search(sentence) or _COMMON_VERB.search(sentence)) if sentence.isascii() else True
+    if not sentence.isascii():
+        return True
+    where = _NOUN_WHERE.match(sentence)  # "Creative writing where the draft model can't predict": a noun and where it holds
+    if where and not (FINITE.search(where.group("head")) or _COMMON_VERB.search(where.group("head"))):
+        return False
+    return bool(FINITE.search(sentence) or _COMMON_VERB.search(sentence))
+
+
+_NOUN_WHERE = pattern_cache.lazy(r"^\s*(?P<head>(?:[\w()+.-]+\s+){1,5}?)(?:where|in which)\b")
 
 
 _COMMON_VERB = pattern_cache.lazy(r"\b(?:get|got|need|use|used|run|ran|take|took|make|made|keep|kept|fit|split|hit|put|set|hope|want|plan|expect|think|"

@@ -81,11 +81,14 @@ _FULLWIDTH = str.maketrans("？！，：；（）", "?!,:;()")
 # A derivation written a step per line ("Time = 70 GB ÷ 3.35 TB/s" / "≈ 0.0209 seconds"): the line break before "≈" or "="
 # becomes a space (one character for one), so the expression and its result are one statement to check
 _CONTINUED = re.compile(r"\n(?=[ \t]*[≈=][ \t]*\d)")
+# "I’m wondering", "We’re in need", "doesn’t": a curly apostrophe inside an English word is the straight one every
+# rule reads (one character for one); a quote mark around a word ("the ‘fast’ path") is left as written
+_CURLY_APOSTROPHE = re.compile(r"(?<=[A-Za-z])[’‘](?=[A-Za-z])")
 
 
 def analyse(text: str, lang: str, previous: Document | None = None) -> Document:
     """Run every stage on `text` (a follow-up of `previous` when given) and return the document."""
-    doc = Document(text=_CONTINUED.sub(" ", text.translate(_FULLWIDTH)), lang=lang, previous=previous)
+    doc = Document(text=_CURLY_APOSTROPHE.sub("'", _CONTINUED.sub(" ", text.translate(_FULLWIDTH))), lang=lang, previous=previous)
     for stage in (terms.read_terms, read_figures, claims.find_claims, checks.check_claims):
         stage(doc)
     return doc

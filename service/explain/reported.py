@@ -5,7 +5,6 @@ import re
 from functools import cache
 
 from calculators.resources import data_dir
-
 from service.explain import arabic_clause, change_notes, gist_lift, gist_names, headings, pattern_cache
 from service.explain.person import FINITE as _FINITE, IMPERATIVE as _IMPERATIVE, OPTION_VERB_FIRST, has_verb, lower_first, third_person
 from service.i18n.messages import messages
@@ -103,11 +102,11 @@ def speaker(sentences: list[str], lang: str) -> str:
     return "text"
 
 
-_WH = r"(?:what|why|how|which|where|when|who|whom|whose)"
-_INNER_ASK, _OR_AM_I = re.compile(r",\s*(?:i|we) (?:wonder|was wondering|am wondering|'m wondering) (?:if|whether)\s+", re.I), re.compile(r"\bor am I\b")
+_INNER_ASK, _OR_AM_I = re.compile(r",\s*(?:(?:and|but|so)\s+)?(?:i|we)(?:\s+wonder|\s+(?:was|am|are|were) wondering|'(?:m|re) wondering)\s+(?:if|whether)\s+", re.I), re.compile(r"\bor am I\b")
+_OPENER = re.compile(r"^(?:given|since|because|as|if|when|while|with|for|after|before|once|although|though)\b", re.I)
 _WH_START = re.compile(r"^(?:what|why|how|which|where|when|who|whether)\b", re.I)
+_WH, _PRONOUN = r"(?:what|why|how|which|where|when|who|whom|whose)", r"(?:it|this|that|there|they|we|I|you|he|she)"
 _AUX = r"(?:am|is|are|was|were|can|could|would|will|should|has|have)"  # "Am I missing something?": "whether I am ..."
-_PRONOUN = r"(?:it|this|that|there|they|we|I|you|he|she)"
 _LEADING_ADVERB = pattern_cache.lazy(r"^(?:(?:so(?!\s+(?:far|much|many|long|that)\b)|but|and|however|also|now|then|theoretically|practically|basically|generally)\s*,?\s+|\w+ly\s*,\s*"
                                      r"|(?:just )?to (?:clarify|be clear)\s*,\s*)+", re.I)  # "Just to clarify, your benchmarks ...?"
 
@@ -119,7 +118,10 @@ def indirect_question(text: str) -> str | None:
     tagged = q != text
     q = re.sub(section["ask_opener"], "", q, flags=re.I)
     q = _LEADING_ADVERB.sub("", q).strip().rstrip("?").strip()
-    q = _INNER_ASK.sub(", ", _OR_AM_I.sub("or whether I am", q))  # "X, I wonder if Y": Y is asked; "or am I missing"
+    q = _OR_AM_I.sub("or whether I am", q)  # "or am I missing ...": asked too
+    if (inner := _INNER_ASK.search(q)) and len((head := lower_first(q[:inner.start()])).split()) >= 3:  # "X, and I wonder if Y"
+        return f"whether {q[inner.end():]}, " + (head if _OPENER.match(head) else f"given that {head}")  # "Given X, ...": its own opener
+    q = _INNER_ASK.sub(", ", q)  # "X, I wonder if Y" with a short X: Y is asked
     if not q:
         return None
     if re.match(r"^(?:\S+\s+){6,}[^:?]*:\s", q) and not _CHECK_TAG.match(q):

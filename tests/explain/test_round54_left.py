@@ -1,0 +1,57 @@
+"""What round 54's readers found that stop 54 left, each fixed by a general rule (issue 18)."""
+
+from service.explain import person, reported
+from service.explain.compose import explain_offline
+
+
+def _gist(text: str, lang: str = "en") -> str:
+    """The answer's opening section, without its heading."""
+    return explain_offline(text, lang)["explanation"].replace("## In short", "", 1).split("\n## ")[0].strip()
+
+
+def test_a_curly_apostrophe_reads_as_the_straight_one():
+    # round 54 P05 (a PyTorch forum request): "We’re in need of ..." and "I’m wondering if ..." were typed with curly
+    # apostrophes, so neither the request nor the question was read, and the gist lost both the reason and the question
+    curly = ("Currently, saving checkpoints synchronously will block training greatly in LLM situations. We’re in need "
+             "of an asynchronous checkpoint saving feature. It doesn’t seem overly complex, and I’m wondering if the "
+             "PyTorch community has any plans to introduce this feature.")
+    gist = _gist(curly)
+    assert "block training" in gist and "asynchronous checkpoint saving" in gist and "whether the PyTorch community has any plans" in gist, gist
+    assert gist == _gist(curly.replace("’", "'")), "a curly apostrophe changed the reading"
+    # a quote mark around a word is kept as written (only an apostrophe between letters is read as straight)
+    quoted = next(c for c in explain_offline("We use the ‘fast’ path on 8 GPUs for 2 days.", "en")["claims"])
+    assert "‘fast’" in quoted["quote"], quoted
+    assert reported.role("I'm wondering if the ring is slow.", "en") == "question"
+
+
+def test_an_ask_after_a_statement_asks_only_its_own_clause():
+    # "X, and I'm wondering if Y": Y is asked and X is what the author states, not "whether X, and they are wondering"
+    asked = reported.indirect_question("It doesn't seem overly complex, and I'm wondering if the community has any plans?")
+    assert asked == "whether the community has any plans, given that it doesn't seem overly complex", asked
+    # a clause opening on its own "given" keeps it ("given that given ..." was said once)
+    asked = reported.indirect_question("Given the relatively large embedding layers, I wonder if it will be sufficient?")
+    assert asked == "whether it will be sufficient, given the relatively large embedding layers", asked
+
+
+def test_a_need_is_answered_by_the_problem_it_solves():
+    # a recommendation or a need ("we are in need of X") takes the problem stated before it as its reason
+    assert reported.role("We are in need of an asynchronous checkpoint saving feature.", "en") == "recommendation"
+    assert reported.role("Saving checkpoints synchronously will block training for minutes.", "en") == "problem"
+    rank = reported.companion_rank("We are in need of a faster loader.", "The data loader stalls training every step.", "en")
+    assert rank is not None
+
+
+def test_a_noun_and_where_it_holds_has_no_verb():
+    # round 54's bittide list: "Creative writing where the draft model can't predict tokens accurately" is a list item
+    assert not person.has_verb("Creative writing where the draft model can't predict tokens accurately")
+    assert person.has_verb("We saw a case where the all-reduce hangs.")
+
+
+def test_a_stated_speedup_is_judged_over_the_pair_measured_on_named_hardware():
+    # round 54 P17 (llama.cpp hybrid TP/PP): "~56% speedup over layer split on 2-GPU nodes (measured: 29.7 vs 19 t/s)";
+    # the 2-GPU nodes are where the pair was measured, not what the 56% is about: 29.7 / 19 = 1.563
+    text = ("Tensor TP gives ~56% speedup over layer split on 2-GPU nodes (measured: 29.7 vs 19 t/s on Gemma 26B).")
+    claim = next(c for c in explain_offline(text, "en")["claims"] if "56%" in c["quote"])
+    assert claim["verdict"] == "consistent" and "56.3%" in claim["why"], claim
+    wrong = next(c for c in explain_offline(text.replace("~56%", "~80%"), "en")["claims"] if "80%" in c["quote"])
+    assert wrong["verdict"] == "inconsistent", wrong
