@@ -10,8 +10,7 @@ from service.explain.person import FINITE as _FINITE, IMPERATIVE as _IMPERATIVE,
 from service.i18n.messages import messages
 
 ORDER = ("question", "proposal", "problem", "expectation", "conclusion", "recommendation", "result", "news", "definition", "cause", "contrast", "overview")
-# Words that point back to the sentence before ("That is much slower than expected"): it reads after that sentence.
-# "That is much slower", or "at 32 chips this made X slower": a cause said by pointing back, a few words in
+# Words that point back to the sentence before ("That is much slower", "at 32 chips this made X slower"): it reads after it
 _ANAPHOR = pattern_cache.lazy(r"^(?:that|this|these|those|it|they)\b(?!\s+(?:is|are)\s+(?:an?|the)\s)|^(?:[يت][\u0621-\u064A]{2,}\s+)?(?:هذا|هذه|ذلك|تلك)\s"
                               r"|^(?:[^\s,;:.]+\s+){1,4}(?:this|that)\s+(?:made|makes|caused|causes|led\s+to|leads\s+to|meant|means)\b"
                               # "However, the check does not take this into account": the object points back
@@ -83,6 +82,7 @@ def companion_rank(point_sentence: str, sentence: str, lang: str, measured: bool
     """How well `sentence` gives the point's reason or evidence (0 best; None: neither); `measured`: it holds a result."""
     wanted = table()["companions"].get(role(point_sentence, lang), table()["companions"]["other"])
     found = (roles(sentence, lang) | ({"result"} if measured else set())) or {"other"}  # "other": a plain statement
+    found -= {"problem"} if "question" in found else set()  # "Is there a bottleneck?" asks; the question step says it
     ranks = [wanted.index(name) for name in found if name in wanted]
     return min(ranks) if ranks else None
 

@@ -55,3 +55,18 @@ def test_a_stated_speedup_is_judged_over_the_pair_measured_on_named_hardware():
     assert claim["verdict"] == "consistent" and "56.3%" in claim["why"], claim
     wrong = next(c for c in explain_offline(text.replace("~56%", "~80%"), "en")["claims"] if "80%" in c["quote"])
     assert wrong["verdict"] == "inconsistent", wrong
+
+
+def test_what_a_change_improves_is_its_reason_and_contention_is_a_problem():
+    # round 54 P11 (a DeepSpeed PR): "Use all_reduce instead of all_gather ... This improves performance by reducing the
+    # overhead of concatenation and slicing": the sentence after the point says why; the gist had the point alone
+    text = ("Use all_reduce instead of all_gather to fetch module parameters. This improves performance by reducing the "
+            "overhead of concatenation and slicing, which are no longer required.")
+    gist = _gist(text)
+    assert "all_reduce instead of all_gather" in gist and "reducing the overhead of concatenation" in gist, gist
+    # round 54 P22 (a NeMo Automodel PR): "Async DCP staging can contend with the next training step" is the problem
+    assert reported.role("Async staging can contend with the next training step on the GPU.", "en") == "problem"
+    assert reported.role("Heavy bus contention significantly degrades performance.", "en") == "problem"
+    # a question that names a bottleneck is asked, never a problem stated beside the point
+    assert reported.companion_rank("Setting it to 1 or 8 doesn't change performance much.",
+                                   "Is there a bottleneck somewhere that I am not aware of?", "en") is None
