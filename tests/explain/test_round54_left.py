@@ -70,3 +70,14 @@ def test_what_a_change_improves_is_its_reason_and_contention_is_a_problem():
     # a question that names a bottleneck is asked, never a problem stated beside the point
     assert reported.companion_rank("Setting it to 1 or 8 doesn't change performance much.",
                                    "Is there a bottleneck somewhere that I am not aware of?", "en") is None
+
+
+def test_my_question_is_opens_the_question_and_asking_for_others_experience_is_no_point():
+    # round 53's suffix-decoding issue: "They ask whether their question is, are there any methods ..."
+    asked = reported.indirect_question("My question is, are there any methods to improve this based on the batch size?")
+    assert asked == "whether there are any methods to improve this based on the batch size", asked
+    # round 53's ZeRO-3 all-gather issue closed on "Did someone experience something similar on Cray Slingshot?", which
+    # was its gist; asking whether others saw it too asks for help with the problem reported before it
+    assert reported.point_weight("Did someone experience something similar on Cray Slingshot/AMD hardware?", "en") < 0
+    assert reported.point_weight("Has anyone seen this before?", "en") < 0
+    assert reported.point_weight("Why does the all-gather stall during the optimizer step?", "en") > 0
