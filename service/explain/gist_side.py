@@ -62,6 +62,8 @@ _ACKNOWLEDGES = pattern_cache.lazy(r"^\s*(?:(?:oh|ah|ok(?:ay)?)\s*,?\s*)?(?:i\s+
                                    r"that makes sense|understood)\b\s*[,.!]", re.I)
 _ADDITION = pattern_cache.lazy(r"^\s*(?:(?:it|they|this|the \w+)\s+)?also\b", re.I)
 _LIST_ITEM = pattern_cache.lazy(r"^\s*(?:[-*•—–]|\d{1,2}[.)])\s+")
+# a line announcing a list of reasons ("This approach is motivated by several technical considerations:")
+_REASONS_LEAD = pattern_cache.lazy(r"\b(?:motivated by|reasons?|considerations|because of|due to|why)\b[^\n.]{0,60}:\s*\n", re.I)
 _BRACKETED = pattern_cache.lazy(r"^\s*\((?P<inside>[^()]*(?:\([^()]*\)[^()]*)*)\)\s*[.!?]?\s*$")  # "(One caveat: ...)"
 
 
@@ -126,6 +128,9 @@ def side_weight(doc: Document, sentence: str, core: str, figures: list) -> float
     line = doc.text[doc.text.rfind("\n", 0, max(at, 0)) + 1:at + len(sentence)] if at >= 0 else sentence
     if _LIST_ITEM.match(line) and _under_results(doc, at):
         penalty -= 2 * SIDE_PENALTY  # an item under "Results overview:" is what the author found, the report's point
+    elif _LIST_ITEM.match(line) and at > 0 and (lead := _REASONS_LEAD.search(doc.text, max(0, at - 400), at)) \
+            and any(reported.role(doc.text[a:b], doc.lang) == "proposal" for a, b in doc.sentences if b <= lead.start()):
+        penalty += 2 * SIDE_PENALTY  # "This PR extends X. ... motivated by these considerations: 1. ...": a reason for the change
     elif _LIST_ITEM.match(sentence):
         penalty += SIDE_PENALTY
     if bracketed(sentence) is not None:

@@ -75,6 +75,8 @@ def figure(fig, lang: str, chip_names: bool = True, after: str = "") -> str:
         template = readings.get("dp_degree_sharded", template)
     if fig.quantity == "seq_len" and re.search(r"\bcontext\b|سياق|\d[KkMm]?-token$", fig.quote or "", re.I):  # one context
         template = readings.get("token_adjective" if fig.quote.endswith("-token") else "context_written", template)
+    elif fig.quantity in ("tokens", "train_tokens") and (fig.quote or "").endswith("-token"):
+        template = readings.get("token_adjective", template)  # "a 128K-token input": an adjective, never "a 128,000 tokens input"
     elif fig.quantity == "seq_len" and re.search(r"\btokens?$|رمز(?:ا|ًا)?$", fig.quote or ""):
         template = readings.get("tokens_written", template)  # "~8k tokens of context per sequence": the text's words say what they are
     if fig.quantity in ("global_batch_sequences", "global_batch_tokens") and (fig.detail or {}).get("batch_scope") == "unsaid":

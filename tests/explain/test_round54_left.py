@@ -81,3 +81,30 @@ def test_my_question_is_opens_the_question_and_asking_for_others_experience_is_n
     assert reported.point_weight("Did someone experience something similar on Cray Slingshot/AMD hardware?", "en") < 0
     assert reported.point_weight("Has anyone seen this before?", "en") < 0
     assert reported.point_weight("Why does the all-gather stall during the optimizer step?", "en") > 0
+
+
+def test_a_token_count_written_as_an_adjective_stays_one():
+    # round 54 P03 (a sequence-parallel page): "for a 128K-token input" was restated "for a 128,000 tokens input"
+    from service.explain import gist, pipeline
+
+    doc = pipeline.analyse("For a 128K-token input with 8K per-device memory budget, you cannot fit the KV cache.", "en")
+    assert "a 128,000-token input" in gist.restated(doc, 0), gist.restated(doc, 0)
+
+
+def test_the_reasons_listed_for_a_change_are_not_the_change():
+    # round 54 P21 (a DeepEP PR): its gist was item 1 of "This unified approach is motivated by several technical
+    # considerations:", a reason for the PR; the PR's own statement is the point
+    text = ("DeepEP was originally designed for data center GPUs with NVLink. However, many GPU configurations lack NVLink "
+            "support, such as consumer GPUs. This PR extends DeepEP to support non-NVLink environments.\n\n"
+            "All communication is routed through the RDMA NIC. This unified approach is motivated by several technical "
+            "considerations:\n1. Limited PCIe Atomic Support: PCIe atomic operations are not well supported, which leads to "
+            "reliability issues.\n2. PCIe Contention: Heavy bus contention significantly degrades performance when multiple "
+            "GPUs compete for limited PCIe bandwidth.")
+    gist = _gist(text)
+    assert "extends DeepEP to support non-NVLink environments" in gist and "Contention" not in gist, gist
+    # without a change proposed, the listed reasons answer the point ("... is mainly due to two factors:")
+    # (round 29's NVSHMEM issue, where the gist names the block sizes)
+    found = ("I have identified the reason. The higher bandwidth of alltoall_on_stream compared to alltoall_latency is "
+             "mainly due to two factors:\n\n1. The kernel launched by alltoall_on_stream uses a block size of 768, while "
+             "alltoall_latency uses 256.\n\n2. Their bandwidth calculation formulas differ.")
+    assert "768" in _gist(found), _gist(found)
