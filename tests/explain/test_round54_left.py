@@ -108,3 +108,18 @@ def test_the_reasons_listed_for_a_change_are_not_the_change():
              "mainly due to two factors:\n\n1. The kernel launched by alltoall_on_stream uses a block size of 768, while "
              "alltoall_latency uses 256.\n\n2. Their bandwidth calculation formulas differ.")
     assert "768" in _gist(found), _gist(found)
+
+
+def test_the_majority_said_in_words_is_the_share_of_the_two_amounts():
+    # round 54 P06 (a decode-traffic issue): "718 MB of KV against ~566 MB of expert weights — KV is the majority of
+    # per-token traffic" is 718 / (718 + 566) = 55.9%; the readers found the check missing
+    def claim(text):
+        return next(c for c in explain_offline(text, "en")["claims"] if "majority" in c["quote"])
+
+    held = claim("Each decoded token reads 718 MB of KV against ~566 MB of expert weights — KV is the majority of traffic.")
+    assert held["verdict"] == "consistent" and "55.92%" in held["why"], held
+    wrong = claim("Each decoded token reads 318 MB of KV against ~566 MB of expert weights — KV is the majority of traffic.")
+    assert wrong["verdict"] == "inconsistent" and "35.97%" in wrong["why"], wrong
+    # which amount the subject is must be written beside it; otherwise nothing is judged
+    unsure = claim("Each token reads 718 MB and then 566 MB — the cache is the majority of traffic.")
+    assert "55.9" not in unsure["why"], unsure
