@@ -3,6 +3,7 @@
 from . import arithmetic, collectives, flops, memory, parallelism, roofline  # noqa: F401  (they register themselves)
 from . import layout_search, layout_steps  # noqa: F401  (evaluate_layout and plan_layout register themselves)
 from . import pipeline_memory  # noqa: F401  (pipeline_activation_memory registers itself)
+from . import checkpoint_interval  # noqa: F401  (checkpoint_interval registers itself)
 from .errors import CalculatorInputError
 from .registry import all_calculators, get, jsonable
 from .registry import run as _run

@@ -123,3 +123,18 @@ def test_the_majority_said_in_words_is_the_share_of_the_two_amounts():
     # which amount the subject is must be written beside it; otherwise nothing is judged
     unsure = claim("Each token reads 718 MB and then 566 MB — the cache is the majority of traffic.")
     assert "55.9" not in unsure["why"], unsure
+
+
+def test_an_optimal_checkpoint_interval_is_worked_from_the_texts_own_times():
+    # round 53's Young/Daly page: "the optimal checkpointing frequency is ~24 steps" from its MTBF, recovery, save and
+    # step times; the readers found the check missing (sqrt(2 x (6000 + 600) x 10) / 15 = 24.2)
+    text = ("Mean time between interruptions tmtbi: 6000s\nMean time to recover tmttr: 600s\nTime to checkpoint: 10s\n"
+            "Train step time: 15s\nThis means that for this configuration, checkpointing every {n} training steps "
+            "maximizes your effective throughput.")
+    def claim(n):
+        return next(c for c in explain_offline(text.format(n=n), "en")["claims"] if "maximizes" in c["quote"])
+    assert claim(24)["verdict"] == "consistent" and "24.2" in claim(24)["why"], claim(24)
+    assert claim(60)["verdict"] == "inconsistent", claim(60)
+    # without a save time the text labels, nothing is worked out (no input from outside the text)
+    bare = explain_offline("Checkpointing every 24 training steps maximizes your effective throughput.", "en")
+    assert not any(c["calculator"] == "checkpoint_interval" for c in bare["calculations"])

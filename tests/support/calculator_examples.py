@@ -18,6 +18,7 @@ VALID = {
                      "chips_per_node": 8, "tp_degree": 8, "pp_degree": 16},
     "pipeline_bubble": {"pp_degree": 8, "microbatches": 32, "virtual_stages": 2, "schedule": "interleaved"},
     "pipeline_activation_memory": {"pp_degree": 8, "microbatches": 32, "stage_activation_bytes": "2 GB"},
+    "checkpoint_interval": {"checkpoint_time_s": "10s", "mtbf_s": "6000s", "recovery_time_s": "600s", "step_time_s": "15s"},
     "model_state_memory": {"params": "70B", "bytes_per_param": 16, "zero_stage": 1, "dp_degree": 64},
     "activation_memory": {"seq_len": 2048, "micro_batch": 1, "d_model": 12288, "n_heads": 96, "n_layers": 96, "tp_degree": 8,
                           "sequence_parallel": True, "recompute": "selective"},
