@@ -30,7 +30,7 @@ _REPORTING = pattern_cache.lazy(
 _OPENER = pattern_cache.lazy(r"^(?:(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|finally|lastly|or|in other words|put (?:differently|simply)|"
                              r"that said|having said that|in (?:summary|conclusion|short|sum)|to (?:sum up|summari[sz]e|conclude)|"
                              r"all in all|overall|anyway|so|however|now|in comparison|that being said|specifically|concretely|in particular|"
-                             r"fwiw|btw|for (?:the )?record)\s*[,:]\s*|(?:just (?:a )?)?heads[- ]up(?:\s*[,:]|\s+that)\s*|"
+                             r"fwiw|btw|for (?:the )?record|the (?:short )?answer (?:was|is) (?:yes|no))\s*[,:]\s*|(?:just (?:a )?)?heads[- ]up(?:\s*[,:]|\s+that)\s*|"
                              r"(?:as such|in this way|as you can see|to (?:address|solve|tackle|fix|overcome) (?:this|that|these|those) "
                              r"(?:challenges?|problems?|issues?|limitations?))\s*,?\s+|"
                              r"to (?:understand|see) (?:why|how|this|that)\s*,\s*(?:consider|note|remember|recall)(?: that)?\s+|"

@@ -138,3 +138,11 @@ def test_an_optimal_checkpoint_interval_is_worked_from_the_texts_own_times():
     # without a save time the text labels, nothing is worked out (no input from outside the text)
     bare = explain_offline("Checkpointing every 24 training steps maximizes your effective throughput.", "en")
     assert not any(c["calculator"] == "checkpoint_interval" for c in bare["calculations"])
+
+
+def test_an_answer_label_opens_nothing_and_an_outcome_concludes():
+    # round 54 P20 (marin's capacity-factor issue): "The answer was yes: follow-up results showed ..." was quoted with its label
+    gist = _gist("The answer was yes: follow-up results showed that the default 1.25 padding cost about 8% throughput at "
+                 "1e20 scale.")
+    assert "answer was yes" not in gist and "follow-up results showed" in gist, gist
+    assert reported.role("The practical outcome was to move the default capacity factor to 1.0.", "en") == "conclusion"
