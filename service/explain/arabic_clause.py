@@ -38,6 +38,8 @@ _QUANTITY = {"العشرات", "المئات", "الآلاف", "الملايين
 _WE = {"نوصي", "ننصح", "نقترح", "نستخدم", "نعتقد", "نرى", "نحتاج", "نقدم", "نلاحظ", "نجد", "نعرض", "نوضح", "نستطيع", "نريد",
        "نحن", "يمكننا", "نتوقع", "نفضل", "نستنتج", "نبين"}
 # an indefinite accusative opening a sentence is an adverbial ("ردًا على ذلك، ...", "تاريخيًا، ..."): أنه, not أنّ
+# adverbs a sentence opens with ("وفقاً لـ", "نظراً لـ", "عادةً"), bare of their tanween and final alif: "و" before one joins
+_OPENING_ADVERBS = {"وفق", "نظر", "عاد", "غالب", "حالي", "تقريب", "مثل", "أول", "ثاني", "أخير", "حديث", "سابق", "لاحق", "أيض"}
 _ADVERBIAL = re.compile(r"(?:ًا|اً)[،,]?$")
 # a heading before a colon, a verb after it with its own subject: "تحديث ديسمبر 2025: حققت Stripe ..." (the heading goes)
 _HEADING = re.compile(r"^(?:\d+[.)]\s*)?([^:،.]{1,40}?)\s*:\s+(?=[ء-ي])")
@@ -243,6 +245,12 @@ def reported(clause: str, that_noun: str = "أنّ", that_verb: str = "أنه", 
         clause = " ".join(words)
     if words[0][:1] == "و" and _bare(words[0][1:]).startswith("ال") and len(_bare(words[0])) >= 5:
         words[0] = words[0][1:]  # "والاختزال الشامل ...": the joining "و" before a definite noun
+        clause = " ".join(words)
+    if _bare(words[0]) in ("فهو", "وهو", "فهي", "وهي") and len(words) > 1 and is_verb(words[1]):
+        # "فهو يسمح بتشغيل ...": the pronoun resumes the subject before; after أنّ it is "أنه يسمح" ("أنه فهو" was said)
+        return f"{'أنها' if _bare(words[0]).endswith('ي') else 'أنه'} {' '.join(words[1:])}"
+    if words[0][:1] == "و" and re.sub(r"[اى]$", "", _bare(words[0][1:])) in _OPENING_ADVERBS and len(words) > 1:
+        words[0] = words[0][1:]  # "ووفقاً لفريق البحث، ...": the joining "و" before an adverb ("أنه ووفقاً" was said)
         clause = " ".join(words)
     if by:  # "يوصي النص بأنّ ...": a recommendation takes its clause with بـ
         return None if (said := reported(clause, that_noun, that_verb)) is None else "ب" + said

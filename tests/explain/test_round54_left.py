@@ -146,3 +146,13 @@ def test_an_answer_label_opens_nothing_and_an_outcome_concludes():
                  "1e20 scale.")
     assert "answer was yes" not in gist and "follow-up results showed" in gist, gist
     assert reported.role("The practical outcome was to move the default capacity factor to 1.0.", "en") == "conclusion"
+
+
+def test_an_arabic_clause_after_anna_drops_its_resumptive_pronoun_and_joining_waw():
+    # round 51's Arabic FP16 entry: "ويوضح أنه فهو يسمح ..." and round 51's BitNet report: "أنه ووفقاً لفريق البحث"
+    from service.explain import arabic_clause
+
+    assert arabic_clause.reported("فهو يسمح بتشغيل النماذج بشكل أسرع.") == "أنه يسمح بتشغيل النماذج بشكل أسرع."
+    assert arabic_clause.reported("ووفقاً لفريق البحث، يسمح ذلك بتقليل الذاكرة.").startswith("أنه وفقاً لفريق البحث")
+    # the و of وفقًا itself is a root letter, never a conjunction to drop
+    assert arabic_clause.reported("وفقًا لموقع Tom's Hardware، لم تقتصر العملية على التركيب.").startswith("أنه وفقًا")
