@@ -53,3 +53,9 @@ def test_backup_nodes_are_spare_nodes():
     assert found.get("spare-nodes") == "backup nodes", found
     # a zigzag ring is still a ring: the general entry stays for the plain phrase
     assert "zigzag-ring-attention" not in detected("Ring attention passes keys and values around a ring of GPUs.")
+
+
+def test_spellings_round_54_wrote():
+    # round 54 P24 (Megatron-LM #2662): "the global batchsize"; round 54 P06 (qwisp #168): "8-bit KV saves 80-320MB"
+    assert detected("With tp_comm_overlap the global batchsize is 128.").get("global-batch-size") == "global batchsize"
+    assert detected("At that context, 8-bit KV saves 80-320MB.").get("kv-cache-quantization") == "8-bit KV"
