@@ -9,7 +9,7 @@ from service.explain import arabic_clause, change_notes, gist_lift, gist_names, 
 from service.explain.person import FINITE as _FINITE, IMPERATIVE as _IMPERATIVE, OPTION_VERB_FIRST, has_verb, lower_first, third_person
 from service.i18n.messages import messages
 
-ORDER = ("question", "proposal", "problem", "expectation", "conclusion", "recommendation", "result", "news", "definition", "cause", "contrast", "overview")
+ORDER = ("citation", "question", "proposal", "problem", "expectation", "conclusion", "recommendation", "result", "news", "definition", "cause", "contrast", "overview")
 # Words that point back to the sentence before ("That is much slower", "at 32 chips this made X slower"): it reads after it
 _ANAPHOR = pattern_cache.lazy(r"^(?:that|this|these|those|it|they)\b(?!\s+(?:is|are)\s+(?:an?|the)\s)|^(?:[يت][\u0621-\u064A]{2,}\s+)?(?:هذا|هذه|ذلك|تلك)\s"
                               r"|^(?:[^\s,;:.]+\s+){1,4}(?:this|that)\s+(?:made|makes|caused|causes|led\s+to|leads\s+to|meant|means)\b"

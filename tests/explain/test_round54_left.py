@@ -156,3 +156,16 @@ def test_an_arabic_clause_after_anna_drops_its_resumptive_pronoun_and_joining_wa
     assert arabic_clause.reported("ووفقاً لفريق البحث، يسمح ذلك بتقليل الذاكرة.").startswith("أنه وفقاً لفريق البحث")
     # the و of وفقًا itself is a root letter, never a conjunction to drop
     assert arabic_clause.reported("وفقًا لموقع Tom's Hardware، لم تقتصر العملية على التركيب.").startswith("أنه وفقًا")
+
+
+def test_what_another_post_reports_is_a_citation_and_trying_to_determine_asks():
+    # round 53's SGLang PD-disaggregation issue: its gist was "The authors cite the post: ... PP8xTP1 reaches 1.45-1.72x",
+    # the premise the authors test; their own finding (31.1 s against 2.33 s, 13.4x slower) is the point
+    assert reported.role("The post reports that, for 8K prefill, PP8xTP1 reaches 1.45-1.72x the capacity of TEP8.", "en") == "citation"
+    assert reported.point_weight("The post reports that PP8xTP1 reaches 1.45-1.72x the prefill capacity.", "en") < 0
+    assert reported.role("We are trying to determine whether the behavior comes from the workload or from PP latency.", "en") == "question"
+    text = ("The post reports that, for 8K prefill on 2x4 GB300 GPUs, PP8xTP1 reaches 1.45-1.72x the prefill capacity of TEP8. "
+            "With the prefill node configured as pp_size=8, tp_size=1, TTFT p50 is 31.1 s. On the same two nodes, a tp_size=8 "
+            "prefill baseline has a TTFT p50 of 2.33 s. The PP8 result is therefore about 13.4x slower.")
+    gist = _gist(text)
+    assert "1.45" not in gist and "31.1 s" in gist and "2.33 s" in gist, gist
