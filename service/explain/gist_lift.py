@@ -58,7 +58,9 @@ _DATELINE = pattern_cache.lazy(r"^(?:\d{1,2}\s+\S+\s+\d{4}|[A-Z][a-z]{2,8}\.?\s+
 
 # An issue template's heading run into its line ("What's wrong: on backward we would expect ..."): the line says it
 _ISSUE_LABEL = re.compile(r"^(?:what(?:'s|’s|\s+is|\s+went)\s+wrong|(?:the\s+)?(?:problem|issue|bug|symptoms?|observed(?:\s+behaviou?r)?|"
-                          r"actual(?:\s+behaviou?r)?))\s*:\s+(?=\S)", re.I)
+                          r"actual(?:\s+behaviou?r)?))\s*:\s+(?=\S)"
+                          # a heading whose colon and line break the page lost: "Problem A system prompt of 500 tokens ..."
+                          r"|^(?:Problem|Issue|Motivation|Background|Context|Summary|Solution|Proposal)\s+(?=(?:A|An|The|This|We|Our|When|If)\s)", re.I)
 _LEAD_LABEL = re.compile(r"^((?:just\s+|only\s+)?(?:a|an|some|a few|a couple of|several|few|quick)\s[^:;.?!]{3,80}):\s+(?=(?:we|I|they|it|this|our|you)\b)", re.I)
 _LABEL_VERB = re.compile(r"\b(?:is|are|was|were|be|has|have|had|do|does|did|can|could|will|would|should|must|may|might|gets?|got|"
                          r"makes?|made|shows?|showed|means?|meant|seems?|[a-z]{3,}ed)\b", re.I)  # a label has none of these

@@ -169,3 +169,12 @@ def test_what_another_post_reports_is_a_citation_and_trying_to_determine_asks():
             "prefill baseline has a TTFT p50 of 2.33 s. The PP8 result is therefore about 13.4x slower.")
     gist = _gist(text)
     assert "1.45" not in gist and "31.1 s" in gist and "2.33 s" in gist, gist
+
+
+def test_a_heading_whose_colon_was_lost_is_no_part_of_the_sentence():
+    # round 39's prefix-matching issue: "Problem A system prompt of 500 tokens ... cannot be matched" (a "Problem" heading
+    # run into its line once the page's markup was removed) was said "It reports that Problem A system prompt ..."
+    from service.explain import gist_lift
+
+    assert gist_lift.without_openers("Problem A system prompt of 500 tokens cannot be matched.").startswith("A system prompt")
+    assert gist_lift.without_openers("Problems are many.") == "Problems are many."
