@@ -15,6 +15,8 @@ _FASTER_AFTER = re.compile(r"\s*(?:faster|quicker|speed-?ups?|more throughput|hi
 # the baseline of one machine, written or implied by distributing a run that ran on one
 _ONE = re.compile(r"\b(?:single|one|1)[\s-]+(?:node|gpu|machine|server|device|host|card)\b|\bdistribut\w+\b", re.I)
 _AGAINST_OTHER = re.compile(r"[^.;,()]{0,30}?\b(?:than|over|vs\.?|versus|compared)\b", re.I)
+_NOT_HARDWARE = re.compile(r"\b(?:through|from|by|thanks to|via|with)\s+(?:\w+[\s-]+){0,2}(?:optimi[sz]ations?|kernels?|fusion|tuning|"
+                           r"compil\w+|quantization|software)\b", re.I)
 _FROM_TO = re.compile(r"\s*(?:to|→|->)\s*$")
 
 
@@ -44,6 +46,10 @@ def scaling_efficiency(doc: Document, claim: Claim) -> Result | None:
     if speed is None or scale is None or scale[0] < 2:
         return None
     (figure, factor), (ideal, counts) = speed, scale
+    if "\n" in doc.text[min(figure.start, counts[0].start):max(figure.end, counts[-1].end)]:
+        return None  # "2.77x speed-up through kernel optimization" / "96% scaling efficiency from 128 → 1,024 GPUs": two list lines
+    if _NOT_HARDWARE.search(doc.text[figure.end:figure.end + 80].split("\n")[0]):
+        return None  # "a 2.77x speed-up through kernel-level optimization": a gain from software, not from more chips
     index = worked(doc, f"{factor:g} / {ideal:g}", f"{said(doc, figure)} / {' → '.join(said(doc, c) for c in counts)}")
     if index is None:
         return None
