@@ -51,3 +51,17 @@ def test_senses_round_55_found_wrong():
     jax = {t["id"]: t for t in explain_offline("Each step pays about 600 us of dispatch overhead when calling the jitted "
                                                 "pmapped_fn on TPU.", "en")["terms"]}
     assert "each time it calls a compiled function" in jax["dispatch-overhead"]["definition"], jax["dispatch-overhead"]
+
+
+def test_pp_in_a_formula_is_the_number_of_stages_and_accelerator_the_class():
+    # round 55 P13 (DualPipe #23): "the peak activation memory is roughly PP", "(PP/2 - 1)": PP is the stage count, not
+    # the method (both answers counted a wrong sense)
+    def pp(text):
+        return next(t for t in explain_offline(text, "en")["terms"] if t["id"] == "pipeline-parallelism")
+    assert "stands for a number" in pp("In 1F1B, the peak activation memory is roughly PP. For DualPipe it is PP + 1.")["definition"]
+    assert "stands for a number" not in pp("You only need PP when you are DP-comms bound.")["definition"]
+    # round 55 P06 (a post on Hugging Face Accelerate): "Accelerator.split_between_processes()" is the library's class
+    ids = [t["id"] for t in explain_offline("Accelerate added Accelerator.split_between_processes() for multi-GPU "
+                                             "inference.", "en")["terms"]]
+    assert "accelerator" not in ids, ids
+    assert "accelerator" in [t["id"] for t in explain_offline("An AI accelerator such as a TPU runs matrix products.", "en")["terms"]]
