@@ -61,6 +61,7 @@ _HYPOTHESIS = pattern_cache.lazy(r"^\s*(?:(?:one|a|another)\s+)?(?:possible|like
 _ACKNOWLEDGES = pattern_cache.lazy(r"^\s*(?:(?:oh|ah|ok(?:ay)?)\s*,?\s*)?(?:i\s+(?:understand|see)(?:\s+now)?|got it|makes sense|"
                                    r"that makes sense|understood)\b\s*[,.!]", re.I)
 _ADDITION = pattern_cache.lazy(r"^\s*(?:(?:it|they|this|the \w+)\s+)?also\b", re.I)
+_SCENARIO = pattern_cache.lazy(r"^\s*(?:imagine|suppose|picture this|picture a|say you|let's say|consider a scenario)\b", re.I)
 _LIST_ITEM = pattern_cache.lazy(r"^\s*(?:[-*•—–]|\d{1,2}[.)])\s+")
 # a line announcing a list of reasons ("This approach is motivated by several technical considerations:")
 _REASONS_LEAD = pattern_cache.lazy(r"\b(?:motivated by|reasons?|considerations|because of|due to|why)\b[^\n.]{0,60}:\s*\n", re.I)
@@ -153,6 +154,9 @@ def side_weight(doc: Document, sentence: str, core: str, figures: list) -> float
         penalty += SIDE_PENALTY  # "One possible reason is ...": a guess offered for the question or problem, not the point
     if at >= 0 and disputed(doc.text, at + len(sentence)):
         penalty += 3 * SIDE_PENALTY  # "... a significant challenge. / I totally disagree with that.": a view the author disputes
+    if at >= 0 and re.match(r"\s*you\s+(?:must|need|have|should)\b", sentence, re.I) \
+            and _SCENARIO.match(doc.text[doc.text.rfind("\n", 0, max(at, 0)) + 1:at]):
+        penalty += 99.0  # "Imagine ... your job fails. You must restart from ...": a scenario told, never advice nor the point
     if _ADDITION.match(sentence):
         penalty += SIDE_PENALTY  # "It also emphasizes ...": an addition to the point, not the point
     if _ACKNOWLEDGES.match(sentence):

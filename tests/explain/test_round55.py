@@ -65,3 +65,16 @@ def test_pp_in_a_formula_is_the_number_of_stages_and_accelerator_the_class():
                                              "inference.", "en")["terms"]]
     assert "accelerator" not in ids, ids
     assert "accelerator" in [t["id"] for t in explain_offline("An AI accelerator such as a TPU runs matrix products.", "en")["terms"]]
+
+
+def test_a_scenario_told_is_no_advice_and_an_article_that_introduces_says_its_subject():
+    # round 55 P15 (Red Hat's just-in-time checkpointing post): "Imagine ... your job fails at 90% completion. You must
+    # restart from your last checkpoint ..." was said "The text advises that you must restart ..."
+    from service.explain import reported
+
+    text = ("Imagine that after 60 hours of training on an 8x H100 cluster costing $55 an hour, your job fails at 90% "
+            "completion. You must restart from your last checkpoint, which was saved 3 hours ago, wasting $165 in compute.\n"
+            "This article explores the challenges of distributed training and introduces just-in-time (JIT) checkpointing.")
+    opening = _opening(text, "en")
+    assert "advises" not in opening and "just-in-time" in opening, opening
+    assert reported.role("This article explores the challenges of distributed model training.", "en") == "overview"
