@@ -155,6 +155,8 @@ def _label_run(text: str, a: int, b: int) -> list[tuple[int, int]]:
         at = a + m.end()
         unit = _UNIT_FIRST.match(text, at)  # "= 7.2e23 FLOPs Hardware: ...": the unit ends the value before the label
         at = unit.end() if unit and re.search(r"\d\s*$", text[a:a + m.start() + 1]) else at
+        named = _NAMED_LETTER.search(text, a, at) if _SHORT_LABEL.match(text, at) else None
+        at = named.start() if named else at  # "config A: 363ms, config B: 173ms": the label is "config A", not "A"
         before = text[cuts[-1] if cuts else a:at]
         if ":" in before or not cuts and len(before.split()) >= 4:  # "GPU Topo:", "Strategy A on 2 nodes:": one label each
             cuts.append(at)
@@ -166,6 +168,8 @@ def _label_run(text: str, a: int, b: int) -> list[tuple[int, int]]:
     return [(lo, hi) for lo, hi in out if text[lo:hi].strip()]
 
 
+_SHORT_LABEL = pattern_cache.lazy(r"[A-Z]\d?:")  # a one-letter name ("A:", "B2:") names a case of the word before it
+_NAMED_LETTER = pattern_cache.lazy(r"\b[a-z]{3,}\s+$")
 _UNIT_FIRST = pattern_cache.lazy(r"(?:[TPGMK]?FLOP[Ss]?|[KMGT]i?B|tokens?|samples?|hours?|ms|sec|seconds|[KMGT]bps|[GT]B/s|W|kW|MW)\s+(?=[A-Z])")
 _LABELS_BEFORE = pattern_cache.lazy(r"(?:[^:.!?\n]{1,30}:\s+){2,3}(?=[A-Z][a-z]+\b(?:\s+\S+){5,})")
 

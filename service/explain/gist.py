@@ -50,7 +50,7 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
     start, end = doc.sentences[index]
     sentence = doc.text[start:end]
     words = sentence.split()
-    if len(words) < 4 or _GLOSS.match(sentence) or _NOT_BECAUSE.match(sentence):
+    if len(words) < 4 or _GLOSS.match(sentence) or _NOT_BECAUSE.match(sentence) or gist_side.bare_reason(sentence):
         return 0.0  # "Not because it throws an error.": half of a contrast, whose point is the sentence after it
     if not (evidence := gist_side.result_before_rows(doc, index, sentence)) and sentence.rstrip().endswith((":", "：")):
         # A label ("Key insight:") announces; a sentence opening a list ("Llama 4 comes in three models:") states the topic
@@ -100,6 +100,7 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
     fragment = sentence[:1].islower() and doc.text[:start].rstrip().endswith((";", "؛")) and len(words) < 8
     if restate.same_language(sentence, doc.lang) and len(words) >= 6 and not fragment:  # "; too low - lots of overflow"
         value += reported.point_weight(sentence, doc.lang)  # a question, a problem, a conclusion before a side remark
+        value -= gist_side.expected_only(sentence, doc.lang)  # "If ..., X should be Y": what was expected, not found
         value -= gist_side.side_weight(doc, sentence, core, bare)  # a figure alone, a list item, an unresolved "this X"
         if index == 0:
             value += reported.lead_weight(sentence, doc.lang)  # a news report's first sentence is its main fact
@@ -588,8 +589,7 @@ def _question(doc: Document, order: list[int], values: dict[int, float], ids: li
 
 def _ended(text: str) -> str:
     """A gist sentence without its trailing stop, but a quoted question keeps its question mark."""
-    asked = text.rstrip().endswith(("?", "؟"))
-    return text.rstrip(_TRAILING).replace("….", "…") + (text.rstrip()[-1] if asked else "")
+    return text.rstrip(_TRAILING).replace("….", "…") + (text.rstrip()[-1] if text.rstrip().endswith(("?", "؟")) else "")
 
 
 def _quoted(doc: Document, index: int) -> bool:

@@ -453,3 +453,21 @@ def label_line(doc: Document, index: int) -> bool:
 # "Went from 820 -> 879", "Requires only 1 H100"): a claim, though the verb list does not know the verb.
 _SUBJECT_OR_VERB_FIRST = pattern_cache.lazy(r"\b(?:I|we|We|they|They|you|You|it|It)(?:'m|'re|'ve)?\s+[a-z]|^(?:[A-Z][a-z]+(?:ed|es)|Went|Got|Ran|"
                                             r"Saw|Made|Took|Trains|Requires|Runs|Uses|Adds|Gets|Makes|Takes|Shows)\b")
+
+
+_SHOULD = pattern_cache.lazy(r"\bshould\b(?![^.]*\bthan (?:expected|anticipated)\b)", re.I)  # not "worse than expected"
+_BARE_REASON = pattern_cache.lazy(r"^\s*because\b[^,;:]*[.!]?\s*$", re.I)
+
+
+def bare_reason(sentence: str) -> bool:
+    """Whether a sentence is a reason with no main clause ("Because they have the same number of GPUs."): it gives the
+    cause of the sentence before it, never the point."""
+    return bool(_BARE_REASON.match(sentence))
+
+
+def expected_only(sentence: str, lang: str) -> float:
+    """How much to take off a sentence that says what the author expected ("If there is one flat ring, all-reduce should
+    be bottlenecked by the cross-node bandwidth"): its "should" predicts, so its point and requirement cues count for nothing."""
+    if reported.role(sentence, lang) != "expectation" or not _SHOULD.search(sentence):
+        return 0.0
+    return 3.0 * claims.cue("point", sentence) + 2.0 * claims.cue("requirement", sentence)
