@@ -52,3 +52,11 @@ def test_advice_under_a_condition_stays_advice():
     assert reported.role("If you use FSDP, you should set the bucket size to 25MB.", "en") != "expectation"
     assert reported.role("If the model fits, the bucket size should be set to 25MB.", "en") != "expectation"
     assert reported.role("If the links are 400 Gb/s, the step should take about 2 s.", "en") == "expectation"
+
+
+def test_an_expectation_in_brackets_leaves_the_result_its_weight():
+    # "obtains 43.56 tokens/s (... so I suppose their speed should be identical)": the result, its aside expects
+    from service.explain import gist_side
+    assert gist_side.expected_only("The fp16 run obtains 43.56 tokens/s (the two share one structure, so I suppose "
+                                   "their speed should be identical).", "en") == 0.0
+    assert gist_side.expected_only("If there is one flat ring, the all-reduce should be bottlenecked by the network.", "en") > 0
