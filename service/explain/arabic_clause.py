@@ -231,9 +231,15 @@ def unlabelled(clause: str) -> str:
     return f"{found.group(1)} {clause[found.end():]}"
 
 
+# Connectives that tie a sentence to the one before ("however", "moreover", "therefore"), said with their comma
+_CONNECTIVE = re.compile(r"^\s*و?(?:مع ذلك|مع هذا|رغم ذلك|على الرغم من ذلك|لكن|بيد أن|علاوة على ذلك|(?:بال)?إضافة إلى ذلك|في المقابل"
+                         r"|من ناحية أخرى|لذلك|لذا|وبالتالي|بالتالي)\s*[،,]\s*")
+
+
 def reported(clause: str, that_noun: str = "أنّ", that_verb: str = "أنه", by: bool = False) -> str | None:
     """The clause as it follows a reporting verb: "أنّ الحوسبة الموزعة تتضمن ...", "أنه تم ...", "أنّ النموذج ...";
     None when the clause opens with a verb whose subject is not read with certainty (the caller quotes it)."""
+    clause = _CONNECTIVE.sub("", clause, count=1)  # "مع ذلك، يجب ...": after أنّ a connective has no sentence before it to join
     words = clause.split()
     if not words:
         return None

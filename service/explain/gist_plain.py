@@ -27,6 +27,8 @@ def _phrases() -> tuple[tuple[re.Pattern, str], ...]:
     return tuple((re.compile(entry["en"], re.I), entry["plain"]) for entry in table)
 
 
+_DEICTIC = (re.compile(r"(\b(?:the|these|those)\s+(?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:(?:shown|listed|given|described)\s+)?(?:below|above)\b", re.I),
+            re.compile(r"([\u0621-\u064A]{2,})\s+(?:(?:المذكور|الموضح|المبين)[\u0621-\u064A]*\s+)?(?:أدناه|أعلاه)"))
 _PROTECTED = re.compile(r"`[^`]*`|\"[^\"]*\"|“[^”]*”|'[^'\s][^']*'")  # code and quoted words: the text's own, kept
 
 
@@ -38,6 +40,7 @@ def _inside_a_word(text: str, start: int, end: int) -> bool:
 def phrased(text: str, lang: str) -> str:
     """An English gist sentence with the field's verb phrases in plain words ("is sharded" -> "is split across the
     GPUs"); code and quoted words are left as written; Arabic is returned as it is."""
+    text = _DEICTIC[lang == "ar"].sub(r"\1", text)  # "the two variables below": the answer shows nothing below its gist
     if lang == "ar":
         return text
     kept = [(m.start(), m.end()) for m in _PROTECTED.finditer(text)]

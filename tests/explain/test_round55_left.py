@@ -60,3 +60,19 @@ def test_an_expectation_in_brackets_leaves_the_result_its_weight():
     assert gist_side.expected_only("The fp16 run obtains 43.56 tokens/s (the two share one structure, so I suppose "
                                    "their speed should be identical).", "en") == 0.0
     assert gist_side.expected_only("If there is one flat ring, the all-reduce should be bottlenecked by the network.", "en") > 0
+
+
+def test_an_arabic_connective_does_not_dangle_after_anna():
+    # round 55 P12 (ThakiCloud, Arabic): "يذكر النص أنه مع ذلك، يجب ..." kept the "however" of a sentence it cut off
+    from service.explain import arabic_clause
+    said = arabic_clause.reported("مع ذلك، يجب أن تبقى أوزان جميع الخبراء في الذاكرة")
+    assert said is not None and "مع ذلك" not in said and said.startswith("أنه يجب"), said
+    assert "علاوة" not in (arabic_clause.reported("علاوة على ذلك، تتطلب الطريقة ذاكرة أكبر") or "")
+
+
+def test_a_gist_does_not_point_below_itself():
+    # round 55 P26 (Crusoe on NCCL timeouts): "setting the two environment variables below" with nothing below the gist
+    from service.explain import gist_plain
+    assert gist_plain.phrased("Setting the two variables below enables the recorder.", "en") == "Setting the two variables enables the recorder."
+    assert gist_plain.phrased("Latency stays below 10 ms.", "en") == "Latency stays below 10 ms."
+    assert "أدناه" not in gist_plain.phrased("اضبط المتغيرين المذكورين أدناه لتفعيل المسجل.", "ar")
