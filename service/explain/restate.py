@@ -124,6 +124,8 @@ def _needs_reading(fig) -> bool:
     return bool(re.search(r"[=|:]|[A-Za-z]\d|\d[kKMBT]\b|^\w+\s+\d", quote)) and fig.quantity != "expression"
 
 
+# "an 8x NVIDIA H100 GPU cluster": a count of chips before the noun it describes stays as written ("8 H100 GPUs cluster" was said)
+_CHIPS_MODIFY = pattern_cache.lazy(r"\s+(?:cluster|node|server|machine|box|system|setup|instance|pod|rack|partition|slice|workstation)s?\b", re.I)
 _ARTICLE_BEFORE = pattern_cache.lazy(r"(?:^|\s)(?:a|an|the)\s+$", re.I)  # an article the text puts just before a figure
 _ARTICLE_FIRST = pattern_cache.lazy(r"(?:a|an|the)\s", re.I)  # a reading that starts with its own
 _NEXT_WORD = pattern_cache.lazy(r"\s+([A-Za-z]+|[\u0621-\u064A]+)(?![\w\u0621-\u064A])")
@@ -146,6 +148,7 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
         if start <= fig.start and fig.end <= end and _needs_reading(fig) and not _in_spans(protected, fig.start) \
                 and not _in_spans(quoted, fig.start) \
                 and not _attached(text, fig.start, fig.end) and not degree_notation.stays(text, fig) \
+                and not (fig.quantity == "n_chips" and _CHIPS_MODIFY.match(text, fig.end)) \
                 and not any(a < fig.end and fig.start < b for a, b, _ in edits):
             edits.append((fig.start, fig.end, on_chips(figure(fig, lang, after=text[fig.end:fig.end + 12]), fig, text, lang)))
     seen = set() if seen is None else seen

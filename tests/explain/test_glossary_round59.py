@@ -15,6 +15,7 @@ pytestmark = pytest.mark.skipif(not FILE.exists(), reason="round 59 glossary dat
 REAL_SENTENCES = [
     # Red Hat blog on just-in-time checkpointing (round 55 P15), said in other words
     ("jit-checkpointing", "JIT checkpointing saves state only when a failure is detected.", "JIT checkpointing"),
+    ("jit-checkpointing", "It introduces just-in-time (JIT) checkpointing for OpenShift AI.", "just-in-time (JIT) checkpointing"),
     ("periodic-checkpointing", "Compared with periodic checkpointing, it loses at most one step of work.", "periodic checkpointing"),
     # https://arxiv.org/abs/1802.01561 (IMPALA, abstract); round 55 P20's "actor/learner"
     ("actor-learner", "We use a decoupled actor/learner setup, with one learner and many actors.", "actor/learner"),

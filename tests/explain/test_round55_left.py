@@ -76,3 +76,29 @@ def test_a_gist_does_not_point_below_itself():
     assert gist_plain.phrased("Setting the two variables below enables the recorder.", "en") == "Setting the two variables enables the recorder."
     assert gist_plain.phrased("Latency stays below 10 ms.", "en") == "Latency stays below 10 ms."
     assert "أدناه" not in gist_plain.phrased("اضبط المتغيرين المذكورين أدناه لتفعيل المسجل.", "ar")
+
+
+def _claim_with(text: str, needle: str) -> dict:
+    return next(c for c in explain_offline(text, "en")["claims"] if needle in c["quote"])
+
+
+def test_a_cost_checked_against_the_hourly_price_of_the_sentence_before():
+    # round 55 P15 (Red Hat on JIT checkpointing): "$55 an hour" in one sentence, "3 hours ... wasting $165" in the next
+    right = ("Our job ran on a 16x NVIDIA A100 GPU cluster costing $40 an hour for two days. "
+             "The last checkpoint was saved 4 hours before the crash, wasting $160 of compute.")
+    claim = _claim_with(right, "wasting")
+    assert claim["verdict"] == "consistent" and "160" in claim["why"], claim
+    # a gap may mean a price per chip: never judged from a price the sentence before gave the whole cluster
+    gap = right.replace("$160", "$900")
+    assert _claim_with(gap, "wasting")["verdict"] != "inconsistent"
+    # a sentence between them: no price is borrowed
+    apart = right.replace(" The last", " We then moved to a new region. The last")
+    assert "40" not in _claim_with(apart, "wasting").get("why", "")
+
+
+def test_a_chip_count_before_the_noun_it_describes_stays_as_written():
+    # round 55 P15: "an 8x NVIDIA H100 GPU cluster" was restated "an 8 H100 GPUs cluster"
+    out = explain_offline("Our job ran on a 16x NVIDIA A100 GPU cluster for two days. We then trained on 64x H100 GPUs.", "en")
+    plains = [c["plain"] for c in out["claims"]]
+    assert any("16x NVIDIA A100 GPU cluster" in p for p in plains) and not any("GPUs cluster" in p for p in plains), plains
+    assert any("64 H100 GPUs" in p for p in plains), plains  # a count on its own is still read out

@@ -18,13 +18,14 @@ MIN_HOURS = 1 / 60  # a minute at least: a step's time is no stretch of a cluste
 
 def cluster_cost(doc: Document, claim: Claim) -> Result | None:
     """Chips x an hourly price x hours against a stated cost; a gap beyond the written-arithmetic tolerance is inconsistent."""
-    hourly = list(HOURLY.finditer(claim.quote))
-    chips = [f for f in claim.figures if f.quantity == "n_chips" and f.value >= 2]
+    priced = _priced(doc, claim)  # the sentence that gives the hourly price: this one, or the one just before it
+    hourly = list(HOURLY.finditer(priced.quote))
+    chips = [f for f in priced.figures if f.quantity == "n_chips" and f.value >= 2]
     if len(hourly) != 1 or len(chips) != 1 or claim.calculations:
         return None
     whole = not _PER_CHIP.search(hourly[0].group(0))  # "$200/hour" may be the cluster's price or each chip's
-    at = claim.start + hourly[0].start()
-    costs = [f for f in claim.figures if f.quantity == "cost_usd" and not at <= f.start < claim.start + hourly[0].end()
+    at = priced.start + hourly[0].start()
+    costs = [f for f in claim.figures if f.quantity == "cost_usd" and not at <= f.start < priced.start + hourly[0].end()
              and f.value >= 100]
     times = [f for f in claim.figures if f.quantity == "time_s" and f.value >= MIN_HOURS * 3600]
     if not times and _POINTS_BACK.search(claim.quote):
@@ -47,6 +48,17 @@ def cluster_cost(doc: Document, claim: Claim) -> Result | None:
     if verdicts.agrees(stated.value, computed, True):
         return Result([ran], "consistent", m["cluster_cost"].format(**shown))
     return Result([ran], "inconsistent", m["cluster_cost_gap"].format(**shown))
+
+
+def _priced(doc: Document, claim: Claim) -> Claim:
+    """The claim itself, or, when it states a cost and a time but no price ("saved 3 hours ago, wasting $165"), the
+    sentence right before it when that one gives the only hourly price ("an 8x H100 cluster costing $55 an hour")."""
+    index = doc.claims.index(claim)
+    before = doc.claims[index - 1] if index else None
+    if HOURLY.search(claim.quote) or before is None or not any(f.quantity == "cost_usd" for f in claim.figures):
+        return claim
+    between = doc.text[before.start + len(before.quote):claim.start]
+    return before if not between.strip(" \t.") and len(list(HOURLY.finditer(before.quote))) == 1 else claim
 
 
 def _whole_cluster(doc: Document, price: float, time, stated, hours: float) -> Result | None:
