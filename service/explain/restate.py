@@ -124,6 +124,8 @@ def _needs_reading(fig) -> bool:
     return bool(re.search(r"[=|:]|[A-Za-z]\d|\d[kKMBT]\b|^\w+\s+\d", quote)) and fig.quantity != "expression"
 
 
+# "في GPU HBM", "إلى CPU DRAM": an English compound inside Arabic; an Arabic phrase put for one of its words splits it
+_LATIN_NEIGHBOUR = pattern_cache.lazy(r"[A-Za-z] \||\| [A-Za-z]")
 # "an 8x NVIDIA H100 GPU cluster": a count of chips before the noun it describes stays as written ("8 H100 GPUs cluster" was said)
 _CHIPS_MODIFY = pattern_cache.lazy(r"\s+(?:cluster|node|server|machine|box|system|setup|instance|pod|rack|partition|slice|workstation)s?\b", re.I)
 _ARTICLE_BEFORE = pattern_cache.lazy(r"(?:^|\s)(?:a|an|the)\s+$", re.I)  # an article the text puts just before a figure
@@ -187,7 +189,8 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
                 or _unit_of_number(text, match.start, name) or _in_spans(quoted, match.start) \
                 or _modifies_noun(text, match.end) or _inside_brackets(text, start, match.start) \
                 or (lang == "en" and not said_plainly and not spells(name, expansion)) \
-                or (lang == "ar" and (_disagrees_with_verb(text, match.start, expansion) or arabic_phrase.inside_noun_phrase(text, match.start, match.end))) \
+                or (lang == "ar" and (_disagrees_with_verb(text, match.start, expansion) or arabic_phrase.inside_noun_phrase(text, match.start, match.end)
+                                      or _LATIN_NEIGHBOUR.search(text[max(0, match.start - 2):match.start] + "|" + text[match.end:match.end + 2]))) \
                 or _glossed_after(text, match.end) or (lang != "en" and _head_said_before(text, match.start, expansion)) \
                 or (lang == "en" and _repeats_neighbour(text, match.start, match.end, expansion)):
             continue

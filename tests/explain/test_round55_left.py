@@ -102,3 +102,10 @@ def test_a_chip_count_before_the_noun_it_describes_stays_as_written():
     plains = [c["plain"] for c in out["claims"]]
     assert any("16x NVIDIA A100 GPU cluster" in p for p in plains) and not any("GPUs cluster" in p for p in plains), plains
     assert any("64 H100 GPUs" in p for p in plains), plains  # a count on its own is still read out
+
+
+def test_an_english_compound_inside_arabic_is_not_split_by_an_expansion():
+    # round 55 P04 (an Arabic post on KV offload): "المعالج المركزي (CPU) ذاكرة الوصول العشوائي الديناميكية (DRAM) رخيص"
+    out = explain_offline("نقل ذاكرة KV إلى CPU DRAM رخيص، لكن وصلة PCIe بطيئة. لذلك يجب إبقاء البادئات الساخنة في GPU HBM.", "ar")
+    gist = " ".join(item["text"] for item in out["gist"])
+    assert "GPU HBM" in gist and "(HBM)" not in gist, gist
