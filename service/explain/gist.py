@@ -78,7 +78,7 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
     value += 1.0 * bool(claim is not None and claim.frame) + 0.5 * min(len(term_ids), 4) + gist_central.weight(doc, term_ids)
     value += 0.5 * bool(claim is not None and claim.calculations) + 1.5 * evidence  # a result its rows then measure
     value += 1.5 * bool(claim is not None and {"measurement", "comparison"} & set(claim.kinds))  # a report's result
-    if _ASIDE.match(sentence):
+    if _ASIDE.match(sentence) and not gist_side.also_argues(sentence, doc.lang):
         value -= 3.0
     if _checked(doc, index) is not None:
         value += 2.5  # "So each step takes 4.4 s. Am I correct?": what the author asks about, as a question weighs

@@ -472,3 +472,12 @@ def expected_only(sentence: str, lang: str) -> float:
     if reported.role(said, lang) != "expectation" or not _SHOULD.search(said):
         return 0.0
     return 3.0 * claims.cue("point", sentence) + 2.0 * claims.cue("requirement", sentence)
+
+
+_ALSO = pattern_cache.lazy(r"^\s*also\s*,", re.I)
+
+
+def also_argues(sentence: str, lang: str) -> bool:
+    """Whether a sentence opening with "Also," adds a point with its cause ("Also, 70B is super slow because I needed to
+    gather one matrix at a time"), not an aside: a problem, a cause or a conclusion of its own."""
+    return bool(_ALSO.match(sentence)) and reported.role(sentence, lang) in ("problem", "cause", "conclusion")

@@ -109,3 +109,16 @@ def test_an_english_compound_inside_arabic_is_not_split_by_an_expansion():
     out = explain_offline("نقل ذاكرة KV إلى CPU DRAM رخيص، لكن وصلة PCIe بطيئة. لذلك يجب إبقاء البادئات الساخنة في GPU HBM.", "ar")
     gist = " ".join(item["text"] for item in out["gist"])
     assert "GPU HBM" in gist and "(HBM)" not in gist, gist
+
+
+def test_also_with_a_cause_adds_a_point_not_an_aside():
+    # round 55 P01 (vLLM #5723): "Also, 70B is super slow because I needed to gather one matrix weight at a time." weighed
+    # as an aside; the gist missed why 70B is slow
+    from service.explain import gist_side
+    assert gist_side.also_argues("Also, 70B is super slow because I needed to gather one matrix at a time.", "en")
+    assert not gist_side.also_argues("Also, thanks for the great library.", "en")
+    text = ("70B with the gloo backend takes about 3 minutes. 8B with the gloo backend takes 5 seconds. "
+            "Also, 70B is super slow because I needed to gather one matrix weight at a time. "
+            "In 8B, I can gather all the weights together, which is much faster.")
+    gist = " ".join(item["text"] for item in explain_offline(text, "en")["gist"])
+    assert "because they needed to gather one matrix weight at a time" in gist, gist
