@@ -239,10 +239,13 @@ _CONNECTIVE = re.compile(r"^\s*و?(?:مع ذلك|مع هذا|رغم ذلك|عل�
 def reported(clause: str, that_noun: str = "أنّ", that_verb: str = "أنه", by: bool = False) -> str | None:
     """The clause as it follows a reporting verb: "أنّ الحوسبة الموزعة تتضمن ...", "أنه تم ...", "أنّ النموذج ...";
     None when the clause opens with a verb whose subject is not read with certainty (the caller quotes it)."""
-    clause = _CONNECTIVE.sub("", clause, count=1)  # "مع ذلك، يجب ...": after أنّ a connective has no sentence before it to join
-    words = clause.split()
+    bare = _CONNECTIVE.sub("", clause, count=1)  # "مع ذلك، يجب ...": after أنّ a connective has no sentence before it to join
+    words = bare.split()
     if not words:
         return None
+    if bare != clause and is_verb(words[0]) and not by:
+        return f"{that_verb} {bare}"  # "في المقابل، يتطلب التدريب الواعي بالتكميم ...": the verb first, its subject left whole
+    clause = bare
     if words[0][:1] in "وف" and len(_bare(words[0])) >= 4 and is_verb(words[0][1:]):
         words[0] = words[0][1:]  # "وتتضمن الحوسبة ...": the conjunction joined the sentence before, not this one
         clause = " ".join(words)

@@ -27,7 +27,11 @@ def _phrases() -> tuple[tuple[re.Pattern, str], ...]:
     return tuple((re.compile(entry["en"], re.I), entry["plain"]) for entry in table)
 
 
-_DEICTIC = (re.compile(r"(\b(?:the|these|those)\s+(?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:(?:shown|listed|given|described)\s+)?(?:below|above)\b", re.I),
+# "the two variables below enables ...", "the below diagram": the answer shows nothing below its gist; "above 100%",
+# "below 380 GB/s", "the one above it" compare or place, and stay
+_DEICTIC = (re.compile(r"(\b(?:the|these|those)\s+(?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:(?:shown|listed|given|described)\s+)?(?:below|above)"
+                       r"(?=\s*(?:[.,;:!?)\u2014\u2013]|$)|\s+(?:is|are|was|were|shows?|gives?|enables?|lists?|can|will|has|have|and|to)\b)"
+                       r"|(\bthe)\s+(?:below|above)(?=\s+[a-z]+\b(?<!\bit)(?<!\bthem))", re.I),
             re.compile(r"([\u0621-\u064A]{2,})\s+(?:(?:المذكور|الموضح|المبين)[\u0621-\u064A]*\s+)?(?:أدناه|أعلاه)"))
 _PROTECTED = re.compile(r"`[^`]*`|\"[^\"]*\"|“[^”]*”|'[^'\s][^']*'")  # code and quoted words: the text's own, kept
 
@@ -40,7 +44,7 @@ def _inside_a_word(text: str, start: int, end: int) -> bool:
 def phrased(text: str, lang: str) -> str:
     """An English gist sentence with the field's verb phrases in plain words ("is sharded" -> "is split across the
     GPUs"); code and quoted words are left as written; Arabic is returned as it is."""
-    text = _DEICTIC[lang == "ar"].sub(r"\1", text)  # "the two variables below": the answer shows nothing below its gist
+    text = _DEICTIC[lang == "ar"].sub(lambda found: found.group(1) or found.group(2), text)
     if lang == "ar":
         return text
     kept = [(m.start(), m.end()) for m in _PROTECTED.finditer(text)]

@@ -2,6 +2,8 @@
 point, a bare "Because ..." as a reason with no claim, "config A:" cut into "config" and "A:"), each fixed by a general
 rule tested here on sentences written for the test."""
 
+import pytest
+
 from service.explain import reported
 from service.explain.compose import explain_offline
 from service.explain.pipeline import analyse
@@ -122,3 +124,17 @@ def test_also_with_a_cause_adds_a_point_not_an_aside():
             "In 8B, I can gather all the weights together, which is much faster.")
     gist = " ".join(item["text"] for item in explain_offline(text, "en")["gist"])
     assert "because they needed to gather one matrix weight at a time" in gist, gist
+
+
+@pytest.mark.parametrize("said", ["the instantaneous reading above 100% is what surfaced the bug", "the bandwidth may fall below 380 GB/s",
+                                  "each layer must be longer than the one above it", "the gradient norm is above the clip value"])
+def test_above_and_below_that_compare_or_place_stay(said):
+    from service.explain import gist_plain
+    assert gist_plain.phrased(said, "en") == said
+
+
+def test_a_connective_before_a_verb_leaves_the_arabic_subject_whole():
+    # "في المقابل، يتطلب التدريب الواعي بالتكميم ..." was said "أنّ التدريب الواعي يتطلب بالتكميم ...", a compound split
+    from service.explain import arabic_clause
+    said = arabic_clause.reported("في المقابل، يتطلب التدريب الواعي بالتكميم عصورًا إضافية")
+    assert said == "أنه يتطلب التدريب الواعي بالتكميم عصورًا إضافية", said
