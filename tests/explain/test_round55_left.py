@@ -1,6 +1,7 @@
-"""What round 55's readers found that stop 55 left (round 55 P03, NCCL issue 569: an expectation given as the author's
-point, a bare "Because ..." as a reason with no claim, "config A:" cut into "config" and "A:"), each fixed by a general
-rule tested here on sentences written for the test."""
+"""What round 55's readers found that stop 55 left, each fixed by a general rule tested here on sentences written for the
+test: an expectation given as the author's point and a bare "Because ..." as a claim (P03), "config A:" cut in two, a
+cost against the hourly price of the sentence before (P15), a gist pointing "below" itself (P26), "Also, ... because"
+read as an aside (P01), English compounds and connectives inside Arabic restatements (P04, P12)."""
 
 import pytest
 
