@@ -126,6 +126,7 @@ def _needs_reading(fig) -> bool:
 
 # "في GPU HBM", "إلى CPU DRAM": an English compound inside Arabic; an Arabic phrase put for one of its words splits it
 _LATIN_NEIGHBOUR = pattern_cache.lazy(r"[A-Za-z] \||\| [A-Za-z]")
+_PRODUCT_SIDE = pattern_cache.lazy(r"[×*]\s*\||\s[x]\s\||\|\s*[×*]|\|\s[x]\s")  # "layer × microbatch x DP slice": a factor of a product
 # "an 8x NVIDIA H100 GPU cluster": a count of chips before the noun it describes stays as written ("8 H100 GPUs cluster" was said)
 _CHIPS_MODIFY = pattern_cache.lazy(r"\s+(?:cluster|node|server|machine|box|system|setup|instance|pod|rack|partition|slice|workstation)s?\b", re.I)
 _ARTICLE_BEFORE = pattern_cache.lazy(r"(?:^|\s)(?:a|an|the)\s+$", re.I)  # an article the text puts just before a figure
@@ -191,6 +192,7 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
                 or (lang == "en" and not said_plainly and not spells(name, expansion)) \
                 or (lang == "ar" and (_disagrees_with_verb(text, match.start, expansion) or arabic_phrase.inside_noun_phrase(text, match.start, match.end)
                                       or _LATIN_NEIGHBOUR.search(text[max(0, match.start - 2):match.start] + "|" + text[match.end:match.end + 2]))) \
+                or _PRODUCT_SIDE.search(text[max(0, match.start - 3):match.start] + "|" + text[match.end:match.end + 3]) \
                 or _glossed_after(text, match.end) or (lang != "en" and _head_said_before(text, match.start, expansion)) \
                 or (lang == "en" and _repeats_neighbour(text, match.start, match.end, expansion)):
             continue

@@ -139,3 +139,10 @@ def test_a_connective_before_a_verb_leaves_the_arabic_subject_whole():
     from service.explain import arabic_clause
     said = arabic_clause.reported("في المقابل، يتطلب التدريب الواعي بالتكميم عصورًا إضافية")
     assert said == "أنه يتطلب التدريب الواعي بالتكميم عصورًا إضافية", said
+
+
+def test_no_expansion_inside_a_product_of_factors():
+    # round 54 (Megatron-LM #4110): "over all layer × microbatch x DP (model copies each fed different data) slice entries"
+    out = explain_offline("The value is the mean of the overload factor over all layer × microbatch x DP slice entries on this rank.", "en")
+    gist = " ".join(item["text"] for item in out["gist"])
+    assert "x DP slice" in gist, gist
