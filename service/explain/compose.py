@@ -7,7 +7,7 @@ from functools import lru_cache
 from calculators import catalog, working as calculator_working
 
 from service import configs
-from service.explain import claim_names, claims as claims_reader, cross_figures, followup, gist as gist_module, reasons, restate, term_display, term_items, working_quotes
+from service.explain import claim_names, claims as claims_reader, cross_figures, followup, gist as gist_module, outside_numbers, reasons, restate, term_display, term_items, working_quotes
 from service.explain.checks import verdicts as verdict_policy
 from service.explain.definitions import brief_definition
 from service.explain.term_items import shortened as _shortened  # noqa: F401  (a definition's first sentences; tests read it here)
@@ -570,7 +570,7 @@ def _terms_section(doc: Document, detail: str, central: set[int] | None = None, 
         if term.get("defined_in_text"):
             definition = m["defined_in_text"].format(meaning=term["defined_in_text"]) + " " + definition
         own = " ".join(str(term.get(k) or "") for k in ("term", "found_as", "expansion")) + " " + name
-        items.append(term_items.Item(name, expansion, term_items.without_foreign_names(definition, doc.text, own)))
+        items.append(term_items.Item(name, expansion, term_items.without_foreign_names(definition, doc.text, own, not outside_numbers.definitional(term))))
     lines = []
     for name, expansion, definition in term_items.cleaned(items):  # no empty, repeated or off-passage item
         template = m["term_line"] if expansion and expansion.lower() != name.lower() else m["term_line_plain"]

@@ -172,8 +172,8 @@ def _deed(doc: Document, start: int, end: int, lang: str) -> Relation | None:
             actor = next((n for n in reversed(actors) if n[1] <= cue.start() and _one_clause(doc, n[1], cue.start())), None)
         else:  # the verb first, then the actor (an optional "شركة" between)
             actor = next((n for n in actors if n[0] >= cue.start() and n[0] - cue.start() <= 30), None)
-        if actor is None:
-            continue
+        if actor is None or lang == "en" and (_PASSIVE_BEFORE.search(doc.text, start, cue.start()) or doc.text[actor[1]:actor[1] + 2] in ("'s", "’s")):
+            continue  # "Meta's Llama 3 was trained on 16k H100s": Meta owns the model, and no one "trained H100s" (round 56 P14)
         after = max(cue.end(), actor[1])
         thing = next((n for n in _names(doc, after, end, _THINGS) if _one_clause(doc, after, n[0]) or n[0] - after <= 30
                       and not _CLAUSE_BREAK.search(doc.text, after, n[0])), None)
@@ -194,6 +194,7 @@ _CONDITIONAL = re.compile(r"\b(?:once|if|when|whenever|unless|until|as soon as|i
                           r"بمجرد|ما لم)(?![\u0621-\u064A])", re.I)
 _PAST = re.compile(r"\b(?:previously|formerly|used to|originally|in the past|was|were|had been)\b|(?<![\u0621-\u064A])(?:سابقا|سابقًا|سابقاً|"
                    r"كان|كانت|كانوا)(?![\u0621-\u064A])", re.I)
+_PASSIVE_BEFORE = re.compile(r"\b(?:was|were|been|being|is|are|get|gets|got)\s+(?:\w+ly\s+)?$", re.I)  # "was trained": passive, no doer
 _JOINED = re.compile(r"(?:-[A-Za-z0-9][\w.]*)+(?<!\.)")  # a name's hyphen-joined rest as written
 
 

@@ -9,7 +9,7 @@ import calculators
 from calculators import catalog
 from calculators.resources import data_dir
 
-from service.explain import claims, restate
+from service.explain import claims, outside_numbers, restate
 from service.explain.document import Document
 
 MAX_LINKS = 4
@@ -167,9 +167,11 @@ def find(doc: Document) -> list[dict]:
     for item in found:
         link = item["link"]
         start, end = doc.sentences[item["quote_from"]]
+        text, short = _said(link[doc.lang] if doc.lang in link else link["en"], doc), _said(link.get(f"short_{doc.lang}") or link.get("short_en") or "", doc)
+        if outside_numbers.outside(text, doc.text, outside_numbers.RULE_FACTS) and not link.get("calculator"):
+            continue  # "Adam keeps about sixteen bytes per parameter": a number the text never gives, against its own table (round 56 P10)
         entry = {"id": item["id"], "from": item["from"], "quote_from": item["quote_from"], "quote": doc.text[start:end],
-                 "text": link[doc.lang] if doc.lang in link else link["en"],
-                 "short": link.get(f"short_{doc.lang}") or link.get("short_en") or "",
+                 "text": text, "short": short if not outside_numbers.outside(short, doc.text, outside_numbers.RULE_FACTS) else "",
                  "condition": link.get(f"condition_{doc.lang}") or link.get("condition_en", ""),
                  "source": link["source"], "calculation": None}
         if link.get("calculator") == "pipeline_activation_memory" and not any(o["calculation"] is not None for o in out):
@@ -180,6 +182,12 @@ def find(doc: Document) -> list[dict]:
                 entry["calculation"] = doc.calculations.index(run)
         out.append(entry)
     return out
+
+
+def _said(text: str, doc: Document) -> str:
+    """A link's wording without the phrases after its first that give a number the passage never does."""
+    facts = outside_numbers.RULE_FACTS
+    return outside_numbers.without_parts(text, doc.text, facts) if outside_numbers.outside(text, doc.text, facts) else text
 
 
 _POINTS_BACK = re.compile(r"^\W*(?:so|thus|hence|therefore|it|because|since|as a result|which|then|that's why)\b|"

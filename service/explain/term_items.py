@@ -6,7 +6,7 @@ import re
 from functools import cache, lru_cache
 from typing import NamedTuple
 
-from service.explain import definitions, glossary, passage_devices
+from service.explain import definitions, glossary, outside_numbers, passage_devices
 from service.i18n.messages import messages
 
 
@@ -144,19 +144,25 @@ def _named_ids(text: str) -> frozenset[str]:
 _CODED = re.compile(r"(?<![a-z0-9])(?:[a-z]+\d+[a-z]*|\d+[a-z]+)(?![a-z0-9])")  # a version or size code: "v3", "h100", "8b"
 
 
-def without_foreign_names(definition: str, passage: str, own: str) -> str:
+def without_foreign_names(definition: str, passage: str, own: str, numbers: bool = True) -> str:
     """`definition` without a bracketed aside, a sentence after the first, or a clause after the first sentence's
     semicolon that names a model or chip the passage never mentions ("(for example ... for Llama-3 and Kimi K2)" in a
-    passage about Mistral-7B); cut whole, never mid-clause; the first clause itself always stays."""
-    definition = _BRACKETED.sub(lambda m: "" if len(m.group().split()) >= ASIDE_WORDS and (_foreign(m.group(), passage, own)
-                                                                                    or _other_things(m.group(), passage, own))
+    passage about Mistral-7B), or (with `numbers`) says a number it never gives ("offered in boards of four chips");
+    cut whole, never mid-clause; the first clause itself always stays, said without a count the passage never gives."""
+    def foreign(part: str) -> bool:
+        return _foreign(part, passage, own) or numbers and bool(outside_numbers.outside(part, passage))
+
+    definition = _BRACKETED.sub(lambda m: "" if (len(m.group().split()) >= ASIDE_WORDS or numbers and outside_numbers.outside(m.group(), passage))
+                                and (foreign(m.group()) or _other_things(m.group(), passage, own))
                                 else m.group(), definition)  # "(HBM3)", "(A100)": a gloss of the word before, kept
     sentences = _SENTENCE_END.split(definition.strip())
-    kept = sentences[:1] + [p for p in sentences[1:] if not _foreign(p, passage, own)]
+    kept = sentences[:1] + [p for p in sentences[1:] if not foreign(p)]
     clauses = _clauses(kept[0])  # "...; the largest was trained on H100 GPUs": a clause as whole as a sentence
-    if len(clauses) > 1 and any(_foreign(c, passage, own) for c in clauses[1:]):
-        whole = [clauses[0]] + [c for c in clauses[1:] if not _foreign(c, passage, own)]
+    if len(clauses) > 1 and any(foreign(c) for c in clauses[1:]):
+        whole = [clauses[0]] + [c for c in clauses[1:] if not foreign(c)]
         kept[0] = "".join(whole).rstrip(" .;،؛") + "."
+    if numbers and outside_numbers.outside(kept[0], passage):
+        kept[0] = outside_numbers.without_parts(outside_numbers.uncounted(kept[0], passage), passage)
     return passage_devices.chips_for_gpus(re.sub(r"\s+([.,;:])", r"\1", " ".join(kept)), passage, own)
 
 

@@ -66,8 +66,9 @@ def test_an_aside_about_a_model_the_passage_never_mentions_is_cut_whole():
     assert term_items.without_foreign_names(inside, "fp8 training", "fp8") == "Small formats used for matrix products."
     assert term_items.without_foreign_names(inside, "fp8 on A100", "fp8") == inside  # a semicolon inside brackets splits nothing
     slices = "A slice's name; for TPU v2, v3 and v4 the size counts cores, two per chip."
-    assert term_items.without_foreign_names(slices, "a v3-256 slice", "TPU v3-256") == slices  # about the passage's own chip
-    assert term_items.without_foreign_names(slices, "a v4-8 slice", "v4-8") == slices
+    # about the passage's own chip (numbers aside: "two per chip" is a count the passage never gives, cut since round 56)
+    assert term_items.without_foreign_names(slices, "a v3-256 slice", "TPU v3-256", numbers=False) == slices
+    assert term_items.without_foreign_names(slices, "a v4-8 slice with 2 cores per chip", "v4-8") == slices
     arabic_list = "اسم القطاع؛ ففي TPU v2 وv3 يعد الحجم الأنوية."
     assert term_items.without_foreign_names(arabic_list, "قطاع v3-8", "v3-8") == arabic_list  # "وv3": the passage's chip
     stage = "Sharding strategies: one shards everything (like ZeRO-3); another keeps weights whole (like ZeRO-2)."

@@ -24,7 +24,14 @@ _WRITTEN = re.compile(r"\d+(?:\.(\d+))?")
 # comparative; the comparative names no quantity, so the one kind with exactly two figures before it is compared
 _SUMS_UP = re.compile(r"\b(?:therefore|thus|hence|so|overall)\b", re.I)
 _COMPARATIVE = re.compile(r"^\s*(?:slower|faster|quicker|longer|shorter)\b", re.I)
+_THAN = re.compile(r"^\s*(?:slower|faster|quicker|longer|shorter|larger|smaller|more|less|higher|lower)\s+than\b", re.I)
 _TIMED = ("time", "ttft_s", "throughput")
+
+
+def _quoted(text: str, at: int) -> bool:
+    """Whether position `at` lies inside quotation marks (straight or curly)."""
+    before = text[:at]
+    return before.count('"') % 2 == 1 or before.count("“") > before.count("”")
 _AMOUNTS = {kind for _, kinds in _NOUNS for kind in kinds} | set(_TIMED)
 
 
@@ -56,6 +63,8 @@ def factor_before(doc: Document, claim: Claim) -> Result | None:
     words = messages(doc.lang)["verdicts"]
     found, said, consistent = [], [], True
     for m in factors:
+        if _quoted(claim.quote, m.start()) or _THAN.match(claim.quote[m.end():]):
+            continue  # "the 'HF EP is 6x slower than CP' framing": someone's words, about what "than" names, not the rows before
         kinds = next((k for pattern, k in _NOUNS if pattern.match(claim.quote[m.end():])), None)
         if kinds is None and _COMPARATIVE.match(claim.quote[m.end():]):
             paired = [k for k in _TIMED if sum(_kind(f) == k for f in earlier) == 2]

@@ -57,7 +57,12 @@ def _as_stated(stated):
 def product_verdict(doc: Document, index: int, stated, quantity: str) -> Result:
     out = doc.calculations[index]["outputs"]
     verdict = "consistent" if out["consistent"] else "inconsistent"
-    return Result([index], verdict, messages(doc.lang)["verdicts"][verdict].format(stated=said(doc, stated), computed=restate.value(quantity, out["value"])))
+    computed = restate.value(quantity, out["value"])
+    tolerance = doc.calculations[index]["inputs"].get("tolerance") or 0.02
+    steps = 0 if out["consistent"] else verdicts.binary_units(stated.quote, stated.value, out["value"], tolerance)
+    if steps:  # "130 GB" beside "70B params x 2 bytes": the text writes GiB as GB (1,024^3 bytes), as many pages do
+        verdict, computed = "consistent", restate.value(quantity, out["value"] / 1.024 ** steps) + messages(doc.lang)["verdicts"]["binary_units"]
+    return Result([index], verdict, messages(doc.lang)["verdicts"][verdict].format(stated=said(doc, stated), computed=computed))
 
 
 def stated_product(doc: Document, claim: Claim) -> Result | None:
