@@ -24,7 +24,7 @@ _WORDS_AR = {"اثنان": 2, "اثنين": 2, "اثنتان": 2, "اثنتين"
 _WORD = pattern_cache.lazy(r"(?<![\w-])(?:" + "|".join(sorted(_WORDS_EN, key=len, reverse=True)) + r")(?![\w-])", re.I)
 _WORD_AR = pattern_cache.lazy(r"(?<![\u0621-\u064A])(?:[وبل]?)(" + "|".join(sorted(_WORDS_AR, key=len, reverse=True)) + r")(?![\u0621-\u064A])")
 # A number standing alone ("80 GB", "3.35 TB/s", "16-bit"), not a digit inside a name ("H100", "v5p", "1F1B", "ZeRO-3")
-_DIGITS = pattern_cache.lazy(r"(?<![\w.])(?<!\w-)\d[\d,]*(?:\.\d+)?(?![\d.]*[A-Za-z]\d)(?![A-Za-z]*\d)")
+_DIGITS = pattern_cache.lazy(r"(?<![\w.])(?<!\w-)\d[\d,]*(?:\.\d+)?(?![\d.]*[A-Za-z]\d)(?![A-Za-z]*\d)(?!-bits?\b|-bytes?\b)")
 # A count before the noun it counts ("the three matrix multiplications", "boards of four chips"): said without the count
 _COUNT_BEFORE_NOUN = pattern_cache.lazy(r"\b(?P<lead>(?i:the|its|their|of|in|into|with|across))\s+(?P<count>" +
                                         "|".join(k for k in _WORDS_EN if _WORDS_EN[k] < 100 and k not in ("twice", "thrice")) +
