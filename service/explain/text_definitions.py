@@ -9,7 +9,7 @@ than its entry's name says carries the text's sense first (compose's "Here, as t
 import re
 from typing import NamedTuple
 
-from service.explain import named_kinds, pattern_cache
+from service.explain import glossary, named_kinds, pattern_cache
 from service.i18n import arabic
 from service.i18n.messages import messages
 
@@ -263,6 +263,19 @@ def items(text: str, definitions: list[Definition], lang: str, covered: list[tup
             continue  # spelled out where it is used once: "Short for ..." would say again what the text just said
         out.append({"id": f"text:{definition.term.lower()}", "term": definition.term,
                     "expansion": definition.arabic_name if lang == "ar" else "", "expansion_en": "",
-                    "definition": m["text_acronym" if spelled else "text_term"].format(meaning=meaning.rstrip(".")), "intuition": None,
+                    "definition": _with_kind(m["text_acronym" if spelled else "text_term"].format(meaning=meaning.rstrip(".")), meaning, lang) if spelled
+                    else m["text_term"].format(meaning=meaning.rstrip(".")), "intuition": None,
                     "category": "defined", "calculator": None, "found_as": definition.term, "source": None})
     return out
+
+
+def _with_kind(said: str, meaning: str, lang: str) -> str:
+    """"Short for Fault Tolerant All Reduce." followed by what its last words name, when the glossary knows them ("an
+    all-reduce is ..."): a spelled-out name alone tells the reader nothing new (round 56 P20, "FTAR")."""
+    found = [f for f in glossary.detect(meaning) if meaning.rstrip(". ").lower().endswith(f.found_as.lower()) and f.found_as.lower() != meaning.lower()]
+    if not found:
+        return said
+    entry = found[-1].entry
+    definition = (entry.get("ar", {}).get("definition") if lang == "ar" else entry["definition"]) or ""
+    first = re.split(r"(?<=[.!?؟])\s|[:;؛]\s", definition, maxsplit=1)[0].rstrip(".")
+    return messages(lang)["text_acronym_kind"].format(said=said.rstrip("."), head=found[-1].found_as, definition=first[:1].lower() + first[1:]) if first else said

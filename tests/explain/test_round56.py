@@ -79,3 +79,10 @@ def test_checkpointing_blocks_is_activation_checkpointing():
 def test_llama_30b_is_a_released_size():
     # round 56 P27 (DeepSpeed #4674): "LLaMA 30B" was said to be a size Meta never released; LLaMA-1's 33B shipped as 30B
     assert "did not release" not in _shown("We train LLaMA 30B with sequence parallelism in DeepSpeed.")
+
+
+def test_an_acronym_the_text_spells_out_says_what_its_last_words_name():
+    # round 56 P20 (FT-HSDP on 100K GPUs): "FTAR: Short for Fault Tolerant All Reduce." was an empty item
+    text = "We use Fault Tolerant All Reduce (FTAR) for the gradients. FTAR keeps running when a replica fails."
+    item = next(t for t in explain_offline(text, "en")["terms"] if t["term"] == "FTAR")
+    assert item["definition"].startswith("Short for Fault Tolerant All Reduce; All Reduce here means a collective"), item
