@@ -20,6 +20,14 @@ def chips_for_gpus(definition: str, passage: str, own: str) -> str:
     """An English definition's generic "GPU" as "chip" where the passage's accelerators are no GPUs ("every GPU works
     on a different slice" for FSDP on a Tenstorrent Galaxy, round 49's review); the entry of a GPU itself (`own`) keeps
     its word."""
-    if not not_gpus(passage) or re.search(r"GPU", own) or _NOT_GPUS.search(definition):
-        return definition  # "one GPU or one TPU": a definition naming the kinds of chip keeps each
+    if not not_gpus(passage) or re.search(r"GPU|NVIDIA|Nvidia|\bAMD\b", own) or _NOT_GPUS.search(definition):
+        return definition  # "one GPU or one TPU": a definition naming the kinds of chip keeps each; a GPU maker makes GPUs
+    if re.search(r"[\u0621-\u064A]", definition):  # "وحدات GPU" is "شرائح" in Arabic, never "وحدات chip" (round 56 P23-ar)
+        for written, chips in _ARABIC_CHIPS:
+            definition = written.sub(chips, definition)
+        return definition
     return _GPU_WORD.sub(lambda m: "chip" + m.group(1), definition)
+
+
+_ARABIC_CHIPS = tuple((re.compile(pattern), chips) for pattern, chips in (
+    (r"وحدات GPU", "شرائح"), (r"وحدتي GPU", "شريحتين"), (r"وحدتا GPU", "شريحتان"), (r"وحدة GPU", "شريحة"), (r"(?<![\w-])GPU(?![\w-])", "شريحة")))

@@ -86,3 +86,11 @@ def test_an_acronym_the_text_spells_out_says_what_its_last_words_name():
     text = "We use Fault Tolerant All Reduce (FTAR) for the gradients. FTAR keeps running when a replica fails."
     item = next(t for t in explain_offline(text, "en")["terms"] if t["term"] == "FTAR")
     assert item["definition"].startswith("Short for Fault Tolerant All Reduce; All Reduce here means a collective"), item
+
+
+def test_arabic_definitions_say_chips_in_arabic_where_the_passage_has_no_gpus():
+    # round 56 P23-ar (Huawei's Ascend superclusters): "وحدات chip"; and NVIDIA, a GPU maker, keeps its GPUs
+    from service.explain.passage_devices import chips_for_gpus
+    said = chips_for_gpus("تعمل كل وحدة GPU على جزء مختلف، وتتبادل وحدات GPU التدرجات.", "We train on Ascend 910 NPUs.", "FSDP")
+    assert said == "تعمل كل شريحة على جزء مختلف، وتتبادل شرائح التدرجات.", said
+    assert chips_for_gpus("The company that designs the dominant GPUs.", "Ascend NPUs", "NVIDIA") == "The company that designs the dominant GPUs."
