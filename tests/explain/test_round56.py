@@ -94,3 +94,12 @@ def test_arabic_definitions_say_chips_in_arabic_where_the_passage_has_no_gpus():
     said = chips_for_gpus("تعمل كل وحدة GPU على جزء مختلف، وتتبادل وحدات GPU التدرجات.", "We train on Ascend 910 NPUs.", "FSDP")
     assert said == "تعمل كل شريحة على جزء مختلف، وتتبادل شرائح التدرجات.", said
     assert chips_for_gpus("The company that designs the dominant GPUs.", "Ascend NPUs", "NVIDIA") == "The company that designs the dominant GPUs."
+
+
+def test_a_training_recipe_is_not_a_low_precision_recipe_beside_one_float8_mention():
+    # round 56 P01 (the TorchTitan paper's abstract): "custom recipe curation ... optimized training recipes", with
+    # "Float8 training" once among its features, was glossed as an FP8 scaling recipe
+    text = ("It leverages features like Float8 training. TorchTitan facilitates custom recipe curation and comparison, "
+            "allowing us to develop optimized training recipes for Llama 3.1.")
+    recipe = next(t for t in explain_offline(text, "en")["terms"] if t["id"] == "training-recipe")
+    assert recipe["definition"].startswith("A tested way of doing a job"), recipe["definition"]
