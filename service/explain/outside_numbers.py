@@ -24,7 +24,7 @@ _WORDS_AR = {"اثنان": 2, "اثنين": 2, "اثنتان": 2, "اثنتين"
 _WORD = pattern_cache.lazy(r"(?<![\w-])(?:" + "|".join(sorted(_WORDS_EN, key=len, reverse=True)) + r")(?![\w-])", re.I)
 _WORD_AR = pattern_cache.lazy(r"(?<![\u0621-\u064A])(?:[وبل]?)(" + "|".join(sorted(_WORDS_AR, key=len, reverse=True)) + r")(?![\u0621-\u064A])")
 # A number standing alone ("80 GB", "3.35 TB/s", "16-bit"), not a digit inside a name ("H100", "v5p", "1F1B", "ZeRO-3")
-_DIGITS = pattern_cache.lazy(r"(?<![\w.])(?<!\w-)\d[\d,]*(?:\.\d+)?(?![\d.]*[A-Za-z]\d)(?![A-Za-z]*\d)(?!-bits?\b|-bytes?\b)")
+_DIGITS = pattern_cache.lazy(r"(?<![\w.])(?<!\w-)\d[\d,]*(?:\.\d+)?(?![\d.]*[A-Za-z]\d)(?![A-Za-z]*\d)(?!-bits?\b|-bytes?\b)(?![dD]\b)")
 # A count before the noun it counts ("the three matrix multiplications", "boards of four chips"): said without the count
 _COUNT_BEFORE_NOUN = pattern_cache.lazy(r"\b(?P<lead>(?i:the|its|their|of|in|into|with|across))\s+(?P<count>" +
                                         "|".join(k for k in _WORDS_EN if _WORDS_EN[k] < 100 and k not in ("twice", "thrice")) +
@@ -82,6 +82,9 @@ def uncounted(sentence: str, passage: str) -> str:
                                   sentence)
 
 
+# A phrase that only modifies what comes before it ("offered in ...", "with ...", "such as ..."): it can go alone
+_MODIFIER = re.compile(r"(?:offered|sold|built|made|used|shipped|released|trained|with|without|in|on|for|at|from|of|such as|e\.g\.|"
+                       r"including|up to|about|around|roughly|typically|usually|often|each|per|mi|بـ|في|مع)\b", re.I)
 _PARTS = re.compile(r"\s*(?::|,(?![^()]*\))|،)\s+")  # a colon's list, or a comma's phrase outside brackets
 
 
@@ -94,9 +97,9 @@ def without_parts(sentence: str, passage: str, between: tuple[float, float] = (0
     kept = sentence[:cuts[0].start()] if cuts else sentence
     for separator, phrase in parts:
         if outside(phrase, passage, between):
-            if ":" in separator:
-                break  # a colon's list of figures: all of it goes
-            continue
+            if ":" in separator or not _MODIFIER.match(phrase):
+                break  # a colon's list of figures, or a clause the rest may lean on ("so any two are three hops apart"): all of it goes
+            continue  # "offered in boards of four chips": a modifier, dropped alone
         kept += separator + phrase
     return kept.rstrip(" .;,،؛:") + "." if kept != sentence else sentence
 

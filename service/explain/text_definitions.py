@@ -278,4 +278,5 @@ def _with_kind(said: str, meaning: str, lang: str) -> str:
     entry = found[-1].entry
     definition = (entry.get("ar", {}).get("definition") if lang == "ar" else entry["definition"]) or ""
     first = re.split(r"(?<=[.!?؟])\s|[:;؛]\s", definition, maxsplit=1)[0].rstrip(".")
+    first = re.sub(r"^(?:an?|the)\s+\S+(?:\s+\S+)?\s+(?:is|are)\s+", "", first, flags=re.I)  # "A node is one server" -> "one server"
     return messages(lang)["text_acronym_kind"].format(said=said.rstrip("."), head=found[-1].found_as, definition=first[:1].lower() + first[1:]) if first else said

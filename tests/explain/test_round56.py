@@ -103,3 +103,11 @@ def test_a_training_recipe_is_not_a_low_precision_recipe_beside_one_float8_menti
             "allowing us to develop optimized training recipes for Llama 3.1.")
     recipe = next(t for t in explain_offline(text, "en")["terms"] if t["id"] == "training-recipe")
     assert recipe["definition"].startswith("A tested way of doing a job"), recipe["definition"]
+
+
+def test_a_clause_a_number_leads_is_cut_to_its_end_and_a_3d_torus_is_no_number():
+    said = without_foreign_names("The upper switch layer of a leaf-spine network: every leaf switch connects to every spine, "
+                                 "so any two servers are at most three hops apart.", "We use a fat tree.", "x")
+    assert said == "The upper switch layer of a leaf-spine network: every leaf switch connects to every spine.", said
+    torus = "The shape of the network: a 3D torus in a TPU pod, a fat tree in an InfiniBand cluster."
+    assert without_foreign_names(torus, "We use a fat tree.", "x") == torus
