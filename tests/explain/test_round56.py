@@ -111,3 +111,9 @@ def test_a_clause_a_number_leads_is_cut_to_its_end_and_a_3d_torus_is_no_number()
     assert said == "The upper switch layer of a leaf-spine network: every leaf switch connects to every spine.", said
     torus = "The shape of the network: a 3D torus in a TPU pod, a fat tree in an InfiniBand cluster."
     assert without_foreign_names(torus, "We use a fat tree.", "x") == torus
+
+
+def test_a_misspelt_because_still_gives_a_cause():
+    # round 56 P05 (pytorch/pytorch #67570): "This is becase peak memory is reduced since ..."
+    from service.explain import reported
+    assert "cause" in reported.roles("This is becase peak memory is reduced when the step runs per parameter.", "en")
