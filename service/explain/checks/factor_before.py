@@ -4,6 +4,7 @@ redone from the two figures of the kind its noun names (192 / 80 = 2.4x; 5.3 / 3
 
 import re
 
+from service.explain import restate
 from service.explain.checks import verdicts
 from service.explain.checks.core import Result, worked_pair
 from service.explain.document import Claim, Document
@@ -27,11 +28,6 @@ _COMPARATIVE = re.compile(r"^\s*(?:slower|faster|quicker|longer|shorter)\b", re.
 _THAN = re.compile(r"^\s*(?:slower|faster|quicker|longer|shorter|larger|smaller|more|less|higher|lower)\s+than\b", re.I)
 _TIMED = ("time", "ttft_s", "throughput")
 
-
-def _quoted(text: str, at: int) -> bool:
-    """Whether position `at` lies inside quotation marks (straight or curly)."""
-    before = text[:at]
-    return before.count('"') % 2 == 1 or before.count("“") > before.count("”")
 _AMOUNTS = {kind for _, kinds in _NOUNS for kind in kinds} | set(_TIMED)
 
 
@@ -63,7 +59,7 @@ def factor_before(doc: Document, claim: Claim) -> Result | None:
     words = messages(doc.lang)["verdicts"]
     found, said, consistent = [], [], True
     for m in factors:
-        if _quoted(claim.quote, m.start()) or _THAN.match(claim.quote[m.end():]):
+        if any(a < m.start() < b for a, b in restate.quoted_spans(claim.quote)) or _THAN.match(claim.quote[m.end():]):
             continue  # "the 'HF EP is 6x slower than CP' framing": someone's words, about what "than" names, not the rows before
         kinds = next((k for pattern, k in _NOUNS if pattern.match(claim.quote[m.end():])), None)
         if kinds is None and _COMPARATIVE.match(claim.quote[m.end():]):
