@@ -14,7 +14,12 @@ _COUNTS = ("n_nodes", "n_chips")
 _FASTER_AFTER = re.compile(r"\s*(?:faster|quicker|speed-?ups?|more throughput|higher throughput)\b", re.I)
 # the baseline of one machine, written or implied by distributing a run that ran on one
 _ONE = re.compile(r"\b(?:single|one|1)[\s-]+(?:node|gpu|machine|server|device|host|card)\b|\bdistribut\w+\b", re.I)
-_AGAINST_OTHER = re.compile(r"[^.;,()]{0,30}?\b(?:than|over|vs\.?|versus|compared)\b", re.I)
+_AGAINST_OTHER = re.compile(r"[^.;,()]{0,30}?\b(?:than|over|vs\.?|versus|compared)\b(?!\s+(?:the\s+)?(?:linear|ideal|expected)\b)", re.I)
+# "3.9x more token throughput": a factor of speed, where the sentence also gives a factor of something else ("KV Cache
+# blocks by 13.9x")
+_SPEED_AFTER = re.compile(r"\s*(?:more\s+|higher\s+)?(?:\w+\s+)?(?:throughput|faster|quicker|speed-?ups?)\b", re.I)
+# "2 GPUs instead of 1": the one-chip baseline written after the count
+_INSTEAD_OF_ONE = re.compile(r"\s+(?:instead of|rather than|vs\.?|versus|compared (?:to|with))\s+(?:1|one|a single)\b(?![.,]\d)", re.I)
 _NOT_HARDWARE = re.compile(r"\b(?:through|from|by|thanks to|via|with)\s+(?:\w+[\s-]+){0,2}(?:optimi[sz]ations?|kernels?|fusion|tuning|"
                            r"compil\w+|quantization|software)\b", re.I)
 _FROM_TO = re.compile(r"\s*(?:to|→|->)\s*$")
@@ -26,6 +31,8 @@ def _speedup(doc: Document, claim: Claim):
     found += [(f, 1 + f.value) for f in claim.figures if f.quantity == "percent_change" and f.value > 0
               and _FASTER_AFTER.match(doc.text, f.end)]
     found = [(f, x) for f, x in found if not _AGAINST_OTHER.match(doc.text, f.end)]  # "50% faster than X's default EP"
+    if len(found) > 1:  # "KV Cache blocks by 13.9x ... 3.9x more token throughput": the factor said of speed
+        found = [(f, x) for f, x in found if _SPEED_AFTER.match(doc.text, f.end)]
     return found[0] if len(found) == 1 else None
 
 
@@ -35,7 +42,7 @@ def _scale(doc: Document, claim: Claim):
         counts = [f for f in claim.figures if f.quantity == quantity and f.value >= 1]
         if len(counts) == 2 and counts[0].value < counts[1].value and _FROM_TO.match(doc.text[counts[0].end:counts[1].start]):
             return counts[1].value / counts[0].value, counts
-        if len(counts) == 1 and counts[0].value >= 2 and _ONE.search(claim.quote):
+        if len(counts) == 1 and counts[0].value >= 2 and (_ONE.search(claim.quote) or _INSTEAD_OF_ONE.match(doc.text, counts[0].end)):
             return counts[0].value, counts
     return None
 
