@@ -48,3 +48,14 @@ def test_a_tensorcore_in_a_tpu_text_is_the_tpu_core():
     gpu = _answer("On H100, the TensorCores run FP8 matmuls twice as fast as BF16.")
     ids = {t["id"] for t in gpu["terms"]}
     assert "tensor-core" in ids and "tpu-core" not in ids, ids
+
+
+def test_a_virtual_network_card_is_not_glossed_as_a_physical_one():
+    # round 56 P09-ar (Red Hat on OpenShift networking): "Virtual Network Interface Cards (vNICs)" also showed the
+    # physical NIC entry ("a fast card of its own per GPU, such as ConnectX-7"), read as the passage's sense
+    for lang in ("en", "ar"):
+        ids = [t["id"] for t in _answer("Secondary Virtual Network Interface Cards (vNICs) gave 132% more throughput than "
+                                        "the default pod network on the L40S cluster.", lang)["terms"]]
+        assert "vnic" in ids and "nic" not in ids, (lang, ids)
+    ids = [t["id"] for t in _answer("Each node has eight 400G network interface cards, one per GPU.")["terms"]]
+    assert "nic" in ids, ids
