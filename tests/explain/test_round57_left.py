@@ -59,3 +59,11 @@ def test_a_virtual_network_card_is_not_glossed_as_a_physical_one():
         assert "vnic" in ids and "nic" not in ids, (lang, ids)
     ids = [t["id"] for t in _answer("Each node has eight 400G network interface cards, one per GPU.")["terms"]]
     assert "nic" in ids, ids
+
+
+def test_rl_config_keys_are_read_by_their_words():
+    # round 56 P13 (tinker-cookbook's async RL): "max_steps_off_policy" was unread, "off" and "policy" unknown words
+    from service.explain import key_terms
+    assert key_terms._by_words("max_steps_off_policy", "en") == "maximum steps off policy"
+    assert key_terms._by_words("clip_ratio", "en") == "clipping ratio"
+    assert key_terms._by_words("num_generations", "ar") == "num (عدد)، generations (التوليدات)"
