@@ -67,3 +67,16 @@ def test_rl_config_keys_are_read_by_their_words():
     assert key_terms._by_words("max_steps_off_policy", "en") == "maximum steps off policy"
     assert key_terms._by_words("clip_ratio", "en") == "clipping ratio"
     assert key_terms._by_words("num_generations", "ar") == "num (عدد)، generations (التوليدات)"
+
+
+def test_degrees_over_a_count_of_multi_gpu_units_are_not_called_inconsistent():
+    # round 57 (a Megatron-LM pull request): "16x GB300, TP8/PP4/DP2" is 16 trays of four GPUs; 8 x 4 x 2 = 64 had been
+    # called inconsistent with 16
+    answer = _answer("We ran the 744B model on 16x GB300 with TP8/PP4/DP2 and the distributed optimizer.")
+    verdicts = [c["verdict"] for c in answer["claims"]]
+    assert "inconsistent" not in verdicts, answer["claims"]
+    assert verdicts == ["needs_more"] and "4 per unit" in answer["claims"][0]["why"], answer["claims"]
+    assert "could not tell whether" not in answer["explanation"]  # our own doubt stays out of the markdown
+    # a count of GPUs that disagrees with its degrees stays a finding
+    gpus = _answer("We trained on 16 GPUs with TP8/PP4/DP2.")
+    assert [c["verdict"] for c in gpus["claims"]] == ["inconsistent"], gpus["claims"]

@@ -45,6 +45,8 @@ _THAN, _FASTER = _rx(r"\bthan\s+(?:the\s+|that\s+of\s+)?$", re.I), _rx(r"faster|
 _TIMES = {"time_s", "step_time_s", "latency_s"}
 _PHASE = _rx(r"\bphase|\bstage\b|long[- ]context|anneal|pre-?train|fine-?tun|warm-?up|post-?train|مرحلة", re.I)
 _DEGREES, _SPEED_KINDS = ("dp_degree", "tp_degree", "pp_degree", "cp_degree"), {"time", "throughput", "compute_rate", "bandwidth"}
+# "16x GB300", "4 DGX nodes": a unit holding several GPUs (a Grace superchip 2, a compute tray 4, a DGX or HGX server 8)
+_MULTI_GPU_UNIT = re.compile(r"\bG[BH]\d00\b|\b[DH]GX\b|superchips?|trays?|nodes?|servers?|hosts?|machines?|boxes", re.I)
 _IN_BITS = re.compile(r"\d\s*[kKMGTP]?(?:bps|b/s|bits?/s|bit/s)\b")  # "3.2 Tbps", "400 Gb/s": a rate in bits
 _IN_BYTES = re.compile(r"\d\s*[kKMGTPE]?i?B\s*$")  # "2TB", "350 GB": a result written in bytes
 _SCALED = re.compile(r"[~≈]?\s*\d[\d.,]*\s*[kKMBGT](?![A-Za-z])")  # a figure written with a scale letter, often cut, not rounded
@@ -481,6 +483,11 @@ def _degrees(doc: Document, claim: Claim, outcome: Outcome) -> None:
         return
     out = doc.calculations[index]["outputs"]
     verdict = "consistent" if out["consistent"] else "inconsistent"
+    per_unit = out["value"] / chips.value if chips.value else 0
+    if verdict == "inconsistent" and per_unit in (2, 4, 8) and _MULTI_GPU_UNIT.search(chips.quote):
+        discard(doc, index)  # "16x GB300, TP8/PP4/DP2": 16 trays of 4 GPUs, not 16 GPUs (round 57)
+        outcome.add("needs_more", messages(doc.lang)["verdicts"]["units_per_count"].format(stated=chips.quote, computed=written_values.shown(out["value"]), factor=f"{per_unit:g}"))
+        return
     if verdict == "consistent" and not getattr(chips, "catalog", False):
         discard(doc, index)  # "TP8 PP2 DP48 on 768 GPUs" adds up as stated: a confirmation nobody asked for is noise
         return
