@@ -563,7 +563,7 @@ def _terms_section(doc: Document, detail: str, central: set[int] | None = None, 
         terms = [t for n, t in enumerate(terms) if not is_everyday(t) or n < kept] or terms[:1]
     items = []
     for term in (t for t in terms if not t.get("name_only")):  # "num_heads: a setting whose name reads 'number of heads'" says nothing
-        name, expansion = term_display.display(term, doc.lang)
+        name, expansion = term_display.display(term, doc.lang, doc.text)
         definition = term_display.flat_brackets(_first_sentence(term_display.unrepeated_definition(name, term["definition"])), doc.lang)
         if detail in ("fit", "short") or is_everyday(term):  # the first clause: details of no use here go
             definition = brief_definition(definition, FIT_DEFINITION_WORDS if detail == "fit" else None)
@@ -597,4 +597,4 @@ def _first_sentence(text: str) -> str:
 
 
 _ABBREVIATIONS = ("e.g.", "i.e.", "vs.", "etc.", "et al.", "approx.", "cf.", "Fig.", "No.")
-FIRST_SENTENCE_MIN_WORDS = 5  # a shorter first sentence is a label ("Standard single-precision floating point."): the next one comes too
+FIRST_SENTENCE_MIN_WORDS = 7  # a shorter first sentence is a label ("Standard single-precision floating point.", "Suffixes on FP8 type names."): the next one comes too

@@ -20,6 +20,8 @@ _SAID = {"n_chips", "time_s", "step_time_s", "steps", "cost_usd", "power_w", "pa
          "bandwidth_bytes_per_s", "memory_bandwidth_bytes_per_s", "hbm_bytes", "bytes", "memory_bytes",
          "peak_flop_per_s", "peak_flop_per_s_total", "flop_per_s", "tokens_per_s", "n_nodes", "energy_wh"}
 _DAY = 86_400
+_YEAR = 365.25 * _DAY  # the calendar the figures reader converts months and years with
+_CALENDAR = re.compile(r"(?P<months>months?|شهر|أشهر|شهور)|(?P<years>years?|سنة|سنوات|سنين|عام|أعوام)", re.I)
 
 
 def _time(seconds: float, lang: str) -> str:
@@ -58,6 +60,10 @@ def _written(doc: Document, fig) -> str:
                 return units[name].format(n=human(fig.value / size, ""))
         return units["wh"].format(n=human(fig.value, ""))
     if fig.quantity == "time_s":
+        unit = _CALENDAR.search(fig.quote)  # "48 شهراً": forty-eight months, never 1,461 days the text does not write
+        if unit is not None:
+            name = "years" if unit.group("years") else "months"
+            return units[name].format(n=human(fig.value / (_YEAR if name == "years" else _YEAR / 12), ""))
         return _time(fig.value, doc.lang)
     if fig.quantity == "step_time_s":
         return units["per_step"].format(time=_time(fig.value, doc.lang))

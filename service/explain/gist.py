@@ -344,8 +344,8 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
         if _EXAMPLE.match(sentence) or gist_side.pointer(sentence) or gist_side.formula(sentence) or person.describes_option(sentence) \
                 or (gist_side.about_the_page(sentence) and not _has_figure(doc, j)) or gist_side.no_evidence(sentence, lang):
             continue  # "For example, ...", a caption, a pointer to other reading, a fragment: neither reason nor evidence
-        if abs(j - point) > 2 and not (ids[j] & ids[point]) and reported.role(sentence, lang) != "proposal":
-            continue  # a "because" paragraphs away explains something else; what the authors propose answers the point
+        if abs(j - point) > 2 and not (ids[j] & ids[point]) and reported.role(sentence, lang) != "proposal" or j != point + 1 and gist_side.reason_of_before(sentence):
+            continue  # a "because" paragraphs away, or "The reason is ..." after another sentence, explains something else
         if j != point + 1 and (_BARE_ANAPHOR.match(sentence.strip()) or _CONSEQUENCE.match(sentence) or _DOES_TO_THIS.search(sentence)
                                or _POSSESSIVE_BACK.match(sentence.strip()) or _POINTS_BACK_AR.match(sentence.strip())
                                or (reported.reads_back(_OPENER.sub("", sentence.strip())) and reported.role(sentence, lang) != "conclusion")):

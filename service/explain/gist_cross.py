@@ -279,8 +279,8 @@ def _subjects(doc: Document, start: int, end: int, measured: bool, figures: bool
     own: list[str] = []
     everyday: list[str] = []
     urls = [(m.start(), m.end()) for m in _URL.finditer(doc.text, start, end)]
-    denied = -1
-    for match in (o for o in doc.occurrences if start <= o.start < end):
+    denied, set_up = -1, gist_names.set_up_starts(doc, start, end)
+    for match in (o for o in doc.occurrences if start <= o.start < end and o.start not in set_up):  # "(TP8/PP4/DP2)": set-up
         if any(a <= match.start < b for a, b in urls) or (measured and match.entry["id"] in _MEASURE_TERMS) \
                 or (figures and match.entry["id"] in _SETUP_TERMS) or _UNIT_OF.search(doc.text, max(start, match.start - 8), match.start) \
                 or gist_names.inside_name(doc.text, match.start, match.end, start):

@@ -315,3 +315,30 @@ def everyday(doc, start: int, end: int, name: str, ids: set[str]) -> bool:
     terms = {t["id"]: t for t in doc.terms}
     return any(o.entry["id"] in ids and same_name(name_of(o, terms.get(o.entry["id"]), doc.lang) or "", name)
                for o in doc.occurrences if start <= o.start < end)
+
+
+def set_up_starts(doc, start: int, end: int) -> set[int]:
+    """Starts of the occurrences in text[start:end] that are the set-up a sentence runs on, never the subject its problem
+    or result is about: parallel degrees written as a layout ("TP8/PP4/DP2", two or more), and what brackets name
+    ("(16x GB300, ..., distributed optimizer)", "(fp32 mains + Adam moments)", two names or more) where a name outside
+    them remains."""
+    inside = [o.start for o in doc.occurrences if start <= o.start < end]
+    found = {a for a in inside if _is_degree(doc, a)}
+    found = found if len(found) >= 2 else set()
+    spans = [(m.start(), m.end()) for m in _BRACKET.finditer(doc.text, start, end)]
+    bracketed = {a for a in inside if any(x < a < y for x, y in spans
+                                          if sum(x < b < y for b in inside) >= 2)}  # "(TSMC)" names what is before it
+    if any(a not in bracketed and a not in found for a in inside):
+        found |= bracketed
+    return found
+
+
+def _is_degree(doc, start: int) -> bool:
+    occurrence = next(o for o in doc.occurrences if o.start == start)
+    return occurrence.entry.get("category") == "parallelism" and bool(_DEGREE_AFTER.match(doc.text, occurrence.end))
+
+
+_BRACKET = re.compile(r"\([^()]*\)")
+
+
+_DEGREE_AFTER = re.compile(r"[ \t]*[=:]?[ \t]*\d{1,4}(?![\d.,]*\d)(?![A-Za-z])")  # "TP8", "tp=4", "PP 2": a degree

@@ -460,9 +460,14 @@ _BARE_REASON = pattern_cache.lazy(r"^\s*because\b[^,;:]*[.!]?\s*$", re.I)
 
 
 def bare_reason(sentence: str) -> bool:
-    """Whether a sentence is a reason with no main clause ("Because they have the same number of GPUs."): it gives the
-    cause of the sentence before it, never the point."""
-    return bool(_BARE_REASON.match(sentence))
+    """Whether a sentence is a reason with no main clause ("Because they have the same number of GPUs.") or a relative
+    clause cut off from its sentence ("Which requires the CPU to wait until all gradients have been received."): it
+    says more about the sentence before it, never the point."""
+    return bool(_BARE_REASON.match(sentence) or _BARE_RELATIVE.match(sentence) and not sentence.rstrip().endswith("?"))
+
+
+_BARE_RELATIVE = pattern_cache.lazy(r"^\s*Which\s+(?:is|are|was|were|means|requires|required|makes|made|causes|caused|leads|led|"
+                                    r"results|gives|allows|lets|forces|needs|can|could|would|will|may|might)\b")
 
 
 def expected_only(sentence: str, lang: str) -> float:
@@ -481,3 +486,13 @@ def also_argues(sentence: str, lang: str) -> bool:
     """Whether a sentence opening with "Also," adds a point with its cause ("Also, 70B is super slow because I needed to
     gather one matrix at a time"), not an aside: a problem, a cause or a conclusion of its own."""
     return bool(_ALSO.match(sentence)) and reported.role(sentence, lang) in ("problem", "cause", "conclusion")
+
+
+def reason_of_before(sentence: str) -> bool:
+    """Whether a sentence opens by giving the reason of the one right before it ("The reason is ...", «والسبب هو ...»):
+    it is the reason of a point only right after it (round 57 P02-ar: a loading-order reason given for training in bf16)."""
+    return bool(_REASON_OF_BEFORE.match(sentence.strip()))
+
+
+_REASON_OF_BEFORE = pattern_cache.lazy(r"^(?:و?السبب(?: في ذلك)? (?:هو|أن)|the reason (?:is|was|for this)|this is because|that is because|that's because)",
+                                       re.I)

@@ -71,7 +71,21 @@ def outside(part: str, passage: str, between: tuple[float, float] = (0, float("i
             said.append((m.group(), float(m.group().replace(",", ""))))
         except ValueError:
             continue
-    return [written for written, value in said if value not in given and value not in (0, 1) and between[0] <= value < between[1]]
+    factors = [(m.group(), _factor(m)) for m in _FRACTIONAL_FACTOR.finditer(part)]  # "one and a half times": a specific
+    # magnitude however small, unlike a rule's own counts ("two passes")
+    return [written for written, value in said if value not in given and value not in (0, 1) and between[0] <= value < between[1]] \
+        + [written for written, value in factors if value not in given]
+
+
+_FRACTIONAL_FACTOR = pattern_cache.lazy(r"\b(?P<whole>one|two|three|four|five|\d+) and a half times\b|(?<![\d.])(?P<digits>\d+\.\d+)\s*(?:x|×|times)(?![\w])", re.I)
+
+
+def _factor(match: re.Match) -> float:
+    """The value of a fractional factor: "one and a half times" 1.5, "2.5x" 2.5."""
+    if match.group("digits"):
+        return float(match.group("digits"))
+    whole = match.group("whole").lower()
+    return (float(whole) if whole.isdigit() else _WORDS_EN.get(whole, 1.0)) + 0.5
 
 
 def uncounted(sentence: str, passage: str) -> str:

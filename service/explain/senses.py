@@ -26,7 +26,8 @@ def by_neighbours(entry: dict, text: str, start: int, end: int) -> int | None:
     `preceded_by` (a regular expression the text right before the term must end with: "100B model params" are weights),
     `followed_by` (a regular expression the text right after the term must match) and `written_as` (a regular
     expression the occurrence itself must match for the others to count: Arabic "محول" before "NVLink Switch" is a
-    switch, the English "transformer" never; alone, it selects the reading by the written form)."""
+    switch, the English "transformer" never; alone, it selects the reading by the written form); `not_followed_by`
+    (a regular expression that, matching right after the term, rules the reading out)."""
     before = word_before(text, start)
     after = text[end:end + _AFTER_WINDOW]
     ahead = text[max(0, start - _AFTER_WINDOW):start]
@@ -34,6 +35,8 @@ def by_neighbours(entry: dict, text: str, start: int, end: int) -> int | None:
         written = reading.get("written_as")
         if written and not pattern_cache.lazy(written).fullmatch(text[start:end]):
             continue
+        if reading.get("not_followed_by") and pattern_cache.lazy(reading["not_followed_by"]).match(after):
+            continue  # "TP8/PP4": a degree follows, so the "/" before is a list's, not a formula's
         if written and not any(reading.get(k) for k in ("after_words", "preceded_by", "followed_by")):
             return index  # "GGML" written as such is the library and the format, never the llama.cpp it is an alias of
         if before and before in (reading.get("after_words") or ()):

@@ -7,7 +7,18 @@ from service.explain import glossary, term_items
 from service.i18n import arabic
 
 
-def display(term: dict, lang: str) -> tuple[str, str]:
+def display(term: dict, lang: str, passage: str | None = None) -> tuple[str, str]:
+    """The name to show in bold and its expansion, without repeating one inside the other nor nesting brackets; with
+    the `passage`, without a year it never gives ("MT-NLG (..., dense language model of 2021)": a number from outside)."""
+    name, expansion = _shown(term, lang)
+    return name, _YEAR.sub("", expansion) if passage is not None and not any(y in passage for y in _YEAR_DIGITS.findall(expansion)) else expansion
+
+
+_YEAR_DIGITS = re.compile(r"\b(?:19|20)\d\d\b")
+_YEAR = re.compile(r"(?:,\s*(?:[A-Z]{2,}\s+)?|\s+(?:of|from|in)\s+)(?:19|20)\d\d\b|(?<=\s)(?:19|20)\d\d\s+(?=[a-z])")
+
+
+def _shown(term: dict, lang: str) -> tuple[str, str]:
     """The name to show in bold and its expansion, without repeating one inside the other nor nesting brackets."""
     if re.search(r"[A-Za-z0-9]['’]s$", term.get("found_as") or ""):  # "**TSMC's** (TSMC)": the name, not its possessive
         term = {**term, "found_as": term["found_as"][:-2]}

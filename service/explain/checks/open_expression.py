@@ -12,7 +12,8 @@ from service.i18n.messages import messages
 # only "*" multiplies for certain: "1024x1024" is an image's size, "8x H100" a count of chips, "3090/4090" and
 # "13395/40537MB" are alternatives and used-of-total, "2,396/512" an input/output pair
 _OPERATOR = re.compile(r"^[\d.,\s]+(?:\*\s*[\d.,]+\s*)+$")
-_RESULT_NEAR = re.compile(r"^[^=≈,.;،؛\n]{0,24}(?:=|≈)|^\s*(?:is|equals|gives|comes to)\b|^\s*(?:يساوي|تساوي)", re.I)
+# the result after it: "= 1.26 TB", "is 140GB", or in the table's next cell ("2 * 70GB | ~140GB")
+_RESULT_NEAR = re.compile(r"^[^=≈,.;،؛\n]{0,24}(?:=|≈)|^\s*(?:is|equals|gives|comes to)\b|^\s*(?:يساوي|تساوي)|^[^|\n]{0,12}\|\s*[~≈]?\s*\d", re.I)
 
 
 def _unit(claim: Claim, expression):

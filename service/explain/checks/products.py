@@ -59,7 +59,7 @@ def product_verdict(doc: Document, index: int, stated, quantity: str) -> Result:
     verdict = "consistent" if out["consistent"] else "inconsistent"
     computed = restate.value(quantity, out["value"])
     tolerance = doc.calculations[index]["inputs"].get("tolerance") or 0.02
-    steps = 0 if out["consistent"] else verdicts.binary_units(stated.quote, stated.value, out["value"], tolerance)
+    steps = 0 if out["consistent"] else verdicts.binary_units(stated.quote, stated.value, out["value"], tolerance, whole_unit=True)
     if steps:  # "130 GB" beside "70B params x 2 bytes": the text writes GiB as GB (1,024^3 bytes), as many pages do
         verdict, computed = "consistent", restate.value(quantity, out["value"] / 1.024 ** steps) + messages(doc.lang)["verdicts"]["binary_units"]
     return Result([index], verdict, messages(doc.lang)["verdicts"][verdict].format(stated=said(doc, stated), computed=computed))

@@ -63,14 +63,22 @@ def agrees(stated: float, computed: float, approx: bool) -> bool:
 _BYTE_UNITS = re.compile(r"(?<![A-Za-z])[KMGTP]i?B\b")
 
 
-def binary_units(text: str, stated: float, computed: float, tolerance: float) -> int:
+_UNIT_POWER = re.compile(r"\d\s*([KMGT])i?B\b", re.I)
+_POWERS = {"K": 1, "M": 2, "G": 3, "T": 4}
+
+
+def binary_units(text: str, stated: float, computed: float, tolerance: float, whole_unit: bool = False) -> int:
     """How many steps of a size worked in KB/MB/GB are powers of 1,024 when that, and not the decimal reading, makes it
     agree, or agree far closer ("320 KB * 131,072 = 40 GB" is 40 GiB: 2; "320 KB * 4,096 = 1.28 GB" divides by 1,024 once:
-    1; "128 KB × 4096 = ~512 MB" is 512 MiB exactly, not 524.3 MB "about" right: 1); 0 otherwise."""
+    1; "128 KB × 4096 = ~512 MB" is 512 MiB exactly, not 524.3 MB "about" right: 1); 0 otherwise. With `whole_unit` (the
+    factors carry no unit of their own) only the stated unit's whole power counts: MB is 1,024^2, GB 1,024^3."""
     if not _BYTE_UNITS.search(text) or stated <= 0:
         return 0
     errors = [abs(computed / 1.024 ** k - stated) / stated for k in (0, 1, 2, 3)]
     best = min(range(4), key=errors.__getitem__)
+    unit = _UNIT_POWER.search(text)
+    if whole_unit and (unit is None or best != _POWERS[unit.group(1).upper()]):
+        return 0  # "8k x 5120 x 2 bytes = 80MB": bare factors, so MB as MiB is 1,024^2, never one 1.024 that happens to fit
     if errors[0] <= tolerance and not (best and errors[best] < errors[0] / 4):
         return 0  # "128 KB × 4096 = ~512 MB" agrees either way, but exactly as 512 MiB: the reading that fits is shown
     return best if errors[best] <= tolerance else 0
