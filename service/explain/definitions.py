@@ -55,7 +55,7 @@ def brief_definition(sentence: str, max_words: int | None = None) -> str:
             listed = bool(_ANNOUNCES.search(head))
             continue  # "two kinds:" announces the fact that follows, ": 32 billion active" is it; both stay
         if len(head.split()) >= (FIT_MIN_WORDS_BEFORE_COLON if max_words else BRIEF_MIN_WORDS) \
-                and head.count("(") == head.count(")"):
+                and head.count("(") == head.count(")") and not (_SETTING_HEAD.match(head) and not re.search(r"[:,،]", head)):  # "In RL for language models," is where, not what
             return head + "."
     return sentence
 

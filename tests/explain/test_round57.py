@@ -167,3 +167,11 @@ def test_a_year_the_passage_never_gives_is_not_in_a_heading():
     assert "2021" not in line, line
     dated = _answer("MT-NLG, trained in 2021 with 3D parallelism, reached 126 TFLOPs per GPU.")["explanation"]
     assert "model of 2021" in dated
+
+
+def test_a_brief_definition_is_never_cut_to_its_setting_phrase():
+    # stop 57's audit of older answers: "rollout (RL generation): In reinforcement learning for language models."
+    from service.explain.definitions import brief_definition
+    said = brief_definition("In reinforcement learning for language models, generating answers (often long chains of "
+                            "reasoning) from the current model for a batch of prompts, so they can be scored and learned from.", 12)
+    assert said.startswith("In reinforcement learning for language models, generating answers") and said.endswith("prompts."), said
