@@ -597,4 +597,4 @@ def _first_sentence(text: str) -> str:
 
 
 _ABBREVIATIONS = ("e.g.", "i.e.", "vs.", "etc.", "et al.", "approx.", "cf.", "Fig.", "No.")
-FIRST_SENTENCE_MIN_WORDS = 7  # a shorter first sentence is a label ("Standard single-precision floating point.", "Suffixes on FP8 type names."): the next one comes too
+FIRST_SENTENCE_MIN_WORDS = 9  # a shorter first sentence is a label ("Suffixes on FP8 type names.", "NVIDIA's GPU of the Hopper generation."): the next one comes too

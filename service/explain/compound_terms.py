@@ -94,6 +94,8 @@ def items(text: str, occurrences: list, lang: str, known: set[str]) -> list[dict
             continue
         if {x.entry.get("category") for x in run} & _SKIPPED_CATEGORIES or len({x.entry["id"] for x in run}) < len(run):
             continue
+        if any(x.entry.get("category") == "parallelism" for x in modifiers):
+            continue  # "TP MoE", "DP attention": how the part is split, not a kind of it ("MoE, for TP" said nothing, round 57)
         head_item = glossary.describe(head, lang)
         head_definition = _FIRST_SENTENCE.match((head_item.get("definition") or "").strip())
         if not head_definition:

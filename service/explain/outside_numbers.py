@@ -19,7 +19,7 @@ _WORDS_AR = {"اثنان": 2, "اثنين": 2, "اثنتان": 2, "اثنتين"
              "عشرة": 10, "عشرون": 20, "عشرين": 20, "ثلاثون": 30, "ثلاثين": 30, "أربعون": 40, "أربعين": 40, "خمسون": 50,
              "خمسين": 50, "ستون": 60, "ستين": 60, "سبعون": 70, "سبعين": 70, "ثمانون": 80, "ثمانين": 80, "تسعون": 90,
              "تسعين": 90, "مئة": 100, "مائة": 100, "مئات": 100, "ستمئة": 600, "ألف": 1000, "آلاف": 1000, "مليون": 1e6,
-             "ملايين": 1e6, "مليار": 1e9, "مليارا": 1e9, "مليارات": 1e9, "تريليون": 1e12, "ضعف": 2, "ضعفي": 2,
+             "ملايين": 1e6, "مليار": 1e9, "مليارا": 1e9, "مليارات": 1e9, "تريليون": 1e12, "ضعف": 2, "ضعفي": 2, "مرتين": 2, "مرتان": 2,
              "تيرابايتات": 1e12, "غيغابايتات": 1e9}
 _WORD = pattern_cache.lazy(r"(?<![\w-])(?:" + "|".join(sorted(_WORDS_EN, key=len, reverse=True)) + r")(?![\w-])", re.I)
 _WORD_AR = pattern_cache.lazy(r"(?<![\u0621-\u064A])(?:[وبل]?)(" + "|".join(sorted(_WORDS_AR, key=len, reverse=True)) + r")(?![\u0621-\u064A])")
@@ -51,9 +51,18 @@ def _values(text: str) -> set[float]:
             found.add(float(m.group().replace(",", "")))
         except ValueError:
             continue
-    found |= {_WORDS_EN[m.group().lower()] for m in _WORD.finditer(text)}
+    found |= {_WORDS_EN[m.group().lower()] for m in _WORD.finditer(text)} | {_tens_units(m) for m in _TENS_UNITS.finditer(text)}
     found |= {_WORDS_AR[m.group(1)] for m in _WORD_AR.finditer(text)}
     return found
+
+
+_TENS_UNITS = pattern_cache.lazy(r"(?<![\w-])(?P<tens>twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)-(?P<units>one|two|three|four|five|six|seven|eight|nine)(?![\w-])", re.I)
+
+
+def _tens_units(match: re.Match) -> float:
+    """A hyphenated number word's value: "thirty-two" 32, "sixty-four" 64."""
+    units = {"one": 1, **{k: v for k, v in _WORDS_EN.items() if v < 10}}
+    return _WORDS_EN[match.group("tens").lower()] + units[match.group("units").lower()]
 
 
 _COUNTED = pattern_cache.lazy(r"(?:\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|[a-z]+teen|[a-z]+ty(?:-[a-z]+)?|hundred))\s+$", re.I)
@@ -66,6 +75,7 @@ def outside(part: str, passage: str, between: tuple[float, float] = (0, float("i
     said = [(m.group(), _WORDS_EN[m.group().lower()]) for m in _WORD.finditer(part)  # "seven billion": the seven is compared
             if not (m.group().lower() in _MAGNITUDE and _COUNTED.search(part, 0, m.start()))]
     said += [(m.group(1), _WORDS_AR[m.group(1)]) for m in _WORD_AR.finditer(part)]
+    said += [(m.group(), _tens_units(m)) for m in _TENS_UNITS.finditer(part)]  # "thirty-two", "sixty-four"
     for m in _DIGITS.finditer(part):
         try:
             said.append((m.group(), float(m.group().replace(",", ""))))

@@ -153,7 +153,9 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
                 and not _attached(text, fig.start, fig.end) and not degree_notation.stays(text, fig) \
                 and not (fig.quantity == "n_chips" and _CHIPS_MODIFY.match(text, fig.end)) \
                 and not any(a < fig.end and fig.start < b for a, b, _ in edits):
-            edits.append((fig.start, fig.end, on_chips(figure(fig, lang, after=text[fig.end:fig.end + 12]), fig, text, lang)))
+            read = on_chips(figure(fig, lang, after=text[fig.end:fig.end + 12]), fig, text, lang)
+            if read != text[fig.start:fig.end]:  # "16.5e12 / 96e9" read as written: no edit, nor a list made of its "/"
+                edits.append((fig.start, fig.end, read))
     seen = set() if seen is None else seen
     if _SPELLS_OUT.search(text, start, end):  # "KV Cache هي اختصار لـ Key-Value Cache": a name and its spelling stay as written
         return _EMPTY_BRACKETS.sub("", " ".join(_applied(doc, text, start, end, edits).split()))

@@ -175,3 +175,60 @@ def test_a_brief_definition_is_never_cut_to_its_setting_phrase():
     said = brief_definition("In reinforcement learning for language models, generating answers (often long chains of "
                             "reasoning) from the current model for a batch of prompts, so they can be scored and learned from.", 12)
     assert said.startswith("In reinforcement learning for language models, generating answers") and said.endswith("prompts."), said
+
+
+def test_a_parallelism_before_a_part_is_no_compound_term():
+    # round 57 P18 (SGLang's DP attention PR): "TP MoE: MoE (mixture of experts), for TP (tensor parallelism)." said nothing
+    ids = {t["id"] for t in _answer("Implement model forward with DP attention + TP MoE for DeepSeek-V2 on 8*H100.")["terms"]}
+    assert "compound:tp moe" not in ids, ids
+
+
+def test_an_expression_read_as_written_keeps_its_operator():
+    # round 57 P14 (the scaling book): "we need 16.5e12 / 96e9 = 171 TPUs" was restated "16.5e12, 96e9 = 171 TPUs"
+    answer = _answer("Since each TPU v5p has 96GB of HBM, we need 16.5e12 / 96e9 = 171 TPUs.")
+    assert "16.5e12, 96e9" not in answer["explanation"] and all("16.5e12, 96e9" not in c["plain"] for c in answer["claims"])
+
+
+def test_a_count_worked_out_from_a_total_does_not_confirm_it():
+    # round 57 P14: "Total | | ~16.5TB" was "consistent: 171 x 96GB", the 171 being 16.5e12 / 96e9 itself
+    text = ("Params | 2 * 70GB | ~140GB\nGradient Checkpoints | 2 * 8192 * 4e6 * 3 * 80 | ~15.8TB\nTotal |  | ~16.5TB\n"
+            "Since each TPU v5p has 96GB of HBM, we need 16.5e12 / 96e9 = 171 TPUs.")
+    assert "171 x 96GB" not in _answer(text)["explanation"]
+
+
+@pytest.mark.parametrize("text, term_id, shown", [
+    # stop 57's audit of older answers (a sample of rounds 40-56), each a sense the passage does not use
+    ("Sparse attention on Ascend NPUs is about materializing the expected performance gain on the hardware.",
+     "materialize-tensor", False),
+    ("The fused kernel avoids materializing the attention matrix in HBM.", "materialize-tensor", True),
+    ("We get lossless 4-bit quantization of the weights with GPTQ.", "lossless", False),
+    ("Speculative decoding is lossless: the output distribution of the large model is unchanged.", "lossless", True),
+])
+def test_senses_the_passage_does_not_use_are_not_shown(text, term_id, shown):
+    ids = {t["id"] for t in _answer(text)["terms"]}
+    assert (term_id in ids) == shown, ids
+
+
+def test_deepep_kernel_modes_are_gpu_kernels():
+    # stop 57 audit: "DeepEP kernel mode" was glossed as the operating-system kernel
+    answer = _answer("DeepEP has two kernel modes: normal kernels for prefill and low-latency kernels for decode.")
+    kernel = _term(answer, "gpu-kernel")
+    assert kernel is not None and "operating system" not in kernel["definition"], kernel
+
+
+def test_a_hyphenated_number_word_the_passage_never_gives_is_cut():
+    # stop 57 audit: "Kimi K2: ... about one trillion parameters in total, thirty-two billion active per token" beside
+    # a passage that gives only "1T"
+    from service.explain import outside_numbers
+    assert outside_numbers.outside("thirty-two billion active per token", "Kimi K2 (1T, FP8)") == ["thirty-two"]
+    assert outside_numbers.outside("thirty-two threads", "a warp of 32 threads") == []
+    line = next(line for line in _answer("We load the raw checkpoint of Kimi K2 (1T, FP8) on 16 H800 GPUs.")["explanation"]
+                .splitlines() if line.startswith("- **K2**"))
+    assert "thirty-two" not in line, line
+
+
+def test_fault_tolerance_in_a_training_text_is_not_a_facility_sense():
+    # rounds 56 (K4) and the stop 57 audit: "for a facility, redundant power and cooling" beside a training system
+    fault = _term(_answer("FT-HSDP makes training fault tolerant: only the replica with the failed GPU restarts."),
+                  "fault-tolerance")
+    assert fault is None or "cooling" not in fault["definition"], fault

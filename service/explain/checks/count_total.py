@@ -28,6 +28,7 @@ _WHOLE_AFTER = re.compile(r"\s*(?:of\s+)?(?:total|combined|aggregate)\b|\s+in\s+
 _EACH_AFTER = re.compile(r"\s*(?:\(\w+\)\s*)?(?:of\s+\w+\s+)?(?:[\w-]+\s+){0,3}?(?:each|apiece|per\s+\w+)\b|\s*لكل\b", re.I)  # "1.8 TB/s
 # bidirectional throughput per GPU" is one GPU's, however many words stand between
 _BOTH_WAYS = re.compile(r"\bbi-?directional|\bbidi\b|both\s+directions|الاتجاهين", re.I)
+_WORKED_OUT = re.compile(r"[=≈]\s*$")  # a count that is the result of the text's own arithmetic
 _PER_SENTENCE_CUES = 80  # characters before a total searched for the whole's word, within its sentence
 
 
@@ -40,6 +41,8 @@ def _count(doc: Document, fig) -> bool:
     """A whole number of units two or more: a chip, node or link count, or a bare number a unit's noun follows."""
     if not (2 <= fig.value <= 1e6 and float(fig.value).is_integer()):
         return False
+    if _WORKED_OUT.search(doc.text, max(0, fig.start - 3), fig.start):
+        return False  # "16.5e12 / 96e9 = 171 TPUs": a count worked out from the total, which it cannot then confirm
     if fig.quantity in ("n_chips", "n_nodes", "n_links"):
         return True
     return fig.quantity == "number" and bool(_UNIT_NOUN.match(doc.text, fig.end))
