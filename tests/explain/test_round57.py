@@ -232,3 +232,9 @@ def test_fault_tolerance_in_a_training_text_is_not_a_facility_sense():
     fault = _term(_answer("FT-HSDP makes training fault tolerant: only the replica with the failed GPU restarts."),
                   "fault-tolerance")
     assert fault is None or "cooling" not in fault["definition"], fault
+
+
+def test_h20_beside_nvlink_and_hbm_is_nvidias_gpu_with_its_own_entry():
+    # stop 57 audit: "H20: NVIDIA's GPU of the Hopper generation." (a catalog line) where the glossary has the H20's entry
+    ids = {t["id"] for t in _answer("On H20, prefetching experts over NVLink is slower than reading local HBM.")["terms"]}
+    assert "nvidia-h20" in ids and "chip:h20" not in ids, ids
