@@ -49,7 +49,7 @@ def brief_definition(sentence: str, max_words: int | None = None) -> str:
             continue  # "for building, training and deploying models": a list of gerunds, not a participle clause
         if end.group().startswith("،") and after.startswith("و") and len(head.split()) < FIT_MIN_WORDS_BEFORE_AND:
             continue  # "عملية جماعية تسهم فيها كل شريحة بمصفوفة، وتنتهي ...": a short head; the "and" clause finishes its fact
-        if end.group().strip() == ":" and (_ANNOUNCES.search(head) or _FIGURE.search(after) or _HEADING.match(head)
+        if end.group().strip() == ":" and (_ANNOUNCES.search(head) or _FIGURE.search(after) or _HEADING.match(head) or _SAYS_HOW.match(head)
                                            or _RELATIVE_HEAD.match(head) or _SETTING_HEAD.match(head)
                                            or len(head.split()) < before_colon):
             listed = bool(_ANNOUNCES.search(head))
@@ -66,6 +66,8 @@ _ANNOUNCES = pattern_cache.lazy(r"^(?:[Tt]he\s+)?(?:[Tt]wo|[Tt]hree|[Ff]our|[Bb]
                                 r"\b(?:two|three|four|five|several|both|kinds?|types?|ways?|steps?|parts?|follows?|following|"
                                 r"namely|is|are|means?|اثنين|نوعين|نوعان|طريقتين|التالي|التالية"
                                 r"|جزأين|جزئين|جزءين|قسمين|خطوتين|مرحلتين|أجزاء|أنواع|طرق|خطوات)\W*$|\d\W*$")
+# "A way of splitting a long sequence for ring attention:": what follows the colon is the way (stop 57 audit)
+_SAYS_HOW = pattern_cache.lazy(r"(?:An?|The)\s+(?:way|method|technique|scheme|trick|approach)\s+(?:of|for|to)\s")
 # A head that is a relative clause ("ما توصلت إليه ورقة Chinchilla:", "what the paper found:") only announces its fact.
 _RELATIVE_HEAD = pattern_cache.lazy(r"(?:ما|الذي|التي|what)\s", re.I)
 # A figure after a colon is the fact the definition exists for (a MoE's active parameter count, issue 18).

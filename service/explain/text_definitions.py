@@ -118,6 +118,9 @@ def _head_noun(meaning: str) -> bool:
 
 # After an appositive's closing comma, the words of a list it was cut from: "easy, cost-effective and near-linear".
 _LIST_GOES_ON = re.compile(r"\s*[\w-]+(?:\s+[\w-]+)?(?:,|\s+(?:and|or)\s)")
+# After "X, an open-source," the noun the adjectives were for: "PyTorch-native distributed training system", up to a
+# clause that follows it ("that unifies ...") or the next punctuation
+_NOUN_GOES_ON = re.compile(r"\s*(?P<rest>[A-Za-z][\w-]*(?:\s+(?!(?:that|which|who|for|with|to|in|on|and|or)\b)[A-Za-z][\w-]*){1,5})(?=\s+(?:that|which|who|for|with|to|in|on)\b|[;.:]|\s*$)")
 _RELATIVE = re.compile(r"\s+(?:that|which|who|enabling|allowing|making)\b")
 
 
@@ -177,7 +180,9 @@ def find(text: str) -> list[Definition]:
     for pattern, needs_head in ((_APPOSITIVE, False), (_COPULAR, True)):
         for m in pattern.finditer(text):
             term, meaning = m.group("term"), m.group("meaning").strip()
-            if pattern is _APPOSITIVE and _LIST_GOES_ON.match(text, m.end()):
+            if pattern is _APPOSITIVE and len(meaning.split()) <= 3 and not _head_noun(meaning) and (more := _NOUN_GOES_ON.match(text, m.end())):
+                meaning = f"{meaning}, {more.group('rest').strip()}"  # "an open-source, PyTorch-native distributed training system"
+            elif pattern is _APPOSITIVE and _LIST_GOES_ON.match(text, m.end()):
                 meaning = _without_clause(meaning)  # "X, a technology that enables easy, cost-effective and ...": the list is cut
             if pattern is _APPOSITIVE and (_FINITE_IN.search(meaning) or _LEADING_PREPOSITION.search(text, max(0, m.start("term") - 12), m.start("term"))):
                 continue  # "On V1, a request was sent to the GPU, ...": a clause after an opening phrase, no appositive

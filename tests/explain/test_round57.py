@@ -238,3 +238,20 @@ def test_h20_beside_nvlink_and_hbm_is_nvidias_gpu_with_its_own_entry():
     # stop 57 audit: "H20: NVIDIA's GPU of the Hopper generation." (a catalog line) where the glossary has the H20's entry
     ids = {t["id"] for t in _answer("On H20, prefetching experts over NVLink is slower than reading local HBM.")["terms"]}
     assert "nvidia-h20" in ids and "chip:h20" not in ids, ids
+
+
+def test_an_appositive_of_adjectives_keeps_its_noun():
+    # stop 57 audit: "torchtitan: Here, as the text defines it: an open-source." from "TorchTitan, an open-source,
+    # PyTorch-native distributed training system that ..."
+    from service.explain import text_definitions
+    found = text_definitions.find("We present TorchTitan, an open-source, PyTorch-native distributed training system that "
+                                  "unifies state-of-the-art techniques.")
+    assert [d.meaning for d in found] == ["an open-source, PyTorch-native distributed training system"], found
+
+
+def test_a_way_of_doing_something_keeps_the_way_after_its_colon():
+    # stop 57 audit: "zigzag ring attention: A way of splitting a long sequence for ring attention." said no way
+    from service.explain.definitions import brief_definition
+    said = brief_definition("A way of splitting a long sequence for ring attention: the sequence is cut into twice as many "
+                            "chunks as chips, so every chip does about the same work under a causal mask.", 12)
+    assert "twice as many chunks" in said, said
