@@ -208,6 +208,7 @@ def _named_concept(key: str, lang: str) -> dict | None:
     if not name or not meaning:
         return None
     first = definitions.brief_definition(re.split(r"(?<=[.؟?!])\s", meaning, maxsplit=1)[0], 24).rstrip(".")
+    first = first.split(": ")[0] if len(first.split()) > 16 else first  # inside brackets, the concept's name-like head only
     return {"name": re.sub(r"\s*\(.*\)$", "", name), "meaning": first[:1].lower() + first[1:] if lang == "en" else first}
 
 

@@ -109,6 +109,7 @@ def uncounted(sentence: str, passage: str) -> str:
 # A phrase that only modifies what comes before it ("offered in ...", "with ...", "such as ..."): it can go alone
 _MODIFIER = re.compile(r"(?:offered|sold|built|made|used|shipped|released|trained|with|without|in|on|for|at|from|of|such as|e\.g\.|"
                        r"including|up to|about|around|roughly|typically|usually|often|each|per|mi|بـ|في|مع)\b", re.I)
+_RELATIVE_NEXT = re.compile(r"(?:that|which|who|whose|where)\b", re.I)  # the sentence goes on past an aside between commas
 _PARTS = re.compile(r"\s*(?::|,(?![^()]*\))|،)\s+")  # a colon's list, or a comma's phrase outside brackets
 
 
@@ -119,12 +120,16 @@ def without_parts(sentence: str, passage: str, between: tuple[float, float] = (0
     cuts = list(_PARTS.finditer(sentence))
     parts = [(cut.group(), sentence[cut.end():(cuts[n + 1].start() if n + 1 < len(cuts) else len(sentence))]) for n, cut in enumerate(cuts)]
     kept = sentence[:cuts[0].start()] if cuts else sentence
-    for separator, phrase in parts:
+    joined = False  # an aside dropped from between commas: the relative clause after it follows with no comma
+    for n, (separator, phrase) in enumerate(parts):
         if outside(phrase, passage, between):
-            if ":" in separator or not _MODIFIER.match(phrase):
+            aside = n + 1 < len(parts) and _RELATIVE_NEXT.match(parts[n + 1][1])  # "threads, thirty-two on NVIDIA, that ..."
+            if ":" in separator or not (_MODIFIER.match(phrase) or aside):
                 break  # a colon's list of figures, or a clause the rest may lean on ("so any two are three hops apart"): all of it goes
+            joined = bool(aside)
             continue  # "offered in boards of four chips": a modifier, dropped alone
-        kept += separator + phrase
+        kept += (" " if joined else separator) + phrase
+        joined = False
     return kept.rstrip(" .;,،؛:") + "." if kept != sentence else sentence
 
 

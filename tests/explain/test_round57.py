@@ -255,3 +255,19 @@ def test_a_way_of_doing_something_keeps_the_way_after_its_colon():
     said = brief_definition("A way of splitting a long sequence for ring attention: the sequence is cut into twice as many "
                             "chunks as chips, so every chip does about the same work under a causal mask.", 12)
     assert "twice as many chunks" in said, said
+
+
+def test_an_aside_count_between_commas_is_dropped_alone():
+    # stop 57 audit: "warp: The group of threads, thirty-two on NVIDIA (often sixty-four on AMD's), that the GPU schedules
+    # together ..." in a passage that gives no warp size was cut to "The group of threads."
+    line = next(line for line in _answer("Threads in a warp run in lockstep; the kernel relies on warp-aligned spatial "
+                                         "correlation of the tokens.")["explanation"].splitlines() if "**warp**" in line)
+    assert "thirty-two" not in line and "The group of threads that the GPU schedules together" in line, line
+
+
+def test_the_latency_of_a_forward_pass_is_a_step_latency():
+    # stop 57 audit: "the latency of a forward pass" beside requests was given a served request's wait
+    text = ("With 64 requests in the batch, the latency of a forward pass grows because the GEMM assigns more thread "
+            "blocks along M; vLLM serves the requests with chunked prefill.")
+    latency = _term(_answer(text), "latency")
+    assert latency is None or "request and getting its answer" not in latency["definition"], latency
