@@ -7,7 +7,7 @@ from functools import cache, lru_cache
 
 from calculators.resources import data_dir
 
-from service.explain import (acronym_case, compound_terms, glossary, key_terms, model_names, named_kinds, option_terms,
+from service.explain import (acronym_case, compound_terms, glossary, key_terms, model_names, moe_notation, named_kinds, option_terms,
                              pattern_cache, restate, salience, sense_guards, senses, setting_names, stated_sizes, text_definitions)
 from service.explain.definitions import generic_term_ids
 from service.i18n import arabic
@@ -181,6 +181,7 @@ def read_terms(doc) -> None:
     keys += setting_names.find(content, doc.lang, [(m.start, m.end) for m in doc.occurrences],
                                {t["found_as"] for t in options + keys})
     keys += setting_names.code_names(content, doc.lang, [(m.start, m.end) for m in doc.occurrences], {t["found_as"] for t in keys})
+    keys += moe_notation.find(content, doc.lang, {t["found_as"] for t in keys})  # "1.3B+MoE-128": a model named by its parts
     doc.matches, doc.occurrences = _without_parts_of_options(content, options + keys, doc.matches, doc.occurrences)
     doc.matches, doc.occurrences = _outside_file_names(content, doc.matches, doc.occurrences)
     own = text_definitions.find(content)  # what the text says its terms mean comes before any stock sense

@@ -271,3 +271,12 @@ def test_the_latency_of_a_forward_pass_is_a_step_latency():
             "blocks along M; vLLM serves the requests with chunked prefill.")
     latency = _term(_answer(text), "latency")
     assert latency is None or "request and getting its answer" not in latency["definition"], latency
+
+
+def test_a_deepspeed_moe_model_name_is_read_by_its_parts():
+    # round 57 P10 (DeepSpeed-MoE for NLG): readers asked what "1.3B+MoE-128" means
+    answer = _answer("The 1.3B+MoE-128 model has roughly 8x the parameters (52B) of the 6.7B dense model.")
+    item = _term(answer, "notation:1.3b+moe-128")
+    assert item is not None and "1.3B dense model with 128 experts in each MoE layer" in item["definition"], answer["terms"]
+    arabic = _term(_answer("The 1.3B+MoE-128 model has roughly 8x the parameters (52B).", "ar"), "notation:1.3b+moe-128")
+    assert arabic is not None and "128 خبيرًا" in arabic["definition"], arabic
