@@ -280,3 +280,11 @@ def test_a_deepspeed_moe_model_name_is_read_by_its_parts():
     assert item is not None and "1.3B dense model with 128 experts in each MoE layer" in item["definition"], answer["terms"]
     arabic = _term(_answer("The 1.3B+MoE-128 model has roughly 8x the parameters (52B).", "ar"), "notation:1.3b+moe-128")
     assert arabic is not None and "128 خبيرًا" in arabic["definition"], arabic
+
+
+def test_two_sizes_a_thousand_times_apart_are_no_comparison_nobody_asked_for():
+    # round 57 P20 (PyTorch DDP bucketing): "If the final bucket is 25MB and we wait for the final 1KB ..." got
+    # "25MB vs 1KB: about 25000 times as much", a calculation the reader called noise
+    text = ("If the final bucket to reduce is 25MB and we wait for the final 1KB worth of gradients before we start, we "
+            "may achieve better end to end latency if we instead start reduction sooner, without the final 1KB.")
+    assert _answer(text)["calculations"] == []
