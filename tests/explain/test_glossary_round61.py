@@ -23,6 +23,12 @@ REAL_SENTENCES = [
     ("xla-mark-step", "Each micro-batch ends with xm.mark_step() so the graph is cut there.", "xm.mark_step()"),
     # round 56 P13 (tinker-cookbook, async RL staleness)
     ("admission-control", "AReaL bounds staleness by admission control and trains oldest-first.", "admission control"),
+    # https://github.com/RL-Align/RL-Kernel/pull/216 (round 57 P22)
+    ("vllm-sleep-mode", "Sleep/wake overhead is only 3-8% of step time when vLLM rollouts share the GPUs.", "Sleep/wake overhead"),
+    # https://github.com/NVIDIA/nccl/issues (round 56 P16: PXN against 2 GPUs per node), said in other words
+    ("collective-message-size", "PXN only helps at small message sizes with many GPUs per node.", "message sizes"),
+    # https://huggingface.co/blog/deepspeed-to-fsdp-and-back (round 57 P07)
+    ("fsdp-flat-parameter", "FSDP keeps its flattened parameters in bf16 unless told otherwise.", "flattened parameters"),
 ]
 
 NEW_IDS = sorted(t["id"] for t in json.loads(FILE.read_text(encoding="utf-8"))["terms"]) if FILE.exists() else []
@@ -34,7 +40,15 @@ def test_round61_term_found_in_a_sentence(term_id, sentence, found_as):
 
 
 def test_every_new_term_has_a_sentence_and_full_fields():
-    assert_entries_complete(NEW_IDS, {term_id for term_id, _, _ in REAL_SENTENCES}, 5)
+    assert_entries_complete(NEW_IDS, {term_id for term_id, _, _ in REAL_SENTENCES}, 8)
+
+
+def test_sleep_mode_is_vllms_only_beside_an_engine_or_rl():
+    assert [m.entry["id"] for m in glossary.load().find("The laptop entered sleep mode.")] == []
+
+
+def test_registered_buffers_are_nccls_user_buffer_registration():
+    assert_found_as("nccl-user-buffer-registration", "NCCL reaches peak bandwidth with registered buffers.", "registered buffers")
 
 
 def test_nvlstree_is_its_own_entry_not_the_generic_algorithm_choice():

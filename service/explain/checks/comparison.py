@@ -95,7 +95,7 @@ def _pairs_within(doc: Document, claim: Claim) -> list[tuple]:
         alike = sum(_group(f) == _group(first) for f in figs) == 2  # a row of five timings is a table, not two things said alike
         if id(first) in used or _group(first) != _group(second) or _two_metrics(doc, first, second) \
                 or not (_rules()["within"].search(between) or alike and _parallel(doc, first, second)) \
-                or _apart(first, second) and not _EXPLICIT.search(between):
+                or verdicts.scale_contrast(first.value, second.value) and not _EXPLICIT.search(between):
             continue
         if _TOWARDS.search(between) and (_SPREAD.match(doc.text, second.end) or _NAMED_RANGE.match(doc.text, second.end)):
             continue  # "from 16 to 28 seconds in four MLPerf models": a spread over several things, not a change
@@ -110,15 +110,6 @@ def _pairs_within(doc: Document, claim: Claim) -> list[tuple]:
 
 
 _EXPLICIT = re.compile(r"\b(?:vs\.?|versus|compared|than)\b|→|->|مقابل|مقارنة", re.I)  # a comparison said in so many words
-
-
-def _apart(first, second) -> bool:
-    """Whether two figures said alike are a thousand times apart or more ("the final bucket is 25MB ... the final 1KB"):
-    a contrast of scale the sentence makes in words, not a comparison whose ratio a reader asked for (round 57 P20)."""
-    low, high = sorted((abs(first.value), abs(second.value)))
-    return low > 0 and high / low >= 1000
-
-
 _LABEL_BEFORE = re.compile(r"(?<![\w-])(?!(?:from|to|at|of|about|around|roughly|approximately|by|was|is|were|are|rose|rises|went|goes|"
                            r"fell|falls|dropped|drops|increased|decreased|improved|grew|went|changed|moved|with)\b)([A-Za-z][\w-]{2,})\s*[~≈]?\s*$", re.I)
 _LABEL_AFTER = re.compile(r"\s*(?:[A-Za-z]{1,4}B|GiB|GB|TB|MiB|MB|ms|s|%)?\s+(?!(?:per|on|in|at|for|with|after|when|and|or|to|of|by|from)\b)"

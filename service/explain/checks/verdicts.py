@@ -84,6 +84,13 @@ def binary_units(text: str, stated: float, computed: float, tolerance: float, wh
     return best if errors[best] <= tolerance else 0
 
 
+def scale_contrast(a: float, b: float) -> bool:
+    """Whether two like figures are a thousand times apart or more ("the final bucket is 25MB ... the final 1KB"): a
+    contrast of scale a sentence makes in words, not a comparison whose ratio a reader asked for (round 57 P20)."""
+    low, high = sorted((abs(a), abs(b)))
+    return low > 0 and high / low >= 1000
+
+
 def misread(stated: float, computed: float) -> bool:
     """Whether a stated figure and a calculation are too far apart to be the author's slip (data/verdicts.json
     misreading_gap): the figures were paired wrongly, so nothing is judged."""
