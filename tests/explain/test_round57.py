@@ -288,3 +288,11 @@ def test_two_sizes_a_thousand_times_apart_are_no_comparison_nobody_asked_for():
     text = ("If the final bucket to reduce is 25MB and we wait for the final 1KB worth of gradients before we start, we "
             "may achieve better end to end latency if we instead start reduction sooner, without the final 1KB.")
     assert _answer(text)["calculations"] == []
+
+
+def test_sharded_end_to_end_is_throughout_not_a_measurement():
+    # stop 57 audit: "keeps weights sharded end-to-end" was glossed as measured over a whole job or request
+    answer = _answer("The P2P path keeps weights sharded end-to-end from the Megatron TP rank to the matching SGLang TP "
+                     "rank, with no full gather.")
+    e2e = _term(answer, "end-to-end")
+    assert e2e is not None and "throughout" in (e2e.get("expansion") or ""), e2e
