@@ -296,3 +296,11 @@ def test_sharded_end_to_end_is_throughout_not_a_measurement():
                      "rank, with no full gather.")
     e2e = _term(answer, "end-to-end")
     assert e2e is not None and "throughout" in (e2e.get("expansion") or ""), e2e
+
+
+def test_a_small_language_model_used_as_a_draft_is_defined_with_that_use():
+    # pack 103 P03 (an Arabic post on EAGLE in vLLM): an "SLM" drafting for a target model was defined only as an
+    # on-device model
+    slm = _term(_answer("EAGLE uses a separate SLM as the draft model, about 1/10 the size of the target, to guess k tokens "
+                        "that the target verifies in one pass."), "small-language-model")
+    assert slm is not None and "draft model" in slm["definition"], slm
