@@ -322,20 +322,15 @@ def set_up_starts(doc, start: int, end: int) -> set[int]:
     or result is about: parallel degrees written as a layout ("TP8/PP4/DP2", two or more), and what brackets name
     ("(16x GB300, ..., distributed optimizer)", "(fp32 mains + Adam moments)", two names or more) where a name outside
     them remains."""
-    inside = [o.start for o in doc.occurrences if start <= o.start < end]
-    found = {a for a in inside if _is_degree(doc, a)}
+    inside = [o for o in doc.occurrences if start <= o.start < end]
+    found = {o.start for o in inside if o.entry.get("category") == "parallelism" and _DEGREE_AFTER.match(doc.text, o.end)}
     found = found if len(found) >= 2 else set()
     spans = [(m.start(), m.end()) for m in _BRACKET.finditer(doc.text, start, end)]
-    bracketed = {a for a in inside if any(x < a < y for x, y in spans
-                                          if sum(x < b < y for b in inside) >= 2)}  # "(TSMC)" names what is before it
-    if any(a not in bracketed and a not in found for a in inside):
+    spans = [(x, y) for x, y in spans if sum(x < o.start < y for o in inside) >= 2]  # "(TSMC)" names what is before it
+    bracketed = {o.start for o in inside if any(x < o.start < y for x, y in spans)}
+    if any(o.start not in bracketed and o.start not in found for o in inside):
         found |= bracketed
     return found
-
-
-def _is_degree(doc, start: int) -> bool:
-    occurrence = next(o for o in doc.occurrences if o.start == start)
-    return occurrence.entry.get("category") == "parallelism" and bool(_DEGREE_AFTER.match(doc.text, occurrence.end))
 
 
 _BRACKET = re.compile(r"\([^()]*\)")

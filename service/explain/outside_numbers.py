@@ -59,10 +59,12 @@ def _values(text: str) -> set[float]:
 _TENS_UNITS = pattern_cache.lazy(r"(?<![\w-])(?P<tens>twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)-(?P<units>one|two|three|four|five|six|seven|eight|nine)(?![\w-])", re.I)
 
 
+_UNITS_EN = {"one": 1, **{k: v for k, v in _WORDS_EN.items() if v < 10}}
+
+
 def _tens_units(match: re.Match) -> float:
     """A hyphenated number word's value: "thirty-two" 32, "sixty-four" 64."""
-    units = {"one": 1, **{k: v for k, v in _WORDS_EN.items() if v < 10}}
-    return _WORDS_EN[match.group("tens").lower()] + units[match.group("units").lower()]
+    return _WORDS_EN[match.group("tens").lower()] + _UNITS_EN[match.group("units").lower()]
 
 
 _COUNTED = pattern_cache.lazy(r"(?:\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|[a-z]+teen|[a-z]+ty(?:-[a-z]+)?|hundred))\s+$", re.I)
