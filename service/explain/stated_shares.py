@@ -27,6 +27,16 @@ class Share(NamedTuple):
     percent: str
     start: int
     end: int
+    since: str = ""  # the start of a range the whole is counted over ("between steps 1000 and 80000": 1000)
+
+
+# '93 times between steps 1000 and 80000, which represents 0.12% of the total iterations': a count over a range of steps
+# whose share of that range is stated; the whole is the range's length (80000 - 1000)
+_STEP_WORDS = r"(?:steps?|iterations?|iters?|updates?|batches|epochs?|الخطوتين|الخطوة|الخطوات|التكرارين|التكرار|التكرارات)"
+_RANGE_SHARE = re.compile(
+    rf"(?<![A-Za-z\d.,])(?P<part>{_NUM})\s+(?:times|occurrences|events|spikes|failures|restarts|rollbacks|skips|steps|iterations|مرة|مرات)\b"
+    rf"[^.;؛%\d]{{0,30}}?(?:\bbetween|بين)\s+(?:{_STEP_WORDS}\s+)?(?P<a>{_NUM})\s+(?:and|و)\s*(?:{_STEP_WORDS}\s+)?(?P<b>{_NUM})(?![\d.%])"
+    rf"[^.;؛%\d]{{0,40}}?(?:%\s*(?P<pa>{_NUM})|(?P<pb>{_NUM})\s*%)\s+(?:of|من)\b", re.I)
 
 
 def number(written: str) -> float:
@@ -53,7 +63,14 @@ def shares(sentence: str) -> list[Share]:
     counts = [s for s in found if "." not in s.part and "." not in s.total and 0 < number(s.part) < number(s.total)
               and 0 < number(s.percent) <= 100]
     sizes = [Share(m["part"], m["total"], m["pa"] or m["pb"], m.start(), m.end()) for m in _SIZE_SHARE.finditer(sentence)]
-    return counts + [s for s in sizes if 0 < number(s.part) < number(s.total) and 0 < number(s.percent) <= 100]
+    ranges = [Share(m["part"], m["b"], m["pa"] or m["pb"], m.start(), m.end(), m["a"]) for m in _RANGE_SHARE.finditer(sentence)]
+    return counts + [s for s in sizes if 0 < number(s.part) < number(s.total) and 0 < number(s.percent) <= 100] \
+        + [s for s in ranges if 0 < number(s.part) <= whole_of(s) and 0 < number(s.percent) <= 100]
+
+
+def whole_of(share: Share) -> float:
+    """The whole a share is of: its total, less the start of the range it is counted over."""
+    return number(share.total) - (number(share.since) if share.since else 0.0)
 
 
 # ------------------------------------------------------------------------------------------ scale words

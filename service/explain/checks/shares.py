@@ -18,7 +18,8 @@ def share_tolerance(percent: str) -> float:
     """Relative slack for a written percentage: the written-arithmetic 2%, or half a point plus its last digit's rounding."""
     decimals = len(percent.split(".")[1]) if "." in percent else 0
     value = stated_shares.number(percent)
-    return max(0.02, (_SLACK_POINTS + 0.5 * 10 ** -decimals) / value)
+    points = _SLACK_POINTS if value >= 1 else 0.0  # "0.12%" is written to a hundredth of a point: no whole-point rounding
+    return min(0.5, max(0.02, (points + 0.5 * 10 ** -decimals) / value))
 
 
 def share_of_total(doc: Document, claim: Claim) -> Result | None:
@@ -30,7 +31,8 @@ def share_of_total(doc: Document, claim: Claim) -> Result | None:
     indices, said, off = [], [], []
     for share in found[:4]:
         inputs = Inputs(doc.lang)
-        inputs.expression(f"{stated_shares.number(share.part):g} / {stated_shares.number(share.total):g}", f"{share.part} / {share.total}")
+        total = f"({share.total} - {share.since})" if share.since else share.total  # a range's length: its end less its start
+        inputs.expression(f"{stated_shares.number(share.part):g} / {stated_shares.whole_of(share):g}", f"{share.part} / {total}")
         inputs.values["stated_result"] = f"{share.percent}%"
         inputs.sources["stated_result"] = {"source": "text", "quote": f"{share.percent}%"}
         inputs.values["tolerance"] = share_tolerance(share.percent)
@@ -39,7 +41,8 @@ def share_of_total(doc: Document, claim: Claim) -> Result | None:
             continue
         indices.append(index)
         out = doc.calculations[index]["outputs"]
-        fields = {"part": share.part, "total": share.total, "stated": f"{share.percent}%", "computed": f"{100 * out['value']:.1f}%"}
+        fields = {"part": share.part, "total": f"{stated_shares.whole_of(share):,.0f}" if share.since else share.total, "stated": f"{share.percent}%",
+                  "computed": _percent(out["value"])}
         (said if out.get("consistent") else off).append(words["share_inconsistent" if not out.get("consistent") else "share_consistent"].format(**fields))
     if not indices:
         return None
@@ -47,6 +50,11 @@ def share_of_total(doc: Document, claim: Claim) -> Result | None:
     if off:
         return Result(indices, "inconsistent", sep.join(off + said))
     return Result(indices, "consistent", sep.join(said))
+
+
+def _percent(value: float) -> str:
+    """A share worked out, to a point of a percent, or to two figures where it is below one percent (0.12%, not 0.1%)."""
+    return f"{100 * value:.1f}%" if value >= 0.01 else f"{100 * value:.2g}%"
 
 
 def scale_words(doc: Document, claim: Claim) -> Result | None:

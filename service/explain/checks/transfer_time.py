@@ -15,6 +15,7 @@ from service.i18n.messages import messages
 _MOVES = re.compile(r"\b(?:read\w*|load\w*|mov\w*|cop(?:y|ies|ied|ying)|transfer\w*|send\w*|sent|stream\w*|fetch\w*|download\w*|"
                     r"upload\w*|writ\w*|wrote|sav\w*|offload\w*|swap\w*|synchroni[sz]\w*|sync|communicat\w*|all-?reduc\w*|exchang\w*)\b"
                     r"|نقل|قراءة|تحميل|تنزيل|كتابة|حفظ|مزامنة|تبادل", re.I)
+_CAPACITY_AFTER = re.compile(r"\s*(?:available|free|left)\b|\s*(?:متاحة|متاح|متوفرة|حرة)", re.I)
 _SIZES = ("bytes", "size_bytes", "memory_bytes", "weights_bytes", "hbm_bytes", "activation_bytes", "gradient_bytes")
 _BELOW = 0.8  # a time under 80% of the transfer alone is faster than the stated bandwidth allows, rounding included
 _COUNT_WORD = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
@@ -82,8 +83,8 @@ def implied_rate(doc: Document, claim: Claim) -> Result | None:
         return None
     sizes = [f for f in claim.figures if f.quantity in _SIZES and f.value > 0]
     times = [f for f in claim.figures if f.quantity in ("time_s", "latency_s") and f.value > 0]
-    if len(sizes) != 1 or len(times) != 1:
-        return None
+    if len(sizes) != 1 or len(times) != 1 or _CAPACITY_AFTER.match(doc.text, sizes[0].end):
+        return None  # "against ~780 GB available ... within a minute": room to hold data, not data moved in that time
     size, time = sizes[0], times[0]
     index = worked(doc, f"{size.value:g} / {time.value:g}", f"{size.quote} / {time.quote}", "bytes_per_s")
     if index is None:
