@@ -5,7 +5,7 @@ import re
 from functools import cache
 
 from calculators.resources import data_dir
-from service.explain import arabic_clause, change_notes, gist_lift, gist_names, headings, pattern_cache
+from service.explain import arabic_clause, change_notes, connectives, gist_lift, gist_names, headings, pattern_cache
 from service.explain.person import FINITE as _FINITE, IMPERATIVE as _IMPERATIVE, OPTION_VERB_FIRST, has_verb, lower_first, third_person
 from service.i18n.messages import messages
 
@@ -239,15 +239,6 @@ def without_fillers(text: str, lang: str) -> str:
 
 
 _JOINED = pattern_cache.lazy(r"\s*(?:but|and|then)\s")  # "but run it on more than 2 nodes": a narrative's next step, no advice
-# "such as"/"for example" and "of note" open a sentence that cannot follow "that": "It adds that such as X is preferred".
-_LEADING_CONNECTIVE = {"en": pattern_cache.lazy(r"^(?:so(?!\s+(?:far|much|many|long|that)\b)|thus|hence|therefore|this means(?: that)?|which means(?: that)?|"
-                                                r"in short|overall|however|but|and|also|additionally|moreover|such as|"
-                                                r"for example|for instance|e\.g\.|of note(?:\s*,?\s*though)?|"
-                                                r"a few (?:points|things) to note(?: here)?)\s*,?\s+|^(?:next|first(?:ly)?|second(?:ly)?|third(?:ly)?|finally|lastly|in addition|furthermore)\s*,\s+", re.I),
-                       "ar": pattern_cache.lazy(r"^(?:(?:لذلك|لذا|وبالتالي|وعليه|باختصار|الخلاصة|كما|ولكن|لكن|إذن|إذًا|إذاً|اذن|وأخيرًا|وأخيراً|"
-                                                r"وأخيرا|أخيرًا|أخيراً|ثم|أيضا|أيضًا|أيضاً)(?![\u0621-\u064A])\s*،?\s*|و(?=(?:بعد|قد|في|من|كان|كانت|على|مع)\s)|[وف](?=ال[\u0621-\u064A]{2,}))")}
-
-
 def point(clause: str, sentence: str, lang: str, who: str, context: str = "") -> str:
     """The point in reported speech ("The author reports that they get only 15% MFU"); `clause` read out, `sentence` as written."""
     words = messages(lang)["gist_reported"]
@@ -262,7 +253,7 @@ def point(clause: str, sentence: str, lang: str, who: str, context: str = "") ->
         if asked is None:
             return _capital(words["asks_quoted"][number].format(subject=subject, question=clause.rstrip("?").strip()))
         return _capital(f"{subject} {words['point']['question'][number]} {third_person(asked, lang)}")
-    clause = gist_lift.without_openers(_LEADING_CONNECTIVE["en"].sub("", clause).strip())
+    clause = gist_lift.without_openers(connectives.without(clause, "en").strip())
     cited = gist_lift.reported_by_other(clause)  # "The post reports that X": "The authors cite the post: X", not "report that it reports"
     if cited is not None and "cites" in words:
         return _capital(f"{subject} {words['cites'][number]} {cited[0][0].lower() + cited[0][1:]}: {third_person(cited[1], lang)}")
@@ -433,7 +424,7 @@ def companion(clause: str, sentence: str, lang: str, who: str, context: str = ""
                             f"{third_person(asked, lang)}")
         return _capital(words["asks_quoted"][0 if who == "text" else 1].format(  # a question not turned is quoted whole
             subject=words["pronouns"][who], question=clause.rstrip("?").strip()))
-    clause = gist_lift.without_openers(_LEADING_CONNECTIVE["en"].sub("", clause).strip())
+    clause = gist_lift.without_openers(connectives.without(clause, "en").strip())
     cited = gist_lift.reported_by_other(clause)
     if cited is not None and "cites" in words:  # "They cite the post: X"
         return _capital(f"{words['pronouns'][who]} {words['cites'][0 if who == 'text' else 1]} {cited[0][0].lower() + cited[0][1:]}: {third_person(cited[1], lang)}")
@@ -454,7 +445,7 @@ def companion(clause: str, sentence: str, lang: str, who: str, context: str = ""
 
 def _arabic(clause: str, kind: str, words: dict, who: str, lead: bool) -> str:
     """Arabic: the reporting verb, then أنّ before a noun, أنه before a verb; a question or a first-person line after a colon."""
-    clause = gist_lift.without_openers(_LEADING_CONNECTIVE["ar"].sub("", clause).strip(), "ar") if kind != "question" else clause
+    clause = gist_lift.without_openers(connectives.without(clause, "ar").strip(), "ar") if kind != "question" else clause
     speech = arabic_clause.own_speech(clause) if kind != "question" else None
     if speech is not None:  # "أعلنت Meta أن ...", "وأضاف ماسك: «...»": who said it is in the sentence; no frame before it
         return speech if lead else "و" + speech
@@ -590,11 +581,11 @@ def confirms(clause: str, lang: str, who: str) -> str:
     subject = words["subjects"][who]
     clause = without_fillers(clause, lang)
     if lang == "ar":
-        clause = _LEADING_CONNECTIVE["ar"].sub("", clause).strip()  # "إذن تستغرق ...": the "so" is the question's, not the claim's
+        clause = connectives.without(clause, "ar").strip()  # "إذن تستغرق ...": the "so" is the question's, not the claim's
         said = arabic_clause.reported(clause, words["that_noun"], words["that_verb"])
         claim = said if said is not None else f"قوله: {clause}"
         return words["confirms"].format(subject=subject, claim=claim)
-    clause = _LEADING_CONNECTIVE["en"].sub("", clause).strip()
+    clause = connectives.without(clause, "en").strip()
     clause = re.sub(r"^(?:so\s+)?(?:this|that|it) means(?: that)?\s+", "", clause, flags=re.I)  # "it means X": X is the claim
     text = words["confirms"][1 if who == "authors" else 0].format(subject=subject, claim=_lower_first(third_person(clause, lang)))
     return _capital(text)

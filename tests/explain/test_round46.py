@@ -285,15 +285,15 @@ def test_review_round_46_names_streams_and_arabic_connectives():
     # reviewers of older splits (round 46): "ring_flash_attn_func" is a function, not a setting (FlashAttention#2308);
     # "~115 tokens/sec per GPU stream" is one sequence's rate, not the chip's; «لكنها» is not cut to «ها»; the Arabic
     # heading says an English name once; sp is sequence parallelism («توازي التسلسل»), not serial
-    from service.explain import key_terms, reported
+    from service.explain import connectives, key_terms
     from service.explain.figures import read_figures
 
     items = {i["term"]: i["expansion"] for i in key_terms.find("This PR adds ring_flash_attn_func for context parallelism.", "en", [], set())}
     assert items.get("ring_flash_attn_func") == "a name in the code"
     rates = {f.quote: f.quantity for f in read_figures("It caps out at ~115 tokens/sec per GPU stream; the node reaches 9,000 tokens/sec per GPU.")}
     assert rates["115 tokens/sec"] != "tokens_per_s_per_chip" and rates["9,000 tokens/sec"] == "tokens_per_s_per_chip"
-    assert reported._LEADING_CONNECTIVE["ar"].sub("", "لكنها محدودة بعرض النطاق") == "لكنها محدودة بعرض النطاق"
-    assert reported._LEADING_CONNECTIVE["ar"].sub("", "لكن الشبكة محدودة") == "الشبكة محدودة"
+    assert connectives.without("لكنها محدودة بعرض النطاق", "ar") == "لكنها محدودة بعرض النطاق"
+    assert connectives.without("لكن الشبكة محدودة", "ar") == "الشبكة محدودة"
     assert "التوازي التسلسلي" not in explain_offline("نضبط sp_size على 4 لتقسيم التسلسل بين الشرائح.", "ar")["explanation"]
 
 

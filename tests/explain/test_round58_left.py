@@ -67,3 +67,14 @@ def test_free_memory_and_a_time_are_no_transfer_rate():
     # round 57 P19: "against ~780 GB available — ... OOM-killed the job ... within a minute" is no 13 GB/s
     text = "The save needs ~650 GB against ~780 GB available, and the first save OOM-killed the job within a minute."
     assert "GB/s" not in _why(text)
+
+
+def test_links_to_what_came_before_are_dropped_from_a_restated_point():
+    # round 57 P14 (the scaling book on LLaMA-3 70B): "The authors explain that still, this makes it clear that they
+    # are using these large clusters ..." kept both links, which point at sentences the gist does not give
+    from service.explain import connectives
+
+    said = connectives.without("Still, this makes it clear that the clusters are needed for FLOPs", "en")
+    assert said == "the clusters are needed for FLOPs"
+    assert connectives.without("Instead of ZeRO-3, we shard the experts", "en") == "Instead of ZeRO-3, we shard the experts"
+    assert connectives.without("Yet another schedule is ZB-V", "en") == "Yet another schedule is ZB-V"

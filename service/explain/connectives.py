@@ -1,0 +1,24 @@
+"""The links that open a sentence ("So,", "However,", "Still, this makes it clear that"), which a restatement after "that" drops."""
+
+import re
+
+from service.explain import pattern_cache
+
+# "such as"/"for example" and "of note" open a sentence that cannot follow "that": "It adds that such as X is preferred".
+_LEADING = {"en": pattern_cache.lazy(r"^(?:so(?!\s+(?:far|much|many|long|that)\b)|thus|hence|therefore|this means(?: that)?|which means(?: that)?|"
+            r"(?:this|that|it) (?:makes it clear|shows|suggests|implies|tells us|demonstrates|confirms|indicates) that|"
+            r"in short|overall|however|but|and|also|additionally|moreover|such as|"
+            r"for example|for instance|e\.g\.|of note(?:\s*,?\s*though)?|"
+            r"a few (?:points|things) to note(?: here)?)\s*,?\s+|^(?:next|first(?:ly)?|second(?:ly)?|third(?:ly)?|finally|lastly|in addition|furthermore|"
+            r"still|yet|nonetheless|nevertheless|in contrast|by contrast|on the other hand|indeed|in fact|in practice|"
+            r"as a result|consequently|accordingly|instead)\s*,\s+", re.I),  # "explain that still, this ...": a link to what came before
+            "ar": pattern_cache.lazy(r"^(?:(?:لذلك|لذا|وبالتالي|وعليه|باختصار|الخلاصة|كما|ولكن|لكن|إذن|إذًا|إذاً|اذن|وأخيرًا|وأخيراً|"
+            r"وأخيرا|أخيرًا|أخيراً|ثم|أيضا|أيضًا|أيضاً)(?![\u0621-\u064A])\s*،?\s*|و(?=(?:بعد|قد|في|من|كان|كانت|على|مع)\s)|[وف](?=ال[\u0621-\u064A]{2,}))")}
+
+
+def without(clause: str, lang: str) -> str:
+    """A clause without the links that open it, however many ("Still, this makes it clear that X": X)."""
+    before = None
+    while before != clause:
+        before, clause = clause, _LEADING[lang].sub("", clause, count=1).lstrip()
+    return clause
