@@ -157,7 +157,7 @@ def _line_kind(line: str) -> str | None:
         return "blank"  # a comment continues whatever block it sits in
     # "ici_fsdp_parallelism: -1 # recommended ICI axis to be auto-sharded": the trailing comment's words are not prose
     line = _TRAILING_COMMENT.sub("", line)
-    if _is_prose(line):
+    if _is_prose(line) or _sentence_with_settings(line):
         return None
     if _SHELL_LINE.match(line) or len(_FLAG.findall(line)) >= 2 or len(_OVERRIDES.findall(line)) >= 2:
         return "shell"
@@ -166,6 +166,17 @@ def _line_kind(line: str) -> str | None:
     if _YAML_LINE.match(line) and not line.strip().startswith("#"):
         return "yaml"
     return None
+
+
+def _sentence_with_settings(line: str) -> bool:
+    """Whether a line is a sentence that reports settings ("Qwen3-235B, ep8 x fsdp8 (64 trainer ranks over 8 nodes), offload
+    on, mixed_precision=false, ... i.e. the repro script above with NNODES_TRAIN=8 EP_SIZE=8"): it opens as no command or
+    setting does, has no flags, and outside its KEY=VALUE pairs it has words only sentences use and more words than settings."""
+    if _SHELL_LINE.match(line) or _FLAG.search(line):
+        return False  # "We run --tensor-model-parallel-size 8 on 16 H100s" sets options a reader wants checked
+    outside = _OVERRIDES.sub(" ", line)
+    words = [w.strip("(),.;:!?'\"`").lower() for w in outside.split()]
+    return sum(w in _FUNCTION_WORDS for w in words) >= SENTENCE_WORDS and len(words) > 2 * len(_OVERRIDES.findall(line))
 
 
 def _json_end(lines: list[str], start: int) -> int | None:

@@ -122,7 +122,11 @@ _PLAIN = {"GPU", "GPUs", "CPU", "CPUs", "AI", "OK", "TODO", "PR", "API"}
 def by_names(claim, lang: str) -> str:
     """A sentence of the other language with no figure to name it by, named by the names it compares ("the sentence
     about W4A8_AWQ, FP16 and FP8"), '' when it names none: its words left in English would be untranslated text."""
-    names = list(dict.fromkeys(m.group(0).rstrip(".") for m in _NAME.finditer(claim.quote)
+    quote = claim.quote.strip()
+    header, _, rows = quote.partition("\n")
+    if rows and "|" in header and not re.search(r"\d", header):
+        quote = rows  # "Arm | CUDA_DEVICE_MAX_CONNECTIONS | ... / no overlap | 1 | 225.1": the row's names, not its header's
+    names = list(dict.fromkeys(m.group(0).rstrip(".") for m in _NAME.finditer(quote)
                                if m.group(0) not in _PLAIN and not _UNIT.match(m.group(0))))
     if not names or restate.same_language(claim.quote, lang):
         return ""

@@ -179,6 +179,9 @@ def table_row(doc: Document, sentence: str) -> bool:
     """Whether the sentence is one line of a block of three or more lines that each hold two figures or more (or three
     cells joined by "|") and end without a full stop ("Stage3, no offload 10B 1 8 OOM OOM" among its rows): a table's row, not a point."""
     lines = doc.text.split("\n")
+    parts = [part for part in sentence.strip().split("\n") if part.strip()]
+    if len(parts) >= 2 and 2 * sum("|" in part for part in parts) > len(parts):
+        return True  # "Resident during weight sync | Size / actor params | ~38.9 GiB": a table's header and row read as one
     at = next((k for k, line in enumerate(lines) if sentence.strip() and sentence.strip() in line), None)
     if at is None or "\n" in sentence.strip() or claims.first_person_view(sentence):
         return False  # "What's wrong: we would expect 2739 + 2739 but instead we see 11190" below the rows: argued

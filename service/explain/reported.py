@@ -13,6 +13,8 @@ ORDER = ("citation", "question", "proposal", "problem", "expectation", "conclusi
 # Words that point back to the sentence before ("That is much slower", "at 32 chips this made X slower"): it reads after it
 _ANAPHOR = pattern_cache.lazy(r"^(?:that|this|these|those|it|they)\b(?!\s+(?:is|are)\s+(?:an?|the)\s)|^(?:[يت][\u0621-\u064A]{2,}\s+)?(?:هذا|هذه|ذلك|تلك)\s"
                               r"|^(?:[^\s,;:.]+\s+){1,4}(?:this|that)\s+(?:made|makes|caused|causes|led\s+to|leads\s+to|meant|means)\b"
+                              # "For Qwen3.5-397B that is ~8.6 GiB": the size of what the sentence before names
+                              r"|^(?:for|on|with|at|in)\s+[^\s,;:]+(?:\s+[^\s,;:]+){0,3},?\s+(?:that|this|it)\s+(?:is|was|comes\s+to|amounts\s+to)\b"
                               # "However, the check does not take this into account": the object points back
                               r"|^.{0,160}?\b(?:take|takes|took|taking|ignores?|ignored|reflects?|handles?|considers?)\s+(?:this|that)"
                               r"(?=\s+into\s+account\b|\s*[.,;!?]|\s*$)", re.I)

@@ -66,7 +66,8 @@ _DROP_AR = [pattern_cache.lazy(p) for p in (
 # its closing comma with it, or the verb is left cut off from its subject by a lone comma.
 _RELATIVE_EN = pattern_cache.lazy(r",\s*which\s+[^,;]*(?:,(?=\s+(?:is|are|was|were|has|have|had|does|do|did|can|could|will|would|should|must|may|might)\b)|(?=[,;]|$))", re.I)
 # ", which makes it the leader" states what follows from the clause (often the point); ", which is a library" describes
-_KEEP = pattern_cache.lazy(r"\b(?:not|no|never|n't|only|just|unless|if|because|since|due to|crash\w*|fail\w*|error|cannot|can't)\b"
+_KEEP = pattern_cache.lazy(r"\b(?:not|no|never|n't|only|just|unless|if|because|since|due to|crash\w*|fail\w*|error|cannot|can't|"
+                           r"OOM\w*|out of memory|hang\w*|stall\w*|overflow\w*|exceed\w*|deadlock\w*|time[sd]? out|degrad\w*)\b"  # the problem: the point
                            r"|\d|^,\s*which\s+(?:makes?|made|means?|meant|leads?|led|causes?|caused|results?|resulted|gives?|gave|"
                            r"lets?|allows?|enables?|explains?|forces?|requires?|limits?|hurts?|saves?|reduces?|increases?|cuts?|"
                            r"doubles?|halves?|slows?|speeds?|keeps?|brings?|puts?|is why|translates?|wastes?|costs?)\b", re.I)

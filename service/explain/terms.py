@@ -75,6 +75,7 @@ def is_clutter(match: glossary.Match) -> bool:
 
 
 _SIZE_NAME = re.compile(r"[_ -](size|degree)$", re.I)  # "cp_size=8", "CP degree 4": a degree, whatever the name's length
+WHOLE_TEXT_MARGIN = 4  # cues by which the whole text's reading must lead for a near one-cue margin not to overturn it
 _WINDOW = 160  # characters either side of an occurrence that settle its reading, when they hold a cue
 
 
@@ -98,7 +99,15 @@ def _reading(match: glossary.Match, text: str, overall: int, fields: frozenset[s
     if not any(scores):
         return overall
     scores = glossary.with_field(match.entry, scores, fields)
-    return max(range(len(scores)), key=lambda k: (scores[k], -k))
+    best = max(range(len(scores)), key=lambda k: (scores[k], -k))
+    if best != overall and scores[overall] >= 1 and scores[best] - scores[overall] <= 1:
+        # one cue's margin nearby does not overturn what the whole text clearly says and has cues for here too ("no
+        # all-gather, no offload, ... the only communication left" in a text on ZeRO-3's weights: offloading data, not work;
+        # round 58 P10); with no cue of it nearby, this occurrence may mean the other sense (a GPU's OOM before the host's)
+        whole = glossary.reading_scores(match.entry, text, {tok for tok, _, _ in tokens})
+        if whole[overall] >= whole[best] + WHOLE_TEXT_MARGIN:
+            return overall
+    return best
 
 
 def _best(favoured: list[int], overall: int, readings: list, fields, text: str, match) -> int:

@@ -15,7 +15,9 @@ from service.i18n.messages import messages
 _KINDS = ("memory", "time", "throughput", "bandwidth", "compute_rate")
 # the change verb, then "by" and an approximation word right before the amount
 _BY = pattern_cache.lazy(r"\b(?:reduc|cut|lower|sav|shrank|shrink|drop|decreas|fell|fall|improv|increas|rais|grew|grow|gain|sped|speed|boost)"
-                         r"\w*\s+(?:[\w-]+\s+){0,3}?by\s+(?P<approx>about\s+|around\s+|roughly\s+|~\s*|≈\s*)?$", re.I)
+                         r"\w*\s+(?:[\w-]+\s+){0,3}?by\s+(?P<approx>about\s+|around\s+|roughly\s+|~\s*|≈\s*)?$"
+                         # "returns 8.5 GB (-12.4%)", "frees ~2 GB": a verb of giving back or costing right before the amount
+                         r"|\b(?:returns?|returned|frees?|freed|saves?|saved|reclaims?|reclaimed|costs?)\s+(?P<approx2>about\s+|around\s+|roughly\s+|~\s*|≈\s*)?$", re.I)
 _APPROX = pattern_cache.lazy(r"(?:about|around|roughly|approximately|~|≈)\s*$", re.I)
 _SHARE_QUANTITIES = ("percent", "percent_change", "fraction")
 
@@ -39,10 +41,13 @@ def change_elsewhere(doc: Document, claim: Claim) -> Result | None:
     amounts = [f for f in claim.figures if verdicts.kind(f.quantity) in _KINDS and f.value > 0
                and _BY.search(doc.text[max(claim.start, f.start - 60):f.start])]
     shares = [f for f in claim.figures if f.quantity in _SHARE_QUANTITIES and 0 < abs(f.value) < 1]
+    if len(amounts) == 1 and len(shares) > 1:  # "costs 18% throughput and returns 8.5 GB (-12.4%)": the amount's own share
+        shares = [f for f in shares if re.fullmatch(r"\s*\(\s*[-−+]?\s*", doc.text[amounts[0].end:f.start])]
     if len(amounts) != 1 or len(shares) != 1:
         return None
     amount, share = amounts[0], shares[0]
-    approx = bool(_BY.search(doc.text[max(claim.start, amount.start - 60):amount.start]).group("approx"))
+    said = _BY.search(doc.text[max(claim.start, amount.start - 60):amount.start])
+    approx = bool(said.group("approx") or said.group("approx2"))
     share_approx = bool(_APPROX.search(doc.text[max(claim.start, share.start - 16):share.start])) or approx
     kind = verdicts.kind(amount.quantity)
     others = [f for f in doc.figures if not (claim.start <= f.start < claim.end) and verdicts.kind(f.quantity) == kind and f.value > 0]

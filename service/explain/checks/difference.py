@@ -17,6 +17,9 @@ _KINDS = ("memory", "time", "throughput", "bandwidth")
 
 def decimals(quote: str) -> int:
     """The decimals a figure is written with ("70.4GiB" -> 1)."""
+    grouped = re.search(r"\d{1,3}(?:,\d{3})+(?:\.(\d+))?(?![\d,])", quote)  # "68,704 MB": a thousands comma, no decimals
+    if grouped:
+        return len(grouped.group(1) or "")
     number = re.search(r"\d+(?:[.,]\d+)?", quote)
     return len(number.group().replace(",", ".").split(".")[1]) if number and re.search(r"[.,]\d", number.group()) else 0
 
