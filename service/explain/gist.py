@@ -153,7 +153,7 @@ def restated(doc: Document, index: int, seen: set[str] | None = None) -> str:
     claim = next((c for c in doc.claims if c.start == start), None)
     if restate.same_language(sentence, doc.lang):
         text = restate.expand(doc, start, end, doc.lang, seen, reported.plain_words(doc.lang), gist_plain.forms(doc.lang))
-        text = re.sub(r"^#+\s+", "", gist_plain.phrased(_without_asides(gist_side.bracketed(text) or text), doc.lang))  # "is sharded": "is split ..."
+        text = gist_side.without_title_tag(re.sub(r"^#+\s+", "", gist_plain.phrased(_without_asides(gist_side.bracketed(text) or text), doc.lang)))
         text = _URL.sub(lambda found: _link_name(found, doc.lang), text)  # a reader reads "pull request #5471", not a URL
         text = gist_side.with_subject(doc, index, gist_lift.topic_label(_ANNOUNCER.sub("", gist_lift.diagnosis(text), count=1)))  # "Operates ..." after "PP: Places ..."
         opened = _OPENER.match(text)

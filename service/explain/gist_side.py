@@ -499,3 +499,12 @@ def reason_of_before(sentence: str) -> bool:
 
 _REASON_OF_BEFORE = pattern_cache.lazy(r"^(?:و?السبب(?: في ذلك)? (?:هو|أن)|the reason (?:is|was|for this)|this is because|that is because|that's because)",
                                        re.I)
+
+
+_TITLE_TAG = pattern_cache.lazy(r"^\s*(?:\[(?:regression|bug|feature(?: request)?|rfc|question|help wanted|perf|performance|"
+                                r"enhancement|discussion|proposal|draft|wip|fix|feat|docs?)\]\s*:?\s*)+", re.I)
+
+
+def without_title_tag(text: str) -> str:
+    """A sentence without an issue title's label ("[Regression] PyTorch 2.12 causes ..."): the label is not its words."""
+    return _TITLE_TAG.sub("", text)

@@ -151,3 +151,16 @@ def test_a_thousands_comma_is_no_decimal_point():
     from service.explain.checks.difference import decimals
 
     assert (decimals("68,704 MB"), decimals("1,234.56"), decimals("70.4GiB"), decimals("70,4 GB")) == (0, 2, 1, 1)
+
+
+def test_an_issue_titles_label_is_not_restated():
+    # round 58 P08 (ROCm/pytorch#3500): "The text says that [Regression] PyTorch 2.12 causes ..."
+    opening = _opening("[Regression] PyTorch 2.12 causes a 12% TFLOP/s drop for Llama-3.1-405B on MI325X versus PyTorch 2.11.")
+    assert "[Regression]" not in opening and "PyTorch 2.12 causes" in opening, opening
+
+
+def test_what_a_change_raised_is_its_object_not_its_actor():
+    # round 58 P06 (Lambda's blog): "the team increased the Llama-3.1-70B training run's MFU from 23.83% to 50.20%" became
+    # "The team went from 23.83% to 50.20%", which a reader could not tie to MFU
+    opening = _opening("In our own research, the team increased the Llama-3.1-70B training run's MFU from 23.83% to 50.20%.")
+    assert "MFU went from 23.83% to 50.20%" in opening and "team went" not in opening, opening
