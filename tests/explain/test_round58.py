@@ -164,3 +164,11 @@ def test_what_a_change_raised_is_its_object_not_its_actor():
     # "The team went from 23.83% to 50.20%", which a reader could not tie to MFU
     opening = _opening("In our own research, the team increased the Llama-3.1-70B training run's MFU from 23.83% to 50.20%.")
     assert "MFU went from 23.83% to 50.20%" in opening and "team went" not in opening, opening
+
+
+def test_a_sequence_split_by_context_parallelism_gives_each_ranks_share():
+    # round 58 P20 (NeMo AutoModel#1409): a reader worked 225,280 / 8 = 28,160 tokens per GPU for "cp=8, seq_length=225280"
+    text = "Config: Identical to a working Qwen3-30B-A3B config (cp=8, ep=4, seq_length=225280) with only the model swapped."
+    why = " ".join(c["why"] for c in explain_offline(text, "en")["claims"])
+    assert "is 28,160 tokens on each rank" in why, why
+    assert "tokens on each rank" not in " ".join(c["why"] for c in explain_offline("We train with cp=8 at seq_length=512.", "en")["claims"])
