@@ -33,8 +33,8 @@ _CHANGED_EN = (r"(?:improved|dropped|decreased|increased|rose|fell|went (?:up|do
 _SUBJECT_CHANGE_EN = pattern_cache.lazy(r"(?:^|[,;:]\s*|\b(?:the|our|my|their|its)\s+)(?P<q>[a-z][a-z0-9/ -]{1,32}?)\s+"
                                         r"(?:has |have )?(?:indeed |also |now )?" + _CHANGED_EN + r"\b", re.I)
 _VERB_CHANGE_EN = pattern_cache.lazy(r"\b(?:dropping|cutting|raising|reducing|lowering|increasing|decreasing|dropped|cut|raised|"
-                                     r"reduced|lowered|increased|decreased|improved|boosted|improving|boosting)\s+"
-                                     r"(?P<q>(?:the\s+)?[a-z][a-z0-9/ .'’-]{1,46}?)$", re.I)  # "increased the Llama-3.1-70B run's MFU"
+                                     r"reduced|lowered|increased|decreased|boosted|boosting)\s+"
+                                     r"(?P<q>(?!(?:its|their|his|her)\b)(?:the\s+)?[a-z][a-z0-9/ .'’-]{1,46}?)$", re.I)  # "increased the Llama-3.1-70B run's MFU"
 
 
 def _changed_quantity(doc: Document, first, second) -> str:
