@@ -85,6 +85,13 @@ def mfu(doc: Document, claim: Claim) -> Result | None:
             # counts (a Snowball 67B-A2B run at 8,192 tokens: 19.5% stated, 11.4% by 6N): a higher figure is no error
             return Result([index], "needs_more", messages(doc.lang)["verdicts"]["attention_unsaid"].format(
                 stated=stated.quote, computed=f"{value:.1%}", seq=f"{long:,.0f}"))
+        chips_used = inputs.values.get("n_chips") or 1
+        if result.verdict == "inconsistent" and rate is not None and rate.quantity == "tokens_per_s" and chips_used > 1 \
+                and abs(value * chips_used / stated.value - 1) <= PER_CHIP_NEAR and not _TOTAL_SCOPE.search(_sentence_around(doc, rate)):
+            # "TPS | MFU (%)" rows of 8 GPUs (round 59, PyTorch#179937): a rate per GPU, as torchtitan logs it, comes near
+            # the stated MFU and the job's total is 8 times off; which one the text means it does not say
+            return Result([index], "needs_more", messages(doc.lang)["verdicts"]["rate_scope_unsaid"].format(
+                rate=rate.quote, stated=stated.quote + ("" if "%" in stated.quote or "٪" in stated.quote else "%"), per_chip=f"{value * chips_used:.1%}", total=f"{value:.1%}", chips=f"{chips_used:g}"))
         if result.verdict in ("inconsistent", "needs_more") and rate is not None and rate not in claim.figures:
             # the throughput is another sentence's, which may describe another setting ("turning on activation
             # checkpointing ... falls to 1600 tokens/s"): figures the sentence does not tie together prove no error
@@ -118,6 +125,7 @@ def mfu(doc: Document, claim: Claim) -> Result | None:
     return result
 
 
+PER_CHIP_NEAR = 0.2  # a rate read per chip within 20% of the stated MFU (6N leaves attention out) settles the scope is unsaid
 _PER_CHIP_SHARE = re.compile(r"\bper[- ](?:GPU|chip|device|accelerator)\b|\beach (?:GPU|chip)\b|لكل (?:وحدة|شريحة)", re.I)
 
 
