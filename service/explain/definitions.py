@@ -49,7 +49,10 @@ def brief_definition(sentence: str, max_words: int | None = None) -> str:
             continue  # "for building, training and deploying models": a list of gerunds, not a participle clause
         if end.group().startswith("،") and after.startswith("و") and len(head.split()) < FIT_MIN_WORDS_BEFORE_AND:
             continue  # "عملية جماعية تسهم فيها كل شريحة بمصفوفة، وتنتهي ...": a short head; the "and" clause finishes its fact
+        if not end.group().strip(" ،,") and _FRONTED.match(sentence[max(sentence.rfind(": ", 0, end.start()) + 2, 0):]):
+            continue  # "...: before the all-gather that ..., each chip quantizes": the fronted clause waits for its main one
         if end.group().strip() == ":" and (_ANNOUNCES.search(head) or _FIGURE.search(after) or _HEADING.match(head) or _SAYS_HOW.match(head)
+                                           or _MEMBER_OF.match(head)
                                            or _RELATIVE_HEAD.match(head) or _SETTING_HEAD.match(head)
                                            or len(head.split()) < before_colon):
             listed = bool(_ANNOUNCES.search(head))
@@ -66,6 +69,13 @@ _ANNOUNCES = pattern_cache.lazy(r"^(?:[Tt]he\s+)?(?:[Tt]wo|[Tt]hree|[Ff]our|[Bb]
                                 r"\b(?:two|three|four|five|several|both|kinds?|types?|ways?|steps?|parts?|follows?|following|"
                                 r"namely|is|are|means?|اثنين|نوعين|نوعان|طريقتين|التالي|التالية"
                                 r"|جزأين|جزئين|جزءين|قسمين|خطوتين|مرحلتين|أجزاء|أنواع|طرق|خطوات)\W*$|\d\W*$")
+# "One of the three parts of ZeRO++:" says where the term belongs; what it does follows the colon (round 59 P04)
+_MEMBER_OF = pattern_cache.lazy(r"(?:One|Each|Part)\s+of\s+(?:the\s+)?(?:\w+\s+){0,2}(?:parts?|components?|pieces?|designs?|stages?|steps?|"
+                                r"kinds?|members?|techniques?|optimi[sz]ations?)\s+of\s|(?:أحد|إحدى|جزء من)\s")
+# A clause opened by a subordinator ("before the all-gather that ..., each chip ...", «قبل ...، تكمم ...») is cut off at
+# its comma: its main clause comes after
+_FRONTED = pattern_cache.lazy(r"\s*(?:before|after|when|whenever|once|if|while|until|unless|besides|in addition to|قبل|بعد|عندما|عند|حين|إذا|بينما|حتى|"
+                            r"إضافة إلى|بالإضافة إلى|فضلا عن|فضلًا عن)\s", re.I)
 # "A way of splitting a long sequence for ring attention:": what follows the colon is the way (stop 57 audit)
 _SAYS_HOW = pattern_cache.lazy(r"(?:An?|The)\s+(?:way|method|technique|scheme|trick|approach)\s+(?:of|for|to)\s")
 # A head that is a relative clause ("ما توصلت إليه ورقة Chinchilla:", "what the paper found:") only announces its fact.

@@ -31,6 +31,7 @@ def by_neighbours(entry: dict, text: str, start: int, end: int) -> int | None:
     before = word_before(text, start)
     after = text[end:end + _AFTER_WINDOW]
     ahead = text[max(0, start - _AFTER_WINDOW):start]
+    lead = text[start:end].rsplit(None, 1)[0] + " " if len(text[start:end].split()) > 1 else ""  # the words before its last
     for index, reading in enumerate(entry.get("readings") or []):
         written = reading.get("written_as")
         if written and not pattern_cache.lazy(written).fullmatch(text[start:end]):
@@ -42,8 +43,8 @@ def by_neighbours(entry: dict, text: str, start: int, end: int) -> int | None:
         if before and before in (reading.get("after_words") or ()):
             return index
         pattern = reading.get("preceded_by")
-        if pattern and pattern_cache.lazy(rf"(?:{pattern})\s*$", re.I).search(ahead):
-            return index
+        if pattern and any(pattern_cache.lazy(rf"(?:{pattern})\s*$", re.I).search(before_head) for before_head in (ahead, ahead + lead)):
+            return index  # "a 7B parameter model": the count is inside the occurrence, before its head word
         pattern = reading.get("followed_by")
         if pattern and pattern_cache.lazy(pattern, re.I).match(after):
             return index
