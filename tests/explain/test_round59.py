@@ -94,3 +94,14 @@ def test_arabic_words_that_only_look_like_the_fields():
     assert "fault-tolerance" not in _terms("خاصة في الصناعات منخفضة التسامح مع الأخطاء مثل الرعاية الصحية بعد التدريب.", "ar")
     assert "inference" not in _terms("الاستدلال غير الإنجليزي: درجات أولية حوالي 16% في مجموعات البيانات.", "ar")
     assert "inference" in _terms("يحتاج الاستدلال على نموذج 70B إلى ذاكرة كبيرة على GPU.", "ar")
+
+
+def test_the_states_are_not_set_against_a_memory_the_job_may_not_have():
+    # round 59 P12 (PyTorch's FSDP blog): "NVIDIA A100 peak" with "The use of A100 80G GPUs ... will mostly resolve this
+    # issue": the run's A100s were not 80 GB, yet "16 TB, 1.6 times the 128 x 80 GB, ... part must live in CPU memory"
+    text = ("For the GPT 1T model, the maximum per-GPU throughput of 84 teraFLOP/s (27% of the NVIDIA A100 peak) is achieved "
+            "with batch size 4 on 128 GPUs for 1T training. The use of A100 80G GPUs with larger memory capacity will mostly "
+            "resolve this issue.")
+    assert not [c for c in explain_offline(text, "en")["claims"] if "mixed-precision Adam" in c["why"]]
+    said = explain_offline("70B FT on 4xA100 80GB runs out of memory.", "en")["claims"]
+    assert any("mixed-precision Adam keeps about 1.12 TB" in c["why"] for c in said), said

@@ -4,6 +4,7 @@ more than all the chips hold means part of them must live in host memory (offloa
 
 import re
 
+from calculators import catalog
 from service.explain import restate
 from service.explain.checks import verdicts
 from service.explain.checks.core import Inputs, Result, run, worked
@@ -47,6 +48,32 @@ def _trained_params(doc: Document, claim: Claim):
     return max(found, key=lambda f: f.value) if found else None
 
 
+_HYPOTHETICAL = re.compile(r"\b(?:will|would|could|should|might|plan\w*|upgrad\w*|switch\w* to|in the future)\b"
+                           r"|(?<![\u0621-\u064A])(?:سوف|ستحل|سيحل|قد|يمكن|لو)(?![\u0621-\u064A])", re.I)
+
+
+def _memory_known(doc: Document, chip: dict) -> bool:
+    """Whether the job's chips have one memory size: the chip comes in one size only, or a sentence that is not a plan
+    or a wish writes its size ("A100 80GB"), not only "A100", which the catalog sells in 40 and 80 GB."""
+    variants = {c.get("hbm_bytes") for c in catalog.hardware().entries if c.get("hbm_bytes") and c["name"].split(" ")[:3] == chip["name"].split(" ")[:3]}
+    if len(variants) <= 1:
+        return True
+    for m in doc.mentions:
+        said = _SIZE_SAID.match(doc.text, m.end) or re.search(r"\d{2,3}\s?G", doc.text[m.start:m.end]) \
+            or re.search(r"\d{2,3}\s?GB?[\s-]*$", doc.text[max(0, m.start - 10):m.start])  # "A100 80GB" is one name; "8 80GB A100s"
+        if m.kind == "chip" and m.entry is chip and said and not _HYPOTHETICAL.search(_sentence_of(doc, m.start)):
+            return True
+    return False
+
+
+_SIZE_SAID = re.compile(r"[\w-]{0,8}?[\s-]?\(?\d{2,3}\s?G", re.I)  # "A100 80GB", "A100-40G", "A100 SXM4 (80G"
+
+
+def _sentence_of(doc: Document, at: int) -> str:
+    """The sentence of the text that holds position `at`."""
+    return next((doc.text[a:b] for a, b in doc.sentences if a <= at < b), "")
+
+
 _TO_FIT = re.compile(r"\b(?:to fit|fit\w*|requires?|needs?|needed)\b|يتطلب|تتطلب|يحتاج|تحتاج|لاستيعاب|يتسع", re.I)
 
 
@@ -76,6 +103,8 @@ def states_fit(doc: Document, claim: Claim) -> Result | None:
     memories = {c.get("hbm_bytes") for c in named}
     if params is None or len(counts) != 1 or not named or len(memories) != 1 or None in memories:
         return None  # no full training of a stated size, or the job's chips or their memory are uncertain
+    if not _memory_known(doc, named[0]):
+        return None  # "NVIDIA A100 peak ..." with "A100 80G GPUs ... will mostly resolve this" (round 59 P12): 40 or 80 GB unsaid
     if any(f.quantity in ("chips_per_node", "n_nodes") and f.value > 1 for f in doc.figures) \
             and max(f.value for f in doc.figures if f.quantity in ("chips_per_node", "n_nodes")) > next(iter(counts)):
         return None  # "one GPU" beside "4 nodes of 8 GPUs" is a part of the job, not all of its chips
