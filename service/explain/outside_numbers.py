@@ -75,7 +75,7 @@ def outside(part: str, passage: str, between: tuple[float, float] = (0, float("i
     least and a most value when given (a general rule's small counts, "two passes", "eight bits", define it)."""
     given = _values(passage)
     said = [(m.group(), _WORDS_EN[m.group().lower()]) for m in _WORD.finditer(part)  # "seven billion": the seven is compared
-            if not (m.group().lower() in _MAGNITUDE and _COUNTED.search(part, 0, m.start()))]
+            if not (m.group().lower() in _MAGNITUDE and _COUNTED.search(part, 0, m.start()) and not _ONE_BEFORE.search(part, 0, m.start()))]
     said += [(m.group(1), _WORDS_AR[m.group(1)]) for m in _WORD_AR.finditer(part)]
     said += [(m.group(), _tens_units(m)) for m in _TENS_UNITS.finditer(part)]  # "thirty-two", "sixty-four"
     for m in _DIGITS.finditer(part):
@@ -87,6 +87,9 @@ def outside(part: str, passage: str, between: tuple[float, float] = (0, float("i
     # magnitude however small, unlike a rule's own counts ("two passes")
     return [written for written, value in said if value not in given and value not in (0, 1) and between[0] <= value < between[1]] \
         + [written for written, value in factors if value not in given]
+
+
+_ONE_BEFORE = pattern_cache.lazy(r"\b(?:one|a)\s+$", re.I)  # "about one trillion parameters": the magnitude is the number said
 
 
 _FRACTIONAL_FACTOR = pattern_cache.lazy(r"\b(?P<whole>one|two|three|four|five|\d+) and a half times\b|(?<![\d.])(?P<digits>\d+\.\d+)\s*(?:x|×|times)(?![\w])", re.I)

@@ -105,3 +105,13 @@ def test_the_states_are_not_set_against_a_memory_the_job_may_not_have():
     assert not [c for c in explain_offline(text, "en")["claims"] if "mixed-precision Adam" in c["why"]]
     said = explain_offline("70B FT on 4xA100 80GB runs out of memory.", "en")["claims"]
     assert any("mixed-precision Adam keeps about 1.12 TB" in c["why"] for c in said), said
+
+
+def test_one_trillion_is_a_number_a_definition_may_not_bring():
+    # round 59 P10 (vLLM's decode context parallel docs): "K2: ... about one trillion parameters in total" for a passage
+    # that names K2 without its size
+    from service.explain import outside_numbers
+
+    assert outside_numbers.outside("about one trillion parameters in total", "We serve K2 on 16 GPUs.") == ["trillion"]
+    assert outside_numbers.outside("about one trillion parameters", "K2 has one trillion parameters.") == []
+    assert outside_numbers.outside("seven billion parameters", "a 7B model") == []  # the seven is what is compared
