@@ -115,3 +115,11 @@ def test_one_trillion_is_a_number_a_definition_may_not_bring():
     assert outside_numbers.outside("about one trillion parameters in total", "We serve K2 on 16 GPUs.") == ["trillion"]
     assert outside_numbers.outside("about one trillion parameters", "K2 has one trillion parameters.") == []
     assert outside_numbers.outside("seven billion parameters", "a 7B model") == []  # the seven is what is compared
+
+
+def test_memory_bandwidth_brings_no_magnitudes():
+    # round 59 P11-ar (the scaling book on TPU networking): «مئات الغيغابايتات في الثانية» for a CPU's DDR, a figure the
+    # passage never gives
+    text = "HBM bandwidth on a TPU v5p is about 2.7 TB/s per chip."
+    assert "hundreds" not in _terms(text)["memory-bandwidth"]["definition"]
+    assert "مئات" not in _terms(text, "ar")["memory-bandwidth"]["definition"]
