@@ -123,3 +123,10 @@ def test_memory_bandwidth_brings_no_magnitudes():
     text = "HBM bandwidth on a TPU v5p is about 2.7 TB/s per chip."
     assert "hundreds" not in _terms(text)["memory-bandwidth"]["definition"]
     assert "مئات" not in _terms(text, "ar")["memory-bandwidth"]["definition"]
+
+
+def test_the_causal_mask_brings_no_share_of_the_work():
+    # round 59 P18 (flash-attention#2576): "causal attention does about half the work of full attention", a share the
+    # passage never gives
+    definition = _terms("With a causal mask, FlashAttention skips the masked blocks of the score matrix on B200.")["causal-mask"]["definition"]
+    assert "half" not in definition and "less work" in definition
