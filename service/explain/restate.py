@@ -9,7 +9,7 @@ from calculators import catalog
 from calculators.resources import data_dir
 from calculators.formatting import human, human_field
 
-from service.explain import arabic_phrase, count_forms, degree_notation, expansion_number, passage_devices, pattern_cache
+from service.explain import arabic_phrase, count_forms, degree_notation, expansion_number, passage_devices, pattern_cache, sense_guards
 from service.i18n import arabic
 from service.i18n.messages import join_names, messages
 
@@ -176,6 +176,8 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
             continue
         if not _is_acronym(name) or arabic.ARABIC_LETTER.search(name) or _bracketed(text, match.start, match.end) and not seen.add(match.entry["id"]):
             continue  # "Model Flops Utilization (MFU)": the text's own gloss, after which "39.0% MFU" needs none either
+        if not sense_guards.fits_here(match.entry, text, match.start, match.end, name):
+            continue  # this occurrence is read in another sense than the entry's, though others are not
         said_plainly = (plain_forms or {}).get(match.entry["id"]) if name == match.entry.get("term") \
             and not _NAME_GOES_ON.match(text, match.end) and len(seen & set(plain_forms or ())) < MAX_PLAIN_FORMS \
             and not (lang != "en" and _FIGURE_BEFORE.search(text, max(start, match.start - 12), match.start)) else None

@@ -88,6 +88,12 @@ def unfit(matches: list, occurrences: list, text: str) -> set[str]:
     return out
 
 
+def fits_here(entry: dict, text: str, start: int, end: int, found_as: str) -> bool:
+    """Whether one occurrence may carry its entry's sense where it stands: an entry shown for its other occurrences is
+    still not expanded inside a sentence whose own words exclude it ("512x more matmul FLOPS than exponential": a count)."""
+    return all(_held(g, text, [(start, end, found_as)]) for g in _guards().get(entry["id"], ()))
+
+
 def without_unfit(matches: list, occurrences: list, text: str) -> tuple[list, list]:
     """The matches and occurrences less the entries whose sense does not fit the text (see `unfit`)."""
     dropped = unfit(matches, occurrences, text)
