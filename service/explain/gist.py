@@ -94,7 +94,7 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
     if gist_side.about_the_page(sentence):
         value -= 2.0  # about the figure or the page, not about the subject
     # where to read more, or what a test ran on, says the claim is elsewhere; "TL;DR ..." is the author's own summary of it
-    value += -3.0 * gist_side.pointer(sentence) + 3.0 * gist_side.summary(sentence)
+    value += -3.0 * gist_side.pointer(sentence) + 3.0 * gist_side.summary_at(doc, index)
     if len(words) > LONG_SENTENCE_WORDS:
         value -= 2.0
     fragment = sentence[:1].islower() and doc.text[:start].rstrip().endswith((";", "؛")) and len(words) < 8

@@ -6,7 +6,7 @@ that X"; the author's own verb says how X is claimed, so it replaces the gist's 
 
 import re
 
-from service.explain import pattern_cache, person
+from service.explain import connectives, pattern_cache, person
 
 # The author's own reporting verbs, by the frame they become (data/locale "gist_reported.lifted"): what is shown,
 # what is found, what is concluded, what is believed (a hedge kept as a hedge), what is recommended or proposed.
@@ -194,6 +194,8 @@ def topic_label(clause: str) -> str:
                                       _ANNOUNCING.search(found.group("label")) and person.has_verb(found.group("rest"))):
         return clause  # "The core problem with this approach: the auxiliary loss conflicts ...": its verb is any verb
     label = found.group("label")
+    if connectives.without(clause.strip(), "en") == found.group("rest").strip():
+        return found.group("rest")  # "Following up on this: X" links X to what came before; it names no topic
     if _PERSON.fullmatch(label):
         return clause  # "Horace He: you only need PP ...": a person who speaks, said as such by the gist
     if _ANNOUNCING.search(label):  # "And one surprising finding: X", "Key result: X": the label announces X

@@ -51,6 +51,18 @@ def summary(sentence: str) -> bool:
     return bool(_SUMMARY.match(sentence))
 
 
+def summary_at(doc, index: int) -> bool:
+    """Whether sentence `index` is the author's summary or goes on with it in its paragraph ("TLDR; X is slow. Y fixes it.")."""
+    a = doc.sentences[index][0]
+    for before in range(index, max(-1, index - 3), -1):  # "TLDR; X. Y." is split after "TLDR;": Y still goes on with it
+        start, end = doc.sentences[before]
+        if summary(doc.text[start:end]):
+            return True
+        if before and "\n" in doc.text[doc.sentences[before - 1][1]:start]:
+            return False
+    return False
+
+
 def pointer(sentence: str) -> bool:
     """Whether the sentence points the reader to other reading or names the set-up a test ran on."""
     return bool(_POINTER.search(sentence) or _TESTED_ON.match(sentence))
