@@ -51,13 +51,16 @@ def summary(sentence: str) -> bool:
     return bool(_SUMMARY.match(sentence))
 
 
+_TLDR = pattern_cache.lazy(r"^\W*(?:tl;?dr|bottom line|الخلاصة)\b", re.I)  # a summary that may run on for a few sentences
+
+
 def summary_at(doc, index: int) -> bool:
     """Whether sentence `index` is the author's summary or goes on with it in its paragraph ("TLDR; X is slow. Y fixes it.")."""
     a = doc.sentences[index][0]
     for before in range(index, max(-1, index - 3), -1):  # "TLDR; X. Y." is split after "TLDR;": Y still goes on with it
         start, end = doc.sentences[before]
         if summary(doc.text[start:end]):
-            return True
+            return before == index or bool(_TLDR.match(doc.text[start:end]))  # a stated aim ends with its own sentence
         if before and "\n" in doc.text[doc.sentences[before - 1][1]:start]:
             return False
     return False
