@@ -28,7 +28,8 @@ _DIGITS = pattern_cache.lazy(r"(?<![\w.])(?<!\w-)\d[\d,]*(?:\.\d+)?(?![\d.]*[A-Z
 # A count before the noun it counts ("the three matrix multiplications", "boards of four chips"): said without the count
 _COUNT_BEFORE_NOUN = pattern_cache.lazy(r"\b(?P<lead>(?i:the|its|their|of|in|into|with|across))\s+(?P<count>" +
                                         "|".join(k for k in _WORDS_EN if _WORDS_EN[k] < 100 and k not in ("twice", "thrice")) +
-                                        r")\s+(?=(?:[a-z][a-z-]*\s+){0,2}[a-z][a-z-]+s\b)")
+                                        r")\s+(?!(?:or|and|to)\s)(?!(?:[a-z][a-z-]*\s+){0,2}(?:bits|bytes)\b)"  # "in eight or four bits": a
+                                        r"(?=(?:[a-z][a-z-]*\s+){0,2}[a-z][a-z-]+s\b)")  # range, and a unit's count, are no count said apart
 # Entries whose numbers define them, not report on the world ("eight-bit", "two to the thirtieth power bytes"): kept whole
 DEFINITIONAL_CATEGORIES = frozenset({"precision", "metric", "measurement"})
 DEFINITIONAL_IDS = frozenset({"gibibyte", "mebibyte"})

@@ -26,8 +26,27 @@ def chips_for_gpus(definition: str, passage: str, own: str) -> str:
         for written, chips in _ARABIC_CHIPS:
             definition = written.sub(chips, definition)
         return definition
-    return _GPU_WORD.sub(lambda m: "chip" + m.group(1), definition)
+    said = _GPU_WORD.sub(lambda m: "chip" + m.group(1), definition)
+    return re.sub(r"(^|[.!?]\s+)chip", lambda m: m.group(1) + "Chip", said)  # "GPU clusters often ..." opens a sentence
 
 
 _ARABIC_CHIPS = tuple((re.compile(pattern), chips) for pattern, chips in (
     (r"وحدات GPU", "شرائح"), (r"وحدتي GPU", "شريحتين"), (r"وحدتا GPU", "شريحتان"), (r"وحدة GPU", "شريحة"), (r"(?<![\w-])GPU(?![\w-])", "شريحة")))
+
+
+# NVIDIA's own names: beside another maker's chips and none of these, an example built on them is from another setting
+_NVIDIA = pattern_cache.lazy(r"NVIDIA|Nvidia|NVLink|NVSwitch|NVL\d+|CUDA|NCCL|\b[HAB]\d{2,3}\b|\bGB\d{3}\b|DGX|HGX|ConnectX|"
+                             r"Hopper|Blackwell|Ampere|\bRTX\b|GeForce|Jetson")
+_OTHER_MAKERS = pattern_cache.lazy(r"TPU|Trainium|Inferentia|Gaudi|\bNPUs?\b|Ascend|Tenstorrent|Blackhole|Wormhole|Cerebras|Groq|"
+                                   r"\bAMD\b|\bMI\d{3}|ROCm|RCCL|Instinct|Infinity Fabric|xGMI|Ponte Vecchio|\bPVC\b|Apple|\bM\d (?:Max|Ultra|Pro)\b")
+
+
+def other_maker(passage: str) -> bool:
+    """Whether the passage's chips are named and none is NVIDIA's (Gaudi, TPU, MI300X, Apple silicon)."""
+    return bool(_OTHER_MAKERS.search(passage)) and not _NVIDIA.search(passage)
+
+
+def names_nvidia(text: str) -> bool:
+    """Whether `text` names NVIDIA or one of its products (H100, NVLink, ConnectX)."""
+    return bool(_NVIDIA.search(text))
+

@@ -107,6 +107,8 @@ def _specific_names() -> list[list[re.Pattern]]:
 def _foreign(part: str, passage: str, own: str) -> bool:
     """Whether `part` names only specific models or chips that neither the passage nor the term's own name mentions
     ("for Llama-3 and Kimi K2" beside a passage on Mistral); a part naming one the passage does mention is about it ("for TPU v2, v3 and v4 the size counts cores" beside "v3-256")."""
+    if passage_devices.names_nvidia(part) and passage_devices.other_maker(passage) and not passage_devices.names_nvidia(own):
+        return True  # "for example NVIDIA ConnectX-7", "the H100's NVLink figure" beside Gaudi's or an MI100's own links
     named = [patterns for patterns in _specific_names() if any(p.search(part) for p in patterns)]
     if not named or _CODED.findall(part.lower()) and set(_CODED.findall(part.lower())) & set(_CODED.findall(f"{passage} {own}".lower())):
         return False  # "v3" in "TPU v2, v3 and v4" beside a passage on "v3-256": about the passage's own chip
@@ -161,6 +163,9 @@ def without_foreign_names(definition: str, passage: str, own: str, numbers: bool
     if len(clauses) > 1 and any(foreign(c) for c in clauses[1:]):
         whole = [clauses[0]] + [c for c in clauses[1:] if not foreign(c)]
         kept[0] = "".join(whole).rstrip(" .;،؛") + "."
+    head, colon, after = kept[0].partition(": ")
+    if colon and len(head.split()) >= 8 and len(after.split()) <= 12 and head.count("(") == head.count(")") and _foreign(after, passage, own):
+        kept[0] = head.rstrip(" .") + "."  # "... (bidirectional): the H100's headline figure counts both": the example goes
     if numbers and outside_numbers.outside(kept[0], passage):
         kept[0] = outside_numbers.without_parts(outside_numbers.uncounted(kept[0], passage), passage)
     return passage_devices.chips_for_gpus(re.sub(r"\s+([.,;:])", r"\1", " ".join(kept)), passage, own)

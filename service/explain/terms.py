@@ -175,7 +175,14 @@ def read_terms(doc) -> None:
         first.setdefault(entry["id"], match)
     every, first = _with_axis_degrees(content, every, first)
     doc.occurrences = _unnested(every)
-    doc.matches = list(first.values())
+    # a name found across another's end ("scatter collective" in "the reduce-scatter collective") is no term there
+    crossing = lambda m: text[m.start - 1:m.start] == "-" and any(o.start < m.start < o.end < m.end for o in doc.occurrences) \
+        or text[m.end:m.end + 1] == "-" and any(m.start < o.start < m.end < o.end for o in doc.occurrences)  # noqa: E731
+    kept = {}
+    for occurrence in doc.occurrences:
+        kept.setdefault(occurrence.entry["id"], occurrence)
+    doc.matches = [m if not crossing(m) else kept[m.entry["id"]] for m in first.values()
+                   if not crossing(m) or m.entry["id"] in kept]
     doc.matches = _with_definitions(doc.matches, doc.definitions)
     doc.matches, doc.occurrences = senses.without_lone_field_words(doc.matches, doc.occurrences)
     doc.matches, doc.occurrences = senses.without_senses_said_by_another(doc.matches, doc.occurrences)
@@ -399,12 +406,18 @@ def _without_parts_of_options(text: str, items: list[dict], matches: list, occur
 
 OPTION_SHARE = 0.6  # "pipeline-model-parallel" is most of --pipeline-model-parallel-size; "utilization" half of its name
 _SWITCH = pattern_cache.lazy(r"(?:--)?(?:enable|disable|use|no|with|without)[-_]")
-_FILE_NAME = pattern_cache.lazy(r"[\w.-]+\.(?:py|pyx|cpp|cc|cu|cuh|h|hpp|c|rs|go|java|js|ts|sh|yaml|yml|json|toml|cfg|ini|md|txt|ipynb)\b")
+_FILE_NAME = pattern_cache.lazy(r"(?:[\w.-]+/)*[\w.-]+\.(?:py|pyx|cpp|cc|cu|cuh|h|hpp|c|rs|go|java|js|ts|sh|yaml|yml|json|toml|cfg|ini|md|txt|ipynb)\b")
+
+
+# a link ("https://github.com/kvcache-ai/..."), an issue's reference ("allenai/OLMo-core#829") and a constant's name
+# (-DGGML_CUDA_MIN_BATCH_OFFLOAD, NCCL_CROSS_NIC): the words inside them are parts of a name, not terms
+_CODE_NAME = pattern_cache.lazy(r"https?://[^\s)>\]]+|(?<![\w/])[\w.-]+/[\w.-]+#\d+|(?<![\w-])(?:-D)?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?![\w-])")
 
 
 def _outside_file_names(text: str, matches: list, occurrences: list) -> tuple[list, list]:
-    """The glossary's matches less those inside a file's name ("warp" in vllm_worker_warp.py is no GPU warp)."""
-    spans = [(m.start(), m.end()) for m in _FILE_NAME.finditer(text)]
+    """The glossary's matches less those inside a file's name or path ("warp" in vllm_worker_warp.py is no GPU warp), a
+    link, an issue's reference or a constant's name."""
+    spans = [(m.start(), m.end()) for m in _FILE_NAME.finditer(text)] + [(m.start(), m.end()) for m in _CODE_NAME.finditer(text)]
     if not spans:
         return matches, occurrences
     # a match that is the whole name ("llama.cpp", "bitnet.cpp": a project named like a file) is the term itself

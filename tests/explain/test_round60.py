@@ -43,3 +43,113 @@ def test_the_sentence_after_a_tldr_goes_on_with_the_summary():
     said = [doc.text[a:b] for a, b in doc.sentences]
     at = {s.split()[0]: gist_side.summary_at(doc, i) for i, s in enumerate(said)}
     assert at["Batching"] and not at["The"] and not at["Another"], at
+
+
+def _ids(text: str, lang: str = "en") -> set[str]:
+    return {t["id"] for t in explain_offline(text, lang)["terms"]}
+
+
+def _terms_section(text: str, lang: str = "en") -> str:
+    md = explain_offline(text, lang)["explanation"]
+    return md[md.find("## The terms"):] if lang == "en" else md[md.find("## المصطلحات"):]
+
+
+def test_a_name_found_across_another_names_end_is_no_term():
+    # sense audit (ZeRO++'s abstract): "scatter collective" was found across the end of "reduce-scatter" and glossed as
+    # the one-root scatter the text never names
+    assert "scatter-collective" not in _ids("ZeRO++ replaces the reduce-scatter collective with a quantized all-to-all.")
+    assert "scatter-collective" in _ids("A scatter collective sends each rank its own slice of the root's buffer.")
+
+
+def test_words_inside_links_issue_references_paths_and_constants_are_not_terms():
+    # sense audit: "kvcache" inside github.com/kvcache-ai/... (Mooncake#434), "OLMo" in allenai/OLMo-core#829 (a
+    # library's issue), "recipe" in recipe/npu/run.sh, "OFFLOAD" and "CUDA" inside -DGGML_CUDA_MIN_BATCH_OFFLOAD
+    assert "kv-cache" not in _ids("See https://github.com/kvcache-ai/Mooncake#performance, where 40GB moves at 87 GB/s.")
+    assert "olmo" not in _ids("This flag produced the stack trace in allenai/OLMo-core#829 after a day.")
+    assert "training-recipe" not in _ids("Run bash recipe/npu/run_ep64.sh to launch the job.")
+    assert not {"offloading", "cuda"} & _ids("Build with -DGGML_CUDA_MIN_BATCH_OFFLOAD=32 to move the matmuls to the GPU.")
+    assert {"kv-cache", "olmo", "cuda-graphs"} <= _ids("The KV cache of OLMo grows with CUDA graphs.")
+    assert "nccl-environment-variable" in _ids("Set NCCL_CROSS_NIC=1 before the run.")  # a constant named whole stays
+
+
+def test_a_range_of_counts_and_a_units_count_are_not_cut_apart():
+    # sense audit (an INT8/AWQ post on a T4): bitsandbytes "stores model weights in or four bits ... optimizer states in
+    # bits", the counts taken one by one from a range and from a unit
+    from service.explain import outside_numbers
+
+    said = outside_numbers.uncounted("stores weights in eight or four bits and keeps states in eight bits", "4-bit weights")
+    assert said == "stores weights in eight or four bits and keeps states in eight bits", said
+    assert outside_numbers.uncounted("the three matrix multiplications", "no counts here") == "the matrix multiplications"
+
+
+def test_nvidia_examples_are_not_given_for_another_makers_chips():
+    # sense audit (Habana's Gaudi docs): the NIC "for example NVIDIA ConnectX-7" where Gaudi's ports are on the chip;
+    # an MI100 passage given "the H100's headline NVLink figure"
+    gaudi = _terms_section("Seven of the ten NIC ports on each Gaudi connect it to the other Gaudis in the server.")
+    assert "ConnectX" not in gaudi and "The network card in a server." in gaudi, gaudi
+    assert "Chip clusters" in gaudi, "a sentence said for chips still opens with a capital"
+    nvidia = _terms_section("Each H100 node has eight NICs, one per GPU, on the InfiniBand fabric.")
+    assert "ConnectX" in nvidia, nvidia
+
+
+def test_a_latency_beside_communication_words_is_not_a_messages_without_its_own():
+    # sense audit (five passages): "lower latency" of Ulysses attention beside "all-to-all communication", a forward
+    # pass's, a served model's, all glossed as a message's travel time between chips
+    text = "Ulysses needs high-bandwidth all-to-all communication but has lower latency than ring attention."
+    section = _terms_section(text)
+    assert "between chips" not in section, section  # the general sense, which a reader needs no gloss for
+    assert "message or a transfer between chips" in _terms_section("Each message pays a latency of 5 microseconds per hop.")
+
+
+def test_definitions_cut_for_their_numbers_stay_whole():
+    # sense audit (three passages): fault tolerance shown as "...: for a training job." once "thousands of GPUs" was cut
+    from service.explain import glossary
+    from service.explain.term_items import without_foreign_names
+
+    definition = glossary.load().by_id["fault-tolerance"]["definition"]
+    said = without_foreign_names(definition, "On TPU pods, fault tolerance keeps the job alive.", "fault tolerance")
+    assert "checkpoints" in said and "thousands" not in said and not said.endswith("for a training job."), said
+
+
+def test_rl_bubbles_are_not_the_pipelines():
+    # sense audit (OpenRLHF#562): GPUs idle "while vLLM is generating experiences" in a PPO loop were glossed as the
+    # pipeline bubble of pipeline parallelism (once asked of the PPO cue; the passage has no pipeline)
+    assert "pipeline-bubble" not in _ids("Our PPO loop leaves bubbles between generation and training.")
+    assert "pipeline-bubble" in _ids("With PP=8 and 1F1B, the bubbles shrink as microbatches grow.")
+
+
+GUARDED = [  # (entry, a sentence in the other sense as the passage wrote it, one in the entry's own sense) - sense audit
+    ("steady-state", "GPU 0 has 7 extra processes which steady state at 520MB VRAM.", "Measure step time only in steady state, after warmup."),
+    ("synchronization-point", "NCCL calls are guarded by host-side synchronization barriers between threads.",
+     "Every synchronization point stalls the GPU until the all-reduce finishes."),
+    ("aws-neuroncore", "A trn1 node holds 16 Neuron devices, each with 2 Neuron cores.", "Each NeuronCore runs one model replica."),
+    ("hidden-size", "The counter assumed experts operated at the full hidden dimension.", "The model's hidden size is 8192 for the 70B model."),
+    ("tile-size", "Aurora has 127,488 Intel PVC GPU tiles.", "The kernel uses a tile size of 128x128 for the GEMM."),
+    ("olmoe", "We trained on the OLMoE-mix-0924 dataset.", "OLMoE-1B-7B activates 1B of its 7B parameters."),
+    ("ring-all-reduce", "NCCL's ring reduce-scatter is topology-ordered.", "A ring all-reduce sends 2(N-1)/N of the data per GPU."),
+    ("pipeline-stage", "Prefill and decode run on separate pods, since each stage owns half of a request's latency.",
+     "Each pipeline stage holds 4 layers."),
+    ("dispatch-overhead", "In a single GPU kernel launch it gathers the weights for each segment.",
+     "Each kernel launch costs about 5 us of overhead, so CUDA graphs help."),
+    ("nccl-protocol", "I've been running some simple tests on multi-node pipeline parallel with NCCL.",
+     "NCCL picks the Simple protocol for large messages and LL128 for medium ones."),
+    ("all-to-all", "Seven NIC ports connect each Gaudi to the others in an all-to-all processor configuration.",
+     "The MoE layer runs an all-to-all to dispatch tokens to experts."),
+    ("fp8-blockwise-scaling", "ZeRO++ uses block-quantization based all-gather with INT8 weights.",
+     "DeepSeek-V3 trains in FP8 with blockwise scaling of 128x128 tiles."),
+    ("moonshot-ai", "He said so on Peter Diamandis's podcast Moonshot last week.", "Moonshot AI released Kimi K2."),
+    ("post-training", "Earlier expert pruning methods work in the post-training phase on a finished model.",
+     "Post-training with RL now takes a tenth of pretraining compute."),
+    ("latency-percentile", "arm | MFU p50 | tok/s p50 | step p50", "The p99 latency of requests rose to 2 s under load."),
+    ("peak-flops", "Power swings grow with an aggressive pursuit of peak performance in modern silicon.",
+     "The H100 reaches 60% of its peak performance of 989 TFLOP/s."),
+]
+
+
+import pytest  # noqa: E402
+
+
+@pytest.mark.parametrize("entry,other,own", GUARDED)
+def test_audited_senses_are_shown_only_where_they_fit(entry, other, own):
+    assert entry not in _ids(other), (entry, other)
+    assert entry in _ids(own), (entry, own)

@@ -316,7 +316,6 @@ ALIASES = [
     ("opt", "نقارن OPT وBLOOM على المعيار نفسه.", "OPT"),
     ("tensor-parallelism", "Megatron uses column/row parallel matmuls inside each layer.", "column/row parallel matmuls"),
     ("tensor-parallelism", "TP-sharding splits each weight matrix across GPUs.", "TP-sharding"),
-    ("pipeline-bubble", "Our PPO loop leaves bubbles between generation and training.", "bubbles"),
     ("policy-model", "The actor is trained with PPO against the critic and the reward model.", "actor"),
     ("rollout", "make_experience runs generation for the batch.", "make_experience"),
     ("rollout", "Generating experiences dominates the PPO step.", "Generating experiences"),
