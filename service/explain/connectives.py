@@ -5,7 +5,7 @@ import re
 from service.explain import pattern_cache
 
 # "such as"/"for example" and "of note" open a sentence that cannot follow "that": "It adds that such as X is preferred".
-_LEADING = {"en": pattern_cache.lazy(r"^(?:so(?!\s+(?:far|much|many|long|that)\b)|thus|hence|therefore|this means(?: that)?|which means(?: that)?|"
+_LEADING = {"en": pattern_cache.lazy(r"^(?:so(?!\s+(?:far|much|many|long|that)\b)|thus|hence|therefore|(?:this|it|that) means(?: that)?|which means(?: that)?|"
             r"(?:this|that|it) (?:makes it clear|shows|suggests|implies|tells us|demonstrates|confirms|indicates) that|"
             r"in short|overall|however|but|and|also|additionally|moreover|such as|"
             r"for example|for instance|e\.g\.|of note(?:\s*,?\s*though)?|"
@@ -20,6 +20,8 @@ _LEADING = {"en": pattern_cache.lazy(r"^(?:so(?!\s+(?:far|much|many|long|that)\b
 
 def without(clause: str, lang: str) -> str:
     """A clause without the links that open it, however many ("Still, this makes it clear that X": X)."""
+    if lang not in _LEADING:
+        return clause  # a language added from a folder has no links listed: its clause is said as written
     before = None
     while before != clause:
         before, clause = clause, _LEADING[lang].sub("", clause, count=1).lstrip()

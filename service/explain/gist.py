@@ -3,7 +3,7 @@
 import re
 
 from service.explain import claims as cues
-from service.explain import gist_central, gist_contrast, gist_cross, gist_frames, gist_select, gist_length, gist_lift, gist_list, gist_plain, gist_side, headings, pattern_cache, person, reported, restate, synthesis
+from service.explain import gist_central, gist_contrast, gist_cross, gist_dangling, gist_frames, gist_select, gist_length, gist_lift, gist_list, gist_plain, gist_side, headings, pattern_cache, person, reported, restate, synthesis
 from service.explain.document import Document
 from service.i18n.messages import messages
 
@@ -252,12 +252,12 @@ def gist(doc: Document, links: list[dict]) -> list[dict]:
                    or (claims_at.get(doc.sentences[i][0]) is not None and claims_at[doc.sentences[i][0]].frame
                        and _frame_filled(doc, claims_at[doc.sentences[i][0]]))]
     quoted = [(v, i) for v, i in scored if (v, i) not in in_language]
-    own = next((i for _, i in in_language if restate.same_language(doc.text[slice(*doc.sentences[i])], doc.lang)
-                and restated(doc, i)), None)
-    if own is not None and own == in_language[0][1]:
+    own = [i for _, i in in_language if restate.same_language(doc.text[slice(*doc.sentences[i])], doc.lang) and restated(doc, i)]
+    if own and own[0] == in_language[0][1]:  # a point that dangles ("it runs slower") gives way to one that stands
         values = {i: v for v, i in scored}
-        return _named_once(_reported(doc, own, ids, {i: score(doc, i, ids[i], claims_at.get(a)) if i not in values else values[i]
-                                                       for i, (a, _) in enumerate(doc.sentences)}))
+        values = {i: score(doc, i, ids[i], claims_at.get(a)) if i not in values else values[i] for i, (a, _) in enumerate(doc.sentences)}
+        return gist_dangling.standing(own[:3], lambda i: doc.text[slice(*doc.sentences[i])], doc.lang,
+                                      lambda i: _named_once(_reported(doc, i, ids, values)))
     for _, i in in_language + (quoted if not in_language else []):
         if chosen and not in_language:
             break  # one summary of a sentence in the other language, not a chain of them
@@ -348,7 +348,8 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
             continue  # a "because" paragraphs away, or "The reason is ..." after another sentence, explains something else
         if j != point + 1 and (_BARE_ANAPHOR.match(sentence.strip()) or _CONSEQUENCE.match(sentence) or _DOES_TO_THIS.search(sentence)
                                or _POSSESSIVE_BACK.match(sentence.strip()) or _POINTS_BACK_AR.match(sentence.strip())
-                               or (reported.reads_back(_OPENER.sub("", sentence.strip())) and reported.role(sentence, lang) != "conclusion")):
+                               or (reported.reads_back(_OPENER.sub("", sentence.strip())) and reported.role(sentence, lang) != "conclusion")
+                               or gist_dangling.dangles(sentence, lang)):
             continue  # "This creates ...", "So its all-reduces cross PCIe", "That's the failure mode ...": each points back
         claim = next((c for c in doc.claims if c.start == doc.sentences[j][0]), None)
         measured = claim is not None and bool({"measurement", "comparison"} & set(claim.kinds))
@@ -510,8 +511,7 @@ def _one_sentence(texts: list[tuple[list[int], str]], who: str, lang: str, asked
 _POSSESSIVE_BACK = pattern_cache.lazy(r"^(?:its|their)\s", re.I)  # "Its more aggressive 2-bit implementation ...": whose is said before
 _BARE_ANAPHOR = pattern_cache.lazy(r"^(?:this|that|it)\s+(?:\w+ly\s+)?[a-z]+(?:es|s|ed)\b(?<!\bis)(?<!\bwas)(?<!\bhas)"
                                    r"|^(?:this|these)\s+[a-z]+\s+(?:is|are|was|were|has|have)\b", re.I)  # "This stage is ...": its stage is the one before
-# "KV caching mitigates this by ...": what "this" is stands in the sentence before, not in a point elsewhere
-_DOES_TO_THIS = pattern_cache.lazy(r"\b(?:mitigat|solv|fix|address|avoid|prevent|eliminat|tackl|work(?:s|ed)? around)\w*\s+(?:this|that|it)\b", re.I)
+_DOES_TO_THIS = pattern_cache.lazy(r"\b(?:mitigat|solv|fix|address|avoid|prevent|eliminat|tackl|work(?:s|ed)? around)\w*\s+(?:this|that|it)\b", re.I)  # "KV caching mitigates this by ...": "this" stands in the sentence before
 _CONSEQUENCE = pattern_cache.lazy(r"^\s*(?:so|therefore|thus|hence|as a (?:result|consequence)|consequently|for this reason|because of (?:this|that)|in turn)\b", re.I)  # follows the sentence before it
 FRAME_REACH = 3  # a frame's parts come from the point and the sentences this near it
 

@@ -153,3 +153,19 @@ import pytest  # noqa: E402
 def test_audited_senses_are_shown_only_where_they_fit(entry, other, own):
     assert entry not in _ids(other), (entry, other)
     assert entry in _ids(own), (entry, own)
+
+
+def test_a_point_that_points_at_nothing_gives_way_to_one_that_stands():
+    # opening audit (TRL#2600): "The authors conclude that they must reserve enough space for them" - what "them" is (the
+    # optimizer's weights) was in a sentence the gist left out; (a post on recomputation) "In exchange, the freed memory ..."
+    from service.explain.gist_dangling import dangles
+
+    assert dangles("So we must reserve enough space for them.", "en")
+    assert dangles("In exchange, the freed memory lets you fit a larger model.", "en")
+    assert dangles("It runs slower, and the others wait.", "en") and dangles("لكنها كانت لا تزال بحاجة إلى 8 شرائح.", "ar")
+    assert not dangles("This PR adds FP8 training.", "en") and not dangles("It is important to pin the version.", "en")
+    assert not dangles("This means each step takes 3.4 s.", "en")  # the link goes, the claim stands
+    gist = _gist("vLLM sizes its KV cache from the free GPU memory when it starts. A larger cache improves speed, so we "
+                 "would expect a utilization of 1. However, at this stage the optimizer's states are not yet on the GPU; "
+                 "they arrive after the first step. So we must reserve enough space for them.")
+    assert not gist.split(". ")[0].rstrip(".").endswith("for them"), gist

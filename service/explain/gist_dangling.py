@@ -1,0 +1,56 @@
+"""A gist sentence that leans on a sentence the gist leaves out ("They must reserve enough space for them", «لكنها
+كانت ...», "In exchange, the freed memory ..."): its pronoun or link points at nothing the reader is shown, so another
+of the author's points is said instead, where one stands on its own."""
+
+import re
+
+from service.explain import connectives, pattern_cache
+
+# A subject, object or link that points back: "it", "this is", "they ... them", "in exchange", "the following"; not the
+# page itself ("This PR adds X", "This post shows") nor "this X" that names its noun ("this 70B model")
+_BACK_EN = pattern_cache.lazy(
+    r"^\W*(?:(?:and|but|so|also)\s+)?(?:"
+    r"(?:it|they|he|she)\b(?!\s+(?:is|was|'s)\s+(?:worth|important|possible|recommended|necessary|better|best|easy|hard|"
+    r"common|unclear|clear|likely|unlikely|true|known|expected|not\s+(?:clear|possible|necessary))\b)"
+    r"(?!\s+(?:seems|turns\s+out|takes|took|would\s+be|appears|depends)\b)"
+    r"|(?:its|their|both|such)\b"
+    r"|(?:this|that)(?=\s+(?:is|are|was|were|has|have|had|can|could|will|would|may|might|must|should|does|do|did|also|"
+    r"only|still|then|just|really|probably|likely|means?|meant|[a-z]+(?:es|ed))\b|\s*[,.;:!?]|\s*$)"
+    r"|(?:these|those)(?=\s+(?:are|were|have|had|can|could|will|would|may|might|must|should)\b)"
+    r"|in\s+(?:exchange|return|turn|that\s+case|this\s+case)\b)"
+    r"|\bthe\s+following\s*[.:]?\s*$|\b(?:for|to|of|on|with|from)\s+(?:them|it|this|that)\s*[.!]?\s*$", re.I)
+_SELF = pattern_cache.lazy(r"^\W*(?:this|these)\s+(?:PR|pull request|patch|post|paper|article|blog|issue|thread|work|change|"
+                           r"commit|release|report|guide|tutorial|page|repo|repository|project|section|chapter|note)s?\b", re.I)
+# Arabic: a sentence opening on a pronoun, a demonstrative, "but it", a word carrying a pronoun ending that names nothing
+# said («تصميمها»), a dual verb with no subject («ترتبطان»), or «التالية» with nothing following
+_BACK_AR = pattern_cache.lazy(
+    r"^\W*[وف]?(?:لكنها|لكنه|لكنهما|لكنهم|ولكنها|ولكنه|إنها|إنه|أنها|أنه|هي|هو|هما|هم|هذا|هذه|ذلك|تلك|هؤلاء)(?![\u0621-\u064A])"
+    r"|^\W*[وف]?(?!ال)[\u0621-\u064A]{3,}(?:ها|هما|هم)(?![\u0621-\u064A])"
+    r"|^\W*[وف]?[يت][\u0621-\u064A]{2,}(?:ان|ون)(?![\u0621-\u064A])"
+    r"|التالية\s*[.:]?\s*$")
+
+
+def dangles(sentence: str, lang: str) -> bool:
+    """Whether the sentence's opening points back at something it does not name itself."""
+    if lang not in ("en", "ar"):
+        return False  # no pattern for a language added from a folder
+    said = connectives.without(sentence.strip(), lang)  # "This means X": the link goes, X stands
+    if lang == "ar":
+        return bool(_BACK_AR.search(said))
+    return bool(_BACK_EN.search(said)) and not _SELF.match(said)
+
+
+def standing(candidates: list[int], sentence_of, lang: str, gist_of) -> list[dict]:
+    """The gist of the first candidate point whose gist does not leave its opening pointing at nothing: a point that
+    dangles is said only with the sentence before it (which `gist_of` adds where it can); else the next point is tried."""
+    first = None
+    for point in candidates:
+        said = gist_of(point)
+        if not said:
+            continue
+        first = said if first is None else first
+        upto = next((n for n, item in enumerate(said) if point in item.get("from", [])), len(said) - 1)
+        before = {i for item in said[:upto + 1] for i in item.get("from", []) if i < point}  # said first, or in one sentence
+        if not dangles(sentence_of(point), lang) or before:
+            return said
+    return first or []
