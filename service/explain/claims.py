@@ -9,7 +9,7 @@ from service.explain.document import Claim, Document
 # Sentence ends: . ! ? ؟ followed by a space or the end (not a decimal point), ; ؛ and line breaks.
 # An abbreviation's stop ("i.e.", "e.g.", "vs.", "approx.", "etc." before a lower-case word) ends no sentence.
 # A bullet inside a line ("why it matters: • faster math • accuracy?") starts an item of a list pasted on one line.
-_BOUNDARY = pattern_cache.lazy(r"(?<![\s(]i\.e\.)(?<![\s(]e\.g\.)(?<!\svs\.)(?<!approx\.)(?<![\s(][Nn]o\.(?=\s\d))(?<!\setc\.(?=\s[a-z]))(?<=[.!?؟])\s+|(?<!\bTL)(?<!\btl)[;؛]\s*|\n+|\s*•\s*"
+_BOUNDARY = pattern_cache.lazy(r"(?<![\s(]i\.e\.)(?<![\s(]e\.g\.)(?<!\svs\.)(?<!approx\.)(?<![\s(][Nn]o\.(?=\s\d))(?<!\setc\.(?=\s[a-z]))(?<!\bTL\.)(?<=[.!?؟])\s+|(?<!\bTL)(?<!\btl)[;؛]\s*|\n+|\s*•\s*"
                                r"|(?<=[.!?]\))\s+(?=[A-Z])"  # "(One caveat: ... a bit.) Below are ...": an aside in brackets ends its sentence
                                # "... NVSwitch node.Using vLLM ...", "... the program.I find ...", "is this normal?The ...": a full
                                # stop or a question mark typed with no space, before a word that opens sentences (never

@@ -27,7 +27,7 @@ _EMOTICON = pattern_cache.lazy(r"\s+[:;]-?[/()DPp|\\]+(?=[\s.!?]*$)")  # "... ea
 _PLAIN_WORD_FIRST = pattern_cache.lazy(r"[a-z]+[\s,]")  # "the flagship run ...", not "bing_bert", "h100" or "nvidia-smi"
 # A person's name ("Horace He:"), not a setting ("SHARD_GRAD_OP:", "FULL_SHARD:"): capitalised words with lower case.
 _URL = pattern_cache.lazy(r"https?://(?:www\.)?github\.com/[\w.-]+/[\w.-]+/(?P<kind>pull|issues|discussions)/(?P<number>\d+)\S*|https?://\S+")
-_SPEAKER = pattern_cache.lazy(r"^(?!(?:Problem|Setup|Settings?|Note|Update|Question|Summary|Results?|Issue|Solution|Context|Background|Environment|Edit|Details?|Test|Tests|Hardware|Software|System|Config\w*|Observ\w+|Conclusions?|Takeaways?|Expected|Actual|Steps?|Reproduc\w+|Motivation|Description|Overview|Goal|Reason|Fix|Workaround|Hypothes\w+|Analysis|Output|Error|Logs?|Command|Model|Benchmarks?|Performance|Memory|Training|Inference)\b[^:\n]{0,30}:)"
+_SPEAKER = pattern_cache.lazy(r"^(?!(?:Problem|Setup|Settings?|Note|Update|Question|Summary|Results?|Issue|Solution|Context|Background|Environment|Edit|Details?|Test|Tests|Hardware|Software|System|Config\w*|Observ\w+|Conclusions?|Takeaways?|Expected|Actual|Steps?|Reproduc\w+|Motivation|Description|Overview|Goal|Reason|Fix|Workaround|Hypothes\w+|Analysis|Output|Error|Logs?|Command|Model|Benchmarks?|Performance|Memory|Training|Inference|[A-Z][a-z]+(?:ency|ancy|ity|tion|sion|ment|ness|ance|ence)|Scale|Speed|Cost|Latency|Throughput|Accuracy|Stability|Bandwidth|Compute|Scaling|Quality|Usage|Pros|Cons|Approach|Method|Idea|Plan|Proposal|Changes?|Bug|Cause|Impact|Benefits?|Trade-?offs?|Limitations?|Risks?|Options?|Phase|Stage)\b[^:\n]{0,30}:)"
                               r"(?P<speaker>[A-Z][a-z][\w.'-]*(?: [A-Z][a-z][\w.'-]*){1,2}|[A-Z][a-z][\w.'-]*(?=\s*:[^\n]*\b(?:I|we|you|my|our|us|me)\b))\s*:\s+(?=\S)")
 _TRAILING = ".。!?؟:;؛،, "
 # A reason names its cause ("because", "since", "due to"); "so"/"thus" open a consequence, not the reason.
@@ -36,12 +36,12 @@ _REASON = pattern_cache.lazy(r"\b(?:because|since|due to|thanks to|as a result o
 _OPENER = pattern_cache.lazy(r"^(?:(?:yes|ok|okay|well|but|and|so|also|however|while|anyway|additionally|moreover|furthermore|in addition|ofc|of course"
                              r"|not (?:totally|entirely|completely|quite|really|exactly))\s*,\s*|(?:yes|but|and|so(?!\s+(?:far|much|many|long|that)\b)|also|anyway)\s+(?=\S))+", re.I)
 # What announces a point, not makes it: "So the takeaway:", "TL;DR:", "الخلاصة:", a label ("Problem:"), a number ("(2) As")
-_ANNOUNCER = pattern_cache.lazy(r"^(?:(?:so|and|thus|therefore|anyway|basically)\s*,?\s+)?(?:the\s+)?(?:takeaway|tl;?dr|bottom line|"
+_ANNOUNCER = pattern_cache.lazy(r"^(?:(?:so|and|thus|therefore|anyway|basically)\s*,?\s+)?(?:the\s+)?(?:takeaway|tl[;.]? ?dr|bottom line|"
                                 r"in short|key (?:insight|point|implication|finding|result|observation|takeaway)|short version|consider this|for context|for reference|here'?s the thing|"
                                 r"to put (?:this|it) in(?:to)? perspective|الخلاصة|باختصار|البصيرة الرئيسية)\s*[:,-]?\s*|^\(?\d{1,2}\)\s+|"
                                 r"^(?:problem|setup|note|update|question|summary|results?|issue|solution|context|background|motivation|"
                                 r"environment|description|edit|conclusion|observation|workload|hardware|details?|benchmarks?|recommendations?|tip|answer|findings?|caveat|output|outcome|impact|verdict|status|overall|effect|"
-                                r"performance|preface|introduction|abstract|overview|tl;dr)\s*:\s*", re.I)
+                                r"performance|preface|introduction|abstract|overview|tl[;.]? ?dr)\s*:\s*", re.I)
 
 
 def score(doc: Document, index: int, term_ids: set[str], claim) -> float:

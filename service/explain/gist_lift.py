@@ -183,6 +183,10 @@ _ANNOUNCING = pattern_cache.lazy(r"^(?:and|but|so|also|why|what|how)\b|\b(?:find
 _PERSON = pattern_cache.lazy(r"[A-Z][a-z][\w.'-]*(?: [A-Z][a-z]?[\w.'-]*){1,2}")  # "Horace He", "Jingyuan Liu"
 
 
+_COMMON_LABEL = pattern_cache.lazy(r"\b[A-Z][a-z]+(?:ency|ancy|ity|tion|sion|ment|ness|ance|ence)\b|^(?:Scale|Speed|Cost|Latency|Throughput|"
+                                   r"Memory|Compute|Scaling|Quality|Usage|Step|Phase|Stage)\b")  # "Scale Up:", "Memory Pressure:": no person
+
+
 def topic_label(clause: str) -> str:
     """A clause under a topic label said as one sentence: "KV cache management: tensor parallel deployment is not
     optimal" -> "for KV cache management, tensor parallel deployment is not optimal"."""
@@ -196,7 +200,7 @@ def topic_label(clause: str) -> str:
     label = found.group("label")
     if connectives.without(clause.strip(), "en") == found.group("rest").strip():
         return found.group("rest")  # "Following up on this: X" links X to what came before; it names no topic
-    if _PERSON.fullmatch(label):
+    if _PERSON.fullmatch(label) and not _COMMON_LABEL.search(label):
         return clause  # "Horace He: you only need PP ...": a person who speaks, said as such by the gist
     if _ANNOUNCING.search(label):  # "And one surprising finding: X", "Key result: X": the label announces X
         return found.group("rest")

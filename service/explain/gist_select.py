@@ -22,7 +22,7 @@ under per also only just very more most less much many some any each both all ow
 authors asks asked ask says said reports reported text post passage
 في من على إلى الى عن أن إن ما لا لم هذا هذه ذلك تلك التي الذي الذين هو هي هم كان كانت مع أو ثم قد كل بين عند""".split())
 # the author's own summary ("TL;DR ...", "الخلاصة ..."), or their stated aim
-SUMMARY = re.compile(r"^\W*(?:tl;?dr|bottom line|in short|in summary|to summari[sz]e|the (?:key )?takeaway(?!\s+(?:was|were|of\s+(?:the|my|our)\s+"
+SUMMARY = re.compile(r"^\W*(?:tl[;.]? ?dr|bottom line|in short|in summary|to summari[sz]e|the (?:key )?takeaway(?!\s+(?:was|were|of\s+(?:the|my|our)\s+"
                      r"(?:previous|last|earlier)))|الخلاصة|باختصار)\b"  # "The takeaway was clear: ..." is an earlier post's
                      # the author's stated aim ("The purpose of this blog post is to discuss ..."): what the text is for
                      r"|^\W*(?:the|my|our)\s+(?:main\s+)?(?:purpose|goal|aim|point)\s+of\s+(?:this|my|our|the)\s+(?:blog\s+)?"

@@ -51,7 +51,7 @@ def summary(sentence: str) -> bool:
     return bool(_SUMMARY.match(sentence))
 
 
-_TLDR = pattern_cache.lazy(r"^\W*(?:tl;?dr|bottom line|الخلاصة)\b", re.I)  # a summary that may run on for a few sentences
+_TLDR = pattern_cache.lazy(r"^\W*(?:tl[;.]? ?dr|bottom line|الخلاصة)\b", re.I)  # a summary that may run on for a few sentences
 
 
 def summary_at(doc, index: int) -> bool:

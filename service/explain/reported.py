@@ -192,7 +192,8 @@ def indirect_question(text: str) -> str | None:
     yes_no_do = re.match(r"^do\s+(?P<who>they|we|I|you)\b(?P<rest>.*)$", lowered, re.I)
     if yes_no_do:
         return f"whether {yes_no_do.group('who')}{yes_no_do.group('rest')}"
-    if re.match(rf"^(?:{_AUX}|do|does|did)\b", lowered, re.I) or _NOT_A_CLAUSE.match(lowered) or re.search(rf",\s*{_WH}\b", lowered, re.I):
+    if re.match(rf"^(?:{_AUX}|do|does|did)\b", lowered, re.I) or _NOT_A_CLAUSE.match(lowered) or re.search(rf",\s*{_WH}\b", lowered, re.I) \
+            or re.match(r"^(?:since|because|as|given|considering|although|though)\b[^,]{3,},", lowered, re.I):
         return None  # "or because it ...", "regarding X, why does Y": no clause "whether" can take, so quoted
     return "whether " + lowered
 

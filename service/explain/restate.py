@@ -71,7 +71,7 @@ def figure(fig, lang: str, chip_names: bool = True, after: str = "") -> str:
         template = readings.get("n_chips_gpu", template)  # (Arabic keeps شريحة: "وحدة GPU = 8.8" reads as a formula)
     if fig.quantity == "pp_degree" and _STAGES_AFTER.match(after):
         template = readings.get("pp_degree_before_stages", template)
-    if fig.quantity == "dp_degree" and (fig.detail or {}).get("zero_stage") == 3:
+    if fig.quantity == "dp_degree" and ((fig.detail or {}).get("zero_stage") == 3 or re.search(r"(?i)fsdp|hsdp|shard", fig.quote or "")):
         template = readings.get("dp_degree_sharded", template)
     if fig.quantity == "seq_len" and re.search(r"\bcontext\b|سياق|\d[KkMm]?-token$", fig.quote or "", re.I):  # one context
         template = readings.get("token_adjective" if fig.quote.endswith("-token") else "context_written", template)
@@ -176,6 +176,8 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
             continue
         if not _is_acronym(name) or arabic.ARABIC_LETTER.search(name) or _bracketed(text, match.start, match.end) and not seen.add(match.entry["id"]):
             continue  # "Model Flops Utilization (MFU)": the text's own gloss, after which "39.0% MFU" needs none either
+        if _AS_VERB.search(text, max(0, match.start - 14), match.start) and re.fullmatch(r"[A-Z]{2,}(?:s|ed|ing|['’]d)", name):
+            continue  # "deserialization then OOMs asking for 2.82 GiB": the acronym is the verb, which no expansion replaces
         if not sense_guards.fits_here(match.entry, text, match.start, match.end, name):
             continue  # this occurrence is read in another sense than the entry's, though others are not
         said_plainly = (plain_forms or {}).get(match.entry["id"]) if name == match.entry.get("term") \
@@ -188,7 +190,7 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
                                  or name.lower() in expansion.lower() or re.search(r"\d", name) and re.search(r"\d", expansion)):
             continue  # an identifier (ZB_2P, SHARD_GRAD_OP) or a long gloss: the terms section explains it
         if _in_spans(protected, match.start) or _attached(text, match.start, match.end) or _after_number(text, match.start) \
-                or _ASSIGNED.match(text, match.end) or text[match.end:match.end + 2] in ("'s", "’s") \
+                or _ASSIGNED.match(text, match.end) or text[match.end:match.end + 2] in ("'s", "’s") or text[match.start - 1:match.start] == "=" \
                 or _PRODUCT_CODE_BEFORE.search(text, max(0, match.start - 12), match.start) \
                 or _VERSION_AFTER.match(text, match.end) \
                 or _unit_of_number(text, match.start, name) or _in_spans(quoted, match.start) \
@@ -211,6 +213,7 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
     return _joined_particles(_EMPTY_BRACKETS.sub("", " ".join(_applied(doc, text, start, end, edits).split())))
 
 
+_AS_VERB = pattern_cache.lazy(r"\b(?:then|it|which|that|still|also|immediately|eventually|sometimes|always|never|often|just|and)\s+$", re.I)
 # "EP=N", "TP = 8": a name given a value is a setting, a gloss would sit inside it; nor before "'s" ("DDP (...)'s backward pass")
 _ASSIGNED = re.compile(r"\s*=")
 # "a v5e TPU", "the H100 GPU": the acronym ends a product's name, which an expansion would split ("v5e Tensor Processing Unit")

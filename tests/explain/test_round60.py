@@ -169,3 +169,59 @@ def test_a_point_that_points_at_nothing_gives_way_to_one_that_stands():
                  "would expect a utilization of 1. However, at this stage the optimizer's states are not yet on the GPU; "
                  "they arrive after the first step. So we must reserve enough space for them.")
     assert not gist.split(". ")[0].rstrip(".").endswith("for them"), gist
+
+
+def test_a_time_the_text_works_out_itself_is_not_redone_from_borrowed_flops():
+    # checks audit (NVIDIA's Nemotron-4 340B recipe notes): "1e12 / 389371 / 86400 = 29.7 days" was also run through the
+    # training-time calculator with the model's per-sample FLOPs (8.62e15) as the run's total and as a chip's peak,
+    # showing "peak 8.621 PFLOP/s x MFU 50.5% = 4.354 PFLOP/s" per H100
+    text = ("Tokens per second: 4096 * 256 / 2.693 = 389371\n\nDays to train:\n\nE.g. 1e12 / 389371 / 86400 = 29.7 days\n\n"
+            "MFU = (global batch size) * (model flops) / (step time) / (number of GPUs) / (peak GPU FLOPS)\n\n"
+            "The model flops for the 340b model for GBS=1 is 8.62124e15.\n\nE.g. the 340b model in BF16 on 256x H100 GPUs "
+            "(GBS=64)\n\npeak FLOPS for H100 BF16 = 989 TFLOPS\ntraining step time = 4.31 s\nmodel flops = 8.62124e15\n\n"
+            "MFU = 64 * 8.62124e15 / 4.31 / 256 / 989e+12 = 50.5%")
+    answer = explain_offline(text, "en")
+    assert not any(c["calculator"] == "training_time" for c in answer["calculations"]), answer["calculations"]
+    assert "29.73" in answer["explanation"]  # the text's own arithmetic still checked
+
+
+def test_openings_keep_questions_labels_and_verbs_readable():
+    # opening audit: "asks whether one more question, did the RTX 3090 cards use NVLink" and "asks whether since training
+    # ... is costly, maybe ..." (a question no "whether" can take is quoted); list labels "Efficiency:" and "Scale Up:"
+    # said as speakers ("Scale Up says If ..."); "then out of memory (OOMs) asking for 2.82 GiB" (the acronym is a verb);
+    # "export PJRT_DEVICE=Tensor Processing Unit (TPU)" (a value in a command); "TL. DR:" split into "DR:"
+    from service.explain import reported
+
+    assert reported.indirect_question("One more question, did the cards use NVLink in the tests?") is None
+    assert reported.indirect_question("Since training is costly, maybe a hard cap is needed?") is None
+    assert reported.indirect_question("Is the step time too high?") == "whether the step time is too high"
+    labelled = _gist("Efficiency: we need a low-precision format such as FP16 to reduce memory and compute costs.")
+    assert not labelled.startswith("Efficiency says"), labelled
+    assert _gist("Alice Smith: we never needed PP for this model size on one node.").startswith("Alice Smith")
+    verb = _gist("We conclude that the cache leaves 87.8 MiB free, and deserialization then OOMs asking for 2.82 GiB.")
+    assert "then OOMs asking" in verb, verb
+    command = _gist("We conclude the mesh is fine: it trained on 4 chips after export PJRT_DEVICE=TPU was set.")
+    assert "PJRT_DEVICE=TPU" in command, command
+    assert "fully sharded" in _gist("We conclude that fsdp=4 on 4 chips works for the 1B model.")
+    tldr = _gist("Das Modell ist klein. TL. DR: we exploit top-k sparsity and send only 2% of the gradients.")
+    assert "DR:" not in tldr, tldr
+
+
+ALIASES = [  # (entry, a sentence where the spelling is meant, one where it is not) - sense audit's missing terms
+    ("cuda-compute-capability", "تحتاج وحدة GPU ذات قدرة حاسوبية >=9 مثل H100.", "تملك الشركة قدرة حاسوبية هائلة في مراكزها."),
+    ("chain-of-thought", "After o1, people train on really long cot data for reasoning.", "The cot was folded in the corner."),
+    ("training-instability", "The rounding mode can lead to divergence when pre-training an LLM: the loss blows up.",
+     "There is a divergence of opinion between the two teams."),
+    ("barrier-collective", "Other ranks wait at a barrier while rank 0 tokenizes the data.", "The river is a barrier to traffic."),
+    ("sparse-upcycling", "يتم إعادة تدوير النماذج الكثيفة إلى نموذج مزيج الخبراء MoE.", "يتم إعادة تدوير الورق في المصنع."),
+    ("zero-bubble-pipeline", "zbpp and dualpipe split the backward into input and weight gradients.", None),
+    ("cuda-stream", "The NCCL GPU stream does not have an ID.", None),
+]
+
+
+@pytest.mark.parametrize("entry,meant,other", ALIASES)
+def test_spellings_readers_met_are_found_where_they_are_meant(entry, meant, other):
+    lang = "ar" if any("\u0600" <= c <= "\u06ff" for c in meant) else "en"
+    assert entry in _ids(meant, lang), (entry, meant)
+    if other:
+        assert entry not in _ids(other, lang), (entry, other)

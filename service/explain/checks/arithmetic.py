@@ -545,7 +545,7 @@ def _sentence_at(doc: Document, fig) -> str:
 
 def _time_from_flops(doc: Document, claim: Claim, outcome: Outcome) -> None:
     """A training time stated with the total FLOPs, chips, per-chip peak and MFU it follows from."""
-    stated = next((f for f in claim.figures if f.quantity in ("time_s", "chip_hours")), None)
+    stated = next((f for f in claim.figures if f.quantity in ("time_s", "chip_hours") and not any(claim.start + eq["start"] <= f.start <= claim.start + eq["end"] for eq in equations(claim)[0])), None)  # "... = 29.7 days": its own arithmetic
     flops = next((f for f in claim.figures if f.quantity == "total_flops"), None) or figure(doc, claim, "total_flops")
     if stated is None or flops is None or figure(doc, claim, "tokens") is not None and figure(doc, claim, "params") is not None and flops not in claim.figures:
         return
