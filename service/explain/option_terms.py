@@ -71,13 +71,19 @@ def named_frameworks(text: str) -> set[str]:
     return named
 
 
-def _framework(candidates: list[tuple[str, str]], named: set[str], spelling: str) -> tuple[str, str] | None:
+def _framework(candidates: list[tuple[str, str]], named: set[str], spelling: str, text: str = "", at: int = 0) -> tuple[str, str] | None:
     """The candidate whose framework the text names; else the first table's for a flag ("--overlap-grad-reduce" is
     one framework's), but None for a plain key ("global_batch_size", "num_experts"): many codebases use such names,
     and another framework's meaning would be a wrong sense."""
-    for framework, name in candidates:
-        if framework in named:
-            return framework, name
+    both = [(framework, name) for framework, name in candidates if framework in named]
+    if len(both) > 1 and text:  # "our Megatron-LM code ... tensor_model_parallel_size ... while NeMo's": the nearest name's
+        lowered = text.lower()
+        def distance(framework: str) -> int:
+            spots = [m.start() for word in _FRAMEWORK_WORDS.get(framework, ()) for m in re.finditer(re.escape(word), lowered)]
+            return min((abs(at - spot) for spot in spots), default=len(text))
+        return min(both, key=lambda candidate: distance(candidate[0]))
+    if both:
+        return both[0]
     return candidates[0] if spelling.startswith("--") else None
 
 
@@ -123,7 +129,7 @@ def find(text: str, lang: str, known: set[str] | None = None) -> list[dict]:
         candidates = index.get(found)
         if not candidates or _in_command(text, match.start()):
             continue
-        chosen = _framework(candidates, named, found)
+        chosen = _framework(candidates, named, found, text, match.start())
         if chosen is None:
             continue
         framework, name = chosen

@@ -225,3 +225,33 @@ def test_spellings_readers_met_are_found_where_they_are_meant(entry, meant, othe
     assert entry in _ids(meant, lang), (entry, meant)
     if other:
         assert entry not in _ids(other, lang), (entry, other)
+
+
+GUARDED_2 = [  # the sense audit's second wave: (entry, the other sense as a passage wrote it, the entry's own sense)
+    ("fp16", "It is 4X faster with the 16-bit floating-point format called BF16.", "Loss scaling keeps 16-bit floating point gradients in range in fp16."),
+    ("transistor-count", "Gaudi 3 improves everything from the transistors on out to the cores.", "The B200 packs 208 billion transistors."),
+    ("transformer-engine", "NVIDIA's second-generation Transformer Engine rescales FP4 values on the fly.",
+     "We enabled FP8 through Transformer Engine's fp8_autocast in Megatron."),
+    ("router", "The loss-curve gate passed: FP8 ended within 0.004 of BF16.", "The MoE gate picks the top-2 experts for each token."),
+    ("end-to-end", "FP8 E2E is slower than both BF16 and FP8 rollout-only.", "The E2E latency of a request was 2 s."),
+    ("pipeline-warmup-cooldown", "We ran 30 iterations with the first 5 dropped as warmup.",
+     "In 1F1B each pipeline stage runs a warmup phase of forward micro-batches first."),
+    ("gpu-kernel", "The only free TPU access is via Colab and Kaggle Kernels.", "The fused CUDA kernels cut memory traffic in half."),
+    ("apple-silicon", "The 70B model is pushing the limits of a fully loaded Mac Pro.", "A Mac Pro with the M2 Ultra has 192 GB of unified memory."),
+]
+
+
+@pytest.mark.parametrize("entry,other,own", GUARDED_2)
+def test_second_wave_senses_are_shown_only_where_they_fit(entry, other, own):
+    lang = "ar" if any("\u0600" <= c <= "\u06ff" for c in other) else "en"
+    assert entry not in _ids(other, lang), (entry, other)
+    assert entry in _ids(own, lang), (entry, own)
+
+
+def test_an_option_two_named_frameworks_share_is_the_nearest_ones():
+    # sense audit (Megatron-LM#442): "tensor_model_parallel_size=8" in a text on its own Megatron-LM code compared with
+    # NeMo was called "a NeMo setting" (the first table that knows the key)
+    def kinds(text):
+        return {t["expansion"] for t in explain_offline(text, "en")["terms"] if t.get("category") == "option"}
+    assert kinds("Our Megatron-LM runs diverge with tensor_model_parallel_size=8, while NeMo's do not.") == {"a Megatron-LM setting"}
+    assert kinds("In NeMo we set tensor_model_parallel_size=8; Megatron-LM runs differ.") == {"a NeMo setting"}
