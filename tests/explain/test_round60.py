@@ -255,3 +255,30 @@ def test_an_option_two_named_frameworks_share_is_the_nearest_ones():
         return {t["expansion"] for t in explain_offline(text, "en")["terms"] if t.get("category") == "option"}
     assert kinds("Our Megatron-LM runs diverge with tensor_model_parallel_size=8, while NeMo's do not.") == {"a Megatron-LM setting"}
     assert kinds("In NeMo we set tensor_model_parallel_size=8; Megatron-LM runs differ.") == {"a NeMo setting"}
+
+
+def test_durations_on_different_chip_counts_get_no_ratio_unasked():
+    # opening and checks audit (CLIP's abstract in Arabic): "18 days on 592 V100s, while ... 12 days on 256 V100s" was
+    # worked out as "50% higher", comparing two set-ups; the Arabic "256 من وحدات V100" was read as a bare number
+    from service.explain import pipeline
+
+    text = "استغرق النموذج الأكبر حوالي 18 يوماً على 592 من وحدات V100، بينما استغرق الأصغر 12 يوماً على 256 من وحدات V100."
+    doc = pipeline.analyse(text, "ar")
+    assert {f.value for f in doc.figures if f.quantity == "n_chips"} == {592, 256}, [(f.quote, f.quantity) for f in doc.figures]
+    answer = explain_offline(text, "ar")
+    assert not any(c["calculator"] == "ratio" for c in answer["calculations"]), answer["calculations"]
+    across = explain_offline("Training took 13 days on 64 GPUs versus 7 days on 128 GPUs.", "en")
+    assert not any(c["calculator"] == "ratio" for c in across["calculations"])
+    assert any(c["calculator"] == "ratio" for c in explain_offline("Training took 13 days versus 7 days.", "en")["calculations"])
+
+
+def test_definitions_say_no_fact_the_audit_found_false():
+    # sense audit: the P100 "the first GPU with HBM" (AMD's Fiji came first); TDP's "the real draw in training is
+    # usually somewhat below it"; DeepSeek Sparse Attention cut before its point in Arabic once "few thousand" was cut
+    from service.explain import glossary
+
+    entries = glossary.load().by_id
+    assert "NVIDIA's first with high-bandwidth memory" in entries["nvidia-p100"]["definition"]
+    assert "below it" not in entries["thermal-design-power"]["definition"]
+    section = _terms_section("أطلقت الشركة آلية للانتباه المتناثر تسمى DeepSeek Sparse Attention تسرع التدريب.", "ar")
+    assert "الرموز الأعلى تقييمًا فقط" in section, section

@@ -5,7 +5,7 @@ import math
 import re
 from functools import cache
 
-from service.explain.checks import formats, verdicts
+from service.explain.checks import formats, setup_pairs, verdicts
 from service.explain.checks.arithmetic import tolerance_of
 from service.explain.checks.core import Inputs, Result, discard, run, said, worked
 from service.explain.checks.directions import mixed_directions
@@ -555,7 +555,7 @@ def comparison(doc: Document, claim: Claim) -> Result | None:
         why = formats.unlike(doc, x, y)
         if why is not None:  # an FP8 peak against an FP64 one: never a ratio
             return Result([], "needs_more", why)
-        if not verdicts.same_kind(x.quantity, y.quantity) or mixed_directions(doc, x, y) or _per_other(x, y):
+        if not verdicts.same_kind(x.quantity, y.quantity) or mixed_directions(doc, x, y) or _per_other(x, y) or stated is None and setup_pairs.across_chip_counts(claim, x):
             continue  # 20B parameters against 300B tokens, 900 GB/s both ways against 64 GB/s one way, 7.8 ms/step against 1.6 ms/token
         if not (x.value and y.value) or not verdicts.possible(x.quantity, x.value) or not verdicts.possible(y.quantity, y.value):
             continue
