@@ -13,7 +13,7 @@ _WORDS_EN = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "
              "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
              "ninety": 90, "hundred": 100, "hundreds": 100, "thousand": 1000, "thousands": 1000, "million": 1e6,
              "millions": 1e6, "billion": 1e9, "billions": 1e9, "trillion": 1e12, "twice": 2, "thrice": 3, "dozen": 12,
-             "dozens": 12, "terabytes": 1e12, "gigabytes": 1e9, "petaflops": 1e15, "teraflops": 1e12}
+             "dozens": 12, "tens": 10, "terabytes": 1e12, "gigabytes": 1e9, "petaflops": 1e15, "teraflops": 1e12}
 _WORDS_AR = {"اثنان": 2, "اثنين": 2, "اثنتان": 2, "اثنتين": 2, "ثلاث": 3, "ثلاثة": 3, "أربع": 4, "أربعة": 4, "خمس": 5, "خمسة": 5,
              "ست": 6, "ستة": 6, "سبع": 7, "سبعة": 7, "ثماني": 8, "ثمانية": 8, "ثمان": 8, "تسع": 9, "تسعة": 9, "عشر": 10,
              "عشرة": 10, "عشرون": 20, "عشرين": 20, "ثلاثون": 30, "ثلاثين": 30, "أربعون": 40, "أربعين": 40, "خمسون": 50,
@@ -86,8 +86,15 @@ def outside(part: str, passage: str, between: tuple[float, float] = (0, float("i
             continue
     factors = [(m.group(), _factor(m)) for m in _FRACTIONAL_FACTOR.finditer(part)]  # "one and a half times": a specific
     # magnitude however small, unlike a rule's own counts ("two passes")
-    return [written for written, value in said if value not in given and value not in (0, 1) and between[0] <= value < between[1]] \
+    machines = {m.group("n").lower() for m in _MACHINE_COUNT.finditer(part)}  # "eight per server", "eight-GPU servers": a
+    said += [(n, _WORDS_EN[n] if n in _WORDS_EN else float(n)) for n in machines if n not in {w.lower() for w, _ in said}]
+    return [written for written, value in said if value not in given and value not in (0, 1)  # product's fact, however small
+            and (between[0] <= value < between[1] or written.lower() in machines)] \
         + [written for written, value in factors if value not in given]
+
+
+_MACHINE_COUNT = pattern_cache.lazy(r"\b(?P<n>two|four|six|eight|ten|twelve|sixteen|\d+)(?:[- ](?:GPU|chip|card|accelerator)s?\b|"
+                                    r"\s+(?:per|in each|on each|in a|in one)\s+(?:server|node|board|host|machine|box|tray)\b)", re.I)
 
 
 _ONE_BEFORE = pattern_cache.lazy(r"\b(?:one|a)\s+$", re.I)  # "about one trillion parameters": the magnitude is the number said

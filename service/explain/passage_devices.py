@@ -35,7 +35,7 @@ _ARABIC_CHIPS = tuple((re.compile(pattern), chips) for pattern, chips in (
 
 
 # NVIDIA's own names: beside another maker's chips and none of these, an example built on them is from another setting
-_NVIDIA = pattern_cache.lazy(r"NVIDIA|Nvidia|NVLink|NVSwitch|NVL\d+|CUDA|NCCL|\b[HAB]\d{2,3}\b|\bGB\d{3}\b|DGX|HGX|ConnectX|"
+_NVIDIA = pattern_cache.lazy(r"NVIDIA|Nvidia|NVLink|NVSwitch|NVL\d+|CUDA|NCCL|\b[HAB]\d{2,3}\b|\bGB\d{2,3}\b|DGX|HGX|ConnectX|"
                              r"Hopper|Blackwell|Ampere|\bRTX\b|GeForce|Jetson")
 _OTHER_MAKERS = pattern_cache.lazy(r"TPU|Trainium|Inferentia|Gaudi|\bNPUs?\b|Ascend|Tenstorrent|Blackhole|Wormhole|Cerebras|Groq|"
                                    r"\bAMD\b|\bMI\d{3}|ROCm|RCCL|Instinct|Infinity Fabric|xGMI|Ponte Vecchio|\bPVC\b|Apple|\bM\d (?:Max|Ultra|Pro)\b")

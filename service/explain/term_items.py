@@ -104,11 +104,18 @@ def _specific_names() -> list[list[re.Pattern]]:
     return out
 
 
+_PRODUCT_CODE = re.compile(r"(?<![\w.-])(?:[A-Z]{1,3}\d{2,4}[A-Za-z]?|\d+x\d+B)(?![\w])")  # GB10, MI300, H100, 8x22B
+_FORMAT_CODE = re.compile(r"(?:FP|BF|INT|UINT|MXFP|NVFP|TF|E|HBM|DDR|GDDR|LPDDR|SM|PCIE|NVL|L|CC|SXM|OAM)\d+[A-Za-z]?", re.I)  # formats, memories, buses
+
+
 def _foreign(part: str, passage: str, own: str) -> bool:
     """Whether `part` names only specific models or chips that neither the passage nor the term's own name mentions
     ("for Llama-3 and Kimi K2" beside a passage on Mistral); a part naming one the passage does mention is about it ("for TPU v2, v3 and v4 the size counts cores" beside "v3-256")."""
     if passage_devices.names_nvidia(part) and passage_devices.other_maker(passage) and not passage_devices.names_nvidia(own):
         return True  # "for example NVIDIA ConnectX-7", "the H100's NVLink figure" beside Gaudi's or an MI100's own links
+    codes = {c for c in _PRODUCT_CODE.findall(part) if not _FORMAT_CODE.fullmatch(c)}
+    if codes and not any(c.lower() in f"{passage} {own}".lower() for c in codes):
+        return True  # "NVIDIA's GB10", "AMD's MI300-series", "Mixtral 8x22B": products the passage never names
     named = [patterns for patterns in _specific_names() if any(p.search(part) for p in patterns)]
     if not named or _CODED.findall(part.lower()) and set(_CODED.findall(part.lower())) & set(_CODED.findall(f"{passage} {own}".lower())):
         return False  # "v3" in "TPU v2, v3 and v4" beside a passage on "v3-256": about the passage's own chip

@@ -96,8 +96,8 @@ def _reading(match: glossary.Match, text: str, overall: int, fields: frozenset[s
     starts = _starts(text)
     near = {tok for tok, _, _ in tokens[bisect.bisect_left(starts, a):bisect.bisect_left(starts, b)]}
     scores = glossary.reading_scores(match.entry, text[a:b], near)
-    if not any(scores):
-        return overall
+    if not any(scores):  # no cue nearby: an entry whose first reading is its general sense says that one ("recovery
+        return 0 if not readings[0].get("cues") else overall  # latency" in a text that speaks of networks elsewhere)
     scores = glossary.with_field(match.entry, scores, fields)
     best = max(range(len(scores)), key=lambda k: (scores[k], -k))
     if best != overall and scores[overall] >= 1 and scores[best] - scores[overall] <= 1:
