@@ -168,8 +168,10 @@ def find(doc: Document) -> list[dict]:
         link = item["link"]
         start, end = doc.sentences[item["quote_from"]]
         text, short = _said(link[doc.lang] if doc.lang in link else link["en"], doc), _said(link.get(f"short_{doc.lang}") or link.get("short_en") or "", doc)
-        if outside_numbers.outside(text, doc.text, outside_numbers.RULE_FACTS) and not link.get("calculator"):
-            continue  # "Adam keeps about sixteen bytes per parameter": a number the text never gives, against its own table (round 56 P10)
+        whole = link[doc.lang] if doc.lang in link else link["en"]
+        if (outside_numbers.outside(text, doc.text, outside_numbers.RULE_FACTS) or text != whole and ": " in text) and not link.get("calculator"):
+            continue  # "Adam keeps about sixteen bytes per parameter": a number the text never gives, against its own table (round 56
+            # P10); a link cut for its numbers ("... per parameter: two for the weights.") says a list it no longer gives (round 60 P03)
         entry = {"id": item["id"], "from": item["from"], "quote_from": item["quote_from"], "quote": doc.text[start:end],
                  "text": text, "short": short if not outside_numbers.outside(short, doc.text, outside_numbers.RULE_FACTS) else "",
                  "condition": link.get(f"condition_{doc.lang}") or link.get("condition_en", ""),

@@ -317,3 +317,17 @@ def test_round60_senses():
     assert "dynamic-batching" in _ids("Continuous batching, also known as dynamic batching, raised throughput 23x.")
     assert "weight-streaming" not in _ids("Cold start is slow: weight streaming with mmap of safetensors loads the model at start-up.")
     assert "weight-streaming" in _ids("Cerebras uses weight streaming: the weights live in MemoryX and stream in layer by layer.")
+
+
+def test_a_reason_cut_inside_its_list_is_not_shown():
+    # round 60 P03 (an MLX FSDP pull request): "Mixed-precision Adam keeps about sixteen bytes per parameter: two for the
+    # weights." - the link's list cut after its first item for the numbers the passage never gives
+    from service.explain import reasons
+
+    text = ("With FSDP the master weights are sharded. Peak memory difference between sharded optimizer and this PR is 14 GB "
+            "[4B * 4 = 16GB -- master copy weights, therefore each rank holds only 16GB / 8 = 2 GB] as expected, because "
+            "the optimizer's fp32 master weights no longer sit whole on every GPU.")
+    links = {link["id"]: link for link in reasons.table()}
+    for item in explain_offline(text, "en")["reasons"]:
+        whole = links[item["id"]]["en"]
+        assert item["text"] == whole or ": " not in item["text"], item["text"]
