@@ -331,3 +331,12 @@ def test_a_reason_cut_inside_its_list_is_not_shown():
     for item in explain_offline(text, "en")["reasons"]:
         whole = links[item["id"]]["en"]
         assert item["text"] == whole or ": " not in item["text"], item["text"]
+
+
+def test_an_arabic_decimal_comma_is_a_decimal_point():
+    # round 60 pack 109 P01 (an Arabic README): "من 2,3 إلى 17,8 رمزًا في الثانية" was read as 8 tokens per second
+    from service.explain import pipeline
+
+    doc = pipeline.analyse("يرفع تقليص ذاكرة KV السرعة من 2,3 إلى 17,8 رمزًا في الثانية، مع 1,024 طلبًا.", "ar")
+    values = {f.value for f in doc.figures}
+    assert {2.3, 17.8, 1024} <= values and 8 not in values, [(f.quote, f.value) for f in doc.figures]

@@ -39,6 +39,7 @@ _INLINE_SETTING = re.compile(r"(?<![A-Za-z_./])(?P<key>(?:max_|train_|total_)?st
 _TOKENS_AFTER = re.compile(r"\s*(?:tokens?\b|toks?\b|من الرموز|رموز|رمزًا|رمز\b|من البيانات)", re.IGNORECASE)
 
 
+_AR_DECIMAL_COMMA = re.compile(r"(?<![\d,.])(\d{1,3}),(\d{1,2})(?![\d,.])")  # one or two digits after it: never thousands
 _AR_THOUSANDS = re.compile(r"(?<=(?<![\d.,،])\d)،(?=\d{3}(?![\d.]))|(?<=(?<![\d.,،])\d\d)،(?=\d{3}(?![\d.]))|(?<=(?<![\d.,،])\d\d\d)،(?=\d{3}(?![\d.]))")
 
 
@@ -56,6 +57,8 @@ class _Reader(_Units, _Relations, _Tables):
         self.norm = text.translate(_DIGITS) if _HAS_AR_DIGIT.search(text) else text
         if "،" in self.norm:  # "6،080 وحدة": the Arabic comma between thousands, one character for one
             self.norm = _AR_THOUSANDS.sub(",", self.norm)
+        if "," in self.norm and _HAS_AR.search(self.norm) and len(_HAS_AR.findall(self.norm)) * 3 > len(self.norm):
+            self.norm = _AR_DECIMAL_COMMA.sub(r"\1.\2", self.norm)  # "من 2,3 إلى 17,8 رمزًا في الثانية": a decimal comma
         if _HAS_MARKUP.search(self.norm):
             self.norm = _clean_markup(self.norm)
         self.figs: list[_Fig] = []
