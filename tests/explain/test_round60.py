@@ -340,3 +340,17 @@ def test_an_arabic_decimal_comma_is_a_decimal_point():
     doc = pipeline.analyse("يرفع تقليص ذاكرة KV السرعة من 2,3 إلى 17,8 رمزًا في الثانية، مع 1,024 طلبًا.", "ar")
     values = {f.value for f in doc.figures}
     assert {2.3, 17.8, 1024} <= values and 8 not in values, [(f.quote, f.value) for f in doc.figures]
+
+
+def test_arabic_names_one_thing_once_and_latency_reads_general_in_both_languages():
+    # the other-language audit: reduce-scatter «الاختزال المبعثر» beside «الاختزال والتوزيع», prefill «التعبئة المسبقة»
+    # beside «الملء المسبق», «معامل التحجيم» beside «عامل التحجيم» in one answer; «مجموعة» for "summed"; an Arabic
+    # answer's "E2E latency" of a checkpoint save given a message's travel time (the entry's own Arabic definition)
+    from service.i18n import arabic_style
+
+    assert arabic_style.rejected_in("تجري عملية الاختزال المبعثر ثم التعبئة المسبقة بمعامل التحجيم") == \
+        ["الاختزال المبعثر", "التعبئة المسبقة", "معامل التحجيم"]
+    text = ("The checkpoint save is now asynchronous: the latency of each save is mostly the staging copy, and the E2E "
+            "latency of a save is thus improved by over 6.5x.")
+    section = _terms_section(text, "ar")
+    assert "بين الشرائح" not in section and "إرسال الطلب إلى وصول آخر رمز" not in section, section
