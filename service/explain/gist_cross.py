@@ -577,7 +577,7 @@ def _label_only(text: str, lang: str) -> bool:
     """Whether a gist sentence only labels the passage ("The author writes about X", "يشرح النص X")."""
     frames = messages(lang)["gist"]["cross"]["frames"]
     return any(text.startswith(frames[key].split("{")[0]) and frames[key].rstrip().endswith("{subjects}")
-               and len(text) - len(frames[key].split("{")[0]) < 60 for key in ("topic", "news_topic", "description"))
+               and len(text) - len(frames[key].split("{")[0]) < 60 for key in ("topic", "news_topic", "description", "question"))
 
 
 def _names_only(reading: Reading, doc: Document | None = None) -> bool:

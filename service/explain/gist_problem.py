@@ -25,6 +25,9 @@ def problem(sentence: str, cue: dict) -> tuple[str, int]:
         if found and _MISSED.search(sentence, max(0, found.start() - 60), found.start()):
             continue  # "burn-in tests often fail to capture subtle performance degradations": what they miss, not their
             # problem (round 58 P15, a `wrong` gist: "a problem with NCCL and burn-in tests: performance drops")
+        if found and _HEDGED.search(sentence, max(0, found.start() - 40), found.start()):
+            continue  # "an experimental feature that may hang": a warning of what could go wrong, not a failure the author met
+            # (round 61 P23, a `wrong` gist: "the author reports a problem: the job hangs")
         if found and _SOLVED_OR_SPREAD.search(sentence, 0, found.start()):
             continue  # "SP is necessary ... where the VRAM results in OOM": what SP solves; "step time variance was larger
             # than expected": the spread went wrong, not the value (round 55 P24 and P20, both judged wrong gists)
@@ -33,6 +36,9 @@ def problem(sentence: str, cue: dict) -> tuple[str, int]:
     return "", 0
 
 
+_HEDGED = re.compile(r"\b(?:may|might|could|can|would|risks?(?:\s+of)?|potentially|possibly|(?:prone|susceptible|vulnerable|subject)\s+to)"
+                     r"\s+(?:[\w,]+\s+){0,3}(?:or\s+)?$|"
+                     r"(?<![\u0621-\u064A])(?:قد|ربما|يمكن أن|من الممكن أن)\s+(?:[\u0621-\u064A]+\s+){0,2}$", re.I)
 # a detection verb whose object is the problem: what a method finds or misses, not what goes wrong with it
 _MISSED = re.compile(r"\b(?:fail(?:s|ed)?\s+to|unable\s+to|cannot|can't|to|not)?\s*(?:captur|detect|catch|notic|spot|identif|reveal|surfac|flag|diagnos|"
                      r"overlook|miss|find|found|locat|pinpoint|monitor|track)\w*\b(?:\s+(?:the|any|all|such|these|those|subtle|small|silent|"

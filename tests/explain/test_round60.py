@@ -354,3 +354,65 @@ def test_arabic_names_one_thing_once_and_latency_reads_general_in_both_languages
             "latency of a save is thus improved by over 6.5x.")
     section = _terms_section(text, "ar")
     assert "بين الشرائح" not in section and "إرسال الطلب إلى وصول آخر رمز" not in section, section
+
+
+def test_an_acronym_glossed_in_brackets_after_its_name_is_the_strategy():
+    # the other-language audit (an Arabic bootcamp chapter): «توازي الخط (PP): تقسيم طبقات النموذج ...» was given "the
+    # number of pipeline stages", the reading of PP inside a formula ("(PP - 1)/m")
+    from service.explain import pipeline
+
+    def readings(text, lang="en"):
+        return [o.reading for o in pipeline.analyse(text, lang).occurrences if o.entry["id"] == "pipeline-parallelism" and o.found_as == "PP"]
+    assert readings("توازي الخط (PP): تقسيم طبقات النموذج عبر البطاقات.", "ar") == [0]
+    assert readings("The bubble is (PP - 1)/m of the step.") == [1]
+
+
+def test_round61_cross_language_frames_say_no_risk_as_a_failure_and_no_bare_topic_question():
+    # round 61 (HOLDOUT_R61_JUDGING.md), both `wrong` gists: P23-ar "the author reports a problem: the job hangs" for an
+    # approach "prone to errors, hangs, or performance regressions"; P17-ar "the author asks about fp16" for a question on
+    # 16 against 20 bytes per parameter (a bare topic question, `partial` at best in round 60)
+    risk = ("The optimizer step sets a flag in each parameter, and the first time a parameter is accessed in the forward pass "
+            "it makes sure its all-gather has finished.\nThis approach is delicate and prone to errors, hangs, or performance "
+            "regressions (e.g. embeddings need special care since they bypass our patched functions). That said, this is "
+            "disabled by default and I see some modest speedups (~2%) training a 175B model.")
+    assert "مشكلة" not in _gist(risk, "ar"), _gist(risk, "ar")
+    assert "مشكلة" in _gist("With NCCL 2.18 our training job hangs after 2 hours on 64 GPUs.", "ar")
+    assert not _gist("Why does fp16 training need loss scaling while bf16 does not?", "ar").startswith("يسأل الكاتب عن")
+
+
+def test_round61_readers_findings():
+    # round 61: a reason that data-parallel buckets hide communication, under "FSDP uses all-reduce collectives which are
+    # not asynchronous" (P01); "reads to 48GB/sec, and writes to 26GB/sec" worked out as "46% lower" (P03); "10 GiB in
+    # 30 s is 357.9 MB/s" for memory held and a delay added (P20); "Is it because my KV cache is full, or ..." said as
+    # an explanation (P15); "TP/PP options" given PP's formula reading (P10); "large-scale EP ... usually eight or more"
+    # against the passage's "EP > 8" (P12)
+    from service.explain import glossary, pipeline
+
+    blocking = ("FSDP uses all-reduce collectives which are not asynchronous, so the gradient buckets' communication "
+                "cannot be overlapped with computation in the backward pass.")
+    assert "buckets_overlap_gradient_sync" not in {r["id"] for r in explain_offline(blocking, "en")["reasons"]}
+    calcs = lambda t: [c["calculator"] for c in explain_offline(t, "en")["calculations"]]  # noqa: E731
+    assert calcs("Scaling out from four to eight drives further improves reads to 48GB/sec, and writes to 26GB/sec.") == []
+    assert "ratio" in calcs("Throughput went from 40 GB/s to 26 GB/s after the change.")
+    assert calcs("The bridge on rank 0 pins ~10 GiB extra memory and adds ~30 s to the first weight sync.") == []
+    assert calcs("The trainer sends 10 GiB of weights to the rollout workers in 30 s at every weight sync.") == ["arithmetic"]
+    asked = _gist("Throughput did not grow with TP=2 on the 7B model. Is it because my GPU KV cache usage is full, or there are other reasons.")
+    assert asked.startswith("The author asks whether"), asked
+    options = [o.reading for o in pipeline.analyse("Have you tried vLLM with TP/PP options for the 7B model?", "en").occurrences
+               if o.entry["id"] == "pipeline-parallelism"]
+    assert options == [0], options
+    assert "eight" not in glossary.load().by_id["wide-expert-parallelism"]["definition"]
+
+
+def test_round61_senses():
+    # round 61: "peer-to-peer state recovery" (P04) as one GPU reading another's memory; "training loss time" (P14) as
+    # the loss function; «مفردات القياس» (pack 111 P03) as a tokenizer's vocabulary; «الدقة الكاملة لـ float32» (pack 111
+    # P06) as a released model's bf16 weights
+    from service.explain import pipeline
+
+    assert "point-to-point" not in _ids("Checkpointless training restores state through peer-to-peer state recovery from healthy nodes.")
+    assert "loss-function" not in _ids("Each fault costs about 30 minutes of training loss time with hourly checkpoints.")
+    assert "vocabulary" not in _ids("نبدأ بمفردات القياس: زمن أول رمز وزمن كل رمز ناتج.", "ar")
+    full = [o.reading for o in pipeline.analyse("يستخدم المثال الدقة الكاملة لـ float32 افتراضيًا.", "ar").occurrences
+            if o.entry["id"] == "fp32"]
+    assert 2 not in full, full

@@ -93,7 +93,7 @@ def _pairs_within(doc: Document, claim: Claim) -> list[tuple]:
     for first, second in zip(figs, figs[1:]):
         between = _UP_TO.sub(" ", doc.text[first.end:second.start])  # "up to 96 GB" is a ceiling, not "from X to Y"
         alike = sum(_group(f) == _group(first) for f in figs) == 2  # a row of five timings is a table, not two things said alike
-        if id(first) in used or _group(first) != _group(second) or _two_metrics(doc, first, second) \
+        if id(first) in used or _group(first) != _group(second) or _two_metrics(doc, first, second) or setup_pairs.labelled_apart(doc.text, first, second) \
                 or not (_rules()["within"].search(between) or alike and _parallel(doc, first, second)) \
                 or verdicts.scale_contrast(first.value, second.value) and not _EXPLICIT.search(between):
             continue

@@ -86,6 +86,8 @@ def implied_rate(doc: Document, claim: Claim) -> Result | None:
     if len(sizes) != 1 or len(times) != 1 or _CAPACITY_AFTER.match(doc.text, sizes[0].end):
         return None  # "against ~780 GB available ... within a minute": room to hold data, not data moved in that time
     size, time = sizes[0], times[0]
+    if _HELD_BEFORE.search(doc.text, max(0, size.start - 30), size.start) or _HELD_AFTER.match(doc.text, size.end):
+        return None  # "pins ~10 GiB extra memory ... and adds ~30 s to the first sync": memory held, not data moved (round 61 P20)
     index = worked(doc, f"{size.value:g} / {time.value:g}", f"{size.quote} / {time.quote}", "bytes_per_s")
     if index is None:
         return None
@@ -106,6 +108,8 @@ def implied_rate(doc: Document, claim: Claim) -> Result | None:
     return Result([index], None, why)
 
 
+_HELD_BEFORE = re.compile(r"\b(?:pins?|pinned|holds?|held|uses?|used|occup\w*|allocat\w*|reserv\w*|consum\w*|takes? up)\s+(?:about\s+|~\s*)?$", re.I)
+_HELD_AFTER = re.compile(r"\s*(?:of\s+)?(?:extra\s+|more\s+|additional\s+|less\s+)?(?:GPU\s+)?(?:memory|VRAM|HBM|RAM)\b", re.I)
 # gradients synchronised or sent between chips cross a chip-to-chip link; a read or a load may be from memory
 _BETWEEN_CHIPS = re.compile(r"\b(?:synchroni[sz]\w*|sync|communicat\w*|all-?reduc\w*|exchang\w*|send\w*|sent)\b|مزامنة|تبادل", re.I)
 
