@@ -105,7 +105,7 @@ def _specific_names() -> list[list[re.Pattern]]:
 
 
 _PRODUCT_CODE = re.compile(r"(?<![\w.-])(?:[A-Z]{1,3}\d{2,4}[A-Za-z]?|\d+x\d+B)(?![\w])")  # GB10, MI300, H100, 8x22B
-_FORMAT_CODE = re.compile(r"(?:FP|BF|INT|UINT|MXFP|NVFP|TF|E|HBM|DDR|GDDR|LPDDR|SM|PCIE|NVL|L|CC|SXM|OAM)\d+[A-Za-z]?", re.I)  # formats, memories, buses
+_FORMAT_CODE = re.compile(r"(?:FP|BF|INT|UINT|MXFP|NVFP|TF|HBM|DDR|GDDR|LPDDR|SM|PCIE|NVL|SXM|OAM)\d+[A-Za-z]?", re.I)  # formats, memories, buses
 
 
 def _foreign(part: str, passage: str, own: str) -> bool:
