@@ -228,7 +228,8 @@ def test_spellings_readers_met_are_found_where_they_are_meant(entry, meant, othe
 
 
 GUARDED_2 = [  # the sense audit's second wave: (entry, the other sense as a passage wrote it, the entry's own sense)
-    ("fp16", "It is 4X faster with the 16-bit floating-point format called BF16.", "Loss scaling keeps 16-bit floating point gradients in range in fp16."),
+    ("fp16", "It is 4X faster with the 16-bit floating-point format called BF16.",
+     "For 16-bit floating point (either fp16 or bfloat16) the H100's peak is 989 TFLOPS."),
     ("transistor-count", "Gaudi 3 improves everything from the transistors on out to the cores.", "The B200 packs 208 billion transistors."),
     ("transformer-engine", "NVIDIA's second-generation Transformer Engine rescales FP4 values on the fly.",
      "We enabled FP8 through Transformer Engine's fp8_autocast in Megatron."),
