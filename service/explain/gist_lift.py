@@ -183,8 +183,12 @@ _ANNOUNCING = pattern_cache.lazy(r"^(?:and|but|so|also|why|what|how)\b|\b(?:find
 _PERSON = pattern_cache.lazy(r"[A-Z][a-z][\w.'-]*(?: [A-Z][a-z]?[\w.'-]*){1,2}")  # "Horace He", "Jingyuan Liu"
 
 
-_COMMON_LABEL = pattern_cache.lazy(r"\b[A-Z][a-z]+(?:ency|ancy|ity|tion|sion|ment|ness|ance|ence)\b|^(?:Scale|Speed|Cost|Latency|Throughput|"
-                                   r"Memory|Compute|Scaling|Quality|Usage|Step|Phase|Stage)\b")  # "Scale Up:", "Memory Pressure:": no person
+# A label over a line, not a person who speaks ("Scale Up:", "Memory Pressure:", "Efficiency:"): gist._SPEAKER's too
+_SUFFIXED = r"[A-Z][a-z]+(?:ency|ancy|ity|tion|sion|ment|ness|ance|ence)"  # "Efficiency", "Observation": an abstract noun
+LABEL_WORDS = (_SUFFIXED + r"|Scale|Speed|Cost|Latency|Throughput|Accuracy|Stability|"
+               r"Bandwidth|Compute|Scaling|Quality|Usage|Pros|Cons|Approach|Method|Idea|Plan|Proposal|Changes?|Bug|Cause|Impact|"
+               r"Benefits?|Trade-?offs?|Limitations?|Risks?|Options?|Phase|Stage|Memory|Step")
+_COMMON_LABEL = pattern_cache.lazy(rf"^(?:{LABEL_WORDS})\b|\b{_SUFFIXED}\b")
 
 
 def topic_label(clause: str) -> str:

@@ -29,6 +29,7 @@ def _negated(found_as: str, entry: dict) -> bool:
     return False
 
 
+@cache
 def _guards() -> dict[str, list[dict]]:
     by_entry: dict[str, list[dict]] = {}
     for guard in table()["guards"]:
