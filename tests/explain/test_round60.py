@@ -417,3 +417,16 @@ def test_round61_senses():
     full = [o.reading for o in pipeline.analyse("يستخدم المثال الدقة الكاملة لـ float32 افتراضيًا.", "ar").occurrences
             if o.entry["id"] == "fp32"]
     assert 2 not in full, full
+
+
+def test_fp8_and_the_checkpoint_correction_claim_nothing_setup_specific():
+    # reading a round-61 Arabic passage (ThakiCloud on GLM-5.2 in FP8 on H200s) as a user: FP8's definition listed "AMD's
+    # MI300-series" and other products the passage never names (also round 60, pack 109 P05), and the correction of
+    # «نقطة التفتيش» gave checkpoint its training and activation-checkpointing senses beside an item on released weights
+    from service.explain import glossary
+
+    fp8 = glossary.load().by_id["fp8"]
+    assert "MI300" not in fp8["definition"] and "MI300" not in fp8["ar"]["definition"]
+    text = "نقطة التفتيش المضغوطة بـ FP8 تبلغ نحو 750GB، وتنشر على ثماني وحدات H200 بالتوازي الموتري."
+    answer = explain_offline(text, "ar")["explanation"]
+    assert "حفظ التنشيطات" not in answer and "MI300" not in answer, answer
