@@ -22,7 +22,7 @@ _PAST = {"قال", "أعلن", "أكد", "أوضح", "كشف", "ذكر", "أشا
          "التزم", "التزمت", "التحق", "التحقت", "التقى", "التقت",  # past verbs of form VIII that open like an article
          "أصدر", "نشر", "طرح", "أضاف", "صرح", "أفاد", "شدد", "لفت", "استعرض", "عرض", "حذر", "أتم", "أنهى",
          "أثار", "لاحظ", "تلاحظ", "يلاحظ", "اقترح", "أجرى", "قارن", "قاس"}
-_NOT_VERBS = {"يوم", "يونيو", "يوليو", "يناير", "يد", "تحت", "تجاه", "ثابت", "وقت", "بيت", "صوت", "تمت"}
+_NOT_VERBS = {"يوم", "يونيو", "يوليو", "يناير", "يد", "تحت", "تجاه", "ثابت", "وقت", "بيت", "صوت", "تمت", "إنترنت", "انترنت"}
 # Particles and quantifiers that never stand inside a subject's chain of nouns ("قالت إنفيديا إن ...").
 _PARTICLES = {"إن", "إنّ", "أن", "أنّ", "كما", "التي", "الذي", "الذين", "ما", "عن", "أي", "كل", "بعض", "أو", "ثم", "نحو", "حوالي"}
 # words after which أنّ has no noun to take: a pronoun, a conjunction that opens a clause of its own
@@ -141,8 +141,15 @@ def subject_after(words: list[str], verb: str = "") -> int:
                 return 0
         else:
             if core in _DEMONSTRATIVE and not word.startswith("("):
+                if n + 1 < len(words) and _bare(words[n + 1]).startswith("ال"):
+                    break  # "يعالج الترميز التخميني هذه المشكلة": the demonstrative opens the object
                 n += 1  # "مخطط التنشيط النادر هذا": the demonstrative after its noun closes the subject
                 break
+            if core in _NUMBER_WORDS:
+                n += 1  # "المراكز الخمسة الجديدة": a number agrees in reverse gender, still the subject's
+                if word.rstrip().endswith(tuple(_PUNCT)):
+                    break
+                continue
             if core == "من" and _bare(head or "") in _QUANTITY and n + 1 < len(words) and _bare(words[n + 1]).startswith("ال"):
                 n += 2  # "العشرات من الشركات الصينية": the quantity's noun, then the adjectives that agree with it
                 head = _bare(words[n - 1])
@@ -153,7 +160,7 @@ def subject_after(words: list[str], verb: str = "") -> int:
                 return 0  # "اختيرت المواقع الجديدة" (its adjective) or "تستخدم النماذج الذاكرة" (its object): not sure which
             agrees = _feminine(core) == _feminine(head or "")
             if not (core.startswith("ال") and agrees):
-                if n > 1 and re.match(r"[بلك][\u0621-\u064A]{3,}", core) and not core.startswith(("بال", "لل")):
+                if n > 1 and (re.match(r"[بلك][\u0621-\u064A]{3,}", core) and not core.startswith(("بال", "لل")) or re.match(r"[بلك]ـ", word)):
                     return 0  # "ذاكرة ... الخاصة بشركة ميكرون": the adjective's own complement; the subject's end is not sure
                 if n > 1 and core.startswith("لل") and _bare(verb) in _TAKES_VERBAL_NOUN:
                     return 0  # "يتيح عرض النطاق الترددي للذاكرة ...": the subject's complement or what the verb allows to, not sure
@@ -170,6 +177,8 @@ def subject_after(words: list[str], verb: str = "") -> int:
     if n < len(words) and re.match(r"و[\u0621-\u064A]{3,}", _bare(words[n])) and not is_verb(_bare(words[n])[1:]) \
             and not _WAW_NOUN.match(_bare(words[n])) \
             and not words[n - 1].rstrip().endswith(tuple(_PUNCT)):
+        if not _bare(head or "").endswith("ات"):
+            return 0  # "أعلنت شركة Apple وشركة Nvidia": before two subjects the verb would be dual; the sentence is quoted
         m = n + 1  # "تتمتع وحدات TPU ومجموعات NVIDIA المتطورة بـ...": the coordinated subject moves whole
         if re.search(r"(?:ه|ها|هم)$", _bare(words[n])) and len(_bare(words[n])) >= 5:
             return 0  # "طوَّر Ainslie وزملاؤه الانتباه ...": people before their verb would make it plural; the sentence is quoted
@@ -179,7 +188,16 @@ def subject_after(words: list[str], verb: str = "") -> int:
         if m == n + 1 and m < len(words) and not re.match(r"(?:ب|ل|في|على|من|إلى|عن)", _bare(words[m])):
             return 0  # "ولغة بايثون الحديثة": where the coordinated phrase ends is not sure; the sentence is quoted
         return m
+    if n + 1 < len(words) and not words[n - 1].rstrip().endswith(tuple(_PUNCT)) and _LOOSE_AFTER.fullmatch(_bare(words[n])) \
+            and _bare(words[n + 1]).startswith("ال") and not is_verb(_bare(words[n])) and _bare(words[n]) not in _PARTICLES | _OPENERS | _QUANTITY:
+        return 0  # "تجمع أفضل نماذج اللغة الكبيرة مفتوحة المصدر ...": "مفتوحة المصدر" may describe the subject; not sure
     return n
+
+
+# an adjective before its own definite noun ("مفتوحة المصدر", "عالية الأداء"): after a subject it may still describe it
+_LOOSE_AFTER = re.compile(r"(?!ال|لل|بال|كال|وال|فال)(?:م[\u0621-\u064A]{3,}|[\u0621-\u064A]{2,}ة)")
+_NUMBER_WORDS = {"الاثنان", "الاثنين", "الثلاثة", "الأربعة", "الخمسة", "الستة", "السبعة", "الثمانية", "التسعة", "العشرة",
+                 "الثلاث", "الأربع", "الخمس", "الست", "السبع", "الثماني", "التسع", "العشر"}
 
 
 def _noun_here(words: list[str], n: int) -> bool:
@@ -190,7 +208,7 @@ def _noun_here(words: list[str], n: int) -> bool:
 def _feminine_verb(word: str) -> bool:
     """A verb of the third person feminine: a past ending in ت ("اختيرت"), an imperfect opening on ت ("تستخدم")."""
     w = _bare(word)
-    return bool(w) and is_verb(w) and (w.startswith("ت") or (w.endswith("ت") and not w.endswith("ات")))
+    return bool(w) and is_verb(w) and (w.startswith(("ت", "ست")) or (w.endswith("ت") and not w.endswith("ات")))
 
 
 def _glossed_further(rest: list[str]) -> bool:

@@ -10,12 +10,15 @@ _LEADING = {"en": pattern_cache.lazy(r"^(?:so(?!\s+(?:far|much|many|long|that)\b
             r"in short|overall|however|but|and|also|additionally|moreover|such as|"
             r"for example|for instance|e\.g\.|of note(?:\s*,?\s*though)?|"
             r"a few (?:points|things) to note(?: here)?|(?:the\s+)?(?:net\s+|end\s+)?result\s+is\s+that|"
-            r"(?:following|to follow) up(?: on (?:this|that|the above))?\s*[:,])\s*,?\s+|^(?:next|first(?:ly)?|second(?:ly)?|third(?:ly)?|finally|lastly|in addition|furthermore|"
+            r"(?:following|to follow) up(?: on (?:this|that|the above))?\s*[:,])\s*,?\s+|"
+            r"^(?:ah|oh|hmm+|wow|yeah|yep|ok(?:ay)?|right)(?:\s+(?:got it|i see|ok(?:ay)?|thanks|nice))?\s*(?:[,!.]|\s?[\u2014\u2013]|\s-)\s*|^(?:next|first(?:ly)?|second(?:ly)?|third(?:ly)?|finally|lastly|in addition|furthermore|"
             r"still|yet|nonetheless|nevertheless|in contrast|by contrast|on the other hand|indeed|in fact|in practice|"
             r"as a result|consequently|accordingly|instead)\s*,\s+", re.I),  # "explain that still, this ...": a link to what came before
             "ar": pattern_cache.lazy(r"^(?:(?:لذلك|لذا|وبالتالي|وعليه|باختصار|الخلاصة|كما|ولكن|لكن|إذن|إذًا|إذاً|اذن|وأخيرًا|وأخيراً|"
             r"وأخيرا|أخيرًا|أخيراً|ثم|أيضا|أيضًا|أيضاً|[ول]?لهذا السبب|ولهذا|لهذا|و?من ثم|و?بالتالي|و?مع ذلك|علاوة على ذلك|"
-            r"و?بالإضافة إلى ذلك|و?في الواقع|و?في المقابل|و?على سبيل المثال)(?![\u0621-\u064A])\s*،?\s*|و(?=(?:بعد|قد|في|من|كان|كانت|على|مع)\s)|[وف](?=ال[\u0621-\u064A]{2,}))")}
+            r"و?بالإضافة إلى ذلك|و?في الواقع|و?في المقابل|و?على سبيل المثال|و?بمعنى آخر|و?بعبارة أخرى)(?![\u0621-\u064A])\s*،?\s*"
+            r"|و(?=(?:بعد|قد|في|من|كان|كانت|على|مع)\s)|[وف](?=ال[\u0621-\u064A]{2,})"
+            r"|و(?!تير)(?=س?[يتن][\u0621-\u064A]{2,}(?![\u0621-\u064A])))")}  # "وسيتم", "وتراهن": a verb joined to the sentence before
 
 
 def without(clause: str, lang: str) -> str:

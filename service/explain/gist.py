@@ -128,10 +128,7 @@ def _checked(doc: Document, index: int) -> int | None:
     return after if restate.same_language(sentence, doc.lang) and reported.is_check_question(sentence, doc.lang) else None
 
 
-def _has_figure(doc: Document, index: int) -> bool:
-    """Whether sentence `index` gives a figure: a sentence about a table that states its numbers is evidence, a caption is not."""
-    start, end = doc.sentences[index]
-    return any(start <= f.start < end for f in doc.figures)
+_has_figure = gist_side.has_figure
 
 
 def _terms_by_sentence(doc: Document) -> list[set[str]]:
@@ -180,7 +177,8 @@ def _frame_filled(doc: Document, claim) -> bool:
     return not claim.figures or bool(claim.models) or any(not doc.named_only_generically(c) for c in claim.chips)
 
 
-_FIGURE_ASIDE = pattern_cache.lazy(r"\d\s*%|\d+(?:\.\d+)?\s*(?:x|×)\b|[٠-٩\d]+\s*٪")
+_FIGURE_ASIDE = pattern_cache.lazy(r"\d\s*%|\d+(?:\.\d+)?\s*(?:x|×)\b|[٠-٩\d]+\s*٪"  # a figure, or a condition the claim holds under
+                                   r"|^\(\s*(?:except|unless|only|but not|not for|as long as)\b|^\(\s*(?:باستثناء|إلا|ما لم|فقط)", re.I)
 
 
 def _link_name(found, lang: str) -> str:
@@ -364,8 +362,8 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
     companion = asked_about if asked_about is not None else min(candidates)[2] if candidates else None
     reason = None  # the reason the antecedent displaces: still said after them when it is a cause
     before = gist_side.before_list(doc, point)  # "This forces ..." after a list of items points back past the list
-    if reported.reads_back(point_sentence) and before >= 0 and values.get(before, 0.0) > 0.0 \
-            and restate.same_language(sentence_of(before), lang) and not gist_side.machine_output(sentence_of(before)) \
+    if before >= 0 and (reported.reads_back(point_sentence) or gist_dangling.joins_before(point_sentence, sentence_of(before), lang)) \
+            and values.get(before, 0.0) > 0.0 and restate.same_language(sentence_of(before), lang) and not gist_side.machine_output(sentence_of(before)) \
             and not (gist_side.about_the_page(sentence_of(before)) and not _has_figure(doc, before)):
         if candidates and min(candidates)[0] == 0 and "cause" in reported.roles(sentence_of(companion), lang):
             reason = companion
@@ -373,7 +371,8 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
     named = None if reported.reads_back(point_sentence) or asked_about is not None else gist_side.referent(doc, point, values)
     if named is not None:  # "this hidden cost", "fixes both": the sentence naming it comes first; a cause still follows
         reason, companion = companion if candidates and min(candidates)[0] == 0 and companion != named else None, named
-    order = [point] if companion is None else [companion, point] if companion < point and (reported.reads_back(point_sentence) or companion == named) else [point, companion]
+    back = reported.reads_back(point_sentence) or companion == named or gist_dangling.points_inside(point_sentence, lang)  # "this X"
+    order = [point] if companion is None else [companion, point] if companion < point and back else [point, companion]
     who = reported.speaker([sentence_of(i) for i in range(len(doc.sentences)) if restate.same_language(sentence_of(i), lang)], lang)
     framed = _framed(doc, point, values, who)  # a problem or a change built from its parts, when the text fills them
     if framed is not None:
@@ -386,14 +385,14 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
     for number, i in enumerate(order):
         lead = i - 1 if number == 0 and i > 0 and i - 1 not in order and sentence_of(i - 1).rstrip().endswith(":") \
             and len(sentence_of(i - 1).split()) >= 4 \
-            and restate.same_language(sentence_of(i - 1), lang) and not reported.has_verb(sentence_of(i)) \
+            and restate.same_language(sentence_of(i - 1), lang) and not (reported.has_verb(sentence_of(i)) and not gist_side.bulleted(doc, i)) \
             and not sentence_of(i).lstrip().startswith("#") else None  # "# Megatron FSDP ...": a comment, not the list
         if lead is None and i > 0 and i - 1 not in order and _ELLIPTICAL.search(sentence_of(i)) \
                 and restate.same_language(sentence_of(i - 1), lang):  # "One 4090 cannot run it. Two 4090s can.": one claim
             lead = i - 1
             clause = restated(doc, lead, seen).rstrip(".: ") + "; " + gist_side.lower_start(restated(doc, i, seen))
         elif lead is not None:  # "The training took 54 days, suggesting:" + "- effective MFU near 50%" is one statement
-            clause = restated(doc, lead, seen).rstrip(": ") + " " + gist_side.lower_start(restated(doc, i, seen))
+            clause = restated(doc, lead, seen).rstrip(": ") + (": " if gist_side.bulleted(doc, i) and reported.has_verb(sentence_of(i)) else " ") + gist_side.lower_start(restated(doc, i, seen))
         else:
             clause = restated(doc, i, seen)
         corrected = gist_contrast.joined(doc, i)  # the point's, or a companion's: "This is not A; it is B" is one claim

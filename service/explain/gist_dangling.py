@@ -30,14 +30,61 @@ _BACK_AR = pattern_cache.lazy(
     r"|التالية\s*[.:]?\s*$")
 
 
+_CELL = pattern_cache.lazy(r"\S\s\|\s\S")  # "parallelism | How experts are split ...": a table's cells, no sentence
+
+
 def dangles(sentence: str, lang: str) -> bool:
-    """Whether the sentence's opening points back at something it does not name itself."""
+    """Whether the sentence's opening points back at something it does not name itself, or it is a table's row."""
+    if _CELL.search(sentence):
+        return True
     if lang not in ("en", "ar"):
         return False  # no pattern for a language added from a folder
     said = connectives.without(sentence.strip(), lang)  # "This means X": the link goes, X stands
     if lang == "ar":
         return bool(_BACK_AR.search(said))
     return bool(_BACK_EN.search(said)) and not _SELF.match(said)
+
+
+# "this process", "these workloads", "such large models", "on that ceiling", "understand this", "the reason is X": a noun
+# phrase that points back; not the page ("this PR", "this post"), time ("this year"), nor "that" as a conjunction
+_INSIDE_EN = pattern_cache.lazy(
+    r"\b(?:this|these|those|such)\s+(?:(?:large|big|small|huge|high|low|long|short|extra|whole|same|particular|specific)\s+)?"
+    r"(?P<noun>[a-z][a-z-]{2,})\b"
+    r"|\b(?:on|in|of|with|for|from|by|at|under|over|beyond|past|above|below|into|about|expanding|raising|lowering|"
+    r"increasing|reducing|fixing|avoiding|hitting)\s+that\s+(?P<noun2>[a-z][a-z-]{2,})\b(?!\s+(?:is|are|was|were|has|have)\b)"
+    r"|\b(?:understand|explains?|fix|fixes|solve|solves|avoid|avoids|address|addresses|cause[sd]?|do|does)\s+(?:this|that)\s*(?:[.,;!?]|$)"
+    r"|^\W*the\s+reason\s+(?:is|was)\b", re.I)
+_NOT_POINTER = frozenset("pr pull patch post paper article blog issue thread page repo repository section chapter note comment work study "
+                         "reply answer question tutorial guide doc docs document video talk book week month year day time "
+                         "morning release version is are was were can will would could should may might must has have had "
+                         "does do did way kind sort type as that".split())
+# «هذا التصميم», «هذه النتيجة», «تلك التحديات»: a demonstrative before a defined noun
+_INSIDE_AR = pattern_cache.lazy(r"(?<![\u0621-\u064A])(?:[وف]?(?:ب|ل|ك)?)(?:هذا|هذه|ذلك|تلك|هذين|هاتين|هؤلاء)\s+ال(?P<noun>[\u0621-\u064A]{3,})")
+_NOT_POINTER_AR = frozenset("مقال مقالة منشور دليل قسم فصل صفحة عام شهر أسبوع يوم وقت سؤال".split())
+
+
+JOINED_WORDS = 55  # the sentence pointed back to and the point together, at most: a gist read in one breath
+
+
+def joins_before(sentence: str, before: str, lang: str) -> bool:
+    """Whether a point whose opening does not point back still needs the sentence before it for a noun it points at
+    ("when this process is slow, it stalls"), and the two are short enough to be said together."""
+    return points_inside(sentence, lang) and not dangles(sentence, lang) and not dangles(before, lang) \
+        and len(before.split()) + len(sentence.split()) <= JOINED_WORDS
+
+
+def points_inside(sentence: str, lang: str) -> bool:
+    """Whether a noun phrase inside the sentence points back at a noun the sentence has not named before it: the
+    sentence is said after the one before it, where that one is short enough to join."""
+    if lang not in ("en", "ar"):
+        return False
+    pattern, skip = (_INSIDE_AR, _NOT_POINTER_AR) if lang == "ar" else (_INSIDE_EN, _NOT_POINTER)
+    for match in pattern.finditer(sentence):
+        noun = (match.groupdict().get("noun") or match.groupdict().get("noun2") or "").lower()
+        if noun and (noun in skip or noun.endswith("ly") or noun[:4] in sentence[:match.start()].lower()):
+            continue  # "this post", "this year", or a noun the sentence itself named ("a cost ... this cost")
+        return True
+    return False
 
 
 def standing(candidates: list[int], sentence_of, lang: str, gist_of) -> list[dict]:

@@ -198,7 +198,7 @@ def topic_label(clause: str) -> str:
     if not found or _VERB_IN_LABEL.search(found.group("label")) or not re.search(r"\b(?:is|are|was|were|has|have|can|cannot|can't|does|do|must|should|will|need|needs|"
                                   r"makes?|uses?|gives?|takes?|runs?|delivers?|offers?|provides?|achieves?|reaches|beats?|outperforms?|improves?|"
                                   r"reduces?|increases?|doubles?|halves?|supports?|requires?|enables?|allows?|shows?|gets?|hits?|"
-                                  r"costs?|saves?|cuts?|\w{3,}ed)\b", found.group("rest")) and not (
+                                  r"costs?|saves?|cuts?|(?<!, )\w{3,}ed)\b", found.group("rest")) and not (
                                       _ANNOUNCING.search(found.group("label")) and person.has_verb(found.group("rest"))):
         return clause  # "The core problem with this approach: the auxiliary loss conflicts ...": its verb is any verb
     label = found.group("label")

@@ -523,3 +523,16 @@ _TITLE_TAG = pattern_cache.lazy(r"^\s*(?:\[(?:regression|bug|feature(?: request)
 def without_title_tag(text: str) -> str:
     """A sentence without an issue title's label ("[Regression] PyTorch 2.12 causes ..."): the label is not its words."""
     return _TITLE_TAG.sub("", text)
+
+
+def has_figure(doc: Document, index: int) -> bool:
+    """Whether sentence `index` gives a figure: a sentence about a table that states its numbers is evidence, a caption is not."""
+    start, end = doc.sentences[index]
+    return any(start <= f.start < end for f in doc.figures)
+
+
+def bulleted(doc: Document, index: int) -> bool:
+    """Whether sentence `index` is an item of a list ("- reduce the learning rate: ...") under a lead line that sets a
+    condition ("If you train on fewer than 128 GPUs, you have a few options:"): the lead's condition is the item's."""
+    return index > 0 and bool(re.search(r"(?:^|\n)[ \t]*(?:[-*•]|\d+[.)])[ \t]*$", doc.text[:doc.sentences[index][0]])) \
+        and claims.cue("condition", doc.text[slice(*doc.sentences[index - 1])])

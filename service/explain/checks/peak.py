@@ -110,8 +110,12 @@ def share_of_peak(doc: Document, claim: Claim) -> Result | None:
         origin = f"{chip['name']} dense {precision} peak ({peak / 1e12:g} TFLOP/s" + (f" per device, 1/{devices} chip" if per_device else "") + ", data/hardware.json)"
         if _said_before(doc, origin, rate.value / peak):
             continue
+        given = next((f for f in claim.figures if f is not rate and abs(f.value / peak - 1) <= _IS_PEAK), None)  # "out of 1,979"
         inputs = Inputs(doc.lang)
-        inputs.text_with("expression", f"{rate.value / 1e12:g} TFLOP/s / {peak / 1e12:g} TFLOP/s", rate.quote, origin)
+        if given is not None:
+            inputs.expression(f"{rate.value / 1e12:g} TFLOP/s / {peak / 1e12:g} TFLOP/s", f"{rate.quote} / {given.quote}")
+        else:
+            inputs.text_with("expression", f"{rate.value / 1e12:g} TFLOP/s / {peak / 1e12:g} TFLOP/s", rate.quote, origin)
         index = run(doc, "arithmetic", inputs)
         if index is None:
             continue
@@ -128,9 +132,10 @@ def share_of_peak(doc: Document, claim: Claim) -> Result | None:
             # above the dense peak: a rate per node, a sparsity peak or another chip; a misreading, never a finding
             return impossible(doc, f"{value * 100:,.0f}%", calculations + [index])
         calculations.append(index)
-        reasons.append(messages(doc.lang)["verdicts"]["share_of_peak_device" if per_device else "share_of_peak"].format(
+        key = "share_of_given_peak" if given is not None else "share_of_peak_device" if per_device else "share_of_peak"
+        reasons.append(messages(doc.lang)["verdicts"][key].format(
             rate=rate.quote, share=restate.value("mfu", value), chip=name, precision=precision.upper(),
-            peak=restate.value("peak_flop_per_s", peak), count=devices))
+            peak=restate.value("peak_flop_per_s", peak), count=devices, given=given.quote if given is not None else ""))
         if value > verdicts.table()["share_of_peak"]["suspicious_above"]:
             reasons.append(_suspicious(doc, chip, precision))
     if not calculations:

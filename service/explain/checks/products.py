@@ -62,7 +62,25 @@ def product_verdict(doc: Document, index: int, stated, quantity: str) -> Result:
     steps = 0 if out["consistent"] else verdicts.binary_units(stated.quote, stated.value, out["value"], tolerance, whole_unit=True)
     if steps:  # "130 GB" beside "70B params x 2 bytes": the text writes GiB as GB (1,024^3 bytes), as many pages do
         verdict, computed = "consistent", restate.value(quantity, out["value"] / 1.024 ** steps) + messages(doc.lang)["verdicts"]["binary_units"]
+        index = _in_binary_units(doc, index, steps)
     return Result([index], verdict, messages(doc.lang)["verdicts"][verdict].format(stated=said(doc, stated), computed=computed))
+
+
+def _in_binary_units(doc: Document, index: int, steps: int) -> int:
+    """The calculation redone with its result read in powers of 1,024, so that its working agrees with the verdict
+    ("(7e10 * 2) / 1.024^3 = 130.4 GB: consistent", never "off by 7.7%: inconsistent" under a consistent verdict)."""
+    done = doc.calculations[index]
+    inputs = Inputs(doc.lang)
+    inputs.values = {k: v for k, v in done["inputs"].items() if v is not None}
+    inputs.sources = {k: v for k, v in done.get("input_sources", {}).items() if k in inputs.values}
+    inputs.values["expression"] = f"({inputs.values['expression']}) / 1.024^{steps}"
+    again = run(doc, "arithmetic", inputs)
+    if again is None or not doc.calculations[again]["outputs"].get("consistent"):
+        return index
+    if again == len(doc.calculations) - 1 and index == again - 1 and not any(index in c.calculations for c in doc.claims):
+        doc.calculations[index] = doc.calculations.pop()  # the decimal working is no finding: the binary one takes its place
+        return index
+    return again
 
 
 def stated_product(doc: Document, claim: Claim) -> Result | None:

@@ -14,7 +14,9 @@ from service.explain.figures.values import _ar_number, _chip_id, _normalise_unit
 
 # "80G", "48G MEM": a byte size without its B, read only beside a chip or a memory word
 # A size in billions followed by a model word names the model, whatever batch or token words stand nearby.
-_MODEL_NEXT = re.compile(r"[ -]?(?:model|models|run|runs|llm|dense|moe|param|params|parameters?|checkpoint|variant)\b", re.I)
+_MODEL_NEXT = re.compile(r"[ -]?(?:model|models|run|runs|llm|dense|moe|param|params|parameters?|checkpoint|variant)\b|[ ](?=(?:GPT|Llama|LLaMA|Qwen|"
+                         r"Mistral|Mixtral|DeepSeek|OPT|BLOOM|Falcon|Gemma|Phi|PaLM|Chinchilla|Gopher|MPT|Pythia|OLMo|Grok|Nemotron)\b)", re.I)  # "2.7B GPT-Neo"
+_NAME_BEFORE = re.compile(r"[A-Za-z][\w.]*-(?:\d+(?:\.\d+)?-)?$")  # "gpt-neox-20b", "llama-2-7b": a size closing a model's name
 _SHORT_BYTES = re.compile(r"(?P<p>[KMGT])(?![\w/])(?:[ \t]*(?P<mem>MEM|Mem|mem(?:ory)?|Memory|RAM|VRAM|HBM\d?e?|RSS)\b)?")
 # "72B bf16 ≈ 144G", "a 35B MoE ≈ 67G": a size in G right after a model's parameter count is its weights' bytes
 _AFTER_PARAMS = re.compile(r"\d(?:\.\d+)?\s*[BT]\b[^,;.\n]{0,24}?(?:≈|~|=|\babout|\bis)\s*$")
@@ -321,8 +323,7 @@ class _Units:
         if mem and not mem.startswith("MEM"):
             cue = self.cue("bytes", start, short.end("p"))
             quantity = cue["quantity"] if cue else quantity
-        return _Fig(start, short.end(), quantity, value, unit=short.group("p") + "B", raw=raw, scale=value / raw if raw else 1.0,
-                    generic=False)
+        return _Fig(start, short.end(), quantity, value, unit=short.group("p") + "B", raw=raw, scale=value / raw if raw else 1.0, generic=False)
 
     def read_way(self, start: int, end: int, raw: float) -> _Fig:
         """"8-way tensor parallel", "tensor parallelism (4-way)", "64-way EP"."""
@@ -444,8 +445,7 @@ class _Units:
         unit_text = entry.get("unit") or written
         if cls == "percent":
             unit_text = "%"
-        return _Fig(start, end, quantity, value, unit=unit_text, raw=raw, scale=scale,
-                    generic=quantity == entry["quantity"] and cls == "percent")
+        return _Fig(start, end, quantity, value, unit=unit_text, raw=raw, scale=scale, generic=quantity == entry["quantity"] and cls == "percent")
 
     def chip_peak(self, value: float, named_only: bool = False) -> bool:
         """Whether a FLOP/s figure is the catalog peak (bf16, fp8; dense) of a chip the text names, or of any (named_only: never any)."""
@@ -572,7 +572,7 @@ class _Units:
         if mult == "B" and _BYTES_NEXT.match(norm, end):
             return _Fig(start, end, "bytes", raw / 1e9, unit="B", raw=raw, scale=1e-9, generic=False)  # "a 128B payload": bytes, not billions
         if mult in _MAGNITUDE_DEFAULT or mult.lower() in ("b", "t", "bn"):
-            if mult.lower() in ("b", "bn") and _MODEL_NEXT.match(norm, end):
+            if mult.lower() in ("b", "bn") and (_MODEL_NEXT.match(norm, end) or _NAME_BEFORE.search(norm, max(0, start - 30), start)):
                 return _Fig(start, end, "params", raw, raw=raw, generic=False)  # "the 8B run", "a 70B model": a size
             cue = self.cue("magnitude", start, end)
             quantity = cue["quantity"] if cue else _MAGNITUDE_DEFAULT.get(mult, "params")
