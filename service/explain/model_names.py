@@ -81,6 +81,8 @@ def _shaped() -> re.Pattern:
 
 # A size before the word "model" ("a 7B model", "405B-parameter models"): a model of that size, no family named.
 _SIZED = pattern_cache.lazy(rf"(?<![\w.-])(?P<family>)(?P<size>{_SIZE})(?=(?:[- ]parameters?)? models?\b)")
+# A total with its active part ("the Snowball 67B-A2B result"): a mixture of experts' size wherever it stands.
+_SIZED_ACTIVE = pattern_cache.lazy(rf"(?<![\w.-])(?P<family>)(?=\d+(?:\.\d+)?[BbTt][-_]A\d)(?P<size>{_SIZE})")
 
 
 def _family_of(spelling: str) -> dict | None:
@@ -139,10 +141,12 @@ def find(text: str) -> list[Name]:
         if name is not None:
             found.append(name)
     taken = [(n.start, n.end) for n in found]
-    for m in _SIZED.finditer(text):  # the first only: its gloss says how every such size reads
-        if not any(a < m.end() and m.start() < b for a, b in taken) and (m.group("total") or m.group("experts")):
-            found.append(Name(m.start(), m.end(), m.group(), "", None, *_sizes(m), ()))
-            break
+    for pattern in (_SIZED, _SIZED_ACTIVE):
+        for m in pattern.finditer(text):  # the first only: its gloss says how every such size reads
+            if not any(a < m.end() and m.start() < b for a, b in taken) and (m.group("total") or m.group("experts")):
+                found.append(Name(m.start(), m.end(), m.group(), "", None, *_sizes(m), ()))
+                taken.append((m.start(), m.end()))
+                break
     return sorted(found, key=lambda n: n.start)
 
 
@@ -183,7 +187,7 @@ def gloss(name: Name, lang: str) -> str:
     elif name.experts:
         size = words["experts"].format(experts=_experts(name.experts, lang), count=name.experts, each=_count(name.each, lang))
     elif name.total and name.active:
-        size = words["size_active"].format(total=_count(name.total, lang), active=_count(name.active, lang))
+        size = words["size_active" if parts else "sized_active"].format(total=_count(name.total, lang), active=_count(name.active, lang))
     elif name.total:
         size = words["size"].format(total=_count(name.total, lang)) if parts else words["sized"].format(total=_count(name.total, lang))
     if size and parts:  # "Falcon model with 180 billion parameters": the size qualifies the name, no comma between
@@ -272,7 +276,8 @@ def merged(text: str, lang: str, matches: list, occurrences: list) -> tuple[list
     # a model family's term or one the gloss says goes; another idea written into the name ("A37B": active) stays
     inside = lambda m: any(a <= m.start and m.end <= b for a, b in spans) and (  # noqa: E731
         m.entry.get("category") == "model" or m.entry["id"] in said or names_a_maker(m.entry))
-    within = lambda m: any(a <= m.start and m.end <= b and (a, b) != (m.start, m.end) for a, b in spans)  # noqa: E731
+    within = lambda m: any(a <= m.start and m.end <= b and ((a, b) != (m.start, m.end) or m.entry.get("category") != "model")  # noqa: E731
+                           for a, b in spans)  # "67B-A2B" found whole as active parameters: the idea's name, not the model's
     # an idea written into a name keeps its own name in the list: "active parameters", not the fragment "7B-A1B"
     kept = [glossary.Match(o.entry, o.entry.get("term") or o.found_as, o.start, o.end, o.reading, o.derived) if within(o) else o
             for o in occurrences if not inside(o)]

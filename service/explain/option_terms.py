@@ -68,7 +68,13 @@ def named_frameworks(text: str) -> set[str]:
         if framework not in named and pattern.search(text) and \
                 not any(word in lowered for word in _NOT_NAMED_BY_PATTERN.get(framework, ())):
             named.add(framework)
+    if "vllm" in named and "vllm" not in lowered and _OTHER_ENGINE.search(text):
+        named.discard("vllm")  # "max_num_batched_tokens" in FastDeploy's docs: an option name engines share, not vLLM named
     return named
+
+
+# serving engines that take vLLM's option names ("max_num_batched_tokens") for their own settings
+_OTHER_ENGINE = pattern_cache.lazy(r"FastDeploy|SGLang|LMDeploy|TensorRT-LLM|TGI\b|text-generation-inference|Aphrodite|MindIE|vllm-ascend", re.I)
 
 
 def _framework(candidates: list[tuple[str, str]], named: set[str], spelling: str, text: str = "", at: int = 0) -> tuple[str, str] | None:

@@ -201,6 +201,7 @@ def read_terms(doc) -> None:
     doc.matches, doc.occurrences = _without_parts_of_options(content, options + keys, doc.matches, doc.occurrences)
     doc.matches, doc.occurrences = _outside_file_names(content, doc.matches, doc.occurrences)
     own = text_definitions.find(content)  # what the text says its terms mean comes before any stock sense
+    doc.matches, doc.occurrences = text_definitions.without_renamed(own, doc.matches, doc.occurrences)  # "DCP, a dynamic ..."
     added = models + options + keys
     spans = [(a, a + len(t["found_as"])) for t in added for a in option_terms.mentions(content, t["found_as"])]
     defined = text_definitions.items(content, own, doc.lang, [(m.start, m.end) for m in doc.occurrences] + spans,

@@ -26,7 +26,9 @@ class Definition(NamedTuple):
 _NAME = r"(?:[A-Z][\w+.]*(?:-[\w+.]+)*|[a-z]+[A-Z][\w+.]*)(?:\s(?:[A-Z][\w+.]*(?:-[\w+.]+)*)){0,3}"
 _AFTER_EXPANSION = pattern_cache.lazy(r"(?P<meaning>\b[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,7})\s*\((?P<term>[A-Z][A-Za-z0-9]{1,7})\)")
 _BEFORE_EXPANSION = pattern_cache.lazy(r"\b(?P<term>[A-Z][A-Z0-9]{1,7})s?\s*\((?P<meaning>[A-Za-z][A-Za-z -]{3,60})\)")
-_APPOSITIVE = pattern_cache.lazy(rf"(?<![\w.-])(?P<term>{_NAME})\s*,\s+(?P<meaning>(?:a|an)\s+[^,;.()\n]{{4,80}}?)\s*,(?=\s)")
+# ... or up to its relative clause: "we present DCP, a dynamic context parallel training framework that introduces ..."
+_APPOSITIVE = pattern_cache.lazy(rf"(?<![\w.-])(?P<term>{_NAME})\s*,\s+(?P<meaning>(?:a|an)\s+[^,;.()\n]{{4,80}}?)"
+                                 rf"(?:\s*,(?=\s)|\s+(?=(?:that|which)\s))")
 _COPULAR = pattern_cache.lazy(rf"(?:^|(?<=[.!?]\s)|(?<=\n))(?P<term>{_NAME})\s+(?:is|are)\s+(?P<meaning>(?:a|an)\s+[^;\n]{{6,140}}?)(?=\.\s|\.$|;|\n|$)")
 _BRACKETED = pattern_cache.lazy(rf"(?<![\w.-])(?P<term>{_NAME})\s*\((?P<meaning>(?:the|a|an)\s+[^()\n]{{4,70}})\)")
 # "TTFT, which is depended by the backend's ...": a passive verb with its agent says what affects X, not what X is
@@ -235,10 +237,17 @@ def said_by_text(definitions: list[Definition], found_as: str, expansion: str, l
             if _folded(definition.meaning) in _folded(expansion) or _folded(expansion) in _folded(definition.meaning):
                 return None  # "Global Batch Size (GBS)" beside the entry "global batch size": nothing to add
             words = definition.meaning.split()
-            if _expansion(words, definition.term) != definition.meaning and _letters_in_order(words, definition.term):
+            if _expansion(words, definition.term) != definition.meaning and _letters_in_order(words, definition.term) \
+                    and not renames(definition.meaning, expansion):
                 return None  # "Remote Direct Memory Access over Converged Ethernet (RoCE)": a spelling, the entry's own
             return definition.meaning
     return None
+
+
+def renames(meaning: str, entry_words: str) -> bool:
+    """Whether the text's meaning of an acronym shares no word with the glossary entry's ("DCP, a dynamic context
+    parallel training framework" against "distributed checkpoint"): the text names another thing."""
+    return not set(re.findall(r"[a-z]{4,}", meaning.lower())) & set(re.findall(r"[a-z]{4,}", entry_words.lower()))
 
 
 def spells(meaning: str, acronym: str) -> bool:
@@ -285,3 +294,19 @@ def _with_kind(said: str, meaning: str, lang: str) -> str:
     first = re.split(r"(?<=[.!?؟])\s|[:;؛]\s", definition, maxsplit=1)[0].rstrip(".")
     first = re.sub(r"^(?:an?|the)\s+\S+(?:\s+\S+)?\s+(?:is|are)\s+", "", first, flags=re.I)  # "A node is one server" -> "one server"
     return messages(lang)["text_acronym_kind"].format(said=said.rstrip("."), head=found[-1].found_as, definition=first[:1].lower() + first[1:]) if first else said
+
+
+def renamed(definitions: list[Definition], found_as: str, entry: dict) -> bool:
+    """Whether the text spells an acronym out as another thing than the entry's name ("DCP, a dynamic context parallel
+    training framework" against the entry "distributed checkpoint"): the entry's sense is not the text's."""
+    if not re.fullmatch(r"[A-Z][A-Z0-9]{1,7}", found_as or ""):
+        return False
+    name = " ".join(str(entry.get(k) or "") for k in ("term", "expansion"))
+    meaning = said_by_text(definitions, found_as, name, "en")
+    return bool(meaning) and renames(meaning, name) and _letters_in_order(meaning.split(), found_as) is not None
+
+
+def without_renamed(definitions: list[Definition], matches: list, occurrences: list) -> tuple[list, list]:
+    """The glossary's matches and occurrences less the entries whose acronym the text spells out as another thing."""
+    gone = {m.entry["id"] for m in matches if renamed(definitions, m.found_as, m.entry)}
+    return [m for m in matches if m.entry["id"] not in gone], [o for o in occurrences if o.entry["id"] not in gone]

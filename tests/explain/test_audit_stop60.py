@@ -1,6 +1,8 @@
 """Fixes of stop 60 from the fourth audit wave (openings and checks of 180 older held-out answers, terms of 120 more):
 each a general rule tested on sentences written for the test, with the audited passage that showed it named."""
 
+import pytest
+
 from service.explain import arabic_clause, connectives, gist_dangling
 from service.explain.compose import explain_offline
 
@@ -113,3 +115,70 @@ def test_a_peak_the_text_gives_is_not_called_absent():
                          "1,979 FP8 TFLOPS.", "en")["explanation"]
     assert "does not give it" not in md, md
 
+
+
+@pytest.mark.parametrize("text, lang, entry", [
+    # the fourth audit wave's terms findings (batches 14 and 15), each a sense the passage does not use
+    ("Each message is sent by hardware with guaranteed in-order delivery and end-to-end flow control.", "en", "end-to-end"),
+    ("A communication plane interconnects the cores in a cartesian mesh.", "en", "interconnect"),
+    ("وترتبط النوى بإحكام في ما بينها لتسريع مسار المعالجة.", "ar", "speedup"),
+    ("تسهل المكتبة تدريب نماذج مكتبة المحولات Transformers تدريبًا موزعًا.", "ar", "transformer"),
+    ("Why are they using ZeRO-Inference on an 8xMI300X system?", "en", "zero"),
+    ("TP4, NCCL-enabled build, rev 3aa1484 (tree-identical to 872ff3f).", "en", "nccl-algorithm"),
+    ("This trades the all-reduce for pipeline latency: a deeper pipeline has bubbles.", "en", "latency"),
+    ("We scale models on the TPU Multipod, a mesh with 4096 TPU-v3 chips.", "en", "device-mesh"),
+    ("We scale models on the TPU Multipod, a mesh with 4096 TPU-v3 chips.", "en", "tpu-pod"),
+    ("لم تثبت دقة MXFP4 الأصلية استقرارها لتراكم التدرج أثناء الضبط الدقيق.", "ar", "gradient-accumulation"),
+    ("المهم في هذه التكوينات هو تجنب الاختناقات في طبقات الشبكة.", "ar", "layer"),
+    ("The methodology is three independent cold starts per arm, then ten measured warm refits.", "en", "cold-start"),
+])
+def test_a_sense_the_passage_does_not_use_is_not_given(text, lang, entry):
+    assert entry not in {t["id"] for t in explain_offline(text, lang)["terms"]}
+
+
+@pytest.mark.parametrize("text, entry", [
+    ("End-to-end latency of each request fell by 20%.", "end-to-end"),
+    ("The interconnect between nodes is InfiniBand.", "interconnect"),
+    ("ZeRO-3 shards parameters, gradients and optimizer states.", "zero"),
+    ("NCCL picks the tree algorithm at large scale.", "nccl-algorithm"),
+    ("Cold starts of a serving replica take 40 s while its weights load.", "cold-start"),
+    ("We use gradient accumulation over 8 micro-batches.", "gradient-accumulation"),
+])
+def test_the_entry_stays_where_the_passage_uses_its_sense(text, entry):
+    assert entry in {t["id"] for t in explain_offline(text, "en")["terms"]}
+
+
+def test_an_option_name_engines_share_is_not_called_vllm_s_in_another_engine_s_text():
+    # fastdeploy-chunked-prefill-tuning: "max_num_batched_tokens (a vLLM setting)" in FastDeploy's own docs
+    items = explain_offline("When enabling Chunked Prefill in FastDeploy, adjust performance via max_num_batched_tokens.", "en")["terms"]
+    assert not any("vLLM" in (t.get("expansion") or "") for t in items), items
+    vllm = explain_offline("In vLLM, set max_num_batched_tokens to 8192.", "en")["terms"]
+    assert any(t.get("expansion") == "a vLLM setting" for t in vllm)
+
+
+def test_a_total_by_active_size_is_read_whole_and_active_parameters_keep_their_name():
+    # marin-7024-jaxpp-dualpipev-moe: "67B-A2B (active parameters): The number of parameters actually used ..." - a reader
+    # takes 67B as the active count
+    items = {t["found_as"]: t for t in explain_offline("The final Snowball 67B-A2B result uses 64 H100s.", "en")["terms"]}
+    assert items["67B-A2B"]["expansion"] == "a model with 67 billion parameters, 2 billion of them active for each token"
+    assert all(t["id"] != "active-parameters" or found != "67B-A2B" for found, t in items.items())
+
+
+def test_a_degree_on_tpu_axes_counts_chips():
+    # maxtext-1323-405b-pure-fsdp: "TP (tensor parallelism across 4 GPUs)" for MaxText's ICI_TP=4 on TPUs
+    from service.explain import passage_devices
+
+    assert passage_devices.not_gpus("Add a pure ICI_FSDP=256 DCN_FSDP=2 config, improving over the ICI_TP=4 config.")
+    assert not passage_devices.not_gpus("We set TP=4 on 8 H100 GPUs.")
+
+
+def test_definitions_say_what_holds_in_the_passage_s_setting():
+    # the audit's "false" findings: fp8 computed natively on an A100, the Megatron formula's "about six" operations per
+    # parameter, a TPU torus given switches and adapters, the WSE sold only in CS-2 and CS-3
+    from service.explain import glossary
+
+    look = glossary.load().lookup
+    assert "A100 only store it" in look("fp8")["definition"]
+    assert "about eight operations per parameter per token" in look("megatron-flops-formula")["definition"]
+    assert "TPU pod" in look("network-fabric")["definition"]
+    assert "CS-1" in look("cerebras-wse")["definition"]

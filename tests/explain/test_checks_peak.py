@@ -11,7 +11,7 @@ def _claim(text: str, needle: str, lang: str = "en"):
 
 def test_a_rate_on_a_named_chip_is_said_as_a_share_of_its_dense_peak():
     # NVIDIA H100 Tensor Core GPU datasheet: H100 SXM BF16 989 TFLOPS dense (1,979 with sparsity); 230 / 989 = 23.26%
-    doc, claim = _claim("On 16 H100 GPUs the job reached 230 TFLOP/s per GPU.", "230")
+    doc, claim = _claim("On 16 H100 GPUs the job reached only 230 TFLOP/s per GPU, which seems low.", "230")
     assert claim.verdict == "explained"
     assert "23.26%" in claim.why and "dense BF16 peak" in claim.why and "989" in claim.why
     (index,) = claim.calculations
@@ -25,19 +25,21 @@ def test_no_share_of_peak_at_an_assumed_format_nobody_asked_about():
     assert "dense BF16 peak" not in claim.why
     # the same figures asked about ("is that low?") are answered with the share (GB300 dense BF16 2.5 PFLOP/s: 39.84%)
     _, asked = _claim("On 256 GB300 GPUs we get 996 TFLOP/s/GPU. Is that low for this chip?", "996")
-    assert "39.84%" in asked.why
+    assert "39.84%" not in asked.why  # a Blackwell recipe may run in FP8 or NVFP4: the format would be a guess
+    _, bf16 = _claim("On 256 GB300 GPUs we get 996 TFLOP/s/GPU in BF16. Is that low for this chip?", "996")
+    assert "39.84%" in bf16.why
 
 
 def test_the_precision_the_text_states_picks_the_peak():
     # NVIDIA DGX B200 datasheet: B200 dense BF16 2.25 PFLOPS, dense FP8 4.5 PFLOPS; 575 / 2250 = 25.56%, 635 / 4500 = 14.11%
-    _, claim = _claim("On B200 the recipe reaches 575 and 635 TFLOP/s per GPU for BF16 and FP8 respectively.", "575")
+    _, claim = _claim("On B200 the recipe reaches 575 and 635 TFLOP/s per GPU for BF16 and FP8 respectively, a low utilisation.", "575")
     assert "25.56%" in claim.why and "BF16" in claim.why
     assert "14.11%" in claim.why and "FP8" in claim.why
 
 
 def test_the_baseline_of_a_comparison_gets_no_share_of_its_own():
     # 420 / 989 = 42.47% (H100 datasheet); the 380 it is compared with is said through the ratio, not a second share
-    _, claim = _claim("On H100 we now reach 420 TFLOP/s per GPU versus 380 TFLOP/s per GPU before.", "420")
+    _, claim = _claim("On H100 we now reach 420 TFLOP/s per GPU versus 380 TFLOP/s per GPU before, still far from the peak.", "420")
     assert "42.47%" in claim.why and "38.42%" not in claim.why
     assert "about 11% higher" in claim.why
 
@@ -90,7 +92,7 @@ def test_an_mfu_computed_on_the_wrong_peak_is_rebased():
 
 
 def test_share_of_peak_in_arabic():
-    _, claim = _claim("وصل التدريب على 16 وحدة H100 إلى 230 TFLOP/s لكل وحدة.", "230", "ar")
+    _, claim = _claim("وصل التدريب على 16 وحدة H100 إلى 230 TFLOP/s لكل وحدة، وهي كفاءة منخفضة.", "230", "ar")
     assert "23.26%" in claim.why and "ذروة" in claim.why
 
 
@@ -113,22 +115,22 @@ def test_the_share_read_as_mfu_is_said_once_per_answer():
 def test_a_rate_per_jax_device_on_a_tpu_v3_is_taken_against_one_tensorcore():
     # Google Cloud TPU v3 docs: 123 TFLOP/s bf16 per chip, two TensorCores per chip, and JAX sees each TensorCore as a
     # device on v2/v3 (jax.device_count() is 8 on a v3-8): 40 TFLOP/s per device / 61.5 = 65.04%, not 40 / 123
-    _, claim = _claim("On a TPU v3-8 the run reaches 40 TFLOP/s per device.", "40")
+    _, claim = _claim("On a TPU v3-8 the run reaches 40 TFLOP/s per device. Is that efficient?", "40")
     assert "65.04%" in claim.why and "TensorCore" in claim.why and "32.52%" not in claim.why
     # MaxText's step log reports TFLOP/s per device (MaxText/train.py, 'perf/per_device_tflops_per_sec')
-    _, log = _claim("Running on TPU v3.\ncompleted step: 12, seconds: 2.000, TFLOP/s: 40.000, loss: 2.5", "completed")
+    _, log = _claim("Running on TPU v3, utilisation looks low.\ncompleted step: 12, seconds: 2.000, TFLOP/s: 40.000, loss: 2.5", "completed")
     assert "65.04%" in log.why
     # no telling whether a v3 rate is per chip or per device: no share is said (it would be a guess)
     _, unsure = _claim("Our TPU v3 job reaches 40 TFLOP/s.", "40")
     assert "%" not in unsure.why
     # a v4 chip is one JAX device (megacore): a rate per device is the chip's (275 TFLOP/s, Cloud TPU v4 docs)
-    _, v4 = _claim("On a TPU v4-8 the run reaches 110 TFLOP/s per device.", "110")
+    _, v4 = _claim("On a TPU v4-8 the run reaches 110 TFLOP/s per device. Is that efficient?", "110")
     assert "40% of the TPU v4's dense BF16 peak" in v4.why and "per device is" not in v4.why
 
 
 def test_the_share_of_one_runs_log_rows_is_said_once():
     # three log rows of one run within 1% of each other: one share of peak, and no "the same" ratio between rows
-    doc = analyse("Training on 8 H100 GPUs:\ncompleted step: 1, seconds: 2.000, TFLOP/s/device: 400.000, loss: 2.5\n"
+    doc = analyse("Training on 8 H100 GPUs, utilisation below what we expected:\ncompleted step: 1, seconds: 2.000, TFLOP/s/device: 400.000, loss: 2.5\n"
                   "completed step: 2, seconds: 1.990, TFLOP/s/device: 401.000, loss: 2.4\n"
                   "completed step: 3, seconds: 1.995, TFLOP/s/device: 400.500, loss: 2.4", "en")
     whys = " ".join(c.why for c in doc.claims)
@@ -169,7 +171,7 @@ def test_a_rate_beside_a_chip_the_catalog_lacks_is_not_set_against_another_chips
     text = "Databricks found Gaudi 2 gives the second-fastest training after the H100, offering over 260 TFLOPS per chip."
     assert "989" not in " ".join(c.why for c in analyse(text, "en").claims)
     # the same rate with only the H100 named is still a share of its peak
-    assert "989" in " ".join(c.why for c in analyse("Our H100 run reaches 260 TFLOPS per chip in BF16.", "en").claims)
+    assert "989" in " ".join(c.why for c in analyse("Our H100 run reaches 260 TFLOPS per chip in BF16, a poor MFU.", "en").claims)
 
 
 def test_a_peak_in_a_passage_about_fp8_is_read_at_fp8():
@@ -182,3 +184,15 @@ def test_a_peak_in_a_passage_about_fp8_is_read_at_fp8():
     # with no format named, 1,979 on an H100 is still its BF16 sparse peak
     plain = "We measured the peak of 4,856 TFLOPS, a 2.45x increase over the peak theoretical 1,979 TFLOPS on the NVIDIA H100 GPU."
     assert "sparsity" in " ".join(c.why for c in analyse(plain, "en").claims)
+
+
+def test_no_share_of_a_datasheet_peak_where_the_text_makes_no_point_about_efficiency():
+    # round 62 P05 (FlashInfer's fmha_v2 PR: ~544 -> ~690 TFLOPs against FlashAttention-3's ~734 on an H100): "544
+    # TFLOPs is 55.01% of the H100's dense BF16 peak (989 TFLOP/s in its maker's datasheet ...)" was a calculation
+    # nobody asked about, and blind readers of rounds 60-62 counted the datasheet peak as an outside figure
+    _, claim = _claim("Benchmark config: BF16, causal, H100. Before ~544 TFLOPs, after ~690 TFLOPs, FA3 ~734 TFLOPs.", "544")
+    assert "989" not in claim.why and "%" not in claim.why
+    _, low = _claim("On H100 in BF16 we only get 544 TFLOP/s per GPU.", "544")  # "only get": the rate is the point
+    assert "55.01%" in low.why
+    _, beyond = _claim("Each H100 reached 1500 TFLOP/s per GPU in our runs.", "1500")  # beyond the peak: still said
+    assert beyond.verdict == "needs_more"

@@ -214,7 +214,7 @@ def test_a_zero_stage_is_not_a_pipeline_stage():
 def test_a_chip_the_text_names_without_its_variant_keeps_the_texts_name_in_a_share_of_peak():
     # a round-9 reader: "the A100 SXM 80GB's dense BF16 peak" for p4d machines, which carry the 40 GB card; both have
     # the 312 TFLOP/s the check uses (NVIDIA A100 datasheet), so the text's own "A100" is the true name
-    (claim,) = [c for c in explain_offline("On p4d.24xlarge with 8 A100 GPUs we get 116 TFLOPS/GPU.", "en")["claims"] if c["calculations"]]
+    (claim,) = [c for c in explain_offline("On p4d.24xlarge with 8 A100 GPUs we only get 116 TFLOPS/GPU.", "en")["claims"] if c["calculations"]]
     assert "the A100's dense BF16 peak (312 TFLOP/s in its maker's datasheet" in claim["why"] and "80GB" not in claim["why"]
 
 

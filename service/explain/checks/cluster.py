@@ -3,7 +3,7 @@
 import re
 
 from service.explain.checks import verdicts
-from service.explain.checks.core import Inputs, Result, run
+from service.explain.checks.core import Inputs, Result, discard, run
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
@@ -34,6 +34,9 @@ def machines_times_chips(doc: Document, claim: Claim) -> Result | None:
         return None
     out = doc.calculations[index]["outputs"]
     verdict = "consistent" if out.get("consistent") else "inconsistent"
+    if verdict == "inconsistent" and len(machines) > 1:
+        discard(doc, index)  # "1 prefill worker on 4 nodes (32 GPUs each) and 1 decode worker on 4 nodes (total 64 GPUs)":
+        return None  # two groups of machines, and "each" may be a group's: no reading is sure enough to call 64 wrong
     bound = verdicts.stated_bound(doc.text[max(0, total.start - 24):total.start])
     if bound is not None:  # "so more than 100 GPUs in total": a floor, which 128 meets
         verdict = "consistent" if verdicts.within_bound(bound[0], out["value"], total.value, 0.0) else "inconsistent"

@@ -10,7 +10,9 @@ from service.explain.checks.table_rows import _cells, _lines
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
-_NUMBER = re.compile(r"^[~≈]?\s*(-?\d[\d,\s]*(?:\.\d+)?)\s*(?:[×x%]|[a-zA-Z/]{1,12})?\s*$")
+_NUMBER = re.compile(r"^[~≈]?\s*(-?\d[\d,\s]*(?:\.\d+)?)\s*(?:[×x%]|[a-zA-Z/]{1,12})?\s*[↑↓]?\s*$")  # "1.8× ↑": a speed-up marked up
+_UNIT = re.compile(r"\(([^()]+)\)\s*$")  # "TileOPs (ms)": a column's unit in brackets after its name
+_COARSE = 0.1  # a written value whose last digit is worth more than a tenth of it ("0.01") fits too much by chance
 _OPERATIONS = (("/", lambda a, b: a / b if b else None), ("-", lambda a, b: a - b))
 MIN_ROWS = 2
 
@@ -50,17 +52,32 @@ def _relations(header: list[str], rows: list[list]) -> list[tuple[int, int, str,
     found = []
     columns = range(len(header))
     for target in columns:
-        if any(r[target] is None for r in rows) or len({r[target][0] for r in rows}) < 2:
-            continue  # a column of one value fits too much by chance
+        if any(r[target] is None for r in rows) or len({r[target][0] for r in rows}) < 2 \
+                or any(0.6 * 10 ** -r[target][1] > _COARSE * abs(r[target][0]) for r in rows):
+            continue  # a column of one value, or of values rounded to their first digit ("0.01 ms"), fits too much by chance
         for a in columns:
             for b in columns:
                 if len({a, b, target}) < 3 or any(r[a] is None or r[b] is None for r in rows):
                     continue
                 for name, operation in _OPERATIONS:
+                    if not _units_agree(header, a, b, target, name):
+                        continue  # "vLLM (ms)" / "vLLM (TB/s)" is no time
                     if all(_fits(operation(r[a][0], r[b][0]), r[target]) for r in rows):
                         found.append((a, b, name, target))
                         break
     return found
+
+
+def _units_agree(header: list[str], a: int, b: int, target: int, name: str) -> bool:
+    """Whether the columns' units (in brackets after their names) allow the operation: a difference of one unit, a
+    ratio of one unit (a unitless factor), or a quantity of one unit over a count; columns with no unit pass."""
+    unit = lambda k: (m.group(1).strip().lower() if (m := _UNIT.search(header[k])) else None)  # noqa: E731
+    ua, ub, ut = unit(a), unit(b), unit(target)
+    if name == "-":
+        return len({u for u in (ua, ub, ut) if u}) <= 1
+    if ut is None or ut in ("x", "×", "%"):
+        return ua == ub  # a speed-up "vs vLLM" is TB/s over TB/s
+    return ut == ua and ub is None
 
 
 def _fits(value: float | None, written: tuple[float, int]) -> bool:

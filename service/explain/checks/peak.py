@@ -9,7 +9,7 @@ from calculators.layout_inputs import efficiencies
 from service.explain import restate
 from service.explain.checks import verdicts
 from service.explain.checks.comparison import earlier_side
-from service.explain.checks.core import Inputs, Result, chips, impossible, run, worked
+from service.explain.checks.core import Inputs, Result, chips, discard, impossible, run, worked
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
@@ -77,8 +77,11 @@ def share_of_peak(doc: Document, claim: Claim) -> Result | None:
     named = _formats(claim.quote)
     rule = verdicts.table()["share_of_peak"]
     conventional = chip.get("kind") == "tpu" or (chip.get("architecture") or {}).get("name") in rule["bf16_by_convention"]
-    if not named and not _formats(doc.text) and not conventional and not re.search(rule["point_cues"], doc.text, re.I):
-        return None  # no format named, none by convention, no point about efficiency: a guessed format nobody asked about
+    # with no point about efficiency, a share of a datasheet peak is a calculation nobody asked about (readers counted
+    # the peak as an outside figure); only a rate beyond the peak, which no reading makes possible, is still said
+    asked = bool(re.search(rule["point_cues"], doc.text, re.I))
+    if not named and not _formats(doc.text) and not conventional:
+        return None  # no format named and none by convention: the format would be a guess
     if _RESPECTIVELY.search(claim.quote) and len(named) == len(rates):
         formats = named  # "532 and 557 TFLOPs for BF16 and MXFP8 respectively"
     elif len(set(named)) <= 1:
@@ -100,6 +103,8 @@ def share_of_peak(doc: Document, claim: Claim) -> Result | None:
         if abs(rate.value / peak - 1) <= _IS_PEAK:
             continue  # "312TFLOPS max" on an A100: the figure is the peak itself, and 312 / 312 = 1 says nothing
         total = _total_peak(doc, peak, rate) if rate.value > peak else None
+        if total is not None and not asked:
+            continue
         if total is not None:  # "800TFLOPs" beside "275TFLOPs*32 chips=8800TFLOPs": a whole job's rate, over the job's peak
             index = _share_of_total(doc, rate, total)
             if index is not None:
@@ -131,6 +136,9 @@ def share_of_peak(doc: Document, claim: Claim) -> Result | None:
         if not verdicts.possible("mfu", value):
             # above the dense peak: a rate per node, a sparsity peak or another chip; a misreading, never a finding
             return impossible(doc, f"{value * 100:,.0f}%", calculations + [index])
+        if not asked:
+            discard(doc, index)
+            continue
         calculations.append(index)
         key = "share_of_given_peak" if given is not None else "share_of_peak_device" if per_device else "share_of_peak"
         reasons.append(messages(doc.lang)["verdicts"][key].format(

@@ -21,7 +21,8 @@ _NEEDED = (*_MEMORIES, "weights_bytes")  # what a model is said to need
 _BITS = {4: 0.5, 8: 1, 16: 2, 32: 4}
 _BITS_WORD = re.compile(r"(?<![\d.])(4|8|16|32)[- ]?(?:bits?\b|بت\b|بتات)", re.I)
 # a memory said to be what the model takes ("needs 140 GB", "demands roughly 140GB for weights")
-_NEEDS = re.compile(r"\b(?:needs?|needed|requires?|required|demands?|takes?|occup\w+|consum\w+|weighs?)\b|\bfor (?:the |its )?weights\b|\bof weights\b"
+_NEEDS = re.compile(r"\b(?:needs?|needed|requires?|required|demands?|takes?|occup\w+|consum\w+|weighs?|wants?)\b|\bfor (?:the |its )?weights\b|\bof weights\b"
+                    r"|\b(?:just |only )?for (?:the |its |their )?(?:KV|key-value) cache\b"  # "320 GB just for its KV cache": a need
                     r"|يحتاج|تحتاج|يتطلب|تتطلب|يستهلك|تستهلك|يشغل|تشغل", re.I)
 # a memory said to be what hardware has ("a node has 640 GB", "an H100 with 80GB", "بسعة 80 غيغابايت")
 _HAS = re.compile(r"\b(?:has|have|having|holds?|with|offers?|provides?|features?|comes with|packs?|total(?:s| of)?)\b"
