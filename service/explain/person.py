@@ -12,7 +12,7 @@ _PERSON_EN = [(r"\bI(?:'m| am)\b", "they are"), (r"\bI was\b", "they were"), (r"
               (r"\bwe\b", "they"), (r"(?<![\w/.-])me(?![\w/.-])", "them"), (r"(?<![\w/.-])us(?![\w/.-])", "them"),
               (r"\b(?:my|our)\b", "their"), (r"\b(?:mine|ours)\b", "theirs"), (r"\b(?:myself|ourselves)\b", "themselves"),
               # the addressee's ("in your README"): reported, it is no longer "your"; the article keeps the noun definite
-              (r"(?<![\w/.-])your(?![\w/.'-])", "the")]
+              (r"(?<![\w/.-])your own\b", "one's own"), (r"(?<![\w/.-])your(?![\w/.'-])", "the")]
 _INDEX_BEFORE = pattern_cache.lazy(r"\b(?!(?:and|but|so|then|when|if|that|because|as|while|since|what|how|why|where|did|do|should|can|"
                                    r"could|would|will|am|now|also)\s+$)[a-z]+\s+$")  # a noun right before a lower-case "i"
 _INTENT_NO_SUBJECT = pattern_cache.lazy(r"^(?:will|shall)(?=\s+(?:close|add|fix|update|look|check|try|send|open|merge|push|"

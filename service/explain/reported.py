@@ -213,8 +213,8 @@ _PREDICATE_START = (r"(?:too|so|very|much|only|not|still|always|lower|higher|slo
                     r"bigger|enough|normal|expected|correct|right|wrong|possible|supported|the\s|a\s|an\s|\d)")
 _YES_NO_NOUN = pattern_cache.lazy(rf"^(?P<aux>is|are|was|were)\s+(?P<who>the\s+[a-z][\w./-]*(?:\s+[a-z][\w./-]*){{1,2}}?)\s+"
                                   rf"(?P<rest>{_PREDICATE_START}.*)$", re.I)
-_CONDITION_THEN_ASK = pattern_cache.lazy(r"^(?P<condition>(?:if|when)\b[^?]{3,120}?),\s*(?:so|then)?\s*"
-                                         r"(?P<asked>(?:does|do|is|are|can|could|would|will|should)\b.+)$", re.I)
+_CONDITION_THEN_ASK = pattern_cache.lazy(r"^(?P<condition>(?:if|when)\b[^?]{3,200}?),\s*(?:so|then)?\s*"  # "If X, how could Y?": how Y, if X
+                                         r"(?P<asked>(?:does|do|is|are|can|could|would|will|should|how|why|what|which|where)\b.+)$", re.I)
 # A few regular verbs a "does X <verb>" question is asked with: their third person is the verb and "s".
 _DOES_VERB = pattern_cache.lazy(r"^does\s+(?P<who>(?!it\b|this\b|that\b)[^,?]{2,60}?)\s+(?P<verb>mean|need|require|take|use|work|"
                                 r"support|fit|help|matter|hurt|affect|improve|scale|run|include)\b(?P<rest>.*)$", re.I)
@@ -298,6 +298,8 @@ def _demonstrative(said: str) -> str:
     """"That is the data ..." after "that": "that this is the data", never "that that is" nor "that That's"."""
     if re.match(r"^It(?:['’]s|\s+(?:is|was|seems))\s+(?:\w+\s+)?\w+\s+(?:that|to|how|why|whether)\b", said):
         return "it" + said[2:].replace("'s", " is", 1).replace("’s", " is", 1)  # "It's strange that X": "it" is no pointer
+    if re.match(r"^It\s+(?:seems|appears)\s+to\b", said):
+        return "it" + said[2:]  # "It seems to be a bug": impersonal, pointing at nothing
     said = re.sub(r"^(?:That|This|It)\b(?=\s+(?:is|was|means|seems|shows))", "this", said)
     return re.sub(r"^(?:That|This|It)['’]s\b", "this is", said)
 

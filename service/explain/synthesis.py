@@ -99,7 +99,8 @@ _INNER_REPORTING = pattern_cache.lazy(r"^(?P<lead>[^,;]{1,40},\s*)(?:i|we)\s+(?:
                                       r"see|saw)\s+(?:that\s+)?(?=\w)", re.I)
 _AS_WELL = pattern_cache.lazy(r",?\s+as well(?=[.?!]?$)", re.I)  # a trailing "as well" adds nothing the gist needs
 # "It seems that X" keeps its hedge as "probably X": the author is not sure, so the gist is not either.
-_SEEMS_THAT = pattern_cache.lazy(r"^it (?:seems|appears|looks like)\s*(?:that\s+|,\s*)(?=\w)", re.I)
+_SEEMS_THAT = pattern_cache.lazy(r"^it (?:seems|appears|looks like)\s*(?:that\s+|,\s*|(?=(?:the|a|an|this|these|those|our|their|its|"
+                                 r"we|they|there|all|most|some)\s))(?=\w)", re.I)  # "It seems the combine is faster": probably it is
 
 
 def compressed(text: str, lang: str) -> str:

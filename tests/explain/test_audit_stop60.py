@@ -182,3 +182,15 @@ def test_definitions_say_what_holds_in_the_passage_s_setting():
     assert "about eight operations per parameter per token" in look("megatron-flops-formula")["definition"]
     assert "TPU pod" in look("network-fabric")["definition"]
     assert "CS-1" in look("cerebras-wse")["definition"]
+
+
+def test_impersonal_it_seems_your_own_and_a_conditional_question_are_reported_as_english_allows():
+    # deepep-59: "They report that this seems the combining alltoall ..."; coreweave-speculative-decoding: "on the own
+    # traffic"; meshtfjax-235: "asks whether gpt-j-6b ... were trained with ..., how could they achieve ..."
+    gist = _gist("It seems the combining alltoall communication is faster (13ms to 5ms) with DeepEP, but dispatch is slower.")
+    assert "this seems" not in gist and "probably the combining" in gist, gist
+    assert "one's own traffic" in _gist("Speculative decoding gains depend on the workload, so measure acceptance on your own "
+                                        "traffic before you keep a configuration.")
+    asked = _gist("Where am I wrong? If GPT-J was trained with 1000 times fewer tokens than GPT-3, how could it match its results?")
+    assert "asks how" in asked and "whether" not in asked, asked
+    assert "this seems" not in _gist("It seems to be a bug in the scheduler of the 8-GPU job.")
