@@ -3,7 +3,7 @@
 _COUNT_NOUNS = {"unit", "processor", "chip", "card", "node", "accelerator", "switch", "kernel", "rank", "device", "link", "layer", "token",
                 "replica", "expert", "stage", "core", "controller", "adapter", "server", "rack", "pod", "slice", "host", "engine", "model",
                 "multiprocessor", "array", "interface", "stream", "collective", "multiplication", "operation", "instruction", "request",
-                "instance", "job", "worker", "thread", "block", "buffer", "queue", "channel", "bridge", "module", "board", "packet", "system"}
+                "instance", "job", "worker", "thread", "block", "buffer", "queue", "channel", "bridge", "module", "board", "packet", "system", "circuit", "network", "cluster", "region", "zone", "tensor", "head", "pipeline", "format", "benchmark"}
 
 
 def agreeing(entry: dict, name: str, expansion: str, lang: str) -> str:

@@ -394,7 +394,7 @@ _COMPOUND_HEADS = pattern_cache.lazy(r"\s+(?:formula|formulas|rule|rules|number|
                                      r"report|repo|docs|cluster|clusters|result|results|recipe|recipes|gradient|gradients|communication|framework|"
                                      r"frameworks|modes|slab|slabs|mem|bw|bandwidth|capacity|links?|topology|mesh|layout|budget|usage|utili[sz]ation|"
                                      r"throughput|latency|stack|stacks|execution|performance|efficiency|support|training|run|runs|job|jobs|workload|"
-                                     r"workloads)\b")
+                                     r"workloads|head|heads|cache|caches|pairs?|blocks?|buffers?|tensors?|projections?|shards?|transfers?)\b")  # "one K/V head"
 
 
 _MASCULINE_VERB_BEFORE = pattern_cache.lazy(r"(?:^|\s)[وف]?ي[\u0621-\u064A\u064B-\u0652]{3,}\s+$")

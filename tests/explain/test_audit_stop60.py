@@ -194,3 +194,54 @@ def test_impersonal_it_seems_your_own_and_a_conditional_question_are_reported_as
     asked = _gist("Where am I wrong? If GPT-J was trained with 1000 times fewer tokens than GPT-3, how could it match its results?")
     assert "asks how" in asked and "whether" not in asked, asked
     assert "this seems" not in _gist("It seems to be a bug in the scheduler of the 8-GPU job.")
+
+
+@pytest.mark.parametrize("text, lang, entry", [
+    # the fifth audit wave's terms findings (batches 24 and 25)
+    ("There are 16GB per core, not 128GB unified memory, and a hard separation among TPU cores.", "en", "unified-memory"),
+    ("By wrapping only torch.nn.Linear modules we avoid wrapping the LoRA layers.", "en", "layer"),
+    ("The metric is sometimes called tokens per second per user, the latency for a single request.", "en", "tokens-per-second"),
+    ("That translates into ~18 sequences of 2,048 tokens per second on the full node.", "en", "tokens-per-second"),
+])
+def test_a_sense_the_passage_does_not_use_is_not_given_wave_five(text, lang, entry):
+    assert entry not in {t["id"] for t in explain_offline(text, lang)["terms"]}
+
+
+def test_tp_beside_fp8_is_tensor_parallelism_not_a_true_positive():
+    # colossalai-6105: "FP8 with TP should all_reduce a global amax history" glossed "In classification metrics, a case
+    # the model labelled positive"; "FP8" and "precision" were cues of the classification sense
+    (term,) = [t for t in explain_offline("FP8 with TP should all_reduce a global amax history; it does not test precision.", "en")["terms"]
+               if t["found_as"] == "TP"]
+    assert term["expansion"] == "tensor parallelism", term
+
+
+def test_communication_volume_is_no_memory_of_model_states():
+    # ar-pytorch-ar-fsdp-comm-payload: 30 collectives of 0.8 GB, 24 GB in all, set against 1.6B x 16 B = 25.6 GB of states
+    md = explain_offline("Each transformer block has 1.6B parameters in fp32. There will be 30 communications with a total "
+                         "of 30*0.8=24GB.", "en")["explanation"]
+    assert "25.6" not in md, md
+
+
+def test_an_acronym_modifying_a_noun_is_not_expanded_and_a_plural_expansion_agrees():
+    # devto-gqa: "shares one keys and values (K/V) head"; ietf-bmwg: "different switch application-specific integrated
+    # circuit (ASICs)"
+    from service.explain import restate
+
+    assert restate._modifies_noun("one K/V head across a group", len("one K/V"))
+    gist = " ".join(g["text"] for g in explain_offline(
+        "The benchmark covers different switch ASICs, with 400G ports on each of 64 switches, so the fabric is the point.", "en")["gist"])
+    assert "integrated circuits (ASICs)" in gist, gist
+
+
+def test_trainium_degrees_count_chips():
+    # neuron-pcluster-21-trn1-dp-from-tp-pp: "TP=8 (tensor parallelism across 8 GPUs)" on a trn1 cluster
+    from service.explain import passage_devices
+
+    assert passage_devices.not_gpus("In our llama7b pretraining script on trn1 we set TP=8 and PP=1.")
+
+
+def test_an_arabic_demonstrative_after_a_name_or_a_description_past_a_comma_keeps_the_sentence_quoted():
+    # thearabcapital-huang «أنّ هوانغ هذا المفهوم أوضح»; bilarabi-humain «أنّ شركة "هيوماين" السعودية الناشئة أعلنت في مجال ...»
+    assert arabic_clause.reported("أوضح هوانغ هذا المفهوم من خلال وصف المصانع.") is None
+    assert arabic_clause.reported("أعلنت شركة هيوماين السعودية الناشئة في مجال الذكاء الاصطناعي، والمملوكة للصندوق، بدء "
+                                  "تنفيذ مراكز.") is None

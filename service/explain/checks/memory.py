@@ -16,7 +16,9 @@ from service.i18n.messages import messages
 _UNSHARDED_FACTOR = 10  # data/verdicts.json checkers.memory: model states over 10x a chip's memory are not shown
 _NOT_STATES = re.compile(r"activation|peak|measured|max_memory|nvidia-smi|\bOOM\b|out of memory|KV cache|HBM|capacity"
                          # loading or serving a model, or the host's memory: not the training states of every chip
-                         r"|\bload(?:s|ing|ed)?\b|inference|serving|\bRAM\b|CPU memory|host memory|per process", re.I)
+                         r"|\bload(?:s|ing|ed)?\b|inference|serving|\bRAM\b|CPU memory|host memory|per process"
+                         # data sent, not held: "30 communications of 0.8 GB, 24 GB in all" (a payload is no memory)
+                         r"|communicat\w*|all-?gather|reduce-?scatter|all-?reduce|payload|traffic|اتصال|تواصل|التواصل|حمولة", re.I)
 
 # Fine-tuning a few weights, quantised weights or serving: what a chip holds is not the full training states of
 # 16 bytes per parameter (a QLoRA row of a hardware table was set against 2.88 TB of Adam states).
