@@ -11,7 +11,8 @@ _LEADING = {"en": pattern_cache.lazy(r"^(?:so(?!\s+(?:far|much|many|long|that)\b
             r"for example|for instance|e\.g\.|of note(?:\s*,?\s*though)?|"
             r"a few (?:points|things) to note(?: here)?|(?:the\s+)?(?:net\s+|end\s+)?result\s+is\s+that|"
             r"(?:following|to follow) up(?: on (?:this|that|the above))?\s*[:,])\s*,?\s+|"
-            r"^(?:ah|oh|hmm+|wow|yeah|yep|ok(?:ay)?|right)(?:\s+(?:got it|i see|ok(?:ay)?|thanks|nice))?\s*(?:[,!.]|\s?[\u2014\u2013]|\s-)\s*|^(?:next|first(?:ly)?|second(?:ly)?|third(?:ly)?|finally|lastly|in addition|furthermore|"
+            r"^(?:ah|oh|hmm+|wow|yeah|yep|ok(?:ay)?|right)(?:\s+(?:got it|i see|ok(?:ay)?|thanks|nice))?\s*(?:[,!.]|\s?[\u2014\u2013]|\s-)\s*|"
+            r"^(?:(?:hi|hey|hello)\s+)?(?:guys|folks|all|everyone|team)\s*[,!]\s*|^(?:next|first(?:ly)?|second(?:ly)?|third(?:ly)?|finally|lastly|in addition|furthermore|"
             r"still|yet|nonetheless|nevertheless|in contrast|by contrast|on the other hand|indeed|in fact|in practice|"
             r"as a result|consequently|accordingly|instead)\s*,\s+", re.I),  # "explain that still, this ...": a link to what came before
             "ar": pattern_cache.lazy(r"^(?:(?:لذلك|لذا|وبالتالي|وعليه|باختصار|الخلاصة|كما|ولكن|لكن|إذن|إذًا|إذاً|اذن|وأخيرًا|وأخيراً|"

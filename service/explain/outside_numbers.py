@@ -28,7 +28,8 @@ _DIGITS = pattern_cache.lazy(r"(?<![\w.])(?<!\w-)\d[\d,]*(?:\.\d+)?(?![\d.]*[A-Z
 # A count before the noun it counts ("the three matrix multiplications", "boards of four chips"): said without the count
 _COUNT_BEFORE_NOUN = pattern_cache.lazy(r"\b(?P<lead>(?i:the|its|their|of|in|into|with|across))\s+(?P<count>" +
                                         "|".join(k for k in _WORDS_EN if _WORDS_EN[k] < 100 and k not in ("twice", "thrice")) +
-                                        r")\s+(?!(?:or|and|to)\s)(?!(?:[a-z][a-z-]*\s+){0,2}(?:bits|bytes)\b)"  # "in eight or four bits": a
+                                        r")\s+(?:(?:hundred|thousand|million|billion|trillion)\s+)?"  # "with six billion parameters": both go
+                                        r"(?!(?:or|and|to)\s)(?!(?:[a-z][a-z-]*\s+){0,2}(?:bits|bytes)\b)"  # "in eight or four bits": a
                                         r"(?=(?:[a-z][a-z-]*\s+){0,2}[a-z][a-z-]+s\b)")  # range, and a unit's count, are no count said apart
 # Entries whose numbers define them, not report on the world ("eight-bit", "two to the thirtieth power bytes"): kept whole
 DEFINITIONAL_CATEGORIES = frozenset({"precision", "metric", "measurement"})
@@ -111,10 +112,16 @@ def _factor(match: re.Match) -> float:
     return (float(whole) if whole.isdigit() else _WORDS_EN.get(whole, 1.0)) + 0.5
 
 
+_SIZE_PHRASE = pattern_cache.lazy(r"\s+with\s+(?:about\s+|around\s+|roughly\s+)?(?P<count>" + "|".join(k for k in _WORDS_EN if _WORDS_EN[k] < 100)
+                                  + r")\s+(?P<mag>hundred|thousand|million|billion|trillion)\s+parameters\b", re.I)
+
+
 def uncounted(sentence: str, passage: str) -> str:
     """`sentence` with each count the passage never gives taken from before the noun it counts ("the three matrix
     multiplications" -> "the matrix multiplications"); other numbers stay for the caller to cut with their clause."""
     given = _values(passage)
+    sentence = _SIZE_PHRASE.sub(lambda m: m.group(0) if _WORDS_EN[m.group("count").lower()] * _WORDS_EN[m.group("mag").lower()] in given
+                                or _WORDS_EN[m.group("count").lower()] in given else "", sentence)  # "a model with six billion parameters"
     return _COUNT_BEFORE_NOUN.sub(lambda m: m.group(0) if _WORDS_EN[m.group("count").lower()] in given else m.group("lead") + " ",
                                   sentence)
 
@@ -149,3 +156,15 @@ def without_parts(sentence: str, passage: str, between: tuple[float, float] = (0
 # A general rule's own small counts define it ("two for BF16", "divide by eight"); a specific magnitude ("sixteen bytes
 # per parameter", "every few hundred steps") is a fact the passage may contradict, and is said only where it gives it
 RULE_FACTS = (10, 1e6)
+
+
+# "six-billion-parameter", "eight-GPU", "thirty-two-layer": a size written as one compound adjective before its noun
+_SIZE_COMPOUND = pattern_cache.lazy(r"\b(?P<n>(?:" + "|".join(sorted(_WORDS_EN, key=len, reverse=True)) + r")(?:-(?:one|two|three|four|five|six|seven|eight|nine))?"
+                                    r"(?:-(?:hundred|thousand|million|billion|trillion))?)-(?:parameter|token|GPU|chip|layer|node|bit|byte|expert|head|"
+                                    r"billion|trillion)s?\s+", re.I)
+
+
+def unsized(text: str, passage: str) -> str:
+    """`text` (an expansion) without a size compound the passage never gives ("EleutherAI's open six-billion-parameter
+    language model" -> "EleutherAI's open language model"): a reader takes its number as said by the text."""
+    return _SIZE_COMPOUND.sub(lambda m: m.group(0) if not outside(m.group("n").replace("-", " "), passage) else "", text)

@@ -3,7 +3,7 @@ abbreviation the text did not use."""
 
 import re
 
-from service.explain import glossary, term_items
+from service.explain import glossary, outside_numbers, term_items
 from service.i18n import arabic
 
 
@@ -11,7 +11,10 @@ def display(term: dict, lang: str, passage: str | None = None) -> tuple[str, str
     """The name to show in bold and its expansion, without repeating one inside the other nor nesting brackets; with
     the `passage`, without a year it never gives ("MT-NLG (..., dense language model of 2021)": a number from outside)."""
     name, expansion = _shown(term, lang)
-    return name, _YEAR.sub("", expansion) if passage is not None and not any(y in passage for y in _YEAR_DIGITS.findall(expansion)) else expansion
+    if passage is None:
+        return name, expansion
+    expansion = outside_numbers.unsized(expansion, passage)  # "six-billion-parameter" where the passage gives no size
+    return name, _YEAR.sub("", expansion) if not any(y in passage for y in _YEAR_DIGITS.findall(expansion)) else expansion
 
 
 _YEAR_DIGITS = re.compile(r"\b(?:19|20)\d\d\b")

@@ -245,3 +245,15 @@ def test_an_arabic_demonstrative_after_a_name_or_a_description_past_a_comma_keep
     assert arabic_clause.reported("أوضح هوانغ هذا المفهوم من خلال وصف المصانع.") is None
     assert arabic_clause.reported("أعلنت شركة هيوماين السعودية الناشئة في مجال الذكاء الاصطناعي، والمملوكة للصندوق، بدء "
                                   "تنفيذ مراكز.") is None
+
+
+def test_wave_five_checks_said_only_where_the_text_asks_for_them():
+    # fp8-2t-tokens-smooth-swiglu-gaudi2: "datasets up to 2 trillion tokens" over the 7B model of a later sentence;
+    # jetstream-125: "The name v5e-1 counts chips: 1 chips"; areno: a tensor-parallel group's ~1.7 TFLOP/s over one A100's peak
+    md = explain_offline("We train LLMs in FP8 on datasets up to 2 trillion tokens. We also train a 7B parameter model on 256 "
+                         "Gaudi2 accelerators.", "en")["explanation"]
+    assert "per parameter" not in md, md
+    assert "1 chips" not in explain_offline("Overall we should recommend v5e-1 for gemma-2b instead of v5e-8.", "en")["explanation"]
+    group = explain_offline("On one 8xA100 node (world=4 / tp=4) decode reaches a compute utilization of ~1.7 TFLOPs/s.", "en")
+    assert "312" not in group["explanation"], group["explanation"]
+    assert connectives.without("guys, @vinvcn has realized the pytorch implementation.", "en").startswith("@vinvcn")

@@ -7,7 +7,7 @@ from functools import cache
 
 from service.explain.checks import formats, setup_pairs, verdicts
 from service.explain.checks.arithmetic import tolerance_of
-from service.explain.checks.core import Inputs, Result, discard, run, said, worked
+from service.explain.checks.core import Inputs, Result, discard, pair_as_written, run, said, worked
 from service.explain.checks.directions import mixed_directions
 from service.explain.checks.memory import precisions_named
 from service.explain.document import Claim, Document
@@ -444,8 +444,7 @@ def _ratio(doc: Document, x, y, stated=None) -> tuple[int, dict] | None:
         x, y = y, x  # "3.4x lower", "24x the compute": big over small; a factor under 1 ("0.31x") small over big
     if stated is None and x.value and y.value and x.value / y.value <= 0.5:
         x, y = y, x  # "about 3.4 times as much" is said big over small: the working divides the same way
-    inputs.text("before", y)
-    inputs.text("after", x)
+    pair_as_written(inputs, x, y)  # "6,250 days" against "675" days: the ratio worked in the numbers the text writes
     if stated is not None:
         value = stated.value if stated.quantity == "percent_change" else f"{stated.value:g}x"
         approx = stated.approx or bool(_APPROX.search(doc.text[max(0, stated.start - 16):stated.start]))

@@ -310,7 +310,29 @@ def worked_pair(doc: Document, form: str, big, small, shown: str) -> int | None:
     the same unit and the calculator reads them so, else on their values: its index."""
     same = re.sub(r"[\d.,\s]", "", big.quote) == re.sub(r"[\d.,\s]", "", small.quote)
     index = worked(doc, form.format(b=as_written(big), s=as_written(small)), shown) if same else None
+    numbers = written_numbers(big, small)
+    if index is None and numbers is not None:
+        index = worked(doc, form.format(b=f"{numbers[0]:g}", s=f"{numbers[1]:g}"), shown)  # "6,250 days" over "675" (days)
     return index if index is not None else worked(doc, form.format(b=f"{big.value:g}", s=f"{small.value:g}"), shown)
+
+
+def written_numbers(a, b) -> tuple[float, float] | None:
+    """The two figures' numbers as the text writes them, where their ratio is their values' ("6,250 days" and "675",
+    both in days): a working in those numbers reads as the text, not as "540,000,000 / 675"."""
+    found = [re.match(r"\s*(\d[\d,]*(?:\.\d+)?)", f.quote) for f in (a, b)]
+    if not all(found) or not b.value:
+        return None
+    x, y = (float(m.group(1).replace(",", "")) for m in found)
+    return (x, y) if y and abs(a.value / b.value - x / y) <= 1e-6 * abs(x / y) and (x, y) != (a.value, b.value) else None
+
+
+def pair_as_written(inputs: Inputs, after, before) -> None:
+    """The ratio calculator's `after` and `before` from two figures of the text, in the numbers it writes where both
+    are of one kind and their ratio is their values' ("6,250 days" over "675" days)."""
+    inputs.text("before", before)
+    inputs.text("after", after)
+    if after.quantity == before.quantity and (numbers := written_numbers(after, before)) is not None:
+        inputs.values["after"], inputs.values["before"] = numbers
 
 
 def discard(doc: Document, index: int) -> None:

@@ -56,7 +56,8 @@ def slice_size(doc: Document, claim: Claim) -> Result | None:
         return None
     index = doc.claims.index(claim) if claim in doc.claims else len(doc.claims)
     said = " ".join(c.why or "" for c in doc.claims[:index])  # one point is made once: a later sentence naming it adds nothing
-    readings = [r for r in dict.fromkeys(slice_reading(doc.lang, s) for s in named) if r not in said]
+    # "v5e-1" is one chip by any count: its reading ("counts chips: 1 chips") explains nothing (a reader called it noise)
+    readings = [r for r in dict.fromkeys(slice_reading(doc.lang, s) for s in named if s.counts == "tensorcores" or s.chips > 1) if r not in said]
     return Result([], None, "; ".join(readings)) if readings else None
 
 

@@ -25,6 +25,8 @@ _RESPECTIVELY = re.compile(r"\brespectively\b|على التوالي|على ال�
 # reports per-device TFLOP/s: AI-Hypercomputer/maxtext MaxText/train.py, record_scalar_metrics 'perf/per_device_tflops_per_sec')
 _PER_DEVICE = re.compile(r"/\s*device|\bper[- ]device\b|\beach device\b|\bcompleted step\b|لكل جهاز", re.I)
 _PER_CHIP = re.compile(r"/\s*chip\b|\bper[- ]chip\b|\beach chip\b|لكل شريحة", re.I)
+_ONE_CHIP = re.compile(r"/\s*(?:GPU|chip|device|card)\b|\bper[- ](?:GPU|chip|device|card|accelerator)\b|\beach (?:GPU|chip|device)\b"
+                       r"|لكل (?:وحدة|شريحة|جهاز)", re.I)
 _ALREADY = 0.05  # a rate within 5% of one whose share of the same peak is already said (log rows of one run) is not said again
 
 
@@ -80,6 +82,8 @@ def share_of_peak(doc: Document, claim: Claim) -> Result | None:
     # with no point about efficiency, a share of a datasheet peak is a calculation nobody asked about (readers counted
     # the peak as an outside figure); only a rate beyond the peak, which no reading makes possible, is still said
     asked = bool(re.search(rule["point_cues"], doc.text, re.I))
+    if any(f.quantity in ("tp_degree", "world_size") and f.value > 1 for f in doc.figures) and not _ONE_CHIP.search(claim.quote):
+        return None  # "world=4 / tp=4 ... ~1.7 TFLOPs/s": a tensor-parallel group's rate, not one chip's, unless the text says so
     if not named and not _formats(doc.text) and not conventional:
         return None  # no format named and none by convention: the format would be a guess
     if _RESPECTIVELY.search(claim.quote) and len(named) == len(rates):

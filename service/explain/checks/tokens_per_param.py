@@ -25,6 +25,9 @@ def _rule() -> dict:
     return verdicts.table()["checkers"]["tokens_per_param"]
 
 
+_UP_TO = re.compile(r"\bup to\b|\bas (?:many|much) as\b|\bdatasets?\b|حتى|تصل إلى", re.I)
+
+
 def tokens_per_param(doc: Document, claim: Claim) -> Result | None:
     """A sentence about training that states a token count and, in it or in the text, one dense model size."""
     if claim.calculations or not _TRAINED.search(claim.quote) or _EXPERTS.search(doc.text) or _FURTHER.search(doc.text):
@@ -33,6 +36,8 @@ def tokens_per_param(doc: Document, claim: Claim) -> Result | None:
     if len(tokens) != 1 or any(f.quantity == "active_params" for f in doc.figures):
         return None
     params = unique(doc, claim, "params")
+    if params is not None and not (claim.start <= params.start < claim.end) and _UP_TO.search(claim.quote):
+        return None  # "datasets up to 2 trillion tokens" beside "a 7B model" sentences on: a ceiling, not that model's budget
     if params is None or not 1e7 <= params.value <= 1e13 or tokens[0].value == params.value:
         return None  # "training 70B ... Llama 3 70B": one size read twice, as tokens and as parameters (round 53 P16)
     index = worked(doc, f"{tokens[0].value:g} / {params.value:g}", f"{tokens[0].quote} / {params.quote}")
