@@ -50,3 +50,28 @@ def test_definitions_do_not_state_what_the_passage_contradicts():
     sp = [r for r in look("sequence-parallelism").get("readings") or [] if "all-to-all exchanges or a ring" in (r.get("definition") or "")]
     assert sp and "some frameworks call this context parallelism" in sp[0]["definition"]
     assert "a plain split runs one stage at a time" in look("pipeline-parallelism")["definition"]
+
+
+@pytest.mark.parametrize("text, lang, entry", [
+    # the fifth audit wave's terms batch 25
+    ("ExLlamaV2/V3: specialised in running quantised models on one to four consumer GPUs.", "en", "deepseek-v3"),
+    ("Our Singlehost inference and Multislice Training technologies are generally available.", "en", "host"),
+    ("With the latency hiding scheduler, a shared memory limit of 95% leads to OOM on the TPU.", "en", "cuda-shared-memory"),
+    ("It identifies the top-level block containers (each holding one attention + one MLP) and shards at that level.", "en",
+     "software-container"),
+    ("PFC pauses the sender before packets drop, keeping the lossless mechanism from eating itself.", "en", "lossless"),
+    ("The same test on a dense model reuses the cache, so this is specific to the hybrid path.", "en", "dense-model"),
+])
+def test_a_sense_the_passage_does_not_use_is_not_given_wave_five(text, lang, entry):
+    assert entry not in _ids(text, lang)
+
+
+@pytest.mark.parametrize("text, entry", [
+    ("DeepSeek-V3 is a 671B mixture-of-experts model.", "deepseek-v3"),
+    ("The host CPU feeds the GPUs over PCIe.", "host"),
+    ("The kernel stages tiles in shared memory of each SM.", "cuda-shared-memory"),
+    ("Speculative decoding is lossless: the output distribution is unchanged.", "lossless"),
+    ("A dense model uses every parameter for every token, unlike a mixture of experts.", "dense-model"),
+])
+def test_the_entry_stays_where_the_passage_uses_its_sense_wave_five(text, entry):
+    assert entry in _ids(text)
