@@ -372,8 +372,8 @@ def _claims_section(doc: Document, claims: list, in_gist: set[int], level: dict)
         if not claim.calculations and claim.verdict == "explained" and not claim.frame and not claim.figures \
                 and not restate.same_language(claim.quote, doc.lang):
             continue  # a restatement from a template says too little to list
-        if not claim.calculations and (claim.placeholder_why or not claim.why.strip()):
-            continue  # a quote with nothing checked and nothing explained about it is an empty item
+        if (not claim.calculations or claim.verdict == "explained") and (claim.placeholder_why or not claim.why.strip()):
+            continue  # a quote with nothing checked or explained about it (a working under no verdict) is an empty item
         if claim.verdict == "explained" and any(_rests_on_defaults(doc.calculations[i]) for i in claim.calculations):
             continue  # a sum the text did not ask for, on an input it never gave (16 bytes per parameter)
         bare = m["verdicts"]["computed"].split("{")[0].strip().lower()

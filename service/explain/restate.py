@@ -394,7 +394,9 @@ _COMPOUND_HEADS = pattern_cache.lazy(r"\s+(?:formula|formulas|rule|rules|number|
                                      r"report|repo|docs|cluster|clusters|result|results|recipe|recipes|gradient|gradients|communication|framework|"
                                      r"frameworks|modes|slab|slabs|mem|bw|bandwidth|capacity|links?|topology|mesh|layout|budget|usage|utili[sz]ation|"
                                      r"throughput|latency|stack|stacks|execution|performance|efficiency|support|training|run|runs|job|jobs|workload|"
-                                     r"workloads|head|heads|cache|caches|pairs?|blocks?|buffers?|tensors?|projections?|shards?|transfers?)\b")  # "one K/V head"
+                                     r"workloads|head|heads|cache|caches|pairs?|blocks?|buffers?|tensors?|projections?|shards?|transfers?|environment|variables?|"
+                                     r"backward|forward|unshard|wrappers?|units?|modules?|flags?|options?|plugins?|backends?|engines?|"
+                                     r"processes|launchers?|scripts?|benchmarks?|errors?|issues?)\b")  # "one K/V head", "NVSHMEM environment variable"
 
 
 _MASCULINE_VERB_BEFORE = pattern_cache.lazy(r"(?:^|\s)[وف]?ي[\u0621-\u064A\u064B-\u0652]{3,}\s+$")

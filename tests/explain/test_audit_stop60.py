@@ -257,3 +257,20 @@ def test_wave_five_checks_said_only_where_the_text_asks_for_them():
     group = explain_offline("On one 8xA100 node (world=4 / tp=4) decode reaches a compute utilization of ~1.7 TFLOPs/s.", "en")
     assert "312" not in group["explanation"], group["explanation"]
     assert connectives.without("guys, @vinvcn has realized the pytorch implementation.", "en").startswith("@vinvcn")
+
+
+def test_wave_six_checks_and_items():
+    # gaudi3-network-scaleup-scaleout-bw: two claims listed with a working and no verdict (empty items); jaredhpc: "H100
+    # has 80 GB, H200 has 141 GB" worked out as "about 43% lower"; kempnerforge: "93.2 GB of 140 GB" on each of 32 GPUs
+    # over all 70B parameters as "1.3 bytes per parameter"
+    md = explain_offline("The scale-out bandwidth from each Gaudi 3 is 3*200Gbps = 75 GB/s in each direction or 150 GB/s "
+                         "bidirectional bandwidth.", "en")["explanation"]
+    assert "Working" not in md or "Consistent" in md or "Explained" in md, md
+    md = explain_offline("No single GPU in the Hopper generation holds it without quantization: H100 has 80 GB, H200 has "
+                         "141 GB.", "en")["explanation"]
+    assert "43% lower" not in md and "56.7%" not in md, md
+    md = explain_offline("The 70B model on 32 GPUs (TP=4 x FSDP=8) uses 93.2 GB of 140 GB and holds its states.", "en")["explanation"]
+    assert "bytes per parameter" not in md, md
+    gist = " ".join(g["text"] for g in explain_offline("Set the NVSHMEM environment variable to enable IBGDA, which cuts "
+                                                       "latency by 30%.", "en")["gist"])
+    assert "NVSHMEM environment variable" in gist, gist

@@ -124,7 +124,7 @@ def test_a_llama_size_meta_released_is_not_called_unreleased():
 
 def test_39_tokens_per_parameter_is_not_about_the_compute_optimal_amount():
     from service.explain.compose import explain_offline
-    whys = " ".join(c["why"] for c in explain_offline("Llama 3 405B was trained on 15.6T tokens.", "en")["claims"])
+    whys = " ".join(c["why"] for c in explain_offline("Llama 3 405B was trained on 15.6T tokens, past Chinchilla's scaling law.", "en")["claims"])
     assert "about the compute-optimal amount" not in whys and "more data than compute-optimal" in whys
 
 

@@ -153,7 +153,7 @@ def test_continued_pretraining_tokens_are_no_chinchilla_ratio():
     text = ("We used Megatron-LM to conduct continued pre-training of Llama-3-70B on multilingual and code corpus of "
             "approximately 100 billion tokens.")
     assert "compute-optimal" not in explain_offline(text, "en")["explanation"]
-    fresh = "We trained a 4.9 billion parameter model on ~22 billion tokens from scratch."
+    fresh = "We trained a 4.9 billion parameter model on ~22 billion tokens from scratch, fewer than Chinchilla suggests."
     assert "compute-optimal" in explain_offline(fresh, "en")["explanation"]
 
 

@@ -16,6 +16,7 @@ _MORE = re.compile(r"\b(?:plus|including|includes|on top|overhead|besides|and (?
 _OF_STATES = re.compile(r"\s+(?:worth\s+)?of\s+(?:\w+\s+){0,2}?(?:gradients?|weights?|parameters?|params|optimi[sz]er\s+states?|"
                         r"master\s+weights|momentum)\b|\s+(?:من|لل)(?:تدرجات|أوزان|معاملات)", re.I)
 _PER_DEVICE = re.compile(r"\s*(?:per|each|/|a|for each)\s*(?:node|gpu|device|rank|chip|card|server|worker)\b|\s+لكل\s+(?:عقدة|وحدة|جهاز|شريحة)", re.I)
+_OF_CAPACITY = re.compile(r"\s*(?:of|/|out of)\s*(?:the\s+)?\d+(?:\.\d+)?\s*(?:[GT]i?B|GB)\b", re.I)
 _STATES_BYTES = ("gradient_bytes", "weights_bytes", "optimizer_state_bytes", "checkpoint_bytes")  # sizes of the parameters' values
 _PLAUSIBLE = (0.5, 64)  # bytes per parameter: from 4-bit weights to weights with every optimizer state and more
 
@@ -34,7 +35,8 @@ def bytes_per_param(doc: Document, claim: Claim) -> Result | None:
     size, count = sizes[0], params[0]
     low, high = sorted((size.end, count.start)) if size.end <= count.start else (count.end, size.start)
     of_states = _OF_STATES.match(doc.text, size.end)
-    if not _HOLDS.search(doc.text[low:high]) and not of_states or _PER_DEVICE.match(doc.text, size.end):
+    if not _HOLDS.search(doc.text[low:high]) and not of_states or _PER_DEVICE.match(doc.text, size.end) \
+            or _OF_CAPACITY.match(doc.text, size.end):  # "uses 93.2 GB of 140 GB": one card's share, on many cards
         return None  # "28 GB of gradient tensors" at "7B parameters" says what it holds; "68.6 GiB per node" is a share
     per = size.value / count.value
     if not _PLAUSIBLE[0] <= per <= _PLAUSIBLE[1]:

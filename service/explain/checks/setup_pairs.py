@@ -22,9 +22,16 @@ _NOT_LABELS = frozenset({"improves", "improved", "increases", "increased", "rise
                          "up", "down", "and", "then", "only", "just", "from", "than"})
 
 
+# "H100 has 80 GB, H200 has 141 GB": each figure the property its own subject has
+_OWNER = re.compile(r"([A-Z][\w-]*\d[\w-]*|[A-Z][a-z]+\d*)\s+(?:has|have|holds?|offers?|carries|comes with|with)\s+(?:up to\s+|about\s+|~)?$")
+
+
 def labelled_apart(text: str, first, second) -> bool:
-    """Whether two figures each follow their own label ("improves reads to 48GB/sec, and writes to 26GB/sec"): two
-    measures given side by side, not one changed into the other."""
+    """Whether two figures each follow their own label ("improves reads to 48GB/sec, and writes to 26GB/sec") or each
+    belong to their own subject ("H100 has 80 GB, H200 has 141 GB"): two measures side by side, not one changed into the other."""
+    owners = [_OWNER.search(text, max(0, fig.start - 30), fig.start) for fig in (first, second)]
+    if all(owners) and owners[0].group(1) != owners[1].group(1):
+        return True
     labels = []
     for fig in (first, second):
         found = _LEAD_WORDS.search(text, max(0, fig.start - 40), fig.start)

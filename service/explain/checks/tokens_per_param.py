@@ -25,11 +25,16 @@ def _rule() -> dict:
     return verdicts.table()["checkers"]["tokens_per_param"]
 
 
+# the text speaks of how much data a model of its size should see: the ratio to Chinchilla's 20 answers something
+_OPTIMALITY = re.compile(r"chinchilla|compute[- ]optimal|tokens? per param\w*|over-?train\w*|under-?train\w*|scaling laws?|"
+                         r"data[- ]optimal|tokens?[- ]to[- ]param\w*|\bTPP\b|الأمثل حسابيا|قوانين التوسع", re.I)
 _UP_TO = re.compile(r"\bup to\b|\bas (?:many|much) as\b|\bdatasets?\b|حتى|تصل إلى", re.I)
 
 
 def tokens_per_param(doc: Document, claim: Claim) -> Result | None:
     """A sentence about training that states a token count and, in it or in the text, one dense model size."""
+    if not _OPTIMALITY.search(doc.text):
+        return None  # "trained on ~22 billion tokens" alone: a comparison with Chinchilla nobody asked for (readers: noise)
     if claim.calculations or not _TRAINED.search(claim.quote) or _EXPERTS.search(doc.text) or _FURTHER.search(doc.text):
         return None  # a run that continues a trained model (round 47: "continued pre-training of Llama-3-70B on ~100B tokens")
     tokens = [f for f in claim.figures if f.quantity == "tokens" and f.value >= 1e8]
