@@ -75,3 +75,42 @@ def test_a_sense_the_passage_does_not_use_is_not_given_wave_five(text, lang, ent
 ])
 def test_the_entry_stays_where_the_passage_uses_its_sense_wave_five(text, entry):
     assert entry in _ids(text)
+
+
+@pytest.mark.parametrize("text, lang, entry", [
+    # the sixth audit wave's terms batches 34 and 35
+    ("وأضاف ماسك: «من البداية إلى النهاية، استغرق الأمر 122 يومًا فقط».", "ar", "end-to-end"),
+    ("لكن كل عملية تزامن تشمل جميع النسخ وبالتالي ترث نفس قيود الكمون.", "ar", "serving-concurrency"),
+    ("بعد تحديثات SGD المحلية، تقوم النسخ بمزامنة الأوزان مع نسخة عشوائية واحدة.", "ar", "weight-sync"),
+    ("peakPrefillThroughput is set to 15926 as measured by the calibration recipe on the 16xH100 fleet.", "en",
+     "quantization-calibration"),
+    ("S-LoRA moves only active adapters to GPU and combines a unified memory pool with prefetching.", "en", "unified-memory"),
+    ("FA2 tiles into SRAM blocks and never materializes the full N×N matrix.", "en", "tile-size"),
+    ("At frontier scale checkpointing becomes a load-bearing decision.", "en", "frontier-model"),
+    ("Use Zero3-offload. This will slow down training as it uses part of the CPU RAM.", "en", "zero-offload"),
+    ("A memory-efficient parallelism method to break input sequence length limitation and train longer sequences.", "en",
+     "isl-osl"),
+    ("A 100,000 GPU cluster will guzzle 1.59 terawatt hours in a single year.", "en", "gigawatt-hour"),
+])
+def test_a_sense_the_passage_does_not_use_is_not_given_wave_six(text, lang, entry):
+    assert entry not in _ids(text, lang)
+
+
+def test_point_to_point_nvlink_is_the_wiring():
+    # nccl-258: "NVSwitch has a slightly higher overhead compared to point-to-point NVlink" glossed as peer-to-peer access
+    (term,) = [t for t in explain_offline("NVswitch has a slightly higher overhead compared to point-to-point NVlink.", "en")["terms"]
+               if t["id"] == "point-to-point"]
+    assert term["expansion"] == "point-to-point link"
+
+
+def test_round_64_findings():
+    # round 64 P21 (llama-2-jax#26): "1-d" and "2-d" read as one and two days, then "factor = 2-d / 1-d = 2 ... off by
+    # 66.67%: inconsistent" against the measured 1.2x; "d model" in "1-d model parralelism" as the hidden size
+    from service.explain import pipeline
+
+    doc = pipeline.analyse("It is ~1.2 times slower than 1-d parallel; 2-d model parallelism is more flexible. It took 3d.", "en")
+    assert [(f.quote, f.quantity) for f in doc.figures if f.quantity == "time_s"] == [("3d", "time_s")]
+    assert all(c.verdict != "inconsistent" for c in doc.claims)
+    assert "hidden-size" not in _ids("We cannot shard llama on v4-32 with 1-d model parralelism because 40 heads do not divide.")
+    # round 64 P17 (a textbook on parallelism axes): "NVL-rack" glossed as the PCIe card version of a GPU
+    assert "gpu-nvl-card" not in _ids("Expert parallelism needs very fast all-to-all (modern InfiniBand or NVL-rack).")

@@ -208,9 +208,9 @@ class _Units:
         if unit and norm[unit.end():unit.end() + 2].strip()[:1] in (":", "=") and _LABEL_VALUE.match(norm, unit.end()) \
                 and not (norm.startswith(" = ", unit.end()) and _which(unit, _UNIT_ENTRIES)["class"] == "bytes_per_param"):
             unit = None  # "tps: 6,113  tflops: 354.02": the unit labels the next value ("12 bytes/param = 360GB" is an equation)
-        if unit and unit.group(0) == "s" and unit.start() == end and raw in (10, 100, 1000, 10000, 100000) \
-                and re.match(r"\s+of\s", norm[unit.end():unit.end() + 5]):
-            return None  # "1000s of GPU tiles", "100s of nodes": thousands of things, not seconds
+        if unit and (unit.group(0) == "s" and unit.start() == end and raw in (10, 100, 1000, 10000, 100000) and re.match(r"\s+of\s", norm[unit.end():unit.end() + 5])
+                     or unit.group(0) in ("d", "D") and norm[end:unit.start()] == "-" and not norm[unit.end():unit.end() + 1].isalnum()):
+            return None  # "1000s of GPU tiles": thousands of things, not seconds; "1-d model parallelism": a dimension, not a day
         if unit and not (unit.group(0) in ("s", "h", "d", "us") and mult):
             return self.read_unit(m, start, unit, raw, mult)
         if not mult and not word and 1995 <= raw <= 2030 and raw == int(raw) and "," not in m.group(0) \
