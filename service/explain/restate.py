@@ -176,8 +176,9 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
             continue
         if not _is_acronym(name) or arabic.ARABIC_LETTER.search(name) or _bracketed(text, match.start, match.end) and not seen.add(match.entry["id"]):
             continue  # "Model Flops Utilization (MFU)": the text's own gloss, after which "39.0% MFU" needs none either
-        if _AS_VERB.search(text, max(0, match.start - 14), match.start) and re.fullmatch(r"[A-Z]{2,}(?:s|ed|ing|['’]d)", name):
-            continue  # "deserialization then OOMs asking for 2.82 GiB": the acronym is the verb, which no expansion replaces
+        if _AS_VERB.search(text, max(0, match.start - 14), match.start) and re.fullmatch(r"[A-Z]{2,}(?:s|ed|ing|['’]d)", name) \
+                or _TO_VERB.search(text, max(0, match.start - 4), match.start) and _OBJECT_NEXT.match(text, match.end):
+            continue  # "then OOMs asking for 2.82 GiB", "manage to SFT a 7B model": the acronym is the verb, which no expansion replaces
         if not sense_guards.fits_here(match.entry, text, match.start, match.end, name):
             continue  # this occurrence is read in another sense than the entry's, though others are not
         said_plainly = (plain_forms or {}).get(match.entry["id"]) if name == match.entry.get("term") \
@@ -213,6 +214,7 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
     return _joined_particles(_EMPTY_BRACKETS.sub("", " ".join(_applied(doc, text, start, end, edits).split())))
 
 
+_TO_VERB, _OBJECT_NEXT = pattern_cache.lazy(r"\bto\s+$"), pattern_cache.lazy(r"\s+(?:a|an|the|our|their|this|these|its|it|them|\d)\b")
 _AS_VERB = pattern_cache.lazy(r"\b(?:then|it|which|that|still|also|immediately|eventually|sometimes|always|never|often|just|and)\s+$", re.I)
 # "EP=N", "TP = 8": a name given a value is a setting, a gloss would sit inside it; nor before "'s" ("DDP (...)'s backward pass")
 _ASSIGNED = re.compile(r"\s*=")
@@ -417,7 +419,10 @@ def spells(acronym: str, expansion: str) -> bool:
     if not capitals or not initials or capitals[0] != initials[0]:
         return False
     # in order among the initials, or (FLOPs: "floating-point operations") among all the letters
-    return _in_order(capitals, initials) or _in_order(capitals, [c for c in expansion.lower() if c.isalpha()])
+    first = re.findall(r"[a-z]+", expansion.lower())[:1]
+    # "FLOPs", "FLOPS": letters inside "floating" spell its first capitals; never "DDR5" as d-ynamic ... d-ram
+    return _in_order(capitals, initials) or bool(first) and _in_order(capitals[:2], list(first[0])) \
+        and _in_order(capitals, [c for c in expansion.lower() if c.isalpha()])
 
 
 def _spelled_part(acronym: str, expansion: str, lang: str) -> str:

@@ -274,3 +274,14 @@ def test_wave_six_checks_and_items():
     gist = " ".join(g["text"] for g in explain_offline("Set the NVSHMEM environment variable to enable IBGDA, which cuts "
                                                        "latency by 30%.", "en")["gist"])
     assert "NVSHMEM environment variable" in gist, gist
+
+
+def test_wave_six_expansions():
+    # semiwiki-forum-cerebras: "dynamic random-access memory (DDR5)" (DDR5 is Double Data Rate 5, one kind of DRAM);
+    # a wave-six opening: "they manage to supervised fine-tuning (SFT) a 7B model"
+    from service.explain import restate
+
+    assert not restate.spells("DDR5", "dynamic random-access memory") and restate.spells("DRAM", "dynamic random-access memory")
+    assert restate.spells("FLOPs", "floating-point operations")
+    assert "dynamic random-access memory (DDR5)" not in _gist("The MemoryX unit holds weights in DDR5 and flash, up to 1.2 PB.")
+    assert "to SFT a 7B model" in _gist("We manage to SFT a 7B model on one GPU with LoRA in 3 hours.")
