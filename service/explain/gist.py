@@ -340,7 +340,8 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
         if sentence.rstrip().endswith((":", "：")) and len(sentence.split()) < CAPTION_WORDS:
             continue  # "Averaged over the measured steady-state steps:": a caption over rows, neither reason nor evidence
         if _EXAMPLE.match(sentence) or gist_side.pointer(sentence) or gist_side.formula(sentence) or person.describes_option(sentence) \
-                or (gist_side.about_the_page(sentence) and not _has_figure(doc, j)) or gist_side.no_evidence(sentence, lang):
+                or (gist_side.about_the_page(sentence) and not _has_figure(doc, j)) or gist_side.no_evidence(sentence, lang) \
+                or gist_side.machine_output(sentence):  # "[E ProcessGroupNCCL.cpp:481] ...": a log line is no companion
             continue  # "For example, ...", a caption, a pointer to other reading, a fragment: neither reason nor evidence
         if abs(j - point) > 2 and not (ids[j] & ids[point]) and reported.role(sentence, lang) != "proposal" or j != point + 1 and gist_side.reason_of_before(sentence):
             continue  # a "because" paragraphs away, or "The reason is ..." after another sentence, explains something else

@@ -360,7 +360,7 @@ def lower_start(text: str) -> str:
 
 
 # A line a program printed: an exception with its message, a log line with its source location or level
-_MACHINE_OUTPUT = pattern_cache.lazy(r"^\s*(?:\[[\w./-]+:\d+\]|[A-Z]\w*(?:Error|Exception)\s*:|Traceback\b|"
+_MACHINE_OUTPUT = pattern_cache.lazy(r"^\s*(?:\[(?:[EWIF]\s+)?[\w./-]+:\d+\]|[A-Z]\w*(?:Error|Exception)\s*:|Traceback\b|"
                                      r"(?:INFO|WARN(?:ING)?|ERROR|DEBUG|CRITICAL)\b\s*[:\]])")
 
 

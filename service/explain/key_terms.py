@@ -178,9 +178,9 @@ def find(text: str, lang: str, named: list[tuple[int, int]], known: set[str]) ->
         named_before = not from_table and text[start - 1:start] == "(" and text[end:end + 1] == ")" and re.search(r"[A-Za-z]\s*$", text[max(0, start - 20):start - 1])
         kind = "key_term_named" if named_before else "key_term_group" if not from_table and _GROUP_AFTER.match(text, end) \
             else "key_term_variable" if not from_table and in_formula \
+            else "key_term_step" if not from_table and _STEP_AFTER.match(text, end) \
             else "key_term_module" if not from_table and (in_path or module_path(key) or _RUN_BEFORE.search(text[max(0, start - 30):start])
                                                           or _CALLED.search(key) or text[end:end + 1] == "(") \
-            else "key_term_step" if not from_table and _STEP_AFTER.match(text, end) \
             else "key_term_value" if not from_table and _VALUE_BEFORE.search(text[max(0, start - 40):start]) \
             else "key_term_measured" if not from_table and (measured(key) or _TIMED_AFTER.match(text, end)) else "key_term"
         concept = _named_concept(key, lang) if kind == "key_term" and not from_table else None
@@ -214,7 +214,9 @@ def _named_concept(key: str, lang: str) -> dict | None:
 
 # A rate or a column label: two or three words joined by "/" ("Time/step", "Sequences/Sec", "s/iter", "FLOPs/param").
 # "ring_flash_attn_func", "attn_fn", "flash_fwd_kernel": a function's name says so (FlashAttention#2308's new function)
-_CALLED = pattern_cache.lazy(r"_(?:func|fn|kernel|impl)$")
+# "generate_rollout_fully_async as the rollout function": a name that opens on a verb or ends as a function is code, not a setting
+_CALLED = pattern_cache.lazy(r"_(?:func|fn|kernel|impl)$|^(?:generate|compute|get|run|build|load|make|create|init|apply|update|train|"
+                             r"evaluate|save|send|recv|gather|dispatch|combine|launch|register|prepare|process|convert|merge)_")
 # "when running shmem_put_bw between nodes": a program the author ran (NVSHMEM's bandwidth test), not a setting
 _RUN_BEFORE = pattern_cache.lazy(r"\b(?:run|runs|running|ran|launch(?:ed|ing)?|execut(?:e|ed|ing)|invok(?:e|ed|ing)|call(?:ed|ing)?|"
                                  r"binary|benchmarks?|executable|script)\s+(?:the\s+|a\s+)?`?$", re.I)

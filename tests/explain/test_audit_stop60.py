@@ -285,3 +285,14 @@ def test_wave_six_expansions():
     assert restate.spells("FLOPs", "floating-point operations")
     assert "dynamic random-access memory (DDR5)" not in _gist("The MemoryX unit holds weights in DDR5 and flash, up to 1.2 PB.")
     assert "to SFT a 7B model" in _gist("We manage to SFT a 7B model on one GPU with LoRA in 3 hours.")
+
+
+def test_wave_six_openings():
+    # ar-thakicloud-tpu-ici-torus-ocs «يسأل النص: يبقى سؤال: كيف ...»; nccl-1111 "They add that [E ProcessGroupNCCL.cpp:481] ..."
+    from service.explain import gist_side
+
+    assert connectives.without("يبقى سؤال: كيف تُربط الشرائح البعيدة عن بعضها؟", "ar").startswith("كيف")
+    assert gist_side.machine_output("[E ProcessGroupNCCL.cpp:481] [Rank 65] Watchdog caught collective operation timeout:")
+    gist = _gist("The ReduceScatter on 128 nodes hangs after 30 minutes and the job dies.\n"
+                 "[E ProcessGroupNCCL.cpp:481] [Rank 65] Watchdog caught collective operation timeout: WorkNCCL(OpType=_REDUCE_SCATTER).")
+    assert "ProcessGroupNCCL" not in gist, gist

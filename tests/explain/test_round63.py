@@ -114,3 +114,18 @@ def test_round_64_findings():
     assert "hidden-size" not in _ids("We cannot shard llama on v4-32 with 1-d model parralelism because 40 heads do not divide.")
     # round 64 P17 (a textbook on parallelism axes): "NVL-rack" glossed as the PCIe card version of a GPU
     assert "gpu-nvl-card" not in _ids("Expert parallelism needs very fast all-to-all (modern InfiniBand or NVL-rack).")
+
+
+def test_round_65_findings():
+    # round 65 P16: "the GPU streams the entire model weights out of HBM" glossed as a CUDA stream; P17: "how many users
+    # the box can host" as the CPU machine; P07: "pipeline bubbles" beside Tensor Cores as a processor's stalls; P21:
+    # "generate_rollout_fully_async as the rollout function" called a configuration setting
+    assert "cuda-stream" not in _ids("To produce a single token, the GPU streams the entire model weights out of HBM.")
+    assert "cuda-stream" in _ids("We launch kernels on two CUDA streams so the copy overlaps compute.")
+    assert "host" not in _ids("Read off how many concurrent users the box can host at 8K context.")
+    (bubble,) = [t for t in explain_offline("Tensor Cores sit idle: memory bandwidth limits, inter-GPU communication and "
+                                            "pipeline bubbles all eat into MFU.", "en")["terms"] if t["id"] == "pipeline-bubble"]
+    assert "processor" not in bubble["expansion"]
+    items = {t["found_as"]: t for t in explain_offline("The driver swaps in generate_rollout_fully_async as the rollout "
+                                                       "function.", "en")["terms"]}
+    assert items["generate_rollout_fully_async"]["expansion"] == "a name in the code"
