@@ -129,3 +129,17 @@ def test_round_65_findings():
     items = {t["found_as"]: t for t in explain_offline("The driver swaps in generate_rollout_fully_async as the rollout "
                                                        "function.", "en")["terms"]}
     assert items["generate_rollout_fully_async"]["expansion"] == "a name in the code"
+
+
+def test_a_figure_restated_in_brackets_in_another_unit_must_be_the_same_amount():
+    # round 64 P05 (nccl#1049): "50usec (0.05 secs)" was marked consistent (a reader: 50 µs is 0.00005 s); "usec" was
+    # not read as a unit at all
+    from service.explain.pipeline import analyse
+
+    doc = analyse("If latency is 0.5usec, we get 5usec per layer and 50usec (0.05 secs) for the whole model.", "en")
+    assert any(f.quote == "50usec" and abs(f.value - 5e-5) < 1e-12 for f in doc.figures)
+    (claim,) = [c for c in doc.claims if "50usec" in c.quote]
+    assert claim.verdict == "inconsistent" and "0.00005 secs" in claim.why, claim.why
+    # one amount in two units: no verdict of this check (3 hours are 180 minutes; 80 GB are 74.5 GiB)
+    for text in ("The run took 3 hours (180 minutes) on 8 GPUs.", "Each GPU holds 80 GB (74.5 GiB) of HBM."):
+        assert all(c.verdict != "inconsistent" for c in analyse(text, "en").claims)
