@@ -4,7 +4,7 @@ of the author's points is said instead, where one stands on its own."""
 
 import re
 
-from service.explain import connectives, pattern_cache
+from service.explain import connectives, gist_side, pattern_cache
 
 # A subject, object or link that points back: "it", "this is", "they ... them", "in exchange", "the following"; not the
 # page itself ("This PR adds X", "This post shows") nor "this X" that names its noun ("this 70B model")
@@ -63,14 +63,11 @@ _INSIDE_AR = pattern_cache.lazy(r"(?<![\u0621-\u064A])(?:[وف]?(?:ب|ل|ك)?)(?
 _NOT_POINTER_AR = frozenset("مقال مقالة منشور دليل قسم فصل صفحة عام شهر أسبوع يوم وقت سؤال".split())
 
 
-JOINED_WORDS = 55  # the sentence pointed back to and the point together, at most: a gist read in one breath
-
-
 def joins_before(sentence: str, before: str, lang: str) -> bool:
     """Whether a point whose opening does not point back still needs the sentence before it for a noun it points at
     ("when this process is slow, it stalls"), and the two are short enough to be said together."""
     return points_inside(sentence, lang) and not dangles(sentence, lang) and not dangles(before, lang) \
-        and len(before.split()) + len(sentence.split()) <= JOINED_WORDS
+        and len(before.split()) + len(sentence.split()) <= gist_side.REFERENT_WORDS
 
 
 def points_inside(sentence: str, lang: str) -> bool:

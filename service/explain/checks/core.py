@@ -316,13 +316,21 @@ def worked_pair(doc: Document, form: str, big, small, shown: str) -> int | None:
     return index if index is not None else worked(doc, form.format(b=f"{big.value:g}", s=f"{small.value:g}"), shown)
 
 
+_WRITTEN = re.compile(r"\s*[~≈]?\s*(\d[\d,]*(?:\.\d+)?)")
+
+
+def written_number(fig) -> float | None:
+    """The number a figure's quote opens with, as written ("6,250 days" -> 6250), or None."""
+    found = _WRITTEN.match(fig.quote)
+    return float(found.group(1).replace(",", "")) if found else None
+
+
 def written_numbers(a, b) -> tuple[float, float] | None:
     """The two figures' numbers as the text writes them, where their ratio is their values' ("6,250 days" and "675",
     both in days): a working in those numbers reads as the text, not as "540,000,000 / 675"."""
-    found = [re.match(r"\s*(\d[\d,]*(?:\.\d+)?)", f.quote) for f in (a, b)]
-    if not all(found) or not b.value:
+    x, y = written_number(a), written_number(b)
+    if x is None or y is None or not b.value:
         return None
-    x, y = (float(m.group(1).replace(",", "")) for m in found)
     return (x, y) if y and abs(a.value / b.value - x / y) <= 1e-6 * abs(x / y) and (x, y) != (a.value, b.value) else None
 
 

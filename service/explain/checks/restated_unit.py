@@ -5,7 +5,7 @@ them wrong; said with what the first is in the second's unit."""
 import re
 
 from service.explain.checks import verdicts
-from service.explain.checks.core import Result
+from service.explain.checks.core import Result, written_number
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
@@ -13,7 +13,6 @@ _OPEN = re.compile(r"\s*\(\s*(?:~|≈|about\s+|i\.e\.,?\s+|=\s*)?")  # between t
 _CLOSE = re.compile(r"\s*\)")
 _KINDS = ("time", "memory", "bandwidth")
 _SAME = 1.25  # within this factor the two are one amount (rounding, 1,024 against 1,000 to the third power)
-_NUMBER = re.compile(r"\s*[~≈]?\s*\d[\d,]*(?:\.\d+)?")
 
 
 def restated_unit(doc: Document, claim: Claim) -> Result | None:
@@ -26,11 +25,8 @@ def restated_unit(doc: Document, claim: Claim) -> Result | None:
             continue
         if max(first.value, second.value) / min(first.value, second.value) <= _SAME:
             continue
-        written = _NUMBER.match(second.quote)
-        if not written:
-            continue
-        number = float(written.group().strip(" ~≈").replace(",", ""))
-        unit = second.quote[written.end():].strip()
+        number = written_number(second)
+        unit = re.sub(r"^\s*[~≈]?\s*\d[\d,]*(?:\.\d+)?", "", second.quote).strip()
         if not number or not unit:
             continue
         converted = first.value * number / second.value  # the first amount in the second's unit
