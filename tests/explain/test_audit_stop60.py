@@ -296,3 +296,9 @@ def test_wave_six_openings():
     gist = _gist("The ReduceScatter on 128 nodes hangs after 30 minutes and the job dies.\n"
                  "[E ProcessGroupNCCL.cpp:481] [Rank 65] Watchdog caught collective operation timeout: WorkNCCL(OpType=_REDUCE_SCATTER).")
     assert "ProcessGroupNCCL" not in gist, gist
+
+
+def test_an_arabic_so_then_link_goes_whole():
+    # read as a user on round 65's Arabic GGUF post: «يخلص النص إلى: فإن عرض البت الفعلي ...» kept the «ف» of «لذا فإن»
+    assert connectives.without("لذا فإن عرض البت الفعلي هو 4.5 بت", "ar") == "إن عرض البت الفعلي هو 4.5 بت"
+    assert connectives.without("فإنتاجية النظام عالية", "ar") == "فإنتاجية النظام عالية"  # a word that opens with «فإن»
