@@ -13,6 +13,7 @@ from service.explain.definitions import brief_definition
 from service.explain.term_items import shortened as _shortened  # noqa: F401  (a definition's first sentences; tests read it here)
 from service.explain.document import Document
 from service.explain.figures import read_figures_on_lines
+from service.explain.gist_original import quoted as original_gist, sentence as _sentence
 from service.explain.pipeline import analyse
 from service.explain.salience import central_count, is_everyday, listed_terms, salient_terms  # noqa: F401  (salient_terms re-exported)
 from service.explain.terms import read_terms
@@ -289,7 +290,7 @@ def _from_sentences(doc: Document, sentences: list[dict]) -> tuple[str, set[int]
         m = messages(doc.lang)["gist"]
         tail = "" if doc.terms else "_no_terms"  # "its terms are explained below" only where a terms section follows
         if not restate.same_language(doc.text, doc.lang):  # not "no claim": the reading cannot summarise it offline
-            return m["nothing_other_language" + tail].format(language=m["other_language"]) + cross_figures.line(doc), set()
+            return original_gist(doc) or m["nothing_other_language" + tail].format(language=m["other_language"]) + cross_figures.line(doc), set()
         return m["nothing" + tail], set()
     starts, said = {doc.sentences[i][0] for item in sentences for i in item["from"]}, " ".join(_sentence(item["text"]) for item in sentences)
     return said + cross_figures.after_topic(doc, said), {id(c) for c in doc.claims if c.start in starts}
@@ -343,11 +344,6 @@ def _clause(text: str) -> str:
     return text.strip().rstrip(".。؟?!").strip()
 
 
-def _sentence(text: str) -> str:
-    text = text.strip()
-    if text[:1].islower() and not term_display.code_name(text.split()[0]):  # "fp8", "per_device_batch_size", "vLLM" keep their spelling
-        text = text[0].upper() + text[1:]
-    return text if not text or text[-1] in ".!?؟…:：" or text.endswith(("….", "…»", "…”")) else text + "."  # "is:" opens a table
 
 
 # ---------------------------------------------------------------------------------------------- claims

@@ -4,7 +4,7 @@ from one figure to another); each slot is filled from the text or the frame is n
 
 import re
 
-from service.explain import pattern_cache, reported, synthesis
+from service.explain import pattern_cache, person, reported, synthesis
 from service.explain.document import Document
 from service.i18n import arabic_numbers
 from service.i18n.messages import messages
@@ -30,7 +30,7 @@ _ACTOR_EN = pattern_cache.lazy(r"\b(?:this|the) (?:pr|change|patch|fix|commit)\b
 # reaching", "dropping the bubble from".
 _CHANGED_EN = (r"(?:improved|dropped|decreased|increased|rose|fell|went (?:up|down)|was (?:reduced|cut|raised|lowered)|grew|"
                r"shrank|went)")
-_SUBJECT_CHANGE_EN = pattern_cache.lazy(r"(?:^|[,;:]\s*|\b(?:the|our|my|their|its)\s+)(?P<q>[a-z][a-z0-9/ -]{1,32}?)\s+"
+_SUBJECT_CHANGE_EN = pattern_cache.lazy(r"(?:(?:^|[,;:]\s*)(?:so\s+(?!(?:far|much|many|long)\b)(?:that\s+)?)?|\b(?:the|our|my|their|its)\s+)(?P<q>[a-z][a-z0-9/ -]{1,32}?)\s+"
                                         r"(?:has |have )?(?:indeed |also |now )?" + _CHANGED_EN + r"\b", re.I)
 _VERB_CHANGE_EN = pattern_cache.lazy(r"\b(?:dropping|cutting|raising|reducing|lowering|increasing|decreasing|dropped|cut|raised|"
                                      r"reduced|lowered|increased|decreased|boosted|boosting)\s+"
@@ -213,7 +213,16 @@ def change(doc: Document, indexes: list[int]) -> tuple[list[int], str] | None:
         text = words["change_by"].format(actor=actor.group(0)[0].lower() + actor.group(0)[1:], verb=verb, items=words["and"].join(items)) + tail
     else:
         text = words["and"].join(items) + tail
+        action = _ACTION_SO_EN.match(doc.text[slice(*doc.sentences[min(sources)])].strip())
+        if action and person.has_verb(action.group("action")) and not setup:  # "We moved X off the critical path, so the
+            # step time dropped ...": what the author did is the point the change measures, not only the change
+            said = person.third_person(action.group("action"), doc.lang)
+            text = words["action_so"].format(action=said[:1].upper() + said[1:], items=text[:1].lower() + text[1:])
     return sorted(set(sources)), text[:1].upper() + text[1:]
+
+
+# What the author did before ", so" the change it brought: "We moved the all-gather off the critical path, so ..."
+_ACTION_SO_EN = pattern_cache.lazy(r"(?P<action>[A-Z][^,;:()]{10,160}?),\s+so\s+(?:that\s+)?(?=[a-z])")
 
 
 _UPDATES_EN = pattern_cache.lazy(r"\b(?:updates?|changes?|tunes?|improves?|modif(?:y|ies))\s+(?:the\s+)?(?P<setup>[^,.;]{3,60}?)"

@@ -19,7 +19,8 @@ from service.i18n.messages import messages
 
 _LETTER = "\u0621-\u064A\u0671-\u06D3"
 _PARTICLES = r"(?:[وف]?(?:ال|لل|[بك]ال|[بلك])?)"  # و or ف, then the article or a preposition with or without it
-_QUOTED = re.compile(r"«[^»\n]*»|```.*?```|`[^`\n]*`|\"[^\"\n]*\"|https?://\S+", re.S)
+# a line quoted in Markdown ("> ...") is the passage's point in its own language (service/explain/gist_original.py)
+_QUOTED = re.compile(r"«[^»\n]*»|```.*?```|`[^`\n]*`|\"[^\"\n]*\"|https?://\S+|(?m:^> [^\n]*)", re.S)
 _BRACKETED = re.compile(r"\([^()\n\u0600-\u06FF]*\)|\*\*[^*\n]+\*\*")  # an English bracket or a bold name
 
 

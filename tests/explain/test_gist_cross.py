@@ -8,6 +8,7 @@ from service.explain import gist_cross, gist_defined
 from service.explain.compose import explain_offline
 from service.explain.pipeline import analyse
 from service.i18n import arabic_numbers
+from service.i18n.messages import messages
 
 
 def opening(text: str, lang: str) -> str:
@@ -60,7 +61,7 @@ def test_a_large_arabic_amount_takes_its_scale_word_in_agreement(value, expected
 def test_a_sentence_the_frames_cannot_fill_gives_no_label():
     # "The author writes about X" was graded no gist by every reader and wrong where X was a side item (rounds 35-37)
     said = opening("Pipeline parallelism and tensor parallelism interact in subtle ways.", "ar")
-    assert said.startswith("لا تلخص هذه الإجابة") and "interact" not in said
+    assert said.startswith(("لا تلخص هذه الإجابة", "فكرة النص كما يقولها كاتبه")) and "interact" not in said  # English only quoted
 
 
 def test_nothing_of_the_other_language_is_pasted_into_the_gist():
@@ -102,7 +103,8 @@ def test_the_glossarys_definition_is_not_credited_to_a_sentence_that_says_someth
                  "MS-AMP applies low-bit data formats on master weight, weight, weight gradient and optimizer states.",
                  "توازي البيانات هو طريقة لنسخ النموذج على كل شريحة."):
         lang = "en" if "توازي" in text else "ar"
-        assert ":" not in opening(text, lang), text
+        said = opening(text, lang)
+        assert ":" not in said or said == messages(lang)["gist"]["original_language"], text  # the lead of a quote, no frame
 
 
 def test_a_reason_is_never_read_as_a_definition_of_the_term_inside_it():
