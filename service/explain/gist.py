@@ -34,7 +34,7 @@ _TRAILING = ".。!?؟:;؛،, "
 _REASON = pattern_cache.lazy(r"\b(?:because|since|due to|thanks to|as a result of|the reason)\b|(?<![\u0621-\u064A])(?:لأن|بسبب|نظرًا|نظرا|بفضل)", re.I)
 # Discourse openers that belong to the conversation, not the point: "Yes I profiled ...", "But, you have to ...".
 _OPENER = pattern_cache.lazy(r"^(?:(?:yes|ok|okay|well|but|and|so|also|however|while|anyway|additionally|moreover|furthermore|in addition|ofc|of course"
-                             r"|not (?:totally|entirely|completely|quite|really|exactly))\s*,\s*|(?:yes|but|and|so(?!\s+(?:far|much|many|long|that)\b)|also|anyway)\s+(?=\S))+", re.I)
+                             r"|not (?:totally|entirely|completely|quite|really|exactly))\s*,\s*|(?:yes|but|and|so(?!\s+(?:far|much|many|long|that)\b)|also|anyway)\s+(?=\S)|i\.\s?e\.,?\s+(?=\S)|in (?:a|an|our|this|my) (?!(?:previous|earlier|last|prior|past|other|another)\b)(?:[\w-]+ ){0,2}(?:paper|post|talk|article|study)\b[^,.]{0,120},\s*(?=(?:we|i|they)\b))+", re.I)
 # What announces a point, not makes it: "So the takeaway:", "TL;DR:", "الخلاصة:", a label ("Problem:"), a number ("(2) As")
 _ANNOUNCER = pattern_cache.lazy(r"^(?:(?:so|and|thus|therefore|anyway|basically)\s*,?\s+)?(?:the\s+)?(?:takeaway|tl[;.]? ?dr|bottom line|"
                                 r"in short|key (?:insight|point|implication|finding|result|observation|takeaway)|short version|consider this|for context|for reference|here'?s the thing|"
@@ -50,7 +50,7 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
     start, end = doc.sentences[index]
     sentence = doc.text[start:end]
     words = sentence.split()
-    if len(words) < 4 or _GLOSS.match(sentence) or _NOT_BECAUSE.match(sentence) or gist_side.bare_reason(sentence):
+    if len(words) < 4 or _GLOSS.match(sentence) or _NOT_BECAUSE.match(sentence) or gist_side.bare_reason(sentence) or gist_side.run_on_list(doc.text, start, sentence):
         return 0.0  # "Not because it throws an error.": half of a contrast, whose point is the sentence after it
     if not (evidence := gist_side.result_before_rows(doc, index, sentence)) and sentence.rstrip().endswith((":", "：")):
         # A label ("Key insight:") announces; a sentence opening a list ("Llama 4 comes in three models:") states the topic
@@ -64,6 +64,8 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
     if machine > 0.5 * (end - start) and len(_outside(sentence, start, protected).split()) < MIN_PROSE_WORDS:
         return 0.0  # a config line or a command is set-up, not the author's point (a sentence quoting options is not)
     core = _without_asides(sentence)  # "Our 70B run (FSDP8 TP8 PP4 on 256 H100s) reached 41% MFU" is about its result
+    if len(core.split()) < 4:
+        return 0.0  # "Pure FP16 (the model ships BF16; we cast to FP16 for inference).": said without its aside, "Pure FP16."
     figures = [f for f in doc.figures if start <= f.start < end and f.quote in core]
     # "12*2*16" is one figure, not four: the numbers inside an expression are not counted again
     figures = [f for f in figures if not any(o is not f and o.start <= f.start and f.end <= o.end and o.end - o.start > f.end - f.start
@@ -84,8 +86,7 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
         value += 2.5  # "So each step takes 4.4 s. Am I correct?": what the author asks about, as a question weighs
     if sentence.count("(") != sentence.count(")") or _ELLIPTICAL.search(sentence):
         value -= 2.0  # a fragment cut inside a bracket; "Two 4090s with tensor parallelism can.": its verb is the one before
-    if cues.cue("analogy", sentence):
-        value -= 3.0  # an illustration, not the point
+    value -= 3.0 * bool(cues.cue("analogy", sentence))  # an illustration, not the point
     if gist_side.machine_output(sentence):  # a program's message ("ValueError: ...", "[utils.py:868] ..."): evidence the
         value = min(value - 3.0, MIN_SCORE / 2)  # author pastes, the point only where no sentence of theirs argues
     value += gist_contrast.weight(doc, index)  # "X is not A; it is B": the view the author holds
@@ -95,8 +96,7 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
         value -= 2.0  # about the figure or the page, not about the subject
     # where to read more, or what a test ran on, says the claim is elsewhere; "TL;DR ..." is the author's own summary of it
     value += -3.0 * gist_side.pointer(sentence) + 3.0 * gist_side.summary_at(doc, index)
-    if len(words) > LONG_SENTENCE_WORDS:
-        value -= 2.0
+    value -= 2.0 * (len(words) > LONG_SENTENCE_WORDS)
     fragment = sentence[:1].islower() and doc.text[:start].rstrip().endswith((";", "؛")) and len(words) < 8
     if restate.same_language(sentence, doc.lang) and len(words) >= 6 and not fragment:  # "; too low - lots of overflow"
         value += reported.point_weight(sentence, doc.lang)  # a question, a problem, a conclusion before a side remark

@@ -484,6 +484,15 @@ def bare_reason(sentence: str) -> bool:
     return bool(_BARE_REASON.match(sentence) or _BARE_RELATIVE.match(sentence) and not sentence.rstrip().endswith("?"))
 
 
+def run_on_list(text: str, start: int, sentence: str) -> bool:
+    """Whether a "sentence" is the lines of an unbulleted list under a lead ("This change:\nretains per-layer ...\nmaps
+    explicit ...\nrespects ..."): its items share the lead's subject, so restated alone they have none (a prose
+    sentence wrapped over lines follows no colon)."""
+    lines = [line.strip() for line in sentence.strip().split("\n") if line.strip()]
+    return len(lines) >= 3 and text[:start].rstrip().endswith((":", "：")) \
+        and sum(not line.endswith((".", "!", "?", "؟", ":")) for line in lines[:-1]) >= 2
+
+
 _BARE_RELATIVE = pattern_cache.lazy(r"^\s*Which\s+(?:is|are|was|were|means|requires|required|makes|made|causes|caused|leads|led|"
                                     r"results|gives|allows|lets|forces|needs|can|could|would|will|may|might)\b")
 

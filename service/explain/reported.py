@@ -378,6 +378,7 @@ _PROCEDURE = pattern_cache.lazy(r"\buntil\b|\band\s+(?:the|your|its|their|this|t
                                 r"will|won't|can|can't|costs?|blows?|fails?|crashes|exceeds?|OOMs?)\b", re.I)
 # "Lower CPU usage, ideal for ...": a benefit; an order names what it lowers ("Lower the batch size", "lower it to 8").
 _COMPARATIVE_LED = pattern_cache.lazy(r"^(?:lower|raise|limit)\s+(?!the\b|your\b|its?\b|this\b|that\b|these\b|those\b|an?\b|\d)", re.I)
+_AIM_FIRST = pattern_cache.lazy(r"^((?:for|to)\s+[^,]{3,60}),\s*(?=[a-z])", re.I)
 _NEGATIVE_IMPERATIVE = pattern_cache.lazy(r"^(?:do not|don't|never)\s+", re.I)
 
 
@@ -410,6 +411,8 @@ def companion(clause: str, sentence: str, lang: str, who: str, context: str = ""
     clause = gist_lift.conditional(without_fillers(clause, lang))
     if lang == "ar":
         return _arabic(clause, _said_as(kind, clause, lang), words, who, lead=False)
+    aim = _AIM_FIRST.match(clause)  # "For optimal performance, increase X": advice, its aim said after it ("It adds that for ... increase")
+    clause = clause[aim.end():] + " " + aim.group(1)[0].lower() + aim.group(1)[1:] if aim and _IMPERATIVE.match(clause[aim.end():]) else clause
     attended = _ATTENTION.match(clause)
     if attended:  # "Note the per-chip uplift: ..." draws the reader's eye; "It adds that note the ..." is no sentence
         return _capital(f"{words['pronouns'][who]} {words['notes'][0 if who == 'text' else 1]} {clause[attended.end():]}")
