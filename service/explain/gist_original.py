@@ -2,9 +2,9 @@
 restates it (terms spelled out), quoted under a lead in the reader's language, since nothing is translated offline.
 
 Why English only: engineers who read this field in Arabic read its English texts, and two blind readers preferred an
-Arabic answer that quotes the English point to one that says it cannot summarise (13 of 20 and 10 of 20 passages,
-usefulness 2.35 and 2.30 against 2.15 and 2.10; bench/corpus/CROSS_GIST_AB.md). A reader of English is given no
-Arabic quote: it would say nothing to them."""
+Arabic answer that quotes the English point to one that says it cannot summarise (17 and 12 of 20 passages, usefulness
+2.50 and 2.40 against 2.00 and 2.00; bench/corpus/CROSS_GIST_AB.md). A reader of English is given no Arabic quote:
+it would say nothing to them."""
 
 from service.explain import gist, reasons, term_display
 from service.explain.document import Document
