@@ -486,7 +486,10 @@ def _calculation_lines(doc: Document, indices: list[int], level: dict) -> list[s
         if run["calculator"] == "pp_necessity" and run is not pp_runs[0]:
             continue
         title = _title(run, doc.lang)
-        steps = _steps(run, doc.lang)[:steps_shown]
+        steps = [step for step in _steps(run, doc.lang)[:steps_shown] if step not in said]  # an MFU's FLOPs lines, not again
+        said.update(steps)  # under the training FLOPs of the same run (a reader saw the same working twice, round 66)
+        if not steps and steps_shown and run["calculator"] != "pp_necessity":
+            continue
         # a title with no working under it is an empty item (the claim's reason already says what it found)
         if steps and run["calculator"] != "pp_necessity" or run["calculator"] == "pp_necessity" and steps_shown:
             lines.append(f"  - *{m['calculation']}: {title}*")

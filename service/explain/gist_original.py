@@ -6,6 +6,8 @@ Arabic answer that quotes the English point to one that says it cannot summarise
 2.50 and 2.40 against 2.00 and 2.00; bench/corpus/CROSS_GIST_AB.md). A reader of English is given no Arabic quote:
 it would say nothing to them."""
 
+import re
+
 from service.explain import gist, reasons, term_display
 from service.explain.document import Document
 from service.explain.pipeline import analyse
@@ -22,7 +24,12 @@ def quoted(doc: Document) -> str:
     said = " ".join(sentence(item["text"]) for item in gist.gist(original, reasons.find(original)))
     if not said:  # the English reading finds no point either: the answer says it does not summarise
         return ""
-    return messages(doc.lang)["gist"]["original_language"] + "\n\n> " + said
+    # "with its abbreviations spelled out" only where the reading spelled one out: a reader took it as false otherwise
+    expanded = any(found.group(0) not in doc.text for found in _BRACKETED.finditer(said))
+    return messages(doc.lang)["gist"]["original_language" if expanded else "original_language_as_written"] + "\n\n> " + said
+
+
+_BRACKETED = re.compile(r"\((?:[^()\d]{1,80}|[A-Za-z][\w-]{0,15})\)")  # "(A2A)", "(the share of ... used)", not "(about 26% less)"
 
 
 def sentence(text: str) -> str:

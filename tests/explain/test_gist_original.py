@@ -16,7 +16,7 @@ def test_an_arabic_answer_quotes_the_english_point_as_written():
     arabic = gist_section(explain_offline(POINT, "ar")["explanation"])
     english = gist_section(explain_offline(POINT, "en")["explanation"]).split("\n\n", 1)[1].strip()
     lead, quote = arabic.split("\n\n")[1:3]
-    assert lead == messages("ar")["gist"]["original_language"]
+    assert lead == messages("ar")["gist"]["original_language_as_written"]  # nothing spelled out: no claim that it was
     assert quote == "> " + english  # the same reading, untouched by the Arabic polish (no «», no Arabic words inside)
     assert "1.9 s" in quote and "1.4 s" in quote
 
@@ -30,3 +30,9 @@ def test_an_english_answer_to_an_arabic_passage_quotes_no_arabic():
 def test_no_quote_where_the_english_reading_finds_no_point():
     arabic = gist_section(explain_offline("FSDP, TP, PP.", "ar")["explanation"])
     assert "> " not in arabic and arabic.split("\n\n")[1].startswith("لا تلخص هذه الإجابة")
+
+
+def test_the_lead_says_abbreviations_are_spelled_out_only_where_one_is():
+    text = "Our run with ZeRO-3 reached 41% MFU on 512 H100 GPUs, so we recommend ZeRO-3 for models above 30B parameters."
+    lead, quote = gist_section(explain_offline(text, "ar")["explanation"]).split("\n\n")[1:3]
+    assert lead == messages("ar")["gist"]["original_language"] and "MFU (" in quote

@@ -4,6 +4,7 @@ import pytest
 
 from service.explain import gist
 from service.explain.compose import explain_offline
+from service.explain.figures import read_figures
 from service.explain.pipeline import analyse
 
 
@@ -71,3 +72,50 @@ def test_i_e_opens_no_restated_sentence():
             "with -z 1 this looks like:\nallocated 237 MiB for model parameters\nallocated 13629 MiB for activations\n"
             "allocated 237 MiB for parameter gradients\ni.e. the majority of memory by far (13.6GB) is activations.")
     assert "I.e." not in gist_text(text) and "i.e." not in gist_text(text)
+
+
+# ---- checks (round 66's findings, on sentences written in the shape of the passages) --------------------------------
+
+def claim_of(text: str, start: str) -> dict:
+    return next(c for c in explain_offline(text, "en")["claims"] if c["quote"].startswith(start))
+
+
+COMPUTE = ("DeepSeek v3 was trained for 2.79M H800 hours on 14.8T tokens. The spec sheet gives 3,026 TFLOPs/s of FP8 "
+           "performance with sparsity, or half this (1.513e15 FLOPs/s) without sparsity. 2.79M H800 hours means 2.79e6 * "
+           "1.513e15 * 60 * 60 = 1.52e25 total FLOPs. With 37B activated parameters the run should have used about "
+           "2 * 37e9 * 14.8e12 = 1.1e24 FLOPs. That means the FLOPs utilization is about 1.1e24 / 1.52e25 = 7.2%.")
+
+
+def test_a_formula_the_text_writes_is_checked_as_written_not_against_6nd():
+    # round 66 P20: "2 * 37e9 * 14.8e12 = 1.1e24" called inconsistent because 6ND gives 3.29e24
+    claim = claim_of(COMPUTE, "With 37B activated parameters")
+    assert claim["verdict"] == "consistent" and "3.29e24" not in claim["why"]
+
+
+def test_a_share_of_two_flop_counts_is_arithmetic_not_a_training_time():
+    # round 66 P20: "1.1e24 / 1.52e25 = 7.2%" checked as a training time of 72.37 ms
+    claim = claim_of(COMPUTE, "That means the FLOPs utilization")
+    assert claim["verdict"] == "consistent" and "7.237%" in claim["why"] and "ms" not in claim["why"]
+
+
+def test_a_peak_said_with_sparsity_is_not_the_dense_peak():
+    # round 66 P20: an MFU of 13.2% against 3,026 TFLOP/s "with sparsity"; the text gives the dense 1.513e15
+    calcs = explain_offline(COMPUTE, "en")["calculations"]
+    peaks = [c["inputs"].get("peak_flop_per_s") for c in calcs if c["calculator"] == "mfu"]
+    assert peaks and all(p == 1.513e15 for p in peaks)
+
+
+def test_one_virtual_stage_is_plain_1f1b_and_ga_counts_the_microbatches():
+    # round 66 P08: "For PP=16, GA=16: VPP=1 gives ~48% bubble" could not be checked ("micro-batches not found")
+    claim = claim_of("For PP=16, GA=16: VPP=1 gives ~48% bubble.", "For PP=16")
+    assert claim["verdict"] == "consistent" and "48.39%" in claim["why"]
+
+
+@pytest.mark.parametrize("text, quantity, value", [
+    ("Q4_K stores 256 weights in 144 bytes.", "bytes", 144.0),
+    ("يخزن 256 وزنا في 144 بايت.", "bytes", 144.0),
+    ("يصل عرض البت الفعلي إلى 4.5 بت.", "bits", 4.5),
+    ("with 16 gradient accumulation steps", "microbatches", 16.0),
+])
+def test_bare_bytes_bits_and_accumulation_steps_are_read_with_their_unit(text, quantity, value):
+    assert (quantity, value) in [(f.quantity, f.value) for f in read_figures(text)]

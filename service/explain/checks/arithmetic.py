@@ -270,7 +270,7 @@ def _equation(doc: Document, claim: Claim, eq: dict, outcome: Outcome) -> None:
             outcome.calculations.append(index)
             computed, shown_q = doc.calculations[index]["outputs"]["total_flops"], "total_flops"
             _judge(doc, outcome, first["quote"], raw if raw >= 1e12 else si, computed, restate.value(shown_q, computed), approx)
-    elif top_level_div and ops and ops[0] >= 1e18 and len(ops) >= 2:
+    elif top_level_div and ops and ops[0] >= 1e18 and len(ops) >= 2 and not first["percent"]:  # "1.1e24 / 1.52e25 = 7.2%": a share
         computed = _time_from_expression(doc, outcome, expr, ops, source)
         if computed is not None:
             stated = si if quantity == "time_s" else raw

@@ -26,7 +26,8 @@ def bubble(doc: Document, claim: Claim) -> Result | None:
     how = _microbatches(doc, claim, base, pp, before)
     if how is None:
         return needs_more(doc, ["microbatches"])
-    schedules = [("1f1b", None, before or (last if virtual is None else None))]
+    plain = virtual is None or virtual.value <= 1  # "VPP=1 gives ~48% bubble": one chunk per GPU is plain 1F1B
+    schedules = [("1f1b", None, before or (last if plain else None))]
     if virtual is not None and virtual.value > 1:
         schedules.append(("interleaved", virtual, last))
     result = Result()

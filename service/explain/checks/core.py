@@ -200,7 +200,9 @@ def params_missing(doc: Document, claim: Claim) -> str:
 
 def chip_inputs(doc: Document, claim: Claim, inputs: Inputs) -> bool:
     """The chip's peak from the text, else the chip it names (a figure's chip first)."""
-    fig = figure(doc, claim, "peak_flop_per_s")  # a rate the job reached is not the chip's peak
+    fig = next((f for f in (figure(doc, claim, "peak_flop_per_s"), *doc.figures) if f is not None and f.quantity == "peak_flop_per_s"
+                and not _SPARSE_PEAK.match(doc.text, f.end)), None)  # a rate the job reached is not the chip's peak; nor is
+    # "3,026 TFLOPs/s of FP8 performance with sparsity" its dense peak, which the text then gives ("half this, 1.513e15")
     if fig is not None:
         inputs.text("peak_flop_per_s", fig)
         return True
@@ -215,6 +217,9 @@ def chip_inputs(doc: Document, claim: Claim, inputs: Inputs) -> bool:
         inputs.sources["chip"] = {"source": "text", "quote": restate.chip_name(found[0], "en")}
         return True
     return False
+
+
+_SPARSE_PEAK = re.compile(r"[^.;,(]{0,30}?\b(?:with|w/)\s+(?:2:4\s+|structured\s+)?sparsity", re.I)
 
 
 def chips(doc: Document, claim: Claim) -> list[dict]:

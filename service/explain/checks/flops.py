@@ -23,6 +23,8 @@ def training_flops(doc: Document, claim: Claim) -> Result | None:
         inputs.text("tokens", tokens)
         index = run(doc, "training_flops", inputs)
         return None if index is None else compare(doc, stated, doc.calculations[index]["outputs"]["total_flops"], "total_flops", [index])
+    if stated is not None and any(f.quantity == "expression" for f in claim.figures):
+        return None  # "2 * 37e9 * 14.8e12 = 1.1e24 FLOPs": the text's own formula (2ND here), checked as written, not against 6ND
     # a model size stated beside its training tokens is a computation a reader wants, measured or not
     if tokens is None or not ("measurement" in claim.kinds or any(f.quantity in ("params", "active_params") for f in claim.figures)):
         return None
