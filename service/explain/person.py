@@ -52,7 +52,7 @@ def _addressee(found: re.Match) -> str:
     both theirs and the addressee's ("the test we ran ... the variant your test used")."""
     noun = found.group(1)
     rest = found.string[:found.start()] + found.string[found.end():]
-    if not re.search(rf"\b{re.escape(noun)}\b", rest, re.I):
+    if not re.search(rf"(?<!your )(?<!your\s\s)\b{re.escape(noun)}\b", rest, re.I):  # "your CPU ... your CPU": one CPU, generic
         return found.group(0)
     return ("The" if found.group(0)[0] == "Y" else "the") + f" other person's {noun}"
 

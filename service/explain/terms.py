@@ -99,7 +99,7 @@ def _reading(match: glossary.Match, text: str, overall: int, fields: frozenset[s
     if not any(scores):  # no cue nearby: an entry whose first reading is its general sense says that one ("recovery
         return 0 if not readings[0].get("cues") else overall  # latency" in a text that speaks of networks elsewhere)
     scores = glossary.with_field(match.entry, scores, fields)
-    best = max(range(len(scores)), key=lambda k: (scores[k], -k))
+    best = max(range(len(scores)), key=lambda k: (scores[k], k == overall, -k))  # a tie nearby: the whole text's reading
     if best != overall and scores[overall] >= 1 and scores[best] - scores[overall] <= 1:
         # one cue's margin nearby does not overturn what the whole text clearly says and has cues for here too ("no
         # all-gather, no offload, ... the only communication left" in a text on ZeRO-3's weights: offloading data, not work;

@@ -37,6 +37,8 @@ _WHICH = pattern_cache.lazy(rf"(?<![\w.*/×-])(?P<term>{_NAME}),\s+which\s+(?!(?
                             rf"(?P<meaning>[^,;.()\n]{{6,100}}?)(?=[,;.]\s|[,;.]$|\n|$)")
 _CALLED = pattern_cache.lazy(r"\b(?P<meaning>(?:a|an|the|our|its|their)\s+(?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:called|named|dubbed|known\s+as)\s+"
                              r"[\"“']?(?P<term>[A-Za-z](?:[\w+-]|\.(?=\w))*(?:\s(?!(?:in|which|that|where|when|to|for|and|or|is|are|was|were|with|by|on|at|as|of|from)\b)[A-Za-z](?:[\w+-]|\.(?=\w))*){0,3})[\"”']?(?=[\s,.;)]|$)")  # "v1.5" keeps its dot; "test. These" ends at it
+# The subject of "X is called Y" from its sentence's start: "The process of transferring weights ... is called refit"
+_PASSIVE_SUBJECT = pattern_cache.lazy(r"(?:^|(?<=[.!?]\s)|(?<=\n))(?P<subject>(?:The|A|An)\s+[^.;:!?\n]{4,120}?)\s+(?:is|are|was|were)$")
 # "TGS — throughput per GPU — is the meaningful metric": an abbreviation glossed between dashes (or in "(i.e. ...)")
 _DASHED = pattern_cache.lazy(r"\b(?P<term>[A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*)\s+(?:[—–]|--)\s+(?!(?:not|which|that|and|or|but|so|as|like|such|the|this|these|it|we|you|i\.e|e\.g)\b)(?P<meaning>[a-z][\w /-]{3,60}?)\s+(?:[—–]|--)\s")
 _STANDS_FOR = pattern_cache.lazy(r"\b(?P<term>[A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*)\s+(?:stands\s+for|is\s+short\s+for)\s+[\"“']?(?P<meaning>[A-Za-z][\w -]{3,60}?)[\"”']?(?=[,.;)]|\s+(?:and|which|that)\b)")
@@ -212,6 +214,11 @@ def find(text: str) -> list[Definition]:
         if re.search(r"\b(?:to|of|in|on|into|onto|from|across|along|within|for)\s*$", text[max(0, m.start() - 12):m.start()]):
             continue  # "a new leading dimension to the device mesh called replica": the name may be the dimension's
         meaning = re.sub(r"^(?:our|their)\b", "the authors'", m.group("meaning"), flags=re.I)
+        if re.search(r"\s(?:is|are|was|were)$", meaning):  # "The process of moving weights and updating the sharding is
+            subject = _PASSIVE_SUBJECT.search(text, 0, m.end("meaning"))  # called refit": the whole subject is what it names
+            if subject is None:
+                continue
+            meaning = subject.group("subject")[0].lower() + subject.group("subject")[1:]
         clause = re.match(r"[\"”']?,\s+(in which|where|whereby)\s+([^.;]{8,160})", text[m.end("term"):])
         if clause:  # "a mode of operation known as weight streaming, in which weights are streamed ...": what it does too
             meaning = f"{meaning}, {clause.group(1)} {clause.group(2).strip()}"

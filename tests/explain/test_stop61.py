@@ -119,3 +119,49 @@ def test_one_virtual_stage_is_plain_1f1b_and_ga_counts_the_microbatches():
 ])
 def test_bare_bytes_bits_and_accumulation_steps_are_read_with_their_unit(text, quantity, value):
     assert (quantity, value) in [(f.quantity, f.value) for f in read_figures(text)]
+
+
+# ---- terms (round 66's findings) -------------------------------------------------------------------------------------
+
+def term_of(text: str, term_id: str, lang: str = "en") -> dict | None:
+    return next((t for t in explain_offline(text, lang)["terms"] if t["id"] == term_id), None)
+
+
+def test_a_name_given_to_a_long_subject_is_defined_by_the_whole_subject():
+    # round 66 P01: "refit: the sharding is, as the text defines it."
+    text = 'The process of transferring weights and updating the sharding is called "refit" in our RL framework.'
+    assert term_of(text, "text:refit")["definition"].startswith("the process of transferring weights and updating the sharding")
+
+
+def test_sp_with_a_ulysses_degree_is_the_long_sequence_sense():
+    # round 66 P17: SP x TP with --ulysses-sequence-parallel-size glossed as Megatron's layer-norm split
+    text = ("When the batch is small, tensor parallelism is used with the degree SP x TP, where sp is set with "
+            "--ulysses-sequence-parallel-size. In prefill we use (SP=4, TP=2) on eight GPUs.")
+    assert "Ulysses" in term_of(text, "sequence-parallelism")["expansion"]
+
+
+def test_a_generic_your_twice_is_no_other_person():
+    # round 66 P12: "your cpu ... your CPU" restated as "the other person's CPU"
+    said = gist_text("With many experts, your cpu must launch many kernels, so your CPU becomes the bottleneck.")
+    assert "other person" not in said
+
+
+def test_a_ddp_bucket_cap_is_the_size_limit_not_the_technique():
+    # round 66 P13: bucket_cap_mb defined as gradient bucketing itself
+    item = term_of("Make DDP's bucket_cap_mb configurable, since it controls the size of gradients in each bucket.", "ddp-bucket-cap-mb")
+    assert item is not None and item["definition"].startswith("The size limit, in megabytes")
+
+
+@pytest.mark.parametrize("text, entry, lang", [
+    ("تقيس نسبة الاستخدام عبر أخذ العينات كل ثانية من DCGM، فتبدو وحدة GPU مشغولة دائمًا.", "token-sampling", "ar"),  # round 66, pack 121 P01
+    ("A wavefront is 32 threads; data parallelism here means each thread applies the kernel to its own element.", "data-parallelism", "en"),  # P06
+])
+def test_senses_of_another_field_are_not_shown(text, entry, lang):
+    assert term_of(text, entry, lang) is None
+
+
+def test_a_phone_s_ram_is_not_a_mac_s_unified_memory():
+    # round 66, pack 121 P03: an iPhone's RAM against flash glossed as Apple-silicon unified memory
+    item = term_of("Apple researchers store the model in flash memory because the iPhone's RAM is too small.", "ram")
+    assert item is not None and "unified" not in item["expansion"] and "flash-memory" in [t["id"] for t in explain_offline(
+        "Apple researchers store the model in flash memory because the iPhone's RAM is too small.", "en")["terms"]]
