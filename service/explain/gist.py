@@ -395,7 +395,7 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
         elif lead is not None:  # "The training took 54 days, suggesting:" + "- effective MFU near 50%" is one statement
             clause = restated(doc, lead, seen).rstrip(": ") + (": " if gist_side.bulleted(doc, i) and reported.has_verb(sentence_of(i)) else " ") + gist_side.lower_start(restated(doc, i, seen))
         else:
-            clause = restated(doc, i, seen)
+            clause = gist_side.under_label(doc, i, restated(doc, i, seen))  # "With nn.scan = True:" is its case
         corrected = gist_contrast.joined(doc, i)  # the point's, or a companion's: "This is not A; it is B" is one claim
         if corrected is not None:
             clause = corrected

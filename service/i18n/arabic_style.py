@@ -94,10 +94,16 @@ def passage_words(source: str, corrected: str = "") -> dict[str, str]:
         own = [bad for bad in concept["rejected"] if used(bad, bare) and not used(bad, corrected)]
         if not own or any(used(good, bare) for good in concept["preferred"]):
             continue
+        family = {_stem(word) for bad in own for word in bad.split()}  # «التفتيش»'s siblings, not «تحقق»'s
         for bad, good in concept["rejected"].items():  # per inflection: the passage's form first, then its siblings
-            if good not in followed or bad in own:
+            if (good not in followed or bad in own) and {_stem(word) for word in bad.split()} <= family | {_stem(w) for w in good.split()}:
                 followed[good] = bad
     return followed
+
+
+def _stem(word: str) -> str:
+    """A word's family: its first letters without the article («التفتيش», «تفتيش»; «جيجابت», «جيجابايت»)."""
+    return (word[2:] if word.startswith("ال") and len(word) > 3 else word)[:3]
 
 
 def kept_text(text: str, keep_sections: tuple[str, ...]) -> str:

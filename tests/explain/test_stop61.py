@@ -165,3 +165,47 @@ def test_a_phone_s_ram_is_not_a_mac_s_unified_memory():
     item = term_of("Apple researchers store the model in flash memory because the iPhone's RAM is too small.", "ram")
     assert item is not None and "unified" not in item["expansion"] and "flash-memory" in [t["id"] for t in explain_offline(
         "Apple researchers store the model in flash memory because the iPhone's RAM is too small.", "en")["terms"]]
+
+
+# ---- round 67's findings --------------------------------------------------------------------------------------------
+
+def test_a_case_label_s_condition_stays_with_the_sentences_under_it():
+    # round 67 P12's `wrong` gist: the nn.scan = True baseline said as the author's finding
+    text = ("We see large memory overheads when we set nn.scan = False.\nWith nn.scan = True:\nAs we add layers, the buffers "
+            "stay constant. The total memory allocation grows mainly with the parameters. This seems expected.\n"
+            "With nn.scan = False:\nAs we add layers, the temp allocation grows significantly.")
+    said = gist_text(text)
+    assert "with nn.scan = True, the total memory" in said or "nn.scan = False" in said
+
+
+def test_an_expert_count_from_the_catalog_is_no_check_of_a_layout_line():
+    # round 67 P02: "DeepSeek-V3 has 256 routed experts (from the model catalog, not the text)" under "TP1 PP8 VPP4 EP32"
+    text = ("Using the parallel configuration of TP1/PP8/VPP4/EP32/MBS1/GBS2048 on 256 GB200s, enabling recomputation of the "
+            "MLP part of the dense layers (the first three layers of DeepSeek-v3), we achieved 494 TFLOPS/GPU.")
+    assert not any("routed experts" in c["why"] for c in explain_offline(text, "en")["claims"])
+
+
+@pytest.mark.parametrize("text, entry, lang", [
+    ("The fully async trainer decouples the rollouter from the trainer; asynchronous training overlaps generation with "
+     "training and bounds staleness.", "asynchronous-training", "en"),  # round 67 P07
+    ("At 2816 ranks the Gloo TCP store builds a 2816-way mesh of connections and resume takes hours.", "device-mesh", "en"),  # P10
+    ("train_async.py lacks before_weight_update/after_weight_update lifecycle hooks.", "pytorch-hook", "en"),  # P14
+    ("The traffic reduction is asymmetric between the two directions, dispatch and combine.", "bidirectional-pipeline", "en"),  # P16
+    ("GPU_UTIL reports occupancy: the GPU is busy if any kernel runs during the sample period.", "gpu-occupancy", "en"),  # P19
+    ("بعض الترقيات هنا، وبعض الخوادم الجديدة هناك، وطبقة طلاء جديدة، وها هو مركز بيانات.", "layer", "ar"),  # P02
+    ("بدون KV Cache (الطريقة التقليدية) إعادة حساب متكررة للتوكينات السابقة.", "activation-checkpointing", "ar"),  # P03
+])
+def test_round_67_senses_of_another_thing_are_not_shown(text, entry, lang):
+    assert term_of(text, entry, lang) is None
+
+
+def test_arabic_checkpoint_has_one_word_and_a_passage_s_own_variant_is_followed_alone():
+    from service.i18n import arabic_style
+    assert arabic_style.passage_words("نحفظ نقاط التفتيش كل ساعة.") == {"نقاط الحفظ": "نقاط التفتيش", "نقطة الحفظ": "نقطة التفتيش"}
+    assert "نقطة تحقق" not in arabic_style.polish("تُكتب نقطة تحقق كل ساعة.")
+
+
+def test_memory_chips_in_arabic_are_memory_dies():
+    # round 67, pack 123 P01: «شرائح الذواكر» glossed as one processor such as a GPU
+    item = term_of("أعلنت سامسونج عن معمارية جديدة من شرائح الذواكر تجري الحساب داخل الذاكرة.", "chip", "ar")
+    assert item is not None and "GPU" not in item["definition"]

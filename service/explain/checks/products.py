@@ -248,6 +248,9 @@ def microbatches(doc: Document, claim: Claim) -> Result | None:
 _SIZED_NAME = re.compile(r"\b[A-Za-z][\w.]*-\d+(?:\.\d+)?[BMT](?:-A\d+(?:\.\d+)?B)?\b")
 
 
+MODEL_REACH = 60  # characters between a model's name and its EP degree for the catalog's expert count to be the text's subject
+
+
 def experts_per_chip(doc: Document, claim: Claim) -> Result | None:
     """Experts / the stated expert-parallel degree = experts per GPU (stated experts, else the named model's), and whether it divides."""
     degrees = [f for f in claim.figures if f.quantity == "ep_degree" and f.value > 1]
@@ -262,6 +265,9 @@ def experts_per_chip(doc: Document, claim: Claim) -> Result | None:
         return None  # "2 out of 4 experts per rank" elsewhere: fewer experts than GPUs is a count per rank, not the model's
     if experts is not None:
         count, quote, origin = experts.value, f"{experts.value:g}", "the text's expert count"
+    elif not re.search(r"\bexperts?\b|خبراء|خبير", claim.quote, re.I) and not any(
+            m.kind == "model" and abs(m.start - d.start) <= MODEL_REACH for m in doc.mentions for d in degrees):
+        return None  # "TP1/PP8/VPP4/EP32 ... (the first three layers of DeepSeek-v3)": no one said the experts per GPU (round 67)
     else:
         # the sentence's own model, else the text's only one: "Qwen3-235B-A22B ... under DP8+EP8" is not about the Kimi K2
         # the text names elsewhere (round 47, vLLM#43375: K2's 384 experts over EP8 said as 48 per GPU)
