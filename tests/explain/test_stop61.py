@@ -209,3 +209,41 @@ def test_memory_chips_in_arabic_are_memory_dies():
     # round 67, pack 123 P01: «شرائح الذواكر» glossed as one processor such as a GPU
     item = term_of("أعلنت سامسونج عن معمارية جديدة من شرائح الذواكر تجري الحساب داخل الذاكرة.", "chip", "ar")
     assert item is not None and "GPU" not in item["definition"]
+
+
+# ---- round 68's findings --------------------------------------------------------------------------------------------
+
+def test_a_result_thirty_times_from_its_arithmetic_is_a_reading_we_doubt_not_the_author_s_error():
+    # round 68 P22: "1.53 * 3072 = 4.59 GB" (factors in MB) called inconsistent, "off by 100%"; "= 1.53 MB" read as 1.606T
+    text = ("The kv-cache for one token requires 2 * 3584 * 28 * 8 = 1605632 B = 1.53 MB. The kv-cache for one user will use "
+            "1.53 * 3072 = 4.59 GB.")
+    claims = explain_offline(text, "en")["claims"]
+    assert not any(c["verdict"] == "inconsistent" for c in claims)
+    assert any(c["verdict"] == "consistent" and "1605632" in c["why"] for c in claims)
+
+
+def test_a_layout_sentence_whose_model_parallel_and_data_parallel_degrees_multiply_to_its_gpus_is_confirmed():
+    # round 65 P11 and round 66 readers: "8-way model parallelism and 50 way data parallelism" on 400 GPUs, never checked
+    (claim,) = [c for c in explain_offline("The 40B models are run on 400 GPUs with 8-way model parallelism and 50 way data "
+                                           "parallelism.", "en")["claims"] if c["calculations"]]
+    assert claim["verdict"] == "consistent" and "400" in claim["why"]
+
+
+@pytest.mark.parametrize("text, entry, expansion_word", [
+    ("We had 30 replica groups, each with 1 host and 10 GPUs; for this cluster, a single host per replica group was best "
+     "on the provider's network.", "host", "CPU machine"),  # round 68 P04: a web hosting company
+    ("DeepGEMM pads each expert's tokens to a multiple of BLOCK_M, so padding wastes about 20% of the grouped GEMM's "
+     "compute for MoE experts.", "padding", "filler"),  # round 68 P19: an expert's capacity slots
+    ("The optimizer runs on the CPU with DDR4 memory while the GPU computes.", "ddr-memory", "double-data-rate"),  # P10
+])
+def test_round_68_readings(text, entry, expansion_word):
+    item = term_of(text, entry)
+    assert item is not None and expansion_word in item["expansion"]
+
+
+@pytest.mark.parametrize("text, entry", [
+    ("Between failures the job runs in steady state; on a failure it replays the last minibatch to recover.", "steady-state"),  # P01
+    ("Gloo initialises faster and fails faster, so its 5 s timeout detects failures quickly.", "nccl-timeout"),  # P04
+])
+def test_round_68_senses_of_another_thing_are_not_shown(text, entry):
+    assert term_of(text, entry) is None

@@ -17,6 +17,7 @@ from service.explain import pattern_cache, restate
 from service.explain.checks import grid_count, verdicts, written_values
 from service.explain.checks.core import Inputs, Result, chip_inputs, discard, figure, pod_chips, run
 from service.explain.checks.directions import mixed_directions
+from service.explain.checks.training_time import time_from_expression
 from service.explain.process_cache import CACHE
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
@@ -231,6 +232,20 @@ class Outcome:
         return Result(list(self.calculations), ordered[0][0], "; ".join(dict.fromkeys(why for _, why in ordered if why)))
 
 
+def _misread(doc: Document, outcome: Outcome, index: int, quote: str, computed: float) -> bool:
+    """Whether a written result's number and our evaluation are too far apart to be the author's slip (data/verdicts.json
+    misreading_gap): the working is dropped and nothing is judged, as for any pairing we doubt (round 68 P22)."""
+    number = re.search(r"\d[\d,]*(?:\.\d+)?", quote)  # as written, and as the calculator read it with its unit: far from both
+    stated = doc.calculations[index]["outputs"].get("stated_result")
+    if number is None or not verdicts.misread(float(number.group(0).replace(",", "")), computed) \
+            or not isinstance(stated, (int, float)) or not verdicts.misread(stated, computed):
+        return False
+    outcome.calculations.remove(index)
+    discard(doc, index)
+    outcome.add("needs_more", messages(doc.lang)["verdicts"]["misread_pair"].format(stated=quote))
+    return True
+
+
 def _judge(doc: Document, outcome: Outcome, stated_quote: str, stated: float, computed: float, shown: str, approx: bool,
            before: str = "") -> None:
     ok = abs(computed - stated) <= _tolerance(stated_quote, stated, approx) * abs(stated)
@@ -269,7 +284,9 @@ def _equation(doc: Document, claim: Claim, eq: dict, outcome: Outcome) -> None:
             computed, shown_q = doc.calculations[index]["outputs"]["total_flops"], "total_flops"
             _judge(doc, outcome, first["quote"], raw if raw >= 1e12 else si, computed, restate.value(shown_q, computed), approx)
     elif top_level_div and ops and ops[0] >= 1e18 and len(ops) >= 2 and not first["percent"]:  # "1.1e24 / 1.52e25 = 7.2%": a share
-        computed = _time_from_expression(doc, outcome, expr, ops, source)
+        index = time_from_expression(doc, ops, source)
+        outcome.calculations += [] if index is None else [index]
+        computed = None if index is None else doc.calculations[index]["outputs"]["time_s"]
         if computed is not None:
             stated = si if quantity == "time_s" else raw
             _judge(doc, outcome, first["quote"], stated, computed, restate.value("time_s", computed), approx)
@@ -312,6 +329,8 @@ def _equation(doc: Document, claim: Claim, eq: dict, outcome: Outcome) -> None:
         out = doc.calculations[index]["outputs"]
         computed = out["value"]
         verdict = "consistent" if out["consistent"] else "inconsistent"
+        if verdict == "inconsistent" and grid is None and _misread(doc, outcome, index, first["quote"], computed):
+            return  # "1.53 * 3072 = 4.59 GB": factors in MB, result in GB; thirty times apart is our pairing, not the author's slip
         # a duration ("5e9 seconds") is shown as one, in seconds as written, not as the bare count "5B"
         in_time = quantity == "time_s" and not first["percent"] and si and 0.1 <= abs(computed / si) <= 10
         shown = human(computed, "bytes") if in_bytes else written_values.seconds(computed) if in_time else written_values.shown(computed, first["percent"])
@@ -337,33 +356,12 @@ def _equation(doc: Document, claim: Claim, eq: dict, outcome: Outcome) -> None:
             outcome.calculations.append(index)
             out = doc.calculations[index]["outputs"]
             verdict = "consistent" if out["consistent"] else "inconsistent"
+            if verdict == "inconsistent" and _misread(doc, outcome, index, later["quote"], out["value"]):
+                break  # "1605632 B = 1.53 MB" read in other units than the author's (MiB): no verdict
             unit = re.sub(r"^[^A-Za-z\u0600-\u06FF]+", "", later["quote"])  # "2.2 years" -> "years"
             shown = f"{written_values.shown(out['value'])} {unit}".strip()
             outcome.add(verdict, messages(doc.lang)["verdicts"][verdict].format(stated=later["quote"], computed=shown))
         previous = (later, si2, quantity2)
-
-
-def _time_from_expression(doc: Document, outcome: Outcome, expr: str, ops: list[float], source: dict) -> float | None:
-    """FLOPs / (chips × peak × MFU), or FLOPs / a whole system's rate: training_time with the written numbers."""
-    rest = ops[1:]
-    inputs = Inputs(doc.lang)
-    inputs.values["total_flops"], inputs.sources["total_flops"] = ops[0], source
-    chips = [o for o in rest if o.is_integer() and 1 < o < 1e7]
-    peaks = [o for o in rest if o >= 1e11]
-    fractions = [o for o in rest if 0 < o < 1]
-    if len(rest) == 1 and peaks:
-        inputs.derived("n_chips", 1, "the rate is the whole system's")
-        inputs.values["achieved_flop_per_s"], inputs.sources["achieved_flop_per_s"] = peaks[0], source
-    elif len(chips) == 1 and len(peaks) == 1 and len(fractions) == 1 and len(rest) == 3:
-        for name, value in (("n_chips", chips[0]), ("peak_flop_per_s", peaks[0]), ("mfu", fractions[0])):
-            inputs.values[name], inputs.sources[name] = value, source
-    else:
-        return None
-    index = run(doc, "training_time", inputs)
-    if index is None:
-        return None
-    outcome.calculations.append(index)
-    return doc.calculations[index]["outputs"]["time_s"]
 
 
 def _symbols(doc: Document, claim: Claim, symbols: dict, outcome: Outcome) -> None:

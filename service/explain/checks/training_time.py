@@ -213,3 +213,23 @@ def step_time(doc: Document, claim: Claim) -> Result | None:
     if index is None:
         return None
     return compare(doc, stated, doc.calculations[index]["outputs"]["value"], "step_time_s", [index])
+
+
+def time_from_expression(doc: Document, ops: list[float], source: dict) -> int | None:
+    """FLOPs / (chips × peak × MFU), or FLOPs / a whole system's rate, as a text writes it out: training_time with the
+    written numbers (the arithmetic check's textbook shape); the calculation's index, or None."""
+    rest = ops[1:]
+    inputs = Inputs(doc.lang)
+    inputs.values["total_flops"], inputs.sources["total_flops"] = ops[0], source
+    chips = [o for o in rest if o.is_integer() and 1 < o < 1e7]
+    peaks = [o for o in rest if o >= 1e11]
+    fractions = [o for o in rest if 0 < o < 1]
+    if len(rest) == 1 and peaks:
+        inputs.derived("n_chips", 1, "the rate is the whole system's")
+        inputs.values["achieved_flop_per_s"], inputs.sources["achieved_flop_per_s"] = peaks[0], source
+    elif len(chips) == 1 and len(peaks) == 1 and len(fractions) == 1 and len(rest) == 3:
+        for name, value in (("n_chips", chips[0]), ("peak_flop_per_s", peaks[0]), ("mfu", fractions[0])):
+            inputs.values[name], inputs.sources[name] = value, source
+    else:
+        return None
+    return run(doc, "training_time", inputs)
