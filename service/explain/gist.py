@@ -373,6 +373,7 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
     if named is not None:  # "this hidden cost", "fixes both": the sentence naming it comes first; a cause still follows
         reason, companion = companion if candidates and min(candidates)[0] == 0 and companion != named else None, named
     back = reported.reads_back(point_sentence) or companion == named or gist_dangling.points_inside(point_sentence, lang)  # "this X"
+    companion = None if companion is not None and gist_side.other_speaker(sentence_of(companion)) else companion  # not "they add"
     order = [point] if companion is None else [companion, point] if companion < point and back else [point, companion]
     who = reported.speaker([sentence_of(i) for i in range(len(doc.sentences)) if restate.same_language(sentence_of(i), lang)], lang)
     framed = _framed(doc, point, values, who)  # a problem or a change built from its parts, when the text fills them
@@ -594,7 +595,6 @@ def _ended(text: str) -> str:
 
 def _quoted(doc: Document, index: int) -> bool:
     """Whether sentence `index` lies inside quotation marks: someone else's words, not the author's reason."""
-    start, end = doc.sentences[index]
-    before = doc.text[:start]
-    return doc.text[start:start + 1] in "\"“«" or before.count('"') % 2 == 1 or before.count("“") > before.count("”") \
+    start = doc.sentences[index][0]
+    return doc.text[start:start + 1] in "\"“«" or doc.text[:start].count('"') % 2 == 1 or doc.text[:start].count("“") > doc.text[:start].count("”") \
         or gist_side.blockquoted(doc, index)  # "> Overall this speeds up training ...": a quoted result

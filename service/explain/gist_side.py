@@ -128,12 +128,24 @@ def formula(sentence: str) -> bool:
     return bool(_FORMULA.search(sentence)) or sentence.lstrip()[:1] in "*/=+" or equals >= 2 or bool(_NUMBER_LIST.search(sentence))
 
 
+# Another person's words the author reports before answering them: "@stas00 said that ...", "he replied that ..."
+_OTHER_SPEAKER = pattern_cache.lazy(r"@[\w-]+\s+(?:said|says|replied|replies|argued|claimed|suggested|wrote|mentioned|noted|pointed out)\b"
+                                    r"|\b(?:he|she)\s+(?:said|replied|argued|claimed)\s+that\b", re.I)
+
+
+def other_speaker(sentence: str) -> bool:
+    """Whether a sentence reports another person's claim ("@sjeaugey replied that ..."), never the author's own words."""
+    return bool(_OTHER_SPEAKER.search(sentence))
+
+
 def side_weight(doc: Document, sentence: str, core: str, figures: list) -> float:
     """What keeps a side sentence from being the point alone: a figure with nothing claimed about it ("The paper reports
     up to 147 TFLOP/s per GPU"), a list item, a sentence opening on "this/that X" whose X the sentence before never named."""
     penalty = 0.0
     if doc.lang == "ar":
         return penalty  # the cues below read English
+    if other_speaker(sentence):
+        penalty += 2 * SIDE_PENALTY  # "To which @sjeaugey replied that ...": a claim the author goes on to answer (round 68 P15)
     if figures:
         rest = core
         for figure in figures:

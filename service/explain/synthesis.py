@@ -31,7 +31,8 @@ _DROP_EN = [pattern_cache.lazy(p, re.I) for p in (
     r"^\[\d{4}-\d{2}-\d{2}[^\]]{0,30}\]\s*",  # a log line's timestamp ("[2025-04-07 13:06:18] CUDA max memory ...")
     # not a formula's operand ("(bandwidth) ÷ (bytes)") nor a function's argument ("sum(active transfer time)")
     # nor a condition or exception ("(except at very large batch size)", "(only with FP8)"): the claim holds only so
-    r"(?<![÷×*/+=^\w])(?<![÷×*/+=^]\s)\s*\((?![^()]*\d)(?!\s*(?:except|unless|only|if|when|but|not|without|as long as)\b)[^()\s]+\s[^()]*\)(?!\s*[÷×*/+=^])",
+    # nor a variant's name ("DeepCompile (Offload selective+async)" against "(Offload optimizer all+sync)", round 68 P17)
+    r"(?<![÷×*/+=^\w])(?<![÷×*/+=^]\s)\s*\((?![^()]*[\d+])(?!\s*(?:except|unless|only|if|when|but|not|without|as long as)\b)[^()\s]+\s[^()]*\)(?!\s*[÷×*/+=^])",
     r"^(?:by|with the (?:support|help) of|to be (?:more )?(?:specific|honest)|in (?:my|our) (?:experience|tests?)|"
     r"as (?:far as )?(?:i|we) (?:know|can tell)|in fact|of course|(?:just )?to clarify|to be clear|for clarity|basically|honestly|"
     r"in short|in summary|in other words|(?:put|simply) (?:simply|put)|if so)\b[^;]{0,120}?[,-]\s*"

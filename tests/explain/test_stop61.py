@@ -247,3 +247,20 @@ def test_round_68_readings(text, entry, expansion_word):
 ])
 def test_round_68_senses_of_another_thing_are_not_shown(text, entry):
     assert term_of(text, entry) is None
+
+
+def test_another_speaker_s_claim_the_author_answers_is_not_the_author_s_point():
+    # round 68 P15's `wrong` gist: "@sjeaugey replied that ... you don't lose anything" opened as the author's point
+    text = ("When the discussion started, @stas00 said that fp32 comms were slow. To which @sjeaugey replied that the comms "
+            "have to remain in fp32 anyways, so you don't lose anything from upcasting the input. I think that this is not "
+            "strictly true: when the gradients are large and in bfloat16, the extra upcasts hurt because of the temporary "
+            "buffers they need.")
+    said = gist_text(text)
+    assert "don't lose anything" not in said and "not strictly true" in said
+
+
+def test_a_variant_s_name_in_brackets_stays_with_its_system():
+    # round 68 P17: "Compared to DeepCompile (Offload optimizer all+sync)" restated as "Compared to DeepCompile"
+    from service.explain import synthesis
+    said = synthesis.compressed("Compared to DeepCompile (Offload optimizer all+sync), the selective approach is 2.3x faster.", "en")
+    assert "(Offload optimizer all+sync)" in said
