@@ -264,3 +264,30 @@ def test_a_variant_s_name_in_brackets_stays_with_its_system():
     from service.explain import synthesis
     said = synthesis.compressed("Compared to DeepCompile (Offload optimizer all+sync), the selective approach is 2.3x faster.", "en")
     assert "(Offload optimizer all+sync)" in said
+
+
+# ---- round 69's findings --------------------------------------------------------------------------------------------
+
+def test_arabic_istidlal_beside_a_thinking_model_is_not_inference():
+    # round 69, pack 127 P02: «نموذج الاستدلال الرائد» of Qwen3-Max-Thinking glossed as running a trained model
+    text = "Qwen3-Max-Thinking، نموذج الاستدلال الرائد في عائلة Qwen، مصمم من أجل الاستدلال المعقد وهندسة البرمجيات."
+    assert term_of(text, "inference", "ar") is None
+    assert term_of("يستهلك الاستدلال على وحدات GPU معظم كلفة تشغيل النموذج.", "inference", "ar") is not None
+
+
+def test_fused_linear_cross_entropy_is_the_technique_not_liger():
+    # round 69 P01: "apple's implementation of fused linear cross entropy" glossed as LinkedIn's Liger Kernel
+    item = term_of("When testing apple's implementation of fused linear cross entropy, the logits diverged.", "fused-linear-cross-entropy")
+    assert item is not None and term_of("When testing apple's implementation of fused linear cross entropy, the logits "
+                                        "diverged.", "liger-kernel") is None
+
+
+@pytest.mark.parametrize("entry", ["qwen-3", "mixtral", "kernel-launch-overhead", "sram"])
+def test_round_69_definitions_give_no_figure_the_passage_may_not(entry):
+    # round 69 readers: "Mixtral 8x7B and 8x22B", "Qwen3-235B-A22B", "a few microseconds", "tens of megabytes per GPU"
+    from service.explain import glossary
+    item = glossary.load().by_id.get(entry)
+    if item is None:
+        pytest.skip(f"no entry {entry}")
+    for text in (item["definition"], (item.get("ar") or {}).get("definition", "")):
+        assert not any(word in text for word in ("8x7B", "Qwen3-235B", "microsecond", "megabytes", "ميكروثوان", "الميغابايتات"))
