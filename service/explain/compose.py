@@ -344,8 +344,6 @@ def _clause(text: str) -> str:
     return text.strip().rstrip(".。؟?!").strip()
 
 
-
-
 # ---------------------------------------------------------------------------------------------- claims
 
 LONG_QUOTE_WORDS = 45  # a claim longer than this is named by its figures, not pasted whole as the item's heading
