@@ -291,3 +291,22 @@ def test_round_69_definitions_give_no_figure_the_passage_may_not(entry):
         pytest.skip(f"no entry {entry}")
     for text in (item["definition"], (item.get("ar") or {}).get("definition", "")):
         assert not any(word in text for word in ("8x7B", "Qwen3-235B", "microsecond", "megabytes", "ميكروثوان", "الميغابايتات"))
+
+
+@pytest.mark.parametrize("text, entry", [
+    ("Some ranks process context phases while others run generation phases, so the iteration time is dominated by the "
+     "slowest rank.", "step-time"),  # round 69 P02
+    ("Each node keeps replicas of its neighbours' local checkpoint parts so a lost node's checkpoint survives.", "replica"),  # P11
+    ("The 32 producers send sparse deltas against their baselines, which are committed after each refit.", "baseline"),  # P12
+    ("Arithmetic intensity is FLOPs divided by bytes communicated to and from HBM.", "communication-volume"),  # P14
+    ("This adds weight-only offload and remat offload of activations to host memory.", "weight-only-quantization"),  # P16
+    ("This adds weight-only offload and remat offload of activations to host memory.", "activation-checkpointing"),  # P16
+])
+def test_round_69_senses_of_another_thing_are_not_shown(text, entry):
+    assert term_of(text, entry) is None
+
+
+def test_2d_data_sharding_groups_are_model_sharding_not_dataset_files():
+    # round 69 P19: "2D data sharding groups ... sharding my model within each node" glossed as a dataset's shard files
+    item = term_of("Lightning does not support 2D data sharding groups, i.e. sharding my model within each node with FSDP.", "sharding")
+    assert item is not None and "dataset" not in item["expansion"]
