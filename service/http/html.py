@@ -36,6 +36,7 @@ ALLOWED_ATTRIBUTES = {
     "p": {"class"},
     "h2": {"class"},
     "dd": {"dir"},
+    "blockquote": {"dir"},
     "li": {"dir", "lang"},
     "span": {"class"},
     "th": {"align"},
@@ -72,6 +73,8 @@ def _markdown() -> MarkdownIt:
     # A wide table scrolls inside its own box instead of widening the page (a phone is 390 px wide).
     md.add_render_rule("table_open", lambda *args: '<div class="table-wrap"><table>')
     md.add_render_rule("table_close", lambda *args: "</table></div>")
+    # A quote keeps its own direction: the English point quoted in an Arabic answer is not laid out right to left
+    md.add_render_rule("blockquote_open", lambda *args: '<blockquote dir="auto">\n')
     return md
 
 

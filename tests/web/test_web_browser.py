@@ -234,3 +234,21 @@ def test_a_service_with_a_token_asks_for_it_and_sends_it_in_the_header(open_page
         assert api_calls and all(auth == "Bearer browser-secret-token" for _, auth in api_calls)
         assert all("browser-secret-token" not in url for url, _ in seen_headers)
         browser_page.assert_same_origin()
+
+
+def test_an_english_point_quoted_in_an_arabic_answer_reads_left_to_right_at_phone_width(server, open_page):
+    # stop 61: an Arabic answer to an English passage quotes the English reading's point; in the right-to-left page the
+    # quote keeps its own direction, and nothing is wider than a 390 px phone
+    browser_page = open_page(server.url)
+    page = browser_page.page
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(server.url + "/")
+    page.select_option("#lang", "ar")
+    browser_page.ask("We moved the all-gather of ZeRO-3 off the critical path, so the step time dropped from 1.9 s to 1.4 s "
+                     "on 64 H100 GPUs.")
+    quote = page.locator(".message.assistant .explanation blockquote").first
+    assert page.evaluate("getComputedStyle(document.querySelector('.message.assistant .explanation')).direction") == "rtl"
+    assert page.evaluate("getComputedStyle(document.querySelector('.message.assistant blockquote')).direction") == "ltr"
+    assert "1.9 s to 1.4 s" in quote.inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    browser_page.assert_inert()

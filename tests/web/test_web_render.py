@@ -179,3 +179,10 @@ def test_bad_chart_inputs_name_the_field(inputs, field):
     with pytest.raises(calculators.CalculatorInputError) as raised:
         chart.sweep(inputs)
     assert raised.value.field == field
+
+
+def test_a_quoted_point_keeps_its_own_direction_in_an_arabic_answer():
+    # stop 61: an Arabic answer to an English passage quotes the English point ("> The author reports ..."); in the
+    # right-to-left page it must be laid out left to right, its final stop at its end
+    out = render_markdown("## باختصار\n\nفكرة النص كما يقولها كاتبه بالإنجليزية:\n\n> The author reports that X is slow.\n")
+    assert '<blockquote dir="auto">' in out and "The author reports that X is slow." in out
