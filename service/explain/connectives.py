@@ -7,6 +7,8 @@ from service.explain import pattern_cache
 # "such as"/"for example" and "of note" open a sentence that cannot follow "that": "It adds that such as X is preferred".
 _LEADING = {"en": pattern_cache.lazy(r"^(?:so(?!\s+(?:far|much|many|long|that)\b)|thus|hence|therefore|(?:this|it|that) means(?: that)?|which means(?: that)?|"
             r"(?:this|that|it) (?:makes it clear|shows|suggests|implies|tells us|demonstrates|confirms|indicates) that|"
+            # "This is why X" concludes X: what follows stands on its own
+            r"(?:this|that) is (?:why|the reason(?: why)?)|that'?s (?:why|the reason(?: why)?)|which is why|"
             r"in short|overall|however|but|and|also|additionally|moreover|such as|"
             r"for example|for instance|e\.g\.|of note(?:\s*,?\s*though)?|"
             r"a few (?:points|things) to note(?: here)?|(?:the\s+)?(?:net\s+|end\s+)?result\s+is\s+that|"

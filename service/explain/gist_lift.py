@@ -96,6 +96,8 @@ def lift(clause: str) -> tuple[str, str] | None:
             return "presents", rest  # "we propose FlashEP, a strategy for ...": what they propose, never "propose that FlashEP"
         if frame == "finds" and re.match(r"(?:a|an|the|about|around|~|\d)", rest, re.I):
             return None  # "we see 45% MFU", "we measured a 2x speed-up": a measurement, not a reported clause
+        if frame in ("finds", "thinks", "expects") and not person.clause_follows(rest):
+            return None  # "we see consistent gaps of 4s where the GPUs go unused": an object whose only verb is its clause's
         if frame == "expects" and re.match(r"(?:closer|close|about|around|roughly|more|less|fewer|better|worse|higher|lower|"
                                             r"faster|slower|a|an|the|~|\d)\b", rest, re.I):
             return None  # "I expected closer to 3x": what was expected, an object, not a clause "that" can carry

@@ -76,6 +76,28 @@ def has_verb(sentence: str) -> bool:
     return bool(FINITE.search(sentence) or _COMMON_VERB.search(sentence))
 
 
+# Words before a noun: a determiner, a quantity or an adjective ("consistent gaps", "the spikes", "two nodes")
+_BEFORE_NOUN = re.compile(r"(?:a|an|the|some|many|few|several|two|three|four|no|more|less|large|small|big|huge|high|low|long|short|"
+                          r"new|old|same|other|extra|frequent|occasional|\d[\w.%]*|[a-z]+(?:ent|ant|al|ive|ous|ic|ful|able|ible|ary|ory|ar|"
+                          r"less|ish|ed|ing))$", re.I)
+
+
+def clause_follows(text: str) -> bool:
+    """Whether what follows "we see"/"I found" is a clause with a verb of its own ("the all-reduce dominates the step"),
+    not a noun phrase ("consistent gaps of 4s where the GPUs go unused"): a relative clause's verb and a plural noun
+    after an adjective or a determiner do not count."""
+    head = re.split(r"\b(?:where|which|who|whose|whom|when|while|that)\b", text, maxsplit=1, flags=re.I)[0]
+    words = head.split()
+    for n, word in enumerate(words):
+        bare = word.strip(",;:()").lower()
+        if not bare or not has_verb(bare):
+            continue
+        if n == 0 or _BEFORE_NOUN.match(words[n - 1].strip(",;:()")) and not re.fullmatch(r"is|are|was|were|has|have|had|can|could|will|would|should|must|do|does|did", bare):
+            continue  # "gaps of ...", "consistent gaps": the noun, not its verb
+        return True
+    return False
+
+
 _NOUN_WHERE = pattern_cache.lazy(r"^\s*(?P<head>(?:[\w()+.-]+\s+){1,5}?)(?:where|in which)\b")
 
 

@@ -4,7 +4,7 @@
 import re
 
 from service.explain import claims as claim_cues
-from service.explain import gist_plain, pattern_cache, reported
+from service.explain import gist_plain, pattern_cache, person, reported
 from service.explain.document import Document
 from service.i18n import arabic_numbers
 from service.i18n.messages import messages
@@ -92,6 +92,8 @@ _DISCOURSE_EN = [pattern_cache.lazy(p, re.I) for p in (
     # never an "if"/"whether", whose clause alone would state X as found
     r"^(?:i|we|they)\s+(?:was|were|am|are)\s+wondering\s+(?=(?:how|why|what|which|where|when|who)\b)",
     r"^(?:rather|instead|anyway|that said|having said that)\s*,\s*",
+    # "Looking at the traces, X": where the author looked, not what they found
+    r"^(?:looking|judging)\s+(?:at|by|from)\s+[^,.;:]{2,50},\s*",
     # "These results demonstrate that X" concluded is X concluded; "suggest"/"indicate" are hedges and stay
     r"^(?:these|the|our|such) (?:results?|findings|numbers|experiments?|measurements?|benchmarks?) (?:show|demonstrate|confirm|prove)s? that\s+",
 )]
@@ -131,7 +133,7 @@ def _compressed(text: str, lang: str) -> str:
     if lang != "ar":
         seen = _PERCEIVED.match(text)
         rest = text[seen.end():] if seen else ""
-        if seen and (seen.group("that") or (rest[:1].isalpha() and reported.has_verb(rest))):
+        if seen and (seen.group("that") or (rest[:1].isalpha() and person.clause_follows(rest))):  # not "gaps of 4s where ..."
             text = text[seen.end():]  # "I found the step takes 3s" says the step takes 3s; "we see 45% of ..." keeps its verb
     if lang != "ar":
         text = _LABEL_DASH.sub(lambda f: f"{f.group('label')} {'also ' if f.group('also') else ''}{f.group('verb').lower()}", text, count=1)

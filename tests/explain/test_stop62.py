@@ -1,0 +1,50 @@
+"""Stop 62's rules for the gist, each on sentences written for the test in the shape of the passage that showed the fault."""
+
+import pytest
+
+from service.explain import connectives, person
+from service.explain.compose import explain_offline
+
+
+def gist_text(text: str, lang: str = "en") -> str:
+    return " ".join(item["text"] for item in explain_offline(text, lang)["gist"])
+
+
+@pytest.mark.parametrize("opening, rest", [
+    ("This is why ", "retries are not optional for long jobs"),
+    ("That's why ", "the all-gather is prefetched one layer ahead"),
+    ("That is the reason why ", "we keep DP small"),
+])
+def test_a_conclusion_after_this_is_why_stands_on_its_own(opening, rest):
+    # round 69's checkpointing guide: "This is why checkpointing and fault tolerance are not optional ..." was passed
+    # over as pointing back, and the gist said "then, a single GPU driver crashes" from the story before it
+    assert connectives.without(opening + rest, "en") == rest
+
+
+def test_the_thesis_after_a_story_is_the_gist():
+    text = ("Imagine training a large model on thousands of GPUs for three weeks. You are at step 900,000. Then, one "
+            "GPU driver crashes. Or maybe a spot instance gets preempted. In a synchronous setup, one failure stops the whole "
+            "job. This is why frequent checkpoints are a requirement rather than an option for long training runs.")
+    said = gist_text(text)
+    assert "frequent checkpoints are a requirement" in said and "then, one" not in said.lower()
+
+
+@pytest.mark.parametrize("text, clause", [
+    ("consistent gaps of 4s where the CPU and GPU go unused", False),
+    ("large spikes in step time", False),
+    ("the all-reduce dominates the step", True),
+    ("the loss spikes every 1000 steps", True),
+    ("GPU utilization drops to 40%", True),
+])
+def test_what_was_seen_is_a_clause_only_with_a_verb_of_its_own(text, clause):
+    assert person.clause_follows(text) is clause
+
+
+def test_a_seen_noun_phrase_keeps_its_verb_and_a_looking_at_opener_goes():
+    # round 69's multinode post: "The author reports that consistent gaps of 4s where the CPU and GPU go unused, and
+    # explains that they are looking at the traces, this is due to ..." (no verb; a participle turned into a claim)
+    text = ("The 2 node steps take about 41ms. We see consistent gaps of 4s where the CPU and GPU go unused. "
+            "Looking at the traces, this is due to the constant cost of data loading.")
+    said = gist_text(text)
+    assert "they see consistent gaps of 4s" in said and "looking at" not in said.lower()
+    assert "that this is due to the constant cost of data loading" in said
