@@ -64,7 +64,7 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
     if machine > 0.5 * (end - start) and len(_outside(sentence, start, protected).split()) < MIN_PROSE_WORDS:
         return 0.0  # a config line or a command is set-up, not the author's point (a sentence quoting options is not)
     core = _without_asides(sentence)  # "Our 70B run (FSDP8 TP8 PP4 on 256 H100s) reached 41% MFU" is about its result
-    if len(core.split()) < 4:
+    if len(core.split()) < 4 or gist_side.verbless_fragment(sentence, core, doc.lang):
         return 0.0  # "Pure FP16 (the model ships BF16; we cast to FP16 for inference).": said without its aside, "Pure FP16."
     figures = [f for f in doc.figures if start <= f.start < end and f.quote in core]
     # "12*2*16" is one figure, not four: the numbers inside an expression are not counted again
@@ -92,8 +92,7 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
     value += gist_contrast.weight(doc, index)  # "X is not A; it is B": the view the author holds
     if _DEFINES.match(sentence) and term_ids:
         value += 1.5  # what the passage is about, the point of a description
-    if gist_side.about_the_page(sentence):
-        value -= 2.0  # about the figure or the page, not about the subject
+    value -= gist_side.page_penalty(sentence)  # about the figure or the page, not about the subject
     # where to read more, or what a test ran on, says the claim is elsewhere; "TL;DR ..." is the author's own summary of it
     value += -3.0 * gist_side.pointer(sentence) + 3.0 * gist_side.summary_at(doc, index)
     value -= 2.0 * (len(words) > LONG_SENTENCE_WORDS)

@@ -17,7 +17,7 @@ _BACK_EN = pattern_cache.lazy(
     r"|(?:this|that)(?=\s+(?:is|are|was|were|has|have|had|can|could|will|would|may|might|must|should|does|do|did|also|"
     r"only|still|then|just|really|probably|likely|means?|meant|[a-z]+(?:es|ed))\b|\s*[,.;:!?]|\s*$)"
     r"|(?:these|those)(?=\s+(?:are|were|have|had|can|could|will|would|may|might|must|should)\b)"
-    r"|in\s+(?:exchange|return|turn|that\s+case|this\s+case)\b)"
+    r"|in\s+(?:exchange|return|turn|that\s+case|this\s+case)\b|(?:by\s+|in\s+)?doing\s+(?:so|this|that)\b)"
     r"|\bthe\s+following\s*[.:]?\s*$|\b(?:for|to|of|on|with|from)\s+(?:them|it|this|that)\s*[.!]?\s*$", re.I)
 _SELF = pattern_cache.lazy(r"^\W*(?:this|these)\s+(?:PR|pull request|patch|post|paper|article|blog|issue|thread|work|change|"
                            r"commit|release|report|guide|tutorial|page|repo|repository|project|section|chapter|note)s?\b", re.I)

@@ -21,6 +21,25 @@ def about_the_page(sentence: str) -> bool:
     return bool(_ABOUT_THE_PAGE.search(sentence) or _CAPTION.match(sentence))
 
 
+# "In this tutorial we describe how to enable X": what the page walks through, its topic, not a claim of the author's
+_TUTORIAL_INTRO = pattern_cache.lazy(r"^\W*in this (?:tutorial|guide|section|document|doc|page|walkthrough|notebook|how-?to|example)\s*,?\s*"
+                                     r"(?:we|i|you)(?:'ll|\s+will)?\s+(?:describe|show|explain|walk (?:you )?through|cover|learn|"
+                                     r"demonstrate|go over|see)\s+how\b", re.I)
+PAGE_PENALTY, TUTORIAL_PENALTY = 2.0, 6.0
+
+
+def page_penalty(sentence: str) -> float:
+    """What a sentence about the page loses: a figure or table pointer a little, a tutorial's "we describe how to" most."""
+    return TUTORIAL_PENALTY if _TUTORIAL_INTRO.match(sentence) else PAGE_PENALTY if about_the_page(sentence) else 0.0
+
+
+def verbless_fragment(sentence: str, core: str, lang: str) -> bool:
+    """Whether an English sentence is a short label with no verb, closed by a full stop ("FLOPs per 1 byte."): a heading's
+    words, no point (a list item under its lead, "- effective MFU closer to ~40%", is read with the lead)."""
+    return lang == "en" and core.isascii() and len(core.split()) < 6 and sentence.rstrip().endswith(".") \
+        and not sentence.lstrip().startswith(("-", "*", "•")) and not person.has_verb(core) and not person.IMPERATIVE.match(core.strip())
+
+
 SIDE_PENALTY = 2.0
 # A pointer to other reading ("We recommend reviewing the initial blog post ...", "See the docs for details"): it tells
 # the reader where to look, it is not what this text claims.

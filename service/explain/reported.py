@@ -511,7 +511,7 @@ def _lower_first(text: str, context: str = "") -> str:
         return "a" + text[1:]  # "A capacity factor ...", "A 671B MoE ...", "A B200 with ..." after "says that"
     if not (len(first) > 1 and first[0].isupper() and first[1:].islower() and first.replace("-", "").isalpha()):
         return text
-    if first.lower() not in _FUNCTION_WORDS and not first.endswith("ing"):
+    if first.lower() not in _FUNCTION_WORDS and not first.endswith("ing") and not (first.endswith("ly") and parts[0].endswith(",")):  # "Currently,"
         following = parts[1] if len(parts) > 1 else ""  # "Meta will buy ...": a maker's name stays a name
         if gist_names.known_company(first) or gist_names.known_name(first):
             return text
