@@ -48,3 +48,31 @@ def test_a_seen_noun_phrase_keeps_its_verb_and_a_looking_at_opener_goes():
     said = gist_text(text)
     assert "they see consistent gaps of 4s" in said and "looking at" not in said.lower()
     assert "that this is due to the constant cost of data loading" in said
+
+
+def claim_line(text: str, needle: str) -> str:
+    markdown = explain_offline(text, "en")["explanation"]
+    return next(line for line in markdown.splitlines() if line.startswith("- **") and needle in line)
+
+
+def test_a_speedup_that_points_back_is_worked_out_from_the_times_before_it():
+    # round 69's multinode post: readers asked for 37 / 19 against "1.94x"; "take out the 4s constant term" gives a third
+    # time, in another unit, which is not one of the pair
+    text = ("I will fix the loader soon.\n\nIf you take out the 5s constant term, you get 40ms of working time for the 2 node "
+            "run and 21ms of working time for the 4 node run. This amounts to a 1.9x speedup - much closer to what we want.")
+    line = claim_line(text, "1.9x speedup")
+    assert "Consistent" in line and "40ms / 21ms = 1.9" in line
+
+
+def test_an_expected_factor_is_not_checked_against_the_measured_pair():
+    # "where we'd expect a 2x speedup": the 2x is the hope, 41 / 23 = 1.78x is the measured factor the sentence gives
+    text = ("The 2 node steps take about 41ms while the 4 node runs take about 23ms. "
+            "This means we're only getting a 1.78x speedup where we'd expect a 2x speedup.")
+    line = claim_line(text, "1.78x speedup where")
+    assert "Consistent" in line and "the 1.78x the text gives" in line and "2x the text" not in line
+
+
+def test_a_factor_after_this_means_with_a_wrong_figure_is_not_called_consistent():
+    text = ("The 2 node steps take about 41ms while the 4 node runs take about 23ms. "
+            "This means we're getting a 2.5x speedup.")
+    assert "Consistent" not in claim_line(text, "2.5x speedup")

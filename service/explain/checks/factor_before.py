@@ -11,7 +11,12 @@ from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
 SENTENCES_BACK = 2  # the figures a "that's" points back to are in the one or two sentences before it
-_POINTS_BACK = re.compile(r"^\s*(?:that(?:'s|’s|\s+is|\s+was)|this\s+(?:is|was)|which\s+is|it(?:'s|’s|\s+is)|these\s+are|those\s+are)\b", re.I)
+_POINTS_BACK = re.compile(r"^\s*(?:that(?:'s|’s|\s+is|\s+was)|this\s+(?:is|was)|which\s+is|it(?:'s|’s|\s+is)|these\s+are|those\s+are|"
+                          # "This means we're only getting a 1.78x speedup", "This amounts to a 1.94x speedup"
+                          r"(?:this|that|which|it)\s+(?:means|meant|amounts\s+to|works\s+out\s+to|comes\s+to|translates\s+to|gives))\b", re.I)
+# "where we'd expect a 2x speedup", "ideally 2x": a factor the author expected, not one worked out from the figures
+_EXPECTED = re.compile(r"\b(?:expect(?:s|ed)?|ideal(?:ly)?|theoretical(?:ly)?|would|should|target(?:ed)?|hope[ds]?|want(?:ed)?)\b[^.;]{0,25}$", re.I)
+_SPEEDUP = re.compile(r"^\s*(?:speed-?ups?|faster)\b", re.I)
 _APPROX = re.compile(r"\b(?:roughly|about|around|approximately|nearly|almost|close to)\s*$|~\s*$", re.I)
 # the noun after a factor ("2.4x the capacity", "1.6x more bandwidth") and the kinds of figure it compares
 _NOUNS = (
@@ -47,6 +52,18 @@ def _before(doc: Document, claim: Claim) -> list:
     return [f for f in doc.figures if start <= f.start and f.end <= claim.start and f.value > 0]
 
 
+def _same_unit(like: list) -> list:
+    """Two of three or more like figures when only they share a written unit ("take out the 4s constant term, you get
+    37ms ... and 19ms ...": the two in ms are the pair); all of them otherwise."""
+    if len(like) <= 2:
+        return like
+    by_unit = {}
+    for fig in like:
+        by_unit.setdefault(fig.unit, []).append(fig)
+    pairs = [group for group in by_unit.values() if len(group) == 2]
+    return pairs[0] if len(pairs) == 1 and len(by_unit) == len(like) - 1 else like
+
+
 def factor_before(doc: Document, claim: Claim) -> Result | None:
     """"That's 2.4x the capacity", "therefore 13.4x slower": the two figures of that kind just before, the larger over
     the smaller."""
@@ -61,11 +78,13 @@ def factor_before(doc: Document, claim: Claim) -> Result | None:
     for m in factors:
         if any(a < m.start() < b for a, b in restate.quoted_spans(claim.quote)) or _THAN.match(claim.quote[m.end():]):
             continue  # "the 'HF EP is 6x slower than CP' framing": someone's words, about what "than" names, not the rows before
+        if _EXPECTED.search(claim.quote[:m.start()]):
+            continue  # "where we'd expect a 2x speedup": what was hoped for, which the figures need not give
         kinds = next((k for pattern, k in _NOUNS if pattern.match(claim.quote[m.end():])), None)
-        if kinds is None and _COMPARATIVE.match(claim.quote[m.end():]):
-            paired = [k for k in _TIMED if sum(_kind(f) == k for f in earlier) == 2]
+        if kinds is None and (_COMPARATIVE.match(claim.quote[m.end():]) or _SPEEDUP.match(claim.quote[m.end():])):
+            paired = [k for k in _TIMED if len(_same_unit([f for f in earlier if _kind(f) == k])) == 2]
             kinds = tuple(paired) if len(paired) == 1 else None  # times and throughputs both paired: which one is unsaid
-        like = [f for f in earlier if _kind(f) in kinds] if kinds else []
+        like = _same_unit([f for f in earlier if _kind(f) in kinds] if kinds else [])
         if len(like) != 2 or like[0].value == like[1].value:
             continue
         big, small = sorted(like, key=lambda f: -f.value)
