@@ -17,6 +17,8 @@ def display(term: dict, lang: str, passage: str | None = None) -> tuple[str, str
     return name, _YEAR.sub("", expansion) if not any(y in passage for y in _YEAR_DIGITS.findall(expansion)) else expansion
 
 
+# "ZeRO 1/2", "ZeRO stages 1 and 2": one match naming several numbered items, each listed under its own name
+_COORDINATED = re.compile(r"\d\s*(?:/|,|&|\band\b|\bor\b)\s*\d")
 _YEAR_DIGITS = re.compile(r"\b(?:19|20)\d\d\b")
 _YEAR = re.compile(r"(?:,\s*(?:[A-Z]{2,}\s+)?|\s+(?:of|from|in)\s+)(?:19|20)\d\d\b|(?<=\s)(?:19|20)\d\d\s+(?=[a-z])")
 
@@ -32,6 +34,8 @@ def _shown(term: dict, lang: str) -> tuple[str, str]:
     if term.get("category") != "option" and (_CODE_PUNCTUATION.search(term.get("found_as") or "")
                                              or term_items.clause_fragment(term.get("found_as") or "")):
         term = {**term, "found_as": term["term"]}  # "communication can be overlapped with": the entry's name, not a clause  # 'zero_optimization": {"stage": 3' read by a pattern: the entry's name
+    if _COORDINATED.search(term.get("found_as") or ""):
+        term = {**term, "found_as": term["term"]}  # "**ZeRO 1/2**: The second ZeRO stage" read as if 1/2 were stage 2
     name, expansion = _display(term, lang)
     if term.get("category") != "option":
         name = name.rstrip("-_/") or name  # "ZeRO-" cut from "ZeRO-3": the name, not the prefix of another

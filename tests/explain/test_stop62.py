@@ -76,3 +76,46 @@ def test_a_factor_after_this_means_with_a_wrong_figure_is_not_called_consistent(
     text = ("The 2 node steps take about 41ms while the 4 node runs take about 23ms. "
             "This means we're getting a 2.5x speedup.")
     assert "Consistent" not in claim_line(text, "2.5x speedup")
+
+
+def test_no_model_copies_are_counted_where_experts_are_split_across_them():
+    # round 70 P17: "8xB200 (TP2/EP4)" was said as "8 / (TP2) = 4 data-parallel replicas (copies of the model)"
+    markdown = explain_offline("Validated on 8xB200 (GLM-4.7-Flash, TP2/EP4, 64K ctx): the baseline OOMs at step 2.", "en")["explanation"]
+    assert "replicas" not in markdown and "8 / (TP2)" not in markdown
+    dense = explain_offline("Validated on 8xB200 (GLM-4.7-Flash, TP2, 64K ctx): the baseline OOMs at step 2.", "en")["explanation"]
+    assert "8xB200 / (TP2) per model copy = 4 data-parallel replicas" in dense  # no experts split: the copies are said
+
+
+def terms_of(text: str, lang: str = "en") -> dict[str, str]:
+    return {t["id"]: t["found_as"] for t in explain_offline(text, lang)["terms"]}
+
+
+@pytest.mark.parametrize("text, absent, present", [
+    # round 70's readers, each on a sentence written for the test in the shape of the passage
+    ("The tile size balances the register pressure against shared memory.", "register-file", "register-pressure"),
+    ("The scheduler keeps KV Cache utilization high when prompts share a prefix.", "utilization", "kv-cache-utilization"),
+    ("Putting prefill and decode on one GPU makes them fight: colocation couples your parallelism decisions.", "vllm-colocation", "prefill"),
+    ("CUDA, NCCL and the MPI launcher work end-to-end inside the container.", "end-to-end", "nccl"),
+    ("It toggles expandable_segments on policy/critic/ref workers after model init.", "on-policy", "reference-model"),
+    ("vLLM workers wait for a checkpoint path that never arrives, so weight sync over NCCL hangs.", None, "checkpoint"),
+])
+def test_round70_senses(text, absent, present):
+    found = terms_of(text)
+    assert present in found and (absent is None or absent not in found)
+
+
+def test_a_checkpoint_path_for_a_weight_sync_is_not_a_released_model():
+    text = "start_weight_update(is_checkpoint_format=True) is wrong for NCCL streaming: vLLM workers wait for a checkpoint path that never arrives."
+    term = next(t for t in explain_offline(text, "en")["terms"] if t["id"] == "checkpoint")
+    assert "published for others" not in term["definition"]
+
+
+def test_hf_hub_is_the_hub_not_the_transformers_library():
+    found = terms_of("رُفعت على HF Hub 29 نسخة مكممة تشمل GGUF.", "ar")
+    assert "hugging-face" in found and "hf-transformers" not in found
+
+
+def test_a_coordination_of_stages_is_listed_under_each_stages_own_name():
+    # round 70 P15: "**ZeRO 1/2**: The second ZeRO stage" read as if "ZeRO 1/2" were stage 2 alone
+    markdown = explain_offline("This PR fixes a ZeRO 1/2 overlap-comm correctness issue.", "en")["explanation"]
+    assert "**ZeRO 1/2**" not in markdown and "**ZeRO-2**" in markdown

@@ -31,6 +31,8 @@ def replicas(doc: Document, claim: Claim) -> Result | None:
     """Chips / chips per model copy = data-parallel replicas, said in words (whole numbers only; else nothing is said)."""
     if any(f.quantity == "dp_degree" for f in doc.figures):
         return None  # the text states its own data-parallel degree; the degrees check multiplies it
+    if any(f.quantity == "ep_degree" and f.value > 1 for f in claim.figures):
+        return None  # "8xB200, TP2/EP4": the experts split over the replicas, so "4 copies of the model" is not said
     counts = [f for f in claim.figures if f.quantity == "n_chips"]
     if _ONE_COPY.search(claim.quote) and len(counts) == 1:
         per = counts[0]
