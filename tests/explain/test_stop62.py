@@ -119,3 +119,23 @@ def test_a_coordination_of_stages_is_listed_under_each_stages_own_name():
     # round 70 P15: "**ZeRO 1/2**: The second ZeRO stage" read as if "ZeRO 1/2" were stage 2 alone
     markdown = explain_offline("This PR fixes a ZeRO 1/2 overlap-comm correctness issue.", "en")["explanation"]
     assert "**ZeRO 1/2**" not in markdown and "**ZeRO-2**" in markdown
+
+
+BATCH = ("Example:\n- Micro batch: 4 sequences × 4096 tokens = 16K tokens\n- Gradient accumulation: 8 steps\n"
+         "- Effective batch: 16K × 8 × 256 = 33M tokens per update")
+
+
+def test_a_k_the_text_works_out_as_a_power_of_two_is_1024():
+    # round 70 P02: "8 sequences × 2048 tokens = 16K tokens", then "16K × 16 × 128 = 33M" worked as 16,000 (32.77M)
+    from service.explain import binary_k
+    assert binary_k.binary(BATCH, 16) and not binary_k.binary("We ran 16K steps.", 16)
+    assert binary_k.rewritten(BATCH, "16K × 8 × 256") == "16384 × 8 × 256"
+    result = explain_offline(BATCH, "en")
+    assert "16384 × 8 × 256 = 33.55M" in result["explanation"]
+    assert any(f["quote"] == "16K tokens" and f["value"] == 16384 for f in result["figures"])
+
+
+def test_an_arabic_verdict_says_millions_in_words():
+    # round 70 P02-ar: «ويعطي الحساب 32.77M» left the scale letter in English
+    reason = next(line for line in explain_offline(BATCH, "ar")["explanation"].splitlines() if "اتساق" in line)
+    assert "33.55 مليون" in reason and "33.55M" not in reason

@@ -13,13 +13,14 @@ from calculators.arithmetic import evaluate
 from calculators.errors import CalculatorInputError
 from calculators.formatting import human
 
-from service.explain import pattern_cache, restate
+from service.explain import binary_k, pattern_cache, restate
 from service.explain.checks import grid_count, verdicts, written_values
 from service.explain.checks.core import Inputs, Result, chip_inputs, discard, figure, pod_chips, run
 from service.explain.checks.directions import mixed_directions
 from service.explain.checks.training_time import time_from_expression
 from service.explain.process_cache import CACHE
 from service.explain.document import Claim, Document
+from service.i18n import arabic_numbers
 from service.i18n.messages import messages
 
 _rx = pattern_cache.lazy  # compiled on first use, from the on-disk store when it can be
@@ -300,8 +301,8 @@ def _equation(doc: Document, claim: Claim, eq: dict, outcome: Outcome) -> None:
             computed = doc.calculations[index]["outputs"]["critical_tokens_per_chip"]
             _judge(doc, outcome, first["quote"], raw, computed, restate.value("critical_tokens_per_chip", computed), approx)
     grid = grid_count.total(doc.text, claim.start + eq["start"], expr, claim.start + first["end"]) if computed is None else None
-    if grid is not None:  # "4096/16 = 256 tiles" of a (4096,4096) output cut in 16x16 tiles: the count is over both sides
-        expr, source = grid[0], {"source": "derived", "from": expr}
+    if grid is not None or computed is None and (grid := binary_k.rewritten(doc.text, expr)) is not None:  # 16K = 8 × 2048
+        expr, source = grid if isinstance(grid, str) else grid[0], {"source": "derived", "from": expr}  # 4096/16 = 256 tiles of 4096²
     if computed is None:
         inputs = Inputs(doc.lang)
         probe = evaluate(expr)
@@ -334,6 +335,7 @@ def _equation(doc: Document, claim: Claim, eq: dict, outcome: Outcome) -> None:
         # a duration ("5e9 seconds") is shown as one, in seconds as written, not as the bare count "5B"
         in_time = quantity == "time_s" and not first["percent"] and si and 0.1 <= abs(computed / si) <= 10
         shown = human(computed, "bytes") if in_bytes else written_values.seconds(computed) if in_time else written_values.shown(computed, first["percent"])
+        shown = arabic_numbers.amount(computed, "").strip() if doc.lang == "ar" and re.search(r"\d[KMBT]$", shown) else shown  # «33.55 مليون», not "33.55M"
         shown += messages(doc.lang)["verdicts"]["binary_units"] if steps else ""  # what the "/ 1.024^k" of the working is
         outcome.add(verdict, messages(doc.lang)["verdicts"][verdict].format(stated=first["quote"], computed=shown))
         si = raw if quantity is None else si

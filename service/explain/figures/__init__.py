@@ -8,6 +8,7 @@ claims is `_Reader.read_all` in `reader.py`. The words it reads are data (data/f
 import math
 import re
 
+from service.explain import binary_k
 from service.explain.figures.record import Figure, _Fig
 from service.explain.figures.reader import _Reader
 
@@ -158,7 +159,7 @@ def read_figures_on_lines(text: str, first: int, last: int) -> list[Figure]:
     return [f for f in read_figures(text) if lo <= f.start < hi]
 
 
-_K_WRITTEN = re.compile(r"^~?\s*(\d+(?:\.\d+)?)\s*[kK]$")  # "32K", "1k": a count written in thousands
+_K_WRITTEN = re.compile(r"^~?\s*(\d+(?:\.\d+)?)\s*[kK](?:\s+[a-z]+)?$")  # "32K", "1k", "16K tokens": a count in thousands
 
 
 def _binary_thousands(text: str, figs: list[_Fig]) -> None:
@@ -167,7 +168,8 @@ def _binary_thousands(text: str, figs: list[_Fig]) -> None:
     exact = {f.value for f in figs if not _K_WRITTEN.match(text[f.start:f.end].strip())}
     for fig in figs:
         m = _K_WRITTEN.match(text[fig.start:fig.end].strip())
-        if m and fig.value == float(m.group(1)) * 1000 and float(m.group(1)) * 1024 in exact:
+        if m and fig.value == float(m.group(1)) * 1000 and (float(m.group(1)) * 1024 in exact
+                                                            or m.group(1).isdigit() and binary_k.binary(text, int(m.group(1)))):
             others = [g for g in figs if g is not fig and _K_WRITTEN.match(text[g.start:g.end].strip()) and g.quantity == fig.quantity]
             for one in [fig, *others]:  # "1K to 32K": every K of that kind counts alike
                 written = float(_K_WRITTEN.match(text[one.start:one.end].strip()).group(1))
