@@ -29,8 +29,8 @@ def test_two_rates_in_one_sentence_give_the_ratio_and_the_difference():
 def test_from_to_reads_as_a_change_from_the_first_figure():
     # 470 -> 270 ms is 57.4% of the old time (43% less); 900 -> 670 ms is 74.4% (26% less)
     _, claim = _claim("Forward time improved from 470 ms to 270 ms, and backward time improved from 900 ms to 670 ms.", "Forward")
-    assert "270 ms vs 470 ms: 57.4%" in claim.why and "43% lower" in claim.why
-    assert "670 ms vs 900 ms: 74.4%" in claim.why
+    assert "270 ms is 57.4% of 470 ms" in claim.why and "43% lower" in claim.why
+    assert "670 ms is 74.4% of 900 ms" in claim.why
     assert "900 ms vs 270 ms" not in claim.why  # figures of two different pairs are never compared
 
 
@@ -48,7 +48,7 @@ def test_a_comparison_across_sentences_needs_a_shared_subject():
     # "reaching" compares, and both sentences measure throughput
     doc, claim = _claim("The job on 16 H100 GPUs reached a throughput of 130 TFLOP/s per GPU. After the fixes the throughput "
                         "increased, reaching 230 TFLOP/s per GPU.", "After the fixes")
-    assert "230 TFLOP/s vs 130 TFLOP/s" in claim.why and "about 77% higher" in claim.why
+    assert "230 TFLOP/s is 176.9% of 130 TFLOP/s" in claim.why and "about 77% higher" in claim.why
     # two sentences about different things are not compared
     _, other = _claim("The tokenizer step takes 40 ms. The optimizer step only takes 90 ms.", "optimizer")
     assert "vs" not in other.why
@@ -93,7 +93,7 @@ def test_a_stated_change_is_left_to_the_arithmetic_check():
 def test_the_working_is_said_in_the_answers_language(lang):
     _, claim = _claim("Our run reached 310 TFLOP/s per GPU versus 440 TFLOP/s per GPU for the reference.", "310", lang)
     assert claim.why.strip() and "70.5%" in claim.why
-    assert ("مقابل" in claim.why) == (lang == "ar")
+    assert ("يساوي" in claim.why) == (lang == "ar")
 
 
 @pytest.mark.parametrize("said,verdict", [("about 30% lower", "consistent"), ("60% lower", "inconsistent")])
@@ -117,7 +117,7 @@ def test_rows_of_a_log_are_compared_with_the_first_row():
     doc = analyse(text, "en")
     rows = [c for c in doc.claims if "mfu" in c.quote]
     assert len(rows) == 3 and " vs " not in rows[0].why
-    assert "30% vs 20%: 150% of it, about 50% higher" in rows[1].why
+    assert "30% is 150% of 20%, about 50% higher" in rows[1].why
     assert "20% vs 4%: about 5 times as much" in rows[2].why
     assert all(c.verdict != "needs_more" for c in rows)  # a row's MFU is not asked for a model size it never gives
 
@@ -176,7 +176,7 @@ def test_a_row_given_for_comparison_is_set_against_the_row_with_the_same_node_co
     text = ("Strategy A on 2 nodes: 60.1 samples/s MFU: 0.41\nStrategy A on 8 nodes: 120.5 samples/s\n"
             "For comparison, strategy B on 8 nodes: 96.4 samples/s MFU: 0.30")
     _, claim = _claim(text, "For comparison")
-    assert "96.4 samples/s vs 120.5 samples/s: 80% of it, about 20% lower" in claim.why
+    assert "96.4 samples/s is 80% of 120.5 samples/s, about 20% lower" in claim.why
     # no earlier row with 8 nodes: nothing is compared
     _, alone = _claim("Strategy A on 2 nodes: 60.1 samples/s MFU: 0.41\nFor comparison, strategy B on 8 nodes: 96.4 samples/s "
                       "MFU: 0.30", "For comparison")
@@ -189,7 +189,7 @@ def test_two_bare_times_under_a_time_label_are_compared():
             "Time-per-iteration for batch 32: fused: 40000 VS unfused: 90000")
     doc = analyse(text, "en")
     first = next(c for c in doc.claims if "30000" in c.quote)
-    assert "30000 vs 45000: 66.7% of it, about 33% lower" in first.why
+    assert "30000 is 66.7% of 45000, about 33% lower" in first.why
     second = next(c for c in doc.claims if "90000" in c.quote)
     assert "90000 vs 40000: about 2.2 times as much" in second.why or "90000 vs 40000: about 2.3 times as much" in second.why
     # without a time label, two bare numbers are not compared

@@ -139,3 +139,12 @@ def test_an_arabic_verdict_says_millions_in_words():
     # round 70 P02-ar: «ويعطي الحساب 32.77M» left the scale letter in English
     reason = next(line for line in explain_offline(BATCH, "ar")["explanation"].splitlines() if "اتساق" in line)
     assert "33.55 مليون" in reason and "33.55M" not in reason
+
+
+@pytest.mark.parametrize("text", [
+    "The two-node all-reduce reaches 86GB/s, but the theoretical value (100 GB/s) is much higher.",
+    "The theoretical bandwidth is 100 GB/s, but we only measure 86GB/s in nccl-tests.",
+])
+def test_a_measured_figure_is_said_as_a_share_of_the_theoretical_one(text):
+    # round 70 P06: "100 GB/s vs 86GB/s: 116.3% of it, about 16% higher" where readers wanted 86% of the theoretical
+    assert "86GB/s is 86% of 100 GB/s, about 14% lower" in claim_line(text, "GB/s")

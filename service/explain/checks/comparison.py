@@ -407,6 +407,7 @@ def _words(doc: Document, x, y, factor: float) -> str:
     """The ratio and the difference of x against y in plain words."""
     m = messages(doc.lang)["verdicts"]
     # the figures in the answer's language ("15.6 تريليون رمز"), not a quote of the other language; "33.88%" as written
+    x, y, factor = (y, x, 1 / factor) if verdicts.reference(doc.text, x) and not verdicts.reference(doc.text, y) else (x, y, factor)
     x, y = (_Said(said(doc, f)) for f in (x, y))
     if abs(factor - 1) < 0.005:
         return m["compare_same"].format(x=x.quote, y=y.quote)

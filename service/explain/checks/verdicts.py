@@ -131,6 +131,16 @@ def _bound_words() -> dict[str, re.Pattern]:
     return patterns
 
 
+# "theoretical value (100 GB/s)", "the expected 2x", "peak of 989 TFLOP/s": the figure a measured one is a share of
+_REFERENCE = re.compile(r"\b(?:theoretical(?:ly)?|expected|ideal|peak|max(?:imum)?|spec(?:ified)?|advertised|rated|nominal|"
+                        r"line[- ]rate|target)\b[^.;\n]{0,25}$", re.I)
+
+
+def reference(text: str, figure) -> bool:
+    """Whether the text calls the figure a reference (theoretical, expected, peak) just before it."""
+    return bool(_REFERENCE.search(text[max(0, figure.start - 40):figure.start]))
+
+
 def stated_bound(before: str) -> tuple[str, str] | None:
     """('more' or 'less', the text's words) when the words just before a stated figure make it a floor or a ceiling
     ("more than 24 times", "up to 3x"; data/verdicts.json "stated_bounds"), else None."""
