@@ -31,6 +31,7 @@ _TIMED_AFTER = re.compile(r"\s+(?:time|times|timing|latency|duration)\b|\s+(?:to
 _VALUE_BEFORE = re.compile(r"(?:(?<![\w-])--[A-Za-z][\w-]*(?:\s+|=)|(?<![\w.])[A-Za-z_][\w.]*\s*=\s*|\b(?:when|by|while)\s+using\s+)$")
 # "the update_actor step takes progressively longer": a step of the program's loop, named by its function
 _STEP_AFTER = re.compile(r"\s+(?:step|steps|phase|stage)\b", re.I)
+_CODE_AFTER = re.compile(r"\s+(?:kernels?|functions?|ops?|operators?|methods?|class|modules?|API|calls?)\b")  # "context_attention_fwd kernel"
 _GROUP_AFTER = re.compile(r"\s+(?:process\s+)?(?:group|groups|ranks|mesh|sub-?mesh)\b", re.I)  # "summed across the dp_cp group": ranks, no setting
 
 
@@ -180,7 +181,7 @@ def find(text: str, lang: str, named: list[tuple[int, int]], known: set[str]) ->
             else "key_term_variable" if not from_table and in_formula \
             else "key_term_step" if not from_table and _STEP_AFTER.match(text, end) \
             else "key_term_module" if not from_table and (in_path or module_path(key) or _RUN_BEFORE.search(text[max(0, start - 30):start])
-                                                          or _CALLED.search(key) or text[end:end + 1] == "(") \
+                                                          or _CALLED.search(key) or text[end:end + 1] == "(" or _CODE_AFTER.match(text, end)) \
             else "key_term_value" if not from_table and _VALUE_BEFORE.search(text[max(0, start - 40):start]) \
             else "key_term_measured" if not from_table and (measured(key) or _TIMED_AFTER.match(text, end)) else "key_term"
         concept = _named_concept(key, lang) if kind == "key_term" and not from_table else None

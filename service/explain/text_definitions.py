@@ -58,6 +58,9 @@ _EXAMPLE_OF = pattern_cache.lazy(r"\b(?:like|unlike|such as|including|e\.g\.|tha
 # "SGLang (the latest main branch at datetime 20260105)": which build was run, not what the name means
 _VERSION_NOTE = pattern_cache.lazy(r"\b(?:branch|commit|version|release|build|nightly|datetime|date|tag)\b|\d", re.I)
 _PERSONAL = pattern_cache.lazy(r"\b(?:I|we|you|my|our|your|us)\b", re.I)
+# "the primary gap", "a surprisingly large gap", "the main problem": a judgement of what the clause says, no definition
+_VERDICT_NOUN = re.compile(r"(?:the|a|an)\s+(?:[\w-]+\s+){0,2}(?:gap|problem|issue|bottleneck|reason|cause|difference|concern|"
+                           r"challenge|limitation|catch|trade-?off|downside|drawback|advantage|benefit|point|question|culprit)\b", re.I)
 _NOT_NAMES = frozenset({"it", "this", "that", "these", "those", "there", "here", "which", "what", "the", "a", "an", "and",
                         "but", "or", "so", "also", "then", "thus", "however", "below", "above", "why", "how", "when",
                         "we", "i", "you", "they", "he", "she", "our", "their", "my", "your", "its",
@@ -206,7 +209,7 @@ def find(text: str) -> list[Definition]:
         copula = re.match(r"(?:is|are)\s+(?=(?:a|an|the)\s|[A-Z0-9])", clause)
         present = re.match(r"(?!was\b|is\b|has\s+been\b)[a-z]+s\b", clause)  # "implements", "has": what it does, not what it did
         meaning = clause[copula.end():] if copula else f"one that {clause}" if present else ""
-        if meaning:
+        if meaning and not (copula and _VERDICT_NOUN.match(meaning)):  # "exceeds the SLO, which is the primary gap": of the clause
             found.append(Definition(term, m.end("term") - len(term), meaning))
     for m in _CALLED.finditer(text):
         if re.search(r"\w+ly$", m.group("meaning")):

@@ -148,3 +148,84 @@ def test_an_arabic_verdict_says_millions_in_words():
 def test_a_measured_figure_is_said_as_a_share_of_the_theoretical_one(text):
     # round 70 P06: "100 GB/s vs 86GB/s: 116.3% of it, about 16% higher" where readers wanted 86% of the theoretical
     assert "86GB/s is 86% of 100 GB/s, about 14% lower" in claim_line(text, "GB/s")
+
+
+# Round 71's findings, each on a sentence written for the test in the shape of the passage
+
+def test_a_range_factor_is_judged_against_both_ends_and_quoted_whole():
+    # P17: "2–3x higher than NVIDIA H20" was said as "the factor the text gives (3x)"
+    inside = claim_line("TPOT on the NPU (~2.67ms) is still 2–3x higher than on the H20 (~1.04ms).", "2–3x")
+    assert "Consistent" in inside and "(2–3x)" in inside and "(3x)" not in inside
+    outside = claim_line("TPOT on the NPU (~2.67ms) is still 3-4x higher than on the H20 (~1.04ms).", "3-4x")
+    assert "Inconsistent" in outside and "3-4x" in outside.split("**", 2)[2]
+
+
+def test_a_whole_run_change_is_not_the_kernel_pairs_change():
+    # P06: "105.8 → 80.7 µs ... +1.46% end-to-end decode throughput" was judged inconsistent (23.72% against 1.46%)
+    text = ("The new decode kernel measures a flat ~24% below FA2 in isolation — 105.8 → 80.7 µs at KV length 1024 — "
+            "with outputs matching: +1.46% end-to-end decode throughput.")
+    line = claim_line(text, "24%")
+    assert "Inconsistent" not in line and "Consistent" in line and "23.72%" in line
+
+
+def test_a_share_of_a_time_is_not_confirmed_by_a_time_it_does_not_give():
+    # P06 after the fix above: "24% x 105.8 = 25.39 µs, the 80.7 µs the text gives" (an absolute slack meant for fractions)
+    from service.explain.checks.verdicts import agrees
+    assert not agrees(80.7 / 105.8, 25.39 / 105.8, True) and agrees(0.25, 0.249, True)
+
+
+def test_a_degree_written_before_its_axis_is_not_read_after_the_one_before():
+    # P07: "2 way DP 4 way TP" was listed as "DP (data parallelism across 4 replicas)"
+    result = explain_offline("Test on H100: llama 13B, global batch size 16, 2 way DP 4 way TP, selective op AC.", "en")
+    degrees = {(f["quantity"], f["value"]) for f in result["figures"] if f["quantity"].endswith("_degree")}
+    assert degrees == {("dp_degree", 2), ("tp_degree", 4)}
+
+
+@pytest.mark.parametrize("text, absent, present", [
+    ("Tensor parallelism is bandwidth-hungry: it works inside a node on NVLink and dies on InfiniBand.", "silicon-die", "infiniband"),
+    ("At the current stage, a transformer layer's passes involve 8 all-to-all operations that can be pipelined with matmuls.",
+     "pipeline-stage", "all-to-all"),
+])
+def test_round71_senses(text, absent, present):
+    found = terms_of(text)
+    assert present in found and absent not in found
+
+
+def test_load_balancing_of_rollouts_is_spreading_work():
+    # P05: "Kill the tail bubbles with load balancing" beside stragglers that starve the trainer
+    text = "Heavy-tailed output lengths mean a few stragglers starve the trainer. Kill the tail bubbles with load balancing (sync)."
+    term = next(t for t in explain_offline(text, "en")["terms"] if t["id"] == "load-balancing")
+    assert "expert" not in term["expansion"]
+
+
+def test_an_identifier_named_a_kernel_is_a_name_in_the_code():
+    # P21: "(current context_attention_fwd kernel for prefix cache)" was "a configuration setting" of the forward pass
+    term = next(t for t in explain_offline("This enables flash-attn for prefill (current context_attention_fwd kernel for "
+                                           "prefix cache) and decoding.", "en")["terms"] if t["id"] == "key:context_attention_fwd")
+    assert term["expansion"] == "a name in the code"
+
+
+def test_a_judgement_after_which_is_defines_nothing():
+    # P17: "TTFT (~3.1s) exceeds the SLO, which is the primary gap" gave "SLO: Here, as the text defines it: the primary gap"
+    term = next(t for t in explain_offline("On the NPU, TTFT (~3.1s) exceeds the SLO, which is the primary gap.", "en")["terms"]
+                if t["id"] == "slo")
+    assert "primary gap" not in term["definition"]
+
+
+@pytest.mark.parametrize("text, asked, premise", [
+    # P14 (a `wrong` gist: "asks whether they can reproduce the result", which the author says they can)
+    ("Thanks for the fix. I can reproduce the result in #1123, but I think in theory trt-llm should still be much faster?",
+     "whether in theory trt-llm should still be much faster", "given that they can reproduce the result in #1123"),
+    # P15: "asks whether you mentioned you are using the multinode_slurm script"
+    ("Hard to say without a trace. You mentioned you are using the multinode_slurm script - are you running this on AWS?",
+     "whether you are running this on AWS", "given that you mentioned"),
+])
+def test_a_question_after_its_premise_asks_only_the_question(text, asked, premise):
+    said = gist_text(text)
+    assert asked in said and premise in said
+
+
+def test_no_outside_sizes_in_the_l2_cache_definition_and_no_sota_for_latest_technology():
+    l2 = next(t for t in explain_offline("The kernel keeps the tile in L2 cache.", "ar")["terms"] if t["id"] == "l2-cache")
+    assert "ميغابايت" not in l2["definition"]
+    assert "sota" not in terms_of("تخطط الشركة لإطلاق شريحة بأحدث تقنيات التصنيع.", "ar")

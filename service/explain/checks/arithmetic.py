@@ -234,8 +234,7 @@ class Outcome:
 
 
 def _misread(doc: Document, outcome: Outcome, index: int, quote: str, computed: float) -> bool:
-    """Whether a written result's number and our evaluation are too far apart to be the author's slip (data/verdicts.json
-    misreading_gap): the working is dropped and nothing is judged, as for any pairing we doubt (round 68 P22)."""
+    """Whether a written result and our evaluation are too far apart to be the author's slip (misreading_gap): no verdict."""
     number = re.search(r"\d[\d,]*(?:\.\d+)?", quote)  # as written, and as the calculator read it with its unit: far from both
     stated = doc.calculations[index]["outputs"].get("stated_result")
     if number is None or not verdicts.misread(float(number.group(0).replace(",", "")), computed) \
@@ -408,7 +407,8 @@ def _change(doc: Document, claim: Claim, outcome: Outcome) -> None:
     kinds = {verdicts.kind(before.quantity), verdicts.kind(after.quantity)}
     if mixed_directions(doc, before, after):
         return  # 900 GB/s both ways against 64 GB/s each way: checks.directions compares them like for like
-    if change.quantity == "speedup" and before.quantity == after.quantity and before.quantity in ("n_chips", "n_nodes"):
+    if change.quantity == "speedup" and before.quantity == after.quantity and before.quantity in ("n_chips", "n_nodes") \
+            or change.start > after.end and verdicts.OTHER_SCOPE.match(doc.text, change.end):  # "105.8 → 80.7 µs ... +1.46% end-to-end"
         return  # "from 8 to 64 GPUs gave a 6.2x speedup": the speed-up of a scale-up, which checks.scaling sets against 8x
     if len(kinds) > 1 or (change.quantity == "speedup" and not kinds <= _SPEED_KINDS):
         # a speed-up is a ratio of times or rates; a memory (or mixed) pair read as one is an uncertain reading

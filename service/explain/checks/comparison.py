@@ -477,8 +477,8 @@ def _stated_for(claim: Claim, pair: tuple):
     low, high = min(f.start for f in pair), max(f.end for f in pair)
     candidates = [f for f in claim.figures if f.quantity in _STATED and f.value]
     stated = min(candidates, key=lambda f: low - f.end if f.end <= low else f.start - high if f.start >= high else 0)
-    if stated.end <= low and re.search(r"\(\s*[+-−]?$", claim_text(claim, stated)):
-        return None  # "14,892 vs 6,986 tok/s (+113.2%), TTFT 0.26s vs 135.5s": a bracketed change is of what comes before it
+    if stated.end <= low and re.search(r"\(\s*[+-−]?$", claim_text(claim, stated)) or stated.start >= high and verdicts.OTHER_SCOPE.match(claim.quote, stated.end - claim.start):
+        return None  # "... vs 6,986 tok/s (+113.2%), TTFT ...": a bracketed change is of what comes before it; "+1.46% end-to-end" the whole run's
     label = re.search(r"([A-Za-z][\w ]{0,30}):\s*$", claim.quote[:stated.start - claim.start])
     if label and not _GAIN_LABEL.search(label.group(1)):
         return None  # "Maximum concurrency: 26.57x": the value of a labelled quantity, no factor between the rows
@@ -583,13 +583,13 @@ def comparison(doc: Document, claim: Claim) -> Result | None:
                 return Result([], "needs_more", messages(doc.lang)["verdicts"]["misread_pair"].format(stated=stated.quote))
             shown = _share(abs(ran[1]["change"])) if stated.quantity == "percent_change" else \
                 f"{computed_value:.2f}".rstrip("0").rstrip(".") + "x"
-            bound = verdicts.stated_bound(doc.text[max(0, stated.start - 24):stated.start])
+            bound = verdicts.range_or_bound(doc.text[max(0, stated.start - 24):stated.start])  # "2–3x": both ends
             words = stated.quote
             if bound is not None:  # "a speed-up of over 2x", "at least 40% lower": a floor or a ceiling, not the value
                 computed = abs(ran[1]["change"]) if stated.quantity == "percent_change" else max(factor, 1 / factor)
                 tolerance = doc.calculations[ran[0]]["inputs"]["tolerance"]
                 verdict = "consistent" if verdicts.within_bound(bound[0], computed, abs(stated.value), tolerance) else "inconsistent"
-                words = f"{bound[1]} {stated.quote}"
+                words = bound[1] + stated.quote if bound[0].startswith("range") else f"{bound[1]} {stated.quote}"
             if verdict == "inconsistent" and _USUALLY.search(doc.text[max(0, stated.start - 30):stated.start]):
                 # "110 ms vs 2300 ms, speedup usually around 10X": the usual factor, not this pair's; said, not judged
                 return Result(calculations, None, messages(doc.lang)["verdicts"]["usual_factor"].format(stated=words, computed=shown))

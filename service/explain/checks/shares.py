@@ -156,8 +156,12 @@ def stated_factor(doc: Document, claim: Claim) -> Result | None:
             return None
         index, computed, verdict = found
         shown = f"{computed:.2f}".rstrip("0").rstrip(".")
-        bound = verdicts.stated_bound(before)
-        stated = (bound[1] + " " + m.group(0).strip()) if bound else m.group(0).strip()  # "more than 24 times"
+        bound = verdicts.range_or_bound(before)
+        if bound and bound[0].startswith("range:"):  # "2–3x higher": the pair's factor judged against both ends
+            verdict = "consistent" if verdicts.within_bound(bound[0], computed, float(m["f"]), 0.05) else "inconsistent"
+            bound, stated = None, bound[1] + m.group(0).strip()
+        else:
+            stated = (bound[1] + " " + m.group(0).strip()) if bound else m.group(0).strip()  # "more than 24 times"
         key = f"factor_bound_{verdict}" if bound else f"factor_{verdict}"
         return Result([index], verdict, messages(doc.lang)["verdicts"][key].format(
             x=x.quote, y=y.quote, computed=shown, stated=stated))

@@ -152,8 +152,22 @@ def stated_bound(before: str) -> tuple[str, str] | None:
     return None
 
 
+# "+1.46% end-to-end decode throughput" after a kernel's 105.8 -> 80.7 µs: a change of the whole program, not of the pair
+OTHER_SCOPE = re.compile(r"\s*(?:in\s+)?(?:end-to-end|end to end|e2e|overall|in total|total|whole-(?:model|program|step))\b", re.I)
+_RANGE_LOW = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*[–-]\s*$")
+
+
+def range_or_bound(before: str) -> tuple[str, str] | None:
+    """("range:2", "2–") when the stated figure closes a range ("2–3x higher"), else stated_bound's floor or ceiling."""
+    low = _RANGE_LOW.search(before)
+    return (f"range:{low.group(1)}", before[low.start():].rstrip()) if low else stated_bound(before)
+
+
 def within_bound(side: str, computed: float, stated: float, tolerance: float) -> bool:
-    """Whether a calculation meets a stated floor ('more') or ceiling ('less'), with the tolerance's slack."""
+    """Whether a calculation meets a stated floor ('more') or ceiling ('less'), or falls in a range ('range:low'), with
+    the tolerance's slack."""
+    if side.startswith("range:"):
+        return float(side[6:]) * (1 - tolerance) <= computed <= stated * (1 + tolerance)
     return computed >= stated * (1 - tolerance) if side == "more" else computed <= stated * (1 + tolerance)
 
 

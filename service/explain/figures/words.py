@@ -309,6 +309,7 @@ _COMPACT = _rx(
     r"(?<![A-Za-z_])(?:\|(?P<abs>" + _alt(k for k in _ABBR if not k.endswith("-")) + r")\|\s*=\s*"
     r"|(?P<abbr>" + _alt(_ABBR) + r")(?P<sep>\s*[=:]\s*|[ \t-]?))"
     r"(?P<num>\d+(?:\.\d+)?(?:e-?\d+)?)(?P<k>[kK]|M(?![A-Za-z]))?(?!\d|\.\d|[kK])"
+    r"(?![ \t-]*way\b)"  # "2 way DP 4 way TP": the 4 is the way of the TP after it, not DP's
 )
 _ABBR_DETAIL = _EN["abbreviation_detail"]
 # A mesh written as sizes before their axes ("64 FSDP by 4 TP", "8 DP x 8 TP"): each size is that axis's degree
