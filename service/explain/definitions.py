@@ -52,7 +52,7 @@ def brief_definition(sentence: str, max_words: int | None = None) -> str:
         if not end.group().strip(" ،,") and _FRONTED.match(sentence[max(sentence.rfind(": ", 0, end.start()) + 2, 0):]):
             continue  # "...: before the all-gather that ..., each chip quantizes": the fronted clause waits for its main one
         if end.group().strip() == ":" and (_ANNOUNCES.search(head) or _FIGURE.search(after) or _HEADING.match(head) or _SAYS_HOW.match(head)
-                                           or _MEMBER_OF.match(head)
+                                           or _MEMBER_OF.match(head) or _KIND_HEAD.match(head)
                                            or _RELATIVE_HEAD.match(head) or _SETTING_HEAD.match(head)
                                            or len(head.split()) < before_colon):
             listed = bool(_ANNOUNCES.search(head))
@@ -72,6 +72,10 @@ _ANNOUNCES = pattern_cache.lazy(r"^(?:[Tt]he\s+)?(?:[Tt]wo|[Tt]hree|[Ff]our|[Bb]
 # "One of the three parts of ZeRO++:" says where the term belongs; what it does follows the colon (round 59 P04)
 _MEMBER_OF = pattern_cache.lazy(r"(?:One|Each|Part)\s+of\s+(?:the\s+)?(?:\w+\s+){0,2}(?:parts?|components?|pieces?|designs?|stages?|steps?|"
                                 r"kinds?|members?|techniques?|optimi[sz]ations?)\s+of\s|(?:أحد|إحدى|جزء من)\s")
+# "An option of PyTorch's caching allocator ..., set through PYTORCH_CUDA_ALLOC_CONF:" says what kind of thing it is; what
+# it does follows the colon (round 70: "the expandable_segments entry is empty")
+_KIND_HEAD = pattern_cache.lazy(r"(?:An?|The)\s+(?:option|setting|flag|switch|knob|environment variable|argument|parameter|feature|mode)\s+"
+                                r"(?:of|in|for|to|that)\s|(?:خيار|إعداد|متغير بيئة|ميزة|وضع)\s", re.I)
 # A clause opened by a subordinator ("before the all-gather that ..., each chip ...", «قبل ...، تكمم ...») is cut off at
 # its comma: its main clause comes after
 _FRONTED = pattern_cache.lazy(r"\s*(?:before|after|when|whenever|once|if|while|until|unless|besides|in addition to|قبل|بعد|عندما|عند|حين|إذا|بينما|حتى|"

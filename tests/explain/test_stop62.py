@@ -229,3 +229,15 @@ def test_no_outside_sizes_in_the_l2_cache_definition_and_no_sota_for_latest_tech
     l2 = next(t for t in explain_offline("The kernel keeps the tile in L2 cache.", "ar")["terms"] if t["id"] == "l2-cache")
     assert "ميغابايت" not in l2["definition"]
     assert "sota" not in terms_of("تخطط الشركة لإطلاق شريحة بأحدث تقنيات التصنيع.", "ar")
+
+
+def test_an_options_definition_keeps_what_it_does_after_its_kind():
+    # round 70 P17: "expandable_segments: An option of PyTorch's caching allocator ..., set through PYTORCH_CUDA_ALLOC_CONF."
+    # was cut at the colon, before what the option does ("the expandable_segments entry is empty")
+    from service.explain.definitions import brief_definition
+    sentence = ("An option of PyTorch's caching allocator for GPU memory, set through PYTORCH_CUDA_ALLOC_CONF: with it on, "
+                "the allocator grows an existing memory segment instead of reserving new fixed-size ones.")
+    assert brief_definition(sentence) == sentence
+    cut = ("The first phase of answering a request in a serving engine for large models: the model reads the whole prompt "
+           "at once and fills the cache.")
+    assert brief_definition(cut) == cut  # an announcing head keeps its fact too (unchanged)
