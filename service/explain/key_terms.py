@@ -31,7 +31,8 @@ _TIMED_AFTER = re.compile(r"\s+(?:time|times|timing|latency|duration)\b|\s+(?:to
 _VALUE_BEFORE = re.compile(r"(?:(?<![\w-])--[A-Za-z][\w-]*(?:\s+|=)|(?<![\w.])[A-Za-z_][\w.]*\s*=\s*|\b(?:when|by|while)\s+using\s+)$")
 # "the update_actor step takes progressively longer": a step of the program's loop, named by its function
 _STEP_AFTER = re.compile(r"\s+(?:step|steps|phase|stage)\b", re.I)
-_CODE_AFTER = re.compile(r"\s+(?:kernels?|functions?|ops?|operators?|methods?|class|modules?|API|calls?)\b")  # "context_attention_fwd kernel"
+_CODE_AFTER = re.compile(r"\s+(?:kernels?|functions?|ops?|operators?|methods?|class|modules?|API|calls?)\b"  # "context_attention_fwd kernel"
+                         r"|\s+(?:runs|is\s+running|computes|launches|performs|(?:should|would|will)\s+be\s+(?:slower|faster)|is\s+(?:slower|faster))\b")  # "ring_attn should be slower"
 _GROUP_AFTER = re.compile(r"\s+(?:process\s+)?(?:group|groups|ranks|mesh|sub-?mesh)\b", re.I)  # "summed across the dp_cp group": ranks, no setting
 
 

@@ -241,3 +241,46 @@ def test_an_options_definition_keeps_what_it_does_after_its_kind():
     cut = ("The first phase of answering a request in a serving engine for large models: the model reads the whole prompt "
            "at once and fills the cache.")
     assert brief_definition(cut) == cut  # an announcing head keeps its fact too (unchanged)
+
+
+# Round 72's findings
+
+def test_a_lane_rate_times_its_lanes_is_the_total_not_a_share_of_one_direction():
+    # P05: "each lane carrying ~100 GB/s, for a combined 1.8 TB/s bidirectional" was "100 GB/s is 11.11% of" 900 GB/s
+    line = claim_line("That means 18 active NVLink lanes between two GPUs, each lane carrying data at around 100 GB/s, "
+                      "for a combined 1.8 TB/s bidirectional bandwidth between any pair.", "18 active")
+    assert "18 x 100 GB/s = 1.8 TB/s" in line and "11.11%" not in line
+
+
+@pytest.mark.parametrize("text, absent, present", [
+    ("Under EP=8 each rank hosts only 8 experts per layer, while DP keeps a full copy.", "host", "expert-parallelism"),
+    ("DP spreads tokens thinly across replicated experts, increasing kernel launch overhead.", "expert-replication", "data-parallelism"),
+    ("Enabling ZeRO-2 (R1) improves memory over vanilla DP=8 (R0), and EP in R2 improves step time.", "deepseek-r1", "zero-2"),
+    ("The figure compares synchronous training (k=0) in RL to a two-step policy lag with stale rollouts.", "synchronous-training", None),
+    ("يمكنك تشغيل النماذج بدقة 4 بت مع AWQ دون تدهور في الأداء.", "fp4", "awq"),
+])
+def test_round72_senses(text, absent, present):
+    found = terms_of(text, "ar" if "بت" in text else "en")
+    assert absent not in found and (present is None or present in found)
+
+
+def test_a_cp_first_topology_is_the_parallel_layout():
+    term = next(t for t in explain_offline("Adds Megatron training support with CP-first topology defaults.", "en")["terms"]
+                if t["id"] == "topology")
+    assert term["expansion"].startswith("parallel layout")
+
+
+def test_a_name_that_runs_is_a_name_in_the_code():
+    # P06: "ring_attn should be slower than flash attn" gave "ring_attn (a configuration setting)"
+    term = next(t for t in explain_offline("So in terms of speed, ring_attn should be slower than flash attn.", "en")["terms"]
+                if t["id"] == "key:ring_attn")
+    assert term["expansion"] == "a name in the code"
+
+
+def test_definitions_that_fit_more_than_one_case():
+    tis = next(t for t in explain_offline("Asynchronous RL with truncated importance sampling collapses at a two-step lag.",
+                                          "en")["terms"] if t["id"] == "truncated-importance-sampling")
+    assert "older weights" in tis["definition"]
+    linear = next(t for t in explain_offline("CP is superlinear in max packed sequence length.", "en")["terms"]
+                  if t["id"] == "super-linear-scaling")
+    assert "in serving" not in linear["definition"]

@@ -86,6 +86,9 @@ def _ranged_share(doc: Document, claim: Claim, own: list, fig):
         (s for s in claim.figures if s.quantity in _SHARES and s.role == "high" and s.start > first.end), None)
 
 
+_EACH_PART = re.compile(r"\b(?:each|every|per|a single|one)\s+(?:NVLink\s+)?(?:lane|link|port|channel|plane)s?\b[^.;]{0,30}$", re.I)
+
+
 def directions(doc: Document, claim: Claim) -> Result | None:
     """"900 GB/s is the sum of both directions ... 370GB/s in each direction": 900 / 2 = 450 GB/s one way, and 370 is 82% of
     it; a share the text writes beside a measured bandwidth ("235GBps (40%)" of "600GBps") is redone from the two."""
@@ -121,7 +124,8 @@ def directions(doc: Document, claim: Claim) -> Result | None:
             return mixed
         measured = [f for f in own if f is not both and abs(f.value - half) > 0.01 * half and f.value < both.value
                     and not (_VERSUS.search(doc.text, min(both.end, f.end), max(both.start, f.start))
-                             and not _ONE.search(doc.text, f.end, f.end + _NEAR))]  # "900 GB/s ... vs. PCIe 5.0's 128 GB/s": another link
+                             and not _ONE.search(doc.text, f.end, f.end + _NEAR))  # "900 GB/s ... vs. PCIe 5.0's 128 GB/s": another link
+                    and not _EACH_PART.search(doc.text, max(0, f.start - 40), f.start)]  # "each lane carrying 100 GB/s": a part of the total
         stated_half = next((f for f in _rates(doc.figures) if abs(f.value - half) <= 0.01 * half), None)
         if any(f.value > half for f in measured[:2]):
             measured = []  # "30-40 GB/s" against 64 GB/s both ways: above one direction's 32, so not a one-way figure
