@@ -284,3 +284,11 @@ def test_definitions_that_fit_more_than_one_case():
     linear = next(t for t in explain_offline("CP is superlinear in max packed sequence length.", "en")["terms"]
                   if t["id"] == "super-linear-scaling")
     assert "in serving" not in linear["definition"]
+
+
+def test_a_latency_reduction_from_speculative_decoding_is_a_requests_latency():
+    # round 72 P07: "a 30-50% latency reduction" of speculative decoding was defined as one step's time
+    term = next(t for t in explain_offline("Speculative decoding runs a small draft model; the target model verifies many "
+                                           "tokens in a single forward pass. I see a 30-50% latency reduction.", "en")["terms"]
+                if t["id"] == "latency")
+    assert term["expansion"].startswith("latency (how long a request waits")
