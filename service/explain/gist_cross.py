@@ -1,8 +1,7 @@
 """The gist of a passage written in the other language from the answer: what the author's chosen sentences do (ask,
 report a problem or a result, compare, explain, require, give a reason), read from cues in their own language
 (data/gist_cross_cues.json), rendered in role frames of the answer's language (data/locale gist.cross) with every slot
-filled from the sentence: a frame not filled says less, and no figure is said but the changes the checks worked out
-from result rows (the figures section and the claims give each figure with its reading)."""
+filled from the sentence: a frame not filled says less; no figure is said but the changes worked out from result rows."""
 
 import json
 import re
@@ -524,10 +523,11 @@ def restated(doc: Document, index: int) -> str:
 def _measured_rows(doc: Document, index: int) -> str:
     """A result stated over result rows the checks set against their baseline: what it measures, with the changes worked."""
     start, end = doc.sentences[index]
-    if not gist_side.result_before_rows(doc, index, doc.text[start:end]):
+    after = next((c for c in doc.claims if c.start >= end), None)  # only rows set against a baseline, never another check's words
+    rows_said = messages(doc.lang)["verdicts"]["baseline_rows"].split("{")[0]  # "Against the row «...»:", not "8 / (2) = 4 copies"
+    if not gist_side.result_before_rows(doc, index, doc.text[start:end]) or after is None or not after.why.startswith(rows_said):
         return ""
-    rows = next(c for c in doc.claims if c.start >= end).why
-    subjects = read(doc, index).subjects
+    rows, subjects = after.why, read(doc, index).subjects
     frames = messages(doc.lang)["gist"]["cross"]["frames"]
     return frames["measured_rows"].format(subjects=join_names(subjects[:MAX_SUBJECTS], doc.lang), rows=rows) if subjects \
         else frames["measured_rows_bare"].format(rows=rows)

@@ -292,3 +292,45 @@ def test_a_latency_reduction_from_speculative_decoding_is_a_requests_latency():
                                            "tokens in a single forward pass. I see a 30-50% latency reduction.", "en")["terms"]
                 if t["id"] == "latency")
     assert term["expansion"].startswith("latency (how long a request waits")
+
+
+# Round 73's findings
+
+def test_a_cross_language_gist_never_says_another_checks_working_as_the_point():
+    # P07-ar (a `wrong` gist): «يقارن الكاتب أسطر النتائج، 8 ÷ (TP=2) لكل نسخة من النموذج = 4 نسخ ...»
+    text = ("Today there is no head-to-head comparison:\n\nslime#1072 — Qwen3-1.7B-Base, 8×H800, Megatron TP=2, same dataset as "
+            "VERL. Reporter sees perf/wait_time_ratio ≈ 0.5.")
+    opening = explain_offline(text, "ar")["explanation"].split("##")[1]
+    assert "نسخ متوازية" not in opening and "÷" not in opening
+
+
+def test_no_model_copies_are_counted_where_gpus_also_generate_rollouts():
+    markdown = explain_offline("RL training of Qwen3-1.7B on 8×H800 with Megatron TP=2; rollouts take most of the step.", "en")["explanation"]
+    assert "data-parallel replicas" not in markdown
+
+
+@pytest.mark.parametrize("text, term_id, expansion", [
+    ("This means engineering for a sustained 800Gbps cross-sectional goodput.", "goodput", "goodput (the useful data a network"),
+    ("Training goodput fell because of restarts from checkpoints.", "goodput", "goodput"),
+    ("Some designs allow 1.5:1 oversubscription at the Super Spine.", "super-spine", "super spine"),
+    ("The bridge keeps training in JAX while offloading rollouts to vLLM.", "offloading", "offloading work"),
+    ("activation_reload_prefetch prefetches the reload of activations offloaded to the host.", "offloading", "host offloading"),
+])
+def test_round73_senses(text, term_id, expansion):
+    term = next(t for t in explain_offline(text, "en")["terms"] if t["id"] == term_id)
+    assert term["expansion"].startswith(expansion)
+
+
+@pytest.mark.parametrize("text, absent", [
+    ("Rollouts are autoregressive, bandwidth/latency-bound, and benefit from inference frameworks.", "alpha-beta-model"),
+    ("NCCL data plane: direct GPU-to-GPU weight streaming from the trainer to vLLM.", "weight-streaming"),
+])
+def test_round73_senses_said_less(text, absent):
+    assert absent not in terms_of(text)
+
+
+def test_the_memory_wall_names_the_waiting_first():
+    # P19: "the latency to load data from HBM ... leaves the compute units idle" was defined as capacity growing slowly
+    term = next(t for t in explain_offline("This is called the memory wall: compute units sit idle waiting on HBM.", "en")["terms"]
+                if t["id"] == "memory-wall")
+    assert "wait" in term["definition"].split(":")[0] + term["definition"].split(":")[1][:80]

@@ -15,6 +15,8 @@ _SPLITS = ("tp_degree", "pp_degree", "cp_degree")
 _POOLS = re.compile(r"\b(?:prefill|decode|decoding)\s+(?:pool|nodes?|workers?|instances?|replicas?|servers?|TP|PP|EP)|\b\d+\s*(?:x\s*)?(?:prefill|decode)\b", re.I)
 
 
+# GPUs given to other roles than training the model (RL rollouts, a serving engine beside the trainer)
+_OTHER_ROLES = re.compile(r"\b(?:rollouts?|colocat\w*|disaggregat\w*|generation engines?|inference engines?|reward models?|critic)\b", re.I)
 _WEIGHT_BYTES = 2  # a 16-bit weight: the least a training copy of the model holds per parameter
 
 
@@ -31,6 +33,8 @@ def replicas(doc: Document, claim: Claim) -> Result | None:
     """Chips / chips per model copy = data-parallel replicas, said in words (whole numbers only; else nothing is said)."""
     if any(f.quantity == "dp_degree" for f in doc.figures):
         return None  # the text states its own data-parallel degree; the degrees check multiplies it
+    if _OTHER_ROLES.search(doc.text):
+        return None  # "8xH800, TP=2" in an RL text: some GPUs generate rollouts, so not every chip holds a training copy
     if any(f.quantity == "ep_degree" and f.value > 1 for f in claim.figures):
         return None  # "8xB200, TP2/EP4": the experts split over the replicas, so "4 copies of the model" is not said
     counts = [f for f in claim.figures if f.quantity == "n_chips"]
