@@ -334,3 +334,9 @@ def test_the_memory_wall_names_the_waiting_first():
     term = next(t for t in explain_offline("This is called the memory wall: compute units sit idle waiting on HBM.", "en")["terms"]
                 if t["id"] == "memory-wall")
     assert "wait" in term["definition"].split(":")[0] + term["definition"].split(":")[1][:80]
+
+
+def test_a_sized_gpt_oss_name_is_one_model_not_the_family():
+    # round 69 (pack 127) and the r73 notes: "gpt-oss-120b: OpenAI's family of open-weight reasoning language models"
+    term = next(t for t in explain_offline("We serve gpt-oss-120b on one H100.", "en")["terms"] if t["found_as"] == "gpt-oss-120b")
+    assert term["definition"].startswith("One model of OpenAI's") and "120 billion" in term["expansion"]
