@@ -10,8 +10,7 @@ from typing import NamedTuple
 
 from calculators.resources import data_dir
 
-from service.explain import claims as claim_cues
-from service.explain import gist_compare, gist_defined, gist_names, gist_problem, gist_relation, gist_side, gist_values, reported, restate
+from service.explain import claims as claim_cues, gist_compare, gist_defined, gist_names, gist_problem, gist_relation, gist_side, gist_values, reported, restate
 from service.explain.document import Document
 from service.i18n import arabic
 from service.i18n.messages import join_names, messages
@@ -277,7 +276,8 @@ def _subjects(doc: Document, start: int, end: int, measured: bool, figures: bool
     terms = {t["id"]: t for t in doc.terms}
     own: list[str] = []
     everyday: list[str] = []
-    urls = [(m.start(), m.end()) for m in _URL.finditer(doc.text, start, end)]
+    urls = [(m.start(), m.end()) for m in _URL.finditer(doc.text, start, end)] + \
+        [(start + a, start + b) for a, b in restate.quoted_spans(doc.text[start:end] + "”")]  # “According to the report from OPT-175B ...”: cited
     denied, set_up = -1, gist_names.set_up_starts(doc, start, end)
     for match in (o for o in doc.occurrences if start <= o.start < end and o.start not in set_up):  # "(TP8/PP4/DP2)": set-up
         if any(a <= match.start < b for a, b in urls) or (measured and match.entry["id"] in _MEASURE_TERMS) \

@@ -257,6 +257,9 @@ PROPOSAL_REACH = 8  # words from the verb to the head noun ("a new FP8 automatic
 _BESIDE_AFTER_HEAD = re.compile(r"\b(?:compatible|such\s+as|like|including|using|via|than|unlike|versus|vs\.?|alongside|beside)\b", re.I)
 
 
+_CITED = re.compile(r"\s[-–—]\s*[“\"«]|[“«]")
+
+
 def _proposal(doc: Document, start: int, end: int, lang: str) -> Relation | None:
     """"We propose a new FP8 mixed-precision framework for training LLMs" / «نقترح إطار عمل جديدًا ...»: what kind of
     thing the authors contribute (a head noun of data/gist_relations.json) and the named things its phrase names."""
@@ -266,6 +269,8 @@ def _proposal(doc: Document, start: int, end: int, lang: str) -> Relation | None
         return None
     clause = _CLAUSE_BREAK.search(doc.text, verb.end(), end)
     stop = clause.start() if clause else end
+    cited = _CITED.search(doc.text, verb.end(), stop)  # "- “According to the report from OPT-175B ...”": a quote it cites
+    stop = cited.start() if cited else stop
     words = list(re.finditer(r"\S+", doc.text[verb.end():stop]))[:PROPOSAL_REACH if lang == "en" else 3]
     reach = verb.end() + (words[-1].end() if words else 0)
     found = []

@@ -340,3 +340,43 @@ def test_a_sized_gpt_oss_name_is_one_model_not_the_family():
     # round 69 (pack 127) and the r73 notes: "gpt-oss-120b: OpenAI's family of open-weight reasoning language models"
     term = next(t for t in explain_offline("We serve gpt-oss-120b on one H100.", "en")["terms"] if t["found_as"] == "gpt-oss-120b")
     assert term["definition"].startswith("One model of OpenAI's") and "120 billion" in term["expansion"]
+
+
+# Round 74's findings
+
+def test_a_factor_in_a_results_row_is_against_the_row_called_baseline():
+    # P08: "4.52x" beside 26.36% was judged inconsistent against the row before it (10.31%); the rows are over the baseline
+    text = ("baseline (tp4 pp1): MFU 5.83% (8.75 % * 2 / 3)\n"
+            "optimization with combined projection (tp4 pp1): MFU 10.31%, 1.76x\n"
+            "I'll put this in a separate PR.\n"
+            "optimization with pp/vpp (tp1 pp4 vpp 8): MFU 26.36%, 4.52x, this is the one recorded.")
+    claims = {c["quote"][:30]: c for c in explain_offline(text, "en")["claims"]}
+    assert all(c["verdict"] != "inconsistent" for c in claims.values())
+    assert any("4.52x" in c["why"] and c["verdict"] == "consistent" for c in claims.values())
+
+
+def test_a_cited_quote_is_not_what_the_authors_propose():
+    # P21-ar (a `wrong` gist): «يقدّم المؤلفون إطار عمل فيما يخص OPT-175B» from "propose a framework ... - “According to
+    # the report from OPT-175B training ...”"
+    text = ("The authors propose a framework for limiting wasted resources - “According to the report from OPT-175B training "
+            "about 178,000 GPU hours were wasted due to training failures.”")
+    assert "OPT-175B" not in " ".join(g["text"] for g in explain_offline(text, "ar")["gist"])
+
+
+def test_a_size_one_axis_written_with_other_sizes_elsewhere_is_not_unused():
+    # P08: "TP=1 (tensor parallelism across 1 GPU): ... not used here" where other rows run tp4
+    text = "baseline (tp4 pp1): MFU 5.83%\nwith pp (tp1 pp4): MFU 26.36%\nA combined projection isn't beneficial at TP=1."
+    term = next(t for t in explain_offline(text, "en")["terms"] if t["id"] == "tensor-parallelism")
+    assert "not used here" not in term["definition"]
+    single = next(t for t in explain_offline("We train with PP8 x TP1 on 64 GPUs.", "en")["terms"] if t["id"] == "tensor-parallelism")
+    assert "not used here" in single["definition"]
+
+
+def test_round74_senses():
+    gemini = next(t for t in explain_offline("The Gemini paper provides a failure recovery system with in-memory checkpoints.",
+                                             "en")["terms"] if t["id"] == "gemini")
+    assert "checkpointing system" in gemini["expansion"]
+    assert "ring-all-reduce" not in terms_of("We decompose the reduce-scatter with a ring algorithm to overlap each step.")
+    util = next(t for t in explain_offline("The table gives the link utilization against peak bandwidth.", "en")["terms"]
+                if t["id"] == "utilization")
+    assert "a link's bandwidth" in util["definition"] and "peak math rate" in util["definition"]

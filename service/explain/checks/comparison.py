@@ -4,6 +4,7 @@ ratio and a difference in plain words; a factor the text states for them is judg
 import math
 import re
 from functools import cache
+from types import SimpleNamespace
 
 from service.explain.checks import formats, setup_pairs, verdicts
 from service.explain.checks.arithmetic import tolerance_of
@@ -188,6 +189,7 @@ def _labelled_times(doc: Document, claim: Claim) -> list[tuple]:
     return [(first, second)] if _VS_LABELLED.match(doc.text[first.end:second.start]) else []
 
 
+_IN_WORKING = re.compile(r"\([^()]*[*/×÷][^()]*\)")  # an operand of the row's own bracketed working
 _BASELINE = re.compile(r"\bw/o\b|\bwithout\b|\bbaseline\b|\bno[ -]\w+|بدون|دون\b|الأساس", re.I)
 
 
@@ -334,8 +336,9 @@ def _across(doc: Document, claim: Claim, index: int) -> tuple | None:
     if len(figs) != 1 or not (_rules()["across"].search(claim.quote) or says_factor):
         return None
     x = figs[0]
-    for earlier in reversed(doc.claims[max(0, index - LOOK_BACK):index]):
-        like = [f for f in _comparable(earlier) if _group(f) == _group(x)]
+    for earlier in [c for c in doc.claims[:index] if says_factor and _BASELINE.match(c.quote)] + list(reversed(doc.claims[max(0, index - LOOK_BACK):index])):
+        like = [f for f in _comparable(earlier) if _group(f) == _group(x)]  # a factor is against the row called baseline, if any
+        like = [f for f in like if not _IN_WORKING.search(doc.text, f.start - 12, f.end + 12)] or like  # not "(8.75 % * 2 / 3)"
         if not like:
             continue
         if len(like) != 1 or not (says_factor or _shared_subject(claim, earlier)
@@ -396,19 +399,12 @@ def _difference(value: float) -> str:
     return f"{abs(value) * 100:.0f}%" if abs(value) >= 0.05 else _share(abs(value))
 
 
-class _Said:
-    """A figure as the answer writes it (only its quote is used in the words)."""
-
-    def __init__(self, quote: str):
-        self.quote = quote
-
-
 def _words(doc: Document, x, y, factor: float) -> str:
     """The ratio and the difference of x against y in plain words."""
     m = messages(doc.lang)["verdicts"]
     # the figures in the answer's language ("15.6 تريليون رمز"), not a quote of the other language; "33.88%" as written
     x, y, factor = (y, x, 1 / factor) if verdicts.reference(doc.text, x) and not verdicts.reference(doc.text, y) else (x, y, factor)
-    x, y = (_Said(said(doc, f)) for f in (x, y))
+    x, y = (SimpleNamespace(quote=said(doc, f)) for f in (x, y))  # the figure as the answer writes it
     if abs(factor - 1) < 0.005:
         return m["compare_same"].format(x=x.quote, y=y.quote)
     if factor >= 2 or factor <= 0.5:
