@@ -333,7 +333,8 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
     candidates = []
     for j in range(len(doc.sentences)):
         sentence = sentence_of(j)
-        if j == point or values.get(j, 0.0) <= 0.0 or not restate.same_language(sentence, lang) or _quoted(doc, j) \
+        if j == point or values.get(j, 0.0) <= 0.0 and not (j == point + 1 and "cause" in reported.roles(sentence, lang)) \
+                or not restate.same_language(sentence, lang) or _quoted(doc, j) \
                 or _ELLIPTICAL.search(sentence):  # nor does "Two 4090s with tensor parallelism can." alone
             continue  # a caption, a spec row, a config line, a gloss, or someone else's quoted words give no reason
         if sentence.rstrip().endswith((":", "：")) and len(sentence.split()) < CAPTION_WORDS:

@@ -380,3 +380,13 @@ def test_round74_senses():
     util = next(t for t in explain_offline("The table gives the link utilization against peak bandwidth.", "en")["terms"]
                 if t["id"] == "utilization")
     assert "a link's bandwidth" in util["definition"] and "peak math rate" in util["definition"]
+
+
+def test_a_large_overhead_is_the_problem_and_its_because_follows():
+    # round 74 P07 (read after judging): the gist opened on a code name's description line, not on "the Ray overhead
+    # during refit is large", and dropped the reason as pointing at a figure ("..., as shown in the following figure:")
+    text = ("When running GRPO on many GPUs, the Ray overhead during refit is large. It is mainly because the single "
+            "controller sits between training and generation workers and becomes the bottleneck of job submission, as "
+            "shown in the following figure:\nThe refit is a loop over groups of parameters.")
+    said = gist_text(text)
+    assert "the Ray overhead during refit is large" in said and "single controller" in said and "figure" not in said
