@@ -6,7 +6,7 @@ from functools import cache
 
 from calculators.resources import data_dir
 from service.explain import arabic_clause, change_notes, connectives, gist_lift, gist_names, headings, pattern_cache
-from service.explain.person import FINITE as _FINITE, IMPERATIVE as _IMPERATIVE, OPTION_VERB_FIRST, has_verb, lower_first, third_person
+from service.explain.person import CONDITIONAL_ORDER, FINITE as _FINITE, IMPERATIVE as _IMPERATIVE, OPTION_VERB_FIRST, has_verb, lower_first, third_person
 from service.i18n.messages import messages
 
 ORDER = ("citation", "question", "proposal", "problem", "expectation", "conclusion", "recommendation", "result", "news", "definition", "cause", "contrast", "overview")
@@ -280,7 +280,7 @@ def point(clause: str, sentence: str, lang: str, who: str, context: str = "") ->
     if _IMPERATIVE.match(clause) and not heading and _PROCEDURE.search(clause) and "notes_quoted" in words:
         return _capital(words["notes_quoted"][number].format(subject=subject, claim=_capital(clause)))
     if _IMPERATIVE.match(clause) and not heading and not _COMPARATIVE_LED.match(clause) and not change_notes.MODAL.search(clause) \
-            and not _JOINED.match(sentence) and (_NEGATIVE_IMPERATIVE.match(clause) or not re.search(r"\b(?:I|we|you)\b", clause.split(",")[0])):
+            and not _JOINED.match(sentence) and not CONDITIONAL_ORDER.match(clause) and (_NEGATIVE_IMPERATIVE.match(clause) or not re.search(r"\b(?:I|we|you)\b", clause.split(",")[0])):
         advised = clause[0].lower() + clause[1:] if clause.split(" ", 1)[0][1:].islower() else clause  # "Keep TP ...": a verb
         return _capital(_advice(words["imperative"], words["possessive"][who], advised))
     verb = words["point"].get(gist_lift.conceded(_said_as(kind, clause), sentence, context), words["point"]["other"])[0 if who != "authors" else 1]
@@ -423,7 +423,7 @@ def companion(clause: str, sentence: str, lang: str, who: str, context: str = ""
     if changed and "change_does" in words:  # a changelog's order ("Refresh the command ...") is what the change does
         return _capital(f"{words['change_does']} {changed}")
     if (_IMPERATIVE.match(clause) or gist_lift.EXERCISE.match(clause)) and not headings.is_heading(sentence):  # "Use ...": advice, not "It adds that use"
-        if _JOINED.match(sentence):  # "but run it on ...": a narrative's next step, quoted, no advice
+        if _JOINED.match(sentence) or CONDITIONAL_ORDER.match(clause):  # "but run it on ...", "set it too high and X": quoted
             return _capital(words["notes_quoted"][0 if who == "text" else 1].format(subject=words["pronouns"][who], claim=_capital(clause)))
         return _capital(_advice(words["imperative"], words["possessive_pronouns"][who], _lower_first(clause, context)))
     if kind == "question":

@@ -390,3 +390,33 @@ def test_a_large_overhead_is_the_problem_and_its_because_follows():
             "shown in the following figure:\nThe refit is a loop over groups of parameters.")
     said = gist_text(text)
     assert "the Ray overhead during refit is large" in said and "single controller" in said and "figure" not in said
+
+
+# Round 75's findings
+
+def test_an_order_joined_to_its_consequence_is_no_advice():
+    # P03 (a `wrong` gist): "Set it too low and an overloaded expert drops the tokens ..." said as "Its advice is to set it too low"
+    text = ("The capacity factor gives every expert a fixed maximum number of tokens. Set it too low and an overloaded expert "
+            "drops tokens, costing quality; set it too high and underused experts pad their buffers with empty slots.")
+    said = gist_text(text)
+    assert "advice" not in said
+    assert "advice is to keep" in gist_text("Keep TP inside one node.")
+
+
+def test_a_chip_count_written_with_x_is_no_gain():
+    # P14: "for 175B on 8x azure A100" gave "95ms / 66ms = 1.44x; the line above these figures states 8x"
+    text = ("I see following improvement for 175B on 8x azure A100 :\nper token latency baseline: ~95ms\n"
+            "per token latency this change: ~66ms")
+    assert "8x" not in " ".join(c["why"] for c in explain_offline(text, "en")["claims"])
+    gained = explain_offline("This change gives a 1.4x speedup:\nstep time before: 95ms\nstep time after: 66ms", "en")
+    assert any("the 1.4x the line above these figures states" in c["why"] for c in gained["claims"])
+
+
+@pytest.mark.parametrize("text, absent, lang", [
+    ("The job completion time is the clock time from the first packet to the last.", "clock-rate", "en"),
+    ("With row split, each weight matrix is cut by rows across the two GPUs.", "llamacpp-split-mode", "en"),
+    ("بدلًا من إعادة حساب هذه الحالات لكل استعلام جديد، يسترجعها محرك الاستدلال من الذاكرة، أي أزواج المفاتيح-القيم.",
+     "activation-checkpointing", "ar"),
+])
+def test_round75_senses(text, absent, lang):
+    assert absent not in terms_of(text, lang)

@@ -39,6 +39,9 @@ def _half_step(fig) -> float:
     return 0.5 * 10 ** -len(m.group(2) or "") * (fig.value / written if written else 0.0)
 
 
+_COUNTED = re.compile(r"\s*(?:[A-Za-z]+\s+)?(?:[A-Z]{1,3}\d{2,3}[A-Za-z]?|GPUs?|TPUs?|nodes?|chips?|cards?|devices?|servers?|hosts?)\b")
+
+
 def introduced_factor(doc: Document, claim: Claim) -> Result | None:
     """Two like results on separate lines under a line stating one gain: the gain redone from them."""
     if claim.calculations or "\n" not in claim.quote.strip():
@@ -48,7 +51,8 @@ def introduced_factor(doc: Document, claim: Claim) -> Result | None:
         return None
     start, end = found
     intro = doc.text[start:end]
-    gains = [f for f in doc.figures if start <= f.start < end and f.quantity in _GAINS and f.value != 0]
+    gains = [f for f in doc.figures if start <= f.start < end and f.quantity in _GAINS and f.value != 0
+             and not _COUNTED.match(doc.text, f.end)]  # "on 8x azure A100": eight chips, not a gain
     if len(gains) != 1 or not (_GAIN_WORD.search(intro) or verdicts.STATED_FACTOR.search(gains[0].quote)):
         return None
     stated = gains[0]
