@@ -333,8 +333,8 @@ def _across(doc: Document, claim: Claim, index: int) -> tuple | None:
     (x, y, earlier claim) when the later sentence says it compares, holds one like figure and shares a subject."""
     figs = _comparable(claim)
     says_factor = any(f.quantity == "ratio" for f in claim.figures)  # "about 24x the compute of ..." compares too
-    if len(figs) != 1 or not (_rules()["across"].search(claim.quote) or says_factor):
-        return None
+    if len(figs) != 1 or not (_rules()["across"].search(claim.quote) or says_factor) or any(f.role == "after" for f in claim.figures):
+        return None  # "rises only from 1.2 to 1.5": the sentence gives its own change, not a comparison with one before
     x = figs[0]
     for earlier in [c for c in doc.claims[:index] if says_factor and _BASELINE.match(c.quote)] + list(reversed(doc.claims[max(0, index - LOOK_BACK):index])):
         like = [f for f in _comparable(earlier) if _group(f) == _group(x)]  # a factor is against the row called baseline, if any
