@@ -42,7 +42,10 @@ def framework_of(settings: list[Setting], form: str, program: str | None = None)
         return "maxtext"
     if program and re.search(r"torchtitan|train\.py$", program) and any(s.name.startswith("--parallelism") for s in settings):
         return "torchtitan"
-    return best[2] if best[0] > 0 else None
+    names = [s.name for s in settings if s.name]
+    # one generic key of many ("quantization" among tp, input_len, batch_size) is a bug report's settings, no framework's file
+    enough = best[0] >= 2 or best[0] > 0 and best[0] >= 0.5 * len(names)
+    return best[2] if enough else None
 
 
 def read_block(block: Block) -> ParsedConfig | None:

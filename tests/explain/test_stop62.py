@@ -427,3 +427,24 @@ def test_a_sentence_with_its_own_from_to_change_is_not_compared_with_an_earlier_
     text = ("تشغيل llama.cpp من البداية للنهاية يعطي 1.2 tok/s. وقياس حساب الخبراء فقط يعطي 3.8 tok/s بمعيار BF16. "
             "حتى مع وضع بعض الخبراء على بطاقة GPU بسعة 24 جيجابايت، ترتفع النتيجة قليلاً فقط من 1.2 إلى 1.5.")
     assert not any("3.8" in c["why"] and "1.5" in c["quote"] for c in explain_offline(text, "ar")["claims"])
+
+
+# Round 76's findings
+
+def test_a_bug_reports_settings_are_no_frameworks_configuration():
+    # P19-ar (a `wrong` gist): «هذه إعدادات MaxText» for "tp: 4 / input_len: 4400 / batch_size: 64 / quantization: fp8"
+    text = ("When using CUDA Graph during decoding, we observed a GPU bubble of around 2ms each time the graph is replayed.\n"
+            "Reproduction\nModel: Qwen2.5-32B-Instruct\nParams:\ntp: 4\ninput_len: 4400\nbatch_size: 64\nquantization: fp8")
+    for lang in ("en", "ar"):
+        assert "MaxText" not in explain_offline(text, lang)["explanation"].split("##")[1]
+
+
+def test_round76_senses():
+    steady = next(t for t in explain_offline("In the 1F1B steady state every stage is busy with one forward and one backward.",
+                                             "en")["terms"] if t["id"] == "steady-state")
+    assert "pipeline" in steady["expansion"]
+    warm = next(t for t in explain_offline("After warm-up, steady-state throughput is 3,000 tokens/s per GPU.", "en")["terms"]
+                if t["id"] == "steady-state")
+    assert "after warm-up" in warm["expansion"]
+    chip = next(t for t in explain_offline("Samsung started shipping HBM4 chips to Nvidia.", "en")["terms"] if t["id"] == "chip")
+    assert "stack" in chip["definition"].split(";")[0]
