@@ -448,3 +448,13 @@ def test_round76_senses():
     assert "after warm-up" in warm["expansion"]
     chip = next(t for t in explain_offline("Samsung started shipping HBM4 chips to Nvidia.", "en")["terms"] if t["id"] == "chip")
     assert "stack" in chip["definition"].split(";")[0]
+
+
+@pytest.mark.parametrize("text", [
+    "The backend compute fabric is one of the most expensive parts of the cluster.",
+    "A Rail-Optimized Design partitions the networking backend into dedicated fabrics (rails).",
+])
+def test_a_networks_back_end_is_no_software_library(text):
+    # round 76 P03 and P17: "backend (the library that does the work behind a common interface)" for the back-end network
+    assert "software-backend" not in terms_of(text)
+    assert "software-backend" in terms_of("PyTorch uses NCCL as the distributed backend for GPU tensors.")
