@@ -17,14 +17,14 @@ _CAPTION = pattern_cache.lazy(r"^\s*(?:example|figure|fig\.|table|diagram)\b|^\s
 
 
 def about_the_page(sentence: str) -> bool:
-    """Whether the sentence is about a figure, a table or the page rather than the subject ("as you can see in figure 3");
-    a claim that only ends by pointing at a figure ("X becomes the bottleneck, as shown in the following figure:") is X."""
+    """Whether the sentence is about a figure, a table or the page ("as you can see in figure 3"), a trailing pointer aside."""
     tail = _SHOWN_TAIL.search(sentence)
     said = sentence[:tail.start()] if tail and len(sentence[:tail.start()].split()) >= 8 else sentence
     return bool(_ABOUT_THE_PAGE.search(said) or _CAPTION.match(said))
 
 
-_SHOWN_TAIL = pattern_cache.lazy(r",?\s*as (?:shown|seen|illustrated|depicted|plotted) (?:in|below|above|by)\b[^,.;]{0,40}[:.]?\s*$", re.I)
+SHOWN_TAIL = r",?\s*as (?:shown|seen|illustrated|depicted|plotted) (?:in|below|above|by)\b[^,.;]{0,40}[:.]?\s*$"  # synthesis drops it too
+_SHOWN_TAIL = pattern_cache.lazy(SHOWN_TAIL, re.I)
 
 
 # "In this tutorial we describe how to enable X": what the page walks through, its topic, not a claim of the author's

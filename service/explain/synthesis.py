@@ -4,7 +4,7 @@
 import re
 
 from service.explain import claims as claim_cues
-from service.explain import gist_plain, pattern_cache, person, reported
+from service.explain import gist_plain, gist_side, pattern_cache, person
 from service.explain.document import Document
 from service.i18n import arabic_numbers
 from service.i18n.messages import messages
@@ -29,7 +29,7 @@ _CHANGED = pattern_cache.lazy(r"\b(?:increased|decreased|improved|dropped|rose|f
 # "I found that", "it seems that", an example after "e.g." (never a negation, a condition or a figure).
 _DROP_EN = [pattern_cache.lazy(p, re.I) for p in (
     r"^\[\d{4}-\d{2}-\d{2}[^\]]{0,30}\]\s*",  # a log line's timestamp ("[2025-04-07 13:06:18] CUDA max memory ...")
-    r",?\s*as (?:shown|seen|illustrated|depicted|plotted) (?:in|below|above|by)\b[^,.;]{0,40}[:.]?\s*$",  # "..., as shown in the following figure:"
+    gist_side.SHOWN_TAIL,  # "..., as shown in the following figure:"
     # not a formula's operand ("(bandwidth) ÷ (bytes)") nor a function's argument ("sum(active transfer time)")
     # nor a condition or exception ("(except at very large batch size)", "(only with FP8)"): the claim holds only so
     # nor a variant's name ("DeepCompile (Offload selective+async)" against "(Offload optimizer all+sync)", round 68 P17)
