@@ -3,7 +3,7 @@
 import re
 
 from service.explain import claims as cues
-from service.explain import gist_central, gist_contrast, gist_cross, gist_dangling, gist_frames, gist_select, gist_length, gist_lift, gist_list, gist_plain, gist_side, headings, pattern_cache, person, reported, restate, synthesis
+from service.explain import gist_central, gist_contrast, gist_cross, gist_dangling, gist_frames, gist_select, gist_length, gist_lift, gist_list, gist_plain, gist_side, headings, pattern_cache, person, question_target, reported, restate, synthesis
 from service.explain.document import Document
 from service.i18n.messages import messages
 
@@ -76,7 +76,7 @@ def score(doc: Document, index: int, term_ids: set[str], claim) -> float:
             and not (restate.same_language(sentence, doc.lang) and reported.role(sentence, doc.lang) != "other"):
         return 0.0  # a list of figures is not a point ("I only get 18% MFU on one node of 8 GPUs" reports a problem)
     value = 3.0 * cues.cue("point", sentence) + 2.0 * cues.cue("requirement", sentence) + 1.0 * cues.cue("cause", sentence)
-    value += 2.0 * sentence.rstrip().endswith(("?", "؟"))
+    value += 2.0 * (sentence.rstrip().endswith(("?", "؟")) and question_target.addressee(sentence, doc.text) is None)  # not one put to @x
     value += 1.0 * bool(claim is not None and claim.frame) + 0.5 * min(len(term_ids), 4) + gist_central.weight(doc, term_ids)
     value += 0.5 * bool(claim is not None and claim.calculations) + 1.5 * evidence  # a result its rows then measure
     value += 1.5 * bool(claim is not None and {"measurement", "comparison"} & set(claim.kinds))  # a report's result
@@ -124,7 +124,7 @@ def _checked(doc: Document, index: int) -> int | None:
     if after >= len(doc.sentences):
         return None
     sentence = doc.text[slice(*doc.sentences[after])]
-    return after if restate.same_language(sentence, doc.lang) and reported.is_check_question(sentence, doc.lang) else None
+    return after if restate.same_language(sentence, doc.lang) and question_target.is_check_question(sentence, doc.lang) else None
 
 
 _has_figure = gist_side.has_figure
@@ -582,7 +582,7 @@ def _question(doc: Document, order: list[int], values: dict[int, float], ids: li
         return None
     asked = [(values.get(j, 0.0), j) for j in range(len(doc.sentences))
              if j not in order and values.get(j, 0.0) > 0.0 and reported.role(sentence_of(j), doc.lang) == "question"
-             and restate.same_language(sentence_of(j), doc.lang) and not _quoted(doc, j)
+             and restate.same_language(sentence_of(j), doc.lang) and not _quoted(doc, j) and question_target.addressee(sentence_of(j), doc.text) is None
              and (abs(j - order[0]) <= 3 or ids[j] & ids[order[0]] or j == len(doc.sentences) - 1)
              and not (_ASKS_OF_IT.match(sentence_of(j)) and j - 1 not in order)]  # "Does it set ...?": "it" is the sentence before
     return max(asked)[1] if asked else None

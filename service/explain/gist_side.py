@@ -64,7 +64,7 @@ _POINTER = pattern_cache.lazy(r"(?<!n't )(?<!not )(?<!never )\b(?:recommend|sugg
                               r"|^\s*as\s+(?:explored|discussed|described|covered|explained|shown)\s+in\s+(?:our|my|a|an|the|previous|earlier)\b"
                               r"|^\s*(?:so\s+)?(?:here(?:'s|\s+is|\s+are)\s+(?:exactly\s+|precisely\s+)?(?:what|how|why)\b|let(?:'s|\s+us)\s+"
                               r"(?:dive|look|see|walk|start|break|dig|get)\b|(?:below|next),?\s+(?:we|I)\s+(?:show|explain|describe|walk|look)\b"
-                              r"|in\s+this\s+(?:post|article|blog(?:\s+post)?|guide|section),?\s+(?:we|I)(?:'ll|\s+will)\b)", re.I)
+                              r"|in\s+this\s+(?:post|article|blog(?:\s+post)?|guide|section),?\s+(?:we|I)(?:'ll|\s+will)\b|^\s*(?:in\s+)?(?:the|our|my)\s+(?:next|following|upcoming)\s+(?:post|article|blog(?:\s+post)?|part|installment|episode|chapter)\b)", re.I)
 # A test set-up ("Tested on NVIDIA H100 80GB with Qwen2.5-7B:") says where a result was measured, not the result.
 _TESTED_ON = pattern_cache.lazy(r"^\s*(?:(?:this|it|the (?:change|pr|patch|feature|fix))\s+(?:was|is|has been|were)\s+)?"
                                 r"(?:tested|benchmarked|evaluated|run|measured|verified)\s+(?:on|with|using)\b", re.I)

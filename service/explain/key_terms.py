@@ -27,6 +27,9 @@ _SOURCE = {"title": "data/key_words.json (the words frameworks join into config 
 
 # "the optimizer_allgather time could vary from 2.5s to 0.4s": a phase a log times, not a setting
 _TIMED_AFTER = re.compile(r"\s+(?:time|times|timing|latency|duration)\b|\s+(?:took|takes)\s", re.I)
+# "I want to increase vllm_gpu_memory_utilization": what a person raises or sets is a setting, whatever its name measures
+_SET_BEFORE = re.compile(r"\b(?:increas\w*|decreas\w*|rais\w*|lower\w*|reduc\w*|set|sets|setting|tun\w*|chang\w*|adjust\w*|bump\w*|"
+                         r"configur\w*|pass\w*|enabl\w*|disabl\w*)\s+(?:the\s+|my\s+|our\s+|your\s+)?$", re.I)
 # "--kv-cache-dtype fp8_e4m3", "dtype=fp8_e4m3": a value given to a setting, not a setting of its own
 _VALUE_BEFORE = re.compile(r"(?:(?<![\w-])--[A-Za-z][\w-]*(?:\s+|=)|(?<![\w.])[A-Za-z_][\w.]*\s*=\s*|\b(?:when|by|while)\s+using\s+)$")
 # "the update_actor step takes progressively longer": a step of the program's loop, named by its function
@@ -184,7 +187,8 @@ def find(text: str, lang: str, named: list[tuple[int, int]], known: set[str]) ->
             else "key_term_module" if not from_table and (in_path or module_path(key) or _RUN_BEFORE.search(text[max(0, start - 30):start])
                                                           or _CALLED.search(key) or text[end:end + 1] == "(" or _CODE_AFTER.match(text, end)) \
             else "key_term_value" if not from_table and _VALUE_BEFORE.search(text[max(0, start - 40):start]) \
-            else "key_term_measured" if not from_table and (measured(key) or _TIMED_AFTER.match(text, end)) else "key_term"
+            else "key_term_measured" if not from_table and (measured(key) or _TIMED_AFTER.match(text, end)) \
+            and not _SET_BEFORE.search(text[max(0, start - 30):start]) else "key_term"
         concept = _named_concept(key, lang) if kind == "key_term" and not from_table else None
         definition = from_table[0] if from_table else messages(lang)["key_term_concept"].format(**concept, words=plain) if concept \
             else messages(lang)[f"{kind}_words"].format(words=plain)

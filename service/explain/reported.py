@@ -5,7 +5,7 @@ import re
 from functools import cache
 
 from calculators.resources import data_dir
-from service.explain import arabic_clause, change_notes, connectives, gist_lift, gist_names, headings, pattern_cache
+from service.explain import arabic_clause, change_notes, connectives, gist_lift, gist_names, headings, pattern_cache, question_target
 from service.explain.person import CONDITIONAL_ORDER, FINITE as _FINITE, IMPERATIVE as _IMPERATIVE, OPTION_VERB_FIRST, has_verb, lower_first, third_person
 from service.i18n.messages import messages
 
@@ -253,6 +253,8 @@ def point(clause: str, sentence: str, lang: str, who: str, context: str = "") ->
     number = 1 if who == "authors" else 0
     subject = words["subjects"][who]
     if kind == "question":
+        if (addressed := _addressed(clause, sentence, context, words, "one")) is not None:
+            return addressed  # "@x Do you remember why ...?" is put to one participant, not to the reader
         asked = indirect_question(clause)
         if asked is None:
             return _capital(words["asks_quoted"][number].format(subject=subject, question=clause.rstrip("?").strip()))
@@ -427,6 +429,8 @@ def companion(clause: str, sentence: str, lang: str, who: str, context: str = ""
             return _capital(words["notes_quoted"][0 if who == "text" else 1].format(subject=words["pronouns"][who], claim=_capital(clause)))
         return _capital(_advice(words["imperative"], words["possessive_pronouns"][who], _lower_first(clause, context)))
     if kind == "question":
+        if (addressed := _addressed(clause, sentence, context, words, "another")) is not None:
+            return addressed
         asked = indirect_question(clause)
         if asked is not None:
             return _capital(f"{words['pronouns'][who]} {words['companion']['question'][0 if who == 'text' else 1]} "
@@ -569,18 +573,13 @@ _SITUATIONS = ("problem", "result", "expectation", "contrast", "news", "other") 
 _LABELLED = pattern_cache.lazy(r"\w:\s")
 
 
-# "Am I correct?", "Is my understanding right?", "هل هذا صحيح؟": the author asks whether the sentence before holds.
-_CHECK_QUESTION = {
-    "en": pattern_cache.lazy(r"^\s*(?:(?:am i|are we|was i|were we|is (?:this|that|it|my \w+|our \w+)|does (?:this|that) (?:sound|look|seem))"
-                             r"\s+(?:\w+\s+){0,2}?(?:correct|right|accurate|ok|okay|true|make sense)|right|correct)\b[^?]{0,30}\?\s*$", re.I),
-    "ar": pattern_cache.lazy(r"^\s*(?:هل\s+(?:هذا|ذلك|كلامي|فهمي|حسابي|استنتاجي)\s+(?:صحيح|دقيق|سليم)|هل (?:أنا|نحن) (?:محق|محقون|على حق|مصيب))"
-                             r"[^؟?]{0,20}[؟?]\s*$"),
-}
-
-
-def is_check_question(sentence: str, lang: str) -> bool:
-    """Whether the sentence only asks if the one before is right ("Am I correct?")."""
-    return bool(_CHECK_QUESTION["ar" if lang == "ar" else "en"].match(sentence))
+def _addressed(clause: str, sentence: str, context: str, words: dict, asker: str) -> str | None:
+    """A second-person question put to a named participant, quoted whole with its asker and addressee; None otherwise."""
+    named = question_target.addressee(sentence, context)
+    if named is None or "asks_addressed" not in words:
+        return None
+    question = question_target.without_addressee(clause).rstrip("?").strip()
+    return words["asks_addressed"][asker].format(addressee=named, question=_capital(question))
 
 
 def confirms(clause: str, lang: str, who: str) -> str:

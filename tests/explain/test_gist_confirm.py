@@ -1,6 +1,6 @@
 """A sentence followed by "Am I correct?" is what the author asks about: the gist says they ask whether it holds."""
 
-from service.explain import reported
+from service.explain import question_target, reported
 from service.explain.compose import explain_offline
 
 
@@ -10,9 +10,9 @@ def gist_of(text: str, lang: str = "en") -> list[dict]:
 
 def test_check_questions_are_recognised_and_real_questions_are_not():
     for q in ("Am I correct?", "Is my understanding right?", "Is this correct?", "Right?", "Does that sound right?"):
-        assert reported.is_check_question(q, "en"), q
-    assert not reported.is_check_question("Is this the right way to shard a 70B model across 4 nodes?", "en")
-    assert reported.is_check_question("هل هذا صحيح؟", "ar") and reported.is_check_question("هل أنا محق؟", "ar")
+        assert question_target.is_check_question(q, "en"), q
+    assert not question_target.is_check_question("Is this the right way to shard a 70B model across 4 nodes?", "en")
+    assert question_target.is_check_question("هل هذا صحيح؟", "ar") and question_target.is_check_question("هل أنا محق؟", "ar")
 
 
 def test_the_claim_checked_by_the_author_is_the_gist_as_a_question():
