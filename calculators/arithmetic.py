@@ -118,6 +118,9 @@ def _agreement(stated: float, computed: float, tolerance: float) -> tuple[float,
 
 
 _BYTES_UNIT = re.compile(r"\d\s*[kKMGTPE]?i?B\s*$")  # "2.8 TB", "350 GB", "80GiB"
+_TIME_TERM = re.compile(r"\d\s*(?:ns|us|µs|μs|ms|s|sec|min|h)\b")
+_OTHER_UNIT = re.compile(r"/|\d\s*[kKMGTPE]?i?B\b|FLOP|\d\s*[kKMGTPE]?(?:bps|b/s)|%")
+_TIME_UNIT = re.compile(r"\d\s*(?:ns|us|µs|μs|ms|s|sec|secs|seconds?|min|mins|minutes?|h|hrs?|hours?)\s*$")  # "12.8 ms", "4.4 s"
 
 
 def unit_of(value: float) -> str:
@@ -132,7 +135,10 @@ def arithmetic(v: dict):
     # a result stated in bytes ("2.8 TB") is written in bytes, not as a bare "2.8T" that reads as a count
     in_bytes = v["stated_result"] is not None and bool(_BYTES_UNIT.search(str(v["stated_result"])))
     # a result whose kind the caller knows ("10 GB / 100 ms" is a rate) is written in its unit, never "100B"
-    shown = v.get("result_unit") or ("bytes" if in_bytes else unit_of(value))
+    # "3.50 ms + 9.33 ms = 12.8 ms": a sum of times is a time, written 12.83 ms, not 0.01283 (a quotient of times is a ratio)
+    in_time = v["stated_result"] is not None and (bool(_TIME_UNIT.search(str(v["stated_result"])))
+                                                  or bool(_TIME_TERM.search(str(expression))) and not _OTHER_UNIT.search(str(expression)))
+    shown = v.get("result_unit") or ("bytes" if in_bytes else "seconds" if in_time else unit_of(value))
     steps = [step("arithmetic.evaluate", expression=str(expression).strip(), value=(value, shown))]
     outputs = {"value": value}
     if v["stated_result"] is not None:
@@ -141,7 +147,7 @@ def arithmetic(v: dict):
             value = outputs["value"] = value / 100  # "(100 + 5 + ... + 5) / 8 = 15.6%": the operands are percentages, so is the result
         error, ok = _agreement(stated, value, v["tolerance"])
         # a stated percentage is compared, and written, as one
-        unit = "fraction" if str(v["stated_result"]).strip().endswith("%") else "bytes" if in_bytes else unit_of(stated)
+        unit = "fraction" if str(v["stated_result"]).strip().endswith("%") else "bytes" if in_bytes else "seconds" if in_time else unit_of(stated)
         if ok:  # within the tolerance: "off by 0.6289%" beside "consistent" is noise a reader must skip (blind readers said so)
             steps.append(step("arithmetic.agrees", stated=(stated, unit), value=(value, unit), verdict=word("word.consistent")))
         else:

@@ -72,6 +72,8 @@ def is_verb(word: str) -> bool:
         return True
     if w.startswith("س") and w[1:2] in ("ي", "ت", "ن") and len(w) >= 5:
         return True  # a future: "سيحتاج", "ستتضمن", "سنقوم"
+    if w.startswith("تت") and len(w) >= 5 and not w.endswith(("ة", "ات", "ية")):
+        return True  # "تتميز", "تتطلب", "تتضمن": an imperfect of a ta- form, though its fourth letter looks like تفعيل's
     if w.startswith("ت"):  # a verb, unless a noun's pattern: -ة, -ات, -ية, تفعيل (تدريب), تفاعل/تفاعيل (توازي, تكاليف)
         return not (w.endswith(("ة", "ات", "ية")) or (len(w) == 5 and w[3] == "ي") or (len(w) >= 5 and w[2] == "ا"))
     if w.endswith("ت") and not w.endswith("ات") and 4 <= len(w) <= 6:
@@ -90,6 +92,9 @@ def _feminine(word: str) -> bool:
 
 # nouns whose own first letter is و ("وحدات GPU" after "تستخدم الشركة" is the object, no "and ...")
 _WAW_NOUN = re.compile(r"و(?:حد|صل|قت|زن|ظ[يا]|سي|ضع|جود|سائل|كيل|رق|اجه|ثائق|ثيق)")
+
+
+_TIME_WORDS = frozenset("يوم اليوم أمس غدا صباح مساء ليلة الأسبوع الشهر العام الاثنين الثلاثاء الأربعاء الخميس الجمعة السبت الأحد".split())
 
 
 def subject_after(words: list[str], verb: str = "") -> int:
@@ -112,8 +117,8 @@ def subject_after(words: list[str], verb: str = "") -> int:
             if words[close].rstrip().endswith(tuple(_PUNCT)):
                 break
             continue
-        if not core:
-            break
+        if not core or n and core in _TIME_WORDS:
+            break  # "أعلنت شركة هواوي يوم الخميس ...": the day is when, not part of who
         if not defined:
             if core in _DEMONSTRATIVE and n + 1 < len(words) and _bare(words[n + 1]).startswith("ال"):
                 if n:
@@ -147,6 +152,8 @@ def subject_after(words: list[str], verb: str = "") -> int:
                     break  # "يعالج الترميز التخميني هذه المشكلة": the demonstrative opens the object
                 n += 1  # "مخطط التنشيط النادر هذا": the demonstrative after its noun closes the subject
                 break
+            if _LATIN.match(core):
+                return 0  # "تتميز وحدة معالجة الرسوميات Blackwell ...": the subject's name or the verb's object, not sure which
             if core in _NUMBER_WORDS:
                 n += 1  # "المراكز الخمسة الجديدة": a number agrees in reverse gender, still the subject's
                 if word.rstrip().endswith(tuple(_PUNCT)):

@@ -69,7 +69,17 @@ def _written(doc: Document, fig) -> str:
         return units["per_step"].format(time=_time(fig.value, doc.lang))
     if fig.quantity == "steps":
         return units["steps"].format(n=f"{fig.value:,.0f}")
+    if in_bits(fig):  # "11.7 جيجا بت في الثانية": an HBM pin's or a link's rate, said in the bits the text wrote
+        return units["gbit_s"].format(n=human(fig.value * 8 / 1e9, ""))
     return said(doc, fig)
+
+
+_BITS = re.compile(r"\d\s*[GMT]b(?:ps|/s|it)|(?i:gigabits?|megabits?|terabits?)|(?:جيجا|ميجا|ميغا|غيغا|جيغا|تيرا)\s?(?:بت|بِت)")
+
+
+def in_bits(fig) -> bool:
+    """Whether a bandwidth figure is written in bits per second ("100Gbps", "11.7 جيجا بت"), not bytes."""
+    return fig.quantity in ("bandwidth_bytes_per_s", "memory_bandwidth_bytes_per_s") and bool(_BITS.search(fig.quote))
 
 
 def _named_chips(doc: Document, fig, text: str) -> str:
@@ -127,7 +137,7 @@ def line(doc: Document, already: str = "") -> str:
             side = "up_to" if _UP_TO.search(bound[1]) else bound[0]  # "ما يصل إلى 6 GW" reaches 6 GW: "up to", not "less than"
             side = "at_least" if _AT_LEAST.search(bound[1]) else side  # "حداً أدنى من 8": 8 or more, "at least 8"
             text = messages(doc.lang)["verdicts"]["bound_written"][side] + " " + text
-        text = labels.get(fig.quantity, "{x}").format(x=text) if text else text  # "a power of up to 6 GW"
+        text = labels.get("bit_rate" if in_bits(fig) else fig.quantity, "{x}").format(x=text) if text else text  # "a power of up to 6 GW"
         if text and restate.same_language(text, doc.lang):
             shown.append(text)
             values.add(fig.value)

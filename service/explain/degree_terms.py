@@ -33,6 +33,8 @@ def with_degree(doc, item: dict) -> dict:
     axis = re.match(r"[A-Za-z]+", quote).group()  # "tp4 pp1 ... TP=1": the axis written with other sizes too is no one size
     if any(float(n) != fig.value for n in re.findall(rf"\b{axis}\s*[=:]?\s*(\d+)\b", doc.text, re.I)):
         return item
+    if re.search(rf"\b(?:scal|var|sweep|increas|grow|rais|doubl)\w*\s+(?:the\s+)?{axis}\b|\b{axis}\s+(?:sizes|degrees|grows|increases|scales)\b", doc.text, re.I):
+        return item  # "as we scale TP and model size": runs at several sizes, of which "TP=8" is one
     reading = restate.on_chips(restate.figure(fig, doc.lang), fig, doc.text, doc.lang)
     if reading and fig.value == 1:  # "PP8×TP1": no tensor parallelism, not "splitting each layer's weights" (round 53 P22)
         return {**item, "found_as": quote, "expansion": reading, "definition": f"{messages(doc.lang)['parallel_size_one']} {item['definition']}"}

@@ -27,8 +27,7 @@ _EMOTICON = pattern_cache.lazy(r"\s+[:;]-?[/()DPp|\\]+(?=[\s.!?]*$)")  # "... ea
 _PLAIN_WORD_FIRST = pattern_cache.lazy(r"[a-z]+[\s,]")  # "the flagship run ...", not "bing_bert", "h100" or "nvidia-smi"
 # A person's name ("Horace He:"), not a setting ("SHARD_GRAD_OP:", "FULL_SHARD:"): capitalised words with lower case.
 _URL = pattern_cache.lazy(r"https?://(?:www\.)?github\.com/[\w.-]+/[\w.-]+/(?P<kind>pull|issues|discussions)/(?P<number>\d+)\S*|https?://\S+")
-_SPEAKER = pattern_cache.lazy(r"^(?!(?:Problem|Setup|Settings?|Note|Update|Question|Summary|Results?|Issue|Solution|Context|Background|Environment|Edit|Details?|Test|Tests|Hardware|Software|System|Config\w*|Observ\w+|Conclusions?|Takeaways?|Expected|Actual|Steps?|Reproduc\w+|Motivation|Description|Overview|Goal|Reason|Fix|Workaround|Hypothes\w+|Analysis|Output|Error|Logs?|Command|Model|Benchmarks?|Performance|Memory|Training|Inference|" + gist_lift.LABEL_WORDS + r")\b[^:\n]{0,30}:)"
-                              r"(?P<speaker>[A-Z][a-z][\w.'-]*(?: [A-Z][a-z][\w.'-]*){1,2}|[A-Z][a-z][\w.'-]*(?=\s*:[^\n]*\b(?:I|we|you|my|our|us|me)\b))\s*:\s+(?=\S)")
+_SPEAKER = gist_lift.SPEAKER
 _TRAILING = ".。!?؟:;؛،, "
 # A reason names its cause ("because", "since", "due to"); "so"/"thus" open a consequence, not the reason.
 _REASON = pattern_cache.lazy(r"\b(?:because|since|due to|thanks to|as a result of|the reason)\b|(?<![\u0621-\u064A])(?:لأن|بسبب|نظرًا|نظرا|بفضل)", re.I)
@@ -38,7 +37,7 @@ _OPENER = pattern_cache.lazy(r"^(?:(?:yes|ok|okay|well|but|and|so|also|however|w
 # What announces a point, not makes it: "So the takeaway:", "TL;DR:", "الخلاصة:", a label ("Problem:"), a number ("(2) As")
 _ANNOUNCER = pattern_cache.lazy(r"^(?:(?:so|and|thus|therefore|anyway|basically)\s*,?\s+)?(?:the\s+)?(?:takeaway|tl[;.]? ?dr|bottom line|"
                                 r"in short|key (?:insight|point|implication|finding|result|observation|takeaway)|short version|consider this|for context|for reference|here'?s the thing|"
-                                r"to put (?:this|it) in(?:to)? perspective|الخلاصة|باختصار|البصيرة الرئيسية)\s*[:,-]?\s*|^\(?\d{1,2}\)\s+|"
+                                r"to put (?:this|it) in(?:to)? perspective|الخلاصة|باختصار|البصيرة الرئيسية)(?:\s+is(?=\s+(?:that|the|a|an|this|it)\b))?\s*[:,-]?\s*|^\(?\d{1,2}\)\s+|"
                                 r"^(?:problem|setup|note|update|question|summary|results?|issue|solution|context|background|motivation|"
                                 r"environment|description|edit|conclusion|observation|workload|hardware|details?|benchmarks?|recommendations?|tip|answer|findings?|caveat|output|outcome|impact|verdict|status|overall|effect|"
                                 r"performance|preface|introduction|abstract|overview|tl[;.]? ?dr)\s*:\s*", re.I)
@@ -155,7 +154,7 @@ def restated(doc: Document, index: int, seen: set[str] | None = None) -> str:
         opened = _OPENER.match(text)
         if opened and opened.end() < len(text):
             text = text[opened.end()].upper() + text[opened.end() + 1:]  # "Yes I profiled" -> "I profiled"
-        speaker = _SPEAKER.match(text) if doc.lang == "en" else None  # "Scout: يحتوي ..." labels an item, no one speaks
+        speaker = gist_lift.speaker(doc, text) if doc.lang == "en" else None  # "Scout: يحتوي ..." labels an item, no one speaks
         if speaker and gist_side.labelled_list(doc, index):  # "Gradients: match parameter size" in a list: a label, no speaker
             text = f"{speaker.group('speaker')} {text[speaker.end():]}" if text[speaker.end():][:1].islower() else text
         elif speaker:

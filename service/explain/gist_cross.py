@@ -225,9 +225,9 @@ def _change(doc: Document, start: int, sentence: str, setup: list, cue: dict, pr
 
 
 def _cause_clause(sentence: str, cue: dict) -> tuple[int, int, bool] | None:
-    """Where the sentence's cause clause is: after its last cause word not under a negation ("not because of memory
-    but because the IB links were slow" gives the IB links), or from an opening "Since" to the first comma."""
-    found = [m for m in cue["cause"].finditer(sentence) if not claim_cues.denied_at(sentence, m.start(), m.end())]
+    """Where the sentence's cause clause is: after its last cause word neither negated ("not because of memory but because
+    the IB links were slow") nor after a reaction ("This is interesting because"), or from an opening "Since" to a comma."""
+    found = [m for m in cue["cause"].finditer(sentence) if not claim_cues.denied_at(sentence, m.start(), m.end()) and not cue["reaction"].search(sentence[:m.start()])]
     if not found:
         return None
     last = found[-1]

@@ -51,12 +51,17 @@ def trimmed(text: str) -> str:
     ends = [i for i, w in enumerate(words[:limit]) if w.endswith((",", "،", ";", "؛")) and i >= 12 and not depth[i + 1]]
     # before a trailing aside (", where communication is 60% of the time"): what comes before is a whole statement
     asides = [i for i in ends if i + 1 < len(words) and words[i + 1].lower() in _ASIDE_OPENERS]
+    if words[0].lower() in _FRONTED_OPENERS:  # "في إعلان كسر ...، والذي ...، كشفت هواوي ...": the fronted phrase has no verb
+        asides = asides[1:] if asides and asides[0] == ends[0] else asides
+        ends = ends[1:]
     if asides:
         return " ".join(words[:asides[-1] + 1]).rstrip(",،;؛") + "."
     return " ".join(words[:ends[-1] + 1]).rstrip(",،;؛") + " …" if ends else text
 
 
-_ASIDE_OPENERS = {"where", "which", "حيث", "والتي", "الذي", "التي"}  # "while"/"whereas" carry the contrast: never dropped
+_ASIDE_OPENERS = {"where", "which", "حيث", "والتي", "الذي", "والذي", "التي"}
+# a sentence opening on a phrase before its clause ("In a move that ..., X did Y"): its first comma closes no statement
+_FRONTED_OPENERS = {"in", "on", "at", "with", "during", "after", "before", "amid", "في", "على", "مع", "بعد", "قبل", "خلال", "وسط"}  # "while"/"whereas" carry the contrast: never dropped
 
 
 def gloss_words(text: str) -> int:

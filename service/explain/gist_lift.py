@@ -179,7 +179,8 @@ _VERB_IN_LABEL = pattern_cache.lazy(r"\b(?:is|are|was|were|be|been|has|have|had|
 
 
 _ANNOUNCING = pattern_cache.lazy(r"^(?:and|but|so|also|why|what|how)\b|\b(?:finding|findings|insight|takeaway|observation|result|results|point|"
-                                  r"thing|lesson|verdict|caveat|surprise|conclusion|answer|upshot|catch|problem|issue)\b", re.I)
+                                  r"thing|lesson|verdict|caveat|surprise|conclusion|answer|upshot|catch|problem|issue|question)\b"
+                                  r"|\b(?:is|are|was|were)\s*$", re.I)  # "The next question is: can VPP help?" asks "can VPP help?"
 
 
 _PERSON = pattern_cache.lazy(r"[A-Z][a-z][\w.'-]*(?: [A-Z][a-z]?[\w.'-]*){1,2}")  # "Horace He", "Jingyuan Liu"
@@ -191,6 +192,17 @@ LABEL_WORDS = (_SUFFIXED + r"|Scale|Speed|Cost|Latency|Throughput|Accuracy|Stabi
                r"Bandwidth|Compute|Scaling|Quality|Usage|Pros|Cons|Approach|Method|Idea|Plan|Proposal|Changes?|Bug|Cause|Impact|"
                r"Benefits?|Trade-?offs?|Limitations?|Risks?|Options?|Phase|Stage|Memory|Step")
 _COMMON_LABEL = pattern_cache.lazy(rf"^(?:{LABEL_WORDS})\b|\b{_SUFFIXED}\b")
+# "Horace He: ..." is someone speaking; "Second-generation Transformer Engine: ..." labels what the line describes
+SPEAKER = pattern_cache.lazy(r"^(?!(?:Problem|Setup|Settings?|Note|Update|Question|Summary|Results?|Issue|Solution|Context|Background|Environment|Edit|Details?|Test|Tests|Hardware|Software|System|Config\w*|Observ\w+|Conclusions?|Takeaways?|Expected|Actual|Steps?|Reproduc\w+|Motivation|Description|Overview|Goal|Reason|Fix|Workaround|Hypothes\w+|Analysis|Output|Error|Logs?|Command|Model|Benchmarks?|Performance|Memory|Training|Inference|" + LABEL_WORDS + r")\b[^:\n]{0,30}:)"
+                              r"(?P<speaker>[A-Z][a-z][\w.'-]*(?: [A-Z][a-z][\w.'-]*){1,2}|[A-Z][a-z][\w.'-]*(?=\s*:[^\n]*\b(?:I|we|you|my|our|us|me)\b))\s*:\s+(?=\S)")
+
+
+def speaker(doc, text: str):
+    """The SPEAKER match of a line, unless the "name" before its colon holds a term of the glossary (a label, no person)."""
+    found = SPEAKER.match(text)
+    if found is None or any(m.found_as and m.found_as in found.group("speaker") for m in doc.occurrences):
+        return None
+    return found
 
 
 def topic_label(clause: str) -> str:

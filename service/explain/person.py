@@ -92,12 +92,13 @@ def clause_follows(text: str) -> bool:
         bare = word.strip(",;:()").lower()
         if not bare or not has_verb(bare):
             continue
-        if n == 0 or _BEFORE_NOUN.match(words[n - 1].strip(",;:()")) and not re.fullmatch(r"is|are|was|were|has|have|had|can|could|will|would|should|must|do|does|did", bare):
+        if n == 0 or words[n - 1].lower() in _PREPOSITIONS or _BEFORE_NOUN.match(words[n - 1].strip(",;:()")) and not re.fullmatch(r"is|are|was|were|has|have|had|can|could|will|would|should|must|do|does|did", bare):
             continue  # "gaps of ...", "consistent gaps": the noun, not its verb
         return True
     return False
 
 
+_PREPOSITIONS = frozenset("of in on at for with by from into per over under across between".split())  # "in terms of": a noun after it
 _NOUN_WHERE = pattern_cache.lazy(r"^\s*(?P<head>(?:[\w()+.-]+\s+){1,5}?)(?:where|in which)\b")
 
 

@@ -193,7 +193,7 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
         if _in_spans(protected, match.start) or _attached(text, match.start, match.end) or _after_number(text, match.start) \
                 or _ASSIGNED.match(text, match.end) or text[match.end:match.end + 2] in ("'s", "’s") or text[match.start - 1:match.start] == "=" \
                 or _PRODUCT_CODE_BEFORE.search(text, max(0, match.start - 12), match.start) \
-                or _VERSION_AFTER.match(text, match.end) \
+                or _VERSION_AFTER.match(text, match.end) or text[match.end:match.end + 7].startswith(" times") \
                 or _unit_of_number(text, match.start, name) or _in_spans(quoted, match.start) \
                 or _modifies_noun(text, match.end) or _inside_brackets(text, start, match.start) \
                 or (lang == "en" and not said_plainly and not spells(name, expansion)) \

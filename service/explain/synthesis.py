@@ -62,7 +62,8 @@ _DROP_AR = [pattern_cache.lazy(p) for p in (
     r"،\s*(?:على وجه الخصوص|في الواقع|بطبيعة الحال)\s*،",
     # "تكلفة تدريب X، وهو نموذج يدعم النصوص، والصور، تتراوح ...": the description between the noun and its verb
     r"،\s*(?:وهو|وهي)\s(?![^.]*?[\d٠-٩][^.]*?،\s*[يت])[^.]*?،\s*(?=[يت][\u0621-\u064A]{2,}\s)",
-    r"،\s*و?(?:الذي|التي)\s(?![^.]*(?:أن|[\d٠-٩]))[^.]*$",  # not "، والتي تنص على أن ...": that states the content
+    # to its closing comma: "في إعلان ...، والذي قد يزيد ...، كشفت هواوي ..." keeps the main clause after it
+    r"،\s*و?(?:الذي|التي)\s(?![^.،]*(?:أن|[\d٠-٩]))[^.،]*(?=،|$)",  # not "، والتي تنص على أن ...": that states the content
     r"^(?:ملاحظة|ملحوظة|تنبيه|تحديث|تعديل|المشكلة|الحل)\s*[:：]\s*",  # a label ("ملاحظة:", Note:) before the claim
 )]
 # Between a subject and its verb ("The root of the problem, which we'll describe below, is that ...") the clause takes

@@ -310,8 +310,9 @@ def _in_arabic(text: str, start: int, end: int) -> bool:
 
 # A calculation's formula in Latin symbols ("MFU = 27.76 TFLOP/s / 275 TFLOP/s = 10.09%", "FLOP/s / n = 27.76"):
 # a Latin expression, " = ", then what follows up to Arabic, an Arabic comma or semicolon, or the line's end.
-# not the device noun «وحدة GPU» before "=": "1,024 وحدة GPU = 8.8 ساعة" is prose around a count, not a formula of "GPU"
-_FORMULA = re.compile(rf"(?<![\w`/.])(?<!وحدة )(?<!وحدات )(?<!وحدتي )(?<!وحدتا )((?:\d[\d.,]*(?:\s?[×x*/+÷]\s?|\s))*[A-Za-z][\w/]*(?:\s?[/x*×+÷\-]\s?[A-Za-z0-9_][\w/.]*(?:\s[A-Za-z][\w/]*)?)*\s=\s[^{_LETTER}،؛\n`«»]*[^\s{_LETTER}،؛\n`«».:])")
+# not the device noun «وحدة GPU» before "=": "1,024 وحدة GPU = 8.8 ساعة" is prose around a count, not a formula of "GPU";
+# nor the tail of a longer expression ("(715 ms - 875 ms) ÷ 875 ms = -18%"): a code span over its end alone splits it
+_FORMULA = re.compile(rf"(?<![\w`/.])(?<![÷×+\-*/] )(?<!\d )(?<!وحدة )(?<!وحدات )(?<!وحدتي )(?<!وحدتا )((?:\d[\d.,]*(?:\s?[×x*/+÷]\s?|\s))*[A-Za-z][\w/]*(?:\s?[/x*×+÷\-]\s?[A-Za-z0-9_][\w/.]*(?:\s[A-Za-z][\w/]*)?)*\s=\s[^{_LETTER}،؛\n`«»]*[^\s{_LETTER}،؛\n`«».:])")
 
 
 def _marked_formulas(text: str) -> str:

@@ -231,8 +231,7 @@ GUARDED_2 = [  # the sense audit's second wave: (entry, the other sense as a pas
     ("fp16", "It is 4X faster with the 16-bit floating-point format called BF16.",
      "For 16-bit floating point (either fp16 or bfloat16) the H100's peak is 989 TFLOPS."),
     ("transistor-count", "Gaudi 3 improves everything from the transistors on out to the cores.", "The B200 packs 208 billion transistors."),
-    ("transformer-engine", "NVIDIA's second-generation Transformer Engine rescales FP4 values on the fly.",
-     "We enabled FP8 through Transformer Engine's fp8_autocast in Megatron."),
+    # transformer-engine's hardware sense is a reading since stop 63 (tests/explain/test_stop63.py), no longer hidden
     ("router", "The loss-curve gate passed: FP8 ended within 0.004 of BF16.", "The MoE gate picks the top-2 experts for each token."),
     ("end-to-end", "FP8 E2E is slower than both BF16 and FP8 rollout-only.", "The E2E latency of a request was 2 s."),
     ("pipeline-warmup-cooldown", "We ran 30 iterations with the first 5 dropped as warmup.",

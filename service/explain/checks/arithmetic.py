@@ -14,7 +14,7 @@ from calculators.errors import CalculatorInputError
 from calculators.formatting import human
 
 from service.explain import binary_k, pattern_cache, restate
-from service.explain.checks import grid_count, verdicts, written_values
+from service.explain.checks import grid_count, operand_names, verdicts, written_values
 from service.explain.checks.core import Inputs, Result, chip_inputs, discard, figure, pod_chips, run
 from service.explain.checks.directions import mixed_directions
 from service.explain.checks.training_time import time_from_expression
@@ -115,7 +115,7 @@ def _sqrt_as_power(text: str) -> str:
 
 
 def _read_equations(claim: Claim) -> tuple[list[dict], dict[str, SimpleNamespace]]:
-    text = _sqrt_as_power(claim.quote)
+    text = operand_names.blanked(_sqrt_as_power(claim.quote))
     toks = _tokens(text)
     segments, current = [], []
     for tok in toks:
@@ -172,7 +172,7 @@ def _read_equations(claim: Claim) -> tuple[list[dict], dict[str, SimpleNamespace
 
 
 def _expression(text: str, part: list) -> str:
-    return text[part[0][1]:part[-1][2]].replace("`", "").replace("$", "").strip()
+    return re.sub(r" {2,}", " ", text[part[0][1]:part[-1][2]].replace("`", "").replace("$", "")).strip()  # an operand's blanked name
 
 
 def _result(text: str, tok) -> dict:
