@@ -64,10 +64,11 @@ def _variant_words() -> str:
 
 @cache
 def _known() -> re.Pattern:
-    """Every family of the table, longest spelling first ("GPT-NeoX" before "GPT"), then version, size and variants."""
+    """Every family of the table, longest spelling first ("GPT-NeoX" before "GPT"), then version, size and variants;
+    after a Latin letter or digit only ("وLlama 3.1 405B" joins an Arabic "and" to the name)."""
     names = sorted({n for f in table()["families"] for n in f["names"]}, key=len, reverse=True)
     families = "|".join(re.escape(n).replace(r"\ ", r"[ -]?").replace(r"\-", r"[ -]?") for n in names)
-    return re.compile(rf"(?<![\w.-])(?P<family>{families}){_VERSION}?{_LINE}?(?:[- ](?P<size>{_SIZE}))?"
+    return re.compile(rf"(?<![A-Za-z0-9_.-])(?P<family>{families}){_VERSION}?{_LINE}?(?:[- ](?P<size>{_SIZE}))?"
                       rf"(?P<variants>(?:[-_](?:{_variant_words()})(?![\w])|[ ](?:Instruct|Chat|Base|Coder|Vision)(?![\w]))*)",
                       re.I)
 
@@ -75,7 +76,7 @@ def _known() -> re.Pattern:
 @cache
 def _shaped() -> re.Pattern:
     """A capitalised name joined to a size by a hyphen ("LFM9-1.2B"): a model by the convention, family unknown."""
-    return re.compile(rf"(?<![\w.-])(?P<family>[A-Z][A-Za-z]+\d*(?:\.\d+)?)-(?P<size>{_SIZE})"
+    return re.compile(rf"(?<![A-Za-z0-9_.-])(?P<family>[A-Z][A-Za-z]+\d*(?:\.\d+)?)-(?P<size>{_SIZE})"
                       rf"(?P<variants>(?:[-_](?:{_variant_words()})(?![\w]))*)")
 
 

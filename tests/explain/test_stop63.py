@@ -183,3 +183,21 @@ def test_an_acronym_used_as_a_multiplier_gets_no_gloss_inside_the_phrase():
     said = gist_text("With context parallelism the activation memory per GPU is CP times smaller, so long-context runs no "
                      "longer run out of memory.")
     assert "CP times smaller" in said, said
+
+
+def test_a_sized_model_name_joined_to_an_arabic_and_is_one_model():
+    # round 77's Arabic Blackwell post: «وLlama 3.1 405B» was defined as Meta's whole family
+    answer = explain_offline("تظهر Blackwell إنتاجية أعلى على نماذج Llama 3.1 70B وLlama 3.1 405B.", "ar")["explanation"]
+    line = next(line for line in answer.splitlines() if "405B" in line and line.startswith("- **"))
+    assert "عدد معاملاته" in line and "عائلة نماذج Meta الكثيفة" not in line, line
+
+
+def test_each_versus_pair_is_checked_against_its_own_bracketed_factor():
+    # round 77's SpecForge PR: "11.17 ms eager versus 1.82 ms fused at 2048 rows (6.1x), and 21.91 ms versus 3.27 ms at
+    # 4096 rows (6.7x)" went unchecked; readers worked 11.17 / 1.82 = 6.14 and 21.91 / 3.27 = 6.70
+    text = ("The benchmark measured 10.50 ms eager versus 2.10 ms fused at 2048 rows (5x), and 20.00 ms versus 2.50 ms at "
+            "4096 rows (8x).")
+    claim = explain_offline(text, "en")["claims"][0]
+    assert claim["verdict"] == "consistent" and "10.50 / 2.10 = 5" in claim["why"] and "20.00 / 2.50 = 8" in claim["why"], claim
+    off = explain_offline(text.replace("(8x)", "(3x)"), "en")["claims"][0]
+    assert off["verdict"] != "consistent", off
