@@ -9,7 +9,7 @@ from service.explain import pattern_cache
 _PERSON_EN = [(r"\bI(?:'m| am)\b", "they are"), (r"\bI was\b", "they were"), (r"\bI'(?:ve)\b", "they have"),
               (r"\bI'd\b", "they would"), (r"\bI'll\b", "they will"), (r"\bwe're\b", "they are"), (r"\bwe've\b", "they have"),
               (r"\bwe'd\b", "they would"), (r"\bwe'll\b", "they will"), (r"(?<![\w/.-])(?:I|i)(?![\w/.'-])", "they"),
-              (r"\bwe\b", "they"), (r"(?<![\w/.-])me(?![\w/.-])", "them"), (r"(?<![\w/.-])us(?![\w/.-])", "them"),
+              (r"\bwe\b", "they"), (r"(?<![\w/.-])me(?![\w/.-])", "them"), (r"(?<![\w/.-])(?<!\d )us(?![\w/.-])", "them"),
               (r"\b(?:my|our)\b", "their"), (r"\b(?:mine|ours)\b", "theirs"), (r"\b(?:myself|ourselves)\b", "themselves"),
               # the addressee's ("in your README"): reported, it is no longer "your"; the article keeps the noun definite
               (r"(?<![\w/.-])your own\b", "one's own"), (r"(?<![\w/.-])your(?![\w/.'-])", "the")]

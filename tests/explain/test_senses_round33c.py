@@ -309,7 +309,7 @@ ALIASES = [
     ("mellanox", "NVIDIA Networking sells ConnectX adapters and Quantum InfiniBand switches.", "NVIDIA Networking"),
     ("silicon-die", "يتكون MCM من عدة قوالب على الرقاقة نفسها.", "قوالب"),
     ("memory-fragmentation", "يسبب تفتت الذاكرة هدرا في ذاكرة KV.", "تفتت الذاكرة"),
-    ("block-table", "PagedAttention maps the logical blocks of the KV cache to physical blocks.", "logical blocks"),
+    ("kv-cache-block", "PagedAttention maps the logical blocks of the KV cache to physical blocks.", "logical blocks"),
     ("paged-attention", "vLLM borrows OS paging ideas for the KV cache.", "OS paging"),
     ("rpc", "يستقبل خادم RPC الطلبات من العمال.", "خادم RPC"),
     ("unified-memory", "يوفر DGX GH200 الذاكرة المشتركة بسعة 144 تيرابايت.", "الذاكرة المشتركة"),
@@ -368,7 +368,7 @@ def test_shared_memory_of_a_gpu_core_keeps_its_sense():
     ("يحتاج الجهاز إلى ضبط كامل للإعدادات قبل التشغيل.", "full-fine-tuning"),
     ("تعرض المعرض بنية قماشية ملونة من القطن.", "network-fabric"),
     ("أعلن الجيش الاستيلاء على المدينة.", "job-preemption"),
-    ("The file system maps logical blocks to physical blocks on disk.", "block-table"),
+    ("The file system maps logical blocks to physical blocks on disk.", "kv-cache-block"),
     ("Walk the ring steps of the old stadium to the top.", "ring-attention"),
 ])
 def test_ordinary_words_keep_their_ordinary_sense(text, not_id):

@@ -214,8 +214,23 @@ def check_claims(doc: Document) -> None:
     for claim in doc.claims:
         check_claim(doc, claim)
         _finish(doc, claim)
+    _without_repeated_pairs(doc)
     for result in doc.calculations:
         result.pop("_key", None)
     # a product name the catalog contradicts ("H200 Blackwell") is corrected once, as the answer's other corrections are
     written = {c.get("as") for c in doc.corrections}
     doc.corrections.extend(c for c in names.contradicting_names(doc.text, doc.lang) if c["as"] not in written)
+
+
+def _without_repeated_pairs(doc: Document) -> None:
+    """A table row's ratio against another row ("13554.221 is 128.7% of 10530.614") is dropped where a sentence's stated
+    change is judged on the same two figures ("22.3% lower in output throughput than BF16"): the judged one says it."""
+    def pair(index: int) -> frozenset | None:
+        result = doc.calculations[index]
+        inputs = result.get("inputs") or {}
+        return frozenset({round(inputs["before"], 9), round(inputs["after"], 9)}) if result.get("calculator") == "ratio" and "before" in inputs else None
+    judged = {pair(i) for c in doc.claims if c.verdict in ("consistent", "inconsistent") for i in c.calculations} - {None}
+    for claim in doc.claims:
+        if claim.verdict == "explained" and claim.calculations and all(pair(i) in judged for i in claim.calculations):
+            claim.calculations, claim.why = [], ""
+            _finish(doc, claim)
