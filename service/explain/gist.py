@@ -588,7 +588,8 @@ def _question(doc: Document, order: list[int], values: dict[int, float], ids: li
 
 
 def _ended(text: str) -> str:
-    """A gist sentence without its trailing stop, but a quoted question keeps its question mark."""
+    """A gist sentence without its trailing stop (a quoted question keeps its mark), "adds that that X" as "that this X"."""
+    text = re.sub(r"\b(says|adds|reports|explains|notes|concludes|advises|say|add|report|explain|note|conclude|advise) that that\b", r"\1 that this", text)
     return text.rstrip(_TRAILING).replace("….", "…") + (text.rstrip()[-1] if text.rstrip().endswith(("?", "؟")) else "")
 
 

@@ -174,6 +174,8 @@ _TOPIC_LABEL = pattern_cache.lazy(r"^(?P<label>(?:[A-Z]{2,}[\w\-\u2010\u2011]*|[
                                   r"(?P<rest>(?:[a-z]|[A-Z][\w.\-]*\d[\w.\-]*\s)[^:]{12,})$")  # "Performance trade-offs: MI300X delivers ..."
 
 
+_LABEL_IT = pattern_cache.lazy(r"^(?:[-*•]\s+)?(?P<label>[A-Z][^:\n]{2,60}?):\s+[Ii]t\s+(?P<rest>(?:is|was|has|can|will|works|supports|runs|gives|uses|"
+                               r"needs|requires|keeps|splits|shards|stores)\b.*)$")
 _VERB_IN_LABEL = pattern_cache.lazy(r"\b(?:is|are|was|were|be|been|has|have|had|do|does|did|can|could|will|would|should|must|may|"
                                     r"might|\w+ed|(?!(?:this|its|his|as|us|thus|plus|across|various|previous)\b)\w+s)\s+\w", re.I)  # "Arithmetic intensity is terrible: ..." is a sentence
 
@@ -197,10 +199,16 @@ SPEAKER = pattern_cache.lazy(r"^(?!(?:Problem|Setup|Settings?|Note|Update|Questi
                               r"(?P<speaker>[A-Z][a-z][\w.'-]*(?: [A-Z][a-z][\w.'-]*){1,2}|[A-Z][a-z][\w.'-]*(?=\s*:[^\n]*\b(?:I|we|you|my|our|us|me)\b))\s*:\s+(?=\S)")
 
 
+_THING_WORD = pattern_cache.lazy(r"\b(?:Plugins?|Par+al+el\w*|Engines?|Modes?|Strateg(?:y|ies)|Librar(?:y|ies)|Frameworks?|Backends?|Kernels?|"
+                                 r"Models?|Layers?|Caches?|Servers?|Clusters?|Nodes?|Optimi[sz]ers?|Attention|Offload\w*|Checkpoint\w*|"
+                                 r"Training|Inference|Precision|Tensors?|Pipelines?|Experts?|Sharding|Memory|Compute|Networks?|Schedules?)\b")
+
+
 def speaker(doc, text: str):
     """The SPEAKER match of a line, unless the "name" before its colon holds a term of the glossary (a label, no person)."""
     found = SPEAKER.match(text)
-    if found is None or any(m.found_as and m.found_as in found.group("speaker") for m in doc.occurrences):
+    if found is None or any(m.found_as and m.found_as in found.group("speaker") for m in doc.occurrences) \
+            or _THING_WORD.search(found.group("speaker")):  # "Hybrid Parallel Plugin: It is suitable ...": a thing, not a person
         return None
     return found
 
@@ -208,6 +216,9 @@ def speaker(doc, text: str):
 def topic_label(clause: str) -> str:
     """A clause under a topic label said as one sentence: "KV cache management: tensor parallel deployment is not
     optimal" -> "for KV cache management, tensor parallel deployment is not optimal"."""
+    named = _LABEL_IT.match(clause.strip())  # "Gemini Plugin: It is suitable for ...": the label is what "it" names
+    if named and not _VERB_IN_LABEL.search(named.group("label")):
+        return f"{named.group('label')} {named.group('rest')}"
     found = _TOPIC_LABEL.match(clause.strip())
     if not found or _VERB_IN_LABEL.search(found.group("label")) or not re.search(r"\b(?:is|are|was|were|has|have|can|cannot|can't|does|do|must|should|will|need|needs|"
                                   r"makes?|uses?|gives?|takes?|runs?|delivers?|offers?|provides?|achieves?|reaches|beats?|outperforms?|improves?|"

@@ -427,7 +427,7 @@ def companion(clause: str, sentence: str, lang: str, who: str, context: str = ""
     if (_IMPERATIVE.match(clause) or gist_lift.EXERCISE.match(clause)) and not headings.is_heading(sentence):  # "Use ...": advice, not "It adds that use"
         if _JOINED.match(sentence) or CONDITIONAL_ORDER.match(clause):  # "but run it on ...", "set it too high and X": quoted
             return _capital(words["notes_quoted"][0 if who == "text" else 1].format(subject=words["pronouns"][who], claim=_capital(clause)))
-        return _capital(_advice(words["imperative"], words["possessive_pronouns"][who], _lower_first(clause, context)))
+        return _capital(_advice(words["imperative"], words["possessive_pronouns"][who], lower_first(clause)))  # "Use TP ...": a verb
     if kind == "question":
         if (addressed := _addressed(clause, sentence, context, words, "another")) is not None:
             return addressed

@@ -260,3 +260,31 @@ def test_no_reason_states_a_magnitude_the_passage_never_gives():
     for lang in ("en", "ar"):
         said = explain_offline(text, lang)["explanation"]
         assert "one and a half" not in said and "مرة ونصف" not in said and "1.5" not in said
+
+
+def test_a_yes_no_question_typed_with_a_full_stop_is_still_a_question():
+    from service.explain import reported
+    assert reported.role("Is communication between GCDs in one package faster than between GCDs on different nodes.", "en") == "question"
+    assert reported.role("Does FSDP shard the optimizer state too.", "en") == "question"
+    assert reported.role("This is slower than expected.", "en") != "question"
+
+
+def test_a_list_items_label_is_what_it_names_never_a_speaker():
+    # the corpus's ColossalAI page: "Hybrid Pararllel Plugin: It is suitable for ..." was said as "Hybrid Pararllel Plugin
+    # says It is suitable ..."
+    said = gist_text("Each plugin suits a size of model.\n- Gemini Plugin: It is suitable for models with more than 10 billion "
+                     "parameters and high cross-node bandwidth.\n- Hybrid Parallel Plugin: It is suitable for models with more "
+                     "than 60 billion parameters and low cross-node bandwidth.")
+    assert " says " not in said and "Plugin is suitable for models" in said, said
+    assert gist_text("Horace He: you only need PP when you're DP-comms bound.").startswith("Horace He says")
+
+
+def test_a_leading_that_reads_this():
+    said = gist_text("The weights take 56GB out of 80GB. That leaves 24GB for activations, the values kept for the backward pass.")
+    assert "that that" not in said, said
+
+
+def test_advice_opening_on_a_verb_before_an_acronym_is_lower_case():
+    said = gist_text("Tensor parallelism adds two all-reduces per layer, so it is bound to one NVLink island.\nUse TP when a single "
+                     "layer's weights don't fit on one GPU, not to scale past one node.")
+    assert "advice is to Use" not in said, said
