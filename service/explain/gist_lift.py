@@ -250,8 +250,8 @@ EXERCISE = pattern_cache.lazy(r"^(?:report|estimate|compute|calculate|implement|
 
 # "The post reports that ...", "An earlier study found that ...": a clause that names who reports it, other than the author
 _REPORTED_BY_OTHER = pattern_cache.lazy(r"^(?P<who>(?:the|that|an?|their|his|her)\s+(?:[\w-]+\s+){0,3}?(?:post|article|paper|blog|report|study|"
-                                        r"survey|benchmark|documentation|docs|readme|thread|issue|guide))\s+(?:reports?|reported|says|said|notes|noted|"
-                                        r"shows|showed|states|stated|claims|claimed|finds|found|argues|argued|describes)\s+that\b\s*,?\s*", re.I)
+                                        r"survey|benchmark|documentation|docs|readme|thread|issue|guide|pr|pull request|commit|change))\s+(?:reports?|reported|says|said|notes|noted|"
+                                        r"shows|showed|states|stated|claims|claimed|finds|found|argues|argued|describes|concludes|concluded)\s+that\b\s*,?\s*", re.I)
 
 
 def reported_by_other(clause: str) -> tuple[str, str] | None:

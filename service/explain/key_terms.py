@@ -178,7 +178,8 @@ def find(text: str, lang: str, named: list[tuple[int, int]], known: set[str]) ->
         plain = None if from_table else _by_words(key, lang)
         if not (from_table or plain):
             continue
-        in_path = bool(start >= 2 and re.match(r"\w/", text[start - 2:start]) and re.match(r"/\w", text[end:end + 2]))  # "examples/pytorch/comm_gemm_overlap/x.py", not "numel/dtype_bytes"
+        in_path = bool(start >= 2 and re.match(r"\w/", text[start - 2:start]) and re.match(r"/\w", text[end:end + 2])  # "examples/pytorch/comm_gemm_overlap/x.py", not "numel/dtype_bytes"
+                       or re.search(r"(?<![\w/])[A-Za-z]+_[A-Za-z]\w*/$", text[max(0, start - 40):start]) and not re.match(r"\s*[*/÷×(]", text[end:end + 3]))  # a logged metric's name, "timing_s/update_actor"
         in_formula = not in_path and (_IN_FORMULA.search(text, max(0, start - 3), min(len(text), end + 3)) or _DEFINED_BY_FORMULA.match(text, end))
         named_before = not from_table and text[start - 1:start] == "(" and text[end:end + 1] == ")" and re.search(r"[A-Za-z]\s*$", text[max(0, start - 20):start - 1])
         kind = "key_term_named" if named_before else "key_term_group" if not from_table and _GROUP_AFTER.match(text, end) \

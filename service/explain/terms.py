@@ -215,6 +215,8 @@ def read_terms(doc) -> None:
     # blind readers called each such item empty (rounds 11-13). The name's head is still not glossed as a bare word.
     described = [item for m in doc.matches if (item := _with_text_sense(
         {**_described(m, doc.lang, doc.definitions), **named.get(m.entry["id"], {})}, own, doc.lang)) is not None]
+    other_thing = {m.entry["id"] for m in doc.matches} - {item["id"] for item in described}  # the text spells it as another thing
+    doc.occurrences = [o for o in doc.occurrences if o.entry["id"] not in other_thing]  # so no sentence expands it either
     described = [_as_jargon_written(item, doc.occurrences) for item in described]
     described = [{**item, "definition": stated_sizes.without_unstated_sizes(item.get("definition") or "", content)} for item in described]
     compounds = compound_terms.items(content, doc.occurrences, doc.lang, {t["found_as"].lower() for t in added + kinds})
@@ -337,8 +339,9 @@ def _with_text_sense(item: dict, own: list, lang: str) -> dict | None:
     spelled = next((said for written in ("en", "ar") if (said := text_definitions.said_by_text(
         own, item["found_as"], item.get("expansion_en") or item["term"], written)) and text_definitions.spells(said, item["found_as"])), None)
     entry_words = " ".join(str(item.get(k) or "") for k in ("term", "expansion_en", "definition")).lower()
-    if spelled and not any(w in entry_words for w in re.findall(r"[a-z]{4,}", spelled.lower())):
-        return None
+    words = re.findall(r"[a-z]{4,}", (spelled or "").lower())
+    if spelled and 2 * sum(w in entry_words for w in words) < len(words):
+        return None  # "Data Parallelism Attention (DPA)" shares only "attention" with Transformer Engine's DotProductAttention
     if not item.get("defined_in_text"):
         said = text_definitions.said_by_text(own, item["found_as"], item.get("expansion_en") or item["term"], lang)
         if said and lang == "en" and text_definitions.spells(said, item["found_as"]):

@@ -288,3 +288,57 @@ def test_advice_opening_on_a_verb_before_an_acronym_is_lower_case():
     said = gist_text("Tensor parallelism adds two all-reduces per layer, so it is bound to one NVLink island.\nUse TP when a single "
                      "layer's weights don't fit on one GPU, not to scale past one node.")
     assert "advice is to Use" not in said, said
+
+
+# ---------------------------------------------------------------------------------------------------------- round 79
+
+
+def test_another_partys_conclusion_is_cited_not_said_as_the_authors():
+    # round 79's SGLang-Omni PR: "The PR concludes that PD's median TPOT is worse by 74-196%" was the gist, said as
+    # "The author concludes that ...", the verdict the author argues against (`wrong` gist)
+    text = ("I think our verdict on disaggregation in this PR is wrong, and the cause is a setting rather than the design. "
+            "The PR concludes that PD's median TPOT is worse by 74-196%. Turning CUDA graphs on for PD, TPOT falls about 30x.")
+    said = gist_text(text)
+    assert "author concludes that PD" not in said and "concludes that PD" not in said.replace("cite the PR", ""), said
+
+
+def test_an_acronym_the_text_spells_as_another_thing_is_never_expanded_as_the_glossarys():
+    # round 79's SGLang guide: "Data Parallelism Attention (DPA)" expanded as Transformer Engine's "DotProductAttention"
+    text = ("Data Parallelism Attention (DPA), also known as DP Attention, is a parallelism strategy for serving. While DPA "
+            "helps MLA models most, it also supports standard attention models.")
+    out = explain_offline(text, "en")
+    assert "DotProductAttention" not in out["explanation"], out["explanation"]
+
+
+@pytest.mark.parametrize("text, term", [
+    ("Attention DP shards Q and O projection weights across TP * attention_dp devices instead of just TP.", "DP shards"),
+    ("The worker now receives 2D per-token logps instead of 3D logits from the model.", "2D"),
+    ("Both schedules allocate their P2P buffers with that width, including physical-rank wraparound between virtual chunks.", "wraparound"),
+    ("We provide an end-to-end example of pretraining with NVFP4 in MaxText.", "end-to-end"),
+])
+def test_round_79_words_in_another_sense_are_not_glossed(text, term):
+    assert not any(t.get("found_as", "").lower() == term.lower() for t in explain_offline(text, "en")["terms"])
+
+
+def test_a_decode_dcp_and_a_logged_metric_keep_their_senses():
+    text = ("Attention DP shards the KV cache by batch. The NKI attention API calls this batch partition KVDP. DCP instead shards "
+            "sequence positions within a batch during decode.")
+    item = next(t for t in explain_offline(text, "en")["terms"] if t["term"] == "DCP")
+    assert "decode" in item["expansion"], item
+    metric = ("timing_s/update_actor wraps the actor-side PPO mini-batch path, so it is plausible for update_actor to dominate "
+              "the step time.")
+    item = next(t for t in explain_offline(metric, "en")["terms"] if t["term"] == "update_actor")
+    assert "formula" not in item["definition"], item
+
+
+def test_a_pull_requests_title_is_its_change_not_advice():
+    text = ("Enable mHC with pipeline parallelism and interleaved virtual pipelines on main. Related to #2919. This ports the "
+            "pipeline capability from #2943 onto main's interfaces.")
+    said = gist_text(text)
+    assert "advice" not in said and said.startswith("The change enables mHC"), said
+
+
+def test_neuron_devices_are_chips_not_gpus():
+    text = "The NKI attention kernel runs on 64 devices with TP=8 and DP=8."  # round 79: Neuron docs named no chip but NKI
+    item = next(t for t in explain_offline(text, "en")["terms"] if t["term"] == "TP")
+    assert "GPUs" not in item["expansion"], item
