@@ -225,8 +225,7 @@ def _change(doc: Document, start: int, sentence: str, setup: list, cue: dict, pr
 
 
 def _cause_clause(sentence: str, cue: dict) -> tuple[int, int, bool] | None:
-    """Where the sentence's cause clause is: after its last cause word neither negated ("not because of memory but because
-    the IB links were slow") nor after a reaction ("This is interesting because"), or from an opening "Since" to a comma."""
+    """The sentence's cause clause: after its last cause word neither negated nor after "is interesting", or "Since" to a comma."""
     found = [m for m in cue["cause"].finditer(sentence) if not claim_cues.denied_at(sentence, m.start(), m.end()) and not cue["reaction"].search(sentence[:m.start()])]
     if not found:
         return None
@@ -471,7 +470,8 @@ def _render(doc: Document, reading: Reading) -> str:
             # author as a failure of their own (a round-10 reader); "a problem with the large language model: it stalls"
             # for a text on why training needs a robust platform (round 19): a technique has no failure of its own
             return ""
-        return (frames["problem"] if subjects else frames["problem_bare"]).format(subjects=subjects, problem=problem)
+        # "the result is low" for "the communication efficiency will be very low": what is low, unnamed, misleads (round 80)
+        return "" if not subjects and reading.problem == "low" else (frames["problem"] if subjects else frames["problem_bare"]).format(subjects=subjects, problem=problem)
     if role == "description" and reading.what:  # "The text explains data parallelism: each GPU keeps a copy ..."
         return frames["description_what"].format(subjects=subjects, what=reading.what)
     if role == "comparison":  # "the author compares X and Y" was judged wrong each time blind readers saw it across

@@ -342,3 +342,39 @@ def test_neuron_devices_are_chips_not_gpus():
     text = "The NKI attention kernel runs on 64 devices with TP=8 and DP=8."  # round 79: Neuron docs named no chip but NKI
     item = next(t for t in explain_offline(text, "en")["terms"] if t["term"] == "TP")
     assert "GPUs" not in item["expansion"], item
+
+
+# ---------------------------------------------------------------------------------------------------------- round 80
+
+
+def test_a_share_stated_as_a_bound_of_another_whole_is_not_checked_against_two_times():
+    # round 80's ZenFlow post: "the CPU path can take longer than 4s while the backward pass takes approximately 2s, so
+    # over 60% of each iteration is pure GPU wait time" was "Consistent: 60% x 4s = 2.4 s, the 2s the text gives"
+    text = ("The CPU path can take longer than 4s while the backward pass takes approximately 2s, so over 60% of each "
+            "iteration is pure GPU wait time.")
+    assert "2.4 s" not in explain_offline(text, "en")["explanation"]
+
+
+def test_an_unnamed_low_result_is_no_arabic_problem_frame():
+    # round 80's DeepSpeed issue (Arabic answer): «يذكر الكاتب مشكلة: النتيجة منخفضة» for "the overall communication
+    # efficiency will be very low"
+    text = ("When I train with 3 nodes instead of 2, the overall communication efficiency will be very low. Even, the "
+            "training speed of three nodes is slower than that of two nodes.")
+    assert "النتيجة منخفضة" not in explain_offline(text, "ar")["explanation"]
+
+
+@pytest.mark.parametrize("text, term, meant", [
+    ("The curves use DeepSeek's own H800 production profile of 73.7k input tokens per second per node.", "DeepSeek", "lab"),
+    ("Llama-2-13B pushes about 40 GB per iteration over PCIe, adding more than 1s of transfer latency each step.", "latency",
+     "message or a transfer"),
+    ("Synchronous offloading frameworks such as ZeRO-Offload keep the GPU idle while the CPU runs the optimizer step.",
+     "ZeRO-Offload", "waiting for the CPU"),
+])
+def test_round_80_senses(text, term, meant):
+    item = next(t for t in explain_offline(text, "en")["terms"] if t["term"] == term)
+    assert meant in item["definition"] + item.get("expansion", ""), item
+
+
+def test_a_part_of_a_systems_hyphenated_name_is_no_use_of_the_word():
+    text = "Ulysses-Offload builds upon the DeepSpeed Ulysses approach and trains 8B models on 2 million tokens with 4 GPUs."
+    assert not any(t["id"] == "offloading" for t in explain_offline(text, "en")["terms"])
