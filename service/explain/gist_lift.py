@@ -199,6 +199,7 @@ SPEAKER = pattern_cache.lazy(r"^(?!(?:Problem|Setup|Settings?|Note|Update|Questi
                               r"(?P<speaker>[A-Z][a-z][\w.'-]*(?: [A-Z][a-z][\w.'-]*){1,2}|[A-Z][a-z][\w.'-]*(?=\s*:[^\n]*\b(?:I|we|you|my|our|us|me)\b))\s*:\s+(?=\S)")
 
 
+_VERB_LED = pattern_cache.lazy(r"(?!(?:This|Thus|Yes|As|Is|Was|Has|Does|Its|His|Us|Thanks|Les|Tes)\b)[A-Z][a-z]{2,}(?:es|s)\s+(?:the|a|an|its|all|each|every)\b")
 _THING_WORD = pattern_cache.lazy(r"\b(?:Plugins?|Par+al+el\w*|Engines?|Modes?|Strateg(?:y|ies)|Librar(?:y|ies)|Frameworks?|Backends?|Kernels?|"
                                  r"Models?|Layers?|Caches?|Servers?|Clusters?|Nodes?|Optimi[sz]ers?|Attention|Offload\w*|Checkpoint\w*|"
                                  r"Training|Inference|Precision|Tensors?|Pipelines?|Experts?|Sharding|Memory|Compute|Networks?|Schedules?)\b")
@@ -208,8 +209,8 @@ def speaker(doc, text: str):
     """The SPEAKER match of a line, unless the "name" before its colon holds a term of the glossary (a label, no person)."""
     found = SPEAKER.match(text)
     if found is None or any(m.found_as and m.found_as in found.group("speaker") for m in doc.occurrences) \
-            or _THING_WORD.search(found.group("speaker")):  # "Hybrid Parallel Plugin: It is suitable ...": a thing, not a person
-        return None
+            or _THING_WORD.search(found.group("speaker")) or _VERB_LED.match(text, found.end()):  # "Hybrid Parallel Plugin: It is
+        return None  # suitable ...", "Protocol Testnet: Provides the ...": a thing described, not a person who speaks
     return found
 
 

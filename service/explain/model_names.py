@@ -69,7 +69,7 @@ def _known() -> re.Pattern:
     names = sorted({n for f in table()["families"] for n in f["names"]}, key=len, reverse=True)
     families = "|".join(re.escape(n).replace(r"\ ", r"[ -]?").replace(r"\-", r"[ -]?") for n in names)
     return re.compile(rf"(?<![A-Za-z0-9_.-])(?P<family>{families}){_VERSION}?{_LINE}?(?:[- ](?P<size>{_SIZE}))?"
-                      rf"(?P<variants>(?:[-_](?:{_variant_words()})(?![\w])|[ ](?:Instruct|Chat|Base|Coder|Vision)(?![\w]))*)",
+                      rf"(?P<variants>(?:[-_](?:{_variant_words()})(?![\w])|[ ](?:Instruct|Chat|Base|Coder|Vision|Mini|Small|Medium|Nano)(?![\w]))*)",
                       re.I)
 
 
@@ -378,7 +378,7 @@ def _another_model(name: Name, lang: str) -> str | None:
     return None
 
 
-_FAMILY = pattern_cache.lazy(r"^[^.;:]{0,60}\bfamily\b")  # "Meta's family of open-weight dense models ..."
+_FAMILY = pattern_cache.lazy(r"^[^.;:]{0,60}\b(?:family|series)\b|^[^.;:]{0,40}'s small language models\b")  # "Meta's family of ..."
 
 
 def _unreleased(name: Name) -> bool:
@@ -394,7 +394,7 @@ def _said_by_owner(owner: glossary.Match, name: Name) -> bool:
     nor a size its maker never released."""
     if _another_model(name, "en") or _unreleased(name):
         return False
-    return not ((name.total or name.experts) and _FAMILY.search(owner.entry.get("definition") or ""))
+    return not ((name.total or name.experts or name.variants) and _FAMILY.search(owner.entry.get("definition") or ""))  # "Phi-3 Mini" is one
 
 
 def _owner_definition(owner: glossary.Match, lang: str, name: Name | None = None) -> str:
@@ -406,5 +406,5 @@ def _owner_definition(owner: glossary.Match, lang: str, name: Name | None = None
             return other
         family = (name.family or {}).get("what") or {}
         what = family.get(lang) or family.get("en") or glossary.describe(owner, lang)["expansion"]
-        return messages(lang)["model_name"]["member"].format(family=what)
+        return messages(lang)["model_name"]["member" if name.total or name.experts else "variant"].format(family=what)
     return glossary.describe(owner, lang)["definition"]

@@ -79,6 +79,14 @@ _WINDOW = 160  # characters either side of an occurrence that settle its reading
 
 
 def _reading(match: glossary.Match, text: str, overall: int, fields: frozenset[str]) -> int:
+    """The reading of this occurrence (_read_reading), never one whose `only_written_as` the occurrence is not written as
+    ("context parallel" spelled out is never the checkpoint that "CP" may abbreviate)."""
+    chosen = _read_reading(match, text, overall, fields)
+    only = match.entry["readings"][chosen].get("only_written_as") if match.entry.get("readings") else None
+    return 0 if only and not re.fullmatch(only, text[match.start:match.end]) else chosen
+
+
+def _read_reading(match: glossary.Match, text: str, overall: int, fields: frozenset[str]) -> int:
     """The reading of this occurrence: a degree after it ("CP=2", "tp 4") makes it the parallelism sense; else its own
     surroundings' cues decide, else the whole text's (an expert quoted by a chief engineer in one line, the MoE experts
     in the next). In a text about parallel training that field's readings start ahead (glossary.with_field)."""

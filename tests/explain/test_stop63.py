@@ -277,6 +277,8 @@ def test_a_list_items_label_is_what_it_names_never_a_speaker():
                      "than 60 billion parameters and low cross-node bandwidth.")
     assert " says " not in said and "Plugin is suitable for models" in said, said
     assert gist_text("Horace He: you only need PP when you're DP-comms bound.").startswith("Horace He says")
+    assert " says " not in gist_text("Protocol Testnet: Provides the infrastructure and incentives to coordinate global "
+                                     "compute for decentralized RL training.")
 
 
 def test_a_leading_that_reads_this():
@@ -378,3 +380,37 @@ def test_round_80_senses(text, term, meant):
 def test_a_part_of_a_systems_hyphenated_name_is_no_use_of_the_word():
     text = "Ulysses-Offload builds upon the DeepSpeed Ulysses approach and trains 8B models on 2 million tokens with 4 GPUs."
     assert not any(t["id"] == "offloading" for t in explain_offline(text, "en")["terms"])
+
+
+# ---------------------------------------------------------------------------------------------------------- round 81
+
+
+@pytest.mark.parametrize("text, lang, term", [
+    # vLLM's speculative decoding: the small speculative model and its "MQA (Multi-Query Attention) Scorer"
+    ("The SSM proposes k draft tokens and the target model scores them; vLLM uses Batch Expansion and the MQA "
+     "(Multi-Query Attention) Scorer to verify proposals.", "en", "state-space-model"),
+    ("The SSM proposes k draft tokens and the target model scores them; vLLM uses Batch Expansion and the MQA "
+     "(Multi-Query Attention) Scorer to verify proposals.", "en", "multi-query-attention"),
+    ("FP8 does not move the clock on this model: 158 TFLOP/s in BF16 and in FP8.", "en", "clock-rate"),
+    ("يقوم QLoRA بتكميم الأوزان إلى دقة 4-بت، مما يقلل الذاكرة اللازمة لضبط نموذج LoRA.", "ar", "fp4"),
+])
+def test_round_81_words_in_another_sense_are_not_glossed(text, lang, term):
+    assert term not in {t["id"] for t in explain_offline(text, lang)["terms"]}
+
+
+def test_a_spelled_out_name_never_takes_the_abbreviations_other_reading():
+    # round 81's verl issue: "context parallel shall also be considered" was glossed as a checkpoint ("sometimes
+    # abbreviated CP"), the text being about saving checkpoints
+    text = ("Checkpoint saving peaks CPU memory. Context parallel shall also be considered: only cp rank 0 needs to save "
+            "the checkpoint, and the others skip the save.")
+    terms = explain_offline(text, "en")["terms"]
+    assert not any(t["term"].lower() == "context parallel" and "saved copy" in t["definition"] for t in terms), terms
+
+
+def test_gguf_is_a_file_format_and_a_variant_named_model_is_one_model():
+    text = "Model | Params | KV cache\nCommand-R GGUF Q4_K_M | 35B | 2560 MiB\nThe KV cache quantization halves it again."
+    item = next(t for t in explain_offline(text, "en")["terms"] if t["term"] == "GGUF")
+    assert "single-file model format" in item["definition"], item
+    item = next(t for t in explain_offline("Phi-3 Mini supports a long context window on Jetson devices.", "en")["terms"]
+                if t.get("found_as") == "Phi-3 Mini" or t["term"] in ("Phi-3 Mini", "Microsoft Phi"))
+    assert item["definition"].startswith("One model of") and "parameter count" not in item["definition"], item
