@@ -414,3 +414,13 @@ def test_gguf_is_a_file_format_and_a_variant_named_model_is_one_model():
     item = next(t for t in explain_offline("Phi-3 Mini supports a long context window on Jetson devices.", "en")["terms"]
                 if t.get("found_as") == "Phi-3 Mini" or t["term"] in ("Phi-3 Mini", "Microsoft Phi"))
     assert item["definition"].startswith("One model of") and "parameter count" not in item["definition"], item
+
+
+def test_ulysses_splits_the_head_axis_and_is_load_balanced_across_ranks():
+    text = ("Ulysses wraps the model's own attention kernel with all-to-all on the head dim; it is inherently load-balanced "
+            "and has the cheapest communication, but is capped by the KV-head count.")
+    terms = {t["term"]: t for t in explain_offline(text, "en")["terms"]}
+    balanced = next(t for name, t in terms.items() if name.startswith("load"))
+    assert "axis" in terms["head dimension"]["definition"] and "expert" not in balanced["definition"].lower()
+    sized = explain_offline("FlashAttention supports a head dimension of 128 or 256 on H100.", "en")["terms"]
+    assert "length of the query" in next(t for t in sized if t["term"] == "head dimension")["definition"]
