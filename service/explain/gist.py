@@ -27,7 +27,6 @@ _EMOTICON = pattern_cache.lazy(r"\s+[:;]-?[/()DPp|\\]+(?=[\s.!?]*$)")  # "... ea
 _PLAIN_WORD_FIRST = pattern_cache.lazy(r"[a-z]+[\s,]")  # "the flagship run ...", not "bing_bert", "h100" or "nvidia-smi"
 # A person's name ("Horace He:"), not a setting ("SHARD_GRAD_OP:", "FULL_SHARD:"): capitalised words with lower case.
 _URL = pattern_cache.lazy(r"https?://(?:www\.)?github\.com/[\w.-]+/[\w.-]+/(?P<kind>pull|issues|discussions)/(?P<number>\d+)\S*|https?://\S+")
-_SPEAKER = gist_lift.SPEAKER
 _TRAILING = ".。!?؟:;؛،, "
 # A reason names its cause ("because", "since", "due to"); "so"/"thus" open a consequence, not the reason.
 _REASON = pattern_cache.lazy(r"\b(?:because|since|due to|thanks to|as a result of|the reason)\b|(?<![\u0621-\u064A])(?:لأن|بسبب|نظرًا|نظرا|بفضل)", re.I)
@@ -352,7 +351,7 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
         claim = next((c for c in doc.claims if c.start == doc.sentences[j][0]), None)
         measured = claim is not None and bool({"measurement", "comparison"} & set(claim.kinds))
         rank = reported.companion_rank(point_sentence, sentence, lang, measured)
-        if rank is None and lang == "en" and _SPEAKER.match(point_sentence) and _SPEAKER.match(sentence) and abs(j - point) <= 1:
+        if rank is None and lang == "en" and gist_lift.SPEAKER.match(point_sentence) and gist_lift.SPEAKER.match(sentence) and abs(j - point) <= 1:
             rank = 9  # in a conversation, the next speaker's answer on the same subject is the other side of the point
         if rank is not None:
             candidates.append((rank, abs(j - point), j))
@@ -406,7 +405,7 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
                                      or lang == "en" and not reported.has_verb(sentence_of(i))):
             continue  # a heading or a list item ("no torch.compile") after the point: a label, neither reason nor evidence
         sources = [lead, i] if lead is not None else [i] + ([i + 1] if corrected is not None else [])
-        if lang == "en" and _SPEAKER.match(sentence_of(i)):
+        if lang == "en" and gist_lift.SPEAKER.match(sentence_of(i)):
             texts.append((sources, clause))  # "Alice says ...": already said as someone's words
         elif number == 0 and _checked(doc, i) is not None:  # "... Am I correct?": the author asks whether it holds
             texts.append((sources + [_checked(doc, i)], reported.confirms(clause, lang, who)))
@@ -582,6 +581,7 @@ def _question(doc: Document, order: list[int], values: dict[int, float], ids: li
     asked = [(values.get(j, 0.0), j) for j in range(len(doc.sentences))
              if j not in order and values.get(j, 0.0) > 0.0 and reported.role(sentence_of(j), doc.lang) == "question"
              and restate.same_language(sentence_of(j), doc.lang) and not _quoted(doc, j) and question_target.addressee(sentence_of(j), doc.text) is None
+             and (doc.lang != "en" or reported.has_verb(sentence_of(j).rstrip("?")))  # "But the actual computation?": rhetorical
              and (abs(j - order[0]) <= 3 or ids[j] & ids[order[0]] or j == len(doc.sentences) - 1)
              and not (_ASKS_OF_IT.match(sentence_of(j)) and j - 1 not in order)]  # "Does it set ...?": "it" is the sentence before
     return max(asked)[1] if asked else None

@@ -244,7 +244,7 @@ def rate_labels(text: str, lang: str, named: list[tuple[int, int]]) -> list[dict
         label, start, end = match.group(1), match.start(1), match.end(1)
         parts = [p.lower() for p in label.split("/")]
         if label.lower() in seen or any(p not in table for p in parts) or len(set(parts)) < len(parts) \
-                or any(a <= start and end <= b for a, b in named):
+                or any(a <= start and end <= b for a, b in named) or all(len(p) > 3 and p.endswith("s") for p in parts):  # "tokens/sequences": or
             continue
         seen.add(label.lower())
         m = messages(lang)

@@ -424,3 +424,36 @@ def test_ulysses_splits_the_head_axis_and_is_load_balanced_across_ranks():
     assert "axis" in terms["head dimension"]["definition"] and "expert" not in balanced["definition"].lower()
     sized = explain_offline("FlashAttention supports a head dimension of 128 or 256 on H100.", "en")["terms"]
     assert "length of the query" in next(t for t in sized if t["term"] == "head dimension")["definition"]
+
+
+# ---------------------------------------------------------------------------------------------------------- round 82
+
+
+def test_a_verbless_rhetorical_question_is_not_asked():
+    # round 82's speculative-decoding post: "But the actual computation? Maybe 0.1ms worth of FLOPs." was said as "They
+    # ask whether the actual computation."
+    said = gist_text("A 7B model in float16 is about 14GB. On an A100 with 2TB/s, loading those weights takes about 7ms. But "
+                     "the actual computation? Maybe 0.1ms worth of FLOPs. We spend 98% of our time waiting for memory.")
+    assert "whether the actual computation" not in said, said
+
+
+@pytest.mark.parametrize("text, entry", [
+    ("Run labels: baseline (R0), ZeRO-2 (R1), CP=2 (R3) and CP=4 (R4). " + "The step time falls with CP. " * 20 + "R1 runs out of memory at 32K.",
+     "deepseek-r1"),
+    ("VLLMGeneration accumulates params into 256 MB buckets before pushing them to vLLM, so peak memory stays bounded; "
+     "the NCCL broadcast sends one bucket at a time.", "gradient-bucketing"),
+])
+def test_round_82_words_in_another_sense_are_not_glossed(text, entry):
+    assert entry not in {t["id"] for t in explain_offline(text, "en")["terms"]}
+
+
+def test_a_latency_per_layer_is_no_requests_wait():
+    text = "The Triton MoE backend at context phase has higher latency (3.4ms per layer) than TP (3.1 ms per layer) on 8 H200s."
+    item = next((t for t in explain_offline(text, "en")["terms"] if t["term"] == "latency"), None)
+    assert item is None or item["definition"].startswith("How long something takes"), item  # not "a request's wait"
+
+
+def test_two_plurals_joined_by_a_slash_are_alternatives_not_a_rate():
+    # round 82's EAGLE issue: "candidate tokens/sequences" was glossed as "a rate that reads tokens per sequence"
+    text = "After Eagle generates candidate tokens/sequences, the verification phase still calls the original model."
+    assert not any(t["term"] == "tokens/sequences" for t in explain_offline(text, "en")["terms"])
