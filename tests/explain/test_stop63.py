@@ -457,3 +457,22 @@ def test_two_plurals_joined_by_a_slash_are_alternatives_not_a_rate():
     # round 82's EAGLE issue: "candidate tokens/sequences" was glossed as "a rate that reads tokens per sequence"
     text = "After Eagle generates candidate tokens/sequences, the verification phase still calls the original model."
     assert not any(t["term"] == "tokens/sequences" for t in explain_offline(text, "en")["terms"])
+
+
+# ---------------------------------------------------------------------------------------------------------- round 83
+
+
+@pytest.mark.parametrize("text, entry", [
+    ("DeepEP kernels are used in production at Perplexity for large MoE models.", "perplexity"),
+    ("Should I take more modules warpped with fully_shard to reduce the memory of FSDP2 on the 10B model?", "cuda-warp"),
+])
+def test_round_83_words_in_another_sense_are_not_glossed(text, entry):
+    assert entry not in {t["id"] for t in explain_offline(text, "en")["terms"]}
+    # the metric and the threads keep their own sense
+    assert "perplexity" in {t["id"] for t in explain_offline("Validation perplexity drops as the model trains.", "en")["terms"]}
+
+
+def test_a_peak_performance_in_bandwidth_is_no_peak_flops():
+    # round 83's nccl-tests issue: "peak performance 96 GB/s" glossed as a chip's peak arithmetic rate
+    text = "The all-reduce test shows a peak performance of 96 GB/s, against the 100 GB/s theoretical bandwidth."
+    assert "peak-flops" not in {t["id"] for t in explain_offline(text, "en")["terms"]}
