@@ -143,7 +143,7 @@ def _compressed(text: str, lang: str) -> str:
         # ", a method more efficient than p2p" after the clause describes what the clause names: cut, it would describe the subject
         text = _RELATIVE_EN.sub(lambda found: found.group(0) if _KEEP.search(found.group(0))
                                 or re.match(r",\s+(?:a|an)\s", found.string[found.end():]) else "", text)
-    text = " ".join(text.replace(" ,", ",").replace(" ،", "،").split())
+    text = " ".join(text.split()).replace(" ,", ",").replace(" ،", "،")  # a dropped aside leaves "loaded  , in": spaces first
     return text[:1].upper() + text[1:] if text[:1].islower() and lang != "ar" and not text.split(" ", 1)[0][1:2].isupper() \
         and re.match(r"[a-z]+\b", text) else text
 

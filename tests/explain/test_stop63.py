@@ -476,3 +476,9 @@ def test_a_peak_performance_in_bandwidth_is_no_peak_flops():
     # round 83's nccl-tests issue: "peak performance 96 GB/s" glossed as a chip's peak arithmetic rate
     text = "The all-reduce test shows a peak performance of 96 GB/s, against the 100 GB/s theoretical bandwidth."
     assert "peak-flops" not in {t["id"] for t in explain_offline(text, "en")["terms"]}
+
+
+def test_a_dropped_aside_leaves_no_space_before_a_comma():
+    said = gist_text("By batching inputs, we can increase the operations done per parameter loaded (the arithmetic intensity), "
+                     "in principle up to compute-boundedness, without any additional latency.")
+    assert " ," not in said, said
