@@ -482,3 +482,14 @@ def test_a_dropped_aside_leaves_no_space_before_a_comma():
     said = gist_text("By batching inputs, we can increase the operations done per parameter loaded (the arithmetic intensity), "
                      "in principle up to compute-boundedness, without any additional latency.")
     assert " ," not in said, said
+
+
+# ---------------------------------------------------------------------------------------------------------- round 84
+
+
+@pytest.mark.parametrize("text, entry", [
+    ("LoRA runs faster since it needs no dequantization before the base layer+LoRA matmuls.", "sinkhorn-routing"),
+    ("Evicted KV blocks stay in host memory and are loaded back on demand when a request resumes decoding.", "on-demand-instance"),
+])
+def test_round_84_words_in_another_sense_are_not_glossed(text, entry):
+    assert entry not in {t["id"] for t in explain_offline(text, "en")["terms"]}
