@@ -7,7 +7,7 @@ from service.explain import pattern_cache
 
 # ... or a TPU's own axes ("ICI_TP=4", "DCN_FSDP=2": MaxText's meshes over TPU links)
 _NOT_GPUS = pattern_cache.lazy(r"TPU|Trainium|Gaudi|NPU|Ascend|Tenstorrent|Blackhole|Wormhole|Cerebras|Groq|\bIPU|MTIA|Maia|\b(?:ICI|DCN)_[A-Z]|\b[Tt]rn\d\b|NeuronCore|\bNeuron\b|\bNKI\b|\bInferentia")
-_GPUS = pattern_cache.lazy(r"\bGPUs?\b|CUDA|NVIDIA|Nvidia|\b[HAB]\d{2,3}\b|\bMI\d{3}|ROCm|RTX")
+_GPUS = pattern_cache.lazy(r"\bGPUs?\b|CUDA|NVIDIA|Nvidia|\b[HAB]\d{2,3}s?\b|\bMI\d{3}|ROCm|RTX")
 # "NVIDIA GPUs", "AMD's GPUs", "GPU-based": a maker's GPUs or a compound stay what they are
 _GPU_WORD = pattern_cache.lazy(r"(?<!NVIDIA )(?<!Nvidia )(?<!AMD )(?<!Intel )(?<!AMD's )(?<![\w-])GPU(s?)(?![\w-])")
 
@@ -15,6 +15,11 @@ _GPU_WORD = pattern_cache.lazy(r"(?<!NVIDIA )(?<!Nvidia )(?<!AMD )(?<!Intel )(?<
 def not_gpus(text: str) -> bool:
     """Whether the passage's accelerators are named and none is a GPU."""
     return bool(_NOT_GPUS.search(text)) and not _GPUS.search(text)
+
+
+def names_gpus(text: str) -> bool:
+    """Whether the passage names GPUs at all (the word, CUDA, a GPU's model)."""
+    return bool(_GPUS.search(text))
 
 
 def chips_for_gpus(definition: str, passage: str, own: str) -> str:

@@ -89,8 +89,9 @@ _STAGES_AFTER = pattern_cache.lazy(r"\s*(?:stages?\b|مراحل|مرحلة)")  #
 
 
 def on_chips(read: str, fig, text: str, lang: str) -> str:
-    """A parallel degree read "across 4 chips" where the text's accelerators are no GPUs (FSDP=32 on TPU, a Tenstorrent Galaxy)."""
-    if lang == "en" and fig.quantity.endswith("_degree") and passage_devices.not_gpus(text):
+    """A parallel degree read "across 4 chips" where the text's accelerators are no GPUs (FSDP=32 on TPU, a Tenstorrent Galaxy)
+    or are never named ("EP64" in a run whose hardware the text never says was read "across 64 GPUs", round 84 P10)."""
+    if lang == "en" and fig.quantity.endswith("_degree") and (passage_devices.not_gpus(text) or not passage_devices.names_gpus(text)):
         return read.replace(" GPUs", " chips")
     return read
 

@@ -55,7 +55,7 @@ def test_context_parallelism_wins_over_checkpoint_in_a_parallel_training_text():
         == "context parallelism"
     # A degree settles it even beside checkpoint words: a checkpoint has no degree.
     assert found("We ran CP=2 and saved a checkpoint to resume and load later.")["CP"]["expansion"] \
-        == "context parallelism across 2 GPUs"  # the sense, read out with the degree the text writes
+        == "context parallelism across 2 chips"  # the sense, read out with the degree; no GPU named, so "chips" (round 84 P10)
     # A text only about saving keeps the checkpoint sense.
     assert found("We save a checkpoint every 500 steps and resume after a crash. The CP is 2 GB.")["CP"]["expansion"] \
         == "checkpoint"

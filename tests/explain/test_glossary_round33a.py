@@ -98,7 +98,7 @@ REAL_SENTENCES = [
     # https://github.com/ml-explore/mlx/issues/3661
     ('apple-metal', 'For decode-shaped matmuls (x @ W.T with a large weight and M rows of activations), Metal performance falls off a cliff the moment M goes from 1 to 2, and stays flat until M≈64:', 'Metal'),
     # https://docs.modular.com/serve/speculative-decoding/
-    ('speculative-decoding', 'A smaller, faster draft step proposes several candidate tokens, and the larger target model verifies them in one forward pass.', 'draft step'),
+    ('draft-step', 'A smaller, faster draft step proposes several candidate tokens, and the larger target model verifies them in one forward pass.', 'draft step'),  # its own entry since round 84 P02
     ('modular-max', "Speculative decoding accelerates LLM token generation without changing the model's outputs. A smaller, faster draft step proposes several candidate tokens, and the larger target model verifies them in one forward pass. MAX accepts the prefix the target agrees with and resamples at the first disagreement,", 'MAX'),
     # https://www.gomomento.com/jp/blog/moving-the-kv-cache-without-stalling-the-decode/
     ('kv-cache-block', 'Mooncake calls it “Layer-wise Prefill”: as soon as prefill finishes computing the KV cache for layer 0, that layer’s blocks start streaming to the decode node while the prefill GPU is still computing layer N.', 'blocks'),

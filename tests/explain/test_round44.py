@@ -234,7 +234,7 @@ def test_no_source_or_data_file_holds_a_control_character():
 
 def test_a_parallelism_written_once_with_its_size_is_shown_as_written_and_read_out():
     terms = {t.get("found_as"): t for t in analyse("We run the hybrid model on TP4 and it runs out of memory.", "en").terms}
-    assert terms["TP4"]["expansion"] == "tensor parallelism across 4 GPUs"
+    assert terms["TP4"]["expansion"] == "tensor parallelism across 4 chips"  # no GPU named: "chips" (round 84 P10)
     terms = {t["term"]: t for t in analyse("With tp=2 the model fits; tp=4 is slower.", "en").terms}
     assert terms["TP"]["expansion"] == "tensor parallelism"  # two sizes: the parallelism itself, each size in the text
 
