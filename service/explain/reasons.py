@@ -42,9 +42,16 @@ def _ids_by_sentence(doc: Document) -> list[set[str]]:
     for match in doc.occurrences:
         i = bisect.bisect_right(starts, match.start) - 1
         if i >= 0 and match.start < doc.sentences[i][1] and not any(a < match.start < b for a, b in asides) \
-                and not _ABSENT.search(doc.text, max(0, match.start - 24), match.start):
+                and not _ABSENT.search(doc.text, max(0, match.start - 24), match.start) and not _factor(doc.text, match):
             ids[i].add(match.entry["id"])  # a term named only in a bracketed aside ("(globalbs/microbs/DP)") argues nothing
     return ids
+
+
+def _factor(text: str, match) -> bool:
+    """A setting's name as a factor of a formula ("(max_staleness + 1) * gradient_accumulation_steps * ..."): it names
+    a number in a sum, not a cause the author argues (round 85's gradient-accumulation reason for a rollout formula)."""
+    return "_" in match.found_as and bool(re.search(r"[*×+/(]\s*$", text[max(0, match.start - 3):match.start])
+                                          or re.match(r"\s*[*×+/)]", text[match.end:match.end + 3]))
 
 
 # "There are no PPs so ...", "without pipeline parallelism", "بدون توازي": what a run lacks is no cause in it

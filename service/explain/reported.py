@@ -5,7 +5,7 @@ import re
 from functools import cache
 
 from calculators.resources import data_dir
-from service.explain import arabic_clause, change_notes, connectives, gist_lift, gist_names, headings, pattern_cache, question_target
+from service.explain import arabic_clause, change_notes, connectives, gist_lift, gist_names, headings, pattern_cache, question_target, worked_lead
 from service.explain.person import CONDITIONAL_ORDER, FINITE as _FINITE, IMPERATIVE as _IMPERATIVE, OPTION_VERB_FIRST, has_verb, lower_first, third_person
 from service.i18n.messages import messages
 
@@ -239,6 +239,7 @@ def without_fillers(text: str, lang: str) -> str:
     flags = re.I if lang != "ar" else 0
     text = re.sub(section["fillers"], "", text, flags=flags)
     text = re.sub(section["inline_fillers"], "", text, flags=flags)
+    text = worked_lead.unwrap(text) if lang != "ar" else text
     return re.sub(r"(?<=\S) {2,}(?=\S)", " ", text).strip()  # two fillers side by side leave two spaces
 
 

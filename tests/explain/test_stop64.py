@@ -31,3 +31,75 @@ def test_the_paged_eight_bit_optimizer_is_not_merged_with_the_full_precision_one
         found = terms("I used PagedAdamW8bit instead of PagedAdamW and memory fell from 15 GB to 9 GB in QLoRA.", lang)
         definition = next(t["definition"] for t in found.values() if t["id"] == "paged-optimizer")
         assert "PagedAdamW8bit" in definition and eight_bit in definition
+
+
+def explained(text: str, lang: str = "en") -> dict:
+    from service.explain.compose import explain_offline
+    return explain_offline(text, lang)
+
+
+def test_a_total_worked_from_a_count_and_one_things_cost_a_sentence_before_is_checked():
+    # round 85 P02 (tensor parallelism past one node): readers asked for 32 x 2 x 80-120 µs = 5.1-7.7 ms against "5-8 ms"
+    text = ("At TP=8 on an A100 cluster a single all-reduce on a 4096-token sequence can run 80-120 µs. Do the math across "
+            "32 transformer layers with two all-reduces each: you are now spending roughly 5-8 ms per forward pass on sync.")
+    for lang in ("en", "ar"):
+        answer = explained(text, lang)
+        worked = {c["inputs"]["expression"]: c["outputs"]["value"] for c in answer["calculations"]}
+        assert worked == {"32 * 2 * 8e-05": 0.00512, "32 * 2 * 0.00012": 0.00768}
+        assert [c["verdict"] for c in answer["claims"]][-1] == "consistent"
+    assert "5.12 to 7.68 ms" in explained(text)["claims"][-1]["why"]
+    # a total the count and cost do not give is no finding either way: nothing is worked, no verdict said
+    wrong = text.replace("5-8 ms", "40 ms")
+    assert not explained(wrong)["calculations"] and {c["verdict"] for c in explained(wrong)["claims"]} == {"explained"}
+    # the cost must be one of the things counted: a time for something else is never multiplied
+    other = text.replace("a single all-reduce", "the whole step")
+    assert not explained(other)["calculations"]
+
+
+def test_an_invitation_to_do_the_math_is_no_clause_after_says_that():
+    # round 85 P02: "It adds that do the math across 32 transformer layers ...: you are now spending ..."
+    text = ("At TP=2 the all-reduces are cheap enough to hide. At TP=8 a single all-reduce can run 80-120 µs. Do the math "
+            "across 32 transformer layers with two all-reduces each: you are now spending roughly 5-8 ms per forward pass.")
+    said = " ".join(item["text"] for item in explained(text)["gist"])
+    assert "that do the math" not in said
+    assert "across 32 transformer layers with two all-reduces each, you are now spending roughly 5-8 ms" in said
+
+
+def test_a_settings_name_inside_a_formula_argues_no_reason():
+    # round 85 P03 (TRL's async GRPO): gradient_accumulation_steps as a factor of max_inflight_tasks brought the
+    # gradient-accumulation reason ("the batch grows while activation memory stays one micro-batch's")
+    text = ("- fix the auto-derived max_inflight_tasks formula to (max_staleness + 1) * per_device_train_batch_size * "
+            "gradient_accumulation_steps * num_processes, so max_staleness=0 still schedules useful rollout work;\n"
+            "- log stale-drop metrics so users can see when async generation is outpacing trainer consumption;")
+    assert not [r for r in explained(text)["reasons"] if "accumulat" in r["text"].lower()]
+
+
+def test_batching_words_beside_padding_and_packing_take_their_training_sense():
+    # round 85 P11 and P13 (sequence packing, padding waste) gave "naive batching" and "dynamic batching" their serving
+    # sense (requests held until the longest finishes; a server's batcher)
+    for lang in ("en", "ar"):
+        packed = terms("With naive batching about 50% of tokens are padding; packing cuts that to under 2%.", lang)
+        assert packed["naive batching"]["id"] == "static-batching"
+        assert packed["naive batching"]["expansion"] != terms("Naive batching holds every request until the longest finishes.", lang)["Naive batching"]["expansion"]
+    padded = terms("Padding everything to 2048 wastes 76%. Dynamic batching of variable-length sequences adds overhead.")
+    assert "sequence length" in padded["Dynamic batching"]["expansion"]
+    served = terms("Triton's dynamic batching waits a few milliseconds to fill a batch of requests.")
+    assert "requests" in served["dynamic batching"]["expansion"]
+
+
+def test_predictability_by_degree_is_not_bitwise_determinism():
+    # round 85 P03 (TRL's async GRPO PR): "make worker shutdown more deterministic" was defined as order-independent updates
+    assert "more deterministic" not in " ".join(terms("- make worker shutdown more deterministic and tolerant of thread state;\n- add GRPO staleness checks."))
+    assert "Deterministic" in terms("Deterministic kernels cost throughput; reruns with the same seed match bitwise.")
+
+
+def test_heres_the_math_is_a_lead_not_advice_and_a_recommender_is_no_recommendation():
+    # round 85 P13: "The text advises that here's the math that should haunt you: ..."; P06: "recommender systems" in a
+    # list of benchmarks made "The text advises that the benchmark suite consists of ..."
+    from service.explain import reported
+    text = ("Here’s the math that should haunt you: if your dataset has a mean sequence length of 487 tokens, you’re padding "
+            "everything to 2048 tokens. That means 76% of every attention computation is wasted on padding.")
+    said = " ".join(item["text"] for item in explained(text)["gist"])
+    assert "math" not in said and "advises" not in said and "487 tokens" in said
+    assert reported.role("The suite has seven benchmarks: LLM pretraining, recommender systems and object detection.", "en") != "recommendation"
+    assert reported.role("We recommend TP within a node.", "en") == "recommendation"

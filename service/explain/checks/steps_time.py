@@ -10,7 +10,7 @@ from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
 
-def _one_or_range(figures: list) -> tuple | None:
+def one_or_range(figures: list) -> tuple | None:
     """(low, high) of one figure, or of the two ends of one range the text writes ("5000-10000"); None otherwise."""
     if len(figures) == 1:
         return figures[0], figures[0]
@@ -19,7 +19,7 @@ def _one_or_range(figures: list) -> tuple | None:
     return None
 
 
-def _spoken(doc: Document, ends: tuple) -> str:
+def spoken(doc: Document, ends: tuple) -> str:
     """A figure or a range of the text, as the answer says it ("1 to 2 it/s": the unit once, after the range)."""
     if ends[0] is ends[1]:
         return said(doc, ends[0])
@@ -30,10 +30,10 @@ def _spoken(doc: Document, ends: tuple) -> str:
 
 def steps_time(doc: Document, claim: Claim) -> Result | None:
     """Steps (or a range), a rate in steps per second or a time per step, and a time for the run, all in the sentence."""
-    steps = _one_or_range([f for f in claim.figures if f.quantity == "steps" and f.value > 0])
-    per_second = _one_or_range([f for f in claim.figures if f.quantity == "steps_per_s" and f.value > 0])
-    per_step = _one_or_range([f for f in claim.figures if f.quantity == "step_time_s" and f.value > 0])
-    stated = _one_or_range([f for f in claim.figures if f.quantity == "time_s" and f.value > 0])
+    steps = one_or_range([f for f in claim.figures if f.quantity == "steps" and f.value > 0])
+    per_second = one_or_range([f for f in claim.figures if f.quantity == "steps_per_s" and f.value > 0])
+    per_step = one_or_range([f for f in claim.figures if f.quantity == "step_time_s" and f.value > 0])
+    stated = one_or_range([f for f in claim.figures if f.quantity == "time_s" and f.value > 0])
     if steps is None or stated is None or (per_second is None) == (per_step is None):
         return None  # no rate, or both kinds of rate: which one the time follows is unsure
     if per_second is not None:
@@ -49,8 +49,8 @@ def steps_time(doc: Document, claim: Claim) -> Result | None:
     took_low, took_high = min(took), max(took)
     rate = per_second or per_step
     words = messages(doc.lang)["verdicts"]
-    shown = {"steps": _spoken(doc, steps), "rate": _spoken(doc, rate), "took": duration(doc, took_low, took_high),
-             "stated": _spoken(doc, stated)}
+    shown = {"steps": spoken(doc, steps), "rate": spoken(doc, rate), "took": duration(doc, took_low, took_high),
+             "stated": spoken(doc, stated)}
     if verdicts.agrees(stated[1].value, took_high, True) or verdicts.agrees(stated[0].value, took_low, True) \
             or stated[0].value <= took_high and took_low <= stated[1].value:
         return Result(indexes, "consistent", words["steps_time_consistent"].format(**shown))
