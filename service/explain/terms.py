@@ -249,8 +249,10 @@ def add_notation_terms(doc) -> None:
         entry = glossary.load().lookup(match.group(1))
         if entry is None or entry["id"] in known or entry.get("clutter"):
             continue
-        known.add(entry["id"])
         start = fig.start + match.start(1)
+        if any(o.start <= start < o.end for o in doc.occurrences):
+            continue  # "ZeRO-3" is found whole: its "ZeRO-" is no degree notation of the family's name
+        known.add(entry["id"])
         added.append(glossary.Match(entry, match.group(1), start, start + len(match.group(1))))
     if added:
         doc.matches = sorted(doc.matches + added, key=lambda m: m.start)

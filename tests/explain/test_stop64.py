@@ -103,3 +103,43 @@ def test_heres_the_math_is_a_lead_not_advice_and_a_recommender_is_no_recommendat
     assert "math" not in said and "advises" not in said and "487 tokens" in said
     assert reported.role("The suite has seven benchmarks: LLM pretraining, recommender systems and object detection.", "en") != "recommendation"
     assert reported.role("We recommend TP within a node.", "en") == "recommendation"
+
+
+def test_packing_pitfalls_and_copy_engines_are_named():
+    # round 85's readers missed the passages' own terms: P11's packed sequence, position IDs and loss masking, P07's
+    # SDMA, P14's "RS is successfully overlapped" (reduce-scatter in an FSDP2 step profile)
+    packing = terms("Wasted tokens drop to <2% (the slack at the end of the packed sequence). If position IDs continue "
+                    "across boundaries, quality drops. Wrong loss masking lets the loss flow from one example to another.")
+    assert {packing[w]["id"] for w in ("packed sequence", "position IDs", "loss masking")} == {"sequence-packing", "position-ids", "loss-masking"}
+    assert terms("ZeRO-3 allgather routes through the intra-node SDMA copy on AMD MI300.")["SDMA"]["id"] == "sdma"
+    assert terms("RS is successfully overlapped; update_actor went from 32.22 s to 29.82 s.")["RS"]["id"] == "reduce-scatter"
+    assert "RS" not in terms("The RS-232 port on the switch is for the console.")
+
+
+def test_a_delivered_record_is_a_result_the_opening_says():
+    # round 85 P06 (MLPerf Training v5.0): "the NVIDIA platform delivered the fastest time to train across all seven
+    # benchmarks" was left out of an opening that listed the suite's domains
+    from service.explain import reported
+    assert reported.role("In this round, the platform delivered the fastest time to train across all seven benchmarks.", "en") == "result"
+    text = ("MLPerf Training v5.0 is the latest version of the MLPerf Training series of benchmarks. The benchmark suite "
+            "currently consists of seven benchmarks that span LLM pretraining, LLM fine-tuning, text-to-image generation, "
+            "recommender systems and object detection. In this latest round of MLPerf Training, the NVIDIA platform "
+            "delivered the fastest time to train across all seven benchmarks.")
+    assert "fastest time to train" in " ".join(item["text"] for item in explained(text)["gist"])
+
+
+def test_a_gain_row_under_two_rows_is_redone_the_way_it_holds():
+    # round 85 P07 (DeepSpeed ZeRO-3 over SDMA): readers asked for (697.7 - 622.0) / 697.7 = 10.85%
+    table = ("Headline (8x MI300X, 100 steps):\nGPT-7B-ish | Qwen3-32B\nSDMA off | 697.7 ms / step | 1402.5 ms / step\n"
+             "SDMA on | 622.0 ms / step | 1263.2 ms / step\ngain | +10.85 % | +9.93 %\nLoss curves match off and on.")
+    for lang in ("en", "ar"):
+        answer = explained(table, lang)
+        assert [c["inputs"]["expression"] for c in answer["calculations"]] == ["(0.6977 - 0.622) / 0.6977", "(1.4025 - 1.2632) / 1.4025"]
+        assert "consistent" in [c["verdict"] for c in answer["claims"]]
+    assert "is 10.85% lower, the 10.85 % the text gives" in " ".join(c["why"] for c in explained(table)["claims"])
+    # a speed-up written as old over new less one holds too, and says so
+    speedup = table.replace("+10.85 %", "+12.2 %").replace("+9.93 %", "+11.0 %")
+    assert "faster (old over new, less one)" in " ".join(c["why"] for c in explained(speedup)["claims"])
+    # a row that fits neither way is not confirmed, and nothing is worked for it
+    off = table.replace("+10.85 %", "+25 %")
+    assert not explained(off)["calculations"] and "consistent" not in [c["verdict"] for c in explained(off)["claims"]]
