@@ -4,7 +4,7 @@ shared by several options is said once."""
 import re
 
 from service.configs import options
-from service.i18n.messages import messages
+from service.i18n.messages import join_names, messages
 
 _FALSE = frozenset({"false", "0", "off"})
 
@@ -15,8 +15,16 @@ def is_off(value) -> bool:
 
 
 def meaning_for_value(framework: str, name: str, value, meaning: str, lang: str) -> str:
-    """`meaning` (what the option does when on) as the line for `value`: "Off in this run. When on: ..." for false."""
+    """`meaning` (what the option does when on) as the line for `value`: "Off in this run. When on: ..." for false; a
+    value the table's choices lack ("--optimizer muon" beside "adam (AdamW) or sgd") is said with them, never under a
+    list that leaves it out (round 86 P06, P03)."""
     entry = options.entry(framework, name) or {}
+    choices = [str(c) for c in entry.get("choices") or ()]
+    written = str(value).strip().strip("'\"`") if value is not None else ""
+    if meaning and choices and written and not re.fullmatch(r"[-+\d.eE]+", written) \
+            and written.lower() not in {c.lower() for c in choices}:
+        label = meaning.split(":", 1)[0].strip() if ":" in meaning[:60] else meaning.rstrip(".")
+        return messages(lang)["config"]["option_beyond_choices"].format(label=label, value=written, choices=join_names(choices, lang))
     if entry.get("type") != "bool" or not meaning or not is_off(value):
         return meaning
     return messages(lang)["config"]["option_off"].format(meaning=meaning)

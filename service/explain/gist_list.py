@@ -4,6 +4,7 @@ its gist is the lead with the items' names, never one item put after "the author
 
 import re
 
+from service.explain import gist_cross
 from service.explain.document import Document
 from service.i18n.messages import join_names, messages
 
@@ -47,3 +48,46 @@ def listed(doc: Document) -> list[dict] | None:
     text = messages(doc.lang)["gist"]["list_first"].format(lead=lead, items=join_names(names, doc.lang))
     ends = [start + len(line) for start, line in lines]
     return [{"text": text, "from": [i for i, (a, b) in enumerate(doc.sentences) if a < ends[-1]]}]
+
+
+def with_items(doc: Document, sentences: list[dict], whole: bool = True) -> list[dict]:
+    """A gist sentence that is a line announcing a list ("Together these enable M-FSDP v2 with:") said with the names
+    of the items under it, never cut at its colon ("The text notes: Together these enable M-FSDP v2 with", round 86).
+    Not `whole` (configuration lines taken out of the text), the items read may be only some of them: left as it was."""
+    if not whole or not gist_cross.in_answer_language(doc):
+        return sentences  # an answer in the other language says the passage in its own frames
+    out = []
+    for item in sentences:
+        found = _lead_with_items(doc, item["from"][0]) if len(item["from"]) == 1 else None
+        if found is None:
+            out.append(item)
+            continue
+        lead, names, covered = found
+        out.append({"text": messages(doc.lang)["gist"]["list_first"].format(lead=lead, items=join_names(names, doc.lang)),
+                    "from": [item["from"][0], *covered]})
+    return out
+
+
+def _lead_with_items(doc: Document, index: int) -> tuple[str, list[str], list[int]] | None:
+    """(lead, item names, their sentences) where sentence `index` is a line ending in a colon over named items."""
+    start, end = doc.sentences[index]
+    line_end = doc.text.find("\n", start)
+    line = doc.text[start:line_end if line_end >= 0 else len(doc.text)]
+    if line_end < 0 or not line.rstrip().endswith((":", "：")) or len(line.split()) > MAX_LEAD_WORDS:
+        return None
+    names, offset, separators = [], line_end + 1, set()
+    for below in doc.text[line_end + 1:].split("\n"):
+        item = _ITEM.match(below)
+        if not below.strip() or item is None or len(item.group("name").split()) > MAX_NAME_WORDS or _NOT_A_NAME.match(item.group("name")) \
+                or "|" in below or re.match(r"\s*[\"'`{\[~≈$\d]", below[item.end() - 1:]):
+            break  # a row of values ("- with EP: "vllm_total_tpm":70907.89"), which the rows' own reading says
+        separators.add(below[item.end("name"):item.end()].strip()[:1])  # "Model: ..." under "X — ..." items is another label
+        if len(separators) > 1:
+            break
+        names.append(item.group("name").strip())
+        offset += len(below) + 1
+    if len(names) < 2:
+        return None
+    lead = _LEAD_END.sub("", line).strip()
+    lead = lead[0].lower() + lead[1:] if lead[:1].isupper() and not lead[1:2].isupper() else lead
+    return lead, names, [i for i, (a, _) in enumerate(doc.sentences) if line_end < a < offset]

@@ -12,7 +12,7 @@ import re
 from functools import cache
 
 from calculators.resources import data_dir
-from service.configs import options
+from service.configs import options, switch
 from service.explain import definitions, glossary, option_terms, pattern_cache, term_items
 from service.i18n.messages import messages
 
@@ -90,7 +90,7 @@ def _table_meaning(key: str, lang: str, named: set[str] = frozenset()) -> tuple[
         return None  # a prose-only table (the Trainer's, vLLM's) holds generic names ("max_steps"): only where named
     entry = options.entry(framework, name) or {}
     meaning = ((entry.get("meaning") or {}).get(lang) or "").strip()
-    return (meaning, entry.get("source")) if meaning else None
+    return (meaning, entry.get("source"), framework, name) if meaning else None
 
 
 def _by_words(key: str, lang: str) -> str | None:
@@ -161,6 +161,9 @@ _IN_FORMULA = pattern_cache.lazy(r"[*/÷×]\s*[a-z][a-z0-9_]*|[a-z][a-z0-9_]*\s*
 _DEFINED_BY_FORMULA = pattern_cache.lazy(r"\s+=\s+[^=\n]{1,60}?[*/÷×]")
 
 
+_VALUE_AFTER = re.compile(r"\s*=\s*([A-Za-z][\w.-]*)")  # a key set in the text: "transformer_impl=inference_optimized"
+
+
 def find(text: str, lang: str, named: list[tuple[int, int]], known: set[str]) -> list[dict]:
     """Terms items for the keys of `text` that neither a glossary name (`named` spans) nor an option item (`known`,
     as written) covers, first mention first, each once, at most MOST."""
@@ -191,6 +194,8 @@ def find(text: str, lang: str, named: list[tuple[int, int]], known: set[str]) ->
             else "key_term_measured" if not from_table and (measured(key) or _TIMED_AFTER.match(text, end)) \
             and not _SET_BEFORE.search(text[max(0, start - 30):start]) else "key_term"
         concept = _named_concept(key, lang) if kind == "key_term" and not from_table else None
+        if from_table and (value := _VALUE_AFTER.match(text, end)):  # "transformer_impl=inference_optimized"
+            from_table = (switch.meaning_for_value(from_table[2], from_table[3], value.group(1), from_table[0], lang), *from_table[1:])
         definition = from_table[0] if from_table else messages(lang)["key_term_concept"].format(**concept, words=plain) if concept \
             else messages(lang)[f"{kind}_words"].format(words=plain)
         out.append({"id": f"key:{key}", "term": key, "expansion": messages(lang)[kind],

@@ -86,6 +86,21 @@ def _expansion(words: list[str], acronym: str) -> str | None:
     return None
 
 
+def _prefixes(words: list[str], acronym: str) -> str | None:
+    """The words when the acronym is their prefixes in order ("VMEM (vector memory)": V + MEM, "SMEM (scalar memory)"),
+    each word giving one or more letters, a small word none; the text's own expansion beats the glossary's (round 86 P04)."""
+    short, parts = acronym.lower(), [w.lower() for w in words]
+
+    def spells(at: int, k: int) -> bool:
+        if k == len(parts):
+            return at == len(short)
+        word = parts[k]
+        small = word in ("of", "and", "the", "for", "to", "in", "a")
+        return (small and spells(at, k + 1)) or any(short[at:at + n] == word[:n] and spells(at + n, k + 1)
+                                                    for n in range(1, min(len(word), len(short) - at) + 1))
+    return " ".join(words) if 2 <= len(short) <= 6 and 2 <= len(parts) <= 4 and spells(0, 0) else None
+
+
 def _letters_in_order(words: list[str], acronym: str) -> str | None:
     """The shortest run of the last words holding the acronym's letters in order, its first letter opening a word
     (Schwartz & Hearst 2003, "A simple algorithm for identifying abbreviation definitions in biomedical text",
@@ -178,7 +193,7 @@ def find(text: str) -> list[Definition]:
             before = text[:m.end("meaning") - len(meaning)]
             found.append(Definition(m.group("term"), m.start("term"), _with_what(text, m.end(), meaning, before)))
     for m in _BEFORE_EXPANSION.finditer(text):
-        meaning = _expansion(m.group("meaning").split(), m.group("term"))
+        meaning = _expansion(m.group("meaning").split(), m.group("term")) or _prefixes(m.group("meaning").split(), m.group("term"))
         if meaning and meaning == m.group("meaning").strip():
             found.append(Definition(m.group("term"), m.start("term"), _with_what(text, m.end(), meaning, "")))
     for pattern in (_DASHED, _STANDS_FOR):
@@ -257,7 +272,12 @@ def said_by_text(definitions: list[Definition], found_as: str, expansion: str, l
 def renames(meaning: str, entry_words: str) -> bool:
     """Whether the text's meaning of an acronym shares no word with the glossary entry's ("DCP, a dynamic context
     parallel training framework" against "distributed checkpoint"): the text names another thing."""
-    return not set(re.findall(r"[a-z]{4,}", meaning.lower())) & set(re.findall(r"[a-z]{4,}", entry_words.lower()))
+    own = set(re.findall(r"[a-z]{4,}", meaning.lower()))
+    own = own - _GENERIC_HEADS or own  # "vector memory" against "static random-access memory": memory names no kind
+    return not own & set(re.findall(r"[a-z]{4,}", entry_words.lower()))
+
+
+_GENERIC_HEADS = frozenset({"memory", "unit", "units", "engine", "processor", "device", "cache", "core", "cores"})
 
 
 def spells(meaning: str, acronym: str) -> bool:
@@ -313,7 +333,8 @@ def renamed(definitions: list[Definition], found_as: str, entry: dict) -> bool:
         return False
     name = " ".join(str(entry.get(k) or "") for k in ("term", "expansion"))
     meaning = said_by_text(definitions, found_as, name, "en")
-    return bool(meaning) and renames(meaning, name) and _letters_in_order(meaning.split(), found_as) is not None
+    return bool(meaning) and renames(meaning, name) and (_letters_in_order(meaning.split(), found_as) is not None
+                                                         or _prefixes(meaning.split(), found_as) is not None)
 
 
 def without_renamed(definitions: list[Definition], matches: list, occurrences: list) -> tuple[list, list]:

@@ -143,3 +143,89 @@ def test_a_gain_row_under_two_rows_is_redone_the_way_it_holds():
     # a row that fits neither way is not confirmed, and nothing is worked for it
     off = table.replace("+10.85 %", "+25 %")
     assert not explained(off)["calculations"] and "consistent" not in [c["verdict"] for c in explained(off)["claims"]]
+
+
+def test_the_authors_listed_results_join_the_opening():
+    # round 86 P05 (a Distributed Muon reproduction): the opening said only "they published a full technical report";
+    # its "Key results:" list (0.57× communication, 1.1% overhead, 50% less state memory) was the point
+    text = ("I just published a full technical report where I reproduced Distributed Muon and profiled DP/TP configurations "
+            "on a 4-GPU cluster.\nThe post includes:\nMemory analysis\nTwo bug fixes\nKey results:\n0.57× communication "
+            "compared to AdamW\n1.1% optimizer overhead\n50% less state memory")
+    said = " ".join(item["text"] for item in explained(text)["gist"])
+    assert "0.57× communication compared to AdamW, 1.1% optimizer overhead and 50% less state memory" in said
+    # prose under a label is no list of results
+    prose = text.replace("0.57× communication compared to AdamW", "We saw that the communication fell a great deal against the AdamW baseline on every configuration we tried")
+    assert "as the author lists them" not in " ".join(item["text"] for item in explained(prose)["gist"])
+
+
+def test_a_line_announcing_a_list_is_said_with_its_items():
+    # round 86 P04 (a Megatron FSDP prototype): "The text notes: Together these enable M-FSDP v2 with" was cut at its colon
+    from service.explain import gist_list
+    from service.explain.pipeline import analyse
+    text = ("Together these enable the new trainer with:\nCombined 1F1B scheduling — overlaps expert communication\n"
+            "Virtual pipeline stages — two chunks per rank\nMuon — a new optimizer\nModel: a proxy with 12 layers.")
+    doc = analyse(text, "en")
+    said = gist_list.with_items(doc, [{"text": "cut", "from": [0]}])
+    assert said[0]["text"] == "The author's point: together these enable the new trainer with — Combined 1F1B scheduling, Virtual pipeline stages and Muon."
+    assert gist_list.with_items(doc, [{"text": "cut", "from": [0]}], whole=False)[0]["text"] == "cut"
+
+
+def test_a_pinned_host_memory_allocation_is_not_the_gpu_caching_allocator():
+    # round 86 P19 (activation offloading over separate streams): "a page-locked (i.e. pinned) host memory allocation"
+    # was defined as PyTorch's caching allocator for GPU memory
+    assert "memory allocation" not in terms("A page-locked (i.e. pinned) host memory allocation issued before the "
+                                            "cudaStreamSync on the default stream blocks that stream.")
+    assert terms("The memory allocation on the GPU fragments, so the caching allocator keeps reserved blocks.")[
+        "memory allocation"]["id"] == "cuda-caching-allocator"
+
+
+def test_a_reason_the_text_contradicts_is_not_given():
+    # round 86 P20 (Accelerate's MS-AMP levels): "O3 ... weights and master weights of models are stored in FP8" got the
+    # reason "the master weights are kept in higher precision"
+    text = ("O1: Weight gradients and all_reduce communications are done in fp8, reducing GPU memory usage.\nO2: First-order "
+            "optimizer states are in 8-bit.\n03: Specifically for DeepSpeed, implements capabilities so weights and master "
+            "weights of models are stored in FP8.")
+    assert not [r for r in explained(text)["reasons"] if "master weights are kept" in r["text"]]
+
+
+def test_an_acronym_the_text_spells_by_word_prefixes_keeps_the_texts_sense():
+    # round 86 P04 (a TPU core's parts): "A VMEM (vector memory)" was glossed as static RAM, "A SMEM (scalar memory)" as
+    # CUDA's shared memory, and "the L1/L2 cache on CPUs" as the GPU's L2
+    found = terms("A VMEM (vector memory) - a type of on-chip memory. It has a similar role as the L1/L2 cache on CPUs. "
+                  "A SMEM (scalar memory) is used to store loop indices, offsets, and small constants.")
+    assert found["VMEM"]["id"] == "text:vmem" and found["SMEM"]["id"] == "text:smem"
+    assert "L2 cache" not in found and "L1 cache" not in found
+    assert terms("The H100's L2 cache is 50 MB, shared by all SMs.")["L2 cache"]["id"] == "l2-cache"
+    # the glossary's own spelling-out keeps the entry; words that are no prefixes of the acronym rename nothing
+    assert terms("We use FSDP (fully sharded data parallel) on every node.")["FSDP"]["id"] == "fsdp"
+    assert terms("The GPU (great plan) is cheap.")["GPU"]["id"] == "gpu"
+
+
+def test_the_training_pipeline_rule_sizes_no_rollout_engine_and_no_run_of_ours():
+    # round 86 P01 (GRPO on GLM-5.1 with vLLM rollouts): "each rollout engine can only run with PP=1" was called
+    # consistent with "no pipeline is needed" on an assumed 4M-token batch over an assumed 4,096 H200s
+    text = ("My training resources are 8 nodes, each with 8xH200 GPUs. The training side can use TP=8, PP=8, EP=8. Rollout "
+            "does not seem to support pipeline parallelism, so each rollout engine can only run with PP=1.")
+    assert not [c for c in explained(text)["calculations"] if c["calculator"] == "pp_necessity"]
+    from service.explain.checks import pp_necessity
+    assert pp_necessity._ENGINE_SIDE.search("each rollout engine can only run with PP=1")
+    assert not pp_necessity._ENGINE_SIDE.search("we train with PP=1 on 64 H100s")
+
+
+def test_experts_per_card_count_the_redundant_copies():
+    # round 86 P02 (DeepSeek-V3 deployment): "256 experts and 32 redundant experts ... EP32 ... each card 9 routing
+    # experts" was worked as 256 / 32 = 8 experts per GPU, against the text's 9
+    text = ("Each layer contains 256 experts and 32 redundant experts. Prefill: routing experts EP32, one deployment unit = "
+            "4 nodes, each card 9 routing experts + 1 shared expert.")
+    assert not [c for c in explained(text)["calculations"] if "256 / 32" in c["inputs"].get("expression", "")]
+
+
+def test_a_setting_outside_the_documented_choices_is_said_so():
+    # round 86 P06 and P03: "--optimizer muon" under "Optimizer: adam (AdamW) or sgd", "transformer_impl=inference_optimized"
+    # under "transformer_engine or local"
+    from service.configs import switch
+    said = switch.meaning_for_value("megatron-lm", "--optimizer", "muon", "Optimizer: adam (AdamW) or sgd.", "en")
+    assert said.startswith("Optimizer. The text sets it to muon") and "adam and sgd" in said
+    assert switch.meaning_for_value("megatron-lm", "--optimizer", "adam", "Optimizer: adam (AdamW) or sgd.", "en") == "Optimizer: adam (AdamW) or sgd."
+    found = terms("On the 30B MoE (non-colocated, transformer_impl=inference_optimized, num_cuda_graphs=-1) with Megatron, refit is slow.")
+    assert "inference_optimized" in found["transformer_impl"]["definition"]

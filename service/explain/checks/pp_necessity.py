@@ -13,6 +13,10 @@ from service.explain.document import Claim, Document
 from service.i18n.messages import join_names, messages
 
 
+# the engine that generates an RL run's rollouts, or a server: its pipeline degree is a serving choice
+_ENGINE_SIDE = re.compile(r"\b(?:rollout|inference|serving|generation)\s+(?:engines?|side|servers?|workers?)\b|\bvLLM\b|\bSGLang\b", re.I)
+
+
 def _batch(doc: Document, claim: Claim, inputs: Inputs, model: dict | None) -> bool:
     fig = figure(doc, claim, "global_batch_tokens")
     if fig is not None:
@@ -57,8 +61,9 @@ def check(doc: Document, claim: Claim) -> Result | None:
     names_setup = claim.chips or claim.figures
     models = (claim.models or doc.models() or (doc.previous.models() if doc.previous else []))[:MAX_MODELS]
     words = Result([], "explained", messages(doc.lang)["pp_verdicts"]["words"])
-    if serving_text(doc):
+    if serving_text(doc) or _ENGINE_SIDE.search(claim.quote):
         return None  # deploying a model splits it to fit, with no gradients to exchange: the training rule sizes nothing
+        # (nor for an RL run's rollout engine: "each rollout engine can only run with PP=1", round 86 P01)
     if claim.frame != "pp_only_when_dp_bound" and not names_setup and doc.previous is None:
         return None  # a belief stated in general ("PP is considered necessary at scale") names no set-up: nothing to size
     if not chips and not models:
@@ -129,6 +134,12 @@ def check(doc: Document, claim: Claim) -> Result | None:
         if not agrees and result.verdict in ("consistent", "inconsistent"):
             result.verdict = "needs_more"  # two models of the same question disagree: no verdict rests on either alone
     assumed = assumed_in(doc, result.calculations)
+    if result.verdict == "consistent" and {"global_batch_tokens", "n_chips"} <= set(assumed):
+        # a batch and a cluster both ours (4M tokens on 4,096 chips) decide the rule alone: it confirms nothing the text
+        # says (round 86 P01: "no pipeline is needed" for 64 H200s the text counts as 8 nodes of 8)
+        m = messages(doc.lang)
+        result.verdict = "needs_more"
+        result.why = m["verdicts"]["assumption_suffix_agrees"].format(finding=result.why, assumed=join_names(assumed_names(doc, result.calculations), doc.lang))
     if result.verdict == "inconsistent" and assumed:  # data/verdicts.json: no inconsistency built on an assumption
         m = messages(doc.lang)
         names = assumed_names(doc, result.calculations)

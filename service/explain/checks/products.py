@@ -251,11 +251,14 @@ _SIZED_NAME = re.compile(r"\b[A-Za-z][\w.]*-\d+(?:\.\d+)?[BMT](?:-A\d+(?:\.\d+)?
 MODEL_REACH = 60  # characters between a model's name and its EP degree for the catalog's expert count to be the text's subject
 
 
+_REDUNDANT = re.compile(r"\bredundant\b[^.\n]{0,30}\bexperts?\b|\breplicated\s+experts?\b|\bEPLB\b|خبراء\s+(?:احتياطي|زائد|مكرر)", re.I)
+
+
 def experts_per_chip(doc: Document, claim: Claim) -> Result | None:
     """Experts / the stated expert-parallel degree = experts per GPU (stated experts, else the named model's), and whether it divides."""
     degrees = [f for f in claim.figures if f.quantity == "ep_degree" and f.value > 1]
-    if not degrees:
-        return None
+    if not degrees or _REDUNDANT.search(doc.text):
+        return None  # "256 experts and 32 redundant experts ... each card 9": the copies count too (round 86 P02's 256 / 32 = 8)
     # "each GPU processing two experts" states the result, not the model's expert count
     stated = [f for f in claim.figures if f.quantity in _EXPERTS and _EACH_CHIP.search(doc.text[max(0, f.start - 40):f.start])]
     experts = next((f for f in claim.figures if f.quantity in _EXPERTS and f not in stated), None) or unique(doc, claim, *_EXPERTS)
