@@ -200,14 +200,22 @@ def _wrapped(text: str, match: re.Match) -> bool:
     """Whether a line break the wrap pattern found continues its sentence: by a number, only a long line of prose
     (a table row "Eager | Compiled" over "12.0s | 3.0s" is no wrapped sentence)."""
     before, after = text[match.start() - 1], text[match.end():match.end() + 8].lstrip(" \t")[:1]
+    line = text[text.rfind("\n", 0, match.start()) + 1:match.start()]
+    if before.islower() and after.isalpha() and _UNBULLETED_LIST.match(text, match.end()) and not _JOINING_WORD.search(line):
+        return False  # "add an env variable to set network throughput" / "find a better way to ...": a list's lines
+        # whose bullets were dropped, each an order of its own (round 87 P10 ran three items into one "advice")
     if before.islower() and after.isalpha() or before == "," or _CONTINUES.match(text, match.end()):
         return True  # a capital before the break ("pads every expert to one M" / "tile, so ...") needs a long line
-    line = text[text.rfind("\n", 0, match.start()) + 1:match.start()]
     end = text.find("\n", match.end())
     words = _PROSE_WORD.findall(text[match.end():end if end >= 0 else len(text)])
     return len(line) >= _WRAPPED_LINE and not re.search(r"[|\t]", line) and len(words) >= 3  # "8B 12K 15K 20%" is a row
 
 
+# a line that opens with an order of its own ("find a better way", "declare compute and network throughput"), under a
+# line that does not end on a word that needs more ("... to", "... the")
+_UNBULLETED_LIST = pattern_cache.lazy(r"[ \t]*(?:add|find|declare|use|set|make|remove|fix|support|allow|update|move|check|warn|log|document)\s+(?!(?:of|to|and|or|in|on)\b)", re.I)
+_JOINING_WORD = pattern_cache.lazy(r"\b(?:to|the|a|an|of|and|or|in|on|for|with|by|as|that|is|are|be|can|will|would|should|from|then|also|just|"
+                                   r"must|not|we|you|i|they|please|could|may|might|did|does|do|and\s+then)\s*$", re.I)
 _CONTINUES = pattern_cache.lazy(r"[ \t]*(?:which|whereas|because|due to)\s")
 _PROSE_WORD = pattern_cache.lazy(r"(?<![\w.])[A-Za-z]{2,}(?![\w.])")
 

@@ -7,7 +7,7 @@ from functools import lru_cache
 from calculators import catalog, working as calculator_working
 
 from service import configs
-from service.explain import claim_names, claims as claims_reader, cross_figures, followup, gist as gist_module, gist_list, gist_results, outside_numbers, reasons, restate, term_display, term_items, working_quotes
+from service.explain import claim_names, claims as claims_reader, cross_figures, followup, gist as gist_module, gist_list, gist_pointers, gist_results, outside_numbers, reasons, restate, term_display, term_items, working_quotes
 from service.explain.checks import verdicts as verdict_policy
 from service.explain.definitions import brief_definition
 from service.explain.term_items import shortened as _shortened  # noqa: F401  (a definition's first sentences; tests read it here)
@@ -62,7 +62,7 @@ def explain_offline(text: str, lang: str | None = None, context: str = "") -> di
     else:
         is_followup = previous is not None and not doc.calculations and followup.retarget(doc, previous)
         links = [] if is_followup else reasons.find(doc)
-        sentences = [] if is_followup else gist_results.with_results(doc, gist_list.with_items(doc, gist_module.gist(doc, links), whole=config is None))
+        sentences = [] if is_followup else gist_results.with_results(doc, gist_list.with_items(doc, gist_pointers.without_pointers(doc, gist_module.gist(doc, links)), whole=config is None))
         markdown = compose(doc, is_followup, links, sentences)
     if config is not None and configs.shows_section(config):  # an option the configuration section explains is not listed among the terms too
         markdown = term_display.without_lines_for({o["name"] for o in config.get("options") or []}, markdown)

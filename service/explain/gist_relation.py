@@ -50,6 +50,9 @@ class Relation(NamedTuple):
     plural: bool = False  # a proposal of several things ("techniques to scale ...")
 
 
+_CONCESSIVE = re.compile(r"\b(?:while|although|though|whereas|despite|granted)\b[^,;]*$|(?:رغم|بينما|مع\s+أن|ولو\s+أن)[^،,؛]*$", re.I)
+
+
 @cache
 def _table() -> dict:
     return json.loads((data_dir() / "gist_relations.json").read_text(encoding="utf-8"))
@@ -114,6 +117,8 @@ def _relation(doc: Document, start: int, end: int, lang: str, question: bool) ->
             scope = re.match(r"[^,;:]{0,80}[,،]", doc.text[start:cue.start()])  # "For the largest models (405B+), ...": its scope
             if _CONDITIONAL.search(clause_lead) or _PAST.search(clause_lead) or scope and _CONDITIONAL.match(scope.group(0)):
                 continue  # "once X doesn't fit ...", "where previously eight A100s were required": not what holds now
+            if _CONCESSIVE.search(clause_lead):
+                continue  # "While Verl does support Megatron, it lacks EP": what is conceded, not the point (round 86 P10)
             passive = bool(before) and kind == "needs" and lang == "en" and bool(_PASSIVE.fullmatch(doc.text, before[-1][1], cue.start()))
             if passive:  # "PP is only needed when ...": PP is what is needed
                 first, second, tail = "", before[-1], cue.end()

@@ -53,6 +53,7 @@ _POINTER = pattern_cache.lazy(r"(?<!n't )(?<!not )(?<!never )\b(?:recommend|sugg
                               r"(?:\w+ing\s+)?(?:(?:the|our|this|that|my|an?|their)\s+)?(?:\w+\s+){0,3}?(?:blog ?posts?|posts?|articles?|papers?|docs?|"
                               r"documentation|guides?|tutorials?|readme|threads?|links?|videos?|notebooks?|write-?ups?|reports?)\b"
                               r"|\b(?:please\s+)?see\s+(?:below|above)\b"  # "Please see below for the huge improvements ...": a pointer
+                              r"|\b(?:question|questions|problem|issue|ask)\s+(?:is|are)\s+(?:the\s+)?(?:following|as\s+follows|below)\b[^.:]{0,20}:\s*$"  # round 87 P06
                               # "For the single-node counterpart see X.", "For the concepts, read X first.": where to read, in the imperative
                               r"|^\s*for\s+(?:(?!(?:you|we|i|they|it|one|should|will|can|would|must|may|might)\b)[^\s.!?;:]+,?\s+){1,12}?(?:please\s+)?"
                               r"(?:see|read|check(?:\s+out)?|refer\s+to)\s+(?!if\b|whether\b|how\b)"
@@ -68,7 +69,6 @@ _POINTER = pattern_cache.lazy(r"(?<!n't )(?<!not )(?<!never )\b(?:recommend|sugg
 # A test set-up ("Tested on NVIDIA H100 80GB with Qwen2.5-7B:") says where a result was measured, not the result.
 _TESTED_ON = pattern_cache.lazy(r"^\s*(?:(?:this|it|the (?:change|pr|patch|feature|fix))\s+(?:was|is|has been|were)\s+)?"
                                 r"(?:tested|benchmarked|evaluated|run|measured|verified)\s+(?:on|with|using)\b", re.I)
-
 
 
 def summary(sentence: str) -> bool:

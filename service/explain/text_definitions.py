@@ -208,6 +208,8 @@ def find(text: str) -> list[Definition]:
                 meaning = _without_clause(meaning)  # "X, a technology that enables easy, cost-effective and ...": the list is cut
             if pattern is _APPOSITIVE and (_FINITE_IN.search(meaning) or _LEADING_PREPOSITION.search(text, max(0, m.start("term") - 12), m.start("term"))):
                 continue  # "On V1, a request was sent to the GPU, ...": a clause after an opening phrase, no appositive
+            if re.search(r"[+/×*&]\s*$", text[max(0, m.start("term") - 3):m.start("term")]):
+                continue  # "E + D, which places the GPUs ...": the layout "E + D" is described, not its last letter (round 87 P20)
             if meaning and _is_name(term) and not _PERSONAL.search(meaning) and (not needs_head or _head_noun(meaning)):
                 found.append(Definition(term, m.start("term"), meaning))
     for m in _BRACKETED.finditer(text):  # "SHARP (the in-network reduction engine)"
@@ -216,8 +218,9 @@ def find(text: str) -> list[Definition]:
             found.append(Definition(term, m.end("term") - len(term), m.group("meaning").strip()))
     for m in _WHICH.finditer(text):  # "DeepEP, which implements ..." / "HSDP, which is a mix of ..."
         term, clause = _trimmed(m.group("term")), m.group("meaning").strip()
-        if not _is_name(term) or _PERSONAL.search(clause) or re.search(r"[A-Z][\w-]*\s$", text[:m.end("term") - len(term)]):
-            continue  # "Flash Attention, which requires ...": the clause is of the whole name, not of "Attention"
+        if not _is_name(term) or _PERSONAL.search(clause) or re.search(r"[A-Z][\w-]*\s$|[+/×*&]\s*$", text[:m.end("term") - len(term)]):
+            continue  # "Flash Attention, which requires ...": the clause is of the whole name, not of "Attention"; "E + D, which
+            # places the GPUs ...": of the layout, not of its last letter (round 87 P20)
         if _CONSEQUENCE.match(clause) or _EXAMPLE_OF.search(text[:m.end("term") - len(term)]):
             continue  # "... for AI, which means that ...", "HBM like Nvidia, which requires ...": of the clause or the noun before
         # "which is a mix of ...", "which is CPU code": what it is; "which is impossible with f16" says how things stand

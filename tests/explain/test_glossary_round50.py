@@ -78,5 +78,7 @@ def test_the_acceptance_rate_says_engines_count_it_differently():
     # does not keep; the definition said only "the share of drafted tokens the target keeps"
     text = "For speculative decoding, the acceptance rate should be independent of the proposed length."
     definition = term_definition(text, "draft-acceptance-rate")
-    assert "differently" in definition and "after a rejection" in definition, definition
-    assert "بعد الرفض" in term_definition(text, "draft-acceptance-rate", "ar")
+    # round 87 (P07): a reader checked vLLM's current per-position counter, which stops at the first rejection, so which
+    # engine counts what is no longer said; that engines and papers count it differently still is
+    assert "differently" in definition and "vLLM" not in definition, definition
+    assert "بطرق مختلفة" in term_definition(text, "draft-acceptance-rate", "ar")

@@ -229,3 +229,64 @@ def test_a_setting_outside_the_documented_choices_is_said_so():
     assert switch.meaning_for_value("megatron-lm", "--optimizer", "adam", "Optimizer: adam (AdamW) or sgd.", "en") == "Optimizer: adam (AdamW) or sgd."
     found = terms("On the 30B MoE (non-colocated, transformer_impl=inference_optimized, num_cuda_graphs=-1) with Megatron, refit is slow.")
     assert "inference_optimized" in found["transformer_impl"]["definition"]
+
+
+def test_an_order_of_execution_is_no_network_flow_and_a_kubernetes_node_is_any_machine():
+    # round 86 P16 ("In a standard sequential flow, you have one buffer") and P15 (checkpoints to a Kubernetes node's
+    # NVMe, read as a TPU host)
+    assert "flow" not in terms("In a standard sequential flow, you have one buffer: the network fills it, then compute reads it.")
+    assert terms("ECMP hashes each flow onto one path, so two large flows can collide on a link.")["flow"]["id"] == "network-flow"
+    node = terms("In Kubernetes, hostPath mounts to NVMe devices tie the volume to the node's lifecycle.")["node"]
+    assert "TPU" not in node["expansion"] and "machine" in node["expansion"]
+
+
+def test_a_conceded_clause_is_no_relation_the_other_language_opening_says():
+    # round 86 P10-ar: "(While Verl does support Megatron, it currently lacks support for EP)" was said as «يقول الكاتب
+    # إنه يوجد دعم Megatron في Verl», the concession without the point, nearly the opposite of the author's complaint
+    text = ("Megatron's Expert Parallelism (EP) is approximately 8 to 10 times faster than DeepSpeed Zero3 when training MoE "
+            "models. Are there any plans to support a Megatron backend for RL frameworks? (While Verl does support "
+            "Megatron, it currently lacks support for EP)")
+    answer = explained(text, "ar")
+    assert "يوجد دعم" not in " ".join(item["text"] for item in answer["gist"]) + answer["explanation"].split("##")[1]
+    assert "يوجد دعم Megatron في Verl" in " ".join(i["text"] for i in explained("Verl supports Megatron.", "ar")["gist"])  # said as held
+
+
+def test_round_87_words_in_other_senses():
+    # round 87: FP8-E5M2 for gradients (P08) read as a KV cache; "compute budget" at inference (P07) as training compute;
+    # "Rank the interconnect hierarchy" (P09) as a process rank; "an instance of the entire model" on TPU cores (P15) as
+    # a rented server
+    assert "FP8-E5M2" not in terms("We use FP8-E4M3 for the forward pass and FP8-E5M2 for the gradient outputs.")
+    assert terms("Set kv_cache_dtype to fp8_e5m2 so the KV cache holds twice the tokens.")["fp8_e5m2"]["id"] == "fp8-e5m2-kv-cache"
+    assert "compute budget" not in terms("Speculative decoding spends extra compute per token; under a fixed compute "
+                                         "budget at inference, the acceptance rate decides the speedup.")
+    assert terms("Chinchilla asks how to split a fixed compute budget between parameters and tokens.")["compute budget"]["id"] == "compute-budget"
+    assert "Rank" not in terms("Rank the interconnect hierarchy — NVLink (900 GB/s) > PCIe Gen5 (128 GB/s) > InfiniBand.")
+    assert terms("On rank 0 the loss is NaN while rank 3 is fine.")["rank 0"]["id"] == "rank"
+    assert "instance" not in terms("Each of the 8 available cores is getting an instance of the entire model, so training crashes.")
+    assert terms("Each p5.48xlarge instance has eight H100s.")["instance"]["id"] == "compute-instance"
+
+
+def test_round_87_openings():
+    # P16: "Add GPUs and the arithmetic scales linearly, but ..." was "The text's advice is to add GPUs ..."; P06: "So, my
+    # question is the following I guess:" was said as "They conclude that their question is the following they guess";
+    # P20: "E + D, which places the GPUs in EP dimension first" defined the letter D
+    said = " ".join(i["text"] for i in explained("Synchronous training ends each step with a collective. Add GPUs and the "
+                                                 "arithmetic scales linearly, but the communication does not.")["gist"])
+    assert "advice" not in said
+    asked = ("I'd assume that setting device_mesh to 4x4 would do this. So, my question is the following I guess:\nIs it "
+             "guaranteed to init sharding within a node first if I create a device mesh?")
+    assert "the following" not in " ".join(i["text"] for i in explained(asked)["gist"])
+    assert "D" not in terms("The default layout places experts first and replicates them. left) E + D, which places the "
+                            "GPUs in EP dimension first before adding DP, right) D + E.")
+
+
+def test_a_list_line_that_opens_with_an_order_is_not_run_into_the_line_before():
+    # round 87 P10 (Petals' swarm load balancing): bullets dropped, "...low network throughput\nfind a better way to ..."
+    # was read as one sentence
+    from service.explain.pipeline import analyse
+    doc = analyse("when a server holds many layers, it is less affected by low network throughput\nfind a better way to "
+                  "account for num_blocks;\ndeclare compute and network throughput separately", "en")
+    assert len(doc.sentences) == 3
+    wrapped = analyse("This layout gives faster all-reduce while the all-to-all time grows and we need to\nfind a better "
+                      "balance between the two.", "en")
+    assert len(wrapped.sentences) == 1
