@@ -196,8 +196,8 @@ def test_senses_round43_readers_found_wrong_are_not_shown():
     # ring attention's KV blocks are no serving engine's pages (P05)
     assert "paged" not in headings("The zigzag layout passes KV blocks around the ring so each rank does equal work.")
     # «الاستدلال» beside reasoning words is reasoning, not running a trained model (P14); inference stays inference
-    assert "تشغيل نموذج مدرب" not in headings("يتمتع DeepSeek-R1 بقدرات استدلال قوية، وتظهر أنماط الاستدلال عبر التعلم المعزز.", "ar")
-    assert "تشغيل نموذج مدرب" in headings("يستخدم الاستدلال على H100 ذاكرة المفاتيح والقيم المؤقتة.", "ar")
+    assert "تشغيل نموذج لإنتاج المخرجات" not in headings("يتمتع DeepSeek-R1 بقدرات استدلال قوية، وتظهر أنماط الاستدلال عبر التعلم المعزز.", "ar")
+    assert "تشغيل نموذج لإنتاج المخرجات" in headings("يستخدم الاستدلال على H100 ذاكرة المفاتيح والقيم المؤقتة.", "ar")
 
 
 def test_what_the_authors_propose_is_said_as_its_object_not_after_that():

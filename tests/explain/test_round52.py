@@ -158,7 +158,7 @@ def test_definitions_that_claimed_more_than_their_term_says():
     # P10 (UltraEP): co-design of two software parts; P25 (MoonEP#30): balance is per expert and so per GPU; P23: a
     # sharded gradient bucket is reduce-scattered
     assert "two or more parts" in _definition("It requires co-design of plan solving and replication communication.", "hw-sw-co-design")
-    assert "each GPU holding experts" in _definition("Every rank receives exactly S * K token assignments, so the MoE load balance is exact.", "load-balancing")
+    assert "the GPUs holding them" in _definition("Every rank receives exactly S * K token assignments, so the MoE load balance is exact.", "load-balancing")
     assert "reduce-scatter" in _definition("Gradient buckets are reduced to the shard that owns them in ZeRO stage 2.", "gradient-bucketing")
     # P25 (MoonEP#30): the gradients of prefetched expert weights are reduced too, not only data-parallel replicas'
     assert "wherever weights are copied" in _definition("It reduces weight-prefetch and backward gradient-reduction traffic.",

@@ -290,3 +290,51 @@ def test_a_list_line_that_opens_with_an_order_is_not_run_into_the_line_before():
     wrapped = analyse("This layout gives faster all-reduce while the all-to-all time grows and we need to\nfind a better "
                       "balance between the two.", "en")
     assert len(wrapped.sentences) == 1
+
+
+def test_a_comparison_whose_subject_is_the_sentence_before_is_checked():
+    # round 87 P21 (KV cache growth): "requires ~67 GB (FP16) for 128 token context. That's more than a single 80GB A100
+    # GPU." - the reader: 67 GB is less than 80 GB
+    wrong = "Llama 2 70B with MHA requires ~67 GB (FP16) for 128 token context. That's more than a single 80GB A100 GPU."
+    for lang in ("en", "ar"):
+        claims = explained(wrong, lang)["claims"]
+        assert claims[-1]["verdict"] == "inconsistent"
+    assert "less than 80GB, not more" in explained(wrong)["claims"][-1]["why"]
+    right = wrong.replace("~67 GB", "~167 GB")
+    assert explained(right)["claims"][-1]["verdict"] == "consistent"
+    # two sizes before: "that" may be either, so nothing is said
+    unclear = "The weights take 140 GB and the cache 67 GB. That's more than a single 80GB A100 GPU."
+    assert explained(unclear)["claims"][-1]["verdict"] == "explained"
+
+
+def test_flops_per_token_say_no_model_size_far_from_the_one_stated():
+    # round 88 P14 (NeMo Automodel's table): "216 TFLOPs/sec/GPU" over "865 tokens/sec/GPU" for "DeepSeek V3 671B" was
+    # said as "a model of at most about 41.62B parameters", against the 671B in the same row
+    from service.explain.checks.products import flops_per_token
+    from service.explain.pipeline import analyse
+    for size, said_size in (("671B", False), ("40B", True)):
+        doc = analyse(f"Our {size} model trains at 216 TFLOPs/sec/GPU and 865 tokens/sec/GPU on 1024 H100s.", "en")
+        results = [r for c in doc.claims if (r := flops_per_token(doc, c)) is not None]
+        assert results and ("parameters" in results[0].why) == said_size, results[0].why
+
+
+def test_round_88_terms():
+    # P16 (nccl-tests): NCCL_P2P_LEVEL got the generic NCCL-variable entry and its value NVL the H100 NVL card; P18 (RL):
+    # "inference" during training was "running an already-trained model"; P01/P02 (LLEP, EPLB): balancing work across
+    # GPUs with redundant experts was "keeping the number of tokens each expert receives even"
+    found = terms("I also remove\n-x NCCL_NET_GDR_LEVEL=1\n-x NCCL_P2P_LEVEL=NVL\nAnd add --bind-to none.")
+    assert found["NCCL_P2P_LEVEL"]["id"] == "nccl-p2p-level" and "NVL" not in found
+    assert terms("The H100 NVL pairs two cards with an NVLink bridge.")["H100 NVL"]["id"] == "gpu-nvl-card"
+    inference = terms("The rollout workers run inference with the previous policy while the trainer updates it.")["inference"]
+    assert "already-trained" not in inference["definition"] and "reinforcement-learning" in inference["definition"]
+    balancing = terms("EPLB adds redundant experts across ranks to improve expert load balancing in MoE models.")
+    assert "copied onto more GPUs" in next(t["definition"] for t in balancing.values() if t["id"] == "load-balancing")
+
+
+def test_a_column_difference_keeps_to_one_unit():
+    # round 88 P17: "FP8 = BF16 - Model" (140 GB - 70B = 70 GB) was called the table's own arithmetic
+    table = ("Model | BF16 | FP8 | H100 fit\n70B | 140 GB | 70 GB | 2 GPUs\n405B | 810 GB | 405 GB | 10 GPUs\n"
+             "7B | 14 GB | 7 GB | 1 GPU")
+    assert not [c for c in explained(table)["claims"] if "BF16" in c["why"] and "Model" in c["why"]]
+    timed = "Kernel | roofline (ms) | measured (ms) | gap (ms)\nA | 4.40 | 7.01 | 2.61\nB | 3.10 | 5.00 | 1.90\nC | 2.00 | 2.50 | 0.50"
+    assert "7.01 - 4.40 = 2.61" in " ".join(c["why"] for c in explained(timed)["claims"])

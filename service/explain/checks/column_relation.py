@@ -44,10 +44,11 @@ def _table(doc: Document, at: int) -> tuple[list[str], list[list], int] | None:
         return None
     starts = [line[0] for line in lines[1:]]
     row = max((k for k, s in enumerate(starts) if s <= at), default=-1)
-    return header, rows, row
+    units = [re.sub(r"[\d.,\s~≈↑↓+-]", "", c[2]).lower() for c in _cells(*lines[1])]  # "140 GB" -> "gb", "70B" -> "b"
+    return header, rows, row, units
 
 
-def _relations(header: list[str], rows: list[list]) -> list[tuple[int, int, str, int]]:
+def _relations(header: list[str], rows: list[list], units: list[str]) -> list[tuple[int, int, str, int]]:
     """(a, b, operation, column) for each column that is a op b in every row, to its last written digit."""
     found = []
     columns = range(len(header))
@@ -60,12 +61,21 @@ def _relations(header: list[str], rows: list[list]) -> list[tuple[int, int, str,
                 if len({a, b, target}) < 3 or any(r[a] is None or r[b] is None for r in rows):
                     continue
                 for name, operation in _OPERATIONS:
-                    if not _units_agree(header, a, b, target, name):
-                        continue  # "vLLM (ms)" / "vLLM (TB/s)" is no time
+                    if not _units_agree(header, a, b, target, name) or not _cells_agree(units, a, b, target, name):
+                        continue  # "vLLM (ms)" / "vLLM (TB/s)" is no time; "140 GB" - "70B" is no "70 GB" (round 88 P17)
                     if all(_fits(operation(r[a][0], r[b][0]), r[target]) for r in rows):
                         found.append((a, b, name, target))
                         break
     return found
+
+
+def _cells_agree(units: list[str], a: int, b: int, target: int, name: str) -> bool:
+    """Whether the units the cells themselves carry allow the operation: a difference of one unit ("140 GB" - "70 GB"),
+    never of bytes and a parameter count ("140 GB" - "70B"); a ratio of one unit, or a unit over a bare count."""
+    ua, ub, ut = (units[k] if k < len(units) else "" for k in (a, b, target))
+    if name == "-":
+        return ua == ub == ut
+    return ua == ub and ut in ("", "x", "×", "%") or ut == ua and not ub
 
 
 def _units_agree(header: list[str], a: int, b: int, target: int, name: str) -> bool:
@@ -90,11 +100,11 @@ def column_relation(doc: Document, claim: Claim) -> Result | None:
     table = _table(doc, claim.start)
     if table is None:
         return None
-    header, rows, row = table
+    header, rows, row, units = table
     if row != 0:
         return None  # said once, on the first row
     relations, used = [], set()
-    for a, b, name, target in sorted(_relations(header, rows), key=lambda r: -r[3]):
+    for a, b, name, target in sorted(_relations(header, rows, units), key=lambda r: -r[3]):
         if frozenset((a, b, target, name)) not in used:  # "a - b = t" and "a - t = b" are one relation: the derived column is
             used.add(frozenset((a, b, target, name)))     # the rightmost, as tables put it
             relations.append((a, b, name, target))

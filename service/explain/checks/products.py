@@ -426,12 +426,16 @@ def flops_per_token(doc: Document, claim: Claim) -> Result | None:
     6 FLOPs per parameter per token (Kaplan et al. 2020), said in words."""
     rate = next((f for f in claim.figures if f.quantity == "flop_per_s_per_chip"), None)
     tokens = next((f for f in claim.figures if f.quantity == "tokens_per_s_per_chip"), None)
-    if rate is None or tokens is None or not tokens.value or unique(doc, claim, "params", "active_params") is None:
+    stated = unique(doc, claim, "params", "active_params")
+    if rate is None or tokens is None or not tokens.value or stated is None:
         return None  # a model size inferred from a log line is a curiosity, not a check, unless the text states the size
     index = stated_arithmetic(doc, f"{rate.value:g} / {tokens.value:g}", f"{rate.quote} / {tokens.quote}", None)
     if index is None:
         return None
     per_token = doc.calculations[index]["outputs"]["value"]
+    if not 0.5 <= per_token / 6 / stated.value <= 1.5:  # "DeepSeek V3 671B": 41.6B at 6 FLOPs per parameter is its active
+        return Result([index], None, messages(doc.lang)["verdicts"]["flops_per_token_only"].format(  # share, which the
+            rate=rate.quote, tokens=tokens.quote, computed=restate.value("total_flops", per_token)))  # text never gives (round 88 P14)
     return Result([index], None, messages(doc.lang)["verdicts"]["flops_per_token"].format(
         rate=rate.quote, tokens=tokens.quote, computed=restate.value("total_flops", per_token), params=restate.value("params", per_token / 6)))
 
