@@ -338,3 +338,12 @@ def test_a_column_difference_keeps_to_one_unit():
     assert not [c for c in explained(table)["claims"] if "BF16" in c["why"] and "Model" in c["why"]]
     timed = "Kernel | roofline (ms) | measured (ms) | gap (ms)\nA | 4.40 | 7.01 | 2.61\nB | 3.10 | 5.00 | 1.90\nC | 2.00 | 2.50 | 0.50"
     assert "7.01 - 4.40 = 2.61" in " ".join(c["why"] for c in explained(timed)["claims"])
+
+
+def test_a_rate_achieved_on_a_line_rated_in_bits_is_set_against_it_in_bytes():
+    # round 88 P16 (nccl-tests): readers asked for 400 Gb/s / 8 = 50 GB/s beside "around 48GB/s from each CX7 NIC"
+    for lang, said in (("en", "400Gbps is 50 GB/s (divided by 8 bits per byte); 48GB/s is 96% of it"), ("ar", "96%")):
+        claims = explained("You should achieve around 48GB/s from each CX7 NIC at 400Gbps. Then aggregate the NICs.", lang)["claims"]
+        assert said in claims[0]["why"] and claims[0]["verdict"] == "explained"
+    # a rate above the line (both directions, or several links) gets no reading
+    assert "of it" not in explained("We measured 96GB/s on a single NIC at 400Gbps.")["claims"][0]["why"]
