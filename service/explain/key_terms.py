@@ -96,8 +96,8 @@ def _table_meaning(key: str, lang: str, named: set[str] = frozenset()) -> tuple[
 def _by_words(key: str, lang: str) -> str | None:
     """The key read word by word ("num_moe_experts" -> number of mixture-of-experts experts), or None where a word is unknown."""
     table, parts = words(), [p for p in _PARTS.split(key.rsplit(".", 1)[-1]) if p]
-    if len(parts) < 2 or any(p not in table for p in parts):
-        return None
+    if len(parts) < 2 or any(p not in table for p in parts) or re.fullmatch(r"[a-z]\w*_t", key):
+        return None  # "state_t", "vec_t": a C type's name, not a setting that reads "state time" (round 89 P02)
     if lang == "ar":  # Arabic word order differs: each word with its meaning, not a literal join
         return "، ".join(f"{p} ({_meaning(table, p, 'ar', n == len(parts) - 1)})" for n, p in enumerate(parts) if table[p]["ar"])
     ordered = _qualifier_first(parts)

@@ -347,3 +347,24 @@ def test_a_rate_achieved_on_a_line_rated_in_bits_is_set_against_it_in_bytes():
         assert said in claims[0]["why"] and claims[0]["verdict"] == "explained"
     # a rate above the line (both directions, or several links) gets no reading
     assert "of it" not in explained("We measured 96GB/s on a single NIC at 400Gbps.")["claims"][0]["why"]
+
+
+def test_round_89_words_in_other_senses():
+    # P02 (an MLA decode kernel): "kv cache movement from gmem to smem" as moving a request's cache between instances,
+    # "state_t" as a setting reading "state time"; P07: "to reduce training loss" after a fault as the loss function; P13:
+    # a KV store's "replica" as a model copy; P16: a request's "reserved memory" as PyTorch's allocator; P20: MXFP8's
+    # "rowwise and columnwise" weight data as per-row scaling, FSDP's "weight materialization" as a fused kernel's
+    kernel = terms("When num_qo_heads is 16, there will be one additional kv cache movement from gmem to smem; one thread "
+                   "handles multiple q_nope_vec and state_t<vec_size_ckv> st to increase reuse.")
+    assert "kv cache movement" not in kernel and "state_t" not in kernel
+    assert terms("Prefill and decode run on separate instances; KV cache transfer over RDMA takes 5 ms.")["KV cache transfer"]["id"] == "kv-cache-transfer"
+    assert "training loss" not in terms("The dying gasp function saves the parameter status between the fault and the "
+                                        "periodic checkpoint to reduce training loss.")
+    assert terms("The training loss drops below 2.0 after 10k steps.")["training loss"]["id"] == "loss-function"
+    assert "replica" not in terms("The per-key IO model (one file per KV block) and the LOCAL_DISK replica semantics (client_id).")
+    assert terms("Each replica holds a full copy of the model weights.")["replica"]["id"] == "replica"
+    assert "reserved memory" not in terms("If a request reserves 8K tokens and generates 200, 97% of its reserved memory sits empty.")
+    fsdp = terms("MFSDP v2 all-gathers both rowwise and columnwise MXFP8 weight data at each unshard. Make weight "
+                 "materialization select the representation required.")
+    assert "rowwise" not in fsdp and "materialization" not in fsdp
+    assert terms("We use FP8 rowwise scaling: one scale per row of each weight.")["rowwise scaling"]["id"] == "fp8-rowwise-scaling"
