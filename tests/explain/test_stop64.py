@@ -368,3 +368,22 @@ def test_round_89_words_in_other_senses():
                  "materialization select the representation required.")
     assert "rowwise" not in fsdp and "materialization" not in fsdp
     assert terms("We use FP8 rowwise scaling: one scale per row of each weight.")["rowwise scaling"]["id"] == "fp8-rowwise-scaling"
+
+
+def test_round_90_readings():
+    # P04 (vime): "13.5 ms/step at N=16 and 124.9 ms/step at N=256" read N's 16 as 16 ms/step and worked a change on it
+    from service.explain.pipeline import analyse
+    figures = {f.quote: f.quantity for f in analyse("The framework path is 13.5 ms/step at N=16 and 124.9 ms/step at N=256.", "en").figures}
+    assert figures["16"] != "step_time_s"
+    assert {f.quote: f.quantity for f in analyse("We tested 8 and 128 H100 GPUs.", "en").figures}["8"] == "n_chips"
+    # P03: "memory-bound tests"; P04: "RolloutManager framework overhead"; P19 (MaxText): "stalling TensorCores"
+    assert "memory-bound" not in terms("Add context-sharing and memory-bound tests for nested FSDP units.")
+    assert terms("Decode is memory-bound: each token reads all weights.")["memory-bound"]["id"] == "memory-bound"
+    assert "framework overhead" not in terms("The residual is not in RolloutManager framework overhead: convert_samples takes 13.5 ms.")
+    tpu = terms("MaxText all-gathers each layer's FSDP shards on the critical path, stalling TensorCores while waiting for "
+                "interconnect transfers.")["TensorCores"]
+    assert "TPU" in tpu["expansion"]
+    # P05 (verl): "8*L20 GPUs, TP=4" with rank 7 broadcasting weights to a vLLM engine was said as 2 data-parallel replicas
+    sync = explained("Configuration: 8*L20 GPUs, TP=4\nRun with vllm_sync_backend = nccl, rank 7 broadcast weights to rank0-3.")
+    assert not [c for c in sync["claims"] if "replicas" in c["why"]]
+    assert "2 data-parallel replicas" in explained("Configuration: 8*L20 GPUs, TP=4 for the pretraining run.")["claims"][0]["why"]

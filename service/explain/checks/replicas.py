@@ -16,7 +16,9 @@ _POOLS = re.compile(r"\b(?:prefill|decode|decoding)\s+(?:pool|nodes?|workers?|in
 
 
 # GPUs given to other roles than training the model (RL rollouts, a serving engine beside the trainer)
-_OTHER_ROLES = re.compile(r"\b(?:rollouts?|colocat\w*|disaggregat\w*|generation engines?|inference engines?|reward models?|critic)\b", re.I)
+_OTHER_ROLES = re.compile(r"\b(?:rollouts?|colocat\w*|disaggregat\w*|generation engines?|inference engines?|reward models?|critic|"
+                          r"vLLM|SGLang|sync[_ ]weights?|weight[_ ]sync\w*|broadcast\s+weights)\b", re.I)  # a vLLM engine
+# fed weights by broadcast (round 90 P05, "8*L20 GPUs, TP=4" and rank 7 broadcasting to ranks 0-3): not 2 training copies
 _WEIGHT_BYTES = 2  # a 16-bit weight: the least a training copy of the model holds per parameter
 
 

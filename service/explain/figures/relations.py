@@ -88,7 +88,9 @@ class _Relations:
             elif (_OR.match(between) and a.quantity == "number" or _VERSUS.match(between) and a.unit is None
                   and not any(c.isalpha() for c in self.norm[a.start:a.end])) and not b.generic \
                     and (b.unit is None or b.unit != "%") and self.comparable(a, b) \
-                    and not (self.norm[b.start].isalpha() and _OWN_LABEL.search(self.norm, max(0, a.start - 24), a.start)):
+                    and not (self.norm[b.start].isalpha() and _OWN_LABEL.search(self.norm, max(0, a.start - 24), a.start)) \
+                    and not re.search(r"\b[A-Za-z_]\w{0,10}\s*=\s*$", self.norm[max(0, a.start - 14):a.start]):
+                # ("at N=16 and 124.9 ms/step at N=256": the 16 is N's value, not a time, round 90 P04)
                 # ("DDP=8, TP=4": the 8 is DDP's, a label of its own, not a tensor-parallel degree like the TP=4 after it)
                 # "8 or 128 H100 GPUs", "532 and 557 TFLOPs", "30 و191 مليون دولار", "199.5 vs 185.2 TFLOP/s": the first
                 # number is in the second's unit
