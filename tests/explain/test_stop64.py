@@ -387,3 +387,26 @@ def test_round_90_readings():
     sync = explained("Configuration: 8*L20 GPUs, TP=4\nRun with vllm_sync_backend = nccl, rank 7 broadcast weights to rank0-3.")
     assert not [c for c in sync["claims"] if "replicas" in c["why"]]
     assert "2 data-parallel replicas" in explained("Configuration: 8*L20 GPUs, TP=4 for the pretraining run.")["claims"][0]["why"]
+
+
+def test_a_host_of_things_is_no_cpu_machine():
+    # round 91 P05 (Nous's torchtitan fork): "a host of new model architectures" was glossed as the CPU machine
+    assert "host" not in terms("Torchtitan lets us try a host of new model architectures on H100 GPUs.")
+    assert terms("The host of each node has 2 TB of CPU memory for offloading.")["host"]["id"] == "host"
+
+
+def test_round_91_readings_and_check():
+    # P07 (GPU hours of Llama 3): "27.6M H100 hours" was "cannot be checked without the model size" beside the text's own
+    # 41.4T TFLOPs and 416 TFLOP/s; "1 token needs ≈2.54 TFLOPs" (an amount) was defined as a rate
+    text = ("With 8K sequence length, 1 token needs ≈2.54 TFLOPs so 15.7T tokens needs 41.4T TFLOPs; an MFU of 42% with "
+            "H100 peak BF16 TFLOP/s as 990 gives 416 TFLOP/s; so we get 27.6M H100 hours.")
+    for lang in ("en", "ar"):
+        claims = explained(text, lang)["claims"]
+        assert claims[-1]["verdict"] == "consistent", claims[-1]
+    assert "= 27.6M chip-hours" in explained(text)["claims"][-1]["why"]
+    assert "27.6M" not in " ".join(c["why"] for c in explained(text.replace("27.6M", "9M"))["claims"])  # no finding either way
+    assert "amount of work" in terms(text)["TFLOPs"]["definition"]
+    # P08 (InternEvo): "ws = wps*eps*edps" read wps as words per second; P11: "a timeout for process group" as NCCL's hang
+    assert "wps" not in terms("If isp is used, then the ws(world size) = wps*eps*edps, otherwise ws = tp*eps*edps.")
+    assert terms("fairseq logs wps 12000 and ups 2.1 during training.")["wps"]["id"] == "words-per-second"
+    assert "timeout" not in terms("There are three separate entities - a timeout for process group, a NCCL monitoring thread and the watchdog.")

@@ -41,6 +41,7 @@ from service.explain.checks.count_total import add_claims as count_total_claims,
 from service.explain.checks.spread_total import spread_total
 from service.explain.checks.repeated_cost import repeated_cost
 from service.explain.checks.gain_row import gain_row
+from service.explain.checks.hours_from_flops import hours_from_flops
 from service.explain.checks.line_share import line_share
 from service.explain.checks.anaphoric_comparison import anaphoric_comparison
 from service.explain.checks.chip_hours import chip_hours
@@ -106,7 +107,7 @@ _BEYOND = re.compile(r"\b(?:overflow\w*|underflow\w*|caus\w*|because|leads? to|r
                      r"|يسبب|تسبب|يؤدي|لأن|خطأ|مشكلة|فيض", re.I)
 PP_FRAMES = ("pp_only_when_dp_bound", "pp_not_needed", "fast_links_no_pp", "dp_comms_bound", "pp_needed")
 # In order: the first that reaches a verdict other than "explained" ends the claim's checks.
-CHECKERS = (restated_unit, computation, more_and_less, majority, bracketed_working, labelled_product, block_scale, rate_from_chip_hours, bubble, implied_mfu, sparse_denominator, achieved_rate, achieved_bandwidth, rebased_mfu, sparsity_peak, mfu, hours_over_chips, step_time, steps_time, tokens_time, token_budget, training_time, per_chip_total, per_unit_total, spread_total, repeated_cost, anaphoric_comparison, per_rank_states, state_list, cp_share,
+CHECKERS = (restated_unit, computation, more_and_less, majority, bracketed_working, labelled_product, block_scale, hours_from_flops, rate_from_chip_hours, bubble, implied_mfu, sparse_denominator, achieved_rate, achieved_bandwidth, rebased_mfu, sparsity_peak, mfu, hours_over_chips, step_time, steps_time, tokens_time, token_budget, training_time, per_chip_total, per_unit_total, spread_total, repeated_cost, anaphoric_comparison, per_rank_states, state_list, cp_share,
             microbatches, batch_per_chip, machines_times_chips, units_price, cluster_cost, share_of_total, share_of_amount, complement_share, composition, bracketed_change, bracketed_factor, share_of_whole, parts_sum, stated_difference, point_difference, bus_bandwidth, collective_time, bits_and_bytes, line_share, bits_to_bytes, directions, line_rate, line_rate_total, pin_bandwidth, precision_change, format_factor, stated_product, setup_memory, weights_pairs, weights_need, per_param_total, weights_fit, states_fit, chips_needed, memory, weights_on_card, decode_floor, compute_ceiling, prefill_floor, rate_of_time, transfer_time, implied_rate, transfer_needed, added_share, failure_interval, checkpoint_interval, fleet_interval, fleet_scaling, kv_per_token, kv_every_head, roofline,
             layout, layers_per_chunk, training_flops, mesh, replicas, experts_per_chip, ulysses_heads, flops_per_token, share_of_stated, share_of_peak, introduced_factor, row_gain, gain_row, baseline_rows, table_rows, named_rows, sized_rows, named_baseline, row_peak, expert_choices, stated_factor, factor_before, factor_ahead, percent_before, table_words, change_across, scaling_efficiency, comparison, scaled_factor, unit_cost, bytes_per_param, names.slice_size, slice_memory,
             open_expression, active_share, tokens_per_param, rate_period, token_price, count_total, change_elsewhere, stated_peak_share, column_relation, chip_hours)  # chip-hours only where nothing else was worked out
