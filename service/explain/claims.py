@@ -302,6 +302,11 @@ def negated_at(sentence: str, start: int, end: int) -> bool:
     return cue("negation", " ".join(words)) or bool(_negation_after().search(sentence[end:end + 40]))
 
 
+# "It does not yet correctly support pipelining": what a program can do yet, not a run that trains without PP (round 92
+# P13-ar's `wrong` gist «يُدرَّب نموذج كبير دون توازي خطوط الأنابيب»)
+_CAPABILITY = pattern_cache.lazy(r"\b(?:support|supports|supported|implement|implements|implemented|handle|handles|work\s+with)\s+(?:\w+\s+)?$|تدعم\s+$|يدعم\s+$", re.I)
+
+
 def _polarity_holds(polarity: dict, sentence: str, spots: list) -> bool:
     """Whether the sentence says what the frame would say: negated or affirmed term, conditional or not, no analogy."""
     if cue("analogy", sentence) or cue("reported", sentence) or (polarity.get("negated") and cue("counterfactual", sentence)):
@@ -311,7 +316,8 @@ def _polarity_holds(polarity: dict, sentence: str, spots: list) -> bool:
         if not term:
             continue
         # "_num_layers is never divided by pp_size": a setting's name in code is not the practice the frame speaks of
-        found = [negated_at(sentence, a, b) for term_id, a, b in spots if term_id == term and "_" not in sentence[a:b]]
+        found = [negated_at(sentence, a, b) and not (key == "negated" and _CAPABILITY.search(sentence[max(0, a - 40):a]))
+                 for term_id, a, b in spots if term_id == term and "_" not in sentence[a:b]]
         if key == "negated" and not any(found):
             return False
         if key == "affirmed" and any(found):

@@ -12,9 +12,10 @@ _SIZE_CLAUSE = pattern_cache.lazy(
     r"(?<=:)\s[^:;؛]*?\b(?:billion|trillion)\b[^:;؛]*?\b(?:parameters|active)\b[^:;؛]*[;؛]"
     r"|(?<=:)\s[^:;؛]*?(?:مليار|تريليون)[^:;؛]*?(?:معامل|نشط)[^:;؛]*[;؛]")
 # the passage speaks of sizes: a parameter count ("671B", "7 billion parameters", "٣٧ مليار"), a total-by-active name
-# ("30B-A3B"), the words for the two counts or "at DSV3 scale"; "the weights" or "the parameter depths" alone name no size
-_SPEAKS_OF_SIZE = pattern_cache.lazy(r"(?<![\w.])\d+(?:\.\d+)?\s?[BMT]\b|-A\d+(?:\.\d+)?B\b|\b(?:billion|trillion|million)\b"
-                                     r"|\b(?:active|total|activated)\s+param|\bparameter\s+count|\bscale\b|بحجم|على نطاق"
+# ("30B-A3B"), the words for the two counts or "at DSV3 scale"; "the weights" or "the parameter depths" alone name no size,
+# nor "billions of parameters" or "as you scale LLMs" (round 92 P01: Kimi K2's "about one trillion" was an outside figure)
+_SPEAKS_OF_SIZE = pattern_cache.lazy(r"(?<![\w.])\d+(?:\.\d+)?\s?[BMT]\b(?![-\s]?tokens?\b)|-A\d+(?:\.\d+)?B\b|\b(?:\d[\d.,]*|a|one|two|half\s+a)\s+(?:billion|trillion|million)\b"
+                                     r"|\b(?:active|total|activated)\s+param|\bparameter\s+count|\b(?:at|of)\s+(?:\w+\s+){0,3}scale\b|بحجم|على نطاق"
                                      r"|[\d٠-٩]\s*(?:مليار|تريليون|مليون)|المعاملات النشطة|معاملات نشطة|عدد المعاملات", re.I)
 
 

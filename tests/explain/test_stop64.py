@@ -410,3 +410,33 @@ def test_round_91_readings_and_check():
     assert "wps" not in terms("If isp is used, then the ws(world size) = wps*eps*edps, otherwise ws = tp*eps*edps.")
     assert terms("fairseq logs wps 12000 and ups 2.1 during training.")["wps"]["id"] == "words-per-second"
     assert "timeout" not in terms("There are three separate entities - a timeout for process group, a NCCL monitoring thread and the watchdog.")
+
+
+def test_round_92_fixes():
+    # P13-ar (`wrong` gist): "It does not yet correctly support pipelining" became «يُدرَّب نموذج كبير دون توازي خطوط
+    # الأنابيب», a run trained without PP; a program's missing support is no such run
+    text = ("It does not yet correctly support pipelining: the shared embedding layers' gradients need to be manually "
+            "all-reduced.\nI'm also worried that FSDP2 may not handle the shared parameters correctly.")
+    for lang in ("en", "ar"):
+        answer = explained(text, lang)
+        assert not any(c["frame"] for c in answer["claims"])
+        assert "دون توازي خطوط الأنابيب" not in answer["explanation"].split("##")[1]
+    assert explained("With TPUs at K2 or DSV3 scale you get excellent MFU without PP.")["claims"][0]["frame"] == "pp_not_needed"
+    # P22: "2×256GB + 2×96GB (4 nodes, 608GB total)" was compared as "608GB vs 256GB: about 2.4 times as much"
+    assert not explained("Would 2×256GB + 2×96GB (4 nodes, 608GB total, clean TP=4) be a better setup than 3×256GB "
+                         "(768GB total, unclear TP=3)? I have seen benchmarks for 256GB nodes.")["calculations"]
+    # P09: QK-Clip given MuonClip's definition; P11: "macbook pro" as Apple's chips
+    assert terms("QK-Clip rescales the query and key weights when the max attention logit exceeds a threshold.")["QK-Clip"]["id"] == "qk-clip"
+    assert terms("A macbook pro and a Mac Studio run slower together than one Mac alone.")["macbook pro"]["id"] == "macbook-pro"
+
+
+def test_round_92_senses_and_sizes():
+    # P01 (MuonClip): "the model pays more attention to that key when aggregating values" got the everyday sense, and
+    # "billions of parameters and trillions of tokens (like Kimi K2's 15.5T-token pretraining)" let K2's "about one
+    # trillion parameters" into its definition, a size the text never gives
+    text = ("High scores mean the model pays more attention to that key when aggregating values. As you scale LLMs to "
+            "billions of parameters and trillions of tokens (like Kimi K2's 15.5T-token pretraining), instabilities creep in.")
+    found = terms(text)
+    assert found["attention"]["expansion"] == "attention (self-attention mechanism)"
+    assert "trillion" not in found["Kimi K2"]["definition"]
+    assert "trillion" in terms("Kimi K2 has 1T parameters with 32B active.")["Kimi K2"]["definition"]

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 from service.explain.checks import formats, setup_pairs, verdicts
 from service.explain.checks.arithmetic import tolerance_of
-from service.explain.checks.core import Inputs, Result, discard, pair_as_written, run, said, worked
+from service.explain.checks.core import Inputs, Result, discard, multiplied, pair_as_written, run, said, worked
 from service.explain.checks.directions import mixed_directions
 from service.explain.checks.memory import precisions_named
 from service.explain.document import Claim, Document
@@ -535,7 +535,8 @@ def comparison(doc: Document, claim: Claim) -> Result | None:
         pairs = [(x, y)]
     kept = [(x, y) for x, y in pairs if x.role not in _RANGE_ENDS and y.role not in _RANGE_ENDS
             and not (_bounded(doc, x) and _bounded(doc, y))  # "TTFT + 16 TPOT < 500ms, end-to-end < 800ms": two limits
-            and not increment(doc, x) and not increment(doc, y)]  # "16 s, or 20 more seconds without it": no total
+            and not increment(doc, x) and not increment(doc, y)  # "16 s, or 20 more seconds without it": no total
+            and multiplied(doc, x) == multiplied(doc, y)]  # "2×256GB ... 608GB total": one machine's size against a sum (r92)
     pairs = [(x, y) for x, y in kept if not (stated is None and (_bounded(doc, x) or _bounded(doc, y)))]  # "7+ minutes vs 3.5 min"
     if not pairs:
         # "underneath 100GB/s while it's supposed to be around 140GB/s": a bound compared gives a bound, never "about"

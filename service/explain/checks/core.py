@@ -491,3 +491,8 @@ def needs_more(doc: Document, missing: list[str], calculations: list[int] | None
     m = messages(doc.lang)
     names = [m["quantity_names"].get(q, q) for q in missing]
     return Result(list(calculations or []), "needs_more", m["verdicts"]["needs_more"].format(missing=join_names(names, doc.lang)))
+
+
+def multiplied(doc: Document, fig) -> bool:
+    """Whether the figure is one unit's amount written with its count ("2×256GB"), not an amount of its own."""
+    return bool(re.search(r"\d\s*[×x]\s*$", doc.text[max(0, fig.start - 6):fig.start]))
