@@ -189,7 +189,8 @@ def expand(doc, start: int, end: int, lang: str, seen: set[str] | None = None, p
         if not expansion or expansion.lower() == name.lower() or match.entry["id"] in seen or match.entry["id"] in plain:
             continue
         if not said_plainly and ("_" in name or ":" in expansion or len(expansion.split()) > MAX_INLINE_WORDS
-                                 or name.lower() in expansion.lower() or re.search(r"\d", name) and re.search(r"\d", expansion)):
+                                 or name.lower() in expansion.lower() or re.search(r"\d", name) and re.search(r"\d", expansion)
+                                 or re.fullmatch(r"[A-Za-z]{2,}\d", name) and not re.search(r"\d", expansion)):  # "FSDP2" is no "Fully Sharded Data Parallel"
             continue  # an identifier (ZB_2P, SHARD_GRAD_OP) or a long gloss: the terms section explains it
         if _in_spans(protected, match.start) or _attached(text, match.start, match.end) or _after_number(text, match.start) \
                 or _ASSIGNED.match(text, match.end) or text[match.end:match.end + 2] in ("'s", "’s") or text[match.start - 1:match.start] == "=" \

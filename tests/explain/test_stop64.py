@@ -440,3 +440,15 @@ def test_round_92_senses_and_sizes():
     assert found["attention"]["expansion"] == "attention (self-attention mechanism)"
     assert "trillion" not in found["Kimi K2"]["definition"]
     assert "trillion" in terms("Kimi K2 has 1T parameters with 32B active.")["Kimi K2"]["definition"]
+
+
+def test_a_versioned_acronym_keeps_its_version_and_16_bit_training_is_no_qlora():
+    # round 92 P13: "Fully Sharded Data Parallel (FSDP2)" dropped the version the text writes; P03 (fine-tuning memory):
+    # "Mixed precision stores and computes most things in 16-bit" got QLoRA's sense from a QLoRA line a paragraph before
+    said = " ".join(i["text"] for i in explained("I am also worried that FSDP2 may not handle the shared parameters correctly.")["gist"])
+    assert "FSDP2" in said and "Fully Sharded Data Parallel (FSDP2)" not in said
+    text = ("A fully fine-tuned 1B model at bf16 needs ~2 (weights) + ~2 (gradients) + ~8 (AdamW state) = ~12 GB.\n"
+            "With LoRA the base is frozen, so gradients and optimizer state exist only for the adapter. You pay full weight "
+            "memory (and can quarter that with QLoRA's 4-bit base).\nMixed precision stores and computes most things in "
+            "16-bit (bf16/fp16) instead of 32-bit, roughly halving weight, gradient, and activation memory.")
+    assert terms(text)["Mixed precision"]["expansion"] == "mixed-precision training"
