@@ -462,7 +462,7 @@ def _render(doc: Document, reading: Reading) -> str:
         said = doc.text[slice(*doc.sentences[reading.index])]
         own = reading.problem in _OBSERVED or _FIRST_PERSON.search(said) or _THE_PROBLEM.match(said)
         general = reading.problem in ("stalls", "slow", "slows_down", "performance_drops", "underused")  # a general remark on a technique
-        if _TRADE_OFF.search(said) or not (_FIRST_PERSON.search(said) or _THE_PROBLEM.match(said)) and (_EACH.search(said) or _WORKS_INSTEAD.search(said) or cue_of(said)["requirement"].search(said)):
+        if _TRADE_OFF.search(said) or reading.problem == "underused" and re.search(r"\bunder-?(?:utili[sz]ed|used)\s+[a-z]", said, re.I) or not (_FIRST_PERSON.search(said) or _THE_PROBLEM.match(said)) and (_EACH.search(said) or _WORKS_INSTEAD.search(said) or cue_of(said)["requirement"].search(said)):
             return ""  # "each latency axis fails differently", "2.30.7 hangs ..., while the gate completed with 2.31.2": a rule, a
             # requirement or a version note beside what works, no failure the author reports (two round-45 `wrong` gists)
         if not own and (not subjects or general and all(gist_names.is_concept(doc, s) for s in reading.subjects)):
