@@ -469,3 +469,19 @@ def test_round_93_fixes():
                "layer; offloading could use the host-device bandwidth over PCIe to reach nearly zero overhead.")
     assert not [r for r in explained(offload)["reasons"] if "optimizer states" in r["text"]]
     assert "flow" not in terms("InfiniBand gives lossless flow control, so RDMA never drops packets.")
+
+
+def test_round_94_senses():
+    # P01: "optimizer.step() is called every K steps ... every training step (with loss.backward())" defined training step
+    # as ending in an optimizer step; P07: bf16's "step size" as the learning rate; P08: "llama3_flash_attn_varlen_func"
+    # as Meta's models; P13: "the causal conv" as attention's mask, "(B, H, K, V)" as keys and values; P18: "no PR team"
+    assert "training step" not in terms("With gradient accumulation, the optimizer.step() is called every K steps instead "
+                                        "of every step. And every training step (with loss.backward()) DDP would all-reduce.")
+    assert terms("Each training step takes 1.2 s on 64 H100s.")["training step"]["id"] == "training-step"
+    assert "step size" not in terms("The update delta is smaller than the step size to move away from 1.0 in bf16 format.")
+    assert terms("We fine-tune with a step size of 1e-5 and AdamW.")["step size"]["id"] == "learning-rate"
+    assert "llama3" not in terms("Substitute flash_attn_varlen_func with llama3_flash_attn_varlen_func of ring-flash-attention.")
+    assert "causal" not in terms("The sharding constraint before the causal conv replicates the sequence axis.")
+    assert terms("The causal mask stops each token from attending to later tokens.")["causal mask"]["id"] == "causal-mask"
+    assert "K, V" not in terms("The combine is a prefix scan. M_r is (B, H, K, K) and U_r is (B, H, K, V), independent of length.")
+    assert "PR" not in terms("We are a small lab with no PR team, so the record from this pull request went unnoticed on GitHub.")
