@@ -485,3 +485,10 @@ def test_round_94_senses():
     assert terms("The causal mask stops each token from attending to later tokens.")["causal mask"]["id"] == "causal-mask"
     assert "K, V" not in terms("The combine is a prefix scan. M_r is (B, H, K, K) and U_r is (B, H, K, V), independent of length.")
     assert "PR" not in terms("We are a small lab with no PR team, so the record from this pull request went unnoticed on GitHub.")
+
+
+def test_the_speedrun_fork_is_not_karpathys_nanogpt():
+    # round 94 P18 (read after its record): "a GitHub repository called modded-nanogpt" was glossed as Karpathy's nanoGPT
+    for lang in ("en", "ar"):
+        assert terms("There is a GitHub repository called modded-nanogpt. It has no corporate backing.", lang)["modded-nanogpt"]["id"] == "modded-nanogpt"
+    assert terms("I trained a small GPT with nanoGPT on one node.")["nanoGPT"]["id"] == "nanogpt"
