@@ -53,6 +53,9 @@ class Document:
     claims: list[Claim] = field(default_factory=list)
     calculations: list[dict] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
+    # "That is roughly a 33x speedup": the change a pointing opening stands for, where a check resolved it (its start -> the
+    # two figures, in the text's order), so the gist can say what "that" is instead of leaning on a sentence it leaves out
+    referents: dict[int, tuple[str, str]] = field(default_factory=dict)
     config: dict | None = None  # a training configuration found in the input (service/configs), read apart from the prose
 
     def chips(self) -> list[dict]:

@@ -159,7 +159,7 @@ def restated(doc: Document, index: int, seen: set[str] | None = None) -> str:
         elif speaker:
             rest = text[speaker.end():]
             text = messages(doc.lang)["gist"]["speaker_says"].format(speaker=speaker.group("speaker"), claim=rest)
-        text = _EMOTICON.sub("", text).strip().rstrip(_TRAILING)
+        text = gist_dangling.resolved(doc, index, _EMOTICON.sub("", text).strip().rstrip(_TRAILING))
         # a sentence after "The author's point:" starts with a capital ("approximately ..."), code does not
         return gist_length.trimmed(text[0].upper() + text[1:] if _PLAIN_WORD_FIRST.match(text) else text)
     if claim is not None and claim.frame and claim.plain and _frame_filled(doc, claim):
@@ -251,7 +251,7 @@ def gist(doc: Document, links: list[dict]) -> list[dict]:
     if own and own[0] == in_language[0][1]:  # a point that dangles ("it runs slower") gives way to one that stands
         values = {i: v for v, i in scored}
         values = {i: score(doc, i, ids[i], claims_at.get(a)) if i not in values else values[i] for i, (a, _) in enumerate(doc.sentences)}
-        return gist_dangling.standing(own[:3], lambda i: doc.text[slice(*doc.sentences[i])], doc.lang,
+        return gist_dangling.standing(own[:3], lambda i: gist_dangling.resolved(doc, i, doc.text[slice(*doc.sentences[i])]), doc.lang,
                                       lambda i: _named_once(_reported(doc, i, ids, values)))
     for _, i in in_language + (quoted if not in_language else []):
         if chosen and not in_language:

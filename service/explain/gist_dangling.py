@@ -4,7 +4,9 @@ of the author's points is said instead, where one stands on its own."""
 
 import re
 
-from service.explain import connectives, gist_side, pattern_cache
+from service.explain import connectives, gist_side, pattern_cache, restate
+from service.explain.document import Document
+from service.i18n.messages import messages
 
 # A subject, object or link that points back: "it", "this is", "they ... them", "in exchange", "the following"; not the
 # page itself ("This PR adds X", "This post shows") nor "this X" that names its noun ("this 70B model")
@@ -98,3 +100,16 @@ def standing(candidates: list[int], sentence_of, lang: str, gist_of) -> list[dic
         if not dangles(sentence_of(point), lang) or before:
             return said
     return first or []
+
+
+_POINTER = pattern_cache.lazy(r"^(?:that|this|it)(?=(?:'s|’s|\s+is|\s+was)\b)", re.I)
+
+
+def resolved(doc: Document, index: int, text: str) -> str:
+    """The sentence with a pointing "That is ..." said as the change a check found it stands for ("going from 45 minutes
+    to 81 seconds is roughly a 33x speedup"), where one was found; else as it is."""
+    pair = doc.referents.get(doc.sentences[index][0])
+    if not pair or doc.lang != "en" or not restate.same_language(text, doc.lang):
+        return text
+    said = messages(doc.lang)["gist"]["referent_change"].format(a=pair[0], b=pair[1])
+    return _POINTER.sub(said[:1].upper() + said[1:], text, count=1)

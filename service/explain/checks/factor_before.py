@@ -33,6 +33,9 @@ _COMPARATIVE = re.compile(r"^\s*(?:slower|faster|quicker|longer|shorter)\b", re.
 _THAN = re.compile(r"^\s*(?:slower|faster|quicker|longer|shorter|larger|smaller|more|less|higher|lower)\s+than\b", re.I)
 _TIMED = ("time", "ttft_s", "throughput")
 
+# "a 33x speedup in under two years": the span the change took, not an amount the sentence compares (round 94 P18)
+_SPAN = re.compile(r"\b(?:in|over|within)\s+(?:just\s+|only\s+|under\s+|less\s+than\s+|about\s+|roughly\s+|over\s+)?$", re.I)
+_CALENDAR = re.compile(r"\b(?:years?|months?|weeks?|days?)\b", re.I)
 _AMOUNTS = {kind for _, kinds in _NOUNS for kind in kinds} | set(_TIMED)
 
 
@@ -43,7 +46,10 @@ def _kind(fig) -> str:
 
 def _before(doc: Document, claim: Claim) -> list:
     """The figures of the (up to two) sentences right before the claim, within its paragraph."""
-    starts = [a for a, b in doc.sentences if b <= claim.start][-SENTENCES_BACK:]
+    spans = [(a, b) for a, b in doc.sentences if b <= claim.start]
+    # "Same hardware. No new chips. Pure software.": short asides without a figure do not count as sentences back
+    counted = [(a, b) for a, b in spans if len(doc.text[a:b].split()) >= 4 or any(a <= f.start < b for f in doc.figures)]
+    starts = [a for a, _ in counted[-SENTENCES_BACK:]]
     if not starts:
         return []
     start = starts[0]
@@ -70,7 +76,8 @@ def factor_before(doc: Document, claim: Claim) -> Result | None:
     factors = list(verdicts.STATED_FACTOR.finditer(claim.quote))
     if claim.calculations or not factors or not (_POINTS_BACK.match(claim.quote) or _SUMS_UP.search(claim.quote[:factors[0].start()])):
         return None
-    if any(_kind(f) in _AMOUNTS for f in claim.figures):
+    if any(_kind(f) in _AMOUNTS and not (_SPAN.search(claim.quote[:f.start - claim.start]) and _CALENDAR.search(f.quote))
+           for f in claim.figures):
         return None  # amounts of its own: the sentence compares them itself ("PP8" names a layout, no amount)
     earlier = _before(doc, claim)
     words = messages(doc.lang)["verdicts"]
@@ -102,4 +109,7 @@ def factor_before(doc: Document, claim: Claim) -> Result | None:
         said.append(words["factor_before" if agrees else "factor_before_gap"].format(**shown))
     if not found:
         return None
+    if len(found) == 1 and consistent and _POINTS_BACK.match(claim.quote):
+        first, second = sorted((big, small), key=lambda f: f.start)
+        doc.referents[claim.start] = (first.quote, second.quote)
     return Result(found, "consistent" if consistent else None, "; ".join(said))  # a gap is said, not judged
