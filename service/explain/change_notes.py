@@ -9,8 +9,8 @@ from service.explain import pattern_cache
 _CHANGE_IMPERATIVE = pattern_cache.lazy(r"^(?P<verb>refactor|fix|implement|introduce|rename|port|bump|deprecate|migrate|expose|"
                                         r"add(?=\s+(?:an?\s+|the\s+|new\s+)?(?:option|support|flag|argument|feature|test|kernel|check|"
                                         r"api|config|parameter|benchmark|script)s?\b)|(?:allow|enable|disable|remove|skip|support)(?=\s+(?:`|--|[\w.]*_\w)))\b", re.I)
-# A text that describes a change: a changelog heading, or "this PR"; its orders ("Tune X", "Refresh Y") are the change's
-_CHANGE_LOG = pattern_cache.lazy(r"^\s*(?:change ?log|changes|what does this pr do\??|summary of changes)\s*:?\s*$|\bthis (?:PR|pull request)\b"
+# A text that describes a change: a changelog heading, a pull request template's "Test Plan:" (round 95 P20), or "this PR"; its orders ("Tune X", "Refresh Y") are the change's
+_CHANGE_LOG = pattern_cache.lazy(r"^\s*(?:change ?log|changes|what does this pr do\??|summary of changes|test plan)\s*:?\s*$|\bthis (?:PR|pull request)\b"
                                  # "This ports ... from #2943", "Related to #2919": a pull request's own description
                                  r"|^\s*this (?:ports|adds|fixes|changes|introduces|enables|implements|removes|moves|refactors)\b"
                                  r"|\b(?:related to|fixes|closes|resolves|follow-?up (?:to|of|on)) #\d+", re.I | re.M)

@@ -108,9 +108,15 @@ def sentences(text: str, clutter: list[tuple[int, int]]) -> list[tuple[int, int]
             a += 1
         while b > a and text[b - 1].isspace():
             b -= 1
+        marker = _NEXT_ITEM_MARKER.search(text, a, b)  # "... (needed for DTensor) b. modify the ...": b. opens the next item
+        if marker and marker.end() == b and marker.start() > a and re.match(r"\s*[a-z]", text[b:]):
+            b = marker.start()
         if b > a and not terms.inside(clutter, a):
             out.append((a, b))
     return out
+
+
+_NEXT_ITEM_MARKER = pattern_cache.lazy(r"(?<=[\s):])\s*[a-h]\.")  # an inline list's letter (round 95 P20, a PR's "a. ... b. ...")
 
 
 # "Actually I can achieve 500 TPS on single H200 GPU, Is there a paper ...?": a statement and a question run together by

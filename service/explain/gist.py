@@ -3,7 +3,7 @@
 import re
 
 from service.explain import claims as cues
-from service.explain import gist_central, gist_contrast, gist_cross, gist_dangling, gist_frames, gist_select, gist_length, gist_lift, gist_list, gist_plain, gist_side, headings, pattern_cache, person, question_target, reported, restate, synthesis
+from service.explain import gist_central, gist_contrast, gist_cross, gist_dangling, gist_frames, gist_select, gist_length, gist_lift, gist_list, gist_plain, gist_side, gist_turns, headings, pattern_cache, person, question_target, reported, restate, synthesis
 from service.explain.document import Document
 from service.i18n.messages import messages
 
@@ -271,7 +271,7 @@ def gist(doc: Document, links: list[dict]) -> list[dict]:
             pair = len(chosen[0][1].split()) + len(text.split())
             # on the same subject: shared terms, or another point made next to it (not one paragraphs away)
             shares = bool(ids[i] & ids[chosen[0][0]]) or (cues.cue("point", sentence) and abs(i - chosen[0][0]) <= 2)
-            if not _gives_reason(sentence, i, chosen[0][0], ids) and (pair > SHORT_PAIR_WORDS or not shares):
+            if gist_turns.other_turn(doc, i, chosen[0][0]) or not _gives_reason(sentence, i, chosen[0][0], ids) and (pair > SHORT_PAIR_WORDS or not shares):
                 continue  # neither the reason nor a short sentence on the same subject: the claims list has it
         if frame:
             frames.append((frame, chips))
@@ -331,7 +331,7 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
     candidates = []
     for j in range(len(doc.sentences)):
         sentence = sentence_of(j)
-        if j == point or values.get(j, 0.0) <= 0.0 and not (j == point + 1 and "cause" in reported.roles(sentence, lang)) \
+        if j == point or gist_turns.other_turn(doc, j, point) or values.get(j, 0.0) <= 0.0 and not (j == point + 1 and "cause" in reported.roles(sentence, lang)) \
                 or not restate.same_language(sentence, lang) or _quoted(doc, j) \
                 or _ELLIPTICAL.search(sentence):  # nor does "Two 4090s with tensor parallelism can." alone
             continue  # a caption, a spec row, a config line, a gloss, or someone else's quoted words give no reason

@@ -36,3 +36,75 @@ def test_a_gist_that_points_back_says_the_change_it_stands_for():
     assert "going from 30 minutes to 72 seconds is roughly a 25x speedup" in opening
     # the Arabic answer to an English text does not paste the English words into an Arabic frame
     assert "going from" not in " ".join(s["text"] for s in explain_offline(text, "ar")["gist"])
+
+
+def terms(text: str, lang: str = "en") -> dict:
+    return {t["id"]: t for t in analyse(text, lang).terms}
+
+
+def test_a_logged_mfu_a_little_above_six_n_is_no_error_where_no_sequence_length_is_given():
+    # round 95 P20 (torchtitan log lines, Llama 3 8B on 8 H100s): "mfu: 9.77%" was called inconsistent against 6N's 8.1%;
+    # torchtitan counts attention's FLOPs too, which the reader worked out to give exactly the logged figure
+    doc = analyse("Training Llama 3 8B on 8 H100s we logged tps: 1,669 per GPU and mfu: 9.77% at step 40.", "en")
+    claim = next(c for c in doc.claims if "9.77%" in c.quote)
+    assert claim.verdict == "needs_more" and "attention" in claim.why
+    # far above what attention could add, the gap is still a finding
+    far = analyse("Training Llama 3 8B on 8 H100s we logged tps: 1,669 per GPU and mfu: 30% at step 40.", "en")
+    assert next(c for c in far.claims if "30%" in c.quote).verdict == "inconsistent"
+
+
+def test_a_pipeline_sizing_is_not_shown_where_the_text_names_no_pipeline():
+    # round 95 P17 (an MoE chapter on expert parallelism and balancing): the aux-loss-free link sized an invented pipeline
+    text = ("Expert parallelism spreads a 256-expert MoE over 8 GPUs. This section covers the load-balancing auxiliary loss "
+            "that prevents collapse, and DeepSeek V3's loss-free balancing, which avoids the auxiliary loss.")
+    found = explain_offline(text, "en")
+    assert not any(c.get("calculator") == "pipeline_activation_memory" for c in found["calculations"])
+    # a text about pipeline stages keeps it
+    piped = ("Under pipeline parallelism the auxiliary loss is a pain: you end up doing all forward all backward, which hurts "
+             "peak memory. DeepSeek V3's auxiliary-loss-free balancing avoids the aux loss.")
+    assert any(c.get("calculator") == "pipeline_activation_memory" for c in explain_offline(piped, "en")["calculations"])
+
+
+def test_words_in_their_other_senses():
+    # round 95 P19: "Convert to triton models" with lmdeploy's turbomind deploy is NVIDIA's inference server's format
+    assert terms("2. Convert to triton models with python -m lmdeploy.serve.turbomind.deploy")["triton"]["expansion"] \
+        == "NVIDIA Triton Inference Server"
+    assert terms("We wrote Triton kernels for the fused MLP and compile them with torch.compile.")["triton"]["expansion"] \
+        != "NVIDIA Triton Inference Server"
+    # round 95 P12: "Can scale up to 1024 servers" grows the cluster; it is not the NVLink domain
+    assert "nvlink-domain" not in terms("Scale: the fabric can scale up to 512 servers / 4096 GPUs in a two-tier network.")
+    assert "nvlink-domain" in terms("The scale-up domain of an NVL72 rack holds 72 GPUs.")
+    # round 95 P02 (DORA): "full bubble elimination" in RL rollouts is idle GPUs, not a pipeline schedule's bubble
+    assert "pipeline-bubble" not in terms("Overlapping rollouts with training reaches full bubble elimination in RL.")
+    assert "pipeline-bubble" in terms("With 4 pipeline stages and 8 micro-batches the bubble is 27% of the step.")
+
+
+def test_a_pull_request_summary_says_what_the_change_does():
+    # round 95 P20: a PR's "Summary: ... a. add fast path ... b. modify ..." with a "Test Plan:" was "The text's advice is
+    # to add fast path ... float8 b." (the list letter of the next item kept at its end)
+    text = ("Summary:\n1. add a test for the toy model\n2. fix underlying issues: a. add fast path for tensor view where the "
+            "new shape is the same as old shape, for rowwise scaled float8 (this is needed for DTensor) b. modify the fake "
+            "grad workaround to work when grad is a DTensor\nTest Plan:\nverified on 8 H100s")
+    opening = explain_offline(text, "en")["gist"][0]["text"]
+    assert "advice" not in opening and not opening.rstrip(".").endswith(" b")
+
+
+def test_the_bytes_a_decode_step_reads_are_the_weights_at_their_format():
+    # round 95 P23: "reads all 70 billion weights out of high-bandwidth memory, 140 gigabytes of traffic": 70B x 2 bytes
+    doc = analyse("To generate one token from a 13-billion-parameter model in FP16, the GPU reads all 13 billion weights "
+                  "out of memory, 26 gigabytes of traffic, and does one multiply-add against each.", "en")
+    assert doc.claims[0].verdict == "consistent" and "26" in doc.claims[0].why
+    off = analyse("To generate one token from a 13-billion-parameter model in FP16, the GPU reads all 13 billion weights "
+                  "out of memory, 40 gigabytes of traffic, and does one multiply-add against each.", "en")
+    assert off.claims[0].verdict != "consistent"
+
+
+def test_a_reply_in_a_thread_is_another_speaker():
+    # round 95 P16: a maintainer's answer and the user's reply ("Thanks for your reply! In my experiment ...") were one
+    # author's: "they set rollout_n=5 ... They report that they have developed an improved version"
+    text = ("1. You're right that the rollout can be optimized. We've developed an improved version of parallel rollout "
+            "generation, to be open-sourced this week.\nThanks for your reply! In my experiment I used 2 A800s and, since I "
+            "run my own parallel inference code, I set rollout_n=5, so the model infers 20 sequences in parallel.")
+    gist = explain_offline(text, "en")["gist"]
+    turns = {("improved version" in s["text"]) for s in gist}
+    assert len(turns) == 1  # the gist speaks for one of the two, never joins them

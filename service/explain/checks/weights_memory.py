@@ -23,6 +23,8 @@ _BITS_WORD = re.compile(r"(?<![\d.])(4|8|16|32)[- ]?(?:bits?\b|بت\b|بتات)"
 # a memory said to be what the model takes ("needs 140 GB", "demands roughly 140GB for weights")
 _NEEDS = re.compile(r"\b(?:needs?|needed|requires?|required|demands?|takes?|occup\w+|consum\w+|weighs?|wants?)\b|\bfor (?:the |its )?weights\b|\bof weights\b"
                     r"|\b(?:just |only )?for (?:the |its |their )?(?:KV|key-value) cache\b"  # "320 GB just for its KV cache": a need
+                    # "reads all 70 billion weights out of high-bandwidth memory, 140 gigabytes of traffic" (round 95 P23)
+                    r"|\b(?:reads?|streams?|loads?|moves?)\b(?=[^.;]{0,30}\bweights\b)"
                     r"|يحتاج|تحتاج|يتطلب|تتطلب|يستهلك|تستهلك|يشغل|تشغل", re.I)
 # a memory said to be what hardware has ("a node has 640 GB", "an H100 with 80GB", "بسعة 80 غيغابايت")
 _HAS = re.compile(r"\b(?:has|have|having|holds?|with|offers?|provides?|features?|comes with|packs?|total(?:s| of)?)\b"

@@ -1,0 +1,26 @@
+"""Turns of a thread pasted as one text: a line that opens by thanking for a reply ("Thanks for your reply! In my
+experiment, ...") starts another speaker's turn, so a gist does not join two speakers' sentences as one author's."""
+
+import re
+
+from service.explain import pattern_cache
+from service.explain.document import Document
+
+# "Thanks for your reply!", "Thank you for the quick response.", "شكرا على ردك": a reply to the turn before it
+_REPLY_OPENS = pattern_cache.lazy(r"^[ \t>*-]*(?:thanks?(?: you)?(?: so much| a lot)?,? for (?:your|the) (?:\w+ )?(?:reply|response|answer|explanation)"
+                                  r"|(?:شكرا|شكرًا)(?: لك)? (?:على|ل)(?:ردك|الرد|إجابتك))", re.I | re.M)
+
+
+def turn(doc: Document, index: int) -> int:
+    """How many reply openings come at or before sentence `index` (0: the first speaker's turn)."""
+    start = doc.sentences[index][0]
+    return sum(1 for m in _REPLY_OPENS.finditer(doc.text) if m.start() <= start and _line_start(doc.text, m.start()))
+
+
+def other_turn(doc: Document, index: int, first: int) -> bool:
+    """Whether sentence `index` belongs to another speaker's turn than sentence `first`."""
+    return turn(doc, index) != turn(doc, first)
+
+
+def _line_start(text: str, at: int) -> bool:
+    return at == 0 or text[at - 1] == "\n" or re.fullmatch(r"[ \t>*-]*", text[text.rfind("\n", 0, at) + 1:at]) is not None
