@@ -42,12 +42,14 @@ def definitional(term: dict) -> bool:
 
 
 _SIZED = pattern_cache.lazy(r"(?<=[A-Za-z-])\d+(?:\.\d+)?(?=[BMKT]\b)")  # "Mula-7B-A1B": the active size inside a name
+_WIDTH = pattern_cache.lazy(r"(?<![\w.])\d+(?=-bits?\b|-bytes?\b)")
 _MAGNITUDE = frozenset({"hundred", "hundreds", "thousand", "thousands", "million", "millions", "billion", "billions", "trillion"})
 
 
 def _values(text: str) -> set[float]:
     """Every number `text` writes, in digits or words (a "1,024" and a "1024" alike; "4x" counts 4)."""
     found = {float(m.group()) for m in _SIZED.finditer(text)}
+    found |= {float(m.group()) for m in _WIDTH.finditer(text)}  # "8-bit Adam" gives the eight a definition's "eight bits" says
     for m in _DIGITS.finditer(text):
         try:
             found.add(float(m.group().replace(",", "")))

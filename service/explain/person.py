@@ -125,8 +125,11 @@ def describes_option(sentence: str) -> bool:
 CONDITIONAL_ORDER = pattern_cache.lazy(r"^\w+\s+(?:[\w-]+\s+){0,4}?(?:too\s+\w+|higher|lower|larger|smaller|bigger|more|less|fewer)\s+and\s+"
                                        r"(?!(?:then\s+)?(?:set|use|run|keep|make|add|increase|decrease)\b)\w+"
                                        # "Add GPUs and the arithmetic scales linearly" (round 87 P16): what follows if you do
-                                       r"|^(?:add|double|triple|scale|push|throw|give|put|grow)\s+(?:[\w-]+\s+){0,3}?and\s+"
-                                       r"(?:the|your|you|it|its|their|each|every|this|that|training|throughput|communication)\b", re.I)
+                                       r"|^(?:add|double|triple|halve|scale|push|throw|give|put|grow)\s+(?:[\w-]+\s+){0,6}?and\s+"
+                                       r"(?:the|your|you|it|its|their|each|every|this|that|training|throughput|communication)\b"
+                                       # "Run four stages with four microbatches and roughly 43% ... is wasted" (round 96 P21)
+                                       r"|^(?:run|use|set|take|train|pick|choose)\s+(?:[\w-]+\s+){0,6}?and\s+"
+                                       r"(?:(?:roughly|about|around|nearly|almost|only)\s+|~\s*)?(?:\d|you\b|your\b)", re.I)
 IMPERATIVE = pattern_cache.lazy(r"^(?:use|keep|set|avoid|try|make sure|consider|put|run|enable|disable|prefer|start|increase|decrease|lower|raise|limit|split|"
                                 r"shard|combine|add|remove|install|reduce|tune|choose|replace|adjust|configure|specify|ensure|remember|do not|don't|never|always|"
                                 r"refresh|rerun|re-run|update|upgrade|downgrade|verify|compare|measure|profile|pin|bump|drop|skip|stop|prioriti[sz]e|focus|rely|wrap|"

@@ -217,7 +217,8 @@ def read_terms(doc) -> None:
     covered = [(m.start, m.end) for m in doc.occurrences if m.entry.get("category") not in _ORGANISATIONS] + spans
     headed = named_kinds.find(content, doc.lang, covered, {t["found_as"].lower() for t in added})
     listed = {m.found_as.lower() for m in (*doc.occurrences, *doc.matches)}  # "H100" the glossary lists is no catalog chip again
-    kinds = [k for k in named_kinds.catalog_chips(content, doc.lang, covered) if k["found_as"].lower() not in listed]
+    glossed = {m.entry["id"] for m in doc.matches}  # "TPU v4" glossed: a later bare "v4" is the same chip, not another item
+    kinds = [k for k in named_kinds.catalog_chips(content, doc.lang, covered) if k["found_as"].lower() not in listed and k["id"][5:] not in glossed]
     doc.matches, doc.occurrences = _without_heads_of_names(content, headed + kinds, doc.matches, doc.occurrences)
     # A name glossed by its head noun alone ("W8A8 format: A format: a way of laying out numbers") explains nothing:
     # blind readers called each such item empty (rounds 11-13). The name's head is still not glossed as a bare word.

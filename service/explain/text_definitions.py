@@ -56,7 +56,10 @@ _ARABIC_APPOSITIVE = pattern_cache.lazy(r"[\"“«](?P<ar>[^\"”»\n]{2,30})[\"
 _CONSEQUENCE = pattern_cache.lazy(r"(?:means|implies|suggests|indicates|leads|results|shows|explains|makes)\b", re.I)
 _EXAMPLE_OF = pattern_cache.lazy(r"\b(?:like|unlike|such as|including|e\.g\.|than|as in|as with)\s+$", re.I)
 # "SGLang (the latest main branch at datetime 20260105)": which build was run, not what the name means
-_VERSION_NOTE = pattern_cache.lazy(r"\b(?:branch|commit|version|release|build|nightly|datetime|date|tag)\b|\d", re.I)
+_VERSION_NOTE = pattern_cache.lazy(r"\b(?:branch|commit|version|release|build|nightly|datetime|date|tag)\b|\d"
+                                  # "80 GB of VRAM (the biggest today)" ranks the card, defines nothing (round 96 P18)
+                                  r"|^\s*(?:the\s+)?(?:most\s+\w+|best|worst|largest|biggest|fastest|latest|newest|smallest|highest|lowest|cheapest|"
+                                  r"slowest|greatest|longest|strongest)\b", re.I)
 _PERSONAL = pattern_cache.lazy(r"\b(?:I|we|you|my|our|your|us)\b", re.I)
 # "the primary gap", "a surprisingly large gap", "the main problem": a judgement of what the clause says, no definition
 _VERDICT_NOUN = re.compile(r"(?:the|a|an)\s+(?:[\w-]+\s+){0,2}(?:gap|problem|issue|bottleneck|reason|cause|difference|concern|"

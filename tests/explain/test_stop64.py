@@ -193,7 +193,8 @@ def test_an_acronym_the_text_spells_by_word_prefixes_keeps_the_texts_sense():
     # CUDA's shared memory, and "the L1/L2 cache on CPUs" as the GPU's L2
     found = terms("A VMEM (vector memory) - a type of on-chip memory. It has a similar role as the L1/L2 cache on CPUs. "
                   "A SMEM (scalar memory) is used to store loop indices, offsets, and small constants.")
-    assert found["VMEM"]["id"] == "text:vmem" and found["SMEM"]["id"] == "text:smem"
+    # (stop 65 gave VMEM an entry of its own, a TPU core's vector memory: the text's sense, so it may stand)
+    assert found["VMEM"]["id"] in ("text:vmem", "tpu-vmem") and found["SMEM"]["id"] == "text:smem"
     assert "L2 cache" not in found and "L1 cache" not in found
     assert terms("The H100's L2 cache is 50 MB, shared by all SMs.")["L2 cache"]["id"] == "l2-cache"
     # the glossary's own spelling-out keeps the entry; words that are no prefixes of the acronym rename nothing

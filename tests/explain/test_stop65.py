@@ -108,3 +108,61 @@ def test_a_reply_in_a_thread_is_another_speaker():
     gist = explain_offline(text, "en")["gist"]
     turns = {("improved version" in s["text"]) for s in gist}
     assert len(turns) == 1  # the gist speaks for one of the two, never joins them
+
+
+def test_a_share_of_time_wasted_in_a_stated_pipeline_is_its_bubble_and_a_result_is_no_advice():
+    # round 96 P21: "Run four stages with four microbatches and roughly 43% of your forward-pass time is wasted at the
+    # edges." was "The text's advice is to run four stages ..." (a `wrong` gist) and its 43% was never set against 3/7
+    text = ("For p stages and m microbatches the bubble fraction is (p-1)/(m+p-1). Run eight stages with eight microbatches "
+            "and roughly 47% of your step time is wasted at the edges.")
+    found = explain_offline(text, "en")
+    claim = next(c for c in found["claims"] if c["quote"].startswith("Run eight stages"))
+    assert claim["verdict"] == "consistent"  # 7 / 15 = 46.7%
+    assert not any("advice" in s["text"] for s in found["gist"])
+    wrong = explain_offline(text.replace("47%", "70%"), "en")
+    assert next(c for c in wrong["claims"] if c["quote"].startswith("Run eight stages"))["verdict"] != "consistent"
+
+
+def test_round_96_words_in_their_other_senses():
+    # P07: "Inception V3" is Google's image model, not DeepSeek-V3
+    assert "deepseek-v3" not in terms("Horovod reaches 90% scaling efficiency for Inception V3 and ResNet-101 on 16 V100s.")
+    # P17: books "joined end to end" are placed one after another, no measurement over a whole job
+    assert "end-to-end" not in terms("We fine-tune on books from PG-19, joined end to end until each is a million tokens long.")
+    # P16: "INT4" written as such is the integer format, even in a QLoRA text about NF4
+    found = terms("QLoRA's NF4 incurs less rounding error than INT4 for weights, which bitsandbytes loads in 4-bit.")
+    int4 = next(t for t in found.values() if t["found_as"] == "INT4")
+    assert "integer" in int4["definition"] and "NF4" not in int4["definition"]
+    # P12: "deterministic shuffling" from a seed is reproducibility; "sharding" a dataset is no checkpoint's files
+    data = terms("A distributed data loader uses deterministic sharding: the dataset is divided into non-overlapping "
+                 "partitions, one per rank, reshuffled each epoch with a seed derived from the base seed.")
+    assert "worker" not in data["training-determinism"]["definition"]
+    assert "checkpoint" not in data["sharding"]["definition"]
+    # P18: "80 GB of VRAM (the biggest today)" ranks the card; it is no definition of VRAM
+    assert "biggest" not in terms("A single H100 GPU with 80 GB of VRAM (the biggest today) cannot train a 30B model.")["vram"]["definition"]
+    # round 95 P21: a TPU's vmem and ring attention's chunk size have their own entries; "TPU v4" glossed, a later "v4"
+    # is no second item
+    tpu = terms("On TPU v4-64 the kernel used 59.79M of 16.00M vmem with ring attention; a chunk size of 512 worked on v4.")
+    assert {"tpu-vmem", "attention-chunk-size"} <= set(tpu) and not any(k.startswith("chip:") for k in tpu)
+    assert "attention-chunk-size" not in terms("Chunked prefill with a chunk size of 512 tokens keeps decode latency low.")
+
+
+def test_a_run_s_failures_over_its_days_against_the_interval_said_on_average():
+    # round 96 P22 (Llama 3 405B's 419 failed components in 54 days, "about every three hours"): the reader worked 3.1 h
+    doc = analyse("During the 30-day training period, the cluster encountered 240 failed components. On average, something "
+                  "went wrong about every three hours.", "en")
+    claim = next(c for c in doc.claims if "240" in c.quote)
+    assert claim.verdict == "consistent" and "3 hours" in claim.why
+
+
+def test_a_definition_keeps_a_number_the_text_writes_as_a_width():
+    # round 96 P01: "8-bit Adam momentum" in the text, yet the 8-bit optimizer's definition lost "stored in eight bits"
+    # as a number the text never gives, leaving "An optimizer, usually Adam or AdamW."
+    found = terms("A 13b model needs about 156GB for optimizer states (4-bit master weight + 8-bit Adam momentum).")
+    assert "eight bits" in found["eight-bit-optimizer"]["definition"]
+
+
+def test_colossal_ai_s_gemini_is_its_memory_manager_not_google_s_model():
+    # round 96 P05 (a ColossalAI OOM thread): "our gemini is not robust enough" was glossed as Google DeepMind's models
+    found = terms("ColossalAI wrongly estimated the margin space for OS when using Gemini with hybrid adam.")
+    assert "colossalai-gemini" in found and "gemini" not in found
+    assert "gemini" in terms("Gemini 2.5 Pro was trained on TPUs and beats GPT-4 on long context.")

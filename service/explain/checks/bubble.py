@@ -1,14 +1,27 @@
 """The pipeline bubble a text states, checked with its own pipeline depth, virtual stages and micro-batches."""
 
+import re
+
 from service.explain import restate
 from service.explain.checks.core import Inputs, Result, after, compare, dp_degree, figure, has, needs_more, run
 from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
 
+_IDLE = re.compile(r"\b(?:wasted|idle|idling|lost|bubble)\b", re.I)
+
+
 def bubble(doc: Document, claim: Claim) -> Result | None:
     """pipeline_bubble under 1F1B (and interleaved, when virtual stages are stated) against the stated bubble."""
     stated = [f for f in claim.figures if f.quantity == "bubble_fraction"]
+    if not stated and has(claim, "pp_degree") and has(claim, "microbatches") and _IDLE.search(claim.quote):
+        # "Run four stages with four microbatches and roughly 43% of your forward-pass time is wasted" (round 96 P21):
+        # the one share the sentence states about its own pipeline is its bubble
+        shares = [f for f in claim.figures if f.quantity in ("percent", "fraction") and 0 < f.value < 1]
+        if len(shares) == 1:  # read as what it is, so it is compared like with like
+            stated = [shares[0]._replace(quantity="bubble_fraction")]
+            claim.figures = [stated[0] if f is shares[0] else f for f in claim.figures]
+            doc.figures = [stated[0] if f is shares[0] else f for f in doc.figures]
     if not stated and not (has(claim, "pp_degree") and has(claim, "microbatches")):
         return None
     if not has(claim, "pp_degree"):
