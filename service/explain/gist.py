@@ -3,7 +3,7 @@
 import re
 
 from service.explain import claims as cues
-from service.explain import gist_central, gist_contrast, gist_cross, gist_dangling, gist_frames, gist_select, gist_length, gist_lift, gist_list, gist_plain, gist_side, gist_turns, headings, pattern_cache, person, question_target, reported, restate, synthesis
+from service.explain import gist_central, gist_contrast, gist_cross, gist_dangling, gist_frames, gist_labels, gist_select, gist_length, gist_lift, gist_list, gist_plain, gist_side, gist_turns, headings, pattern_cache, person, question_target, reported, restate, synthesis
 from service.explain.document import Document
 from service.i18n.messages import messages
 
@@ -371,7 +371,7 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
     if named is not None:  # "this hidden cost", "fixes both": the sentence naming it comes first; a cause still follows
         reason, companion = companion if candidates and min(candidates)[0] == 0 and companion != named else None, named
     back = reported.reads_back(point_sentence) or companion == named or gist_dangling.points_inside(point_sentence, lang)  # "this X"
-    companion = None if companion is not None and gist_side.other_speaker(sentence_of(companion)) else companion  # not "they add"
+    companion = None if companion is not None and (gist_side.other_speaker(sentence_of(companion)) or gist_turns.other_turn(doc, companion, point)) else companion
     order = [point] if companion is None else [companion, point] if companion < point and back else [point, companion]
     who = reported.speaker([sentence_of(i) for i in range(len(doc.sentences)) if restate.same_language(sentence_of(i), lang)], lang)
     framed = _framed(doc, point, values, who)  # a problem or a change built from its parts, when the text fills them
@@ -394,7 +394,7 @@ def _reported(doc: Document, point: int, ids: list[set[str]], values: dict[int, 
         elif lead is not None:  # "The training took 54 days, suggesting:" + "- effective MFU near 50%" is one statement
             clause = restated(doc, lead, seen).rstrip(": ") + (": " if gist_side.bulleted(doc, i) and reported.has_verb(sentence_of(i)) else " ") + gist_side.lower_start(restated(doc, i, seen))
         else:
-            clause = gist_side.under_label(doc, i, restated(doc, i, seen))  # "With nn.scan = True:" is its case
+            clause = gist_labels.under_label(doc, i, restated(doc, i, seen))  # "With nn.scan = True:" is its case
         corrected = gist_contrast.joined(doc, i)  # the point's, or a companion's: "This is not A; it is B" is one claim
         if corrected is not None:
             clause = corrected
@@ -579,7 +579,7 @@ def _question(doc: Document, order: list[int], values: dict[int, float], ids: li
     if any(reported.role(sentence_of(i), doc.lang) == "question" for i in order):
         return None
     asked = [(values.get(j, 0.0), j) for j in range(len(doc.sentences))
-             if j not in order and values.get(j, 0.0) > 0.0 and reported.role(sentence_of(j), doc.lang) == "question"
+             if j not in order and values.get(j, 0.0) > 0.0 and reported.role(sentence_of(j), doc.lang) == "question" and not gist_turns.other_turn(doc, j, order[0])
              and restate.same_language(sentence_of(j), doc.lang) and not _quoted(doc, j) and question_target.addressee(sentence_of(j), doc.text) is None
              and (doc.lang != "en" or reported.has_verb(sentence_of(j).rstrip("?")))  # "But the actual computation?": rhetorical
              and (abs(j - order[0]) <= 3 or ids[j] & ids[order[0]] or j == len(doc.sentences) - 1)

@@ -470,8 +470,8 @@ def _render(doc: Document, reading: Reading) -> str:
             # author as a failure of their own (a round-10 reader); "a problem with the large language model: it stalls"
             # for a text on why training needs a robust platform (round 19): a technique has no failure of its own
             return ""
-        # "the result is low" for "the communication efficiency will be very low": what is low, unnamed, misleads (round 80)
-        return "" if not subjects and reading.problem == "low" else (frames["problem"] if subjects else frames["problem_bare"]).format(subjects=subjects, problem=problem)
+        # "the result is low" for "... will be very low" (round 80), "no benefit" for "tried X but no improvement" (round 97): unnamed
+        return "" if not subjects and reading.problem in ("low", "no_benefit") else (frames["problem"] if subjects else frames["problem_bare"]).format(subjects=subjects, problem=problem)
     if role == "description" and reading.what:  # "The text explains data parallelism: each GPU keeps a copy ..."
         return frames["description_what"].format(subjects=subjects, what=reading.what)
     if role == "comparison":  # "the author compares X and Y" was judged wrong each time blind readers saw it across

@@ -396,22 +396,6 @@ def lower_start(text: str) -> str:
     return text[0].lower() + text[1:] if first[1:].islower() else text
 
 
-# A label line setting the case the sentences under it describe: "With nn.scan = True:", "When training on TPUs:"
-_CASE_LABEL = pattern_cache.lazy(r"^\s*(?:with|without|when|if|for|under|using|on|in)\b[^!?\n:]{2,60}:\s*$", re.I)
-
-
-def under_label(doc: Document, index: int, clause: str) -> str:
-    """A restated sentence with the case of the label line it sits under ("With nn.scan = True:\n... The memory grows
-    with the parameters."): said without it, the finding of one case reads as the author's finding (round 67 P12's
-    `wrong` gist); only where the text labels two cases or more, and no other label stands between."""
-    labels = [j for j in range(len(doc.sentences)) if _CASE_LABEL.match(doc.text[slice(*doc.sentences[j])])]
-    before = [j for j in labels if j < index]
-    if len(labels) < 2 or not before or before[-1] == index - 1 and not clause:
-        return clause
-    label = doc.text[slice(*doc.sentences[before[-1]])].strip().rstrip(":").strip()
-    return f"{label[0].upper()}{label[1:]}, {lower_start(clause)}" if clause else clause
-
-
 # A line a program printed: an exception with its message, a log line with its source location or level
 _MACHINE_OUTPUT = pattern_cache.lazy(r"^\s*(?:\[(?:[EWIF]\s+)?[\w./-]+:\d+\]|[A-Z]\w*(?:Error|Exception)\s*:|Traceback\b|"
                                      r"(?:INFO|WARN(?:ING)?|ERROR|DEBUG|CRITICAL)\b\s*[:\]])")

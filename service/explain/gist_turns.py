@@ -8,13 +8,17 @@ from service.explain.document import Document
 
 # "Thanks for your reply!", "Thank you for the quick response.", "شكرا على ردك": a reply to the turn before it
 _REPLY_OPENS = pattern_cache.lazy(r"^[ \t>*-]*(?:thanks?(?: you)?(?: so much| a lot)?,? for (?:your|the) (?:\w+ )?(?:reply|response|answer|explanation)"
-                                  r"|(?:شكرا|شكرًا)(?: لك)? (?:على|ل)(?:ردك|الرد|إجابتك))", re.I | re.M)
+                                  r"|(?:شكرا|شكرًا)(?: لك)? (?:على|ل)(?:ردك|الرد|إجابتك)"
+                                  # "Are you using two GPUs when ...?" after the author's question (round 97 P04): someone
+                                  # answering with a question back; "change looks fine but ..." a reviewer's (round 97 P07)
+                                  r"|(?:are|were|did|do|have|had|is|can|could) you\b[^\n?]*\?"
+                                  r"|(?:LGTM|(?:the )?changes? looks? (?:fine|good)|looks good to me)\b)", re.I | re.M)
 
 
 def turn(doc: Document, index: int) -> int:
     """How many reply openings come at or before sentence `index` (0: the first speaker's turn)."""
     start = doc.sentences[index][0]
-    return sum(1 for m in _REPLY_OPENS.finditer(doc.text) if m.start() <= start and _line_start(doc.text, m.start()))
+    return sum(1 for m in _REPLY_OPENS.finditer(doc.text) if 0 < m.start() <= start and _line_start(doc.text, m.start()))
 
 
 def other_turn(doc: Document, index: int, first: int) -> bool:

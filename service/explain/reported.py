@@ -71,7 +71,6 @@ def point_weight(sentence: str, lang: str) -> float:
         return -3.0  # "Can you please take a look?" asks for help with the problem before it, which is the point
     return float(table()["point_weight"].get(role(sentence, lang), 0.0))
 
-
 _CONTINUATION = pattern_cache.lazy(r"^\s*(?:like|such as|e\.g\.|for example|for instance)\b", re.I)
 
 
@@ -140,8 +139,8 @@ def indirect_question(text: str) -> str | None:
         return "for " + q[0].lower() + q[1:]
     q = re.sub(r"^(?:for (?:instance|example)|e\.g\.)\s*,?\s*", "", q, flags=re.I)  # an example's marker asks nothing
     premise = _PREMISE_THEN_ASK.match(q)  # "GPUs can sustain 340 GB/s, can we reach that?": the premise is stated, not asked
-    if premise and (asked := f"whether {premise['ask2']}" if premise["ask2"] else indirect_question(premise["ask"])):
-        return f"{asked}, given that {lower_first(premise['head2'] or premise['head'])}"  # "but I think Y?": whether Y
+    if premise and (asked := f"whether {premise['ask2']}" if premise["ask2"] else premise["ask3"] or indirect_question(premise["ask"])):
+        return f"{asked}, given that {lower_first(premise['head2'] or premise['head3'] or premise['head'])}"  # "but I think Y?": whether Y
     lowered = lower_first(q)
     wanted = _WANT_TO_KNOW.match(lowered)
     if wanted:  # "I am working on a survey and would be interested to know X?": what is asked is X, not the survey
@@ -206,7 +205,8 @@ _WANT_TO_KNOW = pattern_cache.lazy(r"^.*?\b(?:(?:would|'d)\s+(?:like|love|be\s+(
                                    r"want\s+to\s+know|(?:am|'m)\s+curious\s+(?:about|to\s+know)|interested\s+in\s+knowing)\s+"
                                    r"(?!(?:if|whether|why|how|what|which|when|where)\b)(?P<object>\S.*)$", re.I)
 _PREMISE_THEN_ASK = pattern_cache.lazy(r"^(?!(?:if|when|while|once|since|as)\b)(?P<head>[^,?]{12,}?)\s*(?:,|;|\s[-—–]\s)\s*(?P<ask>(?:can|could|is|are|does|do|will|would|should)\s+(?:we|I|it|this|they|you)\b[^,?]*)$"  # "X, but I think Y?"
-                                       r"|^(?P<head2>[^?]{12,}?),\s*but\s+(?:I|we)\s+(?:think|believe|guess|suppose|thought)\s+(?:that\s+)?(?P<ask2>[^?,]+)$", re.I)
+                                       r"|^(?P<head2>[^?]{12,}?),\s*but\s+(?:I|we)\s+(?:think|believe|guess|suppose|thought)\s+(?:that\s+)?(?P<ask2>[^?,]+)$"
+                                       r"|^(?P<head3>[^?,]{8,}?)\s+but\s+(?P<ask3>(?:what|why|how|where|which|who)(?:'s|’s|\s)[^?]+)$", re.I)  # "X but what's ...?"
 _STATEMENT_THEN_ASK = pattern_cache.lazy(r"^(?!(?:if|when|while|after|before|once|for|since|as)\b)[^,?]{8,}?,\s*(?:(?:but|and|so)\s+(?:how come|why|how|what|is|are|does|do|can|could)\b|(?:any\s+)?(?:ideas?|thoughts?|suggestions?|clues?|help|insights?|pointers?|hints?)\W*$)", re.I)
 _SUPPOSE = pattern_cache.lazy(r"^(?:suppose|supposing|say|assuming|assume)\s+(?:that\s+)?(?P<condition>[^,?]{3,140}?),\s*(?:then\s+)?"
                               r"(?P<asked>(?:I|we|you|it|they|the\s)[^?]+)$", re.I)

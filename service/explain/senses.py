@@ -27,7 +27,8 @@ def by_neighbours(entry: dict, text: str, start: int, end: int) -> int | None:
     `followed_by` (a regular expression the text right after the term must match) and `written_as` (a regular
     expression the occurrence itself must match for the others to count: Arabic "محول" before "NVLink Switch" is a
     switch, the English "transformer" never; alone, it selects the reading by the written form); `not_followed_by`
-    (a regular expression that, matching right after the term, rules the reading out)."""
+    (a regular expression that, matching right after the term, rules the reading out); `text_has` (with `written_as`: a
+    regular expression that, found anywhere in the text, selects the reading)."""
     before = word_before(text, start)
     after = text[end:end + _AFTER_WINDOW]
     ahead = text[max(0, start - _AFTER_WINDOW):start]
@@ -38,6 +39,8 @@ def by_neighbours(entry: dict, text: str, start: int, end: int) -> int | None:
             continue
         if reading.get("not_followed_by") and pattern_cache.lazy(reading["not_followed_by"]).match(after):
             continue  # "TP8/PP4": a degree follows, so the "/" before is a list's, not a formula's
+        if written and reading.get("text_has") and pattern_cache.lazy(reading["text_has"]).search(text):
+            return index  # "full precision" in a text on mixed-precision training is fp32, wherever in it (round 97 P05)
         if written and not any(reading.get(k) for k in ("after_words", "preceded_by", "followed_by")):
             return index  # "GGML" written as such is the library and the format, never the llama.cpp it is an alias of
         if before and before in (reading.get("after_words") or ()):

@@ -61,7 +61,7 @@ def test_a_large_arabic_amount_takes_its_scale_word_in_agreement(value, expected
 def test_a_sentence_the_frames_cannot_fill_gives_no_label():
     # "The author writes about X" was graded no gist by every reader and wrong where X was a side item (rounds 35-37)
     said = opening("Pipeline parallelism and tensor parallelism interact in subtle ways.", "ar")
-    assert said.startswith(("لا تلخص هذه الإجابة", "فكرة النص كما يقولها كاتبه")) and "interact" not in said  # English only quoted
+    assert said.startswith(("لا تلخص هذه الإجابة", "ملخص فكرة النص بالإنجليزية")) and "interact" not in said  # English only quoted
 
 
 def test_nothing_of_the_other_language_is_pasted_into_the_gist():
