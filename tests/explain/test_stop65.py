@@ -208,3 +208,30 @@ def test_the_arabic_answer_names_no_bare_benefit_frame_and_calls_the_english_quo
             "with the predownload param but there's no improvement as such.")
     said = explain_offline(text, "ar")["explanation"]
     assert "لا تظهر فائدة" not in said and "كما يقولها كاتبه" not in said
+
+
+def test_a_checkpoint_s_stated_size_against_a_host_s_ram_is_not_sized_as_training_states():
+    # round 98 P22 (MPT-30B's 335 GB composer checkpoint on a machine with 192 GB RAM): "30B x 14 bytes = 420 GB per chip,
+    # more than the 192GB each chip has" contradicted the text's own size and read host RAM as a chip's memory
+    text = ("We've finetuned MPT 30B. The resulting composer checkpoint is ~335GB. Any chance we can run conversion to HF of "
+            "a 335GB checkpoint on a machine with 192GB RAM?")
+    found = explain_offline(text, "en")
+    assert not any(c.get("calculator") == "model_state_memory" for c in found["calculations"])
+    checkpoint = next(t for t in found["terms"] if t["id"] == "checkpoint")
+    assert "published" not in checkpoint["definition"]  # the run's own snapshot, not a released model
+
+
+def test_a_cluster_operated_for_months_is_no_run_to_count_in_gpu_hours():
+    # round 98 P07 ("operating a 10,000 GPU training cluster ... over 18 months"): GPU-hours nobody asked for, and in
+    # Arabic "548 days" beside the product of 18 months
+    doc = analyse("We report lessons from operating a 10,000 GPU training cluster for pre-training over 18 months.", "en")
+    assert not doc.calculations
+    run = analyse("We trained the model on 512 H800 GPUs for 80 hours.", "en")
+    assert run.claims[0].calculations  # one run's chip-hours are still said
+
+
+def test_divergence_losses_are_distances_between_distributions():
+    # round 98 P10: "The divergence losses (kl_div, rkl, tv, ...)" glossed as training instability
+    assert "training-instability" not in terms("The divergence losses (kl_div, rkl, tv) take their softmax in bf16.")
+    assert "training-instability" not in terms("We add a KL divergence penalty to the reward during GRPO.")
+    assert "training-instability" in terms("After step 3000 we saw a loss divergence and rolled back to a checkpoint.")

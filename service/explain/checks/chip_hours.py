@@ -24,6 +24,8 @@ def chip_hours(doc: Document, claim: Claim) -> Result | None:
     if len(chips) != 1 or len(times) != 1:
         return None  # two counts or two durations: which goes with which is a guess
     count, time = chips[0], times[0]
+    if time.value > LONGEST_RUN_S:
+        return None  # "operating a 10,000 GPU cluster ... over 18 months" (round 98 P07): a cluster's life, many runs, not one
     if abs(time.start - count.end) > _NEAR and abs(count.start - time.end) > _NEAR:
         return None
     hours = time.value / _HOUR
@@ -45,4 +47,5 @@ def chip_hours(doc: Document, claim: Claim) -> Result | None:
                                                                             unit=words["chip_hour_gpu" if unit == words["chip_hours_gpu"] else "chip_hour_chip"]))
 
 
+LONGEST_RUN_S = 120 * 86400.0  # the longest single pre-training runs last about three months (Llama 3 405B: 54 days)
 MIN_RUN_COST = 1000.0  # dollars: a run's cost, not a price per hour or per token

@@ -44,6 +44,8 @@ def _total_params(doc: Document, claim: Claim, inputs: Inputs) -> bool:
     return False
 
 
+_HOST_MEMORY = re.compile(r"\s*(?:of\s+)?(?:system\s+|host\s+|CPU\s+|DDR\d?\s+)?(?:RAM|DRAM|system memory|host memory|CPU memory)\b", re.I)
+_CARD_BEFORE = re.compile(r"\b(?:GPUs?|[A-Z]\d{2,3}\w*|cards?|chips?|accelerators?)\b[^.;]{0,25}$")  # "V100 GPU with 32GB RAM": the card's
 _TOTAL = re.compile(r"\btotal\b|إجمالي|الإجمالية|الكلي", re.I)
 # the sentence names the training states themselves: a memory size beside them is theirs
 _STATES_NAMED = re.compile(r"\bmodel states\b|\bparameters, gradients,? and optimi[sz]er states\b|حالات النموذج", re.I)
@@ -58,6 +60,11 @@ def memory(doc: Document, claim: Claim) -> Result | None:
     if _BIT_WIDTH.search(claim.quote) and not any(f.quantity == "hbm_bytes" for f in claim.figures):
         return None  # "6.5TB of memory at 32-bit precision": a size tied to a number format, not Adam's 16 bytes of states
     capacity = next((f for f in claim.figures if f.quantity == "hbm_bytes"), None)
+    host = capacity is not None and _HOST_MEMORY.match(doc.text, capacity.end) and not _CARD_BEFORE.search(doc.text, max(0, capacity.start - 40), capacity.start)
+    if capacity is not None and (host or any(f.quantity in ("bytes", "size_bytes") for f in claim.figures)):
+        # "a 335GB checkpoint on a machine with 192GB RAM" (round 97 P22): the host's memory, and a size the text states
+        # itself; training states estimated at 14 or 16 bytes a parameter against it were a number the text contradicts
+        return None
     if capacity is not None:
         # training states (Adam's 16 bytes per parameter) only where the passage trains: a decode-time passage's "7B in
         # FP16 (14 GB)" is the weights' size, and 112 GB of states against it was judged wrong (round 15)
