@@ -99,8 +99,8 @@ def read(doc: Document, index: int) -> Reading:
     cue = _cues(_language_of(sentence))
     asserted = claim_cues.asserted(sentence)  # "if you run out of memory", "the 3x we could not obtain": not found
     problem, after = gist_problem.problem(sentence, cue) if asserted else ("", 0)
-    question = (_asks(sentence) or bool(cue["question_start"].match(sentence) and cue["why"].search(sentence)
-                                         and not _LABEL.match(sentence))) \
+    question = (_asks(sentence) or bool(cue["question_start"].match(sentence) and cue["why"].search(sentence)  # "- Why X is faster.": an item
+                                         and not _LABEL.match(sentence) and not sentence.rstrip().endswith("."))) \
         and not gist_side.answered_heading(doc, index)
     negated = claim_cues.cue("negation", sentence)
     # A problem's or a question's figures after "as in", "than", "compared with" are what it is measured against.
@@ -249,7 +249,6 @@ def _opens_with_term(doc: Document, start: int, sentence: str) -> bool:
     return first is not None and (bool(_HEADED.match(doc.text, first.end)) and not figures or not arabic.ARABIC_LETTER.search(sentence)
                                   and bool(_VERB_AFTER.match(doc.text, first.end)))  # "MoE: X activates 37B of ...": the figures are X's
 
-
 _COORDINATED = re.compile(r"[\s\"'“”«»,،]*(?:or|and|nor|أو|و)?[\s\"'“”«»]*", re.I)
 # problems that are an observer's by their words: a result set against what was expected or reported, or not understood
 _OBSERVED = {"slower_than_expected", "lower_than_expected", "higher_than_expected", "lower_than_reported", "cannot_reproduce", "error", "fails",
@@ -257,7 +256,8 @@ _OBSERVED = {"slower_than_expected", "lower_than_expected", "higher_than_expecte
 _FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|[Mm]y|me|[Ww]e|[Ww]e're|[Ww]e've|[Oo]ur|us)\b|(?<![\u0621-\u064A])(?:أنا|نحن|لدي|لدينا|عندي|عندنا|"
                            r"حصلت|حصلنا|أحصل|نحصل|جربت|جربنا|أواجه|نواجه|واجهت|واجهنا)(?![\u0621-\u064A])")
 _EACH = re.compile(r"\b(?:each|every)\s+(?:of\s+(?:them|these|those)|one|axis|kind|type)\b|(?<![\u0621-\u064A])كل\s+(?:منها|منهما|واحد|واحدة)(?![\u0621-\u064A])", re.I)
-_TRADE_OFF = re.compile(r"\b(?:improv\w*|increas\w*|rais\w*|boost\w*|dial(?:s|ed)? up)\b[^.;]{0,80}\b(?:however|but|at the cost of)\b", re.I)  # a gain's price
+_TRADE_OFF = re.compile(r"\b(?:improv\w*|increas\w*|rais\w*|boost\w*|dial(?:s|ed)? up)\b[^.;]{0,80}\b(?:however|but|at the cost of)\b"  # a gain's
+                        r"|\b(?:I|we)\s+(?:also\s+)?(?:verified|confirmed|checked|made sure)\b", re.I)  # price; an OOM as proof (round 99 P19)
 _WORKS_INSTEAD = re.compile(r"\b(?:while|whereas|but)\b[^.;]{0,80}\b(?:completed|completes|works|worked|succeed\w*|passe[sd]|runs fine|is fine)\b", re.I)
 _THE_PROBLEM = re.compile(r"\s*(?:the|our|my)\s+(?:main\s+|real\s+|only\s+|big\s+)?(?:problem|issue)\s+(?:is|was)\b|\s*(?:المشكلة|مشكلتنا|مشكلتي)\s", re.I)  # the author's own problem, named so
 _LABEL = re.compile(r"^\s*(?:\S+\s+){0,3}?\S+\s*:\s")  # "Why this matters: ..." labels what follows; it asks nothing

@@ -102,7 +102,6 @@ def speaker(sentences: list[str], lang: str) -> str:
         return "authors"
     return "text"
 
-
 _INNER_ASK, _OR_AM_I = re.compile(r",\s*(?:(?:and|but|so)\s+)?(?:i|we)(?:\s+wonder|\s+(?:was|am|are|were) wondering|'(?:m|re) wondering)\s+(?:if|whether)\s+", re.I), re.compile(r"\bor am I\b")
 _OPENER = re.compile(r"^(?:given|since|because|as|if|when|while|with|for|after|before|once|although|though)\b", re.I)
 _WH_START = re.compile(r"^(?:what|why|how|which|where|when|who|whether)\b", re.I)
@@ -139,8 +138,8 @@ def indirect_question(text: str) -> str | None:
         return "for " + q[0].lower() + q[1:]
     q = re.sub(r"^(?:for (?:instance|example)|e\.g\.)\s*,?\s*", "", q, flags=re.I)  # an example's marker asks nothing
     premise = _PREMISE_THEN_ASK.match(q)  # "GPUs can sustain 340 GB/s, can we reach that?": the premise is stated, not asked
-    if premise and (asked := f"whether {premise['ask2']}" if premise["ask2"] else premise["ask3"] or indirect_question(premise["ask"])):
-        return f"{asked}, given that {lower_first(premise['head2'] or premise['head3'] or premise['head'])}"  # "but I think Y?": whether Y
+    if premise and (asked := f"whether {premise['ask2']}" if premise["ask2"] else premise["ask3"] or indirect_question(premise["ask4"] or premise["ask"])):
+        return f"{asked}, given that {lower_first(premise['head2'] or premise['head3'] or premise['head4'] or premise['head'])}"  # "but I think Y?": whether Y
     lowered = lower_first(q)
     wanted = _WANT_TO_KNOW.match(lowered)
     if wanted:  # "I am working on a survey and would be interested to know X?": what is asked is X, not the survey
@@ -206,7 +205,8 @@ _WANT_TO_KNOW = pattern_cache.lazy(r"^.*?\b(?:(?:would|'d)\s+(?:like|love|be\s+(
                                    r"(?!(?:if|whether|why|how|what|which|when|where)\b)(?P<object>\S.*)$", re.I)
 _PREMISE_THEN_ASK = pattern_cache.lazy(r"^(?!(?:if|when|while|once|since|as)\b)(?P<head>[^,?]{12,}?)\s*(?:,|;|\s[-—–]\s)\s*(?P<ask>(?:can|could|is|are|does|do|will|would|should)\s+(?:we|I|it|this|they|you)\b[^,?]*)$"  # "X, but I think Y?"
                                        r"|^(?P<head2>[^?]{12,}?),\s*but\s+(?:I|we)\s+(?:think|believe|guess|suppose|thought)\s+(?:that\s+)?(?P<ask2>[^?,]+)$"
-                                       r"|^(?P<head3>[^?,]{8,}?)\s+but\s+(?P<ask3>(?:what|why|how|where|which|who)(?:'s|’s|\s)[^?]+)$", re.I)  # "X but what's ...?"
+                                       r"|^(?P<head3>[^?,]{8,}?)\s+but\s+(?P<ask3>(?:what|why|how|where|which|who)(?:'s|’s|\s)[^?]+)$"  # "X but what's ...?"
+                                       r"|^(?P<head4>[^?]{12,}?),?\s+(?:so|and|but)\s+my question is\s*:?\s*(?P<ask4>[^?]+)$", re.I)
 _STATEMENT_THEN_ASK = pattern_cache.lazy(r"^(?!(?:if|when|while|after|before|once|for|since|as)\b)[^,?]{8,}?,\s*(?:(?:but|and|so)\s+(?:how come|why|how|what|is|are|does|do|can|could)\b|(?:any\s+)?(?:ideas?|thoughts?|suggestions?|clues?|help|insights?|pointers?|hints?)\W*$)", re.I)
 _SUPPOSE = pattern_cache.lazy(r"^(?:suppose|supposing|say|assuming|assume)\s+(?:that\s+)?(?P<condition>[^,?]{3,140}?),\s*(?:then\s+)?"
                               r"(?P<asked>(?:I|we|you|it|they|the\s)[^?]+)$", re.I)

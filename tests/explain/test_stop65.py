@@ -235,3 +235,52 @@ def test_divergence_losses_are_distances_between_distributions():
     assert "training-instability" not in terms("The divergence losses (kl_div, rkl, tv) take their softmax in bf16.")
     assert "training-instability" not in terms("We add a KL divergence penalty to the reward during GRPO.")
     assert "training-instability" in terms("After step 3000 we saw a loss divergence and rolled back to a checkpoint.")
+
+
+def test_round_99_questions_and_sums_said_as_the_text_says_them():
+    # P03: "The readme file provides a configuration for 8 GPU training, so my question is do I actually need 8 gpus
+    # ...?" was "asks whether the readme file provides a configuration" (the author says it does)
+    text = ("I'm trying to do PPO on a Llama 2 7B model using 4 H100 GPUs. The readme file provides a configuration for 8 GPU "
+            "training, so my question is do I actually need 8 gpus for PPO or it's possible with only 4 gpus?")
+    opening = explain_offline(text, "en")["gist"][0]["text"]
+    assert "asks whether the readme" not in opening and "given that the readme" in opening
+    # P13: "Qwen2-VL-72B ... our InternVL2.5-78B with a 6B vision encoder" was "72B + 6B = 78B: the parts add up"
+    doc = analyse("Compared to Qwen2-VL-72B with a 600M vision encoder, our InternVL2.5-78B with a 6B vision encoder "
+                  "achieves better performance.", "en")
+    assert not any("add up" in c.why for c in doc.claims)
+    parts = analyse("The model has 671B parameters: 14B in the embeddings and 657B in the transformer layers.", "en")
+    assert parts.claims[0].verdict == "consistent"
+    # P07-ar: "- Why FlashAttention is faster despite doing the same FLOPs (reduces HBM traffic)." under "This single
+    # fact explains:" is an item, not a question: «يسأل الكاتب عن السبب» was a `wrong` gist
+    items = ("Most LLM operations are bandwidth-bound between HBM and SRAM, not compute-bound.\nThis single fact explains:\n"
+             "- Why FlashAttention is faster despite doing the same FLOPs (reduces HBM traffic).\n"
+             "- Why batching helps decoding so much (amortizes weight reads across many tokens).")
+    assert "يسأل الكاتب" not in explain_offline(items, "ar")["explanation"]
+
+
+def test_round_99_words_in_their_other_senses():
+    # P20: RoPE's "kaiokendev linear scaling" and "transformers v5" (Hugging Face's library)
+    found = terms("The loader replaced the model's rope_scaling with kaiokendev linear scaling. On transformers v5 the "
+                  "rope_theta moved.")
+    assert "linear-scaling" not in found and "Hugging Face" in found["transformer"]["expansion"]
+    # P23: "we activate the P2P on 4x4090" is GPUs reaching each other's memory, not a send between two ranks
+    assert found_p2p("we activate the P2P on 4x4090 with NCCL_P2P_LEVEL=SYS; all-to-all busbw fell from 18 to 2") \
+        == "peer-to-peer GPU access"
+    # P19: "FSDP is sharding the model" splits the model, whatever the checkpoints around it
+    sharded = terms("Saving one checkpoint takes 6.4 seconds and loading one checkpoint 20.2 seconds. I verified that "
+                    "FSDP is sharding the model, since 1 GPU hits OOM.")
+    assert "checkpoint" not in sharded["sharding"]["definition"]
+    # P22: a diffusion model's "50 steps to 1-4 steps" at generation time are no training steps
+    assert "training-step" not in terms("Distillation compresses image generation from 50 steps to 1-4 steps.")
+
+
+def found_p2p(text: str) -> str:
+    return next(t["expansion"] for t in analyse(text, "en").terms if t["found_as"] == "P2P")
+
+
+def test_an_out_of_memory_given_as_proof_is_no_problem_in_the_arabic_frame():
+    # round 99 P19-ar: "I also verified that FSDP is sharding the model, since I can run this on 4 GPUs but hit CUDA OOM
+    # on 1 GPU" became «يذكر الكاتب مشكلة: تنفد الذاكرة» (a `wrong` gist: the OOM proves the sharding works)
+    text = ("Saving one checkpoint takes 6.4 seconds with Dataflux and 18.6 seconds with fsspec. I also verified that FSDP "
+            "is sharding the model appropriately, since I can run this when using 4 GPUs but hit CUDA OOM on 1 GPU.")
+    assert "تنفد الذاكرة" not in explain_offline(text, "ar")["explanation"]

@@ -8,6 +8,7 @@ from service.explain.document import Claim, Document
 from service.i18n.messages import messages
 
 _COUNTS = ("tokens", "params", "n_chips", "bytes", "memory_bytes", "chip_hours", "cost_usd", "power_w")
+_NAMED_SIZE = re.compile(r"[A-Za-z][\w.]*-$")  # a size written as the end of a model's name
 _EXACT = 0.005  # written figures that add up do so to their last digit; half a percent covers their rounding
 _PART_SHARE = 0.05  # and the sum misses by no more than a twentieth of its smallest part
 
@@ -24,6 +25,8 @@ def parts_sum(doc: Document, claim: Claim) -> Result | None:
     of their quantity in the sentence before ("a total of 7 GW." then "5.5 GW ... and 1.5 GW"): the addition said (consistent)."""
     for quantity in _COUNTS:
         figs = [f for f in claim.figures if f.quantity == quantity and f.value > 0]
+        if quantity == "params" and sum(bool(_NAMED_SIZE.search(doc.text, 0, f.start)) for f in figs) >= 1:
+            continue  # "Qwen2-VL-72B", "InternVL2.5-78B": sizes in models' names are other models, not parts (round 99 P13)
         if len({f.value for f in figs}) != len(figs) or len(figs) < 2:
             continue
         if any(f.role in ("low", "high") for f in figs):
