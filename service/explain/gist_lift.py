@@ -80,11 +80,16 @@ def without_openers(clause: str, lang: str = "en") -> str:
     return text or clause
 
 
+_WHY_ITEM = re.compile(r"^why\s+[^?]+$", re.I)  # round 99 P07: "The text says that Why FlashAttention is faster ..."
+
+
 def lift(clause: str) -> tuple[str, str] | None:
     """(frame, content) when an English clause already reports in the author's voice ("We demonstrate that X" ->
     ("shows", "X")); a recommendation without "that" keeps its object ("we recommend using FSDP" -> ("recommends",
     "using FSDP")); None when it does not report, or its content is not a clause of its own."""
     found = _REPORTING.match(without_openers(clause))
+    if found is None and _WHY_ITEM.match(clause):
+        return "explains", clause[0].lower() + clause[1:]  # "- Why X is faster (...).": an item that explains, no question
     if found is None:
         return None
     frame = next(name for name in _VERBS if found.group(name))

@@ -584,7 +584,7 @@ def _addressed(clause: str, sentence: str, context: str, words: dict, asker: str
 
 
 def confirms(clause: str, lang: str, who: str) -> str:
-    """The point as the author's request to check it: "The author asks whether they are right that each step takes 4.4 s"."""
+    """The point as the author's request to check it: "The author asks whether this is right: each step takes 4.4 s"."""
     words = messages(lang)["gist_reported"]
     who = "author" if who == "text" else who  # someone asks: a text that asks "Am I correct?" has an author
     subject = words["subjects"][who]

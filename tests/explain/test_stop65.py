@@ -284,3 +284,24 @@ def test_an_out_of_memory_given_as_proof_is_no_problem_in_the_arabic_frame():
     text = ("Saving one checkpoint takes 6.4 seconds with Dataflux and 18.6 seconds with fsspec. I also verified that FSDP "
             "is sharding the model appropriately, since I can run this when using 4 GPUs but hit CUDA OOM on 1 GPU.")
     assert "تنفد الذاكرة" not in explain_offline(text, "ar")["explanation"]
+
+
+def test_an_item_that_opens_on_why_is_said_as_what_the_text_explains():
+    # round 99 P07 (English): "The text says that Why FlashAttention is faster despite doing the same FLOPs"
+    text = ("This single fact explains a lot:\n- Why FlashAttention is faster despite doing the same FLOPs (reduces HBM "
+            "traffic).\n- Why batching helps decoding so much (amortizes weight reads across many tokens).")
+    opening = " ".join(s["text"] for s in explain_offline(text, "en")["gist"])
+    assert "that Why" not in opening and "explains why" in opening
+
+
+def test_round_100_a_check_question_and_a_kernel_s_dispatch():
+    # P15: "Although grad-norm is too large, lm loss seems to be decreased nicely. Is it right in training of
+    # qwen2.5-vl?" was "asks whether they are right that ...": the author asks whether what they see is normal
+    text = ("We trained qwen2.5-vl and saw a grad-norm over 100. Although grad-norm is too large, lm loss seems to be "
+            "decreased nicely. Is it right in training of qwen2.5-vl?")
+    opening = " ".join(s["text"] for s in explain_offline(text, "en")["gist"])
+    assert "they are right" not in opening
+    # P13: "each HIP kernel dispatch costs ~60us ... the dispatch overhead alone adds ~300ms" in an MoE text
+    assert "moe-dispatch-combine" not in terms("For MoE grouped GEMMs on ROCm, each HIP kernel dispatch costs ~60us; the "
+                                               "dispatch overhead alone adds ~300ms per iteration.")
+    assert "moe-dispatch-combine" in terms("DeepEP cuts the MoE dispatch latency to 163 us with its low-latency kernels.")
