@@ -118,8 +118,12 @@ def section(config: dict, lang: str) -> str:
 
 
 def units(config: dict, m: dict) -> str:
-    """GPUs, or chips for a TPU job."""
-    return m["unit_chips"] if str((config.get("chip") or {}).get("id", "")).startswith("tpu") else m["unit_gpus"]
+    """GPUs, or chips for a TPU job; processes for a bare launcher line that names no chip nor model ("torchrun
+    --nproc-per-node 2 scripts/all_reduce_test.py --backend custom", round 101 P14: a benchmark's processes, maybe on CPUs)."""
+    chip = config.get("chip") or {}
+    if config.get("framework") == config.get("launcher") and chip.get("assumed") and not config.get("model"):
+        return m["unit_processes"]
+    return m["unit_chips"] if str(chip.get("id", "")).startswith("tpu") else m["unit_gpus"]
 
 
 def _suggestion_lines(suggestion: dict, m: dict, lang: str) -> list[str]:

@@ -18,7 +18,9 @@ _BOUNDARY = pattern_cache.lazy(r"(?<![\s(]i\.e\.)(?<![\s(]e\.g\.)(?<!\svs\.)(?<!
                                # "Cores: 64 Could this be the root cause?": a question run onto a pasted spec line
                                r"|(?<=\d)\s+(?=(?:Could|Can|Is|Are|Does|Do|Why|How|What|Should|Would|Will)\s+(?:this|it|that|the|we|I|you|there|someone|anyone)\b)"
                                # "... sometimes 1 GPU outperforms 4 After settling on a model, ...": a title run into the text
-                               r"|(?<=[a-z0-9])\s+(?=(?:After|However|Meanwhile|Therefore|Spoiler|Update|Edit)(?:[,:]| (?![A-Z])))")
+                               r"|(?<=[a-z0-9])\s+(?=(?:After|However|Meanwhile|Therefore|Spoiler|Update|Edit)(?:[,:]| (?![A-Z])))"
+                               # "That's a 2x slowdown 😢 Would you have any idea why?" (round 101 P09): an emoji ends a sentence
+                               r"|(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF])\s+(?=[A-Z])")
 # A line broken in the middle of a sentence is one sentence: text pasted from mail or a terminal is often
 # hard-wrapped. A lower-case word or a comma, then on the next line a lower-case word or a number that is no list
 # marker ("against\n19.3951%", not "\n1. "); or, on a line long enough to be wrapped prose rather than a log or

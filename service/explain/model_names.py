@@ -196,8 +196,9 @@ def gloss(name: Name, lang: str) -> str:
     elif size:
         parts.append(size)
     variants = table()["variants"]
+    own_sizes = (name.family or {}).get("size_variants") or {}  # "BERT-base": a size of the line-up, not an untuned model
     for variant in dict.fromkeys(name.variants):
-        meaning = (variants.get(variant) or {}).get(lang) or (variants.get(variant) or {}).get("en")
+        meaning = (own_sizes.get(variant) or variants.get(variant) or {}).get(lang) or (own_sizes.get(variant) or variants.get(variant) or {}).get("en")
         if meaning:
             parts.append(meaning)
     return words["join"].join(parts)

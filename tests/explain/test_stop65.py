@@ -305,3 +305,45 @@ def test_round_100_a_check_question_and_a_kernel_s_dispatch():
     assert "moe-dispatch-combine" not in terms("For MoE grouped GEMMs on ROCm, each HIP kernel dispatch costs ~60us; the "
                                                "dispatch overhead alone adds ~300ms per iteration.")
     assert "moe-dispatch-combine" in terms("DeepEP cuts the MoE dispatch latency to 163 us with its low-latency kernels.")
+
+
+def test_round_100_senses_left_after_its_record():
+    # P05: "CUDA Graph execution" was glossed twice, the second time as a model's computation graph
+    found = terms("Validated A8W4 accuracy and CUDA Graph execution on 8xMI355X.")
+    assert "cuda-graphs" in found and "computation-graph" not in found
+    # P11: Ethernet's definition was cut to "Ordinary data-center Ethernet links hosts for storage and management" in a
+    # post on Ethernet carrying the GPU network, the opposite of its point
+    ethernet = terms("RoCEv2 over Ethernet reached 85-95% of InfiniBand throughput for the GPU fabric.")["ethernet"]
+    assert "InfiniBand for the GPU network" in ethernet["definition"]
+
+
+def test_round_101_a_factor_of_another_thing_and_the_senses_it_showed():
+    # P01: "the measured kernel time barely moves (2.08 → 2.36 ms) while the FLOP count moves 8.3x" was "Inconsistent:
+    # the text says 8.3x, but the calculation gives 1.13x" (the 8.3x is the FLOPs', 250 / 30)
+    doc = analyse("Across a 40 → 400 rows sweep the kernel time barely moves (3.10 → 3.52 ms) while the FLOP count moves 10x.", "en")
+    assert not any(c.verdict == "inconsistent" for c in doc.claims)
+    # P19: "NVSwitch handles intra‑node traffic" (a non-breaking hyphen) was glossed as inter-node communication
+    assert "intra-node" in terms("NVSwitch handles intra\u2011node traffic, and the NVLink network switch handles the rest.")[
+        "inter-node-communication"]["expansion"]
+    # P08: "operating expenses" was glossed "(capex)"
+    assert terms("That is a 65% reduction in operating expenses.")["capex-opex"]["term"] != "capex"
+    # P20: "BERT-base" is the family's base size, not a model before instruction tuning
+    assert "instruction" not in terms("We fine-tuned BERT-base on 8 GPUs.")["bert"]["expansion"]
+    # P16: "llama.cpp can offload unused experts to CPU RAM": offloading to the host, and no dead experts
+    moe = terms("Expert offloading: llama.cpp can offload unused experts to CPU RAM, swapping as needed.")
+    assert moe["offloading"]["expansion"] == "host offloading" and "dead-expert" not in moe
+    # P06: fairscale OSS's consolidate_state_dict() gathers the optimizer's shards, no checkpoint's full weights
+    assert "checkpoint-consolidation" not in terms("With fairscale's OSS optimizer I get an OOM in the middle of "
+                                                   "consolidate_state_dict() after 27 of 32 ranks.")
+
+
+def test_a_bare_launcher_line_counts_processes_and_an_emoji_ends_a_sentence():
+    # P14: "torchrun --nproc-per-node 2 scripts/all_reduce_test.py --backend custom" was "a torchrun configuration for
+    # 2 GPUs" (a benchmark's processes, the text names no GPU)
+    found = explain_offline("`torchrun --nproc-per-node 2 scripts/all_reduce_test.py --backend custom` on saturn\n"
+                            "Under the 500mbps test, the custom backend beats the gloo one.", "en")
+    assert "2 processes" in found["explanation"] and "2 GPUs" not in found["explanation"]
+    # P09: "That's a 2x training slowdown and 47% memory increase 😢 Would you have any idea why?" was one question,
+    # "They ask whether that's a 2x training slowdown ..."
+    doc = analyse("Now I get 9.52s/it. That's a 2x training slowdown 😢 Would you have any idea why?", "en")
+    assert any(doc.text[a:b].startswith("Would you") for a, b in doc.sentences)

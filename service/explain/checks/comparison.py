@@ -117,6 +117,7 @@ _LABEL_AFTER = re.compile(r"\s*(?:[A-Za-z]{1,4}B|GiB|GB|TB|MiB|MB|ms|s|%)?\s+(?!
                           r"([A-Za-z][\w-]{1,})")
 
 
+_OTHER_SUBJECT = re.compile(r"\b(?:while|whereas|but|yet)\b", re.I)
 _NAMED_SHARES = frozenset({"mfu", "hfu", "utilization"})
 
 
@@ -479,6 +480,8 @@ def _stated_for(claim: Claim, pair: tuple):
     if label and not _GAIN_LABEL.search(label.group(1)):
         return None  # "Maximum concurrency: 26.57x": the value of a labelled quantity, no factor between the rows
     start, end = (stated.end, low) if stated.end <= low else (high, stated.start)
+    if _OTHER_SUBJECT.search(claim.quote[start - claim.start:end - claim.start]):
+        return None  # "time barely moves (2.08 → 2.36 ms) while the FLOP count moves 8.3x" (round 101 P01): another thing's factor
     kind = verdicts.kind(pair[0].quantity)
     between = [f for f in claim.figures if start <= f.start and f.end <= end and f not in pair
                and f.quantity not in ("number", "expression") and verdicts.kind(f.quantity) != kind

@@ -16,7 +16,7 @@ _POINTS_BACK = re.compile(r"^\s*(?:that(?:'s|’s|\s+is|\s+was)|this\s+(?:is|was
                           r"(?:this|that|which|it)\s+(?:means|meant|amounts\s+to|works\s+out\s+to|comes\s+to|translates\s+to|gives))\b", re.I)
 # "where we'd expect a 2x speedup", "ideally 2x": a factor the author expected, not one worked out from the figures
 _EXPECTED = re.compile(r"\b(?:expect(?:s|ed)?|ideal(?:ly)?|theoretical(?:ly)?|would|should|target(?:ed)?|hope[ds]?|want(?:ed)?)\b[^.;]{0,25}$", re.I)
-_SPEEDUP = re.compile(r"^\s*(?:speed-?ups?|faster)\b", re.I)
+_SPEEDUP = re.compile(r"^\s*(?:(?:training|inference|throughput|end-to-end)\s+)?(?:speed-?ups?|faster|slow-?downs?)\b", re.I)
 _APPROX = re.compile(r"\b(?:roughly|about|around|approximately|nearly|almost|close to)\s*$|~\s*$", re.I)
 # the noun after a factor ("2.4x the capacity", "1.6x more bandwidth") and the kinds of figure it compares
 _NOUNS = (
