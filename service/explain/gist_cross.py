@@ -472,7 +472,7 @@ def _render(doc: Document, reading: Reading) -> str:
             return ""
         # "the result is low" for "... will be very low" (round 80), "no benefit" for "tried X but no improvement" (round 97): unnamed
         return "" if not subjects and reading.problem in ("low", "no_benefit") else (frames["problem"] if subjects else frames["problem_bare"]).format(subjects=subjects, problem=problem)
-    if role == "description" and reading.what:  # "The text explains data parallelism: each GPU keeps a copy ..."
+    if role == "description" and reading.what and gist_names.in_opening(doc, reading.index, reading.subjects):  # "The text explains DP: ..."
         return frames["description_what"].format(subjects=subjects, what=reading.what)
     if role == "comparison":  # "the author compares X and Y" was judged wrong each time blind readers saw it across
         return ""  # languages (3 of 3, rounds 9-12): its sides are read from cues, not grammar; one side named alone misleads

@@ -337,3 +337,11 @@ _BRACKET = re.compile(r"\([^()]*\)")
 
 
 _DEGREE_AFTER = re.compile(r"[ \t]*[=:]?[ \t]*\d{1,4}(?![\d.,]*\d)(?![A-Za-z])")  # "TP8", "tp=4", "PP 2": a degree
+
+
+def in_opening(doc, index: int, subjects: list[str]) -> bool:
+    """Whether a sentence that defines its subject speaks of what the passage is about: it opens the passage, or a
+    subject it names is already in the first sentence ("The text explains MLPerf" for a post on spec sheets against real
+    training, which names MLPerf in its second paragraph, was judged wrong: round 102 P15)."""
+    first = doc.text[slice(*doc.sentences[0])].lower() if doc.sentences else ""
+    return index == 0 or any(s and s.lower() in first for s in subjects)

@@ -347,3 +347,25 @@ def test_a_bare_launcher_line_counts_processes_and_an_emoji_ends_a_sentence():
     # "They ask whether that's a 2x training slowdown ..."
     doc = analyse("Now I get 9.52s/it. That's a 2x training slowdown 😢 Would you have any idea why?", "en")
     assert any(doc.text[a:b].startswith("Would you") for a, b in doc.sentences)
+
+
+def test_round_102_phases_fp8_peaks_failure_counts_and_a_described_side_subject():
+    # P01: "trained on 6144 TPUv4 chips for 1200 hours + 3072 TPU chips for 336 hours" against "960 TPU years": one phase
+    # was set against all the chip-time ("Inconsistent: 1200 hours, but the calculation gives 57.07 days") and a GPU
+    # range the text gives ("100-300 TFLOPs") taken as the TPU's peak for an MFU of 95%
+    text = ("Modern GPUs are capable of 100-300 TFLOPs per second. PaLM was trained with a total of around 960 TPU years. "
+            "(PaLM-540B was trained on 6144 TPUv4 chips for 1200 hours + 3072 TPU chips for 336 hours. In total, PaLM used "
+            "around 2.53 billion petaflops to train.)")
+    assert not any(c.verdict == "inconsistent" for c in analyse(text, "en").claims)
+    # P21: a throughput reached in FP8 is set against the chip's FP8 peak, not its bf16 one
+    fp8 = analyse("Training a 70B model on 1024 H100s. Using FP8 precision: ~1,487,000 tokens/sec.", "en")
+    claim = next(c for c in fp8.claims if "FP8" in c.quote)
+    assert "FP8 peak" in claim.why and "30.8" in claim.why
+    # P10: "27 GPU failures/day" counts failures, not 27 chips
+    found = analyse("Expected failures per day = 10,000 / 365 ≈ 27 GPU failures/day.", "en")
+    assert any(f.quote == "27 GPU failures" and f.quantity == "n_failures" for f in found.figures)
+    # P15-ar: «يشرح النص MLPerf: ...» (the glossary's definition) for a post on spec sheets against real training
+    post = ("An A100 advertises 312 teraflops of FP16. An H100 advertises 989 teraflops.\nThe gap between synthetic benchmarks "
+            "and real workloads is widest in training. MLPerf results, the closest thing the industry has to a standard, "
+            "show it.")
+    assert "يشرح النص MLPerf" not in explain_offline(post, "ar")["explanation"]

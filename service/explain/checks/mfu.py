@@ -75,6 +75,7 @@ def mfu(doc: Document, claim: Claim) -> Result | None:
         if stated is None or (set(claim.kinds) <= {"measurement"} and (own_rate is None or table_row(doc, claim))):
             return None  # a reported MFU nobody asked to verify (a log line, a table row): listing what is missing is noise
         return needs_more(doc, missing)
+    fp8 = _fp8_peak(doc, claim, inputs, stated)
     index = run(doc, "mfu", inputs)
     if index is None:
         return None
@@ -126,7 +127,7 @@ def mfu(doc: Document, claim: Claim) -> Result | None:
         # what the figure means, not only its value: the model FLOP/s per chip the rate implies, over the chip's peak
         words = messages(doc.lang)["verdicts"]
         six_n = given.get("params") and abs(out["flops_per_token"] - 6 * given["params"]) <= 0.01 * out["flops_per_token"]
-        result.why = words["mfu_from_rate"].format(
+        result.why = words["mfu_from_rate_fp8" if fp8 else "mfu_from_rate"].format(
             rate=rate_said, per_token=restate.value("total_flops", out["flops_per_token"]) + (words["six_n"] if six_n else ""),
             flops=restate.value("flop_per_s_per_chip", out["model_flop_per_s_per_chip"]),
             chip=re.sub(r"^(?:NVIDIA|Google|AMD)\s+", "", chip["name"].split(" (")[0]),
@@ -205,6 +206,18 @@ def _implied_peak(doc: Document, rate, stated) -> Result | None:
     else:
         why = m["implied_peak"].format(rate=rate.quote, share=stated.quote, peak=shown)
     return Result([index], None, why)
+
+
+def _fp8_peak(doc: Document, claim: Claim, inputs: Inputs, stated) -> bool:
+    """A throughput the sentence says was reached in FP8 ("Using FP8 precision: ~1,487,000 tokens/sec", round 102 P21)
+    is set against the chip's dense FP8 peak, not its bf16 one; only where no MFU is stated (a stated MFU keeps the peak
+    its author most likely used, which frameworks take as bf16's)."""
+    chip = catalog.hardware().get("chip", inputs.values["chip"]) if inputs.values.get("chip") else None
+    if stated is not None or chip is None or not chip.get("peak_fp8_flop_per_s") or "peak_flop_per_s" in inputs.values \
+            or not _FP8.search(claim.quote):
+        return False
+    inputs.derived("peak_flop_per_s", chip["peak_fp8_flop_per_s"], f"{chip['name']} dense FP8 peak (data/hardware.json)")
+    return True
 
 
 def _chips_missing(claim: Claim) -> str:

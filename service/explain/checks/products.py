@@ -9,7 +9,7 @@ from calculators.arithmetic import evaluate
 from calculators.errors import CalculatorInputError
 
 from service.explain import restate
-from service.explain.checks import names, verdicts
+from service.explain.checks import names, training_time, verdicts
 from service.explain.checks.core import Inputs, Result, chip_inputs, compare, competing, impossible, run, unique, written, said
 from service.explain.document import Claim, Document
 from service.i18n.messages import join_names, messages
@@ -311,8 +311,8 @@ def implied_mfu(doc: Document, claim: Claim) -> Result | None:
     value of its quantity (else needs_more naming the competing figures)."""
     mfu = next((f for f in claim.figures if f.quantity == "mfu"), None)
     time = next((f for f in claim.figures if f.quantity == "time_s"), None)
-    if mfu is None and time is None:
-        return None
+    if mfu is None and time is None or training_time.phased(claim):
+        return None  # a run in phases ("6144 chips for 1200 hours + 3072 chips for 336 hours"): no one chips x time
     flops = next((f for f in claim.figures if f.quantity == "total_flops"), None) or unique(doc, claim, "total_flops")
     if flops is None or (flops not in claim.figures and mfu is None):
         return None

@@ -138,7 +138,7 @@ def hours_over_chips(doc: Document, claim: Claim) -> Result | None:
         hours = earlier[0] if len(earlier) == 1 and earlier[0].end <= claim.start else None
     count = next((f for f in claim.figures if f.quantity == "n_chips"), None)
     stated = next((f for f in claim.figures if f.quantity == "time_s"), None)
-    if hours is None or stated is None:
+    if hours is None or stated is None or phased(claim):
         return None
     if count is None:  # "256 instances (each with 8 H100 GPUs)": the chips are the servers times the chips in each
         nodes = [f for f in claim.figures if f.quantity == "n_nodes"]
@@ -148,6 +148,12 @@ def hours_over_chips(doc: Document, claim: Claim) -> Result | None:
         return _in_days(doc, f"{hours.value:g} / ({nodes[0].value:g} * {each[0].value:g})", hours,
                         f"{hours.quote} / ({nodes[0].quote} × {each[0].quote})", stated)
     return _in_days(doc, f"{hours.value:g} / {count.value:g}", hours, f"{hours.quote} / {count.quote}", stated)
+
+
+def phased(claim: Claim) -> bool:
+    """Whether the sentence gives a run in phases, each its chips and time ("6144 TPU v4 chips for 1200 hours + 3072
+    chips for 336 hours", round 102 P01): no one count and duration is the whole run's."""
+    return sum(f.quantity == "n_chips" for f in claim.figures) >= 2 and sum(f.quantity == "time_s" for f in claim.figures) >= 2
 
 
 def _in_days(doc: Document, per_chip: str, hours, quote: str, stated) -> Result | None:
