@@ -369,3 +369,16 @@ def test_round_102_phases_fp8_peaks_failure_counts_and_a_described_side_subject(
             "and real workloads is widest in training. MLPerf results, the closest thing the industry has to a standard, "
             "show it.")
     assert "يشرح النص MLPerf" not in explain_offline(post, "ar")["explanation"]
+
+
+def test_round_103_a_node_s_rate_a_number_in_joules_and_a_resharded_checkpoint():
+    # P09: "73.7k tokens per second per H800 node" was said "73,700 tokens per second per GPU per H800 node" (a `wrong` gist)
+    doc = analyse("DeepSeek-V3 reaches an average input throughput of 73.7k tokens per second per H800 node.", "en")
+    assert next(f for f in doc.figures if f.value == 73700).quantity == "tokens_per_s"
+    assert "per GPU" not in explain_offline(doc.text, "en")["gist"][0]["text"]
+    # P14: "1500 J/s / 41.8 t/s → 36J": 36 joules a token, never a rate set against 41.8 t/s ("36 is 86.1% of 41.8 t/s")
+    energy = analyse("We divide energy by tokens, e.g. 1500 J/s / 41.8 t/s → 36J per token.", "en")
+    assert next(f for f in energy.figures if f.value == 36).quantity != "tokens_per_s"
+    assert not any("86.1%" in c.why for c in energy.claims)
+    # P16: a "resharded checkpoint" (256 shards to 1 and back) is no distributed checkpoint's definition
+    assert "distributed-checkpoint" not in terms("This PR converts a resharded checkpoint from 256 shards to 1 and back.")

@@ -71,6 +71,8 @@ class _Relations:
             changed = b.generic and not a.generic and len(between) <= 32 and _CHANGED_TO.fullmatch(between)
             if len(between) > 12 and not changed or re.fullmatch(r"[^\n]*\n\s*(?:[-*•]|\d+[.)])\s*", between):
                 continue  # far apart, or on two items of a list ("...14,336 bytes\n- 32,640 tokens ..."): no range, no change
+            if any(x.quantity == "number" and x.unit is None and self.norm[x.end:x.end + 1].isalpha() for x in (a, b)):
+                continue  # "41.8 t/s → 36J" (round 103 P14): a number glued to a unit this reader lacks is its own quantity
             before = _FROM.search(self.norm, max(0, a.start - 24), a.start)
             ranging = _RANGING.search(self.norm, max(0, a.start - 40), a.start)
             spread = _TO.match(between) and _SPREAD_AFTER.match(self.norm, b.end)
