@@ -193,6 +193,8 @@ def find(text: str, lang: str, named: list[tuple[int, int]], known: set[str]) ->
             else "key_term_value" if not from_table and _VALUE_BEFORE.search(text[max(0, start - 40):start]) \
             else "key_term_measured" if not from_table and (measured(key) or _TIMED_AFTER.match(text, end)) \
             and not _SET_BEFORE.search(text[max(0, start - 30):start]) else "key_term"
+        if kind == "key_term" and not from_table and _FORMAT_NAME.match(key):
+            continue  # "fp8_e4m3" outside a setting's value: a number format, never "A setting of mantissa" (round 104 P02)
         concept = _named_concept(key, lang) if kind == "key_term" and not from_table else None
         if from_table and (value := _VALUE_AFTER.match(text, end)):  # "transformer_impl=inference_optimized"
             from_table = (switch.meaning_for_value(from_table[2], from_table[3], value.group(1), from_table[0], lang), *from_table[1:])
@@ -205,6 +207,9 @@ def find(text: str, lang: str, named: list[tuple[int, int]], known: set[str]) ->
         if len(out) >= MOST:
             break
     return out
+
+
+_FORMAT_NAME = re.compile(r"^(?:fp|bf|int|uint|mxfp|nvfp|float|bfloat)\d+(?:_e\dm\d\w*)?$", re.I)
 
 
 def _named_concept(key: str, lang: str) -> dict | None:

@@ -60,6 +60,7 @@ _VERSION_NOTE = pattern_cache.lazy(r"\b(?:branch|commit|version|release|build|ni
                                   # "80 GB of VRAM (the biggest today)" ranks the card, defines nothing (round 96 P18)
                                   r"|^\s*(?:the\s+)?(?:most\s+\w+|best|worst|largest|biggest|fastest|latest|newest|smallest|highest|lowest|cheapest|"
                                   r"slowest|greatest|longest|strongest)\b", re.I)
+_BARE_KIND = re.compile(r"^\s*(?:the|a|an)?\s*(?:[\w-]+\s+)?model\s*$", re.I)  # "the language model": a kind, not a definition
 _PERSONAL = pattern_cache.lazy(r"\b(?:I|we|you|my|our|your|us)\b", re.I)
 # "the primary gap", "a surprisingly large gap", "the main problem": a judgement of what the clause says, no definition
 _VERDICT_NOUN = re.compile(r"(?:the|a|an)\s+(?:[\w-]+\s+){0,2}(?:gap|problem|issue|bottleneck|reason|cause|difference|concern|"
@@ -237,6 +238,8 @@ def find(text: str) -> list[Definition]:
             continue  # "a very frequently called operation": "called" after an adverb describes it, it names nothing
         if re.search(r"\b(?:to|of|in|on|into|onto|from|across|along|within|for)\s*$", text[max(0, m.start() - 12):m.start()]):
             continue  # "a new leading dimension to the device mesh called replica": the name may be the dimension's
+        if _BARE_KIND.match(m.group("meaning")):
+            continue  # "the language model called Mixture-of-Experts" (round 104 P17): a bare kind names, never defines, it
         meaning = re.sub(r"^(?:our|their)\b", "the authors'", m.group("meaning"), flags=re.I)
         if re.search(r"\s(?:is|are|was|were)$", meaning):  # "The process of moving weights and updating the sharding is
             subject = _PASSIVE_SUBJECT.search(text, 0, m.end("meaning"))  # called refit": the whole subject is what it names

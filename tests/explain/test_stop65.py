@@ -382,3 +382,29 @@ def test_round_103_a_node_s_rate_a_number_in_joules_and_a_resharded_checkpoint()
     assert not any("86.1%" in c.why for c in energy.claims)
     # P16: a "resharded checkpoint" (256 shards to 1 and back) is no distributed checkpoint's definition
     assert "distributed-checkpoint" not in terms("This PR converts a resharded checkpoint from 256 shards to 1 and back.")
+
+
+def test_round_104_a_batch_against_a_run_per_row_shares_and_words_in_other_senses():
+    # P01 (Marin's v4-1024 table): "33.55M tokens/batch at 1,485,929 tok/s" against "78.4 days" was said as a run whose
+    # rest is "other work (evaluation, restarts, checkpoints)" (a step against 300,000 steps)
+    row = analyse("| run | tokens/batch | tok/s | step time | projected runtime |\n|---|---|---|---|---|\n"
+                  "| moe_a | 33.55M | 1,485,929 | 22.58 s | 78.4 days |", "en")
+    assert not any("other work" in c.why for c in row.claims)
+    # P03: "Without pool: 3,984 TPS (49.6% overhead) / With pool: 6,163 TPS (22.0% overhead)": each row's own overhead,
+    # never "Inconsistent: the text says 22.0%, but the calculation gives 54.7%"
+    rows = analyse("Without pool: 3,984 TPS (49.6% overhead)\nWith pool: 6,163 TPS (22.0% overhead)", "en")
+    assert not any(c.verdict == "inconsistent" for c in rows.claims)
+    # P15: "50-100W per device ... At 1000 devices: 50-100 kW" was worked "1,000 x 50 = 50" and called parts adding up
+    power = explain_offline("Traditional interconnects: 50-100W per device\nAt 1000 devices: Interconnect power = 50-100 kW", "en")
+    assert "1,000 x 50 W = 50 kW" in power["explanation"] and "parts add up" not in power["explanation"]
+    # P23: "MTP chain depth ... 178.47 t/s" is tokens, not a blockchain's transactions
+    assert "transactions" not in terms("With speculative decoding the MTP chain of depth 8 decodes at 178.47 t/s against "
+                                       "143.9 t/s at depth 4.")["tokens-per-second"]["expansion"]
+    # P18: "the IB and NVL phases could not overlap" is the NVLink leg, not an H100 NVL card
+    assert "gpu-nvl-card" not in terms("Small messages collapsed to one chunk, so the IB and NVL phases could not overlap.")
+    # P17: "the language model called Mixture-of-Experts" defines nothing; P02: "fp8_e4m3" is a format, no setting
+    assert "Here, as the text defines it" not in terms("DeepSeek-V3 developed the language model called "
+                                                       "Mixture-of-Experts (MoE).")["mixture-of-experts"]["definition"]
+    assert "key:fp8_e4m3" not in terms("Set kv_cache_dtype to fp8_e4m3 to double the token budget.")
+    # P20: NCCL_NET_PLUGIN on an OCI RoCE cluster is no AWS EFA plugin
+    assert "aws-ofi-nccl" not in terms("On OCI bare metal we drop NCCL_NET_PLUGIN and set NCCL_CROSS_NIC=2 over RoCE.")

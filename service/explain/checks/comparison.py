@@ -275,8 +275,8 @@ def _rows(doc: Document, claim: Claim, index: int) -> list[tuple]:
     if len(own) >= 2:  # "512  13,151 tok/s  13,092 tok/s  -0.4%": the row compares its own columns, not other rows
         return [(own[1], own[0])]
     x = own[0]
-    y = next(f for f in doc.claims[first].figures if f.quantity == field)
-    return [(x, y)]
+    y = next(f for f in doc.claims[first].figures if f.quantity == field)  # the first row's own "(49.6% overhead)": each row's share
+    return [] if any(f.quantity in _STATED for f in doc.claims[first].figures) else [(x, y)]  # no change between rows (r104 P03)
 
 
 def _family(quantity: str) -> str:

@@ -78,6 +78,13 @@ def _each_before(doc: Document, claim: Claim):
             yield count, per
 
 
+def _with_unit(doc: Document, fig) -> str:
+    """The figure as the text writes it, or with its unit where the text wrote a bare range end ("50-100 kW": 50 kW)."""
+    partner = next((g for g in doc.figures if fig.role == "low" and 0 < g.start - fig.end <= 3), None)  # "50-100W"
+    unit = re.sub(r"^[\d\s.,~≈]+", "", partner.quote) if partner is not None else ""
+    return said(doc, fig) if re.search(r"[^\d\s.,~≈]", fig.quote) or not unit else f"{fig.quote} {unit.strip()}"
+
+
 def per_unit_total(doc: Document, claim: Claim) -> Result | None:
     """Units x each one's amount against the total of the same kind the sentence states; consistent only."""
     if claim.calculations or any(f.quantity == "expression" for f in claim.figures):
@@ -103,9 +110,9 @@ def per_unit_total(doc: Document, claim: Claim) -> Result | None:
         used.add(id(total))
         sign = "×" if doc.lang == "ar" else "x"
         exact = abs(product - total.value) <= 1e-9 * total.value  # then the total as the text writes it, in its language
-        result = said(doc, total) if exact else duration(doc, product, product) if verdicts.kind(per.quantity) == "time" \
+        result = _with_unit(doc, total) if exact else duration(doc, product, product) if verdicts.kind(per.quantity) == "time" \
             else restate.value(per.quantity, product)
-        found.append((index, f"{count.value:,.0f} {sign} {said(doc, per)} = {result}"))
+        found.append((index, f"{count.value:,.0f} {sign} {_with_unit(doc, per)} = {result}"))
     if not found:
         return None
     return Result([i for i, _ in found], "consistent",
