@@ -3,7 +3,7 @@ experiment, ...") starts another speaker's turn, so a gist does not join two spe
 
 import re
 
-from service.explain import pattern_cache
+from service.explain import pattern_cache, process_cache
 from service.explain.document import Document
 
 # "Thanks for your reply!", "Thank you for the quick response.", "شكرا على ردك": a reply to the turn before it
@@ -18,7 +18,13 @@ _REPLY_OPENS = pattern_cache.lazy(r"^[ \t>*-]*(?:thanks?(?: you)?(?: so much| a 
 def turn(doc: Document, index: int) -> int:
     """How many reply openings come at or before sentence `index` (0: the first speaker's turn)."""
     start = doc.sentences[index][0]
-    return sum(1 for m in _REPLY_OPENS.finditer(doc.text) if 0 < m.start() <= start and _line_start(doc.text, m.start()))
+    return sum(1 for at in _openings(doc.text) if at <= start)
+
+
+def _openings(text: str) -> tuple[int, ...]:
+    """Where the replies of a pasted thread begin; read once per text (the gist asks for every pair of sentences)."""
+    return process_cache.CACHE.get("reply_openings", text, lambda: tuple(
+        m.start() for m in _REPLY_OPENS.finditer(text) if m.start() > 0 and _line_start(text, m.start())), limit=64)
 
 
 def other_turn(doc: Document, index: int, first: int) -> bool:
