@@ -7,7 +7,8 @@ from service.explain import pattern_cache, process_cache
 from service.explain.document import Document
 
 # "Thanks for your reply!", "Thank you for the quick response.", "شكرا على ردك": a reply to the turn before it
-_REPLY_OPENS = pattern_cache.lazy(r"^[ \t>*-]*(?:thanks?(?: you)?(?: so much| a lot)?,? for (?:your|the) (?:\w+ )?(?:reply|response|answer|explanation)"
+_REPLY_OPENS = pattern_cache.lazy(r"^[ \t>*-]*(?:@?[\w.-]+@?[ \t,:]+)?(?:thanks?(?: you)?(?: so much| a lot)?,? for (?:your|the) (?:\w+ )?(?:reply|response|answer|explanation)"
+                                  r"|thanks?(?: you)?,? for (?:summariz\w+|sharing|reporting)\b"  # "yaroslavvb@ Thanks for summarizing ..." (round 104 P09)
                                   r"|(?:شكرا|شكرًا)(?: لك)? (?:على|ل)(?:ردك|الرد|إجابتك)"
                                   # "Are you using two GPUs when ...?" after the author's question (round 97 P04): someone
                                   # answering with a question back; "change looks fine but ..." a reviewer's (round 97 P07)

@@ -408,3 +408,14 @@ def test_round_104_a_batch_against_a_run_per_row_shares_and_words_in_other_sense
     assert "key:fp8_e4m3" not in terms("Set kv_cache_dtype to fp8_e4m3 to double the token budget.")
     # P20: NCCL_NET_PLUGIN on an OCI RoCE cluster is no AWS EFA plugin
     assert "aws-ofi-nccl" not in terms("On OCI bare metal we drop NCCL_NET_PLUGIN and set NCCL_CROSS_NIC=2 over RoCE.")
+
+
+
+def test_a_reply_that_thanks_for_a_summary_starts_another_turn():
+    # round 104 P09 (aws-ofi-nccl): "yaroslavvb@ Thanks for summarizing your efforts. Have you given nccl-tests busbw
+    # measurement a try?" is a reply to the author's TLDR, never joined to it as one author's
+    from service.explain import gist_turns
+    doc = analyse("TLDR; 8 machines reach 70% of on-prem InfiniBand throughput.\n\nyaroslavvb@ Thanks for summarizing "
+                  "your efforts. Have you given nccl-tests busbw measurement a try while scaling nodes?", "en")
+    asked = next(i for i, (a, b) in enumerate(doc.sentences) if doc.text[a:b].startswith("Have you"))
+    assert gist_turns.turn(doc, asked) == 1 and gist_turns.turn(doc, 0) == 0
